@@ -1,0 +1,47 @@
+/* Per-CPU device: registration and the services a governor may call. */
+#include <string.h>
+
+#include "idlekit/cpuidle.h"
+
+void ik_device_init(struct ik_device *dev, const struct ik_driver *drv, int cpu, int hz)
+{
+	memset(dev, 0, sizeof(*dev));
+	dev->cpu = cpu;
+	dev->last_state_idx = -1;
+	dev->tick_nsec = ik_tick_nsec(hz);
+	dev->in.latency_req_ns = IK_LATENCY_REQ_NONE_NS;
+	dev->in.sleep_length_ns = IK_KTIME_MAX;
+	dev->in.delta_next_ns = dev->tick_nsec;
+	for (int i = 0; i < drv->state_count; i++) {
+		if (drv->states[i].flags & IK_FLAG_UNUSABLE)
+			dev->states_usage[i].disable |= IK_DISABLE_DRIVER;
+		if (drv->states[i].flags & IK_FLAG_OFF)
+			dev->states_usage[i].disable |= IK_DISABLE_USER;
+	}
+}
+
+int64_t ik_sleep_length(struct ik_device *dev, int64_t *delta_next)
+{
+	dev->sleep_length_queries++;
+	*delta_next = dev->in.delta_next_ns;
+	return dev->in.sleep_length_ns;
+}
+
+bool ik_tick_stopped(const struct ik_device *dev)
+{
+	return dev->in.tick_stopped;
+}
+
+/* Self-clearing, as tick_nohz_idle_got_tick() is. */
+bool ik_got_tick(struct ik_device *dev)
+{
+	bool got = dev->in.got_tick;
+
+	dev->in.got_tick = false;
+	return got;
+}
+
+int64_t ik_latency_req(const struct ik_device *dev)
+{
+	return dev->in.latency_req_ns;
+}

@@ -1,0 +1,28 @@
+/* The polling state's time limit (drivers/cpuidle/cpuidle.c: cpuidle_poll_time). */
+#include "idlekit/cpuidle.h"
+
+/*
+ * Poll for at most the target residency of the first enabled state that is worth leaving
+ * the poll for (residency >= 10 us), never longer than TICK_NSEC/16.  The result is cached
+ * in dev->poll_limit_ns, which the haltpoll governor also writes.
+ */
+uint64_t ik_poll_time(const struct ik_driver *drv, struct ik_device *dev)
+{
+	if (dev->poll_limit_ns)
+		return dev->poll_limit_ns;
+
+	uint64_t limit = (uint64_t)(dev->tick_nsec / 16);
+
+	for (int i = 1; i < drv->state_count; i++) {
+		if (ik_state_disabled(dev, i))
+			continue;
+		int64_t tr = drv->states[i].target_residency_ns;
+		if (tr < IK_POLL_MIN_NS)
+			continue;
+		if ((uint64_t)tr < limit)
+			limit = (uint64_t)tr;
+		break;
+	}
+	dev->poll_limit_ns = limit;
+	return limit;
+}
