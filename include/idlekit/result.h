@@ -1,0 +1,86 @@
+/*
+ * idlekit: what a run produces, and the reports made from it.
+ */
+#ifndef IDLEKIT_RESULT_H
+#define IDLEKIT_RESULT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "idlekit/cpuidle.h"
+#include "idlekit/scenario.h"
+
+/*
+ * Log-linear histogram of non-negative ns values (HDR style): exact below 2^IK_HIST_SUB_BITS,
+ * then 2^IK_HIST_SUB_BITS buckets per power of two (relative error < 1/128).  Fixed size,
+ * so memory does not grow with the number of samples.
+ */
+#define IK_HIST_SUB_BITS 7
+#define IK_HIST_MAGNITUDES 40 /* up to 2^47 ns, about 39 hours */
+#define IK_HIST_BUCKETS ((IK_HIST_MAGNITUDES + 1) << IK_HIST_SUB_BITS)
+struct ik_hist {
+	uint64_t count;
+	int64_t min;
+	int64_t max;
+	double sum;
+	uint64_t buckets[IK_HIST_BUCKETS];
+};
+void ik_hist_init(struct ik_hist *h);
+void ik_hist_add(struct ik_hist *h, int64_t value);
+void ik_hist_merge(struct ik_hist *into, const struct ik_hist *from);
+/* Value at percentile p (0..100): the bucket's representative value, min/max clamped. 0 if empty. */
+int64_t ik_hist_percentile(const struct ik_hist *h, double p);
+
+struct ik_state_counters {
+	uint64_t usage;
+	uint64_t time_ns;
+	uint64_t above;
+	uint64_t below;
+	uint64_t rejected;
+};
+
+/* One simulation run (one seed). */
+struct ik_run_result {
+	uint64_t seed;
+	int ncpus;
+	int nstates;
+	struct ik_state states[IK_STATE_MAX];         /* the driver's table as registered */
+	struct ik_state_counters total[IK_STATE_MAX]; /* summed over CPUs */
+	struct ik_state_counters *per_cpu;            /* ncpus * nstates, owned */
+	int64_t measured_ns;  /* length of the measured window (after warm-up) */
+	int64_t busy_ns;      /* summed over CPUs: running tasks or handlers */
+	int64_t idle_ns;      /* summed over CPUs: in the idle loop */
+	uint64_t idle_entries;  /* calls into the governor's select */
+	uint64_t idle_in_progress; /* CPUs still in an idle state when the run ended */
+	uint64_t wakeups;       /* task wakeups (each one a wake-latency sample) */
+	uint64_t ipis;          /* IPIs sent to wake idle CPUs */
+	struct ik_hist wake_latency; /* from the waker's wake-up to the task running */
+	uint64_t messages;      /* pingpong messages delivered */
+	uint64_t bytes;         /* their payload */
+	double energy_j;
+};
+
+/* Figures derived from a run, in the units their names say. */
+double ik_run_messages_per_s(const struct ik_run_result *r);
+double ik_run_mb_per_s(const struct ik_run_result *r);
+double ik_run_avg_power_w(const struct ik_run_result *r);
+double ik_run_residency_pct(const struct ik_run_result *r, int state);
+void ik_run_result_free(struct ik_run_result *r);
+
+/* Statistics across runs, as in mmtests' tables. */
+struct ik_summary {
+	int n;
+	double min, max, median, amean, hmean, stddev, cov_pct;
+};
+/* hmean is 0 when a value is <= 0; stddev is the sample standard deviation (n-1). */
+void ik_summarize(const double *values, int n, struct ik_summary *s);
+
+/* Reports of a set of runs of one scenario: human table, JSON, CSV. */
+int ik_report_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		    int nruns);
+int ik_report_json(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		   int nruns);
+int ik_report_csv(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		  int nruns);
+
+#endif

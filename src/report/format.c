@@ -1,0 +1,293 @@
+/*
+ * What the three report writers share: locale-independent number formatting, and the
+ * figures derived from a run (accuracy, per-run figures and their summaries across runs).
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_internal.h"
+
+static const uint64_t powers_of_ten[] = {
+	1ULL,
+	10ULL,
+	100ULL,
+	1000ULL,
+	10000ULL,
+	100000ULL,
+	1000000ULL,
+	10000000ULL,
+	100000000ULL,
+	1000000000ULL,
+	10000000000ULL,
+	100000000000ULL,
+	1000000000000ULL,
+	10000000000000ULL,
+	100000000000000ULL,
+	1000000000000000ULL,
+	10000000000000000ULL,
+	100000000000000000ULL,
+	1000000000000000000ULL,
+};
+#define MAX_DIGITS 18
+
+void ik_rep_fmt_scaled(char *buf, size_t len, int64_t value, int scale_digits, int decimals)
+{
+	if (scale_digits < 0)
+		scale_digits = 0;
+	if (scale_digits > MAX_DIGITS)
+		scale_digits = MAX_DIGITS;
+	if (decimals < 0)
+		decimals = 0;
+	int extra_zeros = 0;
+	if (decimals > scale_digits) {
+		extra_zeros = decimals - scale_digits;
+		decimals = scale_digits;
+	}
+
+	/* the magnitude as unsigned, so INT64_MIN has one too */
+	uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
+	uint64_t divisor = powers_of_ten[scale_digits - decimals];
+	uint64_t remainder = magnitude % divisor;
+	magnitude /= divisor;
+	if (divisor > 1 && remainder >= divisor - remainder) /* remainder >= divisor/2, exactly */
+		magnitude++;
+
+	uint64_t unit = powers_of_ten[decimals];
+	const char *sign = value < 0 && magnitude != 0 ? "-" : "";
+	if (decimals == 0)
+		snprintf(buf, len, "%s%llu%s", sign, (unsigned long long)magnitude,
+			 extra_zeros ? "." : "");
+	else
+		snprintf(buf, len, "%s%llu.%0*llu", sign, (unsigned long long)(magnitude / unit),
+			 decimals, (unsigned long long)(magnitude % unit));
+	/* more decimals asked than the scale has: they are zeros */
+	size_t used = strlen(buf);
+	while (extra_zeros-- > 0 && used + 1 < len) {
+		buf[used++] = '0';
+		buf[used] = '\0';
+	}
+}
+
+void ik_rep_fmt_exact(char *buf, size_t len, int64_t value, int scale_digits)
+{
+	ik_rep_fmt_scaled(buf, len, value, scale_digits, scale_digits);
+	char *dot = strchr(buf, '.');
+	if (!dot)
+		return;
+	char *end = buf + strlen(buf);
+	while (end > dot + 1 && end[-1] == '0')
+		*--end = '\0';
+	if (end == dot + 1)
+		*dot = '\0';
+}
+
+bool ik_rep_fmt_double(char *buf, size_t len, double v)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "null");
+		return false;
+	}
+	if (v == 0.0) { /* also -0.0 */
+		snprintf(buf, len, "0");
+		return true;
+	}
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(buf, len, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return true;
+}
+
+void ik_rep_fmt_fixed(char *buf, size_t len, double v, int decimals)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	snprintf(buf, len, "%.*f", decimals, v);
+	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
+		memmove(buf, buf + 1, strlen(buf));
+}
+
+void ik_rep_locale_enter(struct ik_rep_locale *l)
+{
+	l->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	l->previous = (locale_t)0;
+	if (l->c_locale != (locale_t)0)
+		l->previous = uselocale(l->c_locale);
+}
+
+void ik_rep_locale_leave(struct ik_rep_locale *l)
+{
+	if (l->c_locale == (locale_t)0)
+		return;
+	uselocale(l->previous);
+	freelocale(l->c_locale);
+	l->c_locale = (locale_t)0;
+}
+
+const char *ik_rep_workload_name(enum ik_workload_kind kind)
+{
+	switch (kind) {
+	case IK_WORKLOAD_PINGPONG:
+		return "pingpong";
+	case IK_WORKLOAD_PERIODIC:
+		return "periodic";
+	case IK_WORKLOAD_POISSON:
+		return "poisson";
+	case IK_WORKLOAD_IDLE:
+		return "idle";
+	}
+	return "unknown";
+}
+
+const char *ik_rep_placement_name(enum ik_placement placement)
+{
+	switch (placement) {
+	case IK_PLACE_SAME_CORE:
+		return "same_core";
+	case IK_PLACE_SAME_PACKAGE:
+		return "same_package";
+	case IK_PLACE_CROSS_PACKAGE:
+		return "cross_package";
+	case IK_PLACE_WAKE_IDLE:
+		return "wake_idle";
+	}
+	return "unknown";
+}
+
+int ik_rep_nstates(const struct ik_run_result *r)
+{
+	if (r->nstates < 0)
+		return 0;
+	return r->nstates > IK_STATE_MAX ? IK_STATE_MAX : r->nstates;
+}
+
+const struct ik_state_counters *ik_rep_per_cpu(const struct ik_run_result *r, int cpu, int state)
+{
+	if (!r->per_cpu || cpu < 0 || cpu >= r->ncpus || state < 0 || state >= r->nstates)
+		return NULL;
+	return &r->per_cpu[(size_t)cpu * (size_t)r->nstates + (size_t)state];
+}
+
+static double percent_of(uint64_t part, uint64_t whole)
+{
+	return whole ? (double)part * 100.0 / (double)whole : 0.0;
+}
+
+void ik_rep_accuracy(const struct ik_run_result *r, struct ik_rep_accuracy *a)
+{
+	memset(a, 0, sizeof(*a));
+	int nstates = ik_rep_nstates(r);
+	for (int i = 0; i < nstates; i++) {
+		a->entries += r->total[i].usage;
+		a->too_deep += r->total[i].above;
+		a->too_shallow += r->total[i].below;
+	}
+	uint64_t missed = a->too_deep + a->too_shallow;
+	a->right = a->entries > missed ? a->entries - missed : 0;
+	a->too_deep_pct = percent_of(a->too_deep, a->entries);
+	a->too_shallow_pct = percent_of(a->too_shallow, a->entries);
+	a->right_pct = percent_of(a->right, a->entries);
+}
+
+double ik_rep_idle_entries_per_cpu_per_s(const struct ik_run_result *r)
+{
+	if (r->ncpus <= 0 || r->measured_ns <= 0)
+		return 0.0;
+	double seconds = (double)r->measured_ns / (double)IK_NSEC_PER_SEC;
+	return (double)r->idle_entries / r->ncpus / seconds;
+}
+
+static const char *const figure_keys[IK_FIG_COUNT] = {
+	[IK_FIG_MESSAGES_PER_S] = "messages_per_s",
+	[IK_FIG_MB_PER_S] = "mb_per_s",
+	[IK_FIG_WAKE_P50_NS] = "wake_p50_ns",
+	[IK_FIG_WAKE_P90_NS] = "wake_p90_ns",
+	[IK_FIG_WAKE_P99_NS] = "wake_p99_ns",
+	[IK_FIG_WAKE_P99_9_NS] = "wake_p99_9_ns",
+	[IK_FIG_WAKE_MAX_NS] = "wake_max_ns",
+	[IK_FIG_ENERGY_J] = "energy_j",
+	[IK_FIG_AVG_POWER_W] = "avg_power_w",
+	[IK_FIG_IDLE_ENTRIES_PER_CPU_PER_S] = "idle_entries_per_cpu_per_s",
+	[IK_FIG_TOO_DEEP_PCT] = "too_deep_pct",
+	[IK_FIG_TOO_SHALLOW_PCT] = "too_shallow_pct",
+	[IK_FIG_RESIDENCY_PCT] = "residency_pct",
+};
+
+const char *ik_rep_figure_key(enum ik_rep_figure figure)
+{
+	if ((int)figure < 0 || figure >= IK_FIG_COUNT)
+		return "unknown";
+	return figure_keys[figure];
+}
+
+double ik_rep_figure_value(const struct ik_run_result *r, enum ik_rep_figure figure, int state)
+{
+	struct ik_rep_accuracy accuracy;
+	switch (figure) {
+	case IK_FIG_MESSAGES_PER_S:
+		return ik_run_messages_per_s(r);
+	case IK_FIG_MB_PER_S:
+		return ik_run_mb_per_s(r);
+	case IK_FIG_WAKE_P50_NS:
+		return (double)ik_hist_percentile(&r->wake_latency, 50.0);
+	case IK_FIG_WAKE_P90_NS:
+		return (double)ik_hist_percentile(&r->wake_latency, 90.0);
+	case IK_FIG_WAKE_P99_NS:
+		return (double)ik_hist_percentile(&r->wake_latency, 99.0);
+	case IK_FIG_WAKE_P99_9_NS:
+		return (double)ik_hist_percentile(&r->wake_latency, 99.9);
+	case IK_FIG_WAKE_MAX_NS:
+		return (double)ik_hist_percentile(&r->wake_latency, 100.0);
+	case IK_FIG_ENERGY_J:
+		return r->energy_j;
+	case IK_FIG_AVG_POWER_W:
+		return ik_run_avg_power_w(r);
+	case IK_FIG_IDLE_ENTRIES_PER_CPU_PER_S:
+		return ik_rep_idle_entries_per_cpu_per_s(r);
+	case IK_FIG_TOO_DEEP_PCT:
+		ik_rep_accuracy(r, &accuracy);
+		return accuracy.too_deep_pct;
+	case IK_FIG_TOO_SHALLOW_PCT:
+		ik_rep_accuracy(r, &accuracy);
+		return accuracy.too_shallow_pct;
+	case IK_FIG_RESIDENCY_PCT:
+		return ik_run_residency_pct(r, state);
+	case IK_FIG_COUNT:
+		break;
+	}
+	return 0.0;
+}
+
+int ik_rep_summarize_figure(const struct ik_run_result *runs, int nruns,
+			    enum ik_rep_figure figure, int state, struct ik_summary *s)
+{
+	if (nruns <= 0) {
+		ik_summarize(NULL, 0, s);
+		return 0;
+	}
+	double *values = malloc((size_t)nruns * sizeof(*values));
+	if (!values) {
+		memset(s, 0, sizeof(*s));
+		return -1;
+	}
+	for (int i = 0; i < nruns; i++)
+		values[i] = ik_rep_figure_value(&runs[i], figure, state);
+	ik_summarize(values, nruns, s);
+	free(values);
+	return 0;
+}
+
+int ik_rep_finish(FILE *out)
+{
+	if (fflush(out) != 0)
+		return -1;
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,465 @@
+/*
+ * `idlekit sim --json`: the results of a set of runs as one JSON document, schema
+ * "idlekit.sim/1", described field by field in docs/json-schema.md.
+ *
+ * Stable and deterministic: keys always in the same order, integers as integers, times that
+ * are integer nanoseconds printed as exact decimals in the unit their key names (time_us,
+ * measured_ms), other doubles as the shortest text that reads back as the same double, NaN
+ * and infinities as null.  Strings are escaped so the document is valid UTF-8 JSON and can
+ * be pasted inside an HTML <script> element.
+ *
+ * Layout: two-space indentation, one line per leaf object (a state, a CPU, a summary), no
+ * trailing spaces, a newline at the end.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report_internal.h"
+
+#define IK_JSON_SCHEMA "idlekit.sim/1"
+#define JW_MAX_DEPTH 16
+
+/* A small streaming writer: it only knows where commas, newlines and indents go. */
+struct json_writer {
+	FILE *out;
+	int depth;
+	int count[JW_MAX_DEPTH];      /* values written so far in each open container */
+	bool one_line[JW_MAX_DEPTH];  /* container printed on a single line */
+};
+
+static void jw_indent(struct json_writer *w, int depth)
+{
+	for (int i = 0; i < depth; i++)
+		fputs("  ", w->out);
+}
+
+/* Writes `s` (at most maxlen bytes, stopping at NUL) as a JSON string. */
+static void jw_write_string(struct json_writer *w, const char *s, size_t maxlen)
+{
+	FILE *out = w->out;
+	size_t n = strnlen(s, maxlen);
+	const unsigned char *p = (const unsigned char *)s;
+	fputc('"', out);
+	for (size_t i = 0; i < n;) {
+		unsigned c = p[i];
+		switch (c) {
+		case '"':
+			fputs("\\\"", out);
+			i++;
+			continue;
+		case '\\':
+			fputs("\\\\", out);
+			i++;
+			continue;
+		case '\b':
+			fputs("\\b", out);
+			i++;
+			continue;
+		case '\f':
+			fputs("\\f", out);
+			i++;
+			continue;
+		case '\n':
+			fputs("\\n", out);
+			i++;
+			continue;
+		case '\r':
+			fputs("\\r", out);
+			i++;
+			continue;
+		case '\t':
+			fputs("\\t", out);
+			i++;
+			continue;
+		case '<': /* no "</script>" or "<!--" when the JSON sits inside HTML */
+		case '>':
+		case '&':
+		case 0x7f:
+			fprintf(out, "\\u%04x", c);
+			i++;
+			continue;
+		}
+		if (c < 0x20) {
+			fprintf(out, "\\u%04x", c);
+			i++;
+			continue;
+		}
+		if (c < 0x80) {
+			fputc((int)c, out);
+			i++;
+			continue;
+		}
+
+		/* UTF-8: copy a well-formed sequence, replace any ill-formed byte with U+FFFD */
+		size_t seq = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
+		uint32_t cp = seq == 4 ? c & 0x07 : seq == 3 ? c & 0x0f : c & 0x1f;
+		bool ok = seq != 0 && c < 0xf5 && i + seq <= n;
+		for (size_t k = 1; ok && k < seq; k++) {
+			if ((p[i + k] & 0xc0) != 0x80)
+				ok = false;
+			else
+				cp = (cp << 6) | (p[i + k] & 0x3f);
+		}
+		if (ok) {
+			static const uint32_t smallest[5] = {0, 0, 0x80, 0x800, 0x10000};
+			ok = cp >= smallest[seq] && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff);
+		}
+		if (!ok) {
+			fputs("\\ufffd", out);
+			i++;
+			continue;
+		}
+		if (cp == 0x2028 || cp == 0x2029) /* line separators JavaScript rejects in strings */
+			fprintf(out, "\\u%04x", (unsigned)cp);
+		else
+			fwrite(p + i, 1, seq, out);
+		i += seq;
+	}
+	fputc('"', out);
+}
+
+/* Before a value: separator, line break and indent as the container wants, then the key. */
+static void jw_prefix(struct json_writer *w, const char *key)
+{
+	if (w->depth > 0) {
+		int top = w->depth - 1;
+		if (w->count[top] > 0)
+			fputc(',', w->out);
+		if (w->one_line[top]) {
+			if (w->count[top] > 0)
+				fputc(' ', w->out);
+		} else {
+			fputc('\n', w->out);
+			jw_indent(w, w->depth);
+		}
+		w->count[top]++;
+	}
+	if (key) {
+		jw_write_string(w, key, strlen(key));
+		fputs(": ", w->out);
+	}
+}
+
+static void jw_open(struct json_writer *w, const char *key, char bracket, bool one_line)
+{
+	jw_prefix(w, key);
+	fputc(bracket, w->out);
+	if (w->depth >= JW_MAX_DEPTH) /* never happens with this file's documents */
+		return;
+	bool parent_one_line = w->depth > 0 && w->one_line[w->depth - 1];
+	w->one_line[w->depth] = one_line || parent_one_line;
+	w->count[w->depth] = 0;
+	w->depth++;
+}
+
+static void jw_close(struct json_writer *w, char bracket)
+{
+	if (w->depth > 0) {
+		w->depth--;
+		if (!w->one_line[w->depth] && w->count[w->depth] > 0) {
+			fputc('\n', w->out);
+			jw_indent(w, w->depth);
+		}
+	}
+	fputc(bracket, w->out);
+}
+
+static void jw_object(struct json_writer *w, const char *key, bool one_line)
+{
+	jw_open(w, key, '{', one_line);
+}
+static void jw_end_object(struct json_writer *w)
+{
+	jw_close(w, '}');
+}
+static void jw_array(struct json_writer *w, const char *key, bool one_line)
+{
+	jw_open(w, key, '[', one_line);
+}
+static void jw_end_array(struct json_writer *w)
+{
+	jw_close(w, ']');
+}
+
+static void jw_string(struct json_writer *w, const char *key, const char *s, size_t maxlen)
+{
+	jw_prefix(w, key);
+	jw_write_string(w, s, maxlen);
+}
+
+static void jw_uint(struct json_writer *w, const char *key, uint64_t v)
+{
+	jw_prefix(w, key);
+	fprintf(w->out, "%llu", (unsigned long long)v);
+}
+
+static void jw_int(struct json_writer *w, const char *key, int64_t v)
+{
+	jw_prefix(w, key);
+	fprintf(w->out, "%lld", (long long)v);
+}
+
+static void jw_null(struct json_writer *w, const char *key)
+{
+	jw_prefix(w, key);
+	fputs("null", w->out);
+}
+
+static void jw_double(struct json_writer *w, const char *key, double v)
+{
+	char buf[IK_REP_NUM_LEN];
+	ik_rep_fmt_double(buf, sizeof(buf), v); /* "null" when not finite */
+	jw_prefix(w, key);
+	fputs(buf, w->out);
+}
+
+/* An integer count of 10^-scale_digits units, printed exactly: (1234567 ns, 3) -> 1234.567 us. */
+static void jw_scaled(struct json_writer *w, const char *key, int64_t value, int scale_digits)
+{
+	char buf[IK_REP_NUM_LEN];
+	ik_rep_fmt_exact(buf, sizeof(buf), value, scale_digits);
+	jw_prefix(w, key);
+	fputs(buf, w->out);
+}
+
+/* uint64 ns counters (sysfs time) as exact us; beyond INT64_MAX they saturate. */
+static void jw_time_us(struct json_writer *w, const char *key, uint64_t ns)
+{
+	jw_scaled(w, key, ns > INT64_MAX ? INT64_MAX : (int64_t)ns, 3);
+}
+
+static void write_workload(struct json_writer *w, const struct ik_workload *wl)
+{
+	jw_object(w, "workload", true);
+	jw_string(w, "type", ik_rep_workload_name(wl->kind), 32);
+	switch (wl->kind) {
+	case IK_WORKLOAD_PINGPONG:
+		jw_int(w, "pairs", wl->pairs);
+		jw_int(w, "work_ns", wl->work_ns);
+		jw_int(w, "msg_bytes", wl->msg_bytes);
+		jw_string(w, "placement", ik_rep_placement_name(wl->placement), 32);
+		break;
+	case IK_WORKLOAD_PERIODIC:
+		jw_int(w, "tasks", wl->tasks);
+		jw_int(w, "period_ns", wl->period_ns);
+		jw_int(w, "task_work_ns", wl->task_work_ns);
+		break;
+	case IK_WORKLOAD_POISSON:
+		jw_double(w, "irq_rate_hz", wl->irq_rate_hz);
+		jw_int(w, "irq_work_ns", wl->irq_work_ns);
+		break;
+	case IK_WORKLOAD_IDLE:
+		break;
+	}
+	jw_end_object(w);
+}
+
+static void write_scenario(struct json_writer *w, const struct ik_scenario *sc)
+{
+	const struct ik_platform *p = &sc->platform;
+	jw_object(w, "scenario", false);
+	jw_string(w, "name", sc->name, sizeof(sc->name));
+	jw_string(w, "platform", p->name, sizeof(p->name));
+	jw_int(w, "packages", p->packages);
+	jw_int(w, "cores_per_package", p->cores_per_package);
+	jw_int(w, "threads_per_core", p->threads_per_core);
+	jw_int(w, "cpus", ik_platform_cpus(p));
+	jw_string(w, "driver", sc->driver, sizeof(sc->driver));
+	jw_string(w, "governor", sc->governor, sizeof(sc->governor));
+	jw_int(w, "hz", sc->hz);
+	if (sc->latency_limit_us < 0)
+		jw_null(w, "latency_limit_us");
+	else
+		jw_int(w, "latency_limit_us", sc->latency_limit_us);
+	jw_array(w, "disabled_states", true);
+	int ndisabled = sc->ndisabled < 0 ? 0
+			: sc->ndisabled > IK_MAX_DISABLED ? IK_MAX_DISABLED : sc->ndisabled;
+	for (int i = 0; i < ndisabled; i++)
+		jw_string(w, NULL, sc->disabled[i], sizeof(sc->disabled[i]));
+	jw_end_array(w);
+	write_workload(w, &sc->workload);
+	jw_scaled(w, "duration_ms", sc->duration_ns, 6);
+	jw_scaled(w, "warmup_ms", sc->warmup_ns, 6);
+	jw_int(w, "runs", sc->runs);
+	jw_uint(w, "seed", sc->seed);
+	jw_end_object(w);
+}
+
+static void write_states(struct json_writer *w, const struct ik_run_result *r)
+{
+	int nstates = ik_rep_nstates(r);
+	jw_array(w, "states", false);
+	for (int i = 0; i < nstates; i++) {
+		const struct ik_state *st = &r->states[i];
+		const struct ik_state_counters *c = &r->total[i];
+		jw_object(w, NULL, true);
+		jw_int(w, "index", i);
+		jw_string(w, "name", st->name, sizeof(st->name));
+		jw_string(w, "desc", st->desc, sizeof(st->desc));
+		jw_uint(w, "latency_us", st->exit_latency);
+		jw_uint(w, "residency_us", st->target_residency);
+		jw_uint(w, "usage", c->usage);
+		jw_time_us(w, "time_us", c->time_ns);
+		jw_uint(w, "above", c->above);
+		jw_uint(w, "below", c->below);
+		jw_uint(w, "rejected", c->rejected);
+		jw_double(w, "residency_pct", ik_run_residency_pct(r, i));
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
+static void write_per_cpu(struct json_writer *w, const struct ik_run_result *r)
+{
+	int nstates = ik_rep_nstates(r);
+	jw_array(w, "per_cpu", false);
+	for (int cpu = 0; r->per_cpu && cpu < r->ncpus; cpu++) {
+		jw_object(w, NULL, true);
+		jw_int(w, "cpu", cpu);
+		jw_array(w, "states", true);
+		for (int i = 0; i < nstates; i++) {
+			const struct ik_state_counters *c = ik_rep_per_cpu(r, cpu, i);
+			jw_object(w, NULL, true);
+			jw_uint(w, "usage", c->usage);
+			jw_time_us(w, "time_us", c->time_ns);
+			jw_uint(w, "above", c->above);
+			jw_uint(w, "below", c->below);
+			jw_uint(w, "rejected", c->rejected);
+			jw_end_object(w);
+		}
+		jw_end_array(w);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
+static void write_run(struct json_writer *w, const struct ik_run_result *r)
+{
+	const struct ik_hist *lat = &r->wake_latency;
+	struct ik_rep_accuracy accuracy;
+	ik_rep_accuracy(r, &accuracy);
+
+	jw_object(w, NULL, false);
+	jw_uint(w, "seed", r->seed);
+	jw_int(w, "cpus", r->ncpus);
+	jw_scaled(w, "measured_ms", r->measured_ns, 6);
+	write_states(w, r);
+	write_per_cpu(w, r);
+
+	jw_object(w, "wake_latency_ns", true);
+	jw_uint(w, "count", lat->count);
+	jw_int(w, "min", lat->count ? lat->min : 0);
+	jw_int(w, "p50", ik_hist_percentile(lat, 50.0));
+	jw_int(w, "p90", ik_hist_percentile(lat, 90.0));
+	jw_int(w, "p99", ik_hist_percentile(lat, 99.0));
+	jw_int(w, "p99_9", ik_hist_percentile(lat, 99.9));
+	jw_int(w, "max", lat->count ? lat->max : 0);
+	jw_double(w, "mean", lat->count ? lat->sum / (double)lat->count : 0.0);
+	jw_end_object(w);
+	jw_uint(w, "wakeups", r->wakeups);
+
+	jw_object(w, "throughput", true);
+	jw_uint(w, "messages", r->messages);
+	jw_uint(w, "bytes", r->bytes);
+	jw_double(w, "messages_per_s", ik_run_messages_per_s(r));
+	jw_double(w, "mb_per_s", ik_run_mb_per_s(r));
+	jw_end_object(w);
+
+	jw_uint(w, "idle_entries", r->idle_entries);
+	jw_double(w, "idle_entries_per_cpu_per_s", ik_rep_idle_entries_per_cpu_per_s(r));
+	jw_uint(w, "idle_in_progress", r->idle_in_progress);
+	jw_uint(w, "ipis", r->ipis);
+	jw_scaled(w, "busy_ms", r->busy_ns, 6);
+	jw_scaled(w, "idle_ms", r->idle_ns, 6);
+
+	jw_object(w, "accuracy", true);
+	jw_uint(w, "entries", accuracy.entries);
+	jw_uint(w, "too_deep", accuracy.too_deep);
+	jw_uint(w, "too_shallow", accuracy.too_shallow);
+	jw_uint(w, "right", accuracy.right);
+	jw_double(w, "too_deep_pct", accuracy.too_deep_pct);
+	jw_double(w, "too_shallow_pct", accuracy.too_shallow_pct);
+	jw_double(w, "right_pct", accuracy.right_pct);
+	jw_end_object(w);
+
+	jw_double(w, "energy_j", r->energy_j);
+	jw_double(w, "avg_power_w", ik_run_avg_power_w(r));
+	jw_end_object(w);
+}
+
+static void write_summary_object(struct json_writer *w, const char *key, const struct ik_summary *s)
+{
+	jw_object(w, key, true);
+	jw_int(w, "n", s->n);
+	jw_double(w, "min", s->min);
+	jw_double(w, "max", s->max);
+	jw_double(w, "median", s->median);
+	jw_double(w, "amean", s->amean);
+	jw_double(w, "hmean", s->hmean);
+	jw_double(w, "stddev", s->stddev);
+	jw_double(w, "cov_pct", s->cov_pct);
+	jw_end_object(w);
+}
+
+/* Figures summarized across runs, in the order they appear in "summary". */
+static const enum ik_rep_figure summary_figures[] = {
+	IK_FIG_MESSAGES_PER_S, IK_FIG_MB_PER_S,	       IK_FIG_WAKE_P50_NS,
+	IK_FIG_WAKE_P90_NS,    IK_FIG_WAKE_P99_NS,     IK_FIG_WAKE_P99_9_NS,
+	IK_FIG_WAKE_MAX_NS,    IK_FIG_ENERGY_J,	       IK_FIG_AVG_POWER_W,
+	IK_FIG_IDLE_ENTRIES_PER_CPU_PER_S, IK_FIG_TOO_DEEP_PCT, IK_FIG_TOO_SHALLOW_PCT,
+};
+
+static int write_summary(struct json_writer *w, const struct ik_run_result *runs, int nruns)
+{
+	struct ik_summary s;
+	int rc = 0;
+	jw_object(w, "summary", false);
+	jw_int(w, "runs", nruns);
+	for (size_t i = 0; i < sizeof(summary_figures) / sizeof(summary_figures[0]); i++) {
+		rc |= ik_rep_summarize_figure(runs, nruns, summary_figures[i], 0, &s);
+		write_summary_object(w, ik_rep_figure_key(summary_figures[i]), &s);
+	}
+	jw_array(w, "states", false);
+	int nstates = nruns > 0 ? ik_rep_nstates(&runs[0]) : 0;
+	for (int i = 0; i < nstates; i++) {
+		jw_object(w, NULL, true);
+		jw_int(w, "index", i);
+		jw_string(w, "name", runs[0].states[i].name, sizeof(runs[0].states[i].name));
+		rc |= ik_rep_summarize_figure(runs, nruns, IK_FIG_RESIDENCY_PCT, i, &s);
+		write_summary_object(w, "residency_pct", &s);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_end_object(w);
+	return rc;
+}
+
+int ik_report_json(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		   int nruns)
+{
+	if (!out || !sc || nruns < 0 || (nruns > 0 && !runs))
+		return -1;
+
+	struct ik_rep_locale locale;
+	ik_rep_locale_enter(&locale);
+
+	struct json_writer w = {.out = out};
+	jw_object(&w, NULL, false);
+	jw_string(&w, "schema", IK_JSON_SCHEMA, sizeof(IK_JSON_SCHEMA));
+	write_scenario(&w, sc);
+	jw_array(&w, "runs", false);
+	for (int i = 0; i < nruns; i++)
+		write_run(&w, &runs[i]);
+	jw_end_array(&w);
+	int rc = write_summary(&w, runs, nruns);
+	jw_end_object(&w);
+	fputc('\n', out);
+
+	ik_rep_locale_leave(&locale);
+	if (ik_rep_finish(out) != 0)
+		rc = -1;
+	return rc;
+}

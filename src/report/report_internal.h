@@ -1,0 +1,105 @@
+/*
+ * idlekit report subsystem, internal: number formatting and figures shared by the table,
+ * JSON and CSV writers.  Not part of the public API (nothing outside src/report uses it).
+ *
+ * Files including this header must define _POSIX_C_SOURCE 200809L (or get it from
+ * -std=gnu11) before any system header, for locale_t.
+ */
+#ifndef IDLEKIT_REPORT_INTERNAL_H
+#define IDLEKIT_REPORT_INTERNAL_H
+
+#include <locale.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "idlekit/result.h"
+
+/* Long enough for any number these functions print. */
+#define IK_REP_NUM_LEN 64
+
+/*
+ * value / 10^scale_digits, rounded half away from zero to `decimals` decimals, computed in
+ * integers (exact, no locale, no floating point): (1234567, 3, 2) -> "1234.57".
+ */
+void ik_rep_fmt_scaled(char *buf, size_t len, int64_t value, int scale_digits, int decimals);
+/* value / 10^scale_digits exactly, trailing zeros (and a bare '.') removed: "1234.567", "80000". */
+void ik_rep_fmt_exact(char *buf, size_t len, int64_t value, int scale_digits);
+/*
+ * A double as the shortest of %.15g, %.16g, %.17g that reads back as the same double
+ * (so it round-trips), "-0" printed as "0".  Returns false and writes "null" when v is NaN
+ * or infinite.
+ */
+bool ik_rep_fmt_double(char *buf, size_t len, double v);
+/* A double with a fixed number of decimals ("%.*f"), "n/a" when not finite, never "-0.00". */
+void ik_rep_fmt_fixed(char *buf, size_t len, double v, int decimals);
+
+/*
+ * Reports are written in the "C" numeric locale whatever the program's locale is, so that
+ * the decimal point is always '.' (JSON and CSV need it; determinism wants it for the table).
+ * Per thread (uselocale), so two reports can be written in parallel.
+ */
+struct ik_rep_locale {
+	locale_t c_locale;
+	locale_t previous;
+};
+void ik_rep_locale_enter(struct ik_rep_locale *l);
+void ik_rep_locale_leave(struct ik_rep_locale *l);
+
+const char *ik_rep_workload_name(enum ik_workload_kind kind);
+const char *ik_rep_placement_name(enum ik_placement placement);
+
+/* nstates of a run clamped to [0, IK_STATE_MAX]. */
+int ik_rep_nstates(const struct ik_run_result *r);
+/* The per-CPU counters of (cpu, state), or NULL when the run has none. */
+const struct ik_state_counters *ik_rep_per_cpu(const struct ik_run_result *r, int cpu, int state);
+
+/*
+ * Governor accuracy, idlekit's one definition (docs/json-schema.md): over every idle entry
+ * that entered a state (the sum of usage over states and CPUs), "too deep" is the kernel's
+ * `above` count, "too shallow" is its `below` count and "right" is the rest.  The kernel
+ * counts an entry in at most one of above and below, so right >= 0 (clamped to 0 if the
+ * counters say otherwise).  Percentages are of entries (0 when there are none).
+ */
+struct ik_rep_accuracy {
+	uint64_t entries;
+	uint64_t too_deep;
+	uint64_t too_shallow;
+	uint64_t right;
+	double too_deep_pct;
+	double too_shallow_pct;
+	double right_pct;
+};
+void ik_rep_accuracy(const struct ik_run_result *r, struct ik_rep_accuracy *a);
+
+/* Idle entries per CPU per second of measured time (0 when either is 0). */
+double ik_rep_idle_entries_per_cpu_per_s(const struct ik_run_result *r);
+
+/* The per-run figures that summaries across runs are made of. */
+enum ik_rep_figure {
+	IK_FIG_MESSAGES_PER_S,
+	IK_FIG_MB_PER_S,
+	IK_FIG_WAKE_P50_NS,
+	IK_FIG_WAKE_P90_NS,
+	IK_FIG_WAKE_P99_NS,
+	IK_FIG_WAKE_P99_9_NS,
+	IK_FIG_WAKE_MAX_NS,
+	IK_FIG_ENERGY_J,
+	IK_FIG_AVG_POWER_W,
+	IK_FIG_IDLE_ENTRIES_PER_CPU_PER_S,
+	IK_FIG_TOO_DEEP_PCT,
+	IK_FIG_TOO_SHALLOW_PCT,
+	IK_FIG_RESIDENCY_PCT, /* of one state */
+	IK_FIG_COUNT
+};
+/* Its name in JSON (units in the name), e.g. "mb_per_s". */
+const char *ik_rep_figure_key(enum ik_rep_figure figure);
+double ik_rep_figure_value(const struct ik_run_result *r, enum ik_rep_figure figure, int state);
+/* ik_summarize over the runs' values of one figure; -1 if memory ran out. */
+int ik_rep_summarize_figure(const struct ik_run_result *runs, int nruns,
+			    enum ik_rep_figure figure, int state, struct ik_summary *s);
+
+/* fflush then ferror: 0 if everything written reached the stream, else -1. */
+int ik_rep_finish(FILE *out);
+
+#endif

@@ -1,0 +1,53 @@
+/*
+ * Figures derived from one run.  Every rate is over the measured window (after warm-up);
+ * a run with no measured time has rates of 0 rather than a division by zero.
+ */
+#include <stdlib.h>
+
+#include "idlekit/result.h"
+
+static double measured_s(const struct ik_run_result *r)
+{
+	return (double)r->measured_ns / (double)IK_NSEC_PER_SEC;
+}
+
+double ik_run_messages_per_s(const struct ik_run_result *r)
+{
+	if (r->measured_ns <= 0)
+		return 0.0;
+	return (double)r->messages / measured_s(r);
+}
+
+/* MB is 10^6 bytes, as tbench and netperf count them. */
+double ik_run_mb_per_s(const struct ik_run_result *r)
+{
+	if (r->measured_ns <= 0)
+		return 0.0;
+	return (double)r->bytes / 1e6 / measured_s(r);
+}
+
+double ik_run_avg_power_w(const struct ik_run_result *r)
+{
+	if (r->measured_ns <= 0)
+		return 0.0;
+	return r->energy_j / measured_s(r);
+}
+
+/* Share of all CPUs' measured time spent in `state`, summed over CPUs, in percent. */
+double ik_run_residency_pct(const struct ik_run_result *r, int state)
+{
+	if (state < 0 || state >= r->nstates || state >= IK_STATE_MAX)
+		return 0.0;
+	if (r->ncpus <= 0 || r->measured_ns <= 0)
+		return 0.0;
+	double cpu_time_ns = (double)r->ncpus * (double)r->measured_ns;
+	return (double)r->total[state].time_ns / cpu_time_ns * 100.0;
+}
+
+void ik_run_result_free(struct ik_run_result *r)
+{
+	if (!r)
+		return;
+	free(r->per_cpu);
+	r->per_cpu = NULL;
+}

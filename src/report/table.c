@@ -1,0 +1,503 @@
+/*
+ * `idlekit sim` default output: a table for people.
+ *
+ * A header says what was simulated.  One run gets the full picture (the per-state table as
+ * sysfs would show it summed over CPUs, wake latency, throughput, idle entries, governor
+ * accuracy, energy); several runs get one compact line each and then a summary in the style
+ * of mmtests' tables (seed 000): rows Min, Max, Median, AMean, HMean, Stddev, CoefVar%, one
+ * column per figure.  Every column header carries its unit.
+ *
+ * Tables are built as grids of cells first, so every column can be as wide as its widest
+ * cell; numbers are right-aligned, names left-aligned, and no line ends in spaces.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_internal.h"
+
+#define CELL_LEN 64
+#define GRID_MAX_COLS 32
+#define COLUMN_GAP "  "
+#define INDENT "  "
+
+struct grid {
+	int ncols;
+	int nrows;
+	int capacity;
+	bool left[GRID_MAX_COLS]; /* left-aligned column (names); others are right-aligned */
+	char (*cells)[CELL_LEN];  /* nrows * ncols */
+	bool failed;              /* out of memory: the table is not printed */
+};
+
+static void grid_init(struct grid *g, int ncols)
+{
+	memset(g, 0, sizeof(*g));
+	g->ncols = ncols > GRID_MAX_COLS ? GRID_MAX_COLS : ncols;
+}
+
+static void grid_free(struct grid *g)
+{
+	free(g->cells);
+	g->cells = NULL;
+}
+
+/* Starts a new row of empty cells; returns its index, or -1 if memory ran out. */
+static int grid_add_row(struct grid *g)
+{
+	if (g->failed)
+		return -1;
+	if (g->nrows == g->capacity) {
+		int capacity = g->capacity ? g->capacity * 2 : 16;
+		void *cells = realloc(g->cells, (size_t)capacity * (size_t)g->ncols * CELL_LEN);
+		if (!cells) {
+			g->failed = true;
+			return -1;
+		}
+		g->cells = cells;
+		g->capacity = capacity;
+	}
+	memset(g->cells[(size_t)g->nrows * (size_t)g->ncols], 0, (size_t)g->ncols * CELL_LEN);
+	return g->nrows++;
+}
+
+/* Sets the cell (row, col), printf-style. */
+static void grid_set(struct grid *g, int row, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void grid_set(struct grid *g, int row, int col, const char *fmt, ...)
+{
+	if (g->failed || row < 0 || row >= g->nrows || col < 0 || col >= g->ncols)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(g->cells[(size_t)row * (size_t)g->ncols + (size_t)col], CELL_LEN, fmt, ap);
+	va_end(ap);
+}
+
+/* A name from a platform file, made safe for a terminal: control characters become '?'. */
+static void grid_set_name(struct grid *g, int row, int col, const char *name, size_t maxlen)
+{
+	char safe[CELL_LEN];
+	size_t n = strnlen(name, maxlen);
+	if (n >= sizeof(safe))
+		n = sizeof(safe) - 1;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)name[i];
+		safe[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	safe[n] = '\0';
+	grid_set(g, row, col, "%s", safe);
+}
+
+/* Display width: UTF-8 code points (continuation bytes take no column). */
+static int text_width(const char *s)
+{
+	int width = 0;
+	for (; *s; s++)
+		width += ((unsigned char)*s & 0xc0) != 0x80;
+	return width;
+}
+
+static void pad(FILE *out, int n)
+{
+	while (n-- > 0)
+		fputc(' ', out);
+}
+
+/* Prints the grid; -1 (and nothing printed) if building it ran out of memory. */
+static int grid_print(FILE *out, const struct grid *g)
+{
+	if (g->failed)
+		return -1;
+	int width[GRID_MAX_COLS] = {0};
+	for (int r = 0; r < g->nrows; r++)
+		for (int c = 0; c < g->ncols; c++) {
+			int w = text_width(g->cells[(size_t)r * (size_t)g->ncols + (size_t)c]);
+			if (w > width[c])
+				width[c] = w;
+		}
+	for (int r = 0; r < g->nrows; r++) {
+		char(*row)[CELL_LEN] = &g->cells[(size_t)r * (size_t)g->ncols];
+		/* the last non-empty cell: nothing, not even padding, is printed after it */
+		int last = g->ncols - 1;
+		while (last > 0 && row[last][0] == '\0')
+			last--;
+		fputs(INDENT, out);
+		for (int c = 0; c <= last; c++) {
+			int fill = width[c] - text_width(row[c]);
+			if (c > 0)
+				fputs(COLUMN_GAP, out);
+			if (!g->left[c])
+				pad(out, fill);
+			fputs(row[c], out);
+			if (g->left[c] && c < last)
+				pad(out, fill);
+		}
+		fputc('\n', out);
+	}
+	return 0;
+}
+
+/* Cell formatting helpers: a double with fixed decimals, ns as us with 2 decimals. */
+static const char *fixed(char *buf, double v, int decimals)
+{
+	ik_rep_fmt_fixed(buf, IK_REP_NUM_LEN, v, decimals);
+	return buf;
+}
+
+static const char *ns_as_us(char *buf, int64_t ns)
+{
+	ik_rep_fmt_scaled(buf, IK_REP_NUM_LEN, ns, 3, 2);
+	return buf;
+}
+
+static const char *ns_as_ms(char *buf, int64_t ns)
+{
+	ik_rep_fmt_exact(buf, IK_REP_NUM_LEN, ns, 6);
+	return buf;
+}
+
+static bool is_pingpong(const struct ik_scenario *sc)
+{
+	return sc->workload.kind == IK_WORKLOAD_PINGPONG;
+}
+
+/* ---- header ---- */
+
+static void print_name(FILE *out, const char *name, size_t maxlen)
+{
+	size_t n = strnlen(name, maxlen);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)name[i];
+		fputc(c < 0x20 || c == 0x7f ? '?' : c, out);
+	}
+}
+
+static void print_label(FILE *out, const char *label)
+{
+	fprintf(out, "%-10s ", label);
+}
+
+static void print_workload(FILE *out, const struct ik_workload *wl)
+{
+	char a[IK_REP_NUM_LEN], b[IK_REP_NUM_LEN];
+	fputs(ik_rep_workload_name(wl->kind), out);
+	switch (wl->kind) {
+	case IK_WORKLOAD_PINGPONG:
+		ik_rep_fmt_exact(a, sizeof(a), wl->work_ns, 3);
+		fprintf(out, ": %d pairs, %lld B per message, %s us of work per message on each side, "
+			     "placement %s",
+			wl->pairs, (long long)wl->msg_bytes, a, ik_rep_placement_name(wl->placement));
+		break;
+	case IK_WORKLOAD_PERIODIC:
+		ik_rep_fmt_exact(a, sizeof(a), wl->period_ns, 3);
+		ik_rep_fmt_exact(b, sizeof(b), wl->task_work_ns, 3);
+		fprintf(out, ": %d tasks, period %s us, %s us of work per period", wl->tasks, a, b);
+		break;
+	case IK_WORKLOAD_POISSON:
+		ik_rep_fmt_exact(b, sizeof(b), wl->irq_work_ns, 3);
+		fprintf(out, ": %s interrupts/s per CPU, %s us of work per interrupt",
+			fixed(a, wl->irq_rate_hz, 3), b);
+		break;
+	case IK_WORKLOAD_IDLE:
+		fputs(": nothing to do", out);
+		break;
+	}
+	fputc('\n', out);
+}
+
+static void print_header(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+			 int nruns)
+{
+	const struct ik_platform *p = &sc->platform;
+	char a[IK_REP_NUM_LEN], b[IK_REP_NUM_LEN];
+
+	print_label(out, "scenario");
+	print_name(out, sc->name, sizeof(sc->name));
+	fputc('\n', out);
+	print_label(out, "platform");
+	print_name(out, p->name, sizeof(p->name));
+	fprintf(out, ": %d packages x %d cores x %d threads = %d CPUs\n", p->packages,
+		p->cores_per_package, p->threads_per_core, ik_platform_cpus(p));
+	print_label(out, "driver");
+	print_name(out, sc->driver, sizeof(sc->driver));
+	fputc('\n', out);
+	print_label(out, "governor");
+	print_name(out, sc->governor, sizeof(sc->governor));
+	fputc('\n', out);
+	print_label(out, "HZ");
+	fprintf(out, "%d\n", sc->hz);
+	print_label(out, "PM QoS");
+	if (sc->latency_limit_us < 0)
+		fputs("no CPU latency limit\n", out);
+	else
+		fprintf(out, "CPU latency limit %lld us\n", (long long)sc->latency_limit_us);
+	print_label(out, "disabled");
+	if (sc->ndisabled <= 0)
+		fputs("none\n", out);
+	for (int i = 0; i < sc->ndisabled && i < IK_MAX_DISABLED; i++) {
+		print_name(out, sc->disabled[i], sizeof(sc->disabled[i]));
+		fputs(i + 1 < sc->ndisabled && i + 1 < IK_MAX_DISABLED ? " " : " (on every CPU)\n",
+		      out);
+	}
+	print_label(out, "workload");
+	print_workload(out, &sc->workload);
+	print_label(out, "duration");
+	fprintf(out, "%s ms measured after %s ms of warm-up\n", ns_as_ms(a, sc->duration_ns),
+		ns_as_ms(b, sc->warmup_ns));
+
+	/* the seeds actually run: all of them when few, else the first and last */
+	print_label(out, "seeds");
+	fprintf(out, "%d run%s", nruns, nruns == 1 ? "" : "s");
+	if (nruns > 0)
+		fputc(':', out);
+	for (int i = 0; i < nruns; i++) {
+		if (nruns > 8 && i == 3) {
+			fputs(" ...", out);
+			i = nruns - 2;
+			continue;
+		}
+		fprintf(out, " %llu", (unsigned long long)runs[i].seed);
+	}
+	fputc('\n', out);
+}
+
+/* ---- one run in full ---- */
+
+static int print_states(FILE *out, const struct ik_run_result *r)
+{
+	static const char *const headers[] = {"state", "name", "latency_us", "residency_us",
+					      "usage", "time_us", "above", "below",
+					      "rejected", "residency_%"};
+	char num[IK_REP_NUM_LEN];
+	struct grid g;
+	grid_init(&g, 10);
+	g.left[1] = true;
+	int row = grid_add_row(&g);
+	for (int c = 0; c < 10; c++)
+		grid_set(&g, row, c, "%s", headers[c]);
+	for (int i = 0; i < ik_rep_nstates(r); i++) {
+		const struct ik_state_counters *c = &r->total[i];
+		row = grid_add_row(&g);
+		grid_set(&g, row, 0, "%d", i);
+		grid_set_name(&g, row, 1, r->states[i].name, sizeof(r->states[i].name));
+		grid_set(&g, row, 2, "%u", r->states[i].exit_latency);
+		grid_set(&g, row, 3, "%u", r->states[i].target_residency);
+		grid_set(&g, row, 4, "%llu", (unsigned long long)c->usage);
+		ik_rep_fmt_scaled(num, sizeof(num), c->time_ns > INT64_MAX ? INT64_MAX
+									   : (int64_t)c->time_ns,
+				  3, 0);
+		grid_set(&g, row, 5, "%s", num);
+		grid_set(&g, row, 6, "%llu", (unsigned long long)c->above);
+		grid_set(&g, row, 7, "%llu", (unsigned long long)c->below);
+		grid_set(&g, row, 8, "%llu", (unsigned long long)c->rejected);
+		grid_set(&g, row, 9, "%s", fixed(num, ik_run_residency_pct(r, i), 2));
+	}
+	fprintf(out, "\nIdle states, summed over all %d CPUs, %s ms measured\n", r->ncpus,
+		ns_as_ms(num, r->measured_ns));
+	int rc = grid_print(out, &g);
+	grid_free(&g);
+	return rc;
+}
+
+/* A two-row grid: headers, then values. */
+static int print_pairs(FILE *out, const char *title, const char *const *headers,
+			char values[][IK_REP_NUM_LEN], int n)
+{
+	struct grid g;
+	grid_init(&g, n);
+	int head = grid_add_row(&g), row = grid_add_row(&g);
+	for (int c = 0; c < n; c++) {
+		grid_set(&g, head, c, "%s", headers[c]);
+		grid_set(&g, row, c, "%s", values[c]);
+	}
+	fprintf(out, "\n%s\n", title);
+	int rc = grid_print(out, &g);
+	grid_free(&g);
+	return rc;
+}
+
+static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *r)
+{
+	char v[8][IK_REP_NUM_LEN];
+	const struct ik_hist *lat = &r->wake_latency;
+
+	int rc = print_states(out, r);
+
+	static const char *const lat_headers[] = {"count",  "p50_us",   "p90_us", "p99_us",
+						  "p99.9_us", "max_us", "mean_us"};
+	snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)lat->count);
+	ns_as_us(v[1], ik_hist_percentile(lat, 50.0));
+	ns_as_us(v[2], ik_hist_percentile(lat, 90.0));
+	ns_as_us(v[3], ik_hist_percentile(lat, 99.0));
+	ns_as_us(v[4], ik_hist_percentile(lat, 99.9));
+	ns_as_us(v[5], lat->count ? lat->max : 0);
+	fixed(v[6], lat->count ? lat->sum / (double)lat->count / 1000.0 : 0.0, 2);
+	rc |= print_pairs(out, "Wake latency (task wake-up to running)", lat_headers, v, 7);
+
+	if (is_pingpong(sc)) {
+		static const char *const tput_headers[] = {"messages", "messages/s", "MB/s"};
+		snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)r->messages);
+		fixed(v[1], ik_run_messages_per_s(r), 2);
+		fixed(v[2], ik_run_mb_per_s(r), 2);
+		rc |= print_pairs(out, "Throughput", tput_headers, v, 3);
+	}
+
+	static const char *const entry_headers[] = {"entries", "entries/CPU", "entries/CPU/s",
+						    "wakeups", "IPIs", "busy_ms", "idle_ms"};
+	snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)r->idle_entries);
+	fixed(v[1], r->ncpus > 0 ? (double)r->idle_entries / r->ncpus : 0.0, 2);
+	fixed(v[2], ik_rep_idle_entries_per_cpu_per_s(r), 2);
+	snprintf(v[3], sizeof(v[3]), "%llu", (unsigned long long)r->wakeups);
+	snprintf(v[4], sizeof(v[4]), "%llu", (unsigned long long)r->ipis);
+	ik_rep_fmt_scaled(v[5], sizeof(v[5]), r->busy_ns, 6, 3);
+	ik_rep_fmt_scaled(v[6], sizeof(v[6]), r->idle_ns, 6, 3);
+	rc |= print_pairs(out, "Idle entries (calls to the governor's select)", entry_headers, v, 7);
+
+	struct ik_rep_accuracy a;
+	ik_rep_accuracy(r, &a);
+	static const char *const acc_headers[] = {"entered", "too_deep", "too_deep_%",
+						  "too_shallow", "too_shallow_%", "right", "right_%"};
+	snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)a.entries);
+	snprintf(v[1], sizeof(v[1]), "%llu", (unsigned long long)a.too_deep);
+	fixed(v[2], a.too_deep_pct, 2);
+	snprintf(v[3], sizeof(v[3]), "%llu", (unsigned long long)a.too_shallow);
+	fixed(v[4], a.too_shallow_pct, 2);
+	snprintf(v[5], sizeof(v[5]), "%llu", (unsigned long long)a.right);
+	fixed(v[6], a.right_pct, 2);
+	rc |= print_pairs(out,
+		    "Governor accuracy (of entries into a state: too deep = above, "
+		    "too shallow = below, right = the rest)",
+		    acc_headers, v, 7);
+
+	static const char *const energy_headers[] = {"energy_J", "avg_power_W"};
+	fixed(v[0], r->energy_j, 3);
+	fixed(v[1], ik_run_avg_power_w(r), 3);
+	rc |= print_pairs(out, "Energy", energy_headers, v, 2);
+	return rc;
+}
+
+/* ---- several runs ---- */
+
+/* The columns of the compact per-run lines and of the summary, in order. */
+struct column {
+	enum ik_rep_figure figure;
+	int state;      /* for IK_FIG_RESIDENCY_PCT */
+	double scale;   /* multiplies the figure: 1e-3 turns ns into us */
+	int decimals;
+	char header[CELL_LEN];
+};
+
+static int make_columns(const struct ik_scenario *sc, const struct ik_run_result *first,
+			struct column *cols, int max)
+{
+	int n = 0;
+	if (is_pingpong(sc)) {
+		cols[n++] = (struct column){IK_FIG_MB_PER_S, 0, 1.0, 2, "MB/s"};
+		cols[n++] = (struct column){IK_FIG_MESSAGES_PER_S, 0, 1.0, 2, "messages/s"};
+	}
+	cols[n++] = (struct column){IK_FIG_WAKE_P50_NS, 0, 1e-3, 2, "wake_p50_us"};
+	cols[n++] = (struct column){IK_FIG_WAKE_P99_NS, 0, 1e-3, 2, "wake_p99_us"};
+	cols[n++] = (struct column){IK_FIG_AVG_POWER_W, 0, 1.0, 3, "power_W"};
+	for (int i = 0; i < ik_rep_nstates(first) && n < max; i++) {
+		struct column *c = &cols[n++];
+		*c = (struct column){IK_FIG_RESIDENCY_PCT, i, 1.0, 2, ""};
+		/* the state's name, terminal-safe, then the unit */
+		size_t len = strnlen(first->states[i].name, sizeof(first->states[i].name));
+		for (size_t k = 0; k < len; k++) {
+			unsigned char ch = (unsigned char)first->states[i].name[k];
+			c->header[k] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+		}
+		memcpy(c->header + len, "_%", 3);
+	}
+	return n;
+}
+
+static int print_runs(FILE *out, const struct ik_run_result *runs, int nruns,
+		       const struct column *cols, int ncols)
+{
+	char num[IK_REP_NUM_LEN];
+	struct grid g;
+	grid_init(&g, ncols + 1);
+	int row = grid_add_row(&g);
+	grid_set(&g, row, 0, "seed");
+	for (int c = 0; c < ncols; c++)
+		grid_set(&g, row, c + 1, "%s", cols[c].header);
+	for (int i = 0; i < nruns; i++) {
+		row = grid_add_row(&g);
+		grid_set(&g, row, 0, "%llu", (unsigned long long)runs[i].seed);
+		for (int c = 0; c < ncols; c++) {
+			double v = ik_rep_figure_value(&runs[i], cols[c].figure, cols[c].state);
+			grid_set(&g, row, c + 1, "%s", fixed(num, v * cols[c].scale, cols[c].decimals));
+		}
+	}
+	fprintf(out, "\nRuns (one line per seed; <state>_%% = share of all CPUs' time in that state)\n");
+	int rc = grid_print(out, &g);
+	grid_free(&g);
+	return rc;
+}
+
+static int print_summary(FILE *out, const struct ik_run_result *runs, int nruns,
+			 const struct column *cols, int ncols)
+{
+	static const char *const rows[] = {"Min",   "Max",    "Median",  "AMean",
+					   "HMean", "Stddev", "CoefVar%"};
+	enum { NROWS = 7 };
+	char num[IK_REP_NUM_LEN];
+	int rc = 0;
+	struct grid g;
+	grid_init(&g, ncols + 1);
+	g.left[0] = true;
+	int head = grid_add_row(&g);
+	int first = head + 1;
+	for (int r = 0; r < NROWS; r++)
+		grid_set(&g, grid_add_row(&g), 0, "%s", rows[r]);
+	for (int c = 0; c < ncols; c++) {
+		struct ik_summary s;
+		rc |= ik_rep_summarize_figure(runs, nruns, cols[c].figure, cols[c].state, &s);
+		double k = cols[c].scale;
+		/* scaling by k > 0 scales every statistic but the coefficient of variation */
+		const double values[NROWS] = {s.min * k,   s.max * k,	 s.median * k, s.amean * k,
+					      s.hmean * k, s.stddev * k, s.cov_pct};
+		grid_set(&g, head, c + 1, "%s", cols[c].header);
+		for (int r = 0; r < NROWS; r++)
+			grid_set(&g, first + r, c + 1, "%s",
+				 fixed(num, values[r], r == NROWS - 1 ? 2 : cols[c].decimals));
+	}
+	fprintf(out, "\nSummary over %d runs (Stddev: sample standard deviation; "
+		     "CoefVar%%: 100 * Stddev / AMean)\n",
+		nruns);
+	rc |= grid_print(out, &g);
+	grid_free(&g);
+	return rc;
+}
+
+int ik_report_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		    int nruns)
+{
+	if (!out || !sc || nruns < 0 || (nruns > 0 && !runs))
+		return -1;
+
+	struct ik_rep_locale locale;
+	ik_rep_locale_enter(&locale);
+	int rc = 0;
+
+	print_header(out, sc, runs, nruns);
+	if (nruns == 1) {
+		rc = print_one_run(out, sc, &runs[0]);
+	} else if (nruns > 1) {
+		struct column cols[GRID_MAX_COLS - 1];
+		int ncols = make_columns(sc, &runs[0], cols, GRID_MAX_COLS - 1);
+		rc = print_runs(out, runs, nruns, cols, ncols);
+		rc |= print_summary(out, runs, nruns, cols, ncols);
+	}
+
+	ik_rep_locale_leave(&locale);
+	if (ik_rep_finish(out) != 0)
+		rc = -1;
+	return rc;
+}
