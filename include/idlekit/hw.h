@@ -1,0 +1,117 @@
+/*
+ * idlekit: the hardware model of a platform.
+ *
+ * What a driver registers (advertised latency and residency) is one thing; what the
+ * hardware really costs is another.  A platform file describes both: per idle state its
+ * advertised numbers and its real entry and exit costs, per wake source, as distributions.
+ */
+#ifndef IDLEKIT_HW_H
+#define IDLEKIT_HW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "idlekit/cpuidle.h"
+
+/* Deterministic random numbers (xoshiro256**, seeded through splitmix64). */
+struct ik_rng {
+	uint64_t s[4];
+};
+void ik_rng_seed(struct ik_rng *rng, uint64_t seed);
+uint64_t ik_rng_next(struct ik_rng *rng);
+double ik_rng_unit(struct ik_rng *rng);      /* [0, 1) */
+double ik_rng_normal(struct ik_rng *rng);    /* standard normal */
+double ik_rng_exp(struct ik_rng *rng);       /* exponential, mean 1 */
+
+/* A cost in ns, as a distribution. */
+enum ik_dist_kind {
+	IK_DIST_CONSTANT,    /* a */
+	IK_DIST_UNIFORM,     /* [a, b] */
+	IK_DIST_LOGNORMAL,   /* median a, shape sigma */
+	IK_DIST_PERCENTILES, /* piecewise linear through (pct[i], val[i]) */
+};
+#define IK_DIST_MAX_POINTS 16
+struct ik_dist {
+	enum ik_dist_kind kind;
+	int64_t a_ns;
+	int64_t b_ns;
+	double sigma;
+	int npoints;
+	double pct[IK_DIST_MAX_POINTS];    /* 0..100, increasing */
+	int64_t val_ns[IK_DIST_MAX_POINTS]; /* non-decreasing */
+};
+int64_t ik_dist_sample(const struct ik_dist *d, struct ik_rng *rng);
+/*
+ * Parse "constant 1500", "uniform 1000 2000", "lognormal 1500 0.25" or
+ * "percentiles 0:1700 25:1900 50:2000 99:2800 100:5900" (ns).  Returns 0, or -1 with what
+ * was expected in err.
+ */
+int ik_dist_parse(const char *text, struct ik_dist *d, char *err, size_t errlen);
+/* The inverse of ik_dist_parse (same grammar), for platform show and JSON. */
+void ik_dist_format(const struct ik_dist *d, char *buf, size_t len);
+
+/* How a state is entered; decides whether waking it needs an IPI. */
+enum ik_method {
+	IK_METHOD_POLL,   /* spins on need_resched: no IPI */
+	IK_METHOD_MWAIT,  /* monitors need_resched: no IPI */
+	IK_METHOD_HLT,
+	IK_METHOD_IOPORT, /* ACPI SYSTEMIO */
+	IK_METHOD_STOP,   /* POWER stop */
+	IK_METHOD_WFI,    /* Arm */
+	IK_METHOD_OTHER,
+};
+const char *ik_method_name(enum ik_method m);
+int ik_method_parse(const char *text, enum ik_method *m);
+
+enum ik_wake_source {
+	IK_WAKE_IPI,   /* another CPU woke a task here */
+	IK_WAKE_TIMER, /* a local timer: the tick or an hrtimer */
+	IK_WAKE_IRQ,   /* a device interrupt */
+	IK_WAKE_SOURCES,
+};
+
+struct ik_hw_state {
+	char name[IK_NAME_LEN];
+	char desc[IK_DESC_LEN];
+	uint32_t latency_us;   /* advertised exit latency */
+	uint32_t residency_us; /* advertised target residency */
+	unsigned flags;        /* IK_FLAG_* */
+	enum ik_method method;
+	uint32_t hint; /* MWAIT hint, I/O port, stop level: informational for now */
+	struct ik_dist exit[IK_WAKE_SOURCES]; /* real exit cost by wake source */
+	struct ik_dist entry;                 /* real entry cost */
+	bool needs_ipi;                       /* from the method unless the file says */
+	int power_mw;                         /* per-CPU power while in this state */
+};
+
+struct ik_platform {
+	char name[64];
+	char description[160];
+	char source[256];
+	int packages;
+	int cores_per_package;
+	int threads_per_core;
+	int cores_per_llc;      /* last-level cache group (a CCX on Zen) */
+	struct ik_dist ipi_ns;  /* send to delivery of an IPI */
+	int64_t poll_wake_ns;   /* a polling CPU noticing need_resched */
+	int64_t context_switch_ns; /* switching to a woken task */
+	int active_power_mw;    /* per CPU, busy */
+	int state_count;
+	struct ik_hw_state states[IK_STATE_MAX];
+};
+
+static inline int ik_platform_cpus(const struct ik_platform *p)
+{
+	return p->packages * p->cores_per_package * p->threads_per_core;
+}
+
+/* Topology: CPU numbering as Linux enumerates x86: first thread of every core, then SMT. */
+struct ik_cpu_topo {
+	int package;
+	int core; /* global core index */
+	int thread;
+	int llc;  /* global LLC group index */
+};
+void ik_platform_topology(const struct ik_platform *p, int cpu, struct ik_cpu_topo *t);
+
+#endif

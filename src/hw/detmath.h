@@ -1,0 +1,77 @@
+/*
+ * Deterministic exp() and log() for the hardware model's random numbers.
+ *
+ * The C library's exp() and log() are accurate to about one unit in the last place, but
+ * which way they round differs between libraries and between architectures (some use fused
+ * multiply-add, some do not).  A sampled cost is rounded to whole nanoseconds, so a
+ * last-bit difference almost never shows, but "almost never" is not "same seed, same
+ * output on any machine".  These versions use only +, -, *, / and exact scaling (frexp,
+ * ldexp), which IEEE 754 defines to the bit, so they give the same result everywhere.
+ *
+ * Including this header also turns off floating-point contraction (a*b+c fused into one
+ * rounding) for the rest of the including file: a compiler for an FMA machine would
+ * otherwise be free to change the last bit of any expression.
+ */
+#ifndef IDLEKIT_HW_DETMATH_H
+#define IDLEKIT_HW_DETMATH_H
+
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+#include <math.h>
+
+#define IK_LN2_HI 6.93147180369123816490e-01 /* ln 2, high 32 bits (exact times small k) */
+#define IK_LN2_LO 1.90821492927058770002e-10 /* ln 2 - IK_LN2_HI */
+#define IK_LOG2E 1.44269504088896338700e+00
+
+/*
+ * Natural logarithm of x > 0 (returns -HUGE_VAL for 0 and NAN for negative or NaN input).
+ * x = m * 2^e with m in [sqrt(1/2), sqrt(2)); log m = 2 atanh(f), f = (m-1)/(m+1), |f| <= 0.172,
+ * whose odd series converges to double precision in 12 terms.
+ */
+static inline double ik_det_log(double x)
+{
+	if (!(x > 0.0))
+		return x == 0.0 ? -HUGE_VAL : NAN;
+	if (isinf(x))
+		return x;
+	int e;
+	double m = frexp(x, &e); /* [0.5, 1) */
+	if (m < 0.70710678118654752440) {
+		m *= 2.0;
+		e -= 1;
+	}
+	double f = (m - 1.0) / (m + 1.0);
+	double f2 = f * f;
+	double series = 1.0 / 25.0;
+	for (int k = 23; k >= 1; k -= 2)
+		series = 1.0 / k + f2 * series;
+	double log_m = 2.0 * f * series;
+	return ((double)e * IK_LN2_LO + log_m) + (double)e * IK_LN2_HI;
+}
+
+/*
+ * e^x.  x = k ln 2 + r with |r| <= ln 2 / 2; e^r by its Taylor series to r^16/16!
+ * (below 1e-19 relative), then scaled by 2^k.  Overflows to HUGE_VAL above 709.78,
+ * underflows to 0 below -745.
+ */
+static inline double ik_det_exp(double x)
+{
+	if (isnan(x))
+		return x;
+	if (x > 709.78)
+		return HUGE_VAL;
+	if (x < -745.2)
+		return 0.0;
+	double k = floor(x * IK_LOG2E + 0.5);
+	double r = (x - k * IK_LN2_HI) - k * IK_LN2_LO;
+	double sum = 1.0;
+	for (int n = 16; n >= 1; n--)
+		sum = 1.0 + sum * r / n;
+	return ldexp(sum, (int)k);
+}
+
+#endif
