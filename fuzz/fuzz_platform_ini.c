@@ -1,0 +1,75 @@
+/*
+ * Fuzz target: platform files.  The input is a platform file's text; it must never crash,
+ * hang or leak, and what it yields must be consistent: a success is a valid platform whose
+ * cost distributions print and re-read to the same thing, a failure is a one-line message.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlekit/scenario.h"
+
+/* format(parse(format(d))) == format(d), and samples are never negative. */
+static void check_dist(const struct ik_dist *d, struct ik_rng *rng)
+{
+	char a[1024], b[1024]; /* 16 points of the longest spelling need about 620 bytes */
+	struct ik_dist again;
+
+	ik_dist_format(d, a, sizeof(a));
+	if (ik_dist_parse(a, &again, NULL, 0) != 0)
+		abort();
+	ik_dist_format(&again, b, sizeof(b));
+	if (strcmp(a, b) != 0)
+		abort();
+	for (int i = 0; i < 4; i++)
+		if (ik_dist_sample(d, rng) < 0)
+			abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = malloc(size + 1);
+	struct ik_platform *p = malloc(sizeof(*p));
+	char err[IK_ERR_LEN];
+	struct ik_rng rng;
+
+	if (!text || !p) {
+		free(text);
+		free(p);
+		return 0;
+	}
+	memcpy(text, data, size);
+	text[size] = '\0';
+	ik_rng_seed(&rng, size);
+
+	/* The whole input as a distribution, too: the grammar's own parser. */
+	struct ik_dist d;
+	if (ik_dist_parse(text, &d, err, sizeof(err)) == 0)
+		check_dist(&d, &rng);
+
+	if (ik_platform_parse_string("fuzz.ini", text, p, err, sizeof(err)) == 0) {
+		int cpus = ik_platform_cpus(p);
+		if (p->state_count < 1 || p->state_count > IK_STATE_MAX || cpus < 1 || cpus > 8192 ||
+		    p->cores_per_package % p->cores_per_llc != 0)
+			abort();
+		struct ik_cpu_topo t;
+		ik_platform_topology(p, cpus - 1, &t);
+		if (t.package != p->packages - 1 || t.thread != p->threads_per_core - 1)
+			abort();
+		check_dist(&p->ipi_ns, &rng);
+		for (int i = 0; i < p->state_count; i++) {
+			const struct ik_hw_state *s = &p->states[i];
+			if (i > 0 && (s->latency_us < s[-1].latency_us ||
+				      s->residency_us < s[-1].residency_us))
+				abort();
+			check_dist(&s->entry, &rng);
+			for (int src = 0; src < IK_WAKE_SOURCES; src++)
+				check_dist(&s->exit[src], &rng);
+		}
+	} else if (err[0] == '\0' || strchr(err, '\n')) {
+		abort();
+	}
+	free(text);
+	free(p);
+	return 0;
+}

@@ -1,0 +1,54 @@
+/*
+ * The platform reader in steps, for the scenario reader: a scenario loads its platform,
+ * applies "--set platform.x=..." and "--set stateN.x=..." overrides to it as if they were
+ * in the platform file, and only then validates it.  (ik_platform_load() and
+ * ik_platform_parse_string() in scenario.h are these steps without overrides.)
+ */
+#ifndef IDLEKIT_SIM_PLATFORM_INI_H
+#define IDLEKIT_SIM_PLATFORM_INI_H
+
+#include "idlekit/scenario.h"
+#include "sim/ini_common.h"
+
+#define IK_PLATFORM_ORIGIN_LEN 512
+
+struct ik_platform_reader {
+	char origin[IK_PLATFORM_ORIGIN_LEN]; /* the file name in messages */
+	struct ik_ini_err e;
+	struct ik_platform *p;
+	struct ik_ini_section platform;
+	struct ik_ini_section state[IK_STATE_MAX];
+	struct ik_dist exit_ns[IK_STATE_MAX]; /* exit_ns as given, the default per wake source */
+};
+
+/* Sets p to the defaults and messages to say `origin`. */
+void ik_platform_reader_init(struct ik_platform_reader *r, const char *origin,
+			     struct ik_platform *p, char *err, size_t errlen);
+/* Reads a platform file's text; 0 or -1. */
+int ik_platform_reader_parse(struct ik_platform_reader *r, const char *text);
+/* One key, from an override (w.override set) or a file line; 0 or -1. */
+int ik_platform_reader_set(struct ik_platform_reader *r, const char *section, const char *key,
+			   const char *value, struct ik_ini_where w);
+/* Defaults that depend on other keys, then the checks; 0 or -1. */
+int ik_platform_reader_finish(struct ik_platform_reader *r);
+
+/* Whether `section` is a platform section ("platform", "state0".."state9"). */
+bool ik_platform_section(const char *section);
+/* 0 if `key` exists in platform section `section`, else -1 with "unknown key ..." in msg. */
+int ik_platform_check_key(const char *section, const char *key, char *msg, size_t msglen);
+
+/*
+ * The text of platform `ref`: a built-in name, or a file path (it contains '/' or ends in
+ * ".ini").  A relative path that cannot be opened as given is tried in base_dir too (the
+ * directory of the scenario naming it; NULL = no second try).
+ */
+struct ik_platform_text {
+	char origin[IK_PLATFORM_ORIGIN_LEN];
+	const char *text;
+	char *owned; /* what to free, or NULL for a built-in */
+};
+int ik_platform_find(const char *ref, const char *base_dir, struct ik_platform_text *t,
+		     char *err, size_t errlen);
+void ik_platform_text_free(struct ik_platform_text *t);
+
+#endif

@@ -1,0 +1,669 @@
+/*
+ * Scenario files: what to simulate.
+ *
+ *   [scenario]  name, platform (built-in name or file), duration, runs, seed
+ *   [kernel]    HZ, global PM QoS latency limit
+ *   [cpuidle]   driver, governor, states disabled through sysfs
+ *   [workload]  what the tasks do
+ *
+ * Reading one takes four steps: the file; the overrides ("section.key=value", in order, as
+ * if they were in the file: scenario sections now, platform and stateN sections once the
+ * platform is read); the platform; and the checks that need both (a disabled state must
+ * exist, a pinned placement must fit the machine).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlekit/governor.h"
+#include "sim/ini_common.h"
+#include "sim/platform_ini.h"
+
+enum section { SEC_SCENARIO, SEC_KERNEL, SEC_CPUIDLE, SEC_WORKLOAD, SEC_COUNT };
+static const char *const section_names[SEC_COUNT] = { "scenario", "kernel", "cpuidle", "workload" };
+
+enum { SC_NAME, SC_DESCRIPTION, SC_PLATFORM, SC_DURATION_MS, SC_WARMUP_MS, SC_RUNS, SC_SEED, SC_COUNT };
+static const char *const scenario_keys[] = { "name", "description", "platform", "duration_ms",
+					     "warmup_ms", "runs", "seed" };
+enum { KN_HZ, KN_LATENCY_LIMIT_US, KN_COUNT };
+static const char *const kernel_keys[] = { "hz", "latency_limit_us" };
+enum { CI_DRIVER, CI_GOVERNOR, CI_DISABLE, CI_COUNT };
+static const char *const cpuidle_keys[] = { "driver", "governor", "disable" };
+enum {
+	WL_TYPE,
+	WL_PAIRS,
+	WL_WORK_NS,
+	WL_MSG_BYTES,
+	WL_PLACEMENT,
+	WL_TASKS,
+	WL_PERIOD_US,
+	WL_TASK_WORK_NS,
+	WL_IRQ_RATE_HZ,
+	WL_IRQ_WORK_NS,
+	WL_COUNT
+};
+static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_bytes",
+					     "placement", "tasks", "period_us", "task_work_ns",
+					     "irq_rate_hz", "irq_work_ns" };
+
+static const struct {
+	const char *const *names;
+	int count;
+} section_keys[SEC_COUNT] = {
+	[SEC_SCENARIO] = { scenario_keys, SC_COUNT },
+	[SEC_KERNEL] = { kernel_keys, KN_COUNT },
+	[SEC_CPUIDLE] = { cpuidle_keys, CI_COUNT },
+	[SEC_WORKLOAD] = { workload_keys, WL_COUNT },
+};
+
+/* In the order of enum ik_workload_kind and enum ik_placement. */
+static const char *const workload_types[] = { "pingpong", "periodic", "poisson", "idle" };
+static const char *const placements[] = { "same_core", "same_package", "cross_package", "wake_idle" };
+static const char *const drivers[] = { "table" };
+
+#define MAX_MS 3600000
+#define MAX_WORK_NS 10000000000LL
+#define MAX_LATENCY_LIMIT_US 2000000000LL
+
+struct scenario_reader {
+	char origin[IK_PLATFORM_ORIGIN_LEN];
+	char base_dir[IK_PLATFORM_ORIGIN_LEN]; /* where a relative platform path is tried too */
+	struct ik_ini_err e;
+	struct ik_scenario *sc;
+	struct ik_ini_section sec[SEC_COUNT];
+};
+
+static void scenario_defaults(struct ik_scenario *sc)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->hz = 250;
+	sc->latency_limit_us = -1;
+	snprintf(sc->driver, sizeof(sc->driver), "table");
+	snprintf(sc->governor, sizeof(sc->governor), "menu");
+	sc->duration_ns = 1000 * IK_NSEC_PER_MSEC;
+	sc->warmup_ns = 0;
+	sc->runs = 1;
+	sc->seed = 1;
+	sc->workload.kind = IK_WORKLOAD_IDLE;
+	sc->workload.pairs = 1;
+	sc->workload.work_ns = 5000;
+	sc->workload.msg_bytes = 1024;
+	sc->workload.placement = IK_PLACE_WAKE_IDLE;
+	sc->workload.tasks = 1;
+	sc->workload.period_ns = 1000 * IK_NSEC_PER_USEC;
+	sc->workload.task_work_ns = 10000;
+	sc->workload.irq_rate_hz = 1000.0;
+	sc->workload.irq_work_ns = 2000;
+}
+
+static void reader_init(struct scenario_reader *r, const char *origin, bool from_file,
+			struct ik_scenario *sc, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->origin, sizeof(r->origin), "%s", origin ? origin : "<scenario>");
+	r->e.origin = r->origin;
+	r->e.buf = err;
+	r->e.len = errlen;
+	if (err && errlen)
+		err[0] = '\0';
+	r->sc = sc;
+	/* A relative platform path is also tried next to the scenario file. */
+	const char *slash = from_file ? strrchr(r->origin, '/') : NULL;
+	if (slash) {
+		size_t n = (size_t)(slash - r->origin);
+		if (n == 0)
+			n = 1; /* "/x.ini": the root */
+		memcpy(r->base_dir, r->origin, n);
+		r->base_dir[n] = '\0';
+	}
+	scenario_defaults(sc);
+}
+
+static int section_index(const char *name)
+{
+	return ik_ini_key_index(name, section_names, SEC_COUNT);
+}
+
+static int bad(struct scenario_reader *r, struct ik_ini_where w, const char *section,
+	       const char *key, const char *msg)
+{
+	return ik_ini_fail(&r->e, w, "[%s] %s: %s", section, key, msg);
+}
+
+/* An integer key into *out; message on error. */
+static int get_int(struct scenario_reader *r, struct ik_ini_where w, const char *section,
+		   const char *key, const char *value, int64_t min, int64_t max, int64_t *out)
+{
+	char msg[256];
+	if (ik_ini_int(value, min, max, false, out, msg, sizeof(msg)) != 0)
+		return bad(r, w, section, key, msg);
+	return 0;
+}
+
+static int get_enum(struct scenario_reader *r, struct ik_ini_where w, const char *section,
+		    const char *key, const char *value, const char *const *names, int n, int *out)
+{
+	char msg[400];
+	if (ik_ini_enum(value, names, n, out, msg, sizeof(msg)) != 0)
+		return bad(r, w, section, key, msg);
+	return 0;
+}
+
+static int set_scenario(struct scenario_reader *r, int k, const char *value, struct ik_ini_where w)
+{
+	struct ik_scenario *sc = r->sc;
+	const char *sec = "scenario", *key = scenario_keys[k];
+	char msg[256], description[256];
+	int64_t v;
+
+	switch (k) {
+	case SC_NAME:
+		if (ik_ini_text(value, sizeof(sc->name), true, sc->name, msg, sizeof(msg)))
+			return bad(r, w, sec, key, msg);
+		return 0;
+	case SC_DESCRIPTION: /* for people reading the file; checked, not kept */
+		if (ik_ini_text(value, sizeof(description), false, description, msg, sizeof(msg)))
+			return bad(r, w, sec, key, msg);
+		return 0;
+	case SC_PLATFORM:
+		if (ik_ini_text(value, sizeof(sc->platform_ref), false, sc->platform_ref, msg, sizeof(msg)))
+			return bad(r, w, sec, key, msg);
+		if (sc->platform_ref[0] == '\0')
+			return bad(r, w, sec, key, "expected a built-in platform name or a path to an "
+				   ".ini file, got ''");
+		return 0;
+	case SC_DURATION_MS:
+		if (get_int(r, w, sec, key, value, 1, MAX_MS, &v))
+			return -1;
+		sc->duration_ns = v * IK_NSEC_PER_MSEC;
+		return 0;
+	case SC_WARMUP_MS:
+		if (get_int(r, w, sec, key, value, 0, MAX_MS, &v))
+			return -1;
+		sc->warmup_ns = v * IK_NSEC_PER_MSEC;
+		return 0;
+	case SC_RUNS:
+		if (get_int(r, w, sec, key, value, 1, 1000, &v))
+			return -1;
+		sc->runs = (int)v;
+		return 0;
+	case SC_SEED:
+		if (ik_ini_u64(value, &sc->seed, msg, sizeof(msg)))
+			return bad(r, w, sec, key, msg);
+		return 0;
+	}
+	return bad(r, w, sec, key, "internal error");
+}
+
+static int set_kernel(struct scenario_reader *r, int k, const char *value, struct ik_ini_where w)
+{
+	struct ik_scenario *sc = r->sc;
+	const char *sec = "kernel", *key = kernel_keys[k];
+	char msg[256], shown[80];
+	int64_t v;
+
+	switch (k) {
+	case KN_HZ:
+		if (ik_ini_int(value, 100, 1000, false, &v, msg, sizeof(msg)) != 0 ||
+		    (v != 100 && v != 250 && v != 300 && v != 1000)) {
+			snprintf(msg, sizeof(msg), "expected one of: 100 250 300 1000, got '%s'",
+				 ik_ini_shown(value, shown, sizeof(shown)));
+			return bad(r, w, sec, key, msg);
+		}
+		sc->hz = (int)v;
+		return 0;
+	case KN_LATENCY_LIMIT_US:
+		if (strcmp(value, "none") == 0) {
+			sc->latency_limit_us = -1;
+			return 0;
+		}
+		if (ik_ini_int(value, 0, MAX_LATENCY_LIMIT_US, false, &v, msg, sizeof(msg)) != 0) {
+			snprintf(msg, sizeof(msg), "expected 'none' or an integer 0..%lld, got '%s'",
+				 MAX_LATENCY_LIMIT_US, ik_ini_shown(value, shown, sizeof(shown)));
+			return bad(r, w, sec, key, msg);
+		}
+		sc->latency_limit_us = v;
+		return 0;
+	}
+	return bad(r, w, sec, key, "internal error");
+}
+
+/* "disable = C2, C3": state names, comma or space separated; checked against the platform later. */
+static int set_disable(struct scenario_reader *r, const char *value, struct ik_ini_where w)
+{
+	struct ik_scenario *sc = r->sc;
+	const char *p = value;
+	char msg[256], shown[80];
+	int n = 0;
+
+	while (*p) {
+		p += strspn(p, ", \t");
+		size_t len = strcspn(p, ", \t");
+		if (len == 0)
+			break;
+		if (len >= IK_NAME_LEN) {
+			char tok[80];
+			snprintf(tok, sizeof(tok), "%.*s", (int)(len < 79 ? len : 79), p);
+			snprintf(msg, sizeof(msg), "expected state names of at most %d characters, got '%s'",
+				 IK_NAME_LEN - 1, ik_ini_shown(tok, shown, sizeof(shown)));
+			return bad(r, w, "cpuidle", "disable", msg);
+		}
+		bool repeated = false;
+		for (int i = 0; i < n; i++)
+			if (strlen(sc->disabled[i]) == len && memcmp(sc->disabled[i], p, len) == 0)
+				repeated = true;
+		if (!repeated) {
+			if (n == IK_MAX_DISABLED) {
+				snprintf(msg, sizeof(msg), "expected at most %d state names", IK_MAX_DISABLED);
+				return bad(r, w, "cpuidle", "disable", msg);
+			}
+			memcpy(sc->disabled[n], p, len);
+			sc->disabled[n][len] = '\0';
+			n++;
+		}
+		p += len;
+	}
+	sc->ndisabled = n;
+	return 0;
+}
+
+static int set_cpuidle(struct scenario_reader *r, int k, const char *value, struct ik_ini_where w)
+{
+	struct ik_scenario *sc = r->sc;
+	const char *sec = "cpuidle", *key = cpuidle_keys[k];
+	char msg[256], shown[80];
+	int idx;
+
+	switch (k) {
+	case CI_DRIVER:
+		if (get_enum(r, w, sec, key, value, drivers, 1, &idx))
+			return -1;
+		snprintf(sc->driver, sizeof(sc->driver), "%s", drivers[idx]);
+		return 0;
+	case CI_GOVERNOR: {
+		const struct ik_governor *g = strlen(value) < sizeof(sc->governor) ?
+			ik_governor_find(value) : NULL;
+		if (!g) {
+			char names[128];
+			snprintf(names, sizeof(names), "%s", ik_governor_names());
+			size_t n = strlen(names);
+			while (n && names[n - 1] == ' ')
+				names[--n] = '\0';
+			snprintf(msg, sizeof(msg), "unknown governor '%s'; available: %s",
+				 ik_ini_shown(value, shown, sizeof(shown)), names[0] ? names : "none");
+			return bad(r, w, sec, key, msg);
+		}
+		snprintf(sc->governor, sizeof(sc->governor), "%s", value);
+		return 0;
+	}
+	case CI_DISABLE:
+		return set_disable(r, value, w);
+	}
+	return bad(r, w, sec, key, "internal error");
+}
+
+static int set_workload(struct scenario_reader *r, int k, const char *value, struct ik_ini_where w)
+{
+	struct ik_workload *wl = &r->sc->workload;
+	const char *sec = "workload", *key = workload_keys[k];
+	char msg[256];
+	int64_t v;
+	int idx;
+
+	switch (k) {
+	case WL_TYPE:
+		if (get_enum(r, w, sec, key, value, workload_types, 4, &idx))
+			return -1;
+		wl->kind = (enum ik_workload_kind)idx;
+		return 0;
+	case WL_PAIRS:
+		if (get_int(r, w, sec, key, value, 1, 65536, &v))
+			return -1;
+		wl->pairs = (int)v;
+		return 0;
+	case WL_WORK_NS:
+		return get_int(r, w, sec, key, value, 0, MAX_WORK_NS, &wl->work_ns);
+	case WL_MSG_BYTES:
+		return get_int(r, w, sec, key, value, 0, 1 << 30, &wl->msg_bytes);
+	case WL_PLACEMENT:
+		if (get_enum(r, w, sec, key, value, placements, 4, &idx))
+			return -1;
+		wl->placement = (enum ik_placement)idx;
+		return 0;
+	case WL_TASKS:
+		if (get_int(r, w, sec, key, value, 1, 65536, &v))
+			return -1;
+		wl->tasks = (int)v;
+		return 0;
+	case WL_PERIOD_US:
+		if (get_int(r, w, sec, key, value, 1, 10000000, &v))
+			return -1;
+		wl->period_ns = v * IK_NSEC_PER_USEC;
+		return 0;
+	case WL_TASK_WORK_NS:
+		return get_int(r, w, sec, key, value, 0, MAX_WORK_NS, &wl->task_work_ns);
+	case WL_IRQ_RATE_HZ:
+		if (ik_ini_real(value, 0.0, 1e7, &wl->irq_rate_hz, msg, sizeof(msg)))
+			return bad(r, w, sec, key, msg);
+		return 0;
+	case WL_IRQ_WORK_NS:
+		return get_int(r, w, sec, key, value, 0, MAX_WORK_NS, &wl->irq_work_ns);
+	}
+	return bad(r, w, sec, key, "internal error");
+}
+
+static int unknown_section(struct scenario_reader *r, struct ik_ini_where w, const char *name,
+			   bool with_platform)
+{
+	char shown[80];
+	return ik_ini_fail(&r->e, w, "unknown section [%s]; known sections: scenario kernel "
+			   "cpuidle workload%s", ik_ini_shown(name, shown, sizeof(shown)),
+			   with_platform ? " platform state0..state9" : "");
+}
+
+static int set_key(struct scenario_reader *r, const char *section, const char *key,
+		   const char *value, struct ik_ini_where w)
+{
+	char list[256], shown[80];
+
+	if (section[0] == '\0')
+		return ik_ini_fail(&r->e, w, "key '%s' is outside any section; scenario files have "
+				   "[scenario], [kernel], [cpuidle] and [workload]",
+				   ik_ini_shown(key, shown, sizeof(shown)));
+	int s = section_index(section);
+	if (s < 0)
+		return unknown_section(r, w, section, w.override != NULL);
+	int k = ik_ini_key_index(key, section_keys[s].names, section_keys[s].count);
+	if (k < 0)
+		return ik_ini_fail(&r->e, w, "unknown key '%s' in [%s]; known keys: %s",
+				   ik_ini_shown(key, shown, sizeof(shown)), section,
+				   ik_ini_join(section_keys[s].names, section_keys[s].count, list,
+					       sizeof(list)));
+	if (!r->sec[s].present) {
+		r->sec[s].present = true;
+		r->sec[s].where = w;
+	}
+	if (ik_ini_mark_key(&r->e, &r->sec[s], section, k, key, w) != 0)
+		return -1;
+	switch (s) {
+	case SEC_SCENARIO:
+		return set_scenario(r, k, value, w);
+	case SEC_KERNEL:
+		return set_kernel(r, k, value, w);
+	case SEC_CPUIDLE:
+		return set_cpuidle(r, k, value, w);
+	default:
+		return set_workload(r, k, value, w);
+	}
+}
+
+static int on_section(void *user, const char *name, int line)
+{
+	struct scenario_reader *r = user;
+	struct ik_ini_where w = { line, NULL };
+	int s = section_index(name);
+
+	if (s < 0)
+		return unknown_section(r, w, name, false);
+	if (r->sec[s].present)
+		return ik_ini_fail(&r->e, w, "duplicate section [%s] (first on line %d)", name,
+				   r->sec[s].where.line);
+	r->sec[s].present = true;
+	r->sec[s].where = w;
+	return 0;
+}
+
+static int on_key(void *user, const char *section, const char *key, const char *value, int line)
+{
+	return set_key(user, section, key, value, (struct ik_ini_where){ line, NULL });
+}
+
+/*
+ * Overrides, first pass: scenario sections are applied now; platform ones are only checked
+ * (section and key exist) so that every "unknown key" is reported in order.
+ */
+static int apply_scenario_overrides(struct scenario_reader *r, const char *const *ov, int n)
+{
+	for (int i = 0; i < n; i++) {
+		char *storage, *section, *key, *value, msg[400];
+		struct ik_ini_where w = { 0, ov[i] };
+
+		if (ik_ini_split_override(ov[i], &storage, &section, &key, &value, r->e.buf,
+					  r->e.len) != 0)
+			return -1;
+		int ret;
+		if (section_index(section) >= 0)
+			ret = set_key(r, section, key, value, w);
+		else if (!ik_platform_section(section))
+			ret = unknown_section(r, w, section, true);
+		else if (ik_platform_check_key(section, key, msg, sizeof(msg)) != 0)
+			ret = ik_ini_fail(&r->e, w, "%s", msg);
+		else
+			ret = 0;
+		free(storage);
+		if (ret)
+			return -1;
+	}
+	return 0;
+}
+
+static int apply_platform_overrides(struct ik_platform_reader *pr, const char *const *ov, int n)
+{
+	for (int i = 0; i < n; i++) {
+		char *storage, *section, *key, *value;
+
+		if (ik_ini_split_override(ov[i], &storage, &section, &key, &value, pr->e.buf,
+					  pr->e.len) != 0)
+			return -1;
+		int ret = 0;
+		if (ik_platform_section(section))
+			ret = ik_platform_reader_set(pr, section, key, value,
+						     (struct ik_ini_where){ 0, ov[i] });
+		free(storage);
+		if (ret)
+			return -1;
+	}
+	return 0;
+}
+
+static struct ik_ini_where where_of(const struct scenario_reader *r, int s, int k)
+{
+	const struct ik_ini_section *sec = &r->sec[s];
+	return sec->set[k] ? sec->key_where[k] : sec->where;
+}
+
+static int load_platform(struct scenario_reader *r, const char *const *ov, int n)
+{
+	struct ik_scenario *sc = r->sc;
+	struct ik_platform_text t;
+	char msg[IK_ERR_LEN];
+
+	if (ik_platform_find(sc->platform_ref, r->base_dir[0] ? r->base_dir : NULL, &t, msg,
+			     sizeof(msg)) != 0)
+		return ik_ini_fail(&r->e, where_of(r, SEC_SCENARIO, SC_PLATFORM),
+				   "[scenario] platform: %s", msg);
+	struct ik_platform_reader *pr = malloc(sizeof(*pr));
+	if (!pr) {
+		ik_platform_text_free(&t);
+		return ik_ini_fail(&r->e, (struct ik_ini_where){ 0, NULL }, "out of memory");
+	}
+	ik_platform_reader_init(pr, t.origin, &sc->platform, r->e.buf, r->e.len);
+	int ret = ik_platform_reader_parse(pr, t.text);
+	if (ret == 0)
+		ret = apply_platform_overrides(pr, ov, n);
+	if (ret == 0)
+		ret = ik_platform_reader_finish(pr);
+	free(pr);
+	ik_platform_text_free(&t);
+	return ret;
+}
+
+static int check_disabled(struct scenario_reader *r)
+{
+	const struct ik_scenario *sc = r->sc;
+	const struct ik_platform *p = &sc->platform;
+
+	for (int i = 0; i < sc->ndisabled; i++) {
+		bool found = false;
+		for (int s = 0; s < p->state_count; s++)
+			if (strcmp(p->states[s].name, sc->disabled[i]) == 0)
+				found = true;
+		if (!found) {
+			char names[IK_STATE_MAX * IK_NAME_LEN + 16];
+			size_t len = 0;
+			names[0] = '\0';
+			for (int s = 0; s < p->state_count; s++)
+				len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
+							s ? " " : "", p->states[s].name);
+			return ik_ini_fail(&r->e, where_of(r, SEC_CPUIDLE, CI_DISABLE),
+					   "[cpuidle] disable: no state named '%s' in platform %s; "
+					   "its states: %s", sc->disabled[i], p->name, names);
+		}
+	}
+	return 0;
+}
+
+/* Pinned pingpong placements must fit the machine; say which constraint fails and why. */
+static int check_placement(struct scenario_reader *r)
+{
+	const struct ik_scenario *sc = r->sc;
+	const struct ik_platform *p = &sc->platform;
+	const struct ik_workload *wl = &sc->workload;
+
+	if (wl->kind != IK_WORKLOAD_PINGPONG || wl->placement == IK_PLACE_WAKE_IDLE)
+		return 0;
+	struct ik_ini_where w = r->sec[SEC_WORKLOAD].set[WL_PLACEMENT] ?
+		where_of(r, SEC_WORKLOAD, WL_PLACEMENT) : where_of(r, SEC_WORKLOAD, WL_PAIRS);
+	const char *name = placements[wl->placement];
+	int cpus = ik_platform_cpus(p);
+	int cores = p->packages * p->cores_per_package;
+	int64_t tasks = 2 * (int64_t)wl->pairs;
+
+	if (tasks > cpus)
+		return ik_ini_fail(&r->e, w, "[workload] placement %s: %d pairs pin %" PRId64 " tasks, "
+				   "one per CPU, but platform %s has %d CPUs", name, wl->pairs,
+				   tasks, p->name, cpus);
+	switch (wl->placement) {
+	case IK_PLACE_SAME_CORE:
+		if (p->threads_per_core < 2)
+			return ik_ini_fail(&r->e, w, "[workload] placement same_core puts a pair on SMT "
+					   "siblings: needs threads_per_core >= 2, platform %s has %d",
+					   p->name, p->threads_per_core);
+		if (wl->pairs > cores)
+			return ik_ini_fail(&r->e, w, "[workload] placement same_core needs a core per "
+					   "pair: %d pairs, platform %s has %d cores", wl->pairs,
+					   p->name, cores);
+		break;
+	case IK_PLACE_SAME_PACKAGE:
+		if (p->cores_per_package < 2)
+			return ik_ini_fail(&r->e, w, "[workload] placement same_package puts a pair on two "
+					   "cores of one package: needs cores_per_package >= 2, "
+					   "platform %s has %d", p->name, p->cores_per_package);
+		break;
+	case IK_PLACE_CROSS_PACKAGE: {
+		int per_package = p->cores_per_package * p->threads_per_core;
+		if (p->packages < 2)
+			return ik_ini_fail(&r->e, w, "[workload] placement cross_package puts the two "
+					   "tasks of a pair on different packages: needs packages >= "
+					   "2, platform %s has %d", p->name, p->packages);
+		if (wl->pairs > per_package)
+			return ik_ini_fail(&r->e, w, "[workload] placement cross_package needs a CPU per "
+					   "pair in each package: %d pairs, platform %s has %d CPUs "
+					   "per package", wl->pairs, p->name, per_package);
+		break;
+	}
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int finish(struct scenario_reader *r, const char *const *ov, int n)
+{
+	static const int required[] = { SC_NAME, SC_PLATFORM };
+
+	if (!r->sec[SEC_SCENARIO].present)
+		return ik_ini_fail(&r->e, (struct ik_ini_where){ 0, NULL },
+				   "missing section [scenario] (with at least name and platform)");
+	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
+		if (!r->sec[SEC_SCENARIO].set[required[i]])
+			return ik_ini_fail(&r->e, r->sec[SEC_SCENARIO].where,
+					   "[scenario]: missing required key '%s'",
+					   scenario_keys[required[i]]);
+	if (load_platform(r, ov, n))
+		return -1;
+	if (check_disabled(r) || check_placement(r))
+		return -1;
+	return 0;
+}
+
+static int parse(const char *origin, bool from_file, const char *text,
+		 const char *const *overrides, int noverrides, struct ik_scenario *sc, char *err,
+		 size_t errlen)
+{
+	static const struct ik_ini_callbacks cb = { on_section, on_key };
+
+	if (noverrides < 0 || (noverrides > 0 && !overrides))
+		noverrides = 0;
+	struct scenario_reader *r = malloc(sizeof(*r));
+	if (!r) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: out of memory", origin ? origin : "<scenario>");
+		return -1;
+	}
+	reader_init(r, origin, from_file, sc, err, errlen);
+	int ret = ik_ini_parse_text(&r->e, text, &cb, r);
+	if (ret == 0)
+		ret = apply_scenario_overrides(r, overrides, noverrides);
+	if (ret == 0)
+		ret = finish(r, overrides, noverrides);
+	free(r);
+	return ret;
+}
+
+int ik_scenario_parse_string(const char *origin, const char *text, const char *const *overrides,
+			     int noverrides, struct ik_scenario *sc, char *err, size_t errlen)
+{
+	return parse(origin, true, text, overrides, noverrides, sc, err, errlen);
+}
+
+int ik_scenario_load(const char *ref, const char *const *overrides, int noverrides,
+		     struct ik_scenario *sc, char *err, size_t errlen)
+{
+	char shown[160], names[256], origin[IK_PLATFORM_ORIGIN_LEN];
+	size_t len = 0, n = ref ? strlen(ref) : 0;
+
+	if (!ref || !*ref) {
+		if (err && errlen)
+			snprintf(err, errlen, "expected a built-in scenario name or a path to an .ini "
+				 "file, got ''");
+		return -1;
+	}
+	if (strchr(ref, '/') || (n >= 4 && strcmp(ref + n - 4, ".ini") == 0)) {
+		char *text;
+		if (ik_ini_read_file(ref, &text, err, errlen, NULL) != 0)
+			return -1;
+		int ret = parse(ref, true, text, overrides, noverrides, sc, err, errlen);
+		free(text);
+		return ret;
+	}
+	for (const struct ik_builtin *b = ik_builtin_scenarios; b->name; b++) {
+		if (strcmp(b->name, ref) == 0) {
+			snprintf(origin, sizeof(origin), "%s.ini (built-in)", b->name);
+			return parse(origin, false, b->text, overrides, noverrides, sc, err, errlen);
+		}
+	}
+	names[0] = '\0';
+	for (const struct ik_builtin *b = ik_builtin_scenarios; b->name && len < sizeof(names); b++) {
+		int k = snprintf(names + len, sizeof(names) - len, "%s%s", len ? " " : "", b->name);
+		if (k < 0)
+			break;
+		len += (size_t)k;
+	}
+	if (err && errlen)
+		snprintf(err, errlen, "unknown scenario '%s'; built-in scenarios: %s (a file path must "
+			 "contain '/' or end in .ini)", ik_ini_shown(ref, shown, sizeof(shown)),
+			 names[0] ? names : "none");
+	return -1;
+}

@@ -1,0 +1,461 @@
+/* Platform files: the built-ins, every key, every error path and its message. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlekit/scenario.h"
+
+static struct ik_platform plat; /* large: keep it off the stack */
+
+/* A minimal valid file; tests append to or edit it. */
+#define PLATFORM_HEAD                                                                     \
+	"[platform]\n"                                                                    \
+	"name = t1\n"                                                                     \
+	"packages = 1\n"                                                                  \
+	"cores_per_package = 4\n"                                                         \
+	"threads_per_core = 2\n"                                                          \
+	"active_power_mw = 1000\n"
+#define STATE0 "[state0]\nname = POLL\nlatency_us = 0\nresidency_us = 0\nmethod = poll\n"
+#define STATE1 "[state1]\nname = C1\nlatency_us = 2\nresidency_us = 2\nmethod = mwait\n"
+
+static int parse(const char *text, char *err, size_t errlen)
+{
+	return ik_platform_parse_string("t.ini", text, &plat, err, errlen);
+}
+
+static void expect_ok(const char *text)
+{
+	char err[IK_ERR_LEN] = "";
+	if (parse(text, err, sizeof(err)) != 0)
+		fail_msg("expected success, got: %s", err);
+}
+
+/* The message must contain every needle (NULL-terminated list) and be one line. */
+static void expect_error(const char *text, ...)
+{
+	char err[IK_ERR_LEN] = "";
+	va_list ap;
+
+	if (parse(text, err, sizeof(err)) == 0)
+		fail_msg("expected an error, parsing succeeded");
+	assert_null(strchr(err, '\n'));
+	va_start(ap, text);
+	for (const char *needle = va_arg(ap, const char *); needle; needle = va_arg(ap, const char *))
+		if (!strstr(err, needle))
+			fail_msg("error '%s' lacks '%s'", err, needle);
+	va_end(ap);
+}
+
+/* ---- the built-in platforms --------------------------------------------------------- */
+
+static void builtin_amd_zen3(void **state)
+{
+	(void)state;
+	char err[IK_ERR_LEN] = "";
+	if (ik_platform_load("amd-zen3", &plat, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_string_equal(plat.name, "amd-zen3");
+	assert_int_equal(plat.packages, 1);
+	assert_int_equal(plat.cores_per_package, 64);
+	assert_int_equal(plat.threads_per_core, 2);
+	assert_int_equal(plat.cores_per_llc, 8);
+	assert_int_equal(ik_platform_cpus(&plat), 128);
+	assert_int_equal(plat.state_count, 3);
+	assert_int_equal(plat.ipi_ns.kind, IK_DIST_PERCENTILES);
+
+	const struct ik_hw_state *s = plat.states;
+	assert_string_equal(s[0].name, "POLL");
+	assert_int_equal(s[0].method, IK_METHOD_POLL);
+	assert_true(s[0].flags & IK_FLAG_POLLING);
+	assert_false(s[0].needs_ipi);
+	assert_int_equal(s[0].power_mw, plat.active_power_mw);
+
+	assert_string_equal(s[1].name, "C1");
+	assert_string_equal(s[1].desc, "ACPI FFH MWAIT 0x0");
+	assert_int_equal(s[1].latency_us, 1);
+	assert_int_equal(s[1].residency_us, 2);
+	assert_int_equal(s[1].method, IK_METHOD_MWAIT);
+	assert_int_equal(s[1].hint, 0);
+	assert_false(s[1].needs_ipi);
+
+	assert_string_equal(s[2].name, "C2");
+	assert_string_equal(s[2].desc, "ACPI IOPORT 0x414");
+	assert_int_equal(s[2].latency_us, 18);
+	assert_int_equal(s[2].residency_us, 36);
+	assert_int_equal(s[2].method, IK_METHOD_IOPORT);
+	assert_int_equal(s[2].hint, 0x414);
+	assert_int_equal(s[2].flags, 0);
+	assert_true(s[2].needs_ipi);
+	for (int src = 0; src < IK_WAKE_SOURCES; src++) {
+		assert_int_equal(s[2].exit[src].kind, IK_DIST_LOGNORMAL);
+		assert_true(s[2].exit[src].a_ns >= 20000 && s[2].exit[src].a_ns <= 23500);
+	}
+}
+
+static void builtin_intel_skx(void **state)
+{
+	(void)state;
+	char err[IK_ERR_LEN] = "";
+	if (ik_platform_load("intel-skx", &plat, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(ik_platform_cpus(&plat), 80);
+	assert_int_equal(plat.cores_per_llc, 20);
+	assert_int_equal(plat.state_count, 4);
+	const char *names[] = { "POLL", "C1", "C1E", "C6" };
+	const unsigned lat[] = { 0, 2, 10, 133 }, res[] = { 0, 2, 20, 600 }, hint[] = { 0, 0, 1, 0x20 };
+	for (int i = 0; i < 4; i++) {
+		assert_string_equal(plat.states[i].name, names[i]);
+		assert_int_equal(plat.states[i].latency_us, lat[i]);
+		assert_int_equal(plat.states[i].residency_us, res[i]);
+		assert_int_equal(plat.states[i].hint, hint[i]);
+	}
+	assert_string_equal(plat.states[2].desc, "MWAIT 0x01");
+	assert_int_equal(plat.states[3].flags, IK_FLAG_TLB_FLUSHED);
+	/* pre-wake: a timer wake from C6 is cheaper than an IPI or device wake */
+	assert_true(plat.states[3].exit[IK_WAKE_TIMER].a_ns < plat.states[3].exit[IK_WAKE_IPI].a_ns);
+	assert_int_equal(plat.states[3].exit[IK_WAKE_IRQ].a_ns, plat.states[3].exit[IK_WAKE_IPI].a_ns);
+	/* C1 and C1E: the advertised latency as exit cost (no measurement) */
+	assert_int_equal(plat.states[2].exit[IK_WAKE_IPI].kind, IK_DIST_CONSTANT);
+	assert_int_equal(plat.states[2].exit[IK_WAKE_IPI].a_ns, 10000);
+}
+
+/* The file under platforms/ and the embedded copy are the same platform. */
+static void builtin_equals_file(void **state)
+{
+	(void)state;
+	static struct ik_platform file;
+	char err[IK_ERR_LEN] = "";
+	const char *names[] = { "amd-zen3", "intel-skx" };
+	for (int i = 0; i < 2; i++) {
+		char path[64];
+		snprintf(path, sizeof(path), "../platforms/%s.ini", names[i]);
+		if (ik_platform_load(path, &file, err, sizeof(err)) != 0)
+			fail_msg("%s", err);
+		if (ik_platform_load(names[i], &plat, err, sizeof(err)) != 0)
+			fail_msg("%s", err);
+		assert_memory_equal(&file, &plat, sizeof(plat));
+	}
+}
+
+static void unknown_builtin_lists_names(void **state)
+{
+	(void)state;
+	char err[IK_ERR_LEN] = "";
+	assert_int_equal(ik_platform_load("amd-zen9", &plat, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "unknown platform 'amd-zen9'"));
+	assert_non_null(strstr(err, "amd-zen3"));
+	assert_non_null(strstr(err, "intel-skx"));
+}
+
+static void cannot_open(void **state)
+{
+	(void)state;
+	char err[IK_ERR_LEN] = "";
+	assert_int_equal(ik_platform_load("no-such-file.ini", &plat, err, sizeof(err)), -1);
+	assert_string_equal(err, "no-such-file.ini: cannot open: No such file or directory");
+	assert_int_equal(ik_platform_load("../platforms/", &plat, err, sizeof(err)), -1);
+	assert_string_equal(err, "../platforms/: cannot open: Is a directory");
+}
+
+/* ---- a minimal file: exact values, defaults --------------------------------------------- */
+
+static void minimal_file_defaults(void **state)
+{
+	(void)state;
+	expect_ok(PLATFORM_HEAD STATE0 STATE1
+		  "[state2]\nname = C6\nlatency_us = 100\nresidency_us = 50\nmethod = hlt\n");
+	assert_string_equal(plat.name, "t1");
+	assert_string_equal(plat.description, "");
+	assert_int_equal(plat.cores_per_llc, 4);          /* = cores_per_package */
+	assert_int_equal(plat.ipi_ns.kind, IK_DIST_CONSTANT);
+	assert_int_equal(plat.ipi_ns.a_ns, 1000);
+	assert_int_equal(plat.poll_wake_ns, 100);
+	assert_int_equal(plat.context_switch_ns, 1000);
+	assert_int_equal(plat.active_power_mw, 1000);
+	assert_int_equal(plat.state_count, 3);
+
+	const struct ik_hw_state *s = plat.states;
+	assert_string_equal(s[1].desc, "C1");             /* desc = name */
+	assert_int_equal(s[1].exit[IK_WAKE_TIMER].kind, IK_DIST_CONSTANT);
+	assert_int_equal(s[1].exit[IK_WAKE_TIMER].a_ns, 2000); /* latency_us * 1000 */
+	assert_int_equal(s[1].entry.kind, IK_DIST_CONSTANT);
+	assert_int_equal(s[1].entry.a_ns, 0);
+	assert_false(s[1].needs_ipi);                     /* mwait */
+	assert_int_equal(s[1].power_mw, 0);
+	assert_true(s[2].needs_ipi);                      /* hlt */
+	assert_int_equal(s[2].residency_us, 50);         /* residency < latency is allowed */
+	assert_int_equal(s[2].exit[IK_WAKE_IRQ].a_ns, 100000);
+	assert_int_equal(s[0].flags, IK_FLAG_POLLING);
+	assert_int_equal(s[0].power_mw, 1000);            /* POLL burns like a busy CPU */
+}
+
+static void every_key(void **state)
+{
+	(void)state;
+	expect_ok("; comment\n# another\n"
+		  "[platform]\n"
+		  "name = every.key-1\n"
+		  "description = all keys ; an inline comment\n"
+		  "source = here\n"
+		  "packages = 2\n"
+		  "cores_per_package = 6\n"
+		  "threads_per_core = 1\n"
+		  "cores_per_llc = 3\n"
+		  "ipi_ns = uniform 900 1100\n"
+		  "poll_wake_ns = 50\n"
+		  "context_switch_ns = 700\n"
+		  "active_power_mw = 2000\n"
+		  STATE0
+		  "[state1]\n"
+		  "name = C2\n"
+		  "desc = ACPI IOPORT 0x414\n"
+		  "latency_us = 18\n"
+		  "residency_us = 36\n"
+		  "method = ioport\n"
+		  "hint = 0x414\n"
+		  "flags = timer_stop, tlb_flushed off unusable\n"
+		  "power_mw = 7\n"
+		  "entry_ns = constant 300\n"
+		  "exit_ns = lognormal 20000 0.1\n"
+		  "exit_ipi_ns = constant 25000\n"
+		  "exit_timer_ns = constant 5000\n"
+		  "exit_irq_ns = uniform 1 2\n"
+		  "needs_ipi = no\n");
+	assert_string_equal(plat.name, "every.key-1");
+	assert_string_equal(plat.description, "all keys");
+	assert_string_equal(plat.source, "here");
+	assert_int_equal(plat.packages, 2);
+	assert_int_equal(plat.cores_per_package, 6);
+	assert_int_equal(plat.threads_per_core, 1);
+	assert_int_equal(plat.cores_per_llc, 3);
+	assert_int_equal(plat.ipi_ns.kind, IK_DIST_UNIFORM);
+	assert_int_equal(plat.ipi_ns.b_ns, 1100);
+	assert_int_equal(plat.poll_wake_ns, 50);
+	assert_int_equal(plat.context_switch_ns, 700);
+	assert_int_equal(plat.active_power_mw, 2000);
+	const struct ik_hw_state *s = &plat.states[1];
+	assert_string_equal(s->desc, "ACPI IOPORT 0x414");
+	assert_int_equal(s->hint, 0x414);
+	assert_int_equal(s->flags, IK_FLAG_TIMER_STOP | IK_FLAG_TLB_FLUSHED | IK_FLAG_OFF |
+					   IK_FLAG_UNUSABLE);
+	assert_int_equal(s->power_mw, 7);
+	assert_int_equal(s->entry.a_ns, 300);
+	assert_int_equal(s->exit[IK_WAKE_IPI].a_ns, 25000);
+	assert_int_equal(s->exit[IK_WAKE_TIMER].a_ns, 5000);
+	assert_int_equal(s->exit[IK_WAKE_IRQ].kind, IK_DIST_UNIFORM);
+	assert_false(s->needs_ipi);
+}
+
+/* Only the wake sources not given fall back to exit_ns. */
+static void exit_ns_fallback(void **state)
+{
+	(void)state;
+	expect_ok(PLATFORM_HEAD STATE0 STATE1 "exit_ns = constant 3000\nexit_timer_ns = constant 100\n"
+		  "needs_ipi = yes\n");
+	assert_int_equal(plat.states[1].exit[IK_WAKE_IPI].a_ns, 3000);
+	assert_int_equal(plat.states[1].exit[IK_WAKE_IRQ].a_ns, 3000);
+	assert_int_equal(plat.states[1].exit[IK_WAKE_TIMER].a_ns, 100);
+	assert_true(plat.states[1].needs_ipi);
+}
+
+static void syntax_variants(void **state)
+{
+	(void)state;
+	/* indentation, CRLF, a BOM, "key: value", a very long comment, blank lines */
+	char text[2048];
+	char comment[400];
+	memset(comment, 'x', sizeof(comment) - 1);
+	comment[sizeof(comment) - 1] = '\0';
+	snprintf(text, sizeof(text),
+		 "\xEF\xBB\xBF[platform]\r\n"
+		 "   name = crlf\r\n"
+		 "\tpackages: 1\r\n"
+		 "cores_per_package = 4 ; %s\r\n"
+		 "\r\n"
+		 "threads_per_core = 1\r\n"
+		 "active_power_mw = 0\r\n"
+		 "; %s\r\n"
+		 "[state0]\r\n  name = C1\r\n  latency_us = 1\r\n  residency_us = 1\r\n"
+		 "  method = wfi\r\n  flags = none\r\n",
+		 comment, comment);
+	expect_ok(text);
+	assert_string_equal(plat.name, "crlf");
+	assert_int_equal(plat.cores_per_package, 4);
+	assert_int_equal(plat.states[0].method, IK_METHOD_WFI);
+	assert_true(plat.states[0].needs_ipi);
+	assert_int_equal(plat.states[0].flags, 0);
+}
+
+/* ---- errors: each names file, line, section, key and what was expected ----------------- */
+
+static void error_malformed_lines(void **state)
+{
+	(void)state;
+	expect_error("[platform]\nname = x\npackages 1\n", "t.ini:3:", "expected 'key = value'",
+		     "got 'packages 1'", NULL);
+	expect_error("; c\n[platform\nname = x\n", "t.ini:2:", "expected ']'", NULL);
+	expect_error("name = x\n[platform]\n", "t.ini:1:", "key 'name' is outside any section", NULL);
+	/* the first error wins, whatever its kind */
+	expect_error("[platform]\nbogus\nnope = 1\n", "t.ini:2:", "expected 'key = value'", NULL);
+	expect_error("[platform]\nnope = 1\nbogus\n", "t.ini:2:", "unknown key 'nope'", NULL);
+	char text[400];
+	memset(text, 'a', sizeof(text) - 1);
+	text[sizeof(text) - 1] = '\0';
+	memcpy(text, "[platform]\nname = ", 18);
+	expect_error(text, "t.ini:2:", "line too long", NULL);
+}
+
+static void error_sections(void **state)
+{
+	(void)state;
+	expect_error(PLATFORM_HEAD "[foo]\n", "t.ini:7:", "unknown section [foo]",
+		     "known sections: platform state0..state9", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[platform]\n", "t.ini:12:",
+		     "duplicate section [platform] (first on line 1)", NULL);
+	expect_error(PLATFORM_HEAD "[state10]\n", "t.ini:7:", "at most 10 idle states", NULL);
+	expect_error(PLATFORM_HEAD "[state01]\n", "unknown section [state01]", NULL);
+	expect_error(STATE0, "t.ini: missing section [platform]", NULL);
+	expect_error(PLATFORM_HEAD, "t.ini: no idle states", NULL);
+	expect_error(PLATFORM_HEAD STATE0
+		     "[state2]\nname = C6\nlatency_us = 100\nresidency_us = 50\nmethod = hlt\n",
+		     "t.ini:12:", "[state2] without [state1]", NULL);
+}
+
+static void error_keys(void **state)
+{
+	(void)state;
+	expect_error(PLATFORM_HEAD "cores = 3\n" STATE0, "t.ini:7:",
+		     "unknown key 'cores' in [platform]; known keys: name description", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "latency = 3\n", "t.ini:12:",
+		     "unknown key 'latency' in [state0]; known keys: name desc latency_us", NULL);
+	expect_error(PLATFORM_HEAD "packages = 1\n" STATE0, "t.ini:7:",
+		     "[platform] packages: duplicate key (first set on line 3)", NULL);
+	expect_error("[platform]\npackages = 1\ncores_per_package = 4\nthreads_per_core = 2\n"
+		     "active_power_mw = 1\n" STATE0,
+		     "t.ini:1:", "[platform]: missing required key 'name'", NULL);
+	expect_error("[platform]\nname = x\npackages = 1\ncores_per_package = 4\nthreads_per_core = 2\n"
+		     STATE0, "t.ini:1:", "missing required key 'active_power_mw'", NULL);
+	expect_error(PLATFORM_HEAD "[state0]\nname = POLL\nlatency_us = 0\nmethod = poll\n",
+		     "t.ini:7:", "[state0]: missing required key 'residency_us'", NULL);
+	expect_error(PLATFORM_HEAD "[state0]\nname = POLL\nlatency_us = 0\nresidency_us = 0\n",
+		     "t.ini:7:", "[state0]: missing required key 'method'", NULL);
+}
+
+static void error_values(void **state)
+{
+	(void)state;
+	expect_error("[platform]\nname = x\npackages = abc\n", "t.ini:3: [platform] packages: "
+		     "expected an integer 1..8192, got 'abc'", NULL);
+	expect_error("[platform]\npackages = -1\n", "t.ini:2:", "got '-1'", NULL);
+	expect_error("[platform]\npackages = +1\n", "got '+1'", NULL);
+	expect_error("[platform]\npackages = 12abc\n", "got '12abc'", NULL);
+	expect_error("[platform]\npackages = 0\n", "expected an integer 1..8192, got '0'", NULL);
+	expect_error("[platform]\npackages = 99999999999999999999999\n",
+		     "got '99999999999999999999999'", NULL);
+	expect_error("[platform]\npackages =\n", "t.ini:2: [platform] packages: expected an "
+		     "integer 1..8192, got ''", NULL);
+	expect_error("[platform]\nname = bad name\n", "t.ini:2: [platform] name: expected a name",
+		     NULL);
+	expect_error("[platform]\nthreads_per_core = 9\n", "[platform] threads_per_core: expected "
+		     "an integer 1..8", NULL);
+	expect_error(PLATFORM_HEAD "ipi_ns = gaussian 5\n" STATE0, "t.ini:7: [platform] ipi_ns: "
+		     "expected 'constant NS'", "got 'gaussian'", NULL);
+	expect_error(PLATFORM_HEAD STATE0 STATE1 "residency_us = 100000001\n",
+		     "t.ini:17: [state1] residency_us: duplicate key (first set on line 15)", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[state1]\nname = C1\nlatency_us = 100000001\n",
+		     "t.ini:14: [state1] latency_us: expected an integer 0..100000000, got '100000001'",
+		     NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[state1]\nname = C1-is-too-long-a-name\n",
+		     "[state1] name: expected at most 15 characters", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[state1]\ndesc = 0123456789012345678901234567890123\n",
+		     "[state1] desc: expected at most 31 characters", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[state1]\nmethod = halt\n", "t.ini:13: [state1] method: "
+		     "expected one of: poll mwait hlt ioport stop wfi other, got 'halt'", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[state1]\nhint = 0x\n", "[state1] hint: expected an "
+		     "integer 0..4294967295 (decimal or 0x hex), got '0x'", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[state1]\nhint = 0x100000000\n", "got '0x100000000'", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[state1]\nflags = timer_stop,lite\n", "[state1] flags:",
+		     "got 'lite'", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[state1]\nneeds_ipi = maybe\n", "[state1] needs_ipi: "
+		     "expected yes, no, true, false, 1 or 0, got 'maybe'", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[state1]\nexit_ns = percentiles 50:10 40:20\n",
+		     "t.ini:13: [state1] exit_ns: expected increasing percentiles", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[state1]\npower_mw = -3\n",
+		     "[state1] power_mw: expected an integer 0..1000000, got '-3'", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[state1]\npower_mw = -0\n", "got '-0'", NULL); /* no sign */
+}
+
+static void error_checks_after_parsing(void **state)
+{
+	(void)state;
+	expect_error("[platform]\nname = x\npackages = 8192\ncores_per_package = 2\n"
+		     "threads_per_core = 1\nactive_power_mw = 1\n" STATE0,
+		     "t.ini:1:", "16384 CPUs, expected at most 8192", NULL);
+	expect_error(PLATFORM_HEAD "cores_per_llc = 3\n" STATE0, "t.ini:7: [platform] cores_per_llc: "
+		     "expected a divisor of cores_per_package (4), got 3", NULL);
+	expect_error(PLATFORM_HEAD STATE0
+		     "[state1]\nname = C1\nlatency_us = 18\nresidency_us = 36\nmethod = mwait\n"
+		     "[state2]\nname = C2\nlatency_us = 10\nresidency_us = 40\nmethod = hlt\n",
+		     "t.ini:19: states out of order: state2 latency_us 10 < state1 latency_us 18", NULL);
+	expect_error(PLATFORM_HEAD STATE0
+		     "[state1]\nname = C1\nlatency_us = 18\nresidency_us = 36\nmethod = mwait\n"
+		     "[state2]\nname = C2\nlatency_us = 20\nresidency_us = 30\nmethod = hlt\n",
+		     "t.ini:20: states out of order: state2 residency_us 30 < state1 residency_us 36",
+		     NULL);
+	expect_error(PLATFORM_HEAD STATE1 "[state1]\n", "duplicate section [state1]", NULL);
+	expect_error(PLATFORM_HEAD "[state0]\nname = C1\nlatency_us = 2\nresidency_us = 2\nmethod = "
+		     "mwait\n[state1]\nname = POLL\nlatency_us = 2\nresidency_us = 2\nmethod = poll\n",
+		     "t.ini:16: [state1] method: poll is only allowed for state0", NULL);
+	expect_error(PLATFORM_HEAD STATE0 STATE1 "flags = polling\n",
+		     "t.ini:17: [state1] flags: polling is only allowed with method poll", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[state1]\nname = POLL\nlatency_us = 2\nresidency_us = 2\n"
+		     "method = hlt\n", "t.ini:13: [state1] name: 'POLL' is already the name of [state0]",
+		     NULL);
+}
+
+static void error_buffer_edge_cases(void **state)
+{
+	(void)state;
+	/* no buffer, a one-byte buffer, a short buffer: never a crash or overflow */
+	assert_int_equal(ik_platform_parse_string("t.ini", "[x]\n", &plat, NULL, 0), -1);
+	char one[1] = { 'z' };
+	assert_int_equal(ik_platform_parse_string("t.ini", "[x]\n", &plat, one, 1), -1);
+	assert_int_equal(one[0], '\0');
+	char small[12];
+	assert_int_equal(ik_platform_parse_string("t.ini", "[x]\n", &plat, small, sizeof(small)), -1);
+	assert_string_equal(small, "t.ini:1: un");
+	/* empty text and NULL text */
+	char err[IK_ERR_LEN];
+	assert_int_equal(ik_platform_parse_string("t.ini", "", &plat, err, sizeof(err)), -1);
+	assert_string_equal(err, "t.ini: missing section [platform] (with at least name, packages, "
+			    "cores_per_package, threads_per_core, active_power_mw)");
+	assert_int_equal(ik_platform_parse_string("t.ini", NULL, &plat, err, sizeof(err)), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(builtin_amd_zen3),
+		cmocka_unit_test(builtin_intel_skx),
+		cmocka_unit_test(builtin_equals_file),
+		cmocka_unit_test(unknown_builtin_lists_names),
+		cmocka_unit_test(cannot_open),
+		cmocka_unit_test(minimal_file_defaults),
+		cmocka_unit_test(every_key),
+		cmocka_unit_test(exit_ns_fallback),
+		cmocka_unit_test(syntax_variants),
+		cmocka_unit_test(error_malformed_lines),
+		cmocka_unit_test(error_sections),
+		cmocka_unit_test(error_keys),
+		cmocka_unit_test(error_values),
+		cmocka_unit_test(error_checks_after_parsing),
+		cmocka_unit_test(error_buffer_edge_cases),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
