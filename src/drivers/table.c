@@ -1,0 +1,45 @@
+/*
+ * The "table" driver: registers the states a platform file lists, one to one.  It stands
+ * for any driver whose table is given (a device-tree driver, or a captured sysfs table):
+ * the advertised latency and residency are the file's, and a POLL state 0 becomes the
+ * core's polling state, as x86 drivers register it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "idlekit/driver.h"
+
+static int table_probe(const struct ik_scenario *sc, struct ik_driver_binding *out, char *err,
+		       size_t errlen)
+{
+	const struct ik_platform *p = &sc->platform;
+	struct ik_driver *drv = &out->table;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(drv->name, sizeof(drv->name), "table");
+	drv->state_count = p->state_count;
+	for (int i = 0; i < p->state_count; i++) {
+		const struct ik_hw_state *hw = &p->states[i];
+		struct ik_state *s = &drv->states[i];
+
+		out->hw_state[i] = i;
+		if (hw->method == IK_METHOD_POLL && i == 0) {
+			ik_poll_state_init(drv);
+			continue;
+		}
+		snprintf(s->name, sizeof(s->name), "%s", hw->name);
+		snprintf(s->desc, sizeof(s->desc), "%s", hw->desc);
+		s->exit_latency = hw->latency_us;
+		s->target_residency = hw->residency_us;
+		s->exit_latency_ns = (int64_t)hw->latency_us * IK_NSEC_PER_USEC;
+		s->target_residency_ns = (int64_t)hw->residency_us * IK_NSEC_PER_USEC;
+		s->power_usage = 0;
+		s->flags = hw->flags & ~IK_FLAG_POLLING;
+	}
+	return ik_driver_init(drv, err, errlen);
+}
+
+const struct ik_idle_driver ik_driver_table = {
+	.name = "table",
+	.probe = table_probe,
+};

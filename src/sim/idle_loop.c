@@ -1,0 +1,172 @@
+/*
+ * The idle loop of one CPU, as kernel/sched/idle.c and drivers/cpuidle/cpuidle.c run it:
+ * ask the governor, stop or keep the tick, enter the state, stay until a wake event, pay
+ * the hardware's real exit cost, account what the kernel would measure, reflect, and either
+ * run the task that woke us or go round again.
+ */
+#include "sim/sim_internal.h"
+
+static int64_t next_local_timer(const struct ik_sim *s, const struct sim_cpu *c)
+{
+	int64_t next = INT64_MAX;
+
+	for (int i = 0; i < c->ntimers; i++) {
+		int id = task_timer_id(s, c->timer_tasks[i]);
+		if (ik_eq_armed(&s->eq, id) && ik_eq_expires(&s->eq, id) < next)
+			next = ik_eq_expires(&s->eq, id);
+	}
+	return next;
+}
+
+/*
+ * What tick_nohz_get_sleep_length() would say: the time to the next timer ignoring the
+ * tick, and (delta_next) the time to the next clock event, the tick included while it runs.
+ * The model's timers are hrtimers, which do not wait for a tick boundary.
+ */
+static void fill_tick_inputs(struct ik_sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	int64_t now = s->now;
+	int64_t timer = next_local_timer(s, c);
+	int tick_id = cpu_timer_id(cpu, TIMER_TICK);
+	int64_t tick = ik_eq_armed(&s->eq, tick_id) ? ik_eq_expires(&s->eq, tick_id) : INT64_MAX;
+	int64_t next_event = timer < tick ? timer : tick;
+
+	c->dev.in.sleep_length_ns = timer == INT64_MAX ? IK_KTIME_MAX : timer - now;
+	c->dev.in.delta_next_ns = next_event == INT64_MAX ? IK_KTIME_MAX : next_event - now;
+	c->dev.in.tick_stopped = c->tick_stopped;
+	c->dev.in.latency_req_ns = s->latency_req_ns;
+}
+
+static void stop_tick(struct ik_sim *s, int cpu)
+{
+	s->cpus[cpu].tick_stopped = true;
+	ik_eq_cancel(&s->eq, cpu_timer_id(cpu, TIMER_TICK));
+}
+
+/*
+ * Work is queued: leave the idle loop (tick_nohz_idle_exit(): a stopped tick restarts on
+ * the next tick boundary).
+ */
+void sim_leave_idle_loop(struct ik_sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	int64_t tick = c->dev.tick_nsec;
+
+	c->in_idle_loop = false;
+	c->idle_ns += s->now - c->span_start;
+	c->span_start = s->now;
+	if (c->tick_stopped) {
+		c->tick_stopped = false;
+		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_TICK), (s->now / tick + 1) * tick);
+	}
+}
+
+void sim_cpu_idle_enter(struct ik_sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	const struct ik_driver *drv = s->drv;
+
+	if (!c->in_idle_loop) {
+		c->in_idle_loop = true;
+		c->span_start = s->now;
+	}
+	fill_tick_inputs(s, cpu);
+	if (s->measuring)
+		s->idle_entries++;
+
+	bool stop = true;
+	int idx = s->gov->select(drv, &c->dev, &stop);
+	if (idx < 0 || idx >= drv->state_count)
+		idx = 0;
+	if (stop || c->tick_stopped)
+		stop_tick(s, cpu);
+
+	const struct ik_hw_state *hw = &s->plat->states[s->bind.hw_state[idx]];
+	c->entered = idx;
+	c->idle_t0 = s->now;
+	c->entry_done = s->now + ik_dist_sample(&hw->entry, &s->rng);
+	c->mode = CPU_IDLE;
+	if (drv->states[idx].flags & IK_FLAG_POLLING) {
+		c->dev.poll_time_limit = false;
+		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_POLL),
+			  s->now + (int64_t)ik_poll_time(drv, &c->dev));
+	}
+}
+
+/* A wake event reached a CPU in an idle state: start its exit. */
+void sim_cpu_wake(struct ik_sim *s, int cpu, enum wake_reason why)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (c->mode != CPU_IDLE)
+		return;
+	ik_eq_cancel(&s->eq, cpu_timer_id(cpu, TIMER_WAKE));
+	ik_eq_cancel(&s->eq, cpu_timer_id(cpu, TIMER_POLL));
+
+	const struct ik_hw_state *hw = &s->plat->states[s->bind.hw_state[c->entered]];
+	int64_t start = s->now > c->entry_done ? s->now : c->entry_done;
+	int64_t cost = 0;
+
+	switch (why) {
+	case WAKE_TICK:
+	case WAKE_TIMER:
+		cost = ik_dist_sample(&hw->exit[IK_WAKE_TIMER], &s->rng);
+		break;
+	case WAKE_REMOTE:
+		cost = ik_dist_sample(&hw->exit[IK_WAKE_IPI], &s->rng);
+		break;
+	case WAKE_IRQ:
+		cost = ik_dist_sample(&hw->exit[IK_WAKE_IRQ], &s->rng);
+		break;
+	case WAKE_POLL_LIMIT:
+		c->dev.poll_time_limit = true;
+		break;
+	}
+	c->reason = why;
+	c->mode = CPU_EXITING;
+	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_EXIT_DONE), start + cost);
+}
+
+void sim_cpu_poll_limit(struct ik_sim *s, int cpu)
+{
+	sim_cpu_wake(s, cpu, WAKE_POLL_LIMIT);
+}
+
+void sim_cpu_tick(struct ik_sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_TICK), s->now + c->dev.tick_nsec);
+	if (c->mode == CPU_IDLE)
+		sim_cpu_wake(s, cpu, WAKE_TICK);
+}
+
+/* The driver's ->enter returned: account, reflect, then run work or idle again. */
+void sim_cpu_exit_done(struct ik_sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	ik_account_entered(s->drv, &c->dev, c->entered, s->now - c->idle_t0);
+	c->dev.in.got_tick = c->reason == WAKE_TICK;
+	if (s->gov->reflect)
+		s->gov->reflect(&c->dev, c->entered);
+	c->mode = CPU_RUNNING;
+	c->current = -1;
+
+	if (c->pending_irq_work > 0) {
+		/* The interrupt handler runs inside the idle loop. */
+		int64_t work = c->pending_irq_work;
+		c->pending_irq_work = 0;
+		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE), s->now + work);
+		c->idle_ns += s->now - c->span_start;
+		c->span_start = s->now;
+		return;
+	}
+	if (c->nr_queued > 0) {
+		sim_leave_idle_loop(s, cpu);
+		sim_run_next(s, cpu);
+		return;
+	}
+	sim_cpu_idle_enter(s, cpu);
+}

@@ -1,0 +1,174 @@
+/*
+ * The scheduler's part: waking tasks, placing them, run queues, and what a CPU does when
+ * the work it runs ends.  Only what shapes idle periods is modelled: FIFO run queues, no
+ * preemption, a fixed context-switch cost.
+ */
+#include "sim/sim_internal.h"
+
+/* A CPU is idle for placement when it runs the idle loop and nothing is queued for it. */
+bool sim_cpu_is_idle(const struct ik_sim *s, int cpu)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+
+	return c->nr_queued == 0 && (c->mode != CPU_RUNNING || c->in_idle_loop);
+}
+
+/*
+ * Wake-up placement for tasks that are not pinned, after select_idle_sibling(): the
+ * previous CPU if it is idle, else the first idle CPU of its last-level cache scanning
+ * onwards from it, else the previous CPU anyway.
+ */
+static int select_cpu(const struct ik_sim *s, const struct sim_task *t)
+{
+	int prev = t->cpu;
+
+	if (t->pinned || sim_cpu_is_idle(s, prev))
+		return prev;
+	int g = s->cpus[prev].topo.llc;
+	int first = s->llc_first[g], n = s->llc_first[g + 1] - first;
+	int at = s->llc_pos[prev] - first;
+	for (int k = 1; k < n; k++) {
+		int cpu = s->llc_cpus[first + (at + k) % n];
+		if (sim_cpu_is_idle(s, cpu))
+			return cpu;
+	}
+	return prev;
+}
+
+static void enqueue(struct ik_sim *s, int cpu, int task)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	s->tasks[task].next = -1;
+	if (c->rq_tail >= 0)
+		s->tasks[c->rq_tail].next = task;
+	else
+		c->rq_head = task;
+	c->rq_tail = task;
+	c->nr_queued++;
+}
+
+static int dequeue(struct ik_sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	int task = c->rq_head;
+
+	c->rq_head = s->tasks[task].next;
+	if (c->rq_head < 0)
+		c->rq_tail = -1;
+	c->nr_queued--;
+	return task;
+}
+
+/*
+ * try_to_wake_up(): queue the task where it will run and, if that CPU sits in an idle
+ * state, make it leave: a CPU polling or monitoring need_resched (POLL, MWAIT) sees the
+ * flag by itself; any other state needs an IPI.
+ */
+void sim_wake_task(struct ik_sim *s, int task, int waker_cpu)
+{
+	struct sim_task *t = &s->tasks[task];
+	int cpu = select_cpu(s, t);
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	(void)waker_cpu;
+	t->state = TASK_RUNNABLE;
+	t->cpu = cpu;
+	t->woken_at = s->now;
+	enqueue(s, cpu, task);
+	if (c->mode != CPU_IDLE)
+		return;
+
+	const struct ik_hw_state *hw = &s->plat->states[s->bind.hw_state[c->entered]];
+	int64_t arrival;
+	if (hw->needs_ipi) {
+		arrival = s->now + ik_dist_sample(&s->plat->ipi_ns, &s->rng);
+		if (s->measuring)
+			s->ipis++;
+	} else {
+		arrival = s->now + s->plat->poll_wake_ns;
+	}
+	int id = cpu_timer_id(cpu, TIMER_WAKE);
+	if (!ik_eq_armed(&s->eq, id) || ik_eq_expires(&s->eq, id) > arrival)
+		ik_eq_arm(&s->eq, id, arrival);
+}
+
+/* Switch to the first queued task and run its work. */
+void sim_run_next(struct ik_sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	int task = dequeue(s, cpu);
+	struct sim_task *t = &s->tasks[task];
+	int64_t start = s->now + s->plat->context_switch_ns;
+
+	c->mode = CPU_RUNNING;
+	c->current = task;
+	t->state = TASK_RUNNING;
+	if (t->woken_at >= 0 && s->measuring) {
+		ik_hist_add(&s->wake_latency, start - t->woken_at);
+		s->wakeups++;
+	}
+	t->woken_at = -1;
+	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE), start + t->work_ns);
+}
+
+void sim_work_done(struct ik_sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	int task = c->current;
+
+	c->busy_ns += s->now - c->span_start;
+	c->span_start = s->now;
+	if (task >= 0) {
+		c->current = -1;
+		s->tasks[task].state = TASK_BLOCKED;
+		sim_workload_task_done(s, task);
+	}
+	if (c->pending_irq_work > 0) {
+		int64_t work = c->pending_irq_work;
+		c->pending_irq_work = 0;
+		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE), s->now + work);
+		return;
+	}
+	if (c->nr_queued > 0) {
+		/* A handler ran in the idle loop and work arrived: leave the loop. */
+		if (c->in_idle_loop)
+			sim_leave_idle_loop(s, cpu);
+		sim_run_next(s, cpu);
+		return;
+	}
+	sim_cpu_idle_enter(s, cpu);
+}
+
+/* A device interrupt: its handler runs now if the CPU is idle, or after what runs. */
+void sim_device_irq(struct ik_sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	int64_t work = s->sc->workload.irq_work_ns;
+
+	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ), s->now + sim_irq_gap(s));
+	if (c->mode == CPU_RUNNING && ik_eq_armed(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE))) {
+		int id = cpu_timer_id(cpu, TIMER_WORK_DONE);
+		ik_eq_arm(&s->eq, id, ik_eq_expires(&s->eq, id) + work);
+		return;
+	}
+	c->pending_irq_work += work;
+	if (c->mode == CPU_IDLE)
+		sim_cpu_wake(s, cpu, WAKE_IRQ);
+}
+
+/* A task's own timer fired on its CPU: the timer interrupt wakes that CPU itself. */
+void sim_task_timer(struct ik_sim *s, int task)
+{
+	struct sim_task *t = &s->tasks[task];
+	int cpu = t->cpu;
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (t->state != TASK_BLOCKED)
+		return;
+	t->state = TASK_RUNNABLE;
+	t->woken_at = s->now;
+	enqueue(s, cpu, task);
+	if (c->mode == CPU_IDLE)
+		sim_cpu_wake(s, cpu, WAKE_TIMER);
+}

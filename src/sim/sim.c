@@ -1,0 +1,337 @@
+/*
+ * One simulation run: build the machine (devices, driver table, governor), let the
+ * workload start, then pop timers in time order until the end of the run.  Counters of the
+ * warm-up are set aside so the result covers only the measured window.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlekit/sim.h"
+#include "sim/sim_internal.h"
+
+/* Global timers after the CPUs' and the tasks'. */
+enum { GLOBAL_WARMUP_END, GLOBAL_TIMERS };
+
+static void sim_free(struct ik_sim *s)
+{
+	if (s->cpus) {
+		for (int i = 0; i < s->ncpus; i++) {
+			if (s->gov && s->gov->disable)
+				s->gov->disable(s->drv, &s->cpus[i].dev);
+			free(s->cpus[i].timer_tasks);
+		}
+	}
+	free(s->cpus);
+	free(s->tasks);
+	free(s->llc_cpus);
+	free(s->llc_first);
+	free(s->llc_pos);
+	ik_eq_free(&s->eq);
+}
+
+/* Group CPUs by last-level cache, in CPU order within each group. */
+static int build_llc_groups(struct ik_sim *s)
+{
+	int groups = 0;
+
+	for (int cpu = 0; cpu < s->ncpus; cpu++)
+		if (s->cpus[cpu].topo.llc + 1 > groups)
+			groups = s->cpus[cpu].topo.llc + 1;
+	s->llc_cpus = malloc((size_t)s->ncpus * sizeof(int));
+	s->llc_first = calloc((size_t)groups + 1, sizeof(int));
+	s->llc_pos = malloc((size_t)s->ncpus * sizeof(int));
+	if (!s->llc_cpus || !s->llc_first || !s->llc_pos)
+		return -1;
+	for (int cpu = 0; cpu < s->ncpus; cpu++)
+		s->llc_first[s->cpus[cpu].topo.llc + 1]++;
+	for (int g = 0; g < groups; g++)
+		s->llc_first[g + 1] += s->llc_first[g];
+	int *fill = calloc((size_t)groups, sizeof(int));
+	if (!fill)
+		return -1;
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		int g = s->cpus[cpu].topo.llc;
+		int at = s->llc_first[g] + fill[g]++;
+		s->llc_cpus[at] = cpu;
+		s->llc_pos[cpu] = at;
+	}
+	free(fill);
+	return 0;
+}
+
+static int find_state(const struct ik_driver *drv, const char *name)
+{
+	for (int i = 0; i < drv->state_count; i++)
+		if (strcmp(drv->states[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t seed, char *err,
+		     size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	s->sc = sc;
+	s->plat = &sc->platform;
+	s->ncpus = ik_platform_cpus(s->plat);
+	ik_rng_seed(&s->rng, seed);
+	ik_hist_init(&s->wake_latency);
+
+	const struct ik_idle_driver *driver = ik_idle_driver_find(sc->driver);
+	if (!driver) {
+		snprintf(err, errlen, "cpuidle driver '%s' is not known", sc->driver);
+		return -1;
+	}
+	if (driver->probe(sc, &s->bind, err, errlen))
+		return -1;
+	s->drv = &s->bind.table;
+	s->gov = ik_governor_find(sc->governor);
+	if (!s->gov) {
+		snprintf(err, errlen, "governor '%s' is not known (available: %s)", sc->governor,
+			 ik_governor_names());
+		return -1;
+	}
+
+	struct ik_pm_qos qos;
+	ik_pm_qos_init(&qos);
+	if (sc->latency_limit_us >= 0)
+		qos.global_us = sc->latency_limit_us;
+	s->latency_req_ns = ik_pm_qos_latency_req_ns(&qos);
+
+	s->cpus = calloc((size_t)s->ncpus, sizeof(*s->cpus));
+	if (!s->cpus)
+		goto oom;
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		struct sim_cpu *c = &s->cpus[cpu];
+
+		ik_device_init(&c->dev, s->drv, cpu, sc->hz);
+		ik_platform_topology(s->plat, cpu, &c->topo);
+		c->rq_head = c->rq_tail = c->current = -1;
+		c->mode = CPU_RUNNING;
+		for (int k = 0; k < sc->ndisabled; k++) {
+			int idx = find_state(s->drv, sc->disabled[k]);
+			if (idx < 0) {
+				snprintf(err, errlen, "cpuidle.disable: no state named '%s'",
+					 sc->disabled[k]);
+				return -1;
+			}
+			c->dev.states_usage[idx].disable |= IK_DISABLE_USER;
+		}
+	}
+	for (int cpu = 0; cpu < s->ncpus; cpu++)
+		if (s->gov->enable && s->gov->enable(s->drv, &s->cpus[cpu].dev))
+			goto oom;
+	if (build_llc_groups(s))
+		goto oom;
+
+	/* Timer ids: CPUs', then one per task (known only after the workload), then global. */
+	int max_tasks = 0;
+	if (sc->workload.kind == IK_WORKLOAD_PINGPONG)
+		max_tasks = 2 * sc->workload.pairs;
+	else if (sc->workload.kind == IK_WORKLOAD_PERIODIC)
+		max_tasks = sc->workload.tasks;
+	if (ik_eq_init(&s->eq, s->ncpus * CPU_TIMERS + max_tasks + GLOBAL_TIMERS))
+		goto oom;
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory for %d CPUs", s->ncpus);
+	return -1;
+}
+
+/* The counters as they stand, to subtract the warm-up from the end figures. */
+struct snapshot {
+	struct ik_state_counters *per_cpu;
+	int64_t *busy, *idle;
+};
+
+static void take_snapshot(const struct ik_sim *s, struct snapshot *snap)
+{
+	int n = s->drv->state_count;
+
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		const struct ik_device *dev = &s->cpus[cpu].dev;
+		for (int i = 0; i < n; i++) {
+			struct ik_state_counters *k = &snap->per_cpu[cpu * n + i];
+			k->usage = dev->states_usage[i].usage;
+			k->time_ns = dev->states_usage[i].time_ns;
+			k->above = dev->states_usage[i].above;
+			k->below = dev->states_usage[i].below;
+			k->rejected = dev->states_usage[i].rejected;
+		}
+		snap->busy[cpu] = s->cpus[cpu].busy_ns;
+		snap->idle[cpu] = s->cpus[cpu].idle_ns;
+	}
+}
+
+static void dispatch(struct ik_sim *s, int id)
+{
+	int cpu_timers = s->ncpus * CPU_TIMERS;
+
+	if (id < cpu_timers) {
+		int cpu = id / CPU_TIMERS;
+		switch ((enum cpu_timer)(id % CPU_TIMERS)) {
+		case TIMER_TICK:
+			sim_cpu_tick(s, cpu);
+			break;
+		case TIMER_WAKE:
+			sim_cpu_wake(s, cpu, WAKE_REMOTE);
+			break;
+		case TIMER_POLL:
+			sim_cpu_poll_limit(s, cpu);
+			break;
+		case TIMER_EXIT_DONE:
+			sim_cpu_exit_done(s, cpu);
+			break;
+		case TIMER_WORK_DONE:
+			sim_work_done(s, cpu);
+			break;
+		case TIMER_IRQ:
+			sim_device_irq(s, cpu);
+			break;
+		case CPU_TIMERS:
+			break;
+		}
+	} else if (id < cpu_timers + s->ntasks) {
+		sim_task_timer(s, id - cpu_timers);
+	}
+}
+
+/* At the end, close the spans still open so busy and idle time cover the whole run. */
+static void close_spans(struct ik_sim *s, int64_t end)
+{
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		struct sim_cpu *c = &s->cpus[cpu];
+		bool busy = c->mode == CPU_RUNNING && ik_eq_armed(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE));
+		if (busy)
+			c->busy_ns += end - c->span_start;
+		else
+			c->idle_ns += end - c->span_start;
+		c->span_start = end;
+	}
+}
+
+static int fill_result(struct ik_sim *s, const struct snapshot *snap, int64_t measured,
+		       uint64_t seed, struct ik_run_result *r)
+{
+	int n = s->drv->state_count;
+
+	memset(r, 0, sizeof(*r));
+	r->seed = seed;
+	r->ncpus = s->ncpus;
+	r->nstates = n;
+	memcpy(r->states, s->drv->states, sizeof(r->states));
+	r->per_cpu = calloc((size_t)s->ncpus * (size_t)n, sizeof(*r->per_cpu));
+	if (!r->per_cpu)
+		return -1;
+	r->measured_ns = measured;
+	double energy_mw_ns = 0;
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		const struct ik_device *dev = &s->cpus[cpu].dev;
+		int64_t in_states = 0;
+		for (int i = 0; i < n; i++) {
+			const struct ik_state_counters *b = &snap->per_cpu[cpu * n + i];
+			struct ik_state_counters *k = &r->per_cpu[cpu * n + i];
+			k->usage = dev->states_usage[i].usage - b->usage;
+			k->time_ns = dev->states_usage[i].time_ns - b->time_ns;
+			k->above = dev->states_usage[i].above - b->above;
+			k->below = dev->states_usage[i].below - b->below;
+			k->rejected = dev->states_usage[i].rejected - b->rejected;
+			r->total[i].usage += k->usage;
+			r->total[i].time_ns += k->time_ns;
+			r->total[i].above += k->above;
+			r->total[i].below += k->below;
+			r->total[i].rejected += k->rejected;
+			in_states += (int64_t)k->time_ns;
+			energy_mw_ns += (double)k->time_ns *
+					s->plat->states[s->bind.hw_state[i]].power_mw;
+		}
+		r->busy_ns += s->cpus[cpu].busy_ns - snap->busy[cpu];
+		r->idle_ns += s->cpus[cpu].idle_ns - snap->idle[cpu];
+		/* Outside idle states a CPU runs: tasks, handlers, the idle loop's own code. */
+		int64_t running = measured - in_states;
+		if (running > 0)
+			energy_mw_ns += (double)running * s->plat->active_power_mw;
+	}
+	r->energy_j = energy_mw_ns * 1e-12;
+	for (int cpu = 0; cpu < s->ncpus; cpu++)
+		if (s->cpus[cpu].mode != CPU_RUNNING)
+			r->idle_in_progress++;
+	r->idle_entries = s->idle_entries;
+	r->wakeups = s->wakeups;
+	r->ipis = s->ipis;
+	r->messages = s->messages;
+	r->bytes = s->bytes;
+	r->wake_latency = s->wake_latency;
+	return 0;
+}
+
+int ik_sim_run(const struct ik_scenario *sc, uint64_t seed, struct ik_run_result *out,
+	       char *err, size_t errlen)
+{
+	struct ik_sim *s = calloc(1, sizeof(*s));
+	struct snapshot snap = { 0 };
+	int rc = -1;
+
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (sim_setup(s, sc, seed, err, errlen) || sim_workload_setup(s, err, errlen))
+		goto done;
+	int n = s->drv->state_count;
+	snap.per_cpu = calloc((size_t)s->ncpus * (size_t)n, sizeof(*snap.per_cpu));
+	snap.busy = calloc((size_t)s->ncpus, sizeof(int64_t));
+	snap.idle = calloc((size_t)s->ncpus, sizeof(int64_t));
+	if (!snap.per_cpu || !snap.busy || !snap.idle) {
+		snprintf(err, errlen, "out of memory");
+		goto done;
+	}
+
+	int64_t warmup = sc->warmup_ns, end = sc->warmup_ns + sc->duration_ns;
+	int warmup_id = s->ncpus * CPU_TIMERS + s->ntasks + GLOBAL_WARMUP_END;
+	s->measuring = warmup == 0;
+	if (warmup > 0)
+		ik_eq_arm(&s->eq, warmup_id, warmup);
+
+	/* Every CPU starts in the idle loop with its tick running. */
+	for (int cpu = 0; cpu < s->ncpus; cpu++) {
+		struct sim_cpu *c = &s->cpus[cpu];
+		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_TICK), c->dev.tick_nsec);
+		sim_cpu_idle_enter(s, cpu);
+	}
+
+	for (;;) {
+		int64_t t;
+		if (ik_eq_peek_time(&s->eq) > end)
+			break;
+		int id = ik_eq_pop(&s->eq, &t);
+		if (id < 0)
+			break;
+		s->now = t;
+		if (id == warmup_id) {
+			/*
+			 * Spans and idle periods in progress are counted whole in the window,
+			 * so time in states never exceeds idle time.
+			 */
+			take_snapshot(s, &snap);
+			s->measuring = true;
+			continue;
+		}
+		dispatch(s, id);
+	}
+	s->now = end;
+	close_spans(s, end);
+	if (fill_result(s, &snap, sc->duration_ns, seed, out)) {
+		snprintf(err, errlen, "out of memory");
+		goto done;
+	}
+	rc = 0;
+done:
+	free(snap.per_cpu);
+	free(snap.busy);
+	free(snap.idle);
+	sim_free(s);
+	free(s);
+	return rc;
+}

@@ -1,0 +1,135 @@
+/*
+ * The simulator's inner model, shared by its files: CPUs, tasks, timer ids.
+ * Nothing outside src/sim includes this.
+ */
+#ifndef IDLEKIT_SIM_INTERNAL_H
+#define IDLEKIT_SIM_INTERNAL_H
+
+#include "idlekit/driver.h"
+#include "idlekit/governor.h"
+#include "idlekit/hw.h"
+#include "idlekit/result.h"
+#include "idlekit/scenario.h"
+#include "sim/event_queue.h"
+
+/* Per-CPU timers; a CPU's timer id is cpu * CPU_TIMERS + one of these. */
+enum cpu_timer {
+	TIMER_TICK,      /* the scheduler tick (armed while the tick runs) */
+	TIMER_WAKE,      /* an IPI arriving, or a polling CPU noticing need_resched */
+	TIMER_POLL,      /* the poll time limit of a polling state */
+	TIMER_EXIT_DONE, /* the idle state's exit is complete */
+	TIMER_WORK_DONE, /* the task or interrupt handler that runs ends */
+	TIMER_IRQ,       /* the next device interrupt (poisson workload) */
+	CPU_TIMERS,
+};
+
+/* Why a CPU left its idle state. */
+enum wake_reason {
+	WAKE_TICK,
+	WAKE_TIMER, /* an hrtimer: a task's timer */
+	WAKE_REMOTE, /* another CPU queued a task: IPI or need_resched seen by polling */
+	WAKE_IRQ,
+	WAKE_POLL_LIMIT,
+};
+
+enum cpu_mode {
+	CPU_RUNNING, /* a task or an interrupt handler runs */
+	CPU_IDLE,    /* in an idle state since idle_t0 */
+	CPU_EXITING, /* leaving it: done at TIMER_EXIT_DONE */
+};
+
+enum task_state { TASK_BLOCKED, TASK_RUNNABLE, TASK_RUNNING };
+
+struct sim_task {
+	enum task_state state;
+	int cpu;        /* where it runs or last ran; the CPU of its timer */
+	bool pinned;
+	int peer;       /* pingpong: the other task of the pair */
+	int next;       /* run queue link, -1 = end */
+	int64_t woken_at; /* when it was woken, for the wake latency; -1 = not a wake-up */
+	int64_t work_ns;
+	int64_t period_start; /* periodic: phase of its timer */
+};
+
+struct sim_cpu {
+	struct ik_device dev;
+	struct ik_cpu_topo topo;
+	enum cpu_mode mode;
+	int current; /* running task, -1 for an interrupt handler or none */
+	int rq_head, rq_tail, nr_queued;
+	bool tick_stopped;
+	bool in_idle_loop;
+	/* the idle period in progress */
+	int entered;       /* driver table index */
+	int64_t idle_t0;   /* enter time (local_clock before ->enter) */
+	int64_t entry_done; /* the state is really reached */
+	enum wake_reason reason;
+	int64_t pending_irq_work;
+	/* spans, for busy and idle time */
+	int64_t span_start;
+	int64_t busy_ns;
+	int64_t idle_ns;
+	/* timers of periodic tasks that live on this CPU */
+	int ntimers;
+	int *timer_tasks;
+};
+
+struct ik_sim {
+	const struct ik_scenario *sc;
+	const struct ik_platform *plat;
+	const struct ik_governor *gov;
+	struct ik_driver_binding bind;
+	const struct ik_driver *drv;
+	struct ik_rng rng;
+	struct ik_event_queue eq;
+	int ncpus;
+	struct sim_cpu *cpus;
+	int ntasks;
+	struct sim_task *tasks;
+	int *llc_cpus;  /* CPUs grouped by LLC, each group in CPU order */
+	int *llc_first; /* llc_first[g] .. llc_first[g+1]-1 index llc_cpus */
+	int *llc_pos;   /* llc_pos[cpu] = index of cpu in llc_cpus */
+	int64_t now;
+	int64_t latency_req_ns;
+	bool measuring;
+	/* counters of the measured window */
+	uint64_t idle_entries;
+	uint64_t wakeups;
+	uint64_t ipis;
+	uint64_t messages;
+	uint64_t bytes;
+	struct ik_hist wake_latency;
+};
+
+static inline int cpu_timer_id(int cpu, enum cpu_timer t)
+{
+	return cpu * CPU_TIMERS + (int)t;
+}
+static inline int task_timer_id(const struct ik_sim *s, int task)
+{
+	return s->ncpus * CPU_TIMERS + task;
+}
+
+/* idle_loop.c */
+void sim_cpu_idle_enter(struct ik_sim *s, int cpu);
+void sim_cpu_wake(struct ik_sim *s, int cpu, enum wake_reason why);
+void sim_cpu_exit_done(struct ik_sim *s, int cpu);
+void sim_cpu_tick(struct ik_sim *s, int cpu);
+void sim_cpu_poll_limit(struct ik_sim *s, int cpu);
+void sim_leave_idle_loop(struct ik_sim *s, int cpu);
+
+/* sched.c */
+void sim_wake_task(struct ik_sim *s, int task, int waker_cpu);
+void sim_run_next(struct ik_sim *s, int cpu);
+void sim_work_done(struct ik_sim *s, int cpu);
+void sim_device_irq(struct ik_sim *s, int cpu);
+void sim_task_timer(struct ik_sim *s, int task);
+bool sim_cpu_is_idle(const struct ik_sim *s, int cpu);
+
+/* workload.c */
+int sim_workload_setup(struct ik_sim *s, char *err, size_t errlen);
+/* A task finished the work it was woken for: what it does next. */
+void sim_workload_task_done(struct ik_sim *s, int task);
+int64_t sim_irq_gap(struct ik_sim *s);
+
+#endif

@@ -1,0 +1,196 @@
+/*
+ * Workloads: who wakes whom, and when.
+ *
+ * pingpong  pairs of tasks exchanging messages in a closed loop (tbench, context_switch2):
+ *           each message is work on the receiving side, then a wake-up of the peer, so a
+ *           slower wake-up directly lowers the message rate.
+ * periodic  tasks woken by their own timer every period (absolute, no drift).
+ * poisson   device interrupts on every CPU with exponential gaps; their handlers run in
+ *           the idle loop.
+ * idle      nothing at all.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sim/sim_internal.h"
+
+/* Pinned pingpong placements: the two CPUs of pair k. */
+static int pinned_pair(const struct ik_sim *s, int k, int *client, int *server, char *err,
+		       size_t errlen)
+{
+	const struct ik_platform *p = s->plat;
+	int cores = p->packages * p->cores_per_package;
+
+	switch (s->sc->workload.placement) {
+	case IK_PLACE_SAME_CORE:
+		/* SMT siblings: cpu c and cpu c + number of cores. */
+		if (p->threads_per_core < 2 || k >= cores)
+			goto nofit;
+		*client = k;
+		*server = k + cores;
+		return 0;
+	case IK_PLACE_SAME_PACKAGE: {
+		/* Two different cores of package 0 (then their SMT threads). */
+		int per_pkg = p->cores_per_package * p->threads_per_core;
+		if (2 * k + 1 >= per_pkg || p->cores_per_package < 2)
+			goto nofit;
+		int a = 2 * k, b = 2 * k + 1;
+		*client = (a / p->cores_per_package) * cores + a % p->cores_per_package;
+		*server = (b / p->cores_per_package) * cores + b % p->cores_per_package;
+		return 0;
+	}
+	case IK_PLACE_CROSS_PACKAGE: {
+		int per_pkg = p->cores_per_package * p->threads_per_core;
+		if (p->packages < 2 || k >= per_pkg)
+			goto nofit;
+		int t = k / p->cores_per_package, c = k % p->cores_per_package;
+		*client = t * cores + c;
+		*server = t * cores + p->cores_per_package + c;
+		return 0;
+	}
+	case IK_PLACE_WAKE_IDLE:
+		break;
+	}
+nofit:
+	snprintf(err, errlen, "workload: %d pinned pairs do not fit on platform %s (%d CPUs)",
+		 s->sc->workload.pairs, p->name, s->ncpus);
+	return -1;
+}
+
+static int alloc_tasks(struct ik_sim *s, int n)
+{
+	s->ntasks = n;
+	s->tasks = calloc((size_t)n, sizeof(*s->tasks));
+	if (!s->tasks)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		s->tasks[i].next = -1;
+		s->tasks[i].woken_at = -1;
+		s->tasks[i].peer = -1;
+		s->tasks[i].state = TASK_BLOCKED;
+	}
+	return 0;
+}
+
+/* Task timers fire on their task's CPU; the CPU keeps a list of them for its sleep length. */
+static int register_timer(struct ik_sim *s, int task)
+{
+	struct sim_cpu *c = &s->cpus[s->tasks[task].cpu];
+	int *grown = realloc(c->timer_tasks, (size_t)(c->ntimers + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -1;
+	c->timer_tasks = grown;
+	c->timer_tasks[c->ntimers++] = task;
+	return 0;
+}
+
+static int setup_pingpong(struct ik_sim *s, char *err, size_t errlen)
+{
+	const struct ik_workload *w = &s->sc->workload;
+
+	if (alloc_tasks(s, 2 * w->pairs))
+		goto oom;
+	for (int k = 0; k < w->pairs; k++) {
+		struct sim_task *client = &s->tasks[2 * k], *server = &s->tasks[2 * k + 1];
+		int ccpu, scpu;
+
+		if (w->placement == IK_PLACE_WAKE_IDLE) {
+			ccpu = (2 * k) % s->ncpus;
+			scpu = (2 * k + 1) % s->ncpus;
+		} else {
+			if (pinned_pair(s, k, &ccpu, &scpu, err, errlen))
+				return -1;
+			client->pinned = server->pinned = true;
+		}
+		client->cpu = ccpu;
+		server->cpu = scpu;
+		client->peer = 2 * k + 1;
+		server->peer = 2 * k;
+		client->work_ns = server->work_ns = w->work_ns;
+		/* Clients start within the first 100 us, in an order the seed decides. */
+		if (register_timer(s, 2 * k))
+			goto oom;
+		ik_eq_arm(&s->eq, task_timer_id(s, 2 * k),
+			  (int64_t)(ik_rng_unit(&s->rng) * 100000.0));
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory setting up the workload");
+	return -1;
+}
+
+static int setup_periodic(struct ik_sim *s, char *err, size_t errlen)
+{
+	const struct ik_workload *w = &s->sc->workload;
+	int64_t period = w->period_ns;
+
+	if (alloc_tasks(s, w->tasks))
+		goto oom;
+	for (int i = 0; i < w->tasks; i++) {
+		struct sim_task *t = &s->tasks[i];
+
+		t->cpu = i % s->ncpus;
+		t->pinned = true;
+		t->work_ns = w->task_work_ns;
+		t->period_start = (int64_t)(ik_rng_unit(&s->rng) * (double)period);
+		if (register_timer(s, i))
+			goto oom;
+		ik_eq_arm(&s->eq, task_timer_id(s, i), t->period_start + period);
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory setting up the workload");
+	return -1;
+}
+
+int64_t sim_irq_gap(struct ik_sim *s)
+{
+	double mean_ns = 1e9 / s->sc->workload.irq_rate_hz;
+	int64_t gap = (int64_t)(ik_rng_exp(&s->rng) * mean_ns);
+
+	return gap > 0 ? gap : 1;
+}
+
+int sim_workload_setup(struct ik_sim *s, char *err, size_t errlen)
+{
+	switch (s->sc->workload.kind) {
+	case IK_WORKLOAD_PINGPONG:
+		return setup_pingpong(s, err, errlen);
+	case IK_WORKLOAD_PERIODIC:
+		return setup_periodic(s, err, errlen);
+	case IK_WORKLOAD_POISSON:
+		if (s->sc->workload.irq_rate_hz > 0)
+			for (int cpu = 0; cpu < s->ncpus; cpu++)
+				ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ), sim_irq_gap(s));
+		return alloc_tasks(s, 0);
+	case IK_WORKLOAD_IDLE:
+		return alloc_tasks(s, 0);
+	}
+	return 0;
+}
+
+void sim_workload_task_done(struct ik_sim *s, int task)
+{
+	struct sim_task *t = &s->tasks[task];
+
+	switch (s->sc->workload.kind) {
+	case IK_WORKLOAD_PINGPONG:
+		/* The message is sent: the peer wakes up to handle it. */
+		if (s->measuring) {
+			s->messages++;
+			s->bytes += (uint64_t)s->sc->workload.msg_bytes;
+		}
+		sim_wake_task(s, t->peer, t->cpu);
+		break;
+	case IK_WORKLOAD_PERIODIC: {
+		int64_t period = s->sc->workload.period_ns;
+		int64_t n = (s->now - t->period_start) / period + 1;
+		ik_eq_arm(&s->eq, task_timer_id(s, task), t->period_start + n * period);
+		break;
+	}
+	case IK_WORKLOAD_POISSON:
+	case IK_WORKLOAD_IDLE:
+		break;
+	}
+}
