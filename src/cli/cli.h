@@ -1,0 +1,26 @@
+/* The idlekit command: shared helpers of its subcommands. */
+#ifndef IDLEKIT_CLI_H
+#define IDLEKIT_CLI_H
+
+#include <stdio.h>
+
+/* Exit statuses: 0 success, 1 the work failed, 2 bad input (options, files). */
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+int cmd_sim(int argc, char **argv);
+int cmd_platform(int argc, char **argv);
+
+/*
+ * Output to a file goes to a temporary name beside it and is renamed when complete, so a
+ * failed run never leaves a half-written file in place of a good one.
+ */
+struct cli_output {
+	FILE *fp;
+	const char *path; /* NULL = stdout */
+	char tmp[4096];
+};
+int cli_output_open(struct cli_output *o, const char *path);
+/* Closes; on success renames into place, else removes the temporary.  0 or -1. */
+int cli_output_close(struct cli_output *o, int ok);
+
+#endif

@@ -1,0 +1,184 @@
+/* idlekit sim: run a scenario for one or more seeds and report. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "idlekit/result.h"
+#include "idlekit/scenario.h"
+#include "idlekit/sim.h"
+
+static const char sim_usage[] =
+	"usage: idlekit sim [SCENARIO] [OPTIONS]\n"
+	"\n"
+	"Run a scenario on its modelled platform: the cpuidle core, the chosen governor and\n"
+	"driver, and the workload, and print the per-state counters the kernel would show in\n"
+	"sysfs with wake latency, throughput and energy.\n"
+	"\n"
+	"SCENARIO is a built-in scenario name or an INI file (default: the built-in 'default').\n"
+	"\n"
+	"Options:\n"
+	"  --set SECTION.KEY=VALUE  override one key of the scenario or its platform, as if it\n"
+	"                           were in the file (repeatable), e.g. --set cpuidle.governor=menu\n"
+	"                           --set workload.pairs=16 --set state2.exit_ns='constant 40000'\n"
+	"  --runs N                 run N seeds (seed, seed+1, ...) and add min, max, median,\n"
+	"                           amean, hmean, stddev and CoV across them\n"
+	"  --seed N                 first seed (default: the scenario's)\n"
+	"  --json                   JSON output (schema: docs/json-schema.md)\n"
+	"  --csv                    CSV output\n"
+	"  -o, --output FILE        write to FILE (atomically) instead of standard output\n"
+	"  -h, --help               this text\n"
+	"\n"
+	"Examples:\n"
+	"  idlekit sim\n"
+	"  idlekit sim scenarios/default.ini --runs 5 --json -o result.json\n"
+	"  idlekit sim default --set cpuidle.disable=C2 --set scenario.duration_ms=500\n";
+
+static int parse_u64(const char *opt, const char *text, uint64_t max, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	if (text[0] < '0' || text[0] > '9')
+		goto bad;
+	unsigned long long v = strtoull(text, &end, 10);
+	if (errno || *end || v > max)
+		goto bad;
+	*out = v;
+	return 0;
+bad:
+	fprintf(stderr, "idlekit sim: %s: expected an integer 0..%" PRIu64 ", got '%s'\n", opt,
+		max, text);
+	return -1;
+}
+
+int cmd_sim(int argc, char **argv)
+{
+	enum { OPT_SET = 256, OPT_RUNS, OPT_SEED, OPT_JSON, OPT_CSV };
+	static const struct option opts[] = {
+		{ "set", required_argument, NULL, OPT_SET },
+		{ "runs", required_argument, NULL, OPT_RUNS },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char **sets = calloc((size_t)argc + 1, sizeof(char *));
+	int nsets = 0, format = 0, rc = EXIT_USAGE;
+	uint64_t runs = 0, seed = 0;
+	bool have_seed = false;
+	const char *outpath = NULL;
+	struct ik_scenario *sc = calloc(1, sizeof(*sc));
+	struct ik_run_result *results = NULL;
+	int done = 0;
+
+	if (!sets || !sc) {
+		fprintf(stderr, "idlekit sim: out of memory\n");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, "+ho:", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SET:
+			sets[nsets++] = optarg;
+			break;
+		case OPT_RUNS:
+			if (parse_u64("--runs", optarg, 1000, &runs) || runs == 0) {
+				if (runs == 0)
+					fprintf(stderr, "idlekit sim: --runs: expected 1..1000\n");
+				goto out;
+			}
+			break;
+		case OPT_SEED:
+			if (parse_u64("--seed", optarg, UINT64_MAX - 1000, &seed))
+				goto out;
+			have_seed = true;
+			break;
+		case OPT_JSON:
+		case OPT_CSV:
+			if (format && format != c) {
+				fprintf(stderr, "idlekit sim: --json and --csv exclude each other\n");
+				goto out;
+			}
+			format = c;
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'h':
+			fputs(sim_usage, stdout);
+			rc = EXIT_OK;
+			goto out;
+		default:
+			fprintf(stderr, "idlekit sim: unknown option '%s'\n(see idlekit sim --help)\n",
+				argv[optind - 1]);
+			goto out;
+		}
+	}
+	if (argc - optind > 1) {
+		fprintf(stderr, "idlekit sim: one scenario at a time, got '%s' and '%s'\n",
+			argv[optind], argv[optind + 1]);
+		goto out;
+	}
+	const char *ref = optind < argc ? argv[optind] : "default";
+
+	char err[IK_ERR_LEN];
+	if (ik_scenario_load(ref, sets, nsets, sc, err, sizeof(err))) {
+		fprintf(stderr, "idlekit sim: %s\n", err);
+		goto out;
+	}
+	if (runs)
+		sc->runs = (int)runs;
+	if (have_seed)
+		sc->seed = seed;
+
+	results = calloc((size_t)sc->runs, sizeof(*results));
+	if (!results) {
+		fprintf(stderr, "idlekit sim: out of memory\n");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	bool progress = sc->runs > 1 && isatty(STDERR_FILENO);
+	for (int i = 0; i < sc->runs; i++) {
+		if (progress)
+			fprintf(stderr, "\rrun %d/%d (seed %" PRIu64 ")", i + 1, sc->runs,
+				sc->seed + (uint64_t)i);
+		if (ik_sim_run(sc, sc->seed + (uint64_t)i, &results[i], err, sizeof(err))) {
+			fprintf(stderr, "%sidlekit sim: %s\n", progress ? "\n" : "", err);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		done++;
+	}
+	if (progress)
+		fprintf(stderr, "\r%*s\r", 40, "");
+
+	struct cli_output o;
+	if (cli_output_open(&o, outpath)) {
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	int wrc;
+	if (format == OPT_JSON)
+		wrc = ik_report_json(o.fp, sc, results, sc->runs);
+	else if (format == OPT_CSV)
+		wrc = ik_report_csv(o.fp, sc, results, sc->runs);
+	else
+		wrc = ik_report_table(o.fp, sc, results, sc->runs);
+	rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
+out:
+	for (int i = 0; i < done; i++)
+		ik_run_result_free(&results[i]);
+	free(results);
+	free(sc);
+	free(sets);
+	return rc;
+}
