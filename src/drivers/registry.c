@@ -14,3 +14,9 @@ const struct ik_idle_driver *ik_idle_driver_find(const char *name)
 			return drivers[i];
 	return NULL;
 }
+
+const char *ik_idle_driver_names(void)
+{
+	/* Keep in step with drivers[] above. */
+	return "table";
+}

@@ -16,6 +16,7 @@ static int table_probe(const struct ik_scenario *sc, struct ik_driver_binding *o
 	struct ik_driver *drv = &out->table;
 
 	memset(out, 0, sizeof(*out));
+	out->ops = &ik_driver_table;
 	snprintf(drv->name, sizeof(drv->name), "table");
 	drv->state_count = p->state_count;
 	for (int i = 0; i < p->state_count; i++) {

@@ -75,15 +75,23 @@ void sim_cpu_idle_enter(struct ik_sim *s, int cpu)
 	if (s->measuring)
 		s->idle_entries++;
 
+	/* With no cpuidle driver the default idle routine runs and the tick always stops. */
 	bool stop = true;
-	int idx = s->gov->select(drv, &c->dev, &stop);
-	if (idx < 0 || idx >= drv->state_count)
-		idx = 0;
+	int idx = 0;
+	if (s->gov) {
+		idx = s->gov->select(drv, &c->dev, &stop);
+		if (idx < 0 || idx >= drv->state_count)
+			idx = 0;
+	}
 	if (stop || c->tick_stopped)
 		stop_tick(s, cpu);
 
-	const struct ik_hw_state *hw = &s->plat->states[s->bind.hw_state[idx]];
+	const struct ik_driver_binding *bind = &s->bind;
+	if (bind->ops->enter)
+		idx = bind->ops->enter(&s->bind, &c->dev, idx, s->now, &s->rng);
+	const struct ik_hw_state *hw = &s->plat->states[bind->hw_state[idx]];
 	c->entered = idx;
+	c->driver_exit_done = false;
 	c->idle_t0 = s->now;
 	c->entry_done = s->now + ik_dist_sample(&hw->entry, &s->rng);
 	c->mode = CPU_IDLE;
@@ -91,6 +99,11 @@ void sim_cpu_idle_enter(struct ik_sim *s, int cpu)
 		c->dev.poll_time_limit = false;
 		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_POLL),
 			  s->now + (int64_t)ik_poll_time(drv, &c->dev));
+	}
+	if (bind->ops->wakeup_timer_ns) {
+		int64_t after = bind->ops->wakeup_timer_ns(&s->bind, &c->dev, idx);
+		if (after > 0)
+			ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_DRIVER), s->now + after);
 	}
 }
 
@@ -103,6 +116,7 @@ void sim_cpu_wake(struct ik_sim *s, int cpu, enum wake_reason why)
 		return;
 	ik_eq_cancel(&s->eq, cpu_timer_id(cpu, TIMER_WAKE));
 	ik_eq_cancel(&s->eq, cpu_timer_id(cpu, TIMER_POLL));
+	ik_eq_cancel(&s->eq, cpu_timer_id(cpu, TIMER_DRIVER));
 
 	const struct ik_hw_state *hw = &s->plat->states[s->bind.hw_state[c->entered]];
 	int64_t start = s->now > c->entry_done ? s->now : c->entry_done;
@@ -147,9 +161,20 @@ void sim_cpu_exit_done(struct ik_sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
+	/* The hardware is out of the state; the driver may still have work before returning. */
+	if (!c->driver_exit_done) {
+		c->driver_exit_done = true;
+		int64_t extra = 0;
+		if (s->bind.ops->exit_ns)
+			extra = s->bind.ops->exit_ns(&s->bind, cpu, c->entered, s->now, &s->rng);
+		if (extra > 0) {
+			ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_EXIT_DONE), s->now + extra);
+			return;
+		}
+	}
 	ik_account_entered(s->drv, &c->dev, c->entered, s->now - c->idle_t0);
 	c->dev.in.got_tick = c->reason == WAKE_TICK;
-	if (s->gov->reflect)
+	if (s->gov && s->gov->reflect)
 		s->gov->reflect(&c->dev, c->entered);
 	c->mode = CPU_RUNNING;
 	c->current = -1;

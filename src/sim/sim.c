@@ -22,6 +22,8 @@ static void sim_free(struct ik_sim *s)
 			free(s->cpus[i].timer_tasks);
 		}
 	}
+	if (s->bind.ops && s->bind.ops->release)
+		s->bind.ops->release(&s->bind);
 	free(s->cpus);
 	free(s->tasks);
 	free(s->llc_cpus);
@@ -87,7 +89,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 		return -1;
 	s->drv = &s->bind.table;
 	s->gov = ik_governor_find(sc->governor);
-	if (!s->gov) {
+	if (!s->gov && !s->bind.bypass_governor) {
 		snprintf(err, errlen, "governor '%s' is not known (available: %s)", sc->governor,
 			 ik_governor_names());
 		return -1;
@@ -119,7 +121,9 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 			c->dev.states_usage[idx].disable |= IK_DISABLE_USER;
 		}
 	}
-	for (int cpu = 0; cpu < s->ncpus; cpu++)
+	if (s->bind.bypass_governor)
+		s->gov = NULL;
+	for (int cpu = 0; cpu < s->ncpus && s->gov; cpu++)
 		if (s->gov->enable && s->gov->enable(s->drv, &s->cpus[cpu].dev))
 			goto oom;
 	if (build_llc_groups(s))
@@ -188,6 +192,9 @@ static void dispatch(struct ik_sim *s, int id)
 			break;
 		case TIMER_IRQ:
 			sim_device_irq(s, cpu);
+			break;
+		case TIMER_DRIVER:
+			sim_cpu_wake(s, cpu, WAKE_TIMER);
 			break;
 		case CPU_TIMERS:
 			break;

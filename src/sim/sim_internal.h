@@ -20,13 +20,14 @@ enum cpu_timer {
 	TIMER_EXIT_DONE, /* the idle state's exit is complete */
 	TIMER_WORK_DONE, /* the task or interrupt handler that runs ends */
 	TIMER_IRQ,       /* the next device interrupt (poisson workload) */
+	TIMER_DRIVER,    /* a wake-up timer the idle driver armed for this entry */
 	CPU_TIMERS,
 };
 
 /* Why a CPU left its idle state. */
 enum wake_reason {
 	WAKE_TICK,
-	WAKE_TIMER, /* an hrtimer: a task's timer */
+	WAKE_TIMER, /* an hrtimer: a task's timer, or the driver's */
 	WAKE_REMOTE, /* another CPU queued a task: IPI or need_resched seen by polling */
 	WAKE_IRQ,
 	WAKE_POLL_LIMIT,
@@ -64,6 +65,7 @@ struct sim_cpu {
 	int64_t idle_t0;   /* enter time (local_clock before ->enter) */
 	int64_t entry_done; /* the state is really reached */
 	enum wake_reason reason;
+	bool driver_exit_done; /* the driver's own exit work (after the hardware's) is done */
 	int64_t pending_irq_work;
 	/* spans, for busy and idle time */
 	int64_t span_start;
