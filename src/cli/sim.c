@@ -85,15 +85,16 @@ int cmd_sim(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "+ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_SET:
 			sets[nsets++] = optarg;
 			break;
 		case OPT_RUNS:
-			if (parse_u64("--runs", optarg, 1000, &runs) || runs == 0) {
-				if (runs == 0)
-					fprintf(stderr, "idlekit sim: --runs: expected 1..1000\n");
+			if (parse_u64("--runs", optarg, 1000, &runs))
+				goto out;
+			if (runs == 0) {
+				fprintf(stderr, "idlekit sim: --runs: expected an integer 1..1000, got 0\n");
 				goto out;
 			}
 			break;
