@@ -16,6 +16,8 @@
 /* Deterministic random numbers (xoshiro256**, seeded through splitmix64). */
 struct ik_rng {
 	uint64_t s[4];
+	double spare_normal; /* the polar method makes normals in pairs */
+	bool have_spare;
 };
 void ik_rng_seed(struct ik_rng *rng, uint64_t seed);
 uint64_t ik_rng_next(struct ik_rng *rng);

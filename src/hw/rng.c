@@ -27,6 +27,8 @@ void ik_rng_seed(struct ik_rng *rng, uint64_t seed)
 	uint64_t x = seed;
 	for (int i = 0; i < 4; i++)
 		rng->s[i] = splitmix64(&x);
+	rng->have_spare = false;
+	rng->spare_normal = 0.0;
 	/* splitmix64 is a bijection of its counter, so four outputs are never all zero. */
 }
 
@@ -59,12 +61,19 @@ double ik_rng_unit(struct ik_rng *rng)
 double ik_rng_normal(struct ik_rng *rng)
 {
 	double u, v, s;
+	if (rng->have_spare) {
+		rng->have_spare = false;
+		return rng->spare_normal;
+	}
 	do {
 		u = 2.0 * ik_rng_unit(rng) - 1.0;
 		v = 2.0 * ik_rng_unit(rng) - 1.0;
 		s = u * u + v * v;
 	} while (s >= 1.0 || s == 0.0);
-	return u * sqrt(-2.0 * ik_det_log(s) / s);
+	double scale = sqrt(-2.0 * ik_det_log(s) / s);
+	rng->spare_normal = v * scale;
+	rng->have_spare = true;
+	return u * scale;
 }
 
 /* Exponential with mean 1 by inversion; 1 - u is in (0, 1], so the log is finite. */

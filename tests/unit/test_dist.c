@@ -52,12 +52,13 @@ static void rng_known_values(void **state)
 	assert_true(ik_rng_next(&r) == 0x92f89756082a4514ULL);
 	ik_rng_seed(&r, 42);
 	assert_true(ik_rng_normal(&r) == -0.72621913824478568);
-	assert_true(ik_rng_normal(&r) == 0.22162270150359337);
+	/* the polar method's pairs: the second normal is the first one's partner v * scale */
+	assert_true(ik_rng_normal(&r) == -0.21119691823195985);
 
 	struct ik_dist d;
 	assert_int_equal(ik_dist_parse("lognormal 20400 0.13", &d, NULL, 0), 0);
 	ik_rng_seed(&r, 7);
-	const int64_t expect[] = { 23125, 19610, 21225, 16353, 16419 };
+	const int64_t expect[] = { 23125, 17765, 19610, 17684, 21225 };
 	for (int i = 0; i < 5; i++)
 		assert_int_equal(ik_dist_sample(&d, &r), expect[i]);
 }
