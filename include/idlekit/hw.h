@@ -86,6 +86,40 @@ struct ik_hw_state {
 	int power_mw;                         /* per-CPU power while in this state */
 };
 
+/*
+ * Hardware effects that make one CPU's speed and power depend on what the others do
+ * (src/hw/effects.c).  All default to "no effect".
+ */
+#define IK_TURBO_MAX 16
+struct ik_hw_effects {
+	/*
+	 * Frequency: work is given in ns at base_mhz and runs at the turbo frequency its
+	 * package allows for its number of active cores (cores not power-gated).  The table
+	 * maps "up to N active cores" to MHz, N ascending.  base_mhz 0 = fixed frequency.
+	 */
+	int base_mhz;
+	int nturbo;
+	int turbo_cores[IK_TURBO_MAX];
+	int turbo_mhz[IK_TURBO_MAX];
+	/* SMT: a thread's speed (1 = alone on its core) while its sibling ... */
+	double smt_sibling_busy; /* ... runs work */
+	double smt_sibling_lite; /* ... idles in a state that keeps core resources */
+	bool state_lite[IK_STATE_MAX];     /* polling or POWER lite: keeps SMT resources */
+	bool state_core_off[IK_STATE_MAX]; /* power-gates the core (C6, CC6, stop4...) */
+	/* Package state, reached while every core of a package is power-gated. */
+	struct ik_dist pkg_exit_ns; /* extra exit cost of the first CPU to wake */
+	int pkg_active_mw;          /* package (uncore) power otherwise */
+	int pkg_idle_mw;            /* package power in its deep state */
+};
+
+/* MHz for a package with `active` cores not power-gated; base_mhz if no table. */
+int ik_effects_mhz(const struct ik_hw_effects *fx, int active);
+/*
+ * Wall time of `work_ns` of work (ns at base frequency) at `mhz` and SMT speed factor
+ * `smt` (0 < smt <= 1); at least 1 ns for any positive work.
+ */
+int64_t ik_effects_duration(const struct ik_hw_effects *fx, int64_t work_ns, int mhz, double smt);
+
 struct ik_platform {
 	char name[64];
 	char description[160];
@@ -100,6 +134,7 @@ struct ik_platform {
 	int active_power_mw;    /* per CPU, busy */
 	int state_count;
 	struct ik_hw_state states[IK_STATE_MAX];
+	struct ik_hw_effects effects;
 };
 
 static inline int ik_platform_cpus(const struct ik_platform *p)

@@ -57,6 +57,7 @@ struct ik_run_result {
 	struct ik_hist wake_latency; /* from the waker's wake-up to the task running */
 	uint64_t messages;      /* pingpong messages delivered */
 	uint64_t bytes;         /* their payload */
+	int64_t package_deep_ns; /* summed over packages: time in the package deep state */
 	double energy_j;
 };
 

@@ -95,6 +95,7 @@ void sim_cpu_idle_enter(struct ik_sim *s, int cpu)
 	c->idle_t0 = s->now;
 	c->entry_done = s->now + ik_dist_sample(&hw->entry, &s->rng);
 	c->mode = CPU_IDLE;
+	sim_effects_idle(s, cpu);
 	if (drv->states[idx].flags & IK_FLAG_POLLING) {
 		c->dev.poll_time_limit = false;
 		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_POLL),
@@ -137,6 +138,7 @@ void sim_cpu_wake(struct ik_sim *s, int cpu, enum wake_reason why)
 		c->dev.poll_time_limit = true;
 		break;
 	}
+	cost += sim_effects_wake(s, cpu); /* the package's own exit, if it was deep */
 	c->reason = why;
 	c->mode = CPU_EXITING;
 	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_EXIT_DONE), start + cost);
@@ -181,7 +183,7 @@ void sim_cpu_exit_done(struct ik_sim *s, int cpu)
 
 	if (c->pending_irq_work > 0) {
 		/* The interrupt handler runs inside the idle loop. */
-		int64_t work = c->pending_irq_work;
+		int64_t work = sim_effects_work(s, cpu, c->pending_irq_work);
 		c->pending_irq_work = 0;
 		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE), s->now + work);
 		c->idle_ns += s->now - c->span_start;

@@ -109,7 +109,8 @@ void sim_run_next(struct ik_sim *s, int cpu)
 		s->wakeups++;
 	}
 	t->woken_at = -1;
-	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE), start + t->work_ns);
+	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE),
+		  start + sim_effects_work(s, cpu, t->work_ns));
 }
 
 void sim_work_done(struct ik_sim *s, int cpu)
@@ -118,6 +119,7 @@ void sim_work_done(struct ik_sim *s, int cpu)
 	int task = c->current;
 
 	c->busy_ns += s->now - c->span_start;
+	c->busy_energy += (double)(s->now - c->span_start) * c->run_power_mw;
 	c->span_start = s->now;
 	if (task >= 0) {
 		c->current = -1;
@@ -125,7 +127,7 @@ void sim_work_done(struct ik_sim *s, int cpu)
 		sim_workload_task_done(s, task);
 	}
 	if (c->pending_irq_work > 0) {
-		int64_t work = c->pending_irq_work;
+		int64_t work = sim_effects_work(s, cpu, c->pending_irq_work);
 		c->pending_irq_work = 0;
 		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE), s->now + work);
 		return;

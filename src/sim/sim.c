@@ -29,6 +29,8 @@ static void sim_free(struct ik_sim *s)
 	free(s->llc_cpus);
 	free(s->llc_first);
 	free(s->llc_pos);
+	free(s->core_off_threads);
+	free(s->packages);
 	ik_eq_free(&s->eq);
 }
 
@@ -126,7 +128,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 	for (int cpu = 0; cpu < s->ncpus && s->gov; cpu++)
 		if (s->gov->enable && s->gov->enable(s->drv, &s->cpus[cpu].dev))
 			goto oom;
-	if (build_llc_groups(s))
+	if (build_llc_groups(s) || sim_effects_setup(s))
 		goto oom;
 
 	/* Timer ids: CPUs', then one per task (known only after the workload), then global. */
@@ -147,6 +149,8 @@ oom:
 struct snapshot {
 	struct ik_state_counters *per_cpu;
 	int64_t *busy, *idle;
+	double *busy_energy;
+	int64_t package_deep_ns;
 };
 
 static void take_snapshot(const struct ik_sim *s, struct snapshot *snap)
@@ -165,7 +169,11 @@ static void take_snapshot(const struct ik_sim *s, struct snapshot *snap)
 		}
 		snap->busy[cpu] = s->cpus[cpu].busy_ns;
 		snap->idle[cpu] = s->cpus[cpu].idle_ns;
+		snap->busy_energy[cpu] = s->cpus[cpu].busy_energy;
 	}
+	snap->package_deep_ns = 0;
+	for (int i = 0; i < s->plat->packages; i++)
+		snap->package_deep_ns += s->packages[i].deep_ns;
 }
 
 static void dispatch(struct ik_sim *s, int id)
@@ -210,10 +218,12 @@ static void close_spans(struct ik_sim *s, int64_t end)
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		struct sim_cpu *c = &s->cpus[cpu];
 		bool busy = c->mode == CPU_RUNNING && ik_eq_armed(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE));
-		if (busy)
+		if (busy) {
 			c->busy_ns += end - c->span_start;
-		else
+			c->busy_energy += (double)(end - c->span_start) * c->run_power_mw;
+		} else {
 			c->idle_ns += end - c->span_start;
+		}
 		c->span_start = end;
 	}
 }
@@ -253,13 +263,22 @@ static int fill_result(struct ik_sim *s, const struct snapshot *snap, int64_t me
 			energy_mw_ns += (double)k->time_ns *
 					s->plat->states[s->bind.hw_state[i]].power_mw;
 		}
-		r->busy_ns += s->cpus[cpu].busy_ns - snap->busy[cpu];
+		int64_t busy = s->cpus[cpu].busy_ns - snap->busy[cpu];
+		r->busy_ns += busy;
 		r->idle_ns += s->cpus[cpu].idle_ns - snap->idle[cpu];
-		/* Outside idle states a CPU runs: tasks, handlers, the idle loop's own code. */
-		int64_t running = measured - in_states;
-		if (running > 0)
-			energy_mw_ns += (double)running * s->plat->active_power_mw;
+		/* Work runs at the power of its frequency; the idle loop's own code at base power. */
+		energy_mw_ns += s->cpus[cpu].busy_energy - snap->busy_energy[cpu];
+		int64_t loop = measured - in_states - busy;
+		if (loop > 0)
+			energy_mw_ns += (double)loop * s->plat->active_power_mw;
 	}
+	const struct ik_hw_effects *fx = &s->plat->effects;
+	for (int i = 0; i < s->plat->packages; i++)
+		r->package_deep_ns += s->packages[i].deep_ns;
+	r->package_deep_ns -= snap->package_deep_ns;
+	energy_mw_ns += (double)r->package_deep_ns * fx->pkg_idle_mw +
+			((double)measured * s->plat->packages - (double)r->package_deep_ns) *
+				fx->pkg_active_mw;
 	r->energy_j = energy_mw_ns * 1e-12;
 	for (int cpu = 0; cpu < s->ncpus; cpu++)
 		if (s->cpus[cpu].mode != CPU_RUNNING)
@@ -290,7 +309,8 @@ int ik_sim_run(const struct ik_scenario *sc, uint64_t seed, struct ik_run_result
 	snap.per_cpu = calloc((size_t)s->ncpus * (size_t)n, sizeof(*snap.per_cpu));
 	snap.busy = calloc((size_t)s->ncpus, sizeof(int64_t));
 	snap.idle = calloc((size_t)s->ncpus, sizeof(int64_t));
-	if (!snap.per_cpu || !snap.busy || !snap.idle) {
+	snap.busy_energy = calloc((size_t)s->ncpus, sizeof(double));
+	if (!snap.per_cpu || !snap.busy || !snap.idle || !snap.busy_energy) {
 		snprintf(err, errlen, "out of memory");
 		goto done;
 	}
@@ -321,6 +341,7 @@ int ik_sim_run(const struct ik_scenario *sc, uint64_t seed, struct ik_run_result
 			 * Spans and idle periods in progress are counted whole in the window,
 			 * so time in states never exceeds idle time.
 			 */
+			sim_effects_close(s, t);
 			take_snapshot(s, &snap);
 			s->measuring = true;
 			continue;
@@ -329,6 +350,7 @@ int ik_sim_run(const struct ik_scenario *sc, uint64_t seed, struct ik_run_result
 	}
 	s->now = end;
 	close_spans(s, end);
+	sim_effects_close(s, end);
 	if (fill_result(s, &snap, sc->duration_ns, seed, out)) {
 		snprintf(err, errlen, "out of memory");
 		goto done;
@@ -338,6 +360,7 @@ done:
 	free(snap.per_cpu);
 	free(snap.busy);
 	free(snap.idle);
+	free(snap.busy_energy);
 	sim_free(s);
 	free(s);
 	return rc;

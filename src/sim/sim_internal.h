@@ -71,9 +71,20 @@ struct sim_cpu {
 	int64_t span_start;
 	int64_t busy_ns;
 	int64_t idle_ns;
+	/* hardware effects */
+	bool core_off;        /* counted in its core's power-gated threads */
+	double run_power_mw;  /* power of the work running now (frequency-scaled) */
+	double busy_energy;   /* mW x ns of the work it ran */
 	/* timers of periodic tasks that live on this CPU */
 	int ntimers;
 	int *timer_tasks;
+};
+
+/* Per package: how many cores are awake, and since when it is in its deep state. */
+struct sim_package {
+	int active_cores;
+	int64_t deep_since; /* -1 when not deep */
+	int64_t deep_ns;    /* accumulated */
 };
 
 struct ik_sim {
@@ -91,6 +102,8 @@ struct ik_sim {
 	int *llc_cpus;  /* CPUs grouped by LLC, each group in CPU order */
 	int *llc_first; /* llc_first[g] .. llc_first[g+1]-1 index llc_cpus */
 	int *llc_pos;   /* llc_pos[cpu] = index of cpu in llc_cpus */
+	int *core_off_threads;     /* per core: threads idle in a power-gating state */
+	struct sim_package *packages;
 	int64_t now;
 	int64_t latency_req_ns;
 	bool measuring;
@@ -119,6 +132,16 @@ void sim_cpu_exit_done(struct ik_sim *s, int cpu);
 void sim_cpu_tick(struct ik_sim *s, int cpu);
 void sim_cpu_poll_limit(struct ik_sim *s, int cpu);
 void sim_leave_idle_loop(struct ik_sim *s, int cpu);
+
+/* hw_effects.c */
+int sim_effects_setup(struct ik_sim *s);
+/* The CPU is now idle in state `entered` (driver index): power-gate bookkeeping. */
+void sim_effects_idle(struct ik_sim *s, int cpu);
+/* The CPU starts leaving its idle state: returns the package's extra exit cost, if any. */
+int64_t sim_effects_wake(struct ik_sim *s, int cpu);
+/* Wall time of work_ns on this CPU now (turbo, SMT), and the power it runs at. */
+int64_t sim_effects_work(struct ik_sim *s, int cpu, int64_t work_ns);
+void sim_effects_close(struct ik_sim *s, int64_t end);
 
 /* sched.c */
 void sim_wake_task(struct ik_sim *s, int task, int waker_cpu);
