@@ -4,10 +4,61 @@
  * cost distributions print and re-read to the same thing, a failure is a one-line message.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlekit/driver.h"
 #include "idlekit/scenario.h"
+
+/*
+ * Every idle driver on the platform, with the kernel's default options: it loads with a
+ * consistent table bound to existing hardware states, or refuses with a one-line message.
+ */
+static void check_drivers(const struct ik_platform *p)
+{
+	static const char *const names[] = { "table", "acpi_idle", "intel_idle", "powernv_idle",
+					      "haltpoll", "none", "auto" };
+	struct ik_scenario *sc = calloc(1, sizeof(*sc));
+	struct ik_driver_binding *b = malloc(sizeof(*b));
+	char err[IK_ERR_LEN];
+
+	if (!sc || !b) {
+		free(sc);
+		free(b);
+		return;
+	}
+	sc->platform = *p;
+	sc->hz = 250;
+	sc->opt.latency_factor = 2;
+	sc->opt.max_cstate = -1;
+	sc->opt.use_acpi = -1;
+	sc->opt.pc6 = -1;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(sc->driver, sizeof(sc->driver), "%s", names[i]);
+		ik_idle_driver_resolve(sc);
+		err[0] = '\0';
+		if (ik_idle_driver_probe(sc, b, err, sizeof(err)) != 0) {
+			if (err[0] == '\0' || strchr(err, '\n'))
+				abort();
+			continue;
+		}
+		const struct ik_driver *drv = &b->table;
+		if (drv->state_count < 1 || drv->state_count > IK_STATE_MAX)
+			abort();
+		for (int k = 0; k < drv->state_count; k++) {
+			if (b->hw_state[k] < 0 || b->hw_state[k] >= p->state_count)
+				abort();
+			if (drv->states[k].exit_latency_ns > drv->states[k].target_residency_ns)
+				abort();
+		}
+		if (strchr(b->notes, '\n'))
+			abort();
+		ik_idle_driver_release(b);
+	}
+	free(sc);
+	free(b);
+}
 
 /* format(parse(format(d))) == format(d), and samples are never negative. */
 static void check_dist(const struct ik_dist *d, struct ik_rng *rng)
@@ -57,15 +108,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (t.package != p->packages - 1 || t.thread != p->threads_per_core - 1)
 			abort();
 		check_dist(&p->ipi_ns, &rng);
+		const struct ik_hw_state *prev = NULL; /* the table's order skips unlisted states */
 		for (int i = 0; i < p->state_count; i++) {
 			const struct ik_hw_state *s = &p->states[i];
-			if (i > 0 && (s->latency_us < s[-1].latency_us ||
-				      s->residency_us < s[-1].residency_us))
-				abort();
+			if (!s->unlisted) {
+				if (prev && (s->latency_us < prev->latency_us ||
+					     s->residency_us < prev->residency_us))
+					abort();
+				prev = s;
+			}
 			check_dist(&s->entry, &rng);
 			for (int src = 0; src < IK_WAKE_SOURCES; src++)
 				check_dist(&s->exit[src], &rng);
 		}
+		check_dist(&p->acpi.pm_timer_read, &rng);
+		check_drivers(p);
 	} else if (err[0] == '\0' || strchr(err, '\n')) {
 		abort();
 	}

@@ -27,10 +27,29 @@ struct ik_driver_binding {
 	 */
 	bool bypass_governor;
 	void *ctx; /* the driver's run-time state, freed by ->release */
+	/*
+	 * What the driver did with the firmware description that a user should know: a
+	 * fallback the kernel takes (an _CST state dropped, latencies swapped, C1 as HLT),
+	 * one sentence each, separated by "; ".  Empty when there is nothing to say.
+	 */
+	char notes[1024];
 };
+
+/* Driver-private state flags (intel_idle), the kernel's bits; the MWAIT hint in 31..24. */
+#define IK_FLAG_IRQ_ENABLE (1u << 14)
+#define IK_FLAG_ALWAYS_ENABLE (1u << 15)
+#define IK_FLAG_IBRS (1u << 16)
+#define IK_FLAG_INIT_XSTATE (1u << 17)
+#define IK_FLAG_PARTIAL_HINT_MATCH (1u << 18)
+#define IK_FLAG_MWAIT_HINT(flags) (((flags) >> 24) & 0xffu)
 
 struct ik_idle_driver {
 	const char *name;
+	/*
+	 * The governor the driver asks for (drv->governor in the kernel), used unless the
+	 * scenario names one (cpuidle.governor=); NULL = none.
+	 */
+	const char *governor;
 	/* Build the table; 0, or -1 with a message saying what in the platform is wrong. */
 	int (*probe)(const struct ik_scenario *sc, struct ik_driver_binding *out, char *err,
 		     size_t errlen);
@@ -58,9 +77,34 @@ struct ik_idle_driver {
 };
 
 extern const struct ik_idle_driver ik_driver_table;
+extern const struct ik_idle_driver ik_driver_acpi_idle;
+extern const struct ik_idle_driver ik_driver_intel_idle;
+extern const struct ik_idle_driver ik_driver_powernv;
+extern const struct ik_idle_driver ik_driver_haltpoll;
+extern const struct ik_idle_driver ik_driver_default_idle; /* "none" */
 
 const struct ik_idle_driver *ik_idle_driver_find(const char *name);
 /* Names of the drivers, space separated. */
 const char *ik_idle_driver_names(void);
+
+/*
+ * driver = auto: the driver the kernel would end up with on this platform and command
+ * line (the first of powernv_idle, haltpoll, intel_idle, acpi_idle that loads; "table"
+ * for a platform with no CPU description; else "none", the default idle routine).
+ * Writes the name into sc->driver.  Other names are left as they are.
+ */
+void ik_idle_driver_resolve(struct ik_scenario *sc);
+
+/*
+ * Find `sc->driver` and probe it into b: 0, or -1 with why it does not load (b is then
+ * empty).  ik_idle_driver_release() frees what a successful probe allocated.
+ */
+int ik_idle_driver_probe(const struct ik_scenario *sc, struct ik_driver_binding *b, char *err,
+			 size_t errlen);
+void ik_idle_driver_release(struct ik_driver_binding *b);
+
+/* intel_idle's built-in tables: whether `name` is one, and all names space separated. */
+bool ik_intel_idle_table_exists(const char *name);
+const char *ik_intel_idle_table_names(void);
 
 #endif

@@ -84,7 +84,111 @@ struct ik_hw_state {
 	struct ik_dist entry;                 /* real entry cost */
 	bool needs_ipi;                       /* from the method unless the file says */
 	int power_mw;                         /* per-CPU power while in this state */
+	/*
+	 * The "table" driver does not register it: a state that only another driver or the
+	 * default idle routine uses (HLT beside an MWAIT C1, say).  File key in_table = no.
+	 */
+	bool unlisted;
 };
+
+/*
+ * Firmware and CPU description: what the kernel's idle drivers read to build their table
+ * (src/drivers/).  A platform without these sections has vendor "other" and no ACPI.
+ */
+enum ik_cpu_vendor { IK_VENDOR_OTHER, IK_VENDOR_INTEL, IK_VENDOR_AMD, IK_VENDOR_IBM, IK_VENDOR_ARM };
+enum ik_hypervisor { IK_HYPERVISOR_NONE, IK_HYPERVISOR_KVM, IK_HYPERVISOR_OTHER };
+const char *ik_vendor_name(enum ik_cpu_vendor v);
+
+/* CPUID leaf 5 (MONITOR/MWAIT) bits the kernel tests. */
+#define IK_CPUID5_ECX_EMX 0x1u       /* enumeration of MWAIT extensions */
+#define IK_CPUID5_ECX_INT_BREAK 0x2u /* interrupts break MWAIT even when masked */
+
+/* The CPU as CPUID and the kernel's feature and bug bits describe it ([cpuid]). */
+struct ik_cpuid {
+	enum ik_cpu_vendor vendor;
+	int family;
+	int model;
+	bool mwait;        /* CPUID.1:ECX MONITOR (X86_FEATURE_MWAIT) */
+	bool monitor_bug;  /* X86_BUG_MONITOR */
+	bool arat;         /* X86_FEATURE_ARAT: the local APIC timer runs in every C-state */
+	bool zen;          /* X86_FEATURE_ZEN (default: AMD family >= 0x17) */
+	bool amd_e400;     /* X86_BUG_AMD_E400 */
+	bool amd_apic_c1e; /* X86_BUG_AMD_APIC_C1E: the APIC timer stops in C1E */
+	enum ik_hypervisor hypervisor; /* X86_FEATURE_HYPERVISOR and which */
+	bool kvm_hint_realtime;        /* KVM_HINTS_REALTIME */
+	uint32_t cpuid5_ecx;
+	uint32_t cpuid5_edx; /* MWAIT sub-states per C-state, 4 bits each from C0 */
+};
+
+/* One _CST package entry ([cstN]). */
+enum ik_cst_method {
+	IK_CST_FFH,      /* FIXED_HARDWARE with an MWAIT hint in address */
+	IK_CST_SYSTEMIO, /* SYSTEM_IO: an I/O port read enters the state */
+	IK_CST_HALT,     /* FIXED_HARDWARE without an MWAIT hint: HLT for C1 */
+};
+struct ik_cst_entry {
+	int type;            /* ACPI C-state type 1..3 */
+	enum ik_cst_method method;
+	uint32_t address;    /* MWAIT hint or I/O port */
+	uint32_t latency_us;
+	uint32_t power_mw;   /* validated by the kernel, not used */
+	uint32_t access_size; /* GAS access size; Intel FFH: bit 1 clear = skip BM_STS check */
+};
+#define IK_CST_MAX 8
+
+/* ACPI tables the idle drivers read ([acpi], [cst1]...). */
+struct ik_acpi {
+	bool present;          /* the platform has ACPI */
+	int cst_count;         /* _CST entries; 0 = no _CST object */
+	struct ik_cst_entry cst[IK_CST_MAX];
+	bool cst_control;      /* taking _CST control (FADT CST_CNT via SMI_CMD) succeeds */
+	uint32_t pblk;         /* processor P_BLK I/O address, 0 = none */
+	uint32_t c2_latency_us; /* FADT P_LVL2_LAT */
+	uint32_t c3_latency_us; /* FADT P_LVL3_LAT */
+	bool c2_mp_supported;  /* FADT flag: P_LVL2 usable on SMP */
+	bool wbinvd;           /* FADT flag: WBINVD flushes caches (C3 without bm_check) */
+	uint32_t pm_timer_port; /* FADT X_PM_TMR_BLK */
+	/* One read of the PM timer: a chipset register served one read at a time. */
+	struct ik_dist pm_timer_read;
+	double bm_activity;    /* chance BM_STS is found set at a C3 entry */
+};
+
+/* intel_idle's view ([intel_idle]). */
+struct ik_intel_idle_hw {
+	char table[16]; /* built-in table by name; "" = by CPU model; "acpi" = none */
+	bool pc6;       /* MSR_PKG_CST_CONFIG_CONTROL limit allows package C6 */
+};
+
+/* OPAL idle-state flags (ibm,cpu-idle-state-flags). */
+#define IK_OPAL_DEC_STOP 0x00000001u
+#define IK_OPAL_TIMEBASE_STOP 0x00000002u
+#define IK_OPAL_LOSE_USER_CONTEXT 0x00001000u
+#define IK_OPAL_LOSE_HYP_CONTEXT 0x00002000u
+#define IK_OPAL_LOSE_FULL_CONTEXT 0x00004000u
+#define IK_OPAL_NAP 0x00010000u
+#define IK_OPAL_SLEEP 0x00020000u
+#define IK_OPAL_WINKLE 0x00040000u
+#define IK_OPAL_SLEEP_ER1 0x00080000u
+#define IK_OPAL_STOP_FAST 0x00100000u
+#define IK_OPAL_STOP_DEEP 0x00200000u
+/* PSSCR fields the kernel checks. */
+#define IK_PSSCR_EC 0x00100000u
+#define IK_PSSCR_ESL 0x00200000u
+
+/* One device-tree idle state of a POWER machine ([dt_stateN]). */
+struct ik_dt_state {
+	char name[IK_NAME_LEN];
+	uint32_t flags; /* IK_OPAL_* */
+	uint64_t latency_ns;
+	uint64_t residency_ns;
+	uint32_t psscr;
+};
+#define IK_DT_STATE_MAX 16
+struct ik_powernv {
+	int count;
+	struct ik_dt_state states[IK_DT_STATE_MAX];
+};
+
 
 /*
  * Hardware effects that make one CPU's speed and power depend on what the others do
@@ -135,6 +239,12 @@ struct ik_platform {
 	int state_count;
 	struct ik_hw_state states[IK_STATE_MAX];
 	struct ik_hw_effects effects;
+	/* firmware and CPU description, for the idle drivers */
+	bool has_cpuid; /* the file has [cpuid] */
+	struct ik_cpuid cpuid;
+	struct ik_acpi acpi;
+	struct ik_intel_idle_hw intel_idle;
+	struct ik_powernv powernv;
 };
 
 static inline int ik_platform_cpus(const struct ik_platform *p)

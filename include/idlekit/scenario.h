@@ -14,6 +14,8 @@ enum ik_workload_kind {
 	IK_WORKLOAD_PERIODIC, /* tasks woken by their own timer */
 	IK_WORKLOAD_POISSON,  /* device interrupts with exponential gaps */
 	IK_WORKLOAD_IDLE,     /* nothing to do */
+	IK_WORKLOAD_STREAM,   /* busy senders, each feeding a receiver (netperf UDP_STREAM) */
+	IK_WORKLOAD_SPIN,     /* tasks that never sleep, counting work units */
 };
 
 enum ik_placement {
@@ -37,6 +39,48 @@ struct ik_workload {
 	/* poisson */
 	double irq_rate_hz;  /* per CPU */
 	int64_t irq_work_ns;
+	/* stream: per message, work_ns + msg_bytes * work_ns_per_kb / 1024 to send, and
+	   recv_work_ns + the same per-byte part to receive; pairs and placement as pingpong */
+	int64_t work_ns_per_kb;
+	int64_t recv_work_ns;
+	/* spin: `tasks` busy tasks of task_work_ns units on CPUs spin_cpus[] (default 0..) */
+	int nspin_cpus;
+	int spin_cpus[64];
+};
+
+/*
+ * Options of the idle drivers and the x86 idle code that live on the kernel command line
+ * ([cpuidle] keys; the kernel's parameter names in comments).
+ */
+enum ik_dummy_wait {
+	IK_DUMMY_WAIT_INTEL_ONLY,   /* mainline since v6.0: only on Intel, never in a guest */
+	IK_DUMMY_WAIT_ALWAYS,       /* before 2022: after every SYSTEMIO entry */
+	IK_DUMMY_WAIT_NOT_IN_GUEST, /* 2022: skipped under a hypervisor */
+	IK_DUMMY_WAIT_SKIP_ON_ZEN,  /* the proposed patch: skipped in guests and on Zen */
+};
+enum ik_idle_option { IK_IDLE_DEFAULT, IK_IDLE_POLL, IK_IDLE_HALT, IK_IDLE_NOMWAIT }; /* idle= */
+enum ik_prefer_mwait {
+	IK_PREFER_MWAIT_CPUID,  /* v6.0 on: from CPUID leaf 5 */
+	IK_PREFER_MWAIT_VENDOR, /* before v6.0: Intel only */
+};
+enum ik_cst_fallback {
+	IK_CST_FALLBACK_FIXED,  /* v5.10 on: _CST ignored when its control cannot be taken */
+	IK_CST_FALLBACK_LEGACY, /* v5.6-v5.9: the _CST still decides which states are off */
+};
+struct ik_driver_options {
+	int latency_factor;        /* processor.latency_factor (2) */
+	int max_cstate;            /* processor.max_cstate / intel_idle.max_cstate; -1 = default */
+	bool nocst;                /* processor.nocst */
+	bool bm_check_disable;     /* processor.bm_check_disable */
+	enum ik_dummy_wait dummy_wait;
+	int use_acpi;              /* -1 = the table's default, 1 = intel_idle.use_acpi, 0 = no_acpi */
+	enum ik_cst_fallback cst_fallback;
+	int pc6;                   /* -1 = as the platform says, 0 = disabled, 1 = enabled */
+	uint32_t states_off;       /* intel_idle.states_off */
+	bool forced_wakeup;        /* powernv forced wake-up from lite states */
+	enum ik_idle_option idle;
+	enum ik_prefer_mwait prefer_mwait;
+	bool haltpoll_force;       /* cpuidle_haltpoll.force */
 };
 
 #define IK_MAX_DISABLED 16
@@ -46,8 +90,9 @@ struct ik_scenario {
 	struct ik_platform platform;
 	int hz;
 	int64_t latency_limit_us; /* global PM QoS; -1 = none */
-	char driver[16];          /* "table" */
+	char driver[16];          /* table, acpi_idle, intel_idle, ...; "auto" is resolved at load */
 	char governor[16];
+	struct ik_driver_options opt;
 	/* states disabled through sysfs on every CPU, by name */
 	int ndisabled;
 	char disabled[IK_MAX_DISABLED][IK_NAME_LEN];

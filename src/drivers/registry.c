@@ -1,10 +1,12 @@
-/* The idle drivers idlekit ships, by name. */
+/* The idle drivers idlekit ships, by name, and the choice the kernel makes among them. */
+#include <stdio.h>
 #include <string.h>
 
 #include "idlekit/driver.h"
 
 static const struct ik_idle_driver *const drivers[] = {
-	&ik_driver_table,
+	&ik_driver_table,   &ik_driver_acpi_idle, &ik_driver_intel_idle,
+	&ik_driver_powernv, &ik_driver_haltpoll,  &ik_driver_default_idle,
 };
 
 const struct ik_idle_driver *ik_idle_driver_find(const char *name)
@@ -18,5 +20,67 @@ const struct ik_idle_driver *ik_idle_driver_find(const char *name)
 const char *ik_idle_driver_names(void)
 {
 	/* Keep in step with drivers[] above. */
-	return "table";
+	return "table acpi_idle intel_idle powernv_idle haltpoll none";
+}
+
+void ik_idle_driver_release(struct ik_driver_binding *b)
+{
+	if (b->ops && b->ops->release)
+		b->ops->release(b);
+	b->ctx = NULL;
+}
+
+int ik_idle_driver_probe(const struct ik_scenario *sc, struct ik_driver_binding *b, char *err,
+			 size_t errlen)
+{
+	const struct ik_idle_driver *d = ik_idle_driver_find(sc->driver);
+
+	memset(b, 0, sizeof(*b));
+	if (!d) {
+		snprintf(err, errlen, "unknown cpuidle driver '%s'; available: %s auto", sc->driver,
+			 ik_idle_driver_names());
+		return -1;
+	}
+	if (d->probe(sc, b, err, errlen) != 0) {
+		memset(b, 0, sizeof(*b));
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether driver `name` loads on this scenario (probe and release). */
+static bool loads(struct ik_scenario *sc, const char *name)
+{
+	struct ik_driver_binding b;
+	char err[512], saved[sizeof(sc->driver)];
+
+	memcpy(saved, sc->driver, sizeof(saved));
+	snprintf(sc->driver, sizeof(sc->driver), "%s", name);
+	int rc = ik_idle_driver_probe(sc, &b, err, sizeof(err));
+	if (rc == 0)
+		ik_idle_driver_release(&b);
+	memcpy(sc->driver, saved, sizeof(saved));
+	return rc == 0;
+}
+
+void ik_idle_driver_resolve(struct ik_scenario *sc)
+{
+	static const char *const order[] = { "powernv_idle", "haltpoll", "intel_idle", "acpi_idle" };
+	const char *chosen = "none";
+
+	if (strcmp(sc->driver, "auto") != 0)
+		return;
+	if (!sc->platform.has_cpuid) {
+		chosen = "table"; /* a platform described only by its table */
+	} else if (sc->opt.idle != IK_IDLE_POLL) {
+		for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+			if (loads(sc, order[i])) {
+				chosen = order[i];
+				break;
+			}
+		}
+		if (strcmp(chosen, "none") == 0 && sc->platform.cpuid.vendor == IK_VENDOR_ARM)
+			chosen = "table"; /* a device-tree driver: the table as given */
+	}
+	snprintf(sc->driver, sizeof(sc->driver), "%s", chosen);
 }

@@ -2,12 +2,14 @@
  * The "table" driver: registers the states a platform file lists, one to one.  It stands
  * for any driver whose table is given (a device-tree driver, or a captured sysfs table):
  * the advertised latency and residency are the file's, and a POLL state 0 becomes the
- * core's polling state, as x86 drivers register it.
+ * core's polling state, as x86 drivers register it.  States the file marks in_table = no
+ * exist in the hardware but are not registered.  As in v6.19, a state whose exit latency
+ * exceeds its target residency makes registration fail.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "idlekit/driver.h"
+#include "drivers/drivers_internal.h"
 
 static int table_probe(const struct ik_scenario *sc, struct ik_driver_binding *out, char *err,
 		       size_t errlen)
@@ -18,12 +20,15 @@ static int table_probe(const struct ik_scenario *sc, struct ik_driver_binding *o
 	memset(out, 0, sizeof(*out));
 	out->ops = &ik_driver_table;
 	snprintf(drv->name, sizeof(drv->name), "table");
-	drv->state_count = p->state_count;
+	int n = 0;
 	for (int i = 0; i < p->state_count; i++) {
 		const struct ik_hw_state *hw = &p->states[i];
-		struct ik_state *s = &drv->states[i];
+		struct ik_state *s = &drv->states[n];
 
-		out->hw_state[i] = i;
+		if (hw->unlisted)
+			continue;
+		out->hw_state[n++] = i;
+		drv->state_count = n;
 		if (hw->method == IK_METHOD_POLL && i == 0) {
 			ik_poll_state_init(drv);
 			continue;
@@ -37,7 +42,7 @@ static int table_probe(const struct ik_scenario *sc, struct ik_driver_binding *o
 		s->power_usage = 0;
 		s->flags = hw->flags & ~IK_FLAG_POLLING;
 	}
-	return ik_driver_init(drv, err, errlen);
+	return drv_register(out, err, errlen);
 }
 
 const struct ik_idle_driver ik_driver_table = {

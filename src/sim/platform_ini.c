@@ -2,8 +2,12 @@
  * Platform files: the hardware a simulation runs on.
  *
  *   [platform]                  name, topology, IPI cost, busy power
- *   [state0] [state1] ...       the idle-state table a driver registers, shallow to deep,
- *                               with what each state really costs
+ *   [state0] [state1] ...       the hardware's idle states, shallow to deep, with what each
+ *                               really costs (the "table" driver registers them as listed)
+ *   [cpuid]                     the CPU as the kernel sees it: vendor, MWAIT, leaf 5, bugs
+ *   [acpi] [cst1] [cst2] ...    FADT facts and the _CST package, for acpi_idle/intel_idle
+ *   [intel_idle]                which built-in table, package C6 enabled or not
+ *   [dt_state0] ...             a POWER machine's device-tree idle states (powernv)
  *
  * Every key is checked against a table; anything unknown, repeated, malformed or out of
  * range is an error that names the file, line, section and key and says what was
@@ -17,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlekit/driver.h"
 #include "sim/platform_ini.h"
 
 enum platform_key {
@@ -53,14 +58,177 @@ enum state_key {
 	SK_EXIT_TIMER_NS,
 	SK_EXIT_IRQ_NS,
 	SK_NEEDS_IPI,
+	SK_IN_TABLE,
 	SK_COUNT
 };
 static const char *const state_keys[SK_COUNT] = {
 	"name", "desc", "latency_us", "residency_us", "method", "hint", "flags", "power_mw",
 	"entry_ns", "exit_ns", "exit_ipi_ns", "exit_timer_ns", "exit_irq_ns", "needs_ipi",
+	"in_table",
 };
 
-_Static_assert(PK_COUNT <= IK_INI_MAX_KEYS && SK_COUNT <= IK_INI_MAX_KEYS, "key tables");
+enum cpuid_key {
+	CK_VENDOR,
+	CK_FAMILY,
+	CK_MODEL,
+	CK_MWAIT,
+	CK_MONITOR_BUG,
+	CK_ARAT,
+	CK_ZEN,
+	CK_AMD_E400,
+	CK_AMD_APIC_C1E,
+	CK_HYPERVISOR,
+	CK_KVM_HINT_REALTIME,
+	CK_CPUID5_ECX,
+	CK_CPUID5_EDX,
+	CK_COUNT
+};
+static const char *const cpuid_keys[CK_COUNT] = {
+	"vendor", "family", "model", "mwait", "monitor_bug", "arat", "zen", "amd_e400",
+	"amd_apic_c1e", "hypervisor", "kvm_hint_realtime", "cpuid5_ecx", "cpuid5_edx",
+};
+
+enum acpi_key {
+	AK_CST_CONTROL,
+	AK_PBLK,
+	AK_C2_LATENCY_US,
+	AK_C3_LATENCY_US,
+	AK_C2_MP_SUPPORTED,
+	AK_WBINVD,
+	AK_PM_TIMER_PORT,
+	AK_PM_TIMER_READ_NS,
+	AK_BM_ACTIVITY,
+	AK_COUNT
+};
+static const char *const acpi_keys[AK_COUNT] = {
+	"cst_control", "pblk", "c2_latency_us", "c3_latency_us", "c2_mp_supported", "wbinvd",
+	"pm_timer_port", "pm_timer_read_ns", "bm_activity",
+};
+
+enum cst_key { XK_TYPE, XK_METHOD, XK_ADDRESS, XK_LATENCY_US, XK_POWER_MW, XK_ACCESS_SIZE, XK_COUNT };
+static const char *const cst_keys[XK_COUNT] = {
+	"type", "method", "address", "latency_us", "power_mw", "access_size",
+};
+
+enum intel_idle_key { IK_KEY_TABLE, IK_KEY_PC6, IK_KEY_COUNT };
+static const char *const intel_idle_keys[IK_KEY_COUNT] = { "table", "pc6" };
+
+enum dt_key { DK_NAME, DK_FLAGS, DK_LATENCY_NS, DK_RESIDENCY_NS, DK_PSSCR, DK_COUNT };
+static const char *const dt_keys[DK_COUNT] = {
+	"name", "flags", "latency_ns", "residency_ns", "psscr",
+};
+
+_Static_assert(PK_COUNT <= IK_INI_MAX_KEYS && SK_COUNT <= IK_INI_MAX_KEYS &&
+		       CK_COUNT <= IK_INI_MAX_KEYS && AK_COUNT <= IK_INI_MAX_KEYS &&
+		       XK_COUNT <= IK_INI_MAX_KEYS && DK_COUNT <= IK_INI_MAX_KEYS,
+	       "key tables");
+
+/* The kinds of section, with their key tables. */
+enum sec_kind { SEC_PLATFORM, SEC_STATE, SEC_CPUID, SEC_ACPI, SEC_CST, SEC_INTEL_IDLE, SEC_DT };
+static const struct {
+	const char *const *keys;
+	int nkeys;
+} kind_keys[] = {
+	[SEC_PLATFORM] = { platform_keys, PK_COUNT },
+	[SEC_STATE] = { state_keys, SK_COUNT },
+	[SEC_CPUID] = { cpuid_keys, CK_COUNT },
+	[SEC_ACPI] = { acpi_keys, AK_COUNT },
+	[SEC_CST] = { cst_keys, XK_COUNT },
+	[SEC_INTEL_IDLE] = { intel_idle_keys, IK_KEY_COUNT },
+	[SEC_DT] = { dt_keys, DK_COUNT },
+};
+
+static const char *const vendor_names[] = { "other", "intel", "amd", "ibm", "arm" };
+static const char *const hypervisor_names[] = { "none", "kvm", "other" };
+static const char *const cst_method_names[] = { "ffh", "systemio", "halt" };
+
+static const struct {
+	const char *name;
+	uint32_t flag;
+} opal_flag_names[] = {
+	{ "dec_stop", IK_OPAL_DEC_STOP },
+	{ "timebase_stop", IK_OPAL_TIMEBASE_STOP },
+	{ "lose_user_context", IK_OPAL_LOSE_USER_CONTEXT },
+	{ "lose_hyp_context", IK_OPAL_LOSE_HYP_CONTEXT },
+	{ "lose_full_context", IK_OPAL_LOSE_FULL_CONTEXT },
+	{ "nap", IK_OPAL_NAP },
+	{ "sleep", IK_OPAL_SLEEP },
+	{ "winkle", IK_OPAL_WINKLE },
+	{ "sleep_er1", IK_OPAL_SLEEP_ER1 },
+	{ "stop_fast", IK_OPAL_STOP_FAST },
+	{ "stop_deep", IK_OPAL_STOP_DEEP },
+};
+#define OPAL_FLAG_LIST "dec_stop timebase_stop lose_user_context lose_hyp_context " \
+	"lose_full_context nap sleep winkle sleep_er1 stop_fast stop_deep"
+
+/* "<prefix>N" with N = first..max-1 without leading zeros: N, else -1 (see ik_ini_state_index). */
+static int prefixed_index(const char *section, const char *prefix, int first, int max)
+{
+	size_t n = strlen(prefix);
+	if (strncmp(section, prefix, n) != 0)
+		return -1;
+	const char *d = section + n;
+	if (*d == '\0' || (d[0] == '0' && d[1] != '\0'))
+		return -1;
+	int v = 0;
+	for (; *d; d++) {
+		if (*d < '0' || *d > '9')
+			return -1;
+		v = v * 10 + (*d - '0');
+		if (v >= max)
+			return -1;
+	}
+	return v >= first ? v : -1;
+}
+
+/* The kind of a section and its number (state, cst, dt_state), or -1. */
+static int section_kind(const char *section, int *index)
+{
+	int i;
+
+	*index = 0;
+	if (strcmp(section, "platform") == 0)
+		return SEC_PLATFORM;
+	if (strcmp(section, "cpuid") == 0)
+		return SEC_CPUID;
+	if (strcmp(section, "acpi") == 0)
+		return SEC_ACPI;
+	if (strcmp(section, "intel_idle") == 0)
+		return SEC_INTEL_IDLE;
+	if ((i = ik_ini_state_index(section, IK_STATE_MAX)) >= 0) {
+		*index = i;
+		return SEC_STATE;
+	}
+	if ((i = prefixed_index(section, "cst", 1, IK_CST_MAX + 1)) >= 0) {
+		*index = i;
+		return SEC_CST;
+	}
+	if ((i = prefixed_index(section, "dt_state", 0, IK_DT_STATE_MAX)) >= 0) {
+		*index = i;
+		return SEC_DT;
+	}
+	return -1;
+}
+
+static struct ik_ini_section *section_of(struct ik_platform_reader *r, int kind, int index)
+{
+	switch (kind) {
+	case SEC_PLATFORM:
+		return &r->platform;
+	case SEC_STATE:
+		return &r->state[index];
+	case SEC_CPUID:
+		return &r->cpuid;
+	case SEC_ACPI:
+		return &r->acpi;
+	case SEC_CST:
+		return &r->cst[index];
+	case SEC_INTEL_IDLE:
+		return &r->intel_idle;
+	default:
+		return &r->dt[index];
+	}
+}
 
 static const struct {
 	const char *name;
@@ -100,22 +268,32 @@ void ik_platform_reader_init(struct ik_platform_reader *r, const char *origin,
 	p->poll_wake_ns = 100;
 	p->context_switch_ns = 1000;
 	/* entry_ns defaults to "constant 0": the zeroed struct ik_dist already is. */
+
+	/* Firmware defaults: what a machine without the quirk has. */
+	p->acpi.cst_control = true;
+	p->acpi.c2_mp_supported = true;
+	p->acpi.wbinvd = true;
+	p->acpi.pm_timer_read.kind = IK_DIST_CONSTANT;
+	p->acpi.pm_timer_read.a_ns = p->acpi.pm_timer_read.b_ns = 1000;
+	p->intel_idle.pc6 = true;
 }
 
 bool ik_platform_section(const char *section)
 {
-	return strcmp(section, "platform") == 0 || ik_ini_state_index(section, IK_STATE_MAX) >= 0;
+	int index;
+	return section_kind(section, &index) >= 0;
 }
 
 int ik_platform_check_key(const char *section, const char *key, char *msg, size_t msglen)
 {
-	char list[256];
+	char list[400];
+	int index, kind = section_kind(section, &index);
 	const char *const *names = platform_keys;
 	int n = PK_COUNT;
 
-	if (strcmp(section, "platform") != 0) {
-		names = state_keys;
-		n = SK_COUNT;
+	if (kind >= 0) {
+		names = kind_keys[kind].keys;
+		n = kind_keys[kind].nkeys;
 	}
 	if (ik_ini_key_index(key, names, n) >= 0)
 		return 0;
@@ -197,6 +375,255 @@ static int parse_flags(struct ik_platform_reader *r, struct ik_ini_where w, cons
 	}
 	*out = flags;
 	return 0;
+}
+
+/* "stop_fast, lose_user_context": OPAL flags; "none" = 0. */
+static int parse_opal_flags(struct ik_platform_reader *r, struct ik_ini_where w,
+			    const char *section, const char *value, uint32_t *out)
+{
+	uint32_t flags = 0;
+	const char *p = value;
+	char shown[80];
+
+	if (strcmp(value, "none") == 0) {
+		*out = 0;
+		return 0;
+	}
+	while (*p) {
+		p += strspn(p, ", \t");
+		size_t len = strcspn(p, ", \t");
+		if (len == 0)
+			break;
+		bool found = false;
+		for (size_t i = 0; i < sizeof(opal_flag_names) / sizeof(opal_flag_names[0]); i++) {
+			if (strlen(opal_flag_names[i].name) == len &&
+			    memcmp(p, opal_flag_names[i].name, len) == 0) {
+				flags |= opal_flag_names[i].flag;
+				found = true;
+			}
+		}
+		if (!found) {
+			char tok[64];
+			snprintf(tok, sizeof(tok), "%.*s", (int)(len < 63 ? len : 63), p);
+			return ik_ini_fail(&r->e, w, "[%s] flags: expected 'none' or a comma/space "
+					   "separated list of: " OPAL_FLAG_LIST ", got '%s'", section,
+					   ik_ini_shown(tok, shown, sizeof(shown)));
+		}
+		p += len;
+	}
+	*out = flags;
+	return 0;
+}
+
+static int set_bool(struct ik_platform_reader *r, struct ik_ini_where w, const char *section,
+		    const char *key, const char *value, bool *out)
+{
+	char msg[256];
+	if (ik_ini_bool(value, out, msg, sizeof(msg)) != 0)
+		return bad_value(r, w, section, key, msg);
+	return 0;
+}
+
+static int set_enum(struct ik_platform_reader *r, struct ik_ini_where w, const char *section,
+		    const char *key, const char *value, const char *const *names, int n, int *out)
+{
+	char msg[400];
+	if (ik_ini_enum(value, names, n, out, msg, sizeof(msg)) != 0)
+		return bad_value(r, w, section, key, msg);
+	return 0;
+}
+
+static int set_u32(struct ik_platform_reader *r, struct ik_ini_where w, const char *section,
+		   const char *key, const char *value, int64_t max, bool hex, uint32_t *out)
+{
+	int64_t v;
+	if (set_int(r, w, section, key, value, 0, max, hex, &v))
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int set_cpuid_key(struct ik_platform_reader *r, int k, const char *value,
+			 struct ik_ini_where w)
+{
+	struct ik_cpuid *c = &r->p->cpuid;
+	const char *sec = "cpuid", *key = cpuid_keys[k];
+	int64_t v;
+	int idx;
+
+	switch (k) {
+	case CK_VENDOR:
+		if (set_enum(r, w, sec, key, value, vendor_names, 5, &idx))
+			return -1;
+		c->vendor = (enum ik_cpu_vendor)idx;
+		return 0;
+	case CK_FAMILY:
+		if (set_int(r, w, sec, key, value, 0, 0xfff, true, &v))
+			return -1;
+		c->family = (int)v;
+		return 0;
+	case CK_MODEL:
+		if (set_int(r, w, sec, key, value, 0, 0xfff, true, &v))
+			return -1;
+		c->model = (int)v;
+		return 0;
+	case CK_MWAIT:
+		return set_bool(r, w, sec, key, value, &c->mwait);
+	case CK_MONITOR_BUG:
+		return set_bool(r, w, sec, key, value, &c->monitor_bug);
+	case CK_ARAT:
+		return set_bool(r, w, sec, key, value, &c->arat);
+	case CK_ZEN:
+		return set_bool(r, w, sec, key, value, &c->zen);
+	case CK_AMD_E400:
+		return set_bool(r, w, sec, key, value, &c->amd_e400);
+	case CK_AMD_APIC_C1E:
+		return set_bool(r, w, sec, key, value, &c->amd_apic_c1e);
+	case CK_HYPERVISOR:
+		if (set_enum(r, w, sec, key, value, hypervisor_names, 3, &idx))
+			return -1;
+		c->hypervisor = (enum ik_hypervisor)idx;
+		return 0;
+	case CK_KVM_HINT_REALTIME:
+		return set_bool(r, w, sec, key, value, &c->kvm_hint_realtime);
+	case CK_CPUID5_ECX:
+		return set_u32(r, w, sec, key, value, UINT32_MAX, true, &c->cpuid5_ecx);
+	case CK_CPUID5_EDX:
+		return set_u32(r, w, sec, key, value, UINT32_MAX, true, &c->cpuid5_edx);
+	}
+	return ik_ini_fail(&r->e, w, "[cpuid] %s: internal error", key);
+}
+
+static int set_acpi_key(struct ik_platform_reader *r, int k, const char *value,
+			struct ik_ini_where w)
+{
+	static const char *const control[] = { "fail", "ok" };
+	struct ik_acpi *a = &r->p->acpi;
+	const char *sec = "acpi", *key = acpi_keys[k];
+	char msg[256];
+	int idx;
+
+	switch (k) {
+	case AK_CST_CONTROL:
+		if (set_enum(r, w, sec, key, value, control, 2, &idx))
+			return -1;
+		a->cst_control = idx == 1;
+		return 0;
+	case AK_PBLK:
+		return set_u32(r, w, sec, key, value, 0xffff, true, &a->pblk);
+	case AK_C2_LATENCY_US:
+		return set_u32(r, w, sec, key, value, 0xffff, false, &a->c2_latency_us);
+	case AK_C3_LATENCY_US:
+		return set_u32(r, w, sec, key, value, 0xffff, false, &a->c3_latency_us);
+	case AK_C2_MP_SUPPORTED:
+		return set_bool(r, w, sec, key, value, &a->c2_mp_supported);
+	case AK_WBINVD:
+		return set_bool(r, w, sec, key, value, &a->wbinvd);
+	case AK_PM_TIMER_PORT:
+		return set_u32(r, w, sec, key, value, 0xffff, true, &a->pm_timer_port);
+	case AK_PM_TIMER_READ_NS:
+		return set_dist(r, w, sec, key, value, &a->pm_timer_read);
+	case AK_BM_ACTIVITY:
+		if (ik_ini_real(value, 0.0, 1.0, &a->bm_activity, msg, sizeof(msg)))
+			return bad_value(r, w, sec, key, msg);
+		return 0;
+	}
+	return ik_ini_fail(&r->e, w, "[acpi] %s: internal error", key);
+}
+
+static int set_cst_key(struct ik_platform_reader *r, int i, const char *sec, int k,
+		       const char *value, struct ik_ini_where w)
+{
+	static const char *const types[] = { "C1", "C2", "C3" };
+	struct ik_cst_entry *c = &r->p->acpi.cst[i - 1];
+	const char *key = cst_keys[k];
+	char shown[80];
+	int64_t v;
+	int idx;
+
+	switch (k) {
+	case XK_TYPE:
+		if (ik_ini_enum(value, types, 3, &idx, NULL, 0) == 0) {
+			c->type = idx + 1;
+			return 0;
+		}
+		if (ik_ini_int(value, 1, 3, false, &v, NULL, 0) == 0) {
+			c->type = (int)v;
+			return 0;
+		}
+		return ik_ini_fail(&r->e, w, "[%s] type: expected an ACPI C-state type C1, C2 or C3 "
+				   "(or 1..3), got '%s'", sec, ik_ini_shown(value, shown, sizeof(shown)));
+	case XK_METHOD:
+		if (ik_ini_enum(value, cst_method_names, 3, &idx, NULL, 0) != 0)
+			return ik_ini_fail(&r->e, w, "[%s] method: expected one of: ffh (FIXED_HARDWARE, "
+					   "MWAIT hint in address) systemio (SYSTEM_IO port in address) "
+					   "halt (FIXED_HARDWARE without MWAIT), got '%s'", sec,
+					   ik_ini_shown(value, shown, sizeof(shown)));
+		c->method = (enum ik_cst_method)idx;
+		return 0;
+	case XK_ADDRESS:
+		return set_u32(r, w, sec, key, value, UINT32_MAX, true, &c->address);
+	case XK_LATENCY_US:
+		return set_u32(r, w, sec, key, value, MAX_STATE_US, false, &c->latency_us);
+	case XK_POWER_MW:
+		return set_u32(r, w, sec, key, value, MAX_POWER_MW, false, &c->power_mw);
+	case XK_ACCESS_SIZE:
+		return set_u32(r, w, sec, key, value, 4, false, &c->access_size);
+	}
+	return ik_ini_fail(&r->e, w, "[%s] %s: internal error", sec, key);
+}
+
+static int set_intel_idle_key(struct ik_platform_reader *r, int k, const char *value,
+			      struct ik_ini_where w)
+{
+	struct ik_intel_idle_hw *h = &r->p->intel_idle;
+	char shown[80];
+
+	switch (k) {
+	case IK_KEY_TABLE:
+		if (strcmp(value, "auto") == 0) {
+			h->table[0] = '\0';
+			return 0;
+		}
+		if (strcmp(value, "acpi") != 0 && !ik_intel_idle_table_exists(value))
+			return ik_ini_fail(&r->e, w, "[intel_idle] table: expected auto (by CPU model), "
+					   "acpi (no built-in table: states from _CST) or one of: %s, "
+					   "got '%s'", ik_intel_idle_table_names(),
+					   ik_ini_shown(value, shown, sizeof(shown)));
+		snprintf(h->table, sizeof(h->table), "%s", value);
+		return 0;
+	case IK_KEY_PC6:
+		return set_bool(r, w, "intel_idle", "pc6", value, &h->pc6);
+	}
+	return ik_ini_fail(&r->e, w, "[intel_idle]: internal error: key %d", k);
+}
+
+static int set_dt_key(struct ik_platform_reader *r, int i, const char *sec, int k,
+		      const char *value, struct ik_ini_where w)
+{
+	struct ik_dt_state *d = &r->p->powernv.states[i];
+	const char *key = dt_keys[k];
+	int64_t v;
+
+	switch (k) {
+	case DK_NAME:
+		return set_text(r, w, sec, key, value, sizeof(d->name), true, d->name);
+	case DK_FLAGS:
+		return parse_opal_flags(r, w, sec, value, &d->flags);
+	case DK_LATENCY_NS:
+		if (set_int(r, w, sec, key, value, 0, (int64_t)MAX_STATE_US * 1000, false, &v))
+			return -1;
+		d->latency_ns = (uint64_t)v;
+		return 0;
+	case DK_RESIDENCY_NS:
+		if (set_int(r, w, sec, key, value, 0, (int64_t)MAX_STATE_US * 1000, false, &v))
+			return -1;
+		d->residency_ns = (uint64_t)v;
+		return 0;
+	case DK_PSSCR:
+		return set_u32(r, w, sec, key, value, UINT32_MAX, true, &d->psscr);
+	}
+	return ik_ini_fail(&r->e, w, "[%s] %s: internal error", sec, key);
 }
 
 static int set_platform_key(struct ik_platform_reader *r, int k, const char *value,
@@ -303,6 +730,13 @@ static int set_state_key(struct ik_platform_reader *r, int i, const char *sec, i
 		if (ik_ini_bool(value, &s->needs_ipi, msg, sizeof(msg)) != 0)
 			return bad_value(r, w, sec, key, msg);
 		return 0;
+	case SK_IN_TABLE: {
+		bool listed;
+		if (ik_ini_bool(value, &listed, msg, sizeof(msg)) != 0)
+			return bad_value(r, w, sec, key, msg);
+		s->unlisted = !listed;
+		return 0;
+	}
 	}
 	return ik_ini_fail(&r->e, w, "[%s] %s: internal error", sec, key);
 }
@@ -310,29 +744,19 @@ static int set_state_key(struct ik_platform_reader *r, int i, const char *sec, i
 int ik_platform_reader_set(struct ik_platform_reader *r, const char *section, const char *key,
 			   const char *value, struct ik_ini_where w)
 {
-	struct ik_ini_section *sec;
-	const char *const *names;
-	int n, state = -1;
-	char msg[400], shown[80];
+	char msg[500], shown[80];
+	int index;
 
 	if (section[0] == '\0')
 		return ik_ini_fail(&r->e, w, "key '%s' is outside any section; platform files have "
 				   "[platform], [state0], [state1], ...",
 				   ik_ini_shown(key, shown, sizeof(shown)));
-	if (strcmp(section, "platform") == 0) {
-		sec = &r->platform;
-		names = platform_keys;
-		n = PK_COUNT;
-	} else if ((state = ik_ini_state_index(section, IK_STATE_MAX)) >= 0) {
-		sec = &r->state[state];
-		names = state_keys;
-		n = SK_COUNT;
-	} else {
-		return ik_ini_fail(&r->e, w, "unknown section [%s]; known sections: platform "
-				   "state0..state%d", ik_ini_shown(section, shown, sizeof(shown)),
-				   IK_STATE_MAX - 1);
-	}
-	int k = ik_ini_key_index(key, names, n);
+	int kind = section_kind(section, &index);
+	if (kind < 0)
+		return ik_ini_fail(&r->e, w, "unknown section [%s]; known sections: "
+				   IK_PLATFORM_SECTIONS, ik_ini_shown(section, shown, sizeof(shown)));
+	struct ik_ini_section *sec = section_of(r, kind, index);
+	int k = ik_ini_key_index(key, kind_keys[kind].keys, kind_keys[kind].nkeys);
 	if (k < 0) {
 		ik_platform_check_key(section, key, msg, sizeof(msg));
 		return ik_ini_fail(&r->e, w, "%s", msg);
@@ -343,34 +767,47 @@ int ik_platform_reader_set(struct ik_platform_reader *r, const char *section, co
 	}
 	if (ik_ini_mark_key(&r->e, sec, section, k, key, w) != 0)
 		return -1;
-	if (state >= 0)
-		return set_state_key(r, state, section, k, value, w);
-	return set_platform_key(r, k, value, w);
+	switch (kind) {
+	case SEC_STATE:
+		return set_state_key(r, index, section, k, value, w);
+	case SEC_CPUID:
+		return set_cpuid_key(r, k, value, w);
+	case SEC_ACPI:
+		return set_acpi_key(r, k, value, w);
+	case SEC_CST:
+		return set_cst_key(r, index, section, k, value, w);
+	case SEC_INTEL_IDLE:
+		return set_intel_idle_key(r, k, value, w);
+	case SEC_DT:
+		return set_dt_key(r, index, section, k, value, w);
+	default:
+		return set_platform_key(r, k, value, w);
+	}
 }
 
 static int on_section(void *user, const char *name, int line)
 {
 	struct ik_platform_reader *r = user;
 	struct ik_ini_where w = { line, NULL };
-	struct ik_ini_section *sec = NULL;
 	char shown[80];
+	int index, kind = section_kind(name, &index);
 
-	if (strcmp(name, "platform") == 0) {
-		sec = &r->platform;
-	} else {
-		int i = ik_ini_state_index(name, IK_STATE_MAX);
-		if (i >= 0)
-			sec = &r->state[i];
-	}
-	if (!sec) {
+	if (kind < 0) {
 		if (ik_ini_state_index(name, 1000000) >= IK_STATE_MAX)
 			return ik_ini_fail(&r->e, w, "[%s]: at most %d idle states (state0..state%d)",
 					   ik_ini_shown(name, shown, sizeof(shown)), IK_STATE_MAX,
 					   IK_STATE_MAX - 1);
-		return ik_ini_fail(&r->e, w, "unknown section [%s]; known sections: platform "
-				   "state0..state%d", ik_ini_shown(name, shown, sizeof(shown)),
-				   IK_STATE_MAX - 1);
+		if (prefixed_index(name, "cst", 0, 1000000) >= 0)
+			return ik_ini_fail(&r->e, w, "[%s]: _CST entries are [cst1]..[cst%d]",
+					   ik_ini_shown(name, shown, sizeof(shown)), IK_CST_MAX);
+		if (prefixed_index(name, "dt_state", 0, 1000000) >= 0)
+			return ik_ini_fail(&r->e, w, "[%s]: at most %d device-tree idle states "
+					   "(dt_state0..dt_state%d)", ik_ini_shown(name, shown, sizeof(shown)),
+					   IK_DT_STATE_MAX, IK_DT_STATE_MAX - 1);
+		return ik_ini_fail(&r->e, w, "unknown section [%s]; known sections: "
+				   IK_PLATFORM_SECTIONS, ik_ini_shown(name, shown, sizeof(shown)));
 	}
+	struct ik_ini_section *sec = section_of(r, kind, index);
 	if (sec->present)
 		return ik_ini_fail(&r->e, w, "duplicate section [%s] (first on line %d)", name,
 				   sec->where.line);
@@ -486,14 +923,114 @@ static int finish_state(struct ik_platform_reader *r, int i)
 }
 
 /*
- * Where to point for "states out of order" between state i-1 and state i: at state i's
- * key, unless only state i-1's came from an override (the file alone was in order).
+ * Where to point for "states out of order" between state `before` and state i: at state
+ * i's key, unless only the other's came from an override (the file alone was in order).
  */
-static struct ik_ini_where order_where(const struct ik_platform_reader *r, int i, int k)
+static struct ik_ini_where order_where(const struct ik_platform_reader *r, int i, int before,
+				       int k)
 {
 	struct ik_ini_where w = key_where(&r->state[i], k);
-	struct ik_ini_where prev = key_where(&r->state[i - 1], k);
+	struct ik_ini_where prev = key_where(&r->state[before], k);
 	return (!w.override && prev.override) ? prev : w;
+}
+
+/* Sections numbered from `first` must have no gaps: [X3] needs [X2]. */
+static int check_numbering(struct ik_platform_reader *r, const struct ik_ini_section *secs,
+			   int first, int max, const char *prefix, int *count)
+{
+	int n = 0;
+
+	for (int i = first; i < max; i++)
+		if (secs[i].present)
+			n = i + 1;
+	for (int i = first; i < n; i++)
+		if (!secs[i].present) {
+			int next = i + 1;
+			while (!secs[next].present)
+				next++;
+			return ik_ini_fail(&r->e, secs[next].where, "[%s%d] without [%s%d]: numbered "
+					   "from %s%d without gaps", prefix, next, prefix, i, prefix, first);
+		}
+	*count = n > first ? n - first : 0;
+	return 0;
+}
+
+static int finish_cpuid(struct ik_platform_reader *r)
+{
+	struct ik_cpuid *c = &r->p->cpuid;
+
+	r->p->has_cpuid = r->cpuid.present;
+	if (!r->cpuid.present)
+		return 0;
+	if (!r->cpuid.set[CK_VENDOR])
+		return ik_ini_fail(&r->e, r->cpuid.where, "[cpuid]: missing required key 'vendor'");
+	if (!r->cpuid.set[CK_ZEN])
+		c->zen = c->vendor == IK_VENDOR_AMD && c->family >= 0x17;
+	if (c->kvm_hint_realtime && c->hypervisor != IK_HYPERVISOR_KVM)
+		return ik_ini_fail(&r->e, key_where(&r->cpuid, CK_KVM_HINT_REALTIME),
+				   "[cpuid] kvm_hint_realtime: only meaningful with hypervisor = kvm, "
+				   "got hypervisor = %s", hypervisor_names[c->hypervisor]);
+	return 0;
+}
+
+static int finish_acpi(struct ik_platform_reader *r)
+{
+	struct ik_acpi *a = &r->p->acpi;
+	int count;
+
+	if (check_numbering(r, r->cst, 1, IK_CST_MAX + 1, "cst", &count))
+		return -1;
+	a->cst_count = count;
+	a->present = r->acpi.present || count > 0;
+	for (int i = 1; i <= count; i++) {
+		static const int required[] = { XK_TYPE, XK_METHOD, XK_LATENCY_US };
+		struct ik_ini_section *sec = &r->cst[i];
+		struct ik_cst_entry *c = &a->cst[i - 1];
+		char name[16];
+
+		snprintf(name, sizeof(name), "cst%d", i);
+		if (require(r, sec, name, cst_keys, required, 3))
+			return -1;
+		if (c->method != IK_CST_HALT && !sec->set[XK_ADDRESS])
+			return ik_ini_fail(&r->e, sec->where, "[%s]: missing required key 'address' "
+					   "(the %s for method %s)", name,
+					   c->method == IK_CST_FFH ? "MWAIT hint" : "I/O port",
+					   cst_method_names[c->method]);
+		if (c->method == IK_CST_FFH && c->address > 0xff)
+			return ik_ini_fail(&r->e, key_where(sec, XK_ADDRESS), "[%s] address: an MWAIT "
+					   "hint is one byte (0x00..0xff), got 0x%" PRIx32, name,
+					   c->address);
+		if (c->method == IK_CST_SYSTEMIO && c->address > 0xffff)
+			return ik_ini_fail(&r->e, key_where(sec, XK_ADDRESS), "[%s] address: an I/O "
+					   "port is 0x0000..0xffff, got 0x%" PRIx32, name, c->address);
+		if (!sec->set[XK_ACCESS_SIZE])
+			c->access_size = 3;
+	}
+	return 0;
+}
+
+static int finish_dt(struct ik_platform_reader *r)
+{
+	struct ik_powernv *pn = &r->p->powernv;
+	int count;
+
+	if (check_numbering(r, r->dt, 0, IK_DT_STATE_MAX, "dt_state", &count))
+		return -1;
+	pn->count = count;
+	for (int i = 0; i < count; i++) {
+		static const int required[] = { DK_NAME, DK_FLAGS, DK_LATENCY_NS, DK_RESIDENCY_NS };
+		struct ik_ini_section *sec = &r->dt[i];
+		char name[24];
+
+		snprintf(name, sizeof(name), "dt_state%d", i);
+		if (require(r, sec, name, dt_keys, required, 4))
+			return -1;
+		if ((pn->states[i].flags & (IK_OPAL_STOP_FAST | IK_OPAL_STOP_DEEP)) &&
+		    !sec->set[DK_PSSCR])
+			return ik_ini_fail(&r->e, sec->where, "[%s]: missing required key 'psscr' "
+					   "(a stop state's PSSCR value)", name);
+	}
+	return 0;
 }
 
 int ik_platform_reader_finish(struct ik_platform_reader *r)
@@ -520,20 +1057,29 @@ int ik_platform_reader_finish(struct ik_platform_reader *r)
 	for (int i = 0; i < count; i++)
 		if (finish_state(r, i))
 			return -1;
-	for (int i = 1; i < count; i++) {
-		const struct ik_hw_state *a = &p->states[i - 1], *b = &p->states[i];
-		if (b->latency_us < a->latency_us)
-			return ik_ini_fail(&r->e, order_where(r, i, SK_LATENCY_US),
-					   "states out of order: state%d latency_us %" PRIu32
-					   " < state%d latency_us %" PRIu32, i, b->latency_us, i - 1,
-					   a->latency_us);
-		if (b->residency_us < a->residency_us)
-			return ik_ini_fail(&r->e, order_where(r, i, SK_RESIDENCY_US),
-					   "states out of order: state%d residency_us %" PRIu32
-					   " < state%d residency_us %" PRIu32, i, b->residency_us, i - 1,
-					   a->residency_us);
+	/* The table driver's states in order; unlisted states are outside that table. */
+	int prev = -1;
+	for (int i = 0; i < count; i++) {
+		if (p->states[i].unlisted)
+			continue;
+		if (prev >= 0) {
+			const struct ik_hw_state *a = &p->states[prev], *b = &p->states[i];
+			if (b->latency_us < a->latency_us)
+				return ik_ini_fail(&r->e, order_where(r, i, prev, SK_LATENCY_US),
+						   "states out of order: state%d latency_us %" PRIu32
+						   " < state%d latency_us %" PRIu32, i, b->latency_us,
+						   prev, a->latency_us);
+			if (b->residency_us < a->residency_us)
+				return ik_ini_fail(&r->e, order_where(r, i, prev, SK_RESIDENCY_US),
+						   "states out of order: state%d residency_us %" PRIu32
+						   " < state%d residency_us %" PRIu32, i, b->residency_us,
+						   prev, a->residency_us);
+		}
+		prev = i;
 	}
 	p->state_count = count;
+	if (finish_cpuid(r) || finish_acpi(r) || finish_dt(r))
+		return -1;
 	return 0;
 }
 
@@ -643,4 +1189,11 @@ int ik_platform_load(const char *ref, struct ik_platform *p, char *err, size_t e
 	int ret = ik_platform_parse_string(t.origin, t.text, p, err, errlen);
 	ik_platform_text_free(&t);
 	return ret;
+}
+
+const char *ik_vendor_name(enum ik_cpu_vendor v)
+{
+	if ((unsigned)v < sizeof(vendor_names) / sizeof(vendor_names[0]))
+		return vendor_names[v];
+	return "?";
 }

@@ -11,6 +11,9 @@
 #include "sim/ini_common.h"
 
 #define IK_PLATFORM_ORIGIN_LEN 512
+/* The platform sections, for "known sections" messages. */
+#define IK_PLATFORM_SECTIONS "platform state0..state9 cpuid acpi cst1..cst8 intel_idle dt_state0..dt_state15"
+
 
 struct ik_platform_reader {
 	char origin[IK_PLATFORM_ORIGIN_LEN]; /* the file name in messages */
@@ -18,6 +21,11 @@ struct ik_platform_reader {
 	struct ik_platform *p;
 	struct ik_ini_section platform;
 	struct ik_ini_section state[IK_STATE_MAX];
+	struct ik_ini_section cpuid;
+	struct ik_ini_section acpi;
+	struct ik_ini_section cst[IK_CST_MAX + 1]; /* [cst1]..[cst8]; cst[0] unused */
+	struct ik_ini_section intel_idle;
+	struct ik_ini_section dt[IK_DT_STATE_MAX];
 	struct ik_dist exit_ns[IK_STATE_MAX]; /* exit_ns as given, the default per wake source */
 };
 
@@ -32,7 +40,10 @@ int ik_platform_reader_set(struct ik_platform_reader *r, const char *section, co
 /* Defaults that depend on other keys, then the checks; 0 or -1. */
 int ik_platform_reader_finish(struct ik_platform_reader *r);
 
-/* Whether `section` is a platform section ("platform", "state0".."state9"). */
+/*
+ * Whether `section` is a platform section: platform, state0..state9, cpuid, acpi,
+ * cst1..cst8, intel_idle, dt_state0..dt_state15.
+ */
 bool ik_platform_section(const char *section);
 /* 0 if `key` exists in platform section `section`, else -1 with "unknown key ..." in msg. */
 int ik_platform_check_key(const char *section, const char *key, char *msg, size_t msglen);

@@ -3,7 +3,8 @@
  *
  *   [scenario]  name, platform (built-in name or file), duration, runs, seed
  *   [kernel]    HZ, global PM QoS latency limit
- *   [cpuidle]   driver, governor, states disabled through sysfs
+ *   [cpuidle]   driver and its kernel command-line options, governor, states disabled
+ *               through sysfs
  *   [workload]  what the tasks do
  *
  * Reading one takes four steps: the file; the overrides ("section.key=value", in order, as
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlekit/driver.h"
 #include "idlekit/governor.h"
 #include "sim/ini_common.h"
 #include "sim/platform_ini.h"
@@ -28,8 +30,31 @@ static const char *const scenario_keys[] = { "name", "description", "platform", 
 					     "warmup_ms", "runs", "seed" };
 enum { KN_HZ, KN_LATENCY_LIMIT_US, KN_COUNT };
 static const char *const kernel_keys[] = { "hz", "latency_limit_us" };
-enum { CI_DRIVER, CI_GOVERNOR, CI_DISABLE, CI_COUNT };
-static const char *const cpuidle_keys[] = { "driver", "governor", "disable" };
+enum {
+	CI_DRIVER,
+	CI_GOVERNOR,
+	CI_DISABLE,
+	CI_LATENCY_FACTOR,
+	CI_MAX_CSTATE,
+	CI_NOCST,
+	CI_BM_CHECK_DISABLE,
+	CI_DUMMY_WAIT,
+	CI_USE_ACPI,
+	CI_CST_FALLBACK,
+	CI_PC6,
+	CI_STATES_OFF,
+	CI_FORCED_WAKEUP,
+	CI_IDLE,
+	CI_PREFER_MWAIT,
+	CI_HALTPOLL_FORCE,
+	CI_COUNT
+};
+static const char *const cpuidle_keys[] = {
+	"driver", "governor", "disable", "latency_factor", "max_cstate", "nocst",
+	"bm_check_disable", "dummy_wait", "use_acpi", "cst_fallback", "pc6", "states_off",
+	"forced_wakeup", "idle", "prefer_mwait", "haltpoll_force",
+};
+_Static_assert(CI_COUNT <= IK_INI_MAX_KEYS, "cpuidle keys");
 enum {
 	WL_TYPE,
 	WL_PAIRS,
@@ -60,7 +85,15 @@ static const struct {
 /* In the order of enum ik_workload_kind and enum ik_placement. */
 static const char *const workload_types[] = { "pingpong", "periodic", "poisson", "idle" };
 static const char *const placements[] = { "same_core", "same_package", "cross_package", "wake_idle" };
-static const char *const drivers[] = { "table" };
+static const char *const drivers[] = { "table", "acpi_idle", "intel_idle", "powernv_idle",
+				       "haltpoll", "none", "auto" };
+#define NDRIVERS ((int)(sizeof(drivers) / sizeof(drivers[0])))
+/* In the order of the enums in scenario.h. */
+static const char *const dummy_waits[] = { "intel_only", "always", "not_in_guest", "skip_on_zen" };
+static const char *const idle_options[] = { "default", "poll", "halt", "nomwait" };
+static const char *const prefer_mwaits[] = { "cpuid", "vendor" };
+static const char *const cst_fallbacks[] = { "fixed", "legacy" };
+static const char *const pc6_values[] = { "platform", "disabled", "enabled" };
 
 #define MAX_MS 3600000
 #define MAX_WORK_NS 10000000000LL
@@ -81,6 +114,10 @@ static void scenario_defaults(struct ik_scenario *sc)
 	sc->latency_limit_us = -1;
 	snprintf(sc->driver, sizeof(sc->driver), "table");
 	snprintf(sc->governor, sizeof(sc->governor), "menu");
+	sc->opt.latency_factor = 2;
+	sc->opt.max_cstate = -1;
+	sc->opt.use_acpi = -1;
+	sc->opt.pc6 = -1;
 	sc->duration_ns = 1000 * IK_NSEC_PER_MSEC;
 	sc->warmup_ns = 0;
 	sc->runs = 1;
@@ -229,7 +266,10 @@ static int set_kernel(struct scenario_reader *r, int k, const char *value, struc
 	return bad(r, w, sec, key, "internal error");
 }
 
-/* "disable = C2, C3": state names, comma or space separated; checked against the platform later. */
+/*
+ * "disable = C2, C3": state names, comma or space separated, a name with a space in double
+ * quotes ("haltpoll idle"); checked against the driver's table later.
+ */
 static int set_disable(struct scenario_reader *r, const char *value, struct ik_ini_where w)
 {
 	struct ik_scenario *sc = r->sc;
@@ -239,8 +279,16 @@ static int set_disable(struct scenario_reader *r, const char *value, struct ik_i
 
 	while (*p) {
 		p += strspn(p, ", \t");
-		size_t len = strcspn(p, ", \t");
-		if (len == 0)
+		bool quoted = *p == '"'; /* "haltpoll idle": a name with a space */
+		if (quoted)
+			p++;
+		size_t len = quoted ? strcspn(p, "\"") : strcspn(p, ", \t");
+		if (quoted && p[len] != '"') {
+			snprintf(msg, sizeof(msg), "expected a closing '\"' after '%s'",
+				 ik_ini_shown(p - 1, shown, sizeof(shown)));
+			return bad(r, w, "cpuidle", "disable", msg);
+		}
+		if (len == 0 && !quoted)
 			break;
 		if (len >= IK_NAME_LEN) {
 			char tok[80];
@@ -262,10 +310,101 @@ static int set_disable(struct scenario_reader *r, const char *value, struct ik_i
 			sc->disabled[n][len] = '\0';
 			n++;
 		}
-		p += len;
+		p += len + (quoted ? 1 : 0);
 	}
 	sc->ndisabled = n;
 	return 0;
+}
+
+static int get_bool(struct scenario_reader *r, struct ik_ini_where w, const char *key,
+		    const char *value, bool *out)
+{
+	char msg[256];
+	if (ik_ini_bool(value, out, msg, sizeof(msg)) != 0)
+		return bad(r, w, "cpuidle", key, msg);
+	return 0;
+}
+
+/* The driver options: the kernel parameters they stand for are in scenario.h. */
+static int set_driver_option(struct scenario_reader *r, int k, const char *value,
+			     struct ik_ini_where w)
+{
+	struct ik_driver_options *o = &r->sc->opt;
+	const char *sec = "cpuidle", *key = cpuidle_keys[k];
+	char msg[256], shown[80];
+	int64_t v;
+	int idx;
+
+	switch (k) {
+	case CI_LATENCY_FACTOR:
+		if (get_int(r, w, sec, key, value, 0, 1000, &v))
+			return -1;
+		o->latency_factor = (int)v;
+		return 0;
+	case CI_MAX_CSTATE:
+		if (strcmp(value, "default") == 0) {
+			o->max_cstate = -1;
+			return 0;
+		}
+		if (ik_ini_int(value, 0, 100, false, &v, NULL, 0) != 0) {
+			snprintf(msg, sizeof(msg), "expected 'default' or an integer 0..100, got '%s'",
+				 ik_ini_shown(value, shown, sizeof(shown)));
+			return bad(r, w, sec, key, msg);
+		}
+		o->max_cstate = (int)v;
+		return 0;
+	case CI_NOCST:
+		return get_bool(r, w, key, value, &o->nocst);
+	case CI_BM_CHECK_DISABLE:
+		return get_bool(r, w, key, value, &o->bm_check_disable);
+	case CI_DUMMY_WAIT:
+		if (get_enum(r, w, sec, key, value, dummy_waits, 4, &idx))
+			return -1;
+		o->dummy_wait = (enum ik_dummy_wait)idx;
+		return 0;
+	case CI_USE_ACPI: {
+		static const char *const names[] = { "default", "yes", "no" };
+		if (get_enum(r, w, sec, key, value, names, 3, &idx))
+			return -1;
+		o->use_acpi = idx == 0 ? -1 : idx == 1 ? 1 : 0;
+		return 0;
+	}
+	case CI_CST_FALLBACK:
+		if (get_enum(r, w, sec, key, value, cst_fallbacks, 2, &idx))
+			return -1;
+		o->cst_fallback = (enum ik_cst_fallback)idx;
+		return 0;
+	case CI_PC6:
+		if (get_enum(r, w, sec, key, value, pc6_values, 3, &idx))
+			return -1;
+		o->pc6 = idx - 1;
+		return 0;
+	case CI_STATES_OFF:
+		if (ik_ini_int(value, 0, (1 << IK_STATE_MAX) - 1, true, &v, msg, sizeof(msg)) != 0)
+			return bad(r, w, sec, key, msg);
+		o->states_off = (uint32_t)v;
+		return 0;
+	case CI_FORCED_WAKEUP: {
+		static const char *const names[] = { "off", "on" };
+		if (get_enum(r, w, sec, key, value, names, 2, &idx))
+			return -1;
+		o->forced_wakeup = idx == 1;
+		return 0;
+	}
+	case CI_IDLE:
+		if (get_enum(r, w, sec, key, value, idle_options, 4, &idx))
+			return -1;
+		o->idle = (enum ik_idle_option)idx;
+		return 0;
+	case CI_PREFER_MWAIT:
+		if (get_enum(r, w, sec, key, value, prefer_mwaits, 2, &idx))
+			return -1;
+		o->prefer_mwait = (enum ik_prefer_mwait)idx;
+		return 0;
+	case CI_HALTPOLL_FORCE:
+		return get_bool(r, w, key, value, &o->haltpoll_force);
+	}
+	return bad(r, w, sec, key, "internal error");
 }
 
 static int set_cpuidle(struct scenario_reader *r, int k, const char *value, struct ik_ini_where w)
@@ -277,7 +416,7 @@ static int set_cpuidle(struct scenario_reader *r, int k, const char *value, stru
 
 	switch (k) {
 	case CI_DRIVER:
-		if (get_enum(r, w, sec, key, value, drivers, 1, &idx))
+		if (get_enum(r, w, sec, key, value, drivers, NDRIVERS, &idx))
 			return -1;
 		snprintf(sc->driver, sizeof(sc->driver), "%s", drivers[idx]);
 		return 0;
@@ -299,8 +438,9 @@ static int set_cpuidle(struct scenario_reader *r, int k, const char *value, stru
 	}
 	case CI_DISABLE:
 		return set_disable(r, value, w);
+	default:
+		return set_driver_option(r, k, value, w);
 	}
-	return bad(r, w, sec, key, "internal error");
 }
 
 static int set_workload(struct scenario_reader *r, int k, const char *value, struct ik_ini_where w)
@@ -359,7 +499,7 @@ static int unknown_section(struct scenario_reader *r, struct ik_ini_where w, con
 	char shown[80];
 	return ik_ini_fail(&r->e, w, "unknown section [%s]; known sections: scenario kernel "
 			   "cpuidle workload%s", ik_ini_shown(name, shown, sizeof(shown)),
-			   with_platform ? " platform state0..state9" : "");
+			   with_platform ? " " IK_PLATFORM_SECTIONS : "");
 }
 
 static int set_key(struct scenario_reader *r, const char *section, const char *key,
@@ -499,29 +639,55 @@ static int load_platform(struct scenario_reader *r, const char *const *ov, int n
 	return ret;
 }
 
-static int check_disabled(struct scenario_reader *r)
+/*
+ * The driver: "auto" becomes the one the kernel would load; the driver must load on this
+ * platform; its governor wins unless the scenario names one; and every state the scenario
+ * disables must be in its table.
+ */
+static int check_driver(struct scenario_reader *r)
 {
-	const struct ik_scenario *sc = r->sc;
+	struct ik_scenario *sc = r->sc;
 	const struct ik_platform *p = &sc->platform;
+	struct ik_ini_where w = r->sec[SEC_CPUIDLE].set[CI_DRIVER] ? where_of(r, SEC_CPUIDLE, CI_DRIVER)
+		: r->sec[SEC_CPUIDLE].present ? r->sec[SEC_CPUIDLE].where
+					      : r->sec[SEC_SCENARIO].where;
+	char msg[IK_ERR_LEN];
 
-	for (int i = 0; i < sc->ndisabled; i++) {
+	ik_idle_driver_resolve(sc);
+	struct ik_driver_binding *b = malloc(sizeof(*b));
+	if (!b)
+		return ik_ini_fail(&r->e, w, "out of memory");
+	if (ik_idle_driver_probe(sc, b, msg, sizeof(msg)) != 0) {
+		free(b);
+		return ik_ini_fail(&r->e, w, "[cpuidle] driver: %s%s does not load on platform %s: %s",
+				   sc->driver, r->sec[SEC_CPUIDLE].set[CI_DRIVER] ? "" : " (the default)",
+				   p->name, msg);
+	}
+	if (b->ops->governor && !r->sec[SEC_CPUIDLE].set[CI_GOVERNOR])
+		snprintf(sc->governor, sizeof(sc->governor), "%s", b->ops->governor);
+	const struct ik_driver *drv = &b->table;
+	int ret = 0;
+	for (int i = 0; i < sc->ndisabled && ret == 0; i++) {
 		bool found = false;
-		for (int s = 0; s < p->state_count; s++)
-			if (strcmp(p->states[s].name, sc->disabled[i]) == 0)
+		for (int s = 0; s < drv->state_count; s++)
+			if (strcmp(drv->states[s].name, sc->disabled[i]) == 0)
 				found = true;
 		if (!found) {
 			char names[IK_STATE_MAX * IK_NAME_LEN + 16];
 			size_t len = 0;
 			names[0] = '\0';
-			for (int s = 0; s < p->state_count; s++)
+			for (int s = 0; s < drv->state_count; s++)
 				len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
-							s ? " " : "", p->states[s].name);
-			return ik_ini_fail(&r->e, where_of(r, SEC_CPUIDLE, CI_DISABLE),
-					   "[cpuidle] disable: no state named '%s' in platform %s; "
-					   "its states: %s", sc->disabled[i], p->name, names);
+							s ? " " : "", drv->states[s].name);
+			ret = ik_ini_fail(&r->e, where_of(r, SEC_CPUIDLE, CI_DISABLE),
+					  "[cpuidle] disable: no state named '%s' in platform %s; "
+					  "its states: %s (driver %s)", sc->disabled[i], p->name, names,
+					  drv->name);
 		}
 	}
-	return 0;
+	ik_idle_driver_release(b);
+	free(b);
+	return ret;
 }
 
 /* Pinned pingpong placements must fit the machine; say which constraint fails and why. */
@@ -593,7 +759,7 @@ static int finish(struct scenario_reader *r, const char *const *ov, int n)
 					   scenario_keys[required[i]]);
 	if (load_platform(r, ov, n))
 		return -1;
-	if (check_disabled(r) || check_placement(r))
+	if (check_driver(r) || check_placement(r))
 		return -1;
 	return 0;
 }

@@ -66,7 +66,9 @@ static void builtin_amd_zen3(void **state)
 	assert_int_equal(plat.threads_per_core, 2);
 	assert_int_equal(plat.cores_per_llc, 8);
 	assert_int_equal(ik_platform_cpus(&plat), 128);
-	assert_int_equal(plat.state_count, 3);
+	assert_int_equal(plat.state_count, 4); /* POLL C1 C2, and HLT outside the table */
+	assert_true(plat.states[3].unlisted);
+	assert_int_equal(plat.states[3].method, IK_METHOD_HLT);
 	assert_int_equal(plat.ipi_ns.kind, IK_DIST_PERCENTILES);
 
 	const struct ik_hw_state *s = plat.states;
@@ -106,7 +108,8 @@ static void builtin_intel_skx(void **state)
 		fail_msg("%s", err);
 	assert_int_equal(ik_platform_cpus(&plat), 80);
 	assert_int_equal(plat.cores_per_llc, 20);
-	assert_int_equal(plat.state_count, 4);
+	assert_int_equal(plat.state_count, 5); /* and HLT, outside the table */
+	assert_true(plat.states[4].unlisted);
 	const char *names[] = { "POLL", "C1", "C1E", "C6" };
 	const unsigned lat[] = { 0, 2, 10, 133 }, res[] = { 0, 2, 20, 600 }, hint[] = { 0, 0, 1, 0x20 };
 	for (int i = 0; i < 4; i++) {
@@ -161,6 +164,164 @@ static void cannot_open(void **state)
 	assert_string_equal(err, "no-such-file.ini: cannot open: No such file or directory");
 	assert_int_equal(ik_platform_load("../platforms/", &plat, err, sizeof(err)), -1);
 	assert_string_equal(err, "../platforms/: cannot open: Is a directory");
+}
+
+
+/* ---- firmware and CPU description ------------------------------------------------------ */
+
+/* Every built-in platform parses and equals its file under platforms/. */
+static void builtins_all_parse(void **state)
+{
+	(void)state;
+	static struct ik_platform file;
+	char err[IK_ERR_LEN] = "", path[128];
+	int n = 0;
+	for (const struct ik_builtin *b = ik_builtin_platforms; b->name; b++, n++) {
+		if (ik_platform_load(b->name, &plat, err, sizeof(err)) != 0)
+			fail_msg("%s: %s", b->name, err);
+		assert_string_equal(plat.name, b->name);
+		assert_true(plat.source[0] != '\0'); /* each says where its numbers come from */
+		snprintf(path, sizeof(path), "../platforms/%s.ini", b->name);
+		if (ik_platform_load(path, &file, err, sizeof(err)) != 0)
+			fail_msg("%s", err);
+		assert_memory_equal(&file, &plat, sizeof(plat));
+	}
+	assert_true(n >= 13);
+}
+
+#define CPUID_AMD "[cpuid]\nvendor = amd\nfamily = 0x19\nmwait = yes\n"
+
+static void firmware_sections(void **state)
+{
+	(void)state;
+	expect_ok(PLATFORM_HEAD STATE0 STATE1
+		  "[state2]\nname = HLT\nlatency_us = 1\nresidency_us = 1\nmethod = hlt\nin_table = no\n"
+		  "[cpuid]\nvendor = intel\nfamily = 6\nmodel = 0x55\nmwait = yes\nmonitor_bug = no\n"
+		  "arat = yes\nzen = no\namd_e400 = no\namd_apic_c1e = yes\nhypervisor = kvm\n"
+		  "kvm_hint_realtime = yes\ncpuid5_ecx = 0x3\ncpuid5_edx = 0x2020\n"
+		  "[acpi]\ncst_control = fail\npblk = 0x410\nc2_latency_us = 20\nc3_latency_us = 200\n"
+		  "c2_mp_supported = no\nwbinvd = no\npm_timer_port = 0x808\n"
+		  "pm_timer_read_ns = constant 1200\nbm_activity = 0.25\n"
+		  "[cst1]\ntype = C1\nmethod = ffh\naddress = 0x00\nlatency_us = 1\npower_mw = 1000\n"
+		  "access_size = 1\n"
+		  "[cst2]\ntype = 2\nmethod = systemio\naddress = 0x414\nlatency_us = 18\n"
+		  "[cst3]\ntype = C3\nmethod = halt\nlatency_us = 100\n"
+		  "[intel_idle]\ntable = skx\npc6 = no\n"
+		  "[dt_state0]\nname = stop0_lite\nflags = stop_fast\nlatency_ns = 1000\n"
+		  "residency_ns = 10000\npsscr = 0x330\n"
+		  "[dt_state1]\nname = stop4\nflags = stop_deep, lose_full_context timebase_stop\n"
+		  "latency_ns = 100000\nresidency_ns = 10000000\npsscr = 0x300334\n");
+	assert_true(plat.states[2].unlisted);
+	assert_false(plat.states[1].unlisted);
+	assert_true(plat.has_cpuid);
+	const struct ik_cpuid *c = &plat.cpuid;
+	assert_int_equal(c->vendor, IK_VENDOR_INTEL);
+	assert_int_equal(c->model, 0x55);
+	assert_true(c->mwait && c->arat && c->amd_apic_c1e && c->kvm_hint_realtime);
+	assert_false(c->zen || c->monitor_bug || c->amd_e400);
+	assert_int_equal(c->hypervisor, IK_HYPERVISOR_KVM);
+	assert_int_equal(c->cpuid5_edx, 0x2020);
+	const struct ik_acpi *a = &plat.acpi;
+	assert_true(a->present);
+	assert_false(a->cst_control);
+	assert_int_equal(a->pblk, 0x410);
+	assert_int_equal(a->c3_latency_us, 200);
+	assert_false(a->c2_mp_supported || a->wbinvd);
+	assert_int_equal(a->pm_timer_read.a_ns, 1200);
+	assert_true(a->bm_activity > 0.24 && a->bm_activity < 0.26);
+	assert_int_equal(a->cst_count, 3);
+	assert_int_equal(a->cst[0].access_size, 1);
+	assert_int_equal(a->cst[1].access_size, 3); /* default */
+	assert_int_equal(a->cst[1].type, 2);
+	assert_int_equal(a->cst[1].method, IK_CST_SYSTEMIO);
+	assert_int_equal(a->cst[1].address, 0x414);
+	assert_int_equal(a->cst[2].method, IK_CST_HALT);
+	assert_string_equal(plat.intel_idle.table, "skx");
+	assert_false(plat.intel_idle.pc6);
+	assert_int_equal(plat.powernv.count, 2);
+	assert_int_equal(plat.powernv.states[1].flags,
+			 IK_OPAL_STOP_DEEP | IK_OPAL_LOSE_FULL_CONTEXT | IK_OPAL_TIMEBASE_STOP);
+	assert_int_equal(plat.powernv.states[1].residency_ns, 10000000);
+	assert_int_equal(plat.powernv.states[0].psscr, 0x330);
+
+	/* defaults: no sections, no firmware; zen from the family */
+	expect_ok(PLATFORM_HEAD STATE0);
+	assert_false(plat.has_cpuid || plat.acpi.present);
+	assert_true(plat.acpi.cst_control && plat.intel_idle.pc6);
+	assert_int_equal(plat.cpuid.vendor, IK_VENDOR_OTHER);
+	expect_ok(PLATFORM_HEAD STATE0 CPUID_AMD);
+	assert_true(plat.cpuid.zen);
+	expect_ok(PLATFORM_HEAD STATE0 "[cpuid]\nvendor = amd\nfamily = 0x10\n");
+	assert_false(plat.cpuid.zen);
+	/* an unlisted state is outside the order check of the table */
+	expect_ok(PLATFORM_HEAD STATE0 STATE1
+		  "[state2]\nname = X\nlatency_us = 0\nresidency_us = 0\nmethod = hlt\nin_table = no\n"
+		  "[state3]\nname = C6\nlatency_us = 100\nresidency_us = 300\nmethod = mwait\n");
+	expect_error(PLATFORM_HEAD STATE0 STATE1
+		     "[state2]\nname = X\nlatency_us = 0\nresidency_us = 0\nmethod = hlt\n",
+		     "t.ini:19: states out of order: state2 latency_us 0 < state1 latency_us 2", NULL);
+}
+
+static void firmware_errors(void **state)
+{
+	(void)state;
+	expect_error(PLATFORM_HEAD STATE0 "[cpuid]\nfamily = 6\n", "t.ini:12: [cpuid]: missing required "
+		     "key 'vendor'", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[cpuid]\nvendor = via\n", "t.ini:13: [cpuid] vendor: "
+		     "expected one of: other intel amd ibm arm, got 'via'", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[cpuid]\nvendor = amd\nkvm_hint_realtime = yes\n",
+		     "t.ini:14: [cpuid] kvm_hint_realtime: only meaningful with hypervisor = kvm", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[cpuid]\nvendor = amd\ncpuid5_edx = 0x1g\n",
+		     "t.ini:14: [cpuid] cpuid5_edx: expected", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[acpi]\ncst_control = maybe\n", "t.ini:13: [acpi] "
+		     "cst_control: expected one of: fail ok, got 'maybe'", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[acpi]\nbm_activity = 2\n", "t.ini:13: [acpi] bm_activity:", NULL);
+	/* _CST entries: unknown method, bad type, missing address, hint range, gaps */
+	expect_error(PLATFORM_HEAD STATE0 "[cst1]\ntype = C1\nmethod = mwait\n", "t.ini:14: [cst1] "
+		     "method: expected one of: ffh (FIXED_HARDWARE, MWAIT hint in address) systemio "
+		     "(SYSTEM_IO port in address) halt (FIXED_HARDWARE without MWAIT), got 'mwait'", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[cst1]\ntype = C4\n", "t.ini:13: [cst1] type: expected an "
+		     "ACPI C-state type C1, C2 or C3 (or 1..3), got 'C4'", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[cst1]\ntype = C1\nmethod = ffh\nlatency_us = 1\n",
+		     "t.ini:12: [cst1]: missing required key 'address' (the MWAIT hint for method ffh)",
+		     NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[cst1]\ntype = C1\nmethod = systemio\nlatency_us = 1\n",
+		     "(the I/O port for method systemio)", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[cst1]\ntype = C1\nmethod = ffh\nlatency_us = 1\n"
+		     "address = 0x100\n", "t.ini:16: [cst1] address: an MWAIT hint is one byte "
+		     "(0x00..0xff), got 0x100", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[cst1]\ntype = C1\nmethod = systemio\nlatency_us = 1\n"
+		     "address = 0x10000\n", "an I/O port is 0x0000..0xffff", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[cst1]\ntype = C1\nlatency_us = 1\n",
+		     "[cst1]: missing required key 'method'", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[cst2]\ntype = C1\nmethod = halt\nlatency_us = 1\n",
+		     "t.ini:12: [cst2] without [cst1]: numbered from cst1 without gaps", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[cst9]\n", "t.ini:12: [cst9]: _CST entries are "
+		     "[cst1]..[cst8]", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[cst0]\n", "[cst0]: _CST entries are [cst1]..[cst8]", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[intel_idle]\ntable = knl\n", "t.ini:13: [intel_idle] "
+		     "table: expected auto (by CPU model), acpi (no built-in table: states from _CST) or "
+		     "one of: hsw hsx bdw bdx skl skx icx spr gnr srf, got 'knl'", NULL);
+	/* device-tree states */
+	expect_error(PLATFORM_HEAD STATE0 "[dt_state0]\nname = s\nflags = stop_fast, fast\n",
+		     "t.ini:14: [dt_state0] flags: expected 'none' or a comma/space separated list of: "
+		     "dec_stop timebase_stop", "got 'fast'", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[dt_state0]\nname = s\nflags = stop_fast\nlatency_ns = 1\n"
+		     "residency_ns = 1\n", "t.ini:12: [dt_state0]: missing required key 'psscr' "
+		     "(a stop state's PSSCR value)", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[dt_state1]\nname = s\n", "[dt_state1] without [dt_state0]",
+		     NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[dt_state16]\n", "at most 16 device-tree idle states", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[dt_state0]\nname = s\n", "[dt_state0]: missing required "
+		     "key 'flags'", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[state0]\n", "duplicate section [state0]", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[acpi]\n[acpi]\n", "t.ini:13: duplicate section [acpi] "
+		     "(first on line 12)", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[cpuid]\nvendor = amd\nnope = 1\n", "t.ini:14: unknown key "
+		     "'nope' in [cpuid]; known keys: vendor family model mwait", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[state0]\n", "duplicate section", NULL);
+	expect_error(PLATFORM_HEAD "[state0]\nname = P\nlatency_us = 0\nresidency_us = 0\n"
+		     "method = poll\nin_table = maybe\n", "[state0] in_table: expected yes, no", NULL);
 }
 
 /* ---- a minimal file: exact values, defaults --------------------------------------------- */
@@ -315,7 +476,8 @@ static void error_sections(void **state)
 {
 	(void)state;
 	expect_error(PLATFORM_HEAD "[foo]\n", "t.ini:7:", "unknown section [foo]",
-		     "known sections: platform state0..state9", NULL);
+		     "known sections: platform state0..state9 cpuid acpi cst1..cst8 intel_idle "
+		     "dt_state0..dt_state15", NULL);
 	expect_error(PLATFORM_HEAD STATE0 "[platform]\n", "t.ini:12:",
 		     "duplicate section [platform] (first on line 1)", NULL);
 	expect_error(PLATFORM_HEAD "[state10]\n", "t.ini:7:", "at most 10 idle states", NULL);
@@ -444,6 +606,9 @@ int main(void)
 		cmocka_unit_test(builtin_amd_zen3),
 		cmocka_unit_test(builtin_intel_skx),
 		cmocka_unit_test(builtin_equals_file),
+		cmocka_unit_test(builtins_all_parse),
+		cmocka_unit_test(firmware_sections),
+		cmocka_unit_test(firmware_errors),
 		cmocka_unit_test(unknown_builtin_lists_names),
 		cmocka_unit_test(cannot_open),
 		cmocka_unit_test(minimal_file_defaults),

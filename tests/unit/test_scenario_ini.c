@@ -356,8 +356,9 @@ static void error_values(void **state)
 	expect_error(HEAD "seed = -1\n", "got '-1'", NULL);
 	expect_error("[scenario]\nname = has space\nplatform = amd-zen3\n", "s.ini:2: [scenario] "
 		     "name: expected a name", NULL);
-	expect_error(HEAD "[cpuidle]\ndriver = acpi_idle\n", "[cpuidle] driver: expected one of: "
-		     "table, got 'acpi_idle'", NULL);
+	expect_error(HEAD "[cpuidle]\ndriver = acpi\n", "s.ini:5: [cpuidle] driver: expected one of: "
+		     "table acpi_idle intel_idle powernv_idle haltpoll none auto, got 'acpi'",
+		     NULL);
 	expect_error(HEAD "[cpuidle]\ngovernor = foo\n", "s.ini:5: [cpuidle] governor: unknown "
 		     "governor 'foo'; available: ", "menu", NULL);
 	expect_error(HEAD "[cpuidle]\ngovernor = averyveryverylonggovernorname\n",
@@ -374,7 +375,8 @@ static void error_platform_reference(void **state)
 {
 	(void)state;
 	expect_error("[scenario]\nname = t\nplatform = amd-zen9\n", "s.ini:3: [scenario] platform: "
-		     "unknown platform 'amd-zen9'; built-in platforms: amd-zen3 intel-skx", NULL);
+		     "unknown platform 'amd-zen9'; built-in platforms: amd-zen2-rome amd-zen3-milan "
+		     "amd-zen3 arm-juno", NULL);
 	expect_error("[scenario]\nname = t\nplatform = /nonexistent/p.ini\n", "s.ini:3: [scenario] "
 		     "platform: /nonexistent/p.ini: cannot open: No such file or directory", NULL);
 	expect_error("[scenario]\nname = t\nplatform =\n", "s.ini:3: [scenario] platform: expected "
@@ -416,6 +418,134 @@ static void error_placement(void **state)
 	expect_ok(HEAD "[workload]\ntype = pingpong\npairs = 20\nplacement = same_core\n");
 }
 
+
+/* ---- idle drivers and their kernel command-line options -------------------------------- */
+
+static void driver_option_defaults(void **state)
+{
+	(void)state;
+	expect_ok(HEAD);
+	assert_string_equal(sc.driver, "table"); /* the default stays the table driver */
+	assert_int_equal(sc.opt.latency_factor, 2);
+	assert_int_equal(sc.opt.max_cstate, -1);
+	assert_false(sc.opt.nocst || sc.opt.bm_check_disable || sc.opt.forced_wakeup ||
+		     sc.opt.haltpoll_force);
+	assert_int_equal(sc.opt.dummy_wait, IK_DUMMY_WAIT_INTEL_ONLY);
+	assert_int_equal(sc.opt.use_acpi, -1);
+	assert_int_equal(sc.opt.cst_fallback, IK_CST_FALLBACK_FIXED);
+	assert_int_equal(sc.opt.pc6, -1);
+	assert_int_equal(sc.opt.states_off, 0);
+	assert_int_equal(sc.opt.idle, IK_IDLE_DEFAULT);
+	assert_int_equal(sc.opt.prefer_mwait, IK_PREFER_MWAIT_CPUID);
+}
+
+static void driver_options(void **state)
+{
+	(void)state;
+	expect_ok(HEAD "[cpuidle]\ndriver = acpi_idle\nlatency_factor = 3\nmax_cstate = 2\nnocst = no\n"
+		  "bm_check_disable = yes\ndummy_wait = skip_on_zen\nuse_acpi = yes\n"
+		  "cst_fallback = legacy\npc6 = disabled\nstates_off = 0x6\nforced_wakeup = on\n"
+		  "idle = nomwait\nprefer_mwait = vendor\nhaltpoll_force = yes\n");
+	assert_string_equal(sc.driver, "acpi_idle");
+	assert_int_equal(sc.opt.latency_factor, 3);
+	assert_int_equal(sc.opt.max_cstate, 2);
+	assert_true(sc.opt.bm_check_disable && sc.opt.forced_wakeup && sc.opt.haltpoll_force);
+	assert_int_equal(sc.opt.dummy_wait, IK_DUMMY_WAIT_SKIP_ON_ZEN);
+	assert_int_equal(sc.opt.use_acpi, 1);
+	assert_int_equal(sc.opt.cst_fallback, IK_CST_FALLBACK_LEGACY);
+	assert_int_equal(sc.opt.pc6, 0);
+	assert_int_equal(sc.opt.states_off, 6);
+	assert_int_equal(sc.opt.idle, IK_IDLE_NOMWAIT);
+	assert_int_equal(sc.opt.prefer_mwait, IK_PREFER_MWAIT_VENDOR);
+	const char *ov[] = { "cpuidle.dummy_wait=always", "cpuidle.dummy_wait=not_in_guest",
+			     "cpuidle.use_acpi=no", "cpuidle.pc6=enabled", "cpuidle.max_cstate=default",
+			     "cpuidle.idle=halt", "cpuidle.driver=none" };
+	expect_ok_ov(HEAD, ov, 7);
+	assert_int_equal(sc.opt.dummy_wait, IK_DUMMY_WAIT_NOT_IN_GUEST);
+	assert_int_equal(sc.opt.use_acpi, 0);
+	assert_int_equal(sc.opt.pc6, 1);
+	assert_int_equal(sc.opt.max_cstate, -1);
+	assert_int_equal(sc.opt.idle, IK_IDLE_HALT);
+	assert_string_equal(sc.driver, "none");
+}
+
+/* driver = auto becomes the driver the kernel would load; the driver's governor wins. */
+static void driver_auto(void **state)
+{
+	(void)state;
+	const char *ov[] = { "cpuidle.driver=auto" };
+	expect_ok_ov(HEAD, ov, 1);
+	assert_string_equal(sc.driver, "acpi_idle");
+	assert_string_equal(sc.governor, "menu");
+	const char *skx[] = { "cpuidle.driver=auto", "scenario.platform=intel-skx" };
+	expect_ok_ov(HEAD, skx, 2);
+	assert_string_equal(sc.driver, "intel_idle");
+	const char *p9[] = { "cpuidle.driver=auto", "scenario.platform=ibm-power9" };
+	expect_ok_ov(HEAD, p9, 2);
+	assert_string_equal(sc.driver, "powernv_idle");
+	const char *juno[] = { "cpuidle.driver=auto", "scenario.platform=arm-juno" };
+	expect_ok_ov(HEAD, juno, 2);
+	assert_string_equal(sc.driver, "table");
+	const char *kvm[] = { "cpuidle.driver=auto", "scenario.platform=kvm-guest-haltpoll" };
+	expect_ok_ov(HEAD, kvm, 2);
+	assert_string_equal(sc.driver, "haltpoll");
+	assert_string_equal(sc.governor, "haltpoll");
+	const char *kvm_teo[] = { "cpuidle.driver=auto", "scenario.platform=kvm-guest-haltpoll",
+				  "cpuidle.governor=teo" };
+	expect_ok_ov(HEAD, kvm_teo, 3);
+	assert_string_equal(sc.governor, "teo");
+	const char *poll[] = { "cpuidle.driver=auto", "cpuidle.idle=poll" };
+	expect_ok_ov(HEAD, poll, 2);
+	assert_string_equal(sc.driver, "none");
+	/* disable names the driver's states, not the hardware's */
+	expect_ok(HEAD "[cpuidle]\ndriver = none\ndisable = \"MWAIT C1\"\n");
+	assert_int_equal(sc.ndisabled, 1);
+	assert_string_equal(sc.disabled[0], "MWAIT C1");
+	const char *hp[] = { "scenario.platform=kvm-guest-haltpoll", "cpuidle.driver=haltpoll",
+			     "cpuidle.disable=POLL, \"haltpoll idle\"" };
+	expect_ok_ov(HEAD, hp, 3);
+	assert_int_equal(sc.ndisabled, 2);
+	assert_string_equal(sc.disabled[1], "haltpoll idle");
+	expect_error(HEAD "[cpuidle]\ndisable = \"C1\n", "s.ini:5: [cpuidle] disable: expected a "
+		     "closing '\"' after '\"C1'", NULL);
+}
+
+static void driver_errors(void **state)
+{
+	(void)state;
+	expect_error(HEAD "[cpuidle]\ndriver = intel_idle\n", "s.ini:5: [cpuidle] driver: intel_idle "
+		     "does not load on platform amd-zen3: intel_idle: needs an Intel family-6 CPU", NULL);
+	expect_error(HEAD "[cpuidle]\ndriver = acpi_idle\ndisable = C6\n", "s.ini:6: [cpuidle] "
+		     "disable: no state named 'C6' in platform amd-zen3; its states: POLL C1 C2 "
+		     "(driver acpi_idle)", NULL);
+	expect_error(HEAD "[cpuidle]\nlatency_factor = -1\n", "s.ini:5: [cpuidle] latency_factor: "
+		     "expected an integer 0..1000, got '-1'", NULL);
+	expect_error(HEAD "[cpuidle]\nmax_cstate = x\n", "s.ini:5: [cpuidle] max_cstate: expected "
+		     "'default' or an integer 0..100, got 'x'", NULL);
+	expect_error(HEAD "[cpuidle]\ndummy_wait = never\n", "s.ini:5: [cpuidle] dummy_wait: expected "
+		     "one of: intel_only always not_in_guest skip_on_zen, got 'never'", NULL);
+	expect_error(HEAD "[cpuidle]\nidle = mwait\n", "[cpuidle] idle: expected one of: default poll "
+		     "halt nomwait, got 'mwait'", NULL);
+	expect_error(HEAD "[cpuidle]\nprefer_mwait = amd\n", "expected one of: cpuid vendor", NULL);
+	expect_error(HEAD "[cpuidle]\ncst_fallback = old\n", "expected one of: fixed legacy", NULL);
+	expect_error(HEAD "[cpuidle]\npc6 = yes\n", "expected one of: platform disabled enabled", NULL);
+	expect_error(HEAD "[cpuidle]\nforced_wakeup = yes\n", "expected one of: off on", NULL);
+	expect_error(HEAD "[cpuidle]\nuse_acpi = 1\n", "expected one of: default yes no", NULL);
+	expect_error(HEAD "[cpuidle]\nstates_off = 0x400\n", "[cpuidle] states_off: expected", NULL);
+	expect_error(HEAD "[cpuidle]\nnocst = maybe\n", "[cpuidle] nocst: expected yes, no", NULL);
+	expect_set_error(HEAD, "cpuidle.driver=haltpoll", "--set cpuidle.driver=haltpoll: [cpuidle] "
+			 "driver: haltpoll does not load on platform amd-zen3: haltpoll: needs a KVM "
+			 "guest", NULL);
+	expect_set_error(HEAD, "cst2.method=mwait", "--set cst2.method=mwait: [cst2] method: expected "
+			 "one of: ffh", NULL);
+	/* v6.19 refuses a driver with a state whose exit latency exceeds its residency */
+	expect_set_error(HEAD, "state2.residency_us=10", "s.ini:1: [cpuidle] driver: table (the "
+			 "default) does not load on platform amd-zen3: table: state2 C2 has exit latency "
+			 "18 us > target residency 10 us; the kernel (v6.19) refuses", NULL);
+	expect_set_error(HEAD, "cpuid.bogus=1", "--set cpuid.bogus=1: unknown key 'bogus' in [cpuid]",
+			 NULL);
+}
+
 static void error_overrides(void **state)
 {
 	(void)state;
@@ -429,7 +559,8 @@ static void error_overrides(void **state)
 	expect_set_error(HEAD, ".pairs=3", "--set .pairs=3: expected section.key=value, got an "
 			 "empty section", NULL);
 	expect_set_error(HEAD, "foo.bar=1", "--set foo.bar=1: unknown section [foo]; known sections: "
-			 "scenario kernel cpuidle workload platform state0..state9", NULL);
+			 "scenario kernel cpuidle workload platform state0..state9 cpuid acpi cst1..cst8 "
+			 "intel_idle dt_state0..dt_state15", NULL);
 	expect_set_error(HEAD, "workload.pairs=abc", "--set workload.pairs=abc: [workload] pairs: "
 			 "expected an integer 1..65536, got 'abc'", NULL);
 	expect_set_error(HEAD, "state1.latency=3", "--set state1.latency=3: unknown key 'latency' in "
@@ -446,9 +577,9 @@ static void error_overrides(void **state)
 	expect_set_error(HEAD, "cpuidle.disable=C9", "--set cpuidle.disable=C9: [cpuidle] disable: "
 			 "no state named 'C9'", NULL);
 	/* a state the platform lacks, created by an override, must be complete */
-	expect_set_error(HEAD, "state3.name=C3", "--set state3.name=C3: [state3]: missing required "
+	expect_set_error(HEAD, "state4.name=C3", "--set state4.name=C3: [state4]: missing required "
 			 "key 'latency_us'", NULL);
-	expect_set_error(HEAD, "state5.name=C5", "--set state5.name=C5: [state5] without [state3]",
+	expect_set_error(HEAD, "state6.name=C5", "--set state6.name=C5: [state6] without [state4]",
 			 NULL);
 	/* errors come in order: the first bad override is the one reported */
 	const char *ov[] = { "workload.pairs=2", "kernel.hz=7", "workload.bogus=1" };
@@ -479,6 +610,10 @@ int main(void)
 		cmocka_unit_test(error_platform_reference),
 		cmocka_unit_test(error_placement),
 		cmocka_unit_test(error_overrides),
+		cmocka_unit_test(driver_option_defaults),
+		cmocka_unit_test(driver_options),
+		cmocka_unit_test(driver_auto),
+		cmocka_unit_test(driver_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
