@@ -143,6 +143,10 @@ const char *ik_rep_workload_name(enum ik_workload_kind kind)
 		return "poisson";
 	case IK_WORKLOAD_IDLE:
 		return "idle";
+	case IK_WORKLOAD_STREAM:
+		return "stream";
+	case IK_WORKLOAD_SPIN:
+		return "spin";
 	}
 	return "unknown";
 }

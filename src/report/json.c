@@ -253,6 +253,18 @@ static void write_workload(struct json_writer *w, const struct ik_workload *wl)
 		break;
 	case IK_WORKLOAD_IDLE:
 		break;
+	case IK_WORKLOAD_STREAM:
+		jw_int(w, "pairs", wl->pairs);
+		jw_int(w, "work_ns", wl->work_ns);
+		jw_int(w, "recv_work_ns", wl->recv_work_ns);
+		jw_int(w, "work_ns_per_kb", wl->work_ns_per_kb);
+		jw_int(w, "msg_bytes", wl->msg_bytes);
+		jw_string(w, "placement", ik_rep_placement_name(wl->placement), 32);
+		break;
+	case IK_WORKLOAD_SPIN:
+		jw_int(w, "tasks", wl->tasks);
+		jw_int(w, "task_work_ns", wl->task_work_ns);
+		break;
 	}
 	jw_end_object(w);
 }

@@ -161,9 +161,11 @@ static const char *ns_as_ms(char *buf, int64_t ns)
 	return buf;
 }
 
+/* Workloads whose throughput is a message (or work unit) rate. */
 static bool is_pingpong(const struct ik_scenario *sc)
 {
-	return sc->workload.kind == IK_WORKLOAD_PINGPONG;
+	return sc->workload.kind == IK_WORKLOAD_PINGPONG || sc->workload.kind == IK_WORKLOAD_STREAM ||
+	       sc->workload.kind == IK_WORKLOAD_SPIN;
 }
 
 /* ---- header ---- */
@@ -205,6 +207,18 @@ static void print_workload(FILE *out, const struct ik_workload *wl)
 		break;
 	case IK_WORKLOAD_IDLE:
 		fputs(": nothing to do", out);
+		break;
+	case IK_WORKLOAD_STREAM:
+		ik_rep_fmt_exact(a, sizeof(a), wl->work_ns + wl->msg_bytes * wl->work_ns_per_kb / 1024, 3);
+		ik_rep_fmt_exact(b, sizeof(b), wl->recv_work_ns + wl->msg_bytes * wl->work_ns_per_kb / 1024,
+				 3);
+		fprintf(out, ": %d senders, %lld B per message, %s us to send and %s us to receive "
+			     "each, placement %s",
+			wl->pairs, (long long)wl->msg_bytes, a, b, ik_rep_placement_name(wl->placement));
+		break;
+	case IK_WORKLOAD_SPIN:
+		ik_rep_fmt_exact(a, sizeof(a), wl->task_work_ns, 3);
+		fprintf(out, ": %d busy tasks, work units of %s us (counted as messages)", wl->tasks, a);
 		break;
 	}
 	fputc('\n', out);

@@ -70,6 +70,7 @@ void sim_cpu_idle_enter(struct ik_sim *s, int cpu)
 	if (!c->in_idle_loop) {
 		c->in_idle_loop = true;
 		c->span_start = s->now;
+		c->last_task = -1; /* whatever runs next is switched to from the idle task */
 	}
 	fill_tick_inputs(s, cpu);
 	if (s->measuring)

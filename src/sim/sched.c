@@ -93,16 +93,27 @@ void sim_wake_task(struct ik_sim *s, int task, int waker_cpu)
 		ik_eq_arm(&s->eq, id, arrival);
 }
 
-/* Switch to the first queued task and run its work. */
+/* A task that does not sleep goes back on its run queue, behind any task waiting there. */
+void sim_requeue_task(struct ik_sim *s, int task)
+{
+	struct sim_task *t = &s->tasks[task];
+
+	t->state = TASK_RUNNABLE;
+	t->woken_at = -1;
+	enqueue(s, t->cpu, task);
+}
+
+/* Switch to the first queued task (no switch if it is the one that just ran) and run it. */
 void sim_run_next(struct ik_sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 	int task = dequeue(s, cpu);
 	struct sim_task *t = &s->tasks[task];
-	int64_t start = s->now + s->plat->context_switch_ns;
+	int64_t start = s->now + (task == c->last_task ? 0 : s->plat->context_switch_ns);
 
 	c->mode = CPU_RUNNING;
 	c->current = task;
+	c->last_task = task;
 	t->state = TASK_RUNNING;
 	if (t->woken_at >= 0 && s->measuring) {
 		ik_hist_add(&s->wake_latency, start - t->woken_at);

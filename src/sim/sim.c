@@ -111,7 +111,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 
 		ik_device_init(&c->dev, s->drv, cpu, sc->hz);
 		ik_platform_topology(s->plat, cpu, &c->topo);
-		c->rq_head = c->rq_tail = c->current = -1;
+		c->rq_head = c->rq_tail = c->current = c->last_task = -1;
 		c->mode = CPU_RUNNING;
 		for (int k = 0; k < sc->ndisabled; k++) {
 			int idx = find_state(s->drv, sc->disabled[k]);
@@ -133,9 +133,9 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 
 	/* Timer ids: CPUs', then one per task (known only after the workload), then global. */
 	int max_tasks = 0;
-	if (sc->workload.kind == IK_WORKLOAD_PINGPONG)
+	if (sc->workload.kind == IK_WORKLOAD_PINGPONG || sc->workload.kind == IK_WORKLOAD_STREAM)
 		max_tasks = 2 * sc->workload.pairs;
-	else if (sc->workload.kind == IK_WORKLOAD_PERIODIC)
+	else if (sc->workload.kind == IK_WORKLOAD_PERIODIC || sc->workload.kind == IK_WORKLOAD_SPIN)
 		max_tasks = sc->workload.tasks;
 	if (ik_eq_init(&s->eq, s->ncpus * CPU_TIMERS + max_tasks + GLOBAL_TIMERS))
 		goto oom;

@@ -50,6 +50,8 @@ struct sim_task {
 	int64_t woken_at; /* when it was woken, for the wake latency; -1 = not a wake-up */
 	int64_t work_ns;
 	int64_t period_start; /* periodic: phase of its timer */
+	int pending;          /* stream receiver: messages waiting */
+	bool busy_loop;       /* never blocks: runs again as soon as its work ends */
 };
 
 struct sim_cpu {
@@ -57,6 +59,7 @@ struct sim_cpu {
 	struct ik_cpu_topo topo;
 	enum cpu_mode mode;
 	int current; /* running task, -1 for an interrupt handler or none */
+	int last_task; /* the task that ran last, -1 if none */
 	int rq_head, rq_tail, nr_queued;
 	bool tick_stopped;
 	bool in_idle_loop;
@@ -146,6 +149,7 @@ void sim_effects_close(struct ik_sim *s, int64_t end);
 /* sched.c */
 void sim_wake_task(struct ik_sim *s, int task, int waker_cpu);
 void sim_run_next(struct ik_sim *s, int cpu);
+void sim_requeue_task(struct ik_sim *s, int task);
 void sim_work_done(struct ik_sim *s, int cpu);
 void sim_device_irq(struct ik_sim *s, int cpu);
 void sim_task_timer(struct ik_sim *s, int task);

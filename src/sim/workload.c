@@ -8,6 +8,10 @@
  * poisson   device interrupts on every CPU with exponential gaps; their handlers run in
  *           the idle loop.
  * idle      nothing at all.
+ * stream    senders that never sleep (netperf UDP_STREAM), each waking its receiver, so
+ *           the send rate follows the sender's frequency, hence turbo.
+ * spin      tasks that never sleep, counting units of work: the throughput of a CPU
+ *           next to an idle SMT sibling.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +124,76 @@ oom:
 	return -1;
 }
 
+/* Per-message CPU time: a fixed part and a part per KiB of payload. */
+static int64_t message_work(int64_t fixed_ns, const struct ik_workload *w)
+{
+	return fixed_ns + w->msg_bytes * w->work_ns_per_kb / 1024;
+}
+
+static int setup_stream(struct ik_sim *s, char *err, size_t errlen)
+{
+	const struct ik_workload *w = &s->sc->workload;
+
+	if (w->placement == IK_PLACE_WAKE_IDLE) {
+		snprintf(err, errlen, "workload: stream needs a pinned placement (same_core, "
+			 "same_package or cross_package), got wake_idle");
+		return -1;
+	}
+	if (alloc_tasks(s, 2 * w->pairs))
+		goto oom;
+	for (int k = 0; k < w->pairs; k++) {
+		struct sim_task *sender = &s->tasks[2 * k], *receiver = &s->tasks[2 * k + 1];
+		int scpu, rcpu;
+
+		if (pinned_pair(s, k, &scpu, &rcpu, err, errlen))
+			return -1;
+		sender->cpu = scpu;
+		receiver->cpu = rcpu;
+		sender->pinned = receiver->pinned = true;
+		sender->peer = 2 * k + 1;
+		receiver->peer = 2 * k;
+		sender->busy_loop = true;
+		sender->work_ns = message_work(w->work_ns, w);
+		receiver->work_ns = message_work(w->recv_work_ns, w);
+		if (register_timer(s, 2 * k))
+			goto oom;
+		ik_eq_arm(&s->eq, task_timer_id(s, 2 * k),
+			  (int64_t)(ik_rng_unit(&s->rng) * 100000.0));
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory setting up the workload");
+	return -1;
+}
+
+static int setup_spin(struct ik_sim *s, char *err, size_t errlen)
+{
+	const struct ik_workload *w = &s->sc->workload;
+
+	if (alloc_tasks(s, w->tasks))
+		goto oom;
+	for (int i = 0; i < w->tasks; i++) {
+		struct sim_task *t = &s->tasks[i];
+
+		t->cpu = i < w->nspin_cpus ? w->spin_cpus[i] : i % s->ncpus;
+		if (t->cpu < 0 || t->cpu >= s->ncpus) {
+			snprintf(err, errlen, "workload: spin CPU %d does not exist (platform %s has "
+				 "%d CPUs)", t->cpu, s->plat->name, s->ncpus);
+			return -1;
+		}
+		t->pinned = true;
+		t->busy_loop = true;
+		t->work_ns = w->task_work_ns;
+		if (register_timer(s, i))
+			goto oom;
+		ik_eq_arm(&s->eq, task_timer_id(s, i), 0);
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory setting up the workload");
+	return -1;
+}
+
 static int setup_periodic(struct ik_sim *s, char *err, size_t errlen)
 {
 	const struct ik_workload *w = &s->sc->workload;
@@ -166,6 +240,10 @@ int sim_workload_setup(struct ik_sim *s, char *err, size_t errlen)
 		return alloc_tasks(s, 0);
 	case IK_WORKLOAD_IDLE:
 		return alloc_tasks(s, 0);
+	case IK_WORKLOAD_STREAM:
+		return setup_stream(s, err, errlen);
+	case IK_WORKLOAD_SPIN:
+		return setup_spin(s, err, errlen);
 	}
 	return 0;
 }
@@ -189,8 +267,29 @@ void sim_workload_task_done(struct ik_sim *s, int task)
 		ik_eq_arm(&s->eq, task_timer_id(s, task), t->period_start + n * period);
 		break;
 	}
+	case IK_WORKLOAD_STREAM:
+		if (t->busy_loop) {
+			/* A message is sent; the receiver wakes for it unless already busy. */
+			if (s->measuring) {
+				s->messages++;
+				s->bytes += (uint64_t)s->sc->workload.msg_bytes;
+			}
+			struct sim_task *r = &s->tasks[t->peer];
+			r->pending++;
+			if (r->state == TASK_BLOCKED)
+				sim_wake_task(s, t->peer, t->cpu);
+		} else if (--t->pending > 0) {
+			sim_requeue_task(s, task); /* more messages waiting: no sleep */
+		}
+		break;
+	case IK_WORKLOAD_SPIN:
+		if (s->measuring)
+			s->messages++;
+		break;
 	case IK_WORKLOAD_POISSON:
 	case IK_WORKLOAD_IDLE:
 		break;
 	}
+	if (t->busy_loop)
+		sim_requeue_task(s, task);
 }

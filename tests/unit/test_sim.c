@@ -79,6 +79,66 @@ static void test_invariants_idle(void **state)
 	run_kind(IK_WORKLOAD_IDLE, "menu");
 }
 
+/*
+ * One stream pinned on two cores: the sender never sleeps, so it sends one message per
+ * (10000 + 1024 * 2048 / 1024) ns = 12048 ns, whatever the receiver's idle states do;
+ * the receiver handles each one.
+ */
+static void test_stream_sender_rate(void **state)
+{
+	(void)state;
+	struct ik_scenario sc;
+	struct ik_run_result r;
+	char err[256];
+
+	small_scenario(&sc, IK_WORKLOAD_STREAM);
+	sc.workload.pairs = 1;
+	sc.workload.placement = IK_PLACE_SAME_PACKAGE;
+	sc.workload.work_ns = 10000;
+	sc.workload.recv_work_ns = 3000;
+	sc.workload.msg_bytes = 1024;
+	sc.workload.work_ns_per_kb = 2048;
+	sc.warmup_ns = 5 * IK_NSEC_PER_MSEC;
+	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), 0);
+	uint64_t expect = (uint64_t)(sc.duration_ns / 12048);
+	assert_true(r.messages >= expect - 1 && r.messages <= expect + 1);
+	assert_int_equal(r.bytes, r.messages * 1024);
+	/* every message woke the receiver: it is done long before the next one */
+	assert_true(r.wakeups >= r.messages - 2 && r.wakeups <= r.messages + 1);
+	ik_run_result_free(&r);
+	/* the counter invariants, without a warm-up; and wake_idle is refused */
+	sc.warmup_ns = 0;
+	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), 0);
+	check_invariants(&sc, &r);
+	ik_run_result_free(&r);
+	sc.workload.placement = IK_PLACE_WAKE_IDLE;
+	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "pinned"));
+}
+
+/* Two busy tasks count 50 ms / 20 us = 2500 units each. */
+static void test_spin_counts_work_units(void **state)
+{
+	(void)state;
+	struct ik_scenario sc;
+	struct ik_run_result r;
+	char err[256];
+
+	small_scenario(&sc, IK_WORKLOAD_SPIN);
+	sc.workload.tasks = 2;
+	sc.workload.nspin_cpus = 2;
+	sc.workload.spin_cpus[0] = 0;
+	sc.workload.spin_cpus[1] = 5;
+	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), 0);
+	assert_true(r.messages >= 4998 && r.messages <= 5000);
+	/* both CPUs busy for all but the first wake-up */
+	assert_true(r.busy_ns > 2 * sc.duration_ns - 100000);
+	ik_run_result_free(&r);
+	sc.workload.spin_cpus[1] = 99;
+	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "99"));
+}
+
 static void test_deterministic(void **state)
 {
 	(void)state;
@@ -198,6 +258,8 @@ int main(void)
 		cmocka_unit_test(test_invariants_periodic),
 		cmocka_unit_test(test_invariants_poisson),
 		cmocka_unit_test(test_invariants_idle),
+		cmocka_unit_test(test_stream_sender_rate),
+		cmocka_unit_test(test_spin_counts_work_units),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_wake_latency_is_the_sum_of_costs),
 		cmocka_unit_test(test_exit_latency_feeds_back_into_throughput),
