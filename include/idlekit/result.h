@@ -76,6 +76,14 @@ struct ik_summary {
 /* hmean is 0 when a value is <= 0; stddev is the sample standard deviation (n-1). */
 void ik_summarize(const double *values, int n, struct ik_summary *s);
 
+/*
+ * Welch's t-test on two summaries (n, amean, stddev): the two-sided p-value that their
+ * means differ only by chance; NaN when either has fewer than 2 runs.
+ */
+double ik_welch_p(const struct ik_summary *a, const struct ik_summary *b);
+/* Regularized incomplete beta function I_x(a, b). */
+double ik_incomplete_beta(double a, double b, double x);
+
 /* Reports of a set of runs of one scenario: human table, JSON, CSV. */
 int ik_report_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 		    int nruns);
