@@ -1,0 +1,205 @@
+/* Helpers shared by the commands that look at the real machine. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/host_cli.h"
+
+int host_open(const char *cmd, const struct host_source *src, struct ik_sysfs **fs)
+{
+	char err[IK_HOST_ERR_LEN] = "";
+	int r;
+
+	if (src->root && src->dump) {
+		fprintf(stderr, "idlekit %s: --sysfs-root and --sysfs-dump exclude each other\n", cmd);
+		return -1;
+	}
+	if (src->dump)
+		r = ik_sysfs_open_dump(src->dump, fs, err, sizeof(err));
+	else
+		r = ik_sysfs_open_root(src->root ? src->root : "/", fs, err, sizeof(err));
+	if (r) {
+		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
+		return -1;
+	}
+	return 0;
+}
+
+int host_cpu_arg(const char *cmd, const struct ik_sysfs *fs, const char *list,
+		 struct ik_cpuset *out)
+{
+	char err[IK_HOST_ERR_LEN] = "";
+	struct ik_cpuset present, online, absent;
+
+	if (ik_cpulist_parse(list, IK_HOST_CPU_MAX, false, out, err, sizeof(err))) {
+		fprintf(stderr, "idlekit %s: --cpu: %s\n", cmd, err);
+		return -1;
+	}
+	if (ik_host_cpus(fs, &present, &online, err, sizeof(err))) {
+		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
+		return -1;
+	}
+	absent = *out;
+	ik_cpuset_andnot(&absent, &present);
+	if (ik_cpuset_count(&absent)) {
+		char a[128], p[256];
+		ik_cpuset_format(&absent, a, sizeof(a));
+		ik_cpuset_format(&present, p, sizeof(p));
+		fprintf(stderr, "idlekit %s: --cpu %s: CPU %s out of range (CPUs present in %s: %s)\n",
+			cmd, list, a, ik_sysfs_origin(fs), p);
+		return -1;
+	}
+	return 0;
+}
+
+int host_long_arg(const char *cmd, const char *opt, const char *text, long min, long max,
+		  long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	if (text[0] == '\0' || *end || errno || v < min || v > max) {
+		fprintf(stderr, "idlekit %s: %s: expected an integer %ld..%ld, got '%s'\n", cmd, opt,
+			min, max, text);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int host_duration_arg(const char *cmd, const char *opt, const char *text,
+		      const char *default_unit, int64_t max_ns, int64_t *ns)
+{
+	char err[IK_HOST_ERR_LEN];
+	if (ik_parse_duration_ns(text, default_unit, max_ns, ns, err, sizeof(err))) {
+		fprintf(stderr, "idlekit %s: %s: %s\n", cmd, opt, err);
+		return -1;
+	}
+	return 0;
+}
+
+int host_seconds_arg(const char *cmd, const char *opt, const char *text, int64_t *ns)
+{
+	if (host_duration_arg(cmd, opt, text, "s", (int64_t)86400 * 1000000000, ns))
+		return -1;
+	if (*ns <= 0) {
+		fprintf(stderr, "idlekit %s: %s: expected more than 0 seconds, got '%s'\n", cmd, opt,
+			text);
+		return -1;
+	}
+	return 0;
+}
+
+void host_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p < 0x20 || *p == 0x7f || *p >= 0x80)
+			fprintf(f, "\\u%04x", *p < 0x80 ? *p : 0xfffd);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+void host_csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+long long host_power_mw(uint64_t sysfs_power)
+{
+	if (sysfs_power <= UINT32_MAX)
+		return (int32_t)(uint32_t)sysfs_power;
+	return (long long)(sysfs_power > INT64_MAX ? INT64_MAX : sysfs_power);
+}
+
+const char *host_pmqos_path(const char *option)
+{
+	if (option && *option)
+		return option;
+	const char *env = getenv("IDLEKIT_PM_QOS_DEV");
+	if (env && *env)
+		return env;
+	return IK_PMQOS_DEV;
+}
+
+void host_table_init(struct host_table *t, int ncols, const char *const *headers,
+		     const char *align)
+{
+	memset(t, 0, sizeof(*t));
+	t->ncols = ncols;
+	t->headers = headers;
+	t->align = align;
+}
+
+void host_table_row(struct host_table *t, const char *const *cells)
+{
+	if (t->nrows == t->capacity) {
+		int cap = t->capacity ? t->capacity * 2 : 16;
+		char **more = realloc(t->cells, (size_t)cap * (size_t)t->ncols * sizeof(char *));
+		if (!more)
+			return; /* the row is dropped; a table this large is not for a terminal */
+		t->cells = more;
+		t->capacity = cap;
+	}
+	for (int c = 0; c < t->ncols; c++)
+		t->cells[t->nrows * t->ncols + c] = strdup(cells[c] ? cells[c] : "");
+	t->nrows++;
+}
+
+void host_table_print(FILE *f, const struct host_table *t)
+{
+	size_t width[32] = { 0 };
+	int ncols = t->ncols < 32 ? t->ncols : 32;
+
+	for (int c = 0; c < ncols; c++) {
+		width[c] = strlen(t->headers[c]);
+		for (int r = 0; r < t->nrows; r++) {
+			const char *cell = t->cells[r * t->ncols + c];
+			size_t n = cell ? strlen(cell) : 0;
+			if (n > width[c])
+				width[c] = n;
+		}
+	}
+	for (int r = -1; r < t->nrows; r++) {
+		for (int c = 0; c < ncols; c++) {
+			const char *cell = r < 0 ? t->headers[c] : t->cells[r * t->ncols + c];
+			if (!cell)
+				cell = "";
+			bool last = c == ncols - 1;
+			if (t->align[c] == 'r')
+				fprintf(f, "%*s", (int)width[c], cell);
+			else if (last)
+				fputs(cell, f);
+			else
+				fprintf(f, "%-*s", (int)width[c], cell);
+			fputs(last ? "\n" : "  ", f);
+		}
+	}
+}
+
+void host_table_free(struct host_table *t)
+{
+	for (int i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	memset(t, 0, sizeof(*t));
+}

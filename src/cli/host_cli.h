@@ -1,0 +1,68 @@
+/* Helpers shared by the commands that look at the real machine (info, set, monitor, ...). */
+#ifndef IDLEKIT_HOST_CLI_H
+#define IDLEKIT_HOST_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "idlekit/host.h"
+
+/* Where the cpu tree comes from: --sysfs-root DIR, --sysfs-dump FILE, or the live '/'. */
+struct host_source {
+	const char *root;
+	const char *dump;
+};
+
+/* The options every such command takes, for its usage text. */
+#define HOST_SOURCE_HELP                                                                   \
+	"  --sysfs-root DIR         read DIR/sys/devices/system/cpu instead of the live tree\n" \
+	"                           (DIR stands for '/', as lscpu's --sysroot)\n"             \
+	"  --sysfs-dump FILE        read a dump of 'rw|/sys/devices/system/cpu/...|value' lines\n"
+
+/* Open the tree or dump; on error print "idlekit CMD: message" and return -1. */
+int host_open(const char *cmd, const struct host_source *src, struct ik_sysfs **fs);
+/*
+ * Parse --cpu LIST against the CPUs present in fs; a CPU that is not there is an error
+ * naming the CPUs that are.  Prints the message and returns -1 on error.
+ */
+int host_cpu_arg(const char *cmd, const struct ik_sysfs *fs, const char *list,
+		 struct ik_cpuset *out);
+/* A non-negative integer option in 0..max; prints and returns -1 on error. */
+int host_long_arg(const char *cmd, const char *opt, const char *text, long min, long max,
+		  long *out);
+/* A duration option ("100us"); prints and returns -1 on error. */
+int host_duration_arg(const char *cmd, const char *opt, const char *text,
+		      const char *default_unit, int64_t max_ns, int64_t *ns);
+/* Seconds, possibly fractional ("0.5"), > 0: as ns. */
+int host_seconds_arg(const char *cmd, const char *opt, const char *text, int64_t *ns);
+
+/* JSON string literal (quotes included), and a CSV field (quoted when it must be). */
+void host_json_string(FILE *f, const char *s);
+void host_csv_field(FILE *f, const char *s);
+
+/* Power as signed mW: sysfs prints the kernel's int power_usage as unsigned. */
+long long host_power_mw(uint64_t sysfs_power);
+
+/* The PM QoS device: --pm-qos-dev, else $IDLEKIT_PM_QOS_DEV, else /dev/cpu_dma_latency. */
+const char *host_pmqos_path(const char *option);
+
+/*
+ * A text table: columns sized to their widest cell, text left-aligned and numbers
+ * right-aligned as align says ('l' or 'r' per column), two spaces between columns.
+ */
+struct host_table {
+	int ncols;
+	const char *const *headers;
+	const char *align;
+	char **cells; /* nrows * ncols, owned */
+	int nrows;
+	int capacity;
+};
+void host_table_init(struct host_table *t, int ncols, const char *const *headers,
+		     const char *align);
+/* Add a row of ncols printf-formatted cells: each argument is one cell's text. */
+void host_table_row(struct host_table *t, const char *const *cells);
+void host_table_print(FILE *f, const struct host_table *t);
+void host_table_free(struct host_table *t);
+
+#endif

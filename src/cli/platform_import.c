@@ -1,0 +1,460 @@
+/*
+ * idlekit platform import: a platform file for `idlekit sim` from the live machine's sysfs
+ * (or a copied tree, or a dump).
+ *
+ * sysfs gives the idle-state table as the driver registered it (name, desc, latency,
+ * residency, power, default_status) and, in a tree, the topology.  Everything else a
+ * platform file holds (real exit costs, IPI cost, busy power, state flags) is not there:
+ * those keys are left to the simulator's defaults or filled with a placeholder, and the
+ * file's comments say which.
+ */
+#include <ctype.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/host_cli.h"
+#include "idlekit/hw.h"
+#include "idlekit/scenario.h"
+
+static const char import_usage[] =
+	"usage: idlekit platform import [OPTIONS]\n"
+	"\n"
+	"Write a platform file (the INI that `idlekit sim` and `platform show` read) from the\n"
+	"live machine's sysfs, a copied tree or a dump: the idle-state table of one CPU and the\n"
+	"topology.  What sysfs does not tell (real exit costs, IPI cost, busy power, state\n"
+	"flags; the topology of a dump) is guessed or left to the defaults, and the file's\n"
+	"comments say so.\n"
+	"\n"
+	"Options:\n"
+	"  --cpu N                  take CPU N's table (default: the first online CPU)\n"
+	"  --name NAME              the platform's name (default: from the dump's file name,\n"
+	"                           the tree's directory, or host-HOSTNAME)\n"
+	"  -o, --output FILE        write to FILE (atomically) instead of standard output\n"
+	HOST_SOURCE_HELP
+	"  -h, --help               this text\n";
+
+#define MAX_STATE_US 100000000 /* what the platform parser accepts */
+#define MAX_POWER_MW 1000000
+#define ACTIVE_POWER_PLACEHOLDER_MW 1000
+
+/* Characters the parser takes in names; anything else becomes '_'. */
+static void to_name(char *out, size_t size, const char *in)
+{
+	size_t n = 0;
+	for (; *in && n + 1 < size; in++)
+		out[n++] = (isalnum((unsigned char)*in) || *in == '_' || *in == '.' || *in == '-')
+				   ? *in
+				   : '_';
+	out[n] = '\0';
+}
+
+/* A value safe in an INI line: no comment characters, no control characters. */
+static void to_text(char *out, size_t size, const char *in)
+{
+	size_t n = 0;
+	for (; *in && n + 1 < size; in++) {
+		unsigned char c = (unsigned char)*in;
+		out[n++] = (c < 0x20 || c == 0x7f || c == ';' || c == '#') ? '_' : (char)c;
+	}
+	while (n && out[n - 1] == ' ')
+		n--;
+	out[n] = '\0';
+}
+
+static bool contains_ci(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (; *hay; hay++)
+		if (strncasecmp(hay, needle, n) == 0)
+			return true;
+	return false;
+}
+
+/* The entry method, from the words drivers put in desc and name. */
+static const char *guess_method(int index, const struct ik_host_state *s)
+{
+	if (index == 0 && (strcmp(s->name, "POLL") == 0 || contains_ci(s->desc, "POLL IDLE") ||
+			   strcmp(s->name, "snooze") == 0))
+		return "poll";
+	if (contains_ci(s->desc, "MWAIT") || contains_ci(s->desc, "FFH"))
+		return "mwait";
+	if (contains_ci(s->desc, "IOPORT"))
+		return "ioport";
+	if (contains_ci(s->desc, "HLT") || contains_ci(s->desc, "halt") ||
+	    contains_ci(s->name, "halt"))
+		return "hlt";
+	if (strncasecmp(s->name, "stop", 4) == 0)
+		return "stop";
+	return "other";
+}
+
+/* "MWAIT 0x20", "ACPI IOPORT 0x414": the number after 0x, if any. */
+static bool guess_hint(const struct ik_host_state *s, unsigned long *hint)
+{
+	const char *p = strstr(s->desc, "0x");
+	if (!p || !isxdigit((unsigned char)p[2]))
+		return false;
+	*hint = strtoul(p + 2, NULL, 16);
+	return *hint <= UINT32_MAX;
+}
+
+struct topology {
+	int packages, cores_per_package, threads_per_core, cores_per_llc;
+	char how[256]; /* how it was found, or what was guessed */
+};
+
+static int read_list_count(const struct ik_sysfs *fs, const char *rel)
+{
+	char buf[4096], err[IK_HOST_ERR_LEN];
+	struct ik_cpuset set;
+	if (ik_sysfs_read(fs, rel, buf, sizeof(buf), err, sizeof(err)) != IK_SYSFS_OK ||
+	    ik_cpulist_parse(buf, IK_HOST_CPU_MAX, false, &set, err, sizeof(err)))
+		return -1;
+	return ik_cpuset_count(&set);
+}
+
+/* The last-level cache: the highest cache level's shared_cpu_list, in CPUs. */
+static int llc_cpus(const struct ik_sysfs *fs, int cpu)
+{
+	int best_level = 0, cpus = -1;
+	for (int i = 0; i < 8; i++) {
+		char rel[128];
+		uint64_t level;
+		char err[IK_HOST_ERR_LEN];
+		snprintf(rel, sizeof(rel), "cpu%d/cache/index%d/level", cpu, i);
+		if (ik_sysfs_read_u64(fs, rel, &level, err, sizeof(err)) != IK_SYSFS_OK)
+			continue;
+		snprintf(rel, sizeof(rel), "cpu%d/cache/index%d/shared_cpu_list", cpu, i);
+		int n = read_list_count(fs, rel);
+		if (n > 0 && (int)level >= best_level) {
+			best_level = (int)level;
+			cpus = n;
+		}
+	}
+	return cpus;
+}
+
+static void guess_topology(const struct ik_sysfs *fs, const struct ik_host_idle *idle,
+			   struct topology *t)
+{
+	int online = ik_cpuset_count(&idle->online);
+	struct ik_cpuset packages;
+	int threads = -1;
+	bool uniform = true, have = true;
+	char err[IK_HOST_ERR_LEN];
+
+	ik_cpuset_clear(&packages);
+	for (int cpu = ik_cpuset_next(&idle->online, -1); cpu >= 0 && have;
+	     cpu = ik_cpuset_next(&idle->online, cpu)) {
+		char rel[128];
+		uint64_t pkg;
+		snprintf(rel, sizeof(rel), "cpu%d/topology/physical_package_id", cpu);
+		if (ik_sysfs_read_u64(fs, rel, &pkg, err, sizeof(err)) != IK_SYSFS_OK ||
+		    pkg >= IK_HOST_CPU_MAX) {
+			have = false;
+			break;
+		}
+		ik_cpuset_add(&packages, (int)pkg);
+		snprintf(rel, sizeof(rel), "cpu%d/topology/core_cpus_list", cpu);
+		int n = read_list_count(fs, rel);
+		if (n < 0) {
+			snprintf(rel, sizeof(rel), "cpu%d/topology/thread_siblings_list", cpu);
+			n = read_list_count(fs, rel);
+		}
+		if (n < 1) {
+			have = false;
+			break;
+		}
+		if (threads >= 0 && n != threads)
+			uniform = false;
+		if (n > threads)
+			threads = n;
+	}
+	int npkg = ik_cpuset_count(&packages);
+	if (have && uniform && threads >= 1 && threads <= 8 && online % threads == 0 &&
+	    (online / threads) % npkg == 0) {
+		t->packages = npkg;
+		t->threads_per_core = threads;
+		t->cores_per_package = online / threads / npkg;
+		int first = ik_cpuset_next(&idle->online, -1);
+		int llc = llc_cpus(fs, first);
+		if (llc > 0 && llc % threads == 0 && t->cores_per_package % (llc / threads) == 0) {
+			t->cores_per_llc = llc / threads;
+			snprintf(t->how, sizeof(t->how), "from cpuN/topology (package ids, core siblings) "
+				 "and cpu%d/cache (last-level cache sharing)", first);
+		} else {
+			t->cores_per_llc = t->cores_per_package;
+			snprintf(t->how, sizeof(t->how), "from cpuN/topology (package ids, core siblings); "
+				 "cores_per_llc guessed: one LLC per package");
+		}
+		return;
+	}
+	t->packages = 1;
+	t->threads_per_core = 1;
+	t->cores_per_package = online;
+	t->cores_per_llc = online;
+	snprintf(t->how, sizeof(t->how), "guessed: %s, so one package with every online CPU as "
+		 "a core", !have ? "no cpuN/topology files" : "an irregular topology");
+}
+
+static void default_name(const struct host_source *src, char *out, size_t size)
+{
+	char raw[256] = "";
+	if (src->dump) {
+		const char *base = strrchr(src->dump, '/');
+		snprintf(raw, sizeof(raw), "%s", base ? base + 1 : src->dump);
+		char *dot = strrchr(raw, '.');
+		if (dot && dot != raw)
+			*dot = '\0';
+	} else if (src->root && strcmp(src->root, "/") != 0) {
+		char copy[256];
+		snprintf(copy, sizeof(copy), "%s", src->root);
+		size_t n = strlen(copy);
+		while (n > 1 && copy[n - 1] == '/')
+			copy[--n] = '\0';
+		const char *base = strrchr(copy, '/');
+		snprintf(raw, sizeof(raw), "%s", base ? base + 1 : copy);
+	} else {
+		char host[200] = "";
+		gethostname(host, sizeof(host) - 1);
+		snprintf(raw, sizeof(raw), "host-%s", host[0] ? host : "unknown");
+	}
+	to_name(out, size, raw[0] ? raw : "imported");
+}
+
+/* The platform file as text (malloc'd), or NULL with a message printed. */
+static char *make_platform(const struct ik_sysfs *fs, const struct ik_host_idle *idle, int ref,
+			   int ngroups, const char *name)
+{
+	const struct ik_host_cpu *c = &idle->cpus[ref];
+	struct topology topo;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	char origin[300], buf[512];
+
+	if (!f) {
+		fprintf(stderr, "idlekit platform import: out of memory\n");
+		return NULL;
+	}
+	guess_topology(fs, idle, &topo);
+	to_text(origin, sizeof(origin), ik_sysfs_origin(fs));
+
+	fprintf(f, "; Imported by `idlekit platform import` from %s\n", origin);
+	fprintf(f, "; (cpuidle driver %s, governor %s), idle states of CPU %d.\n", idle->driver,
+		idle->governor[0] ? idle->governor : "unknown", c->cpu);
+	fprintf(f, ";\n; From sysfs: each state's name, desc, latency_us, residency_us, power (when "
+		"the driver\n; gives one) and default_status (flags = off).\n");
+	fprintf(f, "; Guessed: method and hint from desc (MWAIT/FFH -> mwait, IOPORT -> ioport, "
+		"HLT -> hlt,\n; POLL -> poll); the topology: %s.\n", topo.how);
+	fprintf(f, "; Not in sysfs, left to the simulator's defaults: exit_ns (the advertised "
+		"latency),\n; entry_ns, ipi_ns, poll_wake_ns, context_switch_ns and state flags "
+		"(timer_stop,\n; tlb_flushed); active_power_mw is a placeholder.\n");
+	if (ngroups > 1)
+		fprintf(f, "; Note: the online CPUs have %d different idle-state tables; this is CPU "
+			"%d's.\n", ngroups, c->cpu);
+
+	fprintf(f, "\n[platform]\nname = %s\n", name);
+	snprintf(buf, sizeof(buf), "imported: %s, %d CPUs, %d idle states", idle->driver,
+		 ik_cpuset_count(&idle->online), c->nstates);
+	char text_value[300];
+	to_text(text_value, 160, buf);
+	fprintf(f, "description = %s\n", text_value);
+	snprintf(buf, sizeof(buf), "idlekit platform import, %s, CPU %d", origin, c->cpu);
+	to_text(text_value, 256, buf);
+	fprintf(f, "source = %s\n", text_value);
+	fprintf(f, "packages = %d\ncores_per_package = %d\nthreads_per_core = %d\n"
+		"cores_per_llc = %d\n", topo.packages, topo.cores_per_package, topo.threads_per_core,
+		topo.cores_per_llc);
+	fprintf(f, "active_power_mw = %d  ; placeholder: sysfs has no busy power\n",
+		ACTIVE_POWER_PLACEHOLDER_MW);
+
+	char names[IK_STATE_MAX][IK_NAME_LEN];
+	uint64_t prev_lat = 0, prev_res = 0;
+	for (int k = 0; k < c->nstates; k++) {
+		const struct ik_host_state *s = &c->states[k];
+		char sname[IK_NAME_LEN], desc[IK_DESC_LEN];
+		to_name(sname, sizeof(sname), s->name);
+		if (!sname[0])
+			snprintf(sname, sizeof(sname), "S%d", k % 10);
+		for (int j = 0; j < k; j++) /* names must be unique */
+			if (strcmp(names[j], sname) == 0) {
+				char suffix[4] = { '_', (char)('0' + k % 10), '\0', '\0' };
+				sname[IK_NAME_LEN - 1 - strlen(suffix)] = '\0';
+				strcat(sname, suffix);
+			}
+		memcpy(names[k], sname, sizeof(sname));
+		fprintf(f, "\n[state%d]\n", k);
+		if (strcmp(sname, s->name) != 0)
+			fprintf(f, "; sysfs name '%s', made a valid name\n", s->name);
+		fprintf(f, "name = %s\n", sname);
+		to_text(desc, sizeof(desc), (s->have & IK_HAVE_DESC) ? s->desc : s->name);
+		if (desc[0])
+			fprintf(f, "desc = %s\n", desc);
+
+		uint64_t lat = s->latency_us, res = s->residency_us;
+		if (lat > MAX_STATE_US || res > MAX_STATE_US) {
+			fprintf(f, "; sysfs latency %" PRIu64 " / residency %" PRIu64 " us, clamped\n", lat,
+				res);
+			lat = lat > MAX_STATE_US ? MAX_STATE_US : lat;
+			res = res > MAX_STATE_US ? MAX_STATE_US : res;
+		}
+		if (lat < prev_lat || res < prev_res) {
+			fprintf(f, "; sysfs latency %" PRIu64 " / residency %" PRIu64 " us raised to keep the "
+				"table ordered shallow to deep\n", lat, res);
+			lat = lat < prev_lat ? prev_lat : lat;
+			res = res < prev_res ? prev_res : res;
+		}
+		prev_lat = lat;
+		prev_res = res;
+		fprintf(f, "latency_us = %" PRIu64 "\nresidency_us = %" PRIu64 "\n", lat, res);
+		const char *method = guess_method(k, s);
+		fprintf(f, "method = %s\n", method);
+		unsigned long hint;
+		if (strcmp(method, "poll") != 0 && guess_hint(s, &hint))
+			fprintf(f, "hint = 0x%lx\n", hint);
+		if ((s->have & IK_HAVE_DEFAULT_STATUS) && !s->default_enabled)
+			fprintf(f, "flags = off  ; default_status: disabled\n");
+		long long mw = host_power_mw(s->power);
+		if ((s->have & IK_HAVE_POWER) && mw > 0 && mw <= MAX_POWER_MW)
+			fprintf(f, "power_mw = %lld\n", mw);
+		if (s->disabled)
+			fprintf(f, "; disabled through sysfs on CPU %d when imported (not a platform "
+				"property)\n", c->cpu);
+	}
+	if (fclose(f) != 0) {
+		free(text);
+		fprintf(stderr, "idlekit platform import: out of memory\n");
+		return NULL;
+	}
+	return text;
+}
+
+int cmd_platform_import(int argc, char **argv)
+{
+	enum { OPT_CPU = 256, OPT_NAME, OPT_ROOT, OPT_DUMP };
+	static const struct option opts[] = {
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "name", required_argument, NULL, OPT_NAME },
+		{ "output", required_argument, NULL, 'o' },
+		{ "sysfs-root", required_argument, NULL, OPT_ROOT },
+		{ "sysfs-dump", required_argument, NULL, OPT_DUMP },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct host_source src = { NULL, NULL };
+	const char *outpath = NULL, *name_opt = NULL;
+	long cpu = -1;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_CPU:
+			if (host_long_arg("platform import", "--cpu", optarg, 0, IK_HOST_CPU_MAX - 1, &cpu))
+				return EXIT_USAGE;
+			break;
+		case OPT_NAME:
+			name_opt = optarg;
+			break;
+		case OPT_ROOT:
+			src.root = optarg;
+			break;
+		case OPT_DUMP:
+			src.dump = optarg;
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'h':
+			fputs(import_usage, stdout);
+			return EXIT_OK;
+		default:
+			fprintf(stderr, "idlekit platform import: unknown option or missing value: "
+				"'%s'\n\n%s", argv[optind - 1], import_usage);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "idlekit platform import: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	char name[64];
+	if (name_opt) {
+		to_name(name, sizeof(name), name_opt);
+		if (strcmp(name, name_opt) != 0 || !name[0]) {
+			fprintf(stderr, "idlekit platform import: --name: expected at most 63 letters, "
+				"digits, '_', '.' or '-', got '%s'\n", name_opt);
+			return EXIT_USAGE;
+		}
+	}
+
+	struct ik_sysfs *fs;
+	struct ik_host_idle idle = { 0 };
+	char err[IK_HOST_ERR_LEN] = "";
+	char *text = NULL;
+	int rc = EXIT_USAGE;
+	if (host_open("platform import", &src, &fs))
+		return EXIT_USAGE;
+	if (ik_host_idle_read(fs, NULL, &idle, err, sizeof(err))) {
+		fprintf(stderr, "idlekit platform import: %s\n", err);
+		goto out;
+	}
+	int *group_of = malloc((size_t)(idle.ncpus ? idle.ncpus : 1) * sizeof(int));
+	if (!group_of) {
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	int ngroups = ik_host_fold(&idle, group_of);
+	free(group_of);
+	int ref = -1;
+	for (int i = 0; i < idle.ncpus && ref < 0; i++) {
+		const struct ik_host_cpu *h = &idle.cpus[i];
+		if (cpu >= 0 ? h->cpu == cpu : (h->online && h->nstates > 0))
+			ref = i;
+	}
+	if (cpu >= 0 && ref < 0) {
+		fprintf(stderr, "idlekit platform import: --cpu %ld: not present in %s\n", cpu,
+			ik_sysfs_origin(fs));
+		goto out;
+	}
+	if (ref < 0 || idle.cpus[ref].nstates == 0) {
+		fprintf(stderr, "idlekit platform import: %s: no idle states to import (cpuidle "
+			"driver: %s); a platform needs at least one\n", ik_sysfs_origin(fs), idle.driver);
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	if (!name_opt)
+		default_name(&src, name, sizeof(name));
+	text = make_platform(fs, &idle, ref, ngroups, name);
+	rc = EXIT_FAIL;
+	if (!text)
+		goto out;
+
+	/* What we write must be what sim accepts: check it before it replaces anything. */
+	struct ik_platform *p = malloc(sizeof(*p));
+	char perr[IK_ERR_LEN];
+	if (!p || ik_platform_parse_string("imported platform", text, p, perr, sizeof(perr))) {
+		fprintf(stderr, "idlekit platform import: internal error, the platform made does "
+			"not parse: %s\n", p ? perr : "out of memory");
+		free(p);
+		goto out;
+	}
+	free(p);
+	struct cli_output o;
+	if (cli_output_open(&o, outpath))
+		goto out;
+	fputs(text, o.fp);
+	rc = cli_output_close(&o, 1) == 0 ? EXIT_OK : EXIT_FAIL;
+out:
+	free(text);
+	ik_host_idle_free(&idle);
+	ik_sysfs_close(fs);
+	return rc;
+}

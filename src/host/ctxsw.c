@@ -1,0 +1,298 @@
+/*
+ * Context switches per second, as Anton Blanchard's context_switch2 counts them: two threads
+ * pinned to two CPUs (or one) hand control to each other as fast as they can.  With the
+ * threads on different CPUs every hand-over wakes an idle CPU, so the rate is set by the
+ * wake-up path and the idle state's exit cost (seed 002: 190k/s with HLT, 277k/s with
+ * MWAIT); on one CPU it is the scheduler's switch cost.
+ *
+ *   pipe   A writes a byte to B's pipe and reads B's answer from its own: 2 switches a round
+ *   futex  the same with two futex words
+ *   yield  both call sched_yield(); each call hands the CPU over when they share one
+ */
+#define _GNU_SOURCE /* pthread_attr_setaffinity_np, CPU_SET, pipe2 */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "idlekit/host.h"
+
+static const char *const test_names[] = { "pipe", "futex", "yield" };
+
+const char *ik_ctxsw_test_name(enum ik_ctxsw_test t)
+{
+	return (unsigned)t < 3 ? test_names[t] : "?";
+}
+
+int ik_ctxsw_test_parse(const char *text, enum ik_ctxsw_test *t)
+{
+	for (int i = 0; i < 3; i++)
+		if (strcmp(text, test_names[i]) == 0) {
+			*t = (enum ik_ctxsw_test)i;
+			return 0;
+		}
+	return -1;
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Counters on their own cache lines: the threads must not slow each other down. */
+struct counter {
+	_Alignas(64) atomic_ullong value;
+};
+
+struct ctxsw {
+	const struct ik_ctxsw_config *cfg;
+	int to_b[2], to_a[2]; /* pipes */
+	_Alignas(64) atomic_int word_a; /* futex: A may run */
+	_Alignas(64) atomic_int word_b; /* futex: B may run */
+	struct counter count_a, count_b;
+	_Alignas(64) atomic_int stop;
+	atomic_int failed;
+	char err[IK_HOST_ERR_LEN];
+};
+
+static void fail_with(struct ctxsw *s, const char *what, int e)
+{
+	int expected = 0;
+	if (atomic_compare_exchange_strong(&s->failed, &expected, 1))
+		snprintf(s->err, sizeof(s->err), "%s: %s", what, strerror(e));
+	atomic_store(&s->stop, 1);
+}
+
+static int put_byte(struct ctxsw *s, int fd)
+{
+	ssize_t n;
+	do
+		n = write(fd, "x", 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1) {
+		fail_with(s, "pipe write", n < 0 ? errno : EIO);
+		return -1;
+	}
+	return 0;
+}
+
+static int get_byte(struct ctxsw *s, int fd)
+{
+	char c;
+	ssize_t n;
+	do
+		n = read(fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1) {
+		fail_with(s, "pipe read", n < 0 ? errno : EIO);
+		return -1;
+	}
+	return 0;
+}
+
+static void futex_post(atomic_int *word)
+{
+	atomic_store_explicit(word, 1, memory_order_release);
+	syscall(SYS_futex, (int *)word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+static void futex_take(atomic_int *word)
+{
+	while (atomic_load_explicit(word, memory_order_acquire) == 0)
+		syscall(SYS_futex, (int *)word, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+	atomic_store_explicit(word, 0, memory_order_relaxed);
+}
+
+/* A starts each round trip and counts it. */
+static void *thread_a(void *arg)
+{
+	struct ctxsw *s = arg;
+	unsigned long long n = 0;
+
+	switch (s->cfg->test) {
+	case IK_CTXSW_PIPE:
+		while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+			if (put_byte(s, s->to_b[1]) || get_byte(s, s->to_a[0]))
+				break;
+			n += 2;
+			atomic_store_explicit(&s->count_a.value, n, memory_order_relaxed);
+		}
+		put_byte(s, s->to_b[1]); /* B may be waiting for one more */
+		break;
+	case IK_CTXSW_FUTEX:
+		while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+			futex_post(&s->word_b);
+			futex_take(&s->word_a);
+			n += 2;
+			atomic_store_explicit(&s->count_a.value, n, memory_order_relaxed);
+		}
+		futex_post(&s->word_b);
+		break;
+	case IK_CTXSW_YIELD:
+		while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+			sched_yield();
+			atomic_store_explicit(&s->count_a.value, ++n, memory_order_relaxed);
+		}
+		break;
+	}
+	return NULL;
+}
+
+/* B answers; it always answers before looking at stop, so A is never left waiting. */
+static void *thread_b(void *arg)
+{
+	struct ctxsw *s = arg;
+	unsigned long long n = 0;
+
+	switch (s->cfg->test) {
+	case IK_CTXSW_PIPE:
+		for (;;) {
+			if (get_byte(s, s->to_b[0]) || put_byte(s, s->to_a[1]))
+				break;
+			if (atomic_load_explicit(&s->stop, memory_order_relaxed))
+				break;
+		}
+		break;
+	case IK_CTXSW_FUTEX:
+		for (;;) {
+			futex_take(&s->word_b);
+			futex_post(&s->word_a);
+			if (atomic_load_explicit(&s->stop, memory_order_relaxed))
+				break;
+		}
+		break;
+	case IK_CTXSW_YIELD:
+		while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+			sched_yield();
+			atomic_store_explicit(&s->count_b.value, ++n, memory_order_relaxed);
+		}
+		break;
+	}
+	return NULL;
+}
+
+static uint64_t switches(struct ctxsw *s)
+{
+	return atomic_load_explicit(&s->count_a.value, memory_order_relaxed) +
+	       atomic_load_explicit(&s->count_b.value, memory_order_relaxed);
+}
+
+static int start_pinned(pthread_t *t, int cpu, void *(*fn)(void *), void *arg, char *err,
+			size_t errlen)
+{
+	pthread_attr_t attr;
+	cpu_set_t set;
+	pthread_attr_init(&attr);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	int e = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	if (!e)
+		e = pthread_create(t, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	if (e && err && errlen)
+		snprintf(err, errlen, "cannot start a thread pinned to CPU %d: %s", cpu, strerror(e));
+	return e ? -1 : 0;
+}
+
+static void sleep_until(int64_t t)
+{
+	struct timespec ts = { (time_t)(t / 1000000000), (long)(t % 1000000000) };
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+int ik_ctxsw_run(const struct ik_ctxsw_config *c, struct ik_ctxsw_result *r, char *err,
+		 size_t errlen)
+{
+	struct ik_cpuset allowed;
+	char list[256];
+
+	memset(r, 0, sizeof(*r));
+	if (c->duration_ns <= 0 || c->tick_ns < 0) {
+		snprintf(err, errlen, "expected a duration > 0");
+		return -1;
+	}
+	if (ik_host_allowed_cpus(&allowed, err, errlen))
+		return -1;
+	int cpus[2] = { c->cpu_a, c->cpu_b };
+	for (int i = 0; i < 2; i++) {
+		if (!ik_cpuset_has(&allowed, cpus[i])) {
+			ik_cpuset_format(&allowed, list, sizeof(list));
+			snprintf(err, errlen, "CPU %d is not available to this process (CPUs allowed: "
+				 "%s)", cpus[i], list);
+			return -1;
+		}
+	}
+	struct ctxsw *s = aligned_alloc(64, (sizeof(struct ctxsw) + 63) / 64 * 64);
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	memset(s, 0, sizeof(*s));
+	s->cfg = c;
+	s->to_a[0] = s->to_a[1] = s->to_b[0] = s->to_b[1] = -1;
+	int ret = -1;
+	if (c->test == IK_CTXSW_PIPE && (pipe2(s->to_a, O_CLOEXEC) || pipe2(s->to_b, O_CLOEXEC))) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		goto out;
+	}
+	pthread_t a, b;
+	if (start_pinned(&b, c->cpu_b, thread_b, s, err, errlen))
+		goto out;
+	if (start_pinned(&a, c->cpu_a, thread_a, s, err, errlen)) {
+		atomic_store(&s->stop, 1);
+		if (c->test == IK_CTXSW_PIPE)
+			put_byte(s, s->to_b[1]);
+		else if (c->test == IK_CTXSW_FUTEX)
+			futex_post(&s->word_b);
+		pthread_join(b, NULL);
+		goto out;
+	}
+
+	int64_t start = now_ns(), end = start + c->duration_ns, last = start;
+	uint64_t last_count = 0;
+	int tick = 0;
+	while (!atomic_load(&s->failed)) {
+		int64_t next = c->tick_ns ? last + c->tick_ns : end;
+		if (next > end)
+			next = end;
+		sleep_until(next);
+		int64_t t = now_ns();
+		uint64_t n = switches(s);
+		if (c->on_tick && c->tick_ns && (t - last) * 2 >= c->tick_ns)
+			c->on_tick(c->arg, ++tick, n - last_count, t - last);
+		last = t;
+		last_count = n;
+		if (t >= end || (c->should_stop && c->should_stop()))
+			break;
+	}
+	atomic_store(&s->stop, 1);
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	if (atomic_load(&s->failed)) {
+		snprintf(err, errlen, "%s", s->err);
+		goto out;
+	}
+	r->switches = last_count;
+	r->elapsed_ns = last - start;
+	ret = 0;
+out:
+	for (int i = 0; i < 2; i++) {
+		if (s->to_a[i] >= 0)
+			close(s->to_a[i]);
+		if (s->to_b[i] >= 0)
+			close(s->to_b[i]);
+	}
+	free(s);
+	return ret;
+}
