@@ -9,6 +9,15 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 int cmd_sim(int argc, char **argv);
 int cmd_platform(int argc, char **argv);
+/* The real machine (src/cli/info.c, set.c, monitor.c, wakelat.c, ctxsw.c). */
+int cmd_info(int argc, char **argv);
+int cmd_set(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
+int cmd_wakelat(int argc, char **argv);
+int cmd_ctxsw(int argc, char **argv);
+int cmd_platform_import(int argc, char **argv); /* src/cli/platform_import.c */
+int cmd_compare(int argc, char **argv);
+int cmd_govreplay(int argc, char **argv);
 
 /*
  * Output to a file goes to a temporary name beside it and is renamed when complete, so a

@@ -13,12 +13,36 @@ static const char usage[] =
 	"Commands:\n"
 	"  sim [SCENARIO] [--set SECTION.KEY=VALUE]... [--runs N] [--seed N] [--json|--csv]\n"
 	"                     run a scenario (default: the built-in 'default' scenario)\n"
+	"  compare RESULT.json...\n"
+	"                     results side by side: changes and their significance\n"
 	"  platform list      list the built-in platforms\n"
 	"  platform show NAME show a platform's idle states (a built-in name or an INI file)\n"
+	"  govreplay --governor G --platform P [--input FILE]\n"
+	"                     a governor's decisions for a stream of idle periods\n"
+	"  info [--cpu LIST] [--json|--csv]\n"
+	"                     the machine's idle states, like cpupower idle-info\n"
+	"  set [-d|-e STATES] [-g GOV] [--latency T] [-- CMD]\n"
+	"                     enable/disable states, switch governor, hold a PM QoS limit\n"
+	"  monitor [--interval S] [-- CMD]\n"
+	"                     idle-state usage, residency and mis-predictions per interval\n"
+	"  platform import    a platform file from this machine's sysfs (or a dump)\n"
+	"  wakelat            wake-up latency of an idle CPU (futex, pipe or eventfd)\n"
+	"  ctxsw              context switches per second between two pinned threads\n"
+	"                     (info, set, monitor, platform import: --sysfs-root DIR or\n"
+	"                     --sysfs-dump FILE read a captured tree instead of the live one)\n"
 	"  help [COMMAND]     this text, or a command's own help\n"
 	"  version            print the version\n"
 	"\n"
 	"Every command takes --help.  Exit status: 0 success, 1 failure, 2 bad input.\n";
+
+/* The commands that look at the real machine. */
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} host_cmds[] = {
+	{ "info", cmd_info },	    { "set", cmd_set },	    { "monitor", cmd_monitor },
+	{ "wakelat", cmd_wakelat }, { "ctxsw", cmd_ctxsw }, { NULL, NULL },
+};
 
 int main(int argc, char **argv)
 {
@@ -33,6 +57,13 @@ int main(int argc, char **argv)
 		return cmd_sim(argc - 1, argv + 1);
 	if (strcmp(cmd, "platform") == 0)
 		return cmd_platform(argc - 1, argv + 1);
+	for (int i = 0; host_cmds[i].name; i++)
+		if (strcmp(cmd, host_cmds[i].name) == 0)
+			return host_cmds[i].fn(argc - 1, argv + 1);
+	if (strcmp(cmd, "compare") == 0)
+		return cmd_compare(argc - 1, argv + 1);
+	if (strcmp(cmd, "govreplay") == 0)
+		return cmd_govreplay(argc - 1, argv + 1);
 	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
 		printf("idlekit 0.1.0\n");
 		return EXIT_OK;
@@ -44,6 +75,13 @@ int main(int argc, char **argv)
 				return cmd_sim(2, args);
 			if (strcmp(argv[2], "platform") == 0)
 				return cmd_platform(2, args);
+			for (int i = 0; host_cmds[i].name; i++)
+				if (strcmp(argv[2], host_cmds[i].name) == 0)
+					return host_cmds[i].fn(2, args);
+			if (strcmp(argv[2], "compare") == 0)
+				return cmd_compare(2, args);
+			if (strcmp(argv[2], "govreplay") == 0)
+				return cmd_govreplay(2, args);
 		}
 		fputs(usage, stdout);
 		return EXIT_OK;

@@ -1,0 +1,411 @@
+/* idlekit govreplay: a stream of idle periods in, a governor's decisions out. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "idlekit/driver.h"
+#include "idlekit/govreplay.h"
+#include "idlekit/scenario.h"
+
+static const char govreplay_usage[] =
+	"usage: idlekit govreplay --governor G --platform P [--input FILE|-] [OPTIONS]\n"
+	"\n"
+	"Run a governor on a stream of idle periods, one CPU, closed loop, through the same\n"
+	"cpuidle core code the simulator uses (select, stop or keep the tick, enter, account,\n"
+	"reflect), and print its decisions.  For each input line the CPU wakes at the earliest\n"
+	"of: wake_ns, sleep_ns, tick_ns (only if the tick ran: not stopped at entry and the\n"
+	"governor kept it), the polling state's time limit (only in a polling state), or 10 s if\n"
+	"none applies; ties go in that order.  The governor then learns last_residency_ns =\n"
+	"that time + the state's exit latency (nothing added for a polling state).\n"
+	"\n"
+	"Input (CSV, header first; '#' lines are comments; times in ns from idle entry):\n"
+	"  sleep_ns        next timer ignoring the tick, or '-' for none (KTIME_MAX)\n"
+	"  tick_ns         next tick, 1..TICK_NSEC (4000000 at HZ 250)\n"
+	"  wake_ns         a non-timer wakeup (IPI, device), or '-' for none\n"
+	"  latency_req_ns  optional: PM QoS limit ('-' or absent: none, 2e12 ns)\n"
+	"  tick_stopped    optional: 1 if the tick is already stopped at entry (default 0)\n"
+	"Output: one line 'state,stop_tick' per input line (index and 0/1), nothing else on\n"
+	"standard output; a summary of the per-state counters goes to standard error.\n"
+	"Format, rules and a worked example: docs/govreplay.md.\n"
+	"\n"
+	"Options:\n"
+	"  -g, --governor G        menu, teo, ladder or haltpoll\n"
+	"  -p, --platform P        a built-in platform (idlekit platform list) or an INI file;\n"
+	"                          its idle states become the driver's table\n"
+	"  -i, --input FILE        the input stream (default '-': standard input)\n"
+	"  --hz N                  the kernel's HZ: 100, 250, 300 or 1000 (default 250)\n"
+	"  --disable NAME[,NAME]   disable states by name, as sysfs 'disable' does (repeatable)\n"
+	"  --json                  instead of the decisions, one JSON object: governor,\n"
+	"                          platform, hz, lines, stop_tick decisions, per-state usage,\n"
+	"                          time_us, above, below, rejected\n"
+	"  -o, --output FILE       write to FILE, atomically: a bad input leaves no file\n"
+	"  -q, --quiet             no summary on standard error\n"
+	"  --trace                 explain each idle period on standard error: the state, the\n"
+	"                          wake event and its time, the residency the governor learns\n"
+	"  --haltpoll-poll-ns N    haltpoll governor parameters (defaults: guest_halt_poll_ns\n"
+	"  --haltpoll-grow N       200000, grow 2, shrink 2, grow_start 50000, allow_shrink 1)\n"
+	"  --haltpoll-shrink N\n"
+	"  --haltpoll-grow-start N\n"
+	"  --haltpoll-allow-shrink 0|1\n"
+	"  -h, --help              this text\n"
+	"\n"
+	"Bad input stops the run with the file, line, column and reason, exit status 2.  The\n"
+	"decisions for the good lines before it have already been written to standard output\n"
+	"(the output streams); with -o FILE nothing is left behind.\n"
+	"\n"
+	"Example:\n"
+	"  $ printf 'sleep_ns,tick_ns,wake_ns\\n3000000,4000000,-\\n-,4000000,50000\\n' |\n"
+	"      idlekit govreplay --governor menu --platform intel-skx -q\n"
+	"  3,0\n"
+	"  0,0\n"
+	"  A timer in 3 ms: menu predicts 3 ms, C6 (state 3, 600 us residency) fits; 3 ms is\n"
+	"  less than a tick, so the tick is kept.  No timer: KTIME_MAX times menu's correction\n"
+	"  factor wraps to a 0 us prediction in u64, as in the kernel: POLL, tick kept.\n";
+
+static int parse_u64(const char *opt, const char *text, uint64_t max, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	if (text[0] < '0' || text[0] > '9')
+		goto bad;
+	unsigned long long v = strtoull(text, &end, 10);
+	if (errno || *end || v > max)
+		goto bad;
+	*out = v;
+	return 0;
+bad:
+	fprintf(stderr, "idlekit govreplay: %s: expected an integer 0..%" PRIu64 ", got '%s'\n",
+		opt, max, text);
+	return -1;
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f || c == '<' || c == '>' || c == '&')
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* ns as exact microseconds: 1234567 -> "1234.567", 5000 -> "5". */
+static void fmt_us(char *buf, size_t len, uint64_t ns)
+{
+	uint64_t frac = ns % 1000;
+	int digits = 3;
+
+	if (frac == 0) {
+		snprintf(buf, len, "%" PRIu64, ns / 1000);
+		return;
+	}
+	while (frac % 10 == 0) {
+		frac /= 10;
+		digits--;
+	}
+	snprintf(buf, len, "%" PRIu64 ".%0*" PRIu64, ns / 1000, digits, frac);
+}
+
+static int write_json(FILE *f, const struct ik_govreplay *g, const char *platform)
+{
+	char us[32];
+
+	fputs("{\n  \"schema\": \"idlekit.govreplay/1\",\n  \"governor\": ", f);
+	json_string(f, g->gov->name);
+	fputs(",\n  \"platform\": ", f);
+	json_string(f, platform);
+	fprintf(f, ",\n  \"hz\": %d,\n  \"lines\": %" PRIu64 ",\n  \"stop_tick_decisions\": %" PRIu64
+		   ",\n  \"states\": [\n",
+		g->hz, g->lines, g->stop_tick_count);
+	for (int i = 0; i < g->drv.state_count; i++) {
+		const struct ik_state_usage *u = &g->dev.states_usage[i];
+		fmt_us(us, sizeof(us), u->time_ns);
+		fprintf(f, "    {\"index\": %d, \"name\": ", i);
+		json_string(f, g->drv.states[i].name);
+		fprintf(f,
+			", \"disabled\": %s, \"usage\": %" PRIu64 ", \"time_us\": %s, \"above\": %" PRIu64
+			", \"below\": %" PRIu64 ", \"rejected\": %" PRIu64 "}%s\n",
+			u->disable ? "true" : "false", u->usage, us, u->above, u->below, u->rejected,
+			i + 1 < g->drv.state_count ? "," : "");
+	}
+	fputs("  ]\n}\n", f);
+	return ferror(f) ? -1 : 0;
+}
+
+static void write_summary(FILE *f, const struct ik_govreplay *g, const char *platform)
+{
+	char us[32];
+
+	fprintf(f,
+		"govreplay: %" PRIu64 " lines, governor %s, platform %s, HZ %d, stop_tick=1 in %" PRIu64
+		"\n",
+		g->lines, g->gov->name, platform, g->hz, g->stop_tick_count);
+	fprintf(f, "%-5s %-10s %12s %18s %12s %12s %9s\n", "state", "name", "usage", "time_us",
+		"above", "below", "rejected");
+	for (int i = 0; i < g->drv.state_count; i++) {
+		const struct ik_state_usage *u = &g->dev.states_usage[i];
+		fmt_us(us, sizeof(us), u->time_ns);
+		fprintf(f, "%-5d %-10s %12" PRIu64 " %18s %12" PRIu64 " %12" PRIu64 " %9" PRIu64 "%s\n",
+			i, g->drv.states[i].name, u->usage, us, u->above, u->below, u->rejected,
+			u->disable ? "  (disabled)" : "");
+	}
+}
+
+/* --disable A,B: each name must be a state of the table. */
+static int disable_states(struct ik_govreplay *g, char *list)
+{
+	for (char *name = strtok(list, ","); name; name = strtok(NULL, ",")) {
+		if (ik_govreplay_disable(g, name) == 0)
+			continue;
+		fprintf(stderr, "idlekit govreplay: --disable: no state named '%s' (states:", name);
+		for (int i = 0; i < g->drv.state_count; i++)
+			fprintf(stderr, " %s", g->drv.states[i].name);
+		fprintf(stderr, ")\n");
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_govreplay(int argc, char **argv)
+{
+	enum {
+		OPT_HZ = 256,
+		OPT_DISABLE,
+		OPT_JSON,
+		OPT_HP_POLL,
+		OPT_HP_GROW,
+		OPT_HP_SHRINK,
+		OPT_HP_GROW_START,
+		OPT_HP_ALLOW_SHRINK,
+		OPT_TRACE,
+	};
+	static const struct option opts[] = {
+		{ "governor", required_argument, NULL, 'g' },
+		{ "platform", required_argument, NULL, 'p' },
+		{ "input", required_argument, NULL, 'i' },
+		{ "hz", required_argument, NULL, OPT_HZ },
+		{ "disable", required_argument, NULL, OPT_DISABLE },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "trace", no_argument, NULL, OPT_TRACE },
+		{ "haltpoll-poll-ns", required_argument, NULL, OPT_HP_POLL },
+		{ "haltpoll-grow", required_argument, NULL, OPT_HP_GROW },
+		{ "haltpoll-shrink", required_argument, NULL, OPT_HP_SHRINK },
+		{ "haltpoll-grow-start", required_argument, NULL, OPT_HP_GROW_START },
+		{ "haltpoll-allow-shrink", required_argument, NULL, OPT_HP_ALLOW_SHRINK },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *governor = NULL, *platform = NULL, *input = "-", *outpath = NULL;
+	char **disable = calloc((size_t)argc + 1, sizeof(char *));
+	int ndisable = 0, rc = EXIT_USAGE;
+	bool json = false, quiet = false, trace = false;
+	uint64_t hz = 250, v;
+	struct ik_haltpoll_params hp;
+	struct ik_scenario *sc = calloc(1, sizeof(*sc));
+	struct ik_driver_binding *bind = calloc(1, sizeof(*bind));
+	struct ik_govreplay *g = calloc(1, sizeof(*g));
+	bool bound = false, have_g = false;
+	FILE *in = NULL;
+	char err[IK_ERR_LEN];
+
+	ik_haltpoll_params_default(&hp);
+	if (!disable || !sc || !bind || !g) {
+		fprintf(stderr, "idlekit govreplay: out of memory\n");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, "+g:p:i:o:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'g':
+			governor = optarg;
+			break;
+		case 'p':
+			platform = optarg;
+			break;
+		case 'i':
+			input = optarg;
+			break;
+		case OPT_HZ:
+			if (parse_u64("--hz", optarg, 1000, &hz))
+				goto out;
+			if (hz != 100 && hz != 250 && hz != 300 && hz != 1000) {
+				fprintf(stderr, "idlekit govreplay: --hz: expected one of: 100 250 300 "
+						"1000, got '%s'\n",
+					optarg);
+				goto out;
+			}
+			break;
+		case OPT_DISABLE:
+			disable[ndisable++] = optarg;
+			break;
+		case OPT_JSON:
+			json = true;
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case OPT_TRACE:
+			trace = true;
+			break;
+		case OPT_HP_POLL:
+			if (parse_u64("--haltpoll-poll-ns", optarg, UINT32_MAX, &v))
+				goto out;
+			hp.guest_halt_poll_ns = v;
+			break;
+		case OPT_HP_GROW:
+			if (parse_u64("--haltpoll-grow", optarg, UINT32_MAX, &v))
+				goto out;
+			hp.guest_halt_poll_grow = (unsigned)v;
+			break;
+		case OPT_HP_SHRINK:
+			if (parse_u64("--haltpoll-shrink", optarg, UINT32_MAX, &v))
+				goto out;
+			hp.guest_halt_poll_shrink = (unsigned)v;
+			break;
+		case OPT_HP_GROW_START:
+			if (parse_u64("--haltpoll-grow-start", optarg, UINT32_MAX, &v))
+				goto out;
+			hp.guest_halt_poll_grow_start = v;
+			break;
+		case OPT_HP_ALLOW_SHRINK:
+			if (parse_u64("--haltpoll-allow-shrink", optarg, 1, &v))
+				goto out;
+			hp.guest_halt_poll_allow_shrink = v != 0;
+			break;
+		case 'h':
+			fputs(govreplay_usage, stdout);
+			rc = EXIT_OK;
+			goto out;
+		default:
+			/* optopt names an option of ours that lacks its value, else it is unknown. */
+			if (optopt >= 256 || (optopt > 0 && strchr("gpio", optopt)))
+				fprintf(stderr, "idlekit govreplay: '%s' needs a value\n",
+					argv[optind - 1]);
+			else
+				fprintf(stderr, "idlekit govreplay: unknown option '%s'\n",
+					argv[optind - 1]);
+			fprintf(stderr, "(see idlekit govreplay --help)\n");
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "idlekit govreplay: unexpected argument '%s' (the input is given "
+				"with --input FILE)\n",
+			argv[optind]);
+		goto out;
+	}
+	if (!governor || !platform) {
+		fprintf(stderr,
+			"idlekit govreplay: %s is required\n"
+			"e.g. idlekit govreplay --governor menu --platform intel-skx --input FILE\n",
+			!governor ? "--governor G (one of: menu teo ladder haltpoll)"
+				  : "--platform P (a built-in name or an INI file)");
+		goto out;
+	}
+	const struct ik_governor *gov = ik_governor_find(governor);
+	if (!gov) {
+		fprintf(stderr, "idlekit govreplay: --governor: no governor '%s' (available: %s)\n",
+			governor, ik_governor_names());
+		goto out;
+	}
+
+	/* The platform's states become the driver's table, as the simulator builds it. */
+	if (ik_platform_load(platform, &sc->platform, err, sizeof(err))) {
+		fprintf(stderr, "idlekit govreplay: %s\n", err);
+		goto out;
+	}
+	snprintf(sc->platform_ref, sizeof(sc->platform_ref), "%s", platform);
+	snprintf(sc->driver, sizeof(sc->driver), "table");
+	snprintf(sc->governor, sizeof(sc->governor), "%s", gov->name);
+	sc->hz = (int)hz;
+	sc->latency_limit_us = -1;
+	const struct ik_idle_driver *driver = ik_idle_driver_find("table");
+	if (!driver || driver->probe(sc, bind, err, sizeof(err))) {
+		fprintf(stderr, "idlekit govreplay: platform %s: %s\n", platform,
+			driver ? err : "no table driver");
+		goto out;
+	}
+	bound = true;
+
+	if (ik_govreplay_init(g, &bind->table, gov, (int)hz, &hp, err, sizeof(err))) {
+		fprintf(stderr, "idlekit govreplay: %s\n", err);
+		goto out;
+	}
+	have_g = true;
+	if (trace)
+		g->trace = stderr;
+	for (int i = 0; i < ndisable; i++)
+		if (disable_states(g, disable[i]))
+			goto out;
+
+	const char *origin = input;
+	if (strcmp(input, "-") == 0) {
+		in = stdin;
+		origin = "stdin";
+		if (isatty(STDIN_FILENO))
+			fprintf(stderr, "idlekit govreplay: reading the idle periods from the "
+					"terminal (end with Ctrl-D; see --help for the format)\n");
+	} else {
+		in = fopen(input, "rb");
+		if (!in) {
+			fprintf(stderr, "idlekit govreplay: %s: cannot open: %s\n", input,
+				strerror(errno));
+			goto out;
+		}
+	}
+
+	struct cli_output o;
+	if (cli_output_open(&o, outpath)) {
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	int grc = ik_govreplay_stream(g, in, origin, json ? NULL : o.fp, err, sizeof(err));
+	if (grc == IK_GOVREPLAY_OK && json && write_json(o.fp, g, sc->platform.name))
+		grc = IK_GOVREPLAY_EFAIL;
+	if (grc != IK_GOVREPLAY_OK) {
+		if (grc == IK_GOVREPLAY_EFAIL && err[0] == '\0')
+			snprintf(err, sizeof(err), "writing the output failed");
+		fprintf(stderr, "idlekit govreplay: %s\n", err);
+		cli_output_close(&o, 0);
+		rc = grc == IK_GOVREPLAY_EINPUT ? EXIT_USAGE : EXIT_FAIL;
+		goto out;
+	}
+	if (cli_output_close(&o, 1)) {
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	if (!json && !quiet)
+		write_summary(stderr, g, sc->platform.name);
+	rc = EXIT_OK;
+out:
+	if (in && in != stdin)
+		fclose(in);
+	if (have_g)
+		ik_govreplay_free(g);
+	if (bound && bind->ops && bind->ops->release)
+		bind->ops->release(bind);
+	free(g);
+	free(bind);
+	free(sc);
+	free(disable);
+	return rc;
+}
