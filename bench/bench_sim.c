@@ -104,6 +104,7 @@ int main(int argc, char **argv)
 	sc.workload.work_ns = 4000;
 	sc.workload.msg_bytes = 1024;
 	sc.workload.placement = IK_PLACE_WAKE_IDLE;
+	sc.workload.start_spread_ns = 100000;
 	sc.runs = 1;
 
 	printf("bench_sim: menu governor, pingpong 8 pairs (work 4 us), 16 CPUs\n");

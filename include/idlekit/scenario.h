@@ -43,6 +43,9 @@ struct ik_workload {
 	   recv_work_ns + the same per-byte part to receive; pairs and placement as pingpong */
 	int64_t work_ns_per_kb;
 	int64_t recv_work_ns;
+	/* when the tasks start (the machine idles before), spread over start_spread_ns */
+	int64_t start_ns;
+	int64_t start_spread_ns;
 	/* spin: `tasks` busy tasks of task_work_ns units on CPUs spin_cpus[] (default 0..) */
 	int nspin_cpus;
 	int spin_cpus[64];
@@ -90,6 +93,9 @@ struct ik_scenario {
 	struct ik_platform platform;
 	int hz;
 	int64_t latency_limit_us; /* global PM QoS; -1 = none */
+	/* the kernel's own periodic work on every CPU (vmstat, RCU, ...): an hrtimer per CPU */
+	double housekeeping_hz;   /* 0 = none */
+	int64_t housekeeping_work_ns;
 	char driver[16];          /* table, acpi_idle, intel_idle, ...; "auto" is resolved at load */
 	char governor[16];
 	struct ik_driver_options opt;

@@ -8,7 +8,8 @@
 
 static int64_t next_local_timer(const struct ik_sim *s, const struct sim_cpu *c)
 {
-	int64_t next = INT64_MAX;
+	int hk = cpu_timer_id(c->dev.cpu, TIMER_HOUSEKEEPING);
+	int64_t next = ik_eq_armed(&s->eq, hk) ? ik_eq_expires(&s->eq, hk) : INT64_MAX;
 
 	for (int i = 0; i < c->ntimers; i++) {
 		int id = task_timer_id(s, c->timer_tasks[i]);

@@ -13,6 +13,7 @@
  * exist, a pinned placement must fit the machine).
  */
 #include <inttypes.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +29,9 @@ static const char *const section_names[SEC_COUNT] = { "scenario", "kernel", "cpu
 enum { SC_NAME, SC_DESCRIPTION, SC_PLATFORM, SC_DURATION_MS, SC_WARMUP_MS, SC_RUNS, SC_SEED, SC_COUNT };
 static const char *const scenario_keys[] = { "name", "description", "platform", "duration_ms",
 					     "warmup_ms", "runs", "seed" };
-enum { KN_HZ, KN_LATENCY_LIMIT_US, KN_COUNT };
-static const char *const kernel_keys[] = { "hz", "latency_limit_us" };
+enum { KN_HZ, KN_LATENCY_LIMIT_US, KN_HOUSEKEEPING_HZ, KN_HOUSEKEEPING_WORK_NS, KN_COUNT };
+static const char *const kernel_keys[] = { "hz", "latency_limit_us", "housekeeping_hz",
+					   "housekeeping_work_ns" };
 enum {
 	CI_DRIVER,
 	CI_GOVERNOR,
@@ -66,11 +68,19 @@ enum {
 	WL_TASK_WORK_NS,
 	WL_IRQ_RATE_HZ,
 	WL_IRQ_WORK_NS,
+	WL_START_MS,
+	WL_WORK_NS_PER_KB,
+	WL_RECV_WORK_NS,
+	WL_CPUS,
+	WL_START_SPREAD_US,
 	WL_COUNT
 };
 static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_bytes",
 					     "placement", "tasks", "period_us", "task_work_ns",
-					     "irq_rate_hz", "irq_work_ns" };
+					     "irq_rate_hz", "irq_work_ns", "start_ms",
+					     "work_ns_per_kb", "recv_work_ns", "cpus",
+					     "start_spread_us" };
+_Static_assert(WL_COUNT <= IK_INI_MAX_KEYS, "workload keys");
 
 static const struct {
 	const char *const *names;
@@ -83,7 +93,8 @@ static const struct {
 };
 
 /* In the order of enum ik_workload_kind and enum ik_placement. */
-static const char *const workload_types[] = { "pingpong", "periodic", "poisson", "idle" };
+static const char *const workload_types[] = { "pingpong", "periodic", "poisson", "idle",
+					      "stream", "spin" };
 static const char *const placements[] = { "same_core", "same_package", "cross_package", "wake_idle" };
 static const char *const drivers[] = { "table", "acpi_idle", "intel_idle", "powernv_idle",
 				       "haltpoll", "none", "auto" };
@@ -132,6 +143,9 @@ static void scenario_defaults(struct ik_scenario *sc)
 	sc->workload.task_work_ns = 10000;
 	sc->workload.irq_rate_hz = 1000.0;
 	sc->workload.irq_work_ns = 2000;
+	sc->workload.recv_work_ns = 2000;
+	sc->workload.start_spread_ns = 100 * IK_NSEC_PER_USEC;
+	sc->housekeeping_work_ns = 2000;
 }
 
 static void reader_init(struct scenario_reader *r, const char *origin, bool from_file,
@@ -262,6 +276,12 @@ static int set_kernel(struct scenario_reader *r, int k, const char *value, struc
 		}
 		sc->latency_limit_us = v;
 		return 0;
+	case KN_HOUSEKEEPING_HZ:
+		if (ik_ini_real(value, 0.0, 100000.0, &sc->housekeeping_hz, msg, sizeof(msg)))
+			return bad(r, w, sec, key, msg);
+		return 0;
+	case KN_HOUSEKEEPING_WORK_NS:
+		return get_int(r, w, sec, key, value, 0, MAX_WORK_NS, &sc->housekeeping_work_ns);
 	}
 	return bad(r, w, sec, key, "internal error");
 }
@@ -443,6 +463,40 @@ static int set_cpuidle(struct scenario_reader *r, int k, const char *value, stru
 	}
 }
 
+/* "cpus = 0, 64, 3": the CPUs of spin tasks, in task order (checked against the platform later). */
+static int set_cpus(struct scenario_reader *r, struct ik_ini_where w, const char *sec,
+		    const char *key, const char *value, struct ik_workload *wl)
+{
+	char msg[256], shown[80];
+	const char *p = value;
+	int n = 0;
+
+	while (*p) {
+		while (*p == ' ' || *p == ',' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		char *end;
+		errno = 0;
+		long cpu = strtol(p, &end, 10);
+		if (end == p || errno || cpu < 0 || cpu > 8191 || (*end && *end != ',' && *end != ' ' &&
+								   *end != '\t')) {
+			snprintf(msg, sizeof(msg), "expected CPU numbers 0..8191 separated by commas, got '%s'",
+				 ik_ini_shown(value, shown, sizeof(shown)));
+			return bad(r, w, sec, key, msg);
+		}
+		if (n == (int)(sizeof(wl->spin_cpus) / sizeof(wl->spin_cpus[0]))) {
+			snprintf(msg, sizeof(msg), "at most %zu CPUs",
+				 sizeof(wl->spin_cpus) / sizeof(wl->spin_cpus[0]));
+			return bad(r, w, sec, key, msg);
+		}
+		wl->spin_cpus[n++] = (int)cpu;
+		p = end;
+	}
+	wl->nspin_cpus = n;
+	return 0;
+}
+
 static int set_workload(struct scenario_reader *r, int k, const char *value, struct ik_ini_where w)
 {
 	struct ik_workload *wl = &r->sc->workload;
@@ -453,7 +507,7 @@ static int set_workload(struct scenario_reader *r, int k, const char *value, str
 
 	switch (k) {
 	case WL_TYPE:
-		if (get_enum(r, w, sec, key, value, workload_types, 4, &idx))
+		if (get_enum(r, w, sec, key, value, workload_types, 6, &idx))
 			return -1;
 		wl->kind = (enum ik_workload_kind)idx;
 		return 0;
@@ -489,6 +543,22 @@ static int set_workload(struct scenario_reader *r, int k, const char *value, str
 		return 0;
 	case WL_IRQ_WORK_NS:
 		return get_int(r, w, sec, key, value, 0, MAX_WORK_NS, &wl->irq_work_ns);
+	case WL_START_MS:
+		if (get_int(r, w, sec, key, value, 0, MAX_MS, &v))
+			return -1;
+		wl->start_ns = v * IK_NSEC_PER_MSEC;
+		return 0;
+	case WL_WORK_NS_PER_KB:
+		return get_int(r, w, sec, key, value, 0, MAX_WORK_NS, &wl->work_ns_per_kb);
+	case WL_RECV_WORK_NS:
+		return get_int(r, w, sec, key, value, 0, MAX_WORK_NS, &wl->recv_work_ns);
+	case WL_CPUS:
+		return set_cpus(r, w, sec, key, value, wl);
+	case WL_START_SPREAD_US:
+		if (get_int(r, w, sec, key, value, 0, (int64_t)MAX_MS * 1000, &v))
+			return -1;
+		wl->start_spread_ns = v * IK_NSEC_PER_USEC;
+		return 0;
 	}
 	return bad(r, w, sec, key, "internal error");
 }
@@ -697,7 +767,19 @@ static int check_placement(struct scenario_reader *r)
 	const struct ik_platform *p = &sc->platform;
 	const struct ik_workload *wl = &sc->workload;
 
-	if (wl->kind != IK_WORKLOAD_PINGPONG || wl->placement == IK_PLACE_WAKE_IDLE)
+	if (wl->kind == IK_WORKLOAD_STREAM && wl->placement == IK_PLACE_WAKE_IDLE)
+		return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_TYPE),
+				   "[workload] type stream: its senders and receivers are pinned; "
+				   "expected placement same_core, same_package or cross_package");
+	if (wl->kind == IK_WORKLOAD_SPIN)
+		for (int i = 0; i < wl->nspin_cpus; i++)
+			if (wl->spin_cpus[i] >= ik_platform_cpus(p))
+				return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_CPUS),
+						   "[workload] cpus: CPU %d does not exist, platform %s "
+						   "has %d CPUs", wl->spin_cpus[i], p->name,
+						   ik_platform_cpus(p));
+	if ((wl->kind != IK_WORKLOAD_PINGPONG && wl->kind != IK_WORKLOAD_STREAM) ||
+	    wl->placement == IK_PLACE_WAKE_IDLE)
 		return 0;
 	struct ik_ini_where w = r->sec[SEC_WORKLOAD].set[WL_PLACEMENT] ?
 		where_of(r, SEC_WORKLOAD, WL_PLACEMENT) : where_of(r, SEC_WORKLOAD, WL_PAIRS);

@@ -153,13 +153,14 @@ void sim_work_done(struct ik_sim *s, int cpu)
 	sim_cpu_idle_enter(s, cpu);
 }
 
-/* A device interrupt: its handler runs now if the CPU is idle, or after what runs. */
-void sim_device_irq(struct ik_sim *s, int cpu)
+/*
+ * Interrupt work on a CPU: its handler runs now if the CPU is idle (woken for `why`), or
+ * right after what it is running or leaving.
+ */
+static void interrupt(struct ik_sim *s, int cpu, int64_t work, enum wake_reason why)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
-	int64_t work = s->sc->workload.irq_work_ns;
 
-	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ), s->now + sim_irq_gap(s));
 	if (c->mode == CPU_RUNNING && ik_eq_armed(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE))) {
 		int id = cpu_timer_id(cpu, TIMER_WORK_DONE);
 		ik_eq_arm(&s->eq, id, ik_eq_expires(&s->eq, id) + work);
@@ -167,7 +168,23 @@ void sim_device_irq(struct ik_sim *s, int cpu)
 	}
 	c->pending_irq_work += work;
 	if (c->mode == CPU_IDLE)
-		sim_cpu_wake(s, cpu, WAKE_IRQ);
+		sim_cpu_wake(s, cpu, why);
+}
+
+/* A device interrupt (poisson workload). */
+void sim_device_irq(struct ik_sim *s, int cpu)
+{
+	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ), s->now + sim_irq_gap(s));
+	interrupt(s, cpu, s->sc->workload.irq_work_ns, WAKE_IRQ);
+}
+
+/* The kernel's periodic housekeeping timer: a local timer interrupt with some work. */
+void sim_housekeeping(struct ik_sim *s, int cpu)
+{
+	int64_t period = (int64_t)(1e9 / s->sc->housekeeping_hz);
+
+	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_HOUSEKEEPING), s->now + (period > 0 ? period : 1));
+	interrupt(s, cpu, s->sc->housekeeping_work_ns, WAKE_TIMER);
 }
 
 /* A task's own timer fired on its CPU: the timer interrupt wakes that CPU itself. */

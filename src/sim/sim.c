@@ -204,6 +204,9 @@ static void dispatch(struct ik_sim *s, int id)
 		case TIMER_DRIVER:
 			sim_cpu_wake(s, cpu, WAKE_TIMER);
 			break;
+		case TIMER_HOUSEKEEPING:
+			sim_housekeeping(s, cpu);
+			break;
 		case CPU_TIMERS:
 			break;
 		}
@@ -325,6 +328,9 @@ int ik_sim_run(const struct ik_scenario *sc, uint64_t seed, struct ik_run_result
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		struct sim_cpu *c = &s->cpus[cpu];
 		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_TICK), c->dev.tick_nsec);
+		if (sc->housekeeping_hz > 0) /* each CPU's at its own phase */
+			ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_HOUSEKEEPING),
+				  1 + (int64_t)(ik_rng_unit(&s->rng) * 1e9 / sc->housekeeping_hz));
 		sim_cpu_idle_enter(s, cpu);
 	}
 

@@ -21,6 +21,7 @@ enum cpu_timer {
 	TIMER_WORK_DONE, /* the task or interrupt handler that runs ends */
 	TIMER_IRQ,       /* the next device interrupt (poisson workload) */
 	TIMER_DRIVER,    /* a wake-up timer the idle driver armed for this entry */
+	TIMER_HOUSEKEEPING, /* the kernel's own periodic work on this CPU */
 	CPU_TIMERS,
 };
 
@@ -152,6 +153,7 @@ void sim_run_next(struct ik_sim *s, int cpu);
 void sim_requeue_task(struct ik_sim *s, int task);
 void sim_work_done(struct ik_sim *s, int cpu);
 void sim_device_irq(struct ik_sim *s, int cpu);
+void sim_housekeeping(struct ik_sim *s, int cpu);
 void sim_task_timer(struct ik_sim *s, int task);
 bool sim_cpu_is_idle(const struct ik_sim *s, int cpu);
 

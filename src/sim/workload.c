@@ -112,11 +112,11 @@ static int setup_pingpong(struct ik_sim *s, char *err, size_t errlen)
 		client->peer = 2 * k + 1;
 		server->peer = 2 * k;
 		client->work_ns = server->work_ns = w->work_ns;
-		/* Clients start within the first 100 us, in an order the seed decides. */
+		/* Clients start spread over start_spread_ns, in an order the seed decides. */
 		if (register_timer(s, 2 * k))
 			goto oom;
 		ik_eq_arm(&s->eq, task_timer_id(s, 2 * k),
-			  (int64_t)(ik_rng_unit(&s->rng) * 100000.0));
+			  w->start_ns + (int64_t)(ik_rng_unit(&s->rng) * (double)w->start_spread_ns));
 	}
 	return 0;
 oom:
@@ -158,7 +158,7 @@ static int setup_stream(struct ik_sim *s, char *err, size_t errlen)
 		if (register_timer(s, 2 * k))
 			goto oom;
 		ik_eq_arm(&s->eq, task_timer_id(s, 2 * k),
-			  (int64_t)(ik_rng_unit(&s->rng) * 100000.0));
+			  w->start_ns + (int64_t)(ik_rng_unit(&s->rng) * (double)w->start_spread_ns));
 	}
 	return 0;
 oom:
@@ -186,7 +186,7 @@ static int setup_spin(struct ik_sim *s, char *err, size_t errlen)
 		t->work_ns = w->task_work_ns;
 		if (register_timer(s, i))
 			goto oom;
-		ik_eq_arm(&s->eq, task_timer_id(s, i), 0);
+		ik_eq_arm(&s->eq, task_timer_id(s, i), w->start_ns);
 	}
 	return 0;
 oom:
@@ -207,7 +207,7 @@ static int setup_periodic(struct ik_sim *s, char *err, size_t errlen)
 		t->cpu = i % s->ncpus;
 		t->pinned = true;
 		t->work_ns = w->task_work_ns;
-		t->period_start = (int64_t)(ik_rng_unit(&s->rng) * (double)period);
+		t->period_start = w->start_ns + (int64_t)(ik_rng_unit(&s->rng) * (double)period);
 		if (register_timer(s, i))
 			goto oom;
 		ik_eq_arm(&s->eq, task_timer_id(s, i), t->period_start + period);
@@ -236,7 +236,8 @@ int sim_workload_setup(struct ik_sim *s, char *err, size_t errlen)
 	case IK_WORKLOAD_POISSON:
 		if (s->sc->workload.irq_rate_hz > 0)
 			for (int cpu = 0; cpu < s->ncpus; cpu++)
-				ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ), sim_irq_gap(s));
+				ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ),
+					  s->sc->workload.start_ns + sim_irq_gap(s));
 		return alloc_tasks(s, 0);
 	case IK_WORKLOAD_IDLE:
 		return alloc_tasks(s, 0);

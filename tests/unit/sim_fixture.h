@@ -63,6 +63,7 @@ static inline void small_scenario(struct ik_scenario *sc, enum ik_workload_kind 
 	sc->workload.work_ns = 5000;
 	sc->workload.msg_bytes = 1000;
 	sc->workload.placement = IK_PLACE_WAKE_IDLE;
+	sc->workload.start_spread_ns = 100000;
 	sc->workload.tasks = 6;
 	sc->workload.period_ns = 700000;
 	sc->workload.task_work_ns = 20000;

@@ -344,7 +344,7 @@ static void error_values(void **state)
 	expect_error(HEAD "[workload]\nirq_rate_hz = nan\n", "got 'nan'", NULL);
 	expect_error(HEAD "[workload]\nirq_rate_hz = 1e8\n", "got '1e8'", NULL);
 	expect_error(HEAD "[workload]\ntype = tbench\n", "[workload] type: expected one of: "
-		     "pingpong periodic poisson idle, got 'tbench'", NULL);
+		     "pingpong periodic poisson idle stream spin, got 'tbench'", NULL);
 	expect_error(HEAD "[workload]\nplacement = anywhere\n", "expected one of: same_core "
 		     "same_package cross_package wake_idle", NULL);
 	expect_error("[scenario]\nname = t\nplatform = amd-zen3\nduration_ms = 0\n",
@@ -596,6 +596,34 @@ static void error_overrides(void **state)
 	assert_non_null(strstr(err, "found no '='"));
 }
 
+/* The keys of the stream and spin workloads, the start delay and housekeeping. */
+static void workload_and_kernel_extras(void **state)
+{
+	(void)state;
+	expect_ok("[scenario]\nname = s\nplatform = amd-zen3\n[kernel]\nhousekeeping_hz = 100\n"
+		  "housekeeping_work_ns = 3000\n[workload]\ntype = stream\nplacement = same_package\n"
+		  "work_ns = 4000\nrecv_work_ns = 2500\nwork_ns_per_kb = 800\nstart_ms = 20\n");
+	assert_int_equal(sc.workload.kind, IK_WORKLOAD_STREAM);
+	assert_true(sc.housekeeping_hz == 100.0);
+	assert_int_equal(sc.housekeeping_work_ns, 3000);
+	assert_int_equal(sc.workload.recv_work_ns, 2500);
+	assert_int_equal(sc.workload.work_ns_per_kb, 800);
+	assert_int_equal(sc.workload.start_ns, 20 * IK_NSEC_PER_MSEC);
+	expect_ok("[scenario]\nname = s\nplatform = amd-zen3\n[workload]\ntype = spin\ntasks = 2\n"
+		  "cpus = 3, 64\n");
+	assert_int_equal(sc.workload.nspin_cpus, 2);
+	assert_int_equal(sc.workload.spin_cpus[0], 3);
+	assert_int_equal(sc.workload.spin_cpus[1], 64);
+	expect_error("[scenario]\nname = s\nplatform = amd-zen3\n[workload]\ntype = spin\n"
+		     "cpus = 3, 640\n", "s.ini:6", "cpus", "CPU 640 does not exist", NULL);
+	expect_error("[scenario]\nname = s\nplatform = amd-zen3\n[workload]\ntype = spin\n"
+		     "cpus = 3,x\n", "s.ini:6", "cpus", "expected CPU numbers", NULL);
+	expect_error("[scenario]\nname = s\nplatform = amd-zen3\n[workload]\ntype = stream\n",
+		     "s.ini:5", "type stream", "pinned", NULL);
+	expect_error("[scenario]\nname = s\nplatform = amd-zen3\n[kernel]\nhousekeeping_hz = -1\n",
+		     "s.ini:5", "housekeeping_hz", NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -614,6 +642,7 @@ int main(void)
 		cmocka_unit_test(driver_options),
 		cmocka_unit_test(driver_auto),
 		cmocka_unit_test(driver_errors),
+		cmocka_unit_test(workload_and_kernel_extras),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
