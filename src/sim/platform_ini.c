@@ -59,12 +59,14 @@ enum state_key {
 	SK_EXIT_IRQ_NS,
 	SK_NEEDS_IPI,
 	SK_IN_TABLE,
+	SK_LITE,
+	SK_CORE_OFF,
 	SK_COUNT
 };
 static const char *const state_keys[SK_COUNT] = {
 	"name", "desc", "latency_us", "residency_us", "method", "hint", "flags", "power_mw",
 	"entry_ns", "exit_ns", "exit_ipi_ns", "exit_timer_ns", "exit_irq_ns", "needs_ipi",
-	"in_table",
+	"in_table", "lite", "core_off",
 };
 
 enum cpuid_key {
@@ -110,6 +112,21 @@ static const char *const cst_keys[XK_COUNT] = {
 	"type", "method", "address", "latency_us", "power_mw", "access_size",
 };
 
+enum effects_key {
+	EK_BASE_MHZ,
+	EK_TURBO_MHZ,
+	EK_SMT_SIBLING_BUSY,
+	EK_SMT_SIBLING_LITE,
+	EK_PKG_EXIT_NS,
+	EK_PKG_ACTIVE_MW,
+	EK_PKG_IDLE_MW,
+	EK_COUNT
+};
+static const char *const effects_keys[EK_COUNT] = {
+	"base_mhz", "turbo_mhz", "smt_sibling_busy", "smt_sibling_lite", "pkg_exit_ns",
+	"pkg_active_mw", "pkg_idle_mw",
+};
+
 enum intel_idle_key { IK_KEY_TABLE, IK_KEY_PC6, IK_KEY_COUNT };
 static const char *const intel_idle_keys[IK_KEY_COUNT] = { "table", "pc6" };
 
@@ -120,11 +137,21 @@ static const char *const dt_keys[DK_COUNT] = {
 
 _Static_assert(PK_COUNT <= IK_INI_MAX_KEYS && SK_COUNT <= IK_INI_MAX_KEYS &&
 		       CK_COUNT <= IK_INI_MAX_KEYS && AK_COUNT <= IK_INI_MAX_KEYS &&
-		       XK_COUNT <= IK_INI_MAX_KEYS && DK_COUNT <= IK_INI_MAX_KEYS,
+		       XK_COUNT <= IK_INI_MAX_KEYS && DK_COUNT <= IK_INI_MAX_KEYS &&
+		       EK_COUNT <= IK_INI_MAX_KEYS,
 	       "key tables");
 
 /* The kinds of section, with their key tables. */
-enum sec_kind { SEC_PLATFORM, SEC_STATE, SEC_CPUID, SEC_ACPI, SEC_CST, SEC_INTEL_IDLE, SEC_DT };
+enum sec_kind {
+	SEC_PLATFORM,
+	SEC_STATE,
+	SEC_CPUID,
+	SEC_ACPI,
+	SEC_CST,
+	SEC_INTEL_IDLE,
+	SEC_DT,
+	SEC_EFFECTS
+};
 static const struct {
 	const char *const *keys;
 	int nkeys;
@@ -136,6 +163,7 @@ static const struct {
 	[SEC_CST] = { cst_keys, XK_COUNT },
 	[SEC_INTEL_IDLE] = { intel_idle_keys, IK_KEY_COUNT },
 	[SEC_DT] = { dt_keys, DK_COUNT },
+	[SEC_EFFECTS] = { effects_keys, EK_COUNT },
 };
 
 static const char *const vendor_names[] = { "other", "intel", "amd", "ibm", "arm" };
@@ -195,6 +223,8 @@ static int section_kind(const char *section, int *index)
 		return SEC_ACPI;
 	if (strcmp(section, "intel_idle") == 0)
 		return SEC_INTEL_IDLE;
+	if (strcmp(section, "effects") == 0)
+		return SEC_EFFECTS;
 	if ((i = ik_ini_state_index(section, IK_STATE_MAX)) >= 0) {
 		*index = i;
 		return SEC_STATE;
@@ -225,6 +255,8 @@ static struct ik_ini_section *section_of(struct ik_platform_reader *r, int kind,
 		return &r->cst[index];
 	case SEC_INTEL_IDLE:
 		return &r->intel_idle;
+	case SEC_EFFECTS:
+		return &r->effects;
 	default:
 		return &r->dt[index];
 	}
@@ -276,6 +308,8 @@ void ik_platform_reader_init(struct ik_platform_reader *r, const char *origin,
 	p->acpi.pm_timer_read.kind = IK_DIST_CONSTANT;
 	p->acpi.pm_timer_read.a_ns = p->acpi.pm_timer_read.b_ns = 1000;
 	p->intel_idle.pc6 = true;
+	p->effects.smt_sibling_busy = 1.0;
+	p->effects.smt_sibling_lite = 1.0;
 }
 
 bool ik_platform_section(const char *section)
@@ -598,6 +632,83 @@ static int set_intel_idle_key(struct ik_platform_reader *r, int k, const char *v
 	return ik_ini_fail(&r->e, w, "[intel_idle]: internal error: key %d", k);
 }
 
+/*
+ * "turbo_mhz = 1:3600 2:3500 4:3300 18:2800": MHz for up to N active cores, N ascending.
+ */
+static int set_turbo(struct ik_platform_reader *r, struct ik_ini_where w, const char *value)
+{
+	struct ik_hw_effects *fx = &r->p->effects;
+	char shown[80];
+	const char *p = value;
+	int n = 0;
+
+	while (*p) {
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		if (!*p)
+			break;
+		char *end;
+		errno = 0;
+		long cores = strtol(p, &end, 10);
+		if (end == p || *end != ':' || errno || cores < 1 || cores > MAX_CPUS)
+			goto bad;
+		p = end + 1;
+		long mhz = strtol(p, &end, 10);
+		if (end == p || errno || mhz < 1 || mhz > 100000 ||
+		    (*end && *end != ' ' && *end != '\t' && *end != ','))
+			goto bad;
+		if (n == IK_TURBO_MAX)
+			return ik_ini_fail(&r->e, w, "[effects] turbo_mhz: at most %d CORES:MHZ pairs",
+					   IK_TURBO_MAX);
+		if (n > 0 && cores <= fx->turbo_cores[n - 1])
+			return ik_ini_fail(&r->e, w, "[effects] turbo_mhz: core counts must increase, "
+					   "got %ld after %d", cores, fx->turbo_cores[n - 1]);
+		fx->turbo_cores[n] = (int)cores;
+		fx->turbo_mhz[n] = (int)mhz;
+		n++;
+		p = end;
+	}
+	fx->nturbo = n;
+	return 0;
+bad:
+	return ik_ini_fail(&r->e, w, "[effects] turbo_mhz: expected CORES:MHZ pairs such as "
+			   "'1:3600 2:3500 18:2800', got '%s'", ik_ini_shown(value, shown, sizeof(shown)));
+}
+
+static int set_effects_key(struct ik_platform_reader *r, int k, const char *value,
+			   struct ik_ini_where w)
+{
+	struct ik_hw_effects *fx = &r->p->effects;
+	const char *key = effects_keys[k];
+	char msg[256];
+	int64_t v;
+
+	switch (k) {
+	case EK_BASE_MHZ:
+		if (set_int(r, w, "effects", key, value, 0, 100000, false, &v))
+			return -1;
+		fx->base_mhz = (int)v;
+		return 0;
+	case EK_TURBO_MHZ:
+		return set_turbo(r, w, value);
+	case EK_SMT_SIBLING_BUSY:
+	case EK_SMT_SIBLING_LITE:
+		if (ik_ini_real(value, 0.01, 1.0, k == EK_SMT_SIBLING_BUSY ? &fx->smt_sibling_busy :
+					     &fx->smt_sibling_lite, msg, sizeof(msg)))
+			return bad_value(r, w, "effects", key, msg);
+		return 0;
+	case EK_PKG_EXIT_NS:
+		return set_dist(r, w, "effects", key, value, &fx->pkg_exit_ns);
+	case EK_PKG_ACTIVE_MW:
+	case EK_PKG_IDLE_MW:
+		if (set_int(r, w, "effects", key, value, 0, MAX_POWER_MW, false, &v))
+			return -1;
+		*(k == EK_PKG_ACTIVE_MW ? &fx->pkg_active_mw : &fx->pkg_idle_mw) = (int)v;
+		return 0;
+	}
+	return ik_ini_fail(&r->e, w, "[effects] %s: internal error", key);
+}
+
 static int set_dt_key(struct ik_platform_reader *r, int i, const char *sec, int k,
 		      const char *value, struct ik_ini_where w)
 {
@@ -737,6 +848,14 @@ static int set_state_key(struct ik_platform_reader *r, int i, const char *sec, i
 		s->unlisted = !listed;
 		return 0;
 	}
+	case SK_LITE:
+		if (ik_ini_bool(value, &r->p->effects.state_lite[i], msg, sizeof(msg)) != 0)
+			return bad_value(r, w, sec, key, msg);
+		return 0;
+	case SK_CORE_OFF:
+		if (ik_ini_bool(value, &r->p->effects.state_core_off[i], msg, sizeof(msg)) != 0)
+			return bad_value(r, w, sec, key, msg);
+		return 0;
 	}
 	return ik_ini_fail(&r->e, w, "[%s] %s: internal error", sec, key);
 }
@@ -780,6 +899,8 @@ int ik_platform_reader_set(struct ik_platform_reader *r, const char *section, co
 		return set_intel_idle_key(r, k, value, w);
 	case SEC_DT:
 		return set_dt_key(r, index, section, k, value, w);
+	case SEC_EFFECTS:
+		return set_effects_key(r, k, value, w);
 	default:
 		return set_platform_key(r, k, value, w);
 	}

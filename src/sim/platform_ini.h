@@ -12,7 +12,7 @@
 
 #define IK_PLATFORM_ORIGIN_LEN 512
 /* The platform sections, for "known sections" messages. */
-#define IK_PLATFORM_SECTIONS "platform state0..state9 cpuid acpi cst1..cst8 intel_idle dt_state0..dt_state15"
+#define IK_PLATFORM_SECTIONS "platform state0..state9 cpuid acpi cst1..cst8 intel_idle dt_state0..dt_state15 effects"
 
 
 struct ik_platform_reader {
@@ -25,6 +25,7 @@ struct ik_platform_reader {
 	struct ik_ini_section acpi;
 	struct ik_ini_section cst[IK_CST_MAX + 1]; /* [cst1]..[cst8]; cst[0] unused */
 	struct ik_ini_section intel_idle;
+	struct ik_ini_section effects;
 	struct ik_ini_section dt[IK_DT_STATE_MAX];
 	struct ik_dist exit_ns[IK_STATE_MAX]; /* exit_ns as given, the default per wake source */
 };

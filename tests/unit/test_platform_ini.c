@@ -600,6 +600,38 @@ static void error_buffer_edge_cases(void **state)
 	assert_int_equal(ik_platform_parse_string("t.ini", NULL, &plat, err, sizeof(err)), -1);
 }
 
+/* [effects] and the lite / core_off state keys of the hardware-effects model. */
+static void effects_section(void **state)
+{
+	(void)state;
+	expect_ok(PLATFORM_HEAD STATE0 STATE1 "lite = yes\ncore_off = no\n"
+		  "[state2]\nname = C6\nlatency_us = 100\nresidency_us = 400\nmethod = mwait\n"
+		  "core_off = yes\n[effects]\nbase_mhz = 2300\nturbo_mhz = 1:3600 2:3500, 4:3300\n"
+		  "smt_sibling_busy = 0.6\nsmt_sibling_lite = 0.8\npkg_exit_ns = constant 40000\n"
+		  "pkg_active_mw = 20000\npkg_idle_mw = 5000\n");
+	const struct ik_hw_effects *fx = &plat.effects;
+	assert_int_equal(fx->base_mhz, 2300);
+	assert_int_equal(fx->nturbo, 3);
+	assert_int_equal(fx->turbo_cores[2], 4);
+	assert_int_equal(fx->turbo_mhz[2], 3300);
+	assert_true(fx->smt_sibling_busy == 0.6 && fx->smt_sibling_lite == 0.8);
+	assert_int_equal(fx->pkg_exit_ns.a_ns, 40000);
+	assert_int_equal(fx->pkg_active_mw, 20000);
+	assert_int_equal(fx->pkg_idle_mw, 5000);
+	assert_true(fx->state_lite[1] && !fx->state_core_off[1] && fx->state_core_off[2]);
+	/* defaults: no effect */
+	expect_ok(PLATFORM_HEAD STATE0 STATE1);
+	assert_true(plat.effects.smt_sibling_busy == 1.0 && plat.effects.nturbo == 0);
+	expect_error(PLATFORM_HEAD STATE0 "[effects]\nturbo_mhz = 1:3600 1:3500\n", "t.ini:13",
+		     "turbo_mhz", "must increase", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[effects]\nturbo_mhz = fast\n", "t.ini:13", "CORES:MHZ",
+		     NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[effects]\nsmt_sibling_busy = 2\n", "t.ini:13",
+		     "smt_sibling_busy", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "lite = maybe\n", "t.ini:12", "lite", NULL);
+	expect_error(PLATFORM_HEAD STATE0 "[effects]\nturbo = 1\n", "t.ini:13", "turbo", NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -612,6 +644,7 @@ int main(void)
 		cmocka_unit_test(unknown_builtin_lists_names),
 		cmocka_unit_test(cannot_open),
 		cmocka_unit_test(minimal_file_defaults),
+		cmocka_unit_test(effects_section),
 		cmocka_unit_test(every_key),
 		cmocka_unit_test(exit_ns_fallback),
 		cmocka_unit_test(syntax_variants),
