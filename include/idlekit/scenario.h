@@ -16,6 +16,7 @@ enum ik_workload_kind {
 	IK_WORKLOAD_IDLE,     /* nothing to do */
 	IK_WORKLOAD_STREAM,   /* busy senders, each feeding a receiver (netperf UDP_STREAM) */
 	IK_WORKLOAD_SPIN,     /* tasks that never sleep, counting work units */
+	IK_WORKLOAD_IPI,      /* one CPU sends IPIs to another every period (wake latency) */
 };
 
 enum ik_placement {
@@ -46,7 +47,9 @@ struct ik_workload {
 	/* when the tasks start (the machine idles before), spread over start_spread_ns */
 	int64_t start_ns;
 	int64_t start_spread_ns;
-	/* spin: `tasks` busy tasks of task_work_ns units on CPUs spin_cpus[] (default 0..) */
+	/* spin: `tasks` busy tasks of task_work_ns units on CPUs spin_cpus[] (default 0..);
+	   ipi: spin_cpus[0] sends to spin_cpus[1] (default 0 and 1) every period_ns, and the
+	   handler runs task_work_ns */
 	int nspin_cpus;
 	int spin_cpus[64];
 };

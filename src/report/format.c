@@ -147,6 +147,8 @@ const char *ik_rep_workload_name(enum ik_workload_kind kind)
 		return "stream";
 	case IK_WORKLOAD_SPIN:
 		return "spin";
+	case IK_WORKLOAD_IPI:
+		return "ipi";
 	}
 	return "unknown";
 }

@@ -265,6 +265,10 @@ static void write_workload(struct json_writer *w, const struct ik_workload *wl)
 		jw_int(w, "tasks", wl->tasks);
 		jw_int(w, "task_work_ns", wl->task_work_ns);
 		break;
+	case IK_WORKLOAD_IPI:
+		jw_int(w, "period_ns", wl->period_ns);
+		jw_int(w, "handler_ns", wl->task_work_ns);
+		break;
 	}
 	jw_end_object(w);
 }

@@ -220,6 +220,12 @@ static void print_workload(FILE *out, const struct ik_workload *wl)
 		ik_rep_fmt_exact(a, sizeof(a), wl->task_work_ns, 3);
 		fprintf(out, ": %d busy tasks, work units of %s us (counted as messages)", wl->tasks, a);
 		break;
+	case IK_WORKLOAD_IPI:
+		ik_rep_fmt_exact(a, sizeof(a), wl->period_ns, 3);
+		fprintf(out, ": CPU %d sends an IPI to CPU %d every %s us",
+			wl->nspin_cpus > 0 ? wl->spin_cpus[0] : 0, wl->nspin_cpus > 1 ? wl->spin_cpus[1] : 1,
+			a);
+		break;
 	}
 	fputc('\n', out);
 }

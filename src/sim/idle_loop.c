@@ -185,6 +185,7 @@ void sim_cpu_exit_done(struct ik_sim *s, int cpu)
 
 	if (c->pending_irq_work > 0) {
 		/* The interrupt handler runs inside the idle loop. */
+		sim_ipi_handled(s, cpu);
 		int64_t work = sim_effects_work(s, cpu, c->pending_irq_work);
 		c->pending_irq_work = 0;
 		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE), s->now + work);

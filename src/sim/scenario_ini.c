@@ -94,7 +94,7 @@ static const struct {
 
 /* In the order of enum ik_workload_kind and enum ik_placement. */
 static const char *const workload_types[] = { "pingpong", "periodic", "poisson", "idle",
-					      "stream", "spin" };
+					      "stream", "spin", "ipi" };
 static const char *const placements[] = { "same_core", "same_package", "cross_package", "wake_idle" };
 static const char *const drivers[] = { "table", "acpi_idle", "intel_idle", "powernv_idle",
 				       "haltpoll", "none", "auto" };
@@ -507,7 +507,7 @@ static int set_workload(struct scenario_reader *r, int k, const char *value, str
 
 	switch (k) {
 	case WL_TYPE:
-		if (get_enum(r, w, sec, key, value, workload_types, 6, &idx))
+		if (get_enum(r, w, sec, key, value, workload_types, 7, &idx))
 			return -1;
 		wl->kind = (enum ik_workload_kind)idx;
 		return 0;
@@ -771,7 +771,7 @@ static int check_placement(struct scenario_reader *r)
 		return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_TYPE),
 				   "[workload] type stream: its senders and receivers are pinned; "
 				   "expected placement same_core, same_package or cross_package");
-	if (wl->kind == IK_WORKLOAD_SPIN)
+	if (wl->kind == IK_WORKLOAD_SPIN || wl->kind == IK_WORKLOAD_IPI)
 		for (int i = 0; i < wl->nspin_cpus; i++)
 			if (wl->spin_cpus[i] >= ik_platform_cpus(p))
 				return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_CPUS),

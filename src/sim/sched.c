@@ -187,6 +187,42 @@ void sim_housekeeping(struct ik_sim *s, int cpu)
 	interrupt(s, cpu, s->sc->housekeeping_work_ns, WAKE_TIMER);
 }
 
+/*
+ * An IPI sent for its own sake (smp_call_function_single), as wake-latency benchmarks do:
+ * it is delivered even to a polling CPU, and its handler runs as soon as the CPU is out of
+ * its idle state.
+ */
+void sim_send_ipi(struct ik_sim *s, int cpu)
+{
+	s->cpus[cpu].ipi_sent_at = s->now;
+	if (s->measuring)
+		s->ipis++;
+	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IPI), s->now + ik_dist_sample(&s->plat->ipi_ns, &s->rng));
+}
+
+void sim_ipi_handled(struct ik_sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (c->ipi_sent_at < 0)
+		return;
+	if (s->measuring) {
+		ik_hist_add(&s->wake_latency, s->now - c->ipi_sent_at);
+		s->wakeups++;
+	}
+	c->ipi_sent_at = -1;
+}
+
+void sim_ipi_arrives(struct ik_sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	int64_t work = s->sc->workload.task_work_ns > 0 ? s->sc->workload.task_work_ns : 1;
+
+	if (c->mode == CPU_RUNNING)
+		sim_ipi_handled(s, cpu); /* interrupts the work at once */
+	interrupt(s, cpu, work, WAKE_REMOTE);
+}
+
 /* A task's own timer fired on its CPU: the timer interrupt wakes that CPU itself. */
 void sim_task_timer(struct ik_sim *s, int task)
 {
@@ -194,6 +230,10 @@ void sim_task_timer(struct ik_sim *s, int task)
 	int cpu = t->cpu;
 	struct sim_cpu *c = &s->cpus[cpu];
 
+	if (s->sc->workload.kind == IK_WORKLOAD_IPI) {
+		sim_workload_ipi_tick(s, task);
+		return;
+	}
 	if (t->state != TASK_BLOCKED)
 		return;
 	t->state = TASK_RUNNABLE;

@@ -112,6 +112,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 		ik_device_init(&c->dev, s->drv, cpu, sc->hz);
 		ik_platform_topology(s->plat, cpu, &c->topo);
 		c->rq_head = c->rq_tail = c->current = c->last_task = -1;
+		c->ipi_sent_at = -1;
 		c->mode = CPU_RUNNING;
 		for (int k = 0; k < sc->ndisabled; k++) {
 			int idx = find_state(s->drv, sc->disabled[k]);
@@ -137,6 +138,8 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 		max_tasks = 2 * sc->workload.pairs;
 	else if (sc->workload.kind == IK_WORKLOAD_PERIODIC || sc->workload.kind == IK_WORKLOAD_SPIN)
 		max_tasks = sc->workload.tasks;
+	else if (sc->workload.kind == IK_WORKLOAD_IPI)
+		max_tasks = 1;
 	if (ik_eq_init(&s->eq, s->ncpus * CPU_TIMERS + max_tasks + GLOBAL_TIMERS))
 		goto oom;
 	return 0;
@@ -206,6 +209,9 @@ static void dispatch(struct ik_sim *s, int id)
 			break;
 		case TIMER_HOUSEKEEPING:
 			sim_housekeeping(s, cpu);
+			break;
+		case TIMER_IPI:
+			sim_ipi_arrives(s, cpu);
 			break;
 		case CPU_TIMERS:
 			break;

@@ -22,6 +22,7 @@ enum cpu_timer {
 	TIMER_IRQ,       /* the next device interrupt (poisson workload) */
 	TIMER_DRIVER,    /* a wake-up timer the idle driver armed for this entry */
 	TIMER_HOUSEKEEPING, /* the kernel's own periodic work on this CPU */
+	TIMER_IPI,       /* an IPI (ipi workload) arriving */
 	CPU_TIMERS,
 };
 
@@ -71,6 +72,7 @@ struct sim_cpu {
 	enum wake_reason reason;
 	bool driver_exit_done; /* the driver's own exit work (after the hardware's) is done */
 	int64_t pending_irq_work;
+	int64_t ipi_sent_at; /* ipi workload: when the IPI now in flight or pending was sent, or -1 */
 	/* spans, for busy and idle time */
 	int64_t span_start;
 	int64_t busy_ns;
@@ -154,6 +156,10 @@ void sim_requeue_task(struct ik_sim *s, int task);
 void sim_work_done(struct ik_sim *s, int cpu);
 void sim_device_irq(struct ik_sim *s, int cpu);
 void sim_housekeeping(struct ik_sim *s, int cpu);
+void sim_send_ipi(struct ik_sim *s, int cpu);
+void sim_ipi_arrives(struct ik_sim *s, int cpu);
+/* An IPI's handler starts on this CPU now: its latency is a wake-latency sample. */
+void sim_ipi_handled(struct ik_sim *s, int cpu);
 void sim_task_timer(struct ik_sim *s, int task);
 bool sim_cpu_is_idle(const struct ik_sim *s, int cpu);
 
@@ -162,5 +168,7 @@ int sim_workload_setup(struct ik_sim *s, char *err, size_t errlen);
 /* A task finished the work it was woken for: what it does next. */
 void sim_workload_task_done(struct ik_sim *s, int task);
 int64_t sim_irq_gap(struct ik_sim *s);
+/* ipi workload: the sender's timer fired. */
+void sim_workload_ipi_tick(struct ik_sim *s, int task);
 
 #endif

@@ -12,6 +12,8 @@
  *           the send rate follows the sender's frequency, hence turbo.
  * spin      tasks that never sleep, counting units of work: the throughput of a CPU
  *           next to an idle SMT sibling.
+ * ipi       one CPU sends an IPI to another every period, as wake-latency benchmarks do;
+ *           each IPI's latency (send to handler) is a sample.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,6 +196,38 @@ oom:
 	return -1;
 }
 
+static int setup_ipi(struct ik_sim *s, char *err, size_t errlen)
+{
+	const struct ik_workload *w = &s->sc->workload;
+	int from = w->nspin_cpus > 0 ? w->spin_cpus[0] : 0;
+	int to = w->nspin_cpus > 1 ? w->spin_cpus[1] : 1;
+
+	if (from >= s->ncpus || to >= s->ncpus || from == to) {
+		snprintf(err, errlen, "workload: ipi needs two different CPUs of platform %s (%d CPUs), "
+			 "got %d and %d", s->plat->name, s->ncpus, from, to);
+		return -1;
+	}
+	if (alloc_tasks(s, 1))
+		goto oom;
+	/* task 0 is only the sender's timer; its peer field names the target CPU */
+	s->tasks[0].cpu = from;
+	s->tasks[0].peer = to;
+	s->tasks[0].pinned = true;
+	if (register_timer(s, 0))
+		goto oom;
+	ik_eq_arm(&s->eq, task_timer_id(s, 0), w->start_ns + w->period_ns);
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory setting up the workload");
+	return -1;
+}
+
+void sim_workload_ipi_tick(struct ik_sim *s, int task)
+{
+	sim_send_ipi(s, s->tasks[task].peer);
+	ik_eq_arm(&s->eq, task_timer_id(s, task), s->now + s->sc->workload.period_ns);
+}
+
 static int setup_periodic(struct ik_sim *s, char *err, size_t errlen)
 {
 	const struct ik_workload *w = &s->sc->workload;
@@ -245,6 +279,8 @@ int sim_workload_setup(struct ik_sim *s, char *err, size_t errlen)
 		return setup_stream(s, err, errlen);
 	case IK_WORKLOAD_SPIN:
 		return setup_spin(s, err, errlen);
+	case IK_WORKLOAD_IPI:
+		return setup_ipi(s, err, errlen);
 	}
 	return 0;
 }
@@ -286,6 +322,8 @@ void sim_workload_task_done(struct ik_sim *s, int task)
 	case IK_WORKLOAD_SPIN:
 		if (s->measuring)
 			s->messages++;
+		break;
+	case IK_WORKLOAD_IPI:
 		break;
 	case IK_WORKLOAD_POISSON:
 	case IK_WORKLOAD_IDLE:
