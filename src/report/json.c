@@ -368,10 +368,16 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r)
 	jw_object(w, "wake_latency_ns", true);
 	jw_uint(w, "count", lat->count);
 	jw_int(w, "min", lat->count ? lat->min : 0);
+	jw_int(w, "p25", ik_hist_percentile(lat, 25.0));
 	jw_int(w, "p50", ik_hist_percentile(lat, 50.0));
+	jw_int(w, "p75", ik_hist_percentile(lat, 75.0));
 	jw_int(w, "p90", ik_hist_percentile(lat, 90.0));
+	jw_int(w, "p95", ik_hist_percentile(lat, 95.0));
 	jw_int(w, "p99", ik_hist_percentile(lat, 99.0));
+	jw_int(w, "p99_5", ik_hist_percentile(lat, 99.5));
 	jw_int(w, "p99_9", ik_hist_percentile(lat, 99.9));
+	jw_int(w, "p99_95", ik_hist_percentile(lat, 99.95));
+	jw_int(w, "p99_99", ik_hist_percentile(lat, 99.99));
 	jw_int(w, "max", lat->count ? lat->max : 0);
 	jw_double(w, "mean", lat->count ? lat->sum / (double)lat->count : 0.0);
 	jw_end_object(w);

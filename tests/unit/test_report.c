@@ -414,9 +414,11 @@ static void test_json_fields(void **state)
 	assert_contains(json, "{\"cpu\": 3, \"states\": [{\"usage\": 25, \"time_us\": 250.003, ");
 	assert_contains(json, "{\"usage\": 500, \"time_us\": 250000.003, \"above\": 2, \"below\": 0, "
 			      "\"rejected\": 0}");
-	assert_contains(json, "\"wake_latency_ns\": {\"count\": 1000, \"min\": 1000, \"p50\": 1500, "
-			      "\"p90\": 1900, \"p99\": 1988, \"p99_9\": 1996, \"max\": 1999, "
-			      "\"mean\": 1499.5}");
+	/* 1000..1999: nearest rank, then the middle of its 8 ns bucket (1024..2047 / 128) */
+	assert_contains(json, "\"wake_latency_ns\": {\"count\": 1000, \"min\": 1000, \"p25\": 1252, "
+			      "\"p50\": 1500, \"p75\": 1748, \"p90\": 1900, \"p95\": 1948, "
+			      "\"p99\": 1988, \"p99_5\": 1996, \"p99_9\": 1996, \"p99_95\": 1996, "
+			      "\"p99_99\": 1996, \"max\": 1999, \"mean\": 1499.5}");
 	assert_contains(json, "\"throughput\": {\"messages\": 100000, \"bytes\": 102400000, "
 			      "\"messages_per_s\": 100000, \"mb_per_s\": 102.4}");
 	assert_contains(json, "\"idle_entries\": 2603,");
@@ -495,8 +497,10 @@ static void test_json_edge_cases(void **state)
 	assert_contains(json, "\"energy_j\": null,");
 	assert_contains(json, "\"avg_power_w\": null\n");
 	assert_contains(json, "\"per_cpu\": [],");
-	assert_contains(json, "\"wake_latency_ns\": {\"count\": 0, \"min\": 0, \"p50\": 0, "
-			      "\"p90\": 0, \"p99\": 0, \"p99_9\": 0, \"max\": 0, \"mean\": 0}");
+	assert_contains(json, "\"wake_latency_ns\": {\"count\": 0, \"min\": 0, \"p25\": 0, "
+			      "\"p50\": 0, \"p75\": 0, \"p90\": 0, \"p95\": 0, \"p99\": 0, "
+			      "\"p99_5\": 0, \"p99_9\": 0, \"p99_95\": 0, \"p99_99\": 0, \"max\": 0, "
+			      "\"mean\": 0}");
 	free(json);
 
 	/* no runs at all */
