@@ -58,6 +58,9 @@ struct ik_run_result {
 	uint64_t messages;      /* pingpong messages delivered */
 	uint64_t bytes;         /* their payload */
 	int64_t package_deep_ns; /* summed over packages: time in the package deep state */
+	/* after a periodic workload stops: per CPU, from its last work to its first entry into
+	   a state that neither polls nor is lite (keeps SMT resources) */
+	struct ik_hist leave_lite;
 	double energy_j;
 };
 

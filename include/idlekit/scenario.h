@@ -47,6 +47,9 @@ struct ik_workload {
 	/* when the tasks start (the machine idles before), spread over start_spread_ns */
 	int64_t start_ns;
 	int64_t start_spread_ns;
+	/* periodic: the tasks stop after this (0 = never); then how long each CPU takes to
+	   leave polling and lite states is measured */
+	int64_t stop_ns;
 	/* spin: `tasks` busy tasks of task_work_ns units on CPUs spin_cpus[] (default 0..);
 	   ipi: spin_cpus[0] sends to spin_cpus[1] (default 0 and 1) every period_ns, and the
 	   handler runs task_work_ns */

@@ -367,6 +367,19 @@ static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct i
 		rc |= print_pairs(out, "Throughput", tput_headers, v, 3);
 	}
 
+	if (r->leave_lite.count > 0) {
+		static const char *const leave_headers[] = {"CPUs", "min_us", "p50_us", "p99_us",
+							    "max_us"};
+		const struct ik_hist *h = &r->leave_lite;
+		snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)h->count);
+		ns_as_us(v[1], h->min);
+		ns_as_us(v[2], ik_hist_percentile(h, 50.0));
+		ns_as_us(v[3], ik_hist_percentile(h, 99.0));
+		ns_as_us(v[4], h->max);
+		rc |= print_pairs(out, "Time to leave polling and lite states after the work stopped",
+				  leave_headers, v, 5);
+	}
+
 	static const char *const entry_headers[] = {"entries", "entries/CPU", "entries/CPU/s",
 						    "wakeups", "IPIs", "busy_ms", "idle_ms"};
 	snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)r->idle_entries);

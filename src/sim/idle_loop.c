@@ -98,6 +98,11 @@ void sim_cpu_idle_enter(struct ik_sim *s, int cpu)
 	c->entry_done = s->now + ik_dist_sample(&hw->entry, &s->rng);
 	c->mode = CPU_IDLE;
 	sim_effects_idle(s, cpu);
+	if (c->watch_leave && !(drv->states[idx].flags & IK_FLAG_POLLING) &&
+	    !s->plat->effects.state_lite[bind->hw_state[idx]]) {
+		c->watch_leave = false;
+		ik_hist_add(&s->leave_lite, s->now - c->last_work_end);
+	}
 	if (drv->states[idx].flags & IK_FLAG_POLLING) {
 		c->dev.poll_time_limit = false;
 		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_POLL),

@@ -73,13 +73,14 @@ enum {
 	WL_RECV_WORK_NS,
 	WL_CPUS,
 	WL_START_SPREAD_US,
+	WL_STOP_MS,
 	WL_COUNT
 };
 static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_bytes",
 					     "placement", "tasks", "period_us", "task_work_ns",
 					     "irq_rate_hz", "irq_work_ns", "start_ms",
 					     "work_ns_per_kb", "recv_work_ns", "cpus",
-					     "start_spread_us" };
+					     "start_spread_us", "stop_ms" };
 _Static_assert(WL_COUNT <= IK_INI_MAX_KEYS, "workload keys");
 
 static const struct {
@@ -558,6 +559,11 @@ static int set_workload(struct scenario_reader *r, int k, const char *value, str
 		if (get_int(r, w, sec, key, value, 0, (int64_t)MAX_MS * 1000, &v))
 			return -1;
 		wl->start_spread_ns = v * IK_NSEC_PER_USEC;
+		return 0;
+	case WL_STOP_MS:
+		if (get_int(r, w, sec, key, value, 0, MAX_MS, &v))
+			return -1;
+		wl->stop_ns = v * IK_NSEC_PER_MSEC;
 		return 0;
 	}
 	return bad(r, w, sec, key, "internal error");

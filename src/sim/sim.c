@@ -81,6 +81,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 	s->ncpus = ik_platform_cpus(s->plat);
 	ik_rng_seed(&s->rng, seed);
 	ik_hist_init(&s->wake_latency);
+	ik_hist_init(&s->leave_lite);
 
 	const struct ik_idle_driver *driver = ik_idle_driver_find(sc->driver);
 	if (!driver) {
@@ -298,6 +299,7 @@ static int fill_result(struct ik_sim *s, const struct snapshot *snap, int64_t me
 	r->messages = s->messages;
 	r->bytes = s->bytes;
 	r->wake_latency = s->wake_latency;
+	r->leave_lite = s->leave_lite;
 	return 0;
 }
 

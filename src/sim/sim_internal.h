@@ -81,6 +81,9 @@ struct sim_cpu {
 	bool core_off;        /* counted in its core's power-gated threads */
 	double run_power_mw;  /* power of the work running now (frequency-scaled) */
 	double busy_energy;   /* mW x ns of the work it ran */
+	/* leaving lite states after the workload stopped */
+	bool watch_leave;
+	int64_t last_work_end;
 	/* timers of periodic tasks that live on this CPU */
 	int ntimers;
 	int *timer_tasks;
@@ -120,6 +123,7 @@ struct ik_sim {
 	uint64_t messages;
 	uint64_t bytes;
 	struct ik_hist wake_latency;
+	struct ik_hist leave_lite;
 };
 
 static inline int cpu_timer_id(int cpu, enum cpu_timer t)

@@ -301,6 +301,13 @@ void sim_workload_task_done(struct ik_sim *s, int task)
 	case IK_WORKLOAD_PERIODIC: {
 		int64_t period = s->sc->workload.period_ns;
 		int64_t n = (s->now - t->period_start) / period + 1;
+		int64_t stop = s->sc->workload.stop_ns;
+		if (stop > 0 && s->now >= stop) {
+			/* done: from now on, watch how long this CPU stays in shallow states */
+			s->cpus[t->cpu].watch_leave = true;
+			s->cpus[t->cpu].last_work_end = s->now;
+			break;
+		}
 		ik_eq_arm(&s->eq, task_timer_id(s, task), t->period_start + n * period);
 		break;
 	}

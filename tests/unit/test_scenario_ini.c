@@ -602,7 +602,9 @@ static void workload_and_kernel_extras(void **state)
 	(void)state;
 	expect_ok("[scenario]\nname = s\nplatform = amd-zen3\n[kernel]\nhousekeeping_hz = 100\n"
 		  "housekeeping_work_ns = 3000\n[workload]\ntype = stream\nplacement = same_package\n"
-		  "work_ns = 4000\nrecv_work_ns = 2500\nwork_ns_per_kb = 800\nstart_ms = 20\n");
+		  "work_ns = 4000\nrecv_work_ns = 2500\nwork_ns_per_kb = 800\nstart_ms = 20\n"
+		  "stop_ms = 30\n");
+	assert_int_equal(sc.workload.stop_ns, 30 * IK_NSEC_PER_MSEC);
 	assert_int_equal(sc.workload.kind, IK_WORKLOAD_STREAM);
 	assert_true(sc.housekeeping_hz == 100.0);
 	assert_int_equal(sc.housekeeping_work_ns, 3000);
