@@ -2,6 +2,7 @@
 #ifndef IDLEKIT_CLI_H
 #define IDLEKIT_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* Exit statuses: 0 success, 1 the work failed, 2 bad input (options, files). */
@@ -18,6 +19,9 @@ int cmd_ctxsw(int argc, char **argv);
 int cmd_platform_import(int argc, char **argv); /* src/cli/platform_import.c */
 int cmd_compare(int argc, char **argv);
 int cmd_govreplay(int argc, char **argv);
+
+/* An unsigned option value 0..max; prints "idlekit CMD: OPT: expected ..." and returns -1. */
+int cli_parse_u64(const char *cmd, const char *opt, const char *text, uint64_t max, uint64_t *out);
 
 /*
  * Output to a file goes to a temporary name beside it and is renamed when complete, so a

@@ -67,23 +67,6 @@ static const char govreplay_usage[] =
 	"  less than a tick, so the tick is kept.  No timer: KTIME_MAX times menu's correction\n"
 	"  factor wraps to a 0 us prediction in u64, as in the kernel: POLL, tick kept.\n";
 
-static int parse_u64(const char *opt, const char *text, uint64_t max, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	if (text[0] < '0' || text[0] > '9')
-		goto bad;
-	unsigned long long v = strtoull(text, &end, 10);
-	if (errno || *end || v > max)
-		goto bad;
-	*out = v;
-	return 0;
-bad:
-	fprintf(stderr, "idlekit govreplay: %s: expected an integer 0..%" PRIu64 ", got '%s'\n",
-		opt, max, text);
-	return -1;
-}
-
 /* A JSON string: quotes, backslashes and control characters escaped. */
 static void json_string(FILE *f, const char *s)
 {
@@ -242,7 +225,7 @@ int cmd_govreplay(int argc, char **argv)
 			input = optarg;
 			break;
 		case OPT_HZ:
-			if (parse_u64("--hz", optarg, 1000, &hz))
+			if (cli_parse_u64("govreplay", "--hz", optarg, 1000, &hz))
 				goto out;
 			if (hz != 100 && hz != 250 && hz != 300 && hz != 1000) {
 				fprintf(stderr, "idlekit govreplay: --hz: expected one of: 100 250 300 "
@@ -267,27 +250,27 @@ int cmd_govreplay(int argc, char **argv)
 			trace = true;
 			break;
 		case OPT_HP_POLL:
-			if (parse_u64("--haltpoll-poll-ns", optarg, UINT32_MAX, &v))
+			if (cli_parse_u64("govreplay", "--haltpoll-poll-ns", optarg, UINT32_MAX, &v))
 				goto out;
 			hp.guest_halt_poll_ns = v;
 			break;
 		case OPT_HP_GROW:
-			if (parse_u64("--haltpoll-grow", optarg, UINT32_MAX, &v))
+			if (cli_parse_u64("govreplay", "--haltpoll-grow", optarg, UINT32_MAX, &v))
 				goto out;
 			hp.guest_halt_poll_grow = (unsigned)v;
 			break;
 		case OPT_HP_SHRINK:
-			if (parse_u64("--haltpoll-shrink", optarg, UINT32_MAX, &v))
+			if (cli_parse_u64("govreplay", "--haltpoll-shrink", optarg, UINT32_MAX, &v))
 				goto out;
 			hp.guest_halt_poll_shrink = (unsigned)v;
 			break;
 		case OPT_HP_GROW_START:
-			if (parse_u64("--haltpoll-grow-start", optarg, UINT32_MAX, &v))
+			if (cli_parse_u64("govreplay", "--haltpoll-grow-start", optarg, UINT32_MAX, &v))
 				goto out;
 			hp.guest_halt_poll_grow_start = v;
 			break;
 		case OPT_HP_ALLOW_SHRINK:
-			if (parse_u64("--haltpoll-allow-shrink", optarg, 1, &v))
+			if (cli_parse_u64("govreplay", "--haltpoll-allow-shrink", optarg, 1, &v))
 				goto out;
 			hp.guest_halt_poll_allow_shrink = v != 0;
 			break;

@@ -38,23 +38,6 @@ static const char sim_usage[] =
 	"  idlekit sim scenarios/default.ini --runs 5 --json -o result.json\n"
 	"  idlekit sim default --set cpuidle.disable=C2 --set scenario.duration_ms=500\n";
 
-static int parse_u64(const char *opt, const char *text, uint64_t max, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	if (text[0] < '0' || text[0] > '9')
-		goto bad;
-	unsigned long long v = strtoull(text, &end, 10);
-	if (errno || *end || v > max)
-		goto bad;
-	*out = v;
-	return 0;
-bad:
-	fprintf(stderr, "idlekit sim: %s: expected an integer 0..%" PRIu64 ", got '%s'\n", opt,
-		max, text);
-	return -1;
-}
-
 int cmd_sim(int argc, char **argv)
 {
 	enum { OPT_SET = 256, OPT_RUNS, OPT_SEED, OPT_JSON, OPT_CSV };
@@ -91,7 +74,7 @@ int cmd_sim(int argc, char **argv)
 			sets[nsets++] = optarg;
 			break;
 		case OPT_RUNS:
-			if (parse_u64("--runs", optarg, 1000, &runs))
+			if (cli_parse_u64("sim", "--runs", optarg, 1000, &runs))
 				goto out;
 			if (runs == 0) {
 				fprintf(stderr, "idlekit sim: --runs: expected an integer 1..1000, got 0\n");
@@ -99,7 +82,7 @@ int cmd_sim(int argc, char **argv)
 			}
 			break;
 		case OPT_SEED:
-			if (parse_u64("--seed", optarg, UINT64_MAX - 1000, &seed))
+			if (cli_parse_u64("sim", "--seed", optarg, UINT64_MAX - 1000, &seed))
 				goto out;
 			have_seed = true;
 			break;
