@@ -57,6 +57,7 @@ struct ik_run_result {
 	struct ik_hist wake_latency; /* from the waker's wake-up to the task running */
 	uint64_t messages;      /* pingpong messages delivered */
 	uint64_t bytes;         /* their payload */
+	uint64_t side_units;    /* work units done by the side spinners (side_spin_cpus) */
 	int64_t package_deep_ns; /* summed over packages: time in the package deep state */
 	/* after a periodic workload stops: per CPU, from its last work to its first entry into
 	   a state that neither polls nor is lite (keeps SMT resources) */

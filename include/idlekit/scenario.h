@@ -55,6 +55,11 @@ struct ik_workload {
 	   handler runs task_work_ns */
 	int nspin_cpus;
 	int spin_cpus[64];
+	/* any type: busy tasks pinned to these CPUs beside the workload, counting units of
+	   side_spin_work_ns (the throughput of, e.g., the SMT siblings of idle CPUs) */
+	int nside_spin_cpus;
+	int side_spin_cpus[64];
+	int64_t side_spin_work_ns;
 };
 
 /*

@@ -381,6 +381,9 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r)
 	jw_int(w, "max", lat->count ? lat->max : 0);
 	jw_double(w, "mean", lat->count ? lat->sum / (double)lat->count : 0.0);
 	jw_end_object(w);
+	jw_uint(w, "side_units", r->side_units);
+	jw_double(w, "side_units_per_s",
+		  r->measured_ns > 0 ? (double)r->side_units * 1e9 / (double)r->measured_ns : 0.0);
 	jw_object(w, "leave_lite_ns", true);
 	jw_uint(w, "count", r->leave_lite.count);
 	jw_int(w, "min", r->leave_lite.count ? r->leave_lite.min : 0);

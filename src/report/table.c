@@ -367,6 +367,16 @@ static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct i
 		rc |= print_pairs(out, "Throughput", tput_headers, v, 3);
 	}
 
+	if (sc->workload.nside_spin_cpus > 0) {
+		static const char *const side_headers[] = {"CPUs", "units", "units/s"};
+		snprintf(v[0], sizeof(v[0]), "%d", sc->workload.nside_spin_cpus);
+		snprintf(v[1], sizeof(v[1]), "%llu", (unsigned long long)r->side_units);
+		fixed(v[2], r->measured_ns > 0 ? (double)r->side_units * 1e9 / (double)r->measured_ns : 0,
+		      2);
+		rc |= print_pairs(out, "Side spinners (busy tasks beside the workload)", side_headers,
+				  v, 3);
+	}
+
 	if (r->leave_lite.count > 0) {
 		static const char *const leave_headers[] = {"CPUs", "min_us", "p50_us", "p99_us",
 							    "max_us"};

@@ -74,13 +74,16 @@ enum {
 	WL_CPUS,
 	WL_START_SPREAD_US,
 	WL_STOP_MS,
+	WL_SIDE_SPIN_CPUS,
+	WL_SIDE_SPIN_WORK_NS,
 	WL_COUNT
 };
 static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_bytes",
 					     "placement", "tasks", "period_us", "task_work_ns",
 					     "irq_rate_hz", "irq_work_ns", "start_ms",
 					     "work_ns_per_kb", "recv_work_ns", "cpus",
-					     "start_spread_us", "stop_ms" };
+					     "start_spread_us", "stop_ms", "side_spin_cpus",
+					     "side_spin_work_ns" };
 _Static_assert(WL_COUNT <= IK_INI_MAX_KEYS, "workload keys");
 
 static const struct {
@@ -146,6 +149,7 @@ static void scenario_defaults(struct ik_scenario *sc)
 	sc->workload.irq_work_ns = 2000;
 	sc->workload.recv_work_ns = 2000;
 	sc->workload.start_spread_ns = 100 * IK_NSEC_PER_USEC;
+	sc->workload.side_spin_work_ns = 10000;
 	sc->housekeeping_work_ns = 2000;
 }
 
@@ -464,9 +468,10 @@ static int set_cpuidle(struct scenario_reader *r, int k, const char *value, stru
 	}
 }
 
-/* "cpus = 0, 64, 3": the CPUs of spin tasks, in task order (checked against the platform later). */
+/* "cpus = 0, 64, 3": a list of CPUs, in task order (checked against the platform later). */
+#define MAX_LISTED_CPUS 64
 static int set_cpus(struct scenario_reader *r, struct ik_ini_where w, const char *sec,
-		    const char *key, const char *value, struct ik_workload *wl)
+		    const char *key, const char *value, int *cpus, int *ncpus)
 {
 	char msg[256], shown[80];
 	const char *p = value;
@@ -486,15 +491,14 @@ static int set_cpus(struct scenario_reader *r, struct ik_ini_where w, const char
 				 ik_ini_shown(value, shown, sizeof(shown)));
 			return bad(r, w, sec, key, msg);
 		}
-		if (n == (int)(sizeof(wl->spin_cpus) / sizeof(wl->spin_cpus[0]))) {
-			snprintf(msg, sizeof(msg), "at most %zu CPUs",
-				 sizeof(wl->spin_cpus) / sizeof(wl->spin_cpus[0]));
+		if (n == MAX_LISTED_CPUS) {
+			snprintf(msg, sizeof(msg), "at most %d CPUs", MAX_LISTED_CPUS);
 			return bad(r, w, sec, key, msg);
 		}
-		wl->spin_cpus[n++] = (int)cpu;
+		cpus[n++] = (int)cpu;
 		p = end;
 	}
-	wl->nspin_cpus = n;
+	*ncpus = n;
 	return 0;
 }
 
@@ -554,7 +558,11 @@ static int set_workload(struct scenario_reader *r, int k, const char *value, str
 	case WL_RECV_WORK_NS:
 		return get_int(r, w, sec, key, value, 0, MAX_WORK_NS, &wl->recv_work_ns);
 	case WL_CPUS:
-		return set_cpus(r, w, sec, key, value, wl);
+		return set_cpus(r, w, sec, key, value, wl->spin_cpus, &wl->nspin_cpus);
+	case WL_SIDE_SPIN_CPUS:
+		return set_cpus(r, w, sec, key, value, wl->side_spin_cpus, &wl->nside_spin_cpus);
+	case WL_SIDE_SPIN_WORK_NS:
+		return get_int(r, w, sec, key, value, 1, MAX_WORK_NS, &wl->side_spin_work_ns);
 	case WL_START_SPREAD_US:
 		if (get_int(r, w, sec, key, value, 0, (int64_t)MAX_MS * 1000, &v))
 			return -1;
@@ -777,6 +785,12 @@ static int check_placement(struct scenario_reader *r)
 		return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_TYPE),
 				   "[workload] type stream: its senders and receivers are pinned; "
 				   "expected placement same_core, same_package or cross_package");
+	for (int i = 0; i < wl->nside_spin_cpus; i++)
+		if (wl->side_spin_cpus[i] >= ik_platform_cpus(p))
+			return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_SIDE_SPIN_CPUS),
+					   "[workload] side_spin_cpus: CPU %d does not exist, platform "
+					   "%s has %d CPUs", wl->side_spin_cpus[i], p->name,
+					   ik_platform_cpus(p));
 	if (wl->kind == IK_WORKLOAD_SPIN || wl->kind == IK_WORKLOAD_IPI)
 		for (int i = 0; i < wl->nspin_cpus; i++)
 			if (wl->spin_cpus[i] >= ik_platform_cpus(p))

@@ -230,7 +230,7 @@ void sim_task_timer(struct ik_sim *s, int task)
 	int cpu = t->cpu;
 	struct sim_cpu *c = &s->cpus[cpu];
 
-	if (s->sc->workload.kind == IK_WORKLOAD_IPI) {
+	if (s->sc->workload.kind == IK_WORKLOAD_IPI && !t->side) {
 		sim_workload_ipi_tick(s, task);
 		return;
 	}

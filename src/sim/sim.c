@@ -141,6 +141,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 		max_tasks = sc->workload.tasks;
 	else if (sc->workload.kind == IK_WORKLOAD_IPI)
 		max_tasks = 1;
+	max_tasks += sc->workload.nside_spin_cpus;
 	if (ik_eq_init(&s->eq, s->ncpus * CPU_TIMERS + max_tasks + GLOBAL_TIMERS))
 		goto oom;
 	return 0;
@@ -298,6 +299,7 @@ static int fill_result(struct ik_sim *s, const struct snapshot *snap, int64_t me
 	r->ipis = s->ipis;
 	r->messages = s->messages;
 	r->bytes = s->bytes;
+	r->side_units = s->side_units;
 	r->wake_latency = s->wake_latency;
 	r->leave_lite = s->leave_lite;
 	return 0;

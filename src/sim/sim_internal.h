@@ -54,6 +54,7 @@ struct sim_task {
 	int64_t period_start; /* periodic: phase of its timer */
 	int pending;          /* stream receiver: messages waiting */
 	bool busy_loop;       /* never blocks: runs again as soon as its work ends */
+	bool side;            /* a side spinner (side_spin_cpus), not part of the workload */
 };
 
 struct sim_cpu {
@@ -122,6 +123,7 @@ struct ik_sim {
 	uint64_t ipis;
 	uint64_t messages;
 	uint64_t bytes;
+	uint64_t side_units;
 	struct ik_hist wake_latency;
 	struct ik_hist leave_lite;
 };

@@ -17,6 +17,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/sim_internal.h"
 
@@ -260,7 +261,44 @@ int64_t sim_irq_gap(struct ik_sim *s)
 	return gap > 0 ? gap : 1;
 }
 
-int sim_workload_setup(struct ik_sim *s, char *err, size_t errlen)
+/* Busy tasks beside the workload, on the CPUs side_spin_cpus lists. */
+static int setup_side_spinners(struct ik_sim *s, char *err, size_t errlen)
+{
+	const struct ik_workload *w = &s->sc->workload;
+	int first = s->ntasks, n = w->nside_spin_cpus;
+
+	if (n == 0)
+		return 0;
+	struct sim_task *grown = realloc(s->tasks, (size_t)(first + n) * sizeof(*grown));
+	if (!grown)
+		goto oom;
+	s->tasks = grown;
+	s->ntasks = first + n;
+	for (int i = 0; i < n; i++) {
+		struct sim_task *t = &s->tasks[first + i];
+		memset(t, 0, sizeof(*t));
+		t->next = t->peer = -1;
+		t->woken_at = -1;
+		t->state = TASK_BLOCKED;
+		t->cpu = w->side_spin_cpus[i];
+		if (t->cpu >= s->ncpus) {
+			snprintf(err, errlen, "workload: side_spin_cpus: CPU %d does not exist (platform "
+				 "%s has %d CPUs)", t->cpu, s->plat->name, s->ncpus);
+			return -1;
+		}
+		t->pinned = t->busy_loop = t->side = true;
+		t->work_ns = w->side_spin_work_ns;
+		if (register_timer(s, first + i))
+			goto oom;
+		ik_eq_arm(&s->eq, task_timer_id(s, first + i), w->start_ns);
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory setting up the workload");
+	return -1;
+}
+
+static int setup_main(struct ik_sim *s, char *err, size_t errlen)
 {
 	switch (s->sc->workload.kind) {
 	case IK_WORKLOAD_PINGPONG:
@@ -285,10 +323,23 @@ int sim_workload_setup(struct ik_sim *s, char *err, size_t errlen)
 	return 0;
 }
 
+int sim_workload_setup(struct ik_sim *s, char *err, size_t errlen)
+{
+	if (setup_main(s, err, errlen))
+		return -1;
+	return setup_side_spinners(s, err, errlen);
+}
+
 void sim_workload_task_done(struct ik_sim *s, int task)
 {
 	struct sim_task *t = &s->tasks[task];
 
+	if (t->side) {
+		if (s->measuring)
+			s->side_units++;
+		sim_requeue_task(s, task);
+		return;
+	}
 	switch (s->sc->workload.kind) {
 	case IK_WORKLOAD_PINGPONG:
 		/* The message is sent: the peer wakes up to handle it. */

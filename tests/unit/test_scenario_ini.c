@@ -620,6 +620,13 @@ static void workload_and_kernel_extras(void **state)
 		     "cpus = 3, 640\n", "s.ini:6", "cpus", "CPU 640 does not exist", NULL);
 	expect_error("[scenario]\nname = s\nplatform = amd-zen3\n[workload]\ntype = spin\n"
 		     "cpus = 3,x\n", "s.ini:6", "cpus", "expected CPU numbers", NULL);
+	expect_ok("[scenario]\nname = s\nplatform = amd-zen3\n[workload]\ntype = idle\n"
+		  "side_spin_cpus = 64, 65\nside_spin_work_ns = 5000\n");
+	assert_int_equal(sc.workload.nside_spin_cpus, 2);
+	assert_int_equal(sc.workload.side_spin_cpus[1], 65);
+	assert_int_equal(sc.workload.side_spin_work_ns, 5000);
+	expect_error("[scenario]\nname = s\nplatform = amd-zen3\n[workload]\nside_spin_cpus = 128\n",
+		     "s.ini:5", "side_spin_cpus", "CPU 128 does not exist", NULL);
 	expect_error("[scenario]\nname = s\nplatform = amd-zen3\n[workload]\ntype = stream\n",
 		     "s.ini:5", "type stream", "pinned", NULL);
 	expect_error("[scenario]\nname = s\nplatform = amd-zen3\n[kernel]\nhousekeeping_hz = -1\n",

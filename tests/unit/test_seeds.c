@@ -29,6 +29,7 @@ struct runs {
 	double msg_s[MAX_RUNS];
 	int64_t p50[MAX_RUNS], p99[MAX_RUNS];
 	int64_t leave_min[MAX_RUNS], leave_max[MAX_RUNS], leave_count[MAX_RUNS];
+	uint64_t side_units[MAX_RUNS];
 	uint64_t usage[MAX_RUNS][IK_STATE_MAX];
 	char names[IK_STATE_MAX][IK_NAME_LEN];
 	int nstates;
@@ -57,6 +58,7 @@ static void run_scenario(const char *file, const char *const *ov, int nov, struc
 		out->leave_count[i] = (int64_t)r.leave_lite.count;
 		out->leave_min[i] = r.leave_lite.min;
 		out->leave_max[i] = r.leave_lite.max;
+		out->side_units[i] = r.side_units;
 		out->nstates = r.nstates;
 		for (int k = 0; k < r.nstates; k++) {
 			out->usage[i][k] = r.total[k].usage;
@@ -196,6 +198,10 @@ static void test_seed003_forced_wakeup(void **state)
 	assert_true(forced.leave_min[0] >= 100000 && forced.leave_max[0] <= 300000);
 	assert_true(tick.leave_min[0] >= 4000000 - 100000 && tick.leave_max[0] <= 20000000 + 100000);
 	assert_true(tick.leave_min[0] > 20 * forced.leave_max[0]);
+	/* the reason for the patch: the busy SMT siblings get their core back sooner */
+	print_message("seed 003 sibling work units in the 50 ms after the stop: tick %llu, forced %llu\n",
+		      (unsigned long long)tick.side_units[0], (unsigned long long)forced.side_units[0]);
+	assert_true((double)forced.side_units[0] > 1.03 * (double)tick.side_units[0]);
 }
 
 int main(void)

@@ -1,0 +1,186 @@
+/*
+ * idlekit: idle traces (docs/trace-format.md).
+ *
+ * A trace is idlekit's own line-oriented text format: a header describing the machine (HZ,
+ * the number of CPUs, each driver's idle-state table and its CPUs) then one event per line
+ * (idle entry and exit, wake-ups and their cause, timers started, cancelled, expired), with
+ * non-decreasing timestamps.  The reader streams: it holds one read buffer and the header,
+ * whatever the length of the trace.  The writer produces the same format.
+ *
+ * On top of the reader: ik_trace_analyze (per-state residency and mis-predictions with
+ * ik_account_entered's definition, wake causes, an idle-duration histogram) and
+ * ik_trace_replay (a governor and a state table run through the real core on the trace's
+ * wake events, open loop).
+ *
+ * No global state; every time is in nanoseconds.
+ */
+#ifndef IDLEKIT_TRACE_H
+#define IDLEKIT_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "idlekit/cpuidle.h"
+#include "idlekit/governor.h"
+
+#define IK_TRACE_VERSION 1
+#define IK_TRACE_MAX_CPUS 8192
+#define IK_TRACE_MAX_DRIVERS 8
+#define IK_TRACE_MAX_TIMERS 16 /* pending timers per CPU the reader tracks */
+#define IK_TRACE_LINE_MAX 4096 /* longest line */
+
+enum ik_trace_kind {
+	IK_TRACE_IDLE_ENTER,
+	IK_TRACE_IDLE_EXIT,
+	IK_TRACE_WAKE,
+	IK_TRACE_TIMER_START,
+	IK_TRACE_TIMER_CANCEL,
+	IK_TRACE_TIMER_EXPIRE,
+};
+
+enum ik_trace_cause {
+	IK_CAUSE_TIMER,
+	IK_CAUSE_TICK,
+	IK_CAUSE_IPI,
+	IK_CAUSE_IRQ,
+	IK_CAUSE_UNKNOWN,
+	IK_CAUSE_COUNT,
+	IK_CAUSE_NONE = IK_CAUSE_COUNT, /* an idle period with no wake event recorded */
+};
+
+struct ik_trace_event {
+	int64_t t_ns;
+	int cpu;
+	enum ik_trace_kind kind;
+	int state;                 /* idle_enter: the state index in the CPU's driver table */
+	enum ik_trace_cause cause; /* wake */
+	int64_t arg;               /* wake irq: the IRQ number (-1 = none); timer_start: expires */
+	uint64_t timer_id;         /* timer_*: the optional ID (0 if absent) */
+};
+
+struct ik_trace_driver {
+	struct ik_driver drv; /* the table, normalised by ik_driver_init */
+	int first_cpu, ncpus; /* informational */
+};
+
+/* The header. */
+struct ik_trace_header {
+	int version;
+	int hz;
+	int cpus;
+	int ndrivers;
+	struct ik_trace_driver drivers[IK_TRACE_MAX_DRIVERS];
+	uint8_t *cpu_driver; /* cpus entries: the driver index of each CPU */
+};
+
+/* Return codes. */
+enum {
+	IK_TRACE_OK = 0,
+	IK_TRACE_EOF = 1,     /* ik_trace_next: no more events */
+	IK_TRACE_EFAIL = -1,  /* out of memory, read/write failed */
+	IK_TRACE_EINPUT = -2, /* bad input: "ORIGIN:LINE: expected ..., got ..." */
+};
+
+struct ik_trace_reader;
+
+/*
+ * Open a reader on a FILE (read in chunks) or on a buffer in memory (not copied; it must
+ * outlive the reader).  The header is read at once.  lenient: a bad event line is skipped
+ * and counted instead of stopping the read (a bad header is always an error).
+ * Returns IK_TRACE_OK with *out set, or an error with a message in err.
+ */
+int ik_trace_open_file(FILE *in, const char *origin, bool lenient, struct ik_trace_reader **out,
+		       char *err, size_t errlen);
+int ik_trace_open_mem(const char *data, size_t len, const char *origin, bool lenient,
+		      struct ik_trace_reader **out, char *err, size_t errlen);
+const struct ik_trace_header *ik_trace_header(const struct ik_trace_reader *r);
+/* The next event: IK_TRACE_OK, IK_TRACE_EOF, or an error with a message. */
+int ik_trace_next(struct ik_trace_reader *r, struct ik_trace_event *ev, char *err,
+		  size_t errlen);
+uint64_t ik_trace_events_read(const struct ik_trace_reader *r);
+uint64_t ik_trace_skipped(const struct ik_trace_reader *r); /* lenient: bad lines skipped */
+/* With lenient, the message of the first bad line skipped ("" if none). */
+const char *ik_trace_first_skip(const struct ik_trace_reader *r);
+void ik_trace_close(struct ik_trace_reader *r);
+
+/* The writer: a header then events, checked as the reader checks them. */
+int ik_trace_write_header(FILE *out, const struct ik_trace_header *h);
+int ik_trace_write_event(FILE *out, const struct ik_trace_event *ev);
+
+/* "timer", "tick", "ipi", "irq", "unknown", "none". */
+const char *ik_trace_cause_name(enum ik_trace_cause c);
+
+/* A header with one driver for all CPUs (cpu_driver allocated); free with ..._free. */
+int ik_trace_header_init(struct ik_trace_header *h, int hz, int cpus, const struct ik_driver *drv);
+void ik_trace_header_free(struct ik_trace_header *h);
+
+/* ---- Analysis (src/trace/analyze.c) ------------------------------------------------------ */
+
+#define IK_TRACE_HIST_BUCKETS 22 /* [0,1us) [1,2us) [2,4us) ... [2^20us, inf) */
+
+struct ik_trace_state_stats {
+	uint64_t entries;
+	uint64_t min_ns, max_ns, total_ns;
+	uint64_t too_deep, too_shallow;
+};
+
+struct ik_trace_cpu_stats {
+	struct ik_trace_state_stats states[IK_STATE_MAX];
+	uint64_t wakes[IK_CAUSE_COUNT + 1];          /* idle periods by cause (+ none) */
+	uint64_t too_deep_by_cause[IK_CAUSE_COUNT + 1]; /* too-deep periods by cause */
+};
+
+struct ik_trace_analysis {
+	int cpus;
+	struct ik_trace_cpu_stats *cpu; /* cpus entries */
+	struct ik_trace_cpu_stats all;  /* summed; states by index (drivers may differ) */
+	uint64_t hist[IK_TRACE_HIST_BUCKETS]; /* idle durations, all CPUs */
+	uint64_t events, skipped, periods;
+	uint64_t open_at_end; /* idle periods still open at the end (not counted) */
+	int64_t first_ns, last_ns;
+};
+
+/* Read the whole trace and analyse it; free with ik_trace_analysis_free. */
+int ik_trace_analyze(struct ik_trace_reader *r, struct ik_trace_analysis *a, char *err,
+		     size_t errlen);
+void ik_trace_analysis_free(struct ik_trace_analysis *a);
+/* The lower bound of histogram bucket i in ns. */
+uint64_t ik_trace_hist_lower_ns(int i);
+
+/* ---- Replay (src/trace/replay.c) --------------------------------------------------------- */
+
+struct ik_trace_replay_opts {
+	const struct ik_driver *drv; /* the table the governor chooses from */
+	const struct ik_governor *gov;
+	int hz; /* 0 = the trace's */
+	const struct ik_haltpoll_params *haltpoll; /* NULL = defaults */
+};
+
+struct ik_trace_replay_cpu {
+	struct ik_state_usage states[IK_STATE_MAX];
+	uint64_t entries, extra_entries, wake_pending;
+};
+
+struct ik_trace_replay {
+	int cpus;
+	int nstates;
+	struct ik_trace_replay_cpu *cpu;
+	struct ik_state_usage all[IK_STATE_MAX];
+	uint64_t periods;       /* recorded idle periods */
+	uint64_t entries;       /* replayed idle entries (periods + re-entries) */
+	uint64_t extra_entries; /* re-entries after a tick, timer or poll-limit wake-up */
+	uint64_t wake_pending;  /* recorded periods whose wake came before the replay's entry */
+	uint64_t agree;         /* first entry of the period: chosen index == recorded index */
+	uint64_t compared;
+	/* confusion[recorded][chosen] over compared periods */
+	uint64_t confusion[IK_STATE_MAX][IK_STATE_MAX];
+	uint64_t skipped;
+};
+
+int ik_trace_replay_run(struct ik_trace_reader *r, const struct ik_trace_replay_opts *o,
+			struct ik_trace_replay *out, char *err, size_t errlen);
+void ik_trace_replay_free(struct ik_trace_replay *rp);
+
+#endif
