@@ -18,5 +18,7 @@ int ik_compare_load(const char *spec, struct ik_compare_set **out, char *err, si
 void ik_compare_free(struct ik_compare_set *set);
 /* The table, the first set as the baseline. */
 int ik_compare_report(FILE *out, struct ik_compare_set *const *sets, int n);
+/* The same results as one self-contained HTML page with plots (idlekit compare --html). */
+int ik_compare_report_html(FILE *out, struct ik_compare_set *const *sets, int n);
 
 #endif

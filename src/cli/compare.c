@@ -7,7 +7,7 @@
 #include "idlekit/compare.h"
 
 static const char compare_usage[] =
-	"usage: idlekit compare RESULT.json[@RUN] RESULT.json[@RUN]... [-o FILE]\n"
+	"usage: idlekit compare RESULT.json[@RUN] RESULT.json[@RUN]... [-o FILE] [--html FILE]\n"
 	"\n"
 	"Set the results of `idlekit sim --json` side by side, the first as the baseline:\n"
 	"throughput (Min, Max, Median, AMean, HMean, Stddev, CoefVar over each file's runs),\n"
@@ -15,6 +15,7 @@ static const char compare_usage[] =
 	"per entry method (FFH/MWAIT, SYSTEMIO, HALT, POLL).  Each figure shows its change from\n"
 	"the baseline, and '*' when Welch's t-test over the runs gives a two-sided p < 0.05.\n"
 	"FILE@N takes only run N (from 1), e.g. to set a good run beside a bad one.\n"
+	"--html FILE also writes the results' plots, overlaid, as one self-contained HTML file.\n"
 	"\n"
 	"Example:\n"
 	"  idlekit sim scenarios/default.ini --runs 5 --json -o menu.json\n"
@@ -23,7 +24,7 @@ static const char compare_usage[] =
 
 int cmd_compare(int argc, char **argv)
 {
-	const char *outpath = NULL;
+	const char *outpath = NULL, *htmlpath = NULL;
 	struct ik_compare_set **sets = calloc((size_t)argc + 1, sizeof(*sets));
 	int n = 0, rc = EXIT_USAGE;
 	char err[512];
@@ -42,6 +43,14 @@ int cmd_compare(int argc, char **argv)
 				goto out;
 			}
 			outpath = argv[++i];
+			continue;
+		}
+		if (strcmp(argv[i], "--html") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "idlekit compare: --html needs a FILE\n");
+				goto out;
+			}
+			htmlpath = argv[++i];
 			continue;
 		}
 		if (argv[i][0] == '-') {
@@ -70,6 +79,14 @@ int cmd_compare(int argc, char **argv)
 	}
 	int wrc = ik_compare_report(o.fp, sets, n);
 	rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
+	if (rc == EXIT_OK && htmlpath) {
+		if (cli_output_open(&o, htmlpath)) {
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		wrc = ik_compare_report_html(o.fp, sets, n);
+		rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
+	}
 out:
 	for (int k = 0; k < n; k++)
 		ik_compare_free(sets[k]);

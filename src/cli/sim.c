@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "idlekit/html.h"
 #include "idlekit/result.h"
 #include "idlekit/scenario.h"
 #include "idlekit/sim.h"
@@ -31,6 +32,8 @@ static const char sim_usage[] =
 	"  --json                   JSON output (schema: docs/json-schema.md)\n"
 	"  --csv                    CSV output\n"
 	"  -o, --output FILE        write to FILE (atomically) instead of standard output\n"
+	"  --html FILE              also write a self-contained HTML report with plots to FILE\n"
+	"                           (docs/html-report.md)\n"
 	"  -h, --help               this text\n"
 	"\n"
 	"Examples:\n"
@@ -40,13 +43,14 @@ static const char sim_usage[] =
 
 int cmd_sim(int argc, char **argv)
 {
-	enum { OPT_SET = 256, OPT_RUNS, OPT_SEED, OPT_JSON, OPT_CSV };
+	enum { OPT_SET = 256, OPT_RUNS, OPT_SEED, OPT_JSON, OPT_CSV, OPT_HTML };
 	static const struct option opts[] = {
 		{ "set", required_argument, NULL, OPT_SET },
 		{ "runs", required_argument, NULL, OPT_RUNS },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "html", required_argument, NULL, OPT_HTML },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -55,7 +59,7 @@ int cmd_sim(int argc, char **argv)
 	int nsets = 0, format = 0, rc = EXIT_USAGE;
 	uint64_t runs = 0, seed = 0;
 	bool have_seed = false;
-	const char *outpath = NULL;
+	const char *outpath = NULL, *htmlpath = NULL;
 	struct ik_scenario *sc = calloc(1, sizeof(*sc));
 	struct ik_run_result *results = NULL;
 	int done = 0;
@@ -96,6 +100,9 @@ int cmd_sim(int argc, char **argv)
 			break;
 		case 'o':
 			outpath = optarg;
+			break;
+		case OPT_HTML:
+			htmlpath = optarg;
 			break;
 		case 'h':
 			fputs(sim_usage, stdout);
@@ -158,6 +165,14 @@ int cmd_sim(int argc, char **argv)
 	else
 		wrc = ik_report_table(o.fp, sc, results, sc->runs);
 	rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
+	if (rc == EXIT_OK && htmlpath) {
+		if (cli_output_open(&o, htmlpath)) {
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		wrc = ik_report_html(o.fp, sc, results, sc->runs);
+		rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
+	}
 out:
 	for (int i = 0; i < done; i++)
 		ik_run_result_free(&results[i]);

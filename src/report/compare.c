@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "idlekit/compare.h"
+#include "report/html_internal.h"
 
 #define MAX_RUNS 1000
 
@@ -366,4 +367,35 @@ int ik_compare_report(FILE *out, struct ik_compare_set *const *sets, int n)
 		row(out, sets[0]->methods[s].name, col, n, ST_AMEAN);
 	}
 	return ferror(out) ? -1 : 0;
+}
+
+/* The HTML page (src/report/html.c draws it from these figures). */
+int ik_compare_report_html(FILE *out, struct ik_compare_set *const *sets, int n)
+{
+	if (n < 1 || n > 64)
+		return -1;
+	struct ik_html_cmp_result *r = calloc((size_t)n, sizeof(*r));
+	if (!r)
+		return -1;
+	for (int k = 0; k < n; k++) {
+		const struct ik_compare_set *s = sets[k];
+		r[k].label = s->label;
+		r[k].nruns = s->fig[FIG_MB_S].n;
+		r[k].mb_s = s->fig[FIG_MB_S].v;
+		r[k].msg_s = s->fig[FIG_MSG_S].v;
+		r[k].wake_p50_us = s->fig[FIG_WAKE_P50].v;
+		r[k].wake_p99_us = s->fig[FIG_WAKE_P99].v;
+		r[k].too_deep_pct = s->fig[FIG_TOO_DEEP].v;
+		r[k].too_shallow_pct = s->fig[FIG_TOO_SHALLOW].v;
+		for (int j = 0; j < s->nstates && j < IK_HTML_CMP_STATES; j++) {
+			struct ik_summary sum;
+			summarize(&s->states[j].residency_pct, &sum);
+			r[k].state_names[j] = s->states[j].name;
+			r[k].residency_mean_pct[j] = sum.n > 0 ? sum.amean : 0.0;
+			r[k].nstates = j + 1;
+		}
+	}
+	int rc = ik_html_compare(out, r, n);
+	free(r);
+	return rc;
 }

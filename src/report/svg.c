@@ -116,6 +116,8 @@ void ik_svg_begin(struct ik_svg *p, FILE *out, int width, int height, const char
 	p->bottom = 64;
 	p->x = *x;
 	p->y = *y;
+	if (x->ncat > 0 && x->ncat / (x->cat_label_every > 1 ? x->cat_label_every : 1) > 16)
+		p->bottom = 96; /* room for rotated category labels */
 	fprintf(out,
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\" role=\"img\" font-family=\"sans-serif\" font-size=\"12\">\n",
@@ -365,17 +367,20 @@ void ik_svg_dot(struct ik_svg *p, double px, double y, const char *color, const 
 void ik_svg_vmarker(struct ik_svg *p, double x, const char *label, const char *color)
 {
 	double px = ik_svg_px(p, x);
+	/* labels at staggered heights, so that markers close together stay readable */
+	double ty = area_y1(p) + 12 + 14 * (p->nmarkers % 4);
+	bool left = px > area_x1(p) - 90;
 	fprintf(p->out,
 		"<g class=\"marker\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 		"stroke=\"%s\" stroke-dasharray=\"4 3\"/>",
 		px, area_y0(p), px, area_y1(p), color);
 	fprintf(p->out,
-		"<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\" "
-		"transform=\"rotate(-90 %.1f %.1f)\">",
-		px - 2, area_y1(p) + 4, px - 2, area_y1(p) + 4);
-	/* rotated by -90, text anchored at its end runs down from the top of the area */
+		"<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"%s\" fill=\"%s\" "
+		"stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">",
+		left ? px - 3 : px + 3, ty, left ? "end" : "start", color);
 	ik_svg_escape(p->out, label);
 	fputs("</text></g>\n", p->out);
+	p->nmarkers++;
 }
 
 void ik_svg_legend(struct ik_svg *p, int n, const char *const *names, const char *const *colors)
@@ -393,9 +398,9 @@ void ik_svg_legend(struct ik_svg *p, int n, const char *const *names, const char
 		/* long names (file paths) keep their tail */
 		const char *s = names[i] ? names[i] : "";
 		size_t len = strlen(s);
-		if (len > 24) {
+		if (len > 28) {
 			fputs("...", p->out);
-			s += len - 21;
+			s += len - 25;
 		}
 		ik_svg_escape(p->out, s);
 		fputs("</text>\n", p->out);

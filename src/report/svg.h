@@ -44,6 +44,7 @@ struct ik_svg {
 	int left, right, top, bottom; /* margins, px */
 	struct ik_svg_axis x, y;
 	int nmarks;  /* data marks drawn so far */
+	int nmarkers; /* percentile markers drawn so far */
 };
 
 /* Starts a plot: <svg> with a <title>, margins set for axes and a legend on the right. */

@@ -1,0 +1,989 @@
+/*
+ * The HTML report: one self-contained file (inline SVG, a little CSS, no script, nothing
+ * fetched from the network) with a run's settings, the text report's tables as HTML tables,
+ * and plots:
+ *   - residency per state: stacked bars per run, and per CPU for the first run (CPUs grouped
+ *     into at most MAX_CPU_BARS bars on large machines, each bar their mean);
+ *   - wake latency: histogram and CDF of all runs' wake-ups, p50/p90/p99/p99.9 marked, the
+ *     x axis in log scale when the samples span two decades or more;
+ *   - throughput across runs: one dot per run (a bimodal set shows two bands);
+ *   - idle-entry accuracy per run: too deep / too shallow / right, stacked.
+ * docs/html-report.md describes the page.  Written in the "C" locale: same input, same bytes.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlekit/html.h"
+#include "report/html_internal.h"
+#include "report/report_internal.h"
+#include "report/svg.h"
+
+#define MAX_CPU_BARS 64
+#define PLOT_W 900
+#define PLOT_H 360
+#define HIST_BINS_PER_DECADE 10
+#define HIST_LINEAR_BINS 60
+#define SEED_LABEL_LEN 32
+
+static void esc(FILE *out, const char *s)
+{
+	ik_svg_escape(out, s);
+}
+
+static void escn(FILE *out, const char *s, size_t n)
+{
+	ik_svg_escape_n(out, s, n);
+}
+
+void ik_html_begin(FILE *out, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>", out);
+	esc(out, title);
+	fputs("</title>\n<style>\n"
+	      "body { font-family: sans-serif; margin: 1.5em; max-width: 1150px; color: #111; }\n"
+	      "table { border-collapse: collapse; margin: 0.5em 0 1em 0; }\n"
+	      "th, td { border: 1px solid #ccc; padding: 2px 8px; }\n"
+	      "td.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
+	      "th { background: #f2f2f2; text-align: left; }\n"
+	      "p.note { color: #444; font-size: 90%; }\n"
+	      "svg { display: block; margin: 0.5em 0 1.5em 0; }\n"
+	      "</style>\n</head>\n<body>\n<h1>",
+	      out);
+	esc(out, title);
+	fputs("</h1>\n", out);
+}
+
+void ik_html_end(FILE *out)
+{
+	fputs("<p class=\"note\">Written by idlekit. Colours: the Okabe-Ito palette. Hover a mark "
+	      "for its value.</p>\n</body>\n</html>\n",
+	      out);
+}
+
+/* <p class="note">, printf-style, escaped. */
+static void note(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(FILE *out, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fputs("<p class=\"note\">", out);
+	esc(out, buf);
+	fputs("</p>\n", out);
+}
+
+/* ---- tables ---- */
+
+static void th(FILE *out, const char *s)
+{
+	fputs("<th>", out);
+	esc(out, s);
+	fputs("</th>", out);
+}
+
+static void td_text(FILE *out, const char *s, size_t n)
+{
+	fputs("<td>", out);
+	escn(out, s, n);
+	fputs("</td>", out);
+}
+
+static void td_num(FILE *out, const char *s)
+{
+	fputs("<td class=\"num\">", out);
+	esc(out, s);
+	fputs("</td>", out);
+}
+
+static void td_u64(FILE *out, uint64_t v)
+{
+	fprintf(out, "<td class=\"num\">%llu</td>", (unsigned long long)v);
+}
+
+static void td_fixed(FILE *out, double v, int decimals)
+{
+	char num[IK_REP_NUM_LEN];
+	ik_rep_fmt_fixed(num, sizeof(num), v, decimals);
+	td_num(out, num);
+}
+
+static void td_us(FILE *out, int64_t ns)
+{
+	char num[IK_REP_NUM_LEN];
+	ik_rep_fmt_scaled(num, sizeof(num), ns, 3, 2);
+	td_num(out, num);
+}
+
+static void setting(FILE *out, const char *key, const char *value, size_t n)
+{
+	fputs("<tr>", out);
+	th(out, key);
+	td_text(out, value, n);
+	fputs("</tr>\n", out);
+}
+
+static bool has_throughput(const struct ik_scenario *sc)
+{
+	return sc->workload.kind == IK_WORKLOAD_PINGPONG || sc->workload.kind == IK_WORKLOAD_STREAM ||
+	       sc->workload.kind == IK_WORKLOAD_SPIN;
+}
+
+static void settings_table(FILE *out, const struct ik_scenario *sc,
+			   const struct ik_run_result *runs, int nruns)
+{
+	const struct ik_platform *p = &sc->platform;
+	char buf[512], a[IK_REP_NUM_LEN], b[IK_REP_NUM_LEN];
+	const struct ik_workload *wl = &sc->workload;
+
+	fputs("<h2>Settings</h2>\n<table class=\"settings\">\n", out);
+	setting(out, "scenario", sc->name, sizeof(sc->name));
+	snprintf(buf, sizeof(buf), "%.*s: %d packages x %d cores x %d threads = %d CPUs",
+		 (int)strnlen(p->name, sizeof(p->name)), p->name, p->packages, p->cores_per_package,
+		 p->threads_per_core, ik_platform_cpus(p));
+	setting(out, "platform", buf, sizeof(buf));
+	setting(out, "driver", sc->driver, sizeof(sc->driver));
+	setting(out, "governor", sc->governor, sizeof(sc->governor));
+	snprintf(buf, sizeof(buf), "%d", sc->hz);
+	setting(out, "HZ", buf, sizeof(buf));
+	if (sc->latency_limit_us < 0)
+		snprintf(buf, sizeof(buf), "no CPU latency limit");
+	else
+		snprintf(buf, sizeof(buf), "CPU latency limit %lld us", (long long)sc->latency_limit_us);
+	setting(out, "PM QoS", buf, sizeof(buf));
+	buf[0] = '\0';
+	for (int i = 0; i < sc->ndisabled && i < IK_MAX_DISABLED; i++) {
+		size_t len = strlen(buf);
+		snprintf(buf + len, sizeof(buf) - len, "%s%.*s", i ? " " : "",
+			 (int)strnlen(sc->disabled[i], sizeof(sc->disabled[i])), sc->disabled[i]);
+	}
+	setting(out, "disabled", sc->ndisabled > 0 ? buf : "none", sizeof(buf));
+	switch (wl->kind) {
+	case IK_WORKLOAD_PINGPONG:
+	case IK_WORKLOAD_STREAM:
+		snprintf(buf, sizeof(buf), "%s: %d pairs, %lld B per message, placement %s",
+			 ik_rep_workload_name(wl->kind), wl->pairs, (long long)wl->msg_bytes,
+			 ik_rep_placement_name(wl->placement));
+		break;
+	case IK_WORKLOAD_PERIODIC:
+		ik_rep_fmt_exact(a, sizeof(a), wl->period_ns, 3);
+		ik_rep_fmt_exact(b, sizeof(b), wl->task_work_ns, 3);
+		snprintf(buf, sizeof(buf), "periodic: %d tasks, period %s us, %s us of work per period",
+			 wl->tasks, a, b);
+		break;
+	case IK_WORKLOAD_SPIN:
+		snprintf(buf, sizeof(buf), "spin: %d busy tasks", wl->tasks);
+		break;
+	default:
+		snprintf(buf, sizeof(buf), "%s", ik_rep_workload_name(wl->kind));
+		break;
+	}
+	setting(out, "workload", buf, sizeof(buf));
+	ik_rep_fmt_exact(a, sizeof(a), sc->duration_ns, 6);
+	ik_rep_fmt_exact(b, sizeof(b), sc->warmup_ns, 6);
+	snprintf(buf, sizeof(buf), "%s ms measured after %s ms of warm-up", a, b);
+	setting(out, "duration", buf, sizeof(buf));
+	if (nruns > 0)
+		snprintf(buf, sizeof(buf), "%d run%s, seeds %llu to %llu", nruns, nruns == 1 ? "" : "s",
+			 (unsigned long long)runs[0].seed, (unsigned long long)runs[nruns - 1].seed);
+	else
+		snprintf(buf, sizeof(buf), "no runs");
+	setting(out, "runs", buf, sizeof(buf));
+	fputs("</table>\n", out);
+}
+
+static void states_table(FILE *out, const struct ik_run_result *r)
+{
+	static const char *const headers[] = {"state", "name", "latency_us", "residency_us",
+					      "usage", "time_us", "above", "below",
+					      "rejected", "residency_%"};
+	char num[IK_REP_NUM_LEN];
+	fputs("<table class=\"states\">\n<tr>", out);
+	for (size_t i = 0; i < sizeof(headers) / sizeof(headers[0]); i++)
+		th(out, headers[i]);
+	fputs("</tr>\n", out);
+	for (int i = 0; i < ik_rep_nstates(r); i++) {
+		const struct ik_state_counters *c = &r->total[i];
+		fprintf(out, "<tr><td class=\"num\">%d</td>", i);
+		td_text(out, r->states[i].name, sizeof(r->states[i].name));
+		fprintf(out, "<td class=\"num\">%u</td><td class=\"num\">%u</td>",
+			r->states[i].exit_latency, r->states[i].target_residency);
+		td_u64(out, c->usage);
+		ik_rep_fmt_scaled(num, sizeof(num), c->time_ns > INT64_MAX ? INT64_MAX : (int64_t)c->time_ns,
+				  3, 0);
+		td_num(out, num);
+		td_u64(out, c->above);
+		td_u64(out, c->below);
+		td_u64(out, c->rejected);
+		td_fixed(out, ik_run_residency_pct(r, i), 2);
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+static void latency_table(FILE *out, const struct ik_run_result *runs, int nruns)
+{
+	static const char *const headers[] = {"seed",	  "count",  "p50_us", "p90_us",
+					      "p99_us", "p99.9_us", "max_us", "mean_us"};
+	fputs("<table class=\"latency\">\n<tr>", out);
+	for (size_t i = 0; i < sizeof(headers) / sizeof(headers[0]); i++)
+		th(out, headers[i]);
+	fputs("</tr>\n", out);
+	for (int k = 0; k < nruns; k++) {
+		const struct ik_hist *h = &runs[k].wake_latency;
+		fprintf(out, "<tr><td class=\"num\">%llu</td>", (unsigned long long)runs[k].seed);
+		td_u64(out, h->count);
+		td_us(out, ik_hist_percentile(h, 50.0));
+		td_us(out, ik_hist_percentile(h, 90.0));
+		td_us(out, ik_hist_percentile(h, 99.0));
+		td_us(out, ik_hist_percentile(h, 99.9));
+		td_us(out, h->count ? h->max : 0);
+		td_fixed(out, h->count ? h->sum / (double)h->count / 1000.0 : 0.0, 2);
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+/* The per-run figures and, over several runs, their summary (as the text table). */
+struct column {
+	enum ik_rep_figure figure;
+	int state;
+	double scale;
+	int decimals;
+	char header[IK_NAME_LEN + 8];
+};
+
+static int make_columns(const struct ik_scenario *sc, const struct ik_run_result *first,
+			struct column *cols, int max)
+{
+	int n = 0;
+	if (has_throughput(sc)) {
+		cols[n++] = (struct column){IK_FIG_MB_PER_S, 0, 1.0, 2, "MB/s"};
+		cols[n++] = (struct column){IK_FIG_MESSAGES_PER_S, 0, 1.0, 2, "messages/s"};
+	}
+	cols[n++] = (struct column){IK_FIG_WAKE_P50_NS, 0, 1e-3, 2, "wake_p50_us"};
+	cols[n++] = (struct column){IK_FIG_WAKE_P99_NS, 0, 1e-3, 2, "wake_p99_us"};
+	cols[n++] = (struct column){IK_FIG_AVG_POWER_W, 0, 1.0, 3, "power_W"};
+	cols[n++] = (struct column){IK_FIG_IDLE_ENTRIES_PER_CPU_PER_S, 0, 1.0, 2, "entries/CPU/s"};
+	cols[n++] = (struct column){IK_FIG_TOO_DEEP_PCT, 0, 1.0, 2, "too_deep_%"};
+	cols[n++] = (struct column){IK_FIG_TOO_SHALLOW_PCT, 0, 1.0, 2, "too_shallow_%"};
+	for (int i = 0; i < ik_rep_nstates(first) && n < max; i++) {
+		struct column *c = &cols[n++];
+		*c = (struct column){IK_FIG_RESIDENCY_PCT, i, 1.0, 2, ""};
+		snprintf(c->header, sizeof(c->header), "%.*s_%%",
+			 (int)strnlen(first->states[i].name, sizeof(first->states[i].name)),
+			 first->states[i].name);
+	}
+	return n;
+}
+
+static int runs_tables(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		       int nruns)
+{
+	struct column cols[8 + IK_STATE_MAX];
+	int ncols = make_columns(sc, &runs[0], cols, (int)(sizeof(cols) / sizeof(cols[0])));
+	int rc = 0;
+
+	fputs("<h3>Runs</h3>\n<p class=\"note\">One line per seed; &lt;state&gt;_% is the share of "
+	      "all CPUs' time in that state.</p>\n<table class=\"runs\">\n<tr>",
+	      out);
+	th(out, "seed");
+	for (int c = 0; c < ncols; c++)
+		th(out, cols[c].header);
+	fputs("</tr>\n", out);
+	for (int k = 0; k < nruns; k++) {
+		fprintf(out, "<tr><td class=\"num\">%llu</td>", (unsigned long long)runs[k].seed);
+		for (int c = 0; c < ncols; c++)
+			td_fixed(out,
+				 ik_rep_figure_value(&runs[k], cols[c].figure, cols[c].state) * cols[c].scale,
+				 cols[c].decimals);
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+	if (nruns < 2)
+		return 0;
+
+	static const char *const rows[] = {"Min",   "Max",    "Median",  "AMean",
+					   "HMean", "Stddev", "CoefVar%"};
+	enum { NROWS = 7 };
+	struct ik_summary s[8 + IK_STATE_MAX];
+	for (int c = 0; c < ncols; c++)
+		rc |= ik_rep_summarize_figure(runs, nruns, cols[c].figure, cols[c].state, &s[c]);
+	fprintf(out, "<h3>Summary over %d runs</h3>\n<p class=\"note\">Stddev: sample standard "
+		     "deviation; CoefVar%%: 100 * Stddev / AMean.</p>\n<table class=\"summary\">\n<tr>",
+		nruns);
+	th(out, "");
+	for (int c = 0; c < ncols; c++)
+		th(out, cols[c].header);
+	fputs("</tr>\n", out);
+	for (int r = 0; r < NROWS; r++) {
+		fputs("<tr>", out);
+		th(out, rows[r]);
+		for (int c = 0; c < ncols; c++) {
+			double k = cols[c].scale;
+			const double v[NROWS] = {s[c].min * k,	 s[c].max * k,	  s[c].median * k,
+						 s[c].amean * k, s[c].hmean * k, s[c].stddev * k,
+						 s[c].cov_pct};
+			td_fixed(out, v[r], r == NROWS - 1 ? 2 : cols[c].decimals);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+	return rc;
+}
+
+/* ---- plots ---- */
+
+/* Labels for categories: seeds. */
+static char (*seed_labels(const struct ik_run_result *runs, int nruns))[SEED_LABEL_LEN]
+{
+	char(*labels)[SEED_LABEL_LEN] = calloc((size_t)nruns, SEED_LABEL_LEN);
+	if (!labels)
+		return NULL;
+	for (int k = 0; k < nruns; k++)
+		snprintf(labels[k], SEED_LABEL_LEN, "%llu", (unsigned long long)runs[k].seed);
+	return labels;
+}
+
+static const char **label_ptrs(char (*labels)[SEED_LABEL_LEN], int n)
+{
+	const char **p = calloc((size_t)n + 1, sizeof(*p));
+	if (p)
+		for (int i = 0; i < n; i++)
+			p[i] = labels[i];
+	return p;
+}
+
+/* Series names and colours of the residency bars: the states, then the rest in grey. */
+static void state_series(const struct ik_run_result *r, const char **names, const char **colors,
+			 char (*namebuf)[IK_NAME_LEN + 1])
+{
+	int ns = ik_rep_nstates(r);
+	for (int s = 0; s < ns; s++) {
+		snprintf(namebuf[s], IK_NAME_LEN + 1, "%.*s",
+			 (int)strnlen(r->states[s].name, sizeof(r->states[s].name)), r->states[s].name);
+		names[s] = namebuf[s];
+		colors[s] = ik_svg_color(s);
+	}
+	names[ns] = "other (busy, overhead)";
+	colors[ns] = IK_SVG_GREY;
+}
+
+static int label_every(int n)
+{
+	return n > 24 ? (n + 23) / 24 : 1;
+}
+
+static int plot_residency_runs(FILE *out, const struct ik_run_result *runs, int nruns)
+{
+	int ns = ik_rep_nstates(&runs[0]);
+	double *v = calloc((size_t)nruns * (size_t)(ns + 1), sizeof(double));
+	char(*labels)[SEED_LABEL_LEN] = seed_labels(runs, nruns);
+	const char **lp = labels ? label_ptrs(labels, nruns) : NULL;
+	if (!v || !lp) {
+		free(v);
+		free(labels);
+		free(lp);
+		return -1;
+	}
+	for (int k = 0; k < nruns; k++) {
+		double sum = 0;
+		for (int s = 0; s < ns; s++) {
+			double pct = s < ik_rep_nstates(&runs[k]) ? ik_run_residency_pct(&runs[k], s) : 0.0;
+			v[(size_t)k * (size_t)(ns + 1) + (size_t)s] = pct;
+			sum += pct;
+		}
+		v[(size_t)k * (size_t)(ns + 1) + (size_t)ns] = sum < 100.0 ? 100.0 - sum : 0.0;
+	}
+	const char *names[IK_STATE_MAX + 1], *colors[IK_STATE_MAX + 1];
+	char namebuf[IK_STATE_MAX][IK_NAME_LEN + 1];
+	state_series(&runs[0], names, colors, namebuf);
+
+	struct ik_svg p;
+	struct ik_svg_axis x = {.label = "run (seed)", .ncat = nruns, .cat_labels = lp,
+				.cat_label_every = label_every(nruns)};
+	struct ik_svg_axis y = {.min = 0, .max = 100, .label = "share of all CPUs' time (%)"};
+	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Residency per state, per run", &x, &y);
+	ik_svg_stacked_bars(&p, nruns, ns + 1, v, names, colors);
+	ik_svg_axes(&p);
+	ik_svg_legend(&p, ns + 1, names, colors);
+	ik_svg_end(&p);
+	free(v);
+	free(labels);
+	free(lp);
+	return 0;
+}
+
+static int plot_residency_cpus(FILE *out, const struct ik_run_result *r)
+{
+	int ns = ik_rep_nstates(r), ncpus = r->ncpus;
+	if (!r->per_cpu || ncpus <= 0 || r->measured_ns <= 0) {
+		note(out, "No per-CPU counters in this result.");
+		return 0;
+	}
+	int per_bar = (ncpus + MAX_CPU_BARS - 1) / MAX_CPU_BARS;
+	int nbars = (ncpus + per_bar - 1) / per_bar;
+	double *v = calloc((size_t)nbars * (size_t)(ns + 1), sizeof(double));
+	char(*labels)[SEED_LABEL_LEN] = calloc((size_t)nbars, SEED_LABEL_LEN);
+	const char **lp = labels ? label_ptrs(labels, nbars) : NULL;
+	if (!v || !lp) {
+		free(v);
+		free(labels);
+		free(lp);
+		return -1;
+	}
+	for (int b = 0; b < nbars; b++) {
+		int first = b * per_bar, last = first + per_bar - 1;
+		if (last >= ncpus)
+			last = ncpus - 1;
+		if (first == last)
+			snprintf(labels[b], SEED_LABEL_LEN, "%d", first);
+		else
+			snprintf(labels[b], SEED_LABEL_LEN, "%d-%d", first, last);
+		double sum = 0;
+		for (int s = 0; s < ns; s++) {
+			double t = 0;
+			for (int c = first; c <= last; c++) {
+				const struct ik_state_counters *k = ik_rep_per_cpu(r, c, s);
+				t += k ? (double)k->time_ns : 0.0;
+			}
+			double pct = 100.0 * t / ((double)r->measured_ns * (last - first + 1));
+			v[(size_t)b * (size_t)(ns + 1) + (size_t)s] = pct;
+			sum += pct;
+		}
+		v[(size_t)b * (size_t)(ns + 1) + (size_t)ns] = sum < 100.0 ? 100.0 - sum : 0.0;
+	}
+	const char *names[IK_STATE_MAX + 1], *colors[IK_STATE_MAX + 1];
+	char namebuf[IK_STATE_MAX][IK_NAME_LEN + 1];
+	state_series(r, names, colors, namebuf);
+
+	char title[128];
+	snprintf(title, sizeof(title), "Residency per state, per CPU (seed %llu)",
+		 (unsigned long long)r->seed);
+	struct ik_svg p;
+	struct ik_svg_axis x = {.label = per_bar > 1 ? "CPUs (each bar: the mean of a group)" : "CPU",
+				.ncat = nbars, .cat_labels = lp, .cat_label_every = label_every(nbars)};
+	struct ik_svg_axis y = {.min = 0, .max = 100, .label = "share of the CPU's time (%)"};
+	ik_svg_begin(&p, out, PLOT_W, PLOT_H, title, &x, &y);
+	ik_svg_stacked_bars(&p, nbars, ns + 1, v, names, colors);
+	ik_svg_axes(&p);
+	ik_svg_legend(&p, ns + 1, names, colors);
+	ik_svg_end(&p);
+	int last_bar = ncpus - (nbars - 1) * per_bar;
+	if (per_bar > 1 && last_bar != per_bar)
+		note(out,
+		     "%d CPUs in %d bars: each bar is the mean over %d consecutive CPUs (the last bar "
+		     "over %d), so the plot stays readable on large machines.",
+		     ncpus, nbars, per_bar, last_bar);
+	else if (per_bar > 1)
+		note(out,
+		     "%d CPUs in %d bars: each bar is the mean over %d consecutive CPUs, so the plot "
+		     "stays readable on large machines.",
+		     ncpus, nbars, per_bar);
+	free(v);
+	free(labels);
+	free(lp);
+	return 0;
+}
+
+/* The value a histogram bucket stands for, as src/report/histogram.c defines it. */
+static int64_t bucket_value(int index)
+{
+	const int sub = 1 << IK_HIST_SUB_BITS;
+	if (index < 2 * sub)
+		return index;
+	int shift = (index >> IK_HIST_SUB_BITS) - 1;
+	uint64_t lowest = ((uint64_t)(index & (sub - 1)) + (uint64_t)sub) << shift;
+	return (int64_t)(lowest + (((uint64_t)1 << shift) / 2));
+}
+
+static void plot_latency(FILE *out, const struct ik_hist *h, const struct ik_run_result *runs,
+			 int nruns)
+{
+	/* the range, in us, of the buckets that hold samples */
+	double lo = 0, hi = 0;
+	bool any = false;
+	for (int i = 0; i < IK_HIST_BUCKETS; i++) {
+		if (!h->buckets[i])
+			continue;
+		double v = (double)bucket_value(i) / 1000.0;
+		if (!any || v < lo)
+			lo = v;
+		if (!any || v > hi)
+			hi = v;
+		any = true;
+	}
+	if (!any) {
+		note(out, "No wake-ups were measured: no latency to plot.");
+		return;
+	}
+	double lo_pos = lo > 0 ? lo : 0.001; /* 1 ns: the smallest value a log axis shows */
+	bool logx = hi / lo_pos >= 100.0;
+	double xmin, xmax;
+	int nbins;
+	double edges[HIST_LINEAR_BINS * 2 + 2];
+	double heights[HIST_LINEAR_BINS * 2 + 1];
+	if (logx) {
+		double d0 = floor(log10(lo_pos) * HIST_BINS_PER_DECADE) / HIST_BINS_PER_DECADE;
+		double d1 = ceil(log10(hi) * HIST_BINS_PER_DECADE + 1e-9) / HIST_BINS_PER_DECADE;
+		nbins = (int)lround((d1 - d0) * HIST_BINS_PER_DECADE);
+		if (nbins < 1)
+			nbins = 1;
+		if (nbins > HIST_LINEAR_BINS * 2)
+			nbins = HIST_LINEAR_BINS * 2;
+		for (int i = 0; i <= nbins; i++)
+			edges[i] = pow(10.0, d0 + (d1 - d0) * i / nbins);
+	} else {
+		double d0 = 0, d1 = hi * 1.02 + 0.001;
+		nbins = HIST_LINEAR_BINS;
+		for (int i = 0; i <= nbins; i++)
+			edges[i] = d0 + (d1 - d0) * i / nbins;
+	}
+	xmin = edges[0];
+	xmax = edges[nbins];
+	memset(heights, 0, sizeof(heights));
+	for (int i = 0; i < IK_HIST_BUCKETS; i++) {
+		if (!h->buckets[i])
+			continue;
+		double v = (double)bucket_value(i) / 1000.0;
+		if (logx && v < lo_pos)
+			v = lo_pos;
+		int b;
+		if (logx)
+			b = (int)floor((log10(v) - log10(xmin)) / (log10(xmax) - log10(xmin)) * nbins);
+		else
+			b = (int)floor((v - xmin) / (xmax - xmin) * nbins);
+		b = b < 0 ? 0 : b >= nbins ? nbins - 1 : b;
+		heights[b] += 100.0 * (double)h->buckets[i] / (double)h->count;
+	}
+	double ymax = 0;
+	for (int i = 0; i < nbins; i++)
+		if (heights[i] > ymax)
+			ymax = heights[i];
+
+	static const double pcts[] = {50.0, 90.0, 99.0, 99.9};
+	static const char *const pnames[] = {"p50", "p90", "p99", "p99.9"};
+	char what[96];
+	snprintf(what, sizeof(what), "%s", nruns > 1 ? "all runs together" : "all wake-ups");
+
+	struct ik_svg p;
+	struct ik_svg_axis x = {.min = xmin, .max = xmax, .log = logx, .label = "wake latency (us)"};
+	struct ik_svg_axis y = {.min = 0, .max = ymax * 1.1, .label = "share of wake-ups (%)"};
+	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Wake latency: histogram", &x, &y);
+	ik_svg_hist(&p, nbins, edges, heights, ik_svg_color(0));
+	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
+		char label[64];
+		double v = (double)ik_hist_percentile(h, pcts[i]) / 1000.0;
+		snprintf(label, sizeof(label), "%s %.2f us", pnames[i], v);
+		ik_svg_vmarker(&p, v, label, ik_svg_color(5));
+	}
+	ik_svg_axes(&p);
+	const char *lnames[] = {what};
+	const char *lcolors[] = {ik_svg_color(0)};
+	ik_svg_legend(&p, 1, lnames, lcolors);
+	ik_svg_end(&p);
+
+	/* CDF: all runs together, and each run when they are few */
+	int overlay = nruns > 1 && nruns <= IK_SVG_NCOLORS - 1 ? nruns : 0;
+	double *xs = malloc(sizeof(double) * IK_HIST_BUCKETS);
+	double *ys = malloc(sizeof(double) * IK_HIST_BUCKETS);
+	if (!xs || !ys) {
+		free(xs);
+		free(ys);
+		return;
+	}
+	x.min = logx ? xmin : 0;
+	y = (struct ik_svg_axis){.min = 0, .max = 100, .label = "wake-ups at or below (%)"};
+	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Wake latency: cumulative distribution", &x, &y);
+	const char *names[IK_SVG_NCOLORS];
+	const char *colors[IK_SVG_NCOLORS];
+	char namebuf[IK_SVG_NCOLORS][96];
+	int nl = 0;
+	for (int k = -1; k < overlay; k++) {
+		const struct ik_hist *hk = k < 0 ? h : &runs[k].wake_latency;
+		if (!hk->count)
+			continue;
+		int n = 0;
+		uint64_t cum = 0;
+		for (int i = 0; i < IK_HIST_BUCKETS; i++) {
+			if (!hk->buckets[i])
+				continue;
+			cum += hk->buckets[i];
+			double v = (double)bucket_value(i) / 1000.0;
+			xs[n] = logx && v < lo_pos ? lo_pos : v;
+			ys[n] = 100.0 * (double)cum / (double)hk->count;
+			n++;
+		}
+		if (k < 0)
+			snprintf(namebuf[nl], sizeof(namebuf[nl]), "%s", overlay ? "all runs" : what);
+		else
+			snprintf(namebuf[nl], sizeof(namebuf[nl]), "seed %llu",
+				 (unsigned long long)runs[k].seed);
+		names[nl] = namebuf[nl];
+		colors[nl] = k < 0 ? ik_svg_color(7) : ik_svg_color(k);
+		ik_svg_line(&p, n, xs, ys, colors[nl], true, names[nl]);
+		nl++;
+	}
+	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
+		char label[64];
+		double v = (double)ik_hist_percentile(h, pcts[i]) / 1000.0;
+		snprintf(label, sizeof(label), "%s %.2f us", pnames[i], v);
+		ik_svg_vmarker(&p, v, label, ik_svg_color(5));
+	}
+	ik_svg_axes(&p);
+	ik_svg_legend(&p, nl, names, colors);
+	ik_svg_end(&p);
+	free(xs);
+	free(ys);
+	note(out, "Wake latency: from the waker's wake-up to the task running. %s; dashed lines mark "
+		  "p50, p90, p99 and p99.9%s.",
+	     logx ? "The x axis is logarithmic (the samples span two decades or more)"
+		  : "The x axis is linear",
+	     nruns > 1 ? " of all runs together" : "");
+}
+
+static int plot_throughput(FILE *out, const struct ik_scenario *sc,
+			   const struct ik_run_result *runs, int nruns)
+{
+	if (!has_throughput(sc)) {
+		note(out, "This workload (%s) has no throughput figure.",
+		     ik_rep_workload_name(sc->workload.kind));
+		return 0;
+	}
+	bool use_mb = false;
+	for (int k = 0; k < nruns; k++)
+		if (ik_run_mb_per_s(&runs[k]) > 0)
+			use_mb = true;
+	double ymax = 0;
+	for (int k = 0; k < nruns; k++) {
+		double v = use_mb ? ik_run_mb_per_s(&runs[k]) : ik_run_messages_per_s(&runs[k]);
+		if (isfinite(v) && v > ymax)
+			ymax = v;
+	}
+	char(*labels)[SEED_LABEL_LEN] = seed_labels(runs, nruns);
+	const char **lp = labels ? label_ptrs(labels, nruns) : NULL;
+	if (!lp) {
+		free(labels);
+		return -1;
+	}
+	struct ik_svg p;
+	struct ik_svg_axis x = {.label = "run (seed)", .ncat = nruns, .cat_labels = lp,
+				.cat_label_every = label_every(nruns)};
+	struct ik_svg_axis y = {.min = 0, .max = ymax > 0 ? ymax * 1.1 : 1,
+				.label = use_mb ? "throughput (MB/s)" : "throughput (messages/s)"};
+	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Throughput, one dot per run", &x, &y);
+	for (int k = 0; k < nruns; k++) {
+		char tip[96];
+		double v = use_mb ? ik_run_mb_per_s(&runs[k]) : ik_run_messages_per_s(&runs[k]);
+		snprintf(tip, sizeof(tip), "seed %llu: %.2f %s", (unsigned long long)runs[k].seed, v,
+			 use_mb ? "MB/s" : "messages/s");
+		ik_svg_dot(&p, ik_svg_cat_px(&p, k), v, ik_svg_color(0), tip);
+	}
+	ik_svg_axes(&p);
+	ik_svg_end(&p);
+	note(out, "Each dot is one run. Runs that split into two bands (seed 000's bimodality) show "
+		  "the system settling into one of two behaviours.");
+	free(labels);
+	free(lp);
+	return 0;
+}
+
+static const char *const acc_names[] = {"too deep (above)", "too shallow (below)", "right"};
+
+static const char *acc_color(int i)
+{
+	static const int idx[] = {5, 4, 2}; /* vermillion, sky blue, bluish green */
+	return ik_svg_color(idx[i]);
+}
+
+static int plot_accuracy(FILE *out, const struct ik_run_result *runs, int nruns)
+{
+	double *v = calloc((size_t)nruns * 3, sizeof(double));
+	char(*labels)[SEED_LABEL_LEN] = seed_labels(runs, nruns);
+	const char **lp = labels ? label_ptrs(labels, nruns) : NULL;
+	if (!v || !lp) {
+		free(v);
+		free(labels);
+		free(lp);
+		return -1;
+	}
+	for (int k = 0; k < nruns; k++) {
+		struct ik_rep_accuracy a;
+		ik_rep_accuracy(&runs[k], &a);
+		v[k * 3] = a.too_deep_pct;
+		v[k * 3 + 1] = a.too_shallow_pct;
+		v[k * 3 + 2] = a.right_pct;
+	}
+	const char *colors[3] = {acc_color(0), acc_color(1), acc_color(2)};
+	struct ik_svg p;
+	struct ik_svg_axis x = {.label = "run (seed)", .ncat = nruns, .cat_labels = lp,
+				.cat_label_every = label_every(nruns)};
+	struct ik_svg_axis y = {.min = 0, .max = 100, .label = "idle entries (%)"};
+	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Idle-entry accuracy of the governor, per run", &x, &y);
+	ik_svg_stacked_bars(&p, nruns, 3, v, acc_names, colors);
+	ik_svg_axes(&p);
+	ik_svg_legend(&p, 3, acc_names, colors);
+	ik_svg_end(&p);
+	note(out, "Of the entries into a state: too deep = the kernel's 'above' count (woke before "
+		  "the state's target residency), too shallow = 'below' (a deeper state would have "
+		  "fitted), right = the rest.");
+	free(v);
+	free(labels);
+	free(lp);
+	return 0;
+}
+
+int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		   int nruns)
+{
+	if (!out || !sc || nruns < 0 || (nruns > 0 && !runs))
+		return -1;
+	struct ik_rep_locale locale;
+	ik_rep_locale_enter(&locale);
+	int rc = 0;
+	char title[128];
+	snprintf(title, sizeof(title), "idlekit sim: %.*s", (int)strnlen(sc->name, sizeof(sc->name)),
+		 sc->name);
+	ik_html_begin(out, title);
+	settings_table(out, sc, runs, nruns);
+
+	if (nruns > 0) {
+		struct ik_hist *all = malloc(sizeof(*all));
+		if (!all) {
+			rc = -1;
+			goto done;
+		}
+		ik_hist_init(all);
+		for (int k = 0; k < nruns; k++)
+			ik_hist_merge(all, &runs[k].wake_latency);
+
+		fputs("<h2>Residency per state</h2>\n", out);
+		rc |= plot_residency_runs(out, runs, nruns);
+		rc |= plot_residency_cpus(out, &runs[0]);
+		fputs("<h3>Idle states", out);
+		fprintf(out, " of seed %llu, summed over all %d CPUs</h3>\n",
+			(unsigned long long)runs[0].seed, runs[0].ncpus);
+		states_table(out, &runs[0]);
+
+		fputs("<h2>Wake latency</h2>\n", out);
+		plot_latency(out, all, runs, nruns);
+		latency_table(out, runs, nruns);
+		free(all);
+
+		fputs("<h2>Throughput across runs</h2>\n", out);
+		rc |= plot_throughput(out, sc, runs, nruns);
+
+		fputs("<h2>Idle-entry accuracy</h2>\n", out);
+		rc |= plot_accuracy(out, runs, nruns);
+
+		fputs("<h2>Tables</h2>\n", out);
+		rc |= runs_tables(out, sc, runs, nruns);
+	}
+	ik_html_end(out);
+done:
+	ik_rep_locale_leave(&locale);
+	if (ik_rep_finish(out) != 0)
+		rc = -1;
+	return rc;
+}
+
+/* ---- compare ---- */
+
+static double finite_or(double v, double dflt)
+{
+	return isfinite(v) ? v : dflt;
+}
+
+/* One dot per run per result, a column per result. */
+static void cmp_dots(FILE *out, const struct ik_html_cmp_result *r, int n, const char *title,
+		     const char *ylabel, int which, const char **lp, const char **legend,
+		     const char **colors)
+{
+	double ymax = 0;
+	for (int k = 0; k < n; k++) {
+		const double *v = which == 0 ? r[k].mb_s : which == 1 ? r[k].msg_s
+				: which == 2 ? r[k].wake_p50_us : r[k].wake_p99_us;
+		for (int i = 0; i < r[k].nruns; i++)
+			if (finite_or(v[i], 0) > ymax)
+				ymax = v[i];
+	}
+	struct ik_svg p;
+	struct ik_svg_axis x = {.label = "result (numbered as in the legend)", .ncat = n, .cat_labels = lp};
+	struct ik_svg_axis y = {.min = 0, .max = ymax > 0 ? ymax * 1.1 : 1, .label = ylabel};
+	ik_svg_begin(&p, out, PLOT_W, PLOT_H, title, &x, &y);
+	for (int k = 0; k < n; k++) {
+		const double *v = which == 0 ? r[k].mb_s : which == 1 ? r[k].msg_s
+				: which == 2 ? r[k].wake_p50_us : r[k].wake_p99_us;
+		double w = ik_svg_cat_width(&p) * 0.6;
+		for (int i = 0; i < r[k].nruns; i++) {
+			if (!isfinite(v[i]))
+				continue;
+			/* runs spread across the column in order, so equal values stay visible */
+			double dx = r[k].nruns > 1 ? w * ((double)i / (r[k].nruns - 1) - 0.5) : 0.0;
+			char tip[64];
+			snprintf(tip, sizeof(tip), "run %d: %.2f", i + 1, v[i]);
+			ik_svg_dot(&p, ik_svg_cat_px(&p, k) + dx, v[i], colors[k], tip);
+		}
+	}
+	ik_svg_axes(&p);
+	ik_svg_legend(&p, n, legend, colors);
+	ik_svg_end(&p);
+}
+
+int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n)
+{
+	if (!out || n < 1 || n > 64)
+		return -1;
+	struct ik_rep_locale locale;
+	ik_rep_locale_enter(&locale);
+	/* on the x axis the results' numbers, in the legend "number: label" */
+	const char *lp[64], *colors[64], *legend[64];
+	char numbers[64][8], legbuf[64][280];
+	for (int k = 0; k < n; k++) {
+		snprintf(numbers[k], sizeof(numbers[k]), "%d", k + 1);
+		/* a long label (a path) keeps its tail, which names the file */
+		size_t len = strlen(r[k].label);
+		if (len > 22)
+			snprintf(legbuf[k], sizeof(legbuf[k]), "%d: ...%s", k + 1, r[k].label + len - 19);
+		else
+			snprintf(legbuf[k], sizeof(legbuf[k]), "%d: %s", k + 1, r[k].label);
+		lp[k] = numbers[k];
+		legend[k] = legbuf[k];
+		colors[k] = ik_svg_color(k);
+	}
+	ik_html_begin(out, "idlekit compare");
+
+	fputs("<h2>Results</h2>\n<table class=\"results\">\n<tr>", out);
+	th(out, "#");
+	th(out, "result");
+	th(out, "runs");
+	th(out, "MB/s (mean)");
+	th(out, "messages/s (mean)");
+	th(out, "wake p50 us (mean)");
+	th(out, "wake p99 us (mean)");
+	th(out, "too deep % (mean)");
+	th(out, "too shallow % (mean)");
+	fputs("</tr>\n", out);
+	for (int k = 0; k < n; k++) {
+		const double *cols[] = {r[k].mb_s, r[k].msg_s, r[k].wake_p50_us, r[k].wake_p99_us,
+					r[k].too_deep_pct, r[k].too_shallow_pct};
+		fprintf(out, "<tr><td class=\"num\">%d</td>", k + 1);
+		td_text(out, r[k].label, strlen(r[k].label));
+		fprintf(out, "<td class=\"num\">%d</td>", r[k].nruns);
+		for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+			double sum = 0;
+			int m = 0;
+			for (int i = 0; i < r[k].nruns; i++)
+				if (isfinite(cols[c][i])) {
+					sum += cols[c][i];
+					m++;
+				}
+			td_fixed(out, m ? sum / m : NAN, 2);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+	note(out, "The first result is the baseline; `idlekit compare` without --html gives the "
+		  "changes and their significance.");
+
+	bool use_mb = false;
+	for (int k = 0; k < n; k++)
+		for (int i = 0; i < r[k].nruns; i++)
+			if (finite_or(r[k].mb_s[i], 0) > 0)
+				use_mb = true;
+	fputs("<h2>Throughput across runs</h2>\n", out);
+	cmp_dots(out, r, n, "Throughput, one dot per run", use_mb ? "throughput (MB/s)"
+								    : "throughput (messages/s)",
+		 use_mb ? 0 : 1, lp, legend, colors);
+	fputs("<h2>Wake latency across runs</h2>\n", out);
+	cmp_dots(out, r, n, "Wake latency p50, one dot per run", "wake latency p50 (us)", 2, lp,
+		 legend, colors);
+	cmp_dots(out, r, n, "Wake latency p99, one dot per run", "wake latency p99 (us)", 3, lp,
+		 legend, colors);
+
+	/* residency: the union of the states' names, in order of first appearance */
+	const char *names[IK_HTML_CMP_STATES + 1];
+	const char *scolors[IK_HTML_CMP_STATES + 1];
+	int ns = 0;
+	for (int k = 0; k < n; k++)
+		for (int s = 0; s < r[k].nstates; s++) {
+			int j = 0;
+			while (j < ns && strcmp(names[j], r[k].state_names[s]) != 0)
+				j++;
+			if (j == ns && ns < IK_HTML_CMP_STATES) {
+				names[ns] = r[k].state_names[s];
+				scolors[ns] = ik_svg_color(ns);
+				ns++;
+			}
+		}
+	names[ns] = "other (busy, overhead)";
+	scolors[ns] = IK_SVG_GREY;
+	double *v = calloc((size_t)n * (size_t)(ns + 1), sizeof(double));
+	double *acc = calloc((size_t)n * 3, sizeof(double));
+	int rc = 0;
+	if (!v || !acc) {
+		rc = -1;
+	} else {
+		for (int k = 0; k < n; k++) {
+			double sum = 0;
+			for (int s = 0; s < r[k].nstates; s++)
+				for (int j = 0; j < ns; j++)
+					if (strcmp(names[j], r[k].state_names[s]) == 0) {
+						double x = finite_or(r[k].residency_mean_pct[s], 0);
+						v[(size_t)k * (size_t)(ns + 1) + (size_t)j] = x;
+						sum += x;
+					}
+			v[(size_t)k * (size_t)(ns + 1) + (size_t)ns] = sum < 100 ? 100 - sum : 0;
+		}
+		fputs("<h2>Residency per state</h2>\n", out);
+		struct ik_svg p;
+		struct ik_svg_axis x = {.label = "result (numbered as in the legend)", .ncat = n, .cat_labels = lp};
+		struct ik_svg_axis y = {.min = 0, .max = 100,
+					.label = "share of all CPUs' time (%, mean over runs)"};
+		ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Residency per state, per result", &x, &y);
+		ik_svg_stacked_bars(&p, n, ns + 1, v, names, scolors);
+		ik_svg_axes(&p);
+		ik_svg_legend(&p, ns + 1, names, scolors);
+		ik_svg_end(&p);
+
+		for (int k = 0; k < n; k++) {
+			double d = 0, s = 0;
+			int md = 0, ms = 0;
+			for (int i = 0; i < r[k].nruns; i++) {
+				if (isfinite(r[k].too_deep_pct[i])) {
+					d += r[k].too_deep_pct[i];
+					md++;
+				}
+				if (isfinite(r[k].too_shallow_pct[i])) {
+					s += r[k].too_shallow_pct[i];
+					ms++;
+				}
+			}
+			acc[k * 3] = md ? d / md : 0;
+			acc[k * 3 + 1] = ms ? s / ms : 0;
+			acc[k * 3 + 2] = (md || ms) ? 100.0 - acc[k * 3] - acc[k * 3 + 1] : 0;
+		}
+		const char *acolors[3] = {acc_color(0), acc_color(1), acc_color(2)};
+		fputs("<h2>Idle-entry accuracy</h2>\n", out);
+		y.label = "idle entries (%, mean over runs)";
+		ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Idle-entry accuracy, per result", &x, &y);
+		ik_svg_stacked_bars(&p, n, 3, acc, acc_names, acolors);
+		ik_svg_axes(&p);
+		ik_svg_legend(&p, 3, acc_names, acolors);
+		ik_svg_end(&p);
+	}
+	free(v);
+	free(acc);
+	ik_html_end(out);
+	ik_rep_locale_leave(&locale);
+	if (ik_rep_finish(out) != 0)
+		rc = -1;
+	return rc;
+}
