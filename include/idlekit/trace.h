@@ -116,6 +116,14 @@ const char *ik_trace_cause_name(enum ik_trace_cause c);
 int ik_trace_header_init(struct ik_trace_header *h, int hz, int cpus, const struct ik_driver *drv);
 void ik_trace_header_free(struct ik_trace_header *h);
 
+/*
+ * A synthetic trace for tests and benchmarks (src/trace/generate.c): the header, then about
+ * `events` events over h's CPUs, deterministic for a seed.  Each CPU in turn either arms a
+ * timer and enters a state (chosen at random among its table) or is woken (a timer when its
+ * timer is due, else tick, ipi or irq) and exits; the clock advances 1..4000 ns per event.
+ */
+int ik_trace_generate(FILE *out, const struct ik_trace_header *h, uint64_t events, uint64_t seed);
+
 /* ---- Analysis (src/trace/analyze.c) ------------------------------------------------------ */
 
 #define IK_TRACE_HIST_BUCKETS 22 /* [0,1us) [1,2us) [2,4us) ... [2^20us, inf) */
@@ -151,6 +159,9 @@ uint64_t ik_trace_hist_lower_ns(int i);
 
 /* ---- Replay (src/trace/replay.c) --------------------------------------------------------- */
 
+/* Idle entries per recorded period before the CPU is taken to stay in its last state. */
+#define IK_TRACE_REENTRY_CAP 10000
+
 struct ik_trace_replay_opts {
 	const struct ik_driver *drv; /* the table the governor chooses from */
 	const struct ik_governor *gov;
@@ -172,6 +183,7 @@ struct ik_trace_replay {
 	uint64_t entries;       /* replayed idle entries (periods + re-entries) */
 	uint64_t extra_entries; /* re-entries after a tick, timer or poll-limit wake-up */
 	uint64_t wake_pending;  /* recorded periods whose wake came before the replay's entry */
+	uint64_t capped;        /* periods cut at IK_TRACE_REENTRY_CAP entries */
 	uint64_t agree;         /* first entry of the period: chosen index == recorded index */
 	uint64_t compared;
 	/* confusion[recorded][chosen] over compared periods */

@@ -19,6 +19,12 @@ static const char usage[] =
 	"  platform show NAME show a platform's idle states (a built-in name or an INI file)\n"
 	"  govreplay --governor G --platform P [--input FILE]\n"
 	"                     a governor's decisions for a stream of idle periods\n"
+	"  analyze TRACE [--json|--csv]\n"
+	"                     an idle trace's residency, mis-predictions and wake causes\n"
+	"  replay TRACE --governor G --platform P [--compare-recorded]\n"
+	"                     a governor run on a trace's wake events (open loop)\n"
+	"  record -o FILE [--duration T] [-- CMD]\n"
+	"                     record this machine's idle trace (tracefs, root)\n"
 	"  info [--cpu LIST] [--json|--csv]\n"
 	"                     the machine's idle states, like cpupower idle-info\n"
 	"  set [-d|-e STATES] [-g GOV] [--latency T] [-- CMD]\n"
@@ -64,6 +70,12 @@ int main(int argc, char **argv)
 		return cmd_compare(argc - 1, argv + 1);
 	if (strcmp(cmd, "govreplay") == 0)
 		return cmd_govreplay(argc - 1, argv + 1);
+	if (strcmp(cmd, "analyze") == 0)
+		return cmd_analyze(argc - 1, argv + 1);
+	if (strcmp(cmd, "replay") == 0)
+		return cmd_replay(argc - 1, argv + 1);
+	if (strcmp(cmd, "record") == 0)
+		return cmd_record(argc - 1, argv + 1);
 	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
 		printf("idlekit 0.1.0\n");
 		return EXIT_OK;
@@ -82,6 +94,12 @@ int main(int argc, char **argv)
 				return cmd_compare(2, args);
 			if (strcmp(argv[2], "govreplay") == 0)
 				return cmd_govreplay(2, args);
+			if (strcmp(argv[2], "analyze") == 0)
+				return cmd_analyze(2, args);
+			if (strcmp(argv[2], "replay") == 0)
+				return cmd_replay(2, args);
+			if (strcmp(argv[2], "record") == 0)
+				return cmd_record(2, args);
 		}
 		fputs(usage, stdout);
 		return EXIT_OK;

@@ -1,0 +1,114 @@
+/*
+ * Fuzz target: idle traces.  The input is the text of a trace; it must never crash, hang or
+ * leak, and the outcome must be consistent:
+ *   - the memory reader and the FILE reader (64 KiB chunks) agree on the return code, the
+ *     message and the analysis;
+ *   - lenient reading never fails on an event line (only on the header or a line of
+ *     64 KiB or more);
+ *   - an accepted trace written back by the writer reads back to the same events;
+ *   - replay (menu) accepts whatever analyze accepted, and its counts add up.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlekit/trace.h"
+
+static int analyze_mem(const uint8_t *data, size_t size, bool lenient, bool file,
+		       struct ik_trace_analysis *a, char *err, size_t errlen)
+{
+	struct ik_trace_reader *r;
+	FILE *in = NULL;
+	int rc;
+	if (file) {
+		in = fmemopen((void *)data, size ? size : 1, "r");
+		if (!in)
+			abort();
+		if (!size)
+			fgetc(in); /* fmemopen rejects size 0: read the byte away, then EOF */
+		rc = ik_trace_open_file(in, "fuzz", lenient, &r, err, errlen);
+	} else {
+		rc = ik_trace_open_mem((const char *)data, size, "fuzz", lenient, &r, err, errlen);
+	}
+	if (rc == IK_TRACE_OK) {
+		rc = ik_trace_analyze(r, a, err, errlen);
+		ik_trace_close(r);
+	}
+	if (in)
+		fclose(in);
+	return rc;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ik_trace_analysis a, b;
+	char e1[512], e2[512];
+	if (size > (1u << 20))
+		return 0;
+
+	int rc1 = analyze_mem(data, size, false, false, &a, e1, sizeof(e1));
+	int rc2 = analyze_mem(data, size, false, true, &b, e2, sizeof(e2));
+	if (rc1 != rc2)
+		abort();
+	if (rc1 == IK_TRACE_OK) {
+		if (a.events != b.events || memcmp(&a.all, &b.all, sizeof(a.all)) ||
+		    memcmp(a.hist, b.hist, sizeof(a.hist)))
+			abort();
+		ik_trace_analysis_free(&a);
+		ik_trace_analysis_free(&b);
+	} else if (rc1 == IK_TRACE_EINPUT) {
+		/* The message names the origin and, for the FILE reader, the same line (a line
+		 * longer than the chunk is only an error there). */
+		if (strncmp(e1, "fuzz", 4) != 0 || strncmp(e2, "fuzz", 4) != 0)
+			abort();
+	}
+
+	/* Lenient: fails only where the strict header fails. */
+	struct ik_trace_reader *r;
+	int rl = ik_trace_open_mem((const char *)data, size, "fuzz", true, &r, e1, sizeof(e1));
+	if (rl != IK_TRACE_OK)
+		return 0;
+	/* Write back what was read, read it again: the same events. */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	if (!out || ik_trace_write_header(out, ik_trace_header(r)))
+		abort();
+	struct ik_trace_event ev;
+	uint64_t n = 0;
+	int rc;
+	while ((rc = ik_trace_next(r, &ev, e1, sizeof(e1))) == IK_TRACE_OK) {
+		if (ik_trace_write_event(out, &ev))
+			abort();
+		n++;
+	}
+	if (rc != IK_TRACE_EOF && !(rc == IK_TRACE_EINPUT && strstr(e1, "expected a line shorter")))
+		abort(); /* lenient skips bad events, not over-long lines */
+	struct ik_driver drv = ik_trace_header(r)->drivers[0].drv;
+	ik_trace_close(r);
+	fclose(out);
+	struct ik_trace_reader *r2;
+	if (ik_trace_open_mem(buf, len, "fuzz2", false, &r2, e2, sizeof(e2)))
+		abort();
+	uint64_t m = 0;
+	while ((rc = ik_trace_next(r2, &ev, e2, sizeof(e2))) == IK_TRACE_OK)
+		m++;
+	if (rc != IK_TRACE_EOF || m != n)
+		abort();
+	ik_trace_close(r2);
+
+	/* Replay the written-back trace with menu on the first driver's table. */
+	if (ik_trace_open_mem(buf, len, "fuzz2", false, &r2, e2, sizeof(e2)))
+		abort();
+	struct ik_trace_replay_opts o = { .drv = &drv, .gov = ik_governor_find("menu") };
+	struct ik_trace_replay rp;
+	if (ik_trace_replay_run(r2, &o, &rp, e2, sizeof(e2)) == IK_TRACE_OK) {
+		if (rp.compared + rp.wake_pending != rp.periods)
+			abort();
+		ik_trace_replay_free(&rp);
+	}
+	ik_trace_close(r2);
+	free(buf);
+	return 0;
+}

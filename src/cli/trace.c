@@ -1,0 +1,573 @@
+/* idlekit analyze and idlekit replay: idle traces (docs/trace-format.md). */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "idlekit/driver.h"
+#include "idlekit/scenario.h"
+#include "idlekit/trace.h"
+
+static const char analyze_usage[] =
+	"usage: idlekit analyze TRACE [--json|--csv] [--lenient] [-o FILE]\n"
+	"\n"
+	"What the idle periods of a trace were (idlekit's trace format, docs/trace-format.md;\n"
+	"'-' reads standard input).  An idle period runs from idle_enter to idle_exit on one\n"
+	"CPU; its residency is that time, exit included, as the kernel measures it.  Per CPU and\n"
+	"for all CPUs, per state: entries, residency min/avg/max/total (us), and mis-predictions\n"
+	"counted as the kernel's 'above' and 'below' (the one definition idlekit uses everywhere):\n"
+	"  too deep     residency < the state's target residency, and a shallower enabled state\n"
+	"               existed\n"
+	"  too shallow  residency - the state's exit latency >= the target residency of the next\n"
+	"               deeper enabled state\n"
+	"(a state whose flags include OFF 0x10 or UNUSABLE 0x8 counts as disabled).  Also: a\n"
+	"histogram of idle durations (log2 buckets in us) and the wake causes: the cause of a\n"
+	"period is the first 'wake' event on its CPU at or after its idle_enter and before the\n"
+	"next one ('none' if there was none), with how many too-deep periods each cause ended.\n"
+	"\n"
+	"Options:\n"
+	"  --json          one JSON object (schema idlekit.analyze/1; times in us, 3 decimals)\n"
+	"  --csv           idlestat's layout: cluster,core,cpu,C-state,min (us),max (us),\n"
+	"                  avg (us),total (us),hits,over,under  (over = too deep, under = too\n"
+	"                  shallow; cluster is 0 and core is the CPU: a trace has no topology)\n"
+	"  --lenient       skip bad event lines and count them (the first is reported) instead\n"
+	"                  of stopping at the first one; a bad header is always an error\n"
+	"  -o, --output F  write to F atomically (nothing is left behind on an error)\n"
+	"  -h, --help      this text\n"
+	"\n"
+	"Bad input: 'FILE:LINE: expected ..., got ...', exit status 2.\n"
+	"\n"
+	"Example:\n"
+	"  $ idlekit analyze tests/fixtures/traces/two-cpus.trace --csv\n";
+
+static const char replay_usage[] =
+	"usage: idlekit replay TRACE --governor G --platform P [--compare-recorded] [OPTIONS]\n"
+	"\n"
+	"Run a governor and a platform's state table (the 'table' driver) through the real\n"
+	"cpuidle core on a trace's idle periods, one harness per CPU, open loop: the recorded\n"
+	"wake events keep their times whatever the governor chooses, and the work after a wake\n"
+	"starts once the chosen state's exit latency has passed, lasting as long as recorded.\n"
+	"Per recorded period: the sleep length is the earliest pending timer (timer_start,\n"
+	"timer_cancel, timer_expire events), the tick comes at multiples of TICK_NSEC, the wake\n"
+	"is the first non-tick 'wake' event in the period (else the exit minus the recorded\n"
+	"state's exit latency).  A wake by the tick, a timer or the polling limit before it is not\n"
+	"work: the CPU enters idle again (a re-entry).  If the wake came before the replayed\n"
+	"entry, the CPU does not idle (wake pending).  Details: docs/trace-format.md.\n"
+	"\n"
+	"Options:\n"
+	"  -g, --governor G     menu, teo, ladder or haltpoll\n"
+	"  -p, --platform P     a built-in platform (idlekit platform list), an INI file, or\n"
+	"                       'trace': the trace's own table (its first driver's), so that\n"
+	"                       --compare-recorded compares like with like\n"
+	"  --hz N               the kernel's HZ (default: the trace's)\n"
+	"  --haltpoll-poll-ns N the haltpoll governor's guest_halt_poll_ns (default 200000; see\n"
+	"                       /sys/module/haltpoll/parameters/ on the traced machine)\n"
+	"  --compare-recorded   also: how often the governor's first choice in a period equals\n"
+	"                       the recorded state (by index), and the confusion table\n"
+	"                       (rows: recorded, columns: chosen, counts of periods)\n"
+	"  --json               one JSON object (schema idlekit.replay/1) instead of text\n"
+	"  --lenient            skip bad event lines and count them\n"
+	"  -o, --output F       write to F atomically\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"Output: per state, usage (entries), time (us), above (too deep), below (too shallow),\n"
+	"summed over CPUs, as idlekit sim reports them.  Bad input: 'FILE:LINE: ...', exit 2.\n"
+	"\n"
+	"Example:\n"
+	"  $ idlekit replay tests/fixtures/traces/two-cpus.trace -g menu -p intel-skx \\\n"
+	"      --compare-recorded\n";
+
+/* ns as microseconds with 3 decimals. */
+static const char *us3(char *buf, size_t len, uint64_t ns)
+{
+	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
+	return buf;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f || c == '<' || c == '>' || c == '&')
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+struct opened {
+	FILE *fp;
+	const char *origin;
+	struct ik_trace_reader *r;
+};
+
+/* Open TRACE and read its header; exit status or -1 if fine. */
+static int open_trace(const char *cmd, const char *path, bool lenient, struct opened *o)
+{
+	char err[512];
+	o->origin = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	o->fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	if (!o->fp) {
+		fprintf(stderr, "idlekit %s: %s: cannot open: %s\n", cmd, path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	int rc = ik_trace_open_file(o->fp, o->origin, lenient, &o->r, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
+		if (o->fp != stdin)
+			fclose(o->fp);
+		return rc == IK_TRACE_EINPUT ? EXIT_USAGE : EXIT_FAIL;
+	}
+	return -1;
+}
+
+static void close_trace(struct opened *o)
+{
+	ik_trace_close(o->r);
+	if (o->fp && o->fp != stdin)
+		fclose(o->fp);
+}
+
+static const char *state_name(const struct ik_trace_header *h, int cpu, int i, char *buf,
+			      size_t len)
+{
+	const struct ik_driver *d = &h->drivers[cpu < 0 ? 0 : h->cpu_driver[cpu]].drv;
+	if ((cpu >= 0 || h->ndrivers == 1) && i < d->state_count)
+		return d->states[i].name;
+	snprintf(buf, len, "state%d", i);
+	return buf;
+}
+
+static int max_states(const struct ik_trace_header *h)
+{
+	int n = 0;
+	for (int d = 0; d < h->ndrivers; d++)
+		if (h->drivers[d].drv.state_count > n)
+			n = h->drivers[d].drv.state_count;
+	return n;
+}
+
+static void text_states(FILE *f, const struct ik_trace_header *h, int cpu,
+			const struct ik_trace_cpu_stats *s)
+{
+	char b[5][32];
+	int n = cpu >= 0 ? h->drivers[h->cpu_driver[cpu]].drv.state_count : max_states(h);
+	fprintf(f, "  %-12s %10s %14s %14s %14s %18s %10s %12s\n", "state", "entries", "min_us",
+		"avg_us", "max_us", "total_us", "too_deep", "too_shallow");
+	for (int i = 0; i < n; i++) {
+		const struct ik_trace_state_stats *st = &s->states[i];
+		fprintf(f, "  %-12s %10" PRIu64 " %14s %14s %14s %18s %10" PRIu64 " %12" PRIu64 "\n",
+			state_name(h, cpu, i, b[4], sizeof(b[4])), st->entries,
+			us3(b[0], 32, st->min_ns), us3(b[1], 32, st->entries ? st->total_ns / st->entries : 0),
+			us3(b[2], 32, st->max_ns), us3(b[3], 32, st->total_ns), st->too_deep,
+			st->too_shallow);
+	}
+	fprintf(f, "  wake causes (idle periods, of which too deep):");
+	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
+		fprintf(f, " %s %" PRIu64 " (%" PRIu64 ")", ik_trace_cause_name((enum ik_trace_cause)k),
+			s->wakes[k], s->too_deep_by_cause[k]);
+	fputc('\n', f);
+}
+
+static void write_analyze_text(FILE *f, const char *origin, const struct ik_trace_header *h,
+			       const struct ik_trace_analysis *a)
+{
+	char b[32];
+	fprintf(f, "trace %s: %d CPUs, HZ %d, %" PRIu64 " events (%" PRIu64
+		   " bad lines skipped), %" PRIu64 " idle periods (%" PRIu64
+		   " still open at the end, not counted), %s us traced\n",
+		origin, h->cpus, h->hz, a->events, a->skipped, a->periods, a->open_at_end,
+		us3(b, sizeof(b), (uint64_t)(a->last_ns - a->first_ns)));
+	for (int c = 0; c < a->cpus; c++) {
+		fprintf(f, "\nCPU %d (driver %s)\n", c, h->drivers[h->cpu_driver[c]].drv.name);
+		text_states(f, h, c, &a->cpu[c]);
+	}
+	fprintf(f, "\nall CPUs\n");
+	text_states(f, h, -1, &a->all);
+	fprintf(f, "\nidle duration histogram (all CPUs)\n  %-24s %12s\n", "duration_us", "periods");
+	for (int i = 0; i < IK_TRACE_HIST_BUCKETS; i++) {
+		char range[48];
+		uint64_t lo = ik_trace_hist_lower_ns(i) / 1000;
+		if (i + 1 < IK_TRACE_HIST_BUCKETS)
+			snprintf(range, sizeof(range), "[%" PRIu64 ", %" PRIu64 ")", lo,
+				 ik_trace_hist_lower_ns(i + 1) / 1000);
+		else
+			snprintf(range, sizeof(range), "[%" PRIu64 ", inf)", lo);
+		fprintf(f, "  %-24s %12" PRIu64 "\n", range, a->hist[i]);
+	}
+}
+
+static void json_stats(FILE *f, const struct ik_trace_header *h, int cpu,
+		       const struct ik_trace_cpu_stats *s, const char *indent)
+{
+	char b[5][32];
+	int n = cpu >= 0 ? h->drivers[h->cpu_driver[cpu]].drv.state_count : max_states(h);
+	fprintf(f, "\"states\": [\n");
+	for (int i = 0; i < n; i++) {
+		const struct ik_trace_state_stats *st = &s->states[i];
+		fprintf(f, "%s  {\"index\": %d, \"name\": ", indent, i);
+		json_str(f, state_name(h, cpu, i, b[4], sizeof(b[4])));
+		fprintf(f, ", \"entries\": %" PRIu64 ", \"min_us\": %s, \"avg_us\": %s, \"max_us\": %s, \"total_us\": %s, \"too_deep\": %" PRIu64 ", \"too_shallow\": %" PRIu64 "}%s\n",
+			st->entries, us3(b[0], 32, st->min_ns),
+			us3(b[1], 32, st->entries ? st->total_ns / st->entries : 0),
+			us3(b[2], 32, st->max_ns), us3(b[3], 32, st->total_ns), st->too_deep,
+			st->too_shallow, i + 1 < n ? "," : "");
+	}
+	fprintf(f, "%s], \"wake_causes\": {", indent);
+	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
+		fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", ik_trace_cause_name((enum ik_trace_cause)k), s->wakes[k]);
+	fprintf(f, "}, \"too_deep_by_cause\": {");
+	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
+		fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", ik_trace_cause_name((enum ik_trace_cause)k),
+			s->too_deep_by_cause[k]);
+	fprintf(f, "}");
+}
+
+static void write_analyze_json(FILE *f, const struct ik_trace_header *h,
+			       const struct ik_trace_analysis *a)
+{
+	fprintf(f, "{\n  \"schema\": \"idlekit.analyze/1\",\n  \"hz\": %d, \"cpus\": %d, \"events\": %" PRIu64
+		   ", \"skipped\": %" PRIu64 ", \"periods\": %" PRIu64 ", \"open_at_end\": %" PRIu64
+		   ", \"first_ns\": %" PRId64 ", \"last_ns\": %" PRId64 ",\n  \"per_cpu\": [\n",
+		h->hz, h->cpus, a->events, a->skipped, a->periods, a->open_at_end, a->first_ns,
+		a->last_ns);
+	for (int c = 0; c < a->cpus; c++) {
+		fprintf(f, "    {\"cpu\": %d, \"driver\": ", c);
+		json_str(f, h->drivers[h->cpu_driver[c]].drv.name);
+		fprintf(f, ", ");
+		json_stats(f, h, c, &a->cpu[c], "    ");
+		fprintf(f, "}%s\n", c + 1 < a->cpus ? "," : "");
+	}
+	fprintf(f, "  ],\n  \"all\": {");
+	json_stats(f, h, -1, &a->all, "  ");
+	fprintf(f, "},\n  \"histogram\": [");
+	for (int i = 0; i < IK_TRACE_HIST_BUCKETS; i++) {
+		fprintf(f, "%s{\"lower_us\": %" PRIu64 ", \"upper_us\": ", i ? ", " : "",
+			ik_trace_hist_lower_ns(i) / 1000);
+		if (i + 1 < IK_TRACE_HIST_BUCKETS)
+			fprintf(f, "%" PRIu64, ik_trace_hist_lower_ns(i + 1) / 1000);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"periods\": %" PRIu64 "}", a->hist[i]);
+	}
+	fprintf(f, "]\n}\n");
+}
+
+static void write_analyze_csv(FILE *f, const struct ik_trace_header *h,
+			      const struct ik_trace_analysis *a)
+{
+	char b[4][32];
+	fputs("cluster,core,cpu,C-state,min (us),max (us),avg (us),total (us),hits,over,under\n", f);
+	for (int c = 0; c < a->cpus; c++) {
+		const struct ik_driver *d = &h->drivers[h->cpu_driver[c]].drv;
+		for (int i = 0; i < d->state_count; i++) {
+			const struct ik_trace_state_stats *st = &a->cpu[c].states[i];
+			fprintf(f, "0,%d,%d,%s,%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", c, c,
+				d->states[i].name, us3(b[0], 32, st->min_ns), us3(b[1], 32, st->max_ns),
+				us3(b[2], 32, st->entries ? st->total_ns / st->entries : 0),
+				us3(b[3], 32, st->total_ns), st->entries, st->too_deep, st->too_shallow);
+		}
+	}
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+	enum { OPT_JSON = 256, OPT_CSV, OPT_LENIENT };
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "lenient", no_argument, NULL, OPT_LENIENT },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool json = false, csv = false, lenient = false;
+	const char *outpath = NULL;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_JSON: json = true; break;
+		case OPT_CSV: csv = true; break;
+		case OPT_LENIENT: lenient = true; break;
+		case 'o': outpath = optarg; break;
+		case 'h': fputs(analyze_usage, stdout); return EXIT_OK;
+		default:
+			fprintf(stderr, "idlekit analyze: unknown or incomplete option '%s' (see idlekit analyze --help)\n",
+				argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1 || (json && csv)) {
+		fprintf(stderr, "idlekit analyze: %s\ne.g. idlekit analyze run.trace --csv\n",
+			json && csv ? "--json and --csv exclude each other"
+				    : "expected one TRACE file ('-' for standard input)");
+		return EXIT_USAGE;
+	}
+	struct opened in;
+	int rc = open_trace("analyze", argv[optind], lenient, &in);
+	if (rc >= 0)
+		return rc;
+	struct ik_trace_analysis a;
+	char err[512];
+	int arc = ik_trace_analyze(in.r, &a, err, sizeof(err));
+	if (arc) {
+		fprintf(stderr, "idlekit analyze: %s\n", err);
+		close_trace(&in);
+		return arc == IK_TRACE_EINPUT ? EXIT_USAGE : EXIT_FAIL;
+	}
+	if (a.skipped)
+		fprintf(stderr, "idlekit analyze: --lenient: %" PRIu64 " bad lines skipped; the first: %s\n",
+			a.skipped, ik_trace_first_skip(in.r));
+	struct cli_output o;
+	rc = EXIT_FAIL;
+	if (cli_output_open(&o, outpath) == 0) {
+		const struct ik_trace_header *h = ik_trace_header(in.r);
+		if (json)
+			write_analyze_json(o.fp, h, &a);
+		else if (csv)
+			write_analyze_csv(o.fp, h, &a);
+		else
+			write_analyze_text(o.fp, in.origin, h, &a);
+		rc = cli_output_close(&o, 1) ? EXIT_FAIL : EXIT_OK;
+	}
+	ik_trace_analysis_free(&a);
+	close_trace(&in);
+	return rc;
+}
+
+/* ---- replay ------------------------------------------------------------------------------ */
+
+static void write_replay_text(FILE *f, const char *origin, const struct ik_driver *drv,
+			      const struct ik_trace_header *h, const struct ik_trace_replay *rp,
+			      const char *gov, const char *platform, int hz, bool compare)
+{
+	char b[32];
+	fprintf(f, "replay %s: governor %s, platform %s, HZ %d, %d CPUs\n", origin, gov, platform,
+		hz, rp->cpus);
+	fprintf(f, "recorded idle periods %" PRIu64 ", replayed idle entries %" PRIu64
+		   " (re-entries after a tick, timer or poll-limit wake-up %" PRIu64
+		   "), wake already pending at entry %" PRIu64 ", cut at %d entries %" PRIu64 "\n",
+		rp->periods, rp->entries, rp->extra_entries, rp->wake_pending, IK_TRACE_REENTRY_CAP,
+		rp->capped);
+	fprintf(f, "%-5s %-12s %12s %18s %12s %12s\n", "state", "name", "usage", "time_us",
+		"above", "below");
+	for (int i = 0; i < rp->nstates; i++) {
+		const struct ik_state_usage *u = &rp->all[i];
+		fprintf(f, "%-5d %-12s %12" PRIu64 " %18s %12" PRIu64 " %12" PRIu64 "\n", i,
+			drv->states[i].name, u->usage, us3(b, sizeof(b), u->time_ns), u->above,
+			u->below);
+	}
+	if (!compare)
+		return;
+	fprintf(f, "\nagreement with the recorded state (first entry of each period, by index): %.2f %% (%" PRIu64
+		   " of %" PRIu64 " periods)\n",
+		rp->compared ? 100.0 * (double)rp->agree / (double)rp->compared : 0.0, rp->agree,
+		rp->compared);
+	const struct ik_driver *rec = &h->drivers[0].drv;
+	if (h->ndrivers > 1 || rec->state_count != drv->state_count)
+		fprintf(f, "note: the trace's table (%s, %d states) differs from the platform's (%d states); indices are compared\n",
+			rec->name, rec->state_count, drv->state_count);
+	fprintf(f, "confusion (periods; rows: recorded state, columns: chosen state)\n%-14s", "recorded\\chosen");
+	for (int j = 0; j < drv->state_count; j++)
+		fprintf(f, " %10s", drv->states[j].name);
+	fputc('\n', f);
+	int nrec = max_states(h);
+	for (int i = 0; i < nrec; i++) {
+		fprintf(f, "%-15s", state_name(h, -1, i, b, sizeof(b)));
+		for (int j = 0; j < drv->state_count; j++)
+			fprintf(f, " %10" PRIu64, rp->confusion[i][j]);
+		fputc('\n', f);
+	}
+}
+
+static void write_replay_json(FILE *f, const struct ik_driver *drv,
+			      const struct ik_trace_header *h, const struct ik_trace_replay *rp,
+			      const char *gov, const char *platform, int hz, bool compare)
+{
+	char b[32];
+	fprintf(f, "{\n  \"schema\": \"idlekit.replay/1\",\n  \"governor\": ");
+	json_str(f, gov);
+	fprintf(f, ", \"platform\": ");
+	json_str(f, platform);
+	fprintf(f, ", \"hz\": %d, \"cpus\": %d,\n  \"periods\": %" PRIu64 ", \"entries\": %" PRIu64
+		   ", \"extra_entries\": %" PRIu64 ", \"wake_pending\": %" PRIu64 ", \"capped\": %" PRIu64
+		   ", \"skipped\": %" PRIu64 ",\n  \"states\": [\n",
+		hz, rp->cpus, rp->periods, rp->entries, rp->extra_entries, rp->wake_pending,
+		rp->capped, rp->skipped);
+	for (int i = 0; i < rp->nstates; i++) {
+		const struct ik_state_usage *u = &rp->all[i];
+		fprintf(f, "    {\"index\": %d, \"name\": ", i);
+		json_str(f, drv->states[i].name);
+		fprintf(f, ", \"usage\": %" PRIu64 ", \"time_us\": %s, \"above\": %" PRIu64
+			   ", \"below\": %" PRIu64 "}%s\n",
+			u->usage, us3(b, sizeof(b), u->time_ns), u->above, u->below,
+			i + 1 < rp->nstates ? "," : "");
+	}
+	fprintf(f, "  ]");
+	if (compare) {
+		fprintf(f, ",\n  \"compared\": %" PRIu64 ", \"agree\": %" PRIu64 ", \"agreement_pct\": %.2f,\n  \"confusion\": [",
+			rp->compared, rp->agree,
+			rp->compared ? 100.0 * (double)rp->agree / (double)rp->compared : 0.0);
+		int nrec = max_states(h);
+		for (int i = 0; i < nrec; i++) {
+			fprintf(f, "%s[", i ? ", " : "");
+			for (int j = 0; j < drv->state_count; j++)
+				fprintf(f, "%s%" PRIu64, j ? ", " : "", rp->confusion[i][j]);
+			fputc(']', f);
+		}
+		fputc(']', f);
+	}
+	fprintf(f, "\n}\n");
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	enum { OPT_HZ = 256, OPT_JSON, OPT_LENIENT, OPT_COMPARE, OPT_HP_POLL };
+	static const struct option opts[] = {
+		{ "governor", required_argument, NULL, 'g' },
+		{ "platform", required_argument, NULL, 'p' },
+		{ "hz", required_argument, NULL, OPT_HZ },
+		{ "compare-recorded", no_argument, NULL, OPT_COMPARE },
+		{ "haltpoll-poll-ns", required_argument, NULL, OPT_HP_POLL },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "lenient", no_argument, NULL, OPT_LENIENT },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *governor = NULL, *platform = NULL, *outpath = NULL;
+	bool json = false, lenient = false, compare = false;
+	uint64_t hz = 0;
+	struct ik_haltpoll_params hp;
+	int c;
+
+	ik_haltpoll_params_default(&hp);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "g:p:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'g': governor = optarg; break;
+		case 'p': platform = optarg; break;
+		case 'o': outpath = optarg; break;
+		case OPT_HZ:
+			if (cli_parse_u64("replay", "--hz", optarg, 100000, &hz) || hz == 0) {
+				if (hz == 0)
+					fprintf(stderr, "idlekit replay: --hz: expected 1..100000, got '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_COMPARE: compare = true; break;
+		case OPT_HP_POLL:
+			if (cli_parse_u64("replay", "--haltpoll-poll-ns", optarg, UINT32_MAX,
+					  &hp.guest_halt_poll_ns))
+				return EXIT_USAGE;
+			break;
+		case OPT_JSON: json = true; break;
+		case OPT_LENIENT: lenient = true; break;
+		case 'h': fputs(replay_usage, stdout); return EXIT_OK;
+		default:
+			fprintf(stderr, "idlekit replay: unknown or incomplete option '%s' (see idlekit replay --help)\n",
+				argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	/* The trace may come before or after the options. */
+	const char *path = NULL;
+	if (optind == argc - 1) {
+		path = argv[optind];
+	} else if (optind < argc) {
+		fprintf(stderr, "idlekit replay: expected one TRACE file, got %d arguments\n", argc - optind);
+		return EXIT_USAGE;
+	}
+	if (!path || !governor || !platform) {
+		fprintf(stderr, "idlekit replay: %s is required\ne.g. idlekit replay run.trace --governor menu --platform intel-skx\n",
+			!path ? "TRACE" : !governor ? "--governor G (one of: menu teo ladder haltpoll)"
+						     : "--platform P (a built-in name or an INI file)");
+		return EXIT_USAGE;
+	}
+	const struct ik_governor *gov = ik_governor_find(governor);
+	if (!gov) {
+		fprintf(stderr, "idlekit replay: --governor: no governor '%s' (available: %s)\n",
+			governor, ik_governor_names());
+		return EXIT_USAGE;
+	}
+	char err[IK_ERR_LEN];
+	int rc = EXIT_USAGE;
+	struct ik_scenario *sc = calloc(1, sizeof(*sc));
+	struct ik_driver_binding *bind = calloc(1, sizeof(*bind));
+	bool bound = false;
+	if (!sc || !bind) {
+		fprintf(stderr, "idlekit replay: out of memory\n");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	/* --platform trace: the trace's own table (its first driver's), read below. */
+	bool from_trace = strcmp(platform, "trace") == 0;
+	if (from_trace)
+		snprintf(sc->platform.name, sizeof(sc->platform.name), "trace");
+	if (!from_trace && ik_platform_load(platform, &sc->platform, err, sizeof(err))) {
+		fprintf(stderr, "idlekit replay: %s\n", err);
+		goto out;
+	}
+	snprintf(sc->platform_ref, sizeof(sc->platform_ref), "%s", platform);
+	snprintf(sc->driver, sizeof(sc->driver), "table");
+	snprintf(sc->governor, sizeof(sc->governor), "%s", gov->name);
+	sc->hz = 250;
+	sc->latency_limit_us = -1;
+	const struct ik_idle_driver *driver = ik_idle_driver_find("table");
+	if (!from_trace && (!driver || driver->probe(sc, bind, err, sizeof(err)))) {
+		fprintf(stderr, "idlekit replay: platform %s: %s\n", platform, driver ? err : "no table driver");
+		goto out;
+	}
+	bound = !from_trace;
+
+	struct opened in;
+	rc = open_trace("replay", path, lenient, &in);
+	if (rc >= 0)
+		goto out;
+	if (from_trace)
+		bind->table = ik_trace_header(in.r)->drivers[0].drv;
+	struct ik_trace_replay_opts ro = { .drv = &bind->table, .gov = gov, .hz = (int)hz,
+					   .haltpoll = &hp };
+	struct ik_trace_replay rp;
+	int rrc = ik_trace_replay_run(in.r, &ro, &rp, err, sizeof(err));
+	if (rrc) {
+		fprintf(stderr, "idlekit replay: %s\n", err);
+		close_trace(&in);
+		rc = rrc == IK_TRACE_EINPUT ? EXIT_USAGE : EXIT_FAIL;
+		goto out;
+	}
+	if (rp.skipped)
+		fprintf(stderr, "idlekit replay: --lenient: %" PRIu64 " bad lines skipped; the first: %s\n",
+			rp.skipped, ik_trace_first_skip(in.r));
+	const struct ik_trace_header *h = ik_trace_header(in.r);
+	int usehz = hz ? (int)hz : h->hz;
+	struct cli_output o;
+	rc = EXIT_FAIL;
+	if (cli_output_open(&o, outpath) == 0) {
+		if (json)
+			write_replay_json(o.fp, &bind->table, h, &rp, gov->name, sc->platform.name, usehz, compare);
+		else
+			write_replay_text(o.fp, in.origin, &bind->table, h, &rp, gov->name,
+					  sc->platform.name, usehz, compare);
+		rc = cli_output_close(&o, 1) ? EXIT_FAIL : EXIT_OK;
+	}
+	ik_trace_replay_free(&rp);
+	close_trace(&in);
+out:
+	if (bound)
+		ik_idle_driver_release(bind);
+	free(bind);
+	free(sc);
+	return rc;
+}

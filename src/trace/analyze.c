@@ -1,0 +1,150 @@
+/*
+ * idlekit analyze: what a trace's idle periods were, per CPU and state.
+ *
+ * The residency of an idle period is idle_exit - idle_enter, as cpuidle_enter_state()
+ * measures it (exit latency included).  Too deep / too shallow are decided by the core's
+ * own ik_account_entered() on a device per CPU whose disabled states come from the state
+ * flags (UNUSABLE, OFF), so analyze, sim and govreplay count mis-predictions the same way.
+ *
+ * The wake cause of a period is the first wake event on its CPU at or after its idle_enter
+ * and before the next idle_enter (the kernel may trace the interrupt before or after the
+ * idle exit); a period with none has cause "none".
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlekit/trace.h"
+
+struct cpu_run {
+	struct ik_device dev;
+	bool idle, open; /* in idle; a period started and not finished */
+	bool exited, too_deep, has_cause;
+	int state;
+	int64_t enter_ns;
+	enum ik_trace_cause cause;
+};
+
+uint64_t ik_trace_hist_lower_ns(int i)
+{
+	return i == 0 ? 0 : (uint64_t)1000 << (i - 1);
+}
+
+static int hist_bucket(uint64_t ns)
+{
+	uint64_t us = ns / 1000;
+	int b = 0;
+	while (us && b < IK_TRACE_HIST_BUCKETS - 1) {
+		us >>= 1;
+		b++;
+	}
+	return b;
+}
+
+static void finish(struct ik_trace_analysis *a, int cpu, struct cpu_run *c)
+{
+	if (!c->open || !c->exited)
+		return;
+	enum ik_trace_cause k = c->has_cause ? c->cause : IK_CAUSE_NONE;
+	a->cpu[cpu].wakes[k]++;
+	a->all.wakes[k]++;
+	if (c->too_deep) {
+		a->cpu[cpu].too_deep_by_cause[k]++;
+		a->all.too_deep_by_cause[k]++;
+	}
+	c->open = false;
+}
+
+static void add_period(struct ik_trace_state_stats *s, uint64_t ns, bool deep, bool shallow)
+{
+	if (s->entries == 0 || ns < s->min_ns)
+		s->min_ns = ns;
+	if (ns > s->max_ns)
+		s->max_ns = ns;
+	s->entries++;
+	s->total_ns += ns;
+	s->too_deep += deep;
+	s->too_shallow += shallow;
+}
+
+int ik_trace_analyze(struct ik_trace_reader *r, struct ik_trace_analysis *a, char *err,
+		     size_t errlen)
+{
+	const struct ik_trace_header *h = ik_trace_header(r);
+	struct ik_trace_event ev;
+	int rc;
+
+	memset(a, 0, sizeof(*a));
+	a->cpus = h->cpus;
+	a->cpu = calloc((size_t)h->cpus, sizeof(*a->cpu));
+	struct cpu_run *run = calloc((size_t)h->cpus, sizeof(*run));
+	if (!a->cpu || !run) {
+		free(run);
+		ik_trace_analysis_free(a);
+		snprintf(err, errlen, "out of memory");
+		return IK_TRACE_EFAIL;
+	}
+	for (int c = 0; c < h->cpus; c++)
+		ik_device_init(&run[c].dev, &h->drivers[h->cpu_driver[c]].drv, c, h->hz);
+	a->first_ns = -1;
+
+	while ((rc = ik_trace_next(r, &ev, err, errlen)) == IK_TRACE_OK) {
+		struct cpu_run *c = &run[ev.cpu];
+		if (a->first_ns < 0)
+			a->first_ns = ev.t_ns;
+		a->last_ns = ev.t_ns;
+		switch (ev.kind) {
+		case IK_TRACE_IDLE_ENTER:
+			finish(a, ev.cpu, c);
+			c->idle = c->open = true;
+			c->exited = c->too_deep = c->has_cause = false;
+			c->state = ev.state;
+			c->enter_ns = ev.t_ns;
+			break;
+		case IK_TRACE_IDLE_EXIT: {
+			const struct ik_driver *drv = &h->drivers[h->cpu_driver[ev.cpu]].drv;
+			struct ik_state_usage *u = &c->dev.states_usage[c->state];
+			uint64_t above = u->above, below = u->below;
+			uint64_t ns = (uint64_t)(ev.t_ns - c->enter_ns);
+			ik_account_entered(drv, &c->dev, c->state, (int64_t)ns);
+			bool deep = u->above != above, shallow = u->below != below;
+			add_period(&a->cpu[ev.cpu].states[c->state], ns, deep, shallow);
+			add_period(&a->all.states[c->state], ns, deep, shallow);
+			a->hist[hist_bucket(ns)]++;
+			a->periods++;
+			c->idle = false;
+			c->exited = true;
+			c->too_deep = deep;
+			break;
+		}
+		case IK_TRACE_WAKE:
+			if (c->open && !c->has_cause) {
+				c->has_cause = true;
+				c->cause = ev.cause;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	if (rc == IK_TRACE_EOF) {
+		for (int cpu = 0; cpu < h->cpus; cpu++) {
+			finish(a, cpu, &run[cpu]);
+			a->open_at_end += run[cpu].idle;
+		}
+		rc = IK_TRACE_OK;
+	}
+	a->events = ik_trace_events_read(r);
+	a->skipped = ik_trace_skipped(r);
+	if (a->first_ns < 0)
+		a->first_ns = 0;
+	free(run);
+	if (rc)
+		ik_trace_analysis_free(a);
+	return rc;
+}
+
+void ik_trace_analysis_free(struct ik_trace_analysis *a)
+{
+	free(a->cpu);
+	a->cpu = NULL;
+}

@@ -1,0 +1,666 @@
+/*
+ * idlekit's trace format (docs/trace-format.md): the streaming reader and the writer.
+ *
+ * The reader keeps one buffer of 64 KiB (a FILE is read in chunks, a buffer in memory is
+ * used in place), the header, and one byte per CPU (idle or not), so its memory does not
+ * grow with the trace.  Lines are found with memchr and numbers parsed by hand.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlekit/host.h"
+#include "idlekit/trace.h"
+
+#define BUF_SIZE (1u << 16)
+
+struct ik_trace_reader {
+	FILE *in; /* NULL: memory */
+	const char *origin;
+	bool lenient;
+	char *buf; /* file: owned */
+	const char *data;
+	size_t len, pos; /* valid bytes in data, next unread */
+	bool eof;
+	uint64_t line;
+	struct ik_trace_header h;
+	uint8_t *idle; /* per CPU: 1 while idle */
+	int64_t last_t;
+	uint64_t events, skipped;
+	char first_skip[256];
+};
+
+const char *ik_trace_cause_name(enum ik_trace_cause c)
+{
+	static const char *const names[] = { "timer", "tick", "ipi", "irq", "unknown", "none" };
+	return (unsigned)c <= IK_CAUSE_NONE ? names[c] : "none";
+}
+
+/* ---- Lines ------------------------------------------------------------------------------- */
+
+/* The next line (without its '\n'), or NULL at the end; -1 in *rc on a read error. */
+static const char *next_line(struct ik_trace_reader *r, size_t *len, int *rc, char *err,
+			     size_t errlen)
+{
+	*rc = 0;
+	for (;;) {
+		const char *start = r->data + r->pos;
+		size_t avail = r->len - r->pos;
+		const char *nl = avail ? memchr(start, '\n', avail) : NULL;
+		if (nl || ((!r->in || r->eof) && avail)) {
+			*len = nl ? (size_t)(nl - start) : avail; /* the last line may have no newline */
+			if (*len >= BUF_SIZE) /* as the FILE reader, whose buffer it would not fit */
+				break;
+			r->pos += nl ? *len + 1 : *len;
+			r->line++;
+			return start;
+		}
+		if (!r->in || r->eof)
+			return NULL;
+		/* Refill: keep the partial line at the front. */
+		if (avail >= BUF_SIZE)
+			break;
+		memmove(r->buf, start, avail);
+		size_t n = fread(r->buf + avail, 1, BUF_SIZE - avail, r->in);
+		if (n == 0) {
+			if (ferror(r->in)) {
+				snprintf(err, errlen, "%s: read failed: %s", r->origin, strerror(errno));
+				*rc = IK_TRACE_EFAIL;
+				return NULL;
+			}
+			r->eof = true;
+		}
+		r->pos = 0;
+		r->len = avail + n;
+	}
+	snprintf(err, errlen, "%s:%" PRIu64 ": expected a line shorter than %u bytes, got a longer one",
+		 r->origin, r->line + 1, BUF_SIZE);
+	*rc = IK_TRACE_EINPUT;
+	return NULL;
+}
+
+/* Split a line into at most max words (the last one keeps the rest of the line if rest). */
+static int split(char *line, char **w, int max, bool rest)
+{
+	int n = 0;
+	char *p = line;
+	while (n < max) {
+		while (*p == ' ' || *p == '\t' || *p == '\r')
+			p++;
+		if (!*p)
+			break;
+		w[n++] = p;
+		if (rest && n == max) {
+			size_t l = strlen(p);
+			while (l && (p[l - 1] == ' ' || p[l - 1] == '\t' || p[l - 1] == '\r'))
+				p[--l] = '\0';
+			break;
+		}
+		while (*p && *p != ' ' && *p != '\t' && *p != '\r')
+			p++;
+		if (*p)
+			*p++ = '\0';
+	}
+	return n;
+}
+
+/* A decimal integer 0..max covering the whole of [s, s+len); -1 if not. */
+static int parse_u64(const char *s, size_t len, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (len == 0 || len > 20)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+		if (d > 9 || v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	if (v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_word(const char *s, uint64_t max, uint64_t *out)
+{
+	return parse_u64(s, strlen(s), max, out);
+}
+
+/* ---- The header -------------------------------------------------------------------------- */
+
+static void show(char *dst, size_t n, const char *s, size_t len)
+{
+	if (len > n - 1)
+		len = n - 1;
+	size_t j = 0;
+	for (size_t i = 0; i < len; i++)
+		dst[j++] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
+	dst[j] = '\0';
+}
+
+#define BAD(...)                                                                          \
+	do {                                                                              \
+		snprintf(err, errlen, __VA_ARGS__);                                       \
+		return IK_TRACE_EINPUT;                                                   \
+	} while (0)
+
+/* A driver's table is complete: at least one state, normalised as the core does. */
+static int finish_driver(struct ik_trace_reader *r, struct ik_trace_driver *d, char *err,
+			 size_t errlen)
+{
+	char e[160];
+	if (d->drv.state_count == 0) {
+		snprintf(err, errlen, "%s:%" PRIu64 ": expected at least one 'state' line for driver %s, got none",
+			 r->origin, r->line, d->drv.name);
+		return -1;
+	}
+	if (ik_driver_init(&d->drv, e, sizeof(e))) {
+		snprintf(err, errlen, "%s:%" PRIu64 ": driver %s: %s", r->origin, r->line, d->drv.name, e);
+		return -1;
+	}
+	return 0;
+}
+
+static int read_header(struct ik_trace_reader *r, char *err, size_t errlen)
+{
+	struct ik_trace_header *h = &r->h;
+	char line[IK_TRACE_LINE_MAX], got[64];
+	struct ik_cpuset *assigned = calloc(1, sizeof(*assigned));
+	int rc = IK_TRACE_EINPUT;
+	enum { WANT_MAGIC, WANT_HZ, WANT_CPUS, WANT_DRIVER, IN_DRIVER } st = WANT_MAGIC;
+
+	if (!assigned) {
+		snprintf(err, errlen, "out of memory");
+		return IK_TRACE_EFAIL;
+	}
+	for (;;) {
+		size_t len;
+		int lrc;
+		const char *l = next_line(r, &len, &lrc, err, errlen);
+		if (!l) {
+			if (lrc) {
+				rc = lrc;
+				goto out;
+			}
+			snprintf(err, errlen, "%s:%" PRIu64 ": expected %s, got the end of the file",
+				 r->origin, r->line + 1,
+				 st == WANT_MAGIC ? "'idlekit-trace 1'" : st == WANT_HZ ? "'hz N'" :
+				 st == WANT_CPUS ? "'cpus N'" : st == WANT_DRIVER ? "'driver NAME CPULIST'" :
+				 "'state ...' or 'events'");
+			goto out;
+		}
+		if (len >= sizeof(line)) {
+			snprintf(err, errlen, "%s:%" PRIu64 ": expected a header line under %zu bytes, got %zu",
+				 r->origin, r->line, sizeof(line), len);
+			goto out;
+		}
+		memcpy(line, l, len);
+		line[len] = '\0';
+		show(got, sizeof(got), line, len);
+		char *w[6];
+		int n = split(line, w, 6, false);
+		if (n == 0 || w[0][0] == '#')
+			continue;
+		uint64_t v;
+		switch (st) {
+		case WANT_MAGIC:
+			if (strcmp(w[0], "idlekit-trace") != 0 || n != 2) {
+				snprintf(err, errlen, "%s:%" PRIu64 ": expected 'idlekit-trace 1', got '%s'",
+					 r->origin, r->line, got);
+				goto out;
+			}
+			if (parse_word(w[1], INT32_MAX, &v) || v != IK_TRACE_VERSION) {
+				snprintf(err, errlen, "%s:%" PRIu64 ": expected format version 1, got '%s'",
+					 r->origin, r->line, w[1]);
+				goto out;
+			}
+			h->version = (int)v;
+			st = WANT_HZ;
+			continue;
+		case WANT_HZ:
+			if (n != 2 || strcmp(w[0], "hz") != 0 || parse_word(w[1], 100000, &v) || v < 1) {
+				snprintf(err, errlen, "%s:%" PRIu64 ": expected 'hz N' (N 1..100000), got '%s'",
+					 r->origin, r->line, got);
+				goto out;
+			}
+			h->hz = (int)v;
+			st = WANT_CPUS;
+			continue;
+		case WANT_CPUS:
+			if (n != 2 || strcmp(w[0], "cpus") != 0 ||
+			    parse_word(w[1], IK_TRACE_MAX_CPUS, &v) || v < 1) {
+				snprintf(err, errlen, "%s:%" PRIu64 ": expected 'cpus N' (N 1..%d), got '%s'",
+					 r->origin, r->line, IK_TRACE_MAX_CPUS, got);
+				goto out;
+			}
+			h->cpus = (int)v;
+			h->cpu_driver = calloc((size_t)h->cpus, 1);
+			r->idle = calloc((size_t)h->cpus, 1);
+			if (!h->cpu_driver || !r->idle) {
+				snprintf(err, errlen, "out of memory");
+				rc = IK_TRACE_EFAIL;
+				goto out;
+			}
+			st = WANT_DRIVER;
+			continue;
+		case WANT_DRIVER:
+		case IN_DRIVER:
+			break;
+		}
+		if (strcmp(w[0], "events") == 0 && n == 1 && st == IN_DRIVER) {
+			if (ik_cpuset_count(assigned) != h->cpus) {
+				snprintf(err, errlen, "%s:%" PRIu64 ": expected a driver for every CPU 0..%d, got %d CPUs with one",
+					 r->origin, r->line, h->cpus - 1, ik_cpuset_count(assigned));
+				goto out;
+			}
+			struct ik_trace_driver *d = &h->drivers[h->ndrivers - 1];
+			if (finish_driver(r, d, err, errlen))
+				goto out;
+			rc = IK_TRACE_OK;
+			goto out;
+		}
+		if (strcmp(w[0], "driver") == 0) {
+			if (n != 3 || strlen(w[1]) >= IK_NAME_LEN) {
+				snprintf(err, errlen, "%s:%" PRIu64 ": expected 'driver NAME CPULIST' (NAME under %d bytes), got '%s'",
+					 r->origin, r->line, IK_NAME_LEN, got);
+				goto out;
+			}
+			if (st == IN_DRIVER) {
+				struct ik_trace_driver *d = &h->drivers[h->ndrivers - 1];
+				if (finish_driver(r, d, err, errlen))
+					goto out;
+			}
+			if (h->ndrivers == IK_TRACE_MAX_DRIVERS) {
+				snprintf(err, errlen, "%s:%" PRIu64 ": expected at most %d drivers, got more",
+					 r->origin, r->line, IK_TRACE_MAX_DRIVERS);
+				goto out;
+			}
+			struct ik_cpuset *set = calloc(1, sizeof(*set));
+			char e[160];
+			if (!set || ik_cpulist_parse(w[2], h->cpus, false, set, e, sizeof(e))) {
+				if (set)
+					snprintf(err, errlen, "%s:%" PRIu64 ": expected a CPU list of CPUs below %d, got '%s' (%s)",
+						 r->origin, r->line, h->cpus, w[2], e);
+				else
+					snprintf(err, errlen, "out of memory");
+				free(set);
+				rc = set ? IK_TRACE_EINPUT : IK_TRACE_EFAIL;
+				goto out;
+			}
+			struct ik_trace_driver *d = &h->drivers[h->ndrivers];
+			memset(d, 0, sizeof(*d));
+			snprintf(d->drv.name, sizeof(d->drv.name), "%s", w[1]);
+			d->first_cpu = -1;
+			for (int c = ik_cpuset_next(set, -1); c >= 0; c = ik_cpuset_next(set, c)) {
+				if (ik_cpuset_has(assigned, c)) {
+					snprintf(err, errlen, "%s:%" PRIu64 ": expected each CPU in one driver, got CPU %d twice",
+						 r->origin, r->line, c);
+					free(set);
+					goto out;
+				}
+				ik_cpuset_add(assigned, c);
+				h->cpu_driver[c] = (uint8_t)h->ndrivers;
+				if (d->first_cpu < 0)
+					d->first_cpu = c;
+				d->ncpus++;
+			}
+			free(set);
+			h->ndrivers++;
+			st = IN_DRIVER;
+			continue;
+		}
+		if (strcmp(w[0], "state") == 0 && st == IN_DRIVER) {
+			/* state NAME LATENCY_US RESIDENCY_US FLAGS [DESC...] */
+			memcpy(line, l, len);
+			line[len] = '\0';
+			n = split(line, w, 6, true);
+			struct ik_driver *drv = &h->drivers[h->ndrivers - 1].drv;
+			uint64_t lat, res, flags;
+			char *end = NULL;
+			if (n >= 5) {
+				errno = 0;
+				flags = strtoull(w[4], &end, 0);
+			}
+			if (n < 5 || strlen(w[1]) >= IK_NAME_LEN || parse_word(w[2], UINT32_MAX, &lat) ||
+			    parse_word(w[3], UINT32_MAX, &res) || w[4][0] < '0' || w[4][0] > '9' ||
+			    errno || *end || flags > UINT32_MAX) {
+				snprintf(err, errlen, "%s:%" PRIu64 ": expected 'state NAME LATENCY_US RESIDENCY_US FLAGS [DESC]', got '%s'",
+					 r->origin, r->line, got);
+				goto out;
+			}
+			if (drv->state_count == IK_STATE_MAX) {
+				snprintf(err, errlen, "%s:%" PRIu64 ": expected at most %d states per driver, got more",
+					 r->origin, r->line, IK_STATE_MAX);
+				goto out;
+			}
+			struct ik_state *s = &drv->states[drv->state_count++];
+			snprintf(s->name, sizeof(s->name), "%s", w[1]);
+			snprintf(s->desc, sizeof(s->desc), "%s", n == 6 ? w[5] : "");
+			s->exit_latency = (uint32_t)lat;
+			s->target_residency = (uint32_t)res;
+			s->exit_latency_ns = (int64_t)lat * IK_NSEC_PER_USEC;
+			s->target_residency_ns = (int64_t)res * IK_NSEC_PER_USEC;
+			s->power_usage = -1;
+			s->flags = (unsigned)flags;
+			continue;
+		}
+		snprintf(err, errlen, "%s:%" PRIu64 ": expected %s, got '%s'", r->origin, r->line,
+			 st == WANT_DRIVER ? "'driver NAME CPULIST'" :
+					     "'state NAME LATENCY_US RESIDENCY_US FLAGS [DESC]', 'driver ...' or 'events'",
+			 got);
+		goto out;
+	}
+out:
+	free(assigned);
+	return rc;
+}
+
+/* ---- Events ------------------------------------------------------------------------------ */
+
+static bool word_is(const char *s, size_t len, const char *lit)
+{
+	size_t l = strlen(lit);
+	return len == l && memcmp(s, lit, l) == 0;
+}
+
+/* Parse one event line; IK_TRACE_OK, or IK_TRACE_EINPUT with a message. */
+static int parse_event(struct ik_trace_reader *r, const char *l, size_t len,
+		       struct ik_trace_event *ev, char *err, size_t errlen)
+{
+	const char *w[6];
+	size_t wl[6];
+	int n = 0;
+	size_t i = 0;
+	char got[64];
+
+	while (i < len && n < 6) {
+		while (i < len && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r'))
+			i++;
+		if (i >= len)
+			break;
+		w[n] = l + i;
+		while (i < len && l[i] != ' ' && l[i] != '\t' && l[i] != '\r')
+			i++;
+		wl[n] = (size_t)(l + i - w[n]);
+		n++;
+	}
+	while (i < len && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r'))
+		i++;
+	uint64_t t, cpu, v;
+	if (n < 3 || parse_u64(w[0], wl[0], INT64_MAX, &t)) {
+		show(got, sizeof(got), n ? w[0] : l, n ? wl[0] : len);
+		BAD("%s:%" PRIu64 ": expected 'T_NS CPU EVENT ...' with T_NS an integer, got '%s'",
+		    r->origin, r->line, got);
+	}
+	if (parse_u64(w[1], wl[1], (uint64_t)r->h.cpus - 1, &cpu)) {
+		show(got, sizeof(got), w[1], wl[1]);
+		BAD("%s:%" PRIu64 ": expected a CPU 0..%d, got '%s'", r->origin, r->line,
+		    r->h.cpus - 1, got);
+	}
+	if ((int64_t)t < r->last_t)
+		BAD("%s:%" PRIu64 ": expected a time >= %" PRId64 " ns (non-decreasing), got %" PRIu64,
+		    r->origin, r->line, r->last_t, t);
+	memset(ev, 0, sizeof(*ev));
+	ev->t_ns = (int64_t)t;
+	ev->cpu = (int)cpu;
+	ev->arg = -1;
+	const char *k = w[2];
+	size_t kl = wl[2];
+	int nargs = n - 3;
+	if (i < len)
+		nargs = 99; /* more than 6 words */
+	const struct ik_driver *drv = &r->h.drivers[r->h.cpu_driver[cpu]].drv;
+
+	if (word_is(k, kl, "idle_enter")) {
+		if (nargs != 1 || parse_u64(w[3], wl[3], (uint64_t)drv->state_count - 1, &v)) {
+			show(got, sizeof(got), nargs >= 1 ? w[3] : "", nargs >= 1 ? wl[3] : 0);
+			BAD("%s:%" PRIu64 ": expected 'idle_enter STATE' with STATE 0..%d (driver %s), got '%s'",
+			    r->origin, r->line, drv->state_count - 1, drv->name, got);
+		}
+		if (r->idle[cpu])
+			BAD("%s:%" PRIu64 ": expected idle_exit on CPU %d before idle_enter, got idle_enter",
+			    r->origin, r->line, (int)cpu);
+		ev->kind = IK_TRACE_IDLE_ENTER;
+		ev->state = (int)v;
+	} else if (word_is(k, kl, "idle_exit")) {
+		if (nargs != 0)
+			BAD("%s:%" PRIu64 ": expected 'idle_exit' with no argument, got %d arguments",
+			    r->origin, r->line, nargs);
+		if (!r->idle[cpu])
+			BAD("%s:%" PRIu64 ": expected idle_enter on CPU %d before idle_exit, got idle_exit",
+			    r->origin, r->line, (int)cpu);
+		ev->kind = IK_TRACE_IDLE_EXIT;
+	} else if (word_is(k, kl, "wake")) {
+		static const char *const causes[] = { "timer", "tick", "ipi", "irq", "unknown" };
+		int c = -1;
+		for (int j = 0; nargs >= 1 && j < IK_CAUSE_COUNT; j++)
+			if (word_is(w[3], wl[3], causes[j]))
+				c = j;
+		if (c < 0 || (c == IK_CAUSE_IRQ ? nargs > 2 : nargs != 1) ||
+		    (nargs == 2 && parse_u64(w[4], wl[4], INT32_MAX, &v))) {
+			show(got, sizeof(got), nargs >= 1 ? w[3] : "", nargs >= 1 ? (size_t)(l + len - w[3]) : 0);
+			BAD("%s:%" PRIu64 ": expected 'wake timer|tick|ipi|unknown' or 'wake irq [N]', got '%s'",
+			    r->origin, r->line, got);
+		}
+		ev->kind = IK_TRACE_WAKE;
+		ev->cause = (enum ik_trace_cause)c;
+		if (nargs == 2)
+			ev->arg = (int64_t)v;
+	} else if (word_is(k, kl, "timer_start")) {
+		if (nargs < 1 || nargs > 2 || parse_u64(w[3], wl[3], INT64_MAX, &v) ||
+		    (nargs == 2 && parse_u64(w[4], wl[4], UINT64_MAX, &ev->timer_id))) {
+			show(got, sizeof(got), nargs >= 1 ? w[3] : "", nargs >= 1 ? (size_t)(l + len - w[3]) : 0);
+			BAD("%s:%" PRIu64 ": expected 'timer_start EXPIRES_NS [ID]', got '%s'", r->origin,
+			    r->line, got);
+		}
+		ev->kind = IK_TRACE_TIMER_START;
+		ev->arg = (int64_t)v;
+	} else if (word_is(k, kl, "timer_cancel") || word_is(k, kl, "timer_expire")) {
+		bool cancel = k[6] == 'c';
+		if (nargs > 1 || (nargs == 1 && parse_u64(w[3], wl[3], UINT64_MAX, &ev->timer_id))) {
+			show(got, sizeof(got), nargs >= 1 ? w[3] : "", nargs >= 1 ? (size_t)(l + len - w[3]) : 0);
+			BAD("%s:%" PRIu64 ": expected '%s [ID]', got '%s'", r->origin, r->line,
+			    cancel ? "timer_cancel" : "timer_expire", got);
+		}
+		ev->kind = cancel ? IK_TRACE_TIMER_CANCEL : IK_TRACE_TIMER_EXPIRE;
+	} else {
+		show(got, sizeof(got), k, kl);
+		BAD("%s:%" PRIu64 ": expected an event (idle_enter, idle_exit, wake, timer_start, timer_cancel, timer_expire), got '%s'",
+		    r->origin, r->line, got);
+	}
+	return IK_TRACE_OK;
+}
+
+int ik_trace_next(struct ik_trace_reader *r, struct ik_trace_event *ev, char *err,
+		  size_t errlen)
+{
+	for (;;) {
+		size_t len;
+		int rc;
+		const char *l = next_line(r, &len, &rc, err, errlen);
+		if (!l)
+			return rc ? rc : IK_TRACE_EOF;
+		size_t i = 0;
+		while (i < len && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r'))
+			i++;
+		if (i == len || l[i] == '#')
+			continue;
+		rc = parse_event(r, l, len, ev, err, errlen);
+		if (rc == IK_TRACE_OK) {
+			r->last_t = ev->t_ns;
+			if (ev->kind == IK_TRACE_IDLE_ENTER)
+				r->idle[ev->cpu] = 1;
+			else if (ev->kind == IK_TRACE_IDLE_EXIT)
+				r->idle[ev->cpu] = 0;
+			r->events++;
+			return IK_TRACE_OK;
+		}
+		if (!r->lenient)
+			return rc;
+		if (r->skipped++ == 0)
+			snprintf(r->first_skip, sizeof(r->first_skip), "%s", err);
+	}
+}
+
+/* ---- Open and close ---------------------------------------------------------------------- */
+
+static int open_common(struct ik_trace_reader *r, const char *origin, bool lenient,
+		       struct ik_trace_reader **out, char *err, size_t errlen)
+{
+	r->origin = origin;
+	r->lenient = lenient;
+	r->last_t = 0;
+	int rc = read_header(r, err, errlen);
+	if (rc) {
+		ik_trace_close(r);
+		return rc;
+	}
+	*out = r;
+	return IK_TRACE_OK;
+}
+
+int ik_trace_open_file(FILE *in, const char *origin, bool lenient, struct ik_trace_reader **out,
+		       char *err, size_t errlen)
+{
+	struct ik_trace_reader *r = calloc(1, sizeof(*r));
+	char *buf = malloc(BUF_SIZE);
+	if (!r || !buf) {
+		free(r);
+		free(buf);
+		snprintf(err, errlen, "out of memory");
+		return IK_TRACE_EFAIL;
+	}
+	r->in = in;
+	r->buf = buf;
+	r->data = buf;
+	return open_common(r, origin, lenient, out, err, errlen);
+}
+
+int ik_trace_open_mem(const char *data, size_t len, const char *origin, bool lenient,
+		      struct ik_trace_reader **out, char *err, size_t errlen)
+{
+	struct ik_trace_reader *r = calloc(1, sizeof(*r));
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return IK_TRACE_EFAIL;
+	}
+	r->data = data;
+	r->len = len;
+	r->eof = true;
+	return open_common(r, origin, lenient, out, err, errlen);
+}
+
+const struct ik_trace_header *ik_trace_header(const struct ik_trace_reader *r)
+{
+	return &r->h;
+}
+
+uint64_t ik_trace_events_read(const struct ik_trace_reader *r)
+{
+	return r->events;
+}
+
+uint64_t ik_trace_skipped(const struct ik_trace_reader *r)
+{
+	return r->skipped;
+}
+
+const char *ik_trace_first_skip(const struct ik_trace_reader *r)
+{
+	return r->first_skip;
+}
+
+void ik_trace_close(struct ik_trace_reader *r)
+{
+	if (!r)
+		return;
+	free(r->buf);
+	free(r->idle);
+	free(r->h.cpu_driver);
+	free(r);
+}
+
+/* ---- The writer -------------------------------------------------------------------------- */
+
+int ik_trace_header_init(struct ik_trace_header *h, int hz, int cpus, const struct ik_driver *drv)
+{
+	memset(h, 0, sizeof(*h));
+	h->version = IK_TRACE_VERSION;
+	h->hz = hz;
+	h->cpus = cpus;
+	h->ndrivers = 1;
+	h->drivers[0].drv = *drv;
+	h->drivers[0].first_cpu = 0;
+	h->drivers[0].ncpus = cpus;
+	h->cpu_driver = calloc((size_t)cpus, 1);
+	return h->cpu_driver ? 0 : -1;
+}
+
+void ik_trace_header_free(struct ik_trace_header *h)
+{
+	free(h->cpu_driver);
+	h->cpu_driver = NULL;
+}
+
+int ik_trace_write_header(FILE *out, const struct ik_trace_header *h)
+{
+	fprintf(out, "idlekit-trace %d\nhz %d\ncpus %d\n", IK_TRACE_VERSION, h->hz, h->cpus);
+	for (int d = 0; d < h->ndrivers; d++) {
+		const struct ik_driver *drv = &h->drivers[d].drv;
+		/* The CPU list of this driver. */
+		struct ik_cpuset *set = calloc(1, sizeof(*set));
+		char list[4096];
+		if (!set)
+			return IK_TRACE_EFAIL;
+		for (int c = 0; c < h->cpus; c++)
+			if (h->cpu_driver[c] == d)
+				ik_cpuset_add(set, c);
+		ik_cpuset_format(set, list, sizeof(list));
+		free(set);
+		fprintf(out, "driver %s %s\n", drv->name, list);
+		for (int i = 0; i < drv->state_count; i++) {
+			const struct ik_state *s = &drv->states[i];
+			fprintf(out, "state %s %" PRIu32 " %" PRIu32 " 0x%x%s%s\n", s->name,
+				s->exit_latency, s->target_residency, s->flags, s->desc[0] ? " " : "",
+				s->desc);
+		}
+	}
+	fputs("events\n", out);
+	return ferror(out) ? IK_TRACE_EFAIL : IK_TRACE_OK;
+}
+
+int ik_trace_write_event(FILE *out, const struct ik_trace_event *ev)
+{
+	char buf[96];
+	int n = snprintf(buf, sizeof(buf), "%" PRId64 " %d ", ev->t_ns, ev->cpu);
+	switch (ev->kind) {
+	case IK_TRACE_IDLE_ENTER:
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "idle_enter %d\n", ev->state);
+		break;
+	case IK_TRACE_IDLE_EXIT:
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "idle_exit\n");
+		break;
+	case IK_TRACE_WAKE:
+		if (ev->cause == IK_CAUSE_IRQ && ev->arg >= 0)
+			n += snprintf(buf + n, sizeof(buf) - (size_t)n, "wake irq %" PRId64 "\n", ev->arg);
+		else
+			n += snprintf(buf + n, sizeof(buf) - (size_t)n, "wake %s\n",
+				      ik_trace_cause_name(ev->cause));
+		break;
+	case IK_TRACE_TIMER_START:
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "timer_start %" PRId64, ev->arg);
+		n += ev->timer_id ? snprintf(buf + n, sizeof(buf) - (size_t)n, " %" PRIu64 "\n", ev->timer_id)
+				  : snprintf(buf + n, sizeof(buf) - (size_t)n, "\n");
+		break;
+	case IK_TRACE_TIMER_CANCEL:
+	case IK_TRACE_TIMER_EXPIRE: {
+		const char *k = ev->kind == IK_TRACE_TIMER_CANCEL ? "timer_cancel" : "timer_expire";
+		n += ev->timer_id ? snprintf(buf + n, sizeof(buf) - (size_t)n, "%s %" PRIu64 "\n", k, ev->timer_id)
+				  : snprintf(buf + n, sizeof(buf) - (size_t)n, "%s\n", k);
+		break;
+	}
+	}
+	return fwrite(buf, 1, (size_t)n, out) == (size_t)n ? IK_TRACE_OK : IK_TRACE_EFAIL;
+}

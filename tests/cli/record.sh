@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# `idlekit record`: a trace of this machine that analyze and replay accept, ended by the
+# command, the duration or SIGINT, with its tracefs instance removed every time; bad options
+# exit 2.  Skips (exit 0, SKIP) when not root or idlekit was built without libtracefs.
+#
+# usage (from the project root): bash tests/cli/record.sh /path/to/idlekit
+set -u
+bin=${1:?usage: record.sh /path/to/idlekit}
+cd "$(dirname "$0")/../.." || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+"$bin" record --help | grep -q 'instance of its own' || fail "record --help"
+"$bin" record --duration 1s 2>/dev/null
+[ $? -eq 2 ] || fail "record without -o: exit status"
+"$bin" record -o "$tmp/x" --duration 1parsec 2>/dev/null
+[ $? -eq 2 ] || fail "record --duration 1parsec: exit status"
+"$bin" record -o "$tmp/x" stray 2>/dev/null
+[ $? -eq 2 ] || fail "record with a stray argument: exit status"
+
+[ "$(id -u)" = 0 ] || { echo "SKIP: not root (tracefs)"; [ $failures -eq 0 ]; exit; }
+if "$bin" record -o "$tmp/probe" --duration 0 2>&1 | grep -q 'built without libtracefs'; then
+	echo "SKIP: built without libtracefs"
+	[ $failures -eq 0 ]
+	exit
+fi
+instances=/sys/kernel/tracing/instances
+
+# Ended by the command: the trace is valid, analyze and replay (on its own table) take it.
+"$bin" record -o "$tmp/cmd.trace" -- sleep 0.3 2>"$tmp/err" || fail "record -- sleep: exit $?: $(cat "$tmp/err")"
+grep -q 'events from .* kernel events over 0\.[0-9]* s' "$tmp/err" || fail "record summary: $(cat "$tmp/err")"
+head -n 1 "$tmp/cmd.trace" | grep -q '^idlekit-trace 1$' || fail "record: no header"
+"$bin" analyze "$tmp/cmd.trace" >/dev/null || fail "analyze of the recorded trace"
+"$bin" replay "$tmp/cmd.trace" -g menu -p trace --compare-recorded >"$tmp/r" || fail "replay of the recorded trace"
+grep -q '^agreement' "$tmp/r" || fail "replay: no agreement"
+[ -d $instances/idlekit-record-* ] 2>/dev/null && fail "an instance was left behind"
+
+# The command's failure is the exit status; the trace is still written.
+"$bin" record -o "$tmp/false.trace" -- false 2>/dev/null
+[ $? -eq 1 ] || fail "record -- false: exit status"
+[ -s "$tmp/false.trace" ] || fail "record -- false: no trace"
+
+# Ended by SIGINT: a clean trace, exit 0, no instance left.
+"$bin" record -o "$tmp/int.trace" --duration 60s 2>"$tmp/err" &
+pid=$!
+# SIGINT once the instance exists (a background job starts with SIGINT ignored until record
+# installs its handler), then a little recording.
+for _ in $(seq 100); do [ -d $instances/idlekit-record-$pid ] && break; sleep 0.05; done
+sleep 0.3
+kill -INT $pid
+wait $pid || fail "record stopped by SIGINT: exit $?"
+grep -q 'stopped by a signal' "$tmp/err" || fail "SIGINT not reported: $(cat "$tmp/err")"
+"$bin" analyze "$tmp/int.trace" >/dev/null || fail "analyze of the SIGINT trace"
+ls $instances 2>/dev/null | grep -q "idlekit-record-$pid" && fail "SIGINT left the instance"
+
+# The global tracer was not touched.
+[ "$(cat /sys/kernel/tracing/tracing_on)" = 1 ] || echo "note: global tracing_on is 0 (not changed by record)"
+
+if [ $failures -ne 0 ]; then
+	echo "$failures failure(s)"
+	exit 1
+fi
+echo "record: all checks passed"

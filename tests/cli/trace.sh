@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# `idlekit analyze` and `idlekit replay`: the hand-checked fixture (tests/fixtures/traces/),
+# errors with FILE:LINE and exit status 2, --lenient, atomic -o, standard input, every
+# governor, --compare-recorded, JSON that parses, and a generated trace of 100000 events.
+#
+# usage (from the project root): bash tests/cli/trace.sh /path/to/idlekit
+set -u
+bin=${1:?usage: trace.sh /path/to/idlekit}
+cd "$(dirname "$0")/../.." || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+fx=tests/fixtures/traces
+
+# ---- analyze: the expected outputs, worked out by hand in docs/trace-format.md ---------
+"$bin" analyze $fx/two-cpus.trace --csv >"$tmp/csv" 2>"$tmp/err" || fail "analyze --csv: exit $?"
+diff -u $fx/two-cpus.csv "$tmp/csv" || fail "analyze --csv differs from two-cpus.csv"
+[ -s "$tmp/err" ] && fail "analyze --csv wrote to stderr: $(cat "$tmp/err")"
+"$bin" analyze $fx/two-cpus.trace --json >"$tmp/json" || fail "analyze --json: exit $?"
+diff -u $fx/two-cpus.json "$tmp/json" || fail "analyze --json differs from two-cpus.json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["all"]["states"][2]["too_deep"] == 1' \
+	"$tmp/json" || fail "analyze --json does not parse or lost too_deep"
+"$bin" analyze $fx/two-cpus.trace >"$tmp/text" || fail "analyze (text): exit $?"
+grep -q 'min_us' "$tmp/text" || fail "analyze text: no unit in the column names"
+grep -q 'irq 1 (1)' "$tmp/text" || fail "analyze text: the IRQ did not end the too-deep period"
+grep -q '1 still open at the end' "$tmp/text" || fail "analyze text: open period not reported"
+"$bin" analyze - --csv <$fx/two-cpus.trace >"$tmp/stdin" || fail "analyze -: exit $?"
+cmp -s "$tmp/stdin" $fx/two-cpus.csv || fail "analyze from standard input differs"
+
+# ---- Errors: FILE:LINE, exit 2; --lenient skips and counts -------------------------------
+"$bin" analyze $fx/bad-lines.trace >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] || fail "bad trace: exit $rc, expected 2"
+grep -q "^idlekit analyze: $fx/bad-lines.trace:10: expected idle_exit on CPU 0 before idle_enter, got idle_enter$" "$tmp/err" ||
+	fail "bad trace message: $(cat "$tmp/err")"
+"$bin" analyze $fx/bad-lines.trace --lenient --csv >"$tmp/out" 2>"$tmp/err" || fail "--lenient: exit $?"
+grep -q -- '--lenient: 2 bad lines skipped; the first: .*bad-lines.trace:10:' "$tmp/err" ||
+	fail "--lenient message: $(cat "$tmp/err")"
+grep -q '^0,0,0,C1,50.000,50.000,50.000,50.000,1,0,0$' "$tmp/out" || fail "--lenient C1 row: $(cat "$tmp/out")"
+grep -q '^0,0,0,POLL,1.000,1.000,1.000,1.000,1,0,0$' "$tmp/out" || fail "--lenient POLL row: $(cat "$tmp/out")"
+printf 'idlekit-trace 1\nhz 250\ncpus 1\nstate C1 1 2 0\n' >"$tmp/bad.trace"
+"$bin" analyze "$tmp/bad.trace" 2>"$tmp/err" >/dev/null
+[ $? -eq 2 ] || fail "bad header: exit status"
+grep -q "bad.trace:4: expected 'driver NAME CPULIST', got 'state C1 1 2 0'" "$tmp/err" || fail "bad header message: $(cat "$tmp/err")"
+"$bin" analyze "$tmp/missing.trace" 2>/dev/null
+[ $? -eq 2 ] || fail "missing file: exit status"
+"$bin" analyze 2>/dev/null
+[ $? -eq 2 ] || fail "no file: exit status"
+"$bin" analyze $fx/two-cpus.trace --json --csv 2>/dev/null
+[ $? -eq 2 ] || fail "--json --csv: exit status"
+
+# -o is atomic: a good run writes the file, a bad one leaves nothing.
+"$bin" analyze $fx/two-cpus.trace --csv -o "$tmp/o.csv" && cmp -s "$tmp/o.csv" $fx/two-cpus.csv || fail "-o"
+"$bin" analyze $fx/bad-lines.trace -o "$tmp/bad.out" 2>/dev/null
+[ -e "$tmp/bad.out" ] && fail "-o left a file after bad input"
+ls "$tmp" | grep -q '\.tmp\.' && fail "-o left a temporary file"
+
+# ---- replay ---------------------------------------------------------------------------------
+for g in menu teo ladder haltpoll; do
+	"$bin" replay $fx/two-cpus.trace --governor $g --platform intel-skx --compare-recorded \
+		>"$tmp/r" 2>"$tmp/err" || fail "replay $g: exit $?: $(cat "$tmp/err")"
+	grep -q '^recorded idle periods 4,' "$tmp/r" || fail "replay $g: periods: $(head -3 "$tmp/r")"
+	grep -q '^agreement with the recorded state' "$tmp/r" || fail "replay $g: no agreement line"
+	grep -q 'time_us' "$tmp/r" || fail "replay $g: no unit"
+	"$bin" replay -g $g -p intel-skx --json --compare-recorded $fx/two-cpus.trace >"$tmp/rj" ||
+		fail "replay $g --json: exit $?"
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["periods"] == 4 and len(d["confusion"]) == 3' \
+		"$tmp/rj" || fail "replay $g --json"
+done
+"$bin" replay $fx/two-cpus.trace -g nosuch -p intel-skx 2>/dev/null
+[ $? -eq 2 ] || fail "replay unknown governor: exit status"
+"$bin" replay $fx/two-cpus.trace -g menu 2>/dev/null
+[ $? -eq 2 ] || fail "replay without platform: exit status"
+"$bin" replay $fx/bad-lines.trace -g menu -p intel-skx 2>"$tmp/err" >/dev/null
+[ $? -eq 2 ] || fail "replay bad trace: exit status"
+grep -q 'bad-lines.trace:10: expected' "$tmp/err" || fail "replay bad trace message: $(cat "$tmp/err")"
+
+# ---- A generated trace (the benchmark's generator) through both commands ----------------
+python3 - "$tmp/gen.trace" <<'PY'
+import random, sys
+random.seed(1)
+out = open(sys.argv[1], "w")
+out.write("idlekit-trace 1\nhz 250\ncpus 4\ndriver g 0-3\nstate POLL 0 0 0x1\nstate C1 2 2 0\nstate C6 133 600 0\nevents\n")
+t = 0; idle = [False] * 4; n = 0
+while n < 100000:
+    c = n % 4; t += random.randint(1, 3000)
+    if idle[c]:
+        out.write(f"{t} {c} wake {random.choice(['tick','ipi','unknown','irq 9'])}\n{t} {c} idle_exit\n")
+    else:
+        out.write(f"{t} {c} timer_start {t + random.randint(1000, 2000000)}\n{t} {c} idle_enter {random.randint(0, 2)}\n")
+    idle[c] = not idle[c]; n += 2
+PY
+"$bin" analyze "$tmp/gen.trace" --json >"$tmp/gen.json" || fail "generated trace: analyze"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["events"] == 100000, d["events"]' \
+	"$tmp/gen.json" || fail "generated trace: event count"
+"$bin" replay "$tmp/gen.trace" -g teo -p intel-skx >/dev/null || fail "generated trace: replay"
+
+# ---- Help ---------------------------------------------------------------------------------
+"$bin" analyze --help | grep -q 'too deep' || fail "analyze --help"
+"$bin" replay --help | grep -q 'open loop' || fail "replay --help"
+"$bin" help analyze | grep -q '^usage: idlekit analyze' || fail "help analyze"
+"$bin" --help | grep -q '  analyze TRACE' || fail "idlekit --help does not list analyze"
+
+if [ $failures -ne 0 ]; then
+	echo "$failures failure(s)"
+	exit 1
+fi
+echo "trace: all checks passed"
