@@ -845,7 +845,7 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n)
 	ik_rep_locale_enter(&locale);
 	/* on the x axis the results' numbers, in the legend "number: label" */
 	const char *lp[64], *colors[64], *legend[64];
-	char numbers[64][8], legbuf[64][280];
+	char numbers[64][12], legbuf[64][280];
 	for (int k = 0; k < n; k++) {
 		snprintf(numbers[k], sizeof(numbers[k]), "%d", k + 1);
 		/* a long label (a path) keeps its tail, which names the file */
