@@ -88,12 +88,10 @@ void ik_eq_arm(struct ik_event_queue *q, int id, int64_t t)
 		sift_down(q, i);
 }
 
-void ik_eq_cancel(struct ik_event_queue *q, int id)
+void ik_eq_remove(struct ik_event_queue *q, int id)
 {
 	int i = q->pos[id];
 
-	if (i < 0)
-		return;
 	q->pos[id] = -1;
 	struct ik_eq_entry last = q->heap[--q->size];
 	if (i == q->size)
@@ -109,7 +107,7 @@ int ik_eq_pop(struct ik_event_queue *q, int64_t *t)
 		return -1;
 	int id = q->heap[0].id;
 	*t = q->heap[0].expires;
-	ik_eq_cancel(q, id);
+	ik_eq_remove(q, id);
 	return id;
 }
 

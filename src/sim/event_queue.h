@@ -29,7 +29,13 @@ int ik_eq_init(struct ik_event_queue *q, int capacity); /* 0 or -1 (out of memor
 void ik_eq_free(struct ik_event_queue *q);
 /* Arm timer id at time t, or move it there if it is armed already. */
 void ik_eq_arm(struct ik_event_queue *q, int id, int64_t t);
-void ik_eq_cancel(struct ik_event_queue *q, int id);
+void ik_eq_remove(struct ik_event_queue *q, int id);
+/* Disarm timer id (nothing to do if it is not armed, the common case). */
+static inline void ik_eq_cancel(struct ik_event_queue *q, int id)
+{
+	if (q->pos[id] >= 0)
+		ik_eq_remove(q, id);
+}
 static inline bool ik_eq_armed(const struct ik_event_queue *q, int id)
 {
 	return q->pos[id] >= 0;

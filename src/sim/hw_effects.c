@@ -20,6 +20,10 @@ int sim_effects_setup(struct ik_sim *s)
 		s->packages[i].active_cores = p->cores_per_package;
 		s->packages[i].deep_since = -1;
 	}
+	const struct ik_hw_effects *fx = &p->effects;
+	bool smt_free = (fx->smt_sibling_busy <= 0.0 || fx->smt_sibling_busy >= 1.0) &&
+			(fx->smt_sibling_lite <= 0.0 || fx->smt_sibling_lite >= 1.0);
+	s->effects_trivial = fx->nturbo == 0 && smt_free;
 	return 0;
 }
 
@@ -90,6 +94,11 @@ int64_t sim_effects_work(struct ik_sim *s, int cpu, int64_t work_ns)
 {
 	const struct ik_hw_effects *fx = &s->plat->effects;
 	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (s->effects_trivial) { /* no turbo table, no SMT effect: work runs as given */
+		c->run_power_mw = s->plat->active_power_mw;
+		return work_ns > 0 ? work_ns : 0;
+	}
 	int mhz = ik_effects_mhz(fx, s->packages[c->topo.package].active_cores);
 	double ratio = fx->base_mhz > 0 && mhz > 0 ? (double)mhz / fx->base_mhz : 1.0;
 

@@ -113,6 +113,7 @@ struct ik_sim {
 	int *llc_first; /* llc_first[g] .. llc_first[g+1]-1 index llc_cpus */
 	int *llc_pos;   /* llc_pos[cpu] = index of cpu in llc_cpus */
 	int *core_off_threads;     /* per core: threads idle in a power-gating state */
+	bool effects_trivial;      /* no turbo and no SMT effect: work takes its nominal time */
 	struct sim_package *packages;
 	int64_t now;
 	int64_t latency_req_ns;
