@@ -195,4 +195,56 @@ int ik_trace_replay_run(struct ik_trace_reader *r, const struct ik_trace_replay_
 			struct ik_trace_replay *out, char *err, size_t errlen);
 void ik_trace_replay_free(struct ik_trace_replay *rp);
 
+/* ---- Import of other tools' traces (src/trace/import_perf.c) ---------------------------- */
+
+struct ik_trace_import_opts {
+	const struct ik_driver *drv; /* the state table; NULL: a generic one, state0..stateN-1
+					(0 us latency and residency), N = the deepest state seen + 1 */
+	int hz;                      /* the header's HZ; 0 = 250 */
+	bool lenient;                /* skip bad lines (counted) instead of stopping */
+};
+
+struct ik_trace_import_stats {
+	uint64_t lines;    /* lines read */
+	uint64_t used;     /* input events converted (power:cpu_idle, IRQs, IPIs, hrtimer expiry) */
+	uint64_t ignored;  /* input events of other kinds (sched, hrtimer_start, ...) */
+	uint64_t dropped;  /* cpu_idle out of order: an entry while idle, an exit while not */
+	uint64_t skipped;  /* lenient: bad lines skipped */
+	uint64_t written;  /* trace events written */
+	int cpus;
+	int nstates;       /* states in the table written */
+	bool generic;      /* the generic table was used */
+	char first_skip[256];
+};
+
+/*
+ * `perf script` text (default fields: COMM PID [CPU] SECONDS.FRACTION: SYS:EVENT: FIELDS,
+ * 6 or 9 decimals) to an idlekit trace on out: read whole, sorted by time, then written.
+ * IK_TRACE_OK, or IK_TRACE_EINPUT with "ORIGIN:LINE: expected ..., got ..." (nothing written),
+ * or IK_TRACE_EFAIL.
+ */
+int ik_trace_import_perf(FILE *in, const char *origin, FILE *out,
+			 const struct ik_trace_import_opts *o, struct ik_trace_import_stats *st,
+			 char *err, size_t errlen);
+
+/* One event of another tool's trace (what a reader of its format extracts). */
+enum ik_trace_import_kind { IK_IMPORT_IDLE, IK_IMPORT_IRQ, IK_IMPORT_IPI, IK_IMPORT_TIMER, IK_IMPORT_TICK };
+struct ik_trace_import_rec {
+	int64_t t_ns;
+	uint64_t seq; /* set by ik_trace_import_records: the input order */
+	int64_t arg;  /* IDLE: the state index, -1 = exit; IRQ: the IRQ number */
+	int cpu;      /* 0 .. IK_TRACE_MAX_CPUS-1 */
+	int kind;     /* enum ik_trace_import_kind */
+};
+
+/*
+ * Records in any order (v is reordered) to a trace on out, as ik_trace_import_perf does
+ * after parsing: a state outside the table is IK_TRACE_EINPUT ("ORIGIN: expected ...")
+ * or, lenient, skipped (st->skipped); then sorted by time (stable) and written.  Sets
+ * st's cpus, nstates, generic, dropped and written; the rest of st is the caller's.
+ */
+int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char *origin,
+			    FILE *out, const struct ik_trace_import_opts *o,
+			    struct ik_trace_import_stats *st, char *err, size_t errlen);
+
 #endif

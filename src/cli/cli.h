@@ -22,6 +22,7 @@ int cmd_govreplay(int argc, char **argv);
 int cmd_analyze(int argc, char **argv); /* src/cli/trace.c */
 int cmd_replay(int argc, char **argv);  /* src/cli/trace.c */
 int cmd_record(int argc, char **argv);  /* src/cli/record.c */
+int cmd_import(int argc, char **argv);  /* src/cli/import.c */
 
 /* An unsigned option value 0..max; prints "idlekit CMD: OPT: expected ..." and returns -1. */
 int cli_parse_u64(const char *cmd, const char *opt, const char *text, uint64_t max, uint64_t *out);

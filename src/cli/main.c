@@ -25,6 +25,8 @@ static const char usage[] =
 	"                     a governor run on a trace's wake events (open loop)\n"
 	"  record -o FILE [--duration T] [-- CMD]\n"
 	"                     record this machine's idle trace (tracefs, root)\n"
+	"  import perf-script|trace-dat FILE -o OUT [--platform P]\n"
+	"                     another tool's trace (perf script text, trace.dat) as an idlekit trace\n"
 	"  info [--cpu LIST] [--json|--csv]\n"
 	"                     the machine's idle states, like cpupower idle-info\n"
 	"  set [-d|-e STATES] [-g GOV] [--latency T] [-- CMD]\n"
@@ -76,6 +78,8 @@ int main(int argc, char **argv)
 		return cmd_replay(argc - 1, argv + 1);
 	if (strcmp(cmd, "record") == 0)
 		return cmd_record(argc - 1, argv + 1);
+	if (strcmp(cmd, "import") == 0)
+		return cmd_import(argc - 1, argv + 1);
 	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
 		printf("idlekit 0.1.0\n");
 		return EXIT_OK;
@@ -100,6 +104,8 @@ int main(int argc, char **argv)
 				return cmd_replay(2, args);
 			if (strcmp(argv[2], "record") == 0)
 				return cmd_record(2, args);
+			if (strcmp(argv[2], "import") == 0)
+				return cmd_import(2, args);
 		}
 		fputs(usage, stdout);
 		return EXIT_OK;

@@ -1,0 +1,302 @@
+/* idlekit import: other tools' traces into idlekit's trace format (docs/trace-format.md). */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "idlekit/driver.h"
+#include "idlekit/scenario.h"
+#include "idlekit/trace.h"
+
+static const char import_usage[] =
+	"usage: idlekit import perf-script|trace-dat FILE [-o OUT.trace] [--platform P] [--hz N]\n"
+	"                     [--lenient]\n"
+	"\n"
+	"Convert another tool's trace into idlekit's trace format (docs/trace-format.md), for\n"
+	"idlekit analyze and idlekit replay.  Formats:\n"
+	"  perf-script  the text of `perf script` ('-' reads standard input) on a recording of\n"
+	"               power:cpu_idle (required) and, for the wake causes,\n"
+	"               irq:irq_handler_entry, irq_vectors:reschedule_entry,\n"
+	"               call_function_entry, call_function_single_entry, ipi:ipi_entry and\n"
+	"               timer:hrtimer_expire_entry; other events (sched:*, hrtimer_start, ...)\n"
+	"               are ignored.  e.g.\n"
+	"                 perf record -e power:cpu_idle -e irq:irq_handler_entry \\\n"
+	"                   -e timer:hrtimer_expire_entry -a -- sleep 1\n"
+	"                 perf script > run.txt\n"
+	"  trace-dat    trace-cmd's trace.dat (all its buffers; needs an idlekit built with\n"
+	"               libtracecmd), the same events\n"
+	"\n"
+	"Neither carries an idle-state table: --platform gives it (state=N is the index in\n"
+	"that platform's table).  Without it a generic table is used, state0..stateN-1 with 0 us\n"
+	"exit latency and target residency (N = the deepest state seen + 1): counts and\n"
+	"residencies are right, mis-predictions are not meaningful.\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output F      the trace, written atomically (default: standard output)\n"
+	"  -p, --platform P    a built-in platform (idlekit platform list) or an INI file\n"
+	"  --hz N              the kernel's HZ for the header (default 250)\n"
+	"  --lenient           skip bad lines and count them (the first is reported) instead\n"
+	"                      of stopping at the first one\n"
+	"  -h, --help          this text\n"
+	"\n"
+	"Bad input: 'FILE:LINE: expected ..., got ...', exit status 2, nothing written.\n"
+	"\n"
+	"Example:\n"
+	"  $ idlekit import perf-script run.txt -o run.trace --platform intel-skx\n"
+	"  $ idlekit analyze run.trace\n";
+
+struct dat_records {
+	struct ik_trace_import_rec *v;
+	size_t n, cap;
+	bool oom;
+	uint64_t used, ignored;
+};
+
+#ifdef IDLEKIT_HAVE_TRACECMD
+
+#include <trace-cmd.h>
+
+/* One record of a trace.dat buffer: kept if an event import uses. */
+static int dat_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *ctx)
+{
+	struct dat_records *d = ctx;
+	struct tep_handle *tep = tracecmd_get_tep(handle);
+	struct tep_event *e = tep ? tep_find_event_by_record(tep, rec) : NULL;
+	struct ik_trace_import_rec r = { .t_ns = (int64_t)rec->ts, .cpu = cpu, .arg = -1 };
+	unsigned long long v = 0;
+
+	if (!e || cpu < 0) {
+		d->ignored++;
+		return 0;
+	}
+	if (strcmp(e->system, "power") == 0 && strcmp(e->name, "cpu_idle") == 0 &&
+	    !tep_get_field_val(NULL, e, "state", rec, &v, 0)) {
+		r.kind = IK_IMPORT_IDLE;
+		r.arg = (uint32_t)v == UINT32_MAX ? -1 : (int64_t)(uint32_t)v;
+	} else if (strcmp(e->system, "irq") == 0 && strcmp(e->name, "irq_handler_entry") == 0 &&
+		   !tep_get_field_val(NULL, e, "irq", rec, &v, 0)) {
+		r.kind = IK_IMPORT_IRQ;
+		r.arg = (int64_t)(int32_t)v;
+	} else if ((strcmp(e->system, "irq_vectors") == 0 &&
+		    (strcmp(e->name, "reschedule_entry") == 0 || strcmp(e->name, "call_function_entry") == 0 ||
+		     strcmp(e->name, "call_function_single_entry") == 0)) ||
+		   (strcmp(e->system, "ipi") == 0 && strcmp(e->name, "ipi_entry") == 0)) {
+		r.kind = IK_IMPORT_IPI;
+	} else if (strcmp(e->system, "timer") == 0 && strcmp(e->name, "hrtimer_expire_entry") == 0) {
+		const char *fn = NULL;
+		if (!tep_get_field_val(NULL, e, "function", rec, &v, 0))
+			fn = tep_find_function(tep, v);
+		r.kind = fn && (strcmp(fn, "tick_nohz_handler") == 0 || strcmp(fn, "tick_sched_timer") == 0)
+				 ? IK_IMPORT_TICK : IK_IMPORT_TIMER;
+	} else {
+		d->ignored++;
+		return 0;
+	}
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 4096;
+		struct ik_trace_import_rec *nv = realloc(d->v, cap * sizeof(*nv));
+		if (!nv) {
+			d->oom = true;
+			return -1;
+		}
+		d->v = nv;
+		d->cap = cap;
+	}
+	d->v[d->n++] = r;
+	d->used++;
+	return 0;
+}
+
+/* Every buffer of a trace.dat (the top one and the instances'): exit status. */
+static int read_dat(const char *path, struct dat_records *d, struct ik_trace_import_stats *st)
+{
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!h) {
+		fprintf(stderr, "idlekit import: %s: expected a trace-cmd trace.dat file, got one that libtracecmd cannot open\n",
+			path);
+		return EXIT_USAGE;
+	}
+	int rc = tracecmd_iterate_events(h, NULL, 0, dat_record, d) < 0 && !d->oom ? -1 : 0;
+	int nb = tracecmd_buffer_instances(h);
+	for (int i = 0; i < nb && !rc && !d->oom; i++) {
+		struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, i);
+		if (!b)
+			continue;
+		if (tracecmd_iterate_events(b, NULL, 0, dat_record, d) < 0 && !d->oom)
+			rc = -1;
+		tracecmd_close(b);
+	}
+	tracecmd_close(h);
+	st->used = d->used;
+	st->ignored = d->ignored;
+	if (d->oom) {
+		fprintf(stderr, "idlekit import: out of memory\n");
+		return EXIT_FAIL;
+	}
+	if (rc) {
+		fprintf(stderr, "idlekit import: %s: reading the trace.dat buffers failed\n", path);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+#else
+
+static int read_dat(const char *path, struct dat_records *d, struct ik_trace_import_stats *st)
+{
+	(void)path, (void)d, (void)st;
+	return EXIT_FAIL;
+}
+
+#endif
+
+int cmd_import(int argc, char **argv)
+{
+	enum { OPT_HZ = 256, OPT_LENIENT };
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "platform", required_argument, NULL, 'p' },
+		{ "hz", required_argument, NULL, OPT_HZ },
+		{ "lenient", no_argument, NULL, OPT_LENIENT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *outpath = NULL, *platform = NULL;
+	bool lenient = false;
+	uint64_t hz = 0;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "o:p:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': outpath = optarg; break;
+		case 'p': platform = optarg; break;
+		case OPT_HZ:
+			if (cli_parse_u64("import", "--hz", optarg, 100000, &hz) || hz == 0) {
+				if (hz == 0)
+					fprintf(stderr, "idlekit import: --hz: expected 1..100000, got '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_LENIENT: lenient = true; break;
+		case 'h': fputs(import_usage, stdout); return EXIT_OK;
+		default:
+			fprintf(stderr, "idlekit import: unknown or incomplete option '%s' (see idlekit import --help)\n",
+				argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "idlekit import: expected FORMAT FILE, got %d arguments\n"
+				"e.g. idlekit import perf-script run.txt -o run.trace --platform intel-skx\n",
+			argc - optind);
+		return EXIT_USAGE;
+	}
+	const char *format = argv[optind], *path = argv[optind + 1];
+	bool dat = strcmp(format, "trace-dat") == 0;
+	if (strcmp(format, "perf-script") != 0 && !dat) {
+		fprintf(stderr, "idlekit import: unknown format '%s' (known: perf-script, trace-dat)\n", format);
+		return EXIT_USAGE;
+	}
+#ifndef IDLEKIT_HAVE_TRACECMD
+	if (dat) {
+		fprintf(stderr, "idlekit import: trace-dat: this idlekit was built without libtracecmd "
+				"(install libtracecmd-dev: scripts/install-deps, then rebuild)\n");
+		return EXIT_FAIL;
+	}
+#endif
+
+	char err[IK_ERR_LEN];
+	int rc = EXIT_USAGE;
+	struct ik_scenario *sc = calloc(1, sizeof(*sc));
+	struct ik_driver_binding *bind = calloc(1, sizeof(*bind));
+	bool bound = false;
+	FILE *in = NULL;
+	if (!sc || !bind) {
+		fprintf(stderr, "idlekit import: out of memory\n");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	if (platform) {
+		/* The platform's states as the table driver builds them, as replay does. */
+		if (ik_platform_load(platform, &sc->platform, err, sizeof(err))) {
+			fprintf(stderr, "idlekit import: %s\n", err);
+			goto out;
+		}
+		snprintf(sc->platform_ref, sizeof(sc->platform_ref), "%s", platform);
+		snprintf(sc->driver, sizeof(sc->driver), "table");
+		snprintf(sc->governor, sizeof(sc->governor), "menu");
+		sc->hz = 250;
+		sc->latency_limit_us = -1;
+		const struct ik_idle_driver *driver = ik_idle_driver_find("table");
+		if (!driver || driver->probe(sc, bind, err, sizeof(err))) {
+			fprintf(stderr, "idlekit import: platform %s: %s\n", platform,
+				driver ? err : "no table driver");
+			goto out;
+		}
+		bound = true;
+	}
+	const char *origin = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	struct ik_trace_import_opts io = { .drv = bound ? &bind->table : NULL, .hz = (int)hz,
+					   .lenient = lenient };
+	struct ik_trace_import_stats st;
+	struct cli_output o;
+	int irc;
+	if (dat) {
+		struct dat_records dr = { 0 };
+		memset(&st, 0, sizeof(st));
+		rc = read_dat(path, &dr, &st);
+		if (rc != EXIT_OK) {
+			free(dr.v);
+			goto out;
+		}
+		rc = EXIT_FAIL;
+		if (cli_output_open(&o, outpath) != 0) {
+			free(dr.v);
+			goto out;
+		}
+		irc = ik_trace_import_records(dr.v, dr.n, origin, o.fp, &io, &st, err, sizeof(err));
+		free(dr.v);
+	} else {
+		in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+		if (!in) {
+			fprintf(stderr, "idlekit import: %s: cannot open: %s\n", path, strerror(errno));
+			goto out;
+		}
+		rc = EXIT_FAIL;
+		if (cli_output_open(&o, outpath) != 0)
+			goto out;
+		irc = ik_trace_import_perf(in, origin, o.fp, &io, &st, err, sizeof(err));
+	}
+	if (irc)
+		fprintf(stderr, "idlekit import: %s\n", err);
+	if (cli_output_close(&o, irc == 0) != 0) {
+		rc = irc == IK_TRACE_EINPUT ? EXIT_USAGE : EXIT_FAIL;
+		goto out;
+	}
+	if (st.skipped)
+		fprintf(stderr, "idlekit import: --lenient: %" PRIu64 " bad lines skipped; the first: %s\n",
+			st.skipped, st.first_skip);
+	if (st.generic)
+		fprintf(stderr, "idlekit import: note: no --platform: a generic table state0..state%d "
+				"(0 us latency and residency); mis-predictions are not meaningful\n",
+			st.nstates - 1);
+	fprintf(stderr, "idlekit import: %s: %" PRIu64 " events from %" PRIu64 " %s (%" PRIu64
+			" events of other kinds ignored, %" PRIu64 " idle entries/exits out of order dropped), %d CPUs\n",
+		outpath ? outpath : "<stdout>", st.written, dat ? st.used + st.ignored : st.lines,
+		dat ? "records" : "lines", st.ignored, st.dropped, st.cpus);
+	rc = EXIT_OK;
+out:
+	if (in && in != stdin)
+		fclose(in);
+	if (bound)
+		ik_idle_driver_release(bind);
+	free(bind);
+	free(sc);
+	return rc;
+}

@@ -1,0 +1,460 @@
+/*
+ * Import of `perf script` text into idlekit's trace format (docs/trace-format.md, "Import").
+ *
+ * perf script prints one event per line in its default layout
+ *
+ *     COMM  PID [CPU] SECONDS.FRACTION:  SYS:EVENT: FIELDS
+ *
+ * (FRACTION has 6 digits, 9 with --ns; COMM may contain blanks, so the line is anchored on
+ * the first "[CPU]" followed by a timestamp).  The events used:
+ *
+ *   power:cpu_idle state=N                 idle_enter N (4294967295 or -1: idle_exit)
+ *   irq:irq_handler_entry irq=N            wake irq N  } the first of an idle period
+ *   irq_vectors:reschedule_entry, call_function_entry, call_function_single_entry,
+ *   ipi:ipi_entry                          wake ipi    }
+ *   timer:hrtimer_expire_entry function=F  wake tick (F tick_nohz_handler, tick_sched_timer)
+ *                                          or wake timer
+ *
+ * Every other event (sched:*, hrtimer_start, ...) is ignored: perf's clock is not the
+ * hrtimers' one, so expiry times cannot be placed on the trace's time line.  perf script has
+ * no state table: the caller gives one, or a generic one is made.  The whole input is read,
+ * sorted by time (stable) and then written, so a bad input writes nothing.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlekit/trace.h"
+
+#define LINE_LIMIT (1u << 16)
+#define IDLE_EXIT_STATE 4294967295u
+
+enum { P_IDLE = IK_IMPORT_IDLE, P_IRQ = IK_IMPORT_IRQ, P_IPI = IK_IMPORT_IPI,
+       P_TIMER = IK_IMPORT_TIMER, P_TICK = IK_IMPORT_TICK };
+
+struct plist {
+	struct ik_trace_import_rec *v;
+	size_t n, cap;
+};
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static bool digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Printable excerpt of a line for messages. */
+static void excerpt(char *dst, size_t n, const char *s, size_t len)
+{
+	size_t j = 0;
+	for (size_t i = 0; i < len && j + 1 < n; i++)
+		dst[j++] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
+	if (len >= n && n > 4) {
+		dst[n - 4] = dst[n - 3] = dst[n - 2] = '.';
+		j = n - 1;
+	}
+	dst[j] = '\0';
+}
+
+/* Digits at s[*i..]: at most maxd of them, value <= max; -1 if none or too many. */
+static int digits(const char *s, size_t len, size_t *i, int maxd, uint64_t max, uint64_t *v,
+		  int *nd)
+{
+	uint64_t x = 0;
+	int n = 0;
+	while (*i < len && digit(s[*i])) {
+		if (++n > maxd)
+			return -1;
+		x = x * 10 + (uint64_t)(s[*i] - '0');
+		(*i)++;
+	}
+	if (n == 0 || x > max)
+		return -1;
+	*v = x;
+	if (nd)
+		*nd = n;
+	return 0;
+}
+
+/*
+ * "[CPU] SECONDS.FRACTION:" at l[p] (l[p] == '['): CPU, time in ns, and the index after the
+ * colon; -1 if the text there is not that.
+ */
+static int stamp_at(const char *l, size_t len, size_t p, int *cpu, int64_t *t, size_t *after)
+{
+	size_t i = p + 1;
+	uint64_t c, sec, frac;
+	int nd;
+	if (digits(l, len, &i, 5, IK_TRACE_MAX_CPUS - 1, &c, NULL) || i >= len || l[i] != ']')
+		return -1;
+	i++;
+	if (i >= len || !blank(l[i]))
+		return -1;
+	while (i < len && blank(l[i]))
+		i++;
+	/* Seconds: at most 9223372035, so that the time in ns fits an int64. */
+	if (digits(l, len, &i, 10, (uint64_t)INT64_MAX / 1000000000u - 1, &sec, NULL) ||
+	    i >= len || l[i] != '.')
+		return -1;
+	i++;
+	if (digits(l, len, &i, 9, 999999999u, &frac, &nd) || i >= len || l[i] != ':')
+		return -1;
+	for (int k = nd; k < 9; k++)
+		frac *= 10;
+	*cpu = (int)c;
+	*t = (int64_t)(sec * 1000000000u + frac);
+	*after = i + 1;
+	return 0;
+}
+
+/* The value of "KEY=" at the start of a word in [s, s+len), or NULL; its length in *vl. */
+static const char *field(const char *s, size_t len, const char *key, size_t *vl)
+{
+	size_t kl = strlen(key);
+	for (size_t i = 0; i + kl <= len; i++) {
+		if ((i == 0 || blank(s[i - 1])) && memcmp(s + i, key, kl) == 0) {
+			size_t j = i + kl;
+			while (j < len && !blank(s[j]))
+				j++;
+			*vl = j - i - kl;
+			return s + i + kl;
+		}
+	}
+	return NULL;
+}
+
+static bool equals(const char *s, size_t len, const char *lit)
+{
+	return strlen(lit) == len && memcmp(s, lit, len) == 0;
+}
+
+/*
+ * One line: 0 with *r filled, 1 for an event of another kind, -1 if bad (message in why).
+ * maxstate: the largest state index accepted.
+ */
+static int parse_line(const char *l, size_t len, int maxstate, struct ik_trace_import_rec *r, char *why,
+		      size_t whylen)
+{
+	char got[80];
+	size_t i = 0, after = 0;
+	bool found = false;
+
+	for (size_t p = 0; p < len; p++) {
+		if (l[p] == '[' && (p == 0 || blank(l[p - 1])) &&
+		    stamp_at(l, len, p, &r->cpu, &r->t_ns, &after) == 0) {
+			found = true;
+			break;
+		}
+	}
+	if (!found) {
+		excerpt(got, sizeof(got), l, len);
+		snprintf(why, whylen, "expected perf script's 'COMM PID [CPU] SECONDS.FRACTION: SYS:EVENT: FIELDS', got '%s'",
+			 got);
+		return -1;
+	}
+	i = after;
+	while (i < len && blank(l[i]))
+		i++;
+	/* The event: SYS:NAME: */
+	size_t e0 = i;
+	while (i < len && !blank(l[i]))
+		i++;
+	size_t el = i - e0;
+	const char *ev = l + e0;
+	const char *colon = el >= 2 ? memchr(ev, ':', el - 1) : NULL;
+	if (el < 4 || ev[el - 1] != ':' || !colon || colon == ev) {
+		excerpt(got, sizeof(got), ev, el);
+		snprintf(why, whylen, "expected an event 'SYS:NAME:' after the time, got '%s'", got);
+		return -1;
+	}
+	const char *sys = ev, *name = colon + 1;
+	size_t sl = (size_t)(colon - ev), nl = el - 1 - sl - 1;
+	while (i < len && blank(l[i]))
+		i++;
+	const char *rest = l + i;
+	size_t rl = len - i;
+	size_t vl;
+	const char *v;
+	uint64_t x;
+	size_t k = 0;
+
+	if (equals(sys, sl, "power") && equals(name, nl, "cpu_idle")) {
+		v = field(rest, rl, "state=", &vl);
+		if (v && vl == 2 && memcmp(v, "-1", 2) == 0) {
+			r->arg = -1;
+		} else if (!v || digits(v, vl, &k, 10, IDLE_EXIT_STATE, &x, NULL) || k != vl) {
+			excerpt(got, sizeof(got), v ? v : rest, v ? vl : rl);
+			snprintf(why, whylen, "expected 'state=N' in power:cpu_idle, got '%s'", got);
+			return -1;
+		} else if (x == IDLE_EXIT_STATE) {
+			r->arg = -1;
+		} else if (x > (uint64_t)maxstate) {
+			snprintf(why, whylen, "expected a state 0..%d (the table's), got state=%" PRIu64,
+				 maxstate, x);
+			return -1;
+		} else {
+			r->arg = (int64_t)x;
+		}
+		r->kind = P_IDLE;
+		return 0;
+	}
+	if (equals(sys, sl, "irq") && equals(name, nl, "irq_handler_entry")) {
+		v = field(rest, rl, "irq=", &vl);
+		if (!v || digits(v, vl, &k, 10, INT32_MAX, &x, NULL) || k != vl) {
+			excerpt(got, sizeof(got), v ? v : rest, v ? vl : rl);
+			snprintf(why, whylen, "expected 'irq=N' in irq:irq_handler_entry, got '%s'", got);
+			return -1;
+		}
+		r->kind = P_IRQ;
+		r->arg = (int64_t)x;
+		return 0;
+	}
+	if ((equals(sys, sl, "irq_vectors") &&
+	     (equals(name, nl, "reschedule_entry") || equals(name, nl, "call_function_entry") ||
+	      equals(name, nl, "call_function_single_entry"))) ||
+	    (equals(sys, sl, "ipi") && equals(name, nl, "ipi_entry"))) {
+		r->kind = P_IPI;
+		r->arg = -1;
+		return 0;
+	}
+	if (equals(sys, sl, "timer") && equals(name, nl, "hrtimer_expire_entry")) {
+		v = field(rest, rl, "function=", &vl);
+		bool tick = v && (equals(v, vl, "tick_nohz_handler") || equals(v, vl, "tick_sched_timer"));
+		r->kind = tick ? P_TICK : P_TIMER;
+		r->arg = -1;
+		return 0;
+	}
+	return 1;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct ik_trace_import_rec *x = a, *y = b;
+	if (x->t_ns != y->t_ns)
+		return x->t_ns < y->t_ns ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int emit(FILE *out, struct ik_trace_import_stats *st, const struct ik_trace_event *ev)
+{
+	st->written++;
+	return ik_trace_write_event(out, ev);
+}
+
+/* The sorted records as trace events. */
+static int write_events(FILE *out, const struct plist *pl, int cpus,
+			struct ik_trace_import_stats *st)
+{
+	/* Per CPU: bit 0 idle, bit 1 a period whose cause is not yet known. */
+	uint8_t *cs = calloc((size_t)cpus, 1);
+	if (!cs)
+		return IK_TRACE_EFAIL;
+	int rc = IK_TRACE_OK;
+	for (size_t i = 0; i < pl->n && rc == IK_TRACE_OK; i++) {
+		const struct ik_trace_import_rec *r = &pl->v[i];
+		struct ik_trace_event ev = { .t_ns = r->t_ns, .cpu = r->cpu, .arg = -1 };
+		uint8_t *s = &cs[r->cpu];
+		switch (r->kind) {
+		case P_IDLE:
+			if (r->arg < 0 ? !(*s & 1) : (*s & 1)) {
+				st->dropped++; /* an entry or exit lost, or before the recording */
+				continue;
+			}
+			if (r->arg < 0) {
+				ev.kind = IK_TRACE_IDLE_EXIT;
+				*s &= (uint8_t)~1u;
+			} else {
+				ev.kind = IK_TRACE_IDLE_ENTER;
+				ev.state = (int)r->arg;
+				*s = 3;
+			}
+			break;
+		default:
+			/* The first interrupt after an entry, before or after the exit. */
+			if (!(*s & 2))
+				continue;
+			*s &= (uint8_t)~2u;
+			ev.kind = IK_TRACE_WAKE;
+			ev.cause = r->kind == P_IRQ ? IK_CAUSE_IRQ : r->kind == P_IPI ? IK_CAUSE_IPI :
+				   r->kind == P_TICK ? IK_CAUSE_TICK : IK_CAUSE_TIMER;
+			ev.arg = r->kind == P_IRQ ? r->arg : -1;
+			break;
+		}
+		rc = emit(out, st, &ev);
+	}
+	free(cs);
+	return rc;
+}
+
+int ik_trace_import_perf(FILE *in, const char *origin, FILE *out,
+			 const struct ik_trace_import_opts *o, struct ik_trace_import_stats *st,
+			 char *err, size_t errlen)
+{
+	struct plist pl = { 0 };
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
+	int rc = IK_TRACE_EINPUT;
+	int limit = o->drv ? o->drv->state_count - 1 : IK_STATE_MAX - 1;
+	char why[200];
+
+	memset(st, 0, sizeof(*st));
+	if (o->drv && (o->drv->state_count < 1 || o->drv->state_count > IK_STATE_MAX)) {
+		snprintf(err, errlen, "%s: the state table has %d states, expected 1..%d", origin,
+			 o->drv->state_count, IK_STATE_MAX);
+		return IK_TRACE_EFAIL;
+	}
+	errno = 0;
+	while ((got = getline(&line, &cap, in)) >= 0) {
+		size_t len = (size_t)got;
+		st->lines++;
+		if (len && line[len - 1] == '\n')
+			len--;
+		size_t i = 0;
+		while (i < len && blank(line[i]))
+			i++;
+		if (i == len || line[i] == '#')
+			continue;
+		struct ik_trace_import_rec r = { .seq = pl.n };
+		int prc;
+		if (len >= LINE_LIMIT) {
+			snprintf(why, sizeof(why), "expected a line shorter than %u bytes, got %zu bytes",
+				 LINE_LIMIT, len);
+			prc = -1;
+		} else {
+			prc = parse_line(line, len, limit, &r, why, sizeof(why));
+		}
+		if (prc < 0) {
+			if (!o->lenient) {
+				snprintf(err, errlen, "%s:%" PRIu64 ": %s", origin, st->lines, why);
+				goto out;
+			}
+			if (st->skipped++ == 0)
+				snprintf(st->first_skip, sizeof(st->first_skip), "%s:%" PRIu64 ": %s",
+					 origin, st->lines, why);
+			continue;
+		}
+		if (prc > 0) {
+			st->ignored++;
+			continue;
+		}
+		st->used++;
+		if (pl.n == pl.cap) {
+			size_t nc = pl.cap ? pl.cap * 2 : 4096;
+			struct ik_trace_import_rec *nv = realloc(pl.v, nc * sizeof(*nv));
+			if (!nv) {
+				snprintf(err, errlen, "out of memory");
+				rc = IK_TRACE_EFAIL;
+				goto out;
+			}
+			pl.v = nv;
+			pl.cap = nc;
+		}
+		pl.v[pl.n++] = r;
+	}
+	if (ferror(in)) {
+		snprintf(err, errlen, "%s: read failed: %s", origin, strerror(errno));
+		rc = IK_TRACE_EFAIL;
+		goto out;
+	}
+	rc = ik_trace_import_records(pl.v, pl.n, origin, out, o, st, err, errlen);
+out:
+	free(line);
+	free(pl.v);
+	return rc;
+}
+
+int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char *origin,
+			    FILE *out, const struct ik_trace_import_opts *o,
+			    struct ik_trace_import_stats *st, char *err, size_t errlen)
+{
+	int rc = IK_TRACE_EINPUT, maxcpu = -1, maxstate = -1;
+	int limit = o->drv ? o->drv->state_count - 1 : IK_STATE_MAX - 1;
+	struct plist pl = { .v = v };
+
+	if (o->drv && (o->drv->state_count < 1 || o->drv->state_count > IK_STATE_MAX)) {
+		snprintf(err, errlen, "%s: the state table has %d states, expected 1..%d", origin,
+			 o->drv->state_count, IK_STATE_MAX);
+		return IK_TRACE_EFAIL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct ik_trace_import_rec r = v[i];
+		r.seq = i;
+		if (r.cpu < 0 || r.cpu >= IK_TRACE_MAX_CPUS || r.t_ns < 0 ||
+		    (r.kind == P_IDLE && r.arg > limit) || r.kind < P_IDLE || r.kind > P_TICK) {
+			char why[200];
+			snprintf(why, sizeof(why), "%s: expected CPUs 0..%d, times >= 0 and states 0..%d, got state %" PRId64 " on CPU %d at %" PRId64 " ns",
+				 origin, IK_TRACE_MAX_CPUS - 1, limit, r.kind == P_IDLE ? r.arg : 0, r.cpu, r.t_ns);
+			if (!o->lenient) {
+				snprintf(err, errlen, "%s", why);
+				return IK_TRACE_EINPUT;
+			}
+			if (st->skipped++ == 0)
+				snprintf(st->first_skip, sizeof(st->first_skip), "%s", why);
+			continue;
+		}
+		if (r.cpu > maxcpu)
+			maxcpu = r.cpu;
+		if (r.kind == P_IDLE && r.arg > maxstate)
+			maxstate = (int)r.arg;
+		v[pl.n++] = r;
+	}
+	bool any_idle = false;
+	for (size_t i = 0; i < pl.n && !any_idle; i++)
+		any_idle = pl.v[i].kind == P_IDLE;
+	if (!any_idle) {
+		if (st->lines)
+			snprintf(err, errlen, "%s:%" PRIu64 ": expected power:cpu_idle events (perf record -e power:cpu_idle -a), got none",
+				 origin, st->lines);
+		else
+			snprintf(err, errlen, "%s: expected power:cpu_idle events, got none", origin);
+		return rc;
+	}
+	qsort(pl.v, pl.n, sizeof(*pl.v), by_time);
+
+	struct ik_driver gen;
+	const struct ik_driver *drv = o->drv;
+	if (!drv) {
+		memset(&gen, 0, sizeof(gen));
+		snprintf(gen.name, sizeof(gen.name), "generic");
+		gen.state_count = maxstate + 1 > 0 ? maxstate + 1 : 1;
+		for (int s = 0; s < gen.state_count; s++) {
+			snprintf(gen.states[s].name, sizeof(gen.states[s].name), "state%d", s);
+			gen.states[s].power_usage = -1;
+		}
+		if (ik_driver_init(&gen, err, errlen)) {
+			rc = IK_TRACE_EFAIL;
+			return rc;
+		}
+		drv = &gen;
+		st->generic = true;
+	}
+	struct ik_driver tab = *drv; /* names are one word in the format */
+	for (int s = 0; s < tab.state_count; s++)
+		for (char *c = tab.states[s].name; *c; c++)
+			if (*c == ' ' || *c == '\t')
+				*c = '_';
+	drv = &tab;
+	st->nstates = tab.state_count;
+	struct ik_trace_header h;
+	st->cpus = maxcpu + 1;
+	if (ik_trace_header_init(&h, o->hz > 0 ? o->hz : 250, st->cpus, drv)) {
+		snprintf(err, errlen, "out of memory");
+		rc = IK_TRACE_EFAIL;
+		return rc;
+	}
+	rc = ik_trace_write_header(out, &h);
+	if (rc == IK_TRACE_OK)
+		rc = write_events(out, &pl, st->cpus, st);
+	ik_trace_header_free(&h);
+	if (rc == IK_TRACE_OK && ferror(out))
+		rc = IK_TRACE_EFAIL;
+	if (rc)
+		snprintf(err, errlen, "writing the trace failed");
+	return rc;
+}

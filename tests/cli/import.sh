@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# `idlekit import perf-script`: the real sample (tests/fixtures/traces/perf-script-sample.txt,
+# see the README there) imported then analysed gives the expected per-state counts and wake
+# causes, with a platform's table and with the generic one; standard input; replay on the
+# result; bad input exits 2 with FILE:LINE and writes nothing (an existing output is kept);
+# --lenient skips and counts.
+#
+# usage (from the project root): bash tests/cli/import.sh /path/to/idlekit
+set -u
+bin=${1:?usage: import.sh /path/to/idlekit}
+cd "$(dirname "$0")/../.." || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+fx=tests/fixtures/traces
+sample=$fx/perf-script-sample.txt
+
+# ---- The sample, with the machine's platform (POLL + HLT, state=1 is HLT) ---------------
+"$bin" import perf-script $sample -o "$tmp/k.trace" --platform kvm-guest-haltpoll 2>"$tmp/err" ||
+	fail "import --platform: exit $?: $(cat "$tmp/err")"
+grep -q '456 events from 501 lines' "$tmp/err" || fail "import summary: $(cat "$tmp/err")"
+grep -q 'note:' "$tmp/err" && fail "a note about the generic table with --platform"
+head -7 "$tmp/k.trace" >"$tmp/head"
+printf 'idlekit-trace 1\nhz 250\ncpus 2\ndriver table 0-1\nstate POLL 0 0 0x1 CPUIDLE CORE POLL IDLE\nstate HLT 1 1 0x0 HLT (VM exit)\nevents\n' >"$tmp/head.want"
+diff -u "$tmp/head.want" "$tmp/head" || fail "imported header"
+"$bin" analyze "$tmp/k.trace" --csv >"$tmp/csv" || fail "analyze of the import: exit $?"
+cat >"$tmp/csv.want" <<'CSV'
+cluster,core,cpu,C-state,min (us),max (us),avg (us),total (us),hits,over,under
+0,0,0,POLL,0.000,0.000,0.000,0.000,0,0,0
+0,0,0,HLT,33.000,50146.000,12782.394,1942924.000,152,0,0
+0,1,1,POLL,0.000,0.000,0.000,0.000,0,0,0
+0,1,1,HLT,0.000,0.000,0.000,0.000,0,0,0
+CSV
+diff -u "$tmp/csv.want" "$tmp/csv" || fail "per-state counts of the imported sample"
+"$bin" analyze "$tmp/k.trace" >"$tmp/text" || fail "analyze (text): exit $?"
+grep -q 'timer 46 (0) tick 83 (0) ipi 21 (0) irq 2 (0) unknown 0 (0) none 0 (0)' "$tmp/text" ||
+	fail "wake causes of the imported sample: $(grep 'wake causes' "$tmp/text" | head -1)"
+"$bin" replay "$tmp/k.trace" -g haltpoll -p trace --compare-recorded >"$tmp/replay" ||
+	fail "replay of the import: exit $?"
+grep -q 'recorded idle periods 152' "$tmp/replay" || fail "replay: $(head -2 "$tmp/replay")"
+
+# ---- No platform: the generic table, with a note -----------------------------------------
+"$bin" import perf-script $sample -o "$tmp/g.trace" 2>"$tmp/err" || fail "import (generic): exit $?"
+grep -q 'note: no --platform: a generic table state0..state1' "$tmp/err" || fail "generic note: $(cat "$tmp/err")"
+grep -q '^state state1 0 0 0x0$' "$tmp/g.trace" || fail "generic table"
+"$bin" analyze "$tmp/g.trace" --csv | grep -q '^0,0,0,state1,33.000,50146.000,12782.394,1942924.000,152,0,0$' ||
+	fail "generic: per-state counts"
+
+# ---- Standard input and standard output ---------------------------------------------------
+"$bin" import perf-script - --platform kvm-guest-haltpoll <$sample >"$tmp/stdin.trace" 2>/dev/null ||
+	fail "import from standard input: exit $?"
+cmp -s "$tmp/stdin.trace" "$tmp/k.trace" || fail "standard input/output import differs"
+
+# ---- Bad input: FILE:LINE, exit 2, nothing written -----------------------------------------
+{ head -3 $sample; echo "this is not perf script"; tail -n +4 $sample; } >"$tmp/bad.txt"
+echo keep >"$tmp/out.trace"
+"$bin" import perf-script "$tmp/bad.txt" -o "$tmp/out.trace" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] || fail "bad input: exit $rc, expected 2"
+grep -q "^idlekit import: $tmp/bad.txt:4: expected perf script's 'COMM PID \[CPU\] SECONDS.FRACTION: SYS:EVENT: FIELDS', got 'this is not perf script'$" "$tmp/err" ||
+	fail "bad input message: $(cat "$tmp/err")"
+[ "$(cat "$tmp/out.trace")" = keep ] || fail "bad input replaced the existing output"
+ls "$tmp" | grep -q '\.tmp\.' && fail "a temporary file was left behind"
+# A state outside the platform's table.
+sed '10s/state=1 /state=2 /' $sample >"$tmp/deep.txt"
+"$bin" import perf-script "$tmp/deep.txt" -o "$tmp/d.trace" -p kvm-guest-haltpoll 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] || fail "state outside the table: exit $rc"
+grep -q "deep.txt:10: expected a state 0..1 (the table's), got state=2" "$tmp/err" || fail "state message: $(cat "$tmp/err")"
+[ -e "$tmp/d.trace" ] && fail "output written on bad input"
+
+# ---- --lenient -----------------------------------------------------------------------------
+"$bin" import perf-script "$tmp/bad.txt" -o "$tmp/l.trace" --lenient -p kvm-guest-haltpoll 2>"$tmp/err" ||
+	fail "--lenient: exit $?"
+grep -q -- "--lenient: 1 bad lines skipped; the first: $tmp/bad.txt:4:" "$tmp/err" || fail "--lenient report: $(cat "$tmp/err")"
+cmp -s "$tmp/l.trace" "$tmp/k.trace" || fail "--lenient: the good lines do not give the same trace"
+
+# ---- trace-cmd's trace.dat (tests/fixtures/traces/trace-cmd-sample.dat, see the README) ---
+dat=$fx/trace-cmd-sample.dat
+if "$bin" import trace-dat $dat -o "$tmp/dat.trace" -p kvm-guest-haltpoll 2>"$tmp/err"; then
+	grep -q '213 events from 256 records (0 events of other kinds ignored, 1 idle entries/exits out of order dropped), 2 CPUs' "$tmp/err" ||
+		fail "trace-dat summary: $(cat "$tmp/err")"
+	"$bin" analyze "$tmp/dat.trace" --csv >"$tmp/csv" || fail "analyze of the trace-dat import: exit $?"
+	grep -q '^0,0,0,HLT,5.949,50135.639,7363.396,611161.919,83,0,0$' "$tmp/csv" ||
+		fail "trace-dat: per-state counts: $(cat "$tmp/csv")"
+	"$bin" analyze "$tmp/dat.trace" | grep -q 'timer 14 (0) tick 30 (0) ipi 3 (0) irq 0 (0) unknown 0 (0) none 36 (0)' ||
+		fail "trace-dat: wake causes"
+	sed -n 8,9p "$tmp/dat.trace" | tr '\n' ' ' | grep -q '^6489689100600 0 idle_enter 1 6489689107260 0 idle_exit $' ||
+		fail "trace-dat: first events: $(sed -n 8,9p "$tmp/dat.trace")"
+	"$bin" import trace-dat $sample -o "$tmp/x.trace" >/dev/null 2>"$tmp/err"; rc=$?
+	[ $rc -eq 2 ] || fail "trace-dat on a text file: exit $rc"
+	grep -q "expected a trace-cmd trace.dat file" "$tmp/err" || fail "trace-dat on a text file: $(cat "$tmp/err")"
+	[ -e "$tmp/x.trace" ] && fail "trace-dat: output written on bad input"
+elif grep -q 'built without libtracecmd' "$tmp/err"; then
+	echo "SKIP: trace-dat (this idlekit was built without libtracecmd)"
+else
+	fail "import trace-dat: $(cat "$tmp/err")"
+fi
+
+# ---- Usage ---------------------------------------------------------------------------------
+"$bin" import --help | grep -q 'perf-script' || fail "import --help"
+"$bin" help import | grep -q 'perf-script' || fail "help import"
+"$bin" import ftrace $sample >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "unknown format: exit $rc"
+"$bin" import perf-script "$tmp/nonexistent" -o "$tmp/x" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "missing file: exit $rc"
+"$bin" import perf-script $sample -p no-such-platform -o "$tmp/x" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "unknown platform: exit $rc"
+"$bin" import perf-script $sample --hz 0 -o "$tmp/x" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || fail "--hz 0: exit $rc"
+
+if [ $failures -ne 0 ]; then
+	echo "$failures failure(s)"
+	exit 1
+fi
+echo "import: all passed"

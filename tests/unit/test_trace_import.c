@@ -1,0 +1,339 @@
+/*
+ * Unit tests of the perf script import (src/trace/import_perf.c): events checked by hand
+ * against the real sample tests/fixtures/traces/perf-script-sample.txt (see its README),
+ * nanosecond timestamps, commands with blanks, ignored events, sorting, the wake cause
+ * after the exit, dropped out-of-order idle events, the state table (given or generic),
+ * and every error with its line, strict and lenient.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlekit/trace.h"
+
+struct imported {
+	int rc;
+	char *text;
+	size_t len;
+	struct ik_trace_import_stats st;
+	char err[512];
+};
+
+static void import_file(FILE *in, const struct ik_trace_import_opts *o, struct imported *im)
+{
+	FILE *out = open_memstream(&im->text, &im->len);
+	assert_non_null(out);
+	im->err[0] = '\0';
+	im->rc = ik_trace_import_perf(in, "in.txt", out, o, &im->st, im->err, sizeof(im->err));
+	fclose(out);
+}
+
+static void import_text(const char *text, const struct ik_trace_import_opts *o, struct imported *im)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	assert_non_null(in);
+	import_file(in, o, im);
+	fclose(in);
+}
+
+/* Read an imported trace back (strictly: the output is always a valid trace). */
+static struct ik_trace_reader *reopen(const struct imported *im)
+{
+	struct ik_trace_reader *r;
+	char err[512];
+	if (ik_trace_open_mem(im->text, im->len, "out.trace", false, &r, err, sizeof(err)))
+		fail_msg("%s", err);
+	return r;
+}
+
+static void next(struct ik_trace_reader *r, int64_t t, int cpu, enum ik_trace_kind kind, int arg)
+{
+	struct ik_trace_event ev;
+	char err[512];
+	int rc = ik_trace_next(r, &ev, err, sizeof(err));
+	if (rc)
+		fail_msg("ik_trace_next: %d %s", rc, err);
+	assert_int_equal(ev.t_ns, t);
+	assert_int_equal(ev.cpu, cpu);
+	assert_int_equal(ev.kind, kind);
+	if (kind == IK_TRACE_IDLE_ENTER)
+		assert_int_equal(ev.state, arg);
+	if (kind == IK_TRACE_WAKE) {
+		assert_int_equal(ev.cause, arg & 0xff);
+		if (ev.cause == IK_CAUSE_IRQ)
+			assert_int_equal(ev.arg, arg >> 8);
+	}
+}
+
+static void expect_eof(struct ik_trace_reader *r)
+{
+	struct ik_trace_event ev;
+	char err[512];
+	assert_int_equal(ik_trace_next(r, &ev, err, sizeof(err)), IK_TRACE_EOF);
+}
+
+static void test_sample(void **state)
+{
+	(void)state;
+	FILE *in = fopen("fixtures/traces/perf-script-sample.txt", "r");
+	assert_non_null(in);
+	struct ik_trace_import_opts o = { 0 };
+	struct imported im;
+	import_file(in, &o, &im);
+	fclose(in);
+	assert_int_equal(im.rc, IK_TRACE_OK);
+	assert_int_equal(im.st.lines, 501);
+	assert_int_equal(im.st.used, 501);
+	assert_int_equal(im.st.ignored, 0);
+	assert_int_equal(im.st.dropped, 0);
+	assert_int_equal(im.st.cpus, 2);
+	assert_true(im.st.generic);
+	assert_int_equal(im.st.nstates, 2);
+
+	struct ik_trace_reader *r = reopen(&im);
+	const struct ik_trace_header *h = ik_trace_header(r);
+	assert_int_equal(h->hz, 250);
+	assert_int_equal(h->cpus, 2);
+	assert_string_equal(h->drivers[0].drv.states[1].name, "state1");
+	/* Lines 1-6 of the sample. */
+	next(r, 6042914213000, 0, IK_TRACE_IDLE_ENTER, 1);
+	next(r, 6042914273000, 0, IK_TRACE_WAKE, IK_CAUSE_IPI); /* call_function_single_entry */
+	next(r, 6042914275000, 0, IK_TRACE_IDLE_EXIT, 0);
+	next(r, 6042916014000, 0, IK_TRACE_IDLE_ENTER, 1);
+	next(r, 6042917460000, 0, IK_TRACE_WAKE, IK_CAUSE_TICK); /* tick_nohz_handler */
+	next(r, 6042917484000, 0, IK_TRACE_IDLE_EXIT, 0);
+	ik_trace_close(r);
+	/* Line 148: irq=41 while CPU 0 idles since line 147. */
+	assert_non_null(strstr(im.text, "\n6043384187000 0 idle_enter 1\n6043387487000 0 wake irq 41\n"
+					"6043387496000 0 idle_exit\n"));
+	/* Line 145: hrtimer_wakeup is a timer. */
+	assert_non_null(strstr(im.text, "\n6043384128000 0 wake timer\n"));
+
+	r = reopen(&im);
+	struct ik_trace_analysis a;
+	char err[512];
+	assert_int_equal(ik_trace_analyze(r, &a, err, sizeof(err)), IK_TRACE_OK);
+	assert_int_equal(a.periods, 152);
+	assert_int_equal(a.cpu[0].states[1].entries, 152);
+	assert_int_equal(a.cpu[1].states[1].entries, 0);
+	assert_int_equal(a.all.wakes[IK_CAUSE_TIMER], 46);
+	assert_int_equal(a.all.wakes[IK_CAUSE_TICK], 83);
+	assert_int_equal(a.all.wakes[IK_CAUSE_IPI], 21);
+	assert_int_equal(a.all.wakes[IK_CAUSE_IRQ], 2);
+	assert_int_equal(a.all.wakes[IK_CAUSE_NONE], 0);
+	assert_int_equal(a.first_ns, 6042914213000);
+	assert_int_equal(a.last_ns, 6044910152000);
+	ik_trace_analysis_free(&a);
+	ik_trace_close(r);
+	free(im.text);
+}
+
+/* Nanoseconds, a command with blanks and brackets, ignored events, -1 exits, sorting. */
+static void test_layouts(void **state)
+{
+	(void)state;
+	const char *text =
+		"# perf script header comment\n"
+		"\n"
+		"  Web Content [x] 1234 [003] 100.000000100: power:cpu_idle: state=2 cpu_id=3\r\n"
+		"     swapper     0 [001] 100.000000050:   power:cpu_idle: state=0 cpu_id=1\n"
+		"     swapper     0 [003] 100.000000200: sched:sched_waking: comm=a pid=1 prio=120 target_cpu=003\n"
+		"     swapper     0 [003] 100.000000300: timer:hrtimer_start: hrtimer=0x1 function=f expires=5 softexpires=5\n"
+		"     swapper     0 [003] 100.000001000: irq:irq_handler_entry: irq=24 name=eth0 rx\n"
+		"     swapper     0 [003] 100.000001000: irq:irq_handler_entry: irq=25 name=second\n"
+		"     swapper     0 [003] 100.000002000: power:cpu_idle: state=-1 cpu_id=3\n"
+		"     swapper     0 [001] 100.000003: power:cpu_idle: state=4294967295 cpu_id=1\n"
+		"     swapper     0 [001] 100.000004: ipi:ipi_entry: (Rescheduling interrupts)\n";
+	struct ik_trace_import_opts o = { .hz = 1000 };
+	struct imported im;
+	import_text(text, &o, &im);
+	if (im.rc)
+		fail_msg("%s", im.err);
+	assert_int_equal(im.st.cpus, 4);
+	assert_int_equal(im.st.nstates, 3);
+	assert_int_equal(im.st.ignored, 2);
+	assert_int_equal(im.st.used, 7);
+	struct ik_trace_reader *r = reopen(&im);
+	assert_int_equal(ik_trace_header(r)->hz, 1000);
+	next(r, 100000000050, 1, IK_TRACE_IDLE_ENTER, 0); /* sorted before line 3 */
+	next(r, 100000000100, 3, IK_TRACE_IDLE_ENTER, 2);
+	next(r, 100000001000, 3, IK_TRACE_WAKE, IK_CAUSE_IRQ | 24 << 8); /* only the first */
+	next(r, 100000002000, 3, IK_TRACE_IDLE_EXIT, 0);
+	next(r, 100000003000, 1, IK_TRACE_IDLE_EXIT, 0);
+	next(r, 100000004000, 1, IK_TRACE_WAKE, IK_CAUSE_IPI); /* after the exit: still its cause */
+	expect_eof(r);
+	ik_trace_close(r);
+	free(im.text);
+}
+
+/* Exits without entries and entries while idle are dropped and counted. */
+static void test_dropped(void **state)
+{
+	(void)state;
+	const char *text =
+		"a 1 [000] 1.000001: power:cpu_idle: state=4294967295 cpu_id=0\n"
+		"a 1 [000] 1.000002: power:cpu_idle: state=1 cpu_id=0\n"
+		"a 1 [000] 1.000003: power:cpu_idle: state=0 cpu_id=0\n"
+		"a 1 [000] 1.000004: irq_vectors:reschedule_entry: vector=253\n"
+		"a 1 [000] 1.000005: irq_vectors:call_function_entry: vector=252\n"
+		"a 1 [000] 1.000006: power:cpu_idle: state=4294967295 cpu_id=0\n";
+	struct ik_trace_import_opts o = { 0 };
+	struct imported im;
+	import_text(text, &o, &im);
+	assert_int_equal(im.rc, IK_TRACE_OK);
+	assert_int_equal(im.st.dropped, 2);
+	assert_int_equal(im.st.written, 3);
+	struct ik_trace_reader *r = reopen(&im);
+	next(r, 1000002000, 0, IK_TRACE_IDLE_ENTER, 1);
+	next(r, 1000004000, 0, IK_TRACE_WAKE, IK_CAUSE_IPI);
+	next(r, 1000006000, 0, IK_TRACE_IDLE_EXIT, 0);
+	expect_eof(r);
+	ik_trace_close(r);
+	free(im.text);
+}
+
+/* A given table: its names (blanks made '_') and its bound on state=N. */
+static void test_table(void **state)
+{
+	(void)state;
+	struct ik_driver d;
+	memset(&d, 0, sizeof(d));
+	snprintf(d.name, sizeof(d.name), "kvm");
+	d.state_count = 2;
+	snprintf(d.states[0].name, sizeof(d.states[0].name), "POLL");
+	d.states[0].flags = 0x1;
+	snprintf(d.states[1].name, sizeof(d.states[1].name), "haltpoll idle");
+	d.states[1].exit_latency = 1;
+	d.states[1].target_residency = 1;
+	char err[256];
+	assert_int_equal(ik_driver_init(&d, err, sizeof(err)), 0);
+	struct ik_trace_import_opts o = { .drv = &d };
+	struct imported im;
+	import_text("a 1 [000] 1.000001: power:cpu_idle: state=1 cpu_id=0\n", &o, &im);
+	assert_int_equal(im.rc, IK_TRACE_OK);
+	assert_false(im.st.generic);
+	assert_non_null(strstr(im.text, "driver kvm 0\nstate POLL 0 0 0x1\nstate haltpoll_idle 1 1 0x0\n"));
+	free(im.text);
+	import_text("a 1 [000] 1.000001: power:cpu_idle: state=1 cpu_id=0\n"
+		    "a 1 [000] 1.000002: power:cpu_idle: state=4294967295 cpu_id=0\n"
+		    "a 1 [000] 1.000003: power:cpu_idle: state=2 cpu_id=0\n", &o, &im);
+	assert_int_equal(im.rc, IK_TRACE_EINPUT);
+	assert_string_equal(im.err, "in.txt:3: expected a state 0..1 (the table's), got state=2");
+	free(im.text);
+}
+
+static void expect_error(const char *text, const char *msg)
+{
+	struct ik_trace_import_opts o = { 0 };
+	struct imported im;
+	import_text(text, &o, &im);
+	assert_int_equal(im.rc, IK_TRACE_EINPUT);
+	if (!strstr(im.err, msg))
+		fail_msg("expected '%s' in '%s'", msg, im.err);
+	assert_int_equal(im.len, 0); /* nothing written */
+	free(im.text);
+}
+
+#define OK1 "a 1 [000] 1.000001: power:cpu_idle: state=1 cpu_id=0\n"
+
+static void test_errors(void **state)
+{
+	(void)state;
+	expect_error(OK1 "garbage\n", "in.txt:2: expected perf script's 'COMM PID [CPU] SECONDS.FRACTION: SYS:EVENT: FIELDS', got 'garbage'");
+	expect_error(OK1 "a 1 [000] 1.5 power:cpu_idle: state=1\n", "in.txt:2: expected perf script's");
+	expect_error(OK1 "a 1 [000] 1.0000000001: power:cpu_idle: state=1\n", "in.txt:2: expected perf script's");
+	expect_error(OK1 "a 1 [9999] 1.000002: power:cpu_idle: state=1\n", "in.txt:2: expected perf script's");
+	expect_error(OK1 "a 1 [000] 99999999999.000002: power:cpu_idle: state=1\n", "in.txt:2: expected perf script's");
+	expect_error(OK1 "a 1 [000] 1.000002: cpu_idle state=1\n", "in.txt:2: expected an event 'SYS:NAME:' after the time, got 'cpu_idle'");
+	expect_error(OK1 "a 1 [000] 1.000002: power:cpu_idle: cpu_id=0\n", "in.txt:2: expected 'state=N' in power:cpu_idle, got 'cpu_id=0'");
+	expect_error(OK1 "a 1 [000] 1.000002: power:cpu_idle: state=x1\n", "in.txt:2: expected 'state=N' in power:cpu_idle, got 'x1'");
+	expect_error(OK1 "a 1 [000] 1.000002: power:cpu_idle: state=10\n", "in.txt:2: expected a state 0..9 (the table's), got state=10");
+	expect_error(OK1 "a 1 [000] 1.000002: irq:irq_handler_entry: name=eth0\n", "in.txt:2: expected 'irq=N' in irq:irq_handler_entry");
+	expect_error("# only\na 1 [000] 1.000002: sched:sched_switch: prev_comm=a\n",
+		     "in.txt:2: expected power:cpu_idle events (perf record -e power:cpu_idle -a), got none");
+	expect_error("", "in.txt: expected power:cpu_idle events, got none");
+}
+
+static void test_lenient(void **state)
+{
+	(void)state;
+	struct ik_trace_import_opts o = { .lenient = true };
+	struct imported im;
+	import_text(OK1 "garbage\n"
+		    "a 1 [000] 1.000002: power:cpu_idle: state=77\n"
+		    "a 1 [000] 1.000003: power:cpu_idle: state=4294967295 cpu_id=0\n", &o, &im);
+	assert_int_equal(im.rc, IK_TRACE_OK);
+	assert_int_equal(im.st.skipped, 2);
+	assert_int_equal(im.st.written, 2);
+	assert_non_null(strstr(im.st.first_skip, "in.txt:2: expected perf script's"));
+	free(im.text);
+}
+
+/* The records entry point (what the trace.dat reader uses): order, states, lenient. */
+static void test_records(void **state)
+{
+	(void)state;
+	struct ik_trace_import_rec v[] = {
+		{ .t_ns = 300, .cpu = 1, .kind = IK_IMPORT_IDLE, .arg = -1 },
+		{ .t_ns = 100, .cpu = 1, .kind = IK_IMPORT_IDLE, .arg = 3 },
+		{ .t_ns = 200, .cpu = 1, .kind = IK_IMPORT_TICK, .arg = -1 },
+		{ .t_ns = 250, .cpu = 1, .kind = IK_IMPORT_IRQ, .arg = 9 },
+	};
+	struct ik_trace_import_opts o = { 0 };
+	struct ik_trace_import_stats st;
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	memset(&st, 0, sizeof(st));
+	FILE *out = open_memstream(&buf, &len);
+	assert_int_equal(ik_trace_import_records(v, 4, "r.dat", out, &o, &st, err, sizeof(err)), IK_TRACE_OK);
+	fclose(out);
+	assert_int_equal(st.cpus, 2);
+	assert_int_equal(st.nstates, 4);
+	assert_non_null(strstr(buf, "events\n100 1 idle_enter 3\n200 1 wake tick\n300 1 idle_exit\n"));
+	free(buf);
+
+	struct ik_driver d;
+	memset(&d, 0, sizeof(d));
+	snprintf(d.name, sizeof(d.name), "two");
+	d.state_count = 2;
+	snprintf(d.states[0].name, sizeof(d.states[0].name), "POLL");
+	snprintf(d.states[1].name, sizeof(d.states[1].name), "C1");
+	assert_int_equal(ik_driver_init(&d, err, sizeof(err)), 0);
+	o.drv = &d;
+	struct ik_trace_import_rec w[] = {
+		{ .t_ns = 100, .cpu = 0, .kind = IK_IMPORT_IDLE, .arg = 3 },
+		{ .t_ns = 200, .cpu = 0, .kind = IK_IMPORT_IDLE, .arg = 1 },
+	};
+	memset(&st, 0, sizeof(st));
+	out = open_memstream(&buf, &len);
+	assert_int_equal(ik_trace_import_records(w, 2, "r.dat", out, &o, &st, err, sizeof(err)), IK_TRACE_EINPUT);
+	fclose(out);
+	assert_int_equal(len, 0);
+	assert_non_null(strstr(err, "r.dat: expected CPUs 0..8191, times >= 0 and states 0..1, got state 3 on CPU 0 at 100 ns"));
+	free(buf);
+	o.lenient = true;
+	memset(&st, 0, sizeof(st));
+	out = open_memstream(&buf, &len);
+	assert_int_equal(ik_trace_import_records(w, 2, "r.dat", out, &o, &st, err, sizeof(err)), IK_TRACE_OK);
+	fclose(out);
+	assert_int_equal(st.skipped, 1);
+	assert_non_null(strstr(buf, "events\n200 0 idle_enter 1\n"));
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sample),	cmocka_unit_test(test_layouts),
+		cmocka_unit_test(test_dropped), cmocka_unit_test(test_table),
+		cmocka_unit_test(test_errors),	cmocka_unit_test(test_lenient),
+		cmocka_unit_test(test_records),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
