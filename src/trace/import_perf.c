@@ -424,7 +424,9 @@ int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char 
 		snprintf(gen.name, sizeof(gen.name), "generic");
 		gen.state_count = maxstate + 1 > 0 ? maxstate + 1 : 1;
 		for (int s = 0; s < gen.state_count; s++) {
-			snprintf(gen.states[s].name, sizeof(gen.states[s].name), "state%d", s);
+			/* s < IK_STATE_MAX: the modulo only tells the compiler so */
+			snprintf(gen.states[s].name, sizeof(gen.states[s].name), "state%d",
+				 s % IK_STATE_MAX);
 			gen.states[s].power_usage = -1;
 		}
 		if (ik_driver_init(&gen, err, errlen)) {
