@@ -79,6 +79,18 @@ int host_duration_arg(const char *cmd, const char *opt, const char *text,
 	return 0;
 }
 
+int host_latency_arg(const char *cmd, const char *text, int64_t *ns)
+{
+	if (host_duration_arg(cmd, "--latency", text, "us", (int64_t)IK_PMQOS_MAX_US * 1000, ns))
+		return -1;
+	if (*ns % 1000) {
+		fprintf(stderr, "idlekit %s: --latency: '%s' is not a whole number of microseconds "
+			"(the limit's unit)\n", cmd, text);
+		return -1;
+	}
+	return 0;
+}
+
 int host_seconds_arg(const char *cmd, const char *opt, const char *text, int64_t *ns)
 {
 	if (host_duration_arg(cmd, opt, text, "s", (int64_t)86400 * 1000000000, ns))

@@ -33,6 +33,8 @@ int host_long_arg(const char *cmd, const char *opt, const char *text, long min, 
 /* A duration option ("100us"); prints and returns -1 on error. */
 int host_duration_arg(const char *cmd, const char *opt, const char *text,
 		      const char *default_unit, int64_t max_ns, int64_t *ns);
+/* --latency for a PM QoS limit: a duration ("20us") in whole microseconds, as ns. */
+int host_latency_arg(const char *cmd, const char *text, int64_t *ns);
 /* Seconds, possibly fractional ("0.5"), > 0: as ns. */
 int host_seconds_arg(const char *cmd, const char *opt, const char *text, int64_t *ns);
 

@@ -262,14 +262,8 @@ int cmd_set(int argc, char **argv)
 			governor = optarg;
 			break;
 		case OPT_LATENCY:
-			if (host_duration_arg("set", "--latency", optarg, "us",
-					      (int64_t)IK_PMQOS_MAX_US * 1000, &latency_ns))
+			if (host_latency_arg("set", optarg, &latency_ns))
 				return EXIT_USAGE;
-			if (latency_ns % 1000) {
-				fprintf(stderr, "idlekit set: --latency: '%s' is not a whole number of "
-					"microseconds (the limit's unit)\n", optarg);
-				return EXIT_USAGE;
-			}
 			break;
 		case OPT_CPU:
 			cpu_list = optarg;

@@ -127,14 +127,8 @@ int cmd_wakelat(int argc, char **argv)
 			}
 			break;
 		case OPT_LATENCY:
-			if (host_duration_arg("wakelat", "--latency", optarg, "us",
-					      (int64_t)IK_PMQOS_MAX_US * 1000, &latency_ns))
+			if (host_latency_arg("wakelat", optarg, &latency_ns))
 				return EXIT_USAGE;
-			if (latency_ns % 1000) {
-				fprintf(stderr, "idlekit wakelat: --latency: '%s' is not a whole number of "
-					"microseconds\n", optarg);
-				return EXIT_USAGE;
-			}
 			break;
 		case OPT_STATE:
 			state = optarg;
