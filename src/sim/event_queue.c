@@ -6,6 +6,7 @@ int ik_eq_init(struct ik_event_queue *q, int capacity)
 {
 	q->capacity = capacity;
 	q->size = 0;
+	q->vacant_root = false;
 	q->heap = calloc((size_t)capacity, sizeof(*q->heap));
 	q->pos = malloc((size_t)capacity * sizeof(*q->pos));
 	if (!q->heap || !q->pos) {
@@ -24,6 +25,7 @@ void ik_eq_free(struct ik_event_queue *q)
 	q->heap = NULL;
 	q->pos = NULL;
 	q->size = q->capacity = 0;
+	q->vacant_root = false;
 }
 
 /* a fires before b: earlier time, or the same time and a smaller id. */
@@ -70,10 +72,44 @@ static void sift_down(struct ik_event_queue *q, int i)
 	place(q, i, e);
 }
 
+/* Put the last entry into the vacant root and restore the heap (Floyd: the vacancy goes
+   down along the smaller children to a leaf, one comparison per level, and the last
+   entry, which usually belongs near the bottom, rises from there). */
+static void fill_vacant_root(struct ik_event_queue *q)
+{
+	q->vacant_root = false;
+	if (q->size == 0)
+		return;
+	struct ik_eq_entry last = q->heap[q->size]; /* slots 1..size hold the entries */
+	int i = 0;
+	for (;;) {
+		int child = 2 * i + 1;
+		if (child >= q->size)
+			break;
+		if (child + 1 < q->size && before(q->heap[child + 1], q->heap[child]))
+			child++;
+		place(q, i, q->heap[child]);
+		i = child;
+	}
+	place(q, i, last);
+	sift_up(q, i);
+}
+
 void ik_eq_arm(struct ik_event_queue *q, int id, int64_t t)
 {
 	int i = q->pos[id];
 
+	if (i < 0 && q->vacant_root) {
+		q->vacant_root = false;
+		q->size++;
+		place(q, 0, (struct ik_eq_entry){ t, id });
+		sift_down(q, 0);
+		return;
+	}
+	if (q->vacant_root) {
+		fill_vacant_root(q);
+		i = q->pos[id];
+	}
 	if (i < 0) {
 		i = q->size++;
 		place(q, i, (struct ik_eq_entry){ t, id });
@@ -90,6 +126,8 @@ void ik_eq_arm(struct ik_event_queue *q, int id, int64_t t)
 
 void ik_eq_remove(struct ik_event_queue *q, int id)
 {
+	if (q->vacant_root)
+		fill_vacant_root(q);
 	int i = q->pos[id];
 
 	q->pos[id] = -1;
@@ -97,21 +135,29 @@ void ik_eq_remove(struct ik_event_queue *q, int id)
 	if (i == q->size)
 		return;
 	place(q, i, last);
-	sift_down(q, i);
-	sift_up(q, q->pos[last.id]);
+	if (i > 0 && before(last, q->heap[(i - 1) / 2]))
+		sift_up(q, i);
+	else
+		sift_down(q, i);
 }
 
 int ik_eq_pop(struct ik_event_queue *q, int64_t *t)
 {
+	if (q->vacant_root)
+		fill_vacant_root(q);
 	if (q->size == 0)
 		return -1;
 	int id = q->heap[0].id;
 	*t = q->heap[0].expires;
-	ik_eq_remove(q, id);
+	q->pos[id] = -1;
+	q->size--;
+	q->vacant_root = true;
 	return id;
 }
 
-int64_t ik_eq_peek_time(const struct ik_event_queue *q)
+int64_t ik_eq_peek_time(struct ik_event_queue *q)
 {
+	if (q->vacant_root)
+		fill_vacant_root(q);
 	return q->size ? q->heap[0].expires : INT64_MAX;
 }

@@ -6,6 +6,13 @@
  * that is already armed moves it instead of leaving a stale entry behind: the heap never
  * holds more entries than there are timers, however long the simulation runs.  Ties are
  * broken by id, which keeps the order of events, and so every result, deterministic.
+ * Because that order is total, which timer fires next never depends on how the heap is laid
+ * out, only on which timers are armed when.
+ *
+ * Popping leaves the root vacant rather than refilling it at once: the handler of the event
+ * almost always arms a timer next (the wake-up it causes, the end of the exit it starts), and
+ * that timer then takes the vacant root with one sift down, instead of the refill's sift
+ * down and the new timer's sift up.
  */
 #ifndef IDLEKIT_SIM_EVENT_QUEUE_H
 #define IDLEKIT_SIM_EVENT_QUEUE_H
@@ -21,6 +28,7 @@ struct ik_eq_entry {
 struct ik_event_queue {
 	int capacity;              /* number of timer ids */
 	int size;                  /* armed timers */
+	bool vacant_root;          /* heap[0] was popped: entries are heap[1..size] */
 	struct ik_eq_entry *heap;  /* the heap, times kept beside ids for locality */
 	int *pos;                  /* pos[id] = index in heap, -1 when not armed */
 };
@@ -48,6 +56,6 @@ static inline int64_t ik_eq_expires(const struct ik_event_queue *q, int id)
 /* Earliest timer: its id (and time in *t), disarmed; -1 when none is armed. */
 int ik_eq_pop(struct ik_event_queue *q, int64_t *t);
 /* Time of the earliest timer without removing it; INT64_MAX when none. */
-int64_t ik_eq_peek_time(const struct ik_event_queue *q);
+int64_t ik_eq_peek_time(struct ik_event_queue *q);
 
 #endif
