@@ -9,6 +9,7 @@
 
 #include "idlekit/cpuidle.h"
 #include "idlekit/scenario.h"
+#include "idlekit/timeline.h"
 
 /*
  * Log-linear histogram of non-negative ns values (HDR style): exact below 2^IK_HIST_SUB_BITS,
@@ -63,6 +64,8 @@ struct ik_run_result {
 	   a state that neither polls nor is lite (keeps SMT resources) */
 	struct ik_hist leave_lite;
 	double energy_j;
+	/* optional, owned: idle states per CPU over a window (scenario timeline_len_ns), or NULL */
+	struct ik_timeline *timeline;
 };
 
 /* Figures derived from a run, in the units their names say. */

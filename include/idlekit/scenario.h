@@ -118,6 +118,10 @@ struct ik_scenario {
 	int64_t warmup_ns; /* simulated before counters start */
 	int runs;
 	uint64_t seed;
+	/* not from the file: the caller asks for a timeline of idle states (src/sim/timeline.c)
+	   over [warm-up end + timeline_start_ns, + timeline_len_ns); 0 = none */
+	int64_t timeline_start_ns;
+	int64_t timeline_len_ns;
 };
 
 #define IK_ERR_LEN 512

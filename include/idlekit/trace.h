@@ -24,6 +24,7 @@
 
 #include "idlekit/cpuidle.h"
 #include "idlekit/governor.h"
+#include "idlekit/timeline.h"
 
 #define IK_TRACE_VERSION 1
 #define IK_TRACE_MAX_CPUS 8192
@@ -153,9 +154,18 @@ struct ik_trace_analysis {
 /* Read the whole trace and analyse it; free with ik_trace_analysis_free. */
 int ik_trace_analyze(struct ik_trace_reader *r, struct ik_trace_analysis *a, char *err,
 		     size_t errlen);
+/*
+ * The same, and the idle periods that overlap tl's window kept in tl (NULL: none).  A trace's
+ * window is relative to its first event: tl's origin_ns is set to that event's time and its
+ * start_ns moved by as much.
+ */
+int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysis *a,
+			      struct ik_timeline *tl, char *err, size_t errlen);
 void ik_trace_analysis_free(struct ik_trace_analysis *a);
 /* The lower bound of histogram bucket i in ns. */
 uint64_t ik_trace_hist_lower_ns(int i);
+/* The histogram bucket of an idle duration in ns. */
+int ik_trace_hist_bucket(uint64_t ns);
 
 /* ---- Replay (src/trace/replay.c) --------------------------------------------------------- */
 
@@ -167,6 +177,8 @@ struct ik_trace_replay_opts {
 	const struct ik_governor *gov;
 	int hz; /* 0 = the trace's */
 	const struct ik_haltpoll_params *haltpoll; /* NULL = defaults */
+	struct ik_timeline *timeline; /* optional: the replayed idle entries in its window (made
+					 relative to the first event, as ik_trace_analyze_timeline) */
 };
 
 struct ik_trace_replay_cpu {
@@ -188,6 +200,7 @@ struct ik_trace_replay {
 	uint64_t compared;
 	/* confusion[recorded][chosen] over compared periods */
 	uint64_t confusion[IK_STATE_MAX][IK_STATE_MAX];
+	uint64_t hist[IK_TRACE_HIST_BUCKETS]; /* replayed idle entries by residency, all CPUs */
 	uint64_t skipped;
 };
 

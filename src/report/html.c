@@ -24,111 +24,9 @@
 #include "report/report_internal.h"
 #include "report/svg.h"
 
-#define MAX_CPU_BARS 64
-#define PLOT_W 900
-#define PLOT_H 360
-#define HIST_BINS_PER_DECADE 10
-#define HIST_LINEAR_BINS 60
-#define SEED_LABEL_LEN 32
-
-static void esc(FILE *out, const char *s)
-{
-	ik_svg_escape(out, s);
-}
-
-static void escn(FILE *out, const char *s, size_t n)
-{
-	ik_svg_escape_n(out, s, n);
-}
-
-void ik_html_begin(FILE *out, const char *title)
-{
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>", out);
-	esc(out, title);
-	fputs("</title>\n<style>\n"
-	      "body { font-family: sans-serif; margin: 1.5em; max-width: 1150px; color: #111; }\n"
-	      "table { border-collapse: collapse; margin: 0.5em 0 1em 0; }\n"
-	      "th, td { border: 1px solid #ccc; padding: 2px 8px; }\n"
-	      "td.num { text-align: right; font-variant-numeric: tabular-nums; }\n"
-	      "th { background: #f2f2f2; text-align: left; }\n"
-	      "p.note { color: #444; font-size: 90%; }\n"
-	      "svg { display: block; margin: 0.5em 0 1.5em 0; }\n"
-	      "</style>\n</head>\n<body>\n<h1>",
-	      out);
-	esc(out, title);
-	fputs("</h1>\n", out);
-}
-
-void ik_html_end(FILE *out)
-{
-	fputs("<p class=\"note\">Written by idlekit. Colours: the Okabe-Ito palette. Hover a mark "
-	      "for its value.</p>\n</body>\n</html>\n",
-	      out);
-}
-
-/* <p class="note">, printf-style, escaped. */
-static void note(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(FILE *out, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	fputs("<p class=\"note\">", out);
-	esc(out, buf);
-	fputs("</p>\n", out);
-}
-
-/* ---- tables ---- */
-
-static void th(FILE *out, const char *s)
-{
-	fputs("<th>", out);
-	esc(out, s);
-	fputs("</th>", out);
-}
-
-static void td_text(FILE *out, const char *s, size_t n)
-{
-	fputs("<td>", out);
-	escn(out, s, n);
-	fputs("</td>", out);
-}
-
-static void td_num(FILE *out, const char *s)
-{
-	fputs("<td class=\"num\">", out);
-	esc(out, s);
-	fputs("</td>", out);
-}
-
-static void td_u64(FILE *out, uint64_t v)
-{
-	fprintf(out, "<td class=\"num\">%llu</td>", (unsigned long long)v);
-}
-
-static void td_fixed(FILE *out, double v, int decimals)
-{
-	char num[IK_REP_NUM_LEN];
-	ik_rep_fmt_fixed(num, sizeof(num), v, decimals);
-	td_num(out, num);
-}
-
-static void td_us(FILE *out, int64_t ns)
-{
-	char num[IK_REP_NUM_LEN];
-	ik_rep_fmt_scaled(num, sizeof(num), ns, 3, 2);
-	td_num(out, num);
-}
-
-static void setting(FILE *out, const char *key, const char *value, size_t n)
-{
-	fputs("<tr>", out);
-	th(out, key);
-	td_text(out, value, n);
-	fputs("</tr>\n", out);
-}
+#define PLOT_W IK_HTML_PLOT_W
+#define PLOT_H IK_HTML_PLOT_H
+#define SEED_LABEL_LEN IK_HTML_LABEL_LEN
 
 static bool has_throughput(const struct ik_scenario *sc)
 {
@@ -144,27 +42,27 @@ static void settings_table(FILE *out, const struct ik_scenario *sc,
 	const struct ik_workload *wl = &sc->workload;
 
 	fputs("<h2>Settings</h2>\n<table class=\"settings\">\n", out);
-	setting(out, "scenario", sc->name, sizeof(sc->name));
+	ik_html_setting(out, "scenario", sc->name, sizeof(sc->name));
 	snprintf(buf, sizeof(buf), "%.*s: %d packages x %d cores x %d threads = %d CPUs",
 		 (int)strnlen(p->name, sizeof(p->name)), p->name, p->packages, p->cores_per_package,
 		 p->threads_per_core, ik_platform_cpus(p));
-	setting(out, "platform", buf, sizeof(buf));
-	setting(out, "driver", sc->driver, sizeof(sc->driver));
-	setting(out, "governor", sc->governor, sizeof(sc->governor));
+	ik_html_setting(out, "platform", buf, sizeof(buf));
+	ik_html_setting(out, "driver", sc->driver, sizeof(sc->driver));
+	ik_html_setting(out, "governor", sc->governor, sizeof(sc->governor));
 	snprintf(buf, sizeof(buf), "%d", sc->hz);
-	setting(out, "HZ", buf, sizeof(buf));
+	ik_html_setting(out, "HZ", buf, sizeof(buf));
 	if (sc->latency_limit_us < 0)
 		snprintf(buf, sizeof(buf), "no CPU latency limit");
 	else
 		snprintf(buf, sizeof(buf), "CPU latency limit %lld us", (long long)sc->latency_limit_us);
-	setting(out, "PM QoS", buf, sizeof(buf));
+	ik_html_setting(out, "PM QoS", buf, sizeof(buf));
 	buf[0] = '\0';
 	for (int i = 0; i < sc->ndisabled && i < IK_MAX_DISABLED; i++) {
 		size_t len = strlen(buf);
 		snprintf(buf + len, sizeof(buf) - len, "%s%.*s", i ? " " : "",
 			 (int)strnlen(sc->disabled[i], sizeof(sc->disabled[i])), sc->disabled[i]);
 	}
-	setting(out, "disabled", sc->ndisabled > 0 ? buf : "none", sizeof(buf));
+	ik_html_setting(out, "disabled", sc->ndisabled > 0 ? buf : "none", sizeof(buf));
 	switch (wl->kind) {
 	case IK_WORKLOAD_PINGPONG:
 	case IK_WORKLOAD_STREAM:
@@ -185,17 +83,17 @@ static void settings_table(FILE *out, const struct ik_scenario *sc,
 		snprintf(buf, sizeof(buf), "%s", ik_rep_workload_name(wl->kind));
 		break;
 	}
-	setting(out, "workload", buf, sizeof(buf));
+	ik_html_setting(out, "workload", buf, sizeof(buf));
 	ik_rep_fmt_exact(a, sizeof(a), sc->duration_ns, 6);
 	ik_rep_fmt_exact(b, sizeof(b), sc->warmup_ns, 6);
 	snprintf(buf, sizeof(buf), "%s ms measured after %s ms of warm-up", a, b);
-	setting(out, "duration", buf, sizeof(buf));
+	ik_html_setting(out, "duration", buf, sizeof(buf));
 	if (nruns > 0)
 		snprintf(buf, sizeof(buf), "%d run%s, seeds %llu to %llu", nruns, nruns == 1 ? "" : "s",
 			 (unsigned long long)runs[0].seed, (unsigned long long)runs[nruns - 1].seed);
 	else
 		snprintf(buf, sizeof(buf), "no runs");
-	setting(out, "runs", buf, sizeof(buf));
+	ik_html_setting(out, "runs", buf, sizeof(buf));
 	fputs("</table>\n", out);
 }
 
@@ -207,22 +105,22 @@ static void states_table(FILE *out, const struct ik_run_result *r)
 	char num[IK_REP_NUM_LEN];
 	fputs("<table class=\"states\">\n<tr>", out);
 	for (size_t i = 0; i < sizeof(headers) / sizeof(headers[0]); i++)
-		th(out, headers[i]);
+		ik_html_th(out, headers[i]);
 	fputs("</tr>\n", out);
 	for (int i = 0; i < ik_rep_nstates(r); i++) {
 		const struct ik_state_counters *c = &r->total[i];
 		fprintf(out, "<tr><td class=\"num\">%d</td>", i);
-		td_text(out, r->states[i].name, sizeof(r->states[i].name));
+		ik_html_td_text(out, r->states[i].name, sizeof(r->states[i].name));
 		fprintf(out, "<td class=\"num\">%u</td><td class=\"num\">%u</td>",
 			r->states[i].exit_latency, r->states[i].target_residency);
-		td_u64(out, c->usage);
+		ik_html_td_u64(out, c->usage);
 		ik_rep_fmt_scaled(num, sizeof(num), c->time_ns > INT64_MAX ? INT64_MAX : (int64_t)c->time_ns,
 				  3, 0);
-		td_num(out, num);
-		td_u64(out, c->above);
-		td_u64(out, c->below);
-		td_u64(out, c->rejected);
-		td_fixed(out, ik_run_residency_pct(r, i), 2);
+		ik_html_td_num(out, num);
+		ik_html_td_u64(out, c->above);
+		ik_html_td_u64(out, c->below);
+		ik_html_td_u64(out, c->rejected);
+		ik_html_td_fixed(out, ik_run_residency_pct(r, i), 2);
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
@@ -234,18 +132,18 @@ static void latency_table(FILE *out, const struct ik_run_result *runs, int nruns
 					      "p99_us", "p99.9_us", "max_us", "mean_us"};
 	fputs("<table class=\"latency\">\n<tr>", out);
 	for (size_t i = 0; i < sizeof(headers) / sizeof(headers[0]); i++)
-		th(out, headers[i]);
+		ik_html_th(out, headers[i]);
 	fputs("</tr>\n", out);
 	for (int k = 0; k < nruns; k++) {
 		const struct ik_hist *h = &runs[k].wake_latency;
 		fprintf(out, "<tr><td class=\"num\">%llu</td>", (unsigned long long)runs[k].seed);
-		td_u64(out, h->count);
-		td_us(out, ik_hist_percentile(h, 50.0));
-		td_us(out, ik_hist_percentile(h, 90.0));
-		td_us(out, ik_hist_percentile(h, 99.0));
-		td_us(out, ik_hist_percentile(h, 99.9));
-		td_us(out, h->count ? h->max : 0);
-		td_fixed(out, h->count ? h->sum / (double)h->count / 1000.0 : 0.0, 2);
+		ik_html_td_u64(out, h->count);
+		ik_html_td_us(out, ik_hist_percentile(h, 50.0));
+		ik_html_td_us(out, ik_hist_percentile(h, 90.0));
+		ik_html_td_us(out, ik_hist_percentile(h, 99.0));
+		ik_html_td_us(out, ik_hist_percentile(h, 99.9));
+		ik_html_td_us(out, h->count ? h->max : 0);
+		ik_html_td_fixed(out, h->count ? h->sum / (double)h->count / 1000.0 : 0.0, 2);
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
@@ -294,14 +192,14 @@ static int runs_tables(FILE *out, const struct ik_scenario *sc, const struct ik_
 	fputs("<h3>Runs</h3>\n<p class=\"note\">One line per seed; &lt;state&gt;_% is the share of "
 	      "all CPUs' time in that state.</p>\n<table class=\"runs\">\n<tr>",
 	      out);
-	th(out, "seed");
+	ik_html_th(out, "seed");
 	for (int c = 0; c < ncols; c++)
-		th(out, cols[c].header);
+		ik_html_th(out, cols[c].header);
 	fputs("</tr>\n", out);
 	for (int k = 0; k < nruns; k++) {
 		fprintf(out, "<tr><td class=\"num\">%llu</td>", (unsigned long long)runs[k].seed);
 		for (int c = 0; c < ncols; c++)
-			td_fixed(out,
+			ik_html_td_fixed(out,
 				 ik_rep_figure_value(&runs[k], cols[c].figure, cols[c].state) * cols[c].scale,
 				 cols[c].decimals);
 		fputs("</tr>\n", out);
@@ -319,19 +217,19 @@ static int runs_tables(FILE *out, const struct ik_scenario *sc, const struct ik_
 	fprintf(out, "<h3>Summary over %d runs</h3>\n<p class=\"note\">Stddev: sample standard "
 		     "deviation; CoefVar%%: 100 * Stddev / AMean.</p>\n<table class=\"summary\">\n<tr>",
 		nruns);
-	th(out, "");
+	ik_html_th(out, "");
 	for (int c = 0; c < ncols; c++)
-		th(out, cols[c].header);
+		ik_html_th(out, cols[c].header);
 	fputs("</tr>\n", out);
 	for (int r = 0; r < NROWS; r++) {
 		fputs("<tr>", out);
-		th(out, rows[r]);
+		ik_html_th(out, rows[r]);
 		for (int c = 0; c < ncols; c++) {
 			double k = cols[c].scale;
 			const double v[NROWS] = {s[c].min * k,	 s[c].max * k,	  s[c].median * k,
 						 s[c].amean * k, s[c].hmean * k, s[c].stddev * k,
 						 s[c].cov_pct};
-			td_fixed(out, v[r], r == NROWS - 1 ? 2 : cols[c].decimals);
+			ik_html_td_fixed(out, v[r], r == NROWS - 1 ? 2 : cols[c].decimals);
 		}
 		fputs("</tr>\n", out);
 	}
@@ -352,15 +250,6 @@ static char (*seed_labels(const struct ik_run_result *runs, int nruns))[SEED_LAB
 	return labels;
 }
 
-static const char **label_ptrs(char (*labels)[SEED_LABEL_LEN], int n)
-{
-	const char **p = calloc((size_t)n + 1, sizeof(*p));
-	if (p)
-		for (int i = 0; i < n; i++)
-			p[i] = labels[i];
-	return p;
-}
-
 /* Series names and colours of the residency bars: the states, then the rest in grey. */
 static void state_series(const struct ik_run_result *r, const char **names, const char **colors,
 			 char (*namebuf)[IK_NAME_LEN + 1])
@@ -376,17 +265,12 @@ static void state_series(const struct ik_run_result *r, const char **names, cons
 	colors[ns] = IK_SVG_GREY;
 }
 
-static int label_every(int n)
-{
-	return n > 24 ? (n + 23) / 24 : 1;
-}
-
 static int plot_residency_runs(FILE *out, const struct ik_run_result *runs, int nruns)
 {
 	int ns = ik_rep_nstates(&runs[0]);
 	double *v = calloc((size_t)nruns * (size_t)(ns + 1), sizeof(double));
 	char(*labels)[SEED_LABEL_LEN] = seed_labels(runs, nruns);
-	const char **lp = labels ? label_ptrs(labels, nruns) : NULL;
+	const char **lp = labels ? ik_html_label_ptrs(labels, nruns) : NULL;
 	if (!v || !lp) {
 		free(v);
 		free(labels);
@@ -408,7 +292,7 @@ static int plot_residency_runs(FILE *out, const struct ik_run_result *runs, int 
 
 	struct ik_svg p;
 	struct ik_svg_axis x = {.label = "run (seed)", .ncat = nruns, .cat_labels = lp,
-				.cat_label_every = label_every(nruns)};
+				.cat_label_every = ik_html_label_every(nruns)};
 	struct ik_svg_axis y = {.min = 0, .max = 100, .label = "share of all CPUs' time (%)"};
 	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Residency per state, per run", &x, &y);
 	ik_svg_stacked_bars(&p, nruns, ns + 1, v, names, colors);
@@ -425,235 +309,52 @@ static int plot_residency_cpus(FILE *out, const struct ik_run_result *r)
 {
 	int ns = ik_rep_nstates(r), ncpus = r->ncpus;
 	if (!r->per_cpu || ncpus <= 0 || r->measured_ns <= 0) {
-		note(out, "No per-CPU counters in this result.");
+		ik_html_note(out, "No per-CPU counters in this result.");
 		return 0;
 	}
-	int per_bar = (ncpus + MAX_CPU_BARS - 1) / MAX_CPU_BARS;
-	int nbars = (ncpus + per_bar - 1) / per_bar;
-	double *v = calloc((size_t)nbars * (size_t)(ns + 1), sizeof(double));
-	char(*labels)[SEED_LABEL_LEN] = calloc((size_t)nbars, SEED_LABEL_LEN);
-	const char **lp = labels ? label_ptrs(labels, nbars) : NULL;
-	if (!v || !lp) {
-		free(v);
-		free(labels);
-		free(lp);
+	double *t = calloc((size_t)ncpus * (size_t)(ns ? ns : 1), sizeof(double));
+	if (!t)
 		return -1;
-	}
-	for (int b = 0; b < nbars; b++) {
-		int first = b * per_bar, last = first + per_bar - 1;
-		if (last >= ncpus)
-			last = ncpus - 1;
-		if (first == last)
-			snprintf(labels[b], SEED_LABEL_LEN, "%d", first);
-		else
-			snprintf(labels[b], SEED_LABEL_LEN, "%d-%d", first, last);
-		double sum = 0;
+	for (int c = 0; c < ncpus; c++)
 		for (int s = 0; s < ns; s++) {
-			double t = 0;
-			for (int c = first; c <= last; c++) {
-				const struct ik_state_counters *k = ik_rep_per_cpu(r, c, s);
-				t += k ? (double)k->time_ns : 0.0;
-			}
-			double pct = 100.0 * t / ((double)r->measured_ns * (last - first + 1));
-			v[(size_t)b * (size_t)(ns + 1) + (size_t)s] = pct;
-			sum += pct;
+			const struct ik_state_counters *k = ik_rep_per_cpu(r, c, s);
+			t[(size_t)c * (size_t)ns + (size_t)s] = k ? (double)k->time_ns : 0.0;
 		}
-		v[(size_t)b * (size_t)(ns + 1) + (size_t)ns] = sum < 100.0 ? 100.0 - sum : 0.0;
-	}
 	const char *names[IK_STATE_MAX + 1], *colors[IK_STATE_MAX + 1];
 	char namebuf[IK_STATE_MAX][IK_NAME_LEN + 1];
 	state_series(r, names, colors, namebuf);
-
 	char title[128];
 	snprintf(title, sizeof(title), "Residency per state, per CPU (seed %llu)",
 		 (unsigned long long)r->seed);
-	struct ik_svg p;
-	struct ik_svg_axis x = {.label = per_bar > 1 ? "CPUs (each bar: the mean of a group)" : "CPU",
-				.ncat = nbars, .cat_labels = lp, .cat_label_every = label_every(nbars)};
-	struct ik_svg_axis y = {.min = 0, .max = 100, .label = "share of the CPU's time (%)"};
-	ik_svg_begin(&p, out, PLOT_W, PLOT_H, title, &x, &y);
-	ik_svg_stacked_bars(&p, nbars, ns + 1, v, names, colors);
-	ik_svg_axes(&p);
-	ik_svg_legend(&p, ns + 1, names, colors);
-	ik_svg_end(&p);
-	int last_bar = ncpus - (nbars - 1) * per_bar;
-	if (per_bar > 1 && last_bar != per_bar)
-		note(out,
-		     "%d CPUs in %d bars: each bar is the mean over %d consecutive CPUs (the last bar "
-		     "over %d), so the plot stays readable on large machines.",
-		     ncpus, nbars, per_bar, last_bar);
-	else if (per_bar > 1)
-		note(out,
-		     "%d CPUs in %d bars: each bar is the mean over %d consecutive CPUs, so the plot "
-		     "stays readable on large machines.",
-		     ncpus, nbars, per_bar);
-	free(v);
-	free(labels);
-	free(lp);
-	return 0;
+	int rc = ik_html_residency_cpus(out, title, ncpus, ns, names, t, (double)r->measured_ns,
+					names[ns]);
+	free(t);
+	return rc;
 }
 
-/* The value a histogram bucket stands for, as src/report/histogram.c defines it. */
-static int64_t bucket_value(int index)
+static int plot_latency(FILE *out, const struct ik_hist *h, const struct ik_run_result *runs,
+			int nruns)
 {
-	const int sub = 1 << IK_HIST_SUB_BITS;
-	if (index < 2 * sub)
-		return index;
-	int shift = (index >> IK_HIST_SUB_BITS) - 1;
-	uint64_t lowest = ((uint64_t)(index & (sub - 1)) + (uint64_t)sub) << shift;
-	return (int64_t)(lowest + (((uint64_t)1 << shift) / 2));
-}
-
-static void plot_latency(FILE *out, const struct ik_hist *h, const struct ik_run_result *runs,
-			 int nruns)
-{
-	/* the range, in us, of the buckets that hold samples */
-	double lo = 0, hi = 0;
-	bool any = false;
-	for (int i = 0; i < IK_HIST_BUCKETS; i++) {
-		if (!h->buckets[i])
-			continue;
-		double v = (double)bucket_value(i) / 1000.0;
-		if (!any || v < lo)
-			lo = v;
-		if (!any || v > hi)
-			hi = v;
-		any = true;
-	}
-	if (!any) {
-		note(out, "No wake-ups were measured: no latency to plot.");
-		return;
-	}
-	double lo_pos = lo > 0 ? lo : 0.001; /* 1 ns: the smallest value a log axis shows */
-	bool logx = hi / lo_pos >= 100.0;
-	double xmin, xmax;
-	int nbins;
-	double edges[HIST_LINEAR_BINS * 2 + 2];
-	double heights[HIST_LINEAR_BINS * 2 + 1];
-	if (logx) {
-		double d0 = floor(log10(lo_pos) * HIST_BINS_PER_DECADE) / HIST_BINS_PER_DECADE;
-		double d1 = ceil(log10(hi) * HIST_BINS_PER_DECADE + 1e-9) / HIST_BINS_PER_DECADE;
-		nbins = (int)lround((d1 - d0) * HIST_BINS_PER_DECADE);
-		if (nbins < 1)
-			nbins = 1;
-		if (nbins > HIST_LINEAR_BINS * 2)
-			nbins = HIST_LINEAR_BINS * 2;
-		for (int i = 0; i <= nbins; i++)
-			edges[i] = pow(10.0, d0 + (d1 - d0) * i / nbins);
-	} else {
-		double d0 = 0, d1 = hi * 1.02 + 0.001;
-		nbins = HIST_LINEAR_BINS;
-		for (int i = 0; i <= nbins; i++)
-			edges[i] = d0 + (d1 - d0) * i / nbins;
-	}
-	xmin = edges[0];
-	xmax = edges[nbins];
-	memset(heights, 0, sizeof(heights));
-	for (int i = 0; i < IK_HIST_BUCKETS; i++) {
-		if (!h->buckets[i])
-			continue;
-		double v = (double)bucket_value(i) / 1000.0;
-		if (logx && v < lo_pos)
-			v = lo_pos;
-		int b;
-		if (logx)
-			b = (int)floor((log10(v) - log10(xmin)) / (log10(xmax) - log10(xmin)) * nbins);
-		else
-			b = (int)floor((v - xmin) / (xmax - xmin) * nbins);
-		b = b < 0 ? 0 : b >= nbins ? nbins - 1 : b;
-		heights[b] += 100.0 * (double)h->buckets[i] / (double)h->count;
-	}
-	double ymax = 0;
-	for (int i = 0; i < nbins; i++)
-		if (heights[i] > ymax)
-			ymax = heights[i];
-
-	static const double pcts[] = {50.0, 90.0, 99.0, 99.9};
-	static const char *const pnames[] = {"p50", "p90", "p99", "p99.9"};
-	char what[96];
-	snprintf(what, sizeof(what), "%s", nruns > 1 ? "all runs together" : "all wake-ups");
-
-	struct ik_svg p;
-	struct ik_svg_axis x = {.min = xmin, .max = xmax, .log = logx, .label = "wake latency (us)"};
-	struct ik_svg_axis y = {.min = 0, .max = ymax * 1.1, .label = "share of wake-ups (%)"};
-	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Wake latency: histogram", &x, &y);
-	ik_svg_hist(&p, nbins, edges, heights, ik_svg_color(0));
-	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
-		char label[64];
-		double v = (double)ik_hist_percentile(h, pcts[i]) / 1000.0;
-		snprintf(label, sizeof(label), "%s %.2f us", pnames[i], v);
-		ik_svg_vmarker(&p, v, label, ik_svg_color(5));
-	}
-	ik_svg_axes(&p);
-	const char *lnames[] = {what};
-	const char *lcolors[] = {ik_svg_color(0)};
-	ik_svg_legend(&p, 1, lnames, lcolors);
-	ik_svg_end(&p);
-
-	/* CDF: all runs together, and each run when they are few */
-	int overlay = nruns > 1 && nruns <= IK_SVG_NCOLORS - 1 ? nruns : 0;
-	double *xs = malloc(sizeof(double) * IK_HIST_BUCKETS);
-	double *ys = malloc(sizeof(double) * IK_HIST_BUCKETS);
-	if (!xs || !ys) {
-		free(xs);
-		free(ys);
-		return;
-	}
-	x.min = logx ? xmin : 0;
-	y = (struct ik_svg_axis){.min = 0, .max = 100, .label = "wake-ups at or below (%)"};
-	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Wake latency: cumulative distribution", &x, &y);
+	int n = nruns > 1 && nruns <= IK_SVG_NCOLORS - 1 ? nruns : 0;
+	const struct ik_hist *hs[IK_SVG_NCOLORS];
 	const char *names[IK_SVG_NCOLORS];
-	const char *colors[IK_SVG_NCOLORS];
-	char namebuf[IK_SVG_NCOLORS][96];
-	int nl = 0;
-	for (int k = -1; k < overlay; k++) {
-		const struct ik_hist *hk = k < 0 ? h : &runs[k].wake_latency;
-		if (!hk->count)
-			continue;
-		int n = 0;
-		uint64_t cum = 0;
-		for (int i = 0; i < IK_HIST_BUCKETS; i++) {
-			if (!hk->buckets[i])
-				continue;
-			cum += hk->buckets[i];
-			double v = (double)bucket_value(i) / 1000.0;
-			xs[n] = logx && v < lo_pos ? lo_pos : v;
-			ys[n] = 100.0 * (double)cum / (double)hk->count;
-			n++;
-		}
-		if (k < 0)
-			snprintf(namebuf[nl], sizeof(namebuf[nl]), "%s", overlay ? "all runs" : what);
-		else
-			snprintf(namebuf[nl], sizeof(namebuf[nl]), "seed %llu",
-				 (unsigned long long)runs[k].seed);
-		names[nl] = namebuf[nl];
-		colors[nl] = k < 0 ? ik_svg_color(7) : ik_svg_color(k);
-		ik_svg_line(&p, n, xs, ys, colors[nl], true, names[nl]);
-		nl++;
+	char namebuf[IK_SVG_NCOLORS][SEED_LABEL_LEN + 8];
+	for (int k = 0; k < n; k++) {
+		hs[k] = &runs[k].wake_latency;
+		snprintf(namebuf[k], sizeof(namebuf[k]), "seed %llu", (unsigned long long)runs[k].seed);
+		names[k] = namebuf[k];
 	}
-	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
-		char label[64];
-		double v = (double)ik_hist_percentile(h, pcts[i]) / 1000.0;
-		snprintf(label, sizeof(label), "%s %.2f us", pnames[i], v);
-		ik_svg_vmarker(&p, v, label, ik_svg_color(5));
-	}
-	ik_svg_axes(&p);
-	ik_svg_legend(&p, nl, names, colors);
-	ik_svg_end(&p);
-	free(xs);
-	free(ys);
-	note(out, "Wake latency: from the waker's wake-up to the task running. %s; dashed lines mark "
-		  "p50, p90, p99 and p99.9%s.",
-	     logx ? "The x axis is logarithmic (the samples span two decades or more)"
-		  : "The x axis is linear",
-	     nruns > 1 ? " of all runs together" : "");
+	ik_html_latency(out, h, n ? hs : NULL, n ? names : NULL, nruns, NULL,
+			nruns > 1 ? "all runs together" : "all wake-ups",
+			"Wake latency: from the waker's wake-up to the task running.");
+	return 0;
 }
 
 static int plot_throughput(FILE *out, const struct ik_scenario *sc,
 			   const struct ik_run_result *runs, int nruns)
 {
 	if (!has_throughput(sc)) {
-		note(out, "This workload (%s) has no throughput figure.",
+		ik_html_note(out, "This workload (%s) has no throughput figure.",
 		     ik_rep_workload_name(sc->workload.kind));
 		return 0;
 	}
@@ -668,14 +369,14 @@ static int plot_throughput(FILE *out, const struct ik_scenario *sc,
 			ymax = v;
 	}
 	char(*labels)[SEED_LABEL_LEN] = seed_labels(runs, nruns);
-	const char **lp = labels ? label_ptrs(labels, nruns) : NULL;
+	const char **lp = labels ? ik_html_label_ptrs(labels, nruns) : NULL;
 	if (!lp) {
 		free(labels);
 		return -1;
 	}
 	struct ik_svg p;
 	struct ik_svg_axis x = {.label = "run (seed)", .ncat = nruns, .cat_labels = lp,
-				.cat_label_every = label_every(nruns)};
+				.cat_label_every = ik_html_label_every(nruns)};
 	struct ik_svg_axis y = {.min = 0, .max = ymax > 0 ? ymax * 1.1 : 1,
 				.label = use_mb ? "throughput (MB/s)" : "throughput (messages/s)"};
 	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Throughput, one dot per run", &x, &y);
@@ -688,7 +389,7 @@ static int plot_throughput(FILE *out, const struct ik_scenario *sc,
 	}
 	ik_svg_axes(&p);
 	ik_svg_end(&p);
-	note(out, "Each dot is one run. Runs that split into two bands (seed 000's bimodality) show "
+	ik_html_note(out, "Each dot is one run. Runs that split into two bands (seed 000's bimodality) show "
 		  "the system settling into one of two behaviours.");
 	free(labels);
 	free(lp);
@@ -707,7 +408,7 @@ static int plot_accuracy(FILE *out, const struct ik_run_result *runs, int nruns)
 {
 	double *v = calloc((size_t)nruns * 3, sizeof(double));
 	char(*labels)[SEED_LABEL_LEN] = seed_labels(runs, nruns);
-	const char **lp = labels ? label_ptrs(labels, nruns) : NULL;
+	const char **lp = labels ? ik_html_label_ptrs(labels, nruns) : NULL;
 	if (!v || !lp) {
 		free(v);
 		free(labels);
@@ -724,14 +425,14 @@ static int plot_accuracy(FILE *out, const struct ik_run_result *runs, int nruns)
 	const char *colors[3] = {acc_color(0), acc_color(1), acc_color(2)};
 	struct ik_svg p;
 	struct ik_svg_axis x = {.label = "run (seed)", .ncat = nruns, .cat_labels = lp,
-				.cat_label_every = label_every(nruns)};
+				.cat_label_every = ik_html_label_every(nruns)};
 	struct ik_svg_axis y = {.min = 0, .max = 100, .label = "idle entries (%)"};
 	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Idle-entry accuracy of the governor, per run", &x, &y);
 	ik_svg_stacked_bars(&p, nruns, 3, v, acc_names, colors);
 	ik_svg_axes(&p);
 	ik_svg_legend(&p, 3, acc_names, colors);
 	ik_svg_end(&p);
-	note(out, "Of the entries into a state: too deep = the kernel's 'above' count (woke before "
+	ik_html_note(out, "Of the entries into a state: too deep = the kernel's 'above' count (woke before "
 		  "the state's target residency), too shallow = 'below' (a deeper state would have "
 		  "fitted), right = the rest.");
 	free(v);
@@ -773,7 +474,7 @@ int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 		states_table(out, &runs[0]);
 
 		fputs("<h2>Wake latency</h2>\n", out);
-		plot_latency(out, all, runs, nruns);
+		rc |= plot_latency(out, all, runs, nruns);
 		latency_table(out, runs, nruns);
 		free(all);
 
@@ -861,21 +562,21 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n)
 	ik_html_begin(out, "idlekit compare");
 
 	fputs("<h2>Results</h2>\n<table class=\"results\">\n<tr>", out);
-	th(out, "#");
-	th(out, "result");
-	th(out, "runs");
-	th(out, "MB/s (mean)");
-	th(out, "messages/s (mean)");
-	th(out, "wake p50 us (mean)");
-	th(out, "wake p99 us (mean)");
-	th(out, "too deep % (mean)");
-	th(out, "too shallow % (mean)");
+	ik_html_th(out, "#");
+	ik_html_th(out, "result");
+	ik_html_th(out, "runs");
+	ik_html_th(out, "MB/s (mean)");
+	ik_html_th(out, "messages/s (mean)");
+	ik_html_th(out, "wake p50 us (mean)");
+	ik_html_th(out, "wake p99 us (mean)");
+	ik_html_th(out, "too deep % (mean)");
+	ik_html_th(out, "too shallow % (mean)");
 	fputs("</tr>\n", out);
 	for (int k = 0; k < n; k++) {
 		const double *cols[] = {r[k].mb_s, r[k].msg_s, r[k].wake_p50_us, r[k].wake_p99_us,
 					r[k].too_deep_pct, r[k].too_shallow_pct};
 		fprintf(out, "<tr><td class=\"num\">%d</td>", k + 1);
-		td_text(out, r[k].label, strlen(r[k].label));
+		ik_html_td_text(out, r[k].label, strlen(r[k].label));
 		fprintf(out, "<td class=\"num\">%d</td>", r[k].nruns);
 		for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
 			double sum = 0;
@@ -885,12 +586,12 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n)
 					sum += cols[c][i];
 					m++;
 				}
-			td_fixed(out, m ? sum / m : NAN, 2);
+			ik_html_td_fixed(out, m ? sum / m : NAN, 2);
 		}
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
-	note(out, "The first result is the baseline; `idlekit compare` without --html gives the "
+	ik_html_note(out, "The first result is the baseline; `idlekit compare` without --html gives the "
 		  "changes and their significance.");
 
 	bool use_mb = false;

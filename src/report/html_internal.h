@@ -5,7 +5,13 @@
 #ifndef IDLEKIT_REPORT_HTML_INTERNAL_H
 #define IDLEKIT_REPORT_HTML_INTERNAL_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+
+#include "idlekit/result.h"
+#include "idlekit/timeline.h"
+#include "idlekit/trace.h"
 
 /* One result of `idlekit compare`, as the HTML comparison plots it. */
 #define IK_HTML_CMP_STATES 24
@@ -29,5 +35,48 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n);
 /* The page's start (<!DOCTYPE> to <body>, with the title as <h1>) and its end. */
 void ik_html_begin(FILE *out, const char *title);
 void ik_html_end(FILE *out);
+
+/* ---- shared pieces (html_common.c) ---- */
+
+#define IK_HTML_PLOT_W 900
+#define IK_HTML_PLOT_H 360
+#define IK_HTML_LABEL_LEN 32
+
+/* <p class="note">, printf-style, escaped. */
+void ik_html_note(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Table cells, escaped. */
+void ik_html_th(FILE *out, const char *s);
+void ik_html_td_text(FILE *out, const char *s, size_t n);
+void ik_html_td_num(FILE *out, const char *s);
+void ik_html_td_u64(FILE *out, uint64_t v);
+void ik_html_td_fixed(FILE *out, double v, int decimals);
+void ik_html_td_us(FILE *out, int64_t ns); /* ns as us, 2 decimals */
+/* A row of a settings table: key, value (at most n bytes of it). */
+void ik_html_setting(FILE *out, const char *key, const char *value, size_t n);
+/* Pointers to n labels (NULL-terminated, to free), and how often to label n categories. */
+const char **ik_html_label_ptrs(char (*labels)[IK_HTML_LABEL_LEN], int n);
+int ik_html_label_every(int n);
+
+/*
+ * Residency per state, per CPU: stacked bars of time_ns[cpu * nstates + state] / span_ns,
+ * the rest ("other") in grey; more than 64 CPUs are grouped into at most 64 bars (means).
+ */
+int ik_html_residency_cpus(FILE *out, const char *title, int ncpus, int nstates,
+			   const char *const *state_names, const double *time_ns, double span_ns,
+			   const char *other);
+/*
+ * Latency histogram and CDF of h (log x axis when the samples span two decades), with p50,
+ * p90, p99, p99.9 marked: exact_us (4 values) if given, else h's.  With 2 to 7 runs, each
+ * run's CDF too.  all_name names h in the legend; definition opens the note below.
+ */
+void ik_html_latency(FILE *out, const struct ik_hist *h, const struct ik_hist *const *runs,
+		     const char *const *run_names, int nruns, const double *exact_us,
+		     const char *all_name, const char *definition);
+/* Idle durations in log2 buckets (ik_trace_hist_lower_ns), drv's target residencies marked. */
+void ik_html_idle_hist(FILE *out, const char *title, const uint64_t *hist, int nbuckets,
+		       const struct ik_driver *drv, const char *what);
+/* The per-CPU timeline of states; what: the x axis' label. */
+void ik_html_timeline(FILE *out, const char *title, const struct ik_timeline *tl, int nstates,
+		      const char *const *state_names, const char *what);
 
 #endif

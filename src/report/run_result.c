@@ -50,4 +50,6 @@ void ik_run_result_free(struct ik_run_result *r)
 		return;
 	free(r->per_cpu);
 	r->per_cpu = NULL;
+	ik_timeline_free(r->timeline);
+	r->timeline = NULL;
 }

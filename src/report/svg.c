@@ -103,6 +103,17 @@ double ik_svg_cat_px(const struct ik_svg *p, int i)
 	return area_x0(p) + (i + 0.5) * ik_svg_cat_width(p);
 }
 
+double ik_svg_cat_height(const struct ik_svg *p)
+{
+	int n = p->y.ncat > 0 ? p->y.ncat : 1;
+	return (area_y0(p) - area_y1(p)) / n;
+}
+
+double ik_svg_cat_py(const struct ik_svg *p, int i)
+{
+	return area_y1(p) + (i + 0.5) * ik_svg_cat_height(p);
+}
+
 void ik_svg_begin(struct ik_svg *p, FILE *out, int width, int height, const char *title,
 		  const struct ik_svg_axis *x, const struct ik_svg_axis *y)
 {
@@ -188,8 +199,22 @@ void ik_svg_axes(struct ik_svg *p)
 		y0, x0, y1);
 	fputs("</g>\n<g class=\"ticks\" font-size=\"11\">\n", out);
 
-	/* y ticks, with light grid lines */
-	int n = axis_ticks(&p->y, ticks, 64);
+	/* y: categories (rows, from the top), or ticks with light grid lines */
+	int n = p->y.ncat > 0 ? 0 : axis_ticks(&p->y, ticks, 64);
+	int yevery = p->y.cat_label_every > 1 ? p->y.cat_label_every : 1;
+	for (int i = 0; i < p->y.ncat; i += yevery) {
+		double y = ik_svg_cat_py(p, i);
+		fprintf(out, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			     "stroke=\"#000\"/>",
+			x0 - 5, y, x0, y);
+		fprintf(out, "<text class=\"tick-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
+			x0 - 8, y + 4);
+		if (p->y.cat_labels && p->y.cat_labels[i])
+			ik_svg_escape(out, p->y.cat_labels[i]);
+		else
+			fprintf(out, "%d", i);
+		fputs("</text>\n", out);
+	}
 	for (int i = 0; i < n; i++) {
 		char t[64];
 		double y = ik_svg_py(p, ticks[i]);
@@ -414,4 +439,46 @@ void ik_svg_note(struct ik_svg *p, const char *text)
 		p->left, p->height - 26);
 	ik_svg_escape(p->out, text);
 	fputs("</text>\n", p->out);
+}
+
+void ik_svg_span(struct ik_svg *p, double x0, double x1, int row, const char *color,
+		 const char *tooltip)
+{
+	double h = ik_svg_cat_height(p);
+	double bh = h >= 5 ? h * 0.8 : h;
+	double xa = ik_svg_px(p, x0), xb = ik_svg_px(p, x1);
+	fprintf(p->out,
+		"<rect class=\"data\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+		"fill=\"%s\">",
+		xa, ik_svg_cat_py(p, row) - bh / 2, xb - xa, bh, color);
+	if (tooltip) {
+		fputs("<title>", p->out);
+		ik_svg_escape(p->out, tooltip);
+		fputs("</title>", p->out);
+	}
+	fputs("</rect>\n", p->out);
+	p->nmarks++;
+}
+
+void ik_svg_cell(struct ik_svg *p, int col, int row, const char *fill, const char *text,
+		 const char *tooltip)
+{
+	double w = ik_svg_cat_width(p), h = ik_svg_cat_height(p);
+	double cx = ik_svg_cat_px(p, col), cy = ik_svg_cat_py(p, row);
+	fprintf(p->out,
+		"<g><rect class=\"data\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+		"fill=\"%s\" stroke=\"#fff\">",
+		cx - w / 2, cy - h / 2, w, h, fill);
+	if (tooltip) {
+		fputs("<title>", p->out);
+		ik_svg_escape(p->out, tooltip);
+		fputs("</title>", p->out);
+	}
+	fprintf(p->out,
+		"</rect><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\" "
+		"stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">",
+		cx, cy + 4);
+	ik_svg_escape(p->out, text ? text : "");
+	fputs("</text></g>\n", p->out);
+	p->nmarks++;
 }

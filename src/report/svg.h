@@ -32,7 +32,8 @@ struct ik_svg_axis {
 	double min, max;
 	bool log;          /* log10 scale; min and max must be > 0 */
 	const char *label; /* with its unit */
-	/* categorical x: ncat slots, each labelled (labels may be NULL: numbered from 0) */
+	/* categorical: ncat slots (on y: rows from the top), each labelled (labels may be NULL:
+	   numbered from 0) */
 	int ncat;
 	const char *const *cat_labels;
 	int cat_label_every; /* label every k-th category (0 or 1: all) */
@@ -60,6 +61,9 @@ double ik_svg_py(const struct ik_svg *p, double y);
 /* Centre of category i on a categorical x axis, and the width of one slot. */
 double ik_svg_cat_px(const struct ik_svg *p, int i);
 double ik_svg_cat_width(const struct ik_svg *p);
+/* Categorical y (rows from the top): centre of row i, and the height of one row. */
+double ik_svg_cat_py(const struct ik_svg *p, int i);
+double ik_svg_cat_height(const struct ik_svg *p);
 
 /*
  * Stacked bars: for every category c, nseries segments values[c * nseries + s] stacked from
@@ -77,6 +81,12 @@ void ik_svg_line(struct ik_svg *p, int n, const double *xs, const double *ys, co
 void ik_svg_dot(struct ik_svg *p, double px, double y, const char *color, const char *tooltip);
 /* A vertical marker line at data x with a label at the top. */
 void ik_svg_vmarker(struct ik_svg *p, double x, const char *label, const char *color);
+/* A bar from data x0 to x1 in row `row` of a categorical y axis (a timeline). */
+void ik_svg_span(struct ik_svg *p, double x0, double x1, int row, const char *color,
+		 const char *tooltip);
+/* A cell (col, row) of a grid of categories (a heat map) with its text. */
+void ik_svg_cell(struct ik_svg *p, int col, int row, const char *fill, const char *text,
+		 const char *tooltip);
 /* A legend at the right of the plotting area. */
 void ik_svg_legend(struct ik_svg *p, int n, const char *const *names, const char *const *colors);
 /* A line of text under the plot (a note). */

@@ -32,6 +32,7 @@ static void sim_free(struct ik_sim *s)
 	free(s->core_off_threads);
 	free(s->packages);
 	ik_eq_free(&s->eq);
+	ik_timeline_free(s->timeline);
 }
 
 /* Group CPUs by last-level cache, in CPU order within each group. */
@@ -371,6 +372,7 @@ int ik_sim_run(const struct ik_scenario *sc, uint64_t seed, struct ik_run_result
 		snprintf(err, errlen, "out of memory");
 		goto done;
 	}
+	out->timeline = s->timeline, s->timeline = NULL; /* timeline.c */
 	rc = 0;
 done:
 	free(snap.per_cpu);

@@ -127,6 +127,7 @@ struct ik_sim {
 	uint64_t side_units;
 	struct ik_hist wake_latency;
 	struct ik_hist leave_lite;
+	struct ik_timeline *timeline; /* timeline.c: captured idle periods, or NULL */
 };
 
 static inline int cpu_timer_id(int cpu, enum cpu_timer t)
@@ -145,6 +146,9 @@ void sim_cpu_exit_done(struct ik_sim *s, int cpu);
 void sim_cpu_tick(struct ik_sim *s, int cpu);
 void sim_cpu_poll_limit(struct ik_sim *s, int cpu);
 void sim_leave_idle_loop(struct ik_sim *s, int cpu);
+
+/* timeline.c: an idle period of cpu in state (driver index) from t0 to s->now ended */
+void sim_timeline_idle(struct ik_sim *s, int cpu, int state, int64_t t0);
 
 /* hw_effects.c */
 int sim_effects_setup(struct ik_sim *s);

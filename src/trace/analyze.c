@@ -29,7 +29,7 @@ uint64_t ik_trace_hist_lower_ns(int i)
 	return i == 0 ? 0 : (uint64_t)1000 << (i - 1);
 }
 
-static int hist_bucket(uint64_t ns)
+int ik_trace_hist_bucket(uint64_t ns)
 {
 	uint64_t us = ns / 1000;
 	int b = 0;
@@ -69,6 +69,12 @@ static void add_period(struct ik_trace_state_stats *s, uint64_t ns, bool deep, b
 int ik_trace_analyze(struct ik_trace_reader *r, struct ik_trace_analysis *a, char *err,
 		     size_t errlen)
 {
+	return ik_trace_analyze_timeline(r, a, NULL, err, errlen);
+}
+
+int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysis *a,
+			      struct ik_timeline *tl, char *err, size_t errlen)
+{
 	const struct ik_trace_header *h = ik_trace_header(r);
 	struct ik_trace_event ev;
 	int rc;
@@ -89,8 +95,13 @@ int ik_trace_analyze(struct ik_trace_reader *r, struct ik_trace_analysis *a, cha
 
 	while ((rc = ik_trace_next(r, &ev, err, errlen)) == IK_TRACE_OK) {
 		struct cpu_run *c = &run[ev.cpu];
-		if (a->first_ns < 0)
+		if (a->first_ns < 0) {
 			a->first_ns = ev.t_ns;
+			if (tl) {
+				tl->origin_ns = ev.t_ns;
+				tl->start_ns += ev.t_ns;
+			}
+		}
 		a->last_ns = ev.t_ns;
 		switch (ev.kind) {
 		case IK_TRACE_IDLE_ENTER:
@@ -109,7 +120,8 @@ int ik_trace_analyze(struct ik_trace_reader *r, struct ik_trace_analysis *a, cha
 			bool deep = u->above != above, shallow = u->below != below;
 			add_period(&a->cpu[ev.cpu].states[c->state], ns, deep, shallow);
 			add_period(&a->all.states[c->state], ns, deep, shallow);
-			a->hist[hist_bucket(ns)]++;
+			a->hist[ik_trace_hist_bucket(ns)]++;
+			ik_timeline_add(tl, ev.cpu, c->state, c->enter_ns, ev.t_ns);
 			a->periods++;
 			c->idle = false;
 			c->exited = true;

@@ -77,7 +77,7 @@ static void timer_start(struct cpu_replay *c, uint64_t id, int64_t expires)
 }
 
 static void replay_period(struct ik_trace_replay *rp, struct cpu_replay *c,
-			  const struct ik_driver *rec_drv)
+			  const struct ik_driver *rec_drv, struct ik_timeline *tl)
 {
 	int64_t now = c->entry_replay_ns;
 	int64_t w = c->wake_ns;
@@ -113,6 +113,8 @@ static void replay_period(struct ik_trace_replay *rp, struct cpu_replay *c,
 		} else {
 			rp->extra_entries++;
 		}
+		rp->hist[ik_trace_hist_bucket(res.last_residency_ns)]++;
+		ik_timeline_add(tl, c->g.dev.cpu, res.state, now, now + (int64_t)res.last_residency_ns);
 		if (res.woken_by == IK_GOVREPLAY_WAKE) {
 			c->work_start_ns = now + (int64_t)res.last_residency_ns;
 			return;
@@ -130,6 +132,7 @@ static void replay_period(struct ik_trace_replay *rp, struct cpu_replay *c,
 		if (++entries >= IK_TRACE_REENTRY_CAP || res.last_residency_ns == 0) {
 			rp->capped++;
 			c->work_start_ns = w + c->g.drv.states[res.state].exit_latency_ns;
+			ik_timeline_add(tl, c->g.dev.cpu, res.state, now, c->work_start_ns);
 			return;
 		}
 		if (timer <= now)
@@ -145,6 +148,7 @@ int ik_trace_replay_run(struct ik_trace_reader *r, const struct ik_trace_replay_
 	struct ik_trace_event ev;
 	int rc = IK_TRACE_OK;
 	int hz = o->hz ? o->hz : h->hz;
+	bool first_event = true;
 
 	memset(rp, 0, sizeof(*rp));
 	rp->cpus = h->cpus;
@@ -170,6 +174,11 @@ int ik_trace_replay_run(struct ik_trace_reader *r, const struct ik_trace_replay_
 		}
 	}
 	while ((rc = ik_trace_next(r, &ev, err, errlen)) == IK_TRACE_OK) {
+		if (first_event && o->timeline) {
+			o->timeline->origin_ns = ev.t_ns;
+			o->timeline->start_ns += ev.t_ns;
+		}
+		first_event = false;
 		struct cpu_replay *c = &cr[ev.cpu];
 		const struct ik_driver *rec = &h->drivers[h->cpu_driver[ev.cpu]].drv;
 		switch (ev.kind) {
@@ -187,7 +196,7 @@ int ik_trace_replay_run(struct ik_trace_reader *r, const struct ik_trace_replay_
 				int64_t w = ev.t_ns - rec->states[c->rec_state].exit_latency_ns;
 				c->wake_ns = w > c->enter_ns ? w : c->enter_ns;
 			}
-			replay_period(rp, c, rec);
+			replay_period(rp, c, rec, o->timeline);
 			c->idle = false;
 			c->started = true;
 			c->last_exit_ns = ev.t_ns;
