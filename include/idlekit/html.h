@@ -1,17 +1,58 @@
 /*
  * idlekit: one self-contained HTML file from a result (inline SVG plots, no script, no
  * network), for looking at idle behaviour.  docs/html-report.md says what each plot shows.
+ * Every function writes in the "C" locale (same input, same bytes) and returns 0, or -1
+ * (bad arguments, out of memory, or a write error on out).
  */
 #ifndef IDLEKIT_HTML_H
 #define IDLEKIT_HTML_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
+#include "idlekit/host.h"
 #include "idlekit/result.h"
 #include "idlekit/scenario.h"
+#include "idlekit/timeline.h"
+#include "idlekit/trace.h"
 
-/* The report of a set of runs of one scenario (`idlekit sim --html`).  0, or -1. */
+/* The report of a set of runs of one scenario (`idlekit sim --html`). */
 int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 		   int nruns);
+
+/* `idlekit analyze TRACE --html`: origin names the trace; tl may be NULL. */
+int ik_report_html_analyze(FILE *out, const char *origin, const struct ik_trace_header *h,
+			   const struct ik_trace_analysis *a, const struct ik_timeline *tl);
+
+/* `idlekit replay TRACE --html`: drv is the replayed table; tl (replayed entries) may be NULL. */
+struct ik_html_replay {
+	const char *origin;
+	const char *governor;
+	const char *platform;
+	int hz;
+	bool compare; /* --compare-recorded: agreement and the confusion matrix */
+	const struct ik_driver *drv;
+	const struct ik_trace_header *h;
+	const struct ik_trace_replay *rp;
+	const struct ik_timeline *tl;
+};
+int ik_report_html_replay(FILE *out, const struct ik_html_replay *r);
+
+/* `idlekit wakelat --html`. */
+struct ik_html_wakelat {
+	const char *method;
+	int waker_cpu, wakee_cpu;
+	long warmup;
+	int64_t gap_ns;
+	int64_t latency_limit_ns;     /* -1: none */
+	const char *only_state;       /* NULL: all states enabled */
+	const struct ik_wakelat_result *r;
+	/* the wakee CPU's idle states during the run (deltas); nstates 0: not known */
+	int nstates;
+	const char *const *state_names;
+	const uint64_t *usage;
+	const uint64_t *time_us;
+};
+int ik_report_html_wakelat(FILE *out, const struct ik_html_wakelat *w);
 
 #endif

@@ -202,6 +202,7 @@ struct ik_trace_replay {
 	uint64_t confusion[IK_STATE_MAX][IK_STATE_MAX];
 	uint64_t hist[IK_TRACE_HIST_BUCKETS]; /* replayed idle entries by residency, all CPUs */
 	uint64_t skipped;
+	int64_t first_ns, last_ns; /* the first and last event's times */
 };
 
 int ik_trace_replay_run(struct ik_trace_reader *r, const struct ik_trace_replay_opts *o,

@@ -34,6 +34,9 @@ static const char sim_usage[] =
 	"  -o, --output FILE        write to FILE (atomically) instead of standard output\n"
 	"  --html FILE              also write a self-contained HTML report with plots to FILE\n"
 	"                           (docs/html-report.md)\n"
+	"  --timeline-window START:LEN\n"
+	"                           the HTML timeline's window in the first run, from the end of\n"
+	"                           the warm-up (default 0:2ms; units ns, us, ms, s; ms if none)\n"
 	"  -h, --help               this text\n"
 	"\n"
 	"Examples:\n"
@@ -43,7 +46,7 @@ static const char sim_usage[] =
 
 int cmd_sim(int argc, char **argv)
 {
-	enum { OPT_SET = 256, OPT_RUNS, OPT_SEED, OPT_JSON, OPT_CSV, OPT_HTML };
+	enum { OPT_SET = 256, OPT_RUNS, OPT_SEED, OPT_JSON, OPT_CSV, OPT_HTML, OPT_WINDOW };
 	static const struct option opts[] = {
 		{ "set", required_argument, NULL, OPT_SET },
 		{ "runs", required_argument, NULL, OPT_RUNS },
@@ -51,6 +54,7 @@ int cmd_sim(int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "html", required_argument, NULL, OPT_HTML },
+		{ "timeline-window", required_argument, NULL, OPT_WINDOW },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -59,7 +63,8 @@ int cmd_sim(int argc, char **argv)
 	int nsets = 0, format = 0, rc = EXIT_USAGE;
 	uint64_t runs = 0, seed = 0;
 	bool have_seed = false;
-	const char *outpath = NULL, *htmlpath = NULL;
+	const char *outpath = NULL, *htmlpath = NULL, *window = NULL;
+	int64_t win_start = 0, win_len = IK_TIMELINE_DEFAULT_LEN_NS;
 	struct ik_scenario *sc = calloc(1, sizeof(*sc));
 	struct ik_run_result *results = NULL;
 	int done = 0;
@@ -104,6 +109,15 @@ int cmd_sim(int argc, char **argv)
 		case OPT_HTML:
 			htmlpath = optarg;
 			break;
+		case OPT_WINDOW: {
+			char werr[256];
+			window = optarg;
+			if (ik_timeline_parse_window(optarg, &win_start, &win_len, werr, sizeof(werr))) {
+				fprintf(stderr, "idlekit sim: --timeline-window: %s\n", werr);
+				goto out;
+			}
+			break;
+		}
 		case 'h':
 			fputs(sim_usage, stdout);
 			rc = EXIT_OK;
@@ -117,6 +131,10 @@ int cmd_sim(int argc, char **argv)
 	if (argc - optind > 1) {
 		fprintf(stderr, "idlekit sim: one scenario at a time, got '%s' and '%s'\n",
 			argv[optind], argv[optind + 1]);
+		goto out;
+	}
+	if (window && !htmlpath) {
+		fprintf(stderr, "idlekit sim: --timeline-window is for the HTML report: add --html FILE\n");
 		goto out;
 	}
 	const char *ref = optind < argc ? argv[optind] : "default";
@@ -142,6 +160,9 @@ int cmd_sim(int argc, char **argv)
 		if (progress)
 			fprintf(stderr, "\rrun %d/%d (seed %" PRIu64 ")", i + 1, sc->runs,
 				sc->seed + (uint64_t)i);
+		/* the HTML page's timeline: the first run's idle periods in a window */
+		sc->timeline_start_ns = htmlpath && i == 0 ? win_start : 0;
+		sc->timeline_len_ns = htmlpath && i == 0 ? win_len : 0;
 		if (ik_sim_run(sc, sc->seed + (uint64_t)i, &results[i], err, sizeof(err))) {
 			fprintf(stderr, "%sidlekit sim: %s\n", progress ? "\n" : "", err);
 			rc = EXIT_USAGE;

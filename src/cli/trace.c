@@ -8,11 +8,12 @@
 
 #include "cli/cli.h"
 #include "idlekit/driver.h"
+#include "idlekit/html.h"
 #include "idlekit/scenario.h"
 #include "idlekit/trace.h"
 
 static const char analyze_usage[] =
-	"usage: idlekit analyze TRACE [--json|--csv] [--lenient] [-o FILE]\n"
+	"usage: idlekit analyze TRACE [--json|--csv] [--lenient] [-o FILE] [--html FILE]\n"
 	"\n"
 	"What the idle periods of a trace were (idlekit's trace format, docs/trace-format.md;\n"
 	"'-' reads standard input).  An idle period runs from idle_enter to idle_exit on one\n"
@@ -36,6 +37,11 @@ static const char analyze_usage[] =
 	"  --lenient       skip bad event lines and count them (the first is reported) instead\n"
 	"                  of stopping at the first one; a bad header is always an error\n"
 	"  -o, --output F  write to F atomically (nothing is left behind on an error)\n"
+	"  --html FILE     also write a self-contained HTML report with plots to FILE\n"
+	"                  (docs/html-report.md)\n"
+	"  --timeline-window START:LEN\n"
+	"                  the HTML timeline's window from the first event (default 0:2ms;\n"
+	"                  units ns, us, ms, s; ms if none)\n"
 	"  -h, --help      this text\n"
 	"\n"
 	"Bad input: 'FILE:LINE: expected ..., got ...', exit status 2.\n"
@@ -71,6 +77,11 @@ static const char replay_usage[] =
 	"  --json               one JSON object (schema idlekit.replay/1) instead of text\n"
 	"  --lenient            skip bad event lines and count them\n"
 	"  -o, --output F       write to F atomically\n"
+	"  --html FILE          also write a self-contained HTML report with plots to FILE\n"
+	"                       (docs/html-report.md)\n"
+	"  --timeline-window START:LEN\n"
+	"                       the HTML timeline's window from the first event (default\n"
+	"                       0:2ms; units ns, us, ms, s; ms if none)\n"
 	"  -h, --help           this text\n"
 	"\n"
 	"Output: per state, usage (entries), time (us), above (too deep), below (too shallow),\n"
@@ -277,11 +288,23 @@ static void write_analyze_csv(FILE *f, const struct ik_trace_header *h,
 	}
 }
 
+/* --timeline-window START:LEN; prints the message and returns -1 when bad. */
+static int window_arg(const char *cmd, const char *text, int64_t *start, int64_t *len)
+{
+	char err[256];
+	if (ik_timeline_parse_window(text, start, len, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "idlekit %s: --timeline-window: %s\n", cmd, err);
+	return -1;
+}
+
 int cmd_analyze(int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_CSV, OPT_LENIENT };
+	enum { OPT_JSON = 256, OPT_CSV, OPT_LENIENT, OPT_HTML, OPT_WINDOW };
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "html", required_argument, NULL, OPT_HTML },
+		{ "timeline-window", required_argument, NULL, OPT_WINDOW },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "lenient", no_argument, NULL, OPT_LENIENT },
 		{ "output", required_argument, NULL, 'o' },
@@ -289,7 +312,8 @@ int cmd_analyze(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	bool json = false, csv = false, lenient = false;
-	const char *outpath = NULL;
+	const char *outpath = NULL, *htmlpath = NULL, *window = NULL;
+	int64_t win_start = 0, win_len = IK_TIMELINE_DEFAULT_LEN_NS;
 	int c;
 
 	optind = 1;
@@ -300,6 +324,12 @@ int cmd_analyze(int argc, char **argv)
 		case OPT_CSV: csv = true; break;
 		case OPT_LENIENT: lenient = true; break;
 		case 'o': outpath = optarg; break;
+		case OPT_HTML: htmlpath = optarg; break;
+		case OPT_WINDOW:
+			window = optarg;
+			if (window_arg("analyze", optarg, &win_start, &win_len))
+				return EXIT_USAGE;
+			break;
 		case 'h': fputs(analyze_usage, stdout); return EXIT_OK;
 		default:
 			fprintf(stderr, "idlekit analyze: unknown or incomplete option '%s' (see idlekit analyze --help)\n",
@@ -313,15 +343,29 @@ int cmd_analyze(int argc, char **argv)
 				    : "expected one TRACE file ('-' for standard input)");
 		return EXIT_USAGE;
 	}
+	if (window && !htmlpath) {
+		fprintf(stderr, "idlekit analyze: --timeline-window is for the HTML report: add --html FILE\n");
+		return EXIT_USAGE;
+	}
 	struct opened in;
 	int rc = open_trace("analyze", argv[optind], lenient, &in);
 	if (rc >= 0)
 		return rc;
 	struct ik_trace_analysis a;
 	char err[512];
-	int arc = ik_trace_analyze(in.r, &a, err, sizeof(err));
+	struct ik_timeline *tl = NULL;
+	if (htmlpath) {
+		tl = ik_timeline_new(0, win_start, win_len, ik_trace_header(in.r)->cpus);
+		if (!tl) {
+			fprintf(stderr, "idlekit analyze: out of memory\n");
+			close_trace(&in);
+			return EXIT_FAIL;
+		}
+	}
+	int arc = ik_trace_analyze_timeline(in.r, &a, tl, err, sizeof(err));
 	if (arc) {
 		fprintf(stderr, "idlekit analyze: %s\n", err);
+		ik_timeline_free(tl);
 		close_trace(&in);
 		return arc == IK_TRACE_EINPUT ? EXIT_USAGE : EXIT_FAIL;
 	}
@@ -340,6 +384,14 @@ int cmd_analyze(int argc, char **argv)
 			write_analyze_text(o.fp, in.origin, h, &a);
 		rc = cli_output_close(&o, 1) ? EXIT_FAIL : EXIT_OK;
 	}
+	if (rc == EXIT_OK && htmlpath) {
+		rc = EXIT_FAIL;
+		if (cli_output_open(&o, htmlpath) == 0) {
+			int wrc = ik_report_html_analyze(o.fp, in.origin, ik_trace_header(in.r), &a, tl);
+			rc = cli_output_close(&o, wrc == 0) ? EXIT_FAIL : EXIT_OK;
+		}
+	}
+	ik_timeline_free(tl);
 	ik_trace_analysis_free(&a);
 	close_trace(&in);
 	return rc;
@@ -432,8 +484,10 @@ static void write_replay_json(FILE *f, const struct ik_driver *drv,
 
 int cmd_replay(int argc, char **argv)
 {
-	enum { OPT_HZ = 256, OPT_JSON, OPT_LENIENT, OPT_COMPARE, OPT_HP_POLL };
+	enum { OPT_HZ = 256, OPT_JSON, OPT_LENIENT, OPT_COMPARE, OPT_HP_POLL, OPT_HTML, OPT_WINDOW };
 	static const struct option opts[] = {
+		{ "html", required_argument, NULL, OPT_HTML },
+		{ "timeline-window", required_argument, NULL, OPT_WINDOW },
 		{ "governor", required_argument, NULL, 'g' },
 		{ "platform", required_argument, NULL, 'p' },
 		{ "hz", required_argument, NULL, OPT_HZ },
@@ -445,7 +499,9 @@ int cmd_replay(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *governor = NULL, *platform = NULL, *outpath = NULL;
+	const char *governor = NULL, *platform = NULL, *outpath = NULL, *htmlpath = NULL;
+	const char *window = NULL;
+	int64_t win_start = 0, win_len = IK_TIMELINE_DEFAULT_LEN_NS;
 	bool json = false, lenient = false, compare = false;
 	uint64_t hz = 0;
 	struct ik_haltpoll_params hp;
@@ -474,6 +530,12 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case OPT_JSON: json = true; break;
 		case OPT_LENIENT: lenient = true; break;
+		case OPT_HTML: htmlpath = optarg; break;
+		case OPT_WINDOW:
+			window = optarg;
+			if (window_arg("replay", optarg, &win_start, &win_len))
+				return EXIT_USAGE;
+			break;
 		case 'h': fputs(replay_usage, stdout); return EXIT_OK;
 		default:
 			fprintf(stderr, "idlekit replay: unknown or incomplete option '%s' (see idlekit replay --help)\n",
@@ -493,6 +555,10 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "idlekit replay: %s is required\ne.g. idlekit replay run.trace --governor menu --platform intel-skx\n",
 			!path ? "TRACE" : !governor ? "--governor G (one of: menu teo ladder haltpoll)"
 						     : "--platform P (a built-in name or an INI file)");
+		return EXIT_USAGE;
+	}
+	if (window && !htmlpath) {
+		fprintf(stderr, "idlekit replay: --timeline-window is for the HTML report: add --html FILE\n");
 		return EXIT_USAGE;
 	}
 	const struct ik_governor *gov = ik_governor_find(governor);
@@ -539,10 +605,20 @@ int cmd_replay(int argc, char **argv)
 		bind->table = ik_trace_header(in.r)->drivers[0].drv;
 	struct ik_trace_replay_opts ro = { .drv = &bind->table, .gov = gov, .hz = (int)hz,
 					   .haltpoll = &hp };
+	if (htmlpath) {
+		ro.timeline = ik_timeline_new(0, win_start, win_len, ik_trace_header(in.r)->cpus);
+		if (!ro.timeline) {
+			fprintf(stderr, "idlekit replay: out of memory\n");
+			close_trace(&in);
+			rc = EXIT_FAIL;
+			goto out;
+		}
+	}
 	struct ik_trace_replay rp;
 	int rrc = ik_trace_replay_run(in.r, &ro, &rp, err, sizeof(err));
 	if (rrc) {
 		fprintf(stderr, "idlekit replay: %s\n", err);
+		ik_timeline_free(ro.timeline);
 		close_trace(&in);
 		rc = rrc == IK_TRACE_EINPUT ? EXIT_USAGE : EXIT_FAIL;
 		goto out;
@@ -562,6 +638,18 @@ int cmd_replay(int argc, char **argv)
 					  sc->platform.name, usehz, compare);
 		rc = cli_output_close(&o, 1) ? EXIT_FAIL : EXIT_OK;
 	}
+	if (rc == EXIT_OK && htmlpath) {
+		rc = EXIT_FAIL;
+		if (cli_output_open(&o, htmlpath) == 0) {
+			struct ik_html_replay hr = { .origin = in.origin, .governor = gov->name,
+						     .platform = sc->platform.name, .hz = usehz,
+						     .compare = compare, .drv = &bind->table, .h = h,
+						     .rp = &rp, .tl = ro.timeline };
+			int wrc = ik_report_html_replay(o.fp, &hr);
+			rc = cli_output_close(&o, wrc == 0) ? EXIT_FAIL : EXIT_OK;
+		}
+	}
+	ik_timeline_free(ro.timeline);
 	ik_trace_replay_free(&rp);
 	close_trace(&in);
 out:

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/host_cli.h"
+#include "idlekit/html.h"
 
 static const char wakelat_usage[] =
 	"usage: idlekit wakelat [OPTIONS]\n"
@@ -36,6 +37,8 @@ static const char wakelat_usage[] =
 	"                           /dev/cpu_dma_latency); for testing\n"
 	"  --sysfs-root DIR         the cpu tree for --state and the state counters\n"
 	"  --json                   JSON output (docs/host.md)\n"
+	"  --html FILE              also write a self-contained HTML report with plots to FILE\n"
+	"                           (docs/html-report.md)\n"
 	"  -h, --help               this text\n";
 
 static const double percentiles[] = { 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
@@ -69,7 +72,7 @@ static void read_wakee_states(const struct ik_sysfs *fs, int cpu, struct wakee_s
 int cmd_wakelat(int argc, char **argv)
 {
 	enum { OPT_WAKER = 256, OPT_WAKEE, OPT_WARMUP, OPT_GAP, OPT_METHOD, OPT_LATENCY, OPT_STATE,
-	       OPT_PMQOS, OPT_ROOT, OPT_JSON };
+	       OPT_PMQOS, OPT_ROOT, OPT_JSON, OPT_HTML };
 	static const struct option opts[] = {
 		{ "waker-cpu", required_argument, NULL, OPT_WAKER },
 		{ "wakee-cpu", required_argument, NULL, OPT_WAKEE },
@@ -82,13 +85,14 @@ int cmd_wakelat(int argc, char **argv)
 		{ "pm-qos-dev", required_argument, NULL, OPT_PMQOS },
 		{ "sysfs-root", required_argument, NULL, OPT_ROOT },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "html", required_argument, NULL, OPT_HTML },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ik_wakelat_config cfg = { .waker_cpu = 0, .wakee_cpu = 1, .count = 10000,
 					 .warmup = 100, .gap_ns = 100000,
 					 .method = IK_WAKELAT_FUTEX };
-	const char *state = NULL, *pmqos_opt = NULL;
+	const char *state = NULL, *pmqos_opt = NULL, *htmlpath = NULL;
 	struct host_source src = { NULL, NULL };
 	int64_t latency_ns = -1;
 	bool json = false;
@@ -141,6 +145,9 @@ int cmd_wakelat(int argc, char **argv)
 			break;
 		case OPT_JSON:
 			json = true;
+			break;
+		case OPT_HTML:
+			htmlpath = optarg;
 			break;
 		case 'h':
 			fputs(wakelat_usage, stdout);
@@ -325,6 +332,31 @@ int cmd_wakelat(int argc, char **argv)
 		}
 	}
 	rc = EXIT_OK;
+	if (htmlpath) {
+		const char *names[IK_STATE_MAX];
+		uint64_t usage[IK_STATE_MAX], time_us[IK_STATE_MAX];
+		int n = states_ok ? after.nstates : 0;
+		if (n > IK_STATE_MAX)
+			n = IK_STATE_MAX;
+		for (int k = 0; k < n; k++) {
+			names[k] = after.states[k].name;
+			usage[k] = after.states[k].usage - ws.before.states[k].usage;
+			time_us[k] = after.states[k].time_us - ws.before.states[k].time_us;
+		}
+		struct ik_html_wakelat hw = {
+			.method = ik_wakelat_method_name(cfg.method), .waker_cpu = cfg.waker_cpu,
+			.wakee_cpu = cfg.wakee_cpu, .warmup = cfg.warmup, .gap_ns = cfg.gap_ns,
+			.latency_limit_ns = latency_ns,
+			.only_state = only >= 0 ? ws.idle.cpus[0].states[only].name : NULL, .r = &r,
+			.nstates = n, .state_names = names, .usage = usage, .time_us = time_us,
+		};
+		struct cli_output o;
+		rc = EXIT_FAIL;
+		if (fflush(stdout) == 0 && cli_output_open(&o, htmlpath) == 0) {
+			int wrc = ik_report_html_wakelat(o.fp, &hw);
+			rc = cli_output_close(&o, wrc == 0) ? EXIT_FAIL : EXIT_OK;
+		}
+	}
 restore:
 	if (changes) {
 		if (ik_journal_undo(&journal, err, sizeof(err))) {

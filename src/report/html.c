@@ -326,7 +326,7 @@ static int plot_residency_cpus(FILE *out, const struct ik_run_result *r)
 	char title[128];
 	snprintf(title, sizeof(title), "Residency per state, per CPU (seed %llu)",
 		 (unsigned long long)r->seed);
-	int rc = ik_html_residency_cpus(out, title, ncpus, ns, names, t, (double)r->measured_ns,
+	int rc = ik_html_residency_cpus(out, title, 0, ncpus, ns, names, t, (double)r->measured_ns,
 					names[ns]);
 	free(t);
 	return rc;
@@ -347,6 +347,32 @@ static int plot_latency(FILE *out, const struct ik_hist *h, const struct ik_run_
 	ik_html_latency(out, h, n ? hs : NULL, n ? names : NULL, nruns, NULL,
 			nruns > 1 ? "all runs together" : "all wake-ups",
 			"Wake latency: from the waker's wake-up to the task running.");
+	return 0;
+}
+
+static int plot_timeline(FILE *out, const struct ik_run_result *r)
+{
+	const struct ik_timeline *tl = r->timeline;
+	if (!tl) {
+		ik_html_note(out, "No timeline in this result (idlekit sim --html captures one for the "
+				  "first run).");
+		return 0;
+	}
+	const char *names[IK_STATE_MAX + 1], *colors[IK_STATE_MAX + 1];
+	char namebuf[IK_STATE_MAX][IK_NAME_LEN + 1];
+	state_series(r, names, colors, namebuf);
+	ik_html_note(out,
+		     "Seed %llu, from %.3f ms to %.3f ms after the warm-up: the idle periods of "
+		     "each CPU (at most the first %d CPUs and %zu periods are kept, so memory stays "
+		     "bounded).",
+		     (unsigned long long)r->seed, (double)(tl->start_ns - tl->origin_ns) / 1e6,
+		     (double)(tl->start_ns - tl->origin_ns + tl->len_ns) / 1e6, IK_TIMELINE_MAX_CPUS,
+		     tl->max_segs);
+	char title[96];
+	snprintf(title, sizeof(title), "Idle states per CPU over time (seed %llu)",
+		 (unsigned long long)r->seed);
+	ik_html_timeline(out, title, tl, ik_rep_nstates(r), names,
+			 "time since the end of the warm-up (us)");
 	return 0;
 }
 
@@ -472,6 +498,9 @@ int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 		fprintf(out, " of seed %llu, summed over all %d CPUs</h3>\n",
 			(unsigned long long)runs[0].seed, runs[0].ncpus);
 		states_table(out, &runs[0]);
+
+		fputs("<h2>Timeline</h2>\n", out);
+		rc |= plot_timeline(out, &runs[0]);
 
 		fputs("<h2>Wake latency</h2>\n", out);
 		rc |= plot_latency(out, all, runs, nruns);

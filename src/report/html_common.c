@@ -122,7 +122,7 @@ int ik_html_label_every(int n)
 
 /* ---- residency per state, per CPU ---- */
 
-int ik_html_residency_cpus(FILE *out, const char *title, int ncpus, int nstates,
+int ik_html_residency_cpus(FILE *out, const char *title, int first_cpu, int ncpus, int nstates,
 			   const char *const *state_names, const double *time_ns, double span_ns,
 			   const char *other)
 {
@@ -147,9 +147,10 @@ int ik_html_residency_cpus(FILE *out, const char *title, int ncpus, int nstates,
 		if (last >= ncpus)
 			last = ncpus - 1;
 		if (first == last)
-			snprintf(labels[b], IK_HTML_LABEL_LEN, "%d", first);
+			snprintf(labels[b], IK_HTML_LABEL_LEN, "%d", first_cpu + first);
 		else
-			snprintf(labels[b], IK_HTML_LABEL_LEN, "%d-%d", first, last);
+			snprintf(labels[b], IK_HTML_LABEL_LEN, "%d-%d", first_cpu + first,
+				 first_cpu + last);
 		double sum = 0;
 		for (int s = 0; s < ns; s++) {
 			double t = 0;
@@ -440,6 +441,9 @@ void ik_html_timeline(FILE *out, const char *title, const struct ik_timeline *tl
 	int rows = tl->ncpus;
 	/* per row and pixel column, the time spent in each state */
 	double *acc = calloc((size_t)TL_PX * (size_t)ns, sizeof(double));
+	/* a row's stretches of one state (at most one per column) */
+	int run_st[TL_PX + 1];
+	double run_a[TL_PX + 1], run_b[TL_PX + 1], xa[TL_PX + 1], xb[TL_PX + 1];
 	char(*labels)[IK_HTML_LABEL_LEN] = calloc((size_t)rows, IK_HTML_LABEL_LEN);
 	const char **lp = labels ? ik_html_label_ptrs(labels, rows) : NULL;
 	if (!acc || !lp) {
@@ -454,7 +458,9 @@ void ik_html_timeline(FILE *out, const char *title, const struct ik_timeline *tl
 	double col_ns = (double)tl->len_ns / TL_PX;
 	double x0_us = (double)(tl->start_ns - tl->origin_ns) / 1000.0;
 	double x1_us = x0_us + (double)tl->len_ns / 1000.0;
-	int height = 110 + rows * (rows > 32 ? 8 : 16);
+	int height = 98 + rows * (rows > 32 ? 8 : 20);
+	if (height < 180)
+		height = 180;
 
 	struct ik_svg p;
 	struct ik_svg_axis x = {.min = x0_us, .max = x1_us, .label = what};
@@ -478,6 +484,7 @@ void ik_html_timeline(FILE *out, const char *title, const struct ik_timeline *tl
 			}
 		}
 		/* each column: the state it spent most of its time in, if idle half of it */
+		int nrun = 0;
 		int run_state = -1, run_from = 0;
 		for (int c = 0; c <= TL_PX; c++) {
 			int st = -1;
@@ -497,15 +504,31 @@ void ik_html_timeline(FILE *out, const char *title, const struct ik_timeline *tl
 			if (c < TL_PX && st == run_state)
 				continue;
 			if (run_state >= 0) {
-				char tip[IK_NAME_LEN + 96];
-				double a = x0_us + run_from * col_ns / 1000.0;
-				double b = x0_us + c * col_ns / 1000.0;
-				snprintf(tip, sizeof(tip), "CPU %d: %s, %.1f to %.1f us", r,
-					 state_names[run_state], a, b);
-				ik_svg_span(&p, a, b, r, ik_svg_color(run_state), tip);
+				run_st[nrun] = run_state;
+				run_a[nrun] = x0_us + run_from * col_ns / 1000.0;
+				run_b[nrun] = x0_us + c * col_ns / 1000.0;
+				nrun++;
 			}
 			run_state = st;
 			run_from = c;
+		}
+		/* one path per state of the row */
+		for (int s = 0; s < ns; s++) {
+			int k = 0;
+			double total = 0;
+			for (int i = 0; i < nrun; i++)
+				if (run_st[i] == s) {
+					xa[k] = run_a[i];
+					xb[k] = run_b[i];
+					total += run_b[i] - run_a[i];
+					k++;
+				}
+			if (!k)
+				continue;
+			char tip[IK_NAME_LEN + 96];
+			snprintf(tip, sizeof(tip), "CPU %d: %s, %.1f us in %d stretch%s", r,
+				 state_names[s], total, k, k == 1 ? "" : "es");
+			ik_svg_spans(&p, r, k, xa, xb, ik_svg_color(s), tip);
 		}
 	}
 	ik_svg_axes(&p);

@@ -60,8 +60,9 @@ int ik_html_label_every(int n);
 /*
  * Residency per state, per CPU: stacked bars of time_ns[cpu * nstates + state] / span_ns,
  * the rest ("other") in grey; more than 64 CPUs are grouped into at most 64 bars (means).
+ * CPUs are labelled from first_cpu.
  */
-int ik_html_residency_cpus(FILE *out, const char *title, int ncpus, int nstates,
+int ik_html_residency_cpus(FILE *out, const char *title, int first_cpu, int ncpus, int nstates,
 			   const char *const *state_names, const double *time_ns, double span_ns,
 			   const char *other);
 /*

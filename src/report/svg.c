@@ -441,22 +441,27 @@ void ik_svg_note(struct ik_svg *p, const char *text)
 	fputs("</text>\n", p->out);
 }
 
-void ik_svg_span(struct ik_svg *p, double x0, double x1, int row, const char *color,
-		 const char *tooltip)
+void ik_svg_spans(struct ik_svg *p, int row, int n, const double *x0, const double *x1,
+		  const char *color, const char *tooltip)
 {
+	if (n <= 0)
+		return;
 	double h = ik_svg_cat_height(p);
 	double bh = h >= 5 ? h * 0.8 : h;
-	double xa = ik_svg_px(p, x0), xb = ik_svg_px(p, x1);
-	fprintf(p->out,
-		"<rect class=\"data\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-		"fill=\"%s\">",
-		xa, ik_svg_cat_py(p, row) - bh / 2, xb - xa, bh, color);
+	double y = ik_svg_cat_py(p, row) - bh / 2;
+	fputs("<path class=\"data\" d=\"", p->out);
+	for (int i = 0; i < n; i++) {
+		double xa = ik_svg_px(p, x0[i]), xb = ik_svg_px(p, x1[i]);
+		fprintf(p->out, "%sM%.1f %.1fh%.1fv%.1fh%.1fz", i ? " " : "", xa, y, xb - xa, bh,
+			xa - xb);
+	}
+	fprintf(p->out, "\" fill=\"%s\">", color);
 	if (tooltip) {
 		fputs("<title>", p->out);
 		ik_svg_escape(p->out, tooltip);
 		fputs("</title>", p->out);
 	}
-	fputs("</rect>\n", p->out);
+	fputs("</path>\n", p->out);
 	p->nmarks++;
 }
 

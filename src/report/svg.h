@@ -81,9 +81,10 @@ void ik_svg_line(struct ik_svg *p, int n, const double *xs, const double *ys, co
 void ik_svg_dot(struct ik_svg *p, double px, double y, const char *color, const char *tooltip);
 /* A vertical marker line at data x with a label at the top. */
 void ik_svg_vmarker(struct ik_svg *p, double x, const char *label, const char *color);
-/* A bar from data x0 to x1 in row `row` of a categorical y axis (a timeline). */
-void ik_svg_span(struct ik_svg *p, double x0, double x1, int row, const char *color,
-		 const char *tooltip);
+/* Bars from data x0[i] to x1[i] in row `row` of a categorical y axis (a timeline), as one
+   path with one tooltip. */
+void ik_svg_spans(struct ik_svg *p, int row, int n, const double *x0, const double *x1,
+		  const char *color, const char *tooltip);
 /* A cell (col, row) of a grid of categories (a heat map) with its text. */
 void ik_svg_cell(struct ik_svg *p, int col, int row, const char *fill, const char *text,
 		 const char *tooltip);

@@ -372,7 +372,7 @@ int ik_sim_run(const struct ik_scenario *sc, uint64_t seed, struct ik_run_result
 		snprintf(err, errlen, "out of memory");
 		goto done;
 	}
-	out->timeline = s->timeline, s->timeline = NULL; /* timeline.c */
+	sim_timeline_take(s, out);
 	rc = 0;
 done:
 	free(snap.per_cpu);

@@ -149,6 +149,8 @@ void sim_leave_idle_loop(struct ik_sim *s, int cpu);
 
 /* timeline.c: an idle period of cpu in state (driver index) from t0 to s->now ended */
 void sim_timeline_idle(struct ik_sim *s, int cpu, int state, int64_t t0);
+/* timeline.c: the periods still in progress added, the timeline handed to out (or none) */
+void sim_timeline_take(struct ik_sim *s, struct ik_run_result *out);
 
 /* hw_effects.c */
 int sim_effects_setup(struct ik_sim *s);

@@ -19,3 +19,17 @@ void sim_timeline_idle(struct ik_sim *s, int cpu, int state, int64_t t0)
 	}
 	ik_timeline_add(s->timeline, cpu, state, t0, s->now);
 }
+
+void sim_timeline_take(struct ik_sim *s, struct ik_run_result *out)
+{
+	if (s->sc->timeline_len_ns <= 0)
+		return;
+	/* periods still in progress at the end of the run count up to it */
+	for (int cpu = 0; cpu < s->ncpus && cpu < IK_TIMELINE_MAX_CPUS; cpu++) {
+		const struct sim_cpu *c = &s->cpus[cpu];
+		if (c->mode == CPU_IDLE || c->mode == CPU_EXITING)
+			sim_timeline_idle(s, cpu, c->entered, c->idle_t0);
+	}
+	out->timeline = s->timeline;
+	s->timeline = NULL;
+}

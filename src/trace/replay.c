@@ -174,6 +174,9 @@ int ik_trace_replay_run(struct ik_trace_reader *r, const struct ik_trace_replay_
 		}
 	}
 	while ((rc = ik_trace_next(r, &ev, err, errlen)) == IK_TRACE_OK) {
+		if (first_event)
+			rp->first_ns = ev.t_ns;
+		rp->last_ns = ev.t_ns;
 		if (first_event && o->timeline) {
 			o->timeline->origin_ns = ev.t_ns;
 			o->timeline->start_ns += ev.t_ns;

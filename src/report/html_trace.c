@@ -1,0 +1,566 @@
+/*
+ * The HTML pages of the trace commands and of wakelat (docs/html-report.md):
+ *   analyze: settings, the text report's tables, residency per state per CPU, the idle-
+ *            duration histogram with the target residencies marked, the wake causes, and a
+ *            timeline of states per CPU;
+ *   replay:  the same for the replayed entries, and with --compare-recorded the governor's
+ *            choices against the recorded states (a confusion matrix);
+ *   wakelat: settings, the percentiles, the latency histogram and CDF (exact percentiles
+ *            marked) and the wakee CPU's idle states.
+ * Plots come from html_common.c and svg.c.  Written in the "C" locale: same input, same bytes.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlekit/html.h"
+#include "report/html_internal.h"
+#include "report/report_internal.h"
+#include "report/svg.h"
+
+#define NAME_BUF (IK_NAME_LEN + 1)
+
+/* ns as us with 3 decimals, as the text report prints them. */
+static void td_us3(FILE *out, uint64_t ns)
+{
+	char b[48];
+	snprintf(b, sizeof(b), "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
+	ik_html_td_num(out, b);
+}
+
+static void row_u64(FILE *out, const char *key, uint64_t v)
+{
+	char b[32];
+	snprintf(b, sizeof(b), "%" PRIu64, v);
+	ik_html_setting(out, key, b, sizeof(b));
+}
+
+static int max_states(const struct ik_trace_header *h)
+{
+	int n = 0;
+	for (int d = 0; d < h->ndrivers; d++)
+		if (h->drivers[d].drv.state_count > n)
+			n = h->drivers[d].drv.state_count;
+	return n > IK_STATE_MAX ? IK_STATE_MAX : n;
+}
+
+/* The names of the states by index over all CPUs: the driver's, or stateN when they differ. */
+static void all_state_names(const struct ik_trace_header *h, char (*buf)[NAME_BUF],
+			    const char **names, int n)
+{
+	const struct ik_driver *d = &h->drivers[0].drv;
+	for (int i = 0; i < n; i++) {
+		if (h->ndrivers == 1 && i < d->state_count)
+			snprintf(buf[i], NAME_BUF, "%.*s",
+				 (int)strnlen(d->states[i].name, sizeof(d->states[i].name)),
+				 d->states[i].name);
+		else
+			snprintf(buf[i], NAME_BUF, "state%d", i);
+		names[i] = buf[i];
+	}
+}
+
+static void driver_rows(FILE *out, const struct ik_trace_header *h)
+{
+	for (int d = 0; d < h->ndrivers; d++) {
+		const struct ik_trace_driver *td = &h->drivers[d];
+		char buf[1024], key[48];
+		size_t len = (size_t)snprintf(buf, sizeof(buf), "%.*s, CPUs %d-%d:",
+					      (int)strnlen(td->drv.name, sizeof(td->drv.name)),
+					      td->drv.name, td->first_cpu,
+					      td->first_cpu + td->ncpus - 1);
+		for (int s = 0; s < td->drv.state_count && len < sizeof(buf); s++)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len,
+						" %.*s (latency %u us, target residency %u us)",
+						(int)strnlen(td->drv.states[s].name, IK_NAME_LEN),
+						td->drv.states[s].name, td->drv.states[s].exit_latency,
+						td->drv.states[s].target_residency);
+		snprintf(key, sizeof(key), "driver %d", d);
+		ik_html_setting(out, key, buf, sizeof(buf));
+	}
+}
+
+static void window_text(char *buf, size_t len, const struct ik_timeline *tl, const char *from)
+{
+	snprintf(buf, len, "%.3f ms to %.3f ms after %s", (double)(tl->start_ns - tl->origin_ns) / 1e6,
+		 (double)(tl->start_ns - tl->origin_ns + tl->len_ns) / 1e6, from);
+}
+
+static void hist_table(FILE *out, const uint64_t *hist)
+{
+	fputs("<table class=\"histogram\">\n<tr>", out);
+	ik_html_th(out, "duration_us");
+	ik_html_th(out, "periods");
+	fputs("</tr>\n", out);
+	for (int i = 0; i < IK_TRACE_HIST_BUCKETS; i++) {
+		char range[64];
+		uint64_t lo = ik_trace_hist_lower_ns(i) / 1000;
+		if (i + 1 < IK_TRACE_HIST_BUCKETS)
+			snprintf(range, sizeof(range), "[%" PRIu64 ", %" PRIu64 ")", lo,
+				 ik_trace_hist_lower_ns(i + 1) / 1000);
+		else
+			snprintf(range, sizeof(range), "[%" PRIu64 ", inf)", lo);
+		fputs("<tr>", out);
+		ik_html_td_text(out, range, sizeof(range));
+		ik_html_td_u64(out, hist[i]);
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+/* ---- analyze ---- */
+
+static void analyze_state_rows(FILE *out, const char *cpu, const char *const *names, int n,
+			       const struct ik_trace_cpu_stats *s)
+{
+	for (int i = 0; i < n; i++) {
+		const struct ik_trace_state_stats *st = &s->states[i];
+		fputs("<tr>", out);
+		if (cpu)
+			ik_html_td_text(out, cpu, strlen(cpu));
+		ik_html_td_text(out, names[i], strlen(names[i]));
+		ik_html_td_u64(out, st->entries);
+		td_us3(out, st->min_ns);
+		td_us3(out, st->entries ? st->total_ns / st->entries : 0);
+		td_us3(out, st->max_ns);
+		td_us3(out, st->total_ns);
+		ik_html_td_u64(out, st->too_deep);
+		ik_html_td_u64(out, st->too_shallow);
+		fputs("</tr>\n", out);
+	}
+}
+
+static void analyze_state_header(FILE *out, bool cpu)
+{
+	static const char *const hd[] = {"state", "entries", "min_us", "avg_us", "max_us",
+					 "total_us", "too_deep", "too_shallow"};
+	fputs("<tr>", out);
+	if (cpu)
+		ik_html_th(out, "CPU");
+	for (size_t i = 0; i < sizeof(hd) / sizeof(hd[0]); i++)
+		ik_html_th(out, hd[i]);
+	fputs("</tr>\n", out);
+}
+
+static void plot_causes(FILE *out, const struct ik_trace_cpu_stats *all)
+{
+	const char *labels[IK_CAUSE_COUNT + 2];
+	double v[(IK_CAUSE_COUNT + 1) * 2];
+	double ymax = 0;
+	for (int k = 0; k <= IK_CAUSE_COUNT; k++) {
+		labels[k] = ik_trace_cause_name((enum ik_trace_cause)k);
+		v[k * 2] = (double)all->too_deep_by_cause[k];
+		v[k * 2 + 1] = (double)(all->wakes[k] - all->too_deep_by_cause[k]);
+		if ((double)all->wakes[k] > ymax)
+			ymax = (double)all->wakes[k];
+	}
+	labels[IK_CAUSE_COUNT + 1] = NULL;
+	static const char *const names[] = {"too deep", "not too deep"};
+	const char *colors[] = {ik_svg_color(5), ik_svg_color(0)};
+	struct ik_svg p;
+	struct ik_svg_axis x = {.label = "wake cause (first wake event of the period)",
+				.ncat = IK_CAUSE_COUNT + 1, .cat_labels = labels};
+	struct ik_svg_axis y = {.min = 0, .max = ymax > 0 ? ymax * 1.1 : 1,
+				.label = "idle periods"};
+	ik_svg_begin(&p, out, IK_HTML_PLOT_W, IK_HTML_PLOT_H, "Wake causes, all CPUs", &x, &y);
+	ik_svg_stacked_bars(&p, IK_CAUSE_COUNT + 1, 2, v, names, colors);
+	ik_svg_axes(&p);
+	ik_svg_legend(&p, 2, names, colors);
+	ik_svg_end(&p);
+}
+
+int ik_report_html_analyze(FILE *out, const char *origin, const struct ik_trace_header *h,
+			   const struct ik_trace_analysis *a, const struct ik_timeline *tl)
+{
+	if (!out || !origin || !h || !a || (a->cpus > 0 && !a->cpu))
+		return -1;
+	struct ik_rep_locale locale;
+	ik_rep_locale_enter(&locale);
+	int rc = 0;
+	char title[512], buf[256];
+	snprintf(title, sizeof(title), "idlekit analyze: %s", origin);
+	ik_html_begin(out, title);
+
+	int n = max_states(h);
+	char namebuf[IK_STATE_MAX][NAME_BUF];
+	const char *names[IK_STATE_MAX + 1];
+	all_state_names(h, namebuf, names, n);
+	uint64_t span = a->last_ns > a->first_ns ? (uint64_t)(a->last_ns - a->first_ns) : 0;
+
+	fputs("<h2>Settings</h2>\n<table class=\"settings\">\n", out);
+	ik_html_setting(out, "trace", origin, strlen(origin));
+	snprintf(buf, sizeof(buf), "%d CPUs, HZ %d", h->cpus, h->hz);
+	ik_html_setting(out, "machine", buf, sizeof(buf));
+	driver_rows(out, h);
+	row_u64(out, "events", a->events);
+	row_u64(out, "bad lines skipped (--lenient)", a->skipped);
+	row_u64(out, "idle periods", a->periods);
+	row_u64(out, "still open at the end (not counted)", a->open_at_end);
+	snprintf(buf, sizeof(buf), "%.3f ms", (double)span / 1e6);
+	ik_html_setting(out, "traced time", buf, sizeof(buf));
+	fputs("</table>\n", out);
+
+	fputs("<h2>Residency per state</h2>\n", out);
+	double *t = calloc((size_t)(a->cpus > 0 ? a->cpus : 1) * (size_t)(n ? n : 1), sizeof(double));
+	if (!t) {
+		rc = -1;
+		goto done;
+	}
+	for (int c = 0; c < a->cpus; c++)
+		for (int s = 0; s < n; s++)
+			t[(size_t)c * (size_t)n + (size_t)s] = (double)a->cpu[c].states[s].total_ns;
+	rc |= ik_html_residency_cpus(out, "Residency per state, per CPU", 0, a->cpus, n, names, t,
+				     (double)span, "not in an idle state");
+	free(t);
+	ik_html_note(out, "A CPU's share of the traced time (first to last event) spent in each "
+			  "state: the idle periods' durations, exit included.");
+	fputs("<h3>All CPUs</h3>\n<table class=\"states\">\n", out);
+	analyze_state_header(out, false);
+	analyze_state_rows(out, NULL, names, n, &a->all);
+	fputs("</table>\n", out);
+
+	fputs("<h2>Idle durations</h2>\n", out);
+	ik_html_idle_hist(out, "Idle durations, all CPUs", a->hist, IK_TRACE_HIST_BUCKETS,
+			  &h->drivers[0].drv, "recorded idle periods");
+	if (h->ndrivers > 1)
+		ik_html_note(out, "Target residencies of the first driver (%s).",
+			     h->drivers[0].drv.name);
+	hist_table(out, a->hist);
+
+	fputs("<h2>Wake causes</h2>\n", out);
+	plot_causes(out, &a->all);
+	fputs("<table class=\"causes\">\n<tr>", out);
+	ik_html_th(out, "cause");
+	ik_html_th(out, "idle periods");
+	ik_html_th(out, "too deep");
+	fputs("</tr>\n", out);
+	for (int k = 0; k <= IK_CAUSE_COUNT; k++) {
+		const char *cn = ik_trace_cause_name((enum ik_trace_cause)k);
+		fputs("<tr>", out);
+		ik_html_td_text(out, cn, strlen(cn));
+		ik_html_td_u64(out, a->all.wakes[k]);
+		ik_html_td_u64(out, a->all.too_deep_by_cause[k]);
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+	ik_html_note(out, "The cause of a period is the first wake event on its CPU at or after its "
+			  "idle_enter and before the next one; 'none' if there was none.");
+
+	fputs("<h2>Timeline</h2>\n", out);
+	if (tl) {
+		window_text(buf, sizeof(buf), tl, "the first event");
+		ik_html_note(out, "Window: %s.", buf);
+	}
+	ik_html_timeline(out, "Idle states per CPU over time", tl, n, names,
+			 "time since the first event (us)");
+
+	fputs("<h2>Per CPU</h2>\n<table class=\"per-cpu\">\n", out);
+	analyze_state_header(out, true);
+	for (int c = 0; c < a->cpus; c++) {
+		char cpu[16], nb[IK_STATE_MAX][NAME_BUF];
+		const char *cn[IK_STATE_MAX];
+		const struct ik_driver *d = &h->drivers[h->cpu_driver[c]].drv;
+		int dn = d->state_count > IK_STATE_MAX ? IK_STATE_MAX : d->state_count;
+		for (int i = 0; i < dn; i++) {
+			snprintf(nb[i], NAME_BUF, "%.*s", (int)strnlen(d->states[i].name, IK_NAME_LEN),
+				 d->states[i].name);
+			cn[i] = nb[i];
+		}
+		snprintf(cpu, sizeof(cpu), "%d", c);
+		analyze_state_rows(out, cpu, cn, dn, &a->cpu[c]);
+	}
+	fputs("</table>\n", out);
+	ik_html_end(out);
+done:
+	ik_rep_locale_leave(&locale);
+	if (ik_rep_finish(out) != 0)
+		rc = -1;
+	return rc;
+}
+
+/* ---- replay ---- */
+
+static void plot_confusion(FILE *out, const struct ik_html_replay *r, const char *const *rec_names,
+			   int nrec)
+{
+	const struct ik_driver *drv = r->drv;
+	int nch = drv->state_count > IK_STATE_MAX ? IK_STATE_MAX : drv->state_count;
+	char chbuf[IK_STATE_MAX][NAME_BUF];
+	const char *chosen[IK_STATE_MAX + 1];
+	for (int j = 0; j < nch; j++) {
+		snprintf(chbuf[j], NAME_BUF, "%.*s", (int)strnlen(drv->states[j].name, IK_NAME_LEN),
+			 drv->states[j].name);
+		chosen[j] = chbuf[j];
+	}
+	chosen[nch] = NULL;
+	/* each row (recorded state) shaded by the share of its periods in each column */
+	struct ik_svg p;
+	struct ik_svg_axis x = {.label = "state the governor chose (first entry of the period)",
+				.ncat = nch, .cat_labels = chosen};
+	struct ik_svg_axis y = {.label = "recorded state", .ncat = nrec, .cat_labels = rec_names};
+	int height = 130 + 36 * nrec;
+	ik_svg_begin(&p, out, IK_HTML_PLOT_W, height, "Governor's choice against the recorded state",
+		     &x, &y);
+	for (int i = 0; i < nrec; i++) {
+		uint64_t row = 0;
+		for (int j = 0; j < nch; j++)
+			row += r->rp->confusion[i][j];
+		for (int j = 0; j < nch; j++) {
+			uint64_t v = r->rp->confusion[i][j];
+			double share = row ? (double)v / (double)row : 0.0;
+			/* white to blue (#0072B2) by share */
+			int cr = (int)lround(255 - share * (255 - 0x00));
+			int cg = (int)lround(255 - share * (255 - 0x72));
+			int cb = (int)lround(255 - share * (255 - 0xB2));
+			char fill[16], text[32], tip[2 * NAME_BUF + 96];
+			snprintf(fill, sizeof(fill), "#%02X%02X%02X", cr & 0xff, cg & 0xff, cb & 0xff);
+			snprintf(text, sizeof(text), "%" PRIu64, v);
+			snprintf(tip, sizeof(tip), "recorded %s, chosen %s: %" PRIu64 " periods (%.1f%% of the row)",
+				 rec_names[i], chosen[j], v, 100.0 * share);
+			ik_svg_cell(&p, j, i, fill, text, tip);
+		}
+	}
+	ik_svg_axes(&p);
+	ik_svg_end(&p);
+	ik_html_note(out, "Counts of recorded idle periods; a cell's shade is its share of the row. "
+			  "The diagonal (same index) is agreement.");
+}
+
+int ik_report_html_replay(FILE *out, const struct ik_html_replay *r)
+{
+	if (!out || !r || !r->origin || !r->drv || !r->h || !r->rp ||
+	    (r->rp->cpus > 0 && !r->rp->cpu))
+		return -1;
+	const struct ik_trace_replay *rp = r->rp;
+	const struct ik_driver *drv = r->drv;
+	struct ik_rep_locale locale;
+	ik_rep_locale_enter(&locale);
+	int rc = 0;
+	char title[512], buf[256];
+	snprintf(title, sizeof(title), "idlekit replay: %s", r->origin);
+	ik_html_begin(out, title);
+
+	int n = rp->nstates > IK_STATE_MAX ? IK_STATE_MAX : rp->nstates;
+	char namebuf[IK_STATE_MAX][NAME_BUF];
+	const char *names[IK_STATE_MAX + 1];
+	for (int i = 0; i < n; i++) {
+		snprintf(namebuf[i], NAME_BUF, "%.*s", (int)strnlen(drv->states[i].name, IK_NAME_LEN),
+			 drv->states[i].name);
+		names[i] = namebuf[i];
+	}
+	uint64_t span = rp->last_ns > rp->first_ns ? (uint64_t)(rp->last_ns - rp->first_ns) : 0;
+
+	fputs("<h2>Settings</h2>\n<table class=\"settings\">\n", out);
+	ik_html_setting(out, "trace", r->origin, strlen(r->origin));
+	ik_html_setting(out, "governor", r->governor ? r->governor : "", IK_NAME_LEN);
+	ik_html_setting(out, "platform", r->platform ? r->platform : "", 256);
+	snprintf(buf, sizeof(buf), "%d CPUs, HZ %d", rp->cpus, r->hz);
+	ik_html_setting(out, "machine", buf, sizeof(buf));
+	driver_rows(out, r->h);
+	row_u64(out, "recorded idle periods", rp->periods);
+	row_u64(out, "replayed idle entries", rp->entries);
+	row_u64(out, "re-entries after a tick, timer or poll-limit wake-up", rp->extra_entries);
+	row_u64(out, "wake already pending at entry", rp->wake_pending);
+	snprintf(buf, sizeof(buf), "periods cut at %d entries", IK_TRACE_REENTRY_CAP);
+	row_u64(out, buf, rp->capped);
+	row_u64(out, "bad lines skipped (--lenient)", rp->skipped);
+	snprintf(buf, sizeof(buf), "%.3f ms", (double)span / 1e6);
+	ik_html_setting(out, "traced time", buf, sizeof(buf));
+	fputs("</table>\n", out);
+
+	fputs("<h2>Replayed idle states</h2>\n<table class=\"states\">\n<tr>", out);
+	static const char *const hd[] = {"state", "name", "usage", "time_us", "above", "below"};
+	for (size_t i = 0; i < sizeof(hd) / sizeof(hd[0]); i++)
+		ik_html_th(out, hd[i]);
+	fputs("</tr>\n", out);
+	for (int i = 0; i < n; i++) {
+		fprintf(out, "<tr><td class=\"num\">%d</td>", i);
+		ik_html_td_text(out, names[i], strlen(names[i]));
+		ik_html_td_u64(out, rp->all[i].usage);
+		td_us3(out, rp->all[i].time_ns);
+		ik_html_td_u64(out, rp->all[i].above);
+		ik_html_td_u64(out, rp->all[i].below);
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+
+	fputs("<h2>Residency per state</h2>\n", out);
+	double *t = calloc((size_t)(rp->cpus > 0 ? rp->cpus : 1) * (size_t)(n ? n : 1), sizeof(double));
+	if (!t) {
+		rc = -1;
+		goto done;
+	}
+	for (int c = 0; c < rp->cpus; c++)
+		for (int s = 0; s < n; s++)
+			t[(size_t)c * (size_t)n + (size_t)s] = (double)rp->cpu[c].states[s].time_ns;
+	rc |= ik_html_residency_cpus(out, "Replayed residency per state, per CPU", 0, rp->cpus, n,
+				     names, t, (double)span, "not in an idle state");
+	free(t);
+	ik_html_note(out, "A CPU's share of the traced time (first to last event) in each state "
+			  "the governor chose in the replay.");
+
+	fputs("<h2>Idle durations</h2>\n", out);
+	ik_html_idle_hist(out, "Replayed idle entries by residency, all CPUs", rp->hist,
+			  IK_TRACE_HIST_BUCKETS, drv, "replayed idle entries");
+	hist_table(out, rp->hist);
+
+	if (r->compare) {
+		fputs("<h2>Against the recorded states</h2>\n", out);
+		ik_html_note(out, "Agreement with the recorded state (first entry of each period, by "
+				  "index): %.2f %% (%llu of %llu periods).",
+			     rp->compared ? 100.0 * (double)rp->agree / (double)rp->compared : 0.0,
+			     (unsigned long long)rp->agree, (unsigned long long)rp->compared);
+		const struct ik_driver *rec = &r->h->drivers[0].drv;
+		if (r->h->ndrivers > 1 || rec->state_count != drv->state_count)
+			ik_html_note(out, "The trace's table (%s, %d states) differs from the "
+					  "platform's (%d states): indices are compared.",
+				     rec->name, rec->state_count, drv->state_count);
+		int nrec = max_states(r->h);
+		char rb[IK_STATE_MAX][NAME_BUF];
+		const char *rn[IK_STATE_MAX + 1];
+		all_state_names(r->h, rb, rn, nrec);
+		rn[nrec] = NULL;
+		if (nrec > 0 && n > 0)
+			plot_confusion(out, r, rn, nrec);
+		fputs("<table class=\"confusion\">\n<tr>", out);
+		ik_html_th(out, "recorded \\ chosen");
+		for (int j = 0; j < n; j++)
+			ik_html_th(out, names[j]);
+		fputs("</tr>\n", out);
+		for (int i = 0; i < nrec; i++) {
+			fputs("<tr>", out);
+			ik_html_th(out, rn[i]);
+			for (int j = 0; j < n; j++)
+				ik_html_td_u64(out, rp->confusion[i][j]);
+			fputs("</tr>\n", out);
+		}
+		fputs("</table>\n", out);
+	}
+
+	fputs("<h2>Timeline</h2>\n", out);
+	if (r->tl) {
+		window_text(buf, sizeof(buf), r->tl, "the first event");
+		ik_html_note(out, "Window: %s. The replayed idle entries (re-entries included).", buf);
+	}
+	ik_html_timeline(out, "Replayed idle states per CPU over time", r->tl, n, names,
+			 "time since the first event (us)");
+	ik_html_end(out);
+done:
+	ik_rep_locale_leave(&locale);
+	if (ik_rep_finish(out) != 0)
+		rc = -1;
+	return rc;
+}
+
+/* ---- wakelat ---- */
+
+int ik_report_html_wakelat(FILE *out, const struct ik_html_wakelat *w)
+{
+	if (!out || !w || !w->r || (w->r->count > 0 && !w->r->samples_ns) ||
+	    (w->nstates > 0 && (!w->state_names || !w->usage || !w->time_us)))
+		return -1;
+	const struct ik_wakelat_result *r = w->r;
+	struct ik_hist *h = malloc(sizeof(*h));
+	if (!h)
+		return -1;
+	ik_hist_init(h);
+	for (long i = 0; i < r->count; i++)
+		ik_hist_add(h, r->samples_ns[i]);
+
+	struct ik_rep_locale locale;
+	ik_rep_locale_enter(&locale);
+	int rc = 0;
+	char buf[256];
+	ik_html_begin(out, "idlekit wakelat");
+
+	fputs("<h2>Settings</h2>\n<table class=\"settings\">\n", out);
+	ik_html_setting(out, "method", w->method ? w->method : "", 64);
+	snprintf(buf, sizeof(buf), "waker CPU %d, wakee CPU %d", w->waker_cpu, w->wakee_cpu);
+	ik_html_setting(out, "CPUs", buf, sizeof(buf));
+	snprintf(buf, sizeof(buf), "%" PRId64 " ns", w->gap_ns);
+	ik_html_setting(out, "idle gap before each wake-up", buf, sizeof(buf));
+	snprintf(buf, sizeof(buf), "%ld (after %ld of warm-up), in %.3f s", r->count, w->warmup,
+		 (double)r->elapsed_ns / 1e9);
+	ik_html_setting(out, "samples", buf, sizeof(buf));
+	if (w->latency_limit_ns >= 0)
+		snprintf(buf, sizeof(buf), "CPU latency limit %" PRId64 " us", w->latency_limit_ns / 1000);
+	else
+		snprintf(buf, sizeof(buf), "no CPU latency limit set");
+	ik_html_setting(out, "PM QoS", buf, sizeof(buf));
+	ik_html_setting(out, "idle states of the wakee CPU",
+			w->only_state ? w->only_state : "all enabled", IK_NAME_LEN);
+	fputs("</table>\n", out);
+
+	fputs("<h2>Wake latency</h2>\n", out);
+	static const double pct[] = {25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
+	fputs("<table class=\"latency\">\n<tr>", out);
+	ik_html_th(out, "percentile");
+	ik_html_th(out, "latency_ns");
+	fputs("</tr>\n", out);
+	for (size_t i = 0; i < sizeof(pct) / sizeof(pct[0]); i++) {
+		snprintf(buf, sizeof(buf), "p%g", pct[i]);
+		fputs("<tr>", out);
+		ik_html_th(out, buf);
+		ik_html_td_u64(out, (uint64_t)ik_wakelat_percentile(r, pct[i]));
+		fputs("</tr>\n", out);
+	}
+	fputs("<tr>", out);
+	ik_html_th(out, "min");
+	ik_html_td_u64(out, (uint64_t)(r->count ? r->min_ns : 0));
+	fputs("</tr>\n<tr>", out);
+	ik_html_th(out, "max");
+	ik_html_td_u64(out, (uint64_t)(r->count ? r->max_ns : 0));
+	fputs("</tr>\n<tr>", out);
+	ik_html_th(out, "mean");
+	ik_html_td_fixed(out, r->count ? r->mean_ns : 0.0, 1);
+	fputs("</tr>\n</table>\n", out);
+	double exact[4] = {(double)ik_wakelat_percentile(r, 50) / 1000.0,
+			   (double)ik_wakelat_percentile(r, 90) / 1000.0,
+			   (double)ik_wakelat_percentile(r, 99) / 1000.0,
+			   (double)ik_wakelat_percentile(r, 99.9) / 1000.0};
+	ik_html_latency(out, h, NULL, NULL, 1, exact, "all wake-ups",
+			"Wake latency: from the waker's clock read just before the wake-up to the "
+			"wakee's as soon as it runs.");
+
+	fputs("<h2>Idle states of the wakee CPU</h2>\n", out);
+	if (w->nstates <= 0) {
+		ik_html_note(out, "Not known: no cpuidle counters on this machine.");
+	} else {
+		int n = w->nstates > IK_STATE_MAX ? IK_STATE_MAX : w->nstates;
+		double t[IK_STATE_MAX], sum = 0;
+		for (int s = 0; s < n; s++) {
+			t[s] = (double)w->time_us[s] * 1000.0;
+			sum += t[s];
+		}
+		double span = (double)r->elapsed_ns > sum ? (double)r->elapsed_ns : sum;
+		snprintf(buf, sizeof(buf), "Residency per state of CPU %d during the run", w->wakee_cpu);
+		rc |= ik_html_residency_cpus(out, buf, w->wakee_cpu, 1, n, w->state_names, t, span,
+					     "not in an idle state");
+		ik_html_note(out, "From the CPU's sysfs counters before and after the run, as a share "
+				  "of the measured part's wall time.");
+		fputs("<table class=\"states\">\n<tr>", out);
+		ik_html_th(out, "state");
+		ik_html_th(out, "usage");
+		ik_html_th(out, "time_us");
+		fputs("</tr>\n", out);
+		for (int s = 0; s < n; s++) {
+			fputs("<tr>", out);
+			ik_html_td_text(out, w->state_names[s], strlen(w->state_names[s]));
+			ik_html_td_u64(out, w->usage[s]);
+			ik_html_td_u64(out, w->time_us[s]);
+			fputs("</tr>\n", out);
+		}
+		fputs("</table>\n", out);
+	}
+	ik_html_end(out);
+	ik_rep_locale_leave(&locale);
+	free(h);
+	if (ik_rep_finish(out) != 0)
+		rc = -1;
+	return rc;
+}
