@@ -254,7 +254,8 @@ int ik_report_html_analyze(FILE *out, const char *origin, const struct ik_trace_
 	fputs("<h2>Timeline</h2>\n", out);
 	if (tl) {
 		window_text(buf, sizeof(buf), tl, "the first event");
-		ik_html_note(out, "Window: %s.", buf);
+		ik_html_note(out, "Window: %s. A period still open at the end of the trace is drawn "
+				  "up to the last event.", buf);
 	}
 	ik_html_timeline(out, "Idle states per CPU over time", tl, n, names,
 			 "time since the first event (us)");

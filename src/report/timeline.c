@@ -28,6 +28,10 @@ void ik_timeline_add(struct ik_timeline *tl, int cpu, int state, int64_t t0, int
 	int64_t end = tl->start_ns + tl->len_ns;
 	if (cpu < 0 || cpu >= tl->ncpus || t1 <= tl->start_ns || t0 >= end || t1 <= t0)
 		return;
+	if (tl->nsegs >= tl->max_segs) {
+		tl->dropped++;
+		return;
+	}
 	if (tl->nsegs == tl->cap) {
 		size_t cap = tl->cap ? tl->cap * 2 : 1024;
 		if (cap > tl->max_segs)

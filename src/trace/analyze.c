@@ -142,6 +142,8 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 		for (int cpu = 0; cpu < h->cpus; cpu++) {
 			finish(a, cpu, &run[cpu]);
 			a->open_at_end += run[cpu].idle;
+			if (run[cpu].idle) /* drawn up to the last event, not counted */
+				ik_timeline_add(tl, cpu, run[cpu].state, run[cpu].enter_ns, a->last_ns);
 		}
 		rc = IK_TRACE_OK;
 	}

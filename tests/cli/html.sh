@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # idlekit sim --html and idlekit compare --html: self-contained pages, and no file on bad input.
-# With chromium installed (not a dependency), also checks that a headless browser renders it.
+# Also analyze, replay and wakelat --html, the timeline window, and a 512-CPU page's size.
+# Rendering in a headless browser: tests/cli/html_chromium.sh.
 set -u
 bin=$1
 tmp=$(mktemp -d)
@@ -58,18 +59,79 @@ check "compare bad input: no file" test ! -e "$tmp/cmpbad.html"
 "$bin" compare "$tmp/base.json" --html >/dev/null 2>&1
 check "compare --html without FILE: exit 2" test $? -eq 2
 
-# Headless Chromium, when installed: the page renders, every plot in the DOM.
-chrome=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$chrome" ]; then
-  echo "SKIP: chromium not installed (headless rendering check)"
-else
-  profile=$(mktemp -d)
-  timeout 60 "$chrome" --headless --no-sandbox --disable-gpu --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$profile" --dump-dom "file://$tmp/sim.html" >"$tmp/dom.html" 2>/dev/null
-  check "chromium renders the page" test "$(grep -c '<svg' "$tmp/dom.html")" -ge 6
-  rm -rf "$profile"
-fi
+# analyze and replay: the text output still goes to stdout, the page to --html.
+trace=tests/fixtures/traces/two-cpus.trace
+"$bin" analyze "$trace" --html "$tmp/an.html" >"$tmp/an.txt"
+check "analyze --html exit 0" test $? -eq 0
+check "analyze still prints its report" grep -q '^all CPUs$' "$tmp/an.txt"
+check "analyze page: 4 plots" test "$(grep -c '^<svg ' "$tmp/an.html")" -eq 4
+check "analyze page: wake causes" grep -q '<title>Wake causes, all CPUs</title>' "$tmp/an.html"
+check "analyze page: target residency marked" grep -q '>C6 target 400 us</text>' "$tmp/an.html"
+check "analyze page: timeline of both CPUs" bash -c "grep -q '<title>CPU 0: ' '$tmp/an.html' && grep -q '<title>CPU 1: ' '$tmp/an.html'"
+check "analyze page ends with </html>" bash -c "tail -1 '$tmp/an.html' | grep -q '^</html>$'"
+"$bin" analyze "$trace" --html "$tmp/an2.html" --json >/dev/null
+check "analyze page deterministic (and the same with --json)" cmp -s "$tmp/an.html" "$tmp/an2.html"
+# a window of 100 us from 0.9 ms after the first event (1 us): CPU 0 enters POLL at its last
+# microsecond, CPU 1 is in C1 throughout (still open at the end: drawn to the last event)
+"$bin" analyze "$trace" --html "$tmp/an3.html" --timeline-window 900us:100us >/dev/null
+check "analyze --timeline-window: the window named" grep -q 'Window: 0.900 ms to 1.000 ms after the first event' "$tmp/an3.html"
+check "analyze --timeline-window: CPU 0 in POLL 1 us" grep -q '<title>CPU 0: POLL, 1.0 us in 1 stretch</title>' "$tmp/an3.html"
+check "analyze --timeline-window: CPU 1 in C1 100 us" grep -q '<title>CPU 1: C1, 100.0 us in 1 stretch</title>' "$tmp/an3.html"
+"$bin" replay "$trace" -g menu -p trace --compare-recorded --html "$tmp/rp.html" >"$tmp/rp.txt"
+check "replay --html exit 0" test $? -eq 0
+check "replay still prints its report" grep -q '^agreement with the recorded state' "$tmp/rp.txt"
+check "replay page: confusion plot" grep -q "<title>Governor&#39;s choice against the recorded state</title>" "$tmp/rp.html"
+check "replay page: 4 plots" test "$(grep -c '^<svg ' "$tmp/rp.html")" -eq 4
+"$bin" replay "$trace" -g menu -p trace --html "$tmp/rp2.html" >/dev/null
+check "replay page without --compare-recorded: no confusion" bash -c "! grep -q 'Governor&#39;s choice' '$tmp/rp2.html'"
+
+# bad input: exit 2 and no page
+"$bin" analyze tests/fixtures/traces/bad-lines.trace --html "$tmp/bad1.html" >/dev/null 2>"$tmp/err"
+check "analyze bad trace: exit 2" test $? -eq 2
+check "analyze bad trace: names file and line" grep -q 'bad-lines.trace:[0-9]*:' "$tmp/err"
+check "analyze bad trace: no page" test ! -e "$tmp/bad1.html"
+"$bin" replay tests/fixtures/traces/bad-lines.trace -g menu -p trace --html "$tmp/bad2.html" >/dev/null 2>&1
+check "replay bad trace: exit 2" test $? -eq 2
+check "replay bad trace: no page" test ! -e "$tmp/bad2.html"
+for args in "analyze $trace --html $tmp/bad3.html --timeline-window 1:0" \
+	    "analyze $trace --html $tmp/bad3.html --timeline-window 1:2parsecs" \
+	    "analyze $trace --timeline-window 0:1ms" \
+	    "replay $trace -g menu -p trace --html $tmp/bad3.html --timeline-window x" \
+	    "sim --html $tmp/bad3.html --timeline-window 0:-1"; do
+  # shellcheck disable=SC2086
+  "$bin" $args >/dev/null 2>"$tmp/err"
+  check "$args: exit 2" test $? -eq 2
+  check "$args: a message" grep -q 'timeline-window' "$tmp/err"
+done
+check "bad --timeline-window: no page" test ! -e "$tmp/bad3.html"
+
+# sim's timeline: the window is named, and the JSON is the same with or without the page
+"$bin" sim --set scenario.duration_ms=20 --json >"$tmp/plain.json"
+"$bin" sim --set scenario.duration_ms=20 --json --html "$tmp/tl.html" --timeline-window 1ms:3ms >"$tmp/withtl.json"
+check "sim JSON unchanged by the timeline capture" cmp -s "$tmp/plain.json" "$tmp/withtl.json"
+check "sim page: timeline window" grep -q 'from 1.000 ms to 4.000 ms after the warm-up' "$tmp/tl.html"
+
+# wakelat measures this machine (as wakelat_ctxsw.sh does)
+[ "$(nproc)" -ge 2 ] && wakee=1 || wakee=0
+"$bin" wakelat -n 300 --warmup 20 --gap 50us --wakee-cpu $wakee --html "$tmp/wl.html" >"$tmp/wl.txt"
+check "wakelat --html exit 0" test $? -eq 0
+check "wakelat still prints its percentiles" grep -Eq '^ +50% +[0-9]+ ns$' "$tmp/wl.txt"
+check "wakelat page: histogram and CDF" test "$(grep -c '^<svg ' "$tmp/wl.html")" -ge 2
+# the page's p50 row is the text output's p50
+p50=$(sed -n 's/^ *50% *\([0-9]*\) ns$/\1/p' "$tmp/wl.txt")
+check "wakelat page: the same p50 ($p50 ns)" grep -q "<tr><th>p50</th><td class=\"num\">$p50</td></tr>" "$tmp/wl.html"
+"$bin" wakelat -n 10 --html "$tmp/no/such/dir/wl.html" >/dev/null 2>&1
+check "wakelat unwritable page: exit 1" test $? -eq 1
+
+# 512 CPUs (4 x amd-zen3): the page stays small; 64 bars and 64 timeline rows
+"$bin" sim --set platform.packages=4 --set scenario.duration_ms=5 --html "$tmp/big.html" >/dev/null
+size=$(stat -c %s "$tmp/big.html")
+echo "512-CPU page: $size bytes"
+check "512-CPU page under 3 MB ($size bytes)" test "$size" -lt 3000000
+check "512-CPU page: 64 bars of 8 CPUs" grep -q '512 CPUs in 64 bars' "$tmp/big.html"
+check "512-CPU page: 64 timeline rows" grep -q 'CPUs 0 to 63 of 512 shown' "$tmp/big.html"
+
+# Headless rendering of every page type: tests/cli/html_chromium.sh.
 
 echo "html: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

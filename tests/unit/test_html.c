@@ -21,6 +21,9 @@
 #include "idlekit/compare.h"
 #include "idlekit/html.h"
 #include "idlekit/result.h"
+#include "idlekit/sim.h"
+#include "idlekit/timeline.h"
+#include "idlekit/trace.h"
 #include "report/svg.h"
 
 /* ---- fixtures ---- */
@@ -466,6 +469,245 @@ static void test_svg_pieces(void **state)
 	free(text);
 }
 
+/* ---- trace pages, wakelat, timelines ---- */
+
+#define TWO_CPUS "fixtures/traces/two-cpus.trace"
+
+static struct ik_trace_reader *open_fixture(FILE **fp)
+{
+	char err[512];
+	struct ik_trace_reader *r = NULL;
+	*fp = fopen(TWO_CPUS, "r");
+	assert_non_null(*fp);
+	assert_int_equal(ik_trace_open_file(*fp, TWO_CPUS, false, &r, err, sizeof(err)), 0);
+	return r;
+}
+
+static char *analyze_page(const char *origin, size_t *lenp)
+{
+	FILE *fp;
+	struct ik_trace_reader *r = open_fixture(&fp);
+	struct ik_trace_analysis a;
+	char err[512];
+	struct ik_timeline *tl = ik_timeline_new(0, 0, IK_TIMELINE_DEFAULT_LEN_NS, 2);
+	assert_non_null(tl);
+	assert_int_equal(ik_trace_analyze_timeline(r, &a, tl, err, sizeof(err)), 0);
+	assert_true(tl->nsegs > 0);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(ik_report_html_analyze(f, origin, ik_trace_header(r), &a, tl), 0);
+	assert_int_equal(fclose(f), 0);
+	ik_timeline_free(tl);
+	ik_trace_analysis_free(&a);
+	ik_trace_close(r);
+	fclose(fp);
+	if (lenp)
+		*lenp = len;
+	return text;
+}
+
+static void test_analyze_page(void **state)
+{
+	(void)state;
+	size_t len[2];
+	char *html = analyze_page("a<b>&c.trace", &len[0]);
+	assert_well_formed(html);
+	/* residency per CPU, idle durations, wake causes, timeline */
+	assert_plots_complete(html, 4);
+	assert_int_equal(count(html, "<svg"), 4);
+	assert_non_null(strstr(html, "a&lt;b&gt;&amp;c.trace"));
+	assert_null(strstr(html, "a<b>"));
+	/* the fixture's table: C1 target 4 us, C6 400 us, both marked */
+	assert_non_null(strstr(html, ">C1 target 4 us</text>"));
+	assert_non_null(strstr(html, ">C6 target 400 us</text>"));
+	/* its irq wake-up ended a too-deep period (docs/trace-format.md's worked example) */
+	assert_non_null(strstr(html, "<td>irq</td><td class=\"num\">1</td><td class=\"num\">1</td>"));
+	/* the timeline: both CPUs, C6 on CPU 1 (800.1 us from 100 us) */
+	assert_non_null(strstr(html, "<title>CPU 1: C6, "));
+	assert_non_null(strstr(html, "<title>CPU 0: C1, "));
+	char *again = analyze_page("a<b>&c.trace", &len[1]);
+	assert_int_equal(len[0], len[1]);
+	assert_memory_equal(html, again, len[0]);
+	free(again);
+	free(html);
+}
+
+static void test_replay_page(void **state)
+{
+	(void)state;
+	FILE *fp;
+	struct ik_trace_reader *r = open_fixture(&fp);
+	const struct ik_trace_header *h = ik_trace_header(r);
+	struct ik_trace_replay rp;
+	char err[512];
+	struct ik_timeline *tl = ik_timeline_new(0, 0, IK_TIMELINE_DEFAULT_LEN_NS, h->cpus);
+	assert_non_null(tl);
+	struct ik_trace_replay_opts o = { .drv = &h->drivers[0].drv,
+					  .gov = ik_governor_find("menu"), .timeline = tl };
+	assert_non_null(o.gov);
+	assert_int_equal(ik_trace_replay_run(r, &o, &rp, err, sizeof(err)), 0);
+	uint64_t hsum = 0;
+	for (int i = 0; i < IK_TRACE_HIST_BUCKETS; i++)
+		hsum += rp.hist[i];
+	assert_int_equal(hsum, rp.entries);
+	struct ik_html_replay hr = { .origin = TWO_CPUS, .governor = "menu", .platform = "trace",
+				     .hz = h->hz, .compare = true, .drv = o.drv, .h = h,
+				     .rp = &rp, .tl = tl };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(ik_report_html_replay(f, &hr), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_well_formed(text);
+	/* residency, replayed durations, confusion, timeline */
+	assert_plots_complete(text, 4);
+	assert_non_null(strstr(text, "Governor&#39;s choice against the recorded state"));
+	/* one cell per (recorded, chosen) pair: 3 x 3 */
+	const char *conf = strstr(text, "Governor&#39;s choice");
+	assert_non_null(conf);
+	char *svg = strndup(conf, (size_t)(strstr(conf, "</svg>") - conf));
+	assert_int_equal(count(svg, "<rect class=\"data\""), 9);
+	free(svg);
+	free(text);
+	ik_trace_replay_free(&rp);
+	ik_timeline_free(tl);
+	ik_trace_close(r);
+	fclose(fp);
+}
+
+static void test_wakelat_page(void **state)
+{
+	(void)state;
+	/* 1000 samples from 2 us to 2 ms: a log axis; exact percentiles marked */
+	int64_t samples[1000];
+	for (int i = 0; i < 1000; i++)
+		samples[i] = 2000 + (int64_t)i * i * 2;
+	struct ik_wakelat_result r = { .samples_ns = samples, .count = 1000, .min_ns = samples[0],
+				       .max_ns = samples[999], .mean_ns = 1000.0,
+				       .elapsed_ns = 100000000 };
+	const char *names[] = {"POLL", "C1<&>"};
+	uint64_t usage[] = {3, 900}, time_us[] = {10, 50000};
+	struct ik_html_wakelat w = { .method = "futex", .waker_cpu = 0, .wakee_cpu = 3,
+				     .warmup = 10, .gap_ns = 100000, .latency_limit_ns = -1,
+				     .r = &r, .nstates = 2, .state_names = names, .usage = usage,
+				     .time_us = time_us };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(ik_report_html_wakelat(f, &w), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_well_formed(text);
+	assert_plots_complete(text, 3);
+	assert_non_null(strstr(text, "wake latency (us) (log scale)"));
+	char want[64];
+	snprintf(want, sizeof(want), ">p99 %.2f us</text>",
+		 (double)ik_wakelat_percentile(&r, 99) / 1000.0);
+	assert_int_equal(count(text, want), 2); /* histogram and CDF */
+	assert_non_null(strstr(text, "C1&lt;&amp;&gt;"));
+	/* the wakee CPU's bar is labelled with its number */
+	assert_non_null(strstr(text, "<title>3: C1&lt;&amp;&gt; 50.00</title>"));
+	free(text);
+	w.nstates = 0;
+	text = NULL;
+	f = open_memstream(&text, &len);
+	assert_int_equal(ik_report_html_wakelat(f, &w), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(text, "no cpuidle counters"));
+	free(text);
+}
+
+static void test_timeline_bounds(void **state)
+{
+	(void)state;
+	struct ik_timeline *tl = ik_timeline_new(0, 1000, 1000, 100);
+	assert_non_null(tl);
+	assert_int_equal(tl->ncpus, IK_TIMELINE_MAX_CPUS);
+	ik_timeline_add(tl, 0, 1, 500, 1500);    /* clipped to [1000, 1500) */
+	ik_timeline_add(tl, 1, 1, 1900, 2500);   /* clipped to [1900, 2000) */
+	ik_timeline_add(tl, 2, 1, 100, 900);     /* before the window */
+	ik_timeline_add(tl, 3, 1, 2000, 2100);   /* after it */
+	ik_timeline_add(tl, 64, 1, 1000, 1100);  /* a CPU not shown */
+	assert_int_equal(tl->nsegs, 2);
+	assert_int_equal(tl->segs[0].t0_ns, 1000);
+	assert_int_equal(tl->segs[0].t1_ns, 1500);
+	assert_int_equal(tl->segs[1].t0_ns, 1900);
+	assert_int_equal(tl->segs[1].t1_ns, 2000);
+	tl->max_segs = 3;
+	for (int i = 0; i < 5; i++)
+		ik_timeline_add(tl, 5, 0, 1000 + i * 10, 1005 + i * 10);
+	assert_int_equal(tl->nsegs, 3);
+	assert_int_equal(tl->dropped, 4);
+	ik_timeline_free(tl);
+
+	int64_t start, len;
+	char err[256];
+	assert_int_equal(ik_timeline_parse_window("10ms:500us", &start, &len, err, sizeof(err)), 0);
+	assert_int_equal(start, 10000000);
+	assert_int_equal(len, 500000);
+	assert_int_equal(ik_timeline_parse_window("3", &start, &len, err, sizeof(err)), 0);
+	assert_int_equal(start, 0);
+	assert_int_equal(len, 3000000);
+	assert_int_equal(ik_timeline_parse_window("1:0", &start, &len, err, sizeof(err)), -1);
+	assert_int_equal(ik_timeline_parse_window("1:2parsecs", &start, &len, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "got '1:2parsecs'"));
+	assert_int_equal(ik_timeline_parse_window("-1:2", &start, &len, err, sizeof(err)), -1);
+}
+
+/* The sim's capture only watches: the same counters with and without it. */
+static void test_sim_timeline(void **state)
+{
+	(void)state;
+	static const char *const sets[] = {"scenario.duration_ms=5", "scenario.warmup_ms=1"};
+	struct ik_scenario *sc = calloc(1, sizeof(*sc));
+	char err[IK_ERR_LEN];
+	assert_non_null(sc);
+	assert_int_equal(ik_scenario_load("default", sets, 2, sc, err, sizeof(err)), 0);
+	struct ik_run_result plain, with;
+	assert_int_equal(ik_sim_run(sc, 7, &plain, err, sizeof(err)), 0);
+	assert_null(plain.timeline);
+	sc->timeline_start_ns = 500000;
+	sc->timeline_len_ns = 1000000;
+	assert_int_equal(ik_sim_run(sc, 7, &with, err, sizeof(err)), 0);
+	const struct ik_timeline *tl = with.timeline;
+	assert_non_null(tl);
+	assert_int_equal(tl->start_ns, 1500000);
+	assert_int_equal(tl->origin_ns, 1000000);
+	assert_true(tl->nsegs > 0);
+	assert_int_equal(tl->dropped, 0);
+	/* within the window; per CPU in time order, not overlapping */
+	int64_t last_end[IK_TIMELINE_MAX_CPUS];
+	for (int c = 0; c < IK_TIMELINE_MAX_CPUS; c++)
+		last_end[c] = 0;
+	for (size_t i = 0; i < tl->nsegs; i++) {
+		const struct ik_timeline_seg *g = &tl->segs[i];
+		assert_true(g->t0_ns >= 1500000 && g->t1_ns <= 2500000 && g->t0_ns < g->t1_ns);
+		assert_true(g->cpu >= 0 && g->cpu < tl->ncpus);
+		assert_true(g->t0_ns >= last_end[g->cpu]);
+		last_end[g->cpu] = g->t1_ns;
+	}
+	assert_int_equal(with.nstates, plain.nstates);
+	assert_memory_equal(with.total, plain.total, sizeof(plain.total));
+	assert_memory_equal(with.per_cpu, plain.per_cpu,
+			    sizeof(*plain.per_cpu) * (size_t)plain.ncpus * (size_t)plain.nstates);
+	assert_int_equal(with.wake_latency.count, plain.wake_latency.count);
+	assert_int_equal(with.messages, plain.messages);
+	assert_true(with.energy_j == plain.energy_j);
+	/* and the sim page shows it */
+	char *html = html_of(sc, &with, 1, NULL);
+	assert_well_formed(html);
+	assert_plots_complete(html, 6);
+	assert_non_null(strstr(html, "Idle states per CPU over time (seed 7)"));
+	free(html);
+	ik_run_result_free(&plain);
+	ik_run_result_free(&with);
+	assert_null(with.timeline);
+	free(sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -479,6 +721,11 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_svg_pieces),
+		cmocka_unit_test(test_analyze_page),
+		cmocka_unit_test(test_replay_page),
+		cmocka_unit_test(test_wakelat_page),
+		cmocka_unit_test(test_timeline_bounds),
+		cmocka_unit_test(test_sim_timeline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
