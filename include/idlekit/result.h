@@ -40,6 +40,9 @@ struct ik_state_counters {
 	uint64_t rejected;
 };
 
+/* Idle-duration histograms: [0, 1 us), then powers of two up to [2^20 us, inf). */
+#define IK_IDLE_HIST_BUCKETS 22
+
 /* One simulation run (one seed). */
 struct ik_run_result {
 	uint64_t seed;
@@ -66,6 +69,9 @@ struct ik_run_result {
 	double energy_j;
 	/* optional, owned: idle states per CPU over a window (scenario timeline_len_ns), or NULL */
 	struct ik_timeline *timeline;
+	/* measured idle periods (governor entry to exit, as the time counter takes them) by
+	   length, in the log2 buckets of ik_trace_hist_bucket(): [0,1us) [1,2us) [2,4us) ... */
+	uint64_t idle_hist[IK_IDLE_HIST_BUCKETS];
 };
 
 /* Figures derived from a run, in the units their names say. */

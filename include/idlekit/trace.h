@@ -24,6 +24,7 @@
 
 #include "idlekit/cpuidle.h"
 #include "idlekit/governor.h"
+#include "idlekit/result.h"
 #include "idlekit/timeline.h"
 
 #define IK_TRACE_VERSION 1
@@ -127,7 +128,7 @@ int ik_trace_generate(FILE *out, const struct ik_trace_header *h, uint64_t event
 
 /* ---- Analysis (src/trace/analyze.c) ------------------------------------------------------ */
 
-#define IK_TRACE_HIST_BUCKETS 22 /* [0,1us) [1,2us) [2,4us) ... [2^20us, inf) */
+#define IK_TRACE_HIST_BUCKETS IK_IDLE_HIST_BUCKETS /* [0,1us) [1,2us) [2,4us) ... [2^20us, inf) */
 
 struct ik_trace_state_stats {
 	uint64_t entries;

@@ -332,6 +332,24 @@ static int plot_residency_cpus(FILE *out, const struct ik_run_result *r)
 	return rc;
 }
 
+/* All runs' measured idle periods by length, each state's target residency marked. */
+static int plot_idle_durations(FILE *out, const struct ik_run_result *runs, int nruns)
+{
+	uint64_t hist[IK_IDLE_HIST_BUCKETS] = { 0 };
+	for (int k = 0; k < nruns; k++)
+		for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++)
+			hist[i] += runs[k].idle_hist[i];
+	struct ik_driver *drv = calloc(1, sizeof(*drv)); /* the table, for its residencies */
+	if (!drv)
+		return -1;
+	drv->state_count = ik_rep_nstates(&runs[0]);
+	memcpy(drv->states, runs[0].states, sizeof(drv->states));
+	ik_html_idle_hist(out, "Idle durations, all CPUs, all runs", hist, IK_IDLE_HIST_BUCKETS,
+			  drv, "idle periods ended in the measured window");
+	free(drv);
+	return 0;
+}
+
 static int plot_latency(FILE *out, const struct ik_hist *h, const struct ik_run_result *runs,
 			int nruns)
 {
@@ -498,6 +516,9 @@ int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 		fprintf(out, " of seed %llu, summed over all %d CPUs</h3>\n",
 			(unsigned long long)runs[0].seed, runs[0].ncpus);
 		states_table(out, &runs[0]);
+
+		fputs("<h2>Idle durations</h2>\n", out);
+		rc |= plot_idle_durations(out, runs, nruns);
 
 		fputs("<h2>Timeline</h2>\n", out);
 		rc |= plot_timeline(out, &runs[0]);

@@ -303,6 +303,7 @@ static int fill_result(struct ik_sim *s, const struct snapshot *snap, int64_t me
 	r->side_units = s->side_units;
 	r->wake_latency = s->wake_latency;
 	r->leave_lite = s->leave_lite;
+	memcpy(r->idle_hist, s->idle_hist, sizeof(r->idle_hist));
 	return 0;
 }
 

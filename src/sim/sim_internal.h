@@ -127,6 +127,7 @@ struct ik_sim {
 	uint64_t side_units;
 	struct ik_hist wake_latency;
 	struct ik_hist leave_lite;
+	uint64_t idle_hist[IK_IDLE_HIST_BUCKETS];
 	struct ik_timeline *timeline; /* timeline.c: captured idle periods, or NULL */
 };
 

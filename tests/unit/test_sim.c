@@ -30,6 +30,11 @@ static void check_invariants(const struct ik_scenario *sc, const struct ik_run_r
 	assert_int_equal(r->total[r->nstates - 1].below, 0);
 	/* Every entry that began ended in usage or rejected, or was still going at the end. */
 	assert_int_equal(usage + rejected + r->idle_in_progress, r->idle_entries);
+	/* The idle-duration histogram holds exactly the periods the usage counters count. */
+	uint64_t in_hist = 0;
+	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++)
+		in_hist += r->idle_hist[i];
+	assert_int_equal(in_hist, usage);
 	/* Time in states is measured inside the idle loop. */
 	assert_true((int64_t)time_ns <= r->idle_ns);
 	/* Every CPU is either busy or idle, all the time (no warm-up here). */
