@@ -67,6 +67,12 @@ struct ik_compare_set {
 	struct named states[MAX_NAMES];
 	int nmethods;
 	struct named methods[MAX_NAMES];
+	/* for the HTML overlays: wake-latency percentiles summed over the runs that have them,
+	   and the idle-duration histograms summed over runs (absent in older results) */
+	double lat_q_sum[IK_HTML_CMP_QUANTILES];
+	int lat_q_runs;
+	uint64_t idle_hist[IK_IDLE_HIST_BUCKETS];
+	bool has_idle_hist;
 };
 
 static int fail(char *err, size_t errlen, const char *path, const char *what)
@@ -132,6 +138,29 @@ static int load_run(struct ik_compare_set *set, json_t *run, const char *path, c
 	push(&set->fig[FIG_TOO_DEEP], json_is_object(acc) ? num(acc, "too_deep_pct") : NAN);
 	push(&set->fig[FIG_TOO_SHALLOW], json_is_object(acc) ? num(acc, "too_shallow_pct") : NAN);
 	push(&set->fig[FIG_ENTRIES], num(run, "idle_entries_per_cpu_per_s"));
+
+	double q[IK_HTML_CMP_QUANTILES];
+	bool all_q = true;
+	for (int k = 0; k < IK_HTML_CMP_QUANTILES; k++) {
+		q[k] = num(wl, ik_html_cmp_quantile_keys[k]);
+		all_q = all_q && isfinite(q[k]);
+	}
+	if (all_q && num(wl, "count") > 0) {
+		for (int k = 0; k < IK_HTML_CMP_QUANTILES; k++)
+			set->lat_q_sum[k] += q[k];
+		set->lat_q_runs++;
+	}
+	json_t *ih = json_object_get(run, "idle_duration_hist");
+	if (json_is_array(ih) && json_array_size(ih) == IK_IDLE_HIST_BUCKETS) {
+		for (int k = 0; k < IK_IDLE_HIST_BUCKETS; k++) {
+			json_t *c = json_array_get(ih, (size_t)k);
+			if (!json_is_integer(c) || json_integer_value(c) < 0)
+				return fail(err, errlen, path, "'idle_duration_hist' holds something other "
+						  "than counts: expected non-negative integers");
+			set->idle_hist[k] += (uint64_t)json_integer_value(c);
+		}
+		set->has_idle_hist = true;
+	}
 
 	size_t i;
 	json_t *st;
@@ -387,6 +416,9 @@ int ik_compare_report_html(FILE *out, struct ik_compare_set *const *sets, int n)
 		r[k].wake_p99_us = s->fig[FIG_WAKE_P99].v;
 		r[k].too_deep_pct = s->fig[FIG_TOO_DEEP].v;
 		r[k].too_shallow_pct = s->fig[FIG_TOO_SHALLOW].v;
+		for (int q = 0; q < IK_HTML_CMP_QUANTILES; q++)
+			r[k].wake_q_us[q] = s->lat_q_runs ? s->lat_q_sum[q] / s->lat_q_runs / 1000.0 : NAN;
+		r[k].idle_hist = s->has_idle_hist ? s->idle_hist : NULL;
 		for (int j = 0; j < s->nstates && j < IK_HTML_CMP_STATES; j++) {
 			struct ik_summary sum;
 			summarize(&s->states[j].residency_pct, &sum);

@@ -588,6 +588,134 @@ static void cmp_dots(FILE *out, const struct ik_html_cmp_result *r, int n, const
 	ik_svg_end(&p);
 }
 
+const char *const ik_html_cmp_quantile_keys[IK_HTML_CMP_QUANTILES] = {
+	"p25", "p50", "p75", "p90", "p95", "p99", "p99_9", "p99_95", "p99_99",
+};
+const double ik_html_cmp_quantile_pct[IK_HTML_CMP_QUANTILES] = {
+	25, 50, 75, 90, 95, 99, 99.9, 99.95, 99.99,
+};
+
+/*
+ * Each result's wake-latency percentiles (the mean over its runs) on a "nines" axis,
+ * -log10(1 - p): p90 at 1, p99 at 2, p99.9 at 3, so the tail gets as much room as the body.
+ */
+static void cmp_latency_profile(FILE *out, const struct ik_html_cmp_result *r, int n,
+				const char *const *legend, const char *const *colors)
+{
+	double lo = INFINITY, hi = 0;
+	int shown = 0;
+	for (int k = 0; k < n; k++)
+		for (int q = 0; q < IK_HTML_CMP_QUANTILES; q++)
+			if (isfinite(r[k].wake_q_us[q]) && r[k].wake_q_us[q] > 0) {
+				lo = fmin(lo, r[k].wake_q_us[q]);
+				hi = fmax(hi, r[k].wake_q_us[q]);
+			}
+	if (!(hi > 0)) {
+		ik_html_note(out, "No wake-latency percentiles in these results.");
+		return;
+	}
+	bool logy = hi / lo >= 100.0;
+	struct ik_svg p;
+	struct ik_svg_axis x = {.min = 0, .max = 4.2,
+				.label = "percentile, in nines (1 = p90, 2 = p99, 3 = p99.9, 4 = p99.99)"};
+	struct ik_svg_axis y = {.min = logy ? lo / 1.5 : 0, .max = hi * 1.1, .log = logy,
+				.label = "wake latency (us, mean over runs)"};
+	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Wake latency percentiles, per result", &x, &y);
+	const char *names[64], *lcolors[64];
+	for (int k = 0; k < n; k++) {
+		double xs[IK_HTML_CMP_QUANTILES], ys[IK_HTML_CMP_QUANTILES];
+		int m = 0;
+		for (int q = 0; q < IK_HTML_CMP_QUANTILES; q++) {
+			if (!isfinite(r[k].wake_q_us[q]) || (logy && !(r[k].wake_q_us[q] > 0)))
+				continue;
+			xs[m] = -log10(1.0 - ik_html_cmp_quantile_pct[q] / 100.0);
+			ys[m++] = r[k].wake_q_us[q];
+		}
+		if (!m)
+			continue;
+		ik_svg_line(&p, m, xs, ys, colors[k], false, legend[k]);
+		for (int i = 0; i < m; i++) {
+			char tip[96];
+			snprintf(tip, sizeof(tip), "%s: %.2f us", ik_html_cmp_quantile_keys[i], ys[i]);
+			ik_svg_dot(&p, ik_svg_px(&p, xs[i]), ys[i], colors[k], tip);
+		}
+		names[shown] = legend[k];
+		lcolors[shown++] = colors[k];
+	}
+	ik_svg_axes(&p);
+	ik_svg_legend(&p, shown, names, lcolors);
+	ik_svg_end(&p);
+	ik_html_note(out, "Each line joins one result's wake-latency percentiles p25, p50, p75, p90, "
+		     "p95, p99, p99.9, p99.95 and p99.99, each the mean over that result's runs "
+		     "(from its JSON's wake_latency_ns).");
+}
+
+/* Each result's idle periods by length (summed over its runs) as a share, one step line each. */
+static void cmp_idle_durations(FILE *out, const struct ik_html_cmp_result *r, int n,
+			       const char *const *legend, const char *const *colors)
+{
+	int first = IK_IDLE_HIST_BUCKETS, last = -1;
+	for (int k = 0; k < n; k++)
+		for (int i = 0; r[k].idle_hist && i < IK_IDLE_HIST_BUCKETS; i++)
+			if (r[k].idle_hist[i]) {
+				first = i < first ? i : first;
+				last = i > last ? i : last;
+			}
+	if (last < 0) {
+		ik_html_note(out, "No idle-duration histograms in these results (results written "
+			     "before idlekit had them, or with no idle periods).");
+		return;
+	}
+	/* bucket i spans [edge(i), edge(i+1)) us; [0, 1 us) is drawn from 0.5 us on the log axis */
+	double edges[IK_IDLE_HIST_BUCKETS + 1] = { 0 };
+	for (int i = first; i <= last + 1; i++)
+		edges[i] = i == 0 ? 0.5 : (double)ik_trace_hist_lower_ns(i) / 1000.0;
+	if (last + 1 == IK_IDLE_HIST_BUCKETS)
+		edges[last + 1] = edges[last] * 2; /* the open last bucket, drawn one bucket wide */
+	struct ik_svg p;
+	struct ik_svg_axis x = {.min = edges[first], .max = edges[last + 1],
+				.log = edges[last + 1] / edges[first] >= 100.0,
+				.label = "idle duration (us)"};
+	struct ik_svg_axis y = {.min = 0, .max = 0, .label = "share of idle periods (%)"};
+	double ymax = 0;
+	for (int k = 0; k < n; k++) {
+		uint64_t total = 0;
+		for (int i = 0; r[k].idle_hist && i < IK_IDLE_HIST_BUCKETS; i++)
+			total += r[k].idle_hist[i];
+		for (int i = first; total && i <= last; i++)
+			ymax = fmax(ymax, 100.0 * (double)r[k].idle_hist[i] / (double)total);
+	}
+	y.max = ymax * 1.1;
+	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Idle durations, per result", &x, &y);
+	const char *names[64], *lcolors[64];
+	int shown = 0;
+	for (int k = 0; k < n; k++) {
+		uint64_t total = 0;
+		for (int i = 0; r[k].idle_hist && i < IK_IDLE_HIST_BUCKETS; i++)
+			total += r[k].idle_hist[i];
+		if (!total)
+			continue;
+		double xs[IK_IDLE_HIST_BUCKETS + 1], ys[IK_IDLE_HIST_BUCKETS + 1];
+		int m = 0;
+		for (int i = first; i <= last; i++) {
+			xs[m] = edges[i];
+			ys[m++] = 100.0 * (double)r[k].idle_hist[i] / (double)total;
+		}
+		xs[m] = edges[last + 1];
+		ys[m] = ys[m - 1];
+		m++;
+		ik_svg_line(&p, m, xs, ys, colors[k], true, legend[k]);
+		names[shown] = legend[k];
+		lcolors[shown++] = colors[k];
+	}
+	ik_svg_axes(&p);
+	ik_svg_legend(&p, shown, names, lcolors);
+	ik_svg_end(&p);
+	ik_html_note(out, "Each result's idle periods (all CPUs, all runs) in power-of-two buckets "
+		     "of microseconds, as a share of its own periods: a line shifted left means "
+		     "shorter idle periods.");
+}
+
 int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n)
 {
 	if (!out || n < 1 || n > 64)
@@ -658,6 +786,9 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n)
 		 legend, colors);
 	cmp_dots(out, r, n, "Wake latency p99, one dot per run", "wake latency p99 (us)", 3, lp,
 		 legend, colors);
+	cmp_latency_profile(out, r, n, legend, colors);
+	fputs("<h2>Idle durations</h2>\n", out);
+	cmp_idle_durations(out, r, n, legend, colors);
 
 	/* residency: the union of the states' names, in order of first appearance */
 	const char *names[IK_HTML_CMP_STATES + 1];

@@ -15,6 +15,10 @@
 
 /* One result of `idlekit compare`, as the HTML comparison plots it. */
 #define IK_HTML_CMP_STATES 24
+/* The wake-latency percentiles overlaid: wake_latency_ns keys and their percentiles. */
+#define IK_HTML_CMP_QUANTILES 9
+extern const char *const ik_html_cmp_quantile_keys[IK_HTML_CMP_QUANTILES];
+extern const double ik_html_cmp_quantile_pct[IK_HTML_CMP_QUANTILES];
 struct ik_html_cmp_result {
 	const char *label;
 	int nruns;
@@ -24,6 +28,8 @@ struct ik_html_cmp_result {
 	const double *wake_p99_us;
 	const double *too_deep_pct;
 	const double *too_shallow_pct;
+	double wake_q_us[IK_HTML_CMP_QUANTILES]; /* mean over runs; NaN: not in the result */
+	const uint64_t *idle_hist; /* IK_IDLE_HIST_BUCKETS, summed over runs; NULL: absent */
 	int nstates;
 	const char *state_names[IK_HTML_CMP_STATES];
 	double residency_mean_pct[IK_HTML_CMP_STATES]; /* mean over runs */

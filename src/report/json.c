@@ -417,6 +417,11 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r)
 	jw_double(w, "right_pct", accuracy.right_pct);
 	jw_end_object(w);
 
+	jw_array(w, "idle_duration_hist", true);
+	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++)
+		jw_uint(w, NULL, r->idle_hist[i]);
+	jw_end_array(w);
+
 	jw_double(w, "energy_j", r->energy_j);
 	jw_double(w, "avg_power_w", ik_run_avg_power_w(r));
 	jw_end_object(w);

@@ -52,6 +52,21 @@ check "compare page written" test -s "$tmp/cmp.html"
 check "compare page has plots" test "$(grep -c '^<svg ' "$tmp/cmp.html")" -ge 5
 check "compare legend names the results" bash -c "grep -q 'base.json</text>' '$tmp/cmp.html' && grep -q 'slow.json</text>' '$tmp/cmp.html'"
 check "compare page ends with </html>" bash -c "tail -1 '$tmp/cmp.html' | grep -q '^</html>$'"
+check "compare overlays the latency percentiles" grep -q '>Wake latency percentiles, per result</text>' "$tmp/cmp.html"
+check "compare overlays the idle durations" grep -q '>Idle durations, per result</text>' "$tmp/cmp.html"
+# one step line per result in the idle-duration overlay
+check "idle-duration overlay has a line per result" test "$(awk '/>Idle durations, per result</,/<\/svg>/' "$tmp/cmp.html" | grep -c '<path class="data"\|<polyline class="data"')" -ge 2
+# A result written before idle_duration_hist existed: the page says so, no plot, exit 0.
+sed 's/"idle_duration_hist": \[[0-9, ]*\],\{0,1\}//' "$tmp/base.json" >"$tmp/old.json"
+check "old result has no histogram" bash -c "! grep -q idle_duration_hist '$tmp/old.json'"
+"$bin" compare "$tmp/old.json" "$tmp/slow.json" --html "$tmp/cmpold.html" >/dev/null
+check "compare of an older result exit 0" test $? -eq 0
+# A corrupt histogram: exit 2, no page.
+sed 's/"idle_duration_hist": \[[0-9]*/"idle_duration_hist": [-5/' "$tmp/base.json" >"$tmp/neg.json"
+"$bin" compare "$tmp/neg.json" "$tmp/slow.json" --html "$tmp/cmpneg.html" >/dev/null 2>"$tmp/neg.err"
+check "negative histogram count exit 2" test $? -eq 2
+check "negative histogram count: message names it" grep -q "idle_duration_hist" "$tmp/neg.err"
+check "negative histogram count: no page" test ! -e "$tmp/cmpneg.html"
 echo '{"not": "a result"}' >"$tmp/junk.json"
 "$bin" compare "$tmp/base.json" "$tmp/junk.json" --html "$tmp/cmpbad.html" >/dev/null 2>&1
 check "compare bad input exit 2" test $? -eq 2
