@@ -28,6 +28,7 @@
 #include "idlekit/timeline.h"
 
 #define IK_TRACE_VERSION 1
+#define IK_TRACE_MINOR 1 /* 1.1: task_wake, switch, tick_stop (a "1" trace has none of them) */
 #define IK_TRACE_MAX_CPUS 8192
 #define IK_TRACE_MAX_DRIVERS 8
 #define IK_TRACE_MAX_TIMERS 16 /* pending timers per CPU the reader tracks */
@@ -40,6 +41,10 @@ enum ik_trace_kind {
 	IK_TRACE_TIMER_START,
 	IK_TRACE_TIMER_CANCEL,
 	IK_TRACE_TIMER_EXPIRE,
+	/* Format 1.1 */
+	IK_TRACE_TASK_WAKE, /* a task woken to run on cpu, by src_cpu (sched_waking) */
+	IK_TRACE_SWITCH,    /* sched_switch on cpu: arg the previous PID, arg2 the next (0 = idle) */
+	IK_TRACE_TICK_STOP, /* timer:tick_stop on cpu: arg 1 if the tick was stopped, 0 if not */
 };
 
 enum ik_trace_cause {
@@ -48,6 +53,7 @@ enum ik_trace_cause {
 	IK_CAUSE_IPI,
 	IK_CAUSE_IRQ,
 	IK_CAUSE_UNKNOWN,
+	IK_CAUSE_REMOTE, /* a task_wake from another CPU while idle (format 1.1) */
 	IK_CAUSE_COUNT,
 	IK_CAUSE_NONE = IK_CAUSE_COUNT, /* an idle period with no wake event recorded */
 };
@@ -58,7 +64,11 @@ struct ik_trace_event {
 	enum ik_trace_kind kind;
 	int state;                 /* idle_enter: the state index in the CPU's driver table */
 	enum ik_trace_cause cause; /* wake */
-	int64_t arg;               /* wake irq: the IRQ number (-1 = none); timer_start: expires */
+	int64_t arg;               /* wake irq: the IRQ number (-1 = none); timer_start: expires;
+				      task_wake: the PID (-1 = none); switch: the previous PID;
+				      tick_stop: 1 stopped, 0 not */
+	int64_t arg2;              /* switch: the next PID */
+	int src_cpu;               /* task_wake: the waking CPU */
 	uint64_t timer_id;         /* timer_*: the optional ID (0 if absent) */
 };
 
@@ -70,6 +80,7 @@ struct ik_trace_driver {
 /* The header. */
 struct ik_trace_header {
 	int version;
+	int minor; /* 0: "idlekit-trace 1"; 1: "idlekit-trace 1.1" (task_wake, switch, tick_stop) */
 	int hz;
 	int cpus;
 	int ndrivers;
@@ -111,7 +122,7 @@ void ik_trace_close(struct ik_trace_reader *r);
 int ik_trace_write_header(FILE *out, const struct ik_trace_header *h);
 int ik_trace_write_event(FILE *out, const struct ik_trace_event *ev);
 
-/* "timer", "tick", "ipi", "irq", "unknown", "none". */
+/* "timer", "tick", "ipi", "irq", "unknown", "remote", "none". */
 const char *ik_trace_cause_name(enum ik_trace_cause c);
 
 /* A header with one driver for all CPUs (cpu_driver allocated); free with ..._free. */
@@ -142,9 +153,25 @@ struct ik_trace_cpu_stats {
 	uint64_t too_deep_by_cause[IK_CAUSE_COUNT + 1]; /* too-deep periods by cause */
 };
 
+/* Remote wake-ups of one CPU by one source CPU. */
+struct ik_trace_remote {
+	int src;
+	uint64_t periods; /* idle periods of the CPU whose cause was a task_wake from src */
+};
+
+struct ik_trace_remote_list {
+	struct ik_trace_remote *v; /* by increasing src */
+	size_t n, cap;
+};
+
 struct ik_trace_analysis {
 	int cpus;
 	struct ik_trace_cpu_stats *cpu; /* cpus entries */
+	struct ik_trace_remote_list *remote; /* cpus entries: remote causes by source CPU */
+	/* Format 1.1 with switch events: periods followed by a switch to a task (PID != 0)
+	   before the next idle entry, and periods after which none ran (woken for nothing). */
+	bool has_switch;
+	uint64_t task_periods, empty_periods;
 	struct ik_trace_cpu_stats all;  /* summed; states by index (drivers may differ) */
 	uint64_t hist[IK_TRACE_HIST_BUCKETS]; /* idle durations, all CPUs */
 	uint64_t events, skipped, periods;

@@ -2,14 +2,16 @@
  * idlekit record: an idle trace of this machine, in idlekit's format (docs/trace-format.md).
  *
  * A tracefs instance of its own (idlekit-record-PID; the global tracer is never touched)
- * with the events power:cpu_idle, irq:irq_handler_entry, the x86 IPI vectors and the
- * hrtimer events, clock "mono" (the hrtimers' CLOCK_MONOTONIC, so timer expiry times and
- * event times are on one clock).  When the recording ends (the duration, the command's exit,
- * or SIGINT/SIGTERM) tracing stops, the instance's buffers are read with libtracefs, sorted
- * by time and converted: cpu_idle(state) -> idle_enter, cpu_idle(-1) -> idle_exit, the first
- * interrupt of an idle period -> wake (irq N, ipi, tick or timer), hrtimer_start/cancel/
- * expire_entry -> timer_start/cancel/expire with the hrtimer's address as ID.  The instance
- * is removed in every case.
+ * with the events power:cpu_idle, irq:irq_handler_entry, the x86 IPI vectors, the hrtimer
+ * events, sched_waking/_wakeup/_switch and tick_stop, clock "mono" (the hrtimers'
+ * CLOCK_MONOTONIC, so timer expiry times and event times are on one clock).  A thread drains
+ * the buffers every 200 ms into per-CPU temporary files (each in time order); when the
+ * recording ends (the duration, the command's exit, or SIGINT/SIGTERM) tracing stops, the
+ * rest is drained, and the files are merged by time (k-way) and converted: cpu_idle(state)
+ * -> idle_enter, cpu_idle(-1) -> idle_exit, the first interrupt of an idle period -> wake
+ * (irq N, ipi, tick or timer), hrtimer_start/cancel/expire_entry -> timer_start/cancel/expire with the hrtimer's address as ID, sched_waking ->
+ * task_wake on the target CPU from the waking one, sched_switch -> switch, tick_stop ->
+ * tick_stop.  The instance is removed in every case.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -32,14 +34,17 @@ static const char record_usage[] =
 	"idlekit analyze and idlekit replay.  Needs root and tracefs (mounted if it is not).\n"
 	"A tracefs instance of its own is used (the global tracer and its settings are not\n"
 	"touched) with the events power:cpu_idle, irq:irq_handler_entry, irq_vectors IPIs\n"
-	"(reschedule, call_function; x86) and timer:hrtimer_start/_cancel/_expire_entry, on the\n"
-	"'mono' clock.  The header is this machine's cpuidle tables from sysfs (a disabled state\n"
+	"(reschedule, call_function; x86), timer:hrtimer_start/_cancel/_expire_entry,\n"
+	"sched:sched_waking/_wakeup/_switch and timer:tick_stop, on the 'mono' clock (format\n"
+	"1.1: task_wake, switch, tick_stop lines).  The header is this machine's cpuidle tables from sysfs (a disabled state\n"
 	"gets the OFF flag 0x10, POLL the POLLING flag 0x1).\n"
 	"\n"
 	"The recording ends after --duration, when CMD exits, or at SIGINT/SIGTERM (Ctrl-C),\n"
-	"whichever comes first; the trace is then written, atomically.  The events are held in\n"
-	"the instance's per-CPU ring buffers until then: a longer recording needs a larger\n"
-	"--buffer-kb, else the oldest events are overwritten (the count lost is printed).\n"
+	"whichever comes first; the trace is then written, atomically.  The instance's per-CPU\n"
+	"ring buffers are drained every 200 ms into temporary files beside FILE (removed in\n"
+	"every case), merged by time at the end: memory does not grow with the recording.\n"
+	"Events lost all the same (a buffer full within 200 ms) are counted and printed; a write\n"
+	"error (a full disk) ends the recording with a message, exit status 1 and no output.\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output FILE  the trace (required)\n"
@@ -69,35 +74,53 @@ int cmd_record(int argc, char **argv)
 
 #else
 
+#include <pthread.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <tracefs.h>
 
-enum rk { R_IDLE, R_IRQ, R_IPI, R_TSTART, R_TCANCEL, R_TEXPIRE };
+/* How often the instance's buffers are drained during the recording. */
+#define DRAIN_NS (200 * 1000 * 1000L)
 
+enum rk { R_IDLE, R_IRQ, R_IPI, R_TSTART, R_TCANCEL, R_TEXPIRE, R_WAKING, R_WAKEUP, R_SWITCH,
+	  R_TICK_STOP };
+#define R_TICK 0x100 /* with R_TSTART, R_TEXPIRE: the tick's hrtimer */
+
+/* One kernel event as spooled: fixed size, native byte order (the files never leave). */
 struct rec {
 	uint64_t ts;
-	uint64_t seq;
-	uint64_t id;
-	int64_t arg;
-	int cpu;
-	int kind;
+	uint64_t id;   /* hrtimer address */
+	int64_t arg;   /* cpu_idle state (-1 exit), irq, expires, waking/wakeup PID, prev PID, success */
+	int64_t arg2;  /* waking/wakeup: target CPU; switch: next PID */
+	int32_t cpu;
+	int32_t kind;
 };
 
-struct collect {
-	struct rec *v;
-	size_t n, cap;
-	bool oom;
-	uint64_t tick_fn;
+/*
+ * The spool: one unlinked temporary file per CPU beside the output, in the order the CPU's
+ * ring buffer gave the events (by time: one CPU's buffer is ordered), so memory does not grow
+ * with the recording; the trace is written at the end by a k-way merge of the files.
+ */
+struct spool {
+	FILE **f;
 	int ncpus;
+	uint64_t events;
+	int err;     /* errno of the first write failure */
+	bool failed; /* a write failed (err) */
+	bool read_failed;
+	uint64_t tick_fn;
+	uint64_t *last_tick; /* per CPU: the tick hrtimer's last expiry time (HZ) */
+	uint64_t tick_step;  /* the smallest step between them */
 };
 
 static int on_event(struct tep_event *e, struct tep_record *r, int cpu, void *ctx)
 {
-	struct collect *c = ctx;
-	unsigned long long v = 0, id = 0;
-	struct rec x = { .ts = r->ts, .cpu = cpu, .arg = -1 };
+	struct spool *sp = ctx;
+	unsigned long long v = 0, id = 0, w = 0;
+	struct rec x = { .ts = r->ts, .cpu = cpu, .arg = -1, .arg2 = -1 };
 
-	if (cpu < 0 || cpu >= c->ncpus)
-		return 0;
+	if (cpu < 0 || cpu >= sp->ncpus || sp->failed)
+		return sp->failed;
 	if (strcmp(e->name, "cpu_idle") == 0) {
 		if (tep_get_field_val(NULL, e, "state", r, &v, 0))
 			return 0;
@@ -119,8 +142,14 @@ static int on_event(struct tep_event *e, struct tep_record *r, int cpu, void *ct
 		x.kind = R_TSTART;
 		x.arg = (int64_t)v;
 		x.id = id;
-		if (c->tick_fn && fn == c->tick_fn)
-			x.kind = R_TSTART | 0x100; /* the tick's hrtimer */
+		if (sp->tick_fn && fn == sp->tick_fn) {
+			x.kind |= R_TICK;
+			/* HZ: the smallest step between the tick's expiry times on one CPU. */
+			uint64_t prev = sp->last_tick[cpu];
+			if (prev && v > prev && (!sp->tick_step || v - prev < sp->tick_step))
+				sp->tick_step = v - prev;
+			sp->last_tick[cpu] = v;
+		}
 	} else if (strcmp(e->name, "hrtimer_cancel") == 0 ||
 		   strcmp(e->name, "hrtimer_expire_entry") == 0) {
 		unsigned long long fn = 0;
@@ -129,32 +158,249 @@ static int on_event(struct tep_event *e, struct tep_record *r, int cpu, void *ct
 		x.id = id;
 		x.kind = e->name[8] == 'c' ? R_TCANCEL : R_TEXPIRE;
 		if (x.kind == R_TEXPIRE && !tep_get_field_val(NULL, e, "function", r, &fn, 0) &&
-		    c->tick_fn && fn == c->tick_fn)
-			x.kind |= 0x100;
+		    sp->tick_fn && fn == sp->tick_fn)
+			x.kind |= R_TICK;
+	} else if (strcmp(e->name, "sched_waking") == 0 || strcmp(e->name, "sched_wakeup") == 0) {
+		if (tep_get_field_val(NULL, e, "pid", r, &v, 0) ||
+		    tep_get_field_val(NULL, e, "target_cpu", r, &w, 0))
+			return 0;
+		x.kind = e->name[11] == 'g' ? R_WAKING : R_WAKEUP;
+		x.arg = (int64_t)(int32_t)v;
+		x.arg2 = (int64_t)(int32_t)w;
+	} else if (strcmp(e->name, "sched_switch") == 0) {
+		if (tep_get_field_val(NULL, e, "prev_pid", r, &v, 0) ||
+		    tep_get_field_val(NULL, e, "next_pid", r, &w, 0))
+			return 0;
+		x.kind = R_SWITCH;
+		x.arg = (int64_t)(int32_t)v;
+		x.arg2 = (int64_t)(int32_t)w;
+	} else if (strcmp(e->name, "tick_stop") == 0) {
+		if (tep_get_field_val(NULL, e, "success", r, &v, 0))
+			return 0;
+		x.kind = R_TICK_STOP;
+		x.arg = v != 0;
 	} else {
 		return 0;
 	}
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 65536;
-		struct rec *nv = realloc(c->v, cap * sizeof(*nv));
-		if (!nv) {
-			c->oom = true;
-			return 1;
-		}
-		c->v = nv;
-		c->cap = cap;
+	if (fwrite(&x, sizeof(x), 1, sp->f[cpu]) != 1) {
+		sp->failed = true;
+		sp->err = errno ? errno : EIO;
+		return 1; /* stop the iteration */
 	}
-	x.seq = c->n;
-	c->v[c->n++] = x;
+	sp->events++;
 	return 0;
 }
 
-static int by_time(const void *a, const void *b)
+/* Per-CPU temporary files in the output's directory, unlinked at once. */
+static int spool_open(struct spool *sp, const char *outpath, int ncpus, char *err, size_t errlen)
 {
-	const struct rec *x = a, *y = b;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	char dir[4096];
+	const char *slash = strrchr(outpath, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == outpath)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - outpath), outpath);
+	sp->ncpus = ncpus;
+	sp->f = calloc((size_t)ncpus, sizeof(*sp->f));
+	sp->last_tick = calloc((size_t)ncpus, sizeof(*sp->last_tick));
+	if (!sp->f || !sp->last_tick) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	/* One descriptor per CPU: raise the soft limit if that needs it. */
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < (rlim_t)ncpus + 64) {
+		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > (rlim_t)ncpus + 64
+				      ? (rlim_t)ncpus + 64 : rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	for (int c = 0; c < ncpus; c++) {
+		char path[4200];
+		snprintf(path, sizeof(path), "%s/.idlekit-record-%ld-cpu%d-XXXXXX", dir, (long)getpid(), c);
+		int fd = mkstemp(path);
+		if (fd < 0 || unlink(path) != 0 || !(sp->f[c] = fdopen(fd, "w+"))) {
+			snprintf(err, errlen, "%.300s: cannot create a temporary file: %s", dir, strerror(errno));
+			if (fd >= 0 && !sp->f[c])
+				close(fd);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void spool_close(struct spool *sp)
+{
+	for (int c = 0; sp->f && c < sp->ncpus; c++)
+		if (sp->f[c])
+			fclose(sp->f[c]);
+	free(sp->f);
+	free(sp->last_tick);
+	sp->f = NULL;
+	sp->last_tick = NULL;
+}
+
+/* Read what the instance's buffers hold now (consumed) into the spool; -1 on failure. */
+static int drain(struct tep_handle *tep, struct tracefs_instance *inst, struct spool *sp)
+{
+	if (sp->failed || sp->read_failed)
+		return -1;
+	if (tracefs_iterate_raw_events(tep, inst, NULL, 0, on_event, sp) < 0 && !sp->failed) {
+		sp->read_failed = true;
+		return -1;
+	}
+	for (int c = 0; c < sp->ncpus && !sp->failed; c++)
+		if (fflush(sp->f[c]) != 0 || ferror(sp->f[c])) {
+			sp->failed = true;
+			sp->err = errno ? errno : EIO;
+		}
+	return sp->failed ? -1 : 0;
+}
+
+/* The drain thread: every DRAIN_NS until told to stop.  Signals go to the main thread. */
+struct drainer {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool stop;
+	struct tep_handle *tep;
+	struct tracefs_instance *inst;
+	struct spool *sp;
+	uint64_t rounds;
+};
+
+static void *drain_main(void *p)
+{
+	struct drainer *d = p;
+	pthread_mutex_lock(&d->mu);
+	while (!d->stop) {
+		struct timespec until;
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += DRAIN_NS;
+		if (until.tv_nsec >= IK_NSEC_PER_SEC) {
+			until.tv_sec++;
+			until.tv_nsec -= IK_NSEC_PER_SEC;
+		}
+		while (!d->stop && pthread_cond_timedwait(&d->cv, &d->mu, &until) != ETIMEDOUT)
+			;
+		if (d->stop)
+			break;
+		pthread_mutex_unlock(&d->mu);
+		int rc = drain(d->tep, d->inst, d->sp);
+		pthread_mutex_lock(&d->mu);
+		d->rounds++;
+		if (rc) {
+			/* A full disk: end the recording now (the command too), as SIGTERM would. */
+			kill(getpid(), SIGTERM);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&d->mu);
+	return NULL;
+}
+
+static int drainer_start(struct drainer *d)
+{
+	pthread_condattr_t ca;
+	sigset_t all, old;
+	pthread_mutex_init(&d->mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&d->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	int rc = pthread_create(&d->th, NULL, drain_main, d);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc ? -1 : 0;
+}
+
+static void drainer_stop(struct drainer *d)
+{
+	pthread_mutex_lock(&d->mu);
+	d->stop = true;
+	pthread_cond_signal(&d->cv);
+	pthread_mutex_unlock(&d->mu);
+	pthread_join(d->th, NULL);
+	pthread_cond_destroy(&d->cv);
+	pthread_mutex_destroy(&d->mu);
+}
+
+/* ---- The k-way merge ---------------------------------------------------------------------- */
+
+struct merge {
+	struct spool *sp;
+	struct rec *head; /* per CPU: its next record */
+	int *heap, n;     /* CPUs with a next record, by (ts, cpu) */
+	bool read_err;
+};
+
+static bool before(const struct merge *m, int a, int b)
+{
+	const struct rec *x = &m->head[a], *y = &m->head[b];
+	return x->ts != y->ts ? x->ts < y->ts : a < b;
+}
+
+static void sift_down(struct merge *m, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, s = i;
+		if (l < m->n && before(m, m->heap[l], m->heap[s]))
+			s = l;
+		if (r < m->n && before(m, m->heap[r], m->heap[s]))
+			s = r;
+		if (s == i)
+			return;
+		int t = m->heap[i];
+		m->heap[i] = m->heap[s];
+		m->heap[s] = t;
+		i = s;
+	}
+}
+
+static int merge_open(struct merge *m, struct spool *sp)
+{
+	memset(m, 0, sizeof(*m));
+	m->sp = sp;
+	m->head = calloc((size_t)sp->ncpus, sizeof(*m->head));
+	m->heap = calloc((size_t)sp->ncpus, sizeof(*m->heap));
+	if (!m->head || !m->heap)
+		return -1;
+	for (int c = 0; c < sp->ncpus; c++) {
+		if (fflush(sp->f[c]) != 0 || fseek(sp->f[c], 0, SEEK_SET) != 0)
+			return -1;
+		if (fread(&m->head[c], sizeof(struct rec), 1, sp->f[c]) == 1)
+			m->heap[m->n++] = c;
+		else if (ferror(sp->f[c]))
+			return -1;
+	}
+	for (int i = m->n / 2 - 1; i >= 0; i--)
+		sift_down(m, i);
+	return 0;
+}
+
+/* The next record by time into *out: 1, or 0 at the end. */
+static int merge_next(struct merge *m, struct rec *out)
+{
+	if (m->n == 0)
+		return 0;
+	int c = m->heap[0];
+	*out = m->head[c];
+	if (fread(&m->head[c], sizeof(struct rec), 1, m->sp->f[c]) != 1) {
+		if (ferror(m->sp->f[c]))
+			m->read_err = true;
+		m->heap[0] = m->heap[--m->n];
+	}
+	sift_down(m, 0);
+	return 1;
+}
+
+static void merge_free(struct merge *m)
+{
+	free(m->head);
+	free(m->heap);
 }
 
 /* The address of the tick's hrtimer function, from /proc/kallsyms (0 if not found). */
@@ -255,35 +501,27 @@ out:
 	return rc;
 }
 
-/* Convert the sorted records and write the trace; the counts of what was written. */
-static int write_trace(FILE *out, struct ik_trace_header *h, struct collect *c, uint64_t *nev)
+/* Merge the spool by time, convert and write the trace; the count of events written. */
+static int write_trace(FILE *out, struct ik_trace_header *h, struct spool *sp, bool have_waking,
+		       uint64_t *nev)
 {
 	uint8_t *idle = calloc((size_t)h->cpus, 1), *woke = calloc((size_t)h->cpus, 1);
-	uint64_t *last_tick = calloc((size_t)h->cpus, sizeof(uint64_t));
+	struct merge m = { 0 };
 	int rc = -1;
-	if (!idle || !woke || !last_tick)
+	if (!idle || !woke || merge_open(&m, sp))
 		goto out;
-	/* HZ from the tick hrtimer: the smallest step between its expiry times. */
 	if (!h->hz) {
-		uint64_t best = 0;
-		for (size_t i = 0; i < c->n; i++) {
-			const struct rec *r = &c->v[i];
-			if (r->kind != (R_TSTART | 0x100))
-				continue;
-			uint64_t prev = last_tick[r->cpu], exp = (uint64_t)r->arg;
-			if (prev && exp > prev && (!best || exp - prev < best))
-				best = exp - prev;
-			last_tick[r->cpu] = exp;
-		}
+		uint64_t best = sp->tick_step;
 		h->hz = best >= 10000 && best <= 100000000 ? (int)((1000000000 + best / 2) / best) : 250;
 	}
 	if (ik_trace_write_header(out, h))
 		goto out;
-	for (size_t i = 0; i < c->n; i++) {
-		const struct rec *r = &c->v[i];
+	struct rec rr;
+	const struct rec *r = &rr;
+	while (merge_next(&m, &rr)) {
 		struct ik_trace_event ev = { .t_ns = (int64_t)r->ts, .cpu = r->cpu, .arg = -1 };
 		const struct ik_driver *drv = &h->drivers[h->cpu_driver[r->cpu]].drv;
-		bool tick = (r->kind & 0x100) != 0;
+		bool tick = (r->kind & R_TICK) != 0;
 		switch (r->kind & 0xff) {
 		case R_IDLE:
 			if (r->arg < 0) {
@@ -331,6 +569,27 @@ static int write_trace(FILE *out, struct ik_trace_header *h, struct collect *c, 
 			ev.kind = IK_TRACE_TIMER_EXPIRE;
 			ev.timer_id = r->id;
 			break;
+		case R_WAKING:
+		case R_WAKEUP:
+			/* On the woken task's CPU, from the CPU that woke it.  sched_wakeup only when
+			   the kernel has no sched_waking (its CPU is not always the waker's). */
+			if (((r->kind & 0xff) == R_WAKEUP) == have_waking || r->arg2 < 0 ||
+			    r->arg2 >= h->cpus)
+				continue;
+			ev.kind = IK_TRACE_TASK_WAKE;
+			ev.cpu = (int)r->arg2;
+			ev.src_cpu = r->cpu;
+			ev.arg = r->arg;
+			break;
+		case R_SWITCH:
+			ev.kind = IK_TRACE_SWITCH;
+			ev.arg = r->arg < 0 ? 0 : r->arg;
+			ev.arg2 = r->arg2 < 0 ? 0 : r->arg2;
+			break;
+		case R_TICK_STOP:
+			ev.kind = IK_TRACE_TICK_STOP;
+			ev.arg = r->arg;
+			break;
 		default:
 			continue;
 		}
@@ -338,12 +597,24 @@ static int write_trace(FILE *out, struct ik_trace_header *h, struct collect *c, 
 			goto out;
 		(*nev)++;
 	}
-	rc = ferror(out) ? -1 : 0;
+	rc = ferror(out) || m.read_err ? -1 : 0;
 out:
+	merge_free(&m);
 	free(idle);
 	free(woke);
-	free(last_tick);
 	return rc;
+}
+
+/* A per-CPU counter of the instance's stats ("overrun: N", "dropped events: N"). */
+static uint64_t cpu_stat(struct tracefs_instance *inst, int cpu, const char *key)
+{
+	char file[64];
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+	char *stats = tracefs_instance_file_read(inst, file, NULL);
+	const char *p = stats ? strstr(stats, key) : NULL;
+	uint64_t v = p ? strtoull(p + strlen(key), NULL, 10) : 0;
+	free(stats);
+	return v;
 }
 
 int cmd_record(int argc, char **argv)
@@ -422,10 +693,12 @@ int cmd_record(int argc, char **argv)
 		ik_signals_restore();
 		return EXIT_FAIL;
 	}
+	h.minor = 1; /* task_wake, switch, tick_stop */
 	char name[64], kb[32];
 	snprintf(name, sizeof(name), "idlekit-record-%ld", (long)getpid());
 	struct tracefs_instance *inst = tracefs_instance_create(name);
-	struct collect col = { .tick_fn = tick_function(), .ncpus = h.cpus };
+	struct spool sp = { .tick_fn = tick_function() };
+	struct tep_handle *tep = NULL;
 	int rc = EXIT_FAIL;
 	if (!inst) {
 		fprintf(stderr, "idlekit record: cannot create the tracefs instance %s: %s (root and tracefs needed)\n",
@@ -445,28 +718,39 @@ int cmd_record(int argc, char **argv)
 			name, strerror(errno));
 		goto out;
 	}
-	/* The IPI vectors exist on x86 only. */
+	/* The IPI vectors exist on x86 only; the sched events and tick_stop where the kernel
+	   has them (sched_waking since 4.3; without it, sched_wakeup stands in). */
 	tracefs_event_enable(inst, "irq_vectors", "reschedule_entry");
 	tracefs_event_enable(inst, "irq_vectors", "call_function_entry");
 	tracefs_event_enable(inst, "irq_vectors", "call_function_single_entry");
-	const char *systems[] = { "power", "irq", "timer", "irq_vectors", NULL };
-	struct tep_handle *tep = tracefs_local_events_system(NULL, systems);
+	bool have_waking = tracefs_event_enable(inst, "sched", "sched_waking") == 0;
+	bool have_wakeup = tracefs_event_enable(inst, "sched", "sched_wakeup") == 0;
+	bool have_switch = tracefs_event_enable(inst, "sched", "sched_switch") == 0;
+	bool have_tick_stop = tracefs_event_enable(inst, "timer", "tick_stop") == 0;
+	if (!have_waking && !have_wakeup)
+		fprintf(stderr, "idlekit record: note: no sched_waking or sched_wakeup event: no task_wake in the trace\n");
+	const char *systems[] = { "power", "irq", "timer", "irq_vectors", "sched", NULL };
+	tep = tracefs_local_events_system(NULL, systems);
 	if (!tep) {
 		fprintf(stderr, "idlekit record: cannot read the event formats: %s\n", strerror(errno));
 		goto out;
 	}
+	if (spool_open(&sp, outpath, h.cpus, err, sizeof(err))) {
+		fprintf(stderr, "idlekit record: %s\n", err);
+		goto out;
+	}
+	struct drainer dr = { .tep = tep, .inst = inst, .sp = &sp };
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	tracefs_trace_on(inst);
-	int child_status = 0;
+	if (drainer_start(&dr)) {
+		tracefs_trace_off(inst);
+		fprintf(stderr, "idlekit record: cannot start the drain thread\n");
+		goto out;
+	}
+	int child_status = 0, run_rc = 0;
 	if (command) {
-		if (ik_run_command(command, &child_status, err, sizeof(err))) {
-			tracefs_trace_off(inst);
-			fprintf(stderr, "idlekit record: %s\n", err);
-			tep_free(tep);
-			rc = EXIT_USAGE;
-			goto out;
-		}
+		run_rc = ik_run_command(command, &child_status, err, sizeof(err));
 	} else {
 		struct timespec end = t0;
 		end.tv_sec += (time_t)(duration_ns / IK_NSEC_PER_SEC);
@@ -481,47 +765,57 @@ int cmd_record(int argc, char **argv)
 	}
 	tracefs_trace_off(inst);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	int sig = ik_signals_caught();
-
-	cpu_set_t *none = NULL;
-	if (tracefs_iterate_raw_events(tep, inst, none, 0, on_event, &col) < 0 || col.oom) {
-		fprintf(stderr, "idlekit record: reading the trace buffers failed%s\n", col.oom ? ": out of memory" : "");
-		tep_free(tep);
+	drainer_stop(&dr);
+	if (run_rc) {
+		fprintf(stderr, "idlekit record: %s\n", err);
+		rc = EXIT_USAGE;
 		goto out;
 	}
-	tep_free(tep);
-	if (col.n)
-		qsort(col.v, col.n, sizeof(*col.v), by_time);
+	int sig = ik_signals_caught();
+	drain(tep, inst, &sp); /* what is left */
+	if (sp.failed || sp.read_failed) {
+		if (sp.failed)
+			fprintf(stderr, "idlekit record: writing the temporary files beside %s failed: %s; nothing written\n",
+				outpath, strerror(sp.err));
+		else
+			fprintf(stderr, "idlekit record: reading the trace buffers failed; nothing written\n");
+		goto out;
+	}
 
 	struct cli_output o;
 	uint64_t nev = 0;
 	if (cli_output_open(&o, outpath) == 0) {
-		int wrc = write_trace(o.fp, &h, &col, &nev);
+		int wrc = write_trace(o.fp, &h, &sp, have_waking, &nev);
+		if (wrc)
+			fprintf(stderr, "idlekit record: %s: writing the trace failed: %s; nothing written\n",
+				outpath, strerror(errno));
 		if (cli_output_close(&o, wrc == 0) == 0) {
 			double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-			fprintf(stderr, "idlekit record: %s: %" PRIu64 " events from %zu kernel events over %.3f s, %d CPUs, HZ %d%s\n",
-				outpath, nev, col.n, secs, h.cpus, h.hz, sig ? " (stopped by a signal)" : "");
+			fprintf(stderr, "idlekit record: %s: %" PRIu64 " events from %" PRIu64 " kernel events over %.3f s (%" PRIu64 " drains), %d CPUs, HZ %d%s%s%s\n",
+				outpath, nev, sp.events, secs, dr.rounds + 1, h.cpus, h.hz,
+				have_switch ? "" : ", no sched_switch", have_tick_stop ? "" : ", no tick_stop",
+				sig ? " (stopped by a signal)" : "");
 			rc = command ? (child_status ? EXIT_FAIL : EXIT_OK) : EXIT_OK;
 		}
 	}
-	/* Events overwritten in the ring buffers, per CPU 'overrun' of the instance's stats. */
+	/* Events lost: overwritten in a full ring buffer ("overrun") or not recorded ("dropped"). */
 	for (int cpu = 0; cpu < h.cpus; cpu++) {
-		char file[64];
-		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
-		char *stats = tracefs_instance_file_read(inst, file, NULL);
-		const char *p = stats ? strstr(stats, "overrun: ") : NULL;
-		if (p && strtoull(p + 9, NULL, 10))
-			fprintf(stderr, "idlekit record: CPU %d: %llu events lost (ring buffer full: a larger --buffer-kb)\n",
-				cpu, strtoull(p + 9, NULL, 10));
-		free(stats);
+		uint64_t over = cpu_stat(inst, cpu, "overrun: "), drop = cpu_stat(inst, cpu, "dropped events: ");
+		if (over || drop)
+			fprintf(stderr, "idlekit record: CPU %d: %" PRIu64 " events lost (%" PRIu64 " overrun, %" PRIu64 " dropped): a larger --buffer-kb\n",
+				cpu, over + drop, over, drop);
 	}
 out:
-	ik_signals_restore();
+	/* The instance goes before the default dispositions come back: a late signal must not
+	   leave it behind. */
+	if (tep)
+		tep_free(tep);
 	if (inst) {
 		tracefs_instance_destroy(inst);
 		tracefs_instance_free(inst);
 	}
-	free(col.v);
+	ik_signals_restore();
+	spool_close(&sp);
 	ik_trace_header_free(&h);
 	return rc;
 }

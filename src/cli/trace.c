@@ -196,9 +196,15 @@ static void write_analyze_text(FILE *f, const char *origin, const struct ik_trac
 		   " still open at the end, not counted), %s us traced\n",
 		origin, h->cpus, h->hz, a->events, a->skipped, a->periods, a->open_at_end,
 		us3(b, sizeof(b), (uint64_t)(a->last_ns - a->first_ns)));
+	if (a->has_switch)
+		fprintf(f, "after the idle periods: %" PRIu64 " ran a task, %" PRIu64 " none (woken for nothing)\n",
+			a->task_periods, a->empty_periods);
 	for (int c = 0; c < a->cpus; c++) {
 		fprintf(f, "\nCPU %d (driver %s)\n", c, h->drivers[h->cpu_driver[c]].drv.name);
 		text_states(f, h, c, &a->cpu[c]);
+		for (size_t i = 0; i < a->remote[c].n; i++)
+			fprintf(f, "%s CPU %d %" PRIu64 "%s", i ? "," : "  remote wakes by source:",
+				a->remote[c].v[i].src, a->remote[c].v[i].periods, i + 1 < a->remote[c].n ? "" : "\n");
 	}
 	fprintf(f, "\nall CPUs\n");
 	text_states(f, h, -1, &a->all);
@@ -254,11 +260,19 @@ static void write_analyze_json(FILE *f, const struct ik_trace_header *h,
 		json_str(f, h->drivers[h->cpu_driver[c]].drv.name);
 		fprintf(f, ", ");
 		json_stats(f, h, c, &a->cpu[c], "    ");
-		fprintf(f, "}%s\n", c + 1 < a->cpus ? "," : "");
+		fprintf(f, ", \"remote_from\": {");
+		for (size_t i = 0; i < a->remote[c].n; i++)
+			fprintf(f, "%s\"%d\": %" PRIu64, i ? ", " : "", a->remote[c].v[i].src, a->remote[c].v[i].periods);
+		fprintf(f, "}}%s\n", c + 1 < a->cpus ? "," : "");
 	}
 	fprintf(f, "  ],\n  \"all\": {");
 	json_stats(f, h, -1, &a->all, "  ");
-	fprintf(f, "},\n  \"histogram\": [");
+	if (a->has_switch)
+		fprintf(f, "},\n  \"task_periods\": %" PRIu64 ", \"empty_periods\": %" PRIu64, a->task_periods,
+			a->empty_periods);
+	else
+		fprintf(f, "},\n  \"task_periods\": null, \"empty_periods\": null");
+	fprintf(f, ",\n  \"histogram\": [");
 	for (int i = 0; i < IK_TRACE_HIST_BUCKETS; i++) {
 		fprintf(f, "%s{\"lower_us\": %" PRIu64 ", \"upper_us\": ", i ? ", " : "",
 			ik_trace_hist_lower_ns(i) / 1000);

@@ -8,7 +8,10 @@
  *
  * The wake cause of a period is the first wake event on its CPU at or after its idle_enter
  * and before the next idle_enter (the kernel may trace the interrupt before or after the
- * idle exit); a period with none has cause "none".
+ * idle exit); a period with none has cause "none".  A task_wake from another CPU while the
+ * CPU is idle (before its idle_exit) counts as a wake with cause "remote", its source CPU
+ * kept (format 1.1).  With switch events, a period is followed by a task if a switch to a
+ * PID other than 0 comes after its exit and before the next idle_enter, else it was empty.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +21,8 @@
 struct cpu_run {
 	struct ik_device dev;
 	bool idle, open; /* in idle; a period started and not finished */
-	bool exited, too_deep, has_cause;
-	int state;
+	bool exited, too_deep, has_cause, ran_task;
+	int state, src;
 	int64_t enter_ns;
 	enum ik_trace_cause cause;
 };
@@ -40,11 +43,37 @@ int ik_trace_hist_bucket(uint64_t ns)
 	return b;
 }
 
-static void finish(struct ik_trace_analysis *a, int cpu, struct cpu_run *c)
+/* One more remote wake of cpu by src; -1 out of memory. */
+static int remote_add(struct ik_trace_remote_list *l, int src)
+{
+	size_t i = 0;
+	while (i < l->n && l->v[i].src < src)
+		i++;
+	if (i < l->n && l->v[i].src == src) {
+		l->v[i].periods++;
+		return 0;
+	}
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 4;
+		struct ik_trace_remote *nv = realloc(l->v, cap * sizeof(*nv));
+		if (!nv)
+			return -1;
+		l->v = nv;
+		l->cap = cap;
+	}
+	memmove(l->v + i + 1, l->v + i, (l->n - i) * sizeof(*l->v));
+	l->v[i] = (struct ik_trace_remote){ src, 1 };
+	l->n++;
+	return 0;
+}
+
+static int finish(struct ik_trace_analysis *a, int cpu, struct cpu_run *c)
 {
 	if (!c->open || !c->exited)
-		return;
+		return 0;
 	enum ik_trace_cause k = c->has_cause ? c->cause : IK_CAUSE_NONE;
+	a->task_periods += c->ran_task; /* zeroed at the end if the trace has no switch */
+	a->empty_periods += !c->ran_task;
 	a->cpu[cpu].wakes[k]++;
 	a->all.wakes[k]++;
 	if (c->too_deep) {
@@ -52,6 +81,7 @@ static void finish(struct ik_trace_analysis *a, int cpu, struct cpu_run *c)
 		a->all.too_deep_by_cause[k]++;
 	}
 	c->open = false;
+	return k == IK_CAUSE_REMOTE ? remote_add(&a->remote[cpu], c->src) : 0;
 }
 
 static void add_period(struct ik_trace_state_stats *s, uint64_t ns, bool deep, bool shallow)
@@ -82,8 +112,9 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 	memset(a, 0, sizeof(*a));
 	a->cpus = h->cpus;
 	a->cpu = calloc((size_t)h->cpus, sizeof(*a->cpu));
+	a->remote = calloc((size_t)h->cpus, sizeof(*a->remote));
 	struct cpu_run *run = calloc((size_t)h->cpus, sizeof(*run));
-	if (!a->cpu || !run) {
+	if (!a->cpu || !a->remote || !run) {
 		free(run);
 		ik_trace_analysis_free(a);
 		snprintf(err, errlen, "out of memory");
@@ -105,9 +136,10 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 		a->last_ns = ev.t_ns;
 		switch (ev.kind) {
 		case IK_TRACE_IDLE_ENTER:
-			finish(a, ev.cpu, c);
+			if (finish(a, ev.cpu, c))
+				goto oom;
 			c->idle = c->open = true;
-			c->exited = c->too_deep = c->has_cause = false;
+			c->exited = c->too_deep = c->has_cause = c->ran_task = false;
 			c->state = ev.state;
 			c->enter_ns = ev.t_ns;
 			break;
@@ -134,19 +166,40 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 				c->cause = ev.cause;
 			}
 			break;
+		case IK_TRACE_TASK_WAKE:
+			/* Woken by another CPU while idle: the wake-up the IPI (if any) carries. */
+			if (c->idle && !c->has_cause && ev.src_cpu != ev.cpu) {
+				c->has_cause = true;
+				c->cause = IK_CAUSE_REMOTE;
+				c->src = ev.src_cpu;
+			}
+			break;
+		case IK_TRACE_SWITCH:
+			a->has_switch = true;
+			if (c->open && c->exited && ev.arg2 != 0)
+				c->ran_task = true;
+			break;
 		default:
 			break;
 		}
 	}
 	if (rc == IK_TRACE_EOF) {
 		for (int cpu = 0; cpu < h->cpus; cpu++) {
-			finish(a, cpu, &run[cpu]);
+			if (finish(a, cpu, &run[cpu]))
+				goto oom;
 			a->open_at_end += run[cpu].idle;
 			if (run[cpu].idle) /* drawn up to the last event, not counted */
 				ik_timeline_add(tl, cpu, run[cpu].state, run[cpu].enter_ns, a->last_ns);
 		}
 		rc = IK_TRACE_OK;
 	}
+	if (0) {
+oom:
+		snprintf(err, errlen, "out of memory");
+		rc = IK_TRACE_EFAIL;
+	}
+	if (!a->has_switch)
+		a->task_periods = a->empty_periods = 0;
 	a->events = ik_trace_events_read(r);
 	a->skipped = ik_trace_skipped(r);
 	if (a->first_ns < 0)
@@ -159,6 +212,11 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 
 void ik_trace_analysis_free(struct ik_trace_analysis *a)
 {
+	if (a->remote)
+		for (int c = 0; c < a->cpus; c++)
+			free(a->remote[c].v);
+	free(a->remote);
 	free(a->cpu);
 	a->cpu = NULL;
+	a->remote = NULL;
 }

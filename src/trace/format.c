@@ -33,7 +33,7 @@ struct ik_trace_reader {
 
 const char *ik_trace_cause_name(enum ik_trace_cause c)
 {
-	static const char *const names[] = { "timer", "tick", "ipi", "irq", "unknown", "none" };
+	static const char *const names[] = { "timer", "tick", "ipi", "irq", "unknown", "remote", "none" };
 	return (unsigned)c <= IK_CAUSE_NONE ? names[c] : "none";
 }
 
@@ -211,8 +211,12 @@ static int read_header(struct ik_trace_reader *r, char *err, size_t errlen)
 					 r->origin, r->line, got);
 				goto out;
 			}
-			if (parse_word(w[1], INT32_MAX, &v) || v != IK_TRACE_VERSION) {
-				snprintf(err, errlen, "%s:%" PRIu64 ": expected format version 1, got '%s'",
+			/* "1" or "1.1": a 1.1 trace may have task_wake, switch and tick_stop. */
+			if (strcmp(w[1], "1.1") == 0) {
+				v = IK_TRACE_VERSION;
+				h->minor = 1;
+			} else if (parse_word(w[1], INT32_MAX, &v) || v != IK_TRACE_VERSION) {
+				snprintf(err, errlen, "%s:%" PRIu64 ": expected format version 1 or 1.1, got '%s'",
 					 r->origin, r->line, w[1]);
 				goto out;
 			}
@@ -435,7 +439,7 @@ static int parse_event(struct ik_trace_reader *r, const char *l, size_t len,
 	} else if (word_is(k, kl, "wake")) {
 		static const char *const causes[] = { "timer", "tick", "ipi", "irq", "unknown" };
 		int c = -1;
-		for (int j = 0; nargs >= 1 && j < IK_CAUSE_COUNT; j++)
+		for (int j = 0; nargs >= 1 && j < IK_CAUSE_REMOTE; j++)
 			if (word_is(w[3], wl[3], causes[j]))
 				c = j;
 		if (c < 0 || (c == IK_CAUSE_IRQ ? nargs > 2 : nargs != 1) ||
@@ -465,10 +469,44 @@ static int parse_event(struct ik_trace_reader *r, const char *l, size_t len,
 			    cancel ? "timer_cancel" : "timer_expire", got);
 		}
 		ev->kind = cancel ? IK_TRACE_TIMER_CANCEL : IK_TRACE_TIMER_EXPIRE;
+	} else if (r->h.minor >= 1 && word_is(k, kl, "task_wake")) {
+		uint64_t src;
+		if (nargs < 1 || nargs > 2 || parse_u64(w[3], wl[3], (uint64_t)r->h.cpus - 1, &src) ||
+		    (nargs == 2 && parse_u64(w[4], wl[4], INT32_MAX, &v))) {
+			show(got, sizeof(got), nargs >= 1 ? w[3] : "", nargs >= 1 ? (size_t)(l + len - w[3]) : 0);
+			BAD("%s:%" PRIu64 ": expected 'task_wake SRC_CPU [PID]' with SRC_CPU 0..%d, got '%s'",
+			    r->origin, r->line, r->h.cpus - 1, got);
+		}
+		ev->kind = IK_TRACE_TASK_WAKE;
+		ev->src_cpu = (int)src;
+		if (nargs == 2)
+			ev->arg = (int64_t)v;
+	} else if (r->h.minor >= 1 && word_is(k, kl, "switch")) {
+		uint64_t prev;
+		if (nargs != 2 || parse_u64(w[3], wl[3], INT32_MAX, &prev) ||
+		    parse_u64(w[4], wl[4], INT32_MAX, &v)) {
+			show(got, sizeof(got), nargs >= 1 ? w[3] : "", nargs >= 1 ? (size_t)(l + len - w[3]) : 0);
+			BAD("%s:%" PRIu64 ": expected 'switch PREV_PID NEXT_PID', got '%s'", r->origin,
+			    r->line, got);
+		}
+		ev->kind = IK_TRACE_SWITCH;
+		ev->arg = (int64_t)prev;
+		ev->arg2 = (int64_t)v;
+	} else if (r->h.minor >= 1 && word_is(k, kl, "tick_stop")) {
+		if (nargs != 1 || parse_u64(w[3], wl[3], 1, &v)) {
+			show(got, sizeof(got), nargs >= 1 ? w[3] : "", nargs >= 1 ? (size_t)(l + len - w[3]) : 0);
+			BAD("%s:%" PRIu64 ": expected 'tick_stop 0|1', got '%s'", r->origin, r->line, got);
+		}
+		ev->kind = IK_TRACE_TICK_STOP;
+		ev->arg = (int64_t)v;
+	} else if (word_is(k, kl, "task_wake") || word_is(k, kl, "switch") || word_is(k, kl, "tick_stop")) {
+		show(got, sizeof(got), k, kl);
+		BAD("%s:%" PRIu64 ": expected an event of format 1 (the header says 'idlekit-trace 1'; '%s' needs 'idlekit-trace 1.1'), got '%s'",
+		    r->origin, r->line, got, got);
 	} else {
 		show(got, sizeof(got), k, kl);
-		BAD("%s:%" PRIu64 ": expected an event (idle_enter, idle_exit, wake, timer_start, timer_cancel, timer_expire), got '%s'",
-		    r->origin, r->line, got);
+		BAD("%s:%" PRIu64 ": expected an event (idle_enter, idle_exit, wake, timer_start, timer_cancel, timer_expire%s), got '%s'",
+		    r->origin, r->line, r->h.minor >= 1 ? ", task_wake, switch, tick_stop" : "", got);
 	}
 	return IK_TRACE_OK;
 }
@@ -606,7 +644,8 @@ void ik_trace_header_free(struct ik_trace_header *h)
 
 int ik_trace_write_header(FILE *out, const struct ik_trace_header *h)
 {
-	fprintf(out, "idlekit-trace %d\nhz %d\ncpus %d\n", IK_TRACE_VERSION, h->hz, h->cpus);
+	fprintf(out, "idlekit-trace %d%s\nhz %d\ncpus %d\n", IK_TRACE_VERSION, h->minor >= 1 ? ".1" : "",
+		h->hz, h->cpus);
 	for (int d = 0; d < h->ndrivers; d++) {
 		const struct ik_driver *drv = &h->drivers[d].drv;
 		/* The CPU list of this driver. */
@@ -633,7 +672,7 @@ int ik_trace_write_header(FILE *out, const struct ik_trace_header *h)
 
 int ik_trace_write_event(FILE *out, const struct ik_trace_event *ev)
 {
-	char buf[96];
+	char buf[192];
 	int n = snprintf(buf, sizeof(buf), "%" PRId64 " %d ", ev->t_ns, ev->cpu);
 	switch (ev->kind) {
 	case IK_TRACE_IDLE_ENTER:
@@ -661,6 +700,18 @@ int ik_trace_write_event(FILE *out, const struct ik_trace_event *ev)
 				  : snprintf(buf + n, sizeof(buf) - (size_t)n, "%s\n", k);
 		break;
 	}
+	case IK_TRACE_TASK_WAKE:
+		n += ev->arg >= 0 ? snprintf(buf + n, sizeof(buf) - (size_t)n, "task_wake %d %" PRId64 "\n",
+					     ev->src_cpu, ev->arg)
+				  : snprintf(buf + n, sizeof(buf) - (size_t)n, "task_wake %d\n", ev->src_cpu);
+		break;
+	case IK_TRACE_SWITCH:
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "switch %" PRId64 " %" PRId64 "\n", ev->arg,
+			      ev->arg2);
+		break;
+	case IK_TRACE_TICK_STOP:
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "tick_stop %d\n", ev->arg ? 1 : 0);
+		break;
 	}
 	return fwrite(buf, 1, (size_t)n, out) == (size_t)n ? IK_TRACE_OK : IK_TRACE_EFAIL;
 }

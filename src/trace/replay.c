@@ -9,7 +9,7 @@
  *
  *   E'k  replayed idle entry: the first period enters at its recorded time; later ones at
  *        (the previous replayed work start) + (the recorded busy time Ek - X(k-1));
- *   Wk   the wake: the first non-tick wake event recorded in [Ek, Xk], else the recorded exit
+ *   Wk   the wake: the first non-tick wake or task_wake recorded in [Ek, Xk], else the recorded exit
  *        minus the recorded state's exit latency (not before Ek);
  *   Tk   the next timer: the earliest pending timer expiring after Ek, as recorded.
  *
@@ -216,6 +216,16 @@ int ik_trace_replay_run(struct ik_trace_reader *r, const struct ik_trace_replay_
 		case IK_TRACE_TIMER_CANCEL:
 		case IK_TRACE_TIMER_EXPIRE:
 			timer_remove(c, ev.timer_id);
+			break;
+		case IK_TRACE_TASK_WAKE:
+			/* A task woken onto the idle CPU (by another CPU): work is due from now. */
+			if (c->idle && !c->have_wake) {
+				c->have_wake = true;
+				c->wake_ns = ev.t_ns;
+			}
+			break;
+		case IK_TRACE_SWITCH:
+		case IK_TRACE_TICK_STOP:
 			break;
 		}
 	}

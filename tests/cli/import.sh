@@ -37,7 +37,7 @@ cluster,core,cpu,C-state,min (us),max (us),avg (us),total (us),hits,over,under
 CSV
 diff -u "$tmp/csv.want" "$tmp/csv" || fail "per-state counts of the imported sample"
 "$bin" analyze "$tmp/k.trace" >"$tmp/text" || fail "analyze (text): exit $?"
-grep -q 'timer 46 (0) tick 83 (0) ipi 21 (0) irq 2 (0) unknown 0 (0) none 0 (0)' "$tmp/text" ||
+grep -q 'timer 46 (0) tick 83 (0) ipi 21 (0) irq 2 (0) unknown 0 (0) remote 0 (0) none 0 (0)' "$tmp/text" ||
 	fail "wake causes of the imported sample: $(grep 'wake causes' "$tmp/text" | head -1)"
 "$bin" replay "$tmp/k.trace" -g haltpoll -p trace --compare-recorded >"$tmp/replay" ||
 	fail "replay of the import: exit $?"
@@ -87,7 +87,7 @@ if "$bin" import trace-dat $dat -o "$tmp/dat.trace" -p kvm-guest-haltpoll 2>"$tm
 	"$bin" analyze "$tmp/dat.trace" --csv >"$tmp/csv" || fail "analyze of the trace-dat import: exit $?"
 	grep -q '^0,0,0,HLT,5.949,50135.639,7363.396,611161.919,83,0,0$' "$tmp/csv" ||
 		fail "trace-dat: per-state counts: $(cat "$tmp/csv")"
-	"$bin" analyze "$tmp/dat.trace" | grep -q 'timer 14 (0) tick 30 (0) ipi 3 (0) irq 0 (0) unknown 0 (0) none 36 (0)' ||
+	"$bin" analyze "$tmp/dat.trace" | grep -q 'timer 14 (0) tick 30 (0) ipi 3 (0) irq 0 (0) unknown 0 (0) remote 0 (0) none 36 (0)' ||
 		fail "trace-dat: wake causes"
 	sed -n 8,9p "$tmp/dat.trace" | tr '\n' ' ' | grep -q '^6489689100600 0 idle_enter 1 6489689107260 0 idle_exit $' ||
 		fail "trace-dat: first events: $(sed -n 8,9p "$tmp/dat.trace")"

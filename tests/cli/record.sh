@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `idlekit record`: a trace of this machine that analyze and replay accept, ended by the
+# `idlekit record`: a trace of this machine (drained while it runs, with the sched events) that
+# analyze and replay accept, a full disk reported with nothing written, ended by the
 # command, the duration or SIGINT, with its tracefs instance removed every time; bad options
 # exit 2.  Skips (exit 0, SKIP) when not root or idlekit was built without libtracefs.
 #
@@ -30,15 +31,55 @@ if "$bin" record -o "$tmp/probe" --duration 0 2>&1 | grep -q 'built without libt
 	exit
 fi
 instances=/sys/kernel/tracing/instances
+# An instance left behind: one named after a process that is gone (another record running
+# at the same time, e.g. another build's tests, has a live one).
+left_behind() {
+	local d p
+	for d in $instances/idlekit-record-*; do
+		[ -d "$d" ] || continue
+		p=${d##*-}
+		kill -0 "$p" 2>/dev/null || return 0
+	done
+	return 1
+}
 
 # Ended by the command: the trace is valid, analyze and replay (on its own table) take it.
 "$bin" record -o "$tmp/cmd.trace" -- sleep 0.3 2>"$tmp/err" || fail "record -- sleep: exit $?: $(cat "$tmp/err")"
 grep -q 'events from .* kernel events over 0\.[0-9]* s' "$tmp/err" || fail "record summary: $(cat "$tmp/err")"
-head -n 1 "$tmp/cmd.trace" | grep -q '^idlekit-trace 1$' || fail "record: no header"
+head -n 1 "$tmp/cmd.trace" | grep -q '^idlekit-trace 1\.1$' || fail "record: no 1.1 header"
 "$bin" analyze "$tmp/cmd.trace" >/dev/null || fail "analyze of the recorded trace"
 "$bin" replay "$tmp/cmd.trace" -g menu -p trace --compare-recorded >"$tmp/r" || fail "replay of the recorded trace"
 grep -q '^agreement' "$tmp/r" || fail "replay: no agreement"
-[ -d $instances/idlekit-record-* ] 2>/dev/null && fail "an instance was left behind"
+left_behind && fail "an instance was left behind"
+
+# Streaming: a 2 s recording is drained every ~200 ms (not only at the end), and carries the
+# sched events: task wake-ups (sleep itself is woken by a timer) and context switches.
+"$bin" record -o "$tmp/s.trace" -- sleep 2 2>"$tmp/err" || fail "record -- sleep 2: exit $?: $(cat "$tmp/err")"
+drains=$(sed -n 's/.*(\([0-9]*\) drains).*/\1/p' "$tmp/err")
+[ "${drains:-0}" -ge 3 ] || fail "record -- sleep 2: drained ${drains:-0} times, expected several: $(cat "$tmp/err")"
+grep -Eq '^[0-9]+ [0-9]+ task_wake [0-9]+ [0-9]+$' "$tmp/s.trace" || fail "record: no task_wake"
+grep -Eq '^[0-9]+ [0-9]+ switch [0-9]+ [0-9]+$' "$tmp/s.trace" || fail "record: no switch"
+"$bin" analyze "$tmp/s.trace" >"$tmp/a" || fail "analyze of the 2 s trace: exit $?"
+grep -q '^after the idle periods: [0-9]* ran a task, [0-9]* none' "$tmp/a" || fail "analyze: no task/empty line"
+"$bin" replay "$tmp/s.trace" -g teo -p trace >/dev/null || fail "replay of the 2 s trace: exit $?"
+# Sorted by time across CPUs (the merge): the reader checks it, and so does this.
+awk 'NR > 1 && /^[0-9]+ [0-9]+ / { if ($1 < last) bad = 1; last = $1 } END { exit bad }' "$tmp/s.trace" ||
+	fail "recorded trace not sorted by time"
+
+# A full disk: a message, a failure status, no output and no temporary file left.
+mkdir "$tmp/small"
+if mount -t tmpfs -o size=4k tmpfs "$tmp/small" 2>/dev/null; then
+	"$bin" record -o "$tmp/small/full.trace" -- sleep 0.5 >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc -ne 0 ] || fail "full disk: exit 0"
+	grep -q 'No space left on device' "$tmp/err" || fail "full disk: message: $(cat "$tmp/err")"
+	grep -q 'nothing written' "$tmp/err" || fail "full disk: not said that nothing was written: $(cat "$tmp/err")"
+	[ -z "$(ls -A "$tmp/small")" ] || fail "full disk: files left: $(ls -A "$tmp/small")"
+	umount "$tmp/small"
+else
+	echo "note: no tmpfs mount: the full-disk check is skipped"
+fi
+left_behind && fail "an instance was left behind"
 
 # The command's failure is the exit status; the trace is still written.
 "$bin" record -o "$tmp/false.trace" -- false 2>/dev/null

@@ -142,7 +142,8 @@ static void test_header_errors(void **state)
 {
 	(void)state;
 	expect_error("", "t.trace:1: expected 'idlekit-trace 1', got the end of the file");
-	expect_error("idlekit-trace 2\n", "t.trace:1: expected format version 1, got '2'");
+	expect_error("idlekit-trace 2\n", "t.trace:1: expected format version 1 or 1.1, got '2'");
+	expect_error("idlekit-trace 1.2\n", "t.trace:1: expected format version 1 or 1.1, got '1.2'");
 	expect_error("# c\nidlekit-trace 1\nhz x\n", "t.trace:3: expected 'hz N'");
 	expect_error("idlekit-trace 1\nhz 250\ncpus 0\n", "t.trace:3: expected 'cpus N'");
 	expect_error("idlekit-trace 1\nhz 250\ncpus 2\ndriver t 0\nstate C1 1 2 0\nevents\n",
@@ -344,6 +345,97 @@ static void test_replay_cap(void **state)
 	ik_trace_replay_free(&rp);
 }
 
+#define HEAD11                                                                            \
+	"idlekit-trace 1.1\nhz 250\ncpus 2\ndriver t 0-1\nstate POLL 0 0 0x1\n"                \
+	"state C1 2 4 0\nstate C6 100 400 0x0 deep\nevents\n"
+
+/* Format 1.1: task_wake, switch, tick_stop; refused in a version 1 trace. */
+static void test_format_11(void **state)
+{
+	(void)state;
+	expect_error(HEAD "10 0 task_wake 1 42\n",
+		     "t.trace:9: expected an event of format 1 (the header says 'idlekit-trace 1'; 'task_wake' needs 'idlekit-trace 1.1'), got 'task_wake'");
+	expect_error(HEAD "10 0 switch 0 42\n", "t.trace:9: expected an event of format 1");
+	expect_error(HEAD "10 0 tick_stop 1\n", "t.trace:9: expected an event of format 1");
+	expect_error(HEAD11 "10 0 task_wake 2 42\n",
+		     "t.trace:9: expected 'task_wake SRC_CPU [PID]' with SRC_CPU 0..1, got '2 42'");
+	expect_error(HEAD11 "10 0 task_wake\n", "t.trace:9: expected 'task_wake SRC_CPU [PID]'");
+	expect_error(HEAD11 "10 0 switch 5\n", "t.trace:9: expected 'switch PREV_PID NEXT_PID', got '5'");
+	expect_error(HEAD11 "10 0 tick_stop 2\n", "t.trace:9: expected 'tick_stop 0|1', got '2'");
+	expect_error(HEAD11 "10 0 wake remote\n", "t.trace:9: expected 'wake timer|tick|ipi|unknown'");
+
+	/*
+	 * CPU 0: period 1 woken by CPU 1 (task_wake while idle, then the IPI): remote from 1,
+	 * a task ran after it; period 2 woken by the tick, nothing ran (switch only later, after
+	 * the next entry... none); period 3 a local task_wake (src = 0) does not count, the IRQ
+	 * does.  CPU 1: a remote wake after the exit is not the cause (none).
+	 */
+	struct ik_trace_analysis a;
+	char err[256];
+	const char *t = HEAD11 "100 0 idle_enter 2\n"
+			       "150 1 idle_enter 1\n"
+			       "200 0 task_wake 1 42\n"
+			       "210 0 wake ipi\n"
+			       "220 0 idle_exit\n"
+			       "230 0 switch 0 42\n"
+			       "300 0 switch 42 0\n"
+			       "300 0 tick_stop 1\n"
+			       "310 0 idle_enter 1\n"
+			       "400 0 wake tick\n"
+			       "410 0 idle_exit\n"
+			       "420 0 idle_enter 1\n"
+			       "430 1 idle_exit\n"
+			       "440 1 task_wake 0 7\n"
+			       "500 0 wake irq 9\n"
+			       "505 0 task_wake 0 8\n"
+			       "510 0 idle_exit\n"
+			       "520 0 switch 0 8\n"
+			       "530 1 switch 0 7\n";
+	assert_int_equal(analyze_text(t, false, &a, err, sizeof(err)), 0);
+	assert_int_equal(a.cpu[0].wakes[IK_CAUSE_REMOTE], 1);
+	assert_int_equal(a.cpu[0].wakes[IK_CAUSE_TICK], 1);
+	assert_int_equal(a.cpu[0].wakes[IK_CAUSE_IRQ], 1);
+	assert_int_equal(a.cpu[1].wakes[IK_CAUSE_NONE], 1);
+	assert_int_equal(a.cpu[1].wakes[IK_CAUSE_REMOTE], 0);
+	assert_int_equal(a.remote[0].n, 1);
+	assert_int_equal(a.remote[0].v[0].src, 1);
+	assert_int_equal(a.remote[0].v[0].periods, 1);
+	assert_int_equal(a.remote[1].n, 0);
+	assert_true(a.has_switch);
+	assert_int_equal(a.task_periods, 3);  /* CPU 0 periods 1 and 3, CPU 1 */
+	assert_int_equal(a.empty_periods, 1); /* CPU 0 period 2 */
+	assert_int_equal(a.events, 19);
+	ik_trace_analysis_free(&a);
+
+	/* Written back: the same text. */
+	struct ik_trace_reader *r;
+	assert_int_equal(ik_trace_open_mem(t, strlen(t), "t", false, &r, err, sizeof(err)), 0);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	assert_int_equal(ik_trace_write_header(out, ik_trace_header(r)), 0);
+	struct ik_trace_event ev;
+	while (ik_trace_next(r, &ev, err, sizeof(err)) == IK_TRACE_OK)
+		assert_int_equal(ik_trace_write_event(out, &ev), 0);
+	fclose(out);
+	ik_trace_close(r);
+	assert_non_null(strstr(buf, "idlekit-trace 1.1\n"));
+	assert_non_null(strstr(buf, "\n200 0 task_wake 1 42\n210 0 wake ipi\n"));
+	assert_non_null(strstr(buf, "\n300 0 switch 42 0\n300 0 tick_stop 1\n"));
+	free(buf);
+
+	/* Replay: the task_wake is the wake of the period (not the later IPI). */
+	struct ik_trace_replay rp;
+	assert_int_equal(ik_trace_open_mem(t, strlen(t), "t", false, &r, err, sizeof(err)), 0);
+	struct ik_trace_replay_opts o = { .drv = &ik_trace_header(r)->drivers[0].drv,
+					  .gov = ik_governor_find("menu") };
+	assert_int_equal(ik_trace_replay_run(r, &o, &rp, err, sizeof(err)), 0);
+	assert_int_equal(rp.periods, 4);
+	ik_trace_replay_free(&rp);
+	ik_trace_close(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +448,7 @@ int main(void)
 		cmocka_unit_test(test_replay),
 		cmocka_unit_test(test_replay_single_state),
 		cmocka_unit_test(test_replay_cap),
+		cmocka_unit_test(test_format_11),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
