@@ -4,8 +4,10 @@
  *   - on bad input nothing is written and the message names the origin;
  *   - whatever the import accepts is a valid idlekit trace: it reads back strictly with as
  *     many events as the import wrote, and analyze accepts it;
- *   - lenient import fails only when no power:cpu_idle event is left;
- *   - with a 2-state table, the import accepts no more than with the generic one.
+ *   - lenient import fails only when no power:cpu_idle event is left (or, with clock_mono,
+ *     on the clock check, which is about the whole input, not a line);
+ *   - with a 2-state table, the import accepts no more than with the generic one, nor with
+ *     clock_mono (hrtimers imported, the clock checked) more than without.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -31,7 +33,8 @@ static int import(const uint8_t *data, size_t size, const struct ik_trace_import
 	if (rc == IK_TRACE_EINPUT) {
 		if (len != 0 || strncmp(err, "fuzz", 4) != 0)
 			abort();
-		if (o->lenient && !strstr(err, "expected power:cpu_idle events"))
+		if (o->lenient && !strstr(err, "expected power:cpu_idle events") &&
+		    !(o->clock_mono && strstr(err, "expected perf's clock to be CLOCK_MONOTONIC")))
 			abort();
 	} else if (rc == IK_TRACE_OK) {
 		struct ik_trace_reader *r;
@@ -67,6 +70,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int generic = import(data, size, &o, &st);
 	o.lenient = true;
 	import(data, size, &o, &st);
+	/* --clock mono only adds the clock check (and writes the timers). */
+	o.clock_mono = true;
+	o.lenient = false;
+	if (import(data, size, &o, &st) == IK_TRACE_OK && generic != IK_TRACE_OK)
+		abort();
+	o.lenient = true;
+	import(data, size, &o, &st);
+	o.clock_mono = false;
 
 	struct ik_driver d;
 	char err[128];

@@ -244,12 +244,19 @@ struct ik_trace_import_opts {
 					(0 us latency and residency), N = the deepest state seen + 1 */
 	int hz;                      /* the header's HZ; 0 = 250 */
 	bool lenient;                /* skip bad lines (counted) instead of stopping */
+	/* perf script: perf recorded on CLOCK_MONOTONIC (perf record -k mono), so hrtimer
+	   expiry times are on the events' time line: hrtimer_start/cancel/expire_entry become
+	   timer_start/cancel/expire (checked: a tick expiry's now= must match its time). */
+	bool clock_mono;
 };
 
 struct ik_trace_import_stats {
 	uint64_t lines;    /* lines read */
 	uint64_t used;     /* input events converted (power:cpu_idle, IRQs, IPIs, hrtimer expiry) */
-	uint64_t ignored;  /* input events of other kinds (sched, hrtimer_start, ...) */
+	uint64_t ignored;  /* input events of other kinds (hrtimer_start without clock_mono, ...) */
+	uint64_t timers_ignored; /* hrtimer_start/cancel not used (no clock_mono) */
+	uint64_t tick_now_match, tick_now_far; /* tick expiries whose now= is within 1 ms of the
+						  event's time, or not (the clock check) */
 	uint64_t dropped;  /* cpu_idle out of order: an entry while idle, an exit while not */
 	uint64_t skipped;  /* lenient: bad lines skipped */
 	uint64_t written;  /* trace events written */
@@ -270,11 +277,22 @@ int ik_trace_import_perf(FILE *in, const char *origin, FILE *out,
 			 char *err, size_t errlen);
 
 /* One event of another tool's trace (what a reader of its format extracts). */
-enum ik_trace_import_kind { IK_IMPORT_IDLE, IK_IMPORT_IRQ, IK_IMPORT_IPI, IK_IMPORT_TIMER, IK_IMPORT_TICK };
+enum ik_trace_import_kind {
+	IK_IMPORT_IDLE, IK_IMPORT_IRQ, IK_IMPORT_IPI, IK_IMPORT_TIMER, IK_IMPORT_TICK,
+	IK_IMPORT_WAKING,    /* sched_waking: arg the PID, arg2 the target CPU */
+	IK_IMPORT_WAKEUP,    /* sched_wakeup: the same; used only if there is no sched_waking */
+	IK_IMPORT_SWITCH,    /* sched_switch: arg the previous PID, arg2 the next */
+	IK_IMPORT_TICK_STOP, /* timer:tick_stop: arg success */
+	IK_IMPORT_TSTART,    /* hrtimer_start: arg expires, id (written only with clock_mono) */
+	IK_IMPORT_TCANCEL,   /* hrtimer_cancel: id (likewise) */
+	IK_IMPORT_KINDS
+};
 struct ik_trace_import_rec {
 	int64_t t_ns;
 	uint64_t seq; /* set by ik_trace_import_records: the input order */
-	int64_t arg;  /* IDLE: the state index, -1 = exit; IRQ: the IRQ number */
+	int64_t arg;  /* IDLE: the state index, -1 = exit; IRQ: the IRQ number; see the kinds */
+	int64_t arg2;
+	uint64_t id;  /* TIMER, TICK, TSTART, TCANCEL: the hrtimer's address (0 unknown) */
 	int cpu;      /* 0 .. IK_TRACE_MAX_CPUS-1 */
 	int kind;     /* enum ik_trace_import_kind */
 };

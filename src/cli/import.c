@@ -13,7 +13,7 @@
 
 static const char import_usage[] =
 	"usage: idlekit import perf-script|trace-dat FILE [-o OUT.trace] [--platform P] [--hz N]\n"
-	"                     [--lenient]\n"
+	"                     [--clock mono] [--lenient]\n"
 	"\n"
 	"Convert another tool's trace into idlekit's trace format (docs/trace-format.md), for\n"
 	"idlekit analyze and idlekit replay.  Formats:\n"
@@ -21,13 +21,15 @@ static const char import_usage[] =
 	"               power:cpu_idle (required) and, for the wake causes,\n"
 	"               irq:irq_handler_entry, irq_vectors:reschedule_entry,\n"
 	"               call_function_entry, call_function_single_entry, ipi:ipi_entry and\n"
-	"               timer:hrtimer_expire_entry; other events (sched:*, hrtimer_start, ...)\n"
-	"               are ignored.  e.g.\n"
+	"               timer:hrtimer_expire_entry; sched:sched_waking, sched_wakeup,\n"
+	"               sched_switch and timer:tick_stop if present (task_wake, switch and\n"
+	"               tick_stop lines, format 1.1); hrtimer_start and hrtimer_cancel only\n"
+	"               with --clock mono.  e.g.\n"
 	"                 perf record -e power:cpu_idle -e irq:irq_handler_entry \\\n"
 	"                   -e timer:hrtimer_expire_entry -a -- sleep 1\n"
 	"                 perf script > run.txt\n"
 	"  trace-dat    trace-cmd's trace.dat (all its buffers; needs an idlekit built with\n"
-	"               libtracecmd), the same events\n"
+	"               libtracecmd), the same events but the hrtimer_start/_cancel ones\n"
 	"\n"
 	"Neither carries an idle-state table: --platform gives it (state=N is the index in\n"
 	"that platform's table).  Without it a generic table is used, state0..stateN-1 with 0 us\n"
@@ -38,6 +40,10 @@ static const char import_usage[] =
 	"  -o, --output F      the trace, written atomically (default: standard output)\n"
 	"  -p, --platform P    a built-in platform (idlekit platform list) or an INI file\n"
 	"  --hz N              the kernel's HZ for the header (default 250)\n"
+	"  --clock mono        perf-script: perf recorded with -k mono (CLOCK_MONOTONIC), so the\n"
+	"                      hrtimers' expiry times are on the events' clock: import\n"
+	"                      hrtimer_start/_cancel/_expire_entry as timer events (checked:\n"
+	"                      a tick expiry's now= must be within 1 ms of its time, else exit 2)\n"
 	"  --lenient           skip bad lines and count them (the first is reported) instead\n"
 	"                      of stopping at the first one\n"
 	"  -h, --help          this text\n"
@@ -66,7 +72,7 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec, int
 	struct tep_handle *tep = tracecmd_get_tep(handle);
 	struct tep_event *e = tep ? tep_find_event_by_record(tep, rec) : NULL;
 	struct ik_trace_import_rec r = { .t_ns = (int64_t)rec->ts, .cpu = cpu, .arg = -1 };
-	unsigned long long v = 0;
+	unsigned long long v = 0, w = 0;
 
 	if (!e || cpu < 0) {
 		d->ignored++;
@@ -85,6 +91,23 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec, int
 		     strcmp(e->name, "call_function_single_entry") == 0)) ||
 		   (strcmp(e->system, "ipi") == 0 && strcmp(e->name, "ipi_entry") == 0)) {
 		r.kind = IK_IMPORT_IPI;
+	} else if (strcmp(e->system, "sched") == 0 &&
+		   (strcmp(e->name, "sched_waking") == 0 || strcmp(e->name, "sched_wakeup") == 0) &&
+		   !tep_get_field_val(NULL, e, "pid", rec, &v, 0) &&
+		   !tep_get_field_val(NULL, e, "target_cpu", rec, &w, 0)) {
+		r.kind = e->name[11] == 'g' ? IK_IMPORT_WAKING : IK_IMPORT_WAKEUP;
+		r.arg = (int64_t)(int32_t)v;
+		r.arg2 = (int64_t)(int32_t)w;
+	} else if (strcmp(e->system, "sched") == 0 && strcmp(e->name, "sched_switch") == 0 &&
+		   !tep_get_field_val(NULL, e, "prev_pid", rec, &v, 0) &&
+		   !tep_get_field_val(NULL, e, "next_pid", rec, &w, 0)) {
+		r.kind = IK_IMPORT_SWITCH;
+		r.arg = (int64_t)(int32_t)v;
+		r.arg2 = (int64_t)(int32_t)w;
+	} else if (strcmp(e->system, "timer") == 0 && strcmp(e->name, "tick_stop") == 0 &&
+		   !tep_get_field_val(NULL, e, "success", rec, &v, 0)) {
+		r.kind = IK_IMPORT_TICK_STOP;
+		r.arg = v != 0;
 	} else if (strcmp(e->system, "timer") == 0 && strcmp(e->name, "hrtimer_expire_entry") == 0) {
 		const char *fn = NULL;
 		if (!tep_get_field_val(NULL, e, "function", rec, &v, 0))
@@ -156,17 +179,18 @@ static int read_dat(const char *path, struct dat_records *d, struct ik_trace_imp
 
 int cmd_import(int argc, char **argv)
 {
-	enum { OPT_HZ = 256, OPT_LENIENT };
+	enum { OPT_HZ = 256, OPT_LENIENT, OPT_CLOCK };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "platform", required_argument, NULL, 'p' },
 		{ "hz", required_argument, NULL, OPT_HZ },
 		{ "lenient", no_argument, NULL, OPT_LENIENT },
+		{ "clock", required_argument, NULL, OPT_CLOCK },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *outpath = NULL, *platform = NULL;
-	bool lenient = false;
+	bool lenient = false, mono = false;
 	uint64_t hz = 0;
 	int c;
 
@@ -184,6 +208,14 @@ int cmd_import(int argc, char **argv)
 			}
 			break;
 		case OPT_LENIENT: lenient = true; break;
+		case OPT_CLOCK:
+			if (strcmp(optarg, "mono") != 0 && strcmp(optarg, "CLOCK_MONOTONIC") != 0) {
+				fprintf(stderr, "idlekit import: --clock: expected 'mono' (perf record -k mono), got '%s'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			mono = true;
+			break;
 		case 'h': fputs(import_usage, stdout); return EXIT_OK;
 		default:
 			fprintf(stderr, "idlekit import: unknown or incomplete option '%s' (see idlekit import --help)\n",
@@ -242,8 +274,12 @@ int cmd_import(int argc, char **argv)
 		bound = true;
 	}
 	const char *origin = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	if (dat && mono) {
+		fprintf(stderr, "idlekit import: --clock mono is for perf-script (trace-dat: hrtimer_start/_cancel are not imported)\n");
+		goto out;
+	}
 	struct ik_trace_import_opts io = { .drv = bound ? &bind->table : NULL, .hz = (int)hz,
-					   .lenient = lenient };
+					   .lenient = lenient, .clock_mono = mono };
 	struct ik_trace_import_stats st;
 	struct cli_output o;
 	int irc;
@@ -286,6 +322,12 @@ int cmd_import(int argc, char **argv)
 		fprintf(stderr, "idlekit import: note: no --platform: a generic table state0..state%d "
 				"(0 us latency and residency); mis-predictions are not meaningful\n",
 			st.nstates - 1);
+	if (st.timers_ignored)
+		fprintf(stderr, "idlekit import: note: %" PRIu64 " hrtimer_start/_cancel events ignored: their expiry times are on CLOCK_MONOTONIC, perf's clock may not be (%s)\n",
+			st.timers_ignored,
+			st.tick_now_match && !st.tick_now_far
+				? "this input looks recorded with -k mono: --clock mono imports them"
+				: "perf record -k mono, then --clock mono, imports them");
 	fprintf(stderr, "idlekit import: %s: %" PRIu64 " events from %" PRIu64 " %s (%" PRIu64
 			" events of other kinds ignored, %" PRIu64 " idle entries/exits out of order dropped), %d CPUs\n",
 		outpath ? outpath : "<stdout>", st.written, dat ? st.used + st.ignored : st.lines,

@@ -15,8 +15,20 @@
  *   timer:hrtimer_expire_entry function=F  wake tick (F tick_nohz_handler, tick_sched_timer)
  *                                          or wake timer
  *
- * Every other event (sched:*, hrtimer_start, ...) is ignored: perf's clock is not the
- * hrtimers' one, so expiry times cannot be placed on the trace's time line.  perf script has
+ *   sched:sched_waking pid=P target_cpu=C  task_wake SRC P on CPU C (SRC: the CPU it was
+ *                                          traced on); sched_wakeup the same, only if the
+ *                                          input has no sched_waking (format 1.1)
+ *   sched:sched_switch prev_pid= next_pid= switch PREV NEXT (1.1)
+ *   timer:tick_stop success=S              tick_stop S (1.1)
+ *   timer:hrtimer_start/_cancel, and the expiry's hrtimer=
+ *                                          timer_start/_cancel/_expire, only with
+ *                                          clock_mono (perf record -k mono)
+ *
+ * perf's default clock is not the hrtimers' CLOCK_MONOTONIC, so an expiry time cannot be
+ * placed on the trace's time line unless perf recorded with -k mono: then clock_mono says
+ * so, and it is checked (a tick hrtimer's expiry, on CLOCK_MONOTONIC, has now= within 1 ms
+ * of its event time).  Without it hrtimer_start/cancel are ignored and counted, and the
+ * same comparison tells the caller whether the input looks like -k mono.  perf script has
  * no state table: the caller gives one, or a generic one is made.  The whole input is read,
  * sorted by time (stable) and then written, so a bad input writes nothing.
  */
@@ -128,6 +140,32 @@ static const char *field(const char *s, size_t len, const char *key, size_t *vl)
 	return NULL;
 }
 
+/* "KEY=0xHEX" (or bare hex) at a word start: true with *out set. */
+static bool hex_field(const char *s, size_t len, const char *key, uint64_t *out)
+{
+	size_t vl;
+	const char *v = field(s, len, key, &vl);
+	if (!v)
+		return false;
+	if (vl > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
+		v += 2;
+		vl -= 2;
+	}
+	if (vl == 0 || vl > 16)
+		return false;
+	uint64_t x = 0;
+	for (size_t i = 0; i < vl; i++) {
+		char c = v[i];
+		unsigned d = digit(c) ? (unsigned)(c - '0') : (c >= 'a' && c <= 'f') ? (unsigned)(c - 'a' + 10)
+			   : (c >= 'A' && c <= 'F') ? (unsigned)(c - 'A' + 10) : 16u;
+		if (d > 15)
+			return false;
+		x = x << 4 | d;
+	}
+	*out = x;
+	return true;
+}
+
 static bool equals(const char *s, size_t len, const char *lit)
 {
 	return strlen(lit) == len && memcmp(s, lit, len) == 0;
@@ -180,7 +218,7 @@ static int parse_line(const char *l, size_t len, int maxstate, struct ik_trace_i
 	size_t rl = len - i;
 	size_t vl;
 	const char *v;
-	uint64_t x;
+	uint64_t x = 0;
 	size_t k = 0;
 
 	if (equals(sys, sl, "power") && equals(name, nl, "cpu_idle")) {
@@ -227,6 +265,72 @@ static int parse_line(const char *l, size_t len, int maxstate, struct ik_trace_i
 		bool tick = v && (equals(v, vl, "tick_nohz_handler") || equals(v, vl, "tick_sched_timer"));
 		r->kind = tick ? P_TICK : P_TIMER;
 		r->arg = -1;
+		r->arg2 = -1;
+		hex_field(rest, rl, "hrtimer=", &r->id);
+		v = field(rest, rl, "now=", &vl);
+		if (v && digits(v, vl, &k, 19, INT64_MAX, &x, NULL) == 0 && k == vl)
+			r->arg2 = (int64_t)x; /* the hrtimer base's time at expiry: the clock check */
+		return 0;
+	}
+	if (equals(sys, sl, "timer") && (equals(name, nl, "hrtimer_start") || equals(name, nl, "hrtimer_cancel"))) {
+		bool start = name[8] == 's';
+		v = start ? field(rest, rl, "expires=", &vl) : NULL;
+		if (!hex_field(rest, rl, "hrtimer=", &r->id) ||
+		    (start && (!v || digits(v, vl, &k, 19, INT64_MAX, &x, NULL) || k != vl))) {
+			excerpt(got, sizeof(got), rest, rl);
+			snprintf(why, whylen, "expected 'hrtimer=0xADDR%s' in timer:%s, got '%s'",
+				 start ? " ... expires=N" : "", start ? "hrtimer_start" : "hrtimer_cancel", got);
+			return -1;
+		}
+		r->kind = start ? IK_IMPORT_TSTART : IK_IMPORT_TCANCEL;
+		r->arg = start ? (int64_t)x : -1;
+		return 0;
+	}
+	if (equals(sys, sl, "sched") &&
+	    (equals(name, nl, "sched_waking") || equals(name, nl, "sched_wakeup"))) {
+		uint64_t pid, cpu;
+		size_t k2 = 0;
+		const char *pv = field(rest, rl, "pid=", &vl);
+		size_t pl = vl;
+		v = field(rest, rl, "target_cpu=", &vl);
+		if (!pv || digits(pv, pl, &k, 10, INT32_MAX, &pid, NULL) || k != pl || !v ||
+		    digits(v, vl, &k2, 10, IK_TRACE_MAX_CPUS - 1, &cpu, NULL) || k2 != vl) {
+			excerpt(got, sizeof(got), rest, rl);
+			snprintf(why, whylen, "expected 'pid=N ... target_cpu=C' (C < %d) in sched:%.12s, got '%s'",
+				 IK_TRACE_MAX_CPUS, name, got);
+			return -1;
+		}
+		r->kind = name[11] == 'g' ? IK_IMPORT_WAKING : IK_IMPORT_WAKEUP;
+		r->arg = (int64_t)pid;
+		r->arg2 = (int64_t)cpu;
+		return 0;
+	}
+	if (equals(sys, sl, "sched") && equals(name, nl, "sched_switch")) {
+		uint64_t prev, next;
+		size_t k2 = 0;
+		const char *pv = field(rest, rl, "prev_pid=", &vl);
+		size_t pl = vl;
+		v = field(rest, rl, "next_pid=", &vl);
+		if (!pv || digits(pv, pl, &k, 10, INT32_MAX, &prev, NULL) || k != pl || !v ||
+		    digits(v, vl, &k2, 10, INT32_MAX, &next, NULL) || k2 != vl) {
+			excerpt(got, sizeof(got), rest, rl);
+			snprintf(why, whylen, "expected 'prev_pid=N ... next_pid=M' in sched:sched_switch, got '%s'", got);
+			return -1;
+		}
+		r->kind = IK_IMPORT_SWITCH;
+		r->arg = (int64_t)prev;
+		r->arg2 = (int64_t)next;
+		return 0;
+	}
+	if (equals(sys, sl, "timer") && equals(name, nl, "tick_stop")) {
+		v = field(rest, rl, "success=", &vl);
+		if (!v || digits(v, vl, &k, 10, UINT32_MAX, &x, NULL) || k != vl) {
+			excerpt(got, sizeof(got), v ? v : rest, v ? vl : rl);
+			snprintf(why, whylen, "expected 'success=N' in timer:tick_stop, got '%s'", got);
+			return -1;
+		}
+		r->kind = IK_IMPORT_TICK_STOP;
+		r->arg = x != 0;
 		return 0;
 	}
 	return 1;
@@ -247,8 +351,8 @@ static int emit(FILE *out, struct ik_trace_import_stats *st, const struct ik_tra
 }
 
 /* The sorted records as trace events. */
-static int write_events(FILE *out, const struct plist *pl, int cpus,
-			struct ik_trace_import_stats *st)
+static int write_events(FILE *out, const struct plist *pl, int cpus, bool timers,
+			bool have_waking, struct ik_trace_import_stats *st)
 {
 	/* Per CPU: bit 0 idle, bit 1 a period whose cause is not yet known. */
 	uint8_t *cs = calloc((size_t)cpus, 1);
@@ -274,15 +378,50 @@ static int write_events(FILE *out, const struct plist *pl, int cpus,
 				*s = 3;
 			}
 			break;
+		case IK_IMPORT_WAKING:
+		case IK_IMPORT_WAKEUP:
+			/* On the woken task's CPU, from the one that woke it; sched_wakeup only when
+			   the input has no sched_waking (its CPU is not always the waker's). */
+			if ((r->kind == IK_IMPORT_WAKEUP) == have_waking || r->arg2 >= cpus)
+				continue;
+			ev.kind = IK_TRACE_TASK_WAKE;
+			ev.cpu = (int)r->arg2;
+			ev.src_cpu = r->cpu;
+			ev.arg = r->arg;
+			break;
+		case IK_IMPORT_SWITCH:
+			ev.kind = IK_TRACE_SWITCH;
+			ev.arg = r->arg;
+			ev.arg2 = r->arg2;
+			break;
+		case IK_IMPORT_TICK_STOP:
+			ev.kind = IK_TRACE_TICK_STOP;
+			ev.arg = r->arg;
+			break;
+		case IK_IMPORT_TSTART:
+		case IK_IMPORT_TCANCEL:
+			if (!timers)
+				continue;
+			ev.kind = r->kind == IK_IMPORT_TSTART ? IK_TRACE_TIMER_START : IK_TRACE_TIMER_CANCEL;
+			ev.arg = r->kind == IK_IMPORT_TSTART ? r->arg : -1;
+			ev.timer_id = r->id;
+			break;
 		default:
 			/* The first interrupt after an entry, before or after the exit. */
-			if (!(*s & 2))
+			if (*s & 2) {
+				*s &= (uint8_t)~2u;
+				ev.kind = IK_TRACE_WAKE;
+				ev.cause = r->kind == P_IRQ ? IK_CAUSE_IRQ : r->kind == P_IPI ? IK_CAUSE_IPI :
+					   r->kind == P_TICK ? IK_CAUSE_TICK : IK_CAUSE_TIMER;
+				ev.arg = r->kind == P_IRQ ? r->arg : -1;
+				rc = emit(out, st, &ev);
+			}
+			/* With timers on the trace's clock, an expiry removes the timer. */
+			if (!timers || (r->kind != P_TICK && r->kind != P_TIMER) || rc != IK_TRACE_OK)
 				continue;
-			*s &= (uint8_t)~2u;
-			ev.kind = IK_TRACE_WAKE;
-			ev.cause = r->kind == P_IRQ ? IK_CAUSE_IRQ : r->kind == P_IPI ? IK_CAUSE_IPI :
-				   r->kind == P_TICK ? IK_CAUSE_TICK : IK_CAUSE_TIMER;
-			ev.arg = r->kind == P_IRQ ? r->arg : -1;
+			ev.kind = IK_TRACE_TIMER_EXPIRE;
+			ev.arg = -1;
+			ev.timer_id = r->id;
 			break;
 		}
 		rc = emit(out, st, &ev);
@@ -343,6 +482,24 @@ int ik_trace_import_perf(FILE *in, const char *origin, FILE *out,
 			st->ignored++;
 			continue;
 		}
+		if (r.kind == P_TICK && r.arg2 >= 0) {
+			/* The tick's hrtimer is on CLOCK_MONOTONIC: its now= is the event's time on
+			   that clock.  With clock_mono perf's time must be that clock too. */
+			int64_t d = r.arg2 - r.t_ns;
+			bool near = d <= 1000000 && d >= -1000000;
+			st->tick_now_match += near;
+			st->tick_now_far += !near;
+			if (!near && o->clock_mono) {
+				snprintf(err, errlen, "%s:%" PRIu64 ": expected perf's clock to be CLOCK_MONOTONIC (perf record -k mono) with --clock mono, got a tick hrtimer expiring at now=%" PRId64 " ns, %" PRId64 " us from the event's time",
+					 origin, st->lines, r.arg2, d / 1000);
+				goto out;
+			}
+		}
+		if ((r.kind == IK_IMPORT_TSTART || r.kind == IK_IMPORT_TCANCEL) && !o->clock_mono) {
+			st->ignored++;
+			st->timers_ignored++;
+			continue;
+		}
 		st->used++;
 		if (pl.n == pl.cap) {
 			size_t nc = pl.cap ? pl.cap * 2 : 4096;
@@ -374,6 +531,7 @@ int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char 
 			    struct ik_trace_import_stats *st, char *err, size_t errlen)
 {
 	int rc = IK_TRACE_EINPUT, maxcpu = -1, maxstate = -1;
+	bool have_waking = false, sched = false;
 	int limit = o->drv ? o->drv->state_count - 1 : IK_STATE_MAX - 1;
 	struct plist pl = { .v = v };
 
@@ -385,8 +543,10 @@ int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char 
 	for (size_t i = 0; i < n; i++) {
 		struct ik_trace_import_rec r = v[i];
 		r.seq = i;
+		bool wake = r.kind == IK_IMPORT_WAKING || r.kind == IK_IMPORT_WAKEUP;
 		if (r.cpu < 0 || r.cpu >= IK_TRACE_MAX_CPUS || r.t_ns < 0 ||
-		    (r.kind == P_IDLE && r.arg > limit) || r.kind < P_IDLE || r.kind > P_TICK) {
+		    (r.kind == P_IDLE && r.arg > limit) || r.kind < P_IDLE || r.kind >= IK_IMPORT_KINDS ||
+		    (wake && (r.arg2 < 0 || r.arg2 >= IK_TRACE_MAX_CPUS))) {
 			char why[200];
 			snprintf(why, sizeof(why), "%s: expected CPUs 0..%d, times >= 0 and states 0..%d, got state %" PRId64 " on CPU %d at %" PRId64 " ns",
 				 origin, IK_TRACE_MAX_CPUS - 1, limit, r.kind == P_IDLE ? r.arg : 0, r.cpu, r.t_ns);
@@ -400,6 +560,12 @@ int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char 
 		}
 		if (r.cpu > maxcpu)
 			maxcpu = r.cpu;
+		if (wake && r.arg2 > maxcpu)
+			maxcpu = (int)r.arg2;
+		if (r.kind == IK_IMPORT_WAKING)
+			have_waking = true;
+		if (r.kind >= IK_IMPORT_WAKING && r.kind <= IK_IMPORT_TICK_STOP)
+			sched = true;
 		if (r.kind == P_IDLE && r.arg > maxstate)
 			maxstate = (int)r.arg;
 		v[pl.n++] = r;
@@ -450,9 +616,10 @@ int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char 
 		rc = IK_TRACE_EFAIL;
 		return rc;
 	}
+	h.minor = sched ? 1 : 0; /* task_wake, switch, tick_stop need format 1.1 */
 	rc = ik_trace_write_header(out, &h);
 	if (rc == IK_TRACE_OK)
-		rc = write_events(out, &pl, st->cpus, st);
+		rc = write_events(out, &pl, st->cpus, o->clock_mono, have_waking, st);
 	ik_trace_header_free(&h);
 	if (rc == IK_TRACE_OK && ferror(out))
 		rc = IK_TRACE_EFAIL;

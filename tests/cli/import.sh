@@ -79,6 +79,51 @@ grep -q "deep.txt:10: expected a state 0..1 (the table's), got state=2" "$tmp/er
 grep -q -- "--lenient: 1 bad lines skipped; the first: $tmp/bad.txt:4:" "$tmp/err" || fail "--lenient report: $(cat "$tmp/err")"
 cmp -s "$tmp/l.trace" "$tmp/k.trace" || fail "--lenient: the good lines do not give the same trace"
 
+# ---- sched events and hrtimers (perf record -k mono; tests/fixtures/traces/README) -------
+mono=$fx/perf-script-sched-mono.txt
+"$bin" import perf-script $mono -o "$tmp/s.trace" -p kvm-guest-haltpoll 2>"$tmp/err" || fail "import sched: exit $?: $(cat "$tmp/err")"
+head -1 "$tmp/s.trace" | grep -q '^idlekit-trace 1\.1$' || fail "import sched: not format 1.1"
+[ "$(grep -c ' task_wake ' "$tmp/s.trace")" = 20 ] || fail "import sched: task_wake lines: $(grep -c ' task_wake ' "$tmp/s.trace")"
+[ "$(grep -c ' switch ' "$tmp/s.trace")" = 35 ] || fail "import sched: switch lines"
+[ "$(grep -c ' tick_stop ' "$tmp/s.trace")" = 8 ] || fail "import sched: tick_stop lines"
+grep -q ' timer_start ' "$tmp/s.trace" && fail "import without --clock mono wrote timer_start"
+grep -q 'note: 92 hrtimer_start/_cancel events ignored.*looks recorded with -k mono' "$tmp/err" ||
+	fail "import sched: the -k mono note: $(cat "$tmp/err")"
+# Line 45: sched_waking of pid 15 on CPU 1, target_cpu=000, at 9682.472015620.
+grep -q '^9682472015620 0 task_wake 1 15$' "$tmp/s.trace" || fail "import sched: remote task_wake line"
+"$bin" analyze "$tmp/s.trace" >"$tmp/text" || fail "analyze sched: exit $?"
+grep -q '^after the idle periods: 14 ran a task, 5 none (woken for nothing)$' "$tmp/text" ||
+	fail "analyze sched: task/empty periods: $(grep after "$tmp/text")"
+grep -q 'timer 6 (0) tick 5 (0) ipi 4 (0) irq 0 (0) unknown 0 (0) remote 4 (0) none 0 (0)' "$tmp/text" ||
+	fail "analyze sched: wake causes: $(grep -m1 'wake causes' "$tmp/text")"
+grep -q '^  remote wakes by source: CPU 1 4$' "$tmp/text" || fail "analyze sched: remote sources"
+"$bin" analyze "$tmp/s.trace" --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["per_cpu"][0]["remote_from"] == {"1": 4} and d["task_periods"] == 14, d["per_cpu"][0]' ||
+	fail "analyze sched --json"
+"$bin" replay "$tmp/s.trace" -g menu -p trace >/dev/null || fail "replay sched: exit $?"
+# --clock mono: the hrtimers too, on the events' time line.
+"$bin" import perf-script $mono --clock mono -o "$tmp/m.trace" -p kvm-guest-haltpoll 2>"$tmp/err" ||
+	fail "import --clock mono: exit $?: $(cat "$tmp/err")"
+[ "$(grep -c ' timer_start ' "$tmp/m.trace")" = 76 ] || fail "--clock mono: timer_start lines"
+[ "$(grep -c ' timer_cancel ' "$tmp/m.trace")" = 16 ] || fail "--clock mono: timer_cancel lines"
+[ "$(grep -c ' timer_expire ' "$tmp/m.trace")" = 61 ] || fail "--clock mono: timer_expire lines"
+grep -q '^9682462027264 0 timer_start 9682464000000 18446612708506846968$' "$tmp/m.trace" ||
+	fail "--clock mono: the first tick timer_start"
+"$bin" replay "$tmp/m.trace" -g menu -p trace >/dev/null || fail "replay --clock mono: exit $?"
+# A tick expiry 5 ms away from its time: perf was not on CLOCK_MONOTONIC: exit 2, nothing.
+sed '20s/now=9682464008131/now=9682469008131/' $mono >"$tmp/notmono.txt"
+"$bin" import perf-script "$tmp/notmono.txt" --clock mono -o "$tmp/nm.trace" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] || fail "--clock mono on a non-mono input: exit $rc"
+grep -q "notmono.txt:20: expected perf's clock to be CLOCK_MONOTONIC (perf record -k mono) with --clock mono, got a tick hrtimer expiring at now=9682469008131 ns, 4999 us from the event's time" "$tmp/err" ||
+	fail "--clock mono check message: $(cat "$tmp/err")"
+[ -e "$tmp/nm.trace" ] && fail "--clock mono: output written on bad input"
+"$bin" import perf-script $mono --clock boot -o "$tmp/x" 2>/dev/null; rc=$?
+[ $rc -eq 2 ] || fail "--clock boot: exit $rc"
+# A bad sched line: FILE:LINE.
+sed '4s/target_cpu=000/target_cpu=x/' $mono >"$tmp/badsched.txt"
+"$bin" import perf-script "$tmp/badsched.txt" -o "$tmp/bs.trace" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] || fail "bad sched line: exit $rc"
+grep -q "badsched.txt:4: expected 'pid=N ... target_cpu=C'" "$tmp/err" || fail "bad sched message: $(cat "$tmp/err")"
+
 # ---- trace-cmd's trace.dat (tests/fixtures/traces/trace-cmd-sample.dat, see the README) ---
 dat=$fx/trace-cmd-sample.dat
 if "$bin" import trace-dat $dat -o "$tmp/dat.trace" -p kvm-guest-haltpoll 2>"$tmp/err"; then

@@ -79,6 +79,23 @@ done
 [ $? -eq 2 ] || fail "replay bad trace: exit status"
 grep -q 'bad-lines.trace:10: expected' "$tmp/err" || fail "replay bad trace message: $(cat "$tmp/err")"
 
+# ---- A recorded trace of format 1.1 (idlekit record, tests/fixtures/traces/README) -------
+rec=$fx/recorded-sched.trace
+"$bin" analyze $rec >"$tmp/rec" || fail "analyze recorded-sched: exit $?"
+grep -q '155 events (0 bad lines skipped), 14 idle periods (1 still open' "$tmp/rec" || fail "recorded-sched: counts: $(head -1 "$tmp/rec")"
+grep -q '^after the idle periods: 11 ran a task, 3 none (woken for nothing)$' "$tmp/rec" || fail "recorded-sched: task/empty"
+grep -q 'timer 6 (0) tick 5 (0) ipi 2 (0) irq 0 (0) unknown 0 (0) remote 1 (0) none 0 (0)' "$tmp/rec" ||
+	fail "recorded-sched: wake causes: $(grep -m1 'wake causes' "$tmp/rec")"
+grep -q '^  remote wakes by source: CPU 1 1$' "$tmp/rec" || fail "recorded-sched: the remote wake's source"
+"$bin" replay $rec -g menu -p trace --compare-recorded >"$tmp/r" || fail "replay recorded-sched: exit $?"
+grep -q '^recorded idle periods 14,' "$tmp/r" || fail "replay recorded-sched: $(head -2 "$tmp/r")"
+# The same events under a version 1 header: the 1.1 kinds are refused, with the line.
+sed '1s/ 1\.1$/ 1/' $rec >"$tmp/v1.trace"
+"$bin" analyze "$tmp/v1.trace" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] || fail "1.1 events under a version 1 header: exit $rc"
+grep -q "v1.trace:[0-9]*: expected an event of format 1 (the header says 'idlekit-trace 1'; '[a-z_]*' needs 'idlekit-trace 1.1')" "$tmp/err" ||
+	fail "1.1 events under a version 1 header: $(cat "$tmp/err")"
+
 # ---- A generated trace (the benchmark's generator) through both commands ----------------
 python3 - "$tmp/gen.trace" <<'PY'
 import random, sys

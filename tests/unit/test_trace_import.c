@@ -157,12 +157,16 @@ static void test_layouts(void **state)
 		fail_msg("%s", im.err);
 	assert_int_equal(im.st.cpus, 4);
 	assert_int_equal(im.st.nstates, 3);
-	assert_int_equal(im.st.ignored, 2);
-	assert_int_equal(im.st.used, 7);
+	assert_int_equal(im.st.ignored, 1); /* hrtimer_start: no clock_mono */
+	assert_int_equal(im.st.timers_ignored, 1);
+	assert_int_equal(im.st.used, 8);    /* with the sched_waking */
+	assert_non_null(strstr(im.text, "idlekit-trace 1.1\n"));
+	assert_non_null(strstr(im.text, "\n100000000200 3 task_wake 3 1\n"));
 	struct ik_trace_reader *r = reopen(&im);
 	assert_int_equal(ik_trace_header(r)->hz, 1000);
 	next(r, 100000000050, 1, IK_TRACE_IDLE_ENTER, 0); /* sorted before line 3 */
 	next(r, 100000000100, 3, IK_TRACE_IDLE_ENTER, 2);
+	next(r, 100000000200, 3, IK_TRACE_TASK_WAKE, 0); /* local: CPU 3 woke a task onto itself */
 	next(r, 100000001000, 3, IK_TRACE_WAKE, IK_CAUSE_IRQ | 24 << 8); /* only the first */
 	next(r, 100000002000, 3, IK_TRACE_IDLE_EXIT, 0);
 	next(r, 100000003000, 1, IK_TRACE_IDLE_EXIT, 0);
@@ -255,7 +259,15 @@ static void test_errors(void **state)
 	expect_error(OK1 "a 1 [000] 1.000002: power:cpu_idle: state=x1\n", "in.txt:2: expected 'state=N' in power:cpu_idle, got 'x1'");
 	expect_error(OK1 "a 1 [000] 1.000002: power:cpu_idle: state=10\n", "in.txt:2: expected a state 0..9 (the table's), got state=10");
 	expect_error(OK1 "a 1 [000] 1.000002: irq:irq_handler_entry: name=eth0\n", "in.txt:2: expected 'irq=N' in irq:irq_handler_entry");
-	expect_error("# only\na 1 [000] 1.000002: sched:sched_switch: prev_comm=a\n",
+	expect_error(OK1 "a 1 [001] 1.000002: sched:sched_waking: comm=a pid=1 prio=1 target_cpu=x\n",
+		     "in.txt:2: expected 'pid=N ... target_cpu=C' (C < 8192) in sched:sched_waking");
+	expect_error(OK1 "a 1 [001] 1.000002: sched:sched_switch: prev_comm=a prev_pid=1\n",
+		     "in.txt:2: expected 'prev_pid=N ... next_pid=M' in sched:sched_switch");
+	expect_error(OK1 "a 1 [001] 1.000002: timer:hrtimer_start: hrtimer=0x1 function=f\n",
+		     "in.txt:2: expected 'hrtimer=0xADDR ... expires=N' in timer:hrtimer_start");
+	expect_error(OK1 "a 1 [001] 1.000002: timer:tick_stop: dependency=NONE\n",
+		     "in.txt:2: expected 'success=N' in timer:tick_stop");
+	expect_error("# only\na 1 [000] 1.000002: sched:sched_migrate_task: comm=a pid=1\n",
 		     "in.txt:2: expected power:cpu_idle events (perf record -e power:cpu_idle -a), got none");
 	expect_error("", "in.txt: expected power:cpu_idle events, got none");
 }
