@@ -28,6 +28,8 @@ static const char analyze_usage[] =
 	"histogram of idle durations (log2 buckets in us) and the wake causes: the cause of a\n"
 	"period is the first 'wake' event on its CPU at or after its idle_enter and before the\n"
 	"next one ('none' if there was none), with how many too-deep periods each cause ended.\n"
+	"Format 1.1: a task_wake from another CPU while idle is the cause 'remote' (the source\n"
+	"CPUs are listed); with switch events, the periods followed by a task and the empty ones.\n"
 	"\n"
 	"Options:\n"
 	"  --json          one JSON object (schema idlekit.analyze/1; times in us, 3 decimals)\n"
