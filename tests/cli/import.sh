@@ -126,7 +126,9 @@ grep -q "badsched.txt:4: expected 'pid=N ... target_cpu=C'" "$tmp/err" || fail "
 
 # ---- trace-cmd's trace.dat (tests/fixtures/traces/trace-cmd-sample.dat, see the README) ---
 dat=$fx/trace-cmd-sample.dat
+have_dat=0
 if "$bin" import trace-dat $dat -o "$tmp/dat.trace" -p kvm-guest-haltpoll 2>"$tmp/err"; then
+	have_dat=1
 	grep -q '213 events from 256 records (0 events of other kinds ignored, 1 idle entries/exits out of order dropped), 2 CPUs' "$tmp/err" ||
 		fail "trace-dat summary: $(cat "$tmp/err")"
 	"$bin" analyze "$tmp/dat.trace" --csv >"$tmp/csv" || fail "analyze of the trace-dat import: exit $?"
@@ -144,6 +146,39 @@ elif grep -q 'built without libtracecmd' "$tmp/err"; then
 	echo "SKIP: trace-dat (this idlekit was built without libtracecmd)"
 else
 	fail "import trace-dat: $(cat "$tmp/err")"
+fi
+
+# ---- A live trace.dat with sched events (root, trace-cmd): every sched_switch becomes a
+# switch line, every sched_waking a task_wake on its target CPU -------------------------------
+if [ "$(id -u)" = 0 ] && command -v trace-cmd >/dev/null && [ -d /sys/kernel/tracing/instances ] &&
+	[ $have_dat = 1 ]; then
+	name=ikimport-test-$$
+	I=/sys/kernel/tracing/instances/$name
+	trap '[ -d "$I" ] && rmdir "$I"; rm -rf "$tmp"' EXIT
+	mkdir "$I" && echo mono >"$I/trace_clock"
+	for e in power/cpu_idle sched/sched_waking sched/sched_switch timer/tick_stop timer/hrtimer_expire_entry; do
+		echo 1 >"$I/events/$e/enable"
+	done
+	echo 1 >"$I/tracing_on"
+	sh -c 'yes | head -c 2000000 >/dev/null'
+	sleep 0.2
+	echo 0 >"$I/tracing_on"
+	trace-cmd extract -B $name -o "$tmp/live.dat" >/dev/null 2>&1 || fail "trace-cmd extract"
+	[ -d "$I" ] && rmdir "$I"
+	trace-cmd report -i "$tmp/live.dat" 2>/dev/null >"$tmp/live.txt"
+	# (a sanitizer build: libtraceevent's own leak is suppressed, see the file)
+	LSAN_OPTIONS=suppressions=$PWD/tests/lsan-system-libs.supp \
+		"$bin" import trace-dat "$tmp/live.dat" -o "$tmp/live.trace" 2>"$tmp/err" || fail "live trace-dat: exit $?: $(cat "$tmp/err")"
+	head -1 "$tmp/live.trace" | grep -q '^idlekit-trace 1\.1$' || fail "live trace-dat: not format 1.1"
+	n_sw=$(grep -c ' sched_switch: ' "$tmp/live.txt")
+	n_wk=$(grep -c ' sched_waking: ' "$tmp/live.txt")
+	[ "$n_sw" -gt 0 ] && [ "$(grep -c ' switch ' "$tmp/live.trace")" = "$n_sw" ] ||
+		fail "live trace-dat: $n_sw sched_switch, $(grep -c ' switch ' "$tmp/live.trace") switch lines"
+	[ "$n_wk" -gt 0 ] && [ "$(grep -c ' task_wake ' "$tmp/live.trace")" = "$n_wk" ] ||
+		fail "live trace-dat: $n_wk sched_waking, $(grep -c ' task_wake ' "$tmp/live.trace") task_wake lines"
+	"$bin" analyze "$tmp/live.trace" | grep -q '^after the idle periods:' || fail "live trace-dat: analyze"
+else
+	echo "SKIP: live trace-dat (not root, no trace-cmd or no libtracecmd)"
 fi
 
 # ---- Usage ---------------------------------------------------------------------------------
