@@ -796,6 +796,8 @@ int cmd_record(int argc, char **argv)
 				have_switch ? "" : ", no sched_switch", have_tick_stop ? "" : ", no tick_stop",
 				sig ? " (stopped by a signal)" : "");
 			rc = command ? (child_status ? EXIT_FAIL : EXIT_OK) : EXIT_OK;
+		} else if (wrc == 0) {
+			fprintf(stderr, "idlekit record: %s: nothing written\n", outpath);
 		}
 	}
 	/* Events lost: overwritten in a full ring buffer ("overrun") or not recorded ("dropped"). */

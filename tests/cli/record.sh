@@ -77,7 +77,7 @@ grep -Eq '^idlekit record: CPU [0-9]+: [0-9]+ events lost \([0-9]+ overrun, [0-9
 # A full disk: a message, a failure status, no output and no temporary file left.
 mkdir "$tmp/small"
 if mount -t tmpfs -o size=4k tmpfs "$tmp/small" 2>/dev/null; then
-	"$bin" record -o "$tmp/small/full.trace" -- sleep 0.5 >/dev/null 2>"$tmp/err"
+	"$bin" record -o "$tmp/small/full.trace" -- sleep 1 >/dev/null 2>"$tmp/err"
 	rc=$?
 	[ $rc -ne 0 ] || fail "full disk: exit 0"
 	grep -q 'No space left on device' "$tmp/err" || fail "full disk: message: $(cat "$tmp/err")"
