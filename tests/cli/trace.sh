@@ -71,6 +71,17 @@ for g in menu teo ladder haltpoll; do
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["periods"] == 4 and len(d["confusion"]) == 3' \
 		"$tmp/rj" || fail "replay $g --json"
 done
+# The recorded fixture through the governor and table that recorded it (haltpoll, with the
+# recording machine's guest_halt_poll_ns of 0) chooses what the kernel chose, every period;
+# with the default 200 us window it would poll after the 20 us period and disagree.
+"$bin" replay $fx/recorded-sched.trace -g haltpoll -p trace --haltpoll-poll-ns 0 \
+	--compare-recorded >"$tmp/rs" || fail "replay recorded-sched: exit $?"
+grep -q '^agreement with the recorded state.*: 100.00 % (14 of 14 periods)' "$tmp/rs" ||
+	fail "replay recorded-sched: $(grep agreement "$tmp/rs")"
+"$bin" replay $fx/recorded-sched.trace -g haltpoll -p trace --compare-recorded >"$tmp/rs2" ||
+	fail "replay recorded-sched default window: exit $?"
+grep -q '^agreement with the recorded state.*: 100.00 %' "$tmp/rs2" &&
+	fail "replay recorded-sched: the default poll window should disagree with the recording"
 "$bin" replay $fx/two-cpus.trace -g nosuch -p intel-skx 2>/dev/null
 [ $? -eq 2 ] || fail "replay unknown governor: exit status"
 "$bin" replay $fx/two-cpus.trace -g menu 2>/dev/null
