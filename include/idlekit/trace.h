@@ -78,11 +78,22 @@ struct ik_trace_driver {
 };
 
 /* The header. */
+#define IK_TRACE_MAX_PARAMS 8
+#define IK_TRACE_PARAM_KEY_LEN 40
+struct ik_trace_param {
+	char key[IK_TRACE_PARAM_KEY_LEN];
+	uint64_t value;
+};
+
 struct ik_trace_header {
 	int version;
 	int minor; /* 0: "idlekit-trace 1"; 1: "idlekit-trace 1.1" (task_wake, switch, tick_stop) */
 	int hz;
 	int cpus;
+	/* 1.1, optional: the governor that ran ("" if not said) and its module parameters */
+	char governor[IK_NAME_LEN];
+	int nparams;
+	struct ik_trace_param params[IK_TRACE_MAX_PARAMS];
 	int ndrivers;
 	struct ik_trace_driver drivers[IK_TRACE_MAX_DRIVERS];
 	uint8_t *cpu_driver; /* cpus entries: the driver index of each CPU */

@@ -36,8 +36,10 @@ static const char record_usage[] =
 	"touched) with the events power:cpu_idle, irq:irq_handler_entry, irq_vectors IPIs\n"
 	"(reschedule, call_function; x86), timer:hrtimer_start/_cancel/_expire_entry,\n"
 	"sched:sched_waking/_wakeup/_switch and timer:tick_stop, on the 'mono' clock (format\n"
-	"1.1: task_wake, switch, tick_stop lines).  The header is this machine's cpuidle tables from sysfs (a disabled state\n"
-	"gets the OFF flag 0x10, POLL the POLLING flag 0x1).\n"
+	"1.1: task_wake, switch, tick_stop lines).  The header is this machine's cpuidle\n"
+	"tables from sysfs (a disabled state gets the OFF flag 0x10, POLL the POLLING flag\n"
+	"0x1) and its governor with the integer module parameters (/sys/module/GOV/parameters/,\n"
+	"e.g. haltpoll's guest_halt_poll_ns), which idlekit replay then uses.\n"
 	"\n"
 	"The recording ends after --duration, when CMD exits, or at SIGINT/SIGTERM (Ctrl-C),\n"
 	"whichever comes first; the trace is then written, atomically.  The instance's per-CPU\n"
@@ -74,6 +76,7 @@ int cmd_record(int argc, char **argv)
 
 #else
 
+#include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -425,6 +428,62 @@ static uint64_t tick_function(void)
 }
 
 /* The header from sysfs: one driver per group of CPUs with the same table. */
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The governor's module parameters (/sys/module/GOV/parameters/, e.g. haltpoll's
+ * guest_halt_poll_ns) that are integers or Y/N, in name order, for the header: replay
+ * runs the governor with them.  A governor built in without parameters has none.
+ */
+static void read_governor_params(struct ik_trace_header *h)
+{
+	char dir[128];
+	snprintf(dir, sizeof(dir), "/sys/module/%s/parameters", h->governor);
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	char *names[64];
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) && n < 64)
+		if (e->d_name[0] != '.' && strlen(e->d_name) < IK_TRACE_PARAM_KEY_LEN)
+			names[n++] = strdup(e->d_name);
+	closedir(d);
+	qsort(names, (size_t)n, sizeof(names[0]), by_name);
+	for (int i = 0; i < n; i++) {
+		char path[256], val[32] = "";
+		if (!names[i])
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		FILE *f = fopen(path, "r");
+		if (f) {
+			if (!fgets(val, sizeof(val), f))
+				val[0] = '\0';
+			fclose(f);
+		}
+		val[strcspn(val, "\n")] = '\0';
+		uint64_t v = 0;
+		char *end = NULL;
+		bool ok = true;
+		if (strcmp(val, "Y") == 0 || strcmp(val, "N") == 0) {
+			v = val[0] == 'Y';
+		} else {
+			errno = 0;
+			v = strtoull(val, &end, 10);
+			ok = val[0] >= '0' && val[0] <= '9' && end && !*end && errno == 0;
+		}
+		if (ok && h->nparams < IK_TRACE_MAX_PARAMS) {
+			struct ik_trace_param *p = &h->params[h->nparams++];
+			snprintf(p->key, sizeof(p->key), "%s", names[i]);
+			p->value = v;
+		}
+		free(names[i]);
+	}
+}
+
 static int build_header(struct ik_trace_header *h, int hz, char *err, size_t errlen)
 {
 	struct ik_sysfs *fs;
@@ -491,6 +550,12 @@ static int build_header(struct ik_trace_header *h, int hz, char *err, size_t err
 		}
 		h->cpu_driver[cpu->cpu] = (uint8_t)d;
 		h->drivers[d].ncpus++;
+	}
+	/* The governor that chose the recorded states, and its parameters. */
+	if (idle.governor[0] && strlen(idle.governor) < sizeof(h->governor) &&
+	    !strpbrk(idle.governor, " \t")) {
+		snprintf(h->governor, sizeof(h->governor), "%s", idle.governor);
+		read_governor_params(h);
 	}
 	rc = 0;
 out:

@@ -71,8 +71,9 @@ static const char replay_usage[] =
 	"                       'trace': the trace's own table (its first driver's), so that\n"
 	"                       --compare-recorded compares like with like\n"
 	"  --hz N               the kernel's HZ (default: the trace's)\n"
-	"  --haltpoll-poll-ns N the haltpoll governor's guest_halt_poll_ns (default 200000; see\n"
-	"                       /sys/module/haltpoll/parameters/ on the traced machine)\n"
+	"  --haltpoll-poll-ns N the haltpoll governor's guest_halt_poll_ns (default: the trace\n"
+	"                       header's 'governor haltpoll' parameters, which idlekit record\n"
+	"                       takes from /sys/module/haltpoll/parameters/; else 200000)\n"
 	"  --compare-recorded   also: how often the governor's first choice in a period equals\n"
 	"                       the recorded state (by index), and the confusion table\n"
 	"                       (rows: recorded, columns: chosen, counts of periods)\n"
@@ -417,11 +418,17 @@ int cmd_analyze(int argc, char **argv)
 
 static void write_replay_text(FILE *f, const char *origin, const struct ik_driver *drv,
 			      const struct ik_trace_header *h, const struct ik_trace_replay *rp,
-			      const char *gov, const char *platform, int hz, bool compare)
+			      const char *gov, const char *platform, int hz, bool compare,
+			      const struct ik_haltpoll_params *hp, const char *hp_from)
 {
 	char b[32];
 	fprintf(f, "replay %s: governor %s, platform %s, HZ %d, %d CPUs\n", origin, gov, platform,
 		hz, rp->cpus);
+	if (hp_from)
+		fprintf(f, "haltpoll parameters (%s): guest_halt_poll_ns %" PRIu64 ", grow %u, "
+			   "grow_start %" PRIu64 " ns, shrink %u, allow_shrink %s\n", hp_from,
+			hp->guest_halt_poll_ns, hp->guest_halt_poll_grow, hp->guest_halt_poll_grow_start,
+			hp->guest_halt_poll_shrink, hp->guest_halt_poll_allow_shrink ? "yes" : "no");
 	fprintf(f, "recorded idle periods %" PRIu64 ", replayed idle entries %" PRIu64
 		   " (re-entries after a tick, timer or poll-limit wake-up %" PRIu64
 		   "), wake already pending at entry %" PRIu64 ", cut at %d entries %" PRIu64 "\n",
@@ -521,6 +528,7 @@ int cmd_replay(int argc, char **argv)
 	bool json = false, lenient = false, compare = false;
 	uint64_t hz = 0;
 	struct ik_haltpoll_params hp;
+	bool hp_given = false;
 	int c;
 
 	ik_haltpoll_params_default(&hp);
@@ -543,6 +551,7 @@ int cmd_replay(int argc, char **argv)
 			if (cli_parse_u64("replay", "--haltpoll-poll-ns", optarg, UINT32_MAX,
 					  &hp.guest_halt_poll_ns))
 				return EXIT_USAGE;
+			hp_given = true;
 			break;
 		case OPT_JSON: json = true; break;
 		case OPT_LENIENT: lenient = true; break;
@@ -619,6 +628,28 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	if (from_trace)
 		bind->table = ik_trace_header(in.r)->drivers[0].drv;
+	/* haltpoll: the parameters the traced machine ran with, when the trace says them */
+	const char *hp_from = NULL;
+	if (strcmp(gov->name, "haltpoll") == 0) {
+		const struct ik_trace_header *th = ik_trace_header(in.r);
+		hp_from = hp_given ? "--haltpoll-poll-ns, the rest defaults" : "defaults";
+		if (!hp_given && strcmp(th->governor, "haltpoll") == 0) {
+			hp_from = "the trace header";
+			for (int i = 0; i < th->nparams; i++) {
+				const struct ik_trace_param *p = &th->params[i];
+				if (strcmp(p->key, "guest_halt_poll_ns") == 0)
+					hp.guest_halt_poll_ns = p->value;
+				else if (strcmp(p->key, "guest_halt_poll_grow") == 0 && p->value <= UINT32_MAX)
+					hp.guest_halt_poll_grow = (unsigned)p->value;
+				else if (strcmp(p->key, "guest_halt_poll_shrink") == 0 && p->value <= UINT32_MAX)
+					hp.guest_halt_poll_shrink = (unsigned)p->value;
+				else if (strcmp(p->key, "guest_halt_poll_grow_start") == 0)
+					hp.guest_halt_poll_grow_start = p->value;
+				else if (strcmp(p->key, "guest_halt_poll_allow_shrink") == 0)
+					hp.guest_halt_poll_allow_shrink = p->value != 0;
+			}
+		}
+	}
 	struct ik_trace_replay_opts ro = { .drv = &bind->table, .gov = gov, .hz = (int)hz,
 					   .haltpoll = &hp };
 	if (htmlpath) {
@@ -651,7 +682,7 @@ int cmd_replay(int argc, char **argv)
 			write_replay_json(o.fp, &bind->table, h, &rp, gov->name, sc->platform.name, usehz, compare);
 		else
 			write_replay_text(o.fp, in.origin, &bind->table, h, &rp, gov->name,
-					  sc->platform.name, usehz, compare);
+					  sc->platform.name, usehz, compare, &hp, hp_from);
 		rc = cli_output_close(&o, 1) ? EXIT_FAIL : EXIT_OK;
 	}
 	if (rc == EXIT_OK && htmlpath) {

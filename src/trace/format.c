@@ -265,6 +265,38 @@ static int read_header(struct ik_trace_reader *r, char *err, size_t errlen)
 			rc = IK_TRACE_OK;
 			goto out;
 		}
+		if (strcmp(w[0], "governor") == 0) {
+			/* 1.1: governor NAME [KEY=VALUE ...], once, anywhere after 'cpus' */
+			memcpy(line, l, len);
+			line[len] = '\0';
+			char *gw[IK_TRACE_MAX_PARAMS + 3];
+			n = split(line, gw, IK_TRACE_MAX_PARAMS + 3, false);
+			if (h->minor < 1 || h->governor[0] || n < 2 || n > IK_TRACE_MAX_PARAMS + 2 ||
+			    strlen(gw[1]) >= IK_NAME_LEN) {
+				snprintf(err, errlen, "%s:%" PRIu64 ": expected %s, got '%s'", r->origin, r->line,
+					 h->minor < 1 ? "no 'governor' line before format 1.1" :
+					 h->governor[0] ? "one 'governor' line only" :
+					 "'governor NAME [KEY=VALUE ...]' (NAME under 16 bytes, at most 8 parameters)",
+					 got);
+				goto out;
+			}
+			snprintf(h->governor, sizeof(h->governor), "%s", gw[1]);
+			for (int i = 2; i < n; i++) {
+				char *eq = strchr(gw[i], '=');
+				struct ik_trace_param *p = &h->params[h->nparams];
+				if (!eq || eq == gw[i] || (size_t)(eq - gw[i]) >= sizeof(p->key) ||
+				    parse_u64(eq + 1, strlen(eq + 1), UINT64_MAX, &p->value)) {
+					snprintf(err, errlen, "%s:%" PRIu64 ": expected a governor parameter KEY=VALUE "
+						 "(KEY under %d bytes, VALUE a decimal integer), got '%s'",
+						 r->origin, r->line, (int)sizeof(p->key), gw[i]);
+					goto out;
+				}
+				memcpy(p->key, gw[i], (size_t)(eq - gw[i]));
+				p->key[eq - gw[i]] = '\0';
+				h->nparams++;
+			}
+			continue;
+		}
 		if (strcmp(w[0], "driver") == 0) {
 			if (n != 3 || strlen(w[1]) >= IK_NAME_LEN) {
 				snprintf(err, errlen, "%s:%" PRIu64 ": expected 'driver NAME CPULIST' (NAME under %d bytes), got '%s'",
@@ -646,6 +678,12 @@ int ik_trace_write_header(FILE *out, const struct ik_trace_header *h)
 {
 	fprintf(out, "idlekit-trace %d%s\nhz %d\ncpus %d\n", IK_TRACE_VERSION, h->minor >= 1 ? ".1" : "",
 		h->hz, h->cpus);
+	if (h->minor >= 1 && h->governor[0]) {
+		fprintf(out, "governor %s", h->governor);
+		for (int i = 0; i < h->nparams && i < IK_TRACE_MAX_PARAMS; i++)
+			fprintf(out, " %s=%" PRIu64, h->params[i].key, h->params[i].value);
+		fputc('\n', out);
+	}
 	for (int d = 0; d < h->ndrivers; d++) {
 		const struct ik_driver *drv = &h->drivers[d].drv;
 		/* The CPU list of this driver. */

@@ -51,6 +51,15 @@ head -n 1 "$tmp/cmd.trace" | grep -q '^idlekit-trace 1\.1$' || fail "record: no 
 "$bin" replay "$tmp/cmd.trace" -g menu -p trace --compare-recorded >"$tmp/r" || fail "replay of the recorded trace"
 grep -q '^agreement' "$tmp/r" || fail "replay: no agreement"
 left_behind && fail "an instance was left behind"
+# The governor that ran and its integer module parameters, when sysfs says which it is.
+gov=$(cat /sys/devices/system/cpu/cpuidle/current_governor 2>/dev/null || cat /sys/devices/system/cpu/cpuidle/current_governor_ro 2>/dev/null)
+if [ -n "$gov" ]; then
+	grep -q "^governor $gov\( \|\$\)" "$tmp/cmd.trace" || fail "record: no 'governor $gov' header line"
+	if [ -r /sys/module/$gov/parameters/guest_halt_poll_ns ]; then
+		grep -q "^governor $gov .*guest_halt_poll_ns=$(cat /sys/module/$gov/parameters/guest_halt_poll_ns)\b" "$tmp/cmd.trace" ||
+			fail "record: guest_halt_poll_ns not in the header: $(grep ^governor "$tmp/cmd.trace")"
+	fi
+fi
 
 # Streaming: a 2 s recording is drained every ~200 ms (not only at the end), and carries the
 # sched events: task wake-ups (sleep itself is woken by a timer) and context switches.

@@ -82,6 +82,28 @@ grep -q '^agreement with the recorded state.*: 100.00 % (14 of 14 periods)' "$tm
 	fail "replay recorded-sched default window: exit $?"
 grep -q '^agreement with the recorded state.*: 100.00 %' "$tmp/rs2" &&
 	fail "replay recorded-sched: the default poll window should disagree with the recording"
+# The same parameters said by the trace's header ('governor' line, 1.1): no option needed.
+sed 's/^cpus 2$/cpus 2\ngovernor haltpoll guest_halt_poll_ns=0 guest_halt_poll_grow=2/' \
+	$fx/recorded-sched.trace >"$tmp/gh.trace"
+"$bin" replay "$tmp/gh.trace" -g haltpoll -p trace --compare-recorded >"$tmp/rs3" || fail "replay governor header: exit $?"
+grep -q '^haltpoll parameters (the trace header): guest_halt_poll_ns 0,' "$tmp/rs3" ||
+	fail "replay governor header: $(grep 'haltpoll param' "$tmp/rs3")"
+grep -q '^agreement with the recorded state.*: 100.00 % (14 of 14 periods)' "$tmp/rs3" ||
+	fail "replay governor header: $(grep agreement "$tmp/rs3")"
+# ... and an option still wins over the header
+"$bin" replay "$tmp/gh.trace" -g haltpoll -p trace --haltpoll-poll-ns 200000 >"$tmp/rs4" || fail "replay option over header"
+grep -q '^haltpoll parameters (--haltpoll-poll-ns, the rest defaults): guest_halt_poll_ns 200000,' "$tmp/rs4" ||
+	fail "replay option over header: $(grep 'haltpoll param' "$tmp/rs4")"
+# Bad governor lines: a non-integer value, a second line, one in a format 1 trace.
+sed 's/^cpus 2$/cpus 2\ngovernor haltpoll guest_halt_poll_ns=x/' $fx/recorded-sched.trace >"$tmp/gb1.trace"
+"$bin" analyze "$tmp/gb1.trace" >/dev/null 2>"$tmp/e"; [ $? -eq 2 ] || fail "governor bad value: exit status"
+grep -q 'gb1.trace:4: expected a governor parameter KEY=VALUE' "$tmp/e" || fail "governor bad value: $(cat "$tmp/e")"
+sed 's/^cpus 2$/cpus 2\ngovernor menu\ngovernor teo/' $fx/recorded-sched.trace >"$tmp/gb2.trace"
+"$bin" analyze "$tmp/gb2.trace" >/dev/null 2>"$tmp/e"; [ $? -eq 2 ] || fail "two governor lines: exit status"
+grep -q "gb2.trace:5: expected one 'governor' line only" "$tmp/e" || fail "two governor lines: $(cat "$tmp/e")"
+sed 's/^cpus 2$/cpus 2\ngovernor menu/' $fx/two-cpus.trace >"$tmp/gb3.trace"
+"$bin" analyze "$tmp/gb3.trace" >/dev/null 2>"$tmp/e"; [ $? -eq 2 ] || fail "governor in format 1: exit status"
+grep -q "expected no 'governor' line before format 1.1" "$tmp/e" || fail "governor in format 1: $(cat "$tmp/e")"
 "$bin" replay $fx/two-cpus.trace -g nosuch -p intel-skx 2>/dev/null
 [ $? -eq 2 ] || fail "replay unknown governor: exit status"
 "$bin" replay $fx/two-cpus.trace -g menu 2>/dev/null
