@@ -29,7 +29,10 @@ static const char import_usage[] =
 	"                   -e timer:hrtimer_expire_entry -a -- sleep 1\n"
 	"                 perf script > run.txt\n"
 	"  trace-dat    trace-cmd's trace.dat (all its buffers; needs an idlekit built with\n"
-	"               libtracecmd), the same events but the hrtimer_start/_cancel ones\n"
+	"               libtracecmd), the same events; hrtimer_start/_cancel when the file's\n"
+	"               clock is CLOCK_MONOTONIC (trace-cmd record -C mono, idlekit record),\n"
+	"               which is found from the tick expiries: every now= within 100 us of\n"
+	"               its event's time\n"
 	"\n"
 	"Neither carries an idle-state table: --platform gives it (state=N is the index in\n"
 	"that platform's table).  Without it a generic table is used, state0..stateN-1 with 0 us\n"
@@ -43,7 +46,8 @@ static const char import_usage[] =
 	"  --clock mono        perf-script: perf recorded with -k mono (CLOCK_MONOTONIC), so the\n"
 	"                      hrtimers' expiry times are on the events' clock: import\n"
 	"                      hrtimer_start/_cancel/_expire_entry as timer events (checked:\n"
-	"                      a tick expiry's now= must be within 1 ms of its time, else exit 2)\n"
+	"                      a tick expiry's now= must be within 1 ms of its time, else exit 2);\n"
+	"                      trace-dat: insist on it (exit 2 if the file's clock is not)\n"
 	"  --lenient           skip bad lines and count them (the first is reported) instead\n"
 	"                      of stopping at the first one\n"
 	"  -h, --help          this text\n"
@@ -114,6 +118,23 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec, int
 			fn = tep_find_function(tep, v);
 		r.kind = fn && (strcmp(fn, "tick_nohz_handler") == 0 || strcmp(fn, "tick_sched_timer") == 0)
 				 ? IK_IMPORT_TICK : IK_IMPORT_TIMER;
+		r.arg2 = -1;
+		if (!tep_get_field_val(NULL, e, "hrtimer", rec, &w, 0))
+			r.id = w;
+		/* the hrtimer base's CLOCK_MONOTONIC time at expiry: the clock check */
+		if (!tep_get_field_val(NULL, e, "now", rec, &v, 0) && (int64_t)v >= 0)
+			r.arg2 = (int64_t)v;
+	} else if (strcmp(e->system, "timer") == 0 &&
+		   (strcmp(e->name, "hrtimer_start") == 0 || strcmp(e->name, "hrtimer_cancel") == 0) &&
+		   !tep_get_field_val(NULL, e, "hrtimer", rec, &w, 0)) {
+		bool start = e->name[8] == 's';
+		if (start && (tep_get_field_val(NULL, e, "expires", rec, &v, 0) || (int64_t)v < 0)) {
+			d->ignored++;
+			return 0;
+		}
+		r.kind = start ? IK_IMPORT_TSTART : IK_IMPORT_TCANCEL;
+		r.arg = start ? (int64_t)v : -1;
+		r.id = w;
 	} else {
 		d->ignored++;
 		return 0;
@@ -164,6 +185,59 @@ static int read_dat(const char *path, struct dat_records *d, struct ik_trace_imp
 		fprintf(stderr, "idlekit import: %s: reading the trace.dat buffers failed\n", path);
 		return EXIT_USAGE;
 	}
+	return EXIT_OK;
+}
+
+/*
+ * A trace.dat does not say its clock through libtracecmd, but its tick expiries do: each
+ * hrtimer_expire_entry of the tick carries now=, the CLOCK_MONOTONIC time it fired.  When
+ * every one is within DAT_MONO_NS of its event's time, the trace is on that clock (trace-cmd
+ * -C mono, or idlekit record's instance), and the hrtimers' expiry times can be placed on
+ * its time line: hrtimer_start/_cancel are kept.  Otherwise they are dropped and counted;
+ * with --clock mono that is an error naming the first tick that disagrees.
+ */
+#define DAT_MONO_NS 100000
+static int dat_timer_clock(struct dat_records *d, const char *origin, bool mono,
+			   struct ik_trace_import_stats *st, struct ik_trace_import_opts *io)
+{
+	const struct ik_trace_import_rec *far = NULL;
+	for (size_t i = 0; i < d->n; i++) {
+		const struct ik_trace_import_rec *r = &d->v[i];
+		if (r->kind != IK_IMPORT_TICK || r->arg2 < 0)
+			continue;
+		int64_t diff = r->arg2 - r->t_ns;
+		bool near = diff <= DAT_MONO_NS && diff >= -DAT_MONO_NS;
+		st->tick_now_match += near;
+		st->tick_now_far += !near;
+		if (!near && !far)
+			far = r;
+	}
+	bool on_mono = st->tick_now_match > 0 && !far;
+	if (mono && !on_mono) {
+		if (far)
+			fprintf(stderr, "idlekit import: %s: expected the trace's clock to be CLOCK_MONOTONIC "
+					"with --clock mono, got a tick hrtimer on CPU %d at %" PRId64 " ns whose "
+					"now= is %" PRId64 " ns, %" PRId64 " us away (record with trace-cmd -C mono)\n",
+				origin, far->cpu, far->t_ns, far->arg2, (far->arg2 - far->t_ns) / 1000);
+		else
+			fprintf(stderr, "idlekit import: %s: expected tick hrtimer_expire_entry events with "
+					"now= to check --clock mono against, got none\n", origin);
+		return EXIT_USAGE;
+	}
+	io->clock_mono = on_mono;
+	if (on_mono)
+		return EXIT_OK;
+	size_t k = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		if (d->v[i].kind == IK_IMPORT_TSTART || d->v[i].kind == IK_IMPORT_TCANCEL) {
+			st->timers_ignored++;
+			st->ignored++;
+			st->used--;
+			continue;
+		}
+		d->v[k++] = d->v[i];
+	}
+	d->n = k;
 	return EXIT_OK;
 }
 
@@ -274,10 +348,6 @@ int cmd_import(int argc, char **argv)
 		bound = true;
 	}
 	const char *origin = strcmp(path, "-") == 0 ? "<stdin>" : path;
-	if (dat && mono) {
-		fprintf(stderr, "idlekit import: --clock mono is for perf-script (trace-dat: hrtimer_start/_cancel are not imported)\n");
-		goto out;
-	}
 	struct ik_trace_import_opts io = { .drv = bound ? &bind->table : NULL, .hz = (int)hz,
 					   .lenient = lenient, .clock_mono = mono };
 	struct ik_trace_import_stats st;
@@ -287,6 +357,11 @@ int cmd_import(int argc, char **argv)
 		struct dat_records dr = { 0 };
 		memset(&st, 0, sizeof(st));
 		rc = read_dat(path, &dr, &st);
+		if (rc != EXIT_OK) {
+			free(dr.v);
+			goto out;
+		}
+		rc = dat_timer_clock(&dr, origin, mono, &st, &io);
 		if (rc != EXIT_OK) {
 			free(dr.v);
 			goto out;
@@ -322,12 +397,22 @@ int cmd_import(int argc, char **argv)
 		fprintf(stderr, "idlekit import: note: no --platform: a generic table state0..state%d "
 				"(0 us latency and residency); mis-predictions are not meaningful\n",
 			st.nstates - 1);
-	if (st.timers_ignored)
+	if (st.timers_ignored && dat)
+		fprintf(stderr, "idlekit import: note: %" PRIu64 " hrtimer_start/_cancel events ignored: "
+				"their expiry times are on CLOCK_MONOTONIC and this trace's clock is not "
+				"(%" PRIu64 " of %" PRIu64 " tick expiries more than 100 us off; trace-cmd "
+				"record -C mono keeps them)\n",
+			st.timers_ignored, st.tick_now_far, st.tick_now_far + st.tick_now_match);
+	else if (st.timers_ignored)
 		fprintf(stderr, "idlekit import: note: %" PRIu64 " hrtimer_start/_cancel events ignored: their expiry times are on CLOCK_MONOTONIC, perf's clock may not be (%s)\n",
 			st.timers_ignored,
 			st.tick_now_match && !st.tick_now_far
 				? "this input looks recorded with -k mono: --clock mono imports them"
 				: "perf record -k mono, then --clock mono, imports them");
+	else if (dat && io.clock_mono)
+		fprintf(stderr, "idlekit import: note: the trace's clock is CLOCK_MONOTONIC (all %" PRIu64
+				" tick expiries within 100 us of now=): hrtimer_start/_cancel/_expire imported\n",
+			st.tick_now_match);
 	fprintf(stderr, "idlekit import: %s: %" PRIu64 " events from %" PRIu64 " %s (%" PRIu64
 			" events of other kinds ignored, %" PRIu64 " idle entries/exits out of order dropped), %d CPUs\n",
 		outpath ? outpath : "<stdout>", st.written, dat ? st.used + st.ignored : st.lines,

@@ -142,6 +142,26 @@ if "$bin" import trace-dat $dat -o "$tmp/dat.trace" -p kvm-guest-haltpoll 2>"$tm
 	[ $rc -eq 2 ] || fail "trace-dat on a text file: exit $rc"
 	grep -q "expected a trace-cmd trace.dat file" "$tmp/err" || fail "trace-dat on a text file: $(cat "$tmp/err")"
 	[ -e "$tmp/x.trace" ] && fail "trace-dat: output written on bad input"
+	# Its clock is "local": the tick expiries' now= are 25 ms off, so no hrtimer_start/_cancel
+	# (none were recorded either), and --clock mono is refused, naming the first such tick.
+	grep -q ' timer_start ' "$tmp/dat.trace" && fail "trace-dat local clock: timer_start written"
+	"$bin" import trace-dat $dat --clock mono -o "$tmp/xm.trace" >/dev/null 2>"$tmp/err"; rc=$?
+	[ $rc -eq 2 ] || fail "trace-dat --clock mono on a local-clock file: exit $rc"
+	grep -q "expected the trace's clock to be CLOCK_MONOTONIC with --clock mono, got a tick hrtimer on CPU 0 at 6489693142020 ns" "$tmp/err" ||
+		fail "trace-dat --clock mono: $(cat "$tmp/err")"
+	[ -e "$tmp/xm.trace" ] && fail "trace-dat --clock mono: output written on bad input"
+	# trace-cmd-mono.dat: recorded on the mono clock with hrtimer_start/_cancel: found from the
+	# ticks, and the timers come through with expiry times on the trace's time line.
+	"$bin" import trace-dat $fx/trace-cmd-mono.dat -o "$tmp/mono.trace" 2>"$tmp/err" || fail "trace-dat mono: exit $?"
+	grep -q "the trace's clock is CLOCK_MONOTONIC (all 6 tick expiries within 100 us of now=)" "$tmp/err" ||
+		fail "trace-dat mono: $(cat "$tmp/err")"
+	[ "$(grep -c ' timer_start ' "$tmp/mono.trace")" = 51 ] || fail "trace-dat mono: timer_start count"
+	[ "$(grep -c ' timer_cancel ' "$tmp/mono.trace")" = 27 ] || fail "trace-dat mono: timer_cancel count"
+	# every expiry time within 10 s of its start event: the same clock
+	awk '$3 == "timer_start" { d = $4 - $1; if (d < -1e10 || d > 1e10) bad++ } END { exit bad > 0 }' "$tmp/mono.trace" ||
+		fail "trace-dat mono: timer expiry times not on the trace's clock"
+	"$bin" import trace-dat $fx/trace-cmd-mono.dat --clock mono -o "$tmp/mono2.trace" 2>/dev/null &&
+		cmp -s "$tmp/mono.trace" "$tmp/mono2.trace" || fail "trace-dat mono: --clock mono changes the output"
 elif grep -q 'built without libtracecmd' "$tmp/err"; then
 	echo "SKIP: trace-dat (this idlekit was built without libtracecmd)"
 else
