@@ -554,7 +554,7 @@ static int build_header(struct ik_trace_header *h, int hz, char *err, size_t err
 	/* The governor that chose the recorded states, and its parameters. */
 	if (idle.governor[0] && strlen(idle.governor) < sizeof(h->governor) &&
 	    !strpbrk(idle.governor, " \t")) {
-		snprintf(h->governor, sizeof(h->governor), "%s", idle.governor);
+		snprintf(h->governor, sizeof(h->governor), "%.15s", idle.governor); /* length checked above */
 		read_governor_params(h);
 	}
 	rc = 0;
