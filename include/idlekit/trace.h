@@ -205,6 +205,8 @@ void ik_trace_analysis_free(struct ik_trace_analysis *a);
 uint64_t ik_trace_hist_lower_ns(int i);
 /* The histogram bucket of an idle duration in ns. */
 int ik_trace_hist_bucket(uint64_t ns);
+/* Bucket i's range in us for tables: "[2, 4)", "[1048576, inf)". */
+void ik_trace_hist_label(int i, char *buf, size_t len);
 
 /* ---- Replay (src/trace/replay.c) --------------------------------------------------------- */
 
@@ -314,6 +316,16 @@ struct ik_trace_import_rec {
  * or, lenient, skipped (st->skipped); then sorted by time (stable) and written.  Sets
  * st's cpus, nstates, generic, dropped and written; the rest of st is the caller's.
  */
+/*
+ * A sched or tick_stop record (kind IK_IMPORT_WAKING, _WAKEUP, _SWITCH or _TICK_STOP, seen
+ * on `cpu`) as the trace event it becomes, for import and record alike: a wake-up is a
+ * task_wake on the woken task's CPU from the CPU that woke it, and sched_wakeup counts only
+ * when the input has no sched_waking (its CPU is not always the waker's); a PID below 0 is
+ * written as 0.  Fills ev's kind, cpu, src_cpu, arg, arg2; false when nothing is written.
+ */
+bool ik_trace_sched_event(int kind, int cpu, int64_t arg, int64_t arg2, bool have_waking,
+			  int cpus, struct ik_trace_event *ev);
+
 int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char *origin,
 			    FILE *out, const struct ik_trace_import_opts *o,
 			    struct ik_trace_import_stats *st, char *err, size_t errlen);

@@ -636,25 +636,17 @@ static int write_trace(FILE *out, struct ik_trace_header *h, struct spool *sp, b
 			break;
 		case R_WAKING:
 		case R_WAKEUP:
-			/* On the woken task's CPU, from the CPU that woke it.  sched_wakeup only when
-			   the kernel has no sched_waking (its CPU is not always the waker's). */
-			if (((r->kind & 0xff) == R_WAKEUP) == have_waking || r->arg2 < 0 ||
-			    r->arg2 >= h->cpus)
-				continue;
-			ev.kind = IK_TRACE_TASK_WAKE;
-			ev.cpu = (int)r->arg2;
-			ev.src_cpu = r->cpu;
-			ev.arg = r->arg;
-			break;
 		case R_SWITCH:
-			ev.kind = IK_TRACE_SWITCH;
-			ev.arg = r->arg < 0 ? 0 : r->arg;
-			ev.arg2 = r->arg2 < 0 ? 0 : r->arg2;
+		case R_TICK_STOP: {
+			static const int as_import[] = {
+				[R_WAKING] = IK_IMPORT_WAKING, [R_WAKEUP] = IK_IMPORT_WAKEUP,
+				[R_SWITCH] = IK_IMPORT_SWITCH, [R_TICK_STOP] = IK_IMPORT_TICK_STOP,
+			};
+			if (!ik_trace_sched_event(as_import[r->kind & 0xff], r->cpu, r->arg, r->arg2,
+						  have_waking, h->cpus, &ev))
+				continue;
 			break;
-		case R_TICK_STOP:
-			ev.kind = IK_TRACE_TICK_STOP;
-			ev.arg = r->arg;
-			break;
+		}
 		default:
 			continue;
 		}

@@ -213,13 +213,8 @@ static void write_analyze_text(FILE *f, const char *origin, const struct ik_trac
 	text_states(f, h, -1, &a->all);
 	fprintf(f, "\nidle duration histogram (all CPUs)\n  %-24s %12s\n", "duration_us", "periods");
 	for (int i = 0; i < IK_TRACE_HIST_BUCKETS; i++) {
-		char range[48];
-		uint64_t lo = ik_trace_hist_lower_ns(i) / 1000;
-		if (i + 1 < IK_TRACE_HIST_BUCKETS)
-			snprintf(range, sizeof(range), "[%" PRIu64 ", %" PRIu64 ")", lo,
-				 ik_trace_hist_lower_ns(i + 1) / 1000);
-		else
-			snprintf(range, sizeof(range), "[%" PRIu64 ", inf)", lo);
+		char range[64];
+		ik_trace_hist_label(i, range, sizeof(range));
 		fprintf(f, "  %-24s %12" PRIu64 "\n", range, a->hist[i]);
 	}
 }

@@ -99,12 +99,7 @@ static void hist_table(FILE *out, const uint64_t *hist)
 	fputs("</tr>\n", out);
 	for (int i = 0; i < IK_TRACE_HIST_BUCKETS; i++) {
 		char range[64];
-		uint64_t lo = ik_trace_hist_lower_ns(i) / 1000;
-		if (i + 1 < IK_TRACE_HIST_BUCKETS)
-			snprintf(range, sizeof(range), "[%" PRIu64 ", %" PRIu64 ")", lo,
-				 ik_trace_hist_lower_ns(i + 1) / 1000);
-		else
-			snprintf(range, sizeof(range), "[%" PRIu64 ", inf)", lo);
+		ik_trace_hist_label(i, range, sizeof(range));
 		fputs("<tr>", out);
 		ik_html_td_text(out, range, sizeof(range));
 		ik_html_td_u64(out, hist[i]);

@@ -13,6 +13,8 @@
  * kept (format 1.1).  With switch events, a period is followed by a task if a switch to a
  * PID other than 0 comes after its exit and before the next idle_enter, else it was empty.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +32,15 @@ struct cpu_run {
 uint64_t ik_trace_hist_lower_ns(int i)
 {
 	return i == 0 ? 0 : (uint64_t)1000 << (i - 1);
+}
+
+void ik_trace_hist_label(int i, char *buf, size_t len)
+{
+	uint64_t lo = ik_trace_hist_lower_ns(i) / 1000;
+	if (i + 1 < IK_TRACE_HIST_BUCKETS)
+		snprintf(buf, len, "[%" PRIu64 ", %" PRIu64 ")", lo, ik_trace_hist_lower_ns(i + 1) / 1000);
+	else
+		snprintf(buf, len, "[%" PRIu64 ", inf)", lo);
 }
 
 int ik_trace_hist_bucket(uint64_t ns)

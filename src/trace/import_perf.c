@@ -380,23 +380,10 @@ static int write_events(FILE *out, const struct plist *pl, int cpus, bool timers
 			break;
 		case IK_IMPORT_WAKING:
 		case IK_IMPORT_WAKEUP:
-			/* On the woken task's CPU, from the one that woke it; sched_wakeup only when
-			   the input has no sched_waking (its CPU is not always the waker's). */
-			if ((r->kind == IK_IMPORT_WAKEUP) == have_waking || r->arg2 >= cpus)
-				continue;
-			ev.kind = IK_TRACE_TASK_WAKE;
-			ev.cpu = (int)r->arg2;
-			ev.src_cpu = r->cpu;
-			ev.arg = r->arg;
-			break;
 		case IK_IMPORT_SWITCH:
-			ev.kind = IK_TRACE_SWITCH;
-			ev.arg = r->arg;
-			ev.arg2 = r->arg2;
-			break;
 		case IK_IMPORT_TICK_STOP:
-			ev.kind = IK_TRACE_TICK_STOP;
-			ev.arg = r->arg;
+			if (!ik_trace_sched_event(r->kind, r->cpu, r->arg, r->arg2, have_waking, cpus, &ev))
+				continue;
 			break;
 		case IK_IMPORT_TSTART:
 		case IK_IMPORT_TCANCEL:
@@ -524,6 +511,34 @@ out:
 	free(line);
 	free(pl.v);
 	return rc;
+}
+
+bool ik_trace_sched_event(int kind, int cpu, int64_t arg, int64_t arg2, bool have_waking,
+			  int cpus, struct ik_trace_event *ev)
+{
+	switch (kind) {
+	case IK_IMPORT_WAKING:
+	case IK_IMPORT_WAKEUP:
+		if ((kind == IK_IMPORT_WAKEUP) == have_waking || arg2 < 0 || arg2 >= cpus)
+			return false;
+		ev->kind = IK_TRACE_TASK_WAKE;
+		ev->cpu = (int)arg2;
+		ev->src_cpu = cpu;
+		ev->arg = arg < 0 ? 0 : arg;
+		return true;
+	case IK_IMPORT_SWITCH:
+		ev->kind = IK_TRACE_SWITCH;
+		ev->cpu = cpu;
+		ev->arg = arg < 0 ? 0 : arg;
+		ev->arg2 = arg2 < 0 ? 0 : arg2;
+		return true;
+	case IK_IMPORT_TICK_STOP:
+		ev->kind = IK_TRACE_TICK_STOP;
+		ev->cpu = cpu;
+		ev->arg = arg;
+		return true;
+	}
+	return false;
 }
 
 int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char *origin,
