@@ -97,6 +97,11 @@ struct ik_trace_header {
 	int ndrivers;
 	struct ik_trace_driver drivers[IK_TRACE_MAX_DRIVERS];
 	uint8_t *cpu_driver; /* cpus entries: the driver index of each CPU */
+	/* 1.1, optional ('cpu CPU PACKAGE CORE' lines): cpus entries, -1 where not said; NULL
+	   when the trace says nothing of its topology */
+	struct ik_trace_cpu_topo {
+		int32_t package, core;
+	} *topo;
 };
 
 /* Return codes. */

@@ -551,6 +551,25 @@ static int build_header(struct ik_trace_header *h, int hz, char *err, size_t err
 		h->cpu_driver[cpu->cpu] = (uint8_t)d;
 		h->drivers[d].ncpus++;
 	}
+	/* The topology: each CPU's package and core, as sysfs gives them (when it does). */
+	h->topo = malloc((size_t)h->cpus * sizeof(*h->topo));
+	if (!h->topo) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	for (int c = 0; c < h->cpus; c++) {
+		char rel[64], e[160];
+		uint64_t pkg, core;
+		h->topo[c].package = h->topo[c].core = -1;
+		snprintf(rel, sizeof(rel), "cpu%d/topology/physical_package_id", c);
+		if (ik_sysfs_read_u64(fs, rel, &pkg, e, sizeof(e)) != IK_SYSFS_OK || pkg > INT32_MAX)
+			continue;
+		snprintf(rel, sizeof(rel), "cpu%d/topology/core_id", c);
+		if (ik_sysfs_read_u64(fs, rel, &core, e, sizeof(e)) != IK_SYSFS_OK || core > INT32_MAX)
+			continue;
+		h->topo[c].package = (int32_t)pkg;
+		h->topo[c].core = (int32_t)core;
+	}
 	/* The governor that chose the recorded states, and its parameters. */
 	if (idle.governor[0] && strlen(idle.governor) < sizeof(h->governor) &&
 	    !strpbrk(idle.governor, " \t")) {

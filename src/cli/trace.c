@@ -199,11 +199,20 @@ static void write_analyze_text(FILE *f, const char *origin, const struct ik_trac
 		   " still open at the end, not counted), %s us traced\n",
 		origin, h->cpus, h->hz, a->events, a->skipped, a->periods, a->open_at_end,
 		us3(b, sizeof(b), (uint64_t)(a->last_ns - a->first_ns)));
+	if (h->governor[0]) {
+		fprintf(f, "recorded under governor %s", h->governor);
+		for (int i = 0; i < h->nparams; i++)
+			fprintf(f, "%s%s=%" PRIu64, i ? " " : " (", h->params[i].key, h->params[i].value);
+		fputs(h->nparams ? ")\n" : "\n", f);
+	}
 	if (a->has_switch)
 		fprintf(f, "after the idle periods: %" PRIu64 " ran a task, %" PRIu64 " none (woken for nothing)\n",
 			a->task_periods, a->empty_periods);
 	for (int c = 0; c < a->cpus; c++) {
-		fprintf(f, "\nCPU %d (driver %s)\n", c, h->drivers[h->cpu_driver[c]].drv.name);
+		fprintf(f, "\nCPU %d (driver %s", c, h->drivers[h->cpu_driver[c]].drv.name);
+		if (h->topo && h->topo[c].package >= 0)
+			fprintf(f, ", package %" PRId32 " core %" PRId32, h->topo[c].package, h->topo[c].core);
+		fputs(")\n", f);
 		text_states(f, h, c, &a->cpu[c]);
 		for (size_t i = 0; i < a->remote[c].n; i++)
 			fprintf(f, "%s CPU %d %" PRIu64 "%s", i ? "," : "  remote wakes by source:",
@@ -250,12 +259,27 @@ static void write_analyze_json(FILE *f, const struct ik_trace_header *h,
 {
 	fprintf(f, "{\n  \"schema\": \"idlekit.analyze/1\",\n  \"hz\": %d, \"cpus\": %d, \"events\": %" PRIu64
 		   ", \"skipped\": %" PRIu64 ", \"periods\": %" PRIu64 ", \"open_at_end\": %" PRIu64
-		   ", \"first_ns\": %" PRId64 ", \"last_ns\": %" PRId64 ",\n  \"per_cpu\": [\n",
+		   ", \"first_ns\": %" PRId64 ", \"last_ns\": %" PRId64 ",\n",
 		h->hz, h->cpus, a->events, a->skipped, a->periods, a->open_at_end, a->first_ns,
 		a->last_ns);
+	if (h->governor[0]) { /* what the trace's header says ran (format 1.1) */
+		fprintf(f, "  \"governor\": ");
+		json_str(f, h->governor);
+		fprintf(f, ", \"governor_params\": {");
+		for (int i = 0; i < h->nparams; i++) {
+			fprintf(f, "%s", i ? ", " : "");
+			json_str(f, h->params[i].key);
+			fprintf(f, ": %" PRIu64, h->params[i].value);
+		}
+		fprintf(f, "},\n");
+	}
+	fprintf(f, "  \"per_cpu\": [\n");
 	for (int c = 0; c < a->cpus; c++) {
 		fprintf(f, "    {\"cpu\": %d, \"driver\": ", c);
 		json_str(f, h->drivers[h->cpu_driver[c]].drv.name);
+		if (h->topo && h->topo[c].package >= 0)
+			fprintf(f, ", \"package\": %" PRId32 ", \"core\": %" PRId32, h->topo[c].package,
+				h->topo[c].core);
 		fprintf(f, ", ");
 		json_stats(f, h, c, &a->cpu[c], "    ");
 		fprintf(f, ", \"remote_from\": {");

@@ -265,6 +265,32 @@ static int read_header(struct ik_trace_reader *r, char *err, size_t errlen)
 			rc = IK_TRACE_OK;
 			goto out;
 		}
+		if (strcmp(w[0], "cpu") == 0) {
+			/* 1.1: cpu CPU PACKAGE CORE, once per CPU at most, anywhere after 'cpus' */
+			uint64_t cpu, pkg, core;
+			if (h->minor < 1 || n != 4 || parse_word(w[1], (uint64_t)h->cpus - 1, &cpu) ||
+			    parse_word(w[2], INT32_MAX, &pkg) || parse_word(w[3], INT32_MAX, &core) ||
+			    (h->topo && h->topo[cpu].package >= 0)) {
+				snprintf(err, errlen, "%s:%" PRIu64 ": expected %s, got '%s'", r->origin, r->line,
+					 h->minor < 1 ? "no 'cpu' line before format 1.1" :
+					 "'cpu CPU PACKAGE CORE' (CPU below 'cpus', each once; PACKAGE and CORE "
+					 "the sysfs physical_package_id and core_id)", got);
+				goto out;
+			}
+			if (!h->topo) {
+				h->topo = malloc((size_t)h->cpus * sizeof(*h->topo));
+				if (!h->topo) {
+					snprintf(err, errlen, "out of memory");
+					rc = IK_TRACE_EFAIL;
+					goto out;
+				}
+				for (int c = 0; c < h->cpus; c++)
+					h->topo[c].package = h->topo[c].core = -1;
+			}
+			h->topo[cpu].package = (int32_t)pkg;
+			h->topo[cpu].core = (int32_t)core;
+			continue;
+		}
 		if (strcmp(w[0], "governor") == 0) {
 			/* 1.1: governor NAME [KEY=VALUE ...], once, anywhere after 'cpus' */
 			memcpy(line, l, len);
@@ -649,6 +675,7 @@ void ik_trace_close(struct ik_trace_reader *r)
 	free(r->buf);
 	free(r->idle);
 	free(r->h.cpu_driver);
+	free(r->h.topo);
 	free(r);
 }
 
@@ -672,6 +699,8 @@ void ik_trace_header_free(struct ik_trace_header *h)
 {
 	free(h->cpu_driver);
 	h->cpu_driver = NULL;
+	free(h->topo);
+	h->topo = NULL;
 }
 
 int ik_trace_write_header(FILE *out, const struct ik_trace_header *h)
@@ -684,6 +713,10 @@ int ik_trace_write_header(FILE *out, const struct ik_trace_header *h)
 			fprintf(out, " %s=%" PRIu64, h->params[i].key, h->params[i].value);
 		fputc('\n', out);
 	}
+	for (int c = 0; h->minor >= 1 && h->topo && c < h->cpus; c++)
+		if (h->topo[c].package >= 0 && h->topo[c].core >= 0)
+			fprintf(out, "cpu %d %" PRId32 " %" PRId32 "\n", c, h->topo[c].package,
+				h->topo[c].core);
 	for (int d = 0; d < h->ndrivers; d++) {
 		const struct ik_driver *drv = &h->drivers[d].drv;
 		/* The CPU list of this driver. */

@@ -51,6 +51,13 @@ head -n 1 "$tmp/cmd.trace" | grep -q '^idlekit-trace 1\.1$' || fail "record: no 
 "$bin" replay "$tmp/cmd.trace" -g menu -p trace --compare-recorded >"$tmp/r" || fail "replay of the recorded trace"
 grep -q '^agreement' "$tmp/r" || fail "replay: no agreement"
 left_behind && fail "an instance was left behind"
+# Each CPU's package and core, as sysfs says.
+for c in $(seq 0 $(($(nproc) - 1))); do
+	t=/sys/devices/system/cpu/cpu$c/topology
+	[ -r $t/core_id ] || continue
+	grep -q "^cpu $c $(cat $t/physical_package_id) $(cat $t/core_id)\$" "$tmp/cmd.trace" ||
+		fail "record: no 'cpu $c' topology line"
+done
 # The governor that ran and its integer module parameters, when sysfs says which it is.
 gov=$(cat /sys/devices/system/cpu/cpuidle/current_governor 2>/dev/null || cat /sys/devices/system/cpu/cpuidle/current_governor_ro 2>/dev/null)
 if [ -n "$gov" ]; then

@@ -104,6 +104,25 @@ grep -q "gb2.trace:5: expected one 'governor' line only" "$tmp/e" || fail "two g
 sed 's/^cpus 2$/cpus 2\ngovernor menu/' $fx/two-cpus.trace >"$tmp/gb3.trace"
 "$bin" analyze "$tmp/gb3.trace" >/dev/null 2>"$tmp/e"; [ $? -eq 2 ] || fail "governor in format 1: exit status"
 grep -q "expected no 'governor' line before format 1.1" "$tmp/e" || fail "governor in format 1: $(cat "$tmp/e")"
+# Topology lines (1.1): analyze shows each CPU's package and core, text and JSON.
+sed 's/^cpus 2$/cpus 2\ncpu 1 0 3\ncpu 0 0 2/' $fx/recorded-sched.trace >"$tmp/topo.trace"
+"$bin" analyze "$tmp/topo.trace" >"$tmp/t" || fail "topology: exit $?"
+grep -q '^CPU 0 (driver haltpoll, package 0 core 2)$' "$tmp/t" && grep -q '^CPU 1 (driver haltpoll, package 0 core 3)$' "$tmp/t" ||
+	fail "topology: $(grep '^CPU' "$tmp/t")"
+"$bin" analyze "$tmp/topo.trace" --json >"$tmp/tj" || fail "topology --json: exit $?"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); c=d["per_cpu"]; assert (c[0]["package"], c[0]["core"], c[1]["core"]) == (0, 2, 3)' \
+	"$tmp/tj" || fail "topology --json"
+"$bin" analyze "$tmp/gh.trace" --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["governor"] == "haltpoll" and d["governor_params"]["guest_halt_poll_ns"] == 0' ||
+	fail "governor in analyze --json"
+for bad in 'cpu 2 0 0' 'cpu 0 0' 'cpu 0 0 x' 'cpu 0 0 1\ncpu 0 0 1'; do
+	sed "s/^cpus 2\$/cpus 2\n$bad/" $fx/recorded-sched.trace >"$tmp/tb.trace"
+	"$bin" analyze "$tmp/tb.trace" >/dev/null 2>"$tmp/e"; rc=$?
+	[ $rc -eq 2 ] || fail "topology '$bad': exit $rc"
+	grep -q "tb.trace:[45]: expected 'cpu CPU PACKAGE CORE'" "$tmp/e" || fail "topology '$bad': $(cat "$tmp/e")"
+done
+sed 's/^cpus 2$/cpus 2\ncpu 0 0 0/' $fx/two-cpus.trace >"$tmp/tb1.trace"
+"$bin" analyze "$tmp/tb1.trace" >/dev/null 2>"$tmp/e"; [ $? -eq 2 ] || fail "cpu line in format 1: exit status"
+grep -q "expected no 'cpu' line before format 1.1" "$tmp/e" || fail "cpu line in format 1: $(cat "$tmp/e")"
 "$bin" replay $fx/two-cpus.trace -g nosuch -p intel-skx 2>/dev/null
 [ $? -eq 2 ] || fail "replay unknown governor: exit status"
 "$bin" replay $fx/two-cpus.trace -g menu 2>/dev/null
