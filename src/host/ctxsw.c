@@ -277,6 +277,18 @@ int ik_ctxsw_run(const struct ik_ctxsw_config *c, struct ik_ctxsw_result *r, cha
 			break;
 	}
 	atomic_store(&s->stop, 1);
+	/*
+	 * Kick both sides once more, so that neither can be left waiting for a partner that
+	 * has already seen stop and left (seen in CI: thread A asleep in its futex wait after
+	 * B had gone); an extra byte or post only makes a waiting thread look at stop again.
+	 */
+	if (c->test == IK_CTXSW_PIPE) {
+		put_byte(s, s->to_a[1]);
+		put_byte(s, s->to_b[1]);
+	} else if (c->test == IK_CTXSW_FUTEX) {
+		futex_post(&s->word_a);
+		futex_post(&s->word_b);
+	}
 	pthread_join(a, NULL);
 	pthread_join(b, NULL);
 	if (atomic_load(&s->failed)) {
