@@ -26,6 +26,27 @@ int host_open(const char *cmd, const struct host_source *src, struct ik_sysfs **
 	return 0;
 }
 
+bool host_source_opt(int c, const char *arg, struct host_source *src)
+{
+	if (c == HOST_OPT_ROOT)
+		src->root = arg;
+	else if (c == HOST_OPT_DUMP)
+		src->dump = arg;
+	else
+		return false;
+	return true;
+}
+
+int host_format_opt(const char *cmd, enum host_format want, enum host_format *format)
+{
+	if (*format != HOST_FMT_TEXT && *format != want) {
+		fprintf(stderr, "idlekit %s: --json and --csv exclude each other\n", cmd);
+		return -1;
+	}
+	*format = want;
+	return 0;
+}
+
 int host_cpu_arg(const char *cmd, const struct ik_sysfs *fs, const char *list,
 		 struct ik_cpuset *out)
 {

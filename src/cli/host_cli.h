@@ -13,6 +13,22 @@ struct host_source {
 	const char *dump;
 };
 
+/*
+ * --sysfs-root and --sysfs-dump: their getopt ids (below every command's own, which start at
+ * 256), their entries for a getopt_long table, and the one place that takes them.
+ */
+enum { HOST_OPT_ROOT = 200, HOST_OPT_DUMP };
+#define HOST_SOURCE_OPTIONS                                              \
+	{ "sysfs-root", required_argument, NULL, HOST_OPT_ROOT },        \
+	{ "sysfs-dump", required_argument, NULL, HOST_OPT_DUMP }
+/* getopt_long returned c: if it is a source option, note its value in src and say true. */
+bool host_source_opt(int c, const char *arg, struct host_source *src);
+
+/* --json / --csv of the commands that report in either: each excludes the other. */
+enum host_format { HOST_FMT_TEXT, HOST_FMT_JSON, HOST_FMT_CSV };
+/* Ask for format want; a different one already asked for is an error (printed, -1). */
+int host_format_opt(const char *cmd, enum host_format want, enum host_format *format);
+
 /* The options every such command takes, for its usage text. */
 #define HOST_SOURCE_HELP                                                                   \
 	"  --sysfs-root DIR         read DIR/sys/devices/system/cpu instead of the live tree\n" \

@@ -29,7 +29,6 @@ static const char info_usage[] =
 	HOST_SOURCE_HELP
 	"  -h, --help               this text\n";
 
-enum { FMT_TEXT, FMT_JSON, FMT_CSV };
 
 /* A counter, or "-" when the kernel has no such file. */
 static const char *counter(char *buf, size_t len, uint64_t v, bool have)
@@ -346,21 +345,21 @@ static void print_csv(FILE *f, const struct ik_host_idle *idle, const int *group
 
 int cmd_info(int argc, char **argv)
 {
-	enum { OPT_CPU = 256, OPT_JSON, OPT_CSV, OPT_ROOT, OPT_DUMP, OPT_PER_CPU };
+	enum { OPT_CPU = 256, OPT_JSON, OPT_CSV, OPT_PER_CPU };
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "sysfs-root", required_argument, NULL, OPT_ROOT },
-		{ "sysfs-dump", required_argument, NULL, OPT_DUMP },
+		HOST_SOURCE_OPTIONS,
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct host_source src = { NULL, NULL };
 	const char *cpu_list = NULL, *outpath = NULL;
-	int format = FMT_TEXT, c;
+	enum host_format format = HOST_FMT_TEXT;
+	int c;
 	bool per_cpu = false;
 
 	optind = 1;
@@ -375,17 +374,12 @@ int cmd_info(int argc, char **argv)
 			break;
 		case OPT_JSON:
 		case OPT_CSV:
-			if (format != FMT_TEXT && format != (c == OPT_JSON ? FMT_JSON : FMT_CSV)) {
-				fprintf(stderr, "idlekit info: --json and --csv exclude each other\n");
+			if (host_format_opt("info", c == OPT_JSON ? HOST_FMT_JSON : HOST_FMT_CSV, &format))
 				return EXIT_USAGE;
-			}
-			format = c == OPT_JSON ? FMT_JSON : FMT_CSV;
 			break;
-		case OPT_ROOT:
-			src.root = optarg;
-			break;
-		case OPT_DUMP:
-			src.dump = optarg;
+		case HOST_OPT_ROOT:
+		case HOST_OPT_DUMP:
+			host_source_opt(c, optarg, &src);
 			break;
 		case 'o':
 			outpath = optarg;
@@ -433,9 +427,9 @@ int cmd_info(int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	if (format == FMT_JSON)
+	if (format == HOST_FMT_JSON)
 		print_json(out.fp, fs, &idle, &want, group_of, ngroups);
-	else if (format == FMT_CSV)
+	else if (format == HOST_FMT_CSV)
 		print_csv(out.fp, &idle, group_of);
 	else
 		print_text(out.fp, fs, &idle, &want, group_of, per_cpu);

@@ -38,14 +38,13 @@ static const char monitor_usage[] =
 	HOST_SOURCE_HELP
 	"  -h, --help               this text\n";
 
-enum { FMT_TEXT, FMT_JSON, FMT_CSV };
 
 struct monitor {
 	const struct ik_sysfs *fs;
 	struct ik_host_idle idle;    /* current counters */
 	struct ik_host_cpu *before;  /* counters at the start of the report */
 	int *group_of;
-	int format;
+	enum host_format format;
 	bool per_cpu;
 	int report;
 	bool csv_header_done;
@@ -137,7 +136,7 @@ static void report_proc(struct monitor *m, int64_t elapsed_ns, FILE *out)
 	double secs = (double)elapsed_ns / 1e9;
 
 	m->report++;
-	if (m->format == FMT_JSON) {
+	if (m->format == HOST_FMT_JSON) {
 		fprintf(out, "{\"schema\": \"idlekit.monitor/1\", \"report\": %d, \"elapsed_s\": %.6f, "
 			"\"driver\": ", m->report, secs);
 		host_json_string(out, m->idle.driver);
@@ -147,7 +146,7 @@ static void report_proc(struct monitor *m, int64_t elapsed_ns, FILE *out)
 		else
 			fputs("null", out);
 		fputs(", \"cpus\": [", out);
-	} else if (m->format == FMT_CSV) {
+	} else if (m->format == HOST_FMT_CSV) {
 		if (!m->csv_header_done)
 			fputs("report,elapsed_s,cpu,idle_pct\n", out);
 		m->csv_header_done = true;
@@ -166,16 +165,16 @@ static void report_proc(struct monitor *m, int64_t elapsed_ns, FILE *out)
 		uint64_t total = delta(total_now[i], m->total_ticks[i]);
 		double pct = total ? 100.0 * (double)delta(idle_now[i], m->idle_ticks[i]) / (double)total
 				   : 0;
-		if (m->format == FMT_JSON)
+		if (m->format == HOST_FMT_JSON)
 			fprintf(out, "%s{\"cpu\": %d, \"idle_pct\": %.2f}", shown ? ", " : "",
 				m->idle.cpus[i].cpu, pct);
-		else if (m->format == FMT_CSV)
+		else if (m->format == HOST_FMT_CSV)
 			fprintf(out, "%d,%.6f,%d,%.2f\n", m->report, secs, m->idle.cpus[i].cpu, pct);
 		else
 			fprintf(out, "%-4d %6.2f\n", m->idle.cpus[i].cpu, pct);
 		shown++;
 	}
-	if (m->format == FMT_JSON)
+	if (m->format == HOST_FMT_JSON)
 		fputs("]}\n", out);
 	if (ok) {
 		memcpy(m->idle_ticks, idle_now, (size_t)m->idle.ncpus * sizeof(uint64_t));
@@ -233,12 +232,12 @@ static void report_idle(struct monitor *m, int64_t elapsed_ns, FILE *out)
 	char list[4096];
 
 	m->report++;
-	if (m->format == FMT_CSV && !m->csv_header_done) {
+	if (m->format == HOST_FMT_CSV && !m->csv_header_done) {
 		fputs("report,elapsed_s,cpu,state,name,usage,time_us,residency_pct,above,below,"
 		      "miss_pct\n", out);
 		m->csv_header_done = true;
 	}
-	if (m->format == FMT_JSON) {
+	if (m->format == HOST_FMT_JSON) {
 		fprintf(out, "{\"schema\": \"idlekit.monitor/1\", \"report\": %d, \"elapsed_s\": %.6f, "
 			"\"driver\": ", m->report, secs);
 		host_json_string(out, idle->driver);
@@ -246,7 +245,7 @@ static void report_idle(struct monitor *m, int64_t elapsed_ns, FILE *out)
 		host_json_string(out, idle->governor);
 		fputs(", \"groups\": [", out);
 	}
-	if (m->format == FMT_TEXT)
+	if (m->format == HOST_FMT_TEXT)
 		fprintf(out, "%sreport %d: %.3f s, driver %s, governor %s\n", m->report > 1 ? "\n" : "",
 			m->report, secs, idle->driver, idle->governor[0] ? idle->governor : "-");
 
@@ -266,12 +265,12 @@ static void report_idle(struct monitor *m, int64_t elapsed_ns, FILE *out)
 			}
 		ik_cpuset_format(&members, list, sizeof(list));
 		struct host_table t;
-		if (m->format == FMT_TEXT) {
+		if (m->format == HOST_FMT_TEXT) {
 			fprintf(out, "CPU%s %s%s\n", n > 1 ? "s" : "", list,
 				n > 1 && !m->per_cpu ? " (summed)" : "");
 			host_table_init(&t, 9, headers, "rrlrrrrrr");
 		}
-		if (m->format == FMT_JSON)
+		if (m->format == HOST_FMT_JSON)
 			fprintf(out, "%s{\"cpus\": \"%s\", \"states\": [", ngroup ? ", " : "", list);
 		double in_states = 0;
 		for (int k = 0; k < c->nstates; k++) {
@@ -283,9 +282,9 @@ static void report_idle(struct monitor *m, int64_t elapsed_ns, FILE *out)
 			}
 			double res = residency_pct(&sum, n, elapsed_ns);
 			in_states += res;
-			if (m->format == FMT_JSON)
+			if (m->format == HOST_FMT_JSON)
 				json_state(out, k, c->states[k].name, &sum, res, k == 0);
-			if (m->format == FMT_TEXT && !m->per_cpu) {
+			if (m->format == HOST_FMT_TEXT && !m->per_cpu) {
 				char st[16], u[32], tm[32], r[32], a[32], b[32], ms[32];
 				snprintf(st, sizeof(st), "%d", k);
 				snprintf(u, sizeof(u), "%" PRIu64, sum.usage);
@@ -300,7 +299,7 @@ static void report_idle(struct monitor *m, int64_t elapsed_ns, FILE *out)
 			}
 		}
 		/* Per CPU, CPU by CPU: the CSV, and the text with --per-cpu. */
-		bool rows = m->format == FMT_CSV || (m->format == FMT_TEXT && m->per_cpu);
+		bool rows = m->format == HOST_FMT_CSV || (m->format == HOST_FMT_TEXT && m->per_cpu);
 		for (int i = lead; rows && i < idle->ncpus; i++) {
 			if (m->group_of[i] != lead)
 				continue;
@@ -308,7 +307,7 @@ static void report_idle(struct monitor *m, int64_t elapsed_ns, FILE *out)
 				struct figures one = { 0 };
 				char cpu[16], st[16], u[32], tm[32], r[32], a[32], b[32], ms[32];
 				add_figures(&one, &idle->cpus[i].states[k], &m->before[i].states[k]);
-				if (m->format == FMT_CSV) {
+				if (m->format == HOST_FMT_CSV) {
 					fprintf(out, "%d,%.6f,%d,%d,", m->report, secs, idle->cpus[i].cpu, k);
 					host_csv_field(out, c->states[k].name);
 					fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%.4f,", one.usage, one.time_us,
@@ -323,7 +322,7 @@ static void report_idle(struct monitor *m, int64_t elapsed_ns, FILE *out)
 						fprintf(out, "%.4f", miss_pct(&one));
 					fputc('\n', out);
 				}
-				if (m->format != FMT_TEXT)
+				if (m->format != HOST_FMT_TEXT)
 					continue;
 				snprintf(cpu, sizeof(cpu), "%d", idle->cpus[i].cpu);
 				snprintf(st, sizeof(st), "%d", k);
@@ -337,20 +336,20 @@ static void report_idle(struct monitor *m, int64_t elapsed_ns, FILE *out)
 				host_table_row(&t, cells);
 			}
 		}
-		if (m->format == FMT_TEXT) {
+		if (m->format == HOST_FMT_TEXT) {
 			host_table_print(out, &t);
 			host_table_free(&t);
 			double rest = 100.0 - in_states;
 			fprintf(out, "not in an idle state: %.2f%% (running, or counters not yet updated "
 				"by a CPU still idle)\n", rest < 0 ? 0 : rest);
 		}
-		if (m->format == FMT_JSON)
+		if (m->format == HOST_FMT_JSON)
 			fputs("]}", out);
 		ngroup++;
 	}
-	if (m->format == FMT_JSON)
+	if (m->format == HOST_FMT_JSON)
 		fputs("]}\n", out);
-	if (m->format == FMT_TEXT && ngroup == 0)
+	if (m->format == HOST_FMT_TEXT && ngroup == 0)
 		fprintf(out, "no online CPU with idle states among those asked for\n");
 	fflush(out);
 }
@@ -373,7 +372,7 @@ static int take_report(struct monitor *m, int64_t elapsed_ns)
 
 int cmd_monitor(int argc, char **argv)
 {
-	enum { OPT_CPU = 256, OPT_JSON, OPT_CSV, OPT_ROOT, OPT_DUMP, OPT_PER_CPU };
+	enum { OPT_CPU = 256, OPT_JSON, OPT_CSV, OPT_PER_CPU };
 	static const struct option opts[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'n' },
@@ -381,8 +380,7 @@ int cmd_monitor(int argc, char **argv)
 		{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "sysfs-root", required_argument, NULL, OPT_ROOT },
-		{ "sysfs-dump", required_argument, NULL, OPT_DUMP },
+		HOST_SOURCE_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -391,7 +389,8 @@ int cmd_monitor(int argc, char **argv)
 	int64_t interval_ns = 1000000000;
 	bool have_interval = false, per_cpu = false;
 	long count = -1;
-	int format = FMT_TEXT, c;
+	enum host_format format = HOST_FMT_TEXT;
+	int c;
 
 	optind = 1;
 	opterr = 0;
@@ -414,17 +413,12 @@ int cmd_monitor(int argc, char **argv)
 			break;
 		case OPT_JSON:
 		case OPT_CSV:
-			if (format != FMT_TEXT && format != (c == OPT_JSON ? FMT_JSON : FMT_CSV)) {
-				fprintf(stderr, "idlekit monitor: --json and --csv exclude each other\n");
+			if (host_format_opt("monitor", c == OPT_JSON ? HOST_FMT_JSON : HOST_FMT_CSV, &format))
 				return EXIT_USAGE;
-			}
-			format = c == OPT_JSON ? FMT_JSON : FMT_CSV;
 			break;
-		case OPT_ROOT:
-			src.root = optarg;
-			break;
-		case OPT_DUMP:
-			src.dump = optarg;
+		case HOST_OPT_ROOT:
+		case HOST_OPT_DUMP:
+			host_source_opt(c, optarg, &src);
 			break;
 		case 'h':
 			fputs(monitor_usage, stdout);
@@ -483,10 +477,10 @@ int cmd_monitor(int argc, char **argv)
 		m.total_ticks = calloc(n, sizeof(uint64_t));
 		if (m.idle_ticks && m.total_ticks && root)
 			read_proc_stat(&m, m.idle_ticks, m.total_ticks);
-		if (format == FMT_TEXT)
+		if (format == HOST_FMT_TEXT)
 			fprintf(stdout, "no cpuidle driver (driver '%s'): the kernel idles in its default "
 				"routine and keeps no per-state counters\n", m.idle.driver);
-	} else if (ik_sysfs_is_dump(fs) && format == FMT_TEXT) {
+	} else if (ik_sysfs_is_dump(fs) && format == HOST_FMT_TEXT) {
 		fprintf(stdout, "note: %s is a dump; its counters do not change\n", ik_sysfs_origin(fs));
 	}
 

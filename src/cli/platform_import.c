@@ -337,13 +337,12 @@ static char *make_platform(const struct ik_sysfs *fs, const struct ik_host_idle 
 
 int cmd_platform_import(int argc, char **argv)
 {
-	enum { OPT_CPU = 256, OPT_NAME, OPT_ROOT, OPT_DUMP };
+	enum { OPT_CPU = 256, OPT_NAME };
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "name", required_argument, NULL, OPT_NAME },
 		{ "output", required_argument, NULL, 'o' },
-		{ "sysfs-root", required_argument, NULL, OPT_ROOT },
-		{ "sysfs-dump", required_argument, NULL, OPT_DUMP },
+		HOST_SOURCE_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -363,11 +362,9 @@ int cmd_platform_import(int argc, char **argv)
 		case OPT_NAME:
 			name_opt = optarg;
 			break;
-		case OPT_ROOT:
-			src.root = optarg;
-			break;
-		case OPT_DUMP:
-			src.dump = optarg;
+		case HOST_OPT_ROOT:
+		case HOST_OPT_DUMP:
+			host_source_opt(c, optarg, &src);
 			break;
 		case 'o':
 			outpath = optarg;

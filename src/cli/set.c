@@ -219,7 +219,7 @@ static int undo(struct ik_journal *j, const char *why)
 
 int cmd_set(int argc, char **argv)
 {
-	enum { OPT_CPU = 256, OPT_ROOT, OPT_DUMP, OPT_LATENCY, OPT_PMQOS };
+	enum { OPT_CPU = 256, OPT_LATENCY, OPT_PMQOS };
 	static const struct option opts[] = {
 		{ "disable", required_argument, NULL, 'd' },
 		{ "enable", required_argument, NULL, 'e' },
@@ -228,8 +228,7 @@ int cmd_set(int argc, char **argv)
 		{ "latency", required_argument, NULL, OPT_LATENCY },
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "pm-qos-dev", required_argument, NULL, OPT_PMQOS },
-		{ "sysfs-root", required_argument, NULL, OPT_ROOT },
-		{ "sysfs-dump", required_argument, NULL, OPT_DUMP },
+		HOST_SOURCE_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -271,11 +270,9 @@ int cmd_set(int argc, char **argv)
 		case OPT_PMQOS:
 			pmqos_opt = optarg;
 			break;
-		case OPT_ROOT:
-			src.root = optarg;
-			break;
-		case OPT_DUMP:
-			src.dump = optarg;
+		case HOST_OPT_ROOT:
+		case HOST_OPT_DUMP:
+			host_source_opt(c, optarg, &src);
 			break;
 		case 'h':
 			fputs(set_usage, stdout);

@@ -72,7 +72,7 @@ static void read_wakee_states(const struct ik_sysfs *fs, int cpu, struct wakee_s
 int cmd_wakelat(int argc, char **argv)
 {
 	enum { OPT_WAKER = 256, OPT_WAKEE, OPT_WARMUP, OPT_GAP, OPT_METHOD, OPT_LATENCY, OPT_STATE,
-	       OPT_PMQOS, OPT_ROOT, OPT_JSON, OPT_HTML };
+	       OPT_PMQOS, OPT_JSON, OPT_HTML };
 	static const struct option opts[] = {
 		{ "waker-cpu", required_argument, NULL, OPT_WAKER },
 		{ "wakee-cpu", required_argument, NULL, OPT_WAKEE },
@@ -83,7 +83,7 @@ int cmd_wakelat(int argc, char **argv)
 		{ "latency", required_argument, NULL, OPT_LATENCY },
 		{ "state", required_argument, NULL, OPT_STATE },
 		{ "pm-qos-dev", required_argument, NULL, OPT_PMQOS },
-		{ "sysfs-root", required_argument, NULL, OPT_ROOT },
+		{ "sysfs-root", required_argument, NULL, HOST_OPT_ROOT }, /* live only: no dump */
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "html", required_argument, NULL, OPT_HTML },
 		{ "help", no_argument, NULL, 'h' },
@@ -140,8 +140,8 @@ int cmd_wakelat(int argc, char **argv)
 		case OPT_PMQOS:
 			pmqos_opt = optarg;
 			break;
-		case OPT_ROOT:
-			src.root = optarg;
+		case HOST_OPT_ROOT:
+			host_source_opt(c, optarg, &src);
 			break;
 		case OPT_JSON:
 			json = true;
