@@ -211,6 +211,11 @@ int ik_host_fold(const struct ik_host_idle *idle, int *group_of);
  */
 void ik_host_default_idle(const struct ik_sysfs *fs, char *buf, size_t len);
 
+/* ---- The clock (src/host/clock.c) ----------------------------------------------------------- */
+
+/* CLOCK_MONOTONIC now, in ns. */
+int64_t ik_host_now_ns(void);
+
 /* ---- Durations with units (src/host/units.c) -------------------------------------------- */
 
 /*

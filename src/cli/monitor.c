@@ -54,13 +54,6 @@ struct monitor {
 	uint64_t *idle_ticks, *total_ticks;
 };
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static uint64_t delta(uint64_t after, uint64_t before)
 {
 	return after >= before ? after - before : 0; /* a reset counter (driver reloaded) */
@@ -488,12 +481,12 @@ int cmd_monitor(int argc, char **argv)
 		fprintf(stderr, "idlekit monitor: cannot install signal handlers\n");
 		goto out;
 	}
-	int64_t start = now_ns();
+	int64_t start = ik_host_now_ns();
 	if (command) {
 		int status = 0;
 		if (ik_run_command(command, &status, err, sizeof(err)))
 			fprintf(stderr, "idlekit monitor: %s\n", err);
-		if (take_report(&m, now_ns() - start))
+		if (take_report(&m, ik_host_now_ns() - start))
 			goto out;
 		rc = status;
 	} else {
@@ -507,7 +500,7 @@ int cmd_monitor(int argc, char **argv)
 				;
 			if (ik_signals_caught())
 				break; /* interrupted: the partial interval is not reported */
-			int64_t t = now_ns();
+			int64_t t = ik_host_now_ns();
 			if (take_report(&m, t - last)) {
 				rc = EXIT_FAIL;
 				break;

@@ -42,13 +42,6 @@ int ik_ctxsw_test_parse(const char *text, enum ik_ctxsw_test *t)
 	return -1;
 }
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* Counters on their own cache lines: the threads must not slow each other down. */
 struct counter {
 	_Alignas(64) atomic_ullong value;
@@ -259,7 +252,7 @@ int ik_ctxsw_run(const struct ik_ctxsw_config *c, struct ik_ctxsw_result *r, cha
 		goto out;
 	}
 
-	int64_t start = now_ns(), end = start + c->duration_ns, last = start;
+	int64_t start = ik_host_now_ns(), end = start + c->duration_ns, last = start;
 	uint64_t last_count = 0;
 	int tick = 0;
 	while (!atomic_load(&s->failed)) {
@@ -267,7 +260,7 @@ int ik_ctxsw_run(const struct ik_ctxsw_config *c, struct ik_ctxsw_result *r, cha
 		if (next > end)
 			next = end;
 		sleep_until(next);
-		int64_t t = now_ns();
+		int64_t t = ik_host_now_ns();
 		uint64_t n = switches(s);
 		if (c->on_tick && c->tick_ns && (t - last) * 2 >= c->tick_ns)
 			c->on_tick(c->arg, ++tick, n - last_count, t - last);

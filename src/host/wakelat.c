@@ -61,13 +61,6 @@ int ik_host_allowed_cpus(struct ik_cpuset *allowed, char *err, size_t errlen)
 	return 0;
 }
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static void cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -188,7 +181,7 @@ static void *wakee_main(void *arg)
 	for (long i = 0; i < w->total; i++) {
 		if (wait_for_wake(w))
 			break;
-		int64_t woke = now_ns();
+		int64_t woke = ik_host_now_ns();
 		if (atomic_load(&w->stop))
 			break;
 		w->samples[i] = woke - (int64_t)atomic_load_explicit(&w->wake_time,
@@ -211,7 +204,7 @@ static int wait_acked(struct wakelat *w, long n, bool same_cpu)
 		else
 			cpu_relax();
 		if ((spins & 1023) == 1023) {
-			int64_t t = now_ns();
+			int64_t t = ik_host_now_ns();
 			if (!start)
 				start = t;
 			else if (t - start > STALL_NS) {
@@ -248,20 +241,20 @@ static void *waker_main(void *arg)
 			goto stop;
 		}
 		if (i == c->warmup)
-			a->measured_start = now_ns();
+			a->measured_start = ik_host_now_ns();
 		if (c->gap_ns > 0) {
-			int64_t until = now_ns() + c->gap_ns;
+			int64_t until = ik_host_now_ns() + c->gap_ns;
 			struct timespec ts = { (time_t)(until / 1000000000), (long)(until % 1000000000) };
 			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 				;
 		}
-		int64_t t0 = now_ns();
+		int64_t t0 = ik_host_now_ns();
 		atomic_store_explicit(&w->wake_time, t0, memory_order_release);
 		if (wake(w))
 			goto stop;
 	}
 	if (wait_acked(w, w->total, same_cpu) == 0) {
-		a->measured_end = now_ns();
+		a->measured_end = ik_host_now_ns();
 		return NULL;
 	}
 stop:
