@@ -168,6 +168,12 @@ const char *ik_rep_placement_name(enum ik_placement placement)
 	return "unknown";
 }
 
+bool ik_rep_has_throughput(const struct ik_scenario *sc)
+{
+	return sc->workload.kind == IK_WORKLOAD_PINGPONG || sc->workload.kind == IK_WORKLOAD_STREAM ||
+	       sc->workload.kind == IK_WORKLOAD_SPIN;
+}
+
 int ik_rep_nstates(const struct ik_run_result *r)
 {
 	if (r->nstates < 0)

@@ -28,12 +28,6 @@
 #define PLOT_H IK_HTML_PLOT_H
 #define SEED_LABEL_LEN IK_HTML_LABEL_LEN
 
-static bool has_throughput(const struct ik_scenario *sc)
-{
-	return sc->workload.kind == IK_WORKLOAD_PINGPONG || sc->workload.kind == IK_WORKLOAD_STREAM ||
-	       sc->workload.kind == IK_WORKLOAD_SPIN;
-}
-
 static void settings_table(FILE *out, const struct ik_scenario *sc,
 			   const struct ik_run_result *runs, int nruns)
 {
@@ -162,7 +156,7 @@ static int make_columns(const struct ik_scenario *sc, const struct ik_run_result
 			struct column *cols, int max)
 {
 	int n = 0;
-	if (has_throughput(sc)) {
+	if (ik_rep_has_throughput(sc)) {
 		cols[n++] = (struct column){IK_FIG_MB_PER_S, 0, 1.0, 2, "MB/s"};
 		cols[n++] = (struct column){IK_FIG_MESSAGES_PER_S, 0, 1.0, 2, "messages/s"};
 	}
@@ -397,7 +391,7 @@ static int plot_timeline(FILE *out, const struct ik_run_result *r)
 static int plot_throughput(FILE *out, const struct ik_scenario *sc,
 			   const struct ik_run_result *runs, int nruns)
 {
-	if (!has_throughput(sc)) {
+	if (!ik_rep_has_throughput(sc)) {
 		ik_html_note(out, "This workload (%s) has no throughput figure.",
 		     ik_rep_workload_name(sc->workload.kind));
 		return 0;

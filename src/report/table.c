@@ -162,12 +162,6 @@ static const char *ns_as_ms(char *buf, int64_t ns)
 }
 
 /* Workloads whose throughput is a message (or work unit) rate. */
-static bool is_pingpong(const struct ik_scenario *sc)
-{
-	return sc->workload.kind == IK_WORKLOAD_PINGPONG || sc->workload.kind == IK_WORKLOAD_STREAM ||
-	       sc->workload.kind == IK_WORKLOAD_SPIN;
-}
-
 /* ---- header ---- */
 
 static void print_name(FILE *out, const char *name, size_t maxlen)
@@ -359,7 +353,7 @@ static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct i
 	fixed(v[6], lat->count ? lat->sum / (double)lat->count / 1000.0 : 0.0, 2);
 	rc |= print_pairs(out, "Wake latency (task wake-up to running)", lat_headers, v, 7);
 
-	if (is_pingpong(sc)) {
+	if (ik_rep_has_throughput(sc)) {
 		static const char *const tput_headers[] = {"messages", "messages/s", "MB/s"};
 		snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)r->messages);
 		fixed(v[1], ik_run_messages_per_s(r), 2);
@@ -439,7 +433,7 @@ static int make_columns(const struct ik_scenario *sc, const struct ik_run_result
 			struct column *cols, int max)
 {
 	int n = 0;
-	if (is_pingpong(sc)) {
+	if (ik_rep_has_throughput(sc)) {
 		cols[n++] = (struct column){IK_FIG_MB_PER_S, 0, 1.0, 2, "MB/s"};
 		cols[n++] = (struct column){IK_FIG_MESSAGES_PER_S, 0, 1.0, 2, "messages/s"};
 	}
