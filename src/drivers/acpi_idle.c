@@ -373,12 +373,6 @@ fail:
 	return -1;
 }
 
-static void acpi_release(struct ik_driver_binding *b)
-{
-	free(b->ctx);
-	b->ctx = NULL;
-}
-
 /* acpi_idle_enter(): bus-master demotion of C3, C2 -> C1 without C2_MP_SUPPORTED. */
 static int acpi_enter(struct ik_driver_binding *b, struct ik_device *dev, int index, int64_t now,
 		      struct ik_rng *rng)
@@ -421,7 +415,7 @@ static int64_t acpi_exit_ns(struct ik_driver_binding *b, int cpu, int entered, i
 const struct ik_idle_driver ik_driver_acpi_idle = {
 	.name = "acpi_idle",
 	.probe = acpi_probe,
-	.release = acpi_release,
+	.release = drv_release_ctx,
 	.enter = acpi_enter,
 	.exit_ns = acpi_exit_ns,
 };

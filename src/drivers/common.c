@@ -1,5 +1,6 @@
 /* Helpers the idle drivers share (see drivers_internal.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "drivers/drivers_internal.h"
@@ -47,6 +48,12 @@ void drv_note(struct ik_driver_binding *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(b->notes + n, sizeof(b->notes) - n, fmt, ap);
 	va_end(ap);
+}
+
+void drv_release_ctx(struct ik_driver_binding *b)
+{
+	free(b->ctx);
+	b->ctx = NULL;
 }
 
 int drv_register(struct ik_driver_binding *b, char *err, size_t errlen)

@@ -146,12 +146,6 @@ fail:
 	return -1;
 }
 
-static void powernv_release(struct ik_driver_binding *b)
-{
-	free(b->ctx);
-	b->ctx = NULL;
-}
-
 /* The next enabled state after index, or -1. */
 static int next_enabled(const struct ik_driver *drv, const struct ik_device *dev, int index)
 {
@@ -197,7 +191,7 @@ static int64_t powernv_wakeup_timer_ns(struct ik_driver_binding *b, const struct
 const struct ik_idle_driver ik_driver_powernv = {
 	.name = "powernv_idle",
 	.probe = powernv_probe,
-	.release = powernv_release,
+	.release = drv_release_ctx,
 	.enter = powernv_enter,
 	.wakeup_timer_ns = powernv_wakeup_timer_ns,
 };
