@@ -329,13 +329,34 @@ static int digit_value(char c)
 	return 99;
 }
 
+/* The digits of s, decimal or (allow_hex) 0x hex, as a u64: false if empty, bad or too big. */
+static bool parse_unsigned(const char *s, bool allow_hex, uint64_t *out)
+{
+	unsigned base = 10;
+	uint64_t acc = 0;
+
+	if (allow_hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (*s == '\0')
+		return false;
+	for (; *s; s++) {
+		unsigned d = (unsigned)digit_value(*s);
+		if (d >= base || acc > (UINT64_MAX - d) / base)
+			return false;
+		acc = acc * base + d;
+	}
+	*out = acc;
+	return true;
+}
+
 int ik_ini_int(const char *v, int64_t min, int64_t max, bool allow_hex, int64_t *out,
 	       char *msg, size_t msglen)
 {
 	const char *s = v ? v : "";
 	bool neg = false;
-	unsigned base = 10;
-	uint64_t acc = 0;
+	uint64_t acc;
 	int64_t value;
 	char shown[80];
 
@@ -343,18 +364,8 @@ int ik_ini_int(const char *v, int64_t min, int64_t max, bool allow_hex, int64_t 
 		neg = true;
 		s++;
 	}
-	if (allow_hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	}
-	if (*s == '\0')
+	if (!parse_unsigned(s, allow_hex, &acc))
 		goto bad;
-	for (; *s; s++) {
-		unsigned d = (unsigned)digit_value(*s);
-		if (d >= base || acc > (UINT64_MAX - d) / base)
-			goto bad;
-		acc = acc * base + d;
-	}
 	if (neg) {
 		if (acc > (uint64_t)INT64_MAX + 1)
 			goto bad;
@@ -376,26 +387,10 @@ bad:
 
 int ik_ini_u64(const char *v, uint64_t *out, char *msg, size_t msglen)
 {
-	const char *s = v ? v : "";
-	unsigned base = 10;
-	uint64_t acc = 0;
 	char shown[80];
 
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	}
-	if (*s == '\0')
-		goto bad;
-	for (; *s; s++) {
-		unsigned d = (unsigned)digit_value(*s);
-		if (d >= base || acc > (UINT64_MAX - d) / base)
-			goto bad;
-		acc = acc * base + d;
-	}
-	*out = acc;
-	return 0;
-bad:
+	if (parse_unsigned(v ? v : "", true, out))
+		return 0;
 	return msg_fail(msg, msglen, "expected an integer 0..%" PRIu64 " (decimal or 0x hex), got '%s'",
 			UINT64_MAX, ik_ini_shown(v, shown, sizeof(shown)));
 }

@@ -92,6 +92,19 @@ static int register_timer(struct ik_sim *s, int task)
 	return 0;
 }
 
+/* The task's first wake-up: its timer at start_ms plus a random part of start_spread_ns
+   (the seed decides the order in which the tasks start).  -1 when out of memory. */
+static int start_in_spread(struct ik_sim *s, int task)
+{
+	const struct ik_workload *w = &s->sc->workload;
+
+	if (register_timer(s, task))
+		return -1;
+	ik_eq_arm(&s->eq, task_timer_id(s, task),
+		  w->start_ns + (int64_t)(ik_rng_unit(&s->rng) * (double)w->start_spread_ns));
+	return 0;
+}
+
 static int setup_pingpong(struct ik_sim *s, char *err, size_t errlen)
 {
 	const struct ik_workload *w = &s->sc->workload;
@@ -115,11 +128,8 @@ static int setup_pingpong(struct ik_sim *s, char *err, size_t errlen)
 		client->peer = 2 * k + 1;
 		server->peer = 2 * k;
 		client->work_ns = server->work_ns = w->work_ns;
-		/* Clients start spread over start_spread_ns, in an order the seed decides. */
-		if (register_timer(s, 2 * k))
+		if (start_in_spread(s, 2 * k))
 			goto oom;
-		ik_eq_arm(&s->eq, task_timer_id(s, 2 * k),
-			  w->start_ns + (int64_t)(ik_rng_unit(&s->rng) * (double)w->start_spread_ns));
 	}
 	return 0;
 oom:
@@ -158,10 +168,8 @@ static int setup_stream(struct ik_sim *s, char *err, size_t errlen)
 		sender->busy_loop = true;
 		sender->work_ns = message_work(w->work_ns, w);
 		receiver->work_ns = message_work(w->recv_work_ns, w);
-		if (register_timer(s, 2 * k))
+		if (start_in_spread(s, 2 * k))
 			goto oom;
-		ik_eq_arm(&s->eq, task_timer_id(s, 2 * k),
-			  w->start_ns + (int64_t)(ik_rng_unit(&s->rng) * (double)w->start_spread_ns));
 	}
 	return 0;
 oom:
