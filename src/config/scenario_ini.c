@@ -20,8 +20,8 @@
 
 #include "idlekit/driver.h"
 #include "idlekit/governor.h"
-#include "sim/ini_common.h"
-#include "sim/platform_ini.h"
+#include "config/ini_common.h"
+#include "config/platform_ini.h"
 
 enum section { SEC_SCENARIO, SEC_KERNEL, SEC_CPUIDLE, SEC_WORKLOAD, SEC_COUNT };
 static const char *const section_names[SEC_COUNT] = { "scenario", "kernel", "cpuidle", "workload" };

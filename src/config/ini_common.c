@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim/ini_common.h"
+#include "config/ini_common.h"
 
 #define MAX_FILE_BYTES (4 << 20)
 #define MAX_OVERRIDE_BYTES 4096

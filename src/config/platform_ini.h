@@ -8,7 +8,7 @@
 #define IDLEKIT_SIM_PLATFORM_INI_H
 
 #include "idlekit/scenario.h"
-#include "sim/ini_common.h"
+#include "config/ini_common.h"
 
 #define IK_PLATFORM_ORIGIN_LEN 512
 /* The platform sections, for "known sections" messages. */

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "idlekit/driver.h"
-#include "sim/platform_ini.h"
+#include "config/platform_ini.h"
 
 enum platform_key {
 	PK_NAME,
