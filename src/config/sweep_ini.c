@@ -297,6 +297,10 @@ int ik_sweep_spec_add_axis(struct ik_sweep_spec *s, const char *key, const char 
 	a->group = s->ngroups;
 	s->group_len[s->ngroups++] = a->nvalues;
 	s->naxes++;
+	s->npoints *= a->nvalues;
+	if (s->npoints > IK_SWEEP_MAX_POINTS)
+		return ik_ini_fail(&e, w, "vary.%s: expected at most %d points, the axes make more",
+				   key, IK_SWEEP_MAX_POINTS);
 	return 0;
 }
 
