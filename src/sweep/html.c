@@ -90,7 +90,7 @@ static void value_of(const struct ik_sweep_summary *sum, int64_t pt, int f, doub
 static void fig_label(const struct ik_sweep_spec *s, int f, char *buf, size_t len)
 {
 	if (f < 0)
-		snprintf(buf, len, "fraction of runs with %s < %.6g", ik_sweep_figure_key(s->bad.figure),
+		snprintf(buf, len, "bad runs (%s < %.10g), fraction", ik_sweep_figure_key(s->bad.figure),
 			 s->bad.below);
 	else
 		snprintf(buf, len, "%s", ik_sweep_figure_key(f));
@@ -135,6 +135,8 @@ static void line_plot(FILE *out, const struct ik_sweep_spec *s, const struct ik_
 		ymax = ymin + (ymin != 0 ? fabs(ymin) * 0.1 : 1);
 		ymin -= ymin != 0 ? fabs(ymin) * 0.1 : 0;
 	}
+	if (f >= 0)
+		ymax += 0.05 * (ymax - ymin); /* the top line clear of the frame */
 	fig_label(s, f, label, sizeof(label));
 	struct ik_svg_axis xa = { 0 }, ya = { .min = ymin, .max = ymax, .label = label };
 	xa.label = x.a->key;
@@ -155,8 +157,8 @@ static void line_plot(FILE *out, const struct ik_sweep_spec *s, const struct ik_
 		xa.cat_labels = catp;
 		xa.cat_label_every = ik_html_label_every(x.n);
 	}
-	snprintf(title, sizeof(title), "%s against %s%s%s", label, x.a->key,
-		 s->ngroups >= 2 ? ", one line per " : "", s->ngroups >= 2 ? ser.a->key : "");
+	snprintf(title, sizeof(title), "%s%s%s", label, s->ngroups >= 2 ? ", a line per " : "",
+		 s->ngroups >= 2 ? ser.a->key : "");
 	struct ik_svg p;
 	ik_svg_begin(&p, out, IK_HTML_PLOT_W, IK_HTML_PLOT_H, title, &xa, &ya);
 	const char *names[MAX_SERIES], *colors[MAX_SERIES];
@@ -300,8 +302,7 @@ static void heat_map(FILE *out, const struct ik_sweep_spec *s, const struct ik_s
 		snprintf(yl[j], IK_HTML_LABEL_LEN, "%s", y.a->values[y.n - 1 - j]);
 	const char **xp = ik_html_label_ptrs(xl, x.n), **yp = ik_html_label_ptrs(yl, y.n);
 	fig_label(s, f, label, sizeof(label));
-	snprintf(title, sizeof(title), "%s%s over %s and %s", f >= 0 ? "median " : "", label,
-		 x.a->key, y.a->key);
+	snprintf(title, sizeof(title), "%s%s", label, f >= 0 ? ", median over runs" : "");
 	struct ik_svg_axis xa = { .label = x.a->key, .ncat = x.n, .cat_labels = xp,
 				  .cat_label_every = ik_html_label_every(x.n) };
 	struct ik_svg_axis ya = { .label = y.a->key, .ncat = y.n, .cat_labels = yp,
@@ -382,7 +383,7 @@ static void settings_table(FILE *out, const struct ik_sweep_spec *s,
 			ik_html_setting(out, names[k], sum->settings[0][k], IK_SWEEP_SETTING_LEN);
 	}
 	if (s->bad.on) {
-		snprintf(buf, sizeof(buf), "%s < %.6g", ik_sweep_figure_key(s->bad.figure), s->bad.below);
+		snprintf(buf, sizeof(buf), "%s < %.10g", ik_sweep_figure_key(s->bad.figure), s->bad.below);
 		ik_html_setting(out, "bad run", buf, sizeof(buf));
 	}
 	fputs("</table>\n", out);
