@@ -703,12 +703,14 @@ int ik_sweep_spec_write(FILE *out, const struct ik_sweep_spec *s)
 	if (s->bad.on)
 		fprintf(out, "bad_below = %s:%.15g\n", ik_sweep_figure_key(s->bad.figure), s->bad.below);
 	for (int a = 0; a < s->naxes; a++) {
-		fprintf(out, "vary.%s = ", s->axes[a].key);
+		fprintf(out, "vary.%s =%s", s->axes[a].key,
+			s->axes[a].nvalues && s->axes[a].values[0][0] == ';' ? "" : " ");
 		for (int v = 0; v < s->axes[a].nvalues; v++)
 			fprintf(out, "%s%s", v ? "," : "", s->axes[a].values[v]);
 		fputc('\n', out);
 		if (s->axes[a].template_[0])
-			fprintf(out, "template.%s = %s\n", s->axes[a].key, s->axes[a].template_);
+			fprintf(out, "template.%s =%s%s\n", s->axes[a].key,
+				s->axes[a].template_[0] == ';' ? "" : " ", s->axes[a].template_);
 	}
 	for (int g = 0; g < s->ngroups; g++) {
 		int n = 0;
@@ -735,7 +737,9 @@ int ik_sweep_spec_write(FILE *out, const struct ik_sweep_spec *s)
 			snprintf(section, sizeof(section), "%.*s", sn, ov);
 			fprintf(out, "[%s]\n", section);
 		}
-		fprintf(out, "%.*s = %s\n", (int)(eq - dot - 1), dot + 1, eq + 1);
+		/* " ;" would start a comment: a value beginning with ';' follows '=' directly */
+		fprintf(out, "%.*s =%s%s\n", (int)(eq - dot - 1), dot + 1, eq[1] == ';' ? "" : " ",
+			eq + 1);
 	}
 	return ferror(out) ? -1 : 0;
 }
