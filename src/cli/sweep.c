@@ -525,6 +525,15 @@ static int merge(const char *out_dir, int n, char **dirs, const char *bad)
 	/* the output: a whole sweep's folder */
 	struct ik_sweep_shard whole = { 0, 1 };
 	struct reports r = { .s = s, .sh = &whole };
+	struct ik_sweep_manifest prev;
+	join(path, sizeof(path), out_dir, "manifest");
+	if (access(path, F_OK) == 0 &&
+	    (ik_sweep_manifest_read(path, &prev, err, sizeof(err)) != 0 ||
+	     prev.spec_hash != in[0].m.spec_hash || prev.shard.count != 1)) {
+		fprintf(stderr, "idlekit sweep merge: %s: holds another sweep (or a shard): expected a "
+			"new folder or this sweep's merge\n", out_dir);
+		goto out;
+	}
 	rc = EXIT_FAIL;
 	if (make_dir("sweep merge", out_dir))
 		goto out;

@@ -89,6 +89,11 @@ check "shard 1/4: points 1 and 5" test "$(cut -d, -f1 "$tmp/sh1/rows.csv" | sort
 check "merge: runs" test $? = 0
 check "merge: a local run's bytes" same_dirs "$tmp/j1" "$tmp/merged"
 
+want="holds another sweep (or a shard)"
+expect_bad "merge into a shard's folder" "" "$bin" sweep merge -o "$tmp/sh0" "$tmp/sh2" "$tmp/sh0" "$tmp/sh3" "$tmp/sh1"
+"$bin" sweep merge -o "$tmp/merged" "$tmp/sh2" "$tmp/sh0" "$tmp/sh3" "$tmp/sh1"
+check "merge again into its own folder: the same bytes" same_dirs "$tmp/j1" "$tmp/merged"
+
 # shards from the environment
 SLURM_ARRAY_TASK_ID=6 SLURM_ARRAY_TASK_MIN=5 SLURM_ARRAY_TASK_COUNT=4 \
   "$bin" sweep "$tmp/spec.ini" -o "$tmp/slurm1" -q
@@ -144,6 +149,11 @@ bad_spec "no base" $'[sweep]\nruns = 2' "bad.ini: \[sweep\]: missing required ke
 bad_spec "unknown base" $'[sweep]\nbase = nosuch' "bad.ini:2: \[sweep\] base:"
 bad_spec "set and varied" $'[sweep]\nbase = default\nvary.workload.pairs = 1,2\n[workload]\npairs = 3' \
   "bad.ini:5: workload.pairs: set here and varied on line 3"
+bad_spec "a combination that does not load" $'[sweep]\nbase = default\nvary.scenario.platform = amd-zen3,intel-skx\nvary.cpuidle.driver = acpi_idle,intel_idle' \
+  "bad.ini:4: \[sweep\] vary.cpuidle.driver: value 'intel_idle': .*intel_idle does not load on platform amd-zen3.*(at point 1: scenario.platform=amd-zen3, cpuidle.driver=intel_idle)"
+printf '[sweep]\nbase = default\nruns = 1\nvary.scenario.platform = intel-skx,intel-icx\nvary.cpuidle.driver = acpi_idle,intel_idle\n[scenario]\nduration_ms = 5\nwarmup_ms = 2\n' >"$tmp/drv.ini"
+"$bin" sweep "$tmp/drv.ini" -o "$tmp/drv" -q
+check "driver x platform axes: each point's platform and driver" test "$(cut -d, -f7,8 "$tmp/drv/rows.csv" | tr '\n' ' ')" = "intel-skx,acpi_idle intel-skx,intel_idle intel-icx,acpi_idle intel-icx,intel_idle "
 want="shard 4 out of range: expected 0..3 for 4 shards"
 expect_bad "shard out of range" "$tmp/s4" "$bin" sweep "$tmp/spec.ini" -o "$tmp/s4" --shard 4/4 -q
 want="the sweep has only 6 points: expected at most 6 shards"
