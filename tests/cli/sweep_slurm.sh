@@ -41,7 +41,7 @@ die() {
 wait_for() {
   local limit=$1; shift
   local end=$((SECONDS + limit))
-  while [ "$SECONDS" -lt "$end" ]; do "$@" >/dev/null 2>&1 && return 0; sleep 0.5; done
+  while [ "$SECONDS" -lt "$end" ]; do timeout 20 "$@" >/dev/null 2>&1 && return 0; sleep 0.5; done
   return 1
 }
 free_port() {
@@ -55,6 +55,7 @@ free_port() {
 
 mkdir -p "$tmp/munge" "$tmp/state" "$tmp/spool" "$tmp/log" "$tmp/run"
 chmod 711 "$tmp/munge"
+# every wait below is bounded (wait_for, timeout), so the test cannot hang
 dd if=/dev/urandom of="$tmp/munge/munge.key" bs=1024 count=1 status=none
 chmod 400 "$tmp/munge/munge.key"
 munged --force --key-file="$tmp/munge/munge.key" --socket="$tmp/munge/munge.socket" \
@@ -124,7 +125,7 @@ duration_ms = 10
 warmup_ms = 5
 INI
 
-"$bin" sweep "$tmp/spec.ini" -o "$tmp/local" -j 2 -q || die "the local sweep failed"
+timeout 300 "$bin" sweep "$tmp/spec.ini" -o "$tmp/local" -j 2 -q || die "the local sweep failed"
 grep -qx 'points 20' "$tmp/local/manifest" || die "the sweep does not have 20 points"
 
 out=$(timeout 60 "$bin" sweep slurm "$tmp/spec.ini" -o "$tmp/cluster" --shards 5 \
@@ -138,7 +139,7 @@ for i in 0 1 2 3 4; do
   grep -qx "shard $i/5" "$tmp/cluster/shard-$i/manifest" 2>/dev/null ||
     die "array task $i wrote no shard ($(cat "$tmp/cluster/logs/shard-$i.out" 2>/dev/null))"
 done
-"$bin" sweep merge -o "$tmp/merged" "$tmp"/cluster/shard-* || die "sweep merge failed"
+timeout 120 "$bin" sweep merge -o "$tmp/merged" "$tmp"/cluster/shard-* || die "sweep merge failed"
 for f in manifest spec.ini rows.csv results.csv results.json summary.csv index.html; do
   cmp "$tmp/local/$f" "$tmp/merged/$f" || die "$f: the cluster's merged result differs from -j 2"
 done
