@@ -13,6 +13,8 @@ static const char usage[] =
 	"Commands:\n"
 	"  sim [SCENARIO] [--set SECTION.KEY=VALUE]... [--runs N] [--seed N] [--json|--csv]\n"
 	"                     run a scenario (default: the built-in 'default' scenario)\n"
+	"  sweep SPEC.ini -o DIR [-j N] [--shard I/N]\n"
+	"                     a grid of scenarios (also sweep slurm, sweep merge)\n"
 	"  compare RESULT.json...\n"
 	"                     results side by side: changes and their significance\n"
 	"  platform list      list the built-in platforms\n"
@@ -80,6 +82,8 @@ int main(int argc, char **argv)
 		return cmd_record(argc - 1, argv + 1);
 	if (strcmp(cmd, "import") == 0)
 		return cmd_import(argc - 1, argv + 1);
+	if (strcmp(cmd, "sweep") == 0)
+		return cmd_sweep(argc - 1, argv + 1);
 	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
 		printf("idlekit 0.1.0\n");
 		return EXIT_OK;
@@ -106,6 +110,8 @@ int main(int argc, char **argv)
 				return cmd_record(2, args);
 			if (strcmp(argv[2], "import") == 0)
 				return cmd_import(2, args);
+			if (strcmp(argv[2], "sweep") == 0)
+				return cmd_sweep(2, args);
 		}
 		fputs(usage, stdout);
 		return EXIT_OK;

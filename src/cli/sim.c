@@ -8,10 +8,12 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "idlekit/html.h"
 #include "idlekit/result.h"
 #include "idlekit/scenario.h"
 #include "idlekit/sim.h"
+#include "idlekit/sweep.h"
 
 static const char sim_usage[] =
 	"usage: idlekit sim [SCENARIO] [OPTIONS]\n"
@@ -29,6 +31,16 @@ static const char sim_usage[] =
 	"  --runs N                 run N seeds (seed, seed+1, ...) and add min, max, median,\n"
 	"                           amean, hmean, stddev and CoV across them\n"
 	"  --seed N                 first seed (default: the scenario's)\n"
+	"  -j, --jobs N             run the seeds on N threads (default: the CPUs this process\n"
+	"                           may use); the results are the same for any N\n"
+	"  --vary SECTION.KEY=LIST  vary a key over a list V1,V2,... or a range\n"
+	"                           lin:START:STOP:COUNT / log:START:STOP:COUNT (repeatable:\n"
+	"                           the axes are crossed) and print each point's medians; a\n"
+	"                           quick `idlekit sweep` (docs/sweep.md).  With --json the\n"
+	"                           tidy table of every run, with --csv the summary per point,\n"
+	"                           with --html the sweep's page\n"
+	"  --bad-below FIGURE:VALUE with --vary: the fraction of runs with FIGURE < VALUE\n"
+	"  -q, --quiet              no progress line on standard error\n"
 	"  --json                   JSON output (schema: docs/json-schema.md)\n"
 	"  --csv                    CSV output\n"
 	"  -o, --output FILE        write to FILE (atomically) instead of standard output\n"
@@ -42,11 +54,149 @@ static const char sim_usage[] =
 	"Examples:\n"
 	"  idlekit sim\n"
 	"  idlekit sim scenarios/default.ini --runs 5 --json -o result.json\n"
-	"  idlekit sim default --set cpuidle.disable=C2 --set scenario.duration_ms=500\n";
+	"  idlekit sim default --set cpuidle.disable=C2 --set scenario.duration_ms=500\n"
+	"  idlekit sim seed000-baseline --runs 6 -j 2\n"
+	"  idlekit sim default --vary cpuidle.governor=menu,teo --vary workload.pairs=1,2,4\n";
+
+/* sim --vary: the points of a sweep of the scenario, a table of medians (or the sweep's
+   tidy JSON, its summary CSV, its HTML page). */
+static int sim_vary(const char *ref, const char **sets, int nsets, const char **vary, int nvary,
+		    uint64_t runs, bool have_seed, uint64_t seed, const char *bad, int format,
+		    int json_format, int csv_format, const char *outpath, const char *htmlpath,
+		    int jobs, bool quiet)
+{
+	struct ik_sweep_spec *s = malloc(sizeof(*s));
+	struct ik_sweep_shard whole = { 0, 1 };
+	struct ik_sweep_summary sum = { 0 };
+	char err[IK_ERR_LEN];
+	int rc = EXIT_USAGE;
+	FILE *rows = NULL;
+	bool have_sum = false;
+
+	if (!s) {
+		fprintf(stderr, "idlekit sim: out of memory\n");
+		return EXIT_FAIL;
+	}
+	ik_sweep_spec_init(s, "idlekit sim", ref);
+	for (int i = 0; i < nsets; i++) {
+		if (strlen(sets[i]) >= IK_SWEEP_OVERRIDE_LEN || s->noverrides >= IK_SWEEP_MAX_OVERRIDES) {
+			fprintf(stderr, "idlekit sim: --set %.60s: with --vary, at most %d overrides of "
+				"%d characters\n", sets[i], IK_SWEEP_MAX_OVERRIDES,
+				IK_SWEEP_OVERRIDE_LEN - 1);
+			goto out;
+		}
+		snprintf(s->overrides[s->noverrides++], IK_SWEEP_OVERRIDE_LEN, "%s", sets[i]);
+	}
+	for (int i = 0; i < nvary; i++) {
+		char key[IK_SWEEP_KEY_LEN + 1];
+		const char *eq = strchr(vary[i], '=');
+		if (!eq || eq == vary[i] || (size_t)(eq - vary[i]) >= sizeof(key)) {
+			fprintf(stderr, "idlekit sim: --vary %.60s: expected SECTION.KEY=V1,V2,... or "
+				"SECTION.KEY=lin:START:STOP:COUNT\n", vary[i]);
+			goto out;
+		}
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - vary[i]), vary[i]);
+		if (ik_sweep_spec_add_axis(s, key, eq + 1, 0, err, sizeof(err)) != 0) {
+			/* "vary.KEY: ..." as "--vary KEY: ..." */
+			fprintf(stderr, "idlekit sim: --vary %s\n",
+				strncmp(err, "vary.", 5) == 0 ? err + 5 : err);
+			goto out;
+		}
+	}
+	if (bad && ik_sweep_parse_bad(bad, &s->bad, err, sizeof(err)) != 0) {
+		fprintf(stderr, "idlekit sim: --bad-below: %s\n", err);
+		goto out;
+	}
+	s->runs = (int)runs;
+	s->have_seed = have_seed;
+	s->seed = seed;
+	if (ik_sweep_spec_check(s, err, sizeof(err)) != 0) {
+		fprintf(stderr, "idlekit sim: %s\n", err);
+		goto out;
+	}
+	rows = tmpfile();
+	if (!rows) {
+		fprintf(stderr, "idlekit sim: cannot create a temporary file: %s\n", strerror(errno));
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	struct cli_progress prog;
+	cli_progress_begin(&prog, "sim", "runs", 0, s->npoints * s->runs, quiet);
+	struct ik_sweep_progress hook = { cli_progress_step, &prog };
+	int ret = ik_sweep_run(s, &whole, 0, jobs, rows, &hook, err, sizeof(err));
+	cli_progress_end(&prog);
+	if (ret != 0) {
+		fprintf(stderr, "idlekit sim: %s\n", err);
+		rc = ret == 2 ? EXIT_USAGE : EXIT_FAIL;
+		goto out;
+	}
+	if (ik_sweep_summarize(rows, s, &sum, err, sizeof(err)) != 0) {
+		fprintf(stderr, "idlekit sim: %s\n", err);
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	have_sum = true;
+	struct cli_output o;
+	rc = EXIT_FAIL;
+	if (cli_output_open(&o, outpath))
+		goto out;
+	int wrc;
+	if (format == json_format)
+		wrc = ik_sweep_write_results_json(o.fp, rows, s);
+	else if (format == csv_format)
+		wrc = ik_sweep_write_summary_csv(o.fp, s, &sum);
+	else {
+		static const char *const figs[] = { "messages_per_s", "mb_per_s", "wake_p99_ns",
+						    "avg_power_w" };
+		int idx[IK_SWEEP_MAX_AXES];
+		fprintf(o.fp, "%-6s", "point");
+		for (int a = 0; a < s->naxes; a++)
+			fprintf(o.fp, " %18s", s->axes[a].key);
+		fprintf(o.fp, " %5s", "runs");
+		if (s->bad.on)
+			fprintf(o.fp, " %8s", "bad");
+		for (int f = 0; f < 4; f++)
+			fprintf(o.fp, " %16s", figs[f]);
+		fprintf(o.fp, "\n");
+		for (int64_t p = 0; p < s->npoints; p++) {
+			ik_sweep_point_index(s, p, idx);
+			fprintf(o.fp, "%-6lld", (long long)p);
+			for (int a = 0; a < s->naxes; a++)
+				fprintf(o.fp, " %18.18s", s->axes[a].values[idx[a]]);
+			fprintf(o.fp, " %5d", sum.nruns[p]);
+			if (s->bad.on)
+				fprintf(o.fp, " %8.2f", sum.bad_fraction[p]);
+			for (int f = 0; f < 4; f++)
+				fprintf(o.fp, " %16.6g",
+					sum.stat[p * sum.nfigures + ik_sweep_figure_find(figs[f])].median);
+			fprintf(o.fp, "\n");
+		}
+		fprintf(o.fp, "(medians over each point's runs; --csv for quartiles and 95%% CIs)\n");
+		wrc = ferror(o.fp) ? -1 : 0;
+	}
+	rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
+	if (rc == EXIT_OK && htmlpath) {
+		if (cli_output_open(&o, htmlpath)) {
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		wrc = ik_sweep_write_html(o.fp, s, &sum);
+		rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
+	}
+out:
+	if (have_sum)
+		ik_sweep_summary_free(&sum);
+	if (rows)
+		fclose(rows);
+	ik_sweep_spec_free(s);
+	free(s);
+	return rc;
+}
 
 int cmd_sim(int argc, char **argv)
 {
-	enum { OPT_SET = 256, OPT_RUNS, OPT_SEED, OPT_JSON, OPT_CSV, OPT_HTML, OPT_WINDOW };
+	enum { OPT_SET = 256, OPT_RUNS, OPT_SEED, OPT_JSON, OPT_CSV, OPT_HTML, OPT_WINDOW, OPT_VARY,
+	       OPT_BAD };
 	static const struct option opts[] = {
 		{ "set", required_argument, NULL, OPT_SET },
 		{ "runs", required_argument, NULL, OPT_RUNS },
@@ -55,12 +205,19 @@ int cmd_sim(int argc, char **argv)
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "html", required_argument, NULL, OPT_HTML },
 		{ "timeline-window", required_argument, NULL, OPT_WINDOW },
+		{ "vary", required_argument, NULL, OPT_VARY },
+		{ "bad-below", required_argument, NULL, OPT_BAD },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char **sets = calloc((size_t)argc + 1, sizeof(char *));
-	int nsets = 0, format = 0, rc = EXIT_USAGE;
+	const char **vary = calloc((size_t)argc + 1, sizeof(char *));
+	const char *bad = NULL;
+	int nsets = 0, nvary = 0, format = 0, rc = EXIT_USAGE, jobs = 0;
+	bool quiet = false;
 	uint64_t runs = 0, seed = 0;
 	bool have_seed = false;
 	const char *outpath = NULL, *htmlpath = NULL, *window = NULL;
@@ -69,7 +226,7 @@ int cmd_sim(int argc, char **argv)
 	struct ik_run_result *results = NULL;
 	int done = 0;
 
-	if (!sets || !sc) {
+	if (!sets || !sc || !vary) {
 		fprintf(stderr, "idlekit sim: out of memory\n");
 		rc = EXIT_FAIL;
 		goto out;
@@ -77,8 +234,21 @@ int cmd_sim(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ho:j:q", opts, NULL)) != -1) {
 		switch (c) {
+		case OPT_VARY:
+			vary[nvary++] = optarg;
+			break;
+		case OPT_BAD:
+			bad = optarg;
+			break;
+		case 'j':
+			if (cli_parse_jobs("sim", optarg, &jobs))
+				goto out;
+			break;
+		case 'q':
+			quiet = true;
+			break;
 		case OPT_SET:
 			sets[nsets++] = optarg;
 			break;
@@ -138,6 +308,21 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 	}
 	const char *ref = optind < argc ? argv[optind] : "default";
+	if (bad && !nvary) {
+		fprintf(stderr, "idlekit sim: --bad-below is for a sweep: add --vary KEY=LIST\n");
+		goto out;
+	}
+	if (!jobs)
+		jobs = cli_default_jobs();
+	if (nvary) {
+		if (window) {
+			fprintf(stderr, "idlekit sim: --timeline-window is not for --vary\n");
+			goto out;
+		}
+		rc = sim_vary(ref, sets, nsets, vary, nvary, runs, have_seed, seed, bad, format,
+			      OPT_JSON, OPT_CSV, outpath, htmlpath, jobs, quiet);
+		goto out;
+	}
 
 	char err[IK_ERR_LEN];
 	if (ik_scenario_load(ref, sets, nsets, sc, err, sizeof(err))) {
@@ -155,23 +340,30 @@ int cmd_sim(int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	bool progress = sc->runs > 1 && isatty(STDERR_FILENO);
-	for (int i = 0; i < sc->runs; i++) {
-		if (progress)
-			fprintf(stderr, "\rrun %d/%d (seed %" PRIu64 ")", i + 1, sc->runs,
-				sc->seed + (uint64_t)i);
-		/* the HTML page's timeline: the first run's idle periods in a window */
-		sc->timeline_start_ns = htmlpath && i == 0 ? win_start : 0;
-		sc->timeline_len_ns = htmlpath && i == 0 ? win_len : 0;
-		if (ik_sim_run(sc, sc->seed + (uint64_t)i, &results[i], err, sizeof(err))) {
-			fprintf(stderr, "%sidlekit sim: %s\n", progress ? "\n" : "", err);
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		done++;
+	/* the HTML page's timeline: the first run's idle periods in a window */
+	struct ik_scenario *first = malloc(sizeof(*first));
+	if (!first) {
+		fprintf(stderr, "idlekit sim: out of memory\n");
+		rc = EXIT_FAIL;
+		goto out;
 	}
-	if (progress)
-		fprintf(stderr, "\r%*s\r", 40, "");
+	*first = *sc;
+	first->timeline_start_ns = htmlpath ? win_start : 0;
+	first->timeline_len_ns = htmlpath ? win_len : 0;
+	sc->timeline_start_ns = sc->timeline_len_ns = 0;
+	struct cli_progress prog;
+	cli_progress_begin(&prog, "sim", "runs", 0, sc->runs, quiet);
+	struct ik_sweep_progress hook = { cli_progress_step, &prog };
+	int mrc = ik_sim_run_many(first, sc, sc->seed, sc->runs, jobs, results, &hook, err,
+				  sizeof(err));
+	cli_progress_end(&prog);
+	free(first);
+	if (mrc != 0) {
+		fprintf(stderr, "idlekit sim: %s\n", err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	done = sc->runs;
 
 	struct cli_output o;
 	if (cli_output_open(&o, outpath)) {
@@ -200,5 +392,6 @@ out:
 	free(results);
 	free(sc);
 	free(sets);
+	free(vary);
 	return rc;
 }

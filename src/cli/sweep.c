@@ -1,0 +1,859 @@
+/*
+ * idlekit sweep: a grid of scenarios from a spec (docs/sweep.md), run here on a pool of
+ * threads, split into shards for a cluster (sweep slurm writes the job array), and joined
+ * again (sweep merge).  A sweep folder holds:
+ *
+ *   manifest    the spec's hash, the shard I/N, its points and runs per point
+ *   spec.ini    the spec in canonical form (what merge reads)
+ *   rows.csv    one line per run, appended as points finish, in point order (a rerun
+ *               with the same spec resumes after the last complete point)
+ *   results.csv, results.json, summary.csv, index.html
+ *               the reports, written when every point is done (a whole sweep, or a merge)
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/progress.h"
+#include "idlekit/sweep.h"
+
+static const char sweep_usage[] =
+	"usage: idlekit sweep SPEC.ini -o DIR [-j N] [-q] [--shard I/N] [--bad-below FIGURE:VALUE]\n"
+	"       idlekit sweep slurm SPEC.ini -o DIR [--shards N] [--partition P] [--time T]\n"
+	"                           [--cpus-per-task C] [--mem M] [--account A] [--submit]\n"
+	"       idlekit sweep merge -o DIR SHARD_DIR... [--bad-below FIGURE:VALUE]\n"
+	"\n"
+	"Run a grid of what-ifs: a base scenario with keys varied over lists or ranges, every\n"
+	"combination (point) for a number of runs (seeds).  The spec is an INI file:\n"
+	"\n"
+	"  [sweep]\n"
+	"  base = seed000-baseline          ; a built-in scenario or an .ini file\n"
+	"  runs = 3                         ; seeds per point (default: the scenario's)\n"
+	"  vary.workload.pairs = 2,4,8      ; an axis: a list ...\n"
+	"  vary.workload.start_spread_us = lin:2300:2900:4   ; ... or lin:/log:START:STOP:COUNT\n"
+	"  vary.acpi.pm_timer_read_ns = 1300,1500\n"
+	"  template.acpi.pm_timer_read_ns = lognormal {} 0.1 ; what the value goes into\n"
+	"  zip = KEY1,KEY2                  ; these axes move together (default: crossed)\n"
+	"  bad_below = messages_per_s:900000 ; a bad run, for bimodal results\n"
+	"  [scenario]                       ; any other section overrides the base (as --set)\n"
+	"  duration_ms = 50\n"
+	"\n"
+	"DIR receives results.csv and results.json (a row per point and run), summary.csv\n"
+	"(per point: median, quartiles, IQR, mean with 95% CI) and index.html (plots).  The\n"
+	"results are the same bytes for any -j.  A rerun with the same spec and DIR skips the\n"
+	"points already done; a DIR made from another spec is refused.\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output DIR        the sweep folder (created if missing)\n"
+	"  -j, --jobs N            threads (default: the CPUs this process may use)\n"
+	"  -q, --quiet             no progress line on standard error\n"
+	"  --shard I/N             run only shard I of N (points p with p mod N = I); also\n"
+	"                          taken from a Slurm job array (SLURM_ARRAY_TASK_ID minus\n"
+	"                          SLURM_ARRAY_TASK_MIN, of SLURM_ARRAY_TASK_COUNT) or from a\n"
+	"                          Kubernetes Indexed Job (JOB_COMPLETION_INDEX of --shard-count)\n"
+	"  --shard-count N         the number of shards, for JOB_COMPLETION_INDEX\n"
+	"  --bad-below FIGURE:VALUE\n"
+	"                          a run is bad when FIGURE < VALUE: summary.csv and index.html\n"
+	"                          add the fraction of bad runs per point (overrides bad_below)\n"
+	"  -h, --help              this text\n"
+	"\n"
+	"sweep slurm writes DIR/sweep.sbatch, a job array of --shards tasks (default: one per\n"
+	"point, at most 100), each writing DIR/shard-I; --submit also runs sbatch.  Then:\n"
+	"sweep merge -o OUT DIR/shard-* joins the shards into the files a local run writes,\n"
+	"byte for byte, after checking that every shard is there once, complete and of one spec.\n"
+	"\n"
+	"Examples:\n"
+	"  idlekit sweep docs/examples/sweep-seed000/spec.ini -o /tmp/seed000 -j 2\n"
+	"  idlekit sweep spec.ini -o out --shard 0/4        # one of four shards\n"
+	"  idlekit sweep slurm spec.ini -o /shared/run --partition batch --time 00:30:00 --submit\n"
+	"  idlekit sweep merge -o merged /shared/run/shard-*\n";
+
+#define SHARD_SCRIPT_MAX 100
+
+int cli_default_jobs(void)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return 1;
+	int n = CPU_COUNT(&set);
+	return n < 1 ? 1 : n > 1024 ? 1024 : n;
+}
+
+int cli_parse_jobs(const char *cmd, const char *text, int *out)
+{
+	uint64_t v;
+	if (cli_parse_u64(cmd, "-j", text, 1024, &v))
+		return -1;
+	if (v == 0) {
+		fprintf(stderr, "idlekit %s: -j: expected an integer 1..1024, got 0\n", cmd);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+/* snprintf where a text cut short is acceptable (messages; paths are checked by open). */
+static void fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
+static void fmt(char *buf, size_t len, const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	vsnprintf(buf, len, f, ap);
+	va_end(ap);
+}
+
+static void join(char *buf, size_t len, const char *dir, const char *name)
+{
+	fmt(buf, len, "%s/%s", dir, name);
+}
+
+/* Writes `path` whole or not at all with fn(out, ...). */
+static int write_file(const char *dir, const char *name, int (*fn)(FILE *, void *), void *arg)
+{
+	char path[PATH_MAX];
+	struct cli_output o;
+	join(path, sizeof(path), dir, name);
+	if (cli_output_open(&o, path))
+		return -1;
+	int ok = fn(o.fp, arg) == 0;
+	return cli_output_close(&o, ok);
+}
+
+struct reports {
+	const struct ik_sweep_spec *s;
+	FILE *rows;
+	struct ik_sweep_summary sum;
+	const struct ik_sweep_shard *sh;
+};
+
+static int w_manifest(FILE *out, void *arg)
+{
+	struct reports *r = arg;
+	return ik_sweep_manifest_write(out, r->s, r->sh);
+}
+static int w_spec(FILE *out, void *arg)
+{
+	struct reports *r = arg;
+	return ik_sweep_spec_write(out, r->s);
+}
+static int w_results_csv(FILE *out, void *arg)
+{
+	struct reports *r = arg;
+	return ik_sweep_write_results_csv(out, r->rows, r->s);
+}
+static int w_results_json(FILE *out, void *arg)
+{
+	struct reports *r = arg;
+	return ik_sweep_write_results_json(out, r->rows, r->s);
+}
+static int w_summary(FILE *out, void *arg)
+{
+	struct reports *r = arg;
+	return ik_sweep_write_summary_csv(out, r->s, &r->sum);
+}
+static int w_html(FILE *out, void *arg)
+{
+	struct reports *r = arg;
+	return ik_sweep_write_html(out, r->s, &r->sum);
+}
+
+/* The four reports from DIR/rows.csv (every point present). EXIT_*. */
+static int write_reports(const char *cmd, const char *dir, const struct ik_sweep_spec *s)
+{
+	char path[PATH_MAX], err[IK_ERR_LEN];
+	struct reports r = { .s = s };
+	join(path, sizeof(path), dir, "rows.csv");
+	r.rows = fopen(path, "r");
+	if (!r.rows) {
+		fprintf(stderr, "idlekit %s: %s: cannot open: %s\n", cmd, path, strerror(errno));
+		return EXIT_FAIL;
+	}
+	int rc = EXIT_FAIL;
+	if (ik_sweep_summarize(r.rows, s, &r.sum, err, sizeof(err)) != 0) {
+		fprintf(stderr, "idlekit %s: %s: %s\n", cmd, path, err);
+		goto out;
+	}
+	if (write_file(dir, "results.csv", w_results_csv, &r) == 0 &&
+	    write_file(dir, "results.json", w_results_json, &r) == 0 &&
+	    write_file(dir, "summary.csv", w_summary, &r) == 0 &&
+	    write_file(dir, "index.html", w_html, &r) == 0)
+		rc = EXIT_OK;
+	ik_sweep_summary_free(&r.sum);
+out:
+	fclose(r.rows);
+	return rc;
+}
+
+static int make_dir(const char *cmd, const char *dir)
+{
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "idlekit %s: %s: cannot create the folder: %s\n", cmd, dir,
+			strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "idlekit %s: %s: expected a folder\n", cmd, dir);
+		return -1;
+	}
+	return 0;
+}
+
+static bool dir_empty(const char *dir)
+{
+	FILE *f;
+	char path[PATH_MAX];
+	/* a folder is empty for us when it holds none of a sweep's files and nothing else we
+	   could overwrite: only manifest-less folders with no rows.csv are taken */
+	join(path, sizeof(path), dir, "rows.csv");
+	f = fopen(path, "r");
+	if (f) {
+		fclose(f);
+		return false;
+	}
+	join(path, sizeof(path), dir, "results.csv");
+	f = fopen(path, "r");
+	if (f) {
+		fclose(f);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The sweep folder for this spec and shard: new (manifest and spec written), or resumed
+ * (same hash, shard and runs; rows cut to the last complete point).  *done = the points
+ * done before.  EXIT_*.
+ */
+static int open_dir(const char *cmd, const char *dir, const struct ik_sweep_spec *s,
+		    const struct ik_sweep_shard *sh, int64_t *done)
+{
+	char path[PATH_MAX], err[IK_ERR_LEN];
+	struct ik_sweep_manifest m;
+	struct reports r = { .s = s, .sh = sh };
+
+	*done = 0;
+	if (make_dir(cmd, dir))
+		return EXIT_USAGE;
+	join(path, sizeof(path), dir, "manifest");
+	if (access(path, F_OK) != 0) {
+		if (!dir_empty(dir)) {
+			fprintf(stderr, "idlekit %s: %s: holds results but no manifest: expected a new "
+				"folder or one of this sweep's\n", cmd, dir);
+			return EXIT_USAGE;
+		}
+		join(path, sizeof(path), dir, "rows.csv");
+		FILE *f = fopen(path, "w");
+		if (!f) {
+			fprintf(stderr, "idlekit %s: %s: cannot create: %s\n", cmd, path, strerror(errno));
+			return EXIT_FAIL;
+		}
+		fclose(f);
+		if (write_file(dir, "spec.ini", w_spec, &r) || write_file(dir, "manifest", w_manifest, &r))
+			return EXIT_FAIL;
+		return EXIT_OK;
+	}
+	if (ik_sweep_manifest_read(path, &m, err, sizeof(err)) != 0) {
+		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
+		return EXIT_USAGE;
+	}
+	uint64_t h = ik_sweep_spec_hash(s);
+	if (m.spec_hash != h || m.runs != s->runs) {
+		fprintf(stderr, "idlekit %s: %s: made from a different spec (hash %016llx, this "
+			"spec's is %016llx): use another folder\n", cmd, dir,
+			(unsigned long long)m.spec_hash, (unsigned long long)h);
+		return EXIT_USAGE;
+	}
+	if (m.shard.index != sh->index || m.shard.count != sh->count) {
+		fprintf(stderr, "idlekit %s: %s: holds shard %d/%d, this run is shard %d/%d: use "
+			"another folder\n", cmd, dir, m.shard.index, m.shard.count, sh->index,
+			sh->count);
+		return EXIT_USAGE;
+	}
+	join(path, sizeof(path), dir, "rows.csv");
+	FILE *f = fopen(path, "r+");
+	if (!f) {
+		fprintf(stderr, "idlekit %s: %s: cannot open: %s\n", cmd, path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	long good;
+	int ret = ik_sweep_rows_scan(f, path, s, sh, done, &good, err, sizeof(err));
+	if (ret == 0 && ftruncate(fileno(f), good) != 0)
+		ret = -1, fmt(err, sizeof(err), "%s: cannot truncate: %s", path, strerror(errno));
+	fclose(f);
+	if (ret) {
+		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* The spec from a file, with --bad-below, checked against its scenario. EXIT_*. */
+static int load_spec(const char *cmd, const char *path, const char *bad, bool check,
+		     struct ik_sweep_spec *s)
+{
+	char err[IK_ERR_LEN];
+	if (ik_sweep_spec_load(path, s, err, sizeof(err)) != 0) {
+		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
+		return EXIT_USAGE;
+	}
+	if (bad && ik_sweep_parse_bad(bad, &s->bad, err, sizeof(err)) != 0) {
+		fprintf(stderr, "idlekit %s: --bad-below: %s\n", cmd, err);
+		ik_sweep_spec_free(s);
+		return EXIT_USAGE;
+	}
+	if (check && ik_sweep_spec_check(s, err, sizeof(err)) != 0) {
+		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
+		ik_sweep_spec_free(s);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static int run_sweep(const char *spec_path, const char *dir, int jobs, bool quiet,
+		     const char *shard_text, int shard_count, const char *bad)
+{
+	struct ik_sweep_spec *s = malloc(sizeof(*s));
+	struct ik_sweep_shard sh = { 0, 1 };
+	char err[IK_ERR_LEN], src[64];
+	int rc;
+
+	if (!s) {
+		fprintf(stderr, "idlekit sweep: out of memory\n");
+		return EXIT_FAIL;
+	}
+	if (shard_text) {
+		if (ik_sweep_shard_parse(shard_text, &sh, err, sizeof(err)) != 0) {
+			fprintf(stderr, "idlekit sweep: --shard: %s\n", err);
+			free(s);
+			return EXIT_USAGE;
+		}
+	} else {
+		int found = ik_sweep_shard_from_env(shard_count, &sh, src, sizeof(src), err, sizeof(err));
+		if (found < 0) {
+			fprintf(stderr, "idlekit sweep: %s\n", err);
+			free(s);
+			return EXIT_USAGE;
+		}
+		if (found == 0 && shard_count > 0) {
+			fprintf(stderr, "idlekit sweep: --shard-count is for JOB_COMPLETION_INDEX, which "
+				"is not set: give --shard I/N\n");
+			free(s);
+			return EXIT_USAGE;
+		}
+	}
+	rc = load_spec("sweep", spec_path, bad, true, s);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	if (sh.count > s->npoints) {
+		fprintf(stderr, "idlekit sweep: shard %d/%d: the sweep has only %lld points: expected "
+			"at most %lld shards\n", sh.index, sh.count, (long long)s->npoints,
+			(long long)s->npoints);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	int64_t done, npoints = ik_sweep_shard_points(s, &sh);
+	rc = open_dir("sweep", dir, s, &sh, &done);
+	if (rc)
+		goto out;
+	if (done > 0 && !quiet)
+		fprintf(stderr, "idlekit sweep: %s: %lld of %lld points done before, %s\n", dir,
+			(long long)done, (long long)npoints, done == npoints ? "nothing to run" :
+			"running the others");
+	char path[PATH_MAX];
+	join(path, sizeof(path), dir, "rows.csv");
+	FILE *rows = fopen(path, "a");
+	if (!rows) {
+		fprintf(stderr, "idlekit sweep: %s: cannot open: %s\n", path, strerror(errno));
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	struct cli_progress prog;
+	cli_progress_begin(&prog, "sweep", "runs", done * s->runs, npoints * s->runs, quiet);
+	struct ik_sweep_progress hook = { cli_progress_step, &prog };
+	int ret = ik_sweep_run(s, &sh, done, jobs, rows, &hook, err, sizeof(err));
+	cli_progress_end(&prog);
+	if (fclose(rows) != 0 && ret == 0) {
+		ret = -1;
+		fmt(err, sizeof(err), "%s: write failed", path);
+	}
+	if (ret != 0) {
+		fprintf(stderr, "idlekit sweep: %s\n", err);
+		rc = ret == 2 ? EXIT_USAGE : EXIT_FAIL;
+		goto out;
+	}
+	if (sh.count == 1)
+		rc = write_reports("sweep", dir, s);
+	else if (!quiet)
+		fprintf(stderr, "idlekit sweep: shard %d/%d: %lld points in %s; join the shards with "
+			"idlekit sweep merge\n", sh.index, sh.count, (long long)npoints, dir);
+out:
+	ik_sweep_spec_free(s);
+	free(s);
+	return rc;
+}
+
+/* ---- merge --------------------------------------------------------------------------- */
+
+struct shard_in {
+	const char *dir;
+	struct ik_sweep_manifest m;
+	FILE *rows;
+};
+
+static int merge(const char *out_dir, int n, char **dirs, const char *bad)
+{
+	struct shard_in *in = calloc((size_t)(n > 0 ? n : 1), sizeof(*in));
+	struct ik_sweep_spec *s = malloc(sizeof(*s));
+	char path[PATH_MAX], err[IK_ERR_LEN];
+	int rc = EXIT_USAGE;
+	bool have_spec = false;
+	int *seen = NULL;
+
+	if (!in || !s) {
+		fprintf(stderr, "idlekit sweep merge: out of memory\n");
+		free(in);
+		free(s);
+		return EXIT_FAIL;
+	}
+	for (int i = 0; i < n; i++) {
+		in[i].dir = dirs[i];
+		join(path, sizeof(path), dirs[i], "manifest");
+		if (ik_sweep_manifest_read(path, &in[i].m, err, sizeof(err)) != 0) {
+			fprintf(stderr, "idlekit sweep merge: %s\n", err);
+			goto out;
+		}
+	}
+	/* one spec, one shard count, every shard once */
+	for (int i = 1; i < n; i++) {
+		if (in[i].m.spec_hash != in[0].m.spec_hash) {
+			fprintf(stderr, "idlekit sweep merge: %s: a shard of another spec (hash %016llx, "
+				"%s has %016llx): not merged\n", in[i].dir,
+				(unsigned long long)in[i].m.spec_hash, in[0].dir,
+				(unsigned long long)in[0].m.spec_hash);
+			goto out;
+		}
+		if (in[i].m.shard.count != in[0].m.shard.count) {
+			fprintf(stderr, "idlekit sweep merge: %s: shard %d/%d, but %s is shard %d/%d: "
+				"expected shards of one split\n", in[i].dir, in[i].m.shard.index,
+				in[i].m.shard.count, in[0].dir, in[0].m.shard.index, in[0].m.shard.count);
+			goto out;
+		}
+	}
+	int count = in[0].m.shard.count;
+	seen = calloc((size_t)count, sizeof(*seen));
+	if (!seen) {
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		int k = in[i].m.shard.index;
+		if (seen[k]) {
+			fprintf(stderr, "idlekit sweep merge: %s and %s are both shard %d/%d: expected "
+				"each shard once\n", dirs[seen[k] - 1], in[i].dir, k, count);
+			goto out;
+		}
+		seen[k] = i + 1;
+	}
+	char missing[512];
+	size_t len = 0;
+	int nmissing = 0;
+	missing[0] = '\0';
+	for (int k = 0; k < count; k++) {
+		if (seen[k])
+			continue;
+		nmissing++;
+		if (len < sizeof(missing) - 32) {
+			int w = snprintf(missing + len, sizeof(missing) - len, "%s%d/%d", len ? ", " : "",
+					 k, count);
+			if (w > 0)
+				len += (size_t)w;
+		}
+	}
+	if (nmissing) {
+		fprintf(stderr, "idlekit sweep merge: %d shard%s missing: %s\n", nmissing,
+			nmissing > 1 ? "s" : "", missing);
+		goto out;
+	}
+	join(path, sizeof(path), dirs[0], "spec.ini");
+	if (load_spec("sweep merge", path, bad, false, s) != EXIT_OK)
+		goto out;
+	have_spec = true;
+	if (ik_sweep_spec_hash(s) != in[0].m.spec_hash || s->runs != in[0].m.runs) {
+		fprintf(stderr, "idlekit sweep merge: %s: the spec does not match the manifest's "
+			"hash\n", path);
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		int64_t done;
+		long good;
+		join(path, sizeof(path), in[i].dir, "rows.csv");
+		in[i].rows = fopen(path, "r");
+		if (!in[i].rows) {
+			fprintf(stderr, "idlekit sweep merge: %s: cannot open: %s\n", path,
+				strerror(errno));
+			goto out;
+		}
+		if (ik_sweep_rows_scan(in[i].rows, path, s, &in[i].m.shard, &done, &good, err,
+				       sizeof(err)) != 0) {
+			fprintf(stderr, "idlekit sweep merge: %s\n", err);
+			goto out;
+		}
+		if (done != ik_sweep_shard_points(s, &in[i].m.shard)) {
+			fprintf(stderr, "idlekit sweep merge: %s: shard %d/%d incomplete: %lld of %lld "
+				"points (rerun it to finish)\n", in[i].dir, in[i].m.shard.index, count,
+				(long long)done, (long long)ik_sweep_shard_points(s, &in[i].m.shard));
+			goto out;
+		}
+		rewind(in[i].rows);
+	}
+	/* the output: a whole sweep's folder */
+	struct ik_sweep_shard whole = { 0, 1 };
+	struct reports r = { .s = s, .sh = &whole };
+	struct ik_sweep_manifest prev;
+	join(path, sizeof(path), out_dir, "manifest");
+	if (access(path, F_OK) == 0 &&
+	    (ik_sweep_manifest_read(path, &prev, err, sizeof(err)) != 0 ||
+	     prev.spec_hash != in[0].m.spec_hash || prev.shard.count != 1)) {
+		fprintf(stderr, "idlekit sweep merge: %s: holds another sweep (or a shard): expected a "
+			"new folder or this sweep's merge\n", out_dir);
+		goto out;
+	}
+	rc = EXIT_FAIL;
+	if (make_dir("sweep merge", out_dir))
+		goto out;
+	struct cli_output o;
+	join(path, sizeof(path), out_dir, "rows.csv");
+	if (cli_output_open(&o, path))
+		goto out;
+	char *line = NULL;
+	size_t cap = 0;
+	bool ok = true;
+	for (int64_t p = 0; p < s->npoints && ok; p++) {
+		FILE *f = in[seen[p % count] - 1].rows;
+		for (int run = 0; run < s->runs && ok; run++) {
+			ssize_t got = getline(&line, &cap, f);
+			ok = got > 0 && fwrite(line, 1, (size_t)got, o.fp) == (size_t)got;
+		}
+	}
+	free(line);
+	if (cli_output_close(&o, ok) != 0)
+		goto out;
+	if (write_file(out_dir, "spec.ini", w_spec, &r) || write_file(out_dir, "manifest", w_manifest, &r))
+		goto out;
+	rc = write_reports("sweep merge", out_dir, s);
+out:
+	for (int i = 0; i < n; i++)
+		if (in[i].rows)
+			fclose(in[i].rows);
+	if (have_spec)
+		ik_sweep_spec_free(s);
+	free(seen);
+	free(s);
+	free(in);
+	return rc;
+}
+
+/* ---- slurm ------------------------------------------------------------------------- */
+
+/* 'text' for sh, with ' as '\'' */
+static void sh_quote(FILE *out, const char *text)
+{
+	fputc('\'', out);
+	for (const char *p = text; *p; p++) {
+		if (*p == '\'')
+			fputs("'\\''", out);
+		else
+			fputc(*p, out);
+	}
+	fputc('\'', out);
+}
+
+/* An sbatch option value: printable, no quotes or spaces (it sits in a #SBATCH line). */
+static bool good_option(const char *v)
+{
+	if (!*v)
+		return false;
+	for (const char *p = v; *p; p++)
+		if (*p <= ' ' || *p >= 0x7f || *p == '\'' || *p == '"' || *p == '\\')
+			return false;
+	return true;
+}
+
+struct slurm_opts {
+	const char *partition, *time, *mem, *account;
+	int cpus, shards;
+	const char *bad;
+	bool submit;
+};
+
+static int slurm(const char *spec_path, const char *dir, const struct slurm_opts *so)
+{
+	struct ik_sweep_spec *s = malloc(sizeof(*s));
+	char spec_abs[PATH_MAX], dir_abs[PATH_MAX], exe[PATH_MAX], path[PATH_MAX];
+	int rc;
+
+	if (!s)
+		return EXIT_FAIL;
+	const char *opts[] = { so->partition, so->time, so->mem, so->account };
+	const char *names[] = { "--partition", "--time", "--mem", "--account" };
+	for (int i = 0; i < 4; i++) {
+		if (opts[i] && !good_option(opts[i])) {
+			fprintf(stderr, "idlekit sweep slurm: %s: expected a value without spaces or "
+				"quotes, got '%s'\n", names[i], opts[i]);
+			free(s);
+			return EXIT_USAGE;
+		}
+	}
+	rc = load_spec("sweep slurm", spec_path, so->bad, true, s);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	int shards = so->shards;
+	if (shards == 0)
+		shards = s->npoints < SHARD_SCRIPT_MAX ? (int)s->npoints : SHARD_SCRIPT_MAX;
+	rc = EXIT_USAGE;
+	if (shards > s->npoints) {
+		fprintf(stderr, "idlekit sweep slurm: --shards %d: the sweep has only %lld points: "
+			"expected at most %lld shards\n", shards, (long long)s->npoints,
+			(long long)s->npoints);
+		goto out;
+	}
+	rc = EXIT_FAIL;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0 || !realpath(spec_path, spec_abs)) {
+		fprintf(stderr, "idlekit sweep slurm: cannot find the absolute paths of idlekit and "
+			"the spec\n");
+		goto out;
+	}
+	exe[n] = '\0';
+	if (make_dir("sweep slurm", dir) || !realpath(dir, dir_abs))
+		goto out;
+	join(path, sizeof(path), dir_abs, "logs");
+	if (make_dir("sweep slurm", path))
+		goto out;
+	join(path, sizeof(path), dir_abs, "sweep.sbatch");
+	struct cli_output o;
+	if (cli_output_open(&o, path))
+		goto out;
+	FILE *f = o.fp;
+	fprintf(f, "#!/bin/sh\n");
+	fprintf(f, "#SBATCH --job-name=idlekit-sweep\n");
+	fprintf(f, "#SBATCH --array=0-%d\n", shards - 1);
+	fprintf(f, "#SBATCH --cpus-per-task=%d\n", so->cpus);
+	fprintf(f, "#SBATCH --ntasks=1\n");
+	fprintf(f, "#SBATCH --output=%s/logs/shard-%%a.out\n", dir_abs);
+	if (so->partition)
+		fprintf(f, "#SBATCH --partition=%s\n", so->partition);
+	if (so->time)
+		fprintf(f, "#SBATCH --time=%s\n", so->time);
+	if (so->mem)
+		fprintf(f, "#SBATCH --mem=%s\n", so->mem);
+	if (so->account)
+		fprintf(f, "#SBATCH --account=%s\n", so->account);
+	fprintf(f, "#\n# Written by idlekit sweep slurm: %lld points x %d runs of the spec "
+		"below (hash %016llx)\n# in %d shards; each array task runs one shard into "
+		"shard-I beside this script.\n# When all are done: idlekit sweep merge -o "
+		"merged shard-*\n",
+		(long long)s->npoints, s->runs, (unsigned long long)ik_sweep_spec_hash(s), shards);
+	fputs("set -e\n", f);
+	/* the shard comes from SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN inside idlekit;
+	   the folder name needs it too */
+	fputs("i=$((SLURM_ARRAY_TASK_ID - ${SLURM_ARRAY_TASK_MIN:-0}))\nexec ", f);
+	sh_quote(f, exe);
+	fputs(" sweep ", f);
+	sh_quote(f, spec_abs);
+	fputs(" -o ", f);
+	sh_quote(f, dir_abs);
+	fputs("\"/shard-$i\" -j \"${SLURM_CPUS_PER_TASK:-1}\" -q\n", f);
+	if (cli_output_close(&o, 1) != 0)
+		goto out;
+	chmod(path, 0755);
+	printf("%s\n", path);
+	rc = EXIT_OK;
+	if (so->submit) {
+		fflush(stdout);
+		pid_t pid = fork();
+		if (pid == 0) {
+			execlp("sbatch", "sbatch", "--parsable", path, (char *)NULL);
+			fprintf(stderr, "idlekit sweep slurm: --submit: cannot run sbatch: %s\n",
+				strerror(errno));
+			_exit(127);
+		}
+		int status = 0;
+		if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status) != 0) {
+			fprintf(stderr, "idlekit sweep slurm: --submit: sbatch failed\n");
+			rc = EXIT_FAIL;
+		}
+	}
+out:
+	ik_sweep_spec_free(s);
+	free(s);
+	return rc;
+}
+
+/* ---- the command ------------------------------------------------------------------- */
+
+int cmd_sweep(int argc, char **argv)
+{
+	enum { OPT_SHARD = 256, OPT_SHARD_COUNT, OPT_BAD, OPT_PARTITION, OPT_TIME, OPT_CPUS,
+	       OPT_MEM, OPT_ACCOUNT, OPT_SHARDS, OPT_SUBMIT };
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "shard", required_argument, NULL, OPT_SHARD },
+		{ "shard-count", required_argument, NULL, OPT_SHARD_COUNT },
+		{ "bad-below", required_argument, NULL, OPT_BAD },
+		{ "partition", required_argument, NULL, OPT_PARTITION },
+		{ "time", required_argument, NULL, OPT_TIME },
+		{ "cpus-per-task", required_argument, NULL, OPT_CPUS },
+		{ "mem", required_argument, NULL, OPT_MEM },
+		{ "account", required_argument, NULL, OPT_ACCOUNT },
+		{ "shards", required_argument, NULL, OPT_SHARDS },
+		{ "submit", no_argument, NULL, OPT_SUBMIT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *sub = NULL;
+	int first = 1;
+	if (argc > 1 && (strcmp(argv[1], "slurm") == 0 || strcmp(argv[1], "merge") == 0)) {
+		sub = argv[1];
+		first = 2;
+	}
+	char cmd[32];
+	snprintf(cmd, sizeof(cmd), "sweep%s%s", sub ? " " : "", sub ? sub : "");
+	const char *out = NULL, *shard = NULL;
+	int jobs = 0, shard_count = 0;
+	bool quiet = false;
+	struct slurm_opts so = { .cpus = 1 };
+	bool slurm_opt = false, run_opt = false;
+	uint64_t v;
+
+	optind = first;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, "ho:j:q", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'j':
+			if (cli_parse_jobs(cmd, optarg, &jobs))
+				return EXIT_USAGE;
+			run_opt = true;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case OPT_SHARD:
+			shard = optarg;
+			run_opt = true;
+			break;
+		case OPT_SHARD_COUNT:
+			if (cli_parse_u64(cmd, "--shard-count", optarg, 100000, &v))
+				return EXIT_USAGE;
+			if (v == 0) {
+				fprintf(stderr, "idlekit %s: --shard-count: expected 1..100000, got 0\n", cmd);
+				return EXIT_USAGE;
+			}
+			shard_count = (int)v;
+			run_opt = true;
+			break;
+		case OPT_BAD:
+			so.bad = optarg;
+			break;
+		case OPT_PARTITION:
+			so.partition = optarg;
+			slurm_opt = true;
+			break;
+		case OPT_TIME:
+			so.time = optarg;
+			slurm_opt = true;
+			break;
+		case OPT_MEM:
+			so.mem = optarg;
+			slurm_opt = true;
+			break;
+		case OPT_ACCOUNT:
+			so.account = optarg;
+			slurm_opt = true;
+			break;
+		case OPT_CPUS:
+			if (cli_parse_u64(cmd, "--cpus-per-task", optarg, 1024, &v))
+				return EXIT_USAGE;
+			so.cpus = v ? (int)v : 1;
+			slurm_opt = true;
+			break;
+		case OPT_SHARDS:
+			if (cli_parse_u64(cmd, "--shards", optarg, 100000, &v))
+				return EXIT_USAGE;
+			if (v == 0) {
+				fprintf(stderr, "idlekit %s: --shards: expected 1..100000, got 0\n", cmd);
+				return EXIT_USAGE;
+			}
+			so.shards = (int)v;
+			slurm_opt = true;
+			break;
+		case OPT_SUBMIT:
+			so.submit = true;
+			slurm_opt = true;
+			break;
+		case 'h':
+			fputs(sweep_usage, stdout);
+			return EXIT_OK;
+		default:
+			fprintf(stderr, "idlekit %s: unknown option '%s'\n(see idlekit sweep --help)\n",
+				cmd, argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (!out) {
+		fprintf(stderr, "idlekit %s: expected -o DIR (see idlekit sweep --help)\n", cmd);
+		return EXIT_USAGE;
+	}
+	bool is_slurm = sub && strcmp(sub, "slurm") == 0, is_merge = sub && strcmp(sub, "merge") == 0;
+	if (slurm_opt && !is_slurm) {
+		fprintf(stderr, "idlekit %s: --partition, --time, --cpus-per-task, --mem, --account, "
+			"--shards and --submit are options of idlekit sweep slurm\n", cmd);
+		return EXIT_USAGE;
+	}
+	if (run_opt && sub) {
+		fprintf(stderr, "idlekit %s: -j, --shard and --shard-count are options of a sweep's "
+			"run (idlekit sweep SPEC.ini)\n", cmd);
+		return EXIT_USAGE;
+	}
+	int nargs = argc - optind;
+	if (is_merge) {
+		if (nargs < 1) {
+			fprintf(stderr, "idlekit sweep merge: expected one shard folder or more\n");
+			return EXIT_USAGE;
+		}
+		return merge(out, nargs, argv + optind, so.bad);
+	}
+	if (nargs != 1) {
+		fprintf(stderr, "idlekit %s: expected one SPEC.ini, got %d arguments\n", cmd, nargs);
+		return EXIT_USAGE;
+	}
+	if (is_slurm)
+		return slurm(argv[optind], out, &so);
+	return run_sweep(argv[optind], out, jobs ? jobs : cli_default_jobs(), quiet, shard,
+			 shard_count, so.bad);
+}

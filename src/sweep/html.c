@@ -1,0 +1,478 @@
+/*
+ * A sweep's HTML page (index.html): each figure's median against the first axis with the
+ * interquartile range as a band, one series per value of the second axis (the other axes
+ * at their first value); with two axes or more, heat maps over the first two; with a bad
+ * run defined (bad_below / --bad-below), the fraction of bad runs the same ways.  Built on
+ * the report's SVG and HTML pieces, so it looks like the other pages and is as
+ * deterministic: the same summary gives the same bytes.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/html_internal.h"
+#include "report/report_internal.h"
+#include "report/svg.h"
+#include "sweep/sweep_internal.h"
+
+#define MAX_SERIES 12
+#define MAX_TABLE_ROWS 300
+#define MAX_HEAT_CELLS 2500
+
+/* A plotting dimension: a group, shown by its first axis. */
+struct dim {
+	const struct ik_sweep_axis *a;
+	int n;
+	bool numeric, log;
+	double min, max;
+};
+
+static void dim_of(const struct ik_sweep_spec *s, int g, struct dim *d)
+{
+	memset(d, 0, sizeof(*d));
+	for (int a = 0; a < s->naxes && !d->a; a++)
+		if (s->axes[a].group == g)
+			d->a = &s->axes[a];
+	d->n = s->group_len[g];
+	d->numeric = d->a->numeric && d->n > 1;
+	if (!d->numeric)
+		return;
+	d->min = d->max = d->a->num[0];
+	for (int i = 1; i < d->n; i++) {
+		d->min = fmin(d->min, d->a->num[i]);
+		d->max = fmax(d->max, d->a->num[i]);
+	}
+	d->log = d->min > 0 && d->max / d->min >= 50;
+	if (!(d->max > d->min))
+		d->numeric = false;
+}
+
+/* The point at group indices gi[] (groups not named: index 0). */
+static int64_t point_at(const struct ik_sweep_spec *s, const int *gi)
+{
+	int64_t p = 0;
+	for (int g = 0; g < s->ngroups; g++)
+		p = p * s->group_len[g] + gi[g];
+	return p;
+}
+
+static double px_of(const struct ik_svg *p, const struct dim *d, int i)
+{
+	return d->numeric ? ik_svg_px(p, d->a->num[i]) : ik_svg_cat_px(p, i);
+}
+
+static void fmt_num(char *buf, size_t len, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.4g", v);
+}
+
+/* figure f of a point: the median, the quartiles (f < 0: the bad fraction, no spread) */
+static void value_of(const struct ik_sweep_summary *sum, int64_t pt, int f, double *med,
+		     double *lo, double *hi)
+{
+	if (f < 0) {
+		*med = *lo = *hi = sum->bad_fraction[pt];
+		return;
+	}
+	const struct ik_sweep_stat *st = &sum->stat[pt * sum->nfigures + f];
+	*med = st->median;
+	*lo = st->q1;
+	*hi = st->q3;
+}
+
+static void fig_label(const struct ik_sweep_spec *s, int f, char *buf, size_t len)
+{
+	if (f < 0)
+		snprintf(buf, len, "bad runs (%s < %.10g), fraction", ik_sweep_figure_key(s->bad.figure),
+			 s->bad.below);
+	else
+		snprintf(buf, len, "%s", ik_sweep_figure_key(f));
+}
+
+static void line_plot(FILE *out, const struct ik_sweep_spec *s, const struct ik_sweep_summary *sum,
+		      int f)
+{
+	struct dim x, ser = { 0 };
+	int gi[IK_SWEEP_MAX_AXES] = { 0 };
+	char label[160], title[512], tip[512], a[32], b[32], c[32];
+
+	dim_of(s, 0, &x);
+	int nser = 1;
+	if (s->ngroups >= 2) {
+		dim_of(s, 1, &ser);
+		nser = ser.n < MAX_SERIES ? ser.n : MAX_SERIES;
+	}
+	double ymin = INFINITY, ymax = -INFINITY;
+	for (int k = 0; k < nser; k++) {
+		if (s->ngroups > 1)
+			gi[1] = k;
+		for (int i = 0; i < x.n; i++) {
+			gi[0] = i;
+			double m, lo, hi;
+			value_of(sum, point_at(s, gi), f, &m, &lo, &hi);
+			if (isfinite(lo))
+				ymin = fmin(ymin, lo);
+			if (isfinite(hi))
+				ymax = fmax(ymax, hi);
+		}
+	}
+	if (!isfinite(ymin))
+		return;
+	if (f < 0) {
+		ymin = 0;
+		ymax = 1;
+	}
+	if (ymin > 0 && ymin < 0.5 * ymax)
+		ymin = 0;
+	if (!(ymax > ymin)) {
+		ymax = ymin + (ymin != 0 ? fabs(ymin) * 0.1 : 1);
+		ymin -= ymin != 0 ? fabs(ymin) * 0.1 : 0;
+	}
+	if (f >= 0)
+		ymax += 0.05 * (ymax - ymin); /* the top line clear of the frame */
+	fig_label(s, f, label, sizeof(label));
+	struct ik_svg_axis xa = { 0 }, ya = { .min = ymin, .max = ymax, .label = label };
+	xa.label = x.a->key;
+	char (*cats)[IK_HTML_LABEL_LEN] = NULL;
+	const char **catp = NULL;
+	if (x.numeric) {
+		xa.min = x.min;
+		xa.max = x.max;
+		xa.log = x.log;
+	} else {
+		cats = calloc((size_t)x.n, sizeof(*cats));
+		if (!cats)
+			return;
+		for (int i = 0; i < x.n; i++)
+			snprintf(cats[i], IK_HTML_LABEL_LEN, "%s", x.a->values[i]);
+		catp = ik_html_label_ptrs(cats, x.n);
+		xa.ncat = x.n;
+		xa.cat_labels = catp;
+		xa.cat_label_every = ik_html_label_every(x.n);
+	}
+	snprintf(title, sizeof(title), "%s%s%s", label, s->ngroups >= 2 ? ", a line per " : "",
+		 s->ngroups >= 2 ? ser.a->key : "");
+	struct ik_svg p;
+	ik_svg_begin(&p, out, IK_HTML_PLOT_W, IK_HTML_PLOT_H, title, &xa, &ya);
+	const char *names[MAX_SERIES], *colors[MAX_SERIES];
+	for (int k = 0; k < nser; k++) {
+		const char *color = ik_svg_color(k % IK_SVG_NCOLORS);
+		if (s->ngroups > 1)
+			gi[1] = k;
+		/* the band: q1 along, q3 back */
+		if (f >= 0) {
+			fprintf(out, "<path class=\"data band\" fill=\"%s\" fill-opacity=\"0.18\" "
+				     "stroke=\"none\" d=\"", color);
+			int np = 0;
+			for (int i = 0; i < x.n; i++) {
+				gi[0] = i;
+				double m, lo, hi;
+				value_of(sum, point_at(s, gi), f, &m, &lo, &hi);
+				if (!isfinite(lo))
+					continue;
+				fprintf(out, "%s%.1f,%.1f", np++ ? " L" : "M", px_of(&p, &x, i),
+					ik_svg_py(&p, lo));
+			}
+			for (int i = x.n - 1; i >= 0; i--) {
+				gi[0] = i;
+				double m, lo, hi;
+				value_of(sum, point_at(s, gi), f, &m, &lo, &hi);
+				if (!isfinite(hi))
+					continue;
+				fprintf(out, "%s%.1f,%.1f", np++ ? " L" : "M", px_of(&p, &x, i),
+					ik_svg_py(&p, hi));
+			}
+			fputs(" Z\"><title>interquartile range</title></path>\n", out);
+		}
+		fprintf(out, "<polyline class=\"data\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+			     "points=\"", color);
+		int np = 0;
+		for (int i = 0; i < x.n; i++) {
+			gi[0] = i;
+			double m, lo, hi;
+			value_of(sum, point_at(s, gi), f, &m, &lo, &hi);
+			if (isfinite(m))
+				fprintf(out, "%s%.1f,%.1f", np++ ? " " : "", px_of(&p, &x, i),
+					ik_svg_py(&p, m));
+		}
+		fputs("\"></polyline>\n", out);
+		for (int i = 0; i < x.n; i++) {
+			gi[0] = i;
+			double m, lo, hi;
+			value_of(sum, point_at(s, gi), f, &m, &lo, &hi);
+			if (!isfinite(m))
+				continue;
+			fmt_num(a, sizeof(a), m);
+			fmt_num(b, sizeof(b), lo);
+			fmt_num(c, sizeof(c), hi);
+			if (f >= 0)
+				snprintf(tip, sizeof(tip), "%s=%s: median %s, IQR %s..%s", x.a->key,
+					 x.a->values[i], a, b, c);
+			else
+				snprintf(tip, sizeof(tip), "%s=%s: %s of runs bad", x.a->key,
+					 x.a->values[i], a);
+			if (s->ngroups > 1) {
+				char more[160];
+				snprintf(more, sizeof(more), " (%s=%s)", ser.a->key, ser.a->values[k]);
+				strncat(tip, more, sizeof(tip) - strlen(tip) - 1);
+			}
+			ik_svg_dot(&p, px_of(&p, &x, i), m, color, tip);
+		}
+		names[k] = s->ngroups > 1 ? ser.a->values[k] : "median";
+		colors[k] = color;
+	}
+	ik_svg_axes(&p);
+	ik_svg_legend(&p, nser, names, colors);
+	if (f >= 0)
+		ik_svg_note(&p, "line: median over runs; band: interquartile range");
+	ik_svg_end(&p);
+	free(catp);
+	free(cats);
+}
+
+/* viridis-like ramp from dark blue to yellow, t in [0, 1] */
+static void ramp(double t, char *buf, size_t len)
+{
+	static const double stops[5][3] = {
+		{ 68, 1, 84 }, { 59, 82, 139 }, { 33, 145, 140 }, { 94, 201, 98 }, { 253, 231, 37 },
+	};
+	if (!isfinite(t)) {
+		snprintf(buf, len, "#dddddd");
+		return;
+	}
+	t = t < 0 ? 0 : t > 1 ? 1 : t;
+	double u = t * 4;
+	int i = (int)floor(u);
+	if (i >= 4)
+		i = 3;
+	double w = u - i;
+	int rgb[3];
+	for (int k = 0; k < 3; k++)
+		rgb[k] = (int)lround(stops[i][k] + w * (stops[i + 1][k] - stops[i][k]));
+	snprintf(buf, len, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+}
+
+static void heat_map(FILE *out, const struct ik_sweep_spec *s, const struct ik_sweep_summary *sum,
+		     int f)
+{
+	struct dim x, y;
+	int gi[IK_SWEEP_MAX_AXES] = { 0 };
+	char label[160], title[512], tip[512], fill[16], text[32];
+
+	dim_of(s, 0, &x);
+	dim_of(s, 1, &y);
+	if ((int64_t)x.n * y.n > MAX_HEAT_CELLS)
+		return;
+	double vmin = INFINITY, vmax = -INFINITY;
+	for (int i = 0; i < x.n; i++)
+		for (int j = 0; j < y.n; j++) {
+			gi[0] = i;
+			gi[1] = j;
+			double m, lo, hi;
+			value_of(sum, point_at(s, gi), f, &m, &lo, &hi);
+			if (isfinite(m)) {
+				vmin = fmin(vmin, m);
+				vmax = fmax(vmax, m);
+			}
+		}
+	if (!isfinite(vmin))
+		return;
+	if (f < 0) {
+		vmin = 0;
+		vmax = 1;
+	}
+	char (*xl)[IK_HTML_LABEL_LEN] = calloc((size_t)x.n, sizeof(*xl));
+	char (*yl)[IK_HTML_LABEL_LEN] = calloc((size_t)y.n, sizeof(*yl));
+	if (!xl || !yl) {
+		free(xl);
+		free(yl);
+		return;
+	}
+	for (int i = 0; i < x.n; i++)
+		snprintf(xl[i], IK_HTML_LABEL_LEN, "%s", x.a->values[i]);
+	/* rows from the top: the largest value of y first */
+	for (int j = 0; j < y.n; j++)
+		snprintf(yl[j], IK_HTML_LABEL_LEN, "%s", y.a->values[y.n - 1 - j]);
+	const char **xp = ik_html_label_ptrs(xl, x.n), **yp = ik_html_label_ptrs(yl, y.n);
+	fig_label(s, f, label, sizeof(label));
+	snprintf(title, sizeof(title), "%s%s", label, f >= 0 ? ", median over runs" : "");
+	struct ik_svg_axis xa = { .label = x.a->key, .ncat = x.n, .cat_labels = xp,
+				  .cat_label_every = ik_html_label_every(x.n) };
+	struct ik_svg_axis ya = { .label = y.a->key, .ncat = y.n, .cat_labels = yp,
+				  .cat_label_every = ik_html_label_every(y.n) };
+	struct ik_svg p;
+	int h = 120 + 26 * y.n;
+	ik_svg_begin(&p, out, IK_HTML_PLOT_W, h < IK_HTML_PLOT_H ? IK_HTML_PLOT_H : h, title, &xa, &ya);
+	for (int i = 0; i < x.n; i++)
+		for (int j = 0; j < y.n; j++) {
+			gi[0] = i;
+			gi[1] = y.n - 1 - j;
+			double m, lo, hi;
+			value_of(sum, point_at(s, gi), f, &m, &lo, &hi);
+			ramp(vmax > vmin ? (m - vmin) / (vmax - vmin) : 0.5, fill, sizeof(fill));
+			fmt_num(text, sizeof(text), m);
+			snprintf(tip, sizeof(tip), "%s=%s, %s=%s: %s", x.a->key, x.a->values[i],
+				 y.a->key, y.a->values[gi[1]], text);
+			ik_svg_cell(&p, i, j, fill, x.n <= 16 ? text : "", tip);
+		}
+	ik_svg_axes(&p);
+	char lo_t[32], hi_t[32], lo_c[16], hi_c[16];
+	fmt_num(lo_t, sizeof(lo_t), vmin);
+	fmt_num(hi_t, sizeof(hi_t), vmax);
+	ramp(0, lo_c, sizeof(lo_c));
+	ramp(1, hi_c, sizeof(hi_c));
+	const char *names[2] = { lo_t, hi_t }, *colors[2] = { lo_c, hi_c };
+	ik_svg_legend(&p, 2, names, colors);
+	ik_svg_end(&p);
+	free(xp);
+	free(yp);
+	free(xl);
+	free(yl);
+}
+
+/* A figure worth plotting: some finite value that is not 0 everywhere. */
+static bool figure_shown(const struct ik_sweep_summary *sum, int f)
+{
+	for (int64_t p = 0; p < sum->npoints; p++) {
+		double m = sum->stat[p * sum->nfigures + f].median;
+		if (isfinite(m) && m != 0)
+			return true;
+	}
+	return false;
+}
+
+static void settings_table(FILE *out, const struct ik_sweep_spec *s,
+			   const struct ik_sweep_summary *sum)
+{
+	char buf[512];
+	fputs("<h2>Sweep</h2>\n<table>\n", out);
+	ik_html_setting(out, "base scenario", s->base, sizeof(s->base));
+	snprintf(buf, sizeof(buf), "%lld", (long long)s->npoints);
+	ik_html_setting(out, "points", buf, sizeof(buf));
+	snprintf(buf, sizeof(buf), "%d (seeds %llu..%llu)", s->runs, (unsigned long long)s->seed,
+		 (unsigned long long)(s->seed + (uint64_t)s->runs - 1));
+	ik_html_setting(out, "runs per point", buf, sizeof(buf));
+	for (int a = 0; a < s->naxes; a++) {
+		const struct ik_sweep_axis *ax = &s->axes[a];
+		size_t len = 0;
+		for (int v = 0; v < ax->nvalues && len + 8 < sizeof(buf); v++) {
+			int k = snprintf(buf + len, sizeof(buf) - len, "%s%s", v ? ", " : "", ax->values[v]);
+			if (k > 0)
+				len += (size_t)k;
+		}
+		if (len >= sizeof(buf) - 8)
+			snprintf(buf + sizeof(buf) - 8, 8, " ...");
+		char key[160];
+		snprintf(key, sizeof(key), "vary %s%s%s (axis group %d)", ax->key,
+			 ax->template_[0] ? " as " : "", ax->template_, ax->group + 1);
+		ik_html_setting(out, key, buf, sizeof(buf));
+	}
+	for (int i = 0; i < s->noverrides; i++)
+		ik_html_setting(out, "set", s->overrides[i], sizeof(s->overrides[i]));
+	if (sum->npoints > 0) {
+		const char *names[IK_SWEEP_KEPT_SETTINGS] = { "scenario", "platform", "driver",
+							      "governor" };
+		for (int k = 0; k < IK_SWEEP_KEPT_SETTINGS; k++)
+			ik_html_setting(out, names[k], sum->settings[0][k], IK_SWEEP_SETTING_LEN);
+	}
+	if (s->bad.on) {
+		snprintf(buf, sizeof(buf), "%s < %.10g", ik_sweep_figure_key(s->bad.figure), s->bad.below);
+		ik_html_setting(out, "bad run", buf, sizeof(buf));
+	}
+	fputs("</table>\n", out);
+}
+
+static void points_table(FILE *out, const struct ik_sweep_spec *s,
+			 const struct ik_sweep_summary *sum, const bool *shown)
+{
+	int idx[IK_SWEEP_MAX_AXES];
+	char buf[160], a[32], b[32], c[32];
+	fputs("<h2>Points</h2>\n<table>\n<tr>", out);
+	ik_html_th(out, "point");
+	for (int k = 0; k < s->naxes; k++)
+		ik_html_th(out, s->axes[k].key);
+	if (s->bad.on)
+		ik_html_th(out, "bad runs");
+	for (int f = 0; f < sum->nfigures; f++)
+		if (shown[f]) {
+			snprintf(buf, sizeof(buf), "%s median [IQR]", ik_sweep_figure_key(f));
+			ik_html_th(out, buf);
+		}
+	fputs("</tr>\n", out);
+	for (int64_t p = 0; p < sum->npoints && p < MAX_TABLE_ROWS; p++) {
+		ik_sweep_point_index(s, p, idx);
+		fputs("<tr>", out);
+		snprintf(buf, sizeof(buf), "%lld", (long long)p);
+		ik_html_td_num(out, buf);
+		for (int k = 0; k < s->naxes; k++)
+			ik_html_td_text(out, s->axes[k].values[idx[k]], IK_SWEEP_VALUE_LEN);
+		if (s->bad.on)
+			ik_html_td_fixed(out, sum->bad_fraction[p], 2);
+		for (int f = 0; f < sum->nfigures; f++) {
+			if (!shown[f])
+				continue;
+			const struct ik_sweep_stat *st = &sum->stat[p * sum->nfigures + f];
+			fmt_num(a, sizeof(a), st->median);
+			fmt_num(b, sizeof(b), st->q1);
+			fmt_num(c, sizeof(c), st->q3);
+			snprintf(buf, sizeof(buf), "%s [%s, %s]", a, b, c);
+			ik_html_td_num(out, buf);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+	if (sum->npoints > MAX_TABLE_ROWS)
+		ik_html_note(out, "The first %d of %lld points; summary.csv has them all.",
+			     MAX_TABLE_ROWS, (long long)sum->npoints);
+}
+
+int ik_sweep_write_html(FILE *out, const struct ik_sweep_spec *s,
+			const struct ik_sweep_summary *sum)
+{
+	char title[320];
+	bool shown[64] = { false };
+	struct ik_rep_locale locale;
+	ik_rep_locale_enter(&locale);
+
+	snprintf(title, sizeof(title), "idlekit sweep: %s", s->base);
+	ik_html_begin(out, title);
+	settings_table(out, s, sum);
+	for (int f = 0; f < sum->nfigures && f < 64; f++)
+		shown[f] = figure_shown(sum, f);
+	if (s->ngroups > 0) {
+		fputs("<h2>Figures against the axes</h2>\n", out);
+		if (s->ngroups > 2)
+			ik_html_note(out, "Axes beyond the first two are at their first value in the "
+				     "plots; summary.csv has every point.");
+		if (s->bad.on) {
+			line_plot(out, s, sum, -1);
+			if (s->ngroups >= 2)
+				heat_map(out, s, sum, -1);
+		}
+		if (s->ngroups >= 2) {
+			int hf = s->bad.on ? s->bad.figure : -1;
+			for (int f = 0; hf < 0 && f < sum->nfigures; f++)
+				if (shown[f])
+					hf = f;
+			if (hf >= 0)
+				heat_map(out, s, sum, hf);
+		}
+		for (int f = 0; f < sum->nfigures; f++)
+			if (shown[f])
+				line_plot(out, s, sum, f);
+	}
+	points_table(out, s, sum, shown);
+	ik_html_note(out, "Medians and quartiles over each point's runs (linear interpolation "
+		     "between order statistics); summary.csv adds the mean with its 95%% "
+		     "confidence interval (Student's t), results.csv every run.");
+	ik_html_end(out);
+	ik_rep_locale_leave(&locale);
+	return ik_rep_finish(out);
+}

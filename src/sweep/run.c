@@ -1,0 +1,176 @@
+/*
+ * Running a sweep's tasks on a pool of threads.  A task is one run of one point; tasks are
+ * handed out in order, each loads its point's scenario and runs it on its own (the
+ * simulator has no shared state), and a finished task's row waits in a window until every
+ * earlier task's row is written, so the rows file comes out in task order whatever the
+ * number of threads.  The window bounds memory: a thread waits rather than run more than
+ * `window` tasks ahead of the oldest unwritten one.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlekit/sim.h"
+#include "sweep/sweep_internal.h"
+
+struct pool {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	const struct ik_sweep_spec *s;
+	const struct ik_sweep_shard *sh;
+	int64_t end;      /* tasks [first, end) */
+	int64_t total;    /* tasks of the shard (for progress) */
+	int64_t next;     /* next task to hand out */
+	int64_t written;  /* next task to write */
+	int64_t finished; /* tasks finished (for progress) */
+	int window;
+	char **slots;     /* row of task t at slots[t % window] */
+	FILE *rows;
+	const struct ik_sweep_progress *progress;
+	int status;       /* 0, 2 (bad input) or -1 (write failed) */
+	int64_t fail_task;
+	char err[IK_ERR_LEN];
+};
+
+static int run_task(struct pool *p, int64_t t, char **row, char *err, size_t errlen)
+{
+	const struct ik_sweep_spec *s = p->s;
+	int64_t point = ik_sweep_shard_point(p->sh, t / s->runs);
+	int run = (int)(t % s->runs);
+	struct ik_scenario *sc = malloc(sizeof(*sc));
+	struct ik_run_result r;
+	int ret = 2;
+
+	*row = NULL;
+	if (!sc) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (ik_sweep_point_load(s, point, sc, err, errlen) == 0) {
+		char msg[IK_ERR_LEN];
+		if (ik_sim_run(sc, s->seed + (uint64_t)run, &r, msg, sizeof(msg)) == 0) {
+			*row = ik_sweep_row_format(s, point, run, sc, &r);
+			ik_run_result_free(&r);
+			ret = *row ? 0 : -1;
+			if (!*row)
+				snprintf(err, errlen, "out of memory");
+		} else {
+			ik_sweep_msg(err, errlen, "%s: point %lld run %d: %s", s->origin,
+				     (long long)point, run, msg);
+		}
+	}
+	free(sc);
+	return ret;
+}
+
+/* Under the lock: write every row that is next in order. */
+static void write_ready(struct pool *p)
+{
+	while (p->written < p->end && p->slots[p->written % p->window]) {
+		char **slot = &p->slots[p->written % p->window];
+		if (p->status == 0 && fputs(*slot, p->rows) < 0) {
+			p->status = -1;
+			p->fail_task = p->written;
+			snprintf(p->err, sizeof(p->err), "writing the rows failed");
+		}
+		free(*slot);
+		*slot = NULL;
+		p->written++;
+		if (p->status == 0 && p->written % p->s->runs == 0 && fflush(p->rows) != 0) {
+			p->status = -1;
+			p->fail_task = p->written;
+			snprintf(p->err, sizeof(p->err), "writing the rows failed");
+		}
+	}
+}
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+	char err[IK_ERR_LEN];
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (p->status == 0 && p->next < p->end && p->next >= p->written + p->window)
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (p->status != 0 || p->next >= p->end)
+			break;
+		int64_t t = p->next++;
+		pthread_mutex_unlock(&p->mu);
+
+		char *row;
+		int ret = run_task(p, t, &row, err, sizeof(err));
+
+		pthread_mutex_lock(&p->mu);
+		if (ret != 0) {
+			/* every earlier task was handed out already: the lowest failure is the
+			   same for any number of threads */
+			if (p->status == 0 || t < p->fail_task) {
+				p->status = ret;
+				p->fail_task = t;
+				ik_sweep_msg(p->err, sizeof(p->err), "%s", err);
+			}
+		} else {
+			p->slots[t % p->window] = row;
+			p->finished++;
+			if (p->progress && p->progress->step)
+				p->progress->step(p->progress->user, p->finished, p->total);
+			write_ready(p);
+		}
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+int ik_sweep_run(const struct ik_sweep_spec *s, const struct ik_sweep_shard *sh, int64_t first,
+		 int threads, FILE *rows, const struct ik_sweep_progress *progress, char *err,
+		 size_t errlen)
+{
+	struct pool p = { .s = s, .sh = sh, .rows = rows, .progress = progress };
+	int64_t npoints = ik_sweep_shard_points(s, sh);
+
+	p.total = npoints * s->runs;
+	p.end = p.total;
+	p.next = p.written = first * s->runs;
+	p.finished = p.next;
+	if (threads < 1)
+		threads = 1;
+	if (p.end - p.next < threads)
+		threads = (int)(p.end - p.next > 0 ? p.end - p.next : 1);
+	p.window = 4 * threads + 4;
+	p.slots = calloc((size_t)p.window, sizeof(*p.slots));
+	pthread_t *tid = calloc((size_t)threads, sizeof(*tid));
+	if (!p.slots || !tid) {
+		free(p.slots);
+		free(tid);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	int started = 0;
+	for (int i = 1; i < threads; i++) {
+		if (pthread_create(&tid[i], NULL, worker, &p) != 0)
+			break;
+		started++;
+	}
+	worker(&p); /* the calling thread is one of the pool */
+	for (int i = 1; i <= started; i++)
+		pthread_join(tid[i], NULL);
+	for (int i = 0; i < p.window; i++)
+		free(p.slots[i]);
+	free(p.slots);
+	free(tid);
+	pthread_cond_destroy(&p.cv);
+	pthread_mutex_destroy(&p.mu);
+	if (p.status == 0 && fflush(rows) != 0) {
+		p.status = -1;
+		snprintf(p.err, sizeof(p.err), "writing the rows failed");
+	}
+	if (p.status != 0)
+		snprintf(err, errlen, "%s", p.err);
+	return p.status;
+}
