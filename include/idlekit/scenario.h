@@ -97,6 +97,7 @@ struct ik_driver_options {
 	bool haltpoll_force;       /* cpuidle_haltpoll.force */
 };
 
+struct ik_config;
 #define IK_MAX_DISABLED 16
 struct ik_scenario {
 	char name[64];
@@ -122,6 +123,9 @@ struct ik_scenario {
 	   over [warm-up end + timeline_start_ns, + timeline_len_ns); 0 = none */
 	int64_t timeline_start_ns;
 	int64_t timeline_len_ns;
+	/* not from the file: the effective configuration (idlekit/config.h) the reports
+	   record, owned by the caller; NULL = not recorded */
+	const struct ik_config *config;
 };
 
 #define IK_ERR_LEN 512

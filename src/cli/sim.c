@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "idlekit/config.h"
 #include "idlekit/html.h"
 #include "idlekit/result.h"
 #include "idlekit/scenario.h"
@@ -37,16 +38,22 @@ static const char sim_usage[] =
 	"  --timeline-window START:LEN\n"
 	"                           the HTML timeline's window in the first run, from the end of\n"
 	"                           the warm-up (default 0:2ms; units ns, us, ms, s; ms if none)\n"
+	"  --print-config           print the effective configuration (every key of the scenario\n"
+	"                           and platform, with where it came from) as a scenario file\n"
+	"                           and stop; running that file gives the same result, byte for\n"
+	"                           byte\n"
 	"  -h, --help               this text\n"
 	"\n"
 	"Examples:\n"
 	"  idlekit sim\n"
 	"  idlekit sim scenarios/default.ini --runs 5 --json -o result.json\n"
-	"  idlekit sim default --set cpuidle.disable=C2 --set scenario.duration_ms=500\n";
+	"  idlekit sim default --set cpuidle.disable=C2 --set scenario.duration_ms=500\n"
+	"  idlekit sim seed000-baseline --set kernel.hz=1000 --print-config > mine.ini\n"
+	"  idlekit sim mine.ini\n";
 
 int cmd_sim(int argc, char **argv)
 {
-	enum { OPT_SET = 256, OPT_RUNS, OPT_SEED, OPT_JSON, OPT_CSV, OPT_HTML, OPT_WINDOW };
+	enum { OPT_SET = 256, OPT_RUNS, OPT_SEED, OPT_JSON, OPT_CSV, OPT_HTML, OPT_WINDOW, OPT_PRINT };
 	static const struct option opts[] = {
 		{ "set", required_argument, NULL, OPT_SET },
 		{ "runs", required_argument, NULL, OPT_RUNS },
@@ -55,11 +62,15 @@ int cmd_sim(int argc, char **argv)
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "html", required_argument, NULL, OPT_HTML },
 		{ "timeline-window", required_argument, NULL, OPT_WINDOW },
+		{ "print-config", no_argument, NULL, OPT_PRINT },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char **sets = calloc((size_t)argc + 1, sizeof(char *));
+	const char **sets = calloc((size_t)argc + 3, sizeof(char *));
+	char runs_set[64], seed_set[64];
+	bool print_config = false;
+	struct ik_config *cfg = ik_config_new();
 	int nsets = 0, format = 0, rc = EXIT_USAGE;
 	uint64_t runs = 0, seed = 0;
 	bool have_seed = false;
@@ -69,7 +80,7 @@ int cmd_sim(int argc, char **argv)
 	struct ik_run_result *results = NULL;
 	int done = 0;
 
-	if (!sets || !sc) {
+	if (!sets || !sc || !cfg) {
 		fprintf(stderr, "idlekit sim: out of memory\n");
 		rc = EXIT_FAIL;
 		goto out;
@@ -118,6 +129,9 @@ int cmd_sim(int argc, char **argv)
 			}
 			break;
 		}
+		case OPT_PRINT:
+			print_config = true;
+			break;
 		case 'h':
 			fputs(sim_usage, stdout);
 			rc = EXIT_OK;
@@ -139,15 +153,35 @@ int cmd_sim(int argc, char **argv)
 	}
 	const char *ref = optind < argc ? argv[optind] : "default";
 
+	/* --runs and --seed are overrides of [scenario] like any other (and recorded so) */
+	if (runs) {
+		snprintf(runs_set, sizeof(runs_set), "scenario.runs=%" PRIu64, runs);
+		sets[nsets++] = runs_set;
+	}
+	if (have_seed) {
+		snprintf(seed_set, sizeof(seed_set), "scenario.seed=%" PRIu64, seed);
+		sets[nsets++] = seed_set;
+	}
 	char err[IK_ERR_LEN];
-	if (ik_scenario_load(ref, sets, nsets, sc, err, sizeof(err))) {
+	if (ik_scenario_load_config(ref, sets, nsets, sc, cfg, err, sizeof(err))) {
 		fprintf(stderr, "idlekit sim: %s\n", err);
 		goto out;
 	}
-	if (runs)
-		sc->runs = (int)runs;
-	if (have_seed)
-		sc->seed = seed;
+	if (print_config) {
+		if (format || htmlpath) {
+			fprintf(stderr, "idlekit sim: --print-config prints a scenario file: it excludes "
+				"--json, --csv and --html\n");
+			goto out;
+		}
+		struct cli_output o;
+		if (cli_output_open(&o, outpath)) {
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		int wrc = ik_config_print_ini(o.fp, cfg, ref);
+		rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
+		goto out;
+	}
 
 	results = calloc((size_t)sc->runs, sizeof(*results));
 	if (!results) {
@@ -199,6 +233,7 @@ out:
 		ik_run_result_free(&results[i]);
 	free(results);
 	free(sc);
+	ik_config_free(cfg);
 	free(sets);
 	return rc;
 }

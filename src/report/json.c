@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "idlekit/config.h"
 #include "report/report_internal.h"
 
 #define IK_JSON_SCHEMA "idlekit.sim/1"
@@ -304,6 +305,28 @@ static void write_scenario(struct json_writer *w, const struct ik_scenario *sc)
 	jw_end_object(w);
 }
 
+/* The effective configuration (idlekit/config.h): version and every key with its origin. */
+static void write_config(struct json_writer *w, const struct ik_config *cfg)
+{
+	jw_object(w, "config", false);
+	jw_string(w, "idlekit_version", ik_version(), 256);
+	jw_array(w, "keys", false);
+	for (int i = 0; cfg && i < cfg->n; i++) {
+		const struct ik_config_entry *e = &cfg->entry[i];
+		jw_object(w, NULL, true);
+		jw_string(w, "section", e->section, sizeof(e->section));
+		jw_string(w, "key", e->key, sizeof(e->key));
+		if (e->has_value)
+			jw_string(w, "value", e->value, sizeof(e->value));
+		else
+			jw_null(w, "value");
+		jw_string(w, "origin", ik_config_origin_name(e->origin), 16);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_end_object(w);
+}
+
 static void write_states(struct json_writer *w, const struct ik_run_result *r)
 {
 	int nstates = ik_rep_nstates(r);
@@ -487,6 +510,7 @@ int ik_report_json(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 	jw_object(&w, NULL, false);
 	jw_string(&w, "schema", IK_JSON_SCHEMA, sizeof(IK_JSON_SCHEMA));
 	write_scenario(&w, sc);
+	write_config(&w, sc->config);
 	jw_array(&w, "runs", false);
 	for (int i = 0; i < nruns; i++)
 		write_run(&w, &runs[i]);
