@@ -102,7 +102,13 @@ int ik_report_table(FILE *out, const struct ik_scenario *sc, const struct ik_run
 		    int nruns);
 int ik_report_json(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 		   int nruns);
+/* CSV: one table (docs/csv.md); ik_report_csv is the first of ik_csv_tables ("runs"). */
 int ik_report_csv(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 		  int nruns);
+/* The table names, NULL-terminated: runs states per_cpu summary config. */
+extern const char *const ik_csv_tables[];
+/* One table by name (NULL = "runs"); -1 for an unknown name or a write error. */
+int ik_report_csv_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+			int nruns, const char *table);
 
 #endif

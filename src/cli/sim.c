@@ -31,7 +31,9 @@ static const char sim_usage[] =
 	"                           amean, hmean, stddev and CoV across them\n"
 	"  --seed N                 first seed (default: the scenario's)\n"
 	"  --json                   JSON output (schema: docs/json-schema.md)\n"
-	"  --csv                    CSV output\n"
+	"  --csv                    CSV output: one table, the runs (docs/csv.md)\n"
+	"  --csv-table NAME         CSV output of table NAME: runs, states, per_cpu, summary\n"
+	"                           or config (implies --csv)\n"
 	"  -o, --output FILE        write to FILE (atomically) instead of standard output\n"
 	"  --html FILE              also write a self-contained HTML report with plots to FILE\n"
 	"                           (docs/html-report.md)\n"
@@ -53,7 +55,7 @@ static const char sim_usage[] =
 
 int cmd_sim(int argc, char **argv)
 {
-	enum { OPT_SET = 256, OPT_RUNS, OPT_SEED, OPT_JSON, OPT_CSV, OPT_HTML, OPT_WINDOW, OPT_PRINT };
+	enum { OPT_SET = 256, OPT_RUNS, OPT_SEED, OPT_JSON, OPT_CSV, OPT_HTML, OPT_WINDOW, OPT_PRINT, OPT_CSV_TABLE };
 	static const struct option opts[] = {
 		{ "set", required_argument, NULL, OPT_SET },
 		{ "runs", required_argument, NULL, OPT_RUNS },
@@ -63,6 +65,7 @@ int cmd_sim(int argc, char **argv)
 		{ "html", required_argument, NULL, OPT_HTML },
 		{ "timeline-window", required_argument, NULL, OPT_WINDOW },
 		{ "print-config", no_argument, NULL, OPT_PRINT },
+		{ "csv-table", required_argument, NULL, OPT_CSV_TABLE },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -70,6 +73,7 @@ int cmd_sim(int argc, char **argv)
 	const char **sets = calloc((size_t)argc + 3, sizeof(char *));
 	char runs_set[64], seed_set[64];
 	bool print_config = false;
+	const char *csv_table = NULL;
 	struct ik_config *cfg = ik_config_new();
 	int nsets = 0, format = 0, rc = EXIT_USAGE;
 	uint64_t runs = 0, seed = 0;
@@ -132,6 +136,23 @@ int cmd_sim(int argc, char **argv)
 		case OPT_PRINT:
 			print_config = true;
 			break;
+		case OPT_CSV_TABLE: {
+			bool known = false;
+			for (int i = 0; ik_csv_tables[i]; i++)
+				known |= strcmp(optarg, ik_csv_tables[i]) == 0;
+			if (!known) {
+				fprintf(stderr, "idlekit sim: --csv-table: expected runs, states, per_cpu, "
+					"summary or config, got '%s'\n", optarg);
+				goto out;
+			}
+			if (format == OPT_JSON) {
+				fprintf(stderr, "idlekit sim: --json and --csv exclude each other\n");
+				goto out;
+			}
+			csv_table = optarg;
+			format = OPT_CSV;
+			break;
+		}
 		case 'h':
 			fputs(sim_usage, stdout);
 			rc = EXIT_OK;
@@ -216,7 +237,7 @@ int cmd_sim(int argc, char **argv)
 	if (format == OPT_JSON)
 		wrc = ik_report_json(o.fp, sc, results, sc->runs);
 	else if (format == OPT_CSV)
-		wrc = ik_report_csv(o.fp, sc, results, sc->runs);
+		wrc = ik_report_csv_table(o.fp, sc, results, sc->runs, csv_table);
 	else
 		wrc = ik_report_table(o.fp, sc, results, sc->runs);
 	rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;

@@ -23,10 +23,37 @@
 #include "report/html_internal.h"
 #include "report/report_internal.h"
 #include "report/svg.h"
+#include "idlekit/config.h"
 
 #define PLOT_W IK_HTML_PLOT_W
 #define PLOT_H IK_HTML_PLOT_H
 #define SEED_LABEL_LEN IK_HTML_LABEL_LEN
+
+/* Every key of the effective configuration with its origin, folded away by default. */
+static void config_table(FILE *out, const struct ik_config *cfg)
+{
+	if (!cfg)
+		return;
+	fprintf(out, "<details class=\"config\"><summary>Effective configuration: %d keys, with "
+		     "where each came from (<code>idlekit sim ... --print-config</code> writes them "
+		     "as a scenario file)</summary>\n<table class=\"config\">\n<tr>", cfg->n);
+	ik_html_th(out, "section");
+	ik_html_th(out, "key");
+	ik_html_th(out, "value");
+	ik_html_th(out, "origin");
+	fputs("</tr>\n", out);
+	for (int i = 0; i < cfg->n; i++) {
+		const struct ik_config_entry *e = &cfg->entry[i];
+		fputs("<tr>", out);
+		ik_html_td_text(out, e->section, sizeof(e->section));
+		ik_html_td_text(out, e->key, sizeof(e->key));
+		ik_html_td_text(out, e->has_value ? e->value : "(derived by the reader)",
+				sizeof(e->value));
+		ik_html_td_text(out, ik_config_origin_name(e->origin), 16);
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n</details>\n", out);
+}
 
 static void settings_table(FILE *out, const struct ik_scenario *sc,
 			   const struct ik_run_result *runs, int nruns)
@@ -88,7 +115,10 @@ static void settings_table(FILE *out, const struct ik_scenario *sc,
 	else
 		snprintf(buf, sizeof(buf), "no runs");
 	ik_html_setting(out, "runs", buf, sizeof(buf));
+	if (sc->config)
+		ik_html_setting(out, "idlekit", ik_version(), 256);
 	fputs("</table>\n", out);
+	config_table(out, sc->config);
 }
 
 static void states_table(FILE *out, const struct ik_run_result *r)
