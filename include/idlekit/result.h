@@ -91,9 +91,21 @@ void ik_summarize(const double *values, int n, struct ik_summary *s);
 
 /*
  * Welch's t-test on two summaries (n, amean, stddev): the two-sided p-value that their
- * means differ only by chance; NaN when either has fewer than 2 runs.
+ * means differ only by chance; NaN when either has fewer than 2 runs or neither has any
+ * spread (nothing to test: equal runs are equal, different ones differ every time).
  */
 double ik_welch_p(const struct ik_summary *a, const struct ik_summary *b);
+/* The whole test of b against a, with the `confidence` (0.95) interval of b - a. */
+struct ik_welch {
+	double diff;            /* b.amean - a.amean */
+	double t, df, p;        /* NaN when not tested */
+	double ci_low, ci_high; /* of diff; NaN when not tested */
+	bool tested;            /* 2+ runs each and some spread */
+};
+void ik_welch_test(const struct ik_summary *a, const struct ik_summary *b, double confidence,
+		   struct ik_welch *w);
+/* t with P(|T| > t) = two_sided_p for df degrees of freedom (2.228 for 0.05 and 10). */
+double ik_student_t_quantile(double two_sided_p, double df);
 /* Regularized incomplete beta function I_x(a, b). */
 double ik_incomplete_beta(double a, double b, double x);
 

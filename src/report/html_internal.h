@@ -19,6 +19,7 @@
 #define IK_HTML_CMP_QUANTILES 9
 extern const char *const ik_html_cmp_quantile_keys[IK_HTML_CMP_QUANTILES];
 extern const double ik_html_cmp_quantile_pct[IK_HTML_CMP_QUANTILES];
+#define IK_HTML_CMP_FIGURES 8 /* MB/s msg/s p50 p99 too_deep too_shallow power energy */
 struct ik_html_cmp_result {
 	const char *label;
 	int nruns;
@@ -28,6 +29,12 @@ struct ik_html_cmp_result {
 	const double *wake_p99_us;
 	const double *too_deep_pct;
 	const double *too_shallow_pct;
+	const double *avg_power_w;
+	const double *energy_j;
+	/* against the baseline (not for the first result), in the order of
+	   ik_html_cmp_figure_names: Welch's test on the means */
+	bool significant[IK_HTML_CMP_FIGURES];
+	double p_value[IK_HTML_CMP_FIGURES]; /* NaN: no test */
 	double wake_q_us[IK_HTML_CMP_QUANTILES]; /* mean over runs; NaN: not in the result */
 	const uint64_t *idle_hist; /* IK_IDLE_HIST_BUCKETS, summed over runs; NULL: absent */
 	int nstates;
