@@ -56,6 +56,9 @@ struct ik_run_result {
 	int64_t idle_ns;      /* summed over CPUs: in the idle loop */
 	uint64_t idle_entries;  /* calls into the governor's select */
 	uint64_t idle_in_progress; /* CPUs still in an idle state when the run ended */
+	/* summed over CPUs: the measured part of idle periods still open at the end, which the
+	   state counters (like sysfs) do not hold yet */
+	int64_t open_idle_ns;
 	uint64_t wakeups;       /* task wakeups (each one a wake-latency sample) */
 	uint64_t ipis;          /* IPIs sent to wake idle CPUs */
 	struct ik_hist wake_latency; /* from the waker's wake-up to the task running */

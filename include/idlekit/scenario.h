@@ -109,6 +109,7 @@ struct ik_scenario {
 	double housekeeping_hz;   /* 0 = none */
 	int64_t housekeeping_work_ns;
 	char driver[16];          /* table, acpi_idle, intel_idle, ...; "auto" is resolved at load */
+	char kernel_driver[16];   /* what "auto" gives: the driver the kernel would load */
 	char governor[16];
 	struct ik_driver_options opt;
 	/* states disabled through sysfs on every CPU, by name */

@@ -162,6 +162,10 @@ static void scenario_defaults(struct ik_scenario *sc)
 	sc->workload.recv_work_ns = 2000;
 	sc->workload.start_spread_ns = 100 * IK_NSEC_PER_USEC;
 	sc->workload.side_spin_work_ns = 10000;
+	/* A real kernel's own per-CPU timers (docs/model.md, "Housekeeping"): the soft-lockup
+	   watchdog's hrtimer every 2 * watchdog_thresh / 5 = 4 s and vmstat_update every
+	   sysctl_stat_interval = 1 s on a CPU whose counters moved: 1.25 Hz. */
+	sc->housekeeping_hz = 1.25;
 	sc->housekeeping_work_ns = 2000;
 }
 
@@ -848,6 +852,13 @@ static int check_driver(struct scenario_reader *r)
 					      : r->sec[SEC_SCENARIO].where;
 	char msg[IK_ERR_LEN];
 
+	/* the driver the kernel would load, for reports that run another one (the table) */
+	char given[sizeof(sc->driver)];
+	memcpy(given, sc->driver, sizeof(given));
+	snprintf(sc->driver, sizeof(sc->driver), "auto");
+	ik_idle_driver_resolve(sc);
+	memcpy(sc->kernel_driver, sc->driver, sizeof(sc->kernel_driver));
+	memcpy(sc->driver, given, sizeof(sc->driver));
 	ik_idle_driver_resolve(sc);
 	struct ik_driver_binding *b = malloc(sizeof(*b));
 	if (!b)

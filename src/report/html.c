@@ -68,7 +68,13 @@ static void settings_table(FILE *out, const struct ik_scenario *sc,
 		 (int)strnlen(p->name, sizeof(p->name)), p->name, p->packages, p->cores_per_package,
 		 p->threads_per_core, ik_platform_cpus(p));
 	ik_html_setting(out, "platform", buf, sizeof(buf));
-	ik_html_setting(out, "driver", sc->driver, sizeof(sc->driver));
+	if (sc->kernel_driver[0] && strcmp(sc->kernel_driver, sc->driver) != 0) {
+		snprintf(buf, sizeof(buf), "%.15s (not the kernel's choice, which is %.15s; "
+			 "cpuidle.driver = auto runs it)", sc->driver, sc->kernel_driver);
+		ik_html_setting(out, "driver", buf, sizeof(buf));
+	} else {
+		ik_html_setting(out, "driver", sc->driver, sizeof(sc->driver));
+	}
 	ik_html_setting(out, "governor", sc->governor, sizeof(sc->governor));
 	snprintf(buf, sizeof(buf), "%d", sc->hz);
 	ik_html_setting(out, "HZ", buf, sizeof(buf));

@@ -285,6 +285,8 @@ static void write_scenario(struct json_writer *w, const struct ik_scenario *sc)
 	jw_int(w, "threads_per_core", p->threads_per_core);
 	jw_int(w, "cpus", ik_platform_cpus(p));
 	jw_string(w, "driver", sc->driver, sizeof(sc->driver));
+	if (sc->kernel_driver[0])
+		jw_string(w, "kernel_driver", sc->kernel_driver, sizeof(sc->kernel_driver));
 	jw_string(w, "governor", sc->governor, sizeof(sc->governor));
 	jw_int(w, "hz", sc->hz);
 	if (sc->latency_limit_us < 0)

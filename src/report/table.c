@@ -273,6 +273,11 @@ static void print_header(FILE *out, const struct ik_scenario *sc, const struct i
 		p->cores_per_package, p->threads_per_core, ik_platform_cpus(p));
 	print_label(out, "driver");
 	print_name(out, sc->driver, sizeof(sc->driver));
+	if (sc->kernel_driver[0] && strcmp(sc->kernel_driver, sc->driver) != 0)
+		fprintf(out, " (not the kernel's choice, which is %.15s: idlekit platform show "
+			     "shows that one; --set cpuidle.driver=auto runs it)", sc->kernel_driver);
+	else if (strcmp(sc->driver, "table") == 0)
+		fputs(" (the platform's states as listed)", out);
 	fputc('\n', out);
 	print_label(out, "governor");
 	print_name(out, sc->governor, sizeof(sc->governor));

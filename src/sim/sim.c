@@ -280,7 +280,19 @@ static int fill_result(struct ik_sim *s, const struct snapshot *snap, int64_t me
 		r->idle_ns += s->cpus[cpu].idle_ns - snap->idle[cpu];
 		/* Work runs at the power of its frequency; the idle loop's own code at base power. */
 		energy_mw_ns += s->cpus[cpu].busy_energy - snap->busy_energy[cpu];
-		int64_t loop = measured - in_states - busy;
+		/* An idle period still open at the end is not in the counters yet (sysfs adds it
+		   at exit), but the CPU is in its state: it draws that state's power, not the
+		   idle loop's. */
+		const struct sim_cpu *c = &s->cpus[cpu];
+		int64_t open_idle = 0;
+		if (c->mode == CPU_IDLE && c->entered >= 0 && c->entered < n) {
+			int64_t from = c->idle_t0 > s->now - measured ? c->idle_t0 : s->now - measured;
+			open_idle = s->now > from ? s->now - from : 0;
+			energy_mw_ns += (double)open_idle *
+					s->plat->states[s->bind.hw_state[c->entered]].power_mw;
+		}
+		r->open_idle_ns += open_idle;
+		int64_t loop = measured - in_states - open_idle - busy;
 		if (loop > 0)
 			energy_mw_ns += (double)loop * s->plat->active_power_mw;
 	}
