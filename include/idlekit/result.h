@@ -38,6 +38,8 @@ struct ik_state_counters {
 	uint64_t above;
 	uint64_t below;
 	uint64_t rejected;
+	uint64_t above_time_ns; /* time of the entries counted in above */
+	uint64_t below_time_ns; /* time of the entries counted in below */
 };
 
 /* Idle-duration histograms: [0, 1 us), then powers of two up to [2^20 us, inf). */
@@ -59,6 +61,12 @@ struct ik_run_result {
 	/* summed over CPUs: the measured part of idle periods still open at the end, which the
 	   state counters (like sysfs) do not hold yet */
 	int64_t open_idle_ns;
+	/* per CPU (ncpus, owned; NULL = not recorded): the state and measured ns of its idle
+	   period still open at the end (state -1, ns 0 = none) */
+	struct ik_open_idle {
+		int state;
+		int64_t ns;
+	} *open_idle;
 	uint64_t wakeups;       /* task wakeups (each one a wake-latency sample) */
 	uint64_t ipis;          /* IPIs sent to wake idle CPUs */
 	struct ik_hist wake_latency; /* from the waker's wake-up to the task running */

@@ -431,6 +431,7 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r)
 	jw_uint(w, "ipis", r->ipis);
 	jw_scaled(w, "busy_ms", r->busy_ns, 6);
 	jw_scaled(w, "idle_ms", r->idle_ns, 6);
+	jw_scaled(w, "open_idle_ms", r->open_idle_ns, 6);
 
 	jw_object(w, "accuracy", true);
 	jw_uint(w, "entries", accuracy.entries);
@@ -440,6 +441,9 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r)
 	jw_double(w, "too_deep_pct", accuracy.too_deep_pct);
 	jw_double(w, "too_shallow_pct", accuracy.too_shallow_pct);
 	jw_double(w, "right_pct", accuracy.right_pct);
+	jw_double(w, "too_deep_time_pct", accuracy.too_deep_time_pct);
+	jw_double(w, "too_shallow_time_pct", accuracy.too_shallow_time_pct);
+	jw_double(w, "right_time_pct", accuracy.right_time_pct);
 	jw_end_object(w);
 
 	jw_array(w, "idle_duration_hist", true);
