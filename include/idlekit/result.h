@@ -83,6 +83,7 @@ struct ik_run_result {
 	/* measured idle periods (governor entry to exit, as the time counter takes them) by
 	   length, in the log2 buckets of ik_trace_hist_bucket(): [0,1us) [1,2us) [2,4us) ... */
 	uint64_t idle_hist[IK_IDLE_HIST_BUCKETS];
+	uint64_t idle_time_hist_ns[IK_IDLE_HIST_BUCKETS]; /* their summed durations */
 };
 
 /* Figures derived from a run, in the units their names say. */

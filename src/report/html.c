@@ -384,8 +384,15 @@ static int plot_idle_durations(FILE *out, const struct ik_run_result *runs, int 
 		return -1;
 	drv->state_count = ik_rep_nstates(&runs[0]);
 	memcpy(drv->states, runs[0].states, sizeof(drv->states));
-	ik_html_idle_hist(out, "Idle durations, all CPUs, all runs", hist, IK_IDLE_HIST_BUCKETS,
-			  drv, "idle periods ended in the measured window");
+	ik_html_idle_hist(out, "Idle durations, all CPUs, all runs: by count", NULL, hist,
+			  IK_IDLE_HIST_BUCKETS, drv, "idle periods ended in the measured window");
+	uint64_t time[IK_IDLE_HIST_BUCKETS] = { 0 };
+	for (int k = 0; k < nruns; k++)
+		for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++)
+			time[i] += runs[k].idle_time_hist_ns[i];
+	ik_html_idle_hist(out, "Idle durations, all CPUs, all runs: by time",
+			  "share of idle time (%)", time, IK_IDLE_HIST_BUCKETS, drv,
+			  "time of those periods");
 	free(drv);
 	return 0;
 }
@@ -646,6 +653,19 @@ static double finite_or(double v, double dflt)
 	return isfinite(v) ? v : dflt;
 }
 
+/* A figure of a result's runs: 0 MB/s, 1 msg/s, 2 wake p50, 3 wake p99, 4 W, 5 J. */
+static const double *cmp_series(const struct ik_html_cmp_result *r, int which)
+{
+	switch (which) {
+	case 0: return r->mb_s;
+	case 1: return r->msg_s;
+	case 2: return r->wake_p50_us;
+	case 3: return r->wake_p99_us;
+	case 4: return r->avg_power_w;
+	default: return r->energy_j;
+	}
+}
+
 /* One dot per run per result, a column per result. */
 static void cmp_dots(FILE *out, const struct ik_html_cmp_result *r, int n, const char *title,
 		     const char *ylabel, int which, const char **lp, const char **legend,
@@ -653,8 +673,7 @@ static void cmp_dots(FILE *out, const struct ik_html_cmp_result *r, int n, const
 {
 	double ymax = 0;
 	for (int k = 0; k < n; k++) {
-		const double *v = which == 0 ? r[k].mb_s : which == 1 ? r[k].msg_s
-				: which == 2 ? r[k].wake_p50_us : r[k].wake_p99_us;
+		const double *v = cmp_series(&r[k], which);
 		for (int i = 0; i < r[k].nruns; i++)
 			if (finite_or(v[i], 0) > ymax)
 				ymax = v[i];
@@ -664,8 +683,7 @@ static void cmp_dots(FILE *out, const struct ik_html_cmp_result *r, int n, const
 	struct ik_svg_axis y = {.min = 0, .max = ymax > 0 ? ymax * 1.1 : 1, .label = ylabel};
 	ik_svg_begin(&p, out, PLOT_W, PLOT_H, title, &x, &y);
 	for (int k = 0; k < n; k++) {
-		const double *v = which == 0 ? r[k].mb_s : which == 1 ? r[k].msg_s
-				: which == 2 ? r[k].wake_p50_us : r[k].wake_p99_us;
+		const double *v = cmp_series(&r[k], which);
 		double w = ik_svg_cat_width(&p) * 0.6;
 		for (int i = 0; i < r[k].nruns; i++) {
 			if (!isfinite(v[i]))
@@ -823,8 +841,8 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n)
 		snprintf(numbers[k], sizeof(numbers[k]), "%d", k + 1);
 		/* a long label (a path) keeps its tail, which names the file */
 		size_t len = strlen(r[k].label);
-		if (len > 22)
-			snprintf(legbuf[k], sizeof(legbuf[k]), "%d: ...%s", k + 1, r[k].label + len - 19);
+		if (len > 17) /* "N: ..." and the tail: one legend line */
+			snprintf(legbuf[k], sizeof(legbuf[k]), "%d: ...%s", k + 1, r[k].label + len - 14);
 		else
 			snprintf(legbuf[k], sizeof(legbuf[k]), "%d: %s", k + 1, r[k].label);
 		lp[k] = numbers[k];
@@ -843,28 +861,43 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n)
 	ik_html_th(out, "wake p99 us (mean)");
 	ik_html_th(out, "too deep % (mean)");
 	ik_html_th(out, "too shallow % (mean)");
+	ik_html_th(out, "avg power W (mean)");
+	ik_html_th(out, "energy J (mean)");
 	fputs("</tr>\n", out);
 	for (int k = 0; k < n; k++) {
-		const double *cols[] = {r[k].mb_s, r[k].msg_s, r[k].wake_p50_us, r[k].wake_p99_us,
-					r[k].too_deep_pct, r[k].too_shallow_pct};
+		/* in the order of the significance marks (IK_HTML_CMP_FIGURES) */
+		const double *cols[IK_HTML_CMP_FIGURES] = {r[k].mb_s, r[k].msg_s, r[k].wake_p50_us,
+							   r[k].wake_p99_us, r[k].too_deep_pct,
+							   r[k].too_shallow_pct, r[k].avg_power_w,
+							   r[k].energy_j};
 		fprintf(out, "<tr><td class=\"num\">%d</td>", k + 1);
 		ik_html_td_text(out, r[k].label, strlen(r[k].label));
 		fprintf(out, "<td class=\"num\">%d</td>", r[k].nruns);
-		for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+		for (int c = 0; c < IK_HTML_CMP_FIGURES; c++) {
 			double sum = 0;
 			int m = 0;
-			for (int i = 0; i < r[k].nruns; i++)
+			for (int i = 0; cols[c] && i < r[k].nruns; i++)
 				if (isfinite(cols[c][i])) {
 					sum += cols[c][i];
 					m++;
 				}
-			ik_html_td_fixed(out, m ? sum / m : NAN, 2);
+			char num[IK_REP_NUM_LEN + 8];
+			ik_rep_fmt_fixed(num, sizeof(num), m ? sum / m : NAN, c == 7 ? 4 : 2);
+			if (k > 0 && r[k].significant[c]) {
+				fprintf(out, "<td class=\"num\" title=\"Welch p = %.4f\">", r[k].p_value[c]);
+				ik_svg_escape(out, num);
+				fputs(" *</td>", out);
+			} else {
+				ik_html_td_num(out, num);
+			}
 		}
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
-	ik_html_note(out, "The first result is the baseline; `idlekit compare` without --html gives the "
-		  "changes and their significance.");
+	ik_html_note(out, "The first result is the baseline. '*': the mean differs from the "
+		     "baseline's by Welch's t-test, two-sided p < 0.05 (hover it for p); no mark "
+		     "with fewer than 2 runs on a side or no spread on either. `idlekit compare` "
+		     "without --html gives the changes, p-values and 95%% confidence intervals.");
 
 	bool use_mb = false;
 	for (int k = 0; k < n; k++)
@@ -875,6 +908,10 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n)
 	cmp_dots(out, r, n, "Throughput, one dot per run", use_mb ? "throughput (MB/s)"
 								    : "throughput (messages/s)",
 		 use_mb ? 0 : 1, lp, legend, colors);
+	fputs("<h2>Power and energy across runs</h2>\n", out);
+	cmp_dots(out, r, n, "Average power, one dot per run", "average power (W)", 4, lp, legend,
+		 colors);
+	cmp_dots(out, r, n, "Energy, one dot per run", "energy (J)", 5, lp, legend, colors);
 	fputs("<h2>Wake latency across runs</h2>\n", out);
 	cmp_dots(out, r, n, "Wake latency p50, one dot per run", "wake latency p50 (us)", 2, lp,
 		 legend, colors);

@@ -87,7 +87,10 @@ void ik_html_latency(FILE *out, const struct ik_hist *h, const struct ik_hist *c
 		     const char *const *run_names, int nruns, const double *exact_us,
 		     const char *all_name, const char *definition);
 /* Idle durations in log2 buckets (ik_trace_hist_lower_ns), drv's target residencies marked. */
-void ik_html_idle_hist(FILE *out, const char *title, const uint64_t *hist, int nbuckets,
+/* ylabel: NULL = "share of idle periods (%)" (hist counts periods); else hist is weighted
+   by something else (ns of idle time) and ylabel names its share. */
+void ik_html_idle_hist(FILE *out, const char *title, const char *ylabel, const uint64_t *hist,
+		       int nbuckets,
 		       const struct ik_driver *drv, const char *what);
 /* The per-CPU timeline of states; what: the x axis' label. */
 void ik_html_timeline(FILE *out, const char *title, const struct ik_timeline *tl, int nstates,

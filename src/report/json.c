@@ -450,6 +450,10 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r)
 	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++)
 		jw_uint(w, NULL, r->idle_hist[i]);
 	jw_end_array(w);
+	jw_array(w, "idle_duration_time_hist_us", true);
+	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++)
+		jw_time_us(w, NULL, r->idle_time_hist_ns[i]);
+	jw_end_array(w);
 
 	jw_double(w, "energy_j", r->energy_j);
 	jw_double(w, "avg_power_w", ik_run_avg_power_w(r));

@@ -436,6 +436,10 @@ void ik_svg_legend(struct ik_svg *p, int n, const char *const *names, const char
 		   alone is too wide (a file path) keeps its tail */
 		const char *s = names[i] ? names[i] : "";
 		int lines = 0;
+		if (strlen(s) <= LEGEND_CHARS) { /* one line: no <tspan> */
+			ik_svg_escape(p->out, s);
+			s += strlen(s);
+		}
 		while (*s) {
 			while (*s == ' ')
 				s++;

@@ -325,6 +325,7 @@ static int fill_result(struct ik_sim *s, const struct snapshot *snap, int64_t me
 	r->wake_latency = s->wake_latency;
 	r->leave_lite = s->leave_lite;
 	memcpy(r->idle_hist, s->idle_hist, sizeof(r->idle_hist));
+	memcpy(r->idle_time_hist_ns, s->idle_time_hist, sizeof(r->idle_time_hist_ns));
 	return 0;
 }
 
