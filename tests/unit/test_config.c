@@ -111,7 +111,7 @@ static void overrides_change_the_record(void **state)
 		"workload.type=periodic", "workload.period_us=250",
 		"platform.ipi_ns=constant 900", "platform.active_power_mw=200",
 		"state1.residency_us=4", "state2.exit_ns=constant 40000",
-		"cpuid.arat=no", "acpi.wbinvd=no", "intel_idle.pc6=no",
+		"cpuid.arat=no", "acpi.wbinvd=no", "cst2.latency_us=20", "intel_idle.pc6=no",
 		"effects.pkg_idle_mw=10",
 	};
 	struct ik_config *base = load(HEAD, NULL, 0);
