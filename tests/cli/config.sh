@@ -62,6 +62,17 @@ fi
 "$bin" sim seed000-baseline "${short[@]}" --set cpuidle.dummy_wait=skip_on_zen --json >"$tmp/dw.json"
 check "dummy_wait recorded" bash -c "grep -q '\"key\": \"dummy_wait\", \"value\": \"skip_on_zen\", \"origin\": \"set\"' '$tmp/dw.json' && ! grep -q 'skip_on_zen' '$tmp/base.json'"
 
+# The driver sim runs and the one platform show shows: the same, or the difference said in
+# both outputs (the default scenario runs the table driver; the kernel would load acpi_idle).
+"$bin" sim --set scenario.duration_ms=5 >"$tmp/drv.txt"
+check "sim says its driver is not the kernel's" grep -q "^driver     table (not the kernel's choice, which is acpi_idle" "$tmp/drv.txt"
+"$bin" sim --set scenario.duration_ms=5 --json >"$tmp/drv.json"
+check "json has the kernel's driver" grep -q '"kernel_driver": "acpi_idle"' "$tmp/drv.json"
+"$bin" platform show amd-zen3 >"$tmp/show.txt"
+check "platform show says sim runs the table driver by default" grep -q "a scenario without a driver key runs the 'table' driver" "$tmp/show.txt"
+"$bin" sim seed000-baseline "${short[@]}" >"$tmp/drv2.txt"
+check "same driver: no remark" grep -qx "driver     acpi_idle" "$tmp/drv2.txt"
+
 # --print-config prints a scenario file only.
 "$bin" sim --print-config --json >"$tmp/out" 2>"$tmp/err"
 check "--print-config with --json: exit 2" test $? -eq 2
