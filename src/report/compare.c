@@ -28,6 +28,7 @@
 
 #define MAX_RUNS 1000
 #define MAX_NAMES 24
+#define MAX_METHODS 5 /* what method_of() returns */
 #define MAX_CONFIG 1024
 
 /* A figure of every run of one result (NaN: the run does not have it). */
@@ -86,7 +87,7 @@ struct ik_compare_set {
 	int nstates;
 	struct named states[MAX_NAMES];
 	int nmethods;
-	struct named methods[MAX_NAMES];
+	struct named methods[MAX_METHODS];
 	/* the configuration: sim's config keys, else the document's identity (governor, ...) */
 	bool has_config;
 	int nconfig;
@@ -118,12 +119,12 @@ static double num2(json_t *obj, const char *key, const char *alt)
 	return isnan(v) && alt ? num(obj, alt) : v;
 }
 
-static struct named *find_named(struct named *list, int *n, const char *name)
+static struct named *find_named(struct named *list, int *n, int max, const char *name)
 {
 	for (int i = 0; i < *n; i++)
 		if (strcmp(list[i].name, name) == 0)
 			return &list[i];
-	if (*n == MAX_NAMES)
+	if (*n == max)
 		return NULL;
 	struct named *x = &list[(*n)++];
 	memset(x, 0, sizeof(*x));
@@ -229,7 +230,7 @@ static int load_run(struct ik_compare_set *set, json_t *run, const char *path, c
 		const char *desc = json_string_value(json_object_get(st, "desc"));
 		if (!name)
 			return fail(err, errlen, path, "a state has no 'name'");
-		struct named *x = find_named(set->states, &set->nstates, name);
+		struct named *x = find_named(set->states, &set->nstates, MAX_NAMES, name);
 		if (!x)
 			return fail(err, errlen, path, "too many distinct state names");
 		pad_named(x, 1, runs - 1);
@@ -245,7 +246,7 @@ static int load_run(struct ik_compare_set *set, json_t *run, const char *path, c
 		} else {
 			counted = false;
 		}
-		struct named *m = find_named(set->methods, &set->nmethods,
+		struct named *m = find_named(set->methods, &set->nmethods, MAX_METHODS,
 					     method_of(name, desc ? desc : ""));
 		if (!m)
 			return fail(err, errlen, path, "too many entry methods");
