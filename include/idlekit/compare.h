@@ -11,13 +11,38 @@
 struct ik_compare_set;
 
 /*
- * Load "FILE" (all its runs) or "FILE@N" (run N, from 1) of `idlekit sim --json` output.
- * 0, or -1 with a message naming the file (and line for bad JSON).
+ * Load "FILE" (all its runs), "FILE@N" (run N, from 1) or "FILE@GOVERNOR" (a replay
+ * document's run of that governor) of `idlekit sim`, `replay` or `analyze --json` output:
+ * one result, or one per governor of a replay/2 document (at most max).  0, or -1 with a
+ * message naming the file (and line for bad JSON).
  */
+int ik_compare_load_many(const char *spec, struct ik_compare_set **out, int max, int *n,
+			 char *err, size_t errlen);
+/* The same from text in memory (len bytes; spec names it); text NULL = read the file. */
+int ik_compare_load_text(const char *spec, const char *text, size_t len,
+			 struct ik_compare_set **out, int max, int *n, char *err, size_t errlen);
+/* The first result of spec. */
 int ik_compare_load(const char *spec, struct ik_compare_set **out, char *err, size_t errlen);
 void ik_compare_free(struct ik_compare_set *set);
 /* The table, the first set as the baseline. */
 int ik_compare_report(FILE *out, struct ik_compare_set *const *sets, int n);
+/* The same figures as JSON (schema idlekit.compare/1) and CSV (docs/compare.md). */
+int ik_compare_report_json(FILE *out, struct ik_compare_set *const *sets, int n);
+int ik_compare_report_csv(FILE *out, struct ik_compare_set *const *sets, int n);
+
+/* A regression gate, "FIGURE:worse-than:PCT" (--fail-if). */
+struct ik_compare_gate {
+	int figure;
+	double pct;
+};
+/* 0, or -1 with a message saying what was expected. */
+int ik_compare_parse_gate(const char *text, struct ik_compare_gate *g, char *err, size_t errlen);
+/*
+ * 1 when a result's mean of a gate's figure is worse than the baseline's by more than its
+ * percentage (or a result lacks the figure), with one line per failure on msg; else 0.
+ */
+int ik_compare_check_gates(FILE *msg, struct ik_compare_set *const *sets, int n,
+			   const struct ik_compare_gate *gates, int ngates);
 /* The same results as one self-contained HTML page with plots (idlekit compare --html). */
 int ik_compare_report_html(FILE *out, struct ik_compare_set *const *sets, int n);
 

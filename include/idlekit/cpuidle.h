@@ -72,6 +72,10 @@ struct ik_state_usage {
 	uint64_t above;
 	uint64_t below;
 	uint64_t rejected;
+	/* not in sysfs: the time of the entries counted in above and below, for an accuracy
+	   weighted by time (docs/json-schema.md) */
+	uint64_t above_time_ns;
+	uint64_t below_time_ns;
 };
 
 /*

@@ -38,6 +38,8 @@ struct ik_state_counters {
 	uint64_t above;
 	uint64_t below;
 	uint64_t rejected;
+	uint64_t above_time_ns; /* time of the entries counted in above */
+	uint64_t below_time_ns; /* time of the entries counted in below */
 };
 
 /* Idle-duration histograms: [0, 1 us), then powers of two up to [2^20 us, inf). */
@@ -56,6 +58,15 @@ struct ik_run_result {
 	int64_t idle_ns;      /* summed over CPUs: in the idle loop */
 	uint64_t idle_entries;  /* calls into the governor's select */
 	uint64_t idle_in_progress; /* CPUs still in an idle state when the run ended */
+	/* summed over CPUs: the measured part of idle periods still open at the end, which the
+	   state counters (like sysfs) do not hold yet */
+	int64_t open_idle_ns;
+	/* per CPU (ncpus, owned; NULL = not recorded): the state and measured ns of its idle
+	   period still open at the end (state -1, ns 0 = none) */
+	struct ik_open_idle {
+		int state;
+		int64_t ns;
+	} *open_idle;
 	uint64_t wakeups;       /* task wakeups (each one a wake-latency sample) */
 	uint64_t ipis;          /* IPIs sent to wake idle CPUs */
 	struct ik_hist wake_latency; /* from the waker's wake-up to the task running */
@@ -72,6 +83,7 @@ struct ik_run_result {
 	/* measured idle periods (governor entry to exit, as the time counter takes them) by
 	   length, in the log2 buckets of ik_trace_hist_bucket(): [0,1us) [1,2us) [2,4us) ... */
 	uint64_t idle_hist[IK_IDLE_HIST_BUCKETS];
+	uint64_t idle_time_hist_ns[IK_IDLE_HIST_BUCKETS]; /* their summed durations */
 };
 
 /* Figures derived from a run, in the units their names say. */
@@ -91,9 +103,21 @@ void ik_summarize(const double *values, int n, struct ik_summary *s);
 
 /*
  * Welch's t-test on two summaries (n, amean, stddev): the two-sided p-value that their
- * means differ only by chance; NaN when either has fewer than 2 runs.
+ * means differ only by chance; NaN when either has fewer than 2 runs or neither has any
+ * spread (nothing to test: equal runs are equal, different ones differ every time).
  */
 double ik_welch_p(const struct ik_summary *a, const struct ik_summary *b);
+/* The whole test of b against a, with the `confidence` (0.95) interval of b - a. */
+struct ik_welch {
+	double diff;            /* b.amean - a.amean */
+	double t, df, p;        /* NaN when not tested */
+	double ci_low, ci_high; /* of diff; NaN when not tested */
+	bool tested;            /* 2+ runs each and some spread */
+};
+void ik_welch_test(const struct ik_summary *a, const struct ik_summary *b, double confidence,
+		   struct ik_welch *w);
+/* t with P(|T| > t) = two_sided_p for df degrees of freedom (2.228 for 0.05 and 10). */
+double ik_student_t_quantile(double two_sided_p, double df);
 /* Regularized incomplete beta function I_x(a, b). */
 double ik_incomplete_beta(double a, double b, double x);
 
@@ -102,7 +126,13 @@ int ik_report_table(FILE *out, const struct ik_scenario *sc, const struct ik_run
 		    int nruns);
 int ik_report_json(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 		   int nruns);
+/* CSV: one table (docs/csv.md); ik_report_csv is the first of ik_csv_tables ("runs"). */
 int ik_report_csv(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 		  int nruns);
+/* The table names, NULL-terminated: runs states per_cpu summary config. */
+extern const char *const ik_csv_tables[];
+/* One table by name (NULL = "runs"); -1 for an unknown name or a write error. */
+int ik_report_csv_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+			int nruns, const char *table);
 
 #endif

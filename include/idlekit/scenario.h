@@ -97,6 +97,7 @@ struct ik_driver_options {
 	bool haltpoll_force;       /* cpuidle_haltpoll.force */
 };
 
+struct ik_config;
 #define IK_MAX_DISABLED 16
 struct ik_scenario {
 	char name[64];
@@ -108,6 +109,7 @@ struct ik_scenario {
 	double housekeeping_hz;   /* 0 = none */
 	int64_t housekeeping_work_ns;
 	char driver[16];          /* table, acpi_idle, intel_idle, ...; "auto" is resolved at load */
+	char kernel_driver[16];   /* what "auto" gives: the driver the kernel would load */
 	char governor[16];
 	struct ik_driver_options opt;
 	/* states disabled through sysfs on every CPU, by name */
@@ -122,6 +124,9 @@ struct ik_scenario {
 	   over [warm-up end + timeline_start_ns, + timeline_len_ns); 0 = none */
 	int64_t timeline_start_ns;
 	int64_t timeline_len_ns;
+	/* not from the file: the effective configuration (idlekit/config.h) the reports
+	   record, owned by the caller; NULL = not recorded */
+	const struct ik_config *config;
 };
 
 #define IK_ERR_LEN 512

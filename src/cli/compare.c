@@ -6,67 +6,109 @@
 #include "cli/cli.h"
 #include "idlekit/compare.h"
 
+#define MAX_RESULTS 64
+#define MAX_GATES 32
+
 static const char compare_usage[] =
-	"usage: idlekit compare RESULT.json[@RUN] RESULT.json[@RUN]... [-o FILE] [--html FILE]\n"
+	"usage: idlekit compare RESULT.json[@RUN] RESULT.json[@RUN]... [--json | --csv]\n"
+	"                       [--fail-if FIGURE:worse-than:PCT]... [-o FILE] [--html FILE]\n"
 	"\n"
-	"Set the results of `idlekit sim --json` side by side, the first as the baseline:\n"
-	"throughput (Min, Max, Median, AMean, HMean, Stddev, CoefVar over each file's runs),\n"
-	"wake latency, power, governor accuracy, residency and entries per state, and entries\n"
-	"per entry method (FFH/MWAIT, SYSTEMIO, HALT, POLL).  Each figure shows its change from\n"
-	"the baseline, and '*' when Welch's t-test over the runs gives a two-sided p < 0.05.\n"
-	"FILE@N takes only run N (from 1), e.g. to set a good run beside a bad one.\n"
-	"--html FILE also writes the results' plots, overlaid, as one self-contained HTML file.\n"
+	"Set results side by side, the first as the baseline: the output of `idlekit sim\n"
+	"--json`, `replay --json` (one result per governor) or `analyze --json`, read by figure\n"
+	"name (a figure a result lacks is shown as missing).  Throughput (Min, Max, Median,\n"
+	"AMean, HMean, Stddev, CoefVar over each file's runs), wake latency, power, energy,\n"
+	"governor accuracy, residency, time and entries per state (every state of every result,\n"
+	"matched by name) and entries per entry method (FFH/MWAIT, SYSTEMIO, HALT, POLL).\n"
 	"\n"
-	"Example:\n"
+	"Means change by a relative amount and get Welch's t-test: its two-sided p-value, the\n"
+	"95% confidence interval of the difference, and '*' when p < 0.05.  No test and no mark\n"
+	"with fewer than 2 runs on a side or no spread on either.  Stddev and CoefVar change by\n"
+	"an absolute amount.  Results whose configurations differ get a warning naming the keys.\n"
+	"FILE@N takes only run N (from 1), e.g. to set a good run beside a bad one; FILE@GOVERNOR\n"
+	"one governor of a replay result.\n"
+	"\n"
+	"Options:\n"
+	"  --json                the comparison as JSON (schema idlekit.compare/1)\n"
+	"  --csv                 the comparison as CSV, one row per (figure, result)\n"
+	"  --fail-if FIGURE:worse-than:PCT\n"
+	"                        exit 3 when a result's mean of FIGURE is more than PCT percent\n"
+	"                        worse than the baseline's (repeatable); worse is lower for\n"
+	"                        mb_per_s messages_per_s, higher for wake_p50_us wake_p99_us\n"
+	"                        avg_power_w energy_j too_deep_pct too_shallow_pct\n"
+	"  -o, --output FILE     write to FILE instead of standard output\n"
+	"  --html FILE           also write the results' plots, overlaid, as one HTML file\n"
+	"  -h, --help            this text\n"
+	"\n"
+	"Exit status: 0, 2 for bad input, 3 when a --fail-if gate fails (the report is written).\n"
+	"\n"
+	"Examples:\n"
 	"  idlekit sim scenarios/default.ini --runs 5 --json -o menu.json\n"
 	"  idlekit sim scenarios/default.ini --runs 5 --json -o teo.json --set cpuidle.governor=teo\n"
-	"  idlekit compare menu.json teo.json\n";
+	"  idlekit compare menu.json teo.json\n"
+	"  idlekit compare menu.json teo.json --fail-if mb_per_s:worse-than:5 --csv -o cmp.csv\n";
 
 int cmd_compare(int argc, char **argv)
 {
 	const char *outpath = NULL, *htmlpath = NULL;
-	struct ik_compare_set **sets = calloc((size_t)argc + 1, sizeof(*sets));
-	int n = 0, rc = EXIT_USAGE;
+	struct ik_compare_set *sets[MAX_RESULTS];
+	struct ik_compare_gate gates[MAX_GATES];
+	int n = 0, ngates = 0, rc = EXIT_USAGE;
+	int format = 0; /* TEXT, JSON or CSV */
+	enum { TEXT, JSON, CSV };
 	char err[512];
 
-	if (!sets)
-		return EXIT_FAIL;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			fputs(compare_usage, stdout);
 			rc = EXIT_OK;
 			goto out;
 		}
-		if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
+		if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0 ||
+		    strcmp(argv[i], "--html") == 0 || strcmp(argv[i], "--fail-if") == 0) {
 			if (i + 1 >= argc) {
-				fprintf(stderr, "idlekit compare: %s needs a FILE\n", argv[i]);
+				fprintf(stderr, "idlekit compare: %s needs %s\n", argv[i],
+					strcmp(argv[i], "--fail-if") == 0 ? "FIGURE:worse-than:PCT" : "a FILE");
 				goto out;
 			}
-			outpath = argv[++i];
+			const char *opt = argv[i++];
+			if (strcmp(opt, "--html") == 0) {
+				htmlpath = argv[i];
+			} else if (strcmp(opt, "--fail-if") == 0) {
+				if (ngates == MAX_GATES) {
+					fprintf(stderr, "idlekit compare: at most %d --fail-if\n", MAX_GATES);
+					goto out;
+				}
+				if (ik_compare_parse_gate(argv[i], &gates[ngates], err, sizeof(err))) {
+					fprintf(stderr, "idlekit compare: %s\n", err);
+					goto out;
+				}
+				ngates++;
+			} else {
+				outpath = argv[i];
+			}
 			continue;
 		}
-		if (strcmp(argv[i], "--html") == 0) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "idlekit compare: --html needs a FILE\n");
+		if (strcmp(argv[i], "--json") == 0 || strcmp(argv[i], "--csv") == 0) {
+			int f = argv[i][2] == 'j' ? JSON : CSV;
+			if (format != TEXT && format != f) {
+				fprintf(stderr, "idlekit compare: --json and --csv exclude each other\n");
 				goto out;
 			}
-			htmlpath = argv[++i];
+			format = f;
 			continue;
 		}
-		if (argv[i][0] == '-') {
+		if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "idlekit compare: unknown option '%s'\n(see idlekit compare --help)\n",
 				argv[i]);
 			goto out;
 		}
-		if (n >= 64) {
-			fprintf(stderr, "idlekit compare: at most 64 results\n");
+		int got;
+		if (ik_compare_load_many(argv[i], sets + n, MAX_RESULTS - n, &got, err, sizeof(err))) {
+			fprintf(stderr, "idlekit compare: %s%s\n", err,
+				n == MAX_RESULTS ? " (at most 64 results)" : "");
 			goto out;
 		}
-		if (ik_compare_load(argv[i], &sets[n], err, sizeof(err))) {
-			fprintf(stderr, "idlekit compare: %s\n", err);
-			goto out;
-		}
-		n++;
+		n += got;
 	}
 	if (n < 1) {
 		fputs(compare_usage, stderr);
@@ -77,7 +119,9 @@ int cmd_compare(int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	int wrc = ik_compare_report(o.fp, sets, n);
+	int wrc = format == JSON ? ik_compare_report_json(o.fp, sets, n)
+		: format == CSV	 ? ik_compare_report_csv(o.fp, sets, n)
+				 : ik_compare_report(o.fp, sets, n);
 	rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
 	if (rc == EXIT_OK && htmlpath) {
 		if (cli_output_open(&o, htmlpath)) {
@@ -87,9 +131,10 @@ int cmd_compare(int argc, char **argv)
 		wrc = ik_compare_report_html(o.fp, sets, n);
 		rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
 	}
+	if (rc == EXIT_OK && ik_compare_check_gates(stderr, sets, n, gates, ngates))
+		rc = 3;
 out:
 	for (int k = 0; k < n; k++)
 		ik_compare_free(sets[k]);
-	free(sets);
 	return rc;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "idlekit/config.h"
 
 static const char usage[] =
 	"usage: idlekit COMMAND [OPTIONS]\n"
@@ -85,7 +86,7 @@ int main(int argc, char **argv)
 	if (strcmp(cmd, "sweep") == 0)
 		return cmd_sweep(argc - 1, argv + 1);
 	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-		printf("idlekit 0.1.0\n");
+		printf("idlekit %s\n", ik_version());
 		return EXIT_OK;
 	}
 	if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {

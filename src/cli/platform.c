@@ -110,6 +110,12 @@ static void show_driver(const struct ik_scenario *sc, const struct ik_driver_bin
 	char flags[256];
 
 	printf("\nCPUidle driver: %s\n", drv->name);
+	if (strcmp(sc->kernel_driver, sc->driver) != 0)
+		printf("(not the kernel's choice, which is %s)\n", sc->kernel_driver);
+	else if (strcmp(sc->driver, "table") != 0)
+		printf("(the kernel's choice; idlekit sim runs it with cpuidle.driver = auto or %s; "
+		       "a scenario without a driver key runs the 'table' driver, the hardware "
+		       "states as listed above)\n", sc->driver);
 	printf("CPUidle governor: %s\n", b->bypass_governor ? "none (default idle routine)"
 							    : sc->governor);
 	printf("Number of idle states: %d\n", drv->state_count);

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
+#include "idlekit/config.h"
 #include "idlekit/html.h"
 #include "idlekit/result.h"
 #include "idlekit/scenario.h"
@@ -42,13 +43,19 @@ static const char sim_usage[] =
 	"  --bad-below FIGURE:VALUE with --vary: the fraction of runs with FIGURE < VALUE\n"
 	"  -q, --quiet              no progress line on standard error\n"
 	"  --json                   JSON output (schema: docs/json-schema.md)\n"
-	"  --csv                    CSV output\n"
+	"  --csv                    CSV output: one table, the runs (docs/csv.md)\n"
+	"  --csv-table NAME         CSV output of table NAME: runs, states, per_cpu, summary\n"
+	"                           or config (implies --csv)\n"
 	"  -o, --output FILE        write to FILE (atomically) instead of standard output\n"
 	"  --html FILE              also write a self-contained HTML report with plots to FILE\n"
 	"                           (docs/html-report.md)\n"
 	"  --timeline-window START:LEN\n"
 	"                           the HTML timeline's window in the first run, from the end of\n"
 	"                           the warm-up (default 0:2ms; units ns, us, ms, s; ms if none)\n"
+	"  --print-config           print the effective configuration (every key of the scenario\n"
+	"                           and platform, with where it came from) as a scenario file\n"
+	"                           and stop; running that file gives the same result, byte for\n"
+	"                           byte\n"
 	"  -h, --help               this text\n"
 	"\n"
 	"Examples:\n"
@@ -56,7 +63,9 @@ static const char sim_usage[] =
 	"  idlekit sim scenarios/default.ini --runs 5 --json -o result.json\n"
 	"  idlekit sim default --set cpuidle.disable=C2 --set scenario.duration_ms=500\n"
 	"  idlekit sim seed000-baseline --runs 6 -j 2\n"
-	"  idlekit sim default --vary cpuidle.governor=menu,teo --vary workload.pairs=1,2,4\n";
+	"  idlekit sim default --vary cpuidle.governor=menu,teo --vary workload.pairs=1,2,4\n"
+	"  idlekit sim seed000-baseline --set kernel.hz=1000 --print-config > mine.ini\n"
+	"  idlekit sim mine.ini\n";
 
 /* sim --vary: the points of a sweep of the scenario, a table of medians (or the sweep's
    tidy JSON, its summary CSV, its HTML page). */
@@ -196,7 +205,7 @@ out:
 int cmd_sim(int argc, char **argv)
 {
 	enum { OPT_SET = 256, OPT_RUNS, OPT_SEED, OPT_JSON, OPT_CSV, OPT_HTML, OPT_WINDOW, OPT_VARY,
-	       OPT_BAD };
+	       OPT_BAD, OPT_PRINT, OPT_CSV_TABLE };
 	static const struct option opts[] = {
 		{ "set", required_argument, NULL, OPT_SET },
 		{ "runs", required_argument, NULL, OPT_RUNS },
@@ -209,13 +218,19 @@ int cmd_sim(int argc, char **argv)
 		{ "bad-below", required_argument, NULL, OPT_BAD },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "print-config", no_argument, NULL, OPT_PRINT },
+		{ "csv-table", required_argument, NULL, OPT_CSV_TABLE },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char **sets = calloc((size_t)argc + 1, sizeof(char *));
+	const char **sets = calloc((size_t)argc + 3, sizeof(char *));
 	const char **vary = calloc((size_t)argc + 1, sizeof(char *));
 	const char *bad = NULL;
+	char runs_set[64], seed_set[64];
+	bool print_config = false;
+	const char *csv_table = NULL;
+	struct ik_config *cfg = ik_config_new();
 	int nsets = 0, nvary = 0, format = 0, rc = EXIT_USAGE, jobs = 0;
 	bool quiet = false;
 	uint64_t runs = 0, seed = 0;
@@ -226,7 +241,7 @@ int cmd_sim(int argc, char **argv)
 	struct ik_run_result *results = NULL;
 	int done = 0;
 
-	if (!sets || !sc || !vary) {
+	if (!sets || !sc || !vary || !cfg) {
 		fprintf(stderr, "idlekit sim: out of memory\n");
 		rc = EXIT_FAIL;
 		goto out;
@@ -288,6 +303,26 @@ int cmd_sim(int argc, char **argv)
 			}
 			break;
 		}
+		case OPT_PRINT:
+			print_config = true;
+			break;
+		case OPT_CSV_TABLE: {
+			bool known = false;
+			for (int i = 0; ik_csv_tables[i]; i++)
+				known |= strcmp(optarg, ik_csv_tables[i]) == 0;
+			if (!known) {
+				fprintf(stderr, "idlekit sim: --csv-table: expected runs, states, per_cpu, "
+					"summary or config, got '%s'\n", optarg);
+				goto out;
+			}
+			if (format == OPT_JSON) {
+				fprintf(stderr, "idlekit sim: --json and --csv exclude each other\n");
+				goto out;
+			}
+			csv_table = optarg;
+			format = OPT_CSV;
+			break;
+		}
 		case 'h':
 			fputs(sim_usage, stdout);
 			rc = EXIT_OK;
@@ -324,15 +359,35 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 	}
 
+	/* --runs and --seed are overrides of [scenario] like any other (and recorded so) */
+	if (runs) {
+		snprintf(runs_set, sizeof(runs_set), "scenario.runs=%" PRIu64, runs);
+		sets[nsets++] = runs_set;
+	}
+	if (have_seed) {
+		snprintf(seed_set, sizeof(seed_set), "scenario.seed=%" PRIu64, seed);
+		sets[nsets++] = seed_set;
+	}
 	char err[IK_ERR_LEN];
-	if (ik_scenario_load(ref, sets, nsets, sc, err, sizeof(err))) {
+	if (ik_scenario_load_config(ref, sets, nsets, sc, cfg, err, sizeof(err))) {
 		fprintf(stderr, "idlekit sim: %s\n", err);
 		goto out;
 	}
-	if (runs)
-		sc->runs = (int)runs;
-	if (have_seed)
-		sc->seed = seed;
+	if (print_config) {
+		if (format || htmlpath) {
+			fprintf(stderr, "idlekit sim: --print-config prints a scenario file: it excludes "
+				"--json, --csv and --html\n");
+			goto out;
+		}
+		struct cli_output o;
+		if (cli_output_open(&o, outpath)) {
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		int wrc = ik_config_print_ini(o.fp, cfg, ref);
+		rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
+		goto out;
+	}
 
 	results = calloc((size_t)sc->runs, sizeof(*results));
 	if (!results) {
@@ -374,7 +429,7 @@ int cmd_sim(int argc, char **argv)
 	if (format == OPT_JSON)
 		wrc = ik_report_json(o.fp, sc, results, sc->runs);
 	else if (format == OPT_CSV)
-		wrc = ik_report_csv(o.fp, sc, results, sc->runs);
+		wrc = ik_report_csv_table(o.fp, sc, results, sc->runs, csv_table);
 	else
 		wrc = ik_report_table(o.fp, sc, results, sc->runs);
 	rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
@@ -391,6 +446,7 @@ out:
 		ik_run_result_free(&results[i]);
 	free(results);
 	free(sc);
+	ik_config_free(cfg);
 	free(sets);
 	free(vary);
 	return rc;

@@ -62,7 +62,8 @@ int ik_ini_fail(const struct ik_ini_err *e, struct ik_ini_where w, const char *f
 	if (w.override)
 		k = snprintf(e->buf, e->len, "--set %s: ", ik_ini_shown(w.override, shown, sizeof(shown)));
 	else if (w.line > 0)
-		k = snprintf(e->buf, e->len, "%s:%d: ", e->origin ? e->origin : "", w.line);
+		k = snprintf(e->buf, e->len, "%s:%d: ", w.file ? w.file : e->origin ? e->origin : "",
+			     w.line);
 	else if (e->origin)
 		k = snprintf(e->buf, e->len, "%s: ", e->origin);
 	else
@@ -143,7 +144,7 @@ static char *reader(char *str, int num, void *stream)
 
 	len = line_content(&line, len, c->lineno == 1);
 	if (num < 2 || len + 2 > (size_t)num) {
-		ik_ini_fail(c->e, (struct ik_ini_where){ c->lineno, NULL },
+		ik_ini_fail(c->e, (struct ik_ini_where){ c->lineno, NULL, NULL },
 			    "line too long: %zu characters without its comment, at most %d", len,
 			    num - 2);
 		c->failed = true;
@@ -208,7 +209,7 @@ static int syntax_error(const struct ik_ini_err *e, const char *text, int lineno
 	memcpy(buf, line, len);
 	buf[len] = '\0';
 
-	struct ik_ini_where w = { lineno, NULL };
+	struct ik_ini_where w = { lineno, NULL, NULL };
 	if (buf[0] == '[')
 		return ik_ini_fail(e, w, "expected ']' to close the section name, got '%s'",
 				   ik_ini_shown(buf, shown, sizeof(shown)));
@@ -223,7 +224,7 @@ int ik_ini_parse_text(const struct ik_ini_err *e, const char *text,
 
 	int ret = ini_parse_stream(reader, &c, handler, &c);
 	if (ret < 0)
-		return ik_ini_fail(e, (struct ik_ini_where){ 0, NULL }, "out of memory");
+		return ik_ini_fail(e, (struct ik_ini_where){ 0, NULL, NULL }, "out of memory");
 	if (ret > 0 && (!c.failed || ret < c.err_line))
 		return syntax_error(e, text ? text : "", ret);
 	return c.failed ? -1 : 0;
@@ -502,7 +503,8 @@ int ik_ini_mark_key(const struct ik_ini_err *e, struct ik_ini_section *s, const 
 {
 	if (index < 0 || index >= IK_INI_MAX_KEYS)
 		return ik_ini_fail(e, w, "[%s] %s: internal error: key index %d", section, key, index);
-	if (!w.override && s->set[index] && !s->key_where[index].override)
+	if (!w.override && !w.file && s->set[index] && !s->key_where[index].override &&
+	    !s->key_where[index].file)
 		return ik_ini_fail(e, w, "[%s] %s: duplicate key (first set on line %d)", section, key,
 				   s->key_where[index].line);
 	s->set[index] = true;

@@ -17,6 +17,9 @@
 struct ik_ini_where {
 	int line;             /* 1-based line of the file; 0 = none */
 	const char *override; /* the --set text, or NULL */
+	/* a line of another file on top of this one (a scenario's own platform keys), or
+	   NULL: messages name it, and it may set again what this file set */
+	const char *file;
 };
 
 /* Per section: whether it exists, where, and where each of its keys was set. */

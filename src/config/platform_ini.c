@@ -23,6 +23,7 @@
 
 #include "idlekit/driver.h"
 #include "config/platform_ini.h"
+#include "config/effective.h"
 
 enum platform_key {
 	PK_NAME,
@@ -280,7 +281,7 @@ static const struct {
 /* Topology limits; SMT8 exists on POWER. */
 #define MAX_THREADS_PER_CORE 8
 
-static const struct ik_ini_where nowhere = { 0, NULL };
+static const struct ik_ini_where nowhere = { 0, NULL, NULL };
 
 void ik_platform_reader_init(struct ik_platform_reader *r, const char *origin,
 			     struct ik_platform *p, char *err, size_t errlen)
@@ -886,6 +887,12 @@ int ik_platform_reader_set(struct ik_platform_reader *r, const char *section, co
 	}
 	if (ik_ini_mark_key(&r->e, sec, section, k, key, w) != 0)
 		return -1;
+	if (r->cfg) {
+		enum ik_config_origin o = w.override ? IK_ORIGIN_SET :
+			w.file ? IK_ORIGIN_SCENARIO : IK_ORIGIN_PLATFORM;
+		if (ik_config_give(r->cfg, section, key, value, o, msg, sizeof(msg)) != 0)
+			return ik_ini_fail(&r->e, w, "[%s] %s: %s", section, key, msg);
+	}
 	switch (kind) {
 	case SEC_STATE:
 		return set_state_key(r, index, section, k, value, w);
@@ -909,7 +916,7 @@ int ik_platform_reader_set(struct ik_platform_reader *r, const char *section, co
 static int on_section(void *user, const char *name, int line)
 {
 	struct ik_platform_reader *r = user;
-	struct ik_ini_where w = { line, NULL };
+	struct ik_ini_where w = { line, NULL, NULL };
 	char shown[80];
 	int index, kind = section_kind(name, &index);
 
@@ -939,7 +946,7 @@ static int on_section(void *user, const char *name, int line)
 
 static int on_key(void *user, const char *section, const char *key, const char *value, int line)
 {
-	return ik_platform_reader_set(user, section, key, value, (struct ik_ini_where){ line, NULL });
+	return ik_platform_reader_set(user, section, key, value, (struct ik_ini_where){ line, NULL, NULL });
 }
 
 int ik_platform_reader_parse(struct ik_platform_reader *r, const char *text)
@@ -1317,4 +1324,49 @@ const char *ik_vendor_name(enum ik_cpu_vendor v)
 	if ((unsigned)v < sizeof(vendor_names) / sizeof(vendor_names[0]))
 		return vendor_names[v];
 	return "?";
+}
+
+/* ---- the effective configuration --------------------------------------------------- */
+
+static int emit_section(struct ik_platform_reader *r, int kind, const char *section)
+{
+	for (int k = 0; k < kind_keys[kind].nkeys; k++)
+		if (ik_config_emit(r->cfg, section, kind_keys[kind].keys[k], NULL, IK_ORIGIN_DEFAULT))
+			return -1;
+	return 0;
+}
+
+/*
+ * Every key of the platform's tables, in the order of IK_PLATFORM_SECTIONS: the single
+ * sections always (their defaults apply without them), numbered ones when present.  A key
+ * not given has no text: its default comes from the reader (often from other keys).
+ */
+int ik_platform_reader_config(struct ik_platform_reader *r)
+{
+	char name[32];
+	int ret = 0;
+
+	if (!r->cfg)
+		return 0;
+	ret |= emit_section(r, SEC_PLATFORM, "platform");
+	for (int i = 0; i < IK_STATE_MAX; i++)
+		if (r->state[i].present) {
+			snprintf(name, sizeof(name), "state%d", i);
+			ret |= emit_section(r, SEC_STATE, name);
+		}
+	ret |= emit_section(r, SEC_CPUID, "cpuid");
+	ret |= emit_section(r, SEC_ACPI, "acpi");
+	for (int i = 1; i <= IK_CST_MAX; i++)
+		if (r->cst[i].present) {
+			snprintf(name, sizeof(name), "cst%d", i);
+			ret |= emit_section(r, SEC_CST, name);
+		}
+	ret |= emit_section(r, SEC_INTEL_IDLE, "intel_idle");
+	for (int i = 0; i < IK_DT_STATE_MAX; i++)
+		if (r->dt[i].present) {
+			snprintf(name, sizeof(name), "dt_state%d", i);
+			ret |= emit_section(r, SEC_DT, name);
+		}
+	ret |= emit_section(r, SEC_EFFECTS, "effects");
+	return ret ? -1 : 0;
 }

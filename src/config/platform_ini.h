@@ -9,6 +9,7 @@
 
 #include "idlekit/scenario.h"
 #include "config/ini_common.h"
+#include "idlekit/config.h"
 
 #define IK_PLATFORM_ORIGIN_LEN 512
 /* The platform sections, for "known sections" messages. */
@@ -28,6 +29,7 @@ struct ik_platform_reader {
 	struct ik_ini_section effects;
 	struct ik_ini_section dt[IK_DT_STATE_MAX];
 	struct ik_dist exit_ns[IK_STATE_MAX]; /* exit_ns as given, the default per wake source */
+	struct ik_config *cfg; /* where to record the keys given (NULL = nowhere) */
 };
 
 /* Sets p to the defaults and messages to say `origin`. */
@@ -40,6 +42,8 @@ int ik_platform_reader_set(struct ik_platform_reader *r, const char *section, co
 			   const char *value, struct ik_ini_where w);
 /* Defaults that depend on other keys, then the checks; 0 or -1. */
 int ik_platform_reader_finish(struct ik_platform_reader *r);
+/* Every platform key into r->cfg (idlekit/config.h), after finish; 0 or -1. */
+int ik_platform_reader_config(struct ik_platform_reader *r);
 
 /*
  * Whether `section` is a platform section: platform, state0..state9, cpuid, acpi,

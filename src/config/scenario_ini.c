@@ -22,17 +22,18 @@
 #include "idlekit/governor.h"
 #include "config/ini_common.h"
 #include "config/platform_ini.h"
+#include "config/effective.h"
 
 enum section { SEC_SCENARIO, SEC_KERNEL, SEC_CPUIDLE, SEC_WORKLOAD, SEC_COUNT };
 static const char *const section_names[SEC_COUNT] = { "scenario", "kernel", "cpuidle", "workload" };
 
-enum { SC_NAME, SC_DESCRIPTION, SC_PLATFORM, SC_DURATION_MS, SC_WARMUP_MS, SC_RUNS, SC_SEED, SC_COUNT };
+enum scenario_key { SC_NAME, SC_DESCRIPTION, SC_PLATFORM, SC_DURATION_MS, SC_WARMUP_MS, SC_RUNS, SC_SEED, SC_COUNT };
 static const char *const scenario_keys[] = { "name", "description", "platform", "duration_ms",
 					     "warmup_ms", "runs", "seed" };
-enum { KN_HZ, KN_LATENCY_LIMIT_US, KN_HOUSEKEEPING_HZ, KN_HOUSEKEEPING_WORK_NS, KN_COUNT };
+enum kernel_key { KN_HZ, KN_LATENCY_LIMIT_US, KN_HOUSEKEEPING_HZ, KN_HOUSEKEEPING_WORK_NS, KN_COUNT };
 static const char *const kernel_keys[] = { "hz", "latency_limit_us", "housekeeping_hz",
 					   "housekeeping_work_ns" };
-enum {
+enum cpuidle_key {
 	CI_DRIVER,
 	CI_GOVERNOR,
 	CI_DISABLE,
@@ -57,7 +58,7 @@ static const char *const cpuidle_keys[] = {
 	"forced_wakeup", "idle", "prefer_mwait", "haltpoll_force",
 };
 _Static_assert(CI_COUNT <= IK_INI_MAX_KEYS, "cpuidle keys");
-enum {
+enum workload_key {
 	WL_TYPE,
 	WL_PAIRS,
 	WL_WORK_NS,
@@ -114,12 +115,23 @@ static const char *const pc6_values[] = { "platform", "disabled", "enabled" };
 #define MAX_WORK_NS 10000000000LL
 #define MAX_LATENCY_LIMIT_US 2000000000LL
 
+/* A platform key in the scenario file itself: applied on top of the platform file. */
+struct platform_key {
+	char *section, *key, *value; /* one malloc'd block, section first */
+	int line;
+};
+
 struct scenario_reader {
 	char origin[IK_PLATFORM_ORIGIN_LEN];
 	char base_dir[IK_PLATFORM_ORIGIN_LEN]; /* where a relative platform path is tried too */
 	struct ik_ini_err e;
 	struct ik_scenario *sc;
 	struct ik_ini_section sec[SEC_COUNT];
+	struct ik_config *cfg;            /* the effective configuration, or NULL */
+	struct platform_key *pkeys;       /* [platform], [stateN], ... of the file */
+	int npkeys, pkeys_cap;
+	struct ik_platform_reader *pr;    /* the platform as read, until the end */
+	bool governor_derived;            /* the driver chose the governor */
 };
 
 static void scenario_defaults(struct ik_scenario *sc)
@@ -150,6 +162,10 @@ static void scenario_defaults(struct ik_scenario *sc)
 	sc->workload.recv_work_ns = 2000;
 	sc->workload.start_spread_ns = 100 * IK_NSEC_PER_USEC;
 	sc->workload.side_spin_work_ns = 10000;
+	/* A real kernel's own per-CPU timers (docs/model.md, "Housekeeping"): the soft-lockup
+	   watchdog's hrtimer every 2 * watchdog_thresh / 5 = 4 s and vmstat_update every
+	   sysctl_stat_interval = 1 s on a CPU whose counters moved: 1.25 Hz. */
+	sc->housekeeping_hz = 1.25;
 	sc->housekeeping_work_ns = 2000;
 }
 
@@ -610,26 +626,112 @@ static int set_key(struct scenario_reader *r, const char *section, const char *k
 	}
 	if (ik_ini_mark_key(&r->e, &r->sec[s], section, k, key, w) != 0)
 		return -1;
+	int ret;
 	switch (s) {
 	case SEC_SCENARIO:
-		return set_scenario(r, k, value, w);
+		ret = set_scenario(r, k, value, w);
+		break;
 	case SEC_KERNEL:
-		return set_kernel(r, k, value, w);
+		ret = set_kernel(r, k, value, w);
+		break;
 	case SEC_CPUIDLE:
-		return set_cpuidle(r, k, value, w);
+		ret = set_cpuidle(r, k, value, w);
+		break;
 	default:
-		return set_workload(r, k, value, w);
+		ret = set_workload(r, k, value, w);
+		break;
 	}
+	if (ret == 0 && r->cfg) {
+		char msg[160];
+		if (ik_config_give(r->cfg, section, key, value,
+				   w.override ? IK_ORIGIN_SET : IK_ORIGIN_SCENARIO, msg, sizeof(msg)))
+			return bad(r, w, section, key, msg);
+	}
+	return ret;
+}
+
+/*
+ * "[platform]", "[state2]", ... in a scenario file: keys applied to its platform after the
+ * platform file and before any --set (what --print-config writes).  Checked now, kept for
+ * then.
+ */
+static int keep_platform_key(struct scenario_reader *r, const char *section, const char *key,
+			     const char *value, int line)
+{
+	char msg[500];
+	struct ik_ini_where w = { line, NULL, NULL };
+
+	if (ik_platform_check_key(section, key, msg, sizeof(msg)) != 0)
+		return ik_ini_fail(&r->e, w, "%s", msg);
+	for (int i = 0; i < r->npkeys; i++)
+		if (strcmp(r->pkeys[i].section, section) == 0 && strcmp(r->pkeys[i].key, key) == 0)
+			return ik_ini_fail(&r->e, w, "[%s] %s: duplicate key (first set on line %d)",
+					   section, key, r->pkeys[i].line);
+	if (r->npkeys == r->pkeys_cap) {
+		int cap = r->pkeys_cap ? 2 * r->pkeys_cap : 32;
+		struct platform_key *k = realloc(r->pkeys, (size_t)cap * sizeof(*k));
+		if (!k)
+			return ik_ini_fail(&r->e, w, "out of memory");
+		r->pkeys = k;
+		r->pkeys_cap = cap;
+	}
+	size_t ls = strlen(section) + 1, lk = strlen(key) + 1, lv = strlen(value) + 1;
+	char *block = malloc(ls + lk + lv);
+	if (!block)
+		return ik_ini_fail(&r->e, w, "out of memory");
+	struct platform_key *k = &r->pkeys[r->npkeys++];
+	k->section = memcpy(block, section, ls);
+	k->key = memcpy(block + ls, key, lk);
+	k->value = memcpy(block + ls + lk, value, lv);
+	k->line = line;
+	return 0;
+}
+
+/*
+ * "[origin]" of a printed configuration: "kernel.hz = default #TAG", where each value came
+ * from before it was printed (idlekit/config.h).
+ */
+static int carry_origin(struct scenario_reader *r, const char *name, const char *value, int line)
+{
+	char section[IK_CONFIG_SECTION_LEN], msg[500], shown[80];
+	struct ik_ini_where w = { line, NULL, NULL };
+	const char *dot = strchr(name, '.');
+	size_t n = dot ? (size_t)(dot - name) : 0;
+
+	if (!dot || n == 0 || n >= sizeof(section))
+		return ik_ini_fail(&r->e, w, "[origin] %s: expected SECTION.KEY",
+				   ik_ini_shown(name, shown, sizeof(shown)));
+	memcpy(section, name, n);
+	section[n] = '\0';
+	const char *key = dot + 1;
+	int s = section_index(section);
+	if (s >= 0) {
+		if (ik_ini_key_index(key, section_keys[s].names, section_keys[s].count) < 0)
+			return ik_ini_fail(&r->e, w, "[origin] %s: no key '%s' in [%s]",
+					   ik_ini_shown(name, shown, sizeof(shown)),
+					   ik_ini_shown(key, msg, sizeof(msg)), section);
+	} else if (!ik_platform_section(section)) {
+		return ik_ini_fail(&r->e, w, "[origin] %s: unknown section [%s]",
+				   ik_ini_shown(name, shown, sizeof(shown)), section);
+	} else if (ik_platform_check_key(section, key, msg, sizeof(msg)) != 0) {
+		return ik_ini_fail(&r->e, w, "[origin] %s", msg);
+	}
+	if (ik_config_carry(r->cfg, section, key, value, msg, sizeof(msg)) != 0)
+		return ik_ini_fail(&r->e, w, "[origin] %s: %s", ik_ini_shown(name, shown, sizeof(shown)),
+				   msg);
+	return 0;
 }
 
 static int on_section(void *user, const char *name, int line)
 {
 	struct scenario_reader *r = user;
-	struct ik_ini_where w = { line, NULL };
+	struct ik_ini_where w = { line, NULL, NULL };
 	int s = section_index(name);
 
+	if (s < 0 && (ik_platform_section(name) || strcmp(name, "origin") == 0))
+		return 0; /* keys checked one by one (keep_platform_key, carry_origin) */
 	if (s < 0)
-		return unknown_section(r, w, name, false);
+		return unknown_section(r, w, name, true);
 	if (r->sec[s].present)
 		return ik_ini_fail(&r->e, w, "duplicate section [%s] (first on line %d)", name,
 				   r->sec[s].where.line);
@@ -640,7 +742,13 @@ static int on_section(void *user, const char *name, int line)
 
 static int on_key(void *user, const char *section, const char *key, const char *value, int line)
 {
-	return set_key(user, section, key, value, (struct ik_ini_where){ line, NULL });
+	struct scenario_reader *r = user;
+
+	if (section_index(section) < 0 && ik_platform_section(section))
+		return keep_platform_key(r, section, key, value, line);
+	if (strcmp(section, "origin") == 0)
+		return carry_origin(r, key, value, line);
+	return set_key(r, section, key, value, (struct ik_ini_where){ line, NULL, NULL });
 }
 
 /*
@@ -651,7 +759,7 @@ static int apply_scenario_overrides(struct scenario_reader *r, const char *const
 {
 	for (int i = 0; i < n; i++) {
 		char *storage, *section, *key, *value, msg[400];
-		struct ik_ini_where w = { 0, ov[i] };
+		struct ik_ini_where w = { 0, ov[i], NULL };
 
 		if (ik_ini_split_override(ov[i], &storage, &section, &key, &value, r->e.buf,
 					  r->e.len) != 0)
@@ -683,7 +791,7 @@ static int apply_platform_overrides(struct ik_platform_reader *pr, const char *c
 		int ret = 0;
 		if (ik_platform_section(section))
 			ret = ik_platform_reader_set(pr, section, key, value,
-						     (struct ik_ini_where){ 0, ov[i] });
+						     (struct ik_ini_where){ 0, ov[i], NULL });
 		free(storage);
 		if (ret)
 			return -1;
@@ -710,15 +818,22 @@ static int load_platform(struct scenario_reader *r, const char *const *ov, int n
 	struct ik_platform_reader *pr = malloc(sizeof(*pr));
 	if (!pr) {
 		ik_platform_text_free(&t);
-		return ik_ini_fail(&r->e, (struct ik_ini_where){ 0, NULL }, "out of memory");
+		return ik_ini_fail(&r->e, (struct ik_ini_where){ 0, NULL, NULL }, "out of memory");
 	}
 	ik_platform_reader_init(pr, t.origin, &sc->platform, r->e.buf, r->e.len);
+	pr->cfg = r->cfg;
+	r->pr = pr;
 	int ret = ik_platform_reader_parse(pr, t.text);
+	/* The scenario's own platform keys, then the overrides. */
+	for (int i = 0; i < r->npkeys && ret == 0; i++)
+		ret = ik_platform_reader_set(pr, r->pkeys[i].section, r->pkeys[i].key,
+					     r->pkeys[i].value,
+					     (struct ik_ini_where){ r->pkeys[i].line, NULL, r->origin });
 	if (ret == 0)
 		ret = apply_platform_overrides(pr, ov, n);
 	if (ret == 0)
 		ret = ik_platform_reader_finish(pr);
-	free(pr);
+	/* messages about the platform now name the platform file again */
 	ik_platform_text_free(&t);
 	return ret;
 }
@@ -737,6 +852,13 @@ static int check_driver(struct scenario_reader *r)
 					      : r->sec[SEC_SCENARIO].where;
 	char msg[IK_ERR_LEN];
 
+	/* the driver the kernel would load, for reports that run another one (the table) */
+	char given[sizeof(sc->driver)];
+	memcpy(given, sc->driver, sizeof(given));
+	snprintf(sc->driver, sizeof(sc->driver), "auto");
+	ik_idle_driver_resolve(sc);
+	memcpy(sc->kernel_driver, sc->driver, sizeof(sc->kernel_driver));
+	memcpy(sc->driver, given, sizeof(sc->driver));
 	ik_idle_driver_resolve(sc);
 	struct ik_driver_binding *b = malloc(sizeof(*b));
 	if (!b)
@@ -747,8 +869,10 @@ static int check_driver(struct scenario_reader *r)
 				   sc->driver, r->sec[SEC_CPUIDLE].set[CI_DRIVER] ? "" : " (the default)",
 				   p->name, msg);
 	}
-	if (b->ops->governor && !r->sec[SEC_CPUIDLE].set[CI_GOVERNOR])
+	if (b->ops->governor && !r->sec[SEC_CPUIDLE].set[CI_GOVERNOR]) {
 		snprintf(sc->governor, sizeof(sc->governor), "%s", b->ops->governor);
+		r->governor_derived = true;
+	}
 	const struct ik_driver *drv = &b->table;
 	int ret = 0;
 	for (int i = 0; i < sc->ndisabled && ret == 0; i++) {
@@ -847,12 +971,266 @@ static int check_placement(struct scenario_reader *r)
 	return 0;
 }
 
+/* ---- the effective configuration ----------------------------------------------------- */
+
+/* The shortest decimal text that reads back as x (ik_ini_real's grammar). */
+static void format_real(double x, char *buf, size_t len)
+{
+	if (x == (double)(int64_t)x && x > -1e15 && x < 1e15) {
+		snprintf(buf, len, "%" PRId64, (int64_t)x);
+		return;
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, x);
+		if (strtod(buf, NULL) == x)
+			return;
+	}
+}
+
+static void format_cpus(const int *cpus, int n, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? ", " : "", cpus[i]);
+}
+
+/* Every [scenario] key as the run uses it; *value = NULL for one with no text. */
+static void format_scenario(const struct ik_scenario *sc, enum scenario_key k, char *buf,
+			    size_t len, const char **value)
+{
+	*value = buf;
+	switch (k) {
+	case SC_NAME:
+		snprintf(buf, len, "%s", sc->name);
+		return;
+	case SC_DESCRIPTION:
+		*value = NULL; /* not kept: only a file has one */
+		return;
+	case SC_PLATFORM:
+		snprintf(buf, len, "%s", sc->platform_ref);
+		return;
+	case SC_DURATION_MS:
+		snprintf(buf, len, "%" PRId64, (int64_t)(sc->duration_ns / IK_NSEC_PER_MSEC));
+		return;
+	case SC_WARMUP_MS:
+		snprintf(buf, len, "%" PRId64, (int64_t)(sc->warmup_ns / IK_NSEC_PER_MSEC));
+		return;
+	case SC_RUNS:
+		snprintf(buf, len, "%d", sc->runs);
+		return;
+	case SC_SEED:
+		snprintf(buf, len, "%" PRIu64, sc->seed);
+		return;
+	case SC_COUNT:
+		break;
+	}
+	*value = NULL;
+}
+
+static void format_kernel(const struct ik_scenario *sc, enum kernel_key k, char *buf, size_t len)
+{
+	switch (k) {
+	case KN_HZ:
+		snprintf(buf, len, "%d", sc->hz);
+		return;
+	case KN_LATENCY_LIMIT_US:
+		if (sc->latency_limit_us < 0)
+			snprintf(buf, len, "none");
+		else
+			snprintf(buf, len, "%" PRId64, sc->latency_limit_us);
+		return;
+	case KN_HOUSEKEEPING_HZ:
+		format_real(sc->housekeeping_hz, buf, len);
+		return;
+	case KN_HOUSEKEEPING_WORK_NS:
+		snprintf(buf, len, "%" PRId64, sc->housekeeping_work_ns);
+		return;
+	case KN_COUNT:
+		break;
+	}
+	buf[0] = '\0';
+}
+
+static void format_cpuidle(const struct ik_scenario *sc, enum cpuidle_key k, char *buf, size_t len)
+{
+	const struct ik_driver_options *o = &sc->opt;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	switch (k) {
+	case CI_DRIVER:
+		snprintf(buf, len, "%s", sc->driver);
+		return;
+	case CI_GOVERNOR:
+		snprintf(buf, len, "%s", sc->governor);
+		return;
+	case CI_DISABLE:
+		for (int i = 0; i < sc->ndisabled && used < len; i++) {
+			bool quote = strpbrk(sc->disabled[i], " \t,") != NULL;
+			used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s", i ? ", " : "",
+						 quote ? "\"" : "", sc->disabled[i], quote ? "\"" : "");
+		}
+		return;
+	case CI_LATENCY_FACTOR:
+		snprintf(buf, len, "%d", o->latency_factor);
+		return;
+	case CI_MAX_CSTATE:
+		if (o->max_cstate < 0)
+			snprintf(buf, len, "default");
+		else
+			snprintf(buf, len, "%d", o->max_cstate);
+		return;
+	case CI_NOCST:
+		snprintf(buf, len, "%s", o->nocst ? "yes" : "no");
+		return;
+	case CI_BM_CHECK_DISABLE:
+		snprintf(buf, len, "%s", o->bm_check_disable ? "yes" : "no");
+		return;
+	case CI_DUMMY_WAIT:
+		snprintf(buf, len, "%s", dummy_waits[o->dummy_wait]);
+		return;
+	case CI_USE_ACPI:
+		snprintf(buf, len, "%s", o->use_acpi < 0 ? "default" : o->use_acpi ? "yes" : "no");
+		return;
+	case CI_CST_FALLBACK:
+		snprintf(buf, len, "%s", cst_fallbacks[o->cst_fallback]);
+		return;
+	case CI_PC6:
+		snprintf(buf, len, "%s", pc6_values[o->pc6 + 1]);
+		return;
+	case CI_STATES_OFF:
+		snprintf(buf, len, "0x%" PRIx32, o->states_off);
+		return;
+	case CI_FORCED_WAKEUP:
+		snprintf(buf, len, "%s", o->forced_wakeup ? "on" : "off");
+		return;
+	case CI_IDLE:
+		snprintf(buf, len, "%s", idle_options[o->idle]);
+		return;
+	case CI_PREFER_MWAIT:
+		snprintf(buf, len, "%s", prefer_mwaits[o->prefer_mwait]);
+		return;
+	case CI_HALTPOLL_FORCE:
+		snprintf(buf, len, "%s", o->haltpoll_force ? "yes" : "no");
+		return;
+	case CI_COUNT:
+		break;
+	}
+}
+
+static void format_workload(const struct ik_scenario *sc, enum workload_key k, char *buf,
+			    size_t len)
+{
+	const struct ik_workload *wl = &sc->workload;
+
+	buf[0] = '\0';
+	switch (k) {
+	case WL_TYPE:
+		snprintf(buf, len, "%s", workload_types[wl->kind]);
+		return;
+	case WL_PAIRS:
+		snprintf(buf, len, "%d", wl->pairs);
+		return;
+	case WL_WORK_NS:
+		snprintf(buf, len, "%" PRId64, wl->work_ns);
+		return;
+	case WL_MSG_BYTES:
+		snprintf(buf, len, "%" PRId64, wl->msg_bytes);
+		return;
+	case WL_PLACEMENT:
+		snprintf(buf, len, "%s", placements[wl->placement]);
+		return;
+	case WL_TASKS:
+		snprintf(buf, len, "%d", wl->tasks);
+		return;
+	case WL_PERIOD_US:
+		snprintf(buf, len, "%" PRId64, (int64_t)(wl->period_ns / IK_NSEC_PER_USEC));
+		return;
+	case WL_TASK_WORK_NS:
+		snprintf(buf, len, "%" PRId64, wl->task_work_ns);
+		return;
+	case WL_IRQ_RATE_HZ:
+		format_real(wl->irq_rate_hz, buf, len);
+		return;
+	case WL_IRQ_WORK_NS:
+		snprintf(buf, len, "%" PRId64, wl->irq_work_ns);
+		return;
+	case WL_START_MS:
+		snprintf(buf, len, "%" PRId64, (int64_t)(wl->start_ns / IK_NSEC_PER_MSEC));
+		return;
+	case WL_WORK_NS_PER_KB:
+		snprintf(buf, len, "%" PRId64, wl->work_ns_per_kb);
+		return;
+	case WL_RECV_WORK_NS:
+		snprintf(buf, len, "%" PRId64, wl->recv_work_ns);
+		return;
+	case WL_CPUS:
+		format_cpus(wl->spin_cpus, wl->nspin_cpus, buf, len);
+		return;
+	case WL_START_SPREAD_US:
+		snprintf(buf, len, "%" PRId64, (int64_t)(wl->start_spread_ns / IK_NSEC_PER_USEC));
+		return;
+	case WL_STOP_MS:
+		snprintf(buf, len, "%" PRId64, (int64_t)(wl->stop_ns / IK_NSEC_PER_MSEC));
+		return;
+	case WL_SIDE_SPIN_CPUS:
+		format_cpus(wl->side_spin_cpus, wl->nside_spin_cpus, buf, len);
+		return;
+	case WL_SIDE_SPIN_WORK_NS:
+		snprintf(buf, len, "%" PRId64, wl->side_spin_work_ns);
+		return;
+	case WL_COUNT:
+		break;
+	}
+}
+
+/*
+ * Every key of the four scenario tables, in table order: the value given, else the value
+ * the run uses (the switches above have a case per key: the compiler names a new key
+ * without one).
+ */
+static int scenario_config(struct scenario_reader *r)
+{
+	const struct ik_scenario *sc = r->sc;
+	char buf[IK_CONFIG_VALUE_LEN];
+
+	for (int s = 0; s < SEC_COUNT; s++) {
+		for (int k = 0; k < section_keys[s].count; k++) {
+			const char *value = buf;
+			enum ik_config_origin origin = IK_ORIGIN_DEFAULT;
+			switch ((enum section)s) {
+			case SEC_SCENARIO:
+				format_scenario(sc, (enum scenario_key)k, buf, sizeof(buf), &value);
+				break;
+			case SEC_KERNEL:
+				format_kernel(sc, (enum kernel_key)k, buf, sizeof(buf));
+				break;
+			case SEC_CPUIDLE:
+				format_cpuidle(sc, (enum cpuidle_key)k, buf, sizeof(buf));
+				if (k == CI_GOVERNOR && r->governor_derived)
+					origin = IK_ORIGIN_DERIVED;
+				break;
+			case SEC_WORKLOAD:
+				format_workload(sc, (enum workload_key)k, buf, sizeof(buf));
+				break;
+			case SEC_COUNT:
+				break;
+			}
+			if (ik_config_emit(r->cfg, section_names[s], section_keys[s].names[k], value,
+					   origin))
+				return -1;
+		}
+	}
+	return 0;
+}
+
 static int finish(struct scenario_reader *r, const char *const *ov, int n)
 {
 	static const int required[] = { SC_NAME, SC_PLATFORM };
 
 	if (!r->sec[SEC_SCENARIO].present)
-		return ik_ini_fail(&r->e, (struct ik_ini_where){ 0, NULL },
+		return ik_ini_fail(&r->e, (struct ik_ini_where){ 0, NULL, NULL },
 				   "missing section [scenario] (with at least name and platform)");
 	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
 		if (!r->sec[SEC_SCENARIO].set[required[i]])
@@ -867,8 +1245,8 @@ static int finish(struct scenario_reader *r, const char *const *ov, int n)
 }
 
 static int parse(const char *origin, bool from_file, const char *text,
-		 const char *const *overrides, int noverrides, struct ik_scenario *sc, char *err,
-		 size_t errlen)
+		 const char *const *overrides, int noverrides, struct ik_scenario *sc,
+		 struct ik_config *cfg, char *err, size_t errlen)
 {
 	static const struct ik_ini_callbacks cb = { on_section, on_key };
 
@@ -881,11 +1259,27 @@ static int parse(const char *origin, bool from_file, const char *text,
 		return -1;
 	}
 	reader_init(r, origin, from_file, sc, err, errlen);
+	if (cfg)
+		memset(cfg, 0, sizeof(*cfg));
+	r->cfg = cfg;
 	int ret = ik_ini_parse_text(&r->e, text, &cb, r);
 	if (ret == 0)
 		ret = apply_scenario_overrides(r, overrides, noverrides);
 	if (ret == 0)
 		ret = finish(r, overrides, noverrides);
+	if (ret == 0 && cfg) {
+		ret = scenario_config(r);
+		if (ret == 0)
+			ret = ik_platform_reader_config(r->pr);
+		if (ret != 0)
+			ik_ini_fail(&r->e, (struct ik_ini_where){ 0, NULL, NULL },
+				    "more keys than the configuration holds (%d)", IK_CONFIG_MAX);
+		sc->config = cfg;
+	}
+	for (int i = 0; i < r->npkeys; i++)
+		free(r->pkeys[i].section);
+	free(r->pkeys);
+	free(r->pr);
 	free(r);
 	return ret;
 }
@@ -893,11 +1287,26 @@ static int parse(const char *origin, bool from_file, const char *text,
 int ik_scenario_parse_string(const char *origin, const char *text, const char *const *overrides,
 			     int noverrides, struct ik_scenario *sc, char *err, size_t errlen)
 {
-	return parse(origin, true, text, overrides, noverrides, sc, err, errlen);
+	return parse(origin, true, text, overrides, noverrides, sc, NULL, err, errlen);
+}
+
+int ik_scenario_parse_string_config(const char *origin, const char *text,
+				    const char *const *overrides, int noverrides,
+				    struct ik_scenario *sc, struct ik_config *cfg, char *err,
+				    size_t errlen)
+{
+	return parse(origin, true, text, overrides, noverrides, sc, cfg, err, errlen);
 }
 
 int ik_scenario_load(const char *ref, const char *const *overrides, int noverrides,
 		     struct ik_scenario *sc, char *err, size_t errlen)
+{
+	return ik_scenario_load_config(ref, overrides, noverrides, sc, NULL, err, errlen);
+}
+
+int ik_scenario_load_config(const char *ref, const char *const *overrides, int noverrides,
+			    struct ik_scenario *sc, struct ik_config *cfg, char *err,
+			    size_t errlen)
 {
 	char shown[160], names[256], origin[IK_PLATFORM_ORIGIN_LEN];
 	size_t len = 0, n = ref ? strlen(ref) : 0;
@@ -912,14 +1321,14 @@ int ik_scenario_load(const char *ref, const char *const *overrides, int noverrid
 		char *text;
 		if (ik_ini_read_file(ref, &text, err, errlen, NULL) != 0)
 			return -1;
-		int ret = parse(ref, true, text, overrides, noverrides, sc, err, errlen);
+		int ret = parse(ref, true, text, overrides, noverrides, sc, cfg, err, errlen);
 		free(text);
 		return ret;
 	}
 	for (const struct ik_builtin *b = ik_builtin_scenarios; b->name; b++) {
 		if (strcmp(b->name, ref) == 0) {
 			snprintf(origin, sizeof(origin), "%s.ini (built-in)", b->name);
-			return parse(origin, false, b->text, overrides, noverrides, sc, err, errlen);
+			return parse(origin, false, b->text, overrides, noverrides, sc, cfg, err, errlen);
 		}
 	}
 	names[0] = '\0';

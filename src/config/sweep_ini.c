@@ -43,7 +43,7 @@ static int fail_at(struct spec_reader *r, int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return ik_ini_fail(&r->e, (struct ik_ini_where){ line, NULL }, "%s", msg);
+	return ik_ini_fail(&r->e, (struct ik_ini_where){ line, NULL, NULL }, "%s", msg);
 }
 
 static char *trim(char *s)
@@ -266,7 +266,7 @@ int ik_sweep_spec_add_axis(struct ik_sweep_spec *s, const char *key, const char 
 {
 	char msg[400], shown[80];
 	struct ik_ini_err e = { line ? s->origin : NULL, err, errlen };
-	struct ik_ini_where w = { line, NULL };
+	struct ik_ini_where w = { line, NULL, NULL };
 
 	if (!good_key(key))
 		return ik_ini_fail(&e, w, "vary.%s: expected a key SECTION.KEY, e.g. "

@@ -35,6 +35,7 @@ void ik_account_entered(const struct ik_driver *drv, struct ik_device *dev, int 
 			if (ik_state_disabled(dev, i))
 				continue;
 			u->above++;
+			u->above_time_ns += (uint64_t)diff;
 			break;
 		}
 	} else if (diff > drv->states[entered].exit_latency_ns) {
@@ -43,8 +44,10 @@ void ik_account_entered(const struct ik_driver *drv, struct ik_device *dev, int 
 			if (ik_state_disabled(dev, i))
 				continue;
 			if (diff - drv->states[entered].exit_latency_ns >=
-			    drv->states[i].target_residency_ns)
+			    drv->states[i].target_residency_ns) {
 				u->below++;
+				u->below_time_ns += (uint64_t)diff;
+			}
 			break;
 		}
 	}

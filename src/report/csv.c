@@ -1,21 +1,27 @@
 /*
- * `idlekit sim --csv`: two tables in one file, separated by an empty line.
+ * `idlekit sim --csv`: one table per output, chosen with --csv-table (docs/csv.md):
  *
- *   1. one row per (run, state): the sysfs counters summed over CPUs;
- *   2. one row per run: throughput, wake latency, energy.
+ *   runs     one row per run: the headline figures (the default)
+ *   states   one row per (run, state): the sysfs counters summed over CPUs
+ *   per_cpu  one row per (run, CPU, state)
+ *   summary  one row per figure: min, max, median, amean, hmean, stddev, CoV over the runs
+ *   config   one row per key of the effective configuration, with its origin
  *
- * Quoting follows RFC 4180 (a field with a comma, a double quote, CR or LF is enclosed in
- * double quotes, inner quotes doubled); lines end in LF.  Numbers are printed as in the JSON
- * report: counters as integers, ns counters as exact decimals of the unit the column names,
- * other doubles as the shortest text that reads back as the same double, and an empty field
- * when a value is not finite.  See docs/json-schema.md.
+ * Every table but config starts with the scenario, platform, driver and governor columns,
+ * so tables of several results can be concatenated (less their header) and still say what
+ * each row is.  Numbers have a fixed number of decimals per column (the unit is in the
+ * column name), so no float noise: counters and ns as integers, us and ms with 3 decimals,
+ * percentages with 4, J with 6, W with 3, rates with 1.  A value that is not finite is an
+ * empty field.  RFC 4180 quoting; lines end in LF.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "idlekit/config.h"
 #include "report/report_internal.h"
 
 static void csv_text(FILE *out, const char *s, size_t maxlen)
@@ -37,72 +43,221 @@ static void csv_text(FILE *out, const char *s, size_t maxlen)
 	fputc('"', out);
 }
 
-static void csv_double(FILE *out, double v)
+/* ",v" with `decimals` decimals; an empty field when v is not finite. */
+static void csv_fixed(FILE *out, double v, int decimals)
 {
 	char buf[IK_REP_NUM_LEN];
-	if (ik_rep_fmt_double(buf, sizeof(buf), v))
-		fputs(buf, out);
+	fputc(',', out);
+	if (!isfinite(v))
+		return;
+	ik_rep_fmt_fixed(buf, sizeof(buf), v, decimals);
+	fputs(buf, out);
 }
 
-static void write_states_table(FILE *out, const struct ik_run_result *runs, int nruns)
+/* ",value" of integer nanoseconds in us or ms, exact to `decimals` (3) decimals. */
+static void csv_scaled(FILE *out, uint64_t ns, int scale_digits)
 {
-	char time_us[IK_REP_NUM_LEN];
-	fputs("seed,state,name,latency_us,residency_us,usage,time_us,above,below,rejected,"
-	      "residency_pct\n",
-	      out);
+	char buf[IK_REP_NUM_LEN];
+	ik_rep_fmt_scaled(buf, sizeof(buf), ns > INT64_MAX ? INT64_MAX : (int64_t)ns, scale_digits, 3);
+	fprintf(out, ",%s", buf);
+}
+
+/* The decimals of a figure's values (its unit is in its name). */
+static int figure_decimals(enum ik_rep_figure f)
+{
+	switch (f) {
+	case IK_FIG_ENERGY_J:
+		return 6;
+	case IK_FIG_AVG_POWER_W:
+	case IK_FIG_MB_PER_S:
+		return 3;
+	case IK_FIG_TOO_DEEP_PCT:
+	case IK_FIG_TOO_SHALLOW_PCT:
+	case IK_FIG_RESIDENCY_PCT:
+		return 4;
+	default: /* ns percentiles (integers, but a mean of them is not), rates per s */
+		return 1;
+	}
+}
+
+#define ID_HEADER "scenario,platform,driver,governor"
+static void csv_id(FILE *out, const struct ik_scenario *sc)
+{
+	csv_text(out, sc->name, sizeof(sc->name));
+	fputc(',', out);
+	csv_text(out, sc->platform.name, sizeof(sc->platform.name));
+	fputc(',', out);
+	csv_text(out, sc->driver, sizeof(sc->driver));
+	fputc(',', out);
+	csv_text(out, sc->governor, sizeof(sc->governor));
+}
+
+static void write_states_table(FILE *out, const struct ik_scenario *sc,
+			       const struct ik_run_result *runs, int nruns)
+{
+	fputs(ID_HEADER ",seed,state,name,latency_us,residency_us,usage,time_us,above,below,"
+	      "rejected,residency_pct\n", out);
 	for (int k = 0; k < nruns; k++) {
 		const struct ik_run_result *r = &runs[k];
 		for (int i = 0; i < ik_rep_nstates(r); i++) {
 			const struct ik_state_counters *c = &r->total[i];
-			ik_rep_fmt_exact(time_us, sizeof(time_us),
-					 c->time_ns > INT64_MAX ? INT64_MAX : (int64_t)c->time_ns, 3);
-			fprintf(out, "%llu,%d,", (unsigned long long)r->seed, i);
+			csv_id(out, sc);
+			fprintf(out, ",%llu,%d,", (unsigned long long)r->seed, i);
 			csv_text(out, r->states[i].name, sizeof(r->states[i].name));
-			fprintf(out, ",%u,%u,%llu,%s,%llu,%llu,%llu,", r->states[i].exit_latency,
-				r->states[i].target_residency, (unsigned long long)c->usage, time_us,
-				(unsigned long long)c->above, (unsigned long long)c->below,
-				(unsigned long long)c->rejected);
-			csv_double(out, ik_run_residency_pct(r, i));
+			fprintf(out, ",%u,%u,%llu", r->states[i].exit_latency,
+				r->states[i].target_residency, (unsigned long long)c->usage);
+			csv_scaled(out, c->time_ns, 3);
+			fprintf(out, ",%llu,%llu,%llu", (unsigned long long)c->above,
+				(unsigned long long)c->below, (unsigned long long)c->rejected);
+			csv_fixed(out, ik_run_residency_pct(r, i), 4);
 			fputc('\n', out);
 		}
 	}
 }
 
-static void write_runs_table(FILE *out, const struct ik_run_result *runs, int nruns)
+static void write_per_cpu_table(FILE *out, const struct ik_scenario *sc,
+				const struct ik_run_result *runs, int nruns)
 {
-	fputs("seed,messages_per_s,mb_per_s,wake_p50_ns,wake_p90_ns,wake_p99_ns,wake_p99_9_ns,"
-	      "wake_max_ns,energy_j,avg_power_w\n",
-	      out);
+	fputs(ID_HEADER ",seed,cpu,state,name,usage,time_us,above,below,rejected\n", out);
 	for (int k = 0; k < nruns; k++) {
 		const struct ik_run_result *r = &runs[k];
-		const struct ik_hist *lat = &r->wake_latency;
-		fprintf(out, "%llu,", (unsigned long long)r->seed);
-		csv_double(out, ik_run_messages_per_s(r));
-		fputc(',', out);
-		csv_double(out, ik_run_mb_per_s(r));
-		fprintf(out, ",%lld,%lld,%lld,%lld,%lld,", (long long)ik_hist_percentile(lat, 50.0),
-			(long long)ik_hist_percentile(lat, 90.0),
-			(long long)ik_hist_percentile(lat, 99.0),
-			(long long)ik_hist_percentile(lat, 99.9),
-			(long long)ik_hist_percentile(lat, 100.0));
-		csv_double(out, r->energy_j);
-		fputc(',', out);
-		csv_double(out, ik_run_avg_power_w(r));
+		for (int cpu = 0; r->per_cpu && cpu < r->ncpus; cpu++)
+			for (int i = 0; i < ik_rep_nstates(r); i++) {
+				const struct ik_state_counters *c = ik_rep_per_cpu(r, cpu, i);
+				csv_id(out, sc);
+				fprintf(out, ",%llu,%d,%d,", (unsigned long long)r->seed, cpu, i);
+				csv_text(out, r->states[i].name, sizeof(r->states[i].name));
+				fprintf(out, ",%llu", (unsigned long long)c->usage);
+				csv_scaled(out, c->time_ns, 3);
+				fprintf(out, ",%llu,%llu,%llu\n", (unsigned long long)c->above,
+					(unsigned long long)c->below, (unsigned long long)c->rejected);
+			}
+	}
+}
+
+/* The per-run figures of the runs and summary tables, in column order. */
+static const enum ik_rep_figure run_figures[] = {
+	IK_FIG_MESSAGES_PER_S, IK_FIG_MB_PER_S,	   IK_FIG_WAKE_P50_NS,
+	IK_FIG_WAKE_P90_NS,    IK_FIG_WAKE_P99_NS, IK_FIG_WAKE_P99_9_NS,
+	IK_FIG_WAKE_MAX_NS,    IK_FIG_ENERGY_J,	   IK_FIG_AVG_POWER_W,
+	IK_FIG_IDLE_ENTRIES_PER_CPU_PER_S, IK_FIG_TOO_DEEP_PCT, IK_FIG_TOO_SHALLOW_PCT,
+};
+#define NFIGURES (sizeof(run_figures) / sizeof(run_figures[0]))
+
+static void write_runs_table(FILE *out, const struct ik_scenario *sc,
+			     const struct ik_run_result *runs, int nruns)
+{
+	fputs(ID_HEADER ",seed,measured_ms,busy_ms,idle_ms", out);
+	for (size_t f = 0; f < NFIGURES; f++)
+		fprintf(out, ",%s", ik_rep_figure_key(run_figures[f]));
+	fputc('\n', out);
+	for (int k = 0; k < nruns; k++) {
+		const struct ik_run_result *r = &runs[k];
+		csv_id(out, sc);
+		fprintf(out, ",%llu", (unsigned long long)r->seed);
+		csv_scaled(out, r->measured_ns > 0 ? (uint64_t)r->measured_ns : 0, 6);
+		csv_scaled(out, r->busy_ns, 6);
+		csv_scaled(out, r->idle_ns, 6);
+		for (size_t f = 0; f < NFIGURES; f++) {
+			double v = ik_rep_figure_value(r, run_figures[f], 0);
+			/* ns percentiles are whole ns */
+			csv_fixed(out, v, run_figures[f] >= IK_FIG_WAKE_P50_NS &&
+					  run_figures[f] <= IK_FIG_WAKE_MAX_NS ? 0
+									  : figure_decimals(run_figures[f]));
+		}
 		fputc('\n', out);
 	}
+}
+
+static int summary_row(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		       int nruns, enum ik_rep_figure f, int state, const char *name)
+{
+	struct ik_summary s;
+	if (ik_rep_summarize_figure(runs, nruns, f, state, &s) != 0)
+		return -1;
+	int d = figure_decimals(f);
+	csv_id(out, sc);
+	fputc(',', out);
+	csv_text(out, name, 128);
+	fprintf(out, ",%d", s.n);
+	csv_fixed(out, s.min, d);
+	csv_fixed(out, s.max, d);
+	csv_fixed(out, s.median, d);
+	csv_fixed(out, s.amean, d);
+	csv_fixed(out, s.hmean, d);
+	csv_fixed(out, s.stddev, d);
+	csv_fixed(out, s.cov_pct, 4);
+	fputc('\n', out);
+	return 0;
+}
+
+static int write_summary_table(FILE *out, const struct ik_scenario *sc,
+			       const struct ik_run_result *runs, int nruns)
+{
+	int rc = 0;
+	fputs(ID_HEADER ",figure,n,min,max,median,amean,hmean,stddev,cov_pct\n", out);
+	for (size_t f = 0; f < NFIGURES; f++)
+		rc |= summary_row(out, sc, runs, nruns, run_figures[f], 0,
+				  ik_rep_figure_key(run_figures[f]));
+	for (int i = 0; nruns > 0 && i < ik_rep_nstates(&runs[0]); i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "%.*s.residency_pct", IK_NAME_LEN,
+			 runs[0].states[i].name);
+		rc |= summary_row(out, sc, runs, nruns, IK_FIG_RESIDENCY_PCT, i, name);
+	}
+	return rc;
+}
+
+static void write_config_table(FILE *out, const struct ik_config *cfg)
+{
+	fputs("idlekit_version,section,key,value,origin\n", out);
+	for (int i = 0; cfg && i < cfg->n; i++) {
+		const struct ik_config_entry *e = &cfg->entry[i];
+		csv_text(out, ik_version(), 256);
+		fputc(',', out);
+		csv_text(out, e->section, sizeof(e->section));
+		fputc(',', out);
+		csv_text(out, e->key, sizeof(e->key));
+		fputc(',', out);
+		if (e->has_value)
+			csv_text(out, e->value, sizeof(e->value));
+		fprintf(out, ",%s\n", ik_config_origin_name(e->origin));
+	}
+}
+
+const char *const ik_csv_tables[] = { "runs", "states", "per_cpu", "summary", "config", NULL };
+
+int ik_report_csv_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+			int nruns, const char *table)
+{
+	if (!out || !sc || nruns < 0 || (nruns > 0 && !runs))
+		return -1;
+	if (!table)
+		table = ik_csv_tables[0];
+
+	struct ik_rep_locale locale;
+	int rc = 0;
+	ik_rep_locale_enter(&locale);
+	if (strcmp(table, "runs") == 0)
+		write_runs_table(out, sc, runs, nruns);
+	else if (strcmp(table, "states") == 0)
+		write_states_table(out, sc, runs, nruns);
+	else if (strcmp(table, "per_cpu") == 0)
+		write_per_cpu_table(out, sc, runs, nruns);
+	else if (strcmp(table, "summary") == 0)
+		rc = write_summary_table(out, sc, runs, nruns);
+	else if (strcmp(table, "config") == 0)
+		write_config_table(out, sc->config);
+	else
+		rc = -1;
+	ik_rep_locale_leave(&locale);
+	if (ik_rep_finish(out) != 0)
+		rc = -1;
+	return rc;
 }
 
 int ik_report_csv(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 		  int nruns)
 {
-	if (!out || !sc || nruns < 0 || (nruns > 0 && !runs))
-		return -1;
-
-	struct ik_rep_locale locale;
-	ik_rep_locale_enter(&locale);
-	write_states_table(out, runs, nruns);
-	fputc('\n', out);
-	write_runs_table(out, runs, nruns);
-	ik_rep_locale_leave(&locale);
-	return ik_rep_finish(out);
+	return ik_report_csv_table(out, sc, runs, nruns, NULL);
 }

@@ -207,6 +207,17 @@ void ik_rep_accuracy(const struct ik_run_result *r, struct ik_rep_accuracy *a)
 	a->too_deep_pct = percent_of(a->too_deep, a->entries);
 	a->too_shallow_pct = percent_of(a->too_shallow, a->entries);
 	a->right_pct = percent_of(a->right, a->entries);
+	/* by time: the share of the time in states spent in entries counted too deep or too
+	   shallow (the counted entries' own durations) */
+	uint64_t time = 0, deep = 0, shallow = 0;
+	for (int i = 0; i < nstates; i++) {
+		time += r->total[i].time_ns;
+		deep += r->total[i].above_time_ns;
+		shallow += r->total[i].below_time_ns;
+	}
+	a->too_deep_time_pct = percent_of(deep, time);
+	a->too_shallow_time_pct = percent_of(shallow, time);
+	a->right_time_pct = time ? 100.0 - a->too_deep_time_pct - a->too_shallow_time_pct : 0.0;
 }
 
 double ik_rep_idle_entries_per_cpu_per_s(const struct ik_run_result *r)

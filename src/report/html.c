@@ -23,10 +23,37 @@
 #include "report/html_internal.h"
 #include "report/report_internal.h"
 #include "report/svg.h"
+#include "idlekit/config.h"
 
 #define PLOT_W IK_HTML_PLOT_W
 #define PLOT_H IK_HTML_PLOT_H
 #define SEED_LABEL_LEN IK_HTML_LABEL_LEN
+
+/* Every key of the effective configuration with its origin, folded away by default. */
+static void config_table(FILE *out, const struct ik_config *cfg)
+{
+	if (!cfg)
+		return;
+	fprintf(out, "<details class=\"config\"><summary>Effective configuration: %d keys, with "
+		     "where each came from (<code>idlekit sim ... --print-config</code> writes them "
+		     "as a scenario file)</summary>\n<table class=\"config\">\n<tr>", cfg->n);
+	ik_html_th(out, "section");
+	ik_html_th(out, "key");
+	ik_html_th(out, "value");
+	ik_html_th(out, "origin");
+	fputs("</tr>\n", out);
+	for (int i = 0; i < cfg->n; i++) {
+		const struct ik_config_entry *e = &cfg->entry[i];
+		fputs("<tr>", out);
+		ik_html_td_text(out, e->section, sizeof(e->section));
+		ik_html_td_text(out, e->key, sizeof(e->key));
+		ik_html_td_text(out, e->has_value ? e->value : "(derived by the reader)",
+				sizeof(e->value));
+		ik_html_td_text(out, ik_config_origin_name(e->origin), 16);
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n</details>\n", out);
+}
 
 static void settings_table(FILE *out, const struct ik_scenario *sc,
 			   const struct ik_run_result *runs, int nruns)
@@ -41,7 +68,13 @@ static void settings_table(FILE *out, const struct ik_scenario *sc,
 		 (int)strnlen(p->name, sizeof(p->name)), p->name, p->packages, p->cores_per_package,
 		 p->threads_per_core, ik_platform_cpus(p));
 	ik_html_setting(out, "platform", buf, sizeof(buf));
-	ik_html_setting(out, "driver", sc->driver, sizeof(sc->driver));
+	if (sc->kernel_driver[0] && strcmp(sc->kernel_driver, sc->driver) != 0) {
+		snprintf(buf, sizeof(buf), "%.15s (not the kernel's choice, which is %.15s; "
+			 "cpuidle.driver = auto runs it)", sc->driver, sc->kernel_driver);
+		ik_html_setting(out, "driver", buf, sizeof(buf));
+	} else {
+		ik_html_setting(out, "driver", sc->driver, sizeof(sc->driver));
+	}
 	ik_html_setting(out, "governor", sc->governor, sizeof(sc->governor));
 	snprintf(buf, sizeof(buf), "%d", sc->hz);
 	ik_html_setting(out, "HZ", buf, sizeof(buf));
@@ -88,7 +121,10 @@ static void settings_table(FILE *out, const struct ik_scenario *sc,
 	else
 		snprintf(buf, sizeof(buf), "no runs");
 	ik_html_setting(out, "runs", buf, sizeof(buf));
+	if (sc->config)
+		ik_html_setting(out, "idlekit", ik_version(), 256);
 	fputs("</table>\n", out);
+	config_table(out, sc->config);
 }
 
 static void states_table(FILE *out, const struct ik_run_result *r)
@@ -255,7 +291,7 @@ static void state_series(const struct ik_run_result *r, const char **names, cons
 		names[s] = namebuf[s];
 		colors[s] = ik_svg_color(s);
 	}
-	names[ns] = "other (busy, overhead)";
+	names[ns] = "busy + idle-loop code";
 	colors[ns] = IK_SVG_GREY;
 }
 
@@ -273,8 +309,13 @@ static int plot_residency_runs(FILE *out, const struct ik_run_result *runs, int 
 	}
 	for (int k = 0; k < nruns; k++) {
 		double sum = 0;
+		double cpu_ns = (double)runs[k].measured_ns * runs[k].ncpus;
 		for (int s = 0; s < ns; s++) {
 			double pct = s < ik_rep_nstates(&runs[k]) ? ik_run_residency_pct(&runs[k], s) : 0.0;
+			/* idle periods still open at the end: time in their state, not busy time */
+			for (int c = 0; runs[k].open_idle && cpu_ns > 0 && c < runs[k].ncpus; c++)
+				if (runs[k].open_idle[c].state == s)
+					pct += 100.0 * (double)runs[k].open_idle[c].ns / cpu_ns;
 			v[(size_t)k * (size_t)(ns + 1) + (size_t)s] = pct;
 			sum += pct;
 		}
@@ -309,11 +350,16 @@ static int plot_residency_cpus(FILE *out, const struct ik_run_result *r)
 	double *t = calloc((size_t)ncpus * (size_t)(ns ? ns : 1), sizeof(double));
 	if (!t)
 		return -1;
-	for (int c = 0; c < ncpus; c++)
+	for (int c = 0; c < ncpus; c++) {
 		for (int s = 0; s < ns; s++) {
 			const struct ik_state_counters *k = ik_rep_per_cpu(r, c, s);
 			t[(size_t)c * (size_t)ns + (size_t)s] = k ? (double)k->time_ns : 0.0;
 		}
+		/* an idle period still open at the end is time in its state, not busy time */
+		if (r->open_idle && r->open_idle[c].state >= 0 && r->open_idle[c].state < ns)
+			t[(size_t)c * (size_t)ns + (size_t)r->open_idle[c].state] +=
+				(double)r->open_idle[c].ns;
+	}
 	const char *names[IK_STATE_MAX + 1], *colors[IK_STATE_MAX + 1];
 	char namebuf[IK_STATE_MAX][IK_NAME_LEN + 1];
 	state_series(r, names, colors, namebuf);
@@ -338,8 +384,15 @@ static int plot_idle_durations(FILE *out, const struct ik_run_result *runs, int 
 		return -1;
 	drv->state_count = ik_rep_nstates(&runs[0]);
 	memcpy(drv->states, runs[0].states, sizeof(drv->states));
-	ik_html_idle_hist(out, "Idle durations, all CPUs, all runs", hist, IK_IDLE_HIST_BUCKETS,
-			  drv, "idle periods ended in the measured window");
+	ik_html_idle_hist(out, "Idle durations, all CPUs, all runs: by count", NULL, hist,
+			  IK_IDLE_HIST_BUCKETS, drv, "idle periods ended in the measured window");
+	uint64_t time[IK_IDLE_HIST_BUCKETS] = { 0 };
+	for (int k = 0; k < nruns; k++)
+		for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++)
+			time[i] += runs[k].idle_time_hist_ns[i];
+	ik_html_idle_hist(out, "Idle durations, all CPUs, all runs: by time",
+			  "share of idle time (%)", time, IK_IDLE_HIST_BUCKETS, drv,
+			  "time of those periods");
 	free(drv);
 	return 0;
 }
@@ -434,7 +487,8 @@ static int plot_throughput(FILE *out, const struct ik_scenario *sc,
 	return 0;
 }
 
-static const char *const acc_names[] = {"too deep (above)", "too shallow (below)", "right"};
+static const char *const acc_names[] = {"too deep (above)", "too shallow (below)",
+					"right by the kernel's rule"};
 
 static const char *acc_color(int i)
 {
@@ -442,9 +496,33 @@ static const char *acc_color(int i)
 	return ik_svg_color(idx[i]);
 }
 
+/*
+ * The share of a run's idle entries that entered a state with a higher exit latency than
+ * the shallowest non-polling state of the table: wake-ups that paid a deeper state's exit.
+ * Also the mean advertised exit latency per entry (us).
+ */
+static double deeper_exit_pct(const struct ik_run_result *r, double *mean_exit_us)
+{
+	int ns = ik_rep_nstates(r);
+	uint32_t shallowest = UINT32_MAX;
+	for (int s = 0; s < ns; s++)
+		if (!(r->states[s].flags & IK_FLAG_POLLING) && r->states[s].exit_latency < shallowest)
+			shallowest = r->states[s].exit_latency;
+	uint64_t entries = 0, deeper = 0;
+	double lat = 0;
+	for (int s = 0; s < ns; s++) {
+		entries += r->total[s].usage;
+		lat += (double)r->total[s].usage * r->states[s].exit_latency;
+		if (shallowest != UINT32_MAX && r->states[s].exit_latency > shallowest)
+			deeper += r->total[s].usage;
+	}
+	*mean_exit_us = entries ? lat / (double)entries : 0.0;
+	return entries ? 100.0 * (double)deeper / (double)entries : 0.0;
+}
+
 static int plot_accuracy(FILE *out, const struct ik_run_result *runs, int nruns)
 {
-	double *v = calloc((size_t)nruns * 3, sizeof(double));
+	double *v = calloc((size_t)nruns * 4, sizeof(double));
 	char(*labels)[SEED_LABEL_LEN] = seed_labels(runs, nruns);
 	const char **lp = labels ? ik_html_label_ptrs(labels, nruns) : NULL;
 	if (!v || !lp) {
@@ -453,26 +531,55 @@ static int plot_accuracy(FILE *out, const struct ik_run_result *runs, int nruns)
 		free(lp);
 		return -1;
 	}
+	double *deeper = v + (size_t)nruns * 3;
+	double ymax = 0;
 	for (int k = 0; k < nruns; k++) {
 		struct ik_rep_accuracy a;
 		ik_rep_accuracy(&runs[k], &a);
-		v[k * 3] = a.too_deep_pct;
-		v[k * 3 + 1] = a.too_shallow_pct;
-		v[k * 3 + 2] = a.right_pct;
+		v[k * 3] = a.too_deep_time_pct;
+		v[k * 3 + 1] = a.too_shallow_time_pct;
+		v[k * 3 + 2] = a.right_time_pct;
+		double mean_exit;
+		deeper[k] = deeper_exit_pct(&runs[k], &mean_exit);
+		ymax = fmax(ymax, deeper[k]);
 	}
 	const char *colors[3] = {acc_color(0), acc_color(1), acc_color(2)};
 	struct ik_svg p;
 	struct ik_svg_axis x = {.label = "run (seed)", .ncat = nruns, .cat_labels = lp,
 				.cat_label_every = ik_html_label_every(nruns)};
-	struct ik_svg_axis y = {.min = 0, .max = 100, .label = "idle entries (%)"};
-	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Idle-entry accuracy of the governor, per run", &x, &y);
+	struct ik_svg_axis y = {.min = 0, .max = 100, .label = "time in idle states (%)"};
+	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Governor accuracy by time, per run", &x, &y);
 	ik_svg_stacked_bars(&p, nruns, 3, v, acc_names, colors);
 	ik_svg_axes(&p);
 	ik_svg_legend(&p, 3, acc_names, colors);
 	ik_svg_end(&p);
-	ik_html_note(out, "Of the entries into a state: too deep = the kernel's 'above' count (woke before "
-		  "the state's target residency), too shallow = 'below' (a deeper state would have "
-		  "fitted), right = the rest.");
+	ik_html_note(out, "Weighted by time: of the time CPUs spent in idle states, the share in "
+		     "entries the kernel counts too deep ('above': woke before the state's target "
+		     "residency while a shallower state was enabled), too shallow ('below': a deeper "
+		     "state's target residency fitted in the idle time), and the rest. The JSON's "
+		     "accuracy object has the same shares by count (too_deep_pct) and by time "
+		     "(too_deep_time_pct).");
+
+	/* the other way a choice goes wrong: right by residency, but slow to wake from */
+	struct ik_svg_axis y2 = {.min = 0, .max = ymax > 0 ? fmin(100.0, ymax * 1.15) : 1,
+				 .label = "idle entries (%)"};
+	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Wake-ups from a deeper state than the shallowest, "
+		     "per run", &x, &y2);
+	for (int k = 0; k < nruns; k++) {
+		char tip[96];
+		double mean_exit;
+		deeper_exit_pct(&runs[k], &mean_exit);
+		snprintf(tip, sizeof(tip), "seed %llu: %.2f%% of entries, mean exit latency %.2f us",
+			 (unsigned long long)runs[k].seed, deeper[k], mean_exit);
+		ik_svg_dot(&p, ik_svg_cat_px(&p, k), deeper[k], acc_color(0), tip);
+	}
+	ik_svg_axes(&p);
+	ik_svg_end(&p);
+	ik_html_note(out, "The share of idle entries that went into a state with a higher exit "
+		     "latency than the table's shallowest non-polling state: each of them pays the "
+		     "deeper state's exit on wake-up. A run can be right by the kernel's rule and "
+		     "still bad here: long idle periods in a slow-to-leave state lengthen every "
+		     "wake-up (compare the wake latency per run).");
 	free(v);
 	free(labels);
 	free(lp);
@@ -525,7 +632,7 @@ int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 		fputs("<h2>Throughput across runs</h2>\n", out);
 		rc |= plot_throughput(out, sc, runs, nruns);
 
-		fputs("<h2>Idle-entry accuracy</h2>\n", out);
+		fputs("<h2>Governor accuracy</h2>\n", out);
 		rc |= plot_accuracy(out, runs, nruns);
 
 		fputs("<h2>Tables</h2>\n", out);
@@ -546,6 +653,19 @@ static double finite_or(double v, double dflt)
 	return isfinite(v) ? v : dflt;
 }
 
+/* A figure of a result's runs: 0 MB/s, 1 msg/s, 2 wake p50, 3 wake p99, 4 W, 5 J. */
+static const double *cmp_series(const struct ik_html_cmp_result *r, int which)
+{
+	switch (which) {
+	case 0: return r->mb_s;
+	case 1: return r->msg_s;
+	case 2: return r->wake_p50_us;
+	case 3: return r->wake_p99_us;
+	case 4: return r->avg_power_w;
+	default: return r->energy_j;
+	}
+}
+
 /* One dot per run per result, a column per result. */
 static void cmp_dots(FILE *out, const struct ik_html_cmp_result *r, int n, const char *title,
 		     const char *ylabel, int which, const char **lp, const char **legend,
@@ -553,8 +673,7 @@ static void cmp_dots(FILE *out, const struct ik_html_cmp_result *r, int n, const
 {
 	double ymax = 0;
 	for (int k = 0; k < n; k++) {
-		const double *v = which == 0 ? r[k].mb_s : which == 1 ? r[k].msg_s
-				: which == 2 ? r[k].wake_p50_us : r[k].wake_p99_us;
+		const double *v = cmp_series(&r[k], which);
 		for (int i = 0; i < r[k].nruns; i++)
 			if (finite_or(v[i], 0) > ymax)
 				ymax = v[i];
@@ -564,8 +683,7 @@ static void cmp_dots(FILE *out, const struct ik_html_cmp_result *r, int n, const
 	struct ik_svg_axis y = {.min = 0, .max = ymax > 0 ? ymax * 1.1 : 1, .label = ylabel};
 	ik_svg_begin(&p, out, PLOT_W, PLOT_H, title, &x, &y);
 	for (int k = 0; k < n; k++) {
-		const double *v = which == 0 ? r[k].mb_s : which == 1 ? r[k].msg_s
-				: which == 2 ? r[k].wake_p50_us : r[k].wake_p99_us;
+		const double *v = cmp_series(&r[k], which);
 		double w = ik_svg_cat_width(&p) * 0.6;
 		for (int i = 0; i < r[k].nruns; i++) {
 			if (!isfinite(v[i]))
@@ -723,8 +841,8 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n)
 		snprintf(numbers[k], sizeof(numbers[k]), "%d", k + 1);
 		/* a long label (a path) keeps its tail, which names the file */
 		size_t len = strlen(r[k].label);
-		if (len > 22)
-			snprintf(legbuf[k], sizeof(legbuf[k]), "%d: ...%s", k + 1, r[k].label + len - 19);
+		if (len > 17) /* "N: ..." and the tail: one legend line */
+			snprintf(legbuf[k], sizeof(legbuf[k]), "%d: ...%s", k + 1, r[k].label + len - 14);
 		else
 			snprintf(legbuf[k], sizeof(legbuf[k]), "%d: %s", k + 1, r[k].label);
 		lp[k] = numbers[k];
@@ -743,28 +861,43 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n)
 	ik_html_th(out, "wake p99 us (mean)");
 	ik_html_th(out, "too deep % (mean)");
 	ik_html_th(out, "too shallow % (mean)");
+	ik_html_th(out, "avg power W (mean)");
+	ik_html_th(out, "energy J (mean)");
 	fputs("</tr>\n", out);
 	for (int k = 0; k < n; k++) {
-		const double *cols[] = {r[k].mb_s, r[k].msg_s, r[k].wake_p50_us, r[k].wake_p99_us,
-					r[k].too_deep_pct, r[k].too_shallow_pct};
+		/* in the order of the significance marks (IK_HTML_CMP_FIGURES) */
+		const double *cols[IK_HTML_CMP_FIGURES] = {r[k].mb_s, r[k].msg_s, r[k].wake_p50_us,
+							   r[k].wake_p99_us, r[k].too_deep_pct,
+							   r[k].too_shallow_pct, r[k].avg_power_w,
+							   r[k].energy_j};
 		fprintf(out, "<tr><td class=\"num\">%d</td>", k + 1);
 		ik_html_td_text(out, r[k].label, strlen(r[k].label));
 		fprintf(out, "<td class=\"num\">%d</td>", r[k].nruns);
-		for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+		for (int c = 0; c < IK_HTML_CMP_FIGURES; c++) {
 			double sum = 0;
 			int m = 0;
-			for (int i = 0; i < r[k].nruns; i++)
+			for (int i = 0; cols[c] && i < r[k].nruns; i++)
 				if (isfinite(cols[c][i])) {
 					sum += cols[c][i];
 					m++;
 				}
-			ik_html_td_fixed(out, m ? sum / m : NAN, 2);
+			char num[IK_REP_NUM_LEN + 8];
+			ik_rep_fmt_fixed(num, sizeof(num), m ? sum / m : NAN, c == 7 ? 4 : 2);
+			if (k > 0 && r[k].significant[c]) {
+				fprintf(out, "<td class=\"num\" title=\"Welch p = %.4f\">", r[k].p_value[c]);
+				ik_svg_escape(out, num);
+				fputs(" *</td>", out);
+			} else {
+				ik_html_td_num(out, num);
+			}
 		}
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
-	ik_html_note(out, "The first result is the baseline; `idlekit compare` without --html gives the "
-		  "changes and their significance.");
+	ik_html_note(out, "The first result is the baseline. '*': the mean differs from the "
+		     "baseline's by Welch's t-test, two-sided p < 0.05 (hover it for p); no mark "
+		     "with fewer than 2 runs on a side or no spread on either. `idlekit compare` "
+		     "without --html gives the changes, p-values and 95%% confidence intervals.");
 
 	bool use_mb = false;
 	for (int k = 0; k < n; k++)
@@ -775,6 +908,10 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n)
 	cmp_dots(out, r, n, "Throughput, one dot per run", use_mb ? "throughput (MB/s)"
 								    : "throughput (messages/s)",
 		 use_mb ? 0 : 1, lp, legend, colors);
+	fputs("<h2>Power and energy across runs</h2>\n", out);
+	cmp_dots(out, r, n, "Average power, one dot per run", "average power (W)", 4, lp, legend,
+		 colors);
+	cmp_dots(out, r, n, "Energy, one dot per run", "energy (J)", 5, lp, legend, colors);
 	fputs("<h2>Wake latency across runs</h2>\n", out);
 	cmp_dots(out, r, n, "Wake latency p50, one dot per run", "wake latency p50 (us)", 2, lp,
 		 legend, colors);

@@ -351,7 +351,8 @@ void ik_html_latency(FILE *out, const struct ik_hist *h, const struct ik_hist *c
 
 /* ---- idle durations: log2 buckets, target residencies marked ---- */
 
-void ik_html_idle_hist(FILE *out, const char *title, const uint64_t *hist, int nbuckets,
+void ik_html_idle_hist(FILE *out, const char *title, const char *ylabel, const uint64_t *hist,
+		       int nbuckets,
 		       const struct ik_driver *drv, const char *what)
 {
 	uint64_t total = 0;
@@ -395,7 +396,7 @@ void ik_html_idle_hist(FILE *out, const char *title, const uint64_t *hist, int n
 	struct ik_svg p;
 	struct ik_svg_axis x = {.min = edges[0], .max = edges[n], .log = logx,
 				.label = "idle duration (us)"};
-	struct ik_svg_axis y = {.min = 0, .max = ymax * 1.1, .label = "share of idle periods (%)"};
+	struct ik_svg_axis y = {.min = 0, .max = ymax * 1.1, .label = ylabel ? ylabel : "share of idle periods (%)"};
 	ik_svg_begin(&p, out, IK_HTML_PLOT_W, IK_HTML_PLOT_H, title, &x, &y);
 	ik_svg_hist(&p, n, edges, heights, ik_svg_color(0));
 	int shown = 0, hidden = 0;
@@ -419,9 +420,11 @@ void ik_html_idle_hist(FILE *out, const char *title, const uint64_t *hist, int n
 	ik_svg_end(&p);
 	ik_html_note(out,
 		     "Idle periods in power-of-two buckets of microseconds (the first [0, 1 us)%s, "
-		     "the last open-ended). %s Dashed lines: each state's target residency (%d "
+		     "the last open-ended)%s. %s Dashed lines: each state's target residency (%d "
 		     "shown; %d at 0 or outside the axis).",
 		     open_first && logx ? ", drawn from 0.5 us on the log axis" : "",
+		     ylabel ? ", each weighted by its length: the share of idle time, where "
+			      "the energy and the wake-ups' exit costs are" : ", counted",
 		     logx ? "The x axis is logarithmic (two decades or more)." : "The x axis is linear.",
 		     shown, hidden);
 }

@@ -19,6 +19,7 @@
 #define IK_HTML_CMP_QUANTILES 9
 extern const char *const ik_html_cmp_quantile_keys[IK_HTML_CMP_QUANTILES];
 extern const double ik_html_cmp_quantile_pct[IK_HTML_CMP_QUANTILES];
+#define IK_HTML_CMP_FIGURES 8 /* MB/s msg/s p50 p99 too_deep too_shallow power energy */
 struct ik_html_cmp_result {
 	const char *label;
 	int nruns;
@@ -28,6 +29,12 @@ struct ik_html_cmp_result {
 	const double *wake_p99_us;
 	const double *too_deep_pct;
 	const double *too_shallow_pct;
+	const double *avg_power_w;
+	const double *energy_j;
+	/* against the baseline (not for the first result), in the order of
+	   ik_html_cmp_figure_names: Welch's test on the means */
+	bool significant[IK_HTML_CMP_FIGURES];
+	double p_value[IK_HTML_CMP_FIGURES]; /* NaN: no test */
 	double wake_q_us[IK_HTML_CMP_QUANTILES]; /* mean over runs; NaN: not in the result */
 	const uint64_t *idle_hist; /* IK_IDLE_HIST_BUCKETS, summed over runs; NULL: absent */
 	int nstates;
@@ -80,7 +87,10 @@ void ik_html_latency(FILE *out, const struct ik_hist *h, const struct ik_hist *c
 		     const char *const *run_names, int nruns, const double *exact_us,
 		     const char *all_name, const char *definition);
 /* Idle durations in log2 buckets (ik_trace_hist_lower_ns), drv's target residencies marked. */
-void ik_html_idle_hist(FILE *out, const char *title, const uint64_t *hist, int nbuckets,
+/* ylabel: NULL = "share of idle periods (%)" (hist counts periods); else hist is weighted
+   by something else (ns of idle time) and ylabel names its share. */
+void ik_html_idle_hist(FILE *out, const char *title, const char *ylabel, const uint64_t *hist,
+		       int nbuckets,
 		       const struct ik_driver *drv, const char *what);
 /* The per-CPU timeline of states; what: the x axis' label. */
 void ik_html_timeline(FILE *out, const char *title, const struct ik_timeline *tl, int nstates,

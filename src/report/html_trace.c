@@ -220,7 +220,7 @@ int ik_report_html_analyze(FILE *out, const char *origin, const struct ik_trace_
 	fputs("</table>\n", out);
 
 	fputs("<h2>Idle durations</h2>\n", out);
-	ik_html_idle_hist(out, "Idle durations, all CPUs", a->hist, IK_TRACE_HIST_BUCKETS,
+	ik_html_idle_hist(out, "Idle durations, all CPUs", NULL, a->hist, IK_TRACE_HIST_BUCKETS,
 			  &h->drivers[0].drv, "recorded idle periods");
 	if (h->ndrivers > 1)
 		ik_html_note(out, "Target residencies of the first driver (%s).",
@@ -401,7 +401,7 @@ int ik_report_html_replay(FILE *out, const struct ik_html_replay *r)
 			  "the governor chose in the replay.");
 
 	fputs("<h2>Idle durations</h2>\n", out);
-	ik_html_idle_hist(out, "Replayed idle entries by residency, all CPUs", rp->hist,
+	ik_html_idle_hist(out, "Replayed idle entries by residency, all CPUs", NULL, rp->hist,
 			  IK_TRACE_HIST_BUCKETS, drv, "replayed idle entries");
 	hist_table(out, rp->hist);
 

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "idlekit/config.h"
 #include "report/report_internal.h"
 
 #define IK_JSON_SCHEMA "idlekit.sim/1"
@@ -284,6 +285,8 @@ static void write_scenario(struct json_writer *w, const struct ik_scenario *sc)
 	jw_int(w, "threads_per_core", p->threads_per_core);
 	jw_int(w, "cpus", ik_platform_cpus(p));
 	jw_string(w, "driver", sc->driver, sizeof(sc->driver));
+	if (sc->kernel_driver[0])
+		jw_string(w, "kernel_driver", sc->kernel_driver, sizeof(sc->kernel_driver));
 	jw_string(w, "governor", sc->governor, sizeof(sc->governor));
 	jw_int(w, "hz", sc->hz);
 	if (sc->latency_limit_us < 0)
@@ -301,6 +304,28 @@ static void write_scenario(struct json_writer *w, const struct ik_scenario *sc)
 	jw_scaled(w, "warmup_ms", sc->warmup_ns, 6);
 	jw_int(w, "runs", sc->runs);
 	jw_uint(w, "seed", sc->seed);
+	jw_end_object(w);
+}
+
+/* The effective configuration (idlekit/config.h): version and every key with its origin. */
+static void write_config(struct json_writer *w, const struct ik_config *cfg)
+{
+	jw_object(w, "config", false);
+	jw_string(w, "idlekit_version", ik_version(), 256);
+	jw_array(w, "keys", false);
+	for (int i = 0; cfg && i < cfg->n; i++) {
+		const struct ik_config_entry *e = &cfg->entry[i];
+		jw_object(w, NULL, true);
+		jw_string(w, "section", e->section, sizeof(e->section));
+		jw_string(w, "key", e->key, sizeof(e->key));
+		if (e->has_value)
+			jw_string(w, "value", e->value, sizeof(e->value));
+		else
+			jw_null(w, "value");
+		jw_string(w, "origin", ik_config_origin_name(e->origin), 16);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
 	jw_end_object(w);
 }
 
@@ -406,6 +431,7 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r)
 	jw_uint(w, "ipis", r->ipis);
 	jw_scaled(w, "busy_ms", r->busy_ns, 6);
 	jw_scaled(w, "idle_ms", r->idle_ns, 6);
+	jw_scaled(w, "open_idle_ms", r->open_idle_ns, 6);
 
 	jw_object(w, "accuracy", true);
 	jw_uint(w, "entries", accuracy.entries);
@@ -415,11 +441,18 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r)
 	jw_double(w, "too_deep_pct", accuracy.too_deep_pct);
 	jw_double(w, "too_shallow_pct", accuracy.too_shallow_pct);
 	jw_double(w, "right_pct", accuracy.right_pct);
+	jw_double(w, "too_deep_time_pct", accuracy.too_deep_time_pct);
+	jw_double(w, "too_shallow_time_pct", accuracy.too_shallow_time_pct);
+	jw_double(w, "right_time_pct", accuracy.right_time_pct);
 	jw_end_object(w);
 
 	jw_array(w, "idle_duration_hist", true);
 	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++)
 		jw_uint(w, NULL, r->idle_hist[i]);
+	jw_end_array(w);
+	jw_array(w, "idle_duration_time_hist_us", true);
+	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++)
+		jw_time_us(w, NULL, r->idle_time_hist_ns[i]);
 	jw_end_array(w);
 
 	jw_double(w, "energy_j", r->energy_j);
@@ -487,6 +520,7 @@ int ik_report_json(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 	jw_object(&w, NULL, false);
 	jw_string(&w, "schema", IK_JSON_SCHEMA, sizeof(IK_JSON_SCHEMA));
 	write_scenario(&w, sc);
+	write_config(&w, sc->config);
 	jw_array(&w, "runs", false);
 	for (int i = 0; i < nruns; i++)
 		write_run(&w, &runs[i]);

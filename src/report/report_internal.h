@@ -71,6 +71,10 @@ struct ik_rep_accuracy {
 	double too_deep_pct;
 	double too_shallow_pct;
 	double right_pct;
+	/* weighted by time: shares of the time in states (docs/json-schema.md) */
+	double too_deep_time_pct;
+	double too_shallow_time_pct;
+	double right_time_pct;
 };
 void ik_rep_accuracy(const struct ik_run_result *r, struct ik_rep_accuracy *a);
 

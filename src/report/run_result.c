@@ -50,6 +50,8 @@ void ik_run_result_free(struct ik_run_result *r)
 		return;
 	free(r->per_cpu);
 	r->per_cpu = NULL;
+	free(r->open_idle);
+	r->open_idle = NULL;
 	ik_timeline_free(r->timeline);
 	r->timeline = NULL;
 }

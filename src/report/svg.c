@@ -60,6 +60,10 @@ static double fin(double v)
 	return isfinite(v) ? v : 0.0;
 }
 
+/* Text metrics of the 12 px sans-serif labels, on the wide side: 7 px per character; the
+   legend (in the 180 px right margin, after its swatch) holds 20 characters a line. */
+#define CHAR_W 7.0
+#define LEGEND_CHARS 20
 static double area_x0(const struct ik_svg *p) { return p->left; }
 static double area_x1(const struct ik_svg *p) { return p->width - p->right; }
 static double area_y0(const struct ik_svg *p) { return p->height - p->bottom; } /* bottom */
@@ -236,6 +240,14 @@ void ik_svg_axes(struct ik_svg *p)
 	if (p->x.ncat > 0) {
 		int every = p->x.cat_label_every > 1 ? p->x.cat_label_every : 1;
 		bool rotate = p->x.ncat / every > 16;
+		/* never closer than the labels are wide (rotated: as they are high) */
+		size_t longest = 1;
+		for (int i = 0; p->x.cat_labels && i < p->x.ncat; i++)
+			if (p->x.cat_labels[i] && strlen(p->x.cat_labels[i]) > longest)
+				longest = strlen(p->x.cat_labels[i]);
+		double need = rotate ? 16.0 : CHAR_W * (double)longest + 8.0;
+		while (every < p->x.ncat && ik_svg_cat_width(p) * every < need)
+			every++;
 		for (int i = 0; i < p->x.ncat; i += every) {
 			double x = ik_svg_cat_px(p, i);
 			fprintf(out, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
@@ -420,15 +432,39 @@ void ik_svg_legend(struct ik_svg *p, int n, const char *const *names, const char
 			"stroke=\"#000\" stroke-width=\"0.4\"/>",
 			x, y, colors ? colors[i] : ik_svg_color(i));
 		fprintf(p->out, "<text x=\"%.1f\" y=\"%.1f\">", x + 18, y + 10);
-		/* long names (file paths) keep their tail */
+		/* a name wider than the margin wraps at spaces, one <tspan> per line; a word that
+		   alone is too wide (a file path) keeps its tail */
 		const char *s = names[i] ? names[i] : "";
-		size_t len = strlen(s);
-		if (len > 28) {
-			fputs("...", p->out);
-			s += len - 25;
+		int lines = 0;
+		if (strlen(s) <= LEGEND_CHARS) { /* one line: no <tspan> */
+			ik_svg_escape(p->out, s);
+			s += strlen(s);
 		}
-		ik_svg_escape(p->out, s);
+		while (*s) {
+			while (*s == ' ')
+				s++;
+			size_t len = strlen(s), cut = len;
+			if (len > LEGEND_CHARS) {
+				cut = 0;
+				for (size_t k = 1; k <= LEGEND_CHARS; k++)
+					if (s[k] == ' ')
+						cut = k;
+			}
+			fprintf(p->out, "<tspan x=\"%.1f\" dy=\"%d\">", x + 18, lines ? 14 : 0);
+			if (cut == 0) { /* one long word: its tail */
+				size_t word = strcspn(s, " ");
+				fputs("...", p->out);
+				ik_svg_escape_n(p->out, s + word - (LEGEND_CHARS - 3), LEGEND_CHARS - 3);
+				s += word;
+			} else {
+				ik_svg_escape_n(p->out, s, cut);
+				s += cut;
+			}
+			fputs("</tspan>", p->out);
+			lines++;
+		}
 		fputs("</text>\n", p->out);
+		y += 14.0 * (lines > 1 ? lines - 1 : 0);
 	}
 	fputs("</g>\n", p->out);
 }

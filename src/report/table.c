@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlekit/config.h"
 #include "report/report_internal.h"
 
 #define CELL_LEN 64
@@ -224,6 +225,39 @@ static void print_workload(FILE *out, const struct ik_workload *wl)
 	fputc('\n', out);
 }
 
+/*
+ * The effective configuration in brief: the version, how many keys came from where, and
+ * every key a --set changed (the full list: --json, --csv-table config, --print-config).
+ */
+static void print_config(FILE *out, const struct ik_config *cfg)
+{
+	int count[IK_ORIGIN_COUNT] = { 0 };
+
+	if (!cfg)
+		return;
+	print_label(out, "idlekit");
+	fprintf(out, "%s\n", ik_version());
+	for (int i = 0; i < cfg->n; i++)
+		count[cfg->entry[i].origin]++;
+	print_label(out, "config");
+	fprintf(out, "%d keys: %d from the scenario, %d from the platform, %d defaults, %d derived, "
+		     "%d from --set (all: --print-config)\n", cfg->n, count[IK_ORIGIN_SCENARIO],
+		count[IK_ORIGIN_PLATFORM], count[IK_ORIGIN_DEFAULT], count[IK_ORIGIN_DERIVED],
+		count[IK_ORIGIN_SET]);
+	if (count[IK_ORIGIN_SET] == 0)
+		return;
+	print_label(out, "--set");
+	int shown = 0;
+	for (int i = 0; i < cfg->n; i++) {
+		const struct ik_config_entry *e = &cfg->entry[i];
+		if (e->origin != IK_ORIGIN_SET)
+			continue;
+		fprintf(out, "%s%s.%s=", shown++ ? " " : "", e->section, e->key);
+		print_name(out, e->value, sizeof(e->value));
+	}
+	fputc('\n', out);
+}
+
 static void print_header(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 			 int nruns)
 {
@@ -239,6 +273,11 @@ static void print_header(FILE *out, const struct ik_scenario *sc, const struct i
 		p->cores_per_package, p->threads_per_core, ik_platform_cpus(p));
 	print_label(out, "driver");
 	print_name(out, sc->driver, sizeof(sc->driver));
+	if (sc->kernel_driver[0] && strcmp(sc->kernel_driver, sc->driver) != 0)
+		fprintf(out, " (not the kernel's choice, which is %.15s: idlekit platform show "
+			     "shows that one; --set cpuidle.driver=auto runs it)", sc->kernel_driver);
+	else if (strcmp(sc->driver, "table") == 0)
+		fputs(" (the platform's states as listed)", out);
 	fputc('\n', out);
 	print_label(out, "governor");
 	print_name(out, sc->governor, sizeof(sc->governor));
@@ -278,6 +317,7 @@ static void print_header(FILE *out, const struct ik_scenario *sc, const struct i
 		fprintf(out, " %llu", (unsigned long long)runs[i].seed);
 	}
 	fputc('\n', out);
+	print_config(out, sc->config);
 }
 
 /* ---- one run in full ---- */

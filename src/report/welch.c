@@ -74,16 +74,55 @@ double ik_incomplete_beta(double a, double b, double x)
 	return 1.0 - front * beta_fraction(b, a, 1.0 - x) / b;
 }
 
+/* Two-sided P(|T| > t) for Student's t with df degrees of freedom. */
+static double t_two_sided_p(double t, double df)
+{
+	return ik_incomplete_beta(df / 2.0, 0.5, df / (df + t * t));
+}
+
+double ik_student_t_quantile(double two_sided_p, double df)
+{
+	if (!(two_sided_p > 0.0 && two_sided_p < 1.0) || !(df > 0.0))
+		return NAN;
+	/* P(|T| > t) falls from 1 at t = 0: bisect (on a scale that reaches the far tail). */
+	double lo = 0.0, hi = 1.0;
+	while (t_two_sided_p(hi, df) > two_sided_p && hi < 1e12)
+		hi *= 2.0;
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = 0.5 * (lo + hi);
+		if (t_two_sided_p(mid, df) > two_sided_p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+void ik_welch_test(const struct ik_summary *a, const struct ik_summary *b, double confidence,
+		   struct ik_welch *w)
+{
+	w->diff = b->amean - a->amean;
+	w->t = w->df = w->p = w->ci_low = w->ci_high = NAN;
+	w->tested = false;
+	if (a->n < 2 || b->n < 2)
+		return;
+	double va = a->stddev * a->stddev / a->n, vb = b->stddev * b->stddev / b->n;
+	/* No spread on either side: the runs repeat exactly, there is nothing to test. */
+	if (!(va + vb > 0.0) || !isfinite(va + vb))
+		return;
+	double se = sqrt(va + vb);
+	w->t = w->diff / se;
+	w->df = (va + vb) * (va + vb) / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
+	w->p = t_two_sided_p(w->t, w->df);
+	double q = ik_student_t_quantile(1.0 - confidence, w->df);
+	w->ci_low = w->diff - q * se;
+	w->ci_high = w->diff + q * se;
+	w->tested = true;
+}
+
 double ik_welch_p(const struct ik_summary *a, const struct ik_summary *b)
 {
-	if (a->n < 2 || b->n < 2)
-		return NAN;
-	double va = a->stddev * a->stddev / a->n, vb = b->stddev * b->stddev / b->n;
-	double diff = a->amean - b->amean;
-	if (va + vb == 0.0)
-		return diff == 0.0 ? 1.0 : 0.0;
-	double t = diff / sqrt(va + vb);
-	double df = (va + vb) * (va + vb) /
-		    (va * va / (a->n - 1) + vb * vb / (b->n - 1));
-	return ik_incomplete_beta(df / 2.0, 0.5, df / (df + t * t));
+	struct ik_welch w;
+	ik_welch_test(a, b, 0.95, &w);
+	return w.p;
 }

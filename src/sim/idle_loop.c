@@ -183,8 +183,11 @@ void sim_cpu_exit_done(struct ik_sim *s, int cpu)
 		}
 	}
 	ik_account_entered(s->drv, &c->dev, c->entered, s->now - c->idle_t0);
-	if (s->measuring)
-		s->idle_hist[ik_trace_hist_bucket((uint64_t)(s->now - c->idle_t0))]++;
+	if (s->measuring) {
+		int bucket = ik_trace_hist_bucket((uint64_t)(s->now - c->idle_t0));
+		s->idle_hist[bucket]++;
+		s->idle_time_hist[bucket] += (uint64_t)(s->now - c->idle_t0);
+	}
 	if (s->sc->timeline_len_ns > 0)
 		sim_timeline_idle(s, cpu, c->entered, c->idle_t0);
 	c->dev.in.got_tick = c->reason == WAKE_TICK;

@@ -172,6 +172,8 @@ static void take_snapshot(const struct ik_sim *s, struct snapshot *snap)
 			k->above = dev->states_usage[i].above;
 			k->below = dev->states_usage[i].below;
 			k->rejected = dev->states_usage[i].rejected;
+			k->above_time_ns = dev->states_usage[i].above_time_ns;
+			k->below_time_ns = dev->states_usage[i].below_time_ns;
 		}
 		snap->busy[cpu] = s->cpus[cpu].busy_ns;
 		snap->idle[cpu] = s->cpus[cpu].idle_ns;
@@ -251,7 +253,8 @@ static int fill_result(struct ik_sim *s, const struct snapshot *snap, int64_t me
 	r->nstates = n;
 	memcpy(r->states, s->drv->states, sizeof(r->states));
 	r->per_cpu = calloc((size_t)s->ncpus * (size_t)n, sizeof(*r->per_cpu));
-	if (!r->per_cpu)
+	r->open_idle = calloc((size_t)s->ncpus, sizeof(*r->open_idle));
+	if (!r->per_cpu || !r->open_idle)
 		return -1;
 	r->measured_ns = measured;
 	double energy_mw_ns = 0;
@@ -266,11 +269,15 @@ static int fill_result(struct ik_sim *s, const struct snapshot *snap, int64_t me
 			k->above = dev->states_usage[i].above - b->above;
 			k->below = dev->states_usage[i].below - b->below;
 			k->rejected = dev->states_usage[i].rejected - b->rejected;
+			k->above_time_ns = dev->states_usage[i].above_time_ns - b->above_time_ns;
+			k->below_time_ns = dev->states_usage[i].below_time_ns - b->below_time_ns;
 			r->total[i].usage += k->usage;
 			r->total[i].time_ns += k->time_ns;
 			r->total[i].above += k->above;
 			r->total[i].below += k->below;
 			r->total[i].rejected += k->rejected;
+			r->total[i].above_time_ns += k->above_time_ns;
+			r->total[i].below_time_ns += k->below_time_ns;
 			in_states += (int64_t)k->time_ns;
 			energy_mw_ns += (double)k->time_ns *
 					s->plat->states[s->bind.hw_state[i]].power_mw;
@@ -280,7 +287,21 @@ static int fill_result(struct ik_sim *s, const struct snapshot *snap, int64_t me
 		r->idle_ns += s->cpus[cpu].idle_ns - snap->idle[cpu];
 		/* Work runs at the power of its frequency; the idle loop's own code at base power. */
 		energy_mw_ns += s->cpus[cpu].busy_energy - snap->busy_energy[cpu];
-		int64_t loop = measured - in_states - busy;
+		/* An idle period still open at the end is not in the counters yet (sysfs adds it
+		   at exit), but the CPU is in its state: it draws that state's power, not the
+		   idle loop's. */
+		const struct sim_cpu *c = &s->cpus[cpu];
+		int64_t open_idle = 0;
+		if (c->mode == CPU_IDLE && c->entered >= 0 && c->entered < n) {
+			int64_t from = c->idle_t0 > s->now - measured ? c->idle_t0 : s->now - measured;
+			open_idle = s->now > from ? s->now - from : 0;
+			energy_mw_ns += (double)open_idle *
+					s->plat->states[s->bind.hw_state[c->entered]].power_mw;
+		}
+		r->open_idle_ns += open_idle;
+		r->open_idle[cpu].state = open_idle > 0 ? c->entered : -1;
+		r->open_idle[cpu].ns = open_idle;
+		int64_t loop = measured - in_states - open_idle - busy;
 		if (loop > 0)
 			energy_mw_ns += (double)loop * s->plat->active_power_mw;
 	}
@@ -304,6 +325,7 @@ static int fill_result(struct ik_sim *s, const struct snapshot *snap, int64_t me
 	r->wake_latency = s->wake_latency;
 	r->leave_lite = s->leave_lite;
 	memcpy(r->idle_hist, s->idle_hist, sizeof(r->idle_hist));
+	memcpy(r->idle_time_hist_ns, s->idle_time_hist, sizeof(r->idle_time_hist_ns));
 	return 0;
 }
 

@@ -128,6 +128,7 @@ struct ik_sim {
 	struct ik_hist wake_latency;
 	struct ik_hist leave_lite;
 	uint64_t idle_hist[IK_IDLE_HIST_BUCKETS];
+	uint64_t idle_time_hist[IK_IDLE_HIST_BUCKETS]; /* ns of those periods */
 	struct ik_timeline *timeline; /* timeline.c: captured idle periods, or NULL */
 };
 

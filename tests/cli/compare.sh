@@ -15,7 +15,7 @@ check() {
 "$bin" sim --runs 3 --set scenario.duration_ms=20 --set workload.work_ns=8000 --json -o "$tmp/slow.json"
 "$bin" compare "$tmp/base.json" "$tmp/slow.json" >"$tmp/out.txt"
 check "compare exit 0" test $? -eq 0
-check "has seed-000 rows" grep -q "AMean CoefVar" "$tmp/out.txt"
+check "has seed-000 rows" grep -q "^CoefVar (%)" "$tmp/out.txt"
 check "has HMean" grep -q "^HMean" "$tmp/out.txt"
 check "has per-state residency" grep -q "residency per state" "$tmp/out.txt"
 check "has entry methods" grep -q "entries per method" "$tmp/out.txt"
@@ -27,6 +27,80 @@ check "self compare has no significant change" bash -c "! grep -q ') \*' '$tmp/s
 # One run of a file.
 "$bin" compare "$tmp/base.json@1" "$tmp/base.json@3" >"$tmp/runs.txt"
 check "single runs" grep -q "base.json@3" "$tmp/runs.txt"
+
+# Zero variance: the same run twice on both sides (equal: no test, no mark); two different
+# constant results: still no test (nothing to test), no mark.
+python3 - "$tmp/base.json" "$tmp/slow.json" "$tmp/flat1.json" "$tmp/flat2.json" <<'PY'
+import json, sys
+for src, dst in ((sys.argv[1], sys.argv[3]), (sys.argv[2], sys.argv[4])):
+    d = json.load(open(src))
+    d["runs"] = [d["runs"][0], d["runs"][0]]
+    json.dump(d, open(dst, "w"))
+PY
+"$bin" compare "$tmp/flat1.json" "$tmp/flat1.json" >"$tmp/flat.txt"
+check "zero variance, equal: no mark" bash -c "! grep -q ') \*' '$tmp/flat.txt'"
+check "zero variance, equal: says why" grep -q "no test (equal, no spread)" "$tmp/flat.txt"
+"$bin" compare "$tmp/flat1.json" "$tmp/flat2.json" >"$tmp/flat12.txt"
+check "zero variance, different: no mark" bash -c "! grep -q ') \*' '$tmp/flat12.txt'"
+check "zero variance, different: no test" grep -q "no test (no spread)" "$tmp/flat12.txt"
+# A real difference: the mark, the p-value and the 95% interval of the difference.
+check "real difference: p and CI" bash -c "grep -A1 '^AMean ' '$tmp/out.txt' | head -2 | grep -qE 'p<0.0001 \[-[0-9.]+, -[0-9.]+\]'"
+check "spread changes are absolute" bash -c "grep '^Stddev ' '$tmp/out.txt' | head -1 | grep -qE '\([+-][0-9.]+\) *$'"
+check "config difference warned" grep -q "^warning: .*slow.json differs from the baseline in 1 configuration key: workload.work_ns (4000 -> 8000)" "$tmp/out.txt"
+check "same config: no warning" bash -c "! grep -q '^warning' '$tmp/same.txt'"
+
+# Different state tables: every state of both, the missing ones shown as such.
+"$bin" sim seed000-baseline --runs 2 --set scenario.duration_ms=10 --set scenario.warmup_ms=5 --json -o "$tmp/milan.json"
+"$bin" sim seed000-baseline --runs 2 --set scenario.duration_ms=10 --set scenario.warmup_ms=5 --set scenario.platform=intel-spr --set cpuidle.driver=intel_idle --json -o "$tmp/spr.json"
+"$bin" compare "$tmp/milan.json" "$tmp/spr.json" >"$tmp/tables.txt"
+for st in POLL C1 C2 C1E C6; do
+  check "state $st shown" bash -c "sed -n '/^residency per state/,/^\$/p' '$tmp/tables.txt' | grep -q '^$st '"
+done
+check "C2 missing on SPR" bash -c "grep '^C2 ' '$tmp/tables.txt' | head -1 | grep -q '(no such state)'"
+check "C6 missing on Milan" bash -c "grep '^C6 ' '$tmp/tables.txt' | head -1 | grep -q '(no such state)'"
+check "platform difference warned" grep -q "scenario.platform (amd-zen3-milan -> intel-spr)" "$tmp/tables.txt"
+
+# --json and --csv.
+"$bin" compare "$tmp/base.json" "$tmp/slow.json" --json >"$tmp/cmp.json"
+check "json" python3 - "$tmp/cmp.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "idlekit.compare/1"
+f = {x["figure"]: x for x in d["figures"]}
+mb = f["mb_per_s"]
+assert mb["better"] == "higher"
+r = mb["results"][1]
+assert r["significant"] is True and r["p_value"] < 0.05
+assert r["ci95_low"] < r["change"] < r["ci95_high"] < 0
+assert "C1.residency_pct" in f
+assert d["config_differences"] == [{"result": d["results"][1]["result"], "key": "workload.work_ns", "baseline": "4000", "value": "8000"}]
+PY
+"$bin" compare "$tmp/base.json" "$tmp/slow.json" --csv >"$tmp/cmp.csv"
+check "csv header" grep -q "^figure,unit,better,result,n,amean,stddev,min,max,median,change,change_pct,stddev_change,p_value,ci95_low,ci95_high,significant$" "$tmp/cmp.csv"
+check "csv significant row" grep -qE "^mb_per_s,MB/s,higher,[^,]*slow.json,3,.*,yes$" "$tmp/cmp.csv"
+
+# --fail-if: exit 3 for a regression past the threshold, the report still written.
+"$bin" compare "$tmp/base.json" "$tmp/slow.json" --fail-if mb_per_s:worse-than:5 >"$tmp/gate.txt" 2>"$tmp/gate.err"
+check "fail-if exit 3" test $? -eq 3
+check "fail-if says why" grep -q "mb_per_s:worse-than:5: .*slow.json is 41\.[0-9]*% worse" "$tmp/gate.err"
+check "fail-if report written" grep -q "^AMean" "$tmp/gate.txt"
+"$bin" compare "$tmp/base.json" "$tmp/slow.json" --fail-if mb_per_s:worse-than:50 --fail-if wake_p99_us:worse-than:10 >/dev/null 2>&1
+check "fail-if within the threshold: exit 0" test $? -eq 0
+"$bin" compare "$tmp/slow.json" "$tmp/base.json" --fail-if mb_per_s:worse-than:5 >/dev/null 2>&1
+check "fail-if better is not worse" test $? -eq 0
+
+# Replay and analyze results: replay/1 and analyze from the committed fixtures, a replay/2
+# (written by hand to its shape) with one result per governor.
+"$bin" replay tests/fixtures/traces/recorded-sched.trace -g menu -p trace --json >"$tmp/replay1.json"
+"$bin" compare "$tmp/replay1.json" tests/fixtures/traces/two-cpus.json >"$tmp/ra.txt"
+check "replay/1 and analyze accepted" test $? -eq 0
+check "analyze accuracy read" grep -qE "^too deep \(% of entries\) +0.00 +25.00 \(\+25.00\)" "$tmp/ra.txt"
+check "analyze states read" bash -c "grep -A4 '^entries per state' '$tmp/ra.txt' | grep -qE '^C6 +\(no such state\) +2.00'"
+"$bin" compare tests/fixtures/compare/replay2-two-governors.json >"$tmp/r2.txt"
+check "replay/2: one result per governor" grep -q "replay2-two-governors.json@teo differs from the baseline in 1 configuration key: governor (menu -> teo)" "$tmp/r2.txt"
+check "replay/2: figures" grep -qE "^too deep \(% of entries\) +6.00 +1.50 \(-75.00%\)" "$tmp/r2.txt"
+"$bin" compare tests/fixtures/compare/replay2-two-governors.json@teo tests/fixtures/compare/replay2-two-governors.json@menu --fail-if too_deep_pct:worse-than:10 >/dev/null 2>"$tmp/r2.err"
+check "replay/2: fail-if on a governor" test $? -eq 3
 
 expect2() {
   local name=$1 pattern=$2; shift 2
@@ -41,7 +115,14 @@ echo '{"hello": 1}' >"$tmp/other.json"
 expect2 "not a sim result" "idlekit.sim/1" "$tmp/other.json"
 expect2 "missing file" "nosuch.json" "$tmp/nosuch.json"
 expect2 "run out of range" "run 9" "$tmp/base.json@9"
-expect2 "bad run number" "FILE@N" "$tmp/base.json@x"
+expect2 "bad run number" "FILE@N" "$tmp/base.json@0"
+expect2 "governor pick in a sim result" "@x: expected @N" "$tmp/base.json@x"
+expect2 "no such governor" "no run of governor 'ladder'" tests/fixtures/compare/replay2-two-governors.json@ladder
+expect2 "bad gate figure" "expected FIGURE:worse-than:PCT with FIGURE one of" "$tmp/base.json" --fail-if nosuch:worse-than:5
+expect2 "gate on a figure with no direction" "expected FIGURE:worse-than:PCT" "$tmp/base.json" --fail-if idle_entries_per_cpu_per_s:worse-than:5
+expect2 "bad gate percentage" "expected a percentage" "$tmp/base.json" --fail-if mb_per_s:worse-than:lots
+expect2 "bad gate form" "e.g. mb_per_s:worse-than:5" "$tmp/base.json" --fail-if mb_per_s:better-than:5
+expect2 "json and csv" "exclude each other" "$tmp/base.json" --json --csv
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

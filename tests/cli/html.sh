@@ -47,13 +47,28 @@ check "--html without FILE: exit 2" test $? -eq 2
 "$bin" sim --runs 3 --set scenario.duration_ms=20 --set workload.work_ns=8000 --json -o "$tmp/slow.json"
 "$bin" compare "$tmp/base.json" "$tmp/slow.json" --html "$tmp/cmp.html" >"$tmp/cmp.txt"
 check "compare --html exit 0" test $? -eq 0
-check "compare still prints its table" grep -q "AMean CoefVar" "$tmp/cmp.txt"
+check "compare still prints its table" grep -q "^CoefVar (%)" "$tmp/cmp.txt"
 check "compare page written" test -s "$tmp/cmp.html"
 check "compare page has plots" test "$(grep -c '^<svg ' "$tmp/cmp.html")" -ge 5
 check "compare legend names the results" bash -c "grep -q 'base.json</text>' '$tmp/cmp.html' && grep -q 'slow.json</text>' '$tmp/cmp.html'"
 check "compare page ends with </html>" bash -c "tail -1 '$tmp/cmp.html' | grep -q '^</html>$'"
 check "compare overlays the latency percentiles" grep -q '>Wake latency percentiles, per result</text>' "$tmp/cmp.html"
 check "compare overlays the idle durations" grep -q '>Idle durations, per result</text>' "$tmp/cmp.html"
+check "compare plots power" grep -q '>Average power, one dot per run</text>' "$tmp/cmp.html"
+check "compare plots energy" grep -q '>Energy, one dot per run</text>' "$tmp/cmp.html"
+# doubling the work per message: throughput falls, significantly; the mark carries p
+check "compare page marks significance" grep -qE '<td class="num" title="Welch p = [0-9.]+">[0-9.]+ \*</td>' "$tmp/cmp.html"
+"$bin" compare "$tmp/base.json" "$tmp/base.json" --html "$tmp/self.html" >/dev/null
+check "compare page: no mark for a file against itself" bash -c "! grep -q ' \*</td>' '$tmp/self.html'"
+# the sim page: accuracy by time, the wake-up cost, idle durations by count and by time,
+# and no grey for CPUs that are only idle
+check "sim page: accuracy by time" grep -q '>Governor accuracy by time, per run</text>' "$tmp/sim.html"
+check "sim page: wake-up cost" grep -q '>Wake-ups from a deeper state than the shallowest, per run</text>' "$tmp/sim.html"
+check "sim page: idle durations by count" grep -q '>Idle durations, all CPUs, all runs: by count</text>' "$tmp/sim.html"
+check "sim page: idle durations by time" grep -q '>Idle durations, all CPUs, all runs: by time</text>' "$tmp/sim.html"
+"$bin" sim --set scenario.duration_ms=20 --set workload.pairs=1 --html "$tmp/idle.html" >/dev/null
+# 126 of 128 CPUs are idle all along: their bars carry no busy grey
+check "never-woken CPUs are not grey" bash -c "! grep -qE '<title>(1[0-9]|[2-9][0-9]|1[0-2][0-9])(-[0-9]+)?: busy \+ idle-loop code (0\.0[1-9]|0\.[1-9]|[1-9])' '$tmp/idle.html'"
 # one step line per result in the idle-duration overlay
 check "idle-duration overlay has a line per result" test "$(awk '/>Idle durations, per result</,/<\/svg>/' "$tmp/cmp.html" | grep -c '<path class="data"\|<polyline class="data"')" -ge 2
 # A result written before idle_duration_hist existed: the page says so, no plot, exit 0.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every kind of HTML report (sim, compare, analyze, replay, wakelat) rendered by a headless
 # Chromium: the page loads (no error page), the DOM holds every plot with its axes, axis
-# labels and data marks, and Chromium's log has no console message about the page (an
-# invalid SVG attribute, for one, is reported there) and no failed load.
+# labels and data marks, Chromium's log has no console message about the page (an
+# invalid SVG attribute, for one, is reported there) and no failed load, and no text label
+# is clipped by its plot or overlaps another (their rendered boxes, tests/cli/html_boxes.js).
 # Without chromium: FAIL when CI is set (CI=true, as .ci/run sets it), else SKIP.
 set -u
 bin=$1
@@ -54,6 +55,23 @@ page_errors() {
   grep -E "CONSOLE.*source: file://$1|Page load failed|net::ERR_" "$1.log"
 }
 
+# The labels of PAGE that are clipped or overlap, one line each: the page with
+# tests/cli/html_boxes.js added, rendered; the script writes its findings into the DOM.
+label_problems() {
+  local page=$1 boxed="$1.boxes.html"
+  { sed 's#</body>.*##' "$page"; printf '<script>\n'; cat tests/cli/html_boxes.js
+    printf '</script></body></html>\n'; } >"$boxed"
+  timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --disable-extensions --user-data-dir="$tmp/profile.boxes.$(basename "$page")" \
+    --dump-dom "file://$boxed" >"$boxed.dom" 2>/dev/null
+  if ! grep -q '<pre id="boxcheck">BOXCHECK' "$boxed.dom"; then
+    echo "label check did not run on $page"
+    return
+  fi
+  sed -n '/<pre id="boxcheck">BOXCHECK/,/^END/p' "$boxed.dom" | grep -v 'BOXCHECK\|^END\|^none$'
+}
+
 # check_page NAME PAGE MIN_PLOTS
 check_page() {
   local name=$1 page=$2 min=$3
@@ -73,6 +91,9 @@ check_page() {
   bad=$(page_errors "$page")
   [ -z "$bad" ] || echo "$bad"
   check "$name: no console error or failed load" test -z "$bad"
+  bad=$(label_problems "$page")
+  [ -z "$bad" ] || echo "$bad"
+  check "$name: no clipped or overlapping labels" test -z "$bad"
 }
 
 # The checks themselves can fail: a page with an invalid SVG attribute, a plot without
@@ -94,6 +115,23 @@ check "self-check: a plot without data is found" \
 render "$tmp/missing.html"
 check "self-check: a missing page is reported" \
   bash -c "$(declare -f page_errors); page_errors '$tmp/missing.html' | grep -q 'Page load failed'"
+
+# The label check can fail: two overlapping labels, one running off its plot and two
+# rotated labels drawn over each other are found; two rotated labels apart are not.
+cat >"$tmp/labels.html" <<'EOF'
+<!DOCTYPE html><html><body><h1>idlekit labels</h1>
+<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100" viewBox="0 0 200 100" font-size="12">
+<text x="10" y="20">p50 12.3</text><text x="30" y="22">p90 12.9</text>
+<text x="150" y="60">a legend that runs off</text>
+<text x="50" y="90" transform="rotate(-60 50 90)">96-99</text><text x="54" y="90" transform="rotate(-60 54 90)">100-103</text>
+<text x="100" y="90" transform="rotate(-60 100 90)">x</text><text x="130" y="90" transform="rotate(-60 130 90)">y</text>
+</svg></body></html>
+EOF
+label_problems "$tmp/labels.html" >"$tmp/labels.out"
+check "self-check: overlapping labels are found" grep -q 'overlap: "p50 12.3" and "p90 12.9"' "$tmp/labels.out"
+check "self-check: a clipped label is found" grep -q 'clipped: "a legend that runs off"' "$tmp/labels.out"
+check "self-check: overlapping rotated labels are found" grep -q 'overlap: "96-99" and "100-103"' "$tmp/labels.out"
+check "self-check: nothing else" test "$(wc -l <"$tmp/labels.out")" -eq 3
 
 # sim, and a 512-CPU sim (grouped bars, a 64-row timeline)
 "$bin" sim --runs 3 --set scenario.duration_ms=20 --json -o "$tmp/base.json" --html "$tmp/sim.html" >/dev/null

@@ -46,9 +46,20 @@ check "runs summary has CoefVar" grep -q "CoefVar" "$tmp/runs.txt"
 check "runs summary has HMean" grep -q "HMean" "$tmp/runs.txt"
 
 # --set reaches the scenario and the platform.
-"$bin" sim --set cpuidle.disable=C2 --set scenario.duration_ms=20 --csv >"$tmp/noc2.csv"
-check "csv header" grep -q "^seed,state,name" "$tmp/noc2.csv"
-check "disabled C2 never used" bash -c "grep -E '^[0-9]+,2,C2,' '$tmp/noc2.csv' | cut -d, -f6 | grep -qx 0"
+"$bin" sim --set cpuidle.disable=C2 --set scenario.duration_ms=20 --csv-table states >"$tmp/noc2.csv"
+check "csv header" grep -q "^scenario,platform,driver,governor,seed,state,name" "$tmp/noc2.csv"
+check "disabled C2 never used" bash -c "grep -E '^default,amd-zen3,table,menu,[0-9]+,2,C2,' '$tmp/noc2.csv' | cut -d, -f10 | grep -qx 0"
+# one table per output, chosen by name; the default is the runs
+"$bin" sim --set scenario.duration_ms=20 --csv >"$tmp/runs.csv"
+check "csv default is runs" grep -q "^scenario,platform,driver,governor,seed,measured_ms," "$tmp/runs.csv"
+check "csv one table" bash -c "! grep -qx '' '$tmp/runs.csv'"
+check "csv no float noise" bash -c "! grep -qE '[.][0-9]{7,}' '$tmp/runs.csv'"
+for t in states per_cpu summary config; do
+  check "csv table $t" bash -c "'$bin' sim --set scenario.duration_ms=20 --csv-table $t | head -1 | grep -q ,"
+done
+"$bin" sim --set scenario.duration_ms=20 --set kernel.hz=1000 --csv-table config >"$tmp/config.csv"
+check "csv config records --set" grep -qx "[^,]*,kernel,hz,1000,set" "$tmp/config.csv"
+expect_error "unknown csv table" "--csv-table: expected runs, states, per_cpu, summary or config, got 'nope'" sim --csv-table nope
 
 # Output files are written whole, through a temporary name.
 "$bin" sim --set scenario.duration_ms=20 --json -o "$tmp/out.json"

@@ -547,6 +547,32 @@ static void test_json_summary(void **state)
 
 /* ---- CSV ---- */
 
+static int csv_states(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		      int nruns)
+{
+	return ik_report_csv_table(out, sc, runs, nruns, "states");
+}
+
+static int csv_summary(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		       int nruns)
+{
+	return ik_report_csv_table(out, sc, runs, nruns, "summary");
+}
+
+/* No field of the CSV has more than `max` decimals (no float noise). */
+static void assert_fixed_decimals(const char *csv, int max)
+{
+	int run = -1; /* digits after a '.' in the current field, -1 = none */
+	for (const char *p = csv; *p; p++) {
+		if (*p == ',' || *p == '\n')
+			run = -1;
+		else if (*p == '.')
+			run = 0;
+		else if (run >= 0 && *p >= '0' && *p <= '9' && ++run > max)
+			fail_msg("more than %d decimals at '%.30s'", max, p - run);
+	}
+}
+
 static void test_csv(void **state)
 {
 	(void)state;
@@ -559,28 +585,47 @@ static void test_csv(void **state)
 	snprintf(runs[1].states[1].name, sizeof(runs[1].states[1].name), "C1\nx");
 	runs[1].energy_j = INFINITY;
 
-	char *csv = report_to_string(ik_report_csv, &sc, runs, 2);
+	/* one table per output: the states, with the scenario columns first */
+	char *csv = report_to_string(csv_states, &sc, runs, 2);
 	assert_clean_lines(csv);
-	assert_true(strncmp(csv, "seed,state,name,latency_us,residency_us,usage,time_us,above,below,"
-				 "rejected,residency_pct\n"
-				 "42,0,POLL,0,0,100,1000,0,5,0,0.025\n"
-				 "42,1,\"C1,\"\"E\"\"\",1,2,2000,1000000,10,20,0,25\n"
-				 "42,2,C2,400,800,500,2000000,50,0,3,50\n"
-				 "43,0,POLL,",
-			 strlen("seed,state,name,latency_us,residency_us,usage,time_us,above,below,"
-				"rejected,residency_pct\n"
-				"42,0,POLL,0,0,100,1000,0,5,0,0.025\n"
-				"42,1,\"C1,\"\"E\"\"\",1,2,2000,1000000,10,20,0,25\n"
-				"42,2,C2,400,800,500,2000000,50,0,3,50\n"
-				"43,0,POLL,")) == 0);
-	assert_contains(csv, "43,1,\"C1\nx\",1,2,");
-	assert_contains(csv, "\n\nseed,messages_per_s,mb_per_s,wake_p50_ns,wake_p90_ns,wake_p99_ns,"
-			     "wake_p99_9_ns,wake_max_ns,energy_j,avg_power_w\n"
-			     "42,100000,102.4,1500,1900,1988,1996,1999,12.5,12.5\n"
-			     "43,100000,102.4,1500,1900,1988,1996,1999,,\n");
-	/* the second table is the end of the file */
-	assert_true(strcmp(csv + strlen(csv) - strlen("1996,1999,,\n"), "1996,1999,,\n") == 0);
+	assert_fixed_decimals(csv, 4);
+	static const char head[] =
+		"scenario,platform,driver,governor,seed,state,name,latency_us,residency_us,usage,"
+		"time_us,above,below,rejected,residency_pct\n"
+		"csv,zen3-2s,acpi_idle,menu,42,0,POLL,0,0,100,1000.000,0,5,0,0.0250\n"
+		"csv,zen3-2s,acpi_idle,menu,42,1,\"C1,\"\"E\"\"\",1,2,2000,1000000.000,10,20,0,25.0000\n"
+		"csv,zen3-2s,acpi_idle,menu,42,2,C2,400,800,500,2000000.000,50,0,3,50.0000\n"
+		"csv,zen3-2s,acpi_idle,menu,43,0,POLL,";
+	assert_true(strncmp(csv, head, strlen(head)) == 0);
+	assert_contains(csv, "csv,zen3-2s,acpi_idle,menu,43,1,\"C1\nx\",1,2,");
+	assert_null(strstr(csv, "\n\n")); /* one table */
 	free(csv);
+
+	/* the default table: one row per run, fixed decimals, an empty field for infinity */
+	csv = report_to_string(ik_report_csv, &sc, runs, 2);
+	assert_clean_lines(csv);
+	assert_fixed_decimals(csv, 6);
+	assert_true(strncmp(csv, "scenario,platform,driver,governor,seed,measured_ms,busy_ms,idle_ms,"
+				 "messages_per_s,mb_per_s,wake_p50_ns,wake_p90_ns,wake_p99_ns,"
+				 "wake_p99_9_ns,wake_max_ns,energy_j,avg_power_w,", 160) == 0);
+	assert_contains(csv, "\ncsv,zen3-2s,acpi_idle,menu,42,");
+	assert_contains(csv, ",100000.0,102.400,1500,1900,1988,1996,1999,12.500000,12.500,");
+	assert_contains(csv, ",100000.0,102.400,1500,1900,1988,1996,1999,,,");
+	assert_null(strstr(csv, "\n\n"));
+	free(csv);
+
+	csv = report_to_string(csv_summary, &sc, runs, 2);
+	assert_fixed_decimals(csv, 6);
+	assert_true(strncmp(csv, "scenario,platform,driver,governor,figure,n,min,max,median,amean,"
+				 "hmean,stddev,cov_pct\n", 80) == 0);
+	assert_contains(csv, "\ncsv,zen3-2s,acpi_idle,menu,wake_p50_ns,2,1500.0,1500.0,1500.0,");
+	assert_contains(csv, "\ncsv,zen3-2s,acpi_idle,menu,POLL.residency_pct,2,0.0250,");
+	free(csv);
+
+	FILE *null = fopen("/dev/null", "w");
+	assert_non_null(null);
+	assert_int_equal(ik_report_csv_table(null, &sc, runs, 2, "nosuch"), -1);
+	fclose(null);
 	ik_run_result_free(&runs[0]);
 	ik_run_result_free(&runs[1]);
 }

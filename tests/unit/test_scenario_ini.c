@@ -309,8 +309,24 @@ static void error_file_level(void **state)
 	expect_error("[scenario]\nname = x\nplatform amd-zen3\n", "s.ini:3: expected 'key = value'",
 		     NULL);
 	expect_error("[scenario\n", "s.ini:1: expected ']'", NULL);
-	expect_error(HEAD "[platform]\nname = x\n", "s.ini:4: unknown section [platform]; known "
-		     "sections: scenario kernel cpuidle workload", NULL);
+	expect_error(HEAD "[plat]\nname = x\n", "s.ini:4: unknown section [plat]; known "
+		     "sections: scenario kernel cpuidle workload platform state0..state9", NULL);
+	/* a scenario's own platform keys (what --print-config writes) are checked like the
+	   platform file's, and their messages name the scenario */
+	expect_error(HEAD "[platform]\nnosuch = 1\n", "s.ini:5: unknown key 'nosuch' in [platform]",
+		     NULL);
+	expect_error(HEAD "[state1]\nlatency_us = 1\nlatency_us = 2\n",
+		     "s.ini:6: [state1] latency_us: duplicate key (first set on line 5)", NULL);
+	expect_error(HEAD "[state1]\nlatency_us = soon\n", "s.ini:5: [state1] latency_us: expected",
+		     NULL);
+	expect_error(HEAD "[origin]\nkernel.hz = sometimes #00000000\n",
+		     "s.ini:5: [origin] kernel.hz: expected an origin", NULL);
+	expect_error(HEAD "[origin]\nkernel.hz = default 250\n",
+		     "s.ini:5: [origin] kernel.hz: expected an origin", NULL);
+	expect_error(HEAD "[origin]\nkernel.nosuch = default #00000000\n",
+		     "s.ini:5: [origin] kernel.nosuch: no key 'nosuch' in [kernel]", NULL);
+	expect_error(HEAD "[origin]\nhz = default #00000000\n", "s.ini:5: [origin] hz: expected "
+		     "SECTION.KEY", NULL);
 	expect_error(HEAD "[kernel]\n[kernel]\n", "s.ini:5: duplicate section [kernel] (first on "
 		     "line 4)", NULL);
 	expect_error(HEAD "name = again\n", "s.ini:4: [scenario] name: duplicate key (first set on "

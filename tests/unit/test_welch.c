@@ -51,7 +51,33 @@ static void test_welch_examples(void **state)
 	struct ik_summary one = { .n = 1, .amean = 5.0 };
 	assert_true(isnan(ik_welch_p(&a, &one)));
 	struct ik_summary flat1 = { .n = 3, .amean = 5.0 }, flat2 = { .n = 3, .amean = 6.0 };
-	assert_true(ik_welch_p(&flat1, &flat2) == 0.0);
+	/* no spread on either side: nothing to test (no p, no mark), equal or not */
+	assert_true(isnan(ik_welch_p(&flat1, &flat2)));
+	assert_true(isnan(ik_welch_p(&flat1, &flat1)));
+}
+
+/* The 95% interval of the difference: diff +- t(0.975, df) * se. */
+static void test_welch_interval(void **state)
+{
+	(void)state;
+	assert_true(fabs(ik_student_t_quantile(0.05, 10) - 2.228) < 1e-3);
+	assert_true(fabs(ik_student_t_quantile(0.05, 1e6) - 1.960) < 1e-3);
+	assert_true(fabs(ik_student_t_quantile(0.01, 5) - 4.032) < 1e-3);
+	struct ik_summary a = { .n = 10, .amean = 100.0, .stddev = 1.0 };
+	struct ik_summary b = { .n = 10, .amean = 102.0, .stddev = 1.0 };
+	struct ik_welch w;
+	ik_welch_test(&a, &b, 0.95, &w);
+	assert_true(w.tested);
+	assert_true(fabs(w.diff - 2.0) < 1e-12);
+	assert_true(fabs(w.df - 18.0) < 1e-9);
+	/* se = sqrt(0.2); t(0.975, 18) = 2.1009 */
+	assert_true(fabs(w.ci_low - (2.0 - 2.1009 * sqrt(0.2))) < 1e-3);
+	assert_true(fabs(w.ci_high - (2.0 + 2.1009 * sqrt(0.2))) < 1e-3);
+	assert_true(w.p < 0.001);
+	struct ik_summary flat = { .n = 3, .amean = 5.0 };
+	ik_welch_test(&flat, &flat, 0.95, &w);
+	assert_false(w.tested);
+	assert_true(isnan(w.p) && isnan(w.ci_low) && w.diff == 0.0);
 }
 
 int main(void)
@@ -60,6 +86,7 @@ int main(void)
 		cmocka_unit_test(test_incomplete_beta_known_values),
 		cmocka_unit_test(test_student_t_tail),
 		cmocka_unit_test(test_welch_examples),
+		cmocka_unit_test(test_welch_interval),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
