@@ -213,11 +213,52 @@ int ik_trace_hist_bucket(uint64_t ns);
 /* Bucket i's range in us for tables: "[2, 4)", "[1048576, inf)". */
 void ik_trace_hist_label(int i, char *buf, size_t len);
 
-/* ---- Replay (src/trace/replay.c) --------------------------------------------------------- */
+/* ---- Replay (src/trace/replay.c, replay_cost.c, state_map.c; docs/replay.md) -------------- */
 
 /* Idle entries per recorded period before the CPU is taken to stay in its last state. */
 #define IK_TRACE_REENTRY_CAP 10000
+/* Governors replayed in one pass over a trace. */
+#define IK_TRACE_REPLAY_MAX_GOVS 16
 
+/*
+ * The recorded table's states mapped onto the replayed table (src/trace/state_map.c), per
+ * driver of the trace: a state with the same name (case ignored) if there is one, else the
+ * one at the same depth (a polling state to a polling state; the k-th of n non-polling
+ * states to the one at the same relative position among the platform's).  Agreement with
+ * the recording compares the mapped state with the governor's choice.
+ */
+enum ik_trace_map_how { IK_MAP_NAME, IK_MAP_DEPTH, IK_MAP_NONE };
+struct ik_trace_state_map {
+	int ndrivers;
+	int nstates[IK_TRACE_MAX_DRIVERS];
+	int to[IK_TRACE_MAX_DRIVERS][IK_STATE_MAX];   /* replayed table index, -1 = none */
+	enum ik_trace_map_how how[IK_TRACE_MAX_DRIVERS][IK_STATE_MAX];
+	bool identity; /* every recorded state maps to the same index by name */
+};
+void ik_trace_state_map_build(const struct ik_trace_header *h, const struct ik_driver *drv,
+			      struct ik_trace_state_map *m);
+const char *ik_trace_map_how_name(enum ik_trace_map_how how); /* "name", "depth", "none" */
+
+/*
+ * The real costs and powers of the replayed table's states (src/trace/replay_cost.c): from
+ * a platform (the table driver's states mapped to its hardware states), or only the
+ * advertised exit latencies when there is none (--platform trace: no energy).
+ */
+struct ik_platform;
+struct ik_trace_cost_model {
+	const struct ik_platform *plat; /* NULL: advertised exit latency, no entry cost, no power */
+	int hw_state[IK_STATE_MAX];     /* replayed table index -> plat->states[] */
+};
+
+/*
+ * Open loop (the default): every recorded event keeps its time; an idle entry is at its
+ * recorded time unless the replayed exit of the period before ends later (then at that
+ * end); a wake that comes before the replayed entry is pending (the CPU does not idle).
+ * Closed loop: what the CPU does after a wake is delayed by the replayed exit cost (or made
+ * earlier), and so is what follows from it on that CPU: its next idle entry, the timers it
+ * arms and their expiries; IRQs and IPIs keep their recorded times, a remote task_wake moves
+ * with its source CPU's delay.  docs/replay.md says when to use which.
+ */
 struct ik_trace_replay_opts {
 	const struct ik_driver *drv; /* the table the governor chooses from */
 	const struct ik_governor *gov;
@@ -225,16 +266,21 @@ struct ik_trace_replay_opts {
 	const struct ik_haltpoll_params *haltpoll; /* NULL = defaults */
 	struct ik_timeline *timeline; /* optional: the replayed idle entries in its window (made
 					 relative to the first event, as ik_trace_analyze_timeline) */
+	bool closed_loop;
+	const struct ik_trace_cost_model *cost; /* NULL: advertised exit latencies, no energy */
+	uint64_t seed; /* the real entry/exit costs are drawn from the platform's distributions */
 };
 
 struct ik_trace_replay_cpu {
 	struct ik_state_usage states[IK_STATE_MAX];
 	uint64_t entries, extra_entries, wake_pending;
+	int64_t delay_ns; /* closed loop: how late the CPU's work is at the end of the trace */
 };
 
 struct ik_trace_replay {
 	int cpus;
 	int nstates;
+	bool closed_loop;
 	struct ik_trace_replay_cpu *cpu;
 	struct ik_state_usage all[IK_STATE_MAX];
 	uint64_t periods;       /* recorded idle periods */
@@ -242,18 +288,60 @@ struct ik_trace_replay {
 	uint64_t extra_entries; /* re-entries after a tick, timer or poll-limit wake-up */
 	uint64_t wake_pending;  /* recorded periods whose wake came before the replay's entry */
 	uint64_t capped;        /* periods cut at IK_TRACE_REENTRY_CAP entries */
-	uint64_t agree;         /* first entry of the period: chosen index == recorded index */
+	uint64_t agree;         /* first entry of the period: chosen == the mapped recorded state */
 	uint64_t compared;
 	/* confusion[recorded][chosen] over compared periods */
 	uint64_t confusion[IK_STATE_MAX][IK_STATE_MAX];
 	uint64_t hist[IK_TRACE_HIST_BUCKETS]; /* replayed idle entries by residency, all CPUs */
 	uint64_t skipped;
 	int64_t first_ns, last_ns; /* the first and last event's times */
+	/*
+	 * The what-if figures, in a run result as the simulator fills it (so its reports'
+	 * definitions apply: accuracy, residency_pct, avg_power_w): states and counters, per
+	 * CPU, measured_ns (the traced time, plus the largest delay at the end in closed loop),
+	 * busy and idle time, idle entries, wake_latency (per wake: from the wake to the work
+	 * starting: the replayed state's real exit cost, or the wait when the wake was pending),
+	 * energy_j (has_energy: the cost model has a platform).
+	 */
+	struct ik_run_result run;
+	struct ik_trace_state_map map; /* the recorded states onto the replayed table */
+	bool has_energy;
+	int64_t entry_exit_ns;   /* summed over entries: time in the real entry and exit */
+	double entry_exit_j;     /* their energy (at the platform's active power) */
+	double state_j;          /* energy in the idle states proper */
 };
 
+/* One governor (o) over the trace. */
 int ik_trace_replay_run(struct ik_trace_reader *r, const struct ik_trace_replay_opts *o,
 			struct ik_trace_replay *out, char *err, size_t errlen);
+/* n governors (o[i] -> out[i]) in one pass over the trace; on error none is left to free. */
+int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay_opts *o, int n,
+			 struct ik_trace_replay *out, char *err, size_t errlen);
 void ik_trace_replay_free(struct ik_trace_replay *rp);
+
+/*
+ * Reports of a replay of several governors (src/report/trace_replay.c): text side by side,
+ * and JSON schema "idlekit.replay/2" (docs/replay.md): top-level trace, platform, settings,
+ * and "runs", one object per governor with the figures of an idlekit.sim/1 run object.
+ */
+struct ik_trace_replay_report {
+	const char *origin;   /* the trace */
+	const char *platform; /* its name */
+	int hz, cpus;
+	bool closed_loop, compare;
+	uint64_t seed;
+	const struct ik_driver *drv; /* the replayed table */
+	const struct ik_trace_header *h;
+	const struct ik_trace_state_map *map;
+	const char *haltpoll_from; /* NULL: no haltpoll run */
+	const struct ik_haltpoll_params *haltpoll;
+	int nruns;
+	const char *const *governors;
+	const struct ik_trace_replay *runs;
+	const char *package_note; /* what the energy leaves out, or NULL */
+};
+int ik_report_replay_text(FILE *out, const struct ik_trace_replay_report *r);
+int ik_report_replay_json(FILE *out, const struct ik_trace_replay_report *r);
 
 /* ---- Import of other tools' traces (src/trace/import_perf.c) ---------------------------- */
 

@@ -68,7 +68,7 @@ for g in menu teo ladder haltpoll; do
 	grep -q 'time_us' "$tmp/r" || fail "replay $g: no unit"
 	"$bin" replay -g $g -p intel-skx --json --compare-recorded $fx/two-cpus.trace >"$tmp/rj" ||
 		fail "replay $g --json: exit $?"
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["periods"] == 4 and len(d["confusion"]) == 3' \
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["runs"][0]; assert d["schema"] == "idlekit.replay/2" and r["periods"] == 4 and len(r["confusion"]) == 3' \
 		"$tmp/rj" || fail "replay $g --json"
 done
 # The recorded fixture through the governor and table that recorded it (haltpoll, with the
