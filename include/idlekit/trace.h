@@ -297,8 +297,11 @@ struct ik_trace_replay {
 	int64_t first_ns, last_ns; /* the first and last event's times */
 	/*
 	 * The what-if figures, in a run result as the simulator fills it (so its reports'
-	 * definitions apply: accuracy, residency_pct, avg_power_w): states and counters, per
-	 * CPU, measured_ns (the traced time, plus the largest delay at the end in closed loop),
+	 * definitions apply: accuracy, residency_pct, avg_power_w): states and counters (usage,
+	 * above, below, rejected as the core counted them; time_ns the real time from entry
+	 * to the end of the real exit, here and in `all` and per CPU), per
+	 * CPU, measured_ns (the traced time, plus the largest delay at the end in closed loop
+	 * or the end of a replayed exit past the last event),
 	 * busy and idle time, idle entries, wake_latency (per wake: from the wake to the work
 	 * starting: the replayed state's real exit cost, or the wait when the wake was pending),
 	 * energy_j (has_energy: the cost model has a platform).

@@ -461,8 +461,14 @@ static int parse_governors(const char *list, const struct ik_governor **govs, in
 	}
 	snprintf(buf, sizeof(buf), "%s", list);
 	*n = 0;
-	char *save = NULL;
-	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+	for (char *t = buf, *next; t; t = next) {
+		next = strchr(t, ',');
+		if (next)
+			*next++ = '\0';
+		if (!*t) {
+			fprintf(stderr, "idlekit replay: --governor: expected NAME[,NAME...], got '%s'\n", list);
+			return -1;
+		}
 		const struct ik_governor *g = ik_governor_find(t);
 		if (!g) {
 			fprintf(stderr, "idlekit replay: --governor: no governor '%s' (available: %s)\n", t,
@@ -480,10 +486,6 @@ static int parse_governors(const char *list, const struct ik_governor **govs, in
 			return -1;
 		}
 		govs[(*n)++] = g;
-	}
-	if (*n == 0) {
-		fprintf(stderr, "idlekit replay: --governor: expected NAME[,NAME...], got '%s'\n", list);
-		return -1;
 	}
 	return 0;
 }

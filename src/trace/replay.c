@@ -55,6 +55,7 @@ struct gov_cpu {
 	int64_t delay_ns;                /* closed loop: work_start - recorded exit */
 	int64_t idle_ns, in_state_ns, entry_exit_ns;
 	double state_mw_ns;              /* in_state time x the state's power */
+	uint64_t state_ns[IK_STATE_MAX]; /* real time per state, entry to exit */
 };
 
 struct run {
@@ -128,6 +129,7 @@ static int64_t charge_entry(const struct ik_trace_replay_opts *o, struct gov_cpu
 	c->in_state_ns += in_state;
 	c->entry_exit_ns += end - now - in_state;
 	c->idle_ns += end - now;
+	c->state_ns[state] += (uint64_t)(end - now);
 	c->state_mw_ns += (double)in_state * ik_trace_cost_state_mw(o->cost, state);
 	return end;
 }
@@ -269,7 +271,10 @@ static int finish(struct run *run)
 		const struct gov_cpu *c = &run->cpu[cpu];
 		struct ik_trace_replay_cpu *pc = &rp->cpu[cpu];
 		for (int i = 0; i < n; i++) {
-			const struct ik_state_usage *u = &c->g.dev.states_usage[i];
+			/* the counters as the core kept them, with the real time in the state */
+			struct ik_state_usage uu = c->g.dev.states_usage[i];
+			uu.time_ns = c->state_ns[i];
+			const struct ik_state_usage *u = &uu;
 			pc->states[i] = *u;
 			rp->all[i].usage += u->usage;
 			rp->all[i].time_ns += u->time_ns;
@@ -290,6 +295,8 @@ static int finish(struct run *run)
 		pc->delay_ns = c->delay_ns;
 		if (o->closed_loop && c->delay_ns > late)
 			late = c->delay_ns;
+		if (c->work_start_ns - rp->last_ns > late) /* a replayed exit past the last event */
+			late = c->work_start_ns - rp->last_ns;
 		idle += c->idle_ns;
 		in_state += c->in_state_ns;
 		entry_exit += c->entry_exit_ns;

@@ -7,7 +7,7 @@
  * Per recorded state: the platform state of the same name (case ignored) if there is one;
  * else by depth: a polling state to the platform's first polling state; the k-th of n
  * non-polling recorded states to the non-polling platform state at the same relative depth,
- * round(k * (m - 1) / (n - 1)) of m (the shallowest to the shallowest, the deepest to the
+ * round(k * (m - 1) / (n - 1)) of m, halves rounded up (the shallowest to the shallowest, the deepest to the
  * deepest; a table's only non-polling state to the shallowest).  A state with nothing to map to (a polling state on a table without one, or a
  * table of polling states only) maps to none and never agrees.
  */

@@ -71,6 +71,86 @@ for g in menu teo ladder haltpoll; do
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["runs"][0]; assert d["schema"] == "idlekit.replay/2" and r["periods"] == 4 and len(r["confusion"]) == 3' \
 		"$tmp/rj" || fail "replay $g --json"
 done
+# ---- The what-if: several governors in one pass, energy, wake latency, loops -------------
+lx=$fx/one-long-exit.trace
+"$bin" replay $lx -g menu,teo,ladder,haltpoll -p arm-juno --json >"$tmp/w.json" 2>"$tmp/err" ||
+	fail "replay -g four --json: exit $?: $(cat "$tmp/err")"
+python3 - "$tmp/w.json" <<'PY' || fail "replay -g four --json: figures"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "idlekit.replay/2" and d["settings"]["loop"] == "open", d["settings"]
+assert [r["governor"] for r in d["runs"]] == ["menu", "teo", "ladder", "haltpoll"]
+assert d["platform"]["name"] == "arm-juno" and d["trace"]["periods"] == 41
+for r in d["runs"]:
+    # the figure names of an idlekit.sim/1 run object
+    for k in ("states", "wake_latency_ns", "energy_j", "avg_power_w", "accuracy", "measured_ms"):
+        assert k in r, k
+    for st in r["states"]:
+        assert set(("index", "name", "desc", "latency_us", "residency_us", "usage", "time_us", "above",
+                    "below", "rejected", "residency_pct")) <= set(st), st
+    acc = r["accuracy"]
+    assert acc["entries"] == sum(s["usage"] for s in r["states"]) == r["idle_entries"]
+    assert acc["too_deep"] == sum(s["above"] for s in r["states"])
+    assert acc["too_deep"] + acc["too_shallow"] + acc["right"] == acc["entries"]
+    # one wake latency per recorded period; arm-juno's exits cost 1.2 ms (WFI: 1 us)
+    lat = r["wake_latency_ns"]
+    assert lat["count"] == r["periods"] == 41, lat
+    assert set(("p25", "p50", "p75", "p90", "p95", "p99", "p99_5", "p99_9", "p99_95", "p99_99")) <= set(lat)
+    assert lat["max"] <= 1200000 + 400000, lat
+    # energy: idle states + entry/exit + busy and package, all positive on arm-juno
+    parts = r["energy_parts_j"]
+    assert r["energy_j"] > 0 and abs(sum(parts.values()) - r["energy_j"]) < 1e-12, parts
+    assert abs(r["avg_power_w"] - r["energy_j"] / (r["measured_ms"] / 1000)) < 1e-9
+    assert sum(s["residency_pct"] for s in r["states"]) <= 100.0 + 1e-9
+    m = {(x["recorded_name"], x["replayed_name"], x["by"]) for x in r["mapping"]}
+    assert m == {("WFI", "WFI", "name"), ("deep", "cluster-sleep", "depth")}, m
+# a deeper choice costs more exit time than a shallower one: ladder starts at WFI
+runs = {r["governor"]: r for r in d["runs"]}
+assert runs["menu"]["entry_exit_us"] > runs["ladder"]["entry_exit_us"], (runs["menu"]["entry_exit_us"], runs["ladder"]["entry_exit_us"])
+PY
+# Open loop: a pending period is one whose wake came inside the previous replayed exit, so
+# on the trace's own table (exits as recorded) nothing is pending or delayed, in either loop.
+for loop in "" --closed-loop; do
+	"$bin" replay $lx -g menu,teo -p trace $loop --json >"$tmp/own.json" || fail "replay own table $loop"
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["runs"]:
+    assert r["wake_pending"] == 0 and all(c["delay_us"] == 0 for c in r["per_cpu"]), r["wake_pending"]
+    assert r["energy_j"] is None and r["avg_power_w"] is None
+    assert abs(r["measured_ms"] - d["trace"]["traced_us"] / 1000) < 0.002, (r["measured_ms"], d["trace"]["traced_us"])
+' "$tmp/own.json" || fail "replay own table $loop: pending or delayed"
+done
+# Closed loop: the 1.2 ms exits delay the work, so the replay lasts longer than the trace,
+# the IRQ wakes that come during the delay are pending, and each drains the delay.
+"$bin" replay $lx -g menu -p arm-juno --closed-loop --json >"$tmp/cl.json" || fail "replay --closed-loop"
+python3 - "$tmp/w.json" "$tmp/cl.json" <<'PY' || fail "replay --closed-loop: figures"
+import json, sys
+o = json.load(open(sys.argv[1]))["runs"][0]
+d = json.load(open(sys.argv[2]))
+c = d["runs"][0]
+assert d["settings"]["loop"] == "closed"
+assert c["wake_pending"] >= o["wake_pending"] > 0, (c["wake_pending"], o["wake_pending"])
+assert c["per_cpu"][0]["delay_us"] > 0 and c["measured_ms"] > d["trace"]["traced_us"] / 1000
+PY
+# The same run twice: the same bytes; the text has one column per governor.
+"$bin" replay $lx -g menu,teo -p intel-skx --json >"$tmp/d1" && "$bin" replay $lx -g menu,teo -p intel-skx --json >"$tmp/d2" &&
+	cmp -s "$tmp/d1" "$tmp/d2" || fail "replay: not deterministic"
+"$bin" replay $lx -g menu,teo -p intel-skx --json --seed 7 >"$tmp/d3" || fail "replay --seed"
+cmp -s "$tmp/d1" "$tmp/d3" && fail "replay --seed: intel-skx's exit distributions should draw other costs"
+"$bin" replay $lx -g teo,menu -p arm-juno >"$tmp/t" || fail "replay text"
+grep -qE '^governor +teo +menu$' "$tmp/t" || fail "replay text: no column per governor: $(grep ^governor "$tmp/t")"
+grep -qE '^energy_j +[0-9.]+ +[0-9.]+$' "$tmp/t" || fail "replay text: no energy_j row"
+grep -qE '^wake latency p99_us +[0-9.]+ +[0-9.]+$' "$tmp/t" || fail "replay text: no wake latency row"
+# A governor given twice or unknown: one message, exit 2, nothing written.
+for g in menu,menu menu,nosuch menu,; do
+	"$bin" replay $lx -g $g -p arm-juno -o "$tmp/never" >/dev/null 2>"$tmp/e"; rc=$?
+	[ $rc -eq 2 ] && [ $(wc -l <"$tmp/e") -eq 1 ] && [ ! -e "$tmp/never" ] || fail "replay -g $g: exit $rc: $(cat "$tmp/e")"
+done
+# Standard input: all governors in one pass over it.
+"$bin" replay - -g menu,teo -p arm-juno --json <$lx >"$tmp/stdin.json" || fail "replay from stdin"
+python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); assert a["runs"][:2] == b["runs"][:2]' \
+	"$tmp/stdin.json" "$tmp/w.json" || fail "replay from stdin: other figures"
 # The recorded fixture through the governor and table that recorded it (haltpoll, with the
 # recording machine's guest_halt_poll_ns of 0) chooses what the kernel chose, every period;
 # with the default 200 us window it would poll after the 20 us period and disagree.
