@@ -33,6 +33,8 @@
 #define IK_TRACE_MAX_DRIVERS 8
 #define IK_TRACE_MAX_TIMERS 16 /* pending timers per CPU the reader tracks */
 #define IK_TRACE_LINE_MAX 4096 /* longest line */
+#define IK_TRACE_IRQ_NAME_LEN 32 /* an IRQ's name, NUL included */
+#define IK_TRACE_MAX_IRQ_NAMES 4096
 
 enum ik_trace_kind {
 	IK_TRACE_IDLE_ENTER,
@@ -54,6 +56,7 @@ enum ik_trace_cause {
 	IK_CAUSE_IRQ,
 	IK_CAUSE_UNKNOWN,
 	IK_CAUSE_REMOTE, /* a task_wake from another CPU while idle (format 1.1) */
+	IK_CAUSE_SOFTIRQ, /* a softirq with no interrupt traced before it (format 1.1) */
 	IK_CAUSE_COUNT,
 	IK_CAUSE_NONE = IK_CAUSE_COUNT, /* an idle period with no wake event recorded */
 };
@@ -64,11 +67,13 @@ struct ik_trace_event {
 	enum ik_trace_kind kind;
 	int state;                 /* idle_enter: the state index in the CPU's driver table */
 	enum ik_trace_cause cause; /* wake */
-	int64_t arg;               /* wake irq: the IRQ number (-1 = none); timer_start: expires;
+	int64_t arg;               /* wake irq: the IRQ number (-1 = none); wake softirq: the
+				      vector (-1 = none); timer_start: expires;
 				      task_wake: the PID (-1 = none); switch: the previous PID;
 				      tick_stop: 1 stopped, 0 not */
 	int64_t arg2;              /* switch: the next PID */
-	int src_cpu;               /* task_wake: the waking CPU */
+	int src_cpu;               /* task_wake: the waking CPU; wake ipi: the sender if ipi_src */
+	bool ipi_src;              /* wake ipi: src_cpu is its sender (format 1.1) */
 	uint64_t timer_id;         /* timer_*: the optional ID (0 if absent) */
 };
 
@@ -102,7 +107,18 @@ struct ik_trace_header {
 	struct ik_trace_cpu_topo {
 		int32_t package, core;
 	} *topo;
+	/* 1.1, optional ('irq N NAME' lines): the names of the IRQs the wake events give */
+	int nirqs;
+	struct ik_trace_irq_name {
+		int32_t irq;
+		char name[IK_TRACE_IRQ_NAME_LEN];
+	} *irqs; /* by increasing irq */
 };
+
+/* The name of IRQ irq from the header's 'irq' lines, or NULL. */
+const char *ik_trace_irq_name(const struct ik_trace_header *h, int64_t irq);
+/* Add (or rename) IRQ irq's name in h (kept sorted); 0, or -1 (out of memory, too many). */
+int ik_trace_irq_name_set(struct ik_trace_header *h, int64_t irq, const char *name, size_t len);
 
 /* Return codes. */
 enum {
@@ -138,7 +154,7 @@ void ik_trace_close(struct ik_trace_reader *r);
 int ik_trace_write_header(FILE *out, const struct ik_trace_header *h);
 int ik_trace_write_event(FILE *out, const struct ik_trace_event *ev);
 
-/* "timer", "tick", "ipi", "irq", "unknown", "remote", "none". */
+/* "timer", "tick", "ipi", "irq", "unknown", "remote", "softirq", "none". */
 const char *ik_trace_cause_name(enum ik_trace_cause c);
 
 /* A header with one driver for all CPUs (cpu_driver allocated); free with ..._free. */
@@ -166,7 +182,23 @@ struct ik_trace_state_stats {
 struct ik_trace_cpu_stats {
 	struct ik_trace_state_stats states[IK_STATE_MAX];
 	uint64_t wakes[IK_CAUSE_COUNT + 1];          /* idle periods by cause (+ none) */
-	uint64_t too_deep_by_cause[IK_CAUSE_COUNT + 1]; /* too-deep periods by cause */
+	uint64_t too_deep_by_cause[IK_CAUSE_COUNT + 1]; /* too-deep periods by cause ("early") */
+	uint64_t too_shallow_by_cause[IK_CAUSE_COUNT + 1]; /* too-shallow periods ("late") */
+};
+
+/*
+ * A wake event traced after the idle exit is the period's cause only if it comes within
+ * this long of the exit and before the CPU did anything else (a switch, a task_wake it
+ * sent, a timer it armed or cancelled, tick_stop): the interrupt that woke the CPU, which
+ * the kernel handles once the idle state has returned.  A later one (a tick while the CPU
+ * is busy) is not.
+ */
+#define IK_TRACE_WAKE_AFTER_EXIT_NS 50000
+
+/* Periods ended by one IRQ (wake irq N), over all CPUs. */
+struct ik_trace_irq_count {
+	int64_t irq;
+	uint64_t periods, too_deep, too_shallow;
 };
 
 /* Remote wake-ups of one CPU by one source CPU. */
@@ -183,7 +215,12 @@ struct ik_trace_remote_list {
 struct ik_trace_analysis {
 	int cpus;
 	struct ik_trace_cpu_stats *cpu; /* cpus entries */
-	struct ik_trace_remote_list *remote; /* cpus entries: remote causes by source CPU */
+	struct ik_trace_remote_list *remote; /* cpus entries: periods woken from another CPU (a
+						remote task_wake, or an IPI whose sender is known), by
+						source CPU */
+	struct ik_trace_irq_count *irqs; /* by increasing irq */
+	size_t nirqs, irqs_cap;
+	uint64_t *idle_ns; /* cpus entries: time in counted idle periods */
 	/* Format 1.1 with switch events: periods followed by a switch to a task (PID != 0)
 	   before the next idle entry, and periods after which none ran (woken for nothing). */
 	bool has_switch;
@@ -357,16 +394,46 @@ struct ik_trace_import_opts {
 	   expiry times are on the events' time line: hrtimer_start/cancel/expire_entry become
 	   timer_start/cancel/expire (checked: a tick expiry's now= must match its time). */
 	bool clock_mono;
+	/* IRQ names for the header's 'irq' lines (only nirqs and irqs are read); NULL: none */
+	const struct ik_trace_header *irq_names;
 };
+
+/*
+ * Is a trace on CLOCK_MONOTONIC (src/trace/clock_check.c)?  A tick's hrtimer_expire_entry
+ * says now=, the CLOCK_MONOTONIC time its interrupt read; on that clock the event's own
+ * time is a few us later (the handlers run between).  The offsets now= - time are kept
+ * (count, min, max, the farthest); the tolerance comes from them: twice their spread, at
+ * least IK_TRACE_CLOCK_MIN_TOL_NS, at most a tenth of the tick period.  The clock is taken
+ * as CLOCK_MONOTONIC when every offset is within the tolerance: a constant offset (another
+ * clock) is outside it however small its spread, a drifting one spreads beyond it.
+ */
+#define IK_TRACE_CLOCK_MIN_TOL_NS 20000
+struct ik_trace_clock {
+	uint64_t n;
+	int64_t min_ns, max_ns;   /* of the offsets now= - event time */
+	int64_t far_ns;           /* the offset farthest from 0, */
+	int64_t far_t_ns;         /* its event's time, */
+	uint64_t far_line;        /* its line (0: not known) */
+	int far_cpu;              /* and CPU */
+};
+void ik_trace_clock_add(struct ik_trace_clock *c, int64_t t_ns, int64_t now_ns, uint64_t line,
+			int cpu);
+/* The tolerance for HZ hz; true when the offsets say CLOCK_MONOTONIC (false with none). */
+bool ik_trace_clock_mono(const struct ik_trace_clock *c, int hz, int64_t *tol_ns);
 
 struct ik_trace_import_stats {
 	uint64_t lines;    /* lines read */
 	uint64_t used;     /* input events converted (power:cpu_idle, IRQs, IPIs, hrtimer expiry) */
 	uint64_t ignored;  /* input events of other kinds (hrtimer_start without clock_mono, ...) */
 	uint64_t timers_ignored; /* hrtimer_start/cancel not used (no clock_mono) */
-	uint64_t tick_now_match, tick_now_far; /* tick expiries whose now= is within 1 ms of the
-						  event's time, or not (the clock check) */
-	uint64_t dropped;  /* cpu_idle out of order: an entry while idle, an exit while not */
+	struct ik_trace_clock clock; /* the tick expiries' now= against their times */
+	uint64_t dropped;  /* cpu_idle out of order: an entry while idle, an exit while not
+			      (other than the edges below) */
+	uint64_t edge_start; /* partial periods at the start: a CPU's first cpu_idle is an exit
+				(it was idle when the recording began); not written */
+	uint64_t edge_end;   /* partial periods at the end: CPUs still idle (written open) */
+	uint64_t ipi_senders; /* IPI wakes whose sender is known (ipi_send_cpu/_cpumask) */
+	uint64_t late_ticks;  /* ticks and timers after the exit, the CPU busy: not causes */
 	uint64_t skipped;  /* lenient: bad lines skipped */
 	uint64_t written;  /* trace events written */
 	int cpus;
@@ -394,6 +461,9 @@ enum ik_trace_import_kind {
 	IK_IMPORT_TICK_STOP, /* timer:tick_stop: arg success */
 	IK_IMPORT_TSTART,    /* hrtimer_start: arg expires, id (written only with clock_mono) */
 	IK_IMPORT_TCANCEL,   /* hrtimer_cancel: id (likewise) */
+	IK_IMPORT_IPI_SEND,  /* ipi_send_cpu / one CPU of ipi_send_cpumask: arg the target CPU */
+	IK_IMPORT_IPI_EXIT,  /* the end of an IPI handler (ipi_exit, irq_vectors:*_exit) */
+	IK_IMPORT_SOFTIRQ,   /* softirq_entry: arg the vector */
 	IK_IMPORT_KINDS
 };
 struct ik_trace_import_rec {

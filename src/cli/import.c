@@ -191,34 +191,29 @@ static int read_dat(const char *path, struct dat_records *d, struct ik_trace_imp
 /*
  * A trace.dat does not say its clock through libtracecmd, but its tick expiries do: each
  * hrtimer_expire_entry of the tick carries now=, the CLOCK_MONOTONIC time it fired.  When
- * every one is within DAT_MONO_NS of its event's time, the trace is on that clock (trace-cmd
- * -C mono, or idlekit record's instance), and the hrtimers' expiry times can be placed on
- * its time line: hrtimer_start/_cancel are kept.  Otherwise they are dropped and counted;
- * with --clock mono that is an error naming the first tick that disagrees.
+ * every one is within the tolerance ik_trace_clock_mono derives from them, the trace is on
+ * that clock (trace-cmd -C mono, or idlekit record's instance), and the hrtimers' expiry
+ * times can be placed on its time line: hrtimer_start/_cancel are kept.  Otherwise they are
+ * dropped and counted; with --clock mono that is an error naming the farthest tick.
  */
-#define DAT_MONO_NS 100000
 static int dat_timer_clock(struct dat_records *d, const char *origin, bool mono,
 			   struct ik_trace_import_stats *st, struct ik_trace_import_opts *io)
 {
-	const struct ik_trace_import_rec *far = NULL;
 	for (size_t i = 0; i < d->n; i++) {
 		const struct ik_trace_import_rec *r = &d->v[i];
-		if (r->kind != IK_IMPORT_TICK || r->arg2 < 0)
-			continue;
-		int64_t diff = r->arg2 - r->t_ns;
-		bool near = diff <= DAT_MONO_NS && diff >= -DAT_MONO_NS;
-		st->tick_now_match += near;
-		st->tick_now_far += !near;
-		if (!near && !far)
-			far = r;
+		if (r->kind == IK_IMPORT_TICK && r->arg2 >= 0)
+			ik_trace_clock_add(&st->clock, r->t_ns, r->arg2, 0, r->cpu);
 	}
-	bool on_mono = st->tick_now_match > 0 && !far;
+	int64_t tol;
+	bool on_mono = ik_trace_clock_mono(&st->clock, io->hz, &tol);
 	if (mono && !on_mono) {
-		if (far)
+		if (st->clock.n)
 			fprintf(stderr, "idlekit import: %s: expected the trace's clock to be CLOCK_MONOTONIC "
 					"with --clock mono, got a tick hrtimer on CPU %d at %" PRId64 " ns whose "
-					"now= is %" PRId64 " ns, %" PRId64 " us away (record with trace-cmd -C mono)\n",
-				origin, far->cpu, far->t_ns, far->arg2, (far->arg2 - far->t_ns) / 1000);
+					"now= is %" PRId64 " us away (tolerance %" PRId64 " us, from the offsets' "
+					"spread; record with trace-cmd -C mono)\n",
+				origin, st->clock.far_cpu, st->clock.far_t_ns, st->clock.far_ns / 1000,
+				tol / 1000);
 		else
 			fprintf(stderr, "idlekit import: %s: expected tick hrtimer_expire_entry events with "
 					"now= to check --clock mono against, got none\n", origin);
@@ -397,26 +392,37 @@ int cmd_import(int argc, char **argv)
 		fprintf(stderr, "idlekit import: note: no --platform: a generic table state0..state%d "
 				"(0 us latency and residency); mis-predictions are not meaningful\n",
 			st.nstates - 1);
+	int64_t tol;
+	bool looks_mono = ik_trace_clock_mono(&st.clock, io.hz, &tol);
+	char offs[200] = "no tick expiry with now= to compare";
+	if (st.clock.n)
+		snprintf(offs, sizeof(offs), "%" PRIu64 " tick expiries' now= from %" PRId64 " to %" PRId64
+			 " us off their times, tolerance %" PRId64 " us", st.clock.n,
+			 st.clock.min_ns / 1000, st.clock.max_ns / 1000, tol / 1000);
 	if (st.timers_ignored && dat)
 		fprintf(stderr, "idlekit import: note: %" PRIu64 " hrtimer_start/_cancel events ignored: "
 				"their expiry times are on CLOCK_MONOTONIC and this trace's clock is not "
-				"(%" PRIu64 " of %" PRIu64 " tick expiries more than 100 us off; trace-cmd "
-				"record -C mono keeps them)\n",
-			st.timers_ignored, st.tick_now_far, st.tick_now_far + st.tick_now_match);
+				"(%s; trace-cmd record -C mono keeps them)\n",
+			st.timers_ignored, offs);
 	else if (st.timers_ignored)
-		fprintf(stderr, "idlekit import: note: %" PRIu64 " hrtimer_start/_cancel events ignored: their expiry times are on CLOCK_MONOTONIC, perf's clock may not be (%s)\n",
+		fprintf(stderr, "idlekit import: note: %" PRIu64 " hrtimer_start/_cancel events ignored: their expiry times are on CLOCK_MONOTONIC, %s (%s)\n",
 			st.timers_ignored,
-			st.tick_now_match && !st.tick_now_far
-				? "this input looks recorded with -k mono: --clock mono imports them"
-				: "perf record -k mono, then --clock mono, imports them");
+			looks_mono ? "and so is this input's clock: --clock mono imports them"
+				   : "this input's clock is not: perf record -k mono, then --clock mono, imports them",
+			offs);
 	else if (dat && io.clock_mono)
-		fprintf(stderr, "idlekit import: note: the trace's clock is CLOCK_MONOTONIC (all %" PRIu64
-				" tick expiries within 100 us of now=): hrtimer_start/_cancel/_expire imported\n",
-			st.tick_now_match);
+		fprintf(stderr, "idlekit import: note: the trace's clock is CLOCK_MONOTONIC (%s): "
+				"hrtimer_start/_cancel/_expire imported\n", offs);
+	if (st.edge_start || st.edge_end)
+		fprintf(stderr, "idlekit import: note: partial idle periods at the edges: %" PRIu64
+				" at the start (an exit before any entry: the CPU was idle when the "
+				"recording began; not written), %" PRIu64 " at the end (still idle: written "
+				"open, not counted by analyze)\n", st.edge_start, st.edge_end);
 	fprintf(stderr, "idlekit import: %s: %" PRIu64 " events from %" PRIu64 " %s (%" PRIu64
-			" events of other kinds ignored, %" PRIu64 " idle entries/exits out of order dropped), %d CPUs\n",
+			" events of other kinds ignored, %" PRIu64 " idle entries/exits out of order dropped, %" PRIu64
+			" partial periods at the edges), %d CPUs\n",
 		outpath ? outpath : "<stdout>", st.written, dat ? st.used + st.ignored : st.lines,
-		dat ? "records" : "lines", st.ignored, st.dropped, st.cpus);
+		dat ? "records" : "lines", st.ignored, st.dropped, st.edge_start + st.edge_end, st.cpus);
 	rc = EXIT_OK;
 out:
 	if (in && in != stdin)

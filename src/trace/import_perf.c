@@ -26,9 +26,9 @@
  *
  * perf's default clock is not the hrtimers' CLOCK_MONOTONIC, so an expiry time cannot be
  * placed on the trace's time line unless perf recorded with -k mono: then clock_mono says
- * so, and it is checked (a tick hrtimer's expiry, on CLOCK_MONOTONIC, has now= within 1 ms
- * of its event time).  Without it hrtimer_start/cancel are ignored and counted, and the
- * same comparison tells the caller whether the input looks like -k mono.  perf script has
+ * so, and it is checked (ik_trace_clock_mono: every tick expiry's now= within a tolerance
+ * derived from the offsets' spread).  Without it hrtimer_start/cancel are ignored and
+ * counted, and the same check tells the caller whether the input looks like -k mono.  perf script has
  * no state table: the caller gives one, or a generic one is made.  The whole input is read,
  * sorted by time (stable) and then written, so a bad input writes nothing.
  */
@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlekit/host.h"
 #include "idlekit/trace.h"
 
 #define LINE_LIMIT (1u << 16)
@@ -175,8 +176,15 @@ static bool equals(const char *s, size_t len, const char *lit)
  * One line: 0 with *r filled, 1 for an event of another kind, -1 if bad (message in why).
  * maxstate: the largest state index accepted.
  */
-static int parse_line(const char *l, size_t len, int maxstate, struct ik_trace_import_rec *r, char *why,
-		      size_t whylen)
+/* What a line gives beyond its record: a cpumask's CPUs, an IRQ's name. */
+struct pctx {
+	struct ik_cpuset mask;        /* ipi_send_cpumask: the targets (r->arg = -2) */
+	struct ik_trace_header names; /* IRQ names seen (nirqs, irqs) */
+	bool names_full;
+};
+
+static int parse_line(struct pctx *px, const char *l, size_t len, int maxstate,
+		      struct ik_trace_import_rec *r, char *why, size_t whylen)
 {
 	char got[80];
 	size_t i = 0, after = 0;
@@ -250,6 +258,61 @@ static int parse_line(const char *l, size_t len, int maxstate, struct ik_trace_i
 		}
 		r->kind = P_IRQ;
 		r->arg = (int64_t)x;
+		v = field(rest, rl, "name=", &vl);
+		if (v && vl > 0 && !px->names_full) {
+			const char *old = ik_trace_irq_name(&px->names, r->arg);
+			if (!old || strlen(old) != (vl < IK_TRACE_IRQ_NAME_LEN ? vl : IK_TRACE_IRQ_NAME_LEN - 1) ||
+			    memcmp(old, v, strlen(old)) != 0)
+				px->names_full = ik_trace_irq_name_set(&px->names, r->arg, v, vl) != 0;
+		}
+		return 0;
+	}
+	if (equals(sys, sl, "irq") && equals(name, nl, "softirq_entry")) {
+		v = field(rest, rl, "vec=", &vl);
+		if (!v || digits(v, vl, &k, 10, INT32_MAX, &x, NULL) || k != vl) {
+			excerpt(got, sizeof(got), v ? v : rest, v ? vl : rl);
+			snprintf(why, whylen, "expected 'vec=N' in irq:softirq_entry, got '%s'", got);
+			return -1;
+		}
+		r->kind = IK_IMPORT_SOFTIRQ;
+		r->arg = (int64_t)x;
+		return 0;
+	}
+	if (equals(sys, sl, "ipi") && equals(name, nl, "ipi_send_cpu")) {
+		v = field(rest, rl, "cpu=", &vl);
+		if (!v || digits(v, vl, &k, 10, IK_TRACE_MAX_CPUS - 1, &x, NULL) || k != vl) {
+			excerpt(got, sizeof(got), v ? v : rest, v ? vl : rl);
+			snprintf(why, whylen, "expected 'cpu=N' (N < %d) in ipi:ipi_send_cpu, got '%s'",
+				 IK_TRACE_MAX_CPUS, got);
+			return -1;
+		}
+		r->kind = IK_IMPORT_IPI_SEND;
+		r->arg = (int64_t)x;
+		return 0;
+	}
+	if (equals(sys, sl, "ipi") && equals(name, nl, "ipi_send_cpumask")) {
+		char list[512], perr[128];
+		v = field(rest, rl, "cpumask=", &vl);
+		if (v && vl < sizeof(list)) {
+			memcpy(list, v, vl);
+			list[vl] = '\0';
+		}
+		if (!v || vl >= sizeof(list) ||
+		    ik_cpulist_parse(list, IK_TRACE_MAX_CPUS, true, &px->mask, perr, sizeof(perr))) {
+			excerpt(got, sizeof(got), v ? v : rest, v ? vl : rl);
+			snprintf(why, whylen, "expected 'cpumask=LIST' (CPUs below %d, as 0-3,8) in ipi:ipi_send_cpumask, got '%s'",
+				 IK_TRACE_MAX_CPUS, got);
+			return -1;
+		}
+		r->kind = IK_IMPORT_IPI_SEND;
+		r->arg = -2;
+		return 0;
+	}
+	if ((equals(sys, sl, "ipi") && equals(name, nl, "ipi_exit")) ||
+	    (equals(sys, sl, "irq_vectors") &&
+	     (equals(name, nl, "reschedule_exit") || equals(name, nl, "call_function_exit") ||
+	      equals(name, nl, "call_function_single_exit")))) {
+		r->kind = IK_IMPORT_IPI_EXIT;
 		return 0;
 	}
 	if ((equals(sys, sl, "irq_vectors") &&
@@ -336,6 +399,22 @@ static int parse_line(const char *l, size_t len, int maxstate, struct ik_trace_i
 	return 1;
 }
 
+static int push(struct plist *pl, const struct ik_trace_import_rec *r)
+{
+	if (pl->n == pl->cap) {
+		size_t nc = pl->cap ? pl->cap * 2 : 4096;
+		struct ik_trace_import_rec *nv = realloc(pl->v, nc * sizeof(*nv));
+		if (!nv)
+			return -1;
+		pl->v = nv;
+		pl->cap = nc;
+	}
+	pl->v[pl->n] = *r;
+	pl->v[pl->n].seq = pl->n;
+	pl->n++;
+	return 0;
+}
+
 static int by_time(const void *a, const void *b)
 {
 	const struct ik_trace_import_rec *x = a, *y = b;
@@ -350,70 +429,171 @@ static int emit(FILE *out, struct ik_trace_import_stats *st, const struct ik_tra
 	return ik_trace_write_event(out, ev);
 }
 
+/*
+ * Records in time order to trace events (src/trace/import_perf.c's rules, docs/trace-
+ * format.md "Import"): per CPU, whether it is idle, whether its period still wants a cause,
+ * when it exited and whether it did anything since, and the IPIs sent to it.
+ */
+struct wcpu {
+	bool idle, want_cause, busy, seen; /* seen: a cpu_idle has been */
+	int64_t exit_ns;
+	int ipi_from;       /* the sender of the last IPI sent to it, not yet received (-1) */
+	int in_ipi_from;    /* in an IPI handler: its sender (-1 unknown); -2 not in one */
+	int64_t in_ipi_ns;  /* when that handler started */
+};
+
+struct writer {
+	FILE *out;
+	int cpus;
+	bool timers, have_waking;
+	struct ik_trace_import_stats *st;
+	struct wcpu *c;
+};
+
+static int writer_init(struct writer *w, FILE *out, int cpus, bool timers, bool have_waking,
+		       struct ik_trace_import_stats *st)
+{
+	*w = (struct writer){ .out = out, .cpus = cpus, .timers = timers, .have_waking = have_waking,
+			      .st = st };
+	w->c = malloc((size_t)cpus * sizeof(*w->c));
+	if (!w->c)
+		return IK_TRACE_EFAIL;
+	for (int i = 0; i < cpus; i++)
+		w->c[i] = (struct wcpu){ .ipi_from = -1, .in_ipi_from = -2 };
+	return IK_TRACE_OK;
+}
+
+static void writer_free(struct writer *w)
+{
+	free(w->c);
+	w->c = NULL;
+}
+
+/* An interrupt-like record: the period's cause if it is the first one inside the period,
+   or the first one right after the exit (IK_TRACE_WAKE_AFTER_EXIT_NS, nothing done since). */
+static bool takes_cause(const struct wcpu *c, int64_t t)
+{
+	if (!c->want_cause)
+		return false;
+	return c->idle || (!c->busy && t - c->exit_ns <= IK_TRACE_WAKE_AFTER_EXIT_NS);
+}
+
+static int writer_record(struct writer *w, const struct ik_trace_import_rec *r)
+{
+	struct ik_trace_event ev = { .t_ns = r->t_ns, .cpu = r->cpu, .arg = -1 };
+	struct wcpu *c = &w->c[r->cpu];
+	struct ik_trace_import_stats *st = w->st;
+	int rc;
+	/* an IPI handler seen without its exit ends after the window */
+	if (c->in_ipi_from != -2 && r->t_ns - c->in_ipi_ns > IK_TRACE_WAKE_AFTER_EXIT_NS)
+		c->in_ipi_from = -2;
+	switch (r->kind) {
+	case P_IDLE:
+		if (r->arg < 0 ? !c->idle : c->idle) {
+			/* an exit before any entry: the CPU was idle when the recording began */
+			if (r->arg < 0 && !c->seen)
+				st->edge_start++;
+			else
+				st->dropped++; /* an entry or exit lost */
+			c->seen = true;
+			return IK_TRACE_OK;
+		}
+		c->seen = true;
+		if (r->arg < 0) {
+			ev.kind = IK_TRACE_IDLE_EXIT;
+			c->idle = false;
+			c->exit_ns = r->t_ns;
+			c->busy = false;
+		} else {
+			ev.kind = IK_TRACE_IDLE_ENTER;
+			ev.state = (int)r->arg;
+			c->idle = c->want_cause = true;
+			c->in_ipi_from = -2;
+		}
+		return emit(w->out, st, &ev);
+	case IK_IMPORT_IPI_SEND:
+		if (r->arg >= 0 && r->arg < w->cpus && r->arg != r->cpu)
+			w->c[r->arg].ipi_from = r->cpu;
+		if (!c->idle)
+			c->busy = true;
+		return IK_TRACE_OK;
+	case IK_IMPORT_IPI_EXIT:
+		c->in_ipi_from = -2;
+		return IK_TRACE_OK;
+	case IK_IMPORT_WAKING:
+	case IK_IMPORT_WAKEUP: {
+		int src = r->cpu;
+		/* traced on the wakee inside the IPI handler of a known sender: the sender's */
+		if (r->arg2 == r->cpu && c->in_ipi_from >= 0)
+			src = c->in_ipi_from;
+		if (!ik_trace_sched_event(r->kind, src, r->arg, r->arg2, w->have_waking, w->cpus, &ev))
+			return IK_TRACE_OK;
+		if (src == r->cpu && !c->idle)
+			c->busy = true;
+		return emit(w->out, st, &ev);
+	}
+	case IK_IMPORT_SWITCH:
+	case IK_IMPORT_TICK_STOP:
+		if (!ik_trace_sched_event(r->kind, r->cpu, r->arg, r->arg2, w->have_waking, w->cpus, &ev))
+			return IK_TRACE_OK;
+		if (!c->idle)
+			c->busy = true;
+		return emit(w->out, st, &ev);
+	case IK_IMPORT_TSTART:
+	case IK_IMPORT_TCANCEL:
+		if (!c->idle)
+			c->busy = true;
+		if (!w->timers)
+			return IK_TRACE_OK;
+		ev.kind = r->kind == IK_IMPORT_TSTART ? IK_TRACE_TIMER_START : IK_TRACE_TIMER_CANCEL;
+		ev.arg = r->kind == IK_IMPORT_TSTART ? r->arg : -1;
+		ev.timer_id = r->id;
+		return emit(w->out, st, &ev);
+	default:
+		break;
+	}
+	/* An interrupt: IRQ, IPI, softirq, timer or tick expiry. */
+	if (r->kind == P_IPI) {
+		c->in_ipi_from = c->ipi_from;
+		c->in_ipi_ns = r->t_ns;
+		c->ipi_from = -1;
+	}
+	if (takes_cause(c, r->t_ns)) {
+		c->want_cause = false;
+		ev.kind = IK_TRACE_WAKE;
+		ev.cause = r->kind == P_IRQ ? IK_CAUSE_IRQ : r->kind == P_IPI ? IK_CAUSE_IPI :
+			   r->kind == IK_IMPORT_SOFTIRQ ? IK_CAUSE_SOFTIRQ :
+			   r->kind == P_TICK ? IK_CAUSE_TICK : IK_CAUSE_TIMER;
+		ev.arg = r->kind == P_IRQ || r->kind == IK_IMPORT_SOFTIRQ ? r->arg : -1;
+		if (r->kind == P_IPI && c->in_ipi_from >= 0) {
+			ev.src_cpu = c->in_ipi_from;
+			ev.ipi_src = true;
+			st->ipi_senders++;
+		}
+		if ((rc = emit(w->out, st, &ev)) != IK_TRACE_OK)
+			return rc;
+	} else if (c->want_cause && !c->idle && (r->kind == P_TICK || r->kind == P_TIMER)) {
+		st->late_ticks++; /* fired after the exit while the CPU was busy: not the cause */
+	}
+	/* With timers on the trace's clock, an expiry removes the timer. */
+	if (!w->timers || (r->kind != P_TICK && r->kind != P_TIMER))
+		return IK_TRACE_OK;
+	ev = (struct ik_trace_event){ .t_ns = r->t_ns, .cpu = r->cpu, .arg = -1,
+				      .kind = IK_TRACE_TIMER_EXPIRE, .timer_id = r->id };
+	return emit(w->out, st, &ev);
+}
+
 /* The sorted records as trace events. */
 static int write_events(FILE *out, const struct plist *pl, int cpus, bool timers,
 			bool have_waking, struct ik_trace_import_stats *st)
 {
-	/* Per CPU: bit 0 idle, bit 1 a period whose cause is not yet known. */
-	uint8_t *cs = calloc((size_t)cpus, 1);
-	if (!cs)
-		return IK_TRACE_EFAIL;
-	int rc = IK_TRACE_OK;
-	for (size_t i = 0; i < pl->n && rc == IK_TRACE_OK; i++) {
-		const struct ik_trace_import_rec *r = &pl->v[i];
-		struct ik_trace_event ev = { .t_ns = r->t_ns, .cpu = r->cpu, .arg = -1 };
-		uint8_t *s = &cs[r->cpu];
-		switch (r->kind) {
-		case P_IDLE:
-			if (r->arg < 0 ? !(*s & 1) : (*s & 1)) {
-				st->dropped++; /* an entry or exit lost, or before the recording */
-				continue;
-			}
-			if (r->arg < 0) {
-				ev.kind = IK_TRACE_IDLE_EXIT;
-				*s &= (uint8_t)~1u;
-			} else {
-				ev.kind = IK_TRACE_IDLE_ENTER;
-				ev.state = (int)r->arg;
-				*s = 3;
-			}
-			break;
-		case IK_IMPORT_WAKING:
-		case IK_IMPORT_WAKEUP:
-		case IK_IMPORT_SWITCH:
-		case IK_IMPORT_TICK_STOP:
-			if (!ik_trace_sched_event(r->kind, r->cpu, r->arg, r->arg2, have_waking, cpus, &ev))
-				continue;
-			break;
-		case IK_IMPORT_TSTART:
-		case IK_IMPORT_TCANCEL:
-			if (!timers)
-				continue;
-			ev.kind = r->kind == IK_IMPORT_TSTART ? IK_TRACE_TIMER_START : IK_TRACE_TIMER_CANCEL;
-			ev.arg = r->kind == IK_IMPORT_TSTART ? r->arg : -1;
-			ev.timer_id = r->id;
-			break;
-		default:
-			/* The first interrupt after an entry, before or after the exit. */
-			if (*s & 2) {
-				*s &= (uint8_t)~2u;
-				ev.kind = IK_TRACE_WAKE;
-				ev.cause = r->kind == P_IRQ ? IK_CAUSE_IRQ : r->kind == P_IPI ? IK_CAUSE_IPI :
-					   r->kind == P_TICK ? IK_CAUSE_TICK : IK_CAUSE_TIMER;
-				ev.arg = r->kind == P_IRQ ? r->arg : -1;
-				rc = emit(out, st, &ev);
-			}
-			/* With timers on the trace's clock, an expiry removes the timer. */
-			if (!timers || (r->kind != P_TICK && r->kind != P_TIMER) || rc != IK_TRACE_OK)
-				continue;
-			ev.kind = IK_TRACE_TIMER_EXPIRE;
-			ev.arg = -1;
-			ev.timer_id = r->id;
-			break;
-		}
-		rc = emit(out, st, &ev);
-	}
-	free(cs);
+	struct writer w;
+	int rc = writer_init(&w, out, cpus, timers, have_waking, st);
+	for (size_t i = 0; i < pl->n && rc == IK_TRACE_OK; i++)
+		rc = writer_record(&w, &pl->v[i]);
+	for (int i = 0; rc == IK_TRACE_OK && i < cpus; i++)
+		st->edge_end += w.c[i].idle; /* still idle at the end: a partial period */
+	writer_free(&w);
 	return rc;
 }
 
@@ -435,6 +615,13 @@ int ik_trace_import_perf(FILE *in, const char *origin, FILE *out,
 			 o->drv->state_count, IK_STATE_MAX);
 		return IK_TRACE_EFAIL;
 	}
+	struct pctx *px = calloc(1, sizeof(*px));
+	if (!px) {
+		snprintf(err, errlen, "out of memory");
+		return IK_TRACE_EFAIL;
+	}
+	struct ik_trace_import_opts oo = *o;
+	oo.irq_names = &px->names;
 	errno = 0;
 	while ((got = getline(&line, &cap, in)) >= 0) {
 		size_t len = (size_t)got;
@@ -453,7 +640,7 @@ int ik_trace_import_perf(FILE *in, const char *origin, FILE *out,
 				 LINE_LIMIT, len);
 			prc = -1;
 		} else {
-			prc = parse_line(line, len, limit, &r, why, sizeof(why));
+			prc = parse_line(px, line, len, limit, &r, why, sizeof(why));
 		}
 		if (prc < 0) {
 			if (!o->lenient) {
@@ -469,47 +656,56 @@ int ik_trace_import_perf(FILE *in, const char *origin, FILE *out,
 			st->ignored++;
 			continue;
 		}
-		if (r.kind == P_TICK && r.arg2 >= 0) {
+		if (r.kind == P_TICK && r.arg2 >= 0)
 			/* The tick's hrtimer is on CLOCK_MONOTONIC: its now= is the event's time on
-			   that clock.  With clock_mono perf's time must be that clock too. */
-			int64_t d = r.arg2 - r.t_ns;
-			bool near = d <= 1000000 && d >= -1000000;
-			st->tick_now_match += near;
-			st->tick_now_far += !near;
-			if (!near && o->clock_mono) {
-				snprintf(err, errlen, "%s:%" PRIu64 ": expected perf's clock to be CLOCK_MONOTONIC (perf record -k mono) with --clock mono, got a tick hrtimer expiring at now=%" PRId64 " ns, %" PRId64 " us from the event's time",
-					 origin, st->lines, r.arg2, d / 1000);
-				goto out;
-			}
-		}
+			   that clock; checked at the end (ik_trace_clock_mono). */
+			ik_trace_clock_add(&st->clock, r.t_ns, r.arg2, st->lines, r.cpu);
 		if ((r.kind == IK_IMPORT_TSTART || r.kind == IK_IMPORT_TCANCEL) && !o->clock_mono) {
 			st->ignored++;
 			st->timers_ignored++;
 			continue;
 		}
 		st->used++;
-		if (pl.n == pl.cap) {
-			size_t nc = pl.cap ? pl.cap * 2 : 4096;
-			struct ik_trace_import_rec *nv = realloc(pl.v, nc * sizeof(*nv));
-			if (!nv) {
-				snprintf(err, errlen, "out of memory");
-				rc = IK_TRACE_EFAIL;
-				goto out;
+		bool oom = false;
+		if (r.kind == IK_IMPORT_IPI_SEND && r.arg == -2) {
+			/* one record per CPU of the mask */
+			for (int c = ik_cpuset_next(&px->mask, -1); c >= 0 && !oom; c = ik_cpuset_next(&px->mask, c)) {
+				r.arg = c;
+				oom = push(&pl, &r) != 0;
 			}
-			pl.v = nv;
-			pl.cap = nc;
+		} else {
+			oom = push(&pl, &r) != 0;
 		}
-		pl.v[pl.n++] = r;
+		if (oom) {
+			snprintf(err, errlen, "out of memory");
+			rc = IK_TRACE_EFAIL;
+			goto out;
+		}
 	}
 	if (ferror(in)) {
 		snprintf(err, errlen, "%s: read failed: %s", origin, strerror(errno));
 		rc = IK_TRACE_EFAIL;
 		goto out;
 	}
-	rc = ik_trace_import_records(pl.v, pl.n, origin, out, o, st, err, errlen);
+	int64_t tol;
+	if (o->clock_mono && !ik_trace_clock_mono(&st->clock, o->hz, &tol)) {
+		if (st->clock.n)
+			snprintf(err, errlen, "%s:%" PRIu64 ": expected perf's clock to be CLOCK_MONOTONIC (perf record -k mono) with --clock mono, got a tick hrtimer expiring at now=%" PRId64 " ns, %" PRId64 " us from the event's time (tolerance %" PRId64 " us: twice the offsets' spread of %" PRId64 " us, at least %d us, at most a tenth of the tick)",
+				 origin, st->clock.far_line, st->clock.far_t_ns + st->clock.far_ns,
+				 st->clock.far_ns / 1000, tol / 1000,
+				 (st->clock.max_ns - st->clock.min_ns) / 1000, IK_TRACE_CLOCK_MIN_TOL_NS / 1000);
+		else
+			snprintf(err, errlen, "%s:%" PRIu64 ": expected perf's clock to be CLOCK_MONOTONIC with --clock mono, and tick hrtimer_expire_entry events with now= to check it, got none",
+				 origin, st->lines);
+		rc = IK_TRACE_EINPUT;
+		goto out;
+	}
+	rc = ik_trace_import_records(pl.v, pl.n, origin, out, &oo, st, err, errlen);
 out:
 	free(line);
 	free(pl.v);
+	ik_trace_header_free(&px->names);
+	free(px);
 	return rc;
 }
 
@@ -561,7 +757,8 @@ int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char 
 		bool wake = r.kind == IK_IMPORT_WAKING || r.kind == IK_IMPORT_WAKEUP;
 		if (r.cpu < 0 || r.cpu >= IK_TRACE_MAX_CPUS || r.t_ns < 0 ||
 		    (r.kind == P_IDLE && r.arg > limit) || r.kind < P_IDLE || r.kind >= IK_IMPORT_KINDS ||
-		    (wake && (r.arg2 < 0 || r.arg2 >= IK_TRACE_MAX_CPUS))) {
+		    (wake && (r.arg2 < 0 || r.arg2 >= IK_TRACE_MAX_CPUS)) ||
+		    (r.kind == IK_IMPORT_IPI_SEND && (r.arg < 0 || r.arg >= IK_TRACE_MAX_CPUS))) {
 			char why[200];
 			snprintf(why, sizeof(why), "%s: expected CPUs 0..%d, times >= 0 and states 0..%d, got state %" PRId64 " on CPU %d at %" PRId64 " ns",
 				 origin, IK_TRACE_MAX_CPUS - 1, limit, r.kind == P_IDLE ? r.arg : 0, r.cpu, r.t_ns);
@@ -579,8 +776,9 @@ int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char 
 			maxcpu = (int)r.arg2;
 		if (r.kind == IK_IMPORT_WAKING)
 			have_waking = true;
-		if (r.kind >= IK_IMPORT_WAKING && r.kind <= IK_IMPORT_TICK_STOP)
-			sched = true;
+		if ((r.kind >= IK_IMPORT_WAKING && r.kind <= IK_IMPORT_TICK_STOP) ||
+		    r.kind == IK_IMPORT_SOFTIRQ || r.kind == IK_IMPORT_IPI_SEND)
+			sched = true; /* format 1.1 */
 		if (r.kind == P_IDLE && r.arg > maxstate)
 			maxstate = (int)r.arg;
 		v[pl.n++] = r;
@@ -631,7 +829,15 @@ int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char 
 		rc = IK_TRACE_EFAIL;
 		return rc;
 	}
-	h.minor = sched ? 1 : 0; /* task_wake, switch, tick_stop need format 1.1 */
+	const struct ik_trace_header *nm = o->irq_names;
+	for (int i = 0; nm && i < nm->nirqs; i++)
+		if (ik_trace_irq_name_set(&h, nm->irqs[i].irq, nm->irqs[i].name, strlen(nm->irqs[i].name))) {
+			ik_trace_header_free(&h);
+			snprintf(err, errlen, "out of memory");
+			return IK_TRACE_EFAIL;
+		}
+	/* task_wake, switch, tick_stop, wake ipi SRC, wake softirq, irq names: format 1.1 */
+	h.minor = sched || h.nirqs ? 1 : 0;
 	rc = ik_trace_write_header(out, &h);
 	if (rc == IK_TRACE_OK)
 		rc = write_events(out, &pl, st->cpus, o->clock_mono, have_waking, st);

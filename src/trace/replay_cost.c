@@ -18,6 +18,7 @@ enum ik_wake_source ik_trace_cause_source(enum ik_trace_cause c)
 	case IK_CAUSE_REMOTE:
 		return IK_WAKE_IPI;
 	case IK_CAUSE_IRQ:
+	case IK_CAUSE_SOFTIRQ:
 	case IK_CAUSE_UNKNOWN:
 	case IK_CAUSE_NONE:
 		break;

@@ -216,7 +216,7 @@ rec=$fx/recorded-sched.trace
 "$bin" analyze $rec >"$tmp/rec" || fail "analyze recorded-sched: exit $?"
 grep -q '155 events (0 bad lines skipped), 14 idle periods (1 still open' "$tmp/rec" || fail "recorded-sched: counts: $(head -1 "$tmp/rec")"
 grep -q '^after the idle periods: 11 ran a task, 3 none (woken for nothing)$' "$tmp/rec" || fail "recorded-sched: task/empty"
-grep -q 'timer 6 (0) tick 5 (0) ipi 2 (0) irq 0 (0) unknown 0 (0) remote 1 (0) none 0 (0)' "$tmp/rec" ||
+grep -q 'timer 6 (0) tick 5 (0) ipi 2 (0) irq 0 (0) unknown 0 (0) remote 1 (0) softirq 0 (0) none 0 (0)' "$tmp/rec" ||
 	fail "recorded-sched: wake causes: $(grep -m1 'wake causes' "$tmp/rec")"
 grep -q '^  remote wakes by source: CPU 1 1$' "$tmp/rec" || fail "recorded-sched: the remote wake's source"
 "$bin" replay $rec -g menu -p trace --compare-recorded >"$tmp/r" || fail "replay recorded-sched: exit $?"
