@@ -221,6 +221,19 @@ struct ik_trace_analysis {
 	struct ik_trace_irq_count *irqs; /* by increasing irq */
 	size_t nirqs, irqs_cap;
 	uint64_t *idle_ns; /* cpus entries: time in counted idle periods */
+	/*
+	 * idlestat's overlap, from the header's 'cpu' lines (topo; ngroups 0 without them):
+	 * per package ("cluster") and per core, the time all of its CPUs were idle at once
+	 * (in counted periods), as groups of CPUs
+	 */
+	int npackages, ncores;
+	struct ik_trace_group {
+		int32_t package, core; /* core -1: the package's group */
+		int cpus;              /* its CPUs */
+		int idle;              /* running: how many are idle now */
+		int64_t since_ns;      /* running: when the last one went idle */
+		uint64_t all_idle_ns;  /* time all were idle at once */
+	} *groups; /* npackages packages, then ncores cores */
 	/* Format 1.1 with switch events: periods followed by a switch to a task (PID != 0)
 	   before the next idle entry, and periods after which none ran (woken for nothing). */
 	bool has_switch;

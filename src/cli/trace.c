@@ -28,14 +28,21 @@ static const char analyze_usage[] =
 	"histogram of idle durations (log2 buckets in us) and the wake causes: the cause of a\n"
 	"period is the first 'wake' event on its CPU at or after its idle_enter and before the\n"
 	"next one ('none' if there was none), with how many too-deep periods each cause ended.\n"
-	"Format 1.1: a task_wake from another CPU while idle is the cause 'remote' (the source\n"
-	"CPUs are listed); with switch events, the periods followed by a task and the empty ones.\n"
+	"A wake after the exit counts only within 50 us of it and before the CPU did anything else\n"
+	"(a tick while the CPU is busy is not a cause).  Per cause, and per IRQ (named by the\n"
+	"trace's 'irq' lines), the too-deep and too-shallow periods it ended.  Per CPU, its idle\n"
+	"and busy share of the traced time (a CPU that never idled is flagged); with 'cpu' lines,\n"
+	"the time all CPUs of a package, and of a core, were idle at once.\n"
+	"Format 1.1: a task_wake from another CPU while idle is the cause 'remote'; the source\n"
+	"CPUs of those and of 'wake ipi SRC' periods are listed; with switch events, the periods\n"
+	"followed by a task and the empty ones.\n"
 	"\n"
 	"Options:\n"
 	"  --json          one JSON object (schema idlekit.analyze/1; times in us, 3 decimals)\n"
 	"  --csv           idlestat's layout: cluster,core,cpu,C-state,min (us),max (us),\n"
 	"                  avg (us),total (us),hits,over,under  (over = too deep, under = too\n"
-	"                  shallow; cluster is 0 and core is the CPU: a trace has no topology)\n"
+	"                  shallow; cluster and core from the trace's 'cpu' lines, else 0 and\n"
+	"                  the CPU)\n"
 	"  --lenient       skip bad event lines and count them (the first is reported) instead\n"
 	"                  of stopping at the first one; a bad header is always an error\n"
 	"  -o, --output F  write to F atomically (nothing is left behind on an error)\n"
@@ -203,7 +210,26 @@ static void text_states(FILE *f, const struct ik_trace_header *h, int cpu,
 	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
 		fprintf(f, " %s %" PRIu64 " (%" PRIu64 ")", ik_trace_cause_name((enum ik_trace_cause)k),
 			s->wakes[k], s->too_deep_by_cause[k]);
+	fprintf(f, "\n  too shallow by cause:");
+	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
+		fprintf(f, " %s %" PRIu64, ik_trace_cause_name((enum ik_trace_cause)k),
+			s->too_shallow_by_cause[k]);
 	fputc('\n', f);
+}
+
+/* A CPU's idle share of the traced time, in percent. */
+static double idle_pct(const struct ik_trace_analysis *a, int cpu)
+{
+	int64_t span = a->last_ns - a->first_ns;
+	return span > 0 ? 100.0 * (double)a->idle_ns[cpu] / (double)span : 0.0;
+}
+
+static uint64_t cpu_periods(const struct ik_trace_analysis *a, int cpu)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < IK_STATE_MAX; i++)
+		n += a->cpu[cpu].states[i].entries;
+	return n;
 }
 
 static void write_analyze_text(FILE *f, const char *origin, const struct ik_trace_header *h,
@@ -228,7 +254,8 @@ static void write_analyze_text(FILE *f, const char *origin, const struct ik_trac
 		fprintf(f, "\nCPU %d (driver %s", c, h->drivers[h->cpu_driver[c]].drv.name);
 		if (h->topo && h->topo[c].package >= 0)
 			fprintf(f, ", package %" PRId32 " core %" PRId32, h->topo[c].package, h->topo[c].core);
-		fputs(")\n", f);
+		fprintf(f, "): idle %.2f %%, busy %.2f %% of the traced time%s\n", idle_pct(a, c),
+			100.0 - idle_pct(a, c), cpu_periods(a, c) ? "" : " (never idled)");
 		text_states(f, h, c, &a->cpu[c]);
 		for (size_t i = 0; i < a->remote[c].n; i++)
 			fprintf(f, "%s CPU %d %" PRIu64 "%s", i ? "," : "  remote wakes by source:",
@@ -236,6 +263,24 @@ static void write_analyze_text(FILE *f, const char *origin, const struct ik_trac
 	}
 	fprintf(f, "\nall CPUs\n");
 	text_states(f, h, -1, &a->all);
+	for (size_t i = 0; i < a->nirqs; i++) {
+		const char *name = ik_trace_irq_name(h, a->irqs[i].irq);
+		fprintf(f, "%s  IRQ %" PRId64 " %s: %" PRIu64 " periods, %" PRIu64 " too deep, %" PRIu64 " too shallow\n",
+			i ? "" : "wakes by IRQ (all CPUs)\n", a->irqs[i].irq, name ? name : "(no name)",
+			a->irqs[i].periods, a->irqs[i].too_deep, a->irqs[i].too_shallow);
+	}
+	int64_t span = a->last_ns - a->first_ns;
+	for (int g = 0; g < a->npackages + a->ncores; g++) {
+		const struct ik_trace_group *gr = &a->groups[g];
+		if (g == 0)
+			fputs("\nall the CPUs of a group idle at once (from the 'cpu' lines)\n", f);
+		if (gr->core < 0)
+			fprintf(f, "  package %" PRId32 " (%d CPUs)", gr->package, gr->cpus);
+		else
+			fprintf(f, "  package %" PRId32 " core %" PRId32 " (%d CPUs)", gr->package, gr->core, gr->cpus);
+		fprintf(f, ": %s us, %.2f %% of the traced time\n", us3(b, sizeof(b), gr->all_idle_ns),
+			span > 0 ? 100.0 * (double)gr->all_idle_ns / (double)span : 0.0);
+	}
 	fprintf(f, "\nidle duration histogram (all CPUs)\n  %-24s %12s\n", "duration_us", "periods");
 	for (int i = 0; i < IK_TRACE_HIST_BUCKETS; i++) {
 		char range[64];
@@ -267,12 +312,17 @@ static void json_stats(FILE *f, const struct ik_trace_header *h, int cpu,
 	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
 		fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", ik_trace_cause_name((enum ik_trace_cause)k),
 			s->too_deep_by_cause[k]);
+	fprintf(f, "}, \"too_shallow_by_cause\": {");
+	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
+		fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", ik_trace_cause_name((enum ik_trace_cause)k),
+			s->too_shallow_by_cause[k]);
 	fprintf(f, "}");
 }
 
 static void write_analyze_json(FILE *f, const struct ik_trace_header *h,
 			       const struct ik_trace_analysis *a)
 {
+	char b[32];
 	fprintf(f, "{\n  \"schema\": \"idlekit.analyze/1\",\n  \"hz\": %d, \"cpus\": %d, \"events\": %" PRIu64
 		   ", \"skipped\": %" PRIu64 ", \"periods\": %" PRIu64 ", \"open_at_end\": %" PRIu64
 		   ", \"first_ns\": %" PRId64 ", \"last_ns\": %" PRId64 ",\n",
@@ -296,7 +346,9 @@ static void write_analyze_json(FILE *f, const struct ik_trace_header *h,
 		if (h->topo && h->topo[c].package >= 0)
 			fprintf(f, ", \"package\": %" PRId32 ", \"core\": %" PRId32, h->topo[c].package,
 				h->topo[c].core);
-		fprintf(f, ", ");
+		fprintf(f, ", \"idle_us\": %s, \"idle_pct\": %.3f, \"busy_pct\": %.3f, \"never_idle\": %s, ",
+			us3(b, sizeof(b), a->idle_ns[c]), idle_pct(a, c), 100.0 - idle_pct(a, c),
+			cpu_periods(a, c) ? "false" : "true");
 		json_stats(f, h, c, &a->cpu[c], "    ");
 		fprintf(f, ", \"remote_from\": {");
 		for (size_t i = 0; i < a->remote[c].n; i++)
@@ -310,7 +362,28 @@ static void write_analyze_json(FILE *f, const struct ik_trace_header *h,
 			a->empty_periods);
 	else
 		fprintf(f, "},\n  \"task_periods\": null, \"empty_periods\": null");
-	fprintf(f, ",\n  \"histogram\": [");
+	fprintf(f, ",\n  \"irqs\": [");
+	for (size_t i = 0; i < a->nirqs; i++) {
+		const char *name = ik_trace_irq_name(h, a->irqs[i].irq);
+		fprintf(f, "%s{\"irq\": %" PRId64 ", \"name\": ", i ? ", " : "", a->irqs[i].irq);
+		if (name)
+			json_str(f, name);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"periods\": %" PRIu64 ", \"too_deep\": %" PRIu64 ", \"too_shallow\": %" PRIu64 "}",
+			a->irqs[i].periods, a->irqs[i].too_deep, a->irqs[i].too_shallow);
+	}
+	fprintf(f, "],\n  \"groups_all_idle\": [");
+	for (int g = 0; g < a->npackages + a->ncores; g++) {
+		const struct ik_trace_group *gr = &a->groups[g];
+		fprintf(f, "%s{\"package\": %" PRId32 ", \"core\": ", g ? ", " : "", gr->package);
+		if (gr->core < 0)
+			fputs("null", f);
+		else
+			fprintf(f, "%" PRId32, gr->core);
+		fprintf(f, ", \"cpus\": %d, \"all_idle_us\": %s}", gr->cpus, us3(b, sizeof(b), gr->all_idle_ns));
+	}
+	fprintf(f, "],\n  \"histogram\": [");
 	for (int i = 0; i < IK_TRACE_HIST_BUCKETS; i++) {
 		fprintf(f, "%s{\"lower_us\": %" PRIu64 ", \"upper_us\": ", i ? ", " : "",
 			ik_trace_hist_lower_ns(i) / 1000);
@@ -332,7 +405,9 @@ static void write_analyze_csv(FILE *f, const struct ik_trace_header *h,
 		const struct ik_driver *d = &h->drivers[h->cpu_driver[c]].drv;
 		for (int i = 0; i < d->state_count; i++) {
 			const struct ik_trace_state_stats *st = &a->cpu[c].states[i];
-			fprintf(f, "0,%d,%d,%s,%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", c, c,
+			bool t = h->topo && h->topo[c].package >= 0;
+			fprintf(f, "%d,%d,%d,%s,%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+				t ? (int)h->topo[c].package : 0, t ? (int)h->topo[c].core : c, c,
 				d->states[i].name, us3(b[0], 32, st->min_ns), us3(b[1], 32, st->max_ns),
 				us3(b[2], 32, st->entries ? st->total_ns / st->entries : 0),
 				us3(b[3], 32, st->total_ns), st->entries, st->too_deep, st->too_shallow);

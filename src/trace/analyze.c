@@ -130,6 +130,55 @@ static int finish(struct ik_trace_analysis *a, int cpu, struct cpu_run *c)
 		       ? remote_add(&a->remote[cpu], c->src) : 0;
 }
 
+/* The package and core groups of the CPUs the header's 'cpu' lines place; -1 on OOM. */
+static int groups_build(const struct ik_trace_header *h, struct ik_trace_analysis *a,
+			int *pkg_of, int *core_of)
+{
+	for (int c = 0; c < h->cpus; c++)
+		pkg_of[c] = core_of[c] = -1;
+	if (!h->topo)
+		return 0;
+	a->groups = calloc((size_t)h->cpus * 2, sizeof(*a->groups));
+	if (!a->groups)
+		return -1;
+	/* packages first, then cores, each in the order of their first CPU */
+	for (int pass = 0; pass < 2; pass++)
+		for (int c = 0; c < h->cpus; c++) {
+			const struct ik_trace_cpu_topo *t = &h->topo[c];
+			if (t->package < 0)
+				continue;
+			int32_t core = pass ? t->core : -1;
+			int first = pass ? a->npackages : 0, n = pass ? a->ncores : a->npackages;
+			int g = first;
+			while (g < first + n && !(a->groups[g].package == t->package && a->groups[g].core == core))
+				g++;
+			if (g == first + n) {
+				a->groups[g] = (struct ik_trace_group){ .package = t->package, .core = core };
+				if (pass)
+					a->ncores++;
+				else
+					a->npackages++;
+			}
+			a->groups[g].cpus++;
+			(pass ? core_of : pkg_of)[c] = g;
+		}
+	return 0;
+}
+
+static void group_idle(struct ik_trace_analysis *a, int g, bool idle, int64_t t)
+{
+	if (g < 0)
+		return;
+	struct ik_trace_group *gr = &a->groups[g];
+	if (idle) {
+		if (++gr->idle == gr->cpus)
+			gr->since_ns = t;
+	} else if (gr->idle > 0) {
+		if (gr->idle-- == gr->cpus)
+			gr->all_idle_ns += (uint64_t)(t - gr->since_ns);
+	}
+}
+
 static void add_period(struct ik_trace_state_stats *s, uint64_t ns, bool deep, bool shallow)
 {
 	if (s->entries == 0 || ns < s->min_ns)
@@ -161,8 +210,11 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 	a->remote = calloc((size_t)h->cpus, sizeof(*a->remote));
 	a->idle_ns = calloc((size_t)h->cpus, sizeof(*a->idle_ns));
 	struct cpu_run *run = calloc((size_t)h->cpus, sizeof(*run));
-	if (!a->cpu || !a->remote || !a->idle_ns || !run) {
+	int *pkg_of = calloc((size_t)h->cpus * 2, sizeof(int));
+	if (!a->cpu || !a->remote || !a->idle_ns || !run || !pkg_of ||
+	    groups_build(h, a, pkg_of, pkg_of + h->cpus)) {
 		free(run);
+		free(pkg_of);
 		ik_trace_analysis_free(a);
 		snprintf(err, errlen, "out of memory");
 		return IK_TRACE_EFAIL;
@@ -190,6 +242,8 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 			c->busy = false;
 			c->src = -1;
 			c->irq = -1;
+			group_idle(a, pkg_of[ev.cpu], true, ev.t_ns);
+			group_idle(a, pkg_of[h->cpus + ev.cpu], true, ev.t_ns);
 			c->state = ev.state;
 			c->enter_ns = ev.t_ns;
 			break;
@@ -206,6 +260,8 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 			ik_timeline_add(tl, ev.cpu, c->state, c->enter_ns, ev.t_ns);
 			a->periods++;
 			a->idle_ns[ev.cpu] += ns;
+			group_idle(a, pkg_of[ev.cpu], false, ev.t_ns);
+			group_idle(a, pkg_of[h->cpus + ev.cpu], false, ev.t_ns);
 			c->idle = false;
 			c->exited = true;
 			c->exit_ns = ev.t_ns;
@@ -266,6 +322,7 @@ oom:
 	}
 	if (!a->has_switch)
 		a->task_periods = a->empty_periods = 0;
+	free(pkg_of);
 	a->events = ik_trace_events_read(r);
 	a->skipped = ik_trace_skipped(r);
 	if (a->first_ns < 0)
@@ -285,6 +342,9 @@ void ik_trace_analysis_free(struct ik_trace_analysis *a)
 	free(a->cpu);
 	free(a->irqs);
 	free(a->idle_ns);
+	free(a->groups);
+	a->groups = NULL;
+	a->npackages = a->ncores = 0;
 	a->cpu = NULL;
 	a->remote = NULL;
 	a->irqs = NULL;

@@ -187,11 +187,20 @@ grep -q "expected no 'governor' line before format 1.1" "$tmp/e" || fail "govern
 # Topology lines (1.1): analyze shows each CPU's package and core, text and JSON.
 sed 's/^cpus 2$/cpus 2\ncpu 1 0 3\ncpu 0 0 2/' $fx/recorded-sched.trace >"$tmp/topo.trace"
 "$bin" analyze "$tmp/topo.trace" >"$tmp/t" || fail "topology: exit $?"
-grep -q '^CPU 0 (driver haltpoll, package 0 core 2)$' "$tmp/t" && grep -q '^CPU 1 (driver haltpoll, package 0 core 3)$' "$tmp/t" ||
+grep -q '^CPU 0 (driver haltpoll, package 0 core 2): idle 98.85 %, busy 1.15 % of the traced time$' "$tmp/t" &&
+	grep -q '^CPU 1 (driver haltpoll, package 0 core 3): idle 0.00 %, busy 100.00 % of the traced time (never idled)$' "$tmp/t" ||
 	fail "topology: $(grep '^CPU' "$tmp/t")"
 "$bin" analyze "$tmp/topo.trace" --json >"$tmp/tj" || fail "topology --json: exit $?"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); c=d["per_cpu"]; assert (c[0]["package"], c[0]["core"], c[1]["core"]) == (0, 2, 3)' \
 	"$tmp/tj" || fail "topology --json"
+# idlestat's overlap: CPU 1 never idles, so package 0 is never all idle; core 2 (CPU 0 alone)
+# is idle exactly when CPU 0 is.
+grep -q '^  package 0 (2 CPUs): 0.000 us, 0.00 % of the traced time$' "$tmp/t" &&
+	grep -q '^  package 0 core 2 (1 CPUs): 199604.755 us, 98.85 % of the traced time$' "$tmp/t" ||
+	fail "topology: groups idle at once: $(grep -A3 'idle at once' "$tmp/t")"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); c=d["per_cpu"]; g=d["groups_all_idle"]; assert c[1]["never_idle"] and not c[0]["never_idle"] and c[0]["idle_us"] == 199604.755 and g[0] == {"package": 0, "core": None, "cpus": 2, "all_idle_us": 0.0}, (c, g)' \
+	"$tmp/tj" || fail "topology --json: idle share, groups"
+"$bin" analyze "$tmp/topo.trace" --csv | grep -q '^0,2,0,haltpoll_idle,' || fail "topology --csv: cluster and core from the cpu lines"
 "$bin" analyze "$tmp/gh.trace" --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["governor"] == "haltpoll" and d["governor_params"]["guest_halt_poll_ns"] == 0' ||
 	fail "governor in analyze --json"
 for bad in 'cpu 2 0 0' 'cpu 0 0' 'cpu 0 0 x' 'cpu 0 0 1\ncpu 0 0 1'; do
