@@ -446,6 +446,8 @@ struct ik_trace_import_stats {
 				(it was idle when the recording began); not written */
 	uint64_t edge_end;   /* partial periods at the end: CPUs still idle (written open) */
 	uint64_t ipi_senders; /* IPI wakes whose sender is known (ipi_send_cpu/_cpumask) */
+	uint64_t lost;        /* ftrace text: "[LOST N EVENTS]" lines */
+	uint64_t header_lines; /* ftrace / trace-cmd report text: lines before the first event */
 	uint64_t late_ticks;  /* ticks and timers after the exit, the CPU busy: not causes */
 	uint64_t skipped;  /* lenient: bad lines skipped */
 	uint64_t written;  /* trace events written */
@@ -455,12 +457,25 @@ struct ik_trace_import_stats {
 	char first_skip[256];
 };
 
+/* The text formats of other tools' traces. */
+enum ik_trace_text_format {
+	IK_TEXT_PERF_SCRIPT,      /* perf script: COMM PID [CPU] SECONDS.FRACTION: SYS:EVENT: ... */
+	IK_TEXT_FTRACE,           /* tracefs trace / trace_pipe: COMM-PID [CPU] FLAGS SECONDS: EVENT: ... */
+	IK_TEXT_TRACE_CMD_REPORT, /* trace-cmd report: COMM-PID [CPU] [FLAGS] SECONDS: EVENT: ... */
+};
+
 /*
- * `perf script` text (default fields: COMM PID [CPU] SECONDS.FRACTION: SYS:EVENT: FIELDS,
- * 6 or 9 decimals) to an idlekit trace on out: read whole, sorted by time, then written.
- * IK_TRACE_OK, or IK_TRACE_EINPUT with "ORIGIN:LINE: expected ..., got ..." (nothing written),
- * or IK_TRACE_EFAIL.
+ * A text trace to an idlekit trace on out, streaming: lines are read in chunks, parsed,
+ * put back in time order through a reorder window of IK_IMPORT_WINDOW records (stable on
+ * equal times), converted and written to a temporary spool; at the end the header (CPUs,
+ * table, IRQ names now known) and the spool go to out.  Memory does not grow with the
+ * input.  IK_TRACE_OK, or IK_TRACE_EINPUT with "ORIGIN:LINE: expected ..., got ..."
+ * (nothing written to out), or IK_TRACE_EFAIL.
  */
+int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format fmt, FILE *out,
+			 const struct ik_trace_import_opts *o, struct ik_trace_import_stats *st,
+			 char *err, size_t errlen);
+/* ik_trace_import_text for perf script (default fields, 6 or 9 decimals). */
 int ik_trace_import_perf(FILE *in, const char *origin, FILE *out,
 			 const struct ik_trace_import_opts *o, struct ik_trace_import_stats *st,
 			 char *err, size_t errlen);

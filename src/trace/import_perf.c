@@ -39,6 +39,7 @@
 
 #include "idlekit/host.h"
 #include "idlekit/trace.h"
+#include "trace/import_internal.h"
 
 #define LINE_LIMIT (1u << 16)
 #define IDLE_EXIT_STATE 4294967295u
@@ -110,6 +111,17 @@ static int stamp_at(const char *l, size_t len, size_t p, int *cpu, int64_t *t, s
 		return -1;
 	while (i < len && blank(l[i]))
 		i++;
+	/* ftrace and trace-cmd report -l: the irq-info flags ("d..2.", "dNh1") before the time */
+	if (i < len && !digit(l[i])) {
+		size_t j = i;
+		while (j < len && !blank(l[j]) && strchr("dDnNhHsSbBzZX.0123456789", l[j]))
+			j++;
+		if (j == i || j >= len || !blank(l[j]))
+			return -1;
+		i = j;
+		while (i < len && blank(l[i]))
+			i++;
+	}
 	/* Seconds: at most 9223372035, so that the time in ns fits an int64. */
 	if (digits(l, len, &i, 10, (uint64_t)INT64_MAX / 1000000000u - 1, &sec, NULL) ||
 	    i >= len || l[i] != '.')
@@ -176,8 +188,31 @@ static bool equals(const char *s, size_t len, const char *lit)
  * One line: 0 with *r filled, 1 for an event of another kind, -1 if bad (message in why).
  * maxstate: the largest state index accepted.
  */
+/* The system of an event ftrace prints by name alone ("" if not one of ours). */
+static const char *system_of(const char *name, size_t nl)
+{
+	static const struct { const char *sys, *name; } known[] = {
+		{ "power", "cpu_idle" }, { "power", "cpu_frequency" },
+		{ "irq", "irq_handler_entry" }, { "irq", "irq_handler_exit" },
+		{ "irq", "softirq_entry" }, { "irq", "softirq_exit" },
+		{ "irq_vectors", "reschedule_entry" }, { "irq_vectors", "reschedule_exit" },
+		{ "irq_vectors", "call_function_entry" }, { "irq_vectors", "call_function_exit" },
+		{ "irq_vectors", "call_function_single_entry" },
+		{ "irq_vectors", "call_function_single_exit" },
+		{ "ipi", "ipi_entry" }, { "ipi", "ipi_exit" }, { "ipi", "ipi_send_cpu" },
+		{ "ipi", "ipi_send_cpumask" }, { "timer", "hrtimer_expire_entry" },
+		{ "timer", "hrtimer_start" }, { "timer", "hrtimer_cancel" }, { "timer", "tick_stop" },
+		{ "sched", "sched_waking" }, { "sched", "sched_wakeup" }, { "sched", "sched_switch" },
+	};
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (strlen(known[i].name) == nl && memcmp(known[i].name, name, nl) == 0)
+			return known[i].sys;
+	return "";
+}
+
 /* What a line gives beyond its record: a cpumask's CPUs, an IRQ's name. */
 struct pctx {
+	bool bare_names;              /* events may be "NAME:" (ftrace, trace-cmd report) */
 	struct ik_cpuset mask;        /* ipi_send_cpumask: the targets (r->arg = -2) */
 	struct ik_trace_header names; /* IRQ names seen (nirqs, irqs) */
 	bool names_full;
@@ -190,12 +225,14 @@ static int parse_line(struct pctx *px, const char *l, size_t len, int maxstate,
 	size_t i = 0, after = 0;
 	bool found = false;
 
-	for (size_t p = 0; p < len; p++) {
-		if (l[p] == '[' && (p == 0 || blank(l[p - 1])) &&
-		    stamp_at(l, len, p, &r->cpu, &r->t_ns, &after) == 0) {
+	for (const char *q = memchr(l, '[', len); q; q = memchr(q + 1, '[', len - (size_t)(q + 1 - l))) {
+		size_t p = (size_t)(q - l);
+		if ((p == 0 || blank(l[p - 1])) && stamp_at(l, len, p, &r->cpu, &r->t_ns, &after) == 0) {
 			found = true;
 			break;
 		}
+		if (p + 1 >= len)
+			break;
 	}
 	if (!found) {
 		excerpt(got, sizeof(got), l, len);
@@ -213,13 +250,27 @@ static int parse_line(struct pctx *px, const char *l, size_t len, int maxstate,
 	size_t el = i - e0;
 	const char *ev = l + e0;
 	const char *colon = el >= 2 ? memchr(ev, ':', el - 1) : NULL;
-	if (el < 4 || ev[el - 1] != ':' || !colon || colon == ev) {
+	if (el < 2 || ev[el - 1] != ':' || colon == ev || (!colon && !px->bare_names) ||
+	    (colon && el < 4)) {
 		excerpt(got, sizeof(got), ev, el);
-		snprintf(why, whylen, "expected an event 'SYS:NAME:' after the time, got '%s'", got);
+		snprintf(why, whylen, "expected an event '%s' after the time, got '%s'",
+			 px->bare_names ? "NAME:' or 'SYS:NAME:" : "SYS:NAME:", got);
 		return -1;
 	}
-	const char *sys = ev, *name = colon + 1;
-	size_t sl = (size_t)(colon - ev), nl = el - 1 - sl - 1;
+	const char *sys, *name;
+	size_t sl, nl;
+	if (colon) {
+		sys = ev;
+		name = colon + 1;
+		sl = (size_t)(colon - ev);
+		nl = el - 1 - sl - 1;
+	} else {
+		/* ftrace and trace-cmd print the event's name alone */
+		name = ev;
+		nl = el - 1;
+		sys = system_of(name, nl);
+		sl = strlen(sys);
+	}
 	while (i < len && blank(l[i]))
 		i++;
 	const char *rest = l + i;
@@ -399,22 +450,6 @@ static int parse_line(struct pctx *px, const char *l, size_t len, int maxstate,
 	return 1;
 }
 
-static int push(struct plist *pl, const struct ik_trace_import_rec *r)
-{
-	if (pl->n == pl->cap) {
-		size_t nc = pl->cap ? pl->cap * 2 : 4096;
-		struct ik_trace_import_rec *nv = realloc(pl->v, nc * sizeof(*nv));
-		if (!nv)
-			return -1;
-		pl->v = nv;
-		pl->cap = nc;
-	}
-	pl->v[pl->n] = *r;
-	pl->v[pl->n].seq = pl->n;
-	pl->n++;
-	return 0;
-}
-
 static int by_time(const void *a, const void *b)
 {
 	const struct ik_trace_import_rec *x = a, *y = b;
@@ -446,6 +481,9 @@ struct writer {
 	FILE *out;
 	int cpus;
 	bool timers, have_waking;
+	bool mark_wakeups;  /* streaming: sched_wakeup lines marked '~' (kept or dropped at the
+			       end, once it is known whether the input has sched_waking) */
+	uint64_t marked;
 	struct ik_trace_import_stats *st;
 	struct wcpu *c;
 };
@@ -530,6 +568,11 @@ static int writer_record(struct writer *w, const struct ik_trace_import_rec *r)
 			return IK_TRACE_OK;
 		if (src == r->cpu && !c->idle)
 			c->busy = true;
+		if (w->mark_wakeups && r->kind == IK_IMPORT_WAKEUP) {
+			w->marked++;
+			if (fputc('~', w->out) == EOF)
+				return IK_TRACE_EFAIL;
+		}
 		return emit(w->out, st, &ev);
 	}
 	case IK_IMPORT_SWITCH:
@@ -597,50 +640,189 @@ static int write_events(FILE *out, const struct plist *pl, int cpus, bool timers
 	return rc;
 }
 
+/* ---- Streaming: lines in, records through the reorder window, events to a spool -------- */
+
+#define READ_CHUNK (1u << 20)
+
+struct line_reader {
+	FILE *in;
+	char *buf;
+	size_t len, pos; /* valid bytes, next unread */
+	bool eof;
+};
+
+/* The next line without its '\n' (NULL at the end); *toolong when over LINE_LIMIT. */
+static const char *read_line(struct line_reader *lr, size_t *len, bool *toolong, int *rc)
+{
+	*toolong = false;
+	*rc = 0;
+	for (;;) {
+		const char *start = lr->buf + lr->pos;
+		size_t avail = lr->len - lr->pos;
+		const char *nl = memchr(start, '\n', avail);
+		if (nl) {
+			*len = (size_t)(nl - start);
+			lr->pos += *len + 1;
+			*toolong = *len >= LINE_LIMIT;
+			return start;
+		}
+		if (lr->eof) {
+			if (avail == 0)
+				return NULL;
+			*len = avail;
+			lr->pos = lr->len;
+			*toolong = *len >= LINE_LIMIT;
+			return start;
+		}
+		if (avail >= LINE_LIMIT) { /* no end within the limit: skip to the next '\n' */
+			*toolong = true;
+			*len = 0;
+			for (;;) {
+				size_t got = fread(lr->buf, 1, READ_CHUNK, lr->in);
+				lr->pos = 0;
+				lr->len = got;
+				if (got == 0) {
+					lr->eof = true;
+					if (ferror(lr->in))
+						*rc = -1;
+					return lr->buf;
+				}
+				const char *e = memchr(lr->buf, '\n', got);
+				if (e) {
+					lr->pos = (size_t)(e - lr->buf) + 1;
+					return lr->buf;
+				}
+			}
+		}
+		memmove(lr->buf, start, avail);
+		lr->len = avail;
+		lr->pos = 0;
+		size_t got = fread(lr->buf + avail, 1, READ_CHUNK, lr->in);
+		lr->len += got;
+		if (got == 0) {
+			lr->eof = true;
+			if (ferror(lr->in)) {
+				*rc = -1;
+				return NULL;
+			}
+		}
+	}
+}
+
+/* trace_pipe's "CPU:N [LOST M EVENTS]" */
+static bool has_lost(const char *l, size_t len)
+{
+	for (size_t i = 0; i + 6 <= len; i++)
+		if (l[i] == '[' && memcmp(l + i, "[LOST ", 6) == 0)
+			return true;
+	return false;
+}
+
+/* The spool (events as written) after the header, sched_wakeup lines kept or dropped. */
+static int copy_spool(FILE *spool, FILE *out, bool drop_marked, uint64_t marked,
+		      struct ik_trace_import_stats *st)
+{
+	char buf[1 << 16];
+	size_t n;
+	if (fflush(spool) || fseek(spool, 0, SEEK_SET))
+		return IK_TRACE_EFAIL;
+	if (!marked) {
+		while ((n = fread(buf, 1, sizeof(buf), spool)) > 0)
+			if (fwrite(buf, 1, n, out) != n)
+				return IK_TRACE_EFAIL;
+		return ferror(spool) ? IK_TRACE_EFAIL : IK_TRACE_OK;
+	}
+	char line[IK_TRACE_LINE_MAX];
+	while (fgets(line, sizeof(line), spool)) {
+		if (line[0] == '~') {
+			if (drop_marked) {
+				st->written--;
+				continue;
+			}
+			fputs(line + 1, out);
+		} else {
+			fputs(line, out);
+		}
+	}
+	return ferror(spool) || ferror(out) ? IK_TRACE_EFAIL : IK_TRACE_OK;
+}
+
+static const char *const text_format_names[] = {
+	[IK_TEXT_PERF_SCRIPT] = "perf script", [IK_TEXT_FTRACE] = "ftrace",
+	[IK_TEXT_TRACE_CMD_REPORT] = "trace-cmd report",
+};
+
 int ik_trace_import_perf(FILE *in, const char *origin, FILE *out,
 			 const struct ik_trace_import_opts *o, struct ik_trace_import_stats *st,
 			 char *err, size_t errlen)
 {
-	struct plist pl = { 0 };
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t got;
+	return ik_trace_import_text(in, origin, IK_TEXT_PERF_SCRIPT, out, o, st, err, errlen);
+}
+
+int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format fmt, FILE *out,
+			 const struct ik_trace_import_opts *o, struct ik_trace_import_stats *st,
+			 char *err, size_t errlen)
+{
 	int rc = IK_TRACE_EINPUT;
 	int limit = o->drv ? o->drv->state_count - 1 : IK_STATE_MAX - 1;
+	int maxcpu = -1, maxstate = -1;
+	bool any_idle = false, v11 = false, have_waking = false, in_header = fmt != IK_TEXT_PERF_SCRIPT;
 	char why[200];
+	struct ik_import_window win = { 0 };
+	struct writer w = { 0 };
+	struct line_reader lr = { .in = in };
+	FILE *spool = NULL;
 
 	memset(st, 0, sizeof(*st));
+	if ((unsigned)fmt > IK_TEXT_TRACE_CMD_REPORT) {
+		snprintf(err, errlen, "%s: unknown text format %d", origin, (int)fmt);
+		return IK_TRACE_EFAIL;
+	}
 	if (o->drv && (o->drv->state_count < 1 || o->drv->state_count > IK_STATE_MAX)) {
 		snprintf(err, errlen, "%s: the state table has %d states, expected 1..%d", origin,
 			 o->drv->state_count, IK_STATE_MAX);
 		return IK_TRACE_EFAIL;
 	}
 	struct pctx *px = calloc(1, sizeof(*px));
-	if (!px) {
-		snprintf(err, errlen, "out of memory");
-		return IK_TRACE_EFAIL;
+	lr.buf = malloc(READ_CHUNK + LINE_LIMIT + 1);
+	spool = tmpfile();
+	if (!px || !lr.buf || !spool || ik_import_window_init(&win, IK_IMPORT_WINDOW) ||
+	    writer_init(&w, spool, IK_TRACE_MAX_CPUS, o->clock_mono, false, st)) {
+		snprintf(err, errlen, spool ? "out of memory" : "cannot create a temporary file");
+		rc = IK_TRACE_EFAIL;
+		goto out;
 	}
-	struct ik_trace_import_opts oo = *o;
-	oo.irq_names = &px->names;
-	errno = 0;
-	while ((got = getline(&line, &cap, in)) >= 0) {
-		size_t len = (size_t)got;
+	px->bare_names = fmt != IK_TEXT_PERF_SCRIPT;
+	w.mark_wakeups = true;
+	const char *l;
+	size_t len;
+	bool toolong;
+	int rrc;
+	while ((l = read_line(&lr, &len, &toolong, &rrc)) != NULL) {
 		st->lines++;
-		if (len && line[len - 1] == '\n')
+		if (len && l[len - 1] == '\r')
 			len--;
 		size_t i = 0;
-		while (i < len && blank(line[i]))
+		while (i < len && blank(l[i]))
 			i++;
-		if (i == len || line[i] == '#')
+		if (i == len || l[i] == '#')
 			continue;
-		struct ik_trace_import_rec r = { .seq = pl.n };
+		struct ik_trace_import_rec r = { 0 };
 		int prc;
-		if (len >= LINE_LIMIT) {
-			snprintf(why, sizeof(why), "expected a line shorter than %u bytes, got %zu bytes",
-				 LINE_LIMIT, len);
+		if (toolong) {
+			snprintf(why, sizeof(why), "expected a line shorter than %u bytes, got one longer",
+				 LINE_LIMIT);
 			prc = -1;
 		} else {
-			prc = parse_line(px, line, len, limit, &r, why, sizeof(why));
+			prc = parse_line(px, l, len, limit, &r, why, sizeof(why));
+		}
+		if (prc < 0 && fmt != IK_TEXT_PERF_SCRIPT && len > 6 && has_lost(l, len)) {
+			st->lost++; /* trace_pipe: "CPU:N [LOST M EVENTS]" */
+			continue;
+		}
+		if (prc < 0 && in_header) {
+			st->header_lines++; /* trace-cmd report's "cpus=N", "version = 6" */
+			continue;
 		}
 		if (prc < 0) {
 			if (!o->lenient) {
@@ -652,6 +834,7 @@ int ik_trace_import_perf(FILE *in, const char *origin, FILE *out,
 					 origin, st->lines, why);
 			continue;
 		}
+		in_header = false;
 		if (prc > 0) {
 			st->ignored++;
 			continue;
@@ -666,27 +849,57 @@ int ik_trace_import_perf(FILE *in, const char *origin, FILE *out,
 			continue;
 		}
 		st->used++;
-		bool oom = false;
-		if (r.kind == IK_IMPORT_IPI_SEND && r.arg == -2) {
-			/* one record per CPU of the mask */
-			for (int c = ik_cpuset_next(&px->mask, -1); c >= 0 && !oom; c = ik_cpuset_next(&px->mask, c)) {
+		bool wake = r.kind == IK_IMPORT_WAKING || r.kind == IK_IMPORT_WAKEUP;
+		if (r.cpu > maxcpu)
+			maxcpu = r.cpu;
+		if (wake && r.arg2 > maxcpu)
+			maxcpu = (int)r.arg2;
+		if (r.kind == P_IDLE) {
+			any_idle = true;
+			if (r.arg > maxstate)
+				maxstate = (int)r.arg;
+		}
+		if ((r.kind >= IK_IMPORT_WAKING && r.kind <= IK_IMPORT_TICK_STOP) ||
+		    r.kind == IK_IMPORT_SOFTIRQ || r.kind == IK_IMPORT_IPI_SEND)
+			v11 = true;
+		int c = -1;
+		bool mask = r.kind == IK_IMPORT_IPI_SEND && r.arg == -2;
+		if (mask && (c = ik_cpuset_next(&px->mask, -1)) < 0)
+			continue;
+		do {
+			if (mask)
 				r.arg = c;
-				oom = push(&pl, &r) != 0;
+			struct ik_trace_import_rec let;
+			int wrc = ik_import_window_push(&win, &r, &let);
+			if (wrc < 0) {
+				snprintf(err, errlen, "%s:%" PRIu64 ": expected events in time order within %d events of each other, got one at %" PRId64 " ns, before %" PRId64 " ns already written (sort the input by time)",
+					 origin, st->lines, IK_IMPORT_WINDOW, r.t_ns, win.last_out_ns);
+				goto out;
 			}
-		} else {
-			oom = push(&pl, &r) != 0;
-		}
-		if (oom) {
-			snprintf(err, errlen, "out of memory");
-			rc = IK_TRACE_EFAIL;
-			goto out;
-		}
+			if (wrc > 0) {
+				if (let.kind == IK_IMPORT_WAKING && !w.have_waking)
+					w.have_waking = true;
+				if ((rc = writer_record(&w, &let)) != IK_TRACE_OK)
+					goto write_failed;
+				rc = IK_TRACE_EINPUT;
+			}
+		} while (mask && (c = ik_cpuset_next(&px->mask, c)) >= 0);
+		if (r.kind == IK_IMPORT_WAKING)
+			have_waking = true;
 	}
-	if (ferror(in)) {
+	if (rrc) {
 		snprintf(err, errlen, "%s: read failed: %s", origin, strerror(errno));
 		rc = IK_TRACE_EFAIL;
 		goto out;
 	}
+	struct ik_trace_import_rec let;
+	while (ik_import_window_pop(&win, &let)) {
+		if (let.kind == IK_IMPORT_WAKING)
+			w.have_waking = true;
+		if ((rc = writer_record(&w, &let)) != IK_TRACE_OK)
+			goto write_failed;
+	}
+	rc = IK_TRACE_EINPUT;
 	int64_t tol;
 	if (o->clock_mono && !ik_trace_clock_mono(&st->clock, o->hz, &tol)) {
 		if (st->clock.n)
@@ -697,14 +910,69 @@ int ik_trace_import_perf(FILE *in, const char *origin, FILE *out,
 		else
 			snprintf(err, errlen, "%s:%" PRIu64 ": expected perf's clock to be CLOCK_MONOTONIC with --clock mono, and tick hrtimer_expire_entry events with now= to check it, got none",
 				 origin, st->lines);
-		rc = IK_TRACE_EINPUT;
 		goto out;
 	}
-	rc = ik_trace_import_records(pl.v, pl.n, origin, out, &oo, st, err, errlen);
+	if (!any_idle) {
+		snprintf(err, errlen, "%s:%" PRIu64 ": expected power:cpu_idle events in this %s text (record -e power:cpu_idle on all CPUs), got none",
+			 origin, st->lines, text_format_names[fmt]);
+		goto out;
+	}
+	for (int i = 0; i <= maxcpu; i++)
+		st->edge_end += w.c[i].idle;
+
+	/* The header, now that the CPUs, the states and the IRQ names are known; then the spool. */
+	struct ik_driver gen;
+	const struct ik_driver *drv = o->drv;
+	if (!drv) {
+		memset(&gen, 0, sizeof(gen));
+		snprintf(gen.name, sizeof(gen.name), "generic");
+		gen.state_count = maxstate + 1 > 0 ? maxstate + 1 : 1;
+		for (int k = 0; k < gen.state_count; k++) {
+			snprintf(gen.states[k].name, sizeof(gen.states[k].name), "state%d", k % IK_STATE_MAX);
+			gen.states[k].power_usage = -1;
+		}
+		if (ik_driver_init(&gen, err, errlen)) {
+			rc = IK_TRACE_EFAIL;
+			goto out;
+		}
+		drv = &gen;
+		st->generic = true;
+	}
+	struct ik_driver tab = *drv; /* names are one word in the format */
+	for (int k = 0; k < tab.state_count; k++)
+		for (char *ch = tab.states[k].name; *ch; ch++)
+			if (*ch == ' ' || *ch == '\t')
+				*ch = '_';
+	st->nstates = tab.state_count;
+	st->cpus = maxcpu + 1;
+	struct ik_trace_header h;
+	if (ik_trace_header_init(&h, o->hz > 0 ? o->hz : 250, st->cpus, &tab)) {
+		snprintf(err, errlen, "out of memory");
+		rc = IK_TRACE_EFAIL;
+		goto out;
+	}
+	h.nirqs = px->names.nirqs; /* borrowed, given back below */
+	h.irqs = px->names.irqs;
+	h.minor = v11 || h.nirqs || w.marked ? 1 : 0;
+	rc = ik_trace_write_header(out, &h);
+	h.nirqs = 0;
+	h.irqs = NULL;
+	ik_trace_header_free(&h);
+	if (rc == IK_TRACE_OK)
+		rc = copy_spool(spool, out, have_waking, w.marked, st);
+	if (rc == IK_TRACE_OK && ferror(out))
+		rc = IK_TRACE_EFAIL;
+write_failed:
+	if (rc != IK_TRACE_OK)
+		snprintf(err, errlen, "writing the trace failed");
 out:
-	free(line);
-	free(pl.v);
-	ik_trace_header_free(&px->names);
+	if (spool)
+		fclose(spool);
+	writer_free(&w);
+	ik_import_window_free(&win);
+	free(lr.buf);
+	if (px)
+		ik_trace_header_free(&px->names);
 	free(px);
 	return rc;
 }
