@@ -747,9 +747,11 @@ static int copy_spool(FILE *spool, FILE *out, bool drop_marked, uint64_t marked,
 	return ferror(spool) || ferror(out) ? IK_TRACE_EFAIL : IK_TRACE_OK;
 }
 
-static const char *const text_format_names[] = {
-	[IK_TEXT_PERF_SCRIPT] = "perf script", [IK_TEXT_FTRACE] = "ftrace",
-	[IK_TEXT_TRACE_CMD_REPORT] = "trace-cmd report",
+/* How to record what the importer needs, per format. */
+static const char *const text_how[] = {
+	[IK_TEXT_PERF_SCRIPT] = "perf record -e power:cpu_idle -a",
+	[IK_TEXT_FTRACE] = "echo 1 > /sys/kernel/tracing/events/power/cpu_idle/enable",
+	[IK_TEXT_TRACE_CMD_REPORT] = "trace-cmd record -e power:cpu_idle",
 };
 
 int ik_trace_import_perf(FILE *in, const char *origin, FILE *out,
@@ -913,8 +915,8 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 		goto out;
 	}
 	if (!any_idle) {
-		snprintf(err, errlen, "%s:%" PRIu64 ": expected power:cpu_idle events in this %s text (record -e power:cpu_idle on all CPUs), got none",
-			 origin, st->lines, text_format_names[fmt]);
+		snprintf(err, errlen, "%s:%" PRIu64 ": expected power:cpu_idle events (%s), got none",
+			 origin, st->lines, text_how[fmt]);
 		goto out;
 	}
 	for (int i = 0; i <= maxcpu; i++)
