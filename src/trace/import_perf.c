@@ -915,8 +915,11 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 		goto out;
 	}
 	if (!any_idle) {
-		snprintf(err, errlen, "%s:%" PRIu64 ": expected power:cpu_idle events (%s), got none",
-			 origin, st->lines, text_how[fmt]);
+		if (st->lines)
+			snprintf(err, errlen, "%s:%" PRIu64 ": expected power:cpu_idle events (%s), got none",
+				 origin, st->lines, text_how[fmt]);
+		else
+			snprintf(err, errlen, "%s: expected power:cpu_idle events, got none", origin);
 		goto out;
 	}
 	for (int i = 0; i <= maxcpu; i++)
