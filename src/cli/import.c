@@ -12,27 +12,34 @@
 #include "idlekit/trace.h"
 
 static const char import_usage[] =
-	"usage: idlekit import perf-script|trace-dat FILE [-o OUT.trace] [--platform P] [--hz N]\n"
-	"                     [--clock mono] [--lenient]\n"
+	"usage: idlekit import perf-script|ftrace|trace-cmd-report|trace-dat FILE [-o OUT.trace]\n"
+	"                     [--platform P] [--hz N] [--clock mono] [--lenient]\n"
 	"\n"
 	"Convert another tool's trace into idlekit's trace format (docs/trace-format.md), for\n"
 	"idlekit analyze and idlekit replay.  Formats:\n"
 	"  perf-script  the text of `perf script` ('-' reads standard input) on a recording of\n"
 	"               power:cpu_idle (required) and, for the wake causes,\n"
-	"               irq:irq_handler_entry, irq_vectors:reschedule_entry,\n"
-	"               call_function_entry, call_function_single_entry, ipi:ipi_entry and\n"
-	"               timer:hrtimer_expire_entry; sched:sched_waking, sched_wakeup,\n"
+	"               irq:irq_handler_entry (its name= names the IRQ), irq:softirq_entry,\n"
+	"               irq_vectors:reschedule_entry, call_function_entry,\n"
+	"               call_function_single_entry, ipi:ipi_entry, ipi:ipi_send_cpu and\n"
+	"               ipi_send_cpumask (the IPI's sender), timer:hrtimer_expire_entry;\n"
+	"               sched:sched_waking, sched_wakeup,\n"
 	"               sched_switch and timer:tick_stop if present (task_wake, switch and\n"
 	"               tick_stop lines, format 1.1); hrtimer_start and hrtimer_cancel only\n"
 	"               with --clock mono.  e.g.\n"
 	"                 perf record -e power:cpu_idle -e irq:irq_handler_entry \\\n"
 	"                   -e timer:hrtimer_expire_entry -a -- sleep 1\n"
 	"                 perf script > run.txt\n"
+	"               Streams: memory does not grow with the input (a reorder window of\n"
+	"               65536 events puts it back in time order).\n"
+	"  ftrace       tracefs text: the 'trace' file or trace_pipe ('COMM-PID [CPU] FLAGS\n"
+	"               SECONDS: EVENT: FIELDS'), the same events; '[LOST N EVENTS]' counted\n"
+	"  trace-cmd-report  the text of `trace-cmd report` (with or without -l), the same\n"
 	"  trace-dat    trace-cmd's trace.dat (all its buffers; needs an idlekit built with\n"
 	"               libtracecmd), the same events; hrtimer_start/_cancel when the file's\n"
 	"               clock is CLOCK_MONOTONIC (trace-cmd record -C mono, idlekit record),\n"
-	"               which is found from the tick expiries: every now= within 100 us of\n"
-	"               its event's time\n"
+	"               which is found from the tick expiries: every now= within a tolerance\n"
+	"               from their spread (docs/trace-format.md)\n"
 	"\n"
 	"Neither carries an idle-state table: --platform gives it (state=N is the index in\n"
 	"that platform's table).  Without it a generic table is used, state0..stateN-1 with 0 us\n"
@@ -46,7 +53,8 @@ static const char import_usage[] =
 	"  --clock mono        perf-script: perf recorded with -k mono (CLOCK_MONOTONIC), so the\n"
 	"                      hrtimers' expiry times are on the events' clock: import\n"
 	"                      hrtimer_start/_cancel/_expire_entry as timer events (checked:\n"
-	"                      a tick expiry's now= must be within 1 ms of its time, else exit 2);\n"
+	"                      every tick expiry's now= within twice the offsets' spread, at\n"
+	"                      least 20 us, at most a tenth of a tick, else exit 2);\n"
 	"                      trace-dat: insist on it (exit 2 if the file's clock is not)\n"
 	"  --lenient           skip bad lines and count them (the first is reported) instead\n"
 	"                      of stopping at the first one\n"
@@ -56,6 +64,7 @@ static const char import_usage[] =
 	"\n"
 	"Example:\n"
 	"  $ idlekit import perf-script run.txt -o run.trace --platform intel-skx\n"
+	"  $ cat /sys/kernel/tracing/trace | idlekit import ftrace - -o run.trace\n"
 	"  $ idlekit analyze run.trace\n";
 
 struct dat_records {
@@ -300,8 +309,14 @@ int cmd_import(int argc, char **argv)
 	}
 	const char *format = argv[optind], *path = argv[optind + 1];
 	bool dat = strcmp(format, "trace-dat") == 0;
-	if (strcmp(format, "perf-script") != 0 && !dat) {
-		fprintf(stderr, "idlekit import: unknown format '%s' (known: perf-script, trace-dat)\n", format);
+	enum ik_trace_text_format tf = IK_TEXT_PERF_SCRIPT;
+	if (strcmp(format, "ftrace") == 0)
+		tf = IK_TEXT_FTRACE;
+	else if (strcmp(format, "trace-cmd-report") == 0)
+		tf = IK_TEXT_TRACE_CMD_REPORT;
+	else if (strcmp(format, "perf-script") != 0 && !dat) {
+		fprintf(stderr, "idlekit import: unknown format '%s' (known: perf-script, ftrace, "
+				"trace-cmd-report, trace-dat)\n", format);
 		return EXIT_USAGE;
 	}
 #ifndef IDLEKIT_HAVE_TRACECMD
@@ -377,7 +392,7 @@ int cmd_import(int argc, char **argv)
 		rc = EXIT_FAIL;
 		if (cli_output_open(&o, outpath) != 0)
 			goto out;
-		irc = ik_trace_import_perf(in, origin, o.fp, &io, &st, err, sizeof(err));
+		irc = ik_trace_import_text(in, origin, tf, o.fp, &io, &st, err, sizeof(err));
 	}
 	if (irc)
 		fprintf(stderr, "idlekit import: %s\n", err);
@@ -413,6 +428,10 @@ int cmd_import(int argc, char **argv)
 	else if (dat && io.clock_mono)
 		fprintf(stderr, "idlekit import: note: the trace's clock is CLOCK_MONOTONIC (%s): "
 				"hrtimer_start/_cancel/_expire imported\n", offs);
+	if (st.lost)
+		fprintf(stderr, "idlekit import: note: %" PRIu64 " '[LOST N EVENTS]' lines: the ring "
+				"buffer overflowed, periods around them may be wrong (a larger buffer_size_kb)\n",
+			st.lost);
 	if (st.edge_start || st.edge_end)
 		fprintf(stderr, "idlekit import: note: partial idle periods at the edges: %" PRIu64
 				" at the start (an exit before any entry: the CPU was idle when the "

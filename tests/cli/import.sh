@@ -135,6 +135,40 @@ sed '4s/target_cpu=000/target_cpu=x/' $mono >"$tmp/badsched.txt"
 [ $rc -eq 2 ] || fail "bad sched line: exit $rc"
 grep -q "badsched.txt:4: expected 'pid=N ... target_cpu=C'" "$tmp/err" || fail "bad sched message: $(cat "$tmp/err")"
 
+# ---- ftrace text and trace-cmd report text (hand-written, tests/fixtures/traces/README) ----
+for f in ftrace:ftrace-sample.txt trace-cmd-report:trace-cmd-report-sample.txt; do
+	"$bin" import ${f%%:*} $fx/${f#*:} -o "$tmp/${f%%:*}.trace" 2>"$tmp/err" || fail "import ${f%%:*}: exit $?: $(cat "$tmp/err")"
+	sed -n '/^events$/,$p' "$tmp/${f%%:*}.trace" >"$tmp/${f%%:*}.events"
+	"$bin" analyze "$tmp/${f%%:*}.trace" --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+w = d["all"]["wake_causes"]
+assert (w["ipi"], w["irq"], w["none"]) == (1, 1, 1), w
+assert d["per_cpu"][0]["remote_from"] == {"1": 1} and d["irqs"][0]["name"] == "eth0-rx", d
+' || fail "import ${f%%:*}: causes"
+done
+grep -q "note: 1 '\[LOST N EVENTS\]' lines" "$tmp/err" && fail "trace-cmd report: a LOST note"
+cmp -s "$tmp/ftrace.events" "$tmp/trace-cmd-report.events" || fail "ftrace and trace-cmd report: other events"
+grep -q '^500000404000 0 task_wake 1 300$' "$tmp/ftrace.events" || fail "ftrace: the wakeup in the IPI handler"
+"$bin" import ftrace $fx/ftrace-sample.txt -o /dev/null 2>"$tmp/err"
+grep -q "note: 1 '\[LOST N EVENTS\]' lines" "$tmp/err" || fail "ftrace: no LOST note: $(cat "$tmp/err")"
+printf '  a-1 [000] d..1. 1.0: cpu_idle: state=1\n  a-1 [000] d..1. x: cpu_idle: state=1\n' >"$tmp/bad-ftrace.txt"
+"$bin" import ftrace "$tmp/bad-ftrace.txt" -o "$tmp/bf.trace" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && [ ! -e "$tmp/bf.trace" ] && grep -q 'bad-ftrace.txt:2: expected perf' "$tmp/err" ||
+	fail "ftrace bad line: exit $rc: $(cat "$tmp/err")"
+# Out of order by more than the reorder window: one message, exit 2, nothing written.
+python3 - "$tmp/late.txt" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("a 1 [000] 1.000000: power:cpu_idle: state=1 cpu_id=0\n")
+    for i in range(70000):
+        f.write("a 1 [001] %d.%06d: irq:irq_handler_entry: irq=5 name=x\n" % (2 + i // 1000000, i % 1000000))
+    f.write("a 1 [000] 1.500000: power:cpu_idle: state=4294967295 cpu_id=0\n")
+PY
+"$bin" import perf-script "$tmp/late.txt" -o "$tmp/late.trace" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && [ ! -e "$tmp/late.trace" ] && grep -q 'late.txt:70002: expected events in time order within 65536 events of each other' "$tmp/err" ||
+	fail "beyond the reorder window: exit $rc: $(cat "$tmp/err")"
+
 # ---- trace-cmd's trace.dat (tests/fixtures/traces/trace-cmd-sample.dat, see the README) ---
 dat=$fx/trace-cmd-sample.dat
 have_dat=0
@@ -220,7 +254,7 @@ fi
 # ---- Usage ---------------------------------------------------------------------------------
 "$bin" import --help | grep -q 'perf-script' || fail "import --help"
 "$bin" help import | grep -q 'perf-script' || fail "help import"
-"$bin" import ftrace $sample >/dev/null 2>&1; rc=$?
+"$bin" import systemtap $sample >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "unknown format: exit $rc"
 "$bin" import perf-script "$tmp/nonexistent" -o "$tmp/x" >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "missing file: exit $rc"
