@@ -818,51 +818,97 @@ int ik_trace_write_header(FILE *out, const struct ik_trace_header *h)
 	return ferror(out) ? IK_TRACE_EFAIL : IK_TRACE_OK;
 }
 
+/* Decimal digits of v at p; returns the end.  (The writer is on the import's hot path.) */
+static char *put_u64(char *p, uint64_t v)
+{
+	char tmp[20];
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static char *put_i64(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return put_u64(p, (uint64_t)0 - (uint64_t)v);
+	}
+	return put_u64(p, (uint64_t)v);
+}
+
+static char *put_str(char *p, const char *s)
+{
+	while (*s)
+		*p++ = *s++;
+	return p;
+}
+
 int ik_trace_write_event(FILE *out, const struct ik_trace_event *ev)
 {
 	char buf[192];
-	int n = snprintf(buf, sizeof(buf), "%" PRId64 " %d ", ev->t_ns, ev->cpu);
+	char *p = put_i64(buf, ev->t_ns);
+	*p++ = ' ';
+	p = put_i64(p, ev->cpu);
+	*p++ = ' ';
 	switch (ev->kind) {
 	case IK_TRACE_IDLE_ENTER:
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "idle_enter %d\n", ev->state);
+		p = put_str(p, "idle_enter ");
+		p = put_i64(p, ev->state);
 		break;
 	case IK_TRACE_IDLE_EXIT:
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "idle_exit\n");
+		p = put_str(p, "idle_exit");
 		break;
 	case IK_TRACE_WAKE:
-		if ((ev->cause == IK_CAUSE_IRQ || ev->cause == IK_CAUSE_SOFTIRQ) && ev->arg >= 0)
-			n += snprintf(buf + n, sizeof(buf) - (size_t)n, "wake %s %" PRId64 "\n",
-				      ik_trace_cause_name(ev->cause), ev->arg);
-		else if (ev->cause == IK_CAUSE_IPI && ev->ipi_src)
-			n += snprintf(buf + n, sizeof(buf) - (size_t)n, "wake ipi %d\n", ev->src_cpu);
-		else
-			n += snprintf(buf + n, sizeof(buf) - (size_t)n, "wake %s\n",
-				      ik_trace_cause_name(ev->cause));
+		p = put_str(p, "wake ");
+		p = put_str(p, ik_trace_cause_name(ev->cause));
+		if ((ev->cause == IK_CAUSE_IRQ || ev->cause == IK_CAUSE_SOFTIRQ) && ev->arg >= 0) {
+			*p++ = ' ';
+			p = put_i64(p, ev->arg);
+		} else if (ev->cause == IK_CAUSE_IPI && ev->ipi_src) {
+			*p++ = ' ';
+			p = put_i64(p, ev->src_cpu);
+		}
 		break;
 	case IK_TRACE_TIMER_START:
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "timer_start %" PRId64, ev->arg);
-		n += ev->timer_id ? snprintf(buf + n, sizeof(buf) - (size_t)n, " %" PRIu64 "\n", ev->timer_id)
-				  : snprintf(buf + n, sizeof(buf) - (size_t)n, "\n");
+		p = put_str(p, "timer_start ");
+		p = put_i64(p, ev->arg);
+		if (ev->timer_id) {
+			*p++ = ' ';
+			p = put_u64(p, ev->timer_id);
+		}
 		break;
 	case IK_TRACE_TIMER_CANCEL:
-	case IK_TRACE_TIMER_EXPIRE: {
-		const char *k = ev->kind == IK_TRACE_TIMER_CANCEL ? "timer_cancel" : "timer_expire";
-		n += ev->timer_id ? snprintf(buf + n, sizeof(buf) - (size_t)n, "%s %" PRIu64 "\n", k, ev->timer_id)
-				  : snprintf(buf + n, sizeof(buf) - (size_t)n, "%s\n", k);
+	case IK_TRACE_TIMER_EXPIRE:
+		p = put_str(p, ev->kind == IK_TRACE_TIMER_CANCEL ? "timer_cancel" : "timer_expire");
+		if (ev->timer_id) {
+			*p++ = ' ';
+			p = put_u64(p, ev->timer_id);
+		}
 		break;
-	}
 	case IK_TRACE_TASK_WAKE:
-		n += ev->arg >= 0 ? snprintf(buf + n, sizeof(buf) - (size_t)n, "task_wake %d %" PRId64 "\n",
-					     ev->src_cpu, ev->arg)
-				  : snprintf(buf + n, sizeof(buf) - (size_t)n, "task_wake %d\n", ev->src_cpu);
+		p = put_str(p, "task_wake ");
+		p = put_i64(p, ev->src_cpu);
+		if (ev->arg >= 0) {
+			*p++ = ' ';
+			p = put_i64(p, ev->arg);
+		}
 		break;
 	case IK_TRACE_SWITCH:
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "switch %" PRId64 " %" PRId64 "\n", ev->arg,
-			      ev->arg2);
+		p = put_str(p, "switch ");
+		p = put_i64(p, ev->arg);
+		*p++ = ' ';
+		p = put_i64(p, ev->arg2);
 		break;
 	case IK_TRACE_TICK_STOP:
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "tick_stop %d\n", ev->arg ? 1 : 0);
+		p = put_str(p, ev->arg ? "tick_stop 1" : "tick_stop 0");
 		break;
 	}
-	return fwrite(buf, 1, (size_t)n, out) == (size_t)n ? IK_TRACE_OK : IK_TRACE_EFAIL;
+	*p++ = '\n';
+	size_t n = (size_t)(p - buf);
+	return fwrite(buf, 1, n, out) == n ? IK_TRACE_OK : IK_TRACE_EFAIL;
 }

@@ -14,15 +14,17 @@
    per-CPU buffers flushed in rounds, a few MB whatever the input's length. */
 #define IK_IMPORT_WINDOW 65536
 
-/* A min-heap on (time, input order) of at most cap records. */
+/* At most cap records: a run in arrival order (a ring) and a min-heap of stragglers. */
 struct ik_import_window {
-	struct ik_trace_import_rec *v;
-	size_t n, cap;
+	struct ik_trace_import_rec *v;    /* the run: n records from head */
+	struct ik_trace_import_rec *heap; /* nheap records */
+	size_t n, head, nheap, cap;
 	uint64_t seq;
 	int64_t last_out_ns; /* the latest record let out */
 	bool any_out;
 };
 
+/* cap is rounded up to a power of two. */
 int ik_import_window_init(struct ik_import_window *w, size_t cap);
 /*
  * Add r (its seq set here).  When the window is full, the earliest record is let out into
