@@ -96,8 +96,18 @@ int ik_import_window_push(struct ik_import_window *w, const struct ik_trace_impo
 	struct ik_trace_import_rec x = *r;
 	x.seq = w->seq++;
 	int popped = 0;
-	if (w->n + w->nheap == w->cap)
+	if (w->n + w->nheap == w->cap) {
+		/* full: let the earliest out, the new one included */
+		const struct ik_trace_import_rec *first =
+			w->n && (!w->nheap || before(&w->v[w->head], &w->heap[0])) ? &w->v[w->head] : &w->heap[0];
+		if (before(&x, first)) {
+			*out = x;
+			w->last_out_ns = x.t_ns;
+			w->any_out = true;
+			return 1;
+		}
 		popped = ik_import_window_pop(w, out) ? 1 : 0;
+	}
 	const struct ik_trace_import_rec *tail =
 		w->n ? &w->v[(w->head + w->n - 1) & (w->cap - 1)] : NULL;
 	if (!tail || !before(&x, tail)) {
