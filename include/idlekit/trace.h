@@ -47,6 +47,7 @@ enum ik_trace_kind {
 	IK_TRACE_TASK_WAKE, /* a task woken to run on cpu, by src_cpu (sched_waking) */
 	IK_TRACE_SWITCH,    /* sched_switch on cpu: arg the previous PID, arg2 the next (0 = idle) */
 	IK_TRACE_TICK_STOP, /* timer:tick_stop on cpu: arg 1 if the tick was stopped, 0 if not */
+	IK_TRACE_FREQ,      /* power:cpu_frequency of cpu: arg the new frequency in kHz (1.1) */
 };
 
 enum ik_trace_cause {
@@ -226,6 +227,20 @@ struct ik_trace_analysis {
 	 * per package ("cluster") and per core, the time all of its CPUs were idle at once
 	 * (in counted periods), as groups of CPUs
 	 */
+	/*
+	 * P-state residency (format 1.1 'freq' events): per CPU, the time at each frequency
+	 * from its first freq event to the last event of the trace, by increasing kHz
+	 */
+	struct ik_trace_pstates {
+		struct ik_trace_pstate {
+			uint32_t khz;
+			uint64_t ns;
+		} *v;
+		size_t n, cap;
+		uint32_t cur_khz; /* running: 0 before the first freq event */
+		int64_t since_ns;
+	} *pstates; /* cpus entries */
+	bool has_freq;
 	int npackages, ncores;
 	struct ik_trace_group {
 		int32_t package, core; /* core -1: the package's group */
@@ -492,6 +507,7 @@ enum ik_trace_import_kind {
 	IK_IMPORT_IPI_SEND,  /* ipi_send_cpu / one CPU of ipi_send_cpumask: arg the target CPU */
 	IK_IMPORT_IPI_EXIT,  /* the end of an IPI handler (ipi_exit, irq_vectors:*_exit) */
 	IK_IMPORT_SOFTIRQ,   /* softirq_entry: arg the vector */
+	IK_IMPORT_FREQ,      /* cpu_frequency: cpu the one changed (cpu_id=), arg kHz */
 	IK_IMPORT_KINDS
 };
 struct ik_trace_import_rec {

@@ -32,7 +32,8 @@ static const char analyze_usage[] =
 	"(a tick while the CPU is busy is not a cause).  Per cause, and per IRQ (named by the\n"
 	"trace's 'irq' lines), the too-deep and too-shallow periods it ended.  Per CPU, its idle\n"
 	"and busy share of the traced time (a CPU that never idled is flagged); with 'cpu' lines,\n"
-	"the time all CPUs of a package, and of a core, were idle at once.\n"
+	"the time all CPUs of a package, and of a core, were idle at once; with 'freq' events\n"
+	"(cpu_frequency), the time at each frequency per CPU (P-state residency).\n"
 	"Format 1.1: a task_wake from another CPU while idle is the cause 'remote'; the source\n"
 	"CPUs of those and of 'wake ipi SRC' periods are listed; with switch events, the periods\n"
 	"followed by a task and the empty ones.\n"
@@ -257,6 +258,15 @@ static void write_analyze_text(FILE *f, const char *origin, const struct ik_trac
 		fprintf(f, "): idle %.2f %%, busy %.2f %% of the traced time%s\n", idle_pct(a, c),
 			100.0 - idle_pct(a, c), cpu_periods(a, c) ? "" : " (never idled)");
 		text_states(f, h, c, &a->cpu[c]);
+		const struct ik_trace_pstates *ps = &a->pstates[c];
+		uint64_t pt = 0;
+		for (size_t i = 0; i < ps->n; i++)
+			pt += ps->v[i].ns;
+		for (size_t i = 0; i < ps->n; i++)
+			fprintf(f, "%s %" PRIu32 " kHz %s us (%.2f %%)%s",
+				i ? "," : "  P-states (from the CPU's first cpu_frequency):", ps->v[i].khz,
+				us3(b, sizeof(b), ps->v[i].ns), pt ? 100.0 * (double)ps->v[i].ns / (double)pt : 0.0,
+				i + 1 < ps->n ? "" : "\n");
 		for (size_t i = 0; i < a->remote[c].n; i++)
 			fprintf(f, "%s CPU %d %" PRIu64 "%s", i ? "," : "  remote wakes by source:",
 				a->remote[c].v[i].src, a->remote[c].v[i].periods, i + 1 < a->remote[c].n ? "" : "\n");
@@ -350,7 +360,16 @@ static void write_analyze_json(FILE *f, const struct ik_trace_header *h,
 			us3(b, sizeof(b), a->idle_ns[c]), idle_pct(a, c), 100.0 - idle_pct(a, c),
 			cpu_periods(a, c) ? "false" : "true");
 		json_stats(f, h, c, &a->cpu[c], "    ");
-		fprintf(f, ", \"remote_from\": {");
+		const struct ik_trace_pstates *ps = &a->pstates[c];
+		uint64_t pt = 0;
+		for (size_t i = 0; i < ps->n; i++)
+			pt += ps->v[i].ns;
+		fprintf(f, ", \"pstates\": [");
+		for (size_t i = 0; i < ps->n; i++)
+			fprintf(f, "%s{\"khz\": %" PRIu32 ", \"time_us\": %s, \"pct\": %.3f}", i ? ", " : "",
+				ps->v[i].khz, us3(b, sizeof(b), ps->v[i].ns),
+				pt ? 100.0 * (double)ps->v[i].ns / (double)pt : 0.0);
+		fprintf(f, "], \"remote_from\": {");
 		for (size_t i = 0; i < a->remote[c].n; i++)
 			fprintf(f, "%s\"%d\": %" PRIu64, i ? ", " : "", a->remote[c].v[i].src, a->remote[c].v[i].periods);
 		fprintf(f, "}}%s\n", c + 1 < a->cpus ? "," : "");

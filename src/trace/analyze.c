@@ -179,6 +179,32 @@ static void group_idle(struct ik_trace_analysis *a, int g, bool idle, int64_t t)
 	}
 }
 
+/* The time since the CPU's last freq event, at that frequency; -1 out of memory. */
+static int pstate_close(struct ik_trace_pstates *ps, int64_t t)
+{
+	if (!ps->cur_khz || t <= ps->since_ns)
+		return 0;
+	size_t i = 0;
+	while (i < ps->n && ps->v[i].khz < ps->cur_khz)
+		i++;
+	if (i == ps->n || ps->v[i].khz != ps->cur_khz) {
+		if (ps->n == ps->cap) {
+			size_t cap = ps->cap ? ps->cap * 2 : 8;
+			struct ik_trace_pstate *nv = realloc(ps->v, cap * sizeof(*nv));
+			if (!nv)
+				return -1;
+			ps->v = nv;
+			ps->cap = cap;
+		}
+		memmove(ps->v + i + 1, ps->v + i, (ps->n - i) * sizeof(*ps->v));
+		ps->v[i] = (struct ik_trace_pstate){ ps->cur_khz, 0 };
+		ps->n++;
+	}
+	ps->v[i].ns += (uint64_t)(t - ps->since_ns);
+	ps->since_ns = t;
+	return 0;
+}
+
 static void add_period(struct ik_trace_state_stats *s, uint64_t ns, bool deep, bool shallow)
 {
 	if (s->entries == 0 || ns < s->min_ns)
@@ -209,9 +235,10 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 	a->cpu = calloc((size_t)h->cpus, sizeof(*a->cpu));
 	a->remote = calloc((size_t)h->cpus, sizeof(*a->remote));
 	a->idle_ns = calloc((size_t)h->cpus, sizeof(*a->idle_ns));
+	a->pstates = calloc((size_t)h->cpus, sizeof(*a->pstates));
 	struct cpu_run *run = calloc((size_t)h->cpus, sizeof(*run));
 	int *pkg_of = calloc((size_t)h->cpus * 2, sizeof(int));
-	if (!a->cpu || !a->remote || !a->idle_ns || !run || !pkg_of ||
+	if (!a->cpu || !a->remote || !a->idle_ns || !a->pstates || !run || !pkg_of ||
 	    groups_build(h, a, pkg_of, pkg_of + h->cpus)) {
 		free(run);
 		free(pkg_of);
@@ -301,6 +328,15 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 		case IK_TRACE_TICK_STOP:
 			c->busy = c->exited;
 			break;
+		case IK_TRACE_FREQ: {
+			struct ik_trace_pstates *ps = &a->pstates[ev.cpu];
+			if (pstate_close(ps, ev.t_ns))
+				goto oom;
+			a->has_freq = true;
+			ps->cur_khz = (uint32_t)ev.arg;
+			ps->since_ns = ev.t_ns;
+			break;
+		}
 		default:
 			break;
 		}
@@ -310,6 +346,8 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 			if (finish(a, cpu, &run[cpu]))
 				goto oom;
 			a->open_at_end += run[cpu].idle;
+			if (pstate_close(&a->pstates[cpu], a->last_ns))
+				goto oom;
 			if (run[cpu].idle) /* drawn up to the last event, not counted */
 				ik_timeline_add(tl, cpu, run[cpu].state, run[cpu].enter_ns, a->last_ns);
 		}
@@ -342,6 +380,11 @@ void ik_trace_analysis_free(struct ik_trace_analysis *a)
 	free(a->cpu);
 	free(a->irqs);
 	free(a->idle_ns);
+	if (a->pstates)
+		for (int c = 0; c < a->cpus; c++)
+			free(a->pstates[c].v);
+	free(a->pstates);
+	a->pstates = NULL;
 	free(a->groups);
 	a->groups = NULL;
 	a->npackages = a->ncores = 0;

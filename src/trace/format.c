@@ -628,14 +628,22 @@ static int parse_event(struct ik_trace_reader *r, const char *l, size_t len,
 		}
 		ev->kind = IK_TRACE_TICK_STOP;
 		ev->arg = (int64_t)v;
-	} else if (word_is(k, kl, "task_wake") || word_is(k, kl, "switch") || word_is(k, kl, "tick_stop")) {
+	} else if (r->h.minor >= 1 && word_is(k, kl, "freq")) {
+		if (nargs != 1 || parse_u64(w[3], wl[3], UINT32_MAX, &v) || v == 0) {
+			show(got, sizeof(got), nargs >= 1 ? w[3] : "", nargs >= 1 ? (size_t)(l + len - w[3]) : 0);
+			BAD("%s:%" PRIu64 ": expected 'freq KHZ' (1..4294967295), got '%s'", r->origin, r->line, got);
+		}
+		ev->kind = IK_TRACE_FREQ;
+		ev->arg = (int64_t)v;
+	} else if (word_is(k, kl, "task_wake") || word_is(k, kl, "switch") || word_is(k, kl, "tick_stop") ||
+		   word_is(k, kl, "freq")) {
 		show(got, sizeof(got), k, kl);
 		BAD("%s:%" PRIu64 ": expected an event of format 1 (the header says 'idlekit-trace 1'; '%s' needs 'idlekit-trace 1.1'), got '%s'",
 		    r->origin, r->line, got, got);
 	} else {
 		show(got, sizeof(got), k, kl);
 		BAD("%s:%" PRIu64 ": expected an event (idle_enter, idle_exit, wake, timer_start, timer_cancel, timer_expire%s), got '%s'",
-		    r->origin, r->line, r->h.minor >= 1 ? ", task_wake, switch, tick_stop" : "", got);
+		    r->origin, r->line, r->h.minor >= 1 ? ", task_wake, switch, tick_stop, freq" : "", got);
 	}
 	return IK_TRACE_OK;
 }
@@ -906,6 +914,10 @@ int ik_trace_write_event(FILE *out, const struct ik_trace_event *ev)
 		break;
 	case IK_TRACE_TICK_STOP:
 		p = put_str(p, ev->arg ? "tick_stop 1" : "tick_stop 0");
+		break;
+	case IK_TRACE_FREQ:
+		p = put_str(p, "freq ");
+		p = put_i64(p, ev->arg);
 		break;
 	}
 	*p++ = '\n';

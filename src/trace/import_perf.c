@@ -318,6 +318,24 @@ static int parse_line(struct pctx *px, const char *l, size_t len, int maxstate,
 		}
 		return 0;
 	}
+	if (equals(sys, sl, "power") && equals(name, nl, "cpu_frequency")) {
+		uint64_t khz, cpu;
+		size_t k2 = 0;
+		const char *sv = field(rest, rl, "state=", &vl);
+		size_t svl = vl;
+		v = field(rest, rl, "cpu_id=", &vl);
+		if (!sv || digits(sv, svl, &k, 10, UINT32_MAX, &khz, NULL) || k != svl || khz == 0 || !v ||
+		    digits(v, vl, &k2, 10, IK_TRACE_MAX_CPUS - 1, &cpu, NULL) || k2 != vl) {
+			excerpt(got, sizeof(got), rest, rl);
+			snprintf(why, whylen, "expected 'state=KHZ cpu_id=N' (N < %d) in power:cpu_frequency, got '%s'",
+				 IK_TRACE_MAX_CPUS, got);
+			return -1;
+		}
+		r->kind = IK_IMPORT_FREQ;
+		r->cpu = (int)cpu; /* the CPU changed, not the one that traced it */
+		r->arg = (int64_t)khz;
+		return 0;
+	}
 	if (equals(sys, sl, "irq") && equals(name, nl, "softirq_entry")) {
 		v = field(rest, rl, "vec=", &vl);
 		if (!v || digits(v, vl, &k, 10, INT32_MAX, &x, NULL) || k != vl) {
@@ -558,6 +576,10 @@ static int writer_record(struct writer *w, const struct ik_trace_import_rec *r)
 	case IK_IMPORT_IPI_EXIT:
 		c->in_ipi_from = -2;
 		return IK_TRACE_OK;
+	case IK_IMPORT_FREQ:
+		ev.kind = IK_TRACE_FREQ;
+		ev.arg = r->arg;
+		return emit(w->out, st, &ev);
 	case IK_IMPORT_WAKING:
 	case IK_IMPORT_WAKEUP: {
 		int src = r->cpu;
@@ -862,7 +884,7 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 				maxstate = (int)r.arg;
 		}
 		if ((r.kind >= IK_IMPORT_WAKING && r.kind <= IK_IMPORT_TICK_STOP) ||
-		    r.kind == IK_IMPORT_SOFTIRQ || r.kind == IK_IMPORT_IPI_SEND)
+		    r.kind == IK_IMPORT_SOFTIRQ || r.kind == IK_IMPORT_IPI_SEND || r.kind == IK_IMPORT_FREQ)
 			v11 = true;
 		int c = -1;
 		bool mask = r.kind == IK_IMPORT_IPI_SEND && r.arg == -2;
@@ -1050,7 +1072,7 @@ int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char 
 		if (r.kind == IK_IMPORT_WAKING)
 			have_waking = true;
 		if ((r.kind >= IK_IMPORT_WAKING && r.kind <= IK_IMPORT_TICK_STOP) ||
-		    r.kind == IK_IMPORT_SOFTIRQ || r.kind == IK_IMPORT_IPI_SEND)
+		    r.kind == IK_IMPORT_SOFTIRQ || r.kind == IK_IMPORT_IPI_SEND || r.kind == IK_IMPORT_FREQ)
 			sched = true; /* format 1.1 */
 		if (r.kind == P_IDLE && r.arg > maxstate)
 			maxstate = (int)r.arg;

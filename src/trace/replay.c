@@ -449,6 +449,7 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 			break;
 		case IK_TRACE_SWITCH:
 		case IK_TRACE_TICK_STOP:
+		case IK_TRACE_FREQ:
 			break;
 		}
 	}

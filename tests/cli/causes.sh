@@ -54,6 +54,11 @@ causes cause-tick-after-exit.txt &&
 grep -q ' wake tick$' <(sed -n '/100008000000/p' "$tmp/cause-tick-after-exit.txt.trace") &&
 	fail "the tick while busy became a wake"
 
+# P-states from cpu_frequency: on the CPU cpu_id= names, from its first change to the end.
+causes cause-pstates.txt &&
+	check cause-pstates.txt 'p = d["per_cpu"][1]["pstates"]; assert p == [{"khz": 800000, "time_us": 2000.0, "pct": 66.667}, {"khz": 2400000, "time_us": 1000.0, "pct": 33.333}], p; assert d["per_cpu"][0]["pstates"] == []'
+grep -q '^100001000000 1 freq 800000$' "$tmp/cause-pstates.txt.trace" || fail "cpu_frequency: no 'freq' line on CPU 1"
+
 # analyze's own rule on an idlekit trace written by hand (the file's comment says why).
 "$bin" analyze $fx/tick-after-exit.trace --json >"$tmp/ta.json" || fail "tick-after-exit.trace: analyze"
 python3 -c '
