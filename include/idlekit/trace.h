@@ -321,8 +321,9 @@ struct ik_trace_cost_model {
  * end); a wake that comes before the replayed entry is pending (the CPU does not idle).
  * Closed loop: what the CPU does after a wake is delayed by the replayed exit cost (or made
  * earlier), and so is what follows from it on that CPU: its next idle entry, the timers it
- * arms and their expiries; IRQs and IPIs keep their recorded times, a remote task_wake moves
- * with its source CPU's delay.  docs/replay.md says when to use which.
+ * arms and their expiries; IRQs keep their recorded times, a remote task_wake and an IPI
+ * whose sender is known ('wake ipi SRC') move with the source CPU's delay, other IPIs keep
+ * theirs.  docs/replay.md says when to use which.
  */
 struct ik_trace_replay_opts {
 	const struct ik_driver *drv; /* the table the governor chooses from */

@@ -11,7 +11,8 @@
  *   E'k  the replayed entry.  Open loop: Ek, or the end of the previous period's replayed
  *        exit if that is later.  Closed loop: Ek + D, where D = (the replayed work start of
  *        the previous period) - X(k-1) is how late the CPU's work runs; Wk moves by D too
- *        when it is a timer's, by the source CPU's D when it is a remote task_wake;
+ *        when it is a timer's, by the source CPU's D when it is a remote task_wake or an
+ *        IPI whose sender the trace names ('wake ipi SRC');
  *   Tk   the next timer: the earliest pending timer expiring after E'k (closed loop: armed
  *        D late, so expiring D late).
  *
@@ -213,7 +214,7 @@ static int64_t replayed_wake(const struct run *runs, int g, const struct rec_cpu
 		return rc->wake_ns;
 	if (rc->cause == IK_CAUSE_TIMER || rc->cause == IK_CAUSE_TICK)
 		return rc->wake_ns + c->delay_ns;
-	if (rc->cause == IK_CAUSE_REMOTE && rc->wake_src >= 0)
+	if ((rc->cause == IK_CAUSE_REMOTE || rc->cause == IK_CAUSE_IPI) && rc->wake_src >= 0)
 		return rc->wake_ns + runs[g].cpu[rc->wake_src].delay_ns;
 	return rc->wake_ns;
 }
@@ -424,7 +425,8 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 				c->have_wake = true;
 				c->wake_ns = ev.t_ns;
 				c->cause = ev.cause;
-				c->wake_src = -1;
+				c->wake_src = ev.cause == IK_CAUSE_IPI && ev.ipi_src && ev.src_cpu < h->cpus
+						      ? ev.src_cpu : -1;
 			}
 			break;
 		case IK_TRACE_TIMER_START:
