@@ -105,6 +105,26 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec, int
 		     strcmp(e->name, "call_function_single_entry") == 0)) ||
 		   (strcmp(e->system, "ipi") == 0 && strcmp(e->name, "ipi_entry") == 0)) {
 		r.kind = IK_IMPORT_IPI;
+	} else if (strcmp(e->system, "ipi") == 0 && strcmp(e->name, "ipi_send_cpu") == 0 &&
+		   !tep_get_field_val(NULL, e, "cpu", rec, &v, 0) && v < IK_TRACE_MAX_CPUS) {
+		r.kind = IK_IMPORT_IPI_SEND;
+		r.arg = (int64_t)v;
+	} else if ((strcmp(e->system, "ipi") == 0 && strcmp(e->name, "ipi_exit") == 0) ||
+		   (strcmp(e->system, "irq_vectors") == 0 &&
+		    (strcmp(e->name, "reschedule_exit") == 0 || strcmp(e->name, "call_function_exit") == 0 ||
+		     strcmp(e->name, "call_function_single_exit") == 0))) {
+		r.kind = IK_IMPORT_IPI_EXIT;
+	} else if (strcmp(e->system, "irq") == 0 && strcmp(e->name, "softirq_entry") == 0 &&
+		   !tep_get_field_val(NULL, e, "vec", rec, &v, 0)) {
+		r.kind = IK_IMPORT_SOFTIRQ;
+		r.arg = (int64_t)(uint32_t)v;
+	} else if (strcmp(e->system, "power") == 0 && strcmp(e->name, "cpu_frequency") == 0 &&
+		   !tep_get_field_val(NULL, e, "state", rec, &v, 0) &&
+		   !tep_get_field_val(NULL, e, "cpu_id", rec, &w, 0) && w < IK_TRACE_MAX_CPUS &&
+		   (uint32_t)v != 0) {
+		r.kind = IK_IMPORT_FREQ;
+		r.cpu = (int)w; /* the CPU changed */
+		r.arg = (int64_t)(uint32_t)v;
 	} else if (strcmp(e->system, "sched") == 0 &&
 		   (strcmp(e->name, "sched_waking") == 0 || strcmp(e->name, "sched_wakeup") == 0) &&
 		   !tep_get_field_val(NULL, e, "pid", rec, &v, 0) &&
