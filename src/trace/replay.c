@@ -259,7 +259,7 @@ static int finish(struct run *run)
 	struct ik_run_result *r = &rp->run;
 	int n = rp->nstates;
 	int64_t span = rp->last_ns - rp->first_ns, late = 0;
-	int64_t idle = 0, in_state = 0, entry_exit = 0;
+	int64_t idle = 0, entry_exit = 0;
 	double state_mw_ns = 0;
 
 	r->ncpus = rp->cpus;
@@ -299,7 +299,6 @@ static int finish(struct run *run)
 		if (c->work_start_ns - rp->last_ns > late) /* a replayed exit past the last event */
 			late = c->work_start_ns - rp->last_ns;
 		idle += c->idle_ns;
-		in_state += c->in_state_ns;
 		entry_exit += c->entry_exit_ns;
 		state_mw_ns += c->state_mw_ns;
 	}
