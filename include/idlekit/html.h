@@ -33,8 +33,10 @@ struct ik_html_replay {
 	bool compare; /* --compare-recorded: agreement and the confusion matrix */
 	const struct ik_driver *drv;
 	const struct ik_trace_header *h;
-	const struct ik_trace_replay *rp;
+	const struct ik_trace_replay *rp; /* the first governor's (its timeline is tl) */
 	const struct ik_timeline *tl;
+	/* every governor's figures side by side (NULL: only rp's) */
+	const struct ik_trace_replay_report *report;
 };
 int ik_report_html_replay(FILE *out, const struct ik_html_replay *r);
 

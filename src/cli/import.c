@@ -12,27 +12,35 @@
 #include "idlekit/trace.h"
 
 static const char import_usage[] =
-	"usage: idlekit import perf-script|trace-dat FILE [-o OUT.trace] [--platform P] [--hz N]\n"
-	"                     [--clock mono] [--lenient]\n"
+	"usage: idlekit import perf-script|ftrace|trace-cmd-report|trace-dat FILE [-o OUT.trace]\n"
+	"                     [--platform P] [--hz N] [--clock mono] [--lenient]\n"
 	"\n"
 	"Convert another tool's trace into idlekit's trace format (docs/trace-format.md), for\n"
 	"idlekit analyze and idlekit replay.  Formats:\n"
 	"  perf-script  the text of `perf script` ('-' reads standard input) on a recording of\n"
 	"               power:cpu_idle (required) and, for the wake causes,\n"
-	"               irq:irq_handler_entry, irq_vectors:reschedule_entry,\n"
-	"               call_function_entry, call_function_single_entry, ipi:ipi_entry and\n"
-	"               timer:hrtimer_expire_entry; sched:sched_waking, sched_wakeup,\n"
+	"               irq:irq_handler_entry (its name= names the IRQ), irq:softirq_entry,\n"
+	"               irq_vectors:reschedule_entry, call_function_entry,\n"
+	"               call_function_single_entry, ipi:ipi_entry, ipi:ipi_send_cpu and\n"
+	"               ipi_send_cpumask (the IPI's sender), timer:hrtimer_expire_entry;\n"
+	"               power:cpu_frequency (P-states: 'freq' lines); sched:sched_waking,\n"
+	"               sched_wakeup,\n"
 	"               sched_switch and timer:tick_stop if present (task_wake, switch and\n"
 	"               tick_stop lines, format 1.1); hrtimer_start and hrtimer_cancel only\n"
 	"               with --clock mono.  e.g.\n"
 	"                 perf record -e power:cpu_idle -e irq:irq_handler_entry \\\n"
 	"                   -e timer:hrtimer_expire_entry -a -- sleep 1\n"
 	"                 perf script > run.txt\n"
+	"               Streams: memory does not grow with the input (a reorder window of\n"
+	"               65536 events puts it back in time order).\n"
+	"  ftrace       tracefs text: the 'trace' file or trace_pipe ('COMM-PID [CPU] FLAGS\n"
+	"               SECONDS: EVENT: FIELDS'), the same events; '[LOST N EVENTS]' counted\n"
+	"  trace-cmd-report  the text of `trace-cmd report` (with or without -l), the same\n"
 	"  trace-dat    trace-cmd's trace.dat (all its buffers; needs an idlekit built with\n"
 	"               libtracecmd), the same events; hrtimer_start/_cancel when the file's\n"
 	"               clock is CLOCK_MONOTONIC (trace-cmd record -C mono, idlekit record),\n"
-	"               which is found from the tick expiries: every now= within 100 us of\n"
-	"               its event's time\n"
+	"               which is found from the tick expiries: every now= within a tolerance\n"
+	"               from their spread (docs/trace-format.md)\n"
 	"\n"
 	"Neither carries an idle-state table: --platform gives it (state=N is the index in\n"
 	"that platform's table).  Without it a generic table is used, state0..stateN-1 with 0 us\n"
@@ -46,7 +54,8 @@ static const char import_usage[] =
 	"  --clock mono        perf-script: perf recorded with -k mono (CLOCK_MONOTONIC), so the\n"
 	"                      hrtimers' expiry times are on the events' clock: import\n"
 	"                      hrtimer_start/_cancel/_expire_entry as timer events (checked:\n"
-	"                      a tick expiry's now= must be within 1 ms of its time, else exit 2);\n"
+	"                      every tick expiry's now= within twice the offsets' spread, at\n"
+	"                      least 20 us, at most a tenth of a tick, else exit 2);\n"
 	"                      trace-dat: insist on it (exit 2 if the file's clock is not)\n"
 	"  --lenient           skip bad lines and count them (the first is reported) instead\n"
 	"                      of stopping at the first one\n"
@@ -56,6 +65,7 @@ static const char import_usage[] =
 	"\n"
 	"Example:\n"
 	"  $ idlekit import perf-script run.txt -o run.trace --platform intel-skx\n"
+	"  $ cat /sys/kernel/tracing/trace | idlekit import ftrace - -o run.trace\n"
 	"  $ idlekit analyze run.trace\n";
 
 struct dat_records {
@@ -95,6 +105,26 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec, int
 		     strcmp(e->name, "call_function_single_entry") == 0)) ||
 		   (strcmp(e->system, "ipi") == 0 && strcmp(e->name, "ipi_entry") == 0)) {
 		r.kind = IK_IMPORT_IPI;
+	} else if (strcmp(e->system, "ipi") == 0 && strcmp(e->name, "ipi_send_cpu") == 0 &&
+		   !tep_get_field_val(NULL, e, "cpu", rec, &v, 0) && v < IK_TRACE_MAX_CPUS) {
+		r.kind = IK_IMPORT_IPI_SEND;
+		r.arg = (int64_t)v;
+	} else if ((strcmp(e->system, "ipi") == 0 && strcmp(e->name, "ipi_exit") == 0) ||
+		   (strcmp(e->system, "irq_vectors") == 0 &&
+		    (strcmp(e->name, "reschedule_exit") == 0 || strcmp(e->name, "call_function_exit") == 0 ||
+		     strcmp(e->name, "call_function_single_exit") == 0))) {
+		r.kind = IK_IMPORT_IPI_EXIT;
+	} else if (strcmp(e->system, "irq") == 0 && strcmp(e->name, "softirq_entry") == 0 &&
+		   !tep_get_field_val(NULL, e, "vec", rec, &v, 0)) {
+		r.kind = IK_IMPORT_SOFTIRQ;
+		r.arg = (int64_t)(uint32_t)v;
+	} else if (strcmp(e->system, "power") == 0 && strcmp(e->name, "cpu_frequency") == 0 &&
+		   !tep_get_field_val(NULL, e, "state", rec, &v, 0) &&
+		   !tep_get_field_val(NULL, e, "cpu_id", rec, &w, 0) && w < IK_TRACE_MAX_CPUS &&
+		   (uint32_t)v != 0) {
+		r.kind = IK_IMPORT_FREQ;
+		r.cpu = (int)w; /* the CPU changed */
+		r.arg = (int64_t)(uint32_t)v;
 	} else if (strcmp(e->system, "sched") == 0 &&
 		   (strcmp(e->name, "sched_waking") == 0 || strcmp(e->name, "sched_wakeup") == 0) &&
 		   !tep_get_field_val(NULL, e, "pid", rec, &v, 0) &&
@@ -191,34 +221,29 @@ static int read_dat(const char *path, struct dat_records *d, struct ik_trace_imp
 /*
  * A trace.dat does not say its clock through libtracecmd, but its tick expiries do: each
  * hrtimer_expire_entry of the tick carries now=, the CLOCK_MONOTONIC time it fired.  When
- * every one is within DAT_MONO_NS of its event's time, the trace is on that clock (trace-cmd
- * -C mono, or idlekit record's instance), and the hrtimers' expiry times can be placed on
- * its time line: hrtimer_start/_cancel are kept.  Otherwise they are dropped and counted;
- * with --clock mono that is an error naming the first tick that disagrees.
+ * every one is within the tolerance ik_trace_clock_mono derives from them, the trace is on
+ * that clock (trace-cmd -C mono, or idlekit record's instance), and the hrtimers' expiry
+ * times can be placed on its time line: hrtimer_start/_cancel are kept.  Otherwise they are
+ * dropped and counted; with --clock mono that is an error naming the farthest tick.
  */
-#define DAT_MONO_NS 100000
 static int dat_timer_clock(struct dat_records *d, const char *origin, bool mono,
 			   struct ik_trace_import_stats *st, struct ik_trace_import_opts *io)
 {
-	const struct ik_trace_import_rec *far = NULL;
 	for (size_t i = 0; i < d->n; i++) {
 		const struct ik_trace_import_rec *r = &d->v[i];
-		if (r->kind != IK_IMPORT_TICK || r->arg2 < 0)
-			continue;
-		int64_t diff = r->arg2 - r->t_ns;
-		bool near = diff <= DAT_MONO_NS && diff >= -DAT_MONO_NS;
-		st->tick_now_match += near;
-		st->tick_now_far += !near;
-		if (!near && !far)
-			far = r;
+		if (r->kind == IK_IMPORT_TICK && r->arg2 >= 0)
+			ik_trace_clock_add(&st->clock, r->t_ns, r->arg2, 0, r->cpu);
 	}
-	bool on_mono = st->tick_now_match > 0 && !far;
+	int64_t tol;
+	bool on_mono = ik_trace_clock_mono(&st->clock, io->hz, &tol);
 	if (mono && !on_mono) {
-		if (far)
+		if (st->clock.n)
 			fprintf(stderr, "idlekit import: %s: expected the trace's clock to be CLOCK_MONOTONIC "
 					"with --clock mono, got a tick hrtimer on CPU %d at %" PRId64 " ns whose "
-					"now= is %" PRId64 " ns, %" PRId64 " us away (record with trace-cmd -C mono)\n",
-				origin, far->cpu, far->t_ns, far->arg2, (far->arg2 - far->t_ns) / 1000);
+					"now= is %" PRId64 " us away (tolerance %" PRId64 " us, from the offsets' "
+					"spread; record with trace-cmd -C mono)\n",
+				origin, st->clock.far_cpu, st->clock.far_t_ns, st->clock.far_ns / 1000,
+				tol / 1000);
 		else
 			fprintf(stderr, "idlekit import: %s: expected tick hrtimer_expire_entry events with "
 					"now= to check --clock mono against, got none\n", origin);
@@ -305,8 +330,14 @@ int cmd_import(int argc, char **argv)
 	}
 	const char *format = argv[optind], *path = argv[optind + 1];
 	bool dat = strcmp(format, "trace-dat") == 0;
-	if (strcmp(format, "perf-script") != 0 && !dat) {
-		fprintf(stderr, "idlekit import: unknown format '%s' (known: perf-script, trace-dat)\n", format);
+	enum ik_trace_text_format tf = IK_TEXT_PERF_SCRIPT;
+	if (strcmp(format, "ftrace") == 0)
+		tf = IK_TEXT_FTRACE;
+	else if (strcmp(format, "trace-cmd-report") == 0)
+		tf = IK_TEXT_TRACE_CMD_REPORT;
+	else if (strcmp(format, "perf-script") != 0 && !dat) {
+		fprintf(stderr, "idlekit import: unknown format '%s' (known: perf-script, ftrace, "
+				"trace-cmd-report, trace-dat)\n", format);
 		return EXIT_USAGE;
 	}
 #ifndef IDLEKIT_HAVE_TRACECMD
@@ -382,7 +413,7 @@ int cmd_import(int argc, char **argv)
 		rc = EXIT_FAIL;
 		if (cli_output_open(&o, outpath) != 0)
 			goto out;
-		irc = ik_trace_import_perf(in, origin, o.fp, &io, &st, err, sizeof(err));
+		irc = ik_trace_import_text(in, origin, tf, o.fp, &io, &st, err, sizeof(err));
 	}
 	if (irc)
 		fprintf(stderr, "idlekit import: %s\n", err);
@@ -397,26 +428,41 @@ int cmd_import(int argc, char **argv)
 		fprintf(stderr, "idlekit import: note: no --platform: a generic table state0..state%d "
 				"(0 us latency and residency); mis-predictions are not meaningful\n",
 			st.nstates - 1);
+	int64_t tol;
+	bool looks_mono = ik_trace_clock_mono(&st.clock, io.hz, &tol);
+	char offs[200] = "no tick expiry with now= to compare";
+	if (st.clock.n)
+		snprintf(offs, sizeof(offs), "%" PRIu64 " tick expiries' now= from %" PRId64 " to %" PRId64
+			 " us off their times, tolerance %" PRId64 " us", st.clock.n,
+			 st.clock.min_ns / 1000, st.clock.max_ns / 1000, tol / 1000);
 	if (st.timers_ignored && dat)
 		fprintf(stderr, "idlekit import: note: %" PRIu64 " hrtimer_start/_cancel events ignored: "
 				"their expiry times are on CLOCK_MONOTONIC and this trace's clock is not "
-				"(%" PRIu64 " of %" PRIu64 " tick expiries more than 100 us off; trace-cmd "
-				"record -C mono keeps them)\n",
-			st.timers_ignored, st.tick_now_far, st.tick_now_far + st.tick_now_match);
+				"(%s; trace-cmd record -C mono keeps them)\n",
+			st.timers_ignored, offs);
 	else if (st.timers_ignored)
-		fprintf(stderr, "idlekit import: note: %" PRIu64 " hrtimer_start/_cancel events ignored: their expiry times are on CLOCK_MONOTONIC, perf's clock may not be (%s)\n",
+		fprintf(stderr, "idlekit import: note: %" PRIu64 " hrtimer_start/_cancel events ignored: their expiry times are on CLOCK_MONOTONIC, %s (%s)\n",
 			st.timers_ignored,
-			st.tick_now_match && !st.tick_now_far
-				? "this input looks recorded with -k mono: --clock mono imports them"
-				: "perf record -k mono, then --clock mono, imports them");
+			looks_mono ? "and so is this input's clock: --clock mono imports them"
+				   : "this input's clock is not: perf record -k mono, then --clock mono, imports them",
+			offs);
 	else if (dat && io.clock_mono)
-		fprintf(stderr, "idlekit import: note: the trace's clock is CLOCK_MONOTONIC (all %" PRIu64
-				" tick expiries within 100 us of now=): hrtimer_start/_cancel/_expire imported\n",
-			st.tick_now_match);
+		fprintf(stderr, "idlekit import: note: the trace's clock is CLOCK_MONOTONIC (%s): "
+				"hrtimer_start/_cancel/_expire imported\n", offs);
+	if (st.lost)
+		fprintf(stderr, "idlekit import: note: %" PRIu64 " '[LOST N EVENTS]' lines: the ring "
+				"buffer overflowed, periods around them may be wrong (a larger buffer_size_kb)\n",
+			st.lost);
+	if (st.edge_start || st.edge_end)
+		fprintf(stderr, "idlekit import: note: partial idle periods at the edges: %" PRIu64
+				" at the start (an exit before any entry: the CPU was idle when the "
+				"recording began; not written), %" PRIu64 " at the end (still idle: written "
+				"open, not counted by analyze)\n", st.edge_start, st.edge_end);
 	fprintf(stderr, "idlekit import: %s: %" PRIu64 " events from %" PRIu64 " %s (%" PRIu64
-			" events of other kinds ignored, %" PRIu64 " idle entries/exits out of order dropped), %d CPUs\n",
+			" events of other kinds ignored, %" PRIu64 " idle entries/exits out of order dropped, %" PRIu64
+			" partial periods at the edges), %d CPUs\n",
 		outpath ? outpath : "<stdout>", st.written, dat ? st.used + st.ignored : st.lines,
-		dat ? "records" : "lines", st.ignored, st.dropped, st.cpus);
+		dat ? "records" : "lines", st.ignored, st.dropped, st.edge_start + st.edge_end, st.cpus);
 	rc = EXIT_OK;
 out:
 	if (in && in != stdin)

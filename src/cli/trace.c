@@ -28,14 +28,22 @@ static const char analyze_usage[] =
 	"histogram of idle durations (log2 buckets in us) and the wake causes: the cause of a\n"
 	"period is the first 'wake' event on its CPU at or after its idle_enter and before the\n"
 	"next one ('none' if there was none), with how many too-deep periods each cause ended.\n"
-	"Format 1.1: a task_wake from another CPU while idle is the cause 'remote' (the source\n"
-	"CPUs are listed); with switch events, the periods followed by a task and the empty ones.\n"
+	"A wake after the exit counts only within 50 us of it and before the CPU did anything else\n"
+	"(a tick while the CPU is busy is not a cause).  Per cause, and per IRQ (named by the\n"
+	"trace's 'irq' lines), the too-deep and too-shallow periods it ended.  Per CPU, its idle\n"
+	"and busy share of the traced time (a CPU that never idled is flagged); with 'cpu' lines,\n"
+	"the time all CPUs of a package, and of a core, were idle at once; with 'freq' events\n"
+	"(cpu_frequency), the time at each frequency per CPU (P-state residency).\n"
+	"Format 1.1: a task_wake from another CPU while idle is the cause 'remote'; the source\n"
+	"CPUs of those and of 'wake ipi SRC' periods are listed; with switch events, the periods\n"
+	"followed by a task and the empty ones.\n"
 	"\n"
 	"Options:\n"
 	"  --json          one JSON object (schema idlekit.analyze/1; times in us, 3 decimals)\n"
 	"  --csv           idlestat's layout: cluster,core,cpu,C-state,min (us),max (us),\n"
 	"                  avg (us),total (us),hits,over,under  (over = too deep, under = too\n"
-	"                  shallow; cluster is 0 and core is the CPU: a trace has no topology)\n"
+	"                  shallow; cluster and core from the trace's 'cpu' lines, else 0 and\n"
+	"                  the CPU)\n"
 	"  --lenient       skip bad event lines and count them (the first is reported) instead\n"
 	"                  of stopping at the first one; a bad header is always an error\n"
 	"  -o, --output F  write to F atomically (nothing is left behind on an error)\n"
@@ -52,47 +60,63 @@ static const char analyze_usage[] =
 	"  $ idlekit analyze tests/fixtures/traces/two-cpus.trace --csv\n";
 
 static const char replay_usage[] =
-	"usage: idlekit replay TRACE --governor G --platform P [--compare-recorded] [OPTIONS]\n"
+	"usage: idlekit replay TRACE --governor G[,G...] --platform P [--closed-loop] [OPTIONS]\n"
 	"\n"
-	"Run a governor and a platform's state table (the 'table' driver) through the real\n"
-	"cpuidle core on a trace's idle periods, one harness per CPU, open loop: the recorded\n"
-	"wake events keep their times whatever the governor chooses, and the work after a wake\n"
-	"starts once the chosen state's exit latency has passed, lasting as long as recorded.\n"
-	"Per recorded period: the sleep length is the earliest pending timer (timer_start,\n"
-	"timer_cancel, timer_expire events), the tick comes at multiples of TICK_NSEC, the wake\n"
-	"is the first non-tick 'wake' event in the period (else the exit minus the recorded\n"
-	"state's exit latency).  A wake by the tick, a timer or the polling limit before it is not\n"
-	"work: the CPU enters idle again (a re-entry).  If the wake came before the replayed\n"
-	"entry, the CPU does not idle (wake pending).  Details: docs/trace-format.md.\n"
+	"What would these governors have done on this trace?  Each governor, with a platform's\n"
+	"state table (the 'table' driver), runs through the real cpuidle core on the trace's idle\n"
+	"periods, one harness per CPU, all governors in one pass.  Per recorded period: the sleep\n"
+	"length is the earliest pending timer (timer_start, timer_cancel, timer_expire events), the\n"
+	"tick comes at multiples of TICK_NSEC, the wake is the first non-tick 'wake' or task_wake\n"
+	"in the period (else the exit minus the recorded state's exit latency).  A wake by the\n"
+	"tick, a timer or the polling limit before it is not work: the CPU enters idle again (a\n"
+	"re-entry).  The chosen state costs the platform's real entry and exit (drawn from its\n"
+	"distributions with --seed) and draws its power_mw.\n"
+	"\n"
+	"Open loop (the default): the recorded events keep their times; an entry waits only for\n"
+	"the previous period's replayed exit to end.  --closed-loop: the exit cost delays the work\n"
+	"and what follows from it on that CPU (its next entry, the timers it arms); IRQs keep\n"
+	"their times, a remote task_wake or an IPI of a known sender moves with its source CPU.\n"
+	"docs/replay.md says when to use which.\n"
+	"\n"
+	"Per governor: energy_j and avg_power_w (idle states at their power, entry and exit and\n"
+	"busy time at the active power, the package's active power), the wake latency (per wake,\n"
+	"from the wake to the work: the exit cost paid; percentiles), too deep / too shallow (the\n"
+	"kernel's above/below, as idlekit sim counts them), residency per state.\n"
 	"\n"
 	"Options:\n"
-	"  -g, --governor G     menu, teo, ladder or haltpoll\n"
+	"  -g, --governor G,... menu, teo, ladder, haltpoll; several separated by commas\n"
 	"  -p, --platform P     a built-in platform (idlekit platform list), an INI file, or\n"
-	"                       'trace': the trace's own table (its first driver's), so that\n"
-	"                       --compare-recorded compares like with like\n"
+	"                       'trace': the trace's own table (its first driver's; no power\n"
+	"                       figures, so no energy; exits cost the advertised latency)\n"
+	"  --closed-loop        the exit cost shifts what follows (default: open loop)\n"
+	"  --seed N             seed of the entry/exit cost draws (default 1)\n"
 	"  --hz N               the kernel's HZ (default: the trace's)\n"
 	"  --haltpoll-poll-ns N the haltpoll governor's guest_halt_poll_ns (default: the trace\n"
 	"                       header's 'governor haltpoll' parameters, which idlekit record\n"
 	"                       takes from /sys/module/haltpoll/parameters/; else 200000)\n"
-	"  --compare-recorded   also: how often the governor's first choice in a period equals\n"
-	"                       the recorded state (by index), and the confusion table\n"
+	"  --compare-recorded   also: the recorded states mapped onto the platform's (by name,\n"
+	"                       else by depth), how often each governor's first choice in a\n"
+	"                       period is the mapped recorded state, and the confusion table\n"
 	"                       (rows: recorded, columns: chosen, counts of periods)\n"
-	"  --json               one JSON object (schema idlekit.replay/1) instead of text\n"
+	"  --json               one JSON object (schema idlekit.replay/2, docs/replay.md):\n"
+	"                       'runs' holds one object per governor with the figures of an\n"
+	"                       idlekit sim run; idlekit compare takes two of them\n"
 	"  --lenient            skip bad event lines and count them\n"
 	"  -o, --output F       write to F atomically\n"
 	"  --html FILE          also write a self-contained HTML report with plots to FILE\n"
-	"                       (docs/html-report.md)\n"
+	"                       (docs/html-report.md; the timeline is the first governor's)\n"
 	"  --timeline-window START:LEN\n"
 	"                       the HTML timeline's window from the first event (default\n"
 	"                       0:2ms; units ns, us, ms, s; ms if none)\n"
 	"  -h, --help           this text\n"
 	"\n"
-	"Output: per state, usage (entries), time (us), above (too deep), below (too shallow),\n"
-	"summed over CPUs, as idlekit sim reports them.  Bad input: 'FILE:LINE: ...', exit 2.\n"
+	"Bad input: 'FILE:LINE: ...', exit 2.\n"
 	"\n"
-	"Example:\n"
-	"  $ idlekit replay tests/fixtures/traces/two-cpus.trace -g menu -p intel-skx \\\n"
-	"      --compare-recorded\n";
+	"Examples:\n"
+	"  $ idlekit replay tests/fixtures/traces/two-cpus.trace -g menu,teo,ladder,haltpoll \\\n"
+	"      -p intel-skx --compare-recorded\n"
+	"  $ idlekit replay tests/fixtures/traces/recorded-sched.trace -g menu,teo -p arm-juno \\\n"
+	"      --closed-loop --json -o whatif.json\n";
 
 /* ns as microseconds with 3 decimals. */
 static const char *us3(char *buf, size_t len, uint64_t ns)
@@ -187,7 +211,26 @@ static void text_states(FILE *f, const struct ik_trace_header *h, int cpu,
 	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
 		fprintf(f, " %s %" PRIu64 " (%" PRIu64 ")", ik_trace_cause_name((enum ik_trace_cause)k),
 			s->wakes[k], s->too_deep_by_cause[k]);
+	fprintf(f, "\n  too shallow by cause:");
+	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
+		fprintf(f, " %s %" PRIu64, ik_trace_cause_name((enum ik_trace_cause)k),
+			s->too_shallow_by_cause[k]);
 	fputc('\n', f);
+}
+
+/* A CPU's idle share of the traced time, in percent. */
+static double idle_pct(const struct ik_trace_analysis *a, int cpu)
+{
+	int64_t span = a->last_ns - a->first_ns;
+	return span > 0 ? 100.0 * (double)a->idle_ns[cpu] / (double)span : 0.0;
+}
+
+static uint64_t cpu_periods(const struct ik_trace_analysis *a, int cpu)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < IK_STATE_MAX; i++)
+		n += a->cpu[cpu].states[i].entries;
+	return n;
 }
 
 static void write_analyze_text(FILE *f, const char *origin, const struct ik_trace_header *h,
@@ -212,14 +255,42 @@ static void write_analyze_text(FILE *f, const char *origin, const struct ik_trac
 		fprintf(f, "\nCPU %d (driver %s", c, h->drivers[h->cpu_driver[c]].drv.name);
 		if (h->topo && h->topo[c].package >= 0)
 			fprintf(f, ", package %" PRId32 " core %" PRId32, h->topo[c].package, h->topo[c].core);
-		fputs(")\n", f);
+		fprintf(f, "): idle %.2f %%, busy %.2f %% of the traced time%s\n", idle_pct(a, c),
+			100.0 - idle_pct(a, c), cpu_periods(a, c) ? "" : " (never idled)");
 		text_states(f, h, c, &a->cpu[c]);
+		const struct ik_trace_pstates *ps = &a->pstates[c];
+		uint64_t pt = 0;
+		for (size_t i = 0; i < ps->n; i++)
+			pt += ps->v[i].ns;
+		for (size_t i = 0; i < ps->n; i++)
+			fprintf(f, "%s %" PRIu32 " kHz %s us (%.2f %%)%s",
+				i ? "," : "  P-states (from the CPU's first cpu_frequency):", ps->v[i].khz,
+				us3(b, sizeof(b), ps->v[i].ns), pt ? 100.0 * (double)ps->v[i].ns / (double)pt : 0.0,
+				i + 1 < ps->n ? "" : "\n");
 		for (size_t i = 0; i < a->remote[c].n; i++)
 			fprintf(f, "%s CPU %d %" PRIu64 "%s", i ? "," : "  remote wakes by source:",
 				a->remote[c].v[i].src, a->remote[c].v[i].periods, i + 1 < a->remote[c].n ? "" : "\n");
 	}
 	fprintf(f, "\nall CPUs\n");
 	text_states(f, h, -1, &a->all);
+	for (size_t i = 0; i < a->nirqs; i++) {
+		const char *name = ik_trace_irq_name(h, a->irqs[i].irq);
+		fprintf(f, "%s  IRQ %" PRId64 " %s: %" PRIu64 " periods, %" PRIu64 " too deep, %" PRIu64 " too shallow\n",
+			i ? "" : "wakes by IRQ (all CPUs)\n", a->irqs[i].irq, name ? name : "(no name)",
+			a->irqs[i].periods, a->irqs[i].too_deep, a->irqs[i].too_shallow);
+	}
+	int64_t span = a->last_ns - a->first_ns;
+	for (int g = 0; g < a->npackages + a->ncores; g++) {
+		const struct ik_trace_group *gr = &a->groups[g];
+		if (g == 0)
+			fputs("\nall the CPUs of a group idle at once (from the 'cpu' lines)\n", f);
+		if (gr->core < 0)
+			fprintf(f, "  package %" PRId32 " (%d CPUs)", gr->package, gr->cpus);
+		else
+			fprintf(f, "  package %" PRId32 " core %" PRId32 " (%d CPUs)", gr->package, gr->core, gr->cpus);
+		fprintf(f, ": %s us, %.2f %% of the traced time\n", us3(b, sizeof(b), gr->all_idle_ns),
+			span > 0 ? 100.0 * (double)gr->all_idle_ns / (double)span : 0.0);
+	}
 	fprintf(f, "\nidle duration histogram (all CPUs)\n  %-24s %12s\n", "duration_us", "periods");
 	for (int i = 0; i < IK_TRACE_HIST_BUCKETS; i++) {
 		char range[64];
@@ -251,12 +322,17 @@ static void json_stats(FILE *f, const struct ik_trace_header *h, int cpu,
 	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
 		fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", ik_trace_cause_name((enum ik_trace_cause)k),
 			s->too_deep_by_cause[k]);
+	fprintf(f, "}, \"too_shallow_by_cause\": {");
+	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
+		fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", ik_trace_cause_name((enum ik_trace_cause)k),
+			s->too_shallow_by_cause[k]);
 	fprintf(f, "}");
 }
 
 static void write_analyze_json(FILE *f, const struct ik_trace_header *h,
 			       const struct ik_trace_analysis *a)
 {
+	char b[32];
 	fprintf(f, "{\n  \"schema\": \"idlekit.analyze/1\",\n  \"hz\": %d, \"cpus\": %d, \"events\": %" PRIu64
 		   ", \"skipped\": %" PRIu64 ", \"periods\": %" PRIu64 ", \"open_at_end\": %" PRIu64
 		   ", \"first_ns\": %" PRId64 ", \"last_ns\": %" PRId64 ",\n",
@@ -280,9 +356,20 @@ static void write_analyze_json(FILE *f, const struct ik_trace_header *h,
 		if (h->topo && h->topo[c].package >= 0)
 			fprintf(f, ", \"package\": %" PRId32 ", \"core\": %" PRId32, h->topo[c].package,
 				h->topo[c].core);
-		fprintf(f, ", ");
+		fprintf(f, ", \"idle_us\": %s, \"idle_pct\": %.3f, \"busy_pct\": %.3f, \"never_idle\": %s, ",
+			us3(b, sizeof(b), a->idle_ns[c]), idle_pct(a, c), 100.0 - idle_pct(a, c),
+			cpu_periods(a, c) ? "false" : "true");
 		json_stats(f, h, c, &a->cpu[c], "    ");
-		fprintf(f, ", \"remote_from\": {");
+		const struct ik_trace_pstates *ps = &a->pstates[c];
+		uint64_t pt = 0;
+		for (size_t i = 0; i < ps->n; i++)
+			pt += ps->v[i].ns;
+		fprintf(f, ", \"pstates\": [");
+		for (size_t i = 0; i < ps->n; i++)
+			fprintf(f, "%s{\"khz\": %" PRIu32 ", \"time_us\": %s, \"pct\": %.3f}", i ? ", " : "",
+				ps->v[i].khz, us3(b, sizeof(b), ps->v[i].ns),
+				pt ? 100.0 * (double)ps->v[i].ns / (double)pt : 0.0);
+		fprintf(f, "], \"remote_from\": {");
 		for (size_t i = 0; i < a->remote[c].n; i++)
 			fprintf(f, "%s\"%d\": %" PRIu64, i ? ", " : "", a->remote[c].v[i].src, a->remote[c].v[i].periods);
 		fprintf(f, "}}%s\n", c + 1 < a->cpus ? "," : "");
@@ -294,7 +381,28 @@ static void write_analyze_json(FILE *f, const struct ik_trace_header *h,
 			a->empty_periods);
 	else
 		fprintf(f, "},\n  \"task_periods\": null, \"empty_periods\": null");
-	fprintf(f, ",\n  \"histogram\": [");
+	fprintf(f, ",\n  \"irqs\": [");
+	for (size_t i = 0; i < a->nirqs; i++) {
+		const char *name = ik_trace_irq_name(h, a->irqs[i].irq);
+		fprintf(f, "%s{\"irq\": %" PRId64 ", \"name\": ", i ? ", " : "", a->irqs[i].irq);
+		if (name)
+			json_str(f, name);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"periods\": %" PRIu64 ", \"too_deep\": %" PRIu64 ", \"too_shallow\": %" PRIu64 "}",
+			a->irqs[i].periods, a->irqs[i].too_deep, a->irqs[i].too_shallow);
+	}
+	fprintf(f, "],\n  \"groups_all_idle\": [");
+	for (int g = 0; g < a->npackages + a->ncores; g++) {
+		const struct ik_trace_group *gr = &a->groups[g];
+		fprintf(f, "%s{\"package\": %" PRId32 ", \"core\": ", g ? ", " : "", gr->package);
+		if (gr->core < 0)
+			fputs("null", f);
+		else
+			fprintf(f, "%" PRId32, gr->core);
+		fprintf(f, ", \"cpus\": %d, \"all_idle_us\": %s}", gr->cpus, us3(b, sizeof(b), gr->all_idle_ns));
+	}
+	fprintf(f, "],\n  \"histogram\": [");
 	for (int i = 0; i < IK_TRACE_HIST_BUCKETS; i++) {
 		fprintf(f, "%s{\"lower_us\": %" PRIu64 ", \"upper_us\": ", i ? ", " : "",
 			ik_trace_hist_lower_ns(i) / 1000);
@@ -316,7 +424,9 @@ static void write_analyze_csv(FILE *f, const struct ik_trace_header *h,
 		const struct ik_driver *d = &h->drivers[h->cpu_driver[c]].drv;
 		for (int i = 0; i < d->state_count; i++) {
 			const struct ik_trace_state_stats *st = &a->cpu[c].states[i];
-			fprintf(f, "0,%d,%d,%s,%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", c, c,
+			bool t = h->topo && h->topo[c].package >= 0;
+			fprintf(f, "%d,%d,%d,%s,%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+				t ? (int)h->topo[c].package : 0, t ? (int)h->topo[c].core : c, c,
 				d->states[i].name, us3(b[0], 32, st->min_ns), us3(b[1], 32, st->max_ns),
 				us3(b[2], 32, st->entries ? st->total_ns / st->entries : 0),
 				us3(b[3], 32, st->total_ns), st->entries, st->too_deep, st->too_shallow);
@@ -435,98 +545,73 @@ int cmd_analyze(int argc, char **argv)
 
 /* ---- replay ------------------------------------------------------------------------------ */
 
-static void write_replay_text(FILE *f, const char *origin, const struct ik_driver *drv,
-			      const struct ik_trace_header *h, const struct ik_trace_replay *rp,
-			      const char *gov, const char *platform, int hz, bool compare,
-			      const struct ik_haltpoll_params *hp, const char *hp_from)
+/* -g menu,teo,...: the governors, each once; prints the message and returns -1 when bad. */
+static int parse_governors(const char *list, const struct ik_governor **govs, int *n)
 {
-	char b[32];
-	fprintf(f, "replay %s: governor %s, platform %s, HZ %d, %d CPUs\n", origin, gov, platform,
-		hz, rp->cpus);
-	if (hp_from)
-		fprintf(f, "haltpoll parameters (%s): guest_halt_poll_ns %" PRIu64 ", grow %u, "
-			   "grow_start %" PRIu64 " ns, shrink %u, allow_shrink %s\n", hp_from,
-			hp->guest_halt_poll_ns, hp->guest_halt_poll_grow, hp->guest_halt_poll_grow_start,
-			hp->guest_halt_poll_shrink, hp->guest_halt_poll_allow_shrink ? "yes" : "no");
-	fprintf(f, "recorded idle periods %" PRIu64 ", replayed idle entries %" PRIu64
-		   " (re-entries after a tick, timer or poll-limit wake-up %" PRIu64
-		   "), wake already pending at entry %" PRIu64 ", cut at %d entries %" PRIu64 "\n",
-		rp->periods, rp->entries, rp->extra_entries, rp->wake_pending, IK_TRACE_REENTRY_CAP,
-		rp->capped);
-	fprintf(f, "%-5s %-12s %12s %18s %12s %12s\n", "state", "name", "usage", "time_us",
-		"above", "below");
-	for (int i = 0; i < rp->nstates; i++) {
-		const struct ik_state_usage *u = &rp->all[i];
-		fprintf(f, "%-5d %-12s %12" PRIu64 " %18s %12" PRIu64 " %12" PRIu64 "\n", i,
-			drv->states[i].name, u->usage, us3(b, sizeof(b), u->time_ns), u->above,
-			u->below);
+	char buf[512];
+	if (strlen(list) >= sizeof(buf)) {
+		fprintf(stderr, "idlekit replay: --governor: list too long\n");
+		return -1;
 	}
-	if (!compare)
-		return;
-	fprintf(f, "\nagreement with the recorded state (first entry of each period, by index): %.2f %% (%" PRIu64
-		   " of %" PRIu64 " periods)\n",
-		rp->compared ? 100.0 * (double)rp->agree / (double)rp->compared : 0.0, rp->agree,
-		rp->compared);
-	const struct ik_driver *rec = &h->drivers[0].drv;
-	if (h->ndrivers > 1 || rec->state_count != drv->state_count)
-		fprintf(f, "note: the trace's table (%s, %d states) differs from the platform's (%d states); indices are compared\n",
-			rec->name, rec->state_count, drv->state_count);
-	fprintf(f, "confusion (periods; rows: recorded state, columns: chosen state)\n%-14s", "recorded\\chosen");
-	for (int j = 0; j < drv->state_count; j++)
-		fprintf(f, " %10s", drv->states[j].name);
-	fputc('\n', f);
-	int nrec = max_states(h);
-	for (int i = 0; i < nrec; i++) {
-		fprintf(f, "%-15s", state_name(h, -1, i, b, sizeof(b)));
-		for (int j = 0; j < drv->state_count; j++)
-			fprintf(f, " %10" PRIu64, rp->confusion[i][j]);
-		fputc('\n', f);
+	snprintf(buf, sizeof(buf), "%s", list);
+	*n = 0;
+	for (char *t = buf, *next; t; t = next) {
+		next = strchr(t, ',');
+		if (next)
+			*next++ = '\0';
+		if (!*t) {
+			fprintf(stderr, "idlekit replay: --governor: expected NAME[,NAME...], got '%s'\n", list);
+			return -1;
+		}
+		const struct ik_governor *g = ik_governor_find(t);
+		if (!g) {
+			fprintf(stderr, "idlekit replay: --governor: no governor '%s' (available: %s)\n", t,
+				ik_governor_names());
+			return -1;
+		}
+		for (int i = 0; i < *n; i++)
+			if (govs[i] == g) {
+				fprintf(stderr, "idlekit replay: --governor: '%s' given twice\n", t);
+				return -1;
+			}
+		if (*n == IK_TRACE_REPLAY_MAX_GOVS) {
+			fprintf(stderr, "idlekit replay: --governor: expected at most %d governors\n",
+				IK_TRACE_REPLAY_MAX_GOVS);
+			return -1;
+		}
+		govs[(*n)++] = g;
 	}
+	return 0;
 }
 
-static void write_replay_json(FILE *f, const struct ik_driver *drv,
-			      const struct ik_trace_header *h, const struct ik_trace_replay *rp,
-			      const char *gov, const char *platform, int hz, bool compare)
+/* haltpoll: the parameters the traced machine ran with, when the trace says them. */
+static const char *haltpoll_params(const struct ik_trace_header *th, bool given,
+				   struct ik_haltpoll_params *hp)
 {
-	char b[32];
-	fprintf(f, "{\n  \"schema\": \"idlekit.replay/1\",\n  \"governor\": ");
-	json_str(f, gov);
-	fprintf(f, ", \"platform\": ");
-	json_str(f, platform);
-	fprintf(f, ", \"hz\": %d, \"cpus\": %d,\n  \"periods\": %" PRIu64 ", \"entries\": %" PRIu64
-		   ", \"extra_entries\": %" PRIu64 ", \"wake_pending\": %" PRIu64 ", \"capped\": %" PRIu64
-		   ", \"skipped\": %" PRIu64 ",\n  \"states\": [\n",
-		hz, rp->cpus, rp->periods, rp->entries, rp->extra_entries, rp->wake_pending,
-		rp->capped, rp->skipped);
-	for (int i = 0; i < rp->nstates; i++) {
-		const struct ik_state_usage *u = &rp->all[i];
-		fprintf(f, "    {\"index\": %d, \"name\": ", i);
-		json_str(f, drv->states[i].name);
-		fprintf(f, ", \"usage\": %" PRIu64 ", \"time_us\": %s, \"above\": %" PRIu64
-			   ", \"below\": %" PRIu64 "}%s\n",
-			u->usage, us3(b, sizeof(b), u->time_ns), u->above, u->below,
-			i + 1 < rp->nstates ? "," : "");
+	if (given)
+		return "--haltpoll-poll-ns, the rest defaults";
+	if (strcmp(th->governor, "haltpoll") != 0)
+		return "defaults";
+	for (int i = 0; i < th->nparams; i++) {
+		const struct ik_trace_param *p = &th->params[i];
+		if (strcmp(p->key, "guest_halt_poll_ns") == 0)
+			hp->guest_halt_poll_ns = p->value;
+		else if (strcmp(p->key, "guest_halt_poll_grow") == 0 && p->value <= UINT32_MAX)
+			hp->guest_halt_poll_grow = (unsigned)p->value;
+		else if (strcmp(p->key, "guest_halt_poll_shrink") == 0 && p->value <= UINT32_MAX)
+			hp->guest_halt_poll_shrink = (unsigned)p->value;
+		else if (strcmp(p->key, "guest_halt_poll_grow_start") == 0)
+			hp->guest_halt_poll_grow_start = p->value;
+		else if (strcmp(p->key, "guest_halt_poll_allow_shrink") == 0)
+			hp->guest_halt_poll_allow_shrink = p->value != 0;
 	}
-	fprintf(f, "  ]");
-	if (compare) {
-		fprintf(f, ",\n  \"compared\": %" PRIu64 ", \"agree\": %" PRIu64 ", \"agreement_pct\": %.2f,\n  \"confusion\": [",
-			rp->compared, rp->agree,
-			rp->compared ? 100.0 * (double)rp->agree / (double)rp->compared : 0.0);
-		int nrec = max_states(h);
-		for (int i = 0; i < nrec; i++) {
-			fprintf(f, "%s[", i ? ", " : "");
-			for (int j = 0; j < drv->state_count; j++)
-				fprintf(f, "%s%" PRIu64, j ? ", " : "", rp->confusion[i][j]);
-			fputc(']', f);
-		}
-		fputc(']', f);
-	}
-	fprintf(f, "\n}\n");
+	return "the trace header";
 }
 
 int cmd_replay(int argc, char **argv)
 {
-	enum { OPT_HZ = 256, OPT_JSON, OPT_LENIENT, OPT_COMPARE, OPT_HP_POLL, OPT_HTML, OPT_WINDOW };
+	enum { OPT_HZ = 256, OPT_JSON, OPT_LENIENT, OPT_COMPARE, OPT_HP_POLL, OPT_HTML, OPT_WINDOW,
+	       OPT_CLOSED, OPT_SEED };
 	static const struct option opts[] = {
 		{ "html", required_argument, NULL, OPT_HTML },
 		{ "timeline-window", required_argument, NULL, OPT_WINDOW },
@@ -535,6 +620,8 @@ int cmd_replay(int argc, char **argv)
 		{ "hz", required_argument, NULL, OPT_HZ },
 		{ "compare-recorded", no_argument, NULL, OPT_COMPARE },
 		{ "haltpoll-poll-ns", required_argument, NULL, OPT_HP_POLL },
+		{ "closed-loop", no_argument, NULL, OPT_CLOSED },
+		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "lenient", no_argument, NULL, OPT_LENIENT },
 		{ "output", required_argument, NULL, 'o' },
@@ -544,8 +631,8 @@ int cmd_replay(int argc, char **argv)
 	const char *governor = NULL, *platform = NULL, *outpath = NULL, *htmlpath = NULL;
 	const char *window = NULL;
 	int64_t win_start = 0, win_len = IK_TIMELINE_DEFAULT_LEN_NS;
-	bool json = false, lenient = false, compare = false;
-	uint64_t hz = 0;
+	bool json = false, lenient = false, compare = false, closed = false;
+	uint64_t hz = 0, seed = 1;
 	struct ik_haltpoll_params hp;
 	bool hp_given = false;
 	int c;
@@ -566,6 +653,11 @@ int cmd_replay(int argc, char **argv)
 			}
 			break;
 		case OPT_COMPARE: compare = true; break;
+		case OPT_CLOSED: closed = true; break;
+		case OPT_SEED:
+			if (cli_parse_u64("replay", "--seed", optarg, UINT64_MAX, &seed))
+				return EXIT_USAGE;
+			break;
 		case OPT_HP_POLL:
 			if (cli_parse_u64("replay", "--haltpoll-poll-ns", optarg, UINT32_MAX,
 					  &hp.guest_halt_poll_ns))
@@ -596,8 +688,8 @@ int cmd_replay(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (!path || !governor || !platform) {
-		fprintf(stderr, "idlekit replay: %s is required\ne.g. idlekit replay run.trace --governor menu --platform intel-skx\n",
-			!path ? "TRACE" : !governor ? "--governor G (one of: menu teo ladder haltpoll)"
+		fprintf(stderr, "idlekit replay: %s is required\ne.g. idlekit replay run.trace -g menu,teo --platform intel-skx\n",
+			!path ? "TRACE" : !governor ? "--governor G[,G...] (of: menu teo ladder haltpoll)"
 						     : "--platform P (a built-in name or an INI file)");
 		return EXIT_USAGE;
 	}
@@ -605,18 +697,17 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "idlekit replay: --timeline-window is for the HTML report: add --html FILE\n");
 		return EXIT_USAGE;
 	}
-	const struct ik_governor *gov = ik_governor_find(governor);
-	if (!gov) {
-		fprintf(stderr, "idlekit replay: --governor: no governor '%s' (available: %s)\n",
-			governor, ik_governor_names());
+	const struct ik_governor *govs[IK_TRACE_REPLAY_MAX_GOVS];
+	int ngov = 0;
+	if (parse_governors(governor, govs, &ngov))
 		return EXIT_USAGE;
-	}
 	char err[IK_ERR_LEN];
 	int rc = EXIT_USAGE;
 	struct ik_scenario *sc = calloc(1, sizeof(*sc));
 	struct ik_driver_binding *bind = calloc(1, sizeof(*bind));
+	struct ik_trace_replay *rps = calloc((size_t)ngov, sizeof(*rps));
 	bool bound = false;
-	if (!sc || !bind) {
+	if (!sc || !bind || !rps) {
 		fprintf(stderr, "idlekit replay: out of memory\n");
 		rc = EXIT_FAIL;
 		goto out;
@@ -631,7 +722,7 @@ int cmd_replay(int argc, char **argv)
 	}
 	snprintf(sc->platform_ref, sizeof(sc->platform_ref), "%s", platform);
 	snprintf(sc->driver, sizeof(sc->driver), "table");
-	snprintf(sc->governor, sizeof(sc->governor), "%s", gov->name);
+	snprintf(sc->governor, sizeof(sc->governor), "%s", govs[0]->name);
 	sc->hz = 250;
 	sc->latency_limit_us = -1;
 	const struct ik_idle_driver *driver = ik_idle_driver_find("table");
@@ -645,82 +736,80 @@ int cmd_replay(int argc, char **argv)
 	rc = open_trace("replay", path, lenient, &in);
 	if (rc >= 0)
 		goto out;
+	const struct ik_trace_header *h = ik_trace_header(in.r);
 	if (from_trace)
-		bind->table = ik_trace_header(in.r)->drivers[0].drv;
-	/* haltpoll: the parameters the traced machine ran with, when the trace says them */
+		bind->table = h->drivers[0].drv;
 	const char *hp_from = NULL;
-	if (strcmp(gov->name, "haltpoll") == 0) {
-		const struct ik_trace_header *th = ik_trace_header(in.r);
-		hp_from = hp_given ? "--haltpoll-poll-ns, the rest defaults" : "defaults";
-		if (!hp_given && strcmp(th->governor, "haltpoll") == 0) {
-			hp_from = "the trace header";
-			for (int i = 0; i < th->nparams; i++) {
-				const struct ik_trace_param *p = &th->params[i];
-				if (strcmp(p->key, "guest_halt_poll_ns") == 0)
-					hp.guest_halt_poll_ns = p->value;
-				else if (strcmp(p->key, "guest_halt_poll_grow") == 0 && p->value <= UINT32_MAX)
-					hp.guest_halt_poll_grow = (unsigned)p->value;
-				else if (strcmp(p->key, "guest_halt_poll_shrink") == 0 && p->value <= UINT32_MAX)
-					hp.guest_halt_poll_shrink = (unsigned)p->value;
-				else if (strcmp(p->key, "guest_halt_poll_grow_start") == 0)
-					hp.guest_halt_poll_grow_start = p->value;
-				else if (strcmp(p->key, "guest_halt_poll_allow_shrink") == 0)
-					hp.guest_halt_poll_allow_shrink = p->value != 0;
-			}
-		}
-	}
-	struct ik_trace_replay_opts ro = { .drv = &bind->table, .gov = gov, .hz = (int)hz,
-					   .haltpoll = &hp };
+	for (int g = 0; g < ngov; g++)
+		if (strcmp(govs[g]->name, "haltpoll") == 0)
+			hp_from = haltpoll_params(h, hp_given, &hp);
+	struct ik_trace_cost_model cost = { .plat = from_trace ? NULL : &sc->platform };
+	memcpy(cost.hw_state, bind->hw_state, sizeof(cost.hw_state));
+	struct ik_trace_replay_opts ro[IK_TRACE_REPLAY_MAX_GOVS];
+	for (int g = 0; g < ngov; g++)
+		ro[g] = (struct ik_trace_replay_opts){ .drv = &bind->table, .gov = govs[g], .hz = (int)hz,
+						       .haltpoll = &hp, .closed_loop = closed,
+						       .cost = &cost, .seed = seed };
+	struct ik_timeline *tl = NULL;
 	if (htmlpath) {
-		ro.timeline = ik_timeline_new(0, win_start, win_len, ik_trace_header(in.r)->cpus);
-		if (!ro.timeline) {
+		/* the timeline of the first governor */
+		tl = ro[0].timeline = ik_timeline_new(0, win_start, win_len, h->cpus);
+		if (!tl) {
 			fprintf(stderr, "idlekit replay: out of memory\n");
 			close_trace(&in);
 			rc = EXIT_FAIL;
 			goto out;
 		}
 	}
-	struct ik_trace_replay rp;
-	int rrc = ik_trace_replay_run(in.r, &ro, &rp, err, sizeof(err));
+	int rrc = ik_trace_replay_many(in.r, ro, ngov, rps, err, sizeof(err));
 	if (rrc) {
 		fprintf(stderr, "idlekit replay: %s\n", err);
-		ik_timeline_free(ro.timeline);
+		ik_timeline_free(tl);
 		close_trace(&in);
 		rc = rrc == IK_TRACE_EINPUT ? EXIT_USAGE : EXIT_FAIL;
 		goto out;
 	}
-	if (rp.skipped)
+	if (rps[0].skipped)
 		fprintf(stderr, "idlekit replay: --lenient: %" PRIu64 " bad lines skipped; the first: %s\n",
-			rp.skipped, ik_trace_first_skip(in.r));
-	const struct ik_trace_header *h = ik_trace_header(in.r);
-	int usehz = hz ? (int)hz : h->hz;
+			rps[0].skipped, ik_trace_first_skip(in.r));
+	const char *names[IK_TRACE_REPLAY_MAX_GOVS];
+	for (int g = 0; g < ngov; g++)
+		names[g] = govs[g]->name;
+	const struct ik_hw_effects *fx = &sc->platform.effects;
+	struct ik_trace_replay_report rep = {
+		.origin = in.origin, .platform = sc->platform.name, .hz = hz ? (int)hz : h->hz,
+		.cpus = h->cpus, .closed_loop = closed, .compare = compare, .seed = seed,
+		.drv = &bind->table, .h = h, .map = &rps[0].map, .haltpoll_from = hp_from,
+		.haltpoll = &hp, .nruns = ngov, .governors = names, .runs = rps,
+		.package_note = !from_trace && fx->pkg_idle_mw != fx->pkg_active_mw
+					? "the package's deep state (the package is charged pkg_active_mw throughout)"
+					: NULL,
+	};
 	struct cli_output o;
 	rc = EXIT_FAIL;
 	if (cli_output_open(&o, outpath) == 0) {
-		if (json)
-			write_replay_json(o.fp, &bind->table, h, &rp, gov->name, sc->platform.name, usehz, compare);
-		else
-			write_replay_text(o.fp, in.origin, &bind->table, h, &rp, gov->name,
-					  sc->platform.name, usehz, compare, &hp, hp_from);
-		rc = cli_output_close(&o, 1) ? EXIT_FAIL : EXIT_OK;
+		int wrc = json ? ik_report_replay_json(o.fp, &rep) : ik_report_replay_text(o.fp, &rep);
+		rc = cli_output_close(&o, wrc == 0) ? EXIT_FAIL : EXIT_OK;
 	}
 	if (rc == EXIT_OK && htmlpath) {
 		rc = EXIT_FAIL;
 		if (cli_output_open(&o, htmlpath) == 0) {
-			struct ik_html_replay hr = { .origin = in.origin, .governor = gov->name,
-						     .platform = sc->platform.name, .hz = usehz,
+			struct ik_html_replay hr = { .origin = in.origin, .governor = govs[0]->name,
+						     .platform = sc->platform.name, .hz = rep.hz,
 						     .compare = compare, .drv = &bind->table, .h = h,
-						     .rp = &rp, .tl = ro.timeline };
+						     .rp = &rps[0], .tl = tl, .report = &rep };
 			int wrc = ik_report_html_replay(o.fp, &hr);
 			rc = cli_output_close(&o, wrc == 0) ? EXIT_FAIL : EXIT_OK;
 		}
 	}
-	ik_timeline_free(ro.timeline);
-	ik_trace_replay_free(&rp);
+	ik_timeline_free(tl);
+	for (int g = 0; g < ngov; g++)
+		ik_trace_replay_free(&rps[g]);
 	close_trace(&in);
 out:
 	if (bound)
 		ik_idle_driver_release(bind);
+	free(rps);
 	free(bind);
 	free(sc);
 	return rc;

@@ -3,8 +3,10 @@
  *   analyze: settings, the text report's tables, residency per state per CPU, the idle-
  *            duration histogram with the target residencies marked, the wake causes, and a
  *            timeline of states per CPU;
- *   replay:  the same for the replayed entries, and with --compare-recorded the governor's
- *            choices against the recorded states (a confusion matrix);
+ *   replay:  every governor's what-if side by side (energy, its parts as stacked bars, the
+ *            wake latency's CDF per governor, too deep / too shallow, agreement), then the
+ *            first governor's replayed entries as analyze shows them, and with
+ *            --compare-recorded its choices against the recorded states (a confusion matrix);
  *   wakelat: settings, the percentiles, the latency histogram and CDF (exact percentiles
  *            marked) and the wakee CPU's idle states.
  * Plots come from html_common.c and svg.c.  Written in the "C" locale: same input, same bytes.
@@ -327,6 +329,80 @@ static void plot_confusion(FILE *out, const struct ik_html_replay *r, const char
 			  "The diagonal (same index) is agreement.");
 }
 
+/* Every governor's figures: a table, the energy's parts, the wake latency per governor. */
+static int governors_section(FILE *out, const struct ik_trace_replay_report *rep)
+{
+	int n = rep->nruns;
+	fputs("<h2>Governors side by side</h2>\n<table class=\"states\">\n<tr>", out);
+	static const char *const hd[] = {"governor", "idle entries", "wake pending", "energy_j",
+					 "avg_power_w", "wake p50 (us)", "wake p99 (us)", "wake max (us)",
+					 "too_deep_%", "too_shallow_%", "agreement_%"};
+	for (size_t i = 0; i < sizeof(hd) / sizeof(hd[0]); i++)
+		ik_html_th(out, hd[i]);
+	fputs("</tr>\n", out);
+	for (int g = 0; g < n; g++) {
+		const struct ik_trace_replay *rp = &rep->runs[g];
+		const struct ik_hist *l = &rp->run.wake_latency;
+		struct ik_rep_accuracy a;
+		ik_rep_accuracy(&rp->run, &a);
+		fputs("<tr>", out);
+		ik_html_td_text(out, rep->governors[g], strlen(rep->governors[g]));
+		ik_html_td_u64(out, rp->entries);
+		ik_html_td_u64(out, rp->wake_pending);
+		if (rp->has_energy) {
+			ik_html_td_fixed(out, rp->run.energy_j, 6);
+			ik_html_td_fixed(out, ik_run_avg_power_w(&rp->run), 4);
+		} else {
+			ik_html_td_num(out, "n/a");
+			ik_html_td_num(out, "n/a");
+		}
+		ik_html_td_us(out, ik_hist_percentile(l, 50.0));
+		ik_html_td_us(out, ik_hist_percentile(l, 99.0));
+		ik_html_td_us(out, l->count ? l->max : 0);
+		ik_html_td_fixed(out, a.too_deep_pct, 2);
+		ik_html_td_fixed(out, a.too_shallow_pct, 2);
+		ik_html_td_fixed(out, rp->compared ? 100.0 * (double)rp->agree / (double)rp->compared : 0.0, 2);
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+	ik_html_note(out, "%s loop (docs/replay.md). Wake latency: per recorded period, from the wake "
+			  "to the work starting (the real exit cost paid, or the wait when the wake was "
+			  "pending). Too deep / too shallow: the kernel's above / below over the "
+			  "entries, as idlekit sim counts them.", rep->closed_loop ? "Closed" : "Open");
+	if (rep->runs[0].has_energy) {
+		double *v = calloc((size_t)n * 3, sizeof(double));
+		if (!v)
+			return -1;
+		double top = 0;
+		for (int g = 0; g < n; g++) {
+			const struct ik_trace_replay *rp = &rep->runs[g];
+			v[g * 3] = rp->state_j;
+			v[g * 3 + 1] = rp->entry_exit_j;
+			v[g * 3 + 2] = rp->run.energy_j - rp->state_j - rp->entry_exit_j;
+			if (rp->run.energy_j > top)
+				top = rp->run.energy_j;
+		}
+		static const char *const parts[] = {"idle states", "entry and exit", "busy and package"};
+		struct ik_svg p;
+		struct ik_svg_axis x = {.label = "governor", .ncat = n, .cat_labels = rep->governors};
+		struct ik_svg_axis y = {.min = 0, .max = top > 0 ? top * 1.05 : 1, .label = "energy (J)"};
+		ik_svg_begin(&p, out, IK_HTML_PLOT_W, 320, "Energy per governor", &x, &y);
+		ik_svg_stacked_bars(&p, n, 3, v, parts, NULL);
+		ik_svg_axes(&p);
+		ik_svg_legend(&p, 3, parts, NULL);
+		ik_svg_end(&p);
+		free(v);
+		if (rep->package_note)
+			ik_html_note(out, "The energy leaves out %s.", rep->package_note);
+	}
+	const struct ik_hist *hs[IK_TRACE_REPLAY_MAX_GOVS];
+	for (int g = 0; g < n; g++)
+		hs[g] = &rep->runs[g].run.wake_latency;
+	ik_html_latency(out, hs[0], hs, rep->governors, n, NULL, rep->governors[0],
+			"Wake latency: from each recorded wake to the work starting on the replayed CPU.");
+	return 0;
+}
+
 int ik_report_html_replay(FILE *out, const struct ik_html_replay *r)
 {
 	if (!out || !r || !r->origin || !r->drv || !r->h || !r->rp ||
@@ -351,6 +427,8 @@ int ik_report_html_replay(FILE *out, const struct ik_html_replay *r)
 	}
 	uint64_t span = rp->last_ns > rp->first_ns ? (uint64_t)(rp->last_ns - rp->first_ns) : 0;
 
+	if (r->report)
+		rc |= governors_section(out, r->report);
 	fputs("<h2>Settings</h2>\n<table class=\"settings\">\n", out);
 	ik_html_setting(out, "trace", r->origin, strlen(r->origin));
 	ik_html_setting(out, "governor", r->governor ? r->governor : "", IK_NAME_LEN);
@@ -369,7 +447,8 @@ int ik_report_html_replay(FILE *out, const struct ik_html_replay *r)
 	ik_html_setting(out, "traced time", buf, sizeof(buf));
 	fputs("</table>\n", out);
 
-	fputs("<h2>Replayed idle states</h2>\n<table class=\"states\">\n<tr>", out);
+	fprintf(out, "<h2>Replayed idle states (%s)</h2>\n<table class=\"states\">\n<tr>",
+		r->governor ? r->governor : "");
 	static const char *const hd[] = {"state", "name", "usage", "time_us", "above", "below"};
 	for (size_t i = 0; i < sizeof(hd) / sizeof(hd[0]); i++)
 		ik_html_th(out, hd[i]);
@@ -407,15 +486,23 @@ int ik_report_html_replay(FILE *out, const struct ik_html_replay *r)
 
 	if (r->compare) {
 		fputs("<h2>Against the recorded states</h2>\n", out);
-		ik_html_note(out, "Agreement with the recorded state (first entry of each period, by "
-				  "index): %.2f %% (%llu of %llu periods).",
+		ik_html_note(out, "Agreement with the recorded state (first entry of each period, the "
+				  "recorded state mapped onto the platform's table): %.2f %% (%llu of %llu periods).",
 			     rp->compared ? 100.0 * (double)rp->agree / (double)rp->compared : 0.0,
 			     (unsigned long long)rp->agree, (unsigned long long)rp->compared);
-		const struct ik_driver *rec = &r->h->drivers[0].drv;
-		if (r->h->ndrivers > 1 || rec->state_count != drv->state_count)
-			ik_html_note(out, "The trace's table (%s, %d states) differs from the "
-					  "platform's (%d states): indices are compared.",
-				     rec->name, rec->state_count, drv->state_count);
+		fputs("<table class=\"settings\">\n", out);
+		for (int d = 0; d < rp->map.ndrivers; d++)
+			for (int i = 0; i < rp->map.nstates[d] && i < IK_STATE_MAX; i++) {
+				char key[2 * NAME_BUF + 8], val[NAME_BUF + 32];
+				int to = rp->map.to[d][i];
+				snprintf(key, sizeof(key), "%.*s %.*s", IK_NAME_LEN, r->h->drivers[d].drv.name,
+					 IK_NAME_LEN, r->h->drivers[d].drv.states[i].name);
+				snprintf(val, sizeof(val), "%.*s (by %s)", IK_NAME_LEN,
+					 to >= 0 ? drv->states[to].name : "(none)",
+					 ik_trace_map_how_name(rp->map.how[d][i]));
+				ik_html_setting(out, key, val, sizeof(val));
+			}
+		fputs("</table>\n", out);
 		int nrec = max_states(r->h);
 		char rb[IK_STATE_MAX][NAME_BUF];
 		const char *rn[IK_STATE_MAX + 1];

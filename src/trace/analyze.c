@@ -6,11 +6,15 @@
  * own ik_account_entered() on a device per CPU whose disabled states come from the state
  * flags (UNUSABLE, OFF), so analyze, sim and govreplay count mis-predictions the same way.
  *
- * The wake cause of a period is the first wake event on its CPU at or after its idle_enter
- * and before the next idle_enter (the kernel may trace the interrupt before or after the
- * idle exit); a period with none has cause "none".  A task_wake from another CPU while the
+ * The wake cause of a period is the first wake event on its CPU at or after its idle_enter,
+ * either before the idle exit or after it within IK_TRACE_WAKE_AFTER_EXIT_NS and before the
+ * CPU did anything else (the kernel handles the waking interrupt before or after tracing
+ * the exit, depending on the idle state's method; a later tick fired while the CPU was
+ * busy); a period with none has cause "none".  A task_wake from another CPU while the
  * CPU is idle (before its idle_exit) counts as a wake with cause "remote", its source CPU
- * kept (format 1.1).  With switch events, a period is followed by a task if a switch to a
+ * kept (format 1.1); so does the sender of a 'wake ipi SRC'.  Each cause, and each IRQ,
+ * counts the too-deep ("early": woken before the state paid off) and too-shallow ("late")
+ * periods it ended, as idlestat attributes them.  With switch events, a period is followed by a task if a switch to a
  * PID other than 0 comes after its exit and before the next idle_enter, else it was empty.
  */
 #include <inttypes.h>
@@ -23,9 +27,10 @@
 struct cpu_run {
 	struct ik_device dev;
 	bool idle, open; /* in idle; a period started and not finished */
-	bool exited, too_deep, has_cause, ran_task;
+	bool exited, too_deep, too_shallow, has_cause, ran_task;
+	bool busy; /* since the exit the CPU did something: a later wake is not the cause */
 	int state, src;
-	int64_t enter_ns;
+	int64_t enter_ns, exit_ns, irq;
 	enum ik_trace_cause cause;
 };
 
@@ -76,6 +81,31 @@ static int remote_add(struct ik_trace_remote_list *l, int src)
 	return 0;
 }
 
+/* One more period ended by IRQ irq; -1 out of memory. */
+static int irq_add(struct ik_trace_analysis *a, int64_t irq, bool deep, bool shallow)
+{
+	size_t i = 0;
+	while (i < a->nirqs && a->irqs[i].irq < irq)
+		i++;
+	if (i == a->nirqs || a->irqs[i].irq != irq) {
+		if (a->nirqs == a->irqs_cap) {
+			size_t cap = a->irqs_cap ? a->irqs_cap * 2 : 16;
+			struct ik_trace_irq_count *nv = realloc(a->irqs, cap * sizeof(*nv));
+			if (!nv)
+				return -1;
+			a->irqs = nv;
+			a->irqs_cap = cap;
+		}
+		memmove(a->irqs + i + 1, a->irqs + i, (a->nirqs - i) * sizeof(*a->irqs));
+		a->irqs[i] = (struct ik_trace_irq_count){ .irq = irq };
+		a->nirqs++;
+	}
+	a->irqs[i].periods++;
+	a->irqs[i].too_deep += deep;
+	a->irqs[i].too_shallow += shallow;
+	return 0;
+}
+
 static int finish(struct ik_trace_analysis *a, int cpu, struct cpu_run *c)
 {
 	if (!c->open || !c->exited)
@@ -89,8 +119,90 @@ static int finish(struct ik_trace_analysis *a, int cpu, struct cpu_run *c)
 		a->cpu[cpu].too_deep_by_cause[k]++;
 		a->all.too_deep_by_cause[k]++;
 	}
+	if (c->too_shallow) {
+		a->cpu[cpu].too_shallow_by_cause[k]++;
+		a->all.too_shallow_by_cause[k]++;
+	}
 	c->open = false;
-	return k == IK_CAUSE_REMOTE ? remote_add(&a->remote[cpu], c->src) : 0;
+	if (k == IK_CAUSE_IRQ && c->irq >= 0 && irq_add(a, c->irq, c->too_deep, c->too_shallow))
+		return -1;
+	return (k == IK_CAUSE_REMOTE || (k == IK_CAUSE_IPI && c->src >= 0))
+		       ? remote_add(&a->remote[cpu], c->src) : 0;
+}
+
+/* The package and core groups of the CPUs the header's 'cpu' lines place; -1 on OOM. */
+static int groups_build(const struct ik_trace_header *h, struct ik_trace_analysis *a,
+			int *pkg_of, int *core_of)
+{
+	for (int c = 0; c < h->cpus; c++)
+		pkg_of[c] = core_of[c] = -1;
+	if (!h->topo)
+		return 0;
+	a->groups = calloc((size_t)h->cpus * 2, sizeof(*a->groups));
+	if (!a->groups)
+		return -1;
+	/* packages first, then cores, each in the order of their first CPU */
+	for (int pass = 0; pass < 2; pass++)
+		for (int c = 0; c < h->cpus; c++) {
+			const struct ik_trace_cpu_topo *t = &h->topo[c];
+			if (t->package < 0)
+				continue;
+			int32_t core = pass ? t->core : -1;
+			int first = pass ? a->npackages : 0, n = pass ? a->ncores : a->npackages;
+			int g = first;
+			while (g < first + n && !(a->groups[g].package == t->package && a->groups[g].core == core))
+				g++;
+			if (g == first + n) {
+				a->groups[g] = (struct ik_trace_group){ .package = t->package, .core = core };
+				if (pass)
+					a->ncores++;
+				else
+					a->npackages++;
+			}
+			a->groups[g].cpus++;
+			(pass ? core_of : pkg_of)[c] = g;
+		}
+	return 0;
+}
+
+static void group_idle(struct ik_trace_analysis *a, int g, bool idle, int64_t t)
+{
+	if (g < 0)
+		return;
+	struct ik_trace_group *gr = &a->groups[g];
+	if (idle) {
+		if (++gr->idle == gr->cpus)
+			gr->since_ns = t;
+	} else if (gr->idle > 0) {
+		if (gr->idle-- == gr->cpus)
+			gr->all_idle_ns += (uint64_t)(t - gr->since_ns);
+	}
+}
+
+/* The time since the CPU's last freq event, at that frequency; -1 out of memory. */
+static int pstate_close(struct ik_trace_pstates *ps, int64_t t)
+{
+	if (!ps->cur_khz || t <= ps->since_ns)
+		return 0;
+	size_t i = 0;
+	while (i < ps->n && ps->v[i].khz < ps->cur_khz)
+		i++;
+	if (i == ps->n || ps->v[i].khz != ps->cur_khz) {
+		if (ps->n == ps->cap) {
+			size_t cap = ps->cap ? ps->cap * 2 : 8;
+			struct ik_trace_pstate *nv = realloc(ps->v, cap * sizeof(*nv));
+			if (!nv)
+				return -1;
+			ps->v = nv;
+			ps->cap = cap;
+		}
+		memmove(ps->v + i + 1, ps->v + i, (ps->n - i) * sizeof(*ps->v));
+		ps->v[i] = (struct ik_trace_pstate){ ps->cur_khz, 0 };
+		ps->n++;
+	}
+	ps->v[i].ns += (uint64_t)(t - ps->since_ns);
+	ps->since_ns = t;
+	return 0;
 }
 
 static void add_period(struct ik_trace_state_stats *s, uint64_t ns, bool deep, bool shallow)
@@ -122,9 +234,14 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 	a->cpus = h->cpus;
 	a->cpu = calloc((size_t)h->cpus, sizeof(*a->cpu));
 	a->remote = calloc((size_t)h->cpus, sizeof(*a->remote));
+	a->idle_ns = calloc((size_t)h->cpus, sizeof(*a->idle_ns));
+	a->pstates = calloc((size_t)h->cpus, sizeof(*a->pstates));
 	struct cpu_run *run = calloc((size_t)h->cpus, sizeof(*run));
-	if (!a->cpu || !a->remote || !run) {
+	int *pkg_of = calloc((size_t)h->cpus * 2, sizeof(int));
+	if (!a->cpu || !a->remote || !a->idle_ns || !a->pstates || !run || !pkg_of ||
+	    groups_build(h, a, pkg_of, pkg_of + h->cpus)) {
 		free(run);
+		free(pkg_of);
 		ik_trace_analysis_free(a);
 		snprintf(err, errlen, "out of memory");
 		return IK_TRACE_EFAIL;
@@ -148,7 +265,12 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 			if (finish(a, ev.cpu, c))
 				goto oom;
 			c->idle = c->open = true;
-			c->exited = c->too_deep = c->has_cause = c->ran_task = false;
+			c->exited = c->too_deep = c->too_shallow = c->has_cause = c->ran_task = false;
+			c->busy = false;
+			c->src = -1;
+			c->irq = -1;
+			group_idle(a, pkg_of[ev.cpu], true, ev.t_ns);
+			group_idle(a, pkg_of[h->cpus + ev.cpu], true, ev.t_ns);
 			c->state = ev.state;
 			c->enter_ns = ev.t_ns;
 			break;
@@ -164,15 +286,24 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 			a->hist[ik_trace_hist_bucket(ns)]++;
 			ik_timeline_add(tl, ev.cpu, c->state, c->enter_ns, ev.t_ns);
 			a->periods++;
+			a->idle_ns[ev.cpu] += ns;
+			group_idle(a, pkg_of[ev.cpu], false, ev.t_ns);
+			group_idle(a, pkg_of[h->cpus + ev.cpu], false, ev.t_ns);
 			c->idle = false;
 			c->exited = true;
+			c->exit_ns = ev.t_ns;
 			c->too_deep = deep;
+			c->too_shallow = shallow;
 			break;
 		}
 		case IK_TRACE_WAKE:
-			if (c->open && !c->has_cause) {
+			if (c->open && !c->has_cause &&
+			    (!c->exited ||
+			     (!c->busy && ev.t_ns - c->exit_ns <= IK_TRACE_WAKE_AFTER_EXIT_NS))) {
 				c->has_cause = true;
 				c->cause = ev.cause;
+				c->src = ev.cause == IK_CAUSE_IPI && ev.ipi_src ? ev.src_cpu : -1;
+				c->irq = ev.cause == IK_CAUSE_IRQ ? ev.arg : -1;
 			}
 			break;
 		case IK_TRACE_TASK_WAKE:
@@ -182,12 +313,30 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 				c->cause = IK_CAUSE_REMOTE;
 				c->src = ev.src_cpu;
 			}
+			/* the waker did something (this event is on the wakee's time line) */
+			if (ev.src_cpu >= 0 && ev.src_cpu < h->cpus && run[ev.src_cpu].exited)
+				run[ev.src_cpu].busy = true;
 			break;
 		case IK_TRACE_SWITCH:
 			a->has_switch = true;
 			if (c->open && c->exited && ev.arg2 != 0)
 				c->ran_task = true;
+			c->busy = c->exited;
 			break;
+		case IK_TRACE_TIMER_START:
+		case IK_TRACE_TIMER_CANCEL:
+		case IK_TRACE_TICK_STOP:
+			c->busy = c->exited;
+			break;
+		case IK_TRACE_FREQ: {
+			struct ik_trace_pstates *ps = &a->pstates[ev.cpu];
+			if (pstate_close(ps, ev.t_ns))
+				goto oom;
+			a->has_freq = true;
+			ps->cur_khz = (uint32_t)ev.arg;
+			ps->since_ns = ev.t_ns;
+			break;
+		}
 		default:
 			break;
 		}
@@ -197,6 +346,8 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 			if (finish(a, cpu, &run[cpu]))
 				goto oom;
 			a->open_at_end += run[cpu].idle;
+			if (pstate_close(&a->pstates[cpu], a->last_ns))
+				goto oom;
 			if (run[cpu].idle) /* drawn up to the last event, not counted */
 				ik_timeline_add(tl, cpu, run[cpu].state, run[cpu].enter_ns, a->last_ns);
 		}
@@ -209,6 +360,7 @@ oom:
 	}
 	if (!a->has_switch)
 		a->task_periods = a->empty_periods = 0;
+	free(pkg_of);
 	a->events = ik_trace_events_read(r);
 	a->skipped = ik_trace_skipped(r);
 	if (a->first_ns < 0)
@@ -226,6 +378,19 @@ void ik_trace_analysis_free(struct ik_trace_analysis *a)
 			free(a->remote[c].v);
 	free(a->remote);
 	free(a->cpu);
+	free(a->irqs);
+	free(a->idle_ns);
+	if (a->pstates)
+		for (int c = 0; c < a->cpus; c++)
+			free(a->pstates[c].v);
+	free(a->pstates);
+	a->pstates = NULL;
+	free(a->groups);
+	a->groups = NULL;
+	a->npackages = a->ncores = 0;
 	a->cpu = NULL;
 	a->remote = NULL;
+	a->irqs = NULL;
+	a->idle_ns = NULL;
+	a->nirqs = a->irqs_cap = 0;
 }

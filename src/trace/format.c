@@ -31,9 +31,53 @@ struct ik_trace_reader {
 	char first_skip[256];
 };
 
+const char *ik_trace_irq_name(const struct ik_trace_header *h, int64_t irq)
+{
+	int lo = 0, hi = h->nirqs - 1;
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		if (h->irqs[mid].irq == irq)
+			return h->irqs[mid].name;
+		if (h->irqs[mid].irq < irq)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+int ik_trace_irq_name_set(struct ik_trace_header *h, int64_t irq, const char *name, size_t len)
+{
+	if (irq < 0 || irq > INT32_MAX)
+		return -1;
+	int i = 0;
+	while (i < h->nirqs && h->irqs[i].irq < irq)
+		i++;
+	if (i == h->nirqs || h->irqs[i].irq != irq) {
+		if (h->nirqs >= IK_TRACE_MAX_IRQ_NAMES)
+			return -1;
+		/* grown in steps of 64 */
+		if (h->nirqs % 64 == 0) {
+			void *nv = realloc(h->irqs, (size_t)(h->nirqs + 64) * sizeof(*h->irqs));
+			if (!nv)
+				return -1;
+			h->irqs = nv;
+		}
+		memmove(h->irqs + i + 1, h->irqs + i, (size_t)(h->nirqs - i) * sizeof(*h->irqs));
+		h->nirqs++;
+		h->irqs[i].irq = (int32_t)irq;
+	}
+	if (len >= IK_TRACE_IRQ_NAME_LEN)
+		len = IK_TRACE_IRQ_NAME_LEN - 1;
+	memcpy(h->irqs[i].name, name, len);
+	h->irqs[i].name[len] = '\0';
+	return 0;
+}
+
 const char *ik_trace_cause_name(enum ik_trace_cause c)
 {
-	static const char *const names[] = { "timer", "tick", "ipi", "irq", "unknown", "remote", "none" };
+	static const char *const names[] = { "timer", "tick", "ipi", "irq", "unknown", "remote",
+					     "softirq", "none" };
 	return (unsigned)c <= IK_CAUSE_NONE ? names[c] : "none";
 }
 
@@ -291,6 +335,23 @@ static int read_header(struct ik_trace_reader *r, char *err, size_t errlen)
 			h->topo[cpu].core = (int32_t)core;
 			continue;
 		}
+		if (strcmp(w[0], "irq") == 0) {
+			/* 1.1: irq N NAME, each N once, anywhere after 'cpus' */
+			uint64_t irq;
+			if (h->minor < 1 || n != 3 || parse_word(w[1], INT32_MAX, &irq) ||
+			    strlen(w[2]) >= IK_TRACE_IRQ_NAME_LEN || ik_trace_irq_name(h, (int64_t)irq)) {
+				snprintf(err, errlen, "%s:%" PRIu64 ": expected %s, got '%s'", r->origin, r->line,
+					 h->minor < 1 ? "no 'irq' line before format 1.1" :
+					 "'irq N NAME' (each N once, NAME one word under 32 bytes)", got);
+				goto out;
+			}
+			if (ik_trace_irq_name_set(h, (int64_t)irq, w[2], strlen(w[2]))) {
+				snprintf(err, errlen, "%s:%" PRIu64 ": expected at most %d 'irq' lines, got more",
+					 r->origin, r->line, IK_TRACE_MAX_IRQ_NAMES);
+				goto out;
+			}
+			continue;
+		}
 		if (strcmp(w[0], "governor") == 0) {
 			/* 1.1: governor NAME [KEY=VALUE ...], once, anywhere after 'cpus' */
 			memcpy(line, l, len);
@@ -500,15 +561,25 @@ static int parse_event(struct ik_trace_reader *r, const char *l, size_t len,
 		for (int j = 0; nargs >= 1 && j < IK_CAUSE_REMOTE; j++)
 			if (word_is(w[3], wl[3], causes[j]))
 				c = j;
-		if (c < 0 || (c == IK_CAUSE_IRQ ? nargs > 2 : nargs != 1) ||
-		    (nargs == 2 && parse_u64(w[4], wl[4], INT32_MAX, &v))) {
+		if (nargs >= 1 && r->h.minor >= 1 && word_is(w[3], wl[3], "softirq"))
+			c = IK_CAUSE_SOFTIRQ;
+		/* an argument: irq N, softirq VEC; 1.1: ipi SRC_CPU */
+		bool arg_ok = c == IK_CAUSE_IRQ || c == IK_CAUSE_SOFTIRQ ||
+			      (c == IK_CAUSE_IPI && r->h.minor >= 1);
+		uint64_t max = c == IK_CAUSE_IPI ? (uint64_t)r->h.cpus - 1 : INT32_MAX;
+		if (c < 0 || nargs > (arg_ok ? 2 : 1) ||
+		    (nargs == 2 && parse_u64(w[4], wl[4], max, &v))) {
 			show(got, sizeof(got), nargs >= 1 ? w[3] : "", nargs >= 1 ? (size_t)(l + len - w[3]) : 0);
-			BAD("%s:%" PRIu64 ": expected 'wake timer|tick|ipi|unknown' or 'wake irq [N]', got '%s'",
-			    r->origin, r->line, got);
+			BAD("%s:%" PRIu64 ": expected 'wake timer|tick|ipi|unknown' or 'wake irq [N]'%s, got '%s'",
+			    r->origin, r->line,
+			    r->h.minor >= 1 ? " or 'wake ipi SRC_CPU' or 'wake softirq [VEC]'" : "", got);
 		}
 		ev->kind = IK_TRACE_WAKE;
 		ev->cause = (enum ik_trace_cause)c;
-		if (nargs == 2)
+		if (nargs == 2 && c == IK_CAUSE_IPI) {
+			ev->src_cpu = (int)v;
+			ev->ipi_src = true;
+		} else if (nargs == 2)
 			ev->arg = (int64_t)v;
 	} else if (word_is(k, kl, "timer_start")) {
 		if (nargs < 1 || nargs > 2 || parse_u64(w[3], wl[3], INT64_MAX, &v) ||
@@ -557,14 +628,22 @@ static int parse_event(struct ik_trace_reader *r, const char *l, size_t len,
 		}
 		ev->kind = IK_TRACE_TICK_STOP;
 		ev->arg = (int64_t)v;
-	} else if (word_is(k, kl, "task_wake") || word_is(k, kl, "switch") || word_is(k, kl, "tick_stop")) {
+	} else if (r->h.minor >= 1 && word_is(k, kl, "freq")) {
+		if (nargs != 1 || parse_u64(w[3], wl[3], UINT32_MAX, &v) || v == 0) {
+			show(got, sizeof(got), nargs >= 1 ? w[3] : "", nargs >= 1 ? (size_t)(l + len - w[3]) : 0);
+			BAD("%s:%" PRIu64 ": expected 'freq KHZ' (1..4294967295), got '%s'", r->origin, r->line, got);
+		}
+		ev->kind = IK_TRACE_FREQ;
+		ev->arg = (int64_t)v;
+	} else if (word_is(k, kl, "task_wake") || word_is(k, kl, "switch") || word_is(k, kl, "tick_stop") ||
+		   word_is(k, kl, "freq")) {
 		show(got, sizeof(got), k, kl);
 		BAD("%s:%" PRIu64 ": expected an event of format 1 (the header says 'idlekit-trace 1'; '%s' needs 'idlekit-trace 1.1'), got '%s'",
 		    r->origin, r->line, got, got);
 	} else {
 		show(got, sizeof(got), k, kl);
 		BAD("%s:%" PRIu64 ": expected an event (idle_enter, idle_exit, wake, timer_start, timer_cancel, timer_expire%s), got '%s'",
-		    r->origin, r->line, r->h.minor >= 1 ? ", task_wake, switch, tick_stop" : "", got);
+		    r->origin, r->line, r->h.minor >= 1 ? ", task_wake, switch, tick_stop, freq" : "", got);
 	}
 	return IK_TRACE_OK;
 }
@@ -676,6 +755,7 @@ void ik_trace_close(struct ik_trace_reader *r)
 	free(r->idle);
 	free(r->h.cpu_driver);
 	free(r->h.topo);
+	free(r->h.irqs);
 	free(r);
 }
 
@@ -701,6 +781,9 @@ void ik_trace_header_free(struct ik_trace_header *h)
 	h->cpu_driver = NULL;
 	free(h->topo);
 	h->topo = NULL;
+	free(h->irqs);
+	h->irqs = NULL;
+	h->nirqs = 0;
 }
 
 int ik_trace_write_header(FILE *out, const struct ik_trace_header *h)
@@ -717,6 +800,8 @@ int ik_trace_write_header(FILE *out, const struct ik_trace_header *h)
 		if (h->topo[c].package >= 0 && h->topo[c].core >= 0)
 			fprintf(out, "cpu %d %" PRId32 " %" PRId32 "\n", c, h->topo[c].package,
 				h->topo[c].core);
+	for (int i = 0; h->minor >= 1 && i < h->nirqs; i++)
+		fprintf(out, "irq %" PRId32 " %s\n", h->irqs[i].irq, h->irqs[i].name);
 	for (int d = 0; d < h->ndrivers; d++) {
 		const struct ik_driver *drv = &h->drivers[d].drv;
 		/* The CPU list of this driver. */
@@ -741,48 +826,101 @@ int ik_trace_write_header(FILE *out, const struct ik_trace_header *h)
 	return ferror(out) ? IK_TRACE_EFAIL : IK_TRACE_OK;
 }
 
+/* Decimal digits of v at p; returns the end.  (The writer is on the import's hot path.) */
+static char *put_u64(char *p, uint64_t v)
+{
+	char tmp[20];
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static char *put_i64(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return put_u64(p, (uint64_t)0 - (uint64_t)v);
+	}
+	return put_u64(p, (uint64_t)v);
+}
+
+static char *put_str(char *p, const char *s)
+{
+	while (*s)
+		*p++ = *s++;
+	return p;
+}
+
 int ik_trace_write_event(FILE *out, const struct ik_trace_event *ev)
 {
 	char buf[192];
-	int n = snprintf(buf, sizeof(buf), "%" PRId64 " %d ", ev->t_ns, ev->cpu);
+	char *p = put_i64(buf, ev->t_ns);
+	*p++ = ' ';
+	p = put_i64(p, ev->cpu);
+	*p++ = ' ';
 	switch (ev->kind) {
 	case IK_TRACE_IDLE_ENTER:
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "idle_enter %d\n", ev->state);
+		p = put_str(p, "idle_enter ");
+		p = put_i64(p, ev->state);
 		break;
 	case IK_TRACE_IDLE_EXIT:
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "idle_exit\n");
+		p = put_str(p, "idle_exit");
 		break;
 	case IK_TRACE_WAKE:
-		if (ev->cause == IK_CAUSE_IRQ && ev->arg >= 0)
-			n += snprintf(buf + n, sizeof(buf) - (size_t)n, "wake irq %" PRId64 "\n", ev->arg);
-		else
-			n += snprintf(buf + n, sizeof(buf) - (size_t)n, "wake %s\n",
-				      ik_trace_cause_name(ev->cause));
+		p = put_str(p, "wake ");
+		p = put_str(p, ik_trace_cause_name(ev->cause));
+		if ((ev->cause == IK_CAUSE_IRQ || ev->cause == IK_CAUSE_SOFTIRQ) && ev->arg >= 0) {
+			*p++ = ' ';
+			p = put_i64(p, ev->arg);
+		} else if (ev->cause == IK_CAUSE_IPI && ev->ipi_src) {
+			*p++ = ' ';
+			p = put_i64(p, ev->src_cpu);
+		}
 		break;
 	case IK_TRACE_TIMER_START:
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "timer_start %" PRId64, ev->arg);
-		n += ev->timer_id ? snprintf(buf + n, sizeof(buf) - (size_t)n, " %" PRIu64 "\n", ev->timer_id)
-				  : snprintf(buf + n, sizeof(buf) - (size_t)n, "\n");
+		p = put_str(p, "timer_start ");
+		p = put_i64(p, ev->arg);
+		if (ev->timer_id) {
+			*p++ = ' ';
+			p = put_u64(p, ev->timer_id);
+		}
 		break;
 	case IK_TRACE_TIMER_CANCEL:
-	case IK_TRACE_TIMER_EXPIRE: {
-		const char *k = ev->kind == IK_TRACE_TIMER_CANCEL ? "timer_cancel" : "timer_expire";
-		n += ev->timer_id ? snprintf(buf + n, sizeof(buf) - (size_t)n, "%s %" PRIu64 "\n", k, ev->timer_id)
-				  : snprintf(buf + n, sizeof(buf) - (size_t)n, "%s\n", k);
+	case IK_TRACE_TIMER_EXPIRE:
+		p = put_str(p, ev->kind == IK_TRACE_TIMER_CANCEL ? "timer_cancel" : "timer_expire");
+		if (ev->timer_id) {
+			*p++ = ' ';
+			p = put_u64(p, ev->timer_id);
+		}
 		break;
-	}
 	case IK_TRACE_TASK_WAKE:
-		n += ev->arg >= 0 ? snprintf(buf + n, sizeof(buf) - (size_t)n, "task_wake %d %" PRId64 "\n",
-					     ev->src_cpu, ev->arg)
-				  : snprintf(buf + n, sizeof(buf) - (size_t)n, "task_wake %d\n", ev->src_cpu);
+		p = put_str(p, "task_wake ");
+		p = put_i64(p, ev->src_cpu);
+		if (ev->arg >= 0) {
+			*p++ = ' ';
+			p = put_i64(p, ev->arg);
+		}
 		break;
 	case IK_TRACE_SWITCH:
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "switch %" PRId64 " %" PRId64 "\n", ev->arg,
-			      ev->arg2);
+		p = put_str(p, "switch ");
+		p = put_i64(p, ev->arg);
+		*p++ = ' ';
+		p = put_i64(p, ev->arg2);
 		break;
 	case IK_TRACE_TICK_STOP:
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "tick_stop %d\n", ev->arg ? 1 : 0);
+		p = put_str(p, ev->arg ? "tick_stop 1" : "tick_stop 0");
+		break;
+	case IK_TRACE_FREQ:
+		p = put_str(p, "freq ");
+		p = put_i64(p, ev->arg);
 		break;
 	}
-	return fwrite(buf, 1, (size_t)n, out) == (size_t)n ? IK_TRACE_OK : IK_TRACE_EFAIL;
+	*p++ = '\n';
+	size_t n = (size_t)(p - buf);
+	return fwrite(buf, 1, n, out) == n ? IK_TRACE_OK : IK_TRACE_EFAIL;
 }

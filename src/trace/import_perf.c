@@ -26,9 +26,9 @@
  *
  * perf's default clock is not the hrtimers' CLOCK_MONOTONIC, so an expiry time cannot be
  * placed on the trace's time line unless perf recorded with -k mono: then clock_mono says
- * so, and it is checked (a tick hrtimer's expiry, on CLOCK_MONOTONIC, has now= within 1 ms
- * of its event time).  Without it hrtimer_start/cancel are ignored and counted, and the
- * same comparison tells the caller whether the input looks like -k mono.  perf script has
+ * so, and it is checked (ik_trace_clock_mono: every tick expiry's now= within a tolerance
+ * derived from the offsets' spread).  Without it hrtimer_start/cancel are ignored and
+ * counted, and the same check tells the caller whether the input looks like -k mono.  perf script has
  * no state table: the caller gives one, or a generic one is made.  The whole input is read,
  * sorted by time (stable) and then written, so a bad input writes nothing.
  */
@@ -37,7 +37,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlekit/host.h"
 #include "idlekit/trace.h"
+#include "trace/import_internal.h"
 
 #define LINE_LIMIT (1u << 16)
 #define IDLE_EXIT_STATE 4294967295u
@@ -109,6 +111,17 @@ static int stamp_at(const char *l, size_t len, size_t p, int *cpu, int64_t *t, s
 		return -1;
 	while (i < len && blank(l[i]))
 		i++;
+	/* ftrace and trace-cmd report -l: the irq-info flags ("d..2.", "dNh1") before the time */
+	if (i < len && !digit(l[i])) {
+		size_t j = i;
+		while (j < len && !blank(l[j]) && strchr("dDnNhHsSbBzZX.0123456789", l[j]))
+			j++;
+		if (j == i || j >= len || !blank(l[j]))
+			return -1;
+		i = j;
+		while (i < len && blank(l[i]))
+			i++;
+	}
 	/* Seconds: at most 9223372035, so that the time in ns fits an int64. */
 	if (digits(l, len, &i, 10, (uint64_t)INT64_MAX / 1000000000u - 1, &sec, NULL) ||
 	    i >= len || l[i] != '.')
@@ -175,19 +188,51 @@ static bool equals(const char *s, size_t len, const char *lit)
  * One line: 0 with *r filled, 1 for an event of another kind, -1 if bad (message in why).
  * maxstate: the largest state index accepted.
  */
-static int parse_line(const char *l, size_t len, int maxstate, struct ik_trace_import_rec *r, char *why,
-		      size_t whylen)
+/* The system of an event ftrace prints by name alone ("" if not one of ours). */
+static const char *system_of(const char *name, size_t nl)
+{
+	static const struct { const char *sys, *name; } known[] = {
+		{ "power", "cpu_idle" }, { "power", "cpu_frequency" },
+		{ "irq", "irq_handler_entry" }, { "irq", "irq_handler_exit" },
+		{ "irq", "softirq_entry" }, { "irq", "softirq_exit" },
+		{ "irq_vectors", "reschedule_entry" }, { "irq_vectors", "reschedule_exit" },
+		{ "irq_vectors", "call_function_entry" }, { "irq_vectors", "call_function_exit" },
+		{ "irq_vectors", "call_function_single_entry" },
+		{ "irq_vectors", "call_function_single_exit" },
+		{ "ipi", "ipi_entry" }, { "ipi", "ipi_exit" }, { "ipi", "ipi_send_cpu" },
+		{ "ipi", "ipi_send_cpumask" }, { "timer", "hrtimer_expire_entry" },
+		{ "timer", "hrtimer_start" }, { "timer", "hrtimer_cancel" }, { "timer", "tick_stop" },
+		{ "sched", "sched_waking" }, { "sched", "sched_wakeup" }, { "sched", "sched_switch" },
+	};
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (strlen(known[i].name) == nl && memcmp(known[i].name, name, nl) == 0)
+			return known[i].sys;
+	return "";
+}
+
+/* What a line gives beyond its record: a cpumask's CPUs, an IRQ's name. */
+struct pctx {
+	bool bare_names;              /* events may be "NAME:" (ftrace, trace-cmd report) */
+	struct ik_cpuset mask;        /* ipi_send_cpumask: the targets (r->arg = -2) */
+	struct ik_trace_header names; /* IRQ names seen (nirqs, irqs) */
+	bool names_full;
+};
+
+static int parse_line(struct pctx *px, const char *l, size_t len, int maxstate,
+		      struct ik_trace_import_rec *r, char *why, size_t whylen)
 {
 	char got[80];
 	size_t i = 0, after = 0;
 	bool found = false;
 
-	for (size_t p = 0; p < len; p++) {
-		if (l[p] == '[' && (p == 0 || blank(l[p - 1])) &&
-		    stamp_at(l, len, p, &r->cpu, &r->t_ns, &after) == 0) {
+	for (const char *q = memchr(l, '[', len); q; q = memchr(q + 1, '[', len - (size_t)(q + 1 - l))) {
+		size_t p = (size_t)(q - l);
+		if ((p == 0 || blank(l[p - 1])) && stamp_at(l, len, p, &r->cpu, &r->t_ns, &after) == 0) {
 			found = true;
 			break;
 		}
+		if (p + 1 >= len)
+			break;
 	}
 	if (!found) {
 		excerpt(got, sizeof(got), l, len);
@@ -205,13 +250,27 @@ static int parse_line(const char *l, size_t len, int maxstate, struct ik_trace_i
 	size_t el = i - e0;
 	const char *ev = l + e0;
 	const char *colon = el >= 2 ? memchr(ev, ':', el - 1) : NULL;
-	if (el < 4 || ev[el - 1] != ':' || !colon || colon == ev) {
+	if (el < 2 || ev[el - 1] != ':' || colon == ev || (!colon && !px->bare_names) ||
+	    (colon && el < 4)) {
 		excerpt(got, sizeof(got), ev, el);
-		snprintf(why, whylen, "expected an event 'SYS:NAME:' after the time, got '%s'", got);
+		snprintf(why, whylen, "expected an event '%s' after the time, got '%s'",
+			 px->bare_names ? "NAME:' or 'SYS:NAME:" : "SYS:NAME:", got);
 		return -1;
 	}
-	const char *sys = ev, *name = colon + 1;
-	size_t sl = (size_t)(colon - ev), nl = el - 1 - sl - 1;
+	const char *sys, *name;
+	size_t sl, nl;
+	if (colon) {
+		sys = ev;
+		name = colon + 1;
+		sl = (size_t)(colon - ev);
+		nl = el - 1 - sl - 1;
+	} else {
+		/* ftrace and trace-cmd print the event's name alone */
+		name = ev;
+		nl = el - 1;
+		sys = system_of(name, nl);
+		sl = strlen(sys);
+	}
 	while (i < len && blank(l[i]))
 		i++;
 	const char *rest = l + i;
@@ -250,6 +309,79 @@ static int parse_line(const char *l, size_t len, int maxstate, struct ik_trace_i
 		}
 		r->kind = P_IRQ;
 		r->arg = (int64_t)x;
+		v = field(rest, rl, "name=", &vl);
+		if (v && vl > 0 && !px->names_full) {
+			const char *old = ik_trace_irq_name(&px->names, r->arg);
+			if (!old || strlen(old) != (vl < IK_TRACE_IRQ_NAME_LEN ? vl : IK_TRACE_IRQ_NAME_LEN - 1) ||
+			    memcmp(old, v, strlen(old)) != 0)
+				px->names_full = ik_trace_irq_name_set(&px->names, r->arg, v, vl) != 0;
+		}
+		return 0;
+	}
+	if (equals(sys, sl, "power") && equals(name, nl, "cpu_frequency")) {
+		uint64_t khz, cpu;
+		size_t k2 = 0;
+		const char *sv = field(rest, rl, "state=", &vl);
+		size_t svl = vl;
+		v = field(rest, rl, "cpu_id=", &vl);
+		if (!sv || digits(sv, svl, &k, 10, UINT32_MAX, &khz, NULL) || k != svl || khz == 0 || !v ||
+		    digits(v, vl, &k2, 10, IK_TRACE_MAX_CPUS - 1, &cpu, NULL) || k2 != vl) {
+			excerpt(got, sizeof(got), rest, rl);
+			snprintf(why, whylen, "expected 'state=KHZ cpu_id=N' (N < %d) in power:cpu_frequency, got '%s'",
+				 IK_TRACE_MAX_CPUS, got);
+			return -1;
+		}
+		r->kind = IK_IMPORT_FREQ;
+		r->cpu = (int)cpu; /* the CPU changed, not the one that traced it */
+		r->arg = (int64_t)khz;
+		return 0;
+	}
+	if (equals(sys, sl, "irq") && equals(name, nl, "softirq_entry")) {
+		v = field(rest, rl, "vec=", &vl);
+		if (!v || digits(v, vl, &k, 10, INT32_MAX, &x, NULL) || k != vl) {
+			excerpt(got, sizeof(got), v ? v : rest, v ? vl : rl);
+			snprintf(why, whylen, "expected 'vec=N' in irq:softirq_entry, got '%s'", got);
+			return -1;
+		}
+		r->kind = IK_IMPORT_SOFTIRQ;
+		r->arg = (int64_t)x;
+		return 0;
+	}
+	if (equals(sys, sl, "ipi") && equals(name, nl, "ipi_send_cpu")) {
+		v = field(rest, rl, "cpu=", &vl);
+		if (!v || digits(v, vl, &k, 10, IK_TRACE_MAX_CPUS - 1, &x, NULL) || k != vl) {
+			excerpt(got, sizeof(got), v ? v : rest, v ? vl : rl);
+			snprintf(why, whylen, "expected 'cpu=N' (N < %d) in ipi:ipi_send_cpu, got '%s'",
+				 IK_TRACE_MAX_CPUS, got);
+			return -1;
+		}
+		r->kind = IK_IMPORT_IPI_SEND;
+		r->arg = (int64_t)x;
+		return 0;
+	}
+	if (equals(sys, sl, "ipi") && equals(name, nl, "ipi_send_cpumask")) {
+		char list[512], perr[128];
+		v = field(rest, rl, "cpumask=", &vl);
+		if (v && vl < sizeof(list)) {
+			memcpy(list, v, vl);
+			list[vl] = '\0';
+		}
+		if (!v || vl >= sizeof(list) ||
+		    ik_cpulist_parse(list, IK_TRACE_MAX_CPUS, true, &px->mask, perr, sizeof(perr))) {
+			excerpt(got, sizeof(got), v ? v : rest, v ? vl : rl);
+			snprintf(why, whylen, "expected 'cpumask=LIST' (CPUs below %d, as 0-3,8) in ipi:ipi_send_cpumask, got '%s'",
+				 IK_TRACE_MAX_CPUS, got);
+			return -1;
+		}
+		r->kind = IK_IMPORT_IPI_SEND;
+		r->arg = -2;
+		return 0;
+	}
+	if ((equals(sys, sl, "ipi") && equals(name, nl, "ipi_exit")) ||
+	    (equals(sys, sl, "irq_vectors") &&
+	     (equals(name, nl, "reschedule_exit") || equals(name, nl, "call_function_exit") ||
+	      equals(name, nl, "call_function_single_exit")))) {
+		r->kind = IK_IMPORT_IPI_EXIT;
 		return 0;
 	}
 	if ((equals(sys, sl, "irq_vectors") &&
@@ -350,110 +482,371 @@ static int emit(FILE *out, struct ik_trace_import_stats *st, const struct ik_tra
 	return ik_trace_write_event(out, ev);
 }
 
+/*
+ * Records in time order to trace events (src/trace/import_perf.c's rules, docs/trace-
+ * format.md "Import"): per CPU, whether it is idle, whether its period still wants a cause,
+ * when it exited and whether it did anything since, and the IPIs sent to it.
+ */
+struct wcpu {
+	bool idle, want_cause, busy, seen; /* seen: a cpu_idle has been */
+	int64_t exit_ns;
+	int ipi_from;       /* the sender of the last IPI sent to it, not yet received (-1) */
+	int in_ipi_from;    /* in an IPI handler: its sender (-1 unknown); -2 not in one */
+	int64_t in_ipi_ns;  /* when that handler started */
+};
+
+struct writer {
+	FILE *out;
+	int cpus;
+	bool timers, have_waking;
+	bool mark_wakeups;  /* streaming: sched_wakeup lines marked '~' (kept or dropped at the
+			       end, once it is known whether the input has sched_waking) */
+	uint64_t marked;
+	struct ik_trace_import_stats *st;
+	struct wcpu *c;
+};
+
+static int writer_init(struct writer *w, FILE *out, int cpus, bool timers, bool have_waking,
+		       struct ik_trace_import_stats *st)
+{
+	*w = (struct writer){ .out = out, .cpus = cpus, .timers = timers, .have_waking = have_waking,
+			      .st = st };
+	w->c = malloc((size_t)cpus * sizeof(*w->c));
+	if (!w->c)
+		return IK_TRACE_EFAIL;
+	for (int i = 0; i < cpus; i++)
+		w->c[i] = (struct wcpu){ .ipi_from = -1, .in_ipi_from = -2 };
+	return IK_TRACE_OK;
+}
+
+static void writer_free(struct writer *w)
+{
+	free(w->c);
+	w->c = NULL;
+}
+
+/* An interrupt-like record: the period's cause if it is the first one inside the period,
+   or the first one right after the exit (IK_TRACE_WAKE_AFTER_EXIT_NS, nothing done since). */
+static bool takes_cause(const struct wcpu *c, int64_t t)
+{
+	if (!c->want_cause)
+		return false;
+	return c->idle || (!c->busy && t - c->exit_ns <= IK_TRACE_WAKE_AFTER_EXIT_NS);
+}
+
+static int writer_record(struct writer *w, const struct ik_trace_import_rec *r)
+{
+	struct ik_trace_event ev = { .t_ns = r->t_ns, .cpu = r->cpu, .arg = -1 };
+	struct wcpu *c = &w->c[r->cpu];
+	struct ik_trace_import_stats *st = w->st;
+	int rc;
+	/* an IPI handler seen without its exit ends after the window */
+	if (c->in_ipi_from != -2 && r->t_ns - c->in_ipi_ns > IK_TRACE_WAKE_AFTER_EXIT_NS)
+		c->in_ipi_from = -2;
+	switch (r->kind) {
+	case P_IDLE:
+		if (r->arg < 0 ? !c->idle : c->idle) {
+			/* an exit before any entry: the CPU was idle when the recording began */
+			if (r->arg < 0 && !c->seen)
+				st->edge_start++;
+			else
+				st->dropped++; /* an entry or exit lost */
+			c->seen = true;
+			return IK_TRACE_OK;
+		}
+		c->seen = true;
+		if (r->arg < 0) {
+			ev.kind = IK_TRACE_IDLE_EXIT;
+			c->idle = false;
+			c->exit_ns = r->t_ns;
+			c->busy = false;
+		} else {
+			ev.kind = IK_TRACE_IDLE_ENTER;
+			ev.state = (int)r->arg;
+			c->idle = c->want_cause = true;
+			c->in_ipi_from = -2;
+		}
+		return emit(w->out, st, &ev);
+	case IK_IMPORT_IPI_SEND:
+		if (r->arg >= 0 && r->arg < w->cpus && r->arg != r->cpu)
+			w->c[r->arg].ipi_from = r->cpu;
+		if (!c->idle)
+			c->busy = true;
+		return IK_TRACE_OK;
+	case IK_IMPORT_IPI_EXIT:
+		c->in_ipi_from = -2;
+		return IK_TRACE_OK;
+	case IK_IMPORT_FREQ:
+		ev.kind = IK_TRACE_FREQ;
+		ev.arg = r->arg;
+		return emit(w->out, st, &ev);
+	case IK_IMPORT_WAKING:
+	case IK_IMPORT_WAKEUP: {
+		int src = r->cpu;
+		/* traced on the wakee inside the IPI handler of a known sender: the sender's */
+		if (r->arg2 == r->cpu && c->in_ipi_from >= 0)
+			src = c->in_ipi_from;
+		if (!ik_trace_sched_event(r->kind, src, r->arg, r->arg2, w->have_waking, w->cpus, &ev))
+			return IK_TRACE_OK;
+		if (src == r->cpu && !c->idle)
+			c->busy = true;
+		if (w->mark_wakeups && r->kind == IK_IMPORT_WAKEUP) {
+			w->marked++;
+			if (fputc('~', w->out) == EOF)
+				return IK_TRACE_EFAIL;
+		}
+		return emit(w->out, st, &ev);
+	}
+	case IK_IMPORT_SWITCH:
+	case IK_IMPORT_TICK_STOP:
+		if (!ik_trace_sched_event(r->kind, r->cpu, r->arg, r->arg2, w->have_waking, w->cpus, &ev))
+			return IK_TRACE_OK;
+		if (!c->idle)
+			c->busy = true;
+		return emit(w->out, st, &ev);
+	case IK_IMPORT_TSTART:
+	case IK_IMPORT_TCANCEL:
+		if (!c->idle)
+			c->busy = true;
+		if (!w->timers)
+			return IK_TRACE_OK;
+		ev.kind = r->kind == IK_IMPORT_TSTART ? IK_TRACE_TIMER_START : IK_TRACE_TIMER_CANCEL;
+		ev.arg = r->kind == IK_IMPORT_TSTART ? r->arg : -1;
+		ev.timer_id = r->id;
+		return emit(w->out, st, &ev);
+	default:
+		break;
+	}
+	/* An interrupt: IRQ, IPI, softirq, timer or tick expiry. */
+	if (r->kind == P_IPI) {
+		c->in_ipi_from = c->ipi_from;
+		c->in_ipi_ns = r->t_ns;
+		c->ipi_from = -1;
+	}
+	if (takes_cause(c, r->t_ns)) {
+		c->want_cause = false;
+		ev.kind = IK_TRACE_WAKE;
+		ev.cause = r->kind == P_IRQ ? IK_CAUSE_IRQ : r->kind == P_IPI ? IK_CAUSE_IPI :
+			   r->kind == IK_IMPORT_SOFTIRQ ? IK_CAUSE_SOFTIRQ :
+			   r->kind == P_TICK ? IK_CAUSE_TICK : IK_CAUSE_TIMER;
+		ev.arg = r->kind == P_IRQ || r->kind == IK_IMPORT_SOFTIRQ ? r->arg : -1;
+		if (r->kind == P_IPI && c->in_ipi_from >= 0) {
+			ev.src_cpu = c->in_ipi_from;
+			ev.ipi_src = true;
+			st->ipi_senders++;
+		}
+		if ((rc = emit(w->out, st, &ev)) != IK_TRACE_OK)
+			return rc;
+	} else if (c->want_cause && !c->idle && (r->kind == P_TICK || r->kind == P_TIMER)) {
+		st->late_ticks++; /* fired after the exit while the CPU was busy: not the cause */
+	}
+	/* With timers on the trace's clock, an expiry removes the timer. */
+	if (!w->timers || (r->kind != P_TICK && r->kind != P_TIMER))
+		return IK_TRACE_OK;
+	ev = (struct ik_trace_event){ .t_ns = r->t_ns, .cpu = r->cpu, .arg = -1,
+				      .kind = IK_TRACE_TIMER_EXPIRE, .timer_id = r->id };
+	return emit(w->out, st, &ev);
+}
+
 /* The sorted records as trace events. */
 static int write_events(FILE *out, const struct plist *pl, int cpus, bool timers,
 			bool have_waking, struct ik_trace_import_stats *st)
 {
-	/* Per CPU: bit 0 idle, bit 1 a period whose cause is not yet known. */
-	uint8_t *cs = calloc((size_t)cpus, 1);
-	if (!cs)
-		return IK_TRACE_EFAIL;
-	int rc = IK_TRACE_OK;
-	for (size_t i = 0; i < pl->n && rc == IK_TRACE_OK; i++) {
-		const struct ik_trace_import_rec *r = &pl->v[i];
-		struct ik_trace_event ev = { .t_ns = r->t_ns, .cpu = r->cpu, .arg = -1 };
-		uint8_t *s = &cs[r->cpu];
-		switch (r->kind) {
-		case P_IDLE:
-			if (r->arg < 0 ? !(*s & 1) : (*s & 1)) {
-				st->dropped++; /* an entry or exit lost, or before the recording */
-				continue;
-			}
-			if (r->arg < 0) {
-				ev.kind = IK_TRACE_IDLE_EXIT;
-				*s &= (uint8_t)~1u;
-			} else {
-				ev.kind = IK_TRACE_IDLE_ENTER;
-				ev.state = (int)r->arg;
-				*s = 3;
-			}
-			break;
-		case IK_IMPORT_WAKING:
-		case IK_IMPORT_WAKEUP:
-		case IK_IMPORT_SWITCH:
-		case IK_IMPORT_TICK_STOP:
-			if (!ik_trace_sched_event(r->kind, r->cpu, r->arg, r->arg2, have_waking, cpus, &ev))
-				continue;
-			break;
-		case IK_IMPORT_TSTART:
-		case IK_IMPORT_TCANCEL:
-			if (!timers)
-				continue;
-			ev.kind = r->kind == IK_IMPORT_TSTART ? IK_TRACE_TIMER_START : IK_TRACE_TIMER_CANCEL;
-			ev.arg = r->kind == IK_IMPORT_TSTART ? r->arg : -1;
-			ev.timer_id = r->id;
-			break;
-		default:
-			/* The first interrupt after an entry, before or after the exit. */
-			if (*s & 2) {
-				*s &= (uint8_t)~2u;
-				ev.kind = IK_TRACE_WAKE;
-				ev.cause = r->kind == P_IRQ ? IK_CAUSE_IRQ : r->kind == P_IPI ? IK_CAUSE_IPI :
-					   r->kind == P_TICK ? IK_CAUSE_TICK : IK_CAUSE_TIMER;
-				ev.arg = r->kind == P_IRQ ? r->arg : -1;
-				rc = emit(out, st, &ev);
-			}
-			/* With timers on the trace's clock, an expiry removes the timer. */
-			if (!timers || (r->kind != P_TICK && r->kind != P_TIMER) || rc != IK_TRACE_OK)
-				continue;
-			ev.kind = IK_TRACE_TIMER_EXPIRE;
-			ev.arg = -1;
-			ev.timer_id = r->id;
-			break;
-		}
-		rc = emit(out, st, &ev);
-	}
-	free(cs);
+	struct writer w;
+	int rc = writer_init(&w, out, cpus, timers, have_waking, st);
+	for (size_t i = 0; i < pl->n && rc == IK_TRACE_OK; i++)
+		rc = writer_record(&w, &pl->v[i]);
+	for (int i = 0; rc == IK_TRACE_OK && i < cpus; i++)
+		st->edge_end += w.c[i].idle; /* still idle at the end: a partial period */
+	writer_free(&w);
 	return rc;
 }
+
+/* ---- Streaming: lines in, records through the reorder window, events to a spool -------- */
+
+#define READ_CHUNK (1u << 20)
+
+struct line_reader {
+	FILE *in;
+	char *buf;
+	size_t len, pos; /* valid bytes, next unread */
+	bool eof;
+};
+
+/* The next line without its '\n' (NULL at the end); *toolong when over LINE_LIMIT. */
+static const char *read_line(struct line_reader *lr, size_t *len, bool *toolong, int *rc)
+{
+	*toolong = false;
+	*rc = 0;
+	for (;;) {
+		const char *start = lr->buf + lr->pos;
+		size_t avail = lr->len - lr->pos;
+		const char *nl = memchr(start, '\n', avail);
+		if (nl) {
+			*len = (size_t)(nl - start);
+			lr->pos += *len + 1;
+			*toolong = *len >= LINE_LIMIT;
+			return start;
+		}
+		if (lr->eof) {
+			if (avail == 0)
+				return NULL;
+			*len = avail;
+			lr->pos = lr->len;
+			*toolong = *len >= LINE_LIMIT;
+			return start;
+		}
+		if (avail >= LINE_LIMIT) { /* no end within the limit: skip to the next '\n' */
+			*toolong = true;
+			*len = 0;
+			for (;;) {
+				size_t got = fread(lr->buf, 1, READ_CHUNK, lr->in);
+				lr->pos = 0;
+				lr->len = got;
+				if (got == 0) {
+					lr->eof = true;
+					if (ferror(lr->in))
+						*rc = -1;
+					return lr->buf;
+				}
+				const char *e = memchr(lr->buf, '\n', got);
+				if (e) {
+					lr->pos = (size_t)(e - lr->buf) + 1;
+					return lr->buf;
+				}
+			}
+		}
+		memmove(lr->buf, start, avail);
+		lr->len = avail;
+		lr->pos = 0;
+		size_t got = fread(lr->buf + avail, 1, READ_CHUNK, lr->in);
+		lr->len += got;
+		if (got == 0) {
+			lr->eof = true;
+			if (ferror(lr->in)) {
+				*rc = -1;
+				return NULL;
+			}
+		}
+	}
+}
+
+/* trace_pipe's "CPU:N [LOST M EVENTS]" */
+static bool has_lost(const char *l, size_t len)
+{
+	for (size_t i = 0; i + 6 <= len; i++)
+		if (l[i] == '[' && memcmp(l + i, "[LOST ", 6) == 0)
+			return true;
+	return false;
+}
+
+/* The spool (events as written) after the header, sched_wakeup lines kept or dropped. */
+static int copy_spool(FILE *spool, FILE *out, bool drop_marked, uint64_t marked,
+		      struct ik_trace_import_stats *st)
+{
+	char buf[1 << 16];
+	size_t n;
+	if (fflush(spool) || fseek(spool, 0, SEEK_SET))
+		return IK_TRACE_EFAIL;
+	if (!marked) {
+		while ((n = fread(buf, 1, sizeof(buf), spool)) > 0)
+			if (fwrite(buf, 1, n, out) != n)
+				return IK_TRACE_EFAIL;
+		return ferror(spool) ? IK_TRACE_EFAIL : IK_TRACE_OK;
+	}
+	char line[IK_TRACE_LINE_MAX];
+	while (fgets(line, sizeof(line), spool)) {
+		if (line[0] == '~') {
+			if (drop_marked) {
+				st->written--;
+				continue;
+			}
+			fputs(line + 1, out);
+		} else {
+			fputs(line, out);
+		}
+	}
+	return ferror(spool) || ferror(out) ? IK_TRACE_EFAIL : IK_TRACE_OK;
+}
+
+/* How to record what the importer needs, per format. */
+static const char *const text_how[] = {
+	[IK_TEXT_PERF_SCRIPT] = "perf record -e power:cpu_idle -a",
+	[IK_TEXT_FTRACE] = "echo 1 > /sys/kernel/tracing/events/power/cpu_idle/enable",
+	[IK_TEXT_TRACE_CMD_REPORT] = "trace-cmd record -e power:cpu_idle",
+};
 
 int ik_trace_import_perf(FILE *in, const char *origin, FILE *out,
 			 const struct ik_trace_import_opts *o, struct ik_trace_import_stats *st,
 			 char *err, size_t errlen)
 {
-	struct plist pl = { 0 };
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t got;
+	return ik_trace_import_text(in, origin, IK_TEXT_PERF_SCRIPT, out, o, st, err, errlen);
+}
+
+int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format fmt, FILE *out,
+			 const struct ik_trace_import_opts *o, struct ik_trace_import_stats *st,
+			 char *err, size_t errlen)
+{
 	int rc = IK_TRACE_EINPUT;
 	int limit = o->drv ? o->drv->state_count - 1 : IK_STATE_MAX - 1;
+	int maxcpu = -1, maxstate = -1;
+	bool any_idle = false, v11 = false, have_waking = false, in_header = fmt != IK_TEXT_PERF_SCRIPT;
 	char why[200];
+	struct ik_import_window win = { 0 };
+	struct writer w = { 0 };
+	struct line_reader lr = { .in = in };
+	FILE *spool = NULL;
 
 	memset(st, 0, sizeof(*st));
+	if ((unsigned)fmt > IK_TEXT_TRACE_CMD_REPORT) {
+		snprintf(err, errlen, "%s: unknown text format %d", origin, (int)fmt);
+		return IK_TRACE_EFAIL;
+	}
 	if (o->drv && (o->drv->state_count < 1 || o->drv->state_count > IK_STATE_MAX)) {
 		snprintf(err, errlen, "%s: the state table has %d states, expected 1..%d", origin,
 			 o->drv->state_count, IK_STATE_MAX);
 		return IK_TRACE_EFAIL;
 	}
-	errno = 0;
-	while ((got = getline(&line, &cap, in)) >= 0) {
-		size_t len = (size_t)got;
+	struct pctx *px = calloc(1, sizeof(*px));
+	lr.buf = malloc(READ_CHUNK + LINE_LIMIT + 1);
+	spool = tmpfile();
+	if (!px || !lr.buf || !spool || ik_import_window_init(&win, IK_IMPORT_WINDOW) ||
+	    writer_init(&w, spool, IK_TRACE_MAX_CPUS, o->clock_mono, false, st)) {
+		snprintf(err, errlen, spool ? "out of memory" : "cannot create a temporary file");
+		rc = IK_TRACE_EFAIL;
+		goto out;
+	}
+	px->bare_names = fmt != IK_TEXT_PERF_SCRIPT;
+	w.mark_wakeups = true;
+	const char *l;
+	size_t len;
+	bool toolong;
+	int rrc;
+	while ((l = read_line(&lr, &len, &toolong, &rrc)) != NULL) {
 		st->lines++;
-		if (len && line[len - 1] == '\n')
+		if (len && l[len - 1] == '\r')
 			len--;
 		size_t i = 0;
-		while (i < len && blank(line[i]))
+		while (i < len && blank(l[i]))
 			i++;
-		if (i == len || line[i] == '#')
+		if (i == len || l[i] == '#')
 			continue;
-		struct ik_trace_import_rec r = { .seq = pl.n };
+		struct ik_trace_import_rec r = { 0 };
 		int prc;
-		if (len >= LINE_LIMIT) {
-			snprintf(why, sizeof(why), "expected a line shorter than %u bytes, got %zu bytes",
-				 LINE_LIMIT, len);
+		if (toolong) {
+			snprintf(why, sizeof(why), "expected a line shorter than %u bytes, got one longer",
+				 LINE_LIMIT);
 			prc = -1;
 		} else {
-			prc = parse_line(line, len, limit, &r, why, sizeof(why));
+			prc = parse_line(px, l, len, limit, &r, why, sizeof(why));
+		}
+		if (prc < 0 && fmt != IK_TEXT_PERF_SCRIPT && len > 6 && has_lost(l, len)) {
+			st->lost++; /* trace_pipe: "CPU:N [LOST M EVENTS]" */
+			continue;
+		}
+		if (prc < 0 && in_header) {
+			st->header_lines++; /* trace-cmd report's "cpus=N", "version = 6" */
+			continue;
 		}
 		if (prc < 0) {
 			if (!o->lenient) {
@@ -465,51 +858,149 @@ int ik_trace_import_perf(FILE *in, const char *origin, FILE *out,
 					 origin, st->lines, why);
 			continue;
 		}
+		in_header = false;
 		if (prc > 0) {
 			st->ignored++;
 			continue;
 		}
-		if (r.kind == P_TICK && r.arg2 >= 0) {
+		if (r.kind == P_TICK && r.arg2 >= 0)
 			/* The tick's hrtimer is on CLOCK_MONOTONIC: its now= is the event's time on
-			   that clock.  With clock_mono perf's time must be that clock too. */
-			int64_t d = r.arg2 - r.t_ns;
-			bool near = d <= 1000000 && d >= -1000000;
-			st->tick_now_match += near;
-			st->tick_now_far += !near;
-			if (!near && o->clock_mono) {
-				snprintf(err, errlen, "%s:%" PRIu64 ": expected perf's clock to be CLOCK_MONOTONIC (perf record -k mono) with --clock mono, got a tick hrtimer expiring at now=%" PRId64 " ns, %" PRId64 " us from the event's time",
-					 origin, st->lines, r.arg2, d / 1000);
-				goto out;
-			}
-		}
+			   that clock; checked at the end (ik_trace_clock_mono). */
+			ik_trace_clock_add(&st->clock, r.t_ns, r.arg2, st->lines, r.cpu);
 		if ((r.kind == IK_IMPORT_TSTART || r.kind == IK_IMPORT_TCANCEL) && !o->clock_mono) {
 			st->ignored++;
 			st->timers_ignored++;
 			continue;
 		}
 		st->used++;
-		if (pl.n == pl.cap) {
-			size_t nc = pl.cap ? pl.cap * 2 : 4096;
-			struct ik_trace_import_rec *nv = realloc(pl.v, nc * sizeof(*nv));
-			if (!nv) {
-				snprintf(err, errlen, "out of memory");
-				rc = IK_TRACE_EFAIL;
+		bool wake = r.kind == IK_IMPORT_WAKING || r.kind == IK_IMPORT_WAKEUP;
+		if (r.cpu > maxcpu)
+			maxcpu = r.cpu;
+		if (wake && r.arg2 > maxcpu)
+			maxcpu = (int)r.arg2;
+		if (r.kind == P_IDLE) {
+			any_idle = true;
+			if (r.arg > maxstate)
+				maxstate = (int)r.arg;
+		}
+		if ((r.kind >= IK_IMPORT_WAKING && r.kind <= IK_IMPORT_TICK_STOP) ||
+		    r.kind == IK_IMPORT_SOFTIRQ || r.kind == IK_IMPORT_IPI_SEND || r.kind == IK_IMPORT_FREQ)
+			v11 = true;
+		int c = -1;
+		bool mask = r.kind == IK_IMPORT_IPI_SEND && r.arg == -2;
+		if (mask && (c = ik_cpuset_next(&px->mask, -1)) < 0)
+			continue;
+		do {
+			if (mask)
+				r.arg = c;
+			struct ik_trace_import_rec let;
+			int wrc = ik_import_window_push(&win, &r, &let);
+			if (wrc < 0) {
+				snprintf(err, errlen, "%s:%" PRIu64 ": expected events in time order within %d events of each other, got one at %" PRId64 " ns, before %" PRId64 " ns already written (sort the input by time)",
+					 origin, st->lines, IK_IMPORT_WINDOW, r.t_ns, win.last_out_ns);
 				goto out;
 			}
-			pl.v = nv;
-			pl.cap = nc;
-		}
-		pl.v[pl.n++] = r;
+			if (wrc > 0) {
+				if (let.kind == IK_IMPORT_WAKING && !w.have_waking)
+					w.have_waking = true;
+				if ((rc = writer_record(&w, &let)) != IK_TRACE_OK)
+					goto write_failed;
+				rc = IK_TRACE_EINPUT;
+			}
+		} while (mask && (c = ik_cpuset_next(&px->mask, c)) >= 0);
+		if (r.kind == IK_IMPORT_WAKING)
+			have_waking = true;
 	}
-	if (ferror(in)) {
+	if (rrc) {
 		snprintf(err, errlen, "%s: read failed: %s", origin, strerror(errno));
 		rc = IK_TRACE_EFAIL;
 		goto out;
 	}
-	rc = ik_trace_import_records(pl.v, pl.n, origin, out, o, st, err, errlen);
+	struct ik_trace_import_rec let;
+	while (ik_import_window_pop(&win, &let)) {
+		if (let.kind == IK_IMPORT_WAKING)
+			w.have_waking = true;
+		if ((rc = writer_record(&w, &let)) != IK_TRACE_OK)
+			goto write_failed;
+	}
+	rc = IK_TRACE_EINPUT;
+	int64_t tol;
+	if (o->clock_mono && !ik_trace_clock_mono(&st->clock, o->hz, &tol)) {
+		if (st->clock.n)
+			snprintf(err, errlen, "%s:%" PRIu64 ": expected perf's clock to be CLOCK_MONOTONIC (perf record -k mono) with --clock mono, got a tick hrtimer expiring at now=%" PRId64 " ns, %" PRId64 " us from the event's time (tolerance %" PRId64 " us: twice the offsets' spread of %" PRId64 " us, at least %d us, at most a tenth of the tick)",
+				 origin, st->clock.far_line, st->clock.far_t_ns + st->clock.far_ns,
+				 st->clock.far_ns / 1000, tol / 1000,
+				 (st->clock.max_ns - st->clock.min_ns) / 1000, IK_TRACE_CLOCK_MIN_TOL_NS / 1000);
+		else
+			snprintf(err, errlen, "%s:%" PRIu64 ": expected perf's clock to be CLOCK_MONOTONIC with --clock mono, and tick hrtimer_expire_entry events with now= to check it, got none",
+				 origin, st->lines);
+		goto out;
+	}
+	if (!any_idle) {
+		if (st->lines)
+			snprintf(err, errlen, "%s:%" PRIu64 ": expected power:cpu_idle events (%s), got none",
+				 origin, st->lines, text_how[fmt]);
+		else
+			snprintf(err, errlen, "%s: expected power:cpu_idle events, got none", origin);
+		goto out;
+	}
+	for (int i = 0; i <= maxcpu; i++)
+		st->edge_end += w.c[i].idle;
+
+	/* The header, now that the CPUs, the states and the IRQ names are known; then the spool. */
+	struct ik_driver gen;
+	const struct ik_driver *drv = o->drv;
+	if (!drv) {
+		memset(&gen, 0, sizeof(gen));
+		snprintf(gen.name, sizeof(gen.name), "generic");
+		gen.state_count = maxstate + 1 > 0 ? maxstate + 1 : 1;
+		for (int k = 0; k < gen.state_count; k++) {
+			snprintf(gen.states[k].name, sizeof(gen.states[k].name), "state%d", k % IK_STATE_MAX);
+			gen.states[k].power_usage = -1;
+		}
+		if (ik_driver_init(&gen, err, errlen)) {
+			rc = IK_TRACE_EFAIL;
+			goto out;
+		}
+		drv = &gen;
+		st->generic = true;
+	}
+	struct ik_driver tab = *drv; /* names are one word in the format */
+	for (int k = 0; k < tab.state_count; k++)
+		for (char *ch = tab.states[k].name; *ch; ch++)
+			if (*ch == ' ' || *ch == '\t')
+				*ch = '_';
+	st->nstates = tab.state_count;
+	st->cpus = maxcpu + 1;
+	struct ik_trace_header h;
+	if (ik_trace_header_init(&h, o->hz > 0 ? o->hz : 250, st->cpus, &tab)) {
+		snprintf(err, errlen, "out of memory");
+		rc = IK_TRACE_EFAIL;
+		goto out;
+	}
+	h.nirqs = px->names.nirqs; /* borrowed, given back below */
+	h.irqs = px->names.irqs;
+	h.minor = v11 || h.nirqs || w.marked ? 1 : 0;
+	rc = ik_trace_write_header(out, &h);
+	h.nirqs = 0;
+	h.irqs = NULL;
+	ik_trace_header_free(&h);
+	if (rc == IK_TRACE_OK)
+		rc = copy_spool(spool, out, have_waking, w.marked, st);
+	if (rc == IK_TRACE_OK && ferror(out))
+		rc = IK_TRACE_EFAIL;
+write_failed:
+	if (rc != IK_TRACE_OK)
+		snprintf(err, errlen, "writing the trace failed");
 out:
-	free(line);
-	free(pl.v);
+	if (spool)
+		fclose(spool);
+	writer_free(&w);
+	ik_import_window_free(&win);
+	free(lr.buf);
+	if (px)
+		ik_trace_header_free(&px->names);
+	free(px);
 	return rc;
 }
 
@@ -561,7 +1052,8 @@ int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char 
 		bool wake = r.kind == IK_IMPORT_WAKING || r.kind == IK_IMPORT_WAKEUP;
 		if (r.cpu < 0 || r.cpu >= IK_TRACE_MAX_CPUS || r.t_ns < 0 ||
 		    (r.kind == P_IDLE && r.arg > limit) || r.kind < P_IDLE || r.kind >= IK_IMPORT_KINDS ||
-		    (wake && (r.arg2 < 0 || r.arg2 >= IK_TRACE_MAX_CPUS))) {
+		    (wake && (r.arg2 < 0 || r.arg2 >= IK_TRACE_MAX_CPUS)) ||
+		    (r.kind == IK_IMPORT_IPI_SEND && (r.arg < 0 || r.arg >= IK_TRACE_MAX_CPUS))) {
 			char why[200];
 			snprintf(why, sizeof(why), "%s: expected CPUs 0..%d, times >= 0 and states 0..%d, got state %" PRId64 " on CPU %d at %" PRId64 " ns",
 				 origin, IK_TRACE_MAX_CPUS - 1, limit, r.kind == P_IDLE ? r.arg : 0, r.cpu, r.t_ns);
@@ -579,8 +1071,9 @@ int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char 
 			maxcpu = (int)r.arg2;
 		if (r.kind == IK_IMPORT_WAKING)
 			have_waking = true;
-		if (r.kind >= IK_IMPORT_WAKING && r.kind <= IK_IMPORT_TICK_STOP)
-			sched = true;
+		if ((r.kind >= IK_IMPORT_WAKING && r.kind <= IK_IMPORT_TICK_STOP) ||
+		    r.kind == IK_IMPORT_SOFTIRQ || r.kind == IK_IMPORT_IPI_SEND || r.kind == IK_IMPORT_FREQ)
+			sched = true; /* format 1.1 */
 		if (r.kind == P_IDLE && r.arg > maxstate)
 			maxstate = (int)r.arg;
 		v[pl.n++] = r;
@@ -631,7 +1124,15 @@ int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char 
 		rc = IK_TRACE_EFAIL;
 		return rc;
 	}
-	h.minor = sched ? 1 : 0; /* task_wake, switch, tick_stop need format 1.1 */
+	const struct ik_trace_header *nm = o->irq_names;
+	for (int i = 0; nm && i < nm->nirqs; i++)
+		if (ik_trace_irq_name_set(&h, nm->irqs[i].irq, nm->irqs[i].name, strlen(nm->irqs[i].name))) {
+			ik_trace_header_free(&h);
+			snprintf(err, errlen, "out of memory");
+			return IK_TRACE_EFAIL;
+		}
+	/* task_wake, switch, tick_stop, wake ipi SRC, wake softirq, irq names: format 1.1 */
+	h.minor = sched || h.nirqs ? 1 : 0;
 	rc = ik_trace_write_header(out, &h);
 	if (rc == IK_TRACE_OK)
 		rc = write_events(out, &pl, st->cpus, o->clock_mono, have_waking, st);

@@ -1,48 +1,72 @@
 /*
- * idlekit replay: a governor and a state table run through the real core on a trace.
+ * idlekit replay: governors and a state table run through the real core on a trace.
  *
- * Each CPU of the trace gets its own one-CPU harness (ik_govreplay: select, stop or keep the
- * tick, enter, wake at the earliest event, ik_account_entered, reflect).  The loop is open:
- * the trace's wake events keep their recorded times whatever the governor chose; what moves
- * is the work after them, which starts once the replayed state's exit latency has passed and
- * lasts as long as the recorded busy period.  Per recorded idle period k on a CPU:
+ * Each CPU of the trace gets, per governor, its own one-CPU harness (ik_govreplay: select,
+ * stop or keep the tick, enter, wake at the earliest event, ik_account_entered, reflect);
+ * all the governors are replayed in one pass over the trace.  Per recorded idle period k on
+ * a CPU (recorded entry Ek, exit Xk):
  *
- *   E'k  replayed idle entry: the first period enters at its recorded time; later ones at
- *        (the previous replayed work start) + (the recorded busy time Ek - X(k-1));
- *   Wk   the wake: the first non-tick wake or task_wake recorded in [Ek, Xk], else the recorded exit
- *        minus the recorded state's exit latency (not before Ek);
- *   Tk   the next timer: the earliest pending timer expiring after Ek, as recorded.
+ *   Wk   the wake: the first non-tick wake or task_wake recorded in [Ek, Xk], else the
+ *        recorded exit minus the recorded state's exit latency (not before Ek);
+ *   E'k  the replayed entry.  Open loop: Ek, or the end of the previous period's replayed
+ *        exit if that is later.  Closed loop: Ek + D, where D = (the replayed work start of
+ *        the previous period) - X(k-1) is how late the CPU's work runs; Wk moves by D too
+ *        when it is a timer's, by the source CPU's D when it is a remote task_wake or an
+ *        IPI whose sender the trace names ('wake ipi SRC');
+ *   Tk   the next timer: the earliest pending timer expiring after E'k (closed loop: armed
+ *        D late, so expiring D late).
  *
- * If Wk <= E'k the wake is already pending and the CPU does not idle (wake_pending).  Else
- * the harness steps with sleep = Tk - E'k, tick = the next multiple of TICK_NSEC, wake =
- * Wk - E'k.  A wake by the tick, a timer or the polling limit before Wk is not work: the CPU
- * enters idle again at once (extra_entries) with the timers then pending, until Wk, at most
- * IK_TRACE_REENTRY_CAP entries per period (then the CPU stays in its last state until the
- * wake, uncounted: capped).
+ * If Wk <= E'k the wake is already pending and the CPU does not idle (wake_pending); the
+ * work starts at E'k.  Else the harness steps with sleep = Tk - E'k, tick = the next
+ * multiple of TICK_NSEC, wake = Wk - E'k.  The state is left at max(wake, real entry cost)
+ * plus the real exit cost of the wake's source (replay_cost.c).  A wake by the tick, a timer
+ * or the polling limit before Wk is not work: the CPU enters idle again at once
+ * (extra_entries), until Wk, at most IK_TRACE_REENTRY_CAP entries per period (then the CPU
+ * stays in its last state until the wake: capped).  docs/replay.md has the model.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "idlekit/govreplay.h"
-#include "idlekit/trace.h"
+#include "trace/replay_internal.h"
 
 struct timer {
 	uint64_t id;
 	int64_t expires;
 };
 
-struct cpu_replay {
-	struct ik_govreplay g;
-	struct timer timers[IK_TRACE_MAX_TIMERS];
-	int ntimers;
-	bool started; /* a period has been replayed: work_start is valid */
+/* The recorded period in progress on one CPU (the same for every governor). */
+struct rec_cpu {
 	bool idle, have_wake;
 	int rec_state;
-	int64_t enter_ns, entry_replay_ns, next_timer_ns, wake_ns;
-	int64_t last_exit_ns, work_start_ns;
+	enum ik_trace_cause cause; /* of the wake (IK_CAUSE_NONE: the exit's) */
+	int wake_src;              /* a task_wake's source CPU, else -1 */
+	int64_t enter_ns, wake_ns, last_exit_ns;
+	bool started; /* a period has ended */
 };
 
-static int64_t next_timer_after(const struct cpu_replay *c, int64_t t)
+/* One governor on one CPU. */
+struct gov_cpu {
+	struct ik_govreplay g;
+	struct ik_rng rng;
+	struct timer timers[IK_TRACE_MAX_TIMERS];
+	int ntimers;
+	int64_t entry_ns, next_timer_ns; /* of the period in progress, replayed */
+	int64_t work_start_ns;           /* replayed: the work after the last period */
+	int64_t delay_ns;                /* closed loop: work_start - recorded exit */
+	int64_t idle_ns, in_state_ns, entry_exit_ns;
+	double state_mw_ns;              /* in_state time x the state's power */
+	uint64_t state_ns[IK_STATE_MAX]; /* real time per state, entry to exit */
+};
+
+struct run {
+	const struct ik_trace_replay_opts *o;
+	struct ik_trace_replay *rp;
+	struct gov_cpu *cpu; /* h->cpus */
+	int ready;           /* harnesses set up */
+};
+
+static int64_t next_timer_after(const struct gov_cpu *c, int64_t t)
 {
 	int64_t best = IK_KTIME_MAX;
 	for (int i = 0; i < c->ntimers; i++)
@@ -51,7 +75,7 @@ static int64_t next_timer_after(const struct cpu_replay *c, int64_t t)
 	return best;
 }
 
-static void timer_remove(struct cpu_replay *c, uint64_t id)
+static void timer_remove(struct gov_cpu *c, uint64_t id)
 {
 	for (int i = 0; i < c->ntimers; i++)
 		if (c->timers[i].id == id) {
@@ -60,7 +84,7 @@ static void timer_remove(struct cpu_replay *c, uint64_t id)
 		}
 }
 
-static void timer_start(struct cpu_replay *c, uint64_t id, int64_t expires)
+static void timer_start(struct gov_cpu *c, uint64_t id, int64_t expires)
 {
 	timer_remove(c, id);
 	if (c->ntimers < IK_TRACE_MAX_TIMERS) {
@@ -76,166 +100,182 @@ static void timer_start(struct cpu_replay *c, uint64_t id, int64_t expires)
 		c->timers[latest] = (struct timer){ id, expires };
 }
 
-static void replay_period(struct ik_trace_replay *rp, struct cpu_replay *c,
-			  const struct ik_driver *rec_drv, struct ik_timeline *tl)
+/*
+ * The one call into the governor and the core for one idle entry at `now`: the harness
+ * selects, enters, accounts and reflects (src/sim/govreplay.c).
+ */
+static void governor_step(struct gov_cpu *c, int64_t now, int64_t timer, int64_t wake,
+			  struct ik_govreplay_result *res)
 {
-	int64_t now = c->entry_replay_ns;
-	int64_t w = c->wake_ns;
 	int64_t tick = c->g.dev.tick_nsec;
+	struct ik_govreplay_input in = {
+		.sleep_ns = timer > now ? timer - now : IK_KTIME_MAX,
+		.tick_ns = tick - now % tick,
+		.wake_ns = wake - now,
+		.latency_req_ns = IK_LATENCY_REQ_NONE_NS,
+		.tick_stopped = false,
+	};
+	ik_govreplay_step(&c->g, &in, res);
+}
+
+/* One replayed idle entry's real time and energy: [now, return value). */
+static int64_t charge_entry(const struct ik_trace_replay_opts *o, struct gov_cpu *c, int state,
+			    int64_t now, int64_t wake_at, enum ik_wake_source src)
+{
+	const struct ik_driver *drv = &c->g.drv;
+	int64_t entry = ik_trace_cost_entry_ns(o->cost, drv, state, &c->rng);
+	int64_t exit = ik_trace_cost_exit_ns(o->cost, drv, state, src, &c->rng);
+	int64_t in_state = wake_at > entry ? wake_at - entry : 0;
+	int64_t end = now + (wake_at > entry ? wake_at : entry) + exit;
+	c->in_state_ns += in_state;
+	c->entry_exit_ns += end - now - in_state;
+	c->idle_ns += end - now;
+	c->state_ns[state] += (uint64_t)(end - now);
+	c->state_mw_ns += (double)in_state * ik_trace_cost_state_mw(o->cost, state);
+	return end;
+}
+
+static void wake_latency(struct ik_trace_replay *rp, int64_t ns)
+{
+	ik_hist_add(&rp->run.wake_latency, ns > 0 ? ns : 0);
+}
+
+/* Period k of one CPU for one governor: E'k = now, Wk = w. Sets c->work_start_ns. */
+static void replay_period(const struct ik_trace_replay_opts *o, struct ik_trace_replay *rp,
+			  struct gov_cpu *c, const struct rec_cpu *rc, int mapped, int64_t w)
+{
+	int64_t now = c->entry_ns;
 	int64_t timer = c->next_timer_ns;
+	enum ik_wake_source src = ik_trace_cause_source(rc->cause);
 	bool first = true;
 	uint64_t entries = 0; /* of this period, not ended by the wake */
 
 	rp->periods++;
 	if (w <= now) {
 		rp->wake_pending++;
+		rp->cpu[c->g.dev.cpu].wake_pending++;
 		c->work_start_ns = now;
+		wake_latency(rp, now - w);
 		return;
 	}
 	for (;;) {
-		struct ik_govreplay_input in = {
-			.sleep_ns = timer > now ? timer - now : IK_KTIME_MAX,
-			.tick_ns = tick - now % tick,
-			.wake_ns = w - now,
-			.latency_req_ns = IK_LATENCY_REQ_NONE_NS,
-			.tick_stopped = false,
-		};
 		struct ik_govreplay_result res;
-		ik_govreplay_step(&c->g, &in, &res);
+		governor_step(c, now, timer, w, &res);
 		rp->entries++;
 		if (first) {
 			first = false;
 			rp->compared++;
-			if (res.state == c->rec_state)
+			if (res.state == mapped)
 				rp->agree++;
-			if (c->rec_state < IK_STATE_MAX)
-				rp->confusion[c->rec_state][res.state]++;
+			if (rc->rec_state < IK_STATE_MAX)
+				rp->confusion[rc->rec_state][res.state]++;
 		} else {
 			rp->extra_entries++;
+			rp->cpu[c->g.dev.cpu].extra_entries++;
 		}
 		rp->hist[ik_trace_hist_bucket(res.last_residency_ns)]++;
-		ik_timeline_add(tl, c->g.dev.cpu, res.state, now, now + (int64_t)res.last_residency_ns);
-		if (res.woken_by == IK_GOVREPLAY_WAKE) {
-			c->work_start_ns = now + (int64_t)res.last_residency_ns;
+		bool woken = res.woken_by == IK_GOVREPLAY_WAKE;
+		int64_t end = charge_entry(o, c, res.state, now, res.wake_at_ns,
+					   woken ? src : IK_WAKE_TIMER);
+		ik_timeline_add(o->timeline, c->g.dev.cpu, res.state, now, end);
+		if (woken) {
+			c->work_start_ns = end;
+			wake_latency(rp, end - w);
 			return;
 		}
-		now += (int64_t)res.last_residency_ns;
+		now = end;
 		if (now >= w) {
 			c->work_start_ns = now;
+			wake_latency(rp, now - w);
 			return;
 		}
 		/*
 		 * A long quiet stretch with the tick kept (or a polling state's limit) would take
 		 * one step per tick; at IK_TRACE_REENTRY_CAP entries the CPU is taken to stay in the
-		 * last state until the wake, which ends it after that state's exit latency.
+		 * last state until the wake, which ends it after that state's exit cost.
 		 */
 		if (++entries >= IK_TRACE_REENTRY_CAP || res.last_residency_ns == 0) {
 			rp->capped++;
-			c->work_start_ns = w + c->g.drv.states[res.state].exit_latency_ns;
-			ik_timeline_add(tl, c->g.dev.cpu, res.state, now, c->work_start_ns);
+			c->work_start_ns = charge_entry(o, c, res.state, now, w - now, src);
+			ik_timeline_add(o->timeline, c->g.dev.cpu, res.state, now, c->work_start_ns);
+			wake_latency(rp, c->work_start_ns - w);
 			return;
 		}
 		if (timer <= now)
 			timer = next_timer_after(c, now);
 	}
-	(void)rec_drv;
 }
 
-int ik_trace_replay_run(struct ik_trace_reader *r, const struct ik_trace_replay_opts *o,
-			struct ik_trace_replay *rp, char *err, size_t errlen)
+/* The wake of the period as this governor's CPU sees it (closed loop: moved). */
+static int64_t replayed_wake(const struct run *runs, int g, const struct rec_cpu *rc,
+			     const struct gov_cpu *c)
 {
-	const struct ik_trace_header *h = ik_trace_header(r);
-	struct ik_trace_event ev;
-	int rc = IK_TRACE_OK;
-	int hz = o->hz ? o->hz : h->hz;
-	bool first_event = true;
+	if (!runs[g].o->closed_loop)
+		return rc->wake_ns;
+	if (rc->cause == IK_CAUSE_TIMER || rc->cause == IK_CAUSE_TICK)
+		return rc->wake_ns + c->delay_ns;
+	if ((rc->cause == IK_CAUSE_REMOTE || rc->cause == IK_CAUSE_IPI) && rc->wake_src >= 0)
+		return rc->wake_ns + runs[g].cpu[rc->wake_src].delay_ns;
+	return rc->wake_ns;
+}
 
-	memset(rp, 0, sizeof(*rp));
+static int setup(struct run *run, const struct ik_trace_header *h, char *err, size_t errlen)
+{
+	const struct ik_trace_replay_opts *o = run->o;
+	struct ik_trace_replay *rp = run->rp;
+	int hz = o->hz ? o->hz : h->hz;
 	rp->cpus = h->cpus;
 	rp->nstates = o->drv->state_count;
+	rp->closed_loop = o->closed_loop;
+	ik_trace_state_map_build(h, o->drv, &rp->map);
+	ik_hist_init(&rp->run.wake_latency);
 	rp->cpu = calloc((size_t)h->cpus, sizeof(*rp->cpu));
-	struct cpu_replay *cr = calloc((size_t)h->cpus, sizeof(*cr));
-	int ready = 0;
-	if (!rp->cpu || !cr) {
+	run->cpu = calloc((size_t)h->cpus, sizeof(*run->cpu));
+	if (!rp->cpu || !run->cpu) {
 		snprintf(err, errlen, "out of memory");
-		rc = IK_TRACE_EFAIL;
-		goto out;
+		return IK_TRACE_EFAIL;
 	}
-	for (; ready < h->cpus; ready++) {
-		int grc = ik_govreplay_init(&cr[ready].g, o->drv, o->gov, hz, o->haltpoll, err, errlen);
+	for (; run->ready < h->cpus; run->ready++) {
+		struct gov_cpu *c = &run->cpu[run->ready];
+		int grc = ik_govreplay_init(&c->g, o->drv, o->gov, hz, o->haltpoll, err, errlen);
 		if (grc == IK_GOVREPLAY_OK) {
-			cr[ready].g.dev.cpu = ready;
-			grc = ik_govreplay_start(&cr[ready].g, err, errlen);
+			c->g.dev.cpu = run->ready;
+			grc = ik_govreplay_start(&c->g, err, errlen);
 		}
 		if (grc != IK_GOVREPLAY_OK) {
-			ik_govreplay_free(&cr[ready].g);
-			rc = grc == IK_GOVREPLAY_EINPUT ? IK_TRACE_EINPUT : IK_TRACE_EFAIL;
-			goto out;
+			ik_govreplay_free(&c->g);
+			return grc == IK_GOVREPLAY_EINPUT ? IK_TRACE_EINPUT : IK_TRACE_EFAIL;
 		}
+		ik_rng_seed(&c->rng, o->seed * 0x9E3779B97F4A7C15ull + (uint64_t)run->ready);
 	}
-	while ((rc = ik_trace_next(r, &ev, err, errlen)) == IK_TRACE_OK) {
-		if (first_event)
-			rp->first_ns = ev.t_ns;
-		rp->last_ns = ev.t_ns;
-		if (first_event && o->timeline) {
-			o->timeline->origin_ns = ev.t_ns;
-			o->timeline->start_ns += ev.t_ns;
-		}
-		first_event = false;
-		struct cpu_replay *c = &cr[ev.cpu];
-		const struct ik_driver *rec = &h->drivers[h->cpu_driver[ev.cpu]].drv;
-		switch (ev.kind) {
-		case IK_TRACE_IDLE_ENTER:
-			c->idle = true;
-			c->have_wake = false;
-			c->rec_state = ev.state;
-			c->enter_ns = ev.t_ns;
-			c->next_timer_ns = next_timer_after(c, ev.t_ns);
-			c->entry_replay_ns = c->started ? c->work_start_ns + (ev.t_ns - c->last_exit_ns)
-							: ev.t_ns;
-			break;
-		case IK_TRACE_IDLE_EXIT:
-			if (!c->have_wake) {
-				int64_t w = ev.t_ns - rec->states[c->rec_state].exit_latency_ns;
-				c->wake_ns = w > c->enter_ns ? w : c->enter_ns;
-			}
-			replay_period(rp, c, rec, o->timeline);
-			c->idle = false;
-			c->started = true;
-			c->last_exit_ns = ev.t_ns;
-			break;
-		case IK_TRACE_WAKE:
-			if (c->idle && !c->have_wake && ev.cause != IK_CAUSE_TICK) {
-				c->have_wake = true;
-				c->wake_ns = ev.t_ns;
-			}
-			break;
-		case IK_TRACE_TIMER_START:
-			timer_start(c, ev.timer_id, ev.arg);
-			break;
-		case IK_TRACE_TIMER_CANCEL:
-		case IK_TRACE_TIMER_EXPIRE:
-			timer_remove(c, ev.timer_id);
-			break;
-		case IK_TRACE_TASK_WAKE:
-			/* A task woken onto the idle CPU (by another CPU): work is due from now. */
-			if (c->idle && !c->have_wake) {
-				c->have_wake = true;
-				c->wake_ns = ev.t_ns;
-			}
-			break;
-		case IK_TRACE_SWITCH:
-		case IK_TRACE_TICK_STOP:
-			break;
-		}
-	}
-	if (rc == IK_TRACE_EOF)
-		rc = IK_TRACE_OK;
-	rp->skipped = ik_trace_skipped(r);
-	for (int cpu = 0; cpu < ready; cpu++) {
+	return IK_TRACE_OK;
+}
+
+/* The run result: counters, time, energy. */
+static int finish(struct run *run)
+{
+	const struct ik_trace_replay_opts *o = run->o;
+	struct ik_trace_replay *rp = run->rp;
+	struct ik_run_result *r = &rp->run;
+	int n = rp->nstates;
+	int64_t span = rp->last_ns - rp->first_ns, late = 0;
+	int64_t idle = 0, entry_exit = 0;
+	double state_mw_ns = 0;
+
+	r->ncpus = rp->cpus;
+	r->nstates = n;
+	memcpy(r->states, o->drv->states, sizeof(r->states));
+	r->per_cpu = calloc((size_t)rp->cpus * (size_t)(n ? n : 1), sizeof(*r->per_cpu));
+	if (!r->per_cpu)
+		return IK_TRACE_EFAIL;
+	for (int cpu = 0; cpu < rp->cpus; cpu++) {
+		const struct gov_cpu *c = &run->cpu[cpu];
 		struct ik_trace_replay_cpu *pc = &rp->cpu[cpu];
-		for (int i = 0; i < rp->nstates; i++) {
-			const struct ik_state_usage *u = &cr[cpu].g.dev.states_usage[i];
+		for (int i = 0; i < n; i++) {
+			/* the counters as the core kept them, with the real time in the state */
+			struct ik_state_usage uu = c->g.dev.states_usage[i];
+			uu.time_ns = c->state_ns[i];
+			const struct ik_state_usage *u = &uu;
 			pc->states[i] = *u;
 			rp->all[i].usage += u->usage;
 			rp->all[i].time_ns += u->time_ns;
@@ -243,20 +283,207 @@ int ik_trace_replay_run(struct ik_trace_reader *r, const struct ik_trace_replay_
 			rp->all[i].below += u->below;
 			rp->all[i].rejected += u->rejected;
 			rp->all[i].disable = u->disable;
+			struct ik_state_counters *k = &r->per_cpu[(size_t)cpu * (size_t)n + (size_t)i];
+			*k = (struct ik_state_counters){ u->usage, u->time_ns, u->above, u->below,
+							  u->rejected, u->above_time_ns,
+							  u->below_time_ns };
+			r->total[i].usage += u->usage;
+			r->total[i].time_ns += u->time_ns;
+			r->total[i].above += u->above;
+			r->total[i].below += u->below;
+			r->total[i].rejected += u->rejected;
+			r->total[i].above_time_ns += u->above_time_ns;
+			r->total[i].below_time_ns += u->below_time_ns;
 		}
-		pc->entries = cr[cpu].g.lines;
+		pc->entries = c->g.lines;
+		pc->delay_ns = c->delay_ns;
+		if (o->closed_loop && c->delay_ns > late)
+			late = c->delay_ns;
+		if (c->work_start_ns - rp->last_ns > late) /* a replayed exit past the last event */
+			late = c->work_start_ns - rp->last_ns;
+		idle += c->idle_ns;
+		entry_exit += c->entry_exit_ns;
+		state_mw_ns += c->state_mw_ns;
+	}
+	r->measured_ns = span + late;
+	r->idle_ns = idle;
+	r->busy_ns = (int64_t)rp->cpus * r->measured_ns - idle;
+	if (r->busy_ns < 0)
+		r->busy_ns = 0;
+	r->idle_entries = rp->entries;
+	r->wakeups = r->wake_latency.count;
+	memcpy(r->idle_hist, rp->hist, sizeof(r->idle_hist));
+	rp->entry_exit_ns = entry_exit;
+	rp->has_energy = o->cost && o->cost->plat;
+	if (rp->has_energy) {
+		double active = ik_trace_cost_active_mw(o->cost);
+		double pkg = (double)ik_trace_cost_package_mw(o->cost) *
+			     ik_trace_cost_packages(o->cost, rp->cpus) * (double)r->measured_ns;
+		rp->state_j = state_mw_ns * 1e-12;
+		rp->entry_exit_j = (double)entry_exit * active * 1e-12;
+		r->energy_j = rp->state_j + rp->entry_exit_j +
+			      ((double)r->busy_ns * active + pkg) * 1e-12;
+	}
+	return IK_TRACE_OK;
+}
+
+static void run_free(struct run *run)
+{
+	for (int cpu = 0; cpu < run->ready; cpu++)
+		ik_govreplay_free(&run->cpu[cpu].g);
+	free(run->cpu);
+	run->cpu = NULL;
+	run->ready = 0;
+}
+
+static void period_end(struct run *runs, int n, const struct ik_trace_header *h,
+		       struct rec_cpu *rc, int cpu, int64_t exit_ns)
+{
+	const struct ik_driver *rec = &h->drivers[h->cpu_driver[cpu]].drv;
+	if (!rc->have_wake) {
+		int64_t w = exit_ns - rec->states[rc->rec_state].exit_latency_ns;
+		rc->wake_ns = w > rc->enter_ns ? w : rc->enter_ns;
+		rc->cause = IK_CAUSE_NONE;
+		rc->wake_src = -1;
+	}
+	for (int g = 0; g < n; g++) {
+		struct gov_cpu *c = &runs[g].cpu[cpu];
+		const struct ik_trace_state_map *m = &runs[g].rp->map;
+		int d = h->cpu_driver[cpu];
+		int mapped = rc->rec_state < IK_STATE_MAX ? m->to[d][rc->rec_state] : -1;
+		replay_period(runs[g].o, runs[g].rp, c, rc, mapped, replayed_wake(runs, g, rc, c));
+		c->delay_ns = c->work_start_ns - exit_ns;
+	}
+	rc->idle = false;
+	rc->started = true;
+	rc->last_exit_ns = exit_ns;
+}
+
+int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay_opts *o, int n,
+			 struct ik_trace_replay *rps, char *err, size_t errlen)
+{
+	const struct ik_trace_header *h = ik_trace_header(r);
+	struct ik_trace_event ev;
+	int rc = IK_TRACE_OK;
+	bool first_event = true;
+
+	if (n < 1 || n > IK_TRACE_REPLAY_MAX_GOVS) {
+		snprintf(err, errlen, "%d governors: expected 1 to %d", n, IK_TRACE_REPLAY_MAX_GOVS);
+		return IK_TRACE_EINPUT;
+	}
+	struct run runs[IK_TRACE_REPLAY_MAX_GOVS];
+	memset(runs, 0, sizeof(runs));
+	struct rec_cpu *rec = calloc((size_t)h->cpus, sizeof(*rec));
+	for (int g = 0; g < n; g++) {
+		memset(&rps[g], 0, sizeof(rps[g]));
+		runs[g].o = &o[g];
+		runs[g].rp = &rps[g];
+	}
+	if (!rec) {
+		snprintf(err, errlen, "out of memory");
+		rc = IK_TRACE_EFAIL;
+		goto out;
+	}
+	for (int g = 0; g < n && rc == IK_TRACE_OK; g++)
+		rc = setup(&runs[g], h, err, errlen);
+	if (rc)
+		goto out;
+	while ((rc = ik_trace_next(r, &ev, err, errlen)) == IK_TRACE_OK) {
+		if (first_event) {
+			for (int g = 0; g < n; g++) {
+				rps[g].first_ns = ev.t_ns;
+				if (o[g].timeline) {
+					o[g].timeline->origin_ns = ev.t_ns;
+					o[g].timeline->start_ns += ev.t_ns;
+				}
+			}
+			first_event = false;
+		}
+		for (int g = 0; g < n; g++)
+			rps[g].last_ns = ev.t_ns;
+		struct rec_cpu *c = &rec[ev.cpu];
+		switch (ev.kind) {
+		case IK_TRACE_IDLE_ENTER:
+			c->idle = true;
+			c->have_wake = false;
+			c->rec_state = ev.state;
+			c->enter_ns = ev.t_ns;
+			for (int g = 0; g < n; g++) {
+				struct gov_cpu *gc = &runs[g].cpu[ev.cpu];
+				int64_t e = ev.t_ns;
+				if (c->started && o[g].closed_loop)
+					e = ev.t_ns + gc->delay_ns;
+				else if (c->started && gc->work_start_ns > e)
+					e = gc->work_start_ns;
+				gc->entry_ns = e;
+				gc->next_timer_ns = next_timer_after(gc, e);
+			}
+			break;
+		case IK_TRACE_IDLE_EXIT:
+			period_end(runs, n, h, c, ev.cpu, ev.t_ns);
+			break;
+		case IK_TRACE_WAKE:
+			if (c->idle && !c->have_wake && ev.cause != IK_CAUSE_TICK) {
+				c->have_wake = true;
+				c->wake_ns = ev.t_ns;
+				c->cause = ev.cause;
+				c->wake_src = ev.cause == IK_CAUSE_IPI && ev.ipi_src && ev.src_cpu < h->cpus
+						      ? ev.src_cpu : -1;
+			}
+			break;
+		case IK_TRACE_TIMER_START:
+			for (int g = 0; g < n; g++) {
+				struct gov_cpu *gc = &runs[g].cpu[ev.cpu];
+				timer_start(gc, ev.timer_id, ev.arg + (o[g].closed_loop ? gc->delay_ns : 0));
+			}
+			break;
+		case IK_TRACE_TIMER_CANCEL:
+		case IK_TRACE_TIMER_EXPIRE:
+			for (int g = 0; g < n; g++)
+				timer_remove(&runs[g].cpu[ev.cpu], ev.timer_id);
+			break;
+		case IK_TRACE_TASK_WAKE:
+			/* A task woken onto the idle CPU (by another CPU): work is due from now. */
+			if (c->idle && !c->have_wake) {
+				c->have_wake = true;
+				c->wake_ns = ev.t_ns;
+				c->cause = ev.src_cpu != ev.cpu ? IK_CAUSE_REMOTE : IK_CAUSE_UNKNOWN;
+				c->wake_src = ev.src_cpu >= 0 && ev.src_cpu < h->cpus ? ev.src_cpu : -1;
+			}
+			break;
+		case IK_TRACE_SWITCH:
+		case IK_TRACE_TICK_STOP:
+		case IK_TRACE_FREQ:
+			break;
+		}
+	}
+	if (rc == IK_TRACE_EOF)
+		rc = IK_TRACE_OK;
+	for (int g = 0; g < n && rc == IK_TRACE_OK; g++) {
+		rps[g].skipped = ik_trace_skipped(r);
+		rc = finish(&runs[g]);
+		if (rc)
+			snprintf(err, errlen, "out of memory");
 	}
 out:
-	for (int cpu = 0; cpu < ready; cpu++)
-		ik_govreplay_free(&cr[cpu].g);
-	free(cr);
-	if (rc)
-		ik_trace_replay_free(rp);
+	for (int g = 0; g < n; g++) {
+		run_free(&runs[g]);
+		if (rc)
+			ik_trace_replay_free(&rps[g]);
+	}
+	free(rec);
 	return rc;
+}
+
+int ik_trace_replay_run(struct ik_trace_reader *r, const struct ik_trace_replay_opts *o,
+			struct ik_trace_replay *rp, char *err, size_t errlen)
+{
+	return ik_trace_replay_many(r, o, 1, rp, err, errlen);
 }
 
 void ik_trace_replay_free(struct ik_trace_replay *rp)
 {
 	free(rp->cpu);
 	rp->cpu = NULL;
+	ik_run_result_free(&rp->run);
 }

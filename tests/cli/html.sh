@@ -111,7 +111,11 @@ check "analyze --timeline-window: CPU 1 in C1 100 us" grep -q '<title>CPU 1: C1,
 check "replay --html exit 0" test $? -eq 0
 check "replay still prints its report" grep -q '^agreement with the recorded state' "$tmp/rp.txt"
 check "replay page: confusion plot" grep -q "<title>Governor&#39;s choice against the recorded state</title>" "$tmp/rp.html"
-check "replay page: 4 plots" test "$(grep -c '^<svg ' "$tmp/rp.html")" -eq 4
+check "replay page: 6 plots (the governors' wake latency: histogram and CDF)" test "$(grep -c '^<svg ' "$tmp/rp.html")" -eq 6
+check "replay page: the governors side by side" grep -q '<h2>Governors side by side</h2>' "$tmp/rp.html"
+"$bin" replay "$trace" -g menu,teo,ladder -p arm-juno --html "$tmp/rp3.html" >/dev/null
+check "replay page, 3 governors on arm-juno: energy plot" grep -q '<title>Energy per governor</title>' "$tmp/rp3.html"
+check "replay page, 3 governors: a row each" test "$(grep -c '^<tr><td>\(menu\|teo\|ladder\)</td>' "$tmp/rp3.html")" -eq 3
 "$bin" replay "$trace" -g menu -p trace --html "$tmp/rp2.html" >/dev/null
 check "replay page without --compare-recorded: no confusion" bash -c "! grep -q 'Governor&#39;s choice' '$tmp/rp2.html'"
 

@@ -154,7 +154,7 @@ check "analyze --html" test -s "$tmp/analyze.html"
 check_page analyze "$tmp/analyze.html" 4
 "$bin" replay "$trace" -g menu -p trace --compare-recorded --html "$tmp/replay.html" >/dev/null
 check "replay --html" test -s "$tmp/replay.html"
-check_page replay "$tmp/replay.html" 4
+check_page replay "$tmp/replay.html" 6
 
 # wakelat measures this machine (two CPUs if there are two, as wakelat_ctxsw.sh does)
 [ "$(nproc)" -ge 2 ] && wakee=1 || wakee=0

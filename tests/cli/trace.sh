@@ -68,9 +68,89 @@ for g in menu teo ladder haltpoll; do
 	grep -q 'time_us' "$tmp/r" || fail "replay $g: no unit"
 	"$bin" replay -g $g -p intel-skx --json --compare-recorded $fx/two-cpus.trace >"$tmp/rj" ||
 		fail "replay $g --json: exit $?"
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["periods"] == 4 and len(d["confusion"]) == 3' \
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); r=d["runs"][0]; assert d["schema"] == "idlekit.replay/2" and r["periods"] == 4 and len(r["confusion"]) == 3' \
 		"$tmp/rj" || fail "replay $g --json"
 done
+# ---- The what-if: several governors in one pass, energy, wake latency, loops -------------
+lx=$fx/one-long-exit.trace
+"$bin" replay $lx -g menu,teo,ladder,haltpoll -p arm-juno --json >"$tmp/w.json" 2>"$tmp/err" ||
+	fail "replay -g four --json: exit $?: $(cat "$tmp/err")"
+python3 - "$tmp/w.json" <<'PY' || fail "replay -g four --json: figures"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "idlekit.replay/2" and d["settings"]["loop"] == "open", d["settings"]
+assert [r["governor"] for r in d["runs"]] == ["menu", "teo", "ladder", "haltpoll"]
+assert d["platform"]["name"] == "arm-juno" and d["trace"]["periods"] == 41
+for r in d["runs"]:
+    # the figure names of an idlekit.sim/1 run object
+    for k in ("states", "wake_latency_ns", "energy_j", "avg_power_w", "accuracy", "measured_ms"):
+        assert k in r, k
+    for st in r["states"]:
+        assert set(("index", "name", "desc", "latency_us", "residency_us", "usage", "time_us", "above",
+                    "below", "rejected", "residency_pct")) <= set(st), st
+    acc = r["accuracy"]
+    assert acc["entries"] == sum(s["usage"] for s in r["states"]) == r["idle_entries"]
+    assert acc["too_deep"] == sum(s["above"] for s in r["states"])
+    assert acc["too_deep"] + acc["too_shallow"] + acc["right"] == acc["entries"]
+    # one wake latency per recorded period; arm-juno's exits cost 1.2 ms (WFI: 1 us)
+    lat = r["wake_latency_ns"]
+    assert lat["count"] == r["periods"] == 41, lat
+    assert set(("p25", "p50", "p75", "p90", "p95", "p99", "p99_5", "p99_9", "p99_95", "p99_99")) <= set(lat)
+    assert lat["max"] <= 1200000 + 400000, lat
+    # energy: idle states + entry/exit + busy and package, all positive on arm-juno
+    parts = r["energy_parts_j"]
+    assert r["energy_j"] > 0 and abs(sum(parts.values()) - r["energy_j"]) < 1e-12, parts
+    assert abs(r["avg_power_w"] - r["energy_j"] / (r["measured_ms"] / 1000)) < 1e-9
+    assert sum(s["residency_pct"] for s in r["states"]) <= 100.0 + 1e-9
+    m = {(x["recorded_name"], x["replayed_name"], x["by"]) for x in r["mapping"]}
+    assert m == {("WFI", "WFI", "name"), ("deep", "cluster-sleep", "depth")}, m
+# a deeper choice costs more exit time than a shallower one: ladder starts at WFI
+runs = {r["governor"]: r for r in d["runs"]}
+assert runs["menu"]["entry_exit_us"] > runs["ladder"]["entry_exit_us"], (runs["menu"]["entry_exit_us"], runs["ladder"]["entry_exit_us"])
+PY
+# Open loop: a pending period is one whose wake came inside the previous replayed exit, so
+# on the trace's own table (exits as recorded) nothing is pending or delayed, in either loop.
+for loop in "" --closed-loop; do
+	"$bin" replay $lx -g menu,teo -p trace $loop --json >"$tmp/own.json" || fail "replay own table $loop"
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["runs"]:
+    assert r["wake_pending"] == 0 and all(c["delay_us"] == 0 for c in r["per_cpu"]), r["wake_pending"]
+    assert r["energy_j"] is None and r["avg_power_w"] is None
+    assert abs(r["measured_ms"] - d["trace"]["traced_us"] / 1000) < 0.002, (r["measured_ms"], d["trace"]["traced_us"])
+' "$tmp/own.json" || fail "replay own table $loop: pending or delayed"
+done
+# Closed loop: the 1.2 ms exits delay the work, so the replay lasts longer than the trace,
+# the IRQ wakes that come during the delay are pending, and each drains the delay.
+"$bin" replay $lx -g menu -p arm-juno --closed-loop --json >"$tmp/cl.json" || fail "replay --closed-loop"
+python3 - "$tmp/w.json" "$tmp/cl.json" <<'PY' || fail "replay --closed-loop: figures"
+import json, sys
+o = json.load(open(sys.argv[1]))["runs"][0]
+d = json.load(open(sys.argv[2]))
+c = d["runs"][0]
+assert d["settings"]["loop"] == "closed"
+assert c["wake_pending"] >= o["wake_pending"] > 0, (c["wake_pending"], o["wake_pending"])
+assert c["per_cpu"][0]["delay_us"] > 0 and c["measured_ms"] > d["trace"]["traced_us"] / 1000
+PY
+# The same run twice: the same bytes; the text has one column per governor.
+"$bin" replay $lx -g menu,teo -p intel-skx --json >"$tmp/d1" && "$bin" replay $lx -g menu,teo -p intel-skx --json >"$tmp/d2" &&
+	cmp -s "$tmp/d1" "$tmp/d2" || fail "replay: not deterministic"
+"$bin" replay $lx -g menu,teo -p intel-skx --json --seed 7 >"$tmp/d3" || fail "replay --seed"
+cmp -s "$tmp/d1" "$tmp/d3" && fail "replay --seed: intel-skx's exit distributions should draw other costs"
+"$bin" replay $lx -g teo,menu -p arm-juno >"$tmp/t" || fail "replay text"
+grep -qE '^governor +teo +menu$' "$tmp/t" || fail "replay text: no column per governor: $(grep ^governor "$tmp/t")"
+grep -qE '^energy_j +[0-9.]+ +[0-9.]+$' "$tmp/t" || fail "replay text: no energy_j row"
+grep -qE '^wake latency p99_us +[0-9.]+ +[0-9.]+$' "$tmp/t" || fail "replay text: no wake latency row"
+# A governor given twice or unknown: one message, exit 2, nothing written.
+for g in menu,menu menu,nosuch menu,; do
+	"$bin" replay $lx -g $g -p arm-juno -o "$tmp/never" >/dev/null 2>"$tmp/e"; rc=$?
+	[ $rc -eq 2 ] && [ $(wc -l <"$tmp/e") -eq 1 ] && [ ! -e "$tmp/never" ] || fail "replay -g $g: exit $rc: $(cat "$tmp/e")"
+done
+# Standard input: all governors in one pass over it.
+"$bin" replay - -g menu,teo -p arm-juno --json <$lx >"$tmp/stdin.json" || fail "replay from stdin"
+python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); assert a["runs"][:2] == b["runs"][:2]' \
+	"$tmp/stdin.json" "$tmp/w.json" || fail "replay from stdin: other figures"
 # The recorded fixture through the governor and table that recorded it (haltpoll, with the
 # recording machine's guest_halt_poll_ns of 0) chooses what the kernel chose, every period;
 # with the default 200 us window it would poll after the 20 us period and disagree.
@@ -107,11 +187,20 @@ grep -q "expected no 'governor' line before format 1.1" "$tmp/e" || fail "govern
 # Topology lines (1.1): analyze shows each CPU's package and core, text and JSON.
 sed 's/^cpus 2$/cpus 2\ncpu 1 0 3\ncpu 0 0 2/' $fx/recorded-sched.trace >"$tmp/topo.trace"
 "$bin" analyze "$tmp/topo.trace" >"$tmp/t" || fail "topology: exit $?"
-grep -q '^CPU 0 (driver haltpoll, package 0 core 2)$' "$tmp/t" && grep -q '^CPU 1 (driver haltpoll, package 0 core 3)$' "$tmp/t" ||
+grep -q '^CPU 0 (driver haltpoll, package 0 core 2): idle 98.85 %, busy 1.15 % of the traced time$' "$tmp/t" &&
+	grep -q '^CPU 1 (driver haltpoll, package 0 core 3): idle 0.00 %, busy 100.00 % of the traced time (never idled)$' "$tmp/t" ||
 	fail "topology: $(grep '^CPU' "$tmp/t")"
 "$bin" analyze "$tmp/topo.trace" --json >"$tmp/tj" || fail "topology --json: exit $?"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); c=d["per_cpu"]; assert (c[0]["package"], c[0]["core"], c[1]["core"]) == (0, 2, 3)' \
 	"$tmp/tj" || fail "topology --json"
+# idlestat's overlap: CPU 1 never idles, so package 0 is never all idle; core 2 (CPU 0 alone)
+# is idle exactly when CPU 0 is.
+grep -q '^  package 0 (2 CPUs): 0.000 us, 0.00 % of the traced time$' "$tmp/t" &&
+	grep -q '^  package 0 core 2 (1 CPUs): 199604.755 us, 98.85 % of the traced time$' "$tmp/t" ||
+	fail "topology: groups idle at once: $(grep -A3 'idle at once' "$tmp/t")"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); c=d["per_cpu"]; g=d["groups_all_idle"]; assert c[1]["never_idle"] and not c[0]["never_idle"] and c[0]["idle_us"] == 199604.755 and g[0] == {"package": 0, "core": None, "cpus": 2, "all_idle_us": 0.0}, (c, g)' \
+	"$tmp/tj" || fail "topology --json: idle share, groups"
+"$bin" analyze "$tmp/topo.trace" --csv | grep -q '^0,2,0,haltpoll_idle,' || fail "topology --csv: cluster and core from the cpu lines"
 "$bin" analyze "$tmp/gh.trace" --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["governor"] == "haltpoll" and d["governor_params"]["guest_halt_poll_ns"] == 0' ||
 	fail "governor in analyze --json"
 for bad in 'cpu 2 0 0' 'cpu 0 0' 'cpu 0 0 x' 'cpu 0 0 1\ncpu 0 0 1'; do
@@ -136,7 +225,7 @@ rec=$fx/recorded-sched.trace
 "$bin" analyze $rec >"$tmp/rec" || fail "analyze recorded-sched: exit $?"
 grep -q '155 events (0 bad lines skipped), 14 idle periods (1 still open' "$tmp/rec" || fail "recorded-sched: counts: $(head -1 "$tmp/rec")"
 grep -q '^after the idle periods: 11 ran a task, 3 none (woken for nothing)$' "$tmp/rec" || fail "recorded-sched: task/empty"
-grep -q 'timer 6 (0) tick 5 (0) ipi 2 (0) irq 0 (0) unknown 0 (0) remote 1 (0) none 0 (0)' "$tmp/rec" ||
+grep -q 'timer 6 (0) tick 5 (0) ipi 2 (0) irq 0 (0) unknown 0 (0) remote 1 (0) softirq 0 (0) none 0 (0)' "$tmp/rec" ||
 	fail "recorded-sched: wake causes: $(grep -m1 'wake causes' "$tmp/rec")"
 grep -q '^  remote wakes by source: CPU 1 1$' "$tmp/rec" || fail "recorded-sched: the remote wake's source"
 "$bin" replay $rec -g menu -p trace --compare-recorded >"$tmp/r" || fail "replay recorded-sched: exit $?"

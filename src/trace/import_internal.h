@@ -1,0 +1,40 @@
+/*
+ * Import, internal: the bounded reorder window the text importers stream their records
+ * through (src/trace/import_window.c).  Not part of the public API.
+ */
+#ifndef IDLEKIT_TRACE_IMPORT_INTERNAL_H
+#define IDLEKIT_TRACE_IMPORT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "idlekit/trace.h"
+
+/* Records held to put a text trace back in time order: enough for perf's and ftrace's
+   per-CPU buffers flushed in rounds, a few MB whatever the input's length. */
+#define IK_IMPORT_WINDOW 65536
+
+/* At most cap records: a run in arrival order (a ring) and a min-heap of stragglers. */
+struct ik_import_window {
+	struct ik_trace_import_rec *v;    /* the run: n records from head */
+	struct ik_trace_import_rec *heap; /* nheap records */
+	size_t n, head, nheap, cap;
+	uint64_t seq;
+	int64_t last_out_ns; /* the latest record let out */
+	bool any_out;
+};
+
+/* cap is rounded up to a power of two. */
+int ik_import_window_init(struct ik_import_window *w, size_t cap);
+/*
+ * Add r (its seq set here).  When the window is full, the earliest record is let out into
+ * *out: returns 1; else 0.  -1 when r is earlier than a record already let out (the input
+ * is out of order by more than the window).
+ */
+int ik_import_window_push(struct ik_import_window *w, const struct ik_trace_import_rec *r,
+			  struct ik_trace_import_rec *out);
+/* The earliest record held, removed: false when empty. */
+bool ik_import_window_pop(struct ik_import_window *w, struct ik_trace_import_rec *out);
+void ik_import_window_free(struct ik_import_window *w);
+
+#endif

@@ -1,0 +1,92 @@
+#!/bin/bash
+# Every wake cause the trace carries: one hand-written perf script per cause rule
+# (tests/fixtures/traces/cause-*.txt, README) through import and analyze, analyze's rule for
+# a wake after the exit on a hand-written idlekit trace, and the share of periods with no
+# cause on the committed recordings that carry the causes.
+#
+# usage (from the project root): bash tests/cli/causes.sh /path/to/idlekit
+bin=${1:?usage: causes.sh /path/to/idlekit}
+fx=tests/fixtures/traces
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# causes FIXTURE: the all-CPUs wake causes and remote sources of its import, as JSON
+causes() {
+	"$bin" import perf-script "$fx/$1" -o "$tmp/$1.trace" 2>"$tmp/err" || { fail "$1: import: $(cat "$tmp/err")"; return 1; }
+	"$bin" analyze "$tmp/$1.trace" --json >"$tmp/$1.json" || { fail "$1: analyze"; return 1; }
+}
+check() { # FIXTURE PYTHON-ASSERTION
+	python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = d['all']['wake_causes']
+src = {c['cpu']: c['remote_from'] for c in d['per_cpu']}
+$2" "$tmp/$1.json" || fail "$1: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["all"]["wake_causes"], [c["remote_from"] for c in d["per_cpu"]])' "$tmp/$1.json")"
+}
+
+# ipi_send_cpu: the IPI's sender is the period's source, and the wakeup traced on the wakee
+# inside the IPI handler is a task_wake from the sender, not a local one.
+causes cause-ipi-send.txt &&
+	check cause-ipi-send.txt 'assert w["ipi"] == 1 and w["none"] == 0 and src[0] == {"1": 1}'
+grep -q '^100000503000 0 wake ipi 1$' "$tmp/cause-ipi-send.txt.trace" || fail "ipi_send_cpu: no 'wake ipi 1'"
+grep -q '^100000504000 0 task_wake 1 300$' "$tmp/cause-ipi-send.txt.trace" ||
+	fail "sched_wakeup in the IPI handler: $(grep task_wake "$tmp/cause-ipi-send.txt.trace")"
+# ipi_send_cpumask: one send, two idle targets, both attributed to the sender.
+causes cause-ipi-cpumask.txt &&
+	check cause-ipi-cpumask.txt 'assert w["ipi"] == 2 and w["none"] == 0 and src[0] == {"1": 1} and src[2] == {"1": 1}'
+# irq_handler_entry: the IRQ's number and its name (an 'irq' header line).
+causes cause-irq-name.txt &&
+	check cause-irq-name.txt 'assert w["irq"] == 1 and d["irqs"] == [{"irq": 24, "name": "eth0-rx", "periods": 1, "too_deep": 0, "too_shallow": 0}], d["irqs"]'
+grep -q '^irq 24 eth0-rx$' "$tmp/cause-irq-name.txt.trace" || fail "irq name: no header line"
+# softirq_entry with no interrupt before it; the hrtimer after it is not the cause.
+causes cause-softirq.txt && check cause-softirq.txt 'assert w["softirq"] == 1 and w["timer"] == 0'
+grep -q ' wake softirq 3$' "$tmp/cause-softirq.txt.trace" || fail "softirq: no 'wake softirq 3'"
+# an hrtimer's expiry inside the period.
+causes cause-hrtimer.txt && check cause-hrtimer.txt 'assert w["timer"] == 1 and w["tick"] == 0'
+# the tick: inside the period (a cause), 1 ms after the exit while a task runs (not), 8 us
+# after the exit with nothing in between (the waking interrupt: a cause).
+causes cause-tick-after-exit.txt &&
+	check cause-tick-after-exit.txt 'assert (w["tick"], w["none"]) == (2, 1)'
+[ "$(grep -c ' wake tick$' "$tmp/cause-tick-after-exit.txt.trace")" = 2 ] ||
+	fail "tick after the exit: written as a wake: $(grep wake "$tmp/cause-tick-after-exit.txt.trace")"
+grep -q ' wake tick$' <(sed -n '/100008000000/p' "$tmp/cause-tick-after-exit.txt.trace") &&
+	fail "the tick while busy became a wake"
+
+# P-states from cpu_frequency: on the CPU cpu_id= names, from its first change to the end.
+causes cause-pstates.txt &&
+	check cause-pstates.txt 'p = d["per_cpu"][1]["pstates"]; assert p == [{"khz": 800000, "time_us": 2000.0, "pct": 66.667}, {"khz": 2400000, "time_us": 1000.0, "pct": 33.333}], p; assert d["per_cpu"][0]["pstates"] == []'
+grep -q '^100001000000 1 freq 800000$' "$tmp/cause-pstates.txt.trace" || fail "cpu_frequency: no 'freq' line on CPU 1"
+
+# analyze's own rule on an idlekit trace written by hand (the file's comment says why).
+"$bin" analyze $fx/tick-after-exit.trace --json >"$tmp/ta.json" || fail "tick-after-exit.trace: analyze"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c0, c1 = d["per_cpu"][0]["wake_causes"], d["per_cpu"][1]["wake_causes"]
+assert (c0["tick"], c0["none"]) == (1, 1), c0
+assert (c1["ipi"], c1["irq"], c1["none"]) == (1, 0, 1), c1
+assert d["per_cpu"][1]["remote_from"] == {"0": 1}
+' "$tmp/ta.json" || fail "tick-after-exit.trace: causes: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([c["wake_causes"] for c in d["per_cpu"]])' "$tmp/ta.json")"
+
+# Committed recordings that carry the causes: periods with cause "none" under 5 %.
+none_share() { # TRACE
+	"$bin" analyze "$1" --json | python3 -c '
+import json, sys
+w = json.load(sys.stdin)["all"]["wake_causes"]
+n = sum(w.values())
+print("%d %d" % (w["none"], n))'
+}
+"$bin" import perf-script $fx/perf-script-sample.txt -o "$tmp/s.trace" 2>/dev/null || fail "import perf-script-sample"
+"$bin" import perf-script $fx/perf-script-sched-mono.txt --clock mono -o "$tmp/m.trace" 2>/dev/null || fail "import perf-script-sched-mono"
+for t in "$tmp/s.trace" "$tmp/m.trace" $fx/recorded-sched.trace; do
+	read -r none all < <(none_share "$t")
+	[ "$all" -gt 0 ] && [ $((none * 100)) -lt $((all * 5)) ] || fail "$t: $none of $all periods with no cause"
+done
+
+if [ $failures -ne 0 ]; then
+	echo "causes: $failures failure(s)"
+	exit 1
+fi
+echo "causes: all passed"
