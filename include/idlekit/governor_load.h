@@ -72,6 +72,12 @@ const struct ik_governor_identity *ik_governor_inst_identity(const struct ik_gov
 const struct ik_haltpoll_params *ik_governor_inst_haltpoll(const struct ik_governor_inst *inst);
 void ik_governor_close(struct ik_governor_inst *inst);
 
+/*
+ * One line naming the governor: "menu" for a built-in, else "NAME from kernel:PATH, sha256
+ * HEX[, parameters a=1 b=2]" (built-in haltpoll given parameters: "haltpoll, parameters ...").
+ */
+void ik_governor_identity_label(const struct ik_governor_identity *id, char *buf, size_t len);
+
 /* "builtin", "kernel", "plugin". */
 const char *ik_governor_kind_name(enum ik_governor_kind kind);
 

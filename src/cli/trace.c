@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "idlekit/governor_load.h"
 #include "idlekit/driver.h"
 #include "idlekit/html.h"
 #include "idlekit/scenario.h"
@@ -605,13 +606,13 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "idlekit replay: --timeline-window is for the HTML report: add --html FILE\n");
 		return EXIT_USAGE;
 	}
-	const struct ik_governor *gov = ik_governor_find(governor);
-	if (!gov) {
-		fprintf(stderr, "idlekit replay: --governor: no governor '%s' (available: %s)\n",
-			governor, ik_governor_names());
+	char err[IK_ERR_LEN];
+	if (ik_governor_spec_check(governor, err, sizeof(err))) {
+		fprintf(stderr, "idlekit replay: --governor: %s\n", err);
 		return EXIT_USAGE;
 	}
-	char err[IK_ERR_LEN];
+	struct ik_governor_inst *ginst = NULL; /* opened once the table and HZ are known */
+	char gov_label[5200];
 	int rc = EXIT_USAGE;
 	struct ik_scenario *sc = calloc(1, sizeof(*sc));
 	struct ik_driver_binding *bind = calloc(1, sizeof(*bind));
@@ -631,7 +632,7 @@ int cmd_replay(int argc, char **argv)
 	}
 	snprintf(sc->platform_ref, sizeof(sc->platform_ref), "%s", platform);
 	snprintf(sc->driver, sizeof(sc->driver), "table");
-	snprintf(sc->governor, sizeof(sc->governor), "%s", gov->name);
+	snprintf(sc->governor, sizeof(sc->governor), "%s", governor);
 	sc->hz = 250;
 	sc->latency_limit_us = -1;
 	const struct ik_idle_driver *driver = ik_idle_driver_find("table");
@@ -649,7 +650,7 @@ int cmd_replay(int argc, char **argv)
 		bind->table = ik_trace_header(in.r)->drivers[0].drv;
 	/* haltpoll: the parameters the traced machine ran with, when the trace says them */
 	const char *hp_from = NULL;
-	if (strcmp(gov->name, "haltpoll") == 0) {
+	if (strcmp(governor, "haltpoll") == 0) {
 		const struct ik_trace_header *th = ik_trace_header(in.r);
 		hp_from = hp_given ? "--haltpoll-poll-ns, the rest defaults" : "defaults";
 		if (!hp_given && strcmp(th->governor, "haltpoll") == 0) {
@@ -669,6 +670,17 @@ int cmd_replay(int argc, char **argv)
 			}
 		}
 	}
+	struct ik_governor_open_args ga = { .spec = governor, .drv = &bind->table,
+					    .hz = hz ? (int)hz : ik_trace_header(in.r)->hz };
+	int grc = ik_governor_open(&ga, &ginst, err, sizeof(err));
+	if (grc) {
+		fprintf(stderr, "idlekit replay: --governor %s: %s\n", governor, err);
+		close_trace(&in);
+		rc = grc == -2 ? EXIT_USAGE : EXIT_FAIL;
+		goto out;
+	}
+	const struct ik_governor *gov = ik_governor_inst_ops(ginst);
+	ik_governor_identity_label(ik_governor_inst_identity(ginst), gov_label, sizeof(gov_label));
 	struct ik_trace_replay_opts ro = { .drv = &bind->table, .gov = gov, .hz = (int)hz,
 					   .haltpoll = &hp };
 	if (htmlpath) {
@@ -698,16 +710,16 @@ int cmd_replay(int argc, char **argv)
 	rc = EXIT_FAIL;
 	if (cli_output_open(&o, outpath) == 0) {
 		if (json)
-			write_replay_json(o.fp, &bind->table, h, &rp, gov->name, sc->platform.name, usehz, compare);
+			write_replay_json(o.fp, &bind->table, h, &rp, gov_label, sc->platform.name, usehz, compare);
 		else
-			write_replay_text(o.fp, in.origin, &bind->table, h, &rp, gov->name,
+			write_replay_text(o.fp, in.origin, &bind->table, h, &rp, gov_label,
 					  sc->platform.name, usehz, compare, &hp, hp_from);
 		rc = cli_output_close(&o, 1) ? EXIT_FAIL : EXIT_OK;
 	}
 	if (rc == EXIT_OK && htmlpath) {
 		rc = EXIT_FAIL;
 		if (cli_output_open(&o, htmlpath) == 0) {
-			struct ik_html_replay hr = { .origin = in.origin, .governor = gov->name,
+			struct ik_html_replay hr = { .origin = in.origin, .governor = gov_label,
 						     .platform = sc->platform.name, .hz = usehz,
 						     .compare = compare, .drv = &bind->table, .h = h,
 						     .rp = &rp, .tl = ro.timeline };
@@ -719,6 +731,7 @@ int cmd_replay(int argc, char **argv)
 	ik_trace_replay_free(&rp);
 	close_trace(&in);
 out:
+	ik_governor_close(ginst);
 	if (bound)
 		ik_idle_driver_release(bind);
 	free(bind);

@@ -43,6 +43,20 @@ const char *ik_governor_kind_name(enum ik_governor_kind kind)
 	return "builtin";
 }
 
+void ik_governor_identity_label(const struct ik_governor_identity *id, char *buf, size_t len)
+{
+	size_t o;
+
+	if (id->kind == IK_GOVERNOR_BUILTIN)
+		o = (size_t)snprintf(buf, len, "%s", id->name);
+	else
+		o = (size_t)snprintf(buf, len, "%s from %s:%s, sha256 %s", id->name,
+				     ik_governor_kind_name(id->kind), id->path, id->sha256);
+	for (int i = 0; i < id->nparams && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s=%s", i ? " " : ", parameters ",
+				      id->params[i].name, id->params[i].value);
+}
+
 static const char *prefixed(const char *spec, const char *prefix)
 {
 	size_t n = strlen(prefix);

@@ -559,8 +559,8 @@ static void error_overrides(void **state)
 	expect_set_error(HEAD, ".pairs=3", "--set .pairs=3: expected section.key=value, got an "
 			 "empty section", NULL);
 	expect_set_error(HEAD, "foo.bar=1", "--set foo.bar=1: unknown section [foo]; known sections: "
-			 "scenario kernel cpuidle workload platform state0..state9 cpuid acpi cst1..cst8 "
-			 "intel_idle dt_state0..dt_state15", NULL);
+			 "scenario kernel cpuidle workload governor platform state0..state9 cpuid acpi "
+			 "cst1..cst8 intel_idle dt_state0..dt_state15", NULL);
 	expect_set_error(HEAD, "workload.pairs=abc", "--set workload.pairs=abc: [workload] pairs: "
 			 "expected an integer 1..65536, got 'abc'", NULL);
 	expect_set_error(HEAD, "state1.latency=3", "--set state1.latency=3: unknown key 'latency' in "
