@@ -103,6 +103,20 @@ int ik_report_csv(FILE *out, const struct ik_scenario *sc, const struct ik_run_r
 	write_states_table(out, runs, nruns);
 	fputc('\n', out);
 	write_runs_table(out, runs, nruns);
+	if (sc->governor_sha256[0] || sc->ngov_params > 0) {
+		/* 3. a governor from a file, or given parameters: its identity (one row). */
+		fputs("\ngovernor,sha256,params\n", out);
+		csv_text(out, sc->governor, sizeof(sc->governor));
+		fprintf(out, ",%s,", sc->governor_sha256);
+		char params[4600];
+		size_t o = 0;
+		params[0] = '\0';
+		for (int i = 0; i < sc->ngov_params && o < sizeof(params); i++)
+			o += (size_t)snprintf(params + o, sizeof(params) - o, "%s%s=%s", i ? " " : "",
+					      sc->gov_params[i].name, sc->gov_params[i].value);
+		csv_text(out, params, sizeof(params));
+		fputc('\n', out);
+	}
 	ik_rep_locale_leave(&locale);
 	return ik_rep_finish(out);
 }
