@@ -106,7 +106,10 @@ int ik_gov_plugin_open(const struct ik_governor_open_args *a, const char *path,
 /* sha256 of a file's bytes, appended to a running hash (src/core/gov_kernel.c). */
 int ik_gov_sha256_files(const char *const *paths, int npaths, char out[65], char *err,
 			size_t errlen);
-/* A private, loaded copy of a shared object (memfd): dlopen handle, or NULL + message. */
-void *ik_gov_dlopen_private(const char *path, char *err, size_t errlen);
+/*
+ * A private, loaded copy of a shared object (a memfd): the dlopen handle and the descriptor
+ * to close after dlclose, or NULL and a message.
+ */
+void *ik_gov_dlopen_private(const char *path, int *fd, char *err, size_t errlen);
 
 #endif

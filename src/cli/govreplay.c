@@ -419,7 +419,7 @@ int cmd_govreplay(int argc, char **argv)
 					    .param_values = pvalues };
 	int orc = ik_governor_open(&ga, &inst, err, sizeof(err));
 	if (orc) {
-		fprintf(stderr, "idlekit govreplay: --governor %s: %s\n", governor, err);
+		fprintf(stderr, "idlekit govreplay: %s\n", err);
 		rc = orc == -2 ? EXIT_USAGE : EXIT_FAIL;
 		goto out;
 	}

@@ -674,7 +674,7 @@ int cmd_replay(int argc, char **argv)
 					    .hz = hz ? (int)hz : ik_trace_header(in.r)->hz };
 	int grc = ik_governor_open(&ga, &ginst, err, sizeof(err));
 	if (grc) {
-		fprintf(stderr, "idlekit replay: --governor %s: %s\n", governor, err);
+		fprintf(stderr, "idlekit replay: %s\n", err);
 		close_trace(&in);
 		rc = grc == -2 ? EXIT_USAGE : EXIT_FAIL;
 		goto out;

@@ -195,7 +195,7 @@ static int hash_tree(struct sha256_ctx *h, const char *dir, int depth, char *err
 
 /* ---- A private copy of a shared object ---------------------------------------------------- */
 
-void *ik_gov_dlopen_private(const char *path, char *err, size_t errlen)
+void *ik_gov_dlopen_private(const char *path, int *fd_out, char *err, size_t errlen)
 {
 	int in = open(path, O_RDONLY | O_CLOEXEC);
 	if (in < 0) {
@@ -224,12 +224,19 @@ void *ik_gov_dlopen_private(const char *path, char *err, size_t errlen)
 	}
 	char fdpath[64];
 	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+	/*
+	 * The descriptor stays open while the object is loaded: the loader knows objects by
+	 * name, and a closed descriptor's number (hence the name) would be used again.
+	 */
 	void *h = dlopen(fdpath, RTLD_NOW | RTLD_LOCAL);
-	close(fd);
+	if (h)
+		*fd_out = fd;
+	else
+		close(fd);
 	if (!h) {
 		const char *e = dlerror();
 		const char *shown = e ? strstr(e, ": ") : NULL;
-		snprintf(err, errlen, "%s: not a loadable shared object (%s)", path,
+		snprintf(err, errlen, "not a loadable shared object (%s)",
 			 shown ? shown + 2 : e ? e : "dlopen failed");
 	}
 	return h;
@@ -273,26 +280,29 @@ static bool quoted_after(const char *line, const char *marker, char *buf, size_t
 /* The compiler's first error, turned into one message. */
 static void compile_error(const char *path, const char *out, int status, char *err, size_t errlen)
 {
-	const char *line = out, *first = NULL;
+	const char *line = out;
 	char l[1024];
+	bool found = false;
 
-	for (; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-		if (strstr(line, "error:") || strstr(line, "undefined reference")) {
-			first = line;
+	while (*line) {
+		size_t n = strcspn(line, "\n");
+		if (n >= sizeof(l))
+			n = sizeof(l) - 1;
+		memcpy(l, line, n);
+		l[n] = '\0';
+		if (strstr(l, "error:") || strstr(l, "undefined reference")) {
+			found = true;
 			break;
 		}
+		line += strcspn(line, "\n");
+		if (*line)
+			line++;
 	}
-	if (!first) {
-		/* Take the last non-empty line: what the compiler said last. */
-		snprintf(err, errlen, "%s: the compiler failed (status %d): %.300s", path, status,
+	if (!found) {
+		snprintf(err, errlen, "the compiler failed (status %d) on %s: %.300s", status, path,
 			 out[0] ? out : "no message");
 		return;
 	}
-	size_t n = strcspn(first, "\n");
-	if (n >= sizeof(l))
-		n = sizeof(l) - 1;
-	memcpy(l, first, n);
-	l[n] = '\0';
 
 	char sym[128];
 	if (quoted_after(l, "implicit declaration of function", sym, sizeof(sym)) ||
@@ -320,7 +330,7 @@ static void compile_error(const char *path, const char *out, int status, char *e
 				 loc[0] ? loc : path, sym, l);
 		return;
 	}
-	snprintf(err, errlen, "%s does not compile: %s", path, l);
+	snprintf(err, errlen, "does not compile: %s", l);
 }
 
 static int run_compiler(char *const argv[], char *out, size_t outlen, int *status)
@@ -452,6 +462,7 @@ static int build(const char *path, const char *gov_h, int vcode, char so[PATH_MA
 struct kgov {
 	struct ik_gov_loaded l; /* first: the loader's view */
 	void *dl;
+	int fd;
 	struct ikk_host host;
 	struct ik_driver drv;
 	ikk_enable_fn enable;
@@ -553,8 +564,10 @@ static void k_reflect(struct ik_device *dev, int index)
 static void k_close(struct ik_gov_loaded *l)
 {
 	struct kgov *k = (struct kgov *)l;
-	if (k->dl)
+	if (k->dl) {
 		dlclose(k->dl);
+		close(k->fd);
+	}
 	free(k);
 }
 
@@ -578,19 +591,19 @@ int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 {
 	struct stat st;
 	if (!path[0]) {
-		snprintf(err, errlen, "governor 'kernel:': expected kernel:PATH to a governor .c file");
+		snprintf(err, errlen, "expected kernel:PATH to a governor .c file");
 		return -2;
 	}
 	if (stat(path, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "governor kernel:%s: %s", path,
-			 errno && !S_ISDIR(st.st_mode) ? strerror(errno) : "not a regular file");
+		snprintf(err, errlen, "%s", errno && !S_ISDIR(st.st_mode) ? strerror(errno)
+								       : "not a regular file");
 		return -2;
 	}
 	int vcode = version_code(a->kernel_version, err, errlen);
 	if (vcode < 0)
 		return -2;
 	if (a->drv->state_count < 1 || a->drv->state_count > IKK_STATE_MAX) {
-		snprintf(err, errlen, "kernel:%s: the driver has %d states", path, a->drv->state_count);
+		snprintf(err, errlen, "the driver has %d states", a->drv->state_count);
 		return -2;
 	}
 
@@ -613,7 +626,7 @@ int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 	}
 	k->l.close = k_close;
 	k->drv = *a->drv;
-	k->dl = ik_gov_dlopen_private(so, err, errlen);
+	k->dl = ik_gov_dlopen_private(so, &k->fd, err, errlen);
 	if (!k->dl) {
 		free(k);
 		return -1;
@@ -652,7 +665,7 @@ int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 	char lerr[400] = "";
 	if (load(&k->host, states, a->drv->state_count, k->drv.name, IKK_BRIDGE_VERSION, lerr,
 		 sizeof(lerr))) {
-		snprintf(err, errlen, "kernel:%s: not a governor: %s", path, lerr);
+		snprintf(err, errlen, "not a governor: %s", lerr);
 		k_close(&k->l);
 		return -2;
 	}

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "idlekit/governor_load.h"
 #include "idlekit/governor_plugin.h"
@@ -16,13 +17,16 @@
 struct pgov {
 	struct ik_gov_loaded l;
 	void *dl;
+	int fd;
 };
 
 static void p_close(struct ik_gov_loaded *l)
 {
 	struct pgov *p = (struct pgov *)l;
-	if (p->dl)
+	if (p->dl) {
 		dlclose(p->dl);
+		close(p->fd);
+	}
 	free(p);
 }
 
@@ -31,8 +35,7 @@ int ik_gov_plugin_open(const struct ik_governor_open_args *a, const char *path,
 {
 	struct stat st;
 	if (!path[0] || stat(path, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "governor plugin:%s: %s", path,
-			 !path[0] ? "expected plugin:PATH to a shared object" : "no such file");
+		snprintf(err, errlen, "%s", !path[0] ? "expected plugin:PATH to a shared object" : "no such file");
 		return -2;
 	}
 	const char *files[1] = { path };
@@ -46,9 +49,9 @@ int ik_gov_plugin_open(const struct ik_governor_open_args *a, const char *path,
 	}
 	p->l.close = p_close;
 	char derr[600];
-	p->dl = ik_gov_dlopen_private(path, derr, sizeof(derr));
+	p->dl = ik_gov_dlopen_private(path, &p->fd, derr, sizeof(derr));
 	if (!p->dl) {
-		snprintf(err, errlen, "governor plugin:%s: %s", path, derr);
+		snprintf(err, errlen, "%s", derr);
 		free(p);
 		return -2;
 	}
@@ -57,23 +60,23 @@ int ik_gov_plugin_open(const struct ik_governor_open_args *a, const char *path,
 	const struct ik_governor_plugin *pl = entry ? entry() : NULL;
 	if (!pl) {
 		snprintf(err, errlen,
-			 "governor plugin:%s: not an idlekit governor plugin (no %s() entry point; "
-			 "see idlekit/governor_plugin.h)",
-			 path, IK_GOVERNOR_PLUGIN_ENTRY);
+			 "not an idlekit governor plugin (no %s() entry point; see "
+			 "idlekit/governor_plugin.h)",
+			 IK_GOVERNOR_PLUGIN_ENTRY);
 		p_close(&p->l);
 		return -2;
 	}
 	if (pl->abi_version != IK_GOVERNOR_PLUGIN_ABI) {
 		snprintf(err, errlen,
-			 "governor plugin:%s: built for governor plugin ABI %u, this idlekit has ABI "
-			 "%u: rebuild it against this idlekit's include/idlekit",
-			 path, pl->abi_version, IK_GOVERNOR_PLUGIN_ABI);
+			 "built for governor plugin ABI %u, this idlekit has ABI %u: rebuild it "
+			 "against this idlekit's include/idlekit",
+			 pl->abi_version, IK_GOVERNOR_PLUGIN_ABI);
 		p_close(&p->l);
 		return -2;
 	}
 	if (!pl->governor || !pl->governor->select || !pl->governor->name ||
 	    !pl->governor->name[0]) {
-		snprintf(err, errlen, "governor plugin:%s: its governor has no %s", path,
+		snprintf(err, errlen, "its governor has no %s",
 			 !pl->governor ? "ops table" : !pl->governor->select ? "->select" : "name");
 		p_close(&p->l);
 		return -2;

@@ -260,6 +260,11 @@ int ik_governor_open(const struct ik_governor_open_args *a, struct ik_governor_i
 			rc = -2, ik_governor_spec_check(a->spec, err, errlen);
 	}
 	if (rc) {
+		if (!inst->builtin) {
+			char why[800];
+			snprintf(why, sizeof(why), "%s", err);
+			snprintf(err, errlen, "governor %s: %s", a->spec, why);
+		}
 		free(inst);
 		return rc;
 	}

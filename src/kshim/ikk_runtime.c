@@ -237,10 +237,8 @@ IKK_EXPORT int ikk_load(const struct ikk_host *h, const struct ikk_state *states
 		}
 	}
 	if (!registered) {
-		snprintf(err, errlen,
-			 "no governor registered: the file has no initcall calling "
-			 "cpuidle_register_governor()%s",
-			 __start_ikk_initcalls ? " (or it chose not to register)" : "");
+		snprintf(err, errlen, "no initcall of the file registered a governor "
+			 "(cpuidle_register_governor())");
 		return -1;
 	}
 	if (registrations > 1) {
