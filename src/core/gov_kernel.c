@@ -571,17 +571,35 @@ static void k_close(struct ik_gov_loaded *l)
 	free(k);
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct ik_gov_param *)a)->name, ((const struct ik_gov_param *)b)->name);
+}
+
+/* The file's module parameters with their values now, in name order. */
+static void collect_params(struct kgov *k, struct ik_governor_identity *id)
+{
+	int np = k->param_count();
+	id->nparams = 0;
+	for (int i = 0; i < np && id->nparams < IK_GOV_PARAMS_MAX; i++) {
+		struct ikk_param_info pi;
+		struct ik_gov_param *p = &id->params[id->nparams];
+		if (k->param_get(i, &pi, p->value, sizeof(p->value)) == 0) {
+			snprintf(p->name, sizeof(p->name), "%s", pi.name);
+			snprintf(p->type, sizeof(p->type), "%s", pi.type);
+			id->nparams++;
+		}
+	}
+	qsort(id->params, (size_t)id->nparams, sizeof(id->params[0]), by_name);
+}
+
 static void list_params(struct kgov *k, char *buf, size_t len)
 {
 	size_t o = 0;
-	int n = k->param_count();
+	collect_params(k, &k->l.id);
 	buf[0] = '\0';
-	for (int i = 0; i < n && o + 1 < len; i++) {
-		struct ikk_param_info pi;
-		char v[8];
-		if (k->param_get(i, &pi, v, sizeof(v)) == 0)
-			o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "", pi.name);
-	}
+	for (int i = 0; i < k->l.id.nparams && o + 1 < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "", k->l.id.params[i].name);
 	if (!buf[0])
 		snprintf(buf, len, "none");
 }
@@ -693,16 +711,7 @@ int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 	snprintf(id->name, sizeof(id->name), "%s", name());
 	snprintf(id->path, sizeof(id->path), "%s", path);
 	memcpy(id->sha256, sha, sizeof(id->sha256));
-	int np = k->param_count();
-	for (int i = 0; i < np && id->nparams < IK_GOV_PARAMS_MAX; i++) {
-		struct ikk_param_info pi;
-		struct ik_gov_param *p = &id->params[id->nparams];
-		if (k->param_get(i, &pi, p->value, sizeof(p->value)) == 0) {
-			snprintf(p->name, sizeof(p->name), "%s", pi.name);
-			snprintf(p->type, sizeof(p->type), "%s", pi.type);
-			id->nparams++;
-		}
-	}
+	collect_params(k, id);
 	k->l.ops = (struct ik_governor){
 		.name = id->name, .rating = 0, .enable = k_enable, .disable = k_disable,
 		.select = k_select, .reflect = k_reflect, .priv = k,
