@@ -103,6 +103,12 @@ int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 		       struct ik_gov_loaded **out, char *err, size_t errlen);
 int ik_gov_plugin_open(const struct ik_governor_open_args *a, const char *path,
 		       struct ik_gov_loaded **out, char *err, size_t errlen);
+/*
+ * The compiler's output (NUL-terminated) turned into one line: its first error, or the
+ * missing kernel symbol it names.
+ */
+void ik_gov_compile_message(const char *path, const char *out, int status, char *err,
+			    size_t errlen);
 /* sha256 of a file's bytes, appended to a running hash (src/core/gov_kernel.c). */
 int ik_gov_sha256_files(const char *const *paths, int npaths, char out[65], char *err,
 			size_t errlen);

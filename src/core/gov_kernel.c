@@ -257,28 +257,47 @@ static const struct {
 	{ "cpuidle_get_last_residency", "include/linux/cpuidle.h before v5.7 (microseconds)" },
 };
 
-/* "... 'NAME' ..." after `marker` in line: NAME into buf. */
-static bool quoted_after(const char *line, const char *marker, char *buf, size_t len)
+/* The text between the first opening quote (' or `) at or after p and the next '. */
+static bool quoted(const char *p, char *buf, size_t len)
 {
-	const char *p = strstr(line, marker);
-	if (!p)
+	const char *q = strchr(p, '\''), *t = strchr(p, '`');
+	if (t && (!q || t < q))
+		q = t;
+	if (!q)
 		return false;
-	p = strchr(p, '\'');
-	if (!p)
-		p = strchr(line, '`');
-	if (!p)
+	q++;
+	const char *e = strchr(q, '\'');
+	if (!e || e == q || (size_t)(e - q) >= len)
 		return false;
-	p++;
-	const char *e = strchr(p, '\'');
-	if (!e || (size_t)(e - p) >= len)
-		return false;
-	memcpy(buf, p, (size_t)(e - p));
-	buf[e - p] = '\0';
+	memcpy(buf, q, (size_t)(e - q));
+	buf[e - q] = '\0';
 	return true;
 }
 
+/*
+ * The symbol a compiler or linker error line says is missing (gcc and clang wording):
+ * "implicit declaration of function 'X'", "'X' undeclared", "use of undeclared identifier
+ * 'X'", "unknown type name 'X'", "undefined reference to `X'".
+ */
+static bool missing_symbol(const char *l, char *buf, size_t len)
+{
+	static const char *const after[] = { "implicit declaration of function",
+					     "undeclared identifier", "unknown type name",
+					     "undefined reference to" };
+	for (size_t i = 0; i < sizeof(after) / sizeof(after[0]); i++) {
+		const char *p = strstr(l, after[i]);
+		if (p)
+			return quoted(p + strlen(after[i]), buf, len);
+	}
+	const char *e = strstr(l, "error: ");
+	if (e && strstr(e, "' undeclared"))
+		return quoted(e, buf, len);
+	return false;
+}
+
 /* The compiler's first error, turned into one message. */
-static void compile_error(const char *path, const char *out, int status, char *err, size_t errlen)
+void ik_gov_compile_message(const char *path, const char *out, int status, char *err,
+			    size_t errlen)
 {
 	const char *line = out;
 	char l[1024];
@@ -301,16 +320,14 @@ static void compile_error(const char *path, const char *out, int status, char *e
 	if (!found) {
 		snprintf(err, errlen, "the compiler failed (status %d) on %s: %.300s", status, path,
 			 out[0] ? out : "no message");
+		for (char *p = err; *p; p++)
+			if (*p == '\n' || *p == '\r')
+				*p = ' ';
 		return;
 	}
 
 	char sym[128];
-	if (quoted_after(l, "implicit declaration of function", sym, sizeof(sym)) ||
-	    quoted_after(l, "undeclared", sym, sizeof(sym)) ||
-	    quoted_after(l, "unknown type name", sym, sizeof(sym)) ||
-	    quoted_after(l, "undefined reference to", sym, sizeof(sym))) {
-		if (strstr(l, "undeclared") && !quoted_after(l, "error:", sym, sizeof(sym)))
-			sym[0] = '\0';
+	if (missing_symbol(l, sym, sizeof(sym))) {
 		const char *where = NULL;
 		for (size_t i = 0; i < sizeof(known_missing) / sizeof(known_missing[0]); i++)
 			if (strcmp(known_missing[i].name, sym) == 0)
@@ -445,7 +462,8 @@ static int build(const char *path, const char *gov_h, int vcode, char so[PATH_MA
 			snprintf(err, errlen, "cannot run the C compiler '%s' (set IDLEKIT_CC)", cc);
 			return -1;
 		}
-		compile_error(path, out, WIFEXITED(status) ? WEXITSTATUS(status) : -1, err, errlen);
+		ik_gov_compile_message(path, out, WIFEXITED(status) ? WEXITSTATUS(status) : -1, err,
+				       errlen);
 		return -2;
 	}
 	if (rename(tmp, so)) {
