@@ -1,5 +1,5 @@
 /*
- * An example idlekit governor plugin: "nexttimer", a governor idea in 80 lines.
+ * An example idlekit governor plugin: "nexttimer", a governor idea in 90 lines.
  *
  * Idea: predict the idle duration as the smaller of the time to the next timer and a
  * running average of the recent idle durations (an exponentially weighted mean, weight 1/8),
@@ -19,17 +19,19 @@
 #include <idlekit/governor_plugin.h>
 
 struct nexttimer_cpu {
-	int64_t avg_ns; /* running mean of the measured idle durations */
+	int64_t avg_ns;                 /* running mean of the measured idle durations */
+	int64_t exit_ns[IK_STATE_MAX];  /* the states' exit latencies, for reflect */
 };
 
 static int nexttimer_enable(const struct ik_driver *drv, struct ik_device *dev)
 {
 	struct nexttimer_cpu *c = calloc(1, sizeof(*c));
 
-	(void)drv;
 	if (!c)
 		return -1;
 	c->avg_ns = dev->tick_nsec; /* start by trusting the timers */
+	for (int i = 0; i < drv->state_count; i++)
+		c->exit_ns[i] = drv->states[i].exit_latency_ns;
 	dev->governor_data = c;
 	return 0;
 }
@@ -67,7 +69,10 @@ static void nexttimer_reflect(struct ik_device *dev, int index)
 {
 	struct nexttimer_cpu *c = dev->governor_data;
 	int64_t measured = (int64_t)dev->last_residency_ns;
+	int64_t exit_ns = c->exit_ns[index];
 
+	/* The core measures entry to exit: the exit latency was not idle time. */
+	measured = measured > 2 * exit_ns ? measured - exit_ns : measured / 2;
 	dev->last_state_idx = index;
 	c->avg_ns += (measured - c->avg_ns) / 8;
 }
