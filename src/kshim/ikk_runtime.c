@@ -35,7 +35,7 @@ bool tick_nohz_enabled = true;
 
 static const struct ikk_host *host;
 static struct cpuidle_driver driver;
-static struct cpuidle_device *devices; /* [IKK_NR_CPUS], allocated at load */
+static struct cpuidle_device *devices[IKK_NR_CPUS]; /* allocated as each CPU is enabled */
 static void *cookies[IKK_NR_CPUS];
 static struct cpuidle_governor *registered;
 static int registrations;
@@ -203,11 +203,6 @@ IKK_EXPORT int ikk_load(const struct ikk_host *h, const struct ikk_state *states
 	host = h;
 	ikk_hz = h->hz;
 	ikk_tick_nsec = (long)h->tick_nsec;
-	devices = calloc(IKK_NR_CPUS, sizeof(*devices));
-	if (!devices) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
 	driver.name = driver_name;
 	driver.state_count = count;
 	for (int i = 0; i < count; i++) {
@@ -225,8 +220,6 @@ IKK_EXPORT int ikk_load(const struct ikk_host *h, const struct ikk_state *states
 		if (s->flags & CPUIDLE_FLAG_TIMER_STOP)
 			driver.bctimer = 1;
 	}
-	for (int i = 0; i < IKK_NR_CPUS; i++)
-		cpuidle_devices[i] = &devices[i];
 	if (__start_ikk_initcalls) {
 		for (const ikk_initcall_t *fn = __start_ikk_initcalls; fn < __stop_ikk_initcalls; fn++) {
 			int rc = (*fn)();
@@ -258,11 +251,26 @@ IKK_EXPORT const char *ikk_name(void)
 	return registered ? registered->name : "";
 }
 
+/* The copy is unloaded (dlclose): free the devices. */
+__attribute__((destructor)) static void ikk_unload(void)
+{
+	for (int i = 0; i < IKK_NR_CPUS; i++) {
+		free(devices[i]);
+		devices[i] = NULL;
+	}
+}
+
 IKK_EXPORT int ikk_enable(void *cookie, struct ikk_dev *io)
 {
 	if (io->cpu < 0 || io->cpu >= IKK_NR_CPUS)
 		return -22;
-	struct cpuidle_device *d = &devices[io->cpu];
+	if (!devices[io->cpu]) {
+		devices[io->cpu] = calloc(1, sizeof(struct cpuidle_device));
+		if (!devices[io->cpu])
+			return -12;
+		cpuidle_devices[io->cpu] = devices[io->cpu];
+	}
+	struct cpuidle_device *d = devices[io->cpu];
 	cookies[io->cpu] = cookie;
 	d->registered = 1;
 	d->enabled = 1;
@@ -274,7 +282,7 @@ IKK_EXPORT int ikk_enable(void *cookie, struct ikk_dev *io)
 
 IKK_EXPORT void ikk_disable(void *cookie, struct ikk_dev *io)
 {
-	struct cpuidle_device *d = &devices[io->cpu];
+	struct cpuidle_device *d = devices[io->cpu];
 	(void)cookie;
 	dev_in(d, io);
 	if (registered->disable)
@@ -286,7 +294,7 @@ IKK_EXPORT void ikk_disable(void *cookie, struct ikk_dev *io)
 
 IKK_EXPORT int ikk_select(void *cookie, struct ikk_dev *io, int *stop_tick)
 {
-	struct cpuidle_device *d = &devices[io->cpu];
+	struct cpuidle_device *d = devices[io->cpu];
 	bool stop = *stop_tick != 0;
 	(void)cookie;
 	dev_in(d, io);
@@ -298,7 +306,7 @@ IKK_EXPORT int ikk_select(void *cookie, struct ikk_dev *io, int *stop_tick)
 
 IKK_EXPORT void ikk_reflect(void *cookie, struct ikk_dev *io, int index)
 {
-	struct cpuidle_device *d = &devices[io->cpu];
+	struct cpuidle_device *d = devices[io->cpu];
 	(void)cookie;
 	dev_in(d, io);
 	if (registered->reflect)
