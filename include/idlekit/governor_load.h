@@ -74,7 +74,7 @@ void ik_governor_close(struct ik_governor_inst *inst);
 
 /*
  * One line naming the governor: "menu" for a built-in, else "NAME from kernel:PATH, sha256
- * HEX[, parameters a=1 b=2]" (built-in haltpoll given parameters: "haltpoll, parameters ...").
+ * HEX[, parameters a=1 b=2]".
  */
 void ik_governor_identity_label(const struct ik_governor_identity *id, char *buf, size_t len);
 

@@ -47,11 +47,12 @@ void ik_governor_identity_label(const struct ik_governor_identity *id, char *buf
 {
 	size_t o;
 
-	if (id->kind == IK_GOVERNOR_BUILTIN)
-		o = (size_t)snprintf(buf, len, "%s", id->name);
-	else
-		o = (size_t)snprintf(buf, len, "%s from %s:%s, sha256 %s", id->name,
-				     ik_governor_kind_name(id->kind), id->path, id->sha256);
+	if (id->kind == IK_GOVERNOR_BUILTIN) {
+		snprintf(buf, len, "%s", id->name); /* (the caller says the haltpoll parameters) */
+		return;
+	}
+	o = (size_t)snprintf(buf, len, "%s from %s:%s, sha256 %s", id->name,
+			     ik_governor_kind_name(id->kind), id->path, id->sha256);
 	for (int i = 0; i < id->nparams && o < len; i++)
 		o += (size_t)snprintf(buf + o, len - o, "%s%s=%s", i ? " " : ", parameters ",
 				      id->params[i].name, id->params[i].value);
