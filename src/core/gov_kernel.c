@@ -436,6 +436,8 @@ static int build(const char *path, const char *gov_h, int vcode, char so[PATH_MA
 		return -1;
 	}
 	*compiled = false;
+	if (getenv("IDLEKIT_GOV_VERBOSE"))
+		fprintf(stderr, "kernel:%s: kernel shim %s\n", path, shim);
 	if (access(so, R_OK) == 0)
 		return 0;
 
