@@ -442,7 +442,14 @@ static int build(const char *path, const char *gov_h, int vcode, char so[PATH_MA
 		return 0;
 
 	char tmp[PATH_MAX + 32], inc[PATH_MAX + 16], iq[PATH_MAX + 8], rt[PATH_MAX + 32], def[64];
-	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", so, (long)getpid());
+	/* A name of its own (mkstemps), so that runs compiling the same file at once do not meet. */
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX.tmp", so);
+	int tfd = mkstemps(tmp, 4);
+	if (tfd < 0) {
+		snprintf(err, errlen, "%s: %s", cache, strerror(errno));
+		return -1;
+	}
+	close(tfd);
 	snprintf(inc, sizeof(inc), "%s/include", shim);
 	snprintf(iq, sizeof(iq), "-I%s", shim);
 	snprintf(rt, sizeof(rt), "%s/ikk_runtime.c", shim);
