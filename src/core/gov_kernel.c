@@ -639,9 +639,12 @@ int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 		snprintf(err, errlen, "expected kernel:PATH to a governor .c file");
 		return -2;
 	}
-	if (stat(path, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s", errno && !S_ISDIR(st.st_mode) ? strerror(errno)
-								       : "not a regular file");
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return -2;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "not a regular file");
 		return -2;
 	}
 	int vcode = version_code(a->kernel_version, err, errlen);

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +35,16 @@ int ik_gov_plugin_open(const struct ik_governor_open_args *a, const char *path,
 		       struct ik_gov_loaded **out, char *err, size_t errlen)
 {
 	struct stat st;
-	if (!path[0] || stat(path, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s", !path[0] ? "expected plugin:PATH to a shared object" : "no such file");
+	if (!path[0]) {
+		snprintf(err, errlen, "expected plugin:PATH to a shared object");
+		return -2;
+	}
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return -2;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "not a regular file");
 		return -2;
 	}
 	const char *files[1] = { path };
