@@ -347,6 +347,21 @@ void ik_gov_compile_message(const char *path, const char *out, int status, char 
 				 loc[0] ? loc : path, sym, l);
 		return;
 	}
+	/* gcc and clang: "FILE:L:C: fatal error: 'linux/x.h' file not found" or "linux/x.h: No such file" */
+	const char *fe = strstr(l, "fatal error: ");
+	if (fe && (strstr(fe, "No such file") || strstr(fe, "file not found"))) {
+		char hdr[200];
+		const char *h = fe + strlen("fatal error: ");
+		size_t n = strcspn(h, ":'");
+		if (*h == '\'')
+			n = strcspn(++h, "'");
+		snprintf(hdr, sizeof(hdr), "%.*s", (int)n, h);
+		snprintf(err, errlen,
+			 "%.*s: header '%s' is not in idlekit's kernel shim (it serves the cpuidle "
+			 "governor API of v5.10 to v6.19) nor beside the file",
+			 (int)(fe - l > 2 ? fe - l - 2 : 0), l, hdr);
+		return;
+	}
 	snprintf(err, errlen, "does not compile: %s", l);
 }
 

@@ -73,6 +73,9 @@ expect_error "does not compile" "does not compile: tests/kgov/broken.c:1" "error
 	-- --governor kernel:tests/kgov/broken.c
 expect_error "missing symbol" "kernel symbol 'tick_nohz_get_idle_calls_cpu'" "include/linux/tick.h" \
 	"not in idlekit's kernel shim" -- --governor kernel:tests/kgov/missing.c
+printf '#include <linux/cpuidle.h>\n#include <linux/pm_qos.h>\n' >"$tmp/header.c"
+expect_error "missing header" "header 'linux/pm_qos.h' is not in idlekit's kernel shim" "header.c:2:" \
+	-- --governor "kernel:$tmp/header.c"
 expect_error "no governor registered" "not a governor" "cpuidle_register_governor" \
 	-- --governor kernel:tests/kgov/noregister.c
 expect_error "no such file" "kernel:tests/kgov/nosuch.c" "No such file" \
