@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/governor_load.h"
+#include "core/gov_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

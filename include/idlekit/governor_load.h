@@ -93,29 +93,4 @@ int ik_governor_spec_check(const char *spec, char *err, size_t errlen);
  */
 int ik_governor_spec_sha256(const char *spec, char out[65], char *err, size_t errlen);
 
-/* ---- Used by the loaders (src/core/gov_*.c) ---- */
-struct ik_gov_loaded {
-	struct ik_governor ops;
-	struct ik_governor_identity id;
-	void (*close)(struct ik_gov_loaded *l);
-};
-int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
-		       struct ik_gov_loaded **out, char *err, size_t errlen);
-int ik_gov_plugin_open(const struct ik_governor_open_args *a, const char *path,
-		       struct ik_gov_loaded **out, char *err, size_t errlen);
-/*
- * The compiler's output (NUL-terminated) turned into one line: its first error, or the
- * missing kernel symbol it names.
- */
-void ik_gov_compile_message(const char *path, const char *out, int status, char *err,
-			    size_t errlen);
-/* sha256 of a file's bytes, appended to a running hash (src/core/gov_kernel.c). */
-int ik_gov_sha256_files(const char *const *paths, int npaths, char out[65], char *err,
-			size_t errlen);
-/*
- * A private, loaded copy of a shared object (a memfd): the dlopen handle and the descriptor
- * to close after dlclose, or NULL and a message.
- */
-void *ik_gov_dlopen_private(const char *path, int *fd, char *err, size_t errlen);
-
 #endif

@@ -28,7 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "idlekit/governor_load.h"
+#include "core/gov_internal.h"
 #include "kshim/ikk_bridge.h"
 
 #ifndef IK_KSHIM_SOURCE_DIR

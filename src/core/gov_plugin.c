@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "idlekit/governor_load.h"
+#include "core/gov_internal.h"
 #include "idlekit/governor_plugin.h"
 
 struct pgov {

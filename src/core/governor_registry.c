@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/governor_load.h"
+#include "core/gov_internal.h"
 
 static const struct ik_governor *const governors[] = {
 	&ik_governor_ladder,
