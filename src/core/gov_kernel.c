@@ -539,14 +539,17 @@ static unsigned long long h_poll_time(void *d)
 static long long h_now(void *d) { return ((struct ik_device *)d)->in.now_ns; }
 static void h_log(const char *msg) { fprintf(stderr, "kernel governor: %s", msg); }
 
+/* (Only the table's states: the others stay zero on both sides.) */
 static void to_io(const struct ik_device *dev, struct ikk_dev *io)
 {
+	int n = of(dev)->drv.state_count;
+
 	io->cpu = dev->cpu;
 	io->last_state_idx = dev->last_state_idx;
 	io->poll_time_limit = dev->poll_time_limit;
 	io->last_residency_ns = dev->last_residency_ns;
 	io->poll_limit_ns = dev->poll_limit_ns;
-	for (int i = 0; i < IK_STATE_MAX; i++) {
+	for (int i = 0; i < n; i++) {
 		const struct ik_state_usage *u = &dev->states_usage[i];
 		io->disable[i] = u->disable;
 		io->usage[i] = u->usage;

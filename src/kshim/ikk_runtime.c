@@ -165,7 +165,7 @@ static void dev_in(struct cpuidle_device *d, const struct ikk_dev *io)
 	d->poll_time_limit = io->poll_time_limit ? 1 : 0;
 	d->last_residency_ns = io->last_residency_ns;
 	d->poll_limit_ns = io->poll_limit_ns;
-	for (int i = 0; i < CPUIDLE_STATE_MAX; i++) {
+	for (int i = 0; i < driver.state_count; i++) {
 		struct cpuidle_state_usage *u = &d->states_usage[i];
 		u->disable = io->disable[i];
 		u->usage = io->usage[i];
