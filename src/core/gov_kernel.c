@@ -469,11 +469,13 @@ static int build(const char *path, const char *gov_h, int vcode, char so[PATH_MA
 	snprintf(iq, sizeof(iq), "-I%s", shim);
 	snprintf(rt, sizeof(rt), "%s/ikk_runtime.c", shim);
 	snprintf(def, sizeof(def), "-DIKK_LINUX_VERSION_CODE=%d", vcode);
+	char src[PATH_MAX + 8]; /* a file named "-x.c" is a file, not an option */
+	snprintf(src, sizeof(src), "%s%s", path[0] == '-' ? "./" : "", path);
 	char *argv[] = { (char *)cc, "-std=gnu11", "-O2", "-fno-strict-overflow",
 			 "-fno-strict-aliasing", "-fno-common", "-fPIC", "-shared", "-nostdinc",
 			 "-isystem", inc, iq, def, "-fdiagnostics-color=never",
 			 "-Werror=implicit-function-declaration", "-Werror=implicit-int",
-			 "-Wl,--no-undefined", "-o", tmp, (char *)path, rt, NULL };
+			 "-Wl,--no-undefined", "-o", tmp, src, rt, NULL };
 	char out[16384];
 	int status = 0;
 	if (run_compiler(argv, out, sizeof(out), &status)) {
