@@ -14,6 +14,7 @@
 //   8  local_clock(): 1 + (ms % 3)
 //   9  a per-CPU count of selects, modulo the state count
 //  10  HZ: 3 at 1000, 2 at 250, 1 otherwise; stop_tick: TICK_NSEC longer than 1 ms
+//  11  the release compiled for: 3 from v6.19 on, 2 from v6.1, else 1 (LINUX_VERSION_CODE)
 
 #include <linux/kernel.h>
 #include <linux/cpuidle.h>
@@ -22,6 +23,7 @@
 #include <linux/module.h>
 #include <linux/sched/clock.h>
 #include <linux/tick.h>
+#include <linux/version.h>
 #include <trace/events/power.h>
 
 #include "gov.h"
@@ -92,8 +94,12 @@ static int probe_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	case 10:
 		*stop_tick = ktime_to_us(TICK_NSEC) > 1000;
 		return HZ == 1000 ? 3 : HZ == 250 ? 2 : 1;
+	case 11:
+		if (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 19, 0))
+			return 3;
+		return LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0) ? 2 : 1;
 	}
-	if (unlikely(probe > 10))
+	if (unlikely(probe > 11))
 		pr_warn("probe: mode %u unknown\n", probe);
 	return 0;
 }

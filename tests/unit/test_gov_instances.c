@@ -3,7 +3,8 @@
  * one process keep separate file-scope state (DEFINE_PER_CPU data, module parameters), and
  * the built-in governors open through the same call.  Uses tests/kgov/probe.c (written for
  * idlekit in the kernel's dialect): probe=9 returns a per-CPU count of selects modulo the
- * state count; probe=4 the deepest state within the latency limit.
+ * state count; probe=4 the deepest state within the latency limit; probe=11 the release
+ * compiled for (LINUX_VERSION_CODE).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -57,18 +58,24 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-static struct ik_governor_inst *open_probe(const struct ik_driver *d, const char *mode)
+static struct ik_governor_inst *open_probe_for(const struct ik_driver *d, const char *mode,
+					       const char *release)
 {
 	const char *names[] = { "probe" }, *values[] = { mode };
 	struct ik_governor_open_args a = { .spec = "kernel:kgov/probe.c", .drv = d, .hz = 250,
 					   .nparams = 1, .param_names = names,
-					   .param_values = values };
+					   .param_values = values, .kernel_version = release };
 	struct ik_governor_inst *inst = NULL;
 	char err[1024] = "";
 	int rc = ik_governor_open(&a, &inst, err, sizeof(err));
 	if (rc)
 		fail_msg("open: %s", err);
 	return inst;
+}
+
+static struct ik_governor_inst *open_probe(const struct ik_driver *d, const char *mode)
+{
+	return open_probe_for(d, mode, NULL);
 }
 
 static int step(struct ik_govreplay *g, int64_t latency_req_ns)
@@ -143,6 +150,40 @@ static void module_parameters_are_per_instance(void **state)
 	free(gb);
 }
 
+/* The release the shim compiles for reaches the file as LINUX_VERSION_CODE (probe mode 11). */
+static void release_selection(void **state)
+{
+	(void)state;
+	struct ik_driver d = four_states();
+	const char *releases[] = { NULL, "6.19", "6.1", "5.10" };
+	const int expect[] = { 3, 3, 2, 1 };
+	char err[512];
+
+	for (int i = 0; i < 4; i++) {
+		struct ik_governor_inst *inst = open_probe_for(&d, "11", releases[i]);
+		struct ik_govreplay *g = calloc(1, sizeof(*g));
+		assert_non_null(g);
+		assert_int_equal(ik_govreplay_init(g, &d, ik_governor_inst_ops(inst), 250, NULL, err,
+						   sizeof(err)), 0);
+		assert_int_equal(ik_govreplay_start(g, err, sizeof(err)), 0);
+		assert_int_equal(step(g, IK_LATENCY_REQ_NONE_NS), expect[i]);
+		ik_govreplay_free(g);
+		ik_governor_close(inst);
+		free(g);
+	}
+	/* Releases the shim does not serve, and nonsense, are refused by name. */
+	const char *names[] = { "probe" }, *values[] = { "11" };
+	struct ik_governor_open_args a = { .spec = "kernel:kgov/probe.c", .drv = &d, .hz = 250,
+					   .nparams = 1, .param_names = names,
+					   .param_values = values, .kernel_version = "5.4" };
+	struct ik_governor_inst *inst = NULL;
+	assert_int_equal(ik_governor_open(&a, &inst, err, sizeof(err)), -2);
+	assert_non_null(strstr(err, "kernel version 5.4: the kernel shim serves the governor API of v5.10 to v6.19"));
+	a.kernel_version = "six";
+	assert_int_equal(ik_governor_open(&a, &inst, err, sizeof(err)), -2);
+	assert_non_null(strstr(err, "expected X.Y"));
+}
+
 static void builtin_through_the_same_call(void **state)
 {
 	(void)state;
@@ -171,6 +212,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(two_instances_do_not_share_state),
 		cmocka_unit_test(module_parameters_are_per_instance),
+		cmocka_unit_test(release_selection),
 		cmocka_unit_test(builtin_through_the_same_call),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
