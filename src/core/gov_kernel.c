@@ -338,12 +338,14 @@ void ik_gov_compile_message(const char *path, const char *out, int status, char 
 		if (where)
 			snprintf(err, errlen,
 				 "%s: kernel symbol '%s' is not in idlekit's kernel shim (the kernel has "
-				 "it in %s; the shim serves the cpuidle governor API of v5.10 to v6.19)",
+				 "it in %s; the shim serves the cpuidle governor API of v5.4 and v5.10 "
+				 "to v6.19)",
 				 loc[0] ? loc : path, sym, where);
 		else
 			snprintf(err, errlen,
 				 "%s: kernel symbol '%s' is not in idlekit's kernel shim (not part of the "
-				 "cpuidle governor API of v5.10 to v6.19 it serves); compiler: %s",
+				 "cpuidle governor API of v5.4 and v5.10 to v6.19 it serves); "
+				 "compiler: %s",
 				 loc[0] ? loc : path, sym, l);
 		return;
 	}
@@ -358,7 +360,7 @@ void ik_gov_compile_message(const char *path, const char *out, int status, char 
 		snprintf(hdr, sizeof(hdr), "%.*s", (int)n, h);
 		snprintf(err, errlen,
 			 "%.*s: header '%s' is not in idlekit's kernel shim (it serves the cpuidle "
-			 "governor API of v5.10 to v6.19) nor beside the file",
+			 "governor API of v5.4 and v5.10 to v6.19) nor beside the file",
 			 (int)(fe - l > 2 ? fe - l - 2 : 0), l, hdr);
 		return;
 	}
@@ -407,10 +409,11 @@ static int version_code(const char *v, char *err, size_t errlen)
 		return -1;
 	}
 	int code = (major << 16) + (minor << 8);
-	if (code < ((5 << 16) + (10 << 8)) || code > ((6 << 16) + (19 << 8))) {
+	bool v5_4 = major == 5 && minor == 4; /* the microsecond layout, as read in v5.4.6 */
+	if (!v5_4 && (code < ((5 << 16) + (10 << 8)) || code > ((6 << 16) + (19 << 8)))) {
 		snprintf(err, errlen,
 			 "kernel version %d.%d: the kernel shim serves the governor API of v5.10 to "
-			 "v6.19",
+			 "v6.19, and of v5.4",
 			 major, minor);
 		return -1;
 	}

@@ -14,6 +14,10 @@
 #include <linux/sched/clock.h>
 #include <linux/sched/stat.h>
 #include <linux/sched/topology.h>
+#include <linux/version.h>
+
+/* v5.4: times in microseconds (cpuidle_enter_state's ktime_us_delta, capped at INT_MAX). */
+#define IKK_US_API (LINUX_VERSION_CODE < KERNEL_VERSION(5, 10, 0))
 
 #include "ikk_bridge.h"
 
@@ -78,12 +82,22 @@ bool tick_nohz_idle_got_tick(void)
 	return host->got_tick(cur()) != 0;
 }
 
+#if IKK_US_API
+int cpuidle_governor_latency_req(unsigned int cpu)
+{
+	if (cpu >= IKK_NR_CPUS || !cookies[cpu])
+		BUG();
+	long long us = host->latency_req(cookies[cpu]) / NSEC_PER_USEC;
+	return us > INT_MAX ? INT_MAX : (int)us;
+}
+#else
 s64 cpuidle_governor_latency_req(unsigned int cpu)
 {
 	if (cpu >= IKK_NR_CPUS || !cookies[cpu])
 		BUG();
 	return host->latency_req(cookies[cpu]);
 }
+#endif
 
 u64 cpuidle_poll_time(struct cpuidle_driver *drv, struct cpuidle_device *dev)
 {
@@ -163,16 +177,25 @@ static void dev_in(struct cpuidle_device *d, const struct ikk_dev *io)
 	d->cpu = (unsigned int)io->cpu;
 	d->last_state_idx = io->last_state_idx;
 	d->poll_time_limit = io->poll_time_limit ? 1 : 0;
+#if IKK_US_API
+	unsigned long long us = io->last_residency_ns / NSEC_PER_USEC;
+	d->last_residency = us > INT_MAX ? INT_MAX : (int)us;
+#else
 	d->last_residency_ns = io->last_residency_ns;
+#endif
 	d->poll_limit_ns = io->poll_limit_ns;
 	for (int i = 0; i < driver.state_count; i++) {
 		struct cpuidle_state_usage *u = &d->states_usage[i];
 		u->disable = io->disable[i];
 		u->usage = io->usage[i];
-		u->time_ns = io->time_ns[i];
 		u->above = io->above[i];
 		u->below = io->below[i];
+#if IKK_US_API
+		u->time = io->time_ns[i] / NSEC_PER_USEC;
+#else
+		u->time_ns = io->time_ns[i];
 		u->rejected = io->rejected[i];
+#endif
 	}
 	ikk_this_cpu = io->cpu;
 }
@@ -211,8 +234,10 @@ IKK_EXPORT int ikk_load(const struct ikk_host *h, const struct ikk_state *states
 		memcpy(s->desc, states[i].desc, sizeof(s->desc));
 		s->name[sizeof(s->name) - 1] = '\0';
 		s->desc[sizeof(s->desc) - 1] = '\0';
+#if !IKK_US_API
 		s->exit_latency_ns = states[i].exit_latency_ns;
 		s->target_residency_ns = states[i].target_residency_ns;
+#endif
 		s->exit_latency = states[i].exit_latency;
 		s->target_residency = states[i].target_residency;
 		s->power_usage = states[i].power_usage;

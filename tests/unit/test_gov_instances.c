@@ -171,17 +171,55 @@ static void release_selection(void **state)
 		ik_governor_close(inst);
 		free(g);
 	}
-	/* Releases the shim does not serve, and nonsense, are refused by name. */
+	/* Releases the shim does not serve (5.5-5.9), and nonsense, are refused by name. */
 	const char *names[] = { "probe" }, *values[] = { "11" };
 	struct ik_governor_open_args a = { .spec = "kernel:kgov/probe.c", .drv = &d, .hz = 250,
 					   .nparams = 1, .param_names = names,
-					   .param_values = values, .kernel_version = "5.4" };
+					   .param_values = values, .kernel_version = "5.9" };
 	struct ik_governor_inst *inst = NULL;
 	assert_int_equal(ik_governor_open(&a, &inst, err, sizeof(err)), -2);
-	assert_non_null(strstr(err, "kernel version 5.4: the kernel shim serves the governor API of v5.10 to v6.19"));
+	assert_non_null(strstr(err, "kernel version 5.9: the kernel shim serves the governor API of v5.10 to v6.19, and of v5.4"));
 	a.kernel_version = "six";
 	assert_int_equal(ik_governor_open(&a, &inst, err, sizeof(err)), -2);
 	assert_non_null(strstr(err, "expected X.Y"));
+}
+
+/* A file in the v5.4 API (microseconds) compiles for 5.4, and not for 6.19. */
+static void microsecond_api_of_5_4(void **state)
+{
+	(void)state;
+	struct ik_driver d = four_states();
+	struct ik_governor_open_args a = { .spec = "kernel:kgov/us_api.c", .drv = &d, .hz = 250,
+					   .kernel_version = "5.4" };
+	struct ik_governor_inst *inst = NULL;
+	char err[1024];
+	if (ik_governor_open(&a, &inst, err, sizeof(err)))
+		fail_msg("open for 5.4: %s", err);
+	struct ik_govreplay *g = calloc(1, sizeof(*g));
+	assert_non_null(g);
+	assert_int_equal(ik_govreplay_init(g, &d, ik_governor_inst_ops(inst), 250, NULL, err,
+					   sizeof(err)), 0);
+	assert_int_equal(ik_govreplay_start(g, err, sizeof(err)), 0);
+	struct ik_govreplay_input in = { .sleep_ns = IK_KTIME_MAX, .tick_ns = 4000000,
+					 .wake_ns = 50000, .latency_req_ns = IK_LATENCY_REQ_NONE_NS };
+	struct ik_govreplay_result r;
+	/* POLL until its 20 us limit (S2's residency) -> 20 us -> S2 (20 us) -> 60 us -> S2. */
+	ik_govreplay_step(g, &in, &r);
+	assert_int_equal(r.state, 0);
+	ik_govreplay_step(g, &in, &r);
+	assert_int_equal(r.state, 2);
+	ik_govreplay_step(g, &in, &r);
+	assert_int_equal(r.state, 2);
+	in.latency_req_ns = 5000; /* 5 us: S1 (2 us) fits, S2 (10 us) does not */
+	ik_govreplay_step(g, &in, &r);
+	assert_int_equal(r.state, 1);
+	ik_govreplay_free(g);
+	ik_governor_close(inst);
+	free(g);
+
+	a.kernel_version = NULL;
+	assert_int_equal(ik_governor_open(&a, &inst, err, sizeof(err)), -2);
+	assert_non_null(strstr(err, "no member named"));
 }
 
 static void builtin_through_the_same_call(void **state)
@@ -213,6 +251,7 @@ int main(void)
 		cmocka_unit_test(two_instances_do_not_share_state),
 		cmocka_unit_test(module_parameters_are_per_instance),
 		cmocka_unit_test(release_selection),
+		cmocka_unit_test(microsecond_api_of_5_4),
 		cmocka_unit_test(builtin_through_the_same_call),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

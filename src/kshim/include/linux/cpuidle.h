@@ -1,7 +1,7 @@
 /*
  * idlekit kernel shim: <linux/cpuidle.h>: the driver, state, usage, device and governor
  * structures a governor reads and the core's services it calls.  Fields are those of the
- * v5.10-v6.19 releases; what only the real core uses (kobjects, coupled states, the
+ * v5.10-v6.19 releases, or of v5.4 (microseconds) when idlekit compiles for it; what only the real core uses (kobjects, coupled states, the
  * driver's callbacks' arguments) is kept as opaque members so that initialisers compile.
  * idlekit's core fills these in from its own model before every governor callback and
  * reads back what a governor may write (last_state_idx, poll_limit_ns, poll_time_limit).
@@ -25,6 +25,31 @@ struct cpuidle_device;
 struct cpuidle_driver;
 struct cpumask;
 
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 10, 0)
+/* The v5.4 layout (read in the v5.4.6 tree): microseconds, no _ns mirrors, no rejected. */
+struct cpuidle_state_usage {
+	unsigned long long disable;
+	unsigned long long usage;
+	unsigned long long time; /* us */
+	unsigned long long above;
+	unsigned long long below;
+	unsigned long long s2idle_usage;
+	unsigned long long s2idle_time;
+};
+
+struct cpuidle_state {
+	char name[CPUIDLE_NAME_LEN];
+	char desc[CPUIDLE_DESC_LEN];
+	unsigned int flags;
+	unsigned int exit_latency;     /* us */
+	int power_usage;               /* mW */
+	unsigned int target_residency; /* us */
+	bool disabled;                 /* on all CPUs */
+	int (*enter)(struct cpuidle_device *dev, struct cpuidle_driver *drv, int index);
+	int (*enter_dead)(struct cpuidle_device *dev, int index);
+	void (*enter_s2idle)(struct cpuidle_device *dev, struct cpuidle_driver *drv, int index);
+};
+#else
 struct cpuidle_state_usage {
 	unsigned long long disable;
 	unsigned long long usage;
@@ -49,6 +74,7 @@ struct cpuidle_state {
 	void (*enter_dead)(struct cpuidle_device *dev, int index);
 	int (*enter_s2idle)(struct cpuidle_device *dev, struct cpuidle_driver *drv, int index);
 };
+#endif
 
 #define CPUIDLE_FLAG_NONE (0x00)
 #define CPUIDLE_FLAG_POLLING BIT(0)
@@ -65,6 +91,24 @@ struct cpuidle_state {
 #define CPUIDLE_STATE_DISABLED_BY_USER BIT(0)
 #define CPUIDLE_STATE_DISABLED_BY_DRIVER BIT(1)
 
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 10, 0)
+struct cpuidle_device {
+	unsigned int registered:1;
+	unsigned int enabled:1;
+	unsigned int use_deepest_state:1;
+	unsigned int poll_time_limit:1;
+	unsigned int cpu;
+	ktime_t next_hrtimer;
+	int last_state_idx;
+	int last_residency; /* us */
+	u64 poll_limit_ns;
+	struct cpuidle_state_usage states_usage[CPUIDLE_STATE_MAX];
+	void *kobjs[CPUIDLE_STATE_MAX];
+	void *kobj_driver;
+	void *kobj_dev;
+	struct list_head device_list;
+};
+#else
 struct cpuidle_device {
 	unsigned int registered:1;
 	unsigned int enabled:1;
@@ -81,6 +125,7 @@ struct cpuidle_device {
 	void *kobj_dev;
 	struct list_head device_list;
 };
+#endif
 
 struct cpuidle_driver {
 	const char *name;
@@ -105,7 +150,11 @@ struct cpuidle_governor {
 
 /* The core's services. */
 int cpuidle_register_governor(struct cpuidle_governor *gov);
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 10, 0)
+int cpuidle_governor_latency_req(unsigned int cpu); /* us */
+#else
 s64 cpuidle_governor_latency_req(unsigned int cpu);
+#endif
 u64 cpuidle_poll_time(struct cpuidle_driver *drv, struct cpuidle_device *dev);
 struct cpuidle_driver *cpuidle_get_driver(void);
 struct cpuidle_driver *cpuidle_get_cpu_driver(struct cpuidle_device *dev);

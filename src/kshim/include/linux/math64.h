@@ -24,6 +24,9 @@ static inline u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift)
 #define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
 #define DIV_ROUND_CLOSEST(x, d) ({ __typeof__(x) __x = (x); __typeof__(d) __d = (d); \
 	(__x + __d / 2) / __d; })
+#define DIV_ROUND_CLOSEST_ULL(x, divisor) ({ u32 __d = (divisor); \
+	unsigned long long __x = (x) + __d / 2; __x / __d; })
+#define DIV_ROUND_UP_ULL(ll, d) ({ u32 __d = (d); ((unsigned long long)(ll) + __d - 1) / __d; })
 #define DIV64_U64_ROUND_UP(ll, d) ({ u64 _tmp = (d); div64_u64((ll) + _tmp - 1, _tmp); })
 /* do_div(n, base): n becomes n / base; the remainder is the value. */
 #define do_div(n, base) ({ u32 __base = (base); u32 __rem = (u32)((n) % __base); \
