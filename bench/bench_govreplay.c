@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "idlekit/driver.h"
+#include "idlekit/governor_load.h"
 #include "idlekit/govreplay.h"
 #include "idlekit/scenario.h"
 
@@ -90,7 +91,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_govreplay: %s\n", err);
 		return 1;
 	}
-	if (ik_govreplay_init(&g, &bind.table, ik_governor_find(governor), 250, NULL, err,
+	/* Any governor spec: a built-in name, kernel:PATH.c or plugin:PATH.so. */
+	struct ik_governor_inst *inst = NULL;
+	struct ik_governor_open_args ga = { .spec = governor, .drv = &bind.table, .hz = 250 };
+	if (ik_governor_open(&ga, &inst, err, sizeof(err))) {
+		fprintf(stderr, "bench_govreplay: %s\n", err);
+		return 1;
+	}
+	if (ik_govreplay_init(&g, &bind.table, ik_governor_inst_ops(inst), 250, NULL, err,
 			      sizeof(err))) {
 		fprintf(stderr, "bench_govreplay: %s\n", err);
 		return 1;
@@ -122,6 +130,7 @@ int main(int argc, char **argv)
 	       100.0 * (double)g.stop_tick_count / (double)g.lines);
 
 	ik_govreplay_free(&g);
+	ik_governor_close(inst);
 	fclose(in);
 	fclose(out);
 	free(text);

@@ -88,6 +88,7 @@ struct ik_idle_inputs {
 	bool tick_stopped;       /* tick_nohz_tick_stopped() */
 	bool got_tick;           /* tick_nohz_idle_got_tick(), as read by reflect */
 	int64_t latency_req_ns;  /* cpuidle_governor_latency_req() */
+	int64_t now_ns;          /* local_clock(): the world's time (kernel-source governors) */
 };
 
 /* Module parameters of the haltpoll governor (drivers/cpuidle/governors/haltpoll.c). */
@@ -98,6 +99,8 @@ struct ik_haltpoll_params {
 	uint64_t guest_halt_poll_grow_start; /* 50000 */
 	bool guest_halt_poll_allow_shrink; /* true */
 };
+
+struct ik_governor;
 
 /* struct cpuidle_device: one per CPU. */
 struct ik_device {
@@ -112,6 +115,7 @@ struct ik_device {
 	const struct ik_haltpoll_params *haltpoll; /* NULL = defaults */
 	uint64_t sleep_length_queries; /* how often the governor asked (diagnostic) */
 	void *governor_data;           /* owned by the governor's enable/disable */
+	const struct ik_governor *governor; /* the ops running on this device (ik_governor_enable) */
 };
 
 /* TICK_NSEC = (1e9 + HZ/2) / HZ. */

@@ -20,6 +20,8 @@ struct ik_governor {
 	int (*select)(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick);
 	/* ->reflect: called after an entry that the driver did not reject. */
 	void (*reflect)(struct ik_device *dev, int index);
+	/* The loader's own data (kernel-source and plugin governors); NULL for built-ins. */
+	void *priv;
 };
 
 extern const struct ik_governor ik_governor_menu;

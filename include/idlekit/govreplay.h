@@ -67,6 +67,7 @@ struct ik_govreplay {
 	bool enabled;           /* gov->enable succeeded: disable at free */
 	uint64_t lines;         /* idle periods stepped */
 	uint64_t stop_tick_count; /* of those, how many with stop_tick = 1 */
+	int64_t clock_ns;       /* the harness's clock (local_clock()): the periods end to end */
 	/*
 	 * Optional: the stream functions write here, per idle period, what happened (line,
 	 * state, stop_tick, the wake event and its time, last_residency_ns).  NULL = nothing.

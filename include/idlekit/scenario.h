@@ -110,7 +110,14 @@ struct ik_scenario {
 	int64_t housekeeping_work_ns;
 	char driver[16];          /* table, acpi_idle, intel_idle, ...; "auto" is resolved at load */
 	char kernel_driver[16];   /* what "auto" gives: the driver the kernel would load */
-	char governor[16];
+	char governor[4096];      /* menu, teo, ladder, haltpoll, kernel:PATH.c or plugin:PATH.so */
+	char governor_sha256[65]; /* kernel: and plugin: files' sha256 at load, hex; "" otherwise */
+	/* [governor] NAME = VALUE (--set governor.NAME=VALUE): module parameters, in order */
+	int ngov_params;
+	struct {
+		char name[64];
+		char value[128];
+	} gov_params[32];
 	struct ik_driver_options opt;
 	/* states disabled through sysfs on every CPU, by name */
 	int ndisabled;

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "idlekit/driver.h"
+#include "idlekit/governor_load.h"
 #include "idlekit/govreplay.h"
 #include "idlekit/scenario.h"
 
@@ -34,7 +35,11 @@ static const char govreplay_usage[] =
 	"Format, rules and a worked example: docs/govreplay.md.\n"
 	"\n"
 	"Options:\n"
-	"  -g, --governor G        menu, teo, ladder or haltpoll\n"
+	"  -g, --governor G        menu, teo, ladder or haltpoll; kernel:PATH.c (a governor file\n"
+	"                          from a kernel tree, compiled against idlekit's kernel shim);\n"
+	"                          plugin:PATH.so (idlekit/governor_plugin.h): docs/governor-lab.md\n"
+	"  --param NAME=VALUE      a module parameter of the governor (repeatable), as\n"
+	"                          --set governor.NAME=VALUE does for sim\n"
 	"  -p, --platform P        a built-in platform (idlekit platform list) or an INI file;\n"
 	"                          its idle states become the driver's table\n"
 	"  -i, --input FILE        the input stream (default '-': standard input)\n"
@@ -65,7 +70,11 @@ static const char govreplay_usage[] =
 	"  0,0\n"
 	"  A timer in 3 ms: menu predicts 3 ms, C6 (state 3, 600 us residency) fits; 3 ms is\n"
 	"  less than a tick, so the tick is kept.  No timer: KTIME_MAX times menu's correction\n"
-	"  factor wraps to a 0 us prediction in u64, as in the kernel: POLL, tick kept.\n";
+	"  factor wraps to a 0 us prediction in u64, as in the kernel: POLL, tick kept.\n"
+	"\n"
+	"  The kernel's own menu.c, unmodified (compiled once, then cached by its sha256):\n"
+	"  $ idlekit govreplay --governor kernel:linux/drivers/cpuidle/governors/menu.c \\\n"
+	"      --platform intel-skx --input idles.csv\n";
 
 /* A JSON string: quotes, backslashes and control characters escaped. */
 static void json_string(FILE *f, const char *s)
@@ -100,12 +109,29 @@ static void fmt_us(char *buf, size_t len, uint64_t ns)
 	snprintf(buf, len, "%" PRIu64 ".%0*" PRIu64, ns / 1000, digits, frac);
 }
 
-static int write_json(FILE *f, const struct ik_govreplay *g, const char *platform)
+static int write_json(FILE *f, const struct ik_govreplay *g, const char *platform,
+		      const struct ik_governor_identity *id)
 {
 	char us[32];
 
 	fputs("{\n  \"schema\": \"idlekit.govreplay/1\",\n  \"governor\": ", f);
 	json_string(f, g->gov->name);
+	if (id->kind != IK_GOVERNOR_BUILTIN) {
+		fputs(",\n  \"governor_source\": {\"kind\": ", f);
+		json_string(f, ik_governor_kind_name(id->kind));
+		fputs(", \"path\": ", f);
+		json_string(f, id->path);
+		fputs(", \"sha256\": ", f);
+		json_string(f, id->sha256);
+		fputs(", \"params\": {", f);
+		for (int i = 0; i < id->nparams; i++) {
+			fputs(i ? ", " : "", f);
+			json_string(f, id->params[i].name);
+			fputs(": ", f);
+			json_string(f, id->params[i].value);
+		}
+		fputs("}}", f);
+	}
 	fputs(",\n  \"platform\": ", f);
 	json_string(f, platform);
 	fprintf(f, ",\n  \"hz\": %d,\n  \"lines\": %" PRIu64 ",\n  \"stop_tick_decisions\": %" PRIu64
@@ -126,9 +152,19 @@ static int write_json(FILE *f, const struct ik_govreplay *g, const char *platfor
 	return ferror(f) ? -1 : 0;
 }
 
-static void write_summary(FILE *f, const struct ik_govreplay *g, const char *platform)
+static void write_summary(FILE *f, const struct ik_govreplay *g, const char *platform,
+			  const struct ik_governor_identity *id)
 {
 	char us[32];
+
+	if (id->kind != IK_GOVERNOR_BUILTIN) {
+		fprintf(f, "govreplay: governor %s from %s:%s, sha256 %s", id->name,
+			ik_governor_kind_name(id->kind), id->path, id->sha256);
+		for (int i = 0; i < id->nparams; i++)
+			fprintf(f, "%s%s=%s", i ? " " : ", parameters ", id->params[i].name,
+				id->params[i].value);
+		fputc('\n', f);
+	}
 
 	fprintf(f,
 		"govreplay: %" PRIu64 " lines, governor %s, platform %s, HZ %d, stop_tick=1 in %" PRIu64
@@ -143,6 +179,17 @@ static void write_summary(FILE *f, const struct ik_govreplay *g, const char *pla
 			i, g->drv.states[i].name, u->usage, us, u->above, u->below, u->rejected,
 			u->disable ? "  (disabled)" : "");
 	}
+}
+
+/* A --haltpoll-* option is also that module parameter of a kernel-source haltpoll.c. */
+static void hp_param(const char **names, const char **values, char (*buf)[24], bool *from_hp,
+		     int *n, const char *name, uint64_t v)
+{
+	snprintf(buf[*n], sizeof(buf[*n]), "%llu", (unsigned long long)v);
+	from_hp[*n] = true;
+	names[*n] = name;
+	values[*n] = buf[*n];
+	(*n)++;
 }
 
 /* --disable A,B: each name must be a state of the table. */
@@ -172,6 +219,7 @@ int cmd_govreplay(int argc, char **argv)
 		OPT_HP_GROW_START,
 		OPT_HP_ALLOW_SHRINK,
 		OPT_TRACE,
+		OPT_PARAM,
 	};
 	static const struct option opts[] = {
 		{ "governor", required_argument, NULL, 'g' },
@@ -183,6 +231,7 @@ int cmd_govreplay(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "trace", no_argument, NULL, OPT_TRACE },
+		{ "param", required_argument, NULL, OPT_PARAM },
 		{ "haltpoll-poll-ns", required_argument, NULL, OPT_HP_POLL },
 		{ "haltpoll-grow", required_argument, NULL, OPT_HP_GROW },
 		{ "haltpoll-shrink", required_argument, NULL, OPT_HP_SHRINK },
@@ -193,6 +242,13 @@ int cmd_govreplay(int argc, char **argv)
 	};
 	const char *governor = NULL, *platform = NULL, *input = "-", *outpath = NULL;
 	char **disable = calloc((size_t)argc + 1, sizeof(char *));
+	/* --param NAME=VALUE and the --haltpoll-* spellings, in order (names point into argv). */
+	const char **pnames = calloc((size_t)argc + 1, sizeof(char *));
+	const char **pvalues = calloc((size_t)argc + 1, sizeof(char *));
+	char (*pbuf)[24] = calloc((size_t)argc + 1, sizeof(*pbuf));
+	bool *pfrom_hp = calloc((size_t)argc + 1, sizeof(bool));
+	int nparams = 0;
+	struct ik_governor_inst *inst = NULL;
 	int ndisable = 0, rc = EXIT_USAGE;
 	bool json = false, quiet = false, trace = false;
 	uint64_t hz = 250, v;
@@ -205,7 +261,7 @@ int cmd_govreplay(int argc, char **argv)
 	char err[IK_ERR_LEN];
 
 	ik_haltpoll_params_default(&hp);
-	if (!disable || !sc || !bind || !g) {
+	if (!disable || !sc || !bind || !g || !pnames || !pvalues || !pbuf || !pfrom_hp) {
 		fprintf(stderr, "idlekit govreplay: out of memory\n");
 		rc = EXIT_FAIL;
 		goto out;
@@ -249,30 +305,48 @@ int cmd_govreplay(int argc, char **argv)
 		case OPT_TRACE:
 			trace = true;
 			break;
+		case OPT_PARAM: {
+			char *eq = strchr(optarg, '=');
+			if (!eq || eq == optarg) {
+				fprintf(stderr, "idlekit govreplay: --param: expected NAME=VALUE, got "
+						"'%s'\n",
+					optarg);
+				goto out;
+			}
+			*eq = '\0';
+			pnames[nparams] = optarg;
+			pvalues[nparams++] = eq + 1;
+			break;
+		}
 		case OPT_HP_POLL:
 			if (cli_parse_u64("govreplay", "--haltpoll-poll-ns", optarg, UINT32_MAX, &v))
 				goto out;
 			hp.guest_halt_poll_ns = v;
+			hp_param(pnames, pvalues, pbuf, pfrom_hp, &nparams, "guest_halt_poll_ns", v);
 			break;
 		case OPT_HP_GROW:
 			if (cli_parse_u64("govreplay", "--haltpoll-grow", optarg, UINT32_MAX, &v))
 				goto out;
 			hp.guest_halt_poll_grow = (unsigned)v;
+			hp_param(pnames, pvalues, pbuf, pfrom_hp, &nparams, "guest_halt_poll_grow", v);
 			break;
 		case OPT_HP_SHRINK:
 			if (cli_parse_u64("govreplay", "--haltpoll-shrink", optarg, UINT32_MAX, &v))
 				goto out;
 			hp.guest_halt_poll_shrink = (unsigned)v;
+			hp_param(pnames, pvalues, pbuf, pfrom_hp, &nparams, "guest_halt_poll_shrink", v);
 			break;
 		case OPT_HP_GROW_START:
 			if (cli_parse_u64("govreplay", "--haltpoll-grow-start", optarg, UINT32_MAX, &v))
 				goto out;
 			hp.guest_halt_poll_grow_start = v;
+			hp_param(pnames, pvalues, pbuf, pfrom_hp, &nparams, "guest_halt_poll_grow_start", v);
 			break;
 		case OPT_HP_ALLOW_SHRINK:
 			if (cli_parse_u64("govreplay", "--haltpoll-allow-shrink", optarg, 1, &v))
 				goto out;
 			hp.guest_halt_poll_allow_shrink = v != 0;
+			hp_param(pnames, pvalues, pbuf, pfrom_hp, &nparams, "guest_halt_poll_allow_shrink", v);
 			break;
 		case 'h':
 			fputs(govreplay_usage, stdout);
@@ -304,10 +378,8 @@ int cmd_govreplay(int argc, char **argv)
 				  : "--platform P (a built-in name or an INI file)");
 		goto out;
 	}
-	const struct ik_governor *gov = ik_governor_find(governor);
-	if (!gov) {
-		fprintf(stderr, "idlekit govreplay: --governor: no governor '%s' (available: %s)\n",
-			governor, ik_governor_names());
+	if (ik_governor_spec_check(governor, err, sizeof(err))) {
+		fprintf(stderr, "idlekit govreplay: --governor: %s\n", err);
 		goto out;
 	}
 
@@ -318,7 +390,7 @@ int cmd_govreplay(int argc, char **argv)
 	}
 	snprintf(sc->platform_ref, sizeof(sc->platform_ref), "%s", platform);
 	snprintf(sc->driver, sizeof(sc->driver), "table");
-	snprintf(sc->governor, sizeof(sc->governor), "%s", gov->name);
+	snprintf(sc->governor, sizeof(sc->governor), "%s", governor);
 	sc->hz = (int)hz;
 	sc->latency_limit_us = -1;
 	const struct ik_idle_driver *driver = ik_idle_driver_find("table");
@@ -328,6 +400,33 @@ int cmd_govreplay(int argc, char **argv)
 		goto out;
 	}
 	bound = true;
+
+	/*
+	 * The governor's instance.  The --haltpoll-* options set the built-in haltpoll's
+	 * parameters directly (and are ignored by other built-ins, as before); for a kernel
+	 * file they are its module parameters of the same names.
+	 */
+	bool builtin = strncmp(governor, "kernel:", 7) != 0 && strncmp(governor, "plugin:", 7) != 0;
+	int kept = 0;
+	for (int i = 0; i < nparams; i++) {
+		if (builtin && pfrom_hp[i])
+			continue;
+		pnames[kept] = pnames[i];
+		pvalues[kept++] = pvalues[i];
+	}
+	struct ik_governor_open_args ga = { .spec = governor, .drv = &bind->table, .hz = (int)hz,
+					    .nparams = kept, .param_names = pnames,
+					    .param_values = pvalues };
+	int orc = ik_governor_open(&ga, &inst, err, sizeof(err));
+	if (orc) {
+		fprintf(stderr, "idlekit govreplay: %s\n", err);
+		rc = orc == -2 ? EXIT_USAGE : EXIT_FAIL;
+		goto out;
+	}
+	const struct ik_governor *gov = ik_governor_inst_ops(inst);
+	const struct ik_governor_identity *id = ik_governor_inst_identity(inst);
+	if (ik_governor_inst_haltpoll(inst) && kept > 0)
+		hp = *ik_governor_inst_haltpoll(inst); /* --param on the built-in haltpoll */
 
 	if (ik_govreplay_init(g, &bind->table, gov, (int)hz, &hp, err, sizeof(err))) {
 		fprintf(stderr, "idlekit govreplay: %s\n", err);
@@ -362,7 +461,7 @@ int cmd_govreplay(int argc, char **argv)
 		goto out;
 	}
 	int grc = ik_govreplay_stream(g, in, origin, json ? NULL : o.fp, err, sizeof(err));
-	if (grc == IK_GOVREPLAY_OK && json && write_json(o.fp, g, sc->platform.name))
+	if (grc == IK_GOVREPLAY_OK && json && write_json(o.fp, g, sc->platform.name, id))
 		grc = IK_GOVREPLAY_EFAIL;
 	if (grc != IK_GOVREPLAY_OK) {
 		if (grc == IK_GOVREPLAY_EFAIL && err[0] == '\0')
@@ -377,7 +476,7 @@ int cmd_govreplay(int argc, char **argv)
 		goto out;
 	}
 	if (!json && !quiet)
-		write_summary(stderr, g, sc->platform.name);
+		write_summary(stderr, g, sc->platform.name, id);
 	rc = EXIT_OK;
 out:
 	if (in && in != stdin)
@@ -386,6 +485,11 @@ out:
 		ik_govreplay_free(g);
 	if (bound && bind->ops && bind->ops->release)
 		bind->ops->release(bind);
+	ik_governor_close(inst);
+	free(pnames);
+	free(pvalues);
+	free(pbuf);
+	free(pfrom_hp);
 	free(g);
 	free(bind);
 	free(sc);

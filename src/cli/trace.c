@@ -7,10 +7,14 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "idlekit/governor_load.h"
 #include "idlekit/driver.h"
 #include "idlekit/html.h"
 #include "idlekit/scenario.h"
 #include "idlekit/trace.h"
+
+/* a governor's one-line identity (ik_governor_identity_label): name, path, sha256, parameters */
+#define GOV_LABEL_LEN 5200
 
 static const char analyze_usage[] =
 	"usage: idlekit analyze TRACE [--json|--csv] [--lenient] [-o FILE] [--html FILE]\n"
@@ -546,14 +550,14 @@ int cmd_analyze(int argc, char **argv)
 /* ---- replay ------------------------------------------------------------------------------ */
 
 /* -g menu,teo,...: the governors, each once; prints the message and returns -1 when bad. */
-static int parse_governors(const char *list, const struct ik_governor **govs, int *n)
+/* -g menu,teo,kernel:PATH: each spec checked for its form (the files are opened later). */
+static int parse_governors(const char *list, char *buf, size_t buflen, const char **specs, int *n)
 {
-	char buf[512];
-	if (strlen(list) >= sizeof(buf)) {
+	if (strlen(list) >= buflen) {
 		fprintf(stderr, "idlekit replay: --governor: list too long\n");
 		return -1;
 	}
-	snprintf(buf, sizeof(buf), "%s", list);
+	snprintf(buf, buflen, "%s", list);
 	*n = 0;
 	for (char *t = buf, *next; t; t = next) {
 		next = strchr(t, ',');
@@ -563,14 +567,13 @@ static int parse_governors(const char *list, const struct ik_governor **govs, in
 			fprintf(stderr, "idlekit replay: --governor: expected NAME[,NAME...], got '%s'\n", list);
 			return -1;
 		}
-		const struct ik_governor *g = ik_governor_find(t);
-		if (!g) {
-			fprintf(stderr, "idlekit replay: --governor: no governor '%s' (available: %s)\n", t,
-				ik_governor_names());
+		char err[IK_ERR_LEN];
+		if (ik_governor_spec_check(t, err, sizeof(err))) {
+			fprintf(stderr, "idlekit replay: --governor: %s\n", err);
 			return -1;
 		}
 		for (int i = 0; i < *n; i++)
-			if (govs[i] == g) {
+			if (strcmp(specs[i], t) == 0) {
 				fprintf(stderr, "idlekit replay: --governor: '%s' given twice\n", t);
 				return -1;
 			}
@@ -579,7 +582,7 @@ static int parse_governors(const char *list, const struct ik_governor **govs, in
 				IK_TRACE_REPLAY_MAX_GOVS);
 			return -1;
 		}
-		govs[(*n)++] = g;
+		specs[(*n)++] = t;
 	}
 	return 0;
 }
@@ -697,11 +700,16 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "idlekit replay: --timeline-window is for the HTML report: add --html FILE\n");
 		return EXIT_USAGE;
 	}
-	const struct ik_governor *govs[IK_TRACE_REPLAY_MAX_GOVS];
+	const char *specs[IK_TRACE_REPLAY_MAX_GOVS];
+	char spec_buf[8192];
 	int ngov = 0;
-	if (parse_governors(governor, govs, &ngov))
+	if (parse_governors(governor, spec_buf, sizeof(spec_buf), specs, &ngov))
 		return EXIT_USAGE;
 	char err[IK_ERR_LEN];
+	/* each governor's instance, opened once the table and HZ are known */
+	struct ik_governor_inst *ginst[IK_TRACE_REPLAY_MAX_GOVS] = { 0 };
+	const struct ik_governor *govs[IK_TRACE_REPLAY_MAX_GOVS];
+	char *gov_labels = NULL;
 	int rc = EXIT_USAGE;
 	struct ik_scenario *sc = calloc(1, sizeof(*sc));
 	struct ik_driver_binding *bind = calloc(1, sizeof(*bind));
@@ -722,7 +730,7 @@ int cmd_replay(int argc, char **argv)
 	}
 	snprintf(sc->platform_ref, sizeof(sc->platform_ref), "%s", platform);
 	snprintf(sc->driver, sizeof(sc->driver), "table");
-	snprintf(sc->governor, sizeof(sc->governor), "%s", govs[0]->name);
+	snprintf(sc->governor, sizeof(sc->governor), "%s", specs[0]);
 	sc->hz = 250;
 	sc->latency_limit_us = -1;
 	const struct ik_idle_driver *driver = ik_idle_driver_find("table");
@@ -741,8 +749,29 @@ int cmd_replay(int argc, char **argv)
 		bind->table = h->drivers[0].drv;
 	const char *hp_from = NULL;
 	for (int g = 0; g < ngov; g++)
-		if (strcmp(govs[g]->name, "haltpoll") == 0)
+		if (strcmp(specs[g], "haltpoll") == 0)
 			hp_from = haltpoll_params(h, hp_given, &hp);
+	gov_labels = calloc((size_t)ngov, GOV_LABEL_LEN);
+	if (!gov_labels) {
+		fprintf(stderr, "idlekit replay: out of memory\n");
+		close_trace(&in);
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	for (int g = 0; g < ngov; g++) {
+		struct ik_governor_open_args ga = { .spec = specs[g], .drv = &bind->table,
+						    .hz = hz ? (int)hz : h->hz };
+		int grc = ik_governor_open(&ga, &ginst[g], err, sizeof(err));
+		if (grc) {
+			fprintf(stderr, "idlekit replay: %s\n", err);
+			close_trace(&in);
+			rc = grc == -2 ? EXIT_USAGE : EXIT_FAIL;
+			goto out;
+		}
+		govs[g] = ik_governor_inst_ops(ginst[g]);
+		ik_governor_identity_label(ik_governor_inst_identity(ginst[g]),
+					   gov_labels + (size_t)g * GOV_LABEL_LEN, GOV_LABEL_LEN);
+	}
 	struct ik_trace_cost_model cost = { .plat = from_trace ? NULL : &sc->platform };
 	memcpy(cost.hw_state, bind->hw_state, sizeof(cost.hw_state));
 	struct ik_trace_replay_opts ro[IK_TRACE_REPLAY_MAX_GOVS];
@@ -774,7 +803,7 @@ int cmd_replay(int argc, char **argv)
 			rps[0].skipped, ik_trace_first_skip(in.r));
 	const char *names[IK_TRACE_REPLAY_MAX_GOVS];
 	for (int g = 0; g < ngov; g++)
-		names[g] = govs[g]->name;
+		names[g] = gov_labels + (size_t)g * GOV_LABEL_LEN;
 	const struct ik_hw_effects *fx = &sc->platform.effects;
 	struct ik_trace_replay_report rep = {
 		.origin = in.origin, .platform = sc->platform.name, .hz = hz ? (int)hz : h->hz,
@@ -794,7 +823,7 @@ int cmd_replay(int argc, char **argv)
 	if (rc == EXIT_OK && htmlpath) {
 		rc = EXIT_FAIL;
 		if (cli_output_open(&o, htmlpath) == 0) {
-			struct ik_html_replay hr = { .origin = in.origin, .governor = govs[0]->name,
+			struct ik_html_replay hr = { .origin = in.origin, .governor = names[0],
 						     .platform = sc->platform.name, .hz = rep.hz,
 						     .compare = compare, .drv = &bind->table, .h = h,
 						     .rp = &rps[0], .tl = tl, .report = &rep };
@@ -807,6 +836,9 @@ int cmd_replay(int argc, char **argv)
 		ik_trace_replay_free(&rps[g]);
 	close_trace(&in);
 out:
+	for (int g = 0; g < ngov; g++)
+		ik_governor_close(ginst[g]);
+	free(gov_labels);
 	if (bound)
 		ik_idle_driver_release(bind);
 	free(rps);

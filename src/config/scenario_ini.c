@@ -20,12 +20,14 @@
 
 #include "idlekit/driver.h"
 #include "idlekit/governor.h"
+#include "idlekit/governor_load.h"
 #include "config/ini_common.h"
 #include "config/platform_ini.h"
 #include "config/effective.h"
 
-enum section { SEC_SCENARIO, SEC_KERNEL, SEC_CPUIDLE, SEC_WORKLOAD, SEC_COUNT };
-static const char *const section_names[SEC_COUNT] = { "scenario", "kernel", "cpuidle", "workload" };
+enum section { SEC_SCENARIO, SEC_KERNEL, SEC_CPUIDLE, SEC_WORKLOAD, SEC_GOVERNOR, SEC_COUNT };
+static const char *const section_names[SEC_COUNT] = { "scenario", "kernel", "cpuidle", "workload",
+						      "governor" };
 
 enum scenario_key { SC_NAME, SC_DESCRIPTION, SC_PLATFORM, SC_DURATION_MS, SC_WARMUP_MS, SC_RUNS, SC_SEED, SC_COUNT };
 static const char *const scenario_keys[] = { "name", "description", "platform", "duration_ms",
@@ -95,6 +97,7 @@ static const struct {
 	[SEC_KERNEL] = { kernel_keys, KN_COUNT },
 	[SEC_CPUIDLE] = { cpuidle_keys, CI_COUNT },
 	[SEC_WORKLOAD] = { workload_keys, WL_COUNT },
+	[SEC_GOVERNOR] = { NULL, 0 }, /* the governor's own module parameters: any name */
 };
 
 /* In the order of enum ik_workload_kind and enum ik_placement. */
@@ -452,7 +455,6 @@ static int set_cpuidle(struct scenario_reader *r, int k, const char *value, stru
 {
 	struct ik_scenario *sc = r->sc;
 	const char *sec = "cpuidle", *key = cpuidle_keys[k];
-	char msg[256], shown[80];
 	int idx;
 
 	switch (k) {
@@ -462,18 +464,12 @@ static int set_cpuidle(struct scenario_reader *r, int k, const char *value, stru
 		snprintf(sc->driver, sizeof(sc->driver), "%s", drivers[idx]);
 		return 0;
 	case CI_GOVERNOR: {
-		const struct ik_governor *g = strlen(value) < sizeof(sc->governor) ?
-			ik_governor_find(value) : NULL;
-		if (!g) {
-			char names[128];
-			snprintf(names, sizeof(names), "%s", ik_governor_names());
-			size_t n = strlen(names);
-			while (n && names[n - 1] == ' ')
-				names[--n] = '\0';
-			snprintf(msg, sizeof(msg), "unknown governor '%s'; available: %s",
-				 ik_ini_shown(value, shown, sizeof(shown)), names[0] ? names : "none");
-			return bad(r, w, sec, key, msg);
-		}
+		char gerr[300];
+		if (strlen(value) >= sizeof(sc->governor))
+			return bad(r, w, sec, key, "longer than 4095 characters");
+		if (ik_governor_spec_check(value, gerr, sizeof(gerr)) ||
+		    ik_governor_spec_sha256(value, sc->governor_sha256, gerr, sizeof(gerr)))
+			return bad(r, w, sec, key, gerr);
 		snprintf(sc->governor, sizeof(sc->governor), "%s", value);
 		return 0;
 	}
@@ -598,8 +594,36 @@ static int unknown_section(struct scenario_reader *r, struct ik_ini_where w, con
 {
 	char shown[80];
 	return ik_ini_fail(&r->e, w, "unknown section [%s]; known sections: scenario kernel "
-			   "cpuidle workload%s", ik_ini_shown(name, shown, sizeof(shown)),
+			   "cpuidle workload governor%s", ik_ini_shown(name, shown, sizeof(shown)),
 			   with_platform ? " " IK_PLATFORM_SECTIONS : "");
+}
+
+/*
+ * [governor] NAME = VALUE: a module parameter of the governor, checked when the governor is
+ * loaded (only then are its parameters known); a later setting of a name wins.
+ */
+static int set_governor_param(struct scenario_reader *r, const char *key, const char *value,
+			      struct ik_ini_where w)
+{
+	struct ik_scenario *sc = r->sc;
+	char shown[80];
+	int i;
+
+	if (strlen(key) >= sizeof(sc->gov_params[0].name) || !key[0])
+		return bad(r, w, "governor", ik_ini_shown(key, shown, sizeof(shown)),
+			   "expected a module parameter name of at most 63 characters");
+	if (strlen(value) >= sizeof(sc->gov_params[0].value))
+		return bad(r, w, "governor", key, "value longer than 127 characters");
+	for (i = 0; i < sc->ngov_params; i++)
+		if (strcmp(sc->gov_params[i].name, key) == 0)
+			break;
+	if (i == (int)(sizeof(sc->gov_params) / sizeof(sc->gov_params[0])))
+		return bad(r, w, "governor", key, "more than 32 governor parameters");
+	if (i == sc->ngov_params)
+		sc->ngov_params++;
+	snprintf(sc->gov_params[i].name, sizeof(sc->gov_params[i].name), "%s", key);
+	snprintf(sc->gov_params[i].value, sizeof(sc->gov_params[i].value), "%s", value);
+	return 0;
 }
 
 static int set_key(struct scenario_reader *r, const char *section, const char *key,
@@ -614,6 +638,16 @@ static int set_key(struct scenario_reader *r, const char *section, const char *k
 	int s = section_index(section);
 	if (s < 0)
 		return unknown_section(r, w, section, w.override != NULL);
+	if (s == SEC_GOVERNOR) {
+		if (set_governor_param(r, key, value, w))
+			return -1;
+		char msg[160];
+		if (r->cfg && ik_config_give(r->cfg, section, key, value,
+					     w.override ? IK_ORIGIN_SET : IK_ORIGIN_SCENARIO, msg,
+					     sizeof(msg)))
+			return bad(r, w, section, key, msg);
+		return 0;
+	}
 	int k = ik_ini_key_index(key, section_keys[s].names, section_keys[s].count);
 	if (k < 0)
 		return ik_ini_fail(&r->e, w, "unknown key '%s' in [%s]; known keys: %s",
@@ -706,7 +740,9 @@ static int carry_origin(struct scenario_reader *r, const char *name, const char 
 	const char *key = dot + 1;
 	int s = section_index(section);
 	if (s >= 0) {
-		if (ik_ini_key_index(key, section_keys[s].names, section_keys[s].count) < 0)
+		/* [governor] has no fixed keys: its module parameters are the governor's own */
+		if (s != SEC_GOVERNOR &&
+		    ik_ini_key_index(key, section_keys[s].names, section_keys[s].count) < 0)
 			return ik_ini_fail(&r->e, w, "[origin] %s: no key '%s' in [%s]",
 					   ik_ini_shown(name, shown, sizeof(shown)),
 					   ik_ini_shown(key, msg, sizeof(msg)), section);
@@ -1062,8 +1098,7 @@ static void format_cpuidle(const struct ik_scenario *sc, enum cpuidle_key k, cha
 	case CI_DRIVER:
 		snprintf(buf, len, "%s", sc->driver);
 		return;
-	case CI_GOVERNOR:
-		snprintf(buf, len, "%s", sc->governor);
+	case CI_GOVERNOR: /* recorded from sc->governor itself (a kernel: path is long) */
 		return;
 	case CI_DISABLE:
 		for (int i = 0; i < sc->ndisabled && used < len; i++) {
@@ -1208,12 +1243,16 @@ static int scenario_config(struct scenario_reader *r)
 				break;
 			case SEC_CPUIDLE:
 				format_cpuidle(sc, (enum cpuidle_key)k, buf, sizeof(buf));
-				if (k == CI_GOVERNOR && r->governor_derived)
-					origin = IK_ORIGIN_DERIVED;
+				if (k == CI_GOVERNOR) {
+					value = sc->governor;
+					if (r->governor_derived)
+						origin = IK_ORIGIN_DERIVED;
+				}
 				break;
 			case SEC_WORKLOAD:
 				format_workload(sc, (enum workload_key)k, buf, sizeof(buf));
 				break;
+			case SEC_GOVERNOR: /* no fixed keys: its parameters follow */
 			case SEC_COUNT:
 				break;
 			}
@@ -1222,6 +1261,11 @@ static int scenario_config(struct scenario_reader *r)
 				return -1;
 		}
 	}
+	/* [governor]: the module parameters given, in the order given */
+	for (int i = 0; i < sc->ngov_params; i++)
+		if (ik_config_emit(r->cfg, section_names[SEC_GOVERNOR], sc->gov_params[i].name,
+				   sc->gov_params[i].value, IK_ORIGIN_SCENARIO))
+			return -1;
 	return 0;
 }
 

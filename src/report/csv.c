@@ -80,7 +80,9 @@ static int figure_decimals(enum ik_rep_figure f)
 	}
 }
 
-#define ID_HEADER "scenario,platform,driver,governor"
+/* room for every [governor] NAME=VALUE of a scenario, space separated */
+#define IK_SC_GOV_PARAMS_TEXT (32 * (64 + 128 + 2))
+#define ID_HEADER "scenario,platform,driver,governor,governor_sha256,governor_params"
 static void csv_id(FILE *out, const struct ik_scenario *sc)
 {
 	csv_text(out, sc->name, sizeof(sc->name));
@@ -90,6 +92,15 @@ static void csv_id(FILE *out, const struct ik_scenario *sc)
 	csv_text(out, sc->driver, sizeof(sc->driver));
 	fputc(',', out);
 	csv_text(out, sc->governor, sizeof(sc->governor));
+	/* a kernel: or plugin: governor's file, and module parameters given: its identity */
+	fprintf(out, ",%s,", sc->governor_sha256);
+	char params[IK_SC_GOV_PARAMS_TEXT];
+	size_t o = 0;
+	params[0] = '\0';
+	for (int i = 0; i < sc->ngov_params && o < sizeof(params); i++)
+		o += (size_t)snprintf(params + o, sizeof(params) - o, "%s%s=%s", i ? " " : "",
+				      sc->gov_params[i].name, sc->gov_params[i].value);
+	csv_text(out, params, sizeof(params));
 }
 
 static void write_states_table(FILE *out, const struct ik_scenario *sc,

@@ -76,6 +76,14 @@ static void settings_table(FILE *out, const struct ik_scenario *sc,
 		ik_html_setting(out, "driver", sc->driver, sizeof(sc->driver));
 	}
 	ik_html_setting(out, "governor", sc->governor, sizeof(sc->governor));
+	if (sc->governor_sha256[0])
+		ik_html_setting(out, "governor sha256", sc->governor_sha256,
+				sizeof(sc->governor_sha256));
+	for (int i = 0; i < sc->ngov_params; i++) {
+		char name[96];
+		snprintf(name, sizeof(name), "governor.%s", sc->gov_params[i].name);
+		ik_html_setting(out, name, sc->gov_params[i].value, sizeof(sc->gov_params[i].value));
+	}
 	snprintf(buf, sizeof(buf), "%d", sc->hz);
 	ik_html_setting(out, "HZ", buf, sizeof(buf));
 	if (sc->latency_limit_us < 0)

@@ -431,7 +431,8 @@ int ik_report_html_replay(FILE *out, const struct ik_html_replay *r)
 		rc |= governors_section(out, r->report);
 	fputs("<h2>Settings</h2>\n<table class=\"settings\">\n", out);
 	ik_html_setting(out, "trace", r->origin, strlen(r->origin));
-	ik_html_setting(out, "governor", r->governor ? r->governor : "", IK_NAME_LEN);
+	ik_html_setting(out, "governor", r->governor ? r->governor : "",
+			r->governor ? strlen(r->governor) + 1 : 1);
 	ik_html_setting(out, "platform", r->platform ? r->platform : "", 256);
 	snprintf(buf, sizeof(buf), "%d CPUs, HZ %d", rp->cpus, r->hz);
 	ik_html_setting(out, "machine", buf, sizeof(buf));

@@ -288,6 +288,15 @@ static void write_scenario(struct json_writer *w, const struct ik_scenario *sc)
 	if (sc->kernel_driver[0])
 		jw_string(w, "kernel_driver", sc->kernel_driver, sizeof(sc->kernel_driver));
 	jw_string(w, "governor", sc->governor, sizeof(sc->governor));
+	if (sc->governor_sha256[0])
+		jw_string(w, "governor_sha256", sc->governor_sha256, sizeof(sc->governor_sha256));
+	if (sc->ngov_params > 0) {
+		jw_object(w, "governor_params", true);
+		for (int i = 0; i < sc->ngov_params; i++)
+			jw_string(w, sc->gov_params[i].name, sc->gov_params[i].value,
+				  sizeof(sc->gov_params[i].value));
+		jw_end_object(w);
+	}
 	jw_int(w, "hz", sc->hz);
 	if (sc->latency_limit_us < 0)
 		jw_null(w, "latency_limit_us");

@@ -281,6 +281,11 @@ static void print_header(FILE *out, const struct ik_scenario *sc, const struct i
 	fputc('\n', out);
 	print_label(out, "governor");
 	print_name(out, sc->governor, sizeof(sc->governor));
+	if (sc->governor_sha256[0])
+		fprintf(out, " (sha256 %s)", sc->governor_sha256);
+	for (int i = 0; i < sc->ngov_params; i++)
+		fprintf(out, "%s%s=%s", i ? " " : ", parameters ", sc->gov_params[i].name,
+			sc->gov_params[i].value);
 	fputc('\n', out);
 	print_label(out, "HZ");
 	fprintf(out, "%d\n", sc->hz);

@@ -94,7 +94,7 @@ static void json_run(FILE *f, const struct ik_trace_replay_report *r, int g)
 	ik_rep_accuracy(run, &a);
 
 	fputs("    {\n      \"governor\": ", f);
-	jstr(f, r->governors[g], IK_NAME_LEN);
+	jstr(f, r->governors[g], strlen(r->governors[g]));
 	fprintf(f, ", \"cpus\": %d, \"measured_ms\": ", run->ncpus);
 	jscaled(f, run->measured_ns, 6);
 	fputs(",\n      \"states\": [\n", f);
@@ -329,9 +329,14 @@ int ik_report_replay_text(FILE *f, const struct ik_trace_replay_report *r)
 		fprintf(f, ", %" PRIu64 " bad lines skipped", r0->skipped);
 	fputs("\n\n", f);
 
+	/* a kernel: or plugin: governor's label is long (name, file, sha256, parameters): its
+	   column shows the name, a line of its own the whole identity */
+	for (int g = 0; g < r->nruns; g++)
+		if (strchr(r->governors[g], ' '))
+			fprintf(f, "governor %s\n", r->governors[g]);
 	row_label(f, "governor");
 	for (int g = 0; g < r->nruns; g++)
-		fprintf(f, " %*s", COL_W, r->governors[g]);
+		fprintf(f, " %*.*s", COL_W, (int)strcspn(r->governors[g], " "), r->governors[g]);
 	fputc('\n', f);
 	row_u64(f, r, "idle entries", offsetof(struct ik_trace_replay, entries));
 	row_u64(f, r, "  re-entries (tick/timer/poll)", offsetof(struct ik_trace_replay, extra_entries));

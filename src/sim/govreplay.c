@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "idlekit/govreplay.h"
+#include "idlekit/idle_call.h"
 
 /* ---- One idle period ------------------------------------------------------------------ */
 
@@ -66,7 +67,7 @@ int ik_govreplay_start(struct ik_govreplay *g, char *err, size_t errlen)
 {
 	if (g->enabled)
 		return IK_GOVREPLAY_OK;
-	if (g->gov->enable && g->gov->enable(&g->drv, &g->dev)) {
+	if (ik_governor_enable(g->gov, &g->drv, &g->dev)) {
 		snprintf(err, errlen, "governor %s: out of memory", g->gov->name);
 		return IK_GOVREPLAY_EFAIL;
 	}
@@ -76,8 +77,8 @@ int ik_govreplay_start(struct ik_govreplay *g, char *err, size_t errlen)
 
 void ik_govreplay_free(struct ik_govreplay *g)
 {
-	if (g->enabled && g->gov->disable)
-		g->gov->disable(&g->drv, &g->dev);
+	if (g->enabled)
+		ik_governor_disable(g->gov, &g->drv, &g->dev);
 	g->enabled = false;
 }
 
@@ -98,12 +99,35 @@ const char *ik_govreplay_event_name(enum ik_govreplay_event e)
 	return "none";
 }
 
+/* The harness's side of the idle call: no driver model, the tick and poll limit noted. */
+struct step_world {
+	bool tick_stopped_now;
+	bool polling;
+	uint64_t poll_limit_ns;
+};
+
+static void world_stop_tick(void *ctx, struct ik_device *dev)
+{
+	(void)dev;
+	((struct step_world *)ctx)->tick_stopped_now = true;
+}
+
+static void world_arm_poll_limit(void *ctx, struct ik_device *dev, uint64_t limit_ns)
+{
+	struct step_world *w = ctx;
+	(void)dev;
+	w->polling = true;
+	w->poll_limit_ns = limit_ns;
+}
+
 void ik_govreplay_step(struct ik_govreplay *g, const struct ik_govreplay_input *in,
 		       struct ik_govreplay_result *out)
 {
 	const struct ik_driver *drv = &g->drv;
 	struct ik_device *dev = &g->dev;
 	int64_t sleep_ns = in->sleep_ns;
+	struct step_world sw = { false, false, 0 };
+	const struct ik_idle_world world = { &sw, world_stop_tick, NULL, world_arm_poll_limit };
 
 	/*
 	 * What the tick code says at idle entry: the sleep length ignores the tick; the next
@@ -114,23 +138,15 @@ void ik_govreplay_step(struct ik_govreplay *g, const struct ik_govreplay_input *
 		in->tick_stopped || sleep_ns < in->tick_ns ? sleep_ns : in->tick_ns;
 	dev->in.tick_stopped = in->tick_stopped;
 	dev->in.latency_req_ns = in->latency_req_ns;
+	dev->in.now_ns = g->clock_ns;
 
-	bool stop_tick = true;
-	int idx = g->gov->select(drv, dev, &stop_tick);
-	if (idx < 0 || idx >= drv->state_count)
-		idx = 0; /* as the simulator's idle loop guards */
+	bool stop_tick;
+	int idx = ik_idle_call_enter(g->gov, drv, dev, &world, &stop_tick);
+	bool tick_kept = !sw.tick_stopped_now;
 
-	/* cpuidle_idle_call(): stop the tick if asked to or if it is stopped already. */
-	bool tick_kept = !stop_tick && !in->tick_stopped;
-
-	/* Enter.  The polling state clears the flag and arms its time limit (poll_idle). */
 	const struct ik_state *state = &drv->states[idx];
-	bool polling = (state->flags & IK_FLAG_POLLING) != 0;
-	uint64_t poll_limit_ns = 0;
-	if (polling) {
-		dev->poll_time_limit = false;
-		poll_limit_ns = ik_poll_time(drv, dev);
-	}
+	bool polling = sw.polling;
+	uint64_t poll_limit_ns = sw.poll_limit_ns;
 
 	/* The earliest wake event; on a tie the earlier in this order wins. */
 	enum ik_govreplay_event woken_by = IK_GOVREPLAY_NO_EVENT;
@@ -164,12 +180,11 @@ void ik_govreplay_step(struct ik_govreplay *g, const struct ik_govreplay_input *
 		int64_t exit_ns = state->exit_latency_ns;
 		measured_ns = at > IK_KTIME_MAX - exit_ns ? IK_KTIME_MAX : at + exit_ns;
 	}
-	ik_account_entered(drv, dev, idx, measured_ns);
-	dev->in.got_tick = woken_by == IK_GOVREPLAY_TICK;
-	if (woken_by == IK_GOVREPLAY_POLL_LIMIT)
-		dev->poll_time_limit = true;
-	if (g->gov->reflect)
-		g->gov->reflect(dev, idx);
+	/* The harness's clock: the CPU wakes and goes idle again at once. */
+	g->clock_ns = measured_ns > IK_KTIME_MAX - g->clock_ns ? IK_KTIME_MAX : g->clock_ns + measured_ns;
+	dev->in.now_ns = g->clock_ns;
+	ik_idle_call_exit(g->gov, drv, dev, idx, measured_ns, woken_by == IK_GOVREPLAY_TICK,
+			  woken_by == IK_GOVREPLAY_POLL_LIMIT);
 
 	g->lines++;
 	if (stop_tick)

@@ -4,6 +4,7 @@
  * the hardware's real exit cost, account what the kernel would measure, reflect, and either
  * run the task that woke us or go round again.
  */
+#include "idlekit/idle_call.h"
 #include "idlekit/trace.h"
 #include "sim/sim_internal.h"
 
@@ -38,6 +39,7 @@ static void fill_tick_inputs(struct ik_sim *s, int cpu)
 	c->dev.in.delta_next_ns = next_event == INT64_MAX ? IK_KTIME_MAX : next_event - now;
 	c->dev.in.tick_stopped = c->tick_stopped;
 	c->dev.in.latency_req_ns = s->latency_req_ns;
+	c->dev.in.now_ns = now;
 }
 
 static void stop_tick(struct ik_sim *s, int cpu)
@@ -64,32 +66,21 @@ void sim_leave_idle_loop(struct ik_sim *s, int cpu)
 	}
 }
 
-void sim_cpu_idle_enter(struct ik_sim *s, int cpu)
+/* The world's side of the idle call (idlekit/idle_call.h). */
+static void world_stop_tick(void *ctx, struct ik_device *dev)
 {
+	stop_tick(ctx, dev->cpu);
+}
+
+/* The driver's ->enter, and the hardware starting to enter the state. */
+static int world_enter(void *ctx, struct ik_device *dev, int idx)
+{
+	struct ik_sim *s = ctx;
+	int cpu = dev->cpu;
 	struct sim_cpu *c = &s->cpus[cpu];
 	const struct ik_driver *drv = s->drv;
-
-	if (!c->in_idle_loop) {
-		c->in_idle_loop = true;
-		c->span_start = s->now;
-		c->last_task = -1; /* whatever runs next is switched to from the idle task */
-	}
-	fill_tick_inputs(s, cpu);
-	if (s->measuring)
-		s->idle_entries++;
-
-	/* With no cpuidle driver the default idle routine runs and the tick always stops. */
-	bool stop = true;
-	int idx = 0;
-	if (s->gov) {
-		idx = s->gov->select(drv, &c->dev, &stop);
-		if (idx < 0 || idx >= drv->state_count)
-			idx = 0;
-	}
-	if (stop || c->tick_stopped)
-		stop_tick(s, cpu);
-
 	const struct ik_driver_binding *bind = &s->bind;
+
 	if (bind->ops->enter)
 		idx = bind->ops->enter(&s->bind, &c->dev, idx, s->now, &s->rng);
 	const struct ik_hw_state *hw = &s->plat->states[bind->hw_state[idx]];
@@ -104,11 +95,34 @@ void sim_cpu_idle_enter(struct ik_sim *s, int cpu)
 		c->watch_leave = false;
 		ik_hist_add(&s->leave_lite, s->now - c->last_work_end);
 	}
-	if (drv->states[idx].flags & IK_FLAG_POLLING) {
-		c->dev.poll_time_limit = false;
-		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_POLL),
-			  s->now + (int64_t)ik_poll_time(drv, &c->dev));
+	return idx;
+}
+
+static void world_arm_poll_limit(void *ctx, struct ik_device *dev, uint64_t limit_ns)
+{
+	struct ik_sim *s = ctx;
+	ik_eq_arm(&s->eq, cpu_timer_id(dev->cpu, TIMER_POLL), s->now + (int64_t)limit_ns);
+}
+
+void sim_cpu_idle_enter(struct ik_sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	const struct ik_idle_world world = { s, world_stop_tick, world_enter, world_arm_poll_limit };
+
+	if (!c->in_idle_loop) {
+		c->in_idle_loop = true;
+		c->span_start = s->now;
+		c->last_task = -1; /* whatever runs next is switched to from the idle task */
 	}
+	fill_tick_inputs(s, cpu);
+	if (s->measuring)
+		s->idle_entries++;
+
+	/* With no cpuidle driver the default idle routine runs and the tick always stops. */
+	bool stop;
+	int idx = ik_idle_call_enter(s->gov, s->drv, &c->dev, &world, &stop);
+
+	const struct ik_driver_binding *bind = &s->bind;
 	if (bind->ops->wakeup_timer_ns) {
 		int64_t after = bind->ops->wakeup_timer_ns(&s->bind, &c->dev, idx);
 		if (after > 0)
@@ -182,7 +196,9 @@ void sim_cpu_exit_done(struct ik_sim *s, int cpu)
 			return;
 		}
 	}
-	ik_account_entered(s->drv, &c->dev, c->entered, s->now - c->idle_t0);
+	c->dev.in.now_ns = s->now;
+	ik_idle_call_exit(s->gov, s->drv, &c->dev, c->entered, s->now - c->idle_t0,
+			  c->reason == WAKE_TICK, c->reason == WAKE_POLL_LIMIT);
 	if (s->measuring) {
 		int bucket = ik_trace_hist_bucket((uint64_t)(s->now - c->idle_t0));
 		s->idle_hist[bucket]++;
@@ -190,9 +206,6 @@ void sim_cpu_exit_done(struct ik_sim *s, int cpu)
 	}
 	if (s->sc->timeline_len_ns > 0)
 		sim_timeline_idle(s, cpu, c->entered, c->idle_t0);
-	c->dev.in.got_tick = c->reason == WAKE_TICK;
-	if (s->gov && s->gov->reflect)
-		s->gov->reflect(&c->dev, c->entered);
 	c->mode = CPU_RUNNING;
 	c->current = -1;
 

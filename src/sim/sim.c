@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlekit/idle_call.h"
 #include "idlekit/sim.h"
 #include "sim/sim_internal.h"
 
@@ -17,8 +18,8 @@ static void sim_free(struct ik_sim *s)
 {
 	if (s->cpus) {
 		for (int i = 0; i < s->ncpus; i++) {
-			if (s->gov && s->gov->disable)
-				s->gov->disable(s->drv, &s->cpus[i].dev);
+			if (s->gov && s->cpus[i].dev.governor)
+				ik_governor_disable(s->gov, s->drv, &s->cpus[i].dev);
 			free(s->cpus[i].timer_tasks);
 		}
 	}
@@ -33,6 +34,8 @@ static void sim_free(struct ik_sim *s)
 	free(s->packages);
 	ik_eq_free(&s->eq);
 	ik_timeline_free(s->timeline);
+	ik_governor_close(s->gov_inst);
+	s->gov_inst = NULL;
 }
 
 /* Group CPUs by last-level cache, in CPU order within each group. */
@@ -92,10 +95,22 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 	if (driver->probe(sc, &s->bind, err, errlen))
 		return -1;
 	s->drv = &s->bind.table;
-	s->gov = ik_governor_find(sc->governor);
-	if (!s->gov && !s->bind.bypass_governor) {
-		snprintf(err, errlen, "governor '%s' is not known (available: %s)", sc->governor,
-			 ik_governor_names());
+	if (!s->bind.bypass_governor) {
+		/* Each run its own instance: a kernel governor's static state is per machine. */
+		const char *names[32], *values[32];
+		for (int i = 0; i < sc->ngov_params; i++) {
+			names[i] = sc->gov_params[i].name;
+			values[i] = sc->gov_params[i].value;
+		}
+		struct ik_governor_open_args ga = { .spec = sc->governor, .drv = s->drv,
+						    .hz = sc->hz, .nparams = sc->ngov_params,
+						    .param_names = names, .param_values = values };
+		if (ik_governor_open(&ga, &s->gov_inst, err, errlen))
+			return -1;
+		s->gov = ik_governor_inst_ops(s->gov_inst);
+	} else if (sc->ngov_params > 0) {
+		snprintf(err, errlen, "governor.%s: this driver bypasses the cpuidle governor",
+			 sc->gov_params[0].name);
 		return -1;
 	}
 
@@ -128,9 +143,12 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 	}
 	if (s->bind.bypass_governor)
 		s->gov = NULL;
-	for (int cpu = 0; cpu < s->ncpus && s->gov; cpu++)
-		if (s->gov->enable && s->gov->enable(s->drv, &s->cpus[cpu].dev))
+	const struct ik_haltpoll_params *hp = s->gov_inst ? ik_governor_inst_haltpoll(s->gov_inst) : NULL;
+	for (int cpu = 0; cpu < s->ncpus && s->gov; cpu++) {
+		s->cpus[cpu].dev.haltpoll = hp;
+		if (ik_governor_enable(s->gov, s->drv, &s->cpus[cpu].dev))
 			goto oom;
+	}
 	if (build_llc_groups(s) || sim_effects_setup(s))
 		goto oom;
 

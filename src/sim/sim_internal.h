@@ -7,6 +7,7 @@
 
 #include "idlekit/driver.h"
 #include "idlekit/governor.h"
+#include "idlekit/governor_load.h"
 #include "idlekit/hw.h"
 #include "idlekit/result.h"
 #include "idlekit/scenario.h"
@@ -101,6 +102,7 @@ struct ik_sim {
 	const struct ik_scenario *sc;
 	const struct ik_platform *plat;
 	const struct ik_governor *gov;
+	struct ik_governor_inst *gov_inst; /* the instance gov belongs to (owned) */
 	struct ik_driver_binding bind;
 	const struct ik_driver *drv;
 	struct ik_rng rng;

@@ -47,11 +47,11 @@ check "runs summary has HMean" grep -q "HMean" "$tmp/runs.txt"
 
 # --set reaches the scenario and the platform.
 "$bin" sim --set cpuidle.disable=C2 --set scenario.duration_ms=20 --csv-table states >"$tmp/noc2.csv"
-check "csv header" grep -q "^scenario,platform,driver,governor,seed,state,name" "$tmp/noc2.csv"
-check "disabled C2 never used" bash -c "grep -E '^default,amd-zen3,table,menu,[0-9]+,2,C2,' '$tmp/noc2.csv' | cut -d, -f10 | grep -qx 0"
+check "csv header" grep -q "^scenario,platform,driver,governor,governor_sha256,governor_params,seed,state,name" "$tmp/noc2.csv"
+check "disabled C2 never used" bash -c "grep -E '^default,amd-zen3,table,menu,,,[0-9]+,2,C2,' '$tmp/noc2.csv' | cut -d, -f12 | grep -qx 0"
 # one table per output, chosen by name; the default is the runs
 "$bin" sim --set scenario.duration_ms=20 --csv >"$tmp/runs.csv"
-check "csv default is runs" grep -q "^scenario,platform,driver,governor,seed,measured_ms," "$tmp/runs.csv"
+check "csv default is runs" grep -q "^scenario,platform,driver,governor,governor_sha256,governor_params,seed,measured_ms," "$tmp/runs.csv"
 check "csv one table" bash -c "! grep -qx '' '$tmp/runs.csv'"
 check "csv no float noise" bash -c "! grep -qE '[.][0-9]{7,}' '$tmp/runs.csv'"
 for t in states per_cpu summary config; do

@@ -590,14 +590,14 @@ static void test_csv(void **state)
 	assert_clean_lines(csv);
 	assert_fixed_decimals(csv, 4);
 	static const char head[] =
-		"scenario,platform,driver,governor,seed,state,name,latency_us,residency_us,usage,"
+		"scenario,platform,driver,governor,governor_sha256,governor_params,seed,state,name,latency_us,residency_us,usage,"
 		"time_us,above,below,rejected,residency_pct\n"
-		"csv,zen3-2s,acpi_idle,menu,42,0,POLL,0,0,100,1000.000,0,5,0,0.0250\n"
-		"csv,zen3-2s,acpi_idle,menu,42,1,\"C1,\"\"E\"\"\",1,2,2000,1000000.000,10,20,0,25.0000\n"
-		"csv,zen3-2s,acpi_idle,menu,42,2,C2,400,800,500,2000000.000,50,0,3,50.0000\n"
-		"csv,zen3-2s,acpi_idle,menu,43,0,POLL,";
+		"csv,zen3-2s,acpi_idle,menu,,,42,0,POLL,0,0,100,1000.000,0,5,0,0.0250\n"
+		"csv,zen3-2s,acpi_idle,menu,,,42,1,\"C1,\"\"E\"\"\",1,2,2000,1000000.000,10,20,0,25.0000\n"
+		"csv,zen3-2s,acpi_idle,menu,,,42,2,C2,400,800,500,2000000.000,50,0,3,50.0000\n"
+		"csv,zen3-2s,acpi_idle,menu,,,43,0,POLL,";
 	assert_true(strncmp(csv, head, strlen(head)) == 0);
-	assert_contains(csv, "csv,zen3-2s,acpi_idle,menu,43,1,\"C1\nx\",1,2,");
+	assert_contains(csv, "csv,zen3-2s,acpi_idle,menu,,,43,1,\"C1\nx\",1,2,");
 	assert_null(strstr(csv, "\n\n")); /* one table */
 	free(csv);
 
@@ -605,10 +605,10 @@ static void test_csv(void **state)
 	csv = report_to_string(ik_report_csv, &sc, runs, 2);
 	assert_clean_lines(csv);
 	assert_fixed_decimals(csv, 6);
-	assert_true(strncmp(csv, "scenario,platform,driver,governor,seed,measured_ms,busy_ms,idle_ms,"
+	assert_true(strncmp(csv, "scenario,platform,driver,governor,governor_sha256,governor_params,seed,measured_ms,busy_ms,idle_ms,"
 				 "messages_per_s,mb_per_s,wake_p50_ns,wake_p90_ns,wake_p99_ns,"
 				 "wake_p99_9_ns,wake_max_ns,energy_j,avg_power_w,", 160) == 0);
-	assert_contains(csv, "\ncsv,zen3-2s,acpi_idle,menu,42,");
+	assert_contains(csv, "\ncsv,zen3-2s,acpi_idle,menu,,,42,");
 	assert_contains(csv, ",100000.0,102.400,1500,1900,1988,1996,1999,12.500000,12.500,");
 	assert_contains(csv, ",100000.0,102.400,1500,1900,1988,1996,1999,,,");
 	assert_null(strstr(csv, "\n\n"));
@@ -616,10 +616,10 @@ static void test_csv(void **state)
 
 	csv = report_to_string(csv_summary, &sc, runs, 2);
 	assert_fixed_decimals(csv, 6);
-	assert_true(strncmp(csv, "scenario,platform,driver,governor,figure,n,min,max,median,amean,"
+	assert_true(strncmp(csv, "scenario,platform,driver,governor,governor_sha256,governor_params,figure,n,min,max,median,amean,"
 				 "hmean,stddev,cov_pct\n", 80) == 0);
-	assert_contains(csv, "\ncsv,zen3-2s,acpi_idle,menu,wake_p50_ns,2,1500.0,1500.0,1500.0,");
-	assert_contains(csv, "\ncsv,zen3-2s,acpi_idle,menu,POLL.residency_pct,2,0.0250,");
+	assert_contains(csv, "\ncsv,zen3-2s,acpi_idle,menu,,,wake_p50_ns,2,1500.0,1500.0,1500.0,");
+	assert_contains(csv, "\ncsv,zen3-2s,acpi_idle,menu,,,POLL.residency_pct,2,0.0250,");
 	free(csv);
 
 	FILE *null = fopen("/dev/null", "w");

@@ -310,7 +310,7 @@ static void error_file_level(void **state)
 		     NULL);
 	expect_error("[scenario\n", "s.ini:1: expected ']'", NULL);
 	expect_error(HEAD "[plat]\nname = x\n", "s.ini:4: unknown section [plat]; known "
-		     "sections: scenario kernel cpuidle workload platform state0..state9", NULL);
+		     "sections: scenario kernel cpuidle workload governor platform state0..state9", NULL);
 	/* a scenario's own platform keys (what --print-config writes) are checked like the
 	   platform file's, and their messages name the scenario */
 	expect_error(HEAD "[platform]\nnosuch = 1\n", "s.ini:5: unknown key 'nosuch' in [platform]",
@@ -575,8 +575,8 @@ static void error_overrides(void **state)
 	expect_set_error(HEAD, ".pairs=3", "--set .pairs=3: expected section.key=value, got an "
 			 "empty section", NULL);
 	expect_set_error(HEAD, "foo.bar=1", "--set foo.bar=1: unknown section [foo]; known sections: "
-			 "scenario kernel cpuidle workload platform state0..state9 cpuid acpi cst1..cst8 "
-			 "intel_idle dt_state0..dt_state15", NULL);
+			 "scenario kernel cpuidle workload governor platform state0..state9 cpuid acpi "
+			 "cst1..cst8 intel_idle dt_state0..dt_state15", NULL);
 	expect_set_error(HEAD, "workload.pairs=abc", "--set workload.pairs=abc: [workload] pairs: "
 			 "expected an integer 1..65536, got 'abc'", NULL);
 	expect_set_error(HEAD, "state1.latency=3", "--set state1.latency=3: unknown key 'latency' in "

@@ -1,0 +1,56 @@
+/*
+ * idlekit: one idle call, as kernel/sched/idle.c (cpuidle_idle_call) and
+ * drivers/cpuidle/cpuidle.c run it, for every world that drives a governor: the simulator
+ * (src/sim/idle_loop.c), the decision-stream harness (src/sim/govreplay.c) and trace replay
+ * (src/trace/replay.c, through the harness).  The sequence is
+ *
+ *   select -> stop or keep the tick -> enter -> (the world runs until a wake event) ->
+ *   account -> reflect
+ *
+ * and is the same for built-in, kernel-source and plugin governors.  What differs between
+ * worlds is passed in: how the tick is stopped, what the driver's ->enter does, how the
+ * polling state's time limit is armed; and, at the end, the measured residency and what
+ * woke the CPU.  The world fills dev->in (sleep length, tick state, latency limit, clock)
+ * before ik_idle_call_enter.
+ */
+#ifndef IDLEKIT_IDLE_CALL_H
+#define IDLEKIT_IDLE_CALL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "idlekit/governor.h"
+
+struct ik_idle_world {
+	void *ctx;
+	/* The tick is to be stopped (the governor said so, or it is stopped already). */
+	void (*stop_tick)(void *ctx, struct ik_device *dev);
+	/* The driver's ->enter for the chosen state: returns the state entered.  NULL = as chosen. */
+	int (*enter)(void *ctx, struct ik_device *dev, int index);
+	/* A polling state was entered: its time limit (cpuidle_poll_time) is limit_ns. */
+	void (*arm_poll_limit)(void *ctx, struct ik_device *dev, uint64_t limit_ns);
+};
+
+/* Enable a governor on a device (dev->governor is set first); 0 or -1. */
+int ik_governor_enable(const struct ik_governor *gov, const struct ik_driver *drv,
+		       struct ik_device *dev);
+void ik_governor_disable(const struct ik_governor *gov, const struct ik_driver *drv,
+			 struct ik_device *dev);
+
+/*
+ * Select (gov NULL: no cpuidle governor, state 0 with the tick stopped, as the default idle
+ * routine runs), stop or keep the tick, enter, arm the polling limit.  Returns the state
+ * entered; *stop_tick is the governor's word.
+ */
+int ik_idle_call_enter(const struct ik_governor *gov, const struct ik_driver *drv,
+		       struct ik_device *dev, const struct ik_idle_world *w, bool *stop_tick);
+
+/*
+ * The entry ended after measured_ns (entry to exit, as the core measures): account it,
+ * note a tick wakeup and a polling time-out, and reflect.
+ */
+void ik_idle_call_exit(const struct ik_governor *gov, const struct ik_driver *drv,
+		       struct ik_device *dev, int entered, int64_t measured_ns, bool woken_by_tick,
+		       bool poll_limit_hit);
+
+#endif

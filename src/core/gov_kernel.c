@@ -1,0 +1,777 @@
+/*
+ * Kernel-source governors (`--governor kernel:PATH`): a governor file as it sits in a
+ * kernel tree, compiled unmodified with the system's C compiler against idlekit's kernel
+ * shim (src/kshim/: headers for what governor files include, and ikk_runtime.c, which
+ * answers the kernel services from idlekit's core), cached, and loaded as a private copy
+ * per instance.
+ *
+ * Build: cc -std=gnu11 -O2 -fno-strict-overflow -fno-strict-aliasing -fPIC -shared
+ * -nostdinc (no system header can stand in for a kernel one) -Werror=implicit-function-
+ * declaration -Wl,--no-undefined: a kernel symbol the shim lacks stops the build, and is
+ * named.  Cache: $IDLEKIT_CACHE_DIR, else $XDG_CACHE_HOME/idlekit, else ~/.cache/idlekit;
+ * one object per sha256 of (the file, gov.h beside it, every shim file, the release, the
+ * compiler's name), so an unchanged file is never compiled twice and any change to it or
+ * to the shim is.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <nettle/sha2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/gov_internal.h"
+#include "kshim/ikk_bridge.h"
+
+#ifndef IK_KSHIM_SOURCE_DIR
+#define IK_KSHIM_SOURCE_DIR ""
+#endif
+#ifndef IK_KSHIM_INSTALL_DIR
+#define IK_KSHIM_INSTALL_DIR ""
+#endif
+#ifndef IK_INSTALL_BINDIR
+#define IK_INSTALL_BINDIR ""
+#endif
+
+/* ---- sha256 ---------------------------------------------------------------------------- */
+
+static int hash_file(struct sha256_ctx *h, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char buf[65536];
+	size_t n;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sha256_update(h, n, buf);
+	int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		snprintf(err, errlen, "%s: read failed", path);
+		return -1;
+	}
+	return 0;
+}
+
+static void hex_digest(struct sha256_ctx *h, char out[65])
+{
+	unsigned char d[SHA256_DIGEST_SIZE];
+
+	sha256_digest(h, sizeof(d), d);
+	for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+int ik_gov_sha256_files(const char *const *paths, int npaths, char out[65], char *err,
+			size_t errlen)
+{
+	struct sha256_ctx h;
+
+	sha256_init(&h);
+	for (int i = 0; i < npaths; i++)
+		if (hash_file(&h, paths[i], err, errlen))
+			return -1;
+	hex_digest(&h, out);
+	return 0;
+}
+
+/* ---- Where things are ------------------------------------------------------------------ */
+
+static bool is_dir(const char *p)
+{
+	struct stat st;
+	return p[0] && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/*
+ * The shim: $IDLEKIT_KSHIM_DIR; the installed share dir when this binary is the installed
+ * one; else the source tree (a binary run from build/); else the installed one.
+ */
+static const char *shim_dir(char *buf, size_t len)
+{
+	const char *env = getenv("IDLEKIT_KSHIM_DIR");
+	if (env && env[0])
+		return env;
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash)
+			*slash = '\0';
+		if (IK_INSTALL_BINDIR[0] && strcmp(exe, IK_INSTALL_BINDIR) == 0 &&
+		    is_dir(IK_KSHIM_INSTALL_DIR))
+			return IK_KSHIM_INSTALL_DIR;
+	}
+	if (is_dir(IK_KSHIM_SOURCE_DIR))
+		return IK_KSHIM_SOURCE_DIR;
+	snprintf(buf, len, "%s", IK_KSHIM_INSTALL_DIR);
+	return buf;
+}
+
+static int mkdirs(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		int rc = mkdir(path, 0755);
+		*p = '/';
+		if (rc && errno != EEXIST)
+			return -1;
+	}
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+static int cache_dir(char *buf, size_t len, char *err, size_t errlen)
+{
+	const char *env = getenv("IDLEKIT_CACHE_DIR");
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	int n;
+
+	if (env && env[0])
+		n = snprintf(buf, len, "%s", env);
+	else if (xdg && xdg[0] == '/')
+		n = snprintf(buf, len, "%s/idlekit", xdg);
+	else if (home && home[0])
+		n = snprintf(buf, len, "%s/.cache/idlekit", home);
+	else {
+		snprintf(err, errlen, "no cache directory: set IDLEKIT_CACHE_DIR (or HOME)");
+		return -1;
+	}
+	if (n < 0 || (size_t)n >= len || mkdirs(buf)) {
+		snprintf(err, errlen, "cache directory %s: %s", buf,
+			 (size_t)n >= len ? "path too long" : strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Every file of the shim, in name order, into the hash (its content is its version). */
+static int hash_tree(struct sha256_ctx *h, const char *dir, int depth, char *err, size_t errlen)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, alphasort);
+	int rc = 0;
+
+	if (n < 0) {
+		snprintf(err, errlen, "kernel shim %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *nm = names[i]->d_name;
+		char p[PATH_MAX];
+		struct stat st;
+		if (rc || nm[0] == '.' || (size_t)snprintf(p, sizeof(p), "%s/%s", dir, nm) >= sizeof(p) ||
+		    stat(p, &st)) {
+			free(names[i]);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode) && depth < 4) {
+			rc = hash_tree(h, p, depth + 1, err, errlen);
+		} else if (S_ISREG(st.st_mode)) {
+			sha256_update(h, strlen(nm) + 1, (const uint8_t *)nm);
+			rc = hash_file(h, p, err, errlen);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+/* ---- A private copy of a shared object ---------------------------------------------------- */
+
+void *ik_gov_dlopen_private(const char *path, int *fd_out, char *err, size_t errlen)
+{
+	int in = open(path, O_RDONLY | O_CLOEXEC);
+	if (in < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	int fd = memfd_create("idlekit-governor", MFD_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "memfd_create: %s", strerror(errno));
+		close(in);
+		return NULL;
+	}
+	char buf[65536];
+	ssize_t n;
+	while ((n = read(in, buf, sizeof(buf))) > 0) {
+		if (write(fd, buf, (size_t)n) != n) {
+			n = -1;
+			break;
+		}
+	}
+	close(in);
+	if (n < 0) {
+		snprintf(err, errlen, "%s: copying: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	char fdpath[64];
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+	/*
+	 * The descriptor stays open while the object is loaded: the loader knows objects by
+	 * name, and a closed descriptor's number (hence the name) would be used again.
+	 */
+	void *h = dlopen(fdpath, RTLD_NOW | RTLD_LOCAL);
+	if (h)
+		*fd_out = fd;
+	else
+		close(fd);
+	if (!h) {
+		const char *e = dlerror();
+		const char *shown = e ? strstr(e, ": ") : NULL;
+		snprintf(err, errlen, "not a loadable shared object (%s)",
+			 shown ? shown + 2 : e ? e : "dlopen failed");
+	}
+	return h;
+}
+
+/* ---- Compiling ------------------------------------------------------------------------------ */
+
+/*
+ * Kernel symbols that real releases have and the shim does not serve, and where the kernel
+ * declares them (read in the v5.10.7 and v6.19 trees).
+ */
+static const struct {
+	const char *name, *where;
+} known_missing[] = {
+	{ "tick_nohz_get_idle_calls_cpu", "include/linux/tick.h, v5.10 to v6.19" },
+	{ "tick_nohz_get_next_hrtimer", "include/linux/tick.h, v5.10 to v6.19" },
+	{ "cpu_latency_qos_limit", "include/linux/pm_qos.h, v5.7 to v6.19" },
+	{ "cpuidle_get_last_residency", "include/linux/cpuidle.h before v5.7 (microseconds)" },
+};
+
+/* The text between the first opening quote (' or `) at or after p and the next '. */
+static bool quoted(const char *p, char *buf, size_t len)
+{
+	const char *q = strchr(p, '\''), *t = strchr(p, '`');
+	if (t && (!q || t < q))
+		q = t;
+	if (!q)
+		return false;
+	q++;
+	const char *e = strchr(q, '\'');
+	if (!e || e == q || (size_t)(e - q) >= len)
+		return false;
+	memcpy(buf, q, (size_t)(e - q));
+	buf[e - q] = '\0';
+	return true;
+}
+
+/*
+ * The symbol a compiler or linker error line says is missing (gcc and clang wording):
+ * "implicit declaration of function 'X'", "'X' undeclared", "use of undeclared identifier
+ * 'X'", "unknown type name 'X'", "undefined reference to `X'".
+ */
+static bool missing_symbol(const char *l, char *buf, size_t len)
+{
+	static const char *const after[] = { "implicit declaration of function",
+					     "undeclared identifier", "unknown type name",
+					     "undefined reference to" };
+	for (size_t i = 0; i < sizeof(after) / sizeof(after[0]); i++) {
+		const char *p = strstr(l, after[i]);
+		if (p)
+			return quoted(p + strlen(after[i]), buf, len);
+	}
+	const char *e = strstr(l, "error: ");
+	if (e && strstr(e, "' undeclared"))
+		return quoted(e, buf, len);
+	return false;
+}
+
+/* The compiler's first error, turned into one message. */
+void ik_gov_compile_message(const char *path, const char *out, int status, char *err,
+			    size_t errlen)
+{
+	const char *line = out;
+	char l[1024];
+	bool found = false;
+
+	while (*line) {
+		size_t n = strcspn(line, "\n");
+		if (n >= sizeof(l))
+			n = sizeof(l) - 1;
+		memcpy(l, line, n);
+		l[n] = '\0';
+		if (strstr(l, "error:") || strstr(l, "undefined reference")) {
+			found = true;
+			break;
+		}
+		line += strcspn(line, "\n");
+		if (*line)
+			line++;
+	}
+	if (!found) {
+		snprintf(err, errlen, "the compiler failed (status %d) on %s: %.300s", status, path,
+			 out[0] ? out : "no message");
+		for (char *p = err; *p; p++)
+			if (*p == '\n' || *p == '\r')
+				*p = ' ';
+		return;
+	}
+
+	char sym[128];
+	if (missing_symbol(l, sym, sizeof(sym))) {
+		const char *where = NULL;
+		for (size_t i = 0; i < sizeof(known_missing) / sizeof(known_missing[0]); i++)
+			if (strcmp(known_missing[i].name, sym) == 0)
+				where = known_missing[i].where;
+		char loc[600];
+		const char *e = strstr(l, ": error:");
+		snprintf(loc, sizeof(loc), "%.*s", e ? (int)(e - l) : 0, l);
+		if (where)
+			snprintf(err, errlen,
+				 "%s: kernel symbol '%s' is not in idlekit's kernel shim (the kernel has "
+				 "it in %s; the shim serves the cpuidle governor API of v5.4 and v5.10 "
+				 "to v6.19)",
+				 loc[0] ? loc : path, sym, where);
+		else
+			snprintf(err, errlen,
+				 "%s: kernel symbol '%s' is not in idlekit's kernel shim (not part of the "
+				 "cpuidle governor API of v5.4 and v5.10 to v6.19 it serves); "
+				 "compiler: %s",
+				 loc[0] ? loc : path, sym, l);
+		return;
+	}
+	/* gcc and clang: "FILE:L:C: fatal error: 'linux/x.h' file not found" or "linux/x.h: No such file" */
+	const char *fe = strstr(l, "fatal error: ");
+	if (fe && (strstr(fe, "No such file") || strstr(fe, "file not found"))) {
+		char hdr[200];
+		const char *h = fe + strlen("fatal error: ");
+		size_t n = strcspn(h, ":'");
+		if (*h == '\'')
+			n = strcspn(++h, "'");
+		snprintf(hdr, sizeof(hdr), "%.*s", (int)n, h);
+		snprintf(err, errlen,
+			 "%.*s: header '%s' is not in idlekit's kernel shim (it serves the cpuidle "
+			 "governor API of v5.4 and v5.10 to v6.19) nor beside the file",
+			 (int)(fe - l > 2 ? fe - l - 2 : 0), l, hdr);
+		return;
+	}
+	snprintf(err, errlen, "does not compile: %s", l);
+}
+
+static int run_compiler(char *const argv[], char *out, size_t outlen, int *status)
+{
+	int pfd[2];
+	if (pipe2(pfd, O_CLOEXEC))
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		setenv("LC_ALL", "C", 1); /* plain quotes in messages */
+		execvp(argv[0], argv);
+		fprintf(stderr, "error: cannot run the C compiler '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(pfd[1]);
+	size_t have = 0;
+	ssize_t n;
+	char sink[4096];
+	while ((n = read(pfd[0], have + 1 < outlen ? out + have : sink,
+			 have + 1 < outlen ? outlen - 1 - have : sizeof(sink))) > 0)
+		if (have + 1 < outlen)
+			have += (size_t)n;
+	out[have] = '\0';
+	close(pfd[0]);
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
+	return 0;
+}
+
+static int version_code(const char *v, char *err, size_t errlen)
+{
+	int major = 6, minor = 19;
+	if (v && (sscanf(v, "%d.%d", &major, &minor) != 2 || major < 0 || minor < 0 || minor > 255)) {
+		snprintf(err, errlen, "kernel version '%s': expected X.Y, e.g. 6.19", v);
+		return -1;
+	}
+	int code = (major << 16) + (minor << 8);
+	bool v5_4 = major == 5 && minor == 4; /* the microsecond layout, as read in v5.4.6 */
+	if (!v5_4 && (code < ((5 << 16) + (10 << 8)) || code > ((6 << 16) + (19 << 8)))) {
+		snprintf(err, errlen,
+			 "kernel version %d.%d: the kernel shim serves the governor API of v5.10 to "
+			 "v6.19, and of v5.4",
+			 major, minor);
+		return -1;
+	}
+	return code;
+}
+
+/* The cached object for path, compiled now if needed.  0, -2 (does not compile), -1. */
+static int build(const char *path, const char *gov_h, int vcode, char so[PATH_MAX],
+		 char file_sha[65], bool *compiled, char *err, size_t errlen)
+{
+	char shimbuf[PATH_MAX], cache[PATH_MAX];
+	const char *shim = shim_dir(shimbuf, sizeof(shimbuf));
+	const char *cc = getenv("IDLEKIT_CC");
+	if (!cc || !cc[0])
+		cc = "cc";
+
+	const char *files[2] = { path, gov_h };
+	if (ik_gov_sha256_files(files, gov_h ? 2 : 1, file_sha, err, errlen))
+		return -2;
+
+	struct sha256_ctx h;
+	char key[65], tag[64];
+	sha256_init(&h);
+	snprintf(tag, sizeof(tag), "idlekit-kshim-%d-%d-", IKK_BRIDGE_VERSION, vcode);
+	sha256_update(&h, strlen(tag), (const uint8_t *)tag);
+	sha256_update(&h, strlen(cc) + 1, (const uint8_t *)cc);
+	sha256_update(&h, 64, (const uint8_t *)file_sha);
+	if (hash_tree(&h, shim, 0, err, errlen)) {
+		snprintf(err + strlen(err), errlen - strlen(err),
+			 " (the kernel shim's headers: set IDLEKIT_KSHIM_DIR, or install idlekit)");
+		return -1;
+	}
+	hex_digest(&h, key);
+	if (cache_dir(cache, sizeof(cache), err, errlen))
+		return -1;
+	if ((size_t)snprintf(so, PATH_MAX, "%s/kgov-%.40s.so", cache, key) >= PATH_MAX) {
+		snprintf(err, errlen, "cache path too long");
+		return -1;
+	}
+	*compiled = false;
+	if (getenv("IDLEKIT_GOV_VERBOSE"))
+		fprintf(stderr, "kernel:%s: kernel shim %s\n", path, shim);
+	if (access(so, R_OK) == 0)
+		return 0;
+
+	char tmp[PATH_MAX + 32], inc[PATH_MAX + 16], iq[PATH_MAX + 8], rt[PATH_MAX + 32], def[64];
+	/* A name of its own (mkstemps), so that runs compiling the same file at once do not meet. */
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX.tmp", so);
+	int tfd = mkstemps(tmp, 4);
+	if (tfd < 0) {
+		snprintf(err, errlen, "%s: %s", cache, strerror(errno));
+		return -1;
+	}
+	close(tfd);
+	snprintf(inc, sizeof(inc), "%s/include", shim);
+	snprintf(iq, sizeof(iq), "-I%s", shim);
+	snprintf(rt, sizeof(rt), "%s/ikk_runtime.c", shim);
+	snprintf(def, sizeof(def), "-DIKK_LINUX_VERSION_CODE=%d", vcode);
+	char src[PATH_MAX + 8]; /* a file named "-x.c" is a file, not an option */
+	snprintf(src, sizeof(src), "%s%s", path[0] == '-' ? "./" : "", path);
+	char *argv[] = { (char *)cc, "-std=gnu11", "-O2", "-fno-strict-overflow",
+			 "-fno-strict-aliasing", "-fno-common", "-fPIC", "-shared", "-nostdinc",
+			 "-isystem", inc, iq, def, "-fdiagnostics-color=never",
+			 "-Werror=implicit-function-declaration", "-Werror=implicit-int",
+			 "-Wl,--no-undefined", "-o", tmp, src, rt, NULL };
+	char out[16384];
+	int status = 0;
+	if (run_compiler(argv, out, sizeof(out), &status)) {
+		snprintf(err, errlen, "cannot run the C compiler '%s': %s", cc, strerror(errno));
+		return -1;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		unlink(tmp);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+			snprintf(err, errlen, "cannot run the C compiler '%s' (set IDLEKIT_CC)", cc);
+			return -1;
+		}
+		ik_gov_compile_message(path, out, WIFEXITED(status) ? WEXITSTATUS(status) : -1, err,
+				       errlen);
+		return -2;
+	}
+	if (rename(tmp, so)) {
+		snprintf(err, errlen, "%s: %s", so, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	*compiled = true;
+	return 0;
+}
+
+/* ---- The instance ---------------------------------------------------------------------------- */
+
+struct kgov {
+	struct ik_gov_loaded l; /* first: the loader's view */
+	void *dl;
+	int fd;
+	struct ikk_host host;
+	struct ik_driver drv;
+	ikk_enable_fn enable;
+	ikk_disable_fn disable;
+	ikk_select_fn select;
+	ikk_reflect_fn reflect;
+	ikk_param_count_fn param_count;
+	ikk_param_get_fn param_get;
+	ikk_param_set_fn param_set;
+};
+
+static struct kgov *of(const struct ik_device *dev)
+{
+	return dev->governor->priv;
+}
+
+static long long h_sleep_length(void *d, long long *delta)
+{
+	int64_t dn = 0;
+	int64_t r = ik_sleep_length(d, &dn);
+	*delta = dn;
+	return r;
+}
+static int h_tick_stopped(void *d) { return ik_tick_stopped(d); }
+static int h_got_tick(void *d) { return ik_got_tick(d); }
+static long long h_latency_req(void *d) { return ik_latency_req(d); }
+static unsigned long long h_poll_time(void *d)
+{
+	struct ik_device *dev = d;
+	return ik_poll_time(&of(dev)->drv, dev);
+}
+static long long h_now(void *d) { return ((struct ik_device *)d)->in.now_ns; }
+static void h_log(const char *msg) { fprintf(stderr, "kernel governor: %s", msg); }
+
+/* (Only the table's states: the others stay zero on both sides.) */
+static void to_io(const struct ik_device *dev, struct ikk_dev *io)
+{
+	int n = of(dev)->drv.state_count;
+
+	io->cpu = dev->cpu;
+	io->last_state_idx = dev->last_state_idx;
+	io->poll_time_limit = dev->poll_time_limit;
+	io->last_residency_ns = dev->last_residency_ns;
+	io->poll_limit_ns = dev->poll_limit_ns;
+	for (int i = 0; i < n; i++) {
+		const struct ik_state_usage *u = &dev->states_usage[i];
+		io->disable[i] = u->disable;
+		io->usage[i] = u->usage;
+		io->time_ns[i] = u->time_ns;
+		io->above[i] = u->above;
+		io->below[i] = u->below;
+		io->rejected[i] = u->rejected;
+	}
+}
+
+static void from_io(const struct ikk_dev *io, struct ik_device *dev)
+{
+	dev->last_state_idx = io->last_state_idx;
+	dev->poll_time_limit = io->poll_time_limit != 0;
+	dev->poll_limit_ns = io->poll_limit_ns;
+}
+
+static int k_enable(const struct ik_driver *drv, struct ik_device *dev)
+{
+	struct ikk_dev io;
+	(void)drv;
+	to_io(dev, &io);
+	int rc = of(dev)->enable(dev, &io);
+	from_io(&io, dev);
+	return rc ? -1 : 0;
+}
+
+static void k_disable(const struct ik_driver *drv, struct ik_device *dev)
+{
+	struct ikk_dev io;
+	(void)drv;
+	to_io(dev, &io);
+	of(dev)->disable(dev, &io);
+	from_io(&io, dev);
+}
+
+static int k_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
+{
+	struct ikk_dev io;
+	int stop = *stop_tick;
+	(void)drv;
+	to_io(dev, &io);
+	int idx = of(dev)->select(dev, &io, &stop);
+	from_io(&io, dev);
+	*stop_tick = stop != 0;
+	return idx;
+}
+
+static void k_reflect(struct ik_device *dev, int index)
+{
+	struct ikk_dev io;
+	to_io(dev, &io);
+	of(dev)->reflect(dev, &io, index);
+	from_io(&io, dev);
+}
+
+static void k_close(struct ik_gov_loaded *l)
+{
+	struct kgov *k = (struct kgov *)l;
+	if (k->dl) {
+		dlclose(k->dl);
+		close(k->fd);
+	}
+	free(k);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct ik_gov_param *)a)->name, ((const struct ik_gov_param *)b)->name);
+}
+
+/* The file's module parameters with their values now, in name order. */
+static void collect_params(struct kgov *k, struct ik_governor_identity *id)
+{
+	int np = k->param_count();
+	id->nparams = 0;
+	for (int i = 0; i < np && id->nparams < IK_GOV_PARAMS_MAX; i++) {
+		struct ikk_param_info pi;
+		struct ik_gov_param *p = &id->params[id->nparams];
+		if (k->param_get(i, &pi, p->value, sizeof(p->value)) == 0) {
+			snprintf(p->name, sizeof(p->name), "%s", pi.name);
+			snprintf(p->type, sizeof(p->type), "%s", pi.type);
+			id->nparams++;
+		}
+	}
+	qsort(id->params, (size_t)id->nparams, sizeof(id->params[0]), by_name);
+}
+
+static void list_params(struct kgov *k, char *buf, size_t len)
+{
+	size_t o = 0;
+	collect_params(k, &k->l.id);
+	buf[0] = '\0';
+	for (int i = 0; i < k->l.id.nparams && o + 1 < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "", k->l.id.params[i].name);
+	if (!buf[0])
+		snprintf(buf, len, "none");
+}
+
+int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
+		       struct ik_gov_loaded **out, char *err, size_t errlen)
+{
+	struct stat st;
+	if (!path[0]) {
+		snprintf(err, errlen, "expected kernel:PATH to a governor .c file");
+		return -2;
+	}
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return -2;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "not a regular file");
+		return -2;
+	}
+	int vcode = version_code(a->kernel_version, err, errlen);
+	if (vcode < 0)
+		return -2;
+	if (a->drv->state_count < 1 || a->drv->state_count > IKK_STATE_MAX) {
+		snprintf(err, errlen, "the driver has %d states", a->drv->state_count);
+		return -2;
+	}
+
+	/* gov.h beside the file is the user's (governors include "gov.h"). */
+	char gov_h[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	snprintf(gov_h, sizeof(gov_h), "%.*sgov.h", slash ? (int)(slash - path + 1) : 0, path);
+	bool have_gov_h = access(gov_h, R_OK) == 0;
+
+	char so[PATH_MAX], sha[65];
+	bool compiled;
+	int rc = build(path, have_gov_h ? gov_h : NULL, vcode, so, sha, &compiled, err, errlen);
+	if (rc)
+		return rc;
+
+	struct kgov *k = calloc(1, sizeof(*k));
+	if (!k) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	k->l.close = k_close;
+	k->drv = *a->drv;
+	k->dl = ik_gov_dlopen_private(so, &k->fd, err, errlen);
+	if (!k->dl) {
+		free(k);
+		return -1;
+	}
+	ikk_load_fn load = (ikk_load_fn)dlsym(k->dl, "ikk_load");
+	ikk_name_fn name = (ikk_name_fn)dlsym(k->dl, "ikk_name");
+	k->enable = (ikk_enable_fn)dlsym(k->dl, "ikk_enable");
+	k->disable = (ikk_disable_fn)dlsym(k->dl, "ikk_disable");
+	k->select = (ikk_select_fn)dlsym(k->dl, "ikk_select");
+	k->reflect = (ikk_reflect_fn)dlsym(k->dl, "ikk_reflect");
+	k->param_count = (ikk_param_count_fn)dlsym(k->dl, "ikk_param_count");
+	k->param_get = (ikk_param_get_fn)dlsym(k->dl, "ikk_param_get");
+	k->param_set = (ikk_param_set_fn)dlsym(k->dl, "ikk_param_set");
+	if (!load || !name || !k->enable || !k->disable || !k->select || !k->reflect ||
+	    !k->param_count || !k->param_get || !k->param_set) {
+		snprintf(err, errlen, "%s: not built by this idlekit's kernel shim (remove it)", so);
+		k_close(&k->l);
+		return -1;
+	}
+	k->host = (struct ikk_host){ h_sleep_length, h_tick_stopped,
+				     h_got_tick, h_latency_req, h_poll_time, h_now, h_log, a->hz,
+				     ik_tick_nsec(a->hz) };
+	struct ikk_state states[IKK_STATE_MAX];
+	memset(states, 0, sizeof(states));
+	for (int i = 0; i < a->drv->state_count; i++) {
+		const struct ik_state *s = &a->drv->states[i];
+		memcpy(states[i].name, s->name, sizeof(states[i].name));
+		memcpy(states[i].desc, s->desc, sizeof(states[i].desc));
+		states[i].exit_latency_ns = s->exit_latency_ns;
+		states[i].target_residency_ns = s->target_residency_ns;
+		states[i].exit_latency = s->exit_latency;
+		states[i].target_residency = s->target_residency;
+		states[i].power_usage = s->power_usage;
+		states[i].flags = s->flags;
+	}
+	char lerr[400] = "";
+	if (load(&k->host, states, a->drv->state_count, k->drv.name, IKK_BRIDGE_VERSION, lerr,
+		 sizeof(lerr))) {
+		snprintf(err, errlen, "not a governor: %s", lerr);
+		k_close(&k->l);
+		return -2;
+	}
+
+	for (int i = 0; i < a->nparams; i++) {
+		char perr[300] = "";
+		int prc = k->param_set(a->param_names[i], a->param_values[i], perr, sizeof(perr));
+		if (prc == -1) {
+			char names[400];
+			list_params(k, names, sizeof(names));
+			snprintf(err, errlen, "governor.%s: the governor in %s has no parameter '%s' (its "
+					      "module parameters: %s)",
+				 a->param_names[i], path, a->param_names[i], names);
+		} else if (prc) {
+			snprintf(err, errlen, "governor.%s: %s", a->param_names[i], perr);
+		}
+		if (prc) {
+			k_close(&k->l);
+			return -2;
+		}
+	}
+
+	struct ik_governor_identity *id = &k->l.id;
+	id->kind = IK_GOVERNOR_KERNEL;
+	snprintf(id->name, sizeof(id->name), "%s", name());
+	snprintf(id->path, sizeof(id->path), "%s", path);
+	memcpy(id->sha256, sha, sizeof(id->sha256));
+	collect_params(k, id);
+	k->l.ops = (struct ik_governor){
+		.name = id->name, .rating = 0, .enable = k_enable, .disable = k_disable,
+		.select = k_select, .reflect = k_reflect, .priv = k,
+	};
+	if (getenv("IDLEKIT_GOV_VERBOSE"))
+		fprintf(stderr, "kernel:%s: sha256 %s, %s %s\n", path, sha,
+			compiled ? "compiled into" : "cached in", so);
+	*out = &k->l;
+	return 0;
+}

@@ -1,0 +1,38 @@
+/*
+ * idlekit kernel shim: what the shim's headers share.  Not a kernel header: governor files
+ * never include it themselves.  The shim is written for the kernel's C dialect (gnu11,
+ * -fno-strict-overflow -fno-strict-aliasing) and is compiled with -nostdinc, so nothing
+ * from the system's headers can stand in for a kernel header by accident.
+ *
+ * The governor API served: v5.10 to v6.19, and v5.4's microsecond layout
+ * (IKK_LINUX_VERSION_CODE, set by idlekit, picks the release; default v6.19).
+ */
+#ifndef IKK_SHIM_H
+#define IKK_SHIM_H
+
+#ifndef IKK_LINUX_VERSION_CODE
+#define IKK_LINUX_VERSION_CODE 398080 /* KERNEL_VERSION(6, 19, 0) */
+#endif
+#if IKK_LINUX_VERSION_CODE < 330240 && (IKK_LINUX_VERSION_CODE < 328704 || IKK_LINUX_VERSION_CODE >= 328960)
+#error "idlekit's kernel shim serves the cpuidle governor API of v5.4 and of v5.10 to v6.19 (the layouts of v5.1-v5.3 and v5.5-v5.9 are not modelled)"
+#endif
+
+#define IKK_NR_CPUS_SHIM 8192
+
+/* The CPU whose governor callback is running (set by the runtime around each call). */
+extern int ikk_this_cpu __attribute__((visibility("hidden")));
+extern int ikk_hz __attribute__((visibility("hidden")));
+extern long ikk_tick_nsec __attribute__((visibility("hidden")));
+
+/* Sections the initcall and module_param() macros fill in. */
+struct ikk_param {
+	const char *name;
+	const char *type;
+	void *ptr;
+};
+typedef int (*ikk_initcall_t)(void);
+
+#define __ikk_concat2(a, b) a##b
+#define __ikk_concat(a, b) __ikk_concat2(a, b)
+
+#endif

@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# Kernel-source governors (--governor kernel:PATH) and plugins (--governor plugin:PATH.so),
+# with the project's own kernel-style governors in tests/kgov/ (no kernel code):
+#   - each probe mode gives the decisions its code implies (tests/kgov/*.csv/.expected);
+#   - module parameters: set, recorded, refused when unknown or malformed;
+#   - errors: a file that does not compile (the compiler's first error), a kernel symbol
+#     the shim lacks (named), a file that registers no governor, a plugin of another ABI,
+#     a path that is not a shared object: one message each, exit status 2, no output file;
+#   - the cache: an unchanged file is not compiled again, a one-line change is, and the
+#     output names the new sha256;
+#   - sim and replay run them too and record the identity.
+#
+# usage (from the project root): bash tests/kgov/kgov.sh IDLEKIT NEXTTIMER.so ABI999.so
+set -u
+bin=${1:?usage: kgov.sh IDLEKIT NEXTTIMER.so ABI999.so}
+nexttimer=${2:?}
+abi999=${3:?}
+cd "$(dirname "$0")/../.." || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export IDLEKIT_CACHE_DIR="$tmp/cache"
+failures=0
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+hdr="sleep_ns,tick_ns,wake_ns,latency_req_ns,tick_stopped"
+
+# ---- The corpus: tests/kgov/<governor><N>-<case>.csv against .expected -------------------
+ncases=0
+for csv in tests/kgov/*.csv; do
+	name=$(basename "$csv" .csv)
+	gov=${name%%-*}
+	gov=${gov%%[0-9]*}
+	args=$(sed -n 's/^# args: *//p' "$csv" | head -n 1)
+	# shellcheck disable=SC2086 # the args line is a list of options
+	"$bin" govreplay --governor "kernel:tests/kgov/$gov.c" --platform intel-skx $args \
+		--input "$csv" -q >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -ne 0 ] || [ -s "$tmp/err" ]; then
+		fail "$name: exit $rc: $(cat "$tmp/err")"
+	elif ! diff -u "tests/kgov/$name.expected" "$tmp/out" >"$tmp/diff"; then
+		fail "$name: decisions differ from $name.expected:"
+		cat "$tmp/diff"
+	fi
+	ncases=$((ncases + 1))
+done
+[ "$ncases" -ge 14 ] || fail "only $ncases kgov cases found"
+
+# ---- Errors: one message, exit 2, no output file -----------------------------------------
+expect_error() { # expect_error WHAT TEXT... -- ARGS
+	local what=$1
+	shift
+	local texts=()
+	while [ "$1" != "--" ]; do
+		texts+=("$1")
+		shift
+	done
+	shift
+	printf '%s\n-,4000000,1000,-,0\n' "$hdr" >"$tmp/in.csv"
+	"$bin" govreplay "$@" --platform intel-skx --input "$tmp/in.csv" -o "$tmp/o.txt" \
+		>"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	[ $rc -eq 2 ] || fail "$what: exit status $rc, expected 2 ($(cat "$tmp/err"))"
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$what: expected one line of message, got: $(cat "$tmp/err")"
+	[ ! -e "$tmp/o.txt" ] || fail "$what: an output file was left"
+	for t in "${texts[@]}"; do
+		grep -qF -- "$t" "$tmp/err" || fail "$what: message lacks '$t': $(cat "$tmp/err")"
+	done
+	rm -f "$tmp/o.txt"
+}
+expect_error "does not compile" "does not compile: tests/kgov/broken.c:1" "error: expected" \
+	-- --governor kernel:tests/kgov/broken.c
+expect_error "missing symbol" "kernel symbol 'tick_nohz_get_idle_calls_cpu'" "include/linux/tick.h" \
+	"not in idlekit's kernel shim" -- --governor kernel:tests/kgov/missing.c
+printf '#include <linux/cpuidle.h>\n#include <linux/pm_qos.h>\n' >"$tmp/header.c"
+expect_error "missing header" "header 'linux/pm_qos.h' is not in idlekit's kernel shim" "header.c:2:" \
+	-- --governor "kernel:$tmp/header.c"
+expect_error "no governor registered" "not a governor" "cpuidle_register_governor" \
+	-- --governor kernel:tests/kgov/noregister.c
+expect_error "no such file" "kernel:tests/kgov/nosuch.c" "No such file" \
+	-- --governor kernel:tests/kgov/nosuch.c
+expect_error "a directory" "not a regular file" -- --governor kernel:tests/kgov
+expect_error "empty path" "needs a path" -- --governor kernel:
+expect_error "plugin ABI" "ABI 999" "this idlekit has ABI 1" -- --governor "plugin:$abi999"
+expect_error "plugin not a shared object" "not a loadable shared object" \
+	-- --governor plugin:tests/kgov/params.c
+expect_error "unknown parameter" "no parameter 'nope'" "fixed_state, keep_tick, offset, scale_ns" \
+	-- --governor kernel:tests/kgov/params.c --param nope=1
+expect_error "bad uint" "fixed_state (uint): expected an integer 0..4294967295, got '-1'" \
+	-- --governor kernel:tests/kgov/params.c --param fixed_state=-1
+expect_error "bad bool" "keep_tick (bool): expected" -- --governor kernel:tests/kgov/params.c \
+	--param keep_tick=maybe
+expect_error "built-in without parameters" "governor menu has no parameter 'x'" \
+	-- --governor menu --param x=1
+
+# ---- Identity: the kind, the path, the sha256 of the file and gov.h, the parameters ------
+printf '%s\n-,4000000,1000,-,0\n' "$hdr" >"$tmp/in.csv"
+sha=$(cat tests/kgov/params.c tests/kgov/gov.h | sha256sum | cut -d' ' -f1)
+"$bin" govreplay --governor kernel:tests/kgov/params.c --param offset=1 --platform intel-skx \
+	--input "$tmp/in.csv" --json -o "$tmp/id.json" || fail "params --json"
+for t in '"governor": "params"' '"kind": "kernel"' '"path": "tests/kgov/params.c"' \
+	"\"sha256\": \"$sha\"" '"fixed_state": "1"' '"offset": "1"' '"keep_tick": "N"' \
+	'"scale_ns": "1000"'; do
+	grep -qF -- "$t" "$tmp/id.json" || fail "identity JSON lacks $t: $(cat "$tmp/id.json")"
+done
+"$bin" govreplay --governor kernel:tests/kgov/params.c --platform intel-skx \
+	--input "$tmp/in.csv" >/dev/null 2>"$tmp/sum"
+grep -qF "governor params from kernel:tests/kgov/params.c, sha256 $sha, parameters fixed_state=1 keep_tick=N offset=0 scale_ns=1000" \
+	"$tmp/sum" || fail "summary lacks the identity: $(cat "$tmp/sum")"
+
+# ---- The cache: compiled once; a one-line change compiles again and names a new sha256 --
+rm -rf "$IDLEKIT_CACHE_DIR"
+cp tests/kgov/params.c tests/kgov/gov.h "$tmp/"
+IDLEKIT_GOV_VERBOSE=1 "$bin" govreplay -g "kernel:$tmp/params.c" -p intel-skx -i "$tmp/in.csv" \
+	-q >"$tmp/o1" 2>"$tmp/v1"
+grep -q "compiled into" "$tmp/v1" || fail "first run did not compile: $(cat "$tmp/v1")"
+IDLEKIT_GOV_VERBOSE=1 "$bin" govreplay -g "kernel:$tmp/params.c" -p intel-skx -i "$tmp/in.csv" \
+	-q >"$tmp/o2" 2>"$tmp/v2"
+grep -q "cached in" "$tmp/v2" || fail "second run compiled again: $(cat "$tmp/v2")"
+[ "$(ls "$IDLEKIT_CACHE_DIR" | wc -l)" -eq 1 ] || fail "cache: expected one object"
+sed -i 's/fixed_state __read_mostly = 1;/fixed_state __read_mostly = 2;/' "$tmp/params.c"
+IDLEKIT_GOV_VERBOSE=1 "$bin" govreplay -g "kernel:$tmp/params.c" -p intel-skx -i "$tmp/in.csv" \
+	>"$tmp/o3" 2>"$tmp/v3"
+grep -q "compiled into" "$tmp/v3" || fail "changed file not compiled again"
+[ "$(cat "$tmp/o1")" = "1,1" ] && [ "$(cat "$tmp/o3")" = "2,1" ] ||
+	fail "one-line change: decisions $(cat "$tmp/o1") -> $(cat "$tmp/o3"), expected 1,1 -> 2,1"
+newsha=$(cat "$tmp/params.c" "$tmp/gov.h" | sha256sum | cut -d' ' -f1)
+grep -qF "sha256 $newsha" "$tmp/v3" || fail "the new sha256 is not named: $(cat "$tmp/v3")"
+echo '/* changed */' >>"$tmp/gov.h"
+IDLEKIT_GOV_VERBOSE=1 "$bin" govreplay -g "kernel:$tmp/params.c" -p intel-skx -i "$tmp/in.csv" \
+	-q >/dev/null 2>"$tmp/v4"
+grep -q "compiled into" "$tmp/v4" || fail "a change to gov.h did not compile again"
+
+# ---- sim: kernel:, plugin:, --set governor.NAME=VALUE, the identity in every format ------
+sim() { "$bin" sim default --set scenario.duration_ms=20 --set scenario.runs=1 "$@"; }
+sim --set cpuidle.governor=kernel:tests/kgov/params.c --set governor.fixed_state=2 --json \
+	-o "$tmp/s.json" || fail "sim kernel: exit $?"
+for t in '"governor": "kernel:tests/kgov/params.c"' "\"governor_sha256\": \"$sha\"" \
+	'"governor_params": {"fixed_state": "2"}'; do
+	grep -qF -- "$t" "$tmp/s.json" || fail "sim JSON lacks $t"
+done
+sim --set cpuidle.governor=kernel:tests/kgov/params.c --set governor.fixed_state=2 >"$tmp/s.txt" ||
+	fail "sim table"
+grep -qF "kernel:tests/kgov/params.c (sha256 $sha), parameters fixed_state=2" "$tmp/s.txt" ||
+	fail "sim table lacks the identity: $(grep governor "$tmp/s.txt")"
+sim --set cpuidle.governor=kernel:tests/kgov/params.c --set governor.fixed_state=2 --csv \
+	-o "$tmp/s.csv" || fail "sim csv"
+grep -qF "kernel:tests/kgov/params.c,$sha,fixed_state=2," "$tmp/s.csv" || fail "sim CSV lacks the identity"
+sim --set cpuidle.governor=kernel:tests/kgov/params.c --set governor.nope=2 >/dev/null 2>"$tmp/e"
+[ $? -eq 2 ] && grep -q "no parameter 'nope'" "$tmp/e" || fail "sim unknown parameter: $(cat "$tmp/e")"
+sim --set cpuidle.governor=kernel:tests/kgov/nosuch.c >/dev/null 2>"$tmp/e"
+[ $? -eq 2 ] && grep -q "nosuch.c" "$tmp/e" || fail "sim missing file: $(cat "$tmp/e")"
+sim --set cpuidle.governor=plugin:"$nexttimer" --json -o "$tmp/p1.json" || fail "sim plugin"
+sim --set cpuidle.governor=plugin:"$nexttimer" --json -o "$tmp/p2.json" || fail "sim plugin 2"
+cmp -s "$tmp/p1.json" "$tmp/p2.json" || fail "sim plugin: two runs differ"
+grep -q '"governor_sha256"' "$tmp/p1.json" || fail "sim plugin: no sha256"
+
+# the printed configuration carries the kernel: governor and its parameters: run again, the
+# same bytes
+sim --set cpuidle.governor=kernel:tests/kgov/params.c --set governor.fixed_state=2 \
+	--print-config >"$tmp/pc.ini" || fail "print-config"
+"$bin" sim "$tmp/pc.ini" --json -o "$tmp/pc.json" || fail "sim of the printed config"
+cmp -s "$tmp/s.json" "$tmp/pc.json" || fail "the printed config of a kernel: governor does not reproduce the result"
+
+# ---- replay: a trace through a kernel-source governor and a plugin -----------------------
+"$bin" replay tests/fixtures/traces/two-cpus.trace -g kernel:tests/kgov/probe.c -p intel-skx \
+	>"$tmp/rp.txt" 2>"$tmp/e" || fail "replay kernel: $(cat "$tmp/e")"
+grep -qF "governor probe from kernel:tests/kgov/probe.c, sha256" "$tmp/rp.txt" ||
+	fail "replay output lacks the identity: $(head -2 "$tmp/rp.txt")"
+"$bin" replay tests/fixtures/traces/two-cpus.trace -g plugin:"$nexttimer" -p intel-skx \
+	>/dev/null 2>"$tmp/e" || fail "replay plugin: $(cat "$tmp/e")"
+"$bin" govreplay -g plugin:"$nexttimer" -p intel-skx -i tests/govreplay/menu-timer-bands.csv \
+	-q >/dev/null || fail "govreplay plugin"
+
+if [ $failures -ne 0 ]; then
+	echo "kgov.sh: $failures failure(s)"
+	exit 1
+fi
+echo "kgov.sh: all passed ($ncases governor cases)"
