@@ -17,6 +17,14 @@ enum ik_workload_kind {
 	IK_WORKLOAD_STREAM,   /* busy senders, each feeding a receiver (netperf UDP_STREAM) */
 	IK_WORKLOAD_SPIN,     /* tasks that never sleep, counting work units */
 	IK_WORKLOAD_IPI,      /* one CPU sends IPIs to another every period (wake latency) */
+	IK_WORKLOAD_SERVER,   /* open-loop requests: device interrupt, worker threads, a queue */
+};
+
+/* How a server's requests arrive (open loop: arrivals do not wait for answers). */
+enum ik_arrival {
+	IK_ARRIVAL_POISSON,  /* exponential gaps */
+	IK_ARRIVAL_PERIODIC, /* a fixed gap */
+	IK_ARRIVAL_BURSTY,   /* on/off: Poisson during burst_on_ns, nothing for burst_off_ns */
 };
 
 enum ik_placement {
@@ -60,6 +68,19 @@ struct ik_workload {
 	int nside_spin_cpus;
 	int side_spin_cpus[64];
 	int64_t side_spin_work_ns;
+	/* server: requests arrive at a rate that makes the workers' target utilisation
+	   load_pct (rate = load_pct / 100 x workers / mean service time), each by a device
+	   interrupt on irq_cpu whose handler (irq_work_ns) wakes an idle worker or queues the
+	   request; `workers` worker threads pinned to cpus[] (default the CPUs after irq_cpu);
+	   at most queue_limit requests wait, the others are dropped */
+	enum ik_arrival arrival;
+	double load_pct;
+	struct ik_dist service;  /* service time per request, ns at the base frequency */
+	int workers;
+	int irq_cpu;
+	int queue_limit;
+	int64_t burst_on_ns;
+	int64_t burst_off_ns;
 };
 
 /*

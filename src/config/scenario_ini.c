@@ -76,6 +76,14 @@ enum {
 	WL_STOP_MS,
 	WL_SIDE_SPIN_CPUS,
 	WL_SIDE_SPIN_WORK_NS,
+	WL_ARRIVAL,
+	WL_LOAD_PCT,
+	WL_SERVICE_NS,
+	WL_WORKERS,
+	WL_IRQ_CPU,
+	WL_QUEUE_LIMIT,
+	WL_BURST_ON_US,
+	WL_BURST_OFF_US,
 	WL_COUNT
 };
 static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_bytes",
@@ -83,7 +91,9 @@ static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_by
 					     "irq_rate_hz", "irq_work_ns", "start_ms",
 					     "work_ns_per_kb", "recv_work_ns", "cpus",
 					     "start_spread_us", "stop_ms", "side_spin_cpus",
-					     "side_spin_work_ns" };
+					     "side_spin_work_ns", "arrival", "load_pct", "service_ns",
+					     "workers", "irq_cpu", "queue_limit", "burst_on_us",
+					     "burst_off_us" };
 _Static_assert(WL_COUNT <= IK_INI_MAX_KEYS, "workload keys");
 
 static const struct {
@@ -98,7 +108,9 @@ static const struct {
 
 /* In the order of enum ik_workload_kind and enum ik_placement. */
 static const char *const workload_types[] = { "pingpong", "periodic", "poisson", "idle",
-					      "stream", "spin", "ipi" };
+					      "stream", "spin", "ipi", "server" };
+#define NWORKLOAD_TYPES ((int)(sizeof(workload_types) / sizeof(workload_types[0])))
+static const char *const arrivals[] = { "poisson", "periodic", "bursty" }; /* enum ik_arrival */
 static const char *const placements[] = { "same_core", "same_package", "cross_package", "wake_idle" };
 static const char *const drivers[] = { "table", "acpi_idle", "intel_idle", "powernv_idle",
 				       "haltpoll", "none", "auto" };
@@ -150,6 +162,15 @@ static void scenario_defaults(struct ik_scenario *sc)
 	sc->workload.recv_work_ns = 2000;
 	sc->workload.start_spread_ns = 100 * IK_NSEC_PER_USEC;
 	sc->workload.side_spin_work_ns = 10000;
+	sc->workload.arrival = IK_ARRIVAL_POISSON;
+	sc->workload.load_pct = 50.0;
+	sc->workload.service = (struct ik_dist){ .kind = IK_DIST_LOGNORMAL, .a_ns = 20000,
+						 .b_ns = 20000, .sigma = 0.5 };
+	sc->workload.workers = 4;
+	sc->workload.irq_cpu = 0;
+	sc->workload.queue_limit = 1024;
+	sc->workload.burst_on_ns = 1000 * IK_NSEC_PER_USEC;
+	sc->workload.burst_off_ns = 4000 * IK_NSEC_PER_USEC;
 	sc->housekeeping_work_ns = 2000;
 }
 
@@ -512,7 +533,7 @@ static int set_workload(struct scenario_reader *r, int k, const char *value, str
 
 	switch (k) {
 	case WL_TYPE:
-		if (get_enum(r, w, sec, key, value, workload_types, 7, &idx))
+		if (get_enum(r, w, sec, key, value, workload_types, NWORKLOAD_TYPES, &idx))
 			return -1;
 		wl->kind = (enum ik_workload_kind)idx;
 		return 0;
@@ -573,6 +594,44 @@ static int set_workload(struct scenario_reader *r, int k, const char *value, str
 			return -1;
 		wl->stop_ns = v * IK_NSEC_PER_MSEC;
 		return 0;
+	case WL_ARRIVAL:
+		if (get_enum(r, w, sec, key, value, arrivals, 3, &idx))
+			return -1;
+		wl->arrival = (enum ik_arrival)idx;
+		return 0;
+	case WL_LOAD_PCT:
+		if (ik_ini_real(value, 0.0, 1000.0, &wl->load_pct, msg, sizeof(msg)))
+			return bad(r, w, sec, key, msg);
+		return 0;
+	case WL_SERVICE_NS:
+		if (ik_dist_parse(value, &wl->service, msg, sizeof(msg)))
+			return bad(r, w, sec, key, msg);
+		return 0;
+	case WL_WORKERS:
+		if (get_int(r, w, sec, key, value, 1, 4096, &v))
+			return -1;
+		wl->workers = (int)v;
+		return 0;
+	case WL_IRQ_CPU:
+		if (get_int(r, w, sec, key, value, 0, 8191, &v))
+			return -1;
+		wl->irq_cpu = (int)v;
+		return 0;
+	case WL_QUEUE_LIMIT:
+		if (get_int(r, w, sec, key, value, 0, 1 << 24, &v))
+			return -1;
+		wl->queue_limit = (int)v;
+		return 0;
+	case WL_BURST_ON_US:
+		if (get_int(r, w, sec, key, value, 1, (int64_t)MAX_MS * 1000, &v))
+			return -1;
+		wl->burst_on_ns = v * IK_NSEC_PER_USEC;
+		return 0;
+	case WL_BURST_OFF_US:
+		if (get_int(r, w, sec, key, value, 0, (int64_t)MAX_MS * 1000, &v))
+			return -1;
+		wl->burst_off_ns = v * IK_NSEC_PER_USEC;
+		return 0;
 	}
 	return bad(r, w, sec, key, "internal error");
 }
@@ -589,7 +648,7 @@ static int unknown_section(struct scenario_reader *r, struct ik_ini_where w, con
 static int set_key(struct scenario_reader *r, const char *section, const char *key,
 		   const char *value, struct ik_ini_where w)
 {
-	char list[256], shown[80];
+	char list[512], shown[80];
 
 	if (section[0] == '\0')
 		return ik_ini_fail(&r->e, w, "key '%s' is outside any section; scenario files have "
@@ -791,7 +850,12 @@ static int check_placement(struct scenario_reader *r)
 					   "[workload] side_spin_cpus: CPU %d does not exist, platform "
 					   "%s has %d CPUs", wl->side_spin_cpus[i], p->name,
 					   ik_platform_cpus(p));
-	if (wl->kind == IK_WORKLOAD_SPIN || wl->kind == IK_WORKLOAD_IPI)
+	if (wl->kind == IK_WORKLOAD_SERVER && wl->irq_cpu >= ik_platform_cpus(p))
+		return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_IRQ_CPU),
+				   "[workload] irq_cpu: CPU %d does not exist, platform %s has %d CPUs",
+				   wl->irq_cpu, p->name, ik_platform_cpus(p));
+	if (wl->kind == IK_WORKLOAD_SPIN || wl->kind == IK_WORKLOAD_IPI ||
+	    wl->kind == IK_WORKLOAD_SERVER)
 		for (int i = 0; i < wl->nspin_cpus; i++)
 			if (wl->spin_cpus[i] >= ik_platform_cpus(p))
 				return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_CPUS),

@@ -2,7 +2,9 @@
  * `idlekit sim --csv`: two tables in one file, separated by an empty line.
  *
  *   1. one row per (run, state): the sysfs counters summed over CPUs;
- *   2. one row per run: throughput, wake latency, energy.
+ *   2. one row per run: throughput, wake latency, energy;
+ *   3. for the server workload only, one row per run: requests, load, request latency and
+ *      its parts.
  *
  * Quoting follows RFC 4180 (a field with a comma, a double quote, CR or LF is enclosed in
  * double quotes, inner quotes doubled); lines end in LF.  Numbers are printed as in the JSON
@@ -92,6 +94,30 @@ static void write_runs_table(FILE *out, const struct ik_run_result *runs, int nr
 	}
 }
 
+static void write_requests_table(FILE *out, const struct ik_run_result *runs, int nruns)
+{
+	fputs("seed,arrived,done,dropped,target_load_pct,achieved_load_pct,latency_p50_ns,"
+	      "latency_p99_ns,wake_p50_ns,wake_p99_ns,queue_p50_ns,queue_p99_ns,service_p50_ns,"
+	      "service_p99_ns\n",
+	      out);
+	for (int k = 0; k < nruns; k++) {
+		const struct ik_request_stats *q = runs[k].requests;
+		if (!q)
+			continue;
+		fprintf(out, "%llu,%llu,%llu,%llu,", (unsigned long long)runs[k].seed,
+			(unsigned long long)q->arrived, (unsigned long long)q->done,
+			(unsigned long long)q->dropped);
+		csv_double(out, q->target_load_pct);
+		fputc(',', out);
+		csv_double(out, ik_request_achieved_load_pct(q, runs[k].measured_ns));
+		const struct ik_hist *parts[] = {&q->latency, &q->wake, &q->queue, &q->service};
+		for (int i = 0; i < 4; i++)
+			fprintf(out, ",%lld,%lld", (long long)ik_hist_percentile(parts[i], 50.0),
+				(long long)ik_hist_percentile(parts[i], 99.0));
+		fputc('\n', out);
+	}
+}
+
 int ik_report_csv(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 		  int nruns)
 {
@@ -103,6 +129,10 @@ int ik_report_csv(FILE *out, const struct ik_scenario *sc, const struct ik_run_r
 	write_states_table(out, runs, nruns);
 	fputc('\n', out);
 	write_runs_table(out, runs, nruns);
+	if (sc->workload.kind == IK_WORKLOAD_SERVER) {
+		fputc('\n', out);
+		write_requests_table(out, runs, nruns);
+	}
 	ik_rep_locale_leave(&locale);
 	return ik_rep_finish(out);
 }

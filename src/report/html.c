@@ -73,6 +73,11 @@ static void settings_table(FILE *out, const struct ik_scenario *sc,
 	case IK_WORKLOAD_SPIN:
 		snprintf(buf, sizeof(buf), "spin: %d busy tasks", wl->tasks);
 		break;
+	case IK_WORKLOAD_SERVER:
+		snprintf(buf, sizeof(buf), "server: %s arrivals, %.2f%% target load of %d workers, "
+			 "IRQ on CPU %d", ik_rep_arrival_name(wl->arrival), wl->load_pct, wl->workers,
+			 wl->irq_cpu);
+		break;
 	default:
 		snprintf(buf, sizeof(buf), "%s", ik_rep_workload_name(wl->kind));
 		break;

@@ -269,6 +269,22 @@ static void write_workload(struct json_writer *w, const struct ik_workload *wl)
 		jw_int(w, "period_ns", wl->period_ns);
 		jw_int(w, "handler_ns", wl->task_work_ns);
 		break;
+	case IK_WORKLOAD_SERVER: {
+		char dist[256];
+		ik_dist_format(&wl->service, dist, sizeof(dist));
+		jw_string(w, "arrival", ik_rep_arrival_name(wl->arrival), 32);
+		jw_double(w, "load_pct", wl->load_pct);
+		jw_string(w, "service_ns", dist, sizeof(dist));
+		jw_int(w, "workers", wl->workers);
+		jw_int(w, "irq_cpu", wl->irq_cpu);
+		jw_int(w, "irq_work_ns", wl->irq_work_ns);
+		jw_int(w, "queue_limit", wl->queue_limit);
+		if (wl->arrival == IK_ARRIVAL_BURSTY) {
+			jw_scaled(w, "burst_on_us", wl->burst_on_ns, 3);
+			jw_scaled(w, "burst_off_us", wl->burst_off_ns, 3);
+		}
+		break;
+	}
 	}
 	jw_end_object(w);
 }
@@ -352,6 +368,39 @@ static void write_per_cpu(struct json_writer *w, const struct ik_run_result *r)
 	jw_end_array(w);
 }
 
+static void write_latency_part(struct json_writer *w, const char *key, const struct ik_hist *h)
+{
+	jw_object(w, key, true);
+	jw_int(w, "p50", ik_hist_percentile(h, 50.0));
+	jw_int(w, "p90", ik_hist_percentile(h, 90.0));
+	jw_int(w, "p99", ik_hist_percentile(h, 99.0));
+	jw_int(w, "p99_9", ik_hist_percentile(h, 99.9));
+	jw_int(w, "max", h->count ? h->max : 0);
+	jw_double(w, "mean", h->count ? h->sum / (double)h->count : 0.0);
+	jw_end_object(w);
+}
+
+/* The server workload's requests (see struct ik_request_stats). */
+static void write_requests(struct json_writer *w, const struct ik_run_result *r)
+{
+	const struct ik_request_stats *q = r->requests;
+	if (!q)
+		return;
+	jw_object(w, "requests", false);
+	jw_uint(w, "arrived", q->arrived);
+	jw_uint(w, "done", q->done);
+	jw_uint(w, "dropped", q->dropped);
+	jw_double(w, "requests_per_s",
+		  r->measured_ns > 0 ? (double)q->done * 1e9 / (double)r->measured_ns : 0.0);
+	jw_double(w, "target_load_pct", q->target_load_pct);
+	jw_double(w, "achieved_load_pct", ik_request_achieved_load_pct(q, r->measured_ns));
+	write_latency_part(w, "latency_ns", &q->latency);
+	write_latency_part(w, "wake_ns", &q->wake);
+	write_latency_part(w, "queue_ns", &q->queue);
+	write_latency_part(w, "service_ns", &q->service);
+	jw_end_object(w);
+}
+
 static void write_run(struct json_writer *w, const struct ik_run_result *r)
 {
 	const struct ik_hist *lat = &r->wake_latency;
@@ -422,6 +471,7 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r)
 		jw_uint(w, NULL, r->idle_hist[i]);
 	jw_end_array(w);
 
+	write_requests(w, r);
 	jw_double(w, "energy_j", r->energy_j);
 	jw_double(w, "avg_power_w", ik_run_avg_power_w(r));
 	jw_end_object(w);
@@ -458,6 +508,14 @@ static int write_summary(struct json_writer *w, const struct ik_run_result *runs
 	for (size_t i = 0; i < sizeof(summary_figures) / sizeof(summary_figures[0]); i++) {
 		rc |= ik_rep_summarize_figure(runs, nruns, summary_figures[i], 0, &s);
 		write_summary_object(w, ik_rep_figure_key(summary_figures[i]), &s);
+	}
+	if (nruns > 0 && runs[0].requests) {
+		static const enum ik_rep_figure request_figures[] = {
+			IK_FIG_REQUEST_P50_NS, IK_FIG_REQUEST_P99_NS, IK_FIG_ACHIEVED_LOAD_PCT };
+		for (size_t i = 0; i < sizeof(request_figures) / sizeof(request_figures[0]); i++) {
+			rc |= ik_rep_summarize_figure(runs, nruns, request_figures[i], 0, &s);
+			write_summary_object(w, ik_rep_figure_key(request_figures[i]), &s);
+		}
 	}
 	jw_array(w, "states", false);
 	int nstates = nruns > 0 ? ik_rep_nstates(&runs[0]) : 0;

@@ -55,6 +55,7 @@ struct sim_task {
 	int pending;          /* stream receiver: messages waiting */
 	bool busy_loop;       /* never blocks: runs again as soon as its work ends */
 	bool side;            /* a side spinner (side_spin_cpus), not part of the workload */
+	int64_t started_at;   /* when its current work started (after the context switch) */
 };
 
 struct sim_cpu {
@@ -129,6 +130,7 @@ struct ik_sim {
 	struct ik_hist leave_lite;
 	uint64_t idle_hist[IK_IDLE_HIST_BUCKETS];
 	struct ik_timeline *timeline; /* timeline.c: captured idle periods, or NULL */
+	struct sim_server *server;    /* workload_server.c: the server workload's state, or NULL */
 };
 
 static inline int cpu_timer_id(int cpu, enum cpu_timer t)
@@ -175,6 +177,9 @@ void sim_ipi_arrives(struct ik_sim *s, int cpu);
 /* An IPI's handler starts on this CPU now: its latency is a wake-latency sample. */
 void sim_ipi_handled(struct ik_sim *s, int cpu);
 void sim_task_timer(struct ik_sim *s, int task);
+/* Interrupt work on a CPU: it runs now if the CPU is idle (woken for `why`), or right
+   after what it is running or leaving. */
+void sim_interrupt(struct ik_sim *s, int cpu, int64_t work, enum wake_reason why);
 bool sim_cpu_is_idle(const struct ik_sim *s, int cpu);
 
 /* workload.c */
@@ -184,5 +189,21 @@ void sim_workload_task_done(struct ik_sim *s, int task);
 int64_t sim_irq_gap(struct ik_sim *s);
 /* ipi workload: the sender's timer fired. */
 void sim_workload_ipi_tick(struct ik_sim *s, int task);
+/* How many task timers the scenario's workload needs (timer ids are fixed at set-up). */
+int sim_workload_max_tasks(const struct ik_scenario *sc);
+/* The workload's own figures into the result (0, or -1 when out of memory), and its state freed. */
+int sim_workload_result(struct ik_sim *s, struct ik_run_result *out);
+void sim_workload_free(struct ik_sim *s);
+
+/* workload_server.c */
+int sim_server_setup(struct ik_sim *s, char *err, size_t errlen);
+/* The arrival timer (task 0) fired: a request's device interrupt on the IRQ CPU. */
+void sim_server_arrival(struct ik_sim *s);
+/* An interrupt handler that ran in the idle loop of cpu ended. */
+void sim_server_handler_done(struct ik_sim *s, int cpu);
+/* A worker finished serving its request. */
+void sim_server_worker_done(struct ik_sim *s, int task);
+int sim_server_result(struct ik_sim *s, struct ik_run_result *out);
+void sim_server_free(struct ik_sim *s);
 
 #endif

@@ -14,6 +14,8 @@
  *           next to an idle SMT sibling.
  * ipi       one CPU sends an IPI to another every period, as wake-latency benchmarks do;
  *           each IPI's latency (send to handler) is a sample.
+ * server    open-loop requests by device interrupt, worker threads, a queue
+ *           (workload_server.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -327,8 +329,47 @@ static int setup_main(struct ik_sim *s, char *err, size_t errlen)
 		return setup_spin(s, err, errlen);
 	case IK_WORKLOAD_IPI:
 		return setup_ipi(s, err, errlen);
+	case IK_WORKLOAD_SERVER:
+		return sim_server_setup(s, err, errlen);
 	}
 	return 0;
+}
+
+int sim_workload_max_tasks(const struct ik_scenario *sc)
+{
+	const struct ik_workload *w = &sc->workload;
+	int n = 0;
+
+	switch (w->kind) {
+	case IK_WORKLOAD_PINGPONG:
+	case IK_WORKLOAD_STREAM:
+		n = 2 * w->pairs;
+		break;
+	case IK_WORKLOAD_PERIODIC:
+	case IK_WORKLOAD_SPIN:
+		n = w->tasks;
+		break;
+	case IK_WORKLOAD_IPI:
+		n = 1;
+		break;
+	case IK_WORKLOAD_SERVER:
+		n = 1 + w->workers;
+		break;
+	case IK_WORKLOAD_POISSON:
+	case IK_WORKLOAD_IDLE:
+		break;
+	}
+	return n + w->nside_spin_cpus;
+}
+
+int sim_workload_result(struct ik_sim *s, struct ik_run_result *out)
+{
+	return sim_server_result(s, out);
+}
+
+void sim_workload_free(struct ik_sim *s)
+{
+	sim_server_free(s);
 }
 
 int sim_workload_setup(struct ik_sim *s, char *err, size_t errlen)
@@ -390,6 +431,9 @@ void sim_workload_task_done(struct ik_sim *s, int task)
 			s->messages++;
 		break;
 	case IK_WORKLOAD_IPI:
+		break;
+	case IK_WORKLOAD_SERVER:
+		sim_server_worker_done(s, task);
 		break;
 	case IK_WORKLOAD_POISSON:
 	case IK_WORKLOAD_IDLE:
