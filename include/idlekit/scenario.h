@@ -18,6 +18,7 @@ enum ik_workload_kind {
 	IK_WORKLOAD_SPIN,     /* tasks that never sleep, counting work units */
 	IK_WORKLOAD_IPI,      /* one CPU sends IPIs to another every period (wake latency) */
 	IK_WORKLOAD_SERVER,   /* open-loop requests: device interrupt, worker threads, a queue */
+	IK_WORKLOAD_SCHBENCH, /* schbench: message threads and their workers */
 };
 
 /* How a server's requests arrive (open loop: arrivals do not wait for answers). */
@@ -81,6 +82,12 @@ struct ik_workload {
 	int queue_limit;
 	int64_t burst_on_ns;
 	int64_t burst_off_ns;
+	/* schbench (-m message_threads, -t workers, -s sleep, -R rps): each request is a sleep
+	   of sleep_ns then work_ns of work; rps = 0 is its default mode, where every worker
+	   asks its message thread for the next request as soon as it is done */
+	int message_threads;
+	int64_t sleep_ns;
+	int64_t rps;
 };
 
 /*

@@ -84,6 +84,9 @@ enum {
 	WL_QUEUE_LIMIT,
 	WL_BURST_ON_US,
 	WL_BURST_OFF_US,
+	WL_MESSAGE_THREADS,
+	WL_SLEEP_US,
+	WL_RPS,
 	WL_COUNT
 };
 static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_bytes",
@@ -93,7 +96,7 @@ static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_by
 					     "start_spread_us", "stop_ms", "side_spin_cpus",
 					     "side_spin_work_ns", "arrival", "load_pct", "service_ns",
 					     "workers", "irq_cpu", "queue_limit", "burst_on_us",
-					     "burst_off_us" };
+					     "burst_off_us", "message_threads", "sleep_us", "rps" };
 _Static_assert(WL_COUNT <= IK_INI_MAX_KEYS, "workload keys");
 
 static const struct {
@@ -108,7 +111,7 @@ static const struct {
 
 /* In the order of enum ik_workload_kind and enum ik_placement. */
 static const char *const workload_types[] = { "pingpong", "periodic", "poisson", "idle",
-					      "stream", "spin", "ipi", "server" };
+					      "stream", "spin", "ipi", "server", "schbench" };
 #define NWORKLOAD_TYPES ((int)(sizeof(workload_types) / sizeof(workload_types[0])))
 static const char *const arrivals[] = { "poisson", "periodic", "bursty" }; /* enum ik_arrival */
 static const char *const placements[] = { "same_core", "same_package", "cross_package", "wake_idle" };
@@ -171,6 +174,8 @@ static void scenario_defaults(struct ik_scenario *sc)
 	sc->workload.queue_limit = 1024;
 	sc->workload.burst_on_ns = 1000 * IK_NSEC_PER_USEC;
 	sc->workload.burst_off_ns = 4000 * IK_NSEC_PER_USEC;
+	sc->workload.message_threads = 1;
+	sc->workload.sleep_ns = 100 * IK_NSEC_PER_USEC;
 	sc->housekeeping_work_ns = 2000;
 }
 
@@ -632,6 +637,18 @@ static int set_workload(struct scenario_reader *r, int k, const char *value, str
 			return -1;
 		wl->burst_off_ns = v * IK_NSEC_PER_USEC;
 		return 0;
+	case WL_MESSAGE_THREADS:
+		if (get_int(r, w, sec, key, value, 1, 1024, &v))
+			return -1;
+		wl->message_threads = (int)v;
+		return 0;
+	case WL_SLEEP_US:
+		if (get_int(r, w, sec, key, value, 0, (int64_t)MAX_MS * 1000, &v))
+			return -1;
+		wl->sleep_ns = v * IK_NSEC_PER_USEC;
+		return 0;
+	case WL_RPS:
+		return get_int(r, w, sec, key, value, 0, 100000000, &wl->rps);
 	}
 	return bad(r, w, sec, key, "internal error");
 }
@@ -850,6 +867,21 @@ static int check_placement(struct scenario_reader *r)
 					   "[workload] side_spin_cpus: CPU %d does not exist, platform "
 					   "%s has %d CPUs", wl->side_spin_cpus[i], p->name,
 					   ik_platform_cpus(p));
+	if (wl->kind == IK_WORKLOAD_SCHBENCH) {
+		/* schbench's default: as many workers in all as CPUs (rounded up) */
+		if (!r->sec[SEC_WORKLOAD].set[WL_WORKERS])
+			r->sc->workload.workers = (ik_platform_cpus(p) + wl->message_threads - 1) /
+						  wl->message_threads;
+		if (wl->rps > 0 && wl->rps < wl->message_threads)
+			return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_RPS),
+					   "[workload] rps: %" PRId64 " requests/s split over %d "
+					   "message threads is none each; expected 0 or at least %d",
+					   wl->rps, wl->message_threads, wl->message_threads);
+		if ((int64_t)wl->message_threads * (wl->workers + 1) > 65536)
+			return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_WORKERS),
+					   "[workload] schbench: %d message threads x %d workers is "
+					   "more than 65536 threads", wl->message_threads, wl->workers);
+	}
 	if (wl->kind == IK_WORKLOAD_SERVER && wl->irq_cpu >= ik_platform_cpus(p))
 		return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_IRQ_CPU),
 				   "[workload] irq_cpu: CPU %d does not exist, platform %s has %d CPUs",

@@ -151,6 +151,8 @@ const char *ik_rep_workload_name(enum ik_workload_kind kind)
 		return "ipi";
 	case IK_WORKLOAD_SERVER:
 		return "server";
+	case IK_WORKLOAD_SCHBENCH:
+		return "schbench";
 	}
 	return "unknown";
 }

@@ -285,6 +285,13 @@ static void write_workload(struct json_writer *w, const struct ik_workload *wl)
 		}
 		break;
 	}
+	case IK_WORKLOAD_SCHBENCH:
+		jw_int(w, "message_threads", wl->message_threads);
+		jw_int(w, "workers", wl->workers);
+		jw_scaled(w, "sleep_us", wl->sleep_ns, 3);
+		jw_int(w, "work_ns", wl->work_ns);
+		jw_int(w, "rps", wl->rps);
+		break;
 	}
 	jw_end_object(w);
 }
@@ -380,12 +387,31 @@ static void write_latency_part(struct json_writer *w, const char *key, const str
 	jw_end_object(w);
 }
 
+/* schbench's figures: its wake-up and request latencies, requests per second. */
+static void write_schbench(struct json_writer *w, const struct ik_run_result *r)
+{
+	const struct ik_request_stats *q = r->requests;
+	jw_object(w, "schbench", false);
+	jw_uint(w, "requests", q->done);
+	jw_uint(w, "skipped", q->dropped);
+	jw_double(w, "requests_per_s",
+		  r->measured_ns > 0 ? (double)q->done * 1e9 / (double)r->measured_ns : 0.0);
+	write_latency_part(w, "wakeup_latency_ns", &q->wake);
+	write_latency_part(w, "request_latency_ns", &q->latency);
+	jw_end_object(w);
+}
+
 /* The server workload's requests (see struct ik_request_stats). */
-static void write_requests(struct json_writer *w, const struct ik_run_result *r)
+static void write_requests(struct json_writer *w, const struct ik_run_result *r,
+			   enum ik_workload_kind kind)
 {
 	const struct ik_request_stats *q = r->requests;
 	if (!q)
 		return;
+	if (kind == IK_WORKLOAD_SCHBENCH) {
+		write_schbench(w, r);
+		return;
+	}
 	jw_object(w, "requests", false);
 	jw_uint(w, "arrived", q->arrived);
 	jw_uint(w, "done", q->done);
@@ -401,7 +427,8 @@ static void write_requests(struct json_writer *w, const struct ik_run_result *r)
 	jw_end_object(w);
 }
 
-static void write_run(struct json_writer *w, const struct ik_run_result *r)
+static void write_run(struct json_writer *w, const struct ik_run_result *r,
+		      enum ik_workload_kind kind)
 {
 	const struct ik_hist *lat = &r->wake_latency;
 	struct ik_rep_accuracy accuracy;
@@ -471,7 +498,7 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r)
 		jw_uint(w, NULL, r->idle_hist[i]);
 	jw_end_array(w);
 
-	write_requests(w, r);
+	write_requests(w, r, kind);
 	jw_double(w, "energy_j", r->energy_j);
 	jw_double(w, "avg_power_w", ik_run_avg_power_w(r));
 	jw_end_object(w);
@@ -499,7 +526,8 @@ static const enum ik_rep_figure summary_figures[] = {
 	IK_FIG_IDLE_ENTRIES_PER_CPU_PER_S, IK_FIG_TOO_DEEP_PCT, IK_FIG_TOO_SHALLOW_PCT,
 };
 
-static int write_summary(struct json_writer *w, const struct ik_run_result *runs, int nruns)
+static int write_summary(struct json_writer *w, const struct ik_run_result *runs, int nruns,
+			 enum ik_workload_kind kind)
 {
 	struct ik_summary s;
 	int rc = 0;
@@ -509,7 +537,7 @@ static int write_summary(struct json_writer *w, const struct ik_run_result *runs
 		rc |= ik_rep_summarize_figure(runs, nruns, summary_figures[i], 0, &s);
 		write_summary_object(w, ik_rep_figure_key(summary_figures[i]), &s);
 	}
-	if (nruns > 0 && runs[0].requests) {
+	if (nruns > 0 && runs[0].requests && kind == IK_WORKLOAD_SERVER) {
 		static const enum ik_rep_figure request_figures[] = {
 			IK_FIG_REQUEST_P50_NS, IK_FIG_REQUEST_P99_NS, IK_FIG_ACHIEVED_LOAD_PCT };
 		for (size_t i = 0; i < sizeof(request_figures) / sizeof(request_figures[0]); i++) {
@@ -547,9 +575,9 @@ int ik_report_json(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 	write_scenario(&w, sc);
 	jw_array(&w, "runs", false);
 	for (int i = 0; i < nruns; i++)
-		write_run(&w, &runs[i]);
+		write_run(&w, &runs[i], sc->workload.kind);
 	jw_end_array(&w);
-	int rc = write_summary(&w, runs, nruns);
+	int rc = write_summary(&w, runs, nruns, sc->workload.kind);
 	jw_end_object(&w);
 	fputc('\n', out);
 

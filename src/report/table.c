@@ -224,6 +224,16 @@ static void print_workload(FILE *out, const struct ik_workload *wl)
 			wl->irq_cpu, b, wl->queue_limit);
 		break;
 	}
+	case IK_WORKLOAD_SCHBENCH:
+		ik_rep_fmt_exact(a, sizeof(a), wl->sleep_ns, 3);
+		ik_rep_fmt_exact(b, sizeof(b), wl->work_ns, 3);
+		fprintf(out, ": %d message threads x %d workers, each request %s us of sleep then %s us "
+			     "of work, ", wl->message_threads, wl->workers, a, b);
+		if (wl->rps > 0)
+			fprintf(out, "%lld requests/s", (long long)wl->rps);
+		else
+			fputs("as fast as the workers go", out);
+		break;
 	case IK_WORKLOAD_IPI:
 		ik_rep_fmt_exact(a, sizeof(a), wl->period_ns, 3);
 		fprintf(out, ": CPU %d sends an IPI to CPU %d every %s us",
@@ -392,6 +402,44 @@ static int print_requests(FILE *out, const struct ik_run_result *r)
 	return rc;
 }
 
+/* schbench's own figures, as it prints them (percentiles of its two latencies, and RPS). */
+static int print_schbench(FILE *out, const struct ik_run_result *r)
+{
+	const struct ik_request_stats *q = r->requests;
+	char v[7][IK_REP_NUM_LEN];
+	static const char *const headers[] = {"latency", "p50_us", "p90_us", "p99_us", "p99.9_us",
+					      "max_us", "samples"};
+	const struct {
+		const char *name;
+		const struct ik_hist *h;
+	} parts[] = {{"wakeup", &q->wake}, {"request", &q->latency}};
+	struct grid g;
+	grid_init(&g, 7);
+	g.left[0] = true;
+	int row = grid_add_row(&g);
+	for (int c = 0; c < 7; c++)
+		grid_set(&g, row, c, "%s", headers[c]);
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		const struct ik_hist *h = parts[i].h;
+		row = grid_add_row(&g);
+		grid_set(&g, row, 0, "%s", parts[i].name);
+		grid_set(&g, row, 1, "%s", ns_as_us(v[0], ik_hist_percentile(h, 50.0)));
+		grid_set(&g, row, 2, "%s", ns_as_us(v[0], ik_hist_percentile(h, 90.0)));
+		grid_set(&g, row, 3, "%s", ns_as_us(v[0], ik_hist_percentile(h, 99.0)));
+		grid_set(&g, row, 4, "%s", ns_as_us(v[0], ik_hist_percentile(h, 99.9)));
+		grid_set(&g, row, 5, "%s", ns_as_us(v[0], h->count ? h->max : 0));
+		grid_set(&g, row, 6, "%llu", (unsigned long long)h->count);
+	}
+	fprintf(out, "\nschbench: %llu requests, %s requests/s, %llu skipped (worker over 128 "
+		     "pending)\n", (unsigned long long)q->done,
+		fixed(v[1], r->measured_ns > 0 ? (double)q->done * 1e9 / (double)r->measured_ns : 0.0,
+		      2),
+		(unsigned long long)q->dropped);
+	int rc = grid_print(out, &g);
+	grid_free(&g);
+	return rc;
+}
+
 static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *r)
 {
 	char v[8][IK_REP_NUM_LEN];
@@ -418,7 +466,9 @@ static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct i
 		rc |= print_pairs(out, "Throughput", tput_headers, v, 3);
 	}
 
-	if (r->requests)
+	if (r->requests && sc->workload.kind == IK_WORKLOAD_SCHBENCH)
+		rc |= print_schbench(out, r);
+	else if (r->requests)
 		rc |= print_requests(out, r);
 
 	if (sc->workload.nside_spin_cpus > 0) {

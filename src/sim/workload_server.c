@@ -177,6 +177,7 @@ int sim_server_setup(struct ik_sim *s, char *err, size_t errlen)
 		struct sim_task *t = &s->tasks[i];
 		t->next = t->peer = -1;
 		t->woken_at = -1;
+		t->timer_cpu = -1;
 		t->state = TASK_BLOCKED;
 		t->pinned = true;
 		if (i == 0) {
