@@ -19,6 +19,7 @@ enum ik_workload_kind {
 	IK_WORKLOAD_IPI,      /* one CPU sends IPIs to another every period (wake latency) */
 	IK_WORKLOAD_SERVER,   /* open-loop requests: device interrupt, worker threads, a queue */
 	IK_WORKLOAD_SCHBENCH, /* schbench: message threads and their workers */
+	IK_WORKLOAD_RTAPP,    /* an rt-app JSON file */
 };
 
 /* How a server's requests arrive (open loop: arrivals do not wait for answers). */
@@ -88,6 +89,11 @@ struct ik_workload {
 	int message_threads;
 	int64_t sleep_ns;
 	int64_t rps;
+	/* rtapp: the rt-app JSON file (resolved against the scenario's folder), its thread
+	   instances (counted when the scenario is read), and the rate of its mem events */
+	char file[512];
+	int rtapp_instances;
+	double mem_mb_per_s;
 };
 
 /*

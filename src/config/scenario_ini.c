@@ -20,6 +20,7 @@
 
 #include "idlekit/driver.h"
 #include "idlekit/governor.h"
+#include "idlekit/rtapp.h"
 #include "config/ini_common.h"
 #include "config/platform_ini.h"
 
@@ -87,6 +88,8 @@ enum {
 	WL_MESSAGE_THREADS,
 	WL_SLEEP_US,
 	WL_RPS,
+	WL_FILE,
+	WL_MEM_MB_PER_S,
 	WL_COUNT
 };
 static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_bytes",
@@ -96,7 +99,8 @@ static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_by
 					     "start_spread_us", "stop_ms", "side_spin_cpus",
 					     "side_spin_work_ns", "arrival", "load_pct", "service_ns",
 					     "workers", "irq_cpu", "queue_limit", "burst_on_us",
-					     "burst_off_us", "message_threads", "sleep_us", "rps" };
+					     "burst_off_us", "message_threads", "sleep_us", "rps", "file",
+					     "mem_mb_per_s" };
 _Static_assert(WL_COUNT <= IK_INI_MAX_KEYS, "workload keys");
 
 static const struct {
@@ -111,7 +115,7 @@ static const struct {
 
 /* In the order of enum ik_workload_kind and enum ik_placement. */
 static const char *const workload_types[] = { "pingpong", "periodic", "poisson", "idle",
-					      "stream", "spin", "ipi", "server", "schbench" };
+					      "stream", "spin", "ipi", "server", "schbench", "rtapp" };
 #define NWORKLOAD_TYPES ((int)(sizeof(workload_types) / sizeof(workload_types[0])))
 static const char *const arrivals[] = { "poisson", "periodic", "bursty" }; /* enum ik_arrival */
 static const char *const placements[] = { "same_core", "same_package", "cross_package", "wake_idle" };
@@ -649,6 +653,15 @@ static int set_workload(struct scenario_reader *r, int k, const char *value, str
 		return 0;
 	case WL_RPS:
 		return get_int(r, w, sec, key, value, 0, 100000000, &wl->rps);
+	case WL_FILE:
+		if (strlen(value) == 0 || strlen(value) >= sizeof(wl->file))
+			return bad(r, w, sec, key, "expected a file path of 1 to 511 characters");
+		snprintf(wl->file, sizeof(wl->file), "%s", value);
+		return 0;
+	case WL_MEM_MB_PER_S:
+		if (ik_ini_real(value, 0.0, 1e9, &wl->mem_mb_per_s, msg, sizeof(msg)))
+			return bad(r, w, sec, key, msg);
+		return 0;
 	}
 	return bad(r, w, sec, key, "internal error");
 }
@@ -850,6 +863,43 @@ static int check_driver(struct scenario_reader *r)
 	return ret;
 }
 
+/*
+ * rtapp: the file is read now, so that a bad one fails with the scenario (its message names
+ * the JSON path); a relative path is tried as given, then next to the scenario file.
+ */
+static int check_rtapp(struct scenario_reader *r)
+{
+	struct ik_workload *wl = &r->sc->workload;
+	struct ik_ini_where w = where_of(r, SEC_WORKLOAD, r->sec[SEC_WORKLOAD].set[WL_FILE] ? WL_FILE
+										     : WL_TYPE);
+	char msg[IK_ERR_LEN];
+	struct ik_rtapp prog;
+
+	if (!wl->file[0])
+		return ik_ini_fail(&r->e, w, "[workload] type rtapp needs file = an rt-app JSON file");
+	FILE *f = fopen(wl->file, "rb");
+	if (!f && wl->file[0] != '/' && r->base_dir[0]) {
+		char other[sizeof(wl->file)];
+		int n = snprintf(other, sizeof(other), "%s/%s", r->base_dir, wl->file);
+		if (n > 0 && (size_t)n < sizeof(other) && (f = fopen(other, "rb")))
+			snprintf(wl->file, sizeof(wl->file), "%s", other);
+	}
+	if (!f)
+		return ik_ini_fail(&r->e, w, "[workload] file: cannot open '%s'", wl->file);
+	fclose(f);
+	if (ik_rtapp_load(wl->file, &prog, msg, sizeof(msg)))
+		return ik_ini_fail(&r->e, w, "[workload] file: %s", msg);
+	wl->rtapp_instances = 0;
+	for (int i = 0; i < prog.ntasks; i++)
+		wl->rtapp_instances += prog.tasks[i].instances;
+	bool mem = prog.has_mem;
+	ik_rtapp_free(&prog);
+	if (mem && !(wl->mem_mb_per_s > 0))
+		return ik_ini_fail(&r->e, w, "[workload] file: %s has mem events: expected "
+				   "mem_mb_per_s = the rate their bytes are written at (MB/s)", wl->file);
+	return 0;
+}
+
 /* Pinned pingpong placements must fit the machine; say which constraint fails and why. */
 static int check_placement(struct scenario_reader *r)
 {
@@ -867,6 +917,8 @@ static int check_placement(struct scenario_reader *r)
 					   "[workload] side_spin_cpus: CPU %d does not exist, platform "
 					   "%s has %d CPUs", wl->side_spin_cpus[i], p->name,
 					   ik_platform_cpus(p));
+	if (wl->kind == IK_WORKLOAD_RTAPP && check_rtapp(r))
+		return -1;
 	if (wl->kind == IK_WORKLOAD_SCHBENCH) {
 		/* schbench's default: as many workers in all as CPUs (rounded up) */
 		if (!r->sec[SEC_WORKLOAD].set[WL_WORKERS])

@@ -153,6 +153,8 @@ const char *ik_rep_workload_name(enum ik_workload_kind kind)
 		return "server";
 	case IK_WORKLOAD_SCHBENCH:
 		return "schbench";
+	case IK_WORKLOAD_RTAPP:
+		return "rtapp";
 	}
 	return "unknown";
 }

@@ -285,6 +285,12 @@ static void write_workload(struct json_writer *w, const struct ik_workload *wl)
 		}
 		break;
 	}
+	case IK_WORKLOAD_RTAPP:
+		jw_string(w, "file", wl->file, sizeof(wl->file));
+		jw_int(w, "threads", wl->rtapp_instances);
+		if (wl->mem_mb_per_s > 0)
+			jw_double(w, "mem_mb_per_s", wl->mem_mb_per_s);
+		break;
 	case IK_WORKLOAD_SCHBENCH:
 		jw_int(w, "message_threads", wl->message_threads);
 		jw_int(w, "workers", wl->workers);
@@ -410,6 +416,15 @@ static void write_requests(struct json_writer *w, const struct ik_run_result *r,
 		return;
 	if (kind == IK_WORKLOAD_SCHBENCH) {
 		write_schbench(w, r);
+		return;
+	}
+	if (kind == IK_WORKLOAD_RTAPP) {
+		jw_object(w, "rtapp", false);
+		jw_uint(w, "activations", q->done);
+		write_latency_part(w, "period_ns", &q->latency);
+		write_latency_part(w, "run_ns", &q->service);
+		write_latency_part(w, "wakeup_latency_ns", &q->wake);
+		jw_end_object(w);
 		return;
 	}
 	jw_object(w, "requests", false);

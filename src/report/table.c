@@ -224,6 +224,9 @@ static void print_workload(FILE *out, const struct ik_workload *wl)
 			wl->irq_cpu, b, wl->queue_limit);
 		break;
 	}
+	case IK_WORKLOAD_RTAPP:
+		fprintf(out, ": %d threads from %s", wl->rtapp_instances, wl->file);
+		break;
 	case IK_WORKLOAD_SCHBENCH:
 		ik_rep_fmt_exact(a, sizeof(a), wl->sleep_ns, 3);
 		ik_rep_fmt_exact(b, sizeof(b), wl->work_ns, 3);
@@ -402,6 +405,49 @@ static int print_requests(FILE *out, const struct ik_run_result *r)
 	return rc;
 }
 
+/* Percentile rows of several histograms, under a title. */
+static int print_hists(FILE *out, const char *title, const char *const *names,
+		       const struct ik_hist *const *hs, int n)
+{
+	char v[IK_REP_NUM_LEN];
+	static const char *const headers[] = {"", "p50_us", "p90_us", "p99_us", "p99.9_us",
+					      "max_us", "samples"};
+	struct grid g;
+	grid_init(&g, 7);
+	g.left[0] = true;
+	int row = grid_add_row(&g);
+	for (int c = 0; c < 7; c++)
+		grid_set(&g, row, c, "%s", headers[c]);
+	for (int i = 0; i < n; i++) {
+		const struct ik_hist *h = hs[i];
+		row = grid_add_row(&g);
+		grid_set(&g, row, 0, "%s", names[i]);
+		grid_set(&g, row, 1, "%s", ns_as_us(v, ik_hist_percentile(h, 50.0)));
+		grid_set(&g, row, 2, "%s", ns_as_us(v, ik_hist_percentile(h, 90.0)));
+		grid_set(&g, row, 3, "%s", ns_as_us(v, ik_hist_percentile(h, 99.0)));
+		grid_set(&g, row, 4, "%s", ns_as_us(v, ik_hist_percentile(h, 99.9)));
+		grid_set(&g, row, 5, "%s", ns_as_us(v, h->count ? h->max : 0));
+		grid_set(&g, row, 6, "%llu", (unsigned long long)h->count);
+	}
+	fprintf(out, "\n%s\n", title);
+	int rc = grid_print(out, &g);
+	grid_free(&g);
+	return rc;
+}
+
+/* rt-app's per-activation figures (its log's period, run and wu_lat). */
+static int print_rtapp(FILE *out, const struct ik_run_result *r)
+{
+	const struct ik_request_stats *q = r->requests;
+	static const char *const names[] = {"period", "run", "wakeup"};
+	const struct ik_hist *const hs[] = {&q->latency, &q->service, &q->wake};
+	char title[160];
+	snprintf(title, sizeof(title), "rt-app: %llu phase activations (period = start to end of "
+		 "an activation, run = its run events, wakeup = timer or sleep expiry to running)",
+		 (unsigned long long)q->done);
+	return print_hists(out, title, names, hs, 3);
+}
+
 /* schbench's own figures, as it prints them (percentiles of its two latencies, and RPS). */
 static int print_schbench(FILE *out, const struct ik_run_result *r)
 {
@@ -468,6 +514,8 @@ static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct i
 
 	if (r->requests && sc->workload.kind == IK_WORKLOAD_SCHBENCH)
 		rc |= print_schbench(out, r);
+	else if (r->requests && sc->workload.kind == IK_WORKLOAD_RTAPP)
+		rc |= print_rtapp(out, r);
 	else if (r->requests)
 		rc |= print_requests(out, r);
 

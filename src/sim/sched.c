@@ -121,8 +121,9 @@ void sim_run_next(struct ik_sim *s, int cpu)
 	}
 	t->woken_at = -1;
 	t->started_at = start;
+	int64_t length = sim_effects_work(s, cpu, t->work_ns);
 	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE),
-		  start + sim_effects_work(s, cpu, t->work_ns));
+		  start + (t->fixed_time ? t->work_ns : length));
 }
 
 void sim_work_done(struct ik_sim *s, int cpu)

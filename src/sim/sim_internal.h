@@ -57,6 +57,7 @@ struct sim_task {
 	bool side;            /* a side spinner (side_spin_cpus), not part of the workload */
 	int64_t started_at;   /* when its current work started (after the context switch) */
 	int timer_cpu;        /* the CPU whose timer list holds its timer, -1 = none */
+	bool fixed_time;      /* its work lasts work_ns whatever the frequency (rt-app runtime) */
 };
 
 struct sim_cpu {
@@ -133,6 +134,7 @@ struct ik_sim {
 	struct ik_timeline *timeline; /* timeline.c: captured idle periods, or NULL */
 	struct sim_server *server;    /* workload_server.c: the server workload's state, or NULL */
 	struct sim_schbench *schbench; /* workload_schbench.c: its state, or NULL */
+	struct sim_rtapp *rtapp;       /* workload_rtapp.c: its state, or NULL */
 };
 
 static inline int cpu_timer_id(int cpu, enum cpu_timer t)
@@ -220,5 +222,11 @@ int sim_schbench_setup(struct ik_sim *s, char *err, size_t errlen);
 void sim_schbench_task_done(struct ik_sim *s, int task);
 int sim_schbench_result(struct ik_sim *s, struct ik_run_result *out);
 void sim_schbench_free(struct ik_sim *s);
+
+/* workload_rtapp.c */
+int sim_rtapp_setup(struct ik_sim *s, char *err, size_t errlen);
+void sim_rtapp_task_done(struct ik_sim *s, int task);
+int sim_rtapp_result(struct ik_sim *s, struct ik_run_result *out);
+void sim_rtapp_free(struct ik_sim *s);
 
 #endif

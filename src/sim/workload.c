@@ -376,6 +376,8 @@ static int setup_main(struct ik_sim *s, char *err, size_t errlen)
 		return sim_server_setup(s, err, errlen);
 	case IK_WORKLOAD_SCHBENCH:
 		return sim_schbench_setup(s, err, errlen);
+	case IK_WORKLOAD_RTAPP:
+		return sim_rtapp_setup(s, err, errlen);
 	}
 	return 0;
 }
@@ -403,6 +405,9 @@ int sim_workload_max_tasks(const struct ik_scenario *sc)
 	case IK_WORKLOAD_SCHBENCH:
 		n = w->message_threads * (1 + w->workers);
 		break;
+	case IK_WORKLOAD_RTAPP:
+		n = w->rtapp_instances;
+		break;
 	case IK_WORKLOAD_POISSON:
 	case IK_WORKLOAD_IDLE:
 		break;
@@ -412,7 +417,7 @@ int sim_workload_max_tasks(const struct ik_scenario *sc)
 
 int sim_workload_result(struct ik_sim *s, struct ik_run_result *out)
 {
-	if (sim_server_result(s, out))
+	if (sim_server_result(s, out) || sim_rtapp_result(s, out))
 		return -1;
 	return sim_schbench_result(s, out);
 }
@@ -421,6 +426,7 @@ void sim_workload_free(struct ik_sim *s)
 {
 	sim_server_free(s);
 	sim_schbench_free(s);
+	sim_rtapp_free(s);
 }
 
 int sim_workload_setup(struct ik_sim *s, char *err, size_t errlen)
@@ -488,6 +494,9 @@ void sim_workload_task_done(struct ik_sim *s, int task)
 		break;
 	case IK_WORKLOAD_SCHBENCH:
 		sim_schbench_task_done(s, task);
+		break;
+	case IK_WORKLOAD_RTAPP:
+		sim_rtapp_task_done(s, task);
 		break;
 	case IK_WORKLOAD_POISSON:
 	case IK_WORKLOAD_IDLE:
