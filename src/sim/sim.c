@@ -274,7 +274,17 @@ static int fill_result(struct ik_sim *s, const struct snapshot *snap, int64_t me
 		r->idle_ns += s->cpus[cpu].idle_ns - snap->idle[cpu];
 		/* Work runs at the power of its frequency; the idle loop's own code at base power. */
 		energy_mw_ns += s->cpus[cpu].busy_energy - snap->busy_energy[cpu];
-		int64_t loop = measured - in_states - busy;
+		/* An idle period still in progress at the end is not in the counters (sysfs
+		   counts a period when it ends), but its CPU sits in that state: its power. */
+		const struct sim_cpu *c = &s->cpus[cpu];
+		int64_t pending = 0;
+		if (c->mode == CPU_IDLE) {
+			int64_t from = c->idle_t0 > s->now - measured ? c->idle_t0 : s->now - measured;
+			pending = s->now - from;
+			energy_mw_ns += (double)pending *
+					s->plat->states[s->bind.hw_state[c->entered]].power_mw;
+		}
+		int64_t loop = measured - in_states - busy - pending;
 		if (loop > 0)
 			energy_mw_ns += (double)loop * s->plat->active_power_mw;
 	}
