@@ -33,6 +33,7 @@
 struct server_req {
 	int64_t arrive; /* the device interrupt */
 	int64_t ready;  /* the handler is done: a worker is woken, or it queues */
+	int64_t batch;  /* the run of the handler that takes it (see sim_server_arrival) */
 };
 
 /* A FIFO of requests with a fixed capacity. */
@@ -50,6 +51,7 @@ struct sim_server {
 	double gap_ns;        /* mean gap between arrivals (in "on" time for bursty) */
 	double clock_ns;      /* arrivals so far, in the arrival process's own time */
 	struct req_ring rx;    /* in the IRQ CPU's handler */
+	int64_t rx_batch;      /* the handler run now running or next to run */
 	struct req_ring queue; /* waiting for a worker */
 	int *idle;             /* FIFO of idle worker task ids */
 	int idle_head, idle_len;
@@ -238,18 +240,29 @@ void sim_server_arrival(struct ik_sim *s)
 	struct sim_server *sv = s->server;
 	int cpu = s->sc->workload.irq_cpu;
 	const struct sim_cpu *c = &s->cpus[cpu];
-	struct server_req q = { s->now, s->now };
+	struct server_req q = { s->now, s->now, 0 };
 
 	ik_eq_arm(&s->eq, task_timer_id(s, 0), next_arrival(s));
 	if (s->measuring)
 		sv->st.arrived++;
-	bool task_running = c->mode == CPU_RUNNING && c->current >= 0;
-	sim_interrupt(s, cpu, s->sc->workload.irq_work_ns, WAKE_IRQ);
-	if (task_running) {
+	if (c->mode == CPU_RUNNING && c->current >= 0) {
+		sim_interrupt(s, cpu, s->sc->workload.irq_work_ns, WAKE_IRQ);
 		dispatch(s, q); /* see the simplification above */
 		return;
 	}
-	/* The handler runs in the idle loop; it wakes the worker when it ends. */
+	/*
+	 * The handler runs in the idle loop and wakes the worker when it ends.  If a handler
+	 * is running now, this interrupt's runs after it (rather than lengthening it, which
+	 * under a steady stream of interrupts would never end): it belongs to the next run.
+	 */
+	q.batch = sv->rx_batch;
+	if (c->mode == CPU_RUNNING && c->current < 0 &&
+	    ik_eq_armed(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE))) {
+		s->cpus[cpu].pending_irq_work += s->sc->workload.irq_work_ns;
+		q.batch = sv->rx_batch + 1;
+	} else {
+		sim_interrupt(s, cpu, s->sc->workload.irq_work_ns, WAKE_IRQ);
+	}
 	if (ring_push(&sv->rx, q) != 0 && s->measuring)
 		sv->st.dropped++;
 }
@@ -260,8 +273,9 @@ void sim_server_handler_done(struct ik_sim *s, int cpu)
 
 	if (!sv || cpu != s->sc->workload.irq_cpu)
 		return;
-	while (sv->rx.len > 0)
+	while (sv->rx.len > 0 && sv->rx.v[sv->rx.head].batch <= sv->rx_batch)
 		dispatch(s, ring_pop(&sv->rx));
+	sv->rx_batch++;
 }
 
 void sim_server_worker_done(struct ik_sim *s, int task)

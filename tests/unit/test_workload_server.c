@@ -71,7 +71,8 @@ static void test_load_levels(void **state)
 /*
  * With C2 allowed, the idle states turn that round: at 10% load the IRQ CPU and the
  * workers sleep in C2 between requests and each request pays two C2 exits, so its wake
- * part is far longer than at 90%, where they rarely get that deep.
+ * part is far longer than at 90%, where they rarely get that deep (there it is mostly
+ * the IRQ CPU's handlers: one request's handler waits for the one running).
  */
 static void test_deep_states_cost_low_load(void **state)
 {
@@ -86,7 +87,7 @@ static void test_deep_states_cost_low_load(void **state)
 		      (long long)ik_hist_percentile(&a.requests->wake, 50.0),
 		      (long long)ik_hist_percentile(&b.requests->wake, 50.0));
 	assert_true(ik_hist_percentile(&a.requests->wake, 50.0) >
-		    4 * ik_hist_percentile(&b.requests->wake, 50.0));
+		    2 * ik_hist_percentile(&b.requests->wake, 50.0));
 	ik_run_result_free(&a);
 	ik_run_result_free(&b);
 }
