@@ -95,6 +95,9 @@ struct ik_run_result {
 	uint64_t idle_hist[IK_IDLE_HIST_BUCKETS];
 	/* optional, owned: the server workload's requests, or NULL for other workloads */
 	struct ik_request_stats *requests;
+	/* learned workload: its wake-ups by kind (timer, remote, device interrupt); the other
+	   idle periods were ended by the tick or a poll limit */
+	uint64_t learned_wakes[3];
 };
 
 /* Figures derived from a run, in the units their names say. */

@@ -20,6 +20,7 @@ enum ik_workload_kind {
 	IK_WORKLOAD_SERVER,   /* open-loop requests: device interrupt, worker threads, a queue */
 	IK_WORKLOAD_SCHBENCH, /* schbench: message threads and their workers */
 	IK_WORKLOAD_RTAPP,    /* an rt-app JSON file */
+	IK_WORKLOAD_LEARNED,  /* a model learned from a trace (idlekit workload learn) */
 };
 
 /* How a server's requests arrive (open loop: arrivals do not wait for answers). */
@@ -94,6 +95,8 @@ struct ik_workload {
 	char file[512];
 	int rtapp_instances;
 	double mem_mb_per_s;
+	/* learned: `file` is the model; its CPUs (counted when the scenario is read) */
+	int learned_cpus;
 };
 
 /*

@@ -23,6 +23,7 @@ int cmd_analyze(int argc, char **argv); /* src/cli/trace.c */
 int cmd_replay(int argc, char **argv);  /* src/cli/trace.c */
 int cmd_record(int argc, char **argv);  /* src/cli/record.c */
 int cmd_import(int argc, char **argv);  /* src/cli/import.c */
+int cmd_workload(int argc, char **argv); /* src/cli/workload.c */
 
 /* An unsigned option value 0..max; prints "idlekit CMD: OPT: expected ..." and returns -1. */
 int cli_parse_u64(const char *cmd, const char *opt, const char *text, uint64_t max, uint64_t *out);

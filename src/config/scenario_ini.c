@@ -20,6 +20,7 @@
 
 #include "idlekit/driver.h"
 #include "idlekit/governor.h"
+#include "idlekit/learned.h"
 #include "idlekit/rtapp.h"
 #include "config/ini_common.h"
 #include "config/platform_ini.h"
@@ -115,7 +116,8 @@ static const struct {
 
 /* In the order of enum ik_workload_kind and enum ik_placement. */
 static const char *const workload_types[] = { "pingpong", "periodic", "poisson", "idle",
-					      "stream", "spin", "ipi", "server", "schbench", "rtapp" };
+					      "stream", "spin", "ipi", "server", "schbench", "rtapp",
+					      "learned" };
 #define NWORKLOAD_TYPES ((int)(sizeof(workload_types) / sizeof(workload_types[0])))
 static const char *const arrivals[] = { "poisson", "periodic", "bursty" }; /* enum ik_arrival */
 static const char *const placements[] = { "same_core", "same_package", "cross_package", "wake_idle" };
@@ -875,8 +877,11 @@ static int check_rtapp(struct scenario_reader *r)
 	char msg[IK_ERR_LEN];
 	struct ik_rtapp prog;
 
+	bool learned = wl->kind == IK_WORKLOAD_LEARNED;
 	if (!wl->file[0])
-		return ik_ini_fail(&r->e, w, "[workload] type rtapp needs file = an rt-app JSON file");
+		return ik_ini_fail(&r->e, w, learned ? "[workload] type learned needs file = a model "
+				   "from 'idlekit workload learn'" :
+				   "[workload] type rtapp needs file = an rt-app JSON file");
 	FILE *f = fopen(wl->file, "rb");
 	if (!f && wl->file[0] != '/' && r->base_dir[0]) {
 		char other[sizeof(wl->file)];
@@ -887,6 +892,18 @@ static int check_rtapp(struct scenario_reader *r)
 	if (!f)
 		return ik_ini_fail(&r->e, w, "[workload] file: cannot open '%s'", wl->file);
 	fclose(f);
+	if (learned) {
+		struct ik_learned m;
+		if (ik_learned_load(wl->file, &m, msg, sizeof(msg)))
+			return ik_ini_fail(&r->e, w, "[workload] file: %s", msg);
+		wl->learned_cpus = m.cpus;
+		ik_learned_free(&m);
+		if (wl->learned_cpus > ik_platform_cpus(&r->sc->platform))
+			return ik_ini_fail(&r->e, w, "[workload] file: the model has %d CPUs, platform "
+					   "%s only %d", wl->learned_cpus, r->sc->platform.name,
+					   ik_platform_cpus(&r->sc->platform));
+		return 0;
+	}
 	if (ik_rtapp_load(wl->file, &prog, msg, sizeof(msg)))
 		return ik_ini_fail(&r->e, w, "[workload] file: %s", msg);
 	wl->rtapp_instances = 0;
@@ -917,7 +934,7 @@ static int check_placement(struct scenario_reader *r)
 					   "[workload] side_spin_cpus: CPU %d does not exist, platform "
 					   "%s has %d CPUs", wl->side_spin_cpus[i], p->name,
 					   ik_platform_cpus(p));
-	if (wl->kind == IK_WORKLOAD_RTAPP && check_rtapp(r))
+	if ((wl->kind == IK_WORKLOAD_RTAPP || wl->kind == IK_WORKLOAD_LEARNED) && check_rtapp(r))
 		return -1;
 	if (wl->kind == IK_WORKLOAD_SCHBENCH) {
 		/* schbench's default: as many workers in all as CPUs (rounded up) */

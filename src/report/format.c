@@ -155,6 +155,8 @@ const char *ik_rep_workload_name(enum ik_workload_kind kind)
 		return "schbench";
 	case IK_WORKLOAD_RTAPP:
 		return "rtapp";
+	case IK_WORKLOAD_LEARNED:
+		return "learned";
 	}
 	return "unknown";
 }

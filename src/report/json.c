@@ -285,6 +285,10 @@ static void write_workload(struct json_writer *w, const struct ik_workload *wl)
 		}
 		break;
 	}
+	case IK_WORKLOAD_LEARNED:
+		jw_string(w, "file", wl->file, sizeof(wl->file));
+		jw_int(w, "cpus", wl->learned_cpus);
+		break;
 	case IK_WORKLOAD_RTAPP:
 		jw_string(w, "file", wl->file, sizeof(wl->file));
 		jw_int(w, "threads", wl->rtapp_instances);
@@ -514,6 +518,13 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r,
 	jw_end_array(w);
 
 	write_requests(w, r, kind);
+	if (kind == IK_WORKLOAD_LEARNED) {
+		jw_object(w, "learned_wakes", true);
+		jw_uint(w, "timer", r->learned_wakes[0]);
+		jw_uint(w, "remote", r->learned_wakes[1]);
+		jw_uint(w, "irq", r->learned_wakes[2]);
+		jw_end_object(w);
+	}
 	jw_double(w, "energy_j", r->energy_j);
 	jw_double(w, "avg_power_w", ik_run_avg_power_w(r));
 	jw_end_object(w);

@@ -227,6 +227,9 @@ static void print_workload(FILE *out, const struct ik_workload *wl)
 	case IK_WORKLOAD_RTAPP:
 		fprintf(out, ": %d threads from %s", wl->rtapp_instances, wl->file);
 		break;
+	case IK_WORKLOAD_LEARNED:
+		fprintf(out, ": %d CPUs learned from a trace, %s", wl->learned_cpus, wl->file);
+		break;
 	case IK_WORKLOAD_SCHBENCH:
 		ik_rep_fmt_exact(a, sizeof(a), wl->sleep_ns, 3);
 		ik_rep_fmt_exact(b, sizeof(b), wl->work_ns, 3);
@@ -518,6 +521,20 @@ static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct i
 		rc |= print_rtapp(out, r);
 	else if (r->requests)
 		rc |= print_requests(out, r);
+
+	if (sc->workload.kind == IK_WORKLOAD_LEARNED) {
+		static const char *const lw_headers[] = {"timer", "remote", "irq", "other"};
+		uint64_t ended = 0, ours = r->learned_wakes[0] + r->learned_wakes[1] +
+					   r->learned_wakes[2];
+		for (int i = 0; i < ik_rep_nstates(r); i++)
+			ended += r->total[i].usage;
+		for (int i = 0; i < 3; i++)
+			snprintf(v[i], sizeof(v[i]), "%llu", (unsigned long long)r->learned_wakes[i]);
+		snprintf(v[3], sizeof(v[3]), "%llu",
+			 (unsigned long long)(ended > ours ? ended - ours : 0));
+		rc |= print_pairs(out, "Wake-ups of the learned workload (other = tick, poll limit)",
+				  lw_headers, v, 4);
+	}
 
 	if (sc->workload.nside_spin_cpus > 0) {
 		static const char *const side_headers[] = {"CPUs", "units", "units/s"};

@@ -140,6 +140,8 @@ void sim_work_done(struct ik_sim *s, int cpu)
 		sim_workload_task_done(s, task);
 	} else if (s->server) {
 		sim_server_handler_done(s, cpu); /* a handler in the idle loop ended */
+	} else if (s->learned) {
+		sim_learned_handler_done(s, cpu);
 	}
 	if (c->pending_irq_work > 0) {
 		int64_t work = sim_effects_work(s, cpu, c->pending_irq_work);
@@ -175,6 +177,10 @@ void sim_interrupt(struct ik_sim *s, int cpu, int64_t work, enum wake_reason why
 /* A device interrupt (poisson workload). */
 void sim_device_irq(struct ik_sim *s, int cpu)
 {
+	if (s->learned) {
+		sim_learned_irq(s, cpu);
+		return;
+	}
 	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ), s->now + sim_irq_gap(s));
 	sim_interrupt(s, cpu, s->sc->workload.irq_work_ns, WAKE_IRQ);
 }
@@ -237,6 +243,10 @@ void sim_task_timer(struct ik_sim *s, int task)
 	}
 	if (s->sc->workload.kind == IK_WORKLOAD_SERVER && task == 0) {
 		sim_server_arrival(s);
+		return;
+	}
+	if (s->learned && task >= s->ntasks / 2) {
+		sim_learned_clock(s, task);
 		return;
 	}
 	if (t->state != TASK_BLOCKED)

@@ -135,6 +135,7 @@ struct ik_sim {
 	struct sim_server *server;    /* workload_server.c: the server workload's state, or NULL */
 	struct sim_schbench *schbench; /* workload_schbench.c: its state, or NULL */
 	struct sim_rtapp *rtapp;       /* workload_rtapp.c: its state, or NULL */
+	struct sim_learned *learned;   /* workload_learned.c: its state, or NULL */
 };
 
 static inline int cpu_timer_id(int cpu, enum cpu_timer t)
@@ -228,5 +229,14 @@ int sim_rtapp_setup(struct ik_sim *s, char *err, size_t errlen);
 void sim_rtapp_task_done(struct ik_sim *s, int task);
 int sim_rtapp_result(struct ik_sim *s, struct ik_run_result *out);
 void sim_rtapp_free(struct ik_sim *s);
+
+/* workload_learned.c */
+int sim_learned_setup(struct ik_sim *s, char *err, size_t errlen);
+void sim_learned_task_done(struct ik_sim *s, int task);
+void sim_learned_clock(struct ik_sim *s, int clock); /* a hidden clock (task >= n) fired */
+void sim_learned_irq(struct ik_sim *s, int cpu);     /* its TIMER_IRQ fired */
+void sim_learned_handler_done(struct ik_sim *s, int cpu);
+int sim_learned_result(struct ik_sim *s, struct ik_run_result *out);
+void sim_learned_free(struct ik_sim *s);
 
 #endif

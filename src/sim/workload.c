@@ -378,6 +378,8 @@ static int setup_main(struct ik_sim *s, char *err, size_t errlen)
 		return sim_schbench_setup(s, err, errlen);
 	case IK_WORKLOAD_RTAPP:
 		return sim_rtapp_setup(s, err, errlen);
+	case IK_WORKLOAD_LEARNED:
+		return sim_learned_setup(s, err, errlen);
 	}
 	return 0;
 }
@@ -408,6 +410,9 @@ int sim_workload_max_tasks(const struct ik_scenario *sc)
 	case IK_WORKLOAD_RTAPP:
 		n = w->rtapp_instances;
 		break;
+	case IK_WORKLOAD_LEARNED:
+		n = 2 * w->learned_cpus;
+		break;
 	case IK_WORKLOAD_POISSON:
 	case IK_WORKLOAD_IDLE:
 		break;
@@ -417,7 +422,7 @@ int sim_workload_max_tasks(const struct ik_scenario *sc)
 
 int sim_workload_result(struct ik_sim *s, struct ik_run_result *out)
 {
-	if (sim_server_result(s, out) || sim_rtapp_result(s, out))
+	if (sim_server_result(s, out) || sim_rtapp_result(s, out) || sim_learned_result(s, out))
 		return -1;
 	return sim_schbench_result(s, out);
 }
@@ -427,6 +432,7 @@ void sim_workload_free(struct ik_sim *s)
 	sim_server_free(s);
 	sim_schbench_free(s);
 	sim_rtapp_free(s);
+	sim_learned_free(s);
 }
 
 int sim_workload_setup(struct ik_sim *s, char *err, size_t errlen)
@@ -497,6 +503,9 @@ void sim_workload_task_done(struct ik_sim *s, int task)
 		break;
 	case IK_WORKLOAD_RTAPP:
 		sim_rtapp_task_done(s, task);
+		break;
+	case IK_WORKLOAD_LEARNED:
+		sim_learned_task_done(s, task);
 		break;
 	case IK_WORKLOAD_POISSON:
 	case IK_WORKLOAD_IDLE:

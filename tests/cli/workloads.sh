@@ -62,5 +62,25 @@ expect_error "server irq cpu" "irq_cpu: CPU 4000 does not exist" \
   sim --set workload.type=server --set workload.irq_cpu=4000
 expect_error "server bad service" "service_ns" sim --set workload.service_ns=gamma
 
+# workload learn: three files, a scenario sim runs on the trace's table and elsewhere
+"$bin" workload learn tests/fixtures/traces/recorded-sched.trace -o "$tmp/w.ini" 2>"$tmp/err"
+check "learn writes the scenario" test -s "$tmp/w.ini"
+check "learn writes the model" grep -q "^idlekit-learned 1" "$tmp/w.learned"
+check "learn writes the platform" grep -q "^name = trace" "$tmp/w.platform.ini"
+"$bin" sim "$tmp/w.ini" --set scenario.duration_ms=500 >"$tmp/l.txt"
+check "learned runs on the trace's table" grep -q "Wake-ups of the learned workload" "$tmp/l.txt"
+"$bin" sim "$tmp/w.ini" --set scenario.platform=intel-spr --set scenario.duration_ms=300 --json >"$tmp/l.json"
+check "learned runs on intel-spr" grep -q '"learned_wakes"' "$tmp/l.json"
+"$bin" workload learn tests/fixtures/traces/two-cpus.trace -o "$tmp/w2.ini"
+"$bin" sim "$tmp/w2.ini" --set scenario.duration_ms=300 --json >"$tmp/a.json"
+"$bin" sim "$tmp/w2.ini" --set scenario.duration_ms=300 --json >"$tmp/b.json"
+check "learned deterministic" cmp -s "$tmp/a.json" "$tmp/b.json"
+expect_error "learn needs -o" "expected TRACE and -o" workload learn tests/fixtures/traces/two-cpus.trace
+expect_error "learn bad trace" "bad-lines.trace:[0-9]+: expected" workload learn tests/fixtures/traces/bad-lines.trace -o "$tmp/never.ini"
+check "no output on a bad trace" test ! -e "$tmp/never.ini"
+printf 'idlekit-learned 1\ncpus 1\ncause 0 timer 1\n' >"$tmp/bad.learned"
+expect_error "learned bad model" "bad.learned:4: CPU 0 cause timer: expected its 'idle' line" \
+  sim --set workload.type=learned --set workload.file="$tmp/bad.learned"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
