@@ -62,6 +62,12 @@ expect_error "server irq cpu" "irq_cpu: CPU 4000 does not exist" \
   sim --set workload.type=server --set workload.irq_cpu=4000
 expect_error "server bad service" "service_ns" sim --set workload.service_ns=gamma
 
+# HTML: the request figures beside the other workloads' sections
+"$bin" sim "${srv[@]}" --html "$tmp/srv.html" >/dev/null
+check "server html has the requests section" grep -q "<h2>Requests</h2>" "$tmp/srv.html"
+check "server html has the parts" grep -q "<td>queue</td>" "$tmp/srv.html"
+check "server html: one table per latency section" test "$(grep -c "<table class=\"latency\">" "$tmp/srv.html")" -eq 2
+
 # workload learn: three files, a scenario sim runs on the trace's table and elsewhere
 "$bin" workload learn tests/fixtures/traces/recorded-sched.trace -o "$tmp/w.ini" 2>"$tmp/err"
 check "learn writes the scenario" test -s "$tmp/w.ini"
