@@ -12,7 +12,9 @@
  *   source NAME                    the trace it was learned from (informational)
  *   cpus N
  *   cause CPU CAUSE PERIODS        CAUSE: timer tick ipi irq unknown remote none
- *   idle CPU CAUSE NS NS ...       idle-period lengths, ns, non-decreasing
+ *   idle CPU CAUSE NS NS ...       idle periods: entry to the wake event, ns (the
+ *                                  residency less the state's advertised exit latency),
+ *                                  non-decreasing
  *   busy CPU CAUSE NS NS ...       busy time after such a period, ns, non-decreasing
  *   busy_cpu CPU                   a CPU that never idled: always busy
  */

@@ -3,9 +3,9 @@
  *
  *   1. one row per (run, state): the sysfs counters summed over CPUs;
  *   2. one row per run: throughput, wake latency, energy;
- *   3. for the server and schbench workloads only, one row per run: requests, load,
+ *   3. for the server, schbench and rtapp workloads only, one row per run: requests, load,
  *      request latency and its parts (schbench: its request latency, its wake-up latency
- *      as the wake part, no queue or service part).
+ *      as the wake part, no queue or service part; rtapp: period, run as service).
  *
  * Quoting follows RFC 4180 (a field with a comma, a double quote, CR or LF is enclosed in
  * double quotes, inner quotes doubled); lines end in LF.  Numbers are printed as in the JSON
@@ -130,7 +130,8 @@ int ik_report_csv(FILE *out, const struct ik_scenario *sc, const struct ik_run_r
 	write_states_table(out, runs, nruns);
 	fputc('\n', out);
 	write_runs_table(out, runs, nruns);
-	if (sc->workload.kind == IK_WORKLOAD_SERVER || sc->workload.kind == IK_WORKLOAD_SCHBENCH) {
+	if (sc->workload.kind == IK_WORKLOAD_SERVER || sc->workload.kind == IK_WORKLOAD_SCHBENCH ||
+	    sc->workload.kind == IK_WORKLOAD_RTAPP) {
 		fputc('\n', out);
 		write_requests_table(out, runs, nruns);
 	}

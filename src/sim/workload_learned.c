@@ -10,8 +10,9 @@
  *                        at a time no timer of the CPU tells;
  *   irq, unknown, none   a device interrupt, whose handler runs the busy time.
  *
- * Idle lengths are the recording's residencies (exit included), so the model's wake comes
- * that long after the idle entry; the platform's own exit is paid on top.  The model's
+ * Idle lengths are the time from the recorded entry to its wake event (the residency less
+ * the recorded state's advertised exit latency): the model's wake comes that long after
+ * the idle entry, and the platform's own exit follows.  The model's
  * figures: its wake-ups by kind (timer, remote, interrupt); the periods woken by anything
  * else (the tick, a poll limit) are the rest of the idle periods.
  *

@@ -3,7 +3,8 @@
  * length and cause (the same definition of cause as analyze: the first wake on the CPU at
  * or after its idle_enter and before its next one, a remote task_wake while idle counting
  * as "remote"), and the busy time from its exit to the CPU's next idle_enter, filed under
- * that cause.  The model (include/idlekit/learned.h) keeps the samples themselves.
+ * that cause.  An idle length is kept as the time to the wake event: the residency less
+ * the entered state's advertised exit latency (the exit the simulation pays again).  The model (include/idlekit/learned.h) keeps the samples themselves.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@ struct cpu_track {
 	bool open;          /* a period entered whose cause may still come */
 	int cause;          /* of the open period, -1 = none yet */
 	int64_t enter, exit;
+	int64_t exit_latency; /* the advertised exit latency of the state entered, ns */
 	bool have_exit;
 	struct growing idle[IK_LEARNED_CAUSES], busy[IK_LEARNED_CAUSES];
 	uint64_t periods[IK_LEARNED_CAUSES];
@@ -76,7 +78,9 @@ static int close_period(struct cpu_track *c)
 	c->periods[cause]++;
 	c->any_periods++;
 	c->last_cause = cause;
-	return push(&c->idle[cause], c->exit - c->enter);
+	/* the wake came this long after the entry: the residency less the state's exit */
+	int64_t d = c->exit - c->enter - c->exit_latency;
+	return push(&c->idle[cause], d > 0 ? d : 0);
 }
 
 int ik_learn_trace(struct ik_trace_reader *r, const char *source, struct ik_learned *out,
@@ -107,6 +111,10 @@ int ik_learn_trace(struct ik_trace_reader *r, const char *source, struct ik_lear
 			c->have_exit = false;
 			c->cause = -1;
 			c->enter = ev.t_ns;
+			c->exit_latency = 0;
+			if (ev.state >= 0 && ev.state < h->drivers[h->cpu_driver[ev.cpu]].drv.state_count)
+				c->exit_latency =
+					h->drivers[h->cpu_driver[ev.cpu]].drv.states[ev.state].exit_latency_ns;
 			break;
 		case IK_TRACE_IDLE_EXIT:
 			c->in_idle = false;
