@@ -245,10 +245,8 @@ void sim_task_timer(struct ik_sim *s, int task)
 		sim_server_arrival(s);
 		return;
 	}
-	if (s->learned && task >= s->ntasks / 2) {
-		sim_learned_clock(s, task);
+	if (s->learned && sim_learned_clock(s, task))
 		return;
-	}
 	if (t->state != TASK_BLOCKED)
 		return;
 	t->state = TASK_RUNNABLE;

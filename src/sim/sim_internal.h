@@ -233,7 +233,8 @@ void sim_rtapp_free(struct ik_sim *s);
 /* workload_learned.c */
 int sim_learned_setup(struct ik_sim *s, char *err, size_t errlen);
 void sim_learned_task_done(struct ik_sim *s, int task);
-void sim_learned_clock(struct ik_sim *s, int clock); /* a hidden clock (task >= n) fired */
+/* A task timer fired: if it is one of the hidden clocks, its remote wake-up (true). */
+bool sim_learned_clock(struct ik_sim *s, int task);
 void sim_learned_irq(struct ik_sim *s, int cpu);     /* its TIMER_IRQ fired */
 void sim_learned_handler_done(struct ik_sim *s, int cpu);
 int sim_learned_result(struct ik_sim *s, struct ik_run_result *out);

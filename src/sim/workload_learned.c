@@ -166,11 +166,14 @@ void sim_learned_task_done(struct ik_sim *s, int task)
 }
 
 /* A hidden clock fired: another CPU wakes the task. */
-void sim_learned_clock(struct ik_sim *s, int clock)
+bool sim_learned_clock(struct ik_sim *s, int clock)
 {
 	struct sim_learned *l = s->learned;
+	if (clock < l->n || clock >= 2 * l->n)
+		return false; /* a CPU's own task, or a side spinner */
 	int task = clock - l->n;
 	sim_wake_task(s, task, (s->tasks[task].cpu + 1) % s->ncpus);
+	return true;
 }
 
 void sim_learned_irq(struct ik_sim *s, int cpu)
