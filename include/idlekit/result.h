@@ -45,6 +45,27 @@ struct ik_state_counters {
 /* Idle-duration histograms: [0, 1 us), then powers of two up to [2^20 us, inf). */
 #define IK_IDLE_HIST_BUCKETS 22
 
+/*
+ * Requests of the server workload: each one's latency from its device interrupt to the end
+ * of its service, and that latency's three parts, which add up to it:
+ *   wake    interrupt to a worker starting on it (the IRQ CPU's exit, the handler, the
+ *           worker CPU's IPI and exit, the context switch); for a queued request only the
+ *           interrupt and handler part;
+ *   queue   waiting for a worker because all were busy (0 for a request that woke one);
+ *   service the service itself, as long as it really took (turbo, interrupts).
+ */
+struct ik_request_stats {
+	int workers;
+	uint64_t arrived;   /* interrupts in the measured window */
+	uint64_t done;      /* requests completed in the window (each one a sample) */
+	uint64_t dropped;   /* turned away because queue_limit requests were waiting */
+	int64_t service_ns; /* summed service time of the completed requests */
+	double target_load_pct;
+	struct ik_hist latency, wake, queue, service;
+};
+/* Share of the workers' time spent serving, in percent (0 without workers or time). */
+double ik_request_achieved_load_pct(const struct ik_request_stats *q, int64_t measured_ns);
+
 /* One simulation run (one seed). */
 struct ik_run_result {
 	uint64_t seed;
@@ -84,6 +105,11 @@ struct ik_run_result {
 	   length, in the log2 buckets of ik_trace_hist_bucket(): [0,1us) [1,2us) [2,4us) ... */
 	uint64_t idle_hist[IK_IDLE_HIST_BUCKETS];
 	uint64_t idle_time_hist_ns[IK_IDLE_HIST_BUCKETS]; /* their summed durations */
+	/* optional, owned: the server workload's requests, or NULL for other workloads */
+	struct ik_request_stats *requests;
+	/* learned workload: its wake-ups by kind (timer, remote, device interrupt); the other
+	   idle periods were ended by the tick or a poll limit */
+	uint64_t learned_wakes[3];
 };
 
 /* Figures derived from a run, in the units their names say. */

@@ -17,6 +17,17 @@ enum ik_workload_kind {
 	IK_WORKLOAD_STREAM,   /* busy senders, each feeding a receiver (netperf UDP_STREAM) */
 	IK_WORKLOAD_SPIN,     /* tasks that never sleep, counting work units */
 	IK_WORKLOAD_IPI,      /* one CPU sends IPIs to another every period (wake latency) */
+	IK_WORKLOAD_SERVER,   /* open-loop requests: device interrupt, worker threads, a queue */
+	IK_WORKLOAD_SCHBENCH, /* schbench: message threads and their workers */
+	IK_WORKLOAD_RTAPP,    /* an rt-app JSON file */
+	IK_WORKLOAD_LEARNED,  /* a model learned from a trace (idlekit workload learn) */
+};
+
+/* How a server's requests arrive (open loop: arrivals do not wait for answers). */
+enum ik_arrival {
+	IK_ARRIVAL_POISSON,  /* exponential gaps */
+	IK_ARRIVAL_PERIODIC, /* a fixed gap */
+	IK_ARRIVAL_BURSTY,   /* on/off: Poisson during burst_on_ns, nothing for burst_off_ns */
 };
 
 enum ik_placement {
@@ -60,6 +71,32 @@ struct ik_workload {
 	int nside_spin_cpus;
 	int side_spin_cpus[64];
 	int64_t side_spin_work_ns;
+	/* server: requests arrive at a rate that makes the workers' target utilisation
+	   load_pct (rate = load_pct / 100 x workers / mean service time), each by a device
+	   interrupt on irq_cpu whose handler (irq_work_ns) wakes an idle worker or queues the
+	   request; `workers` worker threads pinned to cpus[] (default the CPUs after irq_cpu);
+	   at most queue_limit requests wait, the others are dropped */
+	enum ik_arrival arrival;
+	double load_pct;
+	struct ik_dist service;  /* service time per request, ns at the base frequency */
+	int workers;
+	int irq_cpu;
+	int queue_limit;
+	int64_t burst_on_ns;
+	int64_t burst_off_ns;
+	/* schbench (-m message_threads, -t workers, -s sleep, -R rps): each request is a sleep
+	   of sleep_ns then work_ns of work; rps = 0 is its default mode, where every worker
+	   asks its message thread for the next request as soon as it is done */
+	int message_threads;
+	int64_t sleep_ns;
+	int64_t rps;
+	/* rtapp: the rt-app JSON file (resolved against the scenario's folder), its thread
+	   instances (counted when the scenario is read), and the rate of its mem events */
+	char file[512];
+	int rtapp_instances;
+	double mem_mb_per_s;
+	/* learned: `file` is the model; its CPUs (counted when the scenario is read) */
+	int learned_cpus;
 };
 
 /*

@@ -30,6 +30,8 @@ static const char usage[] =
 	"                     record this machine's idle trace (tracefs, root)\n"
 	"  import perf-script|trace-dat FILE -o OUT [--platform P]\n"
 	"                     another tool's trace (perf script text, trace.dat) as an idlekit trace\n"
+	"  workload learn TRACE -o W.ini\n"
+	"                     a workload learned from a trace, as a scenario sim runs\n"
 	"  info [--cpu LIST] [--json|--csv]\n"
 	"                     the machine's idle states, like cpupower idle-info\n"
 	"  set [-d|-e STATES] [-g GOV] [--latency T] [-- CMD]\n"
@@ -77,6 +79,8 @@ int main(int argc, char **argv)
 		return cmd_govreplay(argc - 1, argv + 1);
 	if (strcmp(cmd, "analyze") == 0)
 		return cmd_analyze(argc - 1, argv + 1);
+	if (strcmp(cmd, "workload") == 0)
+		return cmd_workload(argc - 1, argv + 1);
 	if (strcmp(cmd, "replay") == 0)
 		return cmd_replay(argc - 1, argv + 1);
 	if (strcmp(cmd, "record") == 0)
@@ -105,6 +109,8 @@ int main(int argc, char **argv)
 				return cmd_govreplay(2, args);
 			if (strcmp(argv[2], "analyze") == 0)
 				return cmd_analyze(2, args);
+			if (strcmp(argv[2], "workload") == 0)
+				return cmd_workload(2, args);
 			if (strcmp(argv[2], "replay") == 0)
 				return cmd_replay(2, args);
 			if (strcmp(argv[2], "record") == 0)

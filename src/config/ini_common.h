@@ -23,7 +23,7 @@ struct ik_ini_where {
 };
 
 /* Per section: whether it exists, where, and where each of its keys was set. */
-#define IK_INI_MAX_KEYS 24
+#define IK_INI_MAX_KEYS 40
 struct ik_ini_section {
 	bool present;
 	struct ik_ini_where where;

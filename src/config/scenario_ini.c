@@ -21,6 +21,8 @@
 #include "idlekit/driver.h"
 #include "idlekit/governor.h"
 #include "idlekit/governor_load.h"
+#include "idlekit/learned.h"
+#include "idlekit/rtapp.h"
 #include "config/ini_common.h"
 #include "config/platform_ini.h"
 #include "config/effective.h"
@@ -79,6 +81,19 @@ enum workload_key {
 	WL_STOP_MS,
 	WL_SIDE_SPIN_CPUS,
 	WL_SIDE_SPIN_WORK_NS,
+	WL_ARRIVAL,
+	WL_LOAD_PCT,
+	WL_SERVICE_NS,
+	WL_WORKERS,
+	WL_IRQ_CPU,
+	WL_QUEUE_LIMIT,
+	WL_BURST_ON_US,
+	WL_BURST_OFF_US,
+	WL_MESSAGE_THREADS,
+	WL_SLEEP_US,
+	WL_RPS,
+	WL_FILE,
+	WL_MEM_MB_PER_S,
 	WL_COUNT
 };
 static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_bytes",
@@ -86,7 +101,10 @@ static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_by
 					     "irq_rate_hz", "irq_work_ns", "start_ms",
 					     "work_ns_per_kb", "recv_work_ns", "cpus",
 					     "start_spread_us", "stop_ms", "side_spin_cpus",
-					     "side_spin_work_ns" };
+					     "side_spin_work_ns", "arrival", "load_pct", "service_ns",
+					     "workers", "irq_cpu", "queue_limit", "burst_on_us",
+					     "burst_off_us", "message_threads", "sleep_us", "rps", "file",
+					     "mem_mb_per_s" };
 _Static_assert(WL_COUNT <= IK_INI_MAX_KEYS, "workload keys");
 
 static const struct {
@@ -102,7 +120,10 @@ static const struct {
 
 /* In the order of enum ik_workload_kind and enum ik_placement. */
 static const char *const workload_types[] = { "pingpong", "periodic", "poisson", "idle",
-					      "stream", "spin", "ipi" };
+					      "stream", "spin", "ipi", "server", "schbench", "rtapp",
+					      "learned" };
+#define NWORKLOAD_TYPES ((int)(sizeof(workload_types) / sizeof(workload_types[0])))
+static const char *const arrivals[] = { "poisson", "periodic", "bursty" }; /* enum ik_arrival */
 static const char *const placements[] = { "same_core", "same_package", "cross_package", "wake_idle" };
 static const char *const drivers[] = { "table", "acpi_idle", "intel_idle", "powernv_idle",
 				       "haltpoll", "none", "auto" };
@@ -169,6 +190,17 @@ static void scenario_defaults(struct ik_scenario *sc)
 	   watchdog's hrtimer every 2 * watchdog_thresh / 5 = 4 s and vmstat_update every
 	   sysctl_stat_interval = 1 s on a CPU whose counters moved: 1.25 Hz. */
 	sc->housekeeping_hz = 1.25;
+	sc->workload.arrival = IK_ARRIVAL_POISSON;
+	sc->workload.load_pct = 50.0;
+	sc->workload.service = (struct ik_dist){ .kind = IK_DIST_LOGNORMAL, .a_ns = 20000,
+						 .b_ns = 20000, .sigma = 0.5 };
+	sc->workload.workers = 4;
+	sc->workload.irq_cpu = 0;
+	sc->workload.queue_limit = 1024;
+	sc->workload.burst_on_ns = 1000 * IK_NSEC_PER_USEC;
+	sc->workload.burst_off_ns = 4000 * IK_NSEC_PER_USEC;
+	sc->workload.message_threads = 1;
+	sc->workload.sleep_ns = 100 * IK_NSEC_PER_USEC;
 	sc->housekeeping_work_ns = 2000;
 }
 
@@ -524,7 +556,7 @@ static int set_workload(struct scenario_reader *r, int k, const char *value, str
 
 	switch (k) {
 	case WL_TYPE:
-		if (get_enum(r, w, sec, key, value, workload_types, 7, &idx))
+		if (get_enum(r, w, sec, key, value, workload_types, NWORKLOAD_TYPES, &idx))
 			return -1;
 		wl->kind = (enum ik_workload_kind)idx;
 		return 0;
@@ -585,6 +617,65 @@ static int set_workload(struct scenario_reader *r, int k, const char *value, str
 			return -1;
 		wl->stop_ns = v * IK_NSEC_PER_MSEC;
 		return 0;
+	case WL_ARRIVAL:
+		if (get_enum(r, w, sec, key, value, arrivals, 3, &idx))
+			return -1;
+		wl->arrival = (enum ik_arrival)idx;
+		return 0;
+	case WL_LOAD_PCT:
+		if (ik_ini_real(value, 0.0, 1000.0, &wl->load_pct, msg, sizeof(msg)))
+			return bad(r, w, sec, key, msg);
+		return 0;
+	case WL_SERVICE_NS:
+		if (ik_dist_parse(value, &wl->service, msg, sizeof(msg)))
+			return bad(r, w, sec, key, msg);
+		return 0;
+	case WL_WORKERS:
+		if (get_int(r, w, sec, key, value, 1, 4096, &v))
+			return -1;
+		wl->workers = (int)v;
+		return 0;
+	case WL_IRQ_CPU:
+		if (get_int(r, w, sec, key, value, 0, 8191, &v))
+			return -1;
+		wl->irq_cpu = (int)v;
+		return 0;
+	case WL_QUEUE_LIMIT:
+		if (get_int(r, w, sec, key, value, 0, 1 << 24, &v))
+			return -1;
+		wl->queue_limit = (int)v;
+		return 0;
+	case WL_BURST_ON_US:
+		if (get_int(r, w, sec, key, value, 1, (int64_t)MAX_MS * 1000, &v))
+			return -1;
+		wl->burst_on_ns = v * IK_NSEC_PER_USEC;
+		return 0;
+	case WL_BURST_OFF_US:
+		if (get_int(r, w, sec, key, value, 0, (int64_t)MAX_MS * 1000, &v))
+			return -1;
+		wl->burst_off_ns = v * IK_NSEC_PER_USEC;
+		return 0;
+	case WL_MESSAGE_THREADS:
+		if (get_int(r, w, sec, key, value, 1, 1024, &v))
+			return -1;
+		wl->message_threads = (int)v;
+		return 0;
+	case WL_SLEEP_US:
+		if (get_int(r, w, sec, key, value, 0, (int64_t)MAX_MS * 1000, &v))
+			return -1;
+		wl->sleep_ns = v * IK_NSEC_PER_USEC;
+		return 0;
+	case WL_RPS:
+		return get_int(r, w, sec, key, value, 0, 100000000, &wl->rps);
+	case WL_FILE:
+		if (strlen(value) == 0 || strlen(value) >= sizeof(wl->file))
+			return bad(r, w, sec, key, "expected a file path of 1 to 511 characters");
+		snprintf(wl->file, sizeof(wl->file), "%s", value);
+		return 0;
+	case WL_MEM_MB_PER_S:
+		if (ik_ini_real(value, 0.0, 1e9, &wl->mem_mb_per_s, msg, sizeof(msg)))
+			return bad(r, w, sec, key, msg);
+		return 0;
 	}
 	return bad(r, w, sec, key, "internal error");
 }
@@ -629,7 +720,7 @@ static int set_governor_param(struct scenario_reader *r, const char *key, const 
 static int set_key(struct scenario_reader *r, const char *section, const char *key,
 		   const char *value, struct ik_ini_where w)
 {
-	char list[256], shown[80];
+	char list[512], shown[80];
 
 	if (section[0] == '\0')
 		return ik_ini_fail(&r->e, w, "key '%s' is outside any section; scenario files have "
@@ -934,6 +1025,58 @@ static int check_driver(struct scenario_reader *r)
 	return ret;
 }
 
+/*
+ * rtapp: the file is read now, so that a bad one fails with the scenario (its message names
+ * the JSON path); a relative path is tried as given, then next to the scenario file.
+ */
+static int check_rtapp(struct scenario_reader *r)
+{
+	struct ik_workload *wl = &r->sc->workload;
+	struct ik_ini_where w = where_of(r, SEC_WORKLOAD, r->sec[SEC_WORKLOAD].set[WL_FILE] ? WL_FILE
+										     : WL_TYPE);
+	char msg[IK_ERR_LEN];
+	struct ik_rtapp prog;
+
+	bool learned = wl->kind == IK_WORKLOAD_LEARNED;
+	if (!wl->file[0])
+		return ik_ini_fail(&r->e, w, learned ? "[workload] type learned needs file = a model "
+				   "from 'idlekit workload learn'" :
+				   "[workload] type rtapp needs file = an rt-app JSON file");
+	FILE *f = fopen(wl->file, "rb");
+	if (!f && wl->file[0] != '/' && r->base_dir[0]) {
+		char other[sizeof(wl->file)];
+		int n = snprintf(other, sizeof(other), "%s/%s", r->base_dir, wl->file);
+		if (n > 0 && (size_t)n < sizeof(other) && (f = fopen(other, "rb")))
+			snprintf(wl->file, sizeof(wl->file), "%s", other);
+	}
+	if (!f)
+		return ik_ini_fail(&r->e, w, "[workload] file: cannot open '%s'", wl->file);
+	fclose(f);
+	if (learned) {
+		struct ik_learned m;
+		if (ik_learned_load(wl->file, &m, msg, sizeof(msg)))
+			return ik_ini_fail(&r->e, w, "[workload] file: %s", msg);
+		wl->learned_cpus = m.cpus;
+		ik_learned_free(&m);
+		if (wl->learned_cpus > ik_platform_cpus(&r->sc->platform))
+			return ik_ini_fail(&r->e, w, "[workload] file: the model has %d CPUs, platform "
+					   "%s only %d", wl->learned_cpus, r->sc->platform.name,
+					   ik_platform_cpus(&r->sc->platform));
+		return 0;
+	}
+	if (ik_rtapp_load(wl->file, &prog, msg, sizeof(msg)))
+		return ik_ini_fail(&r->e, w, "[workload] file: %s", msg);
+	wl->rtapp_instances = 0;
+	for (int i = 0; i < prog.ntasks; i++)
+		wl->rtapp_instances += prog.tasks[i].instances;
+	bool mem = prog.has_mem;
+	ik_rtapp_free(&prog);
+	if (mem && !(wl->mem_mb_per_s > 0))
+		return ik_ini_fail(&r->e, w, "[workload] file: %s has mem events: expected "
+				   "mem_mb_per_s = the rate their bytes are written at (MB/s)", wl->file);
+	return 0;
+}
+
 /* Pinned pingpong placements must fit the machine; say which constraint fails and why. */
 static int check_placement(struct scenario_reader *r)
 {
@@ -951,7 +1094,29 @@ static int check_placement(struct scenario_reader *r)
 					   "[workload] side_spin_cpus: CPU %d does not exist, platform "
 					   "%s has %d CPUs", wl->side_spin_cpus[i], p->name,
 					   ik_platform_cpus(p));
-	if (wl->kind == IK_WORKLOAD_SPIN || wl->kind == IK_WORKLOAD_IPI)
+	if ((wl->kind == IK_WORKLOAD_RTAPP || wl->kind == IK_WORKLOAD_LEARNED) && check_rtapp(r))
+		return -1;
+	if (wl->kind == IK_WORKLOAD_SCHBENCH) {
+		/* schbench's default: as many workers in all as CPUs (rounded up) */
+		if (!r->sec[SEC_WORKLOAD].set[WL_WORKERS])
+			r->sc->workload.workers = (ik_platform_cpus(p) + wl->message_threads - 1) /
+						  wl->message_threads;
+		if (wl->rps > 0 && wl->rps < wl->message_threads)
+			return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_RPS),
+					   "[workload] rps: %" PRId64 " requests/s split over %d "
+					   "message threads is none each; expected 0 or at least %d",
+					   wl->rps, wl->message_threads, wl->message_threads);
+		if ((int64_t)wl->message_threads * (wl->workers + 1) > 65536)
+			return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_WORKERS),
+					   "[workload] schbench: %d message threads x %d workers is "
+					   "more than 65536 threads", wl->message_threads, wl->workers);
+	}
+	if (wl->kind == IK_WORKLOAD_SERVER && wl->irq_cpu >= ik_platform_cpus(p))
+		return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_IRQ_CPU),
+				   "[workload] irq_cpu: CPU %d does not exist, platform %s has %d CPUs",
+				   wl->irq_cpu, p->name, ik_platform_cpus(p));
+	if (wl->kind == IK_WORKLOAD_SPIN || wl->kind == IK_WORKLOAD_IPI ||
+	    wl->kind == IK_WORKLOAD_SERVER)
 		for (int i = 0; i < wl->nspin_cpus; i++)
 			if (wl->spin_cpus[i] >= ik_platform_cpus(p))
 				return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_CPUS),
@@ -1215,6 +1380,44 @@ static void format_workload(const struct ik_scenario *sc, enum workload_key k, c
 	case WL_SIDE_SPIN_WORK_NS:
 		snprintf(buf, len, "%" PRId64, wl->side_spin_work_ns);
 		return;
+	case WL_ARRIVAL:
+		snprintf(buf, len, "%s", arrivals[wl->arrival]);
+		return;
+	case WL_LOAD_PCT:
+		format_real(wl->load_pct, buf, len);
+		return;
+	case WL_SERVICE_NS:
+		ik_dist_format(&wl->service, buf, len);
+		return;
+	case WL_WORKERS:
+		snprintf(buf, len, "%d", wl->workers);
+		return;
+	case WL_IRQ_CPU:
+		snprintf(buf, len, "%d", wl->irq_cpu);
+		return;
+	case WL_QUEUE_LIMIT:
+		snprintf(buf, len, "%d", wl->queue_limit);
+		return;
+	case WL_BURST_ON_US:
+		snprintf(buf, len, "%" PRId64, (int64_t)(wl->burst_on_ns / IK_NSEC_PER_USEC));
+		return;
+	case WL_BURST_OFF_US:
+		snprintf(buf, len, "%" PRId64, (int64_t)(wl->burst_off_ns / IK_NSEC_PER_USEC));
+		return;
+	case WL_MESSAGE_THREADS:
+		snprintf(buf, len, "%d", wl->message_threads);
+		return;
+	case WL_SLEEP_US:
+		snprintf(buf, len, "%" PRId64, (int64_t)(wl->sleep_ns / IK_NSEC_PER_USEC));
+		return;
+	case WL_RPS:
+		snprintf(buf, len, "%" PRId64, wl->rps);
+		return;
+	case WL_FILE: /* recorded from wl->file itself (a path is long) */
+		return;
+	case WL_MEM_MB_PER_S:
+		format_real(wl->mem_mb_per_s, buf, len);
+		return;
 	case WL_COUNT:
 		break;
 	}
@@ -1251,6 +1454,8 @@ static int scenario_config(struct scenario_reader *r)
 				break;
 			case SEC_WORKLOAD:
 				format_workload(sc, (enum workload_key)k, buf, sizeof(buf));
+				if (k == WL_FILE) /* none: nothing to record */
+					value = sc->workload.file[0] ? sc->workload.file : NULL;
 				break;
 			case SEC_GOVERNOR: /* no fixed keys: its parameters follow */
 			case SEC_COUNT:

@@ -5,6 +5,9 @@
  *   states   one row per (run, state): the sysfs counters summed over CPUs
  *   per_cpu  one row per (run, CPU, state)
  *   summary  one row per figure: min, max, median, amean, hmean, stddev, CoV over the runs
+ *   requests one row per run of a server, schbench or rtapp workload: requests, load,
+ *            request latency and its parts (schbench: its wake-up latency as the wake
+ *            part; rtapp: period, run as service)
  *   config   one row per key of the effective configuration, with its origin
  *
  * Every table but config starts with the scenario, platform, driver and governor columns,
@@ -219,6 +222,31 @@ static int write_summary_table(FILE *out, const struct ik_scenario *sc,
 	return rc;
 }
 
+static void write_requests_table(FILE *out, const struct ik_scenario *sc,
+				 const struct ik_run_result *runs, int nruns)
+{
+	fputs(ID_HEADER ",seed,arrived,done,dropped,target_load_pct,achieved_load_pct,"
+	      "latency_p50_ns,latency_p99_ns,wake_p50_ns,wake_p99_ns,queue_p50_ns,queue_p99_ns,"
+	      "service_p50_ns,service_p99_ns\n",
+	      out);
+	for (int k = 0; k < nruns; k++) {
+		const struct ik_request_stats *q = runs[k].requests;
+		if (!q)
+			continue;
+		csv_id(out, sc);
+		fprintf(out, ",%llu,%llu,%llu,%llu", (unsigned long long)runs[k].seed,
+			(unsigned long long)q->arrived, (unsigned long long)q->done,
+			(unsigned long long)q->dropped);
+		csv_fixed(out, q->target_load_pct, 4);
+		csv_fixed(out, ik_request_achieved_load_pct(q, runs[k].measured_ns), 4);
+		const struct ik_hist *parts[] = { &q->latency, &q->wake, &q->queue, &q->service };
+		for (int i = 0; i < 4; i++)
+			fprintf(out, ",%lld,%lld", (long long)ik_hist_percentile(parts[i], 50.0),
+				(long long)ik_hist_percentile(parts[i], 99.0));
+		fputc('\n', out);
+	}
+}
+
 static void write_config_table(FILE *out, const struct ik_config *cfg)
 {
 	fputs("idlekit_version,section,key,value,origin\n", out);
@@ -236,7 +264,8 @@ static void write_config_table(FILE *out, const struct ik_config *cfg)
 	}
 }
 
-const char *const ik_csv_tables[] = { "runs", "states", "per_cpu", "summary", "config", NULL };
+const char *const ik_csv_tables[] = { "runs",	   "states", "per_cpu", "summary",
+				      "requests", "config", NULL };
 
 int ik_report_csv_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 			int nruns, const char *table)
@@ -257,6 +286,8 @@ int ik_report_csv_table(FILE *out, const struct ik_scenario *sc, const struct ik
 		write_per_cpu_table(out, sc, runs, nruns);
 	else if (strcmp(table, "summary") == 0)
 		rc = write_summary_table(out, sc, runs, nruns);
+	else if (strcmp(table, "requests") == 0)
+		write_requests_table(out, sc, runs, nruns);
 	else if (strcmp(table, "config") == 0)
 		write_config_table(out, sc->config);
 	else

@@ -149,6 +149,27 @@ const char *ik_rep_workload_name(enum ik_workload_kind kind)
 		return "spin";
 	case IK_WORKLOAD_IPI:
 		return "ipi";
+	case IK_WORKLOAD_SERVER:
+		return "server";
+	case IK_WORKLOAD_SCHBENCH:
+		return "schbench";
+	case IK_WORKLOAD_RTAPP:
+		return "rtapp";
+	case IK_WORKLOAD_LEARNED:
+		return "learned";
+	}
+	return "unknown";
+}
+
+const char *ik_rep_arrival_name(enum ik_arrival arrival)
+{
+	switch (arrival) {
+	case IK_ARRIVAL_POISSON:
+		return "poisson";
+	case IK_ARRIVAL_PERIODIC:
+		return "periodic";
+	case IK_ARRIVAL_BURSTY:
+		return "bursty";
 	}
 	return "unknown";
 }
@@ -241,6 +262,9 @@ static const char *const figure_keys[IK_FIG_COUNT] = {
 	[IK_FIG_IDLE_ENTRIES_PER_CPU_PER_S] = "idle_entries_per_cpu_per_s",
 	[IK_FIG_TOO_DEEP_PCT] = "too_deep_pct",
 	[IK_FIG_TOO_SHALLOW_PCT] = "too_shallow_pct",
+	[IK_FIG_REQUEST_P50_NS] = "request_p50_ns",
+	[IK_FIG_REQUEST_P99_NS] = "request_p99_ns",
+	[IK_FIG_ACHIEVED_LOAD_PCT] = "achieved_load_pct",
 	[IK_FIG_RESIDENCY_PCT] = "residency_pct",
 };
 
@@ -281,6 +305,12 @@ double ik_rep_figure_value(const struct ik_run_result *r, enum ik_rep_figure fig
 	case IK_FIG_TOO_SHALLOW_PCT:
 		ik_rep_accuracy(r, &accuracy);
 		return accuracy.too_shallow_pct;
+	case IK_FIG_REQUEST_P50_NS:
+		return r->requests ? (double)ik_hist_percentile(&r->requests->latency, 50.0) : 0.0;
+	case IK_FIG_REQUEST_P99_NS:
+		return r->requests ? (double)ik_hist_percentile(&r->requests->latency, 99.0) : 0.0;
+	case IK_FIG_ACHIEVED_LOAD_PCT:
+		return ik_request_achieved_load_pct(r->requests, r->measured_ns);
 	case IK_FIG_RESIDENCY_PCT:
 		return ik_run_residency_pct(r, state);
 	case IK_FIG_COUNT:

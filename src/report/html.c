@@ -114,6 +114,11 @@ static void settings_table(FILE *out, const struct ik_scenario *sc,
 	case IK_WORKLOAD_SPIN:
 		snprintf(buf, sizeof(buf), "spin: %d busy tasks", wl->tasks);
 		break;
+	case IK_WORKLOAD_SERVER:
+		snprintf(buf, sizeof(buf), "server: %s arrivals, %.2f%% target load of %d workers, "
+			 "IRQ on CPU %d", ik_rep_arrival_name(wl->arrival), wl->load_pct, wl->workers,
+			 wl->irq_cpu);
+		break;
 	default:
 		snprintf(buf, sizeof(buf), "%s", ik_rep_workload_name(wl->kind));
 		break;
@@ -423,6 +428,91 @@ static int plot_latency(FILE *out, const struct ik_hist *h, const struct ik_run_
 	return 0;
 }
 
+/*
+ * The request figures of server, schbench and rtapp: the distribution of the main latency
+ * over all runs, then per run each part's percentiles (as the text table).
+ */
+static int requests_section(FILE *out, const struct ik_scenario *sc,
+			    const struct ik_run_result *runs, int nruns)
+{
+	enum ik_workload_kind kind = sc->workload.kind;
+	const char *title, *definition;
+	const char *names[4];
+	int nparts;
+	if (kind == IK_WORKLOAD_SERVER) {
+		title = "Requests";
+		definition = "Request latency: from the request's device interrupt to the end of its "
+			     "service (= wake + queue + service).";
+		names[0] = "latency", names[1] = "wake", names[2] = "queue", names[3] = "service";
+		nparts = 4;
+	} else if (kind == IK_WORKLOAD_SCHBENCH) {
+		title = "schbench";
+		definition = "schbench's request latency: from the start of the request's sleep to "
+			     "the end of its work.";
+		names[0] = "request", names[1] = "wakeup";
+		nparts = 2;
+	} else {
+		title = "rt-app activations";
+		definition = "Period of a phase activation, from its start to its end.";
+		names[0] = "period", names[1] = "run", names[2] = "wakeup";
+		nparts = 3;
+	}
+	struct ik_hist *all = malloc(sizeof(*all));
+	if (!all)
+		return -1;
+	ik_hist_init(all);
+	for (int k = 0; k < nruns; k++)
+		if (runs[k].requests)
+			ik_hist_merge(all, &runs[k].requests->latency);
+	fprintf(out, "<h2>%s</h2>\n", title);
+	ik_html_latency(out, all, NULL, NULL, nruns, NULL,
+			nruns > 1 ? "all runs together" : "all samples", definition);
+	free(all);
+	static const char *const headers[] = {"seed", "part", "samples", "p50_us", "p90_us",
+					      "p99_us", "p99.9_us", "max_us", "mean_us"};
+	fputs("<table class=\"latency\">\n<tr>", out);
+	for (size_t i = 0; i < sizeof(headers) / sizeof(headers[0]); i++)
+		ik_html_th(out, headers[i]);
+	fputs("</tr>\n", out);
+	for (int k = 0; k < nruns; k++) {
+		const struct ik_request_stats *q = runs[k].requests;
+		if (!q)
+			continue;
+		const struct ik_hist *parts[4];
+		if (kind == IK_WORKLOAD_SERVER)
+			parts[0] = &q->latency, parts[1] = &q->wake, parts[2] = &q->queue,
+			parts[3] = &q->service;
+		else if (kind == IK_WORKLOAD_SCHBENCH)
+			parts[0] = &q->latency, parts[1] = &q->wake;
+		else
+			parts[0] = &q->latency, parts[1] = &q->service, parts[2] = &q->wake;
+		for (int i = 0; i < nparts; i++) {
+			const struct ik_hist *h = parts[i];
+			fprintf(out, "<tr><td class=\"num\">%llu</td>", (unsigned long long)runs[k].seed);
+			ik_html_td_text(out, names[i], strlen(names[i]));
+			ik_html_td_u64(out, h->count);
+			ik_html_td_us(out, ik_hist_percentile(h, 50.0));
+			ik_html_td_us(out, ik_hist_percentile(h, 90.0));
+			ik_html_td_us(out, ik_hist_percentile(h, 99.0));
+			ik_html_td_us(out, ik_hist_percentile(h, 99.9));
+			ik_html_td_us(out, h->count ? h->max : 0);
+			ik_html_td_fixed(out, h->count ? h->sum / (double)h->count / 1000.0 : 0.0, 2);
+			fputs("</tr>\n", out);
+		}
+	}
+	fputs("</table>\n", out);
+	if (kind == IK_WORKLOAD_SERVER && nruns > 0 && runs[0].requests) {
+		const struct ik_request_stats *q = runs[0].requests;
+		ik_html_note(out, "Seed %llu: %llu requests arrived, %llu done, %llu dropped; target "
+			     "load %.2f%%, achieved %.2f%% of the %d workers' time.",
+			     (unsigned long long)runs[0].seed, (unsigned long long)q->arrived,
+			     (unsigned long long)q->done, (unsigned long long)q->dropped,
+			     q->target_load_pct, ik_request_achieved_load_pct(q, runs[0].measured_ns),
+			     q->workers);
+	}
+	return 0;
+}
+
 static int plot_timeline(FILE *out, const struct ik_run_result *r)
 {
 	const struct ik_timeline *tl = r->timeline;
@@ -636,6 +726,9 @@ int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 		rc |= plot_latency(out, all, runs, nruns);
 		latency_table(out, runs, nruns);
 		free(all);
+
+		if (runs[0].requests)
+			rc |= requests_section(out, sc, runs, nruns);
 
 		fputs("<h2>Throughput across runs</h2>\n", out);
 		rc |= plot_throughput(out, sc, runs, nruns);

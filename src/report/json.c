@@ -270,6 +270,39 @@ static void write_workload(struct json_writer *w, const struct ik_workload *wl)
 		jw_int(w, "period_ns", wl->period_ns);
 		jw_int(w, "handler_ns", wl->task_work_ns);
 		break;
+	case IK_WORKLOAD_SERVER: {
+		char dist[256];
+		ik_dist_format(&wl->service, dist, sizeof(dist));
+		jw_string(w, "arrival", ik_rep_arrival_name(wl->arrival), 32);
+		jw_double(w, "load_pct", wl->load_pct);
+		jw_string(w, "service_ns", dist, sizeof(dist));
+		jw_int(w, "workers", wl->workers);
+		jw_int(w, "irq_cpu", wl->irq_cpu);
+		jw_int(w, "irq_work_ns", wl->irq_work_ns);
+		jw_int(w, "queue_limit", wl->queue_limit);
+		if (wl->arrival == IK_ARRIVAL_BURSTY) {
+			jw_scaled(w, "burst_on_us", wl->burst_on_ns, 3);
+			jw_scaled(w, "burst_off_us", wl->burst_off_ns, 3);
+		}
+		break;
+	}
+	case IK_WORKLOAD_LEARNED:
+		jw_string(w, "file", wl->file, sizeof(wl->file));
+		jw_int(w, "cpus", wl->learned_cpus);
+		break;
+	case IK_WORKLOAD_RTAPP:
+		jw_string(w, "file", wl->file, sizeof(wl->file));
+		jw_int(w, "threads", wl->rtapp_instances);
+		if (wl->mem_mb_per_s > 0)
+			jw_double(w, "mem_mb_per_s", wl->mem_mb_per_s);
+		break;
+	case IK_WORKLOAD_SCHBENCH:
+		jw_int(w, "message_threads", wl->message_threads);
+		jw_int(w, "workers", wl->workers);
+		jw_scaled(w, "sleep_us", wl->sleep_ns, 3);
+		jw_int(w, "work_ns", wl->work_ns);
+		jw_int(w, "rps", wl->rps);
+		break;
 	}
 	jw_end_object(w);
 }
@@ -386,7 +419,69 @@ static void write_per_cpu(struct json_writer *w, const struct ik_run_result *r)
 	jw_end_array(w);
 }
 
-static void write_run(struct json_writer *w, const struct ik_run_result *r)
+static void write_latency_part(struct json_writer *w, const char *key, const struct ik_hist *h)
+{
+	jw_object(w, key, true);
+	jw_int(w, "p50", ik_hist_percentile(h, 50.0));
+	jw_int(w, "p90", ik_hist_percentile(h, 90.0));
+	jw_int(w, "p99", ik_hist_percentile(h, 99.0));
+	jw_int(w, "p99_9", ik_hist_percentile(h, 99.9));
+	jw_int(w, "max", h->count ? h->max : 0);
+	jw_double(w, "mean", h->count ? h->sum / (double)h->count : 0.0);
+	jw_end_object(w);
+}
+
+/* schbench's figures: its wake-up and request latencies, requests per second. */
+static void write_schbench(struct json_writer *w, const struct ik_run_result *r)
+{
+	const struct ik_request_stats *q = r->requests;
+	jw_object(w, "schbench", false);
+	jw_uint(w, "requests", q->done);
+	jw_uint(w, "skipped", q->dropped);
+	jw_double(w, "requests_per_s",
+		  r->measured_ns > 0 ? (double)q->done * 1e9 / (double)r->measured_ns : 0.0);
+	write_latency_part(w, "wakeup_latency_ns", &q->wake);
+	write_latency_part(w, "request_latency_ns", &q->latency);
+	jw_end_object(w);
+}
+
+/* The server workload's requests (see struct ik_request_stats). */
+static void write_requests(struct json_writer *w, const struct ik_run_result *r,
+			   enum ik_workload_kind kind)
+{
+	const struct ik_request_stats *q = r->requests;
+	if (!q)
+		return;
+	if (kind == IK_WORKLOAD_SCHBENCH) {
+		write_schbench(w, r);
+		return;
+	}
+	if (kind == IK_WORKLOAD_RTAPP) {
+		jw_object(w, "rtapp", false);
+		jw_uint(w, "activations", q->done);
+		write_latency_part(w, "period_ns", &q->latency);
+		write_latency_part(w, "run_ns", &q->service);
+		write_latency_part(w, "wakeup_latency_ns", &q->wake);
+		jw_end_object(w);
+		return;
+	}
+	jw_object(w, "requests", false);
+	jw_uint(w, "arrived", q->arrived);
+	jw_uint(w, "done", q->done);
+	jw_uint(w, "dropped", q->dropped);
+	jw_double(w, "requests_per_s",
+		  r->measured_ns > 0 ? (double)q->done * 1e9 / (double)r->measured_ns : 0.0);
+	jw_double(w, "target_load_pct", q->target_load_pct);
+	jw_double(w, "achieved_load_pct", ik_request_achieved_load_pct(q, r->measured_ns));
+	write_latency_part(w, "latency_ns", &q->latency);
+	write_latency_part(w, "wake_ns", &q->wake);
+	write_latency_part(w, "queue_ns", &q->queue);
+	write_latency_part(w, "service_ns", &q->service);
+	jw_end_object(w);
+}
+
+static void write_run(struct json_writer *w, const struct ik_run_result *r,
+		      enum ik_workload_kind kind)
 {
 	const struct ik_hist *lat = &r->wake_latency;
 	struct ik_rep_accuracy accuracy;
@@ -464,6 +559,14 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r)
 		jw_time_us(w, NULL, r->idle_time_hist_ns[i]);
 	jw_end_array(w);
 
+	write_requests(w, r, kind);
+	if (kind == IK_WORKLOAD_LEARNED) {
+		jw_object(w, "learned_wakes", true);
+		jw_uint(w, "timer", r->learned_wakes[0]);
+		jw_uint(w, "remote", r->learned_wakes[1]);
+		jw_uint(w, "irq", r->learned_wakes[2]);
+		jw_end_object(w);
+	}
 	jw_double(w, "energy_j", r->energy_j);
 	jw_double(w, "avg_power_w", ik_run_avg_power_w(r));
 	jw_end_object(w);
@@ -491,7 +594,8 @@ static const enum ik_rep_figure summary_figures[] = {
 	IK_FIG_IDLE_ENTRIES_PER_CPU_PER_S, IK_FIG_TOO_DEEP_PCT, IK_FIG_TOO_SHALLOW_PCT,
 };
 
-static int write_summary(struct json_writer *w, const struct ik_run_result *runs, int nruns)
+static int write_summary(struct json_writer *w, const struct ik_run_result *runs, int nruns,
+			 enum ik_workload_kind kind)
 {
 	struct ik_summary s;
 	int rc = 0;
@@ -500,6 +604,14 @@ static int write_summary(struct json_writer *w, const struct ik_run_result *runs
 	for (size_t i = 0; i < sizeof(summary_figures) / sizeof(summary_figures[0]); i++) {
 		rc |= ik_rep_summarize_figure(runs, nruns, summary_figures[i], 0, &s);
 		write_summary_object(w, ik_rep_figure_key(summary_figures[i]), &s);
+	}
+	if (nruns > 0 && runs[0].requests && kind == IK_WORKLOAD_SERVER) {
+		static const enum ik_rep_figure request_figures[] = {
+			IK_FIG_REQUEST_P50_NS, IK_FIG_REQUEST_P99_NS, IK_FIG_ACHIEVED_LOAD_PCT };
+		for (size_t i = 0; i < sizeof(request_figures) / sizeof(request_figures[0]); i++) {
+			rc |= ik_rep_summarize_figure(runs, nruns, request_figures[i], 0, &s);
+			write_summary_object(w, ik_rep_figure_key(request_figures[i]), &s);
+		}
 	}
 	jw_array(w, "states", false);
 	int nstates = nruns > 0 ? ik_rep_nstates(&runs[0]) : 0;
@@ -532,9 +644,9 @@ int ik_report_json(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 	write_config(&w, sc->config);
 	jw_array(&w, "runs", false);
 	for (int i = 0; i < nruns; i++)
-		write_run(&w, &runs[i]);
+		write_run(&w, &runs[i], sc->workload.kind);
 	jw_end_array(&w);
-	int rc = write_summary(&w, runs, nruns);
+	int rc = write_summary(&w, runs, nruns, sc->workload.kind);
 	jw_end_object(&w);
 	fputc('\n', out);
 

@@ -48,6 +48,7 @@ void ik_rep_locale_leave(struct ik_rep_locale *l);
 
 const char *ik_rep_workload_name(enum ik_workload_kind kind);
 const char *ik_rep_placement_name(enum ik_placement placement);
+const char *ik_rep_arrival_name(enum ik_arrival arrival);
 
 /* nstates of a run clamped to [0, IK_STATE_MAX]. */
 int ik_rep_nstates(const struct ik_run_result *r);
@@ -95,6 +96,9 @@ enum ik_rep_figure {
 	IK_FIG_IDLE_ENTRIES_PER_CPU_PER_S,
 	IK_FIG_TOO_DEEP_PCT,
 	IK_FIG_TOO_SHALLOW_PCT,
+	IK_FIG_REQUEST_P50_NS, /* server: request latency */
+	IK_FIG_REQUEST_P99_NS,
+	IK_FIG_ACHIEVED_LOAD_PCT,
 	IK_FIG_RESIDENCY_PCT, /* of one state */
 	IK_FIG_COUNT
 };

@@ -54,4 +54,13 @@ void ik_run_result_free(struct ik_run_result *r)
 	r->open_idle = NULL;
 	ik_timeline_free(r->timeline);
 	r->timeline = NULL;
+	free(r->requests);
+	r->requests = NULL;
+}
+
+double ik_request_achieved_load_pct(const struct ik_request_stats *q, int64_t measured_ns)
+{
+	if (!q || q->workers <= 0 || measured_ns <= 0)
+		return 0.0;
+	return (double)q->service_ns / ((double)q->workers * (double)measured_ns) * 100.0;
 }

@@ -215,6 +215,32 @@ static void print_workload(FILE *out, const struct ik_workload *wl)
 		ik_rep_fmt_exact(a, sizeof(a), wl->task_work_ns, 3);
 		fprintf(out, ": %d busy tasks, work units of %s us (counted as messages)", wl->tasks, a);
 		break;
+	case IK_WORKLOAD_SERVER: {
+		char dist[256];
+		ik_dist_format(&wl->service, dist, sizeof(dist));
+		ik_rep_fmt_exact(b, sizeof(b), wl->irq_work_ns, 3);
+		fprintf(out, ": %s arrivals for %s%% load of %d workers, service %s ns, IRQ on CPU %d "
+			     "(%s us handler), queue limit %d",
+			ik_rep_arrival_name(wl->arrival), fixed(a, wl->load_pct, 2), wl->workers, dist,
+			wl->irq_cpu, b, wl->queue_limit);
+		break;
+	}
+	case IK_WORKLOAD_RTAPP:
+		fprintf(out, ": %d threads from %s", wl->rtapp_instances, wl->file);
+		break;
+	case IK_WORKLOAD_LEARNED:
+		fprintf(out, ": %d CPUs learned from a trace, %s", wl->learned_cpus, wl->file);
+		break;
+	case IK_WORKLOAD_SCHBENCH:
+		ik_rep_fmt_exact(a, sizeof(a), wl->sleep_ns, 3);
+		ik_rep_fmt_exact(b, sizeof(b), wl->work_ns, 3);
+		fprintf(out, ": %d message threads x %d workers, each request %s us of sleep then %s us "
+			     "of work, ", wl->message_threads, wl->workers, a, b);
+		if (wl->rps > 0)
+			fprintf(out, "%lld requests/s", (long long)wl->rps);
+		else
+			fputs("as fast as the workers go", out);
+		break;
 	case IK_WORKLOAD_IPI:
 		ik_rep_fmt_exact(a, sizeof(a), wl->period_ns, 3);
 		fprintf(out, ": CPU %d sends an IPI to CPU %d every %s us",
@@ -380,6 +406,134 @@ static int print_pairs(FILE *out, const char *title, const char *const *headers,
 	return rc;
 }
 
+/* The server workload's requests: counts and load, then latency and its parts. */
+static int print_requests(FILE *out, const struct ik_run_result *r)
+{
+	const struct ik_request_stats *q = r->requests;
+	char v[7][IK_REP_NUM_LEN];
+	static const char *const count_headers[] = {"arrived", "done", "dropped", "requests/s",
+						    "target_load_%", "achieved_load_%"};
+	snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)q->arrived);
+	snprintf(v[1], sizeof(v[1]), "%llu", (unsigned long long)q->done);
+	snprintf(v[2], sizeof(v[2]), "%llu", (unsigned long long)q->dropped);
+	fixed(v[3], r->measured_ns > 0 ? (double)q->done * 1e9 / (double)r->measured_ns : 0.0, 2);
+	fixed(v[4], q->target_load_pct, 2);
+	fixed(v[5], ik_request_achieved_load_pct(q, r->measured_ns), 2);
+	int rc = print_pairs(out, "Requests", count_headers, v, 6);
+
+	static const char *const headers[] = {"part", "p50_us", "p90_us", "p99_us", "p99.9_us",
+					      "max_us", "mean_us"};
+	const struct {
+		const char *name;
+		const struct ik_hist *h;
+	} parts[] = {{"latency", &q->latency}, {"wake", &q->wake}, {"queue", &q->queue},
+		     {"service", &q->service}};
+	struct grid g;
+	grid_init(&g, 7);
+	g.left[0] = true;
+	int row = grid_add_row(&g);
+	for (int c = 0; c < 7; c++)
+		grid_set(&g, row, c, "%s", headers[c]);
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		const struct ik_hist *h = parts[i].h;
+		row = grid_add_row(&g);
+		grid_set(&g, row, 0, "%s", parts[i].name);
+		grid_set(&g, row, 1, "%s", ns_as_us(v[0], ik_hist_percentile(h, 50.0)));
+		grid_set(&g, row, 2, "%s", ns_as_us(v[0], ik_hist_percentile(h, 90.0)));
+		grid_set(&g, row, 3, "%s", ns_as_us(v[0], ik_hist_percentile(h, 99.0)));
+		grid_set(&g, row, 4, "%s", ns_as_us(v[0], ik_hist_percentile(h, 99.9)));
+		grid_set(&g, row, 5, "%s", ns_as_us(v[0], h->count ? h->max : 0));
+		grid_set(&g, row, 6, "%s", fixed(v[0], h->count ? h->sum / (double)h->count / 1000.0
+							       : 0.0, 2));
+	}
+	fprintf(out, "\nRequest latency (device interrupt to end of service) = wake + queue + "
+		     "service\n");
+	rc |= grid_print(out, &g);
+	grid_free(&g);
+	return rc;
+}
+
+/* Percentile rows of several histograms, under a title. */
+static int print_hists(FILE *out, const char *title, const char *const *names,
+		       const struct ik_hist *const *hs, int n)
+{
+	char v[IK_REP_NUM_LEN];
+	static const char *const headers[] = {"", "p50_us", "p90_us", "p99_us", "p99.9_us",
+					      "max_us", "samples"};
+	struct grid g;
+	grid_init(&g, 7);
+	g.left[0] = true;
+	int row = grid_add_row(&g);
+	for (int c = 0; c < 7; c++)
+		grid_set(&g, row, c, "%s", headers[c]);
+	for (int i = 0; i < n; i++) {
+		const struct ik_hist *h = hs[i];
+		row = grid_add_row(&g);
+		grid_set(&g, row, 0, "%s", names[i]);
+		grid_set(&g, row, 1, "%s", ns_as_us(v, ik_hist_percentile(h, 50.0)));
+		grid_set(&g, row, 2, "%s", ns_as_us(v, ik_hist_percentile(h, 90.0)));
+		grid_set(&g, row, 3, "%s", ns_as_us(v, ik_hist_percentile(h, 99.0)));
+		grid_set(&g, row, 4, "%s", ns_as_us(v, ik_hist_percentile(h, 99.9)));
+		grid_set(&g, row, 5, "%s", ns_as_us(v, h->count ? h->max : 0));
+		grid_set(&g, row, 6, "%llu", (unsigned long long)h->count);
+	}
+	fprintf(out, "\n%s\n", title);
+	int rc = grid_print(out, &g);
+	grid_free(&g);
+	return rc;
+}
+
+/* rt-app's per-activation figures (its log's period, run and wu_lat). */
+static int print_rtapp(FILE *out, const struct ik_run_result *r)
+{
+	const struct ik_request_stats *q = r->requests;
+	static const char *const names[] = {"period", "run", "wakeup"};
+	const struct ik_hist *const hs[] = {&q->latency, &q->service, &q->wake};
+	char title[160];
+	snprintf(title, sizeof(title), "rt-app: %llu phase activations (period = start to end of "
+		 "an activation, run = its run events, wakeup = timer or sleep expiry to running)",
+		 (unsigned long long)q->done);
+	return print_hists(out, title, names, hs, 3);
+}
+
+/* schbench's own figures, as it prints them (percentiles of its two latencies, and RPS). */
+static int print_schbench(FILE *out, const struct ik_run_result *r)
+{
+	const struct ik_request_stats *q = r->requests;
+	char v[7][IK_REP_NUM_LEN];
+	static const char *const headers[] = {"latency", "p50_us", "p90_us", "p99_us", "p99.9_us",
+					      "max_us", "samples"};
+	const struct {
+		const char *name;
+		const struct ik_hist *h;
+	} parts[] = {{"wakeup", &q->wake}, {"request", &q->latency}};
+	struct grid g;
+	grid_init(&g, 7);
+	g.left[0] = true;
+	int row = grid_add_row(&g);
+	for (int c = 0; c < 7; c++)
+		grid_set(&g, row, c, "%s", headers[c]);
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		const struct ik_hist *h = parts[i].h;
+		row = grid_add_row(&g);
+		grid_set(&g, row, 0, "%s", parts[i].name);
+		grid_set(&g, row, 1, "%s", ns_as_us(v[0], ik_hist_percentile(h, 50.0)));
+		grid_set(&g, row, 2, "%s", ns_as_us(v[0], ik_hist_percentile(h, 90.0)));
+		grid_set(&g, row, 3, "%s", ns_as_us(v[0], ik_hist_percentile(h, 99.0)));
+		grid_set(&g, row, 4, "%s", ns_as_us(v[0], ik_hist_percentile(h, 99.9)));
+		grid_set(&g, row, 5, "%s", ns_as_us(v[0], h->count ? h->max : 0));
+		grid_set(&g, row, 6, "%llu", (unsigned long long)h->count);
+	}
+	fprintf(out, "\nschbench: %llu requests, %s requests/s, %llu skipped (worker over 128 "
+		     "pending)\n", (unsigned long long)q->done,
+		fixed(v[1], r->measured_ns > 0 ? (double)q->done * 1e9 / (double)r->measured_ns : 0.0,
+		      2),
+		(unsigned long long)q->dropped);
+	int rc = grid_print(out, &g);
+	grid_free(&g);
+	return rc;
+}
+
 static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *r)
 {
 	char v[8][IK_REP_NUM_LEN];
@@ -404,6 +558,27 @@ static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct i
 		fixed(v[1], ik_run_messages_per_s(r), 2);
 		fixed(v[2], ik_run_mb_per_s(r), 2);
 		rc |= print_pairs(out, "Throughput", tput_headers, v, 3);
+	}
+
+	if (r->requests && sc->workload.kind == IK_WORKLOAD_SCHBENCH)
+		rc |= print_schbench(out, r);
+	else if (r->requests && sc->workload.kind == IK_WORKLOAD_RTAPP)
+		rc |= print_rtapp(out, r);
+	else if (r->requests)
+		rc |= print_requests(out, r);
+
+	if (sc->workload.kind == IK_WORKLOAD_LEARNED) {
+		static const char *const lw_headers[] = {"timer", "remote", "irq", "other"};
+		uint64_t ended = 0, ours = r->learned_wakes[0] + r->learned_wakes[1] +
+					   r->learned_wakes[2];
+		for (int i = 0; i < ik_rep_nstates(r); i++)
+			ended += r->total[i].usage;
+		for (int i = 0; i < 3; i++)
+			snprintf(v[i], sizeof(v[i]), "%llu", (unsigned long long)r->learned_wakes[i]);
+		snprintf(v[3], sizeof(v[3]), "%llu",
+			 (unsigned long long)(ended > ours ? ended - ours : 0));
+		rc |= print_pairs(out, "Wake-ups of the learned workload (other = tick, poll limit)",
+				  lw_headers, v, 4);
 	}
 
 	if (sc->workload.nside_spin_cpus > 0) {
@@ -481,6 +656,11 @@ static int make_columns(const struct ik_scenario *sc, const struct ik_run_result
 	if (ik_rep_has_throughput(sc)) {
 		cols[n++] = (struct column){IK_FIG_MB_PER_S, 0, 1.0, 2, "MB/s"};
 		cols[n++] = (struct column){IK_FIG_MESSAGES_PER_S, 0, 1.0, 2, "messages/s"};
+	}
+	if (sc->workload.kind == IK_WORKLOAD_SERVER) {
+		cols[n++] = (struct column){IK_FIG_ACHIEVED_LOAD_PCT, 0, 1.0, 2, "load_%"};
+		cols[n++] = (struct column){IK_FIG_REQUEST_P50_NS, 0, 1e-3, 2, "req_p50_us"};
+		cols[n++] = (struct column){IK_FIG_REQUEST_P99_NS, 0, 1e-3, 2, "req_p99_us"};
 	}
 	cols[n++] = (struct column){IK_FIG_WAKE_P50_NS, 0, 1e-3, 2, "wake_p50_us"};
 	cols[n++] = (struct column){IK_FIG_WAKE_P99_NS, 0, 1e-3, 2, "wake_p99_us"};

@@ -120,8 +120,10 @@ void sim_run_next(struct ik_sim *s, int cpu)
 		s->wakeups++;
 	}
 	t->woken_at = -1;
+	t->started_at = start;
+	int64_t length = sim_effects_work(s, cpu, t->work_ns);
 	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE),
-		  start + sim_effects_work(s, cpu, t->work_ns));
+		  start + (t->fixed_time ? t->work_ns : length));
 }
 
 void sim_work_done(struct ik_sim *s, int cpu)
@@ -136,6 +138,10 @@ void sim_work_done(struct ik_sim *s, int cpu)
 		c->current = -1;
 		s->tasks[task].state = TASK_BLOCKED;
 		sim_workload_task_done(s, task);
+	} else if (s->server) {
+		sim_server_handler_done(s, cpu); /* a handler in the idle loop ended */
+	} else if (s->learned) {
+		sim_learned_handler_done(s, cpu);
 	}
 	if (c->pending_irq_work > 0) {
 		int64_t work = sim_effects_work(s, cpu, c->pending_irq_work);
@@ -153,11 +159,8 @@ void sim_work_done(struct ik_sim *s, int cpu)
 	sim_cpu_idle_enter(s, cpu);
 }
 
-/*
- * Interrupt work on a CPU: its handler runs now if the CPU is idle (woken for `why`), or
- * right after what it is running or leaving.
- */
-static void interrupt(struct ik_sim *s, int cpu, int64_t work, enum wake_reason why)
+/* See sim_internal.h. */
+void sim_interrupt(struct ik_sim *s, int cpu, int64_t work, enum wake_reason why)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
@@ -174,8 +177,12 @@ static void interrupt(struct ik_sim *s, int cpu, int64_t work, enum wake_reason 
 /* A device interrupt (poisson workload). */
 void sim_device_irq(struct ik_sim *s, int cpu)
 {
+	if (s->learned) {
+		sim_learned_irq(s, cpu);
+		return;
+	}
 	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ), s->now + sim_irq_gap(s));
-	interrupt(s, cpu, s->sc->workload.irq_work_ns, WAKE_IRQ);
+	sim_interrupt(s, cpu, s->sc->workload.irq_work_ns, WAKE_IRQ);
 }
 
 /* The kernel's periodic housekeeping timer: a local timer interrupt with some work. */
@@ -184,7 +191,7 @@ void sim_housekeeping(struct ik_sim *s, int cpu)
 	int64_t period = (int64_t)(1e9 / s->sc->housekeeping_hz);
 
 	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_HOUSEKEEPING), s->now + (period > 0 ? period : 1));
-	interrupt(s, cpu, s->sc->housekeeping_work_ns, WAKE_TIMER);
+	sim_interrupt(s, cpu, s->sc->housekeeping_work_ns, WAKE_TIMER);
 }
 
 /*
@@ -220,7 +227,7 @@ void sim_ipi_arrives(struct ik_sim *s, int cpu)
 
 	if (c->mode == CPU_RUNNING)
 		sim_ipi_handled(s, cpu); /* interrupts the work at once */
-	interrupt(s, cpu, work, WAKE_REMOTE);
+	sim_interrupt(s, cpu, work, WAKE_REMOTE);
 }
 
 /* A task's own timer fired on its CPU: the timer interrupt wakes that CPU itself. */
@@ -234,6 +241,12 @@ void sim_task_timer(struct ik_sim *s, int task)
 		sim_workload_ipi_tick(s, task);
 		return;
 	}
+	if (s->sc->workload.kind == IK_WORKLOAD_SERVER && task == 0) {
+		sim_server_arrival(s);
+		return;
+	}
+	if (s->learned && sim_learned_clock(s, task))
+		return;
 	if (t->state != TASK_BLOCKED)
 		return;
 	t->state = TASK_RUNNABLE;

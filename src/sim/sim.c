@@ -36,6 +36,7 @@ static void sim_free(struct ik_sim *s)
 	ik_timeline_free(s->timeline);
 	ik_governor_close(s->gov_inst);
 	s->gov_inst = NULL;
+	sim_workload_free(s);
 }
 
 /* Group CPUs by last-level cache, in CPU order within each group. */
@@ -153,14 +154,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 		goto oom;
 
 	/* Timer ids: CPUs', then one per task (known only after the workload), then global. */
-	int max_tasks = 0;
-	if (sc->workload.kind == IK_WORKLOAD_PINGPONG || sc->workload.kind == IK_WORKLOAD_STREAM)
-		max_tasks = 2 * sc->workload.pairs;
-	else if (sc->workload.kind == IK_WORKLOAD_PERIODIC || sc->workload.kind == IK_WORKLOAD_SPIN)
-		max_tasks = sc->workload.tasks;
-	else if (sc->workload.kind == IK_WORKLOAD_IPI)
-		max_tasks = 1;
-	max_tasks += sc->workload.nside_spin_cpus;
+	int max_tasks = sim_workload_max_tasks(sc);
 	if (ik_eq_init(&s->eq, s->ncpus * CPU_TIMERS + max_tasks + GLOBAL_TIMERS))
 		goto oom;
 	return 0;
@@ -344,7 +338,7 @@ static int fill_result(struct ik_sim *s, const struct snapshot *snap, int64_t me
 	r->leave_lite = s->leave_lite;
 	memcpy(r->idle_hist, s->idle_hist, sizeof(r->idle_hist));
 	memcpy(r->idle_time_hist_ns, s->idle_time_hist, sizeof(r->idle_time_hist_ns));
-	return 0;
+	return sim_workload_result(s, r);
 }
 
 int ik_sim_run(const struct ik_scenario *sc, uint64_t seed, struct ik_run_result *out,

@@ -56,6 +56,9 @@ struct sim_task {
 	int pending;          /* stream receiver: messages waiting */
 	bool busy_loop;       /* never blocks: runs again as soon as its work ends */
 	bool side;            /* a side spinner (side_spin_cpus), not part of the workload */
+	int64_t started_at;   /* when its current work started (after the context switch) */
+	int timer_cpu;        /* the CPU whose timer list holds its timer, -1 = none */
+	bool fixed_time;      /* its work lasts work_ns whatever the frequency (rt-app runtime) */
 };
 
 struct sim_cpu {
@@ -87,7 +90,7 @@ struct sim_cpu {
 	bool watch_leave;
 	int64_t last_work_end;
 	/* timers of periodic tasks that live on this CPU */
-	int ntimers;
+	int ntimers, timer_cap;
 	int *timer_tasks;
 };
 
@@ -132,6 +135,10 @@ struct ik_sim {
 	uint64_t idle_hist[IK_IDLE_HIST_BUCKETS];
 	uint64_t idle_time_hist[IK_IDLE_HIST_BUCKETS]; /* ns of those periods */
 	struct ik_timeline *timeline; /* timeline.c: captured idle periods, or NULL */
+	struct sim_server *server;    /* workload_server.c: the server workload's state, or NULL */
+	struct sim_schbench *schbench; /* workload_schbench.c: its state, or NULL */
+	struct sim_rtapp *rtapp;       /* workload_rtapp.c: its state, or NULL */
+	struct sim_learned *learned;   /* workload_learned.c: its state, or NULL */
 };
 
 static inline int cpu_timer_id(int cpu, enum cpu_timer t)
@@ -178,6 +185,9 @@ void sim_ipi_arrives(struct ik_sim *s, int cpu);
 /* An IPI's handler starts on this CPU now: its latency is a wake-latency sample. */
 void sim_ipi_handled(struct ik_sim *s, int cpu);
 void sim_task_timer(struct ik_sim *s, int task);
+/* Interrupt work on a CPU: it runs now if the CPU is idle (woken for `why`), or right
+   after what it is running or leaving. */
+void sim_interrupt(struct ik_sim *s, int cpu, int64_t work, enum wake_reason why);
 bool sim_cpu_is_idle(const struct ik_sim *s, int cpu);
 
 /* workload.c */
@@ -187,5 +197,50 @@ void sim_workload_task_done(struct ik_sim *s, int task);
 int64_t sim_irq_gap(struct ik_sim *s);
 /* ipi workload: the sender's timer fired. */
 void sim_workload_ipi_tick(struct ik_sim *s, int task);
+/* The task's timer lives on its CPU (t->cpu): that CPU's timer list holds it, for the
+   governor's sleep length.  0, or -1 when out of memory. */
+int sim_timer_register(struct ik_sim *s, int task);
+/* Room for `cap` timers in every CPU's list, so that tasks can move at run time. */
+int sim_timer_reserve(struct ik_sim *s, int cap);
+/* A blocked task sleeps until `until` on the CPU it last ran on (usleep, nanosleep). */
+void sim_task_sleep(struct ik_sim *s, int task, int64_t until);
+/* How many task timers the scenario's workload needs (timer ids are fixed at set-up). */
+int sim_workload_max_tasks(const struct ik_scenario *sc);
+/* The workload's own figures into the result (0, or -1 when out of memory), and its state freed. */
+int sim_workload_result(struct ik_sim *s, struct ik_run_result *out);
+void sim_workload_free(struct ik_sim *s);
+
+/* workload_server.c */
+int sim_server_setup(struct ik_sim *s, char *err, size_t errlen);
+/* The arrival timer (task 0) fired: a request's device interrupt on the IRQ CPU. */
+void sim_server_arrival(struct ik_sim *s);
+/* An interrupt handler that ran in the idle loop of cpu ended. */
+void sim_server_handler_done(struct ik_sim *s, int cpu);
+/* A worker finished serving its request. */
+void sim_server_worker_done(struct ik_sim *s, int task);
+int sim_server_result(struct ik_sim *s, struct ik_run_result *out);
+void sim_server_free(struct ik_sim *s);
+
+/* workload_schbench.c */
+int sim_schbench_setup(struct ik_sim *s, char *err, size_t errlen);
+void sim_schbench_task_done(struct ik_sim *s, int task);
+int sim_schbench_result(struct ik_sim *s, struct ik_run_result *out);
+void sim_schbench_free(struct ik_sim *s);
+
+/* workload_rtapp.c */
+int sim_rtapp_setup(struct ik_sim *s, char *err, size_t errlen);
+void sim_rtapp_task_done(struct ik_sim *s, int task);
+int sim_rtapp_result(struct ik_sim *s, struct ik_run_result *out);
+void sim_rtapp_free(struct ik_sim *s);
+
+/* workload_learned.c */
+int sim_learned_setup(struct ik_sim *s, char *err, size_t errlen);
+void sim_learned_task_done(struct ik_sim *s, int task);
+/* A task timer fired: if it is one of the hidden clocks, its remote wake-up (true). */
+bool sim_learned_clock(struct ik_sim *s, int task);
+void sim_learned_irq(struct ik_sim *s, int cpu);     /* its TIMER_IRQ fired */
+void sim_learned_handler_done(struct ik_sim *s, int cpu);
+int sim_learned_result(struct ik_sim *s, struct ik_run_result *out);
+void sim_learned_free(struct ik_sim *s);
 
 #endif

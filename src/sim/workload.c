@@ -14,6 +14,8 @@
  *           next to an idle SMT sibling.
  * ipi       one CPU sends an IPI to another every period, as wake-latency benchmarks do;
  *           each IPI's latency (send to handler) is a sample.
+ * server    open-loop requests by device interrupt, worker threads, a queue
+ *           (workload_server.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,21 +77,63 @@ static int alloc_tasks(struct ik_sim *s, int n)
 		s->tasks[i].woken_at = -1;
 		s->tasks[i].peer = -1;
 		s->tasks[i].state = TASK_BLOCKED;
+		s->tasks[i].timer_cpu = -1;
 	}
 	return 0;
 }
 
-/* Task timers fire on their task's CPU; the CPU keeps a list of them for its sleep length. */
-static int register_timer(struct ik_sim *s, int task)
+static int grow_timers(struct sim_cpu *c, int cap)
 {
-	struct sim_cpu *c = &s->cpus[s->tasks[task].cpu];
-	int *grown = realloc(c->timer_tasks, (size_t)(c->ntimers + 1) * sizeof(*grown));
-
+	if (cap <= c->timer_cap)
+		return 0;
+	int *grown = realloc(c->timer_tasks, (size_t)cap * sizeof(*grown));
 	if (!grown)
 		return -1;
 	c->timer_tasks = grown;
-	c->timer_tasks[c->ntimers++] = task;
+	c->timer_cap = cap;
 	return 0;
+}
+
+/* Task timers fire on their task's CPU; the CPU keeps a list of them for its sleep length. */
+int sim_timer_register(struct ik_sim *s, int task)
+{
+	struct sim_task *t = &s->tasks[task];
+	struct sim_cpu *c = &s->cpus[t->cpu];
+
+	if (c->ntimers == c->timer_cap && grow_timers(c, 2 * c->timer_cap + 4))
+		return -1;
+	c->timer_tasks[c->ntimers++] = task;
+	t->timer_cpu = t->cpu;
+	return 0;
+}
+
+int sim_timer_reserve(struct ik_sim *s, int cap)
+{
+	for (int cpu = 0; cpu < s->ncpus; cpu++)
+		if (grow_timers(&s->cpus[cpu], cap))
+			return -1;
+	return 0;
+}
+
+void sim_task_sleep(struct ik_sim *s, int task, int64_t until)
+{
+	struct sim_task *t = &s->tasks[task];
+
+	if (t->timer_cpu != t->cpu) {
+		if (t->timer_cpu >= 0) {
+			struct sim_cpu *old = &s->cpus[t->timer_cpu];
+			for (int i = 0; i < old->ntimers; i++)
+				if (old->timer_tasks[i] == task) {
+					old->timer_tasks[i] = old->timer_tasks[--old->ntimers];
+					break;
+				}
+			t->timer_cpu = -1;
+		}
+		/* sim_timer_reserve() made room: this does not allocate */
+		if (sim_timer_register(s, task))
+			t->timer_cpu = -1;
+	}
+	ik_eq_arm(&s->eq, task_timer_id(s, task), until);
 }
 
 /* The task's first wake-up: its timer at start_ms plus a random part of start_spread_ns
@@ -98,7 +142,7 @@ static int start_in_spread(struct ik_sim *s, int task)
 {
 	const struct ik_workload *w = &s->sc->workload;
 
-	if (register_timer(s, task))
+	if (sim_timer_register(s, task))
 		return -1;
 	ik_eq_arm(&s->eq, task_timer_id(s, task),
 		  w->start_ns + (int64_t)(ik_rng_unit(&s->rng) * (double)w->start_spread_ns));
@@ -195,7 +239,7 @@ static int setup_spin(struct ik_sim *s, char *err, size_t errlen)
 		t->pinned = true;
 		t->busy_loop = true;
 		t->work_ns = w->task_work_ns;
-		if (register_timer(s, i))
+		if (sim_timer_register(s, i))
 			goto oom;
 		ik_eq_arm(&s->eq, task_timer_id(s, i), w->start_ns);
 	}
@@ -222,7 +266,7 @@ static int setup_ipi(struct ik_sim *s, char *err, size_t errlen)
 	s->tasks[0].cpu = from;
 	s->tasks[0].peer = to;
 	s->tasks[0].pinned = true;
-	if (register_timer(s, 0))
+	if (sim_timer_register(s, 0))
 		goto oom;
 	ik_eq_arm(&s->eq, task_timer_id(s, 0), w->start_ns + w->period_ns);
 	return 0;
@@ -251,7 +295,7 @@ static int setup_periodic(struct ik_sim *s, char *err, size_t errlen)
 		t->pinned = true;
 		t->work_ns = w->task_work_ns;
 		t->period_start = w->start_ns + (int64_t)(ik_rng_unit(&s->rng) * (double)period);
-		if (register_timer(s, i))
+		if (sim_timer_register(s, i))
 			goto oom;
 		ik_eq_arm(&s->eq, task_timer_id(s, i), t->period_start + period);
 	}
@@ -287,6 +331,7 @@ static int setup_side_spinners(struct ik_sim *s, char *err, size_t errlen)
 		memset(t, 0, sizeof(*t));
 		t->next = t->peer = -1;
 		t->woken_at = -1;
+		t->timer_cpu = -1;
 		t->state = TASK_BLOCKED;
 		t->cpu = w->side_spin_cpus[i];
 		if (t->cpu >= s->ncpus) {
@@ -296,7 +341,7 @@ static int setup_side_spinners(struct ik_sim *s, char *err, size_t errlen)
 		}
 		t->pinned = t->busy_loop = t->side = true;
 		t->work_ns = w->side_spin_work_ns;
-		if (register_timer(s, first + i))
+		if (sim_timer_register(s, first + i))
 			goto oom;
 		ik_eq_arm(&s->eq, task_timer_id(s, first + i), w->start_ns);
 	}
@@ -327,8 +372,67 @@ static int setup_main(struct ik_sim *s, char *err, size_t errlen)
 		return setup_spin(s, err, errlen);
 	case IK_WORKLOAD_IPI:
 		return setup_ipi(s, err, errlen);
+	case IK_WORKLOAD_SERVER:
+		return sim_server_setup(s, err, errlen);
+	case IK_WORKLOAD_SCHBENCH:
+		return sim_schbench_setup(s, err, errlen);
+	case IK_WORKLOAD_RTAPP:
+		return sim_rtapp_setup(s, err, errlen);
+	case IK_WORKLOAD_LEARNED:
+		return sim_learned_setup(s, err, errlen);
 	}
 	return 0;
+}
+
+int sim_workload_max_tasks(const struct ik_scenario *sc)
+{
+	const struct ik_workload *w = &sc->workload;
+	int n = 0;
+
+	switch (w->kind) {
+	case IK_WORKLOAD_PINGPONG:
+	case IK_WORKLOAD_STREAM:
+		n = 2 * w->pairs;
+		break;
+	case IK_WORKLOAD_PERIODIC:
+	case IK_WORKLOAD_SPIN:
+		n = w->tasks;
+		break;
+	case IK_WORKLOAD_IPI:
+		n = 1;
+		break;
+	case IK_WORKLOAD_SERVER:
+		n = 1 + w->workers;
+		break;
+	case IK_WORKLOAD_SCHBENCH:
+		n = w->message_threads * (1 + w->workers);
+		break;
+	case IK_WORKLOAD_RTAPP:
+		n = w->rtapp_instances;
+		break;
+	case IK_WORKLOAD_LEARNED:
+		n = 2 * w->learned_cpus;
+		break;
+	case IK_WORKLOAD_POISSON:
+	case IK_WORKLOAD_IDLE:
+		break;
+	}
+	return n + w->nside_spin_cpus;
+}
+
+int sim_workload_result(struct ik_sim *s, struct ik_run_result *out)
+{
+	if (sim_server_result(s, out) || sim_rtapp_result(s, out) || sim_learned_result(s, out))
+		return -1;
+	return sim_schbench_result(s, out);
+}
+
+void sim_workload_free(struct ik_sim *s)
+{
+	sim_server_free(s);
+	sim_schbench_free(s);
+	sim_rtapp_free(s);
+	sim_learned_free(s);
 }
 
 int sim_workload_setup(struct ik_sim *s, char *err, size_t errlen)
@@ -390,6 +494,18 @@ void sim_workload_task_done(struct ik_sim *s, int task)
 			s->messages++;
 		break;
 	case IK_WORKLOAD_IPI:
+		break;
+	case IK_WORKLOAD_SERVER:
+		sim_server_worker_done(s, task);
+		break;
+	case IK_WORKLOAD_SCHBENCH:
+		sim_schbench_task_done(s, task);
+		break;
+	case IK_WORKLOAD_RTAPP:
+		sim_rtapp_task_done(s, task);
+		break;
+	case IK_WORKLOAD_LEARNED:
+		sim_learned_task_done(s, task);
 		break;
 	case IK_WORKLOAD_POISSON:
 	case IK_WORKLOAD_IDLE:

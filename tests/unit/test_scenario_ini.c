@@ -360,7 +360,7 @@ static void error_values(void **state)
 	expect_error(HEAD "[workload]\nirq_rate_hz = nan\n", "got 'nan'", NULL);
 	expect_error(HEAD "[workload]\nirq_rate_hz = 1e8\n", "got '1e8'", NULL);
 	expect_error(HEAD "[workload]\ntype = tbench\n", "[workload] type: expected one of: "
-		     "pingpong periodic poisson idle stream spin ipi, got 'tbench'", NULL);
+		     "pingpong periodic poisson idle stream spin ipi server schbench rtapp learned, got 'tbench'", NULL);
 	expect_error(HEAD "[workload]\nplacement = anywhere\n", "expected one of: same_core "
 		     "same_package cross_package wake_idle", NULL);
 	expect_error("[scenario]\nname = t\nplatform = amd-zen3\nduration_ms = 0\n",

@@ -1,0 +1,64 @@
+/*
+ * idlekit: a workload learned from a trace (`idlekit workload learn`, workload.type =
+ * learned).  Per CPU and per wake cause: how many idle periods the recording had, their
+ * lengths, and the busy time that followed each (so idle time and busy time are both
+ * conditioned on the cause).  Lengths are kept as sorted samples (at most
+ * IK_LEARNED_MAX_SAMPLES, evenly spaced order statistics when there were more) and
+ * resampled: the model reproduces the recording's distributions, not a fitted shape.
+ *
+ * File format ("idlekit-learned 1", text, one record per line, '#' comments):
+ *
+ *   idlekit-learned 1
+ *   source NAME                    the trace it was learned from (informational)
+ *   cpus N
+ *   cause CPU CAUSE PERIODS        CAUSE: timer tick ipi irq unknown remote none
+ *   idle CPU CAUSE NS NS ...       idle periods: entry to the wake event, ns (the
+ *                                  residency less the state's advertised exit latency),
+ *                                  non-decreasing
+ *   busy CPU CAUSE NS NS ...       busy time after such a period, ns, non-decreasing
+ *   busy_cpu CPU                   a CPU that never idled: always busy
+ */
+#ifndef IDLEKIT_LEARNED_H
+#define IDLEKIT_LEARNED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define IK_LEARNED_CAUSES 7 /* enum ik_trace_cause with NONE */
+#define IK_LEARNED_MAX_SAMPLES 256
+
+struct ik_learned_samples {
+	int n;
+	int64_t v[IK_LEARNED_MAX_SAMPLES];
+};
+
+struct ik_learned_cpu {
+	bool always_busy;
+	uint64_t periods[IK_LEARNED_CAUSES];
+	struct ik_learned_samples idle[IK_LEARNED_CAUSES];
+	struct ik_learned_samples busy[IK_LEARNED_CAUSES];
+};
+
+struct ik_learned {
+	char source[128];
+	int cpus;
+	struct ik_learned_cpu *cpu; /* cpus entries */
+};
+
+struct ik_trace_reader;
+/* Learn from a whole trace.  0, or IK_TRACE_EINPUT / IK_TRACE_EFAIL with the message. */
+int ik_learn_trace(struct ik_trace_reader *r, const char *source, struct ik_learned *out,
+		   char *err, size_t errlen);
+int ik_learned_write(FILE *out, const struct ik_learned *m);
+/* Read the file format above: 0, or -1 with "ORIGIN:LINE: expected ..., got ...". */
+int ik_learned_parse(const char *origin, const char *text, size_t len, struct ik_learned *out,
+		     char *err, size_t errlen);
+int ik_learned_load(const char *path, struct ik_learned *out, char *err, size_t errlen);
+void ik_learned_free(struct ik_learned *m);
+/* A platform INI text for the trace's own machine (its first driver's table, exits at the
+   advertised latencies, no IPI or context-switch cost: the recording does not say them). */
+int ik_learned_platform_ini(FILE *out, const struct ik_trace_reader *r, const char *name);
+
+#endif

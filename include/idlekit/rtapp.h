@@ -1,0 +1,82 @@
+/*
+ * idlekit: rt-app workload files (the JSON format of github.com/scheduler-tools/rt-app),
+ * read into a program the simulator runs (workload.type = rtapp).  docs/workloads.md
+ * lists what is supported; anything else is refused with its JSON path.
+ */
+#ifndef IDLEKIT_RTAPP_H
+#define IDLEKIT_RTAPP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum ik_rtapp_event_kind {
+	IK_RTAPP_RUN,     /* work, ns at the calibration (base) frequency */
+	IK_RTAPP_RUNTIME, /* work that lasts ns whatever the frequency */
+	IK_RTAPP_SLEEP,   /* sleep ns from now */
+	IK_RTAPP_TIMER,   /* sleep until the timer's next period */
+	IK_RTAPP_BARRIER, /* wait until every user of the barrier is there */
+	IK_RTAPP_WAIT,    /* block on a condition until signalled */
+	IK_RTAPP_SIGNAL,  /* wake the first waiter of a condition */
+	IK_RTAPP_BROAD,   /* wake every waiter of a condition */
+	IK_RTAPP_SUSPEND, /* block until resumed */
+	IK_RTAPP_RESUME,  /* wake the suspended instances of a task */
+	IK_RTAPP_MEM,     /* write bytes: work of bytes / mem_bytes_per_us */
+	IK_RTAPP_YIELD,   /* go to the back of the run queue */
+};
+
+struct ik_rtapp_event {
+	enum ik_rtapp_event_kind kind;
+	int64_t ns;      /* run, runtime, sleep: duration; timer: period */
+	int64_t bytes;   /* mem */
+	int res;         /* timer, barrier, wait/signal/broad: resource; resume: task index */
+	bool absolute;   /* timer mode */
+};
+
+struct ik_rtapp_phase {
+	int loop;        /* times the phase runs before the next, >= 1 */
+	int ncpus;       /* affinity from this phase on; 0 = unchanged */
+	int cpus[64];
+	int first_event, nevents;
+};
+
+struct ik_rtapp_task {
+	char name[64];
+	int instances;
+	int loop;        /* times the phases run, -1 = until the end */
+	int64_t delay_ns;
+	int ncpus;       /* 0 = any CPU */
+	int cpus[64];
+	int first_phase, nphases;
+};
+
+enum ik_rtapp_res_kind { IK_RTAPP_RES_TIMER, IK_RTAPP_RES_BARRIER, IK_RTAPP_RES_COND };
+struct ik_rtapp_resource {
+	char name[64];
+	enum ik_rtapp_res_kind kind;
+	bool unique;     /* timer named "unique...": one per task instance */
+	int users;       /* barrier: references over all task instances */
+};
+
+struct ik_rtapp {
+	int64_t duration_ns; /* global duration; -1 = until the simulation ends */
+	int64_t calib_ns;    /* ns per loop of a run event; 0 = calibrated on a CPU (exact) */
+	int ntasks, nphases, nevents, nres;
+	struct ik_rtapp_task *tasks;
+	struct ik_rtapp_phase *phases;
+	struct ik_rtapp_event *events;
+	struct ik_rtapp_resource *res;
+	bool has_mem;        /* a mem event: needs workload.mem_bytes_per_us */
+};
+
+/*
+ * Parse rt-app JSON.  `origin` names the file in messages.  Returns 0, or -1 with one
+ * message naming the file, the JSON path (tasks.thread0.phases.p1.foo) and what was
+ * expected in err.
+ */
+int ik_rtapp_parse(const char *origin, const char *text, size_t len, struct ik_rtapp *out,
+		   char *err, size_t errlen);
+int ik_rtapp_load(const char *path, struct ik_rtapp *out, char *err, size_t errlen);
+void ik_rtapp_free(struct ik_rtapp *r);
+
+#endif

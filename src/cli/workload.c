@@ -1,0 +1,159 @@
+/*
+ * idlekit workload learn TRACE -o W.ini: a workload learned from a recording, written as a
+ * scenario (W.ini), its model (W.learned) and the recording's own platform (W.platform.ini,
+ * the trace's table), so that `idlekit sim W.ini` re-simulates it and `--set
+ * scenario.platform=...` moves it to any other machine.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "idlekit/governor.h"
+#include "idlekit/learned.h"
+#include "idlekit/trace.h"
+
+static const char help[] =
+	"usage: idlekit workload learn TRACE -o W.ini\n"
+	"\n"
+	"Learn a workload from an idle trace (docs/trace-format.md): per CPU and wake cause\n"
+	"(timer, tick, ipi, irq, remote, ...), how often the cause ended an idle period, the\n"
+	"lengths of those periods and the busy time after them.  Writes three files:\n"
+	"  W.ini           a scenario with workload.type = learned (governor and HZ from the\n"
+	"                  trace when it says them, duration the trace's length, at least 1 s)\n"
+	"  W.learned       the model (format in include/idlekit/learned.h)\n"
+	"  W.platform.ini  the trace's machine as far as its header tells (its table)\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output W.ini   the scenario to write (required)\n"
+	"  --lenient            skip bad event lines of the trace instead of stopping\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"Examples:\n"
+	"  idlekit workload learn tests/fixtures/traces/recorded-sched.trace -o /tmp/w.ini\n"
+	"  idlekit sim /tmp/w.ini                    # on the trace's own table\n"
+	"  idlekit sim /tmp/w.ini --set scenario.platform=intel-spr --set cpuidle.governor=teo\n";
+
+/* "dir/name.ini" -> "dir/name" + suffix. */
+static int sibling(char *out, size_t len, const char *ini, const char *suffix)
+{
+	size_t n = strlen(ini);
+	if (n > 4 && strcmp(ini + n - 4, ".ini") == 0)
+		n -= 4;
+	int k = snprintf(out, len, "%.*s%s", (int)n, ini, suffix);
+	return k > 0 && (size_t)k < len ? 0 : -1;
+}
+
+static const char *base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+static int learn(int argc, char **argv)
+{
+	static const struct option opts[] = { { "output", required_argument, NULL, 'o' },
+					      { "lenient", no_argument, NULL, 'l' },
+					      { "help", no_argument, NULL, 'h' },
+					      { NULL, 0, NULL, 0 } };
+	const char *out = NULL;
+	bool lenient = false;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'l':
+			lenient = true;
+			break;
+		case 'h':
+			fputs(help, stdout);
+			return EXIT_OK;
+		default:
+			fputs(help, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc || !out) {
+		fprintf(stderr, "idlekit workload learn: expected TRACE and -o W.ini\n\n%s", help);
+		return EXIT_USAGE;
+	}
+	const char *path = argv[optind];
+	char model[4096], plat[4096], err[512];
+	if (sibling(model, sizeof(model), out, ".learned") ||
+	    sibling(plat, sizeof(plat), out, ".platform.ini")) {
+		fprintf(stderr, "idlekit workload learn: -o: path too long\n");
+		return EXIT_USAGE;
+	}
+	FILE *in = fopen(path, "r");
+	if (!in) {
+		fprintf(stderr, "idlekit workload learn: %s: cannot open\n", path);
+		return EXIT_USAGE;
+	}
+	struct ik_trace_reader *r = NULL;
+	struct ik_learned m;
+	int rc = ik_trace_open_file(in, path, lenient, &r, err, sizeof(err));
+	if (rc == 0)
+		rc = ik_learn_trace(r, base(path), &m, err, sizeof(err));
+	if (rc != 0) {
+		fprintf(stderr, "idlekit workload learn: %s\n", err);
+		if (r)
+			ik_trace_close(r);
+		fclose(in);
+		return rc == IK_TRACE_EFAIL ? EXIT_FAIL : EXIT_USAGE;
+	}
+	const struct ik_trace_header *h = ik_trace_header(r);
+	struct cli_output o_model, o_plat, o_sc;
+	int ok = 0;
+	if (cli_output_open(&o_model, model) == 0) {
+		ok = ik_learned_write(o_model.fp, &m) == 0;
+		if (cli_output_close(&o_model, ok))
+			ok = 0;
+	}
+	if (ok && cli_output_open(&o_plat, plat) == 0) {
+		ok = ik_learned_platform_ini(o_plat.fp, r, base(path)) == 0;
+		if (cli_output_close(&o_plat, ok))
+			ok = 0;
+	} else {
+		ok = 0;
+	}
+	if (ok && cli_output_open(&o_sc, out) == 0) {
+		const char *gov = h->governor[0] && ik_governor_find(h->governor) ? h->governor : "menu";
+		fprintf(o_sc.fp, "; A workload learned from %s by idlekit workload learn.\n"
+				 "; Its model is %s; its platform the trace's own table (%s):\n"
+				 "; --set scenario.platform=NAME runs it on another machine.\n"
+				 "[scenario]\nname = learned-%.40s\nplatform = %s\n"
+				 "duration_ms = 2000\nwarmup_ms = 100\n\n[kernel]\nhz = %d\n\n"
+				 "[cpuidle]\ngovernor = %s\n\n[workload]\ntype = learned\nfile = %s\n",
+			path, base(model), base(plat), base(path), base(plat), h->hz, gov, base(model));
+		ok = !ferror(o_sc.fp);
+		if (cli_output_close(&o_sc, ok))
+			ok = 0;
+	} else {
+		ok = 0;
+	}
+	ik_learned_free(&m);
+	ik_trace_close(r);
+	fclose(in);
+	if (!ok) {
+		fprintf(stderr, "idlekit workload learn: could not write %s and its two files\n", out);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+int cmd_workload(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "learn") == 0)
+		return learn(argc - 1, argv + 1);
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		fputs(help, stdout);
+		return EXIT_OK;
+	}
+	fprintf(stderr, "idlekit workload: expected 'learn'\n\n%s", help);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,281 @@
+/*
+ * The learned-workload file (format in include/idlekit/learned.h): read, checking every
+ * line, with one message "ORIGIN:LINE: expected ..., got ..." on the first bad one.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlekit/learned.h"
+
+#define MAX_CPUS 8192
+#define MAX_NS 3600000000000LL
+
+static const char *const cause_names[IK_LEARNED_CAUSES] = { "timer",   "tick",   "ipi", "irq",
+							     "unknown", "remote", "none" };
+
+struct lreader {
+	const char *origin;
+	int line;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct lreader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct lreader *r, const char *fmt, ...)
+{
+	char msg[300];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (r->err && r->errlen)
+		snprintf(r->err, r->errlen, "%s:%d: %s", r->origin, r->line, msg);
+	return -1;
+}
+
+/* The next blank-separated word of *p (NUL-terminated in place), or NULL. */
+static char *word(char **p)
+{
+	char *s = *p;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!*s)
+		return NULL;
+	char *e = s;
+	while (*e && *e != ' ' && *e != '\t')
+		e++;
+	if (*e)
+		*e++ = '\0';
+	*p = e;
+	return s;
+}
+
+static const char *shown(const char *w, char *buf, size_t len)
+{
+	size_t n = 0;
+	for (; w && *w && n + 4 < len; w++)
+		buf[n++] = (*w >= 0x20 && *w < 0x7f) ? *w : '?';
+	buf[n] = '\0';
+	return buf;
+}
+
+static int number(struct lreader *r, const char *w, long long max, const char *what, long long *out)
+{
+	char b[48];
+	if (!w)
+		return fail(r, "expected %s, got the end of the line", what);
+	char *end;
+	errno = 0;
+	long long v = strtoll(w, &end, 10);
+	if (*end || end == w || errno || v < 0 || v > max || w[0] == '-' || w[0] == '+')
+		return fail(r, "expected %s (0..%lld), got '%s'", what, max, shown(w, b, sizeof(b)));
+	*out = v;
+	return 0;
+}
+
+static int cpu_cause(struct lreader *r, char **p, const struct ik_learned *m, int *cpu, int *cause)
+{
+	long long c;
+	char b[48];
+	if (m->cpus == 0)
+		return fail(r, "expected 'cpus N' before the CPUs' lines");
+	if (number(r, word(p), m->cpus - 1, "a CPU number", &c))
+		return -1;
+	*cpu = (int)c;
+	if (!cause)
+		return 0;
+	const char *w = word(p);
+	for (int k = 0; k < IK_LEARNED_CAUSES; k++)
+		if (w && strcmp(w, cause_names[k]) == 0) {
+			*cause = k;
+			return 0;
+		}
+	return fail(r, "expected a cause (timer tick ipi irq unknown remote none), got '%s'",
+		    w ? shown(w, b, sizeof(b)) : "");
+}
+
+static int samples(struct lreader *r, char *p, struct ik_learned_samples *s)
+{
+	const char *w;
+	if (s->n > 0)
+		return fail(r, "expected one line of these per CPU and cause, got a second one");
+	while ((w = word(&p))) {
+		long long v;
+		if (s->n == IK_LEARNED_MAX_SAMPLES)
+			return fail(r, "expected at most %d samples, got more", IK_LEARNED_MAX_SAMPLES);
+		if (number(r, w, MAX_NS, "a length in ns", &v))
+			return -1;
+		if (s->n > 0 && v < s->v[s->n - 1])
+			return fail(r, "expected non-decreasing lengths, got %lld after %lld", v,
+				    (long long)s->v[s->n - 1]);
+		s->v[s->n++] = v;
+	}
+	if (s->n == 0)
+		return fail(r, "expected at least one length in ns, got none");
+	return 0;
+}
+
+static int parse_line(struct lreader *r, char *p, struct ik_learned *m, bool *header)
+{
+	char b[48];
+	char *w = word(&p);
+	if (!w || w[0] == '#')
+		return 0;
+	if (!*header) {
+		const char *v = word(&p);
+		if (strcmp(w, "idlekit-learned") || !v || strcmp(v, "1") || word(&p))
+			return fail(r, "expected 'idlekit-learned 1', got '%s'", shown(w, b, sizeof(b)));
+		*header = true;
+		return 0;
+	}
+	if (!strcmp(w, "source")) {
+		const char *v = word(&p);
+		snprintf(m->source, sizeof(m->source), "%s", v ? v : "");
+		return 0;
+	}
+	if (!strcmp(w, "cpus")) {
+		long long n;
+		if (m->cpus)
+			return fail(r, "expected one 'cpus' line, got a second one");
+		if (number(r, word(&p), MAX_CPUS, "a number of CPUs", &n))
+			return -1;
+		if (n == 0)
+			return fail(r, "expected 1..%d CPUs, got 0", MAX_CPUS);
+		m->cpu = calloc((size_t)n, sizeof(*m->cpu));
+		if (!m->cpu)
+			return fail(r, "out of memory");
+		m->cpus = (int)n;
+		return 0;
+	}
+	int cpu = 0, cause = 0;
+	if (!strcmp(w, "busy_cpu")) {
+		if (cpu_cause(r, &p, m, &cpu, NULL))
+			return -1;
+		m->cpu[cpu].always_busy = true;
+	} else if (!strcmp(w, "cause")) {
+		long long n;
+		if (cpu_cause(r, &p, m, &cpu, &cause) ||
+		    number(r, word(&p), 1LL << 50, "a number of periods", &n))
+			return -1;
+		m->cpu[cpu].periods[cause] = (uint64_t)n;
+	} else if (!strcmp(w, "idle") || !strcmp(w, "busy")) {
+		if (cpu_cause(r, &p, m, &cpu, &cause))
+			return -1;
+		return samples(r, p, w[0] == 'i' ? &m->cpu[cpu].idle[cause] : &m->cpu[cpu].busy[cause]);
+	} else {
+		return fail(r, "expected source, cpus, cause, idle, busy or busy_cpu, got '%s'",
+			    shown(w, b, sizeof(b)));
+	}
+	if (word(&p))
+		return fail(r, "expected the end of the line after its values");
+	return 0;
+}
+
+int ik_learned_parse(const char *origin, const char *text, size_t len, struct ik_learned *out,
+		     char *err, size_t errlen)
+{
+	struct lreader r = { origin ? origin : "<learned>", 0, err, errlen };
+	struct ik_learned m;
+	bool header = false;
+	size_t at = 0;
+	char *line = malloc(65536);
+
+	memset(&m, 0, sizeof(m));
+	if (!line) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	while (at < len) {
+		size_t e = at;
+		while (e < len && text[e] != '\n')
+			e++;
+		r.line++;
+		size_t n = e - at;
+		if (n && text[at + n - 1] == '\r')
+			n--;
+		if (n >= 65536 || memchr(text + at, '\0', n)) {
+			fail(&r, "expected a text line shorter than 64 KiB");
+			goto bad;
+		}
+		memcpy(line, text + at, n);
+		line[n] = '\0';
+		if (parse_line(&r, line, &m, &header))
+			goto bad;
+		at = e + 1;
+	}
+	r.line++;
+	if (!header) {
+		fail(&r, "expected 'idlekit-learned 1', got the end of the file");
+		goto bad;
+	}
+	if (m.cpus == 0) {
+		fail(&r, "expected a 'cpus N' line, got the end of the file");
+		goto bad;
+	}
+	for (int c = 0; c < m.cpus; c++) {
+		const struct ik_learned_cpu *cpu = &m.cpu[c];
+		bool any = false;
+		for (int k = 0; k < IK_LEARNED_CAUSES; k++) {
+			if (cpu->periods[k] > 0 && cpu->idle[k].n == 0) {
+				fail(&r, "CPU %d cause %s: expected its 'idle' line, got none", c,
+				     cause_names[k]);
+				goto bad;
+			}
+			any |= cpu->periods[k] > 0;
+		}
+		if (any && cpu->always_busy) {
+			fail(&r, "CPU %d: expected either idle periods or busy_cpu, got both", c);
+			goto bad;
+		}
+	}
+	free(line);
+	*out = m;
+	return 0;
+bad:
+	free(line);
+	ik_learned_free(&m);
+	return -1;
+}
+
+int ik_learned_load(const char *path, struct ik_learned *out, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open the learned workload", path);
+		return -1;
+	}
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		size_t n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (len < cap)
+			break;
+		if (cap >= (64u << 20)) {
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		char *g = realloc(buf, cap * 2);
+		if (!g) {
+			free(buf);
+			buf = NULL;
+			break;
+		}
+		buf = g;
+		cap *= 2;
+	}
+	bool bad = ferror(f);
+	fclose(f);
+	if (!buf || bad) {
+		free(buf);
+		snprintf(err, errlen, "%s: cannot read it (or larger than 64 MiB)", path);
+		return -1;
+	}
+	int rc = ik_learned_parse(path, buf, len, out, err, errlen);
+	free(buf);
+	return rc;
+}

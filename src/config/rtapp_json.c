@@ -1,0 +1,624 @@
+/*
+ * rt-app's JSON workload files, read with jansson.
+ *
+ * The format (rt-app's doc/tutorial.txt): a "global" object (duration in s, calibration as
+ * "CPUn" or ns per loop, and logging options that do not change what runs) and a "tasks"
+ * object whose keys name threads.  A thread has properties (instance, loop, cpus, delay,
+ * policy) and either a "phases" object or its events directly; a phase has properties
+ * (loop, cpus) and events.  Events are keys matched by prefix, as rt-app does, so that one
+ * object can hold several of a kind (run0, sleep0, run1, ...): run, runtime, sleep, timer,
+ * barrier, wait, signal, broad, suspend, resume, mem, yield.  Keys run in file order.
+ *
+ * Anything else (another event, a policy other than SCHED_OTHER, a key this reader does
+ * not know) is an error naming the file and the key's JSON path.
+ */
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlekit/rtapp.h"
+
+#define MAX_US 3600000000LL /* an hour */
+#define MAX_TASKS 1024
+#define MAX_INSTANCES 4096
+#define MAX_EVENTS (1 << 20)
+#define MAX_LOOP 1000000000LL
+
+struct reader {
+	const char *origin;
+	char *err;
+	size_t errlen;
+	struct ik_rtapp *r;
+	int cap_phases, cap_events, cap_res;
+	json_t *tasks; /* to resolve resume targets */
+};
+
+static int fail(struct reader *rd, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct reader *rd, const char *path, const char *fmt, ...)
+{
+	char msg[384];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (rd->err && rd->errlen)
+		snprintf(rd->err, rd->errlen, "%s: %s: %s", rd->origin, path, msg);
+	return -1;
+}
+
+/* parent.key, shortened (never overflowing) for messages. */
+static void join(char *out, size_t len, const char *parent, const char *key)
+{
+	char shown[72];
+	size_t n = 0;
+	for (const char *k = key; *k && n + 4 < sizeof(shown); k++)
+		shown[n++] = (*k >= 0x20 && *k < 0x7f) ? *k : '?';
+	shown[n] = '\0';
+	snprintf(out, len, "%s%s%s", parent, parent[0] ? "." : "", shown);
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static int get_int(struct reader *rd, const char *path, json_t *v, int64_t min, int64_t max,
+		   int64_t *out)
+{
+	if (!json_is_integer(v))
+		return fail(rd, path, "expected an integer %" PRId64 "..%" PRId64, min, max);
+	json_int_t x = json_integer_value(v);
+	if (x < min || x > max)
+		return fail(rd, path, "expected an integer %" PRId64 "..%" PRId64 ", got %" PRId64,
+			    min, max, (int64_t)x);
+	*out = (int64_t)x;
+	return 0;
+}
+
+static int get_cpus(struct reader *rd, const char *path, json_t *v, int *cpus, int *ncpus)
+{
+	size_t i;
+	json_t *c;
+	if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > 64)
+		return fail(rd, path, "expected an array of 1 to 64 CPU numbers");
+	json_array_foreach(v, i, c) {
+		int64_t cpu;
+		char p[256];
+		snprintf(p, sizeof(p), "%s[%zu]", path, i);
+		if (get_int(rd, p, c, 0, 8191, &cpu))
+			return -1;
+		cpus[i] = (int)cpu;
+	}
+	*ncpus = (int)json_array_size(v);
+	return 0;
+}
+
+static int grow(void **p, int *cap, int need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	int ncap = *cap ? *cap * 2 : 16;
+	while (ncap < need)
+		ncap *= 2;
+	void *g = realloc(*p, (size_t)ncap * size);
+	if (!g)
+		return -1;
+	*p = g;
+	*cap = ncap;
+	return 0;
+}
+
+/* The resource of this name and kind (created on first use); -1 on error. */
+static int resource(struct reader *rd, const char *path, const char *name,
+		    enum ik_rtapp_res_kind kind)
+{
+	struct ik_rtapp *r = rd->r;
+	if (strlen(name) == 0 || strlen(name) >= sizeof(r->res[0].name))
+		return fail(rd, path, "expected a name of 1 to 63 characters");
+	for (int i = 0; i < r->nres; i++)
+		if (strcmp(r->res[i].name, name) == 0) {
+			if (r->res[i].kind != kind)
+				return fail(rd, path, "'%s' is already used for another kind of event "
+					    "(a timer, a barrier and a condition need different names)",
+					    name);
+			return i;
+		}
+	if (grow((void **)&r->res, &rd->cap_res, r->nres + 1, sizeof(*r->res)))
+		return fail(rd, path, "out of memory");
+	struct ik_rtapp_resource *res = &r->res[r->nres];
+	memset(res, 0, sizeof(*res));
+	snprintf(res->name, sizeof(res->name), "%s", name);
+	res->kind = kind;
+	res->unique = kind == IK_RTAPP_RES_TIMER && starts(name, "unique");
+	return r->nres++;
+}
+
+static const char *string_of(json_t *v)
+{
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static int timer_event(struct reader *rd, const char *path, json_t *v, struct ik_rtapp_event *e)
+{
+	const char *key;
+	json_t *x;
+	const char *ref = NULL;
+	int64_t period = -1;
+	char p[256];
+
+	if (!json_is_object(v))
+		return fail(rd, path, "expected an object {\"ref\": NAME, \"period\": US, \"mode\": "
+			    "\"relative\" or \"absolute\"}");
+	json_object_foreach(v, key, x) {
+		join(p, sizeof(p), path, key);
+		if (strcmp(key, "ref") == 0) {
+			if (!(ref = string_of(x)))
+				return fail(rd, p, "expected a string");
+		} else if (strcmp(key, "period") == 0) {
+			if (get_int(rd, p, x, 1, MAX_US, &period))
+				return -1;
+		} else if (strcmp(key, "mode") == 0) {
+			const char *m = string_of(x);
+			if (!m || (strcmp(m, "relative") && strcmp(m, "absolute")))
+				return fail(rd, p, "expected \"relative\" or \"absolute\"");
+			e->absolute = strcmp(m, "absolute") == 0;
+		} else {
+			return fail(rd, p, "unknown key; a timer has ref, period and mode");
+		}
+	}
+	if (!ref || period < 0)
+		return fail(rd, path, "a timer needs \"ref\" and \"period\"");
+	e->kind = IK_RTAPP_TIMER;
+	e->ns = period * 1000;
+	e->res = resource(rd, path, ref, IK_RTAPP_RES_TIMER);
+	return e->res < 0 ? -1 : 0;
+}
+
+static int task_index(struct reader *rd, const char *name)
+{
+	const char *key;
+	json_t *x;
+	int i = 0;
+	json_object_foreach(rd->tasks, key, x) {
+		if (strcmp(key, name) == 0)
+			return i;
+		i++;
+	}
+	return -1;
+}
+
+/* One event key of a phase; `self` is the task's index (suspend's default). */
+static int parse_event(struct reader *rd, const char *path, const char *key, json_t *v,
+		       struct ik_rtapp_event *e, int self)
+{
+	int64_t x;
+	const char *s;
+
+	memset(e, 0, sizeof(*e));
+	if (starts(key, "runtime") || starts(key, "run") || starts(key, "sleep")) {
+		if (get_int(rd, path, v, 0, MAX_US, &x))
+			return -1;
+		e->kind = starts(key, "sleep") ? IK_RTAPP_SLEEP
+			  : starts(key, "runtime") ? IK_RTAPP_RUNTIME : IK_RTAPP_RUN;
+		e->ns = x * 1000;
+		if (e->kind == IK_RTAPP_RUN && rd->r->calib_ns > 0)
+			e->ns = e->ns / rd->r->calib_ns * rd->r->calib_ns; /* whole loops */
+		return 0;
+	}
+	if (starts(key, "timer"))
+		return timer_event(rd, path, v, e);
+	if (starts(key, "mem")) {
+		if (get_int(rd, path, v, 0, (int64_t)1 << 40, &x))
+			return -1;
+		e->kind = IK_RTAPP_MEM;
+		e->bytes = x;
+		rd->r->has_mem = true;
+		return 0;
+	}
+	if (starts(key, "barrier") || starts(key, "signal") || starts(key, "broad")) {
+		if (!(s = string_of(v)))
+			return fail(rd, path, "expected a string naming the %s",
+				    starts(key, "barrier") ? "barrier" : "condition");
+		e->kind = starts(key, "barrier") ? IK_RTAPP_BARRIER
+			  : starts(key, "signal") ? IK_RTAPP_SIGNAL : IK_RTAPP_BROAD;
+		e->res = resource(rd, path, s, e->kind == IK_RTAPP_BARRIER ? IK_RTAPP_RES_BARRIER
+									   : IK_RTAPP_RES_COND);
+		return e->res < 0 ? -1 : 0;
+	}
+	if (starts(key, "wait")) {
+		json_t *ref = json_is_object(v) ? json_object_get(v, "ref") : NULL;
+		const char *k;
+		json_t *y;
+		if (!ref || !(s = string_of(ref)))
+			return fail(rd, path, "expected an object {\"ref\": CONDITION, \"mutex\": NAME}");
+		json_object_foreach(v, k, y) {
+			char p[256];
+			join(p, sizeof(p), path, k);
+			if (strcmp(k, "ref") && strcmp(k, "mutex"))
+				return fail(rd, p, "unknown key; wait has ref and mutex");
+			if (!json_is_string(y))
+				return fail(rd, p, "expected a string");
+		}
+		e->kind = IK_RTAPP_WAIT;
+		e->res = resource(rd, path, s, IK_RTAPP_RES_COND);
+		return e->res < 0 ? -1 : 0;
+	}
+	if (starts(key, "suspend") || starts(key, "resume")) {
+		if (!(s = string_of(v)))
+			return fail(rd, path, "expected a string naming a task");
+		e->kind = starts(key, "suspend") ? IK_RTAPP_SUSPEND : IK_RTAPP_RESUME;
+		if (e->kind == IK_RTAPP_SUSPEND && s[0] == '\0') {
+			e->res = self;
+			return 0;
+		}
+		e->res = task_index(rd, s);
+		if (e->res < 0)
+			return fail(rd, path, "no task named '%.63s' in \"tasks\"", s);
+		if (e->kind == IK_RTAPP_SUSPEND && e->res != self)
+			return fail(rd, path, "a task suspends itself: expected \"\" or its own name");
+		return 0;
+	}
+	if (starts(key, "yield")) {
+		if (!json_is_string(v))
+			return fail(rd, path, "expected a string (may be empty)");
+		e->kind = IK_RTAPP_YIELD;
+		return 0;
+	}
+	static const char *const unsupported[] = { "lock", "unlock", "sync", "iorun", "fork" };
+	for (size_t i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++)
+		if (starts(key, unsupported[i]))
+			return fail(rd, path, "event '%s' is not supported by idlekit; supported: run "
+				    "runtime sleep timer barrier wait signal broad suspend resume mem "
+				    "yield", unsupported[i]);
+	return fail(rd, path, "unknown event or key; events: run runtime sleep timer barrier "
+		    "wait signal broad suspend resume mem yield (numbered, e.g. run0, as workgen "
+		    "writes them)");
+}
+
+/* The events and properties of one phase (or of a thread without "phases"). */
+static int parse_phase(struct reader *rd, const char *path, json_t *obj, int self,
+		       bool thread_level, struct ik_rtapp_phase *ph)
+{
+	struct ik_rtapp *r = rd->r;
+	const char *key;
+	json_t *v;
+	char p[256];
+
+	memset(ph, 0, sizeof(*ph));
+	ph->loop = 1;
+	ph->first_event = r->nevents;
+	json_object_foreach(obj, key, v) {
+		join(p, sizeof(p), path, key);
+		if (thread_level && (!strcmp(key, "instance") || !strcmp(key, "delay") ||
+				     !strcmp(key, "policy") || !strcmp(key, "loop") ||
+				     !strcmp(key, "cpus")))
+			continue; /* the thread's own properties, read by parse_task */
+		if (!thread_level && !strcmp(key, "loop")) {
+			int64_t x;
+			if (get_int(rd, p, v, 1, MAX_LOOP, &x))
+				return -1;
+			ph->loop = (int)x;
+			continue;
+		}
+		if (!thread_level && !strcmp(key, "cpus")) {
+			if (get_cpus(rd, p, v, ph->cpus, &ph->ncpus))
+				return -1;
+			continue;
+		}
+		if (r->nevents >= MAX_EVENTS)
+			return fail(rd, p, "more than %d events", MAX_EVENTS);
+		if (grow((void **)&r->events, &rd->cap_events, r->nevents + 1, sizeof(*r->events)))
+			return fail(rd, p, "out of memory");
+		if (parse_event(rd, p, key, v, &r->events[r->nevents], self))
+			return -1;
+		r->nevents++;
+	}
+	ph->nevents = r->nevents - ph->first_event;
+	if (ph->nevents == 0)
+		return fail(rd, path, "no events; expected at least one of run, sleep, timer, ...");
+	return 0;
+}
+
+static int parse_task(struct reader *rd, const char *name, json_t *obj, int self,
+		      struct ik_rtapp_task *t)
+{
+	struct ik_rtapp *r = rd->r;
+	char path[256], p[256];
+	json_t *v;
+	int64_t x;
+
+	join(path, sizeof(path), "tasks", name);
+	if (!json_is_object(obj))
+		return fail(rd, path, "expected an object describing the thread");
+	memset(t, 0, sizeof(*t));
+	if (strlen(name) >= sizeof(t->name))
+		return fail(rd, path, "a task name has at most 63 characters");
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->instances = 1;
+	t->loop = -1;
+	if ((v = json_object_get(obj, "instance"))) {
+		join(p, sizeof(p), path, "instance");
+		if (get_int(rd, p, v, 0, MAX_INSTANCES, &x))
+			return -1;
+		t->instances = (int)x;
+	}
+	if ((v = json_object_get(obj, "loop"))) {
+		join(p, sizeof(p), path, "loop");
+		if (get_int(rd, p, v, -1, MAX_LOOP, &x))
+			return -1;
+		if (x == 0)
+			return fail(rd, p, "expected -1 (forever) or a number of loops >= 1, got 0");
+		t->loop = (int)x;
+	}
+	if ((v = json_object_get(obj, "delay"))) {
+		join(p, sizeof(p), path, "delay");
+		if (get_int(rd, p, v, 0, MAX_US, &x))
+			return -1;
+		t->delay_ns = x * 1000;
+	}
+	if ((v = json_object_get(obj, "cpus"))) {
+		join(p, sizeof(p), path, "cpus");
+		if (get_cpus(rd, p, v, t->cpus, &t->ncpus))
+			return -1;
+	}
+	if ((v = json_object_get(obj, "policy"))) {
+		join(p, sizeof(p), path, "policy");
+		const char *s = string_of(v);
+		if (!s || strcmp(s, "SCHED_OTHER"))
+			return fail(rd, p, "only \"SCHED_OTHER\" is modelled (the model's scheduler "
+				    "has no priorities)");
+	}
+	t->first_phase = r->nphases;
+	json_t *phases = json_object_get(obj, "phases");
+	if (phases) {
+		const char *key;
+		json_t *ph;
+		const char *k2;
+		json_t *v2;
+		/* with "phases", the thread holds only its properties */
+		json_object_foreach(obj, k2, v2) {
+			if (strcmp(k2, "phases") && strcmp(k2, "instance") && strcmp(k2, "loop") &&
+			    strcmp(k2, "delay") && strcmp(k2, "cpus") && strcmp(k2, "policy")) {
+				join(p, sizeof(p), path, k2);
+				return fail(rd, p, "unknown key; with \"phases\", a thread has instance, "
+					    "loop, delay, cpus and policy");
+			}
+		}
+		char ppath[256];
+		join(ppath, sizeof(ppath), path, "phases");
+		if (!json_is_object(phases) || json_object_size(phases) == 0)
+			return fail(rd, ppath, "expected an object of phases");
+		json_object_foreach(phases, key, ph) {
+			join(p, sizeof(p), ppath, key);
+			if (!json_is_object(ph))
+				return fail(rd, p, "expected an object describing the phase");
+			if (grow((void **)&r->phases, &rd->cap_phases, r->nphases + 1, sizeof(*r->phases)))
+				return fail(rd, p, "out of memory");
+			if (parse_phase(rd, p, ph, self, false, &r->phases[r->nphases]))
+				return -1;
+			r->nphases++;
+		}
+	} else {
+		if (grow((void **)&r->phases, &rd->cap_phases, r->nphases + 1, sizeof(*r->phases)))
+			return fail(rd, path, "out of memory");
+		if (parse_phase(rd, path, obj, self, true, &r->phases[r->nphases]))
+			return -1;
+		r->nphases++;
+	}
+	t->nphases = r->nphases - t->first_phase;
+	return 0;
+}
+
+static int parse_global(struct reader *rd, json_t *g)
+{
+	struct ik_rtapp *r = rd->r;
+	const char *key;
+	json_t *v;
+	char p[256];
+	int64_t x;
+
+	if (!json_is_object(g))
+		return fail(rd, "global", "expected an object");
+	json_object_foreach(g, key, v) {
+		join(p, sizeof(p), "global", key);
+		if (!strcmp(key, "duration")) {
+			if (get_int(rd, p, v, -1, 3600 * 24, &x))
+				return -1;
+			r->duration_ns = x < 0 ? -1 : x * 1000000000LL;
+		} else if (!strcmp(key, "calibration")) {
+			const char *s = string_of(v);
+			if (s) {
+				if (strncmp(s, "CPU", 3) != 0)
+					return fail(rd, p, "expected \"CPUn\" or a number of ns per loop");
+				r->calib_ns = 0;
+			} else if (get_int(rd, p, v, 1, 1000000, &r->calib_ns)) {
+				return -1;
+			}
+		} else if (!strcmp(key, "default_policy")) {
+			const char *s = string_of(v);
+			if (!s || strcmp(s, "SCHED_OTHER"))
+				return fail(rd, p, "only \"SCHED_OTHER\" is modelled");
+		} else if (!strcmp(key, "pi_enabled")) {
+			if (!json_is_false(v))
+				return fail(rd, p, "mutexes are not modelled: expected false");
+		} else if (!strcmp(key, "logdir") || !strcmp(key, "log_basename") ||
+			   !strcmp(key, "log_size") || !strcmp(key, "ftrace") ||
+			   !strcmp(key, "gnuplot") || !strcmp(key, "lock_pages") ||
+			   !strcmp(key, "io_device") || !strcmp(key, "mem_buffer_size") ||
+			   !strcmp(key, "cumulative_slack")) {
+			continue; /* where rt-app logs, and buffers: nothing the simulation runs */
+		} else {
+			return fail(rd, p, "unknown or unsupported key; global has duration, "
+				    "calibration, default_policy and logging options");
+		}
+	}
+	return 0;
+}
+
+static void count_barrier_users(struct ik_rtapp *r)
+{
+	for (int t = 0; t < r->ntasks; t++) {
+		const struct ik_rtapp_task *task = &r->tasks[t];
+		for (int ph = task->first_phase; ph < task->first_phase + task->nphases; ph++)
+			for (int e = r->phases[ph].first_event;
+			     e < r->phases[ph].first_event + r->phases[ph].nevents; e++)
+				if (r->events[e].kind == IK_RTAPP_BARRIER)
+					r->res[r->events[e].res].users += task->instances;
+	}
+}
+
+int ik_rtapp_parse(const char *origin, const char *text, size_t len, struct ik_rtapp *out,
+		   char *err, size_t errlen)
+{
+	struct reader rd = { .origin = origin ? origin : "<rt-app>", .err = err, .errlen = errlen };
+	struct ik_rtapp r = { .duration_ns = -1 };
+	json_error_t je;
+	int rc = -1;
+
+	rd.r = &r;
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	if (!root) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s:%d:%d: %s%s", rd.origin, je.line, je.column, je.text,
+				 strstr(je.text, "duplicate") ? " (number repeated events: run0, run1, "
+				 "as rt-app's workgen does)" : "");
+		for (char *c = err; err && *c; c++) /* the input's bytes, quoted: one line */
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
+		return -1;
+	}
+	if (!json_is_object(root)) {
+		fail(&rd, "(top)", "expected an object with \"tasks\" (and \"global\")");
+		goto done;
+	}
+	const char *key;
+	json_t *v;
+	json_object_foreach(root, key, v) {
+		if (strcmp(key, "global") && strcmp(key, "tasks") && strcmp(key, "resources")) {
+			char p[256];
+			join(p, sizeof(p), "", key);
+			fail(&rd, p, "unknown key; an rt-app file has global, tasks and resources");
+			goto done;
+		}
+	}
+	json_t *g = json_object_get(root, "global");
+	if (g && parse_global(&rd, g))
+		goto done;
+	rd.tasks = json_object_get(root, "tasks");
+	if (!rd.tasks || !json_is_object(rd.tasks) || json_object_size(rd.tasks) == 0) {
+		fail(&rd, "tasks", "expected an object with at least one thread");
+		goto done;
+	}
+	if (json_object_size(rd.tasks) > MAX_TASKS) {
+		fail(&rd, "tasks", "more than %d threads", MAX_TASKS);
+		goto done;
+	}
+	r.tasks = calloc(json_object_size(rd.tasks), sizeof(*r.tasks));
+	if (!r.tasks) {
+		fail(&rd, "tasks", "out of memory");
+		goto done;
+	}
+	int64_t instances = 0;
+	json_object_foreach(rd.tasks, key, v) {
+		if (parse_task(&rd, key, v, r.ntasks, &r.tasks[r.ntasks]))
+			goto done;
+		instances += r.tasks[r.ntasks].instances;
+		r.ntasks++;
+	}
+	if (instances > 65536 || instances == 0) {
+		fail(&rd, "tasks", "expected 1 to 65536 thread instances in all, got %" PRId64,
+		     instances);
+		goto done;
+	}
+	count_barrier_users(&r);
+	for (int t = 0; t < r.ntasks; t++) {
+		/* a thread that neither blocks nor takes time would hold simulated time still */
+		const struct ik_rtapp_task *task = &r.tasks[t];
+		bool progresses = false;
+		for (int ph = task->first_phase; ph < task->first_phase + task->nphases; ph++)
+			for (int e = r.phases[ph].first_event;
+			     e < r.phases[ph].first_event + r.phases[ph].nevents; e++) {
+				const struct ik_rtapp_event *ev = &r.events[e];
+				progresses |= ((ev->kind == IK_RTAPP_RUN || ev->kind == IK_RTAPP_RUNTIME ||
+						ev->kind == IK_RTAPP_SLEEP) && ev->ns > 0) ||
+					      (ev->kind == IK_RTAPP_MEM && ev->bytes > 0) ||
+					      ev->kind == IK_RTAPP_TIMER || ev->kind == IK_RTAPP_WAIT ||
+					      ev->kind == IK_RTAPP_SUSPEND ||
+					      (ev->kind == IK_RTAPP_BARRIER && r.res[ev->res].users > 1);
+			}
+		if (!progresses && task->loop < 0) {
+			char p[256];
+			join(p, sizeof(p), "tasks", task->name);
+			fail(&rd, p, "loops forever without taking time or blocking: expected a run, "
+			     "runtime, sleep, timer, wait, suspend or shared barrier event");
+			goto done;
+		}
+	}
+	*out = r;
+	memset(&r, 0, sizeof(r));
+	rc = 0;
+done:
+	json_decref(root);
+	ik_rtapp_free(&r);
+	return rc;
+}
+
+int ik_rtapp_load(const char *path, struct ik_rtapp *out, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open the rt-app file", path);
+		return -1;
+	}
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	for (;;) {
+		if (len + 4096 > cap) {
+			cap = cap ? cap * 2 : 8192;
+			if (cap > (64u << 20)) {
+				free(buf);
+				fclose(f);
+				snprintf(err, errlen, "%s: larger than 64 MiB", path);
+				return -1;
+			}
+			char *g = realloc(buf, cap);
+			if (!g) {
+				free(buf);
+				fclose(f);
+				snprintf(err, errlen, "%s: out of memory", path);
+				return -1;
+			}
+			buf = g;
+		}
+		size_t n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	bool bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		free(buf);
+		snprintf(err, errlen, "%s: read error", path);
+		return -1;
+	}
+	int rc = ik_rtapp_parse(path, buf, len, out, err, errlen);
+	free(buf);
+	return rc;
+}
+
+void ik_rtapp_free(struct ik_rtapp *r)
+{
+	if (!r)
+		return;
+	free(r->tasks);
+	free(r->phases);
+	free(r->events);
+	free(r->res);
+	memset(r, 0, sizeof(*r));
+}

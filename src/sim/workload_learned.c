@@ -1,0 +1,218 @@
+/*
+ * The learned workload: a model learned from a trace (include/idlekit/learned.h) run on
+ * any platform.  CPU c of the model is CPU c of the platform, with one pinned task.  Each
+ * time its work ends it draws the cause of its next wake-up (in the recording's
+ * proportions), then an idle length for that cause and a busy time for that cause, both
+ * resampled from the recording, and arranges for that wake-up after that length:
+ *
+ *   timer, tick          its own hrtimer (the governor sees it as the sleep length);
+ *   ipi, remote          another CPU wakes the task (a remote wake-up: IPI if needed),
+ *                        at a time no timer of the CPU tells;
+ *   irq, unknown, none   a device interrupt, whose handler runs the busy time.
+ *
+ * Idle lengths are the time from the recorded entry to its wake event (the residency less
+ * the recorded state's advertised exit latency): the model's wake comes that long after
+ * the idle entry, and the platform's own exit follows.  The model's
+ * figures: its wake-ups by kind (timer, remote, interrupt); the periods woken by anything
+ * else (the tick, a poll limit) are the rest of the idle periods.
+ *
+ * Timers: tasks 0..n-1 are the CPUs' tasks; tasks n..2n-1 the hidden clocks of the remote
+ * wake-ups.  A model CPU that never idled runs a busy loop.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlekit/learned.h"
+#include "idlekit/trace.h"
+#include "sim/sim_internal.h"
+
+enum { KIND_TIMER, KIND_REMOTE, KIND_IRQ };
+
+struct sim_learned {
+	struct ik_learned m;
+	int n;
+	int64_t *irq_work; /* per CPU: the handler's work of the armed interrupt, -1 = none */
+	bool *in_irq;      /* per CPU: its model interrupt's handler is running */
+	uint64_t wakes[3];
+};
+
+static int kind_of(int cause)
+{
+	switch (cause) {
+	case IK_CAUSE_TIMER:
+	case IK_CAUSE_TICK:
+		return KIND_TIMER;
+	case IK_CAUSE_IPI:
+	case IK_CAUSE_REMOTE:
+		return KIND_REMOTE;
+	default:
+		return KIND_IRQ;
+	}
+}
+
+static int64_t pick(struct ik_sim *s, const struct ik_learned_samples *v)
+{
+	if (v->n == 0)
+		return 0;
+	int i = (int)(ik_rng_unit(&s->rng) * v->n);
+	return v->v[i < v->n ? i : v->n - 1];
+}
+
+/* The CPU's next idle period and the work after it. */
+static void next_cycle(struct ik_sim *s, int cpu)
+{
+	struct sim_learned *l = s->learned;
+	const struct ik_learned_cpu *m = &l->m.cpu[cpu];
+	uint64_t total = 0;
+
+	for (int k = 0; k < IK_LEARNED_CAUSES; k++)
+		total += m->periods[k];
+	if (total == 0)
+		return; /* never woke in the recording */
+	double u = ik_rng_unit(&s->rng) * (double)total;
+	int cause = 0;
+	for (; cause < IK_LEARNED_CAUSES - 1; cause++) {
+		if (u < (double)m->periods[cause])
+			break;
+		u -= (double)m->periods[cause];
+	}
+	while (m->periods[cause] == 0) /* rounding at the top end */
+		cause--;
+	int64_t idle = pick(s, &m->idle[cause]);
+	int64_t busy = pick(s, &m->busy[cause]);
+	int64_t at = s->now + (idle > 0 ? idle : 1);
+	struct sim_task *t = &s->tasks[cpu];
+
+	switch (kind_of(cause)) {
+	case KIND_TIMER:
+		t->work_ns = busy;
+		sim_task_sleep(s, cpu, at);
+		break;
+	case KIND_REMOTE:
+		t->work_ns = busy;
+		ik_eq_arm(&s->eq, task_timer_id(s, l->n + cpu), at);
+		break;
+	case KIND_IRQ:
+		l->irq_work[cpu] = busy > 0 ? busy : 1;
+		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ), at);
+		break;
+	}
+}
+
+int sim_learned_setup(struct ik_sim *s, char *err, size_t errlen)
+{
+	const struct ik_workload *w = &s->sc->workload;
+	struct sim_learned *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		goto oom;
+	s->learned = l;
+	if (ik_learned_load(w->file, &l->m, err, errlen))
+		return -1;
+	if (l->m.cpus > s->ncpus) {
+		snprintf(err, errlen, "%s: the model has %d CPUs, platform %s only %d", w->file,
+			 l->m.cpus, s->plat->name, s->ncpus);
+		return -1;
+	}
+	l->n = l->m.cpus;
+	l->irq_work = calloc((size_t)l->n, sizeof(int64_t));
+	l->in_irq = calloc((size_t)l->n, sizeof(bool));
+	s->ntasks = 2 * l->n;
+	s->tasks = calloc((size_t)s->ntasks, sizeof(*s->tasks));
+	if (!l->irq_work || !l->in_irq || !s->tasks || sim_timer_reserve(s, 1))
+		goto oom;
+	for (int i = 0; i < s->ntasks; i++) {
+		struct sim_task *t = &s->tasks[i];
+		t->next = t->peer = -1;
+		t->woken_at = -1;
+		t->timer_cpu = -1;
+		t->state = TASK_BLOCKED;
+		t->pinned = true;
+		t->cpu = i % l->n;
+	}
+	for (int c = 0; c < l->n; c++) {
+		l->irq_work[c] = -1;
+		struct sim_task *t = &s->tasks[c];
+		if (l->m.cpu[c].always_busy) {
+			t->busy_loop = true;
+			t->work_ns = 1000000;
+		} else {
+			t->work_ns = 0;
+		}
+		/* everything starts with a zero-length piece of work at start_ms */
+		sim_task_sleep(s, c, w->start_ns + 1);
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory setting up the workload");
+	return -1;
+}
+
+static void count(struct ik_sim *s, int kind)
+{
+	if (s->measuring)
+		s->learned->wakes[kind]++;
+}
+
+void sim_learned_task_done(struct ik_sim *s, int task)
+{
+	struct sim_task *t = &s->tasks[task];
+	if (t->busy_loop)
+		return; /* requeued by the caller */
+	/* what woke it: a remote wake-up, or its own timer */
+	count(s, s->cpus[t->cpu].reason == WAKE_REMOTE ? KIND_REMOTE : KIND_TIMER);
+	next_cycle(s, task);
+}
+
+/* A hidden clock fired: another CPU wakes the task. */
+bool sim_learned_clock(struct ik_sim *s, int clock)
+{
+	struct sim_learned *l = s->learned;
+	if (clock < l->n || clock >= 2 * l->n)
+		return false; /* a CPU's own task, or a side spinner */
+	int task = clock - l->n;
+	sim_wake_task(s, task, (s->tasks[task].cpu + 1) % s->ncpus);
+	return true;
+}
+
+void sim_learned_irq(struct ik_sim *s, int cpu)
+{
+	struct sim_learned *l = s->learned;
+	if (cpu >= l->n || l->irq_work[cpu] < 0)
+		return;
+	int64_t work = l->irq_work[cpu];
+	l->irq_work[cpu] = -1;
+	l->in_irq[cpu] = true;
+	count(s, KIND_IRQ);
+	sim_interrupt(s, cpu, work, WAKE_IRQ);
+}
+
+void sim_learned_handler_done(struct ik_sim *s, int cpu)
+{
+	struct sim_learned *l = s->learned;
+	if (!l || cpu >= l->n || !l->in_irq[cpu])
+		return;
+	l->in_irq[cpu] = false;
+	next_cycle(s, cpu);
+}
+
+int sim_learned_result(struct ik_sim *s, struct ik_run_result *out)
+{
+	if (!s->learned)
+		return 0;
+	memcpy(out->learned_wakes, s->learned->wakes, sizeof(out->learned_wakes));
+	return 0;
+}
+
+void sim_learned_free(struct ik_sim *s)
+{
+	struct sim_learned *l = s->learned;
+	if (!l)
+		return;
+	ik_learned_free(&l->m);
+	free(l->irq_work);
+	free(l->in_irq);
+	free(l);
+	s->learned = NULL;
+}

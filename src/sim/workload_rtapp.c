@@ -1,0 +1,376 @@
+/*
+ * The rtapp workload: an rt-app JSON file (src/config/rtapp_json.c) run as rt-app runs it.
+ *
+ * Each instance of each thread is a task that walks its events: phases in order, each
+ * phase `loop` times, the whole thread `loop` times (-1: until the end, or until the
+ * file's global duration has passed).  run, runtime, mem and yield are work on the CPU
+ * (runtime lasts its time whatever the frequency; mem is bytes / mem_mb_per_s; yield is
+ * none, behind whatever waits on the CPU); sleep and timer block on the task's own
+ * hrtimer; wait, suspend and barrier block until signal/broad, resume or the last user of
+ * the barrier; signal, broad and resume wake tasks (a wake-up with no waiter is lost, as a
+ * condition variable's).
+ *
+ * Timers follow rt-app: on first use a timer's next expiry is now; each use adds its
+ * period and sleeps until then; one already past is not waited for and, in relative
+ * mode, the reference moves to now.  A timer named "unique..." is one per instance;
+ * others are shared by every thread that names them.
+ *
+ * CPUs: a thread or phase with "cpus" is pinned, instance i to cpus[i % n]; without,
+ * tasks are placed by the model's wake-up placement.
+ *
+ * Figures, per phase iteration (rt-app's log): its period (start to end), the time its
+ * run events took, and the wake-up latency after each sleep or timer (expiry to running).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlekit/rtapp.h"
+#include "sim/sim_internal.h"
+
+struct rt_inst {
+	int def;          /* index into prog.tasks */
+	int instance;
+	int phase;        /* index within the thread's phases */
+	int phase_loop;   /* iterations of the phase started */
+	int event;        /* next event within the phase */
+	int thread_loop;  /* loops of the thread started */
+	bool done;
+	bool suspended;
+	int next_wait;    /* link in a condition's or barrier's waiters, -1 = end */
+	int64_t expected; /* a sleep or timer's expiry, -1 = not sleeping */
+	int64_t iter_start;
+	int64_t iter_run;
+	int64_t run_start; /* start of a run event's work, -1 = none */
+};
+
+struct rt_res_state {
+	int64_t next;     /* shared timer */
+	bool init;
+	int waiters;      /* list head (FIFO through tail) */
+	int tail;
+	int count;        /* barrier: tasks waiting */
+};
+
+struct sim_rtapp {
+	struct ik_rtapp prog;
+	struct rt_inst *inst;
+	struct rt_res_state *res;
+	int64_t *unique_next; /* ninst x nres, INT64_MIN = not used yet */
+	int64_t stop_at;      /* the file's duration, INT64_MAX = none */
+	struct ik_request_stats st;
+};
+
+static const struct ik_rtapp_phase *phase_of(const struct sim_rtapp *ra, const struct rt_inst *in)
+{
+	return &ra->prog.phases[ra->prog.tasks[in->def].first_phase + in->phase];
+}
+
+static void pin(struct ik_sim *s, int task, const int *cpus, int n)
+{
+	struct sim_task *t = &s->tasks[task];
+	t->pinned = true;
+	t->cpu = cpus[s->rtapp->inst[task].instance % n];
+}
+
+/* The next event of the instance, the position moved past it; NULL when it has finished. */
+static const struct ik_rtapp_event *step(struct ik_sim *s, int task)
+{
+	struct sim_rtapp *ra = s->rtapp;
+	struct rt_inst *in = &ra->inst[task];
+	const struct ik_rtapp_task *def = &ra->prog.tasks[in->def];
+
+	for (;;) {
+		if (in->done || s->now >= ra->stop_at) {
+			in->done = true;
+			return NULL;
+		}
+		const struct ik_rtapp_phase *ph = phase_of(ra, in);
+		if (in->event == 0) {
+			/* a phase iteration starts */
+			if (in->phase_loop == 0 && ph->ncpus > 0)
+				pin(s, task, ph->cpus, ph->ncpus);
+			in->iter_start = s->now;
+			in->iter_run = 0;
+		}
+		if (in->event < ph->nevents)
+			return &ra->prog.events[ph->first_event + in->event++];
+		/* the iteration ended */
+		if (s->measuring) {
+			ra->st.done++;
+			ik_hist_add(&ra->st.latency, s->now - in->iter_start);
+			ik_hist_add(&ra->st.service, in->iter_run);
+			ra->st.service_ns += in->iter_run;
+		}
+		in->event = 0;
+		if (++in->phase_loop < ph->loop)
+			continue;
+		in->phase_loop = 0;
+		if (++in->phase < def->nphases)
+			continue;
+		in->phase = 0;
+		if (def->loop > 0 && ++in->thread_loop >= def->loop)
+			in->done = true;
+	}
+}
+
+/* The task goes on running (its next work): on its CPU, or moved to a new one. */
+static void keep_running(struct ik_sim *s, int task, int ran_on)
+{
+	struct sim_task *t = &s->tasks[task];
+	if (t->cpu == ran_on)
+		sim_requeue_task(s, task);
+	else
+		sim_wake_task(s, task, ran_on); /* its affinity changed */
+}
+
+static void wake(struct ik_sim *s, int task, int waker)
+{
+	struct sim_task *t = &s->tasks[task];
+	t->work_ns = 0;
+	t->fixed_time = false;
+	if (t->state == TASK_BLOCKED)
+		sim_wake_task(s, task, s->tasks[waker].cpu);
+}
+
+static void add_waiter(struct sim_rtapp *ra, int res, int task)
+{
+	struct rt_res_state *r = &ra->res[res];
+	ra->inst[task].next_wait = -1;
+	if (r->waiters < 0)
+		r->waiters = task;
+	else
+		ra->inst[r->tail].next_wait = task;
+	r->tail = task;
+}
+
+static int pop_waiter(struct sim_rtapp *ra, int res)
+{
+	struct rt_res_state *r = &ra->res[res];
+	int task = r->waiters;
+	if (task >= 0)
+		r->waiters = ra->inst[task].next_wait;
+	return task;
+}
+
+static void sleep_until(struct ik_sim *s, int task, int64_t until)
+{
+	struct sim_task *t = &s->tasks[task];
+	s->rtapp->inst[task].expected = until;
+	t->work_ns = 0;
+	t->fixed_time = false;
+	sim_task_sleep(s, task, until);
+}
+
+/* Run the instance's events from where it is until one takes time or blocks. */
+static void advance(struct ik_sim *s, int task)
+{
+	struct sim_rtapp *ra = s->rtapp;
+	struct rt_inst *in = &ra->inst[task];
+	struct sim_task *t = &s->tasks[task];
+	int ran_on = t->cpu;
+
+	for (;;) {
+		const struct ik_rtapp_event *e = step(s, task);
+		if (!e)
+			return; /* finished: stays blocked */
+		switch (e->kind) {
+		case IK_RTAPP_RUN:
+		case IK_RTAPP_RUNTIME:
+		case IK_RTAPP_MEM:
+		case IK_RTAPP_YIELD:
+			t->work_ns = e->kind == IK_RTAPP_MEM ?
+				(int64_t)((double)e->bytes * 1000.0 / s->sc->workload.mem_mb_per_s) :
+				e->kind == IK_RTAPP_YIELD ? 0 : e->ns;
+			t->fixed_time = e->kind == IK_RTAPP_RUNTIME;
+			in->run_start = e->kind == IK_RTAPP_YIELD ? -1 : 0;
+			keep_running(s, task, ran_on);
+			return;
+		case IK_RTAPP_SLEEP:
+			sleep_until(s, task, s->now + e->ns);
+			return;
+		case IK_RTAPP_TIMER: {
+			const struct ik_rtapp_resource *res = &ra->prog.res[e->res];
+			int64_t *next;
+			if (res->unique) {
+				next = &ra->unique_next[(size_t)task * (size_t)ra->prog.nres + (size_t)e->res];
+				if (*next == INT64_MIN)
+					*next = s->now;
+			} else {
+				next = &ra->res[e->res].next;
+				if (!ra->res[e->res].init) {
+					ra->res[e->res].init = true;
+					*next = s->now;
+				}
+			}
+			*next += e->ns;
+			if (*next > s->now) {
+				sleep_until(s, task, *next);
+				return;
+			}
+			if (!e->absolute)
+				*next = s->now; /* missed: the reference moves to now */
+			break;
+		}
+		case IK_RTAPP_BARRIER: {
+			struct rt_res_state *r = &ra->res[e->res];
+			if (r->count + 1 >= ra->prog.res[e->res].users) {
+				int w;
+				r->count = 0;
+				while ((w = pop_waiter(ra, e->res)) >= 0)
+					wake(s, w, task);
+				break;
+			}
+			r->count++;
+			add_waiter(ra, e->res, task);
+			t->work_ns = 0;
+			return;
+		}
+		case IK_RTAPP_WAIT:
+			add_waiter(ra, e->res, task);
+			t->work_ns = 0;
+			return;
+		case IK_RTAPP_SIGNAL: {
+			int w = pop_waiter(ra, e->res);
+			if (w >= 0)
+				wake(s, w, task);
+			break;
+		}
+		case IK_RTAPP_BROAD: {
+			int w;
+			while ((w = pop_waiter(ra, e->res)) >= 0)
+				wake(s, w, task);
+			break;
+		}
+		case IK_RTAPP_SUSPEND:
+			in->suspended = true;
+			t->work_ns = 0;
+			return;
+		case IK_RTAPP_RESUME:
+			for (int i = 0; i < s->ntasks; i++)
+				if (ra->inst[i].def == e->res && ra->inst[i].suspended) {
+					ra->inst[i].suspended = false;
+					wake(s, i, task);
+				}
+			break;
+		}
+	}
+}
+
+void sim_rtapp_task_done(struct ik_sim *s, int task)
+{
+	struct sim_rtapp *ra = s->rtapp;
+	struct rt_inst *in = &ra->inst[task];
+	struct sim_task *t = &s->tasks[task];
+
+	if (in->expected >= 0) {
+		if (s->measuring)
+			ik_hist_add(&ra->st.wake, t->started_at - in->expected);
+		in->expected = -1;
+	}
+	if (in->run_start >= 0 && t->work_ns > 0)
+		in->iter_run += s->now - t->started_at;
+	in->run_start = -1;
+	advance(s, task);
+}
+
+int sim_rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
+{
+	const struct ik_workload *w = &s->sc->workload;
+	struct sim_rtapp *ra = calloc(1, sizeof(*ra));
+
+	if (!ra)
+		goto oom;
+	s->rtapp = ra;
+	if (ik_rtapp_load(w->file, &ra->prog, err, errlen))
+		return -1;
+	if (ra->prog.has_mem && !(w->mem_mb_per_s > 0)) {
+		snprintf(err, errlen, "%s: a mem event needs workload.mem_mb_per_s (the rate its "
+			 "bytes are written at, MB/s)", w->file);
+		return -1;
+	}
+	int n = 0;
+	for (int i = 0; i < ra->prog.ntasks; i++)
+		n += ra->prog.tasks[i].instances;
+	ra->stop_at = ra->prog.duration_ns >= 0 ? w->start_ns + ra->prog.duration_ns : INT64_MAX;
+	ra->inst = calloc((size_t)n, sizeof(*ra->inst));
+	ra->res = calloc((size_t)ra->prog.nres + 1, sizeof(*ra->res));
+	ra->unique_next = malloc(((size_t)n * (size_t)ra->prog.nres + 1) * sizeof(int64_t));
+	s->ntasks = n;
+	s->tasks = calloc((size_t)n, sizeof(*s->tasks));
+	if (!ra->inst || !ra->res || !ra->unique_next || !s->tasks || sim_timer_reserve(s, n))
+		goto oom;
+	for (size_t i = 0; i < (size_t)n * (size_t)ra->prog.nres; i++)
+		ra->unique_next[i] = INT64_MIN;
+	for (int i = 0; i < ra->prog.nres; i++)
+		ra->res[i].waiters = -1;
+	ik_hist_init(&ra->st.latency);
+	ik_hist_init(&ra->st.wake);
+	ik_hist_init(&ra->st.queue);
+	ik_hist_init(&ra->st.service);
+	ra->st.workers = n;
+	int task = 0;
+	for (int d = 0; d < ra->prog.ntasks; d++) {
+		const struct ik_rtapp_task *def = &ra->prog.tasks[d];
+		for (int k = 0; k < def->instances; k++, task++) {
+			struct sim_task *t = &s->tasks[task];
+			struct rt_inst *in = &ra->inst[task];
+			t->next = t->peer = -1;
+			t->woken_at = -1;
+			t->timer_cpu = -1;
+			t->state = TASK_BLOCKED;
+			t->cpu = task % s->ncpus;
+			in->def = d;
+			in->instance = k;
+			in->expected = -1;
+			in->run_start = -1;
+			in->next_wait = -1;
+			if (def->ncpus > 0)
+				pin(s, task, def->cpus, def->ncpus);
+			const struct ik_rtapp_phase *ph0 = &ra->prog.phases[def->first_phase];
+			for (int c = 0; c < def->ncpus; c++)
+				if (def->cpus[c] >= s->ncpus)
+					goto nocpu;
+			for (int p = def->first_phase; p < def->first_phase + def->nphases; p++)
+				for (int c = 0; c < ra->prog.phases[p].ncpus; c++)
+					if (ra->prog.phases[p].cpus[c] >= s->ncpus)
+						goto nocpu;
+			(void)ph0;
+			/* it starts after its delay (the start of the thread is a zero-length run) */
+			sim_task_sleep(s, task, w->start_ns + def->delay_ns + 1);
+		}
+	}
+	return 0;
+nocpu:
+	snprintf(err, errlen, "%s: tasks.%s: a CPU in its cpus does not exist (platform %s has %d "
+		 "CPUs)", w->file, ra->prog.tasks[ra->inst[task].def].name, s->plat->name, s->ncpus);
+	return -1;
+oom:
+	snprintf(err, errlen, "out of memory setting up the workload");
+	return -1;
+}
+
+int sim_rtapp_result(struct ik_sim *s, struct ik_run_result *out)
+{
+	if (!s->rtapp)
+		return 0;
+	out->requests = malloc(sizeof(*out->requests));
+	if (!out->requests)
+		return -1;
+	*out->requests = s->rtapp->st;
+	return 0;
+}
+
+void sim_rtapp_free(struct ik_sim *s)
+{
+	struct sim_rtapp *ra = s->rtapp;
+
+	if (!ra)
+		return;
+	ik_rtapp_free(&ra->prog);
+	free(ra->inst);
+	free(ra->res);
+	free(ra->unique_next);
+	free(ra);
+	s->rtapp = NULL;
+}

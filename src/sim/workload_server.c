@@ -1,0 +1,334 @@
+/*
+ * The server workload: a request/response server under open-loop load.
+ *
+ * Requests arrive on their own schedule (Poisson, periodic, or bursty on/off), whatever the
+ * server is doing, as packets do.  Each arrives by a device interrupt on the IRQ CPU (the
+ * NIC's queue): the interrupt wakes that CPU if it is idle (its exit cost for an
+ * interrupt), the handler runs irq_work_ns, and at its end wakes an idle worker thread --
+ * a remote wake-up, so an IPI if the worker's CPU sleeps in a state that does not watch
+ * need_resched.  When every worker is busy the request waits in a FIFO queue of at most
+ * queue_limit requests (beyond that it is dropped), and a worker that finishes takes the
+ * next one without sleeping.  Idle workers wait in FIFO order (the one asleep longest is
+ * woken first, as a futex or condition variable's wait queue does).
+ *
+ * The arrival rate follows from the target load: rate = load_pct / 100 x workers / mean
+ * service time, the mean taken from the service distribution itself.  Service times are
+ * work at the base frequency, so on a platform with turbo they take less wall time and
+ * the achieved load (time the workers really spend serving) is below the target.
+ *
+ * Timers: task 0 is the arrival clock (no CPU's timer list holds it: a device interrupt
+ * is not a timer the governor can see); tasks 1..workers are the workers.
+ *
+ * Simplification: an interrupt that hits the IRQ CPU while a task runs there adds its
+ * handler time to that task and wakes the worker at once (rather than irq_work_ns later).
+ * With the IRQ CPU outside the workers' CPUs (the default) this never happens.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/detmath.h"
+#include "sim/sim_internal.h"
+
+struct server_req {
+	int64_t arrive; /* the device interrupt */
+	int64_t ready;  /* the handler is done: a worker is woken, or it queues */
+	int64_t batch;  /* the run of the handler that takes it (see sim_server_arrival) */
+};
+
+/* A FIFO of requests with a fixed capacity. */
+struct req_ring {
+	struct server_req *v;
+	int cap, head, len;
+};
+
+struct server_worker {
+	struct server_req req; /* the request it serves or was woken for */
+	int64_t taken;         /* when it took the request (= ready for a woken worker) */
+};
+
+struct sim_server {
+	double gap_ns;        /* mean gap between arrivals (in "on" time for bursty) */
+	double clock_ns;      /* arrivals so far, in the arrival process's own time */
+	struct req_ring rx;    /* in the IRQ CPU's handler */
+	int64_t rx_batch;      /* the handler run now running or next to run */
+	struct req_ring queue; /* waiting for a worker */
+	int *idle;             /* FIFO of idle worker task ids */
+	int idle_head, idle_len;
+	struct server_worker *w; /* indexed by task - 1 */
+	struct ik_request_stats st;
+};
+
+static double dist_mean_ns(const struct ik_dist *d)
+{
+	switch (d->kind) {
+	case IK_DIST_CONSTANT:
+		return (double)d->a_ns;
+	case IK_DIST_UNIFORM:
+		return ((double)d->a_ns + (double)d->b_ns) / 2.0;
+	case IK_DIST_LOGNORMAL:
+		return (double)d->a_ns * ik_det_exp(d->sigma * d->sigma / 2.0);
+	case IK_DIST_PERCENTILES: {
+		/* the sampler's inverse CDF: flat below the first point and above the last */
+		int n = d->npoints;
+		if (n <= 0)
+			return 0.0;
+		double m = d->pct[0] / 100.0 * (double)d->val_ns[0];
+		for (int i = 0; i + 1 < n; i++)
+			m += (d->pct[i + 1] - d->pct[i]) / 100.0 *
+			     ((double)d->val_ns[i] + (double)d->val_ns[i + 1]) / 2.0;
+		return m + (100.0 - d->pct[n - 1]) / 100.0 * (double)d->val_ns[n - 1];
+	}
+	}
+	return 0.0;
+}
+
+static int ring_init(struct req_ring *r, int cap)
+{
+	r->cap = cap > 0 ? cap : 1;
+	r->head = r->len = 0;
+	r->v = calloc((size_t)r->cap, sizeof(*r->v));
+	return r->v ? 0 : -1;
+}
+
+/* Grows when full (the handler's backlog is not limited). */
+static int ring_push(struct req_ring *r, struct server_req q)
+{
+	if (r->len == r->cap) {
+		struct server_req *v = malloc((size_t)r->cap * 2 * sizeof(*v));
+		if (!v)
+			return -1;
+		for (int i = 0; i < r->len; i++)
+			v[i] = r->v[(r->head + i) % r->cap];
+		free(r->v);
+		r->v = v;
+		r->head = 0;
+		r->cap *= 2;
+	}
+	r->v[(r->head + r->len) % r->cap] = q;
+	r->len++;
+	return 0;
+}
+
+static struct server_req ring_pop(struct req_ring *r)
+{
+	struct server_req q = r->v[r->head];
+	r->head = (r->head + 1) % r->cap;
+	r->len--;
+	return q;
+}
+
+/* When the next request arrives, after `after` (the previous one, or the start). */
+static int64_t next_arrival(struct ik_sim *s)
+{
+	const struct ik_workload *w = &s->sc->workload;
+	struct sim_server *sv = s->server;
+
+	switch (w->arrival) {
+	case IK_ARRIVAL_PERIODIC:
+		sv->clock_ns += sv->gap_ns;
+		return w->start_ns + (int64_t)sv->clock_ns;
+	case IK_ARRIVAL_POISSON:
+		sv->clock_ns += ik_rng_exp(&s->rng) * sv->gap_ns;
+		return w->start_ns + (int64_t)sv->clock_ns;
+	case IK_ARRIVAL_BURSTY: {
+		/* Poisson in "on" time; on time maps to real time cycle by cycle. */
+		sv->clock_ns += ik_rng_exp(&s->rng) * sv->gap_ns;
+		double on = (double)w->burst_on_ns, cycle = (double)(w->burst_on_ns + w->burst_off_ns);
+		double k = floor(sv->clock_ns / on);
+		return w->start_ns + (int64_t)(k * cycle + (sv->clock_ns - k * on));
+	}
+	}
+	return INT64_MAX;
+}
+
+int sim_server_setup(struct ik_sim *s, char *err, size_t errlen)
+{
+	const struct ik_workload *w = &s->sc->workload;
+	struct sim_server *sv = calloc(1, sizeof(*sv));
+	double mean = dist_mean_ns(&w->service);
+
+	if (!sv)
+		goto oom;
+	s->server = sv;
+	if (w->irq_cpu >= s->ncpus) {
+		snprintf(err, errlen, "workload: irq_cpu %d does not exist (platform %s has %d CPUs)",
+			 w->irq_cpu, s->plat->name, s->ncpus);
+		return -1;
+	}
+	if (!(mean >= 1.0)) {
+		snprintf(err, errlen, "workload: the service time's mean is %.3g ns; a server needs "
+			 "at least 1 ns per request", mean);
+		return -1;
+	}
+	sv->st.workers = w->workers;
+	sv->st.target_load_pct = w->load_pct;
+	ik_hist_init(&sv->st.latency);
+	ik_hist_init(&sv->st.wake);
+	ik_hist_init(&sv->st.queue);
+	ik_hist_init(&sv->st.service);
+	if (ring_init(&sv->rx, 64) || ring_init(&sv->queue, w->queue_limit))
+		goto oom;
+	sv->idle = calloc((size_t)w->workers, sizeof(int));
+	sv->w = calloc((size_t)w->workers, sizeof(*sv->w));
+	s->ntasks = 1 + w->workers;
+	s->tasks = calloc((size_t)s->ntasks, sizeof(*s->tasks));
+	if (!sv->idle || !sv->w || !s->tasks)
+		goto oom;
+	for (int i = 0; i < s->ntasks; i++) {
+		struct sim_task *t = &s->tasks[i];
+		t->next = t->peer = -1;
+		t->woken_at = -1;
+		t->timer_cpu = -1;
+		t->state = TASK_BLOCKED;
+		t->pinned = true;
+		if (i == 0) {
+			t->cpu = w->irq_cpu;
+			continue;
+		}
+		int k = i - 1;
+		t->cpu = k < w->nspin_cpus ? w->spin_cpus[k] : (w->irq_cpu + 1 + k) % s->ncpus;
+		if (t->cpu >= s->ncpus) {
+			snprintf(err, errlen, "workload: worker CPU %d does not exist (platform %s has "
+				 "%d CPUs)", t->cpu, s->plat->name, s->ncpus);
+			return -1;
+		}
+		sv->idle[sv->idle_len++] = i;
+	}
+	sv->gap_ns = 0.0;
+	if (w->load_pct > 0) {
+		double rate_per_ns = w->load_pct / 100.0 * (double)w->workers / mean;
+		sv->gap_ns = 1.0 / rate_per_ns;
+		if (w->arrival == IK_ARRIVAL_BURSTY)
+			sv->gap_ns *= (double)w->burst_on_ns /
+				      (double)(w->burst_on_ns + w->burst_off_ns);
+		ik_eq_arm(&s->eq, task_timer_id(s, 0), next_arrival(s));
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory setting up the workload");
+	return -1;
+}
+
+/* The request is ready for a worker: wake an idle one, or queue it, or drop it. */
+static void dispatch(struct ik_sim *s, struct server_req q)
+{
+	struct sim_server *sv = s->server;
+	int workers = s->sc->workload.workers;
+
+	q.ready = s->now;
+	if (sv->idle_len > 0) {
+		int task = sv->idle[sv->idle_head];
+		sv->idle_head = (sv->idle_head + 1) % workers;
+		sv->idle_len--;
+		sv->w[task - 1].req = q;
+		sv->w[task - 1].taken = s->now;
+		s->tasks[task].work_ns = ik_dist_sample(&s->sc->workload.service, &s->rng);
+		sim_wake_task(s, task, s->sc->workload.irq_cpu);
+		return;
+	}
+	if (sv->queue.len < s->sc->workload.queue_limit) {
+		if (ring_push(&sv->queue, q) == 0)
+			return;
+	}
+	if (s->measuring)
+		sv->st.dropped++;
+}
+
+void sim_server_arrival(struct ik_sim *s)
+{
+	struct sim_server *sv = s->server;
+	int cpu = s->sc->workload.irq_cpu;
+	const struct sim_cpu *c = &s->cpus[cpu];
+	struct server_req q = { s->now, s->now, 0 };
+
+	ik_eq_arm(&s->eq, task_timer_id(s, 0), next_arrival(s));
+	if (s->measuring)
+		sv->st.arrived++;
+	if (c->mode == CPU_RUNNING && c->current >= 0) {
+		sim_interrupt(s, cpu, s->sc->workload.irq_work_ns, WAKE_IRQ);
+		dispatch(s, q); /* see the simplification above */
+		return;
+	}
+	/*
+	 * The handler runs in the idle loop and wakes the worker when it ends.  If a handler
+	 * is running now, this interrupt's runs after it (rather than lengthening it, which
+	 * under a steady stream of interrupts would never end): it belongs to the next run.
+	 */
+	q.batch = sv->rx_batch;
+	if (c->mode == CPU_RUNNING && c->current < 0 &&
+	    ik_eq_armed(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE))) {
+		s->cpus[cpu].pending_irq_work += s->sc->workload.irq_work_ns;
+		q.batch = sv->rx_batch + 1;
+	} else {
+		sim_interrupt(s, cpu, s->sc->workload.irq_work_ns, WAKE_IRQ);
+	}
+	if (ring_push(&sv->rx, q) != 0 && s->measuring)
+		sv->st.dropped++;
+}
+
+void sim_server_handler_done(struct ik_sim *s, int cpu)
+{
+	struct sim_server *sv = s->server;
+
+	if (!sv || cpu != s->sc->workload.irq_cpu)
+		return;
+	while (sv->rx.len > 0 && sv->rx.v[sv->rx.head].batch <= sv->rx_batch)
+		dispatch(s, ring_pop(&sv->rx));
+	sv->rx_batch++;
+}
+
+void sim_server_worker_done(struct ik_sim *s, int task)
+{
+	struct sim_server *sv = s->server;
+	struct sim_task *t = &s->tasks[task];
+	struct server_worker *w = &sv->w[task - 1];
+	int workers = s->sc->workload.workers;
+
+	if (s->measuring) {
+		int64_t queued = w->taken - w->req.ready;
+		int64_t service = s->now - t->started_at;
+		int64_t wake = t->started_at - w->req.arrive - queued;
+		sv->st.done++;
+		sv->st.service_ns += service;
+		ik_hist_add(&sv->st.latency, s->now - w->req.arrive);
+		ik_hist_add(&sv->st.wake, wake > 0 ? wake : 0);
+		ik_hist_add(&sv->st.queue, queued);
+		ik_hist_add(&sv->st.service, service);
+	}
+	if (sv->queue.len > 0) {
+		/* Take the next request without sleeping. */
+		w->req = ring_pop(&sv->queue);
+		w->taken = s->now;
+		t->work_ns = ik_dist_sample(&s->sc->workload.service, &s->rng);
+		sim_requeue_task(s, task);
+		return;
+	}
+	sv->idle[(sv->idle_head + sv->idle_len) % workers] = task;
+	sv->idle_len++;
+}
+
+int sim_server_result(struct ik_sim *s, struct ik_run_result *out)
+{
+	if (!s->server)
+		return 0;
+	out->requests = malloc(sizeof(*out->requests));
+	if (!out->requests)
+		return -1;
+	*out->requests = s->server->st;
+	return 0;
+}
+
+void sim_server_free(struct ik_sim *s)
+{
+	struct sim_server *sv = s->server;
+
+	if (!sv)
+		return;
+	free(sv->rx.v);
+	free(sv->queue.v);
+	free(sv->idle);
+	free(sv->w);
+	free(sv);
+	s->server = NULL;
+}
