@@ -29,9 +29,12 @@ static const char *const section_names[SEC_COUNT] = { "scenario", "kernel", "cpu
 enum { SC_NAME, SC_DESCRIPTION, SC_PLATFORM, SC_DURATION_MS, SC_WARMUP_MS, SC_RUNS, SC_SEED, SC_COUNT };
 static const char *const scenario_keys[] = { "name", "description", "platform", "duration_ms",
 					     "warmup_ms", "runs", "seed" };
-enum { KN_HZ, KN_LATENCY_LIMIT_US, KN_HOUSEKEEPING_HZ, KN_HOUSEKEEPING_WORK_NS, KN_COUNT };
+enum { KN_HZ, KN_LATENCY_LIMIT_US, KN_HOUSEKEEPING_HZ, KN_HOUSEKEEPING_WORK_NS, KN_VERSION,
+       KN_COUNT };
 static const char *const kernel_keys[] = { "hz", "latency_limit_us", "housekeeping_hz",
-					   "housekeeping_work_ns" };
+					   "housekeeping_work_ns", "version" };
+/* kernel.switch.NAME = on|off: one behaviour switch flipped on top of kernel.version. */
+#define KERNEL_SWITCH_PREFIX "switch."
 enum {
 	CI_DRIVER,
 	CI_GOVERNOR,
@@ -126,6 +129,7 @@ static void scenario_defaults(struct ik_scenario *sc)
 {
 	memset(sc, 0, sizeof(*sc));
 	sc->hz = 250;
+	ik_kernel_init(&sc->kernel, IK_KERNEL_DEFAULT_RELEASE);
 	sc->latency_limit_us = -1;
 	snprintf(sc->driver, sizeof(sc->driver), "table");
 	snprintf(sc->governor, sizeof(sc->governor), "menu");
@@ -287,6 +291,13 @@ static int set_kernel(struct scenario_reader *r, int k, const char *value, struc
 		return 0;
 	case KN_HOUSEKEEPING_WORK_NS:
 		return get_int(r, w, sec, key, value, 0, MAX_WORK_NS, &sc->housekeeping_work_ns);
+	case KN_VERSION: {
+		unsigned release;
+		if (ik_kernel_parse_release(value, &release, msg, sizeof(msg)))
+			return bad(r, w, sec, key, msg);
+		ik_kernel_set_release(&sc->kernel, release); /* switches flipped so far stay */
+		return 0;
+	}
 	}
 	return bad(r, w, sec, key, "internal error");
 }
@@ -598,6 +609,13 @@ static int set_key(struct scenario_reader *r, const char *section, const char *k
 	int s = section_index(section);
 	if (s < 0)
 		return unknown_section(r, w, section, w.override != NULL);
+	if (s == SEC_KERNEL && strncmp(key, KERNEL_SWITCH_PREFIX, strlen(KERNEL_SWITCH_PREFIX)) == 0) {
+		char msg[1400];
+		if (ik_kernel_flip(&r->sc->kernel, key + strlen(KERNEL_SWITCH_PREFIX), value, msg,
+				   sizeof(msg)))
+			return bad(r, w, "kernel", key, msg);
+		return 0;
+	}
 	int k = ik_ini_key_index(key, section_keys[s].names, section_keys[s].count);
 	if (k < 0)
 		return ik_ini_fail(&r->e, w, "unknown key '%s' in [%s]; known keys: %s",
@@ -847,6 +865,19 @@ static int check_placement(struct scenario_reader *r)
 	return 0;
 }
 
+/* The governor must exist in the release, and what it depends on must be modelled. */
+static int check_kernel(struct scenario_reader *r)
+{
+	char msg[IK_ERR_LEN];
+
+	if (ik_kernel_check(&r->sc->kernel, r->sc->governor, msg, sizeof(msg)) == 0)
+		return 0;
+	struct ik_ini_where w = r->sec[SEC_KERNEL].set[KN_VERSION] ? where_of(r, SEC_KERNEL, KN_VERSION)
+				: r->sec[SEC_KERNEL].present ? r->sec[SEC_KERNEL].where
+							     : r->sec[SEC_SCENARIO].where;
+	return ik_ini_fail(&r->e, w, "[kernel] version: %s", msg);
+}
+
 static int finish(struct scenario_reader *r, const char *const *ov, int n)
 {
 	static const int required[] = { SC_NAME, SC_PLATFORM };
@@ -863,7 +894,7 @@ static int finish(struct scenario_reader *r, const char *const *ov, int n)
 		return -1;
 	if (check_driver(r) || check_placement(r))
 		return -1;
-	return 0;
+	return check_kernel(r);
 }
 
 static int parse(const char *origin, bool from_file, const char *text,
