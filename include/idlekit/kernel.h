@@ -108,6 +108,21 @@ static inline bool ik_kernel_has(const struct ik_kernel *k, enum ik_switch s)
 	return (k->on >> s) & 1u;
 }
 
+/* The same test on a copy of k->on, for hot paths that read the set once. */
+static inline bool ik_switch_on(uint64_t on, enum ik_switch s)
+{
+	return (on >> s) & 1u;
+}
+
+/*
+ * k itself, or the 6.19 set when k was never initialised (release 0: a zeroed struct, as a
+ * scenario built in code without the INI reader has).
+ */
+static inline const struct ik_kernel *ik_kernel_or_default(const struct ik_kernel *k)
+{
+	return k && k->release ? k : &ik_kernel_default;
+}
+
 const struct ik_switch_info *ik_switch_info(enum ik_switch s);
 /* By name; -1 if unknown. */
 int ik_switch_find(const char *name);

@@ -128,11 +128,11 @@ static void record_interval(struct menu_cpu *data, uint32_t interval_us)
  * (an all-zero history then still made a pattern of 0).  6.15 to 6.17 returned the largest
  * remaining sample instead of giving up while at least four samples were left.
  */
-static uint32_t typical_interval_k(const struct menu_cpu *data, const struct ik_kernel *k,
-				   uint32_t timer_us)
+static inline __attribute__((always_inline)) uint32_t
+typical_interval_k(const struct menu_cpu *data, uint64_t sw, uint32_t timer_us)
 {
-	bool both_ends = ik_kernel_has(k, IK_SW_MENU_OUTLIERS_BOTH_ENDS);
-	bool one_pass = ik_kernel_has(k, IK_SW_MENU_VARIANCE_ONE_PASS);
+	bool both_ends = ik_switch_on(sw, IK_SW_MENU_OUTLIERS_BOTH_ENDS);
+	bool one_pass = ik_switch_on(sw, IK_SW_MENU_VARIANCE_ONE_PASS);
 	int64_t low_cut = -1, high_cut = both_ends ? UINT32_MAX : (int64_t)INT32_MAX + 1;
 
 	for (;;) {
@@ -153,7 +153,7 @@ static uint32_t typical_interval_k(const struct menu_cpu *data, const struct ik_
 				min = (uint32_t)value;
 		}
 
-		if (ik_kernel_has(k, IK_SW_MENU_SKIP_TIMER_QUERY)) {
+		if (ik_switch_on(sw, IK_SW_MENU_SKIP_TIMER_QUERY)) {
 			/* Nothing but zeros (or nothing at all) says nothing. */
 			if (max == 0)
 				return MENU_NO_INTERVAL;
@@ -202,7 +202,7 @@ static uint32_t typical_interval_k(const struct menu_cpu *data, const struct ik_
 		/* Six samples or fewer left: too few to drop any more, no prediction. */
 		if (count * 4 <= MENU_INTERVALS * 3) {
 			/* 6.15-6.17: the largest of at least four samples still bounds the idle. */
-			if (ik_kernel_has(k, IK_SW_MENU_TYPICAL_MAX) && count >= MENU_INTERVALS / 2)
+			if (ik_switch_on(sw, IK_SW_MENU_TYPICAL_MAX) && count >= MENU_INTERVALS / 2)
 				return max;
 			return MENU_NO_INTERVAL;
 		}
@@ -217,7 +217,7 @@ static uint32_t typical_interval_k(const struct menu_cpu *data, const struct ik_
 /* The 6.19 search (what the unit tests reach directly). */
 static inline uint32_t typical_interval_us(const struct menu_cpu *data)
 {
-	return typical_interval_k(data, &ik_kernel_default, UINT32_MAX);
+	return typical_interval_k(data, ik_kernel_default.on, UINT32_MAX);
 }
 
 /*
@@ -292,19 +292,19 @@ static void menu_update(const struct ik_driver *drv, struct ik_device *dev)
  * prediction, and from 6.19, if its residency is under the threshold.  Until 6.17 (exit
  * latency checked after residency) the override checked the latency limit itself.
  */
-static bool menu_poll_override(const struct ik_kernel *k, int64_t residency,
+static inline bool menu_poll_override(uint64_t sw, int64_t residency,
 			       int64_t exit_latency, int64_t latency_req, uint64_t predicted_ns,
 			       uint64_t next_timer_ns)
 {
-	if (ik_kernel_has(k, IK_SW_MENU_POLL_OVERRIDE_SHORT) &&
+	if (ik_switch_on(sw, IK_SW_MENU_POLL_OVERRIDE_SHORT) &&
 	    residency >= IK_RESIDENCY_THRESHOLD_NS)
 		return false;
 	if ((uint64_t)residency > next_timer_ns)
 		return false;
-	if (ik_kernel_has(k, IK_SW_MENU_POLL_OVERRIDE_LATENCY) &&
+	if (ik_switch_on(sw, IK_SW_MENU_POLL_OVERRIDE_LATENCY) &&
 	    (uint64_t)exit_latency > predicted_ns)
 		return false;
-	if (!ik_kernel_has(k, IK_SW_MENU_LATENCY_FIRST) && exit_latency > latency_req)
+	if (!ik_switch_on(sw, IK_SW_MENU_LATENCY_FIRST) && exit_latency > latency_req)
 		return false;
 	return true;
 }
@@ -315,11 +315,11 @@ static bool menu_poll_override(const struct ik_kernel *k, int64_t residency,
 static int menu_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
 {
 	struct menu_cpu *data = dev->governor_data;
-	const struct ik_kernel *k = dev->kernel;
-	bool ns_units = ik_kernel_has(k, IK_SW_NS_UNITS);
+	const uint64_t sw = dev->kernel->on; /* the release's switches, read once */
+	bool ns_units = ik_switch_on(sw, IK_SW_NS_UNITS);
 	int64_t latency_req = ik_latency_req(dev);
 	/* Tasks waiting on I/O count until 6.13. */
-	unsigned nr_iowaiters = ik_kernel_has(k, IK_SW_MENU_NO_IOWAIT) ? 0 : dev->in.nr_iowaiters;
+	unsigned nr_iowaiters = ik_switch_on(sw, IK_SW_MENU_NO_IOWAIT) ? 0 : dev->in.nr_iowaiters;
 	int64_t tick = ns_units ? dev->tick_nsec : (int64_t)us_grain((uint64_t)dev->tick_nsec);
 	uint64_t predicted_ns;
 	int64_t delta_tick;
@@ -336,12 +336,12 @@ static int menu_select(const struct ik_driver *drv, struct ik_device *dev, bool 
 	if (data->needs_update) {
 		menu_update(drv, dev);
 		data->needs_update = false;
-	} else if (dev->last_residency_ns == 0 && ik_kernel_has(k, IK_SW_MENU_REJECTED_INVALID)) {
+	} else if (dev->last_residency_ns == 0 && ik_switch_on(sw, IK_SW_MENU_REJECTED_INVALID)) {
 		record_interval(data, MENU_NO_INTERVAL);
 	}
 
-	if (ik_kernel_has(k, IK_SW_MENU_SKIP_TIMER_QUERY)) {
-		predicted_ns = (uint64_t)typical_interval_k(data, k, UINT32_MAX) * IK_NSEC_PER_USEC;
+	if (ik_switch_on(sw, IK_SW_MENU_SKIP_TIMER_QUERY)) {
+		predicted_ns = (uint64_t)typical_interval_k(data, sw, UINT32_MAX) * IK_NSEC_PER_USEC;
 
 		/*
 		 * Asking for the sleep length is costly; skip it when the pattern already says
@@ -349,7 +349,7 @@ static int menu_select(const struct ik_driver *drv, struct ik_device *dev, bool 
 		 * stopped).  Without it, assume no timer at all and the tick half a period away.
 		 */
 		if (predicted_ns > (uint64_t)IK_RESIDENCY_THRESHOLD_NS ||
-		    (ik_kernel_has(k, IK_SW_MENU_STOPPED_TICK_QUERY) && ik_tick_stopped(dev))) {
+		    (ik_switch_on(sw, IK_SW_MENU_STOPPED_TICK_QUERY) && ik_tick_stopped(dev))) {
 			int64_t sleep_length_ns = ik_sleep_length(dev, &delta_tick);
 
 			if (sleep_length_ns < 0) {
@@ -402,15 +402,15 @@ static int menu_select(const struct ik_driver *drv, struct ik_device *dev, bool 
 	    ((data->next_timer_ns < (uint64_t)residency_of(&drv->states[1], ns_units) ||
 	      latency_req < exit_latency_of(&drv->states[1], ns_units)) &&
 	     !ik_state_disabled(dev, 0))) {
-		*stop_tick = ik_kernel_has(k, IK_SW_MENU_STATE0_STOPS_TICK) &&
+		*stop_tick = ik_switch_on(sw, IK_SW_MENU_STATE0_STOPS_TICK) &&
 			     !(drv->states[0].flags & IK_FLAG_POLLING);
 		return 0;
 	}
 
-	if (!ik_kernel_has(k, IK_SW_MENU_SKIP_TIMER_QUERY)) {
+	if (!ik_switch_on(sw, IK_SW_MENU_SKIP_TIMER_QUERY)) {
 		uint32_t timer_us = timer_prediction_us(data->next_timer_ns,
 							data->correction_factor[data->bucket]);
-		uint32_t typical_us = typical_interval_k(data, k, timer_us);
+		uint32_t typical_us = typical_interval_k(data, sw, timer_us);
 
 		predicted_ns = (uint64_t)(typical_us < timer_us ? typical_us : timer_us) *
 			       IK_NSEC_PER_USEC;
@@ -425,7 +425,7 @@ static int menu_select(const struct ik_driver *drv, struct ik_device *dev, bool 
 	if (ik_tick_stopped(dev)) {
 		if (predicted_ns < (uint64_t)tick)
 			predicted_ns = data->next_timer_ns;
-	} else if (!ik_kernel_has(k, IK_SW_MENU_LATENCY_FIRST)) {
+	} else if (!ik_switch_on(sw, IK_SW_MENU_LATENCY_FIRST)) {
 		uint64_t interactivity_req = predicted_ns / (1 + 10 * (uint64_t)nr_iowaiters);
 
 		if (!ns_units)
@@ -435,7 +435,7 @@ static int menu_select(const struct ik_driver *drv, struct ik_device *dev, bool 
 	}
 
 	/* The deepest enabled state that fits both the prediction and the latency limit. */
-	bool latency_first = ik_kernel_has(k, IK_SW_MENU_LATENCY_FIRST);
+	bool latency_first = ik_switch_on(sw, IK_SW_MENU_LATENCY_FIRST);
 	idx = -1;
 	for (int i = 0; i < drv->state_count; i++) {
 		const struct ik_state *s = &drv->states[i];
@@ -454,7 +454,7 @@ static int menu_select(const struct ik_driver *drv, struct ik_device *dev, bool 
 		 */
 		if (latency_first || (uint64_t)residency <= predicted_ns) {
 			if (exit_latency > latency_req) {
-				if (!ik_kernel_has(k, IK_SW_MENU_LATENCY_BREAK_KEEPS))
+				if (!ik_switch_on(sw, IK_SW_MENU_LATENCY_BREAK_KEEPS))
 					predicted_ns = (uint64_t)residency_of(&drv->states[idx],
 									      ns_units);
 				break;
@@ -471,7 +471,7 @@ static int menu_select(const struct ik_driver *drv, struct ik_device *dev, bool 
 		 * if it is a cheap physical state (menu_poll_override()).
 		 */
 		if ((drv->states[idx].flags & IK_FLAG_POLLING) &&
-		    menu_poll_override(k, residency, exit_latency, latency_req, predicted_ns,
+		    menu_poll_override(sw, residency, exit_latency, latency_req, predicted_ns,
 				       data->next_timer_ns)) {
 			predicted_ns = (uint64_t)residency;
 			idx = i;

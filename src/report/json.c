@@ -283,7 +283,8 @@ static void write_kernel(struct json_writer *w, const struct ik_kernel *k)
 		  sizeof(version));
 	jw_object(w, "switches", true);
 	for (int s = 0; s < IK_SW_COUNT; s++)
-		if (ik_kernel_has(k, (enum ik_switch)s) != ik_kernel_release_has(k->release, (enum ik_switch)s))
+		if (ik_kernel_has(k, (enum ik_switch)s) !=
+		    ik_kernel_release_has(k->release, (enum ik_switch)s))
 			jw_string(w, ik_switch_info((enum ik_switch)s)->name,
 				  ik_kernel_has(k, (enum ik_switch)s) ? "on" : "off", 4);
 	jw_end_object(w);
@@ -303,7 +304,7 @@ static void write_scenario(struct json_writer *w, const struct ik_scenario *sc)
 	jw_string(w, "driver", sc->driver, sizeof(sc->driver));
 	jw_string(w, "governor", sc->governor, sizeof(sc->governor));
 	jw_int(w, "hz", sc->hz);
-	write_kernel(w, &sc->kernel);
+	write_kernel(w, ik_kernel_or_default(&sc->kernel));
 	if (sc->latency_limit_us < 0)
 		jw_null(w, "latency_limit_us");
 	else

@@ -112,7 +112,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 		struct sim_cpu *c = &s->cpus[cpu];
 
 		ik_device_init(&c->dev, s->drv, cpu, sc->hz);
-		c->dev.kernel = &sc->kernel; /* the release's switches (kernel.version) */
+		c->dev.kernel = ik_kernel_or_default(&sc->kernel); /* kernel.version's switches */
 		ik_platform_topology(s->plat, cpu, &c->topo);
 		c->rq_head = c->rq_tail = c->current = c->last_task = -1;
 		c->ipi_sent_at = -1;

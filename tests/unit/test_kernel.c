@@ -203,7 +203,7 @@ static uint32_t typical_as(const uint32_t v[MENU_INTERVALS], unsigned release,
 	ik_kernel_init(&k, release);
 	if (flip)
 		assert_int_equal(ik_kernel_flip(&k, flip, value, err, sizeof(err)), 0);
-	return typical_interval_k(&data, &k, UINT32_MAX);
+	return typical_interval_k(&data, k.on, UINT32_MAX);
 }
 
 /*
@@ -272,18 +272,18 @@ static void test_search_against_timer(void **state)
 
 	memset(&data, 0, sizeof(data));
 	ik_kernel_init(&k, 601);
-	assert_int_equal(typical_interval_k(&data, &k, 1000), 0);
-	assert_int_equal(typical_interval_k(&data, &k, 0), UINT32_MAX); /* 0 >= 0 */
+	assert_int_equal(typical_interval_k(&data, k.on, 1000), 0);
+	assert_int_equal(typical_interval_k(&data, k.on, 0), UINT32_MAX); /* 0 >= 0 */
 	memcpy(data.intervals_us, v, sizeof(v));
 	/* min 500 >= 400: no search.  Below 1000: avg 650, variance (two passes) 100000 / 8 =
 	   12500 > 400 and 650^2 = 422500 < 36 x 12500: none; drop the 800s (high end only):
 	   500, 600, 700 twice: avg 600, variance 40000 / 6 = 6666, 600^2 > 36 x 6666 with six
 	   samples: a pattern, 600. */
-	assert_int_equal(typical_interval_k(&data, &k, 400), UINT32_MAX);
-	assert_int_equal(typical_interval_k(&data, &k, 1000), 600);
+	assert_int_equal(typical_interval_k(&data, k.on, 400), UINT32_MAX);
+	assert_int_equal(typical_interval_k(&data, k.on, 1000), 600);
 	ik_kernel_init(&k, 606);
 	memset(&data, 0, sizeof(data));
-	assert_int_equal(typical_interval_k(&data, &k, 1000), UINT32_MAX);
+	assert_int_equal(typical_interval_k(&data, k.on, 1000), UINT32_MAX);
 }
 
 /* ---- menu's history after a rejected entry (6.17) ------------------------------------------ */
