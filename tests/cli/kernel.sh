@@ -52,20 +52,20 @@ grep -q 'kernel 5.0 has no teo governor' "$tmp/err" || fail "teo at 5.0: $(cat "
 expect_usage "teo at 6.12" "$bin" govreplay -g teo -p intel-skx --kernel 6.12 -i /dev/null
 grep -q 'not implemented' "$tmp/err" || fail "teo at 6.12: $(cat "$tmp/err")"
 expect_usage "menu at 4.16" "$bin" govreplay -g menu -p intel-skx --kernel 4.16 -i /dev/null
-expect_usage "sim kernel.version=5.5" "$bin" sim --set kernel.version=5.5 --set scenario.duration_ms=1
+expect_usage "sim kernel.version=5.5" "$bin" sim --set kernel.version=5.5 --set scenario.duration_ms=1 --set scenario.warmup_ms=0
 grep -q 'known releases' "$tmp/err" || fail "sim kernel.version=5.5: $(cat "$tmp/err")"
-expect_usage "sim kernel.switch" "$bin" sim --set kernel.switch.nope=on --set scenario.duration_ms=1
+expect_usage "sim kernel.switch" "$bin" sim --set kernel.switch.nope=on --set scenario.duration_ms=1 --set scenario.warmup_ms=0
 grep -q 'known switches' "$tmp/err" || fail "sim kernel.switch.nope: $(cat "$tmp/err")"
-expect_usage "sim teo at 6.1" "$bin" sim --set kernel.version=6.1 --set cpuidle.governor=teo --set scenario.duration_ms=1
+expect_usage "sim teo at 6.1" "$bin" sim --set kernel.version=6.1 --set cpuidle.governor=teo --set scenario.duration_ms=1 --set scenario.warmup_ms=0
 
 # ---- The release is recorded in the output ------------------------------------------------
 "$bin" sim --set kernel.version=6.12 --set kernel.switch.menu_no_iowait=on \
-	--set scenario.duration_ms=5 --json >"$tmp/sim.json" || fail "sim as 6.12: exit $?"
+	--set scenario.duration_ms=5 --set scenario.warmup_ms=0 --json >"$tmp/sim.json" || fail "sim as 6.12: exit $?"
 grep -q '"kernel": {"version": "6.12", "switches": {"menu_no_iowait": "on"}}' "$tmp/sim.json" ||
 	fail "sim --json: kernel block missing: $(grep kernel "$tmp/sim.json")"
-"$bin" sim --set kernel.version=6.12 --set scenario.duration_ms=5 >"$tmp/sim.txt" || fail "sim text"
+"$bin" sim --set kernel.version=6.12 --set scenario.duration_ms=5 --set scenario.warmup_ms=0 >"$tmp/sim.txt" || fail "sim text"
 grep -q '^kernel *6.12$' "$tmp/sim.txt" || fail "sim text header: no 'kernel 6.12' line"
-"$bin" sim --set scenario.duration_ms=5 >"$tmp/sim619.txt" || fail "sim default"
+"$bin" sim --set scenario.duration_ms=5 --set scenario.warmup_ms=0 >"$tmp/sim619.txt" || fail "sim default"
 grep -q '^kernel *6.19$' "$tmp/sim619.txt" || fail "sim text header: no 'kernel 6.19' line"
 "$bin" govreplay -g menu -p intel-skx --kernel 5.4 --switch ns_units=on --json \
 	-i tests/govreplay/menu-deep.csv >"$tmp/gr.json" 2>/dev/null || fail "govreplay --json"
@@ -73,7 +73,7 @@ grep -q '"kernel": {"version": "5.4", "switches": {"ns_units": "on"}}' "$tmp/gr.
 	fail "govreplay --json: kernel block: $(grep kernel "$tmp/gr.json")"
 # A release as kernel.version in a scenario file, and the seed scenarios at older releases.
 for rel in 5.1 5.4 5.10 6.1 6.12; do
-	"$bin" sim seed000-baseline --set kernel.version=$rel --set scenario.duration_ms=5 \
+	"$bin" sim seed000-baseline --set kernel.version=$rel --set scenario.duration_ms=5 --set scenario.warmup_ms=0 \
 		>/dev/null 2>"$tmp/err" || fail "seed000 as $rel: $(cat "$tmp/err")"
 done
 
