@@ -215,7 +215,7 @@ typical_interval_k(const struct menu_cpu *data, uint64_t sw, uint32_t timer_us)
 }
 
 /* The 6.19 search (what the unit tests reach directly). */
-static inline uint32_t typical_interval_us(const struct menu_cpu *data)
+static inline __attribute__((unused)) uint32_t typical_interval_us(const struct menu_cpu *data)
 {
 	return typical_interval_k(data, ik_kernel_default.on, UINT32_MAX);
 }
