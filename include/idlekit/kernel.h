@@ -99,6 +99,14 @@ struct ik_kernel {
 };
 
 #define IK_KERNEL_DEFAULT_RELEASE 619u
+/*
+ * The 6.19 set as a constant expression (the enum is in landing order): everything before
+ * 7.0's first switch, minus what was reverted by 6.19.  test_kernel checks it against the
+ * table.  Hot paths compare with it to run code specialised for the default.
+ */
+#define IK_KERNEL_DEFAULT_ON                                                                 \
+	(((1ull << IK_SW_MENU_STOPPED_TICK_QUERY) - 1) & ~(1ull << IK_SW_MENU_TYPICAL_MAX) &  \
+	 ~(1ull << IK_SW_TEO_UTIL))
 
 /* The 6.19 set with nothing flipped: what a freshly initialised device points at. */
 extern const struct ik_kernel ik_kernel_default;

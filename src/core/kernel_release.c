@@ -159,14 +159,9 @@ static uint64_t release_set(unsigned release)
 	return on;
 }
 
-/*
- * 6.19: everything that landed up to 6.19 (the enum is in landing order) except what was
- * reverted by then.  test_kernel checks this against the table.
- */
 const struct ik_kernel ik_kernel_default = {
 	.release = IK_KERNEL_DEFAULT_RELEASE,
-	.on = ((1ull << IK_SW_MENU_STOPPED_TICK_QUERY) - 1) & ~(1ull << IK_SW_MENU_TYPICAL_MAX) &
-	      ~(1ull << IK_SW_TEO_UTIL),
+	.on = IK_KERNEL_DEFAULT_ON,
 };
 
 const struct ik_switch_info *ik_switch_info(enum ik_switch s)

@@ -242,11 +242,12 @@ static uint32_t timer_prediction_us(uint64_t next_timer_ns, uint32_t factor)
  * 45 ms, idle period) and a poll that timed out (assume the CPU would have slept until the
  * timer).
  */
-static void menu_update(const struct ik_driver *drv, struct ik_device *dev)
+static inline __attribute__((always_inline)) void
+menu_update(const struct ik_driver *drv, struct ik_device *dev, const uint64_t sw)
 {
 	struct menu_cpu *data = dev->governor_data;
 	const struct ik_state *entered = &drv->states[dev->last_state_idx];
-	bool ns_units = ik_kernel_has(dev->kernel, IK_SW_NS_UNITS);
+	bool ns_units = ik_switch_on(sw, IK_SW_NS_UNITS);
 	/* TICK_USEC before 5.7: the same rounding of 1/HZ, in microseconds. */
 	uint64_t tick = ns_units ? (uint64_t)dev->tick_nsec : us_grain((uint64_t)dev->tick_nsec);
 	uint64_t exit_latency = (uint64_t)exit_latency_of(entered, ns_units);
@@ -311,11 +312,13 @@ static inline bool menu_poll_override(uint64_t sw, int64_t residency,
 
 /*
  * Pick a state.  The steps follow menu_select() one for one; see the comments at each.
+ * sw is the release's switch set (dev->kernel->on).
  */
-static int menu_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
+static inline __attribute__((always_inline)) int
+menu_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick,
+	       const uint64_t sw)
 {
 	struct menu_cpu *data = dev->governor_data;
-	const uint64_t sw = dev->kernel->on; /* the release's switches, read once */
 	bool ns_units = ik_switch_on(sw, IK_SW_NS_UNITS);
 	int64_t latency_req = ik_latency_req(dev);
 	/* Tasks waiting on I/O count until 6.13. */
@@ -334,7 +337,7 @@ static int menu_select(const struct ik_driver *drv, struct ik_device *dev, bool 
 	 * an "invalid" interval so stale short intervals stop producing a pattern (6.17 on).
 	 */
 	if (data->needs_update) {
-		menu_update(drv, dev);
+		menu_update(drv, dev, sw);
 		data->needs_update = false;
 	} else if (dev->last_residency_ns == 0 && ik_switch_on(sw, IK_SW_MENU_REJECTED_INVALID)) {
 		record_interval(data, MENU_NO_INTERVAL);
@@ -524,6 +527,20 @@ static int menu_select(const struct ik_driver *drv, struct ik_device *dev, bool 
 	}
 
 	return idx;
+}
+
+/*
+ * The same code twice: once compiled for the default release's switches (a constant, so
+ * every switch test folds away and 6.19 runs as fast as a menu without switches), once
+ * for any other set, tested at run time.
+ */
+static int menu_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
+{
+	const uint64_t sw = dev->kernel->on;
+
+	if (sw == IK_KERNEL_DEFAULT_ON)
+		return menu_select_as(drv, dev, stop_tick, IK_KERNEL_DEFAULT_ON);
+	return menu_select_as(drv, dev, stop_tick, sw);
 }
 
 /*
