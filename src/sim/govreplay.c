@@ -323,6 +323,7 @@ static int parse_header(struct reader *r, const char *p, const char *end)
 					   column_names[c]);
 	}
 	r->have_header = true;
+	r->g->dev.in.nr_iowaiters = 0; /* no nr_iowaiters column: none waiting, every line */
 	return IK_GOVREPLAY_OK;
 }
 
@@ -485,7 +486,6 @@ static int parse_data(struct reader *r, const char *line, const char *end)
 		.latency_req_ns = IK_LATENCY_REQ_NONE_NS,
 		.tick_stopped = false,
 	};
-	unsigned nr_iowaiters = 0;
 	const char *p = line;
 
 	for (int k = 0; k < r->ncols; k++) {
@@ -535,7 +535,10 @@ static int parse_data(struct reader *r, const char *line, const char *end)
 		case COL_NR_IOWAITERS:
 			if (v > MAX_IOWAITERS)
 				return data_error(r, line, end, k, field);
-			nr_iowaiters = (unsigned)v;
+			/* What nr_iowait_cpu() says at this entry (menu before 6.13 reads it).  Set
+			   here, beside the parsing, rather than in the step sequence; without the
+			   column it stays 0 (parse_header). */
+			r->g->dev.in.nr_iowaiters = (unsigned)v;
 			break;
 		case COL_TICK_STOPPED:
 		case COLUMNS:
@@ -545,9 +548,6 @@ static int parse_data(struct reader *r, const char *line, const char *end)
 			break;
 		}
 	}
-	/* What nr_iowait_cpu() says at this entry (menu before 6.13 reads it); 0 without the
-	   column.  Set here, beside the parsing, rather than in the step sequence. */
-	r->g->dev.in.nr_iowaiters = nr_iowaiters;
 
 	struct ik_govreplay_result res;
 	ik_govreplay_step(r->g, &in, &res);
