@@ -29,7 +29,7 @@ enum ik_config_origin {
 const char *ik_config_origin_name(enum ik_config_origin o);
 
 #define IK_CONFIG_SECTION_LEN 16
-#define IK_CONFIG_KEY_LEN 24
+#define IK_CONFIG_KEY_LEN 48 /* kernel.switch.NAME is the longest */
 #define IK_CONFIG_VALUE_LEN 256
 #define IK_CONFIG_MAX 768
 

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "idlekit/kernel.h"
+
 #define IK_STATE_MAX 10 /* CPUIDLE_STATE_MAX */
 #define IK_NAME_LEN 16
 #define IK_DESC_LEN 32
@@ -89,6 +91,7 @@ struct ik_idle_inputs {
 	bool got_tick;           /* tick_nohz_idle_got_tick(), as read by reflect */
 	int64_t latency_req_ns;  /* cpuidle_governor_latency_req() */
 	int64_t now_ns;          /* local_clock(): the world's time (kernel-source governors) */
+	unsigned nr_iowaiters;   /* nr_iowait_cpu(): tasks of this CPU waiting on I/O (menu < 6.13) */
 };
 
 /* Module parameters of the haltpoll governor (drivers/cpuidle/governors/haltpoll.c). */
@@ -113,6 +116,7 @@ struct ik_device {
 	struct ik_state_usage states_usage[IK_STATE_MAX];
 	struct ik_idle_inputs in;
 	const struct ik_haltpoll_params *haltpoll; /* NULL = defaults */
+	const struct ik_kernel *kernel; /* the release's switches; ik_device_init: 6.19 */
 	uint64_t sleep_length_queries; /* how often the governor asked (diagnostic) */
 	void *governor_data;           /* owned by the governor's enable/disable */
 	const struct ik_governor *governor; /* the ops running on this device (ik_governor_enable) */

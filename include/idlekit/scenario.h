@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "idlekit/hw.h"
+#include "idlekit/kernel.h"
 
 enum ik_workload_kind {
 	IK_WORKLOAD_PINGPONG, /* closed loop: pairs of tasks exchanging messages */
@@ -141,6 +142,7 @@ struct ik_scenario {
 	char platform_ref[256]; /* built-in name or file path, as written */
 	struct ik_platform platform;
 	int hz;
+	struct ik_kernel kernel;  /* kernel.version and kernel.switch.NAME (default 6.19) */
 	int64_t latency_limit_us; /* global PM QoS; -1 = none */
 	/* the kernel's own periodic work on every CPU (vmstat, RCU, ...): an hrtimer per CPU */
 	double housekeeping_hz;   /* 0 = none */
@@ -173,7 +175,7 @@ struct ik_scenario {
 	const struct ik_config *config;
 };
 
-#define IK_ERR_LEN 512
+#define IK_ERR_LEN 1024
 
 /* Built-in platforms and scenarios, embedded at build time from platforms/ and scenarios/. */
 struct ik_builtin {

@@ -19,6 +19,7 @@ int cmd_ctxsw(int argc, char **argv);
 int cmd_platform_import(int argc, char **argv); /* src/cli/platform_import.c */
 int cmd_compare(int argc, char **argv);
 int cmd_govreplay(int argc, char **argv);
+int cmd_kernel(int argc, char **argv);  /* src/cli/kernel.c */
 int cmd_analyze(int argc, char **argv); /* src/cli/trace.c */
 int cmd_replay(int argc, char **argv);  /* src/cli/trace.c */
 int cmd_record(int argc, char **argv);  /* src/cli/record.c */
@@ -29,6 +30,12 @@ int cmd_workload(int argc, char **argv); /* src/cli/workload.c */
 /* -j N: 1..1024 threads; the default is the number of CPUs this process may run on. */
 int cli_default_jobs(void);
 int cli_parse_jobs(const char *cmd, const char *text, int *out);
+
+struct ik_kernel;
+/* --switch NAME=on|off onto k; -1 with err (known switches listed) if bad. */
+int cli_kernel_switch(struct ik_kernel *k, const char *arg, char *err, size_t errlen);
+/* {"version": "6.12", "switches": {"NAME": "on", ...}}: the release and its flips. */
+void cli_kernel_json(FILE *f, const struct ik_kernel *k);
 
 /* An unsigned option value 0..max; prints "idlekit CMD: OPT: expected ..." and returns -1. */
 int cli_parse_u64(const char *cmd, const char *opt, const char *text, uint64_t max, uint64_t *out);

@@ -30,6 +30,7 @@ static const char govreplay_usage[] =
 	"  wake_ns         a non-timer wakeup (IPI, device), or '-' for none\n"
 	"  latency_req_ns  optional: PM QoS limit ('-' or absent: none, 2e12 ns)\n"
 	"  tick_stopped    optional: 1 if the tick is already stopped at entry (default 0)\n"
+	"  nr_iowaiters    optional: tasks of the CPU waiting on I/O (menu before 6.13; default 0)\n"
 	"Output: one line 'state,stop_tick' per input line (index and 0/1), nothing else on\n"
 	"standard output; a summary of the per-state counters goes to standard error.\n"
 	"Format, rules and a worked example: docs/govreplay.md.\n"
@@ -45,6 +46,9 @@ static const char govreplay_usage[] =
 	"  -i, --input FILE        the input stream (default '-': standard input)\n"
 	"  --hz N                  the kernel's HZ: 100, 250, 300 or 1000 (default 250)\n"
 	"  --disable NAME[,NAME]   disable states by name, as sysfs 'disable' does (repeatable)\n"
+	"  --kernel X.Y            behave as kernel release X.Y (default 6.19; idlekit kernel list)\n"
+	"  --switch NAME=on|off    flip one behaviour switch on top of the release (repeatable),\n"
+	"                          e.g. --kernel 6.12 --switch menu_no_iowait=on\n"
 	"  --json                  instead of the decisions, one JSON object: governor,\n"
 	"                          platform, hz, lines, stop_tick decisions, per-state usage,\n"
 	"                          time_us, above, below, rejected\n"
@@ -134,9 +138,11 @@ static int write_json(FILE *f, const struct ik_govreplay *g, const char *platfor
 	}
 	fputs(",\n  \"platform\": ", f);
 	json_string(f, platform);
-	fprintf(f, ",\n  \"hz\": %d,\n  \"lines\": %" PRIu64 ",\n  \"stop_tick_decisions\": %" PRIu64
+	fprintf(f, ",\n  \"hz\": %d,\n  \"kernel\": ", g->hz);
+	cli_kernel_json(f, g->dev.kernel);
+	fprintf(f, ",\n  \"lines\": %" PRIu64 ",\n  \"stop_tick_decisions\": %" PRIu64
 		   ",\n  \"states\": [\n",
-		g->hz, g->lines, g->stop_tick_count);
+		g->lines, g->stop_tick_count);
 	for (int i = 0; i < g->drv.state_count; i++) {
 		const struct ik_state_usage *u = &g->dev.states_usage[i];
 		fmt_us(us, sizeof(us), u->time_ns);
@@ -155,7 +161,7 @@ static int write_json(FILE *f, const struct ik_govreplay *g, const char *platfor
 static void write_summary(FILE *f, const struct ik_govreplay *g, const char *platform,
 			  const struct ik_governor_identity *id)
 {
-	char us[32];
+	char us[32], kernel[512];
 
 	if (id->kind != IK_GOVERNOR_BUILTIN) {
 		fprintf(f, "govreplay: governor %s from %s:%s, sha256 %s", id->name,
@@ -167,9 +173,10 @@ static void write_summary(FILE *f, const struct ik_govreplay *g, const char *pla
 	}
 
 	fprintf(f,
-		"govreplay: %" PRIu64 " lines, governor %s, platform %s, HZ %d, stop_tick=1 in %" PRIu64
-		"\n",
-		g->lines, g->gov->name, platform, g->hz, g->stop_tick_count);
+		"govreplay: %" PRIu64 " lines, governor %s, platform %s, HZ %d, kernel %s, "
+		"stop_tick=1 in %" PRIu64 "\n",
+		g->lines, g->gov->name, platform, g->hz,
+		ik_kernel_describe(g->dev.kernel, kernel, sizeof(kernel)), g->stop_tick_count);
 	fprintf(f, "%-5s %-10s %12s %18s %12s %12s %9s\n", "state", "name", "usage", "time_us",
 		"above", "below", "rejected");
 	for (int i = 0; i < g->drv.state_count; i++) {
@@ -220,6 +227,8 @@ int cmd_govreplay(int argc, char **argv)
 		OPT_HP_ALLOW_SHRINK,
 		OPT_TRACE,
 		OPT_PARAM,
+		OPT_KERNEL,
+		OPT_SWITCH,
 	};
 	static const struct option opts[] = {
 		{ "governor", required_argument, NULL, 'g' },
@@ -232,6 +241,8 @@ int cmd_govreplay(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "param", required_argument, NULL, OPT_PARAM },
+		{ "kernel", required_argument, NULL, OPT_KERNEL },
+		{ "switch", required_argument, NULL, OPT_SWITCH },
 		{ "haltpoll-poll-ns", required_argument, NULL, OPT_HP_POLL },
 		{ "haltpoll-grow", required_argument, NULL, OPT_HP_GROW },
 		{ "haltpoll-shrink", required_argument, NULL, OPT_HP_SHRINK },
@@ -260,6 +271,10 @@ int cmd_govreplay(int argc, char **argv)
 	FILE *in = NULL;
 	char err[IK_ERR_LEN];
 
+	struct ik_kernel kernel;
+	unsigned release;
+
+	ik_kernel_init(&kernel, IK_KERNEL_DEFAULT_RELEASE);
 	ik_haltpoll_params_default(&hp);
 	if (!disable || !sc || !bind || !g || !pnames || !pvalues || !pbuf || !pfrom_hp) {
 		fprintf(stderr, "idlekit govreplay: out of memory\n");
@@ -318,6 +333,19 @@ int cmd_govreplay(int argc, char **argv)
 			pvalues[nparams++] = eq + 1;
 			break;
 		}
+		case OPT_KERNEL:
+			if (ik_kernel_parse_release(optarg, &release, err, sizeof(err))) {
+				fprintf(stderr, "idlekit govreplay: --kernel: %s\n", err);
+				goto out;
+			}
+			ik_kernel_set_release(&kernel, release);
+			break;
+		case OPT_SWITCH:
+			if (cli_kernel_switch(&kernel, optarg, err, sizeof(err))) {
+				fprintf(stderr, "idlekit govreplay: --switch: %s\n", err);
+				goto out;
+			}
+			break;
 		case OPT_HP_POLL:
 			if (cli_parse_u64("govreplay", "--haltpoll-poll-ns", optarg, UINT32_MAX, &v))
 				goto out;
@@ -382,6 +410,11 @@ int cmd_govreplay(int argc, char **argv)
 		fprintf(stderr, "idlekit govreplay: --governor: %s\n", err);
 		goto out;
 	}
+	/* a kernel: or plugin: file is the user's own code: only the core's switches apply */
+	if (ik_kernel_check(&kernel, governor, err, sizeof(err))) {
+		fprintf(stderr, "idlekit govreplay: --kernel: %s\n", err);
+		goto out;
+	}
 
 	/* The platform's states become the driver's table, as the simulator builds it. */
 	if (ik_platform_load(platform, &sc->platform, err, sizeof(err))) {
@@ -414,9 +447,14 @@ int cmd_govreplay(int argc, char **argv)
 		pnames[kept] = pnames[i];
 		pvalues[kept++] = pvalues[i];
 	}
-	struct ik_governor_open_args ga = { .spec = governor, .drv = &bind->table, .hz = (int)hz,
-					    .nparams = kept, .param_names = pnames,
-					    .param_values = pvalues };
+	char release_name[16];
+	struct ik_governor_open_args ga = {
+		.spec = governor, .drv = &bind->table, .hz = (int)hz, .nparams = kept,
+		.param_names = pnames, .param_values = pvalues,
+		/* a kernel file compiles against the governor API of the release */
+		.kernel_version = ik_kernel_release_name(kernel.release, release_name,
+						  sizeof(release_name)),
+	};
 	int orc = ik_governor_open(&ga, &inst, err, sizeof(err));
 	if (orc) {
 		fprintf(stderr, "idlekit govreplay: %s\n", err);
@@ -433,6 +471,7 @@ int cmd_govreplay(int argc, char **argv)
 		goto out;
 	}
 	have_g = true;
+	g->dev.kernel = &kernel;
 	if (trace)
 		g->trace = stderr;
 	for (int i = 0; i < ndisable; i++)

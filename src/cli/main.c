@@ -20,6 +20,8 @@ static const char usage[] =
 	"                     results side by side: changes and their significance\n"
 	"  platform list      list the built-in platforms\n"
 	"  platform show NAME show a platform's idle states (a built-in name or an INI file)\n"
+	"  kernel list|show X.Y\n"
+	"                     the kernel releases idlekit can behave as, and their switches\n"
 	"  govreplay --governor G --platform P [--input FILE]\n"
 	"                     a governor's decisions for a stream of idle periods\n"
 	"  analyze TRACE [--json|--csv]\n"
@@ -77,6 +79,8 @@ int main(int argc, char **argv)
 		return cmd_compare(argc - 1, argv + 1);
 	if (strcmp(cmd, "govreplay") == 0)
 		return cmd_govreplay(argc - 1, argv + 1);
+	if (strcmp(cmd, "kernel") == 0)
+		return cmd_kernel(argc - 1, argv + 1);
 	if (strcmp(cmd, "analyze") == 0)
 		return cmd_analyze(argc - 1, argv + 1);
 	if (strcmp(cmd, "workload") == 0)
@@ -107,6 +111,8 @@ int main(int argc, char **argv)
 				return cmd_compare(2, args);
 			if (strcmp(argv[2], "govreplay") == 0)
 				return cmd_govreplay(2, args);
+			if (strcmp(argv[2], "kernel") == 0)
+				return cmd_kernel(2, args);
 			if (strcmp(argv[2], "analyze") == 0)
 				return cmd_analyze(2, args);
 			if (strcmp(argv[2], "workload") == 0)

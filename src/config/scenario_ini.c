@@ -34,9 +34,12 @@ static const char *const section_names[SEC_COUNT] = { "scenario", "kernel", "cpu
 enum scenario_key { SC_NAME, SC_DESCRIPTION, SC_PLATFORM, SC_DURATION_MS, SC_WARMUP_MS, SC_RUNS, SC_SEED, SC_COUNT };
 static const char *const scenario_keys[] = { "name", "description", "platform", "duration_ms",
 					     "warmup_ms", "runs", "seed" };
-enum kernel_key { KN_HZ, KN_LATENCY_LIMIT_US, KN_HOUSEKEEPING_HZ, KN_HOUSEKEEPING_WORK_NS, KN_COUNT };
+enum kernel_key { KN_HZ, KN_LATENCY_LIMIT_US, KN_HOUSEKEEPING_HZ, KN_HOUSEKEEPING_WORK_NS, KN_VERSION,
+		  KN_COUNT };
 static const char *const kernel_keys[] = { "hz", "latency_limit_us", "housekeeping_hz",
-					   "housekeeping_work_ns" };
+					   "housekeeping_work_ns", "version" };
+/* kernel.switch.NAME = on|off: one behaviour switch flipped on top of kernel.version. */
+#define KERNEL_SWITCH_PREFIX "switch."
 enum cpuidle_key {
 	CI_DRIVER,
 	CI_GOVERNOR,
@@ -162,6 +165,7 @@ static void scenario_defaults(struct ik_scenario *sc)
 {
 	memset(sc, 0, sizeof(*sc));
 	sc->hz = 250;
+	ik_kernel_init(&sc->kernel, IK_KERNEL_DEFAULT_RELEASE);
 	sc->latency_limit_us = -1;
 	snprintf(sc->driver, sizeof(sc->driver), "table");
 	snprintf(sc->governor, sizeof(sc->governor), "menu");
@@ -338,6 +342,13 @@ static int set_kernel(struct scenario_reader *r, int k, const char *value, struc
 		return 0;
 	case KN_HOUSEKEEPING_WORK_NS:
 		return get_int(r, w, sec, key, value, 0, MAX_WORK_NS, &sc->housekeeping_work_ns);
+	case KN_VERSION: {
+		unsigned release;
+		if (ik_kernel_parse_release(value, &release, msg, sizeof(msg)))
+			return bad(r, w, sec, key, msg);
+		ik_kernel_set_release(&sc->kernel, release); /* switches flipped so far stay */
+		return 0;
+	}
 	}
 	return bad(r, w, sec, key, "internal error");
 }
@@ -739,6 +750,17 @@ static int set_key(struct scenario_reader *r, const char *section, const char *k
 			return bad(r, w, section, key, msg);
 		return 0;
 	}
+	if (s == SEC_KERNEL && strncmp(key, KERNEL_SWITCH_PREFIX, strlen(KERNEL_SWITCH_PREFIX)) == 0) {
+		char msg[1400];
+		if (ik_kernel_flip(&r->sc->kernel, key + strlen(KERNEL_SWITCH_PREFIX), value, msg,
+				   sizeof(msg)))
+			return bad(r, w, "kernel", key, msg);
+		if (r->cfg && ik_config_give(r->cfg, section, key, value,
+					     w.override ? IK_ORIGIN_SET : IK_ORIGIN_SCENARIO, msg,
+					     sizeof(msg)))
+			return bad(r, w, section, key, msg);
+		return 0;
+	}
 	int k = ik_ini_key_index(key, section_keys[s].names, section_keys[s].count);
 	if (k < 0)
 		return ik_ini_fail(&r->e, w, "unknown key '%s' in [%s]; known keys: %s",
@@ -833,6 +855,8 @@ static int carry_origin(struct scenario_reader *r, const char *name, const char 
 	if (s >= 0) {
 		/* [governor] has no fixed keys: its module parameters are the governor's own */
 		if (s != SEC_GOVERNOR &&
+		    !(s == SEC_KERNEL && strncmp(key, KERNEL_SWITCH_PREFIX,
+						 strlen(KERNEL_SWITCH_PREFIX)) == 0) &&
 		    ik_ini_key_index(key, section_keys[s].names, section_keys[s].count) < 0)
 			return ik_ini_fail(&r->e, w, "[origin] %s: no key '%s' in [%s]",
 					   ik_ini_shown(name, shown, sizeof(shown)),
@@ -1247,6 +1271,9 @@ static void format_kernel(const struct ik_scenario *sc, enum kernel_key k, char 
 	case KN_HOUSEKEEPING_WORK_NS:
 		snprintf(buf, len, "%" PRId64, sc->housekeeping_work_ns);
 		return;
+	case KN_VERSION:
+		ik_kernel_release_name(ik_kernel_or_default(&sc->kernel)->release, buf, len);
+		return;
 	case KN_COUNT:
 		break;
 	}
@@ -1423,6 +1450,23 @@ static void format_workload(const struct ik_scenario *sc, enum workload_key k, c
 	}
 }
 
+/* kernel.switch.NAME: the switches flipped on top of the release, in [kernel] */
+static int emit_switches(struct scenario_reader *r)
+{
+	const struct ik_kernel *kn = ik_kernel_or_default(&r->sc->kernel);
+	for (int i = 0; i < IK_SW_COUNT; i++) {
+		if (!((kn->forced_on | kn->forced_off) >> i & 1u))
+			continue;
+		char key[IK_CONFIG_KEY_LEN];
+		snprintf(key, sizeof(key), KERNEL_SWITCH_PREFIX "%s",
+			 ik_switch_info((enum ik_switch)i)->name);
+		if (ik_config_emit(r->cfg, section_names[SEC_KERNEL], key,
+				   (kn->forced_on >> i & 1u) ? "on" : "off", IK_ORIGIN_SCENARIO))
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * Every key of the four scenario tables, in table order: the value given, else the value
  * the run uses (the switches above have a case per key: the compiler names a new key
@@ -1465,6 +1509,8 @@ static int scenario_config(struct scenario_reader *r)
 					   origin))
 				return -1;
 		}
+		if (s == SEC_KERNEL && emit_switches(r))
+			return -1;
 	}
 	/* [governor]: the module parameters given, in the order given */
 	for (int i = 0; i < sc->ngov_params; i++)
@@ -1472,6 +1518,19 @@ static int scenario_config(struct scenario_reader *r)
 				   sc->gov_params[i].value, IK_ORIGIN_SCENARIO))
 			return -1;
 	return 0;
+}
+
+/* The governor must exist in the release, and what it depends on must be modelled. */
+static int check_kernel(struct scenario_reader *r)
+{
+	char msg[IK_ERR_LEN];
+
+	if (ik_kernel_check(&r->sc->kernel, r->sc->governor, msg, sizeof(msg)) == 0)
+		return 0;
+	struct ik_ini_where w = r->sec[SEC_KERNEL].set[KN_VERSION] ? where_of(r, SEC_KERNEL, KN_VERSION)
+				: r->sec[SEC_KERNEL].present ? r->sec[SEC_KERNEL].where
+							     : r->sec[SEC_SCENARIO].where;
+	return ik_ini_fail(&r->e, w, "[kernel] version: %s", msg);
 }
 
 static int finish(struct scenario_reader *r, const char *const *ov, int n)
@@ -1490,7 +1549,7 @@ static int finish(struct scenario_reader *r, const char *const *ov, int n)
 		return -1;
 	if (check_driver(r) || check_placement(r))
 		return -1;
-	return 0;
+	return check_kernel(r);
 }
 
 static int parse(const char *origin, bool from_file, const char *text,

@@ -9,6 +9,7 @@ void ik_device_init(struct ik_device *dev, const struct ik_driver *drv, int cpu,
 	dev->cpu = cpu;
 	dev->last_state_idx = -1;
 	dev->tick_nsec = ik_tick_nsec(hz);
+	dev->kernel = &ik_kernel_default;
 	dev->in.latency_req_ns = IK_LATENCY_REQ_NONE_NS;
 	dev->in.sleep_length_ns = IK_KTIME_MAX;
 	dev->in.delta_next_ns = dev->tick_nsec;

@@ -55,8 +55,13 @@ static struct haltpoll_limits haltpoll_limits(const struct ik_device *dev)
 
 static int haltpoll_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
 {
+	int64_t latency_req = ik_latency_req(dev);
+
+	if (!ik_kernel_has(dev->kernel, IK_SW_NS_UNITS))
+		latency_req /= IK_NSEC_PER_USEC; /* an int of microseconds before 5.7 */
+
 	/* No choice, or no latency allowed: poll, with the tick kept. */
-	if (drv->state_count == 0 || ik_latency_req(dev) == 0) {
+	if (drv->state_count == 0 || latency_req == 0) {
 		*stop_tick = false;
 		return 0;
 	}
@@ -104,7 +109,8 @@ static void haltpoll_adjust_poll_limit(struct ik_device *dev, uint64_t block_ns)
 		} else {
 			window /= lim.shrink;
 			/* A window below grow_start is not worth keeping (kernel 6.9 and later). */
-			if (window < lim.grow_start)
+			if (ik_kernel_has(dev->kernel, IK_SW_HALTPOLL_SHRINK_RESET) &&
+			    window < lim.grow_start)
 				window = 0;
 		}
 		dev->poll_limit_ns = window;
@@ -114,8 +120,16 @@ static void haltpoll_adjust_poll_limit(struct ik_device *dev, uint64_t block_ns)
 static void haltpoll_reflect(struct ik_device *dev, int index)
 {
 	dev->last_state_idx = index;
-	if (index != 0)
-		haltpoll_adjust_poll_limit(dev, dev->last_residency_ns);
+	if (index != 0) {
+		uint64_t block_ns = dev->last_residency_ns;
+
+		/* Before 5.7 the halt time came as whole microseconds (an int) times 1000. */
+		if (!ik_kernel_has(dev->kernel, IK_SW_NS_UNITS)) {
+			uint64_t us = block_ns / IK_NSEC_PER_USEC;
+			block_ns = (us > INT32_MAX ? INT32_MAX : us) * IK_NSEC_PER_USEC;
+		}
+		haltpoll_adjust_poll_limit(dev, block_ns);
+	}
 }
 
 /* Every CPU starts without a poll window, i.e. halting. */

@@ -11,6 +11,10 @@
  * signed value, but the thresholds it is compared with are unsigned 64-bit, so the
  * comparisons are unsigned.  An idle period shorter than the exit latency therefore looks
  * enormous: it counts towards promotion and never causes a demotion.
+ *
+ * Before 5.7 (ns_units off) the same comparisons were made in 32-bit unsigned microseconds:
+ * the residency cut to whole microseconds (an int, at most INT_MAX) minus the exit latency
+ * in microseconds.  That changes decisions whenever the sub-microsecond part mattered.
  */
 #include <stdlib.h>
 
@@ -25,6 +29,8 @@ struct ladder_state_data {
 	uint32_t demotion_count_threshold;
 	uint64_t promotion_time_ns; /* residency must exceed this to count towards promotion */
 	uint64_t demotion_time_ns;  /* residency below this counts towards demotion */
+	uint32_t promotion_time_us; /* the same in microseconds (before 5.7) */
+	uint32_t demotion_time_us;
 	/* Qualifying idle periods seen so far in this state. */
 	int promotion_count;
 	int demotion_count;
@@ -54,6 +60,63 @@ static void ladder_move(struct ik_device *dev, struct ladder_cpu *ladder, int ol
 	dev->last_state_idx = new_idx;
 }
 
+/*
+ * Before 5.7: the same ladder in microseconds.  dev->last_residency was an int of whole
+ * microseconds and the thresholds u32 exit latencies, so "residency - exit latency" is a
+ * 32-bit unsigned difference (a residency below the exit latency wraps to a huge value, as
+ * in nanoseconds).  The latency limit was an int of microseconds.
+ */
+static int ladder_select_us(const struct ik_driver *drv, struct ik_device *dev,
+			    struct ladder_cpu *ladder, int first_idx, int last_idx,
+			    int64_t latency_req_ns)
+{
+	struct ladder_state_data *last = &ladder->states[last_idx];
+	int64_t latency_req = latency_req_ns / IK_NSEC_PER_USEC;
+	uint64_t residency_us = dev->last_residency_ns / IK_NSEC_PER_USEC;
+	int32_t last_us = residency_us > INT32_MAX ? INT32_MAX : (int32_t)residency_us;
+	uint32_t last_residency = (uint32_t)last_us - drv->states[last_idx].exit_latency;
+
+	if (latency_req == 0) {
+		ladder_move(dev, ladder, last_idx, 0);
+		return 0;
+	}
+
+	if (last_idx < drv->state_count - 1 && !ik_state_disabled(dev, last_idx + 1) &&
+	    last_residency > last->promotion_time_us &&
+	    (int64_t)drv->states[last_idx + 1].exit_latency <= latency_req) {
+		last->promotion_count++;
+		last->demotion_count = 0;
+		if ((uint32_t)last->promotion_count >= last->promotion_count_threshold) {
+			ladder_move(dev, ladder, last_idx, last_idx + 1);
+			return last_idx + 1;
+		}
+	}
+
+	if (last_idx > first_idx &&
+	    (ik_state_disabled(dev, last_idx) ||
+	     (int64_t)drv->states[last_idx].exit_latency > latency_req)) {
+		int i;
+
+		for (i = last_idx - 1; i > first_idx; i--) {
+			if ((int64_t)drv->states[i].exit_latency <= latency_req)
+				break;
+		}
+		ladder_move(dev, ladder, last_idx, i);
+		return i;
+	}
+
+	if (last_idx > first_idx && last_residency < last->demotion_time_us) {
+		last->demotion_count++;
+		last->promotion_count = 0;
+		if ((uint32_t)last->demotion_count >= last->demotion_count_threshold) {
+			ladder_move(dev, ladder, last_idx, last_idx - 1);
+			return last_idx - 1;
+		}
+	}
+
+	return last_idx;
+}
+
 static int ladder_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
 {
 	(void)stop_tick; /* the ladder never keeps the tick on its own */
@@ -65,6 +128,9 @@ static int ladder_select(const struct ik_driver *drv, struct ik_device *dev, boo
 	/* The kernel never sees anything else; idlekit guards against a foreign index. */
 	if (last_idx < 0 || last_idx >= drv->state_count)
 		last_idx = first_idx;
+
+	if (!ik_kernel_has(dev->kernel, IK_SW_NS_UNITS))
+		return ladder_select_us(drv, dev, ladder, first_idx, last_idx, latency_req);
 
 	/* A latency limit of zero allows nothing but state 0. */
 	if (latency_req == 0) {
@@ -146,10 +212,14 @@ static int ladder_enable(const struct ik_driver *drv, struct ik_device *dev)
 
 		s->promotion_count_threshold = LADDER_PROMOTION_COUNT;
 		s->demotion_count_threshold = LADDER_DEMOTION_COUNT;
-		if (i < drv->state_count - 1)
+		if (i < drv->state_count - 1) {
 			s->promotion_time_ns = exit_latency_ns;
-		if (i > first_idx)
+			s->promotion_time_us = drv->states[i].exit_latency;
+		}
+		if (i > first_idx) {
 			s->demotion_time_ns = exit_latency_ns;
+			s->demotion_time_us = drv->states[i].exit_latency;
+		}
 	}
 	dev->last_state_idx = first_idx;
 	dev->governor_data = ladder;

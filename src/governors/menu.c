@@ -23,6 +23,12 @@
  * factors, truncating division, and the same wraparound (with no timer the next timer is
  * KTIME_MAX and KTIME_MAX * factor wraps in u64).  Where the kernel mixes signed and
  * unsigned operands, the casts below spell out the conversion C applies there.
+ *
+ * Older releases: every place a release behaved differently checks that release's switch
+ * (dev->kernel, include/idlekit/kernel.h) beside the lines it changes, so reading this file
+ * with, say, 6.12's switches in mind reads like 6.12's menu.c.  Modelled from 5.1 on: before
+ * the nanosecond units (ns_units off) every time is first cut to whole microseconds, which
+ * is exactly the kernel's arithmetic then because each value stays a multiple of 1000 ns.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -51,7 +57,8 @@ struct menu_cpu {
 	bool tick_wakeup;   /* the last idle period was ended by the tick */
 	uint64_t next_timer_ns; /* sleep length seen by the last select (KTIME_MAX if not asked) */
 	unsigned bucket;        /* correction-factor bucket of next_timer_ns */
-	uint32_t correction_factor[MENU_BUCKETS];
+	/* Until 6.13 a second set of buckets is used while tasks of this CPU wait on I/O. */
+	uint32_t correction_factor[2 * MENU_BUCKETS];
 	uint32_t intervals_us[MENU_INTERVALS]; /* ring of recent idle durations */
 	unsigned interval_ptr;                 /* next slot to overwrite */
 };
@@ -70,6 +77,29 @@ static unsigned which_bucket(uint64_t duration_ns)
 	if (duration_ns < 100000ULL * IK_NSEC_PER_USEC)
 		return 4;
 	return 5;
+}
+
+/* Before 6.13 (menu_no_iowait off): the upper six buckets while any task waits on I/O. */
+static unsigned bucket_of(uint64_t duration_ns, unsigned nr_iowaiters)
+{
+	return which_bucket(duration_ns) + (nr_iowaiters ? MENU_BUCKETS : 0);
+}
+
+/* Before 5.7 (ns_units off) menu saw times as whole microseconds: ktime_to_us(). */
+static inline uint64_t us_grain(uint64_t ns)
+{
+	return ns / IK_NSEC_PER_USEC * IK_NSEC_PER_USEC;
+}
+
+/* A state's residency and exit latency as the release's menu reads them. */
+static inline int64_t residency_of(const struct ik_state *s, bool ns_units)
+{
+	return ns_units ? s->target_residency_ns : (int64_t)s->target_residency * IK_NSEC_PER_USEC;
+}
+
+static inline int64_t exit_latency_of(const struct ik_state *s, bool ns_units)
+{
+	return ns_units ? s->exit_latency_ns : (int64_t)s->exit_latency * IK_NSEC_PER_USEC;
 }
 
 static void record_interval(struct menu_cpu *data, uint32_t interval_us)
@@ -91,10 +121,19 @@ static void record_interval(struct menu_cpu *data, uint32_t interval_us)
  * The variance is computed in one pass as mean(v^2) - mean(v)^2, both means truncated, in
  * u64 (the sum of squares wraps if several samples are close to UINT_MAX, as in the kernel).
  * Returns the average in microseconds, or UINT_MAX for "no pattern".
+ *
+ * Older releases: before 6.15 the variance took a second pass over (v - avg)^2 and only
+ * the largest samples were ever dropped, starting from a cut at INT_MAX; before 6.6 the
+ * search was given the timer's prediction and gave up at once when no sample was below it
+ * (an all-zero history then still made a pattern of 0).  6.15 to 6.17 returned the largest
+ * remaining sample instead of giving up while at least four samples were left.
  */
-static uint32_t typical_interval_us(const struct menu_cpu *data)
+static inline __attribute__((always_inline)) uint32_t
+typical_interval_k(const struct menu_cpu *data, uint64_t sw, uint32_t timer_us)
 {
-	int64_t low_cut = -1, high_cut = UINT32_MAX;
+	bool both_ends = ik_switch_on(sw, IK_SW_MENU_OUTLIERS_BOTH_ENDS);
+	bool one_pass = ik_switch_on(sw, IK_SW_MENU_VARIANCE_ONE_PASS);
+	int64_t low_cut = -1, high_cut = both_ends ? UINT32_MAX : (int64_t)INT32_MAX + 1;
 
 	for (;;) {
 		uint32_t max = 0, min = UINT32_MAX, count = 0;
@@ -114,21 +153,44 @@ static uint32_t typical_interval_us(const struct menu_cpu *data)
 				min = (uint32_t)value;
 		}
 
-		/* Nothing but zeros (or nothing at all) says nothing. */
-		if (max == 0)
+		if (ik_switch_on(sw, IK_SW_MENU_SKIP_TIMER_QUERY)) {
+			/* Nothing but zeros (or nothing at all) says nothing. */
+			if (max == 0)
+				return MENU_NO_INTERVAL;
+		} else if (min >= timer_us) {
+			/* Could not beat the timer's prediction anyway (or no samples). */
 			return MENU_NO_INTERVAL;
+		}
 
-		uint64_t avg, mean_square;
+		uint64_t avg, variance;
 
-		if (count == MENU_INTERVALS) {
+		if (count == MENU_INTERVALS)
 			avg = sum >> MENU_INTERVAL_SHIFT;
-			mean_square = sum_of_squares >> MENU_INTERVAL_SHIFT;
-		} else {
+		else
 			avg = sum / count;
-			mean_square = sum_of_squares / count;
+		if (one_pass) {
+			uint64_t mean_square = count == MENU_INTERVALS
+						       ? sum_of_squares >> MENU_INTERVAL_SHIFT
+						       : sum_of_squares / count;
+			variance = mean_square - avg * avg;
+		} else {
+			/* s64 differences squared and summed in u64: same bits as the kernel. */
+			variance = 0;
+			for (unsigned i = 0; i < MENU_INTERVALS; i++) {
+				int64_t value = data->intervals_us[i];
+
+				if (value <= low_cut || value >= high_cut)
+					continue;
+				uint64_t d = value >= (int64_t)avg ? (uint64_t)value - avg
+								   : avg - (uint64_t)value;
+				variance += d * d;
+			}
+			if (count == MENU_INTERVALS)
+				variance >>= MENU_INTERVAL_SHIFT;
+			else
+				variance /= count;
 		}
 		uint64_t avg_squared = avg * avg;
-		uint64_t variance = mean_square - avg_squared;
 
 		/* Past 715 s of standard deviation, 36 * variance would overflow: no pattern. */
 		if (variance <= UINT64_MAX / 36) {
@@ -138,14 +200,24 @@ static uint32_t typical_interval_us(const struct menu_cpu *data)
 		}
 
 		/* Six samples or fewer left: too few to drop any more, no prediction. */
-		if (count * 4 <= MENU_INTERVALS * 3)
+		if (count * 4 <= MENU_INTERVALS * 3) {
+			/* 6.15-6.17: the largest of at least four samples still bounds the idle. */
+			if (ik_switch_on(sw, IK_SW_MENU_TYPICAL_MAX) && count >= MENU_INTERVALS / 2)
+				return max;
 			return MENU_NO_INTERVAL;
+		}
 
-		if (avg - min > max - avg)
+		if (both_ends && avg - min > max - avg)
 			low_cut = min;
 		else
 			high_cut = max;
 	}
+}
+
+/* The 6.19 search (what the unit tests reach directly). */
+static inline __attribute__((unused)) uint32_t typical_interval_us(const struct menu_cpu *data)
+{
+	return typical_interval_k(data, ik_kernel_default.on, UINT32_MAX);
 }
 
 /*
@@ -170,22 +242,31 @@ static uint32_t timer_prediction_us(uint64_t next_timer_ns, uint32_t factor)
  * 45 ms, idle period) and a poll that timed out (assume the CPU would have slept until the
  * timer).
  */
-static void menu_update(const struct ik_driver *drv, struct ik_device *dev)
+static inline __attribute__((always_inline)) void
+menu_update(const struct ik_driver *drv, struct ik_device *dev, const uint64_t sw)
 {
 	struct menu_cpu *data = dev->governor_data;
 	const struct ik_state *entered = &drv->states[dev->last_state_idx];
+	bool ns_units = ik_switch_on(sw, IK_SW_NS_UNITS);
+	/* TICK_USEC before 5.7: the same rounding of 1/HZ, in microseconds. */
+	uint64_t tick = ns_units ? (uint64_t)dev->tick_nsec : us_grain((uint64_t)dev->tick_nsec);
+	uint64_t exit_latency = (uint64_t)exit_latency_of(entered, ns_units);
 	uint64_t measured_ns;
 
-	if (data->tick_wakeup && data->next_timer_ns > (uint64_t)dev->tick_nsec) {
+	if (data->tick_wakeup && data->next_timer_ns > tick) {
 		measured_ns = MENU_TICK_WAKEUP_GUESS_NS;
 	} else if ((entered->flags & IK_FLAG_POLLING) && dev->poll_time_limit) {
 		measured_ns = data->next_timer_ns;
 	} else {
 		measured_ns = dev->last_residency_ns;
-		if (measured_ns > 2 * (uint64_t)entered->exit_latency_ns)
-			measured_ns -= (uint64_t)entered->exit_latency_ns;
+		if (!ns_units) /* dev->last_residency: int microseconds */
+			measured_ns = us_grain(measured_ns < (uint64_t)INT32_MAX * IK_NSEC_PER_USEC
+						       ? measured_ns
+						       : (uint64_t)INT32_MAX * IK_NSEC_PER_USEC);
+		if (measured_ns > 2 * exit_latency)
+			measured_ns -= exit_latency;
 		else
-			measured_ns /= 2;
+			measured_ns = ns_units ? measured_ns / 2 : us_grain(measured_ns / 2);
 	}
 
 	/* The timer bounds the idle period: a factor never learns more than 1.0. */
@@ -207,36 +288,95 @@ static void menu_update(const struct ik_driver *drv, struct ik_device *dev)
 }
 
 /*
- * Pick a state.  The steps follow menu_select() one for one; see the comments at each.
+ * The polling override: rather than busy-poll, take state s anyway if the timer is no
+ * sooner than its residency -- and, from 6.18, if its exit latency is within the
+ * prediction, and from 6.19, if its residency is under the threshold.  Until 6.17 (exit
+ * latency checked after residency) the override checked the latency limit itself.
  */
-static int menu_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
+static inline bool menu_poll_override(uint64_t sw, int64_t residency,
+			       int64_t exit_latency, int64_t latency_req, uint64_t predicted_ns,
+			       uint64_t next_timer_ns)
+{
+	if (ik_switch_on(sw, IK_SW_MENU_POLL_OVERRIDE_SHORT) &&
+	    residency >= IK_RESIDENCY_THRESHOLD_NS)
+		return false;
+	if ((uint64_t)residency > next_timer_ns)
+		return false;
+	if (ik_switch_on(sw, IK_SW_MENU_POLL_OVERRIDE_LATENCY) &&
+	    (uint64_t)exit_latency > predicted_ns)
+		return false;
+	if (!ik_switch_on(sw, IK_SW_MENU_LATENCY_FIRST) && exit_latency > latency_req)
+		return false;
+	return true;
+}
+
+/*
+ * Pick a state.  The steps follow menu_select() one for one; see the comments at each.
+ * sw is the release's switch set (dev->kernel->on).
+ */
+static inline __attribute__((always_inline)) int
+menu_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick,
+	       const uint64_t sw)
 {
 	struct menu_cpu *data = dev->governor_data;
+	bool ns_units = ik_switch_on(sw, IK_SW_NS_UNITS);
 	int64_t latency_req = ik_latency_req(dev);
+	/* Tasks waiting on I/O count until 6.13. */
+	unsigned nr_iowaiters = ik_switch_on(sw, IK_SW_MENU_NO_IOWAIT) ? 0 : dev->in.nr_iowaiters;
+	int64_t tick = ns_units ? dev->tick_nsec : (int64_t)us_grain((uint64_t)dev->tick_nsec);
 	uint64_t predicted_ns;
 	int64_t delta_tick;
 	int idx;
 
+	if (!ns_units) /* an int of microseconds */
+		latency_req = (int64_t)us_grain((uint64_t)latency_req);
+
 	/*
 	 * Learn from the previous idle period.  If there was none because the entry was
 	 * rejected (the core then reports a zero residency and does not call reflect), record
-	 * an "invalid" interval so stale short intervals stop producing a pattern.
+	 * an "invalid" interval so stale short intervals stop producing a pattern (6.17 on).
 	 */
 	if (data->needs_update) {
-		menu_update(drv, dev);
+		menu_update(drv, dev, sw);
 		data->needs_update = false;
-	} else if (dev->last_residency_ns == 0) {
+	} else if (dev->last_residency_ns == 0 && ik_switch_on(sw, IK_SW_MENU_REJECTED_INVALID)) {
 		record_interval(data, MENU_NO_INTERVAL);
 	}
 
-	predicted_ns = (uint64_t)typical_interval_us(data) * IK_NSEC_PER_USEC;
+	if (ik_switch_on(sw, IK_SW_MENU_SKIP_TIMER_QUERY)) {
+		predicted_ns = (uint64_t)typical_interval_k(data, sw, UINT32_MAX) * IK_NSEC_PER_USEC;
 
-	/*
-	 * Asking for the sleep length is costly; skip it when the pattern already says the CPU
-	 * will be woken within the residency threshold.  Without it, assume no timer at all and
-	 * the tick half a period away.
-	 */
-	if (predicted_ns > (uint64_t)IK_RESIDENCY_THRESHOLD_NS) {
+		/*
+		 * Asking for the sleep length is costly; skip it when the pattern already says
+		 * the CPU will be woken within the residency threshold (7.0: unless the tick is
+		 * stopped).  Without it, assume no timer at all and the tick half a period away.
+		 */
+		if (predicted_ns > (uint64_t)IK_RESIDENCY_THRESHOLD_NS ||
+		    (ik_switch_on(sw, IK_SW_MENU_STOPPED_TICK_QUERY) && ik_tick_stopped(dev))) {
+			int64_t sleep_length_ns = ik_sleep_length(dev, &delta_tick);
+
+			if (sleep_length_ns < 0) {
+				sleep_length_ns = 0;
+				delta_tick = 0;
+			}
+			data->next_timer_ns = (uint64_t)sleep_length_ns;
+			data->bucket = bucket_of(data->next_timer_ns, nr_iowaiters);
+
+			uint64_t timer_ns = (uint64_t)timer_prediction_us(
+						    data->next_timer_ns,
+						    data->correction_factor[data->bucket]) *
+					    IK_NSEC_PER_USEC;
+			if (timer_ns < predicted_ns)
+				predicted_ns = timer_ns;
+		} else {
+			data->next_timer_ns = (uint64_t)IK_KTIME_MAX;
+			delta_tick = dev->tick_nsec / 2;
+			if (!ns_units)
+				delta_tick = (int64_t)us_grain((uint64_t)delta_tick);
+			data->bucket = bucket_of(data->next_timer_ns, nr_iowaiters);
+		}
+	} else {
+		/* Before 6.6: the timer first, always. */
 		int64_t sleep_length_ns = ik_sleep_length(dev, &delta_tick);
 
 		if (sleep_length_ns < 0) {
@@ -244,73 +384,104 @@ static int menu_select(const struct ik_driver *drv, struct ik_device *dev, bool 
 			delta_tick = 0;
 		}
 		data->next_timer_ns = (uint64_t)sleep_length_ns;
-		data->bucket = which_bucket(data->next_timer_ns);
-
-		uint64_t timer_ns = (uint64_t)timer_prediction_us(
-					    data->next_timer_ns,
-					    data->correction_factor[data->bucket]) *
-				    IK_NSEC_PER_USEC;
-		if (timer_ns < predicted_ns)
-			predicted_ns = timer_ns;
-	} else {
-		data->next_timer_ns = (uint64_t)IK_KTIME_MAX;
-		delta_tick = dev->tick_nsec / 2;
-		data->bucket = MENU_BUCKETS - 1; /* which_bucket(KTIME_MAX) */
+		if (!ns_units) {
+			/* next_timer_us was an unsigned int: ktime_to_us() cut to 32 bits. */
+			data->next_timer_ns = (uint64_t)(uint32_t)(data->next_timer_ns /
+								   IK_NSEC_PER_USEC) *
+					      IK_NSEC_PER_USEC;
+			delta_tick = (int64_t)us_grain((uint64_t)delta_tick);
+		}
+		data->bucket = bucket_of(data->next_timer_ns, nr_iowaiters);
+		predicted_ns = 0; /* set below, after the state-0 shortcut */
 	}
 
 	/*
 	 * State 0 is the only sensible choice when there is nothing else, when no latency is
 	 * tolerated, or (if state 0 is enabled) when state 1 cannot pay off before the timer or
-	 * is too slow to leave.  A polling state 0 keeps the tick running.
+	 * is too slow to leave.  A polling state 0 keeps the tick running (before 5.4 the tick
+	 * was kept whatever state 0 is).
 	 */
 	if (drv->state_count <= 1 || latency_req == 0 ||
-	    ((data->next_timer_ns < (uint64_t)drv->states[1].target_residency_ns ||
-	      latency_req < drv->states[1].exit_latency_ns) &&
+	    ((data->next_timer_ns < (uint64_t)residency_of(&drv->states[1], ns_units) ||
+	      latency_req < exit_latency_of(&drv->states[1], ns_units)) &&
 	     !ik_state_disabled(dev, 0))) {
-		*stop_tick = !(drv->states[0].flags & IK_FLAG_POLLING);
+		*stop_tick = ik_switch_on(sw, IK_SW_MENU_STATE0_STOPS_TICK) &&
+			     !(drv->states[0].flags & IK_FLAG_POLLING);
 		return 0;
+	}
+
+	if (!ik_switch_on(sw, IK_SW_MENU_SKIP_TIMER_QUERY)) {
+		uint32_t timer_us = timer_prediction_us(data->next_timer_ns,
+							data->correction_factor[data->bucket]);
+		uint32_t typical_us = typical_interval_k(data, sw, timer_us);
+
+		predicted_ns = (uint64_t)(typical_us < timer_us ? typical_us : timer_us) *
+			       IK_NSEC_PER_USEC;
 	}
 
 	/*
 	 * With the tick already stopped nothing will correct a too-short guess, and the CPU
 	 * could sit in a shallow state until the next timer; so trust the timer instead.
+	 * Until 6.17, with the tick running, the latency limit was also capped at the
+	 * prediction divided by the performance multiplier (1 + 10 per I/O waiter until 6.13).
 	 */
-	if (ik_tick_stopped(dev) && predicted_ns < (uint64_t)dev->tick_nsec)
-		predicted_ns = data->next_timer_ns;
+	if (ik_tick_stopped(dev)) {
+		if (predicted_ns < (uint64_t)tick)
+			predicted_ns = data->next_timer_ns;
+	} else if (!ik_switch_on(sw, IK_SW_MENU_LATENCY_FIRST)) {
+		uint64_t interactivity_req = predicted_ns / (1 + 10 * (uint64_t)nr_iowaiters);
+
+		if (!ns_units)
+			interactivity_req = us_grain(interactivity_req);
+		if ((uint64_t)latency_req > interactivity_req)
+			latency_req = (int64_t)interactivity_req;
+	}
 
 	/* The deepest enabled state that fits both the prediction and the latency limit. */
+	bool latency_first = ik_switch_on(sw, IK_SW_MENU_LATENCY_FIRST);
 	idx = -1;
 	for (int i = 0; i < drv->state_count; i++) {
 		const struct ik_state *s = &drv->states[i];
+		int64_t residency = residency_of(s, ns_units);
+		int64_t exit_latency = exit_latency_of(s, ns_units);
 
 		if (ik_state_disabled(dev, i))
 			continue;
 		if (idx == -1)
 			idx = i; /* the first enabled state is the fallback */
 
-		if (s->exit_latency_ns > latency_req)
-			break;
+		/*
+		 * Too slow to leave: stop here (before 6.17 only once the residency fitted).
+		 * Before 5.4 the prediction then became the shallower state's residency, so
+		 * that the tick was kept as long as that is short.
+		 */
+		if (latency_first || (uint64_t)residency <= predicted_ns) {
+			if (exit_latency > latency_req) {
+				if (!ik_switch_on(sw, IK_SW_MENU_LATENCY_BREAK_KEEPS))
+					predicted_ns = (uint64_t)residency_of(&drv->states[idx],
+									      ns_units);
+				break;
+			}
+		}
 
-		if ((uint64_t)s->target_residency_ns <= predicted_ns) {
+		if ((uint64_t)residency <= predicted_ns) {
 			idx = i;
 			continue;
 		}
 
 		/*
 		 * State i is deeper than the prediction.  Rather than busy-poll, take it anyway
-		 * if it is a cheap physical state: residency under the threshold, the timer no
-		 * sooner than its residency, and an exit latency within the prediction.
+		 * if it is a cheap physical state (menu_poll_override()).
 		 */
 		if ((drv->states[idx].flags & IK_FLAG_POLLING) &&
-		    s->target_residency_ns < IK_RESIDENCY_THRESHOLD_NS &&
-		    (uint64_t)s->target_residency_ns <= data->next_timer_ns &&
-		    (uint64_t)s->exit_latency_ns <= predicted_ns) {
-			predicted_ns = (uint64_t)s->target_residency_ns;
+		    menu_poll_override(sw, residency, exit_latency, latency_req, predicted_ns,
+				       data->next_timer_ns)) {
+			predicted_ns = (uint64_t)residency;
 			idx = i;
 			break;
 		}
 
-		if (predicted_ns < (uint64_t)dev->tick_nsec)
+		if (predicted_ns < (uint64_t)tick)
 			break;
 
 		/*
@@ -318,16 +489,16 @@ static int menu_select(const struct ik_driver *drv, struct ik_device *dev, bool 
 		 * the tick, so the governor gets another chance at the next tick.
 		 */
 		if (!ik_tick_stopped(dev)) {
-			predicted_ns = (uint64_t)drv->states[idx].target_residency_ns;
+			predicted_ns = (uint64_t)residency_of(&drv->states[idx], ns_units);
 			break;
 		}
 
 		/*
 		 * The tick is stopped: if the state so far is shallow and state i still pays off
-		 * before the next clock event, go deeper rather than risk being stuck shallow.
+		 * before the next clock event, go deeper rather than risk being stuck shallow
+		 * (before 6.17 even past the latency limit: it was not checked yet).
 		 */
-		if (drv->states[idx].target_residency_ns < dev->tick_nsec &&
-		    s->target_residency_ns <= delta_tick)
+		if (residency_of(&drv->states[idx], ns_units) < tick && residency <= delta_tick)
 			idx = i;
 		return idx;
 	}
@@ -340,23 +511,36 @@ static int menu_select(const struct ik_driver *drv, struct ik_device *dev, bool 
 	 * sleep, so if the chosen state cannot pay off before the next clock event, walk down
 	 * to the first enabled state that can.
 	 */
-	if (((drv->states[idx].flags & IK_FLAG_POLLING) ||
-	     predicted_ns < (uint64_t)dev->tick_nsec) &&
+	if (((drv->states[idx].flags & IK_FLAG_POLLING) || predicted_ns < (uint64_t)tick) &&
 	    !ik_tick_stopped(dev)) {
 		*stop_tick = false;
 
-		if (idx > 0 && drv->states[idx].target_residency_ns > delta_tick) {
+		if (idx > 0 && residency_of(&drv->states[idx], ns_units) > delta_tick) {
 			for (int i = idx - 1; i >= 0; i--) {
 				if (ik_state_disabled(dev, i))
 					continue;
 				idx = i;
-				if (drv->states[i].target_residency_ns <= delta_tick)
+				if (residency_of(&drv->states[i], ns_units) <= delta_tick)
 					break;
 			}
 		}
 	}
 
 	return idx;
+}
+
+/*
+ * The same code twice: once compiled for the default release's switches (a constant, so
+ * every switch test folds away and 6.19 runs as fast as a menu without switches), once
+ * for any other set, tested at run time.
+ */
+static int menu_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
+{
+	const uint64_t sw = dev->kernel->on;
+
+	if (sw == IK_KERNEL_DEFAULT_ON)
+		return menu_select_as(drv, dev, stop_tick, IK_KERNEL_DEFAULT_ON);
+	return menu_select_as(drv, dev, stop_tick, sw);
 }
 
 /*
@@ -380,7 +564,7 @@ static int menu_enable(const struct ik_driver *drv, struct ik_device *dev)
 	(void)drv;
 	if (!data)
 		return -1;
-	for (unsigned i = 0; i < MENU_BUCKETS; i++)
+	for (unsigned i = 0; i < 2 * MENU_BUCKETS; i++)
 		data->correction_factor[i] = MENU_UNITY_FACTOR;
 	dev->governor_data = data;
 	return 0;

@@ -307,6 +307,24 @@ static void write_workload(struct json_writer *w, const struct ik_workload *wl)
 	jw_end_object(w);
 }
 
+/* The release, and each switch the user set differently from it. */
+static void write_kernel(struct json_writer *w, const struct ik_kernel *k)
+{
+	char version[16];
+
+	jw_object(w, "kernel", true);
+	jw_string(w, "version", ik_kernel_release_name(k->release, version, sizeof(version)),
+		  sizeof(version));
+	jw_object(w, "switches", true);
+	for (int s = 0; s < IK_SW_COUNT; s++)
+		if (ik_kernel_has(k, (enum ik_switch)s) !=
+		    ik_kernel_release_has(k->release, (enum ik_switch)s))
+			jw_string(w, ik_switch_info((enum ik_switch)s)->name,
+				  ik_kernel_has(k, (enum ik_switch)s) ? "on" : "off", 4);
+	jw_end_object(w);
+	jw_end_object(w);
+}
+
 static void write_scenario(struct json_writer *w, const struct ik_scenario *sc)
 {
 	const struct ik_platform *p = &sc->platform;
@@ -331,6 +349,7 @@ static void write_scenario(struct json_writer *w, const struct ik_scenario *sc)
 		jw_end_object(w);
 	}
 	jw_int(w, "hz", sc->hz);
+	write_kernel(w, ik_kernel_or_default(&sc->kernel));
 	if (sc->latency_limit_us < 0)
 		jw_null(w, "latency_limit_us");
 	else

@@ -315,6 +315,10 @@ static void print_header(FILE *out, const struct ik_scenario *sc, const struct i
 	fputc('\n', out);
 	print_label(out, "HZ");
 	fprintf(out, "%d\n", sc->hz);
+	char kernel[512];
+	print_label(out, "kernel");
+	fprintf(out, "%s\n",
+		ik_kernel_describe(ik_kernel_or_default(&sc->kernel), kernel, sizeof(kernel)));
 	print_label(out, "PM QoS");
 	if (sc->latency_limit_us < 0)
 		fputs("no CPU latency limit\n", out);

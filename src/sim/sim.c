@@ -103,9 +103,14 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 			names[i] = sc->gov_params[i].name;
 			values[i] = sc->gov_params[i].value;
 		}
-		struct ik_governor_open_args ga = { .spec = sc->governor, .drv = s->drv,
-						    .hz = sc->hz, .nparams = sc->ngov_params,
-						    .param_names = names, .param_values = values };
+		char release[16];
+		struct ik_governor_open_args ga = {
+			.spec = sc->governor, .drv = s->drv, .hz = sc->hz,
+			.nparams = sc->ngov_params, .param_names = names, .param_values = values,
+			/* a kernel file compiles against the governor API of kernel.version */
+			.kernel_version = ik_kernel_release_name(
+				ik_kernel_or_default(&sc->kernel)->release, release, sizeof(release)),
+		};
 		if (ik_governor_open(&ga, &s->gov_inst, err, errlen))
 			return -1;
 		s->gov = ik_governor_inst_ops(s->gov_inst);
@@ -128,6 +133,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 		struct sim_cpu *c = &s->cpus[cpu];
 
 		ik_device_init(&c->dev, s->drv, cpu, sc->hz);
+		c->dev.kernel = ik_kernel_or_default(&sc->kernel); /* kernel.version's switches */
 		ik_platform_topology(s->plat, cpu, &c->topo);
 		c->rq_head = c->rq_tail = c->current = c->last_task = -1;
 		c->ipi_sent_at = -1;

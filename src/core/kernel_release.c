@@ -1,0 +1,374 @@
+/*
+ * The catalogue of behaviour switches and the releases built from them.
+ *
+ * Every row is one behaviour change of the cpuidle system between 4.16 and 7.x that alters
+ * a decision: which release it landed in (and, for a revert, which release took it out),
+ * the commit where it is confirmed, and how idlekit models it.  A release is not listed
+ * anywhere else: it is whatever this table says had landed by then.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlekit/kernel.h"
+
+#define R(x, y) ((x) * 100u + (y))
+
+static const struct ik_switch_info switches[IK_SW_COUNT] = {
+	[IK_SW_IDLE_TICK_GOVERNOR_DECIDES] = {
+		"idle_tick_governor_decides", "2aaf709a518d ed98c3491998 554c8aa8ecad", R(4, 17), 0,
+		IK_AREA_IDLE_LOOP, IK_SW_PENDING, IK_SRC_SOURCE,
+		"the idle loop no longer stops the tick on idle entry; the governor's select decides" },
+	[IK_SW_SELECT_STOP_TICK] = {
+		"select_stop_tick", "45f1ff59e27c", R(4, 17), 0, IK_AREA_IDLE_LOOP,
+		IK_SW_CATALOGUED, IK_SRC_SOURCE,
+		"->select() gets the stop_tick hint (ladder leaves it set: its tick is always stopped)" },
+	[IK_SW_MENU_RETAIN_TICK] = {
+		"menu_retain_tick", "296bb1e51a44", R(4, 17), 0, IK_AREA_MENU, IK_SW_CATALOGUED,
+		IK_SRC_SOURCE,
+		"menu keeps the tick for a sub-tick prediction and then picks a state that fits before it" },
+	[IK_SW_MENU_STOPPED_TICK_TIMER] = {
+		"menu_stopped_tick_timer", "87c9fe6ee495", R(4, 17), 0, IK_AREA_MENU,
+		IK_SW_CATALOGUED, IK_SRC_SOURCE,
+		"menu, tick already stopped: a sub-tick prediction is replaced by the time to the next timer" },
+	[IK_SW_MENU_TICK_WAKEUP_GUESS] = {
+		"menu_tick_wakeup_guess", "", R(4, 17), 0, IK_AREA_MENU, IK_SW_CATALOGUED,
+		IK_SRC_SOURCE,
+		"menu: an unexpected tick wakeup counts as 45 ms, step deeper when stopped, polling override, state-0 shortcut (absent in 4.16.13, present by 5.1)" },
+	[IK_SW_POLL_TIME_LIMIT] = {
+		"poll_time_limit", "a37b969a61c1", R(4, 18), 0, IK_AREA_CORE, IK_SW_CATALOGUED,
+		IK_SRC_MAIL,
+		"the polling state stops after a time limit (the next enabled state's residency, else a tick)" },
+	[IK_SW_MENU_POLL_TIMEOUT_TIMER] = {
+		"menu_poll_timeout_timer", "5f26bdceb9c0", R(4, 20), 0, IK_AREA_MENU,
+		IK_SW_CATALOGUED, IK_SRC_SOURCE,
+		"menu learns a poll that timed out as if the CPU had slept until the next timer" },
+	[IK_SW_MENU_NO_LOAD] = {
+		"menu_no_load", "a7fe5190c03f", R(5, 0), 0, IK_AREA_MENU, IK_SW_CATALOGUED,
+		IK_SRC_INFERRED,
+		"menu's performance multiplier no longer uses the load average (landed by 5.0)" },
+	[IK_SW_TEO] = {
+		"teo", "b26bf6ab716f", R(5, 1), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
+		"the teo governor is added (rating 19; menu stays the default)" },
+	[IK_SW_MENU_STATE0_STOPS_TICK] = {
+		"menu_state0_stops_tick", "", R(5, 4), 0, IK_AREA_MENU, IK_SW_MODELLED, IK_SRC_MAIL,
+		"menu's state-0 shortcut lets the tick stop unless state 0 polls (before: always kept)" },
+	[IK_SW_MENU_LATENCY_BREAK_KEEPS] = {
+		"menu_latency_break_keeps", "", R(5, 4), 0, IK_AREA_MENU, IK_SW_MODELLED, IK_SRC_MAIL,
+		"menu: stopping at a too-slow state no longer sets the prediction to the shallower state's residency" },
+	[IK_SW_HALTPOLL] = {
+		"haltpoll", "", R(5, 4), 0, IK_AREA_HALTPOLL, IK_SW_MODELLED, IK_SRC_SOURCE,
+		"the haltpoll governor (and driver) are added; the poll limit is cached in the device" },
+	[IK_SW_NS_UNITS] = {
+		"ns_units", "", R(5, 7), 0, IK_AREA_GOVERNORS, IK_SW_MODELLED, IK_SRC_INFERRED,
+		"core and governors work in nanoseconds; before, in microseconds truncated from ns (the switch landed between 5.5 and 5.10)" },
+	[IK_SW_TEO_BINS] = {
+		"teo_bins", "", R(5, 14), 0, IK_AREA_TEO, IK_SW_CATALOGUED, IK_SRC_INFERRED,
+		"teo rework: hits and intercepts per state bin replace early_hits" },
+	[IK_SW_POLL_LIMIT_MIN_RESIDENCY] = {
+		"poll_limit_min_residency", "7a25759eaa", R(5, 15), 0, IK_AREA_CORE, IK_SW_MODELLED,
+		IK_SRC_SOURCE,
+		"poll limit: the first enabled state with >= 10 us residency, at most TICK_NSEC/16 (before: the first enabled state, else a tick)" },
+	[IK_SW_TEO_UTIL] = {
+		"teo_util", "", R(6, 3), R(6, 11), IK_AREA_TEO, IK_SW_CATALOGUED, IK_SRC_SOURCE,
+		"teo: a CPU whose utilization is above a threshold gets a shallower state (reverted in 6.11)" },
+	[IK_SW_MENU_SKIP_TIMER_QUERY] = {
+		"menu_skip_timer_query", "5484e31bbbff", R(6, 6), 0, IK_AREA_MENU, IK_SW_MODELLED,
+		IK_SRC_SOURCE,
+		"menu computes the pattern first and does not ask for the next timer when it is <= 15 us" },
+	[IK_SW_TEO_SKIP_SLEEP_LENGTH] = {
+		"teo_skip_sleep_length", "6da8f9ba5a87", R(6, 6), 0, IK_AREA_TEO, IK_SW_CATALOGUED,
+		IK_SRC_SOURCE, "teo may decide without asking for the sleep length" },
+	[IK_SW_TEO_TICK_STATS] = {
+		"teo_tick_stats", "2662342079f5", R(6, 6), 0, IK_AREA_TEO, IK_SW_CATALOGUED,
+		IK_SRC_SOURCE, "teo keeps statistics of tick wakeups and tick-range intercepts" },
+	[IK_SW_HALTPOLL_SHRINK_RESET] = {
+		"haltpoll_shrink_reset", "", R(6, 9), 0, IK_AREA_HALTPOLL, IK_SW_MODELLED, IK_SRC_MAIL,
+		"haltpoll: a poll window shrunk below grow_start becomes 0 (polling stops)" },
+	[IK_SW_TEO_NO_RECENT] = {
+		"teo_no_recent", "", R(6, 11), 0, IK_AREA_TEO, IK_SW_CATALOGUED, IK_SRC_MAIL,
+		"teo: the recent-intercepts metric is removed (with the utilization revert)" },
+	[IK_SW_MENU_NO_IOWAIT] = {
+		"menu_no_iowait", "38f83090f515", R(6, 13), 0, IK_AREA_MENU, IK_SW_MODELLED,
+		IK_SRC_SOURCE,
+		"menu ignores tasks in iowait: 6 correction buckets instead of 12, no performance multiplier" },
+	[IK_SW_MENU_VARIANCE_ONE_PASS] = {
+		"menu_variance_one_pass", "", R(6, 15), 0, IK_AREA_MENU, IK_SW_MODELLED,
+		IK_SRC_SOURCE,
+		"menu's pattern search takes the variance in one pass, mean of squares minus square of the mean (one of d2cd195b57cf 13982929fb08 8de7606f0fe2)" },
+	[IK_SW_MENU_OUTLIERS_BOTH_ENDS] = {
+		"menu_outliers_both_ends", "60256e458e1c", R(6, 15), 0, IK_AREA_MENU, IK_SW_MODELLED,
+		IK_SRC_SOURCE,
+		"menu drops outliers at whichever end lies farther from the average (before: only the largest; samples above INT_MAX never counted)" },
+	[IK_SW_MENU_TYPICAL_MAX] = {
+		"menu_typical_max", "85975daeaa4d", R(6, 15), R(6, 18), IK_AREA_MENU, IK_SW_MODELLED,
+		IK_SRC_MAIL,
+		"menu: when no pattern is found but >= 4 samples remain, their maximum is the prediction (reverted by 10fad4012234)" },
+	[IK_SW_MENU_LATENCY_FIRST] = {
+		"menu_latency_first", "779b1a1cb13a", R(6, 17), 0, IK_AREA_MENU, IK_SW_MODELLED,
+		IK_SRC_SOURCE,
+		"menu checks a state's exit latency before its residency and no longer caps the latency limit at the prediction" },
+	[IK_SW_MENU_REJECTED_INVALID] = {
+		"menu_rejected_invalid", "fa3fa55de0d6", R(6, 17), 0, IK_AREA_MENU, IK_SW_MODELLED,
+		IK_SRC_SOURCE,
+		"menu records an invalid interval (UINT_MAX) after a rejected entry" },
+	[IK_SW_MENU_POLL_OVERRIDE_LATENCY] = {
+		"menu_poll_override_latency", "db86f55bf81a", R(6, 18), 0, IK_AREA_MENU,
+		IK_SW_MODELLED, IK_SRC_SOURCE,
+		"menu takes a physical state instead of polling only if its exit latency is within the prediction" },
+	[IK_SW_MENU_POLL_OVERRIDE_SHORT] = {
+		"menu_poll_override_short", "", R(6, 19), 0, IK_AREA_MENU, IK_SW_MODELLED,
+		IK_SRC_MAIL,
+		"menu takes a physical state instead of polling only if its residency is < 15 us (pm-6.19)" },
+	[IK_SW_TEO_TICK_REWORK] = {
+		"teo_tick_rework", "", R(6, 19), 0, IK_AREA_TEO, IK_SW_CATALOGUED, IK_SRC_MAIL,
+		"teo: tick wakeups counted in total_tick and credited to the deepest state when they dominate (pm-6.19)" },
+	[IK_SW_LATENCY_REQ_WAKEUP_QOS] = {
+		"latency_req_wakeup_qos", "", R(6, 19), 0, IK_AREA_CORE, IK_SW_NO_INPUT, IK_SRC_MAIL,
+		"the governors' latency limit also honours the CPU wakeup-latency QoS limit (pm-6.19)" },
+	[IK_SW_MENU_STOPPED_TICK_QUERY] = {
+		"menu_stopped_tick_query", "80606f4eb8d7", R(7, 0), 0, IK_AREA_MENU, IK_SW_MODELLED,
+		IK_SRC_MAIL, "menu always asks for the next timer when the tick is stopped" },
+	[IK_SW_TEO_2026_SERIES] = {
+		"teo_2026_series", "e57c2bf2e89d", R(7, 1), 0, IK_AREA_TEO, IK_SW_CATALOGUED,
+		IK_SRC_MAIL,
+		"teo: refined tick-intercepts check, hits by exit_latency/2, bounded intercepts lookup, SAFE_TIMER_RANGE_NS (7.0 or 7.1)" },
+};
+
+/* Every release a behaviour change landed in, and the LTS lines between. */
+static const unsigned releases[] = {
+	R(4, 16), R(4, 17), R(4, 18), R(4, 20), R(5, 0),  R(5, 1),  R(5, 4),  R(5, 7),
+	R(5, 10), R(5, 14), R(5, 15), R(6, 1),  R(6, 3),  R(6, 6),  R(6, 9),  R(6, 11),
+	R(6, 12), R(6, 13), R(6, 15), R(6, 17), R(6, 18), R(6, 19), R(7, 0),  R(7, 1),
+};
+#define NRELEASES (sizeof(releases) / sizeof(releases[0]))
+
+static const char *const area_names[] = {
+	[IK_AREA_IDLE_LOOP] = "idle loop", [IK_AREA_CORE] = "core",     [IK_AREA_MENU] = "menu",
+	[IK_AREA_TEO] = "teo",             [IK_AREA_LADDER] = "ladder", [IK_AREA_HALTPOLL] = "haltpoll",
+	[IK_AREA_GOVERNORS] = "governors",
+};
+
+static uint64_t release_set(unsigned release)
+{
+	uint64_t on = 0;
+
+	for (int s = 0; s < IK_SW_COUNT; s++)
+		if (ik_kernel_release_has(release, (enum ik_switch)s))
+			on |= 1ull << s;
+	return on;
+}
+
+const struct ik_kernel ik_kernel_default = {
+	.release = IK_KERNEL_DEFAULT_RELEASE,
+	.on = IK_KERNEL_DEFAULT_ON,
+};
+
+const struct ik_switch_info *ik_switch_info(enum ik_switch s)
+{
+	return (unsigned)s < IK_SW_COUNT ? &switches[s] : NULL;
+}
+
+const char *ik_switch_area_name(enum ik_switch_area a)
+{
+	return area_names[a];
+}
+
+int ik_switch_find(const char *name)
+{
+	for (int s = 0; s < IK_SW_COUNT; s++)
+		if (strcmp(switches[s].name, name) == 0)
+			return s;
+	return -1;
+}
+
+const unsigned *ik_kernel_releases(size_t *n)
+{
+	*n = NRELEASES;
+	return releases;
+}
+
+const char *ik_kernel_release_name(unsigned release, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u.%u", release / 100, release % 100);
+	return buf;
+}
+
+bool ik_kernel_release_has(unsigned release, enum ik_switch s)
+{
+	const struct ik_switch_info *i = &switches[s];
+
+	return i->since <= release && (i->until == 0 || release < i->until);
+}
+
+static void list_releases(char *buf, size_t len)
+{
+	size_t o = 0;
+	char name[16];
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NRELEASES && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? " " : "",
+				      ik_kernel_release_name(releases[i], name, sizeof(name)));
+}
+
+static void list_switches(char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int s = 0; s < IK_SW_COUNT && o < len; s++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", s ? " " : "", switches[s].name);
+}
+
+/* A decimal number of 1 to 3 digits at *p; advances *p.  -1 if none. */
+static int small_number(const char **p)
+{
+	int v = 0, digits = 0;
+
+	while (**p >= '0' && **p <= '9' && digits < 4) {
+		v = v * 10 + (**p - '0');
+		(*p)++;
+		digits++;
+	}
+	return digits == 0 || digits > 3 ? -1 : v;
+}
+
+int ik_kernel_parse_release(const char *text, unsigned *release, char *err, size_t errlen)
+{
+	const char *p = text;
+	int major = small_number(&p), minor = -1;
+
+	if (major >= 0 && *p == '.') {
+		p++;
+		minor = small_number(&p);
+		if (minor >= 0 && *p == '.') { /* a point release behaves as its .0 */
+			p++;
+			if (small_number(&p) < 0)
+				minor = -1;
+		}
+	}
+	if (major >= 0 && minor >= 0 && minor < 100 && *p == '\0') {
+		unsigned r = (unsigned)major * 100u + (unsigned)minor;
+		for (size_t i = 0; i < NRELEASES; i++) {
+			if (releases[i] == r) {
+				*release = r;
+				return 0;
+			}
+		}
+	}
+	char known[256];
+	list_releases(known, sizeof(known));
+	snprintf(err, errlen, "unknown kernel release '%.40s'; known releases: %s", text, known);
+	return -1;
+}
+
+void ik_kernel_init(struct ik_kernel *k, unsigned release)
+{
+	memset(k, 0, sizeof(*k));
+	ik_kernel_set_release(k, release);
+}
+
+void ik_kernel_set_release(struct ik_kernel *k, unsigned release)
+{
+	k->release = release;
+	k->on = (release_set(release) | k->forced_on) & ~k->forced_off;
+}
+
+int ik_kernel_flip(struct ik_kernel *k, const char *name, const char *value, char *err,
+		   size_t errlen)
+{
+	int s = ik_switch_find(name);
+
+	if (s < 0) {
+		char known[1200];
+		list_switches(known, sizeof(known));
+		snprintf(err, errlen, "unknown switch '%.60s'; known switches: %s", name, known);
+		return -1;
+	}
+	uint64_t bit = 1ull << s;
+	if (strcmp(value, "on") == 0) {
+		k->forced_on |= bit;
+		k->forced_off &= ~bit;
+	} else if (strcmp(value, "off") == 0) {
+		k->forced_off |= bit;
+		k->forced_on &= ~bit;
+	} else {
+		snprintf(err, errlen, "switch %s: expected 'on' or 'off', got '%.40s'", name, value);
+		return -1;
+	}
+	ik_kernel_set_release(k, k->release);
+	return 0;
+}
+
+/* The switches a governor's decisions depend on: its own, the units, core and idle loop. */
+static bool relevant(enum ik_switch_area a, const char *governor)
+{
+	switch (a) {
+	case IK_AREA_IDLE_LOOP:
+	case IK_AREA_CORE:
+	case IK_AREA_GOVERNORS:
+		return true;
+	default:
+		return strcmp(area_names[a], governor) == 0;
+	}
+}
+
+int ik_kernel_check(const struct ik_kernel *k, const char *governor, char *err, size_t errlen)
+{
+	char rel[16];
+
+	ik_kernel_release_name(k->release, rel, sizeof(rel));
+	if ((strcmp(governor, "teo") == 0 && !ik_kernel_has(k, IK_SW_TEO)) ||
+	    (strcmp(governor, "haltpoll") == 0 && !ik_kernel_has(k, IK_SW_HALTPOLL))) {
+		snprintf(err, errlen, "kernel %s has no %s governor (it came with %s)", rel, governor,
+			 strcmp(governor, "teo") == 0 ? "5.1" : "5.4");
+		return -1;
+	}
+
+	size_t o = 0;
+	int missing = 0;
+	err[0] = '\0';
+	for (int s = 0; s < IK_SW_COUNT; s++) {
+		const struct ik_switch_info *i = &switches[s];
+		bool differs = ik_kernel_has(k, (enum ik_switch)s) !=
+			       ik_kernel_has(&ik_kernel_default, (enum ik_switch)s);
+
+		if (!differs || !relevant(i->area, governor) ||
+		    (i->status != IK_SW_CATALOGUED && i->status != IK_SW_PENDING))
+			continue;
+		if (missing++ == 0)
+			o = (size_t)snprintf(err, errlen,
+					     "%s as kernel %s behaves is not implemented (switches "
+					     "not modelled:",
+					     governor, rel);
+		if (o < errlen)
+			o += (size_t)snprintf(err + o, errlen - o, " %s=%s%s", i->name,
+					      ik_kernel_has(k, (enum ik_switch)s) ? "on" : "off",
+					      i->status == IK_SW_PENDING ? " (not wired yet)" : "");
+	}
+	if (missing && o < errlen)
+		snprintf(err + o, errlen - o, ")");
+	return missing ? -1 : 0;
+}
+
+const char *ik_kernel_describe(const struct ik_kernel *k, char *buf, size_t len)
+{
+	uint64_t base = release_set(k->release);
+	size_t o;
+
+	ik_kernel_release_name(k->release, buf, len);
+	o = strlen(buf);
+	for (int s = 0; s < IK_SW_COUNT && o < len; s++) {
+		uint64_t bit = 1ull << s;
+		if ((k->on & bit) != (base & bit))
+			o += (size_t)snprintf(buf + o, len - o, " %c%s", (k->on & bit) ? '+' : '-',
+					      switches[s].name);
+	}
+	return buf;
+}
+
+bool ik_idle_stops_tick_before_select(const struct ik_kernel *k)
+{
+	return !ik_kernel_has(k, IK_SW_IDLE_TICK_GOVERNOR_DECIDES);
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Kernel releases: `idlekit kernel list|show`, kernel.version and kernel.switch.NAME in
+# scenarios, --kernel/--switch on govreplay, the messages for an unknown release or switch
+# (exit status 2, the known ones listed), and that every switch pair of the govreplay corpus
+# (tests/govreplay/*-sw-*) really differs in its decisions.
+#
+# usage (from the project root): bash tests/cli/kernel.sh /path/to/idlekit
+set -u
+bin=${1:?usage: kernel.sh /path/to/idlekit}
+cd "$(dirname "$0")/../.." || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+# ---- kernel list / show -----------------------------------------------------------------
+"$bin" kernel list >"$tmp/list" || fail "kernel list: exit $?"
+for rel in 4.16 4.17 5.1 5.4 5.10 5.15 6.1 6.6 6.12 6.19 7.0; do
+	grep -q "^$rel " "$tmp/list" || fail "kernel list: no release $rel"
+done
+grep -q '^6.19 .*(default)' "$tmp/list" || fail "kernel list: 6.19 not marked default"
+grep -q '^menu_no_iowait .*38f83090f515' "$tmp/list" || fail "kernel list: menu_no_iowait row"
+"$bin" kernel show 6.6 >"$tmp/show" || fail "kernel show 6.6: exit $?"
+grep -q '^off\* menu_no_iowait' "$tmp/show" || fail "kernel show 6.6: menu_no_iowait should be off*"
+grep -q '^on   menu_skip_timer_query' "$tmp/show" || fail "kernel show 6.6: skip query on"
+grep -q 'teo .*not implemented' "$tmp/show" || fail "kernel show 6.6: teo should be refused"
+"$bin" kernel show 6.6.9 >/dev/null || fail "a point release (6.6.9) should behave as 6.6"
+
+# ---- Unknown release or switch: one message, the known ones listed, exit 2 --------------
+expect_usage() { # what, then the command
+	local what=$1
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	[ $rc -eq 2 ] || fail "$what: exit $rc, expected 2"
+	[ ! -s "$tmp/out" ] || fail "$what: output on stdout: $(head -c 200 "$tmp/out")"
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$what: expected one message, got: $(cat "$tmp/err")"
+}
+expect_usage "kernel show 9.9" "$bin" kernel show 9.9
+grep -q 'known releases: 4.16 .* 6.19' "$tmp/err" || fail "kernel show 9.9: releases not listed"
+expect_usage "govreplay --kernel 5.5" "$bin" govreplay -g menu -p intel-skx --kernel 5.5 -i /dev/null
+grep -q "unknown kernel release '5.5'" "$tmp/err" || fail "--kernel 5.5: $(cat "$tmp/err")"
+expect_usage "govreplay --switch" "$bin" govreplay -g menu -p intel-skx --switch menu_bogus=on -i /dev/null
+grep -q "unknown switch 'menu_bogus'; known switches: .*menu_no_iowait" "$tmp/err" ||
+	fail "--switch menu_bogus: $(cat "$tmp/err")"
+expect_usage "govreplay --switch x=maybe" "$bin" govreplay -g menu -p intel-skx --switch menu_no_iowait=maybe -i /dev/null
+expect_usage "teo at 5.0" "$bin" govreplay -g teo -p intel-skx --kernel 5.0 -i /dev/null
+grep -q 'kernel 5.0 has no teo governor' "$tmp/err" || fail "teo at 5.0: $(cat "$tmp/err")"
+expect_usage "teo at 6.12" "$bin" govreplay -g teo -p intel-skx --kernel 6.12 -i /dev/null
+grep -q 'not implemented' "$tmp/err" || fail "teo at 6.12: $(cat "$tmp/err")"
+expect_usage "menu at 4.16" "$bin" govreplay -g menu -p intel-skx --kernel 4.16 -i /dev/null
+expect_usage "sim kernel.version=5.5" "$bin" sim --set kernel.version=5.5 --set scenario.duration_ms=1 --set scenario.warmup_ms=0
+grep -q 'known releases' "$tmp/err" || fail "sim kernel.version=5.5: $(cat "$tmp/err")"
+expect_usage "sim kernel.switch" "$bin" sim --set kernel.switch.nope=on --set scenario.duration_ms=1 --set scenario.warmup_ms=0
+grep -q 'known switches' "$tmp/err" || fail "sim kernel.switch.nope: $(cat "$tmp/err")"
+expect_usage "sim teo at 6.1" "$bin" sim --set kernel.version=6.1 --set cpuidle.governor=teo --set scenario.duration_ms=1 --set scenario.warmup_ms=0
+
+# ---- The release is recorded in the output ------------------------------------------------
+"$bin" sim --set kernel.version=6.12 --set kernel.switch.menu_no_iowait=on \
+	--set scenario.duration_ms=5 --set scenario.warmup_ms=0 --json >"$tmp/sim.json" || fail "sim as 6.12: exit $?"
+grep -q '"kernel": {"version": "6.12", "switches": {"menu_no_iowait": "on"}}' "$tmp/sim.json" ||
+	fail "sim --json: kernel block missing: $(grep kernel "$tmp/sim.json")"
+"$bin" sim --set kernel.version=6.12 --set scenario.duration_ms=5 --set scenario.warmup_ms=0 >"$tmp/sim.txt" || fail "sim text"
+grep -q '^kernel *6.12$' "$tmp/sim.txt" || fail "sim text header: no 'kernel 6.12' line"
+"$bin" sim --set scenario.duration_ms=5 --set scenario.warmup_ms=0 >"$tmp/sim619.txt" || fail "sim default"
+grep -q '^kernel *6.19$' "$tmp/sim619.txt" || fail "sim text header: no 'kernel 6.19' line"
+"$bin" govreplay -g menu -p intel-skx --kernel 5.4 --switch ns_units=on --json \
+	-i tests/govreplay/menu-deep.csv >"$tmp/gr.json" 2>/dev/null || fail "govreplay --json"
+grep -q '"kernel": {"version": "5.4", "switches": {"ns_units": "on"}}' "$tmp/gr.json" ||
+	fail "govreplay --json: kernel block: $(grep kernel "$tmp/gr.json")"
+# A release as kernel.version in a scenario file, and the seed scenarios at older releases.
+for rel in 5.1 5.4 5.10 6.1 6.12; do
+	"$bin" sim seed000-baseline --set kernel.version=$rel --set scenario.duration_ms=5 --set scenario.warmup_ms=0 \
+		>/dev/null 2>"$tmp/err" || fail "seed000 as $rel: $(cat "$tmp/err")"
+done
+
+# ---- Every switch pair of the corpus differs --------------------------------------------
+# Files tests/govreplay/<gov>-sw-<name>-<variant>.csv: the variants of one name must not
+# all give the same decisions, or the case shows nothing about its switch.
+for first in tests/govreplay/*-sw-*.expected; do
+	stem=${first%-*}
+	[ "$first" = "$(ls "$stem"-*.expected | head -n 1)" ] || continue
+	distinct=$(for e in "$stem"-*.expected; do md5sum <"$e"; done | sort -u | wc -l)
+	[ "$distinct" -ge 2 ] || fail "$(basename "$stem"): all variants give the same decisions"
+done
+
+# ---- the release and a flipped switch travel with the result -------------------------------
+rel=(--set kernel.version=5.10 --set kernel.switch.menu_no_iowait=on --set scenario.duration_ms=30)
+"$bin" sim "${rel[@]}" --json -o "$tmp/rel.json" || fail "sim as 5.10: exit $?"
+"$bin" sim "${rel[@]}" --print-config >"$tmp/rel.ini" || fail "print-config as 5.10"
+grep -qx 'version = 5.10' "$tmp/rel.ini" || fail "printed config lacks kernel.version"
+grep -qx 'switch.menu_no_iowait = on' "$tmp/rel.ini" || fail "printed config lacks the switch"
+"$bin" sim "$tmp/rel.ini" --json -o "$tmp/rel2.json" || fail "sim of the printed 5.10 config"
+cmp -s "$tmp/rel.json" "$tmp/rel2.json" || fail "the printed 5.10 config does not reproduce the result"
+
+if [ "$failures" -ne 0 ]; then
+	echo "kernel: $failures failure(s)"
+	exit 1
+fi
+echo "kernel: all passed"
