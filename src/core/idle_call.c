@@ -1,5 +1,6 @@
 /* One idle call: the sequence every world runs (idlekit/idle_call.h). */
 #include "idlekit/idle_call.h"
+#include "idlekit/kernel.h"
 
 int ik_governor_enable(const struct ik_governor *gov, const struct ik_driver *drv,
 		       struct ik_device *dev)
@@ -21,6 +22,17 @@ int ik_idle_call_enter(const struct ik_governor *gov, const struct ik_driver *dr
 	bool stop = true;
 	int idx = 0;
 
+	/*
+	 * Before 4.17 (kernel.switch.idle_tick_governor_decides off) the idle loop stopped the
+	 * tick on entry, before the governor ran (tick_nohz_idle_enter): the governor sees a
+	 * stopped tick, no tick among the coming events, and its word on the tick is ignored.
+	 */
+	if (ik_idle_stops_tick_before_select(ik_kernel_or_default(dev->kernel))) {
+		if (!dev->in.tick_stopped)
+			w->stop_tick(w->ctx, dev);
+		dev->in.tick_stopped = true;
+		dev->in.delta_next_ns = dev->in.sleep_length_ns;
+	}
 	if (gov) {
 		idx = gov->select(drv, dev, &stop);
 		if (idx < 0 || idx >= drv->state_count)

@@ -17,7 +17,7 @@
 static const struct ik_switch_info switches[IK_SW_COUNT] = {
 	[IK_SW_IDLE_TICK_GOVERNOR_DECIDES] = {
 		"idle_tick_governor_decides", "2aaf709a518d ed98c3491998 554c8aa8ecad", R(4, 17), 0,
-		IK_AREA_IDLE_LOOP, IK_SW_PENDING, IK_SRC_SOURCE,
+		IK_AREA_IDLE_LOOP, IK_SW_MODELLED, IK_SRC_SOURCE,
 		"the idle loop no longer stops the tick on idle entry; the governor's select decides" },
 	[IK_SW_SELECT_STOP_TICK] = {
 		"select_stop_tick", "45f1ff59e27c", R(4, 17), 0, IK_AREA_IDLE_LOOP,

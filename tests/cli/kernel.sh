@@ -87,6 +87,19 @@ for first in tests/govreplay/*-sw-*.expected; do
 	[ "$distinct" -ge 2 ] || fail "$(basename "$stem"): all variants give the same decisions"
 done
 
+# ---- the pre-4.17 idle loop: the tick stopped on entry, before select -----------------------
+# With idle_tick_governor_decides off, a stream whose tick is running gives the decisions of
+# the same stream with the tick stopped at every entry (and the governor's word on the tick
+# is ignored: stop_tick stays 1).
+grep -v '^#' tests/govreplay/menu-tick-stopped.csv | sed '1!s/,[01]$/,0/' >"$tmp/run.csv"
+grep -v '^#' tests/govreplay/menu-tick-stopped.csv | sed '1!s/,[01]$/,1/' >"$tmp/stopped.csv"
+"$bin" govreplay -g menu -p intel-skx -i "$tmp/stopped.csv" -q >"$tmp/stopped.out" || fail "govreplay stopped"
+"$bin" govreplay -g menu -p intel-skx -i "$tmp/run.csv" -q >"$tmp/run.out" || fail "govreplay running"
+"$bin" govreplay -g menu -p intel-skx -i "$tmp/run.csv" -q --switch idle_tick_governor_decides=off \
+	>"$tmp/run416.out" || fail "govreplay with the 4.16 idle loop"
+cmp -s "$tmp/stopped.out" "$tmp/run416.out" || fail "4.16 idle loop: the tick is not stopped before select"
+cmp -s "$tmp/run.out" "$tmp/run416.out" && fail "4.16 idle loop: no decision changed"
+
 # ---- the release and a flipped switch travel with the result -------------------------------
 rel=(--set kernel.version=5.10 --set kernel.switch.menu_no_iowait=on --set scenario.duration_ms=30)
 "$bin" sim "${rel[@]}" --json -o "$tmp/rel.json" || fail "sim as 5.10: exit $?"
