@@ -62,6 +62,8 @@ int cmd_compare(int argc, char **argv)
 			fprintf(stderr, "idlekit compare: at most 64 results\n");
 			goto out;
 		}
+		if (cli_input_check("compare", argv[i]))
+			goto out;
 		if (ik_compare_load(argv[i], &sets[n], err, sizeof(err))) {
 			fprintf(stderr, "idlekit compare: %s\n", err);
 			goto out;
@@ -72,21 +74,27 @@ int cmd_compare(int argc, char **argv)
 		fputs(compare_usage, stderr);
 		goto out;
 	}
+	if (cli_output_check("compare", outpath) || cli_output_check("compare", htmlpath))
+		goto out;
+	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
 	struct cli_output o;
-	if (cli_output_open(&o, outpath)) {
+	if (cli_output_open_in(&outs, &o, outpath)) {
 		rc = EXIT_FAIL;
 		goto out;
 	}
 	int wrc = ik_compare_report(o.fp, sets, n);
 	rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
 	if (rc == EXIT_OK && htmlpath) {
-		if (cli_output_open(&o, htmlpath)) {
+		struct cli_output h;
+		if (cli_output_open_in(&outs, &h, htmlpath)) {
 			rc = EXIT_FAIL;
 			goto out;
 		}
-		wrc = ik_compare_report_html(o.fp, sets, n);
-		rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
+		wrc = ik_compare_report_html(h.fp, sets, n);
+		rc = cli_output_close(&h, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
 	}
+	if (cli_output_group_commit(&outs, rc == EXIT_OK))
+		rc = EXIT_FAIL;
 out:
 	for (int k = 0; k < n; k++)
 		ik_compare_free(sets[k]);

@@ -398,6 +398,8 @@ int cmd_info(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	if (cli_output_check("info", outpath))
+		return EXIT_USAGE;
 	struct ik_sysfs *fs;
 	if (host_open("info", &src, &fs))
 		return EXIT_USAGE;

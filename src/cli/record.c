@@ -755,6 +755,8 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "idlekit record: -o FILE is required\ne.g. idlekit record -o run.trace --duration 5s\n");
 		return EXIT_USAGE;
 	}
+	if (cli_output_check("record", outpath))
+		return EXIT_USAGE;
 	if (duration_ns < 0 && !command)
 		duration_ns = 10 * IK_NSEC_PER_SEC;
 

@@ -138,6 +138,10 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 	}
 	const char *ref = optind < argc ? argv[optind] : "default";
+	bool is_file = strchr(ref, '/') || (strlen(ref) > 4 && !strcmp(ref + strlen(ref) - 4, ".ini"));
+	if ((is_file && cli_input_check("sim", ref)) || cli_output_check("sim", outpath) ||
+	    cli_output_check("sim", htmlpath))
+		goto out;
 
 	char err[IK_ERR_LEN];
 	if (ik_scenario_load(ref, sets, nsets, sc, err, sizeof(err))) {
@@ -173,8 +177,9 @@ int cmd_sim(int argc, char **argv)
 	if (progress)
 		fprintf(stderr, "\r%*s\r", 40, "");
 
+	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
 	struct cli_output o;
-	if (cli_output_open(&o, outpath)) {
+	if (cli_output_open_in(&outs, &o, outpath)) {
 		rc = EXIT_FAIL;
 		goto out;
 	}
@@ -187,13 +192,16 @@ int cmd_sim(int argc, char **argv)
 		wrc = ik_report_table(o.fp, sc, results, sc->runs);
 	rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
 	if (rc == EXIT_OK && htmlpath) {
-		if (cli_output_open(&o, htmlpath)) {
+		struct cli_output h;
+		if (cli_output_open_in(&outs, &h, htmlpath)) {
 			rc = EXIT_FAIL;
 			goto out;
 		}
-		wrc = ik_report_html(o.fp, sc, results, sc->runs);
-		rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
+		wrc = ik_report_html(h.fp, sc, results, sc->runs);
+		rc = cli_output_close(&h, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
 	}
+	if (cli_output_group_commit(&outs, rc == EXIT_OK))
+		rc = EXIT_FAIL;
 out:
 	for (int i = 0; i < done; i++)
 		ik_run_result_free(&results[i]);

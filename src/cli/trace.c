@@ -127,11 +127,10 @@ static int open_trace(const char *cmd, const char *path, bool lenient, struct op
 {
 	char err[512];
 	o->origin = strcmp(path, "-") == 0 ? "<stdin>" : path;
-	o->fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-	if (!o->fp) {
-		fprintf(stderr, "idlekit %s: %s: cannot open: %s\n", cmd, path, strerror(errno));
-		return EXIT_USAGE;
-	}
+	int orc = EXIT_USAGE;
+	o->fp = strcmp(path, "-") == 0 ? stdin : cli_input_fopen(cmd, path, &orc);
+	if (!o->fp)
+		return orc;
 	int rc = ik_trace_open_file(o->fp, o->origin, lenient, &o->r, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
@@ -383,6 +382,8 @@ int cmd_analyze(int argc, char **argv)
 		fprintf(stderr, "idlekit analyze: --timeline-window is for the HTML report: add --html FILE\n");
 		return EXIT_USAGE;
 	}
+	if (cli_output_check("analyze", outpath) || cli_output_check("analyze", htmlpath))
+		return EXIT_USAGE;
 	struct opened in;
 	int rc = open_trace("analyze", argv[optind], lenient, &in);
 	if (rc >= 0)
@@ -408,9 +409,10 @@ int cmd_analyze(int argc, char **argv)
 	if (a.skipped)
 		fprintf(stderr, "idlekit analyze: --lenient: %" PRIu64 " bad lines skipped; the first: %s\n",
 			a.skipped, ik_trace_first_skip(in.r));
+	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
 	struct cli_output o;
 	rc = EXIT_FAIL;
-	if (cli_output_open(&o, outpath) == 0) {
+	if (cli_output_open_in(&outs, &o, outpath) == 0) {
 		const struct ik_trace_header *h = ik_trace_header(in.r);
 		if (json)
 			write_analyze_json(o.fp, h, &a);
@@ -422,11 +424,14 @@ int cmd_analyze(int argc, char **argv)
 	}
 	if (rc == EXIT_OK && htmlpath) {
 		rc = EXIT_FAIL;
-		if (cli_output_open(&o, htmlpath) == 0) {
-			int wrc = ik_report_html_analyze(o.fp, in.origin, ik_trace_header(in.r), &a, tl);
-			rc = cli_output_close(&o, wrc == 0) ? EXIT_FAIL : EXIT_OK;
+		struct cli_output html;
+		if (cli_output_open_in(&outs, &html, htmlpath) == 0) {
+			int wrc = ik_report_html_analyze(html.fp, in.origin, ik_trace_header(in.r), &a, tl);
+			rc = cli_output_close(&html, wrc == 0) ? EXIT_FAIL : EXIT_OK;
 		}
 	}
+	if (cli_output_group_commit(&outs, rc == EXIT_OK))
+		rc = EXIT_FAIL;
 	ik_timeline_free(tl);
 	ik_trace_analysis_free(&a);
 	close_trace(&in);
@@ -605,6 +610,8 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "idlekit replay: --timeline-window is for the HTML report: add --html FILE\n");
 		return EXIT_USAGE;
 	}
+	if (cli_output_check("replay", outpath) || cli_output_check("replay", htmlpath))
+		return EXIT_USAGE;
 	const struct ik_governor *gov = ik_governor_find(governor);
 	if (!gov) {
 		fprintf(stderr, "idlekit replay: --governor: no governor '%s' (available: %s)\n",
@@ -694,9 +701,10 @@ int cmd_replay(int argc, char **argv)
 			rp.skipped, ik_trace_first_skip(in.r));
 	const struct ik_trace_header *h = ik_trace_header(in.r);
 	int usehz = hz ? (int)hz : h->hz;
+	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
 	struct cli_output o;
 	rc = EXIT_FAIL;
-	if (cli_output_open(&o, outpath) == 0) {
+	if (cli_output_open_in(&outs, &o, outpath) == 0) {
 		if (json)
 			write_replay_json(o.fp, &bind->table, h, &rp, gov->name, sc->platform.name, usehz, compare);
 		else
@@ -706,15 +714,18 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (rc == EXIT_OK && htmlpath) {
 		rc = EXIT_FAIL;
-		if (cli_output_open(&o, htmlpath) == 0) {
+		struct cli_output html;
+		if (cli_output_open_in(&outs, &html, htmlpath) == 0) {
 			struct ik_html_replay hr = { .origin = in.origin, .governor = gov->name,
 						     .platform = sc->platform.name, .hz = usehz,
 						     .compare = compare, .drv = &bind->table, .h = h,
 						     .rp = &rp, .tl = ro.timeline };
-			int wrc = ik_report_html_replay(o.fp, &hr);
-			rc = cli_output_close(&o, wrc == 0) ? EXIT_FAIL : EXIT_OK;
+			int wrc = ik_report_html_replay(html.fp, &hr);
+			rc = cli_output_close(&html, wrc == 0) ? EXIT_FAIL : EXIT_OK;
 		}
 	}
+	if (cli_output_group_commit(&outs, rc == EXIT_OK))
+		rc = EXIT_FAIL;
 	ik_timeline_free(ro.timeline);
 	ik_trace_replay_free(&rp);
 	close_trace(&in);

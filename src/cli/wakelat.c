@@ -179,6 +179,9 @@ int cmd_wakelat(int argc, char **argv)
 			}
 	}
 
+	if (cli_output_check("wakelat", htmlpath))
+		return EXIT_USAGE;
+
 	/* The cpu tree is optional (counters) unless --state needs it. */
 	struct ik_sysfs *fs = NULL;
 	char tree_err[IK_HOST_ERR_LEN] = "";

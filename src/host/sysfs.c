@@ -332,9 +332,28 @@ bad:
 int ik_sysfs_open_dump(const char *path, struct ik_sysfs **out, char *err, size_t errlen)
 {
 	*out = NULL;
-	FILE *f = fopen(path, "rb");
+	/* O_NONBLOCK and a regular file only: a FIFO or a directory named by mistake is an
+	   error, never a hang */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		set_err(err, errlen, "%s: %s; expected a sysfs dump file", path,
+			S_ISDIR(st.st_mode) ? "is a directory (a copied tree is --sysfs-root DIR)"
+			: S_ISFIFO(st.st_mode) ? "is a FIFO" : "not a regular file");
+		close(fd);
+		return -1;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	FILE *f = fdopen(fd, "rb");
 	if (!f) {
 		set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		close(fd);
 		return -1;
 	}
 	size_t cap = 1 << 16, len = 0;
