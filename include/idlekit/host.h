@@ -52,6 +52,7 @@ int ik_cpuset_next(const struct ik_cpuset *s, int after);
 bool ik_cpuset_equal(const struct ik_cpuset *a, const struct ik_cpuset *b);
 void ik_cpuset_and(struct ik_cpuset *into, const struct ik_cpuset *other);
 void ik_cpuset_andnot(struct ik_cpuset *into, const struct ik_cpuset *other);
+void ik_cpuset_or(struct ik_cpuset *into, const struct ik_cpuset *other);
 /*
  * The kernel's list format ("0-3,8,10-11"; "" for the empty set) into buf, truncated to
  * fit; returns the length the whole list needs, as snprintf does.
@@ -160,6 +161,7 @@ struct ik_host_state {
 struct ik_host_cpu {
 	int cpu;
 	bool online;
+	bool has_dir;     /* cpuN exists (a copied tree or dump may lack one 'present' lists) */
 	bool has_cpuidle; /* cpuN/cpuidle exists */
 	int nstates;
 	struct ik_host_state states[IK_STATE_MAX];
@@ -170,13 +172,13 @@ struct ik_host_idle {
 	char governor[64];             /* "" when not known */
 	char available_governors[256]; /* space-separated, no trailing space */
 	bool have_cpuidle_dir;         /* the cpuidle/ directory exists at all */
-	struct ik_cpuset present;      /* CPUs with a cpuN directory */
+	struct ik_cpuset present;      /* the 'present' list and every cpuN directory */
 	struct ik_cpuset online;
 	int ncpus;                     /* entries in cpus */
 	struct ik_host_cpu *cpus;      /* the CPUs asked for, ascending, owned */
 };
 
-/* Which CPUs exist (cpuN directories, else the 'present' file) and which are online. */
+/* Which CPUs exist (the 'present' file and the cpuN directories) and which are online. */
 int ik_host_cpus(const struct ik_sysfs *fs, struct ik_cpuset *present, struct ik_cpuset *online,
 		 char *err, size_t errlen);
 /*

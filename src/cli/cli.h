@@ -26,6 +26,9 @@ int cmd_import(int argc, char **argv);  /* src/cli/import.c */
 
 /* An unsigned option value 0..max; prints "idlekit CMD: OPT: expected ..." and returns -1. */
 int cli_parse_u64(const char *cmd, const char *opt, const char *text, uint64_t max, uint64_t *out);
+/* The same for MIN..MAX: every range message of the command reads alike. */
+int cli_parse_range(const char *cmd, const char *opt, const char *text, uint64_t min, uint64_t max,
+		    uint64_t *out);
 
 /*
  * Output to a file goes to a temporary name beside it and is renamed when complete, so a

@@ -277,11 +277,8 @@ int cmd_import(int argc, char **argv)
 		case 'o': outpath = optarg; break;
 		case 'p': platform = optarg; break;
 		case OPT_HZ:
-			if (cli_parse_u64("import", "--hz", optarg, 100000, &hz) || hz == 0) {
-				if (hz == 0)
-					fprintf(stderr, "idlekit import: --hz: expected 1..100000, got '%s'\n", optarg);
+			if (cli_parse_range("import", "--hz", optarg, 1, 100000, &hz))
 				return EXIT_USAGE;
-			}
 			break;
 		case OPT_LENIENT: lenient = true; break;
 		case OPT_CLOCK:

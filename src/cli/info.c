@@ -151,15 +151,18 @@ static void print_group(FILE *f, const struct ik_host_idle *idle, int lead, cons
 static void print_text(FILE *f, const struct ik_sysfs *fs, const struct ik_host_idle *idle,
 		       const struct ik_cpuset *selected, const int *group_of, bool per_cpu)
 {
-	struct ik_cpuset offline, bare;
+	struct ik_cpuset offline, bare, nodir;
 	char list[4096];
 
 	print_header(f, fs, idle, selected);
 	ik_cpuset_clear(&offline);
 	ik_cpuset_clear(&bare);
+	ik_cpuset_clear(&nodir);
 	for (int i = 0; i < idle->ncpus; i++) {
 		const struct ik_host_cpu *c = &idle->cpus[i];
-		if (!c->online)
+		if (!c->has_dir)
+			ik_cpuset_add(&nodir, c->cpu);
+		else if (!c->online)
 			ik_cpuset_add(&offline, c->cpu);
 		else if (!c->has_cpuidle)
 			ik_cpuset_add(&bare, c->cpu);
@@ -174,6 +177,13 @@ static void print_text(FILE *f, const struct ik_sysfs *fs, const struct ik_host_
 	if (ik_cpuset_count(&offline)) {
 		ik_cpuset_format(&offline, list, sizeof(list));
 		fprintf(f, "\nCPU%s %s: offline\n", ik_cpuset_count(&offline) > 1 ? "s" : "", list);
+	}
+	if (ik_cpuset_count(&nodir)) {
+		/* present (and maybe online) by the kernel's lists, but the tree or dump holds
+		   no cpuN directory for them: not captured, so nothing to show */
+		ik_cpuset_format(&nodir, list, sizeof(list));
+		fprintf(f, "\nCPU%s %s: present but not in %s (no cpuN directory: a partial copy?)\n",
+			ik_cpuset_count(&nodir) > 1 ? "s" : "", list, ik_sysfs_is_dump(fs) ? "the dump" : "the tree");
 	}
 }
 
@@ -256,6 +266,7 @@ static void print_json(FILE *f, const struct ik_sysfs *fs, const struct ik_host_
 			fprintf(f, "%d", index_of_lead[group_of[i]]);
 		else
 			fputs("null", f);
+		fprintf(f, ", \"in_tree\": %s", c->has_dir ? "true" : "false");
 		fputs(", \"states\": [", f);
 		for (int k = 0; k < c->nstates; k++) {
 			const struct ik_host_state *s = &c->states[k];

@@ -55,9 +55,10 @@ static const struct {
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		/* With no command, run the default scenario: the quickest way to see it work. */
-		char *args[] = { "sim", NULL };
-		return cmd_sim(1, args);
+		/* No command is a usage error, as for any command-line tool (`idlekit sim` runs
+		   the default scenario). */
+		fputs(usage, stderr);
+		return EXIT_USAGE;
 	}
 	const char *cmd = argv[1];
 
@@ -106,6 +107,11 @@ int main(int argc, char **argv)
 				return cmd_record(2, args);
 			if (strcmp(argv[2], "import") == 0)
 				return cmd_import(2, args);
+			if (strcmp(argv[2], "help") != 0 && strcmp(argv[2], "version") != 0) {
+				fprintf(stderr, "idlekit help: no command '%s' (the commands: see "
+						"idlekit help)\n", argv[2]);
+				return EXIT_USAGE;
+			}
 		}
 		fputs(usage, stdout);
 		return EXIT_OK;

@@ -117,7 +117,7 @@ static int resolve_target(const char *path, char *target, size_t len, enum targe
 	}
 	for (int hops = 0; hops < 40; hops++) {
 		if (lstat(target, st) != 0) {
-			if (errno != ENOENT)
+			if (errno != ENOENT && errno != ENOTDIR) /* ENOTDIR: the directory check says it */
 				return -1;
 			*kind = TARGET_NEW;
 			return 0;

@@ -723,18 +723,12 @@ int cmd_record(int argc, char **argv)
 			}
 			break;
 		case OPT_HZ:
-			if (cli_parse_u64("record", "--hz", optarg, 100000, &hz) || hz == 0) {
-				if (hz == 0)
-					fprintf(stderr, "idlekit record: --hz: expected 1..100000, got '%s'\n", optarg);
+			if (cli_parse_range("record", "--hz", optarg, 1, 100000, &hz))
 				return EXIT_USAGE;
-			}
 			break;
 		case OPT_BUFFER:
-			if (cli_parse_u64("record", "--buffer-kb", optarg, 1u << 22, &buffer_kb) || buffer_kb < 4) {
-				if (buffer_kb < 4)
-					fprintf(stderr, "idlekit record: --buffer-kb: expected 4..4194304, got '%s'\n", optarg);
+			if (cli_parse_range("record", "--buffer-kb", optarg, 4, 1u << 22, &buffer_kb))
 				return EXIT_USAGE;
-			}
 			break;
 		case 'h': fputs(record_usage, stdout); return EXIT_OK;
 		default:

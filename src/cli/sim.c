@@ -83,12 +83,8 @@ int cmd_sim(int argc, char **argv)
 			sets[nsets++] = optarg;
 			break;
 		case OPT_RUNS:
-			if (cli_parse_u64("sim", "--runs", optarg, 1000, &runs))
+			if (cli_parse_range("sim", "--runs", optarg, 1, 1000, &runs))
 				goto out;
-			if (runs == 0) {
-				fprintf(stderr, "idlekit sim: --runs: expected an integer 1..1000, got 0\n");
-				goto out;
-			}
 			break;
 		case OPT_SEED:
 			if (cli_parse_u64("sim", "--seed", optarg, UINT64_MAX - 1000, &seed))

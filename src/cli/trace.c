@@ -564,11 +564,8 @@ int cmd_replay(int argc, char **argv)
 		case 'p': platform = optarg; break;
 		case 'o': outpath = optarg; break;
 		case OPT_HZ:
-			if (cli_parse_u64("replay", "--hz", optarg, 100000, &hz) || hz == 0) {
-				if (hz == 0)
-					fprintf(stderr, "idlekit replay: --hz: expected 1..100000, got '%s'\n", optarg);
+			if (cli_parse_range("replay", "--hz", optarg, 1, 100000, &hz))
 				return EXIT_USAGE;
-			}
 			break;
 		case OPT_COMPARE: compare = true; break;
 		case OPT_HP_POLL:

@@ -253,6 +253,13 @@ int ik_sysfs_parse_dump(const char *origin, const char *text, size_t len, struct
 		size_t n = (size_t)(stop - p);
 		char *next = nl ? nl + 1 : end;
 
+		if (!nl && stop > p) {
+			/* Every line a dump's writer finishes ends in a newline: one without is
+			   where the copy was cut off, and its value may be cut short too. */
+			dump_fail(err, errlen, origin, line, "the last line has no end of line "
+				  "(a truncated dump?)", p, n);
+			goto bad;
+		}
 		if (n == 0 || p[0] == '#') {
 			p = next;
 			continue;
