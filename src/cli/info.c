@@ -26,8 +26,17 @@ static const char info_usage[] =
 	"  --json                   JSON output (docs/host.md)\n"
 	"  --csv                    CSV output, one row per CPU and state (docs/host.md)\n"
 	"  -o, --output FILE        write to FILE (atomically) instead of standard output\n"
+	"  --dump FILE              instead of the report, write the cpuidle sysfs (CPU lists,\n"
+	"                           cpuidle/, every cpuN/online and cpuN/cpuidle/) as a dump\n"
+	"                           that --sysfs-dump reads ('-': standard output)\n"
 	HOST_SOURCE_HELP
-	"  -h, --help               this text\n";
+	"  -h, --help               this text\n"
+	"\n"
+	"Examples:\n"
+	"  idlekit info                              this machine, CPUs with equal tables folded\n"
+	"  idlekit info --cpu 0 --json               CPU 0's states as JSON\n"
+	"  idlekit info --dump mybox.txt             this machine as a file to send to a colleague\n"
+	"  idlekit info --sysfs-dump mybox.txt       ... who reads it as if on that machine\n";
 
 
 /* A counter, or "-" when the kernel has no such file. */
@@ -354,9 +363,29 @@ static void print_csv(FILE *f, const struct ik_host_idle *idle, const int *group
 	free(index_of_lead);
 }
 
+/* --dump FILE: the tree as a dump, written atomically; exit status. */
+static int write_dump(struct ik_sysfs *fs, const char *path)
+{
+	char err[IK_HOST_ERR_LEN] = "";
+	int skipped = 0;
+	struct cli_output out;
+	int rc = EXIT_FAIL;
+	if (cli_output_open(&out, path) == 0) {
+		int wrc = ik_sysfs_write_dump(fs, out.fp, &skipped, err, sizeof(err));
+		if (wrc)
+			fprintf(stderr, "idlekit info: %s\n", err);
+		rc = cli_output_close(&out, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
+		if (rc == EXIT_OK && skipped)
+			fprintf(stderr, "idlekit info: note: %d unreadable file%s left out of the dump\n",
+				skipped, skipped > 1 ? "s" : "");
+	}
+	ik_sysfs_close(fs);
+	return rc;
+}
+
 int cmd_info(int argc, char **argv)
 {
-	enum { OPT_CPU = 256, OPT_JSON, OPT_CSV, OPT_PER_CPU };
+	enum { OPT_CPU = 256, OPT_JSON, OPT_CSV, OPT_PER_CPU, OPT_DUMP_OUT };
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
@@ -364,11 +393,12 @@ int cmd_info(int argc, char **argv)
 		{ "csv", no_argument, NULL, OPT_CSV },
 		HOST_SOURCE_OPTIONS,
 		{ "output", required_argument, NULL, 'o' },
+		{ "dump", required_argument, NULL, OPT_DUMP_OUT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct host_source src = { NULL, NULL };
-	const char *cpu_list = NULL, *outpath = NULL;
+	const char *cpu_list = NULL, *outpath = NULL, *dumppath = NULL;
 	enum host_format format = HOST_FMT_TEXT;
 	int c;
 	bool per_cpu = false;
@@ -395,6 +425,9 @@ int cmd_info(int argc, char **argv)
 		case 'o':
 			outpath = optarg;
 			break;
+		case OPT_DUMP_OUT:
+			dumppath = optarg;
+			break;
 		case 'h':
 			fputs(info_usage, stdout);
 			return EXIT_OK;
@@ -409,11 +442,21 @@ int cmd_info(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	if (cli_output_check("info", outpath))
+	bool dump_requested = dumppath != NULL;
+	if (dump_requested && (outpath || cpu_list || per_cpu || format != HOST_FMT_TEXT)) {
+		fprintf(stderr, "idlekit info: --dump FILE writes the whole tree and nothing else "
+				"(no -o, --cpu, --per-cpu, --json or --csv)\n");
+		return EXIT_USAGE;
+	}
+	if (dumppath && strcmp(dumppath, "-") == 0)
+		dumppath = NULL; /* standard output */
+	if (cli_output_check("info", outpath) || cli_output_check("info", dumppath))
 		return EXIT_USAGE;
 	struct ik_sysfs *fs;
 	if (host_open("info", &src, &fs))
 		return EXIT_USAGE;
+	if (dump_requested)
+		return write_dump(fs, dumppath);
 	struct ik_cpuset want;
 	int rc = EXIT_USAGE;
 	struct ik_host_idle idle = { 0 };

@@ -28,6 +28,7 @@ struct dump_entry {
 	const char *path;  /* relative to CPU_DIR, no leading '/' */
 	const char *value;
 	int line;
+	bool rw; /* the line's flag */
 };
 
 struct ik_sysfs {
@@ -306,6 +307,7 @@ int ik_sysfs_parse_dump(const char *origin, const char *text, size_t len, struct
 		fs->entries[fs->count].path = path;
 		fs->entries[fs->count].value = bar2 + 1;
 		fs->entries[fs->count].line = line;
+		fs->entries[fs->count].rw = p[1] == 'w';
 		fs->count++;
 		p = next;
 	}
@@ -570,6 +572,18 @@ int ik_sysfs_list(const struct ik_sysfs *fs, const char *rel,
 			return ret;
 	}
 	return 0;
+}
+
+bool ik_sysfs_writable(const struct ik_sysfs *fs, const char *rel)
+{
+	if (fs->is_dump) {
+		const struct dump_entry *e = dump_find(fs, rel);
+		return e && e->rw;
+	}
+	char path[4096 + 256];
+	struct stat st;
+	return tree_path(fs, rel, path, sizeof(path)) == 0 && stat(path, &st) == 0 &&
+	       (st.st_mode & S_IWUSR);
 }
 
 int ik_sysfs_path(const struct ik_sysfs *fs, const char *rel, char *buf, size_t len)
