@@ -16,7 +16,8 @@ static const char usage[] =
 	"  compare RESULT.json...\n"
 	"                     results side by side: changes and their significance\n"
 	"  platform list      list the built-in platforms\n"
-	"  platform show NAME show a platform's idle states (a built-in name or an INI file)\n"
+	"  platform show NAME\n"
+	"                     a platform's idle states (a built-in name or an INI file)\n"
 	"  govreplay --governor G --platform P [--input FILE]\n"
 	"                     a governor's decisions for a stream of idle periods\n"
 	"  analyze TRACE [--json|--csv]\n"
@@ -41,7 +42,14 @@ static const char usage[] =
 	"  help [COMMAND]     this text, or a command's own help\n"
 	"  version            print the version\n"
 	"\n"
-	"Every command takes --help.  Exit status: 0 success, 1 failure, 2 bad input.\n";
+	"Every command takes --help (also: idlekit help COMMAND, man idlekit-COMMAND).\n"
+	"Exit status: 0 success, 1 failure, 2 bad input.\n"
+	"\n"
+	"Examples:\n"
+	"  idlekit sim                                the default scenario\n"
+	"  idlekit sim --set cpuidle.governor=teo --json -o teo.json\n"
+	"  idlekit compare menu.json teo.json\n"
+	"  idlekit info                               this machine's idle states\n";
 
 /* The commands that look at the real machine. */
 static const struct {
