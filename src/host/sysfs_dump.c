@@ -5,8 +5,9 @@
  * so that a machine can be sent to a colleague as one text file.
  *
  * What is written: the CPU lists (online, present, possible, offline), everything under
- * cpuidle/ (driver, governor), and per CPU its online file and everything under
- * cpuN/cpuidle/ (the states, their counters, s2idle).
+ * cpuidle/ (driver, governor), and per CPU everything under cpuN/cache/, cpuN/cpuidle/ (the
+ * states, their counters, s2idle) and cpuN/topology/ (platform import reads the caches and
+ * the topology; topology/ also keeps a CPU without cpuidle in the dump), and cpuN/online.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,25 +131,45 @@ int ik_sysfs_write_dump(const struct ik_sysfs *fs, FILE *out, int *skipped, char
 		names_free(&top);
 		return -1;
 	}
+	/* Without a 'present' file the CPUs are the cpuN entries, and one with none of the
+	   files written would vanish: write the list they make instead, marked as such. */
+	struct ik_cpuset dirs, online;
+	bool have_present = false;
+	for (size_t i = 0; i < top.n; i++)
+		have_present |= !strcmp(top.v[i], "present");
+	if (!have_present && ik_host_cpus(fs, &dirs, &online, NULL, 0) != 0)
+		ik_cpuset_clear(&dirs);
+	if (!have_present && ik_cpuset_count(&dirs) && collect("present", &top)) {
+		snprintf(err, errlen, "out of memory");
+		names_free(&top);
+		return -1;
+	}
 	qsort(top.v, top.n, sizeof(*top.v), name_cmp);
 	fprintf(out, "# cpuidle sysfs of %s, written by idlekit info --dump\n", ik_sysfs_origin(fs));
 	int rc = 0;
 	for (size_t i = 0; i < top.n && rc == 0; i++) {
 		const char *name = top.v[i];
 		char rel[4096];
-		if (!strcmp(name, "online") || !strcmp(name, "present") || !strcmp(name, "possible") ||
+		if (!strcmp(name, "present") && !have_present) {
+			char list[8192];
+			ik_cpuset_format(&dirs, list, sizeof(list));
+			fprintf(out, "# no 'present' file in %s: the list its cpuN directories make\n"
+				     "ro|%s/present|%s\n", ik_sysfs_origin(fs), CPU_DIR, list);
+		} else if (!strcmp(name, "online") || !strcmp(name, "present") || !strcmp(name, "possible") ||
 		    !strcmp(name, "offline") || !strcmp(name, "cpuidle")) {
 			rc = write_tree(&w, name);
 		} else if (is_cpu_dir(name) && ik_sysfs_is_dir(fs, name)) {
-			/* cpuidle/ before online: sorted by path */
-			snprintf(rel, sizeof(rel), "%s/cpuidle", name);
-			if (ik_sysfs_is_dir(fs, rel))
-				rc = write_tree(&w, rel);
-			snprintf(rel, sizeof(rel), "%s/online", name);
-			if (rc == 0 && !ik_sysfs_is_dir(fs, rel)) {
-				char v[64];
-				if (ik_sysfs_read(fs, rel, v, sizeof(v), NULL, 0) == IK_SYSFS_OK)
-					rc = write_file(&w, rel);
+			/* in the order of their paths */
+			static const char *const parts[] = { "cache", "cpuidle", "online", "topology" };
+			for (size_t k = 0; k < sizeof(parts) / sizeof(parts[0]) && rc == 0; k++) {
+				snprintf(rel, sizeof(rel), "%s/%s", name, parts[k]);
+				if (ik_sysfs_is_dir(fs, rel)) {
+					rc = write_tree(&w, rel);
+				} else {
+					char v[64];
+					if (ik_sysfs_read(fs, rel, v, sizeof(v), NULL, 0) != IK_SYSFS_MISSING)
+						rc = write_file(&w, rel);
+				}
 			}
 		}
 	}
