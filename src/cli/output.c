@@ -333,6 +333,8 @@ static int finish_one(struct cli_output *o)
 		}
 		return 0;
 	}
+	if (!o->fp)
+		return -1; /* already closed (its group was abandoned) */
 	int bad = fflush(o->fp) != 0 || ferror(o->fp);
 	if (fclose(o->fp) != 0)
 		bad = 1;
