@@ -77,7 +77,7 @@ int cmd_compare(int argc, char **argv)
 	if (cli_output_check("compare", outpath) || cli_output_check("compare", htmlpath))
 		goto out;
 	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
-	struct cli_output o;
+	struct cli_output o, h; /* in the group until its commit */
 	if (cli_output_open_in(&outs, &o, outpath)) {
 		rc = EXIT_FAIL;
 		goto out;
@@ -85,7 +85,6 @@ int cmd_compare(int argc, char **argv)
 	int wrc = ik_compare_report(o.fp, sets, n);
 	rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
 	if (rc == EXIT_OK && htmlpath) {
-		struct cli_output h;
 		if (cli_output_open_in(&outs, &h, htmlpath)) {
 			rc = EXIT_FAIL;
 			goto out;

@@ -174,7 +174,7 @@ int cmd_sim(int argc, char **argv)
 		fprintf(stderr, "\r%*s\r", 40, "");
 
 	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
-	struct cli_output o;
+	struct cli_output o, h; /* in the group until its commit */
 	if (cli_output_open_in(&outs, &o, outpath)) {
 		rc = EXIT_FAIL;
 		goto out;
@@ -188,7 +188,6 @@ int cmd_sim(int argc, char **argv)
 		wrc = ik_report_table(o.fp, sc, results, sc->runs);
 	rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
 	if (rc == EXIT_OK && htmlpath) {
-		struct cli_output h;
 		if (cli_output_open_in(&outs, &h, htmlpath)) {
 			rc = EXIT_FAIL;
 			goto out;

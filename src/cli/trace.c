@@ -410,7 +410,7 @@ int cmd_analyze(int argc, char **argv)
 		fprintf(stderr, "idlekit analyze: --lenient: %" PRIu64 " bad lines skipped; the first: %s\n",
 			a.skipped, ik_trace_first_skip(in.r));
 	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
-	struct cli_output o;
+	struct cli_output o, html; /* in the group until its commit */
 	rc = EXIT_FAIL;
 	if (cli_output_open_in(&outs, &o, outpath) == 0) {
 		const struct ik_trace_header *h = ik_trace_header(in.r);
@@ -424,7 +424,6 @@ int cmd_analyze(int argc, char **argv)
 	}
 	if (rc == EXIT_OK && htmlpath) {
 		rc = EXIT_FAIL;
-		struct cli_output html;
 		if (cli_output_open_in(&outs, &html, htmlpath) == 0) {
 			int wrc = ik_report_html_analyze(html.fp, in.origin, ik_trace_header(in.r), &a, tl);
 			rc = cli_output_close(&html, wrc == 0) ? EXIT_FAIL : EXIT_OK;
@@ -699,7 +698,7 @@ int cmd_replay(int argc, char **argv)
 	const struct ik_trace_header *h = ik_trace_header(in.r);
 	int usehz = hz ? (int)hz : h->hz;
 	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
-	struct cli_output o;
+	struct cli_output o, html; /* in the group until its commit */
 	rc = EXIT_FAIL;
 	if (cli_output_open_in(&outs, &o, outpath) == 0) {
 		if (json)
@@ -711,7 +710,6 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (rc == EXIT_OK && htmlpath) {
 		rc = EXIT_FAIL;
-		struct cli_output html;
 		if (cli_output_open_in(&outs, &html, htmlpath) == 0) {
 			struct ik_html_replay hr = { .origin = in.origin, .governor = gov->name,
 						     .platform = sc->platform.name, .hz = usehz,
