@@ -1,8 +1,11 @@
 /*
  * Fuzz target: sysfs dumps.  The input is a dump's text; parsing must never crash, hang or
  * leak.  A success must be a view every reader can walk (CPUs, idle states, listings); a
- * failure is a one-line message naming the dump and a line.
+ * failure is a one-line message naming the dump and a line.  A success written back as a dump
+ * (ik_sysfs_write_dump, `idlekit info --dump`) must parse again to the same CPUs and tables.
  */
+#define _GNU_SOURCE /* open_memstream */
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +17,48 @@ static int count_entry(const char *name, void *arg)
 	(void)name;
 	(*(int *)arg)++;
 	return 0;
+}
+
+/* The view written as a dump reads back to the same machine. */
+static void round_trip(const struct ik_sysfs *fs, const struct ik_host_idle *idle)
+{
+	char *text = NULL, err[IK_HOST_ERR_LEN] = "";
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		abort();
+	int skipped = 0;
+	if (ik_sysfs_write_dump(fs, f, &skipped, err, sizeof(err)) != 0 || skipped)
+		abort(); /* everything in a dump is readable */
+	fclose(f);
+	struct ik_sysfs *back;
+	if (ik_sysfs_parse_dump("back.txt", text, len, &back, err, sizeof(err)))
+		abort();
+	struct ik_host_idle again;
+	if (ik_host_idle_read(back, NULL, &again, err, sizeof(err)))
+		abort();
+	/* the driver, and every CPU with cpuidle: the same CPU, online or not, the same states
+	   (a cpuN holding only files the dump leaves out, cpufreq/ say, may drop out) */
+	if (strcmp(again.driver, idle->driver))
+		abort();
+	for (int i = 0; i < idle->ncpus; i++) {
+		const struct ik_host_cpu *a = &idle->cpus[i], *b = NULL;
+		if (!a->has_cpuidle)
+			continue;
+		for (int j = 0; j < again.ncpus; j++)
+			if (again.cpus[j].cpu == a->cpu)
+				b = &again.cpus[j];
+		if (!b || !b->has_dir || !b->has_cpuidle || a->online != b->online ||
+		    a->nstates != b->nstates)
+			abort();
+		for (int k = 0; k < a->nstates; k++)
+			if (a->states[k].latency_us != b->states[k].latency_us ||
+			    a->states[k].usage != b->states[k].usage)
+				abort();
+	}
+	ik_host_idle_free(&again);
+	ik_sysfs_close(back);
+	free(text);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -47,6 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (ik_host_idle_refresh(fs, &idle, err, sizeof(err)) != 0)
 			abort(); /* a dump does not change between two reads */
+		round_trip(fs, &idle);
 		free(group_of);
 		ik_host_idle_free(&idle);
 	} else if (!err[0] || strchr(err, '\n')) {

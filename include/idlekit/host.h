@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "idlekit/cpuidle.h"
@@ -52,6 +53,7 @@ int ik_cpuset_next(const struct ik_cpuset *s, int after);
 bool ik_cpuset_equal(const struct ik_cpuset *a, const struct ik_cpuset *b);
 void ik_cpuset_and(struct ik_cpuset *into, const struct ik_cpuset *other);
 void ik_cpuset_andnot(struct ik_cpuset *into, const struct ik_cpuset *other);
+void ik_cpuset_or(struct ik_cpuset *into, const struct ik_cpuset *other);
 /*
  * The kernel's list format ("0-3,8,10-11"; "" for the empty set) into buf, truncated to
  * fit; returns the length the whole list needs, as snprintf does.
@@ -118,6 +120,15 @@ int ik_sysfs_list(const struct ik_sysfs *fs, const char *rel,
 int ik_sysfs_path(const struct ik_sysfs *fs, const char *rel, char *buf, size_t len);
 /* Where rel's value comes from, for messages: "DUMP:LINE: /sys/.../REL" or the file's path. */
 void ik_sysfs_where(const struct ik_sysfs *fs, const char *rel, char *buf, size_t len);
+/* Whether rel is a writable file: its mode bits in a tree, its 'rw' flag in a dump. */
+bool ik_sysfs_writable(const struct ik_sysfs *fs, const char *rel);
+/*
+ * The CPU lists, cpuidle/ and every cpuN/online and cpuN/cpuidle/ as a dump that
+ * ik_sysfs_open_dump reads back (src/host/sysfs_dump.c), sorted by path.  Files that cannot
+ * be read are left out and counted in *skipped.  0, or -1 with err.
+ */
+int ik_sysfs_write_dump(const struct ik_sysfs *fs, FILE *out, int *skipped, char *err,
+			size_t errlen);
 
 /* ---- cpuidle as sysfs shows it (src/host/cpuidle_info.c) --------------------------------- */
 
@@ -160,6 +171,7 @@ struct ik_host_state {
 struct ik_host_cpu {
 	int cpu;
 	bool online;
+	bool has_dir;     /* cpuN exists (a copied tree or dump may lack one 'present' lists) */
 	bool has_cpuidle; /* cpuN/cpuidle exists */
 	int nstates;
 	struct ik_host_state states[IK_STATE_MAX];
@@ -170,13 +182,13 @@ struct ik_host_idle {
 	char governor[64];             /* "" when not known */
 	char available_governors[256]; /* space-separated, no trailing space */
 	bool have_cpuidle_dir;         /* the cpuidle/ directory exists at all */
-	struct ik_cpuset present;      /* CPUs with a cpuN directory */
+	struct ik_cpuset present;      /* the 'present' list and every cpuN directory */
 	struct ik_cpuset online;
 	int ncpus;                     /* entries in cpus */
 	struct ik_host_cpu *cpus;      /* the CPUs asked for, ascending, owned */
 };
 
-/* Which CPUs exist (cpuN directories, else the 'present' file) and which are online. */
+/* Which CPUs exist (the 'present' file and the cpuN directories) and which are online. */
 int ik_host_cpus(const struct ik_sysfs *fs, struct ik_cpuset *present, struct ik_cpuset *online,
 		 char *err, size_t errlen);
 /*
@@ -311,6 +323,7 @@ struct ik_wakelat_config {
 	long warmup;     /* wake-ups done first and not measured */
 	int64_t gap_ns;  /* idle time the wakee waits before each wake-up */
 	enum ik_wakelat_method method;
+	int rt_priority; /* 0: the default policy; 1..99: both threads SCHED_FIFO at this priority */
 	int (*should_stop)(void); /* optional: polled between wake-ups; non-zero ends the run */
 };
 
@@ -333,6 +346,23 @@ int ik_wakelat_run(const struct ik_wakelat_config *c, struct ik_wakelat_result *
 /* Nearest-rank percentile (p in 0..100] of the sorted samples; 0 if there are none. */
 int64_t ik_wakelat_percentile(const struct ik_wakelat_result *r, double p);
 void ik_wakelat_free(struct ik_wakelat_result *r);
+
+/* ---- tracefs instances a killed `idlekit record` left (src/host/trace_instances.c) ----- */
+
+struct ik_stale_instance {
+	char name[256];   /* idlekit-record-PID */
+	char path[4096];  /* TRACING_DIR/instances/NAME */
+	long pid;         /* no longer an idlekit process */
+	bool removed;
+	int error;        /* errno of a failed removal */
+};
+/*
+ * Instances in TRACING_DIR/instances named idlekit-record-PID whose PID is not a running
+ * idlekit (nor this process); with REMOVE each is removed (rmdir).  Up to MAX in OUT;
+ * returns how many, or -1 with err (the directory cannot be listed).
+ */
+int ik_trace_instances_stale(const char *tracing_dir, bool remove, struct ik_stale_instance *out,
+			     int max, char *err, size_t errlen);
 
 /* CPUs this process may run on (sched_getaffinity). */
 int ik_host_allowed_cpus(struct ik_cpuset *allowed, char *err, size_t errlen);

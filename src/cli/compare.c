@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "idlekit/compare.h"
@@ -102,6 +103,15 @@ int cmd_compare(int argc, char **argv)
 				argv[i]);
 			goto out;
 		}
+		/* FILE or FILE@GOVERNOR (one governor of a replay result): the file must be a
+		   regular file (a FIFO would block, a directory is no result) */
+		char path[4096];
+		snprintf(path, sizeof(path), "%s", argv[i]);
+		char *at = strrchr(path, '@');
+		if (at && access(path, F_OK) != 0)
+			*at = '\0';
+		if (cli_input_check("compare", path))
+			goto out;
 		int got;
 		if (ik_compare_load_many(argv[i], sets + n, MAX_RESULTS - n, &got, err, sizeof(err))) {
 			fprintf(stderr, "idlekit compare: %s%s\n", err,
@@ -114,8 +124,11 @@ int cmd_compare(int argc, char **argv)
 		fputs(compare_usage, stderr);
 		goto out;
 	}
-	struct cli_output o;
-	if (cli_output_open(&o, outpath)) {
+	if (cli_output_check("compare", outpath) || cli_output_check("compare", htmlpath))
+		goto out;
+	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
+	struct cli_output o, h; /* in the group until its commit */
+	if (cli_output_open_in(&outs, &o, outpath)) {
 		rc = EXIT_FAIL;
 		goto out;
 	}
@@ -124,13 +137,15 @@ int cmd_compare(int argc, char **argv)
 				 : ik_compare_report(o.fp, sets, n);
 	rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
 	if (rc == EXIT_OK && htmlpath) {
-		if (cli_output_open(&o, htmlpath)) {
+		if (cli_output_open_in(&outs, &h, htmlpath)) {
 			rc = EXIT_FAIL;
 			goto out;
 		}
-		wrc = ik_compare_report_html(o.fp, sets, n);
-		rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
+		wrc = ik_compare_report_html(h.fp, sets, n);
+		rc = cli_output_close(&h, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
 	}
+	if (cli_output_group_commit(&outs, rc == EXIT_OK))
+		rc = EXIT_FAIL;
 	if (rc == EXIT_OK && ik_compare_check_gates(stderr, sets, n, gates, ngates))
 		rc = 3;
 out:

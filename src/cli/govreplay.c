@@ -486,12 +486,9 @@ int cmd_govreplay(int argc, char **argv)
 			fprintf(stderr, "idlekit govreplay: reading the idle periods from the "
 					"terminal (end with Ctrl-D; see --help for the format)\n");
 	} else {
-		in = fopen(input, "rb");
-		if (!in) {
-			fprintf(stderr, "idlekit govreplay: %s: cannot open: %s\n", input,
-				strerror(errno));
+		in = cli_input_fopen("govreplay", input, &rc);
+		if (!in)
 			goto out;
-		}
 	}
 
 	struct cli_output o;

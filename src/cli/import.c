@@ -187,6 +187,8 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec, int
 /* Every buffer of a trace.dat (the top one and the instances'): exit status. */
 static int read_dat(const char *path, struct dat_records *d, struct ik_trace_import_stats *st)
 {
+	if (cli_input_check("import", path))
+		return EXIT_USAGE;
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!h) {
@@ -300,11 +302,8 @@ int cmd_import(int argc, char **argv)
 		case 'o': outpath = optarg; break;
 		case 'p': platform = optarg; break;
 		case OPT_HZ:
-			if (cli_parse_u64("import", "--hz", optarg, 100000, &hz) || hz == 0) {
-				if (hz == 0)
-					fprintf(stderr, "idlekit import: --hz: expected 1..100000, got '%s'\n", optarg);
+			if (cli_parse_range("import", "--hz", optarg, 1, 100000, &hz))
 				return EXIT_USAGE;
-			}
 			break;
 		case OPT_LENIENT: lenient = true; break;
 		case OPT_CLOCK:
@@ -405,11 +404,9 @@ int cmd_import(int argc, char **argv)
 		irc = ik_trace_import_records(dr.v, dr.n, origin, o.fp, &io, &st, err, sizeof(err));
 		free(dr.v);
 	} else {
-		in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-		if (!in) {
-			fprintf(stderr, "idlekit import: %s: cannot open: %s\n", path, strerror(errno));
+		in = strcmp(path, "-") == 0 ? stdin : cli_input_fopen("import", path, &rc);
+		if (!in)
 			goto out;
-		}
 		rc = EXIT_FAIL;
 		if (cli_output_open(&o, outpath) != 0)
 			goto out;

@@ -26,8 +26,17 @@ static const char info_usage[] =
 	"  --json                   JSON output (docs/host.md)\n"
 	"  --csv                    CSV output, one row per CPU and state (docs/host.md)\n"
 	"  -o, --output FILE        write to FILE (atomically) instead of standard output\n"
+	"  --dump FILE              instead of the report, write the cpuidle sysfs (CPU lists,\n"
+	"                           cpuidle/, every cpuN/online and cpuN/cpuidle/) as a dump\n"
+	"                           that --sysfs-dump reads ('-': standard output)\n"
 	HOST_SOURCE_HELP
-	"  -h, --help               this text\n";
+	"  -h, --help               this text\n"
+	"\n"
+	"Examples:\n"
+	"  idlekit info                              this machine, CPUs with equal tables folded\n"
+	"  idlekit info --cpu 0 --json               CPU 0's states as JSON\n"
+	"  idlekit info --dump mybox.txt             this machine as a file to send to a colleague\n"
+	"  idlekit info --sysfs-dump mybox.txt       ... who reads it as if on that machine\n";
 
 
 /* A counter, or "-" when the kernel has no such file. */
@@ -151,15 +160,18 @@ static void print_group(FILE *f, const struct ik_host_idle *idle, int lead, cons
 static void print_text(FILE *f, const struct ik_sysfs *fs, const struct ik_host_idle *idle,
 		       const struct ik_cpuset *selected, const int *group_of, bool per_cpu)
 {
-	struct ik_cpuset offline, bare;
+	struct ik_cpuset offline, bare, nodir;
 	char list[4096];
 
 	print_header(f, fs, idle, selected);
 	ik_cpuset_clear(&offline);
 	ik_cpuset_clear(&bare);
+	ik_cpuset_clear(&nodir);
 	for (int i = 0; i < idle->ncpus; i++) {
 		const struct ik_host_cpu *c = &idle->cpus[i];
-		if (!c->online)
+		if (!c->has_dir)
+			ik_cpuset_add(&nodir, c->cpu);
+		else if (!c->online)
 			ik_cpuset_add(&offline, c->cpu);
 		else if (!c->has_cpuidle)
 			ik_cpuset_add(&bare, c->cpu);
@@ -174,6 +186,13 @@ static void print_text(FILE *f, const struct ik_sysfs *fs, const struct ik_host_
 	if (ik_cpuset_count(&offline)) {
 		ik_cpuset_format(&offline, list, sizeof(list));
 		fprintf(f, "\nCPU%s %s: offline\n", ik_cpuset_count(&offline) > 1 ? "s" : "", list);
+	}
+	if (ik_cpuset_count(&nodir)) {
+		/* present (and maybe online) by the kernel's lists, but the tree or dump holds
+		   no cpuN directory for them: not captured, so nothing to show */
+		ik_cpuset_format(&nodir, list, sizeof(list));
+		fprintf(f, "\nCPU%s %s: present but not in %s (no cpuN directory: a partial copy?)\n",
+			ik_cpuset_count(&nodir) > 1 ? "s" : "", list, ik_sysfs_is_dump(fs) ? "the dump" : "the tree");
 	}
 }
 
@@ -256,6 +275,7 @@ static void print_json(FILE *f, const struct ik_sysfs *fs, const struct ik_host_
 			fprintf(f, "%d", index_of_lead[group_of[i]]);
 		else
 			fputs("null", f);
+		fprintf(f, ", \"in_tree\": %s", c->has_dir ? "true" : "false");
 		fputs(", \"states\": [", f);
 		for (int k = 0; k < c->nstates; k++) {
 			const struct ik_host_state *s = &c->states[k];
@@ -343,9 +363,29 @@ static void print_csv(FILE *f, const struct ik_host_idle *idle, const int *group
 	free(index_of_lead);
 }
 
+/* --dump FILE: the tree as a dump, written atomically; exit status. */
+static int write_dump(struct ik_sysfs *fs, const char *path)
+{
+	char err[IK_HOST_ERR_LEN] = "";
+	int skipped = 0;
+	struct cli_output out;
+	int rc = EXIT_FAIL;
+	if (cli_output_open(&out, path) == 0) {
+		int wrc = ik_sysfs_write_dump(fs, out.fp, &skipped, err, sizeof(err));
+		if (wrc)
+			fprintf(stderr, "idlekit info: %s\n", err);
+		rc = cli_output_close(&out, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
+		if (rc == EXIT_OK && skipped)
+			fprintf(stderr, "idlekit info: note: %d unreadable file%s left out of the dump\n",
+				skipped, skipped > 1 ? "s" : "");
+	}
+	ik_sysfs_close(fs);
+	return rc;
+}
+
 int cmd_info(int argc, char **argv)
 {
-	enum { OPT_CPU = 256, OPT_JSON, OPT_CSV, OPT_PER_CPU };
+	enum { OPT_CPU = 256, OPT_JSON, OPT_CSV, OPT_PER_CPU, OPT_DUMP_OUT };
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
@@ -353,11 +393,12 @@ int cmd_info(int argc, char **argv)
 		{ "csv", no_argument, NULL, OPT_CSV },
 		HOST_SOURCE_OPTIONS,
 		{ "output", required_argument, NULL, 'o' },
+		{ "dump", required_argument, NULL, OPT_DUMP_OUT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct host_source src = { NULL, NULL };
-	const char *cpu_list = NULL, *outpath = NULL;
+	const char *cpu_list = NULL, *outpath = NULL, *dumppath = NULL;
 	enum host_format format = HOST_FMT_TEXT;
 	int c;
 	bool per_cpu = false;
@@ -384,6 +425,9 @@ int cmd_info(int argc, char **argv)
 		case 'o':
 			outpath = optarg;
 			break;
+		case OPT_DUMP_OUT:
+			dumppath = optarg;
+			break;
 		case 'h':
 			fputs(info_usage, stdout);
 			return EXIT_OK;
@@ -398,9 +442,21 @@ int cmd_info(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	bool dump_requested = dumppath != NULL;
+	if (dump_requested && (outpath || cpu_list || per_cpu || format != HOST_FMT_TEXT)) {
+		fprintf(stderr, "idlekit info: --dump FILE writes the whole tree and nothing else "
+				"(no -o, --cpu, --per-cpu, --json or --csv)\n");
+		return EXIT_USAGE;
+	}
+	if (dumppath && strcmp(dumppath, "-") == 0)
+		dumppath = NULL; /* standard output */
+	if (cli_output_check("info", outpath) || cli_output_check("info", dumppath))
+		return EXIT_USAGE;
 	struct ik_sysfs *fs;
 	if (host_open("info", &src, &fs))
 		return EXIT_USAGE;
+	if (dump_requested)
+		return write_dump(fs, dumppath);
 	struct ik_cpuset want;
 	int rc = EXIT_USAGE;
 	struct ik_host_idle idle = { 0 };

@@ -19,7 +19,8 @@ static const char usage[] =
 	"  compare RESULT.json...\n"
 	"                     results side by side: changes and their significance\n"
 	"  platform list      list the built-in platforms\n"
-	"  platform show NAME show a platform's idle states (a built-in name or an INI file)\n"
+	"  platform show NAME\n"
+	"                     a platform's idle states (a built-in name or an INI file)\n"
 	"  kernel list|show X.Y\n"
 	"                     the kernel releases idlekit can behave as, and their switches\n"
 	"  govreplay --governor G --platform P [--input FILE]\n"
@@ -48,7 +49,14 @@ static const char usage[] =
 	"  help [COMMAND]     this text, or a command's own help\n"
 	"  version            print the version\n"
 	"\n"
-	"Every command takes --help.  Exit status: 0 success, 1 failure, 2 bad input.\n";
+	"Every command takes --help (also: idlekit help COMMAND, man idlekit-COMMAND).\n"
+	"Exit status: 0 success, 1 failure, 2 bad input.\n"
+	"\n"
+	"Examples:\n"
+	"  idlekit sim                                the default scenario\n"
+	"  idlekit sim --set cpuidle.governor=teo --json -o teo.json\n"
+	"  idlekit compare menu.json teo.json\n"
+	"  idlekit info                               this machine's idle states\n";
 
 /* The commands that look at the real machine. */
 static const struct {
@@ -62,9 +70,10 @@ static const struct {
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		/* With no command, run the default scenario: the quickest way to see it work. */
-		char *args[] = { "sim", NULL };
-		return cmd_sim(1, args);
+		/* No command is a usage error, as for any command-line tool (`idlekit sim` runs
+		   the default scenario). */
+		fputs(usage, stderr);
+		return EXIT_USAGE;
 	}
 	const char *cmd = argv[1];
 
@@ -125,6 +134,11 @@ int main(int argc, char **argv)
 				return cmd_import(2, args);
 			if (strcmp(argv[2], "sweep") == 0)
 				return cmd_sweep(2, args);
+			if (strcmp(argv[2], "help") != 0 && strcmp(argv[2], "version") != 0) {
+				fprintf(stderr, "idlekit help: no command '%s' (the commands: see "
+						"idlekit help)\n", argv[2]);
+				return EXIT_USAGE;
+			}
 		}
 		fputs(usage, stdout);
 		return EXIT_OK;

@@ -397,6 +397,8 @@ int cmd_platform_import(int argc, char **argv)
 	char err[IK_HOST_ERR_LEN] = "";
 	char *text = NULL;
 	int rc = EXIT_USAGE;
+	if (cli_output_check("platform import", outpath))
+		return EXIT_USAGE;
 	if (host_open("platform import", &src, &fs))
 		return EXIT_USAGE;
 	if (ik_host_idle_read(fs, NULL, &idle, err, sizeof(err))) {

@@ -57,6 +57,10 @@ static const char record_usage[] =
 	"  --buffer-kb N      per-CPU ring buffer size in KiB (default 16384)\n"
 	"  -h, --help         this text\n"
 	"\n"
+	"A tracefs instance left by a recording that was killed (idlekit-record-PID whose\n"
+	"process is gone) is removed first, with a message.  $IDLEKIT_TRACEFS names another\n"
+	"tracefs directory (for testing).\n"
+	"\n"
 	"Example:\n"
 	"  # idlekit record -o run.trace --duration 5s && idlekit analyze run.trace\n";
 
@@ -693,6 +697,31 @@ static uint64_t cpu_stat(struct tracefs_instance *inst, int cpu, const char *key
 	return v;
 }
 
+/*
+ * Instances of recordings that were killed (their idlekit-record-PID is gone) hold ring
+ * buffers and enabled events until removed: remove them, or say how.
+ */
+static void remove_leftover_instances(const char *tracing_dir)
+{
+	struct ik_stale_instance stale[16];
+	char err[IK_HOST_ERR_LEN];
+	int n = ik_trace_instances_stale(tracing_dir, true, stale, 16, err, sizeof(err));
+	if (n < 0) {
+		fprintf(stderr, "idlekit record: note: cannot look for leftover instances: %s\n", err);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		if (stale[i].removed)
+			fprintf(stderr, "idlekit record: removed the tracefs instance %s left by a "
+				"killed recording (process %ld is gone)\n", stale[i].name, stale[i].pid);
+		else
+			fprintf(stderr, "idlekit record: warning: the tracefs instance %s is left by a "
+				"killed recording (process %ld is gone) and cannot be removed: %s; "
+				"remove it with: rmdir %s\n", stale[i].name, stale[i].pid,
+				strerror(stale[i].error), stale[i].path);
+	}
+}
+
 int cmd_record(int argc, char **argv)
 {
 	enum { OPT_HZ = 256, OPT_BUFFER };
@@ -723,18 +752,12 @@ int cmd_record(int argc, char **argv)
 			}
 			break;
 		case OPT_HZ:
-			if (cli_parse_u64("record", "--hz", optarg, 100000, &hz) || hz == 0) {
-				if (hz == 0)
-					fprintf(stderr, "idlekit record: --hz: expected 1..100000, got '%s'\n", optarg);
+			if (cli_parse_range("record", "--hz", optarg, 1, 100000, &hz))
 				return EXIT_USAGE;
-			}
 			break;
 		case OPT_BUFFER:
-			if (cli_parse_u64("record", "--buffer-kb", optarg, 1u << 22, &buffer_kb) || buffer_kb < 4) {
-				if (buffer_kb < 4)
-					fprintf(stderr, "idlekit record: --buffer-kb: expected 4..4194304, got '%s'\n", optarg);
+			if (cli_parse_range("record", "--buffer-kb", optarg, 4, 1u << 22, &buffer_kb))
 				return EXIT_USAGE;
-			}
 			break;
 		case 'h': fputs(record_usage, stdout); return EXIT_OK;
 		default:
@@ -755,6 +778,19 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "idlekit record: -o FILE is required\ne.g. idlekit record -o run.trace --duration 5s\n");
 		return EXIT_USAGE;
 	}
+	if (cli_output_check("record", outpath))
+		return EXIT_USAGE;
+
+	/* tracefs: where libtracefs finds it, or (for testing) $IDLEKIT_TRACEFS */
+	char *tracefs_override = getenv("IDLEKIT_TRACEFS");
+	if (tracefs_override && *tracefs_override && tracefs_set_tracing_dir(tracefs_override)) {
+		fprintf(stderr, "idlekit record: IDLEKIT_TRACEFS=%s: not usable\n", tracefs_override);
+		return EXIT_USAGE;
+	}
+	const char *tracing_dir = tracefs_override && *tracefs_override ? tracefs_override
+									: tracefs_tracing_dir();
+	if (tracing_dir)
+		remove_leftover_instances(tracing_dir);
 	if (duration_ns < 0 && !command)
 		duration_ns = 10 * IK_NSEC_PER_SEC;
 

@@ -35,6 +35,9 @@ static const char set_usage[] =
 	"                           (repeatable), e.g. -d 2,3 or -d C6\n"
 	"  -e, --enable STATES      enable these states (applied in order with --disable)\n"
 	"  -E, --enable-all         enable every state first\n"
+	"  -D, --disable-above TIME disable the states whose exit latency is above TIME and\n"
+	"                           enable the others, e.g. -D 20us (cpupower idle-set -D, but\n"
+	"                           a state of exactly TIME stays enabled; bare numbers: us)\n"
 	"  -g, --governor NAME      switch the cpuidle governor\n"
 	"  --latency TIME           hold a CPU latency limit: 20us, 1ms, 0 (bare numbers: us)\n"
 	"  --cpu LIST               CPUs whose states change (default: every online CPU)\n"
@@ -46,13 +49,15 @@ static const char set_usage[] =
 	"Examples:\n"
 	"  idlekit set -d C6 --cpu 2-3\n"
 	"  idlekit set --latency 20us -- ./benchmark --runs 5\n"
-	"  idlekit set -E -g teo\n";
+	"  idlekit set -E -g teo\n"
+	"  idlekit set -D 10us -- ./latency-test     only states that exit within 10 us\n";
 
 #define MAX_ACTIONS 64
 
 struct action {
 	bool disable;
-	const char *states; /* as given: "2,C6" */
+	const char *states; /* as given: "2,C6"; NULL for --disable-above */
+	int64_t above_ns;   /* --disable-above: states with a longer exit latency */
 };
 
 struct write_plan {
@@ -150,6 +155,11 @@ static int make_plan(const struct ik_sysfs *fs, const struct ik_host_idle *idle,
 		for (int k = 0; k < c->nstates; k++)
 			target[k] = enable_all ? false : c->states[k].disabled;
 		for (int a = 0; a < nactions; a++) {
+			if (!actions[a].states) {
+				for (int k = 0; k < c->nstates; k++)
+					target[k] = c->states[k].latency_us * 1000 > (uint64_t)actions[a].above_ns;
+				continue;
+			}
 			char list[512];
 			snprintf(list, sizeof(list), "%s", actions[a].states);
 			char *save = NULL;
@@ -224,6 +234,7 @@ int cmd_set(int argc, char **argv)
 		{ "disable", required_argument, NULL, 'd' },
 		{ "enable", required_argument, NULL, 'e' },
 		{ "enable-all", no_argument, NULL, 'E' },
+		{ "disable-above", required_argument, NULL, 'D' },
 		{ "governor", required_argument, NULL, 'g' },
 		{ "latency", required_argument, NULL, OPT_LATENCY },
 		{ "cpu", required_argument, NULL, OPT_CPU },
@@ -242,17 +253,24 @@ int cmd_set(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	/* '+': stop at the first non-option, so the command's own options stay its own. */
-	while ((c = getopt_long(argc, argv, "+d:e:Eg:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+d:e:Eg:D:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 		case 'e':
+		case 'D':
 			if (nactions == MAX_ACTIONS) {
 				fprintf(stderr, "idlekit set: at most %d --disable/--enable options\n",
 					MAX_ACTIONS);
 				return EXIT_USAGE;
 			}
 			actions[nactions].disable = c == 'd';
-			actions[nactions++].states = optarg;
+			actions[nactions].states = c == 'D' ? NULL : optarg;
+			actions[nactions].above_ns = -1;
+			if (c == 'D' && host_duration_arg("set", "--disable-above", optarg, "us",
+							  (int64_t)IK_PMQOS_MAX_US * 1000,
+							  &actions[nactions].above_ns))
+				return EXIT_USAGE;
+			nactions++;
 			break;
 		case 'E':
 			enable_all = true;
@@ -286,7 +304,7 @@ int cmd_set(int argc, char **argv)
 	char **command = optind < argc ? argv + optind : NULL;
 	if (!nactions && !enable_all && !governor && latency_ns < 0) {
 		fprintf(stderr, "idlekit set: nothing to change: give --disable, --enable, "
-			"--enable-all, --governor or --latency\n");
+			"--enable-all, --disable-above, --governor or --latency\n");
 		return EXIT_USAGE;
 	}
 	if (src.dump) {

@@ -145,9 +145,10 @@ static int sim_vary(const char *ref, const char **sets, int nsets, const char **
 		goto out;
 	}
 	have_sum = true;
-	struct cli_output o;
+	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
+	struct cli_output o, h; /* in the group until its commit */
 	rc = EXIT_FAIL;
-	if (cli_output_open(&o, outpath))
+	if (cli_output_open_in(&outs, &o, outpath))
 		goto out;
 	int wrc;
 	if (format == json_format)
@@ -185,13 +186,15 @@ static int sim_vary(const char *ref, const char **sets, int nsets, const char **
 	}
 	rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
 	if (rc == EXIT_OK && htmlpath) {
-		if (cli_output_open(&o, htmlpath)) {
+		if (cli_output_open_in(&outs, &h, htmlpath)) {
 			rc = EXIT_FAIL;
 			goto out;
 		}
-		wrc = ik_sweep_write_html(o.fp, s, &sum);
-		rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
+		wrc = ik_sweep_write_html(h.fp, s, &sum);
+		rc = cli_output_close(&h, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
 	}
+	if (cli_output_group_commit(&outs, rc == EXIT_OK))
+		rc = EXIT_FAIL;
 out:
 	if (have_sum)
 		ik_sweep_summary_free(&sum);
@@ -268,12 +271,8 @@ int cmd_sim(int argc, char **argv)
 			sets[nsets++] = optarg;
 			break;
 		case OPT_RUNS:
-			if (cli_parse_u64("sim", "--runs", optarg, 1000, &runs))
+			if (cli_parse_range("sim", "--runs", optarg, 1, 1000, &runs))
 				goto out;
-			if (runs == 0) {
-				fprintf(stderr, "idlekit sim: --runs: expected an integer 1..1000, got 0\n");
-				goto out;
-			}
 			break;
 		case OPT_SEED:
 			if (cli_parse_u64("sim", "--seed", optarg, UINT64_MAX - 1000, &seed))
@@ -343,6 +342,10 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 	}
 	const char *ref = optind < argc ? argv[optind] : "default";
+	bool is_file = strchr(ref, '/') || (strlen(ref) > 4 && !strcmp(ref + strlen(ref) - 4, ".ini"));
+	if ((is_file && cli_input_check("sim", ref)) || cli_output_check("sim", outpath) ||
+	    cli_output_check("sim", htmlpath))
+		goto out;
 	if (bad && !nvary) {
 		fprintf(stderr, "idlekit sim: --bad-below is for a sweep: add --vary KEY=LIST\n");
 		goto out;
@@ -420,8 +423,9 @@ int cmd_sim(int argc, char **argv)
 	}
 	done = sc->runs;
 
-	struct cli_output o;
-	if (cli_output_open(&o, outpath)) {
+	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
+	struct cli_output o, h; /* in the group until its commit */
+	if (cli_output_open_in(&outs, &o, outpath)) {
 		rc = EXIT_FAIL;
 		goto out;
 	}
@@ -434,13 +438,15 @@ int cmd_sim(int argc, char **argv)
 		wrc = ik_report_table(o.fp, sc, results, sc->runs);
 	rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
 	if (rc == EXIT_OK && htmlpath) {
-		if (cli_output_open(&o, htmlpath)) {
+		if (cli_output_open_in(&outs, &h, htmlpath)) {
 			rc = EXIT_FAIL;
 			goto out;
 		}
-		wrc = ik_report_html(o.fp, sc, results, sc->runs);
-		rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
+		wrc = ik_report_html(h.fp, sc, results, sc->runs);
+		rc = cli_output_close(&h, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
 	}
+	if (cli_output_group_commit(&outs, rc == EXIT_OK))
+		rc = EXIT_FAIL;
 out:
 	for (int i = 0; i < done; i++)
 		ik_run_result_free(&results[i]);

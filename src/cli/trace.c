@@ -155,11 +155,10 @@ static int open_trace(const char *cmd, const char *path, bool lenient, struct op
 {
 	char err[512];
 	o->origin = strcmp(path, "-") == 0 ? "<stdin>" : path;
-	o->fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-	if (!o->fp) {
-		fprintf(stderr, "idlekit %s: %s: cannot open: %s\n", cmd, path, strerror(errno));
-		return EXIT_USAGE;
-	}
+	int orc = EXIT_USAGE;
+	o->fp = strcmp(path, "-") == 0 ? stdin : cli_input_fopen(cmd, path, &orc);
+	if (!o->fp)
+		return orc;
 	int rc = ik_trace_open_file(o->fp, o->origin, lenient, &o->r, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
@@ -497,6 +496,8 @@ int cmd_analyze(int argc, char **argv)
 		fprintf(stderr, "idlekit analyze: --timeline-window is for the HTML report: add --html FILE\n");
 		return EXIT_USAGE;
 	}
+	if (cli_output_check("analyze", outpath) || cli_output_check("analyze", htmlpath))
+		return EXIT_USAGE;
 	struct opened in;
 	int rc = open_trace("analyze", argv[optind], lenient, &in);
 	if (rc >= 0)
@@ -522,9 +523,10 @@ int cmd_analyze(int argc, char **argv)
 	if (a.skipped)
 		fprintf(stderr, "idlekit analyze: --lenient: %" PRIu64 " bad lines skipped; the first: %s\n",
 			a.skipped, ik_trace_first_skip(in.r));
-	struct cli_output o;
+	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
+	struct cli_output o, html; /* in the group until its commit */
 	rc = EXIT_FAIL;
-	if (cli_output_open(&o, outpath) == 0) {
+	if (cli_output_open_in(&outs, &o, outpath) == 0) {
 		const struct ik_trace_header *h = ik_trace_header(in.r);
 		if (json)
 			write_analyze_json(o.fp, h, &a);
@@ -536,11 +538,13 @@ int cmd_analyze(int argc, char **argv)
 	}
 	if (rc == EXIT_OK && htmlpath) {
 		rc = EXIT_FAIL;
-		if (cli_output_open(&o, htmlpath) == 0) {
-			int wrc = ik_report_html_analyze(o.fp, in.origin, ik_trace_header(in.r), &a, tl);
-			rc = cli_output_close(&o, wrc == 0) ? EXIT_FAIL : EXIT_OK;
+		if (cli_output_open_in(&outs, &html, htmlpath) == 0) {
+			int wrc = ik_report_html_analyze(html.fp, in.origin, ik_trace_header(in.r), &a, tl);
+			rc = cli_output_close(&html, wrc == 0) ? EXIT_FAIL : EXIT_OK;
 		}
 	}
+	if (cli_output_group_commit(&outs, rc == EXIT_OK))
+		rc = EXIT_FAIL;
 	ik_timeline_free(tl);
 	ik_trace_analysis_free(&a);
 	close_trace(&in);
@@ -649,11 +653,8 @@ int cmd_replay(int argc, char **argv)
 		case 'p': platform = optarg; break;
 		case 'o': outpath = optarg; break;
 		case OPT_HZ:
-			if (cli_parse_u64("replay", "--hz", optarg, 100000, &hz) || hz == 0) {
-				if (hz == 0)
-					fprintf(stderr, "idlekit replay: --hz: expected 1..100000, got '%s'\n", optarg);
+			if (cli_parse_range("replay", "--hz", optarg, 1, 100000, &hz))
 				return EXIT_USAGE;
-			}
 			break;
 		case OPT_COMPARE: compare = true; break;
 		case OPT_CLOSED: closed = true; break;
@@ -700,6 +701,8 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "idlekit replay: --timeline-window is for the HTML report: add --html FILE\n");
 		return EXIT_USAGE;
 	}
+	if (cli_output_check("replay", outpath) || cli_output_check("replay", htmlpath))
+		return EXIT_USAGE;
 	const char *specs[IK_TRACE_REPLAY_MAX_GOVS];
 	char spec_buf[8192];
 	int ngov = 0;
@@ -814,23 +817,26 @@ int cmd_replay(int argc, char **argv)
 					? "the package's deep state (the package is charged pkg_active_mw throughout)"
 					: NULL,
 	};
-	struct cli_output o;
+	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
+	struct cli_output o, html; /* in the group until its commit */
 	rc = EXIT_FAIL;
-	if (cli_output_open(&o, outpath) == 0) {
+	if (cli_output_open_in(&outs, &o, outpath) == 0) {
 		int wrc = json ? ik_report_replay_json(o.fp, &rep) : ik_report_replay_text(o.fp, &rep);
 		rc = cli_output_close(&o, wrc == 0) ? EXIT_FAIL : EXIT_OK;
 	}
 	if (rc == EXIT_OK && htmlpath) {
 		rc = EXIT_FAIL;
-		if (cli_output_open(&o, htmlpath) == 0) {
+		if (cli_output_open_in(&outs, &html, htmlpath) == 0) {
 			struct ik_html_replay hr = { .origin = in.origin, .governor = names[0],
 						     .platform = sc->platform.name, .hz = rep.hz,
 						     .compare = compare, .drv = &bind->table, .h = h,
 						     .rp = &rps[0], .tl = tl, .report = &rep };
-			int wrc = ik_report_html_replay(o.fp, &hr);
-			rc = cli_output_close(&o, wrc == 0) ? EXIT_FAIL : EXIT_OK;
+			int wrc = ik_report_html_replay(html.fp, &hr);
+			rc = cli_output_close(&html, wrc == 0) ? EXIT_FAIL : EXIT_OK;
 		}
 	}
+	if (cli_output_group_commit(&outs, rc == EXIT_OK))
+		rc = EXIT_FAIL;
 	ik_timeline_free(tl);
 	for (int g = 0; g < ngov; g++)
 		ik_trace_replay_free(&rps[g]);

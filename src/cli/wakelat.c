@@ -29,6 +29,8 @@ static const char wakelat_usage[] =
 	"  --warmup N               wake-ups done first and not counted (default 100)\n"
 	"  --gap TIME               idle gap before each wake-up: 100us (default), 1ms, 500ns\n"
 	"  --method M               futex (default), pipe or eventfd\n"
+	"  --rt-priority N          run both threads SCHED_FIFO at priority N (1..99; root or\n"
+	"                           CAP_SYS_NICE), so other tasks on the CPUs cannot delay them\n"
 	"  --latency TIME           hold this PM QoS CPU latency limit during the run (root)\n"
 	"  --state STATE            only this idle state (index or name) enabled on the wakee\n"
 	"                           CPU during the run; the others are disabled and put back\n"
@@ -39,7 +41,15 @@ static const char wakelat_usage[] =
 	"  --json                   JSON output (docs/host.md)\n"
 	"  --html FILE              also write a self-contained HTML report with plots to FILE\n"
 	"                           (docs/html-report.md)\n"
-	"  -h, --help               this text\n";
+	"  -h, --help               this text\n"
+	"\n"
+	"A warning goes to standard error when the wakee CPU entered no idle state during the run\n"
+	"(its counters moved only for POLL, or not at all): the figures then are the wake-up\n"
+	"latency of a busy or polling CPU, not of an idle one.  Try a longer --gap, or --state.\n"
+	"\n"
+	"Examples:\n"
+	"  idlekit wakelat --gap 1ms --rt-priority 50\n"
+	"  idlekit wakelat --state C1 --json\n";
 
 static const double percentiles[] = { 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
 #define NPCT (sizeof(percentiles) / sizeof(percentiles[0]))
@@ -72,7 +82,7 @@ static void read_wakee_states(const struct ik_sysfs *fs, int cpu, struct wakee_s
 int cmd_wakelat(int argc, char **argv)
 {
 	enum { OPT_WAKER = 256, OPT_WAKEE, OPT_WARMUP, OPT_GAP, OPT_METHOD, OPT_LATENCY, OPT_STATE,
-	       OPT_PMQOS, OPT_JSON, OPT_HTML };
+	       OPT_PMQOS, OPT_JSON, OPT_HTML, OPT_RTPRIO };
 	static const struct option opts[] = {
 		{ "waker-cpu", required_argument, NULL, OPT_WAKER },
 		{ "wakee-cpu", required_argument, NULL, OPT_WAKEE },
@@ -80,6 +90,7 @@ int cmd_wakelat(int argc, char **argv)
 		{ "warmup", required_argument, NULL, OPT_WARMUP },
 		{ "gap", required_argument, NULL, OPT_GAP },
 		{ "method", required_argument, NULL, OPT_METHOD },
+		{ "rt-priority", required_argument, NULL, OPT_RTPRIO },
 		{ "latency", required_argument, NULL, OPT_LATENCY },
 		{ "state", required_argument, NULL, OPT_STATE },
 		{ "pm-qos-dev", required_argument, NULL, OPT_PMQOS },
@@ -130,6 +141,11 @@ int cmd_wakelat(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case OPT_RTPRIO:
+			if (host_long_arg("wakelat", "--rt-priority", optarg, 1, 99, &v))
+				return EXIT_USAGE;
+			cfg.rt_priority = (int)v;
+			break;
 		case OPT_LATENCY:
 			if (host_latency_arg("wakelat", optarg, &latency_ns))
 				return EXIT_USAGE;
@@ -178,6 +194,9 @@ int cmd_wakelat(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 	}
+
+	if (cli_output_check("wakelat", htmlpath))
+		return EXIT_USAGE;
 
 	/* The cpu tree is optional (counters) unless --state needs it. */
 	struct ik_sysfs *fs = NULL;
@@ -268,6 +287,16 @@ int cmd_wakelat(int argc, char **argv)
 		states_ok = ik_host_idle_refresh(fs, &ws.idle, e2, sizeof(e2)) == 0;
 		after = ws.idle.cpus[0];
 	}
+	/* Did the wakee idle at all?  Entries of a state other than polling. */
+	bool idled = false;
+	for (int k = 0; states_ok && k < after.nstates; k++)
+		if (strcmp(after.states[k].name, "POLL") != 0 &&
+		    after.states[k].usage > ws.before.states[k].usage)
+			idled = true;
+	if (states_ok && !idled)
+		fprintf(stderr, "idlekit wakelat: warning: CPU %d entered no idle state during the run "
+			"(only POLL, or none, in its counters): these are wake-ups of a busy or polling "
+			"CPU, not of an idle one (try a longer --gap, or --state)\n", cfg.wakee_cpu);
 
 	if (json) {
 		printf("{\n  \"schema\": \"idlekit.wakelat/1\",\n  \"method\": \"%s\",\n"
@@ -275,6 +304,10 @@ int cmd_wakelat(int argc, char **argv)
 		       "  \"warmup\": %ld,\n  \"gap_ns\": %" PRId64 ",\n",
 		       ik_wakelat_method_name(cfg.method), cfg.waker_cpu, cfg.wakee_cpu, r.count,
 		       cfg.warmup, cfg.gap_ns);
+		if (cfg.rt_priority)
+			printf("  \"rt_priority\": %d,\n", cfg.rt_priority);
+		else
+			printf("  \"rt_priority\": null,\n");
 		if (latency_ns >= 0)
 			printf("  \"latency_limit_us\": %" PRId64 ",\n", latency_ns / 1000);
 		else
@@ -309,6 +342,8 @@ int cmd_wakelat(int argc, char **argv)
 		       " ns, %ld samples (after %ld warm-up) in %.3f s\n",
 		       ik_wakelat_method_name(cfg.method), cfg.waker_cpu, cfg.wakee_cpu, cfg.gap_ns,
 		       r.count, cfg.warmup, (double)r.elapsed_ns / 1e9);
+		if (cfg.rt_priority)
+			printf("both threads SCHED_FIFO, priority %d\n", cfg.rt_priority);
 		if (latency_ns >= 0)
 			printf("PM QoS CPU latency limit: %" PRId64 " us (%s)\n", latency_ns / 1000,
 			       qos.path);

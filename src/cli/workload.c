@@ -89,11 +89,13 @@ static int learn(int argc, char **argv)
 		fprintf(stderr, "idlekit workload learn: -o: path too long\n");
 		return EXIT_USAGE;
 	}
-	FILE *in = fopen(path, "r");
-	if (!in) {
-		fprintf(stderr, "idlekit workload learn: %s: cannot open\n", path);
+	if (cli_output_check("workload learn", out) || cli_output_check("workload learn", model) ||
+	    cli_output_check("workload learn", plat))
 		return EXIT_USAGE;
-	}
+	int orc = EXIT_USAGE;
+	FILE *in = cli_input_fopen("workload learn", path, &orc); /* a FIFO or directory: refused */
+	if (!in)
+		return orc;
 	struct ik_trace_reader *r = NULL;
 	struct ik_learned m;
 	int rc = ik_trace_open_file(in, path, lenient, &r, err, sizeof(err));
@@ -107,21 +109,22 @@ static int learn(int argc, char **argv)
 		return rc == IK_TRACE_EFAIL ? EXIT_FAIL : EXIT_USAGE;
 	}
 	const struct ik_trace_header *h = ik_trace_header(r);
+	struct cli_output_group outs = { 0 }; /* the three files: all written or none */
 	struct cli_output o_model, o_plat, o_sc;
 	int ok = 0;
-	if (cli_output_open(&o_model, model) == 0) {
+	if (cli_output_open_in(&outs, &o_model, model) == 0) {
 		ok = ik_learned_write(o_model.fp, &m) == 0;
 		if (cli_output_close(&o_model, ok))
 			ok = 0;
 	}
-	if (ok && cli_output_open(&o_plat, plat) == 0) {
+	if (ok && cli_output_open_in(&outs, &o_plat, plat) == 0) {
 		ok = ik_learned_platform_ini(o_plat.fp, r, base(path)) == 0;
 		if (cli_output_close(&o_plat, ok))
 			ok = 0;
 	} else {
 		ok = 0;
 	}
-	if (ok && cli_output_open(&o_sc, out) == 0) {
+	if (ok && cli_output_open_in(&outs, &o_sc, out) == 0) {
 		const char *gov = h->governor[0] && ik_governor_find(h->governor) ? h->governor : "menu";
 		fprintf(o_sc.fp, "; A workload learned from %s by idlekit workload learn.\n"
 				 "; Its model is %s; its platform the trace's own table (%s):\n"
@@ -136,6 +139,8 @@ static int learn(int argc, char **argv)
 	} else {
 		ok = 0;
 	}
+	if (cli_output_group_commit(&outs, ok))
+		ok = 0;
 	ik_learned_free(&m);
 	ik_trace_close(r);
 	fclose(in);

@@ -234,6 +234,12 @@ int ik_ini_parse_text(const struct ik_ini_err *e, const char *text,
 
 int ik_ini_read_file(const char *path, char **text, char *err, size_t errlen, int *errno_out)
 {
+	return ik_config_read_file(path, MAX_FILE_BYTES, text, NULL, err, errlen, errno_out);
+}
+
+int ik_config_read_file(const char *path, size_t max_bytes, char **text, size_t *len_out,
+			char *err, size_t errlen, int *errno_out)
+{
 	char shown[160];
 	struct stat st;
 	char *buf = NULL;
@@ -270,7 +276,7 @@ int ik_ini_read_file(const char *path, char **text, char *err, size_t errlen, in
 		return msg_fail(err, errlen, "%s: cannot open: not a regular file",
 				ik_ini_shown(path, shown, sizeof(shown)));
 	}
-	size_t cap = st.st_size > 0 && st.st_size < MAX_FILE_BYTES ? (size_t)st.st_size + 2 : 4096;
+	size_t cap = st.st_size > 0 && (size_t)st.st_size < max_bytes ? (size_t)st.st_size + 2 : 4096;
 	buf = malloc(cap);
 	for (;;) {
 		if (!buf) {
@@ -299,11 +305,11 @@ int ik_ini_read_file(const char *path, char **text, char *err, size_t errlen, in
 		if (n == 0)
 			break;
 		len += (size_t)n;
-		if (len > MAX_FILE_BYTES) {
+		if (len > max_bytes) {
 			close(fd);
 			free(buf);
-			return msg_fail(err, errlen, "%s: too large: more than %d bytes",
-					ik_ini_shown(path, shown, sizeof(shown)), MAX_FILE_BYTES);
+			return msg_fail(err, errlen, "%s: too large: more than %zu bytes",
+					ik_ini_shown(path, shown, sizeof(shown)), max_bytes);
 		}
 	}
 	close(fd);
@@ -314,6 +320,8 @@ int ik_ini_read_file(const char *path, char **text, char *err, size_t errlen, in
 	}
 	buf[len] = '\0';
 	*text = buf;
+	if (len_out)
+		*len_out = len;
 	return 0;
 }
 

@@ -62,6 +62,10 @@ int ik_ini_parse_text(const struct ik_ini_err *e, const char *text,
  * the errno in *errno_out (0 for other failures) when errno_out is not NULL.
  */
 int ik_ini_read_file(const char *path, char **text, char *err, size_t errlen, int *errno_out);
+/* The same for any text file of the configuration (an rt-app JSON file, a learned model):
+   at most max_bytes, its length in *len_out (may be NULL). */
+int ik_config_read_file(const char *path, size_t max_bytes, char **text, size_t *len_out,
+			char *err, size_t errlen, int *errno_out);
 
 /* A copy of v for a message: printable ASCII, at most ~60 characters, "..." if cut. */
 const char *ik_ini_shown(const char *v, char *buf, size_t buflen);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "idlekit/learned.h"
+#include "config/ini_common.h"
 
 #define MAX_CPUS 8192
 #define MAX_NS 3600000000000LL
@@ -242,39 +243,11 @@ bad:
 
 int ik_learned_load(const char *path, struct ik_learned *out, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot open the learned workload", path);
+	/* a regular file only (a FIFO would block), at most 64 MiB */
+	char *buf = NULL;
+	size_t len = 0;
+	if (ik_config_read_file(path, 64u << 20, &buf, &len, err, errlen, NULL) != 0)
 		return -1;
-	}
-	size_t cap = 1 << 16, len = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		size_t n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (len < cap)
-			break;
-		if (cap >= (64u << 20)) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		char *g = realloc(buf, cap * 2);
-		if (!g) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = g;
-		cap *= 2;
-	}
-	bool bad = ferror(f);
-	fclose(f);
-	if (!buf || bad) {
-		free(buf);
-		snprintf(err, errlen, "%s: cannot read it (or larger than 64 MiB)", path);
-		return -1;
-	}
 	int rc = ik_learned_parse(path, buf, len, out, err, errlen);
 	free(buf);
 	return rc;

@@ -1068,6 +1068,8 @@ static int check_numbering(struct ik_platform_reader *r, const struct ik_ini_sec
 {
 	int n = 0;
 
+	*count = 0; /* defined on the error path too (gcc -O3 cannot see ik_ini_fail returns -1) */
+
 	for (int i = first; i < max; i++)
 		if (secs[i].present)
 			n = i + 1;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "idlekit/rtapp.h"
+#include "config/ini_common.h"
 
 #define MAX_US 3600000000LL /* an hour */
 #define MAX_TASKS 1024
@@ -570,43 +571,11 @@ done:
 
 int ik_rtapp_load(const char *path, struct ik_rtapp *out, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot open the rt-app file", path);
-		return -1;
-	}
+	/* a regular file only (a FIFO would block), at most 64 MiB */
 	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (len + 4096 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			if (cap > (64u << 20)) {
-				free(buf);
-				fclose(f);
-				snprintf(err, errlen, "%s: larger than 64 MiB", path);
-				return -1;
-			}
-			char *g = realloc(buf, cap);
-			if (!g) {
-				free(buf);
-				fclose(f);
-				snprintf(err, errlen, "%s: out of memory", path);
-				return -1;
-			}
-			buf = g;
-		}
-		size_t n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	bool bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		free(buf);
-		snprintf(err, errlen, "%s: read error", path);
+	size_t len = 0;
+	if (ik_config_read_file(path, 64u << 20, &buf, &len, err, errlen, NULL) != 0)
 		return -1;
-	}
 	int rc = ik_rtapp_parse(path, buf, len, out, err, errlen);
 	free(buf);
 	return rc;

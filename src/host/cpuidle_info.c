@@ -94,16 +94,20 @@ int ik_host_cpus(const struct ik_sysfs *fs, struct ik_cpuset *present, struct ik
 				 "supported", ik_sysfs_origin(fs), IK_HOST_CPU_MAX - 1, IK_HOST_CPU_MAX);
 		return -1;
 	}
+	/* The kernel's 'present' list is the truth; a cpuN directory missing from a copied
+	   tree or a dump does not make its CPU absent (it shows as "no cpuN directory").
+	   A directory the list lacks (an inconsistent copy) still counts: it has data. */
+	struct ik_cpuset listed;
+	r = read_list_file(fs, "present", &listed, err, errlen);
+	if (r == IK_SYSFS_ERROR)
+		return -1;
+	if (r == IK_SYSFS_OK)
+		ik_cpuset_or(present, &listed);
 	if (ik_cpuset_count(present) == 0) {
-		r = read_list_file(fs, "present", present, err, errlen);
-		if (r == IK_SYSFS_ERROR)
-			return -1;
-		if (r == IK_SYSFS_MISSING || ik_cpuset_count(present) == 0) {
-			if (err && errlen)
-				snprintf(err, errlen, "%s: no CPUs: expected cpuN directories or a "
-					 "'present' file", ik_sysfs_origin(fs));
-			return -1;
-		}
+		if (err && errlen)
+			snprintf(err, errlen, "%s: no CPUs: expected cpuN directories or a "
+				 "'present' file", ik_sysfs_origin(fs));
+		return -1;
 	}
 
 	r = read_list_file(fs, "online", online, err, errlen);
@@ -257,6 +261,8 @@ static int read_cpu(const struct ik_sysfs *fs, struct ik_host_cpu *c, char *err,
 {
 	char dir[REL_LEN];
 
+	snprintf(dir, sizeof(dir), "cpu%d", c->cpu);
+	c->has_dir = ik_sysfs_is_dir(fs, dir);
 	snprintf(dir, sizeof(dir), "cpu%d/cpuidle", c->cpu);
 	c->has_cpuidle = ik_sysfs_is_dir(fs, dir);
 	c->nstates = 0;

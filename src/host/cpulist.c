@@ -64,6 +64,12 @@ void ik_cpuset_and(struct ik_cpuset *into, const struct ik_cpuset *other)
 		into->bits[i] &= other->bits[i];
 }
 
+void ik_cpuset_or(struct ik_cpuset *into, const struct ik_cpuset *other)
+{
+	for (int i = 0; i < WORDS; i++)
+		into->bits[i] |= other->bits[i];
+}
+
 void ik_cpuset_andnot(struct ik_cpuset *into, const struct ik_cpuset *other)
 {
 	for (int i = 0; i < WORDS; i++)

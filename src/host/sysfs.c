@@ -28,6 +28,7 @@ struct dump_entry {
 	const char *path;  /* relative to CPU_DIR, no leading '/' */
 	const char *value;
 	int line;
+	bool rw; /* the line's flag */
 };
 
 struct ik_sysfs {
@@ -253,6 +254,13 @@ int ik_sysfs_parse_dump(const char *origin, const char *text, size_t len, struct
 		size_t n = (size_t)(stop - p);
 		char *next = nl ? nl + 1 : end;
 
+		if (!nl && stop > p) {
+			/* Every line a dump's writer finishes ends in a newline: one without is
+			   where the copy was cut off, and its value may be cut short too. */
+			dump_fail(err, errlen, origin, line, "the last line has no end of line "
+				  "(a truncated dump?)", p, n);
+			goto bad;
+		}
 		if (n == 0 || p[0] == '#') {
 			p = next;
 			continue;
@@ -299,6 +307,7 @@ int ik_sysfs_parse_dump(const char *origin, const char *text, size_t len, struct
 		fs->entries[fs->count].path = path;
 		fs->entries[fs->count].value = bar2 + 1;
 		fs->entries[fs->count].line = line;
+		fs->entries[fs->count].rw = p[1] == 'w';
 		fs->count++;
 		p = next;
 	}
@@ -332,9 +341,28 @@ bad:
 int ik_sysfs_open_dump(const char *path, struct ik_sysfs **out, char *err, size_t errlen)
 {
 	*out = NULL;
-	FILE *f = fopen(path, "rb");
+	/* O_NONBLOCK and a regular file only: a FIFO or a directory named by mistake is an
+	   error, never a hang */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		set_err(err, errlen, "%s: %s; expected a sysfs dump file", path,
+			S_ISDIR(st.st_mode) ? "is a directory (a copied tree is --sysfs-root DIR)"
+			: S_ISFIFO(st.st_mode) ? "is a FIFO" : "not a regular file");
+		close(fd);
+		return -1;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	FILE *f = fdopen(fd, "rb");
 	if (!f) {
 		set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		close(fd);
 		return -1;
 	}
 	size_t cap = 1 << 16, len = 0;
@@ -544,6 +572,18 @@ int ik_sysfs_list(const struct ik_sysfs *fs, const char *rel,
 			return ret;
 	}
 	return 0;
+}
+
+bool ik_sysfs_writable(const struct ik_sysfs *fs, const char *rel)
+{
+	if (fs->is_dump) {
+		const struct dump_entry *e = dump_find(fs, rel);
+		return e && e->rw;
+	}
+	char path[4096 + 256];
+	struct stat st;
+	return tree_path(fs, rel, path, sizeof(path)) == 0 && stat(path, &st) == 0 &&
+	       (st.st_mode & S_IWUSR);
 }
 
 int ik_sysfs_path(const struct ik_sysfs *fs, const char *rel, char *buf, size_t len)

@@ -39,7 +39,7 @@ check "deterministic" cmp -s "$tmp/sim.html" "$tmp/sim2.html"
 check "bad scenario exit 2" test $? -eq 2
 check "bad scenario: no file" test ! -e "$tmp/bad.html"
 "$bin" sim --set scenario.duration_ms=10 --html "$tmp/no/such/dir/x.html" >/dev/null 2>&1
-check "unwritable: exit 1" test $? -eq 1
+check "unwritable: exit 2 (checked before the run)" test $? -eq 2
 "$bin" sim --html >/dev/null 2>&1
 check "--html without FILE: exit 2" test $? -eq 2
 
@@ -155,7 +155,7 @@ check "wakelat page: histogram and CDF" test "$(grep -c '^<svg ' "$tmp/wl.html")
 p50=$(sed -n 's/^ *50% *\([0-9]*\) ns$/\1/p' "$tmp/wl.txt")
 check "wakelat page: the same p50 ($p50 ns)" grep -q "<tr><th>p50</th><td class=\"num\">$p50</td></tr>" "$tmp/wl.html"
 "$bin" wakelat -n 10 --html "$tmp/no/such/dir/wl.html" >/dev/null 2>&1
-check "wakelat unwritable page: exit 1" test $? -eq 1
+check "wakelat unwritable page: exit 2 (checked before the run)" test $? -eq 2
 
 # 512 CPUs (4 x amd-zen3): the page stays small; 64 bars and 64 timeline rows
 "$bin" sim --set platform.packages=4 --set scenario.duration_ms=5 --html "$tmp/big.html" >/dev/null

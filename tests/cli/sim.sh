@@ -27,7 +27,7 @@ expect_error() {
 check "default runs" grep -q "residency_%" "$tmp/default.txt"
 check "default has wake latency" grep -q "p99_us" "$tmp/default.txt"
 check "default has throughput" grep -q "MB/s" "$tmp/default.txt"
-check "no-argument idlekit runs the default" bash -c "'$bin' >'$tmp/noarg.txt' && cmp -s '$tmp/noarg.txt' '$tmp/default.txt'"
+check "no-argument idlekit is a usage error (exit 2, usage on stderr, no run)" bash -c "'$bin' >'$tmp/noarg.txt' 2>'$tmp/noarg.err'; [ \$? -eq 2 ] && [ ! -s '$tmp/noarg.txt' ] && grep -q '^usage: idlekit COMMAND' '$tmp/noarg.err'"
 
 # Same inputs and seed, same bytes; another seed, other bytes.
 "$bin" sim scenarios/default.ini --json >"$tmp/a.json"

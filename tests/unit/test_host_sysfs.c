@@ -61,7 +61,7 @@ static void dump_lines(void **state)
 		P "cpu0/cpuidle/state0/empty|\n"
 		"rw|/sys/devices/system/node/node0/x|ignored\n"
 		P "cpu10/online|1\n"
-		P "cpu1/online|0"); /* no final newline */
+		P "cpu1/online|0\n");
 	assert_true(ik_sysfs_is_dump(fs));
 	assert_null(ik_sysfs_root(fs));
 	assert_string_equal(ik_sysfs_origin(fs), "t.txt");
@@ -150,6 +150,11 @@ static void dump_errors(void **state)
 {
 	(void)state;
 	parse_bad(P "online|0\nnot a dump line\n", "t.txt:2: expected 'rw|/sys/devices/system/cpu/...|value'");
+	/* a dump cut off: "12" might have been "1234"; every line a writer finishes ends */
+	parse_bad(P "online|0-3\n" P "cpu0/cpuidle/state1/latency|12",
+		  "t.txt:2: the last line has no end of line (a truncated dump?), got '" P
+		  "cpu0/cpuidle/state1/latency|12'");
+	parse_bad(P "online|0-3\r\n# a comment cut", "t.txt:2: the last line has no end of line");
 	parse_bad("xx|/sys/devices/system/cpu/online|0\n", "t.txt:1: expected 'rw' or 'ro'");
 	parse_bad("rw|sys/devices|0\n", "t.txt:1: expected a path starting with /sys/");
 	parse_bad(P "online|0\n\n" P "online|1\n", "t.txt:3: /sys/devices/system/cpu/online given "

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Shell conventions: bare `idlekit` prints usage on stderr and exits 2; `help nosuch` exits 2;
+# every command's --help exits 0 and mentions an example; the manual pages are generated from
+# --help (help2man) and installed by `cmake --install`, with the bash completion, which
+# offers the commands, a command's options, governors and platforms.
+# Without help2man: FAIL under CI=true, else the man-page part is skipped.
+#
+# usage (from the project root): bash tests/cli/shell.sh /path/to/idlekit
+set -u
+bin=$(realpath "${1:?usage: shell.sh /path/to/idlekit}")
+cd "$(dirname "$0")/../.." || exit 1
+build=$(dirname "$bin")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+"$bin" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] || fail "bare idlekit: exit $rc, expected 2"
+[ -s "$tmp/out" ] && fail "bare idlekit: wrote to stdout (it must not run a simulation)"
+grep -q '^usage: idlekit COMMAND' "$tmp/err" || fail "bare idlekit: no usage on stderr"
+"$bin" help nosuch >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] || fail "help nosuch: exit $rc, expected 2"
+grep -q "^idlekit help: no command 'nosuch'" "$tmp/err" || fail "help nosuch: $(cat "$tmp/err")"
+"$bin" nosuch >/dev/null 2>&1
+[ $? -eq 2 ] || fail "unknown command: exit status"
+"$bin" help >/dev/null || fail "help: exit $?"
+"$bin" help sim | grep -q '^usage: idlekit sim' || fail "help sim"
+cmds="sim compare platform govreplay analyze replay record import info set monitor wakelat ctxsw"
+for c in $cmds; do
+	"$bin" $c --help >"$tmp/h" 2>&1 || fail "$c --help: exit $?"
+	"$bin" help $c | cmp -s - "$tmp/h" || fail "help $c differs from $c --help"
+done
+
+# ---- the manual pages and the completion, installed -------------------------------------
+if ! command -v help2man >/dev/null; then
+	if [ "${CI:-}" = true ]; then
+		fail "help2man is not installed (scripts/install-deps installs it)"
+	else
+		echo "SKIP (part): help2man not installed: no manual pages to check"
+	fi
+else
+	[ -f "$build/man/idlekit.1" ] || fail "build/man/idlekit.1 not generated"
+	cmake --install "$build" --prefix "$tmp/inst" >/dev/null 2>"$tmp/err" || fail "cmake --install: $(cat "$tmp/err")"
+	[ -x "$tmp/inst/bin/idlekit" ] || fail "install: no bin/idlekit"
+	man1=$tmp/inst/share/man/man1
+	[ -f "$man1/idlekit.1" ] || fail "install: no share/man/man1/idlekit.1"
+	for c in $cmds; do [ -f "$man1/idlekit-$c.1" ] || fail "install: no idlekit-$c.1"; done
+	# the page is the --help text: every command of the usage, and sim's options
+	if command -v man >/dev/null; then
+		MANWIDTH=200 man -l "$man1/idlekit.1" 2>/dev/null >"$tmp/page"
+		for c in sim compare govreplay analyze replay record import info wakelat ctxsw; do
+			grep -q "^ *$c" "$tmp/page" || fail "idlekit(1) lacks the command $c"
+		done
+		MANWIDTH=200 man -l "$man1/idlekit-sim.1" 2>/dev/null >"$tmp/simpage"
+		grep -q -- '--set SECTION.KEY=VALUE' "$tmp/simpage" || fail "idlekit-sim(1) lacks --set"
+		grep -q '^NAME' "$tmp/simpage" && grep -q 'idlekit-sim - ' "$tmp/simpage" || fail "idlekit-sim(1) NAME section"
+	else
+		grep -q '^\.SH' "$man1/idlekit.1" || fail "idlekit.1 is not a man page"
+		grep -q 'govreplay' "$man1/idlekit.1" || fail "idlekit.1 lacks govreplay"
+	fi
+	comp=$tmp/inst/share/bash-completion/completions/idlekit
+	[ -f "$comp" ] || fail "install: no bash completion at share/bash-completion/completions/idlekit"
+fi
+
+# ---- the completion offers what it should ---------------------------------------------------
+cat >"$tmp/c.sh" <<'C'
+source completion/idlekit.bash
+comp() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=(); _idlekit; echo "${COMPREPLY[*]}"; }
+PATH=$1:$PATH
+echo "top: $(comp idlekit '')"
+echo "s: $(comp idlekit s)"
+echo "sim-opt: $(comp idlekit sim --ru)"
+echo "gov: $(comp idlekit replay x.trace -g '')"
+echo "plat: $(comp idlekit platform show intel-s)"
+echo "platsub: $(comp idlekit platform '')"
+echo "help: $(comp idlekit help wak)"
+echo "info: $(comp idlekit info --du)"
+C
+bash "$tmp/c.sh" "$build" >"$tmp/comp" 2>&1 || fail "completion script: $(cat "$tmp/comp")"
+for c in $cmds help version; do
+	grep -q "^top: .*\b$c\b" "$tmp/comp" || fail "completion: the commands lack $c: $(grep top "$tmp/comp")"
+done
+grep -qx 's: set sim sweep' "$tmp/comp" || fail "completion 's': $(grep '^s:' "$tmp/comp")"
+grep -qx 'sim-opt: --runs' "$tmp/comp" || fail "completion sim --ru: $(grep sim-opt "$tmp/comp")"
+grep -qx 'gov: menu teo ladder haltpoll' "$tmp/comp" || fail "completion -g: $(grep gov "$tmp/comp")"
+grep -q '^plat: .*intel-skx.*intel-spr' "$tmp/comp" || fail "completion platform show: $(grep '^plat:' "$tmp/comp")"
+grep -qx 'platsub: list show import' "$tmp/comp" || fail "completion platform: $(grep platsub "$tmp/comp")"
+grep -qx 'help: wakelat' "$tmp/comp" || fail "completion help: $(grep '^help:' "$tmp/comp")"
+grep -qx 'info: --dump' "$tmp/comp" || fail "completion info --du: $(grep '^info:' "$tmp/comp")"
+
+if [ $failures -ne 0 ]; then
+	echo "shell: $failures failure(s)"
+	exit 1
+fi
+echo "shell: all passed"
