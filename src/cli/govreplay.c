@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "idlekit/textout.h"
 #include "idlekit/driver.h"
 #include "idlekit/governor_load.h"
 #include "idlekit/govreplay.h"
@@ -80,22 +81,6 @@ static const char govreplay_usage[] =
 	"  $ idlekit govreplay --governor kernel:linux/drivers/cpuidle/governors/menu.c \\\n"
 	"      --platform intel-skx --input idles.csv\n";
 
-/* A JSON string: quotes, backslashes and control characters escaped. */
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f || c == '<' || c == '>' || c == '&')
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 /* ns as exact microseconds: 1234567 -> "1234.567", 5000 -> "5". */
 static void fmt_us(char *buf, size_t len, uint64_t ns)
 {
@@ -119,25 +104,25 @@ static int write_json(FILE *f, const struct ik_govreplay *g, const char *platfor
 	char us[32];
 
 	fputs("{\n  \"schema\": \"idlekit.govreplay/1\",\n  \"governor\": ", f);
-	json_string(f, g->gov->name);
+	ik_json_string(f, g->gov->name, SIZE_MAX);
 	if (id->kind != IK_GOVERNOR_BUILTIN) {
 		fputs(",\n  \"governor_source\": {\"kind\": ", f);
-		json_string(f, ik_governor_kind_name(id->kind));
+		ik_json_string(f, ik_governor_kind_name(id->kind), SIZE_MAX);
 		fputs(", \"path\": ", f);
-		json_string(f, id->path);
+		ik_json_string(f, id->path, SIZE_MAX);
 		fputs(", \"sha256\": ", f);
-		json_string(f, id->sha256);
+		ik_json_string(f, id->sha256, SIZE_MAX);
 		fputs(", \"params\": {", f);
 		for (int i = 0; i < id->nparams; i++) {
 			fputs(i ? ", " : "", f);
-			json_string(f, id->params[i].name);
+			ik_json_string(f, id->params[i].name, SIZE_MAX);
 			fputs(": ", f);
-			json_string(f, id->params[i].value);
+			ik_json_string(f, id->params[i].value, SIZE_MAX);
 		}
 		fputs("}}", f);
 	}
 	fputs(",\n  \"platform\": ", f);
-	json_string(f, platform);
+	ik_json_string(f, platform, SIZE_MAX);
 	fprintf(f, ",\n  \"hz\": %d,\n  \"kernel\": ", g->hz);
 	cli_kernel_json(f, g->dev.kernel);
 	fprintf(f, ",\n  \"lines\": %" PRIu64 ",\n  \"stop_tick_decisions\": %" PRIu64
@@ -147,7 +132,7 @@ static int write_json(FILE *f, const struct ik_govreplay *g, const char *platfor
 		const struct ik_state_usage *u = &g->dev.states_usage[i];
 		fmt_us(us, sizeof(us), u->time_ns);
 		fprintf(f, "    {\"index\": %d, \"name\": ", i);
-		json_string(f, g->drv.states[i].name);
+		ik_json_string(f, g->drv.states[i].name, SIZE_MAX);
 		fprintf(f,
 			", \"disabled\": %s, \"usage\": %" PRIu64 ", \"time_us\": %s, \"above\": %" PRIu64
 			", \"below\": %" PRIu64 ", \"rejected\": %" PRIu64 "}%s\n",

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlekit/textout.h"
 #include "cli/host_cli.h"
 
 int host_open(const char *cmd, const struct host_source *src, struct ik_sysfs **fs)
@@ -122,39 +123,6 @@ int host_seconds_arg(const char *cmd, const char *opt, const char *text, int64_t
 		return -1;
 	}
 	return 0;
-}
-
-void host_json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p == '\t')
-			fputs("\\t", f);
-		else if (*p < 0x20 || *p == 0x7f || *p >= 0x80)
-			fprintf(f, "\\u%04x", *p < 0x80 ? *p : 0xfffd);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
-void host_csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 long long host_power_mw(uint64_t sysfs_power)

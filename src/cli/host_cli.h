@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "idlekit/textout.h"
 #include "idlekit/host.h"
 
 /* Where the cpu tree comes from: --sysfs-root DIR, --sysfs-dump FILE, or the live '/'. */
@@ -53,10 +54,6 @@ int host_duration_arg(const char *cmd, const char *opt, const char *text,
 int host_latency_arg(const char *cmd, const char *text, int64_t *ns);
 /* Seconds, possibly fractional ("0.5"), > 0: as ns. */
 int host_seconds_arg(const char *cmd, const char *opt, const char *text, int64_t *ns);
-
-/* JSON string literal (quotes included), and a CSV field (quoted when it must be). */
-void host_json_string(FILE *f, const char *s);
-void host_csv_field(FILE *f, const char *s);
 
 /* Power as signed mW: sysfs prints the kernel's int power_usage as unsigned. */
 long long host_power_mw(uint64_t sysfs_power);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlekit/textout.h"
 #include "cli/cli.h"
 #include "cli/host_cli.h"
 
@@ -211,20 +212,20 @@ static void print_json(FILE *f, const struct ik_sysfs *fs, const struct ik_host_
 	int *index_of_lead = calloc((size_t)(idle->ncpus ? idle->ncpus : 1), sizeof(int));
 
 	fputs("{\n  \"schema\": \"idlekit.info/1\",\n  \"source\": ", f);
-	host_json_string(f, ik_sysfs_origin(fs));
+	ik_json_string(f, ik_sysfs_origin(fs), SIZE_MAX);
 	fputs(",\n  \"driver\": ", f);
-	host_json_string(f, idle->driver);
+	ik_json_string(f, idle->driver, SIZE_MAX);
 	fputs(",\n  \"default_idle\": ", f);
 	if (strcmp(idle->driver, "none") == 0) {
 		char routine[256];
 		ik_host_default_idle(fs, routine, sizeof(routine));
-		host_json_string(f, routine);
+		ik_json_string(f, routine, SIZE_MAX);
 	} else {
 		fputs("null", f);
 	}
 	fputs(",\n  \"governor\": ", f);
 	if (idle->governor[0])
-		host_json_string(f, idle->governor);
+		ik_json_string(f, idle->governor, SIZE_MAX);
 	else
 		fputs("null", f);
 	fputs(",\n  \"available_governors\": [", f);
@@ -234,7 +235,7 @@ static void print_json(FILE *f, const struct ik_sysfs *fs, const struct ik_host_
 		int n = 0;
 		for (char *tok = strtok(govs, " "); tok; tok = strtok(NULL, " ")) {
 			fputs(n++ ? ", " : "", f);
-			host_json_string(f, tok);
+			ik_json_string(f, tok, SIZE_MAX);
 		}
 	}
 	fputs("],\n", f);
@@ -280,10 +281,10 @@ static void print_json(FILE *f, const struct ik_sysfs *fs, const struct ik_host_
 		for (int k = 0; k < c->nstates; k++) {
 			const struct ik_host_state *s = &c->states[k];
 			fprintf(f, "%s\n      {\"index\": %d, \"name\": ", k ? "," : "", k);
-			host_json_string(f, s->name);
+			ik_json_string(f, s->name, SIZE_MAX);
 			fputs(", \"desc\": ", f);
 			if (s->have & IK_HAVE_DESC)
-				host_json_string(f, s->desc);
+				ik_json_string(f, s->desc, SIZE_MAX);
 			else
 				fputs("null", f);
 			fprintf(f, ", \"latency_us\": %" PRIu64 ", \"residency_us\": %" PRIu64 ", ",
@@ -300,7 +301,7 @@ static void print_json(FILE *f, const struct ik_sysfs *fs, const struct ik_host_
 			json_u64(f, "disable", s->disabled, s->have & IK_HAVE_DISABLE, true);
 			fputs("\"default_status\": ", f);
 			if (s->have & IK_HAVE_DEFAULT_STATUS)
-				host_json_string(f, s->default_enabled ? "enabled" : "disabled");
+				ik_json_string(f, s->default_enabled ? "enabled" : "disabled", SIZE_MAX);
 			else
 				fputs("null", f);
 			if (s->have & IK_HAVE_S2IDLE)
@@ -340,11 +341,11 @@ static void print_csv(FILE *f, const struct ik_host_idle *idle, const int *group
 			if (group_of[i] >= 0 && index_of_lead)
 				fprintf(f, "%d", index_of_lead[group_of[i]]);
 			fputc(',', f);
-			host_csv_field(f, idle->driver);
+			ik_csv_text(f, idle->driver, SIZE_MAX);
 			fprintf(f, ",%d,", k);
-			host_csv_field(f, s->name);
+			ik_csv_text(f, s->name, SIZE_MAX);
 			fputc(',', f);
-			host_csv_field(f, (s->have & IK_HAVE_DESC) ? s->desc : "");
+			ik_csv_text(f, (s->have & IK_HAVE_DESC) ? s->desc : "", SIZE_MAX);
 			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",", s->latency_us, s->residency_us);
 			if (s->have & IK_HAVE_POWER)
 				fprintf(f, "%lld", host_power_mw(s->power));

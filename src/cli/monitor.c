@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "idlekit/textout.h"
 #include "cli/cli.h"
 #include "cli/host_cli.h"
 
@@ -132,10 +133,10 @@ static void report_proc(struct monitor *m, int64_t elapsed_ns, FILE *out)
 	if (m->format == HOST_FMT_JSON) {
 		fprintf(out, "{\"schema\": \"idlekit.monitor/1\", \"report\": %d, \"elapsed_s\": %.6f, "
 			"\"driver\": ", m->report, secs);
-		host_json_string(out, m->idle.driver);
+		ik_json_string(out, m->idle.driver, SIZE_MAX);
 		fputs(", \"idle_source\": ", out);
 		if (ok)
-			host_json_string(out, m->proc_stat);
+			ik_json_string(out, m->proc_stat, SIZE_MAX);
 		else
 			fputs("null", out);
 		fputs(", \"cpus\": [", out);
@@ -200,7 +201,7 @@ static void json_state(FILE *out, int k, const char *name, const struct figures 
 		       bool first)
 {
 	fprintf(out, "%s{\"index\": %d, \"name\": ", first ? "" : ", ", k);
-	host_json_string(out, name);
+	ik_json_string(out, name, SIZE_MAX);
 	fprintf(out, ", \"usage\": %" PRIu64 ", \"time_us\": %" PRIu64 ", ", f->usage, f->time_us);
 	json_pct(out, "residency_pct", res);
 	fputs(", ", out);
@@ -233,9 +234,9 @@ static void report_idle(struct monitor *m, int64_t elapsed_ns, FILE *out)
 	if (m->format == HOST_FMT_JSON) {
 		fprintf(out, "{\"schema\": \"idlekit.monitor/1\", \"report\": %d, \"elapsed_s\": %.6f, "
 			"\"driver\": ", m->report, secs);
-		host_json_string(out, idle->driver);
+		ik_json_string(out, idle->driver, SIZE_MAX);
 		fputs(", \"governor\": ", out);
-		host_json_string(out, idle->governor);
+		ik_json_string(out, idle->governor, SIZE_MAX);
 		fputs(", \"groups\": [", out);
 	}
 	if (m->format == HOST_FMT_TEXT)
@@ -302,7 +303,7 @@ static void report_idle(struct monitor *m, int64_t elapsed_ns, FILE *out)
 				add_figures(&one, &idle->cpus[i].states[k], &m->before[i].states[k]);
 				if (m->format == HOST_FMT_CSV) {
 					fprintf(out, "%d,%.6f,%d,%d,", m->report, secs, idle->cpus[i].cpu, k);
-					host_csv_field(out, c->states[k].name);
+					ik_csv_text(out, c->states[k].name, SIZE_MAX);
 					fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%.4f,", one.usage, one.time_us,
 						residency_pct(&one, 1, elapsed_ns));
 					if (one.have_above)

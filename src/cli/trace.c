@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlekit/textout.h"
 #include "cli/cli.h"
 #include "idlekit/governor_load.h"
 #include "idlekit/driver.h"
@@ -127,21 +128,6 @@ static const char *us3(char *buf, size_t len, uint64_t ns)
 {
 	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
 	return buf;
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f || c == '<' || c == '>' || c == '&')
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }
 
 struct opened {
@@ -311,7 +297,7 @@ static void json_stats(FILE *f, const struct ik_trace_header *h, int cpu,
 	for (int i = 0; i < n; i++) {
 		const struct ik_trace_state_stats *st = &s->states[i];
 		fprintf(f, "%s  {\"index\": %d, \"name\": ", indent, i);
-		json_str(f, state_name(h, cpu, i, b[4], sizeof(b[4])));
+		ik_json_string(f, state_name(h, cpu, i, b[4], sizeof(b[4])), SIZE_MAX);
 		fprintf(f, ", \"entries\": %" PRIu64 ", \"min_us\": %s, \"avg_us\": %s, \"max_us\": %s, \"total_us\": %s, \"too_deep\": %" PRIu64 ", \"too_shallow\": %" PRIu64 "}%s\n",
 			st->entries, us3(b[0], 32, st->min_ns),
 			us3(b[1], 32, st->entries ? st->total_ns / st->entries : 0),
@@ -343,11 +329,11 @@ static void write_analyze_json(FILE *f, const struct ik_trace_header *h,
 		a->last_ns);
 	if (h->governor[0]) { /* what the trace's header says ran (format 1.1) */
 		fprintf(f, "  \"governor\": ");
-		json_str(f, h->governor);
+		ik_json_string(f, h->governor, SIZE_MAX);
 		fprintf(f, ", \"governor_params\": {");
 		for (int i = 0; i < h->nparams; i++) {
 			fprintf(f, "%s", i ? ", " : "");
-			json_str(f, h->params[i].key);
+			ik_json_string(f, h->params[i].key, SIZE_MAX);
 			fprintf(f, ": %" PRIu64, h->params[i].value);
 		}
 		fprintf(f, "},\n");
@@ -355,7 +341,7 @@ static void write_analyze_json(FILE *f, const struct ik_trace_header *h,
 	fprintf(f, "  \"per_cpu\": [\n");
 	for (int c = 0; c < a->cpus; c++) {
 		fprintf(f, "    {\"cpu\": %d, \"driver\": ", c);
-		json_str(f, h->drivers[h->cpu_driver[c]].drv.name);
+		ik_json_string(f, h->drivers[h->cpu_driver[c]].drv.name, SIZE_MAX);
 		if (h->topo && h->topo[c].package >= 0)
 			fprintf(f, ", \"package\": %" PRId32 ", \"core\": %" PRId32, h->topo[c].package,
 				h->topo[c].core);
@@ -389,7 +375,7 @@ static void write_analyze_json(FILE *f, const struct ik_trace_header *h,
 		const char *name = ik_trace_irq_name(h, a->irqs[i].irq);
 		fprintf(f, "%s{\"irq\": %" PRId64 ", \"name\": ", i ? ", " : "", a->irqs[i].irq);
 		if (name)
-			json_str(f, name);
+			ik_json_string(f, name, SIZE_MAX);
 		else
 			fputs("null", f);
 		fprintf(f, ", \"periods\": %" PRIu64 ", \"too_deep\": %" PRIu64 ", \"too_shallow\": %" PRIu64 "}",

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlekit/textout.h"
 #include "cli/cli.h"
 #include "cli/host_cli.h"
 #include "idlekit/html.h"
@@ -314,7 +315,7 @@ int cmd_wakelat(int argc, char **argv)
 			printf("  \"latency_limit_us\": null,\n");
 		printf("  \"only_state\": ");
 		if (only >= 0)
-			host_json_string(stdout, ws.idle.cpus[0].states[only].name);
+			ik_json_string(stdout, ws.idle.cpus[0].states[only].name, SIZE_MAX);
 		else
 			printf("null");
 		printf(",\n  \"percentiles_ns\": {");
@@ -328,7 +329,7 @@ int cmd_wakelat(int argc, char **argv)
 			printf("[");
 			for (int k = 0; k < after.nstates; k++) {
 				printf("%s\n    {\"index\": %d, \"name\": ", k ? "," : "", k);
-				host_json_string(stdout, after.states[k].name);
+				ik_json_string(stdout, after.states[k].name, SIZE_MAX);
 				printf(", \"usage\": %" PRIu64 ", \"time_us\": %" PRIu64 "}",
 				       after.states[k].usage - ws.before.states[k].usage,
 				       after.states[k].time_us - ws.before.states[k].time_us);

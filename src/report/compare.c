@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlekit/textout.h"
 #include "idlekit/compare.h"
 #include "idlekit/config.h"
 #include "report/html_internal.h"
@@ -956,22 +957,6 @@ int ik_compare_report_json(FILE *out, struct ik_compare_set *const *sets, int n)
 	return rc == 0 && !ferror(out) ? 0 : -1;
 }
 
-static void csv_field(FILE *out, const char *s)
-{
-	bool q = strpbrk(s, ",\"\r\n") != NULL;
-	if (!q) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static void csv_num(FILE *out, json_t *v, int decimals)
 {
 	fputc(',', out);
@@ -992,13 +977,13 @@ int ik_compare_report_csv(FILE *out, struct ik_compare_set *const *sets, int n)
 		size_t k;
 		json_t *r;
 		json_array_foreach(json_object_get(row, "results"), k, r) {
-			csv_field(out, json_string_value(json_object_get(row, "figure")));
+			ik_csv_text(out, json_string_value(json_object_get(row, "figure")), SIZE_MAX);
 			fputc(',', out);
-			csv_field(out, json_string_value(json_object_get(row, "unit")));
+			ik_csv_text(out, json_string_value(json_object_get(row, "unit")), SIZE_MAX);
 			fputc(',', out);
-			csv_field(out, json_string_value(json_object_get(row, "better")));
+			ik_csv_text(out, json_string_value(json_object_get(row, "better")), SIZE_MAX);
 			fputc(',', out);
-			csv_field(out, json_string_value(json_object_get(r, "result")));
+			ik_csv_text(out, json_string_value(json_object_get(r, "result")), SIZE_MAX);
 			fprintf(out, ",%lld", (long long)json_integer_value(json_object_get(r, "n")));
 			static const char *const keys[] = { "amean", "stddev", "min", "max", "median",
 							    "change", "change_pct", "stddev_change" };

@@ -24,27 +24,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "idlekit/textout.h"
 #include "idlekit/config.h"
 #include "report/report_internal.h"
-
-static void csv_text(FILE *out, const char *s, size_t maxlen)
-{
-	size_t n = strnlen(s, maxlen);
-	bool needs_quotes = false;
-	for (size_t i = 0; i < n; i++)
-		needs_quotes |= s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
-	if (!needs_quotes) {
-		fwrite(s, 1, n, out);
-		return;
-	}
-	fputc('"', out);
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '"')
-			fputc('"', out);
-		fputc(s[i], out);
-	}
-	fputc('"', out);
-}
 
 /* ",v" with `decimals` decimals; an empty field when v is not finite. */
 static void csv_fixed(FILE *out, double v, int decimals)
@@ -88,13 +70,13 @@ static int figure_decimals(enum ik_rep_figure f)
 #define ID_HEADER "scenario,platform,driver,governor,governor_sha256,governor_params"
 static void csv_id(FILE *out, const struct ik_scenario *sc)
 {
-	csv_text(out, sc->name, sizeof(sc->name));
+	ik_csv_text(out, sc->name, sizeof(sc->name));
 	fputc(',', out);
-	csv_text(out, sc->platform.name, sizeof(sc->platform.name));
+	ik_csv_text(out, sc->platform.name, sizeof(sc->platform.name));
 	fputc(',', out);
-	csv_text(out, sc->driver, sizeof(sc->driver));
+	ik_csv_text(out, sc->driver, sizeof(sc->driver));
 	fputc(',', out);
-	csv_text(out, sc->governor, sizeof(sc->governor));
+	ik_csv_text(out, sc->governor, sizeof(sc->governor));
 	/* a kernel: or plugin: governor's file, and module parameters given: its identity */
 	fprintf(out, ",%s,", sc->governor_sha256);
 	char params[IK_SC_GOV_PARAMS_TEXT];
@@ -103,7 +85,7 @@ static void csv_id(FILE *out, const struct ik_scenario *sc)
 	for (int i = 0; i < sc->ngov_params && o < sizeof(params); i++)
 		o += (size_t)snprintf(params + o, sizeof(params) - o, "%s%s=%s", i ? " " : "",
 				      sc->gov_params[i].name, sc->gov_params[i].value);
-	csv_text(out, params, sizeof(params));
+	ik_csv_text(out, params, sizeof(params));
 }
 
 static void write_states_table(FILE *out, const struct ik_scenario *sc,
@@ -117,7 +99,7 @@ static void write_states_table(FILE *out, const struct ik_scenario *sc,
 			const struct ik_state_counters *c = &r->total[i];
 			csv_id(out, sc);
 			fprintf(out, ",%llu,%d,", (unsigned long long)r->seed, i);
-			csv_text(out, r->states[i].name, sizeof(r->states[i].name));
+			ik_csv_text(out, r->states[i].name, sizeof(r->states[i].name));
 			fprintf(out, ",%u,%u,%llu", r->states[i].exit_latency,
 				r->states[i].target_residency, (unsigned long long)c->usage);
 			csv_scaled(out, c->time_ns, 3);
@@ -140,7 +122,7 @@ static void write_per_cpu_table(FILE *out, const struct ik_scenario *sc,
 				const struct ik_state_counters *c = ik_rep_per_cpu(r, cpu, i);
 				csv_id(out, sc);
 				fprintf(out, ",%llu,%d,%d,", (unsigned long long)r->seed, cpu, i);
-				csv_text(out, r->states[i].name, sizeof(r->states[i].name));
+				ik_csv_text(out, r->states[i].name, sizeof(r->states[i].name));
 				fprintf(out, ",%llu", (unsigned long long)c->usage);
 				csv_scaled(out, c->time_ns, 3);
 				fprintf(out, ",%llu,%llu,%llu\n", (unsigned long long)c->above,
@@ -192,7 +174,7 @@ static int summary_row(FILE *out, const struct ik_scenario *sc, const struct ik_
 	int d = figure_decimals(f);
 	csv_id(out, sc);
 	fputc(',', out);
-	csv_text(out, name, 128);
+	ik_csv_text(out, name, 128);
 	fprintf(out, ",%d", s.n);
 	csv_fixed(out, s.min, d);
 	csv_fixed(out, s.max, d);
@@ -252,14 +234,14 @@ static void write_config_table(FILE *out, const struct ik_config *cfg)
 	fputs("idlekit_version,section,key,value,origin\n", out);
 	for (int i = 0; cfg && i < cfg->n; i++) {
 		const struct ik_config_entry *e = &cfg->entry[i];
-		csv_text(out, ik_version(), 256);
+		ik_csv_text(out, ik_version(), 256);
 		fputc(',', out);
-		csv_text(out, e->section, sizeof(e->section));
+		ik_csv_text(out, e->section, sizeof(e->section));
 		fputc(',', out);
-		csv_text(out, e->key, sizeof(e->key));
+		ik_csv_text(out, e->key, sizeof(e->key));
 		fputc(',', out);
 		if (e->has_value)
-			csv_text(out, e->value, sizeof(e->value));
+			ik_csv_text(out, e->value, sizeof(e->value));
 		fprintf(out, ",%s\n", ik_config_origin_name(e->origin));
 	}
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "idlekit/config.h"
+#include "idlekit/textout.h"
 #include "report/report_internal.h"
 
 #define IK_JSON_SCHEMA "idlekit.sim/1"
@@ -37,89 +38,9 @@ static void jw_indent(struct json_writer *w, int depth)
 		fputs("  ", w->out);
 }
 
-/* Writes `s` (at most maxlen bytes, stopping at NUL) as a JSON string. */
 static void jw_write_string(struct json_writer *w, const char *s, size_t maxlen)
 {
-	FILE *out = w->out;
-	size_t n = strnlen(s, maxlen);
-	const unsigned char *p = (const unsigned char *)s;
-	fputc('"', out);
-	for (size_t i = 0; i < n;) {
-		unsigned c = p[i];
-		switch (c) {
-		case '"':
-			fputs("\\\"", out);
-			i++;
-			continue;
-		case '\\':
-			fputs("\\\\", out);
-			i++;
-			continue;
-		case '\b':
-			fputs("\\b", out);
-			i++;
-			continue;
-		case '\f':
-			fputs("\\f", out);
-			i++;
-			continue;
-		case '\n':
-			fputs("\\n", out);
-			i++;
-			continue;
-		case '\r':
-			fputs("\\r", out);
-			i++;
-			continue;
-		case '\t':
-			fputs("\\t", out);
-			i++;
-			continue;
-		case '<': /* no "</script>" or "<!--" when the JSON sits inside HTML */
-		case '>':
-		case '&':
-		case 0x7f:
-			fprintf(out, "\\u%04x", c);
-			i++;
-			continue;
-		}
-		if (c < 0x20) {
-			fprintf(out, "\\u%04x", c);
-			i++;
-			continue;
-		}
-		if (c < 0x80) {
-			fputc((int)c, out);
-			i++;
-			continue;
-		}
-
-		/* UTF-8: copy a well-formed sequence, replace any ill-formed byte with U+FFFD */
-		size_t seq = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
-		uint32_t cp = seq == 4 ? c & 0x07 : seq == 3 ? c & 0x0f : c & 0x1f;
-		bool ok = seq != 0 && c < 0xf5 && i + seq <= n;
-		for (size_t k = 1; ok && k < seq; k++) {
-			if ((p[i + k] & 0xc0) != 0x80)
-				ok = false;
-			else
-				cp = (cp << 6) | (p[i + k] & 0x3f);
-		}
-		if (ok) {
-			static const uint32_t smallest[5] = {0, 0, 0x80, 0x800, 0x10000};
-			ok = cp >= smallest[seq] && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff);
-		}
-		if (!ok) {
-			fputs("\\ufffd", out);
-			i++;
-			continue;
-		}
-		if (cp == 0x2028 || cp == 0x2029) /* line separators JavaScript rejects in strings */
-			fprintf(out, "\\u%04x", (unsigned)cp);
-		else
-			fwrite(p + i, 1, seq, out);
-		i += seq;
-	}
-	fputc('"', out);
+	ik_json_string(w->out, s, maxlen);
 }
 
 /* Before a value: separator, line break and indent as the container wants, then the key. */

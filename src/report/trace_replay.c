@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "idlekit/textout.h"
 #include "idlekit/trace.h"
 #include "report/report_internal.h"
 
@@ -24,21 +25,6 @@
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
-static void jstr(FILE *f, const char *s, size_t max)
-{
-	fputc('"', f);
-	for (size_t i = 0; i < max && s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f || c == '<' || c == '>' || c == '&')
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }
 
 static void jdouble(FILE *f, double v)
@@ -70,12 +56,12 @@ static void json_mapping(FILE *f, const struct ik_trace_replay_report *r,
 		for (int i = 0; i < m->nstates[d] && i < IK_STATE_MAX; i++) {
 			fprintf(f, "%s\n%s  {\"driver\": ", first ? "" : ",", ind);
 			first = false;
-			jstr(f, r->h->drivers[d].drv.name, IK_NAME_LEN);
+			ik_json_string(f, r->h->drivers[d].drv.name, IK_NAME_LEN);
 			fprintf(f, ", \"recorded\": %d, \"recorded_name\": ", i);
-			jstr(f, rec_state_name(r->h, d, i), IK_NAME_LEN);
+			ik_json_string(f, rec_state_name(r->h, d, i), IK_NAME_LEN);
 			if (m->to[d][i] >= 0) {
 				fprintf(f, ", \"replayed\": %d, \"replayed_name\": ", m->to[d][i]);
-				jstr(f, r->drv->states[m->to[d][i]].name, IK_NAME_LEN);
+				ik_json_string(f, r->drv->states[m->to[d][i]].name, IK_NAME_LEN);
 			} else {
 				fputs(", \"replayed\": null, \"replayed_name\": null", f);
 			}
@@ -94,7 +80,7 @@ static void json_run(FILE *f, const struct ik_trace_replay_report *r, int g)
 	ik_rep_accuracy(run, &a);
 
 	fputs("    {\n      \"governor\": ", f);
-	jstr(f, r->governors[g], strlen(r->governors[g]));
+	ik_json_string(f, r->governors[g], strlen(r->governors[g]));
 	fprintf(f, ", \"cpus\": %d, \"measured_ms\": ", run->ncpus);
 	jscaled(f, run->measured_ns, 6);
 	fputs(",\n      \"states\": [\n", f);
@@ -102,9 +88,9 @@ static void json_run(FILE *f, const struct ik_trace_replay_report *r, int g)
 		const struct ik_state *st = &run->states[i];
 		const struct ik_state_counters *c = &run->total[i];
 		fprintf(f, "        {\"index\": %d, \"name\": ", i);
-		jstr(f, st->name, sizeof(st->name));
+		ik_json_string(f, st->name, sizeof(st->name));
 		fputs(", \"desc\": ", f);
-		jstr(f, st->desc, sizeof(st->desc));
+		ik_json_string(f, st->desc, sizeof(st->desc));
 		fprintf(f, ", \"latency_us\": %u, \"residency_us\": %u, \"usage\": %" PRIu64
 			   ", \"time_us\": ", st->exit_latency, st->target_residency, c->usage);
 		jscaled(f, (int64_t)c->time_ns, 3);
@@ -206,7 +192,7 @@ int ik_report_replay_json(FILE *f, const struct ik_trace_replay_report *r)
 	const struct ik_trace_header *h = r->h;
 
 	fputs("{\n  \"schema\": \"" SCHEMA "\",\n  \"trace\": {\"path\": ", f);
-	jstr(f, r->origin, 4096);
+	ik_json_string(f, r->origin, 4096);
 	fprintf(f, ", \"format\": \"%d.%d\", \"cpus\": %d, \"hz\": %d, \"periods\": %" PRIu64
 		   ", \"skipped\": %" PRIu64 ", \"first_ns\": %" PRId64 ", \"last_ns\": %" PRId64
 		   ", \"traced_us\": ",
@@ -215,47 +201,47 @@ int ik_report_replay_json(FILE *f, const struct ik_trace_replay_report *r)
 	jscaled(f, r0->last_ns - r0->first_ns, 3);
 	fputs(", \"recorded_governor\": ", f);
 	if (h->governor[0])
-		jstr(f, h->governor, sizeof(h->governor));
+		ik_json_string(f, h->governor, sizeof(h->governor));
 	else
 		fputs("null", f);
 	fputs(", \"drivers\": [", f);
 	for (int d = 0; d < h->ndrivers; d++) {
 		fprintf(f, "%s{\"name\": ", d ? ", " : "");
-		jstr(f, h->drivers[d].drv.name, IK_NAME_LEN);
+		ik_json_string(f, h->drivers[d].drv.name, IK_NAME_LEN);
 		fputs(", \"states\": [", f);
 		for (int i = 0; i < h->drivers[d].drv.state_count; i++) {
 			fputs(i ? ", " : "", f);
-			jstr(f, rec_state_name(h, d, i), IK_NAME_LEN);
+			ik_json_string(f, rec_state_name(h, d, i), IK_NAME_LEN);
 		}
 		fputs("]}", f);
 	}
 	fputs("]},\n  \"platform\": {\"name\": ", f);
-	jstr(f, r->platform, 256);
+	ik_json_string(f, r->platform, 256);
 	fputs(", \"driver\": ", f);
-	jstr(f, r->drv->name, IK_NAME_LEN);
+	ik_json_string(f, r->drv->name, IK_NAME_LEN);
 	fputs(", \"states\": [", f);
 	for (int i = 0; i < r->drv->state_count; i++) {
 		fputs(i ? ", " : "", f);
-		jstr(f, r->drv->states[i].name, IK_NAME_LEN);
+		ik_json_string(f, r->drv->states[i].name, IK_NAME_LEN);
 	}
 	fprintf(f, "]},\n  \"settings\": {\"loop\": \"%s\", \"hz\": %d, \"seed\": %" PRIu64
 		   ", \"compare_recorded\": %s, \"reentry_cap\": %d, \"energy\": ",
 		r->closed_loop ? "closed" : "open", r->hz, r->seed, r->compare ? "true" : "false",
 		IK_TRACE_REENTRY_CAP);
 	if (r0->has_energy)
-		jstr(f, "idle states at their power_mw; real entry and exit, busy time and the idle loop at active_power_mw; the package at pkg_active_mw", 4096);
+		ik_json_string(f, "idle states at their power_mw; real entry and exit, busy time and the idle loop at active_power_mw; the package at pkg_active_mw", 4096);
 	else
 		fputs("null", f);
 	fputs(", \"energy_leaves_out\": ", f);
 	if (r->package_note)
-		jstr(f, r->package_note, 4096);
+		ik_json_string(f, r->package_note, 4096);
 	else
 		fputs("null", f);
 	fputs(", \"haltpoll\": ", f);
 	if (r->haltpoll_from && r->haltpoll) {
 		const struct ik_haltpoll_params *hp = r->haltpoll;
 		fputs("{\"from\": ", f);
-		jstr(f, r->haltpoll_from, 256);
+		ik_json_string(f, r->haltpoll_from, 256);
 		fprintf(f, ", \"guest_halt_poll_ns\": %" PRIu64 ", \"guest_halt_poll_grow\": %u"
 			   ", \"guest_halt_poll_grow_start\": %" PRIu64 ", \"guest_halt_poll_shrink\": %u"
 			   ", \"guest_halt_poll_allow_shrink\": %s}",

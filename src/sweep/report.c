@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlekit/textout.h"
 #include "report/report_internal.h"
 #include "sweep/sweep_internal.h"
 
@@ -171,7 +172,7 @@ static void json_value(FILE *out, const char *text, bool numeric)
 	if (numeric)
 		fputs(text, out);
 	else
-		ik_sweep_json_text(out, text);
+		ik_json_string(out, text, SIZE_MAX);
 }
 
 int ik_sweep_write_results_json(FILE *out, FILE *rows, const struct ik_sweep_spec *s)
@@ -184,17 +185,17 @@ int ik_sweep_write_results_json(FILE *out, FILE *rows, const struct ik_sweep_spe
 	int ret = 0;
 
 	fputs("{\n  \"schema\": \"idlekit.sweep/1\",\n  \"base\": ", out);
-	ik_sweep_json_text(out, s->base);
+	ik_json_string(out, s->base, SIZE_MAX);
 	fprintf(out, ",\n  \"runs_per_point\": %d,\n  \"first_seed\": %llu,\n  \"points\": %lld,\n",
 		s->runs, (unsigned long long)s->seed, (long long)s->npoints);
 	fputs("  \"axes\": [", out);
 	for (int a = 0; a < s->naxes; a++) {
 		const struct ik_sweep_axis *ax = &s->axes[a];
 		fputs(a ? ",\n    {\"key\": " : "\n    {\"key\": ", out);
-		ik_sweep_json_text(out, ax->key);
+		ik_json_string(out, ax->key, SIZE_MAX);
 		fprintf(out, ", \"group\": %d, \"template\": ", ax->group);
 		if (ax->template_[0])
-			ik_sweep_json_text(out, ax->template_);
+			ik_json_string(out, ax->template_, SIZE_MAX);
 		else
 			fputs("null", out);
 		fputs(", \"values\": [", out);
@@ -217,7 +218,7 @@ int ik_sweep_write_results_json(FILE *out, FILE *rows, const struct ik_sweep_spe
 			row.f[0], row.f[1], row.f[2]);
 		for (int a = 0; a < s->naxes; a++) {
 			fputs(", ", out);
-			ik_sweep_json_text(out, s->axes[a].key);
+			ik_json_string(out, s->axes[a].key, SIZE_MAX);
 			fputs(": ", out);
 			json_value(out, row.f[IK_SWEEP_LEAD_COLS + a], s->axes[a].numeric);
 		}
@@ -257,7 +258,7 @@ int ik_sweep_write_summary_csv(FILE *out, const struct ik_sweep_spec *s,
 	fputs("point", out);
 	for (int a = 0; a < s->naxes; a++) {
 		fputc(',', out);
-		ik_sweep_csv_text(out, s->axes[a].key);
+		ik_csv_text(out, s->axes[a].key, SIZE_MAX);
 	}
 	fputs(",runs", out);
 	if (s->bad.on)
@@ -272,7 +273,7 @@ int ik_sweep_write_summary_csv(FILE *out, const struct ik_sweep_spec *s,
 		fprintf(out, "%lld", (long long)p);
 		for (int a = 0; a < s->naxes; a++) {
 			fputc(',', out);
-			ik_sweep_csv_text(out, s->axes[a].values[idx[a]]);
+			ik_csv_text(out, s->axes[a].values[idx[a]], SIZE_MAX);
 		}
 		fprintf(out, ",%d", sum->nruns[p]);
 		if (s->bad.on)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlekit/textout.h"
 #include "report/report_internal.h"
 #include "sweep/sweep_internal.h"
 
@@ -62,41 +63,12 @@ int ik_sweep_row_columns(const struct ik_sweep_spec *s)
 	return IK_SWEEP_LEAD_COLS + s->naxes + IK_SWEEP_SETTING_COLS + NFIG;
 }
 
-void ik_sweep_csv_text(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
-void ik_sweep_json_text(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&' || *p >= 0x7f)
-			fprintf(out, "\\u%04x", *p >= 0x7f ? 0xfffd : *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
 void ik_sweep_rows_header(FILE *out, const struct ik_sweep_spec *s)
 {
 	fputs("point,run,seed", out);
 	for (int a = 0; a < s->naxes; a++) {
 		fputc(',', out);
-		ik_sweep_csv_text(out, s->axes[a].key);
+		ik_csv_text(out, s->axes[a].key, SIZE_MAX);
 	}
 	for (int i = 0; i < IK_SWEEP_SETTING_COLS; i++)
 		fprintf(out, ",%s", setting_cols[i]);
@@ -121,13 +93,13 @@ char *ik_sweep_row_format(const struct ik_sweep_spec *s, int64_t point, int run,
 	fprintf(m, "%lld,%d,%llu", (long long)point, run, (unsigned long long)r->seed);
 	for (int a = 0; a < s->naxes; a++) {
 		fputc(',', m);
-		ik_sweep_csv_text(m, s->axes[a].values[idx[a]]);
+		ik_csv_text(m, s->axes[a].values[idx[a]], SIZE_MAX);
 	}
 	const char *texts[5] = { sc->name, sc->platform_ref, sc->driver, sc->governor,
 				 ik_rep_workload_name(sc->workload.kind) };
 	for (int i = 0; i < 5; i++) {
 		fputc(',', m);
-		ik_sweep_csv_text(m, texts[i]);
+		ik_csv_text(m, texts[i], SIZE_MAX);
 	}
 	ik_rep_fmt_exact(num, sizeof(num), sc->duration_ns, 6);
 	fprintf(m, ",%s", num);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "idlekit/textout.h"
 #include "idlekit/result.h"
 #include "idlekit/sweep.h"
 
@@ -31,9 +32,6 @@ char *ik_sweep_row_format(const struct ik_sweep_spec *s, int64_t point, int run,
  * fields; returns the number of fields, or -1 when malformed.  Fields are unquoted.
  */
 int ik_sweep_split(char *line, char **fields, int max);
-/* Write s as a CSV field (quoted when needed) or a JSON string. */
-void ik_sweep_csv_text(FILE *out, const char *s);
-void ik_sweep_json_text(FILE *out, const char *s);
 
 /* A rows line read back: fields split; the point and run numbers. */
 struct ik_sweep_row {
