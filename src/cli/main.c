@@ -27,12 +27,12 @@ static const char usage[] =
 	"                     a governor's decisions for a stream of idle periods\n"
 	"  analyze TRACE [--json|--csv]\n"
 	"                     an idle trace's residency, mis-predictions and wake causes\n"
-	"  replay TRACE --governor G --platform P [--compare-recorded]\n"
-	"                     a governor run on a trace's wake events (open loop)\n"
+	"  replay TRACE --governor G[,G...] --platform P [--closed-loop] [--compare-recorded]\n"
+	"                     governors run on a trace's wake events: energy, wake latency\n"
 	"  record -o FILE [--duration T] [-- CMD]\n"
 	"                     record this machine's idle trace (tracefs, root)\n"
-	"  import perf-script|trace-dat FILE -o OUT [--platform P]\n"
-	"                     another tool's trace (perf script text, trace.dat) as an idlekit trace\n"
+	"  import perf-script|ftrace|trace-cmd-report|trace-dat FILE -o OUT [--platform P]\n"
+	"                     another tool's trace as an idlekit trace\n"
 	"  workload learn TRACE -o W.ini\n"
 	"                     a workload learned from a trace, as a scenario sim runs\n"
 	"  info [--cpu LIST] [--json|--csv]\n"
@@ -58,14 +58,37 @@ static const char usage[] =
 	"  idlekit compare menu.json teo.json\n"
 	"  idlekit info                               this machine's idle states\n";
 
-/* The commands that look at the real machine. */
+/* Every command, by name (the host commands look at the real machine). */
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-} host_cmds[] = {
-	{ "info", cmd_info },	    { "set", cmd_set },	    { "monitor", cmd_monitor },
-	{ "wakelat", cmd_wakelat }, { "ctxsw", cmd_ctxsw }, { NULL, NULL },
+} commands[] = {
+	{ "sim", cmd_sim },
+	{ "sweep", cmd_sweep },
+	{ "compare", cmd_compare },
+	{ "platform", cmd_platform },
+	{ "kernel", cmd_kernel },
+	{ "govreplay", cmd_govreplay },
+	{ "analyze", cmd_analyze },
+	{ "replay", cmd_replay },
+	{ "record", cmd_record },
+	{ "import", cmd_import },
+	{ "workload", cmd_workload },
+	{ "info", cmd_info },
+	{ "set", cmd_set },
+	{ "monitor", cmd_monitor },
+	{ "wakelat", cmd_wakelat },
+	{ "ctxsw", cmd_ctxsw },
+	{ NULL, NULL },
 };
+
+static int (*command(const char *name))(int, char **)
+{
+	for (int i = 0; commands[i].name; i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return commands[i].fn;
+	return NULL;
+}
 
 int main(int argc, char **argv)
 {
@@ -76,32 +99,10 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const char *cmd = argv[1];
+	int (*fn)(int, char **) = command(cmd);
 
-	if (strcmp(cmd, "sim") == 0)
-		return cmd_sim(argc - 1, argv + 1);
-	if (strcmp(cmd, "platform") == 0)
-		return cmd_platform(argc - 1, argv + 1);
-	for (int i = 0; host_cmds[i].name; i++)
-		if (strcmp(cmd, host_cmds[i].name) == 0)
-			return host_cmds[i].fn(argc - 1, argv + 1);
-	if (strcmp(cmd, "compare") == 0)
-		return cmd_compare(argc - 1, argv + 1);
-	if (strcmp(cmd, "govreplay") == 0)
-		return cmd_govreplay(argc - 1, argv + 1);
-	if (strcmp(cmd, "kernel") == 0)
-		return cmd_kernel(argc - 1, argv + 1);
-	if (strcmp(cmd, "analyze") == 0)
-		return cmd_analyze(argc - 1, argv + 1);
-	if (strcmp(cmd, "workload") == 0)
-		return cmd_workload(argc - 1, argv + 1);
-	if (strcmp(cmd, "replay") == 0)
-		return cmd_replay(argc - 1, argv + 1);
-	if (strcmp(cmd, "record") == 0)
-		return cmd_record(argc - 1, argv + 1);
-	if (strcmp(cmd, "import") == 0)
-		return cmd_import(argc - 1, argv + 1);
-	if (strcmp(cmd, "sweep") == 0)
-		return cmd_sweep(argc - 1, argv + 1);
+	if (fn)
+		return fn(argc - 1, argv + 1);
 	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
 		printf("idlekit %s\n", ik_version());
 		return EXIT_OK;
@@ -109,31 +110,9 @@ int main(int argc, char **argv)
 	if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
 		if (argc > 2) {
 			char *args[] = { argv[2], "--help", NULL };
-			if (strcmp(argv[2], "sim") == 0)
-				return cmd_sim(2, args);
-			if (strcmp(argv[2], "platform") == 0)
-				return cmd_platform(2, args);
-			for (int i = 0; host_cmds[i].name; i++)
-				if (strcmp(argv[2], host_cmds[i].name) == 0)
-					return host_cmds[i].fn(2, args);
-			if (strcmp(argv[2], "compare") == 0)
-				return cmd_compare(2, args);
-			if (strcmp(argv[2], "govreplay") == 0)
-				return cmd_govreplay(2, args);
-			if (strcmp(argv[2], "kernel") == 0)
-				return cmd_kernel(2, args);
-			if (strcmp(argv[2], "analyze") == 0)
-				return cmd_analyze(2, args);
-			if (strcmp(argv[2], "workload") == 0)
-				return cmd_workload(2, args);
-			if (strcmp(argv[2], "replay") == 0)
-				return cmd_replay(2, args);
-			if (strcmp(argv[2], "record") == 0)
-				return cmd_record(2, args);
-			if (strcmp(argv[2], "import") == 0)
-				return cmd_import(2, args);
-			if (strcmp(argv[2], "sweep") == 0)
-				return cmd_sweep(2, args);
+			fn = command(argv[2]);
+			if (fn)
+				return fn(2, args);
 			if (strcmp(argv[2], "help") != 0 && strcmp(argv[2], "version") != 0) {
 				fprintf(stderr, "idlekit help: no command '%s' (the commands: see "
 						"idlekit help)\n", argv[2]);
