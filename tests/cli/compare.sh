@@ -101,6 +101,16 @@ check "replay/2: one result per governor" grep -q "replay2-two-governors.json@te
 check "replay/2: figures" grep -qE "^too deep \(% of entries\) +6.00 +1.50 \(-75.00%\)" "$tmp/r2.txt"
 "$bin" compare tests/fixtures/compare/replay2-two-governors.json@teo tests/fixtures/compare/replay2-two-governors.json@menu --fail-if too_deep_pct:worse-than:10 >/dev/null 2>"$tmp/r2.err"
 check "replay/2: fail-if on a governor" test $? -eq 3
+# replay/2 as replay writes it: several governors on a platform with power figures, and on
+# the trace's own table (no power: energy is null there)
+"$bin" replay tests/fixtures/traces/two-cpus.trace -g menu,teo,ladder -p intel-skx --json >"$tmp/rp2.json"
+"$bin" compare "$tmp/rp2.json" --json >"$tmp/rp2-cmp.json"
+check "replay/2 from replay: one result per governor" grep -c '"result": "[^"]*rp2.json@\(menu\|teo\|ladder\)"' "$tmp/rp2-cmp.json"
+"$bin" compare "$tmp/rp2.json@teo" "$tmp/rp2.json@menu" >"$tmp/rp2.txt"
+check "replay/2 from replay: energy compared" grep -q '^energy (J)' "$tmp/rp2.txt"
+"$bin" replay tests/fixtures/traces/two-cpus.trace -g menu,teo -p trace --json >"$tmp/rp2t.json"
+"$bin" compare "$tmp/rp2t.json@menu" "$tmp/rp2t.json@teo" >/dev/null
+check "replay/2 without power figures compares" test $? -eq 0
 
 expect2() {
   local name=$1 pattern=$2; shift 2
