@@ -60,7 +60,9 @@ static void join(char *out, size_t len, const char *parent, const char *key)
 	for (const char *k = key; *k && n + 4 < sizeof(shown); k++)
 		shown[n++] = (*k >= 0x20 && *k < 0x7f) ? *k : '?';
 	shown[n] = '\0';
-	snprintf(out, len, "%s%s%s", parent, parent[0] ? "." : "", shown);
+	if (snprintf(out, len, "%s%s%s", parent, parent[0] ? "." : "", shown) >= (int)len &&
+	    len > 4)
+		memcpy(out + len - 4, "...", 4); /* a path too long for messages, cut visibly */
 }
 
 static bool starts(const char *s, const char *prefix)
@@ -88,9 +90,10 @@ static int get_cpus(struct reader *rd, const char *path, json_t *v, int *cpus, i
 	if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > 64)
 		return fail(rd, path, "expected an array of 1 to 64 CPU numbers");
 	json_array_foreach(v, i, c) {
-		int64_t cpu;
+		int64_t cpu = 0;
 		char p[256];
-		snprintf(p, sizeof(p), "%s[%zu]", path, i);
+		if (snprintf(p, sizeof(p), "%s[%zu]", path, i) >= (int)sizeof(p))
+			memcpy(p + sizeof(p) - 4, "...", 4);
 		if (get_int(rd, p, c, 0, 8191, &cpu))
 			return -1;
 		cpus[i] = (int)cpu;
@@ -197,7 +200,7 @@ static int task_index(struct reader *rd, const char *name)
 static int parse_event(struct reader *rd, const char *path, const char *key, json_t *v,
 		       struct ik_rtapp_event *e, int self)
 {
-	int64_t x;
+	int64_t x = 0;
 	const char *s;
 
 	memset(e, 0, sizeof(*e));
@@ -300,7 +303,7 @@ static int parse_phase(struct reader *rd, const char *path, json_t *obj, int sel
 				     !strcmp(key, "cpus")))
 			continue; /* the thread's own properties, read by parse_task */
 		if (!thread_level && !strcmp(key, "loop")) {
-			int64_t x;
+			int64_t x = 0;
 			if (get_int(rd, p, v, 1, MAX_LOOP, &x))
 				return -1;
 			ph->loop = (int)x;
@@ -331,7 +334,7 @@ static int parse_task(struct reader *rd, const char *name, json_t *obj, int self
 	struct ik_rtapp *r = rd->r;
 	char path[256], p[256];
 	json_t *v;
-	int64_t x;
+	int64_t x = 0;
 
 	join(path, sizeof(path), "tasks", name);
 	if (!json_is_object(obj))
@@ -421,7 +424,7 @@ static int parse_global(struct reader *rd, json_t *g)
 	const char *key;
 	json_t *v;
 	char p[256];
-	int64_t x;
+	int64_t x = 0;
 
 	if (!json_is_object(g))
 		return fail(rd, "global", "expected an object");
