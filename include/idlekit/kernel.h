@@ -96,8 +96,9 @@ struct ik_switch_info {
 	enum ik_switch_status status;
 	enum ik_switch_source source;
 	const char *what;    /* one line: what the commit changes */
-	bool proposal;       /* posted, never merged: in no release (since = until = 0) */
 };
+/* since of a patch that was posted and never merged: in no release. */
+#define IK_KERNEL_PROPOSAL 9999u
 
 /* The active set: a release, and the user's flips on top of it. */
 struct ik_kernel {
@@ -145,6 +146,10 @@ static inline const struct ik_kernel *ik_kernel_or_default(const struct ik_kerne
 }
 
 const struct ik_switch_info *ik_switch_info(enum ik_switch s);
+static inline bool ik_switch_is_proposal(const struct ik_switch_info *i)
+{
+	return i->since == IK_KERNEL_PROPOSAL;
+}
 /* By name; -1 if unknown. */
 int ik_switch_find(const char *name);
 

@@ -49,7 +49,7 @@ static const char *landed(const struct ik_switch_info *i, char *buf, size_t len)
 {
 	char a[16], b[16];
 
-	if (i->proposal) {
+	if (ik_switch_is_proposal(i)) {
 		snprintf(buf, len, "proposal");
 		return buf;
 	}

@@ -155,9 +155,8 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		IK_SRC_SOURCE,
 		"the x86 default idle routine is MWAIT whenever CPUID leaf 5 offers an MWAIT C1 sub-state, any vendor (before: Intel only, HLT on AMD; present in 6.1.0, absent in 5.15)" },
 	[IK_SW_ACPI_IDLE_DUMMY_WAIT_ZEN] = {
-		"acpi_idle_dummy_wait_zen", "", 0, 0, IK_AREA_DRIVER, IK_SW_MODELLED, IK_SRC_MAIL,
-		"proposal (2022, never merged; 6.0 limited the read to Intel instead): acpi_idle also skips the PM-timer dummy read on Zen CPUs",
-		true },
+		"acpi_idle_dummy_wait_zen", "", IK_KERNEL_PROPOSAL, 0, IK_AREA_DRIVER, IK_SW_MODELLED, IK_SRC_MAIL,
+		"proposal (2022, never merged; 6.0 limited the read to Intel instead): acpi_idle also skips the PM-timer dummy read on Zen CPUs" },
 };
 
 /* Every release a behaviour change landed in, and the LTS lines between. */
@@ -224,8 +223,6 @@ bool ik_kernel_release_has(unsigned release, enum ik_switch s)
 {
 	const struct ik_switch_info *i = &switches[s];
 
-	if (i->proposal)
-		return false;
 	return i->since <= release && (i->until == 0 || release < i->until);
 }
 
