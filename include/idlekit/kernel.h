@@ -53,6 +53,13 @@ enum ik_switch {
 	IK_SW_LATENCY_REQ_WAKEUP_QOS,     /* 6.19: latency limit includes wakeup QoS */
 	IK_SW_MENU_STOPPED_TICK_QUERY,    /* 7.0: stopped tick -> always ask for timers */
 	IK_SW_TEO_2026_SERIES,            /* 7.0/7.1: the teo series of Jan-Feb 2026 */
+	/* Drivers and the x86 default idle routine (appended: not in landing order). */
+	IK_SW_INTEL_IDLE_ACPI_CST,        /* 5.6: intel_idle reads _CST (server tables, no table) */
+	IK_SW_INTEL_IDLE_CST_NEEDS_CONTROL, /* 5.10: _CST ignored unless usable with control */
+	IK_SW_ACPI_IDLE_DUMMY_WAIT_GUEST, /* 5.11: no PM-timer dummy read in a guest */
+	IK_SW_ACPI_IDLE_DUMMY_WAIT_INTEL, /* 6.0: the dummy read on Intel only */
+	IK_SW_X86_PREFER_MWAIT_CPUID,     /* 6.0: default idle MWAIT from CPUID leaf 5, any vendor */
+	IK_SW_ACPI_IDLE_DUMMY_WAIT_ZEN,   /* proposal (2022): no dummy read on Zen either */
 	IK_SW_COUNT
 };
 _Static_assert(IK_SW_COUNT <= 64, "switches fit one 64-bit set");
@@ -66,6 +73,7 @@ enum ik_switch_area {
 	IK_AREA_LADDER,   /* (ladder has no switch of its own; it follows IK_SW_NS_UNITS) */
 	IK_AREA_HALTPOLL,
 	IK_AREA_GOVERNORS, /* more than one governor (units) */
+	IK_AREA_DRIVER,    /* idle drivers (acpi_idle, intel_idle) and the x86 default idle */
 };
 
 /* How well idlekit knows and models a switch. */
@@ -89,6 +97,8 @@ struct ik_switch_info {
 	enum ik_switch_source source;
 	const char *what;    /* one line: what the commit changes */
 };
+/* since of a patch that was posted and never merged: in no release. */
+#define IK_KERNEL_PROPOSAL 9999u
 
 /* The active set: a release, and the user's flips on top of it. */
 struct ik_kernel {
@@ -105,8 +115,12 @@ struct ik_kernel {
  * table.  Hot paths compare with it to run code specialised for the default.
  */
 #define IK_KERNEL_DEFAULT_ON                                                                 \
-	(((1ull << IK_SW_MENU_STOPPED_TICK_QUERY) - 1) & ~(1ull << IK_SW_MENU_TYPICAL_MAX) &  \
-	 ~(1ull << IK_SW_TEO_UTIL))
+	((((1ull << IK_SW_MENU_STOPPED_TICK_QUERY) - 1) & ~(1ull << IK_SW_MENU_TYPICAL_MAX) & \
+	  ~(1ull << IK_SW_TEO_UTIL)) |                                                        \
+	 IK_KERNEL_DEFAULT_DRIVER_ON)
+/* The driver switches (appended after 7.1's) that 6.19 has: all but the proposal. */
+#define IK_KERNEL_DEFAULT_DRIVER_ON                                                          \
+	(((1ull << IK_SW_ACPI_IDLE_DUMMY_WAIT_ZEN) - 1) & ~((1ull << IK_SW_INTEL_IDLE_ACPI_CST) - 1))
 
 /* The 6.19 set with nothing flipped: what a freshly initialised device points at. */
 extern const struct ik_kernel ik_kernel_default;
@@ -132,6 +146,10 @@ static inline const struct ik_kernel *ik_kernel_or_default(const struct ik_kerne
 }
 
 const struct ik_switch_info *ik_switch_info(enum ik_switch s);
+static inline bool ik_switch_is_proposal(const struct ik_switch_info *i)
+{
+	return i->since == IK_KERNEL_PROPOSAL;
+}
 /* By name; -1 if unknown. */
 int ik_switch_find(const char *name);
 

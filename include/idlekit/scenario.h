@@ -55,6 +55,10 @@ struct ik_workload {
 	/* stream: per message, work_ns + msg_bytes * work_ns_per_kb / 1024 to send, and
 	   recv_work_ns + the same per-byte part to receive; pairs and placement as pingpong */
 	int64_t work_ns_per_kb;
+	/* stream: the payload copy's bandwidth when it is bound by memory, not the core clock
+	   (MB/s; 0 = none): msg_bytes at this rate is added to both sides' work unscaled by
+	   turbo */
+	double copy_mb_per_s;
 	int64_t recv_work_ns;
 	/* when the tasks start (the machine idles before), spread over start_spread_ns */
 	int64_t start_ns;

@@ -49,6 +49,10 @@ static const char *landed(const struct ik_switch_info *i, char *buf, size_t len)
 {
 	char a[16], b[16];
 
+	if (ik_switch_is_proposal(i)) {
+		snprintf(buf, len, "proposal");
+		return buf;
+	}
 	ik_kernel_release_name(i->since, a, sizeof(a));
 	if (i->until)
 		snprintf(buf, len, "%s-%s", a, ik_kernel_release_name(i->until, b, sizeof(b)));

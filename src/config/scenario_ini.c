@@ -97,6 +97,7 @@ enum workload_key {
 	WL_RPS,
 	WL_FILE,
 	WL_MEM_MB_PER_S,
+	WL_COPY_MB_PER_S,
 	WL_COUNT
 };
 static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_bytes",
@@ -107,7 +108,7 @@ static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_by
 					     "side_spin_work_ns", "arrival", "load_pct", "service_ns",
 					     "workers", "irq_cpu", "queue_limit", "burst_on_us",
 					     "burst_off_us", "message_threads", "sleep_us", "rps", "file",
-					     "mem_mb_per_s" };
+					     "mem_mb_per_s", "copy_mb_per_s" };
 _Static_assert(WL_COUNT <= IK_INI_MAX_KEYS, "workload keys");
 
 static const struct {
@@ -685,6 +686,10 @@ static int set_workload(struct scenario_reader *r, int k, const char *value, str
 		return 0;
 	case WL_MEM_MB_PER_S:
 		if (ik_ini_real(value, 0.0, 1e9, &wl->mem_mb_per_s, msg, sizeof(msg)))
+			return bad(r, w, sec, key, msg);
+		return 0;
+	case WL_COPY_MB_PER_S:
+		if (ik_ini_real(value, 0.0, 1e9, &wl->copy_mb_per_s, msg, sizeof(msg)))
 			return bad(r, w, sec, key, msg);
 		return 0;
 	}
@@ -1445,6 +1450,9 @@ static void format_workload(const struct ik_scenario *sc, enum workload_key k, c
 	case WL_MEM_MB_PER_S:
 		format_real(wl->mem_mb_per_s, buf, len);
 		return;
+	case WL_COPY_MB_PER_S:
+		format_real(wl->copy_mb_per_s, buf, len);
+		return;
 	case WL_COUNT:
 		break;
 	}
@@ -1490,6 +1498,8 @@ static int scenario_config(struct scenario_reader *r)
 				break;
 			case SEC_CPUIDLE:
 				format_cpuidle(sc, (enum cpuidle_key)k, buf, sizeof(buf));
+				if (k == CI_DUMMY_WAIT || k == CI_PREFER_MWAIT || k == CI_CST_FALLBACK)
+					origin = IK_ORIGIN_DERIVED; /* from kernel.version, unless given */
 				if (k == CI_GOVERNOR) {
 					value = sc->governor;
 					if (r->governor_derived)
@@ -1520,6 +1530,30 @@ static int scenario_config(struct scenario_reader *r)
 	return 0;
 }
 
+/*
+ * dummy_wait, prefer_mwait and cst_fallback not given: as kernel.version and its switches
+ * say (the options are the driver behaviours those switches name; a given option wins).
+ */
+static void release_defaults(struct scenario_reader *r)
+{
+	struct ik_driver_options *o = &r->sc->opt;
+	const struct ik_kernel *k = ik_kernel_or_default(&r->sc->kernel);
+	const bool *set = r->sec[SEC_CPUIDLE].set;
+
+	if (!set[CI_DUMMY_WAIT])
+		o->dummy_wait = ik_kernel_has(k, IK_SW_ACPI_IDLE_DUMMY_WAIT_ZEN)     ? IK_DUMMY_WAIT_SKIP_ON_ZEN
+				: ik_kernel_has(k, IK_SW_ACPI_IDLE_DUMMY_WAIT_INTEL) ? IK_DUMMY_WAIT_INTEL_ONLY
+				: ik_kernel_has(k, IK_SW_ACPI_IDLE_DUMMY_WAIT_GUEST) ? IK_DUMMY_WAIT_NOT_IN_GUEST
+										     : IK_DUMMY_WAIT_ALWAYS;
+	if (!set[CI_PREFER_MWAIT])
+		o->prefer_mwait = ik_kernel_has(k, IK_SW_X86_PREFER_MWAIT_CPUID) ? IK_PREFER_MWAIT_CPUID
+										 : IK_PREFER_MWAIT_VENDOR;
+	if (!set[CI_CST_FALLBACK])
+		o->cst_fallback = ik_kernel_has(k, IK_SW_INTEL_IDLE_CST_NEEDS_CONTROL)
+					  ? IK_CST_FALLBACK_FIXED
+					  : IK_CST_FALLBACK_LEGACY;
+}
+
 /* The governor must exist in the release, and what it depends on must be modelled. */
 static int check_kernel(struct scenario_reader *r)
 {
@@ -1547,6 +1581,7 @@ static int finish(struct scenario_reader *r, const char *const *ov, int n)
 					   scenario_keys[required[i]]);
 	if (load_platform(r, ov, n))
 		return -1;
+	release_defaults(r);
 	if (check_driver(r) || check_placement(r))
 		return -1;
 	return check_kernel(r);

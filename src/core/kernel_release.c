@@ -133,12 +133,37 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"teo_2026_series", "e57c2bf2e89d", R(7, 1), 0, IK_AREA_TEO, IK_SW_CATALOGUED,
 		IK_SRC_MAIL,
 		"teo: refined tick-intercepts check, hits by exit_latency/2, bounded intercepts lookup, SAFE_TIMER_RANGE_NS (7.0 or 7.1)" },
+	/* Drivers: appended after the governors' switches, so not in landing order. */
+	[IK_SW_INTEL_IDLE_ACPI_CST] = {
+		"intel_idle_acpi_cst", "e6d4f08a67", R(5, 6), 0, IK_AREA_DRIVER, IK_SW_MODELLED,
+		IK_SRC_MAIL,
+		"intel_idle reads _CST: server tables (use_acpi) start states _CST does not list disabled, a model without a table builds its states from _CST (before: built-in tables only, every state on)" },
+	[IK_SW_INTEL_IDLE_CST_NEEDS_CONTROL] = {
+		"intel_idle_cst_needs_control", "75af76d0a3", R(5, 10), 0, IK_AREA_DRIVER,
+		IK_SW_MODELLED, IK_SRC_INFERRED,
+		"intel_idle forgets _CST whenever it cannot use it (a non-FFH entry, or C-state control not taken); before, a _CST rejected as not FFH-only stayed counted and switched the table states it does not list off (cst_fallback = legacy; 5.10.7 read, the 5.9 side from the commit)" },
+	[IK_SW_ACPI_IDLE_DUMMY_WAIT_GUEST] = {
+		"acpi_idle_dummy_wait_guest", "", R(5, 11), 0, IK_AREA_DRIVER, IK_SW_MODELLED,
+		IK_SRC_SOURCE,
+		"acpi_idle skips the PM-timer dummy read after a SYSTEMIO entry under a hypervisor (absent in 5.4.6, present in 5.10.7 as a stable backport and in 5.15)" },
+	[IK_SW_ACPI_IDLE_DUMMY_WAIT_INTEL] = {
+		"acpi_idle_dummy_wait_intel", "e400ad8b7e6a", R(6, 0), 0, IK_AREA_DRIVER,
+		IK_SW_MODELLED, IK_SRC_SOURCE,
+		"acpi_idle does the PM-timer dummy read on Intel CPUs only (present in 6.1.0, absent in 5.15)" },
+	[IK_SW_X86_PREFER_MWAIT_CPUID] = {
+		"x86_prefer_mwait_cpuid", "", R(6, 0), 0, IK_AREA_DRIVER, IK_SW_MODELLED,
+		IK_SRC_SOURCE,
+		"the x86 default idle routine is MWAIT whenever CPUID leaf 5 offers an MWAIT C1 sub-state, any vendor (before: Intel only, HLT on AMD; present in 6.1.0, absent in 5.15)" },
+	[IK_SW_ACPI_IDLE_DUMMY_WAIT_ZEN] = {
+		"acpi_idle_dummy_wait_zen", "", IK_KERNEL_PROPOSAL, 0, IK_AREA_DRIVER, IK_SW_MODELLED, IK_SRC_MAIL,
+		"proposal (2022, never merged; 6.0 limited the read to Intel instead): acpi_idle also skips the PM-timer dummy read on Zen CPUs" },
 };
 
 /* Every release a behaviour change landed in, and the LTS lines between. */
 static const unsigned releases[] = {
-	R(4, 16), R(4, 17), R(4, 18), R(4, 20), R(5, 0),  R(5, 1),  R(5, 4),  R(5, 7),
-	R(5, 10), R(5, 14), R(5, 15), R(6, 1),  R(6, 3),  R(6, 6),  R(6, 9),  R(6, 11),
+	R(4, 16), R(4, 17), R(4, 18), R(4, 20), R(5, 0),  R(5, 1),  R(5, 4),  R(5, 6),
+	R(5, 7),  R(5, 9),  R(5, 10), R(5, 11), R(5, 14), R(5, 15), R(6, 0),  R(6, 1),
+	R(6, 3),  R(6, 6),  R(6, 9),  R(6, 11),
 	R(6, 12), R(6, 13), R(6, 15), R(6, 17), R(6, 18), R(6, 19), R(7, 0),  R(7, 1),
 };
 #define NRELEASES (sizeof(releases) / sizeof(releases[0]))
@@ -146,7 +171,7 @@ static const unsigned releases[] = {
 static const char *const area_names[] = {
 	[IK_AREA_IDLE_LOOP] = "idle loop", [IK_AREA_CORE] = "core",     [IK_AREA_MENU] = "menu",
 	[IK_AREA_TEO] = "teo",             [IK_AREA_LADDER] = "ladder", [IK_AREA_HALTPOLL] = "haltpoll",
-	[IK_AREA_GOVERNORS] = "governors",
+	[IK_AREA_GOVERNORS] = "governors", [IK_AREA_DRIVER] = "driver",
 };
 
 static uint64_t release_set(unsigned release)

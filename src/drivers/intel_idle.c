@@ -15,9 +15,16 @@
  * of C-states from the firmware succeeds.  Then a table state whose MWAIT hint _CST does not
  * list starts disabled (CPUIDLE_FLAG_OFF, re-enabled in sysfs), except ALWAYS_ENABLE ones;
  * with PARTIAL_HINT_MATCH only the C-state part of the hint has to match.
- * When the control cannot be taken, kernels since v5.10 ignore _CST (all table states on);
- * v5.6-v5.9 reported _CST unusable but still used it to switch states off, which on some
- * Haswell servers left C3 and C6 off (cst_fallback = legacy).
+ * How a _CST that cannot be used is handled depends on the release (kernel switches
+ * intel_idle_acpi_cst, 5.6, and intel_idle_cst_needs_control, 5.10; the scenario key
+ * cst_fallback follows the second unless given):
+ *   before 5.6  intel_idle does not read _CST: table states all on, no table = no driver.
+ *   5.6-5.9     the extraction loop gives up on a _CST it cannot claim control of (and
+ *               forgets it), but a _CST with a non-FFH entry is only skipped: after the
+ *               last CPU the loop reports "not found or not usable" and returns with the
+ *               last table still counted, so its entries (I/O ports, which match no MWAIT
+ *               hint) switch every table state they do not list off (cst_fallback = legacy).
+ *   5.10 on     every unusable _CST is forgotten: all table states on (fixed).
  *
  * States from _CST alone ("C<n>_ACPI"): exit latency from _CST, target residency equal to
  * it for C1-type states and three times it for deeper ones, C3-type TLB_FLUSHED.
@@ -49,11 +56,15 @@ static bool cst_usable(const struct cst_view *v, int max_cstate)
 	return true;
 }
 
-/* intel_idle_acpi_cst_extract(): true when _CST can build the states on its own. */
+/*
+ * intel_idle_acpi_cst_extract(): true when _CST can build the states on its own.  On false,
+ * v->count says whether the table still counts for intel_idle_off_by_default().
+ */
 static bool cst_extract(const struct ik_scenario *sc, int max_cstate, struct cst_view *v,
 			struct ik_driver_binding *b)
 {
 	const struct ik_acpi *a = &sc->platform.acpi;
+	bool legacy = sc->opt.cst_fallback == IK_CST_FALLBACK_LEGACY;
 
 	v->count = 0;
 	if (sc->opt.use_acpi == 0) {
@@ -65,19 +76,21 @@ static bool cst_extract(const struct ik_scenario *sc, int max_cstate, struct cst
 		return false;
 	v->count = n + 1;
 	if (!cst_usable(v, max_cstate)) {
+		/* every CPU's _CST alike: the loop runs to its end with the last one counted */
+		if (legacy) {
+			drv_note(b, "intel_idle: _CST lists a state that is not FFH MWAIT: reported "
+				 "not usable, but the table stays counted (cst_fallback = legacy, "
+				 "v5.6-v5.9): the states it does not list start disabled");
+			return false;
+		}
 		drv_note(b, "intel_idle: _CST lists a state that is not FFH MWAIT: _CST not used");
 		v->count = 0;
 		return false;
 	}
 	if (!a->cst_control) {
-		if (sc->opt.cst_fallback == IK_CST_FALLBACK_LEGACY) {
-			drv_note(b, "intel_idle: C-state control could not be taken from the firmware "
-				 "(cst_control = fail); cst_fallback = legacy: _CST still decides which "
-				 "states start disabled (v5.6-v5.9)");
-			return false;
-		}
+		/* both behaviours forget the table here (5.9: count cleared, 5.10: loop left) */
 		drv_note(b, "intel_idle: C-state control could not be taken from the firmware "
-			 "(cst_control = fail): _CST ignored (v5.10 on)");
+			 "(cst_control = fail): _CST not used");
 		v->count = 0;
 		return false;
 	}
@@ -230,8 +243,19 @@ static int intel_probe(const struct ik_scenario *sc, struct ik_driver_binding *o
 		drv->states[0].flags |= IK_FLAG_OFF;
 	if (drv_bind(out, p, 0, IK_METHOD_POLL, false, 0, err, errlen))
 		return -1;
+	const struct ik_kernel *k = ik_kernel_or_default(&sc->kernel);
+	bool reads_cst = ik_kernel_has(k, IK_SW_INTEL_IDLE_ACPI_CST);
+	if (!reads_cst && !t) {
+		snprintf(err, errlen, "intel_idle: no built-in table for family 6 model 0x%x, and "
+			 "this kernel's intel_idle does not read _CST (intel_idle_acpi_cst = off, "
+			 "before 5.6): the driver does not load", c->model);
+		return -1;
+	}
 	if (t) {
-		bool use_acpi = t->use_acpi || sc->opt.use_acpi == 1;
+		bool use_acpi = reads_cst && (t->use_acpi || sc->opt.use_acpi == 1);
+		if (!reads_cst)
+			drv_note(out, "intel_idle: _CST not read (intel_idle_acpi_cst = off, before "
+				 "5.6): every table state on");
 		if (use_acpi)
 			cst_extract(sc, max_cstate, &v, out);
 		if (from_table(sc, t, max_cstate, &v, use_acpi, out, err, errlen))

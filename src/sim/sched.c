@@ -123,7 +123,7 @@ void sim_run_next(struct ik_sim *s, int cpu)
 	t->started_at = start;
 	int64_t length = sim_effects_work(s, cpu, t->work_ns);
 	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE),
-		  start + (t->fixed_time ? t->work_ns : length));
+		  start + (t->fixed_time ? t->work_ns : length) + t->unscaled_ns);
 }
 
 void sim_work_done(struct ik_sim *s, int cpu)

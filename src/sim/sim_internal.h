@@ -59,6 +59,7 @@ struct sim_task {
 	int64_t started_at;   /* when its current work started (after the context switch) */
 	int timer_cpu;        /* the CPU whose timer list holds its timer, -1 = none */
 	bool fixed_time;      /* its work lasts work_ns whatever the frequency (rt-app runtime) */
+	int64_t unscaled_ns;  /* added to each work item whatever the frequency (memory-bound copy) */
 };
 
 struct sim_cpu {

@@ -212,6 +212,10 @@ static int setup_stream(struct ik_sim *s, char *err, size_t errlen)
 		sender->busy_loop = true;
 		sender->work_ns = message_work(w->work_ns, w);
 		receiver->work_ns = message_work(w->recv_work_ns, w);
+		/* a copy bound by memory bandwidth takes as long at any core clock */
+		if (w->copy_mb_per_s > 0)
+			sender->unscaled_ns = receiver->unscaled_ns =
+				(int64_t)((double)w->msg_bytes * 1000.0 / w->copy_mb_per_s + 0.5);
 		if (start_in_spread(s, 2 * k))
 			goto oom;
 	}

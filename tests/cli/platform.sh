@@ -31,8 +31,8 @@ check "cst listed" grep -qE "_CST 2 +C2 SYSTEMIO" "$tmp/rome"
 
 "$bin" platform show amd-zen3 --driver none --set cpuidle.prefer_mwait=vendor >"$tmp/none"
 check "default idle routine HLT" grep -q "^Available idle states: HLT" "$tmp/none"
-"$bin" platform show intel-hsx --set cpuidle.cst_fallback=legacy >"$tmp/hsx"
-check "legacy _CST use disables C6" bash -c "grep -A4 '^C6:' '$tmp/hsx' | grep -q 'Default: disabled'"
+"$bin" platform show intel-hsx-ioport-cst --set kernel.version=5.9 >"$tmp/hsx"
+check "5.9 _CST use disables C6" bash -c "grep -A4 '^C6:' '$tmp/hsx' | grep -q 'Default: disabled'"
 check "notes say why" grep -q "cst_fallback = legacy" "$tmp/hsx"
 
 expect() {

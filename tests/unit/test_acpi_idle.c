@@ -293,10 +293,36 @@ static void dummy_wait_in_simulation(void **state)
 	assert_true(c2_time[1] >= c2_time[0] + 2000);
 }
 
+/* dummy_wait and prefer_mwait follow kernel.version and its switches unless given. */
+static void options_from_release(void **state)
+{
+	(void)state;
+	dt_table("amd-zen3-milan", "acpi_idle", "kernel.version=5.4", NULL);
+	assert_int_equal(dt_sc.opt.dummy_wait, IK_DUMMY_WAIT_ALWAYS);
+	assert_int_equal(dt_sc.opt.prefer_mwait, IK_PREFER_MWAIT_VENDOR);
+	dt_table("amd-zen3-milan", "acpi_idle", "kernel.version=5.15", NULL);
+	assert_int_equal(dt_sc.opt.dummy_wait, IK_DUMMY_WAIT_NOT_IN_GUEST);
+	dt_table("amd-zen3-milan", "acpi_idle", "kernel.version=5.15",
+		 "kernel.switch.acpi_idle_dummy_wait_zen=on", NULL);
+	assert_int_equal(dt_sc.opt.dummy_wait, IK_DUMMY_WAIT_SKIP_ON_ZEN);
+	dt_table("amd-zen3-milan", "acpi_idle", "kernel.version=6.1", NULL);
+	assert_int_equal(dt_sc.opt.dummy_wait, IK_DUMMY_WAIT_INTEL_ONLY);
+	assert_int_equal(dt_sc.opt.prefer_mwait, IK_PREFER_MWAIT_CPUID);
+	dt_table("amd-zen3-milan", "acpi_idle", "kernel.version=5.15",
+		 "kernel.switch.x86_prefer_mwait_cpuid=on", NULL);
+	assert_int_equal(dt_sc.opt.prefer_mwait, IK_PREFER_MWAIT_CPUID);
+	/* an explicit key wins over the release */
+	dt_table("amd-zen3-milan", "acpi_idle", "kernel.version=6.1", "cpuidle.dummy_wait=always",
+		 "cpuidle.prefer_mwait=vendor", NULL);
+	assert_int_equal(dt_sc.opt.dummy_wait, IK_DUMMY_WAIT_ALWAYS);
+	assert_int_equal(dt_sc.opt.prefer_mwait, IK_PREFER_MWAIT_VENDOR);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(table_from_cst),
+		cmocka_unit_test(options_from_release),
 		cmocka_unit_test(latency_factor),
 		cmocka_unit_test(max_cstate),
 		cmocka_unit_test(fadt_pblk),

@@ -168,25 +168,55 @@ static void partial_hint_match(void **state)
 	assert_false(drv->states[4].flags & IK_FLAG_OFF);
 }
 
-/* Haswell-EP whose _CST lists C1 only and whose BIOS refuses C-state control. */
+/*
+ * Haswell-EP whose BIOS refuses C-state control, with a C1-only FFH _CST (intel-hsx) and
+ * with an I/O-port _CST (intel-hsx-ioport-cst: C1 FFH, C2/C3 SYSTEMIO), on 5.9 and 5.10.
+ */
+static bool all_on(const struct ik_driver *drv)
+{
+	for (int i = 0; i < drv->state_count; i++)
+		if (drv->states[i].flags & IK_FLAG_OFF)
+			return false;
+	return true;
+}
+
 static void cst_control_claim(void **state)
 {
 	(void)state;
-	/* since v5.10: _CST ignored, every state on */
+	/* 6.19 (and 5.10 on): an unusable _CST is ignored, every state on */
 	const struct ik_driver *drv = dt_table("intel-hsx", "intel_idle", NULL);
 	assert_int_equal(dt_sc.opt.cst_fallback, IK_CST_FALLBACK_FIXED);
-	for (int i = 0; i < drv->state_count; i++)
-		assert_false(drv->states[i].flags & IK_FLAG_OFF);
-	assert_non_null(strstr(dt_b.notes, "_CST ignored"));
-	/* v5.6-v5.9: _CST still decides: C3 and C6 start disabled, C1 and C1E on */
-	drv = dt_table("intel-hsx", "intel_idle", "cpuidle.cst_fallback=legacy", NULL);
+	assert_true(all_on(drv));
+	assert_non_null(strstr(dt_b.notes, "cst_control = fail"));
+	drv = dt_table("intel-hsx-ioport-cst", "intel_idle", NULL);
+	assert_true(all_on(drv));
+	assert_non_null(strstr(dt_b.notes, "not FFH MWAIT: _CST not used"));
+	/* 5.9, C1-only _CST: the failed hand-over forgets the table there too: all on */
+	drv = dt_table("intel-hsx", "intel_idle", "kernel.version=5.9", NULL);
+	assert_int_equal(dt_sc.opt.cst_fallback, IK_CST_FALLBACK_LEGACY);
+	assert_true(all_on(drv));
+	/* 5.9, I/O-port _CST: skipped as unusable but left counted: C3 and C6 off */
+	drv = dt_table("intel-hsx-ioport-cst", "intel_idle", "kernel.version=5.9", NULL);
 	assert_false(drv->states[1].flags & IK_FLAG_OFF);
 	assert_false(drv->states[2].flags & IK_FLAG_OFF);
 	assert_string_equal(drv->states[3].name, "C3");
 	assert_true(drv->states[3].flags & IK_FLAG_OFF);
 	assert_string_equal(drv->states[4].name, "C6");
 	assert_true(drv->states[4].flags & IK_FLAG_OFF);
-	/* control taken: _CST (C1 only) is honoured in both versions */
+	assert_non_null(strstr(dt_b.notes, "stays counted"));
+	/* the fix as the kernel change: 5.9 + 75af76d0a3 */
+	drv = dt_table("intel-hsx-ioport-cst", "intel_idle", "kernel.version=5.9",
+		       "kernel.switch.intel_idle_cst_needs_control=on", NULL);
+	assert_int_equal(dt_sc.opt.cst_fallback, IK_CST_FALLBACK_FIXED);
+	assert_true(all_on(drv));
+	/* an explicit option still wins over the release */
+	drv = dt_table("intel-hsx-ioport-cst", "intel_idle", "cpuidle.cst_fallback=legacy", NULL);
+	assert_true(drv->states[4].flags & IK_FLAG_OFF);
+	/* before 5.6 intel_idle reads no _CST: every table state on */
+	drv = dt_table("intel-hsx-ioport-cst", "intel_idle", "kernel.version=5.4", NULL);
+	assert_true(all_on(drv));
+	assert_non_null(strstr(dt_b.notes, "intel_idle_acpi_cst = off"));
+	/* control taken: _CST (C1 only) is honoured */
 	drv = dt_table("intel-hsx", "intel_idle", "acpi.cst_control=ok", NULL);
 	assert_true(drv->states[3].flags & IK_FLAG_OFF);
 	assert_true(drv->states[4].flags & IK_FLAG_OFF);
@@ -211,6 +241,9 @@ static void states_from_cst(void **state)
 		      "cpuid.model=0xb7", "acpi.cst_control=fail", NULL);
 	dt_load_fails("intel-skx", "intel_idle", "no built-in table", "intel_idle.table=acpi",
 		      "cpuidle.use_acpi=no", NULL);
+	/* before 5.6 intel_idle had no _CST mode */
+	dt_load_fails("intel-skx", "intel_idle", "does not read _CST", "cpuid.model=0xb7",
+		      "kernel.version=5.4", NULL);
 }
 
 static void not_loaded(void **state)
