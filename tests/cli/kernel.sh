@@ -108,6 +108,17 @@ for rel in 5.1 6.19; do
 	[ "${max:-999999999}" -lt 50000000 ] || fail "seed003 as $rel: left stop0_lite after ${max:-?} ns, expected < 50 ms"
 done
 
+# ---- replay --kernel: each governor instance and device as the release ---------------------
+trace=tests/fixtures/traces/recorded-sched.trace
+"$bin" replay $trace -g menu -p intel-skx --json -o "$tmp/r619.json" || fail "replay as 6.19"
+"$bin" replay $trace -g menu -p intel-skx --kernel 4.16 --json -o "$tmp/r416.json" || fail "replay as 4.16"
+grep -q '"menu as 4.16"' "$tmp/r416.json" || fail "replay --kernel 4.16: the run's label does not say the release"
+cmp -s "$tmp/r619.json" "$tmp/r416.json" && fail "replay --kernel 4.16: same result as 6.19"
+expect_usage "replay teo at 5.4" "$bin" replay $trace -g menu,teo -p intel-skx --kernel 5.4
+grep -q 'teo as kernel 5.4 behaves is not implemented' "$tmp/err" || fail "replay teo 5.4: $(cat "$tmp/err")"
+expect_usage "replay --kernel 3.0" "$bin" replay $trace -g menu -p intel-skx --kernel 3.0
+grep -q 'known releases' "$tmp/err" || fail "replay --kernel 3.0: $(cat "$tmp/err")"
+
 # ---- Every switch pair of the corpus differs --------------------------------------------
 # Files tests/govreplay/<gov>-sw-<name>-<variant>.csv: the variants of one name must not
 # all give the same decisions, or the case shows nothing about its switch.
