@@ -62,9 +62,12 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 	[IK_SW_NS_UNITS] = {
 		"ns_units", "", R(5, 7), 0, IK_AREA_GOVERNORS, IK_SW_MODELLED, IK_SRC_INFERRED,
 		"core and governors work in nanoseconds; before, in microseconds truncated from ns (the switch landed between 5.5 and 5.10)" },
+	[IK_SW_TEO_LEGACY_FIXES] = {
+		"teo_legacy_fixes", "", R(5, 10), 0, IK_AREA_TEO, IK_SW_CATALOGUED, IK_SRC_SOURCE,
+		"teo before its rework, 5.4 -> 5.10: the runner-up early-hits state when the candidate has the most, the recent-durations index kept in range, the measured time from the core's residency in ns (landed between 5.4.6 and 5.10.7; the 5.10 file is modelled, earlier ones not)" },
 	[IK_SW_TEO_BINS] = {
-		"teo_bins", "", R(5, 14), 0, IK_AREA_TEO, IK_SW_CATALOGUED, IK_SRC_INFERRED,
-		"teo rework: hits and intercepts per state bin replace early_hits" },
+		"teo_bins", "", R(5, 14), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_INFERRED,
+		"teo rework: hits and intercepts per state bin replace early_hits (off: src/governors/teo_legacy.c)" },
 	[IK_SW_POLL_LIMIT_MIN_RESIDENCY] = {
 		"poll_limit_min_residency", "7a25759eaa", R(5, 15), 0, IK_AREA_CORE, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
@@ -334,6 +337,21 @@ static int check_groups(const struct ik_kernel *k, const char *governor, const c
 			 governor, rel);
 		return -1;
 	}
+	if (strcmp(governor, "teo") == 0 && !ik_kernel_has(k, IK_SW_TEO_BINS)) {
+		/* the file before the rework: nanoseconds only, none of the later teo changes */
+		bool later = false;
+		for (int s = IK_SW_TEO_BINS + 1; s < IK_SW_COUNT; s++)
+			if (switches[s].area == IK_AREA_TEO && ik_kernel_has(k, (enum ik_switch)s))
+				later = true;
+		if (later || !ik_kernel_has(k, IK_SW_NS_UNITS)) {
+			snprintf(err, errlen,
+				 "teo as kernel %s behaves is not implemented (teo before its 5.14 "
+				 "rework is modelled as the 5.10 file: ns_units on and no later teo "
+				 "switch on)",
+				 rel);
+			return -1;
+		}
+	}
 	if (strcmp(governor, "menu") != 0)
 		return 0;
 	if (ik_kernel_has(k, IK_SW_MENU_RETAIN_TICK) != hint ||
@@ -371,6 +389,10 @@ int ik_kernel_check(const struct ik_kernel *k, const char *governor, char *err, 
 		bool differs = ik_kernel_has(k, (enum ik_switch)s) !=
 			       ik_kernel_has(&ik_kernel_default, (enum ik_switch)s);
 
+		/* the later teo switches do not apply to the file before the rework */
+		if (strcmp(governor, "teo") == 0 && !ik_kernel_has(k, IK_SW_TEO_BINS) &&
+		    i->area == IK_AREA_TEO && s != IK_SW_TEO_LEGACY_FIXES)
+			continue;
 		if (!differs || !relevant(i->area, governor) ||
 		    (i->status != IK_SW_CATALOGUED && i->status != IK_SW_PENDING))
 			continue;

@@ -169,6 +169,21 @@ static void test_check(void **state)
 		assert_int_equal(ik_kernel_check(&k, "menu", err, sizeof(err)), 0);
 	}
 
+	/* teo before its rework: the 5.10 file only, in ns, with no later teo switch. */
+	ik_kernel_init(&k, 510);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_flip(&k, "teo_tick_rework", "on", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "modelled as the 5.10 file"));
+	ik_kernel_init(&k, 510);
+	assert_int_equal(ik_kernel_flip(&k, "ns_units", "off", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
+	ik_kernel_init(&k, 504);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "teo_legacy_fixes=off"));
+	ik_kernel_init(&k, 515);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
+
 	/* menu's 4.17 tick rework only as a whole, and only in microseconds when off. */
 	ik_kernel_init(&k, 417);
 	assert_int_equal(ik_kernel_flip(&k, "menu_retain_tick", "off", err, sizeof(err)), 0);
