@@ -778,7 +778,7 @@ int cmd_replay(int argc, char **argv)
 	for (int g = 0; g < ngov; g++)
 		if (strcmp(specs[g], "haltpoll") == 0)
 			hp_from = haltpoll_params(h, hp_given, &hp);
-	gov_labels = calloc((size_t)ngov, GOV_LABEL_LEN);
+	gov_labels = calloc(ngov > 0 ? (size_t)ngov : 1, GOV_LABEL_LEN);
 	if (!gov_labels) {
 		fprintf(stderr, "idlekit replay: out of memory\n");
 		close_trace(&in);
