@@ -33,6 +33,7 @@ enum ik_switch {
 	IK_SW_MENU_LATENCY_BREAK_KEEPS,   /* 5.4: a latency break keeps the prediction */
 	IK_SW_HALTPOLL,                   /* 5.4: the haltpoll governor exists */
 	IK_SW_NS_UNITS,                   /* 5.7: nanoseconds instead of microseconds */
+	IK_SW_TEO_LEGACY_FIXES,           /* 5.10: pre-rework teo as in 5.10 (from 5.4) */
 	IK_SW_TEO_BINS,                   /* 5.14: teo rework, hits and intercepts per bin */
 	IK_SW_POLL_LIMIT_MIN_RESIDENCY,   /* 5.15: poll limit >= 10 us states, <= TICK/16 */
 	IK_SW_TEO_UTIL,                   /* 6.3-6.10: teo is utilization aware */

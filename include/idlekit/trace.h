@@ -335,6 +335,7 @@ struct ik_trace_replay_opts {
 	bool closed_loop;
 	const struct ik_trace_cost_model *cost; /* NULL: advertised exit latencies, no energy */
 	uint64_t seed; /* the real entry/exit costs are drawn from the platform's distributions */
+	const struct ik_kernel *kernel; /* the release each CPU's device runs as; NULL: 6.19 */
 };
 
 struct ik_trace_replay_cpu {

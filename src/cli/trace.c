@@ -96,6 +96,9 @@ static const char replay_usage[] =
 	"  --closed-loop        the exit cost shifts what follows (default: open loop)\n"
 	"  --seed N             seed of the entry/exit cost draws (default 1)\n"
 	"  --hz N               the kernel's HZ (default: the trace's)\n"
+	"  --kernel X.Y         every governor and the core as kernel release X.Y behaves\n"
+	"                       (default 6.19; idlekit kernel list); each run's label then\n"
+	"                       says 'as X.Y', e.g. -g menu --kernel 5.10\n"
 	"  --haltpoll-poll-ns N the haltpoll governor's guest_halt_poll_ns (default: the trace\n"
 	"                       header's 'governor haltpoll' parameters, which idlekit record\n"
 	"                       takes from /sys/module/haltpoll/parameters/; else 200000)\n"
@@ -604,8 +607,9 @@ static const char *haltpoll_params(const struct ik_trace_header *th, bool given,
 int cmd_replay(int argc, char **argv)
 {
 	enum { OPT_HZ = 256, OPT_JSON, OPT_LENIENT, OPT_COMPARE, OPT_HP_POLL, OPT_HTML, OPT_WINDOW,
-	       OPT_CLOSED, OPT_SEED };
+	       OPT_CLOSED, OPT_SEED, OPT_KERNEL };
 	static const struct option opts[] = {
+		{ "kernel", required_argument, NULL, OPT_KERNEL },
 		{ "html", required_argument, NULL, OPT_HTML },
 		{ "timeline-window", required_argument, NULL, OPT_WINDOW },
 		{ "governor", required_argument, NULL, 'g' },
@@ -630,6 +634,11 @@ int cmd_replay(int argc, char **argv)
 	bool hp_given = false;
 	int c;
 
+	/* --kernel: the release every governor instance and device runs as */
+	struct ik_kernel kernel;
+	char kerr[IK_ERR_LEN];
+
+	ik_kernel_init(&kernel, IK_KERNEL_DEFAULT_RELEASE);
 	ik_haltpoll_params_default(&hp);
 	optind = 1;
 	opterr = 0;
@@ -638,6 +647,15 @@ int cmd_replay(int argc, char **argv)
 		case 'g': governor = optarg; break;
 		case 'p': platform = optarg; break;
 		case 'o': outpath = optarg; break;
+		case OPT_KERNEL: {
+			unsigned release;
+			if (ik_kernel_parse_release(optarg, &release, kerr, sizeof(kerr))) {
+				fprintf(stderr, "idlekit replay: --kernel: %s\n", kerr);
+				return EXIT_USAGE;
+			}
+			ik_kernel_set_release(&kernel, release);
+			break;
+		}
 		case OPT_HZ:
 			if (cli_parse_range("replay", "--hz", optarg, 1, 100000, &hz))
 				return EXIT_USAGE;
@@ -694,6 +712,15 @@ int cmd_replay(int argc, char **argv)
 	int ngov = 0;
 	if (parse_governors(governor, spec_buf, sizeof(spec_buf), specs, &ngov))
 		return EXIT_USAGE;
+	/* each governor must exist and be modelled as the release (a kernel: file: the core's) */
+	for (int g = 0; g < ngov; g++) {
+		if (ik_kernel_check(&kernel, specs[g], kerr, sizeof(kerr))) {
+			fprintf(stderr, "idlekit replay: --kernel: %s\n", kerr);
+			return EXIT_USAGE;
+		}
+	}
+	char release_name[16];
+	ik_kernel_release_name(kernel.release, release_name, sizeof(release_name));
 	char err[IK_ERR_LEN];
 	/* each governor's instance, opened once the table and HZ are known */
 	struct ik_governor_inst *ginst[IK_TRACE_REPLAY_MAX_GOVS] = { 0 };
@@ -749,7 +776,8 @@ int cmd_replay(int argc, char **argv)
 	}
 	for (int g = 0; g < ngov; g++) {
 		struct ik_governor_open_args ga = { .spec = specs[g], .drv = &bind->table,
-						    .hz = hz ? (int)hz : h->hz };
+						    .hz = hz ? (int)hz : h->hz,
+						    .kernel_version = release_name };
 		int grc = ik_governor_open(&ga, &ginst[g], err, sizeof(err));
 		if (grc) {
 			fprintf(stderr, "idlekit replay: %s\n", err);
@@ -758,8 +786,12 @@ int cmd_replay(int argc, char **argv)
 			goto out;
 		}
 		govs[g] = ik_governor_inst_ops(ginst[g]);
-		ik_governor_identity_label(ik_governor_inst_identity(ginst[g]),
-					   gov_labels + (size_t)g * GOV_LABEL_LEN, GOV_LABEL_LEN);
+		char *label = gov_labels + (size_t)g * GOV_LABEL_LEN;
+		ik_governor_identity_label(ik_governor_inst_identity(ginst[g]), label, GOV_LABEL_LEN);
+		if (kernel.release != IK_KERNEL_DEFAULT_RELEASE) {
+			size_t l = strlen(label);
+			snprintf(label + l, GOV_LABEL_LEN - l, " as %s", release_name);
+		}
 	}
 	struct ik_trace_cost_model cost = { .plat = from_trace ? NULL : &sc->platform };
 	memcpy(cost.hw_state, bind->hw_state, sizeof(cost.hw_state));
@@ -767,7 +799,7 @@ int cmd_replay(int argc, char **argv)
 	for (int g = 0; g < ngov; g++)
 		ro[g] = (struct ik_trace_replay_opts){ .drv = &bind->table, .gov = govs[g], .hz = (int)hz,
 						       .haltpoll = &hp, .closed_loop = closed,
-						       .cost = &cost, .seed = seed };
+						       .cost = &cost, .seed = seed, .kernel = &kernel };
 	struct ik_timeline *tl = NULL;
 	if (htmlpath) {
 		/* the timeline of the first governor */

@@ -43,8 +43,12 @@ int ik_idle_call_enter(const struct ik_governor *gov, const struct ik_driver *dr
 		w->stop_tick(w->ctx, dev);
 	if (w->enter)
 		idx = w->enter(w->ctx, dev, idx);
-	/* poll_idle(): the flag is cleared and the time limit armed as the state starts. */
-	if (drv->states[idx].flags & IK_FLAG_POLLING) {
+	/*
+	 * poll_idle(): the flag is cleared and the time limit armed as the state starts
+	 * (before 4.18, poll_time_limit off, it polled until something else woke the CPU).
+	 */
+	if ((drv->states[idx].flags & IK_FLAG_POLLING) &&
+	    ik_kernel_has(ik_kernel_or_default(dev->kernel), IK_SW_POLL_TIME_LIMIT)) {
 		dev->poll_time_limit = false;
 		w->arm_poll_limit(w->ctx, dev, ik_poll_time(drv, dev));
 	}

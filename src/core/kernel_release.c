@@ -21,32 +21,32 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"the idle loop no longer stops the tick on idle entry; the governor's select decides" },
 	[IK_SW_SELECT_STOP_TICK] = {
 		"select_stop_tick", "45f1ff59e27c", R(4, 17), 0, IK_AREA_IDLE_LOOP,
-		IK_SW_CATALOGUED, IK_SRC_SOURCE,
+		IK_SW_MODELLED, IK_SRC_SOURCE,
 		"->select() gets the stop_tick hint (ladder leaves it set: its tick is always stopped)" },
 	[IK_SW_MENU_RETAIN_TICK] = {
-		"menu_retain_tick", "296bb1e51a44", R(4, 17), 0, IK_AREA_MENU, IK_SW_CATALOGUED,
+		"menu_retain_tick", "296bb1e51a44", R(4, 17), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
 		"menu keeps the tick for a sub-tick prediction and then picks a state that fits before it" },
 	[IK_SW_MENU_STOPPED_TICK_TIMER] = {
 		"menu_stopped_tick_timer", "87c9fe6ee495", R(4, 17), 0, IK_AREA_MENU,
-		IK_SW_CATALOGUED, IK_SRC_SOURCE,
+		IK_SW_MODELLED, IK_SRC_SOURCE,
 		"menu, tick already stopped: a sub-tick prediction is replaced by the time to the next timer" },
 	[IK_SW_MENU_TICK_WAKEUP_GUESS] = {
-		"menu_tick_wakeup_guess", "", R(4, 17), 0, IK_AREA_MENU, IK_SW_CATALOGUED,
+		"menu_tick_wakeup_guess", "", R(4, 17), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
 		"menu: an unexpected tick wakeup counts as 45 ms, step deeper when stopped, polling override, state-0 shortcut (absent in 4.16.13, present by 5.1)" },
 	[IK_SW_POLL_TIME_LIMIT] = {
-		"poll_time_limit", "a37b969a61c1", R(4, 18), 0, IK_AREA_CORE, IK_SW_CATALOGUED,
+		"poll_time_limit", "a37b969a61c1", R(4, 18), 0, IK_AREA_CORE, IK_SW_MODELLED,
 		IK_SRC_MAIL,
 		"the polling state stops after a time limit (the next enabled state's residency, else a tick)" },
 	[IK_SW_MENU_POLL_TIMEOUT_TIMER] = {
 		"menu_poll_timeout_timer", "5f26bdceb9c0", R(4, 20), 0, IK_AREA_MENU,
-		IK_SW_CATALOGUED, IK_SRC_SOURCE,
+		IK_SW_MODELLED, IK_SRC_SOURCE,
 		"menu learns a poll that timed out as if the CPU had slept until the next timer" },
 	[IK_SW_MENU_NO_LOAD] = {
-		"menu_no_load", "a7fe5190c03f", R(5, 0), 0, IK_AREA_MENU, IK_SW_CATALOGUED,
+		"menu_no_load", "a7fe5190c03f", R(5, 0), 0, IK_AREA_MENU, IK_SW_NO_INPUT,
 		IK_SRC_INFERRED,
-		"menu's performance multiplier no longer uses the load average (landed by 5.0)" },
+		"menu's performance multiplier no longer uses the runqueue's load (landed by 5.0); that load is 0 whenever the CPU is idle (4.16.13's get_iowait_load()), so the term never counted" },
 	[IK_SW_TEO] = {
 		"teo", "b26bf6ab716f", R(5, 1), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
 		"the teo governor is added (rating 19; menu stays the default)" },
@@ -62,9 +62,12 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 	[IK_SW_NS_UNITS] = {
 		"ns_units", "", R(5, 7), 0, IK_AREA_GOVERNORS, IK_SW_MODELLED, IK_SRC_INFERRED,
 		"core and governors work in nanoseconds; before, in microseconds truncated from ns (the switch landed between 5.5 and 5.10)" },
+	[IK_SW_TEO_LEGACY_FIXES] = {
+		"teo_legacy_fixes", "", R(5, 10), 0, IK_AREA_TEO, IK_SW_CATALOGUED, IK_SRC_SOURCE,
+		"teo before its rework, 5.4 -> 5.10: the runner-up early-hits state when the candidate has the most, the recent-durations index kept in range, the measured time from the core's residency in ns (landed between 5.4.6 and 5.10.7; the 5.10 file is modelled, earlier ones not)" },
 	[IK_SW_TEO_BINS] = {
-		"teo_bins", "", R(5, 14), 0, IK_AREA_TEO, IK_SW_CATALOGUED, IK_SRC_INFERRED,
-		"teo rework: hits and intercepts per state bin replace early_hits" },
+		"teo_bins", "", R(5, 14), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_INFERRED,
+		"teo rework: hits and intercepts per state bin replace early_hits (off: src/governors/teo_legacy.c)" },
 	[IK_SW_POLL_LIMIT_MIN_RESIDENCY] = {
 		"poll_limit_min_residency", "7a25759eaa", R(5, 15), 0, IK_AREA_CORE, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
@@ -339,6 +342,58 @@ static bool relevant(enum ik_switch_area a, const char *governor)
 	}
 }
 
+/*
+ * Switches modelled only in the combinations the kernel had.  A select without the
+ * stop_tick word (select_stop_tick off) needs the 4.16 idle loop, which stopped the tick
+ * itself (the 4.16 loop under a later select is fine: the word is then ignored).  menu's
+ * 4.17 tick rework is read as the 4.16.13 file (all off, in microseconds) or the 5.1 file
+ * (all on).  0 if consistent, else the message.
+ */
+static int check_groups(const struct ik_kernel *k, const char *governor, const char *rel,
+			char *err, size_t errlen)
+{
+	bool hint = ik_kernel_has(k, IK_SW_SELECT_STOP_TICK);
+
+	if (!hint && ik_kernel_has(k, IK_SW_IDLE_TICK_GOVERNOR_DECIDES)) {
+		snprintf(err, errlen,
+			 "%s as kernel %s behaves is not implemented (select_stop_tick=off needs "
+			 "idle_tick_governor_decides=off: without the stop_tick word the idle loop "
+			 "stops the tick)",
+			 governor, rel);
+		return -1;
+	}
+	if (strcmp(governor, "teo") == 0 && !ik_kernel_has(k, IK_SW_TEO_BINS)) {
+		/* the file before the rework: nanoseconds only, none of the later teo changes */
+		bool later = false;
+		for (int s = IK_SW_TEO_BINS + 1; s < IK_SW_COUNT; s++)
+			if (switches[s].area == IK_AREA_TEO && ik_kernel_has(k, (enum ik_switch)s))
+				later = true;
+		if (later || !ik_kernel_has(k, IK_SW_NS_UNITS)) {
+			snprintf(err, errlen,
+				 "teo as kernel %s behaves is not implemented (teo before its 5.14 "
+				 "rework is modelled as the 5.10 file: ns_units on and no later teo "
+				 "switch on)",
+				 rel);
+			return -1;
+		}
+	}
+	if (strcmp(governor, "menu") != 0)
+		return 0;
+	if (ik_kernel_has(k, IK_SW_MENU_RETAIN_TICK) != hint ||
+	    ik_kernel_has(k, IK_SW_MENU_STOPPED_TICK_TIMER) != hint ||
+	    ik_kernel_has(k, IK_SW_MENU_TICK_WAKEUP_GUESS) != hint ||
+	    (!hint && ik_kernel_has(k, IK_SW_NS_UNITS))) {
+		snprintf(err, errlen,
+			 "menu as kernel %s behaves is not implemented (menu's 4.17 tick rework is "
+			 "modelled as a whole: select_stop_tick, menu_retain_tick, "
+			 "menu_stopped_tick_timer and menu_tick_wakeup_guess all on, or all off "
+			 "with ns_units off, as in 4.16)",
+			 rel);
+		return -1;
+	}
+	return 0;
+}
+
 int ik_kernel_check(const struct ik_kernel *k, const char *governor, char *err, size_t errlen)
 {
 	char rel[16];
@@ -359,6 +414,10 @@ int ik_kernel_check(const struct ik_kernel *k, const char *governor, char *err, 
 		bool differs = ik_kernel_has(k, (enum ik_switch)s) !=
 			       ik_kernel_has(&ik_kernel_default, (enum ik_switch)s);
 
+		/* the later teo switches do not apply to the file before the rework */
+		if (strcmp(governor, "teo") == 0 && !ik_kernel_has(k, IK_SW_TEO_BINS) &&
+		    i->area == IK_AREA_TEO && s != IK_SW_TEO_LEGACY_FIXES)
+			continue;
 		if (!differs || !relevant(i->area, governor) ||
 		    (i->status != IK_SW_CATALOGUED && i->status != IK_SW_PENDING))
 			continue;
@@ -374,7 +433,9 @@ int ik_kernel_check(const struct ik_kernel *k, const char *governor, char *err, 
 	}
 	if (missing && o < errlen)
 		snprintf(err + o, errlen - o, ")");
-	return missing ? -1 : 0;
+	if (missing)
+		return -1;
+	return check_groups(k, governor, rel, err, errlen);
 }
 
 const char *ik_kernel_describe(const struct ik_kernel *k, char *buf, size_t len)

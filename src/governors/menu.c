@@ -133,7 +133,11 @@ typical_interval_k(const struct menu_cpu *data, uint64_t sw, uint32_t timer_us)
 {
 	bool both_ends = ik_switch_on(sw, IK_SW_MENU_OUTLIERS_BOTH_ENDS);
 	bool one_pass = ik_switch_on(sw, IK_SW_MENU_VARIANCE_ONE_PASS);
-	int64_t low_cut = -1, high_cut = both_ends ? UINT32_MAX : (int64_t)INT32_MAX + 1;
+	/* 4.16 (menu_retain_tick off) counted every sample: its first cut was UINT_MAX. */
+	int64_t low_cut = -1,
+		high_cut = both_ends ? UINT32_MAX
+			   : ik_switch_on(sw, IK_SW_MENU_RETAIN_TICK) ? (int64_t)INT32_MAX + 1
+								      : (int64_t)UINT32_MAX + 1;
 
 	for (;;) {
 		uint32_t max = 0, min = UINT32_MAX, count = 0;
@@ -253,9 +257,15 @@ menu_update(const struct ik_driver *drv, struct ik_device *dev, const uint64_t s
 	uint64_t exit_latency = (uint64_t)exit_latency_of(entered, ns_units);
 	uint64_t measured_ns;
 
-	if (data->tick_wakeup && data->next_timer_ns > tick) {
+	/*
+	 * Before 4.17 (menu_tick_wakeup_guess off) a tick wakeup was learned as measured;
+	 * before 4.20 (menu_poll_timeout_timer off) so was a poll that timed out.
+	 */
+	if (ik_switch_on(sw, IK_SW_MENU_TICK_WAKEUP_GUESS) && data->tick_wakeup &&
+	    data->next_timer_ns > tick) {
 		measured_ns = MENU_TICK_WAKEUP_GUESS_NS;
-	} else if ((entered->flags & IK_FLAG_POLLING) && dev->poll_time_limit) {
+	} else if (ik_switch_on(sw, IK_SW_MENU_POLL_TIMEOUT_TIMER) &&
+		   (entered->flags & IK_FLAG_POLLING) && dev->poll_time_limit) {
 		measured_ns = data->next_timer_ns;
 	} else {
 		measured_ns = dev->last_residency_ns;
@@ -311,6 +321,91 @@ static inline bool menu_poll_override(uint64_t sw, int64_t residency,
 }
 
 /*
+ * menu as it was before the 4.17 tick rework (menu_retain_tick, menu_stopped_tick_timer,
+ * select_stop_tick off: the 4.16 file).  The idle loop has already stopped the tick, so
+ * select has no say over it; everything is in microseconds (unsigned int, the kernel's
+ * ktime_to_us()).  The timer's prediction, the pattern and the timer itself: the
+ * shortest wins; the latency limit is capped at the prediction over the performance
+ * multiplier; then the deepest enabled state from first_idx on that fits both.  No
+ * stopped-tick correction, no polling override, no walk down to a state that fits
+ * before the tick.
+ */
+static inline __attribute__((always_inline)) int
+menu_select_pre_4_17(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick,
+		     const uint64_t sw, unsigned nr_iowaiters)
+{
+	struct menu_cpu *data = dev->governor_data;
+	int64_t latency_req_ns = ik_latency_req(dev);
+	/* pm_qos_request(): an int of microseconds */
+	int64_t latency_req = latency_req_ns / IK_NSEC_PER_USEC;
+	if (latency_req > INT32_MAX)
+		latency_req = INT32_MAX;
+	int64_t delta_tick;
+
+	*stop_tick = true; /* the tick is the idle loop's: stopped before select */
+
+	/* No latency tolerated: state 0, before even asking for the timer. */
+	if (latency_req == 0)
+		return 0;
+
+	int64_t sleep_length_ns = ik_sleep_length(dev, &delta_tick);
+	if (sleep_length_ns < 0)
+		sleep_length_ns = 0;
+	uint32_t next_timer_us = (uint32_t)((uint64_t)sleep_length_ns / IK_NSEC_PER_USEC);
+
+	data->next_timer_ns = (uint64_t)next_timer_us * IK_NSEC_PER_USEC;
+	data->bucket = bucket_of(data->next_timer_ns, nr_iowaiters);
+
+	uint32_t predicted_us = timer_prediction_us(data->next_timer_ns,
+						    data->correction_factor[data->bucket]);
+	uint32_t expected_us = typical_interval_k(data, sw, UINT32_MAX);
+
+	if (expected_us > next_timer_us)
+		expected_us = next_timer_us;
+
+	/*
+	 * Skip a polling state 0 when the timer is far enough (beyond both 20 us and state
+	 * 1's residency) and state 1 is enabled and quick enough to leave.
+	 */
+	int first_idx = 0;
+	if (drv->state_count > 1 && (drv->states[0].flags & IK_FLAG_POLLING)) {
+		const struct ik_state *s1 = &drv->states[1];
+		uint32_t polling_threshold = s1->target_residency > 20 ? s1->target_residency : 20;
+
+		if (next_timer_us > polling_threshold && latency_req > (int64_t)s1->exit_latency &&
+		    !ik_state_disabled(dev, 1))
+			first_idx = 1;
+	}
+
+	if (predicted_us > expected_us)
+		predicted_us = expected_us;
+
+	/*
+	 * The performance multiplier: 1, plus 10 per task waiting on I/O, plus twice the
+	 * runqueue's load (until 5.0: menu_no_load), which is 0 whenever the CPU is idle.
+	 */
+	uint32_t interactivity_req = predicted_us / (1 + 10 * nr_iowaiters);
+	if ((uint64_t)latency_req > interactivity_req)
+		latency_req = interactivity_req;
+
+	int idx = -1;
+	for (int i = first_idx; i < drv->state_count; i++) {
+		const struct ik_state *s = &drv->states[i];
+
+		if (ik_state_disabled(dev, i))
+			continue;
+		if (idx == -1)
+			idx = i;
+		if (s->target_residency > predicted_us)
+			break;
+		if ((int64_t)s->exit_latency > latency_req)
+			break;
+		idx = i;
+	}
+	return idx == -1 ? 0 : idx;
+}
+
+/*
  * Pick a state.  The steps follow menu_select() one for one; see the comments at each.
  * sw is the release's switch set (dev->kernel->on).
  */
@@ -330,6 +425,15 @@ menu_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_ti
 
 	if (!ns_units) /* an int of microseconds */
 		latency_req = (int64_t)us_grain((uint64_t)latency_req);
+
+	/* 4.16: learn first, then the select of before the tick rework. */
+	if (!ik_switch_on(sw, IK_SW_MENU_RETAIN_TICK)) {
+		if (data->needs_update) {
+			menu_update(drv, dev, sw);
+			data->needs_update = false;
+		}
+		return menu_select_pre_4_17(drv, dev, stop_tick, sw, nr_iowaiters);
+	}
 
 	/*
 	 * Learn from the previous idle period.  If there was none because the entry was

@@ -18,10 +18,15 @@
  *
  * Arithmetic follows the kernel: the metrics are 32-bit unsigned (sums and products wrap
  * the same way), times are s64 nanoseconds.
+ *
+ * Before the ~5.14 rework (teo_bins off) teo was a different algorithm (hits, misses and
+ * early hits per state): src/governors/teo_legacy.c, to which every callback below hands
+ * over for such a release.
  */
 #include <stdlib.h>
 
 #include "idlekit/governor.h"
+#include "teo_legacy.h"
 
 /* The metrics below wrap exactly as the kernel's "unsigned int" ones do. */
 _Static_assert(sizeof(unsigned int) == sizeof(uint32_t), "unsigned int must be 32 bits");
@@ -192,8 +197,16 @@ static int teo_intercepts_state(const struct ik_driver *drv, const struct ik_dev
 	return idx;
 }
 
+/* The release's teo file: the 5.14 rework and later (this file) or the one before. */
+static inline bool teo_legacy(const struct ik_device *dev)
+{
+	return !ik_kernel_has(ik_kernel_or_default(dev->kernel), IK_SW_TEO_BINS);
+}
+
 static int teo_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
 {
+	if (teo_legacy(dev))
+		return ik_teo_legacy_select(drv, dev, stop_tick);
 	struct teo_cpu *cpu = dev->governor_data;
 	int64_t latency_req = ik_latency_req(dev);
 	int64_t delta_tick = dev->tick_nsec / 2; /* used if the sleep length is not asked for */
@@ -307,6 +320,10 @@ keep_tick:
 
 static void teo_reflect(struct ik_device *dev, int index)
 {
+	if (teo_legacy(dev)) {
+		ik_teo_legacy_reflect(dev, index);
+		return;
+	}
 	struct teo_cpu *cpu = dev->governor_data;
 
 	cpu->tick_wakeup = ik_got_tick(dev);
@@ -316,7 +333,8 @@ static void teo_reflect(struct ik_device *dev, int index)
 /* Fresh, zeroed metrics for this CPU. */
 static int teo_enable(const struct ik_driver *drv, struct ik_device *dev)
 {
-	(void)drv;
+	if (teo_legacy(dev))
+		return ik_teo_legacy_enable(drv, dev);
 	struct teo_cpu *cpu = calloc(1, sizeof(*cpu));
 
 	if (!cpu)
@@ -327,7 +345,10 @@ static int teo_enable(const struct ik_driver *drv, struct ik_device *dev)
 
 static void teo_disable(const struct ik_driver *drv, struct ik_device *dev)
 {
-	(void)drv;
+	if (teo_legacy(dev)) {
+		ik_teo_legacy_disable(drv, dev);
+		return;
+	}
 	free(dev->governor_data);
 	dev->governor_data = NULL;
 }

@@ -240,6 +240,8 @@ static int setup(struct run *run, const struct ik_trace_header *h, char *err, si
 		int grc = ik_govreplay_init(&c->g, o->drv, o->gov, hz, o->haltpoll, err, errlen);
 		if (grc == IK_GOVREPLAY_OK) {
 			c->g.dev.cpu = run->ready;
+			if (o->kernel)
+				c->g.dev.kernel = o->kernel;
 			grc = ik_govreplay_start(&c->g, err, errlen);
 		}
 		if (grc != IK_GOVREPLAY_OK) {

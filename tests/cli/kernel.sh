@@ -51,7 +51,13 @@ expect_usage "teo at 5.0" "$bin" govreplay -g teo -p intel-skx --kernel 5.0 -i /
 grep -q 'kernel 5.0 has no teo governor' "$tmp/err" || fail "teo at 5.0: $(cat "$tmp/err")"
 expect_usage "teo at 6.12" "$bin" govreplay -g teo -p intel-skx --kernel 6.12 -i /dev/null
 grep -q 'not implemented' "$tmp/err" || fail "teo at 6.12: $(cat "$tmp/err")"
-expect_usage "menu at 4.16" "$bin" govreplay -g menu -p intel-skx --kernel 4.16 -i /dev/null
+expect_usage "menu at 4.17 without its tick rework" "$bin" govreplay -g menu -p intel-skx --kernel 4.17 \
+	--switch menu_retain_tick=off -i /dev/null
+grep -q "menu's 4.17 tick rework is modelled as a whole" "$tmp/err" || fail "menu 4.17 mixed: $(cat "$tmp/err")"
+expect_usage "select_stop_tick off under the 4.17 loop" "$bin" govreplay -g ladder -p intel-skx \
+	--switch select_stop_tick=off -i /dev/null
+grep -q 'select_stop_tick=off needs idle_tick_governor_decides=off' "$tmp/err" ||
+	fail "select_stop_tick off alone: $(cat "$tmp/err")"
 expect_usage "sim kernel.version=5.5" "$bin" sim --set kernel.version=5.5 --set scenario.duration_ms=1 --set scenario.warmup_ms=0
 grep -q 'known releases' "$tmp/err" || fail "sim kernel.version=5.5: $(cat "$tmp/err")"
 expect_usage "sim kernel.switch" "$bin" sim --set kernel.switch.nope=on --set scenario.duration_ms=1 --set scenario.warmup_ms=0
@@ -76,6 +82,42 @@ for rel in 5.1 5.4 5.10 6.1 6.12; do
 	"$bin" sim seed000-baseline --set kernel.version=$rel --set scenario.duration_ms=5 --set scenario.warmup_ms=0 \
 		>/dev/null 2>"$tmp/err" || fail "seed000 as $rel: $(cat "$tmp/err")"
 done
+
+# ---- seed 003 as 4.16, 5.1 and 6.19 --------------------------------------------------------
+# POWER9, powernv, menu, HZ 250: 20 CPUs run a 30 us periodic task, then it stops and they
+# have nothing to do for 1.5 s.  4.16 stopped the tick on idle entry and its menu, trained
+# on short idle periods, picks stop0_lite with nothing to correct it: no CPU leaves the lite
+# state within the 1.5 s (leave_lite_ns counts the CPUs that did, and when).  5.1 and 6.19
+# keep the tick for a short prediction, so every CPU is out within a few ticks (< 50 ms).
+for rel in 4.16 5.1 6.19; do
+	"$bin" sim seed003-tick --set kernel.version=$rel --set scenario.duration_ms=1500 --json \
+		-o "$tmp/s3-$rel.json" 2>"$tmp/err" || fail "seed003 as $rel: $(cat "$tmp/err")"
+done
+lite() { # file field
+	sed -n 's/.*"leave_lite_ns": {\(.*\)}.*/\1/p' "$1" | tr ',' '\n' | sed -n "s/.*\"$2\": //p"
+}
+[ "$(lite "$tmp/s3-4.16.json" count)" = 0 ] ||
+	fail "seed003 as 4.16: $(lite "$tmp/s3-4.16.json" count) CPUs left stop0_lite within 1.5 s, expected none"
+"$bin" sim seed003-tick --set kernel.version=4.16 --set scenario.duration_ms=1500 >"$tmp/s3.txt" 2>&1
+lite_us=$(awk '$2 == "stop0_lite" {print $6}' "$tmp/s3.txt")
+[ "${lite_us:-0}" -gt 30000000 ] || fail "seed003 as 4.16: stop0_lite time ${lite_us:-?} us, expected > 20 CPUs x 1.5 s"
+for rel in 5.1 6.19; do
+	[ "$(lite "$tmp/s3-$rel.json" count)" = 20 ] ||
+		fail "seed003 as $rel: $(lite "$tmp/s3-$rel.json" count) of 20 CPUs left stop0_lite"
+	max=$(lite "$tmp/s3-$rel.json" max)
+	[ "${max:-999999999}" -lt 50000000 ] || fail "seed003 as $rel: left stop0_lite after ${max:-?} ns, expected < 50 ms"
+done
+
+# ---- replay --kernel: each governor instance and device as the release ---------------------
+trace=tests/fixtures/traces/recorded-sched.trace
+"$bin" replay $trace -g menu -p intel-skx --json -o "$tmp/r619.json" || fail "replay as 6.19"
+"$bin" replay $trace -g menu -p intel-skx --kernel 4.16 --json -o "$tmp/r416.json" || fail "replay as 4.16"
+grep -q '"menu as 4.16"' "$tmp/r416.json" || fail "replay --kernel 4.16: the run's label does not say the release"
+cmp -s "$tmp/r619.json" "$tmp/r416.json" && fail "replay --kernel 4.16: same result as 6.19"
+expect_usage "replay teo at 5.4" "$bin" replay $trace -g menu,teo -p intel-skx --kernel 5.4
+grep -q 'teo as kernel 5.4 behaves is not implemented' "$tmp/err" || fail "replay teo 5.4: $(cat "$tmp/err")"
+expect_usage "replay --kernel 3.0" "$bin" replay $trace -g menu -p intel-skx --kernel 3.0
+grep -q 'known releases' "$tmp/err" || fail "replay --kernel 3.0: $(cat "$tmp/err")"
 
 # ---- Every switch pair of the corpus differs --------------------------------------------
 # Files tests/govreplay/<gov>-sw-<name>-<variant>.csv: the variants of one name must not

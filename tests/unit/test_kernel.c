@@ -169,11 +169,48 @@ static void test_check(void **state)
 	assert_non_null(strstr(err, "teo_tick_rework=off"));
 	assert_int_equal(ik_kernel_check(&k, "menu", err, sizeof(err)), 0);
 
-	/* The 4.16 idle loop is modelled; what else 4.16 lacks is not yet. */
+	/* 4.16 runs menu and ladder; every release from 4.17 to 5.0 too. */
+	size_t nrel;
+	const unsigned *rels = ik_kernel_releases(&nrel);
+	for (size_t i = 0; i < nrel && rels[i] <= 500; i++) {
+		ik_kernel_init(&k, rels[i]);
+		assert_int_equal(ik_kernel_check(&k, "ladder", err, sizeof(err)), 0);
+		assert_int_equal(ik_kernel_check(&k, "menu", err, sizeof(err)), 0);
+	}
+
+	/* teo before its rework: the 5.10 file only, in ns, with no later teo switch. */
+	ik_kernel_init(&k, 510);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_flip(&k, "teo_tick_rework", "on", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "modelled as the 5.10 file"));
+	ik_kernel_init(&k, 510);
+	assert_int_equal(ik_kernel_flip(&k, "ns_units", "off", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
+	ik_kernel_init(&k, 504);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "teo_legacy_fixes=off"));
+	ik_kernel_init(&k, 515);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
+
+	/* menu's 4.17 tick rework only as a whole, and only in microseconds when off. */
+	ik_kernel_init(&k, 417);
+	assert_int_equal(ik_kernel_flip(&k, "menu_retain_tick", "off", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "menu", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "modelled as a whole"));
 	ik_kernel_init(&k, 416);
+	assert_int_equal(ik_kernel_flip(&k, "ns_units", "on", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "menu", err, sizeof(err)), -1);
+	assert_int_equal(ik_kernel_check(&k, "ladder", err, sizeof(err)), 0);
+	/* A select without the stop_tick word needs the idle loop that stops the tick. */
+	ik_kernel_init(&k, 619);
+	assert_int_equal(ik_kernel_flip(&k, "select_stop_tick", "off", err, sizeof(err)), 0);
 	assert_int_equal(ik_kernel_check(&k, "ladder", err, sizeof(err)), -1);
-	assert_null(strstr(err, "idle_tick_governor_decides"));
-	assert_non_null(strstr(err, "poll_time_limit=off"));
+	assert_non_null(strstr(err, "select_stop_tick=off needs idle_tick_governor_decides=off"));
+	/* The 4.16 loop under a later select is allowed: the word is then ignored. */
+	ik_kernel_init(&k, 619);
+	assert_int_equal(ik_kernel_flip(&k, "idle_tick_governor_decides", "off", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "menu", err, sizeof(err)), 0);
 
 	/* Flipping a catalogued switch is refused for the governors it concerns only. */
 	ik_kernel_init(&k, 619);

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Each release's built-in governors against that release's own governor files, decision
+# by decision.  For every release the kernel shim serves and every governor idlekit runs
+# as that release, the same generated govreplay streams go through
+#   idlekit govreplay -g G              --kernel X.Y      (idlekit's model of release X.Y)
+#   idlekit govreplay -g kernel:DIR/kX.Y/G.c --kernel X.Y (the release's own file, unmodified)
+# and the 'state,stop_tick' lines are compared.  Prints one line per release and governor:
+# agreeing lines / lines, and the first disagreeing line if any.
+#
+#   bash bench/kernel_agreement.sh KDIR [BUILD_DIR [LINES]]
+#
+# KDIR holds one folder per release, kX.Y/, with that release's
+# drivers/cpuidle/governors/*.c (and gov.h where the release has one), e.g. made with
+#   git -C LINUX-6.6 show HEAD:drivers/cpuidle/governors/menu.c > /tmp/k6.6/menu.c
+# The kernel files stay outside the project.  A release folder or governor file that is
+# missing is reported as such and skipped.  LINES (default 25000) is per stream; there is
+# one stream per table x HZ (250, 1000): intel-skx, amd-zen3, client-deep and
+# tick-residency (a polling state, deep states, a residency of exactly a tick at HZ 250),
+# and kvm-guest-haltpoll's table for haltpoll.  Exit status: 0 if every pair agrees on
+# every line, 1 if not, 2 on bad usage.
+set -u
+kdir=${1:?usage: kernel_agreement.sh KDIR [BUILD_DIR [LINES]]}
+build=${2:-build}
+lines=${3:-25000}
+here=$(cd "$(dirname "$0")/.." && pwd)
+ik="$build/idlekit"
+[ -x "$ik" ] || { echo "kernel_agreement: $ik not built" >&2; exit 2; }
+[ -d "$kdir" ] || { echo "kernel_agreement: $kdir: not a folder" >&2; exit 2; }
+plat="$here/tests/govreplay/platforms"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# A deterministic stream (Park-Miller generator, exact in awk's doubles, so every awk
+# gives the same bytes).  Per line: a timer from 0 to 20 ms in bands (sub-10 us, tens of
+# us, hundreds of us, ms) or none; an IPI on 30 % of lines, often before the timer; a
+# latency limit on 5 %; the tick already stopped on 15 %.
+gen() { # seed hz lines
+	awk -v seed="$1" -v hz="$2" -v n="$3" 'BEGIN {
+		s = seed; tick = int((1000000000 + hz / 2) / hz)
+		print "sleep_ns,tick_ns,wake_ns,latency_req_ns,tick_stopped"
+		for (i = 0; i < n; i++) {
+			band = r(10)
+			if (band == 0) sl = "-"
+			else if (band <= 2) sl = r(10000)
+			else if (band <= 4) sl = r(100000)
+			else if (band <= 6) sl = r(1000000)
+			else sl = r(20000000)
+			tk = 1 + r(tick)
+			w = r(10)
+			if (w < 3) wk = (r(2) && sl != "-") ? r(sl + 1) : r(5000000)
+			else wk = "-"
+			lat = "-"
+			if (r(20) == 0) lat = r(4) == 0 ? 0 : r(300000)
+			st = r(20) < 3 ? 1 : 0
+			print sl "," tk "," wk "," lat "," st
+		}
+	}
+	function r(m) { s = (s * 16807) % 2147483647; return int(s / 2147483647 * m) }'
+}
+
+# governors each release runs natively (teo only where idlekit models that release's teo)
+tables_for() { # governor
+	case "$1" in
+	haltpoll) echo "kvm-guest-haltpoll" ;;
+	*) echo "intel-skx amd-zen3 $plat/client-deep.ini $plat/tick-residency.ini" ;;
+	esac
+}
+
+status=0
+printf '%-8s %-9s %-22s %s\n' release governor agreement first-difference
+for rel in 5.4 5.10 5.15 6.1 6.6 6.12 6.19; do
+	d="$kdir/k$rel"
+	if [ ! -d "$d" ]; then printf '%-8s %-9s %s\n' "$rel" - "no folder $d"; continue; fi
+	for g in menu ladder haltpoll teo; do
+		f="$d/$g.c"
+		[ -f "$f" ] || { printf '%-8s %-9s %s\n' "$rel" "$g" "no file $f"; continue; }
+		# a governor idlekit does not model as this release is refused: say so, skip
+		if ! msg=$(printf 'sleep_ns,tick_ns,wake_ns\n' | "$ik" govreplay -g "$g" -p intel-skx --kernel "$rel" -q 2>&1 >/dev/null); then
+			printf '%-8s %-9s %s\n' "$rel" "$g" "not modelled: ${msg#*: }"
+			continue
+		fi
+		agree=0 total=0 first=""
+		seed=1
+		for t in $(tables_for "$g"); do
+			for hz in 250 1000; do
+				seed=$((seed + 7919))
+				in="$tmp/in-$seed.csv"
+				[ -f "$in" ] || gen "$seed" "$hz" "$lines" > "$in"
+				"$ik" govreplay -g "$g" -p "$t" --hz "$hz" --kernel "$rel" -q -i "$in" > "$tmp/a" 2> "$tmp/ea" ||
+					{ echo "kernel_agreement: $rel $g: $(cat "$tmp/ea")" >&2; exit 2; }
+				"$ik" govreplay -g "kernel:$f" -p "$t" --hz "$hz" --kernel "$rel" -q -i "$in" > "$tmp/b" 2> "$tmp/eb" ||
+					{ echo "kernel_agreement: $rel kernel:$f: $(cat "$tmp/eb")" >&2; exit 2; }
+				n=$(wc -l < "$tmp/a")
+				same=$(paste -d' ' "$tmp/a" "$tmp/b" | awk '$1 == $2' | wc -l)
+				agree=$((agree + same)) total=$((total + n))
+				if [ "$same" -ne "$n" ] && [ -z "$first" ]; then
+					l=$(paste -d' ' "$tmp/a" "$tmp/b" | awk '$1 != $2 {print NR ": idlekit " $1 ", kernel " $2; exit}')
+					first="$(basename "$t" .ini) HZ $hz line $l"
+				fi
+			done
+		done
+		[ "$agree" -eq "$total" ] || status=1
+		printf '%-8s %-9s %-22s %s\n' "$rel" "$g" "$agree / $total" "$first"
+	done
+done
+exit $status
