@@ -1,5 +1,5 @@
 /*
- * idlekit wakelat: wake-up latency of an idle CPU on the live machine (seed 002's method),
+ * idlekit wakelat: wake-up latency of an idle CPU on the live machine (a waker thread wakes it),
  * optionally under a PM QoS limit or with one idle state alone enabled on the wakee CPU.
  */
 #include <getopt.h>

@@ -2,8 +2,8 @@
  * Context switches per second, as Anton Blanchard's context_switch2 counts them: two threads
  * pinned to two CPUs (or one) hand control to each other as fast as they can.  With the
  * threads on different CPUs every hand-over wakes an idle CPU, so the rate is set by the
- * wake-up path and the idle state's exit cost (seed 002: 190k/s with HLT, 277k/s with
- * MWAIT); on one CPU it is the scheduler's switch cost.
+ * wake-up path and the idle state's exit cost (HLT against MWAIT shows it); on one CPU it is
+ * the scheduler's switch cost.
  *
  *   pipe   A writes a byte to B's pipe and reads B's answer from its own: 2 switches a round
  *   futex  the same with two futex words

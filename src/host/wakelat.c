@@ -1,5 +1,5 @@
 /*
- * Wake-up latency on the real machine, the way seed 002 measured HLT against MWAIT: a waker
+ * Wake-up latency on the real machine, the way HLT and MWAIT wake-ups are compared: a waker
  * thread and a wakee thread pinned to two CPUs; before each wake-up the wakee sits blocked
  * for a controlled idle gap, so its CPU goes idle; then the waker reads the clock and wakes
  * it, and the wakee reads the clock as soon as it runs.  The difference is the time to get

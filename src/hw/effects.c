@@ -3,10 +3,10 @@
  *
  * A core that power-gates (C6, CC6) leaves thermal and current headroom to the others,
  * which then run at a higher turbo frequency: that is why enabling deep states can raise
- * single-thread throughput (seed 004).  An SMT thread runs slower while its sibling holds
+ * single-thread throughput.  An SMT thread runs slower while its sibling holds
  * the core's resources, by running work or by idling in a state that keeps them (a
  * polling loop, POWER's stop0_lite): why a sibling stuck in a lite state costs
- * throughput (seed 003).
+ * throughput.
  */
 #include "idlekit/hw.h"
 

@@ -792,7 +792,7 @@ int ik_compare_report(FILE *out, struct ik_compare_set *const *sets, int n)
 		fprintf(out, " %*d", k == 0 ? 16 : COL_W, sets[k]->nruns);
 	fputc('\n', out);
 
-	/* Throughput in seed 000's layout: every statistic. */
+	/* Throughput in mmtests' layout: every statistic. */
 	for (int f = FIG_MB_S; f <= FIG_MSG_S; f++) {
 		if (!any_has(sets, n, RK_FIGURE, f, NULL))
 			continue;

@@ -578,7 +578,7 @@ static int plot_throughput(FILE *out, const struct ik_scenario *sc,
 	}
 	ik_svg_axes(&p);
 	ik_svg_end(&p);
-	ik_html_note(out, "Each dot is one run. Runs that split into two bands (seed 000's bimodality) show "
+	ik_html_note(out, "Each dot is one run. Runs that split into two bands (a bimodal result) show "
 		  "the system settling into one of two behaviours.");
 	free(labels);
 	free(lp);

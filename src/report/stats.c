@@ -1,5 +1,5 @@
 /*
- * Statistics across runs, the figures of mmtests' comparison tables (seed 000): min, max,
+ * Statistics across runs, the figures of mmtests' comparison tables: min, max,
  * median, arithmetic and harmonic mean, sample standard deviation and coefficient of
  * variation.  Sums are taken in the order the values are given, so the same values give the
  * same bits.

@@ -4,7 +4,7 @@
  * A header says what was simulated.  One run gets the full picture (the per-state table as
  * sysfs would show it summed over CPUs, wake latency, throughput, idle entries, governor
  * accuracy, energy); several runs get one compact line each and then a summary in the style
- * of mmtests' tables (seed 000): rows Min, Max, Median, AMean, HMean, Stddev, CoefVar%, one
+ * of mmtests' tables: rows Min, Max, Median, AMean, HMean, Stddev, CoefVar%, one
  * column per figure.  Every column header carries its unit.
  *
  * Tables are built as grids of cells first, so every column can be as wide as its widest
