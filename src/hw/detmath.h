@@ -22,6 +22,8 @@
 #endif
 
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #define IK_LN2_HI 6.93147180369123816490e-01 /* ln 2, high 32 bits (exact times small k) */
 #define IK_LN2_LO 1.90821492927058770002e-10 /* ln 2 - IK_LN2_HI */
@@ -58,6 +60,22 @@ static inline double ik_det_log(double x)
 }
 
 /*
+ * p * 2^k, as ldexp(p, k) gives it, for p in [0.5, 2) (ik_det_exp's polynomial): for k in
+ * [-1020, 1020] the product is a normal number, so multiplying by 2^k built from its bits is
+ * exact and equal to ldexp's result; outside that range (overflow, subnormals) ldexp itself.
+ * The multiplication costs a few instructions where the library call costs dozens.
+ */
+static inline double ik_det_scale2(double p, int k)
+{
+	if (k < -1020 || k > 1020)
+		return ldexp(p, k);
+	uint64_t bits = (uint64_t)(k + 1023) << 52;
+	double two_k;
+	memcpy(&two_k, &bits, sizeof(two_k));
+	return p * two_k;
+}
+
+/*
  * e^x.  x = k ln 2 + r with |r| <= ln 2 / 2; e^r by its Taylor series to r^14/14! (the next
  * term is below 1e-17 relative), with the coefficients 1/n! as constants and Estrin's
  * scheme as in ik_det_log, the 1 added last (within 1 ulp of libm), then scaled by 2^k.  Overflows to HUGE_VAL above 709.78,
@@ -78,7 +96,7 @@ static inline double ik_det_exp(double x)
 	double b = (1.0 / 24 + r * (1.0 / 120)) + r2 * (1.0 / 720 + r * (1.0 / 5040));
 	double c = (1.0 / 40320 + r * (1.0 / 362880)) + r2 * (1.0 / 3628800 + r * (1.0 / 39916800));
 	double d = (1.0 / 479001600 + r * (1.0 / 6227020800.0)) + r2 * (1.0 / 87178291200.0);
-	return ldexp(1.0 + ((a + r4 * b) + r8 * (c + r4 * d)), (int)k); /* 1 added last */
+	return ik_det_scale2(1.0 + ((a + r4 * b) + r8 * (c + r4 * d)), (int)k); /* 1 added last */
 }
 
 #endif

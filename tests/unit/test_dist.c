@@ -102,6 +102,23 @@ static void detmath_matches_libm(void **state)
 	assert_true(isnan(ik_det_log(-1.0)));
 }
 
+/* ik_det_scale2 (ik_det_exp's scaling by 2^k without the library call) is ldexp to the
+   bit: every k, in and beyond the range where it multiplies, for mantissas across
+   [0.5, 2), including the ends. */
+static void det_scale2_is_ldexp(void **state)
+{
+	(void)state;
+	const double ps[] = { 0.5, 0.70710678118654752, 0.9999999999999999, 1.0,
+			      1.0000000000000002, 1.2345678901234567, 1.4142135623730951,
+			      1.9999999999999998 };
+	for (int k = -1080; k <= 1030; k++) {
+		for (size_t j = 0; j < sizeof(ps) / sizeof(ps[0]); j++) {
+			double a = ik_det_scale2(ps[j], k), b = ldexp(ps[j], k);
+			assert_memory_equal(&a, &b, sizeof(a));
+		}
+	}
+}
+
 /* ---- dist parse / format -------------------------------------------------------------- */
 
 static void dist_parse_each_kind(void **state)
@@ -401,6 +418,7 @@ int main(void)
 		cmocka_unit_test(rng_known_values),
 		cmocka_unit_test(rng_unit_normal_exp_moments),
 		cmocka_unit_test(detmath_matches_libm),
+		cmocka_unit_test(det_scale2_is_ldexp),
 		cmocka_unit_test(dist_parse_each_kind),
 		cmocka_unit_test(dist_format_roundtrip),
 		cmocka_unit_test(dist_parse_errors),
