@@ -22,10 +22,42 @@
 #endif
 
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #define IK_LN2_HI 6.93147180369123816490e-01 /* ln 2, high 32 bits (exact times small k) */
 #define IK_LN2_LO 1.90821492927058770002e-10 /* ln 2 - IK_LN2_HI */
 #define IK_LOG2E 1.44269504088896338700e+00
+
+/*
+ * frexp(x, e) for a finite x > 0, from the bits for a normal x (the exponent field
+ * rebased to [0.5, 1), which is what frexp returns), the library for a subnormal one.
+ * Both exact, so the same; the bits cost a few instructions where the call costs a dozen.
+ */
+static inline double ik_det_frexp(double x, int *e)
+{
+	uint64_t bits;
+	memcpy(&bits, &x, sizeof(bits));
+	int field = (int)(bits >> 52 & 0x7ff);
+	if (field == 0 || field == 0x7ff)
+		return frexp(x, e);
+	*e = field - 1022;
+	bits = (bits & ~((uint64_t)0x7ff << 52)) | (uint64_t)1022 << 52;
+	double m;
+	memcpy(&m, &bits, sizeof(m));
+	return m;
+}
+
+/* floor(y) for |y| < 2^52 by truncation to an integer and a step down for a negative
+   fraction: exact, so equal to floor(y) (a zero's sign aside, which no caller sees: it
+   only multiplies and converts it to int); floor itself for larger |y| or NaN. */
+static inline double ik_det_floor(double y)
+{
+	if (!(y > -4503599627370496.0 && y < 4503599627370496.0))
+		return floor(y);
+	double t = (double)(int64_t)y;
+	return t > y ? t - 1.0 : t;
+}
 
 /*
  * Natural logarithm of x > 0 (returns -HUGE_VAL for 0 and NAN for negative or NaN input).
@@ -42,7 +74,7 @@ static inline double ik_det_log(double x)
 	if (isinf(x))
 		return x;
 	int e;
-	double m = frexp(x, &e); /* [0.5, 1) */
+	double m = ik_det_frexp(x, &e); /* [0.5, 1) */
 	if (m < 0.70710678118654752440) {
 		m *= 2.0;
 		e -= 1;
@@ -55,6 +87,22 @@ static inline double ik_det_log(double x)
 	double series = (a + z4 * b) + z8 * (c + z4 * (1.0 / 25));
 	double log_m = 2.0 * f * series;
 	return ((double)e * IK_LN2_LO + log_m) + (double)e * IK_LN2_HI;
+}
+
+/*
+ * p * 2^k, as ldexp(p, k) gives it, for p in [0.5, 2) (ik_det_exp's polynomial): for k in
+ * [-1020, 1020] the product is a normal number, so multiplying by 2^k built from its bits is
+ * exact and equal to ldexp's result; outside that range (overflow, subnormals) ldexp itself.
+ * The multiplication costs a few instructions where the library call costs dozens.
+ */
+static inline double ik_det_scale2(double p, int k)
+{
+	if (k < -1020 || k > 1020)
+		return ldexp(p, k);
+	uint64_t bits = (uint64_t)(k + 1023) << 52;
+	double two_k;
+	memcpy(&two_k, &bits, sizeof(two_k));
+	return p * two_k;
 }
 
 /*
@@ -71,14 +119,14 @@ static inline double ik_det_exp(double x)
 		return HUGE_VAL;
 	if (x < -745.2)
 		return 0.0;
-	double k = floor(x * IK_LOG2E + 0.5);
+	double k = ik_det_floor(x * IK_LOG2E + 0.5);
 	double r = (x - k * IK_LN2_HI) - k * IK_LN2_LO;
 	double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
 	double a = r + r2 * (1.0 / 2 + r * (1.0 / 6));
 	double b = (1.0 / 24 + r * (1.0 / 120)) + r2 * (1.0 / 720 + r * (1.0 / 5040));
 	double c = (1.0 / 40320 + r * (1.0 / 362880)) + r2 * (1.0 / 3628800 + r * (1.0 / 39916800));
 	double d = (1.0 / 479001600 + r * (1.0 / 6227020800.0)) + r2 * (1.0 / 87178291200.0);
-	return ldexp(1.0 + ((a + r4 * b) + r8 * (c + r4 * d)), (int)k); /* 1 added last */
+	return ik_det_scale2(1.0 + ((a + r4 * b) + r8 * (c + r4 * d)), (int)k); /* 1 added last */
 }
 
 #endif

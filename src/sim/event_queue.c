@@ -155,6 +155,20 @@ int ik_eq_pop(struct ik_event_queue *q, int64_t *t)
 	return id;
 }
 
+int ik_eq_pop_until(struct ik_event_queue *q, int64_t until, int64_t *t)
+{
+	if (q->vacant_root)
+		fill_vacant_root(q);
+	if (q->size == 0 || q->heap[0].expires > until)
+		return -1;
+	int id = q->heap[0].id;
+	*t = q->heap[0].expires;
+	q->pos[id] = -1;
+	q->size--;
+	q->vacant_root = true;
+	return id;
+}
+
 int64_t ik_eq_peek_time(struct ik_event_queue *q)
 {
 	if (q->vacant_root)

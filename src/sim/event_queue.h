@@ -55,6 +55,9 @@ static inline int64_t ik_eq_expires(const struct ik_event_queue *q, int id)
 }
 /* Earliest timer: its id (and time in *t), disarmed; -1 when none is armed. */
 int ik_eq_pop(struct ik_event_queue *q, int64_t *t);
+/* The earliest timer if it expires at or before `until`: as ik_eq_pop; else -1 and
+   nothing changes (one look at the heap instead of ik_eq_peek_time's and ik_eq_pop's). */
+int ik_eq_pop_until(struct ik_event_queue *q, int64_t until, int64_t *t);
 /* Time of the earliest timer without removing it; INT64_MAX when none. */
 int64_t ik_eq_peek_time(struct ik_event_queue *q);
 

@@ -208,7 +208,7 @@ static void dispatch(struct ik_sim *s, int id)
 
 	if (id < cpu_timers) {
 		int cpu = id / CPU_TIMERS;
-		switch ((enum cpu_timer)(id % CPU_TIMERS)) {
+		switch ((enum cpu_timer)(id - cpu * CPU_TIMERS)) {
 		case TIMER_TICK:
 			sim_cpu_tick(s, cpu);
 			break;
@@ -388,9 +388,7 @@ int ik_sim_run(const struct ik_scenario *sc, uint64_t seed, struct ik_run_result
 
 	for (;;) {
 		int64_t t;
-		if (ik_eq_peek_time(&s->eq) > end)
-			break;
-		int id = ik_eq_pop(&s->eq, &t);
+		int id = ik_eq_pop_until(&s->eq, end, &t);
 		if (id < 0)
 			break;
 		s->now = t;

@@ -102,6 +102,49 @@ static void detmath_matches_libm(void **state)
 	assert_true(isnan(ik_det_log(-1.0)));
 }
 
+/* ik_det_scale2 (ik_det_exp's scaling by 2^k without the library call) is ldexp to the
+   bit: every k, in and beyond the range where it multiplies, for mantissas across
+   [0.5, 2), including the ends. */
+static void det_scale2_is_ldexp(void **state)
+{
+	(void)state;
+	const double ps[] = { 0.5, 0.70710678118654752, 0.9999999999999999, 1.0,
+			      1.0000000000000002, 1.2345678901234567, 1.4142135623730951,
+			      1.9999999999999998 };
+	for (int k = -1080; k <= 1030; k++) {
+		for (size_t j = 0; j < sizeof(ps) / sizeof(ps[0]); j++) {
+			double a = ik_det_scale2(ps[j], k), b = ldexp(ps[j], k);
+			assert_memory_equal(&a, &b, sizeof(a));
+		}
+	}
+}
+
+/* ik_det_frexp and ik_det_floor (the bit-level replacements inside ik_det_log and
+   ik_det_exp) agree with the library exactly: normal, subnormal and boundary inputs. */
+static void det_frexp_floor_are_exact(void **state)
+{
+	(void)state;
+	const double xs[] = { 1.0, 0.5, 0.75, 1.5, 2.0, 3.0, 1e-300, 4.9e-324, 2.2250738585072014e-308,
+			      2.225073858507201e-308, 1e300, 1.7976931348623157e308, 0.1, 123456.789 };
+	for (size_t j = 0; j < sizeof(xs) / sizeof(xs[0]); j++) {
+		int e1, e2;
+		double a = ik_det_frexp(xs[j], &e1), b = frexp(xs[j], &e2);
+		assert_memory_equal(&a, &b, sizeof(a));
+		assert_int_equal(e1, e2);
+	}
+	for (double x = 1e-310; x < 1e308; x *= 1.37) {
+		int e1, e2;
+		double a = ik_det_frexp(x, &e1), b = frexp(x, &e2);
+		assert_true(a == b && e1 == e2);
+	}
+	const double ys[] = { 0.0, 0.3, -0.3, 1.0, -1.0, 1.5, -1.5, 1073.9, -1074.2, 0.9999999999999999,
+			      -0.9999999999999999, 4503599627370495.5, -4503599627370495.5, 1e300, -1e300 };
+	for (size_t j = 0; j < sizeof(ys) / sizeof(ys[0]); j++)
+		assert_true(ik_det_floor(ys[j]) == floor(ys[j]));
+	for (double y = -1100.0; y < 1100.0; y += 0.0137)
+		assert_true(ik_det_floor(y) == floor(y));
+}
+
 /* ---- dist parse / format -------------------------------------------------------------- */
 
 static void dist_parse_each_kind(void **state)
@@ -401,6 +444,8 @@ int main(void)
 		cmocka_unit_test(rng_known_values),
 		cmocka_unit_test(rng_unit_normal_exp_moments),
 		cmocka_unit_test(detmath_matches_libm),
+		cmocka_unit_test(det_scale2_is_ldexp),
+		cmocka_unit_test(det_frexp_floor_are_exact),
 		cmocka_unit_test(dist_parse_each_kind),
 		cmocka_unit_test(dist_format_roundtrip),
 		cmocka_unit_test(dist_parse_errors),

@@ -42,6 +42,16 @@ static void test_matches_reference(void **state)
 		} else if (op == 2) {
 			ik_eq_cancel(&q, id);
 			armed[id] = 0;
+		} else if ((x >> 40) & 1) { /* pop only up to a time (the simulator's loop) */
+			int64_t when, until = (int64_t)((x >> 44) % 1000);
+			int want = ref_min(t, armed);
+			if (want >= 0 && t[want] > until)
+				want = -1;
+			assert_int_equal(ik_eq_pop_until(&q, until, &when), want);
+			if (want >= 0) {
+				assert_int_equal(when, t[want]);
+				armed[want] = 0;
+			}
 		} else {
 			int64_t when;
 			int want = ref_min(t, armed);
