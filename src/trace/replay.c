@@ -307,11 +307,14 @@ static int finish(struct run *run)
 		entry_exit += c->entry_exit_ns;
 		state_mw_ns += c->state_mw_ns;
 	}
-	r->measured_ns = span + late;
+	/* saturating: a trace's times may be anywhere in int64 (found by fuzz_trace) */
+	if (__builtin_add_overflow(span, late, &r->measured_ns))
+		r->measured_ns = INT64_MAX;
 	r->idle_ns = idle;
-	r->busy_ns = (int64_t)rp->cpus * r->measured_ns - idle;
-	if (r->busy_ns < 0)
-		r->busy_ns = 0;
+	int64_t all_ns;
+	if (__builtin_mul_overflow((int64_t)rp->cpus, r->measured_ns, &all_ns))
+		all_ns = INT64_MAX;
+	r->busy_ns = all_ns > idle ? all_ns - idle : 0;
 	r->idle_entries = rp->entries;
 	r->wakeups = r->wake_latency.count;
 	memcpy(r->idle_hist, rp->hist, sizeof(r->idle_hist));
