@@ -7,6 +7,8 @@
 
 void ik_json_string(FILE *out, const char *s, size_t maxlen)
 {
+	if (!s) /* no value: an empty string */
+		s = "";
 	size_t n = strnlen(s, maxlen);
 	const unsigned char *p = (const unsigned char *)s;
 	fputc('"', out);
@@ -90,6 +92,8 @@ void ik_json_string(FILE *out, const char *s, size_t maxlen)
 
 void ik_csv_text(FILE *out, const char *s, size_t maxlen)
 {
+	if (!s) /* no value: an empty field */
+		return;
 	size_t n = strnlen(s, maxlen);
 	bool needs_quotes = false;
 	for (size_t i = 0; i < n; i++)
