@@ -92,6 +92,10 @@ struct ik_idle_inputs {
 	int64_t latency_req_ns;  /* cpuidle_governor_latency_req() */
 	int64_t now_ns;          /* local_clock(): the world's time (kernel-source governors) */
 	unsigned nr_iowaiters;   /* nr_iowait_cpu(): tasks of this CPU waiting on I/O (menu < 6.13) */
+	/* sched_cpu_util() and arch_scale_cpu_capacity() (teo 6.3-6.10 compares the two); the
+	   host fills cpu_util, ik_device_init sets the capacity to SCHED_CAPACITY_SCALE (1024) */
+	unsigned long cpu_util;
+	unsigned long cpu_capacity;
 };
 
 /* Module parameters of the haltpoll governor (drivers/cpuidle/governors/haltpoll.c). */

@@ -13,6 +13,7 @@ void ik_device_init(struct ik_device *dev, const struct ik_driver *drv, int cpu,
 	dev->in.latency_req_ns = IK_LATENCY_REQ_NONE_NS;
 	dev->in.sleep_length_ns = IK_KTIME_MAX;
 	dev->in.delta_next_ns = dev->tick_nsec;
+	dev->in.cpu_capacity = 1024; /* SCHED_CAPACITY_SCALE */
 	for (int i = 0; i < drv->state_count; i++) {
 		if (drv->states[i].flags & IK_FLAG_UNUSABLE)
 			dev->states_usage[i].disable |= IK_DISABLE_DRIVER;
