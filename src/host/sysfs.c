@@ -269,6 +269,17 @@ int ik_sysfs_parse_dump(const char *origin, const char *text, size_t len, struct
 			dump_fail(err, errlen, origin, line, "expected text, found a NUL byte", p, n);
 			goto bad;
 		}
+		const char *ctl = p;
+		while (ctl < stop && ((unsigned char)*ctl >= 0x20 || *ctl == '\t'))
+			ctl++;
+		if (ctl < stop) {
+			/* no sysfs file holds one, and a value written back could not keep it */
+			char what[80];
+			snprintf(what, sizeof(what), "expected printable text, found the control "
+				 "character 0x%02x", (unsigned)(unsigned char)*ctl);
+			dump_fail(err, errlen, origin, line, what, p, n);
+			goto bad;
+		}
 		char *bar1 = strchr(p, '|');
 		char *bar2 = bar1 ? strchr(bar1 + 1, '|') : NULL;
 		if (!bar2) {

@@ -131,15 +131,25 @@ int ik_sysfs_write_dump(const struct ik_sysfs *fs, FILE *out, int *skipped, char
 		names_free(&top);
 		return -1;
 	}
-	/* Without a 'present' file the CPUs are the cpuN entries, and one with none of the
-	   files written would vanish: write the list they make instead, marked as such. */
-	struct ik_cpuset dirs, online;
-	bool have_present = false;
+	/* The CPUs a reader sees are the 'present' list and the cpuN directories together; a
+	   cpuN with none of the files written would vanish.  Unless a 'present' file lists
+	   exactly those CPUs, write the list they make instead, marked as such. */
+	struct ik_cpuset cpus, online;
+	bool present_listed = false, keep_present = false;
 	for (size_t i = 0; i < top.n; i++)
-		have_present |= !strcmp(top.v[i], "present");
-	if (!have_present && ik_host_cpus(fs, &dirs, &online, NULL, 0) != 0)
-		ik_cpuset_clear(&dirs);
-	if (!have_present && ik_cpuset_count(&dirs) && collect("present", &top)) {
+		present_listed |= !strcmp(top.v[i], "present");
+	bool known = ik_host_cpus(fs, &cpus, &online, NULL, 0) == 0;
+	if (present_listed && !ik_sysfs_is_dir(fs, "present")) {
+		char v[8192];
+		struct ik_cpuset listed;
+		keep_present = !known; /* unreadable as a list: leave it as it is */
+		if (known && ik_sysfs_read(fs, "present", v, sizeof(v), NULL, 0) == IK_SYSFS_OK &&
+		    ik_cpulist_parse(v, IK_HOST_CPU_MAX, true, &listed, NULL, 0) == 0)
+			keep_present = ik_cpuset_equal(&listed, &cpus);
+	}
+	if (!known)
+		ik_cpuset_clear(&cpus);
+	if (!present_listed && ik_cpuset_count(&cpus) && collect("present", &top)) {
 		snprintf(err, errlen, "out of memory");
 		names_free(&top);
 		return -1;
@@ -150,11 +160,14 @@ int ik_sysfs_write_dump(const struct ik_sysfs *fs, FILE *out, int *skipped, char
 	for (size_t i = 0; i < top.n && rc == 0; i++) {
 		const char *name = top.v[i];
 		char rel[4096];
-		if (!strcmp(name, "present") && !have_present) {
+		if (!strcmp(name, "present") && !keep_present) {
+			if (!ik_cpuset_count(&cpus))
+				continue;
 			char list[8192];
-			ik_cpuset_format(&dirs, list, sizeof(list));
-			fprintf(out, "# no 'present' file in %s: the list its cpuN directories make\n"
-				     "ro|%s/present|%s\n", ik_sysfs_origin(fs), CPU_DIR, list);
+			ik_cpuset_format(&cpus, list, sizeof(list));
+			fprintf(out, "# %s 'present' file in %s: the list of its CPUs and cpuN "
+				     "directories\n" "ro|%s/present|%s\n", present_listed ?
+				     "an incomplete or unreadable" : "no", ik_sysfs_origin(fs), CPU_DIR, list);
 		} else if (!strcmp(name, "online") || !strcmp(name, "present") || !strcmp(name, "possible") ||
 		    !strcmp(name, "offline") || !strcmp(name, "cpuidle")) {
 			rc = write_tree(&w, name);
