@@ -1,4 +1,5 @@
 /* The read-only view of a cpu tree: dumps (every error names its line) and directories. */
+#define _GNU_SOURCE /* open_memstream */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -164,6 +165,9 @@ static void dump_errors(void **state)
 	parse_bad(P "cpu0/|0\n", "t.txt:1");
 	parse_bad(P "cpu0/online|1\n" P "cpu0/online/x|1\n", "t.txt:2: /sys/devices/system/cpu/"
 		  "cpu0/online is a file (line 1) and a directory");
+	/* no sysfs value holds a control character (a CRLF line end is fine, above) */
+	parse_bad(P "cpuidle/current_driver|intel_idle\rx\n", "t.txt:1: expected printable text, "
+		  "found the control character 0x0d");
 	char nul[] = P "a|x\0y\n";
 	struct ik_sysfs *fs = NULL;
 	char err[IK_HOST_ERR_LEN] = "";
@@ -177,6 +181,31 @@ static void dump_errors(void **state)
 	/* Files */
 	assert_int_equal(ik_sysfs_open_dump("/nonexistent/dump.txt", &fs, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "/nonexistent/dump.txt: cannot open"));
+}
+
+/* A dump written back lists every CPU its reader saw, though the 'present' file lacks one
+   and the CPU's only file is not one the writer keeps. */
+static void dump_write_present(void **state)
+{
+	(void)state;
+	static const char *const inputs[] = {
+		"ro|/sys/devices/system/cpu/present|\n" P "cpu3/other|1\n",
+		P "present/x|1\n" P "cpu3/other|1\n",
+		P "cpu3/other|1\n",
+	};
+	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+		struct ik_sysfs *fs = parse_ok(inputs[i]);
+		char *text = NULL, err[IK_HOST_ERR_LEN] = "";
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		assert_non_null(f);
+		assert_int_equal(ik_sysfs_write_dump(fs, f, NULL, err, sizeof(err)), 0);
+		fclose(f);
+		if (!strstr(text, "\nro|/sys/devices/system/cpu/present|3\n"))
+			fail_msg("input %zu: no 'present' line listing CPU 3 in:\n%s", i, text);
+		free(text);
+		ik_sysfs_close(fs);
+	}
 }
 
 static void tree(void **state)
@@ -226,7 +255,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(dump_lines),	cmocka_unit_test(dump_listing),
 		cmocka_unit_test(dump_numbers), cmocka_unit_test(dump_errors),
-		cmocka_unit_test(tree),
+		cmocka_unit_test(dump_write_present), cmocka_unit_test(tree),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
