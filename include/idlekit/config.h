@@ -36,9 +36,12 @@ const char *ik_config_origin_name(enum ik_config_origin o);
 struct ik_config_entry {
 	char section[IK_CONFIG_SECTION_LEN];
 	char key[IK_CONFIG_KEY_LEN];
-	/* the value as INI text; has_value false = a platform default the reader derives
-	   when the key is absent (a state's desc, its exit cost, ...): no text to show */
+	/* the value as INI text; has_value false = nothing to record (no workload file, a
+	   platform section the platform lacks) */
 	bool has_value;
+	/* a value the reader derived because the key was absent (a state's desc, its exit
+	   cost, ...): recorded, and printed by --print-config as a comment */
+	bool implicit;
 	char value[IK_CONFIG_VALUE_LEN];
 	enum ik_config_origin origin;
 };

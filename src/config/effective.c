@@ -163,6 +163,20 @@ int ik_config_emit(struct ik_config *cfg, const char *section, const char *key,
 	return put(cfg->entry, &cfg->n, section, key, value, origin, msg, sizeof(msg));
 }
 
+int ik_config_emit_derived(struct ik_config *cfg, const char *section, const char *key,
+			   const char *value)
+{
+	if (!cfg)
+		return 0;
+	bool given = ik_config_given(cfg, section, key) != NULL;
+	if (ik_config_emit(cfg, section, key, value, IK_ORIGIN_DERIVED))
+		return -1;
+	struct ik_config_entry *e = find(cfg->entry, cfg->n, section, key);
+	if (e)
+		e->implicit = !given && value;
+	return 0;
+}
+
 /* A value that reads back the same from a "key = value" line: no " ;" (a comment there),
    no line end, and short enough for the reader's line buffer. */
 #define MAX_LINE 190
@@ -193,7 +207,10 @@ int ik_config_print_ini(FILE *out, const struct ik_config *cfg, const char *comm
 			section = e->section;
 		}
 		if (!e->has_value)
-			fprintf(out, "; %s: the reader's default (derived from the keys above)\n", e->key);
+			fprintf(out, "; %s: not set (nothing to record)\n", e->key);
+		else if (e->implicit)
+			fprintf(out, "; %s = %s   (not given: the reader's default)\n", e->key,
+				e->value);
 		else if (!printable(e))
 			fprintf(out, "; %s: this value cannot be written back in an INI line\n",
 				e->key);
@@ -204,7 +221,7 @@ int ik_config_print_ini(FILE *out, const struct ik_config *cfg, const char *comm
 	for (int i = 0; i < cfg->n; i++) {
 		const struct ik_config_entry *e = &cfg->entry[i];
 		char tag[12];
-		if (!e->has_value || e->origin == IK_ORIGIN_SCENARIO || !printable(e))
+		if (!e->has_value || e->implicit || e->origin == IK_ORIGIN_SCENARIO || !printable(e))
 			continue;
 		value_tag(e->value, tag);
 		fprintf(out, "%s.%s = %s %s\n", e->section, e->key, ik_config_origin_name(e->origin),

@@ -21,10 +21,19 @@ int ik_config_carry(struct ik_config *cfg, const char *section, const char *key,
 int ik_config_origin_parse(const char *name, size_t len, enum ik_config_origin *out);
 /*
  * The next key of the effective configuration: the given value and origin if the key was
- * given, else default_value (NULL = a default the reader derives) with default_origin.
- * 0, or -1 when the configuration is full (cannot happen with the built-in tables).
+ * given, else default_value (NULL = nothing to record: the key has no value) with
+ * default_origin.  0, or -1 when the configuration is full (cannot happen with the built-in
+ * tables).
  */
 int ik_config_emit(struct ik_config *cfg, const char *section, const char *key,
 		   const char *default_value, enum ik_config_origin default_origin);
+/*
+ * The same for a key whose default the reader derives when it is absent (a state's exit
+ * cost from its latency, say): `value` is what it derived, recorded with origin derived and
+ * marked implicit, so that --print-config shows it as a comment and the printed file lets the
+ * reader derive it again (from edited keys too).  NULL = a section the platform lacks.
+ */
+int ik_config_emit_derived(struct ik_config *cfg, const char *section, const char *key,
+			   const char *value);
 
 #endif

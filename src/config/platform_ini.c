@@ -1330,18 +1330,241 @@ const char *ik_vendor_name(enum ik_cpu_vendor v)
 
 /* ---- the effective configuration --------------------------------------------------- */
 
-static int emit_section(struct ik_platform_reader *r, int kind, const char *section)
+/* The shortest decimal text that reads back as x. */
+static void format_real(double x, char *buf, size_t len)
 {
-	for (int k = 0; k < kind_keys[kind].nkeys; k++)
-		if (ik_config_emit(r->cfg, section, kind_keys[kind].keys[k], NULL, IK_ORIGIN_DEFAULT))
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, x);
+		if (strtod(buf, NULL) == x)
+			return;
+	}
+}
+
+static void format_flags(unsigned flags, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]) && used < len; i++)
+		if (flags & flag_names[i].flag)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " " : "",
+						 flag_names[i].name);
+	if (!buf[0])
+		snprintf(buf, len, "none");
+}
+
+static void format_opal_flags(uint32_t flags, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(opal_flag_names) / sizeof(opal_flag_names[0]) && used < len;
+	     i++)
+		if (flags & opal_flag_names[i].flag)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " " : "",
+						 opal_flag_names[i].name);
+	if (!buf[0])
+		snprintf(buf, len, "none");
+}
+
+static const char *yes_no(bool b)
+{
+	return b ? "yes" : "no";
+}
+
+/*
+ * The value the platform runs with for one key of one section, as INI text the reader
+ * takes back (a switch per key table: the compiler names a new key without a case).
+ */
+static void format_platform(const struct ik_platform *p, enum platform_key k, char *buf,
+			    size_t len)
+{
+	switch (k) {
+	case PK_NAME: snprintf(buf, len, "%s", p->name); return;
+	case PK_DESCRIPTION: snprintf(buf, len, "%s", p->description); return;
+	case PK_SOURCE: snprintf(buf, len, "%s", p->source); return;
+	case PK_PACKAGES: snprintf(buf, len, "%d", p->packages); return;
+	case PK_CORES_PER_PACKAGE: snprintf(buf, len, "%d", p->cores_per_package); return;
+	case PK_THREADS_PER_CORE: snprintf(buf, len, "%d", p->threads_per_core); return;
+	case PK_CORES_PER_LLC: snprintf(buf, len, "%d", p->cores_per_llc); return;
+	case PK_IPI_NS: ik_dist_format(&p->ipi_ns, buf, len); return;
+	case PK_POLL_WAKE_NS: snprintf(buf, len, "%" PRId64, p->poll_wake_ns); return;
+	case PK_CONTEXT_SWITCH_NS: snprintf(buf, len, "%" PRId64, p->context_switch_ns); return;
+	case PK_ACTIVE_POWER_MW: snprintf(buf, len, "%d", p->active_power_mw); return;
+	case PK_COUNT: break;
+	}
+	buf[0] = '\0';
+}
+
+static void format_state(const struct ik_platform_reader *r, int i, enum state_key k, char *buf,
+			 size_t len)
+{
+	const struct ik_hw_state *s = &r->p->states[i];
+	switch (k) {
+	case SK_NAME: snprintf(buf, len, "%s", s->name); return;
+	case SK_DESC: snprintf(buf, len, "%s", s->desc); return;
+	case SK_LATENCY_US: snprintf(buf, len, "%" PRIu32, s->latency_us); return;
+	case SK_RESIDENCY_US: snprintf(buf, len, "%" PRIu32, s->residency_us); return;
+	case SK_METHOD: snprintf(buf, len, "%s", ik_method_name(s->method)); return;
+	case SK_HINT: snprintf(buf, len, "0x%" PRIx32, s->hint); return;
+	case SK_FLAGS: format_flags(s->flags, buf, len); return;
+	case SK_POWER_MW: snprintf(buf, len, "%d", s->power_mw); return;
+	case SK_ENTRY_NS: ik_dist_format(&s->entry, buf, len); return;
+	case SK_EXIT_NS: ik_dist_format(&r->exit_ns[i], buf, len); return;
+	case SK_EXIT_IPI_NS: ik_dist_format(&s->exit[IK_WAKE_IPI], buf, len); return;
+	case SK_EXIT_TIMER_NS: ik_dist_format(&s->exit[IK_WAKE_TIMER], buf, len); return;
+	case SK_EXIT_IRQ_NS: ik_dist_format(&s->exit[IK_WAKE_IRQ], buf, len); return;
+	case SK_NEEDS_IPI: snprintf(buf, len, "%s", yes_no(s->needs_ipi)); return;
+	case SK_IN_TABLE: snprintf(buf, len, "%s", yes_no(!s->unlisted)); return;
+	case SK_LITE: snprintf(buf, len, "%s", yes_no(r->p->effects.state_lite[i])); return;
+	case SK_CORE_OFF: snprintf(buf, len, "%s", yes_no(r->p->effects.state_core_off[i])); return;
+	case SK_COUNT: break;
+	}
+	buf[0] = '\0';
+}
+
+static void format_cpuid(const struct ik_cpuid *c, enum cpuid_key k, char *buf, size_t len)
+{
+	switch (k) {
+	case CK_VENDOR: snprintf(buf, len, "%s", ik_vendor_name(c->vendor)); return;
+	case CK_FAMILY: snprintf(buf, len, "0x%x", (unsigned)c->family); return;
+	case CK_MODEL: snprintf(buf, len, "0x%02x", (unsigned)c->model); return;
+	case CK_MWAIT: snprintf(buf, len, "%s", yes_no(c->mwait)); return;
+	case CK_MONITOR_BUG: snprintf(buf, len, "%s", yes_no(c->monitor_bug)); return;
+	case CK_ARAT: snprintf(buf, len, "%s", yes_no(c->arat)); return;
+	case CK_ZEN: snprintf(buf, len, "%s", yes_no(c->zen)); return;
+	case CK_AMD_E400: snprintf(buf, len, "%s", yes_no(c->amd_e400)); return;
+	case CK_AMD_APIC_C1E: snprintf(buf, len, "%s", yes_no(c->amd_apic_c1e)); return;
+	case CK_HYPERVISOR:
+		snprintf(buf, len, "%s", (unsigned)c->hypervisor < 3 ? hypervisor_names[c->hypervisor] : "?");
+		return;
+	case CK_KVM_HINT_REALTIME: snprintf(buf, len, "%s", yes_no(c->kvm_hint_realtime)); return;
+	case CK_CPUID5_ECX: snprintf(buf, len, "0x%" PRIx32, c->cpuid5_ecx); return;
+	case CK_CPUID5_EDX: snprintf(buf, len, "0x%" PRIx32, c->cpuid5_edx); return;
+	case CK_COUNT: break;
+	}
+	buf[0] = '\0';
+}
+
+static void format_acpi(const struct ik_acpi *a, enum acpi_key k, char *buf, size_t len)
+{
+	switch (k) {
+	case AK_CST_CONTROL: snprintf(buf, len, "%s", a->cst_control ? "ok" : "fail"); return;
+	case AK_PBLK: snprintf(buf, len, "0x%" PRIx32, a->pblk); return;
+	case AK_C2_LATENCY_US: snprintf(buf, len, "%" PRIu32, a->c2_latency_us); return;
+	case AK_C3_LATENCY_US: snprintf(buf, len, "%" PRIu32, a->c3_latency_us); return;
+	case AK_C2_MP_SUPPORTED: snprintf(buf, len, "%s", yes_no(a->c2_mp_supported)); return;
+	case AK_WBINVD: snprintf(buf, len, "%s", yes_no(a->wbinvd)); return;
+	case AK_PM_TIMER_PORT: snprintf(buf, len, "0x%" PRIx32, a->pm_timer_port); return;
+	case AK_PM_TIMER_READ_NS: ik_dist_format(&a->pm_timer_read, buf, len); return;
+	case AK_BM_ACTIVITY: format_real(a->bm_activity, buf, len); return;
+	case AK_COUNT: break;
+	}
+	buf[0] = '\0';
+}
+
+static void format_cst(const struct ik_cst_entry *c, enum cst_key k, char *buf, size_t len)
+{
+	switch (k) {
+	case XK_TYPE: snprintf(buf, len, "C%d", c->type); return;
+	case XK_METHOD:
+		snprintf(buf, len, "%s", (unsigned)c->method < 3 ? cst_method_names[c->method] : "?");
+		return;
+	case XK_ADDRESS: snprintf(buf, len, "0x%" PRIx32, c->address); return;
+	case XK_LATENCY_US: snprintf(buf, len, "%" PRIu32, c->latency_us); return;
+	case XK_POWER_MW: snprintf(buf, len, "%" PRIu32, c->power_mw); return;
+	case XK_ACCESS_SIZE: snprintf(buf, len, "%" PRIu32, c->access_size); return;
+	case XK_COUNT: break;
+	}
+	buf[0] = '\0';
+}
+
+static void format_intel_idle(const struct ik_intel_idle_hw *h, enum intel_idle_key k, char *buf,
+			      size_t len)
+{
+	switch (k) {
+	case IK_KEY_TABLE: snprintf(buf, len, "%s", h->table[0] ? h->table : "auto"); return;
+	case IK_KEY_PC6: snprintf(buf, len, "%s", yes_no(h->pc6)); return;
+	case IK_KEY_COUNT: break;
+	}
+	buf[0] = '\0';
+}
+
+static void format_dt(const struct ik_dt_state *d, enum dt_key k, char *buf, size_t len)
+{
+	switch (k) {
+	case DK_NAME: snprintf(buf, len, "%s", d->name); return;
+	case DK_FLAGS: format_opal_flags(d->flags, buf, len); return;
+	case DK_LATENCY_NS: snprintf(buf, len, "%" PRIu64, d->latency_ns); return;
+	case DK_RESIDENCY_NS: snprintf(buf, len, "%" PRIu64, d->residency_ns); return;
+	case DK_PSSCR: snprintf(buf, len, "0x%" PRIx32, d->psscr); return;
+	case DK_COUNT: break;
+	}
+	buf[0] = '\0';
+}
+
+static void format_effects(const struct ik_hw_effects *fx, enum effects_key k, char *buf,
+			   size_t len)
+{
+	switch (k) {
+	case EK_BASE_MHZ: snprintf(buf, len, "%d", fx->base_mhz); return;
+	case EK_TURBO_MHZ: {
+		size_t used = 0;
+		buf[0] = '\0';
+		for (int i = 0; i < fx->nturbo && used < len; i++)
+			used += (size_t)snprintf(buf + used, len - used, "%s%d:%d", i ? " " : "",
+						 fx->turbo_cores[i], fx->turbo_mhz[i]);
+		return;
+	}
+	case EK_SMT_SIBLING_BUSY: format_real(fx->smt_sibling_busy, buf, len); return;
+	case EK_SMT_SIBLING_LITE: format_real(fx->smt_sibling_lite, buf, len); return;
+	case EK_PKG_EXIT_NS: ik_dist_format(&fx->pkg_exit_ns, buf, len); return;
+	case EK_PKG_ACTIVE_MW: snprintf(buf, len, "%d", fx->pkg_active_mw); return;
+	case EK_PKG_IDLE_MW: snprintf(buf, len, "%d", fx->pkg_idle_mw); return;
+	case EK_COUNT: break;
+	}
+	buf[0] = '\0';
+}
+
+/*
+ * The keys of one section: a key given keeps its text; one not given is recorded with the
+ * value the reader derived for it (origin derived), so that every result says what ran.
+ * A section the platform does not have ([cpuid] of a POWER machine) has no values to
+ * record: its keys are listed without text.
+ */
+static int emit_section(struct ik_platform_reader *r, int kind, int index, const char *section)
+{
+	char buf[IK_CONFIG_VALUE_LEN];
+	bool have = true;
+	if (kind == SEC_CPUID)
+		have = r->p->has_cpuid;
+	else if (kind == SEC_ACPI)
+		have = r->p->acpi.present;
+	for (int k = 0; k < kind_keys[kind].nkeys; k++) {
+		buf[0] = '\0';
+		switch ((enum sec_kind)kind) {
+		case SEC_PLATFORM: format_platform(r->p, (enum platform_key)k, buf, sizeof(buf)); break;
+		case SEC_STATE: format_state(r, index, (enum state_key)k, buf, sizeof(buf)); break;
+		case SEC_CPUID: format_cpuid(&r->p->cpuid, (enum cpuid_key)k, buf, sizeof(buf)); break;
+		case SEC_ACPI: format_acpi(&r->p->acpi, (enum acpi_key)k, buf, sizeof(buf)); break;
+		case SEC_CST:
+			format_cst(&r->p->acpi.cst[index - 1], (enum cst_key)k, buf, sizeof(buf));
+			break;
+		case SEC_INTEL_IDLE:
+			format_intel_idle(&r->p->intel_idle, (enum intel_idle_key)k, buf, sizeof(buf));
+			break;
+		case SEC_DT:
+			format_dt(&r->p->powernv.states[index], (enum dt_key)k, buf, sizeof(buf));
+			break;
+		case SEC_EFFECTS: format_effects(&r->p->effects, (enum effects_key)k, buf, sizeof(buf)); break;
+		}
+		if (ik_config_emit_derived(r->cfg, section, kind_keys[kind].keys[k], have ? buf : NULL))
 			return -1;
+	}
 	return 0;
 }
 
 /*
  * Every key of the platform's tables, in the order of IK_PLATFORM_SECTIONS: the single
- * sections always (their defaults apply without them), numbered ones when present.  A key
- * not given has no text: its default comes from the reader (often from other keys).
+ * sections always (their defaults apply without them), numbered ones when present.
  */
 int ik_platform_reader_config(struct ik_platform_reader *r)
 {
@@ -1350,25 +1573,25 @@ int ik_platform_reader_config(struct ik_platform_reader *r)
 
 	if (!r->cfg)
 		return 0;
-	ret |= emit_section(r, SEC_PLATFORM, "platform");
+	ret |= emit_section(r, SEC_PLATFORM, 0, "platform");
 	for (int i = 0; i < IK_STATE_MAX; i++)
 		if (r->state[i].present) {
 			snprintf(name, sizeof(name), "state%d", i);
-			ret |= emit_section(r, SEC_STATE, name);
+			ret |= emit_section(r, SEC_STATE, i, name);
 		}
-	ret |= emit_section(r, SEC_CPUID, "cpuid");
-	ret |= emit_section(r, SEC_ACPI, "acpi");
+	ret |= emit_section(r, SEC_CPUID, 0, "cpuid");
+	ret |= emit_section(r, SEC_ACPI, 0, "acpi");
 	for (int i = 1; i <= IK_CST_MAX; i++)
 		if (r->cst[i].present) {
 			snprintf(name, sizeof(name), "cst%d", i);
-			ret |= emit_section(r, SEC_CST, name);
+			ret |= emit_section(r, SEC_CST, i, name);
 		}
-	ret |= emit_section(r, SEC_INTEL_IDLE, "intel_idle");
+	ret |= emit_section(r, SEC_INTEL_IDLE, 0, "intel_idle");
 	for (int i = 0; i < IK_DT_STATE_MAX; i++)
 		if (r->dt[i].present) {
 			snprintf(name, sizeof(name), "dt_state%d", i);
-			ret |= emit_section(r, SEC_DT, name);
+			ret |= emit_section(r, SEC_DT, i, name);
 		}
-	ret |= emit_section(r, SEC_EFFECTS, "effects");
+	ret |= emit_section(r, SEC_EFFECTS, 0, "effects");
 	return ret ? -1 : 0;
 }

@@ -971,6 +971,16 @@ static int load_platform(struct scenario_reader *r, const char *const *ov, int n
 			     sizeof(msg)) != 0)
 		return ik_ini_fail(&r->e, where_of(r, SEC_SCENARIO, SC_PLATFORM),
 				   "[scenario] platform: %s", msg);
+	/* A path found beside the scenario is recorded as the path that opened it, so that a
+	   printed configuration run from the same directory finds it wherever it is saved. */
+	const struct ik_config_entry *given = ik_config_given(r->cfg, "scenario", "platform");
+	if (t.owned && given && strcmp(t.origin, sc->platform_ref) != 0 &&
+	    ik_config_give(r->cfg, "scenario", "platform", t.origin, given->origin, msg,
+			   sizeof(msg)) != 0) {
+		ik_platform_text_free(&t);
+		return ik_ini_fail(&r->e, where_of(r, SEC_SCENARIO, SC_PLATFORM),
+				   "[scenario] platform: %s", msg);
+	}
 	struct ik_platform_reader *pr = malloc(sizeof(*pr));
 	if (!pr) {
 		ik_platform_text_free(&t);

@@ -55,8 +55,24 @@ assert keys[("kernel", "housekeeping_work_ns")]["origin"] == "default"
 assert keys[("scenario", "runs")] == {"section": "scenario", "key": "runs", "value": "2", "origin": "set"}
 for k in c["keys"]:
     assert k["origin"] in ("default", "derived", "scenario", "platform", "set"), k
+# a key the reader derives is recorded with what it derived: state2's exit costs by wake
+# source follow its exit_ns (set above), its desc its name; Milan has every section
+assert keys[("state2", "exit_ipi_ns")] == {"section": "state2", "key": "exit_ipi_ns", "value": "constant 40000", "origin": "derived"}
+assert keys[("state0", "flags")]["value"] == "polling", keys[("state0", "flags")]
+assert [k for k in c["keys"] if k["value"] is None and k["key"] != "file"] == []
 PY
 fi
+# The printed file keeps derived values as comments, so the reader derives them again.
+check "derived keys printed as comments" grep -q "^; exit_ipi_ns = constant 40000   (not given: the reader's default)" "$tmp/a.ini"
+
+# A platform path relative to its scenario: the printed file, saved elsewhere and run from
+# the same directory, still finds it (the path that opened it is recorded).
+mkdir -p "$tmp/rel/sc"
+cp platforms/intel-skx.ini "$tmp/rel/sc/myplat.ini"
+printf '[scenario]\nname = rel\nplatform = myplat.ini\nduration_ms = 5\n' >"$tmp/rel/sc/s.ini"
+(cd "$tmp/rel" && "$bin" sim sc/s.ini --json >a.json && "$bin" sim sc/s.ini --print-config -o "$tmp/p.ini" &&
+  "$bin" sim "$tmp/p.ini" --json >b.json) 2>/dev/null
+check "relative platform path reproduced" cmp -s "$tmp/rel/a.json" "$tmp/rel/b.json"
 # A --set of a key changes its record: [cpuidle] dummy_wait (the issue's example).
 "$bin" sim seed000-baseline "${short[@]}" --json >"$tmp/base.json"
 "$bin" sim seed000-baseline "${short[@]}" --set cpuidle.dummy_wait=skip_on_zen --json >"$tmp/dw.json"
