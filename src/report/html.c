@@ -47,7 +47,7 @@ static void config_table(FILE *out, const struct ik_config *cfg)
 		fputs("<tr>", out);
 		ik_html_td_text(out, e->section, sizeof(e->section));
 		ik_html_td_text(out, e->key, sizeof(e->key));
-		ik_html_td_text(out, e->has_value ? e->value : "(derived by the reader)",
+		ik_html_td_text(out, e->has_value ? e->value : "(not set)",
 				sizeof(e->value));
 		ik_html_td_text(out, ik_config_origin_name(e->origin), 16);
 		fputs("</tr>\n", out);
