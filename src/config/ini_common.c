@@ -593,3 +593,16 @@ int ik_ini_state_index(const char *section, int max)
 	}
 	return n;
 }
+
+void ik_ini_format_real(double x, char *buf, size_t len)
+{
+	if (x == (double)(int64_t)x && x > -1e15 && x < 1e15) {
+		snprintf(buf, len, "%" PRId64, (int64_t)x);
+		return;
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, x);
+		if (strtod(buf, NULL) == x)
+			return;
+	}
+}

@@ -79,6 +79,8 @@ int ik_ini_int(const char *v, int64_t min, int64_t max, bool allow_hex, int64_t 
 	       char *msg, size_t msglen);
 int ik_ini_u64(const char *v, uint64_t *out, char *msg, size_t msglen);
 int ik_ini_real(const char *v, double min, double max, double *out, char *msg, size_t msglen);
+/* The shortest decimal text that ik_ini_real reads back as x (an integer without a point). */
+void ik_ini_format_real(double x, char *buf, size_t len);
 int ik_ini_bool(const char *v, bool *out, char *msg, size_t msglen);
 /* One of names[0..n-1] exactly; *out = its index. */
 int ik_ini_enum(const char *v, const char *const *names, int n, int *out, char *msg,

@@ -1330,16 +1330,6 @@ const char *ik_vendor_name(enum ik_cpu_vendor v)
 
 /* ---- the effective configuration --------------------------------------------------- */
 
-/* The shortest decimal text that reads back as x. */
-static void format_real(double x, char *buf, size_t len)
-{
-	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(buf, len, "%.*g", prec, x);
-		if (strtod(buf, NULL) == x)
-			return;
-	}
-}
-
 static void format_flags(unsigned flags, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -1455,7 +1445,7 @@ static void format_acpi(const struct ik_acpi *a, enum acpi_key k, char *buf, siz
 	case AK_WBINVD: snprintf(buf, len, "%s", yes_no(a->wbinvd)); return;
 	case AK_PM_TIMER_PORT: snprintf(buf, len, "0x%" PRIx32, a->pm_timer_port); return;
 	case AK_PM_TIMER_READ_NS: ik_dist_format(&a->pm_timer_read, buf, len); return;
-	case AK_BM_ACTIVITY: format_real(a->bm_activity, buf, len); return;
+	case AK_BM_ACTIVITY: ik_ini_format_real(a->bm_activity, buf, len); return;
 	case AK_COUNT: break;
 	}
 	buf[0] = '\0';
@@ -1514,8 +1504,8 @@ static void format_effects(const struct ik_hw_effects *fx, enum effects_key k, c
 						 fx->turbo_cores[i], fx->turbo_mhz[i]);
 		return;
 	}
-	case EK_SMT_SIBLING_BUSY: format_real(fx->smt_sibling_busy, buf, len); return;
-	case EK_SMT_SIBLING_LITE: format_real(fx->smt_sibling_lite, buf, len); return;
+	case EK_SMT_SIBLING_BUSY: ik_ini_format_real(fx->smt_sibling_busy, buf, len); return;
+	case EK_SMT_SIBLING_LITE: ik_ini_format_real(fx->smt_sibling_lite, buf, len); return;
 	case EK_PKG_EXIT_NS: ik_dist_format(&fx->pkg_exit_ns, buf, len); return;
 	case EK_PKG_ACTIVE_MW: snprintf(buf, len, "%d", fx->pkg_active_mw); return;
 	case EK_PKG_IDLE_MW: snprintf(buf, len, "%d", fx->pkg_idle_mw); return;

@@ -1213,20 +1213,6 @@ static int check_placement(struct scenario_reader *r)
 
 /* ---- the effective configuration ----------------------------------------------------- */
 
-/* The shortest decimal text that reads back as x (ik_ini_real's grammar). */
-static void format_real(double x, char *buf, size_t len)
-{
-	if (x == (double)(int64_t)x && x > -1e15 && x < 1e15) {
-		snprintf(buf, len, "%" PRId64, (int64_t)x);
-		return;
-	}
-	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(buf, len, "%.*g", prec, x);
-		if (strtod(buf, NULL) == x)
-			return;
-	}
-}
-
 static void format_cpus(const int *cpus, int n, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -1281,7 +1267,7 @@ static void format_kernel(const struct ik_scenario *sc, enum kernel_key k, char 
 			snprintf(buf, len, "%" PRId64, sc->latency_limit_us);
 		return;
 	case KN_HOUSEKEEPING_HZ:
-		format_real(sc->housekeeping_hz, buf, len);
+		ik_ini_format_real(sc->housekeeping_hz, buf, len);
 		return;
 	case KN_HOUSEKEEPING_WORK_NS:
 		snprintf(buf, len, "%" PRId64, sc->housekeeping_work_ns);
@@ -1393,7 +1379,7 @@ static void format_workload(const struct ik_scenario *sc, enum workload_key k, c
 		snprintf(buf, len, "%" PRId64, wl->task_work_ns);
 		return;
 	case WL_IRQ_RATE_HZ:
-		format_real(wl->irq_rate_hz, buf, len);
+		ik_ini_format_real(wl->irq_rate_hz, buf, len);
 		return;
 	case WL_IRQ_WORK_NS:
 		snprintf(buf, len, "%" PRId64, wl->irq_work_ns);
@@ -1426,7 +1412,7 @@ static void format_workload(const struct ik_scenario *sc, enum workload_key k, c
 		snprintf(buf, len, "%s", arrivals[wl->arrival]);
 		return;
 	case WL_LOAD_PCT:
-		format_real(wl->load_pct, buf, len);
+		ik_ini_format_real(wl->load_pct, buf, len);
 		return;
 	case WL_SERVICE_NS:
 		ik_dist_format(&wl->service, buf, len);
@@ -1458,10 +1444,10 @@ static void format_workload(const struct ik_scenario *sc, enum workload_key k, c
 	case WL_FILE: /* recorded from wl->file itself (a path is long) */
 		return;
 	case WL_MEM_MB_PER_S:
-		format_real(wl->mem_mb_per_s, buf, len);
+		ik_ini_format_real(wl->mem_mb_per_s, buf, len);
 		return;
 	case WL_COPY_MB_PER_S:
-		format_real(wl->copy_mb_per_s, buf, len);
+		ik_ini_format_real(wl->copy_mb_per_s, buf, len);
 		return;
 	case WL_COUNT:
 		break;
