@@ -16,7 +16,8 @@ struct ik_gov_loaded {
 	void (*close)(struct ik_gov_loaded *l);
 };
 
-/* Open kernel:PATH / plugin:PATH (path without the prefix).  0, -2 bad input, -1 failure. */
+/* Open kernel:PATH / plugin:PATH (path without the prefix, a regular file: checked by
+   ik_governor_open).  0, -2 bad input, -1 failure. */
 int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 		       struct ik_gov_loaded **out, char *err, size_t errlen);
 int ik_gov_plugin_open(const struct ik_governor_open_args *a, const char *path,

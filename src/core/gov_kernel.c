@@ -657,19 +657,6 @@ static void list_params(struct kgov *k, char *buf, size_t len)
 int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 		       struct ik_gov_loaded **out, char *err, size_t errlen)
 {
-	struct stat st;
-	if (!path[0]) {
-		snprintf(err, errlen, "expected kernel:PATH to a governor .c file");
-		return -2;
-	}
-	if (stat(path, &st)) {
-		snprintf(err, errlen, "%s", strerror(errno));
-		return -2;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "not a regular file");
-		return -2;
-	}
 	int vcode = version_code(a->kernel_version, err, errlen);
 	if (vcode < 0)
 		return -2;

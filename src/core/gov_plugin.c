@@ -34,19 +34,6 @@ static void p_close(struct ik_gov_loaded *l)
 int ik_gov_plugin_open(const struct ik_governor_open_args *a, const char *path,
 		       struct ik_gov_loaded **out, char *err, size_t errlen)
 {
-	struct stat st;
-	if (!path[0]) {
-		snprintf(err, errlen, "expected plugin:PATH to a shared object");
-		return -2;
-	}
-	if (stat(path, &st)) {
-		snprintf(err, errlen, "%s", strerror(errno));
-		return -2;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "not a regular file");
-		return -2;
-	}
 	const char *files[1] = { path };
 	char sha[65];
 	if (ik_gov_sha256_files(files, 1, sha, err, errlen))

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/gov_internal.h"
 
@@ -236,6 +237,25 @@ struct ik_governor_inst {
 	bool builtin;
 };
 
+/* A kernel: or plugin: path names a regular file: 0, or -2 with the reason. */
+static int governor_file_check(const char *path, const char *expected, char *err, size_t errlen)
+{
+	struct stat st;
+	if (!path[0]) {
+		snprintf(err, errlen, "expected %s", expected);
+		return -2;
+	}
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return -2;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "not a regular file");
+		return -2;
+	}
+	return 0;
+}
+
 int ik_governor_open(const struct ik_governor_open_args *a, struct ik_governor_inst **out,
 		     char *err, size_t errlen)
 {
@@ -249,9 +269,13 @@ int ik_governor_open(const struct ik_governor_open_args *a, struct ik_governor_i
 		return -1;
 	}
 	if ((path = prefixed(a->spec, "kernel:")) != NULL) {
-		rc = ik_gov_kernel_open(a, path, &inst->l, err, errlen);
+		rc = governor_file_check(path, "kernel:PATH to a governor .c file", err, errlen);
+		if (rc == 0)
+			rc = ik_gov_kernel_open(a, path, &inst->l, err, errlen);
 	} else if ((path = prefixed(a->spec, "plugin:")) != NULL) {
-		rc = ik_gov_plugin_open(a, path, &inst->l, err, errlen);
+		rc = governor_file_check(path, "plugin:PATH to a shared object", err, errlen);
+		if (rc == 0)
+			rc = ik_gov_plugin_open(a, path, &inst->l, err, errlen);
 	} else {
 		const struct ik_governor *g = ik_governor_find(a->spec);
 		inst->builtin = true;
