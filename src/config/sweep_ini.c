@@ -8,6 +8,7 @@
  * ik_sweep_spec_check, which loads the base the way every point will.
  */
 #include <math.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -383,8 +384,12 @@ static int sweep_key(struct spec_reader *r, const char *key, const char *value, 
 	if (strcmp(key, "seed") == 0) {
 		if (s->have_seed)
 			return fail_at(r, line, "[sweep] seed: duplicate key");
-		if (ik_ini_u64(value, &s->seed, msg, sizeof(msg)) || s->seed > UINT64_MAX - IK_SWEEP_MAX_RUNS)
+		if (ik_ini_u64(value, &s->seed, msg, sizeof(msg)))
 			return fail_at(r, line, "[sweep] seed: %s", msg);
+		if (s->seed > UINT64_MAX - IK_SWEEP_MAX_RUNS) /* seed + run must not wrap */
+			return fail_at(r, line, "[sweep] seed: expected at most %" PRIu64 ", got '%s'",
+				       (uint64_t)(UINT64_MAX - IK_SWEEP_MAX_RUNS),
+				       ik_ini_shown(value, shown, sizeof(shown)));
 		s->have_seed = true;
 		return 0;
 	}

@@ -160,6 +160,8 @@ static void test_bad_specs(void **state)
 		{ "[sweep]\nbase = default\n[scenario]\nruns = 2\nruns = 3\n", "t.ini:5: [scenario] runs: duplicate key (first on line 4)" },
 		{ "[scenario]\nruns = 2\n", "t.ini: expected a [sweep] section" },
 		{ "[sweep]\nbase = default\nbad_below = mbps:3\n", "t.ini:3: [sweep] bad_below: expected FIGURE:VALUE" },
+		/* a seed that run numbers would wrap (its message was not set: found by valgrind) */
+		{ "[sweep]\nbase = default\nseed = 18446744073709551615\n", "t.ini:3: [sweep] seed: expected at most 18446744073709550615, got '18446744073709551615'" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		err[0] = '\0';
