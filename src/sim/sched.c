@@ -61,6 +61,33 @@ static int dequeue(struct ik_sim *s, int cpu)
 }
 
 /*
+ * rq->nr_iowait: a task whose sleep is an I/O wait counts on the CPU it last ran on until it
+ * is woken (ttwu takes it off that CPU's count before choosing where it runs).
+ */
+static void end_iowait(struct ik_sim *s, struct sim_task *t)
+{
+	if (t->in_iowait) {
+		t->in_iowait = false;
+		s->cpus[t->cpu].nr_iowait--;
+	}
+}
+
+/*
+ * A task of this CPU has just gone to sleep: workload.iowait_pct of all sleeps are I/O
+ * waits, spread evenly over each task's sleeps (an error-diffusion counter, no random draw,
+ * so the other random streams are the same with and without I/O waits).
+ */
+static void start_sleep(struct ik_sim *s, int cpu, struct sim_task *t)
+{
+	t->iowait_acc += s->iowait_ppm;
+	if (t->iowait_acc >= 1000000u) {
+		t->iowait_acc -= 1000000u;
+		t->in_iowait = true;
+		s->cpus[cpu].nr_iowait++;
+	}
+}
+
+/*
  * try_to_wake_up(): queue the task where it will run and, if that CPU sits in an idle
  * state, make it leave: a CPU polling or monitoring need_resched (POLL, MWAIT) sees the
  * flag by itself; any other state needs an IPI.
@@ -72,6 +99,7 @@ void sim_wake_task(struct ik_sim *s, int task, int waker_cpu)
 	struct sim_cpu *c = &s->cpus[cpu];
 
 	(void)waker_cpu;
+	end_iowait(s, t);
 	t->state = TASK_RUNNABLE;
 	t->cpu = cpu;
 	t->woken_at = s->now;
@@ -111,6 +139,7 @@ void sim_run_next(struct ik_sim *s, int cpu)
 	struct sim_task *t = &s->tasks[task];
 	int64_t start = s->now + (task == c->last_task ? 0 : s->plat->context_switch_ns);
 
+	ik_pelt_update(&s->pelt_k, &c->pelt, s->now, false); /* the time before: no task ran */
 	c->mode = CPU_RUNNING;
 	c->current = task;
 	c->last_task = task;
@@ -135,9 +164,13 @@ void sim_work_done(struct ik_sim *s, int cpu)
 	c->busy_energy += (double)(s->now - c->span_start) * c->run_power_mw;
 	c->span_start = s->now;
 	if (task >= 0) {
+		struct sim_task *t = &s->tasks[task];
+		ik_pelt_update(&s->pelt_k, &c->pelt, s->now, true); /* it ran since sim_run_next */
 		c->current = -1;
-		s->tasks[task].state = TASK_BLOCKED;
+		t->state = TASK_BLOCKED;
 		sim_workload_task_done(s, task);
+		if (s->iowait_ppm && t->state == TASK_BLOCKED)
+			start_sleep(s, cpu, t);
 	} else if (s->server) {
 		sim_server_handler_done(s, cpu); /* a handler in the idle loop ended */
 	} else if (s->learned) {
@@ -249,6 +282,7 @@ void sim_task_timer(struct ik_sim *s, int task)
 		return;
 	if (t->state != TASK_BLOCKED)
 		return;
+	end_iowait(s, t);
 	t->state = TASK_RUNNABLE;
 	t->woken_at = s->now;
 	enqueue(s, cpu, task);
