@@ -70,4 +70,28 @@ static inline void ik_pelt_update(const struct ik_pelt_consts *k, struct ik_pelt
 		p->util_sum += units << 10;
 }
 
+/*
+ * The same running time for two signals updated at the same instants so far (a CPU and the
+ * task it runs, both brought up to the task's start): what they share is worked out once.
+ */
+static inline void ik_pelt_update_running2(const struct ik_pelt_consts *k, struct ik_pelt *a,
+					   struct ik_pelt *b, int64_t now_ns)
+{
+	int64_t delta = now_ns - a->last_update_ns;
+	uint64_t units = delta > 0 ? (uint64_t)delta >> 10 : 0;
+
+	if (a->last_update_ns != b->last_update_ns || units == 0 ||
+	    units + a->period_contrib >= 1024 || b->period_contrib != a->period_contrib) {
+		ik_pelt_update(k, a, now_ns, true);
+		ik_pelt_update(k, b, now_ns, true);
+		return;
+	}
+	a->last_update_ns += (int64_t)(units << 10);
+	b->last_update_ns = a->last_update_ns;
+	a->period_contrib += (uint32_t)units;
+	b->period_contrib = a->period_contrib;
+	a->util_sum += units << 10;
+	b->util_sum += units << 10;
+}
+
 #endif

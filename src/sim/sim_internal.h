@@ -61,7 +61,10 @@ struct sim_task {
 	int timer_cpu;        /* the CPU whose timer list holds its timer, -1 = none */
 	bool fixed_time;      /* its work lasts work_ns whatever the frequency (rt-app runtime) */
 	int64_t unscaled_ns;  /* added to each work item whatever the frequency (memory-bound copy) */
-	bool in_iowait;       /* its sleep is an I/O wait, counted in its CPU's nr_iowait */
+	struct ik_pelt pelt;  /* its own utilisation, which moves with it (sched.c) */
+	int util_cpu;         /* the CPU whose signal holds it (0 before it first runs: none) */
+	bool in_iowait;       /* its sleep is an I/O wait, counted in nr_iowait of iowait_cpu */
+	int iowait_cpu;
 	uint32_t iowait_acc;  /* workload.iowait_pct spread over its sleeps (ppm, see sched.c) */
 };
 

@@ -9,6 +9,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "idlekit/result.h"
@@ -244,6 +246,53 @@ static void test_sim_iowaiters_moving_tasks(void **state)
 	ik_run_result_free(&r);
 }
 
+/*
+ * Utilisation moves with its task: an rt-app thread running 900 us of every 1000 us spends
+ * 200 iterations pinned to CPU 0, then 200 pinned to CPU 1, and so on.  The CPU it arrives
+ * on reads its ~920 at once and the CPU it left about 0, so no idle entry of either CPU sees
+ * a value in between (bins 1-6), where a signal of the CPU's own running time alone would
+ * ramp up over about 100 ms after each move (and decay as long after it).
+ */
+static void test_sim_util_moves_with_task(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/idlekit-test-sim-inputs-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs("{ \"global\": { \"duration\": -1 }, \"tasks\": { \"mover\": {\n"
+	      "  \"loop\": -1, \"phases\": {\n"
+	      "    \"p0\": { \"loop\": 200, \"cpus\": [0], \"run\": 900,\n"
+	      "            \"timer\": { \"ref\": \"unique\", \"period\": 1000 } },\n"
+	      "    \"p1\": { \"loop\": 200, \"cpus\": [1], \"run\": 900,\n"
+	      "            \"timer\": { \"ref\": \"unique\", \"period\": 1000 } } } } } }\n",
+	      f);
+	assert_int_equal(fclose(f), 0);
+
+	struct ik_scenario sc;
+	struct ik_run_result r;
+	probe_scenario(&sc);
+	sc.workload.kind = IK_WORKLOAD_RTAPP;
+	snprintf(sc.workload.file, sizeof(sc.workload.file), "%s", path);
+	sc.workload.rtapp_instances = 1;
+	sc.warmup_ns = 250 * IK_NSEC_PER_MSEC; /* the first ramp from 0 on CPU 0 is over */
+	sc.duration_ns = 700 * IK_NSEC_PER_MSEC; /* three moves */
+	run(&sc, &r);
+	unlink(path);
+	for (int cpu = 0; cpu < 2; cpu++) {
+		uint64_t between = 0;
+		for (int b = 1; b <= 6; b++)
+			between += usage(&r, cpu, b);
+		print_message("CPU %d: %llu idle entries at 0, %llu between, %llu at ~920\n", cpu,
+			      (unsigned long long)usage(&r, cpu, 0), (unsigned long long)between,
+			      (unsigned long long)usage(&r, cpu, 7));
+		assert_true(usage(&r, cpu, 7) >= 200); /* its own phases */
+		assert_true(between <= 2);
+	}
+	ik_run_result_free(&r);
+}
+
 /* ---- menu: the performance multiplier until 6.13 ------------------------------------------ */
 
 /*
@@ -317,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_sim_util_follows_duty_cycle),
 		cmocka_unit_test(test_sim_iowaiters),
 		cmocka_unit_test(test_sim_iowaiters_moving_tasks),
+		cmocka_unit_test(test_sim_util_moves_with_task),
 		cmocka_unit_test(test_menu_iowait_until_6_12),
 		cmocka_unit_test(test_menu_no_iowait_at_6_19),
 	};
