@@ -115,7 +115,7 @@ static void probe_scenario(struct ik_scenario *sc)
 {
 	small_scenario(sc, IK_WORKLOAD_PERIODIC);
 	for (int i = 3; i < 10; i++) {
-		char name[8];
+		char name[16];
 		snprintf(name, sizeof(name), "C%d", i);
 		add_state(&sc->platform, name, 18, 36, IK_METHOD_IOPORT, 20000);
 	}
