@@ -102,6 +102,9 @@ struct ik_workload {
 	double mem_mb_per_s;
 	/* learned: `file` is the model; its CPUs (counted when the scenario is read) */
 	int learned_cpus;
+	/* any type: the percentage of the tasks' sleeps that are I/O waits (counted in
+	   nr_iowait_cpu() of the CPU the task last ran on until it wakes); 0 = none */
+	double iowait_pct;
 };
 
 /*

@@ -98,6 +98,7 @@ enum workload_key {
 	WL_FILE,
 	WL_MEM_MB_PER_S,
 	WL_COPY_MB_PER_S,
+	WL_IOWAIT_PCT,
 	WL_COUNT
 };
 static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_bytes",
@@ -108,7 +109,7 @@ static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_by
 					     "side_spin_work_ns", "arrival", "load_pct", "service_ns",
 					     "workers", "irq_cpu", "queue_limit", "burst_on_us",
 					     "burst_off_us", "message_threads", "sleep_us", "rps", "file",
-					     "mem_mb_per_s", "copy_mb_per_s" };
+					     "mem_mb_per_s", "copy_mb_per_s", "iowait_pct" };
 _Static_assert(WL_COUNT <= IK_INI_MAX_KEYS, "workload keys");
 
 static const struct {
@@ -690,6 +691,10 @@ static int set_workload(struct scenario_reader *r, int k, const char *value, str
 		return 0;
 	case WL_COPY_MB_PER_S:
 		if (ik_ini_real(value, 0.0, 1e9, &wl->copy_mb_per_s, msg, sizeof(msg)))
+			return bad(r, w, sec, key, msg);
+		return 0;
+	case WL_IOWAIT_PCT:
+		if (ik_ini_real(value, 0.0, 100.0, &wl->iowait_pct, msg, sizeof(msg)))
 			return bad(r, w, sec, key, msg);
 		return 0;
 	}
@@ -1448,6 +1453,9 @@ static void format_workload(const struct ik_scenario *sc, enum workload_key k, c
 		return;
 	case WL_COPY_MB_PER_S:
 		ik_ini_format_real(wl->copy_mb_per_s, buf, len);
+		return;
+	case WL_IOWAIT_PCT:
+		format_real(wl->iowait_pct, buf, len);
 		return;
 	case WL_COUNT:
 		break;

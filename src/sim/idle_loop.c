@@ -40,6 +40,9 @@ static void fill_tick_inputs(struct ik_sim *s, int cpu)
 	c->dev.in.tick_stopped = c->tick_stopped;
 	c->dev.in.latency_req_ns = s->latency_req_ns;
 	c->dev.in.now_ns = now;
+	/* the scheduler's side: sched_cpu_util() and nr_iowait_cpu() */
+	c->dev.in.cpu_util = sim_cpu_util(s, cpu);
+	c->dev.in.nr_iowaiters = c->nr_iowait;
 }
 
 static void stop_tick(struct ik_sim *s, int cpu)

@@ -61,6 +61,71 @@ static int dequeue(struct ik_sim *s, int cpu)
 }
 
 /*
+ * rq->nr_iowait: a task whose sleep is an I/O wait counts on the CPU it last ran on until it
+ * is woken (ttwu takes it off that CPU's count before choosing where it runs).
+ */
+static void end_iowait(struct ik_sim *s, struct sim_task *t)
+{
+	if (t->in_iowait) {
+		t->in_iowait = false;
+		s->cpus[t->iowait_cpu].nr_iowait--;
+	}
+}
+
+/*
+ * A task of this CPU has just gone to sleep: workload.iowait_pct of all sleeps are I/O
+ * waits, spread evenly over each task's sleeps (an error-diffusion counter, no random draw,
+ * so the other random streams are the same with and without I/O waits).
+ */
+static void start_sleep(struct ik_sim *s, int cpu, struct sim_task *t)
+{
+	t->iowait_acc += s->iowait_ppm;
+	if (t->iowait_acc >= 1000000u) {
+		t->iowait_acc -= 1000000u;
+		t->in_iowait = true;
+		t->iowait_cpu = cpu;
+		s->cpus[cpu].nr_iowait++;
+	}
+}
+
+/* Does a task of this CPU run now (the time since the CPU's last PELT update is running)? */
+static bool runs_task(const struct sim_cpu *c)
+{
+	return c->mode == CPU_RUNNING && c->current >= 0;
+}
+
+/*
+ * A task that runs on another CPU than before takes its utilisation along
+ * (migrate_task_rq_fair(): removed from the old run queue's signal, attached to the new
+ * one's at the new queue's position in the period), so the CPU it left stops looking busy
+ * on its account.  The kernel moves it when the task is queued on the new CPU; here it
+ * moves when the new CPU switches to it (sim_run_next), which also covers tasks whose
+ * affinity changed (rt-app), a wake latency later.
+ */
+static void migrate_util(struct ik_sim *s, struct sim_task *t, int from_cpu, int to_cpu)
+{
+	const struct ik_pelt_consts *k = &s->pelt_k;
+	struct sim_cpu *from = &s->cpus[from_cpu], *to = &s->cpus[to_cpu];
+	struct ik_pelt *tp = &t->pelt, *fp = &from->pelt, *np = &to->pelt;
+	uint64_t min_divider = k->load_avg_max - 1024;
+
+	ik_pelt_update(k, tp, s->now, false);
+	ik_pelt_update(k, fp, s->now, runs_task(from));
+	uint64_t r = tp->util_avg, rsum = r * (min_divider + fp->period_contrib);
+	fp->util_avg = fp->util_avg > r ? fp->util_avg - (uint32_t)r : 0;
+	fp->util_sum = fp->util_sum > rsum ? fp->util_sum - rsum : 0;
+	if (fp->util_sum < (uint64_t)fp->util_avg * min_divider)
+		fp->util_sum = (uint64_t)fp->util_avg * min_divider;
+
+	ik_pelt_update(k, np, s->now, runs_task(to));
+	tp->last_update_ns = np->last_update_ns;
+	tp->period_contrib = np->period_contrib;
+	tp->util_sum = r * (min_divider + np->period_contrib);
+	np->util_avg += tp->util_avg;
+	np->util_sum += tp->util_sum;
+}
+
+/*
  * try_to_wake_up(): queue the task where it will run and, if that CPU sits in an idle
  * state, make it leave: a CPU polling or monitoring need_resched (POLL, MWAIT) sees the
  * flag by itself; any other state needs an IPI.
@@ -72,6 +137,7 @@ void sim_wake_task(struct ik_sim *s, int task, int waker_cpu)
 	struct sim_cpu *c = &s->cpus[cpu];
 
 	(void)waker_cpu;
+	end_iowait(s, t);
 	t->state = TASK_RUNNABLE;
 	t->cpu = cpu;
 	t->woken_at = s->now;
@@ -111,6 +177,13 @@ void sim_run_next(struct ik_sim *s, int cpu)
 	struct sim_task *t = &s->tasks[task];
 	int64_t start = s->now + (task == c->last_task ? 0 : s->plat->context_switch_ns);
 
+	if (t->util_cpu != cpu) {
+		migrate_util(s, t, t->util_cpu, cpu);
+		t->util_cpu = cpu;
+	}
+	/* the time before: the CPU ran no task, the task did not run */
+	ik_pelt_update(&s->pelt_k, &c->pelt, s->now, false);
+	ik_pelt_update(&s->pelt_k, &t->pelt, s->now, false);
 	c->mode = CPU_RUNNING;
 	c->current = task;
 	c->last_task = task;
@@ -135,9 +208,14 @@ void sim_work_done(struct ik_sim *s, int cpu)
 	c->busy_energy += (double)(s->now - c->span_start) * c->run_power_mw;
 	c->span_start = s->now;
 	if (task >= 0) {
+		struct sim_task *t = &s->tasks[task];
+		/* the CPU and the task ran since sim_run_next */
+		ik_pelt_update_running2(&s->pelt_k, &c->pelt, &t->pelt, s->now);
 		c->current = -1;
-		s->tasks[task].state = TASK_BLOCKED;
+		t->state = TASK_BLOCKED;
 		sim_workload_task_done(s, task);
+		if (s->iowait_ppm && t->state == TASK_BLOCKED)
+			start_sleep(s, cpu, t);
 	} else if (s->server) {
 		sim_server_handler_done(s, cpu); /* a handler in the idle loop ended */
 	} else if (s->learned) {
@@ -249,6 +327,7 @@ void sim_task_timer(struct ik_sim *s, int task)
 		return;
 	if (t->state != TASK_BLOCKED)
 		return;
+	end_iowait(s, t);
 	t->state = TASK_RUNNABLE;
 	t->woken_at = s->now;
 	enqueue(s, cpu, task);

@@ -12,6 +12,7 @@
 #include "idlekit/result.h"
 #include "idlekit/scenario.h"
 #include "sim/event_queue.h"
+#include "sim/pelt.h"
 
 /* Per-CPU timers; a CPU's timer id is cpu * CPU_TIMERS + one of these. */
 enum cpu_timer {
@@ -60,6 +61,11 @@ struct sim_task {
 	int timer_cpu;        /* the CPU whose timer list holds its timer, -1 = none */
 	bool fixed_time;      /* its work lasts work_ns whatever the frequency (rt-app runtime) */
 	int64_t unscaled_ns;  /* added to each work item whatever the frequency (memory-bound copy) */
+	struct ik_pelt pelt;  /* its own utilisation, which moves with it (sched.c) */
+	int util_cpu;         /* the CPU whose signal holds it (0 before it first runs: none) */
+	bool in_iowait;       /* its sleep is an I/O wait, counted in nr_iowait of iowait_cpu */
+	int iowait_cpu;
+	uint32_t iowait_acc;  /* workload.iowait_pct spread over its sleeps (ppm, see sched.c) */
 };
 
 struct sim_cpu {
@@ -78,6 +84,11 @@ struct sim_cpu {
 	enum wake_reason reason;
 	bool driver_exit_done; /* the driver's own exit work (after the hardware's) is done */
 	int64_t pending_irq_work;
+	/* what the scheduler knows of this CPU (docs/model.md, "Scheduler signals"): the
+	   PELT-like utilisation of its tasks' running time, and rq->nr_iowait, the tasks that
+	   last ran here and sleep in an I/O wait */
+	struct ik_pelt pelt;
+	unsigned nr_iowait;
 	int64_t ipi_sent_at; /* ipi workload: when the IPI now in flight or pending was sent, or -1 */
 	/* spans, for busy and idle time */
 	int64_t span_start;
@@ -111,6 +122,8 @@ struct ik_sim {
 	const struct ik_driver *drv;
 	struct ik_rng rng;
 	struct ik_event_queue eq;
+	struct ik_pelt_consts pelt_k; /* the PELT decay factors */
+	uint32_t iowait_ppm;          /* workload.iowait_pct, in parts per million of sleeps */
 	int ncpus;
 	struct sim_cpu *cpus;
 	int ntasks;
@@ -149,6 +162,16 @@ static inline int cpu_timer_id(int cpu, enum cpu_timer t)
 static inline int task_timer_id(const struct ik_sim *s, int task)
 {
 	return s->ncpus * CPU_TIMERS + task;
+}
+
+/* The CPU's utilisation brought up to now, at an idle entry (no task of it runs: the last
+   one's running time was accounted when its work ended): what sched_cpu_util() reads. */
+static inline unsigned long sim_cpu_util(struct ik_sim *s, int cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	ik_pelt_update(&s->pelt_k, &c->pelt, s->now, false);
+	return c->pelt.util_avg < IK_PELT_SCALE ? c->pelt.util_avg : IK_PELT_SCALE;
 }
 
 /* idle_loop.c */

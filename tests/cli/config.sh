@@ -37,6 +37,15 @@ check "text header has the version" grep -q "^idlekit    0\." "$tmp/a.txt"
 "$bin" sim "$tmp/a.ini" --csv-table states >"$tmp/b.csv"
 check "csv reproduced" cmp -s "$tmp/a.csv" "$tmp/b.csv"
 
+# The scheduler-side workload key (I/O waits) is recorded and read back.
+io_args=(seed003-tick "${short[@]}" --set workload.iowait_pct=37.5 --set kernel.version=6.12)
+"$bin" sim "${io_args[@]}" --json >"$tmp/io.json"
+"$bin" sim "${io_args[@]}" --print-config >"$tmp/io.ini"
+check "iowait_pct printed" grep -q "^iowait_pct = 37.5$" "$tmp/io.ini"
+check "iowait_pct origin recorded" grep -q "^workload.iowait_pct = set #" "$tmp/io.ini"
+"$bin" sim "$tmp/io.ini" --json >"$tmp/io.again.json"
+check "iowait_pct: printed config reproduces the JSON" cmp -s "$tmp/io.json" "$tmp/io.again.json"
+
 # JSON config: version, every key with value and origin.
 "$bin" sim "${args[@]}" --json >"$tmp/a.json"
 if command -v python3 >/dev/null; then
