@@ -38,6 +38,8 @@ enum ik_placement {
 	IK_PLACE_WAKE_IDLE,    /* not pinned: previous CPU if idle, else an idle CPU of its LLC */
 };
 
+enum ik_start_cpus { IK_START_CPUS_IN_ORDER, IK_START_CPUS_SHUFFLED };
+
 struct ik_workload {
 	enum ik_workload_kind kind;
 	/* pingpong */
@@ -63,6 +65,15 @@ struct ik_workload {
 	/* when the tasks start (the machine idles before), spread over start_spread_ns */
 	int64_t start_ns;
 	int64_t start_spread_ns;
+	/* pingpong, wake_idle: the CPUs the tasks start on, task i on CPU i (in_order) or on a
+	   seeded permutation of the CPUs (shuffled: where fork and the first wake-ups put them
+	   differs from run to run) */
+	enum ik_start_cpus start_cpus;
+	/* pingpong: extra time per message, unscaled by the core clock, when the receiver is in
+	   another last-level cache than the sender (remote_llc_ns) or another package
+	   (remote_package_ns, instead): the message's cache lines come from further away */
+	int64_t remote_llc_ns;
+	int64_t remote_package_ns;
 	/* periodic: the tasks stop after this (0 = never); then how long each CPU takes to
 	   leave polling and lite states is measured */
 	int64_t stop_ns;

@@ -99,6 +99,9 @@ enum workload_key {
 	WL_MEM_MB_PER_S,
 	WL_COPY_MB_PER_S,
 	WL_IOWAIT_PCT,
+	WL_START_CPUS,
+	WL_REMOTE_LLC_NS,
+	WL_REMOTE_PACKAGE_NS,
 	WL_COUNT
 };
 static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_bytes",
@@ -109,7 +112,8 @@ static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_by
 					     "side_spin_work_ns", "arrival", "load_pct", "service_ns",
 					     "workers", "irq_cpu", "queue_limit", "burst_on_us",
 					     "burst_off_us", "message_threads", "sleep_us", "rps", "file",
-					     "mem_mb_per_s", "copy_mb_per_s", "iowait_pct" };
+					     "mem_mb_per_s", "copy_mb_per_s", "iowait_pct",
+					     "start_cpus", "remote_llc_ns", "remote_package_ns" };
 _Static_assert(WL_COUNT <= IK_INI_MAX_KEYS, "workload keys");
 
 static const struct {
@@ -130,6 +134,7 @@ static const char *const workload_types[] = { "pingpong", "periodic", "poisson",
 #define NWORKLOAD_TYPES ((int)(sizeof(workload_types) / sizeof(workload_types[0])))
 static const char *const arrivals[] = { "poisson", "periodic", "bursty" }; /* enum ik_arrival */
 static const char *const placements[] = { "same_core", "same_package", "cross_package", "wake_idle" };
+static const char *const start_cpu_orders[] = { "in_order", "shuffled" }; /* enum ik_start_cpus */
 static const char *const drivers[] = { "table", "acpi_idle", "intel_idle", "powernv_idle",
 				       "haltpoll", "none", "auto" };
 #define NDRIVERS ((int)(sizeof(drivers) / sizeof(drivers[0])))
@@ -689,6 +694,15 @@ static int set_workload(struct scenario_reader *r, int k, const char *value, str
 		if (ik_ini_real(value, 0.0, 1e9, &wl->mem_mb_per_s, msg, sizeof(msg)))
 			return bad(r, w, sec, key, msg);
 		return 0;
+	case WL_START_CPUS:
+		if (get_enum(r, w, sec, key, value, start_cpu_orders, 2, &idx))
+			return -1;
+		wl->start_cpus = (enum ik_start_cpus)idx;
+		return 0;
+	case WL_REMOTE_LLC_NS:
+		return get_int(r, w, sec, key, value, 0, MAX_WORK_NS, &wl->remote_llc_ns);
+	case WL_REMOTE_PACKAGE_NS:
+		return get_int(r, w, sec, key, value, 0, MAX_WORK_NS, &wl->remote_package_ns);
 	case WL_COPY_MB_PER_S:
 		if (ik_ini_real(value, 0.0, 1e9, &wl->copy_mb_per_s, msg, sizeof(msg)))
 			return bad(r, w, sec, key, msg);
@@ -1451,11 +1465,20 @@ static void format_workload(const struct ik_scenario *sc, enum workload_key k, c
 	case WL_MEM_MB_PER_S:
 		ik_ini_format_real(wl->mem_mb_per_s, buf, len);
 		return;
+	case WL_START_CPUS:
+		snprintf(buf, len, "%s", start_cpu_orders[wl->start_cpus]);
+		return;
+	case WL_REMOTE_LLC_NS:
+		snprintf(buf, len, "%" PRId64, wl->remote_llc_ns);
+		return;
+	case WL_REMOTE_PACKAGE_NS:
+		snprintf(buf, len, "%" PRId64, wl->remote_package_ns);
+		return;
 	case WL_COPY_MB_PER_S:
 		ik_ini_format_real(wl->copy_mb_per_s, buf, len);
 		return;
 	case WL_IOWAIT_PCT:
-		format_real(wl->iowait_pct, buf, len);
+		ik_ini_format_real(wl->iowait_pct, buf, len);
 		return;
 	case WL_COUNT:
 		break;

@@ -149,19 +149,47 @@ static int start_in_spread(struct ik_sim *s, int task)
 	return 0;
 }
 
+/*
+ * The CPUs unpinned tasks start on: task i on start_cpu[i % ncpus], the identity or, with
+ * start_cpus = shuffled, a permutation drawn from the run's seed (Fisher-Yates), so which
+ * pairs share a last-level cache or a package changes from run to run.
+ */
+static int *start_cpu_order(struct ik_sim *s)
+{
+	int *order = malloc((size_t)s->ncpus * sizeof(*order));
+
+	if (!order)
+		return NULL;
+	for (int i = 0; i < s->ncpus; i++)
+		order[i] = i;
+	if (s->sc->workload.start_cpus == IK_START_CPUS_SHUFFLED)
+		for (int i = s->ncpus - 1; i > 0; i--) {
+			int j = (int)(ik_rng_unit(&s->rng) * (double)(i + 1));
+			if (j > i)
+				j = i;
+			int x = order[i];
+			order[i] = order[j];
+			order[j] = x;
+		}
+	return order;
+}
+
 static int setup_pingpong(struct ik_sim *s, char *err, size_t errlen)
 {
 	const struct ik_workload *w = &s->sc->workload;
+	int *order = NULL;
 
 	if (alloc_tasks(s, 2 * w->pairs))
+		goto oom;
+	if (w->placement == IK_PLACE_WAKE_IDLE && !(order = start_cpu_order(s)))
 		goto oom;
 	for (int k = 0; k < w->pairs; k++) {
 		struct sim_task *client = &s->tasks[2 * k], *server = &s->tasks[2 * k + 1];
 		int ccpu, scpu;
 
 		if (w->placement == IK_PLACE_WAKE_IDLE) {
-			ccpu = (2 * k) % s->ncpus;
-			scpu = (2 * k + 1) % s->ncpus;
+			ccpu = order[(2 * k) % s->ncpus];
+			scpu = order[(2 * k + 1) % s->ncpus];
 		} else {
 			if (pinned_pair(s, k, &ccpu, &scpu, err, errlen))
 				return -1;
@@ -175,10 +203,28 @@ static int setup_pingpong(struct ik_sim *s, char *err, size_t errlen)
 		if (start_in_spread(s, 2 * k))
 			goto oom;
 	}
+	free(order);
 	return 0;
 oom:
+	free(order);
 	snprintf(err, errlen, "out of memory setting up the workload");
 	return -1;
+}
+
+/*
+ * The distance part of a message's cost, for the receiver: its cache lines come from the
+ * sender's L3 (same last-level cache: nothing extra), another L3 of the package, or the
+ * other package.  The receiver wakes in its previous CPU's last-level cache (the
+ * scheduler's wake_idle placement scans only that one), so its previous CPU says where.
+ */
+static int64_t message_distance_ns(const struct ik_sim *s, int from_cpu, int to_cpu)
+{
+	const struct ik_workload *w = &s->sc->workload;
+	const struct ik_cpu_topo *a = &s->cpus[from_cpu].topo, *b = &s->cpus[to_cpu].topo;
+
+	if (a->package != b->package)
+		return w->remote_package_ns;
+	return a->llc != b->llc ? w->remote_llc_ns : 0;
 }
 
 /* Per-message CPU time: a fixed part and a part per KiB of payload. */
@@ -463,6 +509,7 @@ void sim_workload_task_done(struct ik_sim *s, int task)
 			s->messages++;
 			s->bytes += (uint64_t)s->sc->workload.msg_bytes;
 		}
+		s->tasks[t->peer].unscaled_ns = message_distance_ns(s, t->cpu, s->tasks[t->peer].cpu);
 		sim_wake_task(s, t->peer, t->cpu);
 		break;
 	case IK_WORKLOAD_PERIODIC: {

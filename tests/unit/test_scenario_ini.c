@@ -363,6 +363,9 @@ static void error_values(void **state)
 		     "pingpong periodic poisson idle stream spin ipi server schbench rtapp learned, got 'tbench'", NULL);
 	expect_error(HEAD "[workload]\nplacement = anywhere\n", "expected one of: same_core "
 		     "same_package cross_package wake_idle", NULL);
+	expect_error(HEAD "[workload]\nstart_cpus = random\n", "[workload] start_cpus: expected "
+		     "one of: in_order shuffled, got 'random'", NULL);
+	expect_error(HEAD "[workload]\nremote_llc_ns = -1\n", "[workload] remote_llc_ns", NULL);
 	expect_error("[scenario]\nname = t\nplatform = amd-zen3\nduration_ms = 0\n",
 		     "s.ini:4: [scenario] duration_ms: expected an integer 1..3600000, got '0'", NULL);
 	expect_error(HEAD "warmup_ms = 3600001\n", "[scenario] warmup_ms", NULL);

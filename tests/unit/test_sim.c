@@ -205,6 +205,66 @@ static void test_wake_latency_is_the_sum_of_costs(void **state)
 	ik_run_result_free(&r);
 }
 
+/*
+ * A message between two last-level caches costs remote_llc_ns more (unscaled), one between
+ * packages remote_package_ns instead: the same pair as above with each core its own LLC.
+ */
+static void test_message_cost_by_distance(void **state)
+{
+	(void)state;
+	struct ik_scenario sc;
+	struct ik_run_result r;
+	char err[256];
+
+	small_scenario(&sc, IK_WORKLOAD_PINGPONG);
+	sc.platform.cores_per_llc = 1;
+	sc.workload.pairs = 1;
+	sc.workload.placement = IK_PLACE_SAME_PACKAGE;
+	sc.workload.remote_llc_ns = 3000;
+	sc.workload.remote_package_ns = 100000; /* not this pair: one package */
+	sc.ndisabled = 2;
+	snprintf(sc.disabled[0], IK_NAME_LEN, "POLL");
+	snprintf(sc.disabled[1], IK_NAME_LEN, "C1");
+	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), 0);
+	/* (a few wake-ups find the CPU already leaving C2 for a tick: slightly more) */
+	uint64_t expect = (uint64_t)(sc.duration_ns / (26500 + 3000));
+	assert_true(r.messages >= expect - 5 && r.messages <= expect + 5);
+	ik_run_result_free(&r);
+	/* cores 0 and 1 in one LLC again: nothing extra */
+	sc.platform.cores_per_llc = 2;
+	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), 0);
+	expect = (uint64_t)(sc.duration_ns / 26500);
+	assert_true(r.messages >= expect - 5 && r.messages <= expect + 5);
+	ik_run_result_free(&r);
+}
+
+/* start_cpus = shuffled: the seed chooses the start CPUs; a seed gives the same run again. */
+static void test_shuffled_start_cpus(void **state)
+{
+	(void)state;
+	struct ik_scenario sc;
+	struct ik_run_result a, b;
+	char err[256];
+	int differs = 0;
+
+	small_scenario(&sc, IK_WORKLOAD_PINGPONG);
+	sc.platform.cores_per_llc = 2;
+	sc.workload.remote_llc_ns = 4000;
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		sc.workload.start_cpus = IK_START_CPUS_IN_ORDER;
+		assert_int_equal(ik_sim_run(&sc, seed, &a, err, sizeof(err)), 0);
+		sc.workload.start_cpus = IK_START_CPUS_SHUFFLED;
+		assert_int_equal(ik_sim_run(&sc, seed, &b, err, sizeof(err)), 0);
+		differs += a.messages != b.messages;
+		ik_run_result_free(&a);
+		assert_int_equal(ik_sim_run(&sc, seed, &a, err, sizeof(err)), 0);
+		assert_true(a.messages == b.messages && a.wakeups == b.wakeups);
+		ik_run_result_free(&a);
+		ik_run_result_free(&b);
+	}
+	assert_true(differs >= 2);
+}
+
 /* A slower real exit from the state menu picks lowers throughput: the loop feeds back. */
 static void test_exit_latency_feeds_back_into_throughput(void **state)
 {
@@ -267,6 +327,8 @@ int main(void)
 		cmocka_unit_test(test_spin_counts_work_units),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_wake_latency_is_the_sum_of_costs),
+		cmocka_unit_test(test_message_cost_by_distance),
+		cmocka_unit_test(test_shuffled_start_cpus),
 		cmocka_unit_test(test_exit_latency_feeds_back_into_throughput),
 		cmocka_unit_test(test_quiet_machine_goes_deep),
 	};
