@@ -100,8 +100,9 @@ struct ik_workload {
 	char file[512];
 	int rtapp_instances;
 	double mem_mb_per_s;
-	/* learned: `file` is the model; its CPUs (counted when the scenario is read) */
+	/* learned: `file` is the model; its CPUs and tasks (counted when the scenario is read) */
 	int learned_cpus;
+	int learned_tasks;
 };
 
 /*

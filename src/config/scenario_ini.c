@@ -1086,6 +1086,7 @@ static int check_rtapp(struct scenario_reader *r)
 		if (ik_learned_load(wl->file, &m, msg, sizeof(msg)))
 			return ik_ini_fail(&r->e, w, "[workload] file: %s", msg);
 		wl->learned_cpus = m.cpus;
+		wl->learned_tasks = m.ntasks;
 		ik_learned_free(&m);
 		if (wl->learned_cpus > ik_platform_cpus(&r->sc->platform))
 			return ik_ini_fail(&r->e, w, "[workload] file: the model has %d CPUs, platform "
