@@ -98,6 +98,7 @@ enum workload_key {
 	WL_FILE,
 	WL_MEM_MB_PER_S,
 	WL_COPY_MB_PER_S,
+	WL_IRQ_AFFINITY,
 	WL_COUNT
 };
 static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_bytes",
@@ -108,7 +109,7 @@ static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_by
 					     "side_spin_work_ns", "arrival", "load_pct", "service_ns",
 					     "workers", "irq_cpu", "queue_limit", "burst_on_us",
 					     "burst_off_us", "message_threads", "sleep_us", "rps", "file",
-					     "mem_mb_per_s", "copy_mb_per_s" };
+					     "mem_mb_per_s", "copy_mb_per_s", "irq_affinity" };
 _Static_assert(WL_COUNT <= IK_INI_MAX_KEYS, "workload keys");
 
 static const struct {
@@ -128,6 +129,7 @@ static const char *const workload_types[] = { "pingpong", "periodic", "poisson",
 					      "learned" };
 #define NWORKLOAD_TYPES ((int)(sizeof(workload_types) / sizeof(workload_types[0])))
 static const char *const arrivals[] = { "poisson", "periodic", "bursty" }; /* enum ik_arrival */
+static const char *const irq_affinities[] = { "one", "spread" }; /* enum ik_irq_affinity */
 static const char *const placements[] = { "same_core", "same_package", "cross_package", "wake_idle" };
 static const char *const drivers[] = { "table", "acpi_idle", "intel_idle", "powernv_idle",
 				       "haltpoll", "none", "auto" };
@@ -691,6 +693,11 @@ static int set_workload(struct scenario_reader *r, int k, const char *value, str
 	case WL_COPY_MB_PER_S:
 		if (ik_ini_real(value, 0.0, 1e9, &wl->copy_mb_per_s, msg, sizeof(msg)))
 			return bad(r, w, sec, key, msg);
+		return 0;
+	case WL_IRQ_AFFINITY:
+		if (get_enum(r, w, sec, key, value, irq_affinities, 2, &idx))
+			return -1;
+		wl->irq_affinity = (enum ik_irq_affinity)idx;
 		return 0;
 	}
 	return bad(r, w, sec, key, "internal error");
@@ -1453,6 +1460,9 @@ static void format_workload(const struct ik_scenario *sc, enum workload_key k, c
 		return;
 	case WL_COPY_MB_PER_S:
 		format_real(wl->copy_mb_per_s, buf, len);
+		return;
+	case WL_IRQ_AFFINITY:
+		snprintf(buf, len, "%s", irq_affinities[wl->irq_affinity]);
 		return;
 	case WL_COUNT:
 		break;
