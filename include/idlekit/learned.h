@@ -25,7 +25,8 @@
  *                                  that ran it, or remote: woken from another CPU) or
  *                                  local (woken on its own CPU while that CPU was busy)
  *   task_sleep PID CAUSE NS ...    its sleeps that such a wake-up ended: switch-out to
- *                                  the wake-up, ns, non-decreasing
+ *                                  the wake-up, ns, non-decreasing (with the sleep still
+ *                                  open at the end of the trace when it is the longest)
  *   task_run PID CAUSE NS ...      the run that followed such a wake-up: switch-in to
  *                                  switch-out, ns, non-decreasing
  *   task_cpus PID CPU:RUNS ...     the CPUs it ran on and how many runs on each

@@ -13,7 +13,10 @@
  * CPU was in (the same rule as above), or, when its CPU was busy, local.  A task switched
  * back in with no task_wake in between was preempted, not asleep: that gap counts as a
  * local wake.  Each run is filed under the cause of the wake before it, so a task's run
- * time depends on what woke it, as a CPU's busy time does.
+ * time depends on what woke it, as a CPU's busy time does.  Recordings lose events: an
+ * idle_enter ends the run of the task switched in last on that CPU, and a task switched
+ * in on one CPU while running on another has migrated (the same run goes on).  Sleeps and
+ * runs still open at the end: see close_open_sleeps().
  */
 #include <stdlib.h>
 #include <string.h>
@@ -205,19 +208,28 @@ static int task_switch(struct task_table *tt, int cpu, int64_t t, int64_t prev, 
 		struct task_track *p = task_get(tt, prev);
 		if (!p)
 			return -1;
-		if (p->state == TASK_RUNS && p->cpu == cpu && p->run_cause >= 0 &&
+		if (p->state == TASK_RUNS && p->cpu != cpu)
+			goto next_task; /* it runs on another CPU now: not this CPU's to end */
+		if (p->state == TASK_RUNS && p->run_cause >= 0 &&
 		    push(&p->run[p->run_cause], t - p->run_start))
 			return -1;
 		p->state = TASK_SLEEPS;
 		p->sleep_since = t;
 		p->woken = false;
 	}
+next_task:
 	if (next > 0) {
 		struct task_track *n = task_get(tt, next);
 		if (!n)
 			return -1;
 		n->cpu_runs[cpu]++;
 		n->runs++;
+		if (n->state == TASK_RUNS) {
+			/* switched in here while running elsewhere: its switch-out there was not
+			   recorded; a migration, the same run goes on */
+			n->cpu = cpu;
+			return 0;
+		}
 		n->run_cause = -1;
 		if (n->state == TASK_SLEEPS) {
 			int cause = n->woken ? n->wake_cause : IK_LEARNED_LOCAL;
@@ -274,24 +286,45 @@ static int by_pid(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+/* The longest of a task's samples, over all causes. */
+static int64_t longest(const struct growing *g)
+{
+	int64_t m = -1;
+	for (int k = 0; k < IK_LEARNED_TASK_CAUSES; k++)
+		for (size_t i = 0; i < g[k].n; i++)
+			if (g[k].v[i] > m)
+				m = g[k].v[i];
+	return m;
+}
+
 /*
- * A sleep still open at the end of the trace counts with its length so far (a lower
- * bound), under the task's most frequent cause: without it a task that went quiet early
- * in the recording would be modelled as waking as often as it did while it was active.
+ * A sleep still open at the end of the trace lasted at least its length so far.  When that
+ * is longer than every sleep the task finished, it says something the samples do not (the
+ * task went quiet): it counts as a sleep of that length, under the task's most frequent
+ * cause, so that a task active early in the recording is not modelled as waking like that
+ * all the time.  A shorter one agrees with the samples and is left out (it would only add
+ * a sleep cut short by the end).  Runs still going on at the end likewise.
  */
 static int close_open_sleeps(struct task_table *tt, int64_t end)
 {
 	for (size_t i = 0; i < tt->n; i++) {
 		struct task_track *t = &tt->v[i];
+		if (t->state == TASK_RUNS && t->run_cause >= 0) {
+			int64_t d = end - t->run_start;
+			if (d > longest(t->run) && push(&t->run[t->run_cause], d))
+				return -1;
+			continue;
+		}
 		if (t->state != TASK_SLEEPS || t->woken || t->sleep_since < 0)
 			continue;
 		int best = -1;
 		for (int k = 0; k < IK_LEARNED_TASK_CAUSES; k++)
 			if (t->wakes[k] && (best < 0 || t->wakes[k] > t->wakes[best]))
 				best = k;
-		if (best < 0)
-			continue; /* never woken: not a model task anyway */
-		if (push(&t->sleep[best], end - t->sleep_since))
+		int64_t d = end - t->sleep_since;
+		if (best < 0 || d <= longest(t->sleep))
+			continue; /* never woken (not a model task anyway), or nothing new */
+		if (push(&t->sleep[best], d))
 			return -1;
 		t->wakes[best]++;
 	}

@@ -123,33 +123,35 @@ static void round_trip(const char *trace, struct loop *out)
 }
 
 /*
- * The distances reached, and the bounds asserted (docs/workloads.md).  two-cpus.trace has
- * no sched events: its model is per CPU.  recorded-sched.trace and perf-sched-mono.trace
- * have them: their models are per task, and the CPUs' idle periods are what the tasks
- * leave.  What is left: periods the simulated governor makes that the recording did not
- * have (cut by the tick or a poll limit), and, per task, a recording of 0.2 s: a task
- * seen waking once or twice is modelled as waking like that all the time (PID 70 of
- * recorded-sched.trace, 3 ms sleeps, whose last run never ends in the trace).
+ * The distances reached, and the bound asserted for all three (docs/workloads.md):
+ * histogram TVD <= 0.35 and wake-cause TVD <= 0.10.  two-cpus.trace has no sched events:
+ * its model is per CPU.  recorded-sched.trace and perf-sched-mono.trace have them: their
+ * models are per task, and the CPUs' idle periods are what the tasks leave.  What is left:
+ * periods the simulated governor makes that the recording did not have (cut by the tick
+ * or a poll limit), and recordings of 0.2 s: a task seen sleeping once or twice is
+ * modelled as sleeping like that all the time.
  */
 static void test_round_trip(void **state)
 {
 	(void)state;
-	struct loop a, b, c;
-	round_trip("fixtures/traces/two-cpus.trace", &a);
-	assert_true(a.hist_tvd <= 0.35 && a.cause_tvd <= 0.10);
-	round_trip("fixtures/traces/perf-sched-mono.trace", &b);
-	assert_true(b.hist_tvd <= 0.25 && b.cause_tvd <= 0.10);
-	round_trip("fixtures/traces/recorded-sched.trace", &c);
-	assert_true(c.hist_tvd <= 0.50 && c.cause_tvd <= 0.20);
+	static const char *const traces[] = { "fixtures/traces/two-cpus.trace",
+					      "fixtures/traces/perf-sched-mono.trace",
+					      "fixtures/traces/recorded-sched.trace" };
+	for (int i = 0; i < 3; i++) {
+		struct loop l;
+		round_trip(traces[i], &l);
+		assert_true(l.hist_tvd <= 0.35);
+		assert_true(l.cause_tvd <= 0.10);
+	}
 }
 
 /*
  * Per task, by hand: task 100 runs on CPU 0 from 1 to 11 us; CPU 0 idles from 11.5 us; CPU 1
  * wakes task 100 at 111 us (remote: slept 100 us); it runs 113..133 us (filed under
  * remote); it is switched back in at 150 us with no wake-up (preempted: a local wake after
- * 17 us) and runs to 160 us; then sleeps to the end at 300 us (open: 140 us, filed under
- * its most frequent cause, remote on a tie with local broken by the lower cause).  Task
- * 200 is only ever running: not a model task.
+ * 17 us) and runs to 160 us; then sleeps to the end at 300 us (open: 140 us, longer than
+ * any sleep it finished, so kept, under its most frequent cause: remote, on a tie with
+ * local broken by the lower cause).  Task 200 is only ever running: not a model task.
  */
 static void test_learn_tasks(void **state)
 {
