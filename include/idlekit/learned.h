@@ -46,6 +46,7 @@
 #define IK_LEARNED_LOCAL 8       /* a task woken on its own CPU while that CPU ran */
 #define IK_LEARNED_MAX_SAMPLES 256
 #define IK_LEARNED_MAX_TASKS 256 /* the tasks with the most runs are kept */
+#define IK_LEARNED_MAX_NS 3600000000000LL /* a length in the file: at most an hour */
 
 struct ik_learned_samples {
 	int n;

@@ -12,7 +12,7 @@
 #include "config/ini_common.h"
 
 #define MAX_CPUS 8192
-#define MAX_NS 3600000000000LL
+#define MAX_NS IK_LEARNED_MAX_NS
 
 static const char *const cause_names[IK_LEARNED_TASK_CAUSES] = {
 	"timer", "tick", "ipi", "irq", "unknown", "remote", "softirq", "none", "local"

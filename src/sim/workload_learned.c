@@ -282,7 +282,8 @@ void sim_learned_task_done(struct ik_sim *s, int task)
 	next_cycle(s, task);
 }
 
-/* A hidden clock fired: another CPU wakes the task. */
+/* Per task: a task's own timer (counted, then the caller wakes it), or a hidden clock: the
+   task woken from another CPU or by a device interrupt on its CPU. */
 static bool task_clock(struct ik_sim *s, int clock)
 {
 	struct sim_learned *l = s->learned;
@@ -309,6 +310,7 @@ static bool task_clock(struct ik_sim *s, int clock)
 	return true;
 }
 
+/* A hidden clock fired: another CPU wakes the task. */
 bool sim_learned_clock(struct ik_sim *s, int clock)
 {
 	struct sim_learned *l = s->learned;

@@ -174,6 +174,9 @@ static void keep(struct growing *g, struct ik_learned_samples *out)
 	out->n = 0;
 	if (g->n == 0)
 		return;
+	for (size_t i = 0; i < g->n; i++) /* what the file can hold (a longer trace's sleeps) */
+		if (g->v[i] > IK_LEARNED_MAX_NS)
+			g->v[i] = IK_LEARNED_MAX_NS;
 	qsort(g->v, g->n, sizeof(*g->v), cmp64);
 	if (g->n <= IK_LEARNED_MAX_SAMPLES) {
 		memcpy(out->v, g->v, g->n * sizeof(*g->v));
