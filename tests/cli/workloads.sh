@@ -104,6 +104,7 @@ expect_error "learned task without CPUs" "badt.learned:5: task 5: expected wake-
 # server: the interrupts on one CPU or spread
 "$bin" sim "${srv[@]}" --set workload.irq_affinity=spread --json >"$tmp/sp.json"
 check "server spread in the config" grep -q '"key": "irq_affinity", "value": "spread"' "$tmp/sp.json"
+check "server spread in the workload" grep -q '"irq_affinity": "spread"' "$tmp/sp.json"
 expect_error "server bad irq_affinity" "irq_affinity.*one.*spread" sim --set workload.irq_affinity=all
 
 printf 'idlekit-learned 1\ncpus 1\ncause 0 timer 1\n' >"$tmp/bad.learned"
