@@ -11,12 +11,27 @@
  *   idlekit-learned 1
  *   source NAME                    the trace it was learned from (informational)
  *   cpus N
- *   cause CPU CAUSE PERIODS        CAUSE: timer tick ipi irq unknown remote none
+ *   cause CPU CAUSE PERIODS        CAUSE: timer tick ipi irq unknown remote softirq none
  *   idle CPU CAUSE NS NS ...       idle periods: entry to the wake event, ns (the
  *                                  residency less the state's advertised exit latency),
  *                                  non-decreasing
  *   busy CPU CAUSE NS NS ...       busy time after such a period, ns, non-decreasing
  *   busy_cpu CPU                   a CPU that never idled: always busy
+ *
+ * and, from a trace with sched events (format 1.1: switch, task_wake), per task:
+ *
+ *   task PID CAUSE WAKES           how often the task was woken for CAUSE: timer tick ipi
+ *                                  irq unknown remote softirq none (the wake-up of an idle CPU
+ *                                  that ran it, or remote: woken from another CPU) or
+ *                                  local (woken on its own CPU while that CPU was busy)
+ *   task_sleep PID CAUSE NS ...    its sleeps that such a wake-up ended: switch-out to
+ *                                  the wake-up, ns, non-decreasing (with the sleep still
+ *                                  open at the end of the trace when it is the longest)
+ *   task_run PID CAUSE NS ...      the run that followed such a wake-up: switch-in to
+ *                                  switch-out, ns, non-decreasing
+ *   task_cpus PID CPU:RUNS ...     the CPUs it ran on and how many runs on each
+ *
+ * A model with tasks is run as its tasks (the per-CPU lines are kept for reading).
  */
 #ifndef IDLEKIT_LEARNED_H
 #define IDLEKIT_LEARNED_H
@@ -26,8 +41,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define IK_LEARNED_CAUSES 7 /* enum ik_trace_cause with NONE */
+#define IK_LEARNED_CAUSES 8      /* enum ik_trace_cause with NONE (IK_CAUSE_NONE + 1) */
+#define IK_LEARNED_TASK_CAUSES 9 /* the same and LOCAL */
+#define IK_LEARNED_LOCAL 8       /* a task woken on its own CPU while that CPU ran */
 #define IK_LEARNED_MAX_SAMPLES 256
+#define IK_LEARNED_MAX_TASKS 256 /* the tasks with the most runs are kept */
+#define IK_LEARNED_MAX_NS 3600000000000LL /* a length in the file: at most an hour */
 
 struct ik_learned_samples {
 	int n;
@@ -41,11 +60,24 @@ struct ik_learned_cpu {
 	struct ik_learned_samples busy[IK_LEARNED_CAUSES];
 };
 
+struct ik_learned_task {
+	int64_t pid;
+	uint64_t wakes[IK_LEARNED_TASK_CAUSES];
+	struct ik_learned_samples sleep[IK_LEARNED_TASK_CAUSES];
+	struct ik_learned_samples run[IK_LEARNED_TASK_CAUSES];
+	uint64_t *cpu_runs; /* cpus entries: runs on each CPU */
+};
+
 struct ik_learned {
 	char source[128];
 	int cpus;
 	struct ik_learned_cpu *cpu; /* cpus entries */
+	int ntasks;
+	struct ik_learned_task *task; /* ntasks entries */
 };
+
+/* "timer" ... "none", "local" */
+const char *ik_learned_task_cause_name(int cause);
 
 struct ik_trace_reader;
 /* Learn from a whole trace.  0, or IK_TRACE_EINPUT / IK_TRACE_EFAIL with the message. */

@@ -25,6 +25,12 @@ enum ik_workload_kind {
 };
 
 /* How a server's requests arrive (open loop: arrivals do not wait for answers). */
+/* server: where the requests' interrupts go */
+enum ik_irq_affinity {
+	IK_IRQ_ONE,    /* all on irq_cpu (one NIC queue, or every queue's IRQ on one CPU) */
+	IK_IRQ_SPREAD, /* each on one of the workers' CPUs, at random (RSS over many flows) */
+};
+
 enum ik_arrival {
 	IK_ARRIVAL_POISSON,  /* exponential gaps */
 	IK_ARRIVAL_PERIODIC, /* a fixed gap */
@@ -97,6 +103,7 @@ struct ik_workload {
 	struct ik_dist service;  /* service time per request, ns at the base frequency */
 	int workers;
 	int irq_cpu;
+	enum ik_irq_affinity irq_affinity;
 	int queue_limit;
 	int64_t burst_on_ns;
 	int64_t burst_off_ns;
@@ -111,8 +118,9 @@ struct ik_workload {
 	char file[512];
 	int rtapp_instances;
 	double mem_mb_per_s;
-	/* learned: `file` is the model; its CPUs (counted when the scenario is read) */
+	/* learned: `file` is the model; its CPUs and tasks (counted when the scenario is read) */
 	int learned_cpus;
+	int learned_tasks;
 	/* any type: the percentage of the tasks' sleeps that are I/O waits (counted in
 	   nr_iowait_cpu() of the CPU the task last ran on until it wakes); 0 = none */
 	double iowait_pct;

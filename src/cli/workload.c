@@ -19,7 +19,10 @@ static const char help[] =
 	"\n"
 	"Learn a workload from an idle trace (docs/trace-format.md): per CPU and wake cause\n"
 	"(timer, tick, ipi, irq, remote, ...), how often the cause ended an idle period, the\n"
-	"lengths of those periods and the busy time after them.  Writes three files:\n"
+	"lengths of those periods and the busy time after them; and, when the trace has sched\n"
+	"events (switch, task_wake), per task: its wake-ups by cause (remote, its CPU's idle\n"
+	"cause, local), the sleeps they ended, the runs after them and the CPUs it ran on --\n"
+	"such a model runs as its tasks.  Writes three files:\n"
 	"  W.ini           a scenario with workload.type = learned (governor and HZ from the\n"
 	"                  trace when it says them, duration the trace's length, at least 1 s)\n"
 	"  W.learned       the model (format in include/idlekit/learned.h)\n"
@@ -32,6 +35,7 @@ static const char help[] =
 	"\n"
 	"Examples:\n"
 	"  idlekit workload learn tests/fixtures/traces/recorded-sched.trace -o /tmp/w.ini\n"
+	"  grep ^task /tmp/w.learned                 # its tasks\n"
 	"  idlekit sim /tmp/w.ini                    # on the trace's own table\n"
 	"  idlekit sim /tmp/w.ini --set scenario.platform=intel-spr --set cpuidle.governor=teo\n";
 

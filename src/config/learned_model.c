@@ -12,10 +12,11 @@
 #include "config/ini_common.h"
 
 #define MAX_CPUS 8192
-#define MAX_NS 3600000000000LL
+#define MAX_NS IK_LEARNED_MAX_NS
 
-static const char *const cause_names[IK_LEARNED_CAUSES] = { "timer",   "tick",   "ipi", "irq",
-							     "unknown", "remote", "none" };
+static const char *const cause_names[IK_LEARNED_TASK_CAUSES] = {
+	"timer", "tick", "ipi", "irq", "unknown", "remote", "softirq", "none", "local"
+};
 
 struct lreader {
 	const char *origin;
@@ -77,10 +78,22 @@ static int number(struct lreader *r, const char *w, long long max, const char *w
 	return 0;
 }
 
+static int a_cause(struct lreader *r, char **p, int ncauses, int *cause)
+{
+	char b[48];
+	const char *w = word(p);
+	for (int k = 0; k < ncauses; k++)
+		if (w && strcmp(w, cause_names[k]) == 0) {
+			*cause = k;
+			return 0;
+		}
+	return fail(r, "expected a cause (timer tick ipi irq unknown remote softirq none%s), got '%s'",
+		    ncauses > IK_LEARNED_CAUSES ? " local" : "", w ? shown(w, b, sizeof(b)) : "");
+}
+
 static int cpu_cause(struct lreader *r, char **p, const struct ik_learned *m, int *cpu, int *cause)
 {
 	long long c;
-	char b[48];
 	if (m->cpus == 0)
 		return fail(r, "expected 'cpus N' before the CPUs' lines");
 	if (number(r, word(p), m->cpus - 1, "a CPU number", &c))
@@ -88,14 +101,66 @@ static int cpu_cause(struct lreader *r, char **p, const struct ik_learned *m, in
 	*cpu = (int)c;
 	if (!cause)
 		return 0;
-	const char *w = word(p);
-	for (int k = 0; k < IK_LEARNED_CAUSES; k++)
-		if (w && strcmp(w, cause_names[k]) == 0) {
-			*cause = k;
-			return 0;
+	return a_cause(r, p, IK_LEARNED_CAUSES, cause);
+}
+
+/* The task of a task line (added at its first line), and the cause if asked. */
+static int task_of(struct lreader *r, char **p, struct ik_learned *m, struct ik_learned_task **t,
+		   int *cause)
+{
+	long long pid;
+	if (m->cpus == 0)
+		return fail(r, "expected 'cpus N' before the tasks' lines");
+	if (number(r, word(p), 1LL << 62, "a PID", &pid))
+		return -1;
+	*t = NULL;
+	for (int i = 0; i < m->ntasks; i++)
+		if (m->task[i].pid == pid)
+			*t = &m->task[i];
+	if (!*t) {
+		if (m->ntasks == IK_LEARNED_MAX_TASKS)
+			return fail(r, "expected at most %d tasks, got more", IK_LEARNED_MAX_TASKS);
+		if (m->ntasks == 0) {
+			m->task = calloc(IK_LEARNED_MAX_TASKS, sizeof(*m->task));
+			if (!m->task)
+				return fail(r, "out of memory");
 		}
-	return fail(r, "expected a cause (timer tick ipi irq unknown remote none), got '%s'",
-		    w ? shown(w, b, sizeof(b)) : "");
+		*t = &m->task[m->ntasks];
+		(*t)->cpu_runs = calloc((size_t)m->cpus, sizeof(uint64_t));
+		if (!(*t)->cpu_runs)
+			return fail(r, "out of memory");
+		(*t)->pid = pid;
+		m->ntasks++;
+	}
+	return cause ? a_cause(r, p, IK_LEARNED_TASK_CAUSES, cause) : 0;
+}
+
+/* task_cpus PID CPU:RUNS ... */
+static int task_cpus(struct lreader *r, char *p, struct ik_learned *m)
+{
+	struct ik_learned_task *t;
+	char b[48];
+	char *w;
+	if (task_of(r, &p, m, &t, NULL))
+		return -1;
+	bool any = false;
+	while ((w = word(&p))) {
+		char *colon = strchr(w, ':');
+		long long cpu, runs;
+		if (!colon)
+			return fail(r, "expected CPU:RUNS, got '%s'", shown(w, b, sizeof(b)));
+		*colon = '\0';
+		if (number(r, w, m->cpus - 1, "a CPU number", &cpu) ||
+		    number(r, colon + 1, 1LL << 50, "a number of runs", &runs))
+			return -1;
+		if (t->cpu_runs[cpu])
+			return fail(r, "expected each CPU once, got CPU %lld twice", cpu);
+		t->cpu_runs[cpu] = (uint64_t)runs;
+		any |= runs > 0;
+	}
+	if (!any)
+		return fail(r, "expected at least one CPU:RUNS with runs, got none");
+	return 0;
 }
 
 static int samples(struct lreader *r, char *p, struct ik_learned_samples *s)
@@ -166,9 +231,23 @@ static int parse_line(struct lreader *r, char *p, struct ik_learned *m, bool *he
 		if (cpu_cause(r, &p, m, &cpu, &cause))
 			return -1;
 		return samples(r, p, w[0] == 'i' ? &m->cpu[cpu].idle[cause] : &m->cpu[cpu].busy[cause]);
+	} else if (!strcmp(w, "task")) {
+		struct ik_learned_task *t;
+		long long n;
+		if (task_of(r, &p, m, &t, &cause) ||
+		    number(r, word(&p), 1LL << 50, "a number of wake-ups", &n))
+			return -1;
+		t->wakes[cause] = (uint64_t)n;
+	} else if (!strcmp(w, "task_sleep") || !strcmp(w, "task_run")) {
+		struct ik_learned_task *t;
+		if (task_of(r, &p, m, &t, &cause))
+			return -1;
+		return samples(r, p, w[5] == 's' ? &t->sleep[cause] : &t->run[cause]);
+	} else if (!strcmp(w, "task_cpus")) {
+		return task_cpus(r, p, m);
 	} else {
-		return fail(r, "expected source, cpus, cause, idle, busy or busy_cpu, got '%s'",
-			    shown(w, b, sizeof(b)));
+		return fail(r, "expected source, cpus, cause, idle, busy, busy_cpu, task, task_sleep, "
+			       "task_run or task_cpus, got '%s'", shown(w, b, sizeof(b)));
 	}
 	if (word(&p))
 		return fail(r, "expected the end of the line after its values");
@@ -229,6 +308,25 @@ int ik_learned_parse(const char *origin, const char *text, size_t len, struct ik
 		}
 		if (any && cpu->always_busy) {
 			fail(&r, "CPU %d: expected either idle periods or busy_cpu, got both", c);
+			goto bad;
+		}
+	}
+	for (int i = 0; i < m.ntasks; i++) {
+		const struct ik_learned_task *t = &m.task[i];
+		uint64_t wakes = 0, runs = 0;
+		for (int k = 0; k < IK_LEARNED_TASK_CAUSES; k++) {
+			if (t->wakes[k] > 0 && t->sleep[k].n == 0) {
+				fail(&r, "task %lld cause %s: expected its 'task_sleep' line, got none",
+				     (long long)t->pid, cause_names[k]);
+				goto bad;
+			}
+			wakes += t->wakes[k];
+		}
+		for (int c = 0; c < m.cpus; c++)
+			runs += t->cpu_runs[c];
+		if (wakes == 0 || runs == 0) {
+			fail(&r, "task %lld: expected wake-ups ('task') and CPUs ('task_cpus'), got %s",
+			     (long long)t->pid, wakes == 0 ? "no wake-ups" : "no CPUs");
 			goto bad;
 		}
 	}

@@ -102,6 +102,7 @@ enum workload_key {
 	WL_START_CPUS,
 	WL_REMOTE_LLC_NS,
 	WL_REMOTE_PACKAGE_NS,
+	WL_IRQ_AFFINITY,
 	WL_COUNT
 };
 static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_bytes",
@@ -113,7 +114,8 @@ static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_by
 					     "workers", "irq_cpu", "queue_limit", "burst_on_us",
 					     "burst_off_us", "message_threads", "sleep_us", "rps", "file",
 					     "mem_mb_per_s", "copy_mb_per_s", "iowait_pct",
-					     "start_cpus", "remote_llc_ns", "remote_package_ns" };
+					     "start_cpus", "remote_llc_ns", "remote_package_ns",
+					     "irq_affinity" };
 _Static_assert(WL_COUNT <= IK_INI_MAX_KEYS, "workload keys");
 
 static const struct {
@@ -133,6 +135,7 @@ static const char *const workload_types[] = { "pingpong", "periodic", "poisson",
 					      "learned" };
 #define NWORKLOAD_TYPES ((int)(sizeof(workload_types) / sizeof(workload_types[0])))
 static const char *const arrivals[] = { "poisson", "periodic", "bursty" }; /* enum ik_arrival */
+static const char *const irq_affinities[] = { "one", "spread" }; /* enum ik_irq_affinity */
 static const char *const placements[] = { "same_core", "same_package", "cross_package", "wake_idle" };
 static const char *const start_cpu_orders[] = { "in_order", "shuffled" }; /* enum ik_start_cpus */
 static const char *const drivers[] = { "table", "acpi_idle", "intel_idle", "powernv_idle",
@@ -711,6 +714,11 @@ static int set_workload(struct scenario_reader *r, int k, const char *value, str
 		if (ik_ini_real(value, 0.0, 100.0, &wl->iowait_pct, msg, sizeof(msg)))
 			return bad(r, w, sec, key, msg);
 		return 0;
+	case WL_IRQ_AFFINITY:
+		if (get_enum(r, w, sec, key, value, irq_affinities, 2, &idx))
+			return -1;
+		wl->irq_affinity = (enum ik_irq_affinity)idx;
+		return 0;
 	}
 	return bad(r, w, sec, key, "internal error");
 }
@@ -1115,6 +1123,7 @@ static int check_rtapp(struct scenario_reader *r)
 		if (ik_learned_load(wl->file, &m, msg, sizeof(msg)))
 			return ik_ini_fail(&r->e, w, "[workload] file: %s", msg);
 		wl->learned_cpus = m.cpus;
+		wl->learned_tasks = m.ntasks;
 		ik_learned_free(&m);
 		if (wl->learned_cpus > ik_platform_cpus(&r->sc->platform))
 			return ik_ini_fail(&r->e, w, "[workload] file: the model has %d CPUs, platform "
@@ -1479,6 +1488,9 @@ static void format_workload(const struct ik_scenario *sc, enum workload_key k, c
 		return;
 	case WL_IOWAIT_PCT:
 		ik_ini_format_real(wl->iowait_pct, buf, len);
+		return;
+	case WL_IRQ_AFFINITY:
+		snprintf(buf, len, "%s", irq_affinities[wl->irq_affinity]);
 		return;
 	case WL_COUNT:
 		break;

@@ -199,6 +199,7 @@ static void write_workload(struct json_writer *w, const struct ik_workload *wl)
 		jw_string(w, "service_ns", dist, sizeof(dist));
 		jw_int(w, "workers", wl->workers);
 		jw_int(w, "irq_cpu", wl->irq_cpu);
+		jw_string(w, "irq_affinity", wl->irq_affinity == IK_IRQ_SPREAD ? "spread" : "one", 16);
 		jw_int(w, "irq_work_ns", wl->irq_work_ns);
 		jw_int(w, "queue_limit", wl->queue_limit);
 		if (wl->arrival == IK_ARRIVAL_BURSTY) {

@@ -461,7 +461,7 @@ int sim_workload_max_tasks(const struct ik_scenario *sc)
 		n = w->rtapp_instances;
 		break;
 	case IK_WORKLOAD_LEARNED:
-		n = 2 * w->learned_cpus;
+		n = 2 * (w->learned_cpus + w->learned_tasks);
 		break;
 	case IK_WORKLOAD_POISSON:
 	case IK_WORKLOAD_IDLE:

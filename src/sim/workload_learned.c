@@ -18,6 +18,16 @@
  *
  * Timers: tasks 0..n-1 are the CPUs' tasks; tasks n..2n-1 the hidden clocks of the remote
  * wake-ups.  A model CPU that never idled runs a busy loop.
+ *
+ * A model with tasks (learned from sched events) runs as its tasks instead: task i, after
+ * each run, draws the cause of its next wake-up in its recorded proportions, a sleep and a
+ * run for that cause, and the CPU of that run from the CPUs it ran on (in proportion to its
+ * runs there), and sleeps: timer, tick and local as its own hrtimer on that CPU; ipi and
+ * remote woken from another CPU; irq, softirq, unknown and none by a device interrupt on
+ * that CPU (no handler time: the recording does not separate it from the run).  Idle
+ * periods are then whatever the tasks leave, on the CPUs they share.  Tasks 0..T-1 are the
+ * model's tasks, T..2T-1 their hidden clocks, 2T + c the busy loop of model CPU c if it
+ * never idled.  A wake-up is counted (by kind) when it finds its CPU in an idle state.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +42,8 @@ enum { KIND_TIMER, KIND_REMOTE, KIND_IRQ };
 struct sim_learned {
 	struct ik_learned m;
 	int n;
+	int ntasks;        /* the model's tasks (0: run per CPU) */
+	int *pending_kind; /* per task: the kind of wake-up its hidden clock makes */
 	int64_t *irq_work; /* per CPU: the handler's work of the armed interrupt, -1 = none */
 	bool *in_irq;      /* per CPU: its model interrupt's handler is running */
 	uint64_t wakes[3];
@@ -42,6 +54,7 @@ static int kind_of(int cause)
 	switch (cause) {
 	case IK_CAUSE_TIMER:
 	case IK_CAUSE_TICK:
+	case IK_LEARNED_LOCAL:
 		return KIND_TIMER;
 	case IK_CAUSE_IPI:
 	case IK_CAUSE_REMOTE:
@@ -100,6 +113,96 @@ static void next_cycle(struct ik_sim *s, int cpu)
 	}
 }
 
+/* A draw from counts[0..n-1] in proportion; -1 if all are 0. */
+static int draw(struct ik_sim *s, const uint64_t *counts, int n)
+{
+	uint64_t total = 0;
+	int last = -1;
+	for (int k = 0; k < n; k++)
+		if (counts[k]) {
+			total += counts[k];
+			last = k;
+		}
+	if (total == 0)
+		return -1;
+	double u = ik_rng_unit(&s->rng) * (double)total;
+	for (int k = 0; k < n; k++) {
+		if (u < (double)counts[k])
+			return k;
+		u -= (double)counts[k];
+	}
+	return last; /* rounding at the top end */
+}
+
+/* Task i's next sleep, from `from`, and the run after it. */
+static void next_task_cycle(struct ik_sim *s, int i, int64_t from)
+{
+	struct sim_learned *l = s->learned;
+	const struct ik_learned_task *m = &l->m.task[i];
+	struct sim_task *t = &s->tasks[i];
+	int cause = draw(s, m->wakes, IK_LEARNED_TASK_CAUSES);
+	if (cause < 0)
+		return; /* the parser refuses such a task */
+	int64_t sleep = pick(s, &m->sleep[cause]);
+	const struct ik_learned_samples *runs = &m->run[cause];
+	for (int k = 0; runs->n == 0 && k < IK_LEARNED_TASK_CAUSES; k++)
+		runs = &m->run[k]; /* no run recorded after this cause: any of its runs */
+	int cpu = draw(s, m->cpu_runs, l->m.cpus);
+	int64_t at = from + (sleep > 0 ? sleep : 1);
+
+	t->cpu = cpu >= 0 ? cpu : t->cpu;
+	t->work_ns = pick(s, runs);
+	int kind = kind_of(cause);
+	if (kind == KIND_TIMER) {
+		sim_task_sleep(s, i, at);
+	} else {
+		l->pending_kind[i] = kind;
+		ik_eq_arm(&s->eq, task_timer_id(s, l->ntasks + i), at);
+	}
+}
+
+static struct sim_task *blocked_pinned(struct ik_sim *s, int i, int cpu)
+{
+	struct sim_task *t = &s->tasks[i];
+	t->next = t->peer = -1;
+	t->woken_at = -1;
+	t->timer_cpu = -1;
+	t->state = TASK_BLOCKED;
+	t->pinned = true;
+	t->cpu = cpu;
+	return t;
+}
+
+static int setup_tasks(struct ik_sim *s)
+{
+	struct sim_learned *l = s->learned;
+	const struct ik_workload *w = &s->sc->workload;
+	int T = l->ntasks;
+
+	l->pending_kind = calloc((size_t)T, sizeof(int));
+	s->ntasks = 2 * T + l->n;
+	s->tasks = calloc((size_t)s->ntasks, sizeof(*s->tasks));
+	if (!l->pending_kind || !s->tasks || sim_timer_reserve(s, T + 1))
+		return -1;
+	for (int i = 0; i < s->ntasks; i++)
+		blocked_pinned(s, i, 0);
+	for (int c = 0; c < l->n; c++) {
+		if (!l->m.cpu[c].always_busy)
+			continue;
+		struct sim_task *t = blocked_pinned(s, 2 * T + c, c);
+		t->busy_loop = true;
+		t->work_ns = 1000000;
+		sim_task_sleep(s, 2 * T + c, w->start_ns + 1);
+	}
+	for (int i = 0; i < T; i++) {
+		int c = draw(s, l->m.task[i].cpu_runs, l->m.cpus);
+		blocked_pinned(s, i, c >= 0 ? c : 0);
+		blocked_pinned(s, T + i, c >= 0 ? c : 0);
+		next_task_cycle(s, i, w->start_ns);
+	}
+	return 0;
+}
+
 int sim_learned_setup(struct ik_sim *s, char *err, size_t errlen)
 {
 	const struct ik_workload *w = &s->sc->workload;
@@ -118,9 +221,19 @@ int sim_learned_setup(struct ik_sim *s, char *err, size_t errlen)
 	l->n = l->m.cpus;
 	l->irq_work = calloc((size_t)l->n, sizeof(int64_t));
 	l->in_irq = calloc((size_t)l->n, sizeof(bool));
+	if (!l->irq_work || !l->in_irq)
+		goto oom;
+	for (int c = 0; c < l->n; c++)
+		l->irq_work[c] = -1;
+	l->ntasks = l->m.ntasks;
+	if (l->ntasks > 0) {
+		if (setup_tasks(s))
+			goto oom;
+		return 0;
+	}
 	s->ntasks = 2 * l->n;
 	s->tasks = calloc((size_t)s->ntasks, sizeof(*s->tasks));
-	if (!l->irq_work || !l->in_irq || !s->tasks || sim_timer_reserve(s, 1))
+	if (!s->tasks || sim_timer_reserve(s, 1))
 		goto oom;
 	for (int i = 0; i < s->ntasks; i++) {
 		struct sim_task *t = &s->tasks[i];
@@ -132,7 +245,6 @@ int sim_learned_setup(struct ik_sim *s, char *err, size_t errlen)
 		t->cpu = i % l->n;
 	}
 	for (int c = 0; c < l->n; c++) {
-		l->irq_work[c] = -1;
 		struct sim_task *t = &s->tasks[c];
 		if (l->m.cpu[c].always_busy) {
 			t->busy_loop = true;
@@ -160,15 +272,50 @@ void sim_learned_task_done(struct ik_sim *s, int task)
 	struct sim_task *t = &s->tasks[task];
 	if (t->busy_loop)
 		return; /* requeued by the caller */
+	if (s->learned->ntasks > 0) {
+		if (task < s->learned->ntasks)
+			next_task_cycle(s, task, s->now);
+		return;
+	}
 	/* what woke it: a remote wake-up, or its own timer */
 	count(s, s->cpus[t->cpu].reason == WAKE_REMOTE ? KIND_REMOTE : KIND_TIMER);
 	next_cycle(s, task);
+}
+
+/* Per task: a task's own timer (counted, then the caller wakes it), or a hidden clock: the
+   task woken from another CPU or by a device interrupt on its CPU. */
+static bool task_clock(struct ik_sim *s, int clock)
+{
+	struct sim_learned *l = s->learned;
+	int T = l->ntasks;
+	if (clock < T) { /* a task's own timer: the caller wakes it */
+		const struct sim_task *t = &s->tasks[clock];
+		if (t->state == TASK_BLOCKED && s->cpus[t->cpu].mode == CPU_IDLE)
+			count(s, KIND_TIMER);
+		return false;
+	}
+	if (clock >= 2 * T)
+		return false; /* a busy loop, or a side spinner */
+	int task = clock - T, cpu = s->tasks[task].cpu;
+	if (s->tasks[task].state != TASK_BLOCKED)
+		return true;
+	if (s->cpus[cpu].mode == CPU_IDLE)
+		count(s, l->pending_kind[task]);
+	if (l->pending_kind[task] == KIND_IRQ) {
+		sim_interrupt(s, cpu, 0, WAKE_IRQ);
+		sim_wake_task(s, task, cpu);
+	} else {
+		sim_wake_task(s, task, (cpu + 1) % s->ncpus);
+	}
+	return true;
 }
 
 /* A hidden clock fired: another CPU wakes the task. */
 bool sim_learned_clock(struct ik_sim *s, int clock)
 {
 	struct sim_learned *l = s->learned;
+	if (l->ntasks > 0)
+		return task_clock(s, clock);
 	if (clock < l->n || clock >= 2 * l->n)
 		return false; /* a CPU's own task, or a side spinner */
 	int task = clock - l->n;
@@ -213,6 +360,7 @@ void sim_learned_free(struct ik_sim *s)
 	ik_learned_free(&l->m);
 	free(l->irq_work);
 	free(l->in_irq);
+	free(l->pending_kind);
 	free(l);
 	s->learned = NULL;
 }

@@ -19,9 +19,17 @@
  * Timers: task 0 is the arrival clock (no CPU's timer list holds it: a device interrupt
  * is not a timer the governor can see); tasks 1..workers are the workers.
  *
- * Simplification: an interrupt that hits the IRQ CPU while a task runs there adds its
- * handler time to that task and wakes the worker at once (rather than irq_work_ns later).
- * With the IRQ CPU outside the workers' CPUs (the default) this never happens.
+ * Where the interrupts go (irq_affinity): `one` sends them all to irq_cpu, as a single NIC
+ * queue (or every queue's IRQ affined to one CPU) does: that CPU's handler time grows with
+ * the rate, and once rate x irq_work_ns nears 1 the CPU saturates -- its handler runs back
+ * to back and requests wait in it, whatever the workers could do.  `spread` sends each to
+ * one of the workers' CPUs chosen at random, as RSS hashing many flows over one queue per
+ * CPU does; the handler there wakes the next idle worker as before.
+ *
+ * Simplification: an interrupt that hits its CPU while a task runs there adds its handler
+ * time to that task and wakes the worker at once (rather than irq_work_ns later).  With
+ * `one` and the IRQ CPU outside the workers' CPUs (the default) this never happens; with
+ * `spread` it does whenever the chosen CPU's worker is busy.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,8 +58,8 @@ struct server_worker {
 struct sim_server {
 	double gap_ns;        /* mean gap between arrivals (in "on" time for bursty) */
 	double clock_ns;      /* arrivals so far, in the arrival process's own time */
-	struct req_ring rx;    /* in the IRQ CPU's handler */
-	int64_t rx_batch;      /* the handler run now running or next to run */
+	struct req_ring *rx;   /* per CPU: in that CPU's handler */
+	int64_t *rx_batch;     /* per CPU: the handler run now running or next to run */
 	struct req_ring queue; /* waiting for a worker */
 	int *idle;             /* FIFO of idle worker task ids */
 	int idle_head, idle_len;
@@ -167,8 +175,13 @@ int sim_server_setup(struct ik_sim *s, char *err, size_t errlen)
 	ik_hist_init(&sv->st.wake);
 	ik_hist_init(&sv->st.queue);
 	ik_hist_init(&sv->st.service);
-	if (ring_init(&sv->rx, 64) || ring_init(&sv->queue, w->queue_limit))
+	sv->rx = calloc((size_t)s->ncpus, sizeof(*sv->rx));
+	sv->rx_batch = calloc((size_t)s->ncpus, sizeof(*sv->rx_batch));
+	if (!sv->rx || !sv->rx_batch || ring_init(&sv->queue, w->queue_limit))
 		goto oom;
+	for (int c = 0; c < s->ncpus; c++)
+		if (ring_init(&sv->rx[c], c == w->irq_cpu ? 64 : 4))
+			goto oom;
 	sv->idle = calloc((size_t)w->workers, sizeof(int));
 	sv->w = calloc((size_t)w->workers, sizeof(*sv->w));
 	s->ntasks = 1 + w->workers;
@@ -210,8 +223,9 @@ oom:
 	return -1;
 }
 
-/* The request is ready for a worker: wake an idle one, or queue it, or drop it. */
-static void dispatch(struct ik_sim *s, struct server_req q)
+/* The request is ready for a worker: wake an idle one, or queue it, or drop it.  The
+   handler that readied it ran on irq_cpu. */
+static void dispatch(struct ik_sim *s, struct server_req q, int irq_cpu)
 {
 	struct sim_server *sv = s->server;
 	int workers = s->sc->workload.workers;
@@ -224,7 +238,7 @@ static void dispatch(struct ik_sim *s, struct server_req q)
 		sv->w[task - 1].req = q;
 		sv->w[task - 1].taken = s->now;
 		s->tasks[task].work_ns = ik_dist_sample(&s->sc->workload.service, &s->rng);
-		sim_wake_task(s, task, s->sc->workload.irq_cpu);
+		sim_wake_task(s, task, irq_cpu);
 		return;
 	}
 	if (sv->queue.len < s->sc->workload.queue_limit) {
@@ -235,10 +249,20 @@ static void dispatch(struct ik_sim *s, struct server_req q)
 		sv->st.dropped++;
 }
 
+/* The CPU this request's interrupt goes to. */
+static int irq_target(struct ik_sim *s)
+{
+	const struct ik_workload *w = &s->sc->workload;
+	if (w->irq_affinity == IK_IRQ_ONE || w->workers < 1)
+		return w->irq_cpu;
+	int k = (int)(ik_rng_unit(&s->rng) * w->workers);
+	return s->tasks[1 + (k < w->workers ? k : w->workers - 1)].cpu;
+}
+
 void sim_server_arrival(struct ik_sim *s)
 {
 	struct sim_server *sv = s->server;
-	int cpu = s->sc->workload.irq_cpu;
+	int cpu = irq_target(s);
 	const struct sim_cpu *c = &s->cpus[cpu];
 	struct server_req q = { s->now, s->now, 0 };
 
@@ -247,7 +271,7 @@ void sim_server_arrival(struct ik_sim *s)
 		sv->st.arrived++;
 	if (c->mode == CPU_RUNNING && c->current >= 0) {
 		sim_interrupt(s, cpu, s->sc->workload.irq_work_ns, WAKE_IRQ);
-		dispatch(s, q); /* see the simplification above */
+		dispatch(s, q, cpu); /* see the simplification above */
 		return;
 	}
 	/*
@@ -255,15 +279,15 @@ void sim_server_arrival(struct ik_sim *s)
 	 * is running now, this interrupt's runs after it (rather than lengthening it, which
 	 * under a steady stream of interrupts would never end): it belongs to the next run.
 	 */
-	q.batch = sv->rx_batch;
+	q.batch = sv->rx_batch[cpu];
 	if (c->mode == CPU_RUNNING && c->current < 0 &&
 	    ik_eq_armed(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE))) {
 		s->cpus[cpu].pending_irq_work += s->sc->workload.irq_work_ns;
-		q.batch = sv->rx_batch + 1;
+		q.batch = sv->rx_batch[cpu] + 1;
 	} else {
 		sim_interrupt(s, cpu, s->sc->workload.irq_work_ns, WAKE_IRQ);
 	}
-	if (ring_push(&sv->rx, q) != 0 && s->measuring)
+	if (ring_push(&sv->rx[cpu], q) != 0 && s->measuring)
 		sv->st.dropped++;
 }
 
@@ -271,11 +295,14 @@ void sim_server_handler_done(struct ik_sim *s, int cpu)
 {
 	struct sim_server *sv = s->server;
 
-	if (!sv || cpu != s->sc->workload.irq_cpu)
+	if (!sv)
 		return;
-	while (sv->rx.len > 0 && sv->rx.v[sv->rx.head].batch <= sv->rx_batch)
-		dispatch(s, ring_pop(&sv->rx));
-	sv->rx_batch++;
+	struct req_ring *rx = &sv->rx[cpu];
+	if (rx->len == 0)
+		return; /* another interrupt's handler (housekeeping) */
+	while (rx->len > 0 && rx->v[rx->head].batch <= sv->rx_batch[cpu])
+		dispatch(s, ring_pop(rx), cpu);
+	sv->rx_batch[cpu]++;
 }
 
 void sim_server_worker_done(struct ik_sim *s, int task)
@@ -325,7 +352,11 @@ void sim_server_free(struct ik_sim *s)
 
 	if (!sv)
 		return;
-	free(sv->rx.v);
+	if (sv->rx)
+		for (int c = 0; c < s->ncpus; c++)
+			free(sv->rx[c].v);
+	free(sv->rx);
+	free(sv->rx_batch);
 	free(sv->queue.v);
 	free(sv->idle);
 	free(sv->w);

@@ -17,12 +17,14 @@
 #include "report/report_internal.h"
 #include "sweep/sweep_internal.h"
 
-/* The figures of a row: every per-run figure of `sim`'s summaries but per-state ones. */
+/* The figures of a row: every per-run figure of `sim`'s summaries but per-state ones (the
+   server workload's last: 0 for the other workloads, and not plotted then). */
 static const enum ik_rep_figure row_figures[] = {
 	IK_FIG_MESSAGES_PER_S, IK_FIG_MB_PER_S,	     IK_FIG_WAKE_P50_NS,
 	IK_FIG_WAKE_P90_NS,    IK_FIG_WAKE_P99_NS,   IK_FIG_WAKE_P99_9_NS,
 	IK_FIG_WAKE_MAX_NS,    IK_FIG_ENERGY_J,	     IK_FIG_AVG_POWER_W,
 	IK_FIG_IDLE_ENTRIES_PER_CPU_PER_S, IK_FIG_TOO_DEEP_PCT, IK_FIG_TOO_SHALLOW_PCT,
+	IK_FIG_REQUEST_P50_NS, IK_FIG_REQUEST_P99_NS, IK_FIG_ACHIEVED_LOAD_PCT,
 };
 #define NFIG ((int)(sizeof(row_figures) / sizeof(row_figures[0])))
 

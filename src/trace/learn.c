@@ -4,13 +4,27 @@
  * or after its idle_enter and before its next one, a remote task_wake while idle counting
  * as "remote"), and the busy time from its exit to the CPU's next idle_enter, filed under
  * that cause.  An idle length is kept as the time to the wake event: the residency less
- * the entered state's advertised exit latency (the exit the simulation pays again).  The model (include/idlekit/learned.h) keeps the samples themselves.
+ * the entered state's advertised exit latency (the exit the simulation pays again).  The
+ * model (include/idlekit/learned.h) keeps the samples themselves.
+ *
+ * With sched events (switch, task_wake), per task too: a run is a switch-in to the task's
+ * next switch-out; a sleep from that switch-out to its next task_wake, and the wake's cause
+ * is what the task was woken by: another CPU (remote), the cause of the idle period its
+ * CPU was in (the same rule as above), or, when its CPU was busy, local.  A task switched
+ * back in with no task_wake in between was preempted, not asleep: that gap counts as a
+ * local wake.  Each run is filed under the cause of the wake before it, so a task's run
+ * time depends on what woke it, as a CPU's busy time does.  Recordings lose events: an
+ * idle_enter ends the run of the task switched in last on that CPU, and a task switched
+ * in on one CPU while running on another has migrated (the same run goes on).  Sleeps and
+ * runs still open at the end: see close_open_sleeps().
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "idlekit/learned.h"
 #include "idlekit/trace.h"
+
+_Static_assert(IK_LEARNED_CAUSES == IK_CAUSE_NONE + 1, "a learned cause per trace cause");
 
 struct growing {
 	int64_t *v;
@@ -28,7 +42,111 @@ struct cpu_track {
 	uint64_t periods[IK_LEARNED_CAUSES];
 	uint64_t any_periods;
 	int last_cause;     /* cause of the last finished period, for its busy time */
+	int64_t current;    /* the task switched in last (0 = idle, -1 = not known) */
 };
+
+enum { TASK_UNSEEN, TASK_RUNS, TASK_SLEEPS };
+
+struct task_track {
+	int64_t pid;
+	int state;
+	int cpu;               /* where it runs or last ran */
+	int64_t run_start;
+	int run_cause;         /* the wake before the current run, -1 = not known */
+	int64_t sleep_since;   /* -1 = not known (first seen asleep) */
+	bool woken;
+	int64_t wake_t;
+	int wake_cause;
+	uint64_t runs;
+	uint64_t *cpu_runs;
+	uint64_t wakes[IK_LEARNED_TASK_CAUSES];
+	struct growing sleep[IK_LEARNED_TASK_CAUSES], run[IK_LEARNED_TASK_CAUSES];
+};
+
+/* The tasks by PID: an array, and an open-addressing index into it. */
+struct task_table {
+	struct task_track *v;
+	size_t n, cap;
+	int32_t *slot; /* index + 1, 0 = empty */
+	size_t nslots; /* a power of two */
+	int cpus;
+};
+
+static size_t pid_hash(int64_t pid, size_t nslots)
+{
+	uint64_t x = (uint64_t)pid * 0x9e3779b97f4a7c15ull;
+	return (size_t)(x >> 20) & (nslots - 1);
+}
+
+static int rehash(struct task_table *tt, size_t nslots)
+{
+	int32_t *slot = calloc(nslots, sizeof(*slot));
+	if (!slot)
+		return -1;
+	for (size_t i = 0; i < tt->n; i++) {
+		size_t h = pid_hash(tt->v[i].pid, nslots);
+		while (slot[h])
+			h = (h + 1) & (nslots - 1);
+		slot[h] = (int32_t)i + 1;
+	}
+	free(tt->slot);
+	tt->slot = slot;
+	tt->nslots = nslots;
+	return 0;
+}
+
+/* The task with this PID, added if new; NULL when out of memory. */
+static struct task_track *task_get(struct task_table *tt, int64_t pid)
+{
+	if (tt->nslots) {
+		size_t h = pid_hash(pid, tt->nslots);
+		while (tt->slot[h]) {
+			struct task_track *t = &tt->v[tt->slot[h] - 1];
+			if (t->pid == pid)
+				return t;
+			h = (h + 1) & (tt->nslots - 1);
+		}
+	}
+	if (tt->n >= (size_t)INT32_MAX - 1)
+		return NULL;
+	if (tt->n == tt->cap) {
+		size_t cap = tt->cap ? 2 * tt->cap : 64;
+		struct task_track *v = realloc(tt->v, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		tt->v = v;
+		tt->cap = cap;
+	}
+	if (2 * (tt->n + 1) > tt->nslots && rehash(tt, tt->nslots ? 2 * tt->nslots : 128))
+		return NULL;
+	struct task_track *t = &tt->v[tt->n];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->run_cause = -1;
+	t->sleep_since = -1;
+	t->cpu_runs = calloc((size_t)tt->cpus, sizeof(*t->cpu_runs));
+	if (!t->cpu_runs)
+		return NULL;
+	size_t h = pid_hash(pid, tt->nslots);
+	while (tt->slot[h])
+		h = (h + 1) & (tt->nslots - 1);
+	tt->slot[h] = (int32_t)tt->n + 1;
+	tt->n++;
+	return t;
+}
+
+static void task_table_free(struct task_table *tt)
+{
+	for (size_t i = 0; i < tt->n; i++) {
+		free(tt->v[i].cpu_runs);
+		for (int k = 0; k < IK_LEARNED_TASK_CAUSES; k++) {
+			free(tt->v[i].sleep[k].v);
+			free(tt->v[i].run[k].v);
+		}
+	}
+	free(tt->v);
+	free(tt->slot);
+}
 
 static int push(struct growing *g, int64_t v)
 {
@@ -56,6 +174,9 @@ static void keep(struct growing *g, struct ik_learned_samples *out)
 	out->n = 0;
 	if (g->n == 0)
 		return;
+	for (size_t i = 0; i < g->n; i++) /* what the file can hold (a longer trace's sleeps) */
+		if (g->v[i] > IK_LEARNED_MAX_NS)
+			g->v[i] = IK_LEARNED_MAX_NS;
 	qsort(g->v, g->n, sizeof(*g->v), cmp64);
 	if (g->n <= IK_LEARNED_MAX_SAMPLES) {
 		memcpy(out->v, g->v, g->n * sizeof(*g->v));
@@ -83,12 +204,190 @@ static int close_period(struct cpu_track *c)
 	return push(&c->idle[cause], d > 0 ? d : 0);
 }
 
+/* sched_switch on cpu at t: prev leaves (0 = the idle task), next comes in. */
+static int task_switch(struct task_table *tt, int cpu, int64_t t, int64_t prev, int64_t next)
+{
+	if (prev > 0) {
+		struct task_track *p = task_get(tt, prev);
+		if (!p)
+			return -1;
+		if (p->state == TASK_RUNS && p->cpu != cpu)
+			goto next_task; /* it runs on another CPU now: not this CPU's to end */
+		if (p->state == TASK_RUNS && p->run_cause >= 0 &&
+		    push(&p->run[p->run_cause], t - p->run_start))
+			return -1;
+		p->state = TASK_SLEEPS;
+		p->sleep_since = t;
+		p->woken = false;
+	}
+next_task:
+	if (next > 0) {
+		struct task_track *n = task_get(tt, next);
+		if (!n)
+			return -1;
+		n->cpu_runs[cpu]++;
+		n->runs++;
+		if (n->state == TASK_RUNS) {
+			/* switched in here while running elsewhere: its switch-out there was not
+			   recorded; a migration, the same run goes on */
+			n->cpu = cpu;
+			return 0;
+		}
+		n->run_cause = -1;
+		if (n->state == TASK_SLEEPS) {
+			int cause = n->woken ? n->wake_cause : IK_LEARNED_LOCAL;
+			int64_t until = n->woken ? n->wake_t : t;
+			if (n->sleep_since >= 0) {
+				if (push(&n->sleep[cause], until - n->sleep_since))
+					return -1;
+				n->wakes[cause]++;
+			}
+			n->run_cause = cause;
+		}
+		n->state = TASK_RUNS;
+		n->cpu = cpu;
+		n->run_start = t;
+	}
+	return 0;
+}
+
+/* task_wake of pid to run on cpu, by src: what woke it. */
+static int task_wake(struct task_table *tt, const struct cpu_track *on, int cpu, int src,
+		     int64_t t, int64_t pid)
+{
+	if (pid <= 0)
+		return 0;
+	struct task_track *k = task_get(tt, pid);
+	if (!k)
+		return -1;
+	if (k->state == TASK_RUNS || (k->state == TASK_SLEEPS && k->woken))
+		return 0; /* already awake: a second wake-up changes nothing */
+	k->woken = true;
+	k->wake_t = t;
+	if (src >= 0 && src != cpu)
+		k->wake_cause = IK_CAUSE_REMOTE;
+	else if (on->in_idle)
+		k->wake_cause = on->cause >= 0 ? on->cause : IK_CAUSE_NONE;
+	else
+		k->wake_cause = IK_LEARNED_LOCAL;
+	if (k->state == TASK_UNSEEN)
+		k->state = TASK_SLEEPS; /* asleep since before the trace: no sleep length */
+	return 0;
+}
+
+static int by_runs_then_pid(const void *a, const void *b)
+{
+	const struct task_track *x = a, *y = b;
+	if (x->runs != y->runs)
+		return x->runs > y->runs ? -1 : 1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static int by_pid(const void *a, const void *b)
+{
+	const struct ik_learned_task *x = a, *y = b;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* The longest of a task's samples, over all causes. */
+static int64_t longest(const struct growing *g)
+{
+	int64_t m = -1;
+	for (int k = 0; k < IK_LEARNED_TASK_CAUSES; k++)
+		for (size_t i = 0; i < g[k].n; i++)
+			if (g[k].v[i] > m)
+				m = g[k].v[i];
+	return m;
+}
+
+/*
+ * A sleep still open at the end of the trace lasted at least its length so far.  When that
+ * is longer than every sleep the task finished, it says something the samples do not (the
+ * task went quiet): it counts as a sleep of that length, under the task's most frequent
+ * cause, so that a task active early in the recording is not modelled as waking like that
+ * all the time.  A shorter one agrees with the samples and is left out (it would only add
+ * a sleep cut short by the end).  Runs still going on at the end likewise.
+ */
+static int close_open_sleeps(struct task_table *tt, int64_t end)
+{
+	for (size_t i = 0; i < tt->n; i++) {
+		struct task_track *t = &tt->v[i];
+		if (t->state == TASK_RUNS && t->run_cause >= 0) {
+			int64_t d = end - t->run_start;
+			if (d > longest(t->run) && push(&t->run[t->run_cause], d))
+				return -1;
+			continue;
+		}
+		if (t->state != TASK_SLEEPS || t->woken || t->sleep_since < 0)
+			continue;
+		int best = -1;
+		for (int k = 0; k < IK_LEARNED_TASK_CAUSES; k++)
+			if (t->wakes[k] && (best < 0 || t->wakes[k] > t->wakes[best]))
+				best = k;
+		int64_t d = end - t->sleep_since;
+		if (best < 0 || d <= longest(t->sleep))
+			continue; /* never woken (not a model task anyway), or nothing new */
+		if (push(&t->sleep[best], d))
+			return -1;
+		t->wakes[best]++;
+	}
+	return 0;
+}
+
+/* The tasks that slept at least once (the others cannot be run as a model). */
+static int keep_tasks(struct task_table *tt, int cpus, struct ik_learned *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < tt->n; i++) {
+		uint64_t w = 0;
+		for (int k = 0; k < IK_LEARNED_TASK_CAUSES; k++)
+			w += tt->v[i].wakes[k];
+		if (w > 0)
+			tt->v[n++] = tt->v[i]; /* moved: the dropped ones' memory is lost below */
+		else {
+			free(tt->v[i].cpu_runs);
+			for (int k = 0; k < IK_LEARNED_TASK_CAUSES; k++) {
+				free(tt->v[i].sleep[k].v);
+				free(tt->v[i].run[k].v);
+			}
+		}
+	}
+	tt->n = n;
+	if (n == 0)
+		return 0;
+	qsort(tt->v, n, sizeof(*tt->v), by_runs_then_pid);
+	size_t keepn = n < IK_LEARNED_MAX_TASKS ? n : IK_LEARNED_MAX_TASKS;
+	out->task = calloc(keepn, sizeof(*out->task));
+	if (!out->task)
+		return -1;
+	for (size_t i = 0; i < keepn; i++) {
+		struct task_track *t = &tt->v[i];
+		struct ik_learned_task *m = &out->task[i];
+		m->pid = t->pid;
+		m->cpu_runs = calloc((size_t)cpus, sizeof(*m->cpu_runs));
+		if (!m->cpu_runs) {
+			out->ntasks = (int)i;
+			return -1;
+		}
+		memcpy(m->cpu_runs, t->cpu_runs, (size_t)cpus * sizeof(*m->cpu_runs));
+		for (int k = 0; k < IK_LEARNED_TASK_CAUSES; k++) {
+			m->wakes[k] = t->wakes[k];
+			keep(&t->sleep[k], &m->sleep[k]);
+			keep(&t->run[k], &m->run[k]);
+		}
+	}
+	out->ntasks = (int)keepn;
+	qsort(out->task, keepn, sizeof(*out->task), by_pid);
+	return 0;
+}
+
 int ik_learn_trace(struct ik_trace_reader *r, const char *source, struct ik_learned *out,
 		   char *err, size_t errlen)
 {
 	const struct ik_trace_header *h = ik_trace_header(r);
 	struct cpu_track *t = calloc((size_t)h->cpus, sizeof(*t));
 	struct ik_trace_event ev;
+	struct task_table tt = { .cpus = h->cpus };
 	int rc = -1, st;
 
 	memset(out, 0, sizeof(*out));
@@ -96,12 +395,21 @@ int ik_learn_trace(struct ik_trace_reader *r, const char *source, struct ik_lear
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (int i = 0; i < h->cpus; i++)
+	for (int i = 0; i < h->cpus; i++) {
 		t[i].cause = t[i].last_cause = -1;
+		t[i].current = -1;
+	}
+	int64_t last_t = 0;
 	while ((st = ik_trace_next(r, &ev, err, errlen)) == 0) {
 		struct cpu_track *c = &t[ev.cpu];
+		last_t = ev.t_ns;
 		switch (ev.kind) {
 		case IK_TRACE_IDLE_ENTER:
+			/* a CPU that goes idle runs no task: the one switched in last has left,
+			   whether or not its switch-out was recorded */
+			if (c->current > 0 && task_switch(&tt, ev.cpu, ev.t_ns, c->current, 0))
+				goto oom;
+			c->current = 0;
 			if (close_period(c))
 				goto oom;
 			if (c->have_exit && c->last_cause >= 0 &&
@@ -128,6 +436,13 @@ int ik_learn_trace(struct ik_trace_reader *r, const char *source, struct ik_lear
 		case IK_TRACE_TASK_WAKE:
 			if (c->open && c->in_idle && c->cause < 0 && ev.src_cpu != ev.cpu)
 				c->cause = IK_CAUSE_REMOTE;
+			if (task_wake(&tt, c, ev.cpu, ev.src_cpu, ev.t_ns, ev.arg))
+				goto oom;
+			break;
+		case IK_TRACE_SWITCH:
+			if (task_switch(&tt, ev.cpu, ev.t_ns, ev.arg, ev.arg2))
+				goto oom;
+			c->current = ev.arg2;
 			break;
 		default:
 			break;
@@ -154,6 +469,8 @@ int ik_learn_trace(struct ik_trace_reader *r, const char *source, struct ik_lear
 			keep(&c->busy[k], &m->busy[k]);
 		}
 	}
+	if (close_open_sleeps(&tt, last_t) || keep_tasks(&tt, h->cpus, out))
+		goto oom;
 	rc = 0;
 	goto done;
 oom:
@@ -166,17 +483,25 @@ done:
 			free(t[i].busy[k].v);
 		}
 	free(t);
+	task_table_free(&tt);
 	if (rc)
 		ik_learned_free(out);
 	return rc;
 }
 
-static void write_samples(FILE *out, const char *what, int cpu, int cause,
+const char *ik_learned_task_cause_name(int cause)
+{
+	if (cause == IK_LEARNED_LOCAL)
+		return "local";
+	return ik_trace_cause_name((enum ik_trace_cause)cause);
+}
+
+static void write_samples(FILE *out, const char *what, long long who, int cause,
 			  const struct ik_learned_samples *s)
 {
 	if (s->n == 0)
 		return;
-	fprintf(out, "%s %d %s", what, cpu, ik_trace_cause_name((enum ik_trace_cause)cause));
+	fprintf(out, "%s %lld %s", what, who, ik_learned_task_cause_name(cause));
 	for (int i = 0; i < s->n; i++)
 		fprintf(out, " %lld", (long long)s->v[i]);
 	fputc('\n', out);
@@ -208,6 +533,25 @@ int ik_learned_write(FILE *out, const struct ik_learned *m)
 			write_samples(out, "idle", c, k, &cpu->idle[k]);
 			write_samples(out, "busy", c, k, &cpu->busy[k]);
 		}
+	}
+	if (m->ntasks)
+		fprintf(out, "# per task (from sched events): wake-ups by cause, the sleeps they "
+			     "ended and the runs after them (ns), the CPUs it ran on\n");
+	for (int i = 0; i < m->ntasks; i++) {
+		const struct ik_learned_task *t = &m->task[i];
+		for (int k = 0; k < IK_LEARNED_TASK_CAUSES; k++) {
+			if (t->wakes[k] == 0 && t->run[k].n == 0)
+				continue;
+			fprintf(out, "task %lld %s %llu\n", (long long)t->pid,
+				ik_learned_task_cause_name(k), (unsigned long long)t->wakes[k]);
+			write_samples(out, "task_sleep", t->pid, k, &t->sleep[k]);
+			write_samples(out, "task_run", t->pid, k, &t->run[k]);
+		}
+		fprintf(out, "task_cpus %lld", (long long)t->pid);
+		for (int c = 0; c < m->cpus; c++)
+			if (t->cpu_runs[c])
+				fprintf(out, " %d:%llu", c, (unsigned long long)t->cpu_runs[c]);
+		fputc('\n', out);
 	}
 	return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }
@@ -243,6 +587,9 @@ void ik_learned_free(struct ik_learned *m)
 {
 	if (!m)
 		return;
+	for (int i = 0; i < m->ntasks; i++)
+		free(m->task[i].cpu_runs);
+	free(m->task);
 	free(m->cpu);
 	memset(m, 0, sizeof(*m));
 }

@@ -84,6 +84,29 @@ check "learned deterministic" cmp -s "$tmp/a.json" "$tmp/b.json"
 expect_error "learn needs -o" "expected TRACE and -o" workload learn tests/fixtures/traces/two-cpus.trace
 expect_error "learn bad trace" "bad-lines.trace:[0-9]+: expected" workload learn tests/fixtures/traces/bad-lines.trace -o "$tmp/never.ini"
 check "no output on a bad trace" test ! -e "$tmp/never.ini"
+# per task: a trace with sched events gives task lines; the tasks run; deterministic
+check "learn writes tasks from sched events" grep -q "^task_cpus 70 0:2 1:1$" "$tmp/w.learned"
+check "learned per-CPU model has no tasks" test "$(grep -c '^task' "$tmp/w2.learned")" -eq 0
+"$bin" workload learn tests/fixtures/traces/perf-sched-mono.trace -o "$tmp/w3.ini"
+"$bin" sim "$tmp/w3.ini" --set scenario.duration_ms=500 --json >"$tmp/a.json"
+"$bin" sim "$tmp/w3.ini" --set scenario.duration_ms=500 --json >"$tmp/b.json"
+check "task model deterministic" cmp -s "$tmp/a.json" "$tmp/b.json"
+if command -v python3 >/dev/null; then
+  check "task model wakes its CPUs" python3 -c "
+import json; w = json.load(open('$tmp/a.json'))['runs'][0]['learned_wakes']
+assert sum(w.values()) > 20, w
+"
+fi
+printf 'idlekit-learned 1\ncpus 1\ntask 5 remote 1\ntask_sleep 5 remote 10\n' >"$tmp/badt.learned"
+expect_error "learned task without CPUs" "badt.learned:5: task 5: expected wake-ups .* got no CPUs" \
+  sim --set workload.type=learned --set workload.file="$tmp/badt.learned"
+
+# server: the interrupts on one CPU or spread
+"$bin" sim "${srv[@]}" --set workload.irq_affinity=spread --json >"$tmp/sp.json"
+check "server spread in the config" grep -q '"key": "irq_affinity", "value": "spread"' "$tmp/sp.json"
+check "server spread in the workload" grep -q '"irq_affinity": "spread"' "$tmp/sp.json"
+expect_error "server bad irq_affinity" "irq_affinity.*one.*spread" sim --set workload.irq_affinity=all
+
 printf 'idlekit-learned 1\ncpus 1\ncause 0 timer 1\n' >"$tmp/bad.learned"
 expect_error "learned bad model" "bad.learned:4: CPU 0 cause timer: expected its 'idle' line" \
   sim --set workload.type=learned --set workload.file="$tmp/bad.learned"
