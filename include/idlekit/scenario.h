@@ -83,6 +83,12 @@ struct ik_workload {
 	/* periodic: the tasks stop after this (0 = never); then how long each CPU takes to
 	   leave polling and lite states is measured */
 	int64_t stop_ns;
+	/* periodic: each period's timer starts a burst of burst_ios I/O waits (0 = none): after
+	   its work the task submits an I/O and blocks; the device's completion interrupt comes
+	   io after the submission (its handler: irq_work_ns) and wakes the task, which works
+	   task_work_ns again; after the last one it sleeps until the next period */
+	int burst_ios;
+	struct ik_dist io;
 	/* spin: `tasks` busy tasks of task_work_ns units on CPUs spin_cpus[] (default 0..);
 	   ipi: spin_cpus[0] sends to spin_cpus[1] (default 0 and 1) every period_ns, and the
 	   handler runs task_work_ns */

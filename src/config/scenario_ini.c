@@ -103,6 +103,8 @@ enum workload_key {
 	WL_REMOTE_LLC_NS,
 	WL_REMOTE_PACKAGE_NS,
 	WL_IRQ_AFFINITY,
+	WL_BURST_IOS,
+	WL_IO_NS,
 	WL_COUNT
 };
 static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_bytes",
@@ -115,7 +117,7 @@ static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_by
 					     "burst_off_us", "message_threads", "sleep_us", "rps", "file",
 					     "mem_mb_per_s", "copy_mb_per_s", "iowait_pct",
 					     "start_cpus", "remote_llc_ns", "remote_package_ns",
-					     "irq_affinity" };
+					     "irq_affinity", "burst_ios", "io_ns" };
 _Static_assert(WL_COUNT <= IK_INI_MAX_KEYS, "workload keys");
 
 static const struct {
@@ -215,6 +217,7 @@ static void scenario_defaults(struct ik_scenario *sc)
 	sc->workload.burst_off_ns = 4000 * IK_NSEC_PER_USEC;
 	sc->workload.message_threads = 1;
 	sc->workload.sleep_ns = 100 * IK_NSEC_PER_USEC;
+	sc->workload.io = (struct ik_dist){ .kind = IK_DIST_CONSTANT, .a_ns = 10000, .b_ns = 10000 };
 	sc->housekeeping_work_ns = 2000;
 }
 
@@ -649,6 +652,15 @@ static int set_workload(struct scenario_reader *r, int k, const char *value, str
 		return 0;
 	case WL_SERVICE_NS:
 		if (ik_dist_parse(value, &wl->service, msg, sizeof(msg)))
+			return bad(r, w, sec, key, msg);
+		return 0;
+	case WL_BURST_IOS:
+		if (get_int(r, w, sec, key, value, 0, 1000000, &v))
+			return -1;
+		wl->burst_ios = (int)v;
+		return 0;
+	case WL_IO_NS:
+		if (ik_dist_parse(value, &wl->io, msg, sizeof(msg)))
 			return bad(r, w, sec, key, msg);
 		return 0;
 	case WL_WORKERS:
@@ -1161,6 +1173,11 @@ static int check_placement(struct scenario_reader *r)
 					   "[workload] side_spin_cpus: CPU %d does not exist, platform "
 					   "%s has %d CPUs", wl->side_spin_cpus[i], p->name,
 					   ik_platform_cpus(p));
+	if (wl->kind == IK_WORKLOAD_PERIODIC && wl->burst_ios > 0 && wl->tasks > ik_platform_cpus(p))
+		return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_BURST_IOS),
+				   "[workload] burst_ios: each CPU waits for one task's I/O, so "
+				   "expected tasks <= %d (the CPUs of platform %s), not %d",
+				   ik_platform_cpus(p), p->name, wl->tasks);
 	if ((wl->kind == IK_WORKLOAD_RTAPP || wl->kind == IK_WORKLOAD_LEARNED) && check_rtapp(r))
 		return -1;
 	if (wl->kind == IK_WORKLOAD_SCHBENCH) {
@@ -1491,6 +1508,12 @@ static void format_workload(const struct ik_scenario *sc, enum workload_key k, c
 		return;
 	case WL_IRQ_AFFINITY:
 		snprintf(buf, len, "%s", irq_affinities[wl->irq_affinity]);
+		return;
+	case WL_BURST_IOS:
+		snprintf(buf, len, "%d", wl->burst_ios);
+		return;
+	case WL_IO_NS:
+		ik_dist_format(&wl->io, buf, len);
 		return;
 	case WL_COUNT:
 		break;

@@ -168,6 +168,13 @@ static void write_workload(struct json_writer *w, const struct ik_workload *wl)
 		jw_int(w, "tasks", wl->tasks);
 		jw_int(w, "period_ns", wl->period_ns);
 		jw_int(w, "task_work_ns", wl->task_work_ns);
+		if (wl->burst_ios > 0) {
+			char dist[256];
+			ik_dist_format(&wl->io, dist, sizeof(dist));
+			jw_int(w, "burst_ios", wl->burst_ios);
+			jw_string(w, "io_ns", dist, sizeof(dist));
+			jw_int(w, "irq_work_ns", wl->irq_work_ns);
+		}
 		break;
 	case IK_WORKLOAD_POISSON:
 		jw_double(w, "irq_rate_hz", wl->irq_rate_hz);

@@ -194,6 +194,12 @@ static void print_workload(FILE *out, const struct ik_workload *wl)
 		ik_rep_fmt_exact(a, sizeof(a), wl->period_ns, 3);
 		ik_rep_fmt_exact(b, sizeof(b), wl->task_work_ns, 3);
 		fprintf(out, ": %d tasks, period %s us, %s us of work per period", wl->tasks, a, b);
+		if (wl->burst_ios > 0) {
+			char dist[256];
+			ik_dist_format(&wl->io, dist, sizeof(dist));
+			fprintf(out, " and after each of %d I/O waits (%s ns to the completion "
+				     "interrupt)", wl->burst_ios, dist);
+		}
 		break;
 	case IK_WORKLOAD_POISSON:
 		ik_rep_fmt_exact(b, sizeof(b), wl->irq_work_ns, 3);

@@ -252,11 +252,15 @@ void sim_interrupt(struct ik_sim *s, int cpu, int64_t work, enum wake_reason why
 		sim_cpu_wake(s, cpu, why);
 }
 
-/* A device interrupt (poisson workload). */
+/* A device interrupt (poisson workload; an I/O completion of the periodic one's bursts). */
 void sim_device_irq(struct ik_sim *s, int cpu)
 {
 	if (s->learned) {
 		sim_learned_irq(s, cpu);
+		return;
+	}
+	if (s->iobursts) {
+		sim_iobursts_irq(s, cpu);
 		return;
 	}
 	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ), s->now + sim_irq_gap(s));

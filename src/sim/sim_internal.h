@@ -153,6 +153,7 @@ struct ik_sim {
 	struct sim_schbench *schbench; /* workload_schbench.c: its state, or NULL */
 	struct sim_rtapp *rtapp;       /* workload_rtapp.c: its state, or NULL */
 	struct sim_learned *learned;   /* workload_learned.c: its state, or NULL */
+	struct sim_iobursts *iobursts; /* workload_iobursts.c: periodic I/O bursts, or NULL */
 };
 
 static inline int cpu_timer_id(int cpu, enum cpu_timer t)
@@ -266,5 +267,13 @@ void sim_learned_irq(struct ik_sim *s, int cpu);     /* its TIMER_IRQ fired */
 void sim_learned_handler_done(struct ik_sim *s, int cpu);
 int sim_learned_result(struct ik_sim *s, struct ik_run_result *out);
 void sim_learned_free(struct ik_sim *s);
+
+/* workload_iobursts.c: the periodic workload's I/O bursts (workload.burst_ios > 0) */
+int sim_iobursts_setup(struct ik_sim *s); /* 0, or -1 when out of memory */
+/* The task's work ended within a period: true if it now waits for an I/O (the completion
+   is armed), false when its burst is over and it sleeps until the next period. */
+bool sim_iobursts_next(struct ik_sim *s, int task);
+void sim_iobursts_irq(struct ik_sim *s, int cpu); /* the completion interrupt (TIMER_IRQ) */
+void sim_iobursts_free(struct ik_sim *s);
 
 #endif

@@ -4,7 +4,8 @@
  * pingpong  pairs of tasks exchanging messages in a closed loop (tbench, context_switch2):
  *           each message is work on the receiving side, then a wake-up of the peer, so a
  *           slower wake-up directly lowers the message rate.
- * periodic  tasks woken by their own timer every period (absolute, no drift).
+ * periodic  tasks woken by their own timer every period (absolute, no drift); with
+ *           burst_ios, each period a burst of I/O waits (workload_iobursts.c).
  * poisson   device interrupts on every CPU with exponential gaps; their handlers run in
  *           the idle loop.
  * idle      nothing at all.
@@ -349,6 +350,8 @@ static int setup_periodic(struct ik_sim *s, char *err, size_t errlen)
 			goto oom;
 		ik_eq_arm(&s->eq, task_timer_id(s, i), t->period_start + period);
 	}
+	if (w->burst_ios > 0 && sim_iobursts_setup(s))
+		goto oom;
 	return 0;
 oom:
 	snprintf(err, errlen, "out of memory setting up the workload");
@@ -483,6 +486,7 @@ void sim_workload_free(struct ik_sim *s)
 	sim_schbench_free(s);
 	sim_rtapp_free(s);
 	sim_learned_free(s);
+	sim_iobursts_free(s);
 }
 
 int sim_workload_setup(struct ik_sim *s, char *err, size_t errlen)
@@ -522,6 +526,8 @@ void sim_workload_task_done(struct ik_sim *s, int task)
 			s->cpus[t->cpu].last_work_end = s->now;
 			break;
 		}
+		if (s->iobursts && sim_iobursts_next(s, task))
+			break; /* waits for its I/O */
 		ik_eq_arm(&s->eq, task_timer_id(s, task), t->period_start + n * period);
 		break;
 	}
