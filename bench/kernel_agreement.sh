@@ -9,7 +9,8 @@
 #
 #   bash bench/kernel_agreement.sh KDIR [BUILD_DIR [LINES]]
 #
-# KDIR holds one folder per release, kX.Y/, with that release's
+# KDIR holds one folder per release, kX.Y/ (k5.2 for the 5.2.1 tree, run as release 5.1:
+# idlekit takes 5.1's teo to be 5.2.1's file), with that release's
 # drivers/cpuidle/governors/*.c (and gov.h where the release has one), e.g. made with
 #   git -C LINUX-6.6 show HEAD:drivers/cpuidle/governors/menu.c > /tmp/k6.6/menu.c
 # The kernel files stay outside the project.  A release folder or governor file that is
@@ -17,7 +18,7 @@
 # one stream per table x HZ (250, 1000): intel-skx, amd-zen3, client-deep and
 # tick-residency (a polling state, deep states, a residency of exactly a tick at HZ 250),
 # and kvm-guest-haltpoll's table for haltpoll.  Exit status: 0 if every pair agrees on
-# every line, 1 if not, 2 on bad usage.
+# every line, 1 if not, 2 on bad usage.  GOVERNORS="teo" (say) limits the run to those.
 set -u
 kdir=${1:?usage: kernel_agreement.sh KDIR [BUILD_DIR [LINES]]}
 build=${2:-build}
@@ -33,11 +34,13 @@ trap 'rm -rf "$tmp"' EXIT
 # A deterministic stream (Park-Miller generator, exact in awk's doubles, so every awk
 # gives the same bytes).  Per line: a timer from 0 to 20 ms in bands (sub-10 us, tens of
 # us, hundreds of us, ms) or none; an IPI on 30 % of lines, often before the timer; a
-# latency limit on 5 %; the tick already stopped on 15 %.
+# latency limit on 5 %; the tick already stopped on 15 %; the CPU's utilisation
+# (sched_cpu_util(), of 1024) below teo's 6.3-6.10 threshold of 16 on half the lines, up to
+# 1024 on the rest (only teo of 6.3-6.10 reads it; the others ignore the column).
 gen() { # seed hz lines
 	awk -v seed="$1" -v hz="$2" -v n="$3" 'BEGIN {
 		s = seed; tick = int((1000000000 + hz / 2) / hz)
-		print "sleep_ns,tick_ns,wake_ns,latency_req_ns,tick_stopped"
+		print "sleep_ns,tick_ns,wake_ns,latency_req_ns,tick_stopped,cpu_util"
 		for (i = 0; i < n; i++) {
 			band = r(10)
 			if (band == 0) sl = "-"
@@ -52,7 +55,8 @@ gen() { # seed hz lines
 			lat = "-"
 			if (r(20) == 0) lat = r(4) == 0 ? 0 : r(300000)
 			st = r(20) < 3 ? 1 : 0
-			print sl "," tk "," wk "," lat "," st
+			u = r(2) ? r(16) : r(1025)
+			print sl "," tk "," wk "," lat "," st "," u
 		}
 	}
 	function r(m) { s = (s * 16807) % 2147483647; return int(s / 2147483647 * m) }'
@@ -68,10 +72,12 @@ tables_for() { # governor
 
 status=0
 printf '%-8s %-9s %-22s %s\n' release governor agreement first-difference
-for rel in 5.4 5.10 5.15 6.1 6.6 6.12 6.19; do
-	d="$kdir/k$rel"
-	if [ ! -d "$d" ]; then printf '%-8s %-9s %s\n' "$rel" - "no folder $d"; continue; fi
-	for g in menu ladder haltpoll teo; do
+for folder in 5.2 5.4 5.10 5.15 6.1 6.6 6.12 6.19; do
+	d="$kdir/k$folder"
+	rel=$folder
+	[ "$folder" = 5.2 ] && rel=5.1
+	if [ ! -d "$d" ]; then printf '%-8s %-9s %s\n' "$folder" - "no folder $d"; continue; fi
+	for g in ${GOVERNORS:-menu ladder haltpoll teo}; do
 		f="$d/$g.c"
 		[ -f "$f" ] || { printf '%-8s %-9s %s\n' "$rel" "$g" "no file $f"; continue; }
 		# a governor idlekit does not model as this release is refused: say so, skip
