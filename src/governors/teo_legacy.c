@@ -183,11 +183,10 @@ static int teo_legacy_shallower(const struct ik_driver *drv, const struct ik_dev
  * 5.1-5.3's walk to the candidate: disabled states only lend their early hits (once an
  * early-hits state is known), and the first state too slow for the latency limit ends the
  * walk with the idle duration fixed at the candidate's residency (no early-hits choice
- * then).  Returns the candidate; *duration and *latency_break as found.
+ * then).  Returns the candidate; *duration as found.
  */
 static int teo_2019_walk(const struct ik_driver *drv, const struct ik_device *dev,
-			 const struct teo_legacy_cpu *cpu, uint64_t *duration, uint64_t latency_req,
-			 bool *latency_break)
+			 const struct teo_legacy_cpu *cpu, uint64_t *duration, uint64_t latency_req)
 {
 	uint32_t count = 0;
 	int max_early_idx = -1, idx = -1;
@@ -206,7 +205,6 @@ static int teo_2019_walk(const struct ik_driver *drv, const struct ik_device *de
 			break;
 		if (exit_latency(cpu, s) > latency_req) {
 			*duration = residency(cpu, &drv->states[idx]);
-			*latency_break = true;
 			return idx;
 		}
 		idx = i;
@@ -256,8 +254,7 @@ int ik_teo_legacy_select(const struct ik_driver *drv, struct ik_device *dev, boo
 	uint64_t delta_tick = to_units(cpu, delta_tick_ns);
 
 	if (!cpu->fixes_2019) {
-		bool latency_break = false;
-		idx = teo_2019_walk(drv, dev, cpu, &duration, latency_req, &latency_break);
+		idx = teo_2019_walk(drv, dev, cpu, &duration, latency_req);
 		goto refine;
 	}
 
