@@ -72,6 +72,7 @@ struct teo_bin {
 
 struct teo_cpu {
 	uint64_t on;             /* the release's switches, read once at enable */
+	bool rework;             /* teo_2025_series (with teo_tick_rework): the 6.19 form */
 	int64_t sleep_length_ns; /* sleep length seen by the last select, KTIME_MAX if not asked */
 	struct teo_bin bins[IK_STATE_MAX];
 	uint32_t total;           /* sum of all bins' hits and intercepts */
@@ -98,11 +99,11 @@ static inline bool teo_has(const struct teo_cpu *cpu, enum ik_switch s)
  * zero, so stale history really disappears (the 6.19 behaviour; earlier kernels left a
  * remainder of up to 7 forever).
  */
-static void teo_decay(const struct teo_cpu *cpu, uint32_t *metric)
+static inline void teo_decay(bool to_zero, uint32_t *metric)
 {
 	uint32_t delta = *metric >> TEO_DECAY_SHIFT;
 
-	if (teo_has(cpu, IK_SW_TEO_2025_SERIES))
+	if (to_zero) /* teo_2025_series */
 		*metric = delta ? *metric - delta : 0;
 	else
 		*metric -= delta; /* before: a remainder of up to 7 stays */
@@ -112,9 +113,10 @@ static void teo_decay(const struct teo_cpu *cpu, uint32_t *metric)
  * Account for the idle period that just ended: decide whether it was a hit or an intercept
  * and fold it into the decaying metrics.
  */
-static void teo_update(const struct ik_driver *drv, struct ik_device *dev, struct teo_cpu *cpu)
+static inline __attribute__((always_inline)) void
+teo_update(const struct ik_driver *drv, struct ik_device *dev, struct teo_cpu *cpu, uint64_t on)
 {
-	bool rework = teo_has(cpu, IK_SW_TEO_2025_SERIES);
+	bool rework = ik_switch_on(on, IK_SW_TEO_2025_SERIES);
 	int idx_timer = 0;    /* bin of the sleep length */
 	int idx_duration = 0; /* bin of the measured idle duration */
 	int64_t measured_ns;
@@ -122,7 +124,7 @@ static void teo_update(const struct ik_driver *drv, struct ik_device *dev, struc
 	uint32_t total = 0;
 
 	if (rework)
-		teo_decay(cpu, &cpu->short_idles);
+		teo_decay(rework, &cpu->short_idles);
 
 	if (rework ? dev->poll_time_limit : cpu->time_span_ns >= cpu->sleep_length_ns) {
 		/*
@@ -159,9 +161,9 @@ static void teo_update(const struct ik_driver *drv, struct ik_device *dev, struc
 		struct teo_bin *bin = &cpu->bins[i];
 
 		residency_ns = drv->states[i].target_residency_ns;
-		teo_decay(cpu, &bin->hits);
+		teo_decay(rework, &bin->hits);
 		total += bin->hits;
-		teo_decay(cpu, &bin->intercepts);
+		teo_decay(rework, &bin->intercepts);
 		total += bin->intercepts;
 
 		if (residency_ns <= cpu->sleep_length_ns) {
@@ -174,8 +176,8 @@ static void teo_update(const struct ik_driver *drv, struct ik_device *dev, struc
 	if (rework) {
 		cpu->total = total + TEO_PULSE;
 
-		teo_decay(cpu, &cpu->tick_intercepts);
-		teo_decay(cpu, &cpu->total_tick);
+		teo_decay(rework, &cpu->tick_intercepts);
+		teo_decay(rework, &cpu->total_tick);
 
 		if (cpu->tick_wakeup) {
 			cpu->total_tick += TEO_PULSE;
@@ -203,7 +205,7 @@ static void teo_update(const struct ik_driver *drv, struct ik_device *dev, struc
 	/* 6.6-6.12 */
 	cpu->total = total;
 	int slot = -1;
-	if (!teo_has(cpu, IK_SW_TEO_NO_RECENT)) {
+	if (!ik_switch_on(on, IK_SW_TEO_NO_RECENT)) {
 		/* the oldest recent event leaves the window */
 		slot = cpu->next_recent_idx++;
 		if (cpu->next_recent_idx >= TEO_NR_RECENT)
@@ -217,7 +219,7 @@ static void teo_update(const struct ik_driver *drv, struct ik_device *dev, struc
 	 * a tick or more get a hits-only bin of their own beyond the last state's.  (A hit
 	 * there leaves the recent slot as it was: 6.6 decrements its bin again next time.)
 	 */
-	if (teo_has(cpu, IK_SW_TEO_TICK_STATS) && residency_ns < dev->tick_nsec) {
+	if (ik_switch_on(on, IK_SW_TEO_TICK_STATS) && residency_ns < dev->tick_nsec) {
 		cpu->tick_hits -= cpu->tick_hits >> TEO_DECAY_SHIFT;
 		cpu->total += cpu->tick_hits;
 		if (dev->tick_nsec <= cpu->sleep_length_ns) {
@@ -347,14 +349,15 @@ static inline bool teo_upfront(const struct ik_device *dev)
 	return !ik_kernel_has(ik_kernel_or_default(dev->kernel), IK_SW_TEO_SKIP_SLEEP_LENGTH);
 }
 
-static int teo_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
+/*
+ * select for the switch set `on`.  Inlined twice (teo_select): once with 6.19's set as a
+ * constant, so that the default release runs without testing switches, once for any other.
+ */
+static inline __attribute__((always_inline)) int
+teo_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick, uint64_t on)
 {
-	if (teo_legacy(dev))
-		return ik_teo_legacy_select(drv, dev, stop_tick);
-	if (teo_upfront(dev))
-		return ik_teo_upfront_select(drv, dev, stop_tick);
 	struct teo_cpu *cpu = dev->governor_data;
-	bool rework = teo_has(cpu, IK_SW_TEO_2025_SERIES);
+	bool rework = ik_switch_on(on, IK_SW_TEO_2025_SERIES);
 	int64_t latency_req = ik_latency_req(dev);
 	int64_t delta_tick = dev->tick_nsec / 2; /* used if the sleep length is not asked for */
 	uint32_t idx_intercept_sum = 0, intercept_sum = 0;
@@ -367,7 +370,7 @@ static int teo_select(const struct ik_driver *drv, struct ik_device *dev, bool *
 	int64_t duration_ns;
 
 	if (dev->last_state_idx >= 0) {
-		teo_update(drv, dev, cpu);
+		teo_update(drv, dev, cpu, on);
 		dev->last_state_idx = -1;
 	}
 
@@ -387,7 +390,7 @@ static int teo_select(const struct ik_driver *drv, struct ik_device *dev, bool *
 	if (!ik_state_disabled(dev, 0))
 		idx = 0;
 
-	if (teo_has(cpu, IK_SW_TEO_UTIL)) {
+	if (ik_switch_on(on, IK_SW_TEO_UTIL)) {
 		cpu_utilized = dev->in.cpu_util > cpu->util_threshold;
 		/*
 		 * A busy CPU with two states: no metrics needed.  State 0 if it is enabled, not
@@ -452,7 +455,7 @@ static int teo_select(const struct ik_driver *drv, struct ik_device *dev, bool *
 		 * (teo_no_recent off) more than half of the recent events were intercepts below.
 		 */
 		bool alt_intercepts = 2 * idx_intercept_sum > cpu->total - idx_hit_sum;
-		bool alt_recent = !teo_has(cpu, IK_SW_TEO_NO_RECENT) &&
+		bool alt_recent = !ik_switch_on(on, IK_SW_TEO_NO_RECENT) &&
 				  idx_recent_sum > TEO_NR_RECENT / 2;
 		int prev_intercept_idx = idx;
 
@@ -464,7 +467,7 @@ static int teo_select(const struct ik_driver *drv, struct ik_device *dev, bool *
 		 * teo_intercepts_sleep_length: intercepts led to state 0, but without the sleep
 		 * length the next wakeup could not tell whether that guess was right: ask.
 		 */
-		if (teo_has(cpu, IK_SW_TEO_INTERCEPTS_SLEEP_LENGTH) && idx == 0 &&
+		if (ik_switch_on(on, IK_SW_TEO_INTERCEPTS_SLEEP_LENGTH) && idx == 0 &&
 		    prev_intercept_idx != 0) {
 			duration_ns = ik_sleep_length(dev, &delta_tick);
 			cpu->sleep_length_ns = duration_ns;
@@ -528,7 +531,7 @@ static int teo_select(const struct ik_driver *drv, struct ik_device *dev, bool *
 	 */
 	if (drv->states[idx].target_residency_ns < dev->tick_nsec &&
 	    (rework ? cpu->tick_intercepts > cpu->total / 2 + cpu->total / 8
-		    : teo_has(cpu, IK_SW_TEO_TICK_STATS) &&
+		    : ik_switch_on(on, IK_SW_TEO_TICK_STATS) &&
 			      tick_intercept_sum > cpu->total / 2 + cpu->total / 8))
 		duration_ns = dev->tick_nsec / 2;
 
@@ -550,6 +553,18 @@ keep_tick:
 	return idx;
 }
 
+static int teo_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
+{
+	if (teo_legacy(dev))
+		return ik_teo_legacy_select(drv, dev, stop_tick);
+	if (teo_upfront(dev))
+		return ik_teo_upfront_select(drv, dev, stop_tick);
+	const struct teo_cpu *cpu = dev->governor_data;
+	if (cpu->on == IK_KERNEL_DEFAULT_ON)
+		return teo_select_as(drv, dev, stop_tick, IK_KERNEL_DEFAULT_ON);
+	return teo_select_as(drv, dev, stop_tick, cpu->on);
+}
+
 static void teo_reflect(struct ik_device *dev, int index)
 {
 	if (teo_legacy(dev)) {
@@ -562,11 +577,12 @@ static void teo_reflect(struct ik_device *dev, int index)
 	}
 	struct teo_cpu *cpu = dev->governor_data;
 
-	if (teo_has(cpu, IK_SW_TEO_2025_SERIES))
+	if (cpu->rework) {
 		cpu->tick_wakeup = ik_got_tick(dev);
-	dev->last_state_idx = index;
-	if (teo_has(cpu, IK_SW_TEO_2025_SERIES))
+		dev->last_state_idx = index;
 		return;
+	}
+	dev->last_state_idx = index;
 	/*
 	 * 6.6-6.12: a poll time-out, or a tick nohz did not expect, counts as if the CPU had
 	 * been idle for the whole sleep length.
@@ -591,6 +607,7 @@ static int teo_enable(const struct ik_driver *drv, struct ik_device *dev)
 	if (!cpu)
 		return -1;
 	cpu->on = ik_kernel_or_default(dev->kernel)->on;
+	cpu->rework = teo_has(cpu, IK_SW_TEO_2025_SERIES);
 	/* teo_util: arch_scale_cpu_capacity() read once, when the CPU is enabled */
 	cpu->util_threshold = dev->in.cpu_capacity >> TEO_UTIL_THRESHOLD_SHIFT;
 	for (int i = 0; i < TEO_NR_RECENT; i++)
