@@ -31,9 +31,10 @@ enum ik_switch {
 	IK_SW_TEO,                        /* 5.1: the teo governor exists */
 	IK_SW_MENU_STATE0_STOPS_TICK,     /* 5.4: the state-0 shortcut may stop the tick */
 	IK_SW_MENU_LATENCY_BREAK_KEEPS,   /* 5.4: a latency break keeps the prediction */
+	IK_SW_TEO_2019_FIXES,             /* 5.4: teo's disabled-state and latency fixes */
 	IK_SW_HALTPOLL,                   /* 5.4: the haltpoll governor exists */
 	IK_SW_NS_UNITS,                   /* 5.7: nanoseconds instead of microseconds */
-	IK_SW_TEO_LEGACY_FIXES,           /* 5.10: pre-rework teo as in 5.10 (from 5.4) */
+	IK_SW_TEO_LEGACY_FIXES,           /* 5.10: pre-rework teo as in 5.10 (from 5.4.6) */
 	IK_SW_TEO_BINS,                   /* 5.14: teo rework, hits and intercepts per bin */
 	IK_SW_POLL_LIMIT_MIN_RESIDENCY,   /* 5.15: poll limit >= 10 us states, <= TICK/16 */
 	IK_SW_TEO_UTIL,                   /* 6.3-6.10: teo is utilization aware */
@@ -42,7 +43,9 @@ enum ik_switch {
 	IK_SW_TEO_TICK_STATS,             /* 6.6: teo keeps tick statistics */
 	IK_SW_HALTPOLL_SHRINK_RESET,      /* 6.9: a window shrunk below grow_start is 0 */
 	IK_SW_TEO_NO_RECENT,              /* 6.11: teo's recent-intercepts metric removed */
+	IK_SW_TEO_INTERCEPTS_SLEEP_LENGTH, /* 6.11: teo asks for the sleep length on intercepts */
 	IK_SW_MENU_NO_IOWAIT,             /* 6.13: iowait no longer matters to menu */
+	IK_SW_TEO_2025_SERIES,            /* 6.13-6.19: teo's changes after 6.12 (undated) */
 	IK_SW_MENU_VARIANCE_ONE_PASS,     /* 6.15: variance as mean(v^2) - mean(v)^2 */
 	IK_SW_MENU_OUTLIERS_BOTH_ENDS,    /* 6.15: outliers dropped at either end */
 	IK_SW_MENU_TYPICAL_MAX,           /* 6.15-6.17: the max when >= 4 samples remain */

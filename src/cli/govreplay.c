@@ -32,6 +32,8 @@ static const char govreplay_usage[] =
 	"  latency_req_ns  optional: PM QoS limit ('-' or absent: none, 2e12 ns)\n"
 	"  tick_stopped    optional: 1 if the tick is already stopped at entry (default 0)\n"
 	"  nr_iowaiters    optional: tasks of the CPU waiting on I/O (menu before 6.13; default 0)\n"
+	"  cpu_util        optional: the CPU's utilisation, sched_cpu_util(), 0..1024 of its\n"
+	"                  capacity 1024 (teo 6.3-6.10: above 16 is a busy CPU; default 0)\n"
 	"Output: one line 'state,stop_tick' per input line (index and 0/1), nothing else on\n"
 	"standard output; a summary of the per-state counters goes to standard error.\n"
 	"Format, rules and a worked example: docs/govreplay.md.\n"

@@ -409,11 +409,12 @@ static int version_code(const char *v, char *err, size_t errlen)
 		return -1;
 	}
 	int code = (major << 16) + (minor << 8);
-	bool v5_4 = major == 5 && minor == 4; /* the microsecond layout, as read in v5.4.6 */
-	if (!v5_4 && (code < ((5 << 16) + (10 << 8)) || code > ((6 << 16) + (19 << 8)))) {
+	/* the microsecond layout, as read in v5.4.6 (v5.2.1's teo.c compiles against it too) */
+	bool v5_us = major == 5 && minor >= 1 && minor <= 6;
+	if (!v5_us && (code < ((5 << 16) + (10 << 8)) || code > ((6 << 16) + (19 << 8)))) {
 		snprintf(err, errlen,
 			 "kernel version %d.%d: the kernel shim serves the governor API of v5.10 to "
-			 "v6.19, and of v5.4",
+			 "v6.19, and of v5.1 to v5.6 (microseconds, as in v5.4)",
 			 major, minor);
 		return -1;
 	}
@@ -554,6 +555,8 @@ static void to_io(const struct ik_device *dev, struct ikk_dev *io)
 	io->poll_time_limit = dev->poll_time_limit;
 	io->last_residency_ns = dev->last_residency_ns;
 	io->poll_limit_ns = dev->poll_limit_ns;
+	io->cpu_util = dev->in.cpu_util;
+	io->cpu_capacity = dev->in.cpu_capacity;
 	for (int i = 0; i < n; i++) {
 		const struct ik_state_usage *u = &dev->states_usage[i];
 		io->disable[i] = u->disable;

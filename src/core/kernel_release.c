@@ -56,6 +56,9 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 	[IK_SW_MENU_LATENCY_BREAK_KEEPS] = {
 		"menu_latency_break_keeps", "", R(5, 4), 0, IK_AREA_MENU, IK_SW_MODELLED, IK_SRC_MAIL,
 		"menu: stopping at a too-slow state no longer sets the prediction to the shallower state's residency" },
+	[IK_SW_TEO_2019_FIXES] = {
+		"teo_2019_fixes", "", R(5, 4), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
+		"teo before its rework, 5.2.1 -> 5.4.6: a disabled state the sleep length allows lends its hits, misses and early hits; a too-slow state no longer ends the walk with the idle duration fixed (constraint_idx instead); a wakeup at the sleep length counts as unbounded; recent durations compared with the idle duration, not the candidate's residency (landed in 5.3 or 5.4; 5.1 taken as the 5.2.1 file)" },
 	[IK_SW_HALTPOLL] = {
 		"haltpoll", "", R(5, 4), 0, IK_AREA_HALTPOLL, IK_SW_MODELLED, IK_SRC_SOURCE,
 		"the haltpoll governor (and driver) are added; the poll limit is cached in the device" },
@@ -63,8 +66,8 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"ns_units", "", R(5, 7), 0, IK_AREA_GOVERNORS, IK_SW_MODELLED, IK_SRC_INFERRED,
 		"core and governors work in nanoseconds; before, in microseconds truncated from ns (the switch landed between 5.5 and 5.10)" },
 	[IK_SW_TEO_LEGACY_FIXES] = {
-		"teo_legacy_fixes", "", R(5, 10), 0, IK_AREA_TEO, IK_SW_CATALOGUED, IK_SRC_SOURCE,
-		"teo before its rework, 5.4 -> 5.10: the runner-up early-hits state when the candidate has the most, the recent-durations index kept in range, the measured time from the core's residency in ns (landed between 5.4.6 and 5.10.7; the 5.10 file is modelled, earlier ones not)" },
+		"teo_legacy_fixes", "", R(5, 10), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
+		"teo before its rework, 5.4.6 -> 5.10.7: the runner-up early-hits state when the candidate has the most, the recent-durations index kept in range (5.4 wrote every ninth duration past the ring), the measured time from the core's residency instead of the select-to-reflect span (landed between 5.4.6 and 5.10.7, with ns_units: teo of 5.7 and 5.9 is not modelled)" },
 	[IK_SW_TEO_BINS] = {
 		"teo_bins", "", R(5, 14), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_INFERRED,
 		"teo rework: hits and intercepts per state bin replace early_hits (off: src/governors/teo_legacy.c)" },
@@ -73,28 +76,37 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		IK_SRC_SOURCE,
 		"poll limit: the first enabled state with >= 10 us residency, at most TICK_NSEC/16 (before: the first enabled state, else a tick)" },
 	[IK_SW_TEO_UTIL] = {
-		"teo_util", "", R(6, 3), R(6, 11), IK_AREA_TEO, IK_SW_CATALOGUED, IK_SRC_SOURCE,
-		"teo: a CPU whose utilization is above a threshold gets a shallower state (reverted in 6.11)" },
+		"teo_util", "", R(6, 3), R(6, 11), IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
+		"teo: a CPU whose sched_cpu_util() is above its capacity >> 6 gets a shallower non-polling state, with two states state 0 unless it polls (in 6.6.9, absent in 6.12.0; modelled in the 6.6 form only: teo of 6.3-6.5 is not)" },
 	[IK_SW_MENU_SKIP_TIMER_QUERY] = {
 		"menu_skip_timer_query", "5484e31bbbff", R(6, 6), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
 		"menu computes the pattern first and does not ask for the next timer when it is <= 15 us" },
 	[IK_SW_TEO_SKIP_SLEEP_LENGTH] = {
-		"teo_skip_sleep_length", "6da8f9ba5a87", R(6, 6), 0, IK_AREA_TEO, IK_SW_CATALOGUED,
-		IK_SRC_SOURCE, "teo may decide without asking for the sleep length" },
+		"teo_skip_sleep_length", "6da8f9ba5a87", R(6, 6), 0, IK_AREA_TEO, IK_SW_MODELLED,
+		IK_SRC_SOURCE,
+		"teo's 6.6 rework: the candidate is the deepest enabled state and the sleep length is asked for afterwards, not for state 0 or a sub-15 us state under a polling state 0 (off: the 5.15/6.1 file, src/governors/teo_upfront.c)" },
 	[IK_SW_TEO_TICK_STATS] = {
-		"teo_tick_stats", "2662342079f5", R(6, 6), 0, IK_AREA_TEO, IK_SW_CATALOGUED,
-		IK_SRC_SOURCE, "teo keeps statistics of tick wakeups and tick-range intercepts" },
+		"teo_tick_stats", "2662342079f5", R(6, 6), 0, IK_AREA_TEO, IK_SW_MODELLED,
+		IK_SRC_SOURCE,
+		"teo: a hits-only bin for idle periods of a tick or more when the deepest state is shorter, and the tick kept for a sub-tick state when intercepts are > 5/8 of all events (6.6 form only)" },
 	[IK_SW_HALTPOLL_SHRINK_RESET] = {
 		"haltpoll_shrink_reset", "", R(6, 9), 0, IK_AREA_HALTPOLL, IK_SW_MODELLED, IK_SRC_MAIL,
 		"haltpoll: a poll window shrunk below grow_start becomes 0 (polling stops)" },
 	[IK_SW_TEO_NO_RECENT] = {
-		"teo_no_recent", "", R(6, 11), 0, IK_AREA_TEO, IK_SW_CATALOGUED, IK_SRC_MAIL,
-		"teo: the recent-intercepts metric is removed (with the utilization revert)" },
+		"teo_no_recent", "", R(6, 11), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_MAIL,
+		"teo: the recent-intercepts metric (the bins of the last 9 intercepts) is removed, with the utilization revert (in 6.6.9, absent in 6.12.0)" },
+	[IK_SW_TEO_INTERCEPTS_SLEEP_LENGTH] = {
+		"teo_intercepts_sleep_length", "", R(6, 11), 0, IK_AREA_TEO, IK_SW_MODELLED,
+		IK_SRC_INFERRED,
+		"teo: when intercepts alone lead to state 0 the sleep length is still asked for, so the next wakeup is judged against it (absent in 6.6.9, in 6.12.0; taken to be 6.11's, with the series that removed the recent metric)" },
 	[IK_SW_MENU_NO_IOWAIT] = {
 		"menu_no_iowait", "38f83090f515", R(6, 13), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
 		"menu ignores tasks in iowait: 6 correction buckets instead of 12, no performance multiplier" },
+	[IK_SW_TEO_2025_SERIES] = {
+		"teo_2025_series", "", R(6, 13), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_INFERRED,
+		"teo between 6.12.0 and 6.19.0: short idles and a latency limit < 7.5 us skip the sleep length, a poll time-out is the only unbounded wakeup (no select-to-reflect span), metrics decay to 0, the intercepts search starts at the first state long enough for a stopped tick; modelled only together with teo_tick_rework (the 6.19 file): no tree here dates these commits, so teo of 6.13-6.18 is not modelled" },
 	[IK_SW_MENU_VARIANCE_ONE_PASS] = {
 		"menu_variance_one_pass", "", R(6, 15), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
@@ -124,8 +136,8 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		IK_SRC_MAIL,
 		"menu takes a physical state instead of polling only if its residency is < 15 us (pm-6.19)" },
 	[IK_SW_TEO_TICK_REWORK] = {
-		"teo_tick_rework", "", R(6, 19), 0, IK_AREA_TEO, IK_SW_CATALOGUED, IK_SRC_MAIL,
-		"teo: tick wakeups counted in total_tick and credited to the deepest state when they dominate (pm-6.19)" },
+		"teo_tick_rework", "", R(6, 19), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_MAIL,
+		"teo: tick wakeups counted in total_tick and credited to the deepest state when they dominate, intercepts within a tick counted at update instead of the tick_hits bin (pm-6.19; modelled together with teo_2025_series)" },
 	[IK_SW_LATENCY_REQ_WAKEUP_QOS] = {
 		"latency_req_wakeup_qos", "", R(6, 19), 0, IK_AREA_CORE, IK_SW_NO_INPUT, IK_SRC_MAIL,
 		"the governors' latency limit also honours the CPU wakeup-latency QoS limit (pm-6.19)" },
@@ -342,6 +354,77 @@ static bool relevant(enum ik_switch_area a, const char *governor)
 	}
 }
 
+/* Is switch s on in k, for every s in the list (ended by -1)? */
+static bool all_on(const struct ik_kernel *k, const int *list)
+{
+	for (; *list >= 0; list++)
+		if (!ik_kernel_has(k, (enum ik_switch)*list))
+			return false;
+	return true;
+}
+
+/* Any teo switch after `after` (in landing order) on? */
+static bool teo_later_on(const struct ik_kernel *k, enum ik_switch after)
+{
+	for (int s = after + 1; s < IK_SW_COUNT; s++)
+		if (switches[s].area == IK_AREA_TEO && ik_kernel_has(k, (enum ik_switch)s))
+			return true;
+	return false;
+}
+
+/*
+ * teo is four files: before the ~5.14 rework (teo_legacy.c: 5.2.1, 5.4.6 or 5.10.7), from
+ * it to 6.5 (teo_upfront.c: 5.15/6.1), and teo.c for 6.6-6.12 and 6.19.  Each file's
+ * switches are modelled on top of what the file's releases had before them; other
+ * combinations have no kernel file to follow.  NULL if k is one of them, else why not.
+ */
+static const char *teo_combination(const struct ik_kernel *k)
+{
+	bool ns = ik_kernel_has(k, IK_SW_NS_UNITS);
+	bool fixes_2019 = ik_kernel_has(k, IK_SW_TEO_2019_FIXES);
+	bool fixes = ik_kernel_has(k, IK_SW_TEO_LEGACY_FIXES);
+
+	if (!ik_kernel_has(k, IK_SW_TEO_BINS)) {
+		if (teo_later_on(k, IK_SW_TEO_BINS))
+			return "teo before its 5.14 rework has none of the later teo switches";
+		if (fixes && (!ns || !fixes_2019))
+			return "teo_legacy_fixes is modelled as the 5.10.7 file: ns_units and "
+			       "teo_2019_fixes on";
+		if (!fixes && ns)
+			return "no tree here shows teo between 5.4.6 and 5.10.7: teo in nanoseconds "
+			       "without teo_legacy_fixes (5.7, 5.9) is not known";
+		return NULL;
+	}
+	static const int before_rework[] = { IK_SW_NS_UNITS, IK_SW_TEO_2019_FIXES,
+					     IK_SW_TEO_LEGACY_FIXES, -1 };
+	if (!all_on(k, before_rework))
+		return "the 5.14 rework is modelled on top of the 5.10 file: ns_units, "
+		       "teo_2019_fixes and teo_legacy_fixes on";
+	if (!ik_kernel_has(k, IK_SW_TEO_SKIP_SLEEP_LENGTH)) {
+		if (ik_kernel_has(k, IK_SW_TEO_UTIL))
+			return "teo_util before the 6.6 rework (6.3-6.5) is in no tree here: 6.6.9 "
+			       "shows it only in the 6.6 form";
+		if (teo_later_on(k, IK_SW_TEO_SKIP_SLEEP_LENGTH))
+			return "the 5.15/6.1 file (teo_skip_sleep_length off) has none of the later "
+			       "teo switches";
+		return NULL;
+	}
+	bool rework = ik_kernel_has(k, IK_SW_TEO_2025_SERIES);
+	if (rework != ik_kernel_has(k, IK_SW_TEO_TICK_REWORK))
+		return "teo_2025_series and teo_tick_rework are modelled together, as 6.12.0 "
+		       "(both off) or 6.19.0 (both on): no tree here shows teo of 6.13-6.18";
+	if (rework) {
+		static const int as_6_12[] = { IK_SW_TEO_TICK_STATS, IK_SW_TEO_NO_RECENT,
+					       IK_SW_TEO_INTERCEPTS_SLEEP_LENGTH, -1 };
+		if (!all_on(k, as_6_12) || ik_kernel_has(k, IK_SW_TEO_UTIL))
+			return "the 6.19 file is modelled on top of 6.12's teo: teo_tick_stats, "
+			       "teo_no_recent and teo_intercepts_sleep_length on, teo_util off";
+	}
+	if (ik_kernel_has(k, IK_SW_TEO_2026_SERIES))
+		return "teo_2026_series is not modelled";
+	return NULL;
+}
+
 /*
  * Switches modelled only in the combinations the kernel had.  A select without the
  * stop_tick word (select_stop_tick off) needs the 4.16 idle loop, which stopped the tick
@@ -362,18 +445,11 @@ static int check_groups(const struct ik_kernel *k, const char *governor, const c
 			 governor, rel);
 		return -1;
 	}
-	if (strcmp(governor, "teo") == 0 && !ik_kernel_has(k, IK_SW_TEO_BINS)) {
-		/* the file before the rework: nanoseconds only, none of the later teo changes */
-		bool later = false;
-		for (int s = IK_SW_TEO_BINS + 1; s < IK_SW_COUNT; s++)
-			if (switches[s].area == IK_AREA_TEO && ik_kernel_has(k, (enum ik_switch)s))
-				later = true;
-		if (later || !ik_kernel_has(k, IK_SW_NS_UNITS)) {
-			snprintf(err, errlen,
-				 "teo as kernel %s behaves is not implemented (teo before its 5.14 "
-				 "rework is modelled as the 5.10 file: ns_units on and no later teo "
-				 "switch on)",
-				 rel);
+	if (strcmp(governor, "teo") == 0) {
+		const char *why = teo_combination(k);
+		if (why) {
+			snprintf(err, errlen, "teo as kernel %s behaves is not implemented (%s)", rel,
+				 why);
 			return -1;
 		}
 	}
@@ -414,10 +490,6 @@ int ik_kernel_check(const struct ik_kernel *k, const char *governor, char *err, 
 		bool differs = ik_kernel_has(k, (enum ik_switch)s) !=
 			       ik_kernel_has(&ik_kernel_default, (enum ik_switch)s);
 
-		/* the later teo switches do not apply to the file before the rework */
-		if (strcmp(governor, "teo") == 0 && !ik_kernel_has(k, IK_SW_TEO_BINS) &&
-		    i->area == IK_AREA_TEO && s != IK_SW_TEO_LEGACY_FIXES)
-			continue;
 		if (!differs || !relevant(i->area, governor) ||
 		    (i->status != IK_SW_CATALOGUED && i->status != IK_SW_PENDING))
 			continue;

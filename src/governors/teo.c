@@ -1,6 +1,6 @@
 /*
- * teo: the "timer events oriented" governor, as in kernel v6.19
- * (drivers/cpuidle/governors/teo.c).
+ * teo: the "timer events oriented" governor, as in kernel v6.6 to v6.19
+ * (drivers/cpuidle/governors/teo.c; read in the 6.6.9, 6.12.0 and 6.19.0 trees).
  *
  * The idea: on most machines timers cause far more wakeups than anything else, and the time
  * to the next timer (the sleep length) is known when a state is chosen.  So the deepest
@@ -19,14 +19,31 @@
  * Arithmetic follows the kernel: the metrics are 32-bit unsigned (sums and products wrap
  * the same way), times are s64 nanoseconds.
  *
- * Before the ~5.14 rework (teo_bins off) teo was a different algorithm (hits, misses and
- * early hits per state): src/governors/teo_legacy.c, to which every callback below hands
- * over for such a release.
+ * The releases differ by switches, each checked beside the lines it changes:
+ *   - teo_util (6.3-6.10): a CPU whose utilisation is above its capacity / 64 gets a
+ *     shallower, non-polling state;
+ *   - teo_tick_stats (6.6): a hits-only bin for idle periods of a tick or more, and the tick
+ *     kept when intercepts within a tick dominate;
+ *   - teo_no_recent (6.11): before it, the bins of the last 9 intercepts also vote;
+ *   - teo_intercepts_sleep_length (6.11): when intercepts alone lead to state 0, the sleep
+ *     length is still asked for, so that the next wakeup is judged against it;
+ *   - teo_2025_series and teo_tick_rework (between 6.12 and 6.19, modelled together): the
+ *     6.19 form -- short idles and a tight latency limit skip the sleep length, tick
+ *     wakeups counted by themselves (total_tick), intercepts within a tick counted at
+ *     update, metrics that decay to zero, a poll time-out as the only "unbounded" wakeup.
+ *     Off: the 6.6-6.12 form, which measures the select-to-reflect span against the sleep
+ *     length.
+ *
+ * Two earlier files are separate algorithms, to which every callback below hands over:
+ * before the ~5.14 rework (teo_bins off) hits, misses and early hits per state
+ * (src/governors/teo_legacy.c), and from the rework to 6.5 (teo_skip_sleep_length off) the
+ * bins with the sleep length asked first (src/governors/teo_upfront.c).
  */
 #include <stdlib.h>
 
 #include "idlekit/governor.h"
 #include "teo_legacy.h"
+#include "teo_upfront.h"
 
 /* The metrics below wrap exactly as the kernel's "unsigned int" ones do. */
 _Static_assert(sizeof(unsigned int) == sizeof(uint32_t), "unsigned int must be 32 bits");
@@ -41,53 +58,83 @@ _Static_assert(sizeof(unsigned int) == sizeof(uint32_t), "unsigned int must be 3
  */
 #define TEO_LATENCY_THRESHOLD_NS (IK_RESIDENCY_THRESHOLD_NS / 2)
 
+/* teo_util: "utilised" means above the capacity >> this (1/64). */
+#define TEO_UTIL_THRESHOLD_SHIFT 6
+
+/* teo_no_recent off: how many intercepts are remembered one by one. */
+#define TEO_NR_RECENT 9
+
 struct teo_bin {
 	uint32_t intercepts;
 	uint32_t hits;
+	uint32_t recent; /* teo_no_recent off: of the last TEO_NR_RECENT intercepts, here */
 };
 
 struct teo_cpu {
+	uint64_t on;             /* the release's switches, read once at enable */
+	bool rework;             /* teo_2025_series (with teo_tick_rework): the 6.19 form */
 	int64_t sleep_length_ns; /* sleep length seen by the last select, KTIME_MAX if not asked */
 	struct teo_bin bins[IK_STATE_MAX];
 	uint32_t total;           /* sum of all bins' hits and intercepts */
+	/* 6.19 (teo_tick_rework) */
 	uint32_t total_tick;      /* wakeups by the tick */
 	uint32_t tick_intercepts; /* intercepts that ended within one tick period */
 	uint32_t short_idles;     /* idle periods shorter than RESIDENCY_THRESHOLD_NS */
 	bool tick_wakeup;         /* the last wakeup was the tick */
+	/* 6.6-6.12 (teo_tick_rework off) */
+	int64_t time_span_ns;     /* at select: the clock; at reflect: the span measured */
+	uint32_t tick_hits;       /* teo_tick_stats: the hits-only bin past the deepest state */
+	unsigned long util_threshold; /* teo_util: capacity >> TEO_UTIL_THRESHOLD_SHIFT */
+	int next_recent_idx;      /* teo_no_recent off: the ring of recent events */
+	int recent_idx[TEO_NR_RECENT];
 };
+
+static inline bool teo_has(const struct teo_cpu *cpu, enum ik_switch s)
+{
+	return ik_switch_on(cpu->on, s);
+}
 
 /*
  * Remove 1/8 of a metric.  Once it is too small for 1/8 to be a whole unit it is dropped to
  * zero, so stale history really disappears (the 6.19 behaviour; earlier kernels left a
  * remainder of up to 7 forever).
  */
-static void teo_decay(uint32_t *metric)
+static inline void teo_decay(bool to_zero, uint32_t *metric)
 {
 	uint32_t delta = *metric >> TEO_DECAY_SHIFT;
 
-	*metric = delta ? *metric - delta : 0;
+	if (to_zero) /* teo_2025_series */
+		*metric = delta ? *metric - delta : 0;
+	else
+		*metric -= delta; /* before: a remainder of up to 7 stays */
 }
 
 /*
  * Account for the idle period that just ended: decide whether it was a hit or an intercept
  * and fold it into the decaying metrics.
  */
-static void teo_update(const struct ik_driver *drv, struct ik_device *dev, struct teo_cpu *cpu)
+static inline __attribute__((always_inline)) void
+teo_update(const struct ik_driver *drv, struct ik_device *dev, struct teo_cpu *cpu, uint64_t on)
 {
+	bool rework = ik_switch_on(on, IK_SW_TEO_2025_SERIES);
 	int idx_timer = 0;    /* bin of the sleep length */
 	int idx_duration = 0; /* bin of the measured idle duration */
 	int64_t measured_ns;
+	int64_t residency_ns = 0;
 	uint32_t total = 0;
 
-	teo_decay(&cpu->short_idles);
+	if (rework)
+		teo_decay(rework, &cpu->short_idles);
 
-	if (dev->poll_time_limit) {
+	if (rework ? dev->poll_time_limit : cpu->time_span_ns >= cpu->sleep_length_ns) {
 		/*
-		 * The polling state gave up on its own, so nothing is known about how long the
-		 * CPU would have stayed idle: treat it as possibly very long.  Clearing the flag is
-		 * this governor's job.
+		 * 6.19: the polling state gave up on its own, so nothing is known about how long
+		 * the CPU would have stayed idle: treat it as possibly very long.  Clearing the
+		 * flag is this governor's job.  Before: the span from select to reflect reached
+		 * the sleep length (the timer, or a safety net: reflect).
 		 */
-		dev->poll_time_limit = false;
+		if (rework)
+			dev->poll_time_limit = false;
 		measured_ns = INT64_MAX;
 	} else {
 		int64_t exit_latency_ns = drv->states[dev->last_state_idx].exit_latency_ns;
@@ -95,27 +142,28 @@ static void teo_update(const struct ik_driver *drv, struct ik_device *dev, struc
 		/*
 		 * The measured time includes the exit latency, which is rarely the worst case:
 		 * half of it is taken as the typical share.  An idle period shorter than the exit
-		 * latency is simply halved.  Either way, short periods are counted.
+		 * latency is simply halved.  6.19 also counts the short periods.
 		 */
 		measured_ns = (int64_t)dev->last_residency_ns;
 		if (measured_ns >= exit_latency_ns) {
 			measured_ns -= exit_latency_ns / 2;
-			if (measured_ns < IK_RESIDENCY_THRESHOLD_NS)
+			if (rework && measured_ns < IK_RESIDENCY_THRESHOLD_NS)
 				cpu->short_idles += TEO_PULSE;
 		} else {
 			measured_ns /= 2;
-			cpu->short_idles += TEO_PULSE;
+			if (rework)
+				cpu->short_idles += TEO_PULSE;
 		}
 	}
 
 	/* Age every bin, re-add the grand total, and find the two bins of this wakeup. */
 	for (int i = 0; i < drv->state_count; i++) {
 		struct teo_bin *bin = &cpu->bins[i];
-		int64_t residency_ns = drv->states[i].target_residency_ns;
 
-		teo_decay(&bin->hits);
+		residency_ns = drv->states[i].target_residency_ns;
+		teo_decay(rework, &bin->hits);
 		total += bin->hits;
-		teo_decay(&bin->intercepts);
+		teo_decay(rework, &bin->intercepts);
 		total += bin->intercepts;
 
 		if (residency_ns <= cpu->sleep_length_ns) {
@@ -124,42 +172,97 @@ static void teo_update(const struct ik_driver *drv, struct ik_device *dev, struc
 				idx_duration = i;
 		}
 	}
-	cpu->total = total + TEO_PULSE;
 
-	teo_decay(&cpu->tick_intercepts);
-	teo_decay(&cpu->total_tick);
+	if (rework) {
+		cpu->total = total + TEO_PULSE;
 
-	if (cpu->tick_wakeup) {
-		cpu->total_tick += TEO_PULSE;
-		/*
-		 * When most recent wakeups come from the tick, this one is credited as a hit on
-		 * the deepest state, which makes stopping the tick more likely next time.
-		 */
-		if (3 * cpu->total_tick > 2 * cpu->total) {
-			cpu->bins[drv->state_count - 1].hits += TEO_PULSE;
-			return;
+		teo_decay(rework, &cpu->tick_intercepts);
+		teo_decay(rework, &cpu->total_tick);
+
+		if (cpu->tick_wakeup) {
+			cpu->total_tick += TEO_PULSE;
+			/*
+			 * When most recent wakeups come from the tick, this one is credited as a
+			 * hit on the deepest state, which makes stopping the tick more likely next
+			 * time.
+			 */
+			if (3 * cpu->total_tick > 2 * cpu->total) {
+				cpu->bins[drv->state_count - 1].hits += TEO_PULSE;
+				return;
+			}
+		}
+
+		if (idx_timer == idx_duration) {
+			cpu->bins[idx_timer].hits += TEO_PULSE;
+		} else {
+			cpu->bins[idx_duration].intercepts += TEO_PULSE;
+			if (measured_ns <= dev->tick_nsec)
+				cpu->tick_intercepts += TEO_PULSE;
+		}
+		return;
+	}
+
+	/* 6.6-6.12 */
+	cpu->total = total;
+	int slot = -1;
+	if (!ik_switch_on(on, IK_SW_TEO_NO_RECENT)) {
+		/* the oldest recent event leaves the window */
+		slot = cpu->next_recent_idx++;
+		if (cpu->next_recent_idx >= TEO_NR_RECENT)
+			cpu->next_recent_idx = 0;
+		if (cpu->recent_idx[slot] >= 0)
+			cpu->bins[cpu->recent_idx[slot]].recent--;
+	}
+
+	/*
+	 * teo_tick_stats: when even the deepest state is shorter than a tick, idle periods of
+	 * a tick or more get a hits-only bin of their own beyond the last state's.  (A hit
+	 * there leaves the recent slot as it was: 6.6 decrements its bin again next time.)
+	 */
+	if (ik_switch_on(on, IK_SW_TEO_TICK_STATS) && residency_ns < dev->tick_nsec) {
+		cpu->tick_hits -= cpu->tick_hits >> TEO_DECAY_SHIFT;
+		cpu->total += cpu->tick_hits;
+		if (dev->tick_nsec <= cpu->sleep_length_ns) {
+			idx_timer = drv->state_count;
+			if (dev->tick_nsec <= measured_ns) {
+				cpu->tick_hits += TEO_PULSE;
+				goto end;
+			}
 		}
 	}
 
 	if (idx_timer == idx_duration) {
 		cpu->bins[idx_timer].hits += TEO_PULSE;
+		if (slot >= 0)
+			cpu->recent_idx[slot] = -1;
 	} else {
 		cpu->bins[idx_duration].intercepts += TEO_PULSE;
-		if (measured_ns <= dev->tick_nsec)
-			cpu->tick_intercepts += TEO_PULSE;
+		if (slot >= 0) {
+			cpu->bins[idx_duration].recent++;
+			cpu->recent_idx[slot] = idx_duration;
+		}
 	}
+end:
+	cpu->total += TEO_PULSE;
+}
+
+/* 6.6-6.12: with the tick stopped, a state shorter than a tick is not good enough. */
+static bool teo_state_ok(const struct ik_driver *drv, const struct ik_device *dev, int i)
+{
+	return !ik_tick_stopped(dev) || drv->states[i].target_residency_ns >= dev->tick_nsec;
 }
 
 /*
- * Starting below state_idx, go to shallower enabled states until one fits in duration_ns;
- * if none does, the shallowest enabled one below state_idx is returned (state_idx itself if
- * there is none).
+ * Starting below state_idx, go to shallower enabled states (no_poll: and not polling ones)
+ * until one fits in duration_ns; if none does, the shallowest such state below state_idx
+ * is returned (state_idx itself if there is none).
  */
 static int teo_find_shallower_state(const struct ik_driver *drv, const struct ik_device *dev,
-				    int state_idx, int64_t duration_ns)
+				    int state_idx, int64_t duration_ns, bool no_poll)
 {
 	for (int i = state_idx - 1; i >= 0; i--) {
-		if (ik_state_disabled(dev, i))
+		if (ik_state_disabled(dev, i) ||
+		    (no_poll && (drv->states[i].flags & IK_FLAG_POLLING)))
 			continue;
 		state_idx = i;
 		if (drv->states[i].target_residency_ns <= duration_ns)
@@ -172,7 +275,7 @@ static int teo_find_shallower_state(const struct ik_driver *drv, const struct ik
  * The intercepts below the candidate outnumber everything at or above it: pick the deepest
  * shallower state that more than half of those intercepts would still have fitted in.  With
  * the tick already stopped, states shorter than a tick period are not considered, because
- * nothing may wake the CPU for a long time.
+ * nothing may wake the CPU for a long time.  (6.19)
  */
 static int teo_intercepts_state(const struct ik_driver *drv, const struct ik_device *dev,
 				const struct teo_cpu *cpu, int idx, int idx0,
@@ -197,30 +300,82 @@ static int teo_intercepts_state(const struct ik_driver *drv, const struct ik_dev
 	return idx;
 }
 
-/* The release's teo file: the 5.14 rework and later (this file) or the one before. */
+/*
+ * The same search in 6.6-6.12: walking down, the first state where more than half of the
+ * intercepts (and, with alt_recent, of the recent ones) would have fitted is taken if it is
+ * enabled and long enough for a stopped tick; otherwise the last enabled, long enough state
+ * passed on the way (the candidate itself if none).  A state too short for a stopped tick
+ * before any such state was passed ends the search at the candidate.
+ */
+static int teo_intercepts_state_6_6(const struct ik_driver *drv, const struct ik_device *dev,
+				    const struct teo_cpu *cpu, int idx, bool alt_intercepts,
+				    uint32_t idx_intercept_sum, bool alt_recent,
+				    uint32_t idx_recent_sum)
+{
+	int first_suitable_idx = idx;
+	uint32_t intercept_sum = 0, recent_sum = 0;
+
+	for (int i = idx - 1; i >= 0; i--) {
+		intercept_sum += cpu->bins[i].intercepts;
+		recent_sum += cpu->bins[i].recent;
+
+		if ((!alt_recent || 2 * recent_sum > idx_recent_sum) &&
+		    (!alt_intercepts || 2 * intercept_sum > idx_intercept_sum)) {
+			if (teo_state_ok(drv, dev, i) && !ik_state_disabled(dev, i))
+				return i;
+			return first_suitable_idx;
+		}
+		if (ik_state_disabled(dev, i))
+			continue;
+		if (!teo_state_ok(drv, dev, i)) {
+			/* too shallow; an alternative found already may still be used */
+			if (first_suitable_idx != idx)
+				continue;
+			break;
+		}
+		first_suitable_idx = i;
+	}
+	return idx;
+}
+
+/* The release's teo file: before the 5.14 rework, from it to 6.5, or this one. */
 static inline bool teo_legacy(const struct ik_device *dev)
 {
 	return !ik_kernel_has(ik_kernel_or_default(dev->kernel), IK_SW_TEO_BINS);
 }
 
-static int teo_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
+static inline bool teo_upfront(const struct ik_device *dev)
 {
-	if (teo_legacy(dev))
-		return ik_teo_legacy_select(drv, dev, stop_tick);
+	return !ik_kernel_has(ik_kernel_or_default(dev->kernel), IK_SW_TEO_SKIP_SLEEP_LENGTH);
+}
+
+/*
+ * select for the switch set `on`.  Inlined twice (teo_select): once with 6.19's set as a
+ * constant, so that the default release runs without testing switches, once for any other.
+ */
+static inline __attribute__((always_inline)) int
+teo_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick, uint64_t on)
+{
 	struct teo_cpu *cpu = dev->governor_data;
+	bool rework = ik_switch_on(on, IK_SW_TEO_2025_SERIES);
 	int64_t latency_req = ik_latency_req(dev);
 	int64_t delta_tick = dev->tick_nsec / 2; /* used if the sleep length is not asked for */
 	uint32_t idx_intercept_sum = 0, intercept_sum = 0;
 	uint32_t idx_hit_sum = 0, hit_sum = 0;
+	uint32_t idx_recent_sum = 0, recent_sum = 0;
+	uint32_t tick_intercept_sum = 0;
+	bool cpu_utilized = false;
 	int constraint_idx = 0;
 	int idx0 = 0, idx = -1;
 	int64_t duration_ns;
 
 	if (dev->last_state_idx >= 0) {
-		teo_update(drv, dev, cpu);
+		teo_update(drv, dev, cpu, on);
 		dev->last_state_idx = -1;
 	}
 
+	if (!rework)
+		cpu->time_span_ns = dev->in.now_ns;
 	/*
 	 * Unless the sleep length is asked for below, the next wakeup is judged against an
 	 * infinite sleep length, i.e. it will count as an intercept.
@@ -232,17 +387,37 @@ static int teo_select(const struct ik_driver *drv, struct ik_device *dev, bool *
 		goto keep_tick;
 	}
 
+	if (!ik_state_disabled(dev, 0))
+		idx = 0;
+
+	if (ik_switch_on(on, IK_SW_TEO_UTIL)) {
+		cpu_utilized = dev->in.cpu_util > cpu->util_threshold;
+		/*
+		 * A busy CPU with two states: no metrics needed.  State 0 if it is enabled, not
+		 * polling and (tick stopped) long enough, or if state 1 is disabled; else state 1.
+		 */
+		if (drv->state_count < 3 && cpu_utilized) {
+			if ((idx == 0 && !(drv->states[0].flags & IK_FLAG_POLLING) &&
+			     teo_state_ok(drv, dev, 0)) ||
+			    ik_state_disabled(dev, 1)) {
+				idx = 0;
+				goto keep_tick;
+			}
+			idx = 1;
+			duration_ns = drv->states[1].target_residency_ns;
+			goto decide_tick;
+		}
+	}
+
 	/*
 	 * The candidate is the deepest enabled state.  On the way there, sum the metrics of all
 	 * bins below each enabled state, remember the first enabled state (idx0) and the
 	 * deepest one the latency limit allows (constraint_idx).
 	 */
-	if (!ik_state_disabled(dev, 0))
-		idx = 0;
-
 	for (int i = 1; i < drv->state_count; i++) {
 		intercept_sum += cpu->bins[i - 1].intercepts;
 		hit_sum += cpu->bins[i - 1].hits;
+		recent_sum += cpu->bins[i - 1].recent;
 
 		if (ik_state_disabled(dev, i))
 			continue;
@@ -253,6 +428,7 @@ static int teo_select(const struct ik_driver *drv, struct ik_device *dev, bool *
 			constraint_idx = i;
 		idx_intercept_sum = intercept_sum;
 		idx_hit_sum = hit_sum;
+		idx_recent_sum = recent_sum;
 	}
 
 	if (idx < 0) {
@@ -266,21 +442,73 @@ static int teo_select(const struct ik_driver *drv, struct ik_device *dev, bool *
 		goto decide_tick;
 	}
 
-	/* Intercepts below the candidate weigh more than everything at or above it? */
-	if (2 * idx_intercept_sum > cpu->total - idx_hit_sum)
-		idx = teo_intercepts_state(drv, dev, cpu, idx, idx0, idx_intercept_sum);
+	if (rework) {
+		/* Intercepts below the candidate weigh more than everything at or above it? */
+		if (2 * idx_intercept_sum > cpu->total - idx_hit_sum)
+			idx = teo_intercepts_state(drv, dev, cpu, idx, idx0, idx_intercept_sum);
+	} else {
+		/* teo_tick_stats: the intercepts of every bin, for the tick decision below */
+		tick_intercept_sum = intercept_sum + cpu->bins[drv->state_count - 1].intercepts;
+
+		/*
+		 * The intercepts below the candidate outweigh everything at or above it, or
+		 * (teo_no_recent off) more than half of the recent events were intercepts below.
+		 */
+		bool alt_intercepts = 2 * idx_intercept_sum > cpu->total - idx_hit_sum;
+		bool alt_recent = !ik_switch_on(on, IK_SW_TEO_NO_RECENT) &&
+				  idx_recent_sum > TEO_NR_RECENT / 2;
+		int prev_intercept_idx = idx;
+
+		if (alt_recent || alt_intercepts)
+			idx = teo_intercepts_state_6_6(drv, dev, cpu, idx, alt_intercepts,
+						       idx_intercept_sum, alt_recent,
+						       idx_recent_sum);
+		/*
+		 * teo_intercepts_sleep_length: intercepts led to state 0, but without the sleep
+		 * length the next wakeup could not tell whether that guess was right: ask.
+		 */
+		if (ik_switch_on(on, IK_SW_TEO_INTERCEPTS_SLEEP_LENGTH) && idx == 0 &&
+		    prev_intercept_idx != 0) {
+			duration_ns = ik_sleep_length(dev, &delta_tick);
+			cpu->sleep_length_ns = duration_ns;
+			goto keep_tick;
+		}
+	}
 
 	if (idx > constraint_idx)
 		idx = constraint_idx;
 
 	/*
-	 * A shallow choice is final without knowing the sleep length when most recent idle
-	 * periods were short (non-timer wakeups dominate) or the latency limit is tight: the
-	 * sleep length is costly to get and could not make the choice deeper in a useful way.
+	 * teo_util: a busy CPU takes the next shallower non-polling state for its latency,
+	 * unless the tick is stopped and that state is shorter than a tick.
 	 */
-	if ((idx == 0 || drv->states[idx].target_residency_ns < IK_RESIDENCY_THRESHOLD_NS) &&
-	    (2 * cpu->short_idles >= cpu->total || latency_req < TEO_LATENCY_THRESHOLD_NS))
-		goto keep_tick;
+	if (cpu_utilized) {
+		int i = teo_find_shallower_state(drv, dev, idx, IK_KTIME_MAX, true);
+		if (teo_state_ok(drv, dev, i))
+			idx = i;
+	}
+
+	if (rework) {
+		/*
+		 * A shallow choice is final without knowing the sleep length when most recent
+		 * idle periods were short (non-timer wakeups dominate) or the latency limit is
+		 * tight: the sleep length is costly to get and could not make the choice deeper
+		 * in a useful way.
+		 */
+		if ((idx == 0 || drv->states[idx].target_residency_ns < IK_RESIDENCY_THRESHOLD_NS) &&
+		    (2 * cpu->short_idles >= cpu->total || latency_req < TEO_LATENCY_THRESHOLD_NS))
+			goto keep_tick;
+	} else {
+		/*
+		 * State 0 expects an immediate non-timer wakeup; and with a polling state 0, a
+		 * candidate shorter than RESIDENCY_THRESHOLD_NS is final too.
+		 */
+		if (idx == 0)
+			goto keep_tick;
+		if ((drv->states[0].flags & IK_FLAG_POLLING) &&
+		    drv->states[idx].target_residency_ns < IK_RESIDENCY_THRESHOLD_NS)
+			goto keep_tick;
+	}
 
 	duration_ns = ik_sleep_length(dev, &delta_tick);
 	cpu->sleep_length_ns = duration_ns;
@@ -289,15 +517,22 @@ static int teo_select(const struct ik_driver *drv, struct ik_device *dev, bool *
 		goto keep_tick;
 
 	/* The next timer comes before the candidate would pay off: go shallower. */
-	if (drv->states[idx].target_residency_ns > duration_ns)
-		idx = teo_find_shallower_state(drv, dev, idx, duration_ns);
+	if (drv->states[idx].target_residency_ns > duration_ns) {
+		int i = teo_find_shallower_state(drv, dev, idx, duration_ns, false);
+		/* (6.6-6.12: not to a state too short for a stopped tick) */
+		if (rework || teo_state_ok(drv, dev, i))
+			idx = i;
+	}
 
 	/*
 	 * A state shorter than the tick, with intercepts within a tick period making up most
 	 * wakeups: the CPU will most likely be woken before the tick anyway, so keep it.
+	 * (6.6-6.12, teo_tick_stats: the intercepts of all bins, summed at select.)
 	 */
 	if (drv->states[idx].target_residency_ns < dev->tick_nsec &&
-	    cpu->tick_intercepts > cpu->total / 2 + cpu->total / 8)
+	    (rework ? cpu->tick_intercepts > cpu->total / 2 + cpu->total / 8
+		    : ik_switch_on(on, IK_SW_TEO_TICK_STATS) &&
+			      tick_intercept_sum > cpu->total / 2 + cpu->total / 8))
 		duration_ns = dev->tick_nsec / 2;
 
 decide_tick:
@@ -311,11 +546,23 @@ decide_tick:
 
 	/* The tick will wake the CPU: do not pick a state that only pays off after it. */
 	if (idx > idx0 && drv->states[idx].target_residency_ns > delta_tick)
-		idx = teo_find_shallower_state(drv, dev, idx, delta_tick);
+		idx = teo_find_shallower_state(drv, dev, idx, delta_tick, false);
 
 keep_tick:
 	*stop_tick = false;
 	return idx;
+}
+
+static int teo_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
+{
+	if (teo_legacy(dev))
+		return ik_teo_legacy_select(drv, dev, stop_tick);
+	if (teo_upfront(dev))
+		return ik_teo_upfront_select(drv, dev, stop_tick);
+	const struct teo_cpu *cpu = dev->governor_data;
+	if (cpu->on == IK_KERNEL_DEFAULT_ON)
+		return teo_select_as(drv, dev, stop_tick, IK_KERNEL_DEFAULT_ON);
+	return teo_select_as(drv, dev, stop_tick, cpu->on);
 }
 
 static void teo_reflect(struct ik_device *dev, int index)
@@ -324,10 +571,28 @@ static void teo_reflect(struct ik_device *dev, int index)
 		ik_teo_legacy_reflect(dev, index);
 		return;
 	}
+	if (teo_upfront(dev)) {
+		ik_teo_upfront_reflect(dev, index);
+		return;
+	}
 	struct teo_cpu *cpu = dev->governor_data;
 
-	cpu->tick_wakeup = ik_got_tick(dev);
+	if (cpu->rework) {
+		cpu->tick_wakeup = ik_got_tick(dev);
+		dev->last_state_idx = index;
+		return;
+	}
 	dev->last_state_idx = index;
+	/*
+	 * 6.6-6.12: a poll time-out, or a tick nohz did not expect, counts as if the CPU had
+	 * been idle for the whole sleep length.
+	 */
+	if (dev->poll_time_limit || (ik_got_tick(dev) && cpu->sleep_length_ns > dev->tick_nsec)) {
+		dev->poll_time_limit = false;
+		cpu->time_span_ns = cpu->sleep_length_ns;
+	} else {
+		cpu->time_span_ns = dev->in.now_ns - cpu->time_span_ns;
+	}
 }
 
 /* Fresh, zeroed metrics for this CPU. */
@@ -335,10 +600,18 @@ static int teo_enable(const struct ik_driver *drv, struct ik_device *dev)
 {
 	if (teo_legacy(dev))
 		return ik_teo_legacy_enable(drv, dev);
+	if (teo_upfront(dev))
+		return ik_teo_upfront_enable(drv, dev);
 	struct teo_cpu *cpu = calloc(1, sizeof(*cpu));
 
 	if (!cpu)
 		return -1;
+	cpu->on = ik_kernel_or_default(dev->kernel)->on;
+	cpu->rework = teo_has(cpu, IK_SW_TEO_2025_SERIES);
+	/* teo_util: arch_scale_cpu_capacity() read once, when the CPU is enabled */
+	cpu->util_threshold = dev->in.cpu_capacity >> TEO_UTIL_THRESHOLD_SHIFT;
+	for (int i = 0; i < TEO_NR_RECENT; i++)
+		cpu->recent_idx[i] = -1;
 	dev->governor_data = cpu;
 	return 0;
 }
@@ -347,6 +620,10 @@ static void teo_disable(const struct ik_driver *drv, struct ik_device *dev)
 {
 	if (teo_legacy(dev)) {
 		ik_teo_legacy_disable(drv, dev);
+		return;
+	}
+	if (teo_upfront(dev)) {
+		ik_teo_upfront_disable(drv, dev);
 		return;
 	}
 	free(dev->governor_data);

@@ -13,7 +13,7 @@
 #define IKK_BRIDGE_H
 
 /* Bump on any change to this header or to what the shim headers mean (cache key). */
-#define IKK_BRIDGE_VERSION 1
+#define IKK_BRIDGE_VERSION 2
 #define IKK_NR_CPUS 8192
 #define IKK_STATE_MAX 10
 
@@ -58,6 +58,8 @@ struct ikk_dev {
 	unsigned long long above[IKK_STATE_MAX];
 	unsigned long long below[IKK_STATE_MAX];
 	unsigned long long rejected[IKK_STATE_MAX];
+	unsigned long cpu_util;     /* sched_cpu_util() */
+	unsigned long cpu_capacity; /* arch_scale_cpu_capacity() */
 };
 
 /* Parameter types of module_param(), for listing. */

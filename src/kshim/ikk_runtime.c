@@ -41,6 +41,8 @@ static const struct ikk_host *host;
 static struct cpuidle_driver driver;
 static struct cpuidle_device *devices[IKK_NR_CPUS]; /* allocated as each CPU is enabled */
 static void *cookies[IKK_NR_CPUS];
+static unsigned long utils[IKK_NR_CPUS];      /* sched_cpu_util(), as idlekit last said */
+static unsigned long capacities[IKK_NR_CPUS]; /* arch_scale_cpu_capacity() */
 static struct cpuidle_governor *registered;
 static int registrations;
 static bool loaded;
@@ -137,10 +139,17 @@ unsigned int nr_iowait_cpu(int cpu)
 	return 0;
 }
 
+/* The utilisation and capacity idlekit handed in with the CPU's last callback. */
 unsigned long sched_cpu_util(int cpu)
 {
-	(void)cpu;
-	return 0;
+	return cpu >= 0 && cpu < IKK_NR_CPUS ? utils[cpu] : 0;
+}
+
+unsigned long arch_scale_cpu_capacity(int cpu)
+{
+	if (cpu < 0 || cpu >= IKK_NR_CPUS || !capacities[cpu])
+		return SCHED_CAPACITY_SCALE;
+	return capacities[cpu];
 }
 
 int cpuidle_register_governor(struct cpuidle_governor *gov)
@@ -197,6 +206,8 @@ static void dev_in(struct cpuidle_device *d, const struct ikk_dev *io)
 		u->rejected = io->rejected[i];
 #endif
 	}
+	utils[io->cpu] = io->cpu_util;
+	capacities[io->cpu] = io->cpu_capacity;
 	ikk_this_cpu = io->cpu;
 }
 

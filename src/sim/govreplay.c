@@ -207,14 +207,17 @@ enum column {
 	COL_LATENCY,
 	COL_TICK_STOPPED,
 	COL_NR_IOWAITERS,
+	COL_CPU_UTIL,
 	COLUMNS
 };
 
 static const char *const column_names[COLUMNS] = {
 	"sleep_ns", "tick_ns", "wake_ns", "latency_req_ns", "tick_stopped", "nr_iowaiters",
+	"cpu_util",
 };
-#define HEADER_HINT "sleep_ns,tick_ns,wake_ns[,latency_req_ns][,tick_stopped][,nr_iowaiters]"
+#define HEADER_HINT "sleep_ns,tick_ns,wake_ns[,latency_req_ns][,tick_stopped][,nr_iowaiters][,cpu_util]"
 #define MAX_IOWAITERS 1000000 /* tasks waiting on I/O on one CPU */
+#define MAX_CPU_UTIL 1024     /* sched_cpu_util() is at most the capacity, 1024 here */
 
 #define READ_CHUNK (1u << 20) /* bytes per read, and the longest data line */
 #define OUT_BUF (1u << 16)
@@ -339,6 +342,7 @@ static int parse_header(struct reader *r, const char *p, const char *end)
 	}
 	r->have_header = true;
 	r->g->dev.in.nr_iowaiters = 0; /* no nr_iowaiters column: none waiting, every line */
+	r->g->dev.in.cpu_util = 0;     /* no cpu_util column: an unused CPU, every line */
 	return IK_GOVREPLAY_OK;
 }
 
@@ -364,6 +368,10 @@ static void column_expectation(const struct reader *r, enum column col, char *bu
 		break;
 	case COL_NR_IOWAITERS:
 		snprintf(buf, len, "an integer 0..%d (tasks waiting on I/O)", MAX_IOWAITERS);
+		break;
+	case COL_CPU_UTIL:
+		snprintf(buf, len, "an integer 0..%d (sched_cpu_util(), of capacity 1024)",
+			 MAX_CPU_UTIL);
 		break;
 	case COL_TICK_STOPPED:
 	case COLUMNS:
@@ -512,7 +520,8 @@ static int parse_data(struct reader *r, const char *line, const char *end)
 			p++;
 		if (p < end && *p == '-' && (p + 1 == end || p[1] == ',' || is_blank(p[1]))) {
 			/* "-": none (KTIME_MAX), or the default latency limit. */
-			if (col == COL_TICK || col == COL_TICK_STOPPED || col == COL_NR_IOWAITERS)
+			if (col == COL_TICK || col == COL_TICK_STOPPED || col == COL_NR_IOWAITERS ||
+			    col == COL_CPU_UTIL)
 				return data_error(r, line, end, k, field);
 			v = col == COL_LATENCY ? IK_LATENCY_REQ_NONE_NS : IK_KTIME_MAX;
 			p++;
@@ -554,6 +563,13 @@ static int parse_data(struct reader *r, const char *line, const char *end)
 			   here, beside the parsing, rather than in the step sequence; without the
 			   column it stays 0 (parse_header). */
 			r->g->dev.in.nr_iowaiters = (unsigned)v;
+			break;
+		case COL_CPU_UTIL:
+			if (v > MAX_CPU_UTIL)
+				return data_error(r, line, end, k, field);
+			/* What sched_cpu_util() says at this entry (teo 6.3-6.10 compares it with
+			   the capacity >> 6); like nr_iowaiters, 0 without the column. */
+			r->g->dev.in.cpu_util = (unsigned long)v;
 			break;
 		case COL_TICK_STOPPED:
 		case COLUMNS:

@@ -26,7 +26,9 @@ grep -q '^menu_no_iowait .*38f83090f515' "$tmp/list" || fail "kernel list: menu_
 "$bin" kernel show 6.6 >"$tmp/show" || fail "kernel show 6.6: exit $?"
 grep -q '^off\* menu_no_iowait' "$tmp/show" || fail "kernel show 6.6: menu_no_iowait should be off*"
 grep -q '^on   menu_skip_timer_query' "$tmp/show" || fail "kernel show 6.6: skip query on"
-grep -q 'teo .*not implemented' "$tmp/show" || fail "kernel show 6.6: teo should be refused"
+grep -q 'teo .*not implemented' "$tmp/show" && fail "kernel show 6.6: teo should run"
+"$bin" kernel show 6.15 >"$tmp/show" || fail "kernel show 6.15: exit $?"
+grep -q 'teo .*not implemented.*6.13-6.18' "$tmp/show" || fail "kernel show 6.15: teo should be refused"
 "$bin" kernel show 6.6.9 >/dev/null || fail "a point release (6.6.9) should behave as 6.6"
 
 # ---- Unknown release or switch: one message, the known ones listed, exit 2 --------------
@@ -49,8 +51,9 @@ grep -q "unknown switch 'menu_bogus'; known switches: .*menu_no_iowait" "$tmp/er
 expect_usage "govreplay --switch x=maybe" "$bin" govreplay -g menu -p intel-skx --switch menu_no_iowait=maybe -i /dev/null
 expect_usage "teo at 5.0" "$bin" govreplay -g teo -p intel-skx --kernel 5.0 -i /dev/null
 grep -q 'kernel 5.0 has no teo governor' "$tmp/err" || fail "teo at 5.0: $(cat "$tmp/err")"
-expect_usage "teo at 6.12" "$bin" govreplay -g teo -p intel-skx --kernel 6.12 -i /dev/null
-grep -q 'not implemented' "$tmp/err" || fail "teo at 6.12: $(cat "$tmp/err")"
+expect_usage "teo at 6.3" "$bin" govreplay -g teo -p intel-skx --kernel 6.3 -i /dev/null
+grep -q 'teo as kernel 6.3 behaves is not implemented (teo_util before the 6.6 rework' "$tmp/err" ||
+	fail "teo at 6.3: $(cat "$tmp/err")"
 expect_usage "menu at 4.17 without its tick rework" "$bin" govreplay -g menu -p intel-skx --kernel 4.17 \
 	--switch menu_retain_tick=off -i /dev/null
 grep -q "menu's 4.17 tick rework is modelled as a whole" "$tmp/err" || fail "menu 4.17 mixed: $(cat "$tmp/err")"
@@ -62,7 +65,7 @@ expect_usage "sim kernel.version=5.5" "$bin" sim --set kernel.version=5.5 --set 
 grep -q 'known releases' "$tmp/err" || fail "sim kernel.version=5.5: $(cat "$tmp/err")"
 expect_usage "sim kernel.switch" "$bin" sim --set kernel.switch.nope=on --set scenario.duration_ms=1 --set scenario.warmup_ms=0
 grep -q 'known switches' "$tmp/err" || fail "sim kernel.switch.nope: $(cat "$tmp/err")"
-expect_usage "sim teo at 6.1" "$bin" sim --set kernel.version=6.1 --set cpuidle.governor=teo --set scenario.duration_ms=1 --set scenario.warmup_ms=0
+expect_usage "sim teo at 6.15" "$bin" sim --set kernel.version=6.15 --set cpuidle.governor=teo --set scenario.duration_ms=1 --set scenario.warmup_ms=0
 
 # ---- The release is recorded in the output ------------------------------------------------
 "$bin" sim --set kernel.version=6.12 --set kernel.switch.menu_no_iowait=on \
@@ -114,8 +117,8 @@ trace=tests/fixtures/traces/recorded-sched.trace
 "$bin" replay $trace -g menu -p intel-skx --kernel 4.16 --json -o "$tmp/r416.json" || fail "replay as 4.16"
 grep -q '"menu as 4.16"' "$tmp/r416.json" || fail "replay --kernel 4.16: the run's label does not say the release"
 cmp -s "$tmp/r619.json" "$tmp/r416.json" && fail "replay --kernel 4.16: same result as 6.19"
-expect_usage "replay teo at 5.4" "$bin" replay $trace -g menu,teo -p intel-skx --kernel 5.4
-grep -q 'teo as kernel 5.4 behaves is not implemented' "$tmp/err" || fail "replay teo 5.4: $(cat "$tmp/err")"
+expect_usage "replay teo at 5.9" "$bin" replay $trace -g menu,teo -p intel-skx --kernel 5.9
+grep -q 'teo as kernel 5.9 behaves is not implemented' "$tmp/err" || fail "replay teo 5.9: $(cat "$tmp/err")"
 expect_usage "replay --kernel 3.0" "$bin" replay $trace -g menu -p intel-skx --kernel 3.0
 grep -q 'known releases' "$tmp/err" || fail "replay --kernel 3.0: $(cat "$tmp/err")"
 

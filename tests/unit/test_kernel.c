@@ -163,11 +163,30 @@ static void test_check(void **state)
 	assert_int_equal(ik_kernel_check(&k, "haltpoll", err, sizeof(err)), -1);
 	assert_int_equal(ik_kernel_check(&k, "ladder", err, sizeof(err)), 0);
 
-	/* teo before 6.19 needs its reworks, which are not modelled. */
-	ik_kernel_init(&k, 612);
+	/* teo runs as every release whose teo.c a tree here shows (or that equals one). */
+	static const unsigned teo_runs[] = { 501, 504, 506, 510, 511, 514, 515, 600, 601,
+					     606, 609, 611, 612, 619, 700 };
+	for (size_t i = 0; i < sizeof(teo_runs) / sizeof(teo_runs[0]); i++) {
+		ik_kernel_init(&k, teo_runs[i]);
+		assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0);
+	}
+	/* ... and not as those no tree establishes, each with its reason. */
+	ik_kernel_init(&k, 507);
 	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "teo_tick_rework=off"));
-	assert_int_equal(ik_kernel_check(&k, "menu", err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "between 5.4.6 and 5.10.7"));
+	ik_kernel_init(&k, 603);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "teo_util before the 6.6 rework"));
+	static const unsigned teo_refused_2025[] = { 613, 615, 617, 618 };
+	for (size_t i = 0; i < 4; i++) {
+		ik_kernel_init(&k, teo_refused_2025[i]);
+		assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "no tree here shows teo of 6.13-6.18"));
+		assert_int_equal(ik_kernel_check(&k, "menu", err, sizeof(err)), 0);
+	}
+	ik_kernel_init(&k, 701);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "teo_2026_series=on"));
 
 	/* 4.16 runs menu and ladder; every release from 4.17 to 5.0 too. */
 	size_t nrel;
@@ -178,20 +197,38 @@ static void test_check(void **state)
 		assert_int_equal(ik_kernel_check(&k, "menu", err, sizeof(err)), 0);
 	}
 
-	/* teo before its rework: the 5.10 file only, in ns, with no later teo switch. */
+	/* teo before its rework: one of three files, none of the later teo switches. */
 	ik_kernel_init(&k, 510);
-	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0);
 	assert_int_equal(ik_kernel_flip(&k, "teo_tick_rework", "on", err, sizeof(err)), 0);
 	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "modelled as the 5.10 file"));
+	assert_non_null(strstr(err, "none of the later teo switches"));
 	ik_kernel_init(&k, 510);
 	assert_int_equal(ik_kernel_flip(&k, "ns_units", "off", err, sizeof(err)), 0);
 	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "modelled as the 5.10.7 file"));
 	ik_kernel_init(&k, 504);
+	assert_int_equal(ik_kernel_flip(&k, "teo_2019_fixes", "off", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0); /* the 5.2.1 file */
+	/* The 5.15/6.1 file has none of 6.6's switches; teo.c's switches flip freely. */
+	ik_kernel_init(&k, 601);
+	assert_int_equal(ik_kernel_flip(&k, "teo_tick_stats", "on", err, sizeof(err)), 0);
 	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "teo_legacy_fixes=off"));
-	ik_kernel_init(&k, 515);
+	assert_non_null(strstr(err, "5.15/6.1 file"));
+	ik_kernel_init(&k, 612);
+	assert_int_equal(ik_kernel_flip(&k, "teo_util", "on", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_flip(&k, "teo_no_recent", "off", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0);
+	/* The 6.19 file on top of 6.12's switches only, and its two switches together. */
+	ik_kernel_init(&k, 619);
+	assert_int_equal(ik_kernel_flip(&k, "teo_tick_rework", "off", err, sizeof(err)), 0);
 	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "modelled together"));
+	assert_int_equal(ik_kernel_flip(&k, "teo_2025_series", "off", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0); /* = 6.12's teo */
+	ik_kernel_init(&k, 619);
+	assert_int_equal(ik_kernel_flip(&k, "teo_no_recent", "off", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "on top of 6.12's teo"));
 
 	/* menu's 4.17 tick rework only as a whole, and only in microseconds when off. */
 	ik_kernel_init(&k, 417);

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "idlekit/governor.h"
+#include "idlekit/kernel.h"
 
 #define US 1000LL
 #define MS 1000000LL
@@ -701,6 +702,116 @@ static void teo_enable_resets_history(void **state)
 	assert_true(stop);
 }
 
+/* ---- teo_util (6.3-6.10, in the 6.6 form) --------------------------------------------- */
+
+/*
+ * A two- or four-state driver run as 6.6: states given as (exit, residency, polling); the
+ * capacity the CPU has when teo is enabled.
+ */
+static struct fixture *make_fixture_6_6(int n, const unsigned (*states)[3],
+					unsigned long capacity, struct ik_kernel *k)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	char err[128];
+
+	assert_non_null(f);
+	snprintf(f->drv.name, sizeof(f->drv.name), "test");
+	for (int i = 0; i < n; i++) {
+		add_state(&f->drv, i ? "S" : "S0", states[i][0], states[i][1]);
+		if (states[i][2])
+			f->drv.states[i].flags |= IK_FLAG_POLLING;
+	}
+	assert_int_equal(ik_driver_init(&f->drv, err, sizeof(err)), 0);
+	ik_device_init(&f->dev, &f->drv, 0, 1000);
+	ik_kernel_init(k, 606);
+	f->dev.kernel = k;
+	f->dev.in.cpu_capacity = capacity;
+	assert_int_equal(ik_governor_teo.enable(&f->drv, &f->dev), 0);
+	return f;
+}
+
+static void free_fixture(struct fixture *f)
+{
+	ik_governor_teo.disable(&f->drv, &f->dev);
+	free(f);
+}
+
+/*
+ * Two states, a polling state 0 (POLL 0/0, C1E 10/20): a busy CPU (util 100 > 1024 >> 6)
+ * needs no metrics and no sleep length: state 0 polls, so state 1 with its residency as the
+ * duration, 20 us < a tick: the tick kept.  At 16 (not above 16): the normal path asks the
+ * sleep length (10 ms) and stops the tick.
+ */
+static void teo_util_two_states_polling_state0(void **state)
+{
+	static const unsigned st[][3] = {{0, 0, 1}, {10, 20, 0}};
+	struct ik_kernel k;
+	struct fixture *f = make_fixture_6_6(2, st, 1024, &k);
+	bool stop;
+
+	(void)state;
+	f->dev.in.cpu_util = 100;
+	assert_int_equal(pick(f, 10 * MS, TICK, false, &stop), 1);
+	assert_false(stop);
+	assert_int_equal(f->dev.sleep_length_queries, 0);
+	f->dev.in.cpu_util = 16;
+	assert_int_equal(pick(f, 10 * MS, TICK, false, &stop), 1);
+	assert_true(stop);
+	assert_int_equal(f->dev.sleep_length_queries, 1);
+	free_fixture(f);
+}
+
+/*
+ * Two states without polling (C1 1/1, C2 18/36): a busy CPU takes C1 at once, tick kept;
+ * with the tick stopped C1 (1 us < a tick) is not deep enough: C2, the tick left stopped.
+ */
+static void teo_util_two_states_no_poll(void **state)
+{
+	static const unsigned st[][3] = {{1, 1, 0}, {18, 36, 0}};
+	struct ik_kernel k;
+	struct fixture *f = make_fixture_6_6(2, st, 1024, &k);
+	bool stop;
+
+	(void)state;
+	f->dev.in.cpu_util = 1024;
+	assert_int_equal(pick(f, 10 * MS, TICK, false, &stop), 0);
+	assert_false(stop);
+	assert_int_equal(pick(f, 10 * MS, 10 * MS, true, &stop), 1);
+	assert_true(stop);
+	assert_int_equal(f->dev.sleep_length_queries, 0);
+	free_fixture(f);
+}
+
+/*
+ * The threshold is the capacity at enable >> 6: 512 -> 8, so util 10 is busy on the
+ * four-state table (C6 -> C1E, the next shallower non-polling state), and stays so when
+ * the capacity changes afterwards (the kernel reads it once, in teo_enable_device()).
+ */
+static void teo_util_threshold_from_capacity_at_enable(void **state)
+{
+	static const unsigned st[][3] = {{0, 0, 1}, {2, 2, 0}, {10, 20, 0}, {133, 600, 0}};
+	struct ik_kernel k;
+	struct fixture *f = make_fixture_6_6(4, st, 512, &k);
+	bool stop;
+
+	(void)state;
+	f->dev.in.cpu_util = 10;
+	f->dev.in.cpu_capacity = 1024;
+	assert_int_equal(pick(f, 10 * MS, TICK, false, &stop), 2);
+	f->dev.in.cpu_util = 8;
+	assert_int_equal(pick(f, 10 * MS, TICK, false, &stop), 3);
+	free_fixture(f);
+
+	/* the same CPU as 6.12: no utilisation check */
+	struct fixture *g = make_fixture_6_6(4, st, 512, &k);
+	ik_governor_teo.disable(&g->drv, &g->dev);
+	ik_kernel_init(&k, 612);
+	assert_int_equal(ik_governor_teo.enable(&g->drv, &g->dev), 0);
+	g->dev.in.cpu_util = 1024;
+	assert_int_equal(pick(g, 10 * MS, TICK, false, &stop), 3);
+	free_fixture(g);
+}
+
 #define T(fn, setup) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -738,6 +849,9 @@ int main(void)
 		T(teo_only_poll_enabled, setup_skx),
 		T(teo_no_update_without_reflect, setup_skx),
 		T(teo_enable_resets_history, setup_skx),
+		cmocka_unit_test(teo_util_two_states_polling_state0),
+		cmocka_unit_test(teo_util_two_states_no_poll),
+		cmocka_unit_test(teo_util_threshold_from_capacity_at_enable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

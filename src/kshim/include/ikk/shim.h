@@ -4,8 +4,9 @@
  * -fno-strict-overflow -fno-strict-aliasing) and is compiled with -nostdinc, so nothing
  * from the system's headers can stand in for a kernel header by accident.
  *
- * The governor API served: v5.10 to v6.19, and v5.4's microsecond layout
- * (IKK_LINUX_VERSION_CODE, set by idlekit, picks the release; default v6.19).
+ * The governor API served: v5.10 to v6.19, and v5.4's microsecond layout for v5.1 to v5.6
+ * (v5.2.1's teo.c and ladder.c need nothing else) (IKK_LINUX_VERSION_CODE, set by idlekit,
+ * picks the release; default v6.19).
  */
 #ifndef IKK_SHIM_H
 #define IKK_SHIM_H
@@ -13,11 +14,17 @@
 #ifndef IKK_LINUX_VERSION_CODE
 #define IKK_LINUX_VERSION_CODE 398080 /* KERNEL_VERSION(6, 19, 0) */
 #endif
-#if IKK_LINUX_VERSION_CODE < 330240 && (IKK_LINUX_VERSION_CODE < 328704 || IKK_LINUX_VERSION_CODE >= 328960)
-#error "idlekit's kernel shim serves the cpuidle governor API of v5.4 and of v5.10 to v6.19 (the layouts of v5.1-v5.3 and v5.5-v5.9 are not modelled)"
+#if IKK_LINUX_VERSION_CODE < 330240 && (IKK_LINUX_VERSION_CODE < 327936 || IKK_LINUX_VERSION_CODE >= 329472)
+#error "idlekit's kernel shim serves the cpuidle governor API of v5.1 to v5.6 (v5.4's layout) and of v5.10 to v6.19 (the nanosecond layouts of v5.7-v5.9 are not modelled)"
 #endif
 
 #define IKK_NR_CPUS_SHIM 8192
+
+/*
+ * The kernel configuration the governor files see: an SMP kernel, as every kernel for the
+ * machines idlekit models is (v6.3-v6.10 teo.c reads sched_cpu_util() only under it).
+ */
+#define CONFIG_SMP 1
 
 /* The CPU whose governor callback is running (set by the runtime around each call). */
 extern int ikk_this_cpu __attribute__((visibility("hidden")));

@@ -1,13 +1,14 @@
 /*
- * idlekit kernel shim: <linux/sched/topology.h>.  Every CPU has the full capacity
- * (SCHED_CAPACITY_SCALE).  sched_cpu_util() is 0: idlekit has no PELT utilisation signal,
- * so teo's utilisation check of v6.3-v6.10 never fires (say so when comparing).
+ * idlekit kernel shim: <linux/sched/topology.h>.  sched_cpu_util() and
+ * arch_scale_cpu_capacity() answer what idlekit's CPU says (struct ik_idle_inputs'
+ * cpu_util and cpu_capacity, e.g. govreplay's cpu_util column): the two numbers teo of
+ * v6.3-v6.10 compares.
  */
 #ifndef _LINUX_SCHED_TOPOLOGY_H
 #define _LINUX_SCHED_TOPOLOGY_H
 #include <linux/types.h>
 #define SCHED_CAPACITY_SHIFT 10
 #define SCHED_CAPACITY_SCALE (1L << SCHED_CAPACITY_SHIFT)
-static inline unsigned long arch_scale_cpu_capacity(int cpu) { (void)cpu; return SCHED_CAPACITY_SCALE; }
+unsigned long arch_scale_cpu_capacity(int cpu);
 unsigned long sched_cpu_util(int cpu);
 #endif
