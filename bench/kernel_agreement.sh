@@ -39,11 +39,13 @@ trap 'rm -rf "$tmp"' EXIT
 # us, hundreds of us, ms) or none; an IPI on 30 % of lines, often before the timer; a
 # latency limit on 5 %; the tick already stopped on 15 %; the CPU's utilisation
 # (sched_cpu_util(), of 1024) below teo's 6.3-6.10 threshold of 16 on half the lines, up to
-# 1024 on the rest (only teo of 6.3-6.10 reads it; the others ignore the column).
+# 1024 on the rest (only teo of 6.3-6.10 reads it; the others ignore the column); tasks
+# waiting on I/O (nr_iowait_cpu()) on a quarter of the lines, 1 to 3 (menu before 6.13
+# reads it, through the shim's nr_iowait_cpu() for the kernel's own file).
 gen() { # seed hz lines
 	awk -v seed="$1" -v hz="$2" -v n="$3" 'BEGIN {
 		s = seed; tick = int((1000000000 + hz / 2) / hz)
-		print "sleep_ns,tick_ns,wake_ns,latency_req_ns,tick_stopped,cpu_util"
+		print "sleep_ns,tick_ns,wake_ns,latency_req_ns,tick_stopped,cpu_util,nr_iowaiters"
 		for (i = 0; i < n; i++) {
 			band = r(10)
 			if (band == 0) sl = "-"
@@ -59,7 +61,8 @@ gen() { # seed hz lines
 			if (r(20) == 0) lat = r(4) == 0 ? 0 : r(300000)
 			st = r(20) < 3 ? 1 : 0
 			u = r(2) ? r(16) : r(1025)
-			print sl "," tk "," wk "," lat "," st "," u
+			io = r(4) == 0 ? 1 + r(3) : 0
+			print sl "," tk "," wk "," lat "," st "," u "," io
 		}
 	}
 	function r(m) { s = (s * 16807) % 2147483647; return int(s / 2147483647 * m) }'

@@ -557,6 +557,7 @@ static void to_io(const struct ik_device *dev, struct ikk_dev *io)
 	io->poll_limit_ns = dev->poll_limit_ns;
 	io->cpu_util = dev->in.cpu_util;
 	io->cpu_capacity = dev->in.cpu_capacity;
+	io->nr_iowaiters = dev->in.nr_iowaiters;
 	for (int i = 0; i < n; i++) {
 		const struct ik_state_usage *u = &dev->states_usage[i];
 		io->disable[i] = u->disable;

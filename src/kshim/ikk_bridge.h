@@ -13,7 +13,7 @@
 #define IKK_BRIDGE_H
 
 /* Bump on any change to this header or to what the shim headers mean (cache key). */
-#define IKK_BRIDGE_VERSION 2
+#define IKK_BRIDGE_VERSION 3
 #define IKK_NR_CPUS 8192
 #define IKK_STATE_MAX 10
 
@@ -60,6 +60,7 @@ struct ikk_dev {
 	unsigned long long rejected[IKK_STATE_MAX];
 	unsigned long cpu_util;     /* sched_cpu_util() */
 	unsigned long cpu_capacity; /* arch_scale_cpu_capacity() */
+	unsigned nr_iowaiters;      /* nr_iowait_cpu() */
 };
 
 /* Parameter types of module_param(), for listing. */

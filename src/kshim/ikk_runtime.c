@@ -43,6 +43,7 @@ static struct cpuidle_device *devices[IKK_NR_CPUS]; /* allocated as each CPU is 
 static void *cookies[IKK_NR_CPUS];
 static unsigned long utils[IKK_NR_CPUS];      /* sched_cpu_util(), as idlekit last said */
 static unsigned long capacities[IKK_NR_CPUS]; /* arch_scale_cpu_capacity() */
+static unsigned iowaiters[IKK_NR_CPUS];      /* nr_iowait_cpu() */
 static struct cpuidle_governor *registered;
 static int registrations;
 static bool loaded;
@@ -133,10 +134,10 @@ u64 sched_clock(void)
 	return local_clock();
 }
 
+/* The tasks waiting on I/O that idlekit handed in with the CPU's last callback. */
 unsigned int nr_iowait_cpu(int cpu)
 {
-	(void)cpu;
-	return 0;
+	return cpu >= 0 && cpu < IKK_NR_CPUS ? iowaiters[cpu] : 0;
 }
 
 /* The utilisation and capacity idlekit handed in with the CPU's last callback. */
@@ -208,6 +209,7 @@ static void dev_in(struct cpuidle_device *d, const struct ikk_dev *io)
 	}
 	utils[io->cpu] = io->cpu_util;
 	capacities[io->cpu] = io->cpu_capacity;
+	iowaiters[io->cpu] = io->nr_iowaiters;
 	ikk_this_cpu = io->cpu;
 }
 

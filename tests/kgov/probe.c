@@ -15,6 +15,8 @@
 //   9  a per-CPU count of selects, modulo the state count
 //  10  HZ: 3 at 1000, 2 at 250, 1 otherwise; stop_tick: TICK_NSEC longer than 1 ms
 //  11  the release compiled for: 3 from v6.19 on, 2 from v6.1, else 1 (LINUX_VERSION_CODE)
+//  12  nr_iowait_cpu() of this CPU (clamped)
+//  13  sched_cpu_util() * 4 / arch_scale_cpu_capacity() of this CPU (clamped)
 
 #include <linux/kernel.h>
 #include <linux/cpuidle.h>
@@ -22,6 +24,8 @@
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/stat.h>
+#include <linux/sched/topology.h>
 #include <linux/tick.h>
 #include <linux/version.h>
 #include <trace/events/power.h>
@@ -98,8 +102,13 @@ static int probe_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		if (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 19, 0))
 			return 3;
 		return LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0) ? 2 : 1;
+	case 12:
+		return clamp_idx(drv, nr_iowait_cpu(dev->cpu));
+	case 13:
+		return clamp_idx(drv, sched_cpu_util(dev->cpu) * 4 /
+				 arch_scale_cpu_capacity(dev->cpu));
 	}
-	if (unlikely(probe > 11))
+	if (unlikely(probe > 13))
 		pr_warn("probe: mode %u unknown\n", probe);
 	return 0;
 }

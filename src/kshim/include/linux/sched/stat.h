@@ -1,6 +1,7 @@
 /*
- * idlekit kernel shim: <linux/sched/stat.h>.  idlekit models no block I/O: no task is ever
- * waiting for I/O on a CPU, so nr_iowait_cpu() is 0 (menu before v6.13 reads it).
+ * idlekit kernel shim: <linux/sched/stat.h>.  nr_iowait_cpu() is what idlekit hands in with
+ * the CPU's callback: the simulator's tasks waiting on I/O (workload.iowait_pct), govreplay's
+ * nr_iowaiters column, 0 elsewhere (menu before v6.13 reads it).
  */
 #ifndef _LINUX_SCHED_STAT_H
 #define _LINUX_SCHED_STAT_H
