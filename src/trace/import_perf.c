@@ -184,10 +184,6 @@ static bool equals(const char *s, size_t len, const char *lit)
 	return strlen(lit) == len && memcmp(s, lit, len) == 0;
 }
 
-/*
- * One line: 0 with *r filled, 1 for an event of another kind, -1 if bad (message in why).
- * maxstate: the largest state index accepted.
- */
 /* The system of an event ftrace prints by name alone ("" if not one of ours). */
 static const char *system_of(const char *name, size_t nl)
 {
@@ -218,6 +214,14 @@ struct pctx {
 	bool names_full;
 };
 
+/*
+ * One line: 0 with *r filled, 1 for an event of another kind, -1 if an event line is bad
+ * (its event or a field: message in why), NOT_EVENT if the line has no "[CPU] TIME:" stamp
+ * at all (message in why too: in a text's header that is a header line, elsewhere an
+ * error).  maxstate: the largest state index accepted.
+ */
+#define NOT_EVENT (-2)
+
 static int parse_line(struct pctx *px, const char *l, size_t len, int maxstate,
 		      struct ik_trace_import_rec *r, char *why, size_t whylen)
 {
@@ -238,7 +242,7 @@ static int parse_line(struct pctx *px, const char *l, size_t len, int maxstate,
 		excerpt(got, sizeof(got), l, len);
 		snprintf(why, whylen, "expected perf script's 'COMM PID [CPU] SECONDS.FRACTION: SYS:EVENT: FIELDS', got '%s'",
 			 got);
-		return -1;
+		return NOT_EVENT;
 	}
 	i = after;
 	while (i < len && blank(l[i]))
@@ -769,6 +773,38 @@ static int copy_spool(FILE *spool, FILE *out, bool drop_marked, uint64_t marked,
 	return ferror(spool) || ferror(out) ? IK_TRACE_EFAIL : IK_TRACE_OK;
 }
 
+/*
+ * The header's state table: the given one, or (none given) the generic state0..stateN-1
+ * with N = the deepest state seen + 1 (st->generic set); names made one word (blanks '_')
+ * as the format wants.  st->nstates set.  -1 (message in err) if the table is refused.
+ */
+static int header_table(const struct ik_driver *given, int maxstate, struct ik_driver *tab,
+			struct ik_trace_import_stats *st, char *err, size_t errlen)
+{
+	if (given) {
+		*tab = *given;
+	} else {
+		memset(tab, 0, sizeof(*tab));
+		snprintf(tab->name, sizeof(tab->name), "generic");
+		tab->state_count = maxstate + 1 > 0 ? maxstate + 1 : 1;
+		for (int s = 0; s < tab->state_count; s++) {
+			/* s < IK_STATE_MAX: the modulo only tells the compiler so */
+			snprintf(tab->states[s].name, sizeof(tab->states[s].name), "state%d",
+				 s % IK_STATE_MAX);
+			tab->states[s].power_usage = -1;
+		}
+		if (ik_driver_init(tab, err, errlen))
+			return -1;
+		st->generic = true;
+	}
+	for (int s = 0; s < tab->state_count; s++)
+		for (char *c = tab->states[s].name; *c; c++)
+			if (*c == ' ' || *c == '\t')
+				*c = '_';
+	st->nstates = tab->state_count;
+	return 0;
+}
+
 /* How to record what the importer needs, per format. */
 static const char *const text_how[] = {
 	[IK_TEXT_PERF_SCRIPT] = "perf record -e power:cpu_idle -a",
@@ -844,8 +880,11 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 			st->lost++; /* trace_pipe: "CPU:N [LOST M EVENTS]" */
 			continue;
 		}
-		if (prc < 0 && in_header) {
-			st->header_lines++; /* trace-cmd report's "cpus=N", "version = 6" */
+		if (prc == NOT_EVENT && in_header) {
+			/* trace-cmd report's "cpus=N", "version = 6".  Only a line with no event
+			   stamp: an event line refused for a field (a state deeper than the table's)
+			   is as bad before the first good one as after it. */
+			st->header_lines++;
 			continue;
 		}
 		if (prc < 0) {
@@ -948,29 +987,11 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 		st->edge_end += w.c[i].idle;
 
 	/* The header, now that the CPUs, the states and the IRQ names are known; then the spool. */
-	struct ik_driver gen;
-	const struct ik_driver *drv = o->drv;
-	if (!drv) {
-		memset(&gen, 0, sizeof(gen));
-		snprintf(gen.name, sizeof(gen.name), "generic");
-		gen.state_count = maxstate + 1 > 0 ? maxstate + 1 : 1;
-		for (int k = 0; k < gen.state_count; k++) {
-			snprintf(gen.states[k].name, sizeof(gen.states[k].name), "state%d", k % IK_STATE_MAX);
-			gen.states[k].power_usage = -1;
-		}
-		if (ik_driver_init(&gen, err, errlen)) {
-			rc = IK_TRACE_EFAIL;
-			goto out;
-		}
-		drv = &gen;
-		st->generic = true;
+	struct ik_driver tab;
+	if (header_table(o->drv, maxstate, &tab, st, err, errlen)) {
+		rc = IK_TRACE_EFAIL;
+		goto out;
 	}
-	struct ik_driver tab = *drv; /* names are one word in the format */
-	for (int k = 0; k < tab.state_count; k++)
-		for (char *ch = tab.states[k].name; *ch; ch++)
-			if (*ch == ' ' || *ch == '\t')
-				*ch = '_';
-	st->nstates = tab.state_count;
 	st->cpus = maxcpu + 1;
 	struct ik_trace_header h;
 	if (ik_trace_header_init(&h, o->hz > 0 ? o->hz : 250, st->cpus, &tab)) {
@@ -1091,32 +1112,10 @@ int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char 
 	}
 	qsort(pl.v, pl.n, sizeof(*pl.v), by_time);
 
-	struct ik_driver gen;
-	const struct ik_driver *drv = o->drv;
-	if (!drv) {
-		memset(&gen, 0, sizeof(gen));
-		snprintf(gen.name, sizeof(gen.name), "generic");
-		gen.state_count = maxstate + 1 > 0 ? maxstate + 1 : 1;
-		for (int s = 0; s < gen.state_count; s++) {
-			/* s < IK_STATE_MAX: the modulo only tells the compiler so */
-			snprintf(gen.states[s].name, sizeof(gen.states[s].name), "state%d",
-				 s % IK_STATE_MAX);
-			gen.states[s].power_usage = -1;
-		}
-		if (ik_driver_init(&gen, err, errlen)) {
-			rc = IK_TRACE_EFAIL;
-			return rc;
-		}
-		drv = &gen;
-		st->generic = true;
-	}
-	struct ik_driver tab = *drv; /* names are one word in the format */
-	for (int s = 0; s < tab.state_count; s++)
-		for (char *c = tab.states[s].name; *c; c++)
-			if (*c == ' ' || *c == '\t')
-				*c = '_';
-	drv = &tab;
-	st->nstates = tab.state_count;
+	struct ik_driver tab;
+	if (header_table(o->drv, maxstate, &tab, st, err, errlen))
+		return IK_TRACE_EFAIL;
+	const struct ik_driver *drv = &tab;
 	struct ik_trace_header h;
 	st->cpus = maxcpu + 1;
 	if (ik_trace_header_init(&h, o->hz > 0 ? o->hz : 250, st->cpus, drv)) {

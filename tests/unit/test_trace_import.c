@@ -290,6 +290,83 @@ static void test_lenient(void **state)
 	free(im.text);
 }
 
+static int import_fmt(const char *text, enum ik_trace_text_format fmt,
+		      const struct ik_trace_import_opts *o, struct imported *im)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	FILE *out = open_memstream(&im->text, &im->len);
+	assert_non_null(in);
+	assert_non_null(out);
+	im->err[0] = '\0';
+	im->rc = ik_trace_import_text(in, "in.txt", fmt, out, o, &im->st, im->err, sizeof(im->err));
+	fclose(in);
+	fclose(out);
+	return im->rc;
+}
+
+/*
+ * ftrace's and trace-cmd report's header: the lines before the first event that are not
+ * event lines are skipped, but an event line refused for a field (here a state deeper
+ * than the table's) is an error there too, as after the first good event: a table-driven
+ * import never accepts what the generic one refuses (fuzz_ftrace_text's finding, whose
+ * input is in its corpus as header-state-deeper.txt).
+ */
+static void test_header(void **state)
+{
+	(void)state;
+	struct ik_driver d;
+	memset(&d, 0, sizeof(d));
+	snprintf(d.name, sizeof(d.name), "two");
+	d.state_count = 2;
+	snprintf(d.states[0].name, sizeof(d.states[0].name), "POLL");
+	d.states[0].flags = 0x1;
+	snprintf(d.states[1].name, sizeof(d.states[1].name), "C1");
+	d.states[1].exit_latency = 2;
+	d.states[1].target_residency = 4;
+	char err[256];
+	assert_int_equal(ik_driver_init(&d, err, sizeof(err)), 0);
+	const char *text = "cpus=1\n"
+			   "version = 6\n"
+			   "  a-1 [000] d..1. 1.000001: cpu_idle: state=2 cpu_id=0\n"
+			   "  a-1 [000] d..1. 1.000002: cpu_idle: state=4294967295 cpu_id=0\n"
+			   "garbage after the first event\n";
+	struct imported im;
+	struct ik_trace_import_opts o = { .drv = &d };
+	/* before: the deep state's line was taken for a header line, the garbage refused only
+	   by the generic import (which accepted line 3) */
+	assert_int_equal(import_fmt(text, IK_TEXT_TRACE_CMD_REPORT, &o, &im), IK_TRACE_EINPUT);
+	assert_string_equal(im.err, "in.txt:3: expected a state 0..1 (the table's), got state=2");
+	assert_int_equal(im.len, 0);
+	free(im.text);
+	o.drv = NULL;
+	assert_int_equal(import_fmt(text, IK_TEXT_TRACE_CMD_REPORT, &o, &im), IK_TRACE_EINPUT);
+	assert_non_null(strstr(im.err, "in.txt:5: expected perf script's"));
+	free(im.text);
+	/* the same on the generic table's bound, ftrace */
+	assert_int_equal(import_fmt("# tracer: nop\n"
+				    "  a-1 [000] d..1. 1.000001: cpu_idle: state=10 cpu_id=0\n"
+				    "  a-1 [000] d..1. 1.000002: cpu_idle: state=1 cpu_id=0\n",
+				    IK_TEXT_FTRACE, &o, &im), IK_TRACE_EINPUT);
+	assert_string_equal(im.err, "in.txt:2: expected a state 0..9 (the table's), got state=10");
+	free(im.text);
+	/* lenient: the refused event line is skipped and counted, not a header line */
+	o.lenient = true;
+	o.drv = &d;
+	assert_int_equal(import_fmt(text, IK_TEXT_TRACE_CMD_REPORT, &o, &im), IK_TRACE_OK);
+	assert_int_equal(im.st.header_lines, 2);
+	assert_int_equal(im.st.skipped, 2);
+	assert_non_null(strstr(im.st.first_skip, "in.txt:3: expected a state 0..1"));
+	free(im.text);
+	/* a good header is still skipped */
+	o.lenient = false;
+	assert_int_equal(import_fmt("cpus=1\nversion = 6\n"
+				    "  a-1 [000] d..1. 1.000001: cpu_idle: state=1 cpu_id=0\n",
+				    IK_TEXT_TRACE_CMD_REPORT, &o, &im), IK_TRACE_OK);
+	assert_int_equal(im.st.header_lines, 2);
+	assert_int_equal(im.st.written, 1);
+	free(im.text);
+}
+
 /* The records entry point (what the trace.dat reader uses): order, states, lenient. */
 static void test_records(void **state)
 {
@@ -348,7 +425,7 @@ int main(void)
 		cmocka_unit_test(test_sample),	cmocka_unit_test(test_layouts),
 		cmocka_unit_test(test_dropped), cmocka_unit_test(test_table),
 		cmocka_unit_test(test_errors),	cmocka_unit_test(test_lenient),
-		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_records), cmocka_unit_test(test_header),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
