@@ -118,7 +118,9 @@ struct ik_trace_header {
 
 /* The name of IRQ irq from the header's 'irq' lines, or NULL. */
 const char *ik_trace_irq_name(const struct ik_trace_header *h, int64_t irq);
-/* Add (or rename) IRQ irq's name in h (kept sorted); 0, or -1 (out of memory, too many). */
+/* Add (or rename) IRQ irq's name in h (kept sorted; a byte that is not printable ASCII or
+   is a blank becomes '_', at most IK_TRACE_IRQ_NAME_LEN - 1 bytes kept); 0, or -1 (an
+   empty name, out of memory, too many). */
 int ik_trace_irq_name_set(struct ik_trace_header *h, int64_t irq, const char *name, size_t len);
 
 /* Return codes. */
