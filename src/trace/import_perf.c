@@ -876,7 +876,8 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 		} else {
 			prc = parse_line(px, l, len, limit, &r, why, sizeof(why));
 		}
-		if (prc < 0 && fmt != IK_TEXT_PERF_SCRIPT && len > 6 && has_lost(l, len)) {
+		/* (only a line that is no event line: one refused for a field is refused) */
+		if (prc == NOT_EVENT && fmt != IK_TEXT_PERF_SCRIPT && len > 6 && has_lost(l, len)) {
 			st->lost++; /* trace_pipe: "CPU:N [LOST M EVENTS]" */
 			continue;
 		}

@@ -386,6 +386,16 @@ static void test_header(void **state)
 	assert_int_equal(im.st.skipped, 2);
 	assert_non_null(strstr(im.st.first_skip, "in.txt:3: expected a state 0..1"));
 	free(im.text);
+	/* nor is an event line refused for a field a '[LOST N EVENTS]' line when it has that
+	   text (fuzz_trace_cmd_report's input lost-in-event.txt) */
+	o.lenient = false;
+	assert_int_equal(import_fmt("cpus=1\n"
+				    "[LOST  <idle>-0 [000] 1.000001: cpu_idle: state=2 cpu_id=0\n"
+				    "garbage\n"
+				    "  a-1 [000] d..1. 1.000002: cpu_idle: state=1 cpu_id=0\n",
+				    IK_TEXT_TRACE_CMD_REPORT, &o, &im), IK_TRACE_EINPUT);
+	assert_string_equal(im.err, "in.txt:2: expected a state 0..1 (the table's), got state=2");
+	free(im.text);
 	/* a good header is still skipped */
 	o.lenient = false;
 	assert_int_equal(import_fmt("cpus=1\nversion = 6\n"
