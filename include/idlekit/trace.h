@@ -381,6 +381,11 @@ struct ik_trace_replay {
 	int64_t entry_exit_ns;   /* summed over entries: time in the real entry and exit */
 	double entry_exit_j;     /* their energy (at the platform's active power) */
 	double state_j;          /* energy in the idle states proper */
+	/* The packages the trace's CPUs are on (the platform's numbering), their energy (at
+	   pkg_idle_mw while deep: every CPU of the package in a core-gating state, the time
+	   summed in run.package_deep_ns; at pkg_active_mw otherwise). */
+	int packages;
+	double package_j;
 };
 
 /* One governor (o) over the trace. */

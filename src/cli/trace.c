@@ -84,7 +84,8 @@ static const char replay_usage[] =
 	"docs/replay.md says when to use which.\n"
 	"\n"
 	"Per governor: energy_j and avg_power_w (idle states at their power, entry and exit and\n"
-	"busy time at the active power, the package's active power), the wake latency (per wake,\n"
+	"busy time at the active power, each package at pkg_idle_mw while all its CPUs are in a\n"
+	"core-gating state at once, at pkg_active_mw otherwise), the wake latency (per wake,\n"
 	"from the wake to the work: the exit cost paid; percentiles), too deep / too shallow (the\n"
 	"kernel's above/below, as idlekit sim counts them), residency per state.\n"
 	"\n"
@@ -832,7 +833,7 @@ int cmd_replay(int argc, char **argv)
 		.drv = &bind->table, .h = h, .map = &rps[0].map, .haltpoll_from = hp_from,
 		.haltpoll = &hp, .nruns = ngov, .governors = names, .runs = rps,
 		.package_note = !from_trace && fx->pkg_idle_mw != fx->pkg_active_mw
-					? "the package's deep state (the package is charged pkg_active_mw throughout)"
+					? "the package deep state's exit latency (its time is charged at pkg_idle_mw, its pkg_exit_ns is not added to the wake that ends it)"
 					: NULL,
 	};
 	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */

@@ -108,6 +108,24 @@ for r in d["runs"]:
 runs = {r["governor"]: r for r in d["runs"]}
 assert runs["menu"]["entry_exit_us"] > runs["ladder"]["entry_exit_us"], (runs["menu"]["entry_exit_us"], runs["ladder"]["entry_exit_us"])
 PY
+# The package deep state (docs/replay.md "The package"): two-cpus.trace on amd-zen3-milan,
+# every entry in CC6 (core_off): CPU 0 gated 2..202 us (its wake irq comes after the exit:
+# the exit minus C6's 100 us) and 400..900 us, CPU 1 5..705.1 us (its second period is open
+# at the end): both at once 5..202 and 400..705.1 us, 502.1 us.
+"$bin" replay $fx/two-cpus.trace -g menu,teo -p amd-zen3-milan --json >"$tmp/pk.json" ||
+	fail "replay package: exit $?"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["runs"]:
+    assert r["packages"] == 1 and r["package_deep_us"] == 502.1, (r["packages"], r["package_deep_us"])
+    # pkg_idle_mw 49525 while deep, pkg_active_mw 90160 otherwise (platforms/amd-zen3-milan.ini)
+    ms = r["measured_ms"]
+    want = (502.1e-6 * 49525 + (ms / 1000 - 502.1e-6) * 90160) / 1000
+    assert abs(r["package_j"] - want) < 1e-12, (r["package_j"], want)
+    assert r["package_j"] < r["energy_parts_j"]["busy_and_package"]
+assert "pkg_exit_ns" in d["settings"]["energy_leaves_out"], d["settings"]
+' "$tmp/pk.json" || fail "replay package deep state"
 # Open loop: a pending period is one whose wake came inside the previous replayed exit, so
 # on the trace's own table (exits as recorded) nothing is pending or delayed, in either loop.
 for loop in "" --closed-loop; do
