@@ -516,7 +516,8 @@ enum ik_trace_import_kind {
 	IK_IMPORT_IPI_SEND,  /* ipi_send_cpu / one CPU of ipi_send_cpumask: arg the target CPU */
 	IK_IMPORT_IPI_EXIT,  /* the end of an IPI handler (ipi_exit, irq_vectors:*_exit) */
 	IK_IMPORT_SOFTIRQ,   /* softirq_entry: arg the vector */
-	IK_IMPORT_FREQ,      /* cpu_frequency: cpu the one changed (cpu_id=), arg kHz */
+	IK_IMPORT_FREQ,      /* cpu_frequency: cpu the one changed (cpu_id=), arg kHz, arg2
+				the CPU that traced it (text import) */
 	IK_IMPORT_KINDS
 };
 struct ik_trace_import_rec {

@@ -336,6 +336,7 @@ static int parse_line(struct pctx *px, const char *l, size_t len, int maxstate,
 			return -1;
 		}
 		r->kind = IK_IMPORT_FREQ;
+		r->arg2 = r->cpu;  /* the one that traced it: its stream (import_spill.c) */
 		r->cpu = (int)cpu; /* the CPU changed, not the one that traced it */
 		r->arg = (int64_t)khz;
 		return 0;
@@ -478,6 +479,12 @@ static int by_time(const void *a, const void *b)
 	if (x->t_ns != y->t_ns)
 		return x->t_ns < y->t_ns ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The stream a text record spills to: the CPU that traced it (import_spill.c). */
+static int stream_of(const struct ik_trace_import_rec *r)
+{
+	return r->kind == IK_IMPORT_FREQ ? (int)r->arg2 : r->cpu;
 }
 
 static int emit(FILE *out, struct ik_trace_import_stats *st, const struct ik_trace_event *ev)
@@ -829,6 +836,8 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 	bool any_idle = false, v11 = false, have_waking = false, in_header = fmt != IK_TEXT_PERF_SCRIPT;
 	char why[200];
 	struct ik_import_window win = { 0 };
+	struct ik_import_spill sp = { 0 };
+	bool spilling = false;
 	struct writer w = { 0 };
 	struct line_reader lr = { .in = in };
 	FILE *spool = NULL;
@@ -853,6 +862,7 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 		goto out;
 	}
 	px->bare_names = fmt != IK_TEXT_PERF_SCRIPT;
+	win.any_order = true; /* the spill checks each CPU's order */
 	w.mark_wakeups = true;
 	const char *l;
 	size_t len;
@@ -930,22 +940,30 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 		bool mask = r.kind == IK_IMPORT_IPI_SEND && r.arg == -2;
 		if (mask && (c = ik_cpuset_next(&px->mask, -1)) < 0)
 			continue;
+		int64_t last;
+		if (spilling && ik_import_spill_late(&sp, stream_of(&r), r.t_ns, &last)) {
+			snprintf(err, errlen, "%s:%" PRIu64 ": expected each CPU's events in time order within %d events of each other, got one traced on CPU %d at %" PRId64 " ns, before its %" PRId64 " ns already written (sort the input by time)",
+				 origin, st->lines, IK_IMPORT_WINDOW, stream_of(&r), r.t_ns, last);
+			goto out;
+		}
 		do {
 			if (mask)
 				r.arg = c;
 			struct ik_trace_import_rec let;
-			int wrc = ik_import_window_push(&win, &r, &let);
-			if (wrc < 0) {
-				snprintf(err, errlen, "%s:%" PRIu64 ": expected events in time order within %d events of each other, got one at %" PRId64 " ns, before %" PRId64 " ns already written (sort the input by time)",
-					 origin, st->lines, IK_IMPORT_WINDOW, r.t_ns, win.last_out_ns);
-				goto out;
-			}
-			if (wrc > 0) {
-				if (let.kind == IK_IMPORT_WAKING && !w.have_waking)
-					w.have_waking = true;
-				if ((rc = writer_record(&w, &let)) != IK_TRACE_OK)
-					goto write_failed;
-				rc = IK_TRACE_EINPUT;
+			/* the window full: its earliest record to the spill (its CPU's stream) */
+			if (ik_import_window_push(&win, &r, &let) > 0) {
+				if (!spilling && ik_import_spill_init(&sp)) {
+					snprintf(err, errlen, "out of memory");
+					rc = IK_TRACE_EFAIL;
+					goto out;
+				}
+				spilling = true;
+				if (ik_import_spill_add(&sp, stream_of(&let), &let)) {
+					snprintf(err, errlen, "%s: the spill of the records (a temporary file) failed: %s",
+						 origin, strerror(errno));
+					rc = IK_TRACE_EFAIL;
+					goto out;
+				}
 			}
 		} while (mask && (c = ik_cpuset_next(&px->mask, c)) >= 0);
 		if (r.kind == IK_IMPORT_WAKING)
@@ -956,12 +974,34 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 		rc = IK_TRACE_EFAIL;
 		goto out;
 	}
+	/* Every record in time order: the window's (all of them, if it never filled), or the
+	   window's added to the spill and the spill's streams merged. */
 	struct ik_trace_import_rec let;
+	int nrc = 1;
 	while (ik_import_window_pop(&win, &let)) {
+		if (spilling) {
+			if (ik_import_spill_add(&sp, stream_of(&let), &let))
+				nrc = -1;
+			continue;
+		}
 		if (let.kind == IK_IMPORT_WAKING)
 			w.have_waking = true;
 		if ((rc = writer_record(&w, &let)) != IK_TRACE_OK)
 			goto write_failed;
+	}
+	if (spilling && (nrc < 0 || ik_import_spill_merge(&sp)))
+		nrc = -1;
+	while (spilling && nrc > 0 && (nrc = ik_import_spill_next(&sp, &let)) > 0) {
+		if (let.kind == IK_IMPORT_WAKING)
+			w.have_waking = true;
+		if ((rc = writer_record(&w, &let)) != IK_TRACE_OK)
+			goto write_failed;
+	}
+	if (nrc < 0) {
+		snprintf(err, errlen, "%s: the spill of the records (a temporary file) failed: %s", origin,
+			 strerror(errno));
+		rc = IK_TRACE_EFAIL;
+		goto out;
 	}
 	rc = IK_TRACE_EINPUT;
 	int64_t tol;
@@ -1019,6 +1059,8 @@ out:
 		fclose(spool);
 	writer_free(&w);
 	ik_import_window_free(&win);
+	if (spilling)
+		ik_import_spill_free(&sp);
 	free(lr.buf);
 	if (px)
 		ik_trace_header_free(&px->names);
