@@ -116,6 +116,15 @@ struct ik_trace_header {
 	} *irqs; /* by increasing irq */
 };
 
+/*
+ * A kernel bitmask from a trace.dat record (ipi_send_cpumask's cpumask): len bytes of
+ * unsigned longs of long_size bytes (4 or 8) in the recording machine's byte order, bit c of
+ * the whole = CPU c.  Its CPUs below IK_TRACE_MAX_CPUS, ascending, into cpus (at most max):
+ * how many, or -1 if long_size is not 4 or 8.
+ */
+int ik_trace_bitmask_cpus(const void *raw, size_t len, int long_size, bool big_endian,
+			  int *cpus, int max);
+
 /* The name of IRQ irq from the header's 'irq' lines, or NULL. */
 const char *ik_trace_irq_name(const struct ik_trace_header *h, int64_t irq);
 /* Add (or rename) IRQ irq's name in h (kept sorted; a byte that is not printable ASCII or

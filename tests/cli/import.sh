@@ -240,8 +240,11 @@ if "$bin" import trace-dat $dat -o "$tmp/dat.trace" -p kvm-guest-haltpoll 2>"$tm
 		fail "trace-dat: per-state counts: $(cat "$tmp/csv")"
 	"$bin" analyze "$tmp/dat.trace" | grep -q 'timer 14 (0) tick 30 (0) ipi 3 (0) irq 0 (0) unknown 0 (0) remote 0 (0) softirq 0 (0) none 36 (0)' ||
 		fail "trace-dat: wake causes"
-	sed -n 8,9p "$tmp/dat.trace" | tr '\n' ' ' | grep -q '^6489689100600 0 idle_enter 1 6489689107260 0 idle_exit $' ||
-		fail "trace-dat: first events: $(sed -n 8,9p "$tmp/dat.trace")"
+	sed -n 9,10p "$tmp/dat.trace" | tr '\n' ' ' | grep -q '^6489689100600 0 idle_enter 1 6489689107260 0 idle_exit $' ||
+		fail "trace-dat: first events: $(sed -n 9,10p "$tmp/dat.trace")"
+	# irq_handler_entry's name: the header's irq line (format 1.1)
+	head -4 "$tmp/dat.trace" | tr '\n' ' ' | grep -q '^idlekit-trace 1.1 hz 250 cpus 2 irq 36 virtio1-req.0 $' ||
+		fail "trace-dat: the IRQ name: $(head -4 "$tmp/dat.trace")"
 	"$bin" import trace-dat $sample -o "$tmp/x.trace" >/dev/null 2>"$tmp/err"; rc=$?
 	[ $rc -eq 2 ] || fail "trace-dat on a text file: exit $rc"
 	grep -q "expected a trace-cmd trace.dat file" "$tmp/err" || fail "trace-dat on a text file: $(cat "$tmp/err")"

@@ -406,6 +406,69 @@ static void test_header(void **state)
 	free(im.text);
 }
 
+/*
+ * trace.dat's ipi_send_cpumask (src/cli/import.c): the bitmask's CPUs in both long sizes
+ * and byte orders, then one IK_IMPORT_IPI_SEND per target, which names the sender of the
+ * IPI that wakes each target (wake ipi SRC) as the text importers' cpumask does.
+ */
+static void test_bitmask(void **state)
+{
+	(void)state;
+	int cpus[8];
+	/* 8-byte little-endian longs: 0x5 (CPUs 0, 2), then bit 1 of the second (CPU 65) */
+	static const unsigned char le8[16] = { 0x05, 0, 0, 0, 0, 0, 0, 0, 0x02, 0, 0, 0, 0, 0, 0, 0 };
+	assert_int_equal(ik_trace_bitmask_cpus(le8, sizeof(le8), 8, false, cpus, 8), 3);
+	assert_int_equal(cpus[0], 0);
+	assert_int_equal(cpus[1], 2);
+	assert_int_equal(cpus[2], 65);
+	/* the same bytes as big-endian longs: the 0x05 byte is the most significant (CPUs 56,
+	   58), the 0x02 byte of the second long (CPU 121) */
+	assert_int_equal(ik_trace_bitmask_cpus(le8, sizeof(le8), 8, true, cpus, 8), 3);
+	assert_int_equal(cpus[0], 56);
+	assert_int_equal(cpus[1], 58);
+	assert_int_equal(cpus[2], 121);
+	/* 4-byte big-endian: 0x80000001 = CPUs 0 and 31; then CPU 32 + 8 */
+	static const unsigned char be4[8] = { 0x80, 0, 0, 0x01, 0, 0, 0x01, 0 };
+	assert_int_equal(ik_trace_bitmask_cpus(be4, sizeof(be4), 4, true, cpus, 8), 3);
+	assert_int_equal(cpus[0], 0);
+	assert_int_equal(cpus[1], 31);
+	assert_int_equal(cpus[2], 40);
+	/* at most max; a partial long ignored; a bad long size */
+	assert_int_equal(ik_trace_bitmask_cpus(le8, sizeof(le8), 8, false, cpus, 2), 2);
+	assert_int_equal(ik_trace_bitmask_cpus(le8, 7, 8, false, cpus, 8), 0);
+	assert_int_equal(ik_trace_bitmask_cpus(le8, sizeof(le8), 2, false, cpus, 8), -1);
+	/* CPUs from IK_TRACE_MAX_CPUS on are not CPUs of a trace */
+	static unsigned char big[IK_TRACE_MAX_CPUS / 8 + 8];
+	memset(big, 0, sizeof(big));
+	big[IK_TRACE_MAX_CPUS / 8 - 1] = 0x80; /* CPU 8191 */
+	big[IK_TRACE_MAX_CPUS / 8] = 0x01;     /* CPU 8192 */
+	assert_int_equal(ik_trace_bitmask_cpus(big, sizeof(big), 8, false, cpus, 8), 1);
+	assert_int_equal(cpus[0], IK_TRACE_MAX_CPUS - 1);
+
+	/* CPU 0 sends to 1 and 2 (the cpumask's records), each then takes the IPI idle */
+	struct ik_trace_import_rec v[] = {
+		{ .t_ns = 100, .cpu = 1, .kind = IK_IMPORT_IDLE, .arg = 1 },
+		{ .t_ns = 110, .cpu = 2, .kind = IK_IMPORT_IDLE, .arg = 1 },
+		{ .t_ns = 200, .cpu = 0, .kind = IK_IMPORT_IPI_SEND, .arg = 1 },
+		{ .t_ns = 200, .cpu = 0, .kind = IK_IMPORT_IPI_SEND, .arg = 2 },
+		{ .t_ns = 300, .cpu = 1, .kind = IK_IMPORT_IPI, .arg = -1 },
+		{ .t_ns = 301, .cpu = 2, .kind = IK_IMPORT_IPI, .arg = -1 },
+		{ .t_ns = 400, .cpu = 1, .kind = IK_IMPORT_IDLE, .arg = -1 },
+		{ .t_ns = 401, .cpu = 2, .kind = IK_IMPORT_IDLE, .arg = -1 },
+	};
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct ik_trace_import_opts o = { 0 };
+	struct ik_trace_import_stats st = { 0 };
+	assert_int_equal(ik_trace_import_records(v, sizeof(v) / sizeof(v[0]), "dat", out, &o, &st,
+						 err, sizeof(err)), IK_TRACE_OK);
+	fclose(out);
+	assert_non_null(strstr(buf, "\n300 1 wake ipi 0\n301 2 wake ipi 0\n"));
+	assert_int_equal(st.ipi_senders, 2);
+	free(buf);
+}
+
 /* The records entry point (what the trace.dat reader uses): order, states, lenient. */
 static void test_records(void **state)
 {
@@ -465,7 +528,7 @@ int main(void)
 		cmocka_unit_test(test_dropped), cmocka_unit_test(test_table),
 		cmocka_unit_test(test_errors),	cmocka_unit_test(test_lenient),
 		cmocka_unit_test(test_records), cmocka_unit_test(test_header),
-		cmocka_unit_test(test_irq_name_bytes),
+		cmocka_unit_test(test_irq_name_bytes), cmocka_unit_test(test_bitmask),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
