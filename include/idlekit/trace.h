@@ -116,9 +116,20 @@ struct ik_trace_header {
 	} *irqs; /* by increasing irq */
 };
 
+/*
+ * A kernel bitmask from a trace.dat record (ipi_send_cpumask's cpumask): len bytes of
+ * unsigned longs of long_size bytes (4 or 8) in the recording machine's byte order, bit c of
+ * the whole = CPU c.  Its CPUs below IK_TRACE_MAX_CPUS, ascending, into cpus (at most max):
+ * how many, or -1 if long_size is not 4 or 8.
+ */
+int ik_trace_bitmask_cpus(const void *raw, size_t len, int long_size, bool big_endian,
+			  int *cpus, int max);
+
 /* The name of IRQ irq from the header's 'irq' lines, or NULL. */
 const char *ik_trace_irq_name(const struct ik_trace_header *h, int64_t irq);
-/* Add (or rename) IRQ irq's name in h (kept sorted); 0, or -1 (out of memory, too many). */
+/* Add (or rename) IRQ irq's name in h (kept sorted; a byte that is not printable ASCII or
+   is a blank becomes '_', at most IK_TRACE_IRQ_NAME_LEN - 1 bytes kept); 0, or -1 (an
+   empty name, out of memory, too many). */
 int ik_trace_irq_name_set(struct ik_trace_header *h, int64_t irq, const char *name, size_t len);
 
 /* Return codes. */
@@ -379,6 +390,11 @@ struct ik_trace_replay {
 	int64_t entry_exit_ns;   /* summed over entries: time in the real entry and exit */
 	double entry_exit_j;     /* their energy (at the platform's active power) */
 	double state_j;          /* energy in the idle states proper */
+	/* The packages the trace's CPUs are on (the platform's numbering), their energy (at
+	   pkg_idle_mw while deep: every CPU of the package in a core-gating state, the time
+	   summed in run.package_deep_ns; at pkg_active_mw otherwise). */
+	int packages;
+	double package_j;
 };
 
 /* One governor (o) over the trace. */
@@ -509,7 +525,8 @@ enum ik_trace_import_kind {
 	IK_IMPORT_IPI_SEND,  /* ipi_send_cpu / one CPU of ipi_send_cpumask: arg the target CPU */
 	IK_IMPORT_IPI_EXIT,  /* the end of an IPI handler (ipi_exit, irq_vectors:*_exit) */
 	IK_IMPORT_SOFTIRQ,   /* softirq_entry: arg the vector */
-	IK_IMPORT_FREQ,      /* cpu_frequency: cpu the one changed (cpu_id=), arg kHz */
+	IK_IMPORT_FREQ,      /* cpu_frequency: cpu the one changed (cpu_id=), arg kHz, arg2
+				the CPU that traced it (text import) */
 	IK_IMPORT_KINDS
 };
 struct ik_trace_import_rec {

@@ -32,7 +32,9 @@ static const char import_usage[] =
 	"                   -e timer:hrtimer_expire_entry -a -- sleep 1\n"
 	"                 perf script > run.txt\n"
 	"               Streams: memory does not grow with the input (a reorder window of\n"
-	"               65536 events puts it back in time order).\n"
+	"               65536 events, then a per-CPU spill to a temporary file, put it back\n"
+	"               in time order: CPUs any distance apart, each CPU's own events within\n"
+	"               the window).\n"
 	"  ftrace       tracefs text: the 'trace' file or trace_pipe ('COMM-PID [CPU] FLAGS\n"
 	"               SECONDS: EVENT: FIELDS'), the same events; '[LOST N EVENTS]' counted\n"
 	"  trace-cmd-report  the text of `trace-cmd report` (with or without -l), the same\n"
@@ -73,11 +75,73 @@ struct dat_records {
 	size_t n, cap;
 	bool oom;
 	uint64_t used, ignored;
+	struct ik_trace_header names; /* IRQ names seen (irq_handler_entry's name) */
+	bool names_full;
+	int cpus[IK_TRACE_MAX_CPUS]; /* a cpumask's CPUs (scratch) */
 };
 
 #ifdef IDLEKIT_HAVE_TRACECMD
 
 #include <trace-cmd.h>
+
+static int dat_push(struct dat_records *d, const struct ik_trace_import_rec *r)
+{
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 4096;
+		struct ik_trace_import_rec *nv = realloc(d->v, cap * sizeof(*nv));
+		if (!nv) {
+			d->oom = true;
+			return -1;
+		}
+		d->v = nv;
+		d->cap = cap;
+	}
+	d->v[d->n++] = *r;
+	return 0;
+}
+
+/* irq_handler_entry's name (a __string: up to its NUL) as the IRQ's name, if new. */
+static void dat_irq_name(struct dat_records *d, struct tep_event *e, struct tep_record *rec,
+			 int64_t irq)
+{
+	int len = 0;
+	const char *nm = tep_get_field_raw(NULL, e, "name", rec, &len, 0);
+	if (!nm || len <= 0 || d->names_full)
+		return;
+	size_t n = strnlen(nm, (size_t)len);
+	const char *old = ik_trace_irq_name(&d->names, irq);
+	if (n == 0 || (old && strlen(old) == (n < IK_TRACE_IRQ_NAME_LEN ? n : IK_TRACE_IRQ_NAME_LEN - 1) &&
+		       memcmp(old, nm, strlen(old)) == 0))
+		return;
+	d->names_full = ik_trace_irq_name_set(&d->names, irq, nm, n) != 0;
+}
+
+/*
+ * ipi_send_cpumask's targets (a __bitmask in the file's longs and byte order): one
+ * IK_IMPORT_IPI_SEND per target, as the text importers do.  -1 out of memory.
+ */
+static int dat_cpumask(struct dat_records *d, struct tep_handle *tep, struct tep_event *e,
+		       struct tep_record *rec, const struct ik_trace_import_rec *r)
+{
+	int len = 0, *cpus = d->cpus;
+	const void *raw = tep_get_field_raw(NULL, e, "cpumask", rec, &len, 0);
+	int n = raw && len > 0 ? ik_trace_bitmask_cpus(raw, (size_t)len, tep_get_long_size(tep),
+							 tep_is_file_bigendian(tep), cpus,
+							 IK_TRACE_MAX_CPUS) : -1;
+	if (n < 0) {
+		d->ignored++;
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		struct ik_trace_import_rec x = *r;
+		x.kind = IK_IMPORT_IPI_SEND;
+		x.arg = cpus[i];
+		if (dat_push(d, &x))
+			return -1;
+	}
+	d->used++;
+	return 0;
+}
 
 /* One record of a trace.dat buffer: kept if an event import uses. */
 static int dat_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *ctx)
@@ -100,6 +164,10 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec, int
 		   !tep_get_field_val(NULL, e, "irq", rec, &v, 0)) {
 		r.kind = IK_IMPORT_IRQ;
 		r.arg = (int64_t)(int32_t)v;
+		if (r.arg >= 0)
+			dat_irq_name(d, e, rec, r.arg);
+	} else if (strcmp(e->system, "ipi") == 0 && strcmp(e->name, "ipi_send_cpumask") == 0) {
+		return dat_cpumask(d, tep, e, rec, &r);
 	} else if ((strcmp(e->system, "irq_vectors") == 0 &&
 		    (strcmp(e->name, "reschedule_entry") == 0 || strcmp(e->name, "call_function_entry") == 0 ||
 		     strcmp(e->name, "call_function_single_entry") == 0)) ||
@@ -169,17 +237,8 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec, int
 		d->ignored++;
 		return 0;
 	}
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 4096;
-		struct ik_trace_import_rec *nv = realloc(d->v, cap * sizeof(*nv));
-		if (!nv) {
-			d->oom = true;
-			return -1;
-		}
-		d->v = nv;
-		d->cap = cap;
-	}
-	d->v[d->n++] = r;
+	if (dat_push(d, &r))
+		return -1;
 	d->used++;
 	return 0;
 }
@@ -389,20 +448,25 @@ int cmd_import(int argc, char **argv)
 		rc = read_dat(path, &dr, &st);
 		if (rc != EXIT_OK) {
 			free(dr.v);
+			ik_trace_header_free(&dr.names);
 			goto out;
 		}
 		rc = dat_timer_clock(&dr, origin, mono, &st, &io);
 		if (rc != EXIT_OK) {
 			free(dr.v);
+			ik_trace_header_free(&dr.names);
 			goto out;
 		}
 		rc = EXIT_FAIL;
 		if (cli_output_open(&o, outpath) != 0) {
 			free(dr.v);
+			ik_trace_header_free(&dr.names);
 			goto out;
 		}
+		io.irq_names = &dr.names;
 		irc = ik_trace_import_records(dr.v, dr.n, origin, o.fp, &io, &st, err, sizeof(err));
 		free(dr.v);
+		ik_trace_header_free(&dr.names);
 	} else {
 		in = strcmp(path, "-") == 0 ? stdin : cli_input_fopen("import", path, &rc);
 		if (!in)

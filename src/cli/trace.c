@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,8 @@ static const char analyze_usage[] =
 	"  $ idlekit analyze tests/fixtures/traces/two-cpus.trace --csv\n";
 
 static const char replay_usage[] =
-	"usage: idlekit replay TRACE --governor G[,G...] --platform P [--closed-loop] [OPTIONS]\n"
+	"usage: idlekit replay TRACE [TRACE...] --governor G[,G...] --platform P [--closed-loop]\n"
+	"                      [-j N] [OPTIONS]\n"
 	"\n"
 	"What would these governors have done on this trace?  Each governor, with a platform's\n"
 	"state table (the 'table' driver), runs through the real cpuidle core on the trace's idle\n"
@@ -84,7 +86,8 @@ static const char replay_usage[] =
 	"docs/replay.md says when to use which.\n"
 	"\n"
 	"Per governor: energy_j and avg_power_w (idle states at their power, entry and exit and\n"
-	"busy time at the active power, the package's active power), the wake latency (per wake,\n"
+	"busy time at the active power, each package at pkg_idle_mw while all its CPUs are in a\n"
+	"core-gating state at once, at pkg_active_mw otherwise), the wake latency (per wake,\n"
 	"from the wake to the work: the exit cost paid; percentiles), too deep / too shallow (the\n"
 	"kernel's above/below, as idlekit sim counts them), residency per state.\n"
 	"\n"
@@ -94,6 +97,11 @@ static const char replay_usage[] =
 	"                       'trace': the trace's own table (its first driver's; no power\n"
 	"                       figures, so no energy; exits cost the advertised latency)\n"
 	"  --closed-loop        the exit cost shifts what follows (default: open loop)\n"
+	"  -j, --jobs N         replay N traces at a time (default 1); the output is the same\n"
+	"                       bytes for any N: the reports in the traces' order, text one\n"
+	"                       after the other, JSON {\"schema\": \"idlekit.replays/1\",\n"
+	"                       \"replays\": [...]} with one idlekit.replay/2 object per trace\n"
+	"                       (a single TRACE: its report alone, as before)\n"
 	"  --seed N             seed of the entry/exit cost draws (default 1)\n"
 	"  --hz N               the kernel's HZ (default: the trace's)\n"
 	"  --kernel X.Y         every governor and the core as kernel release X.Y behaves\n"
@@ -124,7 +132,9 @@ static const char replay_usage[] =
 	"  $ idlekit replay tests/fixtures/traces/two-cpus.trace -g menu,teo,ladder,haltpoll \\\n"
 	"      -p intel-skx --compare-recorded\n"
 	"  $ idlekit replay tests/fixtures/traces/recorded-sched.trace -g menu,teo -p arm-juno \\\n"
-	"      --closed-loop --json -o whatif.json\n";
+	"      --closed-loop --json -o whatif.json\n"
+	"  $ idlekit replay tests/fixtures/traces/two-cpus.trace \\\n"
+	"      tests/fixtures/traces/one-long-exit.trace -g menu,teo -p intel-skx -j 2\n";
 
 /* ns as microseconds with 3 decimals. */
 static const char *us3(char *buf, size_t len, uint64_t ns)
@@ -604,11 +614,201 @@ static const char *haltpoll_params(const struct ik_trace_header *th, bool given,
 	return "the trace header";
 }
 
+/* What every trace of one `idlekit replay` shares, read-only while the jobs run. */
+struct replay_job;
+struct replay_ctx {
+	const char *const *specs;
+	int ngov;
+	const struct ik_scenario *sc;
+	const struct ik_driver_binding *bind; /* the platform's table (with from_trace: the trace's) */
+	bool from_trace, json, compare, closed, hp_given, html;
+	uint64_t hz, seed;
+	const struct ik_haltpoll_params *hp;
+	const struct ik_kernel *kernel;
+	const char *release_name;
+	int64_t win_start, win_len;
+	/* the jobs, taken in order by the threads */
+	pthread_mutex_t mu;
+	struct replay_job *jobs;
+	int njobs, next, fail; /* fail: the first failed job, or njobs */
+};
+
+/* One trace: its reader, and what its replay writes, in memory (so the outputs are the same
+   bytes in the same order for any -j). */
+struct replay_job {
+	struct opened in;
+	char *out, *html, *msg;
+	size_t outlen, htmllen, msglen;
+	int rc; /* its exit status */
+};
+
+/* Replay one trace: the report (and HTML) into the job's buffers, messages into ef. */
+static int replay_trace(const struct replay_ctx *x, struct replay_job *j, FILE *ef)
+{
+	const struct ik_trace_header *h = ik_trace_header(j->in.r);
+	const int ngov = x->ngov;
+	const char *const *specs = x->specs;
+	const struct ik_scenario *sc = x->sc;
+	uint64_t hz = x->hz;
+	char err[IK_ERR_LEN];
+	struct ik_haltpoll_params hp = *x->hp;
+	struct ik_driver_binding *bind = malloc(sizeof(*bind));
+	struct ik_governor_inst *ginst[IK_TRACE_REPLAY_MAX_GOVS] = { 0 };
+	const struct ik_governor *govs[IK_TRACE_REPLAY_MAX_GOVS];
+	char *gov_labels = calloc(ngov > 0 ? (size_t)ngov : 1, GOV_LABEL_LEN);
+	struct ik_trace_replay *rps = calloc(ngov > 0 ? (size_t)ngov : 1, sizeof(*rps));
+	int rc = EXIT_FAIL;
+	if (!bind || !gov_labels || !rps) {
+		fprintf(ef, "idlekit replay: out of memory\n");
+		goto out;
+	}
+	/* a copy: --platform trace takes each trace's own table */
+	*bind = *x->bind;
+	if (x->from_trace)
+		bind->table = h->drivers[0].drv;
+	const char *hp_from = NULL;
+	for (int g = 0; g < ngov; g++)
+		if (strcmp(specs[g], "haltpoll") == 0)
+			hp_from = haltpoll_params(h, x->hp_given, &hp);
+	for (int g = 0; g < ngov; g++) {
+		struct ik_governor_open_args ga = { .spec = specs[g], .drv = &bind->table,
+						    .hz = hz ? (int)hz : h->hz,
+						    .kernel_version = x->release_name };
+		int grc = ik_governor_open(&ga, &ginst[g], err, sizeof(err));
+		if (grc) {
+			fprintf(ef, "idlekit replay: %s\n", err);
+			rc = grc == -2 ? EXIT_USAGE : EXIT_FAIL;
+			goto out;
+		}
+		govs[g] = ik_governor_inst_ops(ginst[g]);
+		char *label = gov_labels + (size_t)g * GOV_LABEL_LEN;
+		ik_governor_identity_label(ik_governor_inst_identity(ginst[g]), label, GOV_LABEL_LEN);
+		if (x->kernel->release != IK_KERNEL_DEFAULT_RELEASE) {
+			size_t l = strlen(label);
+			snprintf(label + l, GOV_LABEL_LEN - l, " as %s", x->release_name);
+		}
+	}
+	struct ik_trace_cost_model cost = { .plat = x->from_trace ? NULL : &sc->platform };
+	memcpy(cost.hw_state, bind->hw_state, sizeof(cost.hw_state));
+	struct ik_trace_replay_opts ro[IK_TRACE_REPLAY_MAX_GOVS];
+	for (int g = 0; g < ngov; g++)
+		ro[g] = (struct ik_trace_replay_opts){ .drv = &bind->table, .gov = govs[g], .hz = (int)hz,
+						       .haltpoll = &hp, .closed_loop = x->closed,
+						       .cost = &cost, .seed = x->seed, .kernel = x->kernel };
+	struct ik_timeline *tl = NULL;
+	if (x->html) {
+		/* the timeline of the first governor */
+		tl = ro[0].timeline = ik_timeline_new(0, x->win_start, x->win_len, h->cpus);
+		if (!tl) {
+			fprintf(ef, "idlekit replay: out of memory\n");
+			goto out;
+		}
+	}
+	int rrc = ik_trace_replay_many(j->in.r, ro, ngov, rps, err, sizeof(err));
+	if (rrc) {
+		fprintf(ef, "idlekit replay: %s\n", err);
+		ik_timeline_free(tl);
+		rc = rrc == IK_TRACE_EINPUT ? EXIT_USAGE : EXIT_FAIL;
+		goto out;
+	}
+	if (rps[0].skipped)
+		fprintf(ef, "idlekit replay: --lenient: %" PRIu64 " bad lines skipped; the first: %s\n",
+			rps[0].skipped, ik_trace_first_skip(j->in.r));
+	const char *names[IK_TRACE_REPLAY_MAX_GOVS];
+	for (int g = 0; g < ngov; g++)
+		names[g] = gov_labels + (size_t)g * GOV_LABEL_LEN;
+	const struct ik_hw_effects *fx = &sc->platform.effects;
+	struct ik_trace_replay_report rep = {
+		.origin = j->in.origin, .platform = sc->platform.name, .hz = hz ? (int)hz : h->hz,
+		.cpus = h->cpus, .closed_loop = x->closed, .compare = x->compare, .seed = x->seed,
+		.drv = &bind->table, .h = h, .map = &rps[0].map, .haltpoll_from = hp_from,
+		.haltpoll = &hp, .nruns = ngov, .governors = names, .runs = rps,
+		.package_note = !x->from_trace && fx->pkg_idle_mw != fx->pkg_active_mw
+					? "the package deep state's exit latency (its time is charged at pkg_idle_mw, its pkg_exit_ns is not added to the wake that ends it)"
+					: NULL,
+	};
+	FILE *of = open_memstream(&j->out, &j->outlen);
+	int wrc = -1;
+	if (of) {
+		wrc = x->json ? ik_report_replay_json(of, &rep) : ik_report_replay_text(of, &rep);
+		if (fclose(of))
+			wrc = -1;
+	}
+	if (wrc == 0 && x->html) {
+		FILE *hf = open_memstream(&j->html, &j->htmllen);
+		wrc = -1;
+		if (hf) {
+			struct ik_html_replay hr = { .origin = j->in.origin, .governor = names[0],
+						     .platform = sc->platform.name, .hz = rep.hz,
+						     .compare = x->compare, .drv = &bind->table, .h = h,
+						     .rp = &rps[0], .tl = tl, .report = &rep };
+			wrc = ik_report_html_replay(hf, &hr);
+			if (fclose(hf))
+				wrc = -1;
+		}
+	}
+	if (wrc != 0)
+		fprintf(ef, "idlekit replay: writing the report failed\n");
+	rc = wrc == 0 ? EXIT_OK : EXIT_FAIL;
+	ik_timeline_free(tl);
+	for (int g = 0; g < ngov; g++)
+		ik_trace_replay_free(&rps[g]);
+out:
+	for (int g = 0; g < ngov; g++)
+		ik_governor_close(ginst[g]);
+	free(gov_labels);
+	free(rps);
+	free(bind);
+	return rc;
+}
+
+static void *replay_worker(void *arg)
+{
+	struct replay_ctx *x = arg;
+	pthread_mutex_lock(&x->mu);
+	while (x->next < x->njobs && x->fail == x->njobs) {
+		struct replay_job *j = &x->jobs[x->next++];
+		pthread_mutex_unlock(&x->mu);
+		FILE *ef = open_memstream(&j->msg, &j->msglen);
+		j->rc = ef ? replay_trace(x, j, ef) : EXIT_FAIL;
+		if (ef)
+			fclose(ef);
+		pthread_mutex_lock(&x->mu);
+		if (j->rc != EXIT_OK && j - x->jobs < x->fail)
+			x->fail = (int)(j - x->jobs);
+	}
+	pthread_mutex_unlock(&x->mu);
+	return NULL;
+}
+
+/* The reports in the traces' order: one trace's as it is; several, text one after the
+   other (a blank line between), JSON as {"schema": "idlekit.replays/1", "replays": [each
+   idlekit.replay/2 object]}. */
+static int write_reports(FILE *f, const struct replay_job *jobs, int n, bool json)
+{
+	if (n == 1)
+		return fwrite(jobs[0].out, 1, jobs[0].outlen, f) == jobs[0].outlen ? 0 : -1;
+	if (json)
+		fputs("{\"schema\": \"idlekit.replays/1\", \"replays\": [\n", f);
+	for (int i = 0; i < n; i++) {
+		size_t len = jobs[i].outlen;
+		if (json && len && jobs[i].out[len - 1] == '\n')
+			len--;
+		if (i)
+			fputs(json ? ",\n" : "\n", f);
+		fwrite(jobs[i].out, 1, len, f);
+	}
+	if (json)
+		fputs("\n]}\n", f);
+	return ferror(f) ? -1 : 0;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	enum { OPT_HZ = 256, OPT_JSON, OPT_LENIENT, OPT_COMPARE, OPT_HP_POLL, OPT_HTML, OPT_WINDOW,
 	       OPT_CLOSED, OPT_SEED, OPT_KERNEL };
 	static const struct option opts[] = {
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "kernel", required_argument, NULL, OPT_KERNEL },
 		{ "html", required_argument, NULL, OPT_HTML },
 		{ "timeline-window", required_argument, NULL, OPT_WINDOW },
@@ -632,7 +832,7 @@ int cmd_replay(int argc, char **argv)
 	uint64_t hz = 0, seed = 1;
 	struct ik_haltpoll_params hp;
 	bool hp_given = false;
-	int c;
+	int c, jobs = 1;
 
 	/* --kernel: the release every governor instance and device runs as */
 	struct ik_kernel kernel;
@@ -642,8 +842,12 @@ int cmd_replay(int argc, char **argv)
 	ik_haltpoll_params_default(&hp);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "g:p:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "g:p:o:j:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'j':
+			if (cli_parse_jobs("replay", optarg, &jobs))
+				return EXIT_USAGE;
+			break;
 		case 'g': governor = optarg; break;
 		case 'p': platform = optarg; break;
 		case 'o': outpath = optarg; break;
@@ -687,12 +891,17 @@ int cmd_replay(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	/* The trace may come before or after the options. */
-	const char *path = NULL;
-	if (optind == argc - 1) {
-		path = argv[optind];
-	} else if (optind < argc) {
-		fprintf(stderr, "idlekit replay: expected one TRACE file, got %d arguments\n", argc - optind);
+	/* The traces may come before or after the options. */
+	int ntraces = argc - optind;
+	const char *path = ntraces > 0 ? argv[optind] : NULL;
+	for (int i = optind; i < argc; i++)
+		for (int k = optind; k < i; k++)
+			if (strcmp(argv[i], argv[k]) == 0 && strcmp(argv[i], "-") == 0) {
+				fprintf(stderr, "idlekit replay: '-' (standard input) given twice\n");
+				return EXIT_USAGE;
+			}
+	if (ntraces > 1 && htmlpath) {
+		fprintf(stderr, "idlekit replay: --html is for one TRACE, got %d\n", ntraces);
 		return EXIT_USAGE;
 	}
 	if (!path || !governor || !platform) {
@@ -722,16 +931,11 @@ int cmd_replay(int argc, char **argv)
 	char release_name[16];
 	ik_kernel_release_name(kernel.release, release_name, sizeof(release_name));
 	char err[IK_ERR_LEN];
-	/* each governor's instance, opened once the table and HZ are known */
-	struct ik_governor_inst *ginst[IK_TRACE_REPLAY_MAX_GOVS] = { 0 };
-	const struct ik_governor *govs[IK_TRACE_REPLAY_MAX_GOVS];
-	char *gov_labels = NULL;
 	int rc = EXIT_USAGE;
 	struct ik_scenario *sc = calloc(1, sizeof(*sc));
 	struct ik_driver_binding *bind = calloc(1, sizeof(*bind));
-	struct ik_trace_replay *rps = calloc(ngov > 0 ? (size_t)ngov : 1, sizeof(*rps));
 	bool bound = false;
-	if (!sc || !bind || !rps) {
+	if (!sc || !bind) {
 		fprintf(stderr, "idlekit replay: out of memory\n");
 		rc = EXIT_FAIL;
 		goto out;
@@ -756,116 +960,76 @@ int cmd_replay(int argc, char **argv)
 	}
 	bound = !from_trace;
 
-	struct opened in;
-	rc = open_trace("replay", path, lenient, &in);
-	if (rc >= 0)
-		goto out;
-	const struct ik_trace_header *h = ik_trace_header(in.r);
-	if (from_trace)
-		bind->table = h->drivers[0].drv;
-	const char *hp_from = NULL;
-	for (int g = 0; g < ngov; g++)
-		if (strcmp(specs[g], "haltpoll") == 0)
-			hp_from = haltpoll_params(h, hp_given, &hp);
-	gov_labels = calloc(ngov > 0 ? (size_t)ngov : 1, GOV_LABEL_LEN);
-	if (!gov_labels) {
+	/* Every trace opened (its header read) here, in order: a bad one is reported first. */
+	struct replay_job *jv = calloc((size_t)ntraces, sizeof(*jv));
+	int nopen = 0;
+	if (!jv) {
 		fprintf(stderr, "idlekit replay: out of memory\n");
-		close_trace(&in);
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	for (int g = 0; g < ngov; g++) {
-		struct ik_governor_open_args ga = { .spec = specs[g], .drv = &bind->table,
-						    .hz = hz ? (int)hz : h->hz,
-						    .kernel_version = release_name };
-		int grc = ik_governor_open(&ga, &ginst[g], err, sizeof(err));
-		if (grc) {
-			fprintf(stderr, "idlekit replay: %s\n", err);
-			close_trace(&in);
-			rc = grc == -2 ? EXIT_USAGE : EXIT_FAIL;
-			goto out;
-		}
-		govs[g] = ik_governor_inst_ops(ginst[g]);
-		char *label = gov_labels + (size_t)g * GOV_LABEL_LEN;
-		ik_governor_identity_label(ik_governor_inst_identity(ginst[g]), label, GOV_LABEL_LEN);
-		if (kernel.release != IK_KERNEL_DEFAULT_RELEASE) {
-			size_t l = strlen(label);
-			snprintf(label + l, GOV_LABEL_LEN - l, " as %s", release_name);
-		}
+	for (; nopen < ntraces; nopen++) {
+		rc = open_trace("replay", argv[optind + nopen], lenient, &jv[nopen].in);
+		if (rc >= 0)
+			goto close;
 	}
-	struct ik_trace_cost_model cost = { .plat = from_trace ? NULL : &sc->platform };
-	memcpy(cost.hw_state, bind->hw_state, sizeof(cost.hw_state));
-	struct ik_trace_replay_opts ro[IK_TRACE_REPLAY_MAX_GOVS];
-	for (int g = 0; g < ngov; g++)
-		ro[g] = (struct ik_trace_replay_opts){ .drv = &bind->table, .gov = govs[g], .hz = (int)hz,
-						       .haltpoll = &hp, .closed_loop = closed,
-						       .cost = &cost, .seed = seed, .kernel = &kernel };
-	struct ik_timeline *tl = NULL;
-	if (htmlpath) {
-		/* the timeline of the first governor */
-		tl = ro[0].timeline = ik_timeline_new(0, win_start, win_len, h->cpus);
-		if (!tl) {
-			fprintf(stderr, "idlekit replay: out of memory\n");
-			close_trace(&in);
-			rc = EXIT_FAIL;
-			goto out;
-		}
+	struct replay_ctx x = { .specs = specs, .ngov = ngov, .sc = sc, .bind = bind,
+				.from_trace = from_trace, .json = json, .compare = compare,
+				.closed = closed, .hp_given = hp_given, .html = htmlpath != NULL,
+				.hz = hz, .seed = seed, .hp = &hp, .kernel = &kernel,
+				.release_name = release_name, .win_start = win_start, .win_len = win_len,
+				.jobs = jv, .njobs = ntraces, .fail = ntraces };
+	pthread_mutex_init(&x.mu, NULL);
+	int threads = jobs < ntraces ? jobs : ntraces, started = 0;
+	pthread_t *tid = calloc((size_t)threads, sizeof(*tid));
+	for (int i = 1; tid && i < threads; i++) {
+		if (pthread_create(&tid[started], NULL, replay_worker, &x) != 0)
+			break;
+		started++;
 	}
-	int rrc = ik_trace_replay_many(in.r, ro, ngov, rps, err, sizeof(err));
-	if (rrc) {
-		fprintf(stderr, "idlekit replay: %s\n", err);
-		ik_timeline_free(tl);
-		close_trace(&in);
-		rc = rrc == IK_TRACE_EINPUT ? EXIT_USAGE : EXIT_FAIL;
-		goto out;
+	replay_worker(&x);
+	for (int i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	free(tid);
+	pthread_mutex_destroy(&x.mu);
+	/* the messages in the traces' order, up to the first that failed (then nothing is
+	   written) */
+	int last = x.fail < ntraces ? x.fail : ntraces - 1;
+	for (int i = 0; i <= last; i++)
+		if (jv[i].msglen)
+			fwrite(jv[i].msg, 1, jv[i].msglen, stderr);
+	if (x.fail < ntraces) {
+		rc = jv[x.fail].rc;
+		goto close;
 	}
-	if (rps[0].skipped)
-		fprintf(stderr, "idlekit replay: --lenient: %" PRIu64 " bad lines skipped; the first: %s\n",
-			rps[0].skipped, ik_trace_first_skip(in.r));
-	const char *names[IK_TRACE_REPLAY_MAX_GOVS];
-	for (int g = 0; g < ngov; g++)
-		names[g] = gov_labels + (size_t)g * GOV_LABEL_LEN;
-	const struct ik_hw_effects *fx = &sc->platform.effects;
-	struct ik_trace_replay_report rep = {
-		.origin = in.origin, .platform = sc->platform.name, .hz = hz ? (int)hz : h->hz,
-		.cpus = h->cpus, .closed_loop = closed, .compare = compare, .seed = seed,
-		.drv = &bind->table, .h = h, .map = &rps[0].map, .haltpoll_from = hp_from,
-		.haltpoll = &hp, .nruns = ngov, .governors = names, .runs = rps,
-		.package_note = !from_trace && fx->pkg_idle_mw != fx->pkg_active_mw
-					? "the package's deep state (the package is charged pkg_active_mw throughout)"
-					: NULL,
-	};
 	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
 	struct cli_output o, html; /* in the group until its commit */
 	rc = EXIT_FAIL;
 	if (cli_output_open_in(&outs, &o, outpath) == 0) {
-		int wrc = json ? ik_report_replay_json(o.fp, &rep) : ik_report_replay_text(o.fp, &rep);
+		int wrc = write_reports(o.fp, jv, ntraces, json);
 		rc = cli_output_close(&o, wrc == 0) ? EXIT_FAIL : EXIT_OK;
 	}
 	if (rc == EXIT_OK && htmlpath) {
 		rc = EXIT_FAIL;
 		if (cli_output_open_in(&outs, &html, htmlpath) == 0) {
-			struct ik_html_replay hr = { .origin = in.origin, .governor = names[0],
-						     .platform = sc->platform.name, .hz = rep.hz,
-						     .compare = compare, .drv = &bind->table, .h = h,
-						     .rp = &rps[0], .tl = tl, .report = &rep };
-			int wrc = ik_report_html_replay(html.fp, &hr);
+			int wrc = fwrite(jv[0].html, 1, jv[0].htmllen, html.fp) == jv[0].htmllen ? 0 : -1;
 			rc = cli_output_close(&html, wrc == 0) ? EXIT_FAIL : EXIT_OK;
 		}
 	}
 	if (cli_output_group_commit(&outs, rc == EXIT_OK))
 		rc = EXIT_FAIL;
-	ik_timeline_free(tl);
-	for (int g = 0; g < ngov; g++)
-		ik_trace_replay_free(&rps[g]);
-	close_trace(&in);
+close:
+	for (int i = 0; i < nopen; i++)
+		close_trace(&jv[i].in);
+	for (int i = 0; jv && i < ntraces; i++) {
+		free(jv[i].out);
+		free(jv[i].html);
+		free(jv[i].msg);
+	}
+	free(jv);
 out:
-	for (int g = 0; g < ngov; g++)
-		ik_governor_close(ginst[g]);
-	free(gov_labels);
 	if (bound)
 		ik_idle_driver_release(bind);
-	free(rps);
 	free(bind);
 	free(sc);
 	return rc;

@@ -154,9 +154,13 @@ static void json_run(FILE *f, const struct ik_trace_replay_report *r, int g)
 		jdouble(f, rp->entry_exit_j);
 		fputs(", \"busy_and_package\": ", f);
 		jdouble(f, run->energy_j - rp->state_j - rp->entry_exit_j);
-		fputs("}", f);
+		fputs("}, \"package_j\": ", f);
+		jdouble(f, rp->package_j);
+		fprintf(f, ", \"packages\": %d, \"package_deep_us\": ", rp->packages);
+		jscaled(f, run->package_deep_ns, 3);
 	} else {
-		fputs("null, \"avg_power_w\": null, \"energy_parts_j\": null", f);
+		fputs("null, \"avg_power_w\": null, \"energy_parts_j\": null, \"package_j\": null, "
+		      "\"packages\": null, \"package_deep_us\": null", f);
 	}
 	fputs(", \"entry_exit_us\": ", f);
 	jscaled(f, rp->entry_exit_ns, 3);
@@ -340,6 +344,14 @@ int ik_report_replay_text(FILE *f, const struct ik_trace_replay_report *r)
 		row_label(f, "  of which entry and exit_j");
 		for (int g = 0; g < r->nruns; g++)
 			cell_fixed(f, r->runs[g].entry_exit_j, 6);
+		fputc('\n', f);
+		row_label(f, "  of which package_j");
+		for (int g = 0; g < r->nruns; g++)
+			cell_fixed(f, r->runs[g].package_j, 6);
+		fputc('\n', f);
+		row_label(f, "package deep_us");
+		for (int g = 0; g < r->nruns; g++)
+			cell_us(f, r->runs[g].run.package_deep_ns);
 		fputc('\n', f);
 		row_label(f, "avg_power_w");
 		for (int g = 0; g < r->nruns; g++)

@@ -48,7 +48,7 @@ const char *ik_trace_irq_name(const struct ik_trace_header *h, int64_t irq)
 
 int ik_trace_irq_name_set(struct ik_trace_header *h, int64_t irq, const char *name, size_t len)
 {
-	if (irq < 0 || irq > INT32_MAX)
+	if (irq < 0 || irq > INT32_MAX || len == 0)
 		return -1;
 	int i = 0;
 	while (i < h->nirqs && h->irqs[i].irq < irq)
@@ -69,7 +69,10 @@ int ik_trace_irq_name_set(struct ik_trace_header *h, int64_t irq, const char *na
 	}
 	if (len >= IK_TRACE_IRQ_NAME_LEN)
 		len = IK_TRACE_IRQ_NAME_LEN - 1;
-	memcpy(h->irqs[i].name, name, len);
+	/* one word of printable ASCII, as the 'irq N NAME' line needs (an imported name may
+	   hold anything up to a blank: a NUL wrote an empty name, found by fuzz_ftrace_text) */
+	for (size_t k = 0; k < len; k++)
+		h->irqs[i].name[k] = name[k] > 0x20 && name[k] < 0x7f ? name[k] : '_';
 	h->irqs[i].name[len] = '\0';
 	return 0;
 }

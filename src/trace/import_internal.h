@@ -7,6 +7,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "idlekit/trace.h"
 
@@ -22,6 +24,7 @@ struct ik_import_window {
 	uint64_t seq;
 	int64_t last_out_ns; /* the latest record let out */
 	bool any_out;
+	bool any_order; /* no -1: records let out go to the spill, which checks per CPU */
 };
 
 /* cap is rounded up to a power of two. */
@@ -36,5 +39,30 @@ int ik_import_window_push(struct ik_import_window *w, const struct ik_trace_impo
 /* The earliest record held, removed: false when empty. */
 bool ik_import_window_pop(struct ik_import_window *w, struct ik_trace_import_rec *out);
 void ik_import_window_free(struct ik_import_window *w);
+
+/*
+ * The per-CPU spill (import_spill.c): records let out of the window, one time-ordered
+ * stream per key (the CPU that traced them), merged by time (then seq) at the end.
+ */
+struct spill_cpu;
+struct ik_import_spill {
+	struct spill_cpu *cpu; /* IK_TRACE_MAX_CPUS of them */
+	FILE *f;               /* the chunks, a temporary file (made at the first chunk) */
+	long end;
+	uint64_t records;
+	int *heap, nheap; /* merging: the keys with records left, by their next one */
+	bool read_failed;
+};
+int ik_import_spill_init(struct ik_import_spill *s);
+void ik_import_spill_free(struct ik_import_spill *s);
+/* Would a record of key at t_ns be before one already added for it?  (*last_ns: that one) */
+bool ik_import_spill_late(const struct ik_import_spill *s, int key, int64_t t_ns,
+			  int64_t *last_ns);
+/* Add r to key's stream (never late: see above).  -1 on a write failure or out of memory. */
+int ik_import_spill_add(struct ik_import_spill *s, int key, const struct ik_trace_import_rec *r);
+/* Start the merge (no more adds); -1 on failure. */
+int ik_import_spill_merge(struct ik_import_spill *s);
+/* The next record by time: 1, 0 at the end, -1 if a read failed. */
+int ik_import_spill_next(struct ik_import_spill *s, struct ik_trace_import_rec *out);
 
 #endif

@@ -184,10 +184,6 @@ static bool equals(const char *s, size_t len, const char *lit)
 	return strlen(lit) == len && memcmp(s, lit, len) == 0;
 }
 
-/*
- * One line: 0 with *r filled, 1 for an event of another kind, -1 if bad (message in why).
- * maxstate: the largest state index accepted.
- */
 /* The system of an event ftrace prints by name alone ("" if not one of ours). */
 static const char *system_of(const char *name, size_t nl)
 {
@@ -218,6 +214,14 @@ struct pctx {
 	bool names_full;
 };
 
+/*
+ * One line: 0 with *r filled, 1 for an event of another kind, -1 if an event line is bad
+ * (its event or a field: message in why), NOT_EVENT if the line has no "[CPU] TIME:" stamp
+ * at all (message in why too: in a text's header that is a header line, elsewhere an
+ * error).  maxstate: the largest state index accepted.
+ */
+#define NOT_EVENT (-2)
+
 static int parse_line(struct pctx *px, const char *l, size_t len, int maxstate,
 		      struct ik_trace_import_rec *r, char *why, size_t whylen)
 {
@@ -238,7 +242,7 @@ static int parse_line(struct pctx *px, const char *l, size_t len, int maxstate,
 		excerpt(got, sizeof(got), l, len);
 		snprintf(why, whylen, "expected perf script's 'COMM PID [CPU] SECONDS.FRACTION: SYS:EVENT: FIELDS', got '%s'",
 			 got);
-		return -1;
+		return NOT_EVENT;
 	}
 	i = after;
 	while (i < len && blank(l[i]))
@@ -332,6 +336,7 @@ static int parse_line(struct pctx *px, const char *l, size_t len, int maxstate,
 			return -1;
 		}
 		r->kind = IK_IMPORT_FREQ;
+		r->arg2 = r->cpu;  /* the one that traced it: its stream (import_spill.c) */
 		r->cpu = (int)cpu; /* the CPU changed, not the one that traced it */
 		r->arg = (int64_t)khz;
 		return 0;
@@ -474,6 +479,12 @@ static int by_time(const void *a, const void *b)
 	if (x->t_ns != y->t_ns)
 		return x->t_ns < y->t_ns ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The stream a text record spills to: the CPU that traced it (import_spill.c). */
+static int stream_of(const struct ik_trace_import_rec *r)
+{
+	return r->kind == IK_IMPORT_FREQ ? (int)r->arg2 : r->cpu;
 }
 
 static int emit(FILE *out, struct ik_trace_import_stats *st, const struct ik_trace_event *ev)
@@ -769,6 +780,38 @@ static int copy_spool(FILE *spool, FILE *out, bool drop_marked, uint64_t marked,
 	return ferror(spool) || ferror(out) ? IK_TRACE_EFAIL : IK_TRACE_OK;
 }
 
+/*
+ * The header's state table: the given one, or (none given) the generic state0..stateN-1
+ * with N = the deepest state seen + 1 (st->generic set); names made one word (blanks '_')
+ * as the format wants.  st->nstates set.  -1 (message in err) if the table is refused.
+ */
+static int header_table(const struct ik_driver *given, int maxstate, struct ik_driver *tab,
+			struct ik_trace_import_stats *st, char *err, size_t errlen)
+{
+	if (given) {
+		*tab = *given;
+	} else {
+		memset(tab, 0, sizeof(*tab));
+		snprintf(tab->name, sizeof(tab->name), "generic");
+		tab->state_count = maxstate + 1 > 0 ? maxstate + 1 : 1;
+		for (int s = 0; s < tab->state_count; s++) {
+			/* s < IK_STATE_MAX: the modulo only tells the compiler so */
+			snprintf(tab->states[s].name, sizeof(tab->states[s].name), "state%d",
+				 s % IK_STATE_MAX);
+			tab->states[s].power_usage = -1;
+		}
+		if (ik_driver_init(tab, err, errlen))
+			return -1;
+		st->generic = true;
+	}
+	for (int s = 0; s < tab->state_count; s++)
+		for (char *c = tab->states[s].name; *c; c++)
+			if (*c == ' ' || *c == '\t')
+				*c = '_';
+	st->nstates = tab->state_count;
+	return 0;
+}
+
 /* How to record what the importer needs, per format. */
 static const char *const text_how[] = {
 	[IK_TEXT_PERF_SCRIPT] = "perf record -e power:cpu_idle -a",
@@ -793,6 +836,8 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 	bool any_idle = false, v11 = false, have_waking = false, in_header = fmt != IK_TEXT_PERF_SCRIPT;
 	char why[200];
 	struct ik_import_window win = { 0 };
+	struct ik_import_spill sp = { 0 };
+	bool spilling = false;
 	struct writer w = { 0 };
 	struct line_reader lr = { .in = in };
 	FILE *spool = NULL;
@@ -817,6 +862,7 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 		goto out;
 	}
 	px->bare_names = fmt != IK_TEXT_PERF_SCRIPT;
+	win.any_order = true; /* the spill checks each CPU's order */
 	w.mark_wakeups = true;
 	const char *l;
 	size_t len;
@@ -840,12 +886,16 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 		} else {
 			prc = parse_line(px, l, len, limit, &r, why, sizeof(why));
 		}
-		if (prc < 0 && fmt != IK_TEXT_PERF_SCRIPT && len > 6 && has_lost(l, len)) {
+		/* (only a line that is no event line: one refused for a field is refused) */
+		if (prc == NOT_EVENT && fmt != IK_TEXT_PERF_SCRIPT && len > 6 && has_lost(l, len)) {
 			st->lost++; /* trace_pipe: "CPU:N [LOST M EVENTS]" */
 			continue;
 		}
-		if (prc < 0 && in_header) {
-			st->header_lines++; /* trace-cmd report's "cpus=N", "version = 6" */
+		if (prc == NOT_EVENT && in_header) {
+			/* trace-cmd report's "cpus=N", "version = 6".  Only a line with no event
+			   stamp: an event line refused for a field (a state deeper than the table's)
+			   is as bad before the first good one as after it. */
+			st->header_lines++;
 			continue;
 		}
 		if (prc < 0) {
@@ -890,22 +940,30 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 		bool mask = r.kind == IK_IMPORT_IPI_SEND && r.arg == -2;
 		if (mask && (c = ik_cpuset_next(&px->mask, -1)) < 0)
 			continue;
+		int64_t last;
+		if (spilling && ik_import_spill_late(&sp, stream_of(&r), r.t_ns, &last)) {
+			snprintf(err, errlen, "%s:%" PRIu64 ": expected each CPU's events in time order within %d events of each other, got one traced on CPU %d at %" PRId64 " ns, before its %" PRId64 " ns already written (sort the input by time)",
+				 origin, st->lines, IK_IMPORT_WINDOW, stream_of(&r), r.t_ns, last);
+			goto out;
+		}
 		do {
 			if (mask)
 				r.arg = c;
 			struct ik_trace_import_rec let;
-			int wrc = ik_import_window_push(&win, &r, &let);
-			if (wrc < 0) {
-				snprintf(err, errlen, "%s:%" PRIu64 ": expected events in time order within %d events of each other, got one at %" PRId64 " ns, before %" PRId64 " ns already written (sort the input by time)",
-					 origin, st->lines, IK_IMPORT_WINDOW, r.t_ns, win.last_out_ns);
-				goto out;
-			}
-			if (wrc > 0) {
-				if (let.kind == IK_IMPORT_WAKING && !w.have_waking)
-					w.have_waking = true;
-				if ((rc = writer_record(&w, &let)) != IK_TRACE_OK)
-					goto write_failed;
-				rc = IK_TRACE_EINPUT;
+			/* the window full: its earliest record to the spill (its CPU's stream) */
+			if (ik_import_window_push(&win, &r, &let) > 0) {
+				if (!spilling && ik_import_spill_init(&sp)) {
+					snprintf(err, errlen, "out of memory");
+					rc = IK_TRACE_EFAIL;
+					goto out;
+				}
+				spilling = true;
+				if (ik_import_spill_add(&sp, stream_of(&let), &let)) {
+					snprintf(err, errlen, "%s: the spill of the records (a temporary file) failed: %s",
+						 origin, strerror(errno));
+					rc = IK_TRACE_EFAIL;
+					goto out;
+				}
 			}
 		} while (mask && (c = ik_cpuset_next(&px->mask, c)) >= 0);
 		if (r.kind == IK_IMPORT_WAKING)
@@ -916,12 +974,34 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 		rc = IK_TRACE_EFAIL;
 		goto out;
 	}
+	/* Every record in time order: the window's (all of them, if it never filled), or the
+	   window's added to the spill and the spill's streams merged. */
 	struct ik_trace_import_rec let;
+	int nrc = 1;
 	while (ik_import_window_pop(&win, &let)) {
+		if (spilling) {
+			if (ik_import_spill_add(&sp, stream_of(&let), &let))
+				nrc = -1;
+			continue;
+		}
 		if (let.kind == IK_IMPORT_WAKING)
 			w.have_waking = true;
 		if ((rc = writer_record(&w, &let)) != IK_TRACE_OK)
 			goto write_failed;
+	}
+	if (spilling && (nrc < 0 || ik_import_spill_merge(&sp)))
+		nrc = -1;
+	while (spilling && nrc > 0 && (nrc = ik_import_spill_next(&sp, &let)) > 0) {
+		if (let.kind == IK_IMPORT_WAKING)
+			w.have_waking = true;
+		if ((rc = writer_record(&w, &let)) != IK_TRACE_OK)
+			goto write_failed;
+	}
+	if (nrc < 0) {
+		snprintf(err, errlen, "%s: the spill of the records (a temporary file) failed: %s", origin,
+			 strerror(errno));
+		rc = IK_TRACE_EFAIL;
+		goto out;
 	}
 	rc = IK_TRACE_EINPUT;
 	int64_t tol;
@@ -948,29 +1028,11 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 		st->edge_end += w.c[i].idle;
 
 	/* The header, now that the CPUs, the states and the IRQ names are known; then the spool. */
-	struct ik_driver gen;
-	const struct ik_driver *drv = o->drv;
-	if (!drv) {
-		memset(&gen, 0, sizeof(gen));
-		snprintf(gen.name, sizeof(gen.name), "generic");
-		gen.state_count = maxstate + 1 > 0 ? maxstate + 1 : 1;
-		for (int k = 0; k < gen.state_count; k++) {
-			snprintf(gen.states[k].name, sizeof(gen.states[k].name), "state%d", k % IK_STATE_MAX);
-			gen.states[k].power_usage = -1;
-		}
-		if (ik_driver_init(&gen, err, errlen)) {
-			rc = IK_TRACE_EFAIL;
-			goto out;
-		}
-		drv = &gen;
-		st->generic = true;
+	struct ik_driver tab;
+	if (header_table(o->drv, maxstate, &tab, st, err, errlen)) {
+		rc = IK_TRACE_EFAIL;
+		goto out;
 	}
-	struct ik_driver tab = *drv; /* names are one word in the format */
-	for (int k = 0; k < tab.state_count; k++)
-		for (char *ch = tab.states[k].name; *ch; ch++)
-			if (*ch == ' ' || *ch == '\t')
-				*ch = '_';
-	st->nstates = tab.state_count;
 	st->cpus = maxcpu + 1;
 	struct ik_trace_header h;
 	if (ik_trace_header_init(&h, o->hz > 0 ? o->hz : 250, st->cpus, &tab)) {
@@ -997,6 +1059,8 @@ out:
 		fclose(spool);
 	writer_free(&w);
 	ik_import_window_free(&win);
+	if (spilling)
+		ik_import_spill_free(&sp);
 	free(lr.buf);
 	if (px)
 		ik_trace_header_free(&px->names);
@@ -1091,32 +1155,10 @@ int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char 
 	}
 	qsort(pl.v, pl.n, sizeof(*pl.v), by_time);
 
-	struct ik_driver gen;
-	const struct ik_driver *drv = o->drv;
-	if (!drv) {
-		memset(&gen, 0, sizeof(gen));
-		snprintf(gen.name, sizeof(gen.name), "generic");
-		gen.state_count = maxstate + 1 > 0 ? maxstate + 1 : 1;
-		for (int s = 0; s < gen.state_count; s++) {
-			/* s < IK_STATE_MAX: the modulo only tells the compiler so */
-			snprintf(gen.states[s].name, sizeof(gen.states[s].name), "state%d",
-				 s % IK_STATE_MAX);
-			gen.states[s].power_usage = -1;
-		}
-		if (ik_driver_init(&gen, err, errlen)) {
-			rc = IK_TRACE_EFAIL;
-			return rc;
-		}
-		drv = &gen;
-		st->generic = true;
-	}
-	struct ik_driver tab = *drv; /* names are one word in the format */
-	for (int s = 0; s < tab.state_count; s++)
-		for (char *c = tab.states[s].name; *c; c++)
-			if (*c == ' ' || *c == '\t')
-				*c = '_';
-	drv = &tab;
-	st->nstates = tab.state_count;
+	struct ik_driver tab;
+	if (header_table(o->drv, maxstate, &tab, st, err, errlen))
+		return IK_TRACE_EFAIL;
+	const struct ik_driver *drv = &tab;
 	struct ik_trace_header h;
 	st->cpus = maxcpu + 1;
 	if (ik_trace_header_init(&h, o->hz > 0 ? o->hz : 250, st->cpus, drv)) {

@@ -91,7 +91,7 @@ bool ik_import_window_pop(struct ik_import_window *w, struct ik_trace_import_rec
 int ik_import_window_push(struct ik_import_window *w, const struct ik_trace_import_rec *r,
 			  struct ik_trace_import_rec *out)
 {
-	if (w->any_out && r->t_ns < w->last_out_ns)
+	if (!w->any_order && w->any_out && r->t_ns < w->last_out_ns)
 		return -1;
 	struct ik_trace_import_rec x = *r;
 	x.seq = w->seq++;

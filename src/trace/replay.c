@@ -64,6 +64,7 @@ struct run {
 	struct ik_trace_replay *rp;
 	struct gov_cpu *cpu; /* h->cpus */
 	int ready;           /* harnesses set up */
+	struct ik_replay_pkg pkg; /* the package deep state on this run's time lines */
 };
 
 static int64_t next_timer_after(const struct gov_cpu *c, int64_t t)
@@ -119,9 +120,12 @@ static void governor_step(struct gov_cpu *c, int64_t now, int64_t timer, int64_t
 }
 
 /* One replayed idle entry's real time and energy: [now, return value). */
-static int64_t charge_entry(const struct ik_trace_replay_opts *o, struct gov_cpu *c, int state,
-			    int64_t now, int64_t wake_at, enum ik_wake_source src)
+static int64_t charge_entry(const struct ik_trace_replay_opts *o, struct ik_replay_pkg *pkg,
+			    struct gov_cpu *c, int state, int64_t now, int64_t wake_at,
+			    enum ik_wake_source src)
 {
+	/* the core is gated from the entry's start to the wake (src/sim/hw_effects.c) */
+	ik_replay_pkg_idle(pkg, c->g.dev.cpu, state, now, now + wake_at);
 	const struct ik_driver *drv = &c->g.drv;
 	int64_t entry = ik_trace_cost_entry_ns(o->cost, drv, state, &c->rng);
 	int64_t exit = ik_trace_cost_exit_ns(o->cost, drv, state, src, &c->rng);
@@ -142,7 +146,8 @@ static void wake_latency(struct ik_trace_replay *rp, int64_t ns)
 
 /* Period k of one CPU for one governor: E'k = now, Wk = w. Sets c->work_start_ns. */
 static void replay_period(const struct ik_trace_replay_opts *o, struct ik_trace_replay *rp,
-			  struct gov_cpu *c, const struct rec_cpu *rc, int mapped, int64_t w)
+			  struct ik_replay_pkg *pkg, struct gov_cpu *c, const struct rec_cpu *rc,
+			  int mapped, int64_t w)
 {
 	int64_t now = c->entry_ns;
 	int64_t timer = c->next_timer_ns;
@@ -175,7 +180,7 @@ static void replay_period(const struct ik_trace_replay_opts *o, struct ik_trace_
 		}
 		rp->hist[ik_trace_hist_bucket(res.last_residency_ns)]++;
 		bool woken = res.woken_by == IK_GOVREPLAY_WAKE;
-		int64_t end = charge_entry(o, c, res.state, now, res.wake_at_ns,
+		int64_t end = charge_entry(o, pkg, c, res.state, now, res.wake_at_ns,
 					   woken ? src : IK_WAKE_TIMER);
 		ik_timeline_add(o->timeline, c->g.dev.cpu, res.state, now, end);
 		if (woken) {
@@ -196,7 +201,7 @@ static void replay_period(const struct ik_trace_replay_opts *o, struct ik_trace_
 		 */
 		if (++entries >= IK_TRACE_REENTRY_CAP || res.last_residency_ns == 0) {
 			rp->capped++;
-			c->work_start_ns = charge_entry(o, c, res.state, now, w - now, src);
+			c->work_start_ns = charge_entry(o, pkg, c, res.state, now, w - now, src);
 			ik_timeline_add(o->timeline, c->g.dev.cpu, res.state, now, c->work_start_ns);
 			wake_latency(rp, c->work_start_ns - w);
 			return;
@@ -249,6 +254,10 @@ static int setup(struct run *run, const struct ik_trace_header *h, char *err, si
 			return grc == IK_GOVREPLAY_EINPUT ? IK_TRACE_EINPUT : IK_TRACE_EFAIL;
 		}
 		ik_rng_seed(&c->rng, o->seed * 0x9E3779B97F4A7C15ull + (uint64_t)run->ready);
+	}
+	if (ik_replay_pkg_init(&run->pkg, o->cost, o->drv, h->cpus, INT64_MIN)) {
+		snprintf(err, errlen, "out of memory");
+		return IK_TRACE_EFAIL;
 	}
 	return IK_TRACE_OK;
 }
@@ -319,11 +328,23 @@ static int finish(struct run *run)
 	r->wakeups = r->wake_latency.count;
 	memcpy(r->idle_hist, rp->hist, sizeof(r->idle_hist));
 	rp->entry_exit_ns = entry_exit;
+	int64_t end;
+	if (__builtin_add_overflow(rp->first_ns, r->measured_ns, &end))
+		end = INT64_MAX;
+	ik_replay_pkg_close(&run->pkg, end);
+	if (run->pkg.oom)
+		return IK_TRACE_EFAIL;
+	r->package_deep_ns = run->pkg.deep_ns;
+	rp->packages = run->pkg.npkg;
 	rp->has_energy = o->cost && o->cost->plat;
 	if (rp->has_energy) {
 		double active = ik_trace_cost_active_mw(o->cost);
-		double pkg = (double)ik_trace_cost_package_mw(o->cost) *
-			     ik_trace_cost_packages(o->cost, rp->cpus) * (double)r->measured_ns;
+		/* the package at pkg_idle_mw while deep, at pkg_active_mw the rest of the time */
+		double deep = (double)r->package_deep_ns;
+		double pkg = (double)ik_trace_cost_package_idle_mw(o->cost) * deep +
+			     (double)ik_trace_cost_package_mw(o->cost) *
+				     ((double)run->pkg.npkg * (double)r->measured_ns - deep);
+		rp->package_j = pkg * 1e-12;
 		rp->state_j = state_mw_ns * 1e-12;
 		rp->entry_exit_j = (double)entry_exit * active * 1e-12;
 		r->energy_j = rp->state_j + rp->entry_exit_j +
@@ -339,14 +360,49 @@ static void run_free(struct run *run)
 	free(run->cpu);
 	run->cpu = NULL;
 	run->ready = 0;
+	ik_replay_pkg_free(&run->pkg);
+}
+
+/*
+ * How far one CPU's replayed time line is known while the trace is at t: to its replayed
+ * entry if it is in a recorded period, else to where its next entry can be at the
+ * earliest (its recorded entry is not before t; open loop: not before the replayed work,
+ * closed loop: moved by its delay, and not before the work either).
+ */
+static int64_t known_until(const struct run *run, const struct rec_cpu *rec, int cpu, int64_t t)
+{
+	const struct gov_cpu *c = &run->cpu[cpu];
+	if (rec[cpu].idle)
+		return c->entry_ns;
+	int64_t next = t;
+	if (run->o->closed_loop && __builtin_add_overflow(t, c->delay_ns, &next))
+		next = c->delay_ns > 0 ? INT64_MAX : INT64_MIN;
+	return next > c->work_start_ns ? next : c->work_start_ns;
+}
+
+/* The package of `cpu`: its deep time counted as far as all its CPUs are known. */
+static void package_sweep(struct run *run, const struct rec_cpu *rec, int cpu, int64_t t)
+{
+	struct ik_replay_pkg *p = &run->pkg;
+	if (!p->tracked)
+		return;
+	int k = p->pkg_of[cpu];
+	int64_t until = INT64_MAX;
+	for (int c = p->first[k]; c >= 0; c = p->next[c]) {
+		int64_t u = known_until(run, rec, c, t);
+		if (u < until)
+			until = u;
+	}
+	ik_replay_pkg_sweep(p, k, until);
 }
 
 static void period_end(struct run *runs, int n, const struct ik_trace_header *h,
-		       struct rec_cpu *rc, int cpu, int64_t exit_ns)
+		       struct rec_cpu *rec, int cpu, int64_t exit_ns)
 {
-	const struct ik_driver *rec = &h->drivers[h->cpu_driver[cpu]].drv;
+	struct rec_cpu *rc = &rec[cpu];
+	const struct ik_driver *recdrv = &h->drivers[h->cpu_driver[cpu]].drv;
 	if (!rc->have_wake) {
-		int64_t w = exit_ns - rec->states[rc->rec_state].exit_latency_ns;
+		int64_t w = exit_ns - recdrv->states[rc->rec_state].exit_latency_ns;
 		rc->wake_ns = w > rc->enter_ns ? w : rc->enter_ns;
 		rc->cause = IK_CAUSE_NONE;
 		rc->wake_src = -1;
@@ -356,12 +412,15 @@ static void period_end(struct run *runs, int n, const struct ik_trace_header *h,
 		const struct ik_trace_state_map *m = &runs[g].rp->map;
 		int d = h->cpu_driver[cpu];
 		int mapped = rc->rec_state < IK_STATE_MAX ? m->to[d][rc->rec_state] : -1;
-		replay_period(runs[g].o, runs[g].rp, c, rc, mapped, replayed_wake(runs, g, rc, c));
+		replay_period(runs[g].o, runs[g].rp, &runs[g].pkg, c, rc, mapped,
+			      replayed_wake(runs, g, rc, c));
 		c->delay_ns = c->work_start_ns - exit_ns;
 	}
 	rc->idle = false;
 	rc->started = true;
 	rc->last_exit_ns = exit_ns;
+	for (int g = 0; g < n; g++)
+		package_sweep(&runs[g], rec, cpu, exit_ns);
 }
 
 int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay_opts *o, int n,
@@ -425,7 +484,7 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 			}
 			break;
 		case IK_TRACE_IDLE_EXIT:
-			period_end(runs, n, h, c, ev.cpu, ev.t_ns);
+			period_end(runs, n, h, rec, ev.cpu, ev.t_ns);
 			break;
 		case IK_TRACE_WAKE:
 			if (c->idle && !c->have_wake && ev.cause != IK_CAUSE_TICK) {

@@ -1,7 +1,8 @@
 /*
  * What a replayed idle entry really costs, from the platform's description of its hardware
  * states (the platform files: entry_ns, exit_ns per wake source, power_mw; active_power_mw;
- * the package's pkg_active_mw): the same numbers the simulator charges.  Costs are drawn
+ * the package's pkg_active_mw and pkg_idle_mw, replay_package.c): the same numbers the
+ * simulator charges.  Costs are drawn
  * from their distributions with the replay's generator (one per CPU, seeded from --seed),
  * so a replay is deterministic for a seed.  Without a platform (--platform trace) the exit
  * costs the advertised exit latency and nothing has a power.
@@ -75,10 +76,7 @@ int ik_trace_cost_package_mw(const struct ik_trace_cost_model *m)
 	return m && m->plat ? m->plat->effects.pkg_active_mw : 0;
 }
 
-int ik_trace_cost_packages(const struct ik_trace_cost_model *m, int cpus)
+int ik_trace_cost_package_idle_mw(const struct ik_trace_cost_model *m)
 {
-	if (!m || !m->plat)
-		return 0;
-	int per = m->plat->cores_per_package * m->plat->threads_per_core;
-	return per > 0 ? (cpus + per - 1) / per : 1;
+	return m && m->plat ? m->plat->effects.pkg_idle_mw : 0;
 }

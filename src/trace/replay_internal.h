@@ -20,8 +20,38 @@ int64_t ik_trace_cost_exit_ns(const struct ik_trace_cost_model *m, const struct 
 /* Power in mW of table state `state`, and of a busy CPU (0 without a platform). */
 int ik_trace_cost_state_mw(const struct ik_trace_cost_model *m, int state);
 int ik_trace_cost_active_mw(const struct ik_trace_cost_model *m);
-/* Package (uncore) power while not in its deep state, and the packages of `cpus` CPUs. */
+/* Package (uncore) power while not in its deep state, and in it. */
 int ik_trace_cost_package_mw(const struct ik_trace_cost_model *m);
-int ik_trace_cost_packages(const struct ik_trace_cost_model *m, int cpus);
+int ik_trace_cost_package_idle_mw(const struct ik_trace_cost_model *m);
+
+/* The package deep state on the replayed time lines (replay_package.c), one per run. */
+struct ik_replay_span {
+	int64_t from, to;
+};
+struct ik_replay_queue { /* a CPU's core-off spans not swept yet: a ring */
+	struct ik_replay_span *v;
+	size_t head, n, cap;
+};
+struct ik_replay_pkg {
+	const struct ik_trace_cost_model *model;
+	int cpus, npkg;     /* npkg: the packages the trace's CPUs are on */
+	int *pkg_of;        /* per CPU */
+	int *first, *next;  /* each package's CPUs: first[pkg], then next[cpu] (-1 ends) */
+	bool tracked;       /* some replayed state gates its core */
+	bool oom;
+	struct ik_replay_queue *q; /* per CPU */
+	int64_t *swept_ns;  /* per package: its deep time is counted up to here */
+	int64_t deep_ns;    /* summed over packages */
+};
+/* CPUs on the platform's packages (none without a platform); -1 out of memory. */
+int ik_replay_pkg_init(struct ik_replay_pkg *p, const struct ik_trace_cost_model *m,
+		       const struct ik_driver *drv, int cpus, int64_t start_ns);
+/* CPU `cpu` entered table state `state` at from and was woken at to (its time line grows). */
+void ik_replay_pkg_idle(struct ik_replay_pkg *p, int cpu, int state, int64_t from, int64_t to);
+/* Count package pkg's deep time up to until_ns: every CPU of it is known that far. */
+void ik_replay_pkg_sweep(struct ik_replay_pkg *p, int pkg, int64_t until_ns);
+/* Every package up to end_ns (the run's end: every time line complete). */
+void ik_replay_pkg_close(struct ik_replay_pkg *p, int64_t end_ns);
+void ik_replay_pkg_free(struct ik_replay_pkg *p);
 
 #endif

@@ -156,7 +156,9 @@ printf '  a-1 [000] d..1. 1.0: cpu_idle: state=1\n  a-1 [000] d..1. x: cpu_idle:
 "$bin" import ftrace "$tmp/bad-ftrace.txt" -o "$tmp/bf.trace" 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && [ ! -e "$tmp/bf.trace" ] && grep -q 'bad-ftrace.txt:2: expected perf' "$tmp/err" ||
 	fail "ftrace bad line: exit $rc: $(cat "$tmp/err")"
-# Out of order by more than the reorder window: one message, exit 2, nothing written.
+# Out of order by more than the reorder window: each CPU's events in order, the CPUs far
+# apart (CPU 0's exit 70000 lines late, after CPU 1's): the per-CPU spill makes it exact,
+# the same trace as from the input sorted by time.
 python3 - "$tmp/late.txt" <<'PY'
 import sys
 with open(sys.argv[1], "w") as f:
@@ -165,9 +167,65 @@ with open(sys.argv[1], "w") as f:
         f.write("a 1 [001] %d.%06d: irq:irq_handler_entry: irq=5 name=x\n" % (2 + i // 1000000, i % 1000000))
     f.write("a 1 [000] 1.500000: power:cpu_idle: state=4294967295 cpu_id=0\n")
 PY
-"$bin" import perf-script "$tmp/late.txt" -o "$tmp/late.trace" 2>"$tmp/err"; rc=$?
-[ $rc -eq 2 ] && [ ! -e "$tmp/late.trace" ] && grep -q 'late.txt:70002: expected events in time order within 65536 events of each other' "$tmp/err" ||
-	fail "beyond the reorder window: exit $rc: $(cat "$tmp/err")"
+sort_by_time() { # a stable sort of a perf script or ftrace text by its SECONDS.FRACTION:
+	python3 -c '
+import re, sys
+lines = open(sys.argv[1]).read().splitlines(True)
+def t(l):  # header lines (no time) first
+    m = re.search(r"\] (?:[^ ]+ +)?([0-9]+\.[0-9]+):", l)
+    return float(m.group(1)) if m else -1.0
+sys.stdout.write("".join(sorted(lines, key=t)))' "$1"
+}
+sort_by_time "$tmp/late.txt" >"$tmp/late-sorted.txt"
+"$bin" import perf-script "$tmp/late.txt" -o "$tmp/late.trace" 2>"$tmp/err" || fail "beyond the reorder window: exit $?: $(cat "$tmp/err")"
+"$bin" import perf-script "$tmp/late-sorted.txt" -o "$tmp/late-sorted.trace" 2>/dev/null || fail "the sorted input"
+cmp -s "$tmp/late.trace" "$tmp/late-sorted.trace" || fail "beyond the reorder window: not the sorted input's trace"
+grep -q '^1500000000 0 idle_exit$' "$tmp/late.trace" || fail "beyond the reorder window: CPU 0's exit"
+# trace_pipe read per CPU (ftrace): four CPUs, each a stream of idle periods with IRQ, IPI
+# (ipi_send_cpumask), softirq, frequency and wake events, printed in blocks of 100000
+# lines per CPU: out of order by far more than the window, exact.
+python3 - "$tmp/pipe.txt" <<'PY'
+import sys
+cpus, n = 4, 60000
+streams = []
+for c in range(cpus):
+    ev, t = [], 1_000_000 + c * 7   # us
+    for k in range(n // 6):
+        us = lambda x: "%d.%06d" % (x // 1_000_000, x % 1_000_000)
+        p = "  <idle>-0 [%03d] d..1. " % c
+        ev.append(p + us(t) + ": cpu_idle: state=%d cpu_id=%d" % (1 + k % 3, c))
+        ev.append(p + us(t + 40) + ": irq_handler_entry: irq=%d name=dev%d" % (20 + c, c))
+        ev.append(p + us(t + 41) + ": softirq_entry: vec=%d [action=TIMER]" % (1 + k % 9))
+        ev.append(p + us(t + 42) + ": cpu_idle: state=4294967295 cpu_id=%d" % c)
+        ev.append(p + us(t + 43) + ": ipi_send_cpumask: cpumask=%d-%d callsite=x callback=y" % ((c + 1) % cpus, (c + 1) % cpus))
+        ev.append(p + us(t + 44) + ": cpu_frequency: state=%d cpu_id=%d" % (1_000_000 + 1000 * (k % 5), c))
+        t += 100 + (k * 37 + c * 11) % 300
+    streams.append(ev)
+with open(sys.argv[1], "w") as f:
+    f.write("# tracer: nop\n#\n")
+    for start in range(0, n, 100000 // 6 * 6):
+        for c in range(cpus):
+            f.write("\n".join(streams[c][start:start + 100000 // 6 * 6]) + "\n")
+PY
+sort_by_time "$tmp/pipe.txt" >"$tmp/pipe-sorted.txt"
+cmp -s "$tmp/pipe.txt" "$tmp/pipe-sorted.txt" && fail "the per-CPU input is not out of order"
+"$bin" import ftrace "$tmp/pipe.txt" -o "$tmp/pipe.trace" 2>"$tmp/err" || fail "per-CPU blocks: exit $?: $(cat "$tmp/err")"
+"$bin" import ftrace "$tmp/pipe-sorted.txt" -o "$tmp/pipe-sorted.trace" 2>/dev/null || fail "per-CPU blocks sorted"
+cmp -s "$tmp/pipe.trace" "$tmp/pipe-sorted.trace" || fail "per-CPU blocks: not the sorted input's trace"
+[ "$(grep -c ' wake irq ' "$tmp/pipe.trace")" -eq 40000 ] || fail "per-CPU blocks: the wake causes"
+# One CPU's own events out of order by more than the window: one message, exit 2, nothing
+# written (its stream cannot be put back in order in bounded memory).
+python3 - "$tmp/late1.txt" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("a 1 [000] 1.000000: power:cpu_idle: state=1 cpu_id=0\n")
+    for i in range(70000):
+        f.write("a 1 [001] %d.%06d: irq:irq_handler_entry: irq=5 name=x\n" % (2 + i // 1000000, i % 1000000))
+    f.write("a 1 [001] 1.500000: power:cpu_idle: state=1 cpu_id=1\n")
+PY
+"$bin" import perf-script "$tmp/late1.txt" -o "$tmp/late1.trace" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && [ ! -e "$tmp/late1.trace" ] && grep -q "late1.txt:70002: expected each CPU's events in time order within 65536 events of each other, got one traced on CPU 1 at 1500000000 ns, before its 2004463000 ns already written" "$tmp/err" ||
+	fail "one CPU beyond the reorder window: exit $rc: $(cat "$tmp/err")"
 
 # ---- trace-cmd's trace.dat (tests/fixtures/traces/trace-cmd-sample.dat, see the README) ---
 dat=$fx/trace-cmd-sample.dat
@@ -182,8 +240,11 @@ if "$bin" import trace-dat $dat -o "$tmp/dat.trace" -p kvm-guest-haltpoll 2>"$tm
 		fail "trace-dat: per-state counts: $(cat "$tmp/csv")"
 	"$bin" analyze "$tmp/dat.trace" | grep -q 'timer 14 (0) tick 30 (0) ipi 3 (0) irq 0 (0) unknown 0 (0) remote 0 (0) softirq 0 (0) none 36 (0)' ||
 		fail "trace-dat: wake causes"
-	sed -n 8,9p "$tmp/dat.trace" | tr '\n' ' ' | grep -q '^6489689100600 0 idle_enter 1 6489689107260 0 idle_exit $' ||
-		fail "trace-dat: first events: $(sed -n 8,9p "$tmp/dat.trace")"
+	sed -n 9,10p "$tmp/dat.trace" | tr '\n' ' ' | grep -q '^6489689100600 0 idle_enter 1 6489689107260 0 idle_exit $' ||
+		fail "trace-dat: first events: $(sed -n 9,10p "$tmp/dat.trace")"
+	# irq_handler_entry's name: the header's irq line (format 1.1)
+	head -4 "$tmp/dat.trace" | tr '\n' ' ' | grep -q '^idlekit-trace 1.1 hz 250 cpus 2 irq 36 virtio1-req.0 $' ||
+		fail "trace-dat: the IRQ name: $(head -4 "$tmp/dat.trace")"
 	"$bin" import trace-dat $sample -o "$tmp/x.trace" >/dev/null 2>"$tmp/err"; rc=$?
 	[ $rc -eq 2 ] || fail "trace-dat on a text file: exit $rc"
 	grep -q "expected a trace-cmd trace.dat file" "$tmp/err" || fail "trace-dat on a text file: $(cat "$tmp/err")"

@@ -108,6 +108,24 @@ for r in d["runs"]:
 runs = {r["governor"]: r for r in d["runs"]}
 assert runs["menu"]["entry_exit_us"] > runs["ladder"]["entry_exit_us"], (runs["menu"]["entry_exit_us"], runs["ladder"]["entry_exit_us"])
 PY
+# The package deep state (docs/replay.md "The package"): two-cpus.trace on amd-zen3-milan,
+# every entry in CC6 (core_off): CPU 0 gated 2..202 us (its wake irq comes after the exit:
+# the exit minus C6's 100 us) and 400..900 us, CPU 1 5..705.1 us (its second period is open
+# at the end): both at once 5..202 and 400..705.1 us, 502.1 us.
+"$bin" replay $fx/two-cpus.trace -g menu,teo -p amd-zen3-milan --json >"$tmp/pk.json" ||
+	fail "replay package: exit $?"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["runs"]:
+    assert r["packages"] == 1 and r["package_deep_us"] == 502.1, (r["packages"], r["package_deep_us"])
+    # pkg_idle_mw 49525 while deep, pkg_active_mw 90160 otherwise (platforms/amd-zen3-milan.ini)
+    ms = r["measured_ms"]
+    want = (502.1e-6 * 49525 + (ms / 1000 - 502.1e-6) * 90160) / 1000
+    assert abs(r["package_j"] - want) < 1e-12, (r["package_j"], want)
+    assert r["package_j"] < r["energy_parts_j"]["busy_and_package"]
+assert "pkg_exit_ns" in d["settings"]["energy_leaves_out"], d["settings"]
+' "$tmp/pk.json" || fail "replay package deep state"
 # Open loop: a pending period is one whose wake came inside the previous replayed exit, so
 # on the trace's own table (exits as recorded) nothing is pending or delayed, in either loop.
 for loop in "" --closed-loop; do
@@ -262,6 +280,60 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["events"] 
 "$bin" replay --help | grep -q 'open loop' || fail "replay --help"
 "$bin" help analyze | grep -q '^usage: idlekit analyze' || fail "help analyze"
 "$bin" --help | grep -q '  analyze TRACE' || fail "idlekit --help does not list analyze"
+
+# ---- Several traces, -j N (docs/replay.md "Several traces") ------------------------------
+# The same bytes for any N; each report is the trace's own (as replayed alone), in the order
+# given; JSON wraps them in idlekit.replays/1.
+set3="$fx/two-cpus.trace $fx/one-long-exit.trace $fx/recorded-sched.trace"
+for fmt in text json; do
+	opt=; [ $fmt = json ] && opt=--json
+	for j in 1 2 3 8; do
+		"$bin" replay $set3 -g menu,teo -p intel-skx --closed-loop -j $j $opt -o "$tmp/set-$fmt-$j" 2>"$tmp/err" ||
+			fail "replay of 3 traces -j $j $fmt: exit $?: $(cat "$tmp/err")"
+	done
+	for j in 2 3 8; do
+		cmp -s "$tmp/set-$fmt-1" "$tmp/set-$fmt-$j" || fail "replay of 3 traces: -j $j ($fmt) differs from -j 1"
+	done
+	: >"$tmp/alone-$fmt"
+	for t in $set3; do
+		"$bin" replay $t -g menu,teo -p intel-skx --closed-loop $opt >"$tmp/one-$fmt" || fail "replay $t alone"
+		if [ $fmt = text ]; then
+			[ -s "$tmp/alone-$fmt" ] && echo >>"$tmp/alone-$fmt"
+			cat "$tmp/one-$fmt" >>"$tmp/alone-$fmt"
+		fi
+	done
+	[ $fmt = text ] && { cmp -s "$tmp/set-text-1" "$tmp/alone-text" || fail "replay of 3 traces: not the three reports"; }
+done
+python3 - "$tmp/set-json-1" $set3 <<'PY' || fail "replay of 3 traces: JSON"
+import json, subprocess, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "idlekit.replays/1", d["schema"]
+assert [r["trace"]["path"] for r in d["replays"]] == sys.argv[2:], [r["trace"]["path"] for r in d["replays"]]
+for r, t in zip(d["replays"], sys.argv[2:]):
+    assert r["schema"] == "idlekit.replay/2" and [x["governor"] for x in r["runs"]] == ["menu", "teo"]
+PY
+for t in $set3; do
+	"$bin" replay $t -g menu,teo -p intel-skx --closed-loop --json >"$tmp/one.json" || fail "replay $t alone --json"
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+one = json.load(open(sys.argv[2]))
+assert one in d["replays"], sys.argv[3]
+' "$tmp/set-json-1" "$tmp/one.json" "$t" || fail "replay of 3 traces: $t not as replayed alone"
+done
+# A bad trace among them: its message, exit 2, nothing written, for any -j.
+printf 'idlekit-trace 1\nhz 250\ncpus 1\ndriver d 0\nstate C1 1 2 0x0\nevents\n5 0 idle_enter 7\n' >"$tmp/bad.trace"
+for j in 1 3; do
+	rm -f "$tmp/setbad"
+	"$bin" replay $fx/two-cpus.trace "$tmp/bad.trace" $fx/one-long-exit.trace -g menu -p intel-skx -j $j \
+		-o "$tmp/setbad" 2>"$tmp/err"; rc=$?
+	[ $rc -eq 2 ] && [ ! -e "$tmp/setbad" ] && grep -q 'bad.trace:7' "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] ||
+		fail "replay with a bad trace -j $j: exit $rc: $(cat "$tmp/err")"
+done
+"$bin" replay $set3 -g menu -p intel-skx --html "$tmp/x.html" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q -- '--html is for one TRACE, got 3' "$tmp/err" || fail "replay --html of 3 traces: exit $rc"
+"$bin" replay $fx/two-cpus.trace -g menu -p intel-skx -j 0 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q -- '-j: expected an integer 1..1024, got 0' "$tmp/err" || fail "replay -j 0: exit $rc: $(cat "$tmp/err")"
 
 if [ $failures -ne 0 ]; then
 	echo "$failures failure(s)"

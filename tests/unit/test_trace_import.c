@@ -290,6 +290,185 @@ static void test_lenient(void **state)
 	free(im.text);
 }
 
+static int import_len(const char *text, size_t n, enum ik_trace_text_format fmt,
+		      const struct ik_trace_import_opts *o, struct imported *im)
+{
+	FILE *in = fmemopen((void *)text, n, "r");
+	FILE *out = open_memstream(&im->text, &im->len);
+	assert_non_null(in);
+	assert_non_null(out);
+	im->err[0] = '\0';
+	im->rc = ik_trace_import_text(in, "in.txt", fmt, out, o, &im->st, im->err, sizeof(im->err));
+	fclose(in);
+	fclose(out);
+	return im->rc;
+}
+
+static int import_fmt(const char *text, enum ik_trace_text_format fmt,
+		      const struct ik_trace_import_opts *o, struct imported *im)
+{
+	return import_len(text, strlen(text), fmt, o, im);
+}
+
+/*
+ * An IRQ's name= is whatever runs to the next blank: bytes that are not printable ASCII
+ * become '_' in the header's 'irq N NAME' line, which reads back (a NUL made the line
+ * 'irq 24 ', which does not: found by fuzz_ftrace_text, its input in the corpus as
+ * irq-name-nul.txt).
+ */
+static void test_irq_name_bytes(void **state)
+{
+	(void)state;
+	static const char text[] = "  a-1 [001] d..1. 1.000001: cpu_idle: state=1 cpu_id=1\n"
+				   "  a-1 [001] d.h1. 1.000002: irq_handler_entry: irq=24 name=\0eth0\x01rx\n"
+				   "  a-1 [001] d.h1. 1.000003: irq_handler_entry: irq=25 name=\xc3\xa9\n";
+	struct ik_trace_import_opts o = { 0 };
+	struct imported im;
+	assert_int_equal(import_len(text, sizeof(text) - 1, IK_TEXT_FTRACE, &o, &im), IK_TRACE_OK);
+	struct ik_trace_reader *r = reopen(&im);
+	const struct ik_trace_header *h = ik_trace_header(r);
+	assert_string_equal(ik_trace_irq_name(h, 24), "_eth0_rx");
+	assert_string_equal(ik_trace_irq_name(h, 25), "__");
+	ik_trace_close(r);
+	free(im.text);
+}
+
+/*
+ * ftrace's and trace-cmd report's header: the lines before the first event that are not
+ * event lines are skipped, but an event line refused for a field (here a state deeper
+ * than the table's) is an error there too, as after the first good event: a table-driven
+ * import never accepts what the generic one refuses (fuzz_ftrace_text's finding, whose
+ * input is in its corpus as header-state-deeper.txt).
+ */
+static void test_header(void **state)
+{
+	(void)state;
+	struct ik_driver d;
+	memset(&d, 0, sizeof(d));
+	snprintf(d.name, sizeof(d.name), "two");
+	d.state_count = 2;
+	snprintf(d.states[0].name, sizeof(d.states[0].name), "POLL");
+	d.states[0].flags = 0x1;
+	snprintf(d.states[1].name, sizeof(d.states[1].name), "C1");
+	d.states[1].exit_latency = 2;
+	d.states[1].target_residency = 4;
+	char err[256];
+	assert_int_equal(ik_driver_init(&d, err, sizeof(err)), 0);
+	const char *text = "cpus=1\n"
+			   "version = 6\n"
+			   "  a-1 [000] d..1. 1.000001: cpu_idle: state=2 cpu_id=0\n"
+			   "  a-1 [000] d..1. 1.000002: cpu_idle: state=4294967295 cpu_id=0\n"
+			   "garbage after the first event\n";
+	struct imported im;
+	struct ik_trace_import_opts o = { .drv = &d };
+	/* before: the deep state's line was taken for a header line, the garbage refused only
+	   by the generic import (which accepted line 3) */
+	assert_int_equal(import_fmt(text, IK_TEXT_TRACE_CMD_REPORT, &o, &im), IK_TRACE_EINPUT);
+	assert_string_equal(im.err, "in.txt:3: expected a state 0..1 (the table's), got state=2");
+	assert_int_equal(im.len, 0);
+	free(im.text);
+	o.drv = NULL;
+	assert_int_equal(import_fmt(text, IK_TEXT_TRACE_CMD_REPORT, &o, &im), IK_TRACE_EINPUT);
+	assert_non_null(strstr(im.err, "in.txt:5: expected perf script's"));
+	free(im.text);
+	/* the same on the generic table's bound, ftrace */
+	assert_int_equal(import_fmt("# tracer: nop\n"
+				    "  a-1 [000] d..1. 1.000001: cpu_idle: state=10 cpu_id=0\n"
+				    "  a-1 [000] d..1. 1.000002: cpu_idle: state=1 cpu_id=0\n",
+				    IK_TEXT_FTRACE, &o, &im), IK_TRACE_EINPUT);
+	assert_string_equal(im.err, "in.txt:2: expected a state 0..9 (the table's), got state=10");
+	free(im.text);
+	/* lenient: the refused event line is skipped and counted, not a header line */
+	o.lenient = true;
+	o.drv = &d;
+	assert_int_equal(import_fmt(text, IK_TEXT_TRACE_CMD_REPORT, &o, &im), IK_TRACE_OK);
+	assert_int_equal(im.st.header_lines, 2);
+	assert_int_equal(im.st.skipped, 2);
+	assert_non_null(strstr(im.st.first_skip, "in.txt:3: expected a state 0..1"));
+	free(im.text);
+	/* nor is an event line refused for a field a '[LOST N EVENTS]' line when it has that
+	   text (fuzz_trace_cmd_report's input lost-in-event.txt) */
+	o.lenient = false;
+	assert_int_equal(import_fmt("cpus=1\n"
+				    "[LOST  <idle>-0 [000] 1.000001: cpu_idle: state=2 cpu_id=0\n"
+				    "garbage\n"
+				    "  a-1 [000] d..1. 1.000002: cpu_idle: state=1 cpu_id=0\n",
+				    IK_TEXT_TRACE_CMD_REPORT, &o, &im), IK_TRACE_EINPUT);
+	assert_string_equal(im.err, "in.txt:2: expected a state 0..1 (the table's), got state=2");
+	free(im.text);
+	/* a good header is still skipped */
+	o.lenient = false;
+	assert_int_equal(import_fmt("cpus=1\nversion = 6\n"
+				    "  a-1 [000] d..1. 1.000001: cpu_idle: state=1 cpu_id=0\n",
+				    IK_TEXT_TRACE_CMD_REPORT, &o, &im), IK_TRACE_OK);
+	assert_int_equal(im.st.header_lines, 2);
+	assert_int_equal(im.st.written, 1);
+	free(im.text);
+}
+
+/*
+ * trace.dat's ipi_send_cpumask (src/cli/import.c): the bitmask's CPUs in both long sizes
+ * and byte orders, then one IK_IMPORT_IPI_SEND per target, which names the sender of the
+ * IPI that wakes each target (wake ipi SRC) as the text importers' cpumask does.
+ */
+static void test_bitmask(void **state)
+{
+	(void)state;
+	int cpus[8];
+	/* 8-byte little-endian longs: 0x5 (CPUs 0, 2), then bit 1 of the second (CPU 65) */
+	static const unsigned char le8[16] = { 0x05, 0, 0, 0, 0, 0, 0, 0, 0x02, 0, 0, 0, 0, 0, 0, 0 };
+	assert_int_equal(ik_trace_bitmask_cpus(le8, sizeof(le8), 8, false, cpus, 8), 3);
+	assert_int_equal(cpus[0], 0);
+	assert_int_equal(cpus[1], 2);
+	assert_int_equal(cpus[2], 65);
+	/* the same bytes as big-endian longs: the 0x05 byte is the most significant (CPUs 56,
+	   58), the 0x02 byte of the second long (CPU 121) */
+	assert_int_equal(ik_trace_bitmask_cpus(le8, sizeof(le8), 8, true, cpus, 8), 3);
+	assert_int_equal(cpus[0], 56);
+	assert_int_equal(cpus[1], 58);
+	assert_int_equal(cpus[2], 121);
+	/* 4-byte big-endian: 0x80000001 = CPUs 0 and 31; then CPU 32 + 8 */
+	static const unsigned char be4[8] = { 0x80, 0, 0, 0x01, 0, 0, 0x01, 0 };
+	assert_int_equal(ik_trace_bitmask_cpus(be4, sizeof(be4), 4, true, cpus, 8), 3);
+	assert_int_equal(cpus[0], 0);
+	assert_int_equal(cpus[1], 31);
+	assert_int_equal(cpus[2], 40);
+	/* at most max; a partial long ignored; a bad long size */
+	assert_int_equal(ik_trace_bitmask_cpus(le8, sizeof(le8), 8, false, cpus, 2), 2);
+	assert_int_equal(ik_trace_bitmask_cpus(le8, 7, 8, false, cpus, 8), 0);
+	assert_int_equal(ik_trace_bitmask_cpus(le8, sizeof(le8), 2, false, cpus, 8), -1);
+	/* CPUs from IK_TRACE_MAX_CPUS on are not CPUs of a trace */
+	static unsigned char big[IK_TRACE_MAX_CPUS / 8 + 8];
+	memset(big, 0, sizeof(big));
+	big[IK_TRACE_MAX_CPUS / 8 - 1] = 0x80; /* CPU 8191 */
+	big[IK_TRACE_MAX_CPUS / 8] = 0x01;     /* CPU 8192 */
+	assert_int_equal(ik_trace_bitmask_cpus(big, sizeof(big), 8, false, cpus, 8), 1);
+	assert_int_equal(cpus[0], IK_TRACE_MAX_CPUS - 1);
+
+	/* CPU 0 sends to 1 and 2 (the cpumask's records), each then takes the IPI idle */
+	struct ik_trace_import_rec v[] = {
+		{ .t_ns = 100, .cpu = 1, .kind = IK_IMPORT_IDLE, .arg = 1 },
+		{ .t_ns = 110, .cpu = 2, .kind = IK_IMPORT_IDLE, .arg = 1 },
+		{ .t_ns = 200, .cpu = 0, .kind = IK_IMPORT_IPI_SEND, .arg = 1 },
+		{ .t_ns = 200, .cpu = 0, .kind = IK_IMPORT_IPI_SEND, .arg = 2 },
+		{ .t_ns = 300, .cpu = 1, .kind = IK_IMPORT_IPI, .arg = -1 },
+		{ .t_ns = 301, .cpu = 2, .kind = IK_IMPORT_IPI, .arg = -1 },
+		{ .t_ns = 400, .cpu = 1, .kind = IK_IMPORT_IDLE, .arg = -1 },
+		{ .t_ns = 401, .cpu = 2, .kind = IK_IMPORT_IDLE, .arg = -1 },
+	};
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	struct ik_trace_import_opts o = { 0 };
+	struct ik_trace_import_stats st = { 0 };
+	assert_int_equal(ik_trace_import_records(v, sizeof(v) / sizeof(v[0]), "dat", out, &o, &st,
+						 err, sizeof(err)), IK_TRACE_OK);
+	fclose(out);
+	assert_non_null(strstr(buf, "\n300 1 wake ipi 0\n301 2 wake ipi 0\n"));
+	assert_int_equal(st.ipi_senders, 2);
+	free(buf);
+}
+
 /* The records entry point (what the trace.dat reader uses): order, states, lenient. */
 static void test_records(void **state)
 {
@@ -348,7 +527,8 @@ int main(void)
 		cmocka_unit_test(test_sample),	cmocka_unit_test(test_layouts),
 		cmocka_unit_test(test_dropped), cmocka_unit_test(test_table),
 		cmocka_unit_test(test_errors),	cmocka_unit_test(test_lenient),
-		cmocka_unit_test(test_records),
+		cmocka_unit_test(test_records), cmocka_unit_test(test_header),
+		cmocka_unit_test(test_irq_name_bytes), cmocka_unit_test(test_bitmask),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

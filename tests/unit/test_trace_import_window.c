@@ -1,7 +1,8 @@
 /*
  * The text importers' reorder window (src/trace/import_window.c): records out in time
  * order, equal times in input order, stragglers put back, a record older than one already
- * let out refused, and never more than its capacity held.
+ * let out refused, and never more than its capacity held; the per-CPU spill
+ * (src/trace/import_spill.c) merging its streams by time.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,11 +75,53 @@ static void test_late(void **state)
 	ik_import_window_free(&w);
 }
 
+/*
+ * The spill: three streams (keys 0, 5 and 8191) added interleaved, each in time order but
+ * far apart, with ties across streams told apart by seq: merged, every record once, by
+ * (time, seq), over many chunks and the last one (in memory) of each; a record before its
+ * stream's latest is 'late', one before another stream's is not.
+ */
+static void test_spill(void **state)
+{
+	(void)state;
+	struct ik_import_spill sp;
+	assert_int_equal(ik_import_spill_init(&sp), 0);
+	static const int keys[] = { 0, 5, 8191 };
+	uint64_t seq = 0;
+	int64_t last;
+	for (int i = 0; i < 1000; i++)
+		for (int k = 0; k < 3; k++) {
+			/* stream k at 3000 k + 7 i: stream 0 runs 2 ms behind stream 2 */
+			struct ik_trace_import_rec r = { .t_ns = 3000 * (2 - k) + 7 * i, .seq = seq++,
+							 .cpu = keys[k], .arg = i };
+			if (i == 500 && k == 1) {
+				assert_true(ik_import_spill_late(&sp, keys[k], r.t_ns - 8, &last));
+				assert_int_equal(last, r.t_ns - 7);
+				assert_false(ik_import_spill_late(&sp, keys[k], r.t_ns - 7, &last));
+				assert_false(ik_import_spill_late(&sp, 1, 0, &last));
+			}
+			assert_int_equal(ik_import_spill_add(&sp, keys[k], &r), 0);
+		}
+	assert_non_null(sp.f); /* chunks went to the file */
+	assert_int_equal(ik_import_spill_merge(&sp), 0);
+	struct ik_trace_import_rec o, prev = { .t_ns = -1 };
+	int n = 0, rc;
+	while ((rc = ik_import_spill_next(&sp, &o)) == 1) {
+		assert_true(o.t_ns > prev.t_ns || (o.t_ns == prev.t_ns && o.seq > prev.seq));
+		prev = o;
+		n++;
+	}
+	assert_int_equal(rc, 0);
+	assert_int_equal(n, 3000);
+	ik_import_spill_free(&sp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_late),
+		cmocka_unit_test(test_spill),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,175 @@
+/*
+ * The text importers' per-CPU spill.  A text trace is the merge of per-CPU buffers, each in
+ * time order, but the merge may lag: trace_pipe read per CPU, perf's rounds, a CPU whose
+ * buffer was flushed late.  Records let out of the reorder window (import_window.c) go to
+ * the spill, one stream per CPU that traced them; each stream stays in time order however
+ * far apart the CPUs are, and at the end a k-way merge of the streams gives every record
+ * in time order (ties in the order read), as a sort of the whole input would.  Like
+ * `idlekit record`'s per-CPU spool, but in one temporary file: each stream is a chain of
+ * chunks of SPILL_CHUNK records (no descriptor per CPU), its last chunk in memory.
+ *
+ * Memory: a chunk's buffer per CPU seen (two while merging) and 8 bytes per chunk written.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/import_internal.h"
+
+#define SPILL_CHUNK 128
+
+struct spill_cpu {
+	struct ik_trace_import_rec *buf; /* the chunk being filled: n records */
+	size_t n;
+	long *chunk;                     /* file offsets of the chunks written */
+	size_t nchunks, cap;
+	int64_t last_ns;                 /* the latest record added */
+	bool any;
+	/* merging: the chunk being read (rd, rn records, at ri) */
+	struct ik_trace_import_rec *rd;
+	size_t rn, ri, next_chunk;
+	bool in_buf; /* reading buf (the last chunk) */
+};
+
+int ik_import_spill_init(struct ik_import_spill *s)
+{
+	*s = (struct ik_import_spill){ 0 };
+	s->cpu = calloc(IK_TRACE_MAX_CPUS, sizeof(*s->cpu));
+	return s->cpu ? 0 : -1;
+}
+
+void ik_import_spill_free(struct ik_import_spill *s)
+{
+	for (int c = 0; s->cpu && c < IK_TRACE_MAX_CPUS; c++) {
+		free(s->cpu[c].buf);
+		free(s->cpu[c].chunk);
+		free(s->cpu[c].rd);
+	}
+	free(s->cpu);
+	free(s->heap);
+	if (s->f)
+		fclose(s->f);
+	*s = (struct ik_import_spill){ 0 };
+}
+
+bool ik_import_spill_late(const struct ik_import_spill *s, int key, int64_t t_ns,
+			  int64_t *last_ns)
+{
+	const struct spill_cpu *c = &s->cpu[key];
+	if (!c->any || t_ns >= c->last_ns)
+		return false;
+	*last_ns = c->last_ns;
+	return true;
+}
+
+int ik_import_spill_add(struct ik_import_spill *s, int key, const struct ik_trace_import_rec *r)
+{
+	struct spill_cpu *c = &s->cpu[key];
+	if (!c->buf && !(c->buf = malloc(SPILL_CHUNK * sizeof(*c->buf))))
+		return -1;
+	if (c->n == SPILL_CHUNK) {
+		if (!s->f && !(s->f = tmpfile()))
+			return -1;
+		if (c->nchunks == c->cap) {
+			size_t cap = c->cap ? 2 * c->cap : 16;
+			long *nv = realloc(c->chunk, cap * sizeof(*nv));
+			if (!nv)
+				return -1;
+			c->chunk = nv;
+			c->cap = cap;
+		}
+		/* the file is only appended to until the merge: s->end is where this goes */
+		if (fwrite(c->buf, sizeof(*c->buf), SPILL_CHUNK, s->f) != SPILL_CHUNK)
+			return -1;
+		c->chunk[c->nchunks++] = s->end;
+		s->end += (long)(SPILL_CHUNK * sizeof(*c->buf));
+		c->n = 0;
+	}
+	c->buf[c->n++] = *r;
+	c->last_ns = r->t_ns;
+	c->any = true;
+	s->records++;
+	return 0;
+}
+
+static bool before(const struct ik_import_spill *s, int a, int b)
+{
+	const struct ik_trace_import_rec *x = &s->cpu[a].rd[s->cpu[a].ri];
+	const struct ik_trace_import_rec *y = &s->cpu[b].rd[s->cpu[b].ri];
+	return x->t_ns != y->t_ns ? x->t_ns < y->t_ns : x->seq < y->seq;
+}
+
+static void sift_down(struct ik_import_spill *s, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+		if (l < s->nheap && before(s, s->heap[l], s->heap[m]))
+			m = l;
+		if (r < s->nheap && before(s, s->heap[r], s->heap[m]))
+			m = r;
+		if (m == i)
+			return;
+		int t = s->heap[i];
+		s->heap[i] = s->heap[m];
+		s->heap[m] = t;
+		i = m;
+	}
+}
+
+/* The next chunk of CPU c into rd: false when its stream is done (or a read failed). */
+static bool load(struct ik_import_spill *s, struct spill_cpu *c)
+{
+	if (c->in_buf)
+		return false;
+	c->ri = 0;
+	if (c->next_chunk == c->nchunks) { /* the last one, in memory */
+		c->in_buf = true;
+		memcpy(c->rd, c->buf, c->n * sizeof(*c->buf));
+		c->rn = c->n;
+		return c->rn > 0;
+	}
+	if (fseek(s->f, c->chunk[c->next_chunk++], SEEK_SET) ||
+	    fread(c->rd, sizeof(*c->rd), SPILL_CHUNK, s->f) != SPILL_CHUNK) {
+		s->read_failed = true;
+		return false;
+	}
+	c->rn = SPILL_CHUNK;
+	return true;
+}
+
+int ik_import_spill_merge(struct ik_import_spill *s)
+{
+	s->heap = malloc(IK_TRACE_MAX_CPUS * sizeof(*s->heap));
+	if (!s->heap)
+		return -1;
+	if (s->f && fflush(s->f))
+		return -1;
+	for (int k = 0; k < IK_TRACE_MAX_CPUS; k++) {
+		struct spill_cpu *c = &s->cpu[k];
+		if (!c->any)
+			continue;
+		if (!(c->rd = malloc(SPILL_CHUNK * sizeof(*c->rd))))
+			return -1;
+		if (load(s, c))
+			s->heap[s->nheap++] = k;
+		else if (s->read_failed)
+			return -1;
+	}
+	for (int i = s->nheap / 2 - 1; i >= 0; i--)
+		sift_down(s, i);
+	return 0;
+}
+
+int ik_import_spill_next(struct ik_import_spill *s, struct ik_trace_import_rec *out)
+{
+	if (s->nheap == 0)
+		return 0;
+	struct spill_cpu *c = &s->cpu[s->heap[0]];
+	*out = c->rd[c->ri++];
+	if (c->ri == c->rn && !load(s, c)) {
+		if (s->read_failed)
+			return -1;
+		s->heap[0] = s->heap[--s->nheap];
+	}
+	sift_down(s, 0);
+	return 1;
+}

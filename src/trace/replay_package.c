@@ -1,0 +1,166 @@
+/*
+ * Replay's package deep state: the simulator's model (src/sim/hw_effects.c) on the replayed
+ * time lines.  A CPU holds its package awake except from the start of an entry into a
+ * state that power-gates the core (the platform's core_off) to the wake that ends it; a
+ * package is in its deep state while every traced CPU in it is (a platform CPU the trace
+ * does not have is taken as offline, in its deepest state), and draws pkg_idle_mw then,
+ * pkg_active_mw otherwise.
+ *
+ * The replay computes each CPU's time line period by period in the trace's order, so the
+ * CPUs of a package are known up to different times: each CPU's core-off intervals wait in
+ * a queue until every CPU of its package is known past them, and the package's time is
+ * swept up to the earliest of those times (exact; the memory is the intervals of a
+ * package's CPUs within its CPUs' longest recorded idle period).
+ *
+ * CPUs sit on packages as the platform numbers them (src/hw/topology.c); a trace with more
+ * CPUs than the platform is laid out as on that platform with as many packages as needed.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/replay_internal.h"
+
+static bool core_off(const struct ik_trace_cost_model *m, int state)
+{
+	if (!m || !m->plat || state < 0 || state >= IK_STATE_MAX)
+		return false;
+	int i = m->hw_state[state];
+	return i >= 0 && i < m->plat->state_count && m->plat->effects.state_core_off[i];
+}
+
+int ik_replay_pkg_init(struct ik_replay_pkg *p, const struct ik_trace_cost_model *m,
+		       const struct ik_driver *drv, int cpus, int64_t start_ns)
+{
+	memset(p, 0, sizeof(*p));
+	if (!m || !m->plat || cpus < 1)
+		return 0;
+	struct ik_platform lay = *m->plat;
+	int per = lay.cores_per_package * lay.threads_per_core;
+	if (per < 1)
+		return 0;
+	if (cpus > ik_platform_cpus(&lay))
+		lay.packages = (cpus + per - 1) / per;
+	p->pkg_of = malloc((size_t)cpus * sizeof(*p->pkg_of));
+	int *slot = calloc((size_t)lay.packages, sizeof(*slot)); /* platform package -> ours + 1 */
+	if (!p->pkg_of || !slot) {
+		free(slot);
+		return -1;
+	}
+	for (int c = 0; c < cpus; c++) {
+		struct ik_cpu_topo t;
+		ik_platform_topology(&lay, c, &t);
+		if (!slot[t.package])
+			slot[t.package] = ++p->npkg;
+		p->pkg_of[c] = slot[t.package] - 1;
+	}
+	free(slot);
+	p->cpus = cpus;
+	for (int s = 0; s < drv->state_count; s++)
+		if (core_off(m, s))
+			p->tracked = true;
+	if (!p->tracked)
+		return 0; /* no state gates a core: the package is never deep */
+	p->q = calloc((size_t)cpus, sizeof(*p->q));
+	p->swept_ns = malloc((size_t)p->npkg * sizeof(*p->swept_ns));
+	p->first = malloc((size_t)p->npkg * sizeof(*p->first));
+	p->next = malloc((size_t)cpus * sizeof(*p->next));
+	if (!p->q || !p->swept_ns || !p->first || !p->next)
+		return -1;
+	for (int k = 0; k < p->npkg; k++) {
+		p->swept_ns[k] = start_ns;
+		p->first[k] = -1;
+	}
+	for (int c = cpus - 1; c >= 0; c--) { /* each package's CPUs in increasing order */
+		p->next[c] = p->first[p->pkg_of[c]];
+		p->first[p->pkg_of[c]] = c;
+	}
+	p->model = m;
+	return 0;
+}
+
+void ik_replay_pkg_free(struct ik_replay_pkg *p)
+{
+	for (int c = 0; p->q && c < p->cpus; c++)
+		free(p->q[c].v);
+	free(p->q);
+	free(p->pkg_of);
+	free(p->swept_ns);
+	free(p->first);
+	free(p->next);
+	memset(p, 0, sizeof(*p));
+}
+
+static struct ik_replay_span *at(const struct ik_replay_queue *q, size_t i)
+{
+	return &q->v[(q->head + i) & (q->cap - 1)];
+}
+
+void ik_replay_pkg_idle(struct ik_replay_pkg *p, int cpu, int state, int64_t from, int64_t to)
+{
+	if (!p->tracked || to <= from || !core_off(p->model, state))
+		return;
+	struct ik_replay_queue *q = &p->q[cpu];
+	if (q->n && at(q, q->n - 1)->to >= from) { /* touching the last one: one span */
+		if (to > at(q, q->n - 1)->to)
+			at(q, q->n - 1)->to = to;
+		return;
+	}
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? 2 * q->cap : 16; /* a power of two: positions by mask */
+		struct ik_replay_span *v = malloc(cap * sizeof(*v));
+		if (!v) {
+			p->oom = true;
+			return;
+		}
+		for (size_t i = 0; i < q->n; i++)
+			v[i] = *at(q, i);
+		free(q->v);
+		q->v = v;
+		q->cap = cap;
+		q->head = 0;
+	}
+	*at(q, q->n) = (struct ik_replay_span){ from, to };
+	q->n++;
+}
+
+void ik_replay_pkg_sweep(struct ik_replay_pkg *p, int pkg, int64_t until_ns)
+{
+	int64_t t = p->swept_ns[pkg];
+	while (t < until_ns) {
+		bool all = true, unknown = false;
+		int64_t deep_to = until_ns, next = t;
+		for (int c = p->first[pkg]; c >= 0; c = p->next[c]) {
+			struct ik_replay_queue *q = &p->q[c];
+			while (q->n && at(q, 0)->to <= t) {
+				q->head = (q->head + 1) & (q->cap - 1);
+				q->n--;
+			}
+			if (!q->n) { /* awake from t to at least until_ns */
+				all = false;
+				unknown = true;
+				break;
+			}
+			const struct ik_replay_span *s = at(q, 0);
+			if (s->from > t) {
+				all = false;
+				if (s->from > next)
+					next = s->from;
+			} else if (s->to < deep_to) {
+				deep_to = s->to;
+			}
+		}
+		if (all) {
+			p->deep_ns += deep_to - t;
+			t = deep_to;
+		} else {
+			t = unknown || next > until_ns ? until_ns : next;
+		}
+	}
+	p->swept_ns[pkg] = t;
+}
+
+void ik_replay_pkg_close(struct ik_replay_pkg *p, int64_t end_ns)
+{
+	for (int k = 0; p->tracked && k < p->npkg; k++)
+		ik_replay_pkg_sweep(p, k, end_ns);
+}

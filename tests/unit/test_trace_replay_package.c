@@ -1,0 +1,199 @@
+/*
+ * Replay's package deep state (src/trace/replay_package.c) on hand-checked traces: a
+ * platform whose one state C6 power-gates the core, costs nothing to enter or leave (so
+ * the replayed time lines are the recorded ones), draws 100 mW per CPU; a busy CPU
+ * 1000 mW, the package 5000 mW, 1000 mW while deep.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idlekit/hw.h"
+#include "idlekit/trace.h"
+
+/*
+ * Two CPUs:
+ *   CPU 0 idle 0..1000 us
+ *   CPU 1 idle 200..600 us and 700..1500 us
+ * On one package it is deep while both are: 200..600 and 700..1000, 700 us of the 1500 us
+ * traced.  Energy (mW x ns x 1e-12 = J): the states 2200 us x 100 mW = 0.22 mJ; busy
+ * (2 x 1500 - 2200) us x 1000 mW = 0.8 mJ; the package 700 us x 1000 mW + 800 us x 5000
+ * mW = 4.7 mJ; 5.72 mJ in all.
+ */
+static const char two[] =
+	"idlekit-trace 1\nhz 250\ncpus 2\ndriver rec 0-1\nstate C6 0 0 0x0\nevents\n"
+	"0 0 idle_enter 0\n"
+	"200000 1 idle_enter 0\n"
+	"600000 1 wake irq 9\n600000 1 idle_exit\n"
+	"700000 1 idle_enter 0\n"
+	"1000000 0 wake irq 9\n1000000 0 idle_exit\n"
+	"1500000 1 wake irq 9\n1500000 1 idle_exit\n";
+
+static void c6_only(struct ik_driver *drv)
+{
+	char err[128];
+	memset(drv, 0, sizeof(*drv));
+	snprintf(drv->name, sizeof(drv->name), "c6");
+	drv->state_count = 1;
+	snprintf(drv->states[0].name, IK_NAME_LEN, "C6");
+	drv->states[0].exit_latency = 1;
+	drv->states[0].target_residency = 1;
+	assert_int_equal(ik_driver_init(drv, err, sizeof(err)), 0);
+}
+
+/* packages x cores x threads; C6 gates its core or not.  Every cost a constant 0. */
+static void platform(struct ik_platform *p, int packages, int cores, int threads, bool gates)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "test");
+	p->packages = packages;
+	p->cores_per_package = cores;
+	p->threads_per_core = threads;
+	p->active_power_mw = 1000;
+	p->state_count = 1;
+	snprintf(p->states[0].name, IK_NAME_LEN, "C6");
+	p->states[0].power_mw = 100;
+	p->effects.state_core_off[0] = gates;
+	p->effects.pkg_active_mw = 5000;
+	p->effects.pkg_idle_mw = 1000;
+}
+
+static void replay(const char *text, size_t len, const struct ik_platform *plat, bool closed,
+		   struct ik_trace_replay *rp)
+{
+	struct ik_driver drv;
+	c6_only(&drv);
+	struct ik_trace_cost_model cost = { .plat = plat }; /* table state 0 -> platform's 0 */
+	struct ik_trace_reader *r;
+	char err[256];
+	assert_int_equal(ik_trace_open_mem(text, len, "pkg", false, &r, err, sizeof(err)), 0);
+	struct ik_trace_replay_opts o = { .drv = &drv, .gov = ik_governor_find("menu"),
+					  .closed_loop = closed, .cost = &cost };
+	if (ik_trace_replay_run(r, &o, rp, err, sizeof(err)))
+		fail_msg("%s", err);
+	ik_trace_close(r);
+}
+
+static void near(double got, double want)
+{
+	if (fabs(got - want) > 1e-12)
+		fail_msg("got %.15g, expected %.15g", got, want);
+}
+
+static void test_one_package(void **state)
+{
+	(void)state;
+	struct ik_platform p;
+	struct ik_trace_replay rp;
+	for (int closed = 0; closed < 2; closed++) {
+		platform(&p, 1, 2, 1, true);
+		replay(two, strlen(two), &p, closed, &rp);
+		assert_int_equal(rp.run.measured_ns, 1500000);
+		assert_int_equal(rp.packages, 1);
+		assert_int_equal(rp.run.package_deep_ns, 700000);
+		near(rp.state_j, 2.2e-4);
+		near(rp.package_j, 4.7e-3);
+		near(rp.run.energy_j, 5.72e-3);
+		ik_trace_replay_free(&rp);
+	}
+	/* SMT siblings of one core: the same */
+	platform(&p, 1, 1, 2, true);
+	replay(two, strlen(two), &p, false, &rp);
+	assert_int_equal(rp.run.package_deep_ns, 700000);
+	ik_trace_replay_free(&rp);
+}
+
+static void test_layouts(void **state)
+{
+	(void)state;
+	struct ik_platform p;
+	struct ik_trace_replay rp;
+	/* one CPU per package: each deep while its CPU idles, 1000 + 1200 us; the packages
+	   2200 us x 1000 mW + (2 x 1500 - 2200) us x 5000 mW = 6.2 mJ */
+	platform(&p, 2, 1, 1, true);
+	replay(two, strlen(two), &p, false, &rp);
+	assert_int_equal(rp.packages, 2);
+	assert_int_equal(rp.run.package_deep_ns, 2200000);
+	near(rp.package_j, 6.2e-3);
+	ik_trace_replay_free(&rp);
+	/* a state that does not gate the core: never deep, 1500 us x 5000 mW */
+	platform(&p, 1, 2, 1, false);
+	replay(two, strlen(two), &p, false, &rp);
+	assert_int_equal(rp.run.package_deep_ns, 0);
+	near(rp.package_j, 7.5e-3);
+	ik_trace_replay_free(&rp);
+	/* a platform CPU the trace does not have (4 CPUs, 2 traced) keeps nothing awake */
+	platform(&p, 1, 4, 1, true);
+	replay(two, strlen(two), &p, false, &rp);
+	assert_int_equal(rp.packages, 1);
+	assert_int_equal(rp.run.package_deep_ns, 700000);
+	ik_trace_replay_free(&rp);
+	/* more traced CPUs than the platform's 1 x 1 x 1: laid out on as many packages */
+	platform(&p, 1, 1, 1, true);
+	replay(two, strlen(two), &p, false, &rp);
+	assert_int_equal(rp.packages, 2);
+	assert_int_equal(rp.run.package_deep_ns, 2200000);
+	ik_trace_replay_free(&rp);
+	/* 2 x 2 x 1: CPUs 0 and 1 both on package 0, package 1 has no traced CPU */
+	platform(&p, 2, 2, 1, true);
+	replay(two, strlen(two), &p, false, &rp);
+	assert_int_equal(rp.packages, 1);
+	assert_int_equal(rp.run.package_deep_ns, 700000);
+	ik_trace_replay_free(&rp);
+}
+
+/*
+ * The CPUs known to different times: CPU 0 idle 0..50 ms and 50.1..100 ms (its periods end
+ * late in the trace), CPU 1 idle k..k + 0.5 ms for k = 0..99 ms, its spans waiting for
+ * CPU 0's.  Deep: 99 x 0.5 ms + 50.1..50.5 ms = 49.9 ms.  With the tick kept the CPU 0
+ * periods are several entries each (no cost between them: one span).
+ */
+static void test_known_late(void **state)
+{
+	(void)state;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	fputs("idlekit-trace 1\nhz 250\ncpus 2\ndriver rec 0-1\nstate C6 0 0 0x0\nevents\n"
+	      "0 0 idle_enter 0\n", f);
+	for (int k = 0; k < 100; k++) {
+		int64_t t = (int64_t)k * 1000000;
+		if (k == 50)
+			fputs("50000000 0 wake irq 9\n50000000 0 idle_exit\n", f);
+		fprintf(f, "%" PRId64 " 1 idle_enter 0\n", t);
+		if (k == 50)
+			fputs("50100000 0 idle_enter 0\n", f);
+		fprintf(f, "%" PRId64 " 1 wake irq 9\n%" PRId64 " 1 idle_exit\n", t + 500000, t + 500000);
+	}
+	fputs("100000000 0 wake irq 9\n100000000 0 idle_exit\n", f);
+	fclose(f);
+	struct ik_platform p;
+	platform(&p, 1, 2, 1, true);
+	for (int closed = 0; closed < 2; closed++) {
+		struct ik_trace_replay rp;
+		replay(text, len, &p, closed, &rp);
+		assert_int_equal(rp.run.measured_ns, 100000000);
+		assert_int_equal(rp.run.package_deep_ns, 49900000);
+		ik_trace_replay_free(&rp);
+	}
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_package),
+		cmocka_unit_test(test_layouts),
+		cmocka_unit_test(test_known_late),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
