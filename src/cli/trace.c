@@ -97,7 +97,8 @@ static const char replay_usage[] =
 	"                       'trace': the trace's own table (its first driver's; no power\n"
 	"                       figures, so no energy; exits cost the advertised latency)\n"
 	"  --closed-loop        the exit cost shifts what follows (default: open loop)\n"
-	"  -j, --jobs N         replay N traces at a time (default 1); the output is the same\n"
+	"  -j, --jobs N         replay N traces at a time (default: the CPUs this process may\n"
+	"                       use); the output is the same\n"
 	"                       bytes for any N: the reports in the traces' order, text one\n"
 	"                       after the other, JSON {\"schema\": \"idlekit.replays/1\",\n"
 	"                       \"replays\": [...]} with one idlekit.replay/2 object per trace\n"
@@ -832,7 +833,7 @@ int cmd_replay(int argc, char **argv)
 	uint64_t hz = 0, seed = 1;
 	struct ik_haltpoll_params hp;
 	bool hp_given = false;
-	int c, jobs = 1;
+	int c, jobs = 0; /* 0: the CPUs this process may use */
 
 	/* --kernel: the release every governor instance and device runs as */
 	struct ik_kernel kernel;
@@ -980,6 +981,8 @@ int cmd_replay(int argc, char **argv)
 				.release_name = release_name, .win_start = win_start, .win_len = win_len,
 				.jobs = jv, .njobs = ntraces, .fail = ntraces };
 	pthread_mutex_init(&x.mu, NULL);
+	if (jobs == 0)
+		jobs = cli_default_jobs();
 	int threads = jobs < ntraces ? jobs : ntraces, started = 0;
 	pthread_t *tid = calloc((size_t)threads, sizeof(*tid));
 	for (int i = 1; tid && i < threads; i++) {
