@@ -108,6 +108,9 @@ static const char replay_usage[] =
 	"  --kernel X.Y         every governor and the core as kernel release X.Y behaves\n"
 	"                       (default 6.19; idlekit kernel list); each run's label then\n"
 	"                       says 'as X.Y', e.g. -g menu --kernel 5.10\n"
+	"  --switch NAME=on|off flip one behaviour switch on top of the release (repeatable;\n"
+	"                       the label says it: 'as 6.12 +menu_no_iowait'), e.g.\n"
+	"                       --kernel 6.12 --switch menu_no_iowait=on\n"
 	"  --haltpoll-poll-ns N the haltpoll governor's guest_halt_poll_ns (default: the trace\n"
 	"                       header's 'governor haltpoll' parameters, which idlekit record\n"
 	"                       takes from /sys/module/haltpoll/parameters/; else 200000)\n"
@@ -627,6 +630,7 @@ struct replay_ctx {
 	const struct ik_haltpoll_params *hp;
 	const struct ik_kernel *kernel;
 	const char *release_name;
+	const char *kernel_label; /* the release and its flipped switches */
 	int64_t win_start, win_len;
 	/* the jobs, taken in order by the threads */
 	pthread_mutex_t mu;
@@ -684,9 +688,10 @@ static int replay_trace(const struct replay_ctx *x, struct replay_job *j, FILE *
 		govs[g] = ik_governor_inst_ops(ginst[g]);
 		char *label = gov_labels + (size_t)g * GOV_LABEL_LEN;
 		ik_governor_identity_label(ik_governor_inst_identity(ginst[g]), label, GOV_LABEL_LEN);
-		if (x->kernel->release != IK_KERNEL_DEFAULT_RELEASE) {
+		if (x->kernel->release != IK_KERNEL_DEFAULT_RELEASE || x->kernel->forced_on ||
+		    x->kernel->forced_off) {
 			size_t l = strlen(label);
-			snprintf(label + l, GOV_LABEL_LEN - l, " as %s", x->release_name);
+			snprintf(label + l, GOV_LABEL_LEN - l, " as %s", x->kernel_label);
 		}
 	}
 	struct ik_trace_cost_model cost = { .plat = x->from_trace ? NULL : &sc->platform };
@@ -807,10 +812,11 @@ static int write_reports(FILE *f, const struct replay_job *jobs, int n, bool jso
 int cmd_replay(int argc, char **argv)
 {
 	enum { OPT_HZ = 256, OPT_JSON, OPT_LENIENT, OPT_COMPARE, OPT_HP_POLL, OPT_HTML, OPT_WINDOW,
-	       OPT_CLOSED, OPT_SEED, OPT_KERNEL };
+	       OPT_CLOSED, OPT_SEED, OPT_KERNEL, OPT_SWITCH };
 	static const struct option opts[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "kernel", required_argument, NULL, OPT_KERNEL },
+		{ "switch", required_argument, NULL, OPT_SWITCH },
 		{ "html", required_argument, NULL, OPT_HTML },
 		{ "timeline-window", required_argument, NULL, OPT_WINDOW },
 		{ "governor", required_argument, NULL, 'g' },
@@ -861,6 +867,12 @@ int cmd_replay(int argc, char **argv)
 			ik_kernel_set_release(&kernel, release);
 			break;
 		}
+		case OPT_SWITCH:
+			if (cli_kernel_switch(&kernel, optarg, kerr, sizeof(kerr))) {
+				fprintf(stderr, "idlekit replay: --switch: %s\n", kerr);
+				return EXIT_USAGE;
+			}
+			break;
 		case OPT_HZ:
 			if (cli_parse_range("replay", "--hz", optarg, 1, 100000, &hz))
 				return EXIT_USAGE;
@@ -929,8 +941,9 @@ int cmd_replay(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	char release_name[16];
+	char release_name[16], kernel_label[512];
 	ik_kernel_release_name(kernel.release, release_name, sizeof(release_name));
+	ik_kernel_describe(&kernel, kernel_label, sizeof(kernel_label));
 	char err[IK_ERR_LEN];
 	int rc = EXIT_USAGE;
 	struct ik_scenario *sc = calloc(1, sizeof(*sc));
@@ -978,7 +991,8 @@ int cmd_replay(int argc, char **argv)
 				.from_trace = from_trace, .json = json, .compare = compare,
 				.closed = closed, .hp_given = hp_given, .html = htmlpath != NULL,
 				.hz = hz, .seed = seed, .hp = &hp, .kernel = &kernel,
-				.release_name = release_name, .win_start = win_start, .win_len = win_len,
+				.release_name = release_name, .kernel_label = kernel_label,
+				.win_start = win_start, .win_len = win_len,
 				.jobs = jv, .njobs = ntraces, .fail = ntraces };
 	pthread_mutex_init(&x.mu, NULL);
 	if (jobs == 0)

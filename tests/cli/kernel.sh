@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Kernel releases: `idlekit kernel list|show`, kernel.version and kernel.switch.NAME in
-# scenarios, --kernel/--switch on govreplay, the messages for an unknown release or switch
+# scenarios, --kernel/--switch on govreplay and replay, the messages for an unknown release or switch
 # (exit status 2, the known ones listed), and that every switch pair of the govreplay corpus
 # (tests/govreplay/*-sw-*) really differs in its decisions.
 #
@@ -66,6 +66,18 @@ grep -q 'known releases' "$tmp/err" || fail "sim kernel.version=5.5: $(cat "$tmp
 expect_usage "sim kernel.switch" "$bin" sim --set kernel.switch.nope=on --set scenario.duration_ms=1 --set scenario.warmup_ms=0
 grep -q 'known switches' "$tmp/err" || fail "sim kernel.switch.nope: $(cat "$tmp/err")"
 expect_usage "sim teo at 6.15" "$bin" sim --set kernel.version=6.15 --set cpuidle.governor=teo --set scenario.duration_ms=1 --set scenario.warmup_ms=0
+
+expect_usage "replay --switch" "$bin" replay tests/fixtures/traces/two-cpus.trace -g menu -p intel-skx --switch menu_bogus=on
+grep -q 'known switches' "$tmp/err" || fail "replay --switch menu_bogus: $(cat "$tmp/err")"
+
+# ---- replay --switch: the run says it and the decisions follow the switch ----------------
+"$bin" replay tests/fixtures/traces/two-cpus.trace -g menu -p intel-skx --json >"$tmp/rp0.json" || fail "replay: exit $?"
+"$bin" replay tests/fixtures/traces/two-cpus.trace -g menu -p intel-skx \
+	--switch menu_skip_timer_query=off --json >"$tmp/rp1.json" || fail "replay --switch: exit $?"
+grep -q '"governor": "menu as 6.19 -menu_skip_timer_query"' "$tmp/rp1.json" ||
+	fail "replay --switch: label: $(grep -m1 governor "$tmp/rp1.json")"
+cmp -s <(grep -v '"governor"' "$tmp/rp0.json") <(grep -v '"governor"' "$tmp/rp1.json") &&
+	fail "replay --switch menu_skip_timer_query=off changed nothing on two-cpus.trace"
 
 # ---- The release is recorded in the output ------------------------------------------------
 "$bin" sim --set kernel.version=6.12 --set kernel.switch.menu_no_iowait=on \
