@@ -6,13 +6,16 @@
  *   - lenient reading never fails on an event line (only on the header or a line of
  *     64 KiB or more);
  *   - an accepted trace written back by the writer reads back to the same events;
- *   - replay (menu) accepts whatever analyze accepted, and its counts add up.
+ *   - replay (menu) accepts whatever analyze accepted, and its counts add up; with energy
+ *     on a platform with package deep states its energies are not negative and the deep
+ *     time fits in the trace.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "idlekit/scenario.h"
 #include "idlekit/trace.h"
 
 static int analyze_mem(const uint8_t *data, size_t size, bool lenient, bool file,
@@ -109,6 +112,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ik_trace_replay_free(&rp);
 	}
 	ik_trace_close(r2);
+
+	/* Again with energy on a platform that has package deep states (Milan: CC6 gates the
+	   core, pkg_idle_mw while every core of a package is in it): the package sweep too. */
+	static struct ik_platform plat;
+	static int plat_ok = -1;
+	if (plat_ok < 0) {
+		char perr[256];
+		plat_ok = ik_platform_load("amd-zen3-milan", &plat, perr, sizeof(perr)) == 0;
+	}
+	if (plat_ok && drv.state_count > 0 &&
+	    ik_trace_open_mem(buf, len, "fuzz2", false, &r2, e2, sizeof(e2)) == 0) {
+		struct ik_trace_cost_model cost = { .plat = &plat };
+		for (int i = 0; i < drv.state_count; i++)
+			cost.hw_state[i] = i < plat.state_count ? i : plat.state_count - 1;
+		o.cost = &cost;
+		if (ik_trace_replay_run(r2, &o, &rp, e2, sizeof(e2)) == IK_TRACE_OK) {
+			const struct ik_run_result *run = &rp.run;
+			if (!(rp.package_j >= 0) || !(run->energy_j >= 0) || run->package_deep_ns < 0 ||
+			    (rp.packages > 0 && run->package_deep_ns >
+			     (int64_t)rp.packages * run->measured_ns))
+				abort();
+			ik_trace_replay_free(&rp);
+		}
+		ik_trace_close(r2);
+	}
 	free(buf);
 	return 0;
 }
