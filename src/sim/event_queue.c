@@ -14,17 +14,14 @@ int ik_eq_init(struct ik_event_queue *q, int capacity)
 	q->vacant_root = false;
 	size_t n = capacity > 0 ? (size_t)capacity : 1;
 	q->heap = calloc(n, sizeof(*q->heap));
-	q->when = calloc(n, sizeof(*q->when));
-	q->pos = malloc(n * sizeof(*q->pos));
-	q->next = malloc(n * sizeof(*q->next));
-	q->prev = malloc(n * sizeof(*q->prev));
+	q->t = calloc(n, sizeof(*q->t));
 	q->head = malloc(IK_EQ_SLOTS * sizeof(*q->head));
-	if (!q->heap || !q->when || !q->pos || !q->next || !q->prev || !q->head) {
+	if (!q->heap || !q->t || !q->head) {
 		ik_eq_free(q);
 		return -1;
 	}
 	for (int i = 0; i < capacity; i++)
-		q->pos[i] = -1;
+		q->t[i].pos = -1;
 	for (int i = 0; i < IK_EQ_SLOTS; i++)
 		q->head[i] = -1;
 	return 0;
@@ -33,14 +30,11 @@ int ik_eq_init(struct ik_event_queue *q, int capacity)
 void ik_eq_free(struct ik_event_queue *q)
 {
 	free(q->heap);
-	free(q->when);
-	free(q->pos);
-	free(q->next);
-	free(q->prev);
+	free(q->t);
 	free(q->head);
 	q->heap = NULL;
-	q->when = NULL;
-	q->pos = q->next = q->prev = q->head = NULL;
+	q->t = NULL;
+	q->head = NULL;
 	q->size = q->capacity = q->hsize = 0;
 	q->vacant_root = false;
 }
@@ -76,27 +70,27 @@ EQ_INLINE void wheel_link(struct ik_event_queue *q, int id, int64_t t)
 	int slot = slot_of(t);
 	int p = -1, c = q->head[slot];
 
-	q->pos[id] = IK_EQ_IN_WHEEL;
-	q->when[id] = t;
+	q->t[id].pos = IK_EQ_IN_WHEEL;
+	q->t[id].when = t;
 	if (c < 0) { /* the common case: an empty slot */
 		q->head[slot] = id;
-		q->prev[id] = q->next[id] = -1;
+		q->t[id].prev = q->t[id].next = -1;
 		q->bits[slot >> 6] |= 1ULL << (slot & 63);
 		q->summary |= 1ULL << (slot >> 6);
 		return;
 	}
-	while (c >= 0 && before_t(q->when[c], c, t, id)) {
+	while (c >= 0 && before_t(q->t[c].when, c, t, id)) {
 		p = c;
-		c = q->next[c];
+		c = q->t[c].next;
 	}
-	q->prev[id] = p;
-	q->next[id] = c;
+	q->t[id].prev = p;
+	q->t[id].next = c;
 	if (p < 0)
 		q->head[slot] = id;
 	else
-		q->next[p] = id;
+		q->t[p].next = id;
 	if (c >= 0)
-		q->prev[c] = id;
+		q->t[c].prev = id;
 }
 
 /* Clear the bit of a slot that became empty. */
@@ -110,15 +104,15 @@ EQ_INLINE void wheel_slot_emptied(struct ik_event_queue *q, int slot)
 
 EQ_INLINE void wheel_unlink(struct ik_event_queue *q, int id)
 {
-	int p = q->prev[id], n = q->next[id];
+	int p = q->t[id].prev, n = q->t[id].next;
 
 	if (n >= 0)
-		q->prev[n] = p;
+		q->t[n].prev = p;
 	if (p >= 0) {
-		q->next[p] = n;
+		q->t[p].next = n;
 		return;
 	}
-	int slot = slot_of(q->when[id]);
+	int slot = slot_of(q->t[id].when);
 	q->head[slot] = n;
 	if (n < 0)
 		wheel_slot_emptied(q, slot);
@@ -144,7 +138,7 @@ EQ_INLINE int wheel_first_slot(const struct ik_event_queue *q)
 static inline void place(struct ik_event_queue *q, int i, struct ik_eq_entry e)
 {
 	q->heap[i] = e;
-	q->pos[e.id] = i;
+	q->t[e.id].pos = i;
 }
 
 static void sift_up(struct ik_event_queue *q, int i)
@@ -204,7 +198,7 @@ static void fill_vacant_root(struct ik_event_queue *q)
 
 static __attribute__((noinline)) void heap_insert(struct ik_event_queue *q, int id, int64_t t)
 {
-	q->when[id] = t;
+	q->t[id].when = t;
 	if (q->vacant_root) {
 		q->vacant_root = false;
 		q->hsize++;
@@ -222,10 +216,10 @@ static __attribute__((noinline)) void heap_move(struct ik_event_queue *q, int id
 {
 	if (q->vacant_root)
 		fill_vacant_root(q);
-	int i = q->pos[id];
+	int i = q->t[id].pos;
 	int64_t old = q->heap[i].expires;
 	q->heap[i].expires = t;
-	q->when[id] = t;
+	q->t[id].when = t;
 	if (t < old)
 		sift_up(q, i);
 	else if (t > old)
@@ -236,9 +230,9 @@ static __attribute__((noinline)) void heap_remove(struct ik_event_queue *q, int 
 {
 	if (q->vacant_root)
 		fill_vacant_root(q);
-	int i = q->pos[id];
+	int i = q->t[id].pos;
 
-	q->pos[id] = -1;
+	q->t[id].pos = -1;
 	struct ik_eq_entry last = q->heap[--q->hsize];
 	if (i == q->hsize)
 		return;
@@ -262,7 +256,7 @@ static __attribute__((noinline)) int heap_first(struct ik_event_queue *q)
 /* ik_eq_arm() of a timer that is armed already, or of one going into the heap. */
 static __attribute__((noinline)) void arm_slow(struct ik_event_queue *q, int id, int64_t t)
 {
-	int p = q->pos[id];
+	int p = q->t[id].pos;
 
 	if (in_wheel_span(q, t)) {
 		if (p == IK_EQ_IN_WHEEL)
@@ -287,7 +281,7 @@ static __attribute__((noinline)) void arm_slow(struct ik_event_queue *q, int id,
 
 void ik_eq_arm(struct ik_event_queue *q, int id, int64_t t)
 {
-	if (__builtin_expect(q->pos[id] == -1 && in_wheel_span(q, t), 1)) {
+	if (__builtin_expect(q->t[id].pos == -1 && in_wheel_span(q, t), 1)) {
 		q->size++;
 		wheel_link(q, id, t);
 		return;
@@ -297,11 +291,11 @@ void ik_eq_arm(struct ik_event_queue *q, int id, int64_t t)
 
 void ik_eq_remove(struct ik_event_queue *q, int id)
 {
-	if (q->pos[id] == IK_EQ_IN_WHEEL)
+	if (q->t[id].pos == IK_EQ_IN_WHEEL)
 		wheel_unlink(q, id);
 	else
 		heap_remove(q, id);
-	q->pos[id] = -1;
+	q->t[id].pos = -1;
 	q->size--;
 }
 
@@ -314,7 +308,7 @@ EQ_INLINE int first(struct ik_event_queue *q, int *slot)
 	if (!q->summary)
 		return h;
 	int ws = wheel_first_slot(q), w = q->head[ws];
-	if (h >= 0 && !before_t(q->when[w], w, q->heap[0].expires, h))
+	if (h >= 0 && !before_t(q->t[w].when, w, q->heap[0].expires, h))
 		return h;
 	*slot = ws;
 	return w;
@@ -326,21 +320,21 @@ int ik_eq_pop_until(struct ik_event_queue *q, int64_t until, int64_t *t)
 
 	if (id < 0)
 		return -1;
-	int64_t when = q->when[id];
+	int64_t when = q->t[id].when;
 	if (when > until)
 		return -1;
 	if (slot >= 0) { /* the head of its slot */
-		int n = q->next[id];
+		int n = q->t[id].next;
 		q->head[slot] = n;
 		if (n >= 0)
-			q->prev[n] = -1;
+			q->t[n].prev = -1;
 		else
 			wheel_slot_emptied(q, slot);
 	} else { /* the heap's root: left vacant for the next insertion */
 		q->hsize--;
 		q->vacant_root = true;
 	}
-	q->pos[id] = -1;
+	q->t[id].pos = -1;
 	q->size--;
 	/* Every timer left expires at or after this one: the wheel may start at its slot. */
 	if ((when >> IK_EQ_SHIFT) > q->cur)
@@ -357,5 +351,5 @@ int ik_eq_pop(struct ik_event_queue *q, int64_t *t)
 int64_t ik_eq_peek_time(struct ik_event_queue *q)
 {
 	int slot, id = first(q, &slot);
-	return id >= 0 ? q->when[id] : INT64_MAX;
+	return id >= 0 ? q->t[id].when : INT64_MAX;
 }

@@ -40,15 +40,20 @@ struct ik_eq_entry {
 	int id;
 };
 
+/* What the queue knows of one timer (kept together: one cache line is touched). */
+struct ik_eq_timer {
+	int64_t when;              /* expiry, while armed */
+	int pos;                   /* heap index, IK_EQ_IN_WHEEL, or -1 (not armed) */
+	int next, prev;            /* in the wheel: neighbours in its slot's sorted list */
+};
+
 struct ik_event_queue {
 	int capacity;              /* number of timer ids */
 	int size;                  /* armed timers (wheel and heap) */
-	int64_t *when;             /* when[id]: expiry of an armed timer */
-	int *pos;                  /* pos[id]: heap index, IK_EQ_IN_WHEEL, or -1 (not armed) */
+	struct ik_eq_timer *t;     /* t[id] */
 	/* the wheel */
 	int64_t cur;               /* slot number (time >> IK_EQ_SHIFT) the wheel starts at */
 	int *head;                 /* head[slot]: its earliest timer, -1 when empty */
-	int *next, *prev;          /* per id: neighbours in its slot's sorted list */
 	uint64_t bits[IK_EQ_SLOTS / 64]; /* slot holds timers */
 	uint64_t summary;          /* bit w: bits[w] != 0 */
 	/* the heap */
@@ -65,17 +70,17 @@ void ik_eq_remove(struct ik_event_queue *q, int id);
 /* Disarm timer id (nothing to do if it is not armed, the common case). */
 static inline void ik_eq_cancel(struct ik_event_queue *q, int id)
 {
-	if (q->pos[id] != -1)
+	if (q->t[id].pos != -1)
 		ik_eq_remove(q, id);
 }
 static inline bool ik_eq_armed(const struct ik_event_queue *q, int id)
 {
-	return q->pos[id] != -1;
+	return q->t[id].pos != -1;
 }
 /* Only for an armed timer. */
 static inline int64_t ik_eq_expires(const struct ik_event_queue *q, int id)
 {
-	return q->when[id];
+	return q->t[id].when;
 }
 /* Earliest timer: its id (and time in *t), disarmed; -1 when none is armed. */
 int ik_eq_pop(struct ik_event_queue *q, int64_t *t);
