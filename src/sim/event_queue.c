@@ -63,6 +63,8 @@ static inline bool in_wheel_span(const struct ik_event_queue *q, int64_t t)
 	return (uint64_t)((t >> IK_EQ_SHIFT) - q->cur) < IK_EQ_SLOTS;
 }
 
+_Static_assert(IK_EQ_SLOTS == 64 * 64, "one summary word covers the slots' bitmap");
+
 #define EQ_INLINE static inline __attribute__((always_inline))
 
 EQ_INLINE void wheel_link(struct ik_event_queue *q, int id, int64_t t)
