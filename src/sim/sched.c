@@ -27,8 +27,10 @@ static int select_cpu(const struct ik_sim *s, const struct sim_task *t)
 	int g = s->cpus[prev].topo.llc;
 	int first = s->llc_first[g], n = s->llc_first[g + 1] - first;
 	int at = s->llc_pos[prev] - first;
-	for (int k = 1; k < n; k++) {
-		int cpu = s->llc_cpus[first + (at + k) % n];
+	for (int k = 1, i = at + 1; k < n; k++, i++) { /* i = (at + k) mod n, no division */
+		if (i == n)
+			i = 0;
+		int cpu = s->llc_cpus[first + i];
 		if (sim_cpu_is_idle(s, cpu))
 			return cpu;
 	}
