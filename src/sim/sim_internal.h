@@ -227,6 +227,8 @@ void sim_workload_ipi_tick(struct ik_sim *s, int task);
 int sim_timer_register(struct ik_sim *s, int task);
 /* Room for `cap` timers in every CPU's list, so that tasks can move at run time. */
 int sim_timer_reserve(struct ik_sim *s, int cap);
+/* A new task (in zeroed memory): blocked on `cpu`, in no run queue, no pair, no timer. */
+void sim_task_init_blocked(struct sim_task *t, int cpu, bool pinned);
 /* A blocked task sleeps until `until` on the CPU it last ran on (usleep, nanosleep). */
 void sim_task_sleep(struct ik_sim *s, int task, int64_t until);
 /* How many task timers the scenario's workload needs (timer ids are fixed at set-up). */

@@ -67,19 +67,24 @@ nofit:
 	return -1;
 }
 
+void sim_task_init_blocked(struct sim_task *t, int cpu, bool pinned)
+{
+	t->next = t->peer = -1;
+	t->woken_at = -1;
+	t->timer_cpu = -1;
+	t->state = TASK_BLOCKED;
+	t->cpu = cpu;
+	t->pinned = pinned;
+}
+
 static int alloc_tasks(struct ik_sim *s, int n)
 {
 	s->ntasks = n;
 	s->tasks = calloc((size_t)n, sizeof(*s->tasks));
 	if (!s->tasks)
 		return -1;
-	for (int i = 0; i < n; i++) {
-		s->tasks[i].next = -1;
-		s->tasks[i].woken_at = -1;
-		s->tasks[i].peer = -1;
-		s->tasks[i].state = TASK_BLOCKED;
-		s->tasks[i].timer_cpu = -1;
-	}
+	for (int i = 0; i < n; i++)
+		sim_task_init_blocked(&s->tasks[i], 0, false);
 	return 0;
 }
 
@@ -382,11 +387,7 @@ static int setup_side_spinners(struct ik_sim *s, char *err, size_t errlen)
 	for (int i = 0; i < n; i++) {
 		struct sim_task *t = &s->tasks[first + i];
 		memset(t, 0, sizeof(*t));
-		t->next = t->peer = -1;
-		t->woken_at = -1;
-		t->timer_cpu = -1;
-		t->state = TASK_BLOCKED;
-		t->cpu = w->side_spin_cpus[i];
+		sim_task_init_blocked(t, w->side_spin_cpus[i], false);
 		if (t->cpu >= s->ncpus) {
 			snprintf(err, errlen, "workload: side_spin_cpus: CPU %d does not exist (platform "
 				 "%s has %d CPUs)", t->cpu, s->plat->name, s->ncpus);

@@ -164,12 +164,7 @@ static void next_task_cycle(struct ik_sim *s, int i, int64_t from)
 static struct sim_task *blocked_pinned(struct ik_sim *s, int i, int cpu)
 {
 	struct sim_task *t = &s->tasks[i];
-	t->next = t->peer = -1;
-	t->woken_at = -1;
-	t->timer_cpu = -1;
-	t->state = TASK_BLOCKED;
-	t->pinned = true;
-	t->cpu = cpu;
+	sim_task_init_blocked(t, cpu, true);
 	return t;
 }
 
@@ -235,15 +230,8 @@ int sim_learned_setup(struct ik_sim *s, char *err, size_t errlen)
 	s->tasks = calloc((size_t)s->ntasks, sizeof(*s->tasks));
 	if (!s->tasks || sim_timer_reserve(s, 1))
 		goto oom;
-	for (int i = 0; i < s->ntasks; i++) {
-		struct sim_task *t = &s->tasks[i];
-		t->next = t->peer = -1;
-		t->woken_at = -1;
-		t->timer_cpu = -1;
-		t->state = TASK_BLOCKED;
-		t->pinned = true;
-		t->cpu = i % l->n;
-	}
+	for (int i = 0; i < s->ntasks; i++)
+		sim_task_init_blocked(&s->tasks[i], i % l->n, true);
 	for (int c = 0; c < l->n; c++) {
 		struct sim_task *t = &s->tasks[c];
 		if (l->m.cpu[c].always_busy) {

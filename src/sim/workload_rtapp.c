@@ -315,11 +315,7 @@ int sim_rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
 		for (int k = 0; k < def->instances; k++, task++) {
 			struct sim_task *t = &s->tasks[task];
 			struct rt_inst *in = &ra->inst[task];
-			t->next = t->peer = -1;
-			t->woken_at = -1;
-			t->timer_cpu = -1;
-			t->state = TASK_BLOCKED;
-			t->cpu = task % s->ncpus;
+			sim_task_init_blocked(t, task % s->ncpus, false);
 			in->def = d;
 			in->instance = k;
 			in->expected = -1;

@@ -100,11 +100,7 @@ int sim_schbench_setup(struct ik_sim *s, char *err, size_t errlen)
 		goto oom;
 	for (int i = 0; i < n; i++) {
 		struct sim_task *t = &s->tasks[i];
-		t->next = t->peer = -1;
-		t->woken_at = -1;
-		t->timer_cpu = -1;
-		t->state = TASK_BLOCKED;
-		t->cpu = i % s->ncpus; /* where it was created; not pinned */
+		sim_task_init_blocked(t, i % s->ncpus, false); /* where it was created */
 		sb->w[i].next_waiter = -1;
 	}
 	for (int k = 0; k < sb->m; k++) {

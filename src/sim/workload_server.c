@@ -190,17 +190,11 @@ int sim_server_setup(struct ik_sim *s, char *err, size_t errlen)
 		goto oom;
 	for (int i = 0; i < s->ntasks; i++) {
 		struct sim_task *t = &s->tasks[i];
-		t->next = t->peer = -1;
-		t->woken_at = -1;
-		t->timer_cpu = -1;
-		t->state = TASK_BLOCKED;
-		t->pinned = true;
-		if (i == 0) {
-			t->cpu = w->irq_cpu;
-			continue;
-		}
 		int k = i - 1;
-		t->cpu = k < w->nspin_cpus ? w->spin_cpus[k] : (w->irq_cpu + 1 + k) % s->ncpus;
+		sim_task_init_blocked(t, i == 0 ? w->irq_cpu : k < w->nspin_cpus ? w->spin_cpus[k] :
+				      (w->irq_cpu + 1 + k) % s->ncpus, true);
+		if (i == 0)
+			continue;
 		if (t->cpu >= s->ncpus) {
 			snprintf(err, errlen, "workload: worker CPU %d does not exist (platform %s has "
 				 "%d CPUs)", t->cpu, s->plat->name, s->ncpus);
