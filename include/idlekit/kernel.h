@@ -126,6 +126,19 @@ struct ik_kernel {
 #define IK_KERNEL_DEFAULT_DRIVER_ON                                                          \
 	(((1ull << IK_SW_ACPI_IDLE_DUMMY_WAIT_ZEN) - 1) & ~((1ull << IK_SW_INTEL_IDLE_ACPI_CST) - 1))
 
+/*
+ * The switches of the idle loop, the core and the governors (all but the drivers'), and
+ * their sets in the LTS lines before 6.19, as constant expressions (the enum is in landing
+ * order; test_kernel checks each against the table), for governors that specialise their
+ * hot path: 5.15 stands for 5.15-6.2 (no such switch landed in 6.0-6.2), 6.6 for 6.6-6.8,
+ * 6.12 for 6.11-6.12.
+ */
+#define IK_KERNEL_GOVERNOR_SWITCHES ((1ull << IK_SW_INTEL_IDLE_ACPI_CST) - 1)
+#define IK_KERNEL_ON_BEFORE(first) ((1ull << (first)) - 1)
+#define IK_KERNEL_GOV_ON_5_15 IK_KERNEL_ON_BEFORE(IK_SW_TEO_UTIL)
+#define IK_KERNEL_GOV_ON_6_6 IK_KERNEL_ON_BEFORE(IK_SW_HALTPOLL_SHRINK_RESET)
+#define IK_KERNEL_GOV_ON_6_12 (IK_KERNEL_ON_BEFORE(IK_SW_MENU_NO_IOWAIT) & ~(1ull << IK_SW_TEO_UTIL))
+
 /* The 6.19 set with nothing flipped: what a freshly initialised device points at. */
 extern const struct ik_kernel ik_kernel_default;
 

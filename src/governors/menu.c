@@ -634,16 +634,26 @@ menu_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_ti
 }
 
 /*
- * The same code twice: once compiled for the default release's switches (a constant, so
- * every switch test folds away and 6.19 runs as fast as a menu without switches), once
- * for any other set, tested at run time.
+ * The same code compiled for the governor switches of the default release and of the LTS
+ * lines before it (constants, so every switch test folds away: those releases run as fast
+ * as a menu without switches; menu reads no driver switch, so a driver flip keeps the fast
+ * path), and once for any other set, tested at run time.
  */
 static int menu_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
 {
 	const uint64_t sw = dev->kernel->on;
 
-	if (sw == IK_KERNEL_DEFAULT_ON)
-		return menu_select_as(drv, dev, stop_tick, IK_KERNEL_DEFAULT_ON);
+	switch (sw & IK_KERNEL_GOVERNOR_SWITCHES) {
+	case IK_KERNEL_DEFAULT_ON & IK_KERNEL_GOVERNOR_SWITCHES:
+		return menu_select_as(drv, dev, stop_tick,
+				      IK_KERNEL_DEFAULT_ON & IK_KERNEL_GOVERNOR_SWITCHES);
+	case IK_KERNEL_GOV_ON_6_12:
+		return menu_select_as(drv, dev, stop_tick, IK_KERNEL_GOV_ON_6_12);
+	case IK_KERNEL_GOV_ON_6_6:
+		return menu_select_as(drv, dev, stop_tick, IK_KERNEL_GOV_ON_6_6);
+	case IK_KERNEL_GOV_ON_5_15:
+		return menu_select_as(drv, dev, stop_tick, IK_KERNEL_GOV_ON_5_15);
+	}
 	return menu_select_as(drv, dev, stop_tick, sw);
 }
 

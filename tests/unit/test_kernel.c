@@ -22,6 +22,34 @@
 
 /* ---- The catalogue ------------------------------------------------------------------------ */
 
+/* The LTS lines' governor sets written as constants (menu's specialised paths) equal what
+   the table says each release they stand for contains; no other release has them. */
+static void test_lts_governor_sets(void **state)
+{
+	(void)state;
+	static const struct {
+		uint64_t set;
+		unsigned first, last;
+	} lines[] = {
+		{ IK_KERNEL_GOV_ON_5_15, 515, 602 },
+		{ IK_KERNEL_GOV_ON_6_6, 606, 608 },
+		{ IK_KERNEL_GOV_ON_6_12, 611, 612 },
+	};
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		for (unsigned rel = 416; rel <= 701; rel++) {
+			if (rel % 100 > 20)
+				continue;
+			struct ik_kernel k;
+			ik_kernel_init(&k, rel);
+			bool same = (k.on & IK_KERNEL_GOVERNOR_SWITCHES) == lines[i].set;
+			bool inside = rel >= lines[i].first && rel <= lines[i].last;
+			if (same != inside)
+				fail_msg("release %u.%u: governor set %s line %zu's constant", rel / 100,
+					 rel % 100, same ? "equals" : "differs from", i);
+		}
+	}
+}
+
 /* The default set written as a constant equals what the table says 6.19 contains. */
 static void test_default_is_6_19(void **state)
 {
@@ -436,7 +464,7 @@ static void test_poll_time(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_default_is_6_19),
+		cmocka_unit_test(test_default_is_6_19), cmocka_unit_test(test_lts_governor_sets),
 		cmocka_unit_test(test_table_consistent),
 		cmocka_unit_test(test_release_membership),
 		cmocka_unit_test(test_parse_release),
