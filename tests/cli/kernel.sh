@@ -28,7 +28,7 @@ grep -q '^off\* menu_no_iowait' "$tmp/show" || fail "kernel show 6.6: menu_no_io
 grep -q '^on   menu_skip_timer_query' "$tmp/show" || fail "kernel show 6.6: skip query on"
 grep -q 'teo .*not implemented' "$tmp/show" && fail "kernel show 6.6: teo should run"
 "$bin" kernel show 6.15 >"$tmp/show" || fail "kernel show 6.15: exit $?"
-grep -q 'teo .*not implemented.*6.13-6.18' "$tmp/show" || fail "kernel show 6.15: teo should be refused"
+grep -q 'teo .*not implemented.*6.15-6.18' "$tmp/show" || fail "kernel show 6.15: teo should be refused"
 "$bin" kernel show 6.6.9 >/dev/null || fail "a point release (6.6.9) should behave as 6.6"
 
 # ---- Unknown release or switch: one message, the known ones listed, exit 2 --------------
