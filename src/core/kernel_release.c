@@ -63,7 +63,7 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"haltpoll", "", R(5, 4), 0, IK_AREA_HALTPOLL, IK_SW_MODELLED, IK_SRC_SOURCE,
 		"the haltpoll governor (and driver) are added; the poll limit is cached in the device" },
 	[IK_SW_NS_UNITS] = {
-		"ns_units", "c1d51f684c72", R(5, 5), 0, IK_AREA_GOVERNORS, IK_SW_MODELLED, IK_SRC_MAIL,
+		"ns_units", "", R(5, 5), 0, IK_AREA_GOVERNORS, IK_SW_MODELLED, IK_SRC_MAIL,
 		"core and governors work in nanoseconds; before, in microseconds truncated from ns (pm-5.5-rc1: 'Use nanoseconds as the unit of time'; in the 5.7.14, 5.9.1 and 5.10.7 trees)" },
 	[IK_SW_TEO_LEGACY_FIXES] = {
 		"teo_legacy_fixes", "57388a2ccb6c", R(5, 5), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
