@@ -6,8 +6,8 @@
 #   idlekit govreplay -g kernel:DIR/kX.Y/G.c --kernel X.Y (the release's own file, unmodified)
 # and the 'state,stop_tick' lines are compared.  Prints one line per release and governor:
 # agreeing lines / lines, and the first disagreeing line if any.  Then teo of the releases
-# that have no tree here but whose teo idlekit takes to be a tree's (5.6 = 5.4.6's file,
-# 6.9 = 6.6.9's, 6.11 = 6.12.0's, ...) against that file, labelled e.g. 6.9<-6.6.
+# that have no tree here but whose teo idlekit takes to be a tree's (5.5, 5.6 and 5.8 =
+# 5.7.14's file, 6.9 = 6.6.9's, 6.11 = 6.12.0's, ...) against that file, labelled e.g. 6.9<-6.6.
 #
 #   bash bench/kernel_agreement.sh KDIR [BUILD_DIR [LINES]]
 #
@@ -21,7 +21,9 @@
 # tick-residency (a polling state, deep states, a residency of exactly a tick at HZ 250),
 # and kvm-guest-haltpoll's table for haltpoll; for teo also no-poll and guest-haltpoll (two
 # states, without and with a polling state 0).  Exit status: 0 if every pair agrees on
-# every line, 1 if not, 2 on bad usage.  GOVERNORS="teo" (say) limits the run to those.
+# every line, 1 if not, 2 on bad usage.  GOVERNORS="teo" (say) limits the run to those,
+# FOLDERS="5.7 5.9" to those release folders, PAIRS="5.7:5.8" (PAIRS="" for none) to those
+# tree-for-release pairs.
 set -u
 kdir=${1:?usage: kernel_agreement.sh KDIR [BUILD_DIR [LINES]]}
 build=${2:-build}
@@ -112,7 +114,7 @@ compare() { # release governor file label
 }
 
 printf '%-10s %-9s %-22s %s\n' release governor agreement first-difference
-for folder in 5.2 5.4 5.10 5.15 6.1 6.6 6.12 6.19; do
+for folder in ${FOLDERS:-5.2 5.4 5.7 5.9 5.10 5.15 6.1 6.3 6.6 6.12 6.13 6.14 6.19}; do
 	d="$kdir/k$folder"
 	rel=$folder
 	[ "$folder" = 5.2 ] && rel=5.1
@@ -127,7 +129,7 @@ done
 # Releases without a tree here whose teo idlekit takes to be a tree's file (no teo switch
 # between them): each against that file, labelled RELEASE<-TREE.
 case " ${GOVERNORS:-teo} " in *" teo "*)
-	for pair in 5.4:5.6 5.10:5.11 5.15:5.14 6.1:6.0 6.6:6.9 6.12:6.11; do
+	for pair in ${PAIRS-5.7:5.5 5.7:5.6 5.7:5.8 5.10:5.11 5.15:5.14 6.1:6.0 6.6:6.9 6.12:6.11}; do
 		folder=${pair%%:*} rel=${pair#*:}
 		f="$kdir/k$folder/teo.c"
 		[ -f "$f" ] || { printf '%-10s %-9s %s\n' "$rel" teo "no file $f"; continue; }

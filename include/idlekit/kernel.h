@@ -45,10 +45,11 @@ enum ik_switch {
 	IK_SW_TEO_NO_RECENT,              /* 6.11: teo's recent-intercepts metric removed */
 	IK_SW_TEO_INTERCEPTS_SLEEP_LENGTH, /* 6.11: teo asks for the sleep length on intercepts */
 	IK_SW_MENU_NO_IOWAIT,             /* 6.13: iowait no longer matters to menu */
-	IK_SW_TEO_2025_SERIES,            /* 6.13-6.19: teo's changes after 6.12 (undated) */
+	IK_SW_TEO_2025_SERIES,            /* 6.14: short idles, artificial wakeups, tick_intercepts */
 	IK_SW_MENU_VARIANCE_ONE_PASS,     /* 6.15: variance as mean(v^2) - mean(v)^2 */
 	IK_SW_MENU_OUTLIERS_BOTH_ENDS,    /* 6.15: outliers dropped at either end */
 	IK_SW_MENU_TYPICAL_MAX,           /* 6.15-6.17: the max when >= 4 samples remain */
+	IK_SW_TEO_2025_REFINE,            /* 6.15-6.19: teo's changes after 6.14 (undated) */
 	IK_SW_MENU_LATENCY_FIRST,         /* 6.17: exit latency checked before residency */
 	IK_SW_MENU_REJECTED_INVALID,      /* 6.17: a rejected entry pushes UINT_MAX */
 	IK_SW_MENU_POLL_OVERRIDE_LATENCY, /* 6.18: poll override needs exit latency <= pred. */

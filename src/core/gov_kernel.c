@@ -338,13 +338,13 @@ void ik_gov_compile_message(const char *path, const char *out, int status, char 
 		if (where)
 			snprintf(err, errlen,
 				 "%s: kernel symbol '%s' is not in idlekit's kernel shim (the kernel has "
-				 "it in %s; the shim serves the cpuidle governor API of v5.4 and v5.10 "
+				 "it in %s; the shim serves the cpuidle governor API of v5.4 and v5.5 "
 				 "to v6.19)",
 				 loc[0] ? loc : path, sym, where);
 		else
 			snprintf(err, errlen,
 				 "%s: kernel symbol '%s' is not in idlekit's kernel shim (not part of the "
-				 "cpuidle governor API of v5.4 and v5.10 to v6.19 it serves); "
+				 "cpuidle governor API of v5.4 and v5.5 to v6.19 it serves); "
 				 "compiler: %s",
 				 loc[0] ? loc : path, sym, l);
 		return;
@@ -360,7 +360,7 @@ void ik_gov_compile_message(const char *path, const char *out, int status, char 
 		snprintf(hdr, sizeof(hdr), "%.*s", (int)n, h);
 		snprintf(err, errlen,
 			 "%.*s: header '%s' is not in idlekit's kernel shim (it serves the cpuidle "
-			 "governor API of v5.4 and v5.10 to v6.19) nor beside the file",
+			 "governor API of v5.4 and v5.5 to v6.19) nor beside the file",
 			 (int)(fe - l > 2 ? fe - l - 2 : 0), l, hdr);
 		return;
 	}
@@ -409,12 +409,12 @@ static int version_code(const char *v, char *err, size_t errlen)
 		return -1;
 	}
 	int code = (major << 16) + (minor << 8);
-	/* the microsecond layout, as read in v5.4.6 (v5.2.1's teo.c compiles against it too) */
-	bool v5_us = major == 5 && minor >= 1 && minor <= 6;
-	if (!v5_us && (code < ((5 << 16) + (10 << 8)) || code > ((6 << 16) + (19 << 8)))) {
+	/* the microsecond layout, as read in v5.4.6 (v5.2.1's teo.c compiles against it too);
+	   nanoseconds from v5.5 (pm-5.5-rc1), v5.10.7's layout (v5.7.14's and v5.9.1's files) */
+	if (code < ((5 << 16) + (1 << 8)) || code > ((6 << 16) + (19 << 8))) {
 		snprintf(err, errlen,
-			 "kernel version %d.%d: the kernel shim serves the governor API of v5.10 to "
-			 "v6.19, and of v5.1 to v5.6 (microseconds, as in v5.4)",
+			 "kernel version %d.%d: the kernel shim serves the governor API of v5.5 to "
+			 "v6.19, and of v5.1 to v5.4 (microseconds, as in v5.4)",
 			 major, minor);
 		return -1;
 	}

@@ -63,11 +63,11 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"haltpoll", "", R(5, 4), 0, IK_AREA_HALTPOLL, IK_SW_MODELLED, IK_SRC_SOURCE,
 		"the haltpoll governor (and driver) are added; the poll limit is cached in the device" },
 	[IK_SW_NS_UNITS] = {
-		"ns_units", "", R(5, 7), 0, IK_AREA_GOVERNORS, IK_SW_MODELLED, IK_SRC_INFERRED,
-		"core and governors work in nanoseconds; before, in microseconds truncated from ns (the switch landed between 5.5 and 5.10)" },
+		"ns_units", "", R(5, 5), 0, IK_AREA_GOVERNORS, IK_SW_MODELLED, IK_SRC_MAIL,
+		"core and governors work in nanoseconds; before, in microseconds truncated from ns (pm-5.5-rc1: 'Use nanoseconds as the unit of time'; in the 5.7.14, 5.9.1 and 5.10.7 trees)" },
 	[IK_SW_TEO_LEGACY_FIXES] = {
-		"teo_legacy_fixes", "", R(5, 10), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
-		"teo before its rework, 5.4.6 -> 5.10.7: the runner-up early-hits state when the candidate has the most, the recent-durations index kept in range (5.4 wrote every ninth duration past the ring), the measured time from the core's residency instead of the select-to-reflect span (landed between 5.4.6 and 5.10.7, with ns_units: teo of 5.7 and 5.9 is not modelled)" },
+		"teo_legacy_fixes", "57388a2ccb6c", R(5, 5), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
+		"teo before its rework, 5.4.6 -> 5.10.7: the runner-up early-hits state when the candidate has the most, the recent-durations index kept in range (5.4 wrote every ninth duration past the ring), the measured time from the core's residency instead of the select-to-reflect span (pm-5.5-rc1 with ns_units, the index fix in pm-5.5-rc7; 5.7.14's and 5.9.1's teo.c are 5.10.7's byte for byte)" },
 	[IK_SW_TEO_BINS] = {
 		"teo_bins", "", R(5, 14), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_INFERRED,
 		"teo rework: hits and intercepts per state bin replace early_hits (off: src/governors/teo_legacy.c)" },
@@ -77,7 +77,7 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"poll limit: the first enabled state with >= 10 us residency, at most TICK_NSEC/16 (before: the first enabled state, else a tick)" },
 	[IK_SW_TEO_UTIL] = {
 		"teo_util", "", R(6, 3), R(6, 11), IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
-		"teo: a CPU whose sched_cpu_util() is above its capacity >> 6 gets a shallower non-polling state, with two states state 0 unless it polls (in 6.6.9, absent in 6.12.0; modelled in the 6.6 form only: teo of 6.3-6.5 is not)" },
+		"teo: a CPU whose sched_cpu_util() is above its capacity >> 6 gets a shallower non-polling state, with two states state 0 unless it polls (the 6.3.8 tree: 6.1.0's teo.c plus this alone, in the upfront file; in 6.6.9 in the 6.6 form; absent in 6.12.0)" },
 	[IK_SW_MENU_SKIP_TIMER_QUERY] = {
 		"menu_skip_timer_query", "5484e31bbbff", R(6, 6), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
@@ -105,8 +105,8 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		IK_SRC_SOURCE,
 		"menu ignores tasks in iowait: 6 correction buckets instead of 12, no performance multiplier" },
 	[IK_SW_TEO_2025_SERIES] = {
-		"teo_2025_series", "", R(6, 13), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_INFERRED,
-		"teo between 6.12.0 and 6.19.0: short idles and a latency limit < 7.5 us skip the sleep length, a poll time-out is the only unbounded wakeup (no select-to-reflect span), metrics decay to 0, the intercepts search starts at the first state long enough for a stopped tick; modelled only together with teo_tick_rework (the 6.19 file): no tree here dates these commits, so teo of 6.13-6.18 is not modelled" },
+		"teo_2025_series", "", R(6, 14), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
+		"teo of 6.14 (absent in 6.13.7, whose teo.c differs from 6.12.0's in comments only; in 6.14.0): short idles and a latency limit < 7.5 us skip the sleep length, a safety net's wakeup (poll time-out, unexpected tick) is the only unbounded one (no select-to-reflect span), a decaying grand total, no tick bin: intercepts of a tick or more counted for the tick decision, no extra sleep-length query for intercepts leading to state 0" },
 	[IK_SW_MENU_VARIANCE_ONE_PASS] = {
 		"menu_variance_one_pass", "", R(6, 15), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
@@ -119,6 +119,9 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"menu_typical_max", "85975daeaa4d", R(6, 15), R(6, 18), IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_MAIL,
 		"menu: when no pattern is found but >= 4 samples remain, their maximum is the prediction (reverted by 10fad4012234)" },
+	[IK_SW_TEO_2025_REFINE] = {
+		"teo_2025_refine", "", R(6, 15), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_INFERRED,
+		"teo between 6.14.0 and 6.19.0: metrics decay to 0, the grand total the bins' sum again, intercepts within a tick (not after one) counted for the tick decision, only a poll time-out unbounded, the intercepts search starting at the first state long enough for a stopped tick, no stopped-tick check after the sleep length; modelled only together with teo_tick_rework (the 6.19 file): no tree here dates these commits (since = the first release they may be in), so teo of 6.15-6.18 is not modelled" },
 	[IK_SW_MENU_LATENCY_FIRST] = {
 		"menu_latency_first", "779b1a1cb13a", R(6, 17), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
@@ -176,10 +179,10 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 
 /* Every release a behaviour change landed in, and the LTS lines between. */
 static const unsigned releases[] = {
-	R(4, 16), R(4, 17), R(4, 18), R(4, 20), R(5, 0),  R(5, 1),  R(5, 4),  R(5, 6),
-	R(5, 7),  R(5, 9),  R(5, 10), R(5, 11), R(5, 14), R(5, 15), R(6, 0),  R(6, 1),
-	R(6, 3),  R(6, 6),  R(6, 9),  R(6, 11),
-	R(6, 12), R(6, 13), R(6, 15), R(6, 17), R(6, 18), R(6, 19), R(7, 0),  R(7, 1),
+	R(4, 16), R(4, 17), R(4, 18), R(4, 20), R(5, 0),  R(5, 1),  R(5, 4),  R(5, 5),
+	R(5, 6),  R(5, 7),  R(5, 8),  R(5, 9),  R(5, 10), R(5, 11), R(5, 14), R(5, 15),
+	R(6, 0),  R(6, 1),  R(6, 3),  R(6, 6),  R(6, 9),  R(6, 11),
+	R(6, 12), R(6, 13), R(6, 14), R(6, 15), R(6, 17), R(6, 18), R(6, 19), R(7, 0),  R(7, 1),
 };
 #define NRELEASES (sizeof(releases) / sizeof(releases[0]))
 
@@ -391,8 +394,8 @@ static const char *teo_combination(const struct ik_kernel *k)
 			return "teo_legacy_fixes is modelled as the 5.10.7 file: ns_units and "
 			       "teo_2019_fixes on";
 		if (!fixes && ns)
-			return "no tree here shows teo between 5.4.6 and 5.10.7: teo in nanoseconds "
-			       "without teo_legacy_fixes (5.7, 5.9) is not known";
+			return "teo in nanoseconds without teo_legacy_fixes is in no release (both "
+			       "came with 5.5)";
 		return NULL;
 	}
 	static const int before_rework[] = { IK_SW_NS_UNITS, IK_SW_TEO_2019_FIXES,
@@ -401,24 +404,26 @@ static const char *teo_combination(const struct ik_kernel *k)
 		return "the 5.14 rework is modelled on top of the 5.10 file: ns_units, "
 		       "teo_2019_fixes and teo_legacy_fixes on";
 	if (!ik_kernel_has(k, IK_SW_TEO_SKIP_SLEEP_LENGTH)) {
-		if (ik_kernel_has(k, IK_SW_TEO_UTIL))
-			return "teo_util before the 6.6 rework (6.3-6.5) is in no tree here: 6.6.9 "
-			       "shows it only in the 6.6 form";
+		/* teo_util may be on: its 6.3 form (the 6.3.8 tree) */
 		if (teo_later_on(k, IK_SW_TEO_SKIP_SLEEP_LENGTH))
 			return "the 5.15/6.1 file (teo_skip_sleep_length off) has none of the later "
 			       "teo switches";
 		return NULL;
 	}
-	bool rework = ik_kernel_has(k, IK_SW_TEO_2025_SERIES);
-	if (rework != ik_kernel_has(k, IK_SW_TEO_TICK_REWORK))
-		return "teo_2025_series and teo_tick_rework are modelled together, as 6.12.0 "
-		       "(both off) or 6.19.0 (both on): no tree here shows teo of 6.13-6.18";
-	if (rework) {
+	bool series = ik_kernel_has(k, IK_SW_TEO_2025_SERIES);
+	bool refine = ik_kernel_has(k, IK_SW_TEO_2025_REFINE);
+	if (refine != ik_kernel_has(k, IK_SW_TEO_TICK_REWORK))
+		return "teo_2025_refine and teo_tick_rework are modelled together, as 6.14.0 "
+		       "(both off) or 6.19.0 (both on): no tree here shows teo of 6.15-6.18";
+	if (refine && !series)
+		return "teo_2025_refine is modelled on top of 6.14's teo (teo_2025_series on)";
+	if (series) {
 		static const int as_6_12[] = { IK_SW_TEO_TICK_STATS, IK_SW_TEO_NO_RECENT,
 					       IK_SW_TEO_INTERCEPTS_SLEEP_LENGTH, -1 };
 		if (!all_on(k, as_6_12) || ik_kernel_has(k, IK_SW_TEO_UTIL))
-			return "the 6.19 file is modelled on top of 6.12's teo: teo_tick_stats, "
-			       "teo_no_recent and teo_intercepts_sleep_length on, teo_util off";
+			return "the 6.14 and 6.19 files are modelled on top of 6.12's teo: "
+			       "teo_tick_stats, teo_no_recent and teo_intercepts_sleep_length on, "
+			       "teo_util off";
 	}
 	if (ik_kernel_has(k, IK_SW_TEO_2026_SERIES))
 		return "teo_2026_series is not modelled";

@@ -1,6 +1,7 @@
 /*
  * teo: the "timer events oriented" governor, as in kernel v6.6 to v6.19
- * (drivers/cpuidle/governors/teo.c; read in the 6.6.9, 6.12.0 and 6.19.0 trees).
+ * (drivers/cpuidle/governors/teo.c; read in the 6.6.9, 6.12.0, 6.13.7, 6.14.0 and 6.19.0
+ * trees).
  *
  * The idea: on most machines timers cause far more wakeups than anything else, and the time
  * to the next timer (the sleep length) is known when a state is chosen.  So the deepest
@@ -27,12 +28,15 @@
  *   - teo_no_recent (6.11): before it, the bins of the last 9 intercepts also vote;
  *   - teo_intercepts_sleep_length (6.11): when intercepts alone lead to state 0, the sleep
  *     length is still asked for, so that the next wakeup is judged against it;
- *   - teo_2025_series and teo_tick_rework (between 6.12 and 6.19, modelled together): the
- *     6.19 form -- short idles and a tight latency limit skip the sleep length, tick
- *     wakeups counted by themselves (total_tick), intercepts within a tick counted at
- *     update, metrics that decay to zero, a poll time-out as the only "unbounded" wakeup.
- *     Off: the 6.6-6.12 form, which measures the select-to-reflect span against the sleep
- *     length.
+ *   - teo_2025_series (6.14; 6.13's teo is 6.12's): short idles and a tight latency limit
+ *     skip the sleep length, a safety net's wakeup marked at reflect instead of the
+ *     select-to-reflect span, a decaying grand total, no tick bin but intercepts of a tick
+ *     or more counted at update for the tick decision;
+ *   - teo_2025_refine and teo_tick_rework (after 6.14, by 6.19; modelled together): the
+ *     6.19 form -- tick wakeups counted by themselves (total_tick), intercepts within a
+ *     tick counted instead, metrics that decay to zero, the total the bins' sum again, a
+ *     poll time-out as the only "unbounded" wakeup, the intercepts search from the first
+ *     state long enough for a stopped tick.
  *
  * Two earlier files are separate algorithms, to which every callback below hands over:
  * before the ~5.14 rework (teo_bins off) hits, misses and early hits per state
@@ -72,13 +76,15 @@ struct teo_bin {
 
 struct teo_cpu {
 	uint64_t on;             /* the release's switches, read once at enable */
-	bool rework;             /* teo_2025_series (with teo_tick_rework): the 6.19 form */
+	bool rework;             /* teo_2025_refine (with teo_tick_rework): the 6.19 form */
+	bool artificial_wakeup;  /* 6.14 (teo_2025_series, not _refine): a safety net woke it */
 	int64_t sleep_length_ns; /* sleep length seen by the last select, KTIME_MAX if not asked */
 	struct teo_bin bins[IK_STATE_MAX];
 	uint32_t total;           /* sum of all bins' hits and intercepts */
 	/* 6.19 (teo_tick_rework) */
 	uint32_t total_tick;      /* wakeups by the tick */
-	uint32_t tick_intercepts; /* intercepts that ended within one tick period */
+	/* 6.14 on (teo_2025_series) */
+	uint32_t tick_intercepts; /* intercepts that ended within one tick (6.14: after one) */
 	uint32_t short_idles;     /* idle periods shorter than RESIDENCY_THRESHOLD_NS */
 	bool tick_wakeup;         /* the last wakeup was the tick */
 	/* 6.6-6.12 (teo_tick_rework off) */
@@ -103,7 +109,7 @@ static inline void teo_decay(bool to_zero, uint32_t *metric)
 {
 	uint32_t delta = *metric >> TEO_DECAY_SHIFT;
 
-	if (to_zero) /* teo_2025_series */
+	if (to_zero) /* teo_2025_refine */
 		*metric = delta ? *metric - delta : 0;
 	else
 		*metric -= delta; /* before: a remainder of up to 7 stays */
@@ -116,22 +122,25 @@ static inline void teo_decay(bool to_zero, uint32_t *metric)
 static inline __attribute__((always_inline)) void
 teo_update(const struct ik_driver *drv, struct ik_device *dev, struct teo_cpu *cpu, uint64_t on)
 {
-	bool rework = ik_switch_on(on, IK_SW_TEO_2025_SERIES);
+	bool rework = ik_switch_on(on, IK_SW_TEO_2025_REFINE);
+	bool series = ik_switch_on(on, IK_SW_TEO_2025_SERIES); /* 6.14 on */
 	int idx_timer = 0;    /* bin of the sleep length */
 	int idx_duration = 0; /* bin of the measured idle duration */
 	int64_t measured_ns;
 	int64_t residency_ns = 0;
 	uint32_t total = 0;
 
-	if (rework)
+	if (series)
 		teo_decay(rework, &cpu->short_idles);
 
-	if (rework ? dev->poll_time_limit : cpu->time_span_ns >= cpu->sleep_length_ns) {
+	if (rework ? dev->poll_time_limit
+		   : series ? cpu->artificial_wakeup : cpu->time_span_ns >= cpu->sleep_length_ns) {
 		/*
 		 * 6.19: the polling state gave up on its own, so nothing is known about how long
 		 * the CPU would have stayed idle: treat it as possibly very long.  Clearing the
-		 * flag is this governor's job.  Before: the span from select to reflect reached
-		 * the sleep length (the timer, or a safety net: reflect).
+		 * flag is this governor's job.  6.14: a safety net (that poll time-out, or a tick
+		 * nohz did not expect) woke the CPU, as reflect noted.  Before: the span from
+		 * select to reflect reached the sleep length (the timer, or a safety net).
 		 */
 		if (rework)
 			dev->poll_time_limit = false;
@@ -147,11 +156,11 @@ teo_update(const struct ik_driver *drv, struct ik_device *dev, struct teo_cpu *c
 		measured_ns = (int64_t)dev->last_residency_ns;
 		if (measured_ns >= exit_latency_ns) {
 			measured_ns -= exit_latency_ns / 2;
-			if (rework && measured_ns < IK_RESIDENCY_THRESHOLD_NS)
+			if (series && measured_ns < IK_RESIDENCY_THRESHOLD_NS)
 				cpu->short_idles += TEO_PULSE;
 		} else {
 			measured_ns /= 2;
-			if (rework)
+			if (series)
 				cpu->short_idles += TEO_PULSE;
 		}
 	}
@@ -199,6 +208,25 @@ teo_update(const struct ik_driver *drv, struct ik_device *dev, struct teo_cpu *c
 			if (measured_ns <= dev->tick_nsec)
 				cpu->tick_intercepts += TEO_PULSE;
 		}
+		return;
+	}
+
+	if (series) {
+		/*
+		 * 6.14: no tick bin; intercepts of a tick or more (sic: 6.19 counts those within
+		 * a tick) are counted for the tick decision, and the grand total is a decaying
+		 * count of its own rather than the bins' sum.
+		 */
+		teo_decay(false, &cpu->tick_intercepts);
+		if (idx_timer == idx_duration) {
+			cpu->bins[idx_timer].hits += TEO_PULSE;
+		} else {
+			cpu->bins[idx_duration].intercepts += TEO_PULSE;
+			if (dev->tick_nsec <= measured_ns)
+				cpu->tick_intercepts += TEO_PULSE;
+		}
+		cpu->total -= cpu->total >> TEO_DECAY_SHIFT;
+		cpu->total += TEO_PULSE;
 		return;
 	}
 
@@ -357,7 +385,8 @@ static inline __attribute__((always_inline)) int
 teo_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick, uint64_t on)
 {
 	struct teo_cpu *cpu = dev->governor_data;
-	bool rework = ik_switch_on(on, IK_SW_TEO_2025_SERIES);
+	bool rework = ik_switch_on(on, IK_SW_TEO_2025_REFINE);
+	bool series = ik_switch_on(on, IK_SW_TEO_2025_SERIES); /* 6.14 on */
 	int64_t latency_req = ik_latency_req(dev);
 	int64_t delta_tick = dev->tick_nsec / 2; /* used if the sleep length is not asked for */
 	uint32_t idx_intercept_sum = 0, intercept_sum = 0;
@@ -374,7 +403,7 @@ teo_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tic
 		dev->last_state_idx = -1;
 	}
 
-	if (!rework)
+	if (!series)
 		cpu->time_span_ns = dev->in.now_ns;
 	/*
 	 * Unless the sleep length is asked for below, the next wakeup is judged against an
@@ -467,7 +496,7 @@ teo_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tic
 		 * teo_intercepts_sleep_length: intercepts led to state 0, but without the sleep
 		 * length the next wakeup could not tell whether that guess was right: ask.
 		 */
-		if (ik_switch_on(on, IK_SW_TEO_INTERCEPTS_SLEEP_LENGTH) && idx == 0 &&
+		if (!series && ik_switch_on(on, IK_SW_TEO_INTERCEPTS_SLEEP_LENGTH) && idx == 0 &&
 		    prev_intercept_idx != 0) {
 			duration_ns = ik_sleep_length(dev, &delta_tick);
 			cpu->sleep_length_ns = duration_ns;
@@ -488,7 +517,7 @@ teo_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tic
 			idx = i;
 	}
 
-	if (rework) {
+	if (series) {
 		/*
 		 * A shallow choice is final without knowing the sleep length when most recent
 		 * idle periods were short (non-timer wakeups dominate) or the latency limit is
@@ -530,7 +559,7 @@ teo_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tic
 	 * (6.6-6.12, teo_tick_stats: the intercepts of all bins, summed at select.)
 	 */
 	if (drv->states[idx].target_residency_ns < dev->tick_nsec &&
-	    (rework ? cpu->tick_intercepts > cpu->total / 2 + cpu->total / 8
+	    (series ? cpu->tick_intercepts > cpu->total / 2 + cpu->total / 8
 		    : ik_switch_on(on, IK_SW_TEO_TICK_STATS) &&
 			      tick_intercept_sum > cpu->total / 2 + cpu->total / 8))
 		duration_ns = dev->tick_nsec / 2;
@@ -584,12 +613,16 @@ static void teo_reflect(struct ik_device *dev, int index)
 	}
 	dev->last_state_idx = index;
 	/*
-	 * 6.6-6.12: a poll time-out, or a tick nohz did not expect, counts as if the CPU had
-	 * been idle for the whole sleep length.
+	 * 6.6-6.14: a poll time-out, or a tick nohz did not expect, counts as if the CPU had
+	 * been idle for the whole sleep length (6.14: marked as a safety net's wakeup).
 	 */
+	bool series = teo_has(cpu, IK_SW_TEO_2025_SERIES);
 	if (dev->poll_time_limit || (ik_got_tick(dev) && cpu->sleep_length_ns > dev->tick_nsec)) {
 		dev->poll_time_limit = false;
 		cpu->time_span_ns = cpu->sleep_length_ns;
+		cpu->artificial_wakeup = series;
+	} else if (series) {
+		cpu->artificial_wakeup = false;
 	} else {
 		cpu->time_span_ns = dev->in.now_ns - cpu->time_span_ns;
 	}
@@ -607,7 +640,7 @@ static int teo_enable(const struct ik_driver *drv, struct ik_device *dev)
 	if (!cpu)
 		return -1;
 	cpu->on = ik_kernel_or_default(dev->kernel)->on;
-	cpu->rework = teo_has(cpu, IK_SW_TEO_2025_SERIES);
+	cpu->rework = teo_has(cpu, IK_SW_TEO_2025_REFINE);
 	/* teo_util: arch_scale_cpu_capacity() read once, when the CPU is enabled */
 	cpu->util_threshold = dev->in.cpu_capacity >> TEO_UTIL_THRESHOLD_SHIFT;
 	for (int i = 0; i < TEO_NR_RECENT; i++)

@@ -18,6 +18,12 @@
  * came at or after the sleep length (a poll time-out or an unexpected tick count as such:
  * reflect) -- then the idle period counts as unbounded.
  *
+ * teo_util (6.3 to 6.5; the 6.3.8 tree, whose teo.c is 6.1.0's plus this): a CPU whose
+ * utilisation is above its capacity >> 6 is "utilised".  With two states it takes the first
+ * enabled non-polling one straight away (the sleep length already asked for); otherwise,
+ * after the latency limit, it takes the next shallower enabled non-polling state.  In this
+ * form the stopped tick does not matter to either step (the 6.6 form differs there).
+ *
  * Arithmetic as in the kernel: unsigned 32-bit metrics, s64 nanoseconds, the measured
  * duration u64.
  */
@@ -28,6 +34,7 @@
 #define TEO_PULSE 1024u
 #define TEO_DECAY_SHIFT 3
 #define TEO_NR_RECENT 9 /* intercepts remembered one by one */
+#define TEO_UTIL_THRESHOLD_SHIFT 6 /* teo_util: "utilised" above capacity / 64 */
 
 struct teo_upfront_bin {
 	uint32_t intercepts;
@@ -42,6 +49,8 @@ struct teo_upfront_cpu {
 	uint32_t total;         /* all bins' hits and intercepts */
 	int next_recent_idx;
 	int recent_idx[TEO_NR_RECENT]; /* the bin of each recent intercept, -1 for a hit */
+	bool util_aware;               /* teo_util */
+	unsigned long util_threshold;  /* teo_util: capacity >> TEO_UTIL_THRESHOLD_SHIFT */
 };
 
 static void teo_upfront_update(const struct ik_driver *drv, struct ik_device *dev,
@@ -111,11 +120,13 @@ static int64_t teo_middle_of_bin(const struct ik_driver *drv, int idx)
 	       2;
 }
 
+/* The next shallower enabled state (no polling one if no_poll) fitting duration_ns, or
+   the shallowest enabled one below state_idx if none fits. */
 static int teo_upfront_shallower(const struct ik_driver *drv, const struct ik_device *dev,
-				 int state_idx, int64_t duration_ns)
+				 int state_idx, int64_t duration_ns, bool no_poll)
 {
 	for (int i = state_idx - 1; i >= 0; i--) {
-		if (ik_state_disabled(dev, i))
+		if (ik_state_disabled(dev, i) || (no_poll && (drv->states[i].flags & IK_FLAG_POLLING)))
 			continue;
 		state_idx = i;
 		if (drv->states[i].target_residency_ns <= duration_ns)
@@ -135,6 +146,7 @@ int ik_teo_upfront_select(const struct ik_driver *drv, struct ik_device *dev, bo
 	int idx0 = 0, idx = -1;
 	int64_t delta_tick;
 	int64_t duration_ns;
+	bool utilized = false;
 
 	if (dev->last_state_idx >= 0) {
 		teo_upfront_update(drv, dev, cpu);
@@ -154,6 +166,17 @@ int ik_teo_upfront_select(const struct ik_driver *drv, struct ik_device *dev, bo
 		/* state 1 does not fit before the timer: no choice worth making */
 		if (drv->states[1].target_residency_ns > duration_ns)
 			goto end;
+	}
+
+	utilized = cpu->util_aware && dev->in.cpu_util > cpu->util_threshold;
+	/* teo_util, two states: a busy CPU takes the first enabled non-polling one. */
+	if (drv->state_count < 3 && utilized) {
+		for (int i = 0; i < drv->state_count; i++) {
+			if (!ik_state_disabled(dev, i) && !(drv->states[i].flags & IK_FLAG_POLLING)) {
+				idx = i;
+				goto end;
+			}
+		}
 	}
 
 	/*
@@ -243,13 +266,17 @@ int ik_teo_upfront_select(const struct ik_driver *drv, struct ik_device *dev, bo
 	if (idx > constraint_idx)
 		idx = constraint_idx;
 
+	/* teo_util: a busy CPU takes a shallower non-polling state for its latency. */
+	if (utilized)
+		idx = teo_upfront_shallower(drv, dev, idx, duration_ns, true);
+
 end:
 	/* A polling state or a sub-tick duration keeps the tick; then fit before the tick. */
 	if (((drv->states[idx].flags & IK_FLAG_POLLING) || duration_ns < dev->tick_nsec) &&
 	    !ik_tick_stopped(dev)) {
 		*stop_tick = false;
 		if (idx > idx0 && drv->states[idx].target_residency_ns > delta_tick)
-			idx = teo_upfront_shallower(drv, dev, idx, delta_tick);
+			idx = teo_upfront_shallower(drv, dev, idx, delta_tick, false);
 	}
 	return idx;
 }
@@ -277,6 +304,9 @@ int ik_teo_upfront_enable(const struct ik_driver *drv, struct ik_device *dev)
 		return -1;
 	for (int i = 0; i < TEO_NR_RECENT; i++)
 		cpu->recent_idx[i] = -1;
+	cpu->util_aware = ik_kernel_has(ik_kernel_or_default(dev->kernel), IK_SW_TEO_UTIL);
+	/* teo_util: arch_scale_cpu_capacity() read once, when the CPU is enabled */
+	cpu->util_threshold = dev->in.cpu_capacity >> TEO_UTIL_THRESHOLD_SHIFT;
 	dev->governor_data = cpu;
 	return 0;
 }

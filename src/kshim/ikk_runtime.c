@@ -17,7 +17,7 @@
 #include <linux/version.h>
 
 /* v5.4: times in microseconds (cpuidle_enter_state's ktime_us_delta, capped at INT_MAX). */
-#define IKK_US_API (LINUX_VERSION_CODE < KERNEL_VERSION(5, 10, 0))
+#define IKK_US_API (LINUX_VERSION_CODE < KERNEL_VERSION(5, 5, 0))
 
 #include "ikk_bridge.h"
 

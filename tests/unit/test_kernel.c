@@ -192,24 +192,28 @@ static void test_check(void **state)
 	assert_int_equal(ik_kernel_check(&k, "ladder", err, sizeof(err)), 0);
 
 	/* teo runs as every release whose teo.c a tree here shows (or that equals one). */
-	static const unsigned teo_runs[] = { 501, 504, 506, 510, 511, 514, 515, 600, 601,
-					     606, 609, 611, 612, 619, 700 };
+	static const unsigned teo_runs[] = { 501, 504, 505, 506, 507, 508, 509, 510, 511, 514,
+					     515, 600, 601, 603, 606, 609, 611, 612, 613, 614,
+					     619, 700 };
 	for (size_t i = 0; i < sizeof(teo_runs) / sizeof(teo_runs[0]); i++) {
 		ik_kernel_init(&k, teo_runs[i]);
 		assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0);
 	}
 	/* ... and not as those no tree establishes, each with its reason. */
-	ik_kernel_init(&k, 507);
+	ik_kernel_init(&k, 507); /* nanoseconds and 5.5's fixes came together */
+	assert_int_equal(ik_kernel_flip(&k, "teo_legacy_fixes", "off", err, sizeof(err)), 0);
 	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "between 5.4.6 and 5.10.7"));
-	ik_kernel_init(&k, 603);
+	assert_non_null(strstr(err, "in no release (both came with 5.5)"));
+	assert_true(ik_kernel_release_has(505, IK_SW_NS_UNITS));
+	assert_false(ik_kernel_release_has(504, IK_SW_TEO_LEGACY_FIXES));
+	ik_kernel_init(&k, 510); /* teo_util only with the rework's bins */
+	assert_int_equal(ik_kernel_flip(&k, "teo_util", "on", err, sizeof(err)), 0);
 	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "teo_util before the 6.6 rework"));
-	static const unsigned teo_refused_2025[] = { 613, 615, 617, 618 };
-	for (size_t i = 0; i < 4; i++) {
+	static const unsigned teo_refused_2025[] = { 615, 617, 618 };
+	for (size_t i = 0; i < 3; i++) {
 		ik_kernel_init(&k, teo_refused_2025[i]);
 		assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
-		assert_non_null(strstr(err, "no tree here shows teo of 6.13-6.18"));
+		assert_non_null(strstr(err, "no tree here shows teo of 6.15-6.18"));
 		assert_int_equal(ik_kernel_check(&k, "menu", err, sizeof(err)), 0);
 	}
 	ik_kernel_init(&k, 701);
@@ -251,8 +255,16 @@ static void test_check(void **state)
 	assert_int_equal(ik_kernel_flip(&k, "teo_tick_rework", "off", err, sizeof(err)), 0);
 	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "modelled together"));
+	assert_int_equal(ik_kernel_flip(&k, "teo_2025_refine", "off", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0); /* = 6.14's teo */
 	assert_int_equal(ik_kernel_flip(&k, "teo_2025_series", "off", err, sizeof(err)), 0);
 	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0); /* = 6.12's teo */
+	ik_kernel_init(&k, 614); /* 6.19's refinements need 6.14's series */
+	assert_int_equal(ik_kernel_flip(&k, "teo_2025_series", "off", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_flip(&k, "teo_2025_refine", "on", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_flip(&k, "teo_tick_rework", "on", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "on top of 6.14's teo"));
 	ik_kernel_init(&k, 619);
 	assert_int_equal(ik_kernel_flip(&k, "teo_no_recent", "off", err, sizeof(err)), 0);
 	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);

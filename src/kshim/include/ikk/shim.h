@@ -4,8 +4,9 @@
  * -fno-strict-overflow -fno-strict-aliasing) and is compiled with -nostdinc, so nothing
  * from the system's headers can stand in for a kernel header by accident.
  *
- * The governor API served: v5.10 to v6.19, and v5.4's microsecond layout for v5.1 to v5.6
- * (v5.2.1's teo.c and ladder.c need nothing else) (IKK_LINUX_VERSION_CODE, set by idlekit,
+ * The governor API served: v5.5 to v6.19 (v5.10's nanosecond layout; the v5.7.14 and v5.9.1
+ * governor files are v5.10.7's), and v5.4's microsecond layout for v5.1 to v5.4 (v5.2.1's
+ * teo.c and ladder.c need nothing else) (IKK_LINUX_VERSION_CODE, set by idlekit,
  * picks the release; default v6.19).
  */
 #ifndef IKK_SHIM_H
@@ -14,8 +15,8 @@
 #ifndef IKK_LINUX_VERSION_CODE
 #define IKK_LINUX_VERSION_CODE 398080 /* KERNEL_VERSION(6, 19, 0) */
 #endif
-#if IKK_LINUX_VERSION_CODE < 330240 && (IKK_LINUX_VERSION_CODE < 327936 || IKK_LINUX_VERSION_CODE >= 329472)
-#error "idlekit's kernel shim serves the cpuidle governor API of v5.1 to v5.6 (v5.4's layout) and of v5.10 to v6.19 (the nanosecond layouts of v5.7-v5.9 are not modelled)"
+#if IKK_LINUX_VERSION_CODE < 327936
+#error "idlekit's kernel shim serves the cpuidle governor API of v5.1 to v5.4 (v5.4's layout) and of v5.5 to v6.19 (v5.10's)"
 #endif
 
 #define IKK_NR_CPUS_SHIM 8192

@@ -25,7 +25,7 @@ struct cpuidle_device;
 struct cpuidle_driver;
 struct cpumask;
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 10, 0)
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 5, 0)
 /* The v5.4 layout (read in the v5.4.6 tree): microseconds, no _ns mirrors, no rejected. */
 struct cpuidle_state_usage {
 	unsigned long long disable;
@@ -91,7 +91,7 @@ struct cpuidle_state {
 #define CPUIDLE_STATE_DISABLED_BY_USER BIT(0)
 #define CPUIDLE_STATE_DISABLED_BY_DRIVER BIT(1)
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 10, 0)
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 5, 0)
 struct cpuidle_device {
 	unsigned int registered:1;
 	unsigned int enabled:1;
@@ -150,7 +150,7 @@ struct cpuidle_governor {
 
 /* The core's services. */
 int cpuidle_register_governor(struct cpuidle_governor *gov);
-#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 10, 0)
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 5, 0)
 int cpuidle_governor_latency_req(unsigned int cpu); /* us */
 #else
 s64 cpuidle_governor_latency_req(unsigned int cpu);
