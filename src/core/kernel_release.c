@@ -119,9 +119,6 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"menu_typical_max", "85975daeaa4d", R(6, 15), R(6, 18), IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_MAIL,
 		"menu: when no pattern is found but >= 4 samples remain, their maximum is the prediction (reverted by 10fad4012234)" },
-	[IK_SW_TEO_2025_REFINE] = {
-		"teo_2025_refine", "", R(6, 15), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_INFERRED,
-		"teo between 6.14.0 and 6.19.0: metrics decay to 0, the grand total the bins' sum again, intercepts within a tick (not after one) counted for the tick decision, only a poll time-out unbounded, the intercepts search starting at the first state long enough for a stopped tick, no stopped-tick check after the sleep length; modelled only together with teo_tick_rework (the 6.19 file): no tree here dates these commits (since = the first release they may be in), so teo of 6.15-6.18 is not modelled" },
 	[IK_SW_MENU_LATENCY_FIRST] = {
 		"menu_latency_first", "779b1a1cb13a", R(6, 17), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
@@ -138,9 +135,17 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"menu_poll_override_short", "", R(6, 19), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_MAIL,
 		"menu takes a physical state instead of polling only if its residency is < 15 us (pm-6.19)" },
+	[IK_SW_TEO_DROP_RESIDENCY_CHECK] = {
+		"teo_drop_residency_check", "a03b2011808a", R(6, 19), 0, IK_AREA_TEO, IK_SW_MODELLED,
+		IK_SRC_SOURCE,
+		"teo: when the sleep length is shorter than the candidate's residency, the shallower state found is taken even if the tick is stopped and it is shorter than a tick (before: the candidate was kept); pm-6.19-rc1, absent in 6.18.2's teo.c, backported to 6.18.3 (6.18.35's teo.c is 6.18.2's plus this alone) and 6.6.y" },
+	[IK_SW_TEO_2025_REFINE] = {
+		"teo_2025_refine", "b54df61c7428 50db438231dc d834e68a0e8b", R(6, 19), 0, IK_AREA_TEO,
+		IK_SW_MODELLED, IK_SRC_SOURCE,
+		"teo of pm-6.19-rc1 (absent in 6.18.2's teo.c, whose code is 6.14.0's): metrics decay to 0 below 8 and the grand total is the bins' sum again, intercepts within a tick (not of a tick or more) counted for the tick decision, the intercepts search from the first state long enough for a stopped tick; modelled together with teo_tick_rework" },
 	[IK_SW_TEO_TICK_REWORK] = {
-		"teo_tick_rework", "", R(6, 19), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_MAIL,
-		"teo: tick wakeups counted in total_tick and credited to the deepest state when they dominate, intercepts within a tick counted at update instead of the tick_hits bin (pm-6.19; modelled together with teo_2025_series)" },
+		"teo_tick_rework", "083654ded547", R(6, 19), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
+		"teo: tick wakeups counted in total_tick and credited to the deepest state when they dominate, a poll time-out the only unbounded wakeup (an unexpected tick no longer is), intercepts within a tick counted at update (pm-6.19-rc1; modelled together with teo_2025_refine, on top of teo_2025_series)" },
 	[IK_SW_LATENCY_REQ_WAKEUP_QOS] = {
 		"latency_req_wakeup_qos", "", R(6, 19), 0, IK_AREA_CORE, IK_SW_NO_INPUT, IK_SRC_MAIL,
 		"the governors' latency limit also honours the CPU wakeup-latency QoS limit (pm-6.19)" },
@@ -377,7 +382,8 @@ static bool teo_later_on(const struct ik_kernel *k, enum ik_switch after)
 
 /*
  * teo is four files: before the ~5.14 rework (teo_legacy.c: 5.2.1, 5.4.6 or 5.10.7), from
- * it to 6.5 (teo_upfront.c: 5.15/6.1), and teo.c for 6.6-6.12 and 6.19.  Each file's
+ * it to 6.5 (teo_upfront.c: 5.15/6.1), and teo.c for 6.6-6.19 (6.14-6.18: the 6.14.0
+ * code; teo_drop_residency_check alone on it is 6.18.3's stable teo.c).  Each file's
  * switches are modelled on top of what the file's releases had before them; other
  * combinations have no kernel file to follow.  NULL if k is one of them, else why not.
  */
@@ -413,10 +419,14 @@ static const char *teo_combination(const struct ik_kernel *k)
 	bool series = ik_kernel_has(k, IK_SW_TEO_2025_SERIES);
 	bool refine = ik_kernel_has(k, IK_SW_TEO_2025_REFINE);
 	if (refine != ik_kernel_has(k, IK_SW_TEO_TICK_REWORK))
-		return "teo_2025_refine and teo_tick_rework are modelled together, as 6.14.0 "
-		       "(both off) or 6.19.0 (both on): no tree here shows teo of 6.15-6.18";
+		return "teo_2025_refine and teo_tick_rework are modelled together, as 6.14-6.18 "
+		       "(both off) or 6.19 (both on): pm-6.19-rc1 brought both, no file has one "
+		       "alone";
 	if (refine && !series)
 		return "teo_2025_refine is modelled on top of 6.14's teo (teo_2025_series on)";
+	if (refine && !ik_kernel_has(k, IK_SW_TEO_DROP_RESIDENCY_CHECK))
+		return "teo_2025_refine is modelled on top of teo_drop_residency_check (the 6.19 "
+		       "file has both)";
 	if (series) {
 		static const int as_6_12[] = { IK_SW_TEO_TICK_STATS, IK_SW_TEO_NO_RECENT,
 					       IK_SW_TEO_INTERCEPTS_SLEEP_LENGTH, -1 };

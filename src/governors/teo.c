@@ -1,7 +1,7 @@
 /*
  * teo: the "timer events oriented" governor, as in kernel v6.6 to v6.19
- * (drivers/cpuidle/governors/teo.c; read in the 6.6.9, 6.12.0, 6.13.7, 6.14.0 and 6.19.0
- * trees).
+ * (drivers/cpuidle/governors/teo.c; read in the 6.6.9, 6.12.0, 6.13.7, 6.14.0, 6.18.2,
+ * 6.18.35 and 6.19 trees; 6.15-6.18.2 run 6.14.0's code: their teo.c differs in comments).
  *
  * The idea: on most machines timers cause far more wakeups than anything else, and the time
  * to the next timer (the sleep length) is known when a state is chosen.  So the deepest
@@ -32,7 +32,9 @@
  *     skip the sleep length, a safety net's wakeup marked at reflect instead of the
  *     select-to-reflect span, a decaying grand total, no tick bin but intercepts of a tick
  *     or more counted at update for the tick decision;
- *   - teo_2025_refine and teo_tick_rework (after 6.14, by 6.19; modelled together): the
+ *   - teo_drop_residency_check (6.19, also 6.18.3 stable): a sleep length below the
+ *     candidate's residency always leads to the shallower state found;
+ *   - teo_2025_refine and teo_tick_rework (6.19, pm-6.19-rc1; modelled together): the
  *     6.19 form -- tick wakeups counted by themselves (total_tick), intercepts within a
  *     tick counted instead, metrics that decay to zero, the total the bins' sum again, a
  *     poll time-out as the only "unbounded" wakeup, the intercepts search from the first
@@ -545,11 +547,14 @@ teo_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tic
 	if (idx == 0)
 		goto keep_tick;
 
-	/* The next timer comes before the candidate would pay off: go shallower. */
+	/*
+	 * The next timer comes before the candidate would pay off: go shallower.  (Before
+	 * teo_drop_residency_check, 6.6-6.18: not to a state too short for a stopped tick, the
+	 * candidate was kept instead, though the timer wakes the CPU anyway.)
+	 */
 	if (drv->states[idx].target_residency_ns > duration_ns) {
 		int i = teo_find_shallower_state(drv, dev, idx, duration_ns, false);
-		/* (6.6-6.12: not to a state too short for a stopped tick) */
-		if (rework || teo_state_ok(drv, dev, i))
+		if (ik_switch_on(on, IK_SW_TEO_DROP_RESIDENCY_CHECK) || teo_state_ok(drv, dev, i))
 			idx = i;
 	}
 
