@@ -77,7 +77,7 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"poll limit: the first enabled state with >= 10 us residency, at most TICK_NSEC/16 (before: the first enabled state, else a tick)" },
 	[IK_SW_TEO_UTIL] = {
 		"teo_util", "", R(6, 3), R(6, 11), IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
-		"teo: a CPU whose sched_cpu_util() is above its capacity >> 6 gets a shallower non-polling state, with two states state 0 unless it polls (the 6.3.8 tree: 6.1.0's teo.c plus this alone, in the upfront file; in 6.6.9 in the 6.6 form; absent in 6.12.0)" },
+		"teo: a CPU whose sched_cpu_util() is above its capacity >> 6 gets a shallower non-polling state, with two states state 0 unless it polls (the 6.3.8 tree: 6.1.0's teo.c plus this alone, in the upfront file; in 6.6.9 in the 6.6 form; absent in 6.12.0; reverted by 0a2998fa48f0 in the 6.11 merge window)" },
 	[IK_SW_MENU_SKIP_TIMER_QUERY] = {
 		"menu_skip_timer_query", "5484e31bbbff", R(6, 6), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
@@ -94,19 +94,20 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"haltpoll_shrink_reset", "", R(6, 9), 0, IK_AREA_HALTPOLL, IK_SW_MODELLED, IK_SRC_MAIL,
 		"haltpoll: a poll window shrunk below grow_start becomes 0 (polling stops)" },
 	[IK_SW_TEO_NO_RECENT] = {
-		"teo_no_recent", "", R(6, 11), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_MAIL,
-		"teo: the recent-intercepts metric (the bins of the last 9 intercepts) is removed, with the utilization revert (in 6.6.9, absent in 6.12.0)" },
+		"teo_no_recent", "449914398083", R(6, 11), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_MAIL,
+		"teo: the recent-intercepts metric (the bins of the last 9 intercepts) is removed, with the utilization revert (in 6.6.9, absent in 6.12.0; \"Remove recent intercepts metric\", in mainline in the 6.11 merge window)" },
 	[IK_SW_TEO_INTERCEPTS_SLEEP_LENGTH] = {
-		"teo_intercepts_sleep_length", "", R(6, 11), 0, IK_AREA_TEO, IK_SW_MODELLED,
-		IK_SRC_INFERRED,
-		"teo: when intercepts alone lead to state 0 the sleep length is still asked for, so the next wakeup is judged against it (absent in 6.6.9, in 6.12.0; taken to be 6.11's, with the series that removed the recent metric)" },
+		"teo_intercepts_sleep_length", "4b20b07ce72f", R(6, 11), 0, IK_AREA_TEO,
+		IK_SW_MODELLED, IK_SRC_MAIL,
+		"teo: when intercepts alone lead to state 0 the sleep length is still asked for, so the next wakeup is judged against it (absent in 6.6.9, in 6.12.0; \"Don't count non-existent intercepts\", in mainline in the 6.11 merge window with the series that removed the recent metric)" },
 	[IK_SW_MENU_NO_IOWAIT] = {
 		"menu_no_iowait", "38f83090f515", R(6, 13), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
 		"menu ignores tasks in iowait: 6 correction buckets instead of 12, no performance multiplier" },
 	[IK_SW_TEO_2025_SERIES] = {
-		"teo_2025_series", "", R(6, 14), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
-		"teo of 6.14 (absent in 6.13.7, whose teo.c differs from 6.12.0's in comments only; in 6.14.0): short idles and a latency limit < 7.5 us skip the sleep length, a safety net's wakeup (poll time-out, unexpected tick) is the only unbounded one (no select-to-reflect span), a decaying grand total, no tick bin: intercepts of a tick or more counted for the tick decision, no extra sleep-length query for intercepts leading to state 0" },
+		"teo_2025_series", "d619b5cc6780 13ed5c4a6d9c ddcfa7964677 65e18e654475 16c8d7586c19",
+		R(6, 14), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
+		"teo of 6.14 (pm-6.14-rc1-2: these five and five rearrangements, 425b75364576..e24f8a55de50; absent in 6.13.7, whose teo.c differs from 6.12.0's in comments only; in 6.14.0): short idles and a latency limit < 7.5 us skip the sleep length, a safety net's wakeup (poll time-out, unexpected tick) is the only unbounded one (no select-to-reflect span), a decaying grand total, no tick bin: intercepts of a tick or more counted for the tick decision, no extra sleep-length query for intercepts leading to state 0" },
 	[IK_SW_MENU_VARIANCE_ONE_PASS] = {
 		"menu_variance_one_pass", "", R(6, 15), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
