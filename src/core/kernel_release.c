@@ -140,13 +140,21 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"teo_drop_residency_check", "a03b2011808a", R(6, 19), 0, IK_AREA_TEO, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
 		"teo: when the sleep length is shorter than the candidate's residency, the shallower state found is taken even if the tick is stopped and it is shorter than a tick (before: the candidate was kept); pm-6.19-rc1, absent in 6.18.2's teo.c, backported to 6.18.3 (6.18.35's teo.c is 6.18.2's plus this alone) and 6.6.y" },
-	[IK_SW_TEO_2025_REFINE] = {
-		"teo_2025_refine", "b54df61c7428 50db438231dc d834e68a0e8b", R(6, 19), 0, IK_AREA_TEO,
-		IK_SW_MODELLED, IK_SRC_SOURCE,
-		"teo of pm-6.19-rc1 (absent in 6.18.2's teo.c, whose code is 6.14.0's): metrics decay to 0 below 8 and the grand total is the bins' sum again, intercepts within a tick (not of a tick or more) counted for the tick decision, the intercepts search from the first state long enough for a stopped tick; modelled together with teo_tick_rework" },
+	[IK_SW_TEO_DECAY_TO_ZERO] = {
+		"teo_decay_to_zero", "b54df61c7428", R(6, 19), 0, IK_AREA_TEO, IK_SW_MODELLED,
+		IK_SRC_SOURCE,
+		"teo: a metric below 8 decays to 0 instead of staying, and the grand total is the bins' sum (plus the new event) again instead of a decaying count of its own (pm-6.19-rc1, \"Decay metrics below DECAY_SHIFT threshold\"; absent in 6.18.2's teo.c)" },
 	[IK_SW_TEO_TICK_REWORK] = {
 		"teo_tick_rework", "083654ded547", R(6, 19), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
-		"teo: tick wakeups counted in total_tick and credited to the deepest state when they dominate, a poll time-out the only unbounded wakeup (an unexpected tick no longer is), intercepts within a tick counted at update (pm-6.19-rc1; modelled together with teo_2025_refine, on top of teo_2025_series)" },
+		"teo: tick wakeups counted in total_tick and, when they are over 2/3 of the total, credited as a hit on the deepest state; a poll time-out is the only unbounded wakeup (an unexpected tick no longer is) (pm-6.19-rc1, \"Rework the handling of tick wakeups\")" },
+	[IK_SW_TEO_TICK_INTERCEPTS_WITHIN] = {
+		"teo_tick_intercepts_within", "50db438231dc", R(6, 19), 0, IK_AREA_TEO,
+		IK_SW_MODELLED, IK_SRC_SOURCE,
+		"teo: the intercepts counted for the tick decision are those of at most a tick (6.14-6.18: of a tick or more, a reversed condition) (pm-6.19-rc1, \"Fix tick_intercepts handling in teo_update()\")" },
+	[IK_SW_TEO_SIMPLE_INTERCEPTS_LOOKUP] = {
+		"teo_simple_intercepts_lookup", "d834e68a0e8b", R(6, 19), 0, IK_AREA_TEO,
+		IK_SW_MODELLED, IK_SRC_SOURCE,
+		"teo: the intercepts search walks down only to the first state long enough for a stopped tick, taking each enabled state on the way, instead of falling back to the last suitable one (pm-6.19-rc1, \"Simplify intercepts-based state lookup\")" },
 	[IK_SW_LATENCY_REQ_WAKEUP_QOS] = {
 		"latency_req_wakeup_qos", "", R(6, 19), 0, IK_AREA_CORE, IK_SW_NO_INPUT, IK_SRC_MAIL,
 		"the governors' latency limit also honours the CPU wakeup-latency QoS limit (pm-6.19)" },
@@ -418,21 +426,31 @@ static const char *teo_combination(const struct ik_kernel *k)
 		return NULL;
 	}
 	bool series = ik_kernel_has(k, IK_SW_TEO_2025_SERIES);
-	bool refine = ik_kernel_has(k, IK_SW_TEO_2025_REFINE);
-	if (refine != ik_kernel_has(k, IK_SW_TEO_TICK_REWORK))
-		return "teo_2025_refine and teo_tick_rework are modelled together, as 6.14-6.18 "
-		       "(both off) or 6.19 (both on): pm-6.19-rc1 brought both, no file has one "
-		       "alone";
-	if (refine && !series)
-		return "teo_2025_refine is modelled on top of 6.14's teo (teo_2025_series on)";
-	if (refine && !ik_kernel_has(k, IK_SW_TEO_DROP_RESIDENCY_CHECK))
-		return "teo_2025_refine is modelled on top of teo_drop_residency_check (the 6.19 "
-		       "file has both)";
+	/*
+	 * pm-6.19-rc1's teo commits, in the order they were applied: each is modelled on top
+	 * of those before it (the 6.18.35 file has the first alone, 6.19's has all), and the
+	 * later ones on top of 6.14's teo.
+	 */
+	static const int pm_6_19[] = { IK_SW_TEO_DROP_RESIDENCY_CHECK, IK_SW_TEO_DECAY_TO_ZERO,
+				       IK_SW_TEO_TICK_REWORK, IK_SW_TEO_TICK_INTERCEPTS_WITHIN,
+				       IK_SW_TEO_SIMPLE_INTERCEPTS_LOOKUP, -1 };
+	for (int i = 1; pm_6_19[i] >= 0; i++) {
+		if (!ik_kernel_has(k, (enum ik_switch)pm_6_19[i]))
+			continue;
+		if (!series)
+			return "pm-6.19-rc1's teo switches after teo_drop_residency_check are "
+			       "modelled on top of 6.14's teo (teo_2025_series on)";
+		if (!ik_kernel_has(k, (enum ik_switch)pm_6_19[i - 1]))
+			return "pm-6.19-rc1's teo switches are modelled in the order they were "
+			       "applied, each on top of those before it: teo_drop_residency_check, "
+			       "teo_decay_to_zero, teo_tick_rework, teo_tick_intercepts_within, "
+			       "teo_simple_intercepts_lookup";
+	}
 	if (series) {
 		static const int as_6_12[] = { IK_SW_TEO_TICK_STATS, IK_SW_TEO_NO_RECENT,
 					       IK_SW_TEO_INTERCEPTS_SLEEP_LENGTH, -1 };
 		if (!all_on(k, as_6_12) || ik_kernel_has(k, IK_SW_TEO_UTIL))
-			return "the 6.14 and 6.19 files are modelled on top of 6.12's teo: "
+			return "the 6.14 to 6.19 files are modelled on top of 6.12's teo: "
 			       "teo_tick_stats, teo_no_recent and teo_intercepts_sleep_length on, "
 			       "teo_util off";
 	}

@@ -29,7 +29,7 @@ grep -q '^on   menu_skip_timer_query' "$tmp/show" || fail "kernel show 6.6: skip
 grep -q 'teo .*not implemented' "$tmp/show" && fail "kernel show 6.6: teo should run"
 "$bin" kernel show 6.15 >"$tmp/show" || fail "kernel show 6.15: exit $?"
 grep -q 'teo .*runs as this release' "$tmp/show" || fail "kernel show 6.15: teo should run (6.14.0's code)"
-grep -q '^off\* teo_2025_refine' "$tmp/show" || fail "kernel show 6.15: teo_2025_refine should be off (6.19)"
+grep -q '^off\* teo_tick_rework' "$tmp/show" || fail "kernel show 6.15: teo_tick_rework should be off (6.19)"
 "$bin" kernel show 7.1 >"$tmp/show" || fail "kernel show 7.1: exit $?"
 grep -q 'teo .*not implemented.*teo_2026_series' "$tmp/show" || fail "kernel show 7.1: teo should be refused"
 "$bin" kernel show 6.6.9 >/dev/null || fail "a point release (6.6.9) should behave as 6.6"
