@@ -7,7 +7,8 @@
 # and the 'state,stop_tick' lines are compared.  Prints one line per release and governor:
 # agreeing lines / lines, and the first disagreeing line if any.  Then teo of the releases
 # that have no tree here but whose teo idlekit takes to be a tree's (5.5, 5.6 and 5.8 =
-# 5.7.14's file, 6.9 = 6.6.9's, 6.11 = 6.12.0's, ...) against that file, labelled e.g. 6.9<-6.6.
+# 5.7.14's file, 6.9 = 6.6.9's, 6.11 = 6.12.0's, 6.15 = 6.14.0's and 6.18.2's, 6.17 = 6.18.2's,
+# ...) against that file, labelled e.g. 6.9<-6.6.
 #
 #   bash bench/kernel_agreement.sh KDIR [BUILD_DIR [LINES]]
 #
@@ -23,7 +24,8 @@
 # states, without and with a polling state 0).  Exit status: 0 if every pair agrees on
 # every line, 1 if not, 2 on bad usage.  GOVERNORS="teo" (say) limits the run to those,
 # FOLDERS="5.7 5.9" to those release folders, PAIRS="5.7:5.8" (PAIRS="" for none) to those
-# tree-for-release pairs.
+# tree-for-release pairs, SWITCHES="teo_drop_residency_check=on" (say) flips those switches
+# in both runs (a stable release's file: FOLDERS=6.18.35 runs as 6.18 with the flips).
 set -u
 kdir=${1:?usage: kernel_agreement.sh KDIR [BUILD_DIR [LINES]]}
 build=${2:-build}
@@ -33,6 +35,8 @@ ik="$build/idlekit"
 [ -x "$ik" ] || { echo "kernel_agreement: $ik not built" >&2; exit 2; }
 [ -d "$kdir" ] || { echo "kernel_agreement: $kdir: not a folder" >&2; exit 2; }
 plat="$here/tests/govreplay/platforms"
+flips=()
+for sw in ${SWITCHES:-}; do flips+=(--switch "$sw"); done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -86,7 +90,7 @@ status=0
 compare() { # release governor file label
 	local rel=$1 g=$2 f=$3 label=$4
 	# a governor idlekit does not model as this release is refused: say so, skip
-	if ! msg=$(printf 'sleep_ns,tick_ns,wake_ns\n' | "$ik" govreplay -g "$g" -p intel-skx --kernel "$rel" -q 2>&1 >/dev/null); then
+	if ! msg=$(printf 'sleep_ns,tick_ns,wake_ns\n' | "$ik" govreplay -g "$g" -p intel-skx --kernel "$rel" ${flips[@]+"${flips[@]}"} -q 2>&1 >/dev/null); then
 		printf '%-10s %-9s %s\n' "$label" "$g" "not modelled: ${msg#*: }"
 		return
 	fi
@@ -96,9 +100,9 @@ compare() { # release governor file label
 			seed=$((seed + 7919))
 			in="$tmp/in-$seed.csv"
 			[ -f "$in" ] || gen "$seed" "$hz" "$lines" > "$in"
-			"$ik" govreplay -g "$g" -p "$t" --hz "$hz" --kernel "$rel" -q -i "$in" > "$tmp/a" 2> "$tmp/ea" ||
+			"$ik" govreplay -g "$g" -p "$t" --hz "$hz" --kernel "$rel" ${flips[@]+"${flips[@]}"} -q -i "$in" > "$tmp/a" 2> "$tmp/ea" ||
 				{ echo "kernel_agreement: $rel $g: $(cat "$tmp/ea")" >&2; exit 2; }
-			"$ik" govreplay -g "kernel:$f" -p "$t" --hz "$hz" --kernel "$rel" -q -i "$in" > "$tmp/b" 2> "$tmp/eb" ||
+			"$ik" govreplay -g "kernel:$f" -p "$t" --hz "$hz" --kernel "$rel" ${flips[@]+"${flips[@]}"} -q -i "$in" > "$tmp/b" 2> "$tmp/eb" ||
 				{ echo "kernel_agreement: $rel kernel:$f: $(cat "$tmp/eb")" >&2; exit 2; }
 			n=$(wc -l < "$tmp/a")
 			same=$(paste -d' ' "$tmp/a" "$tmp/b" | awk '$1 == $2' | wc -l)
@@ -114,7 +118,7 @@ compare() { # release governor file label
 }
 
 printf '%-10s %-9s %-22s %s\n' release governor agreement first-difference
-for folder in ${FOLDERS:-5.2 5.4 5.7 5.9 5.10 5.15 6.1 6.3 6.6 6.12 6.13 6.14 6.19}; do
+for folder in ${FOLDERS:-5.2 5.4 5.7 5.9 5.10 5.15 6.1 6.3 6.6 6.12 6.13 6.14 6.18 6.19}; do
 	d="$kdir/k$folder"
 	rel=$folder
 	[ "$folder" = 5.2 ] && rel=5.1
@@ -129,7 +133,7 @@ done
 # Releases without a tree here whose teo idlekit takes to be a tree's file (no teo switch
 # between them): each against that file, labelled RELEASE<-TREE.
 case " ${GOVERNORS:-teo} " in *" teo "*)
-	for pair in ${PAIRS-5.7:5.5 5.7:5.6 5.7:5.8 5.10:5.11 5.15:5.14 6.1:6.0 6.6:6.9 6.12:6.11}; do
+	for pair in ${PAIRS-5.7:5.5 5.7:5.6 5.7:5.8 5.10:5.11 5.15:5.14 6.1:6.0 6.6:6.9 6.12:6.11 6.14:6.15 6.18:6.15 6.18:6.17}; do
 		folder=${pair%%:*} rel=${pair#*:}
 		f="$kdir/k$folder/teo.c"
 		[ -f "$f" ] || { printf '%-10s %-9s %s\n' "$rel" teo "no file $f"; continue; }

@@ -49,12 +49,15 @@ enum ik_switch {
 	IK_SW_MENU_VARIANCE_ONE_PASS,     /* 6.15: variance as mean(v^2) - mean(v)^2 */
 	IK_SW_MENU_OUTLIERS_BOTH_ENDS,    /* 6.15: outliers dropped at either end */
 	IK_SW_MENU_TYPICAL_MAX,           /* 6.15-6.17: the max when >= 4 samples remain */
-	IK_SW_TEO_2025_REFINE,            /* 6.15-6.19: teo's changes after 6.14 (undated) */
 	IK_SW_MENU_LATENCY_FIRST,         /* 6.17: exit latency checked before residency */
 	IK_SW_MENU_REJECTED_INVALID,      /* 6.17: a rejected entry pushes UINT_MAX */
 	IK_SW_MENU_POLL_OVERRIDE_LATENCY, /* 6.18: poll override needs exit latency <= pred. */
 	IK_SW_MENU_POLL_OVERRIDE_SHORT,   /* 6.19: poll override needs residency < 15 us */
+	IK_SW_TEO_DROP_RESIDENCY_CHECK,   /* 6.19: no stopped-tick check after the sleep length */
+	IK_SW_TEO_DECAY_TO_ZERO,          /* 6.19: metrics decay to 0, total = the bins' sum */
 	IK_SW_TEO_TICK_REWORK,            /* 6.19: teo's tick wakeups (total_tick) */
+	IK_SW_TEO_TICK_INTERCEPTS_WITHIN, /* 6.19: tick intercepts are those within a tick */
+	IK_SW_TEO_SIMPLE_INTERCEPTS_LOOKUP, /* 6.19: intercepts search down to a floor */
 	IK_SW_LATENCY_REQ_WAKEUP_QOS,     /* 6.19: latency limit includes wakeup QoS */
 	IK_SW_MENU_STOPPED_TICK_QUERY,    /* 7.0: stopped tick -> always ask for timers */
 	IK_SW_TEO_2026_SERIES,            /* 7.0/7.1: the teo series of Jan-Feb 2026 */

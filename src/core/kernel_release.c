@@ -77,7 +77,7 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"poll limit: the first enabled state with >= 10 us residency, at most TICK_NSEC/16 (before: the first enabled state, else a tick)" },
 	[IK_SW_TEO_UTIL] = {
 		"teo_util", "", R(6, 3), R(6, 11), IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
-		"teo: a CPU whose sched_cpu_util() is above its capacity >> 6 gets a shallower non-polling state, with two states state 0 unless it polls (the 6.3.8 tree: 6.1.0's teo.c plus this alone, in the upfront file; in 6.6.9 in the 6.6 form; absent in 6.12.0)" },
+		"teo: a CPU whose sched_cpu_util() is above its capacity >> 6 gets a shallower non-polling state, with two states state 0 unless it polls (the 6.3.8 tree: 6.1.0's teo.c plus this alone, in the upfront file; in 6.6.9 in the 6.6 form; absent in 6.12.0; reverted by 0a2998fa48f0 in the 6.11 merge window)" },
 	[IK_SW_MENU_SKIP_TIMER_QUERY] = {
 		"menu_skip_timer_query", "5484e31bbbff", R(6, 6), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
@@ -94,19 +94,20 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"haltpoll_shrink_reset", "", R(6, 9), 0, IK_AREA_HALTPOLL, IK_SW_MODELLED, IK_SRC_MAIL,
 		"haltpoll: a poll window shrunk below grow_start becomes 0 (polling stops)" },
 	[IK_SW_TEO_NO_RECENT] = {
-		"teo_no_recent", "", R(6, 11), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_MAIL,
-		"teo: the recent-intercepts metric (the bins of the last 9 intercepts) is removed, with the utilization revert (in 6.6.9, absent in 6.12.0)" },
+		"teo_no_recent", "449914398083", R(6, 11), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_MAIL,
+		"teo: the recent-intercepts metric (the bins of the last 9 intercepts) is removed, with the utilization revert (in 6.6.9, absent in 6.12.0; \"Remove recent intercepts metric\", in mainline in the 6.11 merge window)" },
 	[IK_SW_TEO_INTERCEPTS_SLEEP_LENGTH] = {
-		"teo_intercepts_sleep_length", "", R(6, 11), 0, IK_AREA_TEO, IK_SW_MODELLED,
-		IK_SRC_INFERRED,
-		"teo: when intercepts alone lead to state 0 the sleep length is still asked for, so the next wakeup is judged against it (absent in 6.6.9, in 6.12.0; taken to be 6.11's, with the series that removed the recent metric)" },
+		"teo_intercepts_sleep_length", "4b20b07ce72f", R(6, 11), 0, IK_AREA_TEO,
+		IK_SW_MODELLED, IK_SRC_MAIL,
+		"teo: when intercepts alone lead to state 0 the sleep length is still asked for, so the next wakeup is judged against it (absent in 6.6.9, in 6.12.0; \"Don't count non-existent intercepts\", in mainline in the 6.11 merge window with the series that removed the recent metric)" },
 	[IK_SW_MENU_NO_IOWAIT] = {
 		"menu_no_iowait", "38f83090f515", R(6, 13), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
 		"menu ignores tasks in iowait: 6 correction buckets instead of 12, no performance multiplier" },
 	[IK_SW_TEO_2025_SERIES] = {
-		"teo_2025_series", "", R(6, 14), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
-		"teo of 6.14 (absent in 6.13.7, whose teo.c differs from 6.12.0's in comments only; in 6.14.0): short idles and a latency limit < 7.5 us skip the sleep length, a safety net's wakeup (poll time-out, unexpected tick) is the only unbounded one (no select-to-reflect span), a decaying grand total, no tick bin: intercepts of a tick or more counted for the tick decision, no extra sleep-length query for intercepts leading to state 0" },
+		"teo_2025_series", "d619b5cc6780 13ed5c4a6d9c ddcfa7964677 65e18e654475 16c8d7586c19",
+		R(6, 14), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
+		"teo of 6.14 (pm-6.14-rc1-2: these five and five rearrangements, 425b75364576..e24f8a55de50; absent in 6.13.7, whose teo.c differs from 6.12.0's in comments only; in 6.14.0): short idles and a latency limit < 7.5 us skip the sleep length, a safety net's wakeup (poll time-out, unexpected tick) is the only unbounded one (no select-to-reflect span), a decaying grand total, no tick bin: intercepts of a tick or more counted for the tick decision, no extra sleep-length query for intercepts leading to state 0" },
 	[IK_SW_MENU_VARIANCE_ONE_PASS] = {
 		"menu_variance_one_pass", "", R(6, 15), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
@@ -119,9 +120,6 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"menu_typical_max", "85975daeaa4d", R(6, 15), R(6, 18), IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_MAIL,
 		"menu: when no pattern is found but >= 4 samples remain, their maximum is the prediction (reverted by 10fad4012234)" },
-	[IK_SW_TEO_2025_REFINE] = {
-		"teo_2025_refine", "", R(6, 15), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_INFERRED,
-		"teo between 6.14.0 and 6.19.0: metrics decay to 0, the grand total the bins' sum again, intercepts within a tick (not after one) counted for the tick decision, only a poll time-out unbounded, the intercepts search starting at the first state long enough for a stopped tick, no stopped-tick check after the sleep length; modelled only together with teo_tick_rework (the 6.19 file): no tree here dates these commits (since = the first release they may be in), so teo of 6.15-6.18 is not modelled" },
 	[IK_SW_MENU_LATENCY_FIRST] = {
 		"menu_latency_first", "779b1a1cb13a", R(6, 17), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
@@ -138,9 +136,25 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"menu_poll_override_short", "", R(6, 19), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_MAIL,
 		"menu takes a physical state instead of polling only if its residency is < 15 us (pm-6.19)" },
+	[IK_SW_TEO_DROP_RESIDENCY_CHECK] = {
+		"teo_drop_residency_check", "a03b2011808a", R(6, 19), 0, IK_AREA_TEO, IK_SW_MODELLED,
+		IK_SRC_SOURCE,
+		"teo: when the sleep length is shorter than the candidate's residency, the shallower state found is taken even if the tick is stopped and it is shorter than a tick (before: the candidate was kept); pm-6.19-rc1, absent in 6.18.2's teo.c, backported to 6.18.3 (6.18.35's teo.c is 6.18.2's plus this alone) and 6.6.y" },
+	[IK_SW_TEO_DECAY_TO_ZERO] = {
+		"teo_decay_to_zero", "b54df61c7428", R(6, 19), 0, IK_AREA_TEO, IK_SW_MODELLED,
+		IK_SRC_SOURCE,
+		"teo: a metric below 8 decays to 0 instead of staying, and the grand total is the bins' sum (plus the new event) again instead of a decaying count of its own (pm-6.19-rc1, \"Decay metrics below DECAY_SHIFT threshold\"; absent in 6.18.2's teo.c)" },
 	[IK_SW_TEO_TICK_REWORK] = {
-		"teo_tick_rework", "", R(6, 19), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_MAIL,
-		"teo: tick wakeups counted in total_tick and credited to the deepest state when they dominate, intercepts within a tick counted at update instead of the tick_hits bin (pm-6.19; modelled together with teo_2025_series)" },
+		"teo_tick_rework", "083654ded547", R(6, 19), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
+		"teo: tick wakeups counted in total_tick and, when they are over 2/3 of the total, credited as a hit on the deepest state; a poll time-out is the only unbounded wakeup (an unexpected tick no longer is) (pm-6.19-rc1, \"Rework the handling of tick wakeups\")" },
+	[IK_SW_TEO_TICK_INTERCEPTS_WITHIN] = {
+		"teo_tick_intercepts_within", "50db438231dc", R(6, 19), 0, IK_AREA_TEO,
+		IK_SW_MODELLED, IK_SRC_SOURCE,
+		"teo: the intercepts counted for the tick decision are those of at most a tick (6.14-6.18: of a tick or more, a reversed condition) (pm-6.19-rc1, \"Fix tick_intercepts handling in teo_update()\")" },
+	[IK_SW_TEO_SIMPLE_INTERCEPTS_LOOKUP] = {
+		"teo_simple_intercepts_lookup", "d834e68a0e8b", R(6, 19), 0, IK_AREA_TEO,
+		IK_SW_MODELLED, IK_SRC_SOURCE,
+		"teo: the intercepts search walks down only to the first state long enough for a stopped tick, taking each enabled state on the way, instead of falling back to the last suitable one (pm-6.19-rc1, \"Simplify intercepts-based state lookup\")" },
 	[IK_SW_LATENCY_REQ_WAKEUP_QOS] = {
 		"latency_req_wakeup_qos", "", R(6, 19), 0, IK_AREA_CORE, IK_SW_NO_INPUT, IK_SRC_MAIL,
 		"the governors' latency limit also honours the CPU wakeup-latency QoS limit (pm-6.19)" },
@@ -377,7 +391,8 @@ static bool teo_later_on(const struct ik_kernel *k, enum ik_switch after)
 
 /*
  * teo is four files: before the ~5.14 rework (teo_legacy.c: 5.2.1, 5.4.6 or 5.10.7), from
- * it to 6.5 (teo_upfront.c: 5.15/6.1), and teo.c for 6.6-6.12 and 6.19.  Each file's
+ * it to 6.5 (teo_upfront.c: 5.15/6.1), and teo.c for 6.6-6.19 (6.14-6.18: the 6.14.0
+ * code; teo_drop_residency_check alone on it is 6.18.3's stable teo.c).  Each file's
  * switches are modelled on top of what the file's releases had before them; other
  * combinations have no kernel file to follow.  NULL if k is one of them, else why not.
  */
@@ -411,17 +426,31 @@ static const char *teo_combination(const struct ik_kernel *k)
 		return NULL;
 	}
 	bool series = ik_kernel_has(k, IK_SW_TEO_2025_SERIES);
-	bool refine = ik_kernel_has(k, IK_SW_TEO_2025_REFINE);
-	if (refine != ik_kernel_has(k, IK_SW_TEO_TICK_REWORK))
-		return "teo_2025_refine and teo_tick_rework are modelled together, as 6.14.0 "
-		       "(both off) or 6.19.0 (both on): no tree here shows teo of 6.15-6.18";
-	if (refine && !series)
-		return "teo_2025_refine is modelled on top of 6.14's teo (teo_2025_series on)";
+	/*
+	 * pm-6.19-rc1's teo commits, in the order they were applied: each is modelled on top
+	 * of those before it (the 6.18.35 file has the first alone, 6.19's has all), and the
+	 * later ones on top of 6.14's teo.
+	 */
+	static const int pm_6_19[] = { IK_SW_TEO_DROP_RESIDENCY_CHECK, IK_SW_TEO_DECAY_TO_ZERO,
+				       IK_SW_TEO_TICK_REWORK, IK_SW_TEO_TICK_INTERCEPTS_WITHIN,
+				       IK_SW_TEO_SIMPLE_INTERCEPTS_LOOKUP, -1 };
+	for (int i = 1; pm_6_19[i] >= 0; i++) {
+		if (!ik_kernel_has(k, (enum ik_switch)pm_6_19[i]))
+			continue;
+		if (!series)
+			return "pm-6.19-rc1's teo switches after teo_drop_residency_check are "
+			       "modelled on top of 6.14's teo (teo_2025_series on)";
+		if (!ik_kernel_has(k, (enum ik_switch)pm_6_19[i - 1]))
+			return "pm-6.19-rc1's teo switches are modelled in the order they were "
+			       "applied, each on top of those before it: teo_drop_residency_check, "
+			       "teo_decay_to_zero, teo_tick_rework, teo_tick_intercepts_within, "
+			       "teo_simple_intercepts_lookup";
+	}
 	if (series) {
 		static const int as_6_12[] = { IK_SW_TEO_TICK_STATS, IK_SW_TEO_NO_RECENT,
 					       IK_SW_TEO_INTERCEPTS_SLEEP_LENGTH, -1 };
 		if (!all_on(k, as_6_12) || ik_kernel_has(k, IK_SW_TEO_UTIL))
-			return "the 6.14 and 6.19 files are modelled on top of 6.12's teo: "
+			return "the 6.14 to 6.19 files are modelled on top of 6.12's teo: "
 			       "teo_tick_stats, teo_no_recent and teo_intercepts_sleep_length on, "
 			       "teo_util off";
 	}

@@ -1,7 +1,7 @@
 /*
  * teo: the "timer events oriented" governor, as in kernel v6.6 to v6.19
- * (drivers/cpuidle/governors/teo.c; read in the 6.6.9, 6.12.0, 6.13.7, 6.14.0 and 6.19.0
- * trees).
+ * (drivers/cpuidle/governors/teo.c; read in the 6.6.9, 6.12.0, 6.13.7, 6.14.0, 6.18.2,
+ * 6.18.35 and 6.19 trees; 6.15-6.18.2 run 6.14.0's code: their teo.c differs in comments).
  *
  * The idea: on most machines timers cause far more wakeups than anything else, and the time
  * to the next timer (the sleep length) is known when a state is chosen.  So the deepest
@@ -32,11 +32,14 @@
  *     skip the sleep length, a safety net's wakeup marked at reflect instead of the
  *     select-to-reflect span, a decaying grand total, no tick bin but intercepts of a tick
  *     or more counted at update for the tick decision;
- *   - teo_2025_refine and teo_tick_rework (after 6.14, by 6.19; modelled together): the
- *     6.19 form -- tick wakeups counted by themselves (total_tick), intercepts within a
- *     tick counted instead, metrics that decay to zero, the total the bins' sum again, a
- *     poll time-out as the only "unbounded" wakeup, the intercepts search from the first
- *     state long enough for a stopped tick.
+ *   - pm-6.19-rc1, in the order applied (each on top of those before it):
+ *     teo_drop_residency_check (also 6.18.3 stable): a sleep length below the candidate's
+ *     residency always leads to the shallower state found; teo_decay_to_zero: metrics
+ *     decay to zero, the total is the bins' sum again; teo_tick_rework: tick wakeups
+ *     counted by themselves (total_tick), a poll time-out the only "unbounded" wakeup;
+ *     teo_tick_intercepts_within: the intercepts within a tick counted for the tick
+ *     decision (6.14-6.18 counted those of a tick or more); teo_simple_intercepts_lookup:
+ *     the intercepts search down to the first state long enough for a stopped tick.
  *
  * Two earlier files are separate algorithms, to which every callback below hands over:
  * before the ~5.14 rework (teo_bins off) hits, misses and early hits per state
@@ -76,15 +79,16 @@ struct teo_bin {
 
 struct teo_cpu {
 	uint64_t on;             /* the release's switches, read once at enable */
-	bool rework;             /* teo_2025_refine (with teo_tick_rework): the 6.19 form */
-	bool artificial_wakeup;  /* 6.14 (teo_2025_series, not _refine): a safety net woke it */
+	bool tick_rework;        /* teo_tick_rework: reflect notes the tick, not a safety net */
+	bool artificial_wakeup;  /* 6.14-6.18 (teo_2025_series, not teo_tick_rework): a safety
+				    net woke it */
 	int64_t sleep_length_ns; /* sleep length seen by the last select, KTIME_MAX if not asked */
 	struct teo_bin bins[IK_STATE_MAX];
-	uint32_t total;           /* sum of all bins' hits and intercepts */
+	uint32_t total;           /* all bins' hits and intercepts (6.14-6.18: decaying count) */
 	/* 6.19 (teo_tick_rework) */
 	uint32_t total_tick;      /* wakeups by the tick */
 	/* 6.14 on (teo_2025_series) */
-	uint32_t tick_intercepts; /* intercepts that ended within one tick (6.14: after one) */
+	uint32_t tick_intercepts; /* intercepts within a tick (6.14-6.18: of a tick or more) */
 	uint32_t short_idles;     /* idle periods shorter than RESIDENCY_THRESHOLD_NS */
 	bool tick_wakeup;         /* the last wakeup was the tick */
 	/* 6.6-6.12 (teo_tick_rework off) */
@@ -109,7 +113,7 @@ static inline void teo_decay(bool to_zero, uint32_t *metric)
 {
 	uint32_t delta = *metric >> TEO_DECAY_SHIFT;
 
-	if (to_zero) /* teo_2025_refine */
+	if (to_zero) /* teo_decay_to_zero */
 		*metric = delta ? *metric - delta : 0;
 	else
 		*metric -= delta; /* before: a remainder of up to 7 stays */
@@ -122,8 +126,9 @@ static inline void teo_decay(bool to_zero, uint32_t *metric)
 static inline __attribute__((always_inline)) void
 teo_update(const struct ik_driver *drv, struct ik_device *dev, struct teo_cpu *cpu, uint64_t on)
 {
-	bool rework = ik_switch_on(on, IK_SW_TEO_2025_REFINE);
 	bool series = ik_switch_on(on, IK_SW_TEO_2025_SERIES); /* 6.14 on */
+	bool to_zero = ik_switch_on(on, IK_SW_TEO_DECAY_TO_ZERO);
+	bool tick_rework = ik_switch_on(on, IK_SW_TEO_TICK_REWORK);
 	int idx_timer = 0;    /* bin of the sleep length */
 	int idx_duration = 0; /* bin of the measured idle duration */
 	int64_t measured_ns;
@@ -131,18 +136,19 @@ teo_update(const struct ik_driver *drv, struct ik_device *dev, struct teo_cpu *c
 	uint32_t total = 0;
 
 	if (series)
-		teo_decay(rework, &cpu->short_idles);
+		teo_decay(to_zero, &cpu->short_idles);
 
-	if (rework ? dev->poll_time_limit
-		   : series ? cpu->artificial_wakeup : cpu->time_span_ns >= cpu->sleep_length_ns) {
+	if (tick_rework ? dev->poll_time_limit
+			: series ? cpu->artificial_wakeup : cpu->time_span_ns >= cpu->sleep_length_ns) {
 		/*
-		 * 6.19: the polling state gave up on its own, so nothing is known about how long
-		 * the CPU would have stayed idle: treat it as possibly very long.  Clearing the
-		 * flag is this governor's job.  6.14: a safety net (that poll time-out, or a tick
-		 * nohz did not expect) woke the CPU, as reflect noted.  Before: the span from
-		 * select to reflect reached the sleep length (the timer, or a safety net).
+		 * teo_tick_rework: the polling state gave up on its own, so nothing is known
+		 * about how long the CPU would have stayed idle: treat it as possibly very long.
+		 * Clearing the flag is this governor's job.  6.14-6.18: a safety net (that poll
+		 * time-out, or a tick nohz did not expect) woke the CPU, as reflect noted.
+		 * Before: the span from select to reflect reached the sleep length (the timer,
+		 * or a safety net).
 		 */
-		if (rework)
+		if (tick_rework)
 			dev->poll_time_limit = false;
 		measured_ns = INT64_MAX;
 	} else {
@@ -151,7 +157,7 @@ teo_update(const struct ik_driver *drv, struct ik_device *dev, struct teo_cpu *c
 		/*
 		 * The measured time includes the exit latency, which is rarely the worst case:
 		 * half of it is taken as the typical share.  An idle period shorter than the exit
-		 * latency is simply halved.  6.19 also counts the short periods.
+		 * latency is simply halved.  6.14 on also count the short periods.
 		 */
 		measured_ns = (int64_t)dev->last_residency_ns;
 		if (measured_ns >= exit_latency_ns) {
@@ -170,9 +176,9 @@ teo_update(const struct ik_driver *drv, struct ik_device *dev, struct teo_cpu *c
 		struct teo_bin *bin = &cpu->bins[i];
 
 		residency_ns = drv->states[i].target_residency_ns;
-		teo_decay(rework, &bin->hits);
+		teo_decay(to_zero, &bin->hits);
 		total += bin->hits;
-		teo_decay(rework, &bin->intercepts);
+		teo_decay(to_zero, &bin->intercepts);
 		total += bin->intercepts;
 
 		if (residency_ns <= cpu->sleep_length_ns) {
@@ -182,22 +188,34 @@ teo_update(const struct ik_driver *drv, struct ik_device *dev, struct teo_cpu *c
 		}
 	}
 
-	if (rework) {
-		cpu->total = total + TEO_PULSE;
+	if (series) {
+		/*
+		 * 6.14 on: no tick bin; the intercepts for the tick decision counted here.  The
+		 * grand total: the bins' sum plus this event (teo_decay_to_zero), or, 6.14-6.18, a
+		 * decaying count of its own (nothing reads it before the end, where 6.14 updates
+		 * it).
+		 */
+		if (to_zero) {
+			cpu->total = total + TEO_PULSE;
+		} else {
+			cpu->total -= cpu->total >> TEO_DECAY_SHIFT;
+			cpu->total += TEO_PULSE;
+		}
+		teo_decay(to_zero, &cpu->tick_intercepts);
 
-		teo_decay(rework, &cpu->tick_intercepts);
-		teo_decay(rework, &cpu->total_tick);
-
-		if (cpu->tick_wakeup) {
-			cpu->total_tick += TEO_PULSE;
-			/*
-			 * When most recent wakeups come from the tick, this one is credited as a
-			 * hit on the deepest state, which makes stopping the tick more likely next
-			 * time.
-			 */
-			if (3 * cpu->total_tick > 2 * cpu->total) {
-				cpu->bins[drv->state_count - 1].hits += TEO_PULSE;
-				return;
+		if (tick_rework) {
+			teo_decay(to_zero, &cpu->total_tick);
+			if (cpu->tick_wakeup) {
+				cpu->total_tick += TEO_PULSE;
+				/*
+				 * When most recent wakeups come from the tick, this one is credited
+				 * as a hit on the deepest state, which makes stopping the tick more
+				 * likely next time.
+				 */
+				if (3 * cpu->total_tick > 2 * cpu->total) {
+					cpu->bins[drv->state_count - 1].hits += TEO_PULSE;
+					return;
+				}
 			}
 		}
 
@@ -205,28 +223,12 @@ teo_update(const struct ik_driver *drv, struct ik_device *dev, struct teo_cpu *c
 			cpu->bins[idx_timer].hits += TEO_PULSE;
 		} else {
 			cpu->bins[idx_duration].intercepts += TEO_PULSE;
-			if (measured_ns <= dev->tick_nsec)
+			/* (6.14-6.18: of a tick or more -- a reversed condition) */
+			if (ik_switch_on(on, IK_SW_TEO_TICK_INTERCEPTS_WITHIN)
+				    ? measured_ns <= dev->tick_nsec
+				    : dev->tick_nsec <= measured_ns)
 				cpu->tick_intercepts += TEO_PULSE;
 		}
-		return;
-	}
-
-	if (series) {
-		/*
-		 * 6.14: no tick bin; intercepts of a tick or more (sic: 6.19 counts those within
-		 * a tick) are counted for the tick decision, and the grand total is a decaying
-		 * count of its own rather than the bins' sum.
-		 */
-		teo_decay(false, &cpu->tick_intercepts);
-		if (idx_timer == idx_duration) {
-			cpu->bins[idx_timer].hits += TEO_PULSE;
-		} else {
-			cpu->bins[idx_duration].intercepts += TEO_PULSE;
-			if (dev->tick_nsec <= measured_ns)
-				cpu->tick_intercepts += TEO_PULSE;
-		}
-		cpu->total -= cpu->total >> TEO_DECAY_SHIFT;
-		cpu->total += TEO_PULSE;
 		return;
 	}
 
@@ -385,7 +387,6 @@ static inline __attribute__((always_inline)) int
 teo_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick, uint64_t on)
 {
 	struct teo_cpu *cpu = dev->governor_data;
-	bool rework = ik_switch_on(on, IK_SW_TEO_2025_REFINE);
 	bool series = ik_switch_on(on, IK_SW_TEO_2025_SERIES); /* 6.14 on */
 	int64_t latency_req = ik_latency_req(dev);
 	int64_t delta_tick = dev->tick_nsec / 2; /* used if the sleep length is not asked for */
@@ -471,7 +472,7 @@ teo_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tic
 		goto decide_tick;
 	}
 
-	if (rework) {
+	if (ik_switch_on(on, IK_SW_TEO_SIMPLE_INTERCEPTS_LOOKUP)) {
 		/* Intercepts below the candidate weigh more than everything at or above it? */
 		if (2 * idx_intercept_sum > cpu->total - idx_hit_sum)
 			idx = teo_intercepts_state(drv, dev, cpu, idx, idx0, idx_intercept_sum);
@@ -545,11 +546,14 @@ teo_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tic
 	if (idx == 0)
 		goto keep_tick;
 
-	/* The next timer comes before the candidate would pay off: go shallower. */
+	/*
+	 * The next timer comes before the candidate would pay off: go shallower.  (Before
+	 * teo_drop_residency_check, 6.6-6.18: not to a state too short for a stopped tick, the
+	 * candidate was kept instead, though the timer wakes the CPU anyway.)
+	 */
 	if (drv->states[idx].target_residency_ns > duration_ns) {
 		int i = teo_find_shallower_state(drv, dev, idx, duration_ns, false);
-		/* (6.6-6.12: not to a state too short for a stopped tick) */
-		if (rework || teo_state_ok(drv, dev, i))
+		if (ik_switch_on(on, IK_SW_TEO_DROP_RESIDENCY_CHECK) || teo_state_ok(drv, dev, i))
 			idx = i;
 	}
 
@@ -606,15 +610,15 @@ static void teo_reflect(struct ik_device *dev, int index)
 	}
 	struct teo_cpu *cpu = dev->governor_data;
 
-	if (cpu->rework) {
+	if (cpu->tick_rework) {
 		cpu->tick_wakeup = ik_got_tick(dev);
 		dev->last_state_idx = index;
 		return;
 	}
 	dev->last_state_idx = index;
 	/*
-	 * 6.6-6.14: a poll time-out, or a tick nohz did not expect, counts as if the CPU had
-	 * been idle for the whole sleep length (6.14: marked as a safety net's wakeup).
+	 * 6.6-6.18: a poll time-out, or a tick nohz did not expect, counts as if the CPU had
+	 * been idle for the whole sleep length (6.14-6.18: marked as a safety net's wakeup).
 	 */
 	bool series = teo_has(cpu, IK_SW_TEO_2025_SERIES);
 	if (dev->poll_time_limit || (ik_got_tick(dev) && cpu->sleep_length_ns > dev->tick_nsec)) {
@@ -640,7 +644,7 @@ static int teo_enable(const struct ik_driver *drv, struct ik_device *dev)
 	if (!cpu)
 		return -1;
 	cpu->on = ik_kernel_or_default(dev->kernel)->on;
-	cpu->rework = teo_has(cpu, IK_SW_TEO_2025_REFINE);
+	cpu->tick_rework = teo_has(cpu, IK_SW_TEO_TICK_REWORK);
 	/* teo_util: arch_scale_cpu_capacity() read once, when the CPU is enabled */
 	cpu->util_threshold = dev->in.cpu_capacity >> TEO_UTIL_THRESHOLD_SHIFT;
 	for (int i = 0; i < TEO_NR_RECENT; i++)

@@ -28,7 +28,10 @@ grep -q '^off\* menu_no_iowait' "$tmp/show" || fail "kernel show 6.6: menu_no_io
 grep -q '^on   menu_skip_timer_query' "$tmp/show" || fail "kernel show 6.6: skip query on"
 grep -q 'teo .*not implemented' "$tmp/show" && fail "kernel show 6.6: teo should run"
 "$bin" kernel show 6.15 >"$tmp/show" || fail "kernel show 6.15: exit $?"
-grep -q 'teo .*not implemented.*6.15-6.18' "$tmp/show" || fail "kernel show 6.15: teo should be refused"
+grep -q 'teo .*runs as this release' "$tmp/show" || fail "kernel show 6.15: teo should run (6.14.0's code)"
+grep -q '^off\* teo_tick_rework' "$tmp/show" || fail "kernel show 6.15: teo_tick_rework should be off (6.19)"
+"$bin" kernel show 7.1 >"$tmp/show" || fail "kernel show 7.1: exit $?"
+grep -q 'teo .*not implemented.*teo_2026_series' "$tmp/show" || fail "kernel show 7.1: teo should be refused"
 "$bin" kernel show 6.6.9 >/dev/null || fail "a point release (6.6.9) should behave as 6.6"
 
 # ---- Unknown release or switch: one message, the known ones listed, exit 2 --------------
@@ -67,7 +70,7 @@ expect_usage "sim kernel.version=5.3" "$bin" sim --set kernel.version=5.3 --set 
 grep -q 'known releases' "$tmp/err" || fail "sim kernel.version=5.3: $(cat "$tmp/err")"
 expect_usage "sim kernel.switch" "$bin" sim --set kernel.switch.nope=on --set scenario.duration_ms=1 --set scenario.warmup_ms=0
 grep -q 'known switches' "$tmp/err" || fail "sim kernel.switch.nope: $(cat "$tmp/err")"
-expect_usage "sim teo at 6.15" "$bin" sim --set kernel.version=6.15 --set cpuidle.governor=teo --set scenario.duration_ms=1 --set scenario.warmup_ms=0
+expect_usage "sim teo at 7.1" "$bin" sim --set kernel.version=7.1 --set cpuidle.governor=teo --set scenario.duration_ms=1 --set scenario.warmup_ms=0
 
 expect_usage "replay --switch" "$bin" replay tests/fixtures/traces/two-cpus.trace -g menu -p intel-skx --switch menu_bogus=on
 grep -q 'known switches' "$tmp/err" || fail "replay --switch menu_bogus: $(cat "$tmp/err")"
@@ -131,8 +134,9 @@ trace=tests/fixtures/traces/recorded-sched.trace
 "$bin" replay $trace -g menu -p intel-skx --kernel 4.16 --json -o "$tmp/r416.json" || fail "replay as 4.16"
 grep -q '"menu as 4.16"' "$tmp/r416.json" || fail "replay --kernel 4.16: the run's label does not say the release"
 cmp -s "$tmp/r619.json" "$tmp/r416.json" && fail "replay --kernel 4.16: same result as 6.19"
-expect_usage "replay teo at 6.15" "$bin" replay $trace -g menu,teo -p intel-skx --kernel 6.15
-grep -q 'teo as kernel 6.15 behaves is not implemented' "$tmp/err" || fail "replay teo 6.15: $(cat "$tmp/err")"
+expect_usage "replay teo at 7.1" "$bin" replay $trace -g menu,teo -p intel-skx --kernel 7.1
+grep -q 'teo as kernel 7.1 behaves is not implemented' "$tmp/err" || fail "replay teo 7.1: $(cat "$tmp/err")"
+"$bin" replay $trace -g teo -p intel-skx --kernel 6.17 -o /dev/null || fail "replay teo as 6.17 (6.14.0's code) should run"
 "$bin" replay $trace -g teo -p intel-skx --kernel 5.9 -o /dev/null || fail "replay teo as 5.9 (the 5.9.1 file) should run"
 expect_usage "replay --kernel 3.0" "$bin" replay $trace -g menu -p intel-skx --kernel 3.0
 grep -q 'known releases' "$tmp/err" || fail "replay --kernel 3.0: $(cat "$tmp/err")"

@@ -209,13 +209,30 @@ static void test_check(void **state)
 	ik_kernel_init(&k, 510); /* teo_util only with the rework's bins */
 	assert_int_equal(ik_kernel_flip(&k, "teo_util", "on", err, sizeof(err)), 0);
 	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
-	static const unsigned teo_refused_2025[] = { 615, 617, 618 };
+	/*
+	 * 6.15-6.18 run 6.14.0's teo (6.18.2's teo.c differs from it in two comments; every
+	 * teo change after 6.14 came with pm-6.19-rc1): the same teo switches as 6.14.
+	 */
+	static const unsigned teo_as_6_14[] = { 615, 617, 618 };
 	for (size_t i = 0; i < 3; i++) {
-		ik_kernel_init(&k, teo_refused_2025[i]);
-		assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
-		assert_non_null(strstr(err, "no tree here shows teo of 6.15-6.18"));
-		assert_int_equal(ik_kernel_check(&k, "menu", err, sizeof(err)), 0);
+		ik_kernel_init(&k, teo_as_6_14[i]);
+		assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0);
+		for (int s = 0; s < IK_SW_COUNT; s++)
+			if (ik_switch_info((enum ik_switch)s)->area == IK_AREA_TEO)
+				assert_int_equal(ik_kernel_release_has(teo_as_6_14[i], (enum ik_switch)s),
+						 ik_kernel_release_has(614, (enum ik_switch)s));
 	}
+	assert_false(ik_kernel_release_has(618, IK_SW_TEO_DROP_RESIDENCY_CHECK));
+	assert_true(ik_kernel_release_has(619, IK_SW_TEO_DROP_RESIDENCY_CHECK));
+	/* 6.18.3's stable teo.c: 6.18's with the dropped residency check alone. */
+	ik_kernel_init(&k, 618);
+	assert_int_equal(ik_kernel_flip(&k, "teo_drop_residency_check", "on", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0);
+	/* ... but 6.19's later teo commits do not come without it. */
+	ik_kernel_init(&k, 619);
+	assert_int_equal(ik_kernel_flip(&k, "teo_drop_residency_check", "off", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "in the order they were applied"));
 	ik_kernel_init(&k, 701);
 	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "teo_2026_series=on"));
@@ -250,19 +267,42 @@ static void test_check(void **state)
 	assert_int_equal(ik_kernel_flip(&k, "teo_util", "on", err, sizeof(err)), 0);
 	assert_int_equal(ik_kernel_flip(&k, "teo_no_recent", "off", err, sizeof(err)), 0);
 	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0);
-	/* The 6.19 file on top of 6.12's switches only, and its two switches together. */
-	ik_kernel_init(&k, 619);
-	assert_int_equal(ik_kernel_flip(&k, "teo_tick_rework", "off", err, sizeof(err)), 0);
-	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "modelled together"));
-	assert_int_equal(ik_kernel_flip(&k, "teo_2025_refine", "off", err, sizeof(err)), 0);
-	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0); /* = 6.14's teo */
+	/*
+	 * pm-6.19-rc1's teo switches: every prefix of their landing order is a file (6.18,
+	 * 6.18.3 stable, the commits in between, 6.19); a gap in it is refused.
+	 */
+	static const char *const pm_6_19[] = { "teo_drop_residency_check", "teo_decay_to_zero",
+					       "teo_tick_rework", "teo_tick_intercepts_within",
+					       "teo_simple_intercepts_lookup" };
+	for (int n = 0; n <= 5; n++) {
+		ik_kernel_init(&k, 618);
+		for (int i = 0; i < n; i++)
+			assert_int_equal(ik_kernel_flip(&k, pm_6_19[i], "on", err, sizeof(err)), 0);
+		assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0);
+		if (n == 5) /* all on: 6.19's teo switches */
+			for (int s = 0; s < IK_SW_COUNT; s++)
+				if (ik_switch_info((enum ik_switch)s)->area == IK_AREA_TEO &&
+				    s != IK_SW_TEO_2026_SERIES)
+					assert_int_equal(ik_kernel_has(&k, (enum ik_switch)s),
+							 ik_kernel_release_has(619, (enum ik_switch)s));
+	}
+	for (int gap = 1; gap < 4; gap++) { /* one of them off, a later one on */
+		ik_kernel_init(&k, 619);
+		assert_int_equal(ik_kernel_flip(&k, pm_6_19[gap], "off", err, sizeof(err)), 0);
+		assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "in the order they were applied"));
+	}
+	ik_kernel_init(&k, 619); /* the last alone off: the commit before it */
+	assert_int_equal(ik_kernel_flip(&k, "teo_simple_intercepts_lookup", "off", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0);
+	/* The dropped check alone also on 6.12's code (as 6.6.y stable backported it). */
+	ik_kernel_init(&k, 612);
+	assert_int_equal(ik_kernel_flip(&k, "teo_drop_residency_check", "on", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0);
+	ik_kernel_init(&k, 614); /* the later ones need 6.14's series */
 	assert_int_equal(ik_kernel_flip(&k, "teo_2025_series", "off", err, sizeof(err)), 0);
-	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0); /* = 6.12's teo */
-	ik_kernel_init(&k, 614); /* 6.19's refinements need 6.14's series */
-	assert_int_equal(ik_kernel_flip(&k, "teo_2025_series", "off", err, sizeof(err)), 0);
-	assert_int_equal(ik_kernel_flip(&k, "teo_2025_refine", "on", err, sizeof(err)), 0);
-	assert_int_equal(ik_kernel_flip(&k, "teo_tick_rework", "on", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_flip(&k, "teo_drop_residency_check", "on", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_flip(&k, "teo_decay_to_zero", "on", err, sizeof(err)), 0);
 	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "on top of 6.14's teo"));
 	ik_kernel_init(&k, 619);
