@@ -487,6 +487,9 @@ struct ik_trace_import_stats {
 				(it was idle when the recording began); not written */
 	uint64_t edge_end;   /* partial periods at the end: CPUs still idle (written open) */
 	uint64_t ipi_senders; /* IPI wakes whose sender is known (ipi_send_cpu/_cpumask) */
+	uint64_t ipi_sends;   /* ipi_send_cpu events read */
+	uint64_t ipi_masks;   /* ipi_send_cpumask events read */
+	uint64_t ipi_mask_targets; /* the CPUs their masks name, summed */
 	uint64_t lost;        /* ftrace text: "[LOST N EVENTS]" lines */
 	uint64_t header_lines; /* ftrace / trace-cmd report text: lines before the first event */
 	uint64_t late_ticks;  /* ticks and timers after the exit, the CPU busy: not causes */
