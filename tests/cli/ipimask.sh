@@ -5,7 +5,8 @@
 # ipi_send_cpumask and ipi_send_cpu event (their count against trace-cmd's own report,
 # trace-cmd-ipimask.sends), and every IPI wake it gives a sender must have that sender
 # according to the report: the last IPI sent to the CPU before the wake (by cpu or mask).
-# analyze then names the senders.  With trace-cmd installed, also: its `report -t` text
+# analyze then names the senders, and closed-loop replay moves IPI wakes with them.  With
+# trace-cmd installed, also: its `report -t` text
 # imports to the same trace, and the report gives the same sends.
 #
 # usage (from the project root): bash tests/cli/ipimask.sh /path/to/idlekit
@@ -79,6 +80,27 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["trace"]["periods"] == 986 and all(r["periods"] == 986 for r in d["runs"]), d["trace"]
 ' "$tmp/r.json" || fail "replay: periods"
+# replay follows the senders: in closed loop an IPI wake moves with its sender's delay, so
+# the same trace with the senders removed ('wake ipi SRC' -> 'wake ipi') replays otherwise;
+# in open loop nothing moves and they are the same
+sed -E 's/^([0-9]+ [0-9]+ wake ipi) [0-9]+$/\1/' "$tmp/ipm.trace" >"$tmp/nosrc.trace"
+[ "$(grep -c ' wake ipi$' "$tmp/nosrc.trace")" = 323 ] || fail "replay: senders not removed"
+for loop in open closed; do
+	flag=; [ $loop = closed ] && flag=--closed-loop
+	for t in ipm nosrc; do
+		"$bin" replay "$tmp/$t.trace" -g menu -p intel-skx $flag --json >"$tmp/$t-$loop.json" ||
+			fail "replay $t $loop: exit $?"
+	done
+done
+python3 -c '
+import json, sys
+def runs(f):
+    return json.load(open(f))["runs"][0]
+a, b, c, d = (runs(f) for f in sys.argv[1:5])
+assert a == b, "open loop: the senders changed the replay"
+assert c["wake_latency_ns"] != d["wake_latency_ns"] and c["measured_ms"] != d["measured_ms"], "closed loop: the senders changed nothing"
+' "$tmp/ipm-open.json" "$tmp/nosrc-open.json" "$tmp/ipm-closed.json" "$tmp/nosrc-closed.json" ||
+	fail "replay and the IPI senders"
 
 # trace-cmd's own text of the file: the same sends, the same import
 if command -v trace-cmd >/dev/null; then
