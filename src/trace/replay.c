@@ -22,7 +22,10 @@
  * plus the real exit cost of the wake's source (replay_cost.c).  A wake by the tick, a timer
  * or the polling limit before Wk is not work: the CPU enters idle again at once
  * (extra_entries), until Wk, at most IK_TRACE_REENTRY_CAP entries per period (then the CPU
- * stays in its last state until the wake: capped).  docs/replay.md has the model.
+ * stays in its last state until the wake: capped).  The wake that ends a package's deep
+ * state also pays the platform's pkg_exit_ns, added to its latency sample once the package
+ * is known past it (replay_package.c); it does not move the work.  docs/replay.md has the
+ * model.
  */
 #include <stdlib.h>
 #include <string.h>
