@@ -7,7 +7,8 @@
  *     64 KiB or more);
  *   - an accepted trace written back by the writer reads back to the same events;
  *   - replay (menu) accepts whatever analyze accepted, and its counts add up; with energy
- *     on a platform with package deep states its energies are not negative and the deep
+ *     on a platform with package deep states (and a package exit drawn) its energies are
+ *     not negative, every period has its wake latency sample, and the deep
  *     time fits in the trace.
  */
 #include <stdint.h>
@@ -120,6 +121,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (plat_ok < 0) {
 		char perr[256];
 		plat_ok = ik_platform_load("amd-zen3-milan", &plat, perr, sizeof(perr)) == 0;
+		/* the package's exit drawn (Milan's own is 0): 1..50 us */
+		plat.effects.pkg_exit_ns = (struct ik_dist){ .kind = IK_DIST_UNIFORM, .a_ns = 1000,
+							      .b_ns = 50000 };
 	}
 	if (plat_ok && drv.state_count > 0 &&
 	    ik_trace_open_mem(buf, len, "fuzz2", false, &r2, e2, sizeof(e2)) == 0) {
@@ -132,6 +136,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!(rp.package_j >= 0) || !(run->energy_j >= 0) || run->package_deep_ns < 0 ||
 			    (rp.packages > 0 && run->package_deep_ns >
 			     (int64_t)rp.packages * run->measured_ns))
+				abort();
+			/* every period's latency sample is in, the deferred ones too; the exits
+			   drawn within the distribution's bounds */
+			if (run->wake_latency.count != rp.periods ||
+			    rp.package_exits_woken > rp.package_exits ||
+			    rp.package_exit_ns < (int64_t)rp.package_exits * 1000 ||
+			    rp.package_exit_ns > (int64_t)rp.package_exits * 50000 ||
+			    rp.package_exit_woken_ns > rp.package_exit_ns)
 				abort();
 			ik_trace_replay_free(&rp);
 		}

@@ -395,6 +395,13 @@ struct ik_trace_replay {
 	   summed in run.package_deep_ns; at pkg_active_mw otherwise). */
 	int packages;
 	double package_j;
+	/* The package's exits (the simulator's pkg_exit_ns, paid by the first CPU to wake from
+	   a deep package), how many and their time drawn; of them, those paid by the work's
+	   wake of a period, whose wake_latency samples include them (the rest were paid by a
+	   tick or timer wake before it, and are counted only). */
+	uint64_t package_exits, package_exits_woken;
+	int64_t package_exit_ns, package_exit_woken_ns;
+	bool package_deep_state; /* a replayed state gates its core: the package can be deep */
 };
 
 /* One governor (o) over the trace. */
@@ -425,6 +432,7 @@ struct ik_trace_replay_report {
 	const char *const *governors;
 	const struct ik_trace_replay *runs;
 	const char *package_note; /* what the energy leaves out, or NULL */
+	const char *package_exit; /* how the package's exit is charged, or NULL (no deep state) */
 };
 int ik_report_replay_text(FILE *out, const struct ik_trace_replay_report *r);
 int ik_report_replay_json(FILE *out, const struct ik_trace_replay_report *r);
@@ -479,6 +487,9 @@ struct ik_trace_import_stats {
 				(it was idle when the recording began); not written */
 	uint64_t edge_end;   /* partial periods at the end: CPUs still idle (written open) */
 	uint64_t ipi_senders; /* IPI wakes whose sender is known (ipi_send_cpu/_cpumask) */
+	uint64_t ipi_sends;   /* ipi_send_cpu events read */
+	uint64_t ipi_masks;   /* ipi_send_cpumask events read */
+	uint64_t ipi_mask_targets; /* the CPUs their masks name, summed */
 	uint64_t lost;        /* ftrace text: "[LOST N EVENTS]" lines */
 	uint64_t header_lines; /* ftrace / trace-cmd report text: lines before the first event */
 	uint64_t late_ticks;  /* ticks and timers after the exit, the CPU busy: not causes */

@@ -37,7 +37,9 @@ static const char import_usage[] =
 	"               the window).\n"
 	"  ftrace       tracefs text: the 'trace' file or trace_pipe ('COMM-PID [CPU] FLAGS\n"
 	"               SECONDS: EVENT: FIELDS'), the same events; '[LOST N EVENTS]' counted\n"
-	"  trace-cmd-report  the text of `trace-cmd report` (with or without -l), the same\n"
+	"  trace-cmd-report  the text of `trace-cmd report` (with or without -l; -t gives the\n"
+	"               nanoseconds; its sched plugin's 'COMM:PID [PRIO]' forms are read),\n"
+	"               the same\n"
 	"  trace-dat    trace-cmd's trace.dat (all its buffers; needs an idlekit built with\n"
 	"               libtracecmd), the same events; hrtimer_start/_cancel when the file's\n"
 	"               clock is CLOCK_MONOTONIC (trace-cmd record -C mono, idlekit record),\n"
@@ -75,6 +77,7 @@ struct dat_records {
 	size_t n, cap;
 	bool oom;
 	uint64_t used, ignored;
+	uint64_t ipi_sends, ipi_masks, ipi_mask_targets; /* ipi_send_cpu, _cpumask and its CPUs */
 	struct ik_trace_header names; /* IRQ names seen (irq_handler_entry's name) */
 	bool names_full;
 	int cpus[IK_TRACE_MAX_CPUS]; /* a cpumask's CPUs (scratch) */
@@ -132,6 +135,8 @@ static int dat_cpumask(struct dat_records *d, struct tep_handle *tep, struct tep
 		d->ignored++;
 		return 0;
 	}
+	d->ipi_masks++;
+	d->ipi_mask_targets += (uint64_t)n;
 	for (int i = 0; i < n; i++) {
 		struct ik_trace_import_rec x = *r;
 		x.kind = IK_IMPORT_IPI_SEND;
@@ -177,6 +182,7 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec, int
 		   !tep_get_field_val(NULL, e, "cpu", rec, &v, 0) && v < IK_TRACE_MAX_CPUS) {
 		r.kind = IK_IMPORT_IPI_SEND;
 		r.arg = (int64_t)v;
+		d->ipi_sends++;
 	} else if ((strcmp(e->system, "ipi") == 0 && strcmp(e->name, "ipi_exit") == 0) ||
 		   (strcmp(e->system, "irq_vectors") == 0 &&
 		    (strcmp(e->name, "reschedule_exit") == 0 || strcmp(e->name, "call_function_exit") == 0 ||
@@ -212,7 +218,10 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec, int
 		r.arg = v != 0;
 	} else if (strcmp(e->system, "timer") == 0 && strcmp(e->name, "hrtimer_expire_entry") == 0) {
 		const char *fn = NULL;
-		if (!tep_get_field_val(NULL, e, "function", rec, &v, 0))
+		/* the function the pointer starts, not one it falls inside (a kallsyms without
+		   the real one names the symbol below it) */
+		if (!tep_get_field_val(NULL, e, "function", rec, &v, 0) &&
+		    tep_find_function_address(tep, v) == v)
 			fn = tep_find_function(tep, v);
 		r.kind = fn && (strcmp(fn, "tick_nohz_handler") == 0 || strcmp(fn, "tick_sched_timer") == 0)
 				 ? IK_IMPORT_TICK : IK_IMPORT_TIMER;
@@ -268,6 +277,9 @@ static int read_dat(const char *path, struct dat_records *d, struct ik_trace_imp
 	tracecmd_close(h);
 	st->used = d->used;
 	st->ignored = d->ignored;
+	st->ipi_sends = d->ipi_sends;
+	st->ipi_masks = d->ipi_masks;
+	st->ipi_mask_targets = d->ipi_mask_targets;
 	if (d->oom) {
 		fprintf(stderr, "idlekit import: out of memory\n");
 		return EXIT_FAIL;
@@ -514,6 +526,11 @@ int cmd_import(int argc, char **argv)
 		fprintf(stderr, "idlekit import: note: %" PRIu64 " '[LOST N EVENTS]' lines: the ring "
 				"buffer overflowed, periods around them may be wrong (a larger buffer_size_kb)\n",
 			st.lost);
+	if (st.ipi_sends || st.ipi_masks)
+		fprintf(stderr, "idlekit import: note: IPIs sent: %" PRIu64 " ipi_send_cpu, %" PRIu64
+				" ipi_send_cpumask (to %" PRIu64 " CPUs in all); %" PRIu64
+				" idle periods ended by an IPI whose sender is known\n",
+			st.ipi_sends, st.ipi_masks, st.ipi_mask_targets, st.ipi_senders);
 	if (st.edge_start || st.edge_end)
 		fprintf(stderr, "idlekit import: note: partial idle periods at the edges: %" PRIu64
 				" at the start (an exit before any entry: the CPU was idle when the "

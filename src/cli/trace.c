@@ -88,7 +88,8 @@ static const char replay_usage[] =
 	"Per governor: energy_j and avg_power_w (idle states at their power, entry and exit and\n"
 	"busy time at the active power, each package at pkg_idle_mw while all its CPUs are in a\n"
 	"core-gating state at once, at pkg_active_mw otherwise), the wake latency (per wake,\n"
-	"from the wake to the work: the exit cost paid; percentiles), too deep / too shallow (the\n"
+	"from the wake to the work: the exit cost paid, with the platform's pkg_exit_ns when\n"
+	"the wake is the first out of a deep package; percentiles), too deep / too shallow (the\n"
 	"kernel's above/below, as idlekit sim counts them), residency per state.\n"
 	"\n"
 	"Options:\n"
@@ -723,15 +724,12 @@ static int replay_trace(const struct replay_ctx *x, struct replay_job *j, FILE *
 	const char *names[IK_TRACE_REPLAY_MAX_GOVS];
 	for (int g = 0; g < ngov; g++)
 		names[g] = gov_labels + (size_t)g * GOV_LABEL_LEN;
-	const struct ik_hw_effects *fx = &sc->platform.effects;
 	struct ik_trace_replay_report rep = {
 		.origin = j->in.origin, .platform = sc->platform.name, .hz = hz ? (int)hz : h->hz,
 		.cpus = h->cpus, .closed_loop = x->closed, .compare = x->compare, .seed = x->seed,
 		.drv = &bind->table, .h = h, .map = &rps[0].map, .haltpoll_from = hp_from,
 		.haltpoll = &hp, .nruns = ngov, .governors = names, .runs = rps,
-		.package_note = !x->from_trace && fx->pkg_idle_mw != fx->pkg_active_mw
-					? "the package deep state's exit latency (its time is charged at pkg_idle_mw, its pkg_exit_ns is not added to the wake that ends it)"
-					: NULL,
+		.package_exit = "included: the first CPU to wake from a deep package (all its CPUs in a core_off state) pays pkg_exit_ns on top of its state's exit, added to that wake's latency; it does not move the work that follows (docs/replay.md)",
 	};
 	FILE *of = open_memstream(&j->out, &j->outlen);
 	int wrc = -1;

@@ -158,9 +158,21 @@ static void json_run(FILE *f, const struct ik_trace_replay_report *r, int g)
 		jdouble(f, rp->package_j);
 		fprintf(f, ", \"packages\": %d, \"package_deep_us\": ", rp->packages);
 		jscaled(f, run->package_deep_ns, 3);
+		fprintf(f, ",\n      \"package_exits\": %" PRIu64 ", \"package_exit_us\": ",
+			rp->package_exits);
+		jscaled(f, rp->package_exit_ns, 3);
+		fputs(", \"package_exit_mean_us\": ", f);
+		jdouble(f, rp->package_exits ? (double)rp->package_exit_ns / 1000.0 /
+						     (double)rp->package_exits : 0.0);
+		fprintf(f, ", \"package_exits_in_wake_latency\": %" PRIu64
+			   ", \"package_exit_in_wake_latency_us\": ", rp->package_exits_woken);
+		jscaled(f, rp->package_exit_woken_ns, 3);
 	} else {
 		fputs("null, \"avg_power_w\": null, \"energy_parts_j\": null, \"package_j\": null, "
-		      "\"packages\": null, \"package_deep_us\": null", f);
+		      "\"packages\": null, \"package_deep_us\": null,\n      \"package_exits\": null, "
+		      "\"package_exit_us\": null, \"package_exit_mean_us\": null, "
+		      "\"package_exits_in_wake_latency\": null, "
+		      "\"package_exit_in_wake_latency_us\": null", f);
 	}
 	fputs(", \"entry_exit_us\": ", f);
 	jscaled(f, rp->entry_exit_ns, 3);
@@ -239,6 +251,11 @@ int ik_report_replay_json(FILE *f, const struct ik_trace_replay_report *r)
 	fputs(", \"energy_leaves_out\": ", f);
 	if (r->package_note)
 		ik_json_string(f, r->package_note, 4096);
+	else
+		fputs("null", f);
+	fputs(", \"package_exit\": ", f);
+	if (r->package_exit && r0->package_deep_state)
+		ik_json_string(f, r->package_exit, 4096);
 	else
 		fputs("null", f);
 	fputs(", \"haltpoll\": ", f);
@@ -353,6 +370,23 @@ int ik_report_replay_text(FILE *f, const struct ik_trace_replay_report *r)
 		for (int g = 0; g < r->nruns; g++)
 			cell_us(f, r->runs[g].run.package_deep_ns);
 		fputc('\n', f);
+		if (r0->package_deep_state) {
+			row_u64(f, r, "package exits", offsetof(struct ik_trace_replay, package_exits));
+			row_label(f, "  package exit time_us");
+			for (int g = 0; g < r->nruns; g++)
+				cell_us(f, r->runs[g].package_exit_ns);
+			fputc('\n', f);
+			row_label(f, "  package exit mean_us");
+			for (int g = 0; g < r->nruns; g++) {
+				const struct ik_trace_replay *x = &r->runs[g];
+				cell_fixed(f, x->package_exits ? (double)x->package_exit_ns / 1000.0 /
+									 (double)x->package_exits
+							       : 0.0, 3);
+			}
+			fputc('\n', f);
+			row_u64(f, r, "  in wake latency",
+				offsetof(struct ik_trace_replay, package_exits_woken));
+		}
 		row_label(f, "avg_power_w");
 		for (int g = 0; g < r->nruns; g++)
 			cell_fixed(f, ik_run_avg_power_w(&r->runs[g].run), 4);
@@ -422,6 +456,8 @@ int ik_report_replay_text(FILE *f, const struct ik_trace_replay_report *r)
 	}
 	if (r->package_note)
 		fprintf(f, "energy leaves out: %s\n", r->package_note);
+	if (r->package_exit && r0->package_deep_state)
+		fprintf(f, "package exit: %s\n", r->package_exit);
 	if (!r0->has_energy)
 		fputs("no energy: the platform 'trace' has no power figures (give --platform NAME)\n", f);
 

@@ -12,13 +12,16 @@
  *   irq:irq_handler_entry irq=N            wake irq N  } the first of an idle period
  *   irq_vectors:reschedule_entry, call_function_entry, call_function_single_entry,
  *   ipi:ipi_entry                          wake ipi    }
- *   timer:hrtimer_expire_entry function=F  wake tick (F tick_nohz_handler, tick_sched_timer)
+ *   timer:hrtimer_expire_entry function=F  wake tick (F tick_nohz_handler, tick_sched_timer;
+ *                                          with trace-cmd's "/0xSIZE" or "+0x0" after it)
  *                                          or wake timer
  *
  *   sched:sched_waking pid=P target_cpu=C  task_wake SRC P on CPU C (SRC: the CPU it was
  *                                          traced on); sched_wakeup the same, only if the
  *                                          input has no sched_waking (format 1.1)
  *   sched:sched_switch prev_pid= next_pid= switch PREV NEXT (1.1)
+ *   (trace-cmd report's sched plugin: "COMM:PID [PRIO] CPU:C" and "PREV:PID [PRIO] S ==>
+ *   NEXT:PID [PRIO]", the same)
  *   timer:tick_stop success=S              tick_stop S (1.1)
  *   timer:hrtimer_start/_cancel, and the expiry's hrtimer=
  *                                          timer_start/_cancel/_expire, only with
@@ -151,6 +154,55 @@ static const char *field(const char *s, size_t len, const char *key, size_t *vl)
 		}
 	}
 	return NULL;
+}
+
+/*
+ * trace-cmd report's sched plugin (libtraceevent's plugin_sched_switch) prints a task as
+ * "COMM:PID [PRIO]" instead of the event's own format: the PID before the " [" at
+ * s[b] (b the index of the blank).  COMM may hold ':' and blanks, so from the right.
+ */
+static bool plugin_pid(const char *s, size_t b, uint64_t *pid)
+{
+	size_t e = b, i = b;
+	while (i > 0 && digit(s[i - 1]))
+		i--;
+	if (i == e || i == 0 || s[i - 1] != ':')
+		return false;
+	size_t k = i;
+	return digits(s, e, &k, 10, INT32_MAX, pid, NULL) == 0 && k == e;
+}
+
+/* The index of the last " [" in s[from, to), or SIZE_MAX. */
+static size_t last_bracket(const char *s, size_t from, size_t to)
+{
+	for (size_t i = to; i >= from + 2; i--)
+		if (s[i - 2] == ' ' && s[i - 1] == '[')
+			return i - 2;
+	return SIZE_MAX;
+}
+
+/* The plugin's sched_waking/_wakeup: "COMM:PID [PRIO] [success=1 ]CPU:NNN". */
+static bool plugin_wakeup(const char *s, size_t len, uint64_t *pid, uint64_t *cpu)
+{
+	size_t vl, k = 0;
+	const char *v = field(s, len, "CPU:", &vl);
+	if (!v || digits(v, vl, &k, 10, IK_TRACE_MAX_CPUS - 1, cpu, NULL) || k != vl)
+		return false;
+	size_t b = last_bracket(s, 0, (size_t)(v - s));
+	return b != SIZE_MAX && plugin_pid(s, b, pid);
+}
+
+/* The plugin's sched_switch: "PREV:PID [PRIO] STATE ==> NEXT:PID [PRIO]". */
+static bool plugin_switch(const char *s, size_t len, uint64_t *prev, uint64_t *next)
+{
+	size_t a = SIZE_MAX;
+	for (size_t i = 0; i + 5 <= len; i++)
+		if (memcmp(s + i, " ==> ", 5) == 0)
+			a = i; /* the last one: a COMM may hold it */
+	if (a == SIZE_MAX)
+		return false;
+	size_t b = last_bracket(s, 0, a), c = last_bracket(s, a + 5, len);
+	return b != SIZE_MAX && c != SIZE_MAX && plugin_pid(s, b, prev) && plugin_pid(s, c, next);
 }
 
 /* "KEY=0xHEX" (or bare hex) at a word start: true with *out set. */
@@ -399,6 +451,18 @@ static int parse_line(struct pctx *px, const char *l, size_t len, int maxstate,
 	}
 	if (equals(sys, sl, "timer") && equals(name, nl, "hrtimer_expire_entry")) {
 		v = field(rest, rl, "function=", &vl);
+		/*
+		 * trace-cmd report prints "tick_nohz_handler/0x0" (the symbol's size after it);
+		 * "+0x0" is the symbol's start too, any other offset is another function (one
+		 * the file's kallsyms does not name).
+		 */
+		for (size_t j = 0; v && j < vl; j++)
+			if (v[j] == '/') {
+				vl = j;
+				break;
+			}
+		if (v && vl > 4 && memcmp(v + vl - 4, "+0x0", 4) == 0)
+			vl -= 4;
 		bool tick = v && (equals(v, vl, "tick_nohz_handler") || equals(v, vl, "tick_sched_timer"));
 		r->kind = tick ? P_TICK : P_TIMER;
 		r->arg = -1;
@@ -430,11 +494,12 @@ static int parse_line(struct pctx *px, const char *l, size_t len, int maxstate,
 		const char *pv = field(rest, rl, "pid=", &vl);
 		size_t pl = vl;
 		v = field(rest, rl, "target_cpu=", &vl);
-		if (!pv || digits(pv, pl, &k, 10, INT32_MAX, &pid, NULL) || k != pl || !v ||
-		    digits(v, vl, &k2, 10, IK_TRACE_MAX_CPUS - 1, &cpu, NULL) || k2 != vl) {
+		if ((!pv || digits(pv, pl, &k, 10, INT32_MAX, &pid, NULL) || k != pl || !v ||
+		     digits(v, vl, &k2, 10, IK_TRACE_MAX_CPUS - 1, &cpu, NULL) || k2 != vl) &&
+		    (pv || !plugin_wakeup(rest, rl, &pid, &cpu))) {
 			excerpt(got, sizeof(got), rest, rl);
-			snprintf(why, whylen, "expected 'pid=N ... target_cpu=C' (C < %d) in sched:%.12s, got '%s'",
-				 IK_TRACE_MAX_CPUS, name, got);
+			snprintf(why, whylen, "expected 'pid=N ... target_cpu=C'%s (C < %d) in sched:%.12s, got '%s'",
+				 pv ? "" : " or trace-cmd's 'COMM:N [PRIO] CPU:C'", IK_TRACE_MAX_CPUS, name, got);
 			return -1;
 		}
 		r->kind = name[11] == 'g' ? IK_IMPORT_WAKING : IK_IMPORT_WAKEUP;
@@ -448,10 +513,12 @@ static int parse_line(struct pctx *px, const char *l, size_t len, int maxstate,
 		const char *pv = field(rest, rl, "prev_pid=", &vl);
 		size_t pl = vl;
 		v = field(rest, rl, "next_pid=", &vl);
-		if (!pv || digits(pv, pl, &k, 10, INT32_MAX, &prev, NULL) || k != pl || !v ||
-		    digits(v, vl, &k2, 10, INT32_MAX, &next, NULL) || k2 != vl) {
+		if ((!pv || digits(pv, pl, &k, 10, INT32_MAX, &prev, NULL) || k != pl || !v ||
+		     digits(v, vl, &k2, 10, INT32_MAX, &next, NULL) || k2 != vl) &&
+		    (pv || !plugin_switch(rest, rl, &prev, &next))) {
 			excerpt(got, sizeof(got), rest, rl);
-			snprintf(why, whylen, "expected 'prev_pid=N ... next_pid=M' in sched:sched_switch, got '%s'", got);
+			snprintf(why, whylen, "expected 'prev_pid=N ... next_pid=M'%s in sched:sched_switch, got '%s'",
+				 pv ? "" : " or trace-cmd's 'PREV:N [PRIO] S ==> NEXT:M [PRIO]'", got);
 			return -1;
 		}
 		r->kind = IK_IMPORT_SWITCH;
@@ -938,6 +1005,13 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 			v11 = true;
 		int c = -1;
 		bool mask = r.kind == IK_IMPORT_IPI_SEND && r.arg == -2;
+		if (r.kind == IK_IMPORT_IPI_SEND && !mask)
+			st->ipi_sends++;
+		if (mask) {
+			st->ipi_masks++;
+			for (int k = ik_cpuset_next(&px->mask, -1); k >= 0; k = ik_cpuset_next(&px->mask, k))
+				st->ipi_mask_targets++;
+		}
 		if (mask && (c = ik_cpuset_next(&px->mask, -1)) < 0)
 			continue;
 		int64_t last;

@@ -22,7 +22,10 @@
  * plus the real exit cost of the wake's source (replay_cost.c).  A wake by the tick, a timer
  * or the polling limit before Wk is not work: the CPU enters idle again at once
  * (extra_entries), until Wk, at most IK_TRACE_REENTRY_CAP entries per period (then the CPU
- * stays in its last state until the wake: capped).  docs/replay.md has the model.
+ * stays in its last state until the wake: capped).  The wake that ends a package's deep
+ * state also pays the platform's pkg_exit_ns, added to its latency sample once the package
+ * is known past it (replay_package.c); it does not move the work.  docs/replay.md has the
+ * model.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +59,7 @@ struct gov_cpu {
 	int64_t delay_ns;                /* closed loop: work_start - recorded exit */
 	int64_t idle_ns, in_state_ns, entry_exit_ns;
 	double state_mw_ns;              /* in_state time x the state's power */
+	bool queued;                     /* the last entry's span waits in the package's queue */
 	uint64_t state_ns[IK_STATE_MAX]; /* real time per state, entry to exit */
 };
 
@@ -125,7 +129,7 @@ static int64_t charge_entry(const struct ik_trace_replay_opts *o, struct ik_repl
 			    enum ik_wake_source src)
 {
 	/* the core is gated from the entry's start to the wake (src/sim/hw_effects.c) */
-	ik_replay_pkg_idle(pkg, c->g.dev.cpu, state, now, now + wake_at);
+	c->queued = ik_replay_pkg_idle(pkg, c->g.dev.cpu, state, now, now + wake_at);
 	const struct ik_driver *drv = &c->g.drv;
 	int64_t entry = ik_trace_cost_entry_ns(o->cost, drv, state, &c->rng);
 	int64_t exit = ik_trace_cost_exit_ns(o->cost, drv, state, src, &c->rng);
@@ -139,9 +143,20 @@ static int64_t charge_entry(const struct ik_trace_replay_opts *o, struct ik_repl
 	return end;
 }
 
-static void wake_latency(struct ik_trace_replay *rp, int64_t ns)
+/*
+ * The wake's latency sample: at once, or, when the entry that ends it gated the core, when
+ * the package's time is known past the wake (with the package's exit if this wake ends a
+ * deep stretch: replay_package.c).
+ */
+static void wake_latency(struct ik_trace_replay *rp, struct ik_replay_pkg *pkg,
+			 const struct gov_cpu *c, bool entered, int64_t ns)
 {
-	ik_hist_add(&rp->run.wake_latency, ns > 0 ? ns : 0);
+	if (ns < 0)
+		ns = 0;
+	if (entered && c->queued)
+		ik_replay_pkg_wake_latency(pkg, c->g.dev.cpu, ns);
+	else
+		ik_hist_add(&rp->run.wake_latency, ns);
 }
 
 /* Period k of one CPU for one governor: E'k = now, Wk = w. Sets c->work_start_ns. */
@@ -160,7 +175,7 @@ static void replay_period(const struct ik_trace_replay_opts *o, struct ik_trace_
 		rp->wake_pending++;
 		rp->cpu[c->g.dev.cpu].wake_pending++;
 		c->work_start_ns = now;
-		wake_latency(rp, now - w);
+		wake_latency(rp, pkg, c, false, now - w);
 		return;
 	}
 	for (;;) {
@@ -185,13 +200,13 @@ static void replay_period(const struct ik_trace_replay_opts *o, struct ik_trace_
 		ik_timeline_add(o->timeline, c->g.dev.cpu, res.state, now, end);
 		if (woken) {
 			c->work_start_ns = end;
-			wake_latency(rp, end - w);
+			wake_latency(rp, pkg, c, true, end - w);
 			return;
 		}
 		now = end;
 		if (now >= w) {
 			c->work_start_ns = now;
-			wake_latency(rp, now - w);
+			wake_latency(rp, pkg, c, true, now - w);
 			return;
 		}
 		/*
@@ -203,7 +218,7 @@ static void replay_period(const struct ik_trace_replay_opts *o, struct ik_trace_
 			rp->capped++;
 			c->work_start_ns = charge_entry(o, pkg, c, res.state, now, w - now, src);
 			ik_timeline_add(o->timeline, c->g.dev.cpu, res.state, now, c->work_start_ns);
-			wake_latency(rp, c->work_start_ns - w);
+			wake_latency(rp, pkg, c, true, c->work_start_ns - w);
 			return;
 		}
 		if (timer <= now)
@@ -255,7 +270,8 @@ static int setup(struct run *run, const struct ik_trace_header *h, char *err, si
 		}
 		ik_rng_seed(&c->rng, o->seed * 0x9E3779B97F4A7C15ull + (uint64_t)run->ready);
 	}
-	if (ik_replay_pkg_init(&run->pkg, o->cost, o->drv, h->cpus, INT64_MIN)) {
+	if (ik_replay_pkg_init(&run->pkg, o->cost, o->drv, h->cpus, INT64_MIN, o->seed,
+			       &rp->run.wake_latency)) {
 		snprintf(err, errlen, "out of memory");
 		return IK_TRACE_EFAIL;
 	}
@@ -325,7 +341,6 @@ static int finish(struct run *run)
 		all_ns = INT64_MAX;
 	r->busy_ns = all_ns > idle ? all_ns - idle : 0;
 	r->idle_entries = rp->entries;
-	r->wakeups = r->wake_latency.count;
 	memcpy(r->idle_hist, rp->hist, sizeof(r->idle_hist));
 	rp->entry_exit_ns = entry_exit;
 	int64_t end;
@@ -334,8 +349,14 @@ static int finish(struct run *run)
 	ik_replay_pkg_close(&run->pkg, end);
 	if (run->pkg.oom)
 		return IK_TRACE_EFAIL;
+	r->wakeups = r->wake_latency.count; /* every deferred sample is in now */
 	r->package_deep_ns = run->pkg.deep_ns;
 	rp->packages = run->pkg.npkg;
+	rp->package_deep_state = run->pkg.tracked;
+	rp->package_exits = run->pkg.exits;
+	rp->package_exit_ns = run->pkg.exit_ns;
+	rp->package_exits_woken = run->pkg.exits_woken;
+	rp->package_exit_woken_ns = run->pkg.exit_woken_ns;
 	rp->has_energy = o->cost && o->cost->plat;
 	if (rp->has_energy) {
 		double active = ik_trace_cost_active_mw(o->cost);

@@ -6,6 +6,7 @@
 #define IDLEKIT_TRACE_REPLAY_INTERNAL_H
 
 #include "idlekit/hw.h"
+#include "idlekit/result.h"
 #include "idlekit/trace.h"
 
 /* The hardware wake source whose exit cost a wake of this cause pays. */
@@ -24,9 +25,19 @@ int ik_trace_cost_active_mw(const struct ik_trace_cost_model *m);
 int ik_trace_cost_package_mw(const struct ik_trace_cost_model *m);
 int ik_trace_cost_package_idle_mw(const struct ik_trace_cost_model *m);
 
-/* The package deep state on the replayed time lines (replay_package.c), one per run. */
+/*
+ * The package deep state on the replayed time lines (replay_package.c), one per run.  A
+ * core-off span ends at a wake; the first CPU to wake from a deep package pays the
+ * platform's pkg_exit_ns (src/sim/hw_effects.c).  Whether a span's wake does is known only
+ * once every CPU of the package is known past it, so the span keeps its wake's latency
+ * sample (lat_ns, -1 when its wake is not the period's: a timer or tick before the work's
+ * wake) and the sample goes into the run's histogram, with the package exit if paid, when
+ * the span is swept.
+ */
 struct ik_replay_span {
 	int64_t from, to;
+	int64_t lat_ns; /* the wake latency sample it ends (without the package exit), or -1 */
+	int64_t pkg_ns; /* the package exit its wake pays, or 0 */
 };
 struct ik_replay_queue { /* a CPU's core-off spans not swept yet: a ring */
 	struct ik_replay_span *v;
@@ -41,16 +52,29 @@ struct ik_replay_pkg {
 	bool oom;
 	struct ik_replay_queue *q; /* per CPU */
 	int64_t *swept_ns;  /* per package: its deep time is counted up to here */
+	struct ik_rng *rng; /* per package: its pkg_exit_ns draws, seeded from the run's seed */
+	struct ik_hist *lat; /* the run's wake latency histogram: the deferred samples go there */
 	int64_t deep_ns;    /* summed over packages */
+	uint64_t exits;     /* wakes that ended a deep stretch (each paid pkg_exit_ns) */
+	uint64_t exits_woken; /* of them, the work's wakes (their latency includes the exit) */
+	int64_t exit_ns;    /* the package exits drawn, summed */
+	int64_t exit_woken_ns; /* of them, added to wake latency samples */
 };
-/* CPUs on the platform's packages (none without a platform); -1 out of memory. */
+/* CPUs on the platform's packages (none without a platform); -1 out of memory.  lat: where
+   the wake latency samples of core-off spans go once swept. */
 int ik_replay_pkg_init(struct ik_replay_pkg *p, const struct ik_trace_cost_model *m,
-		       const struct ik_driver *drv, int cpus, int64_t start_ns);
-/* CPU `cpu` entered table state `state` at from and was woken at to (its time line grows). */
-void ik_replay_pkg_idle(struct ik_replay_pkg *p, int cpu, int state, int64_t from, int64_t to);
+		       const struct ik_driver *drv, int cpus, int64_t start_ns, uint64_t seed,
+		       struct ik_hist *lat);
+/* CPU `cpu` entered table state `state` at from and was woken at to (its time line grows).
+   True if the span was queued (the state gates the core): its wake may pay a package exit. */
+bool ik_replay_pkg_idle(struct ik_replay_pkg *p, int cpu, int state, int64_t from, int64_t to);
+/* The span just queued for `cpu` ends the wake of the work, whose latency is lat_ns
+   (without the package's exit): the sample is added when the span is swept. */
+void ik_replay_pkg_wake_latency(struct ik_replay_pkg *p, int cpu, int64_t lat_ns);
 /* Count package pkg's deep time up to until_ns: every CPU of it is known that far. */
 void ik_replay_pkg_sweep(struct ik_replay_pkg *p, int pkg, int64_t until_ns);
-/* Every package up to end_ns (the run's end: every time line complete). */
+/* Every package up to end_ns (the run's end: every time line complete); every deferred
+   sample is then in the histogram. */
 void ik_replay_pkg_close(struct ik_replay_pkg *p, int64_t end_ns);
 void ik_replay_pkg_free(struct ik_replay_pkg *p);
 

@@ -12,6 +12,15 @@
  * swept up to the earliest of those times (exact; the memory is the intervals of a
  * package's CPUs within its CPUs' longest recorded idle period).
  *
+ * The package's exit: as in the simulator, the first CPU to wake from a deep package pays
+ * pkg_exit_ns on top of its state's exit (the lowest-numbered CPU when several wake at the
+ * same time), drawn from the package's own generator (seeded from the run's seed, so the
+ * CPUs' entry and exit draws are the same as without it, for every governor).  The sweep
+ * is where a deep stretch's end is known, so the wake latency sample of a span's wake waits
+ * in the span (lat_ns) and is added, with the exit if paid, when the span leaves the queue.
+ * The exit lengthens the wake's latency only: the replay has already gone past the wake
+ * on that CPU's time line, so it does not move the work (docs/replay.md, "The package").
+ *
  * CPUs sit on packages as the platform numbers them (src/hw/topology.c); a trace with more
  * CPUs than the platform is laid out as on that platform with as many packages as needed.
  */
@@ -29,9 +38,11 @@ static bool core_off(const struct ik_trace_cost_model *m, int state)
 }
 
 int ik_replay_pkg_init(struct ik_replay_pkg *p, const struct ik_trace_cost_model *m,
-		       const struct ik_driver *drv, int cpus, int64_t start_ns)
+		       const struct ik_driver *drv, int cpus, int64_t start_ns, uint64_t seed,
+		       struct ik_hist *lat)
 {
 	memset(p, 0, sizeof(*p));
+	p->lat = lat;
 	if (!m || !m->plat || cpus < 1)
 		return 0;
 	struct ik_platform lay = *m->plat;
@@ -64,11 +75,15 @@ int ik_replay_pkg_init(struct ik_replay_pkg *p, const struct ik_trace_cost_model
 	p->swept_ns = malloc((size_t)p->npkg * sizeof(*p->swept_ns));
 	p->first = malloc((size_t)p->npkg * sizeof(*p->first));
 	p->next = malloc((size_t)cpus * sizeof(*p->next));
-	if (!p->q || !p->swept_ns || !p->first || !p->next)
+	p->rng = malloc((size_t)p->npkg * sizeof(*p->rng));
+	if (!p->q || !p->swept_ns || !p->first || !p->next || !p->rng)
 		return -1;
 	for (int k = 0; k < p->npkg; k++) {
 		p->swept_ns[k] = start_ns;
 		p->first[k] = -1;
+		/* a stream of its own: not one the CPUs' generators (replay.c) also make */
+		ik_rng_seed(&p->rng[k], (seed ^ 0x706B675F65786974ull) * 0xD1B54A32D192ED03ull +
+						(uint64_t)k);
 	}
 	for (int c = cpus - 1; c >= 0; c--) { /* each package's CPUs in increasing order */
 		p->next[c] = p->first[p->pkg_of[c]];
@@ -87,6 +102,7 @@ void ik_replay_pkg_free(struct ik_replay_pkg *p)
 	free(p->swept_ns);
 	free(p->first);
 	free(p->next);
+	free(p->rng);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -95,22 +111,21 @@ static struct ik_replay_span *at(const struct ik_replay_queue *q, size_t i)
 	return &q->v[(q->head + i) & (q->cap - 1)];
 }
 
-void ik_replay_pkg_idle(struct ik_replay_pkg *p, int cpu, int state, int64_t from, int64_t to)
+bool ik_replay_pkg_idle(struct ik_replay_pkg *p, int cpu, int state, int64_t from, int64_t to)
 {
 	if (!p->tracked || to <= from || !core_off(p->model, state))
-		return;
+		return false;
 	struct ik_replay_queue *q = &p->q[cpu];
-	if (q->n && at(q, q->n - 1)->to >= from) { /* touching the last one: one span */
-		if (to > at(q, q->n - 1)->to)
-			at(q, q->n - 1)->to = to;
-		return;
-	}
+	/*
+	 * One span per entry, even touching the last one (a re-entry after a wake that cost
+	 * nothing to leave): the wake between them ends the package's deep stretch as well.
+	 */
 	if (q->n == q->cap) {
 		size_t cap = q->cap ? 2 * q->cap : 16; /* a power of two: positions by mask */
 		struct ik_replay_span *v = malloc(cap * sizeof(*v));
 		if (!v) {
 			p->oom = true;
-			return;
+			return false;
 		}
 		for (size_t i = 0; i < q->n; i++)
 			v[i] = *at(q, i);
@@ -119,8 +134,26 @@ void ik_replay_pkg_idle(struct ik_replay_pkg *p, int cpu, int state, int64_t fro
 		q->cap = cap;
 		q->head = 0;
 	}
-	*at(q, q->n) = (struct ik_replay_span){ from, to };
+	*at(q, q->n) = (struct ik_replay_span){ from, to, -1, 0 };
 	q->n++;
+	return true;
+}
+
+void ik_replay_pkg_wake_latency(struct ik_replay_pkg *p, int cpu, int64_t lat_ns)
+{
+	struct ik_replay_queue *q = &p->q[cpu];
+	if (q->n)
+		at(q, q->n - 1)->lat_ns = lat_ns;
+}
+
+/* The oldest span of a queue leaves it: its wake's latency sample is final. */
+static void pop(struct ik_replay_pkg *p, struct ik_replay_queue *q)
+{
+	const struct ik_replay_span *s = at(q, 0);
+	if (s->lat_ns >= 0)
+		ik_hist_add(p->lat, s->lat_ns + s->pkg_ns);
+	q->head = (q->head + 1) & (q->cap - 1);
+	q->n--;
 }
 
 void ik_replay_pkg_sweep(struct ik_replay_pkg *p, int pkg, int64_t until_ns)
@@ -128,13 +161,12 @@ void ik_replay_pkg_sweep(struct ik_replay_pkg *p, int pkg, int64_t until_ns)
 	int64_t t = p->swept_ns[pkg];
 	while (t < until_ns) {
 		bool all = true, unknown = false;
-		int64_t deep_to = until_ns, next = t;
+		int64_t deep_to = INT64_MAX, next = t;
+		int payer = -1; /* the first CPU whose span ends the deep stretch */
 		for (int c = p->first[pkg]; c >= 0; c = p->next[c]) {
 			struct ik_replay_queue *q = &p->q[c];
-			while (q->n && at(q, 0)->to <= t) {
-				q->head = (q->head + 1) & (q->cap - 1);
-				q->n--;
-			}
+			while (q->n && at(q, 0)->to <= t)
+				pop(p, q);
 			if (!q->n) { /* awake from t to at least until_ns */
 				all = false;
 				unknown = true;
@@ -147,10 +179,26 @@ void ik_replay_pkg_sweep(struct ik_replay_pkg *p, int pkg, int64_t until_ns)
 					next = s->from;
 			} else if (s->to < deep_to) {
 				deep_to = s->to;
+				payer = c;
 			}
 		}
-		if (all) {
+		if (all && deep_to > until_ns) { /* deep past what is known: its end is not yet */
+			p->deep_ns += until_ns - t;
+			t = until_ns;
+		} else if (all) {
+			/*
+			 * Every span in the queues is final and every CPU's spans up to until_ns are
+			 * there, so the stretch ends at deep_to, by the payer's wake.
+			 */
 			p->deep_ns += deep_to - t;
+			struct ik_replay_span *s = at(&p->q[payer], 0);
+			s->pkg_ns = ik_dist_sample(&p->model->plat->effects.pkg_exit_ns, &p->rng[pkg]);
+			p->exits++;
+			p->exit_ns += s->pkg_ns;
+			if (s->lat_ns >= 0) {
+				p->exits_woken++;
+				p->exit_woken_ns += s->pkg_ns;
+			}
 			t = deep_to;
 		} else {
 			t = unknown || next > until_ns ? until_ns : next;
@@ -163,4 +211,9 @@ void ik_replay_pkg_close(struct ik_replay_pkg *p, int64_t end_ns)
 {
 	for (int k = 0; p->tracked && k < p->npkg; k++)
 		ik_replay_pkg_sweep(p, k, end_ns);
+	/* what is left: spans past end_ns (none: the end is past every replayed exit) or
+	   behind a CPU whose queue the sweep did not reach */
+	for (int c = 0; p->tracked && c < p->cpus; c++)
+		while (p->q[c].n)
+			pop(p, &p->q[c]);
 }

@@ -124,8 +124,48 @@ for r in d["runs"]:
     want = (502.1e-6 * 49525 + (ms / 1000 - 502.1e-6) * 90160) / 1000
     assert abs(r["package_j"] - want) < 1e-12, (r["package_j"], want)
     assert r["package_j"] < r["energy_parts_j"]["busy_and_package"]
-assert "pkg_exit_ns" in d["settings"]["energy_leaves_out"], d["settings"]
+assert d["settings"]["energy_leaves_out"] is None, d["settings"]
+assert "pkg_exit_ns" in d["settings"]["package_exit"], d["settings"]
 ' "$tmp/pk.json" || fail "replay package deep state"
+# The package's exit (docs/replay.md "The package"): the same on a copy of amd-zen3-milan
+# with pkg_exit_ns a constant 30 us (its own is 0).  By hand: the deep stretch 5..202 us ends
+# at CPU 0's wake (202 us), 400..705.1 us at CPU 1's (705.1 us); CPU 0's wake at 900 us finds
+# CPU 1 awake (its period from 810 us is open at the end, not replayed), its wake at 1000 us
+# was pending.  So 2 exits, both the work's wakes: the wake latency sum is 2 x 30 us more,
+# over the same 4 wakes, and nothing else moves (the package draws from its own generator,
+# so every CPU draw is the same; energy is the same: the exit is not on the time line).
+sed '/^\[effects\]/a pkg_exit_ns = constant 30000' platforms/amd-zen3-milan.ini >"$tmp/milan-px.ini"
+for loop in "" --closed-loop; do
+	"$bin" replay $fx/two-cpus.trace -g menu,teo -p amd-zen3-milan $loop --json >"$tmp/px0.json" ||
+		fail "replay package exit 0 $loop"
+	"$bin" replay $fx/two-cpus.trace -g menu,teo -p "$tmp/milan-px.ini" $loop --json >"$tmp/px.json" ||
+		fail "replay package exit $loop"
+	python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+for r0, r in zip(a["runs"], b["runs"]):
+    assert r0["package_exits"] == 2 and r0["package_exit_us"] == 0, r0
+    assert r["package_exits"] == 2 and r["package_exits_in_wake_latency"] == 2, r
+    assert r["package_exit_us"] == 60 and r["package_exit_mean_us"] == 30, r
+    assert r["package_exit_in_wake_latency_us"] == 60, r
+    l0, l = r0["wake_latency_ns"], r["wake_latency_ns"]
+    assert l0["count"] == l["count"] == 4, (l0, l)
+    assert round(l["mean"] * 4 - l0["mean"] * 4, 6) == 60000, (l0, l)
+    for k in ("energy_j", "package_deep_us", "entry_exit_us", "measured_ms", "states", "per_cpu"):
+        assert r0[k] == r[k], k
+' "$tmp/px0.json" "$tmp/px.json" || fail "replay package exit $loop"
+done
+# A platform with no core_off state has no package deep state: no exit, no note, and the
+# text report has no package exit rows.
+"$bin" replay $fx/two-cpus.trace -g menu -p intel-skx --json >"$tmp/nopk.json" || fail "replay skx"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["settings"]["package_exit"] is None, d["settings"]
+assert d["runs"][0]["package_exits"] == 0 and d["runs"][0]["package_deep_us"] == 0, d["runs"][0]
+' "$tmp/nopk.json" || fail "replay no package state"
+"$bin" replay $fx/two-cpus.trace -g menu -p intel-skx >"$tmp/nopk.txt" || fail "replay skx text"
+grep -q "package exit" "$tmp/nopk.txt" && fail "replay skx: package exit rows without a deep state"
 # Open loop: a pending period is one whose wake came inside the previous replayed exit, so
 # on the trace's own table (exits as recorded) nothing is pending or delayed, in either loop.
 for loop in "" --closed-loop; do

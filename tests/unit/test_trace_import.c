@@ -407,6 +407,42 @@ static void test_header(void **state)
 }
 
 /*
+ * trace-cmd report's sched plugin prints sched_wakeup and sched_switch in its own form,
+ * and a function pointer with "/0xSIZE" after the symbol: lines as trace-cmd 3.1.6 wrote
+ * them for tests/fixtures/traces/trace-cmd-ipimask.dat (a COMM with a ':' and a blank
+ * here, which the PID is read after).  Before, the plugin's wakeup stopped the import and
+ * the tick was taken for a timer.
+ */
+static void test_report_plugin(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"cpus=2\n"
+		"ipimask:           <idle>-0     [001]     3.000000100: cpu_idle:             state=1 cpu_id=1\n"
+		"ipimask:           <idle>-0     [001]     3.000000200: hrtimer_expire_entry: hrtimer=0xff1 now=2000 function=tick_nohz_handler/0x0\n"
+		"ipimask:           <idle>-0     [001]     3.000000300: cpu_idle:             state=4294967295 cpu_id=1\n"
+		"ipimask:           <idle>-0     [001]     3.000000400: cpu_idle:             state=1 cpu_id=1\n"
+		"ipimask:             a-7        [000]     3.000000500: sched_wakeup:         my: task:42 [120] CPU:001\n"
+		"ipimask:           <idle>-0     [001]     3.000000600: hrtimer_expire_entry: hrtimer=0xff2 now=2000 function=tick_nohz_handler+0x10/0x0\n"
+		"ipimask:           <idle>-0     [001]     3.000000700: cpu_idle:             state=4294967295 cpu_id=1\n"
+		"ipimask:           <idle>-0     [001]     3.000000800: sched_switch:         swapper/1:0 [120] R ==> my: task:42 [120]\n";
+	struct ik_trace_import_opts o = { 0 };
+	struct imported im;
+	assert_int_equal(import_fmt(text, IK_TEXT_TRACE_CMD_REPORT, &o, &im), IK_TRACE_OK);
+	assert_non_null(strstr(im.text, "\n3000000200 1 wake tick\n"));
+	assert_non_null(strstr(im.text, "\n3000000500 1 task_wake 0 42\n"));
+	assert_non_null(strstr(im.text, "\n3000000800 1 switch 0 42\n"));
+	/* tick_nohz_handler+0x10: another function, one the file's kallsyms does not name */
+	assert_non_null(strstr(im.text, "\n3000000600 1 wake timer\n"));
+	free(im.text);
+	/* the plugin's form without a PID before the bracket, or no CPU: the usual message */
+	expect_error(OK1 "a 1 [001] 1.000002: sched:sched_wakeup: task [120] CPU:001\n",
+		     "in.txt:2: expected 'pid=N ... target_cpu=C' or trace-cmd's 'COMM:N [PRIO] CPU:C'");
+	expect_error(OK1 "a 1 [001] 1.000002: sched:sched_switch: a:1 [120] R ==> b [120]\n",
+		     "in.txt:2: expected 'prev_pid=N ... next_pid=M' or trace-cmd's");
+}
+
+/*
  * trace.dat's ipi_send_cpumask (src/cli/import.c): the bitmask's CPUs in both long sizes
  * and byte orders, then one IK_IMPORT_IPI_SEND per target, which names the sender of the
  * IPI that wakes each target (wake ipi SRC) as the text importers' cpumask does.
@@ -528,7 +564,7 @@ int main(void)
 		cmocka_unit_test(test_dropped), cmocka_unit_test(test_table),
 		cmocka_unit_test(test_errors),	cmocka_unit_test(test_lenient),
 		cmocka_unit_test(test_records), cmocka_unit_test(test_header),
-		cmocka_unit_test(test_irq_name_bytes), cmocka_unit_test(test_bitmask),
+		cmocka_unit_test(test_irq_name_bytes), cmocka_unit_test(test_report_plugin), cmocka_unit_test(test_bitmask),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

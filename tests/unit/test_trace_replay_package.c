@@ -185,7 +185,121 @@ static void test_known_late(void **state)
 		assert_int_equal(rp.run.package_deep_ns, 49900000);
 		ik_trace_replay_free(&rp);
 	}
+	/*
+	 * The package's exit, 25 us: each of the 100 deep stretches ends at a CPU 1 wake (CPU 0
+	 * wakes at 50 and 100 ms, while CPU 1 is awake), so CPU 1 pays 100 exits, all known only
+	 * at CPU 0's exits; 102 wakes in all, 100 x 25 us more latency.
+	 */
+	p.effects.pkg_exit_ns = (struct ik_dist){ .kind = IK_DIST_CONSTANT, .a_ns = 25000 };
+	for (int closed = 0; closed < 2; closed++) {
+		struct ik_trace_replay rp;
+		replay(text, len, &p, closed, &rp);
+		assert_int_equal(rp.run.package_deep_ns, 49900000);
+		assert_int_equal(rp.package_exits, 100);
+		assert_int_equal(rp.package_exits_woken, 100);
+		assert_int_equal(rp.package_exit_ns, 2500000);
+		assert_int_equal(rp.run.wake_latency.count, 102);
+		assert_int_equal(rp.run.wakeups, 102);
+		near(rp.run.wake_latency.sum, 2500000.0);
+		assert_int_equal(rp.run.wake_latency.max, 25000);
+		assert_int_equal(rp.run.wake_latency.min, 0);
+		ik_trace_replay_free(&rp);
+	}
 	free(text);
+}
+
+/*
+ * The package's exit (pkg_exit_ns 40 us, constant) on `two`: the deep stretch 200..600 us
+ * ends at CPU 1's wake at 600 us and 700..1000 us at CPU 0's at 1000 us: 2 exits, both the
+ * work's wakes, so the 3 wake latency samples (the states cost nothing to leave) are 40,
+ * 40 and 0 us (CPU 1's wake at 1500 us finds CPU 0 awake since 1000 us).  The package's
+ * deep time and energy do not change.  One CPU per package: every one of the 3 wakes ends
+ * its package's deep stretch.
+ */
+static void test_package_exit(void **state)
+{
+	(void)state;
+	struct ik_platform p;
+	struct ik_trace_replay rp;
+	for (int closed = 0; closed < 2; closed++) {
+		platform(&p, 1, 2, 1, true);
+		p.effects.pkg_exit_ns = (struct ik_dist){ .kind = IK_DIST_CONSTANT, .a_ns = 40000 };
+		replay(two, strlen(two), &p, closed, &rp);
+		assert_true(rp.package_deep_state);
+		assert_int_equal(rp.run.package_deep_ns, 700000);
+		near(rp.package_j, 4.7e-3);
+		assert_int_equal(rp.package_exits, 2);
+		assert_int_equal(rp.package_exits_woken, 2);
+		assert_int_equal(rp.package_exit_ns, 80000);
+		assert_int_equal(rp.package_exit_woken_ns, 80000);
+		assert_int_equal(rp.run.wake_latency.count, 3);
+		near(rp.run.wake_latency.sum, 80000.0);
+		assert_int_equal(rp.run.wake_latency.min, 0);
+		assert_int_equal(rp.run.wake_latency.max, 40000);
+		ik_trace_replay_free(&rp);
+	}
+	platform(&p, 2, 1, 1, true);
+	p.effects.pkg_exit_ns = (struct ik_dist){ .kind = IK_DIST_CONSTANT, .a_ns = 40000 };
+	replay(two, strlen(two), &p, false, &rp);
+	assert_int_equal(rp.package_exits, 3);
+	assert_int_equal(rp.package_exit_ns, 120000);
+	assert_int_equal(rp.run.wake_latency.count, 3);
+	near(rp.run.wake_latency.sum, 120000.0);
+	ik_trace_replay_free(&rp);
+	/* no state gates the core: no deep state, no exit, the latencies as before (0) */
+	platform(&p, 1, 2, 1, false);
+	p.effects.pkg_exit_ns = (struct ik_dist){ .kind = IK_DIST_CONSTANT, .a_ns = 40000 };
+	replay(two, strlen(two), &p, false, &rp);
+	assert_false(rp.package_deep_state);
+	assert_int_equal(rp.package_exits, 0);
+	assert_int_equal(rp.run.wake_latency.count, 3);
+	near(rp.run.wake_latency.sum, 0.0);
+	ik_trace_replay_free(&rp);
+	/* a distribution: the draws are the package's own, the same on every run */
+	platform(&p, 1, 2, 1, true);
+	p.effects.pkg_exit_ns = (struct ik_dist){ .kind = IK_DIST_UNIFORM, .a_ns = 10000,
+						   .b_ns = 90000 };
+	replay(two, strlen(two), &p, false, &rp);
+	struct ik_trace_replay again;
+	replay(two, strlen(two), &p, false, &again);
+	assert_int_equal(rp.package_exits, 2);
+	assert_int_equal(rp.package_exit_ns, again.package_exit_ns);
+	assert_true(rp.package_exit_ns >= 20000 && rp.package_exit_ns <= 180000);
+	near(rp.run.wake_latency.sum, (double)rp.package_exit_ns);
+	ik_trace_replay_free(&rp);
+	ik_trace_replay_free(&again);
+}
+
+/*
+ * A wake that is not the work's pays too: one CPU, hz 100 (no tick before 10 ms), idle
+ * 0..5 ms woken by an IRQ at 5 ms, a timer at 1 ms: entries 0..1 ms (ended by the timer:
+ * the package exits, 40 us, counted only) and 1..5 ms (ended by the IRQ: 40 us in the wake's
+ * latency).  The timer's wake does not move the re-entry (docs/replay.md).
+ */
+static void test_package_exit_timer(void **state)
+{
+	(void)state;
+	static const char one[] =
+		"idlekit-trace 1\nhz 100\ncpus 1\ndriver rec 0\nstate C6 0 0 0x0\nevents\n"
+		"0 0 timer_start 1000000 1\n"
+		"0 0 idle_enter 0\n"
+		"1000000 0 timer_expire 1\n"
+		"5000000 0 wake irq 9\n5000000 0 idle_exit\n";
+	struct ik_platform p;
+	struct ik_trace_replay rp;
+	platform(&p, 1, 1, 1, true);
+	p.effects.pkg_exit_ns = (struct ik_dist){ .kind = IK_DIST_CONSTANT, .a_ns = 40000 };
+	replay(one, strlen(one), &p, false, &rp);
+	assert_int_equal(rp.entries, 2);
+	assert_int_equal(rp.extra_entries, 1);
+	assert_int_equal(rp.run.package_deep_ns, 5000000);
+	assert_int_equal(rp.package_exits, 2);
+	assert_int_equal(rp.package_exit_ns, 80000);
+	assert_int_equal(rp.package_exits_woken, 1);
+	assert_int_equal(rp.package_exit_woken_ns, 40000);
+	assert_int_equal(rp.run.wake_latency.count, 1);
+	assert_int_equal(rp.run.wake_latency.max, 40000);
+	ik_trace_replay_free(&rp);
 }
 
 int main(void)
@@ -194,6 +308,8 @@ int main(void)
 		cmocka_unit_test(test_one_package),
 		cmocka_unit_test(test_layouts),
 		cmocka_unit_test(test_known_late),
+		cmocka_unit_test(test_package_exit),
+		cmocka_unit_test(test_package_exit_timer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
