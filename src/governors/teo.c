@@ -145,7 +145,6 @@ teo_update(const struct ik_driver *drv, struct ik_device *dev, struct teo_cpu *c
 	bool series = ik_switch_on(on, IK_SW_TEO_2025_SERIES); /* 6.14 on */
 	bool to_zero = ik_switch_on(on, IK_SW_TEO_DECAY_TO_ZERO);
 	bool tick_rework = ik_switch_on(on, IK_SW_TEO_TICK_REWORK);
-	int64_t exit_latency_ns = drv->states[dev->last_state_idx].exit_latency_ns;
 	int idx_timer = 0;    /* bin of the sleep length */
 	int idx_duration = 0; /* bin of the measured idle duration */
 	int64_t measured_ns;
@@ -169,6 +168,8 @@ teo_update(const struct ik_driver *drv, struct ik_device *dev, struct teo_cpu *c
 			dev->poll_time_limit = false;
 		measured_ns = INT64_MAX;
 	} else {
+		int64_t exit_latency_ns = drv->states[dev->last_state_idx].exit_latency_ns;
+
 		/*
 		 * The measured time includes the exit latency, which is rarely the worst case:
 		 * half of it is taken as the typical share.  An idle period shorter than the exit
@@ -253,7 +254,7 @@ teo_update(const struct ik_driver *drv, struct ik_device *dev, struct teo_cpu *c
 		if (idx_timer == idx_duration &&
 		    (!ik_switch_on(on, IK_SW_TEO_HITS_BY_EXIT_LATENCY) ||
 		     (int64_t)((uint64_t)cpu->sleep_length_ns - (uint64_t)measured_ns) <
-			     exit_latency_ns / 2)) {
+			     drv->states[dev->last_state_idx].exit_latency_ns / 2)) {
 			cpu->bins[idx_timer].hits += TEO_PULSE;
 		} else {
 			cpu->bins[idx_duration].intercepts += TEO_PULSE;
@@ -343,9 +344,10 @@ static int teo_find_shallower_state(const struct ik_driver *drv, const struct ik
  * the sleep length decides later).  max_idx (teo_intercepts_max_lookup, else -1): the bin
  * with the most intercepts, which the search does not stop above.
  */
-static int teo_intercepts_state(const struct ik_driver *drv, const struct ik_device *dev,
-				const struct teo_cpu *cpu, uint64_t on, int idx, int idx0,
-				uint32_t idx_intercept_sum, int max_idx)
+static inline __attribute__((always_inline)) int
+teo_intercepts_state(const struct ik_driver *drv, const struct ik_device *dev,
+		     const struct teo_cpu *cpu, uint64_t on, int idx, int idx0,
+		     uint32_t idx_intercept_sum, int max_idx)
 {
 	int min_idx = idx0;
 	uint32_t intercept_sum = 0;
