@@ -25,7 +25,10 @@
 # every line, 1 if not, 2 on bad usage.  GOVERNORS="teo" (say) limits the run to those,
 # FOLDERS="5.7 5.9" to those release folders, PAIRS="5.7:5.8" (PAIRS="" for none) to those
 # tree-for-release pairs, SWITCHES="teo_drop_residency_check=on" (say) flips those switches
-# in both runs (a stable release's file: FOLDERS=6.18.35 runs as 6.18 with the flips).
+# in both runs (a stable release's file: FOLDERS=6.18.35 runs as 6.18 with the flips; a
+# folder of a commit between releases, e.g. k7.0.1, runs as 7.0 with the later commits'
+# switches flipped off), TABLES="intel-skx tests/govreplay/platforms/equal-residency.ini"
+# (say) replaces every governor's tables with those.
 set -u
 kdir=${1:?usage: kernel_agreement.sh KDIR [BUILD_DIR [LINES]]}
 build=${2:-build}
@@ -76,6 +79,7 @@ gen() { # seed hz lines
 
 # governors each release runs natively (teo only where idlekit models that release's teo)
 tables_for() { # governor
+	if [ -n "${TABLES:-}" ]; then echo "$TABLES"; return; fi
 	case "$1" in
 	haltpoll) echo "kvm-guest-haltpoll" ;;
 	# teo also on two-state tables: 6.3-6.10's busy-CPU shortcut for two states, with a

@@ -60,7 +60,13 @@ enum ik_switch {
 	IK_SW_TEO_SIMPLE_INTERCEPTS_LOOKUP, /* 6.19: intercepts search down to a floor */
 	IK_SW_LATENCY_REQ_WAKEUP_QOS,     /* 6.19: latency limit includes wakeup QoS */
 	IK_SW_MENU_STOPPED_TICK_QUERY,    /* 7.0: stopped tick -> always ask for timers */
-	IK_SW_TEO_2026_SERIES,            /* 7.0/7.1: the teo series of Jan-Feb 2026 */
+	IK_SW_TEO_ZERO_SIZE_BINS,         /* 7.0: stopped tick, no state of the candidate's residency */
+	IK_SW_TEO_TICK_FAKE_INTERCEPTS,   /* 7.0: a tick wakeup is a hit unless tick intercepts dominate */
+	IK_SW_TEO_TICK_KEEP_TWO_THIRDS, /* 7.0: the tick is kept at 2/3 tick intercepts, not 5/8 */
+	IK_SW_TEO_HITS_BY_EXIT_LATENCY,   /* 7.0: a hit needs the wakeup within exit_latency/2 of the timer */
+	IK_SW_TEO_INTERCEPTS_MAX_LOOKUP,  /* 7.0: the intercepts search reaches the bin with the most */
+	IK_SW_MENU_SAFE_TIMER_RANGE,      /* 7.1: stopped tick, a timer within 2 ticks is safety enough */
+	IK_SW_TEO_STOPPED_TICK_SAFE_RANGE, /* 7.1: teo's stopped-tick handling by SAFE_TIMER_RANGE_NS */
 	/* Drivers and the x86 default idle routine (appended: not in landing order). */
 	IK_SW_INTEL_IDLE_ACPI_CST,        /* 5.6: intel_idle reads _CST (server tables, no table) */
 	IK_SW_INTEL_IDLE_CST_NEEDS_CONTROL, /* 5.10: _CST ignored unless usable with control */

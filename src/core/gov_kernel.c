@@ -411,10 +411,12 @@ static int version_code(const char *v, char *err, size_t errlen)
 	int code = (major << 16) + (minor << 8);
 	/* the microsecond layout, as read in v5.4.6 (v5.2.1's teo.c compiles against it too);
 	   nanoseconds from v5.5 (pm-5.5-rc1), v5.10.7's layout (v5.7.14's and v5.9.1's files) */
-	if (code < ((5 << 16) + (1 << 8)) || code > ((6 << 16) + (19 << 8))) {
+	/* v7.0 and v7.1 as v6.19: their teo.c and menu.c (from the patch mails) use nothing
+	   the 6.19 files did not */
+	if (code < ((5 << 16) + (1 << 8)) || code > ((7 << 16) + (1 << 8))) {
 		snprintf(err, errlen,
 			 "kernel version %d.%d: the kernel shim serves the governor API of v5.5 to "
-			 "v6.19, and of v5.1 to v5.4 (microseconds, as in v5.4)",
+			 "v7.1 (v7.0 and v7.1 as v6.19), and of v5.1 to v5.4 (microseconds, as in v5.4)",
 			 major, minor);
 		return -1;
 	}

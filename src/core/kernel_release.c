@@ -161,10 +161,45 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 	[IK_SW_MENU_STOPPED_TICK_QUERY] = {
 		"menu_stopped_tick_query", "80606f4eb8d7", R(7, 0), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_MAIL, "menu always asks for the next timer when the tick is stopped" },
-	[IK_SW_TEO_2026_SERIES] = {
-		"teo_2026_series", "e57c2bf2e89d", R(7, 1), 0, IK_AREA_TEO, IK_SW_CATALOGUED,
+	/*
+	 * pm-6.20-rc1 (= 7.0-rc1; the pull mail of 5 Feb 2026 lists these five after
+	 * menu_stopped_tick_query), in the order applied: patches 1-3 of "[PATCH v1 0/5]
+	 * cpuidle: governors: teo: Wakeup events classification change and some refinements"
+	 * (14 Jan 2026) and both of its v3 (29 Jan 2026).
+	 */
+	[IK_SW_TEO_ZERO_SIZE_BINS] = {
+		"teo_zero_size_bins", "4bd2221f231d", R(7, 0), 0, IK_AREA_TEO, IK_SW_MODELLED,
 		IK_SRC_MAIL,
-		"teo: refined tick-intercepts check, hits by exit_latency/2, bounded intercepts lookup, SAFE_TIMER_RANGE_NS (7.0 or 7.1)" },
+		"teo, tick stopped, intercepts search: when the shallowest state long enough for a stopped tick has the candidate's own target residency, the candidate is kept (its bin is empty) (\"Avoid selecting states with zero-size bins\")" },
+	[IK_SW_TEO_TICK_FAKE_INTERCEPTS] = {
+		"teo_tick_fake_intercepts", "60836533b4c7", R(7, 0), 0, IK_AREA_TEO, IK_SW_MODELLED,
+		IK_SRC_MAIL,
+		"teo: a tick wakeup not already credited to the deepest state is a hit on the sleep length's bin unless tick intercepts are at least 2/3 of the bins' sum (\"Avoid fake intercepts produced by tick\")" },
+	[IK_SW_TEO_TICK_KEEP_TWO_THIRDS] = {
+		"teo_tick_keep_two_thirds", "475ca3470b37", R(7, 0), 0, IK_AREA_TEO,
+		IK_SW_MODELLED, IK_SRC_MAIL,
+		"teo keeps the tick for a sub-tick state when tick intercepts are >= 2/3 of the total (before: > 1/2 + 1/8 of it) (\"Refine tick_intercepts vs total events check\")" },
+	[IK_SW_TEO_HITS_BY_EXIT_LATENCY] = {
+		"teo_hits_by_exit_latency", "f36de72673ad", R(7, 0), 0, IK_AREA_TEO, IK_SW_MODELLED,
+		IK_SRC_MAIL,
+		"teo: a wakeup in the sleep length's bin is a hit only if the sleep length exceeds the adjusted idle duration by less than half the exit latency; else an intercept (\"Adjust the classification of wakeup events\", v3)" },
+	[IK_SW_TEO_INTERCEPTS_MAX_LOOKUP] = {
+		"teo_intercepts_max_lookup", "a971f984b845", R(7, 0), 0, IK_AREA_TEO, IK_SW_MODELLED,
+		IK_SRC_MAIL,
+		"teo: the intercepts search does not stop above the bin with the most intercepts (the deepest of equals), and takes the stopped-tick floor at once when it is at or below that bin and enabled (\"Refine intercepts-based idle state lookup\", v3)" },
+	/*
+	 * The 7.1 merge window: "[PATCH v2 0/2] cpuidle: governor: Modify the handling of
+	 * stopped tick" (23 Feb 2026), in linux-pm's linux-next on 6 Mar 2026, in mainline's
+	 * 7.1 merge window with pm-7.1-rc1 (a mainline push of 14 Apr 2026 lists both).
+	 */
+	[IK_SW_MENU_SAFE_TIMER_RANGE] = {
+		"menu_safe_timer_range", "e57c2bf2e89d", R(7, 1), 0, IK_AREA_MENU, IK_SW_CATALOGUED,
+		IK_SRC_MAIL,
+		"menu, tick stopped: a sub-tick prediction is replaced by the next timer only when that timer is more than SAFE_TIMER_RANGE_NS (2 ticks) away (\"Refine stopped tick handling\")" },
+	[IK_SW_TEO_STOPPED_TICK_SAFE_RANGE] = {
+		"teo_stopped_tick_safe_range", "106a2662e655", R(7, 1), 0, IK_AREA_TEO,
+		IK_SW_MODELLED, IK_SRC_MAIL,
+		"teo, tick stopped: the intercepts search and the short-idle shortcut ignore it, the sleep length is always asked for, and only a timer beyond SAFE_TIMER_RANGE_NS (2 ticks) makes a sub-tick choice deeper: the deepest enabled state within the latency limit that fits the sleep length (\"Rearrange stopped tick handling\", v2)" },
 	/* Drivers: appended after the governors' switches, so not in landing order. */
 	[IK_SW_INTEL_IDLE_ACPI_CST] = {
 		"intel_idle_acpi_cst", "e6d4f08a67", R(5, 6), 0, IK_AREA_DRIVER, IK_SW_MODELLED,
@@ -391,10 +426,11 @@ static bool teo_later_on(const struct ik_kernel *k, enum ik_switch after)
 
 /*
  * teo is four files: before the ~5.14 rework (teo_legacy.c: 5.2.1, 5.4.6 or 5.10.7), from
- * it to 6.5 (teo_upfront.c: 5.15/6.1), and teo.c for 6.6-6.19 (6.14-6.18: the 6.14.0
- * code; teo_drop_residency_check alone on it is 6.18.3's stable teo.c).  Each file's
- * switches are modelled on top of what the file's releases had before them; other
- * combinations have no kernel file to follow.  NULL if k is one of them, else why not.
+ * it to 6.5 (teo_upfront.c: 5.15/6.1), and teo.c for 6.6-7.1 (6.14-6.18: the 6.14.0 code;
+ * teo_drop_residency_check alone on it is 6.18.3's stable teo.c; 7.0 and 7.1: 6.19's file
+ * as the patch mails change it).  Each file's switches are modelled on top of what the
+ * file's releases had before them; other combinations have no kernel file to follow.  NULL
+ * if k is one of them, else why not.
  */
 static const char *teo_combination(const struct ik_kernel *k)
 {
@@ -427,24 +463,32 @@ static const char *teo_combination(const struct ik_kernel *k)
 	}
 	bool series = ik_kernel_has(k, IK_SW_TEO_2025_SERIES);
 	/*
-	 * pm-6.19-rc1's teo commits, in the order they were applied: each is modelled on top
-	 * of those before it (the 6.18.35 file has the first alone, 6.19's has all), and the
+	 * The teo commits of pm-6.19-rc1, pm-6.20-rc1 (7.0) and the 7.1 merge window, in the
+	 * order they were applied: each is modelled on top of those before it (the 6.18.35
+	 * file has the first alone, 6.19's the first five, 7.0's ten, 7.1's all), and the
 	 * later ones on top of 6.14's teo.
 	 */
-	static const int pm_6_19[] = { IK_SW_TEO_DROP_RESIDENCY_CHECK, IK_SW_TEO_DECAY_TO_ZERO,
-				       IK_SW_TEO_TICK_REWORK, IK_SW_TEO_TICK_INTERCEPTS_WITHIN,
-				       IK_SW_TEO_SIMPLE_INTERCEPTS_LOOKUP, -1 };
-	for (int i = 1; pm_6_19[i] >= 0; i++) {
-		if (!ik_kernel_has(k, (enum ik_switch)pm_6_19[i]))
+	static const int since_6_19[] = {
+		IK_SW_TEO_DROP_RESIDENCY_CHECK, IK_SW_TEO_DECAY_TO_ZERO, IK_SW_TEO_TICK_REWORK,
+		IK_SW_TEO_TICK_INTERCEPTS_WITHIN, IK_SW_TEO_SIMPLE_INTERCEPTS_LOOKUP,
+		IK_SW_TEO_ZERO_SIZE_BINS, IK_SW_TEO_TICK_FAKE_INTERCEPTS,
+		IK_SW_TEO_TICK_KEEP_TWO_THIRDS, IK_SW_TEO_HITS_BY_EXIT_LATENCY,
+		IK_SW_TEO_INTERCEPTS_MAX_LOOKUP, IK_SW_TEO_STOPPED_TICK_SAFE_RANGE, -1
+	};
+	for (int i = 1; since_6_19[i] >= 0; i++) {
+		if (!ik_kernel_has(k, (enum ik_switch)since_6_19[i]))
 			continue;
 		if (!series)
-			return "pm-6.19-rc1's teo switches after teo_drop_residency_check are "
+			return "the teo switches of 6.19 on after teo_drop_residency_check are "
 			       "modelled on top of 6.14's teo (teo_2025_series on)";
-		if (!ik_kernel_has(k, (enum ik_switch)pm_6_19[i - 1]))
-			return "pm-6.19-rc1's teo switches are modelled in the order they were "
+		if (!ik_kernel_has(k, (enum ik_switch)since_6_19[i - 1]))
+			return "the teo switches of 6.19 on are modelled in the order they were "
 			       "applied, each on top of those before it: teo_drop_residency_check, "
 			       "teo_decay_to_zero, teo_tick_rework, teo_tick_intercepts_within, "
-			       "teo_simple_intercepts_lookup";
+			       "teo_simple_intercepts_lookup (6.19), teo_zero_size_bins, "
+			       "teo_tick_fake_intercepts, teo_tick_keep_two_thirds, "
+			       "teo_hits_by_exit_latency, teo_intercepts_max_lookup (7.0), "
+			       "teo_stopped_tick_safe_range (7.1)";
 	}
 	if (series) {
 		static const int as_6_12[] = { IK_SW_TEO_TICK_STATS, IK_SW_TEO_NO_RECENT,
@@ -454,8 +498,6 @@ static const char *teo_combination(const struct ik_kernel *k)
 			       "teo_tick_stats, teo_no_recent and teo_intercepts_sleep_length on, "
 			       "teo_util off";
 	}
-	if (ik_kernel_has(k, IK_SW_TEO_2026_SERIES))
-		return "teo_2026_series is not modelled";
 	return NULL;
 }
 

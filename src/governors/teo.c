@@ -39,7 +39,17 @@
  *     counted by themselves (total_tick), a poll time-out the only "unbounded" wakeup;
  *     teo_tick_intercepts_within: the intercepts within a tick counted for the tick
  *     decision (6.14-6.18 counted those of a tick or more); teo_simple_intercepts_lookup:
- *     the intercepts search down to the first state long enough for a stopped tick.
+ *     the intercepts search down to the first state long enough for a stopped tick;
+ *   - pm-6.20-rc1 (7.0), in the order applied, on top of those: teo_zero_size_bins: with
+ *     the tick stopped, no state of the candidate's own residency is taken instead of it;
+ *     teo_tick_fake_intercepts: a tick wakeup is a hit unless tick intercepts dominate;
+ *     teo_tick_keep_two_thirds: the tick kept at 2/3 tick intercepts (was 5/8);
+ *     teo_hits_by_exit_latency: a hit needs the wakeup within half the exit latency of the
+ *     timer; teo_intercepts_max_lookup: the search goes down to the bin with the most
+ *     intercepts;
+ *   - 7.1: teo_stopped_tick_safe_range: a stopped tick no longer shapes the intercepts
+ *     search or the short-idle shortcut; the sleep length is always asked for and only a
+ *     timer more than two ticks away makes a sub-tick choice deeper.
  *
  * Two earlier files are separate algorithms, to which every callback below hands over:
  * before the ~5.14 rework (teo_bins off) hits, misses and early hits per state
@@ -67,6 +77,12 @@ _Static_assert(sizeof(unsigned int) == sizeof(uint32_t), "unsigned int must be 3
 
 /* teo_util: "utilised" means above the capacity >> this (1/64). */
 #define TEO_UTIL_THRESHOLD_SHIFT 6
+
+/*
+ * teo_stopped_tick_safe_range: with the tick stopped, a timer within this many tick periods
+ * is safety net enough for a shallow state (the kernel's SAFE_TIMER_RANGE_NS).
+ */
+#define TEO_SAFE_TIMER_RANGE_TICKS 2
 
 /* teo_no_recent off: how many intercepts are remembered one by one. */
 #define TEO_NR_RECENT 9
@@ -216,10 +232,29 @@ teo_update(const struct ik_driver *drv, struct ik_device *dev, struct teo_cpu *c
 					cpu->bins[drv->state_count - 1].hits += TEO_PULSE;
 					return;
 				}
+				/*
+				 * teo_tick_fake_intercepts: unless intercepts within a tick are
+				 * at least 2/3 of the bins' sum, the tick most likely woke the
+				 * CPU because an expected intercept did not come: a hit, not an
+				 * intercept that would pull later choices shallower.
+				 */
+				if (ik_switch_on(on, IK_SW_TEO_TICK_FAKE_INTERCEPTS) &&
+				    3 * cpu->tick_intercepts < 2 * total) {
+					cpu->bins[idx_timer].hits += TEO_PULSE;
+					return;
+				}
 			}
 		}
 
-		if (idx_timer == idx_duration) {
+		/*
+		 * Same bin: a hit.  teo_hits_by_exit_latency: and only if the wakeup came no
+		 * earlier than half the exit latency before the timer (measured in s64 that
+		 * wraps, as the kernel builds), since a wide bin may hold a much earlier one.
+		 */
+		if (idx_timer == idx_duration &&
+		    (!ik_switch_on(on, IK_SW_TEO_HITS_BY_EXIT_LATENCY) ||
+		     (int64_t)((uint64_t)cpu->sleep_length_ns - (uint64_t)measured_ns) <
+			     drv->states[dev->last_state_idx].exit_latency_ns / 2)) {
 			cpu->bins[idx_timer].hits += TEO_PULSE;
 		} else {
 			cpu->bins[idx_duration].intercepts += TEO_PULSE;
@@ -305,18 +340,35 @@ static int teo_find_shallower_state(const struct ik_driver *drv, const struct ik
  * The intercepts below the candidate outnumber everything at or above it: pick the deepest
  * shallower state that more than half of those intercepts would still have fitted in.  With
  * the tick already stopped, states shorter than a tick period are not considered, because
- * nothing may wake the CPU for a long time.  (6.19)
+ * nothing may wake the CPU for a long time (6.19-7.0; teo_stopped_tick_safe_range: they are,
+ * the sleep length decides later).  max_idx (teo_intercepts_max_lookup, else -1): the bin
+ * with the most intercepts, which the search does not stop above.
  */
-static int teo_intercepts_state(const struct ik_driver *drv, const struct ik_device *dev,
-				const struct teo_cpu *cpu, int idx, int idx0,
-				uint32_t idx_intercept_sum)
+static inline __attribute__((always_inline)) int
+teo_intercepts_state(const struct ik_driver *drv, const struct ik_device *dev,
+		     const struct teo_cpu *cpu, uint64_t on, int idx, int idx0,
+		     uint32_t idx_intercept_sum, int max_idx)
 {
 	int min_idx = idx0;
 	uint32_t intercept_sum = 0;
 
-	if (ik_tick_stopped(dev)) {
-		while (min_idx < idx && drv->states[min_idx].target_residency_ns < dev->tick_nsec)
-			min_idx++;
+	if (!ik_switch_on(on, IK_SW_TEO_STOPPED_TICK_SAFE_RANGE)) {
+		if (ik_tick_stopped(dev)) {
+			while (min_idx < idx &&
+			       drv->states[min_idx].target_residency_ns < dev->tick_nsec)
+				min_idx++;
+			/*
+			 * teo_zero_size_bins: a floor with the candidate's own residency has an
+			 * empty bin; keep the candidate rather than take it.
+			 */
+			if (ik_switch_on(on, IK_SW_TEO_ZERO_SIZE_BINS) &&
+			    drv->states[min_idx].target_residency_ns ==
+				    drv->states[idx].target_residency_ns)
+				return idx;
+		}
+		/* The floor is at or below the busiest bin: nothing deeper can win. */
+		if (max_idx >= 0 && min_idx >= max_idx && !ik_state_disabled(dev, min_idx))
+			return min_idx;
 	}
 
 	for (int i = idx - 1; i >= min_idx; i--) {
@@ -324,7 +376,7 @@ static int teo_intercepts_state(const struct ik_driver *drv, const struct ik_dev
 		if (ik_state_disabled(dev, i))
 			continue;
 		idx = i;
-		if (2 * intercept_sum > idx_intercept_sum)
+		if (2 * intercept_sum > idx_intercept_sum && (max_idx < 0 || i <= max_idx))
 			break;
 	}
 	return idx;
@@ -394,6 +446,10 @@ teo_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tic
 	uint32_t idx_hit_sum = 0, hit_sum = 0;
 	uint32_t idx_recent_sum = 0, recent_sum = 0;
 	uint32_t tick_intercept_sum = 0;
+	uint32_t intercept_max = 0;
+	int intercept_max_idx = -1; /* teo_intercepts_max_lookup: the bin with the most */
+	bool max_lookup = ik_switch_on(on, IK_SW_TEO_INTERCEPTS_MAX_LOOKUP);
+	bool safe_range = ik_switch_on(on, IK_SW_TEO_STOPPED_TICK_SAFE_RANGE);
 	bool cpu_utilized = false;
 	int constraint_idx = 0;
 	int idx0 = 0, idx = -1;
@@ -448,6 +504,11 @@ teo_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tic
 		intercept_sum += cpu->bins[i - 1].intercepts;
 		hit_sum += cpu->bins[i - 1].hits;
 		recent_sum += cpu->bins[i - 1].recent;
+		/* every bin but the last, enabled or not; the deepest of equals */
+		if (max_lookup && cpu->bins[i - 1].intercepts >= intercept_max) {
+			intercept_max = cpu->bins[i - 1].intercepts;
+			intercept_max_idx = i - 1;
+		}
 
 		if (ik_state_disabled(dev, i))
 			continue;
@@ -475,7 +536,8 @@ teo_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tic
 	if (ik_switch_on(on, IK_SW_TEO_SIMPLE_INTERCEPTS_LOOKUP)) {
 		/* Intercepts below the candidate weigh more than everything at or above it? */
 		if (2 * idx_intercept_sum > cpu->total - idx_hit_sum)
-			idx = teo_intercepts_state(drv, dev, cpu, idx, idx0, idx_intercept_sum);
+			idx = teo_intercepts_state(drv, dev, cpu, on, idx, idx0, idx_intercept_sum,
+						   intercept_max_idx);
 	} else {
 		/* teo_tick_stats: the intercepts of every bin, for the tick decision below */
 		tick_intercept_sum = intercept_sum + cpu->bins[drv->state_count - 1].intercepts;
@@ -525,7 +587,8 @@ teo_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tic
 		 * tight: the sleep length is costly to get and could not make the choice deeper
 		 * in a useful way.
 		 */
-		if ((idx == 0 || drv->states[idx].target_residency_ns < IK_RESIDENCY_THRESHOLD_NS) &&
+		if (!(safe_range && ik_tick_stopped(dev)) &&
+		    (idx == 0 || drv->states[idx].target_residency_ns < IK_RESIDENCY_THRESHOLD_NS) &&
 		    (2 * cpu->short_idles >= cpu->total || latency_req < TEO_LATENCY_THRESHOLD_NS))
 			goto keep_tick;
 	} else {
@@ -542,6 +605,26 @@ teo_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tic
 
 	duration_ns = ik_sleep_length(dev, &delta_tick);
 	cpu->sleep_length_ns = duration_ns;
+
+	/*
+	 * teo_stopped_tick_safe_range: with the tick stopped, a sub-tick choice is fine when
+	 * a timer comes within two ticks (it ends the idle period); beyond that, go as deep as
+	 * the latency limit and the sleep length allow, so as not to sit in a shallow state
+	 * for long.  The choice is final: the tick is stopped already.
+	 */
+	if (safe_range && ik_tick_stopped(dev) &&
+	    duration_ns > TEO_SAFE_TIMER_RANGE_TICKS * dev->tick_nsec &&
+	    drv->states[idx].target_residency_ns < dev->tick_nsec) {
+		for (int i = constraint_idx; i > idx; i--) {
+			if (ik_state_disabled(dev, i))
+				continue;
+			if (drv->states[i].target_residency_ns <= duration_ns) {
+				idx = i;
+				break;
+			}
+		}
+		return idx;
+	}
 
 	if (idx == 0)
 		goto keep_tick;
@@ -563,9 +646,11 @@ teo_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tic
 	 * (6.6-6.12, teo_tick_stats: the intercepts of all bins, summed at select.)
 	 */
 	if (drv->states[idx].target_residency_ns < dev->tick_nsec &&
-	    (series ? cpu->tick_intercepts > cpu->total / 2 + cpu->total / 8
-		    : ik_switch_on(on, IK_SW_TEO_TICK_STATS) &&
-			      tick_intercept_sum > cpu->total / 2 + cpu->total / 8))
+	    (!series ? ik_switch_on(on, IK_SW_TEO_TICK_STATS) &&
+			       tick_intercept_sum > cpu->total / 2 + cpu->total / 8
+	     : ik_switch_on(on, IK_SW_TEO_TICK_KEEP_TWO_THIRDS) /* at least 2/3 */
+		     ? 3 * cpu->tick_intercepts >= 2 * cpu->total
+		     : cpu->tick_intercepts > cpu->total / 2 + cpu->total / 8))
 		duration_ns = dev->tick_nsec / 2;
 
 decide_tick:

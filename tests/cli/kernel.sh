@@ -31,7 +31,14 @@ grep -q 'teo .*not implemented' "$tmp/show" && fail "kernel show 6.6: teo should
 grep -q 'teo .*runs as this release' "$tmp/show" || fail "kernel show 6.15: teo should run (6.14.0's code)"
 grep -q '^off\* teo_tick_rework' "$tmp/show" || fail "kernel show 6.15: teo_tick_rework should be off (6.19)"
 "$bin" kernel show 7.1 >"$tmp/show" || fail "kernel show 7.1: exit $?"
-grep -q 'teo .*not implemented.*teo_2026_series' "$tmp/show" || fail "kernel show 7.1: teo should be refused"
+grep -q 'teo .*runs as this release' "$tmp/show" || fail "kernel show 7.1: teo should run (the patch mails' file)"
+grep -q '^on \* teo_stopped_tick_safe_range' "$tmp/show" || fail "kernel show 7.1: teo_stopped_tick_safe_range on"
+grep -q 'menu .*not implemented.*menu_safe_timer_range' "$tmp/show" ||
+	fail "kernel show 7.1: menu should be refused (menu_safe_timer_range is catalogued)"
+"$bin" kernel show 7.0 >"$tmp/show" || fail "kernel show 7.0: exit $?"
+grep -q 'menu .*runs as this release' "$tmp/show" || fail "kernel show 7.0: menu should run"
+grep -q '^off  teo_stopped_tick_safe_range' "$tmp/show" || fail "kernel show 7.0: teo_stopped_tick_safe_range off (7.1)"
+grep -q '^on \* teo_intercepts_max_lookup' "$tmp/show" || fail "kernel show 7.0: teo_intercepts_max_lookup on"
 "$bin" kernel show 6.6.9 >/dev/null || fail "a point release (6.6.9) should behave as 6.6"
 
 # ---- Unknown release or switch: one message, the known ones listed, exit 2 --------------
@@ -70,7 +77,9 @@ expect_usage "sim kernel.version=5.3" "$bin" sim --set kernel.version=5.3 --set 
 grep -q 'known releases' "$tmp/err" || fail "sim kernel.version=5.3: $(cat "$tmp/err")"
 expect_usage "sim kernel.switch" "$bin" sim --set kernel.switch.nope=on --set scenario.duration_ms=1 --set scenario.warmup_ms=0
 grep -q 'known switches' "$tmp/err" || fail "sim kernel.switch.nope: $(cat "$tmp/err")"
-expect_usage "sim teo at 7.1" "$bin" sim --set kernel.version=7.1 --set cpuidle.governor=teo --set scenario.duration_ms=1 --set scenario.warmup_ms=0
+expect_usage "sim teo at 7.1 with a gap" "$bin" sim --set kernel.version=7.1 --set kernel.switch.teo_zero_size_bins=off \
+	--set cpuidle.governor=teo --set scenario.duration_ms=1 --set scenario.warmup_ms=0
+grep -q 'in the order they were applied' "$tmp/err" || fail "sim teo 7.1 -teo_zero_size_bins: $(cat "$tmp/err")"
 
 expect_usage "replay --switch" "$bin" replay tests/fixtures/traces/two-cpus.trace -g menu -p intel-skx --switch menu_bogus=on
 grep -q 'known switches' "$tmp/err" || fail "replay --switch menu_bogus: $(cat "$tmp/err")"
@@ -134,8 +143,9 @@ trace=tests/fixtures/traces/recorded-sched.trace
 "$bin" replay $trace -g menu -p intel-skx --kernel 4.16 --json -o "$tmp/r416.json" || fail "replay as 4.16"
 grep -q '"menu as 4.16"' "$tmp/r416.json" || fail "replay --kernel 4.16: the run's label does not say the release"
 cmp -s "$tmp/r619.json" "$tmp/r416.json" && fail "replay --kernel 4.16: same result as 6.19"
-expect_usage "replay teo at 7.1" "$bin" replay $trace -g menu,teo -p intel-skx --kernel 7.1
-grep -q 'teo as kernel 7.1 behaves is not implemented' "$tmp/err" || fail "replay teo 7.1: $(cat "$tmp/err")"
+expect_usage "replay menu at 7.1" "$bin" replay $trace -g teo,menu -p intel-skx --kernel 7.1
+grep -q 'menu as kernel 7.1 behaves is not implemented' "$tmp/err" || fail "replay menu 7.1: $(cat "$tmp/err")"
+"$bin" replay $trace -g teo -p intel-skx --kernel 7.1 -o /dev/null || fail "replay teo as 7.1 should run"
 "$bin" replay $trace -g teo -p intel-skx --kernel 6.17 -o /dev/null || fail "replay teo as 6.17 (6.14.0's code) should run"
 "$bin" replay $trace -g teo -p intel-skx --kernel 5.9 -o /dev/null || fail "replay teo as 5.9 (the 5.9.1 file) should run"
 expect_usage "replay --kernel 3.0" "$bin" replay $trace -g menu -p intel-skx --kernel 3.0

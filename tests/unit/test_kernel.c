@@ -165,7 +165,7 @@ static void test_flip_and_describe(void **state)
 	assert_int_equal(ik_kernel_flip(&k, "menu_bogus", "on", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "unknown switch 'menu_bogus'; known switches: "
 				    "idle_tick_governor_decides "));
-	assert_non_null(strstr(err, " teo_2026_series"));
+	assert_non_null(strstr(err, " teo_stopped_tick_safe_range"));
 	assert_int_equal(ik_kernel_flip(&k, "menu_no_iowait", "yes", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "expected 'on' or 'off'"));
 }
@@ -233,9 +233,18 @@ static void test_check(void **state)
 	assert_int_equal(ik_kernel_flip(&k, "teo_drop_residency_check", "off", err, sizeof(err)), 0);
 	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "in the order they were applied"));
+	/* 7.0 and 7.1 run teo (the patch mails' files); menu's 7.1 commit is not modelled. */
+	ik_kernel_init(&k, 700);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "menu", err, sizeof(err)), 0);
 	ik_kernel_init(&k, 701);
-	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "teo_2026_series=on"));
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "menu", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "menu_safe_timer_range=on"));
+	assert_true(ik_kernel_release_has(700, IK_SW_TEO_INTERCEPTS_MAX_LOOKUP));
+	assert_false(ik_kernel_release_has(700, IK_SW_TEO_STOPPED_TICK_SAFE_RANGE));
+	assert_true(ik_kernel_release_has(701, IK_SW_TEO_STOPPED_TICK_SAFE_RANGE));
+	assert_false(ik_kernel_release_has(619, IK_SW_TEO_ZERO_SIZE_BINS));
 
 	/* 4.16 runs menu and ladder; every release from 4.17 to 5.0 too. */
 	size_t nrel;
@@ -268,30 +277,38 @@ static void test_check(void **state)
 	assert_int_equal(ik_kernel_flip(&k, "teo_no_recent", "off", err, sizeof(err)), 0);
 	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0);
 	/*
-	 * pm-6.19-rc1's teo switches: every prefix of their landing order is a file (6.18,
-	 * 6.18.3 stable, the commits in between, 6.19); a gap in it is refused.
+	 * The teo switches of pm-6.19-rc1, 7.0 and 7.1: every prefix of their landing order is
+	 * a file (6.18, 6.18.3 stable, the commits in between, 6.19, 7.0, 7.1); a gap in it is
+	 * refused.
 	 */
-	static const char *const pm_6_19[] = { "teo_drop_residency_check", "teo_decay_to_zero",
-					       "teo_tick_rework", "teo_tick_intercepts_within",
-					       "teo_simple_intercepts_lookup" };
-	for (int n = 0; n <= 5; n++) {
+	static const char *const since_6_19[] = {
+		"teo_drop_residency_check", "teo_decay_to_zero", "teo_tick_rework",
+		"teo_tick_intercepts_within", "teo_simple_intercepts_lookup", "teo_zero_size_bins",
+		"teo_tick_fake_intercepts", "teo_tick_keep_two_thirds",
+		"teo_hits_by_exit_latency", "teo_intercepts_max_lookup", "teo_stopped_tick_safe_range"
+	};
+	const int nsince = (int)(sizeof(since_6_19) / sizeof(since_6_19[0]));
+	for (int n = 0; n <= nsince; n++) {
 		ik_kernel_init(&k, 618);
 		for (int i = 0; i < n; i++)
-			assert_int_equal(ik_kernel_flip(&k, pm_6_19[i], "on", err, sizeof(err)), 0);
+			assert_int_equal(ik_kernel_flip(&k, since_6_19[i], "on", err, sizeof(err)), 0);
 		assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0);
-		if (n == 5) /* all on: 6.19's teo switches */
+		unsigned same = n == 5 ? 619 : n == 10 ? 700 : n == nsince ? 701 : 0;
+		if (same) /* 6.19's, 7.0's or 7.1's teo switches */
 			for (int s = 0; s < IK_SW_COUNT; s++)
-				if (ik_switch_info((enum ik_switch)s)->area == IK_AREA_TEO &&
-				    s != IK_SW_TEO_2026_SERIES)
+				if (ik_switch_info((enum ik_switch)s)->area == IK_AREA_TEO)
 					assert_int_equal(ik_kernel_has(&k, (enum ik_switch)s),
-							 ik_kernel_release_has(619, (enum ik_switch)s));
+							 ik_kernel_release_has(same, (enum ik_switch)s));
 	}
-	for (int gap = 1; gap < 4; gap++) { /* one of them off, a later one on */
-		ik_kernel_init(&k, 619);
-		assert_int_equal(ik_kernel_flip(&k, pm_6_19[gap], "off", err, sizeof(err)), 0);
+	for (int gap = 1; gap < nsince - 1; gap++) { /* one of them off, a later one on */
+		ik_kernel_init(&k, 701);
+		assert_int_equal(ik_kernel_flip(&k, since_6_19[gap], "off", err, sizeof(err)), 0);
 		assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
 		assert_non_null(strstr(err, "in the order they were applied"));
 	}
+	ik_kernel_init(&k, 701); /* 7.1's commit alone off: 7.0 */
+	assert_int_equal(ik_kernel_flip(&k, "teo_stopped_tick_safe_range", "off", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0);
 	ik_kernel_init(&k, 619); /* the last alone off: the commit before it */
 	assert_int_equal(ik_kernel_flip(&k, "teo_simple_intercepts_lookup", "off", err, sizeof(err)), 0);
 	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0);
@@ -331,9 +348,10 @@ static void test_check(void **state)
 
 	/* Flipping a catalogued switch is refused for the governors it concerns only. */
 	ik_kernel_init(&k, 619);
-	assert_int_equal(ik_kernel_flip(&k, "teo_2026_series", "on", err, sizeof(err)), 0);
-	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), -1);
-	assert_int_equal(ik_kernel_check(&k, "menu", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_flip(&k, "menu_safe_timer_range", "on", err, sizeof(err)), 0);
+	assert_int_equal(ik_kernel_check(&k, "menu", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "menu_safe_timer_range=on"));
+	assert_int_equal(ik_kernel_check(&k, "teo", err, sizeof(err)), 0);
 }
 
 /* 4.16 stops the tick on idle entry, before select; 4.17 on leave it to the governor. */
