@@ -193,7 +193,7 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 	 * 7.1 merge window with pm-7.1-rc1 (a mainline push of 14 Apr 2026 lists both).
 	 */
 	[IK_SW_MENU_SAFE_TIMER_RANGE] = {
-		"menu_safe_timer_range", "e57c2bf2e89d", R(7, 1), 0, IK_AREA_MENU, IK_SW_CATALOGUED,
+		"menu_safe_timer_range", "e57c2bf2e89d", R(7, 1), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_MAIL,
 		"menu, tick stopped: a sub-tick prediction is replaced by the next timer only when that timer is more than SAFE_TIMER_RANGE_NS (2 ticks) away (\"Refine stopped tick handling\")" },
 	[IK_SW_TEO_STOPPED_TICK_SAFE_RANGE] = {

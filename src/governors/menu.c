@@ -50,6 +50,8 @@
 #define MENU_FACTOR_NS_TO_US ((uint64_t)MENU_UNITY_FACTOR * IK_NSEC_PER_USEC)
 /* "No pattern found", and also what an aborted idle entry records as its duration. */
 #define MENU_NO_INTERVAL UINT32_MAX
+/* 7.1: with the tick stopped, a timer this many ticks away or sooner needs no correction. */
+#define MENU_SAFE_TIMER_RANGE_TICKS 2u
 
 /* struct menu_device: the governor's per-CPU history. */
 struct menu_cpu {
@@ -530,7 +532,10 @@ menu_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_ti
 	 * prediction divided by the performance multiplier (1 + 10 per I/O waiter until 6.13).
 	 */
 	if (ik_tick_stopped(dev)) {
-		if (predicted_ns < (uint64_t)tick)
+		/* 7.1: a timer within two ticks is safety net enough for the guess */
+		if (predicted_ns < (uint64_t)tick &&
+		    (!ik_switch_on(sw, IK_SW_MENU_SAFE_TIMER_RANGE) ||
+		     data->next_timer_ns > MENU_SAFE_TIMER_RANGE_TICKS * (uint64_t)dev->tick_nsec))
 			predicted_ns = data->next_timer_ns;
 	} else if (!ik_switch_on(sw, IK_SW_MENU_LATENCY_FIRST)) {
 		uint64_t interactivity_req = predicted_ns / (1 + 10 * (uint64_t)nr_iowaiters);

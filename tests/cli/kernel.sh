@@ -33,8 +33,8 @@ grep -q '^off\* teo_tick_rework' "$tmp/show" || fail "kernel show 6.15: teo_tick
 "$bin" kernel show 7.1 >"$tmp/show" || fail "kernel show 7.1: exit $?"
 grep -q 'teo .*runs as this release' "$tmp/show" || fail "kernel show 7.1: teo should run (the patch mails' file)"
 grep -q '^on \* teo_stopped_tick_safe_range' "$tmp/show" || fail "kernel show 7.1: teo_stopped_tick_safe_range on"
-grep -q 'menu .*not implemented.*menu_safe_timer_range' "$tmp/show" ||
-	fail "kernel show 7.1: menu should be refused (menu_safe_timer_range is catalogued)"
+grep -q 'menu .*runs as this release' "$tmp/show" || fail "kernel show 7.1: menu should run (the patch mail's file)"
+grep -q '^on \* menu_safe_timer_range' "$tmp/show" || fail "kernel show 7.1: menu_safe_timer_range on"
 "$bin" kernel show 7.0 >"$tmp/show" || fail "kernel show 7.0: exit $?"
 grep -q 'menu .*runs as this release' "$tmp/show" || fail "kernel show 7.0: menu should run"
 grep -q '^off  teo_stopped_tick_safe_range' "$tmp/show" || fail "kernel show 7.0: teo_stopped_tick_safe_range off (7.1)"
@@ -143,8 +143,10 @@ trace=tests/fixtures/traces/recorded-sched.trace
 "$bin" replay $trace -g menu -p intel-skx --kernel 4.16 --json -o "$tmp/r416.json" || fail "replay as 4.16"
 grep -q '"menu as 4.16"' "$tmp/r416.json" || fail "replay --kernel 4.16: the run's label does not say the release"
 cmp -s "$tmp/r619.json" "$tmp/r416.json" && fail "replay --kernel 4.16: same result as 6.19"
-expect_usage "replay menu at 7.1" "$bin" replay $trace -g teo,menu -p intel-skx --kernel 7.1
-grep -q 'menu as kernel 7.1 behaves is not implemented' "$tmp/err" || fail "replay menu 7.1: $(cat "$tmp/err")"
+expect_usage "replay teo at 7.1 with a gap" "$bin" replay $trace -g menu,teo -p intel-skx --kernel 7.1 \
+	--switch teo_zero_size_bins=off
+grep -q 'in the order they were applied' "$tmp/err" || fail "replay teo 7.1 -teo_zero_size_bins: $(cat "$tmp/err")"
+"$bin" replay $trace -g menu -p intel-skx --kernel 7.1 -o /dev/null || fail "replay menu as 7.1 should run"
 "$bin" replay $trace -g teo -p intel-skx --kernel 7.1 -o /dev/null || fail "replay teo as 7.1 should run"
 "$bin" replay $trace -g teo -p intel-skx --kernel 6.17 -o /dev/null || fail "replay teo as 6.17 (6.14.0's code) should run"
 "$bin" replay $trace -g teo -p intel-skx --kernel 5.9 -o /dev/null || fail "replay teo as 5.9 (the 5.9.1 file) should run"
