@@ -150,11 +150,34 @@ static inline bool ik_state_disabled(const struct ik_device *dev, int i)
 	return dev->states_usage[i].disable != 0;
 }
 
-/* Services a governor calls (the kernel's names in comments). */
-int64_t ik_sleep_length(struct ik_device *dev, int64_t *delta_next); /* tick_nohz_get_sleep_length */
-bool ik_tick_stopped(const struct ik_device *dev);                  /* tick_nohz_tick_stopped */
-bool ik_got_tick(struct ik_device *dev);                            /* tick_nohz_idle_got_tick */
-int64_t ik_latency_req(const struct ik_device *dev);                /* cpuidle_governor_latency_req */
+/*
+ * Services a governor calls (the kernel's names in comments).  The four that only read or
+ * clear a field of the device are C99 inline functions: a governor compiled with this
+ * header reads the field directly (they run at every idle entry), and src/core/device.c
+ * holds their external definitions for code that takes their address or does not inline.
+ */
+inline int64_t ik_sleep_length(struct ik_device *dev, int64_t *delta_next) /* tick_nohz_get_sleep_length */
+{
+	dev->sleep_length_queries++;
+	*delta_next = dev->in.delta_next_ns;
+	return dev->in.sleep_length_ns;
+}
+inline bool ik_tick_stopped(const struct ik_device *dev) /* tick_nohz_tick_stopped */
+{
+	return dev->in.tick_stopped;
+}
+/* Self-clearing, as tick_nohz_idle_got_tick() is. */
+inline bool ik_got_tick(struct ik_device *dev) /* tick_nohz_idle_got_tick */
+{
+	bool got = dev->in.got_tick;
+
+	dev->in.got_tick = false;
+	return got;
+}
+inline int64_t ik_latency_req(const struct ik_device *dev) /* cpuidle_governor_latency_req */
+{
+	return dev->in.latency_req_ns;
+}
 uint64_t ik_poll_time(const struct ik_driver *drv, struct ik_device *dev); /* cpuidle_poll_time */
 
 /* find_deepest_state() without the s2idle case; returns 0 if no state qualifies. */

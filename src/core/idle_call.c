@@ -27,7 +27,8 @@ int ik_idle_call_enter(const struct ik_governor *gov, const struct ik_driver *dr
 	 * tick on entry, before the governor ran (tick_nohz_idle_enter): the governor sees a
 	 * stopped tick, no tick among the coming events, and its word on the tick is ignored.
 	 */
-	if (ik_idle_stops_tick_before_select(ik_kernel_or_default(dev->kernel))) {
+	/* (ik_idle_stops_tick_before_select(), read here without the call: every entry) */
+	if (!ik_kernel_has(ik_kernel_or_default(dev->kernel), IK_SW_IDLE_TICK_GOVERNOR_DECIDES)) {
 		if (!dev->in.tick_stopped)
 			w->stop_tick(w->ctx, dev);
 		dev->in.tick_stopped = true;

@@ -178,17 +178,13 @@ typical_interval_k(const struct menu_cpu *data, uint64_t sw, uint32_t timer_us)
 						       : sum_of_squares / count;
 			variance = mean_square - avg * avg;
 		} else {
-			/* s64 differences squared and summed in u64: same bits as the kernel. */
-			variance = 0;
-			for (unsigned i = 0; i < MENU_INTERVALS; i++) {
-				int64_t value = data->intervals_us[i];
-
-				if (value <= low_cut || value >= high_cut)
-					continue;
-				uint64_t d = value >= (int64_t)avg ? (uint64_t)value - avg
-								   : avg - (uint64_t)value;
-				variance += d * d;
-			}
+			/*
+			 * The kernel's second pass sums (v - avg)^2 over the same samples in u64.
+			 * That sum equals sum(v^2) - 2 avg sum(v) + count avg^2 as integers, so
+			 * also modulo 2^64, where u64 arithmetic works: the same bits (wraparound
+			 * included) from the first pass's sums, without the second pass.
+			 */
+			variance = sum_of_squares - 2 * avg * sum + (uint64_t)count * avg * avg;
 			if (count == MENU_INTERVALS)
 				variance >>= MENU_INTERVAL_SHIFT;
 			else
