@@ -9,6 +9,7 @@
 #include "idlekit/governor.h"
 #include "idlekit/governor_load.h"
 #include "idlekit/hw.h"
+#include "idlekit/idle_call.h"
 #include "idlekit/result.h"
 #include "idlekit/scenario.h"
 #include "sim/event_queue.h"
@@ -122,6 +123,7 @@ struct ik_sim {
 	const struct ik_driver *drv;
 	struct ik_rng rng;
 	struct ik_event_queue eq;
+	struct ik_idle_world world; /* idle_loop.c: the simulator's side of each idle call */
 	struct ik_pelt_consts pelt_k; /* the PELT decay factors */
 	uint32_t iowait_ppm;          /* workload.iowait_pct, in parts per million of sleeps */
 	int ncpus;
@@ -176,6 +178,7 @@ static inline unsigned long sim_cpu_util(struct ik_sim *s, int cpu)
 }
 
 /* idle_loop.c */
+void sim_idle_world_init(struct ik_sim *s);
 void sim_cpu_idle_enter(struct ik_sim *s, int cpu);
 void sim_cpu_wake(struct ik_sim *s, int cpu, enum wake_reason why);
 void sim_cpu_exit_done(struct ik_sim *s, int cpu);
@@ -190,13 +193,40 @@ void sim_timeline_take(struct ik_sim *s, struct ik_run_result *out);
 
 /* hw_effects.c */
 int sim_effects_setup(struct ik_sim *s);
-/* The CPU is now idle in state `entered` (driver index): power-gate bookkeeping. */
-void sim_effects_idle(struct ik_sim *s, int cpu);
-/* The CPU starts leaving its idle state: returns the package's extra exit cost, if any. */
-int64_t sim_effects_wake(struct ik_sim *s, int cpu);
-/* Wall time of work_ns on this CPU now (turbo, SMT), and the power it runs at. */
-int64_t sim_effects_work(struct ik_sim *s, int cpu, int64_t work_ns);
 void sim_effects_close(struct ik_sim *s, int64_t end);
+/* The slow paths of the three below (a core gated, the turbo and SMT effects). */
+void sim_effects_idle_gated(struct ik_sim *s, int cpu);
+int64_t sim_effects_wake_gated(struct ik_sim *s, int cpu);
+int64_t sim_effects_work_scaled(struct ik_sim *s, int cpu, int64_t work_ns);
+
+/* (The three run at every idle entry, wake-up and piece of work: the common cases, no
+   power-gating state and no frequency effect, are inline.) */
+
+/* The CPU is now idle in state `entered` (driver index): power-gate bookkeeping. */
+static inline void sim_effects_idle(struct ik_sim *s, int cpu)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+
+	if (c->core_off || !s->plat->effects.state_core_off[s->bind.hw_state[c->entered]])
+		return;
+	sim_effects_idle_gated(s, cpu);
+}
+
+/* The CPU starts leaving its idle state: returns the package's extra exit cost, if any. */
+static inline int64_t sim_effects_wake(struct ik_sim *s, int cpu)
+{
+	return s->cpus[cpu].core_off ? sim_effects_wake_gated(s, cpu) : 0;
+}
+
+/* Wall time of work_ns on this CPU now (turbo, SMT), and the power it runs at. */
+static inline int64_t sim_effects_work(struct ik_sim *s, int cpu, int64_t work_ns)
+{
+	if (s->effects_trivial) { /* no turbo table, no SMT effect: work runs as given */
+		s->cpus[cpu].run_power_mw = s->plat->active_power_mw;
+		return work_ns > 0 ? work_ns : 0;
+	}
+	return sim_effects_work_scaled(s, cpu, work_ns);
+}
 
 /* sched.c */
 void sim_wake_task(struct ik_sim *s, int task, int waker_cpu);
