@@ -110,6 +110,8 @@ struct ik_haltpoll_params {
 struct ik_governor;
 
 /* struct cpuidle_device: one per CPU. */
+/* (What every idle entry reads comes first and the per-state counters last: a simulated
+   machine has hundreds of these, each out of the cache when its CPU idles again.) */
 struct ik_device {
 	int cpu;
 	bool poll_time_limit;
@@ -117,13 +119,13 @@ struct ik_device {
 	uint64_t last_residency_ns;
 	uint64_t poll_limit_ns;
 	int64_t tick_nsec; /* TICK_NSEC of the kernel's HZ */
-	struct ik_state_usage states_usage[IK_STATE_MAX];
-	struct ik_idle_inputs in;
-	const struct ik_haltpoll_params *haltpoll; /* NULL = defaults */
 	const struct ik_kernel *kernel; /* the release's switches; ik_device_init: 6.19 */
-	uint64_t sleep_length_queries; /* how often the governor asked (diagnostic) */
 	void *governor_data;           /* owned by the governor's enable/disable */
 	const struct ik_governor *governor; /* the ops running on this device (ik_governor_enable) */
+	uint64_t sleep_length_queries; /* how often the governor asked (diagnostic) */
+	struct ik_idle_inputs in;
+	const struct ik_haltpoll_params *haltpoll; /* NULL = defaults */
+	struct ik_state_usage states_usage[IK_STATE_MAX];
 };
 
 /* TICK_NSEC = (1e9 + HZ/2) / HZ. */

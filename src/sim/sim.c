@@ -129,9 +129,11 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 		qos.global_us = sc->latency_limit_us;
 	s->latency_req_ns = ik_pm_qos_latency_req_ns(&qos);
 
-	s->cpus = calloc((size_t)s->ncpus, sizeof(*s->cpus));
+	/* line-aligned (struct sim_cpu is), zeroed */
+	s->cpus = aligned_alloc(_Alignof(struct sim_cpu), (size_t)s->ncpus * sizeof(*s->cpus));
 	if (!s->cpus)
 		goto oom;
+	memset(s->cpus, 0, (size_t)s->ncpus * sizeof(*s->cpus));
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		struct sim_cpu *c = &s->cpus[cpu];
 

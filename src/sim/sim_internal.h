@@ -69,43 +69,47 @@ struct sim_task {
 	uint32_t iowait_acc;  /* workload.iowait_pct spread over its sleeps (ppm, see sched.c) */
 };
 
+/*
+ * (Laid out for the cache: with hundreds of CPUs a CPU's state is cold whenever one of its
+ * events comes round, so what the idle loop and the scheduler touch at every idle period
+ * comes first, in the struct's first three 64-byte lines (the array is line-aligned), and
+ * the cpuidle device, of which each entry reads a few fields, after it.)
+ */
 struct sim_cpu {
-	struct ik_device dev;
-	struct ik_cpu_topo topo;
 	enum cpu_mode mode;
 	int current; /* running task, -1 for an interrupt handler or none */
 	int last_task; /* the task that ran last, -1 if none */
 	int rq_head, rq_tail, nr_queued;
-	bool tick_stopped;
-	bool in_idle_loop;
 	/* the idle period in progress */
 	int entered;       /* driver table index */
+	enum wake_reason reason;
+	bool tick_stopped;
+	bool in_idle_loop;
+	bool driver_exit_done; /* the driver's own exit work (after the hardware's) is done */
+	bool core_off;        /* hardware effects: counted in its core's power-gated threads */
+	bool watch_leave;     /* leaving lite states after the workload stopped */
+	/* rq->nr_iowait: the tasks that last ran here and sleep in an I/O wait */
+	unsigned nr_iowait;
+	int ntimers;          /* timers of periodic tasks that live on this CPU (timer_tasks) */
 	int64_t idle_t0;   /* enter time (local_clock before ->enter) */
 	int64_t entry_done; /* the state is really reached */
-	enum wake_reason reason;
-	bool driver_exit_done; /* the driver's own exit work (after the hardware's) is done */
 	int64_t pending_irq_work;
-	/* what the scheduler knows of this CPU (docs/model.md, "Scheduler signals"): the
-	   PELT-like utilisation of its tasks' running time, and rq->nr_iowait, the tasks that
-	   last ran here and sleep in an I/O wait */
-	struct ik_pelt pelt;
-	unsigned nr_iowait;
-	int64_t ipi_sent_at; /* ipi workload: when the IPI now in flight or pending was sent, or -1 */
 	/* spans, for busy and idle time */
 	int64_t span_start;
 	int64_t busy_ns;
 	int64_t idle_ns;
-	/* hardware effects */
-	bool core_off;        /* counted in its core's power-gated threads */
 	double run_power_mw;  /* power of the work running now (frequency-scaled) */
 	double busy_energy;   /* mW x ns of the work it ran */
-	/* leaving lite states after the workload stopped */
-	bool watch_leave;
-	int64_t last_work_end;
-	/* timers of periodic tasks that live on this CPU */
-	int ntimers, timer_cap;
+	/* what the scheduler knows of this CPU (docs/model.md, "Scheduler signals"): the
+	   PELT-like utilisation of its tasks' running time */
+	struct ik_pelt pelt;
+	struct ik_cpu_topo topo;
 	int *timer_tasks;
-};
+	int timer_cap;
+	int64_t ipi_sent_at; /* ipi workload: when the IPI now in flight or pending was sent, or -1 */
+	int64_t last_work_end;
+	_Alignas(64) struct ik_device dev;
+} __attribute__((aligned(64)));
 
 /* Per package: how many cores are awake, and since when it is in its deep state. */
 struct sim_package {
