@@ -13,7 +13,7 @@
  *
  * - A timer wheel for the near future: IK_EQ_SLOTS slots of 2^IK_EQ_SHIFT ns each, from
  *   the slot of the last timer that fired onwards (about a quarter of a millisecond).  A
- *   slot holds its timers in a list sorted by (time, id), and a bitmap (with a summary
+ *   slot holds its timers in a (singly linked) list sorted by (time, id), and a bitmap (with a summary
  *   word) finds the first slot that holds any.  Most timers of a busy machine (the end of
  *   an exit, of a piece of work, an IPI on its way) land here: arming one is a few
  *   instructions instead of a heap's sift along a dozen levels.
@@ -40,11 +40,11 @@ struct ik_eq_entry {
 	int id;
 };
 
-/* What the queue knows of one timer (kept together: one cache line is touched). */
+/* What the queue knows of one timer (kept together, 16 bytes: four timers a cache line). */
 struct ik_eq_timer {
 	int64_t when;              /* expiry, while armed */
 	int pos;                   /* heap index, IK_EQ_IN_WHEEL, or -1 (not armed) */
-	int next, prev;            /* in the wheel: neighbours in its slot's sorted list */
+	int next;                  /* in the wheel: the next in its slot's sorted list, or -1 */
 };
 
 struct ik_event_queue {
@@ -111,7 +111,7 @@ IK_EQ_INLINE void ik_eq_wheel_link(struct ik_event_queue *q, int id, int64_t t)
 	me->when = t;
 	if (c < 0) { /* the common case: an empty slot */
 		q->head[slot] = id;
-		me->prev = me->next = -1;
+		me->next = -1;
 		q->bits[slot >> 6] |= 1ULL << (slot & 63);
 		q->summary |= 1ULL << (slot >> 6);
 		return;
@@ -120,14 +120,11 @@ IK_EQ_INLINE void ik_eq_wheel_link(struct ik_event_queue *q, int id, int64_t t)
 		p = c;
 		c = q->t[c].next;
 	}
-	me->prev = p;
 	me->next = c;
 	if (p < 0)
 		q->head[slot] = id;
 	else
 		q->t[p].next = id;
-	if (c >= 0)
-		q->t[c].prev = id;
 }
 
 /* Clear the bit of a slot that became empty. */
@@ -139,20 +136,23 @@ IK_EQ_INLINE void ik_eq_wheel_slot_emptied(struct ik_event_queue *q, int slot)
 		q->summary &= ~(1ULL << (slot >> 6));
 }
 
+/* Take timer id out of its slot's list (found from the slot's head: a slot holds a few
+   timers at most, and only a cancel or a move of a wheel timer comes here, while every
+   pop takes a head, so the lists are singly linked). */
 IK_EQ_INLINE void ik_eq_wheel_unlink(struct ik_event_queue *q, int id)
 {
-	int p = q->t[id].prev, n = q->t[id].next;
+	int slot = ik_eq_slot_of(q->t[id].when);
+	int n = q->t[id].next, c = q->head[slot];
 
-	if (n >= 0)
-		q->t[n].prev = p;
-	if (p >= 0) {
-		q->t[p].next = n;
+	if (c == id) {
+		q->head[slot] = n;
+		if (n < 0)
+			ik_eq_wheel_slot_emptied(q, slot);
 		return;
 	}
-	int slot = ik_eq_slot_of(q->t[id].when);
-	q->head[slot] = n;
-	if (n < 0)
-		ik_eq_wheel_slot_emptied(q, slot);
+	while (q->t[c].next != id)
+		c = q->t[c].next;
+	q->t[c].next = n;
 }
 
 /* The first slot holding timers (the wheel must not be empty), searched from the
@@ -228,9 +228,7 @@ IK_EQ_INLINE int ik_eq_pop_until(struct ik_event_queue *q, int64_t until, int64_
 	if (slot >= 0) { /* the head of its slot */
 		int n = q->t[id].next;
 		q->head[slot] = n;
-		if (n >= 0)
-			q->t[n].prev = -1;
-		else
+		if (n < 0)
 			ik_eq_wheel_slot_emptied(q, slot);
 	} else { /* the heap's root: left vacant for the next insertion */
 		q->hsize--;

@@ -15,7 +15,13 @@
 #include "sim/event_queue.h"
 #include "sim/pelt.h"
 
-/* Per-CPU timers; a CPU's timer id is cpu * CPU_TIMERS + one of these. */
+/*
+ * Per-CPU timers; a CPU's timer id is cpu * CPU_TIMER_STRIDE + one of these.  The stride
+ * is a power of two above CPU_TIMERS: an event's CPU and kind are a shift and a mask, and
+ * a CPU's timers start on a cache line of the queue's table.  Ties between timers are
+ * broken by id, and cpu * 16 + kind orders any two timers as cpu * 9 + kind would (and
+ * the tasks' and global ids still come after all CPUs'), so the stride changes no order.
+ */
 enum cpu_timer {
 	TIMER_TICK,      /* the scheduler tick (armed while the tick runs) */
 	TIMER_WAKE,      /* an IPI arriving, or a polling CPU noticing need_resched */
@@ -28,6 +34,9 @@ enum cpu_timer {
 	TIMER_IPI,       /* an IPI (ipi workload) arriving */
 	CPU_TIMERS,
 };
+#define CPU_TIMER_SHIFT 4
+#define CPU_TIMER_STRIDE (1 << CPU_TIMER_SHIFT)
+_Static_assert(CPU_TIMERS <= CPU_TIMER_STRIDE, "a CPU's timers fit in its stride");
 
 /* Why a CPU left its idle state. */
 enum wake_reason {
@@ -164,11 +173,11 @@ struct ik_sim {
 
 static inline int cpu_timer_id(int cpu, enum cpu_timer t)
 {
-	return cpu * CPU_TIMERS + (int)t;
+	return cpu * CPU_TIMER_STRIDE + (int)t;
 }
 static inline int task_timer_id(const struct ik_sim *s, int task)
 {
-	return s->ncpus * CPU_TIMERS + task;
+	return s->ncpus * CPU_TIMER_STRIDE + task;
 }
 
 /* The CPU's utilisation brought up to now, at an idle entry (no task of it runs: the last
