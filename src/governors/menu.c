@@ -148,19 +148,49 @@ typical_interval_k(const struct menu_cpu *data, uint64_t sw, uint32_t timer_us)
 	for (;;) {
 		uint32_t max = 0, min = UINT32_MAX, count = 0;
 		uint64_t sum = 0, sum_of_squares = 0;
+		const uint32_t *iv = data->intervals_us;
+		uint32_t all_bits = iv[0] | iv[1] | iv[2] | iv[3] | iv[4] | iv[5] | iv[6] | iv[7];
 
-		for (unsigned i = 0; i < MENU_INTERVALS; i++) {
-			int64_t value = data->intervals_us[i];
+		_Static_assert(MENU_INTERVALS == 8, "the straight-line pass below reads eight");
+		if (low_cut < 0 && (int64_t)all_bits < high_cut) {
+			/*
+			 * Every sample counts (each is at most the OR of all, which is below the
+			 * cut): the same sums in straight-line code, with no test per sample.
+			 * (Nearly every select: the cuts move only after a pass without a pattern.)
+			 */
+			count = MENU_INTERVALS;
+			sum = ((uint64_t)iv[0] + iv[1]) + ((uint64_t)iv[2] + iv[3]) +
+			      ((uint64_t)iv[4] + iv[5]) + ((uint64_t)iv[6] + iv[7]);
+			sum_of_squares = (uint64_t)iv[0] * iv[0] + (uint64_t)iv[1] * iv[1] +
+					 (uint64_t)iv[2] * iv[2] + (uint64_t)iv[3] * iv[3] +
+					 (uint64_t)iv[4] * iv[4] + (uint64_t)iv[5] * iv[5] +
+					 (uint64_t)iv[6] * iv[6] + (uint64_t)iv[7] * iv[7];
+			uint32_t a = iv[0] > iv[1] ? iv[0] : iv[1], b = iv[2] > iv[3] ? iv[2] : iv[3];
+			uint32_t c = iv[4] > iv[5] ? iv[4] : iv[5], d = iv[6] > iv[7] ? iv[6] : iv[7];
+			a = a > b ? a : b;
+			c = c > d ? c : d;
+			max = a > c ? a : c;
+			a = iv[0] < iv[1] ? iv[0] : iv[1];
+			b = iv[2] < iv[3] ? iv[2] : iv[3];
+			c = iv[4] < iv[5] ? iv[4] : iv[5];
+			d = iv[6] < iv[7] ? iv[6] : iv[7];
+			a = a < b ? a : b;
+			c = c < d ? c : d;
+			min = a < c ? a : c;
+		} else {
+			for (unsigned i = 0; i < MENU_INTERVALS; i++) {
+				int64_t value = data->intervals_us[i];
 
-			if (value <= low_cut || value >= high_cut)
-				continue;
-			count++;
-			sum += (uint64_t)value;
-			sum_of_squares += (uint64_t)value * (uint64_t)value;
-			if (value > max)
-				max = (uint32_t)value;
-			if (value < min)
-				min = (uint32_t)value;
+				if (value <= low_cut || value >= high_cut)
+					continue;
+				count++;
+				sum += (uint64_t)value;
+				sum_of_squares += (uint64_t)value * (uint64_t)value;
+				if (value > max)
+					max = (uint32_t)value;
+				if (value < min)
+					min = (uint32_t)value;
+			}
 		}
 
 		if (ik_switch_on(sw, IK_SW_MENU_SKIP_TIMER_QUERY)) {
