@@ -13,6 +13,7 @@ int ik_eq_init(struct ik_event_queue *q, int capacity)
 		q->bits[w] = 0;
 	q->hsize = 0;
 	q->vacant_root = false;
+	q->heap_bound = INT64_MAX;
 	size_t n = capacity > 0 ? (size_t)capacity : 1;
 	/* the timer table on cache-line boundaries (a multiple of 64 bytes, as aligned_alloc
 	   wants): a CPU's timers, 16 ids from a multiple of 16 (src/sim), fill whole lines */
@@ -42,6 +43,7 @@ void ik_eq_free(struct ik_event_queue *q)
 	q->head = NULL;
 	q->size = q->capacity = q->hsize = 0;
 	q->vacant_root = false;
+	q->heap_bound = INT64_MAX;
 }
 
 #define before_t ik_eq_before
@@ -63,6 +65,12 @@ static inline void place(struct ik_event_queue *q, int i, struct ik_eq_entry e)
 {
 	q->heap[i] = e;
 	q->t[e.id].pos = i;
+}
+
+/* After any change to the heap: q->heap_bound as ik_eq_first() reads it. */
+static inline void update_bound(struct ik_event_queue *q)
+{
+	q->heap_bound = q->vacant_root ? INT64_MIN : q->hsize ? q->heap[0].expires : INT64_MAX;
 }
 
 static void sift_up(struct ik_event_queue *q, int i)
@@ -170,8 +178,10 @@ static __attribute__((noinline)) void heap_remove(struct ik_event_queue *q, int 
 /* The heap's earliest timer, -1 when it is empty. */
 int ik_eq_heap_first(struct ik_event_queue *q)
 {
-	if (q->vacant_root)
+	if (q->vacant_root) {
 		fill_vacant_root(q);
+		update_bound(q);
+	}
 	return q->hsize ? q->heap[0].id : -1;
 }
 
@@ -190,10 +200,12 @@ void ik_eq_arm_slow(struct ik_event_queue *q, int id, int64_t t)
 		else
 			q->size++;
 		wheel_link(q, id, t);
+		update_bound(q);
 		return;
 	}
 	if (p >= 0) {
 		heap_move(q, id, t);
+		update_bound(q);
 		return;
 	}
 	if (p == IK_EQ_IN_WHEEL)
@@ -201,14 +213,17 @@ void ik_eq_arm_slow(struct ik_event_queue *q, int id, int64_t t)
 	else
 		q->size++;
 	heap_insert(q, id, t);
+	update_bound(q);
 }
 
 void ik_eq_remove(struct ik_event_queue *q, int id)
 {
-	if (q->t[id].pos == IK_EQ_IN_WHEEL)
+	if (q->t[id].pos == IK_EQ_IN_WHEEL) {
 		wheel_unlink(q, id);
-	else
+	} else {
 		heap_remove(q, id);
+		update_bound(q);
+	}
 	q->t[id].pos = -1;
 	q->size--;
 }

@@ -60,6 +60,9 @@ struct ik_event_queue {
 	int hsize;                 /* timers in the heap */
 	bool vacant_root;          /* heap[0] was popped: entries are heap[1..hsize] */
 	struct ik_eq_entry *heap;  /* the heap, times kept beside ids for locality */
+	/* the root's time, INT64_MAX for an empty heap, INT64_MIN while the root is vacant:
+	   a wheel timer strictly earlier is the next timer without looking at the heap */
+	int64_t heap_bound;
 };
 
 int ik_eq_init(struct ik_event_queue *q, int capacity); /* 0 or -1 (out of memory) */
@@ -200,6 +203,13 @@ static inline int64_t ik_eq_expires(const struct ik_event_queue *q, int id)
 /* The earliest armed timer, -1 when none; *slot: its wheel slot, -1 if in the heap. */
 IK_EQ_INLINE int ik_eq_first(struct ik_event_queue *q, int *slot)
 {
+	if (q->summary) { /* the usual case: the wheel's first, before the heap's root */
+		int ws = ik_eq_wheel_first_slot(q), w = q->head[ws];
+		if (q->t[w].when < q->heap_bound) {
+			*slot = ws;
+			return w;
+		}
+	}
 	int h = !q->hsize ? -1 : q->vacant_root ? ik_eq_heap_first(q) : q->heap[0].id;
 
 	*slot = -1;
@@ -233,12 +243,13 @@ IK_EQ_INLINE int ik_eq_pop_until(struct ik_event_queue *q, int64_t until, int64_
 	} else { /* the heap's root: left vacant for the next insertion */
 		q->hsize--;
 		q->vacant_root = true;
+		q->heap_bound = INT64_MIN;
 	}
 	q->t[id].pos = -1;
 	q->size--;
 	/* Every timer left expires at or after this one: the wheel may start at its slot. */
-	if ((when >> IK_EQ_SHIFT) > q->cur)
-		q->cur = when >> IK_EQ_SHIFT;
+	int64_t at = when >> IK_EQ_SHIFT;
+	q->cur = at > q->cur ? at : q->cur;
 	*t = when;
 	return id;
 }
