@@ -85,7 +85,6 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 	s->plat = &sc->platform;
 	s->ncpus = ik_platform_cpus(s->plat);
 	ik_rng_seed(&s->rng, seed);
-	sim_idle_world_init(s);
 	ik_pelt_consts_init(&s->pelt_k);
 	s->iowait_ppm = (uint32_t)(sc->workload.iowait_pct * 10000.0 + 0.5);
 	ik_hist_init(&s->wake_latency);

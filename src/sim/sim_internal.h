@@ -9,7 +9,6 @@
 #include "idlekit/governor.h"
 #include "idlekit/governor_load.h"
 #include "idlekit/hw.h"
-#include "idlekit/idle_call.h"
 #include "idlekit/result.h"
 #include "idlekit/scenario.h"
 #include "sim/event_queue.h"
@@ -136,7 +135,6 @@ struct ik_sim {
 	const struct ik_driver *drv;
 	struct ik_rng rng;
 	struct ik_event_queue eq;
-	struct ik_idle_world world; /* idle_loop.c: the simulator's side of each idle call */
 	struct ik_pelt_consts pelt_k; /* the PELT decay factors */
 	uint32_t iowait_ppm;          /* workload.iowait_pct, in parts per million of sleeps */
 	int ncpus;
@@ -191,7 +189,6 @@ static inline unsigned long sim_cpu_util(struct ik_sim *s, int cpu)
 }
 
 /* idle_loop.c */
-void sim_idle_world_init(struct ik_sim *s);
 void sim_cpu_idle_enter(struct ik_sim *s, int cpu);
 void sim_cpu_wake(struct ik_sim *s, int cpu, enum wake_reason why);
 void sim_cpu_exit_done(struct ik_sim *s, int cpu);
