@@ -54,25 +54,27 @@ enum cpu_mode {
 
 enum task_state { TASK_BLOCKED, TASK_RUNNABLE, TASK_RUNNING };
 
+/* (What the scheduler touches at every wake-up and switch comes first: with hundreds of
+   tasks, a task's state is cold whenever its turn comes round.) */
 struct sim_task {
 	enum task_state state;
 	int cpu;        /* where it runs or last ran; the CPU of its timer */
-	bool pinned;
 	int peer;       /* pingpong: the other task of the pair */
 	int next;       /* run queue link, -1 = end */
-	int64_t woken_at; /* when it was woken, for the wake latency; -1 = not a wake-up */
-	int64_t work_ns;
-	int64_t period_start; /* periodic: phase of its timer */
-	int pending;          /* stream receiver: messages waiting */
+	int util_cpu;         /* the CPU whose signal holds it (0 before it first runs: none) */
+	bool pinned;
 	bool busy_loop;       /* never blocks: runs again as soon as its work ends */
 	bool side;            /* a side spinner (side_spin_cpus), not part of the workload */
-	int64_t started_at;   /* when its current work started (after the context switch) */
-	int timer_cpu;        /* the CPU whose timer list holds its timer, -1 = none */
 	bool fixed_time;      /* its work lasts work_ns whatever the frequency (rt-app runtime) */
+	bool in_iowait;       /* its sleep is an I/O wait, counted in nr_iowait of iowait_cpu */
+	int64_t woken_at; /* when it was woken, for the wake latency; -1 = not a wake-up */
+	int64_t work_ns;
+	int64_t started_at;   /* when its current work started (after the context switch) */
 	int64_t unscaled_ns;  /* added to each work item whatever the frequency (memory-bound copy) */
 	struct ik_pelt pelt;  /* its own utilisation, which moves with it (sched.c) */
-	int util_cpu;         /* the CPU whose signal holds it (0 before it first runs: none) */
-	bool in_iowait;       /* its sleep is an I/O wait, counted in nr_iowait of iowait_cpu */
+	int64_t period_start; /* periodic: phase of its timer */
+	int pending;          /* stream receiver: messages waiting */
+	int timer_cpu;        /* the CPU whose timer list holds its timer, -1 = none */
 	int iowait_cpu;
 	uint32_t iowait_acc;  /* workload.iowait_pct spread over its sleeps (ppm, see sched.c) */
 };
