@@ -110,6 +110,8 @@ struct ik_haltpoll_params {
 struct ik_governor;
 
 /* struct cpuidle_device: one per CPU. */
+/* (What every idle entry reads comes first and the per-state counters last: a simulated
+   machine has hundreds of these, each out of the cache when its CPU idles again.) */
 struct ik_device {
 	int cpu;
 	bool poll_time_limit;
@@ -117,13 +119,13 @@ struct ik_device {
 	uint64_t last_residency_ns;
 	uint64_t poll_limit_ns;
 	int64_t tick_nsec; /* TICK_NSEC of the kernel's HZ */
-	struct ik_state_usage states_usage[IK_STATE_MAX];
-	struct ik_idle_inputs in;
-	const struct ik_haltpoll_params *haltpoll; /* NULL = defaults */
 	const struct ik_kernel *kernel; /* the release's switches; ik_device_init: 6.19 */
-	uint64_t sleep_length_queries; /* how often the governor asked (diagnostic) */
 	void *governor_data;           /* owned by the governor's enable/disable */
 	const struct ik_governor *governor; /* the ops running on this device (ik_governor_enable) */
+	uint64_t sleep_length_queries; /* how often the governor asked (diagnostic) */
+	struct ik_idle_inputs in;
+	const struct ik_haltpoll_params *haltpoll; /* NULL = defaults */
+	struct ik_state_usage states_usage[IK_STATE_MAX];
 };
 
 /* TICK_NSEC = (1e9 + HZ/2) / HZ. */
@@ -150,11 +152,34 @@ static inline bool ik_state_disabled(const struct ik_device *dev, int i)
 	return dev->states_usage[i].disable != 0;
 }
 
-/* Services a governor calls (the kernel's names in comments). */
-int64_t ik_sleep_length(struct ik_device *dev, int64_t *delta_next); /* tick_nohz_get_sleep_length */
-bool ik_tick_stopped(const struct ik_device *dev);                  /* tick_nohz_tick_stopped */
-bool ik_got_tick(struct ik_device *dev);                            /* tick_nohz_idle_got_tick */
-int64_t ik_latency_req(const struct ik_device *dev);                /* cpuidle_governor_latency_req */
+/*
+ * Services a governor calls (the kernel's names in comments).  The four that only read or
+ * clear a field of the device are C99 inline functions: a governor compiled with this
+ * header reads the field directly (they run at every idle entry), and src/core/device.c
+ * holds their external definitions for code that takes their address or does not inline.
+ */
+inline int64_t ik_sleep_length(struct ik_device *dev, int64_t *delta_next) /* tick_nohz_get_sleep_length */
+{
+	dev->sleep_length_queries++;
+	*delta_next = dev->in.delta_next_ns;
+	return dev->in.sleep_length_ns;
+}
+inline bool ik_tick_stopped(const struct ik_device *dev) /* tick_nohz_tick_stopped */
+{
+	return dev->in.tick_stopped;
+}
+/* Self-clearing, as tick_nohz_idle_got_tick() is. */
+inline bool ik_got_tick(struct ik_device *dev) /* tick_nohz_idle_got_tick */
+{
+	bool got = dev->in.got_tick;
+
+	dev->in.got_tick = false;
+	return got;
+}
+inline int64_t ik_latency_req(const struct ik_device *dev) /* cpuidle_governor_latency_req */
+{
+	return dev->in.latency_req_ns;
+}
 uint64_t ik_poll_time(const struct ik_driver *drv, struct ik_device *dev); /* cpuidle_poll_time */
 
 /* find_deepest_state() without the s2idle case; returns 0 if no state qualifies. */
@@ -164,10 +189,41 @@ int ik_find_deepest_state(const struct ik_driver *drv, const struct ik_device *d
 /*
  * cpuidle_enter_state() accounting once the driver returned: entered >= 0 is the state the
  * driver reports, measured_ns = t1 - t0 (entry and exit included, as the kernel measures).
- * Sets last_residency_ns, usage, time, above, below.
+ * Sets last_residency_ns, usage, time, above, below.  (Inline: it runs at every idle exit.)
  */
-void ik_account_entered(const struct ik_driver *drv, struct ik_device *dev, int entered,
-			int64_t measured_ns);
+static inline void ik_account_entered(const struct ik_driver *drv, struct ik_device *dev,
+				      int entered, int64_t measured_ns)
+{
+	struct ik_state_usage *u = &dev->states_usage[entered];
+	int64_t diff = measured_ns;
+
+	dev->last_residency_ns = (uint64_t)diff;
+	u->time_ns += (uint64_t)diff;
+	u->usage++;
+
+	if (diff < drv->states[entered].target_residency_ns) {
+		/* Too deep, but only if a shallower state could have been chosen. */
+		for (int i = entered - 1; i >= 0; i--) {
+			if (ik_state_disabled(dev, i))
+				continue;
+			u->above++;
+			u->above_time_ns += (uint64_t)diff;
+			break;
+		}
+	} else if (diff > drv->states[entered].exit_latency_ns) {
+		/* Too shallow: only the first enabled deeper state is checked. */
+		for (int i = entered + 1; i < drv->state_count; i++) {
+			if (ik_state_disabled(dev, i))
+				continue;
+			if (diff - drv->states[entered].exit_latency_ns >=
+			    drv->states[i].target_residency_ns) {
+				u->below++;
+				u->below_time_ns += (uint64_t)diff;
+			}
+			break;
+		}
+	}
+}
 /* A rejected entry (resched pending or driver refused): last_residency = 0, rejected++. */
 void ik_account_rejected(struct ik_device *dev, int index);
 

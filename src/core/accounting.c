@@ -1,4 +1,5 @@
-/* What cpuidle_enter_state() records once a driver's enter callback returns. */
+/* What cpuidle_enter_state() records once a driver's enter callback returns (the entered
+   state's accounting, ik_account_entered, is inline in idlekit/cpuidle.h: every idle exit). */
 #include "idlekit/cpuidle.h"
 
 int ik_find_deepest_state(const struct ik_driver *drv, const struct ik_device *dev,
@@ -17,40 +18,6 @@ int ik_find_deepest_state(const struct ik_driver *drv, const struct ik_device *d
 		ret = i;
 	}
 	return ret;
-}
-
-void ik_account_entered(const struct ik_driver *drv, struct ik_device *dev, int entered,
-			int64_t measured_ns)
-{
-	struct ik_state_usage *u = &dev->states_usage[entered];
-	int64_t diff = measured_ns;
-
-	dev->last_residency_ns = (uint64_t)diff;
-	u->time_ns += (uint64_t)diff;
-	u->usage++;
-
-	if (diff < drv->states[entered].target_residency_ns) {
-		/* Too deep, but only if a shallower state could have been chosen. */
-		for (int i = entered - 1; i >= 0; i--) {
-			if (ik_state_disabled(dev, i))
-				continue;
-			u->above++;
-			u->above_time_ns += (uint64_t)diff;
-			break;
-		}
-	} else if (diff > drv->states[entered].exit_latency_ns) {
-		/* Too shallow: only the first enabled deeper state is checked. */
-		for (int i = entered + 1; i < drv->state_count; i++) {
-			if (ik_state_disabled(dev, i))
-				continue;
-			if (diff - drv->states[entered].exit_latency_ns >=
-			    drv->states[i].target_residency_ns) {
-				u->below++;
-				u->below_time_ns += (uint64_t)diff;
-			}
-			break;
-		}
-	}
 }
 
 void ik_account_rejected(struct ik_device *dev, int index)

@@ -22,28 +22,8 @@ void ik_device_init(struct ik_device *dev, const struct ik_driver *drv, int cpu,
 	}
 }
 
-int64_t ik_sleep_length(struct ik_device *dev, int64_t *delta_next)
-{
-	dev->sleep_length_queries++;
-	*delta_next = dev->in.delta_next_ns;
-	return dev->in.sleep_length_ns;
-}
-
-bool ik_tick_stopped(const struct ik_device *dev)
-{
-	return dev->in.tick_stopped;
-}
-
-/* Self-clearing, as tick_nohz_idle_got_tick() is. */
-bool ik_got_tick(struct ik_device *dev)
-{
-	bool got = dev->in.got_tick;
-
-	dev->in.got_tick = false;
-	return got;
-}
-
-int64_t ik_latency_req(const struct ik_device *dev)
-{
-	return dev->in.latency_req_ns;
-}
+/* The external definitions of the inline services (idlekit/cpuidle.h). */
+extern inline int64_t ik_sleep_length(struct ik_device *dev, int64_t *delta_next);
+extern inline bool ik_tick_stopped(const struct ik_device *dev);
+extern inline bool ik_got_tick(struct ik_device *dev);
+extern inline int64_t ik_latency_req(const struct ik_device *dev);

@@ -32,6 +32,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "idlekit/governor.h"
 
@@ -53,16 +54,21 @@
 /* 7.1: with the tick stopped, a timer this many ticks away or sooner needs no correction. */
 #define MENU_SAFE_TIMER_RANGE_TICKS 2u
 
-/* struct menu_device: the governor's per-CPU history. */
+/*
+ * struct menu_device: the governor's per-CPU history.  (Laid out so that what every select
+ * reads, the flags, the sleep length, the intervals and the factors of the four buckets
+ * below 10 ms, is one 64-byte cache line: menu_enable() allocates it on a line boundary.
+ * With hundreds of CPUs a CPU's history is out of the cache by the time it idles again.)
+ */
 struct menu_cpu {
 	bool needs_update;  /* reflect ran: learn from the last idle period first */
 	bool tick_wakeup;   /* the last idle period was ended by the tick */
-	uint64_t next_timer_ns; /* sleep length seen by the last select (KTIME_MAX if not asked) */
+	uint8_t interval_ptr;  /* next slot of intervals_us to overwrite */
 	unsigned bucket;        /* correction-factor bucket of next_timer_ns */
+	uint64_t next_timer_ns; /* sleep length seen by the last select (KTIME_MAX if not asked) */
+	uint32_t intervals_us[MENU_INTERVALS]; /* ring of recent idle durations */
 	/* Until 6.13 a second set of buckets is used while tasks of this CPU wait on I/O. */
 	uint32_t correction_factor[2 * MENU_BUCKETS];
-	uint32_t intervals_us[MENU_INTERVALS]; /* ring of recent idle durations */
-	unsigned interval_ptr;                 /* next slot to overwrite */
 };
 
 /* Buckets by decade of the expected sleep: <10 us, <100 us, <1 ms, <10 ms, <100 ms, more. */
@@ -144,19 +150,49 @@ typical_interval_k(const struct menu_cpu *data, uint64_t sw, uint32_t timer_us)
 	for (;;) {
 		uint32_t max = 0, min = UINT32_MAX, count = 0;
 		uint64_t sum = 0, sum_of_squares = 0;
+		const uint32_t *iv = data->intervals_us;
+		uint32_t all_bits = iv[0] | iv[1] | iv[2] | iv[3] | iv[4] | iv[5] | iv[6] | iv[7];
 
-		for (unsigned i = 0; i < MENU_INTERVALS; i++) {
-			int64_t value = data->intervals_us[i];
+		_Static_assert(MENU_INTERVALS == 8, "the straight-line pass below reads eight");
+		if (low_cut < 0 && (int64_t)all_bits < high_cut) {
+			/*
+			 * Every sample counts (each is at most the OR of all, which is below the
+			 * cut): the same sums in straight-line code, with no test per sample.
+			 * (Nearly every select: the cuts move only after a pass without a pattern.)
+			 */
+			count = MENU_INTERVALS;
+			sum = ((uint64_t)iv[0] + iv[1]) + ((uint64_t)iv[2] + iv[3]) +
+			      ((uint64_t)iv[4] + iv[5]) + ((uint64_t)iv[6] + iv[7]);
+			sum_of_squares = (uint64_t)iv[0] * iv[0] + (uint64_t)iv[1] * iv[1] +
+					 (uint64_t)iv[2] * iv[2] + (uint64_t)iv[3] * iv[3] +
+					 (uint64_t)iv[4] * iv[4] + (uint64_t)iv[5] * iv[5] +
+					 (uint64_t)iv[6] * iv[6] + (uint64_t)iv[7] * iv[7];
+			uint32_t a = iv[0] > iv[1] ? iv[0] : iv[1], b = iv[2] > iv[3] ? iv[2] : iv[3];
+			uint32_t c = iv[4] > iv[5] ? iv[4] : iv[5], d = iv[6] > iv[7] ? iv[6] : iv[7];
+			a = a > b ? a : b;
+			c = c > d ? c : d;
+			max = a > c ? a : c;
+			a = iv[0] < iv[1] ? iv[0] : iv[1];
+			b = iv[2] < iv[3] ? iv[2] : iv[3];
+			c = iv[4] < iv[5] ? iv[4] : iv[5];
+			d = iv[6] < iv[7] ? iv[6] : iv[7];
+			a = a < b ? a : b;
+			c = c < d ? c : d;
+			min = a < c ? a : c;
+		} else {
+			for (unsigned i = 0; i < MENU_INTERVALS; i++) {
+				int64_t value = data->intervals_us[i];
 
-			if (value <= low_cut || value >= high_cut)
-				continue;
-			count++;
-			sum += (uint64_t)value;
-			sum_of_squares += (uint64_t)value * (uint64_t)value;
-			if (value > max)
-				max = (uint32_t)value;
-			if (value < min)
-				min = (uint32_t)value;
+				if (value <= low_cut || value >= high_cut)
+					continue;
+				count++;
+				sum += (uint64_t)value;
+				sum_of_squares += (uint64_t)value * (uint64_t)value;
+				if (value > max)
+					max = (uint32_t)value;
+				if (value < min)
+					min = (uint32_t)value;
+			}
 		}
 
 		if (ik_switch_on(sw, IK_SW_MENU_SKIP_TIMER_QUERY)) {
@@ -180,17 +216,13 @@ typical_interval_k(const struct menu_cpu *data, uint64_t sw, uint32_t timer_us)
 						       : sum_of_squares / count;
 			variance = mean_square - avg * avg;
 		} else {
-			/* s64 differences squared and summed in u64: same bits as the kernel. */
-			variance = 0;
-			for (unsigned i = 0; i < MENU_INTERVALS; i++) {
-				int64_t value = data->intervals_us[i];
-
-				if (value <= low_cut || value >= high_cut)
-					continue;
-				uint64_t d = value >= (int64_t)avg ? (uint64_t)value - avg
-								   : avg - (uint64_t)value;
-				variance += d * d;
-			}
+			/*
+			 * The kernel's second pass sums (v - avg)^2 over the same samples in u64.
+			 * That sum equals sum(v^2) - 2 avg sum(v) + count avg^2 as integers, so
+			 * also modulo 2^64, where u64 arithmetic works: the same bits (wraparound
+			 * included) from the first pass's sums, without the second pass.
+			 */
+			variance = sum_of_squares - 2 * avg * sum + (uint64_t)count * avg * avg;
 			if (count == MENU_INTERVALS)
 				variance >>= MENU_INTERVAL_SHIFT;
 			else
@@ -678,11 +710,13 @@ static void menu_reflect(struct ik_device *dev, int index)
 /* A fresh history: every correction factor 1.0, every interval 0. */
 static int menu_enable(const struct ik_driver *drv, struct ik_device *dev)
 {
-	struct menu_cpu *data = calloc(1, sizeof(*data));
+	size_t size = (sizeof(struct menu_cpu) + 63) / 64 * 64; /* aligned_alloc: a multiple */
+	struct menu_cpu *data = aligned_alloc(64, size);
 
 	(void)drv;
 	if (!data)
 		return -1;
+	memset(data, 0, size);
 	for (unsigned i = 0; i < 2 * MENU_BUCKETS; i++)
 		data->correction_factor[i] = MENU_UNITY_FACTOR;
 	dev->governor_data = data;

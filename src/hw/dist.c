@@ -21,14 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/detmath.h"
-#include "idlekit/hw.h"
+#include "hw/sample.h"
 
 /* Bounds that keep every computation far from int64 overflow (an hour is not a C-state). */
 #define DIST_MAX_NS 3600000000000LL
 #define DIST_MAX_SIGMA 10.0
-/* A lognormal tail can exceed any bound; samples are clipped here (about 11.6 days). */
-#define DIST_SAMPLE_MAX_NS 1000000000000000LL
 
 #define DIST_GRAMMAR "'constant NS', 'uniform MIN_NS MAX_NS', 'lognormal MEDIAN_NS SIGMA' " \
 		     "or 'percentiles P:NS P:NS ...'"
@@ -266,19 +263,6 @@ void ik_dist_format(const struct ik_dist *d, char *buf, size_t len)
 	}
 }
 
-/* x >= 0 rounded half up, clipped to DIST_SAMPLE_MAX_NS (exact: no libm rounding mode). */
-static int64_t round_ns(double x)
-{
-	if (!(x > 0.0))
-		return 0;
-	if (x >= (double)DIST_SAMPLE_MAX_NS)
-		return DIST_SAMPLE_MAX_NS;
-	int64_t r = (int64_t)x;
-	if (x - (double)r >= 0.5)
-		r++;
-	return r;
-}
-
 /* Inverse CDF of a percentile table at u in [0, 1). */
 static int64_t sample_percentiles(const struct ik_dist *d, double u)
 {
@@ -295,7 +279,7 @@ static int64_t sample_percentiles(const struct ik_dist *d, double u)
 			double span = d->pct[i + 1] - d->pct[i];
 			double lo = (double)d->val_ns[i], hi = (double)d->val_ns[i + 1];
 			double frac = span > 0.0 ? (p - d->pct[i]) / span : 0.0;
-			return round_ns(lo + (hi - lo) * frac);
+			return ik_dist_round_ns(lo + (hi - lo) * frac);
 		}
 	}
 	return d->val_ns[n - 1] > 0 ? d->val_ns[n - 1] : 0;
@@ -317,7 +301,8 @@ int64_t ik_dist_sample(const struct ik_dist *d, struct ik_rng *rng)
 	case IK_DIST_LOGNORMAL:
 		if (d->sigma <= 0.0)
 			return d->a_ns > 0 ? d->a_ns : 0;
-		return round_ns((double)d->a_ns * ik_det_exp(d->sigma * ik_rng_normal(rng)));
+		return ik_dist_round_ns((double)d->a_ns *
+					ik_det_exp(d->sigma * ik_rng_normal_inline(rng)));
 	case IK_DIST_PERCENTILES:
 		return sample_percentiles(d, ik_rng_unit(rng));
 	}

@@ -1,4 +1,5 @@
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/event_queue.h"
 
@@ -12,14 +13,19 @@ int ik_eq_init(struct ik_event_queue *q, int capacity)
 		q->bits[w] = 0;
 	q->hsize = 0;
 	q->vacant_root = false;
+	q->heap_bound = INT64_MAX;
 	size_t n = capacity > 0 ? (size_t)capacity : 1;
+	/* the timer table on cache-line boundaries (a multiple of 64 bytes, as aligned_alloc
+	   wants): a CPU's timers, 16 ids from a multiple of 16 (src/sim), fill whole lines */
+	size_t tsize = (n * sizeof(*q->t) + 63) / 64 * 64;
 	q->heap = calloc(n, sizeof(*q->heap));
-	q->t = calloc(n, sizeof(*q->t));
+	q->t = aligned_alloc(64, tsize);
 	q->head = malloc(IK_EQ_SLOTS * sizeof(*q->head));
 	if (!q->heap || !q->t || !q->head) {
 		ik_eq_free(q);
 		return -1;
 	}
+	memset(q->t, 0, tsize);
 	for (int i = 0; i < capacity; i++)
 		q->t[i].pos = -1;
 	for (int i = 0; i < IK_EQ_SLOTS; i++)
@@ -37,103 +43,21 @@ void ik_eq_free(struct ik_event_queue *q)
 	q->head = NULL;
 	q->size = q->capacity = q->hsize = 0;
 	q->vacant_root = false;
+	q->heap_bound = INT64_MAX;
 }
 
-/* (ta, a) fires before (tb, b): earlier time, or the same time and a smaller id. */
-static inline bool before_t(int64_t ta, int a, int64_t tb, int b)
-{
-	return ta < tb || (ta == tb && a < b);
-}
+#define before_t ik_eq_before
+#define slot_of ik_eq_slot_of
+#define in_wheel_span ik_eq_in_wheel_span
+#define wheel_link ik_eq_wheel_link
+#define wheel_unlink ik_eq_wheel_unlink
 
 static inline bool before(struct ik_eq_entry a, struct ik_eq_entry b)
 {
 	return before_t(a.expires, a.id, b.expires, b.id);
 }
 
-/* ---- the wheel ---- */
-
-static inline int slot_of(int64_t t)
-{
-	return (int)((uint64_t)(t >> IK_EQ_SHIFT) & (IK_EQ_SLOTS - 1));
-}
-
-/* t falls in the wheel's span: its slots from q->cur on (never behind it). */
-static inline bool in_wheel_span(const struct ik_event_queue *q, int64_t t)
-{
-	return (uint64_t)((t >> IK_EQ_SHIFT) - q->cur) < IK_EQ_SLOTS;
-}
-
 _Static_assert(IK_EQ_SLOTS == 64 * 64, "one summary word covers the slots' bitmap");
-
-#define EQ_INLINE static inline __attribute__((always_inline))
-
-EQ_INLINE void wheel_link(struct ik_event_queue *q, int id, int64_t t)
-{
-	int slot = slot_of(t);
-	int p = -1, c = q->head[slot];
-
-	q->t[id].pos = IK_EQ_IN_WHEEL;
-	q->t[id].when = t;
-	if (c < 0) { /* the common case: an empty slot */
-		q->head[slot] = id;
-		q->t[id].prev = q->t[id].next = -1;
-		q->bits[slot >> 6] |= 1ULL << (slot & 63);
-		q->summary |= 1ULL << (slot >> 6);
-		return;
-	}
-	while (c >= 0 && before_t(q->t[c].when, c, t, id)) {
-		p = c;
-		c = q->t[c].next;
-	}
-	q->t[id].prev = p;
-	q->t[id].next = c;
-	if (p < 0)
-		q->head[slot] = id;
-	else
-		q->t[p].next = id;
-	if (c >= 0)
-		q->t[c].prev = id;
-}
-
-/* Clear the bit of a slot that became empty. */
-EQ_INLINE void wheel_slot_emptied(struct ik_event_queue *q, int slot)
-{
-	uint64_t *word = &q->bits[slot >> 6];
-	*word &= ~(1ULL << (slot & 63));
-	if (!*word)
-		q->summary &= ~(1ULL << (slot >> 6));
-}
-
-EQ_INLINE void wheel_unlink(struct ik_event_queue *q, int id)
-{
-	int p = q->t[id].prev, n = q->t[id].next;
-
-	if (n >= 0)
-		q->t[n].prev = p;
-	if (p >= 0) {
-		q->t[p].next = n;
-		return;
-	}
-	int slot = slot_of(q->t[id].when);
-	q->head[slot] = n;
-	if (n < 0)
-		wheel_slot_emptied(q, slot);
-}
-
-/* The first slot holding timers (the wheel must not be empty), searched from the
-   wheel's start round to just before it. */
-EQ_INLINE int wheel_first_slot(const struct ik_event_queue *q)
-{
-	int s = (int)((uint64_t)q->cur & (IK_EQ_SLOTS - 1));
-	int w = s >> 6;
-	uint64_t m = q->bits[w] & (~0ULL << (s & 63));
-	if (m)
-		return (w << 6) | __builtin_ctzll(m);
-	uint64_t later = w < 63 ? q->summary & (~0ULL << (w + 1)) : 0;
-	/* none after word w: the wheel wraps (word w's lower slots are its last) */
-	int w2 = __builtin_ctzll(later ? later : q->summary);
-	return (w2 << 6) | __builtin_ctzll(q->bits[w2]);
-}
 
 /* ---- the heap ---- */
 
@@ -141,6 +65,12 @@ static inline void place(struct ik_event_queue *q, int i, struct ik_eq_entry e)
 {
 	q->heap[i] = e;
 	q->t[e.id].pos = i;
+}
+
+/* After any change to the heap: q->heap_bound as ik_eq_first() reads it. */
+static inline void update_bound(struct ik_event_queue *q)
+{
+	q->heap_bound = q->vacant_root ? INT64_MIN : q->hsize ? q->heap[0].expires : INT64_MAX;
 }
 
 static void sift_up(struct ik_event_queue *q, int i)
@@ -246,17 +176,19 @@ static __attribute__((noinline)) void heap_remove(struct ik_event_queue *q, int 
 }
 
 /* The heap's earliest timer, -1 when it is empty. */
-static __attribute__((noinline)) int heap_first(struct ik_event_queue *q)
+int ik_eq_heap_first(struct ik_event_queue *q)
 {
-	if (q->vacant_root)
+	if (q->vacant_root) {
 		fill_vacant_root(q);
+		update_bound(q);
+	}
 	return q->hsize ? q->heap[0].id : -1;
 }
 
 /* ---- the queue ---- */
 
 /* ik_eq_arm() of a timer that is armed already, or of one going into the heap. */
-static __attribute__((noinline)) void arm_slow(struct ik_event_queue *q, int id, int64_t t)
+void ik_eq_arm_slow(struct ik_event_queue *q, int id, int64_t t)
 {
 	int p = q->t[id].pos;
 
@@ -268,10 +200,12 @@ static __attribute__((noinline)) void arm_slow(struct ik_event_queue *q, int id,
 		else
 			q->size++;
 		wheel_link(q, id, t);
+		update_bound(q);
 		return;
 	}
 	if (p >= 0) {
 		heap_move(q, id, t);
+		update_bound(q);
 		return;
 	}
 	if (p == IK_EQ_IN_WHEEL)
@@ -279,70 +213,19 @@ static __attribute__((noinline)) void arm_slow(struct ik_event_queue *q, int id,
 	else
 		q->size++;
 	heap_insert(q, id, t);
-}
-
-void ik_eq_arm(struct ik_event_queue *q, int id, int64_t t)
-{
-	if (__builtin_expect(q->t[id].pos == -1 && in_wheel_span(q, t), 1)) {
-		q->size++;
-		wheel_link(q, id, t);
-		return;
-	}
-	arm_slow(q, id, t);
+	update_bound(q);
 }
 
 void ik_eq_remove(struct ik_event_queue *q, int id)
 {
-	if (q->t[id].pos == IK_EQ_IN_WHEEL)
+	if (q->t[id].pos == IK_EQ_IN_WHEEL) {
 		wheel_unlink(q, id);
-	else
+	} else {
 		heap_remove(q, id);
-	q->t[id].pos = -1;
-	q->size--;
-}
-
-/* The earliest armed timer, -1 when none; *slot: its wheel slot, -1 if in the heap. */
-EQ_INLINE int first(struct ik_event_queue *q, int *slot)
-{
-	int h = !q->hsize ? -1 : q->vacant_root ? heap_first(q) : q->heap[0].id;
-
-	*slot = -1;
-	if (!q->summary)
-		return h;
-	int ws = wheel_first_slot(q), w = q->head[ws];
-	if (h >= 0 && !before_t(q->t[w].when, w, q->heap[0].expires, h))
-		return h;
-	*slot = ws;
-	return w;
-}
-
-int ik_eq_pop_until(struct ik_event_queue *q, int64_t until, int64_t *t)
-{
-	int slot, id = first(q, &slot);
-
-	if (id < 0)
-		return -1;
-	int64_t when = q->t[id].when;
-	if (when > until)
-		return -1;
-	if (slot >= 0) { /* the head of its slot */
-		int n = q->t[id].next;
-		q->head[slot] = n;
-		if (n >= 0)
-			q->t[n].prev = -1;
-		else
-			wheel_slot_emptied(q, slot);
-	} else { /* the heap's root: left vacant for the next insertion */
-		q->hsize--;
-		q->vacant_root = true;
+		update_bound(q);
 	}
 	q->t[id].pos = -1;
 	q->size--;
-	/* Every timer left expires at or after this one: the wheel may start at its slot. */
-	if ((when >> IK_EQ_SHIFT) > q->cur)
-		q->cur = when >> IK_EQ_SHIFT;
-	*t = when;
-	return id;
 }
 
 int ik_eq_pop(struct ik_event_queue *q, int64_t *t)
@@ -352,6 +235,6 @@ int ik_eq_pop(struct ik_event_queue *q, int64_t *t)
 
 int64_t ik_eq_peek_time(struct ik_event_queue *q)
 {
-	int slot, id = first(q, &slot);
+	int slot, id = ik_eq_first(q, &slot);
 	return id >= 0 ? q->t[id].when : INT64_MAX;
 }

@@ -27,17 +27,11 @@ int sim_effects_setup(struct ik_sim *s)
 	return 0;
 }
 
-static bool gates_core(const struct ik_sim *s, int entered)
-{
-	return s->plat->effects.state_core_off[s->bind.hw_state[entered]];
-}
-
-void sim_effects_idle(struct ik_sim *s, int cpu)
+/* sim_effects_idle() (sim_internal.h) of a CPU whose state power-gates its core. */
+void sim_effects_idle_gated(struct ik_sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
-	if (c->core_off || !gates_core(s, c->entered))
-		return;
 	c->core_off = true;
 	if (++s->core_off_threads[c->topo.core] < s->plat->threads_per_core)
 		return;
@@ -46,12 +40,11 @@ void sim_effects_idle(struct ik_sim *s, int cpu)
 		pkg->deep_since = s->now;
 }
 
-int64_t sim_effects_wake(struct ik_sim *s, int cpu)
+/* sim_effects_wake() (sim_internal.h) of a CPU counted in its core's gated threads. */
+int64_t sim_effects_wake_gated(struct ik_sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
-	if (!c->core_off)
-		return 0;
 	c->core_off = false;
 	if (s->core_off_threads[c->topo.core]-- < s->plat->threads_per_core)
 		return 0;
@@ -90,15 +83,11 @@ static double smt_factor(const struct ik_sim *s, int cpu)
 	return factor;
 }
 
-int64_t sim_effects_work(struct ik_sim *s, int cpu, int64_t work_ns)
+/* sim_effects_work() (sim_internal.h) with a turbo table or an SMT effect. */
+int64_t sim_effects_work_scaled(struct ik_sim *s, int cpu, int64_t work_ns)
 {
 	const struct ik_hw_effects *fx = &s->plat->effects;
 	struct sim_cpu *c = &s->cpus[cpu];
-
-	if (s->effects_trivial) { /* no turbo table, no SMT effect: work runs as given */
-		c->run_power_mw = s->plat->active_power_mw;
-		return work_ns > 0 ? work_ns : 0;
-	}
 	int mhz = ik_effects_mhz(fx, s->packages[c->topo.package].active_cores);
 	double ratio = fx->base_mhz > 0 && mhz > 0 ? (double)mhz / fx->base_mhz : 1.0;
 

@@ -6,6 +6,7 @@
  */
 #include "idlekit/idle_call.h"
 #include "idlekit/trace.h"
+#include "hw/sample.h" /* the draws inline (and no floating-point contraction) */
 #include "sim/sim_internal.h"
 
 static int64_t next_local_timer(const struct ik_sim *s, const struct sim_cpu *c)
@@ -90,7 +91,7 @@ static int world_enter(void *ctx, struct ik_device *dev, int idx)
 	c->entered = idx;
 	c->driver_exit_done = false;
 	c->idle_t0 = s->now;
-	c->entry_done = s->now + ik_dist_sample(&hw->entry, &s->rng);
+	c->entry_done = s->now + ik_dist_sample_inline(&hw->entry, &s->rng);
 	c->mode = CPU_IDLE;
 	sim_effects_idle(s, cpu);
 	if (c->watch_leave && !(drv->states[idx].flags & IK_FLAG_POLLING) &&
@@ -110,6 +111,7 @@ static void world_arm_poll_limit(void *ctx, struct ik_device *dev, uint64_t limi
 void sim_cpu_idle_enter(struct ik_sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
+	/* (A constant world: the idle call is inline, so its calls of these become direct.) */
 	const struct ik_idle_world world = { s, world_stop_tick, world_enter, world_arm_poll_limit };
 
 	if (!c->in_idle_loop) {
@@ -146,23 +148,26 @@ void sim_cpu_wake(struct ik_sim *s, int cpu, enum wake_reason why)
 
 	const struct ik_hw_state *hw = &s->plat->states[s->bind.hw_state[c->entered]];
 	int64_t start = s->now > c->entry_done ? s->now : c->entry_done;
+	const struct ik_dist *exit_cost = NULL;
 	int64_t cost = 0;
 
 	switch (why) {
 	case WAKE_TICK:
 	case WAKE_TIMER:
-		cost = ik_dist_sample(&hw->exit[IK_WAKE_TIMER], &s->rng);
+		exit_cost = &hw->exit[IK_WAKE_TIMER];
 		break;
 	case WAKE_REMOTE:
-		cost = ik_dist_sample(&hw->exit[IK_WAKE_IPI], &s->rng);
+		exit_cost = &hw->exit[IK_WAKE_IPI];
 		break;
 	case WAKE_IRQ:
-		cost = ik_dist_sample(&hw->exit[IK_WAKE_IRQ], &s->rng);
+		exit_cost = &hw->exit[IK_WAKE_IRQ];
 		break;
 	case WAKE_POLL_LIMIT:
 		c->dev.poll_time_limit = true;
 		break;
 	}
+	if (exit_cost)
+		cost = ik_dist_sample_inline(exit_cost, &s->rng);
 	cost += sim_effects_wake(s, cpu); /* the package's own exit, if it was deep */
 	c->reason = why;
 	c->mode = CPU_EXITING;

@@ -3,6 +3,7 @@
  * the work it runs ends.  Only what shapes idle periods is modelled: FIFO run queues, no
  * preemption, a fixed context-switch cost.
  */
+#include "hw/sample.h" /* the draws inline (and no floating-point contraction) */
 #include "sim/sim_internal.h"
 
 /* A CPU is idle for placement when it runs the idle loop and nothing is queued for it. */
@@ -150,7 +151,7 @@ void sim_wake_task(struct ik_sim *s, int task, int waker_cpu)
 	const struct ik_hw_state *hw = &s->plat->states[s->bind.hw_state[c->entered]];
 	int64_t arrival;
 	if (hw->needs_ipi) {
-		arrival = s->now + ik_dist_sample(&s->plat->ipi_ns, &s->rng);
+		arrival = s->now + ik_dist_sample_inline(&s->plat->ipi_ns, &s->rng);
 		if (s->measuring)
 			s->ipis++;
 	} else {

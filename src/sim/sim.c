@@ -128,9 +128,11 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 		qos.global_us = sc->latency_limit_us;
 	s->latency_req_ns = ik_pm_qos_latency_req_ns(&qos);
 
-	s->cpus = calloc((size_t)s->ncpus, sizeof(*s->cpus));
+	/* line-aligned (struct sim_cpu is), zeroed */
+	s->cpus = aligned_alloc(_Alignof(struct sim_cpu), (size_t)s->ncpus * sizeof(*s->cpus));
 	if (!s->cpus)
 		goto oom;
+	memset(s->cpus, 0, (size_t)s->ncpus * sizeof(*s->cpus));
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		struct sim_cpu *c = &s->cpus[cpu];
 
@@ -163,7 +165,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 
 	/* Timer ids: CPUs', then one per task (known only after the workload), then global. */
 	int max_tasks = sim_workload_max_tasks(sc);
-	if (ik_eq_init(&s->eq, s->ncpus * CPU_TIMERS + max_tasks + GLOBAL_TIMERS))
+	if (ik_eq_init(&s->eq, s->ncpus * CPU_TIMER_STRIDE + max_tasks + GLOBAL_TIMERS))
 		goto oom;
 	return 0;
 oom:
@@ -206,11 +208,11 @@ static void take_snapshot(const struct ik_sim *s, struct snapshot *snap)
 
 static void dispatch(struct ik_sim *s, int id)
 {
-	int cpu_timers = s->ncpus * CPU_TIMERS;
+	int cpu_timers = s->ncpus * CPU_TIMER_STRIDE;
 
 	if (id < cpu_timers) {
-		int cpu = id / CPU_TIMERS;
-		switch ((enum cpu_timer)(id - cpu * CPU_TIMERS)) {
+		int cpu = id >> CPU_TIMER_SHIFT;
+		switch ((enum cpu_timer)(id & (CPU_TIMER_STRIDE - 1))) {
 		case TIMER_TICK:
 			sim_cpu_tick(s, cpu);
 			break;
@@ -238,7 +240,7 @@ static void dispatch(struct ik_sim *s, int id)
 		case TIMER_IPI:
 			sim_ipi_arrives(s, cpu);
 			break;
-		case CPU_TIMERS:
+		default: /* CPU_TIMERS and above: no such timer */
 			break;
 		}
 	} else if (id < cpu_timers + s->ntasks) {
@@ -373,7 +375,7 @@ int ik_sim_run(const struct ik_scenario *sc, uint64_t seed, struct ik_run_result
 	}
 
 	int64_t warmup = sc->warmup_ns, end = sc->warmup_ns + sc->duration_ns;
-	int warmup_id = s->ncpus * CPU_TIMERS + s->ntasks + GLOBAL_WARMUP_END;
+	int warmup_id = s->ncpus * CPU_TIMER_STRIDE + s->ntasks + GLOBAL_WARMUP_END;
 	s->measuring = warmup == 0;
 	if (warmup > 0)
 		ik_eq_arm(&s->eq, warmup_id, warmup);

@@ -14,7 +14,13 @@
 #include "sim/event_queue.h"
 #include "sim/pelt.h"
 
-/* Per-CPU timers; a CPU's timer id is cpu * CPU_TIMERS + one of these. */
+/*
+ * Per-CPU timers; a CPU's timer id is cpu * CPU_TIMER_STRIDE + one of these.  The stride
+ * is a power of two above CPU_TIMERS: an event's CPU and kind are a shift and a mask, and
+ * a CPU's timers start on a cache line of the queue's table.  Ties between timers are
+ * broken by id, and cpu * 16 + kind orders any two timers as cpu * 9 + kind would (and
+ * the tasks' and global ids still come after all CPUs'), so the stride changes no order.
+ */
 enum cpu_timer {
 	TIMER_TICK,      /* the scheduler tick (armed while the tick runs) */
 	TIMER_WAKE,      /* an IPI arriving, or a polling CPU noticing need_resched */
@@ -27,6 +33,9 @@ enum cpu_timer {
 	TIMER_IPI,       /* an IPI (ipi workload) arriving */
 	CPU_TIMERS,
 };
+#define CPU_TIMER_SHIFT 4
+#define CPU_TIMER_STRIDE (1 << CPU_TIMER_SHIFT)
+_Static_assert(CPU_TIMERS <= CPU_TIMER_STRIDE, "a CPU's timers fit in its stride");
 
 /* Why a CPU left its idle state. */
 enum wake_reason {
@@ -45,66 +54,72 @@ enum cpu_mode {
 
 enum task_state { TASK_BLOCKED, TASK_RUNNABLE, TASK_RUNNING };
 
+/* (What the scheduler touches at every wake-up and switch comes first: with hundreds of
+   tasks, a task's state is cold whenever its turn comes round.) */
 struct sim_task {
 	enum task_state state;
 	int cpu;        /* where it runs or last ran; the CPU of its timer */
-	bool pinned;
 	int peer;       /* pingpong: the other task of the pair */
 	int next;       /* run queue link, -1 = end */
-	int64_t woken_at; /* when it was woken, for the wake latency; -1 = not a wake-up */
-	int64_t work_ns;
-	int64_t period_start; /* periodic: phase of its timer */
-	int pending;          /* stream receiver: messages waiting */
+	int util_cpu;         /* the CPU whose signal holds it (0 before it first runs: none) */
+	bool pinned;
 	bool busy_loop;       /* never blocks: runs again as soon as its work ends */
 	bool side;            /* a side spinner (side_spin_cpus), not part of the workload */
-	int64_t started_at;   /* when its current work started (after the context switch) */
-	int timer_cpu;        /* the CPU whose timer list holds its timer, -1 = none */
 	bool fixed_time;      /* its work lasts work_ns whatever the frequency (rt-app runtime) */
+	bool in_iowait;       /* its sleep is an I/O wait, counted in nr_iowait of iowait_cpu */
+	int64_t woken_at; /* when it was woken, for the wake latency; -1 = not a wake-up */
+	int64_t work_ns;
+	int64_t started_at;   /* when its current work started (after the context switch) */
 	int64_t unscaled_ns;  /* added to each work item whatever the frequency (memory-bound copy) */
 	struct ik_pelt pelt;  /* its own utilisation, which moves with it (sched.c) */
-	int util_cpu;         /* the CPU whose signal holds it (0 before it first runs: none) */
-	bool in_iowait;       /* its sleep is an I/O wait, counted in nr_iowait of iowait_cpu */
+	int64_t period_start; /* periodic: phase of its timer */
+	int pending;          /* stream receiver: messages waiting */
+	int timer_cpu;        /* the CPU whose timer list holds its timer, -1 = none */
 	int iowait_cpu;
 	uint32_t iowait_acc;  /* workload.iowait_pct spread over its sleeps (ppm, see sched.c) */
 };
 
+/*
+ * (Laid out for the cache: with hundreds of CPUs a CPU's state is cold whenever one of its
+ * events comes round, so what the idle loop and the scheduler touch at every idle period
+ * comes first, in the struct's first three 64-byte lines (the array is line-aligned), and
+ * the cpuidle device, of which each entry reads a few fields, after it.)
+ */
 struct sim_cpu {
-	struct ik_device dev;
-	struct ik_cpu_topo topo;
 	enum cpu_mode mode;
 	int current; /* running task, -1 for an interrupt handler or none */
 	int last_task; /* the task that ran last, -1 if none */
 	int rq_head, rq_tail, nr_queued;
-	bool tick_stopped;
-	bool in_idle_loop;
 	/* the idle period in progress */
 	int entered;       /* driver table index */
+	enum wake_reason reason;
+	bool tick_stopped;
+	bool in_idle_loop;
+	bool driver_exit_done; /* the driver's own exit work (after the hardware's) is done */
+	bool core_off;        /* hardware effects: counted in its core's power-gated threads */
+	bool watch_leave;     /* leaving lite states after the workload stopped */
+	/* rq->nr_iowait: the tasks that last ran here and sleep in an I/O wait */
+	unsigned nr_iowait;
+	int ntimers;          /* timers of periodic tasks that live on this CPU (timer_tasks) */
 	int64_t idle_t0;   /* enter time (local_clock before ->enter) */
 	int64_t entry_done; /* the state is really reached */
-	enum wake_reason reason;
-	bool driver_exit_done; /* the driver's own exit work (after the hardware's) is done */
 	int64_t pending_irq_work;
-	/* what the scheduler knows of this CPU (docs/model.md, "Scheduler signals"): the
-	   PELT-like utilisation of its tasks' running time, and rq->nr_iowait, the tasks that
-	   last ran here and sleep in an I/O wait */
-	struct ik_pelt pelt;
-	unsigned nr_iowait;
-	int64_t ipi_sent_at; /* ipi workload: when the IPI now in flight or pending was sent, or -1 */
 	/* spans, for busy and idle time */
 	int64_t span_start;
 	int64_t busy_ns;
 	int64_t idle_ns;
-	/* hardware effects */
-	bool core_off;        /* counted in its core's power-gated threads */
 	double run_power_mw;  /* power of the work running now (frequency-scaled) */
 	double busy_energy;   /* mW x ns of the work it ran */
-	/* leaving lite states after the workload stopped */
-	bool watch_leave;
-	int64_t last_work_end;
-	/* timers of periodic tasks that live on this CPU */
-	int ntimers, timer_cap;
+	/* what the scheduler knows of this CPU (docs/model.md, "Scheduler signals"): the
+	   PELT-like utilisation of its tasks' running time */
+	struct ik_pelt pelt;
+	struct ik_cpu_topo topo;
 	int *timer_tasks;
-};
+	int timer_cap;
+	int64_t ipi_sent_at; /* ipi workload: when the IPI now in flight or pending was sent, or -1 */
+	int64_t last_work_end;
+	_Alignas(64) struct ik_device dev;
+} __attribute__((aligned(64)));
 
 /* Per package: how many cores are awake, and since when it is in its deep state. */
 struct sim_package {
@@ -158,11 +173,11 @@ struct ik_sim {
 
 static inline int cpu_timer_id(int cpu, enum cpu_timer t)
 {
-	return cpu * CPU_TIMERS + (int)t;
+	return cpu * CPU_TIMER_STRIDE + (int)t;
 }
 static inline int task_timer_id(const struct ik_sim *s, int task)
 {
-	return s->ncpus * CPU_TIMERS + task;
+	return s->ncpus * CPU_TIMER_STRIDE + task;
 }
 
 /* The CPU's utilisation brought up to now, at an idle entry (no task of it runs: the last
@@ -190,13 +205,40 @@ void sim_timeline_take(struct ik_sim *s, struct ik_run_result *out);
 
 /* hw_effects.c */
 int sim_effects_setup(struct ik_sim *s);
-/* The CPU is now idle in state `entered` (driver index): power-gate bookkeeping. */
-void sim_effects_idle(struct ik_sim *s, int cpu);
-/* The CPU starts leaving its idle state: returns the package's extra exit cost, if any. */
-int64_t sim_effects_wake(struct ik_sim *s, int cpu);
-/* Wall time of work_ns on this CPU now (turbo, SMT), and the power it runs at. */
-int64_t sim_effects_work(struct ik_sim *s, int cpu, int64_t work_ns);
 void sim_effects_close(struct ik_sim *s, int64_t end);
+/* The slow paths of the three below (a core gated, the turbo and SMT effects). */
+void sim_effects_idle_gated(struct ik_sim *s, int cpu);
+int64_t sim_effects_wake_gated(struct ik_sim *s, int cpu);
+int64_t sim_effects_work_scaled(struct ik_sim *s, int cpu, int64_t work_ns);
+
+/* (The three run at every idle entry, wake-up and piece of work: the common cases, no
+   power-gating state and no frequency effect, are inline.) */
+
+/* The CPU is now idle in state `entered` (driver index): power-gate bookkeeping. */
+static inline void sim_effects_idle(struct ik_sim *s, int cpu)
+{
+	const struct sim_cpu *c = &s->cpus[cpu];
+
+	if (c->core_off || !s->plat->effects.state_core_off[s->bind.hw_state[c->entered]])
+		return;
+	sim_effects_idle_gated(s, cpu);
+}
+
+/* The CPU starts leaving its idle state: returns the package's extra exit cost, if any. */
+static inline int64_t sim_effects_wake(struct ik_sim *s, int cpu)
+{
+	return s->cpus[cpu].core_off ? sim_effects_wake_gated(s, cpu) : 0;
+}
+
+/* Wall time of work_ns on this CPU now (turbo, SMT), and the power it runs at. */
+static inline int64_t sim_effects_work(struct ik_sim *s, int cpu, int64_t work_ns)
+{
+	if (s->effects_trivial) { /* no turbo table, no SMT effect: work runs as given */
+		s->cpus[cpu].run_power_mw = s->plat->active_power_mw;
+		return work_ns > 0 ? work_ns : 0;
+	}
+	return sim_effects_work_scaled(s, cpu, work_ns);
+}
 
 /* sched.c */
 void sim_wake_task(struct ik_sim *s, int task, int waker_cpu);
