@@ -32,9 +32,9 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		IK_SW_MODELLED, IK_SRC_SOURCE,
 		"menu, tick already stopped: a sub-tick prediction is replaced by the time to the next timer" },
 	[IK_SW_MENU_TICK_WAKEUP_GUESS] = {
-		"menu_tick_wakeup_guess", "", R(4, 17), 0, IK_AREA_MENU, IK_SW_MODELLED,
+		"menu_tick_wakeup_guess", "45f1ff59e27c 5ef499cd571c", R(4, 17), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
-		"menu: an unexpected tick wakeup counts as 45 ms, step deeper when stopped, polling override, state-0 shortcut (absent in 4.16.13, present by 5.1)" },
+		"menu: an unexpected tick wakeup counts as 45 ms, step deeper when stopped, polling override, state-0 shortcut (absent in 4.16.13, present by 5.1; 45f1ff59e27c brought the tick-wakeup rule, 5ef499cd571c \"Handle stopped tick more aggressively\" the step deeper; the override's and the shortcut's commits not found)" },
 	[IK_SW_POLL_TIME_LIMIT] = {
 		"poll_time_limit", "a37b969a61c1", R(4, 18), 0, IK_AREA_CORE, IK_SW_MODELLED,
 		IK_SRC_MAIL,
@@ -52,15 +52,15 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"the teo governor is added (rating 19; menu stays the default)" },
 	[IK_SW_MENU_STATE0_STOPS_TICK] = {
 		"menu_state0_stops_tick", "", R(5, 4), 0, IK_AREA_MENU, IK_SW_MODELLED, IK_SRC_MAIL,
-		"menu's state-0 shortcut lets the tick stop unless state 0 polls (before: always kept)" },
+		"menu's state-0 shortcut lets the tick stop unless state 0 polls (before: always kept) (pm-5.4-rc1, \"cpuidle: menu: Allow tick to be stopped if PM QoS is used\"; its id not confirmed)" },
 	[IK_SW_MENU_LATENCY_BREAK_KEEPS] = {
 		"menu_latency_break_keeps", "", R(5, 4), 0, IK_AREA_MENU, IK_SW_MODELLED, IK_SRC_MAIL,
-		"menu: stopping at a too-slow state no longer sets the prediction to the shallower state's residency" },
+		"menu: stopping at a too-slow state no longer sets the prediction to the shallower state's residency (pm-5.4-rc1, the same commit as menu_state0_stops_tick; its id not confirmed)" },
 	[IK_SW_TEO_2019_FIXES] = {
-		"teo_2019_fixes", "", R(5, 4), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
-		"teo before its rework, 5.2.1 -> 5.4.6: a disabled state the sleep length allows lends its hits, misses and early hits; a too-slow state no longer ends the walk with the idle duration fixed (constraint_idx instead); a wakeup at the sleep length counts as unbounded; recent durations compared with the idle duration, not the candidate's residency (landed in 5.3 or 5.4; 5.1 taken as the 5.2.1 file)" },
+		"teo_2019_fixes", "cab09f3d2d2a 069ce2ef1a6d e43dcf20215f 159e48560f51", R(5, 4), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
+		"teo before its rework, 5.2.1 -> 5.4.6: a disabled state the sleep length allows lends its hits, misses and early hits; a too-slow state no longer ends the walk with the idle duration fixed (constraint_idx instead); a wakeup at the sleep length counts as unbounded; recent durations compared with the idle duration, not the candidate's residency (cab09f3d2d2a and \"Get rid of redundant check in teo_update()\", id not found, in pm-5.4-rc1; the three disabled-state fixes in pm-5.5-rc1 and, Cc 5.1+, 5.4.y stable, so 5.4.0 lacked them; 5.1 taken as the 5.2.1 file)" },
 	[IK_SW_HALTPOLL] = {
-		"haltpoll", "", R(5, 4), 0, IK_AREA_HALTPOLL, IK_SW_MODELLED, IK_SRC_SOURCE,
+		"haltpoll", "fa86ee90eb11 259231a04561 2cffe9f6b96f", R(5, 4), 0, IK_AREA_HALTPOLL, IK_SW_MODELLED, IK_SRC_SOURCE,
 		"the haltpoll governor (and driver) are added; the poll limit is cached in the device" },
 	[IK_SW_NS_UNITS] = {
 		"ns_units", "", R(5, 5), 0, IK_AREA_GOVERNORS, IK_SW_MODELLED, IK_SRC_MAIL,
@@ -69,14 +69,14 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"teo_legacy_fixes", "57388a2ccb6c", R(5, 5), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
 		"teo before its rework, 5.4.6 -> 5.10.7: the runner-up early-hits state when the candidate has the most, the recent-durations index kept in range (5.4 wrote every ninth duration past the ring), the measured time from the core's residency instead of the select-to-reflect span (pm-5.5-rc1 with ns_units, the index fix in pm-5.5-rc7; 5.7.14's and 5.9.1's teo.c are 5.10.7's byte for byte)" },
 	[IK_SW_TEO_BINS] = {
-		"teo_bins", "", R(5, 14), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_INFERRED,
-		"teo rework: hits and intercepts per state bin replace early_hits (off: src/governors/teo_legacy.c)" },
+		"teo_bins", "c410a9a142f1 77577558f25d", R(5, 14), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_INFERRED,
+		"teo rework: hits and intercepts per state bin replace early_hits (off: src/governors/teo_legacy.c) (pm-5.14-rc1: \"Change the main idle state selection logic\", \"Rework most recent idle duration values treatment\")" },
 	[IK_SW_POLL_LIMIT_MIN_RESIDENCY] = {
 		"poll_limit_min_residency", "7a25759eaa", R(5, 15), 0, IK_AREA_CORE, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
 		"poll limit: the first enabled state with >= 10 us residency, at most TICK_NSEC/16 (before: the first enabled state, else a tick)" },
 	[IK_SW_TEO_UTIL] = {
-		"teo_util", "", R(6, 3), R(6, 11), IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
+		"teo_util", "9ce0f7c4bc64 27f850880192", R(6, 3), R(6, 11), IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
 		"teo: a CPU whose sched_cpu_util() is above its capacity >> 6 gets a shallower non-polling state, with two states state 0 unless it polls (the 6.3.8 tree: 6.1.0's teo.c plus this alone, in the upfront file; in 6.6.9 in the 6.6 form; absent in 6.12.0; reverted by 0a2998fa48f0 in the 6.11 merge window)" },
 	[IK_SW_MENU_SKIP_TIMER_QUERY] = {
 		"menu_skip_timer_query", "5484e31bbbff", R(6, 6), 0, IK_AREA_MENU, IK_SW_MODELLED,
@@ -91,7 +91,7 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		IK_SRC_SOURCE,
 		"teo: a hits-only bin for idle periods of a tick or more when the deepest state is shorter, and the tick kept for a sub-tick state when intercepts are > 5/8 of all events (6.6 form only)" },
 	[IK_SW_HALTPOLL_SHRINK_RESET] = {
-		"haltpoll_shrink_reset", "", R(6, 9), 0, IK_AREA_HALTPOLL, IK_SW_MODELLED, IK_SRC_MAIL,
+		"haltpoll_shrink_reset", "496d0a648509", R(6, 9), 0, IK_AREA_HALTPOLL, IK_SW_MODELLED, IK_SRC_MAIL,
 		"haltpoll: a poll window shrunk below grow_start becomes 0 (polling stops)" },
 	[IK_SW_TEO_NO_RECENT] = {
 		"teo_no_recent", "449914398083", R(6, 11), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_MAIL,
@@ -109,11 +109,11 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		R(6, 14), 0, IK_AREA_TEO, IK_SW_MODELLED, IK_SRC_SOURCE,
 		"teo of 6.14 (pm-6.14-rc1-2: these five and five rearrangements, 425b75364576..e24f8a55de50; absent in 6.13.7, whose teo.c differs from 6.12.0's in comments only; in 6.14.0): short idles and a latency limit < 7.5 us skip the sleep length, a safety net's wakeup (poll time-out, unexpected tick) is the only unbounded one (no select-to-reflect span), a decaying grand total, no tick bin: intercepts of a tick or more counted for the tick decision, no extra sleep-length query for intercepts leading to state 0" },
 	[IK_SW_MENU_VARIANCE_ONE_PASS] = {
-		"menu_variance_one_pass", "", R(6, 15), 0, IK_AREA_MENU, IK_SW_MODELLED,
+		"menu_variance_one_pass", "13982929fb08", R(6, 15), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
-		"menu's pattern search takes the variance in one pass, mean of squares minus square of the mean (one of d2cd195b57cf 13982929fb08 8de7606f0fe2)" },
+		"menu's pattern search takes the variance in one pass, mean of squares minus square of the mean (\"Use one loop for average and variance computations\")" },
 	[IK_SW_MENU_OUTLIERS_BOTH_ENDS] = {
-		"menu_outliers_both_ends", "60256e458e1c", R(6, 15), 0, IK_AREA_MENU, IK_SW_MODELLED,
+		"menu_outliers_both_ends", "60256e458e1c 8de7606f0fe2", R(6, 15), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
 		"menu drops outliers at whichever end lies farther from the average (before: only the largest; samples above INT_MAX never counted)" },
 	[IK_SW_MENU_TYPICAL_MAX] = {
@@ -133,9 +133,9 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		IK_SW_MODELLED, IK_SRC_SOURCE,
 		"menu takes a physical state instead of polling only if its exit latency is within the prediction" },
 	[IK_SW_MENU_POLL_OVERRIDE_SHORT] = {
-		"menu_poll_override_short", "", R(6, 19), 0, IK_AREA_MENU, IK_SW_MODELLED,
+		"menu_poll_override_short", "07d815701274", R(6, 19), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_MAIL,
-		"menu takes a physical state instead of polling only if its residency is < 15 us (pm-6.19)" },
+		"menu takes a physical state instead of polling only if its residency is < 15 us (pm-6.19, \"Use residency threshold in polling state override decisions\")" },
 	[IK_SW_TEO_DROP_RESIDENCY_CHECK] = {
 		"teo_drop_residency_check", "a03b2011808a", R(6, 19), 0, IK_AREA_TEO, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
@@ -156,8 +156,8 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		IK_SW_MODELLED, IK_SRC_SOURCE,
 		"teo: the intercepts search walks down only to the first state long enough for a stopped tick, taking each enabled state on the way, instead of falling back to the last suitable one (pm-6.19-rc1, \"Simplify intercepts-based state lookup\")" },
 	[IK_SW_LATENCY_REQ_WAKEUP_QOS] = {
-		"latency_req_wakeup_qos", "", R(6, 19), 0, IK_AREA_CORE, IK_SW_NO_INPUT, IK_SRC_MAIL,
-		"the governors' latency limit also honours the CPU wakeup-latency QoS limit (pm-6.19)" },
+		"latency_req_wakeup_qos", "2b8d59474239 a4e6512a79d8", R(6, 19), 0, IK_AREA_CORE, IK_SW_NO_INPUT, IK_SRC_MAIL,
+		"the governors' latency limit also honours the CPU wakeup-latency QoS limit (pm-6.19: \"cpuidle: Respect the CPU system wakeup QoS limit for cpuidle\" on \"PM: QoS: Introduce a CPU system wakeup QoS limit\")" },
 	[IK_SW_MENU_STOPPED_TICK_QUERY] = {
 		"menu_stopped_tick_query", "80606f4eb8d7", R(7, 0), 0, IK_AREA_MENU, IK_SW_MODELLED,
 		IK_SRC_MAIL, "menu always asks for the next timer when the tick is stopped" },
@@ -210,15 +210,15 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		IK_SW_MODELLED, IK_SRC_INFERRED,
 		"intel_idle forgets _CST whenever it cannot use it (a non-FFH entry, or C-state control not taken); before, a _CST rejected as not FFH-only stayed counted and switched the table states it does not list off (cst_fallback = legacy; 5.10.7 read, the 5.9 side from the commit)" },
 	[IK_SW_ACPI_IDLE_DUMMY_WAIT_GUEST] = {
-		"acpi_idle_dummy_wait_guest", "", R(5, 11), 0, IK_AREA_DRIVER, IK_SW_MODELLED,
+		"acpi_idle_dummy_wait_guest", "fa583f71a99c", R(5, 11), 0, IK_AREA_DRIVER, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
-		"acpi_idle skips the PM-timer dummy read after a SYSTEMIO entry under a hypervisor (absent in 5.4.6, present in 5.10.7 as a stable backport and in 5.15)" },
+		"acpi_idle skips the PM-timer dummy read after a SYSTEMIO entry under a hypervisor (absent in 5.4.6, present in 5.7.14, 5.9.1, 5.10.7 and 5.15; the commit is in pm-5.5-rc1, so it landed in 5.5, not 5.11 as dated here)" },
 	[IK_SW_ACPI_IDLE_DUMMY_WAIT_INTEL] = {
 		"acpi_idle_dummy_wait_intel", "e400ad8b7e6a", R(6, 0), 0, IK_AREA_DRIVER,
 		IK_SW_MODELLED, IK_SRC_SOURCE,
 		"acpi_idle does the PM-timer dummy read on Intel CPUs only (present in 6.1.0, absent in 5.15)" },
 	[IK_SW_X86_PREFER_MWAIT_CPUID] = {
-		"x86_prefer_mwait_cpuid", "", R(6, 0), 0, IK_AREA_DRIVER, IK_SW_MODELLED,
+		"x86_prefer_mwait_cpuid", "aebef63cf7ff", R(6, 0), 0, IK_AREA_DRIVER, IK_SW_MODELLED,
 		IK_SRC_SOURCE,
 		"the x86 default idle routine is MWAIT whenever CPUID leaf 5 offers an MWAIT C1 sub-state, any vendor (before: Intel only, HLT on AMD; present in 6.1.0, absent in 5.15)" },
 	[IK_SW_ACPI_IDLE_DUMMY_WAIT_ZEN] = {
