@@ -67,15 +67,18 @@ enum ik_switch {
 	IK_SW_TEO_INTERCEPTS_MAX_LOOKUP,  /* 7.0: the intercepts search reaches the bin with the most */
 	IK_SW_MENU_SAFE_TIMER_RANGE,      /* 7.1: stopped tick, a timer within 2 ticks is safety enough */
 	IK_SW_TEO_STOPPED_TICK_SAFE_RANGE, /* 7.1: teo's stopped-tick handling by SAFE_TIMER_RANGE_NS */
-	/* Drivers and the x86 default idle routine (appended: not in landing order). */
+	/* Drivers and the x86 default idle routine (appended after the governors', in their
+	   own landing order). */
+	IK_SW_ACPI_IDLE_DUMMY_WAIT_GUEST, /* 5.5: no PM-timer dummy read in a guest */
 	IK_SW_INTEL_IDLE_ACPI_CST,        /* 5.6: intel_idle reads _CST (server tables, no table) */
 	IK_SW_INTEL_IDLE_CST_NEEDS_CONTROL, /* 5.10: _CST ignored unless usable with control */
-	IK_SW_ACPI_IDLE_DUMMY_WAIT_GUEST, /* 5.11: no PM-timer dummy read in a guest */
 	IK_SW_ACPI_IDLE_DUMMY_WAIT_INTEL, /* 6.0: the dummy read on Intel only */
 	IK_SW_X86_PREFER_MWAIT_CPUID,     /* 6.0: default idle MWAIT from CPUID leaf 5, any vendor */
 	IK_SW_ACPI_IDLE_DUMMY_WAIT_ZEN,   /* proposal (2022): no dummy read on Zen either */
 	IK_SW_COUNT
 };
+/* The first of the drivers' switches. */
+#define IK_SW_FIRST_DRIVER IK_SW_ACPI_IDLE_DUMMY_WAIT_GUEST
 _Static_assert(IK_SW_COUNT <= 64, "switches fit one 64-bit set");
 
 /* Where the switched code lives. */
@@ -134,7 +137,7 @@ struct ik_kernel {
 	 IK_KERNEL_DEFAULT_DRIVER_ON)
 /* The driver switches (appended after 7.1's) that 6.19 has: all but the proposal. */
 #define IK_KERNEL_DEFAULT_DRIVER_ON                                                          \
-	(((1ull << IK_SW_ACPI_IDLE_DUMMY_WAIT_ZEN) - 1) & ~((1ull << IK_SW_INTEL_IDLE_ACPI_CST) - 1))
+	(((1ull << IK_SW_ACPI_IDLE_DUMMY_WAIT_ZEN) - 1) & ~((1ull << IK_SW_FIRST_DRIVER) - 1))
 
 /*
  * The switches of the idle loop, the core and the governors (all but the drivers'), and
@@ -143,7 +146,7 @@ struct ik_kernel {
  * hot path: 5.15 stands for 5.15-6.2 (no such switch landed in 6.0-6.2), 6.6 for 6.6-6.8,
  * 6.12 for 6.11-6.12.
  */
-#define IK_KERNEL_GOVERNOR_SWITCHES ((1ull << IK_SW_INTEL_IDLE_ACPI_CST) - 1)
+#define IK_KERNEL_GOVERNOR_SWITCHES ((1ull << IK_SW_FIRST_DRIVER) - 1)
 #define IK_KERNEL_ON_BEFORE(first) ((1ull << (first)) - 1)
 #define IK_KERNEL_GOV_ON_5_15 IK_KERNEL_ON_BEFORE(IK_SW_TEO_UTIL)
 #define IK_KERNEL_GOV_ON_6_6 IK_KERNEL_ON_BEFORE(IK_SW_HALTPOLL_SHRINK_RESET)

@@ -200,7 +200,11 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"teo_stopped_tick_safe_range", "106a2662e655", R(7, 1), 0, IK_AREA_TEO,
 		IK_SW_MODELLED, IK_SRC_MAIL,
 		"teo, tick stopped: the intercepts search and the short-idle shortcut ignore it, the sleep length is always asked for, and only a timer beyond SAFE_TIMER_RANGE_NS (2 ticks) makes a sub-tick choice deeper: the deepest enabled state within the latency limit that fits the sleep length (\"Rearrange stopped tick handling\", v2)" },
-	/* Drivers: appended after the governors' switches, so not in landing order. */
+	/* Drivers: appended after the governors' switches, in their own landing order. */
+	[IK_SW_ACPI_IDLE_DUMMY_WAIT_GUEST] = {
+		"acpi_idle_dummy_wait_guest", "fa583f71a99c", R(5, 5), 0, IK_AREA_DRIVER, IK_SW_MODELLED,
+		IK_SRC_SOURCE,
+		"acpi_idle skips the PM-timer dummy read after a SYSTEMIO entry under a hypervisor (absent in 5.4.6, present in 5.7.14, 5.9.1, 5.10.7 and 5.15; the commit is in the pm-5.5-rc1 pull)" },
 	[IK_SW_INTEL_IDLE_ACPI_CST] = {
 		"intel_idle_acpi_cst", "e6d4f08a67", R(5, 6), 0, IK_AREA_DRIVER, IK_SW_MODELLED,
 		IK_SRC_MAIL,
@@ -209,10 +213,6 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"intel_idle_cst_needs_control", "75af76d0a3", R(5, 10), 0, IK_AREA_DRIVER,
 		IK_SW_MODELLED, IK_SRC_INFERRED,
 		"intel_idle forgets _CST whenever it cannot use it (a non-FFH entry, or C-state control not taken); before, a _CST rejected as not FFH-only stayed counted and switched the table states it does not list off (cst_fallback = legacy; 5.10.7 read, the 5.9 side from the commit)" },
-	[IK_SW_ACPI_IDLE_DUMMY_WAIT_GUEST] = {
-		"acpi_idle_dummy_wait_guest", "fa583f71a99c", R(5, 11), 0, IK_AREA_DRIVER, IK_SW_MODELLED,
-		IK_SRC_SOURCE,
-		"acpi_idle skips the PM-timer dummy read after a SYSTEMIO entry under a hypervisor (absent in 5.4.6, present in 5.7.14, 5.9.1, 5.10.7 and 5.15; the commit is in pm-5.5-rc1, so it landed in 5.5, not 5.11 as dated here)" },
 	[IK_SW_ACPI_IDLE_DUMMY_WAIT_INTEL] = {
 		"acpi_idle_dummy_wait_intel", "e400ad8b7e6a", R(6, 0), 0, IK_AREA_DRIVER,
 		IK_SW_MODELLED, IK_SRC_SOURCE,
@@ -226,7 +226,8 @@ static const struct ik_switch_info switches[IK_SW_COUNT] = {
 		"proposal (2022, never merged; 6.0 limited the read to Intel instead): acpi_idle also skips the PM-timer dummy read on Zen CPUs" },
 };
 
-/* Every release a behaviour change landed in, and the LTS lines between. */
+/* Every release a behaviour change landed in, and the LTS lines between (and 5.11, once
+   dated as acpi_idle_dummy_wait_guest's, kept so that runs named 5.11 still run: as 5.10). */
 static const unsigned releases[] = {
 	R(4, 16), R(4, 17), R(4, 18), R(4, 20), R(5, 0),  R(5, 1),  R(5, 4),  R(5, 5),
 	R(5, 6),  R(5, 7),  R(5, 8),  R(5, 9),  R(5, 10), R(5, 11), R(5, 14), R(5, 15),
