@@ -42,6 +42,9 @@
 #define IK_NSEC_PER_SEC 1000000000LL
 #define IK_KTIME_MAX INT64_MAX
 #define IK_RESIDENCY_THRESHOLD_NS (15 * IK_NSEC_PER_USEC) /* governors/gov.h */
+/* 7.1 (governors/gov.h, SAFE_TIMER_RANGE_NS = 2 * TICK_NSEC): with the tick stopped, a timer
+   this many tick periods away or sooner is safety net enough for a shallow state. */
+#define IK_SAFE_TIMER_RANGE_TICKS 2
 #define IK_POLL_MIN_NS (10 * IK_NSEC_PER_USEC)            /* poll_state.c POLL_MIN */
 /* cpu_latency_qos default (2000 s) in ns: what latency_req is with no constraint. */
 #define IK_LATENCY_REQ_NONE_NS 2000000000000LL

@@ -51,8 +51,6 @@
 #define MENU_FACTOR_NS_TO_US ((uint64_t)MENU_UNITY_FACTOR * IK_NSEC_PER_USEC)
 /* "No pattern found", and also what an aborted idle entry records as its duration. */
 #define MENU_NO_INTERVAL UINT32_MAX
-/* 7.1: with the tick stopped, a timer this many ticks away or sooner needs no correction. */
-#define MENU_SAFE_TIMER_RANGE_TICKS 2u
 
 /*
  * struct menu_device: the governor's per-CPU history.  (Laid out so that what every select
@@ -567,7 +565,7 @@ menu_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_ti
 		/* 7.1: a timer within two ticks is safety net enough for the guess */
 		if (predicted_ns < (uint64_t)tick &&
 		    (!ik_switch_on(sw, IK_SW_MENU_SAFE_TIMER_RANGE) ||
-		     data->next_timer_ns > MENU_SAFE_TIMER_RANGE_TICKS * (uint64_t)dev->tick_nsec))
+		     data->next_timer_ns > (uint64_t)IK_SAFE_TIMER_RANGE_TICKS * (uint64_t)dev->tick_nsec))
 			predicted_ns = data->next_timer_ns;
 	} else if (!ik_switch_on(sw, IK_SW_MENU_LATENCY_FIRST)) {
 		uint64_t interactivity_req = predicted_ns / (1 + 10 * (uint64_t)nr_iowaiters);

@@ -78,12 +78,6 @@ _Static_assert(sizeof(unsigned int) == sizeof(uint32_t), "unsigned int must be 3
 /* teo_util: "utilised" means above the capacity >> this (1/64). */
 #define TEO_UTIL_THRESHOLD_SHIFT 6
 
-/*
- * teo_stopped_tick_safe_range: with the tick stopped, a timer within this many tick periods
- * is safety net enough for a shallow state (the kernel's SAFE_TIMER_RANGE_NS).
- */
-#define TEO_SAFE_TIMER_RANGE_TICKS 2
-
 /* teo_no_recent off: how many intercepts are remembered one by one. */
 #define TEO_NR_RECENT 9
 
@@ -613,7 +607,7 @@ teo_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tic
 	 * for long.  The choice is final: the tick is stopped already.
 	 */
 	if (safe_range && ik_tick_stopped(dev) &&
-	    duration_ns > TEO_SAFE_TIMER_RANGE_TICKS * dev->tick_nsec &&
+	    duration_ns > IK_SAFE_TIMER_RANGE_TICKS * dev->tick_nsec &&
 	    drv->states[idx].target_residency_ns < dev->tick_nsec) {
 		for (int i = constraint_idx; i > idx; i--) {
 			if (ik_state_disabled(dev, i))
