@@ -22,7 +22,16 @@ struct ik_governor {
 	void (*reflect)(struct ik_device *dev, int index);
 	/* The loader's own data (kernel-source and plugin governors); NULL for built-ins. */
 	void *priv;
+	/*
+	 * Optional: false if ->select never reads dev->in.cpu_util (sched_cpu_util()) on this
+	 * release, so that the host may leave it 0 and not keep the utilisation signal up to
+	 * date (the simulator then skips it: a few per cent of its time).  NULL: it may read it.
+	 */
+	bool (*reads_cpu_util)(const struct ik_kernel *kernel);
 };
+
+/* Whether gov's select may read dev->in.cpu_util on that release (NULL kernel: 6.19). */
+bool ik_governor_reads_cpu_util(const struct ik_governor *gov, const struct ik_kernel *kernel);
 
 extern const struct ik_governor ik_governor_menu;
 extern const struct ik_governor ik_governor_teo;

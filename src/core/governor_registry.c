@@ -25,6 +25,11 @@ const struct ik_governor *ik_governor_find(const char *name)
 	return NULL;
 }
 
+bool ik_governor_reads_cpu_util(const struct ik_governor *gov, const struct ik_kernel *kernel)
+{
+	return !gov->reads_cpu_util || gov->reads_cpu_util(ik_kernel_or_default(kernel));
+}
+
 const char *ik_governor_names(void)
 {
 	/* Keep in step with governors[] above (sysfs available_governors style). */

@@ -746,6 +746,12 @@ static void teo_disable(const struct ik_driver *drv, struct ik_device *dev)
 	dev->governor_data = NULL;
 }
 
+/* Only the utilisation-aware teo of 6.3-6.10 compares sched_cpu_util() with the capacity. */
+static bool teo_reads_cpu_util(const struct ik_kernel *kernel)
+{
+	return ik_kernel_has(kernel, IK_SW_TEO_UTIL);
+}
+
 const struct ik_governor ik_governor_teo = {
 	.name = "teo",
 	.rating = 19,
@@ -753,4 +759,5 @@ const struct ik_governor ik_governor_teo = {
 	.disable = teo_disable,
 	.select = teo_select,
 	.reflect = teo_reflect,
+	.reads_cpu_util = teo_reads_cpu_util,
 };

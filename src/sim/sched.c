@@ -180,13 +180,15 @@ void sim_run_next(struct ik_sim *s, int cpu)
 	struct sim_task *t = &s->tasks[task];
 	int64_t start = s->now + (task == c->last_task ? 0 : s->plat->context_switch_ns);
 
-	if (t->util_cpu != cpu) {
-		migrate_util(s, t, t->util_cpu, cpu);
-		t->util_cpu = cpu;
+	if (s->track_util) {
+		if (t->util_cpu != cpu) {
+			migrate_util(s, t, t->util_cpu, cpu);
+			t->util_cpu = cpu;
+		}
+		/* the time before: the CPU ran no task, the task did not run */
+		ik_pelt_update(&s->pelt_k, &c->pelt, s->now, false);
+		ik_pelt_update(&s->pelt_k, &t->pelt, s->now, false);
 	}
-	/* the time before: the CPU ran no task, the task did not run */
-	ik_pelt_update(&s->pelt_k, &c->pelt, s->now, false);
-	ik_pelt_update(&s->pelt_k, &t->pelt, s->now, false);
 	c->mode = CPU_RUNNING;
 	c->current = task;
 	c->last_task = task;
@@ -213,7 +215,8 @@ void sim_work_done(struct ik_sim *s, int cpu)
 	if (task >= 0) {
 		struct sim_task *t = &s->tasks[task];
 		/* the CPU and the task ran since sim_run_next */
-		ik_pelt_update_running2(&s->pelt_k, &c->pelt, &t->pelt, s->now);
+		if (s->track_util)
+			ik_pelt_update_running2(&s->pelt_k, &c->pelt, &t->pelt, s->now);
 		c->current = -1;
 		t->state = TASK_BLOCKED;
 		sim_workload_task_done(s, task);

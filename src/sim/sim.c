@@ -154,6 +154,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 	}
 	if (s->bind.bypass_governor)
 		s->gov = NULL;
+	s->track_util = s->gov && ik_governor_reads_cpu_util(s->gov, &sc->kernel);
 	const struct ik_haltpoll_params *hp = s->gov_inst ? ik_governor_inst_haltpoll(s->gov_inst) : NULL;
 	for (int cpu = 0; cpu < s->ncpus && s->gov; cpu++) {
 		s->cpus[cpu].dev.haltpoll = hp;

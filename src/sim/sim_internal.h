@@ -138,6 +138,7 @@ struct ik_sim {
 	struct ik_rng rng;
 	struct ik_event_queue eq;
 	struct ik_pelt_consts pelt_k; /* the PELT decay factors */
+	bool track_util;  /* the governor may read sched_cpu_util(): keep the PELT signals */
 	uint32_t iowait_ppm;          /* workload.iowait_pct, in parts per million of sleeps */
 	int ncpus;
 	struct sim_cpu *cpus;
@@ -181,11 +182,14 @@ static inline int task_timer_id(const struct ik_sim *s, int task)
 }
 
 /* The CPU's utilisation brought up to now, at an idle entry (no task of it runs: the last
-   one's running time was accounted when its work ended): what sched_cpu_util() reads. */
+   one's running time was accounted when its work ended): what sched_cpu_util() reads.
+   0 when the governor never reads it (track_util: the signals are not kept). */
 static inline unsigned long sim_cpu_util(struct ik_sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
+	if (!s->track_util)
+		return 0;
 	ik_pelt_update(&s->pelt_k, &c->pelt, s->now, false);
 	return c->pelt.util_avg < IK_PELT_SCALE ? c->pelt.util_avg : IK_PELT_SCALE;
 }

@@ -82,7 +82,7 @@ expect_error "no such file" "kernel:tests/kgov/nosuch.c" "No such file" \
 	-- --governor kernel:tests/kgov/nosuch.c
 expect_error "a directory" "not a regular file" -- --governor kernel:tests/kgov
 expect_error "empty path" "needs a path" -- --governor kernel:
-expect_error "plugin ABI" "ABI 999" "this idlekit has ABI 3" -- --governor "plugin:$abi999"
+expect_error "plugin ABI" "ABI 999" "this idlekit has ABI 4" -- --governor "plugin:$abi999"
 expect_error "plugin not a shared object" "not a loadable shared object" \
 	-- --governor plugin:tests/kgov/params.c
 expect_error "unknown parameter" "no parameter 'nope'" "fixed_state, keep_tick, offset, scale_ns" \
