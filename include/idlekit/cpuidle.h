@@ -33,7 +33,7 @@
 #define IK_FLAG_TLB_FLUSHED (1u << 5)
 #define IK_FLAG_RCU_IDLE (1u << 6)
 
-/* Bits of ik_state_usage.disable. */
+/* Bits of ik_device.states_disable[] (the kernel's cpuidle_state_usage.disable). */
 #define IK_DISABLE_USER (1u << 0)
 #define IK_DISABLE_DRIVER (1u << 1)
 
@@ -69,9 +69,8 @@ struct ik_driver {
 	bool bctimer; /* some state has TIMER_STOP: broadcast timer needed */
 };
 
-/* struct cpuidle_state_usage: per CPU, per state. */
+/* struct cpuidle_state_usage: per CPU, per state (its disable bits: ik_device.states_disable). */
 struct ik_state_usage {
-	unsigned disable; /* IK_DISABLE_* bits; any bit set = disabled */
 	uint64_t usage;
 	uint64_t time_ns;
 	uint64_t above;
@@ -128,6 +127,13 @@ struct ik_device {
 	uint64_t sleep_length_queries; /* how often the governor asked (diagnostic) */
 	struct ik_idle_inputs in;
 	const struct ik_haltpoll_params *haltpoll; /* NULL = defaults */
+	/*
+	 * states_usage[i].disable in the kernel: IK_DISABLE_* bits, any bit set = disabled.
+	 * Kept apart from the counters, with the fields above, because a governor reads every
+	 * state's bits at every select while the counters are written only for the state
+	 * entered: beside the counters each state's bits cost a cache line of their own.
+	 */
+	unsigned char states_disable[IK_STATE_MAX];
 	struct ik_state_usage states_usage[IK_STATE_MAX];
 };
 
@@ -152,7 +158,7 @@ void ik_device_init(struct ik_device *dev, const struct ik_driver *drv, int cpu,
 
 static inline bool ik_state_disabled(const struct ik_device *dev, int i)
 {
-	return dev->states_usage[i].disable != 0;
+	return dev->states_disable[i] != 0;
 }
 
 /*

@@ -138,7 +138,7 @@ static int write_json(FILE *f, const struct ik_govreplay *g, const char *platfor
 		fprintf(f,
 			", \"disabled\": %s, \"usage\": %" PRIu64 ", \"time_us\": %s, \"above\": %" PRIu64
 			", \"below\": %" PRIu64 ", \"rejected\": %" PRIu64 "}%s\n",
-			u->disable ? "true" : "false", u->usage, us, u->above, u->below, u->rejected,
+			g->dev.states_disable[i] ? "true" : "false", u->usage, us, u->above, u->below, u->rejected,
 			i + 1 < g->drv.state_count ? "," : "");
 	}
 	fputs("  ]\n}\n", f);
@@ -171,7 +171,7 @@ static void write_summary(FILE *f, const struct ik_govreplay *g, const char *pla
 		fmt_us(us, sizeof(us), u->time_ns);
 		fprintf(f, "%-5d %-10s %12" PRIu64 " %18s %12" PRIu64 " %12" PRIu64 " %9" PRIu64 "%s\n",
 			i, g->drv.states[i].name, u->usage, us, u->above, u->below, u->rejected,
-			u->disable ? "  (disabled)" : "");
+			g->dev.states_disable[i] ? "  (disabled)" : "");
 	}
 }
 

@@ -16,9 +16,9 @@ void ik_device_init(struct ik_device *dev, const struct ik_driver *drv, int cpu,
 	dev->in.cpu_capacity = 1024; /* SCHED_CAPACITY_SCALE */
 	for (int i = 0; i < drv->state_count; i++) {
 		if (drv->states[i].flags & IK_FLAG_UNUSABLE)
-			dev->states_usage[i].disable |= IK_DISABLE_DRIVER;
+			dev->states_disable[i] |= IK_DISABLE_DRIVER;
 		if (drv->states[i].flags & IK_FLAG_OFF)
-			dev->states_usage[i].disable |= IK_DISABLE_USER;
+			dev->states_disable[i] |= IK_DISABLE_USER;
 	}
 }
 

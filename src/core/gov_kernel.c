@@ -562,7 +562,7 @@ static void to_io(const struct ik_device *dev, struct ikk_dev *io)
 	io->nr_iowaiters = dev->in.nr_iowaiters;
 	for (int i = 0; i < n; i++) {
 		const struct ik_state_usage *u = &dev->states_usage[i];
-		io->disable[i] = u->disable;
+		io->disable[i] = dev->states_disable[i];
 		io->usage[i] = u->usage;
 		io->time_ns[i] = u->time_ns;
 		io->above[i] = u->above;

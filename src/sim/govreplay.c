@@ -56,7 +56,7 @@ int ik_govreplay_disable(struct ik_govreplay *g, const char *state_name)
 {
 	for (int i = 0; i < g->drv.state_count; i++) {
 		if (strcmp(g->drv.states[i].name, state_name) == 0) {
-			g->dev.states_usage[i].disable |= IK_DISABLE_USER;
+			g->dev.states_disable[i] |= IK_DISABLE_USER;
 			return 0;
 		}
 	}

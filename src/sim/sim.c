@@ -149,7 +149,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 					 sc->disabled[k]);
 				return -1;
 			}
-			c->dev.states_usage[idx].disable |= IK_DISABLE_USER;
+			c->dev.states_disable[idx] |= IK_DISABLE_USER;
 		}
 	}
 	if (s->bind.bypass_governor)

@@ -309,7 +309,6 @@ static int finish(struct run *run)
 			rp->all[i].above += u->above;
 			rp->all[i].below += u->below;
 			rp->all[i].rejected += u->rejected;
-			rp->all[i].disable = u->disable;
 			struct ik_state_counters *k = &r->per_cpu[(size_t)cpu * (size_t)n + (size_t)i];
 			*k = (struct ik_state_counters){ u->usage, u->time_ns, u->above, u->below,
 							  u->rejected, u->above_time_ns,

@@ -104,7 +104,7 @@ static void max_cstate_and_states_off(void **state)
 	/* OFF states start disabled by the user bit */
 	struct ik_device dev;
 	ik_device_init(&dev, drv, 0, 250);
-	assert_int_equal(dev.states_usage[3].disable, IK_DISABLE_USER);
+	assert_int_equal(dev.states_disable[3], IK_DISABLE_USER);
 }
 
 static void timer_stop_without_arat(void **state)

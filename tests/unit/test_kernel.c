@@ -527,7 +527,7 @@ static void test_poll_time(void **state)
 	assert_int_equal(ik_poll_time(&drv, &dev), 2000); /* 5.10: the first enabled state */
 	ik_device_init(&dev, &drv, 0, 250);
 	dev.kernel = &k;
-	dev.states_usage[1].disable = IK_DISABLE_USER;
+	dev.states_disable[1] = IK_DISABLE_USER;
 	assert_int_equal(ik_poll_time(&drv, &dev), 4000000); /* 5.10, none enabled: a tick */
 }
 

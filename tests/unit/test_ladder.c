@@ -246,7 +246,7 @@ static void ladder_no_promotion_into_disabled_state(void **state)
 {
 	struct fixture *f = *state;
 
-	f->dev.states_usage[2].disable = IK_DISABLE_USER;
+	f->dev.states_disable[2] = IK_DISABLE_USER;
 	for (int n = 0; n < 8; n++) {
 		idle(f, 1, 1 * MS);
 		assert_int_equal(pick(f), 1);
@@ -275,7 +275,7 @@ static void ladder_forced_demotion_on_disable(void **state)
 	struct fixture *f = *state;
 
 	climb_to_c6(f);
-	f->dev.states_usage[3].disable = IK_DISABLE_USER;
+	f->dev.states_disable[3] = IK_DISABLE_USER;
 	idle(f, 3, 1 * MS);
 	assert_int_equal(pick(f), 2);
 }
@@ -286,8 +286,8 @@ static void ladder_forced_demotion_ignores_disabled_target(void **state)
 	struct fixture *f = *state;
 
 	climb_to_c6(f);
-	f->dev.states_usage[2].disable = IK_DISABLE_USER;
-	f->dev.states_usage[3].disable = IK_DISABLE_USER;
+	f->dev.states_disable[2] = IK_DISABLE_USER;
+	f->dev.states_disable[3] = IK_DISABLE_USER;
 	idle(f, 3, 1 * MS);
 	assert_int_equal(pick(f), 2);
 }

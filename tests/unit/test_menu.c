@@ -651,7 +651,7 @@ static void test_no_early_exit_when_state0_disabled(void **state)
 
 	(void)state;
 	rig_init(&r, TABLE_SMALL, 1000);
-	r.dev.states_usage[0].disable = IK_DISABLE_USER;
+	r.dev.states_disable[0] = IK_DISABLE_USER;
 	set_inputs(&r, 1500, 1500, false);
 	assert_int_equal(do_select(&r, &stop_tick), 1);
 	assert_false(stop_tick);
@@ -692,7 +692,7 @@ static void test_latency_limit_first_enabled_state(void **state)
 
 	(void)state;
 	rig_init(&r, TABLE_SMALL, 1000);
-	r.dev.states_usage[0].disable = IK_DISABLE_USER;
+	r.dev.states_disable[0] = IK_DISABLE_USER;
 	set_inputs(&r, 1 * MS, 1 * MS, false);
 	r.dev.in.latency_req_ns = 999;
 	assert_int_equal(do_select(&r, &stop_tick), 1);
@@ -717,11 +717,11 @@ static void test_disabled_states_skipped(void **state)
 	assert_int_equal(do_select(&r, &stop_tick), 2);
 	assert_false(stop_tick);
 
-	r.dev.states_usage[2].disable = IK_DISABLE_USER;
+	r.dev.states_disable[2] = IK_DISABLE_USER;
 	assert_int_equal(do_select(&r, &stop_tick), 1);
 	assert_false(stop_tick);
 
-	r.dev.states_usage[1].disable = IK_DISABLE_DRIVER;
+	r.dev.states_disable[1] = IK_DISABLE_DRIVER;
 	assert_int_equal(do_select(&r, &stop_tick), 0);
 	assert_false(stop_tick);
 	rig_fini(&r);
@@ -813,7 +813,7 @@ static void test_polling_replacement_needs_timer_beyond_residency(void **state)
 
 	(void)state;
 	rig_init(&r, TABLE_CHEAP_C2, 1000);
-	r.dev.states_usage[1].disable = IK_DISABLE_USER;
+	r.dev.states_disable[1] = IK_DISABLE_USER;
 	set_inputs(&r, 5 * US, 5 * US, true);
 	assert_int_equal(do_select(&r, &stop_tick), 0);
 	assert_true(stop_tick);
@@ -945,7 +945,7 @@ static void test_polling_state_keeps_tick(void **state)
 	(void)state;
 	rig_init(&r, TABLE_INTEL, 1000);
 	for (int i = 1; i < r.drv.state_count; i++)
-		r.dev.states_usage[i].disable = IK_DISABLE_USER;
+		r.dev.states_disable[i] = IK_DISABLE_USER;
 	set_inputs(&r, 10 * MS, 1 * MS, false);
 	assert_int_equal(do_select(&r, &stop_tick), 0);
 	assert_false(stop_tick);
@@ -978,12 +978,12 @@ static void test_walk_down_against_delta_tick(void **state)
 	assert_false(stop_tick);
 
 	set_ring_all(&r, 700);
-	r.dev.states_usage[2].disable = IK_DISABLE_USER;
+	r.dev.states_disable[2] = IK_DISABLE_USER;
 	assert_int_equal(do_select(&r, &stop_tick), 1);
 	assert_false(stop_tick);
 
 	set_ring_all(&r, 700);
-	r.dev.states_usage[2].disable = 0;
+	r.dev.states_disable[2] = 0;
 	set_inputs(&r, 3 * MS, 1500, false);
 	assert_int_equal(do_select(&r, &stop_tick), 0);
 	assert_false(stop_tick);

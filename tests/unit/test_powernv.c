@@ -86,11 +86,11 @@ static void snooze_timeout(void **state)
 	assert_int_equal(dt_b.ops->enter(&dt_b, &dev, 0, 0, &rng), 0);
 	assert_int_equal(dev.poll_limit_ns, 10000);            /* stop0_lite's residency */
 	assert_int_equal(ik_poll_time(drv, &dev), 10000);
-	dev.states_usage[1].disable = IK_DISABLE_USER;
+	dev.states_disable[1] = IK_DISABLE_USER;
 	dt_b.ops->enter(&dt_b, &dev, 0, 0, &rng);
 	assert_int_equal(dev.poll_limit_ns, 20000);            /* stop0's */
 	for (int i = 1; i < drv->state_count; i++)
-		dev.states_usage[i].disable = IK_DISABLE_USER;
+		dev.states_disable[i] = IK_DISABLE_USER;
 	dt_b.ops->enter(&dt_b, &dev, 0, 0, &rng);
 	assert_int_equal(dev.poll_limit_ns, 4000000);          /* TICK_USEC at HZ=250 */
 }
@@ -109,11 +109,11 @@ static void forced_wakeup(void **state)
 	assert_int_equal(dt_b.ops->wakeup_timer_ns(&dt_b, &dev, 1), (20 + 2 * 2) * 1000); /* stop0 */
 	assert_int_equal(dt_b.ops->wakeup_timer_ns(&dt_b, &dev, 2), 0); /* stop0 is not lite */
 	assert_int_equal(dt_b.ops->wakeup_timer_ns(&dt_b, &dev, 0), 0); /* snooze has its timeout */
-	dev.states_usage[2].disable = IK_DISABLE_USER;
-	dev.states_usage[3].disable = IK_DISABLE_USER;
+	dev.states_disable[2] = IK_DISABLE_USER;
+	dev.states_disable[3] = IK_DISABLE_USER;
 	assert_int_equal(dt_b.ops->wakeup_timer_ns(&dt_b, &dev, 1), (100 + 2 * 10) * 1000); /* stop2 */
 	for (int i = 2; i < drv->state_count; i++)
-		dev.states_usage[i].disable = IK_DISABLE_USER;
+		dev.states_disable[i] = IK_DISABLE_USER;
 	assert_int_equal(dt_b.ops->wakeup_timer_ns(&dt_b, &dev, 1), 0);
 }
 

@@ -606,8 +606,8 @@ static void teo_fresh_shallow_choice_skips_sleep_length(void **state)
 	struct fixture *f = *state;
 	bool stop;
 
-	f->dev.states_usage[2].disable = IK_DISABLE_USER;
-	f->dev.states_usage[3].disable = IK_DISABLE_USER;
+	f->dev.states_disable[2] = IK_DISABLE_USER;
+	f->dev.states_disable[3] = IK_DISABLE_USER;
 	assert_int_equal(pick(f, 10 * MS, TICK, false, &stop), 1);
 	assert_false(stop);
 	assert_int_equal(f->dev.sleep_length_queries, 0);
@@ -631,7 +631,7 @@ static void teo_all_states_disabled(void **state)
 	bool stop;
 
 	for (int i = 0; i < f->drv.state_count; i++)
-		f->dev.states_usage[i].disable = IK_DISABLE_USER;
+		f->dev.states_disable[i] = IK_DISABLE_USER;
 	assert_int_equal(pick(f, 10 * MS, TICK, false, &stop), 0);
 	assert_false(stop);
 }
@@ -647,7 +647,7 @@ static void teo_single_enabled_state(void **state)
 	bool stop;
 
 	for (int i = 0; i < 3; i++)
-		f->dev.states_usage[i].disable = IK_DISABLE_USER;
+		f->dev.states_disable[i] = IK_DISABLE_USER;
 	assert_int_equal(pick(f, 10 * MS, 10 * US, false, &stop), 3);
 	assert_false(stop);
 	assert_int_equal(pick(f, 10 * MS, 10 * MS, true, &stop), 3);
@@ -664,7 +664,7 @@ static void teo_only_poll_enabled(void **state)
 	bool stop;
 
 	for (int i = 1; i < f->drv.state_count; i++)
-		f->dev.states_usage[i].disable = IK_DISABLE_USER;
+		f->dev.states_disable[i] = IK_DISABLE_USER;
 	assert_int_equal(pick(f, 10 * MS, TICK, false, &stop), 0);
 	assert_false(stop);
 }
