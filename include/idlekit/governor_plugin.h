@@ -27,7 +27,10 @@
  * The ABI: the layout of struct ik_governor, ik_driver, ik_state, ik_state_usage,
  * ik_idle_inputs, ik_device and the services' signatures.  Bumped whenever one changes.
  */
-#define IK_GOVERNOR_PLUGIN_ABI 4 /* 3: struct ik_device fields reordered (per-entry fields first); 4: struct ik_governor gained reads_cpu_util */
+/* 3: struct ik_device fields reordered (per-entry fields first); 4: struct ik_governor
+   gained reads_cpu_util, the disable bits moved from ik_state_usage to
+   ik_device.states_disable. */
+#define IK_GOVERNOR_PLUGIN_ABI 4
 
 struct ik_governor_plugin {
 	unsigned abi_version;            /* IK_GOVERNOR_PLUGIN_ABI as the plugin was built */
