@@ -104,7 +104,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	size_t len;
+	size_t len = 0;
 	char *text = generate(lines, ik_govreplay_tick_nsec(&g), &len);
 	FILE *in = text ? fmemopen(text, len, "r") : NULL;
 	FILE *out = fopen("/dev/null", "w");

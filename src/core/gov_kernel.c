@@ -678,7 +678,7 @@ int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 	bool have_gov_h = access(gov_h, R_OK) == 0;
 
 	char so[PATH_MAX], sha[65];
-	bool compiled;
+	bool compiled = false;
 	int rc = build(path, have_gov_h ? gov_h : NULL, vcode, so, sha, &compiled, err, errlen);
 	if (rc)
 		return rc;

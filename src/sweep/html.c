@@ -369,7 +369,7 @@ static void settings_table(FILE *out, const struct ik_sweep_spec *s,
 		}
 		if (len >= sizeof(buf) - 8)
 			snprintf(buf + sizeof(buf) - 8, 8, " ...");
-		char key[160];
+		char key[sizeof(ax->key) + sizeof(ax->template_) + 40];
 		snprintf(key, sizeof(key), "vary %s%s%s (axis group %d)", ax->key,
 			 ax->template_[0] ? " as " : "", ax->template_, ax->group + 1);
 		ik_html_setting(out, key, buf, sizeof(buf));
