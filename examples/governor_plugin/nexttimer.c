@@ -77,12 +77,20 @@ static void nexttimer_reflect(struct ik_device *dev, int index)
 	c->avg_ns += (measured - c->avg_ns) / 8;
 }
 
+/* select never looks at dev->in.cpu_util: the simulator need not keep it up to date. */
+static bool nexttimer_reads_cpu_util(const struct ik_kernel *kernel)
+{
+	(void)kernel;
+	return false;
+}
+
 static const struct ik_governor nexttimer = {
 	.name = "nexttimer",
 	.enable = nexttimer_enable,
 	.disable = nexttimer_disable,
 	.select = nexttimer_select,
 	.reflect = nexttimer_reflect,
+	.reads_cpu_util = nexttimer_reads_cpu_util,
 };
 
 IK_GOVERNOR_PLUGIN(nexttimer)
