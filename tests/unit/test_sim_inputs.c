@@ -13,6 +13,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "idlekit/governor.h"
+#include "idlekit/kernel.h"
 #include "idlekit/result.h"
 #include "idlekit/sim.h"
 #include "sim/pelt.h"
@@ -356,6 +358,33 @@ static void test_menu_no_iowait_at_6_19(void **state)
 	ik_run_result_free(&io);
 }
 
+/*
+ * Which governors the simulator keeps the utilisation signal for: only teo with teo_util
+ * (6.3-6.10) among the built-ins reads sched_cpu_util(); a governor that does not say
+ * (plugins, kernel-source governors: the field NULL) is taken to read it.
+ */
+static void test_which_governors_read_cpu_util(void **state)
+{
+	(void)state;
+	struct ik_kernel k66, k619, k51;
+	ik_kernel_init(&k66, 606);
+	ik_kernel_init(&k619, 619);
+	ik_kernel_init(&k51, 501);
+	assert_true(ik_governor_reads_cpu_util(&ik_governor_teo, &k66));
+	assert_false(ik_governor_reads_cpu_util(&ik_governor_teo, &k619));
+	assert_false(ik_governor_reads_cpu_util(&ik_governor_teo, &k51));
+	assert_false(ik_governor_reads_cpu_util(&ik_governor_teo, NULL)); /* 6.19 */
+	const struct ik_governor *quiet[] = { &ik_governor_menu, &ik_governor_ladder,
+					      &ik_governor_haltpoll };
+	for (size_t i = 0; i < 3; i++) {
+		assert_false(ik_governor_reads_cpu_util(quiet[i], &k66));
+		assert_false(ik_governor_reads_cpu_util(quiet[i], &k51));
+	}
+	struct ik_governor unsaid = ik_governor_menu;
+	unsaid.reads_cpu_util = NULL;
+	assert_true(ik_governor_reads_cpu_util(&unsaid, &k619));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_sim_util_moves_with_task),
 		cmocka_unit_test(test_menu_iowait_until_6_12),
 		cmocka_unit_test(test_menu_no_iowait_at_6_19),
+		cmocka_unit_test(test_which_governors_read_cpu_util),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
