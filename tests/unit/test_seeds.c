@@ -262,7 +262,7 @@ static void test_seed003_tickless_4_16(void **state)
  * pattern search drops at most two, so no CPU stays beyond 3 ticks.  Which of 0-3 ticks a
  * CPU takes depends on where the stop catches its burst (docs/seeds.md): 3 ticks only
  * for a CPU stopped after its burst's last round trip, ~2% of CPUs, so over one run of 20
- * the longest is 12 ms in about a third of runs and just under 8 ms in the others.  The
+ * the longest is 12 ms in about a quarter of runs and just under 8 ms in the others.  The
  * figure's shape ("min < 6 ms, max 8-16 ms over 20 samples") is therefore asserted as: in
  * every run of 20, at most 4 at once, the least of the others under 6 ms and the longest
  * at most 16 ms (the 3-tick cap; without the timer some CPUs stay 8 ticks, past the
