@@ -1184,6 +1184,11 @@ static int check_placement(struct scenario_reader *r)
 				   "[workload] burst_ios: each CPU waits for one task's I/O, so "
 				   "expected tasks <= %d (the CPUs of platform %s), not %d",
 				   ik_platform_cpus(p), p->name, wl->tasks);
+	if (wl->ack_timer_ns > 0 && (wl->kind != IK_WORKLOAD_PERIODIC || wl->burst_ios == 0))
+		return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_ACK_TIMER_MS),
+				   "[workload] ack_timer_ms: the timer is re-armed by the I/O bursts' "
+				   "completions, so expected type periodic with burst_ios > 0 (or "
+				   "ack_timer_ms = 0)");
 	if ((wl->kind == IK_WORKLOAD_RTAPP || wl->kind == IK_WORKLOAD_LEARNED) && check_rtapp(r))
 		return -1;
 	if (wl->kind == IK_WORKLOAD_SCHBENCH) {
