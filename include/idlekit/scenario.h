@@ -89,6 +89,10 @@ struct ik_workload {
 	   task_work_ns again; after the last one it sleeps until the next period */
 	int burst_ios;
 	struct ik_dist io;
+	/* periodic with burst_ios: each completion is a TCP receive that (re)arms the CPU's
+	   delayed-ACK timer this long ahead on the jiffy grid (the kernel's TCP_DELACK_MIN,
+	   HZ/25 jiffies = 40 ms); 0 = none (the I/O is not a socket's) */
+	int64_t ack_timer_ns;
 	/* spin: `tasks` busy tasks of task_work_ns units on CPUs spin_cpus[] (default 0..);
 	   ipi: spin_cpus[0] sends to spin_cpus[1] (default 0 and 1) every period_ns, and the
 	   handler runs task_work_ns */

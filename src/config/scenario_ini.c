@@ -105,6 +105,7 @@ enum workload_key {
 	WL_IRQ_AFFINITY,
 	WL_BURST_IOS,
 	WL_IO_NS,
+	WL_ACK_TIMER_MS,
 	WL_COUNT
 };
 static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_bytes",
@@ -117,7 +118,7 @@ static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_by
 					     "burst_off_us", "message_threads", "sleep_us", "rps", "file",
 					     "mem_mb_per_s", "copy_mb_per_s", "iowait_pct",
 					     "start_cpus", "remote_llc_ns", "remote_package_ns",
-					     "irq_affinity", "burst_ios", "io_ns" };
+					     "irq_affinity", "burst_ios", "io_ns", "ack_timer_ms" };
 _Static_assert(WL_COUNT <= IK_INI_MAX_KEYS, "workload keys");
 
 static const struct {
@@ -663,6 +664,11 @@ static int set_workload(struct scenario_reader *r, int k, const char *value, str
 		if (ik_dist_parse(value, &wl->io, msg, sizeof(msg)))
 			return bad(r, w, sec, key, msg);
 		return 0;
+	case WL_ACK_TIMER_MS:
+		if (get_int(r, w, sec, key, value, 0, 1000, &v))
+			return -1;
+		wl->ack_timer_ns = v * IK_NSEC_PER_MSEC;
+		return 0;
 	case WL_WORKERS:
 		if (get_int(r, w, sec, key, value, 1, 4096, &v))
 			return -1;
@@ -1178,6 +1184,11 @@ static int check_placement(struct scenario_reader *r)
 				   "[workload] burst_ios: each CPU waits for one task's I/O, so "
 				   "expected tasks <= %d (the CPUs of platform %s), not %d",
 				   ik_platform_cpus(p), p->name, wl->tasks);
+	if (wl->ack_timer_ns > 0 && (wl->kind != IK_WORKLOAD_PERIODIC || wl->burst_ios == 0))
+		return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_ACK_TIMER_MS),
+				   "[workload] ack_timer_ms: the timer is re-armed by the I/O bursts' "
+				   "completions, so expected type periodic with burst_ios > 0 (or "
+				   "ack_timer_ms = 0)");
 	if ((wl->kind == IK_WORKLOAD_RTAPP || wl->kind == IK_WORKLOAD_LEARNED) && check_rtapp(r))
 		return -1;
 	if (wl->kind == IK_WORKLOAD_SCHBENCH) {
@@ -1514,6 +1525,9 @@ static void format_workload(const struct ik_scenario *sc, enum workload_key k, c
 		return;
 	case WL_IO_NS:
 		ik_dist_format(&wl->io, buf, len);
+		return;
+	case WL_ACK_TIMER_MS:
+		snprintf(buf, len, "%lld", (long long)(wl->ack_timer_ns / IK_NSEC_PER_MSEC));
 		return;
 	case WL_COUNT:
 		break;

@@ -174,6 +174,8 @@ static void write_workload(struct json_writer *w, const struct ik_workload *wl)
 			jw_int(w, "burst_ios", wl->burst_ios);
 			jw_string(w, "io_ns", dist, sizeof(dist));
 			jw_int(w, "irq_work_ns", wl->irq_work_ns);
+			if (wl->ack_timer_ns > 0)
+				jw_int(w, "ack_timer_ns", wl->ack_timer_ns);
 		}
 		break;
 	case IK_WORKLOAD_POISSON:

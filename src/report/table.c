@@ -199,6 +199,9 @@ static void print_workload(FILE *out, const struct ik_workload *wl)
 			ik_dist_format(&wl->io, dist, sizeof(dist));
 			fprintf(out, " and after each of %d I/O waits (%s ns to the completion "
 				     "interrupt)", wl->burst_ios, dist);
+			if (wl->ack_timer_ns > 0)
+				fprintf(out, ", each completion re-arming a %lld ms delayed-ACK timer",
+					(long long)(wl->ack_timer_ns / 1000000));
 		}
 		break;
 	case IK_WORKLOAD_POISSON:

@@ -241,6 +241,9 @@ static void dispatch(struct ik_sim *s, int id)
 		case TIMER_IPI:
 			sim_ipi_arrives(s, cpu);
 			break;
+		case TIMER_SOCKET:
+			sim_iobursts_socket_timer(s, cpu);
+			break;
 		default: /* CPU_TIMERS and above: no such timer */
 			break;
 		}

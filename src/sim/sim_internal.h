@@ -18,7 +18,7 @@
  * Per-CPU timers; a CPU's timer id is cpu * CPU_TIMER_STRIDE + one of these.  The stride
  * is a power of two above CPU_TIMERS: an event's CPU and kind are a shift and a mask, and
  * a CPU's timers start on a cache line of the queue's table.  Ties between timers are
- * broken by id, and cpu * 16 + kind orders any two timers as cpu * 9 + kind would (and
+ * broken by id, and cpu * 16 + kind orders any two timers as cpu * 10 + kind would (and
  * the tasks' and global ids still come after all CPUs'), so the stride changes no order.
  */
 enum cpu_timer {
@@ -31,6 +31,8 @@ enum cpu_timer {
 	TIMER_DRIVER,    /* a wake-up timer the idle driver armed for this entry */
 	TIMER_HOUSEKEEPING, /* the kernel's own periodic work on this CPU */
 	TIMER_IPI,       /* an IPI (ipi workload) arriving */
+	TIMER_SOCKET,    /* a timer-wheel timer of the workload's sockets on this CPU (TCP's
+			    delayed ACK, iobursts with ack_timer_ms) */
 	CPU_TIMERS,
 };
 #define CPU_TIMER_SHIFT 4
@@ -326,6 +328,7 @@ int sim_iobursts_setup(struct ik_sim *s); /* 0, or -1 when out of memory */
    is armed), false when its burst is over and it sleeps until the next period. */
 bool sim_iobursts_next(struct ik_sim *s, int task);
 void sim_iobursts_irq(struct ik_sim *s, int cpu); /* the completion interrupt (TIMER_IRQ) */
+void sim_iobursts_socket_timer(struct ik_sim *s, int cpu); /* the delayed-ACK timer (TIMER_SOCKET) */
 void sim_iobursts_free(struct ik_sim *s);
 
 #endif

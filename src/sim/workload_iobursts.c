@@ -11,6 +11,19 @@
  *
  * Each CPU waits for at most one I/O at a time (one periodic task per CPU); the
  * completion is the CPU's device-interrupt timer (TIMER_IRQ).
+ *
+ * With ack_timer_ns > 0 each round trip is a TCP exchange with a peer: the completion is
+ * the peer's reply, and receiving it (re)arms the socket's delayed-ACK timer on this CPU,
+ * as tcp_send_delayed_ack() does with sk_reset_timer(): a timer-wheel timer ato jiffies
+ * after the current jiffy (the ACK itself goes out with the next request, but the timer
+ * is not deleted then: inet_csk_clear_xmit_timer() only clears the pending flag unless
+ * INET_CSK_CLEAR_TIMERS is defined, which it is not).  In a steady exchange ato settles at
+ * TCP_ATO_MIN = TCP_DELACK_MIN = HZ/25 jiffies, 40 ms (tcp_event_data_recv(): replies
+ * closer than TCP_ATO_MIN/2 give ato = ato/2 + TCP_ATO_MIN/2).  While the work goes on the
+ * timer is pushed ahead at every reply and never fires; once it stops, the timer is the
+ * CPU's next timer event (tick_nohz_get_sleep_length() sees timer-wheel timers), 36-40 ms
+ * after the last reply, on a tick boundary.  Its handler finds nothing to send (a short
+ * interrupt: irq_work_ns).
  */
 #include <stdlib.h>
 
@@ -60,10 +73,23 @@ void sim_iobursts_irq(struct ik_sim *s, int cpu)
 	int task = b->waiter[cpu];
 
 	b->waiter[cpu] = -1;
+	if (s->sc->workload.ack_timer_ns > 0) {
+		/* the jiffy grid: the model's ticks fall on multiples of the tick period */
+		int64_t tick = s->cpus[cpu].dev.tick_nsec;
+		int64_t ato = s->sc->workload.ack_timer_ns / tick;
+		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_SOCKET),
+			  (s->now / tick + (ato > 0 ? ato : 1)) * tick);
+	}
 	/* the interrupt wakes the CPU; its handler queues the task there, which runs after it */
 	sim_interrupt(s, cpu, s->sc->workload.irq_work_ns, WAKE_IRQ);
 	if (task >= 0)
 		sim_wake_task(s, task, cpu);
+}
+
+void sim_iobursts_socket_timer(struct ik_sim *s, int cpu)
+{
+	/* tcp_delack_timer(): the ACK already went out with the next request, or goes now */
+	sim_interrupt(s, cpu, s->sc->workload.irq_work_ns, WAKE_TIMER);
 }
 
 void sim_iobursts_free(struct ik_sim *s)

@@ -33,7 +33,7 @@ struct runs {
 	double msg_s[MAX_RUNS];
 	int64_t p50[MAX_RUNS], p99[MAX_RUNS];
 	int64_t leave_min[MAX_RUNS], leave_max[MAX_RUNS], leave_count[MAX_RUNS];
-	int64_t leave_sorted[MAX_RUNS][20]; /* seed 003: the 20 samples in order (run 0 only) */
+	int64_t leave_sorted[MAX_RUNS][20]; /* seed 003: the 20 samples in order, per run */
 	int64_t lite_min_ns[MAX_RUNS];      /* seed 003: least time in state 1 (stop0_lite) of CPUs
 					       0..19, the period open at the end included */
 	uint64_t side_units[MAX_RUNS];
@@ -252,12 +252,24 @@ static void test_seed003_tickless_4_16(void **state)
 
 /*
  * Tick retained, kernel 5.1.  Uniform history (30 us period): 5.1's high-end-only outlier
- * filter keeps the short pattern until all 8 slots hold tick wakeups, 7-8 ticks of 4 ms.
- * Mixed history (bursts of six ~14 us I/O waits, then a timer-driven ~0.8 ms idle, every
- * millisecond): a CPU whose ring already holds three distinct long idles goes deep at
- * once (0 ms; at most 4 of 20), the others leave after the first or second tick: the
- * least of those under 6 ms, the longest 7-16 ms (2 ticks measured from a last work just
- * after a tick come to just under 8 ms).
+ * filter keeps the short pattern until all 8 slots hold tick wakeups, 7-8 ticks of 4 ms
+ * (with no timer within 45 ms each tick wake-up is learned as the same 45 ms, and one
+ * drop removes them all).
+ *
+ * Mixed history (bursts of six ~14 us TCP round trips, then a timer-driven ~0.8 ms idle,
+ * every millisecond; each reply re-arms the socket's 40 ms delayed-ACK timer): each tick
+ * wake-up is learned as the distance to that timer, a different value each time, and the
+ * pattern search drops at most two, so no CPU stays beyond 3 ticks.  Which of 0-3 ticks a
+ * CPU takes depends on where the stop catches its burst (docs/seeds.md): 3 ticks only
+ * for a CPU stopped after its burst's last round trip, ~2% of CPUs, so over one run of 20
+ * the longest is 12 ms in about a quarter of runs and just under 8 ms in the others.  The
+ * figure's shape ("min < 6 ms, max 8-16 ms over 20 samples") is therefore asserted as: in
+ * every run of 20, at most 4 at once, the least of the others under 6 ms and the longest
+ * at most 16 ms (the 3-tick cap; without the timer some CPUs stay 8 ticks, past the
+ * window, and the count of 20 fails); most samples after 1 tick; and over the 10 runs'
+ * 200 samples the longest 8-16 ms (some CPU stays 3 ticks).  CI-sized: 10 runs (seeds
+ * 1-10) with the work stopping at 40 ms and a 20 ms window, where the scenario runs one
+ * of 100 + 50 ms.
  */
 static void test_seed003_tick(void **state)
 {
@@ -266,25 +278,41 @@ static void test_seed003_tick(void **state)
 
 	const char *ov_uniform[] = { "scenario.warmup_ms=40", "workload.stop_ms=40",
 				     "scenario.duration_ms=36" };
+	const char *ov_mixed[] = { "scenario.warmup_ms=40", "workload.stop_ms=40",
+				   "scenario.duration_ms=20", "scenario.runs=10" };
 
 	run_scenario("seed003-tick", ov_uniform, 3, &uniform);
-	run_scenario("seed003-tick-mixed", seed003_ci_stop, 3, &mixed);
+	run_scenario("seed003-tick-mixed", ov_mixed, 4, &mixed);
 	print_message("seed 003 tick 5.1, uniform history: %lld..%lld ns\n",
 		      (long long)uniform.leave_min[0], (long long)uniform.leave_max[0]);
 	assert_int_equal(uniform.leave_count[0], 20);
 	assert_true(uniform.leave_min[0] >= 6 * 4000000 && uniform.leave_max[0] <= 8 * 4000000 + 100000);
 
-	assert_int_equal(mixed.leave_count[0], 20);
-	int at_once = 0;
-	while (at_once < 20 && mixed.leave_sorted[0][at_once] < 1000000)
-		at_once++;
-	print_message("seed 003 tick 5.1, mixed history: %d CPUs deep at once, the others "
-		      "%lld..%lld ns\n", at_once,
-		      (long long)(at_once < 20 ? mixed.leave_sorted[0][at_once] : 0),
-		      (long long)mixed.leave_max[0]);
-	assert_true(at_once <= 4);
-	assert_true(mixed.leave_sorted[0][at_once] < 6000000);
-	assert_true(mixed.leave_max[0] >= 7000000 && mixed.leave_max[0] <= 16000000);
+	assert_int_equal(mixed.n, 10);
+	int64_t longest = 0;
+	int one_tick = 0;
+	for (int i = 0; i < mixed.n; i++) {
+		assert_int_equal(mixed.leave_count[i], 20);
+		int at_once = 0;
+		while (at_once < 20 && mixed.leave_sorted[i][at_once] < 100000)
+			at_once++;
+		for (int k = at_once; k < 20; k++)
+			if (mixed.leave_sorted[i][k] <= 4100000)
+				one_tick++;
+		print_message("seed 003 tick 5.1, mixed history, seed %d: %d CPUs deep at once, "
+			      "the others %lld..%lld ns\n", i + 1, at_once,
+			      (long long)(at_once < 20 ? mixed.leave_sorted[i][at_once] : 0),
+			      (long long)mixed.leave_max[i]);
+		assert_true(at_once <= 4);
+		assert_true(mixed.leave_sorted[i][at_once] < 6000000);
+		assert_true(mixed.leave_max[i] <= 16000000);
+		if (mixed.leave_max[i] > longest)
+			longest = mixed.leave_max[i];
+	}
+	print_message("seed 003 tick 5.1, mixed history: %d of 200 samples after 1 tick, the "
+		      "longest %lld ns\n", one_tick, (long long)longest);
+	assert_true(one_tick >= 120);
+	assert_true(longest >= 8000000 && longest <= 16000000);
 }
 
 /*
