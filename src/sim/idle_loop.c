@@ -12,11 +12,13 @@
 static int64_t next_local_timer(const struct ik_sim *s, const struct sim_cpu *c)
 {
 	int hk = cpu_timer_id(c->dev.cpu, TIMER_HOUSEKEEPING);
-	int sock = cpu_timer_id(c->dev.cpu, TIMER_SOCKET);
 	int64_t next = ik_eq_armed(&s->eq, hk) ? ik_eq_expires(&s->eq, hk) : INT64_MAX;
 
-	if (ik_eq_armed(&s->eq, sock) && ik_eq_expires(&s->eq, sock) < next)
-		next = ik_eq_expires(&s->eq, sock);
+	if (s->socket_timers) { /* only a workload with sockets arms them: no look otherwise */
+		int sock = cpu_timer_id(c->dev.cpu, TIMER_SOCKET);
+		if (ik_eq_armed(&s->eq, sock) && ik_eq_expires(&s->eq, sock) < next)
+			next = ik_eq_expires(&s->eq, sock);
+	}
 
 	for (int i = 0; i < c->ntimers; i++) {
 		int id = task_timer_id(s, c->timer_tasks[i]);

@@ -145,6 +145,7 @@ struct ik_sim {
 	struct ik_event_queue eq;
 	struct ik_pelt_consts pelt_k; /* the PELT decay factors */
 	bool track_util;  /* the governor may read sched_cpu_util(): keep the PELT signals */
+	bool socket_timers; /* the workload arms TIMER_SOCKET (iobursts with ack_timer_ms) */
 	uint32_t iowait_ppm;          /* workload.iowait_pct, in parts per million of sleeps */
 	int ncpus;
 	struct sim_cpu *cpus;

@@ -41,6 +41,7 @@ int sim_iobursts_setup(struct ik_sim *s)
 	if (!b)
 		return -1;
 	s->iobursts = b;
+	s->socket_timers = s->sc->workload.ack_timer_ns > 0;
 	b->ios_left = calloc((size_t)(s->ntasks > 0 ? s->ntasks : 1), sizeof(int));
 	b->waiter = malloc((size_t)s->ncpus * sizeof(int));
 	if (!b->ios_left || !b->waiter)
