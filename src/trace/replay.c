@@ -48,6 +48,25 @@ struct rec_cpu {
 	bool started; /* a period has ended */
 };
 
+/*
+ * A recorded event of one CPU that one governor has not applied yet: the CPU's work waits
+ * for its package's exit to be known (open loop: its next entry is pushed past it), so its
+ * next events wait in order.  An exit carries the period as recorded (the same for every
+ * governor).
+ */
+enum held_kind { HELD_ENTER, HELD_EXIT, HELD_TIMER_START, HELD_TIMER_REMOVE };
+struct held {
+	enum held_kind kind;
+	int64_t t;       /* recorded time */
+	uint64_t id;     /* timers */
+	int64_t expires; /* HELD_TIMER_START */
+	struct rec_cpu rc; /* HELD_EXIT: the period; HELD_ENTER: rc.started */
+};
+struct held_queue { /* a ring */
+	struct held *v;
+	size_t head, n, cap;
+};
+
 /* One governor on one CPU. */
 struct gov_cpu {
 	struct ik_govreplay g;
@@ -60,6 +79,9 @@ struct gov_cpu {
 	int64_t idle_ns, in_state_ns, entry_exit_ns;
 	double state_mw_ns;              /* in_state time x the state's power */
 	bool queued;                     /* the last entry's span waits in the package's queue */
+	bool in_period;                  /* the entry of a recorded period is applied, not its exit */
+	bool held;                       /* the work start waits for the package's exit */
+	struct held_queue hq;            /* the events after it, while held */
 	uint64_t state_ns[IK_STATE_MAX]; /* real time per state, entry to exit */
 };
 
@@ -69,6 +91,8 @@ struct run {
 	struct gov_cpu *cpu; /* h->cpus */
 	int ready;           /* harnesses set up */
 	struct ik_replay_pkg pkg; /* the package deep state on this run's time lines */
+	bool hold;           /* open loop with a package deep state: the exit moves the work */
+	bool oom;
 };
 
 static int64_t next_timer_after(const struct gov_cpu *c, int64_t t)
@@ -159,8 +183,9 @@ static void wake_latency(struct ik_trace_replay *rp, struct ik_replay_pkg *pkg,
 		ik_hist_add(&rp->run.wake_latency, ns);
 }
 
-/* Period k of one CPU for one governor: E'k = now, Wk = w. Sets c->work_start_ns. */
-static void replay_period(const struct ik_trace_replay_opts *o, struct ik_trace_replay *rp,
+/* Period k of one CPU for one governor: E'k = now, Wk = w. Sets c->work_start_ns; false if
+   the wake was pending (no entry). */
+static bool replay_period(const struct ik_trace_replay_opts *o, struct ik_trace_replay *rp,
 			  struct ik_replay_pkg *pkg, struct gov_cpu *c, const struct rec_cpu *rc,
 			  int mapped, int64_t w)
 {
@@ -176,7 +201,7 @@ static void replay_period(const struct ik_trace_replay_opts *o, struct ik_trace_
 		rp->cpu[c->g.dev.cpu].wake_pending++;
 		c->work_start_ns = now;
 		wake_latency(rp, pkg, c, false, now - w);
-		return;
+		return false;
 	}
 	for (;;) {
 		struct ik_govreplay_result res;
@@ -201,13 +226,13 @@ static void replay_period(const struct ik_trace_replay_opts *o, struct ik_trace_
 		if (woken) {
 			c->work_start_ns = end;
 			wake_latency(rp, pkg, c, true, end - w);
-			return;
+			return true;
 		}
 		now = end;
 		if (now >= w) {
 			c->work_start_ns = now;
 			wake_latency(rp, pkg, c, true, now - w);
-			return;
+			return true;
 		}
 		/*
 		 * A long quiet stretch with the tick kept (or a polling state's limit) would take
@@ -219,7 +244,7 @@ static void replay_period(const struct ik_trace_replay_opts *o, struct ik_trace_
 			c->work_start_ns = charge_entry(o, pkg, c, res.state, now, w - now, src);
 			ik_timeline_add(o->timeline, c->g.dev.cpu, res.state, now, c->work_start_ns);
 			wake_latency(rp, pkg, c, true, c->work_start_ns - w);
-			return;
+			return true;
 		}
 		if (timer <= now)
 			timer = next_timer_after(c, now);
@@ -275,6 +300,7 @@ static int setup(struct run *run, const struct ik_trace_header *h, char *err, si
 		snprintf(err, errlen, "out of memory");
 		return IK_TRACE_EFAIL;
 	}
+	run->hold = run->pkg.tracked && !o->closed_loop;
 	return IK_TRACE_OK;
 }
 
@@ -376,33 +402,66 @@ static int finish(struct run *run)
 
 static void run_free(struct run *run)
 {
-	for (int cpu = 0; cpu < run->ready; cpu++)
+	for (int cpu = 0; cpu < run->ready; cpu++) {
 		ik_govreplay_free(&run->cpu[cpu].g);
+		free(run->cpu[cpu].hq.v);
+	}
 	free(run->cpu);
 	run->cpu = NULL;
 	run->ready = 0;
 	ik_replay_pkg_free(&run->pkg);
 }
 
+static struct held *held_at(const struct held_queue *q, size_t i)
+{
+	return &q->v[(q->head + i) & (q->cap - 1)];
+}
+
+/* An event waits behind the CPU's held work; false out of memory (run->oom). */
+static void held_push(struct run *run, struct gov_cpu *c, const struct held *h)
+{
+	struct held_queue *q = &c->hq;
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? 2 * q->cap : 16; /* a power of two: positions by mask */
+		struct held *v = malloc(cap * sizeof(*v));
+		if (!v) {
+			run->oom = true;
+			return;
+		}
+		for (size_t i = 0; i < q->n; i++)
+			v[i] = *held_at(q, i);
+		free(q->v);
+		q->v = v;
+		q->cap = cap;
+		q->head = 0;
+	}
+	*held_at(q, q->n) = *h;
+	q->n++;
+}
+
 /*
  * How far one CPU's replayed time line is known while the trace is at t: to its replayed
  * entry if it is in a recorded period, else to where its next entry can be at the
- * earliest (its recorded entry is not before t; open loop: not before the replayed work,
- * closed loop: moved by its delay, and not before the work either).
+ * earliest (its recorded entry is not before t, or before its first held event; open
+ * loop: not before the replayed work, closed loop: moved by its delay, and not before the
+ * work either).  At the end of the trace (eof) a CPU with no event left is known to the
+ * end of time (a period the trace leaves open is not replayed: awake).
  */
-static int64_t known_until(const struct run *run, const struct rec_cpu *rec, int cpu, int64_t t)
+static int64_t known_until(const struct run *run, int cpu, int64_t t, bool eof)
 {
 	const struct gov_cpu *c = &run->cpu[cpu];
-	if (rec[cpu].idle)
+	if (eof && !c->hq.n)
+		return INT64_MAX;
+	if (c->in_period)
 		return c->entry_ns;
-	int64_t next = t;
-	if (run->o->closed_loop && __builtin_add_overflow(t, c->delay_ns, &next))
+	int64_t next = c->hq.n ? held_at(&c->hq, 0)->t : t;
+	if (run->o->closed_loop && __builtin_add_overflow(next, c->delay_ns, &next))
 		next = c->delay_ns > 0 ? INT64_MAX : INT64_MIN;
 	return next > c->work_start_ns ? next : c->work_start_ns;
 }
 
 /* The package of `cpu`: its deep time counted as far as all its CPUs are known. */
-static void package_sweep(struct run *run, const struct rec_cpu *rec, int cpu, int64_t t)
+static void package_sweep(struct run *run, int cpu, int64_t t, bool eof)
 {
 	struct ik_replay_pkg *p = &run->pkg;
 	if (!p->tracked)
@@ -410,11 +469,115 @@ static void package_sweep(struct run *run, const struct rec_cpu *rec, int cpu, i
 	int k = p->pkg_of[cpu];
 	int64_t until = INT64_MAX;
 	for (int c = p->first[k]; c >= 0; c = p->next[c]) {
-		int64_t u = known_until(run, rec, c, t);
+		int64_t u = known_until(run, c, t, eof);
 		if (u < until)
 			until = u;
 	}
 	ik_replay_pkg_sweep(p, k, until);
+}
+
+static void apply_enter(struct run *run, struct gov_cpu *c, int64_t t, bool started)
+{
+	int64_t e = t;
+	if (started && run->o->closed_loop)
+		e = t + c->delay_ns;
+	else if (started && c->work_start_ns > e)
+		e = c->work_start_ns;
+	c->entry_ns = e;
+	c->next_timer_ns = next_timer_after(c, e);
+	c->in_period = true;
+}
+
+/* The period rc of `cpu`, recorded exit exit_ns, for governor g. */
+static void apply_exit(struct run *runs, int g, const struct ik_trace_header *h, int cpu,
+		       const struct rec_cpu *rc, int64_t exit_ns)
+{
+	struct run *run = &runs[g];
+	struct gov_cpu *c = &run->cpu[cpu];
+	const struct ik_trace_state_map *m = &run->rp->map;
+	int d = h->cpu_driver[cpu];
+	int mapped = rc->rec_state < IK_STATE_MAX ? m->to[d][rc->rec_state] : -1;
+	bool entered = replay_period(run->o, run->rp, &run->pkg, c, rc, mapped,
+				     replayed_wake(runs, g, rc, c));
+	c->delay_ns = c->work_start_ns - exit_ns;
+	c->in_period = false;
+	if (run->hold && entered && c->queued) {
+		/* the span that ends at the work's wake: the work waits for its package exit */
+		ik_replay_pkg_hold(&run->pkg, cpu);
+		c->held = true;
+	}
+}
+
+/* Apply the events that waited behind cpu's held work, until it is held again. */
+static void drain(struct run *runs, int g, const struct ik_trace_header *h, int cpu, int64_t t,
+		  bool eof)
+{
+	struct run *run = &runs[g];
+	struct gov_cpu *c = &run->cpu[cpu];
+	while (!c->held && c->hq.n) {
+		struct held e = *held_at(&c->hq, 0);
+		c->hq.head = (c->hq.head + 1) & (c->hq.cap - 1);
+		c->hq.n--;
+		switch (e.kind) {
+		case HELD_ENTER:
+			apply_enter(run, c, e.t, e.rc.started);
+			break;
+		case HELD_TIMER_START:
+			timer_start(c, e.id, e.expires + (run->o->closed_loop ? c->delay_ns : 0));
+			break;
+		case HELD_TIMER_REMOVE:
+			timer_remove(c, e.id);
+			break;
+		case HELD_EXIT:
+			apply_exit(runs, g, h, cpu, &e.rc, e.t);
+			package_sweep(run, cpu, t, eof);
+			break;
+		}
+	}
+}
+
+/* The CPUs whose held span became final: their work moves by the package exit their wake
+   paid, and their waiting events go on (which may release others). */
+static int release(struct run *runs, int g, const struct ik_trace_header *h, int64_t t,
+		   bool eof)
+{
+	struct run *run = &runs[g];
+	int64_t pkg_ns;
+	int cpu, n = 0;
+	while ((cpu = ik_replay_pkg_released(&run->pkg, &pkg_ns)) >= 0) {
+		n++;
+		struct gov_cpu *c = &run->cpu[cpu];
+		c->work_start_ns += pkg_ns;
+		c->delay_ns += pkg_ns;
+		c->held = false;
+		drain(runs, g, h, cpu, t, eof);
+	}
+	return n;
+}
+
+/*
+ * The end of the trace: every CPU still held waits for a package that is now known to the
+ * end (a CPU with no event left stays awake).  The held CPU whose span ends first is
+ * always released (its package is known past it), so this ends.
+ */
+static int release_at_end(struct run *runs, int g, const struct ik_trace_header *h, int64_t t)
+{
+	struct run *run = &runs[g];
+	for (;;) {
+		bool any = false;
+		int released = 0;
+		for (int cpu = 0; cpu < h->cpus; cpu++) {
+			if (!run->cpu[cpu].held)
+				continue;
+			any = true;
+			package_sweep(run, cpu, t, true);
+			released += release(runs, g, h, t, true);
+		}
+		if (!any)
+			return IK_TRACE_OK;
+		if (!released)
+			return IK_TRACE_EFAIL; /* cannot be (see above): not a silent wrong answer */
+	}
 }
 
 static void period_end(struct run *runs, int n, const struct ik_trace_header *h,
@@ -430,18 +593,18 @@ static void period_end(struct run *runs, int n, const struct ik_trace_header *h,
 	}
 	for (int g = 0; g < n; g++) {
 		struct gov_cpu *c = &runs[g].cpu[cpu];
-		const struct ik_trace_state_map *m = &runs[g].rp->map;
-		int d = h->cpu_driver[cpu];
-		int mapped = rc->rec_state < IK_STATE_MAX ? m->to[d][rc->rec_state] : -1;
-		replay_period(runs[g].o, runs[g].rp, &runs[g].pkg, c, rc, mapped,
-			      replayed_wake(runs, g, rc, c));
-		c->delay_ns = c->work_start_ns - exit_ns;
+		if (c->held)
+			held_push(&runs[g], c, &(struct held){ .kind = HELD_EXIT, .t = exit_ns, .rc = *rc });
+		else
+			apply_exit(runs, g, h, cpu, rc, exit_ns);
 	}
 	rc->idle = false;
 	rc->started = true;
 	rc->last_exit_ns = exit_ns;
-	for (int g = 0; g < n; g++)
-		package_sweep(&runs[g], rec, cpu, exit_ns);
+	for (int g = 0; g < n; g++) {
+		package_sweep(&runs[g], cpu, exit_ns, false);
+		release(runs, g, h, exit_ns, false);
+	}
 }
 
 int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay_opts *o, int n,
@@ -495,13 +658,12 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 			c->enter_ns = ev.t_ns;
 			for (int g = 0; g < n; g++) {
 				struct gov_cpu *gc = &runs[g].cpu[ev.cpu];
-				int64_t e = ev.t_ns;
-				if (c->started && o[g].closed_loop)
-					e = ev.t_ns + gc->delay_ns;
-				else if (c->started && gc->work_start_ns > e)
-					e = gc->work_start_ns;
-				gc->entry_ns = e;
-				gc->next_timer_ns = next_timer_after(gc, e);
+				if (gc->held)
+					held_push(&runs[g], gc,
+						  &(struct held){ .kind = HELD_ENTER, .t = ev.t_ns,
+								  .rc = *c });
+				else
+					apply_enter(&runs[g], gc, ev.t_ns, c->started);
 			}
 			break;
 		case IK_TRACE_IDLE_EXIT:
@@ -519,13 +681,27 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 		case IK_TRACE_TIMER_START:
 			for (int g = 0; g < n; g++) {
 				struct gov_cpu *gc = &runs[g].cpu[ev.cpu];
-				timer_start(gc, ev.timer_id, ev.arg + (o[g].closed_loop ? gc->delay_ns : 0));
+				if (gc->held)
+					held_push(&runs[g], gc,
+						  &(struct held){ .kind = HELD_TIMER_START,
+								  .t = ev.t_ns, .id = ev.timer_id,
+								  .expires = ev.arg });
+				else
+					timer_start(gc, ev.timer_id,
+						    ev.arg + (o[g].closed_loop ? gc->delay_ns : 0));
 			}
 			break;
 		case IK_TRACE_TIMER_CANCEL:
 		case IK_TRACE_TIMER_EXPIRE:
-			for (int g = 0; g < n; g++)
-				timer_remove(&runs[g].cpu[ev.cpu], ev.timer_id);
+			for (int g = 0; g < n; g++) {
+				struct gov_cpu *gc = &runs[g].cpu[ev.cpu];
+				if (gc->held)
+					held_push(&runs[g], gc,
+						  &(struct held){ .kind = HELD_TIMER_REMOVE,
+								  .t = ev.t_ns, .id = ev.timer_id });
+				else
+					timer_remove(gc, ev.timer_id);
+			}
 			break;
 		case IK_TRACE_TASK_WAKE:
 			/* A task woken onto the idle CPU (by another CPU): work is due from now. */
@@ -544,6 +720,15 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 	}
 	if (rc == IK_TRACE_EOF)
 		rc = IK_TRACE_OK;
+	for (int g = 0; g < n && rc == IK_TRACE_OK; g++) {
+		if (runs[g].hold && release_at_end(runs, g, h, rps[g].last_ns)) {
+			snprintf(err, errlen, "internal error: a package's exit stayed undecided");
+			rc = IK_TRACE_EFAIL;
+		} else if (runs[g].oom || runs[g].pkg.oom) {
+			snprintf(err, errlen, "out of memory");
+			rc = IK_TRACE_EFAIL;
+		}
+	}
 	for (int g = 0; g < n && rc == IK_TRACE_OK; g++) {
 		rps[g].skipped = ik_trace_skipped(r);
 		rc = finish(&runs[g]);

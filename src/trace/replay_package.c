@@ -76,7 +76,10 @@ int ik_replay_pkg_init(struct ik_replay_pkg *p, const struct ik_trace_cost_model
 	p->first = malloc((size_t)p->npkg * sizeof(*p->first));
 	p->next = malloc((size_t)cpus * sizeof(*p->next));
 	p->rng = malloc((size_t)p->npkg * sizeof(*p->rng));
-	if (!p->q || !p->swept_ns || !p->first || !p->next || !p->rng)
+	p->released = malloc((size_t)cpus * sizeof(*p->released));
+	p->released_ns = calloc((size_t)cpus, sizeof(*p->released_ns));
+	if (!p->q || !p->swept_ns || !p->first || !p->next || !p->rng || !p->released ||
+	    !p->released_ns)
 		return -1;
 	for (int k = 0; k < p->npkg; k++) {
 		p->swept_ns[k] = start_ns;
@@ -103,6 +106,8 @@ void ik_replay_pkg_free(struct ik_replay_pkg *p)
 	free(p->first);
 	free(p->next);
 	free(p->rng);
+	free(p->released);
+	free(p->released_ns);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -134,7 +139,7 @@ bool ik_replay_pkg_idle(struct ik_replay_pkg *p, int cpu, int state, int64_t fro
 		q->cap = cap;
 		q->head = 0;
 	}
-	*at(q, q->n) = (struct ik_replay_span){ from, to, -1, 0 };
+	*at(q, q->n) = (struct ik_replay_span){ from, to, -1, 0, false };
 	q->n++;
 	return true;
 }
@@ -146,12 +151,34 @@ void ik_replay_pkg_wake_latency(struct ik_replay_pkg *p, int cpu, int64_t lat_ns
 		at(q, q->n - 1)->lat_ns = lat_ns;
 }
 
-/* The oldest span of a queue leaves it: its wake's latency sample is final. */
+void ik_replay_pkg_hold(struct ik_replay_pkg *p, int cpu)
+{
+	struct ik_replay_queue *q = &p->q[cpu];
+	if (q->n)
+		at(q, q->n - 1)->hold = true;
+}
+
+int ik_replay_pkg_released(struct ik_replay_pkg *p, int64_t *pkg_ns)
+{
+	if (!p->nreleased)
+		return -1;
+	int cpu = p->released[--p->nreleased];
+	*pkg_ns = p->released_ns[cpu];
+	return cpu;
+}
+
+/* The oldest span of a queue leaves it: its wake's latency sample is final, and a held
+   CPU's work can start. */
 static void pop(struct ik_replay_pkg *p, struct ik_replay_queue *q)
 {
 	const struct ik_replay_span *s = at(q, 0);
 	if (s->lat_ns >= 0)
 		ik_hist_add(p->lat, s->lat_ns + s->pkg_ns);
+	if (s->hold) {
+		int cpu = (int)(q - p->q);
+		p->released_ns[cpu] = s->pkg_ns;
+		p->released[p->nreleased++] = cpu; /* one held span per CPU at a time */
+	}
 	q->head = (q->head + 1) & (q->cap - 1);
 	q->n--;
 }
@@ -205,6 +232,11 @@ void ik_replay_pkg_sweep(struct ik_replay_pkg *p, int pkg, int64_t until_ns)
 		}
 	}
 	p->swept_ns[pkg] = t;
+	/* the spans that end by t are final (no later sweep can make them pay): out now, so
+	   that a CPU holding its work on one goes on at once */
+	for (int c = p->first[pkg]; c >= 0; c = p->next[c])
+		while (p->q[c].n && at(&p->q[c], 0)->to <= t)
+			pop(p, &p->q[c]);
 }
 
 void ik_replay_pkg_close(struct ik_replay_pkg *p, int64_t end_ns)

@@ -132,8 +132,10 @@ assert "pkg_exit_ns" in d["settings"]["package_exit"], d["settings"]
 # at CPU 0's wake (202 us), 400..705.1 us at CPU 1's (705.1 us); CPU 0's wake at 900 us finds
 # CPU 1 awake (its period from 810 us is open at the end, not replayed), its wake at 1000 us
 # was pending.  So 2 exits, both the work's wakes: the wake latency sum is 2 x 30 us more,
-# over the same 4 wakes, and nothing else moves (the package draws from its own generator,
-# so every CPU draw is the same; energy is the same: the exit is not on the time line).
+# over the same 4 wakes (the package draws from its own generator, so every CPU draw is the
+# same).  In open loop the exits move the work's start, not the next entries (400 and 810 us
+# are later): CPU 1's last delay (work start - recorded exit) is 30 us more, CPU 0's last
+# period (1000 us) was pending, and nothing else moves.
 sed '/^\[effects\]/a pkg_exit_ns = constant 30000' platforms/amd-zen3-milan.ini >"$tmp/milan-px.ini"
 for loop in "" --closed-loop; do
 	"$bin" replay $fx/two-cpus.trace -g menu,teo -p amd-zen3-milan $loop --json >"$tmp/px0.json" ||
@@ -151,9 +153,13 @@ for r0, r in zip(a["runs"], b["runs"]):
     l0, l = r0["wake_latency_ns"], r["wake_latency_ns"]
     assert l0["count"] == l["count"] == 4, (l0, l)
     assert round(l["mean"] * 4 - l0["mean"] * 4, 6) == 60000, (l0, l)
-    for k in ("energy_j", "package_deep_us", "entry_exit_us", "measured_ms", "states", "per_cpu"):
+    for k in ("energy_j", "package_deep_us", "entry_exit_us", "measured_ms", "states"):
         assert r0[k] == r[k], k
-' "$tmp/px0.json" "$tmp/px.json" || fail "replay package exit $loop"
+    d0 = [c.pop("delay_us") for c in r0["per_cpu"]]
+    d = [c.pop("delay_us") for c in r["per_cpu"]]
+    assert r0["per_cpu"] == r["per_cpu"]
+    assert d[0] == d0[0] and round(d[1] - d0[1], 6) == (30 if sys.argv[3] == "" else 0), (d0, d)
+' "$tmp/px0.json" "$tmp/px.json" "$loop" || fail "replay package exit $loop"
 done
 # A platform with no core_off state has no package deep state: no exit, no note, and the
 # text report has no package exit rows.

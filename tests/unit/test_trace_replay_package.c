@@ -302,6 +302,76 @@ static void test_package_exit_timer(void **state)
 	ik_trace_replay_free(&rp);
 }
 
+/*
+ * The package's exit moves the work.  Two CPUs on one package, C6 gating the core, its real
+ * exit 10 us (entry 0), pkg_exit_ns 40 us; no timer, and the tick (hz 250: 4 ms) never
+ * comes.  Recorded (us):
+ *   CPU 0 idle 0..900, woken at 900 by a task CPU 1 wakes;
+ *   CPU 1 idle 200..600 (IRQ), 620..800 (IRQ), 950..1500 (IRQ).
+ *
+ * Open loop (the wakes at their recorded times):
+ *   CPU 1 wakes at 600 from a deep package (CPU 0 gated since 0): its exit 10 + the
+ *     package's 40, work at 650 (latency 50).  Its entry at 620 is inside: pushed to 650.
+ *   CPU 1 idle 650..800, deep (CPU 0 still gated): wakes at 800, pays 40, work at 850 (50).
+ *   CPU 0 wakes at 900, CPU 1 busy: no package exit, work at 910 (10).
+ *   CPU 1 idle 950..1500 (950 is after 850: no push), CPU 0 awake: work at 1510 (10).
+ *   Deep 200..600 + 650..800 = 550 us; 2 exits, 80 us, both in the work's latencies
+ *   (50 + 50 + 10 + 10 = 120 us); measured to the last work start, 1510 us; delays (work
+ *   start - recorded exit) 10 and 10 us.
+ *   Without the push CPU 1's second period would be 620..800: deep 580 us.
+ */
+static const char moved[] =
+	"idlekit-trace 1.1\nhz 250\ncpus 2\ndriver rec 0-1\nstate C6 0 0 0x0\nevents\n"
+	"0 0 idle_enter 0\n"
+	"200000 1 idle_enter 0\n"
+	"600000 1 wake irq 9\n600000 1 idle_exit\n"
+	"620000 1 idle_enter 0\n"
+	"800000 1 wake irq 9\n800000 1 idle_exit\n"
+	"900000 0 task_wake 1\n900000 0 idle_exit\n"
+	"950000 1 idle_enter 0\n"
+	"1500000 1 wake irq 9\n1500000 1 idle_exit\n";
+
+static void moved_platform(struct ik_platform *p)
+{
+	platform(p, 1, 2, 1, true);
+	for (int src = 0; src < IK_WAKE_SOURCES; src++)
+		p->states[0].exit[src] = (struct ik_dist){ .kind = IK_DIST_CONSTANT, .a_ns = 10000 };
+	p->effects.pkg_exit_ns = (struct ik_dist){ .kind = IK_DIST_CONSTANT, .a_ns = 40000 };
+}
+
+static void test_package_exit_moves_work_open(void **state)
+{
+	(void)state;
+	struct ik_platform p;
+	struct ik_trace_replay rp;
+	moved_platform(&p);
+	replay(moved, strlen(moved), &p, false, &rp);
+	assert_int_equal(rp.periods, 4);
+	assert_int_equal(rp.wake_pending, 0);
+	assert_int_equal(rp.run.package_deep_ns, 550000);
+	assert_int_equal(rp.package_exits, 2);
+	assert_int_equal(rp.package_exit_ns, 80000);
+	assert_int_equal(rp.package_exits_woken, 2);
+	assert_int_equal(rp.run.wake_latency.count, 4);
+	near(rp.run.wake_latency.sum, 120000.0);
+	assert_int_equal(rp.run.wake_latency.max, 50000);
+	assert_int_equal(rp.run.measured_ns, 1510000);
+	assert_int_equal(rp.cpu[0].delay_ns, 10000);
+	assert_int_equal(rp.cpu[1].delay_ns, 10000);
+	/* CPU 1 in C6 400 + 150 + 550 us, CPU 0 900 us, each entry's 10 us exit apart:
+	   the real time per state is entry to the end of the exit */
+	assert_int_equal(rp.run.total[0].time_ns, (410 + 160 + 560 + 910) * 1000);
+	ik_trace_replay_free(&rp);
+	/* the same with pkg_exit_ns 0: no push, deep 200..600 + 620..800 */
+	p.effects.pkg_exit_ns = (struct ik_dist){ .kind = IK_DIST_CONSTANT, .a_ns = 0 };
+	replay(moved, strlen(moved), &p, false, &rp);
+	assert_int_equal(rp.run.package_deep_ns, 580000);
+	assert_int_equal(rp.package_exits, 2);
+	near(rp.run.wake_latency.sum, 40000.0);
+	assert_int_equal(rp.run.total[0].time_ns, (410 + 190 + 560 + 910) * 1000);
+	ik_trace_replay_free(&rp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_known_late),
 		cmocka_unit_test(test_package_exit),
 		cmocka_unit_test(test_package_exit_timer),
+		cmocka_unit_test(test_package_exit_moves_work_open),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
