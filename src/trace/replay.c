@@ -46,25 +46,93 @@ struct rec_cpu {
 	int wake_src;              /* a task_wake's source CPU, else -1 */
 	int64_t enter_ns, wake_ns, last_exit_ns;
 	bool started; /* a period has ended */
+	uint64_t pno; /* periods ended so far: the number of the one in progress */
 };
+
+/* A ring of fixed-size elements (capacity a power of two: positions by mask). */
+struct ring {
+	char *v;
+	size_t head, n, cap, size;
+};
+
+static void *ring_at(const struct ring *r, size_t i)
+{
+	return r->v + ((r->head + i) & (r->cap - 1)) * r->size;
+}
+
+/* A new last element, NULL out of memory. */
+static void *ring_push(struct ring *r)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 16;
+		char *v = malloc(cap * r->size);
+		if (!v)
+			return NULL;
+		for (size_t i = 0; i < r->n; i++)
+			memcpy(v + i * r->size, ring_at(r, i), r->size);
+		free(r->v);
+		r->v = v;
+		r->cap = cap;
+		r->head = 0;
+	}
+	return ring_at(r, r->n++);
+}
+
+static void ring_pop(struct ring *r)
+{
+	r->head = (r->head + 1) & (r->cap - 1);
+	r->n--;
+}
 
 /*
  * A recorded event of one CPU that one governor has not applied yet: the CPU's work waits
- * for its package's exit to be known (open loop: its next entry is pushed past it), so its
+ * for its package's exit to be known, or for the wake of its period in progress, so its
  * next events wait in order.  An exit carries the period as recorded (the same for every
  * governor).
  */
 enum held_kind { HELD_ENTER, HELD_EXIT, HELD_TIMER_START, HELD_TIMER_REMOVE };
 struct held {
 	enum held_kind kind;
+	uint64_t seq;    /* the event's place in the trace */
 	int64_t t;       /* recorded time */
 	uint64_t id;     /* timers */
 	int64_t expires; /* HELD_TIMER_START */
 	struct rec_cpu rc; /* HELD_EXIT: the period; HELD_ENTER: rc.started */
 };
-struct held_queue { /* a ring */
-	struct held *v;
-	size_t head, n, cap;
+
+/*
+ * Closed loop: a wake another CPU (src) sends moves by src's delay as it was when the wake
+ * was sent (after src's periods that ended before it).  When src's delay is not final then
+ * (its work waits), the receiving period's ticket waits on src's waiter list.
+ */
+struct ticket {
+	uint64_t pno;   /* the receiving CPU's period */
+	bool resolved;
+	int64_t shift_ns;
+};
+struct waiter {
+	int cpu;      /* the receiving CPU */
+	uint64_t pno; /* its period */
+	uint64_t seq; /* the wake's place in the trace */
+};
+
+/* The replay of one period, which can stop where it needs a wake not known yet. */
+enum phase { P_START, P_ENTER, P_STEP, P_AFTER, P_CAPPED };
+struct period {
+	bool active;
+	enum phase phase;
+	struct rec_cpu rc; /* as recorded */
+	int mapped;        /* the recorded state on the replayed table */
+	int64_t exit_ns;   /* recorded */
+	bool entered, first;
+	int64_t now, timer;
+	uint64_t entries; /* of this period, not ended by the wake */
+	struct ik_govreplay_input in;     /* P_STEP: the entry's inputs */
+	struct ik_govreplay_entered e;    /* P_STEP: what was entered */
+	enum ik_govreplay_event b_ev;     /* P_STEP: its earliest event but the wake */
+	int64_t b_at;
+	int last_state;                   /* P_AFTER, P_CAPPED: the state just left */
+	uint64_t last_residency_ns;
 };
 
 /* One governor on one CPU. */
@@ -75,13 +143,18 @@ struct gov_cpu {
 	int ntimers;
 	int64_t entry_ns, next_timer_ns; /* of the period in progress, replayed */
 	int64_t work_start_ns;           /* replayed: the work after the last period */
-	int64_t delay_ns;                /* closed loop: work_start - recorded exit */
+	int64_t delay_ns;                /* work_start - recorded exit */
 	int64_t idle_ns, in_state_ns, entry_exit_ns;
 	double state_mw_ns;              /* in_state time x the state's power */
 	bool queued;                     /* the last entry's span waits in the package's queue */
 	bool in_period;                  /* the entry of a recorded period is applied, not its exit */
 	bool held;                       /* the work start waits for the package's exit */
-	struct held_queue hq;            /* the events after it, while held */
+	struct period pr;                /* the period being replayed (pr.active) */
+	struct ring hq;                  /* struct held: the events after, while held or pr.active */
+	struct ring tickets;             /* struct ticket, by period */
+	struct ring waiters;             /* struct waiter: wakes this CPU sent, in trace order */
+	int64_t pos_told;                /* the position its waiters last saw (see position) */
+	bool in_work;                    /* on the run's work list */
 	uint64_t state_ns[IK_STATE_MAX]; /* real time per state, entry to exit */
 };
 
@@ -91,8 +164,11 @@ struct run {
 	struct gov_cpu *cpu; /* h->cpus */
 	int ready;           /* harnesses set up */
 	struct ik_replay_pkg pkg; /* the package deep state on this run's time lines */
-	bool hold;           /* open loop with a package deep state: the exit moves the work */
+	bool hold;           /* a package deep state: its exit moves the work */
 	bool oom;
+	int *work;           /* CPUs to look at again (settle), h->cpus at most */
+	int nwork;
+	uint64_t progress;   /* periods finished and CPUs released: to see that the end ends */
 };
 
 static int64_t next_timer_after(const struct gov_cpu *c, int64_t t)
@@ -127,24 +203,6 @@ static void timer_start(struct gov_cpu *c, uint64_t id, int64_t expires)
 			latest = i;
 	if (expires < c->timers[latest].expires)
 		c->timers[latest] = (struct timer){ id, expires };
-}
-
-/*
- * The one call into the governor and the core for one idle entry at `now`: the harness
- * selects, enters, accounts and reflects (src/sim/govreplay.c).
- */
-static void governor_step(struct gov_cpu *c, int64_t now, int64_t timer, int64_t wake,
-			  struct ik_govreplay_result *res)
-{
-	int64_t tick = c->g.dev.tick_nsec;
-	struct ik_govreplay_input in = {
-		.sleep_ns = timer > now ? timer - now : IK_KTIME_MAX,
-		.tick_ns = tick - now % tick,
-		.wake_ns = wake - now,
-		.latency_req_ns = IK_LATENCY_REQ_NONE_NS,
-		.tick_stopped = false,
-	};
-	ik_govreplay_step(&c->g, &in, res);
 }
 
 /* One replayed idle entry's real time and energy: [now, return value). */
@@ -183,85 +241,213 @@ static void wake_latency(struct ik_trace_replay *rp, struct ik_replay_pkg *pkg,
 		ik_hist_add(&rp->run.wake_latency, ns);
 }
 
-/* Period k of one CPU for one governor: E'k = now, Wk = w. Sets c->work_start_ns; false if
-   the wake was pending (no entry). */
-static bool replay_period(const struct ik_trace_replay_opts *o, struct ik_trace_replay *rp,
-			  struct ik_replay_pkg *pkg, struct gov_cpu *c, const struct rec_cpu *rc,
-			  int mapped, int64_t w)
+static bool blocked(const struct gov_cpu *c)
 {
-	int64_t now = c->entry_ns;
-	int64_t timer = c->next_timer_ns;
-	enum ik_wake_source src = ik_trace_cause_source(rc->cause);
-	bool first = true;
-	uint64_t entries = 0; /* of this period, not ended by the wake */
+	return c->held || c->pr.active;
+}
 
-	rp->periods++;
-	if (w <= now) {
-		rp->wake_pending++;
-		rp->cpu[c->g.dev.cpu].wake_pending++;
-		c->work_start_ns = now;
-		wake_latency(rp, pkg, c, false, now - w);
+static struct ticket *ticket_of(const struct gov_cpu *c, uint64_t pno)
+{
+	for (size_t i = 0; i < c->tickets.n; i++) {
+		struct ticket *t = ring_at(&c->tickets, i);
+		if (t->pno == pno)
+			return t;
+	}
+	return NULL;
+}
+
+static bool wake_of(const struct run *run, int cpu, int64_t *w, int64_t *lb, int depth);
+
+/*
+ * Where CPU s's replayed time line is at least, as far as its next events go: a wake it
+ * sends after a period it is still replaying, or whose work waits for the package, is not
+ * before that period's work, so not before this (its replayed time line only goes forward).
+ */
+static int64_t position(const struct run *run, int s, int depth)
+{
+	const struct gov_cpu *c = &run->cpu[s];
+	if (!c->pr.active)
+		return c->work_start_ns;
+	int64_t pos = c->pr.now, w, lb;
+	/* its work is not before its own wake either (a few links of such a chain: enough) */
+	if (depth < 8 && !wake_of(run, s, &w, &lb, depth + 1) && lb > pos)
+		pos = lb;
+	return pos;
+}
+
+/*
+ * The wake of the period cpu is replaying, as this governor's CPU sees it (closed loop:
+ * moved): true and *w if known, else false and *lb, a time it is not before.
+ */
+static bool wake_of(const struct run *run, int cpu, int64_t *w, int64_t *lb, int depth)
+{
+	const struct gov_cpu *c = &run->cpu[cpu];
+	const struct rec_cpu *rc = &c->pr.rc;
+	*w = rc->wake_ns;
+	if (!run->o->closed_loop)
+		return true;
+	if (rc->cause == IK_CAUSE_TIMER || rc->cause == IK_CAUSE_TICK) {
+		*w = rc->wake_ns + c->delay_ns; /* armed D late */
+		return true;
+	}
+	if ((rc->cause == IK_CAUSE_REMOTE || rc->cause == IK_CAUSE_IPI) && rc->wake_src >= 0) {
+		const struct ticket *t = ticket_of(c, c->pr.rc.pno);
+		if (t && t->resolved) {
+			*w = rc->wake_ns + t->shift_ns;
+			return true;
+		}
+		*lb = position(run, rc->wake_src, depth);
 		return false;
 	}
+	return true;
+}
+
+/* The period the CPU starts replaying: E'k = c->entry_ns, its recorded facts rc. */
+static void period_start(struct run *run, struct gov_cpu *c, const struct rec_cpu *rc,
+			 int mapped, int64_t exit_ns)
+{
+	struct period *pr = &c->pr;
+	pr->active = true;
+	pr->phase = P_START;
+	pr->rc = *rc;
+	pr->mapped = mapped;
+	pr->exit_ns = exit_ns;
+	pr->entered = false;
+	pr->first = true;
+	pr->now = c->entry_ns;
+	pr->timer = c->next_timer_ns;
+	pr->entries = 0;
+	(void)run;
+}
+
+/*
+ * Replay the period as far as its wake allows: to the end (true, c->work_start_ns set), or
+ * to where it needs the wake, which waits for another CPU's work (false; the CPU is in the
+ * package's open entry if it is gated).  With the wake known it is the one-step-at-a-time
+ * loop below throughout: select, enter, wake at the earliest event, account, reflect;
+ * re-entries after the tick, a timer or the polling limit; the cap.
+ */
+static bool advance(struct run *run, int cpu)
+{
+	const struct ik_trace_replay_opts *o = run->o;
+	struct ik_trace_replay *rp = run->rp;
+	struct ik_replay_pkg *pkg = &run->pkg;
+	struct gov_cpu *c = &run->cpu[cpu];
+	struct period *pr = &c->pr;
+	enum ik_wake_source src = ik_trace_cause_source(pr->rc.cause);
+	int64_t w, lb = 0;
+	bool known = wake_of(run, cpu, &w, &lb, 0);
+
+	ik_replay_pkg_open(pkg, cpu, -1, 0);
 	for (;;) {
-		struct ik_govreplay_result res;
-		governor_step(c, now, timer, w, &res);
-		rp->entries++;
-		if (first) {
-			first = false;
-			rp->compared++;
-			if (res.state == mapped)
-				rp->agree++;
-			if (rc->rec_state < IK_STATE_MAX)
-				rp->confusion[rc->rec_state][res.state]++;
-		} else {
-			rp->extra_entries++;
-			rp->cpu[c->g.dev.cpu].extra_entries++;
+		switch (pr->phase) {
+		case P_START:
+			if (!known && lb <= pr->now)
+				return false; /* pending or not: not known yet */
+			rp->periods++;
+			if (known && w <= pr->now) {
+				rp->wake_pending++;
+				rp->cpu[cpu].wake_pending++;
+				c->work_start_ns = pr->now;
+				wake_latency(rp, pkg, c, false, pr->now - w);
+				return true;
+			}
+			pr->entered = true;
+			pr->phase = P_ENTER;
+			break;
+		case P_ENTER: {
+			int64_t now = pr->now, tick = c->g.dev.tick_nsec;
+			pr->in = (struct ik_govreplay_input){
+				.sleep_ns = pr->timer > now ? pr->timer - now : IK_KTIME_MAX,
+				.tick_ns = tick - now % tick,
+				.wake_ns = IK_KTIME_MAX,
+				.latency_req_ns = IK_LATENCY_REQ_NONE_NS,
+				.tick_stopped = false,
+			};
+			ik_govreplay_enter(&c->g, &pr->in, &pr->e);
+			pr->b_ev = ik_govreplay_earliest(&pr->in, &pr->e, &pr->b_at);
+			pr->phase = P_STEP;
+			break;
 		}
-		rp->hist[ik_trace_hist_bucket(res.last_residency_ns)]++;
-		bool woken = res.woken_by == IK_GOVREPLAY_WAKE;
-		int64_t end = charge_entry(o, pkg, c, res.state, now, res.wake_at_ns,
-					   woken ? src : IK_WAKE_TIMER);
-		ik_timeline_add(o->timeline, c->g.dev.cpu, res.state, now, end);
-		if (woken) {
-			c->work_start_ns = end;
-			wake_latency(rp, pkg, c, true, end - w);
-			return true;
+		case P_STEP: {
+			int64_t now = pr->now, at;
+			enum ik_govreplay_event ev;
+			if (known) {
+				pr->in.wake_ns = w - now;
+				ev = ik_govreplay_earliest(&pr->in, &pr->e, &at);
+			} else if (pr->b_ev != IK_GOVREPLAY_NO_EVENT &&
+				   !__builtin_add_overflow(now, pr->b_at, &at) && at < lb) {
+				ev = pr->b_ev; /* before the wake, whenever it comes */
+				at = pr->b_at;
+			} else {
+				ik_replay_pkg_open(pkg, cpu, pr->e.state, now);
+				return false;
+			}
+			struct ik_govreplay_result res;
+			ik_govreplay_exit(&c->g, &pr->e, ev, at, &res);
+			rp->entries++;
+			if (pr->first) {
+				pr->first = false;
+				rp->compared++;
+				if (res.state == pr->mapped)
+					rp->agree++;
+				if (pr->rc.rec_state < IK_STATE_MAX)
+					rp->confusion[pr->rc.rec_state][res.state]++;
+			} else {
+				rp->extra_entries++;
+				rp->cpu[cpu].extra_entries++;
+			}
+			rp->hist[ik_trace_hist_bucket(res.last_residency_ns)]++;
+			bool woken = res.woken_by == IK_GOVREPLAY_WAKE;
+			int64_t end = charge_entry(o, pkg, c, res.state, now, res.wake_at_ns,
+						   woken ? src : IK_WAKE_TIMER);
+			ik_timeline_add(o->timeline, cpu, res.state, now, end);
+			if (woken) {
+				c->work_start_ns = end;
+				wake_latency(rp, pkg, c, true, end - w);
+				return true;
+			}
+			pr->now = end;
+			pr->last_state = res.state;
+			pr->last_residency_ns = res.last_residency_ns;
+			pr->phase = P_AFTER;
+			break;
 		}
-		now = end;
-		if (now >= w) {
-			c->work_start_ns = now;
-			wake_latency(rp, pkg, c, true, now - w);
-			return true;
-		}
-		/*
-		 * A long quiet stretch with the tick kept (or a polling state's limit) would take
-		 * one step per tick; at IK_TRACE_REENTRY_CAP entries the CPU is taken to stay in the
-		 * last state until the wake, which ends it after that state's exit cost.
-		 */
-		if (++entries >= IK_TRACE_REENTRY_CAP || res.last_residency_ns == 0) {
+		case P_AFTER:
+			if (!known && lb <= pr->now)
+				return false; /* woken before the wake, or at it: not known yet */
+			if (known && pr->now >= w) {
+				c->work_start_ns = pr->now;
+				wake_latency(rp, pkg, c, true, pr->now - w);
+				return true;
+			}
+			/*
+			 * A long quiet stretch with the tick kept (or a polling state's limit) would
+			 * take one step per tick; at IK_TRACE_REENTRY_CAP entries the CPU is taken to
+			 * stay in the last state until the wake, which ends it after that state's exit
+			 * cost.
+			 */
+			if (++pr->entries >= IK_TRACE_REENTRY_CAP || pr->last_residency_ns == 0) {
+				pr->phase = P_CAPPED;
+				break;
+			}
+			if (pr->timer <= pr->now)
+				pr->timer = next_timer_after(c, pr->now);
+			pr->phase = P_ENTER;
+			break;
+		case P_CAPPED:
+			if (!known) {
+				ik_replay_pkg_open(pkg, cpu, pr->last_state, pr->now);
+				return false;
+			}
 			rp->capped++;
-			c->work_start_ns = charge_entry(o, pkg, c, res.state, now, w - now, src);
-			ik_timeline_add(o->timeline, c->g.dev.cpu, res.state, now, c->work_start_ns);
+			c->work_start_ns =
+				charge_entry(o, pkg, c, pr->last_state, pr->now, w - pr->now, src);
+			ik_timeline_add(o->timeline, cpu, pr->last_state, pr->now, c->work_start_ns);
 			wake_latency(rp, pkg, c, true, c->work_start_ns - w);
 			return true;
 		}
-		if (timer <= now)
-			timer = next_timer_after(c, now);
 	}
-}
-
-/* The wake of the period as this governor's CPU sees it (closed loop: moved). */
-static int64_t replayed_wake(const struct run *runs, int g, const struct rec_cpu *rc,
-			     const struct gov_cpu *c)
-{
-	if (!runs[g].o->closed_loop)
-		return rc->wake_ns;
-	if (rc->cause == IK_CAUSE_TIMER || rc->cause == IK_CAUSE_TICK)
-		return rc->wake_ns + c->delay_ns;
-	if ((rc->cause == IK_CAUSE_REMOTE || rc->cause == IK_CAUSE_IPI) && rc->wake_src >= 0)
-		return rc->wake_ns + runs[g].cpu[rc->wake_src].delay_ns;
-	return rc->wake_ns;
 }
 
 static int setup(struct run *run, const struct ik_trace_header *h, char *err, size_t errlen)
@@ -276,12 +462,17 @@ static int setup(struct run *run, const struct ik_trace_header *h, char *err, si
 	ik_hist_init(&rp->run.wake_latency);
 	rp->cpu = calloc((size_t)h->cpus, sizeof(*rp->cpu));
 	run->cpu = calloc((size_t)h->cpus, sizeof(*run->cpu));
-	if (!rp->cpu || !run->cpu) {
+	run->work = malloc((size_t)h->cpus * sizeof(*run->work));
+	if (!rp->cpu || !run->cpu || !run->work) {
 		snprintf(err, errlen, "out of memory");
 		return IK_TRACE_EFAIL;
 	}
 	for (; run->ready < h->cpus; run->ready++) {
 		struct gov_cpu *c = &run->cpu[run->ready];
+		c->hq.size = sizeof(struct held);
+		c->tickets.size = sizeof(struct ticket);
+		c->waiters.size = sizeof(struct waiter);
+		c->pos_told = INT64_MIN;
 		int grc = ik_govreplay_init(&c->g, o->drv, o->gov, hz, o->haltpoll, err, errlen);
 		if (grc == IK_GOVREPLAY_OK) {
 			c->g.dev.cpu = run->ready;
@@ -300,7 +491,7 @@ static int setup(struct run *run, const struct ik_trace_header *h, char *err, si
 		snprintf(err, errlen, "out of memory");
 		return IK_TRACE_EFAIL;
 	}
-	run->hold = run->pkg.tracked && !o->closed_loop;
+	run->hold = run->pkg.tracked;
 	return IK_TRACE_OK;
 }
 
@@ -405,56 +596,61 @@ static void run_free(struct run *run)
 	for (int cpu = 0; cpu < run->ready; cpu++) {
 		ik_govreplay_free(&run->cpu[cpu].g);
 		free(run->cpu[cpu].hq.v);
+		free(run->cpu[cpu].tickets.v);
+		free(run->cpu[cpu].waiters.v);
 	}
 	free(run->cpu);
+	free(run->work);
+	run->work = NULL;
 	run->cpu = NULL;
 	run->ready = 0;
 	ik_replay_pkg_free(&run->pkg);
 }
 
-static struct held *held_at(const struct held_queue *q, size_t i)
+static void work(struct run *run, int cpu)
 {
-	return &q->v[(q->head + i) & (q->cap - 1)];
+	struct gov_cpu *c = &run->cpu[cpu];
+	if (!c->in_work) {
+		c->in_work = true;
+		run->work[run->nwork++] = cpu;
+	}
 }
 
-/* An event waits behind the CPU's held work; false out of memory (run->oom). */
+/* An event waits behind the CPU's blocked work (run->oom if out of memory). */
 static void held_push(struct run *run, struct gov_cpu *c, const struct held *h)
 {
-	struct held_queue *q = &c->hq;
-	if (q->n == q->cap) {
-		size_t cap = q->cap ? 2 * q->cap : 16; /* a power of two: positions by mask */
-		struct held *v = malloc(cap * sizeof(*v));
-		if (!v) {
-			run->oom = true;
-			return;
-		}
-		for (size_t i = 0; i < q->n; i++)
-			v[i] = *held_at(q, i);
-		free(q->v);
-		q->v = v;
-		q->cap = cap;
-		q->head = 0;
-	}
-	*held_at(q, q->n) = *h;
-	q->n++;
+	struct held *e = ring_push(&c->hq);
+	if (e)
+		*e = *h;
+	else
+		run->oom = true;
 }
 
 /*
- * How far one CPU's replayed time line is known while the trace is at t: to its replayed
- * entry if it is in a recorded period, else to where its next entry can be at the
+ * How far one CPU's replayed time line is known while the trace is at t: in a period it is
+ * replaying, to where that stopped (the start of an entry whose end is not known, or the
+ * wake's lower bound while it is in a state it will not leave before the wake); in a
+ * recorded period, to its replayed entry; else to where its next entry can be at the
  * earliest (its recorded entry is not before t, or before its first held event; open
  * loop: not before the replayed work, closed loop: moved by its delay, and not before the
- * work either).  At the end of the trace (eof) a CPU with no event left is known to the
- * end of time (a period the trace leaves open is not replayed: awake).
+ * work either).  At the end of the trace (eof) a CPU with nothing left to do is known to
+ * the end of time (a period the trace leaves open is not replayed: awake).
  */
 static int64_t known_until(const struct run *run, int cpu, int64_t t, bool eof)
 {
 	const struct gov_cpu *c = &run->cpu[cpu];
-	if (eof && !c->hq.n)
+	if (c->pr.active) {
+		int64_t w, lb;
+		if ((c->pr.phase == P_STEP || c->pr.phase == P_CAPPED) &&
+		    !wake_of(run, cpu, &w, &lb, 0) && lb > c->pr.now)
+			return lb;
+		return c->pr.now;
+	}
+	if (eof && !c->held)
 		return INT64_MAX;
 	if (c->in_period)
 		return c->entry_ns;
-	int64_t next = c->hq.n ? held_at(&c->hq, 0)->t : t;
+	int64_t next = c->hq.n ? ((const struct held *)ring_at(&c->hq, 0))->t : t;
 	if (run->o->closed_loop && __builtin_add_overflow(next, c->delay_ns, &next))
 		next = c->delay_ns > 0 ? INT64_MAX : INT64_MIN;
 	return next > c->work_start_ns ? next : c->work_start_ns;
@@ -488,36 +684,71 @@ static void apply_enter(struct run *run, struct gov_cpu *c, int64_t t, bool star
 	c->in_period = true;
 }
 
-/* The period rc of `cpu`, recorded exit exit_ns, for governor g. */
-static void apply_exit(struct run *runs, int g, const struct ik_trace_header *h, int cpu,
-		       const struct rec_cpu *rc, int64_t exit_ns)
+/* The period just replayed to its end: the delay, and whether the work waits for the
+   package's exit. */
+static void period_done(struct run *run, int cpu)
 {
-	struct run *run = &runs[g];
 	struct gov_cpu *c = &run->cpu[cpu];
-	const struct ik_trace_state_map *m = &run->rp->map;
-	int d = h->cpu_driver[cpu];
-	int mapped = rc->rec_state < IK_STATE_MAX ? m->to[d][rc->rec_state] : -1;
-	bool entered = replay_period(run->o, run->rp, &run->pkg, c, rc, mapped,
-				     replayed_wake(runs, g, rc, c));
-	c->delay_ns = c->work_start_ns - exit_ns;
+	struct period *pr = &c->pr;
+	c->delay_ns = c->work_start_ns - pr->exit_ns;
 	c->in_period = false;
-	if (run->hold && entered && c->queued) {
+	pr->active = false;
+	while (c->tickets.n && ((struct ticket *)ring_at(&c->tickets, 0))->pno <= pr->rc.pno)
+		ring_pop(&c->tickets);
+	if (run->hold && pr->entered && c->queued) {
 		/* the span that ends at the work's wake: the work waits for its package exit */
 		ik_replay_pkg_hold(&run->pkg, cpu);
 		c->held = true;
 	}
+	run->progress++;
 }
 
-/* Apply the events that waited behind cpu's held work, until it is held again. */
-static void drain(struct run *runs, int g, const struct ik_trace_header *h, int cpu, int64_t t,
-		  bool eof)
+/* The period rc of `cpu`, recorded exit exit_ns: start replaying it, as far as it goes. */
+static void apply_exit(struct run *run, const struct ik_trace_header *h, int cpu,
+		       const struct rec_cpu *rc, int64_t exit_ns)
 {
-	struct run *run = &runs[g];
 	struct gov_cpu *c = &run->cpu[cpu];
-	while (!c->held && c->hq.n) {
-		struct held e = *held_at(&c->hq, 0);
-		c->hq.head = (c->hq.head + 1) & (c->hq.cap - 1);
-		c->hq.n--;
+	const struct ik_trace_state_map *m = &run->rp->map;
+	int d = h->cpu_driver[cpu];
+	int mapped = rc->rec_state < IK_STATE_MAX ? m->to[d][rc->rec_state] : -1;
+	period_start(run, c, rc, mapped, exit_ns);
+	if (advance(run, cpu))
+		period_done(run, cpu);
+}
+
+/* The wakes cpu sent before trace position `seq` move by its delay, final now. */
+static void resolve_waiters(struct run *run, int cpu, uint64_t seq)
+{
+	struct gov_cpu *c = &run->cpu[cpu];
+	while (c->waiters.n) {
+		const struct waiter *wt = ring_at(&c->waiters, 0);
+		if (wt->seq >= seq)
+			break;
+		struct ticket *t = ticket_of(&run->cpu[wt->cpu], wt->pno);
+		if (t) {
+			t->resolved = true;
+			t->shift_ns = c->delay_ns;
+		}
+		work(run, wt->cpu);
+		ring_pop(&c->waiters);
+	}
+}
+
+/*
+ * Go on with cpu as far as it can: the period it is replaying, then the events that
+ * waited behind it, in order, until it is blocked again; then its package's sweep (which
+ * may release CPUs) and, if it moved on, a look again at the CPUs waiting for its wakes.
+ */
+static void progress(struct run *run, const struct ik_trace_header *h, int cpu, int64_t t,
+		     bool eof)
+{
+	struct gov_cpu *c = &run->cpu[cpu];
+	if (c->pr.active && advance(run, cpu))
+		period_done(run, cpu);
+	while (!blocked(c) && c->hq.n) {
+		struct held e = *(const struct held *)ring_at(&c->hq, 0);
+		resolve_waiters(run, cpu, e.seq); /* its delay now is the one they were sent with */
+		ring_pop(&c->hq);
 		switch (e.kind) {
 		case HELD_ENTER:
 			apply_enter(run, c, e.t, e.rc.started);
@@ -529,59 +760,97 @@ static void drain(struct run *runs, int g, const struct ik_trace_header *h, int 
 			timer_remove(c, e.id);
 			break;
 		case HELD_EXIT:
-			apply_exit(runs, g, h, cpu, &e.rc, e.t);
-			package_sweep(run, cpu, t, eof);
+			apply_exit(run, h, cpu, &e.rc, e.t);
 			break;
 		}
 	}
-}
-
-/* The CPUs whose held span became final: their work moves by the package exit their wake
-   paid, and their waiting events go on (which may release others). */
-static int release(struct run *runs, int g, const struct ik_trace_header *h, int64_t t,
-		   bool eof)
-{
-	struct run *run = &runs[g];
-	int64_t pkg_ns;
-	int cpu, n = 0;
-	while ((cpu = ik_replay_pkg_released(&run->pkg, &pkg_ns)) >= 0) {
-		n++;
-		struct gov_cpu *c = &run->cpu[cpu];
-		c->work_start_ns += pkg_ns;
-		c->delay_ns += pkg_ns;
-		c->held = false;
-		drain(runs, g, h, cpu, t, eof);
+	if (!blocked(c))
+		resolve_waiters(run, cpu, UINT64_MAX);
+	package_sweep(run, cpu, t, eof);
+	int64_t pos = position(run, cpu, 0);
+	if (c->waiters.n && pos > c->pos_told) {
+		c->pos_told = pos;
+		for (size_t i = 0; i < c->waiters.n; i++)
+			work(run, ((const struct waiter *)ring_at(&c->waiters, i))->cpu);
 	}
-	return n;
 }
 
 /*
- * The end of the trace: every CPU still held waits for a package that is now known to the
- * end (a CPU with no event left stays awake).  The held CPU whose span ends first is
- * always released (its package is known past it), so this ends.
+ * Until nothing moves: the CPUs whose held span became final (their work moves by the
+ * package exit their wake paid, and their waiting events go on) and the CPUs on the work
+ * list.
  */
-static int release_at_end(struct run *runs, int g, const struct ik_trace_header *h, int64_t t)
+static void settle(struct run *run, const struct ik_trace_header *h, int64_t t, bool eof)
 {
-	struct run *run = &runs[g];
 	for (;;) {
-		bool any = false;
-		int released = 0;
-		for (int cpu = 0; cpu < h->cpus; cpu++) {
-			if (!run->cpu[cpu].held)
-				continue;
-			any = true;
-			package_sweep(run, cpu, t, true);
-			released += release(runs, g, h, t, true);
+		int64_t pkg_ns;
+		int cpu = ik_replay_pkg_released(&run->pkg, &pkg_ns);
+		if (cpu >= 0) {
+			struct gov_cpu *c = &run->cpu[cpu];
+			c->work_start_ns += pkg_ns;
+			c->delay_ns += pkg_ns;
+			c->held = false;
+			run->progress++;
+			work(run, cpu);
+			continue;
 		}
-		if (!any)
-			return IK_TRACE_OK;
-		if (!released)
-			return IK_TRACE_EFAIL; /* cannot be (see above): not a silent wrong answer */
+		if (!run->nwork)
+			return;
+		cpu = run->work[--run->nwork];
+		run->cpu[cpu].in_work = false;
+		progress(run, h, cpu, t, eof);
 	}
 }
 
+/*
+ * The end of the trace: every CPU still blocked waits for a package or a wake that is now
+ * known to the end (a CPU with no event left stays awake).  Of the held CPUs, the one whose
+ * span ends first is always released (its package is known past it; a wake that waits for
+ * a CPU's work is after that CPU's wake), so this ends; a CPU that did not would be a
+ * wrong answer, so it is an error.
+ */
+static int settle_at_end(struct run *run, const struct ik_trace_header *h, int64_t t)
+{
+	for (;;) {
+		bool any = false;
+		for (int cpu = 0; cpu < h->cpus; cpu++)
+			if (blocked(&run->cpu[cpu])) {
+				any = true;
+				work(run, cpu);
+			}
+		if (!any)
+			return IK_TRACE_OK;
+		uint64_t before = run->progress;
+		settle(run, h, t, true);
+		if (run->progress == before)
+			return IK_TRACE_EFAIL;
+	}
+}
+
+/* A wake that another CPU sends to `cpu`, starting its period's wake (closed loop): the
+   delay it moves by is the sender's now, or later when that is final. */
+static void wake_sent(struct run *run, int cpu, const struct rec_cpu *rc, uint64_t seq)
+{
+	struct gov_cpu *c = &run->cpu[cpu];
+	struct gov_cpu *s = &run->cpu[rc->wake_src];
+	struct ticket *t = ring_push(&c->tickets);
+	if (!t) {
+		run->oom = true;
+		return;
+	}
+	*t = (struct ticket){ rc->pno, !blocked(s), s->delay_ns };
+	if (t->resolved)
+		return;
+	struct waiter *wt = ring_push(&s->waiters);
+	if (!wt) {
+		run->oom = true;
+		return;
+	}
+	*wt = (struct waiter){ cpu, rc->pno, seq };
+}
+
 static void period_end(struct run *runs, int n, const struct ik_trace_header *h,
-		       struct rec_cpu *rec, int cpu, int64_t exit_ns)
+		       struct rec_cpu *rec, int cpu, int64_t exit_ns, uint64_t seq)
 {
 	struct rec_cpu *rc = &rec[cpu];
 	const struct ik_driver *recdrv = &h->drivers[h->cpu_driver[cpu]].drv;
@@ -593,17 +862,19 @@ static void period_end(struct run *runs, int n, const struct ik_trace_header *h,
 	}
 	for (int g = 0; g < n; g++) {
 		struct gov_cpu *c = &runs[g].cpu[cpu];
-		if (c->held)
-			held_push(&runs[g], c, &(struct held){ .kind = HELD_EXIT, .t = exit_ns, .rc = *rc });
+		if (blocked(c))
+			held_push(&runs[g], c,
+				  &(struct held){ .kind = HELD_EXIT, .seq = seq, .t = exit_ns, .rc = *rc });
 		else
-			apply_exit(runs, g, h, cpu, rc, exit_ns);
+			apply_exit(&runs[g], h, cpu, rc, exit_ns);
 	}
 	rc->idle = false;
 	rc->started = true;
 	rc->last_exit_ns = exit_ns;
+	rc->pno++;
 	for (int g = 0; g < n; g++) {
-		package_sweep(&runs[g], cpu, exit_ns, false);
-		release(runs, g, h, exit_ns, false);
+		work(&runs[g], cpu);
+		settle(&runs[g], h, exit_ns, false);
 	}
 }
 
@@ -614,6 +885,7 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 	struct ik_trace_event ev;
 	int rc = IK_TRACE_OK;
 	bool first_event = true;
+	uint64_t seq = 0; /* the events' places in the trace */
 
 	if (n < 1 || n > IK_TRACE_REPLAY_MAX_GOVS) {
 		snprintf(err, errlen, "%d governors: expected 1 to %d", n, IK_TRACE_REPLAY_MAX_GOVS);
@@ -649,6 +921,7 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 		}
 		for (int g = 0; g < n; g++)
 			rps[g].last_ns = ev.t_ns;
+		seq++;
 		struct rec_cpu *c = &rec[ev.cpu];
 		switch (ev.kind) {
 		case IK_TRACE_IDLE_ENTER:
@@ -658,16 +931,16 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 			c->enter_ns = ev.t_ns;
 			for (int g = 0; g < n; g++) {
 				struct gov_cpu *gc = &runs[g].cpu[ev.cpu];
-				if (gc->held)
+				if (blocked(gc))
 					held_push(&runs[g], gc,
-						  &(struct held){ .kind = HELD_ENTER, .t = ev.t_ns,
-								  .rc = *c });
+						  &(struct held){ .kind = HELD_ENTER, .seq = seq,
+								  .t = ev.t_ns, .rc = *c });
 				else
 					apply_enter(&runs[g], gc, ev.t_ns, c->started);
 			}
 			break;
 		case IK_TRACE_IDLE_EXIT:
-			period_end(runs, n, h, rec, ev.cpu, ev.t_ns);
+			period_end(runs, n, h, rec, ev.cpu, ev.t_ns, seq);
 			break;
 		case IK_TRACE_WAKE:
 			if (c->idle && !c->have_wake && ev.cause != IK_CAUSE_TICK) {
@@ -676,14 +949,17 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 				c->cause = ev.cause;
 				c->wake_src = ev.cause == IK_CAUSE_IPI && ev.ipi_src && ev.src_cpu < h->cpus
 						      ? ev.src_cpu : -1;
+				for (int g = 0; g < n; g++)
+					if (o[g].closed_loop && c->wake_src >= 0)
+						wake_sent(&runs[g], ev.cpu, c, seq);
 			}
 			break;
 		case IK_TRACE_TIMER_START:
 			for (int g = 0; g < n; g++) {
 				struct gov_cpu *gc = &runs[g].cpu[ev.cpu];
-				if (gc->held)
+				if (blocked(gc))
 					held_push(&runs[g], gc,
-						  &(struct held){ .kind = HELD_TIMER_START,
+						  &(struct held){ .kind = HELD_TIMER_START, .seq = seq,
 								  .t = ev.t_ns, .id = ev.timer_id,
 								  .expires = ev.arg });
 				else
@@ -695,9 +971,9 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 		case IK_TRACE_TIMER_EXPIRE:
 			for (int g = 0; g < n; g++) {
 				struct gov_cpu *gc = &runs[g].cpu[ev.cpu];
-				if (gc->held)
+				if (blocked(gc))
 					held_push(&runs[g], gc,
-						  &(struct held){ .kind = HELD_TIMER_REMOVE,
+						  &(struct held){ .kind = HELD_TIMER_REMOVE, .seq = seq,
 								  .t = ev.t_ns, .id = ev.timer_id });
 				else
 					timer_remove(gc, ev.timer_id);
@@ -710,6 +986,10 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 				c->wake_ns = ev.t_ns;
 				c->cause = ev.src_cpu != ev.cpu ? IK_CAUSE_REMOTE : IK_CAUSE_UNKNOWN;
 				c->wake_src = ev.src_cpu >= 0 && ev.src_cpu < h->cpus ? ev.src_cpu : -1;
+				for (int g = 0; g < n; g++)
+					if (o[g].closed_loop && c->wake_src >= 0 &&
+					    c->cause == IK_CAUSE_REMOTE)
+						wake_sent(&runs[g], ev.cpu, c, seq);
 			}
 			break;
 		case IK_TRACE_SWITCH:
@@ -721,8 +1001,8 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 	if (rc == IK_TRACE_EOF)
 		rc = IK_TRACE_OK;
 	for (int g = 0; g < n && rc == IK_TRACE_OK; g++) {
-		if (runs[g].hold && release_at_end(runs, g, h, rps[g].last_ns)) {
-			snprintf(err, errlen, "internal error: a package's exit stayed undecided");
+		if (settle_at_end(&runs[g], h, rps[g].last_ns)) {
+			snprintf(err, errlen, "internal error: a replayed period stayed undecided");
 			rc = IK_TRACE_EFAIL;
 		} else if (runs[g].oom || runs[g].pkg.oom) {
 			snprintf(err, errlen, "out of memory");

@@ -65,6 +65,10 @@ struct ik_replay_pkg {
 	int *released;
 	int64_t *released_ns; /* per CPU: the package exit its held span's wake paid */
 	int nreleased;
+	/* per CPU: the start of an entry into a gating state whose end is not known yet (its
+	   wake waits for another CPU's work), INT64_MAX if none: gated from there on, as far
+	   as the CPU is known, and never the wake that ends a deep stretch before that */
+	int64_t *open_from;
 };
 /* CPUs on the platform's packages (none without a platform); -1 out of memory.  lat: where
    the wake latency samples of core-off spans go once swept. */
@@ -81,6 +85,9 @@ void ik_replay_pkg_wake_latency(struct ik_replay_pkg *p, int cpu, int64_t lat_ns
    package's exit: when the span is final (swept past), cpu is put on the released list
    with the exit its wake paid (0 if none). */
 void ik_replay_pkg_hold(struct ik_replay_pkg *p, int cpu);
+/* CPU `cpu` is in table state `state` from `from` on, its wake not known yet (state -1:
+   no such entry now).  It must end, by a span queued from `from`, before any other. */
+void ik_replay_pkg_open(struct ik_replay_pkg *p, int cpu, int state, int64_t from);
 /* The next CPU whose held span is final, and its package exit in *pkg_ns; -1 if none. */
 int ik_replay_pkg_released(struct ik_replay_pkg *p, int64_t *pkg_ns);
 /* Count package pkg's deep time up to until_ns: every CPU of it is known that far. */

@@ -18,8 +18,10 @@
  * CPUs' entry and exit draws are the same as without it, for every governor).  The sweep
  * is where a deep stretch's end is known, so the wake latency sample of a span's wake waits
  * in the span (lat_ns) and is added, with the exit if paid, when the span leaves the queue.
- * The exit lengthens the wake's latency only: the replay has already gone past the wake
- * on that CPU's time line, so it does not move the work (docs/replay.md, "The package").
+ * The exit also moves the work: the waking CPU's next events wait until its span is
+ * final (ik_replay_pkg_hold), then go on with the exit added (replay.c).  A CPU whose wake
+ * waits for another CPU's work (closed loop) is gated from its open entry on
+ * (ik_replay_pkg_open) as far as it is known, so the sweep can go on past it.
  *
  * CPUs sit on packages as the platform numbers them (src/hw/topology.c); a trace with more
  * CPUs than the platform is laid out as on that platform with as many packages as needed.
@@ -78,9 +80,12 @@ int ik_replay_pkg_init(struct ik_replay_pkg *p, const struct ik_trace_cost_model
 	p->rng = malloc((size_t)p->npkg * sizeof(*p->rng));
 	p->released = malloc((size_t)cpus * sizeof(*p->released));
 	p->released_ns = calloc((size_t)cpus, sizeof(*p->released_ns));
+	p->open_from = malloc((size_t)cpus * sizeof(*p->open_from));
 	if (!p->q || !p->swept_ns || !p->first || !p->next || !p->rng || !p->released ||
-	    !p->released_ns)
+	    !p->released_ns || !p->open_from)
 		return -1;
+	for (int c = 0; c < cpus; c++)
+		p->open_from[c] = INT64_MAX;
 	for (int k = 0; k < p->npkg; k++) {
 		p->swept_ns[k] = start_ns;
 		p->first[k] = -1;
@@ -108,6 +113,7 @@ void ik_replay_pkg_free(struct ik_replay_pkg *p)
 	free(p->rng);
 	free(p->released);
 	free(p->released_ns);
+	free(p->open_from);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -158,6 +164,12 @@ void ik_replay_pkg_hold(struct ik_replay_pkg *p, int cpu)
 		at(q, q->n - 1)->hold = true;
 }
 
+void ik_replay_pkg_open(struct ik_replay_pkg *p, int cpu, int state, int64_t from)
+{
+	if (p->tracked)
+		p->open_from[cpu] = state >= 0 && core_off(p->model, state) ? from : INT64_MAX;
+}
+
 int ik_replay_pkg_released(struct ik_replay_pkg *p, int64_t *pkg_ns)
 {
 	if (!p->nreleased)
@@ -194,10 +206,19 @@ void ik_replay_pkg_sweep(struct ik_replay_pkg *p, int pkg, int64_t until_ns)
 			struct ik_replay_queue *q = &p->q[c];
 			while (q->n && at(q, 0)->to <= t)
 				pop(p, q);
-			if (!q->n) { /* awake from t to at least until_ns */
-				all = false;
-				unknown = true;
-				break;
+			if (!q->n) {
+				int64_t of = p->open_from[c];
+				if (of == INT64_MAX) { /* awake from t to at least until_ns */
+					all = false;
+					unknown = true;
+					break;
+				}
+				if (of > t) { /* awake until its open entry */
+					all = false;
+					if (of > next)
+						next = of;
+				}
+				continue; /* gated past what is known of it: not the stretch's end */
 			}
 			const struct ik_replay_span *s = at(q, 0);
 			if (s->from > t) {

@@ -133,9 +133,12 @@ assert "pkg_exit_ns" in d["settings"]["package_exit"], d["settings"]
 # CPU 1 awake (its period from 810 us is open at the end, not replayed), its wake at 1000 us
 # was pending.  So 2 exits, both the work's wakes: the wake latency sum is 2 x 30 us more,
 # over the same 4 wakes (the package draws from its own generator, so every CPU draw is the
-# same).  In open loop the exits move the work's start, not the next entries (400 and 810 us
-# are later): CPU 1's last delay (work start - recorded exit) is 30 us more, CPU 0's last
-# period (1000 us) was pending, and nothing else moves.
+# same).  The exits move the work: CPU 1's last delay (work start - recorded exit) is 30 us
+# more in both loops (CPU 0's last period, at 1000 us, was pending: its delay is the same).
+# Open loop: the next entries (400 and 810 us) are after the moved work, nothing else moves.
+# Closed loop: CPU 0's entry at 400 us moves by its delay, 30 us later: 30 us less in its
+# state, the package 30 us less deep (CPU 1's entry at 810 us is in the period the trace
+# leaves open).
 sed '/^\[effects\]/a pkg_exit_ns = constant 30000' platforms/amd-zen3-milan.ini >"$tmp/milan-px.ini"
 for loop in "" --closed-loop; do
 	"$bin" replay $fx/two-cpus.trace -g menu,teo -p amd-zen3-milan $loop --json >"$tmp/px0.json" ||
@@ -153,12 +156,19 @@ for r0, r in zip(a["runs"], b["runs"]):
     l0, l = r0["wake_latency_ns"], r["wake_latency_ns"]
     assert l0["count"] == l["count"] == 4, (l0, l)
     assert round(l["mean"] * 4 - l0["mean"] * 4, 6) == 60000, (l0, l)
-    for k in ("energy_j", "package_deep_us", "entry_exit_us", "measured_ms", "states"):
+    closed = sys.argv[3] != ""
+    for k in ("entry_exit_us", "measured_ms") + (() if closed else ("energy_j", "package_deep_us", "states")):
         assert r0[k] == r[k], k
     d0 = [c.pop("delay_us") for c in r0["per_cpu"]]
     d = [c.pop("delay_us") for c in r["per_cpu"]]
-    assert r0["per_cpu"] == r["per_cpu"]
-    assert d[0] == d0[0] and round(d[1] - d0[1], 6) == (30 if sys.argv[3] == "" else 0), (d0, d)
+    assert d[0] == d0[0] and round(d[1] - d0[1], 6) == 30, (d0, d)
+    if not closed:
+        assert r0["per_cpu"] == r["per_cpu"]
+        continue
+    assert round(r0["package_deep_us"] - r["package_deep_us"], 6) == 30, (r0["package_deep_us"], r["package_deep_us"])
+    t0, t = (sum(s["time_us"] for s in x["states"]) for x in (r0, r))
+    assert round(t0 - t, 6) == 30, (t0, t)
+    assert [s["usage"] for s in r0["states"]] == [s["usage"] for s in r["states"]]
 ' "$tmp/px0.json" "$tmp/px.json" "$loop" || fail "replay package exit $loop"
 done
 # A platform with no core_off state has no package deep state: no exit, no note, and the
