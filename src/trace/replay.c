@@ -640,11 +640,24 @@ static int64_t known_until(const struct run *run, int cpu, int64_t t, bool eof)
 {
 	const struct gov_cpu *c = &run->cpu[cpu];
 	if (c->pr.active) {
-		int64_t w, lb;
-		if ((c->pr.phase == P_STEP || c->pr.phase == P_CAPPED) &&
-		    !wake_of(run, cpu, &w, &lb, 0) && lb > c->pr.now)
-			return lb;
-		return c->pr.now;
+		const struct period *pr = &c->pr;
+		int64_t w, lb, b_end;
+		if ((pr->phase != P_STEP && pr->phase != P_CAPPED) || wake_of(run, cpu, &w, &lb, 0) ||
+		    lb <= pr->now)
+			return pr->now;
+		if (pr->phase == P_CAPPED || pr->b_ev == IK_GOVREPLAY_NO_EVENT ||
+		    __builtin_add_overflow(pr->now, pr->b_at, &b_end))
+			return lb; /* in its state until the wake */
+		/*
+		 * In its state until the earlier of its tick or timer (b_end) and the wake.  The
+		 * wake's bound may have grown since it stopped (it goes on once looked at again):
+		 * then only its entry is known.  The tick or timer's end is a wake like any other,
+		 * so it must be past what is known, strictly; the wake, sent by a CPU whose work
+		 * waits, is taken to come after that CPU's own wake even at the same time.
+		 */
+		if (lb > b_end)
+			return pr->now;
+		return lb < b_end ? lb : b_end - 1;
 	}
 	if (eof && !c->held)
 		return INT64_MAX;
