@@ -679,6 +679,8 @@ static void package_sweep(struct run *run, int cpu, int64_t t, bool eof)
 	int64_t until = INT64_MAX;
 	for (int c = p->first[k]; c >= 0; c = p->next[c]) {
 		int64_t u = known_until(run, c, t, eof);
+		if (u <= p->swept_ns[k])
+			return; /* nothing new: every span ending by then is out already */
 		if (u < until)
 			until = u;
 	}
