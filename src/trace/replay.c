@@ -659,7 +659,7 @@ static int64_t known_until(const struct run *run, int cpu, int64_t t, bool eof)
 			return pr->now;
 		return lb < b_end ? lb : b_end - 1;
 	}
-	if (eof && !c->held)
+	if (eof && !c->held && !c->hq.n)
 		return INT64_MAX;
 	if (c->in_period)
 		return c->entry_ns;
