@@ -11,8 +11,8 @@
  *   E'k  the replayed entry.  Open loop: Ek, or the end of the previous period's replayed
  *        exit if that is later.  Closed loop: Ek + D, where D = (the replayed work start of
  *        the previous period) - X(k-1) is how late the CPU's work runs; Wk moves by D too
- *        when it is a timer's, by the source CPU's D when it is a remote task_wake or an
- *        IPI whose sender the trace names ('wake ipi SRC');
+ *        when it is a timer's, by the source CPU's D when it sent it when it is a remote
+ *        task_wake or an IPI whose sender the trace names ('wake ipi SRC');
  *   Tk   the next timer: the earliest pending timer expiring after E'k (closed loop: armed
  *        D late, so expiring D late).
  *
@@ -23,9 +23,13 @@
  * or the polling limit before Wk is not work: the CPU enters idle again at once
  * (extra_entries), until Wk, at most IK_TRACE_REENTRY_CAP entries per period (then the CPU
  * stays in its last state until the wake: capped).  The wake that ends a package's deep
- * state also pays the platform's pkg_exit_ns, added to its latency sample once the package
- * is known past it (replay_package.c); it does not move the work.  docs/replay.md has the
- * model.
+ * state also pays the platform's pkg_exit_ns (replay_package.c), and the work after it
+ * starts that much later: which wake that is is known only once the package's other CPUs
+ * are replayed past it, so the CPU's next events wait (per governor, in order) until then.
+ * In closed loop another CPU's period whose wake that CPU sends (moved by its delay) is
+ * replayed step by step meanwhile (the harness's two halves, ik_govreplay_enter and
+ * ik_govreplay_exit), as far as a lower bound of that wake allows, so that the package's
+ * time line can be known past the held wake.  docs/replay.md has the model.
  */
 #include <stdlib.h>
 #include <string.h>

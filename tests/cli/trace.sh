@@ -390,6 +390,35 @@ done
 [ $rc -eq 2 ] && grep -q -- '--html is for one TRACE, got 3' "$tmp/err" || fail "replay --html of 3 traces: exit $rc"
 "$bin" replay $fx/two-cpus.trace -g menu -p intel-skx -j 0 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q -- '-j: expected an integer 1..1024, got 0' "$tmp/err" || fail "replay -j 0: exit $rc: $(cat "$tmp/err")"
+# The package's exit moves the work (docs/replay.md "The exit moves the work"): teo on
+# one-long-exit.trace, milan with pkg_exit_ns 30 us.  One CPU, so each wake from its deep
+# state ends the package's deep stretch: 41 work wakes pay (the 5 ms timer's and the 40
+# IRQs'), 41 x 30 us more wake latency in both loops, and the last work start, 30 us later,
+# is the end of the run (its delay is 30 us more).  Open loop: each entry comes 100 us
+# after its wake, past the moved work: the states and the package's deep time as with 0.
+# Closed loop: each of the 40 entries after a paid wake moves 30 us later while its IRQ
+# keeps its time: 40 x 30 us less in the state and in the package's deep state.
+sed '/^\[effects\]/a pkg_exit_ns = constant 30000' platforms/amd-zen3-milan.ini >"$tmp/milan-px.ini"
+for loop in "" --closed-loop; do
+	"$bin" replay $lx -g teo -p amd-zen3-milan $loop --json >"$tmp/mw0.json" &&
+		"$bin" replay $lx -g teo -p "$tmp/milan-px.ini" $loop --json >"$tmp/mw.json" ||
+		fail "replay package exit moves the work $loop"
+	python3 - "$tmp/mw0.json" "$tmp/mw.json" "$loop" <<'PY' || fail "replay package exit moves the work $loop: figures"
+import json, sys
+r0, r = (json.load(open(f))["runs"][0] for f in sys.argv[1:3])
+closed = sys.argv[3] != ""
+assert r["package_exits_in_wake_latency"] == 41 and r["package_exit_in_wake_latency_us"] == 1230, r
+l0, l = r0["wake_latency_ns"], r["wake_latency_ns"]
+assert l0["count"] == l["count"] == 41 and round((l["mean"] - l0["mean"]) * 41) == 1230000, (l0, l)
+assert round(r["measured_ms"] * 1000 - r0["measured_ms"] * 1000, 3) == 30, (r0["measured_ms"], r["measured_ms"])
+assert round(r["per_cpu"][0]["delay_us"] - r0["per_cpu"][0]["delay_us"], 3) == 30
+assert [s["usage"] for s in r["states"]] == [s["usage"] for s in r0["states"]]
+t0, t = (sum(s["time_us"] for s in x["states"]) for x in (r0, r))
+moved = 40 * 30 if closed else 0
+assert round(t0 - t, 3) == moved, (t0, t)
+assert round(r0["package_deep_us"] - r["package_deep_us"], 3) == moved, (r0["package_deep_us"], r["package_deep_us"])
+PY
+done
 
 if [ $failures -ne 0 ]; then
 	echo "$failures failure(s)"
