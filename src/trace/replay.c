@@ -369,7 +369,8 @@ static bool advance(struct run *run, int cpu)
 				.tick_stopped = false,
 			};
 			ik_govreplay_enter(&c->g, &pr->in, &pr->e);
-			pr->b_ev = ik_govreplay_earliest(&pr->in, &pr->e, &pr->b_at);
+			if (!known) /* (once known, the wake stays known) */
+				pr->b_ev = ik_govreplay_earliest(&pr->in, &pr->e, &pr->b_at);
 			pr->phase = P_STEP;
 			break;
 		}
@@ -1020,11 +1021,12 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 	if (rc == IK_TRACE_EOF)
 		rc = IK_TRACE_OK;
 	for (int g = 0; g < n && rc == IK_TRACE_OK; g++) {
-		if (settle_at_end(&runs[g], h, rps[g].last_ns)) {
-			snprintf(err, errlen, "internal error: a replayed period stayed undecided");
-			rc = IK_TRACE_EFAIL;
-		} else if (runs[g].oom || runs[g].pkg.oom) {
+		int end = settle_at_end(&runs[g], h, rps[g].last_ns);
+		if (runs[g].oom || runs[g].pkg.oom) {
 			snprintf(err, errlen, "out of memory");
+			rc = IK_TRACE_EFAIL;
+		} else if (end) {
+			snprintf(err, errlen, "internal error: a replayed period stayed undecided");
 			rc = IK_TRACE_EFAIL;
 		}
 	}
