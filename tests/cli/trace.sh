@@ -419,6 +419,58 @@ assert round(t0 - t, 3) == moved, (t0, t)
 assert round(r0["package_deep_us"] - r["package_deep_us"], 3) == moved, (r0["package_deep_us"], r["package_deep_us"])
 PY
 done
+# The held events and the step-by-step periods on traces with many cross-CPU wakes: 5 CPUs
+# (on packages of 2 CPUs, and on one), IRQs, timers, IPIs and task wakes from any CPU,
+# times on a 1 ns and a 1 us grid (ties), the package's exit 30 us.  Every run ends (no
+# period left undecided) and a governor's figures do not depend on the others it runs with.
+sed -e 's/^cores_per_package = 64/cores_per_package = 2/' -e 's/^threads_per_core = 2/threads_per_core = 1/' \
+	-e 's/^cores_per_llc = 8/cores_per_llc = 2/' "$tmp/milan-px.ini" >"$tmp/milan-px2.ini"
+for seed in 1 2 3; do
+	for grid in 1 1000; do
+		python3 - $seed $grid >"$tmp/rnd.trace" <<'PY'
+import random, sys
+seed, grid = int(sys.argv[1]), int(sys.argv[2])
+R, n, ev, k, tid = random.Random(seed), 5, [], 0, 1
+for cpu in range(n):
+    t = R.randrange(50) * grid
+    while t < 20000000:
+        busy = R.choice([1, 5, 20, 100, 300]) * grid * R.randrange(1, 10)
+        idle = R.choice([2, 10, 50, 200, 1000, 3000]) * grid * R.randrange(1, 10)
+        st, kind = R.choice([0, 1, 2, 2]), R.choice(["irq", "timer", "ipi", "task", "none"])
+        t += busy
+        w = t + idle
+        if kind == "timer":
+            ev.append((t - busy // 2, k, cpu, "timer_start %d %d" % (w, tid))); k += 1
+        ev.append((t, k, cpu, "idle_enter %d" % st)); k += 1
+        body = {"irq": "wake irq 9", "timer": "wake timer", "ipi": "wake ipi %d" % R.randrange(n),
+                "task": "task_wake %d" % R.randrange(n), "none": None}[kind]
+        if body:
+            ev.append((w, k, cpu, body)); k += 1
+        if kind == "timer":
+            ev.append((w, k, cpu, "timer_expire %d" % tid)); k += 1; tid += 1
+        x = w + [0, 2000, 100000][st] * R.choice([0, 1, 2])
+        ev.append((x, k, cpu, "idle_exit")); k += 1
+        t = x
+print("idlekit-trace 1.1\nhz 250\ncpus %d\ndriver rec 0-%d" % (n, n - 1))
+print("state POLL 0 0 0x1\nstate C1 2 4 0x0\nstate C6 100 400 0x0\nevents")
+for t, _, cpu, body in sorted(ev):
+    print(t, cpu, body)
+PY
+		for p in "$tmp/milan-px2.ini" "$tmp/milan-px.ini"; do
+			for loop in "" --closed-loop; do
+				"$bin" replay "$tmp/rnd.trace" -g menu,teo -p "$p" $loop --json >"$tmp/rnd2.json" &&
+					"$bin" replay "$tmp/rnd.trace" -g teo -p "$p" $loop --json >"$tmp/rnd1.json" ||
+					fail "replay random trace $seed/$grid $p $loop"
+				python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert a["runs"][1] == b["runs"][0]
+assert sys.argv[3] != "2" or a["runs"][1]["package_exits"] > 0  # packages of 2: exits
+' "$tmp/rnd2.json" "$tmp/rnd1.json" "$(case $p in *px2*) echo 2 ;; esac)" || fail "replay random trace $seed/$grid $p $loop: teo not the same alone"
+			done
+		done
+	done
+done
 
 if [ $failures -ne 0 ]; then
 	echo "$failures failure(s)"
