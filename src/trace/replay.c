@@ -307,8 +307,8 @@ static bool wake_of(const struct run *run, int cpu, int64_t *w, int64_t *lb, int
 }
 
 /* The period the CPU starts replaying: E'k = c->entry_ns, its recorded facts rc. */
-static void period_start(struct run *run, struct gov_cpu *c, const struct rec_cpu *rc,
-			 int mapped, int64_t exit_ns)
+static void period_start(struct gov_cpu *c, const struct rec_cpu *rc, int mapped,
+			 int64_t exit_ns)
 {
 	struct period *pr = &c->pr;
 	pr->active = true;
@@ -321,7 +321,6 @@ static void period_start(struct run *run, struct gov_cpu *c, const struct rec_cp
 	pr->now = c->entry_ns;
 	pr->timer = c->next_timer_ns;
 	pr->entries = 0;
-	(void)run;
 }
 
 /*
@@ -731,7 +730,7 @@ static void apply_exit(struct run *run, const struct ik_trace_header *h, int cpu
 	const struct ik_trace_state_map *m = &run->rp->map;
 	int d = h->cpu_driver[cpu];
 	int mapped = rc->rec_state < IK_STATE_MAX ? m->to[d][rc->rec_state] : -1;
-	period_start(run, c, rc, mapped, exit_ns);
+	period_start(c, rc, mapped, exit_ns);
 	if (advance(run, cpu))
 		period_done(run, cpu);
 }
