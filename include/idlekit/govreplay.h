@@ -118,6 +118,38 @@ void ik_govreplay_step(struct ik_govreplay *g, const struct ik_govreplay_input *
 		       struct ik_govreplay_result *out);
 
 /*
+ * The same step in two halves, for a caller that learns what wakes the CPU only after it
+ * has entered (idlekit replay: the wake of a period is read from the trace later, and other
+ * CPUs' wakes in between may depend on the state chosen).  ik_govreplay_step is exactly
+ * enter, earliest, exit; between enter and exit nothing else may be called on g.
+ */
+struct ik_govreplay_entered {
+	int state;              /* the governor's choice, which is also the state entered */
+	bool stop_tick;         /* *stop_tick after select */
+	bool tick_kept;         /* the tick runs during the period */
+	bool polling;           /* a polling state: the poll limit below can end it */
+	uint64_t poll_limit_ns; /* cpuidle_poll_time(), from entry (when polling) */
+};
+
+/* Fill the device's inputs from `in` (its wake_ns is not used), select, stop or keep the
+   tick, enter. */
+void ik_govreplay_enter(struct ik_govreplay *g, const struct ik_govreplay_input *in,
+			struct ik_govreplay_entered *e);
+
+/* The earliest wake event of an entered period given in's times (wake_ns, sleep_ns, the
+   tick if kept, the poll limit if polling; ties in enum ik_govreplay_event's order), and
+   when, from entry (IK_GOVREPLAY_NO_EVENT_NS if none). */
+enum ik_govreplay_event ik_govreplay_earliest(const struct ik_govreplay_input *in,
+					      const struct ik_govreplay_entered *e,
+					      int64_t *at_ns);
+
+/* Wake the entered CPU at `at_ns` from entry by `woken_by`: account as cpuidle_enter_state
+   (with the advertised exit latency), reflect, advance the harness's clock, report. */
+void ik_govreplay_exit(struct ik_govreplay *g, const struct ik_govreplay_entered *e,
+		       enum ik_govreplay_event woken_by, int64_t at_ns,
+		       struct ik_govreplay_result *out);
+
+/*
  * Read an input stream and step each idle period, writing "state,stop_tick\n" per period
  * to out (NULL = write nothing).  `origin` names the input in messages ("FILE:LINE: ...").
  * Output of the lines before a bad one has been written when the error is returned.

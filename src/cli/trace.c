@@ -729,7 +729,7 @@ static int replay_trace(const struct replay_ctx *x, struct replay_job *j, FILE *
 		.cpus = h->cpus, .closed_loop = x->closed, .compare = x->compare, .seed = x->seed,
 		.drv = &bind->table, .h = h, .map = &rps[0].map, .haltpoll_from = hp_from,
 		.haltpoll = &hp, .nruns = ngov, .governors = names, .runs = rps,
-		.package_exit = "included: the first CPU to wake from a deep package (all its CPUs in a core_off state) pays pkg_exit_ns on top of its state's exit, added to that wake's latency; it does not move the work that follows (docs/replay.md)",
+		.package_exit = "included: the first CPU to wake from a deep package (all its CPUs in a core_off state) pays pkg_exit_ns on top of its state's exit, added to that wake's latency, and its work starts that much later (open loop: a next entry inside the exit waits for its end; closed loop: the CPU's later events move by its delay) (docs/replay.md)",
 	};
 	FILE *of = open_memstream(&j->out, &j->outlen);
 	int wrc = -1;

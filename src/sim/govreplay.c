@@ -120,8 +120,8 @@ static void world_arm_poll_limit(void *ctx, struct ik_device *dev, uint64_t limi
 	w->poll_limit_ns = limit_ns;
 }
 
-void ik_govreplay_step(struct ik_govreplay *g, const struct ik_govreplay_input *in,
-		       struct ik_govreplay_result *out)
+void ik_govreplay_enter(struct ik_govreplay *g, const struct ik_govreplay_input *in,
+			struct ik_govreplay_entered *e)
 {
 	const struct ik_driver *drv = &g->drv;
 	struct ik_device *dev = &g->dev;
@@ -141,34 +141,50 @@ void ik_govreplay_step(struct ik_govreplay *g, const struct ik_govreplay_input *
 	dev->in.now_ns = g->clock_ns;
 
 	bool stop_tick;
-	int idx = ik_idle_call_enter(g->gov, drv, dev, &world, &stop_tick);
-	bool tick_kept = !sw.tick_stopped_now;
+	e->state = ik_idle_call_enter(g->gov, drv, dev, &world, &stop_tick);
+	e->stop_tick = stop_tick;
+	e->tick_kept = !sw.tick_stopped_now;
+	e->polling = sw.polling;
+	e->poll_limit_ns = sw.poll_limit_ns;
+}
 
-	const struct ik_state *state = &drv->states[idx];
-	bool polling = sw.polling;
-	uint64_t poll_limit_ns = sw.poll_limit_ns;
-
-	/* The earliest wake event; on a tie the earlier in this order wins. */
+enum ik_govreplay_event ik_govreplay_earliest(const struct ik_govreplay_input *in,
+					      const struct ik_govreplay_entered *e,
+					      int64_t *at_ns)
+{
+	/* On a tie the earlier in this order wins. */
 	enum ik_govreplay_event woken_by = IK_GOVREPLAY_NO_EVENT;
 	int64_t at = IK_KTIME_MAX;
 	if (in->wake_ns != IK_KTIME_MAX) {
 		at = in->wake_ns;
 		woken_by = IK_GOVREPLAY_WAKE;
 	}
-	if (sleep_ns != IK_KTIME_MAX && sleep_ns < at) {
-		at = sleep_ns;
+	if (in->sleep_ns != IK_KTIME_MAX && in->sleep_ns < at) {
+		at = in->sleep_ns;
 		woken_by = IK_GOVREPLAY_TIMER;
 	}
-	if (tick_kept && in->tick_ns < at) {
+	if (e->tick_kept && in->tick_ns < at) {
 		at = in->tick_ns;
 		woken_by = IK_GOVREPLAY_TICK;
 	}
-	if (polling && poll_limit_ns < (uint64_t)at) {
-		at = (int64_t)poll_limit_ns;
+	if (e->polling && e->poll_limit_ns < (uint64_t)at) {
+		at = (int64_t)e->poll_limit_ns;
 		woken_by = IK_GOVREPLAY_POLL_LIMIT;
 	}
 	if (woken_by == IK_GOVREPLAY_NO_EVENT)
 		at = IK_GOVREPLAY_NO_EVENT_NS;
+	*at_ns = at;
+	return woken_by;
+}
+
+void ik_govreplay_exit(struct ik_govreplay *g, const struct ik_govreplay_entered *e,
+		       enum ik_govreplay_event woken_by, int64_t at,
+		       struct ik_govreplay_result *out)
+{
+	const struct ik_driver *drv = &g->drv;
+	struct ik_device *dev = &g->dev;
+	int idx = e->state;
+	const struct ik_state *state = &drv->states[idx];
 
 	/*
 	 * The core measures entry to exit, so the exit latency is included (the advertised one:
@@ -176,7 +192,7 @@ void ik_govreplay_step(struct ik_govreplay *g, const struct ik_govreplay_input *
 	 * capped at KTIME_MAX, which only a time within an exit latency of it can reach.
 	 */
 	int64_t measured_ns = at;
-	if (!polling) {
+	if (!e->polling) {
 		int64_t exit_ns = state->exit_latency_ns;
 		measured_ns = at > IK_KTIME_MAX - exit_ns ? IK_KTIME_MAX : at + exit_ns;
 	}
@@ -187,15 +203,26 @@ void ik_govreplay_step(struct ik_govreplay *g, const struct ik_govreplay_input *
 			  woken_by == IK_GOVREPLAY_POLL_LIMIT);
 
 	g->lines++;
-	if (stop_tick)
+	if (e->stop_tick)
 		g->stop_tick_count++;
 
 	out->state = idx;
-	out->stop_tick = stop_tick;
-	out->tick_kept = tick_kept;
+	out->stop_tick = e->stop_tick;
+	out->tick_kept = e->tick_kept;
 	out->woken_by = woken_by;
 	out->wake_at_ns = at;
 	out->last_residency_ns = dev->last_residency_ns;
+}
+
+void ik_govreplay_step(struct ik_govreplay *g, const struct ik_govreplay_input *in,
+		       struct ik_govreplay_result *out)
+{
+	struct ik_govreplay_entered e;
+	int64_t at;
+
+	ik_govreplay_enter(g, in, &e);
+	enum ik_govreplay_event woken_by = ik_govreplay_earliest(in, &e, &at);
+	ik_govreplay_exit(g, &e, woken_by, at, out);
 }
 
 /* ---- The input stream ------------------------------------------------------------------ */

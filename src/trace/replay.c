@@ -11,8 +11,8 @@
  *   E'k  the replayed entry.  Open loop: Ek, or the end of the previous period's replayed
  *        exit if that is later.  Closed loop: Ek + D, where D = (the replayed work start of
  *        the previous period) - X(k-1) is how late the CPU's work runs; Wk moves by D too
- *        when it is a timer's, by the source CPU's D when it is a remote task_wake or an
- *        IPI whose sender the trace names ('wake ipi SRC');
+ *        when it is a timer's, by the source CPU's D when it sent it when it is a remote
+ *        task_wake or an IPI whose sender the trace names ('wake ipi SRC');
  *   Tk   the next timer: the earliest pending timer expiring after E'k (closed loop: armed
  *        D late, so expiring D late).
  *
@@ -23,9 +23,13 @@
  * or the polling limit before Wk is not work: the CPU enters idle again at once
  * (extra_entries), until Wk, at most IK_TRACE_REENTRY_CAP entries per period (then the CPU
  * stays in its last state until the wake: capped).  The wake that ends a package's deep
- * state also pays the platform's pkg_exit_ns, added to its latency sample once the package
- * is known past it (replay_package.c); it does not move the work.  docs/replay.md has the
- * model.
+ * state also pays the platform's pkg_exit_ns (replay_package.c), and the work after it
+ * starts that much later: which wake that is is known only once the package's other CPUs
+ * are replayed past it, so the CPU's next events wait (per governor, in order) until then.
+ * In closed loop another CPU's period whose wake that CPU sends (moved by its delay) is
+ * replayed step by step meanwhile (the harness's two halves, ik_govreplay_enter and
+ * ik_govreplay_exit), as far as a lower bound of that wake allows, so that the package's
+ * time line can be known past the held wake.  docs/replay.md has the model.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +50,93 @@ struct rec_cpu {
 	int wake_src;              /* a task_wake's source CPU, else -1 */
 	int64_t enter_ns, wake_ns, last_exit_ns;
 	bool started; /* a period has ended */
+	uint64_t pno; /* periods ended so far: the number of the one in progress */
+};
+
+/* A ring of fixed-size elements (capacity a power of two: positions by mask). */
+struct ring {
+	char *v;
+	size_t head, n, cap, size;
+};
+
+static void *ring_at(const struct ring *r, size_t i)
+{
+	return r->v + ((r->head + i) & (r->cap - 1)) * r->size;
+}
+
+/* A new last element, NULL out of memory. */
+static void *ring_push(struct ring *r)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 16;
+		char *v = malloc(cap * r->size);
+		if (!v)
+			return NULL;
+		for (size_t i = 0; i < r->n; i++)
+			memcpy(v + i * r->size, ring_at(r, i), r->size);
+		free(r->v);
+		r->v = v;
+		r->cap = cap;
+		r->head = 0;
+	}
+	return ring_at(r, r->n++);
+}
+
+static void ring_pop(struct ring *r)
+{
+	r->head = (r->head + 1) & (r->cap - 1);
+	r->n--;
+}
+
+/*
+ * A recorded event of one CPU that one governor has not applied yet: the CPU's work waits
+ * for its package's exit to be known, or for the wake of its period in progress, so its
+ * next events wait in order.  An exit carries the period as recorded (the same for every
+ * governor).
+ */
+enum held_kind { HELD_ENTER, HELD_EXIT, HELD_TIMER_START, HELD_TIMER_REMOVE };
+struct held {
+	enum held_kind kind;
+	uint64_t seq;    /* the event's place in the trace */
+	int64_t t;       /* recorded time */
+	uint64_t id;     /* timers */
+	int64_t expires; /* HELD_TIMER_START */
+	struct rec_cpu rc; /* HELD_EXIT: the period; HELD_ENTER: rc.started */
+};
+
+/*
+ * Closed loop: a wake another CPU (src) sends moves by src's delay as it was when the wake
+ * was sent (after src's periods that ended before it).  When src's delay is not final then
+ * (its work waits), the receiving period's ticket waits on src's waiter list.
+ */
+struct ticket {
+	uint64_t pno;   /* the receiving CPU's period */
+	bool resolved;
+	int64_t shift_ns;
+};
+struct waiter {
+	int cpu;      /* the receiving CPU */
+	uint64_t pno; /* its period */
+	uint64_t seq; /* the wake's place in the trace */
+};
+
+/* The replay of one period, which can stop where it needs a wake not known yet. */
+enum phase { P_START, P_ENTER, P_STEP, P_AFTER, P_CAPPED };
+struct period {
+	bool active;
+	enum phase phase;
+	struct rec_cpu rc; /* as recorded */
+	int mapped;        /* the recorded state on the replayed table */
+	int64_t exit_ns;   /* recorded */
+	bool entered, first;
+	int64_t now, timer;
+	uint64_t entries; /* of this period, not ended by the wake */
+	struct ik_govreplay_input in;     /* P_STEP: the entry's inputs */
+	struct ik_govreplay_entered e;    /* P_STEP: what was entered */
+	enum ik_govreplay_event b_ev;     /* P_STEP: its earliest event but the wake */
+	int64_t b_at;
+	int last_state;                   /* P_AFTER, P_CAPPED: the state just left */
+	uint64_t last_residency_ns;
 };
 
 /* One governor on one CPU. */
@@ -56,10 +147,18 @@ struct gov_cpu {
 	int ntimers;
 	int64_t entry_ns, next_timer_ns; /* of the period in progress, replayed */
 	int64_t work_start_ns;           /* replayed: the work after the last period */
-	int64_t delay_ns;                /* closed loop: work_start - recorded exit */
+	int64_t delay_ns;                /* work_start - recorded exit */
 	int64_t idle_ns, in_state_ns, entry_exit_ns;
 	double state_mw_ns;              /* in_state time x the state's power */
 	bool queued;                     /* the last entry's span waits in the package's queue */
+	bool in_period;                  /* the entry of a recorded period is applied, not its exit */
+	bool held;                       /* the work start waits for the package's exit */
+	struct period pr;                /* the period being replayed (pr.active) */
+	struct ring hq;                  /* struct held: the events after, while held or pr.active */
+	struct ring tickets;             /* struct ticket, by period */
+	struct ring waiters;             /* struct waiter: wakes this CPU sent, in trace order */
+	int64_t pos_told;                /* the position its waiters last saw (see position) */
+	bool in_work;                    /* on the run's work list */
 	uint64_t state_ns[IK_STATE_MAX]; /* real time per state, entry to exit */
 };
 
@@ -69,6 +168,11 @@ struct run {
 	struct gov_cpu *cpu; /* h->cpus */
 	int ready;           /* harnesses set up */
 	struct ik_replay_pkg pkg; /* the package deep state on this run's time lines */
+	bool hold;           /* a package deep state: its exit moves the work */
+	bool oom;
+	int *work;           /* CPUs to look at again (settle), h->cpus at most */
+	int nwork;
+	uint64_t progress;   /* periods finished and CPUs released: to see that the end ends */
 };
 
 static int64_t next_timer_after(const struct gov_cpu *c, int64_t t)
@@ -103,24 +207,6 @@ static void timer_start(struct gov_cpu *c, uint64_t id, int64_t expires)
 			latest = i;
 	if (expires < c->timers[latest].expires)
 		c->timers[latest] = (struct timer){ id, expires };
-}
-
-/*
- * The one call into the governor and the core for one idle entry at `now`: the harness
- * selects, enters, accounts and reflects (src/sim/govreplay.c).
- */
-static void governor_step(struct gov_cpu *c, int64_t now, int64_t timer, int64_t wake,
-			  struct ik_govreplay_result *res)
-{
-	int64_t tick = c->g.dev.tick_nsec;
-	struct ik_govreplay_input in = {
-		.sleep_ns = timer > now ? timer - now : IK_KTIME_MAX,
-		.tick_ns = tick - now % tick,
-		.wake_ns = wake - now,
-		.latency_req_ns = IK_LATENCY_REQ_NONE_NS,
-		.tick_stopped = false,
-	};
-	ik_govreplay_step(&c->g, &in, res);
 }
 
 /* One replayed idle entry's real time and energy: [now, return value). */
@@ -159,84 +245,213 @@ static void wake_latency(struct ik_trace_replay *rp, struct ik_replay_pkg *pkg,
 		ik_hist_add(&rp->run.wake_latency, ns);
 }
 
-/* Period k of one CPU for one governor: E'k = now, Wk = w. Sets c->work_start_ns. */
-static void replay_period(const struct ik_trace_replay_opts *o, struct ik_trace_replay *rp,
-			  struct ik_replay_pkg *pkg, struct gov_cpu *c, const struct rec_cpu *rc,
-			  int mapped, int64_t w)
+static bool blocked(const struct gov_cpu *c)
 {
-	int64_t now = c->entry_ns;
-	int64_t timer = c->next_timer_ns;
-	enum ik_wake_source src = ik_trace_cause_source(rc->cause);
-	bool first = true;
-	uint64_t entries = 0; /* of this period, not ended by the wake */
-
-	rp->periods++;
-	if (w <= now) {
-		rp->wake_pending++;
-		rp->cpu[c->g.dev.cpu].wake_pending++;
-		c->work_start_ns = now;
-		wake_latency(rp, pkg, c, false, now - w);
-		return;
-	}
-	for (;;) {
-		struct ik_govreplay_result res;
-		governor_step(c, now, timer, w, &res);
-		rp->entries++;
-		if (first) {
-			first = false;
-			rp->compared++;
-			if (res.state == mapped)
-				rp->agree++;
-			if (rc->rec_state < IK_STATE_MAX)
-				rp->confusion[rc->rec_state][res.state]++;
-		} else {
-			rp->extra_entries++;
-			rp->cpu[c->g.dev.cpu].extra_entries++;
-		}
-		rp->hist[ik_trace_hist_bucket(res.last_residency_ns)]++;
-		bool woken = res.woken_by == IK_GOVREPLAY_WAKE;
-		int64_t end = charge_entry(o, pkg, c, res.state, now, res.wake_at_ns,
-					   woken ? src : IK_WAKE_TIMER);
-		ik_timeline_add(o->timeline, c->g.dev.cpu, res.state, now, end);
-		if (woken) {
-			c->work_start_ns = end;
-			wake_latency(rp, pkg, c, true, end - w);
-			return;
-		}
-		now = end;
-		if (now >= w) {
-			c->work_start_ns = now;
-			wake_latency(rp, pkg, c, true, now - w);
-			return;
-		}
-		/*
-		 * A long quiet stretch with the tick kept (or a polling state's limit) would take
-		 * one step per tick; at IK_TRACE_REENTRY_CAP entries the CPU is taken to stay in the
-		 * last state until the wake, which ends it after that state's exit cost.
-		 */
-		if (++entries >= IK_TRACE_REENTRY_CAP || res.last_residency_ns == 0) {
-			rp->capped++;
-			c->work_start_ns = charge_entry(o, pkg, c, res.state, now, w - now, src);
-			ik_timeline_add(o->timeline, c->g.dev.cpu, res.state, now, c->work_start_ns);
-			wake_latency(rp, pkg, c, true, c->work_start_ns - w);
-			return;
-		}
-		if (timer <= now)
-			timer = next_timer_after(c, now);
-	}
+	return c->held || c->pr.active;
 }
 
-/* The wake of the period as this governor's CPU sees it (closed loop: moved). */
-static int64_t replayed_wake(const struct run *runs, int g, const struct rec_cpu *rc,
-			     const struct gov_cpu *c)
+static struct ticket *ticket_of(const struct gov_cpu *c, uint64_t pno)
 {
-	if (!runs[g].o->closed_loop)
-		return rc->wake_ns;
-	if (rc->cause == IK_CAUSE_TIMER || rc->cause == IK_CAUSE_TICK)
-		return rc->wake_ns + c->delay_ns;
-	if ((rc->cause == IK_CAUSE_REMOTE || rc->cause == IK_CAUSE_IPI) && rc->wake_src >= 0)
-		return rc->wake_ns + runs[g].cpu[rc->wake_src].delay_ns;
-	return rc->wake_ns;
+	for (size_t i = 0; i < c->tickets.n; i++) {
+		struct ticket *t = ring_at(&c->tickets, i);
+		if (t->pno == pno)
+			return t;
+	}
+	return NULL;
+}
+
+static bool wake_of(const struct run *run, int cpu, int64_t *w, int64_t *lb, int depth);
+
+/*
+ * Where CPU s's replayed time line is at least, as far as its next events go: a wake it
+ * sends after a period it is still replaying, or whose work waits for the package, is not
+ * before that period's work, so not before this (its replayed time line only goes forward).
+ */
+static int64_t position(const struct run *run, int s, int depth)
+{
+	const struct gov_cpu *c = &run->cpu[s];
+	if (!c->pr.active)
+		return c->work_start_ns;
+	int64_t pos = c->pr.now, w, lb;
+	/* its work is not before its own wake either (a few links of such a chain: enough) */
+	if (depth < 8 && !wake_of(run, s, &w, &lb, depth + 1) && lb > pos)
+		pos = lb;
+	return pos;
+}
+
+/*
+ * The wake of the period cpu is replaying, as this governor's CPU sees it (closed loop:
+ * moved): true and *w if known, else false and *lb, a time it is not before.
+ */
+static bool wake_of(const struct run *run, int cpu, int64_t *w, int64_t *lb, int depth)
+{
+	const struct gov_cpu *c = &run->cpu[cpu];
+	const struct rec_cpu *rc = &c->pr.rc;
+	*w = rc->wake_ns;
+	if (!run->o->closed_loop)
+		return true;
+	if (rc->cause == IK_CAUSE_TIMER || rc->cause == IK_CAUSE_TICK) {
+		*w = rc->wake_ns + c->delay_ns; /* armed D late */
+		return true;
+	}
+	if ((rc->cause == IK_CAUSE_REMOTE || rc->cause == IK_CAUSE_IPI) && rc->wake_src >= 0) {
+		const struct ticket *t = ticket_of(c, c->pr.rc.pno);
+		if (t && t->resolved) {
+			*w = rc->wake_ns + t->shift_ns;
+			return true;
+		}
+		*lb = position(run, rc->wake_src, depth);
+		return false;
+	}
+	return true;
+}
+
+/* The period the CPU starts replaying: E'k = c->entry_ns, its recorded facts rc. */
+static void period_start(struct gov_cpu *c, const struct rec_cpu *rc, int mapped,
+			 int64_t exit_ns)
+{
+	struct period *pr = &c->pr;
+	pr->active = true;
+	pr->phase = P_START;
+	pr->rc = *rc;
+	pr->mapped = mapped;
+	pr->exit_ns = exit_ns;
+	pr->entered = false;
+	pr->first = true;
+	pr->now = c->entry_ns;
+	pr->timer = c->next_timer_ns;
+	pr->entries = 0;
+}
+
+/*
+ * Replay the period as far as its wake allows: to the end (true, c->work_start_ns set), or
+ * to where it needs the wake, which waits for another CPU's work (false; the CPU is in the
+ * package's open entry if it is gated).  With the wake known it is the one-step-at-a-time
+ * loop below throughout: select, enter, wake at the earliest event, account, reflect;
+ * re-entries after the tick, a timer or the polling limit; the cap.
+ */
+static bool advance(struct run *run, int cpu)
+{
+	const struct ik_trace_replay_opts *o = run->o;
+	struct ik_trace_replay *rp = run->rp;
+	struct ik_replay_pkg *pkg = &run->pkg;
+	struct gov_cpu *c = &run->cpu[cpu];
+	struct period *pr = &c->pr;
+	enum ik_wake_source src = ik_trace_cause_source(pr->rc.cause);
+	int64_t w, lb = 0;
+	bool known = wake_of(run, cpu, &w, &lb, 0);
+
+	ik_replay_pkg_open(pkg, cpu, -1, 0);
+	for (;;) {
+		switch (pr->phase) {
+		case P_START:
+			if (!known && lb <= pr->now)
+				return false; /* pending or not: not known yet */
+			rp->periods++;
+			if (known && w <= pr->now) {
+				rp->wake_pending++;
+				rp->cpu[cpu].wake_pending++;
+				c->work_start_ns = pr->now;
+				wake_latency(rp, pkg, c, false, pr->now - w);
+				return true;
+			}
+			pr->entered = true;
+			pr->phase = P_ENTER;
+			break;
+		case P_ENTER: {
+			int64_t now = pr->now, tick = c->g.dev.tick_nsec;
+			pr->in = (struct ik_govreplay_input){
+				.sleep_ns = pr->timer > now ? pr->timer - now : IK_KTIME_MAX,
+				.tick_ns = tick - now % tick,
+				.wake_ns = IK_KTIME_MAX,
+				.latency_req_ns = IK_LATENCY_REQ_NONE_NS,
+				.tick_stopped = false,
+			};
+			ik_govreplay_enter(&c->g, &pr->in, &pr->e);
+			if (!known) /* (once known, the wake stays known) */
+				pr->b_ev = ik_govreplay_earliest(&pr->in, &pr->e, &pr->b_at);
+			pr->phase = P_STEP;
+			break;
+		}
+		case P_STEP: {
+			int64_t now = pr->now, at;
+			enum ik_govreplay_event ev;
+			if (known) {
+				pr->in.wake_ns = w - now;
+				ev = ik_govreplay_earliest(&pr->in, &pr->e, &at);
+			} else if (pr->b_ev != IK_GOVREPLAY_NO_EVENT &&
+				   !__builtin_add_overflow(now, pr->b_at, &at) && at < lb) {
+				ev = pr->b_ev; /* before the wake, whenever it comes */
+				at = pr->b_at;
+			} else {
+				ik_replay_pkg_open(pkg, cpu, pr->e.state, now);
+				return false;
+			}
+			struct ik_govreplay_result res;
+			ik_govreplay_exit(&c->g, &pr->e, ev, at, &res);
+			rp->entries++;
+			if (pr->first) {
+				pr->first = false;
+				rp->compared++;
+				if (res.state == pr->mapped)
+					rp->agree++;
+				if (pr->rc.rec_state < IK_STATE_MAX)
+					rp->confusion[pr->rc.rec_state][res.state]++;
+			} else {
+				rp->extra_entries++;
+				rp->cpu[cpu].extra_entries++;
+			}
+			rp->hist[ik_trace_hist_bucket(res.last_residency_ns)]++;
+			bool woken = res.woken_by == IK_GOVREPLAY_WAKE;
+			int64_t end = charge_entry(o, pkg, c, res.state, now, res.wake_at_ns,
+						   woken ? src : IK_WAKE_TIMER);
+			ik_timeline_add(o->timeline, cpu, res.state, now, end);
+			if (woken) {
+				c->work_start_ns = end;
+				wake_latency(rp, pkg, c, true, end - w);
+				return true;
+			}
+			pr->now = end;
+			pr->last_state = res.state;
+			pr->last_residency_ns = res.last_residency_ns;
+			pr->phase = P_AFTER;
+			break;
+		}
+		case P_AFTER:
+			if (!known && lb <= pr->now)
+				return false; /* woken before the wake, or at it: not known yet */
+			if (known && pr->now >= w) {
+				c->work_start_ns = pr->now;
+				wake_latency(rp, pkg, c, true, pr->now - w);
+				return true;
+			}
+			/*
+			 * A long quiet stretch with the tick kept (or a polling state's limit) would
+			 * take one step per tick; at IK_TRACE_REENTRY_CAP entries the CPU is taken to
+			 * stay in the last state until the wake, which ends it after that state's exit
+			 * cost.
+			 */
+			if (++pr->entries >= IK_TRACE_REENTRY_CAP || pr->last_residency_ns == 0) {
+				pr->phase = P_CAPPED;
+				break;
+			}
+			if (pr->timer <= pr->now)
+				pr->timer = next_timer_after(c, pr->now);
+			pr->phase = P_ENTER;
+			break;
+		case P_CAPPED:
+			if (!known) {
+				ik_replay_pkg_open(pkg, cpu, pr->last_state, pr->now);
+				return false;
+			}
+			rp->capped++;
+			c->work_start_ns =
+				charge_entry(o, pkg, c, pr->last_state, pr->now, w - pr->now, src);
+			ik_timeline_add(o->timeline, cpu, pr->last_state, pr->now, c->work_start_ns);
+			wake_latency(rp, pkg, c, true, c->work_start_ns - w);
+			return true;
+		}
+	}
 }
 
 static int setup(struct run *run, const struct ik_trace_header *h, char *err, size_t errlen)
@@ -251,12 +466,17 @@ static int setup(struct run *run, const struct ik_trace_header *h, char *err, si
 	ik_hist_init(&rp->run.wake_latency);
 	rp->cpu = calloc((size_t)h->cpus, sizeof(*rp->cpu));
 	run->cpu = calloc((size_t)h->cpus, sizeof(*run->cpu));
-	if (!rp->cpu || !run->cpu) {
+	run->work = malloc((size_t)h->cpus * sizeof(*run->work));
+	if (!rp->cpu || !run->cpu || !run->work) {
 		snprintf(err, errlen, "out of memory");
 		return IK_TRACE_EFAIL;
 	}
 	for (; run->ready < h->cpus; run->ready++) {
 		struct gov_cpu *c = &run->cpu[run->ready];
+		c->hq.size = sizeof(struct held);
+		c->tickets.size = sizeof(struct ticket);
+		c->waiters.size = sizeof(struct waiter);
+		c->pos_told = INT64_MIN;
 		int grc = ik_govreplay_init(&c->g, o->drv, o->gov, hz, o->haltpoll, err, errlen);
 		if (grc == IK_GOVREPLAY_OK) {
 			c->g.dev.cpu = run->ready;
@@ -275,6 +495,7 @@ static int setup(struct run *run, const struct ik_trace_header *h, char *err, si
 		snprintf(err, errlen, "out of memory");
 		return IK_TRACE_EFAIL;
 	}
+	run->hold = run->pkg.tracked;
 	return IK_TRACE_OK;
 }
 
@@ -375,33 +596,84 @@ static int finish(struct run *run)
 
 static void run_free(struct run *run)
 {
-	for (int cpu = 0; cpu < run->ready; cpu++)
+	for (int cpu = 0; cpu < run->ready; cpu++) {
 		ik_govreplay_free(&run->cpu[cpu].g);
+		free(run->cpu[cpu].hq.v);
+		free(run->cpu[cpu].tickets.v);
+		free(run->cpu[cpu].waiters.v);
+	}
 	free(run->cpu);
+	free(run->work);
+	run->work = NULL;
 	run->cpu = NULL;
 	run->ready = 0;
 	ik_replay_pkg_free(&run->pkg);
 }
 
+static void work(struct run *run, int cpu)
+{
+	struct gov_cpu *c = &run->cpu[cpu];
+	if (!c->in_work) {
+		c->in_work = true;
+		run->work[run->nwork++] = cpu;
+	}
+}
+
+/* An event waits behind the CPU's blocked work (run->oom if out of memory). */
+static void held_push(struct run *run, struct gov_cpu *c, const struct held *h)
+{
+	struct held *e = ring_push(&c->hq);
+	if (e)
+		*e = *h;
+	else
+		run->oom = true;
+}
+
 /*
- * How far one CPU's replayed time line is known while the trace is at t: to its replayed
- * entry if it is in a recorded period, else to where its next entry can be at the
- * earliest (its recorded entry is not before t; open loop: not before the replayed work,
- * closed loop: moved by its delay, and not before the work either).
+ * How far one CPU's replayed time line is known while the trace is at t: in a period it is
+ * replaying, to where that stopped (the start of an entry whose end is not known, or the
+ * wake's lower bound while it is in a state it will not leave before the wake); in a
+ * recorded period, to its replayed entry; else to where its next entry can be at the
+ * earliest (its recorded entry is not before t, or before its first held event; open
+ * loop: not before the replayed work, closed loop: moved by its delay, and not before the
+ * work either).  At the end of the trace (eof) a CPU with nothing left to do is known to
+ * the end of time (a period the trace leaves open is not replayed: awake).
  */
-static int64_t known_until(const struct run *run, const struct rec_cpu *rec, int cpu, int64_t t)
+static int64_t known_until(const struct run *run, int cpu, int64_t t, bool eof)
 {
 	const struct gov_cpu *c = &run->cpu[cpu];
-	if (rec[cpu].idle)
+	if (c->pr.active) {
+		const struct period *pr = &c->pr;
+		int64_t w, lb, b_end;
+		if ((pr->phase != P_STEP && pr->phase != P_CAPPED) || wake_of(run, cpu, &w, &lb, 0) ||
+		    lb <= pr->now)
+			return pr->now;
+		if (pr->phase == P_CAPPED || pr->b_ev == IK_GOVREPLAY_NO_EVENT ||
+		    __builtin_add_overflow(pr->now, pr->b_at, &b_end))
+			return lb; /* in its state until the wake */
+		/*
+		 * In its state until the earlier of its tick or timer (b_end) and the wake.  The
+		 * wake's bound may have grown since it stopped (it goes on once looked at again):
+		 * then only its entry is known.  The tick or timer's end is a wake like any other,
+		 * so it must be past what is known, strictly; the wake, sent by a CPU whose work
+		 * waits, is taken to come after that CPU's own wake even at the same time.
+		 */
+		if (lb > b_end)
+			return pr->now;
+		return lb < b_end ? lb : b_end - 1;
+	}
+	if (eof && !c->held && !c->hq.n)
+		return INT64_MAX;
+	if (c->in_period)
 		return c->entry_ns;
-	int64_t next = t;
-	if (run->o->closed_loop && __builtin_add_overflow(t, c->delay_ns, &next))
+	int64_t next = c->hq.n ? ((const struct held *)ring_at(&c->hq, 0))->t : t;
+	if (run->o->closed_loop && __builtin_add_overflow(next, c->delay_ns, &next))
 		next = c->delay_ns > 0 ? INT64_MAX : INT64_MIN;
 	return next > c->work_start_ns ? next : c->work_start_ns;
 }
 
 /* The package of `cpu`: its deep time counted as far as all its CPUs are known. */
-static void package_sweep(struct run *run, const struct rec_cpu *rec, int cpu, int64_t t)
+static void package_sweep(struct run *run, int cpu, int64_t t, bool eof)
 {
 	struct ik_replay_pkg *p = &run->pkg;
 	if (!p->tracked)
@@ -409,15 +681,194 @@ static void package_sweep(struct run *run, const struct rec_cpu *rec, int cpu, i
 	int k = p->pkg_of[cpu];
 	int64_t until = INT64_MAX;
 	for (int c = p->first[k]; c >= 0; c = p->next[c]) {
-		int64_t u = known_until(run, rec, c, t);
+		int64_t u = known_until(run, c, t, eof);
+		if (u <= p->swept_ns[k])
+			return; /* nothing new: every span ending by then is out already */
 		if (u < until)
 			until = u;
 	}
 	ik_replay_pkg_sweep(p, k, until);
 }
 
+static void apply_enter(struct run *run, struct gov_cpu *c, int64_t t, bool started)
+{
+	int64_t e = t;
+	if (started && run->o->closed_loop)
+		e = t + c->delay_ns;
+	else if (started && c->work_start_ns > e)
+		e = c->work_start_ns;
+	c->entry_ns = e;
+	c->next_timer_ns = next_timer_after(c, e);
+	c->in_period = true;
+}
+
+/* The period just replayed to its end: the delay, and whether the work waits for the
+   package's exit. */
+static void period_done(struct run *run, int cpu)
+{
+	struct gov_cpu *c = &run->cpu[cpu];
+	struct period *pr = &c->pr;
+	c->delay_ns = c->work_start_ns - pr->exit_ns;
+	c->in_period = false;
+	pr->active = false;
+	while (c->tickets.n && ((struct ticket *)ring_at(&c->tickets, 0))->pno <= pr->rc.pno)
+		ring_pop(&c->tickets);
+	if (run->hold && pr->entered && c->queued) {
+		/* the span that ends at the work's wake: the work waits for its package exit */
+		ik_replay_pkg_hold(&run->pkg, cpu);
+		c->held = true;
+	}
+	run->progress++;
+}
+
+/* The period rc of `cpu`, recorded exit exit_ns: start replaying it, as far as it goes. */
+static void apply_exit(struct run *run, const struct ik_trace_header *h, int cpu,
+		       const struct rec_cpu *rc, int64_t exit_ns)
+{
+	struct gov_cpu *c = &run->cpu[cpu];
+	const struct ik_trace_state_map *m = &run->rp->map;
+	int d = h->cpu_driver[cpu];
+	int mapped = rc->rec_state < IK_STATE_MAX ? m->to[d][rc->rec_state] : -1;
+	period_start(c, rc, mapped, exit_ns);
+	if (advance(run, cpu))
+		period_done(run, cpu);
+}
+
+/* The wakes cpu sent before trace position `seq` move by its delay, final now. */
+static void resolve_waiters(struct run *run, int cpu, uint64_t seq)
+{
+	struct gov_cpu *c = &run->cpu[cpu];
+	while (c->waiters.n) {
+		const struct waiter *wt = ring_at(&c->waiters, 0);
+		if (wt->seq >= seq)
+			break;
+		struct ticket *t = ticket_of(&run->cpu[wt->cpu], wt->pno);
+		if (t) {
+			t->resolved = true;
+			t->shift_ns = c->delay_ns;
+		}
+		work(run, wt->cpu);
+		ring_pop(&c->waiters);
+	}
+}
+
+/*
+ * Go on with cpu as far as it can: the period it is replaying, then the events that
+ * waited behind it, in order, until it is blocked again; then its package's sweep (which
+ * may release CPUs) and, if it moved on, a look again at the CPUs waiting for its wakes.
+ */
+static void progress(struct run *run, const struct ik_trace_header *h, int cpu, int64_t t,
+		     bool eof)
+{
+	struct gov_cpu *c = &run->cpu[cpu];
+	if (c->pr.active && advance(run, cpu))
+		period_done(run, cpu);
+	while (!blocked(c) && c->hq.n) {
+		struct held e = *(const struct held *)ring_at(&c->hq, 0);
+		resolve_waiters(run, cpu, e.seq); /* its delay now is the one they were sent with */
+		ring_pop(&c->hq);
+		switch (e.kind) {
+		case HELD_ENTER:
+			apply_enter(run, c, e.t, e.rc.started);
+			break;
+		case HELD_TIMER_START:
+			timer_start(c, e.id, e.expires + (run->o->closed_loop ? c->delay_ns : 0));
+			break;
+		case HELD_TIMER_REMOVE:
+			timer_remove(c, e.id);
+			break;
+		case HELD_EXIT:
+			apply_exit(run, h, cpu, &e.rc, e.t);
+			break;
+		}
+	}
+	if (!blocked(c))
+		resolve_waiters(run, cpu, UINT64_MAX);
+	package_sweep(run, cpu, t, eof);
+	int64_t pos = position(run, cpu, 0);
+	if (c->waiters.n && pos > c->pos_told) {
+		c->pos_told = pos;
+		for (size_t i = 0; i < c->waiters.n; i++)
+			work(run, ((const struct waiter *)ring_at(&c->waiters, i))->cpu);
+	}
+}
+
+/*
+ * Until nothing moves: the CPUs whose held span became final (their work moves by the
+ * package exit their wake paid, and their waiting events go on) and the CPUs on the work
+ * list.
+ */
+static void settle(struct run *run, const struct ik_trace_header *h, int64_t t, bool eof)
+{
+	for (;;) {
+		int64_t pkg_ns;
+		int cpu = ik_replay_pkg_released(&run->pkg, &pkg_ns);
+		if (cpu >= 0) {
+			struct gov_cpu *c = &run->cpu[cpu];
+			c->work_start_ns += pkg_ns;
+			c->delay_ns += pkg_ns;
+			c->held = false;
+			run->progress++;
+			work(run, cpu);
+			continue;
+		}
+		if (!run->nwork)
+			return;
+		cpu = run->work[--run->nwork];
+		run->cpu[cpu].in_work = false;
+		progress(run, h, cpu, t, eof);
+	}
+}
+
+/*
+ * The end of the trace: every CPU still blocked waits for a package or a wake that is now
+ * known to the end (a CPU with no event left stays awake).  Of the held CPUs, the one whose
+ * span ends first is always released (its package is known past it; a wake that waits for
+ * a CPU's work is after that CPU's wake), so this ends; a CPU that did not would be a
+ * wrong answer, so it is an error.
+ */
+static int settle_at_end(struct run *run, const struct ik_trace_header *h, int64_t t)
+{
+	for (;;) {
+		bool any = false;
+		for (int cpu = 0; cpu < h->cpus; cpu++)
+			if (blocked(&run->cpu[cpu])) {
+				any = true;
+				work(run, cpu);
+			}
+		if (!any)
+			return IK_TRACE_OK;
+		uint64_t before = run->progress;
+		settle(run, h, t, true);
+		if (run->progress == before)
+			return IK_TRACE_EFAIL;
+	}
+}
+
+/* A wake that another CPU sends to `cpu`, starting its period's wake (closed loop): the
+   delay it moves by is the sender's now, or later when that is final. */
+static void wake_sent(struct run *run, int cpu, const struct rec_cpu *rc, uint64_t seq)
+{
+	struct gov_cpu *c = &run->cpu[cpu];
+	struct gov_cpu *s = &run->cpu[rc->wake_src];
+	struct ticket *t = ring_push(&c->tickets);
+	if (!t) {
+		run->oom = true;
+		return;
+	}
+	*t = (struct ticket){ rc->pno, !blocked(s), s->delay_ns };
+	if (t->resolved)
+		return;
+	struct waiter *wt = ring_push(&s->waiters);
+	if (!wt) {
+		run->oom = true;
+		return;
+	}
+	*wt = (struct waiter){ cpu, rc->pno, seq };
+}
+
 static void period_end(struct run *runs, int n, const struct ik_trace_header *h,
-		       struct rec_cpu *rec, int cpu, int64_t exit_ns)
+		       struct rec_cpu *rec, int cpu, int64_t exit_ns, uint64_t seq)
 {
 	struct rec_cpu *rc = &rec[cpu];
 	const struct ik_driver *recdrv = &h->drivers[h->cpu_driver[cpu]].drv;
@@ -429,18 +880,20 @@ static void period_end(struct run *runs, int n, const struct ik_trace_header *h,
 	}
 	for (int g = 0; g < n; g++) {
 		struct gov_cpu *c = &runs[g].cpu[cpu];
-		const struct ik_trace_state_map *m = &runs[g].rp->map;
-		int d = h->cpu_driver[cpu];
-		int mapped = rc->rec_state < IK_STATE_MAX ? m->to[d][rc->rec_state] : -1;
-		replay_period(runs[g].o, runs[g].rp, &runs[g].pkg, c, rc, mapped,
-			      replayed_wake(runs, g, rc, c));
-		c->delay_ns = c->work_start_ns - exit_ns;
+		if (blocked(c))
+			held_push(&runs[g], c,
+				  &(struct held){ .kind = HELD_EXIT, .seq = seq, .t = exit_ns, .rc = *rc });
+		else
+			apply_exit(&runs[g], h, cpu, rc, exit_ns);
 	}
 	rc->idle = false;
 	rc->started = true;
 	rc->last_exit_ns = exit_ns;
-	for (int g = 0; g < n; g++)
-		package_sweep(&runs[g], rec, cpu, exit_ns);
+	rc->pno++;
+	for (int g = 0; g < n; g++) {
+		work(&runs[g], cpu);
+		settle(&runs[g], h, exit_ns, false);
+	}
 }
 
 int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay_opts *o, int n,
@@ -450,6 +903,7 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 	struct ik_trace_event ev;
 	int rc = IK_TRACE_OK;
 	bool first_event = true;
+	uint64_t seq = 0; /* the events' places in the trace */
 
 	if (n < 1 || n > IK_TRACE_REPLAY_MAX_GOVS) {
 		snprintf(err, errlen, "%d governors: expected 1 to %d", n, IK_TRACE_REPLAY_MAX_GOVS);
@@ -485,6 +939,7 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 		}
 		for (int g = 0; g < n; g++)
 			rps[g].last_ns = ev.t_ns;
+		seq++;
 		struct rec_cpu *c = &rec[ev.cpu];
 		switch (ev.kind) {
 		case IK_TRACE_IDLE_ENTER:
@@ -494,17 +949,16 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 			c->enter_ns = ev.t_ns;
 			for (int g = 0; g < n; g++) {
 				struct gov_cpu *gc = &runs[g].cpu[ev.cpu];
-				int64_t e = ev.t_ns;
-				if (c->started && o[g].closed_loop)
-					e = ev.t_ns + gc->delay_ns;
-				else if (c->started && gc->work_start_ns > e)
-					e = gc->work_start_ns;
-				gc->entry_ns = e;
-				gc->next_timer_ns = next_timer_after(gc, e);
+				if (blocked(gc))
+					held_push(&runs[g], gc,
+						  &(struct held){ .kind = HELD_ENTER, .seq = seq,
+								  .t = ev.t_ns, .rc = *c });
+				else
+					apply_enter(&runs[g], gc, ev.t_ns, c->started);
 			}
 			break;
 		case IK_TRACE_IDLE_EXIT:
-			period_end(runs, n, h, rec, ev.cpu, ev.t_ns);
+			period_end(runs, n, h, rec, ev.cpu, ev.t_ns, seq);
 			break;
 		case IK_TRACE_WAKE:
 			if (c->idle && !c->have_wake && ev.cause != IK_CAUSE_TICK) {
@@ -513,18 +967,35 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 				c->cause = ev.cause;
 				c->wake_src = ev.cause == IK_CAUSE_IPI && ev.ipi_src && ev.src_cpu < h->cpus
 						      ? ev.src_cpu : -1;
+				for (int g = 0; g < n; g++)
+					if (o[g].closed_loop && c->wake_src >= 0)
+						wake_sent(&runs[g], ev.cpu, c, seq);
 			}
 			break;
 		case IK_TRACE_TIMER_START:
 			for (int g = 0; g < n; g++) {
 				struct gov_cpu *gc = &runs[g].cpu[ev.cpu];
-				timer_start(gc, ev.timer_id, ev.arg + (o[g].closed_loop ? gc->delay_ns : 0));
+				if (blocked(gc))
+					held_push(&runs[g], gc,
+						  &(struct held){ .kind = HELD_TIMER_START, .seq = seq,
+								  .t = ev.t_ns, .id = ev.timer_id,
+								  .expires = ev.arg });
+				else
+					timer_start(gc, ev.timer_id,
+						    ev.arg + (o[g].closed_loop ? gc->delay_ns : 0));
 			}
 			break;
 		case IK_TRACE_TIMER_CANCEL:
 		case IK_TRACE_TIMER_EXPIRE:
-			for (int g = 0; g < n; g++)
-				timer_remove(&runs[g].cpu[ev.cpu], ev.timer_id);
+			for (int g = 0; g < n; g++) {
+				struct gov_cpu *gc = &runs[g].cpu[ev.cpu];
+				if (blocked(gc))
+					held_push(&runs[g], gc,
+						  &(struct held){ .kind = HELD_TIMER_REMOVE, .seq = seq,
+								  .t = ev.t_ns, .id = ev.timer_id });
+				else
+					timer_remove(gc, ev.timer_id);
+			}
 			break;
 		case IK_TRACE_TASK_WAKE:
 			/* A task woken onto the idle CPU (by another CPU): work is due from now. */
@@ -533,6 +1004,10 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 				c->wake_ns = ev.t_ns;
 				c->cause = ev.src_cpu != ev.cpu ? IK_CAUSE_REMOTE : IK_CAUSE_UNKNOWN;
 				c->wake_src = ev.src_cpu >= 0 && ev.src_cpu < h->cpus ? ev.src_cpu : -1;
+				for (int g = 0; g < n; g++)
+					if (o[g].closed_loop && c->wake_src >= 0 &&
+					    c->cause == IK_CAUSE_REMOTE)
+						wake_sent(&runs[g], ev.cpu, c, seq);
 			}
 			break;
 		case IK_TRACE_SWITCH:
@@ -543,6 +1018,16 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 	}
 	if (rc == IK_TRACE_EOF)
 		rc = IK_TRACE_OK;
+	for (int g = 0; g < n && rc == IK_TRACE_OK; g++) {
+		int end = settle_at_end(&runs[g], h, rps[g].last_ns);
+		if (runs[g].oom || runs[g].pkg.oom) {
+			snprintf(err, errlen, "out of memory");
+			rc = IK_TRACE_EFAIL;
+		} else if (end) {
+			snprintf(err, errlen, "internal error: a replayed period stayed undecided");
+			rc = IK_TRACE_EFAIL;
+		}
+	}
 	for (int g = 0; g < n && rc == IK_TRACE_OK; g++) {
 		rps[g].skipped = ik_trace_skipped(r);
 		rc = finish(&runs[g]);

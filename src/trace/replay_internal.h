@@ -38,6 +38,7 @@ struct ik_replay_span {
 	int64_t from, to;
 	int64_t lat_ns; /* the wake latency sample it ends (without the package exit), or -1 */
 	int64_t pkg_ns; /* the package exit its wake pays, or 0 */
+	bool hold;      /* its CPU's work waits for pkg_ns to be known (ik_replay_pkg_hold) */
 };
 struct ik_replay_queue { /* a CPU's core-off spans not swept yet: a ring */
 	struct ik_replay_span *v;
@@ -59,6 +60,15 @@ struct ik_replay_pkg {
 	uint64_t exits_woken; /* of them, the work's wakes (their latency includes the exit) */
 	int64_t exit_ns;    /* the package exits drawn, summed */
 	int64_t exit_woken_ns; /* of them, added to wake latency samples */
+	/* CPUs whose held span is final (ik_replay_pkg_hold): the caller takes them with
+	   ik_replay_pkg_released */
+	int *released;
+	int64_t *released_ns; /* per CPU: the package exit its held span's wake paid */
+	int nreleased;
+	/* per CPU: the start of an entry into a gating state whose end is not known yet (its
+	   wake waits for another CPU's work), INT64_MAX if none: gated from there on, as far
+	   as the CPU is known, and never the wake that ends a deep stretch before that */
+	int64_t *open_from;
 };
 /* CPUs on the platform's packages (none without a platform); -1 out of memory.  lat: where
    the wake latency samples of core-off spans go once swept. */
@@ -71,6 +81,15 @@ bool ik_replay_pkg_idle(struct ik_replay_pkg *p, int cpu, int state, int64_t fro
 /* The span just queued for `cpu` ends the wake of the work, whose latency is lat_ns
    (without the package's exit): the sample is added when the span is swept. */
 void ik_replay_pkg_wake_latency(struct ik_replay_pkg *p, int cpu, int64_t lat_ns);
+/* The span just queued for `cpu` ends the wake of the work, whose start may move by the
+   package's exit: when the span is final (swept past), cpu is put on the released list
+   with the exit its wake paid (0 if none). */
+void ik_replay_pkg_hold(struct ik_replay_pkg *p, int cpu);
+/* CPU `cpu` is in table state `state` from `from` on, its wake not known yet (state -1:
+   no such entry now).  It must end, by a span queued from `from`, before any other. */
+void ik_replay_pkg_open(struct ik_replay_pkg *p, int cpu, int state, int64_t from);
+/* The next CPU whose held span is final, and its package exit in *pkg_ns; -1 if none. */
+int ik_replay_pkg_released(struct ik_replay_pkg *p, int64_t *pkg_ns);
 /* Count package pkg's deep time up to until_ns: every CPU of it is known that far. */
 void ik_replay_pkg_sweep(struct ik_replay_pkg *p, int pkg, int64_t until_ns);
 /* Every package up to end_ns (the run's end: every time line complete); every deferred

@@ -18,8 +18,10 @@
  * CPUs' entry and exit draws are the same as without it, for every governor).  The sweep
  * is where a deep stretch's end is known, so the wake latency sample of a span's wake waits
  * in the span (lat_ns) and is added, with the exit if paid, when the span leaves the queue.
- * The exit lengthens the wake's latency only: the replay has already gone past the wake
- * on that CPU's time line, so it does not move the work (docs/replay.md, "The package").
+ * The exit also moves the work: the waking CPU's next events wait until its span is
+ * final (ik_replay_pkg_hold), then go on with the exit added (replay.c).  A CPU whose wake
+ * waits for another CPU's work (closed loop) is gated from its open entry on
+ * (ik_replay_pkg_open) as far as it is known, so the sweep can go on past it.
  *
  * CPUs sit on packages as the platform numbers them (src/hw/topology.c); a trace with more
  * CPUs than the platform is laid out as on that platform with as many packages as needed.
@@ -76,8 +78,14 @@ int ik_replay_pkg_init(struct ik_replay_pkg *p, const struct ik_trace_cost_model
 	p->first = malloc((size_t)p->npkg * sizeof(*p->first));
 	p->next = malloc((size_t)cpus * sizeof(*p->next));
 	p->rng = malloc((size_t)p->npkg * sizeof(*p->rng));
-	if (!p->q || !p->swept_ns || !p->first || !p->next || !p->rng)
+	p->released = malloc((size_t)cpus * sizeof(*p->released));
+	p->released_ns = calloc((size_t)cpus, sizeof(*p->released_ns));
+	p->open_from = malloc((size_t)cpus * sizeof(*p->open_from));
+	if (!p->q || !p->swept_ns || !p->first || !p->next || !p->rng || !p->released ||
+	    !p->released_ns || !p->open_from)
 		return -1;
+	for (int c = 0; c < cpus; c++)
+		p->open_from[c] = INT64_MAX;
 	for (int k = 0; k < p->npkg; k++) {
 		p->swept_ns[k] = start_ns;
 		p->first[k] = -1;
@@ -103,6 +111,9 @@ void ik_replay_pkg_free(struct ik_replay_pkg *p)
 	free(p->first);
 	free(p->next);
 	free(p->rng);
+	free(p->released);
+	free(p->released_ns);
+	free(p->open_from);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -134,7 +145,7 @@ bool ik_replay_pkg_idle(struct ik_replay_pkg *p, int cpu, int state, int64_t fro
 		q->cap = cap;
 		q->head = 0;
 	}
-	*at(q, q->n) = (struct ik_replay_span){ from, to, -1, 0 };
+	*at(q, q->n) = (struct ik_replay_span){ from, to, -1, 0, false };
 	q->n++;
 	return true;
 }
@@ -146,12 +157,40 @@ void ik_replay_pkg_wake_latency(struct ik_replay_pkg *p, int cpu, int64_t lat_ns
 		at(q, q->n - 1)->lat_ns = lat_ns;
 }
 
-/* The oldest span of a queue leaves it: its wake's latency sample is final. */
+void ik_replay_pkg_hold(struct ik_replay_pkg *p, int cpu)
+{
+	struct ik_replay_queue *q = &p->q[cpu];
+	if (q->n)
+		at(q, q->n - 1)->hold = true;
+}
+
+void ik_replay_pkg_open(struct ik_replay_pkg *p, int cpu, int state, int64_t from)
+{
+	if (p->tracked)
+		p->open_from[cpu] = state >= 0 && core_off(p->model, state) ? from : INT64_MAX;
+}
+
+int ik_replay_pkg_released(struct ik_replay_pkg *p, int64_t *pkg_ns)
+{
+	if (!p->nreleased)
+		return -1;
+	int cpu = p->released[--p->nreleased];
+	*pkg_ns = p->released_ns[cpu];
+	return cpu;
+}
+
+/* The oldest span of a queue leaves it: its wake's latency sample is final, and a held
+   CPU's work can start. */
 static void pop(struct ik_replay_pkg *p, struct ik_replay_queue *q)
 {
 	const struct ik_replay_span *s = at(q, 0);
 	if (s->lat_ns >= 0)
 		ik_hist_add(p->lat, s->lat_ns + s->pkg_ns);
+	if (s->hold) {
+		int cpu = (int)(q - p->q);
+		p->released_ns[cpu] = s->pkg_ns;
+		p->released[p->nreleased++] = cpu; /* one held span per CPU at a time */
+	}
 	q->head = (q->head + 1) & (q->cap - 1);
 	q->n--;
 }
@@ -167,10 +206,19 @@ void ik_replay_pkg_sweep(struct ik_replay_pkg *p, int pkg, int64_t until_ns)
 			struct ik_replay_queue *q = &p->q[c];
 			while (q->n && at(q, 0)->to <= t)
 				pop(p, q);
-			if (!q->n) { /* awake from t to at least until_ns */
-				all = false;
-				unknown = true;
-				break;
+			if (!q->n) {
+				int64_t of = p->open_from[c];
+				if (of == INT64_MAX) { /* awake from t to at least until_ns */
+					all = false;
+					unknown = true;
+					break;
+				}
+				if (of > t) { /* awake until its open entry */
+					all = false;
+					if (of > next)
+						next = of;
+				}
+				continue; /* gated past what is known of it: not the stretch's end */
 			}
 			const struct ik_replay_span *s = at(q, 0);
 			if (s->from > t) {
@@ -205,6 +253,11 @@ void ik_replay_pkg_sweep(struct ik_replay_pkg *p, int pkg, int64_t until_ns)
 		}
 	}
 	p->swept_ns[pkg] = t;
+	/* the spans that end by t are final (no later sweep can make them pay): out now, so
+	   that a CPU holding its work on one goes on at once */
+	for (int c = p->first[pkg]; c >= 0; c = p->next[c])
+		while (p->q[c].n && at(&p->q[c], 0)->to <= t)
+			pop(p, &p->q[c]);
 }
 
 void ik_replay_pkg_close(struct ik_replay_pkg *p, int64_t end_ns)

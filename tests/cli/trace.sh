@@ -132,8 +132,13 @@ assert "pkg_exit_ns" in d["settings"]["package_exit"], d["settings"]
 # at CPU 0's wake (202 us), 400..705.1 us at CPU 1's (705.1 us); CPU 0's wake at 900 us finds
 # CPU 1 awake (its period from 810 us is open at the end, not replayed), its wake at 1000 us
 # was pending.  So 2 exits, both the work's wakes: the wake latency sum is 2 x 30 us more,
-# over the same 4 wakes, and nothing else moves (the package draws from its own generator,
-# so every CPU draw is the same; energy is the same: the exit is not on the time line).
+# over the same 4 wakes (the package draws from its own generator, so every CPU draw is the
+# same).  The exits move the work: CPU 1's last delay (work start - recorded exit) is 30 us
+# more in both loops (CPU 0's last period, at 1000 us, was pending: its delay is the same).
+# Open loop: the next entries (400 and 810 us) are after the moved work, nothing else moves.
+# Closed loop: CPU 0's entry at 400 us moves by its delay, 30 us later: 30 us less in its
+# state, the package 30 us less deep (CPU 1's entry at 810 us is in the period the trace
+# leaves open).
 sed '/^\[effects\]/a pkg_exit_ns = constant 30000' platforms/amd-zen3-milan.ini >"$tmp/milan-px.ini"
 for loop in "" --closed-loop; do
 	"$bin" replay $fx/two-cpus.trace -g menu,teo -p amd-zen3-milan $loop --json >"$tmp/px0.json" ||
@@ -151,9 +156,20 @@ for r0, r in zip(a["runs"], b["runs"]):
     l0, l = r0["wake_latency_ns"], r["wake_latency_ns"]
     assert l0["count"] == l["count"] == 4, (l0, l)
     assert round(l["mean"] * 4 - l0["mean"] * 4, 6) == 60000, (l0, l)
-    for k in ("energy_j", "package_deep_us", "entry_exit_us", "measured_ms", "states", "per_cpu"):
+    closed = sys.argv[3] != ""
+    for k in ("entry_exit_us", "measured_ms") + (() if closed else ("energy_j", "package_deep_us", "states")):
         assert r0[k] == r[k], k
-' "$tmp/px0.json" "$tmp/px.json" || fail "replay package exit $loop"
+    d0 = [c.pop("delay_us") for c in r0["per_cpu"]]
+    d = [c.pop("delay_us") for c in r["per_cpu"]]
+    assert d[0] == d0[0] and round(d[1] - d0[1], 6) == 30, (d0, d)
+    if not closed:
+        assert r0["per_cpu"] == r["per_cpu"]
+        continue
+    assert round(r0["package_deep_us"] - r["package_deep_us"], 6) == 30, (r0["package_deep_us"], r["package_deep_us"])
+    t0, t = (sum(s["time_us"] for s in x["states"]) for x in (r0, r))
+    assert round(t0 - t, 6) == 30, (t0, t)
+    assert [s["usage"] for s in r0["states"]] == [s["usage"] for s in r["states"]]
+' "$tmp/px0.json" "$tmp/px.json" "$loop" || fail "replay package exit $loop"
 done
 # A platform with no core_off state has no package deep state: no exit, no note, and the
 # text report has no package exit rows.
@@ -374,6 +390,87 @@ done
 [ $rc -eq 2 ] && grep -q -- '--html is for one TRACE, got 3' "$tmp/err" || fail "replay --html of 3 traces: exit $rc"
 "$bin" replay $fx/two-cpus.trace -g menu -p intel-skx -j 0 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q -- '-j: expected an integer 1..1024, got 0' "$tmp/err" || fail "replay -j 0: exit $rc: $(cat "$tmp/err")"
+# The package's exit moves the work (docs/replay.md "The exit moves the work"): teo on
+# one-long-exit.trace, milan with pkg_exit_ns 30 us.  One CPU, so each wake from its deep
+# state ends the package's deep stretch: 41 work wakes pay (the 5 ms timer's and the 40
+# IRQs'), 41 x 30 us more wake latency in both loops, and the last work start, 30 us later,
+# is the end of the run (its delay is 30 us more).  Open loop: each entry comes 100 us
+# after its wake, past the moved work: the states and the package's deep time as with 0.
+# Closed loop: each of the 40 entries after a paid wake moves 30 us later while its IRQ
+# keeps its time: 40 x 30 us less in the state and in the package's deep state.
+sed '/^\[effects\]/a pkg_exit_ns = constant 30000' platforms/amd-zen3-milan.ini >"$tmp/milan-px.ini"
+for loop in "" --closed-loop; do
+	"$bin" replay $lx -g teo -p amd-zen3-milan $loop --json >"$tmp/mw0.json" &&
+		"$bin" replay $lx -g teo -p "$tmp/milan-px.ini" $loop --json >"$tmp/mw.json" ||
+		fail "replay package exit moves the work $loop"
+	python3 - "$tmp/mw0.json" "$tmp/mw.json" "$loop" <<'PY' || fail "replay package exit moves the work $loop: figures"
+import json, sys
+r0, r = (json.load(open(f))["runs"][0] for f in sys.argv[1:3])
+closed = sys.argv[3] != ""
+assert r["package_exits_in_wake_latency"] == 41 and r["package_exit_in_wake_latency_us"] == 1230, r
+l0, l = r0["wake_latency_ns"], r["wake_latency_ns"]
+assert l0["count"] == l["count"] == 41 and round((l["mean"] - l0["mean"]) * 41) == 1230000, (l0, l)
+assert round(r["measured_ms"] * 1000 - r0["measured_ms"] * 1000, 3) == 30, (r0["measured_ms"], r["measured_ms"])
+assert round(r["per_cpu"][0]["delay_us"] - r0["per_cpu"][0]["delay_us"], 3) == 30
+assert [s["usage"] for s in r["states"]] == [s["usage"] for s in r0["states"]]
+t0, t = (sum(s["time_us"] for s in x["states"]) for x in (r0, r))
+moved = 40 * 30 if closed else 0
+assert round(t0 - t, 3) == moved, (t0, t)
+assert round(r0["package_deep_us"] - r["package_deep_us"], 3) == moved, (r0["package_deep_us"], r["package_deep_us"])
+PY
+done
+# The held events and the step-by-step periods on traces with many cross-CPU wakes: 5 CPUs
+# (on packages of 2 CPUs, and on one), IRQs, timers, IPIs and task wakes from any CPU,
+# times on a 1 ns and a 1 us grid (ties), the package's exit 30 us.  Every run ends (no
+# period left undecided) and a governor's figures do not depend on the others it runs with.
+sed -e 's/^cores_per_package = 64/cores_per_package = 2/' -e 's/^threads_per_core = 2/threads_per_core = 1/' \
+	-e 's/^cores_per_llc = 8/cores_per_llc = 2/' "$tmp/milan-px.ini" >"$tmp/milan-px2.ini"
+for seed in 1 2 3; do
+	for grid in 1 1000; do
+		python3 - $seed $grid >"$tmp/rnd.trace" <<'PY'
+import random, sys
+seed, grid = int(sys.argv[1]), int(sys.argv[2])
+R, n, ev, k, tid = random.Random(seed), 5, [], 0, 1
+for cpu in range(n):
+    t = R.randrange(50) * grid
+    while t < 20000000:
+        busy = R.choice([1, 5, 20, 100, 300]) * grid * R.randrange(1, 10)
+        idle = R.choice([2, 10, 50, 200, 1000, 3000]) * grid * R.randrange(1, 10)
+        st, kind = R.choice([0, 1, 2, 2]), R.choice(["irq", "timer", "ipi", "task", "none"])
+        t += busy
+        w = t + idle
+        if kind == "timer":
+            ev.append((t - busy // 2, k, cpu, "timer_start %d %d" % (w, tid))); k += 1
+        ev.append((t, k, cpu, "idle_enter %d" % st)); k += 1
+        body = {"irq": "wake irq 9", "timer": "wake timer", "ipi": "wake ipi %d" % R.randrange(n),
+                "task": "task_wake %d" % R.randrange(n), "none": None}[kind]
+        if body:
+            ev.append((w, k, cpu, body)); k += 1
+        if kind == "timer":
+            ev.append((w, k, cpu, "timer_expire %d" % tid)); k += 1; tid += 1
+        x = w + [0, 2000, 100000][st] * R.choice([0, 1, 2])
+        ev.append((x, k, cpu, "idle_exit")); k += 1
+        t = x
+print("idlekit-trace 1.1\nhz 250\ncpus %d\ndriver rec 0-%d" % (n, n - 1))
+print("state POLL 0 0 0x1\nstate C1 2 4 0x0\nstate C6 100 400 0x0\nevents")
+for t, _, cpu, body in sorted(ev):
+    print(t, cpu, body)
+PY
+		for p in "$tmp/milan-px2.ini" "$tmp/milan-px.ini"; do
+			for loop in "" --closed-loop; do
+				"$bin" replay "$tmp/rnd.trace" -g menu,teo -p "$p" $loop --json >"$tmp/rnd2.json" &&
+					"$bin" replay "$tmp/rnd.trace" -g teo -p "$p" $loop --json >"$tmp/rnd1.json" ||
+					fail "replay random trace $seed/$grid $p $loop"
+				python3 -c '
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert a["runs"][1] == b["runs"][0]
+assert sys.argv[3] != "2" or a["runs"][1]["package_exits"] > 0  # packages of 2: exits
+' "$tmp/rnd2.json" "$tmp/rnd1.json" "$(case $p in *px2*) echo 2 ;; esac)" || fail "replay random trace $seed/$grid $p $loop: teo not the same alone"
+			done
+		done
+	done
+done
 
 if [ $failures -ne 0 ]; then
 	echo "$failures failure(s)"

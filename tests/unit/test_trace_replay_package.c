@@ -188,13 +188,19 @@ static void test_known_late(void **state)
 	/*
 	 * The package's exit, 25 us: each of the 100 deep stretches ends at a CPU 1 wake (CPU 0
 	 * wakes at 50 and 100 ms, while CPU 1 is awake), so CPU 1 pays 100 exits, all known only
-	 * at CPU 0's exits; 102 wakes in all, 100 x 25 us more latency.
+	 * at CPU 0's exits; 102 wakes in all, 100 x 25 us more latency.  Open loop: CPU 1's
+	 * work starts 25 us late, its next entries (0.5 ms later) do not move.  Closed loop:
+	 * they do, by its delay, 25 us (the IRQ wakes keep their times, so it does not add up):
+	 * CPU 1 idle k + 0.025..k + 0.5 ms for k >= 1, deep 0.5 + 98 x 0.475 + (50.1..50.5)
+	 * = 47.45 ms, and the run lasts 25 us longer (CPU 1's last delay).
 	 */
 	p.effects.pkg_exit_ns = (struct ik_dist){ .kind = IK_DIST_CONSTANT, .a_ns = 25000 };
 	for (int closed = 0; closed < 2; closed++) {
 		struct ik_trace_replay rp;
 		replay(text, len, &p, closed, &rp);
-		assert_int_equal(rp.run.package_deep_ns, 49900000);
+		assert_int_equal(rp.run.package_deep_ns, closed ? 47450000 : 49900000);
+		assert_int_equal(rp.run.measured_ns, closed ? 100025000 : 100000000);
+		assert_int_equal(rp.cpu[1].delay_ns, 25000);
 		assert_int_equal(rp.package_exits, 100);
 		assert_int_equal(rp.package_exits_woken, 100);
 		assert_int_equal(rp.package_exit_ns, 2500000);
@@ -212,9 +218,13 @@ static void test_known_late(void **state)
  * The package's exit (pkg_exit_ns 40 us, constant) on `two`: the deep stretch 200..600 us
  * ends at CPU 1's wake at 600 us and 700..1000 us at CPU 0's at 1000 us: 2 exits, both the
  * work's wakes, so the 3 wake latency samples (the states cost nothing to leave) are 40,
- * 40 and 0 us (CPU 1's wake at 1500 us finds CPU 0 awake since 1000 us).  The package's
- * deep time and energy do not change.  One CPU per package: every one of the 3 wakes ends
- * its package's deep stretch.
+ * 40 and 0 us (CPU 1's wake at 1500 us finds CPU 0 awake since 1000 us).  Open loop: the
+ * work after the two wakes starts 40 us late (600 -> 640 us, 1000 -> 1040 us), CPU 1's next
+ * entry (700 us) is after it, and the package's deep time and energy do not change.  Closed
+ * loop: CPU 1's next entry moves by its delay, 40 us, to 740 us: deep 200..600 and
+ * 740..1000 us, 660 us; the run ends 40 us late (CPU 0's delay), 1540 us; the package
+ * 660 us x 1000 mW + 880 us x 5000 mW = 5.06 mJ.  One CPU per package: every one of the 3
+ * wakes ends its package's deep stretch.
  */
 static void test_package_exit(void **state)
 {
@@ -226,8 +236,11 @@ static void test_package_exit(void **state)
 		p.effects.pkg_exit_ns = (struct ik_dist){ .kind = IK_DIST_CONSTANT, .a_ns = 40000 };
 		replay(two, strlen(two), &p, closed, &rp);
 		assert_true(rp.package_deep_state);
-		assert_int_equal(rp.run.package_deep_ns, 700000);
-		near(rp.package_j, 4.7e-3);
+		assert_int_equal(rp.run.package_deep_ns, closed ? 660000 : 700000);
+		assert_int_equal(rp.run.measured_ns, closed ? 1540000 : 1500000);
+		near(rp.package_j, closed ? 5.06e-3 : 4.7e-3);
+		assert_int_equal(rp.cpu[0].delay_ns, 40000);
+		assert_int_equal(rp.cpu[1].delay_ns, 0);
 		assert_int_equal(rp.package_exits, 2);
 		assert_int_equal(rp.package_exits_woken, 2);
 		assert_int_equal(rp.package_exit_ns, 80000);
@@ -302,6 +315,119 @@ static void test_package_exit_timer(void **state)
 	ik_trace_replay_free(&rp);
 }
 
+/*
+ * The package's exit moves the work.  Two CPUs on one package, C6 gating the core, its real
+ * exit 10 us (entry 0), pkg_exit_ns 40 us; no timer, and the tick (hz 250: 4 ms) never
+ * comes.  Recorded (us):
+ *   CPU 0 idle 0..900, woken at 900 by a task CPU 1 wakes;
+ *   CPU 1 idle 200..600 (IRQ), 620..800 (IRQ), 950..1500 (IRQ).
+ *
+ * Open loop (the wakes at their recorded times):
+ *   CPU 1 wakes at 600 from a deep package (CPU 0 gated since 0): its exit 10 + the
+ *     package's 40, work at 650 (latency 50).  Its entry at 620 is inside: pushed to 650.
+ *   CPU 1 idle 650..800, deep (CPU 0 still gated): wakes at 800, pays 40, work at 850 (50).
+ *   CPU 0 wakes at 900, CPU 1 busy: no package exit, work at 910 (10).
+ *   CPU 1 idle 950..1500 (950 is after 850: no push), CPU 0 awake: work at 1510 (10).
+ *   Deep 200..600 + 650..800 = 550 us; 2 exits, 80 us, both in the work's latencies
+ *   (50 + 50 + 10 + 10 = 120 us); measured to the last work start, 1510 us; delays (work
+ *   start - recorded exit) 10 and 10 us.
+ *   Without the push CPU 1's second period would be 620..800: deep 580 us.
+ */
+static const char moved[] =
+	"idlekit-trace 1.1\nhz 250\ncpus 2\ndriver rec 0-1\nstate C6 0 0 0x0\nevents\n"
+	"0 0 idle_enter 0\n"
+	"200000 1 idle_enter 0\n"
+	"600000 1 wake irq 9\n600000 1 idle_exit\n"
+	"620000 1 idle_enter 0\n"
+	"800000 1 wake irq 9\n800000 1 idle_exit\n"
+	"900000 0 task_wake 1\n900000 0 idle_exit\n"
+	"950000 1 idle_enter 0\n"
+	"1500000 1 wake irq 9\n1500000 1 idle_exit\n";
+
+static void moved_platform(struct ik_platform *p)
+{
+	platform(p, 1, 2, 1, true);
+	for (int src = 0; src < IK_WAKE_SOURCES; src++)
+		p->states[0].exit[src] = (struct ik_dist){ .kind = IK_DIST_CONSTANT, .a_ns = 10000 };
+	p->effects.pkg_exit_ns = (struct ik_dist){ .kind = IK_DIST_CONSTANT, .a_ns = 40000 };
+}
+
+/*
+ * Closed loop on the same trace, each CPU's later events moved by its delay D = replayed
+ * work start - recorded exit:
+ *   CPU 1 wakes at 600 (IRQ: its time) from a deep package: work at 600 + 10 + 40 = 650,
+ *     D = 50 (its exit and the package's); its next entry 620 + 50 = 670.
+ *   CPU 1 idle 670..800, deep: wakes at 800 (IRQ), pays 40, work at 850, D = 50.
+ *   CPU 0's wake, the task CPU 1 wakes at 900, moves by CPU 1's D: 950; CPU 1 busy: no
+ *     package exit, work at 960 (latency 10), D = 60.
+ *   CPU 1's entry 950 + 50 = 1000, idle to 1500, CPU 0 awake: work at 1510, D = 10.
+ *   Deep 200..600 + 670..800 = 530 us; 2 exits, 80 us; latencies 50 + 50 + 10 + 10 = 120
+ *   us; the run lasts to the last event + the largest delay at the end: 1500 + 60 = 1560
+ *   us.  Real time in C6: CPU 1 410 + 140 + 510, CPU 0 960 us.
+ *   Without the package's exit moving the work (pkg_exit_ns 0 here), D stays 10: entries at
+ *   630 and 960, CPU 0 woken at 910: deep 400 + 170 = 570 us, 1500 + 20 us.
+ */
+static void test_package_exit_moves_work_closed(void **state)
+{
+	(void)state;
+	struct ik_platform p;
+	struct ik_trace_replay rp;
+	moved_platform(&p);
+	replay(moved, strlen(moved), &p, true, &rp);
+	assert_int_equal(rp.periods, 4);
+	assert_int_equal(rp.wake_pending, 0);
+	assert_int_equal(rp.run.package_deep_ns, 530000);
+	assert_int_equal(rp.package_exits, 2);
+	assert_int_equal(rp.package_exit_ns, 80000);
+	assert_int_equal(rp.package_exits_woken, 2);
+	assert_int_equal(rp.run.wake_latency.count, 4);
+	near(rp.run.wake_latency.sum, 120000.0);
+	assert_int_equal(rp.run.measured_ns, 1560000);
+	assert_int_equal(rp.cpu[0].delay_ns, 60000);
+	assert_int_equal(rp.cpu[1].delay_ns, 10000);
+	assert_int_equal(rp.run.total[0].time_ns, (410 + 140 + 510 + 960) * 1000);
+	ik_trace_replay_free(&rp);
+	p.effects.pkg_exit_ns = (struct ik_dist){ .kind = IK_DIST_CONSTANT, .a_ns = 0 };
+	replay(moved, strlen(moved), &p, true, &rp);
+	assert_int_equal(rp.run.package_deep_ns, 570000);
+	assert_int_equal(rp.run.measured_ns, 1520000);
+	assert_int_equal(rp.cpu[0].delay_ns, 20000);
+	ik_trace_replay_free(&rp);
+}
+
+static void test_package_exit_moves_work_open(void **state)
+{
+	(void)state;
+	struct ik_platform p;
+	struct ik_trace_replay rp;
+	moved_platform(&p);
+	replay(moved, strlen(moved), &p, false, &rp);
+	assert_int_equal(rp.periods, 4);
+	assert_int_equal(rp.wake_pending, 0);
+	assert_int_equal(rp.run.package_deep_ns, 550000);
+	assert_int_equal(rp.package_exits, 2);
+	assert_int_equal(rp.package_exit_ns, 80000);
+	assert_int_equal(rp.package_exits_woken, 2);
+	assert_int_equal(rp.run.wake_latency.count, 4);
+	near(rp.run.wake_latency.sum, 120000.0);
+	assert_int_equal(rp.run.wake_latency.max, 50000);
+	assert_int_equal(rp.run.measured_ns, 1510000);
+	assert_int_equal(rp.cpu[0].delay_ns, 10000);
+	assert_int_equal(rp.cpu[1].delay_ns, 10000);
+	/* CPU 1 in C6 400 + 150 + 550 us, CPU 0 900 us, each entry's 10 us exit apart:
+	   the real time per state is entry to the end of the exit */
+	assert_int_equal(rp.run.total[0].time_ns, (410 + 160 + 560 + 910) * 1000);
+	ik_trace_replay_free(&rp);
+	/* the same with pkg_exit_ns 0: no push, deep 200..600 + 620..800 */
+	p.effects.pkg_exit_ns = (struct ik_dist){ .kind = IK_DIST_CONSTANT, .a_ns = 0 };
+	replay(moved, strlen(moved), &p, false, &rp);
+	assert_int_equal(rp.run.package_deep_ns, 580000);
+	assert_int_equal(rp.package_exits, 2);
+	near(rp.run.wake_latency.sum, 40000.0);
+	assert_int_equal(rp.run.total[0].time_ns, (410 + 190 + 560 + 910) * 1000);
+	ik_trace_replay_free(&rp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +436,8 @@ int main(void)
 		cmocka_unit_test(test_known_late),
 		cmocka_unit_test(test_package_exit),
 		cmocka_unit_test(test_package_exit_timer),
+		cmocka_unit_test(test_package_exit_moves_work_open),
+		cmocka_unit_test(test_package_exit_moves_work_closed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
