@@ -357,6 +357,9 @@ int ik_compare_load_text(const char *spec, const char *text, size_t len,
 				 jerr.text);
 		else
 			snprintf(err, errlen, "%s: %s", path, jerr.text);
+		for (char *c = err; errlen && *c; c++) /* jansson quotes the input's bytes: one line */
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
 		return -1;
 	}
 	const char *schema = json_string_value(json_object_get(root, "schema"));
