@@ -1,6 +1,12 @@
 /*
- * `sim --runs N -j J`: the seeds of one scenario on J threads.  Each run writes only its
- * own result, so the results (and every report made from them) are the same for any J.
+ * `sim --runs N -j J`: the seeds of one scenario on J CPUs.  Each run writes only its own
+ * result, so the results (and every report made from them) are the same for any J.
+ *
+ * Runs of one scenario take about the same time, so in rounds of J the last round leaves
+ * CPUs idle when J does not divide N (3 runs on 2 CPUs: two rounds, 2 run lengths).  So
+ * the last J + N % J runs go on at once, on as many threads, and share the J CPUs (3 runs
+ * on 2 CPUs: 1.5 run lengths, the least any schedule can do); the runs before them go J at
+ * a time.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -14,6 +20,10 @@ struct many {
 	const struct ik_scenario *first, *rest;
 	uint64_t seed;
 	int n, next, finished;
+	int slots;   /* runs that go on at once before the tail: J */
+	int tail;    /* from this run on, every thread may start one */
+	int running;
+	pthread_cond_t freed; /* a run ended (or failed): a slot may be free */
 	struct ik_run_result *out;
 	bool *ok;
 	const struct ik_sweep_progress *progress;
@@ -27,11 +37,18 @@ static void *many_worker(void *arg)
 	char err[IK_ERR_LEN];
 	pthread_mutex_lock(&m->mu);
 	while (m->next < m->n && m->fail == m->n) {
+		if (m->next < m->tail && m->running >= m->slots) {
+			pthread_cond_wait(&m->freed, &m->mu);
+			continue;
+		}
 		int i = m->next++;
+		m->running++;
 		pthread_mutex_unlock(&m->mu);
 		int ret = ik_sim_run(i == 0 ? m->first : m->rest, m->seed + (uint64_t)i, &m->out[i],
 				     err, sizeof(err));
 		pthread_mutex_lock(&m->mu);
+		m->running--;
+		pthread_cond_broadcast(&m->freed);
 		if (ret == 0) {
 			m->ok[i] = true;
 			m->finished++;
@@ -52,7 +69,16 @@ int ik_sim_run_many(const struct ik_scenario *first, const struct ik_scenario *r
 {
 	struct many m = { .first = first, .rest = rest, .seed = seed, .n = n, .out = out,
 			  .progress = progress, .fail = n };
-	pthread_t *tid = calloc((size_t)(threads > 1 ? threads : 1), sizeof(*tid));
+	if (threads > n)
+		threads = n;
+	if (threads < 1)
+		threads = 1;
+	/* the tail: the last threads + n % threads runs, all at once (above) */
+	int extra = n % threads;
+	m.slots = threads;
+	m.tail = n - threads - extra;
+	threads += extra;
+	pthread_t *tid = calloc((size_t)threads, sizeof(*tid));
 	m.ok = calloc((size_t)(n > 0 ? n : 1), sizeof(*m.ok));
 	if (!tid || !m.ok) {
 		free(tid);
@@ -60,9 +86,8 @@ int ik_sim_run_many(const struct ik_scenario *first, const struct ik_scenario *r
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (threads > n)
-		threads = n;
 	pthread_mutex_init(&m.mu, NULL);
+	pthread_cond_init(&m.freed, NULL);
 	int started = 0;
 	for (int i = 1; i < threads; i++) {
 		if (pthread_create(&tid[i], NULL, many_worker, &m) != 0)
@@ -72,6 +97,7 @@ int ik_sim_run_many(const struct ik_scenario *first, const struct ik_scenario *r
 	many_worker(&m);
 	for (int i = 1; i <= started; i++)
 		pthread_join(tid[i], NULL);
+	pthread_cond_destroy(&m.freed);
 	pthread_mutex_destroy(&m.mu);
 	int ret = 0;
 	if (m.fail < n) {
