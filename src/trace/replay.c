@@ -53,41 +53,6 @@ struct rec_cpu {
 	uint64_t pno; /* periods ended so far: the number of the one in progress */
 };
 
-/* A ring of fixed-size elements (capacity a power of two: positions by mask). */
-struct ring {
-	char *v;
-	size_t head, n, cap, size;
-};
-
-static void *ring_at(const struct ring *r, size_t i)
-{
-	return r->v + ((r->head + i) & (r->cap - 1)) * r->size;
-}
-
-/* A new last element, NULL out of memory. */
-static void *ring_push(struct ring *r)
-{
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 16;
-		char *v = malloc(cap * r->size);
-		if (!v)
-			return NULL;
-		for (size_t i = 0; i < r->n; i++)
-			memcpy(v + i * r->size, ring_at(r, i), r->size);
-		free(r->v);
-		r->v = v;
-		r->cap = cap;
-		r->head = 0;
-	}
-	return ring_at(r, r->n++);
-}
-
-static void ring_pop(struct ring *r)
-{
-	r->head = (r->head + 1) & (r->cap - 1);
-	r->n--;
-}
-
 /*
  * A recorded event of one CPU that one governor has not applied yet: the CPU's work waits
  * for its package's exit to be known, or for the wake of its period in progress, so its
@@ -154,9 +119,9 @@ struct gov_cpu {
 	bool in_period;                  /* the entry of a recorded period is applied, not its exit */
 	bool held;                       /* the work start waits for the package's exit */
 	struct period pr;                /* the period being replayed (pr.active) */
-	struct ring hq;                  /* struct held: the events after, while held or pr.active */
-	struct ring tickets;             /* struct ticket, by period */
-	struct ring waiters;             /* struct waiter: wakes this CPU sent, in trace order */
+	struct ik_replay_ring hq;                  /* struct held: the events after, while held or pr.active */
+	struct ik_replay_ring tickets;             /* struct ticket, by period */
+	struct ik_replay_ring waiters;             /* struct waiter: wakes this CPU sent, in trace order */
 	int64_t pos_told;                /* the position its waiters last saw (see position) */
 	bool in_work;                    /* on the run's work list */
 	uint64_t state_ns[IK_STATE_MAX]; /* real time per state, entry to exit */
@@ -253,7 +218,7 @@ static bool blocked(const struct gov_cpu *c)
 static struct ticket *ticket_of(const struct gov_cpu *c, uint64_t pno)
 {
 	for (size_t i = 0; i < c->tickets.n; i++) {
-		struct ticket *t = ring_at(&c->tickets, i);
+		struct ticket *t = ik_replay_ring_at(&c->tickets, i);
 		if (t->pno == pno)
 			return t;
 	}
@@ -622,7 +587,7 @@ static void work(struct run *run, int cpu)
 /* An event waits behind the CPU's blocked work (run->oom if out of memory). */
 static void held_push(struct run *run, struct gov_cpu *c, const struct held *h)
 {
-	struct held *e = ring_push(&c->hq);
+	struct held *e = ik_replay_ring_push(&c->hq);
 	if (e)
 		*e = *h;
 	else
@@ -666,7 +631,7 @@ static int64_t known_until(const struct run *run, int cpu, int64_t t, bool eof)
 		return INT64_MAX;
 	if (c->in_period)
 		return c->entry_ns;
-	int64_t next = c->hq.n ? ((const struct held *)ring_at(&c->hq, 0))->t : t;
+	int64_t next = c->hq.n ? ((const struct held *)ik_replay_ring_at(&c->hq, 0))->t : t;
 	if (run->o->closed_loop && __builtin_add_overflow(next, c->delay_ns, &next))
 		next = c->delay_ns > 0 ? INT64_MAX : INT64_MIN;
 	return next > c->work_start_ns ? next : c->work_start_ns;
@@ -711,8 +676,8 @@ static void period_done(struct run *run, int cpu)
 	c->delay_ns = c->work_start_ns - pr->exit_ns;
 	c->in_period = false;
 	pr->active = false;
-	while (c->tickets.n && ((struct ticket *)ring_at(&c->tickets, 0))->pno <= pr->rc.pno)
-		ring_pop(&c->tickets);
+	while (c->tickets.n && ((struct ticket *)ik_replay_ring_at(&c->tickets, 0))->pno <= pr->rc.pno)
+		ik_replay_ring_pop(&c->tickets);
 	if (run->hold && pr->entered && c->queued) {
 		/* the span that ends at the work's wake: the work waits for its package exit */
 		ik_replay_pkg_hold(&run->pkg, cpu);
@@ -739,7 +704,7 @@ static void resolve_waiters(struct run *run, int cpu, uint64_t seq)
 {
 	struct gov_cpu *c = &run->cpu[cpu];
 	while (c->waiters.n) {
-		const struct waiter *wt = ring_at(&c->waiters, 0);
+		const struct waiter *wt = ik_replay_ring_at(&c->waiters, 0);
 		if (wt->seq >= seq)
 			break;
 		struct ticket *t = ticket_of(&run->cpu[wt->cpu], wt->pno);
@@ -748,7 +713,7 @@ static void resolve_waiters(struct run *run, int cpu, uint64_t seq)
 			t->shift_ns = c->delay_ns;
 		}
 		work(run, wt->cpu);
-		ring_pop(&c->waiters);
+		ik_replay_ring_pop(&c->waiters);
 	}
 }
 
@@ -764,9 +729,9 @@ static void progress(struct run *run, const struct ik_trace_header *h, int cpu, 
 	if (c->pr.active && advance(run, cpu))
 		period_done(run, cpu);
 	while (!blocked(c) && c->hq.n) {
-		struct held e = *(const struct held *)ring_at(&c->hq, 0);
+		struct held e = *(const struct held *)ik_replay_ring_at(&c->hq, 0);
 		resolve_waiters(run, cpu, e.seq); /* its delay now is the one they were sent with */
-		ring_pop(&c->hq);
+		ik_replay_ring_pop(&c->hq);
 		switch (e.kind) {
 		case HELD_ENTER:
 			apply_enter(run, c, e.t, e.rc.started);
@@ -789,7 +754,7 @@ static void progress(struct run *run, const struct ik_trace_header *h, int cpu, 
 	if (c->waiters.n && pos > c->pos_told) {
 		c->pos_told = pos;
 		for (size_t i = 0; i < c->waiters.n; i++)
-			work(run, ((const struct waiter *)ring_at(&c->waiters, i))->cpu);
+			work(run, ((const struct waiter *)ik_replay_ring_at(&c->waiters, i))->cpu);
 	}
 }
 
@@ -851,7 +816,7 @@ static void wake_sent(struct run *run, int cpu, const struct rec_cpu *rc, uint64
 {
 	struct gov_cpu *c = &run->cpu[cpu];
 	struct gov_cpu *s = &run->cpu[rc->wake_src];
-	struct ticket *t = ring_push(&c->tickets);
+	struct ticket *t = ik_replay_ring_push(&c->tickets);
 	if (!t) {
 		run->oom = true;
 		return;
@@ -859,7 +824,7 @@ static void wake_sent(struct run *run, int cpu, const struct rec_cpu *rc, uint64
 	*t = (struct ticket){ rc->pno, !blocked(s), s->delay_ns };
 	if (t->resolved)
 		return;
-	struct waiter *wt = ring_push(&s->waiters);
+	struct waiter *wt = ik_replay_ring_push(&s->waiters);
 	if (!wt) {
 		run->oom = true;
 		return;

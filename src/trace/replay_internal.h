@@ -5,6 +5,9 @@
 #ifndef IDLEKIT_TRACE_REPLAY_INTERNAL_H
 #define IDLEKIT_TRACE_REPLAY_INTERNAL_H
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "idlekit/hw.h"
 #include "idlekit/result.h"
 #include "idlekit/trace.h"
@@ -40,10 +43,41 @@ struct ik_replay_span {
 	int64_t pkg_ns; /* the package exit its wake pays, or 0 */
 	bool hold;      /* its CPU's work waits for pkg_ns to be known (ik_replay_pkg_hold) */
 };
-struct ik_replay_queue { /* a CPU's core-off spans not swept yet: a ring */
-	struct ik_replay_span *v;
-	size_t head, n, cap;
+/*
+ * A ring of fixed-size elements (`size` bytes each), growing by doubling from 16 (the
+ * capacity a power of two: positions by mask).  The replay's queues: a CPU's core-off spans
+ * (here), its held events, tickets and waiters (replay.c).
+ */
+struct ik_replay_ring {
+	char *v;
+	size_t head, n, cap, size;
 };
+static inline void *ik_replay_ring_at(const struct ik_replay_ring *r, size_t i)
+{
+	return r->v + ((r->head + i) & (r->cap - 1)) * r->size;
+}
+/* A new last element, NULL out of memory. */
+static inline void *ik_replay_ring_push(struct ik_replay_ring *r)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 16;
+		char *v = malloc(cap * r->size);
+		if (!v)
+			return NULL;
+		for (size_t i = 0; i < r->n; i++)
+			memcpy(v + i * r->size, ik_replay_ring_at(r, i), r->size);
+		free(r->v);
+		r->v = v;
+		r->cap = cap;
+		r->head = 0;
+	}
+	return ik_replay_ring_at(r, r->n++);
+}
+static inline void ik_replay_ring_pop(struct ik_replay_ring *r)
+{
+	r->head = (r->head + 1) & (r->cap - 1);
+	r->n--;
+}
 struct ik_replay_pkg {
 	const struct ik_trace_cost_model *model;
 	int cpus, npkg;     /* npkg: the packages the trace's CPUs are on */
@@ -51,7 +85,7 @@ struct ik_replay_pkg {
 	int *first, *next;  /* each package's CPUs: first[pkg], then next[cpu] (-1 ends) */
 	bool tracked;       /* some replayed state gates its core */
 	bool oom;
-	struct ik_replay_queue *q; /* per CPU */
+	struct ik_replay_ring *q; /* per CPU: its core-off spans not swept yet */
 	int64_t *swept_ns;  /* per package: its deep time is counted up to here */
 	struct ik_rng *rng; /* per package: its pkg_exit_ns draws, seeded from the run's seed */
 	struct ik_hist *lat; /* the run's wake latency histogram: the deferred samples go there */

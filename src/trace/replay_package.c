@@ -84,8 +84,10 @@ int ik_replay_pkg_init(struct ik_replay_pkg *p, const struct ik_trace_cost_model
 	if (!p->q || !p->swept_ns || !p->first || !p->next || !p->rng || !p->released ||
 	    !p->released_ns || !p->open_from)
 		return -1;
-	for (int c = 0; c < cpus; c++)
+	for (int c = 0; c < cpus; c++) {
 		p->open_from[c] = INT64_MAX;
+		p->q[c].size = sizeof(struct ik_replay_span);
+	}
 	for (int k = 0; k < p->npkg; k++) {
 		p->swept_ns[k] = start_ns;
 		p->first[k] = -1;
@@ -117,49 +119,39 @@ void ik_replay_pkg_free(struct ik_replay_pkg *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static struct ik_replay_span *at(const struct ik_replay_queue *q, size_t i)
+static struct ik_replay_span *at(const struct ik_replay_ring *q, size_t i)
 {
-	return &q->v[(q->head + i) & (q->cap - 1)];
+	return ik_replay_ring_at(q, i);
 }
 
 bool ik_replay_pkg_idle(struct ik_replay_pkg *p, int cpu, int state, int64_t from, int64_t to)
 {
 	if (!p->tracked || to <= from || !core_off(p->model, state))
 		return false;
-	struct ik_replay_queue *q = &p->q[cpu];
+	struct ik_replay_ring *q = &p->q[cpu];
 	/*
 	 * One span per entry, even touching the last one (a re-entry after a wake that cost
 	 * nothing to leave): the wake between them ends the package's deep stretch as well.
 	 */
-	if (q->n == q->cap) {
-		size_t cap = q->cap ? 2 * q->cap : 16; /* a power of two: positions by mask */
-		struct ik_replay_span *v = malloc(cap * sizeof(*v));
-		if (!v) {
-			p->oom = true;
-			return false;
-		}
-		for (size_t i = 0; i < q->n; i++)
-			v[i] = *at(q, i);
-		free(q->v);
-		q->v = v;
-		q->cap = cap;
-		q->head = 0;
+	struct ik_replay_span *sp = ik_replay_ring_push(q);
+	if (!sp) {
+		p->oom = true;
+		return false;
 	}
-	*at(q, q->n) = (struct ik_replay_span){ from, to, -1, 0, false };
-	q->n++;
+	*sp = (struct ik_replay_span){ from, to, -1, 0, false };
 	return true;
 }
 
 void ik_replay_pkg_wake_latency(struct ik_replay_pkg *p, int cpu, int64_t lat_ns)
 {
-	struct ik_replay_queue *q = &p->q[cpu];
+	struct ik_replay_ring *q = &p->q[cpu];
 	if (q->n)
 		at(q, q->n - 1)->lat_ns = lat_ns;
 }
 
 void ik_replay_pkg_hold(struct ik_replay_pkg *p, int cpu)
 {
-	struct ik_replay_queue *q = &p->q[cpu];
+	struct ik_replay_ring *q = &p->q[cpu];
 	if (q->n)
 		at(q, q->n - 1)->hold = true;
 }
@@ -181,7 +173,7 @@ int ik_replay_pkg_released(struct ik_replay_pkg *p, int64_t *pkg_ns)
 
 /* The oldest span of a queue leaves it: its wake's latency sample is final, and a held
    CPU's work can start. */
-static void pop(struct ik_replay_pkg *p, struct ik_replay_queue *q)
+static void pop(struct ik_replay_pkg *p, struct ik_replay_ring *q)
 {
 	const struct ik_replay_span *s = at(q, 0);
 	if (s->lat_ns >= 0)
@@ -191,8 +183,7 @@ static void pop(struct ik_replay_pkg *p, struct ik_replay_queue *q)
 		p->released_ns[cpu] = s->pkg_ns;
 		p->released[p->nreleased++] = cpu; /* one held span per CPU at a time */
 	}
-	q->head = (q->head + 1) & (q->cap - 1);
-	q->n--;
+	ik_replay_ring_pop(q);
 }
 
 void ik_replay_pkg_sweep(struct ik_replay_pkg *p, int pkg, int64_t until_ns)
@@ -203,7 +194,7 @@ void ik_replay_pkg_sweep(struct ik_replay_pkg *p, int pkg, int64_t until_ns)
 		int64_t deep_to = INT64_MAX, next = t;
 		int payer = -1; /* the first CPU whose span ends the deep stretch */
 		for (int c = p->first[pkg]; c >= 0; c = p->next[c]) {
-			struct ik_replay_queue *q = &p->q[c];
+			struct ik_replay_ring *q = &p->q[c];
 			while (q->n && at(q, 0)->to <= t)
 				pop(p, q);
 			if (!q->n) {
