@@ -32,6 +32,8 @@ struct ik_governor {
 
 /* Whether gov's select may read dev->in.cpu_util on that release (NULL kernel: 6.19). */
 bool ik_governor_reads_cpu_util(const struct ik_governor *gov, const struct ik_kernel *kernel);
+/* A reads_cpu_util for a governor that reads it on no release. */
+bool ik_governor_never_reads_cpu_util(const struct ik_kernel *kernel);
 
 extern const struct ik_governor ik_governor_menu;
 extern const struct ik_governor ik_governor_teo;

@@ -30,6 +30,12 @@ bool ik_governor_reads_cpu_util(const struct ik_governor *gov, const struct ik_k
 	return !gov->reads_cpu_util || gov->reads_cpu_util(ik_kernel_or_default(kernel));
 }
 
+bool ik_governor_never_reads_cpu_util(const struct ik_kernel *kernel)
+{
+	(void)kernel;
+	return false;
+}
+
 const char *ik_governor_names(void)
 {
 	/* Keep in step with governors[] above (sysfs available_governors style). */

@@ -146,13 +146,6 @@ static void haltpoll_disable(const struct ik_driver *drv, struct ik_device *dev)
 	(void)dev;
 }
 
-/* Haltpoll reads only the last residency and the poll flag. */
-static bool haltpoll_reads_cpu_util(const struct ik_kernel *kernel)
-{
-	(void)kernel;
-	return false;
-}
-
 const struct ik_governor ik_governor_haltpoll = {
 	.name = "haltpoll",
 	.rating = 9,
@@ -160,5 +153,6 @@ const struct ik_governor ik_governor_haltpoll = {
 	.disable = haltpoll_disable,
 	.select = haltpoll_select,
 	.reflect = haltpoll_reflect,
-	.reads_cpu_util = haltpoll_reads_cpu_util,
+	/* haltpoll reads only the last residency and the poll flag */
+	.reads_cpu_util = ik_governor_never_reads_cpu_util,
 };

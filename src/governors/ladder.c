@@ -233,13 +233,6 @@ static void ladder_disable(const struct ik_driver *drv, struct ik_device *dev)
 	dev->governor_data = NULL;
 }
 
-/* Ladder reads only the last residency. */
-static bool ladder_reads_cpu_util(const struct ik_kernel *kernel)
-{
-	(void)kernel;
-	return false;
-}
-
 const struct ik_governor ik_governor_ladder = {
 	.name = "ladder",
 	.rating = 10,
@@ -247,5 +240,6 @@ const struct ik_governor ik_governor_ladder = {
 	.disable = ladder_disable,
 	.select = ladder_select,
 	.reflect = ladder_reflect,
-	.reads_cpu_util = ladder_reads_cpu_util,
+	/* ladder reads only the last residency */
+	.reads_cpu_util = ik_governor_never_reads_cpu_util,
 };

@@ -728,13 +728,6 @@ static void menu_disable(const struct ik_driver *drv, struct ik_device *dev)
 	dev->governor_data = NULL;
 }
 
-/* Menu reads the timer, the tick and its history; never sched_cpu_util(). */
-static bool menu_reads_cpu_util(const struct ik_kernel *kernel)
-{
-	(void)kernel;
-	return false;
-}
-
 const struct ik_governor ik_governor_menu = {
 	.name = "menu",
 	.rating = 20,
@@ -742,5 +735,6 @@ const struct ik_governor ik_governor_menu = {
 	.disable = menu_disable,
 	.select = menu_select,
 	.reflect = menu_reflect,
-	.reads_cpu_util = menu_reads_cpu_util,
+	/* menu reads the timer, the tick and its history, never sched_cpu_util() */
+	.reads_cpu_util = ik_governor_never_reads_cpu_util,
 };
