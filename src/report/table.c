@@ -201,7 +201,7 @@ static void print_workload(FILE *out, const struct ik_workload *wl)
 				     "interrupt)", wl->burst_ios, dist);
 			if (wl->ack_timer_ns > 0)
 				fprintf(out, ", each completion re-arming a %lld ms delayed-ACK timer",
-					(long long)(wl->ack_timer_ns / 1000000));
+					(long long)(wl->ack_timer_ns / IK_NSEC_PER_MSEC));
 		}
 		break;
 	case IK_WORKLOAD_POISSON:

@@ -2,11 +2,12 @@
  * `sim --runs N -j J`: the seeds of one scenario on J CPUs.  Each run writes only its own
  * result, so the results (and every report made from them) are the same for any J.
  *
- * Runs of one scenario take about the same time, so in rounds of J the last round leaves
- * CPUs idle when J does not divide N (3 runs on 2 CPUs: two rounds, 2 run lengths).  So
- * the last J + N % J runs go on at once, on as many threads, and share the J CPUs (3 runs
- * on 2 CPUs: 1.5 run lengths, the least any schedule can do); the runs before them go J at
- * a time.
+ * In rounds of J the last round leaves CPUs idle when J does not divide N (3 runs on 2
+ * CPUs: a third run alone).  So the last J + N % J runs go on at once, on as many threads,
+ * and share the J CPUs; the runs before them go J at a time.  With runs of equal length
+ * that is 1.5 run lengths for 3 on 2 CPUs instead of 2, the least any schedule can do;
+ * with unequal ones (a run that does less work has fewer events) every CPU stays busy until
+ * only the longest is left.
  */
 #include <pthread.h>
 #include <stdio.h>
