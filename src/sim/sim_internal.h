@@ -123,7 +123,7 @@ struct sim_cpu {
 	_Alignas(64) struct ik_device dev;
 } __attribute__((aligned(1024)));
 /* 16 lines: a power of two, so that indexing s->cpus[] is a shift (at 960 bytes every
-   access multiplied: +0.5 % of seed 000's instructions).  Growing past it doubles the
+   access multiplied: +0.5 % of a 256-CPU run's instructions).  Growing past it doubles the
    array: move fields out instead. */
 _Static_assert(sizeof(struct sim_cpu) == 1024, "struct sim_cpu is 16 cache lines");
 
