@@ -74,7 +74,7 @@ void sim_iobursts_irq(struct ik_sim *s, int cpu)
 	int task = b->waiter[cpu];
 
 	b->waiter[cpu] = -1;
-	if (s->sc->workload.ack_timer_ns > 0) {
+	if (s->socket_timers) {
 		/* the jiffy grid: the model's ticks fall on multiples of the tick period */
 		int64_t tick = s->cpus[cpu].dev.tick_nsec;
 		int64_t ato = s->sc->workload.ack_timer_ns / tick;
