@@ -470,6 +470,13 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r,
 	jw_int(w, "p99", ik_hist_percentile(&r->leave_lite, 99.0));
 	jw_int(w, "max", r->leave_lite.count ? r->leave_lite.max : 0);
 	jw_end_object(w);
+	jw_object(w, "leave_lite_entries", true);
+	jw_uint(w, "count", r->leave_lite_entries.count);
+	jw_int(w, "min", r->leave_lite_entries.count ? r->leave_lite_entries.min : 0);
+	jw_int(w, "p50", ik_hist_percentile(&r->leave_lite_entries, 50.0));
+	jw_int(w, "p99", ik_hist_percentile(&r->leave_lite_entries, 99.0));
+	jw_int(w, "max", r->leave_lite_entries.count ? r->leave_lite_entries.max : 0);
+	jw_end_object(w);
 	jw_uint(w, "wakeups", r->wakeups);
 
 	jw_object(w, "throughput", true);

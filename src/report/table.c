@@ -615,6 +615,15 @@ static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct i
 		ns_as_us(v[4], h->max);
 		rc |= print_pairs(out, "Time to leave polling and lite states after the work stopped",
 				  leave_headers, v, 5);
+		static const char *const entries_headers[] = {"CPUs", "min", "p50", "p99", "max"};
+		h = &r->leave_lite_entries;
+		snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)h->count);
+		snprintf(v[1], sizeof(v[1]), "%lld", (long long)h->min);
+		snprintf(v[2], sizeof(v[2]), "%lld", (long long)ik_hist_percentile(h, 50.0));
+		snprintf(v[3], sizeof(v[3]), "%lld", (long long)ik_hist_percentile(h, 99.0));
+		snprintf(v[4], sizeof(v[4]), "%lld", (long long)h->max);
+		rc |= print_pairs(out, "Entries into polling and lite states on the way (0: deeper at once)",
+				  entries_headers, v, 5);
 	}
 
 	static const char *const entry_headers[] = {"entries", "entries/CPU", "entries/CPU/s",

@@ -89,6 +89,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 	s->iowait_ppm = (uint32_t)(sc->workload.iowait_pct * 10000.0 + 0.5);
 	ik_hist_init(&s->wake_latency);
 	ik_hist_init(&s->leave_lite);
+	ik_hist_init(&s->leave_lite_entries);
 
 	const struct ik_idle_driver *driver = ik_idle_driver_find(sc->driver);
 	if (!driver) {
@@ -350,6 +351,7 @@ static int fill_result(struct ik_sim *s, const struct snapshot *snap, int64_t me
 	r->side_units = s->side_units;
 	r->wake_latency = s->wake_latency;
 	r->leave_lite = s->leave_lite;
+	r->leave_lite_entries = s->leave_lite_entries;
 	memcpy(r->idle_hist, s->idle_hist, sizeof(r->idle_hist));
 	memcpy(r->idle_time_hist_ns, s->idle_time_hist, sizeof(r->idle_time_hist_ns));
 	return sim_workload_result(s, r);

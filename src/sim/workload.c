@@ -525,6 +525,7 @@ void sim_workload_task_done(struct ik_sim *s, int task)
 			/* done: from now on, watch how long this CPU stays in shallow states */
 			s->cpus[t->cpu].watch_leave = true;
 			s->cpus[t->cpu].last_work_end = s->now;
+			s->cpus[t->cpu].lite_entries = 0;
 			break;
 		}
 		if (s->iobursts && sim_iobursts_next(s, task))

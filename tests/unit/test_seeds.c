@@ -34,6 +34,8 @@ struct runs {
 	int64_t p50[MAX_RUNS], p99[MAX_RUNS];
 	int64_t leave_min[MAX_RUNS], leave_max[MAX_RUNS], leave_count[MAX_RUNS];
 	int64_t leave_sorted[MAX_RUNS][20]; /* seed 003: the 20 samples in order, per run */
+	int64_t lite_entries_min[MAX_RUNS], lite_entries_max[MAX_RUNS]; /* seed 003: entries into
+					       polling and lite states on the way, per CPU */
 	int64_t lite_min_ns[MAX_RUNS];      /* seed 003: least time in state 1 (stop0_lite) of CPUs
 					       0..19, the period open at the end included */
 	uint64_t side_units[MAX_RUNS];
@@ -66,6 +68,9 @@ static void run_scenario(const char *file, const char *const *ov, int nov, struc
 		out->leave_count[i] = (int64_t)r.leave_lite.count;
 		out->leave_min[i] = r.leave_lite.min;
 		out->leave_max[i] = r.leave_lite.max;
+		assert_int_equal(r.leave_lite_entries.count, r.leave_lite.count);
+		out->lite_entries_min[i] = r.leave_lite_entries.min;
+		out->lite_entries_max[i] = r.leave_lite_entries.max;
 		out->side_units[i] = r.side_units;
 		/* With 20 samples the 5k-th percentile is the k-th smallest (its bucket's value). */
 		for (int k = 0; k < 20; k++)
@@ -306,6 +311,13 @@ static void test_seed003_tick(void **state)
 		assert_true(at_once <= 4);
 		assert_true(mixed.leave_sorted[i][at_once] < 6000000);
 		assert_true(mixed.leave_max[i] <= 16000000);
+		/* The seed's own measure: iterations in stop0_lite times the period that ends each
+		   (here the tick, 4 ms), so 1 tick reads 4 ms and 2 ticks 8 ms. */
+		print_message("  the seed's measure (entries x 4 ms): min %lld ms, max %lld ms\n",
+			      (long long)(4 * mixed.lite_entries_min[i]),
+			      (long long)(4 * mixed.lite_entries_max[i]));
+		assert_true(4 * mixed.lite_entries_min[i] < 6);
+		assert_true(4 * mixed.lite_entries_max[i] >= 8 && 4 * mixed.lite_entries_max[i] <= 16);
 		if (mixed.leave_max[i] > longest)
 			longest = mixed.leave_max[i];
 	}
@@ -332,6 +344,11 @@ static void test_seed003_forced_wakeup(void **state)
 		      (long long)forced.leave_min[0], (long long)forced.leave_max[0]);
 	assert_int_equal(forced.leave_count[0], 20);
 	assert_true(forced.leave_min[0] >= 100000 && forced.leave_max[0] <= 300000);
+	/* the seed's measure: iterations times the timer's 24 us ("(20+2*2)*8 = 192us") */
+	print_message("seed 003 forced wake-up 5.1, the seed's measure (entries x 24 us): "
+		      "%lld..%lld us\n", (long long)(24 * forced.lite_entries_min[0]),
+		      (long long)(24 * forced.lite_entries_max[0]));
+	assert_true(24 * forced.lite_entries_min[0] >= 100 && 24 * forced.lite_entries_max[0] <= 300);
 	print_message("seed 003 sibling work units in the 20 ms after the stop: tick %llu, forced %llu\n",
 		      (unsigned long long)tick.side_units[0], (unsigned long long)forced.side_units[0]);
 	assert_true((double)forced.side_units[0] > 1.03 * (double)tick.side_units[0]);
