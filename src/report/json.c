@@ -430,6 +430,18 @@ static void write_requests(struct json_writer *w, const struct ik_run_result *r,
 	jw_end_object(w);
 }
 
+/* A distribution in brief, {count, min, p50, p99, max}: 0s when it has no samples. */
+static void write_hist_brief(struct json_writer *w, const char *name, const struct ik_hist *h)
+{
+	jw_object(w, name, true);
+	jw_uint(w, "count", h->count);
+	jw_int(w, "min", h->count ? h->min : 0);
+	jw_int(w, "p50", ik_hist_percentile(h, 50.0));
+	jw_int(w, "p99", ik_hist_percentile(h, 99.0));
+	jw_int(w, "max", h->count ? h->max : 0);
+	jw_end_object(w);
+}
+
 static void write_run(struct json_writer *w, const struct ik_run_result *r,
 		      enum ik_workload_kind kind)
 {
@@ -463,20 +475,8 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r,
 	jw_uint(w, "side_units", r->side_units);
 	jw_double(w, "side_units_per_s",
 		  r->measured_ns > 0 ? (double)r->side_units * 1e9 / (double)r->measured_ns : 0.0);
-	jw_object(w, "leave_lite_ns", true);
-	jw_uint(w, "count", r->leave_lite.count);
-	jw_int(w, "min", r->leave_lite.count ? r->leave_lite.min : 0);
-	jw_int(w, "p50", ik_hist_percentile(&r->leave_lite, 50.0));
-	jw_int(w, "p99", ik_hist_percentile(&r->leave_lite, 99.0));
-	jw_int(w, "max", r->leave_lite.count ? r->leave_lite.max : 0);
-	jw_end_object(w);
-	jw_object(w, "leave_lite_entries", true);
-	jw_uint(w, "count", r->leave_lite_entries.count);
-	jw_int(w, "min", r->leave_lite_entries.count ? r->leave_lite_entries.min : 0);
-	jw_int(w, "p50", ik_hist_percentile(&r->leave_lite_entries, 50.0));
-	jw_int(w, "p99", ik_hist_percentile(&r->leave_lite_entries, 99.0));
-	jw_int(w, "max", r->leave_lite_entries.count ? r->leave_lite_entries.max : 0);
-	jw_end_object(w);
+	write_hist_brief(w, "leave_lite_ns", &r->leave_lite);
+	write_hist_brief(w, "leave_lite_entries", &r->leave_lite_entries);
 	jw_uint(w, "wakeups", r->wakeups);
 
 	jw_object(w, "throughput", true);

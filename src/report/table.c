@@ -419,6 +419,24 @@ static int print_pairs(FILE *out, const char *title, const char *const *headers,
 	return rc;
 }
 
+/* A distribution in brief: its sample count, min, p50, p99 and max, in us (ns_in_us) or as
+   plain counts. */
+static int print_hist_brief(FILE *out, const char *title, const char *const *headers,
+			    const struct ik_hist *h, bool ns_in_us)
+{
+	char v[5][IK_REP_NUM_LEN];
+	const int64_t x[4] = { h->min, ik_hist_percentile(h, 50.0), ik_hist_percentile(h, 99.0),
+			       h->max };
+	snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)h->count);
+	for (int i = 0; i < 4; i++) {
+		if (ns_in_us)
+			ns_as_us(v[i + 1], x[i]);
+		else
+			snprintf(v[i + 1], sizeof(v[i + 1]), "%lld", (long long)x[i]);
+	}
+	return print_pairs(out, title, headers, v, 5);
+}
+
 /* The server workload's requests: counts and load, then latency and its parts. */
 static int print_requests(FILE *out, const struct ik_run_result *r)
 {
@@ -605,25 +623,13 @@ static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct i
 	}
 
 	if (r->leave_lite.count > 0) {
-		static const char *const leave_headers[] = {"CPUs", "min_us", "p50_us", "p99_us",
-							    "max_us"};
-		const struct ik_hist *h = &r->leave_lite;
-		snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)h->count);
-		ns_as_us(v[1], h->min);
-		ns_as_us(v[2], ik_hist_percentile(h, 50.0));
-		ns_as_us(v[3], ik_hist_percentile(h, 99.0));
-		ns_as_us(v[4], h->max);
-		rc |= print_pairs(out, "Time to leave polling and lite states after the work stopped",
-				  leave_headers, v, 5);
-		static const char *const entries_headers[] = {"CPUs", "min", "p50", "p99", "max"};
-		h = &r->leave_lite_entries;
-		snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)h->count);
-		snprintf(v[1], sizeof(v[1]), "%lld", (long long)h->min);
-		snprintf(v[2], sizeof(v[2]), "%lld", (long long)ik_hist_percentile(h, 50.0));
-		snprintf(v[3], sizeof(v[3]), "%lld", (long long)ik_hist_percentile(h, 99.0));
-		snprintf(v[4], sizeof(v[4]), "%lld", (long long)h->max);
-		rc |= print_pairs(out, "Entries into polling and lite states on the way (0: deeper at once)",
-				  entries_headers, v, 5);
+		static const char *const time_headers[] = {"CPUs", "min_us", "p50_us", "p99_us",
+							   "max_us"};
+		static const char *const count_headers[] = {"CPUs", "min", "p50", "p99", "max"};
+		rc |= print_hist_brief(out, "Time to leave polling and lite states after the work stopped",
+				       time_headers, &r->leave_lite, true);
+		rc |= print_hist_brief(out, "Entries into polling and lite states on the way (0: deeper at once)",
+				       count_headers, &r->leave_lite_entries, false);
 	}
 
 	static const char *const entry_headers[] = {"entries", "entries/CPU", "entries/CPU/s",
