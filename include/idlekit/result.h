@@ -98,8 +98,9 @@ struct ik_run_result {
 	/* after a periodic workload stops: per CPU, from its last work to its first entry into
 	   a state that neither polls nor is lite (keeps SMT resources) */
 	struct ik_hist leave_lite;
-	/* the same CPUs: how many times each entered a polling or lite state on the way (0 for
-	   one that went deeper at once), the count a tick or timer period times gives */
+	/* the same CPUs: how many times each entered a lite state on the way (0 for one that
+	   went deeper at once; polling not counted), each stay ended by a wake-up: with the
+	   tick kept, the ticks it spent there */
 	struct ik_hist leave_lite_entries;
 	double energy_j;
 	/* optional, owned: idle states per CPU over a window (scenario timeline_len_ns), or NULL */

@@ -628,7 +628,7 @@ static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct i
 		static const char *const count_headers[] = {"CPUs", "min", "p50", "p99", "max"};
 		rc |= print_hist_brief(out, "Time to leave polling and lite states after the work stopped",
 				       time_headers, &r->leave_lite, true);
-		rc |= print_hist_brief(out, "Entries into polling and lite states on the way (0: deeper at once)",
+		rc |= print_hist_brief(out, "Entries into lite states on the way (0: deeper at once)",
 				       count_headers, &r->leave_lite_entries, false);
 	}
 

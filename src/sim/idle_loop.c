@@ -100,14 +100,13 @@ static int world_enter(void *ctx, struct ik_device *dev, int idx)
 	c->entry_done = s->now + ik_dist_sample_inline(&hw->entry, &s->rng);
 	c->mode = CPU_IDLE;
 	sim_effects_idle(s, cpu);
-	if (c->watch_leave) {
-		if (!(drv->states[idx].flags & IK_FLAG_POLLING) &&
-		    !s->plat->effects.state_lite[bind->hw_state[idx]]) {
+	if (c->watch_leave && !(drv->states[idx].flags & IK_FLAG_POLLING)) {
+		if (!s->plat->effects.state_lite[bind->hw_state[idx]]) {
 			c->watch_leave = false;
 			ik_hist_add(&s->leave_lite, s->now - c->last_work_end);
 			ik_hist_add(&s->leave_lite_entries, c->lite_entries);
 		} else {
-			c->lite_entries++;
+			c->lite_entries++; /* a stay in a lite state (a poll ends by its own limit) */
 		}
 	}
 	return idx;

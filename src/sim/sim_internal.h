@@ -120,7 +120,7 @@ struct sim_cpu {
 	int timer_cap;
 	int64_t ipi_sent_at; /* ipi workload: when the IPI now in flight or pending was sent, or -1 */
 	int64_t last_work_end;
-	unsigned lite_entries; /* watching: its entries into polling and lite states since then */
+	unsigned lite_entries; /* watching: its entries into lite states since then */
 	_Alignas(64) struct ik_device dev;
 } __attribute__((aligned(1024)));
 /* 16 lines: a power of two, so that indexing s->cpus[] is a shift (at 960 bytes every

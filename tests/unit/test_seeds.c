@@ -35,7 +35,7 @@ struct runs {
 	int64_t leave_min[MAX_RUNS], leave_max[MAX_RUNS], leave_count[MAX_RUNS];
 	int64_t leave_sorted[MAX_RUNS][20]; /* seed 003: the 20 samples in order, per run */
 	int64_t lite_entries_min[MAX_RUNS], lite_entries_max[MAX_RUNS]; /* seed 003: entries into
-					       polling and lite states on the way, per CPU */
+					       lite states on the way, per CPU */
 	int64_t lite_min_ns[MAX_RUNS];      /* seed 003: least time in state 1 (stop0_lite) of CPUs
 					       0..19, the period open at the end included */
 	uint64_t side_units[MAX_RUNS];
