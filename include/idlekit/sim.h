@@ -16,4 +16,21 @@
 int ik_sim_run(const struct ik_scenario *sc, uint64_t seed, struct ik_run_result *out,
 	       char *err, size_t errlen);
 
+/*
+ * A look at a run while it goes on: at(user, now_ns, end_ns) is called from the run's own
+ * thread every every_ns of simulated time (now_ns: how far it is, end_ns: where it ends,
+ * both from its start).  It may block, which only pauses the run: the result is the same
+ * bytes as ik_sim_run's, whatever the watch does.
+ */
+struct ik_sim_watch {
+	void (*at)(void *user, int64_t now_ns, int64_t end_ns);
+	void *user;
+	int64_t every_ns;
+};
+
+/* ik_sim_run with a watch (NULL: none). */
+int ik_sim_run_watched(const struct ik_scenario *sc, uint64_t seed,
+		       const struct ik_sim_watch *watch, struct ik_run_result *out, char *err,
+		       size_t errlen);
+
 #endif

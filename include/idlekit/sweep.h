@@ -174,7 +174,9 @@ int ik_sweep_manifest_read(const char *path, struct ik_sweep_manifest *m, char *
 /* ---- running (src/sweep/run.c) ---- */
 
 struct ik_sweep_progress {
-	void (*step)(void *user, int64_t done, int64_t total); /* a task has finished */
+	/* done of total: tasks for a sweep (at each end), simulated ms for ik_sim_run_many (as
+	   its runs go on) */
+	void (*step)(void *user, int64_t done, int64_t total);
 	void *user;
 };
 
@@ -192,7 +194,8 @@ int ik_sweep_run(const struct ik_sweep_spec *s, const struct ik_sweep_shard *sh,
 /*
  * n seeds (seed, seed+1, ...) of one scenario on `threads` threads into out[0..n-1]: run 0
  * of `first` (which may ask for a timeline), the others of `rest`.  0, or -1 with the
- * lowest failing run's message (nothing left to free).  (src/sweep/many.c)
+ * lowest failing run's message (nothing left to free).  The progress is told in simulated
+ * ms: done of all runs' total, as the runs go on (src/sweep/many.c).
  */
 int ik_sim_run_many(const struct ik_scenario *first, const struct ik_scenario *rest,
 		    uint64_t seed, int n, int threads, struct ik_run_result *out,

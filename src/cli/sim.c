@@ -411,7 +411,8 @@ int cmd_sim(int argc, char **argv)
 	first->timeline_len_ns = htmlpath ? win_len : 0;
 	sc->timeline_start_ns = sc->timeline_len_ns = 0;
 	struct cli_progress prog;
-	cli_progress_begin(&prog, "sim", "runs", 0, sc->runs, quiet);
+	cli_progress_begin(&prog, "sim", "simulated ms", 0,
+			   (int64_t)sc->runs * ((sc->warmup_ns + sc->duration_ns) / 1000000), quiet);
 	struct ik_sweep_progress hook = { cli_progress_step, &prog };
 	int mrc = ik_sim_run_many(first, sc, sc->seed, sc->runs, jobs, results, &hook, err,
 				  sizeof(err));

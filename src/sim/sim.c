@@ -12,7 +12,7 @@
 #include "sim/sim_internal.h"
 
 /* Global timers after the CPUs' and the tasks'. */
-enum { GLOBAL_WARMUP_END, GLOBAL_TIMERS };
+enum { GLOBAL_WARMUP_END, GLOBAL_WATCH, GLOBAL_TIMERS };
 
 static void sim_free(struct ik_sim *s)
 {
@@ -360,6 +360,13 @@ static int fill_result(struct ik_sim *s, const struct snapshot *snap, int64_t me
 int ik_sim_run(const struct ik_scenario *sc, uint64_t seed, struct ik_run_result *out,
 	       char *err, size_t errlen)
 {
+	return ik_sim_run_watched(sc, seed, NULL, out, err, errlen);
+}
+
+int ik_sim_run_watched(const struct ik_scenario *sc, uint64_t seed,
+		       const struct ik_sim_watch *watch, struct ik_run_result *out, char *err,
+		       size_t errlen)
+{
 	struct ik_sim *s = calloc(1, sizeof(*s));
 	struct snapshot snap = { 0 };
 	int rc = -1;
@@ -385,6 +392,11 @@ int ik_sim_run(const struct ik_scenario *sc, uint64_t seed, struct ik_run_result
 	s->measuring = warmup == 0;
 	if (warmup > 0)
 		ik_eq_arm(&s->eq, warmup_id, warmup);
+	/* The watch is a timer of its own: it changes no state, and ties between timers are
+	   broken by id, so the other timers fire in the same order with it or without. */
+	int watch_id = s->ncpus * CPU_TIMER_STRIDE + s->ntasks + GLOBAL_WATCH;
+	if (watch && watch->every_ns > 0 && watch->every_ns < end)
+		ik_eq_arm(&s->eq, watch_id, watch->every_ns);
 
 	/* Every CPU starts in the idle loop with its tick running. */
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
@@ -401,6 +413,12 @@ int ik_sim_run(const struct ik_scenario *sc, uint64_t seed, struct ik_run_result
 		int id = ik_eq_pop_until(&s->eq, end, &t);
 		if (id < 0)
 			break;
+		if (id == watch_id) {
+			watch->at(watch->user, t, end);
+			if (t + watch->every_ns < end) /* (none at the end itself) */
+				ik_eq_arm(&s->eq, watch_id, t + watch->every_ns);
+			continue;
+		}
 		s->now = t;
 		if (id == warmup_id) {
 			/*

@@ -3,18 +3,29 @@
  * result, so the results (and every report made from them) are the same for any J.
  *
  * In rounds of J the last round leaves CPUs idle when J does not divide N (3 runs on 2
- * CPUs: a third run alone).  So the last J + N % J runs go on at once, on as many threads,
- * and share the J CPUs; the runs before them go J at a time.  With runs of equal length
- * that is 1.5 run lengths for 3 on 2 CPUs instead of 2, the least any schedule can do;
- * with unequal ones (a run that does less work has fewer events) every CPU stays busy until
- * only the longest is left.
+ * CPUs: a third run alone).  So the last J + N % J runs (the tail) start at once, on as
+ * many threads, and share the J CPUs; the runs before them go J at a time.  Left to the
+ * operating system, the tail's runs would share the CPUs evenly, so the longest would get
+ * only J / (J + N % J) of a CPU until a shorter one ends.  Instead, every 1/200 of its
+ * simulated length each tail run estimates the CPU time it still needs (from its pace so
+ * far, once it is 1/50 of the way), and only the J with the most left go on, the others
+ * waiting at that look (longest_first.h).  Runs of unequal length (a run that does less
+ * work has fewer events) then end as soon as the longest alone allows, when the estimates
+ * hold.  Where a run waits changes nothing in it: a watch only pauses the run.
  */
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "idlekit/sim.h"
 #include "idlekit/sweep.h"
+#include "sweep/longest_first.h"
+
+#define LOOKS_PER_RUN 200  /* a tail run's looks at its pace over its simulated length */
+#define ESTIMATE_FROM 50   /* ... estimated from 1/50 of the way */
+#define KEEP 1.05          /* a running run's estimate counts 5% more (longest_first.h) */
 
 struct many {
 	pthread_mutex_t mu;
@@ -25,12 +36,87 @@ struct many {
 	int tail;    /* from this run on, every thread may start one */
 	int running;
 	pthread_cond_t freed; /* a run ended (or failed): a slot may be free */
+	struct ik_lf_run *lf; /* the tail's runs, by index, when it has more runs than slots */
+	pthread_cond_t turn;  /* an estimate changed, or a run stopped going on or ended */
 	struct ik_run_result *out;
 	bool *ok;
 	const struct ik_sweep_progress *progress;
+	int64_t *at_ms;  /* per run: simulated ms done, for the progress */
+	int64_t done_ms, total_ms; /* their sum; all runs' lengths */
 	int fail; /* lowest failed run, or n */
 	char err[IK_ERR_LEN];
 };
+
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+struct look {
+	struct many *m;
+	int run;
+	bool turns;    /* a tail run that takes turns */
+	double cpu0_s; /* its thread's CPU time when the run started */
+};
+
+/* Under the lock: run i is at at_ms simulated ms; tell the progress. */
+static void progress_at(struct many *m, int i, int64_t at_ms)
+{
+	m->done_ms += at_ms - m->at_ms[i];
+	m->at_ms[i] = at_ms;
+	m->progress->step(m->progress->user, m->done_ms, m->total_ms);
+}
+
+/* A run's look (an ik_sim_watch): the progress, then for a tail run its estimate, and it
+   goes on or waits for its turn. */
+static void run_look(void *user, int64_t now_ns, int64_t end_ns)
+{
+	struct look *l = user;
+	struct many *m = l->m;
+	double cpu = l->turns ? thread_cpu_s() - l->cpu0_s : 0;
+	pthread_mutex_lock(&m->mu);
+	if (m->at_ms)
+		progress_at(m, l->run, now_ns / 1000000);
+	struct ik_lf_run *r = l->turns ? &m->lf[l->run] : NULL;
+	if (r && now_ns > 0 && now_ns >= end_ns / ESTIMATE_FROM) {
+		r->left_s = cpu * (double)(end_ns - now_ns) / (double)now_ns;
+		pthread_cond_broadcast(&m->turn);
+	}
+	while (r && !ik_lf_goes_on(m->lf, m->n, m->slots, l->run, KEEP)) {
+		if (r->running) {
+			r->running = false; /* without its keep, another may now go on */
+			pthread_cond_broadcast(&m->turn);
+		}
+		pthread_cond_wait(&m->turn, &m->mu);
+	}
+	if (r)
+		r->running = true;
+	pthread_mutex_unlock(&m->mu);
+}
+
+/* Run i (under no lock), with its looks when there is a progress to tell or the tail
+   takes turns. */
+static int many_run(struct many *m, int i, char *err, size_t errlen)
+{
+	const struct ik_scenario *sc = i == 0 ? m->first : m->rest;
+	uint64_t seed = m->seed + (uint64_t)i;
+	struct look look = { m, i, m->lf && i >= m->tail, thread_cpu_s() };
+	if (!look.turns && !m->at_ms)
+		return ik_sim_run(sc, seed, &m->out[i], err, errlen);
+	int64_t end = sc->warmup_ns + sc->duration_ns;
+	struct ik_sim_watch w = { run_look, &look, end / LOOKS_PER_RUN };
+	int ret = ik_sim_run_watched(sc, seed, w.every_ns > 0 ? &w : NULL, &m->out[i], err, errlen);
+	if (look.turns) {
+		pthread_mutex_lock(&m->mu);
+		m->lf[i].live = false;
+		m->lf[i].running = false;
+		pthread_cond_broadcast(&m->turn);
+		pthread_mutex_unlock(&m->mu);
+	}
+	return ret;
+}
 
 static void *many_worker(void *arg)
 {
@@ -44,17 +130,22 @@ static void *many_worker(void *arg)
 		}
 		int i = m->next++;
 		m->running++;
+		if (m->lf && i >= m->tail) {
+			m->lf[i].live = true;
+			m->lf[i].running = true;
+		}
 		pthread_mutex_unlock(&m->mu);
-		int ret = ik_sim_run(i == 0 ? m->first : m->rest, m->seed + (uint64_t)i, &m->out[i],
-				     err, sizeof(err));
+		int ret = many_run(m, i, err, sizeof(err));
 		pthread_mutex_lock(&m->mu);
 		m->running--;
 		pthread_cond_broadcast(&m->freed);
 		if (ret == 0) {
 			m->ok[i] = true;
 			m->finished++;
-			if (m->progress && m->progress->step)
-				m->progress->step(m->progress->user, m->finished, m->n);
+			if (m->at_ms) {
+				const struct ik_scenario *sc = i == 0 ? m->first : m->rest;
+				progress_at(m, i, (sc->warmup_ns + sc->duration_ns) / 1000000);
+			}
 		} else if (i < m->fail) {
 			m->fail = i;
 			snprintf(m->err, sizeof(m->err), "%s", err);
@@ -81,14 +172,26 @@ int ik_sim_run_many(const struct ik_scenario *first, const struct ik_scenario *r
 	threads += extra;
 	pthread_t *tid = calloc((size_t)threads, sizeof(*tid));
 	m.ok = calloc((size_t)(n > 0 ? n : 1), sizeof(*m.ok));
-	if (!tid || !m.ok) {
+	if (extra > 0)
+		m.lf = calloc((size_t)n, sizeof(*m.lf));
+	if (progress && progress->step)
+		m.at_ms = calloc((size_t)(n > 0 ? n : 1), sizeof(*m.at_ms));
+	if (!tid || !m.ok || (extra > 0 && !m.lf) || (progress && progress->step && !m.at_ms)) {
 		free(tid);
 		free(m.ok);
+		free(m.lf);
+		free(m.at_ms);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	for (int i = 0; m.lf && i < n; i++)
+		m.lf[i].left_s = INFINITY;
+	for (int i = 0; m.at_ms && i < n; i++)
+		m.total_ms += ((i == 0 ? first : rest)->warmup_ns + (i == 0 ? first : rest)->duration_ns) /
+			      1000000;
 	pthread_mutex_init(&m.mu, NULL);
 	pthread_cond_init(&m.freed, NULL);
+	pthread_cond_init(&m.turn, NULL);
 	int started = 0;
 	for (int i = 1; i < threads; i++) {
 		if (pthread_create(&tid[i], NULL, many_worker, &m) != 0)
@@ -98,6 +201,7 @@ int ik_sim_run_many(const struct ik_scenario *first, const struct ik_scenario *r
 	many_worker(&m);
 	for (int i = 1; i <= started; i++)
 		pthread_join(tid[i], NULL);
+	pthread_cond_destroy(&m.turn);
 	pthread_cond_destroy(&m.freed);
 	pthread_mutex_destroy(&m.mu);
 	int ret = 0;
@@ -108,6 +212,8 @@ int ik_sim_run_many(const struct ik_scenario *first, const struct ik_scenario *r
 		snprintf(err, errlen, "%s", m.err);
 		ret = -1;
 	}
+	free(m.at_ms);
+	free(m.lf);
 	free(m.ok);
 	free(tid);
 	return ret;
