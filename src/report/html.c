@@ -192,6 +192,33 @@ static void latency_table(FILE *out, const struct ik_run_result *runs, int nruns
 	fputs("</table>\n", out);
 }
 
+/* After a periodic workload stops: each run's way out of polling and lite states. */
+static void leave_lite_table(FILE *out, const struct ik_run_result *runs, int nruns)
+{
+	static const char *const headers[] = {"seed", "CPUs", "min_us", "p50_us", "p99_us",
+					      "max_us", "entries_min", "entries_p50",
+					      "entries_p99", "entries_max"};
+	fputs("<table class=\"leave\">\n<tr>", out);
+	for (size_t i = 0; i < sizeof(headers) / sizeof(headers[0]); i++)
+		ik_html_th(out, headers[i]);
+	fputs("</tr>\n", out);
+	for (int k = 0; k < nruns; k++) {
+		const struct ik_hist *t = &runs[k].leave_lite, *e = &runs[k].leave_lite_entries;
+		fprintf(out, "<tr><td class=\"num\">%llu</td>", (unsigned long long)runs[k].seed);
+		ik_html_td_u64(out, t->count);
+		ik_html_td_us(out, t->count ? t->min : 0);
+		ik_html_td_us(out, ik_hist_percentile(t, 50.0));
+		ik_html_td_us(out, ik_hist_percentile(t, 99.0));
+		ik_html_td_us(out, t->count ? t->max : 0);
+		ik_html_td_u64(out, e->count ? (uint64_t)e->min : 0);
+		ik_html_td_u64(out, (uint64_t)ik_hist_percentile(e, 50.0));
+		ik_html_td_u64(out, (uint64_t)ik_hist_percentile(e, 99.0));
+		ik_html_td_u64(out, e->count ? (uint64_t)e->max : 0);
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
 /* The per-run figures and, over several runs, their summary (as the text table). */
 struct column {
 	enum ik_rep_figure figure;
@@ -729,6 +756,16 @@ int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 
 		if (runs[0].requests)
 			rc |= requests_section(out, sc, runs, nruns);
+
+		if (runs[0].leave_lite.count > 0) {
+			fputs("<h2>Leaving polling and lite states after the work stopped</h2>\n"
+			      "<p>Per CPU, from its last work to its first entry into a state that "
+			      "neither polls nor is lite; and how many times it entered a lite "
+			      "state on the way (each stay ended by a wake-up: with the tick kept, "
+			      "the ticks it spent there).</p>\n",
+			      out);
+			leave_lite_table(out, runs, nruns);
+		}
 
 		fputs("<h2>Throughput across runs</h2>\n", out);
 		rc |= plot_throughput(out, sc, runs, nruns);
