@@ -115,6 +115,31 @@ static void record_interval(struct menu_cpu *data, uint32_t interval_us)
 		data->interval_ptr = 0;
 }
 
+/* The largest and the smallest of eight samples, in straight-line code. */
+static inline void max_min_of_eight(const uint32_t *iv, uint32_t *max, uint32_t *min)
+{
+	uint32_t a = iv[0] > iv[1] ? iv[0] : iv[1], b = iv[2] > iv[3] ? iv[2] : iv[3];
+	uint32_t c = iv[4] > iv[5] ? iv[4] : iv[5], d = iv[6] > iv[7] ? iv[6] : iv[7];
+	a = a > b ? a : b;
+	c = c > d ? c : d;
+	*max = a > c ? a : c;
+	a = iv[0] < iv[1] ? iv[0] : iv[1];
+	b = iv[2] < iv[3] ? iv[2] : iv[3];
+	c = iv[4] < iv[5] ? iv[4] : iv[5];
+	d = iv[6] < iv[7] ? iv[6] : iv[7];
+	a = a < b ? a : b;
+	c = c < d ? c : d;
+	*min = a < c ? a : c;
+}
+
+/* The same, out of line: for the rare pass that finds no pattern (inline, the compiler
+   hoists it out of the search loop, taking it at every select). */
+static __attribute__((noinline, cold)) void max_min_of_eight_cold(const uint32_t *iv,
+								  uint32_t *max, uint32_t *min)
+{
+	max_min_of_eight(iv, max, min);
+}
+
 /*
  * The repeating-pattern detector.  The recent intervals form a pattern when their standard
  * deviation is at most 20 us (variance <= 400 us^2), or when the average is more than six
@@ -150,6 +175,7 @@ typical_interval_k(const struct menu_cpu *data, uint64_t sw, uint32_t timer_us)
 		uint64_t sum = 0, sum_of_squares = 0;
 		const uint32_t *iv = data->intervals_us;
 		uint32_t all_bits = iv[0] | iv[1] | iv[2] | iv[3] | iv[4] | iv[5] | iv[6] | iv[7];
+		bool extremes_later = false; /* max and min of all eight not taken yet */
 
 		_Static_assert(MENU_INTERVALS == 8, "the straight-line pass below reads eight");
 		if (low_cut < 0 && (int64_t)all_bits < high_cut) {
@@ -165,18 +191,16 @@ typical_interval_k(const struct menu_cpu *data, uint64_t sw, uint32_t timer_us)
 					 (uint64_t)iv[2] * iv[2] + (uint64_t)iv[3] * iv[3] +
 					 (uint64_t)iv[4] * iv[4] + (uint64_t)iv[5] * iv[5] +
 					 (uint64_t)iv[6] * iv[6] + (uint64_t)iv[7] * iv[7];
-			uint32_t a = iv[0] > iv[1] ? iv[0] : iv[1], b = iv[2] > iv[3] ? iv[2] : iv[3];
-			uint32_t c = iv[4] > iv[5] ? iv[4] : iv[5], d = iv[6] > iv[7] ? iv[6] : iv[7];
-			a = a > b ? a : b;
-			c = c > d ? c : d;
-			max = a > c ? a : c;
-			a = iv[0] < iv[1] ? iv[0] : iv[1];
-			b = iv[2] < iv[3] ? iv[2] : iv[3];
-			c = iv[4] < iv[5] ? iv[4] : iv[5];
-			d = iv[6] < iv[7] ? iv[6] : iv[7];
-			a = a < b ? a : b;
-			c = c < d ? c : d;
-			min = a < c ? a : c;
+			/*
+			 * From 6.6 the pass needs the largest and smallest only when it finds no
+			 * pattern (the "nothing but zeros" test below is the OR of all being 0):
+			 * they are taken there.  Before 6.6 the smallest is compared with the
+			 * timer's prediction first.
+			 */
+			if (ik_switch_on(sw, IK_SW_MENU_SKIP_TIMER_QUERY))
+				extremes_later = true;
+			else
+				max_min_of_eight(iv, &max, &min);
 		} else {
 			for (unsigned i = 0; i < MENU_INTERVALS; i++) {
 				int64_t value = data->intervals_us[i];
@@ -195,7 +219,7 @@ typical_interval_k(const struct menu_cpu *data, uint64_t sw, uint32_t timer_us)
 
 		if (ik_switch_on(sw, IK_SW_MENU_SKIP_TIMER_QUERY)) {
 			/* Nothing but zeros (or nothing at all) says nothing. */
-			if (max == 0)
+			if (extremes_later ? all_bits == 0 : max == 0)
 				return MENU_NO_INTERVAL;
 		} else if (min >= timer_us) {
 			/* Could not beat the timer's prediction anyway (or no samples). */
@@ -234,6 +258,8 @@ typical_interval_k(const struct menu_cpu *data, uint64_t sw, uint32_t timer_us)
 			    variance <= 400)
 				return (uint32_t)avg;
 		}
+		if (extremes_later)
+			max_min_of_eight_cold(iv, &max, &min);
 
 		/* Six samples or fewer left: too few to drop any more, no prediction. */
 		if (count * 4 <= MENU_INTERVALS * 3) {
