@@ -192,10 +192,10 @@ typical_interval_k(const struct menu_cpu *data, uint64_t sw, uint32_t timer_us)
 					 (uint64_t)iv[4] * iv[4] + (uint64_t)iv[5] * iv[5] +
 					 (uint64_t)iv[6] * iv[6] + (uint64_t)iv[7] * iv[7];
 			/*
-			 * From 6.6 the pass needs the largest and smallest only when it finds no
-			 * pattern (the "nothing but zeros" test below is the OR of all being 0):
-			 * they are taken there.  Before 6.6 the smallest is compared with the
-			 * timer's prediction first.
+			 * From 6.6 the largest and the smallest are needed only when the pass
+			 * finds no pattern (the "nothing but zeros" test below is the OR of all
+			 * being 0), and are taken there.  Before 6.6 the smallest is compared
+			 * with the timer's prediction first.
 			 */
 			if (ik_switch_on(sw, IK_SW_MENU_SKIP_TIMER_QUERY))
 				extremes_later = true;
