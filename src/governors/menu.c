@@ -700,22 +700,39 @@ menu_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_ti
  * as a menu without switches; menu reads no driver switch, so a driver flip keeps the fast
  * path), and once for any other set, tested at run time.
  */
+/* One function per compiled release, each with registers of its own (inlined into one
+   function, the releases' code shared a register allocation: the hot one spilled to the
+   stack what the others needed). */
+#define MENU_SELECT_FOR(name, switches)                                                          \
+	static __attribute__((noinline)) int name(const struct ik_driver *drv,                 \
+						  struct ik_device *dev, bool *stop_tick)      \
+	{                                                                                        \
+		return menu_select_as(drv, dev, stop_tick, switches);                           \
+	}
+MENU_SELECT_FOR(menu_select_default, IK_KERNEL_DEFAULT_ON & IK_KERNEL_GOVERNOR_SWITCHES)
+MENU_SELECT_FOR(menu_select_6_12, IK_KERNEL_GOV_ON_6_12)
+MENU_SELECT_FOR(menu_select_6_6, IK_KERNEL_GOV_ON_6_6)
+MENU_SELECT_FOR(menu_select_5_15, IK_KERNEL_GOV_ON_5_15)
+
+static __attribute__((noinline)) int menu_select_any(const struct ik_driver *drv,
+						     struct ik_device *dev, bool *stop_tick)
+{
+	return menu_select_as(drv, dev, stop_tick, dev->kernel->on);
+}
+
 static int menu_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
 {
-	const uint64_t sw = dev->kernel->on;
-
-	switch (sw & IK_KERNEL_GOVERNOR_SWITCHES) {
+	switch (dev->kernel->on & IK_KERNEL_GOVERNOR_SWITCHES) {
 	case IK_KERNEL_DEFAULT_ON & IK_KERNEL_GOVERNOR_SWITCHES:
-		return menu_select_as(drv, dev, stop_tick,
-				      IK_KERNEL_DEFAULT_ON & IK_KERNEL_GOVERNOR_SWITCHES);
+		return menu_select_default(drv, dev, stop_tick);
 	case IK_KERNEL_GOV_ON_6_12:
-		return menu_select_as(drv, dev, stop_tick, IK_KERNEL_GOV_ON_6_12);
+		return menu_select_6_12(drv, dev, stop_tick);
 	case IK_KERNEL_GOV_ON_6_6:
-		return menu_select_as(drv, dev, stop_tick, IK_KERNEL_GOV_ON_6_6);
+		return menu_select_6_6(drv, dev, stop_tick);
 	case IK_KERNEL_GOV_ON_5_15:
-		return menu_select_as(drv, dev, stop_tick, IK_KERNEL_GOV_ON_5_15);
+		return menu_select_5_15(drv, dev, stop_tick);
 	}
-	return menu_select_as(drv, dev, stop_tick, sw);
+	return menu_select_any(drv, dev, stop_tick);
 }
 
 /*
