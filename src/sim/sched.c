@@ -15,17 +15,10 @@ bool sim_cpu_is_idle(const struct ik_sim *s, int cpu)
 	return c->nr_queued == 0 && (c->mode != CPU_RUNNING || c->in_idle_loop);
 }
 
-/*
- * Wake-up placement for tasks that are not pinned, after select_idle_sibling(): the
- * previous CPU if it is idle, else the first idle CPU of its last-level cache scanning
- * onwards from it, else the previous CPU anyway.
- */
-static int select_cpu(const struct ik_sim *s, const struct sim_task *t)
+/* select_cpu's scan, the previous CPU being busy: out of line, so that sim_wake_task's
+   usual path (a pinned task, or an idle previous CPU) needs fewer registers. */
+static __attribute__((noinline)) int select_cpu_in_llc(const struct ik_sim *s, int prev)
 {
-	int prev = t->cpu;
-
-	if (t->pinned || sim_cpu_is_idle(s, prev))
-		return prev;
 	int g = s->cpus[prev].topo.llc;
 	int first = s->llc_first[g], n = s->llc_first[g + 1] - first;
 	int at = s->llc_pos[prev] - first;
@@ -37,6 +30,20 @@ static int select_cpu(const struct ik_sim *s, const struct sim_task *t)
 			return cpu;
 	}
 	return prev;
+}
+
+/*
+ * Wake-up placement for tasks that are not pinned, after select_idle_sibling(): the
+ * previous CPU if it is idle, else the first idle CPU of its last-level cache scanning
+ * onwards from it, else the previous CPU anyway.
+ */
+static int select_cpu(const struct ik_sim *s, const struct sim_task *t)
+{
+	int prev = t->cpu;
+
+	if (t->pinned || sim_cpu_is_idle(s, prev))
+		return prev;
+	return select_cpu_in_llc(s, prev);
 }
 
 static void enqueue(struct ik_sim *s, int cpu, int task)
