@@ -698,11 +698,10 @@ menu_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_ti
  * The same code compiled for the governor switches of the default release and of the LTS
  * lines before it (constants, so every switch test folds away: those releases run as fast
  * as a menu without switches; menu reads no driver switch, so a driver flip keeps the fast
- * path), and once for any other set, tested at run time.
+ * path), and once for any other set, tested at run time.  One function per compiled
+ * release, each with registers of its own (inlined into one function, the releases shared
+ * a register allocation: the hot one spilled to the stack what the others needed).
  */
-/* One function per compiled release, each with registers of its own (inlined into one
-   function, the releases' code shared a register allocation: the hot one spilled to the
-   stack what the others needed). */
 #define MENU_SELECT_FOR(name, switches)                                                          \
 	static __attribute__((noinline)) int name(const struct ik_driver *drv,                 \
 						  struct ik_device *dev, bool *stop_tick)      \
