@@ -115,6 +115,31 @@ static void record_interval(struct menu_cpu *data, uint32_t interval_us)
 		data->interval_ptr = 0;
 }
 
+/* The largest and the smallest of eight samples, in straight-line code. */
+static inline void max_min_of_eight(const uint32_t *iv, uint32_t *max, uint32_t *min)
+{
+	uint32_t a = iv[0] > iv[1] ? iv[0] : iv[1], b = iv[2] > iv[3] ? iv[2] : iv[3];
+	uint32_t c = iv[4] > iv[5] ? iv[4] : iv[5], d = iv[6] > iv[7] ? iv[6] : iv[7];
+	a = a > b ? a : b;
+	c = c > d ? c : d;
+	*max = a > c ? a : c;
+	a = iv[0] < iv[1] ? iv[0] : iv[1];
+	b = iv[2] < iv[3] ? iv[2] : iv[3];
+	c = iv[4] < iv[5] ? iv[4] : iv[5];
+	d = iv[6] < iv[7] ? iv[6] : iv[7];
+	a = a < b ? a : b;
+	c = c < d ? c : d;
+	*min = a < c ? a : c;
+}
+
+/* The same, out of line: for the rare pass that finds no pattern (inline, the compiler
+   hoists it out of the search loop, taking it at every select). */
+static __attribute__((noinline, cold)) void max_min_of_eight_cold(const uint32_t *iv,
+								  uint32_t *max, uint32_t *min)
+{
+	max_min_of_eight(iv, max, min);
+}
+
 /*
  * The repeating-pattern detector.  The recent intervals form a pattern when their standard
  * deviation is at most 20 us (variance <= 400 us^2), or when the average is more than six
@@ -150,6 +175,7 @@ typical_interval_k(const struct menu_cpu *data, uint64_t sw, uint32_t timer_us)
 		uint64_t sum = 0, sum_of_squares = 0;
 		const uint32_t *iv = data->intervals_us;
 		uint32_t all_bits = iv[0] | iv[1] | iv[2] | iv[3] | iv[4] | iv[5] | iv[6] | iv[7];
+		bool extremes_later = false; /* max and min of all eight not taken yet */
 
 		_Static_assert(MENU_INTERVALS == 8, "the straight-line pass below reads eight");
 		if (low_cut < 0 && (int64_t)all_bits < high_cut) {
@@ -165,18 +191,16 @@ typical_interval_k(const struct menu_cpu *data, uint64_t sw, uint32_t timer_us)
 					 (uint64_t)iv[2] * iv[2] + (uint64_t)iv[3] * iv[3] +
 					 (uint64_t)iv[4] * iv[4] + (uint64_t)iv[5] * iv[5] +
 					 (uint64_t)iv[6] * iv[6] + (uint64_t)iv[7] * iv[7];
-			uint32_t a = iv[0] > iv[1] ? iv[0] : iv[1], b = iv[2] > iv[3] ? iv[2] : iv[3];
-			uint32_t c = iv[4] > iv[5] ? iv[4] : iv[5], d = iv[6] > iv[7] ? iv[6] : iv[7];
-			a = a > b ? a : b;
-			c = c > d ? c : d;
-			max = a > c ? a : c;
-			a = iv[0] < iv[1] ? iv[0] : iv[1];
-			b = iv[2] < iv[3] ? iv[2] : iv[3];
-			c = iv[4] < iv[5] ? iv[4] : iv[5];
-			d = iv[6] < iv[7] ? iv[6] : iv[7];
-			a = a < b ? a : b;
-			c = c < d ? c : d;
-			min = a < c ? a : c;
+			/*
+			 * From 6.6 the largest and the smallest are needed only when the pass
+			 * finds no pattern (the "nothing but zeros" test below is the OR of all
+			 * being 0), and are taken there.  Before 6.6 the smallest is compared
+			 * with the timer's prediction first.
+			 */
+			if (ik_switch_on(sw, IK_SW_MENU_SKIP_TIMER_QUERY))
+				extremes_later = true;
+			else
+				max_min_of_eight(iv, &max, &min);
 		} else {
 			for (unsigned i = 0; i < MENU_INTERVALS; i++) {
 				int64_t value = data->intervals_us[i];
@@ -195,7 +219,7 @@ typical_interval_k(const struct menu_cpu *data, uint64_t sw, uint32_t timer_us)
 
 		if (ik_switch_on(sw, IK_SW_MENU_SKIP_TIMER_QUERY)) {
 			/* Nothing but zeros (or nothing at all) says nothing. */
-			if (max == 0)
+			if (extremes_later ? all_bits == 0 : max == 0)
 				return MENU_NO_INTERVAL;
 		} else if (min >= timer_us) {
 			/* Could not beat the timer's prediction anyway (or no samples). */
@@ -234,6 +258,8 @@ typical_interval_k(const struct menu_cpu *data, uint64_t sw, uint32_t timer_us)
 			    variance <= 400)
 				return (uint32_t)avg;
 		}
+		if (extremes_later)
+			max_min_of_eight_cold(iv, &max, &min);
 
 		/* Six samples or fewer left: too few to drop any more, no prediction. */
 		if (count * 4 <= MENU_INTERVALS * 3) {
@@ -672,24 +698,40 @@ menu_select_as(const struct ik_driver *drv, struct ik_device *dev, bool *stop_ti
  * The same code compiled for the governor switches of the default release and of the LTS
  * lines before it (constants, so every switch test folds away: those releases run as fast
  * as a menu without switches; menu reads no driver switch, so a driver flip keeps the fast
- * path), and once for any other set, tested at run time.
+ * path), and once for any other set, tested at run time.  One function per compiled
+ * release, each with registers of its own (inlined into one function, the releases shared
+ * a register allocation: the hot one spilled to the stack what the others needed).
  */
+#define MENU_SELECT_FOR(name, switches)                                                          \
+	static __attribute__((noinline)) int name(const struct ik_driver *drv,                 \
+						  struct ik_device *dev, bool *stop_tick)      \
+	{                                                                                        \
+		return menu_select_as(drv, dev, stop_tick, switches);                           \
+	}
+MENU_SELECT_FOR(menu_select_default, IK_KERNEL_DEFAULT_ON & IK_KERNEL_GOVERNOR_SWITCHES)
+MENU_SELECT_FOR(menu_select_6_12, IK_KERNEL_GOV_ON_6_12)
+MENU_SELECT_FOR(menu_select_6_6, IK_KERNEL_GOV_ON_6_6)
+MENU_SELECT_FOR(menu_select_5_15, IK_KERNEL_GOV_ON_5_15)
+
+static __attribute__((noinline)) int menu_select_any(const struct ik_driver *drv,
+						     struct ik_device *dev, bool *stop_tick)
+{
+	return menu_select_as(drv, dev, stop_tick, dev->kernel->on);
+}
+
 static int menu_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
 {
-	const uint64_t sw = dev->kernel->on;
-
-	switch (sw & IK_KERNEL_GOVERNOR_SWITCHES) {
+	switch (dev->kernel->on & IK_KERNEL_GOVERNOR_SWITCHES) {
 	case IK_KERNEL_DEFAULT_ON & IK_KERNEL_GOVERNOR_SWITCHES:
-		return menu_select_as(drv, dev, stop_tick,
-				      IK_KERNEL_DEFAULT_ON & IK_KERNEL_GOVERNOR_SWITCHES);
+		return menu_select_default(drv, dev, stop_tick);
 	case IK_KERNEL_GOV_ON_6_12:
-		return menu_select_as(drv, dev, stop_tick, IK_KERNEL_GOV_ON_6_12);
+		return menu_select_6_12(drv, dev, stop_tick);
 	case IK_KERNEL_GOV_ON_6_6:
-		return menu_select_as(drv, dev, stop_tick, IK_KERNEL_GOV_ON_6_6);
+		return menu_select_6_6(drv, dev, stop_tick);
 	case IK_KERNEL_GOV_ON_5_15:
-		return menu_select_as(drv, dev, stop_tick, IK_KERNEL_GOV_ON_5_15);
+		return menu_select_5_15(drv, dev, stop_tick);
 	}
-	return menu_select_as(drv, dev, stop_tick, sw);
+	return menu_select_any(drv, dev, stop_tick);
 }
 
 /*

@@ -67,14 +67,10 @@ static inline double ik_det_floor(double y)
  * the same terms with shorter chains of dependent operations, which the simulator, sampling
  * a cost at every idle exit, feels.
  */
-static inline double ik_det_log(double x)
+
+/* log(m * 2^e) for m in [0.5, 1) (what frexp returns): the series above. */
+static inline double ik_det_log_of(double m, int e)
 {
-	if (!(x > 0.0))
-		return x == 0.0 ? -HUGE_VAL : NAN;
-	if (isinf(x))
-		return x;
-	int e;
-	double m = ik_det_frexp(x, &e); /* [0.5, 1) */
 	if (m < 0.70710678118654752440) {
 		m *= 2.0;
 		e -= 1;
@@ -87,6 +83,36 @@ static inline double ik_det_log(double x)
 	double series = (a + z4 * b) + z8 * (c + z4 * (1.0 / 25));
 	double log_m = 2.0 * f * series;
 	return ((double)e * IK_LN2_LO + log_m) + (double)e * IK_LN2_HI;
+}
+
+/* ik_det_log for any input: zero, negative, NaN, infinite and subnormal x included. */
+static inline double ik_det_log_any(double x)
+{
+	if (!(x > 0.0))
+		return x == 0.0 ? -HUGE_VAL : NAN;
+	if (isinf(x))
+		return x;
+	int e;
+	double m = ik_det_frexp(x, &e); /* [0.5, 1) */
+	return ik_det_log_of(m, e);
+}
+
+/*
+ * ik_det_log_any with one test for the usual input, a positive normal number (its exponent
+ * field in [1, 0x7fe] and the sign bit clear): then frexp is the bits (ik_det_frexp), so the
+ * result is the same.
+ */
+static inline double ik_det_log(double x)
+{
+	uint64_t bits;
+	memcpy(&bits, &x, sizeof(bits));
+	if ((bits >> 52) - 1 >= 0x7fe)
+		return ik_det_log_any(x);
+	int e = (int)(bits >> 52) - 1022;
+	bits = (bits & ~((uint64_t)0x7ff << 52)) | (uint64_t)1022 << 52;
+	double m;
+	memcpy(&m, &bits, sizeof(m));
+	return ik_det_log_of(m, e);
 }
 
 /*
@@ -108,10 +134,24 @@ static inline double ik_det_scale2(double p, int k)
 /*
  * e^x.  x = k ln 2 + r with |r| <= ln 2 / 2; e^r by its Taylor series to r^14/14! (the next
  * term is below 1e-17 relative), with the coefficients 1/n! as constants and Estrin's
- * scheme as in ik_det_log, the 1 added last (within 1 ulp of libm), then scaled by 2^k.  Overflows to HUGE_VAL above 709.78,
- * underflows to 0 below -745.
+ * scheme as in ik_det_log, the 1 added last (within 1 ulp of libm), then scaled by 2^k.
+ * Overflows to HUGE_VAL above 709.78, underflows to 0 below -745.
  */
-static inline double ik_det_exp(double x)
+
+/* e^(k ln 2 + r), k an integer, before the scaling by 2^k: the series above. */
+static inline double ik_det_exp_series(double x, double k)
+{
+	double r = (x - k * IK_LN2_HI) - k * IK_LN2_LO;
+	double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
+	double a = r + r2 * (1.0 / 2 + r * (1.0 / 6));
+	double b = (1.0 / 24 + r * (1.0 / 120)) + r2 * (1.0 / 720 + r * (1.0 / 5040));
+	double c = (1.0 / 40320 + r * (1.0 / 362880)) + r2 * (1.0 / 3628800 + r * (1.0 / 39916800));
+	double d = (1.0 / 479001600 + r * (1.0 / 6227020800.0)) + r2 * (1.0 / 87178291200.0);
+	return 1.0 + ((a + r4 * b) + r8 * (c + r4 * d)); /* 1 added last */
+}
+
+/* ik_det_exp for any input: NaN, overflow, underflow and subnormal results included. */
+static inline double ik_det_exp_any(double x)
 {
 	if (isnan(x))
 		return x;
@@ -120,13 +160,26 @@ static inline double ik_det_exp(double x)
 	if (x < -745.2)
 		return 0.0;
 	double k = ik_det_floor(x * IK_LOG2E + 0.5);
-	double r = (x - k * IK_LN2_HI) - k * IK_LN2_LO;
-	double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
-	double a = r + r2 * (1.0 / 2 + r * (1.0 / 6));
-	double b = (1.0 / 24 + r * (1.0 / 120)) + r2 * (1.0 / 720 + r * (1.0 / 5040));
-	double c = (1.0 / 40320 + r * (1.0 / 362880)) + r2 * (1.0 / 3628800 + r * (1.0 / 39916800));
-	double d = (1.0 / 479001600 + r * (1.0 / 6227020800.0)) + r2 * (1.0 / 87178291200.0);
-	return ik_det_scale2(1.0 + ((a + r4 * b) + r8 * (c + r4 * d)), (int)k); /* 1 added last */
+	return ik_det_scale2(ik_det_exp_series(x, k), (int)k);
+}
+
+/*
+ * ik_det_exp_any with one test for the usual input, |x| <= 706: then x * log2(e) + 1/2 is
+ * within +-1019, so it is neither NaN nor out of range, its floor is the truncation stepped
+ * down for a negative fraction (ik_det_floor's own path) and k in [-1019, 1019] scales by one
+ * exact multiplication (ik_det_scale2's own path): the same operations, so the same result.
+ */
+static inline double ik_det_exp(double x)
+{
+	if (!(x >= -706.0 && x <= 706.0))
+		return ik_det_exp_any(x);
+	double y = x * IK_LOG2E + 0.5;
+	double t = (double)(int64_t)y;
+	double k = t > y ? t - 1.0 : t;
+	uint64_t bits = (uint64_t)((int)k + 1023) << 52;
+	double two_k;
+	memcpy(&two_k, &bits, sizeof(two_k));
+	return ik_det_exp_series(x, k) * two_k;
 }
 
 #endif

@@ -14,22 +14,9 @@
 #include <string.h>
 
 #include "idlekit/result.h"
+#include "report/hist_add.h" /* ik_hist_add's one definition, and the bucket index */
 
 #define SUB_COUNT (1 << IK_HIST_SUB_BITS)
-
-/* Index of the bucket holding v (clamped to the last bucket beyond 2^47 ns). */
-static int bucket_of(uint64_t v)
-{
-	if (v < (uint64_t)2 * SUB_COUNT)
-		return (int)v;
-	int msb = 63 - __builtin_clzll(v);
-	int shift = msb - IK_HIST_SUB_BITS;
-	/* v >> shift is in [SUB_COUNT, 2*SUB_COUNT): one of the 128 buckets of this magnitude */
-	uint64_t index = ((uint64_t)shift << IK_HIST_SUB_BITS) + (v >> shift);
-	if (index >= IK_HIST_BUCKETS)
-		return IK_HIST_BUCKETS - 1;
-	return (int)index;
-}
 
 /*
  * The value a bucket stands for: the middle of the half-open range [lowest, lowest + width)
@@ -53,20 +40,7 @@ void ik_hist_init(struct ik_hist *h)
 
 void ik_hist_add(struct ik_hist *h, int64_t value)
 {
-	if (value < 0)
-		value = 0;
-	if (h->count == 0) {
-		h->min = value;
-		h->max = value;
-	} else {
-		if (value < h->min)
-			h->min = value;
-		if (value > h->max)
-			h->max = value;
-	}
-	h->count++;
-	h->sum += (double)value;
-	h->buckets[bucket_of((uint64_t)value)]++;
+	ik_hist_add_inline(h, value);
 }
 
 void ik_hist_merge(struct ik_hist *into, const struct ik_hist *from)

@@ -8,6 +8,7 @@
 #include "idlekit/trace.h"
 #include "hw/sample.h" /* the draws inline (and no floating-point contraction) */
 #include "sim/sim_internal.h"
+#include "trace/hist_bucket.h" /* the idle histogram's bucket, inline */
 
 static int64_t next_local_timer(const struct ik_sim *s, const struct sim_cpu *c)
 {
@@ -218,7 +219,7 @@ void sim_cpu_exit_done(struct ik_sim *s, int cpu)
 	ik_idle_call_exit(s->gov, s->drv, &c->dev, c->entered, s->now - c->idle_t0,
 			  c->reason == WAKE_TICK, c->reason == WAKE_POLL_LIMIT);
 	if (s->measuring) {
-		int bucket = ik_trace_hist_bucket((uint64_t)(s->now - c->idle_t0));
+		int bucket = ik_trace_hist_bucket_inline((uint64_t)(s->now - c->idle_t0));
 		s->idle_hist[bucket]++;
 		s->idle_time_hist[bucket] += (uint64_t)(s->now - c->idle_t0);
 	}

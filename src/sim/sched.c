@@ -4,6 +4,7 @@
  * preemption, a fixed context-switch cost.
  */
 #include "hw/sample.h" /* the draws inline (and no floating-point contraction) */
+#include "report/hist_add.h" /* the wake-latency histogram's add, inline */
 #include "sim/sim_internal.h"
 
 /* A CPU is idle for placement when it runs the idle loop and nothing is queued for it. */
@@ -12,6 +13,23 @@ bool sim_cpu_is_idle(const struct ik_sim *s, int cpu)
 	const struct sim_cpu *c = &s->cpus[cpu];
 
 	return c->nr_queued == 0 && (c->mode != CPU_RUNNING || c->in_idle_loop);
+}
+
+/* select_cpu's scan, the previous CPU being busy: out of line, so that sim_wake_task's
+   usual path (a pinned task, or an idle previous CPU) needs fewer registers. */
+static __attribute__((noinline)) int select_cpu_in_llc(const struct ik_sim *s, int prev)
+{
+	int g = s->cpus[prev].topo.llc;
+	int first = s->llc_first[g], n = s->llc_first[g + 1] - first;
+	int at = s->llc_pos[prev] - first;
+	for (int k = 1, i = at + 1; k < n; k++, i++) { /* i = (at + k) mod n, no division */
+		if (i == n)
+			i = 0;
+		int cpu = s->llc_cpus[first + i];
+		if (sim_cpu_is_idle(s, cpu))
+			return cpu;
+	}
+	return prev;
 }
 
 /*
@@ -25,17 +43,7 @@ static int select_cpu(const struct ik_sim *s, const struct sim_task *t)
 
 	if (t->pinned || sim_cpu_is_idle(s, prev))
 		return prev;
-	int g = s->cpus[prev].topo.llc;
-	int first = s->llc_first[g], n = s->llc_first[g + 1] - first;
-	int at = s->llc_pos[prev] - first;
-	for (int k = 1, i = at + 1; k < n; k++, i++) { /* i = (at + k) mod n, no division */
-		if (i == n)
-			i = 0;
-		int cpu = s->llc_cpus[first + i];
-		if (sim_cpu_is_idle(s, cpu))
-			return cpu;
-	}
-	return prev;
+	return select_cpu_in_llc(s, prev);
 }
 
 static void enqueue(struct ik_sim *s, int cpu, int task)
@@ -194,7 +202,7 @@ void sim_run_next(struct ik_sim *s, int cpu)
 	c->last_task = task;
 	t->state = TASK_RUNNING;
 	if (t->woken_at >= 0 && s->measuring) {
-		ik_hist_add(&s->wake_latency, start - t->woken_at);
+		ik_hist_add_inline(&s->wake_latency, start - t->woken_at);
 		s->wakeups++;
 	}
 	t->woken_at = -1;
@@ -302,7 +310,7 @@ void sim_ipi_handled(struct ik_sim *s, int cpu)
 	if (c->ipi_sent_at < 0)
 		return;
 	if (s->measuring) {
-		ik_hist_add(&s->wake_latency, s->now - c->ipi_sent_at);
+		ik_hist_add_inline(&s->wake_latency, s->now - c->ipi_sent_at);
 		s->wakeups++;
 	}
 	c->ipi_sent_at = -1;

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "idlekit/trace.h"
+#include "trace/hist_bucket.h" /* ik_trace_hist_bucket's one definition */
 
 struct cpu_run {
 	struct ik_device dev;
@@ -50,11 +51,7 @@ void ik_trace_hist_label(int i, char *buf, size_t len)
 
 int ik_trace_hist_bucket(uint64_t ns)
 {
-	/* the number of bits of the whole microseconds, the last bucket open-ended: the
-	   simulator calls this at every idle exit, so no loop */
-	uint64_t us = ns / 1000;
-	int bits = us ? 64 - __builtin_clzll(us) : 0;
-	return bits < IK_TRACE_HIST_BUCKETS - 1 ? bits : IK_TRACE_HIST_BUCKETS - 1;
+	return ik_trace_hist_bucket_inline(ns);
 }
 
 /* One more remote wake of cpu by src; -1 out of memory. */

@@ -145,6 +145,47 @@ static void det_frexp_floor_are_exact(void **state)
 		assert_true(ik_det_floor(y) == floor(y));
 }
 
+/* ik_det_exp and ik_det_log take their one-test path for the usual inputs; it must give the
+   bits of the path with every range test (ik_det_exp_any, ik_det_log_any): across the
+   whole range, at the edges of the one-test path and beyond them. */
+static void det_fast_paths_are_exact(void **state)
+{
+	(void)state;
+	const double xs[] = { 0.0, -0.0, 706.0, -706.0, 705.9999999999999, -705.9999999999999,
+			      706.0000000000001, -706.0000000000001, 709.7, -745.1, 710.0, -746.0,
+			      0.34657359027997264, -0.34657359027997264, 1e-300, -1e-300,
+			      INFINITY, -INFINITY, NAN };
+	for (size_t j = 0; j < sizeof(xs) / sizeof(xs[0]); j++) {
+		double a = ik_det_exp(xs[j]), b = ik_det_exp_any(xs[j]);
+		assert_memory_equal(&a, &b, sizeof(a));
+	}
+	for (double x = -750.0; x < 750.0; x += 0.00731) {
+		double a = ik_det_exp(x), b = ik_det_exp_any(x);
+		assert_memory_equal(&a, &b, sizeof(a));
+	}
+	const double ys[] = { 1.0, 0.5, 0.7071067811865475, 0.7071067811865476, 2.0,
+			      2.2250738585072014e-308, 2.225073858507201e-308, 4.9e-324,
+			      1.7976931348623157e308, 0.0, -0.0, -1.0, INFINITY, -INFINITY, NAN };
+	for (size_t j = 0; j < sizeof(ys) / sizeof(ys[0]); j++) {
+		double a = ik_det_log(ys[j]), b = ik_det_log_any(ys[j]);
+		assert_memory_equal(&a, &b, sizeof(a));
+	}
+	for (double y = 1e-320; y < 1e308; y *= 1.0137) {
+		double a = ik_det_log(y), b = ik_det_log_any(y);
+		assert_memory_equal(&a, &b, sizeof(a));
+	}
+	struct ik_rng rng;
+	ik_rng_seed(&rng, 7);
+	for (int i = 0; i < 200000; i++) { /* the draws' own inputs: (0, 1) and a few sigmas */
+		double u = ik_rng_unit(&rng), a = ik_det_log(u), b = ik_det_log_any(u);
+		assert_memory_equal(&a, &b, sizeof(a));
+		double x = (u - 0.5) * 12.0;
+		a = ik_det_exp(x);
+		b = ik_det_exp_any(x);
+		assert_memory_equal(&a, &b, sizeof(a));
+	}
+}
+
 /* ---- dist parse / format -------------------------------------------------------------- */
 
 static void dist_parse_each_kind(void **state)
@@ -446,6 +487,7 @@ int main(void)
 		cmocka_unit_test(detmath_matches_libm),
 		cmocka_unit_test(det_scale2_is_ldexp),
 		cmocka_unit_test(det_frexp_floor_are_exact),
+		cmocka_unit_test(det_fast_paths_are_exact),
 		cmocka_unit_test(dist_parse_each_kind),
 		cmocka_unit_test(dist_format_roundtrip),
 		cmocka_unit_test(dist_parse_errors),
