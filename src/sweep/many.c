@@ -61,6 +61,17 @@ struct look {
 	double cpu0_s; /* its thread's CPU time when the run started */
 };
 
+static const struct ik_scenario *run_scenario(const struct many *m, int i)
+{
+	return i == 0 ? m->first : m->rest;
+}
+
+static int64_t run_length_ms(const struct many *m, int i)
+{
+	const struct ik_scenario *sc = run_scenario(m, i);
+	return (sc->warmup_ns + sc->duration_ns) / 1000000;
+}
+
 /* Under the lock: run i is at at_ms simulated ms; tell the progress. */
 static void progress_at(struct many *m, int i, int64_t at_ms)
 {
@@ -100,7 +111,7 @@ static void run_look(void *user, int64_t now_ns, int64_t end_ns)
    takes turns. */
 static int many_run(struct many *m, int i, char *err, size_t errlen)
 {
-	const struct ik_scenario *sc = i == 0 ? m->first : m->rest;
+	const struct ik_scenario *sc = run_scenario(m, i);
 	uint64_t seed = m->seed + (uint64_t)i;
 	struct look look = { m, i, m->lf && i >= m->tail, thread_cpu_s() };
 	if (!look.turns && !m->at_ms)
@@ -142,10 +153,8 @@ static void *many_worker(void *arg)
 		if (ret == 0) {
 			m->ok[i] = true;
 			m->finished++;
-			if (m->at_ms) {
-				const struct ik_scenario *sc = i == 0 ? m->first : m->rest;
-				progress_at(m, i, (sc->warmup_ns + sc->duration_ns) / 1000000);
-			}
+			if (m->at_ms)
+				progress_at(m, i, run_length_ms(m, i));
 		} else if (i < m->fail) {
 			m->fail = i;
 			snprintf(m->err, sizeof(m->err), "%s", err);
@@ -187,8 +196,7 @@ int ik_sim_run_many(const struct ik_scenario *first, const struct ik_scenario *r
 	for (int i = 0; m.lf && i < n; i++)
 		m.lf[i].left_s = INFINITY;
 	for (int i = 0; m.at_ms && i < n; i++)
-		m.total_ms += ((i == 0 ? first : rest)->warmup_ns + (i == 0 ? first : rest)->duration_ns) /
-			      1000000;
+		m.total_ms += run_length_ms(&m, i);
 	pthread_mutex_init(&m.mu, NULL);
 	pthread_cond_init(&m.freed, NULL);
 	pthread_cond_init(&m.turn, NULL);
