@@ -21,6 +21,7 @@
 
 #include "idlekit/result.h"
 #include "report/report_internal.h"
+#include "report_fixture.h"
 
 /* ---- fixtures ---- */
 
@@ -105,22 +106,6 @@ static void make_run(struct ik_run_result *r, uint64_t seed)
 	r->messages = 100000;
 	r->bytes = 100000 * 1024;
 	r->energy_j = 12.5;
-}
-
-/* Runs a report into memory; returns the NUL-terminated text (caller frees). */
-typedef int (*report_fn)(FILE *, const struct ik_scenario *, const struct ik_run_result *, int);
-static char *report_to_string(report_fn fn, const struct ik_scenario *sc,
-			      const struct ik_run_result *runs, int nruns)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	assert_non_null(f);
-	assert_int_equal(fn(f, sc, runs, nruns), 0);
-	assert_int_equal(fclose(f), 0);
-	assert_non_null(text);
-	assert_int_equal(strlen(text), len); /* no NUL inside */
-	return text;
 }
 
 static void assert_contains(const char *text, const char *needle)

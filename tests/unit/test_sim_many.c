@@ -18,6 +18,7 @@
 #include "idlekit/result.h"
 #include "idlekit/sim.h"
 #include "idlekit/sweep.h"
+#include "report_fixture.h"
 #include "sim_fixture.h"
 #include "sweep/longest_first.h"
 
@@ -52,13 +53,7 @@ static void test_longest_first_ranks(void **state)
 /* The runs' JSON report, in memory (the caller frees it). */
 static char *report(const struct ik_scenario *sc, const struct ik_run_result *runs, int n)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	assert_int_equal(ik_report_json(f, sc, runs, n), 0);
-	assert_int_equal(fclose(f), 0);
-	return buf;
+	return report_to_string(ik_report_json, sc, runs, n);
 }
 
 static void scenario(struct ik_scenario *sc, int runs)
