@@ -174,7 +174,8 @@ int ik_sim_run_many(const struct ik_scenario *first, const struct ik_scenario *r
 		threads = n;
 	if (threads < 1)
 		threads = 1;
-	/* the tail: the last threads + n % threads runs, all at once (above) */
+	/* the tail: the last threads + n % threads runs start at once, and take turns when
+	   they are more than the threads (above) */
 	int extra = n % threads;
 	m.slots = threads;
 	m.tail = n - threads - extra;
@@ -183,9 +184,10 @@ int ik_sim_run_many(const struct ik_scenario *first, const struct ik_scenario *r
 	m.ok = calloc((size_t)(n > 0 ? n : 1), sizeof(*m.ok));
 	if (extra > 0)
 		m.lf = calloc((size_t)n, sizeof(*m.lf));
-	if (progress && progress->step)
+	bool told = progress && progress->step;
+	if (told)
 		m.at_ms = calloc((size_t)(n > 0 ? n : 1), sizeof(*m.at_ms));
-	if (!tid || !m.ok || (extra > 0 && !m.lf) || (progress && progress->step && !m.at_ms)) {
+	if (!tid || !m.ok || (extra > 0 && !m.lf) || (told && !m.at_ms)) {
 		free(tid);
 		free(m.ok);
 		free(m.lf);
