@@ -68,5 +68,47 @@ printf '[sweep]\nbase = default\nruns = 1\nvary.cpuidle.governor = menu,teo\nvar
 check_page "three axes" "$tmp/three/index.html" 5
 check "three axes: says the third is fixed" grep -q 'Axes beyond the first two are at their first value' "$tmp/three/index.html"
 
+# An axis of 2,000 values: no marker per point, and the lines thinned to the pixel column
+# (first, lowest, highest and last vertex of each): every vertex is one of the points, and
+# each column's extremes are kept.  (Before, such a page had a marker with a tooltip per
+# point and figure: 10,000 values made a page of 29 MB.)
+printf '[sweep]\nbase = default\nruns = 1\nvary.workload.work_ns = lin:1000:40980:2000\n[scenario]\nduration_ms = 1\nwarmup_ms = 0\n' >"$tmp/wide.ini"
+"$bin" sweep "$tmp/wide.ini" -o "$tmp/wide" -q
+check_page "2,000 values on an axis" "$tmp/wide/index.html" 5
+check "2,000 values: no marker per point" test "$(grep -c '<circle' "$tmp/wide/index.html")" -eq 0
+check "2,000 values: the plot says so" grep -q 'no marker per point (more than 300 values' "$tmp/wide/index.html"
+thinned() {
+  python3 - "$1" <<'PY'
+import csv, math, re, sys
+d = sys.argv[1]
+rows = list(csv.DictReader(open(d + "/summary.csv")))
+xs = [float(r["workload.work_ns"]) for r in rows]
+ys = [float(r["messages_per_s_median"]) for r in rows]
+line = re.search(r'<polyline class="data"[^>]*points="([^"]*)"', open(d + "/index.html").read()).group(1)
+v = [tuple(map(float, p.split(","))) for p in line.split()]
+assert len(rows) == 2000 and 100 < len(v) < 2000, (len(rows), len(v))
+# the first and last vertices are the first and last points: the axes' maps from them
+cx = (v[-1][0] - v[0][0]) / (xs[-1] - xs[0])
+cy = (v[-1][1] - v[0][1]) / (ys[-1] - ys[0])
+pts = [(v[0][0] + cx * (x - xs[0]), v[0][1] + cy * (y - ys[0])) for x, y in zip(xs, ys)]
+near = lambda a, b: abs(a[0] - b[0]) < 0.15 and abs(a[1] - b[1]) < 0.15
+assert all(any(near(q, p) for p in pts) for q in v), "a vertex that is no point"
+cols = {}
+for p in pts:
+    cols.setdefault(math.floor(p[0]), []).append(p)
+checked = 0
+for c, ps in cols.items():
+    if any(abs(p[0] - round(p[0])) < 0.15 for p in ps):
+        continue  # a point near the column's edge: which column it fell in is unsure
+    mine = [q for q in v if c - 0.15 <= q[0] < c + 1.15]
+    for e in (min(ps, key=lambda p: p[1]), max(ps, key=lambda p: p[1])):
+        assert any(near(q, e) for q in mine), ("column", c, "lost", e)
+    checked += 1
+assert checked > 100, checked
+assert len(v) <= 4 * len(cols), (len(v), len(cols))
+PY
+}
+check "2,000 values: the median line thinned to the pixel, every column's extremes kept" thinned "$tmp/wide"
+
 echo "sweep_html: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
