@@ -344,8 +344,13 @@ static void heat_map(FILE *out, const struct ik_sweep_spec *s, const struct ik_s
 
 	dim_of(s, 0, &x);
 	dim_of(s, 1, &y);
-	if ((int64_t)x.n * y.n > MAX_HEAT_CELLS)
+	if ((int64_t)x.n * y.n > MAX_HEAT_CELLS) {
+		ik_html_note(out, "No heat map of %s: the first two axes make %lld cells, more than "
+			     "the %d a map is drawn for (summary.csv has every point).",
+			     f < 0 ? "the bad fraction" : ik_sweep_figure_key(f),
+			     (long long)x.n * y.n, MAX_HEAT_CELLS);
 		return;
+	}
 	double vmin = INFINITY, vmax = -INFINITY;
 	for (int i = 0; i < x.n; i++)
 		for (int j = 0; j < y.n; j++) {

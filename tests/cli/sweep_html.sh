@@ -110,5 +110,10 @@ PY
 }
 check "2,000 values: the median line thinned to the pixel, every column's extremes kept" thinned "$tmp/wide"
 
+# Two axes of 60 x 45 values: more cells than a heat map is drawn for, and the page says so.
+printf '[sweep]\nbase = default\nruns = 1\nvary.workload.work_ns = lin:1000:60000:60\nvary.workload.pairs = lin:1:45:45\n[scenario]\nduration_ms = 1\nwarmup_ms = 0\n' >"$tmp/big2.ini"
+"$bin" sweep "$tmp/big2.ini" -o "$tmp/big2" -q
+check "60 x 45 points: no heat map, and why" grep -q 'No heat map of messages_per_s: the first two axes make 2700 cells, more than the 2500' "$tmp/big2/index.html"
+
 echo "sweep_html: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
