@@ -99,6 +99,12 @@ int ik_sweep_parse_bad(const char *text, struct ik_sweep_bad *bad, char *err, si
  * when the spec leaves them out.  0, or -1 with a message.
  */
 int ik_sweep_spec_check(struct ik_sweep_spec *s, char *err, size_t errlen);
+/*
+ * After ik_sweep_spec_check: open each kernel: or plugin: governor of the sweep once per
+ * release its points run as (a run of 1 us), so that a file that does not compile for one
+ * of them is reported before anything runs.  0, or -1 with a message naming the point.
+ */
+int ik_sweep_governors_check(const struct ik_sweep_spec *s, char *err, size_t errlen);
 
 /* The spec in a canonical text (reads back as the same spec; comments and order of other
    sections dropped), and its 64-bit FNV-1a hash: what makes two specs "the same". */
@@ -109,6 +115,8 @@ uint64_t ik_sweep_spec_hash(const struct ik_sweep_spec *s);
 
 /* The value index of each axis at a point (idx[naxes]). */
 void ik_sweep_point_index(const struct ik_sweep_spec *s, int64_t point, int *idx);
+/* A point's values as text: "KEY=VALUE, KEY=VALUE" (cut at len). */
+void ik_sweep_point_label(const struct ik_sweep_spec *s, int64_t point, char *buf, size_t len);
 /* The scenario of a point: the base, the overrides, then each axis's value. */
 int ik_sweep_point_load(const struct ik_sweep_spec *s, int64_t point, struct ik_scenario *sc,
 			char *err, size_t errlen);

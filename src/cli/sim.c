@@ -120,7 +120,8 @@ static int sim_vary(const char *ref, const char **sets, int nsets, const char **
 	s->runs = (int)runs;
 	s->have_seed = have_seed;
 	s->seed = seed;
-	if (ik_sweep_spec_check(s, err, sizeof(err)) != 0) {
+	if (ik_sweep_spec_check(s, err, sizeof(err)) != 0 ||
+	    ik_sweep_governors_check(s, err, sizeof(err)) != 0) {
 		fprintf(stderr, "idlekit sim: %s\n", err);
 		goto out;
 	}

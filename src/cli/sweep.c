@@ -315,7 +315,8 @@ static int load_spec(const char *cmd, const char *path, const char *bad, bool ch
 		ik_sweep_spec_free(s);
 		return EXIT_USAGE;
 	}
-	if (check && ik_sweep_spec_check(s, err, sizeof(err)) != 0) {
+	if (check && (ik_sweep_spec_check(s, err, sizeof(err)) != 0 ||
+		      ik_sweep_governors_check(s, err, sizeof(err)) != 0)) {
 		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
 		ik_sweep_spec_free(s);
 		return EXIT_USAGE;

@@ -768,20 +768,9 @@ int ik_sweep_spec_check(struct ik_sweep_spec *s, char *err, size_t errlen)
 	if (s->npoints <= CHECK_ALL_POINTS) {
 		for (int64_t p = 0; p < s->npoints; p++) {
 			if (load_point(s, p, sc, msg, sizeof(msg)) != 0) {
-				char full[IK_ERR_LEN];
+				char full[IK_ERR_LEN], where[256];
 				blame(s, 0, p, msg, full, sizeof(full));
-				int idx[IK_SWEEP_MAX_AXES];
-				char where[256];
-				size_t len = 0;
-				ik_sweep_point_index(s, p, idx);
-				where[0] = '\0';
-				for (int a = 0; a < s->naxes && len < sizeof(where); a++) {
-					int k = snprintf(where + len, sizeof(where) - len, "%s%s=%s",
-							 a ? ", " : "", s->axes[a].key,
-							 s->axes[a].values[idx[a]]);
-					if (k > 0)
-						len += (size_t)k;
-				}
+				ik_sweep_point_label(s, p, where, sizeof(where));
 				snprintf(err, errlen, "%s (at point %lld: %s)", full, (long long)p, where);
 				goto out;
 			}

@@ -496,6 +496,11 @@ static int build(const char *path, const char *gov_h, int vcode, char so[PATH_MA
 		}
 		ik_gov_compile_message(path, out, WIFEXITED(status) ? WEXITSTATUS(status) : -1, err,
 				       errlen);
+		/* A file of one release fails against another's API: say which one it met. */
+		size_t used = strlen(err);
+		snprintf(err + used, errlen - used,
+			 " (compiled against the cpuidle governor API of kernel %d.%d, the release "
+			 "idlekit runs as)", vcode >> 16, (vcode >> 8) & 255);
 		return -2;
 	}
 	if (rename(tmp, so)) {

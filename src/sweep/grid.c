@@ -18,6 +18,21 @@ void ik_sweep_point_index(const struct ik_sweep_spec *s, int64_t point, int *idx
 		idx[a] = gidx[s->axes[a].group];
 }
 
+void ik_sweep_point_label(const struct ik_sweep_spec *s, int64_t point, char *buf, size_t len)
+{
+	int idx[IK_SWEEP_MAX_AXES];
+	size_t used = 0;
+
+	ik_sweep_point_index(s, point, idx);
+	buf[0] = '\0';
+	for (int a = 0; a < s->naxes && used < len; a++) {
+		int k = snprintf(buf + used, len - used, "%s%s=%s", a ? ", " : "", s->axes[a].key,
+				 s->axes[a].values[idx[a]]);
+		if (k > 0)
+			used += (size_t)k;
+	}
+}
+
 void ik_sweep_axis_override(const struct ik_sweep_axis *a, int i, char *buf, size_t len)
 {
 	const char *v = a->values[i];
@@ -46,14 +61,7 @@ int ik_sweep_point_load(const struct ik_sweep_spec *s, int64_t point, struct ik_
 	char msg[IK_ERR_LEN];
 	if (ik_scenario_load(s->base_ref, ov, n, sc, msg, sizeof(msg)) != 0) {
 		char where[256];
-		size_t len = 0;
-		where[0] = '\0';
-		for (int a = 0; a < s->naxes && len < sizeof(where); a++) {
-			int k = snprintf(where + len, sizeof(where) - len, "%s%s=%s", a ? ", " : "",
-					 s->axes[a].key, s->axes[a].values[idx[a]]);
-			if (k > 0)
-				len += (size_t)k;
-		}
+		ik_sweep_point_label(s, point, where, sizeof(where));
 		ik_sweep_msg(err, errlen, "%s: point %lld (%s): %s", s->origin, (long long)point,
 			     where, msg);
 		return -1;

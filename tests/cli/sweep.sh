@@ -192,5 +192,19 @@ check "sweep slurm: options" bash -c "grep -qx '#SBATCH --partition=debug' '$tmp
 want="expected a value without spaces or quotes"
 expect_bad "sweep slurm: bad partition" "" "$bin" sweep slurm "$tmp/spec.ini" -o "$tmp/sl2" --partition "a b"
 
+# A kernel: governor that compiles for one of the sweep's releases only (tests/kgov/us_api.c
+# is written in the v5.4 API): the sweep stops before anything runs, naming the point and
+# the release, and makes no folder; sim --vary the same.  With 5.4 alone it runs.
+export IDLEKIT_CACHE_DIR="$tmp/kgov-cache"
+printf '[sweep]\nbase = default\nruns = 1\nvary.kernel.version = 5.4,6.19\n[cpuidle]\ngovernor = kernel:tests/kgov/us_api.c\n[scenario]\nduration_ms = 2\nwarmup_ms = 1\n' >"$tmp/kgov.ini"
+want="kgov.ini: point 1 (kernel.version=6.19): governor kernel:tests/kgov/us_api.c: does not compile: .*(compiled against the cpuidle governor API of kernel 6.19, the release idlekit runs as)"
+expect_bad "sweep: a kernel governor of another release" "$tmp/kgov" "$bin" sweep "$tmp/kgov.ini" -o "$tmp/kgov" -q
+want="^idlekit sim: point 1 (kernel.version=6.19): governor kernel:tests/kgov/us_api.c: does not compile"
+expect_bad "sim --vary: a kernel governor of another release" "" "$bin" sim --vary kernel.version=5.4,6.19 \
+  --set cpuidle.governor=kernel:tests/kgov/us_api.c --set scenario.duration_ms=2 -q
+sed -i 's/^vary.kernel.version = .*/vary.kernel.version = 5.1,5.4/' "$tmp/kgov.ini"
+"$bin" sweep "$tmp/kgov.ini" -o "$tmp/kgov" -q 2>"$tmp/err"
+check "sweep: the kernel governor on its own releases runs ($(cat "$tmp/err"))" test "$(tail -n +2 "$tmp/kgov/summary.csv" | wc -l)" -eq 2
+
 echo "sweep: $pass passed, $fail failed"
 [ "$fail" = 0 ]
