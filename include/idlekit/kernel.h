@@ -101,7 +101,7 @@ enum ik_switch_status {
 	IK_SW_CATALOGUED,  /* described only: a release that differs here is not implemented */
 };
 
-/* Where the behaviour was learned (kernel-history's marks). */
+/* Where the behaviour was learned: the "source" column of docs/kernel-releases.md. */
 enum ik_switch_source { IK_SRC_SOURCE, IK_SRC_MAIL, IK_SRC_INFERRED };
 
 struct ik_switch_info {

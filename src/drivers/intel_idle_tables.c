@@ -1,8 +1,9 @@
 /*
  * intel_idle's built-in tables, as of v6.19: state names, MWAIT hints, flags, exit
  * latency and target residency in us.  These are facts transcribed from the kernel's
- * tables (spec/kernel-cpuidle.md section 7, spec/platform-data.md section 2.1 and 2.5);
- * the sysfs dumps under tests/fixtures/sysfs show the same numbers on real machines.
+ * tables (Linux v6.19 drivers/idle/intel_idle.c; docs/platform-sources.md sections 2.1
+ * and 2.5); the sysfs dumps under tests/fixtures/sysfs show the same numbers on real
+ * machines.
  */
 #include <stddef.h>
 #include <string.h>
