@@ -23,7 +23,12 @@ static const char ctxsw_usage[] =
 	"                           switches between threads that share a CPU)\n"
 	"  --duration S             seconds to run (default 5)\n"
 	"  --json                   JSON output (docs/host.md)\n"
-	"  -h, --help               this text\n";
+	"  -h, --help               this text\n"
+	"\n"
+	"Examples:\n"
+	"  idlekit ctxsw                            pipes between CPUs 0 and 1 for 5 s\n"
+	"  idlekit ctxsw --test futex --cpus 2,3 --duration 10\n"
+	"  idlekit set -d C2 -- idlekit ctxsw       the same with state C2 disabled (root)\n";
 
 struct ticks {
 	bool json;

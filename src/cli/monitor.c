@@ -33,11 +33,16 @@ static const char monitor_usage[] =
 	"                           a COMMAND, which gets one report for its whole run\n"
 	"  -n, --count N            stop after N reports (default: until interrupted)\n"
 	"  --cpu LIST               only these CPUs (default: all online)\n"
-	"  --per-cpu                a row per CPU and state\n"
+	"  --per-cpu                a row per CPU and state (JSON: each group's per_cpu list)\n"
 	"  --json                   one JSON object per report, one per line (docs/host.md)\n"
 	"  --csv                    CSV, a row per report, CPU and state\n"
 	HOST_SOURCE_HELP
-	"  -h, --help               this text\n";
+	"  -h, --help               this text\n"
+	"\n"
+	"Examples:\n"
+	"  idlekit monitor                          every second until Ctrl-C\n"
+	"  idlekit monitor -- make -j8              one report for the build's whole run\n"
+	"  idlekit monitor -i 0.5 -n 10 --cpu 0-3 --per-cpu --json\n";
 
 
 struct monitor {
@@ -292,15 +297,24 @@ static void report_idle(struct monitor *m, int64_t elapsed_ns, FILE *out)
 				host_table_row(&t, cells);
 			}
 		}
-		/* Per CPU, CPU by CPU: the CSV, and the text with --per-cpu. */
-		bool rows = m->format == HOST_FMT_CSV || (m->format == HOST_FMT_TEXT && m->per_cpu);
+		/* Per CPU, CPU by CPU: the CSV, and the text and JSON with --per-cpu (JSON: the
+		   group's "per_cpu" list, beside its sums). */
+		bool rows = m->format == HOST_FMT_CSV || m->per_cpu;
+		int ncpu = 0;
 		for (int i = lead; rows && i < idle->ncpus; i++) {
 			if (m->group_of[i] != lead)
 				continue;
+			if (m->format == HOST_FMT_JSON)
+				fprintf(out, "%s{\"cpu\": %d, \"states\": [", ncpu ? ", " : "], \"per_cpu\": [",
+					idle->cpus[i].cpu);
+			ncpu++;
 			for (int k = 0; k < c->nstates; k++) {
 				struct figures one = { 0 };
 				char cpu[16], st[16], u[32], tm[32], r[32], a[32], b[32], ms[32];
 				add_figures(&one, &idle->cpus[i].states[k], &m->before[i].states[k]);
+				if (m->format == HOST_FMT_JSON)
+					json_state(out, k, c->states[k].name, &one,
+						   residency_pct(&one, 1, elapsed_ns), k == 0);
 				if (m->format == HOST_FMT_CSV) {
 					fprintf(out, "%d,%.6f,%d,%d,", m->report, secs, idle->cpus[i].cpu, k);
 					ik_csv_text(out, c->states[k].name, SIZE_MAX);
@@ -329,6 +343,8 @@ static void report_idle(struct monitor *m, int64_t elapsed_ns, FILE *out)
 				const char *cells[9] = { cpu, st, c->states[k].name, u, tm, r, a, b, ms };
 				host_table_row(&t, cells);
 			}
+			if (m->format == HOST_FMT_JSON)
+				fputs("]}", out);
 		}
 		if (m->format == HOST_FMT_TEXT) {
 			host_table_print(out, &t);

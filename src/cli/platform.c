@@ -22,7 +22,16 @@ static const char platform_usage[] =
 	"      `cpupower idle-info`.  --driver picks the driver (default auto: the one the\n"
 	"      kernel would load: acpi_idle intel_idle powernv_idle haltpoll table none);\n"
 	"      --set gives [cpuidle] options (cpuidle.latency_factor=3, cpuidle.idle=nomwait,\n"
-	"      ...) or changes the platform (cst2.latency_us=30), as for `idlekit sim`.\n";
+	"      ...) or changes the platform (cst2.latency_us=30), as for `idlekit sim`.\n"
+	"import  a platform file from this machine's idle states and topology (or a copied\n"
+	"      sysfs tree or dump); `idlekit platform import --help` says what it can and\n"
+	"      cannot read.\n"
+	"\n"
+	"Examples:\n"
+	"  idlekit platform list\n"
+	"  idlekit platform show amd-zen3-milan\n"
+	"  idlekit platform show intel-hsx --driver intel_idle --set cpuidle.use_acpi=yes\n"
+	"  idlekit platform import -o mine.ini && idlekit sim --set scenario.platform=mine.ini\n";
 
 /* The platform inside a minimal scenario, so driver options and overrides apply. */
 static int load_scenario(const char *ref, const char *driver, const char *const *sets,

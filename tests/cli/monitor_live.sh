@@ -29,6 +29,18 @@ rc=0
 "$ik" monitor -i 0.1 -n 1 --csv --cpu 0 > "$tmp/csv" || fail "monitor --csv"
 head -1 "$tmp/csv" | grep -Eq '^report,elapsed_s,cpu,' || fail "CSV header"
 "$ik" monitor -i 0.1 -n 1 --per-cpu > /dev/null || fail "monitor --per-cpu"
+# --per-cpu --json: each group's CPUs one by one beside its sums, which they add up to
+"$ik" monitor -i 0.1 -n 1 --per-cpu --json > "$tmp/pjson" || fail "monitor --per-cpu --json"
+python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+for g in d["groups"]:
+    cpus = [c["cpu"] for c in g["per_cpu"]]
+    assert len(cpus) >= 1 and cpus == sorted(cpus), cpus
+    for k, st in enumerate(g["states"]):
+        assert st["usage"] == sum(c["states"][k]["usage"] for c in g["per_cpu"]), (k, st)
+        assert st["time_us"] == sum(c["states"][k]["time_us"] for c in g["per_cpu"]), (k, st)
+' "$tmp/pjson" || fail "monitor --per-cpu --json: per_cpu missing or not adding up"
 
 # Bad input.
 for args in "--interval 0" "--interval x" "--count 0" "-i 1 -- true" "--cpu 99999"; do
