@@ -23,6 +23,25 @@ static bool loaded_at_run_time(const char *governor)
 	return strncmp(governor, "kernel:", 7) == 0 || strncmp(governor, "plugin:", 7) == 0;
 }
 
+/* Can a point run such a governor: the base's (with the overrides) is one, or an axis sets
+   one?  Otherwise nothing is opened, and the points are not loaded a second time. */
+static bool any_loaded_at_run_time(const struct ik_sweep_spec *s, const struct ik_scenario *first)
+{
+	if (loaded_at_run_time(first->governor))
+		return true;
+	for (int a = 0; a < s->naxes; a++) {
+		if (strcmp(s->axes[a].key, "cpuidle.governor") != 0)
+			continue;
+		for (int v = 0; v < s->axes[a].nvalues; v++) {
+			char ov[IK_SWEEP_OVERRIDE_LEN]; /* the value as the point sets it (a template) */
+			ik_sweep_axis_override(&s->axes[a], v, ov, sizeof(ov));
+			if (loaded_at_run_time(ov + strlen("cpuidle.governor=")))
+				return true;
+		}
+	}
+	return false;
+}
+
 int ik_sweep_governors_check(const struct ik_sweep_spec *s, char *err, size_t errlen)
 {
 	struct ik_scenario *sc = malloc(sizeof(*sc));
@@ -37,6 +56,10 @@ int ik_sweep_governors_check(const struct ik_sweep_spec *s, char *err, size_t er
 		return -1;
 	}
 	int64_t n = s->npoints < CHECK_POINTS ? s->npoints : CHECK_POINTS;
+	if (ik_sweep_point_load(s, 0, sc, err, errlen) != 0)
+		n = 0, ret = -1;
+	else if (!any_loaded_at_run_time(s, sc))
+		n = 0;
 	for (int64_t p = 0; p < n && nseen < MAX_COMBOS && ret == 0; p++) {
 		if (ik_sweep_point_load(s, p, sc, err, errlen) != 0) {
 			ret = -1;
