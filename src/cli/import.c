@@ -6,7 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "idlekit/driver.h"
 #include "idlekit/scenario.h"
 #include "idlekit/trace.h"
@@ -63,6 +67,8 @@ static const char import_usage[] =
 	"                      trace-dat: insist on it (exit 2 if the file's clock is not)\n"
 	"  --lenient           skip bad lines and count them (the first is reported) instead\n"
 	"                      of stopping at the first one\n"
+	"  -q, --quiet         no progress line (a text FILE read for more than a second shows\n"
+	"                      MB read of its size, on a terminal, on standard error)\n"
 	"  -h, --help          this text\n"
 	"\n"
 	"Bad input: 'FILE:LINE: expected ..., got ...', exit status 2, nothing written.\n"
@@ -349,6 +355,12 @@ static int read_dat(const char *path, struct dat_records *d, struct ik_trace_imp
 
 #endif
 
+static int64_t mb_read(void *ctx)
+{
+	off_t at = lseek(*(const int *)ctx, 0, SEEK_CUR); /* moves nothing */
+	return at > 0 ? (int64_t)(at >> 20) : 0;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	enum { OPT_HZ = 256, OPT_LENIENT, OPT_CLOCK };
@@ -358,19 +370,21 @@ int cmd_import(int argc, char **argv)
 		{ "hz", required_argument, NULL, OPT_HZ },
 		{ "lenient", no_argument, NULL, OPT_LENIENT },
 		{ "clock", required_argument, NULL, OPT_CLOCK },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *outpath = NULL, *platform = NULL;
-	bool lenient = false, mono = false;
+	bool lenient = false, mono = false, quiet = false;
 	uint64_t hz = 0;
 	int c;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:p:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:p:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': outpath = optarg; break;
+		case 'q': quiet = true; break;
 		case 'p': platform = optarg; break;
 		case OPT_HZ:
 			if (cli_parse_range("import", "--hz", optarg, 1, 100000, &hz))
@@ -486,7 +500,18 @@ int cmd_import(int argc, char **argv)
 		rc = EXIT_FAIL;
 		if (cli_output_open(&o, outpath) != 0)
 			goto out;
+		/* a regular file's MB read so far, from its descriptor's offset (stdio reads ahead
+		   by a buffer: close enough), asked by the progress line's own thread */
+		struct stat sb;
+		int fd = fileno(in);
+		struct cli_progress prog;
+		bool sized = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0;
+		if (sized)
+			cli_progress_begin_polled(&prog, "import", "MB read", (sb.st_size + (1 << 20) - 1) >> 20,
+						  quiet, mb_read, &fd);
 		irc = ik_trace_import_text(in, origin, tf, o.fp, &io, &st, err, sizeof(err));
+		if (sized)
+			cli_progress_end(&prog);
 	}
 	if (irc)
 		fprintf(stderr, "idlekit import: %s\n", err);

@@ -1,5 +1,6 @@
 /* Progress with ETA on a terminal (progress.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,9 +57,13 @@ static void *tick(void *arg)
 			ts.tv_sec++;
 			ts.tv_nsec -= 1000000000L;
 		}
-		pthread_cond_timedwait(&p->cv, &p->mu, &ts);
-		if (!p->stop && now_ns() - p->start_ns >= QUIET_NS)
-			draw(p);
+		if (p->drawn || now_ns() - p->start_ns < p->quiet_ns)
+			pthread_cond_timedwait(&p->cv, &p->mu, &ts);
+		if (p->stop || now_ns() - p->start_ns < p->quiet_ns)
+			continue;
+		if (p->poll)
+			p->done = p->poll(p->poll_ctx);
+		draw(p);
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
@@ -73,6 +78,32 @@ void cli_progress_begin(struct cli_progress *p, const char *cmd, const char *wha
 	p->done = p->first_done = done;
 	p->total = total;
 	p->start_ns = now_ns();
+	p->quiet_ns = QUIET_NS;
+	const char *after = getenv("IDLEKIT_PROGRESS_AFTER_MS");
+	if (after && after[0]) {
+		char *end;
+		long long ms = strtoll(after, &end, 10);
+		if (!*end && ms >= 0 && ms <= 3600000)
+			p->quiet_ns = ms * 1000000LL;
+	}
+	if (quiet || !isatty(STDERR_FILENO))
+		return;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	if (pthread_create(&p->ticker, NULL, tick, p) != 0) {
+		pthread_cond_destroy(&p->cv);
+		pthread_mutex_destroy(&p->mu);
+		return;
+	}
+	p->on = true;
+}
+
+void cli_progress_begin_polled(struct cli_progress *p, const char *cmd, const char *what,
+			       int64_t total, bool quiet, int64_t (*poll)(void *ctx), void *ctx)
+{
+	cli_progress_begin(p, cmd, what, 0, total, true); /* set up, not started */
+	p->poll = poll;
+	p->poll_ctx = ctx;
 	if (quiet || !isatty(STDERR_FILENO))
 		return;
 	pthread_mutex_init(&p->mu, NULL);
