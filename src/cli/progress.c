@@ -69,6 +69,27 @@ static void *tick(void *arg)
 	return NULL;
 }
 
+/* The ticker; with no wait asked for, the first line drawn here, before any work is done,
+   so that even work shorter than a redraw shows it. */
+static void start(struct cli_progress *p)
+{
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	if (p->quiet_ns == 0) {
+		if (p->poll)
+			p->done = p->poll(p->poll_ctx);
+		draw(p);
+	}
+	if (pthread_create(&p->ticker, NULL, tick, p) != 0) {
+		if (p->drawn)
+			fputs("\r\033[K", stderr);
+		pthread_cond_destroy(&p->cv);
+		pthread_mutex_destroy(&p->mu);
+		return;
+	}
+	p->on = true;
+}
+
 void cli_progress_begin(struct cli_progress *p, const char *cmd, const char *what, int64_t done,
 			int64_t total, bool quiet)
 {
@@ -88,14 +109,7 @@ void cli_progress_begin(struct cli_progress *p, const char *cmd, const char *wha
 	}
 	if (quiet || !isatty(STDERR_FILENO))
 		return;
-	pthread_mutex_init(&p->mu, NULL);
-	pthread_cond_init(&p->cv, NULL);
-	if (pthread_create(&p->ticker, NULL, tick, p) != 0) {
-		pthread_cond_destroy(&p->cv);
-		pthread_mutex_destroy(&p->mu);
-		return;
-	}
-	p->on = true;
+	start(p);
 }
 
 void cli_progress_begin_polled(struct cli_progress *p, const char *cmd, const char *what,
@@ -106,14 +120,7 @@ void cli_progress_begin_polled(struct cli_progress *p, const char *cmd, const ch
 	p->poll_ctx = ctx;
 	if (quiet || !isatty(STDERR_FILENO))
 		return;
-	pthread_mutex_init(&p->mu, NULL);
-	pthread_cond_init(&p->cv, NULL);
-	if (pthread_create(&p->ticker, NULL, tick, p) != 0) {
-		pthread_cond_destroy(&p->cv);
-		pthread_mutex_destroy(&p->mu);
-		return;
-	}
-	p->on = true;
+	start(p);
 }
 
 void cli_progress_step(void *user, int64_t done, int64_t total)
