@@ -6,10 +6,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 pass=0
-check() {
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fail=$((fail + 1)); fi
-}
+. "$(dirname "$0")/check.bash" # check NAME CMD...: counted in pass or fail
 
 "$bin" sim --runs 3 --set scenario.duration_ms=20 --json -o "$tmp/base.json"
 "$bin" sim --runs 3 --set scenario.duration_ms=20 --set workload.work_ns=8000 --json -o "$tmp/slow.json"

@@ -8,10 +8,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 pass=0
-check() { # name, then a command that must succeed
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fail=$((fail + 1)); fi
-}
+. "$(dirname "$0")/check.bash" # check NAME CMD...: counted in pass or fail
 
 short=(--set scenario.duration_ms=10 --set scenario.warmup_ms=5 --runs 2)
 for f in scenarios/*.ini; do

@@ -8,10 +8,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 pass=0
-check() {
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fail=$((fail + 1)); fi
-}
+. "$(dirname "$0")/check.bash" # check NAME CMD...: counted in pass or fail
 
 # sim: the normal output still goes to stdout (or -o), the page to --html.
 "$bin" sim --runs 3 --set scenario.duration_ms=20 --html "$tmp/sim.html" --json -o "$tmp/base.json" >"$tmp/out.txt"

@@ -20,10 +20,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 pass=0
-check() {
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fail=$((fail + 1)); fi
-}
+. "$(dirname "$0")/check.bash" # check NAME CMD...: counted in pass or fail
 
 # render PAGE: the DOM to PAGE.dom, Chromium's log to PAGE.log.  A fresh profile each time,
 # nothing fetched in the background; a generous timeout, as the machine may be busy.

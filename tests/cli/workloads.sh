@@ -7,10 +7,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 pass=0
-check() { # name, then a command that must succeed
-  local name=$1; shift
-  if "$@"; then pass=$((pass + 1)); else echo "FAIL: $name"; fail=$((fail + 1)); fi
-}
+. "$(dirname "$0")/check.bash" # check NAME CMD...: counted in pass or fail
 expect_error() { # NAME PATTERN ARGS...: exit 2, stderr matches PATTERN, stdout empty
   local name=$1 pattern=$2; shift 2
   "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
