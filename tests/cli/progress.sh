@@ -6,15 +6,10 @@
 # drawn.  Without script: SKIP (77), or FAIL when CI is set.
 set -u
 bin=$(realpath "$1")
-if ! command -v script >/dev/null; then
-  if [ "${CI:-}" = true ]; then echo "FAIL: script(1) is not installed (Debian package bsdutils)"; exit 1; fi
-  echo "SKIP: script(1) not installed"; exit 77
-fi
+. "$(dirname "$0")/check.bash" # check NAME CMD...: counted in pass or fail; need_tool
+command -v script >/dev/null || need_tool "script(1)" "Debian package bsdutils"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-pass=0
-. "$(dirname "$0")/check.bash" # check NAME CMD...: counted in pass or fail
 # on_tty LOG CMD: CMD on a pseudo-terminal (its output in LOG), the line shown at once
 on_tty() {
   local log=$1; shift

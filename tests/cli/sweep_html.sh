@@ -6,16 +6,11 @@
 # Without chromium: FAIL when CI is set (CI=true, as .ci/run sets it), else SKIP (77).
 set -u
 bin=$1
+. "$(dirname "$0")/check.bash" # check NAME CMD...: counted in pass or fail; need_tool
 chrome=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$chrome" ]; then
-  if [ "${CI:-}" = true ]; then echo "FAIL: chromium is not installed (scripts/install-deps installs it)"; exit 1; fi
-  echo "SKIP: chromium not installed (scripts/install-deps installs it)"; exit 77
-fi
+[ -n "$chrome" ] || need_tool chromium "scripts/install-deps installs it"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail=0
-pass=0
-. "$(dirname "$0")/check.bash" # check NAME CMD...: counted in pass or fail
 render() {
   timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync \
