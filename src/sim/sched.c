@@ -5,7 +5,7 @@
  */
 #include "hw/sample.h" /* the draws inline (and no floating-point contraction) */
 #include "report/hist_add.h" /* the wake-latency histogram's add, inline */
-#include "sim/sim_internal.h"
+#include "sim/workload.h"
 
 /* A CPU is idle for placement when it runs the idle loop and nothing is queued for it. */
 bool sim_cpu_is_idle(const struct ik_sim *s, int cpu)
@@ -230,10 +230,8 @@ void sim_work_done(struct ik_sim *s, int cpu)
 		sim_workload_task_done(s, task);
 		if (s->iowait_ppm && t->state == TASK_BLOCKED)
 			start_sleep(s, cpu, t);
-	} else if (s->server) {
-		sim_server_handler_done(s, cpu); /* a handler in the idle loop ended */
-	} else if (s->learned) {
-		sim_learned_handler_done(s, cpu);
+	} else if (s->wl_ops->handler_done) {
+		s->wl_ops->handler_done(s, cpu); /* a handler in the idle loop ended */
 	}
 	if (c->pending_irq_work > 0) {
 		int64_t work = sim_effects_work(s, cpu, c->pending_irq_work);
@@ -266,19 +264,11 @@ void sim_interrupt(struct ik_sim *s, int cpu, int64_t work, enum wake_reason why
 		sim_cpu_wake(s, cpu, why);
 }
 
-/* A device interrupt (poisson workload; an I/O completion of the periodic one's bursts). */
+/* A device interrupt: the workload armed it (TIMER_IRQ), the workload handles it. */
 void sim_device_irq(struct ik_sim *s, int cpu)
 {
-	if (s->learned) {
-		sim_learned_irq(s, cpu);
-		return;
-	}
-	if (s->iobursts) {
-		sim_iobursts_irq(s, cpu);
-		return;
-	}
-	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ), s->now + sim_irq_gap(s));
-	sim_interrupt(s, cpu, s->sc->workload.irq_work_ns, WAKE_IRQ);
+	if (s->wl_ops->irq)
+		s->wl_ops->irq(s, cpu);
 }
 
 /* The kernel's periodic housekeeping timer: a local timer interrupt with some work. */
@@ -319,11 +309,9 @@ void sim_ipi_handled(struct ik_sim *s, int cpu)
 void sim_ipi_arrives(struct ik_sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
-	int64_t work = s->sc->workload.task_work_ns > 0 ? s->sc->workload.task_work_ns : 1;
-
 	if (c->mode == CPU_RUNNING)
 		sim_ipi_handled(s, cpu); /* interrupts the work at once */
-	sim_interrupt(s, cpu, work, WAKE_REMOTE);
+	sim_interrupt(s, cpu, s->ipi_handler_ns, WAKE_REMOTE);
 }
 
 /* A task's own timer fired on its CPU: the timer interrupt wakes that CPU itself. */
@@ -333,16 +321,8 @@ void sim_task_timer(struct ik_sim *s, int task)
 	int cpu = t->cpu;
 	struct sim_cpu *c = &s->cpus[cpu];
 
-	if (s->sc->workload.kind == IK_WORKLOAD_IPI && !t->side) {
-		sim_workload_ipi_tick(s, task);
-		return;
-	}
-	if (s->sc->workload.kind == IK_WORKLOAD_SERVER && task == 0) {
-		sim_server_arrival(s);
-		return;
-	}
-	if (s->learned && sim_learned_clock(s, task))
-		return;
+	if (s->wl_ops->task_timer && s->wl_ops->task_timer(s, task))
+		return; /* one of the workload's own clocks */
 	if (t->state != TASK_BLOCKED)
 		return;
 	end_iowait(s, t);

@@ -9,7 +9,7 @@
 
 #include "idlekit/idle_call.h"
 #include "idlekit/sim.h"
-#include "sim/sim_internal.h"
+#include "sim/workload.h"
 
 /* Global timers after the CPUs' and the tasks'. */
 enum { GLOBAL_WARMUP_END, GLOBAL_WATCH, GLOBAL_TIMERS };
@@ -243,7 +243,8 @@ static void dispatch(struct ik_sim *s, int id)
 			sim_ipi_arrives(s, cpu);
 			break;
 		case TIMER_SOCKET:
-			sim_iobursts_socket_timer(s, cpu);
+			if (s->wl_ops->socket_timer)
+				s->wl_ops->socket_timer(s, cpu);
 			break;
 		default: /* CPU_TIMERS and above: no such timer */
 			break;

@@ -174,11 +174,10 @@ struct ik_sim {
 	uint64_t idle_hist[IK_IDLE_HIST_BUCKETS];
 	uint64_t idle_time_hist[IK_IDLE_HIST_BUCKETS]; /* ns of those periods */
 	struct ik_timeline *timeline; /* timeline.c: captured idle periods, or NULL */
-	struct sim_server *server;    /* workload_server.c: the server workload's state, or NULL */
-	struct sim_schbench *schbench; /* workload_schbench.c: its state, or NULL */
-	struct sim_rtapp *rtapp;       /* workload_rtapp.c: its state, or NULL */
-	struct sim_learned *learned;   /* workload_learned.c: its state, or NULL */
-	struct sim_iobursts *iobursts; /* workload_iobursts.c: periodic I/O bursts, or NULL */
+	/* the workload (workload.h): its hooks, and its state (its own file's struct) */
+	const struct sim_workload_ops *wl_ops;
+	void *wl;
+	int64_t ipi_handler_ns; /* the handler's work of an IPI sent for its own sake */
 };
 
 static inline int cpu_timer_id(int cpu, enum cpu_timer t)
@@ -270,13 +269,10 @@ void sim_task_timer(struct ik_sim *s, int task);
 void sim_interrupt(struct ik_sim *s, int cpu, int64_t work, enum wake_reason why);
 bool sim_cpu_is_idle(const struct ik_sim *s, int cpu);
 
-/* workload.c */
+/* workload.c: the workload's side as the engine sees it (the hooks: workload.h) */
 int sim_workload_setup(struct ik_sim *s, char *err, size_t errlen);
 /* A task finished the work it was woken for: what it does next. */
 void sim_workload_task_done(struct ik_sim *s, int task);
-int64_t sim_irq_gap(struct ik_sim *s);
-/* ipi workload: the sender's timer fired. */
-void sim_workload_ipi_tick(struct ik_sim *s, int task);
 /* The task's timer lives on its CPU (t->cpu): that CPU's timer list holds it, for the
    governor's sleep length.  0, or -1 when out of memory. */
 int sim_timer_register(struct ik_sim *s, int task);
@@ -291,47 +287,5 @@ int sim_workload_max_tasks(const struct ik_scenario *sc);
 /* The workload's own figures into the result (0, or -1 when out of memory), and its state freed. */
 int sim_workload_result(struct ik_sim *s, struct ik_run_result *out);
 void sim_workload_free(struct ik_sim *s);
-
-/* workload_server.c */
-int sim_server_setup(struct ik_sim *s, char *err, size_t errlen);
-/* The arrival timer (task 0) fired: a request's device interrupt on the IRQ CPU. */
-void sim_server_arrival(struct ik_sim *s);
-/* An interrupt handler that ran in the idle loop of cpu ended. */
-void sim_server_handler_done(struct ik_sim *s, int cpu);
-/* A worker finished serving its request. */
-void sim_server_worker_done(struct ik_sim *s, int task);
-int sim_server_result(struct ik_sim *s, struct ik_run_result *out);
-void sim_server_free(struct ik_sim *s);
-
-/* workload_schbench.c */
-int sim_schbench_setup(struct ik_sim *s, char *err, size_t errlen);
-void sim_schbench_task_done(struct ik_sim *s, int task);
-int sim_schbench_result(struct ik_sim *s, struct ik_run_result *out);
-void sim_schbench_free(struct ik_sim *s);
-
-/* workload_rtapp.c */
-int sim_rtapp_setup(struct ik_sim *s, char *err, size_t errlen);
-void sim_rtapp_task_done(struct ik_sim *s, int task);
-int sim_rtapp_result(struct ik_sim *s, struct ik_run_result *out);
-void sim_rtapp_free(struct ik_sim *s);
-
-/* workload_learned.c */
-int sim_learned_setup(struct ik_sim *s, char *err, size_t errlen);
-void sim_learned_task_done(struct ik_sim *s, int task);
-/* A task timer fired: if it is one of the hidden clocks, its remote wake-up (true). */
-bool sim_learned_clock(struct ik_sim *s, int task);
-void sim_learned_irq(struct ik_sim *s, int cpu);     /* its TIMER_IRQ fired */
-void sim_learned_handler_done(struct ik_sim *s, int cpu);
-int sim_learned_result(struct ik_sim *s, struct ik_run_result *out);
-void sim_learned_free(struct ik_sim *s);
-
-/* workload_iobursts.c: the periodic workload's I/O bursts (workload.burst_ios > 0) */
-int sim_iobursts_setup(struct ik_sim *s); /* 0, or -1 when out of memory */
-/* The task's work ended within a period: true if it now waits for an I/O (the completion
-   is armed), false when its burst is over and it sleeps until the next period. */
-bool sim_iobursts_next(struct ik_sim *s, int task);
-void sim_iobursts_irq(struct ik_sim *s, int cpu); /* the completion interrupt (TIMER_IRQ) */
-void sim_iobursts_socket_timer(struct ik_sim *s, int cpu); /* the delayed-ACK timer (TIMER_SOCKET) */
-void sim_iobursts_free(struct ik_sim *s);
 
 #endif

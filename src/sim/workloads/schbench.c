@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim_internal.h"
+#include "sim/workload.h"
 
 #define RPS_BATCH 128                 /* schbench's limit of pending requests per worker */
 #define RPS_BACKOFF_NS 100000         /* and the usleep(100) when a worker is over it */
@@ -66,6 +66,11 @@ struct sim_schbench {
 	struct ik_request_stats st;
 };
 
+static struct sim_schbench *schbench_of(const struct ik_sim *s)
+{
+	return s->wl;
+}
+
 static bool is_msg(const struct sim_schbench *sb, int task)
 {
 	return task % (sb->t + 1) == 0;
@@ -75,7 +80,7 @@ static int msg_of(const struct sim_schbench *sb, int task)
 	return task / (sb->t + 1);
 }
 
-int sim_schbench_setup(struct ik_sim *s, char *err, size_t errlen)
+static int schbench_setup(struct ik_sim *s, char *err, size_t errlen)
 {
 	const struct ik_workload *w = &s->sc->workload;
 	struct sim_schbench *sb = calloc(1, sizeof(*sb));
@@ -83,7 +88,7 @@ int sim_schbench_setup(struct ik_sim *s, char *err, size_t errlen)
 
 	if (!sb)
 		goto oom;
-	s->schbench = sb;
+	s->wl = sb;
 	sb->m = w->message_threads;
 	sb->t = w->workers;
 	sb->rps_per_msg = w->rps / w->message_threads;
@@ -130,7 +135,7 @@ oom:
 /* A worker starts a request: sleep first (its work follows when the timer fires). */
 static void start_request(struct ik_sim *s, int task)
 {
-	struct sim_schbench *sb = s->schbench;
+	struct sim_schbench *sb = schbench_of(s);
 	const struct ik_workload *w = &s->sc->workload;
 	struct sb_worker *wk = &sb->w[task];
 
@@ -148,7 +153,7 @@ static void start_request(struct ik_sim *s, int task)
 /* Wake a worker for its message thread (futex post), stamped now. */
 static void post_worker(struct ik_sim *s, int task, int waker)
 {
-	struct sb_worker *wk = &s->schbench->w[task];
+	struct sb_worker *wk = &schbench_of(s)->w[task];
 
 	wk->wake_time = s->now;
 	if (wk->phase == W_WAITING && s->tasks[task].state == TASK_BLOCKED) {
@@ -161,7 +166,7 @@ static void post_worker(struct ik_sim *s, int task, int waker)
 /* rps mode: post this second's requests from where the message thread left off. */
 static void rps_post(struct ik_sim *s, int mtask)
 {
-	struct sim_schbench *sb = s->schbench;
+	struct sim_schbench *sb = schbench_of(s);
 	struct sb_msg *m = &sb->msg[msg_of(sb, mtask)];
 	int first = mtask + 1;
 
@@ -185,7 +190,7 @@ static void rps_post(struct ik_sim *s, int mtask)
 
 static void msg_done(struct ik_sim *s, int mtask)
 {
-	struct sim_schbench *sb = s->schbench;
+	struct sim_schbench *sb = schbench_of(s);
 	struct sb_msg *m = &sb->msg[msg_of(sb, mtask)];
 
 	if (sb->rps_per_msg > 0) {
@@ -211,7 +216,7 @@ static void msg_done(struct ik_sim *s, int mtask)
 /* A worker is done with a request (or starts): ask for the next one. */
 static void ask_for_work(struct ik_sim *s, int task)
 {
-	struct sim_schbench *sb = s->schbench;
+	struct sim_schbench *sb = schbench_of(s);
 	struct sb_worker *wk = &sb->w[task];
 	int mtask = msg_of(sb, task) * (sb->t + 1);
 	struct sb_msg *m = &sb->msg[msg_of(sb, task)];
@@ -235,9 +240,9 @@ static void ask_for_work(struct ik_sim *s, int task)
 	}
 }
 
-void sim_schbench_task_done(struct ik_sim *s, int task)
+static void schbench_task_done(struct ik_sim *s, int task)
 {
-	struct sim_schbench *sb = s->schbench;
+	struct sim_schbench *sb = schbench_of(s);
 	struct sb_worker *wk = &sb->w[task];
 	struct sim_task *t = &s->tasks[task];
 
@@ -275,25 +280,40 @@ void sim_schbench_task_done(struct ik_sim *s, int task)
 	}
 }
 
-int sim_schbench_result(struct ik_sim *s, struct ik_run_result *out)
+static int schbench_result(struct ik_sim *s, struct ik_run_result *out)
 {
-	if (!s->schbench)
+	if (!schbench_of(s))
 		return 0;
 	out->requests = malloc(sizeof(*out->requests));
 	if (!out->requests)
 		return -1;
-	*out->requests = s->schbench->st;
+	*out->requests = schbench_of(s)->st;
 	return 0;
 }
 
-void sim_schbench_free(struct ik_sim *s)
+static void schbench_free(struct ik_sim *s)
 {
-	struct sim_schbench *sb = s->schbench;
+	struct sim_schbench *sb = schbench_of(s);
 
 	if (!sb)
 		return;
 	free(sb->msg);
 	free(sb->w);
 	free(sb);
-	s->schbench = NULL;
+	s->wl = NULL;
 }
+
+static int schbench_max_tasks(const struct ik_workload *w)
+{
+	return w->message_threads * (1 + w->workers);
+}
+
+const struct sim_workload_ops sim_schbench_ops = {
+	.name = "schbench",
+	.kind = IK_WORKLOAD_SCHBENCH,
+	.max_tasks = schbench_max_tasks,
+	.setup = schbench_setup,
+	.task_done = schbench_task_done,
+	.result = schbench_result,
+	.free = schbench_free,
+};

@@ -35,7 +35,7 @@
 
 #include "idlekit/learned.h"
 #include "idlekit/trace.h"
-#include "sim/sim_internal.h"
+#include "sim/workload.h"
 
 enum { KIND_TIMER, KIND_REMOTE, KIND_IRQ };
 
@@ -48,6 +48,11 @@ struct sim_learned {
 	bool *in_irq;      /* per CPU: its model interrupt's handler is running */
 	uint64_t wakes[3];
 };
+
+static struct sim_learned *learned_of(const struct ik_sim *s)
+{
+	return s->wl;
+}
 
 static int kind_of(int cause)
 {
@@ -75,7 +80,7 @@ static int64_t pick(struct ik_sim *s, const struct ik_learned_samples *v)
 /* The CPU's next idle period and the work after it. */
 static void next_cycle(struct ik_sim *s, int cpu)
 {
-	struct sim_learned *l = s->learned;
+	struct sim_learned *l = learned_of(s);
 	const struct ik_learned_cpu *m = &l->m.cpu[cpu];
 	uint64_t total = 0;
 
@@ -137,7 +142,7 @@ static int draw(struct ik_sim *s, const uint64_t *counts, int n)
 /* Task i's next sleep, from `from`, and the run after it. */
 static void next_task_cycle(struct ik_sim *s, int i, int64_t from)
 {
-	struct sim_learned *l = s->learned;
+	struct sim_learned *l = learned_of(s);
 	const struct ik_learned_task *m = &l->m.task[i];
 	struct sim_task *t = &s->tasks[i];
 	int cause = draw(s, m->wakes, IK_LEARNED_TASK_CAUSES);
@@ -170,7 +175,7 @@ static struct sim_task *blocked_pinned(struct ik_sim *s, int i, int cpu)
 
 static int setup_tasks(struct ik_sim *s)
 {
-	struct sim_learned *l = s->learned;
+	struct sim_learned *l = learned_of(s);
 	const struct ik_workload *w = &s->sc->workload;
 	int T = l->ntasks;
 
@@ -198,14 +203,14 @@ static int setup_tasks(struct ik_sim *s)
 	return 0;
 }
 
-int sim_learned_setup(struct ik_sim *s, char *err, size_t errlen)
+static int learned_setup(struct ik_sim *s, char *err, size_t errlen)
 {
 	const struct ik_workload *w = &s->sc->workload;
 	struct sim_learned *l = calloc(1, sizeof(*l));
 
 	if (!l)
 		goto oom;
-	s->learned = l;
+	s->wl = l;
 	if (ik_learned_load(w->file, &l->m, err, errlen))
 		return -1;
 	if (l->m.cpus > s->ncpus) {
@@ -252,16 +257,16 @@ oom:
 static void count(struct ik_sim *s, int kind)
 {
 	if (s->measuring)
-		s->learned->wakes[kind]++;
+		learned_of(s)->wakes[kind]++;
 }
 
-void sim_learned_task_done(struct ik_sim *s, int task)
+static void learned_task_done(struct ik_sim *s, int task)
 {
 	struct sim_task *t = &s->tasks[task];
 	if (t->busy_loop)
 		return; /* requeued by the caller */
-	if (s->learned->ntasks > 0) {
-		if (task < s->learned->ntasks)
+	if (learned_of(s)->ntasks > 0) {
+		if (task < learned_of(s)->ntasks)
 			next_task_cycle(s, task, s->now);
 		return;
 	}
@@ -274,7 +279,7 @@ void sim_learned_task_done(struct ik_sim *s, int task)
    task woken from another CPU or by a device interrupt on its CPU. */
 static bool task_clock(struct ik_sim *s, int clock)
 {
-	struct sim_learned *l = s->learned;
+	struct sim_learned *l = learned_of(s);
 	int T = l->ntasks;
 	if (clock < T) { /* a task's own timer: the caller wakes it */
 		const struct sim_task *t = &s->tasks[clock];
@@ -299,9 +304,9 @@ static bool task_clock(struct ik_sim *s, int clock)
 }
 
 /* A hidden clock fired: another CPU wakes the task. */
-bool sim_learned_clock(struct ik_sim *s, int clock)
+static bool learned_clock(struct ik_sim *s, int clock)
 {
-	struct sim_learned *l = s->learned;
+	struct sim_learned *l = learned_of(s);
 	if (l->ntasks > 0)
 		return task_clock(s, clock);
 	if (clock < l->n || clock >= 2 * l->n)
@@ -311,9 +316,9 @@ bool sim_learned_clock(struct ik_sim *s, int clock)
 	return true;
 }
 
-void sim_learned_irq(struct ik_sim *s, int cpu)
+static void learned_irq(struct ik_sim *s, int cpu)
 {
-	struct sim_learned *l = s->learned;
+	struct sim_learned *l = learned_of(s);
 	if (cpu >= l->n || l->irq_work[cpu] < 0)
 		return;
 	int64_t work = l->irq_work[cpu];
@@ -323,26 +328,26 @@ void sim_learned_irq(struct ik_sim *s, int cpu)
 	sim_interrupt(s, cpu, work, WAKE_IRQ);
 }
 
-void sim_learned_handler_done(struct ik_sim *s, int cpu)
+static void learned_handler_done(struct ik_sim *s, int cpu)
 {
-	struct sim_learned *l = s->learned;
+	struct sim_learned *l = learned_of(s);
 	if (!l || cpu >= l->n || !l->in_irq[cpu])
 		return;
 	l->in_irq[cpu] = false;
 	next_cycle(s, cpu);
 }
 
-int sim_learned_result(struct ik_sim *s, struct ik_run_result *out)
+static int learned_result(struct ik_sim *s, struct ik_run_result *out)
 {
-	if (!s->learned)
+	if (!learned_of(s))
 		return 0;
-	memcpy(out->learned_wakes, s->learned->wakes, sizeof(out->learned_wakes));
+	memcpy(out->learned_wakes, learned_of(s)->wakes, sizeof(out->learned_wakes));
 	return 0;
 }
 
-void sim_learned_free(struct ik_sim *s)
+static void learned_free(struct ik_sim *s)
 {
-	struct sim_learned *l = s->learned;
+	struct sim_learned *l = learned_of(s);
 	if (!l)
 		return;
 	ik_learned_free(&l->m);
@@ -350,5 +355,25 @@ void sim_learned_free(struct ik_sim *s)
 	free(l->in_irq);
 	free(l->pending_kind);
 	free(l);
-	s->learned = NULL;
+	s->wl = NULL;
 }
+
+/* Each of the model's CPUs or tasks and its hidden clock (counted when the scenario was
+   read). */
+static int learned_max_tasks(const struct ik_workload *w)
+{
+	return 2 * (w->learned_cpus + w->learned_tasks);
+}
+
+const struct sim_workload_ops sim_learned_ops = {
+	.name = "learned",
+	.kind = IK_WORKLOAD_LEARNED,
+	.max_tasks = learned_max_tasks,
+	.setup = learned_setup,
+	.task_timer = learned_clock,
+	.task_done = learned_task_done,
+	.irq = learned_irq,
+	.handler_done = learned_handler_done,
+	.result = learned_result,
+	.free = learned_free,
+};

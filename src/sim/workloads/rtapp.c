@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "idlekit/rtapp.h"
-#include "sim/sim_internal.h"
+#include "sim/workload.h"
 
 struct rt_inst {
 	int def;          /* index into prog.tasks */
@@ -61,6 +61,11 @@ struct sim_rtapp {
 	struct ik_request_stats st;
 };
 
+static struct sim_rtapp *rtapp_of(const struct ik_sim *s)
+{
+	return s->wl;
+}
+
 static const struct ik_rtapp_phase *phase_of(const struct sim_rtapp *ra, const struct rt_inst *in)
 {
 	return &ra->prog.phases[ra->prog.tasks[in->def].first_phase + in->phase];
@@ -70,13 +75,13 @@ static void pin(struct ik_sim *s, int task, const int *cpus, int n)
 {
 	struct sim_task *t = &s->tasks[task];
 	t->pinned = true;
-	t->cpu = cpus[s->rtapp->inst[task].instance % n];
+	t->cpu = cpus[rtapp_of(s)->inst[task].instance % n];
 }
 
 /* The next event of the instance, the position moved past it; NULL when it has finished. */
 static const struct ik_rtapp_event *step(struct ik_sim *s, int task)
 {
-	struct sim_rtapp *ra = s->rtapp;
+	struct sim_rtapp *ra = rtapp_of(s);
 	struct rt_inst *in = &ra->inst[task];
 	const struct ik_rtapp_task *def = &ra->prog.tasks[in->def];
 
@@ -156,7 +161,7 @@ static int pop_waiter(struct sim_rtapp *ra, int res)
 static void sleep_until(struct ik_sim *s, int task, int64_t until)
 {
 	struct sim_task *t = &s->tasks[task];
-	s->rtapp->inst[task].expected = until;
+	rtapp_of(s)->inst[task].expected = until;
 	t->work_ns = 0;
 	t->fixed_time = false;
 	sim_task_sleep(s, task, until);
@@ -165,7 +170,7 @@ static void sleep_until(struct ik_sim *s, int task, int64_t until)
 /* Run the instance's events from where it is until one takes time or blocks. */
 static void advance(struct ik_sim *s, int task)
 {
-	struct sim_rtapp *ra = s->rtapp;
+	struct sim_rtapp *ra = rtapp_of(s);
 	struct rt_inst *in = &ra->inst[task];
 	struct sim_task *t = &s->tasks[task];
 	int ran_on = t->cpu;
@@ -257,9 +262,9 @@ static void advance(struct ik_sim *s, int task)
 	}
 }
 
-void sim_rtapp_task_done(struct ik_sim *s, int task)
+static void rtapp_task_done(struct ik_sim *s, int task)
 {
-	struct sim_rtapp *ra = s->rtapp;
+	struct sim_rtapp *ra = rtapp_of(s);
 	struct rt_inst *in = &ra->inst[task];
 	struct sim_task *t = &s->tasks[task];
 
@@ -274,14 +279,14 @@ void sim_rtapp_task_done(struct ik_sim *s, int task)
 	advance(s, task);
 }
 
-int sim_rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
+static int rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
 {
 	const struct ik_workload *w = &s->sc->workload;
 	struct sim_rtapp *ra = calloc(1, sizeof(*ra));
 
 	if (!ra)
 		goto oom;
-	s->rtapp = ra;
+	s->wl = ra;
 	if (ik_rtapp_load(w->file, &ra->prog, err, errlen))
 		return -1;
 	if (ra->prog.has_mem && !(w->mem_mb_per_s > 0)) {
@@ -346,20 +351,20 @@ oom:
 	return -1;
 }
 
-int sim_rtapp_result(struct ik_sim *s, struct ik_run_result *out)
+static int rtapp_result(struct ik_sim *s, struct ik_run_result *out)
 {
-	if (!s->rtapp)
+	if (!rtapp_of(s))
 		return 0;
 	out->requests = malloc(sizeof(*out->requests));
 	if (!out->requests)
 		return -1;
-	*out->requests = s->rtapp->st;
+	*out->requests = rtapp_of(s)->st;
 	return 0;
 }
 
-void sim_rtapp_free(struct ik_sim *s)
+static void rtapp_free(struct ik_sim *s)
 {
-	struct sim_rtapp *ra = s->rtapp;
+	struct sim_rtapp *ra = rtapp_of(s);
 
 	if (!ra)
 		return;
@@ -368,5 +373,21 @@ void sim_rtapp_free(struct ik_sim *s)
 	free(ra->res);
 	free(ra->unique_next);
 	free(ra);
-	s->rtapp = NULL;
+	s->wl = NULL;
 }
+
+/* The file's thread instances, counted when the scenario was read. */
+static int rtapp_max_tasks(const struct ik_workload *w)
+{
+	return w->rtapp_instances;
+}
+
+const struct sim_workload_ops sim_rtapp_ops = {
+	.name = "rtapp",
+	.kind = IK_WORKLOAD_RTAPP,
+	.max_tasks = rtapp_max_tasks,
+	.setup = rtapp_setup,
+	.task_done = rtapp_task_done,
+	.result = rtapp_result,
+	.free = rtapp_free,
+};

@@ -36,7 +36,7 @@
 #include <string.h>
 
 #include "hw/detmath.h"
-#include "sim/sim_internal.h"
+#include "sim/workload.h"
 
 struct server_req {
 	int64_t arrive; /* the device interrupt */
@@ -66,6 +66,11 @@ struct sim_server {
 	struct server_worker *w; /* indexed by task - 1 */
 	struct ik_request_stats st;
 };
+
+static struct sim_server *server_of(const struct ik_sim *s)
+{
+	return s->wl;
+}
 
 static double dist_mean_ns(const struct ik_dist *d)
 {
@@ -130,7 +135,7 @@ static struct server_req ring_pop(struct req_ring *r)
 static int64_t next_arrival(struct ik_sim *s)
 {
 	const struct ik_workload *w = &s->sc->workload;
-	struct sim_server *sv = s->server;
+	struct sim_server *sv = server_of(s);
 
 	switch (w->arrival) {
 	case IK_ARRIVAL_PERIODIC:
@@ -150,7 +155,7 @@ static int64_t next_arrival(struct ik_sim *s)
 	return INT64_MAX;
 }
 
-int sim_server_setup(struct ik_sim *s, char *err, size_t errlen)
+static int server_setup(struct ik_sim *s, char *err, size_t errlen)
 {
 	const struct ik_workload *w = &s->sc->workload;
 	struct sim_server *sv = calloc(1, sizeof(*sv));
@@ -158,7 +163,7 @@ int sim_server_setup(struct ik_sim *s, char *err, size_t errlen)
 
 	if (!sv)
 		goto oom;
-	s->server = sv;
+	s->wl = sv;
 	if (w->irq_cpu >= s->ncpus) {
 		snprintf(err, errlen, "workload: irq_cpu %d does not exist (platform %s has %d CPUs)",
 			 w->irq_cpu, s->plat->name, s->ncpus);
@@ -221,7 +226,7 @@ oom:
    handler that readied it ran on irq_cpu. */
 static void dispatch(struct ik_sim *s, struct server_req q, int irq_cpu)
 {
-	struct sim_server *sv = s->server;
+	struct sim_server *sv = server_of(s);
 	int workers = s->sc->workload.workers;
 
 	q.ready = s->now;
@@ -253,9 +258,9 @@ static int irq_target(struct ik_sim *s)
 	return s->tasks[1 + (k < w->workers ? k : w->workers - 1)].cpu;
 }
 
-void sim_server_arrival(struct ik_sim *s)
+static void server_arrival(struct ik_sim *s)
 {
-	struct sim_server *sv = s->server;
+	struct sim_server *sv = server_of(s);
 	int cpu = irq_target(s);
 	const struct sim_cpu *c = &s->cpus[cpu];
 	struct server_req q = { s->now, s->now, 0 };
@@ -285,9 +290,9 @@ void sim_server_arrival(struct ik_sim *s)
 		sv->st.dropped++;
 }
 
-void sim_server_handler_done(struct ik_sim *s, int cpu)
+static void server_handler_done(struct ik_sim *s, int cpu)
 {
-	struct sim_server *sv = s->server;
+	struct sim_server *sv = server_of(s);
 
 	if (!sv)
 		return;
@@ -299,9 +304,9 @@ void sim_server_handler_done(struct ik_sim *s, int cpu)
 	sv->rx_batch[cpu]++;
 }
 
-void sim_server_worker_done(struct ik_sim *s, int task)
+static void server_worker_done(struct ik_sim *s, int task)
 {
-	struct sim_server *sv = s->server;
+	struct sim_server *sv = server_of(s);
 	struct sim_task *t = &s->tasks[task];
 	struct server_worker *w = &sv->w[task - 1];
 	int workers = s->sc->workload.workers;
@@ -329,20 +334,20 @@ void sim_server_worker_done(struct ik_sim *s, int task)
 	sv->idle_len++;
 }
 
-int sim_server_result(struct ik_sim *s, struct ik_run_result *out)
+static int server_result(struct ik_sim *s, struct ik_run_result *out)
 {
-	if (!s->server)
+	if (!server_of(s))
 		return 0;
 	out->requests = malloc(sizeof(*out->requests));
 	if (!out->requests)
 		return -1;
-	*out->requests = s->server->st;
+	*out->requests = server_of(s)->st;
 	return 0;
 }
 
-void sim_server_free(struct ik_sim *s)
+static void server_free(struct ik_sim *s)
 {
-	struct sim_server *sv = s->server;
+	struct sim_server *sv = server_of(s);
 
 	if (!sv)
 		return;
@@ -355,5 +360,31 @@ void sim_server_free(struct ik_sim *s)
 	free(sv->idle);
 	free(sv->w);
 	free(sv);
-	s->server = NULL;
+	s->wl = NULL;
 }
+
+static int server_max_tasks(const struct ik_workload *w)
+{
+	return 1 + w->workers;
+}
+
+/* Task 0 is the arrival clock: its timer is the next request's device interrupt. */
+static bool server_task_timer(struct ik_sim *s, int task)
+{
+	if (task != 0)
+		return false;
+	server_arrival(s);
+	return true;
+}
+
+const struct sim_workload_ops sim_server_ops = {
+	.name = "server",
+	.kind = IK_WORKLOAD_SERVER,
+	.max_tasks = server_max_tasks,
+	.setup = server_setup,
+	.task_timer = server_task_timer,
+	.task_done = server_worker_done,
+	.handler_done = server_handler_done,
+	.result = server_result,
+	.free = server_free,
+};

@@ -27,7 +27,12 @@
  */
 #include <stdlib.h>
 
-#include "sim/sim_internal.h"
+#include "sim/workloads/periodic_iobursts.h"
+
+static struct sim_iobursts *iobursts_of(struct ik_sim *s)
+{
+	return s->wl;
+}
 
 struct sim_iobursts {
 	int *ios_left; /* per task: I/O waits still to come in this period */
@@ -40,7 +45,7 @@ int sim_iobursts_setup(struct ik_sim *s)
 
 	if (!b)
 		return -1;
-	s->iobursts = b;
+	s->wl = b;
 	s->socket_timers = s->sc->workload.ack_timer_ns > 0;
 	b->ios_left = calloc((size_t)(s->ntasks > 0 ? s->ntasks : 1), sizeof(int));
 	b->waiter = malloc((size_t)s->ncpus * sizeof(int));
@@ -55,7 +60,7 @@ int sim_iobursts_setup(struct ik_sim *s)
 
 bool sim_iobursts_next(struct ik_sim *s, int task)
 {
-	struct sim_iobursts *b = s->iobursts;
+	struct sim_iobursts *b = iobursts_of(s);
 	int cpu = s->tasks[task].cpu;
 
 	if (b->ios_left[task] == 0) {
@@ -70,7 +75,7 @@ bool sim_iobursts_next(struct ik_sim *s, int task)
 
 void sim_iobursts_irq(struct ik_sim *s, int cpu)
 {
-	struct sim_iobursts *b = s->iobursts;
+	struct sim_iobursts *b = iobursts_of(s);
 	int task = b->waiter[cpu];
 
 	b->waiter[cpu] = -1;
@@ -95,10 +100,10 @@ void sim_iobursts_socket_timer(struct ik_sim *s, int cpu)
 
 void sim_iobursts_free(struct ik_sim *s)
 {
-	if (!s->iobursts)
+	if (!iobursts_of(s))
 		return;
-	free(s->iobursts->ios_left);
-	free(s->iobursts->waiter);
-	free(s->iobursts);
-	s->iobursts = NULL;
+	free(iobursts_of(s)->ios_left);
+	free(iobursts_of(s)->waiter);
+	free(iobursts_of(s));
+	s->wl = NULL;
 }

@@ -1,0 +1,75 @@
+/*
+ * The engine's side of a workload: who wakes whom, and when.
+ *
+ * A workload is an ops table, as a cpuidle governor or a scheduling class is: the engine
+ * (sim.c, sched.c, idle_loop.c) calls its hooks at the events the workload arranged, and
+ * never names a workload.  Each workload lives in its own file of src/sim/workloads/,
+ * keeps its state behind s->wl, and is listed once in workloads/registry.c.
+ *
+ * What the engine gives every workload (workload.c): tasks blocked on a CPU, task timers
+ * that the CPU's governor sees in its sleep length, sleeps, pinned pair placement, the
+ * side spinners of any workload, and its wake-ups (sim_wake_task, sim_interrupt,
+ * sim_send_ipi in sched.c).
+ *
+ * Adding a workload: a file in src/sim/workloads/ that defines its `const struct
+ * sim_workload_ops`, and its line in workloads/registry.c.
+ */
+#ifndef IDLEKIT_SIM_WORKLOAD_H
+#define IDLEKIT_SIM_WORKLOAD_H
+
+#include "sim/sim_internal.h"
+
+struct sim_workload_ops {
+	const char *name;          /* workload.type */
+	enum ik_workload_kind kind;
+	/* How many task timers it needs (timer ids are fixed before set-up). */
+	int (*max_tasks)(const struct ik_workload *w);
+	/* Make its tasks (s->tasks, s->ntasks), arm their first timers, keep its state in
+	   s->wl.  0, or -1 with a message in err (out of memory, or what does not fit the
+	   platform).  On failure the engine still calls free. */
+	int (*setup)(struct ik_sim *s, char *err, size_t errlen);
+	/* A task timer fired.  True when the workload handled it (an arrival clock, a hidden
+	   clock, a sender's period); false and the engine wakes the task on its CPU.  NULL:
+	   every task timer is the task's own. */
+	bool (*task_timer)(struct ik_sim *s, int task);
+	/* A task finished the work it was woken for: what it does next.  (A busy-loop task
+	   is then queued again by the engine.) */
+	void (*task_done)(struct ik_sim *s, int task);
+	/* The CPU's device-interrupt timer (TIMER_IRQ), which only the workload arms. */
+	void (*irq)(struct ik_sim *s, int cpu);
+	/* The CPU's socket timer (TIMER_SOCKET), armed by a workload that sets
+	   s->socket_timers. */
+	void (*socket_timer)(struct ik_sim *s, int cpu);
+	/* An interrupt handler that ran in the idle loop of cpu ended (no task ran). */
+	void (*handler_done)(struct ik_sim *s, int cpu);
+	/* Its own figures into the result: 0, or -1 when out of memory. */
+	int (*result)(struct ik_sim *s, struct ik_run_result *out);
+	/* Its state freed (also after a failed set-up, with s->wl as set-up left it). */
+	void (*free)(struct ik_sim *s);
+};
+
+/* workloads/registry.c: the workload of that kind, or NULL if none is listed. */
+const struct sim_workload_ops *sim_workload_ops_of(enum ik_workload_kind kind);
+
+/* The workloads (one file each in src/sim/workloads/). */
+extern const struct sim_workload_ops sim_pingpong_ops, sim_periodic_ops, sim_poisson_ops,
+	sim_idle_ops, sim_stream_ops, sim_spin_ops, sim_ipi_ops, sim_server_ops, sim_schbench_ops,
+	sim_rtapp_ops, sim_learned_ops;
+
+/* workload.c: what every workload may use. */
+/* n tasks, blocked on CPU 0, unpinned, in no pair: 0, or -1 when out of memory. */
+int sim_tasks_alloc(struct ik_sim *s, int n);
+/* The two CPUs of pinned pair k under workload.placement (same_core, same_package,
+   cross_package): 0, or -1 with a message when the pairs do not fit the platform. */
+int sim_pinned_pair(const struct ik_sim *s, int k, int *client, int *server, char *err,
+		    size_t errlen);
+/* The task's first wake-up: its timer at start_ms plus a random part of start_spread_ms.
+   0, or -1 when out of memory. */
+int sim_task_start_in_spread(struct ik_sim *s, int task);
+/* The CPUs unpinned tasks start on, by workload.start_cpus (malloc'd; NULL when out of
+   memory). */
+int *sim_start_cpu_order(struct ik_sim *s);
+/* The common message for a failed allocation in set-up; returns -1. */
+int sim_workload_oom(char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,24 @@
+/*
+ * idle: nothing at all to do (the machine's housekeeping and the side spinners, if any,
+ * are the only work): for the forced-wakeup and lite-state experiments, and an idle
+ * machine's entries per second.
+ */
+#include "sim/workload.h"
+
+static int idle_max_tasks(const struct ik_workload *w)
+{
+	(void)w;
+	return 0;
+}
+
+static int idle_setup(struct ik_sim *s, char *err, size_t errlen)
+{
+	return sim_tasks_alloc(s, 0) ? sim_workload_oom(err, errlen) : 0;
+}
+
+const struct sim_workload_ops sim_idle_ops = {
+	.name = "idle",
+	.kind = IK_WORKLOAD_IDLE,
+	.max_tasks = idle_max_tasks,
+	.setup = idle_setup,
+};

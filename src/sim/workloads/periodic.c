@@ -1,0 +1,68 @@
+/*
+ * periodic: tasks woken by their own timer every period (absolute, no drift), one per CPU
+ * in CPU order (task i on CPU i mod ncpus), each at a random phase.  With burst_ios, each
+ * period's wake-up starts a burst of I/O waits (periodic_iobursts.c).  With stop_ms the
+ * tasks stop, and from then on each CPU's time to leave polling and lite states is
+ * measured (seed 003's experiment).
+ */
+#include "sim/workload.h"
+#include "sim/workloads/periodic_iobursts.h"
+
+static int periodic_max_tasks(const struct ik_workload *w)
+{
+	return w->tasks;
+}
+
+static int periodic_setup(struct ik_sim *s, char *err, size_t errlen)
+{
+	const struct ik_workload *w = &s->sc->workload;
+	int64_t period = w->period_ns;
+
+	if (sim_tasks_alloc(s, w->tasks))
+		return sim_workload_oom(err, errlen);
+	for (int i = 0; i < w->tasks; i++) {
+		struct sim_task *t = &s->tasks[i];
+
+		t->cpu = i % s->ncpus;
+		t->pinned = true;
+		t->work_ns = w->task_work_ns;
+		t->period_start = w->start_ns + (int64_t)(ik_rng_unit(&s->rng) * (double)period);
+		if (sim_timer_register(s, i))
+			return sim_workload_oom(err, errlen);
+		ik_eq_arm(&s->eq, task_timer_id(s, i), t->period_start + period);
+	}
+	if (w->burst_ios > 0 && sim_iobursts_setup(s))
+		return sim_workload_oom(err, errlen);
+	return 0;
+}
+
+static void periodic_task_done(struct ik_sim *s, int task)
+{
+	struct sim_task *t = &s->tasks[task];
+	int64_t period = s->sc->workload.period_ns;
+	int64_t n = (s->now - t->period_start) / period + 1;
+	int64_t stop = s->sc->workload.stop_ns;
+
+	if (stop > 0 && s->now >= stop) {
+		/* done: from now on, watch how long this CPU stays in shallow states */
+		s->cpus[t->cpu].watch_leave = true;
+		s->cpus[t->cpu].last_work_end = s->now;
+		s->cpus[t->cpu].lite_entries = 0;
+		return;
+	}
+	if (s->wl && sim_iobursts_next(s, task))
+		return; /* waits for its I/O */
+	ik_eq_arm(&s->eq, task_timer_id(s, task), t->period_start + n * period);
+}
+
+const struct sim_workload_ops sim_periodic_ops = {
+	.name = "periodic",
+	.kind = IK_WORKLOAD_PERIODIC,
+	.max_tasks = periodic_max_tasks,
+	.setup = periodic_setup,
+	.task_done = periodic_task_done,
+	/* only armed with burst_ios (the I/O completion) and ack_timer_ms (the delayed ACK) */
+	.irq = sim_iobursts_irq,
+	.socket_timer = sim_iobursts_socket_timer,
+	.free = sim_iobursts_free,
+};

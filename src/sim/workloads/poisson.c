@@ -1,0 +1,43 @@
+/*
+ * poisson: device interrupts on every CPU with exponential gaps (workload.irq_rate_hz per
+ * CPU); their handlers (irq_work_ns) run in the idle loop.  No tasks.
+ */
+#include "sim/workload.h"
+
+static int poisson_max_tasks(const struct ik_workload *w)
+{
+	(void)w;
+	return 0;
+}
+
+/* The gap to a CPU's next interrupt. */
+static int64_t irq_gap(struct ik_sim *s)
+{
+	double mean_ns = 1e9 / s->sc->workload.irq_rate_hz;
+	int64_t gap = (int64_t)(ik_rng_exp(&s->rng) * mean_ns);
+
+	return gap > 0 ? gap : 1;
+}
+
+static int poisson_setup(struct ik_sim *s, char *err, size_t errlen)
+{
+	if (s->sc->workload.irq_rate_hz > 0)
+		for (int cpu = 0; cpu < s->ncpus; cpu++)
+			ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ),
+				  s->sc->workload.start_ns + irq_gap(s));
+	return sim_tasks_alloc(s, 0) ? sim_workload_oom(err, errlen) : 0;
+}
+
+static void poisson_irq(struct ik_sim *s, int cpu)
+{
+	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ), s->now + irq_gap(s));
+	sim_interrupt(s, cpu, s->sc->workload.irq_work_ns, WAKE_IRQ);
+}
+
+const struct sim_workload_ops sim_poisson_ops = {
+	.name = "poisson",
+	.kind = IK_WORKLOAD_POISSON,
+	.max_tasks = poisson_max_tasks,
+	.setup = poisson_setup,
+	.irq = poisson_irq,
+};

@@ -1,0 +1,54 @@
+/*
+ * spin: tasks that never sleep, counting units of work (workload.task_work_ns each), on
+ * the CPUs workload.spin_cpus lists (default 0, 1, ...): the throughput of a CPU next to
+ * an idle SMT sibling.
+ */
+#include <stdio.h>
+
+#include "sim/workload.h"
+
+static int spin_max_tasks(const struct ik_workload *w)
+{
+	return w->tasks;
+}
+
+static int spin_setup(struct ik_sim *s, char *err, size_t errlen)
+{
+	const struct ik_workload *w = &s->sc->workload;
+
+	if (sim_tasks_alloc(s, w->tasks))
+		return sim_workload_oom(err, errlen);
+	for (int i = 0; i < w->tasks; i++) {
+		struct sim_task *t = &s->tasks[i];
+
+		t->cpu = i < w->nspin_cpus ? w->spin_cpus[i] : i % s->ncpus;
+		if (t->cpu < 0 || t->cpu >= s->ncpus) {
+			snprintf(err, errlen, "workload: spin CPU %d does not exist (platform %s has "
+				 "%d CPUs)", t->cpu, s->plat->name, s->ncpus);
+			return -1;
+		}
+		t->pinned = true;
+		t->busy_loop = true;
+		t->work_ns = w->task_work_ns;
+		if (sim_timer_register(s, i))
+			return sim_workload_oom(err, errlen);
+		ik_eq_arm(&s->eq, task_timer_id(s, i), w->start_ns);
+	}
+	return 0;
+}
+
+/* A unit done (the engine queues the task again: it never sleeps). */
+static void spin_task_done(struct ik_sim *s, int task)
+{
+	(void)task;
+	if (s->measuring)
+		s->messages++;
+}
+
+const struct sim_workload_ops sim_spin_ops = {
+	.name = "spin",
+	.kind = IK_WORKLOAD_SPIN,
+	.max_tasks = spin_max_tasks,
+	.setup = spin_setup,
+	.task_done = spin_task_done,
+};
