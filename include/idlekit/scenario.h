@@ -23,6 +23,12 @@ enum ik_workload_kind {
 	IK_WORKLOAD_RTAPP,    /* an rt-app JSON file */
 	IK_WORKLOAD_LEARNED,  /* a model learned from a trace (idlekit workload learn) */
 };
+#define IK_WORKLOAD_KINDS (IK_WORKLOAD_LEARNED + 1)
+
+/* workload.type's name of a kind ("unknown" for none), from the workloads' own files. */
+const char *ik_workload_type_name(enum ik_workload_kind kind);
+/* Every type's name, indexed by kind, into names[IK_WORKLOAD_KINDS]. */
+void ik_workload_type_names(const char *names[IK_WORKLOAD_KINDS]);
 
 /* How a server's requests arrive (open loop: arrivals do not wait for answers). */
 /* server: where the requests' interrupts go */

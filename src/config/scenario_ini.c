@@ -132,11 +132,8 @@ static const struct {
 	[SEC_GOVERNOR] = { NULL, 0 }, /* the governor's own module parameters: any name */
 };
 
-/* In the order of enum ik_workload_kind and enum ik_placement. */
-static const char *const workload_types[] = { "pingpong", "periodic", "poisson", "idle",
-					      "stream", "spin", "ipi", "server", "schbench", "rtapp",
-					      "learned" };
-#define NWORKLOAD_TYPES ((int)(sizeof(workload_types) / sizeof(workload_types[0])))
+/* workload.type's names come from the workloads' registry (ik_workload_type_names). */
+/* In the order of enum ik_placement. */
 static const char *const arrivals[] = { "poisson", "periodic", "bursty" }; /* enum ik_arrival */
 static const char *const irq_affinities[] = { "one", "spread" }; /* enum ik_irq_affinity */
 static const char *const placements[] = { "same_core", "same_package", "cross_package", "wake_idle" };
@@ -580,11 +577,14 @@ static int set_workload(struct scenario_reader *r, int k, const char *value, str
 	int idx;
 
 	switch (k) {
-	case WL_TYPE:
-		if (get_enum(r, w, sec, key, value, workload_types, NWORKLOAD_TYPES, &idx))
+	case WL_TYPE: {
+		const char *types[IK_WORKLOAD_KINDS];
+		ik_workload_type_names(types);
+		if (get_enum(r, w, sec, key, value, types, IK_WORKLOAD_KINDS, &idx))
 			return -1;
 		wl->kind = (enum ik_workload_kind)idx;
 		return 0;
+	}
 	case WL_PAIRS:
 		if (get_int(r, w, sec, key, value, 1, 65536, &v))
 			return -1;
@@ -1411,7 +1411,7 @@ static void format_workload(const struct ik_scenario *sc, enum workload_key k, c
 	buf[0] = '\0';
 	switch (k) {
 	case WL_TYPE:
-		snprintf(buf, len, "%s", workload_types[wl->kind]);
+		snprintf(buf, len, "%s", ik_workload_type_name(wl->kind));
 		return;
 	case WL_PAIRS:
 		snprintf(buf, len, "%d", wl->pairs);

@@ -134,31 +134,7 @@ void ik_rep_locale_leave(struct ik_rep_locale *l)
 
 const char *ik_rep_workload_name(enum ik_workload_kind kind)
 {
-	switch (kind) {
-	case IK_WORKLOAD_PINGPONG:
-		return "pingpong";
-	case IK_WORKLOAD_PERIODIC:
-		return "periodic";
-	case IK_WORKLOAD_POISSON:
-		return "poisson";
-	case IK_WORKLOAD_IDLE:
-		return "idle";
-	case IK_WORKLOAD_STREAM:
-		return "stream";
-	case IK_WORKLOAD_SPIN:
-		return "spin";
-	case IK_WORKLOAD_IPI:
-		return "ipi";
-	case IK_WORKLOAD_SERVER:
-		return "server";
-	case IK_WORKLOAD_SCHBENCH:
-		return "schbench";
-	case IK_WORKLOAD_RTAPP:
-		return "rtapp";
-	case IK_WORKLOAD_LEARNED:
-		return "learned";
-	}
-	return "unknown";
+	return ik_workload_type_name(kind);
 }
 
 const char *ik_rep_arrival_name(enum ik_arrival arrival)

@@ -1,10 +1,11 @@
 /*
  * The workloads, one line each (their files are beside this one).  The table is indexed by
- * kind, so the engine finds a scenario's workload without a search.
+ * kind, so the engine finds a scenario's workload without a search; the scenario reader
+ * and the reports take the types' names from it (ik_workload_type_name).
  */
 #include "sim/workload.h"
 
-static const struct sim_workload_ops *const workloads[] = {
+static const struct sim_workload_ops *const workloads[IK_WORKLOAD_KINDS] = {
 	[IK_WORKLOAD_PINGPONG] = &sim_pingpong_ops,
 	[IK_WORKLOAD_PERIODIC] = &sim_periodic_ops,
 	[IK_WORKLOAD_POISSON] = &sim_poisson_ops,
@@ -20,7 +21,20 @@ static const struct sim_workload_ops *const workloads[] = {
 
 const struct sim_workload_ops *sim_workload_ops_of(enum ik_workload_kind kind)
 {
-	if ((unsigned)kind >= sizeof(workloads) / sizeof(workloads[0]))
+	if ((unsigned)kind >= IK_WORKLOAD_KINDS)
 		return NULL;
 	return workloads[kind];
+}
+
+const char *ik_workload_type_name(enum ik_workload_kind kind)
+{
+	const struct sim_workload_ops *ops = sim_workload_ops_of(kind);
+
+	return ops ? ops->name : "unknown";
+}
+
+void ik_workload_type_names(const char *names[IK_WORKLOAD_KINDS])
+{
+	for (int k = 0; k < IK_WORKLOAD_KINDS; k++)
+		names[k] = ik_workload_type_name((enum ik_workload_kind)k);
 }
