@@ -1,5 +1,5 @@
 /*
- * A workload learned from a trace (src/trace/learn.c, src/sim/workload_learned.c): the
+ * A workload learned from a trace (src/trace/learn.c, src/sim/workloads/learned.c): the
  * model file round trip, and the loop: learned from a committed trace, re-simulated on the
  * trace's own table, its idle-duration histogram and wake-cause shares against the
  * trace's analyze, as total-variation distances (TVD = half the sum of the absolute
