@@ -26,6 +26,7 @@
 #include "config/ini_common.h"
 #include "config/platform_ini.h"
 #include "config/effective.h"
+#include "config/workload_keys.h"
 
 enum section { SEC_SCENARIO, SEC_KERNEL, SEC_CPUIDLE, SEC_WORKLOAD, SEC_GOVERNOR, SEC_COUNT };
 static const char *const section_names[SEC_COUNT] = { "scenario", "kernel", "cpuidle", "workload",
@@ -65,61 +66,6 @@ static const char *const cpuidle_keys[] = {
 	"forced_wakeup", "idle", "prefer_mwait", "haltpoll_force",
 };
 _Static_assert(CI_COUNT <= IK_INI_MAX_KEYS, "cpuidle keys");
-enum workload_key {
-	WL_TYPE,
-	WL_PAIRS,
-	WL_WORK_NS,
-	WL_MSG_BYTES,
-	WL_PLACEMENT,
-	WL_TASKS,
-	WL_PERIOD_US,
-	WL_TASK_WORK_NS,
-	WL_IRQ_RATE_HZ,
-	WL_IRQ_WORK_NS,
-	WL_START_MS,
-	WL_WORK_NS_PER_KB,
-	WL_RECV_WORK_NS,
-	WL_CPUS,
-	WL_START_SPREAD_US,
-	WL_STOP_MS,
-	WL_SIDE_SPIN_CPUS,
-	WL_SIDE_SPIN_WORK_NS,
-	WL_ARRIVAL,
-	WL_LOAD_PCT,
-	WL_SERVICE_NS,
-	WL_WORKERS,
-	WL_IRQ_CPU,
-	WL_QUEUE_LIMIT,
-	WL_BURST_ON_US,
-	WL_BURST_OFF_US,
-	WL_MESSAGE_THREADS,
-	WL_SLEEP_US,
-	WL_RPS,
-	WL_FILE,
-	WL_MEM_MB_PER_S,
-	WL_COPY_MB_PER_S,
-	WL_IOWAIT_PCT,
-	WL_START_CPUS,
-	WL_REMOTE_LLC_NS,
-	WL_REMOTE_PACKAGE_NS,
-	WL_IRQ_AFFINITY,
-	WL_BURST_IOS,
-	WL_IO_NS,
-	WL_ACK_TIMER_MS,
-	WL_COUNT
-};
-static const char *const workload_keys[] = { "type", "pairs", "work_ns", "msg_bytes",
-					     "placement", "tasks", "period_us", "task_work_ns",
-					     "irq_rate_hz", "irq_work_ns", "start_ms",
-					     "work_ns_per_kb", "recv_work_ns", "cpus",
-					     "start_spread_us", "stop_ms", "side_spin_cpus",
-					     "side_spin_work_ns", "arrival", "load_pct", "service_ns",
-					     "workers", "irq_cpu", "queue_limit", "burst_on_us",
-					     "burst_off_us", "message_threads", "sleep_us", "rps", "file",
-					     "mem_mb_per_s", "copy_mb_per_s", "iowait_pct",
-					     "start_cpus", "remote_llc_ns", "remote_package_ns",
-					     "irq_affinity", "burst_ios", "io_ns", "ack_timer_ms" };
-_Static_assert(WL_COUNT <= IK_INI_MAX_KEYS, "workload keys");
 
 static const struct {
 	const char *const *names;
@@ -128,16 +74,16 @@ static const struct {
 	[SEC_SCENARIO] = { scenario_keys, SC_COUNT },
 	[SEC_KERNEL] = { kernel_keys, KN_COUNT },
 	[SEC_CPUIDLE] = { cpuidle_keys, CI_COUNT },
-	[SEC_WORKLOAD] = { workload_keys, WL_COUNT },
+	[SEC_WORKLOAD] = { NULL, WL_COUNT }, /* config/workload_keys.c: ik_workload_key_names() */
 	[SEC_GOVERNOR] = { NULL, 0 }, /* the governor's own module parameters: any name */
 };
 
-/* workload.type's names come from the workloads' registry (ik_workload_type_names). */
-/* In the order of enum ik_placement. */
-static const char *const arrivals[] = { "poisson", "periodic", "bursty" }; /* enum ik_arrival */
-static const char *const irq_affinities[] = { "one", "spread" }; /* enum ik_irq_affinity */
-static const char *const placements[] = { "same_core", "same_package", "cross_package", "wake_idle" };
-static const char *const start_cpu_orders[] = { "in_order", "shuffled" }; /* enum ik_start_cpus */
+/* A section's key names, indexed by its key enum. */
+static const char *const *key_names(int s)
+{
+	return s == SEC_WORKLOAD ? ik_workload_key_names() : section_keys[s].names;
+}
+
 static const char *const drivers[] = { "table", "acpi_idle", "intel_idle", "powernv_idle",
 				       "haltpoll", "none", "auto" };
 #define NDRIVERS ((int)(sizeof(drivers) / sizeof(drivers[0])))
@@ -148,8 +94,8 @@ static const char *const prefer_mwaits[] = { "cpuid", "vendor" };
 static const char *const cst_fallbacks[] = { "fixed", "legacy" };
 static const char *const pc6_values[] = { "platform", "disabled", "enabled" };
 
-#define MAX_MS 3600000
-#define MAX_WORK_NS 10000000000LL
+#define MAX_MS IK_SCENARIO_MAX_MS
+#define MAX_WORK_NS IK_SCENARIO_MAX_WORK_NS
 #define MAX_LATENCY_LIMIT_US 2000000000LL
 
 /* A platform key in the scenario file itself: applied on top of the platform file. */
@@ -535,210 +481,13 @@ static int set_cpuidle(struct scenario_reader *r, int k, const char *value, stru
 }
 
 /* "cpus = 0, 64, 3": a list of CPUs, in task order (checked against the platform later). */
-#define MAX_LISTED_CPUS 64
-static int set_cpus(struct scenario_reader *r, struct ik_ini_where w, const char *sec,
-		    const char *key, const char *value, int *cpus, int *ncpus)
-{
-	char msg[256], shown[80];
-	const char *p = value;
-	int n = 0;
-
-	while (*p) {
-		while (*p == ' ' || *p == ',' || *p == '\t')
-			p++;
-		if (!*p)
-			break;
-		char *end;
-		errno = 0;
-		long cpu = strtol(p, &end, 10);
-		if (end == p || errno || cpu < 0 || cpu > 8191 || (*end && *end != ',' && *end != ' ' &&
-								   *end != '\t')) {
-			snprintf(msg, sizeof(msg), "expected CPU numbers 0..8191 separated by commas, got '%s'",
-				 ik_ini_shown(value, shown, sizeof(shown)));
-			return bad(r, w, sec, key, msg);
-		}
-		if (n == MAX_LISTED_CPUS) {
-			snprintf(msg, sizeof(msg), "at most %d CPUs", MAX_LISTED_CPUS);
-			return bad(r, w, sec, key, msg);
-		}
-		cpus[n++] = (int)cpu;
-		p = end;
-	}
-	*ncpus = n;
-	return 0;
-}
-
 static int set_workload(struct scenario_reader *r, int k, const char *value, struct ik_ini_where w)
 {
-	struct ik_workload *wl = &r->sc->workload;
-	const char *sec = "workload", *key = workload_keys[k];
-	char msg[256];
-	int64_t v;
-	int idx;
+	char msg[400];
 
-	switch (k) {
-	case WL_TYPE: {
-		const char *types[IK_WORKLOAD_KINDS];
-		ik_workload_type_names(types);
-		if (get_enum(r, w, sec, key, value, types, IK_WORKLOAD_KINDS, &idx))
-			return -1;
-		wl->kind = (enum ik_workload_kind)idx;
-		return 0;
-	}
-	case WL_PAIRS:
-		if (get_int(r, w, sec, key, value, 1, 65536, &v))
-			return -1;
-		wl->pairs = (int)v;
-		return 0;
-	case WL_WORK_NS:
-		return get_int(r, w, sec, key, value, 0, MAX_WORK_NS, &wl->work_ns);
-	case WL_MSG_BYTES:
-		return get_int(r, w, sec, key, value, 0, 1 << 30, &wl->msg_bytes);
-	case WL_PLACEMENT:
-		if (get_enum(r, w, sec, key, value, placements, 4, &idx))
-			return -1;
-		wl->placement = (enum ik_placement)idx;
-		return 0;
-	case WL_TASKS:
-		if (get_int(r, w, sec, key, value, 1, 65536, &v))
-			return -1;
-		wl->tasks = (int)v;
-		return 0;
-	case WL_PERIOD_US:
-		if (get_int(r, w, sec, key, value, 1, 10000000, &v))
-			return -1;
-		wl->period_ns = v * IK_NSEC_PER_USEC;
-		return 0;
-	case WL_TASK_WORK_NS:
-		return get_int(r, w, sec, key, value, 0, MAX_WORK_NS, &wl->task_work_ns);
-	case WL_IRQ_RATE_HZ:
-		if (ik_ini_real(value, 0.0, 1e7, &wl->irq_rate_hz, msg, sizeof(msg)))
-			return bad(r, w, sec, key, msg);
-		return 0;
-	case WL_IRQ_WORK_NS:
-		return get_int(r, w, sec, key, value, 0, MAX_WORK_NS, &wl->irq_work_ns);
-	case WL_START_MS:
-		if (get_int(r, w, sec, key, value, 0, MAX_MS, &v))
-			return -1;
-		wl->start_ns = v * IK_NSEC_PER_MSEC;
-		return 0;
-	case WL_WORK_NS_PER_KB:
-		return get_int(r, w, sec, key, value, 0, MAX_WORK_NS, &wl->work_ns_per_kb);
-	case WL_RECV_WORK_NS:
-		return get_int(r, w, sec, key, value, 0, MAX_WORK_NS, &wl->recv_work_ns);
-	case WL_CPUS:
-		return set_cpus(r, w, sec, key, value, wl->spin_cpus, &wl->nspin_cpus);
-	case WL_SIDE_SPIN_CPUS:
-		return set_cpus(r, w, sec, key, value, wl->side_spin_cpus, &wl->nside_spin_cpus);
-	case WL_SIDE_SPIN_WORK_NS:
-		return get_int(r, w, sec, key, value, 1, MAX_WORK_NS, &wl->side_spin_work_ns);
-	case WL_START_SPREAD_US:
-		if (get_int(r, w, sec, key, value, 0, (int64_t)MAX_MS * 1000, &v))
-			return -1;
-		wl->start_spread_ns = v * IK_NSEC_PER_USEC;
-		return 0;
-	case WL_STOP_MS:
-		if (get_int(r, w, sec, key, value, 0, MAX_MS, &v))
-			return -1;
-		wl->stop_ns = v * IK_NSEC_PER_MSEC;
-		return 0;
-	case WL_ARRIVAL:
-		if (get_enum(r, w, sec, key, value, arrivals, 3, &idx))
-			return -1;
-		wl->arrival = (enum ik_arrival)idx;
-		return 0;
-	case WL_LOAD_PCT:
-		if (ik_ini_real(value, 0.0, 1000.0, &wl->load_pct, msg, sizeof(msg)))
-			return bad(r, w, sec, key, msg);
-		return 0;
-	case WL_SERVICE_NS:
-		if (ik_dist_parse(value, &wl->service, msg, sizeof(msg)))
-			return bad(r, w, sec, key, msg);
-		return 0;
-	case WL_BURST_IOS:
-		if (get_int(r, w, sec, key, value, 0, 1000000, &v))
-			return -1;
-		wl->burst_ios = (int)v;
-		return 0;
-	case WL_IO_NS:
-		if (ik_dist_parse(value, &wl->io, msg, sizeof(msg)))
-			return bad(r, w, sec, key, msg);
-		return 0;
-	case WL_ACK_TIMER_MS:
-		if (get_int(r, w, sec, key, value, 0, 1000, &v))
-			return -1;
-		wl->ack_timer_ns = v * IK_NSEC_PER_MSEC;
-		return 0;
-	case WL_WORKERS:
-		if (get_int(r, w, sec, key, value, 1, 4096, &v))
-			return -1;
-		wl->workers = (int)v;
-		return 0;
-	case WL_IRQ_CPU:
-		if (get_int(r, w, sec, key, value, 0, 8191, &v))
-			return -1;
-		wl->irq_cpu = (int)v;
-		return 0;
-	case WL_QUEUE_LIMIT:
-		if (get_int(r, w, sec, key, value, 0, 1 << 24, &v))
-			return -1;
-		wl->queue_limit = (int)v;
-		return 0;
-	case WL_BURST_ON_US:
-		if (get_int(r, w, sec, key, value, 1, (int64_t)MAX_MS * 1000, &v))
-			return -1;
-		wl->burst_on_ns = v * IK_NSEC_PER_USEC;
-		return 0;
-	case WL_BURST_OFF_US:
-		if (get_int(r, w, sec, key, value, 0, (int64_t)MAX_MS * 1000, &v))
-			return -1;
-		wl->burst_off_ns = v * IK_NSEC_PER_USEC;
-		return 0;
-	case WL_MESSAGE_THREADS:
-		if (get_int(r, w, sec, key, value, 1, 1024, &v))
-			return -1;
-		wl->message_threads = (int)v;
-		return 0;
-	case WL_SLEEP_US:
-		if (get_int(r, w, sec, key, value, 0, (int64_t)MAX_MS * 1000, &v))
-			return -1;
-		wl->sleep_ns = v * IK_NSEC_PER_USEC;
-		return 0;
-	case WL_RPS:
-		return get_int(r, w, sec, key, value, 0, 100000000, &wl->rps);
-	case WL_FILE:
-		if (strlen(value) == 0 || strlen(value) >= sizeof(wl->file))
-			return bad(r, w, sec, key, "expected a file path of 1 to 511 characters");
-		snprintf(wl->file, sizeof(wl->file), "%s", value);
-		return 0;
-	case WL_MEM_MB_PER_S:
-		if (ik_ini_real(value, 0.0, 1e9, &wl->mem_mb_per_s, msg, sizeof(msg)))
-			return bad(r, w, sec, key, msg);
-		return 0;
-	case WL_START_CPUS:
-		if (get_enum(r, w, sec, key, value, start_cpu_orders, 2, &idx))
-			return -1;
-		wl->start_cpus = (enum ik_start_cpus)idx;
-		return 0;
-	case WL_REMOTE_LLC_NS:
-		return get_int(r, w, sec, key, value, 0, MAX_WORK_NS, &wl->remote_llc_ns);
-	case WL_REMOTE_PACKAGE_NS:
-		return get_int(r, w, sec, key, value, 0, MAX_WORK_NS, &wl->remote_package_ns);
-	case WL_COPY_MB_PER_S:
-		if (ik_ini_real(value, 0.0, 1e9, &wl->copy_mb_per_s, msg, sizeof(msg)))
-			return bad(r, w, sec, key, msg);
-		return 0;
-	case WL_IOWAIT_PCT:
-		if (ik_ini_real(value, 0.0, 100.0, &wl->iowait_pct, msg, sizeof(msg)))
-			return bad(r, w, sec, key, msg);
-		return 0;
-	case WL_IRQ_AFFINITY:
-		if (get_enum(r, w, sec, key, value, irq_affinities, 2, &idx))
-			return -1;
-		wl->irq_affinity = (enum ik_irq_affinity)idx;
-		return 0;
-	}
-	return bad(r, w, sec, key, "internal error");
+	if (ik_workload_key_set(&r->sc->workload, (enum workload_key)k, value, msg, sizeof(msg)) != 0)
+		return bad(r, w, "workload", ik_workload_key_names()[k], msg);
+	return 0;
 }
 
 static int unknown_section(struct scenario_reader *r, struct ik_ini_where w, const char *name,
@@ -811,11 +560,11 @@ static int set_key(struct scenario_reader *r, const char *section, const char *k
 			return bad(r, w, section, key, msg);
 		return 0;
 	}
-	int k = ik_ini_key_index(key, section_keys[s].names, section_keys[s].count);
+	int k = ik_ini_key_index(key, key_names(s), section_keys[s].count);
 	if (k < 0)
 		return ik_ini_fail(&r->e, w, "unknown key '%s' in [%s]; known keys: %s",
 				   ik_ini_shown(key, shown, sizeof(shown)), section,
-				   ik_ini_join(section_keys[s].names, section_keys[s].count, list,
+				   ik_ini_join(key_names(s), section_keys[s].count, list,
 					       sizeof(list)));
 	if (!r->sec[s].present) {
 		r->sec[s].present = true;
@@ -907,7 +656,7 @@ static int carry_origin(struct scenario_reader *r, const char *name, const char 
 		if (s != SEC_GOVERNOR &&
 		    !(s == SEC_KERNEL && strncmp(key, KERNEL_SWITCH_PREFIX,
 						 strlen(KERNEL_SWITCH_PREFIX)) == 0) &&
-		    ik_ini_key_index(key, section_keys[s].names, section_keys[s].count) < 0)
+		    ik_ini_key_index(key, key_names(s), section_keys[s].count) < 0)
 			return ik_ini_fail(&r->e, w, "[origin] %s: no key '%s' in [%s]",
 					   ik_ini_shown(name, shown, sizeof(shown)),
 					   ik_ini_shown(key, msg, sizeof(msg)), section);
@@ -1223,7 +972,7 @@ static int check_placement(struct scenario_reader *r)
 		return 0;
 	struct ik_ini_where w = r->sec[SEC_WORKLOAD].set[WL_PLACEMENT] ?
 		where_of(r, SEC_WORKLOAD, WL_PLACEMENT) : where_of(r, SEC_WORKLOAD, WL_PAIRS);
-	const char *name = placements[wl->placement];
+	const char *name = ik_workload_placement_name(wl->placement);
 	int cpus = ik_platform_cpus(p);
 	int cores = p->packages * p->cores_per_package;
 	int64_t tasks = 2 * (int64_t)wl->pairs;
@@ -1268,14 +1017,6 @@ static int check_placement(struct scenario_reader *r)
 }
 
 /* ---- the effective configuration ----------------------------------------------------- */
-
-static void format_cpus(const int *cpus, int n, char *buf, size_t len)
-{
-	size_t used = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < n && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? ", " : "", cpus[i]);
-}
 
 /* Every [scenario] key as the run uses it; *value = NULL for one with no text. */
 static void format_scenario(const struct ik_scenario *sc, enum scenario_key k, char *buf,
@@ -1403,137 +1144,6 @@ static void format_cpuidle(const struct ik_scenario *sc, enum cpuidle_key k, cha
 	}
 }
 
-static void format_workload(const struct ik_scenario *sc, enum workload_key k, char *buf,
-			    size_t len)
-{
-	const struct ik_workload *wl = &sc->workload;
-
-	buf[0] = '\0';
-	switch (k) {
-	case WL_TYPE:
-		snprintf(buf, len, "%s", ik_workload_type_name(wl->kind));
-		return;
-	case WL_PAIRS:
-		snprintf(buf, len, "%d", wl->pairs);
-		return;
-	case WL_WORK_NS:
-		snprintf(buf, len, "%" PRId64, wl->work_ns);
-		return;
-	case WL_MSG_BYTES:
-		snprintf(buf, len, "%" PRId64, wl->msg_bytes);
-		return;
-	case WL_PLACEMENT:
-		snprintf(buf, len, "%s", placements[wl->placement]);
-		return;
-	case WL_TASKS:
-		snprintf(buf, len, "%d", wl->tasks);
-		return;
-	case WL_PERIOD_US:
-		snprintf(buf, len, "%" PRId64, (int64_t)(wl->period_ns / IK_NSEC_PER_USEC));
-		return;
-	case WL_TASK_WORK_NS:
-		snprintf(buf, len, "%" PRId64, wl->task_work_ns);
-		return;
-	case WL_IRQ_RATE_HZ:
-		ik_ini_format_real(wl->irq_rate_hz, buf, len);
-		return;
-	case WL_IRQ_WORK_NS:
-		snprintf(buf, len, "%" PRId64, wl->irq_work_ns);
-		return;
-	case WL_START_MS:
-		snprintf(buf, len, "%" PRId64, (int64_t)(wl->start_ns / IK_NSEC_PER_MSEC));
-		return;
-	case WL_WORK_NS_PER_KB:
-		snprintf(buf, len, "%" PRId64, wl->work_ns_per_kb);
-		return;
-	case WL_RECV_WORK_NS:
-		snprintf(buf, len, "%" PRId64, wl->recv_work_ns);
-		return;
-	case WL_CPUS:
-		format_cpus(wl->spin_cpus, wl->nspin_cpus, buf, len);
-		return;
-	case WL_START_SPREAD_US:
-		snprintf(buf, len, "%" PRId64, (int64_t)(wl->start_spread_ns / IK_NSEC_PER_USEC));
-		return;
-	case WL_STOP_MS:
-		snprintf(buf, len, "%" PRId64, (int64_t)(wl->stop_ns / IK_NSEC_PER_MSEC));
-		return;
-	case WL_SIDE_SPIN_CPUS:
-		format_cpus(wl->side_spin_cpus, wl->nside_spin_cpus, buf, len);
-		return;
-	case WL_SIDE_SPIN_WORK_NS:
-		snprintf(buf, len, "%" PRId64, wl->side_spin_work_ns);
-		return;
-	case WL_ARRIVAL:
-		snprintf(buf, len, "%s", arrivals[wl->arrival]);
-		return;
-	case WL_LOAD_PCT:
-		ik_ini_format_real(wl->load_pct, buf, len);
-		return;
-	case WL_SERVICE_NS:
-		ik_dist_format(&wl->service, buf, len);
-		return;
-	case WL_WORKERS:
-		snprintf(buf, len, "%d", wl->workers);
-		return;
-	case WL_IRQ_CPU:
-		snprintf(buf, len, "%d", wl->irq_cpu);
-		return;
-	case WL_QUEUE_LIMIT:
-		snprintf(buf, len, "%d", wl->queue_limit);
-		return;
-	case WL_BURST_ON_US:
-		snprintf(buf, len, "%" PRId64, (int64_t)(wl->burst_on_ns / IK_NSEC_PER_USEC));
-		return;
-	case WL_BURST_OFF_US:
-		snprintf(buf, len, "%" PRId64, (int64_t)(wl->burst_off_ns / IK_NSEC_PER_USEC));
-		return;
-	case WL_MESSAGE_THREADS:
-		snprintf(buf, len, "%d", wl->message_threads);
-		return;
-	case WL_SLEEP_US:
-		snprintf(buf, len, "%" PRId64, (int64_t)(wl->sleep_ns / IK_NSEC_PER_USEC));
-		return;
-	case WL_RPS:
-		snprintf(buf, len, "%" PRId64, wl->rps);
-		return;
-	case WL_FILE: /* recorded from wl->file itself (a path is long) */
-		return;
-	case WL_MEM_MB_PER_S:
-		ik_ini_format_real(wl->mem_mb_per_s, buf, len);
-		return;
-	case WL_START_CPUS:
-		snprintf(buf, len, "%s", start_cpu_orders[wl->start_cpus]);
-		return;
-	case WL_REMOTE_LLC_NS:
-		snprintf(buf, len, "%" PRId64, wl->remote_llc_ns);
-		return;
-	case WL_REMOTE_PACKAGE_NS:
-		snprintf(buf, len, "%" PRId64, wl->remote_package_ns);
-		return;
-	case WL_COPY_MB_PER_S:
-		ik_ini_format_real(wl->copy_mb_per_s, buf, len);
-		return;
-	case WL_IOWAIT_PCT:
-		ik_ini_format_real(wl->iowait_pct, buf, len);
-		return;
-	case WL_IRQ_AFFINITY:
-		snprintf(buf, len, "%s", irq_affinities[wl->irq_affinity]);
-		return;
-	case WL_BURST_IOS:
-		snprintf(buf, len, "%d", wl->burst_ios);
-		return;
-	case WL_IO_NS:
-		ik_dist_format(&wl->io, buf, len);
-		return;
-	case WL_ACK_TIMER_MS:
-		snprintf(buf, len, "%lld", (long long)(wl->ack_timer_ns / IK_NSEC_PER_MSEC));
-		return;
-	case WL_COUNT:
-		break;
-	}
-}
-
 /* kernel.switch.NAME: the switches flipped on top of the release, in [kernel] */
 static int emit_switches(struct scenario_reader *r)
 {
@@ -1583,7 +1193,7 @@ static int scenario_config(struct scenario_reader *r)
 				}
 				break;
 			case SEC_WORKLOAD:
-				format_workload(sc, (enum workload_key)k, buf, sizeof(buf));
+				ik_workload_key_format(&sc->workload, (enum workload_key)k, buf, sizeof(buf));
 				if (k == WL_FILE) /* none: nothing to record */
 					value = sc->workload.file[0] ? sc->workload.file : NULL;
 				break;
@@ -1591,7 +1201,7 @@ static int scenario_config(struct scenario_reader *r)
 			case SEC_COUNT:
 				break;
 			}
-			if (ik_config_emit(r->cfg, section_names[s], section_keys[s].names[k], value,
+			if (ik_config_emit(r->cfg, section_names[s], key_names(s)[k], value,
 					   origin))
 				return -1;
 		}

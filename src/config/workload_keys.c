@@ -1,0 +1,275 @@
+/*
+ * The [workload] keys, each named once: its field of struct ik_workload, its type, the unit
+ * its value is written in, and its range.  Reading a key and printing it back both work
+ * from this table, so that a new key is one line here (and its enum constant in
+ * workload_keys.h, which gives the checks in scenario_ini.c a name for it).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/ini_common.h"
+#include "config/workload_keys.h"
+
+#define MAX_LISTED_CPUS 64 /* as struct ik_workload's lists hold */
+#define MAX_MS IK_SCENARIO_MAX_MS
+#define MAX_WORK_NS IK_SCENARIO_MAX_WORK_NS
+#define US IK_NSEC_PER_USEC
+#define MS IK_NSEC_PER_MSEC
+
+enum key_type {
+	KT_TYPE, /* workload.type: the workloads' registry's names */
+	KT_INT,  /* an int field */
+	KT_I64,  /* an int64_t field, in ns: the value given times `scale` */
+	KT_REAL, /* a double field */
+	KT_ENUM, /* an enum field, one of `names` */
+	KT_DIST, /* a struct ik_dist (ns) */
+	KT_CPUS, /* a list of CPUs, its count at `count_at` */
+	KT_FILE, /* a path */
+};
+
+static const char *const arrivals[] = { "poisson", "periodic", "bursty" }; /* enum ik_arrival */
+static const char *const irq_affinities[] = { "one", "spread" }; /* enum ik_irq_affinity */
+static const char *const placements[] = { "same_core", "same_package", "cross_package",
+					  "wake_idle" }; /* enum ik_placement */
+static const char *const start_cpu_orders[] = { "in_order", "shuffled" }; /* enum ik_start_cpus */
+#define NAMES(a) .names = (a), .nnames = (int)(sizeof(a) / sizeof((a)[0]))
+
+struct key {
+	const char *name;
+	enum key_type type;
+	size_t at;          /* the field's offset in struct ik_workload */
+	int64_t min, max;   /* KT_INT, KT_I64: in the key's unit */
+	int64_t scale;      /* KT_I64: ns per unit of the key (1 for a key in ns) */
+	double rmin, rmax;  /* KT_REAL */
+	const char *const *names; /* KT_ENUM */
+	int nnames;
+	size_t count_at;    /* KT_CPUS: the count's offset */
+};
+
+#define F(field) .at = offsetof(struct ik_workload, field)
+#define INT(field, lo, hi) .type = KT_INT, F(field), .min = (lo), .max = (hi)
+#define I64(field, lo, hi, unit) .type = KT_I64, F(field), .min = (lo), .max = (hi), .scale = (unit)
+#define REAL(field, lo, hi) .type = KT_REAL, F(field), .rmin = (lo), .rmax = (hi)
+#define ENUM(field, list) .type = KT_ENUM, F(field), NAMES(list)
+#define DIST(field) .type = KT_DIST, F(field)
+#define CPUS(field, count) .type = KT_CPUS, F(field), .count_at = offsetof(struct ik_workload, count)
+
+static const struct key keys[WL_COUNT] = {
+	[WL_TYPE] = { "type", .type = KT_TYPE, F(kind) },
+	[WL_PAIRS] = { "pairs", INT(pairs, 1, 65536) },
+	[WL_WORK_NS] = { "work_ns", I64(work_ns, 0, MAX_WORK_NS, 1) },
+	[WL_MSG_BYTES] = { "msg_bytes", I64(msg_bytes, 0, 1 << 30, 1) },
+	[WL_PLACEMENT] = { "placement", ENUM(placement, placements) },
+	[WL_TASKS] = { "tasks", INT(tasks, 1, 65536) },
+	[WL_PERIOD_US] = { "period_us", I64(period_ns, 1, 10000000, US) },
+	[WL_TASK_WORK_NS] = { "task_work_ns", I64(task_work_ns, 0, MAX_WORK_NS, 1) },
+	[WL_IRQ_RATE_HZ] = { "irq_rate_hz", REAL(irq_rate_hz, 0.0, 1e7) },
+	[WL_IRQ_WORK_NS] = { "irq_work_ns", I64(irq_work_ns, 0, MAX_WORK_NS, 1) },
+	[WL_START_MS] = { "start_ms", I64(start_ns, 0, MAX_MS, MS) },
+	[WL_WORK_NS_PER_KB] = { "work_ns_per_kb", I64(work_ns_per_kb, 0, MAX_WORK_NS, 1) },
+	[WL_RECV_WORK_NS] = { "recv_work_ns", I64(recv_work_ns, 0, MAX_WORK_NS, 1) },
+	[WL_CPUS] = { "cpus", CPUS(spin_cpus, nspin_cpus) },
+	[WL_START_SPREAD_US] = { "start_spread_us", I64(start_spread_ns, 0, (int64_t)MAX_MS * 1000, US) },
+	[WL_STOP_MS] = { "stop_ms", I64(stop_ns, 0, MAX_MS, MS) },
+	[WL_SIDE_SPIN_CPUS] = { "side_spin_cpus", CPUS(side_spin_cpus, nside_spin_cpus) },
+	[WL_SIDE_SPIN_WORK_NS] = { "side_spin_work_ns", I64(side_spin_work_ns, 1, MAX_WORK_NS, 1) },
+	[WL_ARRIVAL] = { "arrival", ENUM(arrival, arrivals) },
+	[WL_LOAD_PCT] = { "load_pct", REAL(load_pct, 0.0, 1000.0) },
+	[WL_SERVICE_NS] = { "service_ns", DIST(service) },
+	[WL_WORKERS] = { "workers", INT(workers, 1, 4096) },
+	[WL_IRQ_CPU] = { "irq_cpu", INT(irq_cpu, 0, 8191) },
+	[WL_QUEUE_LIMIT] = { "queue_limit", INT(queue_limit, 0, 1 << 24) },
+	[WL_BURST_ON_US] = { "burst_on_us", I64(burst_on_ns, 1, (int64_t)MAX_MS * 1000, US) },
+	[WL_BURST_OFF_US] = { "burst_off_us", I64(burst_off_ns, 0, (int64_t)MAX_MS * 1000, US) },
+	[WL_MESSAGE_THREADS] = { "message_threads", INT(message_threads, 1, 1024) },
+	[WL_SLEEP_US] = { "sleep_us", I64(sleep_ns, 0, (int64_t)MAX_MS * 1000, US) },
+	[WL_RPS] = { "rps", I64(rps, 0, 100000000, 1) },
+	[WL_FILE] = { "file", .type = KT_FILE, F(file) },
+	[WL_MEM_MB_PER_S] = { "mem_mb_per_s", REAL(mem_mb_per_s, 0.0, 1e9) },
+	[WL_COPY_MB_PER_S] = { "copy_mb_per_s", REAL(copy_mb_per_s, 0.0, 1e9) },
+	[WL_IOWAIT_PCT] = { "iowait_pct", REAL(iowait_pct, 0.0, 100.0) },
+	[WL_START_CPUS] = { "start_cpus", ENUM(start_cpus, start_cpu_orders) },
+	[WL_REMOTE_LLC_NS] = { "remote_llc_ns", I64(remote_llc_ns, 0, MAX_WORK_NS, 1) },
+	[WL_REMOTE_PACKAGE_NS] = { "remote_package_ns", I64(remote_package_ns, 0, MAX_WORK_NS, 1) },
+	[WL_IRQ_AFFINITY] = { "irq_affinity", ENUM(irq_affinity, irq_affinities) },
+	[WL_BURST_IOS] = { "burst_ios", INT(burst_ios, 0, 1000000) },
+	[WL_IO_NS] = { "io_ns", DIST(io) },
+	[WL_ACK_TIMER_MS] = { "ack_timer_ms", I64(ack_timer_ns, 0, 1000, MS) },
+};
+_Static_assert(WL_COUNT <= IK_INI_MAX_KEYS, "workload keys");
+/* enum fields are read and written as int */
+_Static_assert(sizeof(enum ik_placement) == sizeof(int) && sizeof(enum ik_arrival) == sizeof(int) &&
+	       sizeof(enum ik_irq_affinity) == sizeof(int) &&
+	       sizeof(enum ik_start_cpus) == sizeof(int) &&
+	       sizeof(enum ik_workload_kind) == sizeof(int), "enums are ints");
+
+static const char *key_names[WL_COUNT];
+static pthread_once_t key_names_once = PTHREAD_ONCE_INIT;
+
+static void fill_key_names(void)
+{
+	for (int k = 0; k < WL_COUNT; k++)
+		key_names[k] = keys[k].name;
+}
+
+const char *const *ik_workload_key_names(void)
+{
+	pthread_once(&key_names_once, fill_key_names);
+	return key_names;
+}
+
+const char *ik_workload_placement_name(enum ik_placement p)
+{
+	return (unsigned)p < sizeof(placements) / sizeof(placements[0]) ? placements[p] : "unknown";
+}
+
+static void put_int(void *field, int v)
+{
+	memcpy(field, &v, sizeof(v));
+}
+
+static int get_int_field(const void *field)
+{
+	int v;
+	memcpy(&v, field, sizeof(v));
+	return v;
+}
+
+/* "0, 1, 4": CPU numbers separated by commas (or blanks). */
+static int set_cpus(const char *value, int *cpus, int *ncpus, char *msg, size_t msglen)
+{
+	char shown[80];
+	const char *p = value;
+	int n = 0;
+
+	while (*p) {
+		while (*p == ' ' || *p == ',' || *p == '\t')
+			p++;
+		if (!*p)
+			break;
+		char *end;
+		errno = 0;
+		long cpu = strtol(p, &end, 10);
+		if (end == p || errno || cpu < 0 || cpu > 8191 || (*end && *end != ',' && *end != ' ' &&
+								   *end != '\t')) {
+			snprintf(msg, msglen, "expected CPU numbers 0..8191 separated by commas, got '%s'",
+				 ik_ini_shown(value, shown, sizeof(shown)));
+			return -1;
+		}
+		if (n == MAX_LISTED_CPUS) {
+			snprintf(msg, msglen, "at most %d CPUs", MAX_LISTED_CPUS);
+			return -1;
+		}
+		cpus[n++] = (int)cpu;
+		p = end;
+	}
+	*ncpus = n;
+	return 0;
+}
+
+static void format_cpus(const int *cpus, int n, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? ", " : "", cpus[i]);
+}
+
+int ik_workload_key_set(struct ik_workload *wl, enum workload_key k, const char *value,
+			char *msg, size_t msglen)
+{
+	const struct key *d = &keys[k];
+	char *field = (char *)wl + d->at;
+	int64_t v;
+	int idx;
+
+	switch (d->type) {
+	case KT_TYPE: {
+		const char *types[IK_WORKLOAD_KINDS];
+		ik_workload_type_names(types);
+		if (ik_ini_enum(value, types, IK_WORKLOAD_KINDS, &idx, msg, msglen))
+			return -1;
+		put_int(field, idx);
+		return 0;
+	}
+	case KT_INT:
+		if (ik_ini_int(value, d->min, d->max, false, &v, msg, msglen))
+			return -1;
+		put_int(field, (int)v);
+		return 0;
+	case KT_I64:
+		if (ik_ini_int(value, d->min, d->max, false, &v, msg, msglen))
+			return -1;
+		v *= d->scale;
+		memcpy(field, &v, sizeof(v));
+		return 0;
+	case KT_REAL:
+		return ik_ini_real(value, d->rmin, d->rmax, (double *)(void *)field, msg, msglen);
+	case KT_ENUM:
+		if (ik_ini_enum(value, d->names, d->nnames, &idx, msg, msglen))
+			return -1;
+		put_int(field, idx);
+		return 0;
+	case KT_DIST:
+		return ik_dist_parse(value, (struct ik_dist *)(void *)field, msg, msglen);
+	case KT_CPUS:
+		return set_cpus(value, (int *)(void *)field, (int *)(void *)((char *)wl + d->count_at),
+				msg, msglen);
+	case KT_FILE:
+		if (strlen(value) == 0 || strlen(value) >= sizeof(wl->file)) {
+			snprintf(msg, msglen, "expected a file path of 1 to %zu characters",
+				 sizeof(wl->file) - 1);
+			return -1;
+		}
+		snprintf(wl->file, sizeof(wl->file), "%s", value);
+		return 0;
+	}
+	snprintf(msg, msglen, "internal error");
+	return -1;
+}
+
+void ik_workload_key_format(const struct ik_workload *wl, enum workload_key k, char *buf,
+			    size_t len)
+{
+	const struct key *d = &keys[k];
+	const char *field = (const char *)wl + d->at;
+	int64_t v;
+
+	buf[0] = '\0';
+	switch (d->type) {
+	case KT_TYPE:
+		snprintf(buf, len, "%s", ik_workload_type_name((enum ik_workload_kind)get_int_field(field)));
+		return;
+	case KT_INT:
+		snprintf(buf, len, "%d", get_int_field(field));
+		return;
+	case KT_I64:
+		memcpy(&v, field, sizeof(v));
+		snprintf(buf, len, "%" PRId64, v / d->scale);
+		return;
+	case KT_REAL: {
+		double x;
+		memcpy(&x, field, sizeof(x));
+		ik_ini_format_real(x, buf, len);
+		return;
+	}
+	case KT_ENUM: {
+		int i = get_int_field(field);
+		snprintf(buf, len, "%s", i >= 0 && i < d->nnames ? d->names[i] : "unknown");
+		return;
+	}
+	case KT_DIST:
+		ik_dist_format((const struct ik_dist *)(const void *)field, buf, len);
+		return;
+	case KT_CPUS:
+		format_cpus((const int *)(const void *)field,
+			    get_int_field((const char *)wl + d->count_at), buf, len);
+		return;
+	case KT_FILE: /* recorded from wl->file itself (a path is long) */
+		return;
+	}
+}

@@ -1,0 +1,75 @@
+/*
+ * The [workload] section's keys: one table (workload_keys.c) that names each key once,
+ * with its field, type, unit and range, from which the scenario reader sets a value and
+ * the printed configuration formats it again.
+ */
+#ifndef IDLEKIT_CONFIG_WORKLOAD_KEYS_H
+#define IDLEKIT_CONFIG_WORKLOAD_KEYS_H
+
+#include <stddef.h>
+
+#include "idlekit/scenario.h"
+
+#define IK_SCENARIO_MAX_MS 3600000           /* the longest time a key in ms takes */
+#define IK_SCENARIO_MAX_WORK_NS 10000000000LL /* and the longest piece of work, ns */
+
+/* In the order the keys are printed (--print-config, the result's configuration). */
+enum workload_key {
+	WL_TYPE,
+	WL_PAIRS,
+	WL_WORK_NS,
+	WL_MSG_BYTES,
+	WL_PLACEMENT,
+	WL_TASKS,
+	WL_PERIOD_US,
+	WL_TASK_WORK_NS,
+	WL_IRQ_RATE_HZ,
+	WL_IRQ_WORK_NS,
+	WL_START_MS,
+	WL_WORK_NS_PER_KB,
+	WL_RECV_WORK_NS,
+	WL_CPUS,
+	WL_START_SPREAD_US,
+	WL_STOP_MS,
+	WL_SIDE_SPIN_CPUS,
+	WL_SIDE_SPIN_WORK_NS,
+	WL_ARRIVAL,
+	WL_LOAD_PCT,
+	WL_SERVICE_NS,
+	WL_WORKERS,
+	WL_IRQ_CPU,
+	WL_QUEUE_LIMIT,
+	WL_BURST_ON_US,
+	WL_BURST_OFF_US,
+	WL_MESSAGE_THREADS,
+	WL_SLEEP_US,
+	WL_RPS,
+	WL_FILE,
+	WL_MEM_MB_PER_S,
+	WL_COPY_MB_PER_S,
+	WL_IOWAIT_PCT,
+	WL_START_CPUS,
+	WL_REMOTE_LLC_NS,
+	WL_REMOTE_PACKAGE_NS,
+	WL_IRQ_AFFINITY,
+	WL_BURST_IOS,
+	WL_IO_NS,
+	WL_ACK_TIMER_MS,
+	WL_COUNT
+};
+
+/* The keys' names, indexed by enum workload_key. */
+const char *const *ik_workload_key_names(void);
+
+/* Set key k of wl from its text: 0, or -1 with what was expected in msg. */
+int ik_workload_key_set(struct ik_workload *wl, enum workload_key k, const char *value,
+			char *msg, size_t msglen);
+
+/* Key k as the run uses it, in the key's unit ("" for file: its path is recorded as is). */
+void ik_workload_key_format(const struct ik_workload *wl, enum workload_key k, char *buf,
+			    size_t len);
+
+/* placement's names, indexed by enum ik_placement (for messages about a placement). */
+const char *ik_workload_placement_name(enum ik_placement p);
+
+#endif
