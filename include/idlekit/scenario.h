@@ -52,6 +52,9 @@ enum ik_placement {
 
 enum ik_start_cpus { IK_START_CPUS_IN_ORDER, IK_START_CPUS_SHUFFLED };
 
+/* workload.placement's name of p ("unknown" for none). */
+const char *ik_workload_placement_name(enum ik_placement p);
+
 struct ik_workload {
 	enum ik_workload_kind kind;
 	/* pingpong */
@@ -218,6 +221,24 @@ struct ik_scenario {
 };
 
 #define IK_ERR_LEN 1024
+
+/*
+ * The checks of a workload's settings that need the platform (CPUs that must exist,
+ * placements that must fit, the file an rt-app or learned workload reads), made by the
+ * workload's own code when a scenario is read.  It may complete the settings (a count read
+ * from its file, a default that follows the platform).  On failure: -1, with the key to
+ * blame and the message (which names the key and what was expected).
+ */
+struct ik_workload_check {
+	const struct ik_platform *platform;
+	const char *base_dir;      /* the scenario file's folder, for a relative file ("": none) */
+	/* was this [workload] key given (in the file or by --set)? */
+	bool (*given)(const void *user, const char *key);
+	const void *user;
+	const char *key;           /* out: the key the message is about */
+	char msg[IK_ERR_LEN];      /* out */
+};
+int ik_workload_check(struct ik_workload *w, struct ik_workload_check *c);
 
 /* Built-in platforms and scenarios, embedded at build time from platforms/ and scenarios/. */
 struct ik_builtin {

@@ -21,8 +21,6 @@
 #include "idlekit/driver.h"
 #include "idlekit/governor.h"
 #include "idlekit/governor_load.h"
-#include "idlekit/learned.h"
-#include "idlekit/rtapp.h"
 #include "config/ini_common.h"
 #include "config/platform_ini.h"
 #include "config/effective.h"
@@ -858,162 +856,30 @@ static int check_driver(struct scenario_reader *r)
 	return ret;
 }
 
-/*
- * rtapp: the file is read now, so that a bad one fails with the scenario (its message names
- * the JSON path); a relative path is tried as given, then next to the scenario file.
- */
-static int check_rtapp(struct scenario_reader *r)
+/* Was this [workload] key given (in the file or by an override)? */
+static bool workload_key_given(const void *user, const char *key)
 {
-	struct ik_workload *wl = &r->sc->workload;
-	struct ik_ini_where w = where_of(r, SEC_WORKLOAD, r->sec[SEC_WORKLOAD].set[WL_FILE] ? WL_FILE
-										     : WL_TYPE);
-	char msg[IK_ERR_LEN];
-	struct ik_rtapp prog;
+	const struct scenario_reader *r = user;
+	int k = ik_ini_key_index(key, ik_workload_key_names(), WL_COUNT);
 
-	bool learned = wl->kind == IK_WORKLOAD_LEARNED;
-	if (!wl->file[0])
-		return ik_ini_fail(&r->e, w, learned ? "[workload] type learned needs file = a model "
-				   "from 'idlekit workload learn'" :
-				   "[workload] type rtapp needs file = an rt-app JSON file");
-	FILE *f = fopen(wl->file, "rb");
-	if (!f && wl->file[0] != '/' && r->base_dir[0]) {
-		char other[sizeof(wl->file)];
-		int n = snprintf(other, sizeof(other), "%s/%s", r->base_dir, wl->file);
-		if (n > 0 && (size_t)n < sizeof(other) && (f = fopen(other, "rb")))
-			snprintf(wl->file, sizeof(wl->file), "%s", other);
-	}
-	if (!f)
-		return ik_ini_fail(&r->e, w, "[workload] file: cannot open '%s'", wl->file);
-	fclose(f);
-	if (learned) {
-		struct ik_learned m;
-		if (ik_learned_load(wl->file, &m, msg, sizeof(msg)))
-			return ik_ini_fail(&r->e, w, "[workload] file: %s", msg);
-		wl->learned_cpus = m.cpus;
-		wl->learned_tasks = m.ntasks;
-		ik_learned_free(&m);
-		if (wl->learned_cpus > ik_platform_cpus(&r->sc->platform))
-			return ik_ini_fail(&r->e, w, "[workload] file: the model has %d CPUs, platform "
-					   "%s only %d", wl->learned_cpus, r->sc->platform.name,
-					   ik_platform_cpus(&r->sc->platform));
-		return 0;
-	}
-	if (ik_rtapp_load(wl->file, &prog, msg, sizeof(msg)))
-		return ik_ini_fail(&r->e, w, "[workload] file: %s", msg);
-	wl->rtapp_instances = 0;
-	for (int i = 0; i < prog.ntasks; i++)
-		wl->rtapp_instances += prog.tasks[i].instances;
-	bool mem = prog.has_mem;
-	ik_rtapp_free(&prog);
-	if (mem && !(wl->mem_mb_per_s > 0))
-		return ik_ini_fail(&r->e, w, "[workload] file: %s has mem events: expected "
-				   "mem_mb_per_s = the rate their bytes are written at (MB/s)", wl->file);
-	return 0;
+	return k >= 0 && r->sec[SEC_WORKLOAD].set[k];
 }
 
-/* Pinned pingpong placements must fit the machine; say which constraint fails and why. */
-static int check_placement(struct scenario_reader *r)
+/*
+ * The workload's settings against the platform: the workload's own checks
+ * (ik_workload_check), the message placed at the key it is about.
+ */
+static int check_workload(struct scenario_reader *r)
 {
-	const struct ik_scenario *sc = r->sc;
-	const struct ik_platform *p = &sc->platform;
-	const struct ik_workload *wl = &sc->workload;
+	struct ik_workload_check c = {
+		.platform = &r->sc->platform, .base_dir = r->base_dir,
+		.given = workload_key_given, .user = r,
+	};
 
-	if (wl->kind == IK_WORKLOAD_STREAM && wl->placement == IK_PLACE_WAKE_IDLE)
-		return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_TYPE),
-				   "[workload] type stream: its senders and receivers are pinned; "
-				   "expected placement same_core, same_package or cross_package");
-	for (int i = 0; i < wl->nside_spin_cpus; i++)
-		if (wl->side_spin_cpus[i] >= ik_platform_cpus(p))
-			return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_SIDE_SPIN_CPUS),
-					   "[workload] side_spin_cpus: CPU %d does not exist, platform "
-					   "%s has %d CPUs", wl->side_spin_cpus[i], p->name,
-					   ik_platform_cpus(p));
-	if (wl->kind == IK_WORKLOAD_PERIODIC && wl->burst_ios > 0 && wl->tasks > ik_platform_cpus(p))
-		return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_BURST_IOS),
-				   "[workload] burst_ios: each CPU waits for one task's I/O, so "
-				   "expected tasks <= %d (the CPUs of platform %s), not %d",
-				   ik_platform_cpus(p), p->name, wl->tasks);
-	if (wl->ack_timer_ns > 0 && (wl->kind != IK_WORKLOAD_PERIODIC || wl->burst_ios == 0))
-		return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_ACK_TIMER_MS),
-				   "[workload] ack_timer_ms: the timer is re-armed by the I/O bursts' "
-				   "completions, so expected type periodic with burst_ios > 0 (or "
-				   "ack_timer_ms = 0)");
-	if ((wl->kind == IK_WORKLOAD_RTAPP || wl->kind == IK_WORKLOAD_LEARNED) && check_rtapp(r))
-		return -1;
-	if (wl->kind == IK_WORKLOAD_SCHBENCH) {
-		/* schbench's default: as many workers in all as CPUs (rounded up) */
-		if (!r->sec[SEC_WORKLOAD].set[WL_WORKERS])
-			r->sc->workload.workers = (ik_platform_cpus(p) + wl->message_threads - 1) /
-						  wl->message_threads;
-		if (wl->rps > 0 && wl->rps < wl->message_threads)
-			return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_RPS),
-					   "[workload] rps: %" PRId64 " requests/s split over %d "
-					   "message threads is none each; expected 0 or at least %d",
-					   wl->rps, wl->message_threads, wl->message_threads);
-		if ((int64_t)wl->message_threads * (wl->workers + 1) > 65536)
-			return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_WORKERS),
-					   "[workload] schbench: %d message threads x %d workers is "
-					   "more than 65536 threads", wl->message_threads, wl->workers);
-	}
-	if (wl->kind == IK_WORKLOAD_SERVER && wl->irq_cpu >= ik_platform_cpus(p))
-		return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_IRQ_CPU),
-				   "[workload] irq_cpu: CPU %d does not exist, platform %s has %d CPUs",
-				   wl->irq_cpu, p->name, ik_platform_cpus(p));
-	if (wl->kind == IK_WORKLOAD_SPIN || wl->kind == IK_WORKLOAD_IPI ||
-	    wl->kind == IK_WORKLOAD_SERVER)
-		for (int i = 0; i < wl->nspin_cpus; i++)
-			if (wl->spin_cpus[i] >= ik_platform_cpus(p))
-				return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, WL_CPUS),
-						   "[workload] cpus: CPU %d does not exist, platform %s "
-						   "has %d CPUs", wl->spin_cpus[i], p->name,
-						   ik_platform_cpus(p));
-	if ((wl->kind != IK_WORKLOAD_PINGPONG && wl->kind != IK_WORKLOAD_STREAM) ||
-	    wl->placement == IK_PLACE_WAKE_IDLE)
+	if (ik_workload_check(&r->sc->workload, &c) == 0)
 		return 0;
-	struct ik_ini_where w = r->sec[SEC_WORKLOAD].set[WL_PLACEMENT] ?
-		where_of(r, SEC_WORKLOAD, WL_PLACEMENT) : where_of(r, SEC_WORKLOAD, WL_PAIRS);
-	const char *name = ik_workload_placement_name(wl->placement);
-	int cpus = ik_platform_cpus(p);
-	int cores = p->packages * p->cores_per_package;
-	int64_t tasks = 2 * (int64_t)wl->pairs;
-
-	if (tasks > cpus)
-		return ik_ini_fail(&r->e, w, "[workload] placement %s: %d pairs pin %" PRId64 " tasks, "
-				   "one per CPU, but platform %s has %d CPUs", name, wl->pairs,
-				   tasks, p->name, cpus);
-	switch (wl->placement) {
-	case IK_PLACE_SAME_CORE:
-		if (p->threads_per_core < 2)
-			return ik_ini_fail(&r->e, w, "[workload] placement same_core puts a pair on SMT "
-					   "siblings: needs threads_per_core >= 2, platform %s has %d",
-					   p->name, p->threads_per_core);
-		if (wl->pairs > cores)
-			return ik_ini_fail(&r->e, w, "[workload] placement same_core needs a core per "
-					   "pair: %d pairs, platform %s has %d cores", wl->pairs,
-					   p->name, cores);
-		break;
-	case IK_PLACE_SAME_PACKAGE:
-		if (p->cores_per_package < 2)
-			return ik_ini_fail(&r->e, w, "[workload] placement same_package puts a pair on two "
-					   "cores of one package: needs cores_per_package >= 2, "
-					   "platform %s has %d", p->name, p->cores_per_package);
-		break;
-	case IK_PLACE_CROSS_PACKAGE: {
-		int per_package = p->cores_per_package * p->threads_per_core;
-		if (p->packages < 2)
-			return ik_ini_fail(&r->e, w, "[workload] placement cross_package puts the two "
-					   "tasks of a pair on different packages: needs packages >= "
-					   "2, platform %s has %d", p->name, p->packages);
-		if (wl->pairs > per_package)
-			return ik_ini_fail(&r->e, w, "[workload] placement cross_package needs a CPU per "
-					   "pair in each package: %d pairs, platform %s has %d CPUs "
-					   "per package", wl->pairs, p->name, per_package);
-		break;
-	}
-	default:
-		break;
-	}
-	return 0;
+	int k = c.key ? ik_ini_key_index(c.key, ik_workload_key_names(), WL_COUNT) : -1;
+	return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, k >= 0 ? k : WL_TYPE), "%s", c.msg);
 }
 
 /* ---- the effective configuration ----------------------------------------------------- */
@@ -1268,7 +1134,7 @@ static int finish(struct scenario_reader *r, const char *const *ov, int n)
 	if (load_platform(r, ov, n))
 		return -1;
 	release_defaults(r);
-	if (check_driver(r) || check_placement(r))
+	if (check_driver(r) || check_workload(r))
 		return -1;
 	return check_kernel(r);
 }

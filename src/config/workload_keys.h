@@ -69,7 +69,4 @@ int ik_workload_key_set(struct ik_workload *wl, enum workload_key k, const char 
 void ik_workload_key_format(const struct ik_workload *wl, enum workload_key k, char *buf,
 			    size_t len);
 
-/* placement's names, indexed by enum ik_placement (for messages about a placement). */
-const char *ik_workload_placement_name(enum ik_placement p);
-
 #endif

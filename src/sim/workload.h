@@ -22,6 +22,10 @@
 struct sim_workload_ops {
 	const char *name;          /* workload.type */
 	enum ik_workload_kind kind;
+	/* Its settings checked against the platform when the scenario is read (and completed:
+	   counts from its file, defaults that follow the platform): 0, or -1 from
+	   sim_check_fail().  NULL: nothing to check. */
+	int (*check)(struct ik_workload *w, struct ik_workload_check *c);
 	/* How many task timers it needs (timer ids are fixed before set-up). */
 	int (*max_tasks)(const struct ik_workload *w);
 	/* Make its tasks (s->tasks, s->ntasks), arm their first timers, keep its state in
@@ -55,6 +59,17 @@ const struct sim_workload_ops *sim_workload_ops_of(enum ik_workload_kind kind);
 extern const struct sim_workload_ops sim_pingpong_ops, sim_periodic_ops, sim_poisson_ops,
 	sim_idle_ops, sim_stream_ops, sim_spin_ops, sim_ipi_ops, sim_server_ops, sim_schbench_ops,
 	sim_rtapp_ops, sim_learned_ops;
+
+/* workloads/check.c: the pieces of checks that several workloads share. */
+/* c->key = key, c->msg = the message; returns -1. */
+int sim_check_fail(struct ik_workload_check *c, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Every CPU of the list exists on the platform. */
+int sim_check_cpus_exist(struct ik_workload_check *c, const char *key, const int *cpus, int n);
+/* Pinned pairs (workload.placement other than wake_idle) fit the platform. */
+int sim_check_pinned_pairs(const struct ik_workload *w, struct ik_workload_check *c);
+/* workload.file opens (tried next to the scenario file too); `needs` if none is given. */
+int sim_check_file(struct ik_workload *w, struct ik_workload_check *c, const char *needs);
 
 /* workload.c: what every workload may use. */
 /* n tasks, blocked on CPU 0, unpinned, in no pair: 0, or -1 when out of memory. */

@@ -47,9 +47,15 @@ static bool ipi_task_timer(struct ik_sim *s, int task)
 	return true;
 }
 
+static int ipi_check(struct ik_workload *w, struct ik_workload_check *c)
+{
+	return sim_check_cpus_exist(c, "cpus", w->spin_cpus, w->nspin_cpus);
+}
+
 const struct sim_workload_ops sim_ipi_ops = {
 	.name = "ipi",
 	.kind = IK_WORKLOAD_IPI,
+	.check = ipi_check,
 	.max_tasks = ipi_max_tasks,
 	.setup = ipi_setup,
 	.task_timer = ipi_task_timer,

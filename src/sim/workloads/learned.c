@@ -365,9 +365,32 @@ static int learned_max_tasks(const struct ik_workload *w)
 	return 2 * (w->learned_cpus + w->learned_tasks);
 }
 
+/* The model is read now, so that a bad one fails with the scenario, and its CPUs and tasks
+   counted (the task timers to reserve). */
+static int learned_check(struct ik_workload *w, struct ik_workload_check *c)
+{
+	struct ik_learned m;
+	char msg[IK_ERR_LEN];
+
+	if (sim_check_file(w, c, "[workload] type learned needs file = a model from 'idlekit "
+			   "workload learn'"))
+		return -1;
+	if (ik_learned_load(w->file, &m, msg, sizeof(msg)))
+		return sim_check_fail(c, c->key, "[workload] file: %s", msg);
+	w->learned_cpus = m.cpus;
+	w->learned_tasks = m.ntasks;
+	ik_learned_free(&m);
+	if (w->learned_cpus > ik_platform_cpus(c->platform))
+		return sim_check_fail(c, c->key, "[workload] file: the model has %d CPUs, platform "
+				      "%s only %d", w->learned_cpus, c->platform->name,
+				      ik_platform_cpus(c->platform));
+	return 0;
+}
+
 const struct sim_workload_ops sim_learned_ops = {
 	.name = "learned",
 	.kind = IK_WORKLOAD_LEARNED,
+	.check = learned_check,
 	.max_tasks = learned_max_tasks,
 	.setup = learned_setup,
 	.task_timer = learned_clock,

@@ -55,9 +55,22 @@ static void periodic_task_done(struct ik_sim *s, int task)
 	ik_eq_arm(&s->eq, task_timer_id(s, task), t->period_start + n * period);
 }
 
+/* Each CPU waits for one task's I/O at a time (periodic_iobursts.c). */
+static int periodic_check(struct ik_workload *w, struct ik_workload_check *c)
+{
+	const struct ik_platform *p = c->platform;
+
+	if (w->burst_ios > 0 && w->tasks > ik_platform_cpus(p))
+		return sim_check_fail(c, "burst_ios", "[workload] burst_ios: each CPU waits for one "
+				      "task's I/O, so expected tasks <= %d (the CPUs of platform %s), "
+				      "not %d", ik_platform_cpus(p), p->name, w->tasks);
+	return 0;
+}
+
 const struct sim_workload_ops sim_periodic_ops = {
 	.name = "periodic",
 	.kind = IK_WORKLOAD_PERIODIC,
+	.check = periodic_check,
 	.max_tasks = periodic_max_tasks,
 	.setup = periodic_setup,
 	.task_done = periodic_task_done,

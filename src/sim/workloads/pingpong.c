@@ -78,9 +78,15 @@ static void pingpong_task_done(struct ik_sim *s, int task)
 	sim_wake_task(s, t->peer, t->cpu);
 }
 
+static int pingpong_check(struct ik_workload *w, struct ik_workload_check *c)
+{
+	return sim_check_pinned_pairs(w, c);
+}
+
 const struct sim_workload_ops sim_pingpong_ops = {
 	.name = "pingpong",
 	.kind = IK_WORKLOAD_PINGPONG,
+	.check = pingpong_check,
 	.max_tasks = pingpong_max_tasks,
 	.setup = pingpong_setup,
 	.task_done = pingpong_task_done,

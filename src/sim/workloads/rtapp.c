@@ -382,9 +382,33 @@ static int rtapp_max_tasks(const struct ik_workload *w)
 	return w->rtapp_instances;
 }
 
+/* The file is read now, so that a bad one fails with the scenario (its message names the
+   JSON path), and its thread instances counted (the task timers to reserve). */
+static int rtapp_check(struct ik_workload *w, struct ik_workload_check *c)
+{
+	struct ik_rtapp prog;
+	char msg[IK_ERR_LEN];
+
+	if (sim_check_file(w, c, "[workload] type rtapp needs file = an rt-app JSON file"))
+		return -1;
+	if (ik_rtapp_load(w->file, &prog, msg, sizeof(msg)))
+		return sim_check_fail(c, c->key, "[workload] file: %s", msg);
+	w->rtapp_instances = 0;
+	for (int i = 0; i < prog.ntasks; i++)
+		w->rtapp_instances += prog.tasks[i].instances;
+	bool mem = prog.has_mem;
+	ik_rtapp_free(&prog);
+	if (mem && !(w->mem_mb_per_s > 0))
+		return sim_check_fail(c, c->key, "[workload] file: %s has mem events: expected "
+				      "mem_mb_per_s = the rate their bytes are written at (MB/s)",
+				      w->file);
+	return 0;
+}
+
 const struct sim_workload_ops sim_rtapp_ops = {
 	.name = "rtapp",
 	.kind = IK_WORKLOAD_RTAPP,
+	.check = rtapp_check,
 	.max_tasks = rtapp_max_tasks,
 	.setup = rtapp_setup,
 	.task_done = rtapp_task_done,

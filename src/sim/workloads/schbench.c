@@ -24,6 +24,7 @@
  * Task ids follow schbench's layout: message thread k is task k * (workers + 1), its
  * workers the next `workers` tasks.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,9 +309,27 @@ static int schbench_max_tasks(const struct ik_workload *w)
 	return w->message_threads * (1 + w->workers);
 }
 
+static int schbench_check(struct ik_workload *w, struct ik_workload_check *c)
+{
+	/* schbench's default: as many workers in all as CPUs (rounded up) */
+	if (!c->given(c->user, "workers"))
+		w->workers = (ik_platform_cpus(c->platform) + w->message_threads - 1) /
+			     w->message_threads;
+	if (w->rps > 0 && w->rps < w->message_threads)
+		return sim_check_fail(c, "rps", "[workload] rps: %" PRId64 " requests/s split over "
+				      "%d message threads is none each; expected 0 or at least %d",
+				      w->rps, w->message_threads, w->message_threads);
+	if ((int64_t)w->message_threads * (w->workers + 1) > 65536)
+		return sim_check_fail(c, "workers", "[workload] schbench: %d message threads x %d "
+				      "workers is more than 65536 threads", w->message_threads,
+				      w->workers);
+	return 0;
+}
+
 const struct sim_workload_ops sim_schbench_ops = {
 	.name = "schbench",
 	.kind = IK_WORKLOAD_SCHBENCH,
+	.check = schbench_check,
 	.max_tasks = schbench_max_tasks,
 	.setup = schbench_setup,
 	.task_done = schbench_task_done,

@@ -377,9 +377,21 @@ static bool server_task_timer(struct ik_sim *s, int task)
 	return true;
 }
 
+static int server_check(struct ik_workload *w, struct ik_workload_check *c)
+{
+	const struct ik_platform *p = c->platform;
+
+	if (w->irq_cpu >= ik_platform_cpus(p))
+		return sim_check_fail(c, "irq_cpu", "[workload] irq_cpu: CPU %d does not exist, "
+				      "platform %s has %d CPUs", w->irq_cpu, p->name,
+				      ik_platform_cpus(p));
+	return sim_check_cpus_exist(c, "cpus", w->spin_cpus, w->nspin_cpus);
+}
+
 const struct sim_workload_ops sim_server_ops = {
 	.name = "server",
 	.kind = IK_WORKLOAD_SERVER,
+	.check = server_check,
 	.max_tasks = server_max_tasks,
 	.setup = server_setup,
 	.task_timer = server_task_timer,

@@ -45,9 +45,15 @@ static void spin_task_done(struct ik_sim *s, int task)
 		s->messages++;
 }
 
+static int spin_check(struct ik_workload *w, struct ik_workload_check *c)
+{
+	return sim_check_cpus_exist(c, "cpus", w->spin_cpus, w->nspin_cpus);
+}
+
 const struct sim_workload_ops sim_spin_ops = {
 	.name = "spin",
 	.kind = IK_WORKLOAD_SPIN,
+	.check = spin_check,
 	.max_tasks = spin_max_tasks,
 	.setup = spin_setup,
 	.task_done = spin_task_done,

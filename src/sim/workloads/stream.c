@@ -72,9 +72,19 @@ static void stream_task_done(struct ik_sim *s, int task)
 	}
 }
 
+static int stream_check(struct ik_workload *w, struct ik_workload_check *c)
+{
+	if (w->placement == IK_PLACE_WAKE_IDLE)
+		return sim_check_fail(c, "type", "[workload] type stream: its senders and receivers "
+				      "are pinned; expected placement same_core, same_package or "
+				      "cross_package");
+	return sim_check_pinned_pairs(w, c);
+}
+
 const struct sim_workload_ops sim_stream_ops = {
 	.name = "stream",
 	.kind = IK_WORKLOAD_STREAM,
+	.check = stream_check,
 	.max_tasks = stream_max_tasks,
 	.setup = stream_setup,
 	.task_done = stream_task_done,
