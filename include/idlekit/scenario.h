@@ -52,8 +52,10 @@ enum ik_placement {
 
 enum ik_start_cpus { IK_START_CPUS_IN_ORDER, IK_START_CPUS_SHUFFLED };
 
-/* workload.placement's name of p ("unknown" for none). */
+/* The names of workload.placement, arrival and irq_affinity values ("unknown" for none). */
 const char *ik_workload_placement_name(enum ik_placement p);
+const char *ik_workload_arrival_name(enum ik_arrival a);
+const char *ik_workload_irq_affinity_name(enum ik_irq_affinity a);
 
 struct ik_workload {
 	enum ik_workload_kind kind;
@@ -239,6 +241,31 @@ struct ik_workload_check {
 	char msg[IK_ERR_LEN];      /* out */
 };
 int ik_workload_check(struct ik_workload *w, struct ik_workload_check *c);
+
+/*
+ * A workload's settings as results show them (the JSON's "workload" object), in the order
+ * its own code lists them: each a key with its unit in its name and a typed value.  Only
+ * the settings its type uses, so a result says what ran.
+ */
+enum ik_setting_type {
+	IK_SETTING_INT,      /* i */
+	IK_SETTING_REAL,     /* x */
+	IK_SETTING_TEXT,     /* text */
+	IK_SETTING_NS_AS_US, /* i, in ns, shown exactly in us (the key ends in _us) */
+};
+struct ik_workload_setting {
+	const char *key;
+	enum ik_setting_type type;
+	int64_t i;
+	double x;
+	char text[512];
+};
+#define IK_WORKLOAD_SETTINGS 16
+struct ik_workload_settings {
+	int n;
+	struct ik_workload_setting v[IK_WORKLOAD_SETTINGS];
+};
+void ik_workload_settings(const struct ik_workload *w, struct ik_workload_settings *out);
 
 /* Built-in platforms and scenarios, embedded at build time from platforms/ and scenarios/. */
 struct ik_builtin {

@@ -122,9 +122,21 @@ const char *const *ik_workload_key_names(void)
 	return key_names;
 }
 
+#define NAME_OF(list, v) ((unsigned)(v) < sizeof(list) / sizeof((list)[0]) ? (list)[v] : "unknown")
+
 const char *ik_workload_placement_name(enum ik_placement p)
 {
-	return (unsigned)p < sizeof(placements) / sizeof(placements[0]) ? placements[p] : "unknown";
+	return NAME_OF(placements, p);
+}
+
+const char *ik_workload_arrival_name(enum ik_arrival a)
+{
+	return NAME_OF(arrivals, a);
+}
+
+const char *ik_workload_irq_affinity_name(enum ik_irq_affinity a)
+{
+	return NAME_OF(irq_affinities, a);
 }
 
 static void put_int(void *field, int v)

@@ -153,87 +153,30 @@ static void jw_time_us(struct json_writer *w, const char *key, uint64_t ns)
 	jw_scaled(w, key, ns > INT64_MAX ? INT64_MAX : (int64_t)ns, 3);
 }
 
+/* The workload's type and the settings its own code lists (ik_workload_settings). */
 static void write_workload(struct json_writer *w, const struct ik_workload *wl)
 {
+	struct ik_workload_settings set;
+
 	jw_object(w, "workload", true);
 	jw_string(w, "type", ik_rep_workload_name(wl->kind), 32);
-	switch (wl->kind) {
-	case IK_WORKLOAD_PINGPONG:
-		jw_int(w, "pairs", wl->pairs);
-		jw_int(w, "work_ns", wl->work_ns);
-		jw_int(w, "msg_bytes", wl->msg_bytes);
-		jw_string(w, "placement", ik_rep_placement_name(wl->placement), 32);
-		break;
-	case IK_WORKLOAD_PERIODIC:
-		jw_int(w, "tasks", wl->tasks);
-		jw_int(w, "period_ns", wl->period_ns);
-		jw_int(w, "task_work_ns", wl->task_work_ns);
-		if (wl->burst_ios > 0) {
-			char dist[256];
-			ik_dist_format(&wl->io, dist, sizeof(dist));
-			jw_int(w, "burst_ios", wl->burst_ios);
-			jw_string(w, "io_ns", dist, sizeof(dist));
-			jw_int(w, "irq_work_ns", wl->irq_work_ns);
-			if (wl->ack_timer_ns > 0)
-				jw_int(w, "ack_timer_ns", wl->ack_timer_ns);
+	ik_workload_settings(wl, &set);
+	for (int i = 0; i < set.n; i++) {
+		const struct ik_workload_setting *v = &set.v[i];
+		switch (v->type) {
+		case IK_SETTING_INT:
+			jw_int(w, v->key, v->i);
+			break;
+		case IK_SETTING_REAL:
+			jw_double(w, v->key, v->x);
+			break;
+		case IK_SETTING_TEXT:
+			jw_string(w, v->key, v->text, sizeof(v->text));
+			break;
+		case IK_SETTING_NS_AS_US:
+			jw_scaled(w, v->key, v->i, 3);
+			break;
 		}
-		break;
-	case IK_WORKLOAD_POISSON:
-		jw_double(w, "irq_rate_hz", wl->irq_rate_hz);
-		jw_int(w, "irq_work_ns", wl->irq_work_ns);
-		break;
-	case IK_WORKLOAD_IDLE:
-		break;
-	case IK_WORKLOAD_STREAM:
-		jw_int(w, "pairs", wl->pairs);
-		jw_int(w, "work_ns", wl->work_ns);
-		jw_int(w, "recv_work_ns", wl->recv_work_ns);
-		jw_int(w, "work_ns_per_kb", wl->work_ns_per_kb);
-		jw_int(w, "msg_bytes", wl->msg_bytes);
-		jw_string(w, "placement", ik_rep_placement_name(wl->placement), 32);
-		break;
-	case IK_WORKLOAD_SPIN:
-		jw_int(w, "tasks", wl->tasks);
-		jw_int(w, "task_work_ns", wl->task_work_ns);
-		break;
-	case IK_WORKLOAD_IPI:
-		jw_int(w, "period_ns", wl->period_ns);
-		jw_int(w, "handler_ns", wl->task_work_ns);
-		break;
-	case IK_WORKLOAD_SERVER: {
-		char dist[256];
-		ik_dist_format(&wl->service, dist, sizeof(dist));
-		jw_string(w, "arrival", ik_rep_arrival_name(wl->arrival), 32);
-		jw_double(w, "load_pct", wl->load_pct);
-		jw_string(w, "service_ns", dist, sizeof(dist));
-		jw_int(w, "workers", wl->workers);
-		jw_int(w, "irq_cpu", wl->irq_cpu);
-		jw_string(w, "irq_affinity", wl->irq_affinity == IK_IRQ_SPREAD ? "spread" : "one", 16);
-		jw_int(w, "irq_work_ns", wl->irq_work_ns);
-		jw_int(w, "queue_limit", wl->queue_limit);
-		if (wl->arrival == IK_ARRIVAL_BURSTY) {
-			jw_scaled(w, "burst_on_us", wl->burst_on_ns, 3);
-			jw_scaled(w, "burst_off_us", wl->burst_off_ns, 3);
-		}
-		break;
-	}
-	case IK_WORKLOAD_LEARNED:
-		jw_string(w, "file", wl->file, sizeof(wl->file));
-		jw_int(w, "cpus", wl->learned_cpus);
-		break;
-	case IK_WORKLOAD_RTAPP:
-		jw_string(w, "file", wl->file, sizeof(wl->file));
-		jw_int(w, "threads", wl->rtapp_instances);
-		if (wl->mem_mb_per_s > 0)
-			jw_double(w, "mem_mb_per_s", wl->mem_mb_per_s);
-		break;
-	case IK_WORKLOAD_SCHBENCH:
-		jw_int(w, "message_threads", wl->message_threads);
-		jw_int(w, "workers", wl->workers);
-		jw_scaled(w, "sleep_us", wl->sleep_ns, 3);
-		jw_int(w, "work_ns", wl->work_ns);
-		jw_int(w, "rps", wl->rps);
-		break;
 	}
 	jw_end_object(w);
 }

@@ -204,6 +204,64 @@ oom:
 	return sim_workload_oom(err, errlen);
 }
 
+/* A new setting at the end of the list, or NULL when it is full (a workload lists fewer
+   than IK_WORKLOAD_SETTINGS; test_workload_registry checks every one). */
+static struct ik_workload_setting *new_setting(struct ik_workload_settings *out, const char *key,
+					       enum ik_setting_type type)
+{
+	if (out->n >= IK_WORKLOAD_SETTINGS)
+		return NULL;
+	struct ik_workload_setting *v = &out->v[out->n++];
+	memset(v, 0, sizeof(*v));
+	v->key = key;
+	v->type = type;
+	return v;
+}
+
+void sim_setting_int(struct ik_workload_settings *out, const char *key, int64_t i)
+{
+	struct ik_workload_setting *v = new_setting(out, key, IK_SETTING_INT);
+	if (v)
+		v->i = i;
+}
+
+void sim_setting_real(struct ik_workload_settings *out, const char *key, double x)
+{
+	struct ik_workload_setting *v = new_setting(out, key, IK_SETTING_REAL);
+	if (v)
+		v->x = x;
+}
+
+void sim_setting_text(struct ik_workload_settings *out, const char *key, const char *text)
+{
+	struct ik_workload_setting *v = new_setting(out, key, IK_SETTING_TEXT);
+	if (v)
+		snprintf(v->text, sizeof(v->text), "%s", text);
+}
+
+void sim_setting_us(struct ik_workload_settings *out, const char *key, int64_t ns)
+{
+	struct ik_workload_setting *v = new_setting(out, key, IK_SETTING_NS_AS_US);
+	if (v)
+		v->i = ns;
+}
+
+void sim_setting_dist(struct ik_workload_settings *out, const char *key, const struct ik_dist *d)
+{
+	struct ik_workload_setting *v = new_setting(out, key, IK_SETTING_TEXT);
+	if (v)
+		ik_dist_format(d, v->text, sizeof(v->text));
+}
+
+void ik_workload_settings(const struct ik_workload *w, struct ik_workload_settings *out)
+{
+	const struct sim_workload_ops *ops = sim_workload_ops_of(w->kind);
+
+	out->n = 0;
+	if (ops && ops->settings)
+		ops->settings(w, out);
+}
+
 int sim_workload_max_tasks(const struct ik_scenario *sc)
 {
 	const struct sim_workload_ops *ops = sim_workload_ops_of(sc->workload.kind);

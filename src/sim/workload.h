@@ -46,6 +46,9 @@ struct sim_workload_ops {
 	void (*socket_timer)(struct ik_sim *s, int cpu);
 	/* An interrupt handler that ran in the idle loop of cpu ended (no task ran). */
 	void (*handler_done)(struct ik_sim *s, int cpu);
+	/* Its settings as results show them (ik_workload_settings), with the sim_setting_*
+	   helpers.  NULL: none but its type. */
+	void (*settings)(const struct ik_workload *w, struct ik_workload_settings *out);
 	/* Its own figures into the result: 0, or -1 when out of memory. */
 	int (*result)(struct ik_sim *s, struct ik_run_result *out);
 	/* Its state freed (also after a failed set-up, with s->wl as set-up left it). */
@@ -70,6 +73,13 @@ int sim_check_cpus_exist(struct ik_workload_check *c, const char *key, const int
 int sim_check_pinned_pairs(const struct ik_workload *w, struct ik_workload_check *c);
 /* workload.file opens (tried next to the scenario file too); `needs` if none is given. */
 int sim_check_file(struct ik_workload *w, struct ik_workload_check *c, const char *needs);
+
+/* workload.c: a setting for ik_workload_settings (the key a string literal). */
+void sim_setting_int(struct ik_workload_settings *out, const char *key, int64_t v);
+void sim_setting_real(struct ik_workload_settings *out, const char *key, double x);
+void sim_setting_text(struct ik_workload_settings *out, const char *key, const char *text);
+void sim_setting_us(struct ik_workload_settings *out, const char *key, int64_t ns);
+void sim_setting_dist(struct ik_workload_settings *out, const char *key, const struct ik_dist *d);
 
 /* workload.c: what every workload may use. */
 /* n tasks, blocked on CPU 0, unpinned, in no pair: 0, or -1 when out of memory. */

@@ -49,6 +49,12 @@ static void run_type(const char *name, int kind, uint64_t *entries, uint64_t *wo
 		print_error("%s: %s\n", name, err);
 	assert_int_equal(rc, 0);
 	assert_int_equal(sc->workload.kind, kind);
+	/* its settings fit the list with room to spare (none dropped) */
+	struct ik_workload_settings set;
+	ik_workload_settings(&sc->workload, &set);
+	assert_true(set.n < IK_WORKLOAD_SETTINGS);
+	for (int i = 0; i < set.n; i++)
+		assert_non_null(set.v[i].key);
 	struct ik_run_result r;
 	rc = ik_sim_run(sc, 1, &r, err, sizeof(err));
 	if (rc != 0)

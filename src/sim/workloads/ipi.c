@@ -52,6 +52,12 @@ static int ipi_check(struct ik_workload *w, struct ik_workload_check *c)
 	return sim_check_cpus_exist(c, "cpus", w->spin_cpus, w->nspin_cpus);
 }
 
+static void ipi_settings(const struct ik_workload *w, struct ik_workload_settings *out)
+{
+	sim_setting_int(out, "period_ns", w->period_ns);
+	sim_setting_int(out, "handler_ns", w->task_work_ns);
+}
+
 const struct sim_workload_ops sim_ipi_ops = {
 	.name = "ipi",
 	.kind = IK_WORKLOAD_IPI,
@@ -59,4 +65,5 @@ const struct sim_workload_ops sim_ipi_ops = {
 	.max_tasks = ipi_max_tasks,
 	.setup = ipi_setup,
 	.task_timer = ipi_task_timer,
+	.settings = ipi_settings,
 };

@@ -387,6 +387,12 @@ static int learned_check(struct ik_workload *w, struct ik_workload_check *c)
 	return 0;
 }
 
+static void learned_settings(const struct ik_workload *w, struct ik_workload_settings *out)
+{
+	sim_setting_text(out, "file", w->file);
+	sim_setting_int(out, "cpus", w->learned_cpus);
+}
+
 const struct sim_workload_ops sim_learned_ops = {
 	.name = "learned",
 	.kind = IK_WORKLOAD_LEARNED,
@@ -399,4 +405,5 @@ const struct sim_workload_ops sim_learned_ops = {
 	.handler_done = learned_handler_done,
 	.result = learned_result,
 	.free = learned_free,
+	.settings = learned_settings,
 };

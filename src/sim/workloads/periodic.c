@@ -67,6 +67,20 @@ static int periodic_check(struct ik_workload *w, struct ik_workload_check *c)
 	return 0;
 }
 
+static void periodic_settings(const struct ik_workload *w, struct ik_workload_settings *out)
+{
+	sim_setting_int(out, "tasks", w->tasks);
+	sim_setting_int(out, "period_ns", w->period_ns);
+	sim_setting_int(out, "task_work_ns", w->task_work_ns);
+	if (w->burst_ios > 0) {
+		sim_setting_int(out, "burst_ios", w->burst_ios);
+		sim_setting_dist(out, "io_ns", &w->io);
+		sim_setting_int(out, "irq_work_ns", w->irq_work_ns);
+		if (w->ack_timer_ns > 0)
+			sim_setting_int(out, "ack_timer_ns", w->ack_timer_ns);
+	}
+}
+
 const struct sim_workload_ops sim_periodic_ops = {
 	.name = "periodic",
 	.kind = IK_WORKLOAD_PERIODIC,
@@ -78,4 +92,5 @@ const struct sim_workload_ops sim_periodic_ops = {
 	.irq = sim_iobursts_irq,
 	.socket_timer = sim_iobursts_socket_timer,
 	.free = sim_iobursts_free,
+	.settings = periodic_settings,
 };

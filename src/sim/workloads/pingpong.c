@@ -83,6 +83,14 @@ static int pingpong_check(struct ik_workload *w, struct ik_workload_check *c)
 	return sim_check_pinned_pairs(w, c);
 }
 
+static void pingpong_settings(const struct ik_workload *w, struct ik_workload_settings *out)
+{
+	sim_setting_int(out, "pairs", w->pairs);
+	sim_setting_int(out, "work_ns", w->work_ns);
+	sim_setting_int(out, "msg_bytes", w->msg_bytes);
+	sim_setting_text(out, "placement", ik_workload_placement_name(w->placement));
+}
+
 const struct sim_workload_ops sim_pingpong_ops = {
 	.name = "pingpong",
 	.kind = IK_WORKLOAD_PINGPONG,
@@ -90,4 +98,5 @@ const struct sim_workload_ops sim_pingpong_ops = {
 	.max_tasks = pingpong_max_tasks,
 	.setup = pingpong_setup,
 	.task_done = pingpong_task_done,
+	.settings = pingpong_settings,
 };

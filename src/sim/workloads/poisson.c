@@ -34,10 +34,17 @@ static void poisson_irq(struct ik_sim *s, int cpu)
 	sim_interrupt(s, cpu, s->sc->workload.irq_work_ns, WAKE_IRQ);
 }
 
+static void poisson_settings(const struct ik_workload *w, struct ik_workload_settings *out)
+{
+	sim_setting_real(out, "irq_rate_hz", w->irq_rate_hz);
+	sim_setting_int(out, "irq_work_ns", w->irq_work_ns);
+}
+
 const struct sim_workload_ops sim_poisson_ops = {
 	.name = "poisson",
 	.kind = IK_WORKLOAD_POISSON,
 	.max_tasks = poisson_max_tasks,
 	.setup = poisson_setup,
 	.irq = poisson_irq,
+	.settings = poisson_settings,
 };

@@ -405,6 +405,14 @@ static int rtapp_check(struct ik_workload *w, struct ik_workload_check *c)
 	return 0;
 }
 
+static void rtapp_settings(const struct ik_workload *w, struct ik_workload_settings *out)
+{
+	sim_setting_text(out, "file", w->file);
+	sim_setting_int(out, "threads", w->rtapp_instances);
+	if (w->mem_mb_per_s > 0)
+		sim_setting_real(out, "mem_mb_per_s", w->mem_mb_per_s);
+}
+
 const struct sim_workload_ops sim_rtapp_ops = {
 	.name = "rtapp",
 	.kind = IK_WORKLOAD_RTAPP,
@@ -414,4 +422,5 @@ const struct sim_workload_ops sim_rtapp_ops = {
 	.task_done = rtapp_task_done,
 	.result = rtapp_result,
 	.free = rtapp_free,
+	.settings = rtapp_settings,
 };

@@ -326,6 +326,15 @@ static int schbench_check(struct ik_workload *w, struct ik_workload_check *c)
 	return 0;
 }
 
+static void schbench_settings(const struct ik_workload *w, struct ik_workload_settings *out)
+{
+	sim_setting_int(out, "message_threads", w->message_threads);
+	sim_setting_int(out, "workers", w->workers);
+	sim_setting_us(out, "sleep_us", w->sleep_ns);
+	sim_setting_int(out, "work_ns", w->work_ns);
+	sim_setting_int(out, "rps", w->rps);
+}
+
 const struct sim_workload_ops sim_schbench_ops = {
 	.name = "schbench",
 	.kind = IK_WORKLOAD_SCHBENCH,
@@ -335,4 +344,5 @@ const struct sim_workload_ops sim_schbench_ops = {
 	.task_done = schbench_task_done,
 	.result = schbench_result,
 	.free = schbench_free,
+	.settings = schbench_settings,
 };

@@ -388,6 +388,22 @@ static int server_check(struct ik_workload *w, struct ik_workload_check *c)
 	return sim_check_cpus_exist(c, "cpus", w->spin_cpus, w->nspin_cpus);
 }
 
+static void server_settings(const struct ik_workload *w, struct ik_workload_settings *out)
+{
+	sim_setting_text(out, "arrival", ik_workload_arrival_name(w->arrival));
+	sim_setting_real(out, "load_pct", w->load_pct);
+	sim_setting_dist(out, "service_ns", &w->service);
+	sim_setting_int(out, "workers", w->workers);
+	sim_setting_int(out, "irq_cpu", w->irq_cpu);
+	sim_setting_text(out, "irq_affinity", ik_workload_irq_affinity_name(w->irq_affinity));
+	sim_setting_int(out, "irq_work_ns", w->irq_work_ns);
+	sim_setting_int(out, "queue_limit", w->queue_limit);
+	if (w->arrival == IK_ARRIVAL_BURSTY) {
+		sim_setting_us(out, "burst_on_us", w->burst_on_ns);
+		sim_setting_us(out, "burst_off_us", w->burst_off_ns);
+	}
+}
+
 const struct sim_workload_ops sim_server_ops = {
 	.name = "server",
 	.kind = IK_WORKLOAD_SERVER,
@@ -399,4 +415,5 @@ const struct sim_workload_ops sim_server_ops = {
 	.handler_done = server_handler_done,
 	.result = server_result,
 	.free = server_free,
+	.settings = server_settings,
 };

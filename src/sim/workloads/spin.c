@@ -50,6 +50,12 @@ static int spin_check(struct ik_workload *w, struct ik_workload_check *c)
 	return sim_check_cpus_exist(c, "cpus", w->spin_cpus, w->nspin_cpus);
 }
 
+static void spin_settings(const struct ik_workload *w, struct ik_workload_settings *out)
+{
+	sim_setting_int(out, "tasks", w->tasks);
+	sim_setting_int(out, "task_work_ns", w->task_work_ns);
+}
+
 const struct sim_workload_ops sim_spin_ops = {
 	.name = "spin",
 	.kind = IK_WORKLOAD_SPIN,
@@ -57,4 +63,5 @@ const struct sim_workload_ops sim_spin_ops = {
 	.max_tasks = spin_max_tasks,
 	.setup = spin_setup,
 	.task_done = spin_task_done,
+	.settings = spin_settings,
 };

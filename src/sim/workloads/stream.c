@@ -81,6 +81,16 @@ static int stream_check(struct ik_workload *w, struct ik_workload_check *c)
 	return sim_check_pinned_pairs(w, c);
 }
 
+static void stream_settings(const struct ik_workload *w, struct ik_workload_settings *out)
+{
+	sim_setting_int(out, "pairs", w->pairs);
+	sim_setting_int(out, "work_ns", w->work_ns);
+	sim_setting_int(out, "recv_work_ns", w->recv_work_ns);
+	sim_setting_int(out, "work_ns_per_kb", w->work_ns_per_kb);
+	sim_setting_int(out, "msg_bytes", w->msg_bytes);
+	sim_setting_text(out, "placement", ik_workload_placement_name(w->placement));
+}
+
 const struct sim_workload_ops sim_stream_ops = {
 	.name = "stream",
 	.kind = IK_WORKLOAD_STREAM,
@@ -88,4 +98,5 @@ const struct sim_workload_ops sim_stream_ops = {
 	.max_tasks = stream_max_tasks,
 	.setup = stream_setup,
 	.task_done = stream_task_done,
+	.settings = stream_settings,
 };
