@@ -22,7 +22,9 @@
 #include "idlekit/html.h"
 #include "report/html_internal.h"
 #include "report/report_internal.h"
+#include "report/sim_tables.h"
 #include "report/svg.h"
+#include "report/table_model.h"
 #include "idlekit/config.h"
 
 #define PLOT_W IK_HTML_PLOT_W
@@ -140,83 +142,44 @@ static void settings_table(FILE *out, const struct ik_scenario *sc,
 	config_table(out, sc->config);
 }
 
-static void states_table(FILE *out, const struct ik_run_result *r)
+static int states_table(FILE *out, const struct ik_run_result *r)
 {
-	static const char *const headers[] = {"state", "name", "latency_us", "residency_us",
-					      "usage", "time_us", "above", "below",
-					      "rejected", "residency_%"};
-	char num[IK_REP_NUM_LEN];
-	fputs("<table class=\"states\">\n<tr>", out);
-	for (size_t i = 0; i < sizeof(headers) / sizeof(headers[0]); i++)
-		ik_html_th(out, headers[i]);
-	fputs("</tr>\n", out);
-	for (int i = 0; i < ik_rep_nstates(r); i++) {
-		const struct ik_state_counters *c = &r->total[i];
-		fprintf(out, "<tr><td class=\"num\">%d</td>", i);
-		ik_html_td_text(out, r->states[i].name, sizeof(r->states[i].name));
-		fprintf(out, "<td class=\"num\">%u</td><td class=\"num\">%u</td>",
-			r->states[i].exit_latency, r->states[i].target_residency);
-		ik_html_td_u64(out, c->usage);
-		ik_rep_fmt_scaled(num, sizeof(num), c->time_ns > INT64_MAX ? INT64_MAX : (int64_t)c->time_ns,
-				  3, 0);
-		ik_html_td_num(out, num);
-		ik_html_td_u64(out, c->above);
-		ik_html_td_u64(out, c->below);
-		ik_html_td_u64(out, c->rejected);
-		ik_html_td_fixed(out, ik_run_residency_pct(r, i), 2);
-		fputs("</tr>\n", out);
-	}
-	fputs("</table>\n", out);
+	struct ik_tab t;
+	ik_rep_tab_states(&t, r);
+	int rc = ik_tab_print_html(out, &t, "states");
+	ik_tab_free(&t);
+	return rc;
 }
 
-static void latency_table(FILE *out, const struct ik_run_result *runs, int nruns)
+static int latency_table(FILE *out, const struct ik_run_result *runs, int nruns)
 {
-	static const char *const headers[] = {"seed",	  "count",  "p50_us", "p90_us",
-					      "p99_us", "p99.9_us", "max_us", "mean_us"};
-	fputs("<table class=\"latency\">\n<tr>", out);
-	for (size_t i = 0; i < sizeof(headers) / sizeof(headers[0]); i++)
-		ik_html_th(out, headers[i]);
-	fputs("</tr>\n", out);
-	for (int k = 0; k < nruns; k++) {
-		const struct ik_hist *h = &runs[k].wake_latency;
-		fprintf(out, "<tr><td class=\"num\">%llu</td>", (unsigned long long)runs[k].seed);
-		ik_html_td_u64(out, h->count);
-		ik_html_td_us(out, ik_hist_percentile(h, 50.0));
-		ik_html_td_us(out, ik_hist_percentile(h, 90.0));
-		ik_html_td_us(out, ik_hist_percentile(h, 99.0));
-		ik_html_td_us(out, ik_hist_percentile(h, 99.9));
-		ik_html_td_us(out, h->count ? h->max : 0);
-		ik_html_td_fixed(out, h->count ? h->sum / (double)h->count / 1000.0 : 0.0, 2);
-		fputs("</tr>\n", out);
-	}
-	fputs("</table>\n", out);
+	struct ik_tab t;
+	ik_rep_tab_wake_latency(&t, runs, nruns, true);
+	int rc = ik_tab_print_html(out, &t, "latency");
+	ik_tab_free(&t);
+	return rc;
 }
 
 /* After a periodic workload stops: each run's way out of polling and lite states. */
-static void leave_lite_table(FILE *out, const struct ik_run_result *runs, int nruns)
+static int leave_lite_table(FILE *out, const struct ik_run_result *runs, int nruns)
 {
-	static const char *const headers[] = {"seed", "CPUs", "min_us", "p50_us", "p99_us",
-					      "max_us", "entries_min", "entries_p50",
-					      "entries_p99", "entries_max"};
-	fputs("<table class=\"leave\">\n<tr>", out);
-	for (size_t i = 0; i < sizeof(headers) / sizeof(headers[0]); i++)
-		ik_html_th(out, headers[i]);
-	fputs("</tr>\n", out);
+	/* the time in brief, then the entries on the way without their count (the same) */
+	const int n = IK_REP_BRIEF_STATS, ne = IK_REP_BRIEF_STATS - 1;
+	struct ik_tab t;
+	ik_tab_init(&t, 1 + n + ne);
+	ik_tab_col(&t, 0, IK_TAB_NUM, "seed", NULL);
+	ik_tab_hist_cols(&t, 1, ik_rep_brief_stats, n, "CPUs", NULL, true);
+	ik_tab_hist_cols(&t, 1 + n, ik_rep_brief_stats + 1, ne, NULL, "entries_", false);
 	for (int k = 0; k < nruns; k++) {
-		const struct ik_hist *t = &runs[k].leave_lite, *e = &runs[k].leave_lite_entries;
-		fprintf(out, "<tr><td class=\"num\">%llu</td>", (unsigned long long)runs[k].seed);
-		ik_html_td_u64(out, t->count);
-		ik_html_td_us(out, t->count ? t->min : 0);
-		ik_html_td_us(out, ik_hist_percentile(t, 50.0));
-		ik_html_td_us(out, ik_hist_percentile(t, 99.0));
-		ik_html_td_us(out, t->count ? t->max : 0);
-		ik_html_td_u64(out, e->count ? (uint64_t)e->min : 0);
-		ik_html_td_u64(out, (uint64_t)ik_hist_percentile(e, 50.0));
-		ik_html_td_u64(out, (uint64_t)ik_hist_percentile(e, 99.0));
-		ik_html_td_u64(out, e->count ? (uint64_t)e->max : 0);
-		fputs("</tr>\n", out);
+		int row = ik_tab_row(&t);
+		ik_tab_u64(&t, row, 0, runs[k].seed);
+		ik_tab_hist(&t, row, 1, &runs[k].leave_lite, ik_rep_brief_stats, n, true);
+		ik_tab_hist(&t, row, 1 + n, &runs[k].leave_lite_entries, ik_rep_brief_stats + 1, ne,
+			    false);
 	}
-	fputs("</table>\n", out);
+	int rc = ik_tab_print_html(out, &t, "leave");
+	ik_tab_free(&t);
+	return rc;
 }
 
 /* The per-run figures and, over several runs, their summary (as the text table). */
@@ -257,53 +220,25 @@ static int runs_tables(FILE *out, const struct ik_scenario *sc, const struct ik_
 {
 	struct column cols[8 + IK_STATE_MAX];
 	int ncols = make_columns(sc, &runs[0], cols, (int)(sizeof(cols) / sizeof(cols[0])));
-	int rc = 0;
+	struct ik_rep_column rep[8 + IK_STATE_MAX];
+	for (int c = 0; c < ncols; c++)
+		rep[c] = (struct ik_rep_column){cols[c].figure, cols[c].state, cols[c].scale,
+						cols[c].decimals, cols[c].header};
+	struct ik_tab t;
 
 	fputs("<h3>Runs</h3>\n<p class=\"note\">One line per seed; &lt;state&gt;_% is the share of "
-	      "all CPUs' time in that state.</p>\n<table class=\"runs\">\n<tr>",
-	      out);
-	ik_html_th(out, "seed");
-	for (int c = 0; c < ncols; c++)
-		ik_html_th(out, cols[c].header);
-	fputs("</tr>\n", out);
-	for (int k = 0; k < nruns; k++) {
-		fprintf(out, "<tr><td class=\"num\">%llu</td>", (unsigned long long)runs[k].seed);
-		for (int c = 0; c < ncols; c++)
-			ik_html_td_fixed(out,
-				 ik_rep_figure_value(&runs[k], cols[c].figure, cols[c].state) * cols[c].scale,
-				 cols[c].decimals);
-		fputs("</tr>\n", out);
-	}
-	fputs("</table>\n", out);
+	      "all CPUs' time in that state.</p>\n", out);
+	ik_rep_tab_runs(&t, runs, nruns, rep, ncols);
+	int rc = ik_tab_print_html(out, &t, "runs");
+	ik_tab_free(&t);
 	if (nruns < 2)
-		return 0;
+		return rc;
 
-	static const char *const rows[] = {"Min",   "Max",    "Median",  "AMean",
-					   "HMean", "Stddev", "CoefVar%"};
-	enum { NROWS = 7 };
-	struct ik_summary s[8 + IK_STATE_MAX];
-	for (int c = 0; c < ncols; c++)
-		rc |= ik_rep_summarize_figure(runs, nruns, cols[c].figure, cols[c].state, &s[c]);
+	rc |= ik_rep_tab_summary(&t, runs, nruns, rep, ncols);
 	fprintf(out, "<h3>Summary over %d runs</h3>\n<p class=\"note\">Stddev: sample standard "
-		     "deviation; CoefVar%%: 100 * Stddev / AMean.</p>\n<table class=\"summary\">\n<tr>",
-		nruns);
-	ik_html_th(out, "");
-	for (int c = 0; c < ncols; c++)
-		ik_html_th(out, cols[c].header);
-	fputs("</tr>\n", out);
-	for (int r = 0; r < NROWS; r++) {
-		fputs("<tr>", out);
-		ik_html_th(out, rows[r]);
-		for (int c = 0; c < ncols; c++) {
-			double k = cols[c].scale;
-			const double v[NROWS] = {s[c].min * k,	 s[c].max * k,	  s[c].median * k,
-						 s[c].amean * k, s[c].hmean * k, s[c].stddev * k,
-						 s[c].cov_pct};
-			ik_html_td_fixed(out, v[r], r == NROWS - 1 ? 2 : cols[c].decimals);
-		}
-		fputs("</tr>\n", out);
-	}
-	fputs("</table>\n", out);
+		     "deviation; CoefVar%%: 100 * Stddev / AMean.</p>\n", nruns);
+	rc |= ik_tab_print_html(out, &t, "summary");
+	ik_tab_free(&t);
 	return rc;
 }
 
@@ -741,7 +676,7 @@ int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 		fputs("<h3>Idle states", out);
 		fprintf(out, " of seed %llu, summed over all %d CPUs</h3>\n",
 			(unsigned long long)runs[0].seed, runs[0].ncpus);
-		states_table(out, &runs[0]);
+		rc |= states_table(out, &runs[0]);
 
 		fputs("<h2>Idle durations</h2>\n", out);
 		rc |= plot_idle_durations(out, runs, nruns);
@@ -751,7 +686,7 @@ int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 
 		fputs("<h2>Wake latency</h2>\n", out);
 		rc |= plot_latency(out, all, runs, nruns);
-		latency_table(out, runs, nruns);
+		rc |= latency_table(out, runs, nruns);
 		free(all);
 
 		if (runs[0].requests)
@@ -764,7 +699,7 @@ int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 			      "state on the way (each stay ended by a wake-up: with the tick kept, "
 			      "the ticks it spent there).</p>\n",
 			      out);
-			leave_lite_table(out, runs, nruns);
+			rc |= leave_lite_table(out, runs, nruns);
 		}
 
 		fputs("<h2>Throughput across runs</h2>\n", out);
