@@ -20,7 +20,6 @@
 #endif
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "idlekit/config.h"
