@@ -120,6 +120,15 @@ int ik_html_label_every(int n)
 	return n > 24 ? (n + 23) / 24 : 1;
 }
 
+const char *const ik_html_acc_names[3] = {"too deep (above)", "too shallow (below)",
+					  "right by the kernel's rule"};
+
+const char *ik_html_acc_color(int i)
+{
+	static const int idx[] = {5, 4, 2}; /* vermillion, sky blue, bluish green */
+	return ik_svg_color(idx[i]);
+}
+
 /* ---- residency per state, per CPU ---- */
 
 int ik_html_residency_cpus(FILE *out, const char *title, int first_cpu, int ncpus, int nstates,

@@ -1,6 +1,6 @@
 /*
- * idlekit report subsystem, internal: the HTML page's shared pieces, used by html.c and by
- * compare.c (whose loaded results are private to it).
+ * idlekit report subsystem, internal: the HTML page's shared pieces, used by html.c,
+ * html_trace.c and html_compare.c (which draws the results compare.c loads).
  */
 #ifndef IDLEKIT_REPORT_HTML_INTERNAL_H
 #define IDLEKIT_REPORT_HTML_INTERNAL_H
@@ -69,6 +69,10 @@ void ik_html_setting(FILE *out, const char *key, const char *value, size_t n);
 /* Pointers to n labels (NULL-terminated, to free), and how often to label n categories. */
 const char **ik_html_label_ptrs(char (*labels)[IK_HTML_LABEL_LEN], int n);
 int ik_html_label_every(int n);
+
+/* The idle-entry accuracy series of the sim and compare pages, and their colours (i 0-2). */
+extern const char *const ik_html_acc_names[3];
+const char *ik_html_acc_color(int i);
 
 /*
  * Residency per state, per CPU: stacked bars of time_ns[cpu * nstates + state] / span_ns,

@@ -24,15 +24,22 @@
 #include "report/html_internal.h"
 #include "report/report_internal.h"
 #include "report/svg.h"
+#include "report/table_model.h"
 
 #define NAME_BUF (IK_NAME_LEN + 1)
 
 /* ns as us with 3 decimals, as the text report prints them. */
-static void td_us3(FILE *out, uint64_t ns)
+static void tab_us3(struct ik_tab *t, int row, int col, uint64_t ns)
 {
-	char b[48];
-	snprintf(b, sizeof(b), "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
-	ik_html_td_num(out, b);
+	ik_tab_set(t, row, col, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
+}
+
+/* A table drawn into the page, then freed. */
+static int print_tab(FILE *out, struct ik_tab *t, const char *cls)
+{
+	int rc = ik_tab_print_html(out, t, cls);
+	ik_tab_free(t);
+	return rc;
 }
 
 static void row_u64(FILE *out, const char *key, uint64_t v)
@@ -93,55 +100,55 @@ static void window_text(char *buf, size_t len, const struct ik_timeline *tl, con
 		 (double)(tl->start_ns - tl->origin_ns + tl->len_ns) / 1e6, from);
 }
 
-static void hist_table(FILE *out, const uint64_t *hist)
+static int hist_table(FILE *out, const uint64_t *hist)
 {
-	fputs("<table class=\"histogram\">\n<tr>", out);
-	ik_html_th(out, "duration_us");
-	ik_html_th(out, "periods");
-	fputs("</tr>\n", out);
+	struct ik_tab t;
+	ik_tab_init(&t, 2);
+	ik_tab_col(&t, 0, IK_TAB_TEXT, "duration", "us");
+	ik_tab_col(&t, 1, IK_TAB_NUM, "periods", NULL);
 	for (int i = 0; i < IK_TRACE_HIST_BUCKETS; i++) {
 		char range[64];
+		int row = ik_tab_row(&t);
 		ik_trace_hist_label(i, range, sizeof(range));
-		fputs("<tr>", out);
-		ik_html_td_text(out, range, sizeof(range));
-		ik_html_td_u64(out, hist[i]);
-		fputs("</tr>\n", out);
+		ik_tab_text(&t, row, 0, range, sizeof(range));
+		ik_tab_u64(&t, row, 1, hist[i]);
 	}
-	fputs("</table>\n", out);
+	return print_tab(out, &t, "histogram");
 }
 
 /* ---- analyze ---- */
 
-static void analyze_state_rows(FILE *out, const char *cpu, const char *const *names, int n,
-			       const struct ik_trace_cpu_stats *s)
+/* The analyze tables of states: a row per state (of one CPU, when cpu is not NULL). */
+static void analyze_state_rows(struct ik_tab *t, const char *cpu, const char *const *names,
+			       int n, const struct ik_trace_cpu_stats *s)
 {
 	for (int i = 0; i < n; i++) {
 		const struct ik_trace_state_stats *st = &s->states[i];
-		fputs("<tr>", out);
+		int row = ik_tab_row(t), c = 0;
 		if (cpu)
-			ik_html_td_text(out, cpu, strlen(cpu));
-		ik_html_td_text(out, names[i], strlen(names[i]));
-		ik_html_td_u64(out, st->entries);
-		td_us3(out, st->min_ns);
-		td_us3(out, st->entries ? st->total_ns / st->entries : 0);
-		td_us3(out, st->max_ns);
-		td_us3(out, st->total_ns);
-		ik_html_td_u64(out, st->too_deep);
-		ik_html_td_u64(out, st->too_shallow);
-		fputs("</tr>\n", out);
+			ik_tab_text(t, row, c++, cpu, strlen(cpu));
+		ik_tab_text(t, row, c++, names[i], strlen(names[i]));
+		ik_tab_u64(t, row, c++, st->entries);
+		tab_us3(t, row, c++, st->min_ns);
+		tab_us3(t, row, c++, st->entries ? st->total_ns / st->entries : 0);
+		tab_us3(t, row, c++, st->max_ns);
+		tab_us3(t, row, c++, st->total_ns);
+		ik_tab_u64(t, row, c++, st->too_deep);
+		ik_tab_u64(t, row, c, st->too_shallow);
 	}
 }
 
-static void analyze_state_header(FILE *out, bool cpu)
+static void analyze_state_cols(struct ik_tab *t, bool cpu)
 {
 	static const char *const hd[] = {"state", "entries", "min_us", "avg_us", "max_us",
 					 "total_us", "too_deep", "too_shallow"};
-	fputs("<tr>", out);
+	enum { NHD = sizeof(hd) / sizeof(hd[0]) };
+	int first = cpu ? 1 : 0;
+	ik_tab_init(t, first + NHD);
 	if (cpu)
-		ik_html_th(out, "CPU");
-	for (size_t i = 0; i < sizeof(hd) / sizeof(hd[0]); i++)
-		ik_html_th(out, hd[i]);
-	fputs("</tr>\n", out);
+		ik_tab_col(t, 0, IK_TAB_TEXT, "CPU", NULL);
+	for (int i = 0; i < NHD; i++)
+		ik_tab_col(t, first + i, i == 0 ? IK_TAB_TEXT : IK_TAB_NUM, hd[i], NULL);
 }
 
 static void plot_causes(FILE *out, const struct ik_trace_cpu_stats *all)
@@ -216,10 +223,11 @@ int ik_report_html_analyze(FILE *out, const char *origin, const struct ik_trace_
 	free(t);
 	ik_html_note(out, "A CPU's share of the traced time (first to last event) spent in each "
 			  "state: the idle periods' durations, exit included.");
-	fputs("<h3>All CPUs</h3>\n<table class=\"states\">\n", out);
-	analyze_state_header(out, false);
-	analyze_state_rows(out, NULL, names, n, &a->all);
-	fputs("</table>\n", out);
+	fputs("<h3>All CPUs</h3>\n", out);
+	struct ik_tab tab;
+	analyze_state_cols(&tab, false);
+	analyze_state_rows(&tab, NULL, names, n, &a->all);
+	rc |= print_tab(out, &tab, "states");
 
 	fputs("<h2>Idle durations</h2>\n", out);
 	ik_html_idle_hist(out, "Idle durations, all CPUs", NULL, a->hist, IK_TRACE_HIST_BUCKETS,
@@ -227,24 +235,22 @@ int ik_report_html_analyze(FILE *out, const char *origin, const struct ik_trace_
 	if (h->ndrivers > 1)
 		ik_html_note(out, "Target residencies of the first driver (%s).",
 			     h->drivers[0].drv.name);
-	hist_table(out, a->hist);
+	rc |= hist_table(out, a->hist);
 
 	fputs("<h2>Wake causes</h2>\n", out);
 	plot_causes(out, &a->all);
-	fputs("<table class=\"causes\">\n<tr>", out);
-	ik_html_th(out, "cause");
-	ik_html_th(out, "idle periods");
-	ik_html_th(out, "too deep");
-	fputs("</tr>\n", out);
+	ik_tab_init(&tab, 3);
+	ik_tab_col(&tab, 0, IK_TAB_TEXT, "cause", NULL);
+	ik_tab_col(&tab, 1, IK_TAB_NUM, "idle periods", NULL);
+	ik_tab_col(&tab, 2, IK_TAB_NUM, "too deep", NULL);
 	for (int k = 0; k <= IK_CAUSE_COUNT; k++) {
 		const char *cn = ik_trace_cause_name((enum ik_trace_cause)k);
-		fputs("<tr>", out);
-		ik_html_td_text(out, cn, strlen(cn));
-		ik_html_td_u64(out, a->all.wakes[k]);
-		ik_html_td_u64(out, a->all.too_deep_by_cause[k]);
-		fputs("</tr>\n", out);
+		int row = ik_tab_row(&tab);
+		ik_tab_text(&tab, row, 0, cn, strlen(cn));
+		ik_tab_u64(&tab, row, 1, a->all.wakes[k]);
+		ik_tab_u64(&tab, row, 2, a->all.too_deep_by_cause[k]);
 	}
-	fputs("</table>\n", out);
+	rc |= print_tab(out, &tab, "causes");
 	ik_html_note(out, "The cause of a period is the first wake event on its CPU at or after its "
 			  "idle_enter and before the next one; 'none' if there was none.");
 
@@ -257,8 +263,8 @@ int ik_report_html_analyze(FILE *out, const char *origin, const struct ik_trace_
 	ik_html_timeline(out, "Idle states per CPU over time", tl, n, names,
 			 "time since the first event (us)");
 
-	fputs("<h2>Per CPU</h2>\n<table class=\"per-cpu\">\n", out);
-	analyze_state_header(out, true);
+	fputs("<h2>Per CPU</h2>\n", out);
+	analyze_state_cols(&tab, true);
 	for (int c = 0; c < a->cpus; c++) {
 		char cpu[16], nb[IK_STATE_MAX][NAME_BUF];
 		const char *cn[IK_STATE_MAX];
@@ -270,9 +276,9 @@ int ik_report_html_analyze(FILE *out, const char *origin, const struct ik_trace_
 			cn[i] = nb[i];
 		}
 		snprintf(cpu, sizeof(cpu), "%d", c);
-		analyze_state_rows(out, cpu, cn, dn, &a->cpu[c]);
+		analyze_state_rows(&tab, cpu, cn, dn, &a->cpu[c]);
 	}
-	fputs("</table>\n", out);
+	rc |= print_tab(out, &tab, "per-cpu");
 	ik_html_end(out);
 done:
 	ik_rep_locale_leave(&locale);
@@ -333,38 +339,39 @@ static void plot_confusion(FILE *out, const struct ik_html_replay *r, const char
 static int governors_section(FILE *out, const struct ik_trace_replay_report *rep)
 {
 	int n = rep->nruns;
-	fputs("<h2>Governors side by side</h2>\n<table class=\"states\">\n<tr>", out);
+	fputs("<h2>Governors side by side</h2>\n", out);
 	static const char *const hd[] = {"governor", "idle entries", "wake pending", "energy_j",
 					 "avg_power_w", "wake p50 (us)", "wake p99 (us)", "wake max (us)",
 					 "too_deep_%", "too_shallow_%", "agreement_%"};
-	for (size_t i = 0; i < sizeof(hd) / sizeof(hd[0]); i++)
-		ik_html_th(out, hd[i]);
-	fputs("</tr>\n", out);
+	enum { NHD = sizeof(hd) / sizeof(hd[0]) };
+	static const enum ik_tab_stat wake[] = {IK_TAB_P50, IK_TAB_P99, IK_TAB_MAX};
+	struct ik_tab t;
+	ik_tab_init(&t, NHD);
+	for (int i = 0; i < NHD; i++)
+		ik_tab_col(&t, i, i == 0 ? IK_TAB_TEXT : IK_TAB_NUM, hd[i], NULL);
 	for (int g = 0; g < n; g++) {
 		const struct ik_trace_replay *rp = &rep->runs[g];
-		const struct ik_hist *l = &rp->run.wake_latency;
 		struct ik_rep_accuracy a;
 		ik_rep_accuracy(&rp->run, &a);
-		fputs("<tr>", out);
-		ik_html_td_text(out, rep->governors[g], strlen(rep->governors[g]));
-		ik_html_td_u64(out, rp->entries);
-		ik_html_td_u64(out, rp->wake_pending);
+		int row = ik_tab_row(&t);
+		ik_tab_text(&t, row, 0, rep->governors[g], strlen(rep->governors[g]));
+		ik_tab_u64(&t, row, 1, rp->entries);
+		ik_tab_u64(&t, row, 2, rp->wake_pending);
 		if (rp->has_energy) {
-			ik_html_td_fixed(out, rp->run.energy_j, 6);
-			ik_html_td_fixed(out, ik_run_avg_power_w(&rp->run), 4);
+			ik_tab_fixed(&t, row, 3, rp->run.energy_j, 6);
+			ik_tab_fixed(&t, row, 4, ik_run_avg_power_w(&rp->run), 4);
 		} else {
-			ik_html_td_num(out, "n/a");
-			ik_html_td_num(out, "n/a");
+			ik_tab_set(&t, row, 3, "n/a");
+			ik_tab_set(&t, row, 4, "n/a");
 		}
-		ik_html_td_us(out, ik_hist_percentile(l, 50.0));
-		ik_html_td_us(out, ik_hist_percentile(l, 99.0));
-		ik_html_td_us(out, l->count ? l->max : 0);
-		ik_html_td_fixed(out, a.too_deep_pct, 2);
-		ik_html_td_fixed(out, a.too_shallow_pct, 2);
-		ik_html_td_fixed(out, rp->compared ? 100.0 * (double)rp->agree / (double)rp->compared : 0.0, 2);
-		fputs("</tr>\n", out);
+		ik_tab_hist(&t, row, 5, &rp->run.wake_latency, wake, 3, true);
+		ik_tab_fixed(&t, row, 8, a.too_deep_pct, 2);
+		ik_tab_fixed(&t, row, 9, a.too_shallow_pct, 2);
+		ik_tab_fixed(&t, row, 10, rp->compared ? 100.0 * (double)rp->agree / (double)rp->compared
+						       : 0.0, 2);
 	}
-	fputs("</table>\n", out);
+	if (print_tab(out, &t, "states") != 0)
+		return -1;
 	ik_html_note(out, "%s loop (docs/replay.md). Wake latency: per recorded period, from the wake "
 			  "to the work starting (the real exit cost paid, or the wait when the wake was "
 			  "pending). Too deep / too shallow: the kernel's above / below over the "
@@ -448,22 +455,22 @@ int ik_report_html_replay(FILE *out, const struct ik_html_replay *r)
 	ik_html_setting(out, "traced time", buf, sizeof(buf));
 	fputs("</table>\n", out);
 
-	fprintf(out, "<h2>Replayed idle states (%s)</h2>\n<table class=\"states\">\n<tr>",
-		r->governor ? r->governor : "");
+	fprintf(out, "<h2>Replayed idle states (%s)</h2>\n", r->governor ? r->governor : "");
 	static const char *const hd[] = {"state", "name", "usage", "time_us", "above", "below"};
-	for (size_t i = 0; i < sizeof(hd) / sizeof(hd[0]); i++)
-		ik_html_th(out, hd[i]);
-	fputs("</tr>\n", out);
+	struct ik_tab tab;
+	ik_tab_init(&tab, 6);
+	for (int i = 0; i < 6; i++)
+		ik_tab_col(&tab, i, i == 1 ? IK_TAB_TEXT : IK_TAB_NUM, hd[i], NULL);
 	for (int i = 0; i < n; i++) {
-		fprintf(out, "<tr><td class=\"num\">%d</td>", i);
-		ik_html_td_text(out, names[i], strlen(names[i]));
-		ik_html_td_u64(out, rp->all[i].usage);
-		td_us3(out, rp->all[i].time_ns);
-		ik_html_td_u64(out, rp->all[i].above);
-		ik_html_td_u64(out, rp->all[i].below);
-		fputs("</tr>\n", out);
+		int row = ik_tab_row(&tab);
+		ik_tab_set(&tab, row, 0, "%d", i);
+		ik_tab_text(&tab, row, 1, names[i], strlen(names[i]));
+		ik_tab_u64(&tab, row, 2, rp->all[i].usage);
+		tab_us3(&tab, row, 3, rp->all[i].time_ns);
+		ik_tab_u64(&tab, row, 4, rp->all[i].above);
+		ik_tab_u64(&tab, row, 5, rp->all[i].below);
 	}
-	fputs("</table>\n", out);
+	rc |= print_tab(out, &tab, "states");
 
 	fputs("<h2>Residency per state</h2>\n", out);
 	double *t = calloc((size_t)(rp->cpus > 0 ? rp->cpus : 1) * (size_t)(n ? n : 1), sizeof(double));
@@ -483,7 +490,7 @@ int ik_report_html_replay(FILE *out, const struct ik_html_replay *r)
 	fputs("<h2>Idle durations</h2>\n", out);
 	ik_html_idle_hist(out, "Replayed idle entries by residency, all CPUs", NULL, rp->hist,
 			  IK_TRACE_HIST_BUCKETS, drv, "replayed idle entries");
-	hist_table(out, rp->hist);
+	rc |= hist_table(out, rp->hist);
 
 	if (r->compare) {
 		fputs("<h2>Against the recorded states</h2>\n", out);
@@ -511,19 +518,17 @@ int ik_report_html_replay(FILE *out, const struct ik_html_replay *r)
 		rn[nrec] = NULL;
 		if (nrec > 0 && n > 0)
 			plot_confusion(out, r, rn, nrec);
-		fputs("<table class=\"confusion\">\n<tr>", out);
-		ik_html_th(out, "recorded \\ chosen");
+		ik_tab_init(&tab, 1 + n);
+		ik_tab_col(&tab, 0, IK_TAB_LABEL, "recorded \\ chosen", NULL);
 		for (int j = 0; j < n; j++)
-			ik_html_th(out, names[j]);
-		fputs("</tr>\n", out);
+			ik_tab_col(&tab, 1 + j, IK_TAB_NUM, names[j], NULL);
 		for (int i = 0; i < nrec; i++) {
-			fputs("<tr>", out);
-			ik_html_th(out, rn[i]);
+			int row = ik_tab_row(&tab);
+			ik_tab_text(&tab, row, 0, rn[i], strlen(rn[i]));
 			for (int j = 0; j < n; j++)
-				ik_html_td_u64(out, rp->confusion[i][j]);
-			fputs("</tr>\n", out);
+				ik_tab_u64(&tab, row, 1 + j, rp->confusion[i][j]);
 		}
-		fputs("</table>\n", out);
+		rc |= print_tab(out, &tab, "confusion");
 	}
 
 	fputs("<h2>Timeline</h2>\n", out);
@@ -582,27 +587,25 @@ int ik_report_html_wakelat(FILE *out, const struct ik_html_wakelat *w)
 
 	fputs("<h2>Wake latency</h2>\n", out);
 	static const double pct[] = {25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
-	fputs("<table class=\"latency\">\n<tr>", out);
-	ik_html_th(out, "percentile");
-	ik_html_th(out, "latency_ns");
-	fputs("</tr>\n", out);
+	struct ik_tab tab;
+	ik_tab_init(&tab, 2);
+	ik_tab_col(&tab, 0, IK_TAB_LABEL, "percentile", NULL);
+	ik_tab_col(&tab, 1, IK_TAB_NUM, "latency", "ns");
 	for (size_t i = 0; i < sizeof(pct) / sizeof(pct[0]); i++) {
-		snprintf(buf, sizeof(buf), "p%g", pct[i]);
-		fputs("<tr>", out);
-		ik_html_th(out, buf);
-		ik_html_td_u64(out, (uint64_t)ik_wakelat_percentile(r, pct[i]));
-		fputs("</tr>\n", out);
+		int row = ik_tab_row(&tab);
+		ik_tab_set(&tab, row, 0, "p%g", pct[i]);
+		ik_tab_u64(&tab, row, 1, (uint64_t)ik_wakelat_percentile(r, pct[i]));
 	}
-	fputs("<tr>", out);
-	ik_html_th(out, "min");
-	ik_html_td_u64(out, (uint64_t)(r->count ? r->min_ns : 0));
-	fputs("</tr>\n<tr>", out);
-	ik_html_th(out, "max");
-	ik_html_td_u64(out, (uint64_t)(r->count ? r->max_ns : 0));
-	fputs("</tr>\n<tr>", out);
-	ik_html_th(out, "mean");
-	ik_html_td_fixed(out, r->count ? r->mean_ns : 0.0, 1);
-	fputs("</tr>\n</table>\n", out);
+	int row = ik_tab_row(&tab);
+	ik_tab_set(&tab, row, 0, "min");
+	ik_tab_u64(&tab, row, 1, (uint64_t)(r->count ? r->min_ns : 0));
+	row = ik_tab_row(&tab);
+	ik_tab_set(&tab, row, 0, "max");
+	ik_tab_u64(&tab, row, 1, (uint64_t)(r->count ? r->max_ns : 0));
+	row = ik_tab_row(&tab);
+	ik_tab_set(&tab, row, 0, "mean");
+	ik_tab_fixed(&tab, row, 1, r->count ? r->mean_ns : 0.0, 1);
+	rc |= print_tab(out, &tab, "latency");
 	double exact[4] = {(double)ik_wakelat_percentile(r, 50) / 1000.0,
 			   (double)ik_wakelat_percentile(r, 90) / 1000.0,
 			   (double)ik_wakelat_percentile(r, 99) / 1000.0,
@@ -627,19 +630,17 @@ int ik_report_html_wakelat(FILE *out, const struct ik_html_wakelat *w)
 					     "not in an idle state");
 		ik_html_note(out, "From the CPU's sysfs counters before and after the run, as a share "
 				  "of the measured part's wall time.");
-		fputs("<table class=\"states\">\n<tr>", out);
-		ik_html_th(out, "state");
-		ik_html_th(out, "usage");
-		ik_html_th(out, "time_us");
-		fputs("</tr>\n", out);
+		ik_tab_init(&tab, 3);
+		ik_tab_col(&tab, 0, IK_TAB_TEXT, "state", NULL);
+		ik_tab_col(&tab, 1, IK_TAB_NUM, "usage", NULL);
+		ik_tab_col(&tab, 2, IK_TAB_NUM, "time", "us");
 		for (int s = 0; s < n; s++) {
-			fputs("<tr>", out);
-			ik_html_td_text(out, w->state_names[s], strlen(w->state_names[s]));
-			ik_html_td_u64(out, w->usage[s]);
-			ik_html_td_u64(out, w->time_us[s]);
-			fputs("</tr>\n", out);
+			row = ik_tab_row(&tab);
+			ik_tab_text(&tab, row, 0, w->state_names[s], strlen(w->state_names[s]));
+			ik_tab_u64(&tab, row, 1, w->usage[s]);
+			ik_tab_u64(&tab, row, 2, w->time_us[s]);
 		}
-		fputs("</table>\n", out);
+		rc |= print_tab(out, &tab, "states");
 	}
 	ik_html_end(out);
 	ik_rep_locale_leave(&locale);

@@ -7,140 +7,85 @@
  * of mmtests' tables: rows Min, Max, Median, AMean, HMean, Stddev, CoefVar%, one
  * column per figure.  Every column header carries its unit.
  *
- * Tables are built as grids of cells first, so every column can be as wide as its widest
- * cell; numbers are right-aligned, names left-aligned, and no line ends in spaces.
+ * Tables are built in the table model (table_model.h) and drawn by its text renderer, so
+ * every column is as wide as its widest cell, numbers are right-aligned, names
+ * left-aligned, and no line ends in spaces.  The tables the HTML page shows too (states,
+ * wake latency, runs, summary) are built by sim_tables.c, once for both.
+ *
+ * Divisions: the grid (a thin layer over the model for the workloads' own tables), the
+ * header, one run in full, several runs.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "idlekit/config.h"
 #include "report/report_internal.h"
+#include "report/sim_tables.h"
+#include "report/table_model.h"
 
 #define CELL_LEN 64
-#define GRID_MAX_COLS 32
-#define COLUMN_GAP "  "
-#define INDENT "  "
+#define GRID_MAX_COLS IK_TAB_MAX_COLS
 
+/*
+ * The grid: the workloads' own tables (print_requests, print_schbench) fill rows of
+ * printf-formatted cells, the first row their headers.  It is the table model underneath,
+ * drawn by the same text renderer; when those rows move behind the workloads' ops they can
+ * build an ik_tab directly and this layer goes.
+ */
 struct grid {
-	int ncols;
-	int nrows;
-	int capacity;
+	struct ik_tab t;
 	bool left[GRID_MAX_COLS]; /* left-aligned column (names); others are right-aligned */
-	char (*cells)[CELL_LEN];  /* nrows * ncols */
-	bool failed;              /* out of memory: the table is not printed */
 };
 
 static void grid_init(struct grid *g, int ncols)
 {
-	memset(g, 0, sizeof(*g));
-	g->ncols = ncols > GRID_MAX_COLS ? GRID_MAX_COLS : ncols;
+	memset(g->left, 0, sizeof(g->left));
+	ik_tab_init(&g->t, ncols);
 }
 
 static void grid_free(struct grid *g)
 {
-	free(g->cells);
-	g->cells = NULL;
+	ik_tab_free(&g->t);
 }
 
 /* Starts a new row of empty cells; returns its index, or -1 if memory ran out. */
 static int grid_add_row(struct grid *g)
 {
-	if (g->failed)
-		return -1;
-	if (g->nrows == g->capacity) {
-		int capacity = g->capacity ? g->capacity * 2 : 16;
-		void *cells = realloc(g->cells, (size_t)capacity * (size_t)g->ncols * CELL_LEN);
-		if (!cells) {
-			g->failed = true;
-			return -1;
-		}
-		g->cells = cells;
-		g->capacity = capacity;
-	}
-	memset(g->cells[(size_t)g->nrows * (size_t)g->ncols], 0, (size_t)g->ncols * CELL_LEN);
-	return g->nrows++;
+	return ik_tab_row(&g->t);
 }
 
-/* Sets the cell (row, col), printf-style. */
+/* Sets the cell (row, col), printf-style, cut at CELL_LEN - 1 bytes. */
 static void grid_set(struct grid *g, int row, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 static void grid_set(struct grid *g, int row, int col, const char *fmt, ...)
 {
-	if (g->failed || row < 0 || row >= g->nrows || col < 0 || col >= g->ncols)
-		return;
+	char cell[CELL_LEN];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(g->cells[(size_t)row * (size_t)g->ncols + (size_t)col], CELL_LEN, fmt, ap);
+	vsnprintf(cell, sizeof(cell), fmt, ap);
 	va_end(ap);
-}
-
-/* A name from a platform file, made safe for a terminal: control characters become '?'. */
-static void grid_set_name(struct grid *g, int row, int col, const char *name, size_t maxlen)
-{
-	char safe[CELL_LEN];
-	size_t n = strnlen(name, maxlen);
-	if (n >= sizeof(safe))
-		n = sizeof(safe) - 1;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)name[i];
-		safe[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-	}
-	safe[n] = '\0';
-	grid_set(g, row, col, "%s", safe);
-}
-
-/* Display width: UTF-8 code points (continuation bytes take no column). */
-static int text_width(const char *s)
-{
-	int width = 0;
-	for (; *s; s++)
-		width += ((unsigned char)*s & 0xc0) != 0x80;
-	return width;
-}
-
-static void pad(FILE *out, int n)
-{
-	while (n-- > 0)
-		fputc(' ', out);
+	ik_tab_text(&g->t, row, col, cell, sizeof(cell));
 }
 
 /* Prints the grid; -1 (and nothing printed) if building it ran out of memory. */
-static int grid_print(FILE *out, const struct grid *g)
+static int grid_print(FILE *out, struct grid *g)
 {
-	if (g->failed)
-		return -1;
-	int width[GRID_MAX_COLS] = {0};
-	for (int r = 0; r < g->nrows; r++)
-		for (int c = 0; c < g->ncols; c++) {
-			int w = text_width(g->cells[(size_t)r * (size_t)g->ncols + (size_t)c]);
-			if (w > width[c])
-				width[c] = w;
-		}
-	for (int r = 0; r < g->nrows; r++) {
-		char(*row)[CELL_LEN] = &g->cells[(size_t)r * (size_t)g->ncols];
-		/* the last non-empty cell: nothing, not even padding, is printed after it */
-		int last = g->ncols - 1;
-		while (last > 0 && row[last][0] == '\0')
-			last--;
-		fputs(INDENT, out);
-		for (int c = 0; c <= last; c++) {
-			int fill = width[c] - text_width(row[c]);
-			if (c > 0)
-				fputs(COLUMN_GAP, out);
-			if (!g->left[c])
-				pad(out, fill);
-			fputs(row[c], out);
-			if (g->left[c] && c < last)
-				pad(out, fill);
-		}
-		fputc('\n', out);
-	}
-	return 0;
+	for (int c = 0; c < g->t.ncols; c++)
+		g->t.kind[c] = g->left[c] ? IK_TAB_TEXT : IK_TAB_NUM;
+	return ik_tab_print_text(out, &g->t);
+}
+
+/* A model table under a title line, then freed. */
+static int print_tab(FILE *out, const char *title, struct ik_tab *t)
+{
+	fprintf(out, "\n%s\n", title);
+	int rc = ik_tab_print_text(out, t);
+	ik_tab_free(t);
+	return rc;
 }
 
 /* Cell formatting helpers: a double with fixed decimals, ns as us with 2 decimals. */
@@ -368,55 +313,34 @@ static void print_header(FILE *out, const struct ik_scenario *sc, const struct i
 
 static int print_states(FILE *out, const struct ik_run_result *r)
 {
-	static const char *const headers[] = {"state", "name", "latency_us", "residency_us",
-					      "usage", "time_us", "above", "below",
-					      "rejected", "residency_%"};
 	char num[IK_REP_NUM_LEN];
-	struct grid g;
-	grid_init(&g, 10);
-	g.left[1] = true;
-	int row = grid_add_row(&g);
-	for (int c = 0; c < 10; c++)
-		grid_set(&g, row, c, "%s", headers[c]);
-	for (int i = 0; i < ik_rep_nstates(r); i++) {
-		const struct ik_state_counters *c = &r->total[i];
-		row = grid_add_row(&g);
-		grid_set(&g, row, 0, "%d", i);
-		grid_set_name(&g, row, 1, r->states[i].name, sizeof(r->states[i].name));
-		grid_set(&g, row, 2, "%u", r->states[i].exit_latency);
-		grid_set(&g, row, 3, "%u", r->states[i].target_residency);
-		grid_set(&g, row, 4, "%llu", (unsigned long long)c->usage);
-		ik_rep_fmt_scaled(num, sizeof(num), c->time_ns > INT64_MAX ? INT64_MAX
-									   : (int64_t)c->time_ns,
-				  3, 0);
-		grid_set(&g, row, 5, "%s", num);
-		grid_set(&g, row, 6, "%llu", (unsigned long long)c->above);
-		grid_set(&g, row, 7, "%llu", (unsigned long long)c->below);
-		grid_set(&g, row, 8, "%llu", (unsigned long long)c->rejected);
-		grid_set(&g, row, 9, "%s", fixed(num, ik_run_residency_pct(r, i), 2));
-	}
-	fprintf(out, "\nIdle states, summed over all %d CPUs, %s ms measured\n", r->ncpus,
-		ns_as_ms(num, r->measured_ns));
-	int rc = grid_print(out, &g);
-	grid_free(&g);
-	return rc;
+	struct ik_tab t;
+	ik_rep_tab_states(&t, r);
+	char title[160];
+	snprintf(title, sizeof(title), "Idle states, summed over all %d CPUs, %s ms measured",
+		 r->ncpus, ns_as_ms(num, r->measured_ns));
+	return print_tab(out, title, &t);
 }
 
-/* A two-row grid: headers, then values. */
+static int print_wake_latency(FILE *out, const struct ik_run_result *r)
+{
+	struct ik_tab t;
+	ik_rep_tab_wake_latency(&t, r, 1, false);
+	return print_tab(out, "Wake latency (task wake-up to running)", &t);
+}
+
+/* A two-row table: headers, then values. */
 static int print_pairs(FILE *out, const char *title, const char *const *headers,
 			char values[][IK_REP_NUM_LEN], int n)
 {
-	struct grid g;
-	grid_init(&g, n);
-	int head = grid_add_row(&g), row = grid_add_row(&g);
+	struct ik_tab t;
+	ik_tab_init(&t, n);
+	int row = ik_tab_row(&t);
 	for (int c = 0; c < n; c++) {
-		grid_set(&g, head, c, "%s", headers[c]);
-		grid_set(&g, row, c, "%s", values[c]);
+		ik_tab_col(&t, c, IK_TAB_NUM, headers[c], NULL);
+		ik_tab_text(&t, row, c, values[c], IK_REP_NUM_LEN);
 	}
-	fprintf(out, "\n%s\n", title);
-	int rc = grid_print(out, &g);
-	grid_free(&g);
-	return rc;
+	return print_tab(out, title, &t);
 }
 
 /* A distribution in brief: its sample count, min, p50, p99 and max, in us (ns_in_us) or as
@@ -424,17 +348,12 @@ static int print_pairs(FILE *out, const char *title, const char *const *headers,
 static int print_hist_brief(FILE *out, const char *title, const char *const *headers,
 			    const struct ik_hist *h, bool ns_in_us)
 {
-	char v[5][IK_REP_NUM_LEN];
-	const int64_t x[4] = { h->min, ik_hist_percentile(h, 50.0), ik_hist_percentile(h, 99.0),
-			       h->max };
-	snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)h->count);
-	for (int i = 0; i < 4; i++) {
-		if (ns_in_us)
-			ns_as_us(v[i + 1], x[i]);
-		else
-			snprintf(v[i + 1], sizeof(v[i + 1]), "%lld", (long long)x[i]);
-	}
-	return print_pairs(out, title, headers, v, 5);
+	struct ik_tab t;
+	ik_tab_init(&t, IK_REP_BRIEF_STATS);
+	for (int c = 0; c < IK_REP_BRIEF_STATS; c++)
+		ik_tab_col(&t, c, IK_TAB_NUM, headers[c], NULL);
+	ik_tab_hist(&t, ik_tab_row(&t), 0, h, ik_rep_brief_stats, IK_REP_BRIEF_STATS, ns_in_us);
+	return print_tab(out, title, &t);
 }
 
 /* The server workload's requests: counts and load, then latency and its parts. */
@@ -488,30 +407,19 @@ static int print_requests(FILE *out, const struct ik_run_result *r)
 static int print_hists(FILE *out, const char *title, const char *const *names,
 		       const struct ik_hist *const *hs, int n)
 {
-	char v[IK_REP_NUM_LEN];
-	static const char *const headers[] = {"", "p50_us", "p90_us", "p99_us", "p99.9_us",
-					      "max_us", "samples"};
-	struct grid g;
-	grid_init(&g, 7);
-	g.left[0] = true;
-	int row = grid_add_row(&g);
-	for (int c = 0; c < 7; c++)
-		grid_set(&g, row, c, "%s", headers[c]);
+	static const enum ik_tab_stat stats[] = {IK_TAB_P50,   IK_TAB_P90, IK_TAB_P99,
+						 IK_TAB_P99_9, IK_TAB_MAX, IK_TAB_COUNT};
+	enum { NSTATS = sizeof(stats) / sizeof(stats[0]) };
+	struct ik_tab t;
+	ik_tab_init(&t, 1 + NSTATS);
+	ik_tab_col(&t, 0, IK_TAB_TEXT, "", NULL);
+	ik_tab_hist_cols(&t, 1, stats, NSTATS, "samples", NULL, true);
 	for (int i = 0; i < n; i++) {
-		const struct ik_hist *h = hs[i];
-		row = grid_add_row(&g);
-		grid_set(&g, row, 0, "%s", names[i]);
-		grid_set(&g, row, 1, "%s", ns_as_us(v, ik_hist_percentile(h, 50.0)));
-		grid_set(&g, row, 2, "%s", ns_as_us(v, ik_hist_percentile(h, 90.0)));
-		grid_set(&g, row, 3, "%s", ns_as_us(v, ik_hist_percentile(h, 99.0)));
-		grid_set(&g, row, 4, "%s", ns_as_us(v, ik_hist_percentile(h, 99.9)));
-		grid_set(&g, row, 5, "%s", ns_as_us(v, h->count ? h->max : 0));
-		grid_set(&g, row, 6, "%llu", (unsigned long long)h->count);
+		int row = ik_tab_row(&t);
+		ik_tab_text(&t, row, 0, names[i], CELL_LEN - 1);
+		ik_tab_hist(&t, row, 1, hs[i], stats, NSTATS, true);
 	}
-	fprintf(out, "\n%s\n", title);
-	int rc = grid_print(out, &g);
-	grid_free(&g);
-	return rc;
+	return print_tab(out, title, &t);
 }
 
 /* rt-app's per-activation figures (its log's period, run and wu_lat). */
@@ -568,20 +476,9 @@ static int print_schbench(FILE *out, const struct ik_run_result *r)
 static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *r)
 {
 	char v[8][IK_REP_NUM_LEN];
-	const struct ik_hist *lat = &r->wake_latency;
 
 	int rc = print_states(out, r);
-
-	static const char *const lat_headers[] = {"count",  "p50_us",   "p90_us", "p99_us",
-						  "p99.9_us", "max_us", "mean_us"};
-	snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)lat->count);
-	ns_as_us(v[1], ik_hist_percentile(lat, 50.0));
-	ns_as_us(v[2], ik_hist_percentile(lat, 90.0));
-	ns_as_us(v[3], ik_hist_percentile(lat, 99.0));
-	ns_as_us(v[4], ik_hist_percentile(lat, 99.9));
-	ns_as_us(v[5], lat->count ? lat->max : 0);
-	fixed(v[6], lat->count ? lat->sum / (double)lat->count / 1000.0 : 0.0, 2);
-	rc |= print_pairs(out, "Wake latency (task wake-up to running)", lat_headers, v, 7);
+	rc |= print_wake_latency(out, r);
 
 	if (ik_rep_has_throughput(sc)) {
 		static const char *const tput_headers[] = {"messages", "messages/s", "MB/s"};
@@ -707,63 +604,36 @@ static int make_columns(const struct ik_scenario *sc, const struct ik_run_result
 	return n;
 }
 
+/* The columns as sim_tables.c takes them (make_columns' headers stay where they are). */
+static void rep_columns(const struct column *cols, int ncols, struct ik_rep_column *rep)
+{
+	for (int c = 0; c < ncols; c++)
+		rep[c] = (struct ik_rep_column){cols[c].figure, cols[c].state, cols[c].scale,
+						cols[c].decimals, cols[c].header};
+}
+
 static int print_runs(FILE *out, const struct ik_run_result *runs, int nruns,
 		       const struct column *cols, int ncols)
 {
-	char num[IK_REP_NUM_LEN];
-	struct grid g;
-	grid_init(&g, ncols + 1);
-	int row = grid_add_row(&g);
-	grid_set(&g, row, 0, "seed");
-	for (int c = 0; c < ncols; c++)
-		grid_set(&g, row, c + 1, "%s", cols[c].header);
-	for (int i = 0; i < nruns; i++) {
-		row = grid_add_row(&g);
-		grid_set(&g, row, 0, "%llu", (unsigned long long)runs[i].seed);
-		for (int c = 0; c < ncols; c++) {
-			double v = ik_rep_figure_value(&runs[i], cols[c].figure, cols[c].state);
-			grid_set(&g, row, c + 1, "%s", fixed(num, v * cols[c].scale, cols[c].decimals));
-		}
-	}
-	fprintf(out, "\nRuns (one line per seed; <state>_%% = share of all CPUs' time in that state)\n");
-	int rc = grid_print(out, &g);
-	grid_free(&g);
-	return rc;
+	struct ik_rep_column rep[GRID_MAX_COLS];
+	struct ik_tab t;
+	rep_columns(cols, ncols, rep);
+	ik_rep_tab_runs(&t, runs, nruns, rep, ncols);
+	return print_tab(out, "Runs (one line per seed; <state>_% = share of all CPUs' time in that "
+			 "state)", &t);
 }
 
 static int print_summary(FILE *out, const struct ik_run_result *runs, int nruns,
 			 const struct column *cols, int ncols)
 {
-	static const char *const rows[] = {"Min",   "Max",    "Median",  "AMean",
-					   "HMean", "Stddev", "CoefVar%"};
-	enum { NROWS = 7 };
-	char num[IK_REP_NUM_LEN];
-	int rc = 0;
-	struct grid g;
-	grid_init(&g, ncols + 1);
-	g.left[0] = true;
-	int head = grid_add_row(&g);
-	int first = head + 1;
-	for (int r = 0; r < NROWS; r++)
-		grid_set(&g, grid_add_row(&g), 0, "%s", rows[r]);
-	for (int c = 0; c < ncols; c++) {
-		struct ik_summary s;
-		rc |= ik_rep_summarize_figure(runs, nruns, cols[c].figure, cols[c].state, &s);
-		double k = cols[c].scale;
-		/* scaling by k > 0 scales every statistic but the coefficient of variation */
-		const double values[NROWS] = {s.min * k,   s.max * k,	 s.median * k, s.amean * k,
-					      s.hmean * k, s.stddev * k, s.cov_pct};
-		grid_set(&g, head, c + 1, "%s", cols[c].header);
-		for (int r = 0; r < NROWS; r++)
-			grid_set(&g, first + r, c + 1, "%s",
-				 fixed(num, values[r], r == NROWS - 1 ? 2 : cols[c].decimals));
-	}
-	fprintf(out, "\nSummary over %d runs (Stddev: sample standard deviation; "
-		     "CoefVar%%: 100 * Stddev / AMean)\n",
-		nruns);
-	rc |= grid_print(out, &g);
-	grid_free(&g);
-	return rc;
+	struct ik_rep_column rep[GRID_MAX_COLS];
+	struct ik_tab t;
+	rep_columns(cols, ncols, rep);
+	int rc = ik_rep_tab_summary(&t, runs, nruns, rep, ncols);
+	char title[160];
+	snprintf(title, sizeof(title), "Summary over %d runs (Stddev: sample standard deviation; "
+		 "CoefVar%%: 100 * Stddev / AMean)", nruns);
+	return rc | print_tab(out, title, &t);
 }
 
 int ik_report_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,

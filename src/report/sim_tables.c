@@ -1,0 +1,113 @@
+/*
+ * The tables of a `sim` result that both the text report and the HTML page show
+ * (sim_tables.h): the per-state counters, the wake-latency percentiles, and the per-run
+ * figures with their summary across runs.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report/sim_tables.h"
+
+void ik_rep_tab_states(struct ik_tab *t, const struct ik_run_result *r)
+{
+	ik_tab_init(t, 10);
+	ik_tab_col(t, 0, IK_TAB_NUM, "state", NULL);
+	ik_tab_col(t, 1, IK_TAB_TEXT, "name", NULL);
+	ik_tab_col(t, 2, IK_TAB_NUM, "latency", "us");
+	ik_tab_col(t, 3, IK_TAB_NUM, "residency", "us");
+	ik_tab_col(t, 4, IK_TAB_NUM, "usage", NULL);
+	ik_tab_col(t, 5, IK_TAB_NUM, "time", "us");
+	ik_tab_col(t, 6, IK_TAB_NUM, "above", NULL);
+	ik_tab_col(t, 7, IK_TAB_NUM, "below", NULL);
+	ik_tab_col(t, 8, IK_TAB_NUM, "rejected", NULL);
+	ik_tab_col(t, 9, IK_TAB_NUM, "residency", "%");
+	char num[IK_REP_NUM_LEN];
+	for (int i = 0; i < ik_rep_nstates(r); i++) {
+		const struct ik_state_counters *c = &r->total[i];
+		int row = ik_tab_row(t);
+		ik_tab_set(t, row, 0, "%d", i);
+		ik_tab_text(t, row, 1, r->states[i].name, sizeof(r->states[i].name));
+		ik_tab_set(t, row, 2, "%u", r->states[i].exit_latency);
+		ik_tab_set(t, row, 3, "%u", r->states[i].target_residency);
+		ik_tab_u64(t, row, 4, c->usage);
+		/* whole us: the counter sysfs shows */
+		ik_rep_fmt_scaled(num, sizeof(num), c->time_ns > INT64_MAX ? INT64_MAX
+									 : (int64_t)c->time_ns,
+				  3, 0);
+		ik_tab_text(t, row, 5, num, sizeof(num));
+		ik_tab_u64(t, row, 6, c->above);
+		ik_tab_u64(t, row, 7, c->below);
+		ik_tab_u64(t, row, 8, c->rejected);
+		ik_tab_fixed(t, row, 9, ik_run_residency_pct(r, i), 2);
+	}
+}
+
+void ik_rep_tab_wake_latency(struct ik_tab *t, const struct ik_run_result *runs, int nruns,
+			     bool seed)
+{
+	static const enum ik_tab_stat stats[] = {IK_TAB_COUNT, IK_TAB_P50,   IK_TAB_P90, IK_TAB_P99,
+						 IK_TAB_P99_9, IK_TAB_MAX, IK_TAB_MEAN};
+	enum { NSTATS = sizeof(stats) / sizeof(stats[0]) };
+	int first = seed ? 1 : 0;
+	ik_tab_init(t, first + NSTATS);
+	if (seed)
+		ik_tab_col(t, 0, IK_TAB_NUM, "seed", NULL);
+	ik_tab_hist_cols(t, first, stats, NSTATS, "count", NULL, true);
+	for (int k = 0; k < nruns; k++) {
+		int row = ik_tab_row(t);
+		if (seed)
+			ik_tab_u64(t, row, 0, runs[k].seed);
+		ik_tab_hist(t, row, first, &runs[k].wake_latency, stats, NSTATS, true);
+	}
+}
+
+const enum ik_tab_stat ik_rep_brief_stats[IK_REP_BRIEF_STATS] = {IK_TAB_COUNT, IK_TAB_MIN,
+								  IK_TAB_P50, IK_TAB_P99,
+								  IK_TAB_MAX};
+
+void ik_rep_tab_runs(struct ik_tab *t, const struct ik_run_result *runs, int nruns,
+		     const struct ik_rep_column *cols, int ncols)
+{
+	ik_tab_init(t, ncols + 1);
+	ik_tab_col(t, 0, IK_TAB_NUM, "seed", NULL);
+	for (int c = 0; c < ncols; c++)
+		ik_tab_col(t, c + 1, IK_TAB_NUM, cols[c].header, NULL);
+	for (int k = 0; k < nruns; k++) {
+		int row = ik_tab_row(t);
+		ik_tab_u64(t, row, 0, runs[k].seed);
+		for (int c = 0; c < ncols; c++)
+			ik_tab_fixed(t, row, c + 1,
+				     ik_rep_figure_value(&runs[k], cols[c].figure, cols[c].state) *
+					     cols[c].scale,
+				     cols[c].decimals);
+	}
+}
+
+int ik_rep_tab_summary(struct ik_tab *t, const struct ik_run_result *runs, int nruns,
+		       const struct ik_rep_column *cols, int ncols)
+{
+	static const char *const rows[] = {"Min",   "Max",    "Median",  "AMean",
+					   "HMean", "Stddev", "CoefVar%"};
+	enum { NROWS = sizeof(rows) / sizeof(rows[0]) };
+	int rc = 0;
+	ik_tab_init(t, ncols + 1);
+	ik_tab_col(t, 0, IK_TAB_LABEL, "", NULL);
+	for (int r = 0; r < NROWS; r++)
+		ik_tab_set(t, ik_tab_row(t), 0, "%s", rows[r]);
+	for (int c = 0; c < ncols; c++) {
+		struct ik_summary s;
+		rc |= ik_rep_summarize_figure(runs, nruns, cols[c].figure, cols[c].state, &s);
+		double k = cols[c].scale;
+		/* scaling by k > 0 scales every statistic but the coefficient of variation */
+		const double values[NROWS] = {s.min * k,   s.max * k,    s.median * k, s.amean * k,
+					      s.hmean * k, s.stddev * k, s.cov_pct};
+		ik_tab_col(t, c + 1, IK_TAB_NUM, cols[c].header, NULL);
+		for (int r = 0; r < NROWS; r++)
+			ik_tab_fixed(t, r, c + 1, values[r],
+				     r == NROWS - 1 ? 2 : cols[c].decimals);
+	}
+	return rc;
+}
