@@ -1,4 +1,9 @@
-/* idlekit analyze and idlekit replay: idle traces (docs/trace-format.md). */
+/*
+ * idlekit analyze and idlekit replay: idle traces (docs/trace-format.md).  The commands'
+ * options, inputs, messages and outputs; the work is done by the trace analysis
+ * (src/trace/analyze.c) with its writers (src/report/analyze_out.c), and by the replay of
+ * several traces (src/trace/replay_batch.c) with its reports (src/report/replay_batch_out.c).
+ */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
