@@ -1,22 +1,22 @@
-/* idlekit analyze and idlekit replay: idle traces (docs/trace-format.md). */
-#include <errno.h>
+/*
+ * idlekit analyze and idlekit replay: idle traces (docs/trace-format.md).  The commands'
+ * options, inputs, messages and outputs; the work is done by the trace analysis
+ * (src/trace/analyze.c) with its writers (src/report/analyze_out.c), and by the replay of
+ * several traces (src/trace/replay_batch.c) with its reports (src/report/replay_batch_out.c).
+ */
 #include <getopt.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/textout.h"
 #include "cli/cli.h"
-#include "idlekit/governor_load.h"
-#include "idlekit/driver.h"
 #include "idlekit/html.h"
-#include "idlekit/scenario.h"
+#include "idlekit/kernel.h"
 #include "idlekit/trace.h"
-
-/* a governor's one-line identity (ik_governor_identity_label): name, path, sha256, parameters */
-#define GOV_LABEL_LEN 5200
+#include "report/analyze_out.h"
+#include "report/replay_batch_out.h"
+#include "trace/replay_batch.h"
 
 static const char analyze_usage[] =
 	"usage: idlekit analyze TRACE [--json|--csv] [--lenient] [-o FILE] [--html FILE]\n"
@@ -141,13 +141,6 @@ static const char replay_usage[] =
 	"  $ idlekit replay tests/fixtures/traces/two-cpus.trace \\\n"
 	"      tests/fixtures/traces/one-long-exit.trace -g menu,teo -p intel-skx -j 2\n";
 
-/* ns as microseconds with 3 decimals. */
-static const char *us3(char *buf, size_t len, uint64_t ns)
-{
-	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
-	return buf;
-}
-
 struct opened {
 	FILE *fp;
 	const char *origin;
@@ -178,267 +171,6 @@ static void close_trace(struct opened *o)
 	ik_trace_close(o->r);
 	if (o->fp && o->fp != stdin)
 		fclose(o->fp);
-}
-
-static const char *state_name(const struct ik_trace_header *h, int cpu, int i, char *buf,
-			      size_t len)
-{
-	const struct ik_driver *d = &h->drivers[cpu < 0 ? 0 : h->cpu_driver[cpu]].drv;
-	if ((cpu >= 0 || h->ndrivers == 1) && i < d->state_count)
-		return d->states[i].name;
-	snprintf(buf, len, "state%d", i);
-	return buf;
-}
-
-static int max_states(const struct ik_trace_header *h)
-{
-	int n = 0;
-	for (int d = 0; d < h->ndrivers; d++)
-		if (h->drivers[d].drv.state_count > n)
-			n = h->drivers[d].drv.state_count;
-	return n;
-}
-
-static void text_states(FILE *f, const struct ik_trace_header *h, int cpu,
-			const struct ik_trace_cpu_stats *s)
-{
-	char b[5][32];
-	int n = cpu >= 0 ? h->drivers[h->cpu_driver[cpu]].drv.state_count : max_states(h);
-	fprintf(f, "  %-12s %10s %14s %14s %14s %18s %10s %12s\n", "state", "entries", "min_us",
-		"avg_us", "max_us", "total_us", "too_deep", "too_shallow");
-	for (int i = 0; i < n; i++) {
-		const struct ik_trace_state_stats *st = &s->states[i];
-		fprintf(f, "  %-12s %10" PRIu64 " %14s %14s %14s %18s %10" PRIu64 " %12" PRIu64 "\n",
-			state_name(h, cpu, i, b[4], sizeof(b[4])), st->entries,
-			us3(b[0], 32, st->min_ns), us3(b[1], 32, st->entries ? st->total_ns / st->entries : 0),
-			us3(b[2], 32, st->max_ns), us3(b[3], 32, st->total_ns), st->too_deep,
-			st->too_shallow);
-	}
-	fprintf(f, "  wake causes (idle periods, of which too deep):");
-	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
-		fprintf(f, " %s %" PRIu64 " (%" PRIu64 ")", ik_trace_cause_name((enum ik_trace_cause)k),
-			s->wakes[k], s->too_deep_by_cause[k]);
-	fprintf(f, "\n  too shallow by cause:");
-	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
-		fprintf(f, " %s %" PRIu64, ik_trace_cause_name((enum ik_trace_cause)k),
-			s->too_shallow_by_cause[k]);
-	fputc('\n', f);
-}
-
-/* A CPU's idle share of the traced time, in percent. */
-static double idle_pct(const struct ik_trace_analysis *a, int cpu)
-{
-	int64_t span = a->last_ns - a->first_ns;
-	return span > 0 ? 100.0 * (double)a->idle_ns[cpu] / (double)span : 0.0;
-}
-
-static uint64_t cpu_periods(const struct ik_trace_analysis *a, int cpu)
-{
-	uint64_t n = 0;
-	for (int i = 0; i < IK_STATE_MAX; i++)
-		n += a->cpu[cpu].states[i].entries;
-	return n;
-}
-
-static void write_analyze_text(FILE *f, const char *origin, const struct ik_trace_header *h,
-			       const struct ik_trace_analysis *a)
-{
-	char b[32];
-	fprintf(f, "trace %s: %d CPUs, HZ %d, %" PRIu64 " events (%" PRIu64
-		   " bad lines skipped), %" PRIu64 " idle periods (%" PRIu64
-		   " still open at the end, not counted), %s us traced\n",
-		origin, h->cpus, h->hz, a->events, a->skipped, a->periods, a->open_at_end,
-		us3(b, sizeof(b), (uint64_t)(a->last_ns - a->first_ns)));
-	if (h->governor[0]) {
-		fprintf(f, "recorded under governor %s", h->governor);
-		for (int i = 0; i < h->nparams; i++)
-			fprintf(f, "%s%s=%" PRIu64, i ? " " : " (", h->params[i].key, h->params[i].value);
-		fputs(h->nparams ? ")\n" : "\n", f);
-	}
-	if (a->has_switch)
-		fprintf(f, "after the idle periods: %" PRIu64 " ran a task, %" PRIu64 " none (woken for nothing)\n",
-			a->task_periods, a->empty_periods);
-	for (int c = 0; c < a->cpus; c++) {
-		fprintf(f, "\nCPU %d (driver %s", c, h->drivers[h->cpu_driver[c]].drv.name);
-		if (h->topo && h->topo[c].package >= 0)
-			fprintf(f, ", package %" PRId32 " core %" PRId32, h->topo[c].package, h->topo[c].core);
-		fprintf(f, "): idle %.2f %%, busy %.2f %% of the traced time%s\n", idle_pct(a, c),
-			100.0 - idle_pct(a, c), cpu_periods(a, c) ? "" : " (never idled)");
-		text_states(f, h, c, &a->cpu[c]);
-		const struct ik_trace_pstates *ps = &a->pstates[c];
-		uint64_t pt = 0;
-		for (size_t i = 0; i < ps->n; i++)
-			pt += ps->v[i].ns;
-		for (size_t i = 0; i < ps->n; i++)
-			fprintf(f, "%s %" PRIu32 " kHz %s us (%.2f %%)%s",
-				i ? "," : "  P-states (from the CPU's first cpu_frequency):", ps->v[i].khz,
-				us3(b, sizeof(b), ps->v[i].ns), pt ? 100.0 * (double)ps->v[i].ns / (double)pt : 0.0,
-				i + 1 < ps->n ? "" : "\n");
-		for (size_t i = 0; i < a->remote[c].n; i++)
-			fprintf(f, "%s CPU %d %" PRIu64 "%s", i ? "," : "  remote wakes by source:",
-				a->remote[c].v[i].src, a->remote[c].v[i].periods, i + 1 < a->remote[c].n ? "" : "\n");
-	}
-	fprintf(f, "\nall CPUs\n");
-	text_states(f, h, -1, &a->all);
-	for (size_t i = 0; i < a->nirqs; i++) {
-		const char *name = ik_trace_irq_name(h, a->irqs[i].irq);
-		fprintf(f, "%s  IRQ %" PRId64 " %s: %" PRIu64 " periods, %" PRIu64 " too deep, %" PRIu64 " too shallow\n",
-			i ? "" : "wakes by IRQ (all CPUs)\n", a->irqs[i].irq, name ? name : "(no name)",
-			a->irqs[i].periods, a->irqs[i].too_deep, a->irqs[i].too_shallow);
-	}
-	int64_t span = a->last_ns - a->first_ns;
-	for (int g = 0; g < a->npackages + a->ncores; g++) {
-		const struct ik_trace_group *gr = &a->groups[g];
-		if (g == 0)
-			fputs("\nall the CPUs of a group idle at once (from the 'cpu' lines)\n", f);
-		if (gr->core < 0)
-			fprintf(f, "  package %" PRId32 " (%d CPUs)", gr->package, gr->cpus);
-		else
-			fprintf(f, "  package %" PRId32 " core %" PRId32 " (%d CPUs)", gr->package, gr->core, gr->cpus);
-		fprintf(f, ": %s us, %.2f %% of the traced time\n", us3(b, sizeof(b), gr->all_idle_ns),
-			span > 0 ? 100.0 * (double)gr->all_idle_ns / (double)span : 0.0);
-	}
-	fprintf(f, "\nidle duration histogram (all CPUs)\n  %-24s %12s\n", "duration_us", "periods");
-	for (int i = 0; i < IK_TRACE_HIST_BUCKETS; i++) {
-		char range[64];
-		ik_trace_hist_label(i, range, sizeof(range));
-		fprintf(f, "  %-24s %12" PRIu64 "\n", range, a->hist[i]);
-	}
-}
-
-static void json_stats(FILE *f, const struct ik_trace_header *h, int cpu,
-		       const struct ik_trace_cpu_stats *s, const char *indent)
-{
-	char b[5][32];
-	int n = cpu >= 0 ? h->drivers[h->cpu_driver[cpu]].drv.state_count : max_states(h);
-	fprintf(f, "\"states\": [\n");
-	for (int i = 0; i < n; i++) {
-		const struct ik_trace_state_stats *st = &s->states[i];
-		fprintf(f, "%s  {\"index\": %d, \"name\": ", indent, i);
-		ik_json_string(f, state_name(h, cpu, i, b[4], sizeof(b[4])), SIZE_MAX);
-		fprintf(f, ", \"entries\": %" PRIu64 ", \"min_us\": %s, \"avg_us\": %s, \"max_us\": %s, \"total_us\": %s, \"too_deep\": %" PRIu64 ", \"too_shallow\": %" PRIu64 "}%s\n",
-			st->entries, us3(b[0], 32, st->min_ns),
-			us3(b[1], 32, st->entries ? st->total_ns / st->entries : 0),
-			us3(b[2], 32, st->max_ns), us3(b[3], 32, st->total_ns), st->too_deep,
-			st->too_shallow, i + 1 < n ? "," : "");
-	}
-	fprintf(f, "%s], \"wake_causes\": {", indent);
-	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
-		fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", ik_trace_cause_name((enum ik_trace_cause)k), s->wakes[k]);
-	fprintf(f, "}, \"too_deep_by_cause\": {");
-	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
-		fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", ik_trace_cause_name((enum ik_trace_cause)k),
-			s->too_deep_by_cause[k]);
-	fprintf(f, "}, \"too_shallow_by_cause\": {");
-	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
-		fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", ik_trace_cause_name((enum ik_trace_cause)k),
-			s->too_shallow_by_cause[k]);
-	fprintf(f, "}");
-}
-
-static void write_analyze_json(FILE *f, const struct ik_trace_header *h,
-			       const struct ik_trace_analysis *a)
-{
-	char b[32];
-	fprintf(f, "{\n  \"schema\": \"idlekit.analyze/1\",\n  \"hz\": %d, \"cpus\": %d, \"events\": %" PRIu64
-		   ", \"skipped\": %" PRIu64 ", \"periods\": %" PRIu64 ", \"open_at_end\": %" PRIu64
-		   ", \"first_ns\": %" PRId64 ", \"last_ns\": %" PRId64 ",\n",
-		h->hz, h->cpus, a->events, a->skipped, a->periods, a->open_at_end, a->first_ns,
-		a->last_ns);
-	if (h->governor[0]) { /* what the trace's header says ran (format 1.1) */
-		fprintf(f, "  \"governor\": ");
-		ik_json_string(f, h->governor, SIZE_MAX);
-		fprintf(f, ", \"governor_params\": {");
-		for (int i = 0; i < h->nparams; i++) {
-			fprintf(f, "%s", i ? ", " : "");
-			ik_json_string(f, h->params[i].key, SIZE_MAX);
-			fprintf(f, ": %" PRIu64, h->params[i].value);
-		}
-		fprintf(f, "},\n");
-	}
-	fprintf(f, "  \"per_cpu\": [\n");
-	for (int c = 0; c < a->cpus; c++) {
-		fprintf(f, "    {\"cpu\": %d, \"driver\": ", c);
-		ik_json_string(f, h->drivers[h->cpu_driver[c]].drv.name, SIZE_MAX);
-		if (h->topo && h->topo[c].package >= 0)
-			fprintf(f, ", \"package\": %" PRId32 ", \"core\": %" PRId32, h->topo[c].package,
-				h->topo[c].core);
-		fprintf(f, ", \"idle_us\": %s, \"idle_pct\": %.3f, \"busy_pct\": %.3f, \"never_idle\": %s, ",
-			us3(b, sizeof(b), a->idle_ns[c]), idle_pct(a, c), 100.0 - idle_pct(a, c),
-			cpu_periods(a, c) ? "false" : "true");
-		json_stats(f, h, c, &a->cpu[c], "    ");
-		const struct ik_trace_pstates *ps = &a->pstates[c];
-		uint64_t pt = 0;
-		for (size_t i = 0; i < ps->n; i++)
-			pt += ps->v[i].ns;
-		fprintf(f, ", \"pstates\": [");
-		for (size_t i = 0; i < ps->n; i++)
-			fprintf(f, "%s{\"khz\": %" PRIu32 ", \"time_us\": %s, \"pct\": %.3f}", i ? ", " : "",
-				ps->v[i].khz, us3(b, sizeof(b), ps->v[i].ns),
-				pt ? 100.0 * (double)ps->v[i].ns / (double)pt : 0.0);
-		fprintf(f, "], \"remote_from\": {");
-		for (size_t i = 0; i < a->remote[c].n; i++)
-			fprintf(f, "%s\"%d\": %" PRIu64, i ? ", " : "", a->remote[c].v[i].src, a->remote[c].v[i].periods);
-		fprintf(f, "}}%s\n", c + 1 < a->cpus ? "," : "");
-	}
-	fprintf(f, "  ],\n  \"all\": {");
-	json_stats(f, h, -1, &a->all, "  ");
-	if (a->has_switch)
-		fprintf(f, "},\n  \"task_periods\": %" PRIu64 ", \"empty_periods\": %" PRIu64, a->task_periods,
-			a->empty_periods);
-	else
-		fprintf(f, "},\n  \"task_periods\": null, \"empty_periods\": null");
-	fprintf(f, ",\n  \"irqs\": [");
-	for (size_t i = 0; i < a->nirqs; i++) {
-		const char *name = ik_trace_irq_name(h, a->irqs[i].irq);
-		fprintf(f, "%s{\"irq\": %" PRId64 ", \"name\": ", i ? ", " : "", a->irqs[i].irq);
-		if (name)
-			ik_json_string(f, name, SIZE_MAX);
-		else
-			fputs("null", f);
-		fprintf(f, ", \"periods\": %" PRIu64 ", \"too_deep\": %" PRIu64 ", \"too_shallow\": %" PRIu64 "}",
-			a->irqs[i].periods, a->irqs[i].too_deep, a->irqs[i].too_shallow);
-	}
-	fprintf(f, "],\n  \"groups_all_idle\": [");
-	for (int g = 0; g < a->npackages + a->ncores; g++) {
-		const struct ik_trace_group *gr = &a->groups[g];
-		fprintf(f, "%s{\"package\": %" PRId32 ", \"core\": ", g ? ", " : "", gr->package);
-		if (gr->core < 0)
-			fputs("null", f);
-		else
-			fprintf(f, "%" PRId32, gr->core);
-		fprintf(f, ", \"cpus\": %d, \"all_idle_us\": %s}", gr->cpus, us3(b, sizeof(b), gr->all_idle_ns));
-	}
-	fprintf(f, "],\n  \"histogram\": [");
-	for (int i = 0; i < IK_TRACE_HIST_BUCKETS; i++) {
-		fprintf(f, "%s{\"lower_us\": %" PRIu64 ", \"upper_us\": ", i ? ", " : "",
-			ik_trace_hist_lower_ns(i) / 1000);
-		if (i + 1 < IK_TRACE_HIST_BUCKETS)
-			fprintf(f, "%" PRIu64, ik_trace_hist_lower_ns(i + 1) / 1000);
-		else
-			fputs("null", f);
-		fprintf(f, ", \"periods\": %" PRIu64 "}", a->hist[i]);
-	}
-	fprintf(f, "]\n}\n");
-}
-
-static void write_analyze_csv(FILE *f, const struct ik_trace_header *h,
-			      const struct ik_trace_analysis *a)
-{
-	char b[4][32];
-	fputs("cluster,core,cpu,C-state,min (us),max (us),avg (us),total (us),hits,over,under\n", f);
-	for (int c = 0; c < a->cpus; c++) {
-		const struct ik_driver *d = &h->drivers[h->cpu_driver[c]].drv;
-		for (int i = 0; i < d->state_count; i++) {
-			const struct ik_trace_state_stats *st = &a->cpu[c].states[i];
-			bool t = h->topo && h->topo[c].package >= 0;
-			fprintf(f, "%d,%d,%d,%s,%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
-				t ? (int)h->topo[c].package : 0, t ? (int)h->topo[c].core : c, c,
-				d->states[i].name, us3(b[0], 32, st->min_ns), us3(b[1], 32, st->max_ns),
-				us3(b[2], 32, st->entries ? st->total_ns / st->entries : 0),
-				us3(b[3], 32, st->total_ns), st->entries, st->too_deep, st->too_shallow);
-		}
-	}
 }
 
 /* --timeline-window START:LEN; prints the message and returns -1 when bad. */
@@ -532,13 +264,10 @@ int cmd_analyze(int argc, char **argv)
 	rc = EXIT_FAIL;
 	if (cli_output_open_in(&outs, &o, outpath) == 0) {
 		const struct ik_trace_header *h = ik_trace_header(in.r);
-		if (json)
-			write_analyze_json(o.fp, h, &a);
-		else if (csv)
-			write_analyze_csv(o.fp, h, &a);
-		else
-			write_analyze_text(o.fp, in.origin, h, &a);
-		rc = cli_output_close(&o, 1) ? EXIT_FAIL : EXIT_OK;
+		int wrc = json ? ik_report_analyze_json(o.fp, h, &a)
+			  : csv ? ik_report_analyze_csv(o.fp, h, &a)
+				: ik_report_analyze_text(o.fp, in.origin, h, &a);
+		rc = cli_output_close(&o, wrc == 0) ? EXIT_FAIL : EXIT_OK;
 	}
 	if (rc == EXIT_OK && htmlpath) {
 		rc = EXIT_FAIL;
@@ -556,256 +285,6 @@ int cmd_analyze(int argc, char **argv)
 }
 
 /* ---- replay ------------------------------------------------------------------------------ */
-
-/* -g menu,teo,...: the governors, each once; prints the message and returns -1 when bad. */
-/* -g menu,teo,kernel:PATH: each spec checked for its form (the files are opened later). */
-static int parse_governors(const char *list, char *buf, size_t buflen, const char **specs, int *n)
-{
-	if (strlen(list) >= buflen) {
-		fprintf(stderr, "idlekit replay: --governor: list too long\n");
-		return -1;
-	}
-	snprintf(buf, buflen, "%s", list);
-	*n = 0;
-	for (char *t = buf, *next; t; t = next) {
-		next = strchr(t, ',');
-		if (next)
-			*next++ = '\0';
-		if (!*t) {
-			fprintf(stderr, "idlekit replay: --governor: expected NAME[,NAME...], got '%s'\n", list);
-			return -1;
-		}
-		char err[IK_ERR_LEN];
-		if (ik_governor_spec_check(t, err, sizeof(err))) {
-			fprintf(stderr, "idlekit replay: --governor: %s\n", err);
-			return -1;
-		}
-		for (int i = 0; i < *n; i++)
-			if (strcmp(specs[i], t) == 0) {
-				fprintf(stderr, "idlekit replay: --governor: '%s' given twice\n", t);
-				return -1;
-			}
-		if (*n == IK_TRACE_REPLAY_MAX_GOVS) {
-			fprintf(stderr, "idlekit replay: --governor: expected at most %d governors\n",
-				IK_TRACE_REPLAY_MAX_GOVS);
-			return -1;
-		}
-		specs[(*n)++] = t;
-	}
-	return 0;
-}
-
-/* haltpoll: the parameters the traced machine ran with, when the trace says them. */
-static const char *haltpoll_params(const struct ik_trace_header *th, bool given,
-				   struct ik_haltpoll_params *hp)
-{
-	if (given)
-		return "--haltpoll-poll-ns, the rest defaults";
-	if (strcmp(th->governor, "haltpoll") != 0)
-		return "defaults";
-	for (int i = 0; i < th->nparams; i++) {
-		const struct ik_trace_param *p = &th->params[i];
-		if (strcmp(p->key, "guest_halt_poll_ns") == 0)
-			hp->guest_halt_poll_ns = p->value;
-		else if (strcmp(p->key, "guest_halt_poll_grow") == 0 && p->value <= UINT32_MAX)
-			hp->guest_halt_poll_grow = (unsigned)p->value;
-		else if (strcmp(p->key, "guest_halt_poll_shrink") == 0 && p->value <= UINT32_MAX)
-			hp->guest_halt_poll_shrink = (unsigned)p->value;
-		else if (strcmp(p->key, "guest_halt_poll_grow_start") == 0)
-			hp->guest_halt_poll_grow_start = p->value;
-		else if (strcmp(p->key, "guest_halt_poll_allow_shrink") == 0)
-			hp->guest_halt_poll_allow_shrink = p->value != 0;
-	}
-	return "the trace header";
-}
-
-/* What every trace of one `idlekit replay` shares, read-only while the jobs run. */
-struct replay_job;
-struct replay_ctx {
-	const char *const *specs;
-	int ngov;
-	const struct ik_scenario *sc;
-	const struct ik_driver_binding *bind; /* the platform's table (with from_trace: the trace's) */
-	bool from_trace, json, compare, closed, hp_given, html;
-	uint64_t hz, seed;
-	const struct ik_haltpoll_params *hp;
-	const struct ik_kernel *kernel;
-	const char *release_name;
-	const char *kernel_label; /* the release and its flipped switches */
-	int64_t win_start, win_len;
-	/* the jobs, taken in order by the threads */
-	pthread_mutex_t mu;
-	struct replay_job *jobs;
-	int njobs, next, fail; /* fail: the first failed job, or njobs */
-};
-
-/* One trace: its reader, and what its replay writes, in memory (so the outputs are the same
-   bytes in the same order for any -j). */
-struct replay_job {
-	struct opened in;
-	char *out, *html, *msg;
-	size_t outlen, htmllen, msglen;
-	int rc; /* its exit status */
-};
-
-/* Replay one trace: the report (and HTML) into the job's buffers, messages into ef. */
-static int replay_trace(const struct replay_ctx *x, struct replay_job *j, FILE *ef)
-{
-	const struct ik_trace_header *h = ik_trace_header(j->in.r);
-	const int ngov = x->ngov;
-	const char *const *specs = x->specs;
-	const struct ik_scenario *sc = x->sc;
-	uint64_t hz = x->hz;
-	char err[IK_ERR_LEN];
-	struct ik_haltpoll_params hp = *x->hp;
-	struct ik_driver_binding *bind = malloc(sizeof(*bind));
-	struct ik_governor_inst *ginst[IK_TRACE_REPLAY_MAX_GOVS] = { 0 };
-	const struct ik_governor *govs[IK_TRACE_REPLAY_MAX_GOVS];
-	char *gov_labels = calloc(ngov > 0 ? (size_t)ngov : 1, GOV_LABEL_LEN);
-	struct ik_trace_replay *rps = calloc(ngov > 0 ? (size_t)ngov : 1, sizeof(*rps));
-	int rc = EXIT_FAIL;
-	if (!bind || !gov_labels || !rps) {
-		fprintf(ef, "idlekit replay: out of memory\n");
-		goto out;
-	}
-	/* a copy: --platform trace takes each trace's own table */
-	*bind = *x->bind;
-	if (x->from_trace)
-		bind->table = h->drivers[0].drv;
-	const char *hp_from = NULL;
-	for (int g = 0; g < ngov; g++)
-		if (strcmp(specs[g], "haltpoll") == 0)
-			hp_from = haltpoll_params(h, x->hp_given, &hp);
-	for (int g = 0; g < ngov; g++) {
-		struct ik_governor_open_args ga = { .spec = specs[g], .drv = &bind->table,
-						    .hz = hz ? (int)hz : h->hz,
-						    .kernel_version = x->release_name };
-		int grc = ik_governor_open(&ga, &ginst[g], err, sizeof(err));
-		if (grc) {
-			fprintf(ef, "idlekit replay: %s\n", err);
-			rc = grc == -2 ? EXIT_USAGE : EXIT_FAIL;
-			goto out;
-		}
-		govs[g] = ik_governor_inst_ops(ginst[g]);
-		char *label = gov_labels + (size_t)g * GOV_LABEL_LEN;
-		ik_governor_identity_label(ik_governor_inst_identity(ginst[g]), label, GOV_LABEL_LEN);
-		if (x->kernel->release != IK_KERNEL_DEFAULT_RELEASE || x->kernel->forced_on ||
-		    x->kernel->forced_off) {
-			size_t l = strlen(label);
-			snprintf(label + l, GOV_LABEL_LEN - l, " as %s", x->kernel_label);
-		}
-	}
-	struct ik_trace_cost_model cost = { .plat = x->from_trace ? NULL : &sc->platform };
-	memcpy(cost.hw_state, bind->hw_state, sizeof(cost.hw_state));
-	struct ik_trace_replay_opts ro[IK_TRACE_REPLAY_MAX_GOVS];
-	for (int g = 0; g < ngov; g++)
-		ro[g] = (struct ik_trace_replay_opts){ .drv = &bind->table, .gov = govs[g], .hz = (int)hz,
-						       .haltpoll = &hp, .closed_loop = x->closed,
-						       .cost = &cost, .seed = x->seed, .kernel = x->kernel };
-	struct ik_timeline *tl = NULL;
-	if (x->html) {
-		/* the timeline of the first governor */
-		tl = ro[0].timeline = ik_timeline_new(0, x->win_start, x->win_len, h->cpus);
-		if (!tl) {
-			fprintf(ef, "idlekit replay: out of memory\n");
-			goto out;
-		}
-	}
-	int rrc = ik_trace_replay_many(j->in.r, ro, ngov, rps, err, sizeof(err));
-	if (rrc) {
-		fprintf(ef, "idlekit replay: %s\n", err);
-		ik_timeline_free(tl);
-		rc = rrc == IK_TRACE_EINPUT ? EXIT_USAGE : EXIT_FAIL;
-		goto out;
-	}
-	if (rps[0].skipped)
-		fprintf(ef, "idlekit replay: --lenient: %" PRIu64 " bad lines skipped; the first: %s\n",
-			rps[0].skipped, ik_trace_first_skip(j->in.r));
-	const char *names[IK_TRACE_REPLAY_MAX_GOVS];
-	for (int g = 0; g < ngov; g++)
-		names[g] = gov_labels + (size_t)g * GOV_LABEL_LEN;
-	struct ik_trace_replay_report rep = {
-		.origin = j->in.origin, .platform = sc->platform.name, .hz = hz ? (int)hz : h->hz,
-		.cpus = h->cpus, .closed_loop = x->closed, .compare = x->compare, .seed = x->seed,
-		.drv = &bind->table, .h = h, .map = &rps[0].map, .haltpoll_from = hp_from,
-		.haltpoll = &hp, .nruns = ngov, .governors = names, .runs = rps,
-		.package_exit = "included: the first CPU to wake from a deep package (all its CPUs in a core_off state) pays pkg_exit_ns on top of its state's exit, added to that wake's latency, and its work starts that much later (open loop: a next entry inside the exit waits for its end; closed loop: the CPU's later events move by its delay) (docs/replay.md)",
-	};
-	FILE *of = open_memstream(&j->out, &j->outlen);
-	int wrc = -1;
-	if (of) {
-		wrc = x->json ? ik_report_replay_json(of, &rep) : ik_report_replay_text(of, &rep);
-		if (fclose(of))
-			wrc = -1;
-	}
-	if (wrc == 0 && x->html) {
-		FILE *hf = open_memstream(&j->html, &j->htmllen);
-		wrc = -1;
-		if (hf) {
-			struct ik_html_replay hr = { .origin = j->in.origin, .governor = names[0],
-						     .platform = sc->platform.name, .hz = rep.hz,
-						     .compare = x->compare, .drv = &bind->table, .h = h,
-						     .rp = &rps[0], .tl = tl, .report = &rep };
-			wrc = ik_report_html_replay(hf, &hr);
-			if (fclose(hf))
-				wrc = -1;
-		}
-	}
-	if (wrc != 0)
-		fprintf(ef, "idlekit replay: writing the report failed\n");
-	rc = wrc == 0 ? EXIT_OK : EXIT_FAIL;
-	ik_timeline_free(tl);
-	for (int g = 0; g < ngov; g++)
-		ik_trace_replay_free(&rps[g]);
-out:
-	for (int g = 0; g < ngov; g++)
-		ik_governor_close(ginst[g]);
-	free(gov_labels);
-	free(rps);
-	free(bind);
-	return rc;
-}
-
-static void *replay_worker(void *arg)
-{
-	struct replay_ctx *x = arg;
-	pthread_mutex_lock(&x->mu);
-	while (x->next < x->njobs && x->fail == x->njobs) {
-		struct replay_job *j = &x->jobs[x->next++];
-		pthread_mutex_unlock(&x->mu);
-		FILE *ef = open_memstream(&j->msg, &j->msglen);
-		j->rc = ef ? replay_trace(x, j, ef) : EXIT_FAIL;
-		if (ef)
-			fclose(ef);
-		pthread_mutex_lock(&x->mu);
-		if (j->rc != EXIT_OK && j - x->jobs < x->fail)
-			x->fail = (int)(j - x->jobs);
-	}
-	pthread_mutex_unlock(&x->mu);
-	return NULL;
-}
-
-/* The reports in the traces' order: one trace's as it is; several, text one after the
-   other (a blank line between), JSON as {"schema": "idlekit.replays/1", "replays": [each
-   idlekit.replay/2 object]}. */
-static int write_reports(FILE *f, const struct replay_job *jobs, int n, bool json)
-{
-	if (n == 1)
-		return fwrite(jobs[0].out, 1, jobs[0].outlen, f) == jobs[0].outlen ? 0 : -1;
-	if (json)
-		fputs("{\"schema\": \"idlekit.replays/1\", \"replays\": [\n", f);
-	for (int i = 0; i < n; i++) {
-		size_t len = jobs[i].outlen;
-		if (json && len && jobs[i].out[len - 1] == '\n')
-			len--;
-		if (i)
-			fputs(json ? ",\n" : "\n", f);
-		fwrite(jobs[i].out, 1, len, f);
-	}
-	if (json)
-		fputs("\n]}\n", f);
-	return ferror(f) ? -1 : 0;
-}
 
 int cmd_replay(int argc, char **argv)
 {
@@ -927,107 +406,73 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (cli_output_check("replay", outpath) || cli_output_check("replay", htmlpath))
 		return EXIT_USAGE;
-	const char *specs[IK_TRACE_REPLAY_MAX_GOVS];
-	char spec_buf[8192];
-	int ngov = 0;
-	if (parse_governors(governor, spec_buf, sizeof(spec_buf), specs, &ngov))
+	struct ik_replay_batch_out out = { .json = json, .compare = compare, .html = htmlpath != NULL };
+	struct ik_replay_batch bt = { .closed_loop = closed, .hz = hz, .seed = seed, .haltpoll = hp,
+				      .haltpoll_given = hp_given, .kernel = &kernel,
+				      .timeline = htmlpath != NULL, .win_start = win_start,
+				      .win_len = win_len, .report = ik_report_replay_batch_one,
+				      .user = &out };
+	char err[IK_REPLAY_BATCH_ERR_LEN];
+	if (ik_replay_batch_governors(&bt, governor, err, sizeof(err))) {
+		fprintf(stderr, "idlekit replay: --governor: %s\n", err);
 		return EXIT_USAGE;
+	}
 	/* each governor must exist and be modelled as the release (a kernel: file: the core's) */
-	for (int g = 0; g < ngov; g++) {
-		if (ik_kernel_check(&kernel, specs[g], kerr, sizeof(kerr))) {
+	for (int g = 0; g < bt.ngov; g++) {
+		if (ik_kernel_check(&kernel, bt.specs[g], kerr, sizeof(kerr))) {
 			fprintf(stderr, "idlekit replay: --kernel: %s\n", kerr);
 			return EXIT_USAGE;
 		}
 	}
-	char release_name[16], kernel_label[512];
-	ik_kernel_release_name(kernel.release, release_name, sizeof(release_name));
-	ik_kernel_describe(&kernel, kernel_label, sizeof(kernel_label));
-	char err[IK_ERR_LEN];
-	int rc = EXIT_USAGE;
-	struct ik_scenario *sc = calloc(1, sizeof(*sc));
-	struct ik_driver_binding *bind = calloc(1, sizeof(*bind));
-	bool bound = false;
-	if (!sc || !bind) {
-		fprintf(stderr, "idlekit replay: out of memory\n");
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	/* --platform trace: the trace's own table (its first driver's), read below. */
-	bool from_trace = strcmp(platform, "trace") == 0;
-	if (from_trace)
-		snprintf(sc->platform.name, sizeof(sc->platform.name), "trace");
-	if (!from_trace && ik_platform_load(platform, &sc->platform, err, sizeof(err))) {
+	int rc = ik_replay_batch_open(&bt, platform, err, sizeof(err));
+	if (rc) {
 		fprintf(stderr, "idlekit replay: %s\n", err);
-		goto out;
+		ik_replay_batch_close(&bt);
+		return rc == IK_TRACE_EINPUT ? EXIT_USAGE : EXIT_FAIL;
 	}
-	snprintf(sc->platform_ref, sizeof(sc->platform_ref), "%s", platform);
-	snprintf(sc->driver, sizeof(sc->driver), "table");
-	snprintf(sc->governor, sizeof(sc->governor), "%s", specs[0]);
-	sc->hz = 250;
-	sc->latency_limit_us = -1;
-	const struct ik_idle_driver *driver = ik_idle_driver_find("table");
-	if (!from_trace && (!driver || driver->probe(sc, bind, err, sizeof(err)))) {
-		fprintf(stderr, "idlekit replay: platform %s: %s\n", platform, driver ? err : "no table driver");
-		goto out;
-	}
-	bound = !from_trace;
-
 	/* Every trace opened (its header read) here, in order: a bad one is reported first. */
-	struct replay_job *jv = calloc((size_t)ntraces, sizeof(*jv));
+	struct opened *in = calloc((size_t)ntraces, sizeof(*in));
+	struct ik_replay_batch_trace *tv = calloc((size_t)ntraces, sizeof(*tv));
+	out.v = calloc((size_t)ntraces, sizeof(*out.v));
 	int nopen = 0;
-	if (!jv) {
+	if (!in || !tv || !out.v) {
 		fprintf(stderr, "idlekit replay: out of memory\n");
 		rc = EXIT_FAIL;
-		goto out;
+		goto close;
 	}
 	for (; nopen < ntraces; nopen++) {
-		rc = open_trace("replay", argv[optind + nopen], lenient, &jv[nopen].in);
+		rc = open_trace("replay", argv[optind + nopen], lenient, &in[nopen]);
 		if (rc >= 0)
 			goto close;
+		tv[nopen].r = in[nopen].r;
+		tv[nopen].origin = in[nopen].origin;
 	}
-	struct replay_ctx x = { .specs = specs, .ngov = ngov, .sc = sc, .bind = bind,
-				.from_trace = from_trace, .json = json, .compare = compare,
-				.closed = closed, .hp_given = hp_given, .html = htmlpath != NULL,
-				.hz = hz, .seed = seed, .hp = &hp, .kernel = &kernel,
-				.release_name = release_name, .kernel_label = kernel_label,
-				.win_start = win_start, .win_len = win_len,
-				.jobs = jv, .njobs = ntraces, .fail = ntraces };
-	pthread_mutex_init(&x.mu, NULL);
-	if (jobs == 0)
-		jobs = cli_default_jobs();
-	int threads = jobs < ntraces ? jobs : ntraces, started = 0;
-	pthread_t *tid = calloc((size_t)threads, sizeof(*tid));
-	for (int i = 1; tid && i < threads; i++) {
-		if (pthread_create(&tid[started], NULL, replay_worker, &x) != 0)
-			break;
-		started++;
-	}
-	replay_worker(&x);
-	for (int i = 0; i < started; i++)
-		pthread_join(tid[i], NULL);
-	free(tid);
-	pthread_mutex_destroy(&x.mu);
+	int fail = ik_replay_batch_run(&bt, tv, ntraces, jobs ? jobs : cli_default_jobs());
 	/* the messages in the traces' order, up to the first that failed (then nothing is
 	   written) */
-	int last = x.fail < ntraces ? x.fail : ntraces - 1;
-	for (int i = 0; i <= last; i++)
-		if (jv[i].msglen)
-			fwrite(jv[i].msg, 1, jv[i].msglen, stderr);
-	if (x.fail < ntraces) {
-		rc = jv[x.fail].rc;
+	for (int i = 0; i <= (fail < ntraces ? fail : ntraces - 1); i++) {
+		if (tv[i].skipped)
+			fprintf(stderr, "idlekit replay: --lenient: %" PRIu64 " bad lines skipped; the first: %s\n",
+				tv[i].skipped, ik_trace_first_skip(tv[i].r));
+		if (tv[i].rc)
+			fprintf(stderr, "idlekit replay: %s\n", tv[i].err);
+	}
+	if (fail < ntraces) {
+		rc = tv[fail].rc == IK_TRACE_EINPUT ? EXIT_USAGE : EXIT_FAIL;
 		goto close;
 	}
 	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
 	struct cli_output o, html; /* in the group until its commit */
 	rc = EXIT_FAIL;
 	if (cli_output_open_in(&outs, &o, outpath) == 0) {
-		int wrc = write_reports(o.fp, jv, ntraces, json);
+		int wrc = ik_report_replay_batch_write(o.fp, &out, ntraces);
 		rc = cli_output_close(&o, wrc == 0) ? EXIT_FAIL : EXIT_OK;
 	}
 	if (rc == EXIT_OK && htmlpath) {
 		rc = EXIT_FAIL;
 		if (cli_output_open_in(&outs, &html, htmlpath) == 0) {
-			int wrc = fwrite(jv[0].html, 1, jv[0].htmllen, html.fp) == jv[0].htmllen ? 0 : -1;
+			const struct ik_replay_batch_bytes *v = &out.v[0];
+			int wrc = fwrite(v->html, 1, v->htmllen, html.fp) == v->htmllen ? 0 : -1;
 			rc = cli_output_close(&html, wrc == 0) ? EXIT_FAIL : EXIT_OK;
 		}
 	}
@@ -1035,17 +480,10 @@ int cmd_replay(int argc, char **argv)
 		rc = EXIT_FAIL;
 close:
 	for (int i = 0; i < nopen; i++)
-		close_trace(&jv[i].in);
-	for (int i = 0; jv && i < ntraces; i++) {
-		free(jv[i].out);
-		free(jv[i].html);
-		free(jv[i].msg);
-	}
-	free(jv);
-out:
-	if (bound)
-		ik_idle_driver_release(bind);
-	free(bind);
-	free(sc);
+		close_trace(&in[i]);
+	free(in);
+	free(tv);
+	ik_report_replay_batch_free(&out, ntraces);
+	ik_replay_batch_close(&bt);
 	return rc;
 }

@@ -1,6 +1,7 @@
 /*
- * `sim --runs N -j J`: the seeds of one scenario on J CPUs.  Each run writes only its own
- * result, so the results (and every report made from them) are the same for any J.
+ * `sim --runs N -j J`: the seeds of one scenario on J CPUs (util/thread_pool.h).  Each run
+ * writes only its own result, so the results (and every report made from them) are the
+ * same for any J.
  *
  * In rounds of J the last round leaves CPUs idle when J does not divide N (3 runs on 2
  * CPUs: a third run alone).  So the last J + N % J runs (the tail) start at once, on as
@@ -22,6 +23,7 @@
 #include "idlekit/sim.h"
 #include "idlekit/sweep.h"
 #include "sweep/longest_first.h"
+#include "util/thread_pool.h"
 
 #define LOOKS_PER_RUN 200  /* a tail run's looks at its pace over its simulated length */
 #define ESTIMATE_FROM 50   /* ... estimated from 1/50 of the way */
@@ -31,11 +33,12 @@ struct many {
 	pthread_mutex_t mu;
 	const struct ik_scenario *first, *rest;
 	uint64_t seed;
-	int n, next, finished;
+	int n, finished;
 	int slots;   /* runs that go on at once before the tail: J */
 	int tail;    /* from this run on, every thread may start one */
 	int running;
-	pthread_cond_t freed; /* a run ended (or failed): a slot may be free */
+	int started; /* of the runs before the tail */
+	pthread_cond_t freed; /* a run started before the tail, or ended (or failed) */
 	struct ik_lf_run *lf; /* the tail's runs, by index, when it has more runs than slots */
 	pthread_cond_t turn;  /* an estimate changed, or a run stopped going on or ended */
 	struct ik_run_result *out;
@@ -129,39 +132,46 @@ static int many_run(struct many *m, int i, char *err, size_t errlen)
 	return ret;
 }
 
-static void *many_worker(void *arg)
+/* Run i (a job of the pool).  The runs before the tail go `slots` at a time; the tail's
+   start once every run before them has (its extra threads wait here until then).  No run
+   starts after an earlier one failed. */
+static int many_job(void *arg, int64_t idx)
 {
 	struct many *m = arg;
+	int i = (int)idx;
 	char err[IK_ERR_LEN];
 	pthread_mutex_lock(&m->mu);
-	while (m->next < m->n && m->fail == m->n) {
-		if (m->next < m->tail && m->running >= m->slots) {
-			pthread_cond_wait(&m->freed, &m->mu);
-			continue;
-		}
-		int i = m->next++;
-		m->running++;
-		if (m->lf && i >= m->tail) {
-			m->lf[i].live = true;
-			m->lf[i].running = true;
-		}
+	while (m->fail > i && (i < m->tail ? m->running >= m->slots : m->started < m->tail))
+		pthread_cond_wait(&m->freed, &m->mu);
+	if (m->fail < i) {
 		pthread_mutex_unlock(&m->mu);
-		int ret = many_run(m, i, err, sizeof(err));
-		pthread_mutex_lock(&m->mu);
-		m->running--;
-		pthread_cond_broadcast(&m->freed);
-		if (ret == 0) {
-			m->ok[i] = true;
-			m->finished++;
-			if (m->at_ms)
-				progress_at(m, i, run_length_ms(m, i));
-		} else if (i < m->fail) {
-			m->fail = i;
-			snprintf(m->err, sizeof(m->err), "%s", err);
-		}
+		return 1;
+	}
+	m->running++;
+	if (i < m->tail) {
+		m->started++;
+		pthread_cond_broadcast(&m->freed); /* the tail may be waiting for this start */
+	}
+	if (m->lf && i >= m->tail) {
+		m->lf[i].live = true;
+		m->lf[i].running = true;
 	}
 	pthread_mutex_unlock(&m->mu);
-	return NULL;
+	int ret = many_run(m, i, err, sizeof(err));
+	pthread_mutex_lock(&m->mu);
+	m->running--;
+	pthread_cond_broadcast(&m->freed);
+	if (ret == 0) {
+		m->ok[i] = true;
+		m->finished++;
+		if (m->at_ms)
+			progress_at(m, i, run_length_ms(m, i));
+	} else if (i < m->fail) {
+		m->fail = i;
+		snprintf(m->err, sizeof(m->err), "%s", err);
+	}
+	pthread_mutex_unlock(&m->mu);
+	return ret != 0;
 }
 
 int ik_sim_run_many(const struct ik_scenario *first, const struct ik_scenario *rest,
@@ -180,15 +190,13 @@ int ik_sim_run_many(const struct ik_scenario *first, const struct ik_scenario *r
 	m.slots = threads;
 	m.tail = n - threads - extra;
 	threads += extra;
-	pthread_t *tid = calloc((size_t)threads, sizeof(*tid));
 	m.ok = calloc((size_t)(n > 0 ? n : 1), sizeof(*m.ok));
 	if (extra > 0)
 		m.lf = calloc((size_t)n, sizeof(*m.lf));
 	bool told = progress && progress->step;
 	if (told)
 		m.at_ms = calloc((size_t)(n > 0 ? n : 1), sizeof(*m.at_ms));
-	if (!tid || !m.ok || (extra > 0 && !m.lf) || (told && !m.at_ms)) {
-		free(tid);
+	if (!m.ok || (extra > 0 && !m.lf) || (told && !m.at_ms)) {
 		free(m.ok);
 		free(m.lf);
 		free(m.at_ms);
@@ -202,15 +210,7 @@ int ik_sim_run_many(const struct ik_scenario *first, const struct ik_scenario *r
 	pthread_mutex_init(&m.mu, NULL);
 	pthread_cond_init(&m.freed, NULL);
 	pthread_cond_init(&m.turn, NULL);
-	int started = 0;
-	for (int i = 1; i < threads; i++) {
-		if (pthread_create(&tid[i], NULL, many_worker, &m) != 0)
-			break;
-		started++;
-	}
-	many_worker(&m);
-	for (int i = 1; i <= started; i++)
-		pthread_join(tid[i], NULL);
+	ik_thread_pool_run(n, threads, many_job, &m);
 	pthread_cond_destroy(&m.turn);
 	pthread_cond_destroy(&m.freed);
 	pthread_mutex_destroy(&m.mu);
@@ -225,6 +225,5 @@ int ik_sim_run_many(const struct ik_scenario *first, const struct ik_scenario *r
 	free(m.at_ms);
 	free(m.lf);
 	free(m.ok);
-	free(tid);
 	return ret;
 }

@@ -1,10 +1,10 @@
 /*
- * Running a sweep's tasks on a pool of threads.  A task is one run of one point; tasks are
- * handed out in order, each loads its point's scenario and runs it on its own (the
- * simulator has no shared state), and a finished task's row waits in a window until every
- * earlier task's row is written, so the rows file comes out in task order whatever the
- * number of threads.  The window bounds memory: a thread waits rather than run more than
- * `window` tasks ahead of the oldest unwritten one.
+ * Running a sweep's tasks on a pool of threads (util/thread_pool.h).  A task is one run of
+ * one point; tasks are handed out in order, each loads its point's scenario and runs it on
+ * its own (the simulator has no shared state), and a finished task's row waits in a window
+ * until every earlier task's row is written, so the rows file comes out in task order
+ * whatever the number of threads.  The window bounds memory: a task waits rather than run
+ * more than `window` tasks ahead of the oldest unwritten one.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -13,15 +13,15 @@
 
 #include "idlekit/sim.h"
 #include "sweep/sweep_internal.h"
+#include "util/thread_pool.h"
 
 struct pool {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	const struct ik_sweep_spec *s;
 	const struct ik_sweep_shard *sh;
-	int64_t end;      /* tasks [first, end) */
+	int64_t first, end; /* tasks [first, end), the pool's jobs 0.. */
 	int64_t total;    /* tasks of the shard (for progress) */
-	int64_t next;     /* next task to hand out */
 	int64_t written;  /* next task to write */
 	int64_t finished; /* tasks finished (for progress) */
 	int window;
@@ -85,44 +85,46 @@ static void write_ready(struct pool *p)
 	}
 }
 
-static void *worker(void *arg)
+/* Task `first + i` (a job of the pool): it waits while it is `window` or more ahead of the
+   oldest unwritten row, and does not run once an earlier task has failed. */
+static int task_job(void *arg, int64_t i)
 {
 	struct pool *p = arg;
 	char err[IK_ERR_LEN];
+	int64_t t = p->first + i;
 
 	pthread_mutex_lock(&p->mu);
-	for (;;) {
-		while (p->status == 0 && p->next < p->end && p->next >= p->written + p->window)
-			pthread_cond_wait(&p->cv, &p->mu);
-		if (p->status != 0 || p->next >= p->end)
-			break;
-		int64_t t = p->next++;
+	while (p->status == 0 && t >= p->written + p->window)
+		pthread_cond_wait(&p->cv, &p->mu);
+	/* every task before one that failed was handed out before it: it still runs, so
+	   the lowest failure is the same for any number of threads */
+	if (p->status != 0 && t > p->fail_task) {
 		pthread_mutex_unlock(&p->mu);
+		return 1;
+	}
+	pthread_mutex_unlock(&p->mu);
 
-		char *row;
-		int ret = run_task(p, t, &row, err, sizeof(err));
+	char *row;
+	int ret = run_task(p, t, &row, err, sizeof(err));
 
-		pthread_mutex_lock(&p->mu);
-		if (ret != 0) {
-			/* every earlier task was handed out already: the lowest failure is the
-			   same for any number of threads */
-			if (p->status == 0 || t < p->fail_task) {
-				p->status = ret;
-				p->fail_task = t;
-				ik_sweep_msg(p->err, sizeof(p->err), "%s", err);
-			}
-		} else {
-			p->slots[t % p->window] = row;
-			p->finished++;
-			if (p->progress && p->progress->step)
-				p->progress->step(p->progress->user, p->finished, p->total);
-			write_ready(p);
+	pthread_mutex_lock(&p->mu);
+	if (ret != 0) {
+		if (p->status == 0 || t < p->fail_task) {
+			p->status = ret;
+			p->fail_task = t;
+			ik_sweep_msg(p->err, sizeof(p->err), "%s", err);
 		}
-		pthread_cond_broadcast(&p->cv);
+	} else {
+		p->slots[t % p->window] = row;
+		p->finished++;
+		if (p->progress && p->progress->step)
+			p->progress->step(p->progress->user, p->finished, p->total);
+		write_ready(p);
 	}
 	pthread_cond_broadcast(&p->cv);
+	int stop = p->status != 0;
 	pthread_mutex_unlock(&p->mu);
-	return NULL;
+	return stop;
 }
 
 int ik_sweep_run(const struct ik_sweep_spec *s, const struct ik_sweep_shard *sh, int64_t first,
@@ -134,36 +136,24 @@ int ik_sweep_run(const struct ik_sweep_spec *s, const struct ik_sweep_shard *sh,
 
 	p.total = npoints * s->runs;
 	p.end = p.total;
-	p.next = p.written = first * s->runs;
-	p.finished = p.next;
+	p.first = p.written = first * s->runs;
+	p.finished = p.first;
 	if (threads < 1)
 		threads = 1;
-	if (p.end - p.next < threads)
-		threads = (int)(p.end - p.next > 0 ? p.end - p.next : 1);
+	if (p.end - p.first < threads)
+		threads = (int)(p.end - p.first > 0 ? p.end - p.first : 1);
 	p.window = 4 * threads + 4;
 	p.slots = calloc((size_t)p.window, sizeof(*p.slots));
-	pthread_t *tid = calloc((size_t)threads, sizeof(*tid));
-	if (!p.slots || !tid) {
-		free(p.slots);
-		free(tid);
+	if (!p.slots) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
-	int started = 0;
-	for (int i = 1; i < threads; i++) {
-		if (pthread_create(&tid[i], NULL, worker, &p) != 0)
-			break;
-		started++;
-	}
-	worker(&p); /* the calling thread is one of the pool */
-	for (int i = 1; i <= started; i++)
-		pthread_join(tid[i], NULL);
+	ik_thread_pool_run(p.end - p.first, threads, task_job, &p);
 	for (int i = 0; i < p.window; i++)
 		free(p.slots[i]);
 	free(p.slots);
-	free(tid);
 	pthread_cond_destroy(&p.cv);
 	pthread_mutex_destroy(&p.mu);
 	if (p.status == 0 && fflush(rows) != 0) {
