@@ -72,7 +72,7 @@ struct ik_sweep_spec {
 	int64_t npoints;   /* product of the group lengths (1 with no axis) */
 };
 
-/* ---- the spec (src/config/sweep_ini.c) ---- */
+/* ---- the spec (src/sweep/spec_ini.c) ---- */
 
 /* An empty spec (one point, the base as it is); free with ik_sweep_spec_free. */
 void ik_sweep_spec_init(struct ik_sweep_spec *s, const char *origin, const char *base);
