@@ -13,6 +13,10 @@
  * The command: options, the folder and its files (each written whole or not at all), and
  * the messages.  The work is src/sweep's: the spec and its check, running the points,
  * the reports, joining shards (merge.c) and the job array script (slurm.c).
+ *
+ * Divisions: the help text; -j for every command that runs threads; files and folders
+ * (each file whole, the reports, a sweep folder new or resumed, the spec); a run; merge;
+ * slurm; the command (options, and which of the three).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -107,6 +111,8 @@ int cli_parse_jobs(const char *cmd, const char *text, int *out)
 	*out = (int)v;
 	return 0;
 }
+
+/* ---- files and folders --------------------------------------------------------------- */
 
 /* snprintf where a text cut short is acceptable (messages; paths are checked by open). */
 static void fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
@@ -326,6 +332,8 @@ static int load_spec(const char *cmd, const char *path, const char *bad, bool ch
 	}
 	return EXIT_OK;
 }
+
+/* ---- a run ---------------------------------------------------------------------------- */
 
 static int run_sweep(const char *spec_path, const char *dir, int jobs, bool quiet,
 		     const char *shard_text, int shard_count, const char *bad)
