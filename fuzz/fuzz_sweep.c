@@ -1,5 +1,5 @@
 /*
- * Fuzz target: sweep specs (src/config/sweep_ini.c).  The input is a spec's text.  Parsing
+ * Fuzz target: sweep specs (src/sweep/spec_ini.c).  The input is a spec's text.  Parsing
  * must never crash, hang or leak; a failure is a one-line message; a spec that parses has
  * a grid that expands (every point's value indices in range) and a canonical form that
  * reads back with the same hash.

@@ -72,7 +72,7 @@ struct ik_sweep_spec {
 	int64_t npoints;   /* product of the group lengths (1 with no axis) */
 };
 
-/* ---- the spec (src/config/sweep_ini.c) ---- */
+/* ---- the spec (src/sweep/spec_ini.c) ---- */
 
 /* An empty spec (one point, the base as it is); free with ik_sweep_spec_free. */
 void ik_sweep_spec_init(struct ik_sweep_spec *s, const char *origin, const char *base);
@@ -96,13 +96,14 @@ int ik_sweep_parse_bad(const char *text, struct ik_sweep_bad *bad, char *err, si
 /*
  * Load the base with the overrides, and with each value of each axis, as the points will:
  * a bad key or value is reported at the spec's line.  Fills runs and seed from the base
- * when the spec leaves them out.  0, or -1 with a message.
+ * when the spec leaves them out.  0, or -1 with a message (src/sweep/check.c).
  */
 int ik_sweep_spec_check(struct ik_sweep_spec *s, char *err, size_t errlen);
 /*
  * After ik_sweep_spec_check: open each kernel: or plugin: governor of the sweep once per
  * release its points run as (a run of 1 us), so that a file that does not compile for one
- * of them is reported before anything runs.  0, or -1 with a message naming the point.
+ * of them is reported before anything runs.  0, or -1 with a message naming the point
+ * (src/sweep/governors_check.c).
  */
 int ik_sweep_governors_check(const struct ik_sweep_spec *s, char *err, size_t errlen);
 
@@ -145,7 +146,7 @@ int64_t ik_sweep_shard_point(const struct ik_sweep_shard *sh, int64_t k); /* k-t
 
 /* ---- results: rows (src/sweep/rows.c) ---- */
 
-/* The per-run figures of a row, their names with units ("mb_per_s"). */
+/* The per-run figures of a row, their names with units ("mb_per_s") (src/sweep/figures.c). */
 int ik_sweep_figure_count(void);
 const char *ik_sweep_figure_key(int figure);
 int ik_sweep_figure_find(const char *key); /* -1 if none */

@@ -9,6 +9,14 @@
  *               with the same spec resumes after the last complete point)
  *   results.csv, results.json, summary.csv, index.html
  *               the reports, written when every point is done (a whole sweep, or a merge)
+ *
+ * The command: options, the folder and its files (each written whole or not at all), and
+ * the messages.  The work is src/sweep's: the spec and its check, running the points,
+ * the reports, joining shards (merge.c) and the job array script (slurm.c).
+ *
+ * Divisions: the help text; -j for every command that runs threads; files and folders
+ * (each file whole, the reports, a sweep folder new or resumed, the spec); a run; merge;
+ * slurm; the command (options, and which of the three).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -22,12 +30,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/progress.h"
 #include "idlekit/sweep.h"
+#include "sweep/merge.h"
+#include "sweep/slurm.h"
 
 static const char sweep_usage[] =
 	"usage: idlekit sweep SPEC.ini -o DIR [-j N] [-q] [--shard I/N] [--bad-below FIGURE:VALUE]\n"
@@ -80,8 +89,6 @@ static const char sweep_usage[] =
 	"  idlekit sweep slurm spec.ini -o /shared/run --partition batch --time 00:30:00 --submit\n"
 	"  idlekit sweep merge -o merged /shared/run/shard-*\n";
 
-#define SHARD_SCRIPT_MAX 100
-
 int cli_default_jobs(void)
 {
 	cpu_set_t set;
@@ -104,6 +111,8 @@ int cli_parse_jobs(const char *cmd, const char *text, int *out)
 	*out = (int)v;
 	return 0;
 }
+
+/* ---- files and folders --------------------------------------------------------------- */
 
 /* snprintf where a text cut short is acceptable (messages; paths are checked by open). */
 static void fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
@@ -324,6 +333,8 @@ static int load_spec(const char *cmd, const char *path, const char *bad, bool ch
 	return EXIT_OK;
 }
 
+/* ---- a run ---------------------------------------------------------------------------- */
+
 static int run_sweep(const char *spec_path, const char *dir, int jobs, bool quiet,
 		     const char *shard_text, int shard_count, const char *bad)
 {
@@ -411,232 +422,85 @@ out:
 
 /* ---- merge --------------------------------------------------------------------------- */
 
-struct shard_in {
-	const char *dir;
-	struct ik_sweep_manifest m;
-	FILE *rows;
-};
-
 static int merge(const char *out_dir, int n, char **dirs, const char *bad)
 {
-	struct shard_in *in = calloc((size_t)(n > 0 ? n : 1), sizeof(*in));
+	struct ik_sweep_merge mg;
 	struct ik_sweep_spec *s = malloc(sizeof(*s));
 	char path[PATH_MAX], err[IK_ERR_LEN];
-	int rc = EXIT_USAGE;
 	bool have_spec = false;
-	int *seen = NULL;
 
-	if (!in || !s) {
+	if (!s) {
 		fprintf(stderr, "idlekit sweep merge: out of memory\n");
-		free(in);
-		free(s);
 		return EXIT_FAIL;
 	}
-	for (int i = 0; i < n; i++) {
-		in[i].dir = dirs[i];
-		join(path, sizeof(path), dirs[i], "manifest");
-		if (ik_sweep_manifest_read(path, &in[i].m, err, sizeof(err)) != 0) {
-			fprintf(stderr, "idlekit sweep merge: %s\n", err);
-			goto out;
-		}
+	int ret = ik_sweep_merge_open(&mg, n, dirs, err, sizeof(err));
+	if (ret == 0) {
+		if (load_spec("sweep merge", mg.spec_path, bad, false, s) != EXIT_OK)
+			goto usage;
+		have_spec = true;
+		ret = ik_sweep_merge_check(&mg, s, err, sizeof(err));
 	}
-	/* one spec, one shard count, every shard once */
-	for (int i = 1; i < n; i++) {
-		if (in[i].m.spec_hash != in[0].m.spec_hash) {
-			fprintf(stderr, "idlekit sweep merge: %s: a shard of another spec (hash %016llx, "
-				"%s has %016llx): not merged\n", in[i].dir,
-				(unsigned long long)in[i].m.spec_hash, in[0].dir,
-				(unsigned long long)in[0].m.spec_hash);
-			goto out;
-		}
-		if (in[i].m.shard.count != in[0].m.shard.count) {
-			fprintf(stderr, "idlekit sweep merge: %s: shard %d/%d, but %s is shard %d/%d: "
-				"expected shards of one split\n", in[i].dir, in[i].m.shard.index,
-				in[i].m.shard.count, in[0].dir, in[0].m.shard.index, in[0].m.shard.count);
-			goto out;
-		}
-	}
-	int count = in[0].m.shard.count;
-	seen = calloc((size_t)count, sizeof(*seen));
-	if (!seen) {
-		rc = EXIT_FAIL;
+	if (ret == 0)
+		ret = ik_sweep_merge_target(&mg, out_dir, err, sizeof(err));
+	if (ret != 0) {
+		fprintf(stderr, "idlekit sweep merge: %s\n", err);
 		goto out;
-	}
-	for (int i = 0; i < n; i++) {
-		int k = in[i].m.shard.index;
-		if (seen[k]) {
-			fprintf(stderr, "idlekit sweep merge: %s and %s are both shard %d/%d: expected "
-				"each shard once\n", dirs[seen[k] - 1], in[i].dir, k, count);
-			goto out;
-		}
-		seen[k] = i + 1;
-	}
-	char missing[512];
-	size_t len = 0;
-	int nmissing = 0;
-	missing[0] = '\0';
-	for (int k = 0; k < count; k++) {
-		if (seen[k])
-			continue;
-		nmissing++;
-		if (len < sizeof(missing) - 32) {
-			int w = snprintf(missing + len, sizeof(missing) - len, "%s%d/%d", len ? ", " : "",
-					 k, count);
-			if (w > 0)
-				len += (size_t)w;
-		}
-	}
-	if (nmissing) {
-		fprintf(stderr, "idlekit sweep merge: %d shard%s missing: %s\n", nmissing,
-			nmissing > 1 ? "s" : "", missing);
-		goto out;
-	}
-	join(path, sizeof(path), dirs[0], "spec.ini");
-	if (load_spec("sweep merge", path, bad, false, s) != EXIT_OK)
-		goto out;
-	have_spec = true;
-	if (ik_sweep_spec_hash(s) != in[0].m.spec_hash || s->runs != in[0].m.runs) {
-		fprintf(stderr, "idlekit sweep merge: %s: the spec does not match the manifest's "
-			"hash\n", path);
-		goto out;
-	}
-	for (int i = 0; i < n; i++) {
-		int64_t done;
-		long good;
-		join(path, sizeof(path), in[i].dir, "rows.csv");
-		in[i].rows = fopen(path, "r");
-		if (!in[i].rows) {
-			fprintf(stderr, "idlekit sweep merge: %s: cannot open: %s\n", path,
-				strerror(errno));
-			goto out;
-		}
-		if (ik_sweep_rows_scan(in[i].rows, path, s, &in[i].m.shard, &done, &good, err,
-				       sizeof(err)) != 0) {
-			fprintf(stderr, "idlekit sweep merge: %s\n", err);
-			goto out;
-		}
-		if (done != ik_sweep_shard_points(s, &in[i].m.shard)) {
-			fprintf(stderr, "idlekit sweep merge: %s: shard %d/%d incomplete: %lld of %lld "
-				"points (rerun it to finish)\n", in[i].dir, in[i].m.shard.index, count,
-				(long long)done, (long long)ik_sweep_shard_points(s, &in[i].m.shard));
-			goto out;
-		}
-		rewind(in[i].rows);
 	}
 	/* the output: a whole sweep's folder */
 	struct ik_sweep_shard whole = { 0, 1 };
 	struct reports r = { .s = s, .sh = &whole };
-	struct ik_sweep_manifest prev;
-	join(path, sizeof(path), out_dir, "manifest");
-	if (access(path, F_OK) == 0 &&
-	    (ik_sweep_manifest_read(path, &prev, err, sizeof(err)) != 0 ||
-	     prev.spec_hash != in[0].m.spec_hash || prev.shard.count != 1)) {
-		fprintf(stderr, "idlekit sweep merge: %s: holds another sweep (or a shard): expected a "
-			"new folder or this sweep's merge\n", out_dir);
-		goto out;
-	}
-	rc = EXIT_FAIL;
+	ret = -1;
 	if (make_dir("sweep merge", out_dir))
 		goto out;
 	struct cli_output o;
 	join(path, sizeof(path), out_dir, "rows.csv");
 	if (cli_output_open(&o, path))
 		goto out;
-	char *line = NULL;
-	size_t cap = 0;
-	bool ok = true;
-	for (int64_t p = 0; p < s->npoints && ok; p++) {
-		FILE *f = in[seen[p % count] - 1].rows;
-		for (int run = 0; run < s->runs && ok; run++) {
-			ssize_t got = getline(&line, &cap, f);
-			ok = got > 0 && fwrite(line, 1, (size_t)got, o.fp) == (size_t)got;
-		}
-	}
-	free(line);
+	bool ok = ik_sweep_merge_rows(&mg, s, o.fp) == 0;
 	if (cli_output_close(&o, ok) != 0)
 		goto out;
 	if (write_file(out_dir, "spec.ini", w_spec, &r) || write_file(out_dir, "manifest", w_manifest, &r))
 		goto out;
-	rc = write_reports("sweep merge", out_dir, s);
+	ret = write_reports("sweep merge", out_dir, s) == EXIT_OK ? 0 : -1;
+	goto out;
+usage:
+	ret = 2;
 out:
-	for (int i = 0; i < n; i++)
-		if (in[i].rows)
-			fclose(in[i].rows);
+	ik_sweep_merge_close(&mg);
 	if (have_spec)
 		ik_sweep_spec_free(s);
-	free(seen);
 	free(s);
-	free(in);
-	return rc;
+	return ret == 0 ? EXIT_OK : ret == 2 ? EXIT_USAGE : EXIT_FAIL;
 }
 
 /* ---- slurm ------------------------------------------------------------------------- */
 
-/* 'text' for sh, with ' as '\'' */
-static void sh_quote(FILE *out, const char *text)
-{
-	fputc('\'', out);
-	for (const char *p = text; *p; p++) {
-		if (*p == '\'')
-			fputs("'\\''", out);
-		else
-			fputc(*p, out);
-	}
-	fputc('\'', out);
-}
-
-/* An sbatch option value: printable, no quotes or spaces (it sits in a #SBATCH line). */
-static bool good_option(const char *v)
-{
-	if (!*v)
-		return false;
-	for (const char *p = v; *p; p++)
-		if (*p <= ' ' || *p >= 0x7f || *p == '\'' || *p == '"' || *p == '\\')
-			return false;
-	return true;
-}
-
-struct slurm_opts {
-	const char *partition, *time, *mem, *account;
-	int cpus, shards;
-	const char *bad;
-	bool submit;
-};
-
-static int slurm(const char *spec_path, const char *dir, const struct slurm_opts *so)
+static int slurm(const char *spec_path, const char *dir, const struct ik_sweep_slurm *so,
+		 const char *bad, bool submit)
 {
 	struct ik_sweep_spec *s = malloc(sizeof(*s));
-	char spec_abs[PATH_MAX], dir_abs[PATH_MAX], exe[PATH_MAX], path[PATH_MAX];
-	int rc;
+	char spec_abs[PATH_MAX], dir_abs[PATH_MAX], exe[PATH_MAX], path[PATH_MAX], err[IK_ERR_LEN];
+	int rc, shards;
 
 	if (!s)
 		return EXIT_FAIL;
-	const char *opts[] = { so->partition, so->time, so->mem, so->account };
-	const char *names[] = { "--partition", "--time", "--mem", "--account" };
-	for (int i = 0; i < 4; i++) {
-		if (opts[i] && !good_option(opts[i])) {
-			fprintf(stderr, "idlekit sweep slurm: %s: expected a value without spaces or "
-				"quotes, got '%s'\n", names[i], opts[i]);
-			free(s);
-			return EXIT_USAGE;
-		}
+	if (ik_sweep_slurm_check(so, err, sizeof(err))) {
+		fprintf(stderr, "idlekit sweep slurm: %s\n", err);
+		free(s);
+		return EXIT_USAGE;
 	}
-	rc = load_spec("sweep slurm", spec_path, so->bad, true, s);
+	rc = load_spec("sweep slurm", spec_path, bad, true, s);
 	if (rc) {
 		free(s);
 		return rc;
 	}
-	int shards = so->shards;
-	if (shards == 0)
-		shards = s->npoints < SHARD_SCRIPT_MAX ? (int)s->npoints : SHARD_SCRIPT_MAX;
 	rc = EXIT_USAGE;
-	if (shards > s->npoints) {
-		fprintf(stderr, "idlekit sweep slurm: --shards %d: the sweep has only %lld points: "
-			"expected at most %lld shards\n", shards, (long long)s->npoints,
-			(long long)s->npoints);
+	if (ik_sweep_slurm_shards(so, s, &shards, err, sizeof(err))) {
+		fprintf(stderr, "idlekit sweep slurm: %s\n", err);
 		goto out;
 	}
 	rc = EXIT_FAIL;
+	/* the tasks start elsewhere: this idlekit, the spec and the folder by absolute paths */
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0 || !realpath(spec_path, spec_abs)) {
 		fprintf(stderr, "idlekit sweep slurm: cannot find the absolute paths of idlekit and "
@@ -653,53 +517,19 @@ static int slurm(const char *spec_path, const char *dir, const struct slurm_opts
 	struct cli_output o;
 	if (cli_output_open(&o, path))
 		goto out;
-	FILE *f = o.fp;
-	fprintf(f, "#!/bin/sh\n");
-	fprintf(f, "#SBATCH --job-name=idlekit-sweep\n");
-	fprintf(f, "#SBATCH --array=0-%d\n", shards - 1);
-	fprintf(f, "#SBATCH --cpus-per-task=%d\n", so->cpus);
-	fprintf(f, "#SBATCH --ntasks=1\n");
-	fprintf(f, "#SBATCH --output=%s/logs/shard-%%a.out\n", dir_abs);
-	if (so->partition)
-		fprintf(f, "#SBATCH --partition=%s\n", so->partition);
-	if (so->time)
-		fprintf(f, "#SBATCH --time=%s\n", so->time);
-	if (so->mem)
-		fprintf(f, "#SBATCH --mem=%s\n", so->mem);
-	if (so->account)
-		fprintf(f, "#SBATCH --account=%s\n", so->account);
-	fprintf(f, "#\n# Written by idlekit sweep slurm: %lld points x %d runs of the spec "
-		"below (hash %016llx)\n# in %d shards; each array task runs one shard into "
-		"shard-I beside this script.\n# When all are done: idlekit sweep merge -o "
-		"merged shard-*\n",
-		(long long)s->npoints, s->runs, (unsigned long long)ik_sweep_spec_hash(s), shards);
-	fputs("set -e\n", f);
-	/* the shard comes from SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN inside idlekit;
-	   the folder name needs it too */
-	fputs("i=$((SLURM_ARRAY_TASK_ID - ${SLURM_ARRAY_TASK_MIN:-0}))\nexec ", f);
-	sh_quote(f, exe);
-	fputs(" sweep ", f);
-	sh_quote(f, spec_abs);
-	fputs(" -o ", f);
-	sh_quote(f, dir_abs);
-	fputs("\"/shard-$i\" -j \"${SLURM_CPUS_PER_TASK:-1}\" -q\n", f);
+	(void)ik_sweep_slurm_write(o.fp, so, shards, s, exe, spec_abs, dir_abs); /* close checks */
 	if (cli_output_close(&o, 1) != 0)
 		goto out;
 	chmod(path, 0755);
 	printf("%s\n", path);
 	rc = EXIT_OK;
-	if (so->submit) {
+	if (submit) {
+		int spawn_errno;
 		fflush(stdout);
-		pid_t pid = fork();
-		if (pid == 0) {
-			execlp("sbatch", "sbatch", "--parsable", path, (char *)NULL);
-			fprintf(stderr, "idlekit sweep slurm: --submit: cannot run sbatch: %s\n",
-				strerror(errno));
-			_exit(127);
-		}
-		int status = 0;
-		if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-		    WEXITSTATUS(status) != 0) {
+		if (ik_sweep_slurm_submit(path, &spawn_errno) != 0) {
+			if (spawn_errno)
+				fprintf(stderr, "idlekit sweep slurm: --submit: cannot run sbatch: %s\n",
+					strerror(spawn_errno));
 			fprintf(stderr, "idlekit sweep slurm: --submit: sbatch failed\n");
 			rc = EXIT_FAIL;
 		}
@@ -744,7 +574,9 @@ int cmd_sweep(int argc, char **argv)
 	const char *out = NULL, *shard = NULL;
 	int jobs = 0, shard_count = 0;
 	bool quiet = false;
-	struct slurm_opts so = { .cpus = 1 };
+	struct ik_sweep_slurm so = { .cpus = 1 };
+	const char *bad = NULL;
+	bool submit = false;
 	bool slurm_opt = false, run_opt = false;
 	uint64_t v;
 
@@ -779,7 +611,7 @@ int cmd_sweep(int argc, char **argv)
 			run_opt = true;
 			break;
 		case OPT_BAD:
-			so.bad = optarg;
+			bad = optarg;
 			break;
 		case OPT_PARTITION:
 			so.partition = optarg;
@@ -814,7 +646,7 @@ int cmd_sweep(int argc, char **argv)
 			slurm_opt = true;
 			break;
 		case OPT_SUBMIT:
-			so.submit = true;
+			submit = true;
 			slurm_opt = true;
 			break;
 		case 'h':
@@ -847,14 +679,14 @@ int cmd_sweep(int argc, char **argv)
 			fprintf(stderr, "idlekit sweep merge: expected one shard folder or more\n");
 			return EXIT_USAGE;
 		}
-		return merge(out, nargs, argv + optind, so.bad);
+		return merge(out, nargs, argv + optind, bad);
 	}
 	if (nargs != 1) {
 		fprintf(stderr, "idlekit %s: expected one SPEC.ini, got %d arguments\n", cmd, nargs);
 		return EXIT_USAGE;
 	}
 	if (is_slurm)
-		return slurm(argv[optind], out, &so);
+		return slurm(argv[optind], out, &so, bad, submit);
 	return run_sweep(argv[optind], out, jobs ? jobs : cli_default_jobs(), quiet, shard,
-			 shard_count, so.bad);
+			 shard_count, bad);
 }

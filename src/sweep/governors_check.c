@@ -15,7 +15,7 @@
 #include "idlekit/sim.h"
 #include "sweep/sweep_internal.h"
 
-#define CHECK_POINTS 100000 /* as many as the spec's check loads (src/config/sweep_ini.c) */
+#define CHECK_POINTS 100000 /* as many as the spec's check loads (src/sweep/check.c) */
 #define MAX_COMBOS 64       /* governor-and-release combinations opened at most */
 
 static bool loaded_at_run_time(const char *governor)

@@ -1,10 +1,12 @@
 /*
  * The grid of a sweep: point numbers to value indices (groups crossed, the last group
- * fastest; axes of a group zipped), and the scenario of a point.
+ * fastest; axes of a group zipped), and the scenario of a point (the one loader of it: the
+ * runner's, the spec check's and the governors check's).
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "sweep/spec_internal.h"
 #include "sweep/sweep_internal.h"
 
 void ik_sweep_point_index(const struct ik_sweep_spec *s, int64_t point, int *idx)
@@ -44,8 +46,8 @@ void ik_sweep_axis_override(const struct ik_sweep_axis *a, int i, char *buf, siz
 		snprintf(buf, len, "%s=%s", a->key, v);
 }
 
-int ik_sweep_point_load(const struct ik_sweep_spec *s, int64_t point, struct ik_scenario *sc,
-			char *err, size_t errlen)
+int ik_sweep_point_scenario(const struct ik_sweep_spec *s, int64_t point, struct ik_scenario *sc,
+			    char *msg, size_t msglen)
 {
 	const char *ov[IK_SWEEP_MAX_OVERRIDES + IK_SWEEP_MAX_AXES];
 	char axis_ov[IK_SWEEP_MAX_AXES][IK_SWEEP_OVERRIDE_LEN];
@@ -58,8 +60,14 @@ int ik_sweep_point_load(const struct ik_sweep_spec *s, int64_t point, struct ik_
 		ik_sweep_axis_override(&s->axes[a], idx[a], axis_ov[a], sizeof(axis_ov[a]));
 		ov[n++] = axis_ov[a];
 	}
+	return ik_scenario_load(s->base_ref, ov, n, sc, msg, msglen);
+}
+
+int ik_sweep_point_load(const struct ik_sweep_spec *s, int64_t point, struct ik_scenario *sc,
+			char *err, size_t errlen)
+{
 	char msg[IK_ERR_LEN];
-	if (ik_scenario_load(s->base_ref, ov, n, sc, msg, sizeof(msg)) != 0) {
+	if (ik_sweep_point_scenario(s, point, sc, msg, sizeof(msg)) != 0) {
 		char where[256];
 		ik_sweep_point_label(s, point, where, sizeof(where));
 		ik_sweep_msg(err, errlen, "%s: point %lld (%s): %s", s->origin, (long long)point,

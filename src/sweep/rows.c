@@ -8,61 +8,23 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "idlekit/textout.h"
 #include "report/report_internal.h"
+#include "sweep/spec_internal.h"
 #include "sweep/sweep_internal.h"
 
-/* The figures of a row: every per-run figure of `sim`'s summaries but per-state ones (the
-   server workload's last: 0 for the other workloads, and not plotted then). */
-static const enum ik_rep_figure row_figures[] = {
-	IK_FIG_MESSAGES_PER_S, IK_FIG_MB_PER_S,	     IK_FIG_WAKE_P50_NS,
-	IK_FIG_WAKE_P90_NS,    IK_FIG_WAKE_P99_NS,   IK_FIG_WAKE_P99_9_NS,
-	IK_FIG_WAKE_MAX_NS,    IK_FIG_ENERGY_J,	     IK_FIG_AVG_POWER_W,
-	IK_FIG_IDLE_ENTRIES_PER_CPU_PER_S, IK_FIG_TOO_DEEP_PCT, IK_FIG_TOO_SHALLOW_PCT,
-	IK_FIG_REQUEST_P50_NS, IK_FIG_REQUEST_P99_NS, IK_FIG_ACHIEVED_LOAD_PCT,
-};
-#define NFIG ((int)(sizeof(row_figures) / sizeof(row_figures[0])))
 
 static const char *const setting_cols[IK_SWEEP_SETTING_COLS] = {
 	"scenario", "platform", "driver", "governor", "workload", "duration_ms", "warmup_ms",
 };
 
-void ik_sweep_msg(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	if (!buf || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}
-
-int ik_sweep_figure_count(void)
-{
-	return NFIG;
-}
-
-const char *ik_sweep_figure_key(int figure)
-{
-	return figure >= 0 && figure < NFIG ? ik_rep_figure_key(row_figures[figure]) : "unknown";
-}
-
-int ik_sweep_figure_find(const char *key)
-{
-	for (int i = 0; i < NFIG; i++)
-		if (strcmp(key, ik_sweep_figure_key(i)) == 0)
-			return i;
-	return -1;
-}
-
 int ik_sweep_row_columns(const struct ik_sweep_spec *s)
 {
-	return IK_SWEEP_LEAD_COLS + s->naxes + IK_SWEEP_SETTING_COLS + NFIG;
+	return IK_SWEEP_LEAD_COLS + s->naxes + IK_SWEEP_SETTING_COLS + ik_sweep_figure_count();
 }
 
 void ik_sweep_rows_header(FILE *out, const struct ik_sweep_spec *s)
@@ -74,7 +36,7 @@ void ik_sweep_rows_header(FILE *out, const struct ik_sweep_spec *s)
 	}
 	for (int i = 0; i < IK_SWEEP_SETTING_COLS; i++)
 		fprintf(out, ",%s", setting_cols[i]);
-	for (int i = 0; i < NFIG; i++)
+	for (int i = 0; i < ik_sweep_figure_count(); i++)
 		fprintf(out, ",%s", ik_sweep_figure_key(i));
 	fputc('\n', out);
 }
@@ -107,9 +69,9 @@ char *ik_sweep_row_format(const struct ik_sweep_spec *s, int64_t point, int run,
 	fprintf(m, ",%s", num);
 	ik_rep_fmt_exact(num, sizeof(num), sc->warmup_ns, 6);
 	fprintf(m, ",%s", num);
-	for (int i = 0; i < NFIG; i++) {
+	for (int i = 0; i < ik_sweep_figure_count(); i++) {
 		fputc(',', m);
-		if (ik_rep_fmt_double(num, sizeof(num), ik_rep_figure_value(r, row_figures[i], 0)))
+		if (ik_rep_fmt_double(num, sizeof(num), ik_rep_figure_value(r, ik_sweep_figure_rep(i), 0)))
 			fputs(num, m);
 	}
 	fputc('\n', m);

@@ -64,5 +64,12 @@ int ik_import_spill_add(struct ik_import_spill *s, int key, const struct ik_trac
 int ik_import_spill_merge(struct ik_import_spill *s);
 /* The next record by time: 1, 0 at the end, -1 if a read failed. */
 int ik_import_spill_next(struct ik_import_spill *s, struct ik_trace_import_rec *out);
+/*
+ * ik_import_spill_init with the chunks' file made now in `dir` (PREFIX-XXXXXX, unlinked at
+ * once) rather than tmpfile() at the first chunk (import_spill_file.c).  0, or -1 with a
+ * message (nothing to free).
+ */
+int ik_import_spill_init_in(struct ik_import_spill *s, const char *dir, const char *prefix,
+			    char *err, size_t errlen);
 
 #endif

@@ -4,9 +4,10 @@
  * buffer was flushed late.  Records let out of the reorder window (import_window.c) go to
  * the spill, one stream per CPU that traced them; each stream stays in time order however
  * far apart the CPUs are, and at the end a k-way merge of the streams gives every record
- * in time order (ties in the order read), as a sort of the whole input would.  Like
- * `idlekit record`'s per-CPU spool, but in one temporary file: each stream is a chain of
- * chunks of SPILL_CHUNK records (no descriptor per CPU), its last chunk in memory.
+ * in time order (ties in the order read), as a sort of the whole input would.  One
+ * temporary file: each stream is a chain of chunks of SPILL_CHUNK records (no descriptor
+ * per CPU), its last chunk in memory.  `idlekit record` spools to it too
+ * (src/trace/record_spool.c).
  *
  * Memory: a chunk's buffer per CPU seen (two while merging) and 8 bytes per chunk written.
  */

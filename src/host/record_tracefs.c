@@ -1,0 +1,597 @@
+/*
+ * The machine's half of `idlekit record` (record_tracefs.h): this machine's idle tables as
+ * the trace's header, and a tracefs instance of its own (idlekit-record-PID; the global
+ * tracer is never touched) with the events power:cpu_idle, irq:irq_handler_entry, the x86
+ * IPI vectors, the hrtimer events, sched_waking/_wakeup/_switch and tick_stop, on the clock
+ * "mono" (the hrtimers' CLOCK_MONOTONIC, so timer expiry times and event times are on one
+ * clock).  A thread drains the ring buffers every 200 ms into the spool
+ * (src/trace/record_spool.c: one time-ordered stream per CPU), which at the end is merged
+ * by time and converted.  The kernel's events are read here (libtracefs, libtraceevent);
+ * what they become in the trace is the spool's business.
+ *
+ * Divisions: the stubs of a build without libtracefs; the header from sysfs; the tracefs
+ * instance; the events into the spool; the drain thread; the recording's steps.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/record_tracefs.h"
+#include "idlekit/host.h"
+
+#ifndef IDLEKIT_HAVE_TRACEFS
+
+bool ik_recording_supported(void)
+{
+	return false;
+}
+
+const char *ik_recording_tracing_dir(char *override, bool *bad)
+{
+	(void)override;
+	*bad = false;
+	return NULL;
+}
+
+int ik_recording_open(struct ik_recording *rec, int hz, uint64_t buffer_kb, char *err,
+		      size_t errlen)
+{
+	(void)hz;
+	(void)buffer_kb;
+	memset(rec, 0, sizeof(*rec));
+	snprintf(err, errlen, "this idlekit was built without libtracefs");
+	return -1;
+}
+
+int ik_recording_start(struct ik_recording *rec, const char *spool_dir, char *err, size_t errlen)
+{
+	(void)rec;
+	(void)spool_dir;
+	snprintf(err, errlen, "this idlekit was built without libtracefs");
+	return -1;
+}
+
+void ik_recording_stop(struct ik_recording *rec)
+{
+	(void)rec;
+}
+
+int ik_recording_drain(struct ik_recording *rec)
+{
+	(void)rec;
+	return -1;
+}
+
+int ik_recording_write(struct ik_recording *rec, FILE *out, uint64_t *nev)
+{
+	(void)rec;
+	(void)out;
+	(void)nev;
+	errno = ENOSYS;
+	return -1;
+}
+
+void ik_recording_lost(const struct ik_recording *rec, int cpu, uint64_t *overrun,
+		       uint64_t *dropped)
+{
+	(void)rec;
+	(void)cpu;
+	*overrun = *dropped = 0;
+}
+
+void ik_recording_close(struct ik_recording *rec)
+{
+	ik_trace_header_free(&rec->h);
+}
+
+#else
+
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
+#include <tracefs.h>
+#include <unistd.h>
+
+/* How often the instance's buffers are drained during the recording. */
+#define DRAIN_NS (200 * 1000 * 1000L)
+
+/* ---- The header from sysfs: one driver per group of CPUs with the same table ---------- */
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The governor's module parameters (/sys/module/GOV/parameters/, e.g. haltpoll's
+ * guest_halt_poll_ns) that are integers or Y/N, in name order, for the header: replay
+ * runs the governor with them.  A governor built in without parameters has none.
+ */
+static void read_governor_params(struct ik_trace_header *h)
+{
+	char dir[128];
+	snprintf(dir, sizeof(dir), "/sys/module/%s/parameters", h->governor);
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	char *names[64];
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) && n < 64)
+		if (e->d_name[0] != '.' && strlen(e->d_name) < IK_TRACE_PARAM_KEY_LEN)
+			names[n++] = strdup(e->d_name);
+	closedir(d);
+	qsort(names, (size_t)n, sizeof(names[0]), by_name);
+	for (int i = 0; i < n; i++) {
+		char path[256], val[32] = "";
+		if (!names[i])
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		FILE *f = fopen(path, "r");
+		if (f) {
+			if (!fgets(val, sizeof(val), f))
+				val[0] = '\0';
+			fclose(f);
+		}
+		val[strcspn(val, "\n")] = '\0';
+		uint64_t v = 0;
+		char *end = NULL;
+		bool ok = true;
+		if (strcmp(val, "Y") == 0 || strcmp(val, "N") == 0) {
+			v = val[0] == 'Y';
+		} else {
+			errno = 0;
+			v = strtoull(val, &end, 10);
+			ok = val[0] >= '0' && val[0] <= '9' && end && !*end && errno == 0;
+		}
+		if (ok && h->nparams < IK_TRACE_MAX_PARAMS) {
+			struct ik_trace_param *p = &h->params[h->nparams++];
+			snprintf(p->key, sizeof(p->key), "%s", names[i]);
+			p->value = v;
+		}
+		free(names[i]);
+	}
+}
+
+static int build_header(struct ik_trace_header *h, int hz, char *err, size_t errlen)
+{
+	struct ik_sysfs *fs;
+	struct ik_host_idle idle;
+	int rc = -1;
+
+	memset(h, 0, sizeof(*h));
+	if (ik_sysfs_open_root("/", &fs, err, errlen))
+		return -1;
+	memset(&idle, 0, sizeof(idle));
+	if (ik_host_idle_read(fs, NULL, &idle, err, errlen)) {
+		ik_sysfs_close(fs);
+		return -1;
+	}
+	int maxcpu = -1;
+	for (int i = 0; i < idle.ncpus; i++)
+		if (idle.cpus[i].cpu > maxcpu)
+			maxcpu = idle.cpus[i].cpu;
+	h->version = IK_TRACE_VERSION;
+	h->hz = hz;
+	h->cpus = maxcpu + 1;
+	h->cpu_driver = calloc((size_t)h->cpus > 0 ? (size_t)h->cpus : 1, 1);
+	if (!h->cpu_driver || h->cpus < 1) {
+		snprintf(err, errlen, h->cpus < 1 ? "no CPUs found in sysfs" : "out of memory");
+		goto out;
+	}
+	int group_first[IK_TRACE_MAX_DRIVERS];
+	for (int i = 0; i < idle.ncpus; i++) {
+		const struct ik_host_cpu *cpu = &idle.cpus[i];
+		if (!cpu->has_cpuidle || cpu->nstates < 1) {
+			snprintf(err, errlen, "CPU %d has no cpuidle states (driver %s): nothing to trace",
+				 cpu->cpu, idle.driver);
+			goto out;
+		}
+		int d;
+		for (d = 0; d < h->ndrivers; d++)
+			if (ik_host_same_table(&idle.cpus[group_first[d]], cpu))
+				break;
+		if (d == h->ndrivers) {
+			if (d == IK_TRACE_MAX_DRIVERS) {
+				snprintf(err, errlen, "more than %d different idle-state tables", d);
+				goto out;
+			}
+			group_first[d] = i;
+			struct ik_driver *drv = &h->drivers[d].drv;
+			snprintf(drv->name, sizeof(drv->name), "%.15s", idle.driver);
+			drv->state_count = cpu->nstates;
+			for (int s = 0; s < cpu->nstates; s++) {
+				const struct ik_host_state *hs = &cpu->states[s];
+				struct ik_state *st = &drv->states[s];
+				snprintf(st->name, sizeof(st->name), "%.15s", hs->name);
+				snprintf(st->desc, sizeof(st->desc), "%.31s", hs->desc);
+				for (char *p = st->name; *p; p++)
+					if (*p == ' ' || *p == '\t')
+						*p = '_';
+				st->exit_latency = hs->latency_us > UINT32_MAX ? UINT32_MAX : (uint32_t)hs->latency_us;
+				st->target_residency = hs->residency_us > UINT32_MAX ? UINT32_MAX : (uint32_t)hs->residency_us;
+				st->flags = (strcmp(hs->name, "POLL") == 0 ? IK_FLAG_POLLING : 0) |
+					    (hs->disabled ? IK_FLAG_OFF : 0);
+			}
+			if (ik_driver_init(drv, err, errlen))
+				goto out;
+			h->ndrivers++;
+		}
+		h->cpu_driver[cpu->cpu] = (uint8_t)d;
+		h->drivers[d].ncpus++;
+	}
+	/* The topology: each CPU's package and core, as sysfs gives them (when it does). */
+	h->topo = malloc((size_t)h->cpus * sizeof(*h->topo));
+	if (!h->topo) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	for (int c = 0; c < h->cpus; c++) {
+		char rel[64], e[160];
+		uint64_t pkg, core;
+		h->topo[c].package = h->topo[c].core = -1;
+		snprintf(rel, sizeof(rel), "cpu%d/topology/physical_package_id", c);
+		if (ik_sysfs_read_u64(fs, rel, &pkg, e, sizeof(e)) != IK_SYSFS_OK || pkg > INT32_MAX)
+			continue;
+		snprintf(rel, sizeof(rel), "cpu%d/topology/core_id", c);
+		if (ik_sysfs_read_u64(fs, rel, &core, e, sizeof(e)) != IK_SYSFS_OK || core > INT32_MAX)
+			continue;
+		h->topo[c].package = (int32_t)pkg;
+		h->topo[c].core = (int32_t)core;
+	}
+	/* The governor that chose the recorded states, and its parameters. */
+	if (idle.governor[0] && strlen(idle.governor) < sizeof(h->governor) &&
+	    !strpbrk(idle.governor, " \t")) {
+		snprintf(h->governor, sizeof(h->governor), "%.15s", idle.governor); /* length checked above */
+		read_governor_params(h);
+	}
+	rc = 0;
+out:
+	ik_host_idle_free(&idle);
+	ik_sysfs_close(fs);
+	if (rc)
+		ik_trace_header_free(h);
+	return rc;
+}
+
+/* ---- The tracefs instance ------------------------------------------------------------- */
+
+bool ik_recording_supported(void)
+{
+	return true;
+}
+
+const char *ik_recording_tracing_dir(char *override, bool *bad)
+{
+	*bad = false;
+	if (override && *override) {
+		if (tracefs_set_tracing_dir(override)) {
+			*bad = true;
+			return NULL;
+		}
+		return override;
+	}
+	return tracefs_tracing_dir();
+}
+
+/* ---- The events into the spool -------------------------------------------------------- */
+
+static int on_event(struct tep_event *e, struct tep_record *r, int cpu, void *ctx)
+{
+	struct ik_recording *rec = ctx;
+	struct ik_record_spool *sp = &rec->spool;
+	unsigned long long v = 0, id = 0, w = 0;
+	struct ik_trace_import_rec x = { .t_ns = (int64_t)r->ts, .cpu = cpu, .arg = -1, .arg2 = -1 };
+
+	if (cpu < 0 || cpu >= sp->ncpus || sp->failed)
+		return sp->failed;
+	if (strcmp(e->name, "cpu_idle") == 0) {
+		if (tep_get_field_val(NULL, e, "state", r, &v, 0))
+			return 0;
+		x.kind = IK_IMPORT_IDLE;
+		x.arg = (uint32_t)v == UINT32_MAX ? -1 : (int64_t)(uint32_t)v;
+	} else if (strcmp(e->name, "irq_handler_entry") == 0) {
+		if (tep_get_field_val(NULL, e, "irq", r, &v, 0))
+			return 0;
+		x.kind = IK_IMPORT_IRQ;
+		x.arg = (int64_t)(int32_t)v;
+	} else if (strcmp(e->system, "irq_vectors") == 0) {
+		x.kind = IK_IMPORT_IPI;
+	} else if (strcmp(e->name, "hrtimer_start") == 0) {
+		unsigned long long fn = 0;
+		if (tep_get_field_val(NULL, e, "hrtimer", r, &id, 0) ||
+		    tep_get_field_val(NULL, e, "expires", r, &v, 0))
+			return 0;
+		tep_get_field_val(NULL, e, "function", r, &fn, 0);
+		x.kind = IK_IMPORT_TSTART;
+		x.arg = (int64_t)v;
+		x.id = id;
+		if (rec->tick_fn && fn == rec->tick_fn) {
+			/* HZ: the smallest step between the tick's expiry times on one CPU. */
+			uint64_t prev = rec->last_tick[cpu];
+			if (prev && v > prev && (!rec->tick_step || v - prev < rec->tick_step))
+				rec->tick_step = v - prev;
+			rec->last_tick[cpu] = v;
+		}
+	} else if (strcmp(e->name, "hrtimer_cancel") == 0 ||
+		   strcmp(e->name, "hrtimer_expire_entry") == 0) {
+		unsigned long long fn = 0;
+		if (tep_get_field_val(NULL, e, "hrtimer", r, &id, 0))
+			return 0;
+		x.id = id;
+		x.kind = e->name[8] == 'c' ? IK_IMPORT_TCANCEL : IK_IMPORT_TIMER;
+		if (x.kind == IK_IMPORT_TIMER && !tep_get_field_val(NULL, e, "function", r, &fn, 0) &&
+		    rec->tick_fn && fn == rec->tick_fn)
+			x.kind = IK_IMPORT_TICK;
+	} else if (strcmp(e->name, "sched_waking") == 0 || strcmp(e->name, "sched_wakeup") == 0) {
+		if (tep_get_field_val(NULL, e, "pid", r, &v, 0) ||
+		    tep_get_field_val(NULL, e, "target_cpu", r, &w, 0))
+			return 0;
+		x.kind = e->name[11] == 'g' ? IK_IMPORT_WAKING : IK_IMPORT_WAKEUP;
+		x.arg = (int64_t)(int32_t)v;
+		x.arg2 = (int64_t)(int32_t)w;
+	} else if (strcmp(e->name, "sched_switch") == 0) {
+		if (tep_get_field_val(NULL, e, "prev_pid", r, &v, 0) ||
+		    tep_get_field_val(NULL, e, "next_pid", r, &w, 0))
+			return 0;
+		x.kind = IK_IMPORT_SWITCH;
+		x.arg = (int64_t)(int32_t)v;
+		x.arg2 = (int64_t)(int32_t)w;
+	} else if (strcmp(e->name, "tick_stop") == 0) {
+		if (tep_get_field_val(NULL, e, "success", r, &v, 0))
+			return 0;
+		x.kind = IK_IMPORT_TICK_STOP;
+		x.arg = v != 0;
+	} else {
+		return 0;
+	}
+	return ik_record_spool_add(sp, &x) ? 1 : 0; /* a write failed: stop the iteration */
+}
+
+int ik_recording_drain(struct ik_recording *rec)
+{
+	struct ik_record_spool *sp = &rec->spool;
+	if (sp->failed || rec->read_failed)
+		return -1;
+	if (tracefs_iterate_raw_events(rec->tep, rec->inst, NULL, 0, on_event, rec) < 0 &&
+	    !sp->failed) {
+		rec->read_failed = true;
+		return -1;
+	}
+	return ik_record_spool_flush(sp);
+}
+
+/* ---- The drain thread: every DRAIN_NS until told to stop; signals go to the main one -- */
+
+struct ik_drainer {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool stop;
+	struct ik_recording *rec;
+};
+
+static void *drain_main(void *p)
+{
+	struct ik_drainer *d = p;
+	pthread_mutex_lock(&d->mu);
+	while (!d->stop) {
+		struct timespec until;
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += DRAIN_NS;
+		if (until.tv_nsec >= IK_NSEC_PER_SEC) {
+			until.tv_sec++;
+			until.tv_nsec -= IK_NSEC_PER_SEC;
+		}
+		while (!d->stop && pthread_cond_timedwait(&d->cv, &d->mu, &until) != ETIMEDOUT)
+			;
+		if (d->stop)
+			break;
+		pthread_mutex_unlock(&d->mu);
+		int rc = ik_recording_drain(d->rec);
+		pthread_mutex_lock(&d->mu);
+		d->rec->drains++;
+		if (rc) {
+			/* A full disk: end the recording now (the command too), as SIGTERM would. */
+			kill(getpid(), SIGTERM);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&d->mu);
+	return NULL;
+}
+
+static int drainer_start(struct ik_drainer *d)
+{
+	pthread_condattr_t ca;
+	sigset_t all, old;
+	pthread_mutex_init(&d->mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&d->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	int rc = pthread_create(&d->th, NULL, drain_main, d);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		pthread_cond_destroy(&d->cv);
+		pthread_mutex_destroy(&d->mu);
+	}
+	return rc ? -1 : 0;
+}
+
+static void drainer_stop(struct ik_drainer *d)
+{
+	pthread_mutex_lock(&d->mu);
+	d->stop = true;
+	pthread_cond_signal(&d->cv);
+	pthread_mutex_unlock(&d->mu);
+	pthread_join(d->th, NULL);
+	pthread_cond_destroy(&d->cv);
+	pthread_mutex_destroy(&d->mu);
+}
+
+/* ---- The recording's steps ------------------------------------------------------------ */
+
+/* The address of the tick's hrtimer function, from /proc/kallsyms (0 if not found). */
+static uint64_t tick_function(void)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[256];
+	uint64_t addr = 0;
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char name[128], type;
+		unsigned long long a;
+		if (sscanf(line, "%llx %c %127s", &a, &type, name) == 3 &&
+		    (strcmp(name, "tick_nohz_handler") == 0 || strcmp(name, "tick_sched_timer") == 0)) {
+			addr = a;
+			break;
+		}
+	}
+	fclose(f);
+	return addr;
+}
+
+int ik_recording_open(struct ik_recording *rec, int hz, uint64_t buffer_kb, char *err,
+		      size_t errlen)
+{
+	memset(rec, 0, sizeof(*rec));
+	if (build_header(&rec->h, hz, err, errlen))
+		return -1;
+	rec->h.minor = 1; /* task_wake, switch, tick_stop */
+	snprintf(rec->name, sizeof(rec->name), "idlekit-record-%ld", (long)getpid());
+	struct tracefs_instance *inst = tracefs_instance_create(rec->name);
+	rec->inst = inst;
+	rec->tick_fn = tick_function();
+	if (!inst) {
+		snprintf(err, errlen, "cannot create the tracefs instance %s: %s (root and tracefs needed)",
+			 rec->name, strerror(errno));
+		return -1;
+	}
+	char kb[32];
+	snprintf(kb, sizeof(kb), "%" PRIu64, buffer_kb);
+	tracefs_trace_off(inst);
+	if (tracefs_instance_file_write(inst, "trace_clock", "mono") < 0 ||
+	    tracefs_instance_file_write(inst, "buffer_size_kb", kb) < 0 ||
+	    tracefs_event_enable(inst, "power", "cpu_idle") ||
+	    tracefs_event_enable(inst, "irq", "irq_handler_entry") ||
+	    tracefs_event_enable(inst, "timer", "hrtimer_start") ||
+	    tracefs_event_enable(inst, "timer", "hrtimer_cancel") ||
+	    tracefs_event_enable(inst, "timer", "hrtimer_expire_entry")) {
+		snprintf(err, errlen, "%s: cannot set up the instance (trace_clock mono, buffer_size_kb, events power:cpu_idle, irq, timer): %s",
+			 rec->name, strerror(errno));
+		return -1;
+	}
+	/* The IPI vectors exist on x86 only; the sched events and tick_stop where the kernel
+	   has them (sched_waking since 4.3; without it, sched_wakeup stands in). */
+	tracefs_event_enable(inst, "irq_vectors", "reschedule_entry");
+	tracefs_event_enable(inst, "irq_vectors", "call_function_entry");
+	tracefs_event_enable(inst, "irq_vectors", "call_function_single_entry");
+	rec->have_waking = tracefs_event_enable(inst, "sched", "sched_waking") == 0;
+	rec->have_wakeup = tracefs_event_enable(inst, "sched", "sched_wakeup") == 0;
+	rec->have_switch = tracefs_event_enable(inst, "sched", "sched_switch") == 0;
+	rec->have_tick_stop = tracefs_event_enable(inst, "timer", "tick_stop") == 0;
+	return 0;
+}
+
+int ik_recording_start(struct ik_recording *rec, const char *spool_dir, char *err, size_t errlen)
+{
+	const char *systems[] = { "power", "irq", "timer", "irq_vectors", "sched", NULL };
+	rec->tep = tracefs_local_events_system(NULL, systems);
+	if (!rec->tep) {
+		snprintf(err, errlen, "cannot read the event formats: %s", strerror(errno));
+		return -1;
+	}
+	char prefix[64];
+	snprintf(prefix, sizeof(prefix), ".idlekit-record-%ld", (long)getpid());
+	rec->last_tick = calloc((size_t)rec->h.cpus, sizeof(*rec->last_tick));
+	if (!rec->last_tick) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (ik_record_spool_open(&rec->spool, spool_dir, prefix, rec->h.cpus, err, errlen))
+		return -1;
+	rec->spool_open = true;
+	rec->drainer = calloc(1, sizeof(*rec->drainer));
+	if (!rec->drainer) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rec->drainer->rec = rec;
+	clock_gettime(CLOCK_MONOTONIC, &rec->t0);
+	tracefs_trace_on(rec->inst);
+	if (drainer_start(rec->drainer)) {
+		tracefs_trace_off(rec->inst);
+		free(rec->drainer);
+		rec->drainer = NULL;
+		snprintf(err, errlen, "cannot start the drain thread");
+		return -1;
+	}
+	return 0;
+}
+
+void ik_recording_stop(struct ik_recording *rec)
+{
+	tracefs_trace_off(rec->inst);
+	clock_gettime(CLOCK_MONOTONIC, &rec->t1);
+	if (rec->drainer) {
+		drainer_stop(rec->drainer);
+		free(rec->drainer);
+		rec->drainer = NULL;
+	}
+}
+
+int ik_recording_write(struct ik_recording *rec, FILE *out, uint64_t *nev)
+{
+	if (!rec->h.hz) {
+		uint64_t best = rec->tick_step;
+		rec->h.hz = best >= 10000 && best <= 100000000 ? (int)((1000000000 + best / 2) / best) : 250;
+	}
+	return ik_record_spool_write(&rec->spool, out, &rec->h, rec->have_waking, nev);
+}
+
+/* A per-CPU counter of the instance's stats ("overrun: N", "dropped events: N"). */
+static uint64_t cpu_stat(struct tracefs_instance *inst, int cpu, const char *key)
+{
+	char file[64];
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+	char *stats = tracefs_instance_file_read(inst, file, NULL);
+	const char *p = stats ? strstr(stats, key) : NULL;
+	uint64_t v = p ? strtoull(p + strlen(key), NULL, 10) : 0;
+	free(stats);
+	return v;
+}
+
+void ik_recording_lost(const struct ik_recording *rec, int cpu, uint64_t *overrun,
+		       uint64_t *dropped)
+{
+	*overrun = cpu_stat(rec->inst, cpu, "overrun: ");
+	*dropped = cpu_stat(rec->inst, cpu, "dropped events: ");
+}
+
+void ik_recording_close(struct ik_recording *rec)
+{
+	if (rec->drainer)
+		ik_recording_stop(rec);
+	if (rec->tep)
+		tep_free(rec->tep);
+	if (rec->inst) {
+		tracefs_instance_destroy(rec->inst);
+		tracefs_instance_free(rec->inst);
+	}
+	rec->tep = rec->inst = NULL;
+	if (rec->spool_open)
+		ik_record_spool_close(&rec->spool);
+	rec->spool_open = false;
+	free(rec->last_tick);
+	rec->last_tick = NULL;
+	ik_trace_header_free(&rec->h);
+}
+
+#endif
