@@ -31,19 +31,19 @@
 /* ",v" with `decimals` decimals; an empty field when v is not finite. */
 static void csv_fixed(FILE *out, double v, int decimals)
 {
-	char buf[IK_REP_NUM_LEN];
+	char buf[IK_FMT_NUM_LEN];
 	fputc(',', out);
 	if (!isfinite(v))
 		return;
-	ik_rep_fmt_fixed(buf, sizeof(buf), v, decimals);
+	ik_fmt_fixed(buf, sizeof(buf), v, decimals);
 	fputs(buf, out);
 }
 
 /* ",value" of integer nanoseconds in us or ms, exact to `decimals` (3) decimals. */
 static void csv_scaled(FILE *out, uint64_t ns, int scale_digits)
 {
-	char buf[IK_REP_NUM_LEN];
-	ik_rep_fmt_scaled(buf, sizeof(buf), ns > INT64_MAX ? INT64_MAX : (int64_t)ns, scale_digits, 3);
+	char buf[IK_FMT_NUM_LEN];
+	ik_fmt_scaled(buf, sizeof(buf), ns > INT64_MAX ? INT64_MAX : (int64_t)ns, scale_digits, 3);
 	fprintf(out, ",%s", buf);
 }
 

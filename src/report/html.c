@@ -65,7 +65,7 @@ static void settings_table(FILE *out, const struct ik_scenario *sc,
 			   const struct ik_run_result *runs, int nruns)
 {
 	const struct ik_platform *p = &sc->platform;
-	char buf[512], a[IK_REP_NUM_LEN], b[IK_REP_NUM_LEN];
+	char buf[512], a[IK_FMT_NUM_LEN], b[IK_FMT_NUM_LEN];
 	const struct ik_workload *wl = &sc->workload;
 
 	fputs("<h2>Settings</h2>\n<table class=\"settings\">\n", out);
@@ -112,8 +112,8 @@ static void settings_table(FILE *out, const struct ik_scenario *sc,
 			 ik_rep_placement_name(wl->placement));
 		break;
 	case IK_WORKLOAD_PERIODIC:
-		ik_rep_fmt_exact(a, sizeof(a), wl->period_ns, 3);
-		ik_rep_fmt_exact(b, sizeof(b), wl->task_work_ns, 3);
+		ik_fmt_exact(a, sizeof(a), wl->period_ns, 3);
+		ik_fmt_exact(b, sizeof(b), wl->task_work_ns, 3);
 		snprintf(buf, sizeof(buf), "periodic: %d tasks, period %s us, %s us of work per period",
 			 wl->tasks, a, b);
 		break;
@@ -130,8 +130,8 @@ static void settings_table(FILE *out, const struct ik_scenario *sc,
 		break;
 	}
 	ik_html_setting(out, "workload", buf, sizeof(buf));
-	ik_rep_fmt_exact(a, sizeof(a), sc->duration_ns, 6);
-	ik_rep_fmt_exact(b, sizeof(b), sc->warmup_ns, 6);
+	ik_fmt_exact(a, sizeof(a), sc->duration_ns, 6);
+	ik_fmt_exact(b, sizeof(b), sc->warmup_ns, 6);
 	snprintf(buf, sizeof(buf), "%s ms measured after %s ms of warm-up", a, b);
 	ik_html_setting(out, "duration", buf, sizeof(buf));
 	if (nruns > 0)

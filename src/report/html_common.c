@@ -86,15 +86,15 @@ void ik_html_td_u64(FILE *out, uint64_t v)
 
 void ik_html_td_fixed(FILE *out, double v, int decimals)
 {
-	char num[IK_REP_NUM_LEN];
-	ik_rep_fmt_fixed(num, sizeof(num), v, decimals);
+	char num[IK_FMT_NUM_LEN];
+	ik_fmt_fixed(num, sizeof(num), v, decimals);
 	ik_html_td_num(out, num);
 }
 
 void ik_html_td_us(FILE *out, int64_t ns)
 {
-	char num[IK_REP_NUM_LEN];
-	ik_rep_fmt_scaled(num, sizeof(num), ns, 3, 2);
+	char num[IK_FMT_NUM_LEN];
+	ik_fmt_scaled(num, sizeof(num), ns, 3, 2);
 	ik_html_td_num(out, num);
 }
 

@@ -254,8 +254,8 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n)
 					sum += cols[c][i];
 					m++;
 				}
-			char num[IK_REP_NUM_LEN + 8];
-			ik_rep_fmt_fixed(num, sizeof(num), m ? sum / m : NAN, c == 7 ? 4 : 2);
+			char num[IK_FMT_NUM_LEN + 8];
+			ik_fmt_fixed(num, sizeof(num), m ? sum / m : NAN, c == 7 ? 4 : 2);
 			if (k > 0 && r[k].significant[c]) {
 				fprintf(out, "<td class=\"num\" title=\"Welch p = %.4f\">", r[k].p_value[c]);
 				ik_svg_escape(out, num);

@@ -132,8 +132,8 @@ static void jw_null(struct json_writer *w, const char *key)
 
 static void jw_double(struct json_writer *w, const char *key, double v)
 {
-	char buf[IK_REP_NUM_LEN];
-	ik_rep_fmt_double(buf, sizeof(buf), v); /* "null" when not finite */
+	char buf[IK_FMT_NUM_LEN];
+	ik_fmt_double(buf, sizeof(buf), v); /* "null" when not finite */
 	jw_prefix(w, key);
 	fputs(buf, w->out);
 }
@@ -141,8 +141,8 @@ static void jw_double(struct json_writer *w, const char *key, double v)
 /* An integer count of 10^-scale_digits units, printed exactly: (1234567 ns, 3) -> 1234.567 us. */
 static void jw_scaled(struct json_writer *w, const char *key, int64_t value, int scale_digits)
 {
-	char buf[IK_REP_NUM_LEN];
-	ik_rep_fmt_exact(buf, sizeof(buf), value, scale_digits);
+	char buf[IK_FMT_NUM_LEN];
+	ik_fmt_exact(buf, sizeof(buf), value, scale_digits);
 	jw_prefix(w, key);
 	fputs(buf, w->out);
 }

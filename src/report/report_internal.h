@@ -1,5 +1,5 @@
 /*
- * idlekit report subsystem, internal: number formatting and figures shared by the table,
+ * idlekit report subsystem, internal: the locale and the figures shared by the table,
  * JSON and CSV writers.  Not part of the public API (nothing outside src/report uses it).
  *
  * Files including this header must define _POSIX_C_SOURCE 200809L (or get it from
@@ -14,25 +14,9 @@
 #include <stdint.h>
 
 #include "idlekit/result.h"
+#include "util/number_format.h"
 
-/* Long enough for any number these functions print. */
-#define IK_REP_NUM_LEN 64
-
-/*
- * value / 10^scale_digits, rounded half away from zero to `decimals` decimals, computed in
- * integers (exact, no locale, no floating point): (1234567, 3, 2) -> "1234.57".
- */
-void ik_rep_fmt_scaled(char *buf, size_t len, int64_t value, int scale_digits, int decimals);
-/* value / 10^scale_digits exactly, trailing zeros (and a bare '.') removed: "1234.567", "80000". */
-void ik_rep_fmt_exact(char *buf, size_t len, int64_t value, int scale_digits);
-/*
- * A double as the shortest of %.15g, %.16g, %.17g that reads back as the same double
- * (so it round-trips), "-0" printed as "0".  Returns false and writes "null" when v is NaN
- * or infinite.
- */
-bool ik_rep_fmt_double(char *buf, size_t len, double v);
-/* A double with a fixed number of decimals ("%.*f"), "n/a" when not finite, never "-0.00". */
-void ik_rep_fmt_fixed(char *buf, size_t len, double v, int decimals);
+/* Numbers as text: util/number_format.h (ik_fmt_*). */
 
 /*
  * Reports are written in the "C" numeric locale whatever the program's locale is, so that

@@ -24,7 +24,7 @@ void ik_rep_tab_states(struct ik_tab *t, const struct ik_run_result *r)
 	ik_tab_col(t, 7, IK_TAB_NUM, "below", NULL);
 	ik_tab_col(t, 8, IK_TAB_NUM, "rejected", NULL);
 	ik_tab_col(t, 9, IK_TAB_NUM, "residency", "%");
-	char num[IK_REP_NUM_LEN];
+	char num[IK_FMT_NUM_LEN];
 	for (int i = 0; i < ik_rep_nstates(r); i++) {
 		const struct ik_state_counters *c = &r->total[i];
 		int row = ik_tab_row(t);
@@ -34,7 +34,7 @@ void ik_rep_tab_states(struct ik_tab *t, const struct ik_run_result *r)
 		ik_tab_set(t, row, 3, "%u", r->states[i].target_residency);
 		ik_tab_u64(t, row, 4, c->usage);
 		/* whole us: the counter sysfs shows */
-		ik_rep_fmt_scaled(num, sizeof(num), c->time_ns > INT64_MAX ? INT64_MAX
+		ik_fmt_scaled(num, sizeof(num), c->time_ns > INT64_MAX ? INT64_MAX
 									 : (int64_t)c->time_ns,
 				  3, 0);
 		ik_tab_text(t, row, 5, num, sizeof(num));

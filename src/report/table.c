@@ -91,19 +91,19 @@ static int print_tab(FILE *out, const char *title, struct ik_tab *t)
 /* Cell formatting helpers: a double with fixed decimals, ns as us with 2 decimals. */
 static const char *fixed(char *buf, double v, int decimals)
 {
-	ik_rep_fmt_fixed(buf, IK_REP_NUM_LEN, v, decimals);
+	ik_fmt_fixed(buf, IK_FMT_NUM_LEN, v, decimals);
 	return buf;
 }
 
 static const char *ns_as_us(char *buf, int64_t ns)
 {
-	ik_rep_fmt_scaled(buf, IK_REP_NUM_LEN, ns, 3, 2);
+	ik_fmt_scaled(buf, IK_FMT_NUM_LEN, ns, 3, 2);
 	return buf;
 }
 
 static const char *ns_as_ms(char *buf, int64_t ns)
 {
-	ik_rep_fmt_exact(buf, IK_REP_NUM_LEN, ns, 6);
+	ik_fmt_exact(buf, IK_FMT_NUM_LEN, ns, 6);
 	return buf;
 }
 
@@ -126,18 +126,18 @@ static void print_label(FILE *out, const char *label)
 
 static void print_workload(FILE *out, const struct ik_workload *wl)
 {
-	char a[IK_REP_NUM_LEN], b[IK_REP_NUM_LEN];
+	char a[IK_FMT_NUM_LEN], b[IK_FMT_NUM_LEN];
 	fputs(ik_rep_workload_name(wl->kind), out);
 	switch (wl->kind) {
 	case IK_WORKLOAD_PINGPONG:
-		ik_rep_fmt_exact(a, sizeof(a), wl->work_ns, 3);
+		ik_fmt_exact(a, sizeof(a), wl->work_ns, 3);
 		fprintf(out, ": %d pairs, %lld B per message, %s us of work per message on each side, "
 			     "placement %s",
 			wl->pairs, (long long)wl->msg_bytes, a, ik_rep_placement_name(wl->placement));
 		break;
 	case IK_WORKLOAD_PERIODIC:
-		ik_rep_fmt_exact(a, sizeof(a), wl->period_ns, 3);
-		ik_rep_fmt_exact(b, sizeof(b), wl->task_work_ns, 3);
+		ik_fmt_exact(a, sizeof(a), wl->period_ns, 3);
+		ik_fmt_exact(b, sizeof(b), wl->task_work_ns, 3);
 		fprintf(out, ": %d tasks, period %s us, %s us of work per period", wl->tasks, a, b);
 		if (wl->burst_ios > 0) {
 			char dist[256];
@@ -150,7 +150,7 @@ static void print_workload(FILE *out, const struct ik_workload *wl)
 		}
 		break;
 	case IK_WORKLOAD_POISSON:
-		ik_rep_fmt_exact(b, sizeof(b), wl->irq_work_ns, 3);
+		ik_fmt_exact(b, sizeof(b), wl->irq_work_ns, 3);
 		fprintf(out, ": %s interrupts/s per CPU, %s us of work per interrupt",
 			fixed(a, wl->irq_rate_hz, 3), b);
 		break;
@@ -158,21 +158,21 @@ static void print_workload(FILE *out, const struct ik_workload *wl)
 		fputs(": nothing to do", out);
 		break;
 	case IK_WORKLOAD_STREAM:
-		ik_rep_fmt_exact(a, sizeof(a), wl->work_ns + wl->msg_bytes * wl->work_ns_per_kb / 1024, 3);
-		ik_rep_fmt_exact(b, sizeof(b), wl->recv_work_ns + wl->msg_bytes * wl->work_ns_per_kb / 1024,
+		ik_fmt_exact(a, sizeof(a), wl->work_ns + wl->msg_bytes * wl->work_ns_per_kb / 1024, 3);
+		ik_fmt_exact(b, sizeof(b), wl->recv_work_ns + wl->msg_bytes * wl->work_ns_per_kb / 1024,
 				 3);
 		fprintf(out, ": %d senders, %lld B per message, %s us to send and %s us to receive "
 			     "each, placement %s",
 			wl->pairs, (long long)wl->msg_bytes, a, b, ik_rep_placement_name(wl->placement));
 		break;
 	case IK_WORKLOAD_SPIN:
-		ik_rep_fmt_exact(a, sizeof(a), wl->task_work_ns, 3);
+		ik_fmt_exact(a, sizeof(a), wl->task_work_ns, 3);
 		fprintf(out, ": %d busy tasks, work units of %s us (counted as messages)", wl->tasks, a);
 		break;
 	case IK_WORKLOAD_SERVER: {
 		char dist[256];
 		ik_dist_format(&wl->service, dist, sizeof(dist));
-		ik_rep_fmt_exact(b, sizeof(b), wl->irq_work_ns, 3);
+		ik_fmt_exact(b, sizeof(b), wl->irq_work_ns, 3);
 		fprintf(out, ": %s arrivals for %s%% load of %d workers, service %s ns, IRQ on CPU %d "
 			     "(%s us handler), queue limit %d",
 			ik_rep_arrival_name(wl->arrival), fixed(a, wl->load_pct, 2), wl->workers, dist,
@@ -186,8 +186,8 @@ static void print_workload(FILE *out, const struct ik_workload *wl)
 		fprintf(out, ": %d CPUs learned from a trace, %s", wl->learned_cpus, wl->file);
 		break;
 	case IK_WORKLOAD_SCHBENCH:
-		ik_rep_fmt_exact(a, sizeof(a), wl->sleep_ns, 3);
-		ik_rep_fmt_exact(b, sizeof(b), wl->work_ns, 3);
+		ik_fmt_exact(a, sizeof(a), wl->sleep_ns, 3);
+		ik_fmt_exact(b, sizeof(b), wl->work_ns, 3);
 		fprintf(out, ": %d message threads x %d workers, each request %s us of sleep then %s us "
 			     "of work, ", wl->message_threads, wl->workers, a, b);
 		if (wl->rps > 0)
@@ -196,7 +196,7 @@ static void print_workload(FILE *out, const struct ik_workload *wl)
 			fputs("as fast as the workers go", out);
 		break;
 	case IK_WORKLOAD_IPI:
-		ik_rep_fmt_exact(a, sizeof(a), wl->period_ns, 3);
+		ik_fmt_exact(a, sizeof(a), wl->period_ns, 3);
 		fprintf(out, ": CPU %d sends an IPI to CPU %d every %s us",
 			wl->nspin_cpus > 0 ? wl->spin_cpus[0] : 0, wl->nspin_cpus > 1 ? wl->spin_cpus[1] : 1,
 			a);
@@ -242,7 +242,7 @@ static void print_header(FILE *out, const struct ik_scenario *sc, const struct i
 			 int nruns)
 {
 	const struct ik_platform *p = &sc->platform;
-	char a[IK_REP_NUM_LEN], b[IK_REP_NUM_LEN];
+	char a[IK_FMT_NUM_LEN], b[IK_FMT_NUM_LEN];
 
 	print_label(out, "scenario");
 	print_name(out, sc->name, sizeof(sc->name));
@@ -313,7 +313,7 @@ static void print_header(FILE *out, const struct ik_scenario *sc, const struct i
 
 static int print_states(FILE *out, const struct ik_run_result *r)
 {
-	char num[IK_REP_NUM_LEN];
+	char num[IK_FMT_NUM_LEN];
 	struct ik_tab t;
 	ik_rep_tab_states(&t, r);
 	char title[160];
@@ -331,14 +331,14 @@ static int print_wake_latency(FILE *out, const struct ik_run_result *r)
 
 /* A two-row table: headers, then values. */
 static int print_pairs(FILE *out, const char *title, const char *const *headers,
-			char values[][IK_REP_NUM_LEN], int n)
+			char values[][IK_FMT_NUM_LEN], int n)
 {
 	struct ik_tab t;
 	ik_tab_init(&t, n);
 	int row = ik_tab_row(&t);
 	for (int c = 0; c < n; c++) {
 		ik_tab_col(&t, c, IK_TAB_NUM, headers[c], NULL);
-		ik_tab_text(&t, row, c, values[c], IK_REP_NUM_LEN);
+		ik_tab_text(&t, row, c, values[c], IK_FMT_NUM_LEN);
 	}
 	return print_tab(out, title, &t);
 }
@@ -360,7 +360,7 @@ static int print_hist_brief(FILE *out, const char *title, const char *const *hea
 static int print_requests(FILE *out, const struct ik_run_result *r)
 {
 	const struct ik_request_stats *q = r->requests;
-	char v[7][IK_REP_NUM_LEN];
+	char v[7][IK_FMT_NUM_LEN];
 	static const char *const count_headers[] = {"arrived", "done", "dropped", "requests/s",
 						    "target_load_%", "achieved_load_%"};
 	snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)q->arrived);
@@ -439,7 +439,7 @@ static int print_rtapp(FILE *out, const struct ik_run_result *r)
 static int print_schbench(FILE *out, const struct ik_run_result *r)
 {
 	const struct ik_request_stats *q = r->requests;
-	char v[7][IK_REP_NUM_LEN];
+	char v[7][IK_FMT_NUM_LEN];
 	static const char *const headers[] = {"latency", "p50_us", "p90_us", "p99_us", "p99.9_us",
 					      "max_us", "samples"};
 	const struct {
@@ -475,7 +475,7 @@ static int print_schbench(FILE *out, const struct ik_run_result *r)
 
 static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *r)
 {
-	char v[8][IK_REP_NUM_LEN];
+	char v[8][IK_FMT_NUM_LEN];
 
 	int rc = print_states(out, r);
 	rc |= print_wake_latency(out, r);
@@ -536,8 +536,8 @@ static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct i
 	fixed(v[2], ik_rep_idle_entries_per_cpu_per_s(r), 2);
 	snprintf(v[3], sizeof(v[3]), "%llu", (unsigned long long)r->wakeups);
 	snprintf(v[4], sizeof(v[4]), "%llu", (unsigned long long)r->ipis);
-	ik_rep_fmt_scaled(v[5], sizeof(v[5]), r->busy_ns, 6, 3);
-	ik_rep_fmt_scaled(v[6], sizeof(v[6]), r->idle_ns, 6, 3);
+	ik_fmt_scaled(v[5], sizeof(v[5]), r->busy_ns, 6, 3);
+	ik_fmt_scaled(v[6], sizeof(v[6]), r->idle_ns, 6, 3);
 	rc |= print_pairs(out, "Idle entries (calls to the governor's select)", entry_headers, v, 7);
 
 	struct ik_rep_accuracy a;

@@ -132,15 +132,15 @@ void ik_tab_u64(struct ik_tab *t, int row, int col, uint64_t v)
 
 void ik_tab_fixed(struct ik_tab *t, int row, int col, double v, int decimals)
 {
-	char num[IK_REP_NUM_LEN];
-	ik_rep_fmt_fixed(num, sizeof(num), v, decimals);
+	char num[IK_FMT_NUM_LEN];
+	ik_fmt_fixed(num, sizeof(num), v, decimals);
 	ik_tab_text(t, row, col, num, sizeof(num));
 }
 
 void ik_tab_us(struct ik_tab *t, int row, int col, int64_t ns)
 {
-	char num[IK_REP_NUM_LEN];
-	ik_rep_fmt_scaled(num, sizeof(num), ns, 3, 2);
+	char num[IK_FMT_NUM_LEN];
+	ik_fmt_scaled(num, sizeof(num), ns, 3, 2);
 	ik_tab_text(t, row, col, num, sizeof(num));
 }
 

@@ -61,9 +61,9 @@ void ik_tab_set(struct ik_tab *t, int row, int col, const char *fmt, ...)
 /* At most maxlen bytes of s (a name that may fill its array without a NUL). */
 void ik_tab_text(struct ik_tab *t, int row, int col, const char *s, size_t maxlen);
 void ik_tab_u64(struct ik_tab *t, int row, int col, uint64_t v);
-/* A double with fixed decimals (ik_rep_fmt_fixed: "n/a" when not finite). */
+/* A double with fixed decimals (ik_fmt_fixed: "n/a" when not finite). */
 void ik_tab_fixed(struct ik_tab *t, int row, int col, double v, int decimals);
-/* ns as us with 2 decimals, exact (ik_rep_fmt_scaled). */
+/* ns as us with 2 decimals, exact (ik_fmt_scaled). */
 void ik_tab_us(struct ik_tab *t, int row, int col, int64_t ns);
 
 /* The statistics of a distribution a table shows, one column each. */

@@ -29,16 +29,16 @@ static double pct(uint64_t part, uint64_t whole)
 
 static void jdouble(FILE *f, double v)
 {
-	char b[IK_REP_NUM_LEN];
-	ik_rep_fmt_double(b, sizeof(b), v);
+	char b[IK_FMT_NUM_LEN];
+	ik_fmt_double(b, sizeof(b), v);
 	fputs(b, f);
 }
 
 /* Integer ns as exact us (or ms with scale 6). */
 static void jscaled(FILE *f, int64_t v, int scale)
 {
-	char b[IK_REP_NUM_LEN];
-	ik_rep_fmt_exact(b, sizeof(b), v, scale);
+	char b[IK_FMT_NUM_LEN];
+	ik_fmt_exact(b, sizeof(b), v, scale);
 	fputs(b, f);
 }
 
@@ -300,15 +300,15 @@ static void row_u64(FILE *f, const struct ik_trace_replay_report *r, const char 
 
 static void cell_fixed(FILE *f, double v, int decimals)
 {
-	char b[IK_REP_NUM_LEN];
-	ik_rep_fmt_fixed(b, sizeof(b), v, decimals);
+	char b[IK_FMT_NUM_LEN];
+	ik_fmt_fixed(b, sizeof(b), v, decimals);
 	fprintf(f, " %*s", COL_W, b);
 }
 
 static void cell_us(FILE *f, int64_t ns)
 {
-	char b[IK_REP_NUM_LEN];
-	ik_rep_fmt_scaled(b, sizeof(b), ns, 3, 3);
+	char b[IK_FMT_NUM_LEN];
+	ik_fmt_scaled(b, sizeof(b), ns, 3, 3);
 	fprintf(f, " %*s", COL_W, b);
 }
 
@@ -330,7 +330,7 @@ int ik_report_replay_text(FILE *f, const struct ik_trace_replay_report *r)
 			hp->guest_halt_poll_ns, hp->guest_halt_poll_grow, hp->guest_halt_poll_grow_start,
 			hp->guest_halt_poll_shrink, hp->guest_halt_poll_allow_shrink ? "yes" : "no");
 	}
-	ik_rep_fmt_scaled(b, sizeof(b), r0->last_ns - r0->first_ns, 3, 3);
+	ik_fmt_scaled(b, sizeof(b), r0->last_ns - r0->first_ns, 3, 3);
 	fprintf(f, "recorded idle periods %" PRIu64 ", traced %s us", r0->periods, b);
 	if (r0->skipped)
 		fprintf(f, ", %" PRIu64 " bad lines skipped", r0->skipped);

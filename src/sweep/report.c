@@ -240,9 +240,9 @@ int ik_sweep_write_results_json(FILE *out, FILE *rows, const struct ik_sweep_spe
 
 static void csv_num(FILE *out, double v)
 {
-	char buf[IK_REP_NUM_LEN];
+	char buf[IK_FMT_NUM_LEN];
 	fputc(',', out);
-	if (ik_rep_fmt_double(buf, sizeof(buf), v))
+	if (ik_fmt_double(buf, sizeof(buf), v))
 		fputs(buf, out);
 }
 

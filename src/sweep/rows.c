@@ -47,7 +47,7 @@ char *ik_sweep_row_format(const struct ik_sweep_spec *s, int64_t point, int run,
 	char *buf = NULL;
 	size_t len = 0;
 	int idx[IK_SWEEP_MAX_AXES];
-	char num[IK_REP_NUM_LEN];
+	char num[IK_FMT_NUM_LEN];
 	FILE *m = open_memstream(&buf, &len);
 	if (!m)
 		return NULL;
@@ -65,13 +65,13 @@ char *ik_sweep_row_format(const struct ik_sweep_spec *s, int64_t point, int run,
 		fputc(',', m);
 		ik_csv_text(m, texts[i], SIZE_MAX);
 	}
-	ik_rep_fmt_exact(num, sizeof(num), sc->duration_ns, 6);
+	ik_fmt_exact(num, sizeof(num), sc->duration_ns, 6);
 	fprintf(m, ",%s", num);
-	ik_rep_fmt_exact(num, sizeof(num), sc->warmup_ns, 6);
+	ik_fmt_exact(num, sizeof(num), sc->warmup_ns, 6);
 	fprintf(m, ",%s", num);
 	for (int i = 0; i < ik_sweep_figure_count(); i++) {
 		fputc(',', m);
-		if (ik_rep_fmt_double(num, sizeof(num), ik_rep_figure_value(r, ik_sweep_figure_rep(i), 0)))
+		if (ik_fmt_double(num, sizeof(num), ik_rep_figure_value(r, ik_sweep_figure_rep(i), 0)))
 			fputs(num, m);
 	}
 	fputc('\n', m);

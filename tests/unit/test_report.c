@@ -313,48 +313,48 @@ static void test_derived_figures(void **state)
 static void test_number_formats(void **state)
 {
 	(void)state;
-	char buf[IK_REP_NUM_LEN];
-	ik_rep_fmt_scaled(buf, sizeof(buf), 1234567, 3, 2);
+	char buf[IK_FMT_NUM_LEN];
+	ik_fmt_scaled(buf, sizeof(buf), 1234567, 3, 2);
 	assert_string_equal(buf, "1234.57");
-	ik_rep_fmt_scaled(buf, sizeof(buf), 1234565, 3, 2); /* half away from zero */
+	ik_fmt_scaled(buf, sizeof(buf), 1234565, 3, 2); /* half away from zero */
 	assert_string_equal(buf, "1234.57");
-	ik_rep_fmt_scaled(buf, sizeof(buf), -1234565, 3, 2);
+	ik_fmt_scaled(buf, sizeof(buf), -1234565, 3, 2);
 	assert_string_equal(buf, "-1234.57");
-	ik_rep_fmt_scaled(buf, sizeof(buf), -4, 3, 2); /* no "-0.00" */
+	ik_fmt_scaled(buf, sizeof(buf), -4, 3, 2); /* no "-0.00" */
 	assert_string_equal(buf, "0.00");
-	ik_rep_fmt_scaled(buf, sizeof(buf), 1500, 3, 0);
+	ik_fmt_scaled(buf, sizeof(buf), 1500, 3, 0);
 	assert_string_equal(buf, "2");
-	ik_rep_fmt_scaled(buf, sizeof(buf), 7, 0, 2);
+	ik_fmt_scaled(buf, sizeof(buf), 7, 0, 2);
 	assert_string_equal(buf, "7.00");
-	ik_rep_fmt_scaled(buf, sizeof(buf), INT64_MIN, 3, 3);
+	ik_fmt_scaled(buf, sizeof(buf), INT64_MIN, 3, 3);
 	assert_string_equal(buf, "-9223372036854775.808");
-	ik_rep_fmt_exact(buf, sizeof(buf), 80000000000, 6);
+	ik_fmt_exact(buf, sizeof(buf), 80000000000, 6);
 	assert_string_equal(buf, "80000");
-	ik_rep_fmt_exact(buf, sizeof(buf), 1500, 3);
+	ik_fmt_exact(buf, sizeof(buf), 1500, 3);
 	assert_string_equal(buf, "1.5");
-	ik_rep_fmt_exact(buf, sizeof(buf), 1, 6);
+	ik_fmt_exact(buf, sizeof(buf), 1, 6);
 	assert_string_equal(buf, "0.000001");
 
 	/* doubles: shortest text that reads back as the same double */
 	const double samples[] = {0.1, 102.4, 1.0 / 3.0, 22448.553333333333, 1e300, 5e-324,
 				  -2.5, 123456789012345678.0};
 	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
-		assert_true(ik_rep_fmt_double(buf, sizeof(buf), samples[i]));
+		assert_true(ik_fmt_double(buf, sizeof(buf), samples[i]));
 		assert_true(strtod(buf, NULL) == samples[i]);
 	}
-	ik_rep_fmt_double(buf, sizeof(buf), 0.1);
+	ik_fmt_double(buf, sizeof(buf), 0.1);
 	assert_string_equal(buf, "0.1");
-	ik_rep_fmt_double(buf, sizeof(buf), 100000.0);
+	ik_fmt_double(buf, sizeof(buf), 100000.0);
 	assert_string_equal(buf, "100000");
-	ik_rep_fmt_double(buf, sizeof(buf), -0.0);
+	ik_fmt_double(buf, sizeof(buf), -0.0);
 	assert_string_equal(buf, "0");
-	assert_false(ik_rep_fmt_double(buf, sizeof(buf), NAN));
+	assert_false(ik_fmt_double(buf, sizeof(buf), NAN));
 	assert_string_equal(buf, "null");
-	assert_false(ik_rep_fmt_double(buf, sizeof(buf), -INFINITY));
+	assert_false(ik_fmt_double(buf, sizeof(buf), -INFINITY));
 	assert_string_equal(buf, "null");
-	ik_rep_fmt_fixed(buf, sizeof(buf), -0.001, 2);
+	ik_fmt_fixed(buf, sizeof(buf), -0.001, 2);
 	assert_string_equal(buf, "0.00");
-	ik_rep_fmt_fixed(buf, sizeof(buf), INFINITY, 2);
+	ik_fmt_fixed(buf, sizeof(buf), INFINITY, 2);
 	assert_string_equal(buf, "n/a");
 }
 
