@@ -266,6 +266,12 @@ struct ik_workload_settings {
 	struct ik_workload_setting v[IK_WORKLOAD_SETTINGS];
 };
 void ik_workload_settings(const struct ik_workload *w, struct ik_workload_settings *out);
+/*
+ * The workload in words, its type first: "pingpong: 8 pairs, 1024 B per message, ...", as
+ * the text report shows it; brief, the short form of a page's settings.  Numbers are
+ * printed in the C library's locale: call it in the "C" numeric locale.
+ */
+void ik_workload_describe(const struct ik_workload *w, bool brief, char *buf, size_t len);
 
 /* Built-in platforms and scenarios, embedded at build time from platforms/ and scenarios/. */
 struct ik_builtin {

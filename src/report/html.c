@@ -104,31 +104,7 @@ static void settings_table(FILE *out, const struct ik_scenario *sc,
 			 (int)strnlen(sc->disabled[i], sizeof(sc->disabled[i])), sc->disabled[i]);
 	}
 	ik_html_setting(out, "disabled", sc->ndisabled > 0 ? buf : "none", sizeof(buf));
-	switch (wl->kind) {
-	case IK_WORKLOAD_PINGPONG:
-	case IK_WORKLOAD_STREAM:
-		snprintf(buf, sizeof(buf), "%s: %d pairs, %lld B per message, placement %s",
-			 ik_rep_workload_name(wl->kind), wl->pairs, (long long)wl->msg_bytes,
-			 ik_rep_placement_name(wl->placement));
-		break;
-	case IK_WORKLOAD_PERIODIC:
-		ik_fmt_exact(a, sizeof(a), wl->period_ns, 3);
-		ik_fmt_exact(b, sizeof(b), wl->task_work_ns, 3);
-		snprintf(buf, sizeof(buf), "periodic: %d tasks, period %s us, %s us of work per period",
-			 wl->tasks, a, b);
-		break;
-	case IK_WORKLOAD_SPIN:
-		snprintf(buf, sizeof(buf), "spin: %d busy tasks", wl->tasks);
-		break;
-	case IK_WORKLOAD_SERVER:
-		snprintf(buf, sizeof(buf), "server: %s arrivals, %.2f%% target load of %d workers, "
-			 "IRQ on CPU %d", ik_rep_arrival_name(wl->arrival), wl->load_pct, wl->workers,
-			 wl->irq_cpu);
-		break;
-	default:
-		snprintf(buf, sizeof(buf), "%s", ik_rep_workload_name(wl->kind));
-		break;
-	}
+	ik_workload_describe(wl, true, buf, sizeof(buf));
 	ik_html_setting(out, "workload", buf, sizeof(buf));
 	ik_fmt_exact(a, sizeof(a), sc->duration_ns, 6);
 	ik_fmt_exact(b, sizeof(b), sc->warmup_ns, 6);

@@ -124,85 +124,13 @@ static void print_label(FILE *out, const char *label)
 	fprintf(out, "%-10s ", label);
 }
 
+/* The workload in its own words (ik_workload_describe). */
 static void print_workload(FILE *out, const struct ik_workload *wl)
 {
-	char a[IK_FMT_NUM_LEN], b[IK_FMT_NUM_LEN];
-	fputs(ik_rep_workload_name(wl->kind), out);
-	switch (wl->kind) {
-	case IK_WORKLOAD_PINGPONG:
-		ik_fmt_exact(a, sizeof(a), wl->work_ns, 3);
-		fprintf(out, ": %d pairs, %lld B per message, %s us of work per message on each side, "
-			     "placement %s",
-			wl->pairs, (long long)wl->msg_bytes, a, ik_rep_placement_name(wl->placement));
-		break;
-	case IK_WORKLOAD_PERIODIC:
-		ik_fmt_exact(a, sizeof(a), wl->period_ns, 3);
-		ik_fmt_exact(b, sizeof(b), wl->task_work_ns, 3);
-		fprintf(out, ": %d tasks, period %s us, %s us of work per period", wl->tasks, a, b);
-		if (wl->burst_ios > 0) {
-			char dist[256];
-			ik_dist_format(&wl->io, dist, sizeof(dist));
-			fprintf(out, " and after each of %d I/O waits (%s ns to the completion "
-				     "interrupt)", wl->burst_ios, dist);
-			if (wl->ack_timer_ns > 0)
-				fprintf(out, ", each completion re-arming a %lld ms delayed-ACK timer",
-					(long long)(wl->ack_timer_ns / IK_NSEC_PER_MSEC));
-		}
-		break;
-	case IK_WORKLOAD_POISSON:
-		ik_fmt_exact(b, sizeof(b), wl->irq_work_ns, 3);
-		fprintf(out, ": %s interrupts/s per CPU, %s us of work per interrupt",
-			fixed(a, wl->irq_rate_hz, 3), b);
-		break;
-	case IK_WORKLOAD_IDLE:
-		fputs(": nothing to do", out);
-		break;
-	case IK_WORKLOAD_STREAM:
-		ik_fmt_exact(a, sizeof(a), wl->work_ns + wl->msg_bytes * wl->work_ns_per_kb / 1024, 3);
-		ik_fmt_exact(b, sizeof(b), wl->recv_work_ns + wl->msg_bytes * wl->work_ns_per_kb / 1024,
-				 3);
-		fprintf(out, ": %d senders, %lld B per message, %s us to send and %s us to receive "
-			     "each, placement %s",
-			wl->pairs, (long long)wl->msg_bytes, a, b, ik_rep_placement_name(wl->placement));
-		break;
-	case IK_WORKLOAD_SPIN:
-		ik_fmt_exact(a, sizeof(a), wl->task_work_ns, 3);
-		fprintf(out, ": %d busy tasks, work units of %s us (counted as messages)", wl->tasks, a);
-		break;
-	case IK_WORKLOAD_SERVER: {
-		char dist[256];
-		ik_dist_format(&wl->service, dist, sizeof(dist));
-		ik_fmt_exact(b, sizeof(b), wl->irq_work_ns, 3);
-		fprintf(out, ": %s arrivals for %s%% load of %d workers, service %s ns, IRQ on CPU %d "
-			     "(%s us handler), queue limit %d",
-			ik_rep_arrival_name(wl->arrival), fixed(a, wl->load_pct, 2), wl->workers, dist,
-			wl->irq_cpu, b, wl->queue_limit);
-		break;
-	}
-	case IK_WORKLOAD_RTAPP:
-		fprintf(out, ": %d threads from %s", wl->rtapp_instances, wl->file);
-		break;
-	case IK_WORKLOAD_LEARNED:
-		fprintf(out, ": %d CPUs learned from a trace, %s", wl->learned_cpus, wl->file);
-		break;
-	case IK_WORKLOAD_SCHBENCH:
-		ik_fmt_exact(a, sizeof(a), wl->sleep_ns, 3);
-		ik_fmt_exact(b, sizeof(b), wl->work_ns, 3);
-		fprintf(out, ": %d message threads x %d workers, each request %s us of sleep then %s us "
-			     "of work, ", wl->message_threads, wl->workers, a, b);
-		if (wl->rps > 0)
-			fprintf(out, "%lld requests/s", (long long)wl->rps);
-		else
-			fputs("as fast as the workers go", out);
-		break;
-	case IK_WORKLOAD_IPI:
-		ik_fmt_exact(a, sizeof(a), wl->period_ns, 3);
-		fprintf(out, ": CPU %d sends an IPI to CPU %d every %s us",
-			wl->nspin_cpus > 0 ? wl->spin_cpus[0] : 0, wl->nspin_cpus > 1 ? wl->spin_cpus[1] : 1,
-			a);
-		break;
-	}
-	fputc('\n', out);
+	char line[1024];
+
+	ik_workload_describe(wl, false, line, sizeof(line));
+	fprintf(out, "%s\n", line);
 }
 
 /*

@@ -262,6 +262,15 @@ void ik_workload_settings(const struct ik_workload *w, struct ik_workload_settin
 		ops->settings(w, out);
 }
 
+void ik_workload_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+{
+	const struct sim_workload_ops *ops = sim_workload_ops_of(w->kind);
+	int n = snprintf(buf, len, "%s", ik_workload_type_name(w->kind));
+
+	if (ops && ops->describe && n >= 0 && (size_t)n < len)
+		ops->describe(w, brief, buf + n, len - (size_t)n);
+}
+
 int sim_workload_max_tasks(const struct ik_scenario *sc)
 {
 	const struct sim_workload_ops *ops = sim_workload_ops_of(sc->workload.kind);

@@ -49,6 +49,9 @@ struct sim_workload_ops {
 	/* Its settings as results show them (ik_workload_settings), with the sim_setting_*
 	   helpers.  NULL: none but its type. */
 	void (*settings)(const struct ik_workload *w, struct ik_workload_settings *out);
+	/* What it does in words, after its name: ": 8 pairs, ..." (ik_workload_describe).
+	   brief: the short form for a page's settings ("" is allowed). */
+	void (*describe)(const struct ik_workload *w, bool brief, char *buf, size_t len);
 	/* Its own figures into the result: 0, or -1 when out of memory. */
 	int (*result)(struct ik_sim *s, struct ik_run_result *out);
 	/* Its state freed (also after a failed set-up, with s->wl as set-up left it). */

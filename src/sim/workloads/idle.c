@@ -3,6 +3,8 @@
  * are the only work): for the forced-wakeup and lite-state experiments, and an idle
  * machine's entries per second.
  */
+#include <stdio.h>
+
 #include "sim/workload.h"
 
 static int idle_max_tasks(const struct ik_workload *w)
@@ -16,9 +18,16 @@ static int idle_setup(struct ik_sim *s, char *err, size_t errlen)
 	return sim_tasks_alloc(s, 0) ? sim_workload_oom(err, errlen) : 0;
 }
 
+static void idle_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+{
+	(void)w;
+	snprintf(buf, len, "%s", brief ? "" : ": nothing to do");
+}
+
 const struct sim_workload_ops sim_idle_ops = {
 	.name = "idle",
 	.kind = IK_WORKLOAD_IDLE,
 	.max_tasks = idle_max_tasks,
 	.setup = idle_setup,
+	.describe = idle_describe,
 };

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "sim/workload.h"
+#include "util/number_format.h"
 
 static int ipi_max_tasks(const struct ik_workload *w)
 {
@@ -58,6 +59,19 @@ static void ipi_settings(const struct ik_workload *w, struct ik_workload_setting
 	sim_setting_int(out, "handler_ns", w->task_work_ns);
 }
 
+static void ipi_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+{
+	char a[IK_FMT_NUM_LEN];
+
+	if (brief) {
+		buf[0] = '\0';
+		return;
+	}
+	ik_fmt_exact(a, sizeof(a), w->period_ns, 3);
+	snprintf(buf, len, ": CPU %d sends an IPI to CPU %d every %s us",
+		 w->nspin_cpus > 0 ? w->spin_cpus[0] : 0, w->nspin_cpus > 1 ? w->spin_cpus[1] : 1, a);
+}
+
 const struct sim_workload_ops sim_ipi_ops = {
 	.name = "ipi",
 	.kind = IK_WORKLOAD_IPI,
@@ -66,4 +80,5 @@ const struct sim_workload_ops sim_ipi_ops = {
 	.setup = ipi_setup,
 	.task_timer = ipi_task_timer,
 	.settings = ipi_settings,
+	.describe = ipi_describe,
 };

@@ -393,6 +393,14 @@ static void learned_settings(const struct ik_workload *w, struct ik_workload_set
 	sim_setting_int(out, "cpus", w->learned_cpus);
 }
 
+static void learned_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+{
+	if (brief)
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, ": %d CPUs learned from a trace, %s", w->learned_cpus, w->file);
+}
+
 const struct sim_workload_ops sim_learned_ops = {
 	.name = "learned",
 	.kind = IK_WORKLOAD_LEARNED,
@@ -406,4 +414,5 @@ const struct sim_workload_ops sim_learned_ops = {
 	.result = learned_result,
 	.free = learned_free,
 	.settings = learned_settings,
+	.describe = learned_describe,
 };

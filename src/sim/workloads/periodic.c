@@ -5,7 +5,10 @@
  * tasks stop, and from then on each CPU's time to leave polling and lite states is
  * measured (seed 003's experiment).
  */
+#include <stdio.h>
+
 #include "sim/workload.h"
+#include "util/number_format.h"
 #include "sim/workloads/periodic_iobursts.h"
 
 static int periodic_max_tasks(const struct ik_workload *w)
@@ -81,6 +84,24 @@ static void periodic_settings(const struct ik_workload *w, struct ik_workload_se
 	}
 }
 
+static void periodic_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+{
+	char a[IK_FMT_NUM_LEN], b[IK_FMT_NUM_LEN], dist[256];
+
+	ik_fmt_exact(a, sizeof(a), w->period_ns, 3);
+	ik_fmt_exact(b, sizeof(b), w->task_work_ns, 3);
+	int n = snprintf(buf, len, ": %d tasks, period %s us, %s us of work per period", w->tasks,
+			 a, b);
+	if (brief || w->burst_ios <= 0 || n < 0 || (size_t)n >= len)
+		return;
+	ik_dist_format(&w->io, dist, sizeof(dist));
+	n += snprintf(buf + n, len - (size_t)n, " and after each of %d I/O waits (%s ns to the "
+		      "completion interrupt)", w->burst_ios, dist);
+	if (w->ack_timer_ns > 0 && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ", each completion re-arming a %lld ms "
+			 "delayed-ACK timer", (long long)(w->ack_timer_ns / IK_NSEC_PER_MSEC));
+}
+
 const struct sim_workload_ops sim_periodic_ops = {
 	.name = "periodic",
 	.kind = IK_WORKLOAD_PERIODIC,
@@ -93,4 +114,5 @@ const struct sim_workload_ops sim_periodic_ops = {
 	.socket_timer = sim_iobursts_socket_timer,
 	.free = sim_iobursts_free,
 	.settings = periodic_settings,
+	.describe = periodic_describe,
 };

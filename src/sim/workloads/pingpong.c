@@ -6,7 +6,10 @@
  */
 #include <stdlib.h>
 
+#include <stdio.h>
+
 #include "sim/workload.h"
+#include "util/number_format.h"
 
 static int pingpong_max_tasks(const struct ik_workload *w)
 {
@@ -91,6 +94,21 @@ static void pingpong_settings(const struct ik_workload *w, struct ik_workload_se
 	sim_setting_text(out, "placement", ik_workload_placement_name(w->placement));
 }
 
+static void pingpong_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+{
+	char a[IK_FMT_NUM_LEN];
+
+	if (brief) {
+		snprintf(buf, len, ": %d pairs, %lld B per message, placement %s", w->pairs,
+			 (long long)w->msg_bytes, ik_workload_placement_name(w->placement));
+		return;
+	}
+	ik_fmt_exact(a, sizeof(a), w->work_ns, 3);
+	snprintf(buf, len, ": %d pairs, %lld B per message, %s us of work per message on each "
+		 "side, placement %s", w->pairs, (long long)w->msg_bytes, a,
+		 ik_workload_placement_name(w->placement));
+}
+
 const struct sim_workload_ops sim_pingpong_ops = {
 	.name = "pingpong",
 	.kind = IK_WORKLOAD_PINGPONG,
@@ -99,4 +117,5 @@ const struct sim_workload_ops sim_pingpong_ops = {
 	.setup = pingpong_setup,
 	.task_done = pingpong_task_done,
 	.settings = pingpong_settings,
+	.describe = pingpong_describe,
 };

@@ -2,7 +2,10 @@
  * poisson: device interrupts on every CPU with exponential gaps (workload.irq_rate_hz per
  * CPU); their handlers (irq_work_ns) run in the idle loop.  No tasks.
  */
+#include <stdio.h>
+
 #include "sim/workload.h"
+#include "util/number_format.h"
 
 static int poisson_max_tasks(const struct ik_workload *w)
 {
@@ -40,6 +43,19 @@ static void poisson_settings(const struct ik_workload *w, struct ik_workload_set
 	sim_setting_int(out, "irq_work_ns", w->irq_work_ns);
 }
 
+static void poisson_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+{
+	char a[IK_FMT_NUM_LEN], b[IK_FMT_NUM_LEN];
+
+	if (brief) {
+		buf[0] = '\0';
+		return;
+	}
+	ik_fmt_fixed(a, sizeof(a), w->irq_rate_hz, 3);
+	ik_fmt_exact(b, sizeof(b), w->irq_work_ns, 3);
+	snprintf(buf, len, ": %s interrupts/s per CPU, %s us of work per interrupt", a, b);
+}
+
 const struct sim_workload_ops sim_poisson_ops = {
 	.name = "poisson",
 	.kind = IK_WORKLOAD_POISSON,
@@ -47,4 +63,5 @@ const struct sim_workload_ops sim_poisson_ops = {
 	.setup = poisson_setup,
 	.irq = poisson_irq,
 	.settings = poisson_settings,
+	.describe = poisson_describe,
 };

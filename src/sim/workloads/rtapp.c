@@ -413,6 +413,14 @@ static void rtapp_settings(const struct ik_workload *w, struct ik_workload_setti
 		sim_setting_real(out, "mem_mb_per_s", w->mem_mb_per_s);
 }
 
+static void rtapp_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+{
+	if (brief)
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, ": %d threads from %s", w->rtapp_instances, w->file);
+}
+
 const struct sim_workload_ops sim_rtapp_ops = {
 	.name = "rtapp",
 	.kind = IK_WORKLOAD_RTAPP,
@@ -423,4 +431,5 @@ const struct sim_workload_ops sim_rtapp_ops = {
 	.result = rtapp_result,
 	.free = rtapp_free,
 	.settings = rtapp_settings,
+	.describe = rtapp_describe,
 };

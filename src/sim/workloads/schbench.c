@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "sim/workload.h"
+#include "util/number_format.h"
 
 #define RPS_BATCH 128                 /* schbench's limit of pending requests per worker */
 #define RPS_BACKOFF_NS 100000         /* and the usleep(100) when a worker is over it */
@@ -335,6 +336,26 @@ static void schbench_settings(const struct ik_workload *w, struct ik_workload_se
 	sim_setting_int(out, "rps", w->rps);
 }
 
+static void schbench_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+{
+	char a[IK_FMT_NUM_LEN], b[IK_FMT_NUM_LEN];
+
+	if (brief) {
+		buf[0] = '\0';
+		return;
+	}
+	ik_fmt_exact(a, sizeof(a), w->sleep_ns, 3);
+	ik_fmt_exact(b, sizeof(b), w->work_ns, 3);
+	if (w->rps > 0)
+		snprintf(buf, len, ": %d message threads x %d workers, each request %s us of sleep "
+			 "then %s us of work, %lld requests/s", w->message_threads, w->workers, a, b,
+			 (long long)w->rps);
+	else
+		snprintf(buf, len, ": %d message threads x %d workers, each request %s us of sleep "
+			 "then %s us of work, as fast as the workers go", w->message_threads,
+			 w->workers, a, b);
+}
+
 const struct sim_workload_ops sim_schbench_ops = {
 	.name = "schbench",
 	.kind = IK_WORKLOAD_SCHBENCH,
@@ -345,4 +366,5 @@ const struct sim_workload_ops sim_schbench_ops = {
 	.result = schbench_result,
 	.free = schbench_free,
 	.settings = schbench_settings,
+	.describe = schbench_describe,
 };

@@ -37,6 +37,7 @@
 
 #include "hw/detmath.h"
 #include "sim/workload.h"
+#include "util/number_format.h"
 
 struct server_req {
 	int64_t arrive; /* the device interrupt */
@@ -404,6 +405,23 @@ static void server_settings(const struct ik_workload *w, struct ik_workload_sett
 	}
 }
 
+static void server_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+{
+	char a[IK_FMT_NUM_LEN], b[IK_FMT_NUM_LEN], dist[256];
+
+	if (brief) {
+		snprintf(buf, len, ": %s arrivals, %.2f%% target load of %d workers, IRQ on CPU %d",
+			 ik_workload_arrival_name(w->arrival), w->load_pct, w->workers, w->irq_cpu);
+		return;
+	}
+	ik_dist_format(&w->service, dist, sizeof(dist));
+	ik_fmt_fixed(a, sizeof(a), w->load_pct, 2);
+	ik_fmt_exact(b, sizeof(b), w->irq_work_ns, 3);
+	snprintf(buf, len, ": %s arrivals for %s%% load of %d workers, service %s ns, IRQ on CPU %d "
+		 "(%s us handler), queue limit %d", ik_workload_arrival_name(w->arrival), a,
+		 w->workers, dist, w->irq_cpu, b, w->queue_limit);
+}
+
 const struct sim_workload_ops sim_server_ops = {
 	.name = "server",
 	.kind = IK_WORKLOAD_SERVER,
@@ -416,4 +434,5 @@ const struct sim_workload_ops sim_server_ops = {
 	.result = server_result,
 	.free = server_free,
 	.settings = server_settings,
+	.describe = server_describe,
 };

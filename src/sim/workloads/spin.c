@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "sim/workload.h"
+#include "util/number_format.h"
 
 static int spin_max_tasks(const struct ik_workload *w)
 {
@@ -56,6 +57,19 @@ static void spin_settings(const struct ik_workload *w, struct ik_workload_settin
 	sim_setting_int(out, "task_work_ns", w->task_work_ns);
 }
 
+static void spin_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+{
+	char a[IK_FMT_NUM_LEN];
+
+	if (brief) {
+		snprintf(buf, len, ": %d busy tasks", w->tasks);
+		return;
+	}
+	ik_fmt_exact(a, sizeof(a), w->task_work_ns, 3);
+	snprintf(buf, len, ": %d busy tasks, work units of %s us (counted as messages)", w->tasks,
+		 a);
+}
+
 const struct sim_workload_ops sim_spin_ops = {
 	.name = "spin",
 	.kind = IK_WORKLOAD_SPIN,
@@ -64,4 +78,5 @@ const struct sim_workload_ops sim_spin_ops = {
 	.setup = spin_setup,
 	.task_done = spin_task_done,
 	.settings = spin_settings,
+	.describe = spin_describe,
 };

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "sim/workload.h"
+#include "util/number_format.h"
 
 static int stream_max_tasks(const struct ik_workload *w)
 {
@@ -91,6 +92,22 @@ static void stream_settings(const struct ik_workload *w, struct ik_workload_sett
 	sim_setting_text(out, "placement", ik_workload_placement_name(w->placement));
 }
 
+static void stream_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+{
+	char a[IK_FMT_NUM_LEN], b[IK_FMT_NUM_LEN];
+
+	if (brief) {
+		snprintf(buf, len, ": %d pairs, %lld B per message, placement %s", w->pairs,
+			 (long long)w->msg_bytes, ik_workload_placement_name(w->placement));
+		return;
+	}
+	ik_fmt_exact(a, sizeof(a), message_work(w->work_ns, w), 3);
+	ik_fmt_exact(b, sizeof(b), message_work(w->recv_work_ns, w), 3);
+	snprintf(buf, len, ": %d senders, %lld B per message, %s us to send and %s us to receive "
+		 "each, placement %s", w->pairs, (long long)w->msg_bytes, a, b,
+		 ik_workload_placement_name(w->placement));
+}
+
 const struct sim_workload_ops sim_stream_ops = {
 	.name = "stream",
 	.kind = IK_WORKLOAD_STREAM,
@@ -99,4 +116,5 @@ const struct sim_workload_ops sim_stream_ops = {
 	.setup = stream_setup,
 	.task_done = stream_task_done,
 	.settings = stream_settings,
+	.describe = stream_describe,
 };
