@@ -272,6 +272,8 @@ void ik_workload_settings(const struct ik_workload *w, struct ik_workload_settin
  * printed in the C library's locale: call it in the "C" numeric locale.
  */
 void ik_workload_describe(const struct ik_workload *w, bool brief, char *buf, size_t len);
+/* Are the workload's messages its throughput (messages/s, MB/s)? */
+bool ik_workload_has_throughput(const struct ik_workload *w);
 
 /* Built-in platforms and scenarios, embedded at build time from platforms/ and scenarios/. */
 struct ik_builtin {

@@ -29,43 +29,9 @@ void ik_rep_locale_leave(struct ik_rep_locale *l)
 	l->c_locale = (locale_t)0;
 }
 
-const char *ik_rep_workload_name(enum ik_workload_kind kind)
-{
-	return ik_workload_type_name(kind);
-}
-
-const char *ik_rep_arrival_name(enum ik_arrival arrival)
-{
-	switch (arrival) {
-	case IK_ARRIVAL_POISSON:
-		return "poisson";
-	case IK_ARRIVAL_PERIODIC:
-		return "periodic";
-	case IK_ARRIVAL_BURSTY:
-		return "bursty";
-	}
-	return "unknown";
-}
-
-const char *ik_rep_placement_name(enum ik_placement placement)
-{
-	switch (placement) {
-	case IK_PLACE_SAME_CORE:
-		return "same_core";
-	case IK_PLACE_SAME_PACKAGE:
-		return "same_package";
-	case IK_PLACE_CROSS_PACKAGE:
-		return "cross_package";
-	case IK_PLACE_WAKE_IDLE:
-		return "wake_idle";
-	}
-	return "unknown";
-}
-
 bool ik_rep_has_throughput(const struct ik_scenario *sc)
 {
-	return sc->workload.kind == IK_WORKLOAD_PINGPONG || sc->workload.kind == IK_WORKLOAD_STREAM ||
-	       sc->workload.kind == IK_WORKLOAD_SPIN;
+	return ik_workload_has_throughput(&sc->workload);
 }
 
 int ik_rep_nstates(const struct ik_run_result *r)

@@ -488,7 +488,7 @@ static int plot_throughput(FILE *out, const struct ik_scenario *sc,
 {
 	if (!ik_rep_has_throughput(sc)) {
 		ik_html_note(out, "This workload (%s) has no throughput figure.",
-		     ik_rep_workload_name(sc->workload.kind));
+		     ik_workload_type_name(sc->workload.kind));
 		return 0;
 	}
 	bool use_mb = false;

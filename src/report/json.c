@@ -159,7 +159,7 @@ static void write_workload(struct json_writer *w, const struct ik_workload *wl)
 	struct ik_workload_settings set;
 
 	jw_object(w, "workload", true);
-	jw_string(w, "type", ik_rep_workload_name(wl->kind), 32);
+	jw_string(w, "type", ik_workload_type_name(wl->kind), 32);
 	ik_workload_settings(wl, &set);
 	for (int i = 0; i < set.n; i++) {
 		const struct ik_workload_setting *v = &set.v[i];

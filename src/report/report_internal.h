@@ -30,13 +30,9 @@ struct ik_rep_locale {
 void ik_rep_locale_enter(struct ik_rep_locale *l);
 void ik_rep_locale_leave(struct ik_rep_locale *l);
 
-const char *ik_rep_workload_name(enum ik_workload_kind kind);
-const char *ik_rep_placement_name(enum ik_placement placement);
-const char *ik_rep_arrival_name(enum ik_arrival arrival);
-
 /* nstates of a run clamped to [0, IK_STATE_MAX]. */
 int ik_rep_nstates(const struct ik_run_result *r);
-/* The workload reports a throughput (messages, bytes or side units): pingpong, stream, spin. */
+/* The workload reports a throughput (messages, bytes or side units): its ops say so. */
 bool ik_rep_has_throughput(const struct ik_scenario *sc);
 /* The per-CPU counters of (cpu, state), or NULL when the run has none. */
 const struct ik_state_counters *ik_rep_per_cpu(const struct ik_run_result *r, int cpu, int state);

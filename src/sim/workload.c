@@ -262,6 +262,13 @@ void ik_workload_settings(const struct ik_workload *w, struct ik_workload_settin
 		ops->settings(w, out);
 }
 
+bool ik_workload_has_throughput(const struct ik_workload *w)
+{
+	const struct sim_workload_ops *ops = sim_workload_ops_of(w->kind);
+
+	return ops && ops->throughput;
+}
+
 void ik_workload_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
 {
 	const struct sim_workload_ops *ops = sim_workload_ops_of(w->kind);

@@ -22,6 +22,9 @@
 struct sim_workload_ops {
 	const char *name;          /* workload.type */
 	enum ik_workload_kind kind;
+	/* Its messages (s->messages, s->bytes) are its throughput: reports show messages/s
+	   and MB/s. */
+	bool throughput;
 	/* Its settings checked against the platform when the scenario is read (and completed:
 	   counts from its file, defaults that follow the platform): 0, or -1 from
 	   sim_check_fail().  NULL: nothing to check. */

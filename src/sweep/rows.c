@@ -60,7 +60,7 @@ char *ik_sweep_row_format(const struct ik_sweep_spec *s, int64_t point, int run,
 		ik_csv_text(m, s->axes[a].values[idx[a]], SIZE_MAX);
 	}
 	const char *texts[5] = { sc->name, sc->platform_ref, sc->driver, sc->governor,
-				 ik_rep_workload_name(sc->workload.kind) };
+				 ik_workload_type_name(sc->workload.kind) };
 	for (int i = 0; i < 5; i++) {
 		fputc(',', m);
 		ik_csv_text(m, texts[i], SIZE_MAX);

@@ -112,6 +112,7 @@ static void pingpong_describe(const struct ik_workload *w, bool brief, char *buf
 const struct sim_workload_ops sim_pingpong_ops = {
 	.name = "pingpong",
 	.kind = IK_WORKLOAD_PINGPONG,
+	.throughput = true,
 	.check = pingpong_check,
 	.max_tasks = pingpong_max_tasks,
 	.setup = pingpong_setup,

@@ -73,6 +73,7 @@ static void spin_describe(const struct ik_workload *w, bool brief, char *buf, si
 const struct sim_workload_ops sim_spin_ops = {
 	.name = "spin",
 	.kind = IK_WORKLOAD_SPIN,
+	.throughput = true,
 	.check = spin_check,
 	.max_tasks = spin_max_tasks,
 	.setup = spin_setup,

@@ -111,6 +111,7 @@ static void stream_describe(const struct ik_workload *w, bool brief, char *buf, 
 const struct sim_workload_ops sim_stream_ops = {
 	.name = "stream",
 	.kind = IK_WORKLOAD_STREAM,
+	.throughput = true,
 	.check = stream_check,
 	.max_tasks = stream_max_tasks,
 	.setup = stream_setup,
