@@ -77,11 +77,12 @@ static int find_state(const struct ik_driver *drv, const char *name)
 	return -1;
 }
 
-static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t seed, char *err,
-		     size_t errlen)
+static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc,
+		     const struct sim_workload_ops *ops, uint64_t seed, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
 	s->sc = sc;
+	s->wl_ops = ops;
 	s->plat = &sc->platform;
 	s->ncpus = ik_platform_cpus(s->plat);
 	ik_rng_seed(&s->rng, seed);
@@ -166,7 +167,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc, uint64_t se
 		goto oom;
 
 	/* Timer ids: CPUs', then one per task (known only after the workload), then global. */
-	int max_tasks = sim_workload_max_tasks(sc);
+	int max_tasks = sim_workload_max_tasks(ops, &sc->workload);
 	if (ik_eq_init(&s->eq, s->ncpus * CPU_TIMER_STRIDE + max_tasks + GLOBAL_TIMERS))
 		goto oom;
 	return 0;
@@ -368,6 +369,19 @@ int ik_sim_run_watched(const struct ik_scenario *sc, uint64_t seed,
 		       const struct ik_sim_watch *watch, struct ik_run_result *out, char *err,
 		       size_t errlen)
 {
+	const struct sim_workload_ops *ops = sim_workload_ops_of(sc->workload.kind);
+
+	if (!ops) {
+		snprintf(err, errlen, "workload: type %d has no implementation",
+			 (int)sc->workload.kind);
+		return -1;
+	}
+	return sim_run(sc, ops, seed, watch, out, err, errlen);
+}
+
+int sim_run(const struct ik_scenario *sc, const struct sim_workload_ops *ops, uint64_t seed,
+	    const struct ik_sim_watch *watch, struct ik_run_result *out, char *err, size_t errlen)
+{
 	struct ik_sim *s = calloc(1, sizeof(*s));
 	struct snapshot snap = { 0 };
 	int rc = -1;
@@ -376,7 +390,7 @@ int ik_sim_run_watched(const struct ik_scenario *sc, uint64_t seed,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (sim_setup(s, sc, seed, err, errlen) || sim_workload_setup(s, err, errlen))
+	if (sim_setup(s, sc, ops, seed, err, errlen) || sim_workload_setup(s, err, errlen))
 		goto done;
 	int n = s->drv->state_count;
 	snap.per_cpu = calloc((size_t)s->ncpus * (size_t)n, sizeof(*snap.per_cpu));

@@ -270,6 +270,8 @@ void sim_interrupt(struct ik_sim *s, int cpu, int64_t work, enum wake_reason why
 bool sim_cpu_is_idle(const struct ik_sim *s, int cpu);
 
 /* workload.c: the workload's side as the engine sees it (the hooks: workload.h) */
+struct sim_workload_ops;
+/* Its tasks and first timers, by s->wl_ops (sim_setup set it). */
 int sim_workload_setup(struct ik_sim *s, char *err, size_t errlen);
 /* A task finished the work it was woken for: what it does next. */
 void sim_workload_task_done(struct ik_sim *s, int task);
@@ -282,8 +284,8 @@ int sim_timer_reserve(struct ik_sim *s, int cap);
 void sim_task_init_blocked(struct sim_task *t, int cpu, bool pinned);
 /* A blocked task sleeps until `until` on the CPU it last ran on (usleep, nanosleep). */
 void sim_task_sleep(struct ik_sim *s, int task, int64_t until);
-/* How many task timers the scenario's workload needs (timer ids are fixed at set-up). */
-int sim_workload_max_tasks(const struct ik_scenario *sc);
+/* How many task timers the workload needs (timer ids are fixed at set-up). */
+int sim_workload_max_tasks(const struct sim_workload_ops *ops, const struct ik_workload *w);
 /* The workload's own figures into the result (0, or -1 when out of memory), and its state freed. */
 int sim_workload_result(struct ik_sim *s, struct ik_run_result *out);
 void sim_workload_free(struct ik_sim *s);

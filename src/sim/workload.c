@@ -278,21 +278,13 @@ void ik_workload_describe(const struct ik_workload *w, bool brief, char *buf, si
 		ops->describe(w, brief, buf + n, len - (size_t)n);
 }
 
-int sim_workload_max_tasks(const struct ik_scenario *sc)
+int sim_workload_max_tasks(const struct sim_workload_ops *ops, const struct ik_workload *w)
 {
-	const struct sim_workload_ops *ops = sim_workload_ops_of(sc->workload.kind);
-
-	return (ops ? ops->max_tasks(&sc->workload) : 0) + sc->workload.nside_spin_cpus;
+	return ops->max_tasks(w) + w->nside_spin_cpus;
 }
 
 int sim_workload_setup(struct ik_sim *s, char *err, size_t errlen)
 {
-	s->wl_ops = sim_workload_ops_of(s->sc->workload.kind);
-	if (!s->wl_ops) {
-		snprintf(err, errlen, "workload: type %d has no implementation",
-			 (int)s->sc->workload.kind);
-		return -1;
-	}
 	if (s->wl_ops->setup(s, err, errlen))
 		return -1;
 	return setup_side_spinners(s, err, errlen);

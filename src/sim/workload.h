@@ -61,6 +61,12 @@ struct sim_workload_ops {
 	void (*free)(struct ik_sim *s);
 };
 
+/* sim.c: one run of the scenario with this workload (ik_sim_run_watched() passes the one the
+   registry lists for the scenario's kind; a test may pass its own). */
+struct ik_sim_watch;
+int sim_run(const struct ik_scenario *sc, const struct sim_workload_ops *ops, uint64_t seed,
+	    const struct ik_sim_watch *watch, struct ik_run_result *out, char *err, size_t errlen);
+
 /* workloads/registry.c: the workload of that kind, or NULL if none is listed. */
 const struct sim_workload_ops *sim_workload_ops_of(enum ik_workload_kind kind);
 
