@@ -108,5 +108,19 @@ printf 'idlekit-learned 1\ncpus 1\ncause 0 timer 1\n' >"$tmp/bad.learned"
 expect_error "learned bad model" "bad.learned:4: CPU 0 cause timer: expected its 'idle' line" \
   sim --set workload.type=learned --set workload.file="$tmp/bad.learned"
 
+# docs/workloads.md documents every [workload] key the reader knows (the key table,
+# src/config/workload_keys.c, as --print-config lists it): a key added without its line
+# in the docs fails here.
+doc="$(dirname "$0")/../../docs/workloads.md"
+"$bin" sim --print-config >"$tmp/print.ini"
+keys=$(sed -n '/^\[workload\]/,/^\[platform/p' "$tmp/print.ini" |
+	sed -n 's/^\([a-z_0-9]*\) =.*/\1/p; s/^; \([a-z_0-9]*\): not set.*/\1/p')
+check "print-config lists the workload keys" test "$(echo "$keys" | wc -w)" -ge 40
+undocumented=""
+for k in $keys; do
+	grep -qF -e "\`$k\`" -e "\`workload.$k\`" "$doc" || undocumented="$undocumented $k"
+done
+check "docs/workloads.md names every workload key (missing:$undocumented)" test -z "$undocumented"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
