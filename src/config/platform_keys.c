@@ -47,7 +47,7 @@ struct flag_table {
 	int n;
 };
 
-/* A row: positional up to the range, the rest by name. */
+/* A row of a key table (written with the K, F, RANGE, OWN and REQ shorthands below). */
 struct key {
 	const char *name;
 	enum key_type type;
@@ -439,124 +439,136 @@ static void get_turbo(const struct ik_platform *p, const struct ik_dist *exit_ns
 
 /* ---- the tables ------------------------------------------------------------------------- */
 
-#define F(type, field) offsetof(type, field), sizeof(((type *)0)->field)
-#define OWN(setter, getter) .type = T_OWN, .set = setter, .get = getter
+#define K(key, t) .name = key, .type = t
+#define F(type, field) .off = offsetof(type, field), .size = sizeof(((type *)0)->field)
+#define RANGE(lo, hi) .min = lo, .max = hi
+#define OWN(setter, getter) .set = setter, .get = getter
 #define REQ .required = true
 #define MAX_CPUS IK_PLATFORM_MAX_CPUS
 #define MAX_US IK_PLATFORM_MAX_STATE_US
 #define MAX_MW IK_PLATFORM_MAX_POWER_MW
+#define MAX_SMT IK_PLATFORM_MAX_THREADS_PER_CORE
+#define MAX_COST IK_PLATFORM_MAX_COST_NS
+#define MAX_NS ((int64_t)IK_PLATFORM_MAX_STATE_US * 1000)
 
 #define PLAT struct ik_platform
 static const struct key platform_keys[PK_COUNT] = {
-	[PK_NAME] = { "name", T_NAME, F(PLAT, name), REQ },
-	[PK_DESCRIPTION] = { "description", T_TEXT, F(PLAT, description) },
-	[PK_SOURCE] = { "source", T_TEXT, F(PLAT, source) },
-	[PK_PACKAGES] = { "packages", T_INT, F(PLAT, packages), 1, MAX_CPUS, REQ },
-	[PK_CORES_PER_PACKAGE] = { "cores_per_package", T_INT, F(PLAT, cores_per_package), 1,
-				   MAX_CPUS, REQ },
-	[PK_THREADS_PER_CORE] = { "threads_per_core", T_INT, F(PLAT, threads_per_core), 1,
-				  IK_PLATFORM_MAX_THREADS_PER_CORE, REQ },
-	[PK_CORES_PER_LLC] = { "cores_per_llc", T_INT, F(PLAT, cores_per_llc), 1, MAX_CPUS },
-	[PK_IPI_NS] = { "ipi_ns", T_DIST, F(PLAT, ipi_ns) },
-	[PK_POLL_WAKE_NS] = { "poll_wake_ns", T_I64, F(PLAT, poll_wake_ns), 0,
-			      IK_PLATFORM_MAX_COST_NS },
-	[PK_CONTEXT_SWITCH_NS] = { "context_switch_ns", T_I64, F(PLAT, context_switch_ns), 0,
-				   IK_PLATFORM_MAX_COST_NS },
-	[PK_ACTIVE_POWER_MW] = { "active_power_mw", T_INT, F(PLAT, active_power_mw), 0, MAX_MW,
-				 REQ },
+	[PK_NAME] = { K("name", T_NAME), F(PLAT, name), REQ },
+	[PK_DESCRIPTION] = { K("description", T_TEXT), F(PLAT, description) },
+	[PK_SOURCE] = { K("source", T_TEXT), F(PLAT, source) },
+	[PK_PACKAGES] = { K("packages", T_INT), F(PLAT, packages), RANGE(1, MAX_CPUS), REQ },
+	[PK_CORES_PER_PACKAGE] = { K("cores_per_package", T_INT), F(PLAT, cores_per_package),
+				   RANGE(1, MAX_CPUS), REQ },
+	[PK_THREADS_PER_CORE] = { K("threads_per_core", T_INT), F(PLAT, threads_per_core),
+				  RANGE(1, MAX_SMT), REQ },
+	[PK_CORES_PER_LLC] = { K("cores_per_llc", T_INT), F(PLAT, cores_per_llc),
+			       RANGE(1, MAX_CPUS) },
+	[PK_IPI_NS] = { K("ipi_ns", T_DIST), F(PLAT, ipi_ns) },
+	[PK_POLL_WAKE_NS] = { K("poll_wake_ns", T_I64), F(PLAT, poll_wake_ns), RANGE(0, MAX_COST) },
+	[PK_CONTEXT_SWITCH_NS] = { K("context_switch_ns", T_I64), F(PLAT, context_switch_ns),
+				   RANGE(0, MAX_COST) },
+	[PK_ACTIVE_POWER_MW] = { K("active_power_mw", T_INT), F(PLAT, active_power_mw),
+				 RANGE(0, MAX_MW), REQ },
 };
 
 #define HWS struct ik_hw_state
 static const struct key state_keys[SK_COUNT] = {
-	[SK_NAME] = { "name", T_NAME, F(HWS, name), REQ },
-	[SK_DESC] = { "desc", T_TEXT, F(HWS, desc) },
-	[SK_LATENCY_US] = { "latency_us", T_U32, F(HWS, latency_us), 0, MAX_US, REQ },
-	[SK_RESIDENCY_US] = { "residency_us", T_U32, F(HWS, residency_us), 0, MAX_US, REQ },
-	[SK_METHOD] = { "method", OWN(set_method, get_method), REQ },
-	[SK_HINT] = { "hint", T_U32, F(HWS, hint), 0, UINT32_MAX, .hex = true },
-	[SK_FLAGS] = { "flags", T_FLAGS, F(HWS, flags), .flags = &state_flags },
-	[SK_POWER_MW] = { "power_mw", T_INT, F(HWS, power_mw), 0, MAX_MW },
-	[SK_ENTRY_NS] = { "entry_ns", T_DIST, F(HWS, entry) },
-	[SK_EXIT_NS] = { "exit_ns", OWN(set_exit_ns, get_exit_ns) },
-	[SK_EXIT_IPI_NS] = { "exit_ipi_ns", T_DIST, F(HWS, exit[IK_WAKE_IPI]) },
-	[SK_EXIT_TIMER_NS] = { "exit_timer_ns", T_DIST, F(HWS, exit[IK_WAKE_TIMER]) },
-	[SK_EXIT_IRQ_NS] = { "exit_irq_ns", T_DIST, F(HWS, exit[IK_WAKE_IRQ]) },
-	[SK_NEEDS_IPI] = { "needs_ipi", T_BOOL, F(HWS, needs_ipi) },
-	[SK_IN_TABLE] = { "in_table", OWN(set_in_table, get_in_table) },
-	[SK_LITE] = { "lite", OWN(set_lite, get_lite) },
-	[SK_CORE_OFF] = { "core_off", OWN(set_core_off, get_core_off) },
+	[SK_NAME] = { K("name", T_NAME), F(HWS, name), REQ },
+	[SK_DESC] = { K("desc", T_TEXT), F(HWS, desc) },
+	[SK_LATENCY_US] = { K("latency_us", T_U32), F(HWS, latency_us), RANGE(0, MAX_US), REQ },
+	[SK_RESIDENCY_US] = { K("residency_us", T_U32), F(HWS, residency_us), RANGE(0, MAX_US),
+			      REQ },
+	[SK_METHOD] = { K("method", T_OWN), OWN(set_method, get_method), REQ },
+	[SK_HINT] = { K("hint", T_U32), F(HWS, hint), RANGE(0, UINT32_MAX), .hex = true },
+	[SK_FLAGS] = { K("flags", T_FLAGS), F(HWS, flags), .flags = &state_flags },
+	[SK_POWER_MW] = { K("power_mw", T_INT), F(HWS, power_mw), RANGE(0, MAX_MW) },
+	[SK_ENTRY_NS] = { K("entry_ns", T_DIST), F(HWS, entry) },
+	[SK_EXIT_NS] = { K("exit_ns", T_OWN), OWN(set_exit_ns, get_exit_ns) },
+	[SK_EXIT_IPI_NS] = { K("exit_ipi_ns", T_DIST), F(HWS, exit[IK_WAKE_IPI]) },
+	[SK_EXIT_TIMER_NS] = { K("exit_timer_ns", T_DIST), F(HWS, exit[IK_WAKE_TIMER]) },
+	[SK_EXIT_IRQ_NS] = { K("exit_irq_ns", T_DIST), F(HWS, exit[IK_WAKE_IRQ]) },
+	[SK_NEEDS_IPI] = { K("needs_ipi", T_BOOL), F(HWS, needs_ipi) },
+	[SK_IN_TABLE] = { K("in_table", T_OWN), OWN(set_in_table, get_in_table) },
+	[SK_LITE] = { K("lite", T_OWN), OWN(set_lite, get_lite) },
+	[SK_CORE_OFF] = { K("core_off", T_OWN), OWN(set_core_off, get_core_off) },
 };
 
 #define CPUID struct ik_cpuid
 static const struct key cpuid_keys[CK_COUNT] = {
-	[CK_VENDOR] = { "vendor", T_ENUM, F(CPUID, vendor), REQ, .names = vendor_names,
+	[CK_VENDOR] = { K("vendor", T_ENUM), F(CPUID, vendor), REQ, .names = vendor_names,
 			.nnames = 5 },
-	[CK_FAMILY] = { "family", T_INT, F(CPUID, family), 0, 0xfff, .hex = true },
-	[CK_MODEL] = { "model", T_INT, F(CPUID, model), 0, 0xfff, .hex = true, .digits = 2 },
-	[CK_MWAIT] = { "mwait", T_BOOL, F(CPUID, mwait) },
-	[CK_MONITOR_BUG] = { "monitor_bug", T_BOOL, F(CPUID, monitor_bug) },
-	[CK_ARAT] = { "arat", T_BOOL, F(CPUID, arat) },
-	[CK_ZEN] = { "zen", T_BOOL, F(CPUID, zen) },
-	[CK_AMD_E400] = { "amd_e400", T_BOOL, F(CPUID, amd_e400) },
-	[CK_AMD_APIC_C1E] = { "amd_apic_c1e", T_BOOL, F(CPUID, amd_apic_c1e) },
-	[CK_HYPERVISOR] = { "hypervisor", T_ENUM, F(CPUID, hypervisor), .names = hypervisor_names,
-			    .nnames = 3 },
-	[CK_KVM_HINT_REALTIME] = { "kvm_hint_realtime", T_BOOL, F(CPUID, kvm_hint_realtime) },
-	[CK_CPUID5_ECX] = { "cpuid5_ecx", T_U32, F(CPUID, cpuid5_ecx), 0, UINT32_MAX, .hex = true },
-	[CK_CPUID5_EDX] = { "cpuid5_edx", T_U32, F(CPUID, cpuid5_edx), 0, UINT32_MAX, .hex = true },
+	[CK_FAMILY] = { K("family", T_INT), F(CPUID, family), RANGE(0, 0xfff), .hex = true },
+	[CK_MODEL] = { K("model", T_INT), F(CPUID, model), RANGE(0, 0xfff), .hex = true,
+		       .digits = 2 },
+	[CK_MWAIT] = { K("mwait", T_BOOL), F(CPUID, mwait) },
+	[CK_MONITOR_BUG] = { K("monitor_bug", T_BOOL), F(CPUID, monitor_bug) },
+	[CK_ARAT] = { K("arat", T_BOOL), F(CPUID, arat) },
+	[CK_ZEN] = { K("zen", T_BOOL), F(CPUID, zen) },
+	[CK_AMD_E400] = { K("amd_e400", T_BOOL), F(CPUID, amd_e400) },
+	[CK_AMD_APIC_C1E] = { K("amd_apic_c1e", T_BOOL), F(CPUID, amd_apic_c1e) },
+	[CK_HYPERVISOR] = { K("hypervisor", T_ENUM), F(CPUID, hypervisor),
+			    .names = hypervisor_names, .nnames = 3 },
+	[CK_KVM_HINT_REALTIME] = { K("kvm_hint_realtime", T_BOOL), F(CPUID, kvm_hint_realtime) },
+	[CK_CPUID5_ECX] = { K("cpuid5_ecx", T_U32), F(CPUID, cpuid5_ecx), RANGE(0, UINT32_MAX),
+			    .hex = true },
+	[CK_CPUID5_EDX] = { K("cpuid5_edx", T_U32), F(CPUID, cpuid5_edx), RANGE(0, UINT32_MAX),
+			    .hex = true },
 };
 
 #define ACPI struct ik_acpi
 static const struct key acpi_keys[AK_COUNT] = {
-	[AK_CST_CONTROL] = { "cst_control", OWN(set_cst_control, get_cst_control) },
-	[AK_PBLK] = { "pblk", T_U32, F(ACPI, pblk), 0, 0xffff, .hex = true },
-	[AK_C2_LATENCY_US] = { "c2_latency_us", T_U32, F(ACPI, c2_latency_us), 0, 0xffff },
-	[AK_C3_LATENCY_US] = { "c3_latency_us", T_U32, F(ACPI, c3_latency_us), 0, 0xffff },
-	[AK_C2_MP_SUPPORTED] = { "c2_mp_supported", T_BOOL, F(ACPI, c2_mp_supported) },
-	[AK_WBINVD] = { "wbinvd", T_BOOL, F(ACPI, wbinvd) },
-	[AK_PM_TIMER_PORT] = { "pm_timer_port", T_U32, F(ACPI, pm_timer_port), 0, 0xffff,
+	[AK_CST_CONTROL] = { K("cst_control", T_OWN), OWN(set_cst_control, get_cst_control) },
+	[AK_PBLK] = { K("pblk", T_U32), F(ACPI, pblk), RANGE(0, 0xffff), .hex = true },
+	[AK_C2_LATENCY_US] = { K("c2_latency_us", T_U32), F(ACPI, c2_latency_us),
+			       RANGE(0, 0xffff) },
+	[AK_C3_LATENCY_US] = { K("c3_latency_us", T_U32), F(ACPI, c3_latency_us),
+			       RANGE(0, 0xffff) },
+	[AK_C2_MP_SUPPORTED] = { K("c2_mp_supported", T_BOOL), F(ACPI, c2_mp_supported) },
+	[AK_WBINVD] = { K("wbinvd", T_BOOL), F(ACPI, wbinvd) },
+	[AK_PM_TIMER_PORT] = { K("pm_timer_port", T_U32), F(ACPI, pm_timer_port), RANGE(0, 0xffff),
 			       .hex = true },
-	[AK_PM_TIMER_READ_NS] = { "pm_timer_read_ns", T_DIST, F(ACPI, pm_timer_read) },
-	[AK_BM_ACTIVITY] = { "bm_activity", T_REAL, F(ACPI, bm_activity), .rmin = 0.0, .rmax = 1.0 },
+	[AK_PM_TIMER_READ_NS] = { K("pm_timer_read_ns", T_DIST), F(ACPI, pm_timer_read) },
+	[AK_BM_ACTIVITY] = { K("bm_activity", T_REAL), F(ACPI, bm_activity), .rmin = 0.0,
+			     .rmax = 1.0 },
 };
 
 #define CST struct ik_cst_entry
 static const struct key cst_keys[XK_COUNT] = {
-	[XK_TYPE] = { "type", OWN(set_cst_type, get_cst_type), REQ },
-	[XK_METHOD] = { "method", T_ENUM, F(CST, method), REQ, .names = cst_method_names,
+	[XK_TYPE] = { K("type", T_OWN), OWN(set_cst_type, get_cst_type), REQ },
+	[XK_METHOD] = { K("method", T_ENUM), F(CST, method), REQ, .names = cst_method_names,
 			.nnames = 3, .set = set_cst_method },
-	[XK_ADDRESS] = { "address", T_U32, F(CST, address), 0, UINT32_MAX, .hex = true },
-	[XK_LATENCY_US] = { "latency_us", T_U32, F(CST, latency_us), 0, MAX_US, REQ },
-	[XK_POWER_MW] = { "power_mw", T_U32, F(CST, power_mw), 0, MAX_MW },
-	[XK_ACCESS_SIZE] = { "access_size", T_U32, F(CST, access_size), 0, 4 },
+	[XK_ADDRESS] = { K("address", T_U32), F(CST, address), RANGE(0, UINT32_MAX), .hex = true },
+	[XK_LATENCY_US] = { K("latency_us", T_U32), F(CST, latency_us), RANGE(0, MAX_US), REQ },
+	[XK_POWER_MW] = { K("power_mw", T_U32), F(CST, power_mw), RANGE(0, MAX_MW) },
+	[XK_ACCESS_SIZE] = { K("access_size", T_U32), F(CST, access_size), RANGE(0, 4) },
 };
 
 static const struct key intel_idle_keys[IK_KEY_COUNT] = {
-	[IK_KEY_TABLE] = { "table", OWN(set_intel_table, get_intel_table) },
-	[IK_KEY_PC6] = { "pc6", T_BOOL, F(struct ik_intel_idle_hw, pc6) },
+	[IK_KEY_TABLE] = { K("table", T_OWN), OWN(set_intel_table, get_intel_table) },
+	[IK_KEY_PC6] = { K("pc6", T_BOOL), F(struct ik_intel_idle_hw, pc6) },
 };
 
 #define DT struct ik_dt_state
 static const struct key dt_keys[DK_COUNT] = {
-	[DK_NAME] = { "name", T_NAME, F(DT, name), REQ },
-	[DK_FLAGS] = { "flags", T_FLAGS, F(DT, flags), REQ, .flags = &opal_flags },
-	[DK_LATENCY_NS] = { "latency_ns", T_U64, F(DT, latency_ns), 0, (int64_t)MAX_US * 1000, REQ },
-	[DK_RESIDENCY_NS] = { "residency_ns", T_U64, F(DT, residency_ns), 0, (int64_t)MAX_US * 1000,
+	[DK_NAME] = { K("name", T_NAME), F(DT, name), REQ },
+	[DK_FLAGS] = { K("flags", T_FLAGS), F(DT, flags), REQ, .flags = &opal_flags },
+	[DK_LATENCY_NS] = { K("latency_ns", T_U64), F(DT, latency_ns), RANGE(0, MAX_NS), REQ },
+	[DK_RESIDENCY_NS] = { K("residency_ns", T_U64), F(DT, residency_ns), RANGE(0, MAX_NS),
 			      REQ },
-	[DK_PSSCR] = { "psscr", T_U32, F(DT, psscr), 0, UINT32_MAX, .hex = true },
+	[DK_PSSCR] = { K("psscr", T_U32), F(DT, psscr), RANGE(0, UINT32_MAX), .hex = true },
 };
 
 #define FX struct ik_hw_effects
 static const struct key effects_keys[EK_COUNT] = {
-	[EK_BASE_MHZ] = { "base_mhz", T_INT, F(FX, base_mhz), 0, 100000 },
-	[EK_TURBO_MHZ] = { "turbo_mhz", OWN(set_turbo, get_turbo) },
-	[EK_SMT_SIBLING_BUSY] = { "smt_sibling_busy", T_REAL, F(FX, smt_sibling_busy),
+	[EK_BASE_MHZ] = { K("base_mhz", T_INT), F(FX, base_mhz), RANGE(0, 100000) },
+	[EK_TURBO_MHZ] = { K("turbo_mhz", T_OWN), OWN(set_turbo, get_turbo) },
+	[EK_SMT_SIBLING_BUSY] = { K("smt_sibling_busy", T_REAL), F(FX, smt_sibling_busy),
 				  .rmin = 0.01, .rmax = 1.0 },
-	[EK_SMT_SIBLING_LITE] = { "smt_sibling_lite", T_REAL, F(FX, smt_sibling_lite),
+	[EK_SMT_SIBLING_LITE] = { K("smt_sibling_lite", T_REAL), F(FX, smt_sibling_lite),
 				  .rmin = 0.01, .rmax = 1.0 },
-	[EK_PKG_EXIT_NS] = { "pkg_exit_ns", T_DIST, F(FX, pkg_exit_ns) },
-	[EK_PKG_ACTIVE_MW] = { "pkg_active_mw", T_INT, F(FX, pkg_active_mw), 0, MAX_MW },
-	[EK_PKG_IDLE_MW] = { "pkg_idle_mw", T_INT, F(FX, pkg_idle_mw), 0, MAX_MW },
+	[EK_PKG_EXIT_NS] = { K("pkg_exit_ns", T_DIST), F(FX, pkg_exit_ns) },
+	[EK_PKG_ACTIVE_MW] = { K("pkg_active_mw", T_INT), F(FX, pkg_active_mw), RANGE(0, MAX_MW) },
+	[EK_PKG_IDLE_MW] = { K("pkg_idle_mw", T_INT), F(FX, pkg_idle_mw), RANGE(0, MAX_MW) },
 };
 
 static const struct {
