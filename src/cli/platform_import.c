@@ -299,7 +299,7 @@ static char *make_platform(const struct ik_sysfs *fs, const struct ik_host_idle 
 	for (int k = 0; k < c->nstates; k++) {
 		const struct ik_host_state *s = &c->states[k];
 		struct ik_hw_state *hs = &p->states[k];
-		char section[16];
+		char section[24]; /* "state" and any int */
 		to_name(hs->name, sizeof(hs->name), s->name);
 		if (!hs->name[0])
 			snprintf(hs->name, sizeof(hs->name), "S%d", k % 10);
