@@ -9,6 +9,7 @@
  *                         as lscpu's --sysroot: ROOT/sys/devices/system/cpu is read) or a
  *                         dump file of 'rw|/sys/devices/system/cpu/...|value' lines
  *   struct ik_cpuset      a set of CPU numbers; ik_cpulist_parse reads "0-3,8,10-11"
+ *                         (both in util/cpuset.h, below this API and the trace code)
  *   struct ik_host_idle   driver, governor and per-CPU idle-state tables with counters
  *   struct ik_pmqos       a CPU latency limit held through /dev/cpu_dma_latency
  *   struct ik_journal     changes written to sysfs, remembered so they can be undone
@@ -32,40 +33,13 @@
 #include <sys/types.h>
 
 #include "idlekit/cpuidle.h"
+#include "util/cpuset.h" /* struct ik_cpuset: the sets this API is written in */
 
 #define IK_HOST_ERR_LEN 512
 
-/* ---- CPU sets and lists (src/host/cpulist.c) -------------------------------------------- */
+/* ---- CPU sets and lists: util/cpuset.h (src/util/cpuset.c) ------------------------------ */
 
-#define IK_HOST_CPU_MAX 8192 /* the kernel's largest NR_CPUS on x86 */
-
-struct ik_cpuset {
-	uint64_t bits[IK_HOST_CPU_MAX / 64];
-};
-
-void ik_cpuset_clear(struct ik_cpuset *s);
-void ik_cpuset_add(struct ik_cpuset *s, int cpu); /* ignored outside 0..IK_HOST_CPU_MAX-1 */
-void ik_cpuset_remove(struct ik_cpuset *s, int cpu);
-bool ik_cpuset_has(const struct ik_cpuset *s, int cpu);
-int ik_cpuset_count(const struct ik_cpuset *s);
-/* The first CPU in s greater than `after` (pass -1 to start), or -1. */
-int ik_cpuset_next(const struct ik_cpuset *s, int after);
-bool ik_cpuset_equal(const struct ik_cpuset *a, const struct ik_cpuset *b);
-void ik_cpuset_and(struct ik_cpuset *into, const struct ik_cpuset *other);
-void ik_cpuset_andnot(struct ik_cpuset *into, const struct ik_cpuset *other);
-void ik_cpuset_or(struct ik_cpuset *into, const struct ik_cpuset *other);
-/*
- * The kernel's list format ("0-3,8,10-11"; "" for the empty set) into buf, truncated to
- * fit; returns the length the whole list needs, as snprintf does.
- */
-size_t ik_cpuset_format(const struct ik_cpuset *s, char *buf, size_t len);
-/*
- * Parse a CPU list: comma-separated numbers and ranges "A-B" (A <= B), spaces around items
- * and a trailing newline allowed.  Every CPU must be below `limit` (at most
- * IK_HOST_CPU_MAX).  With allow_empty, "" is the empty set (sysfs 'offline' often is).
- */
-int ik_cpulist_parse(const char *text, int limit, bool allow_empty, struct ik_cpuset *out,
-		     char *err, size_t errlen);
+#define IK_HOST_CPU_MAX IK_CPUSET_MAX /* the most CPUs a machine here has */
 
 /* ---- A view of a cpu tree (src/host/sysfs.c) -------------------------------------------- */
 

@@ -18,6 +18,7 @@
 
 #include "cli/cli.h"
 #include "cli/host_cli.h"
+#include "config/platform_ini.h"
 #include "idlekit/hw.h"
 #include "idlekit/scenario.h"
 
@@ -38,8 +39,8 @@ static const char import_usage[] =
 	HOST_SOURCE_HELP
 	"  -h, --help               this text\n";
 
-#define MAX_STATE_US 100000000 /* what the platform parser accepts */
-#define MAX_POWER_MW 1000000
+#define MAX_STATE_US IK_PLATFORM_MAX_STATE_US /* what the platform reader accepts */
+#define MAX_POWER_MW IK_PLATFORM_MAX_POWER_MW
 #define ACTIVE_POWER_PLACEHOLDER_MW 1000
 
 /* Characters the parser takes in names; anything else becomes '_'. */
@@ -227,7 +228,19 @@ static void default_name(const struct host_source *src, char *out, size_t size)
 	to_name(out, size, raw[0] ? raw : "imported");
 }
 
-/* The platform file as text (malloc'd), or NULL with a message printed. */
+/* The entry method, from the words drivers put in desc and name. */
+static enum ik_method method_of(int index, const struct ik_host_state *s)
+{
+	enum ik_method m = IK_METHOD_OTHER;
+	ik_method_parse(guess_method(index, s), &m);
+	return m;
+}
+
+/*
+ * The platform file as text (malloc'd), or NULL with a message printed.  The values go
+ * into a struct ik_platform and out through the platform writer (config/platform_ini.h),
+ * which formats them as the reader takes them back; the comments say where each came from.
+ */
 static char *make_platform(const struct ik_sysfs *fs, const struct ik_host_idle *idle, int ref,
 			   int ngroups, const char *name)
 {
@@ -235,10 +248,13 @@ static char *make_platform(const struct ik_sysfs *fs, const struct ik_host_idle 
 	struct topology topo;
 	char *text = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	struct ik_platform *p = calloc(1, sizeof(*p));
+	FILE *f = p ? open_memstream(&text, &len) : NULL;
 	char origin[300], buf[512];
+	struct ik_platform_writer w;
 
 	if (!f) {
+		free(p);
 		fprintf(stderr, "idlekit platform import: out of memory\n");
 		return NULL;
 	}
@@ -259,43 +275,48 @@ static char *make_platform(const struct ik_sysfs *fs, const struct ik_host_idle 
 		fprintf(f, "; Note: the online CPUs have %d different idle-state tables; this is CPU "
 			"%d's.\n", ngroups, c->cpu);
 
-	fprintf(f, "\n[platform]\nname = %s\n", name);
+	ik_platform_writer_init(&w, f, p);
+	snprintf(p->name, sizeof(p->name), "%s", name);
 	snprintf(buf, sizeof(buf), "imported: %s, %d CPUs, %d idle states", idle->driver,
 		 ik_cpuset_count(&idle->online), c->nstates);
-	char text_value[300];
-	to_text(text_value, 160, buf);
-	fprintf(f, "description = %s\n", text_value);
+	to_text(p->description, sizeof(p->description), buf);
 	snprintf(buf, sizeof(buf), "idlekit platform import, %s, CPU %d", origin, c->cpu);
-	to_text(text_value, 256, buf);
-	fprintf(f, "source = %s\n", text_value);
-	fprintf(f, "packages = %d\ncores_per_package = %d\nthreads_per_core = %d\n"
-		"cores_per_llc = %d\n", topo.packages, topo.cores_per_package, topo.threads_per_core,
-		topo.cores_per_llc);
-	fprintf(f, "active_power_mw = %d  ; placeholder: sysfs has no busy power\n",
-		ACTIVE_POWER_PLACEHOLDER_MW);
+	to_text(p->source, sizeof(p->source), buf);
+	p->packages = topo.packages;
+	p->cores_per_package = topo.cores_per_package;
+	p->threads_per_core = topo.threads_per_core;
+	p->cores_per_llc = topo.cores_per_llc;
+	p->active_power_mw = ACTIVE_POWER_PLACEHOLDER_MW;
+	ik_platform_write_section(&w, "platform");
+	static const char *const platform_keys[] = { "name", "description", "source", "packages",
+						     "cores_per_package", "threads_per_core",
+						     "cores_per_llc" };
+	for (size_t k = 0; k < sizeof(platform_keys) / sizeof(platform_keys[0]); k++)
+		ik_platform_write_key(&w, platform_keys[k], NULL);
+	ik_platform_write_key(&w, "active_power_mw", "placeholder: sysfs has no busy power");
 
-	char names[IK_STATE_MAX][IK_NAME_LEN];
 	uint64_t prev_lat = 0, prev_res = 0;
 	for (int k = 0; k < c->nstates; k++) {
 		const struct ik_host_state *s = &c->states[k];
-		char sname[IK_NAME_LEN], desc[IK_DESC_LEN];
-		to_name(sname, sizeof(sname), s->name);
-		if (!sname[0])
-			snprintf(sname, sizeof(sname), "S%d", k % 10);
+		struct ik_hw_state *hs = &p->states[k];
+		char section[24]; /* "state" and any int */
+		to_name(hs->name, sizeof(hs->name), s->name);
+		if (!hs->name[0])
+			snprintf(hs->name, sizeof(hs->name), "S%d", k % 10);
 		for (int j = 0; j < k; j++) /* names must be unique */
-			if (strcmp(names[j], sname) == 0) {
+			if (strcmp(p->states[j].name, hs->name) == 0) {
 				char suffix[4] = { '_', (char)('0' + k % 10), '\0', '\0' };
-				sname[IK_NAME_LEN - 1 - strlen(suffix)] = '\0';
-				strcat(sname, suffix);
+				hs->name[IK_NAME_LEN - 1 - strlen(suffix)] = '\0';
+				strcat(hs->name, suffix);
 			}
-		memcpy(names[k], sname, sizeof(sname));
-		fprintf(f, "\n[state%d]\n", k);
-		if (strcmp(sname, s->name) != 0)
+		snprintf(section, sizeof(section), "state%d", k);
+		ik_platform_write_section(&w, section);
+		if (strcmp(hs->name, s->name) != 0)
 			fprintf(f, "; sysfs name '%s', made a valid name\n", s->name);
-		fprintf(f, "name = %s\n", sname);
-		to_text(desc, sizeof(desc), (s->have & IK_HAVE_DESC) ? s->desc : s->name);
-		if (desc[0])
-			fprintf(f, "desc = %s\n", desc);
+		ik_platform_write_key(&w, "name", NULL);
+		to_text(hs->desc, sizeof(hs->desc), (s->have & IK_HAVE_DESC) ? s->desc : s->name);
+		if (hs->desc[0])
+			ik_platform_write_key(&w, "desc", NULL);
 
 		uint64_t lat = s->latency_us, res = s->residency_us;
 		if (lat > MAX_STATE_US || res > MAX_STATE_US) {
@@ -312,21 +333,31 @@ static char *make_platform(const struct ik_sysfs *fs, const struct ik_host_idle 
 		}
 		prev_lat = lat;
 		prev_res = res;
-		fprintf(f, "latency_us = %" PRIu64 "\nresidency_us = %" PRIu64 "\n", lat, res);
-		const char *method = guess_method(k, s);
-		fprintf(f, "method = %s\n", method);
+		hs->latency_us = (uint32_t)lat;
+		hs->residency_us = (uint32_t)res;
+		hs->method = method_of(k, s);
+		ik_platform_write_key(&w, "latency_us", NULL);
+		ik_platform_write_key(&w, "residency_us", NULL);
+		ik_platform_write_key(&w, "method", NULL);
 		unsigned long hint;
-		if (strcmp(method, "poll") != 0 && guess_hint(s, &hint))
-			fprintf(f, "hint = 0x%lx\n", hint);
-		if ((s->have & IK_HAVE_DEFAULT_STATUS) && !s->default_enabled)
-			fprintf(f, "flags = off  ; default_status: disabled\n");
+		if (hs->method != IK_METHOD_POLL && guess_hint(s, &hint)) {
+			hs->hint = (uint32_t)hint;
+			ik_platform_write_key(&w, "hint", NULL);
+		}
+		if ((s->have & IK_HAVE_DEFAULT_STATUS) && !s->default_enabled) {
+			hs->flags = IK_FLAG_OFF;
+			ik_platform_write_key(&w, "flags", "default_status: disabled");
+		}
 		long long mw = host_power_mw(s->power);
-		if ((s->have & IK_HAVE_POWER) && mw > 0 && mw <= MAX_POWER_MW)
-			fprintf(f, "power_mw = %lld\n", mw);
+		if ((s->have & IK_HAVE_POWER) && mw > 0 && mw <= MAX_POWER_MW) {
+			hs->power_mw = (int)mw;
+			ik_platform_write_key(&w, "power_mw", NULL);
+		}
 		if (s->disabled)
 			fprintf(f, "; disabled through sysfs on CPU %d when imported (not a platform "
 				"property)\n", c->cpu);
 	}
+	free(p);
 	if (fclose(f) != 0) {
 		free(text);
 		fprintf(stderr, "idlekit platform import: out of memory\n");

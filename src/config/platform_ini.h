@@ -7,11 +7,20 @@
 #ifndef IDLEKIT_SIM_PLATFORM_INI_H
 #define IDLEKIT_SIM_PLATFORM_INI_H
 
+#include <stdio.h>
+
 #include "idlekit/scenario.h"
 #include "config/ini_common.h"
 #include "idlekit/config.h"
 
 #define IK_PLATFORM_ORIGIN_LEN 512
+/* What the reader accepts. */
+#define IK_PLATFORM_MAX_CPUS 8192
+#define IK_PLATFORM_MAX_THREADS_PER_CORE 8 /* SMT8 exists on POWER */
+#define IK_PLATFORM_MAX_STATE_US 100000000
+#define IK_PLATFORM_MAX_POWER_MW 1000000
+/* poll_wake_ns, context_switch_ns: a second is plenty */
+#define IK_PLATFORM_MAX_COST_NS 1000000000
 /* The platform sections, for "known sections" messages. */
 #define IK_PLATFORM_SECTIONS "platform state0..state9 cpuid acpi cst1..cst8 intel_idle dt_state0..dt_state15 effects"
 
@@ -66,5 +75,25 @@ struct ik_platform_text {
 int ik_platform_find(const char *ref, const char *base_dir, struct ik_platform_text *t,
 		     char *err, size_t errlen);
 void ik_platform_text_free(struct ik_platform_text *t);
+
+/*
+ * Writing a platform file (src/config/platform_keys.c): a section's "[name]" line, then
+ * the keys the caller chooses, one "key = value" line each with the value formatted by the
+ * key table (the text the reader takes back), and an optional "  ; comment" after it.  The
+ * caller writes its own comment lines to f between them.  The same formatting gives the
+ * effective configuration its platform values (ik_platform_reader_config).
+ */
+struct ik_platform_writer {
+	FILE *f;
+	const struct ik_platform *p;
+	const struct ik_dist *exit_ns; /* the states' exit_ns key, or NULL: it is not written */
+	int kind, index;               /* the section being written; kind -1: none yet */
+	char section[32];
+};
+void ik_platform_writer_init(struct ik_platform_writer *w, FILE *f, const struct ik_platform *p);
+/* "\n[section]\n": 0, or -1 if it is not a platform section. */
+int ik_platform_write_section(struct ik_platform_writer *w, const char *section);
+/* "key = value\n" (or "key = value  ; comment\n"): 0, or -1 if the section has no such key. */
+int ik_platform_write_key(struct ik_platform_writer *w, const char *key, const char *comment);
 
 #endif

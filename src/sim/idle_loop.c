@@ -8,7 +8,7 @@
 #include "idlekit/trace.h"
 #include "hw/sample.h" /* the draws inline (and no floating-point contraction) */
 #include "sim/sim_internal.h"
-#include "trace/hist_bucket.h" /* the idle histogram's bucket, inline */
+#include "util/idle_hist.h" /* the idle histogram's bucket, inline */
 
 static int64_t next_local_timer(const struct ik_sim *s, const struct sim_cpu *c)
 {

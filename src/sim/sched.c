@@ -4,7 +4,7 @@
  * preemption, a fixed context-switch cost.
  */
 #include "hw/sample.h" /* the draws inline (and no floating-point contraction) */
-#include "report/hist_add.h" /* the wake-latency histogram's add, inline */
+#include "util/histogram.h" /* the wake-latency histogram's add, inline */
 #include "sim/workload.h"
 
 /* A CPU is idle for placement when it runs the idle loop and nothing is queued for it. */

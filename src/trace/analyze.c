@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "idlekit/trace.h"
-#include "trace/hist_bucket.h" /* ik_trace_hist_bucket's one definition */
+#include "util/idle_hist.h" /* ik_trace_hist_bucket's one definition */
 
 struct cpu_run {
 	struct ik_device dev;

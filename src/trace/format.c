@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/host.h"
 #include "idlekit/trace.h"
+#include "util/cpuset.h"
 
 #define BUF_SIZE (1u << 16)
 

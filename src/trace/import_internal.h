@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "idlekit/trace.h"
+#include "util/heap.h"
 
 /* Records held to put a text trace back in time order: enough for perf's and ftrace's
    per-CPU buffers flushed in rounds, a few MB whatever the input's length. */
@@ -18,9 +19,9 @@
 
 /* At most cap records: a run in arrival order (a ring) and a min-heap of stragglers. */
 struct ik_import_window {
-	struct ik_trace_import_rec *v;    /* the run: n records from head */
-	struct ik_trace_import_rec *heap; /* nheap records */
-	size_t n, head, nheap, cap;
+	struct ik_trace_import_rec *v; /* the run: n records from head */
+	struct ik_heap heap;           /* the stragglers, struct ik_trace_import_rec */
+	size_t n, head, cap;
 	uint64_t seq;
 	int64_t last_out_ns; /* the latest record let out */
 	bool any_out;
@@ -50,7 +51,7 @@ struct ik_import_spill {
 	FILE *f;               /* the chunks, a temporary file (made at the first chunk) */
 	long end;
 	uint64_t records;
-	int *heap, nheap; /* merging: the keys with records left, by their next one */
+	struct ik_heap heap; /* merging: the keys (int) with records left, by their next one */
 	bool read_failed;
 };
 int ik_import_spill_init(struct ik_import_spill *s);

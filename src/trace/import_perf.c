@@ -40,9 +40,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/host.h"
 #include "idlekit/trace.h"
 #include "trace/import_internal.h"
+#include "util/cpuset.h"
 
 #define LINE_LIMIT (1u << 16)
 #define IDLE_EXIT_STATE 4294967295u

@@ -46,7 +46,7 @@ void ik_import_spill_free(struct ik_import_spill *s)
 		free(s->cpu[c].rd);
 	}
 	free(s->cpu);
-	free(s->heap);
+	ik_heap_free(&s->heap);
 	if (s->f)
 		fclose(s->f);
 	*s = (struct ik_import_spill){ 0 };
@@ -92,28 +92,13 @@ int ik_import_spill_add(struct ik_import_spill *s, int key, const struct ik_trac
 	return 0;
 }
 
-static bool before(const struct ik_import_spill *s, int a, int b)
+/* Keys by their next record: time, then input order (seq is unique: a total order). */
+static bool before(const void *a, const void *b, void *ctx)
 {
-	const struct ik_trace_import_rec *x = &s->cpu[a].rd[s->cpu[a].ri];
-	const struct ik_trace_import_rec *y = &s->cpu[b].rd[s->cpu[b].ri];
+	const struct ik_import_spill *s = ctx;
+	const struct spill_cpu *ca = &s->cpu[*(const int *)a], *cb = &s->cpu[*(const int *)b];
+	const struct ik_trace_import_rec *x = &ca->rd[ca->ri], *y = &cb->rd[cb->ri];
 	return x->t_ns != y->t_ns ? x->t_ns < y->t_ns : x->seq < y->seq;
-}
-
-static void sift_down(struct ik_import_spill *s, int i)
-{
-	for (;;) {
-		int l = 2 * i + 1, r = l + 1, m = i;
-		if (l < s->nheap && before(s, s->heap[l], s->heap[m]))
-			m = l;
-		if (r < s->nheap && before(s, s->heap[r], s->heap[m]))
-			m = r;
-		if (m == i)
-			return;
-		int t = s->heap[i];
-		s->heap[i] = s->heap[m];
-		s->heap[m] = t;
-		i = m;
-	}
 }
 
 /* The next chunk of CPU c into rd: false when its stream is done (or a read failed). */
@@ -139,8 +124,7 @@ static bool load(struct ik_import_spill *s, struct spill_cpu *c)
 
 int ik_import_spill_merge(struct ik_import_spill *s)
 {
-	s->heap = malloc(IK_TRACE_MAX_CPUS * sizeof(*s->heap));
-	if (!s->heap)
+	if (ik_heap_init(&s->heap, sizeof(int), IK_TRACE_MAX_CPUS, before, s))
 		return -1;
 	if (s->f && fflush(s->f))
 		return -1;
@@ -151,26 +135,26 @@ int ik_import_spill_merge(struct ik_import_spill *s)
 		if (!(c->rd = malloc(SPILL_CHUNK * sizeof(*c->rd))))
 			return -1;
 		if (load(s, c))
-			s->heap[s->nheap++] = k;
+			(void)ik_heap_push(&s->heap, &k); /* cannot fail: room for every key */
 		else if (s->read_failed)
 			return -1;
 	}
-	for (int i = s->nheap / 2 - 1; i >= 0; i--)
-		sift_down(s, i);
 	return 0;
 }
 
 int ik_import_spill_next(struct ik_import_spill *s, struct ik_trace_import_rec *out)
 {
-	if (s->nheap == 0)
+	const int *top = ik_heap_top(&s->heap);
+	if (!top)
 		return 0;
-	struct spill_cpu *c = &s->cpu[s->heap[0]];
+	struct spill_cpu *c = &s->cpu[*top];
 	*out = c->rd[c->ri++];
-	if (c->ri == c->rn && !load(s, c)) {
-		if (s->read_failed)
-			return -1;
-		s->heap[0] = s->heap[--s->nheap];
+	if (c->ri < c->rn || load(s, c)) {
+		ik_heap_top_changed(&s->heap); /* its next record is later: it may go down */
+		return 1;
 	}
-	sift_down(s, 0);
+	if (s->read_failed)
+		return -1;
+	ik_heap_pop(&s->heap, NULL); /* its stream is done */
 	return 1;
 }

@@ -15,6 +15,12 @@ static bool before(const struct ik_trace_import_rec *a, const struct ik_trace_im
 	return a->t_ns != b->t_ns ? a->t_ns < b->t_ns : a->seq < b->seq;
 }
 
+static bool heap_before(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	return before(a, b);
+}
+
 int ik_import_window_init(struct ik_import_window *w, size_t cap)
 {
 	size_t c = 1;
@@ -22,8 +28,9 @@ int ik_import_window_init(struct ik_import_window *w, size_t cap)
 		c *= 2;
 	*w = (struct ik_import_window){ .cap = c };
 	w->v = malloc(w->cap * sizeof(*w->v));
-	w->heap = malloc(w->cap * sizeof(*w->heap));
-	if (!w->v || !w->heap) {
+	/* room for the whole window: a push never needs memory (n + heap count <= cap) */
+	int heap_rc = ik_heap_init(&w->heap, sizeof(*w->v), w->cap, heap_before, NULL);
+	if (!w->v || heap_rc) {
 		ik_import_window_free(w);
 		return -1;
 	}
@@ -33,55 +40,31 @@ int ik_import_window_init(struct ik_import_window *w, size_t cap)
 void ik_import_window_free(struct ik_import_window *w)
 {
 	free(w->v);
-	free(w->heap);
-	w->v = w->heap = NULL;
-	w->n = w->head = w->nheap = 0;
+	ik_heap_free(&w->heap);
+	w->v = NULL;
+	w->n = w->head = 0;
 }
 
-static void heap_push(struct ik_import_window *w, const struct ik_trace_import_rec *x)
+/* The first record held, or NULL: the earlier of the run's first and the heap's top. */
+static const struct ik_trace_import_rec *first(const struct ik_import_window *w)
 {
-	size_t i = w->nheap++;
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-		if (!before(x, &w->heap[p]))
-			break;
-		w->heap[i] = w->heap[p];
-		i = p;
-	}
-	w->heap[i] = *x;
-}
-
-static void heap_pop(struct ik_import_window *w)
-{
-	struct ik_trace_import_rec x = w->heap[--w->nheap];
-	size_t i = 0;
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= w->nheap)
-			break;
-		if (c + 1 < w->nheap && before(&w->heap[c + 1], &w->heap[c]))
-			c++;
-		if (!before(&w->heap[c], &x))
-			break;
-		w->heap[i] = w->heap[c];
-		i = c;
-	}
-	if (w->nheap)
-		w->heap[i] = x;
+	const struct ik_trace_import_rec *top = ik_heap_top(&w->heap);
+	if (w->n && (!top || before(&w->v[w->head], top)))
+		return &w->v[w->head];
+	return top;
 }
 
 bool ik_import_window_pop(struct ik_import_window *w, struct ik_trace_import_rec *out)
 {
-	bool from_run = w->n > 0 && (w->nheap == 0 || before(&w->v[w->head], &w->heap[0]));
-	if (from_run) {
-		*out = w->v[w->head];
+	const struct ik_trace_import_rec *f = first(w);
+	if (!f)
+		return false;
+	if (f == &w->v[w->head]) {
+		*out = *f;
 		w->head = (w->head + 1) & (w->cap - 1);
 		w->n--;
-	} else if (w->nheap > 0) {
-		*out = w->heap[0];
-		heap_pop(w);
 	} else {
-		return false;
+		ik_heap_pop(&w->heap, out);
 	}
 	w->last_out_ns = out->t_ns;
 	w->any_out = true;
@@ -96,11 +79,9 @@ int ik_import_window_push(struct ik_import_window *w, const struct ik_trace_impo
 	struct ik_trace_import_rec x = *r;
 	x.seq = w->seq++;
 	int popped = 0;
-	if (w->n + w->nheap == w->cap) {
+	if (w->n + ik_heap_count(&w->heap) == w->cap) {
 		/* full: let the earliest out, the new one included */
-		const struct ik_trace_import_rec *first =
-			w->n && (!w->nheap || before(&w->v[w->head], &w->heap[0])) ? &w->v[w->head] : &w->heap[0];
-		if (before(&x, first)) {
+		if (before(&x, first(w))) {
 			*out = x;
 			w->last_out_ns = x.t_ns;
 			w->any_out = true;
@@ -114,7 +95,7 @@ int ik_import_window_push(struct ik_import_window *w, const struct ik_trace_impo
 		w->v[(w->head + w->n) & (w->cap - 1)] = x;
 		w->n++;
 	} else {
-		heap_push(w, &x);
+		(void)ik_heap_push(&w->heap, &x); /* cannot fail: the heap has room for cap */
 	}
 	return popped;
 }

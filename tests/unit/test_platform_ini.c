@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/platform_ini.h"
+#include "config/platform_keys.h"
 #include "idlekit/scenario.h"
 
 static struct ik_platform plat; /* large: keep it off the stack */
@@ -632,6 +634,69 @@ static void effects_section(void **state)
 	expect_error(PLATFORM_HEAD STATE0 "[effects]\nturbo = 1\n", "t.ini:13", "turbo", NULL);
 }
 
+/*
+ * The writer gives back what the reader took: every built-in platform, read, written out
+ * key by key (every key of every section it has) and read again, is the same platform.
+ */
+static void write_every_key(struct ik_platform_writer *w, const char *section)
+{
+	int index, kind = platform_section_kind(section, &index);
+	assert_true(kind >= 0);
+	assert_int_equal(ik_platform_write_section(w, section), 0);
+	for (int k = 0; k < platform_key_count(kind); k++)
+		assert_int_equal(ik_platform_write_key(w, platform_key_name(kind, k), NULL), 0);
+}
+
+static void writer_round_trip(void **state)
+{
+	(void)state;
+	static struct ik_platform again;
+	struct ik_platform_reader *r = malloc(sizeof(*r));
+	char err[IK_ERR_LEN] = "", section[32];
+	assert_non_null(r);
+	for (const struct ik_builtin *b = ik_builtin_platforms; b->name; b++) {
+		ik_platform_reader_init(r, b->name, &plat, err, sizeof(err));
+		if (ik_platform_reader_parse(r, b->text) || ik_platform_reader_finish(r))
+			fail_msg("%s: %s", b->name, err);
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		assert_non_null(f);
+		struct ik_platform_writer w;
+		ik_platform_writer_init(&w, f, &plat);
+		assert_int_equal(ik_platform_write_key(&w, "name", NULL), -1); /* no section yet */
+		assert_int_equal(ik_platform_write_section(&w, "nosuch"), -1);
+		write_every_key(&w, "platform");
+		assert_int_equal(ik_platform_write_key(&w, "nosuch", NULL), -1);
+		w.exit_ns = r->exit_ns;
+		for (int i = 0; i < plat.state_count; i++) {
+			snprintf(section, sizeof(section), "state%d", i);
+			write_every_key(&w, section);
+		}
+		if (plat.has_cpuid)
+			write_every_key(&w, "cpuid");
+		if (plat.acpi.present)
+			write_every_key(&w, "acpi");
+		for (int i = 1; i <= plat.acpi.cst_count; i++) {
+			snprintf(section, sizeof(section), "cst%d", i);
+			write_every_key(&w, section);
+		}
+		write_every_key(&w, "intel_idle");
+		for (int i = 0; i < plat.powernv.count; i++) {
+			snprintf(section, sizeof(section), "dt_state%d", i);
+			write_every_key(&w, section);
+		}
+		write_every_key(&w, "effects");
+		assert_int_equal(fclose(f), 0);
+		if (ik_platform_parse_string("written", text, &again, err, sizeof(err)))
+			fail_msg("%s written does not read back: %s\n%s", b->name, err, text);
+		if (memcmp(&plat, &again, sizeof(plat)) != 0)
+			fail_msg("%s written reads back different:\n%s", b->name, text);
+		free(text);
+	}
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -654,6 +719,7 @@ int main(void)
 		cmocka_unit_test(error_values),
 		cmocka_unit_test(error_checks_after_parsing),
 		cmocka_unit_test(error_buffer_edge_cases),
+		cmocka_unit_test(writer_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

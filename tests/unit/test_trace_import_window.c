@@ -29,7 +29,7 @@ static void test_order(void **state)
 		struct ik_trace_import_rec r = { .t_ns = t[i], .arg = i }, o;
 		int rc = ik_import_window_push(&w, &r, &o);
 		assert_true(rc >= 0);
-		assert_true(w.n + w.nheap <= w.cap);
+		assert_true(w.n + ik_heap_count(&w.heap) <= w.cap);
 		if (rc == 1) {
 			outt[nout] = o.t_ns;
 			outa[nout++] = o.arg;

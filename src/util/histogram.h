@@ -1,11 +1,13 @@
 /*
- * Adding a value to a log-linear histogram (struct ik_hist, idlekit/result.h), inline: the
- * one definition that src/report/histogram.c wraps as ik_hist_add() and that the simulator
- * calls straight, once per wake-up (the wake-latency histogram), without a call into another
- * file.  The buckets are described in histogram.c.
+ * The log-linear histogram (struct ik_hist, declared with the results in idlekit/result.h),
+ * the part that is inline: the bucket index and adding a value.  Here, below sim, trace and
+ * report, because all three count into histograms; histogram.c wraps the add as
+ * ik_hist_add() and holds the rest (merge, percentiles).  The simulator calls
+ * ik_hist_add_inline() straight, once per wake-up (the wake-latency histogram), without a
+ * call into another file.  The buckets are described in histogram.c.
  */
-#ifndef IDLEKIT_REPORT_HIST_ADD_H
-#define IDLEKIT_REPORT_HIST_ADD_H
+#ifndef IDLEKIT_UTIL_HISTOGRAM_H
+#define IDLEKIT_UTIL_HISTOGRAM_H
 
 #include <stdint.h>
 

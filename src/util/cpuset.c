@@ -1,13 +1,14 @@
 /*
  * CPU sets, and the kernel's CPU list format ("0-3,8,10-11") that sysfs files such as
- * 'online' and 'present' use and that users type after --cpu.
+ * 'online' and 'present' use, that traces carry and that users type after --cpu
+ * (util/cpuset.h).
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "idlekit/host.h"
+#include "util/cpuset.h"
 
-#define WORDS (IK_HOST_CPU_MAX / 64)
+#define WORDS (IK_CPUSET_MAX / 64)
 
 void ik_cpuset_clear(struct ik_cpuset *s)
 {
@@ -16,19 +17,19 @@ void ik_cpuset_clear(struct ik_cpuset *s)
 
 void ik_cpuset_add(struct ik_cpuset *s, int cpu)
 {
-	if (cpu >= 0 && cpu < IK_HOST_CPU_MAX)
+	if (cpu >= 0 && cpu < IK_CPUSET_MAX)
 		s->bits[cpu / 64] |= (uint64_t)1 << (cpu % 64);
 }
 
 void ik_cpuset_remove(struct ik_cpuset *s, int cpu)
 {
-	if (cpu >= 0 && cpu < IK_HOST_CPU_MAX)
+	if (cpu >= 0 && cpu < IK_CPUSET_MAX)
 		s->bits[cpu / 64] &= ~((uint64_t)1 << (cpu % 64));
 }
 
 bool ik_cpuset_has(const struct ik_cpuset *s, int cpu)
 {
-	return cpu >= 0 && cpu < IK_HOST_CPU_MAX && (s->bits[cpu / 64] >> (cpu % 64)) & 1;
+	return cpu >= 0 && cpu < IK_CPUSET_MAX && (s->bits[cpu / 64] >> (cpu % 64)) & 1;
 }
 
 int ik_cpuset_count(const struct ik_cpuset *s)
@@ -44,7 +45,7 @@ int ik_cpuset_next(const struct ik_cpuset *s, int after)
 	int cpu = after + 1;
 	if (cpu < 0)
 		cpu = 0;
-	while (cpu < IK_HOST_CPU_MAX) {
+	while (cpu < IK_CPUSET_MAX) {
 		uint64_t word = s->bits[cpu / 64] >> (cpu % 64);
 		if (word)
 			return cpu + __builtin_ctzll(word);
@@ -109,8 +110,8 @@ static long parse_number(const char **p)
 	if (*q < '0' || *q > '9')
 		return -1;
 	while (*q >= '0' && *q <= '9') {
-		if (v > IK_HOST_CPU_MAX * 10L)
-			v = IK_HOST_CPU_MAX * 10L + 1; /* saturate: any such value is out of range */
+		if (v > IK_CPUSET_MAX * 10L)
+			v = IK_CPUSET_MAX * 10L + 1; /* saturate: any such value is out of range */
 		else
 			v = v * 10 + (*q - '0');
 		q++;
@@ -155,8 +156,8 @@ int ik_cpulist_parse(const char *text, int limit, bool allow_empty, struct ik_cp
 	const char *p = text ? text : "";
 	char msg[128];
 
-	if (limit > IK_HOST_CPU_MAX || limit < 0)
-		limit = IK_HOST_CPU_MAX;
+	if (limit > IK_CPUSET_MAX || limit < 0)
+		limit = IK_CPUSET_MAX;
 	ik_cpuset_clear(out);
 
 	/* A trailing newline (or several) is how sysfs ends its values. */
@@ -199,7 +200,7 @@ int ik_cpulist_parse(const char *text, int limit, bool allow_empty, struct ik_cp
 		}
 		if (last >= limit) {
 			snprintf(msg, sizeof(msg), "CPU %ld is out of range (expected 0..%d)",
-				 last > IK_HOST_CPU_MAX * 10L ? IK_HOST_CPU_MAX * 10L : last, limit - 1);
+				 last > IK_CPUSET_MAX * 10L ? IK_CPUSET_MAX * 10L : last, limit - 1);
 			return fail(err, errlen, copy, NULL, msg);
 		}
 		for (long c = first; c <= last; c++)

@@ -1,4 +1,9 @@
-/* The per-CPU timeline of idle states (include/idlekit/timeline.h). */
+/*
+ * The per-CPU timeline of idle states (declared in idlekit/timeline.h): the data structure
+ * and its window's "START:LEN" syntax.  Here, below sim, trace and report, because the
+ * simulator (src/sim/timeline.c captures from its state), the trace analysis and replay
+ * fill timelines and the HTML reports draw them.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

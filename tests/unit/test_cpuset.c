@@ -1,4 +1,4 @@
-/* CPU lists and sets, and durations with units: every form and every error. */
+/* CPU lists and sets (src/util/cpuset.c): every form and every error. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -8,13 +8,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "idlekit/host.h"
+#include "util/cpuset.h"
+
+#define ERR_LEN 512
 
 static struct ik_cpuset set; /* 1 KiB: keep it off the stack */
 
 static void expect_list(const char *text, int limit, const char *printed)
 {
-	char err[IK_HOST_ERR_LEN] = "", buf[256];
+	char err[ERR_LEN] = "", buf[256];
 	if (ik_cpulist_parse(text, limit, true, &set, err, sizeof(err)) != 0)
 		fail_msg("'%s': %s", text, err);
 	ik_cpuset_format(&set, buf, sizeof(buf));
@@ -23,7 +25,7 @@ static void expect_list(const char *text, int limit, const char *printed)
 
 static void expect_bad(const char *text, int limit, const char *needle)
 {
-	char err[IK_HOST_ERR_LEN] = "";
+	char err[ERR_LEN] = "";
 	if (ik_cpulist_parse(text, limit, false, &set, err, sizeof(err)) == 0)
 		fail_msg("'%s' parsed", text);
 	assert_null(strchr(err, '\n'));
@@ -40,7 +42,7 @@ static void lists(void **state)
 	expect_list("5,5,4-6", 64, "4-6");
 	expect_list("", 64, "");
 	expect_list("\n", 64, "");
-	expect_list("0-8191", IK_HOST_CPU_MAX, "0-8191");
+	expect_list("0-8191", IK_CPUSET_MAX, "0-8191");
 	expect_list("63,64,127-128", 1000, "63-64,127-128");
 	assert_int_equal(ik_cpuset_count(&set), 4);
 }
@@ -70,7 +72,7 @@ static void sets(void **state)
 	ik_cpuset_add(&a, 0);
 	ik_cpuset_add(&a, 63);
 	ik_cpuset_add(&a, 64);
-	ik_cpuset_add(&a, IK_HOST_CPU_MAX); /* ignored */
+	ik_cpuset_add(&a, IK_CPUSET_MAX); /* ignored */
 	ik_cpuset_add(&a, -1);              /* ignored */
 	assert_int_equal(ik_cpuset_count(&a), 3);
 	assert_int_equal(ik_cpuset_next(&a, -1), 0);
@@ -98,44 +100,12 @@ static void sets(void **state)
 	assert_string_equal(small, "0,2,4");
 }
 
-static void durations(void **state)
-{
-	(void)state;
-	int64_t ns;
-	char err[IK_HOST_ERR_LEN];
-	struct {
-		const char *text, *unit;
-		int64_t ns;
-	} ok[] = {
-		{ "100us", "us", 100000 }, { "1.5ms", "us", 1500000 }, { "250ns", "us", 250 },
-		{ "2s", "us", 2000000000 }, { "20", "us", 20000 },     { "0.5", "s", 500000000 },
-		{ "0", "us", 0 },          { "0.000000001s", "us", 1 }, { "1.", "ms", 1000000 },
-	};
-	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
-		if (ik_parse_duration_ns(ok[i].text, ok[i].unit, INT64_MAX / 2, &ns, err, sizeof(err)))
-			fail_msg("'%s': %s", ok[i].text, err);
-		assert_int_equal(ns, ok[i].ns);
-	}
-	const char *bad[] = { "", "us", "10 us", "10usec", "-5us", "1.5ns", "0.0000000001s", "x" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		err[0] = '\0';
-		if (ik_parse_duration_ns(bad[i], "us", INT64_MAX / 2, &ns, err, sizeof(err)) == 0)
-			fail_msg("'%s' parsed", bad[i]);
-		assert_true(err[0] != '\0');
-	}
-	assert_int_not_equal(ik_parse_duration_ns("3s", "us", 2000000000, &ns, err, sizeof(err)), 0);
-	assert_non_null(strstr(err, "out of range"));
-	assert_int_not_equal(ik_parse_duration_ns("99999999999999999999s", "us", INT64_MAX, &ns, err,
-						  sizeof(err)), 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(lists),
 		cmocka_unit_test(errors),
 		cmocka_unit_test(sets),
-		cmocka_unit_test(durations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
