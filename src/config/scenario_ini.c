@@ -10,7 +10,14 @@
  * Reading one takes four steps: the file; the overrides ("section.key=value", in order, as
  * if they were in the file: scenario sections now, platform and stateN sections once the
  * platform is read); the platform; and the checks that need both (a disabled state must
- * exist, a pinned placement must fit the machine).
+ * exist; the workload's own checks, ik_workload_check, such as a pinned placement that
+ * must fit the machine).
+ *
+ * The keys' names are in scenario_keys.c ([workload]'s, with their types and ranges, in
+ * workload_keys.c); the effective configuration a read records is scenario_effective.c.
+ *
+ * Divisions: the reader and defaults; one setter per section; the INI callbacks; the
+ * overrides; the platform; the checks against platform, driver and kernel; parse and load.
  */
 #include <inttypes.h>
 #include <errno.h>
@@ -24,73 +31,8 @@
 #include "config/ini_common.h"
 #include "config/platform_ini.h"
 #include "config/effective.h"
+#include "config/scenario_keys.h"
 #include "config/workload_keys.h"
-
-enum section { SEC_SCENARIO, SEC_KERNEL, SEC_CPUIDLE, SEC_WORKLOAD, SEC_GOVERNOR, SEC_COUNT };
-static const char *const section_names[SEC_COUNT] = { "scenario", "kernel", "cpuidle", "workload",
-						      "governor" };
-
-enum scenario_key { SC_NAME, SC_DESCRIPTION, SC_PLATFORM, SC_DURATION_MS, SC_WARMUP_MS, SC_RUNS, SC_SEED, SC_COUNT };
-static const char *const scenario_keys[] = { "name", "description", "platform", "duration_ms",
-					     "warmup_ms", "runs", "seed" };
-enum kernel_key { KN_HZ, KN_LATENCY_LIMIT_US, KN_HOUSEKEEPING_HZ, KN_HOUSEKEEPING_WORK_NS, KN_VERSION,
-		  KN_COUNT };
-static const char *const kernel_keys[] = { "hz", "latency_limit_us", "housekeeping_hz",
-					   "housekeeping_work_ns", "version" };
-/* kernel.switch.NAME = on|off: one behaviour switch flipped on top of kernel.version. */
-#define KERNEL_SWITCH_PREFIX "switch."
-enum cpuidle_key {
-	CI_DRIVER,
-	CI_GOVERNOR,
-	CI_DISABLE,
-	CI_LATENCY_FACTOR,
-	CI_MAX_CSTATE,
-	CI_NOCST,
-	CI_BM_CHECK_DISABLE,
-	CI_DUMMY_WAIT,
-	CI_USE_ACPI,
-	CI_CST_FALLBACK,
-	CI_PC6,
-	CI_STATES_OFF,
-	CI_FORCED_WAKEUP,
-	CI_IDLE,
-	CI_PREFER_MWAIT,
-	CI_HALTPOLL_FORCE,
-	CI_COUNT
-};
-static const char *const cpuidle_keys[] = {
-	"driver", "governor", "disable", "latency_factor", "max_cstate", "nocst",
-	"bm_check_disable", "dummy_wait", "use_acpi", "cst_fallback", "pc6", "states_off",
-	"forced_wakeup", "idle", "prefer_mwait", "haltpoll_force",
-};
-_Static_assert(CI_COUNT <= IK_INI_MAX_KEYS, "cpuidle keys");
-
-static const struct {
-	const char *const *names;
-	int count;
-} section_keys[SEC_COUNT] = {
-	[SEC_SCENARIO] = { scenario_keys, SC_COUNT },
-	[SEC_KERNEL] = { kernel_keys, KN_COUNT },
-	[SEC_CPUIDLE] = { cpuidle_keys, CI_COUNT },
-	[SEC_WORKLOAD] = { NULL, WL_COUNT }, /* config/workload_keys.c: ik_workload_key_names() */
-	[SEC_GOVERNOR] = { NULL, 0 }, /* the governor's own module parameters: any name */
-};
-
-/* A section's key names, indexed by its key enum. */
-static const char *const *key_names(int s)
-{
-	return s == SEC_WORKLOAD ? ik_workload_key_names() : section_keys[s].names;
-}
-
-static const char *const drivers[] = { "table", "acpi_idle", "intel_idle", "powernv_idle",
-				       "haltpoll", "none", "auto" };
-#define NDRIVERS ((int)(sizeof(drivers) / sizeof(drivers[0])))
-/* In the order of the enums in scenario.h. */
-static const char *const dummy_waits[] = { "intel_only", "always", "not_in_guest", "skip_on_zen" };
-static const char *const idle_options[] = { "default", "poll", "halt", "nomwait" };
-static const char *const prefer_mwaits[] = { "cpuid", "vendor" };
-static const char *const cst_fallbacks[] = { "fixed", "legacy" };
-static const char *const pc6_values[] = { "platform", "disabled", "enabled" };
 
 #define MAX_MS IK_SCENARIO_MAX_MS
 #define MAX_WORK_NS IK_SCENARIO_MAX_WORK_NS
@@ -188,7 +130,7 @@ static void reader_init(struct scenario_reader *r, const char *origin, bool from
 
 static int section_index(const char *name)
 {
-	return ik_ini_key_index(name, section_names, SEC_COUNT);
+	return ik_ini_key_index(name, scenario_section_names, SEC_COUNT);
 }
 
 static int bad(struct scenario_reader *r, struct ik_ini_where w, const char *section,
@@ -219,7 +161,7 @@ static int get_enum(struct scenario_reader *r, struct ik_ini_where w, const char
 static int set_scenario(struct scenario_reader *r, int k, const char *value, struct ik_ini_where w)
 {
 	struct ik_scenario *sc = r->sc;
-	const char *sec = "scenario", *key = scenario_keys[k];
+	const char *sec = "scenario", *key = scenario_key_names(SEC_SCENARIO)[k];
 	char msg[256], description[256];
 	int64_t v;
 
@@ -265,7 +207,7 @@ static int set_scenario(struct scenario_reader *r, int k, const char *value, str
 static int set_kernel(struct scenario_reader *r, int k, const char *value, struct ik_ini_where w)
 {
 	struct ik_scenario *sc = r->sc;
-	const char *sec = "kernel", *key = kernel_keys[k];
+	const char *sec = "kernel", *key = scenario_key_names(SEC_KERNEL)[k];
 	char msg[256], shown[80];
 	int64_t v;
 
@@ -372,7 +314,7 @@ static int set_driver_option(struct scenario_reader *r, int k, const char *value
 			     struct ik_ini_where w)
 {
 	struct ik_driver_options *o = &r->sc->opt;
-	const char *sec = "cpuidle", *key = cpuidle_keys[k];
+	const char *sec = "cpuidle", *key = scenario_key_names(SEC_CPUIDLE)[k];
 	char msg[256], shown[80];
 	int64_t v;
 	int idx;
@@ -400,7 +342,7 @@ static int set_driver_option(struct scenario_reader *r, int k, const char *value
 	case CI_BM_CHECK_DISABLE:
 		return get_bool(r, w, key, value, &o->bm_check_disable);
 	case CI_DUMMY_WAIT:
-		if (get_enum(r, w, sec, key, value, dummy_waits, 4, &idx))
+		if (get_enum(r, w, sec, key, value, scenario_dummy_waits, 4, &idx))
 			return -1;
 		o->dummy_wait = (enum ik_dummy_wait)idx;
 		return 0;
@@ -412,12 +354,12 @@ static int set_driver_option(struct scenario_reader *r, int k, const char *value
 		return 0;
 	}
 	case CI_CST_FALLBACK:
-		if (get_enum(r, w, sec, key, value, cst_fallbacks, 2, &idx))
+		if (get_enum(r, w, sec, key, value, scenario_cst_fallbacks, 2, &idx))
 			return -1;
 		o->cst_fallback = (enum ik_cst_fallback)idx;
 		return 0;
 	case CI_PC6:
-		if (get_enum(r, w, sec, key, value, pc6_values, 3, &idx))
+		if (get_enum(r, w, sec, key, value, scenario_pc6_values, 3, &idx))
 			return -1;
 		o->pc6 = idx - 1;
 		return 0;
@@ -434,12 +376,12 @@ static int set_driver_option(struct scenario_reader *r, int k, const char *value
 		return 0;
 	}
 	case CI_IDLE:
-		if (get_enum(r, w, sec, key, value, idle_options, 4, &idx))
+		if (get_enum(r, w, sec, key, value, scenario_idle_options, 4, &idx))
 			return -1;
 		o->idle = (enum ik_idle_option)idx;
 		return 0;
 	case CI_PREFER_MWAIT:
-		if (get_enum(r, w, sec, key, value, prefer_mwaits, 2, &idx))
+		if (get_enum(r, w, sec, key, value, scenario_prefer_mwaits, 2, &idx))
 			return -1;
 		o->prefer_mwait = (enum ik_prefer_mwait)idx;
 		return 0;
@@ -452,14 +394,14 @@ static int set_driver_option(struct scenario_reader *r, int k, const char *value
 static int set_cpuidle(struct scenario_reader *r, int k, const char *value, struct ik_ini_where w)
 {
 	struct ik_scenario *sc = r->sc;
-	const char *sec = "cpuidle", *key = cpuidle_keys[k];
+	const char *sec = "cpuidle", *key = scenario_key_names(SEC_CPUIDLE)[k];
 	int idx;
 
 	switch (k) {
 	case CI_DRIVER:
-		if (get_enum(r, w, sec, key, value, drivers, NDRIVERS, &idx))
+		if (get_enum(r, w, sec, key, value, scenario_drivers, SCENARIO_NDRIVERS, &idx))
 			return -1;
-		snprintf(sc->driver, sizeof(sc->driver), "%s", drivers[idx]);
+		snprintf(sc->driver, sizeof(sc->driver), "%s", scenario_drivers[idx]);
 		return 0;
 	case CI_GOVERNOR: {
 		char gerr[300];
@@ -558,11 +500,11 @@ static int set_key(struct scenario_reader *r, const char *section, const char *k
 			return bad(r, w, section, key, msg);
 		return 0;
 	}
-	int k = ik_ini_key_index(key, key_names(s), section_keys[s].count);
+	int k = ik_ini_key_index(key, scenario_key_names(s), scenario_key_count(s));
 	if (k < 0)
 		return ik_ini_fail(&r->e, w, "unknown key '%s' in [%s]; known keys: %s",
 				   ik_ini_shown(key, shown, sizeof(shown)), section,
-				   ik_ini_join(key_names(s), section_keys[s].count, list,
+				   ik_ini_join(scenario_key_names(s), scenario_key_count(s), list,
 					       sizeof(list)));
 	if (!r->sec[s].present) {
 		r->sec[s].present = true;
@@ -654,7 +596,7 @@ static int carry_origin(struct scenario_reader *r, const char *name, const char 
 		if (s != SEC_GOVERNOR &&
 		    !(s == SEC_KERNEL && strncmp(key, KERNEL_SWITCH_PREFIX,
 						 strlen(KERNEL_SWITCH_PREFIX)) == 0) &&
-		    ik_ini_key_index(key, key_names(s), section_keys[s].count) < 0)
+		    ik_ini_key_index(key, scenario_key_names(s), scenario_key_count(s)) < 0)
 			return ik_ini_fail(&r->e, w, "[origin] %s: no key '%s' in [%s]",
 					   ik_ini_shown(name, shown, sizeof(shown)),
 					   ik_ini_shown(key, msg, sizeof(msg)), section);
@@ -882,206 +824,6 @@ static int check_workload(struct scenario_reader *r)
 	return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, k >= 0 ? k : WL_TYPE), "%s", c.msg);
 }
 
-/* ---- the effective configuration ----------------------------------------------------- */
-
-/* Every [scenario] key as the run uses it; *value = NULL for one with no text. */
-static void format_scenario(const struct ik_scenario *sc, enum scenario_key k, char *buf,
-			    size_t len, const char **value)
-{
-	*value = buf;
-	switch (k) {
-	case SC_NAME:
-		snprintf(buf, len, "%s", sc->name);
-		return;
-	case SC_DESCRIPTION:
-		*value = NULL; /* not kept: only a file has one */
-		return;
-	case SC_PLATFORM:
-		snprintf(buf, len, "%s", sc->platform_ref);
-		return;
-	case SC_DURATION_MS:
-		snprintf(buf, len, "%" PRId64, (int64_t)(sc->duration_ns / IK_NSEC_PER_MSEC));
-		return;
-	case SC_WARMUP_MS:
-		snprintf(buf, len, "%" PRId64, (int64_t)(sc->warmup_ns / IK_NSEC_PER_MSEC));
-		return;
-	case SC_RUNS:
-		snprintf(buf, len, "%d", sc->runs);
-		return;
-	case SC_SEED:
-		snprintf(buf, len, "%" PRIu64, sc->seed);
-		return;
-	case SC_COUNT:
-		break;
-	}
-	*value = NULL;
-}
-
-static void format_kernel(const struct ik_scenario *sc, enum kernel_key k, char *buf, size_t len)
-{
-	switch (k) {
-	case KN_HZ:
-		snprintf(buf, len, "%d", sc->hz);
-		return;
-	case KN_LATENCY_LIMIT_US:
-		if (sc->latency_limit_us < 0)
-			snprintf(buf, len, "none");
-		else
-			snprintf(buf, len, "%" PRId64, sc->latency_limit_us);
-		return;
-	case KN_HOUSEKEEPING_HZ:
-		ik_ini_format_real(sc->housekeeping_hz, buf, len);
-		return;
-	case KN_HOUSEKEEPING_WORK_NS:
-		snprintf(buf, len, "%" PRId64, sc->housekeeping_work_ns);
-		return;
-	case KN_VERSION:
-		ik_kernel_release_name(ik_kernel_or_default(&sc->kernel)->release, buf, len);
-		return;
-	case KN_COUNT:
-		break;
-	}
-	buf[0] = '\0';
-}
-
-static void format_cpuidle(const struct ik_scenario *sc, enum cpuidle_key k, char *buf, size_t len)
-{
-	const struct ik_driver_options *o = &sc->opt;
-	size_t used = 0;
-
-	buf[0] = '\0';
-	switch (k) {
-	case CI_DRIVER:
-		snprintf(buf, len, "%s", sc->driver);
-		return;
-	case CI_GOVERNOR: /* recorded from sc->governor itself (a kernel: path is long) */
-		return;
-	case CI_DISABLE:
-		for (int i = 0; i < sc->ndisabled && used < len; i++) {
-			bool quote = strpbrk(sc->disabled[i], " \t,") != NULL;
-			used += (size_t)snprintf(buf + used, len - used, "%s%s%s%s", i ? ", " : "",
-						 quote ? "\"" : "", sc->disabled[i], quote ? "\"" : "");
-		}
-		return;
-	case CI_LATENCY_FACTOR:
-		snprintf(buf, len, "%d", o->latency_factor);
-		return;
-	case CI_MAX_CSTATE:
-		if (o->max_cstate < 0)
-			snprintf(buf, len, "default");
-		else
-			snprintf(buf, len, "%d", o->max_cstate);
-		return;
-	case CI_NOCST:
-		snprintf(buf, len, "%s", o->nocst ? "yes" : "no");
-		return;
-	case CI_BM_CHECK_DISABLE:
-		snprintf(buf, len, "%s", o->bm_check_disable ? "yes" : "no");
-		return;
-	case CI_DUMMY_WAIT:
-		snprintf(buf, len, "%s", dummy_waits[o->dummy_wait]);
-		return;
-	case CI_USE_ACPI:
-		snprintf(buf, len, "%s", o->use_acpi < 0 ? "default" : o->use_acpi ? "yes" : "no");
-		return;
-	case CI_CST_FALLBACK:
-		snprintf(buf, len, "%s", cst_fallbacks[o->cst_fallback]);
-		return;
-	case CI_PC6:
-		snprintf(buf, len, "%s", pc6_values[o->pc6 + 1]);
-		return;
-	case CI_STATES_OFF:
-		snprintf(buf, len, "0x%" PRIx32, o->states_off);
-		return;
-	case CI_FORCED_WAKEUP:
-		snprintf(buf, len, "%s", o->forced_wakeup ? "on" : "off");
-		return;
-	case CI_IDLE:
-		snprintf(buf, len, "%s", idle_options[o->idle]);
-		return;
-	case CI_PREFER_MWAIT:
-		snprintf(buf, len, "%s", prefer_mwaits[o->prefer_mwait]);
-		return;
-	case CI_HALTPOLL_FORCE:
-		snprintf(buf, len, "%s", o->haltpoll_force ? "yes" : "no");
-		return;
-	case CI_COUNT:
-		break;
-	}
-}
-
-/* kernel.switch.NAME: the switches flipped on top of the release, in [kernel] */
-static int emit_switches(struct scenario_reader *r)
-{
-	const struct ik_kernel *kn = ik_kernel_or_default(&r->sc->kernel);
-	for (int i = 0; i < IK_SW_COUNT; i++) {
-		if (!((kn->forced_on | kn->forced_off) >> i & 1u))
-			continue;
-		char key[IK_CONFIG_KEY_LEN];
-		snprintf(key, sizeof(key), KERNEL_SWITCH_PREFIX "%s",
-			 ik_switch_info((enum ik_switch)i)->name);
-		if (ik_config_emit(r->cfg, section_names[SEC_KERNEL], key,
-				   (kn->forced_on >> i & 1u) ? "on" : "off", IK_ORIGIN_SCENARIO))
-			return -1;
-	}
-	return 0;
-}
-
-/*
- * Every key of the four scenario tables, in table order: the value given, else the value
- * the run uses (the switches above have a case per key: the compiler names a new key
- * without one).
- */
-static int scenario_config(struct scenario_reader *r)
-{
-	const struct ik_scenario *sc = r->sc;
-	char buf[IK_CONFIG_VALUE_LEN];
-
-	for (int s = 0; s < SEC_COUNT; s++) {
-		for (int k = 0; k < section_keys[s].count; k++) {
-			const char *value = buf;
-			enum ik_config_origin origin = IK_ORIGIN_DEFAULT;
-			switch ((enum section)s) {
-			case SEC_SCENARIO:
-				format_scenario(sc, (enum scenario_key)k, buf, sizeof(buf), &value);
-				break;
-			case SEC_KERNEL:
-				format_kernel(sc, (enum kernel_key)k, buf, sizeof(buf));
-				break;
-			case SEC_CPUIDLE:
-				format_cpuidle(sc, (enum cpuidle_key)k, buf, sizeof(buf));
-				if (k == CI_DUMMY_WAIT || k == CI_PREFER_MWAIT || k == CI_CST_FALLBACK)
-					origin = IK_ORIGIN_DERIVED; /* from kernel.version, unless given */
-				if (k == CI_GOVERNOR) {
-					value = sc->governor;
-					if (r->governor_derived)
-						origin = IK_ORIGIN_DERIVED;
-				}
-				break;
-			case SEC_WORKLOAD:
-				ik_workload_key_format(&sc->workload, (enum workload_key)k, buf, sizeof(buf));
-				if (k == WL_FILE) /* none: nothing to record */
-					value = sc->workload.file[0] ? sc->workload.file : NULL;
-				break;
-			case SEC_GOVERNOR: /* no fixed keys: its parameters follow */
-			case SEC_COUNT:
-				break;
-			}
-			if (ik_config_emit(r->cfg, section_names[s], key_names(s)[k], value,
-					   origin))
-				return -1;
-		}
-		if (s == SEC_KERNEL && emit_switches(r))
-			return -1;
-	}
-	/* [governor]: the module parameters given, in the order given */
-	for (int i = 0; i < sc->ngov_params; i++)
-		if (ik_config_emit(r->cfg, section_names[SEC_GOVERNOR], sc->gov_params[i].name,
-				   sc->gov_params[i].value, IK_ORIGIN_SCENARIO))
-			return -1;
-	return 0;
-}
-
 /*
  * dummy_wait, prefer_mwait and cst_fallback not given: as kernel.version and its switches
  * say (the options are the driver behaviours those switches name; a given option wins).
@@ -1130,7 +872,7 @@ static int finish(struct scenario_reader *r, const char *const *ov, int n)
 		if (!r->sec[SEC_SCENARIO].set[required[i]])
 			return ik_ini_fail(&r->e, r->sec[SEC_SCENARIO].where,
 					   "[scenario]: missing required key '%s'",
-					   scenario_keys[required[i]]);
+					   scenario_key_names(SEC_SCENARIO)[required[i]]);
 	if (load_platform(r, ov, n))
 		return -1;
 	release_defaults(r);
@@ -1163,7 +905,7 @@ static int parse(const char *origin, bool from_file, const char *text,
 	if (ret == 0)
 		ret = finish(r, overrides, noverrides);
 	if (ret == 0 && cfg) {
-		ret = scenario_config(r);
+		ret = scenario_effective_config(r->cfg, r->sc, r->governor_derived);
 		if (ret == 0)
 			ret = ik_platform_reader_config(r->pr);
 		if (ret != 0)
