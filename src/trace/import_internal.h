@@ -73,4 +73,38 @@ int ik_import_spill_next(struct ik_import_spill *s, struct ik_trace_import_rec *
 int ik_import_spill_init_in(struct ik_import_spill *s, const char *dir, const char *prefix,
 			    char *err, size_t errlen);
 
+/*
+ * import_writer.c: records in time order to trace events, with each idle period's wake
+ * cause (docs/trace-format.md, "Import"): the one rule that the text, binary and record
+ * paths of import share.
+ */
+/*
+ * Records in time order to trace events (src/trace/import_perf.c's rules, docs/trace-
+ * format.md "Import"): per CPU, whether it is idle, whether its period still wants a cause,
+ * when it exited and whether it did anything since, and the IPIs sent to it.
+ */
+struct ik_import_wcpu {
+	bool idle, want_cause, busy, seen; /* seen: a cpu_idle has been */
+	int64_t exit_ns;
+	int ipi_from;       /* the sender of the last IPI sent to it, not yet received (-1) */
+	int in_ipi_from;    /* in an IPI handler: its sender (-1 unknown); -2 not in one */
+	int64_t in_ipi_ns;  /* when that handler started */
+};
+
+struct ik_import_writer {
+	FILE *out;
+	int cpus;
+	bool timers, have_waking;
+	bool mark_wakeups;  /* streaming: sched_wakeup lines marked '~' (kept or dropped at the
+			       end, once it is known whether the input has sched_waking) */
+	uint64_t marked;
+	struct ik_trace_import_stats *st;
+	struct ik_import_wcpu *c;
+};
+int ik_import_writer_init(struct ik_import_writer *w, FILE *out, int cpus, bool timers,
+			  bool have_waking, struct ik_trace_import_stats *st);
+void ik_import_writer_free(struct ik_import_writer *w);
+/* One record: the events it makes written to w->out.  IK_TRACE_OK or an error code. */
+int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_import_rec *r);
+
 #endif

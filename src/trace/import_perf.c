@@ -554,189 +554,16 @@ static int stream_of(const struct ik_trace_import_rec *r)
 	return r->kind == IK_IMPORT_FREQ ? (int)r->arg2 : r->cpu;
 }
 
-static int emit(FILE *out, struct ik_trace_import_stats *st, const struct ik_trace_event *ev)
-{
-	st->written++;
-	return ik_trace_write_event(out, ev);
-}
-
-/*
- * Records in time order to trace events (src/trace/import_perf.c's rules, docs/trace-
- * format.md "Import"): per CPU, whether it is idle, whether its period still wants a cause,
- * when it exited and whether it did anything since, and the IPIs sent to it.
- */
-struct wcpu {
-	bool idle, want_cause, busy, seen; /* seen: a cpu_idle has been */
-	int64_t exit_ns;
-	int ipi_from;       /* the sender of the last IPI sent to it, not yet received (-1) */
-	int in_ipi_from;    /* in an IPI handler: its sender (-1 unknown); -2 not in one */
-	int64_t in_ipi_ns;  /* when that handler started */
-};
-
-struct writer {
-	FILE *out;
-	int cpus;
-	bool timers, have_waking;
-	bool mark_wakeups;  /* streaming: sched_wakeup lines marked '~' (kept or dropped at the
-			       end, once it is known whether the input has sched_waking) */
-	uint64_t marked;
-	struct ik_trace_import_stats *st;
-	struct wcpu *c;
-};
-
-static int writer_init(struct writer *w, FILE *out, int cpus, bool timers, bool have_waking,
-		       struct ik_trace_import_stats *st)
-{
-	*w = (struct writer){ .out = out, .cpus = cpus, .timers = timers, .have_waking = have_waking,
-			      .st = st };
-	w->c = malloc((size_t)cpus * sizeof(*w->c));
-	if (!w->c)
-		return IK_TRACE_EFAIL;
-	for (int i = 0; i < cpus; i++)
-		w->c[i] = (struct wcpu){ .ipi_from = -1, .in_ipi_from = -2 };
-	return IK_TRACE_OK;
-}
-
-static void writer_free(struct writer *w)
-{
-	free(w->c);
-	w->c = NULL;
-}
-
-/* An interrupt-like record: the period's cause if it is the first one inside the period,
-   or the first one right after the exit (IK_TRACE_WAKE_AFTER_EXIT_NS, nothing done since). */
-static bool takes_cause(const struct wcpu *c, int64_t t)
-{
-	if (!c->want_cause)
-		return false;
-	return c->idle || (!c->busy && t - c->exit_ns <= IK_TRACE_WAKE_AFTER_EXIT_NS);
-}
-
-static int writer_record(struct writer *w, const struct ik_trace_import_rec *r)
-{
-	struct ik_trace_event ev = { .t_ns = r->t_ns, .cpu = r->cpu, .arg = -1 };
-	struct wcpu *c = &w->c[r->cpu];
-	struct ik_trace_import_stats *st = w->st;
-	int rc;
-	/* an IPI handler seen without its exit ends after the window */
-	if (c->in_ipi_from != -2 && r->t_ns - c->in_ipi_ns > IK_TRACE_WAKE_AFTER_EXIT_NS)
-		c->in_ipi_from = -2;
-	switch (r->kind) {
-	case P_IDLE:
-		if (r->arg < 0 ? !c->idle : c->idle) {
-			/* an exit before any entry: the CPU was idle when the recording began */
-			if (r->arg < 0 && !c->seen)
-				st->edge_start++;
-			else
-				st->dropped++; /* an entry or exit lost */
-			c->seen = true;
-			return IK_TRACE_OK;
-		}
-		c->seen = true;
-		if (r->arg < 0) {
-			ev.kind = IK_TRACE_IDLE_EXIT;
-			c->idle = false;
-			c->exit_ns = r->t_ns;
-			c->busy = false;
-		} else {
-			ev.kind = IK_TRACE_IDLE_ENTER;
-			ev.state = (int)r->arg;
-			c->idle = c->want_cause = true;
-			c->in_ipi_from = -2;
-		}
-		return emit(w->out, st, &ev);
-	case IK_IMPORT_IPI_SEND:
-		if (r->arg >= 0 && r->arg < w->cpus && r->arg != r->cpu)
-			w->c[r->arg].ipi_from = r->cpu;
-		if (!c->idle)
-			c->busy = true;
-		return IK_TRACE_OK;
-	case IK_IMPORT_IPI_EXIT:
-		c->in_ipi_from = -2;
-		return IK_TRACE_OK;
-	case IK_IMPORT_FREQ:
-		ev.kind = IK_TRACE_FREQ;
-		ev.arg = r->arg;
-		return emit(w->out, st, &ev);
-	case IK_IMPORT_WAKING:
-	case IK_IMPORT_WAKEUP: {
-		int src = r->cpu;
-		/* traced on the wakee inside the IPI handler of a known sender: the sender's */
-		if (r->arg2 == r->cpu && c->in_ipi_from >= 0)
-			src = c->in_ipi_from;
-		if (!ik_trace_sched_event(r->kind, src, r->arg, r->arg2, w->have_waking, w->cpus, &ev))
-			return IK_TRACE_OK;
-		if (src == r->cpu && !c->idle)
-			c->busy = true;
-		if (w->mark_wakeups && r->kind == IK_IMPORT_WAKEUP) {
-			w->marked++;
-			if (fputc('~', w->out) == EOF)
-				return IK_TRACE_EFAIL;
-		}
-		return emit(w->out, st, &ev);
-	}
-	case IK_IMPORT_SWITCH:
-	case IK_IMPORT_TICK_STOP:
-		if (!ik_trace_sched_event(r->kind, r->cpu, r->arg, r->arg2, w->have_waking, w->cpus, &ev))
-			return IK_TRACE_OK;
-		if (!c->idle)
-			c->busy = true;
-		return emit(w->out, st, &ev);
-	case IK_IMPORT_TSTART:
-	case IK_IMPORT_TCANCEL:
-		if (!c->idle)
-			c->busy = true;
-		if (!w->timers)
-			return IK_TRACE_OK;
-		ev.kind = r->kind == IK_IMPORT_TSTART ? IK_TRACE_TIMER_START : IK_TRACE_TIMER_CANCEL;
-		ev.arg = r->kind == IK_IMPORT_TSTART ? r->arg : -1;
-		ev.timer_id = r->id;
-		return emit(w->out, st, &ev);
-	default:
-		break;
-	}
-	/* An interrupt: IRQ, IPI, softirq, timer or tick expiry. */
-	if (r->kind == P_IPI) {
-		c->in_ipi_from = c->ipi_from;
-		c->in_ipi_ns = r->t_ns;
-		c->ipi_from = -1;
-	}
-	if (takes_cause(c, r->t_ns)) {
-		c->want_cause = false;
-		ev.kind = IK_TRACE_WAKE;
-		ev.cause = r->kind == P_IRQ ? IK_CAUSE_IRQ : r->kind == P_IPI ? IK_CAUSE_IPI :
-			   r->kind == IK_IMPORT_SOFTIRQ ? IK_CAUSE_SOFTIRQ :
-			   r->kind == P_TICK ? IK_CAUSE_TICK : IK_CAUSE_TIMER;
-		ev.arg = r->kind == P_IRQ || r->kind == IK_IMPORT_SOFTIRQ ? r->arg : -1;
-		if (r->kind == P_IPI && c->in_ipi_from >= 0) {
-			ev.src_cpu = c->in_ipi_from;
-			ev.ipi_src = true;
-			st->ipi_senders++;
-		}
-		if ((rc = emit(w->out, st, &ev)) != IK_TRACE_OK)
-			return rc;
-	} else if (c->want_cause && !c->idle && (r->kind == P_TICK || r->kind == P_TIMER)) {
-		st->late_ticks++; /* fired after the exit while the CPU was busy: not the cause */
-	}
-	/* With timers on the trace's clock, an expiry removes the timer. */
-	if (!w->timers || (r->kind != P_TICK && r->kind != P_TIMER))
-		return IK_TRACE_OK;
-	ev = (struct ik_trace_event){ .t_ns = r->t_ns, .cpu = r->cpu, .arg = -1,
-				      .kind = IK_TRACE_TIMER_EXPIRE, .timer_id = r->id };
-	return emit(w->out, st, &ev);
-}
-
-/* The sorted records as trace events. */
 static int write_events(FILE *out, const struct plist *pl, int cpus, bool timers,
 			bool have_waking, struct ik_trace_import_stats *st)
 {
-	struct writer w;
-	int rc = writer_init(&w, out, cpus, timers, have_waking, st);
+	struct ik_import_writer w;
+	int rc = ik_import_writer_init(&w, out, cpus, timers, have_waking, st);
 	for (size_t i = 0; i < pl->n && rc == IK_TRACE_OK; i++)
-		rc = writer_record(&w, &pl->v[i]);
+		rc = ik_import_writer_record(&w, &pl->v[i]);
 	for (int i = 0; rc == IK_TRACE_OK && i < cpus; i++)
 		st->edge_end += w.c[i].idle; /* still idle at the end: a partial period */
-	writer_free(&w);
+	ik_import_writer_free(&w);
 	return rc;
 }
 
@@ -905,7 +732,7 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 	struct ik_import_window win = { 0 };
 	struct ik_import_spill sp = { 0 };
 	bool spilling = false;
-	struct writer w = { 0 };
+	struct ik_import_writer w = { 0 };
 	struct line_reader lr = { .in = in };
 	FILE *spool = NULL;
 
@@ -923,7 +750,7 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 	lr.buf = malloc(READ_CHUNK + LINE_LIMIT + 1);
 	spool = tmpfile();
 	if (!px || !lr.buf || !spool || ik_import_window_init(&win, IK_IMPORT_WINDOW) ||
-	    writer_init(&w, spool, IK_TRACE_MAX_CPUS, o->clock_mono, false, st)) {
+	    ik_import_writer_init(&w, spool, IK_TRACE_MAX_CPUS, o->clock_mono, false, st)) {
 		snprintf(err, errlen, spool ? "out of memory" : "cannot create a temporary file");
 		rc = IK_TRACE_EFAIL;
 		goto out;
@@ -1060,7 +887,7 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 		}
 		if (let.kind == IK_IMPORT_WAKING)
 			w.have_waking = true;
-		if ((rc = writer_record(&w, &let)) != IK_TRACE_OK)
+		if ((rc = ik_import_writer_record(&w, &let)) != IK_TRACE_OK)
 			goto write_failed;
 	}
 	if (spilling && (nrc < 0 || ik_import_spill_merge(&sp)))
@@ -1068,7 +895,7 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 	while (spilling && nrc > 0 && (nrc = ik_import_spill_next(&sp, &let)) > 0) {
 		if (let.kind == IK_IMPORT_WAKING)
 			w.have_waking = true;
-		if ((rc = writer_record(&w, &let)) != IK_TRACE_OK)
+		if ((rc = ik_import_writer_record(&w, &let)) != IK_TRACE_OK)
 			goto write_failed;
 	}
 	if (nrc < 0) {
@@ -1131,7 +958,7 @@ write_failed:
 out:
 	if (spool)
 		fclose(spool);
-	writer_free(&w);
+	ik_import_writer_free(&w);
 	ik_import_window_free(&win);
 	if (spilling)
 		ik_import_spill_free(&sp);

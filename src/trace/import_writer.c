@@ -1,0 +1,161 @@
+/*
+ * Import's writer: records in time order (from perf script, ftrace or trace-cmd text, a
+ * trace.dat, or a recording) to idlekit trace events, one CPU's idle periods at a time,
+ * each given its wake cause: the first interrupt-like record inside the period, or right
+ * after its exit (IK_TRACE_WAKE_AFTER_EXIT_NS, nothing done since), and the sender of an
+ * IPI when the handler's entry names one (docs/trace-format.md, "Import").
+ */
+#include <stdlib.h>
+
+#include "idlekit/trace.h"
+#include "trace/import_internal.h"
+
+static int emit(FILE *out, struct ik_trace_import_stats *st, const struct ik_trace_event *ev)
+{
+	st->written++;
+	return ik_trace_write_event(out, ev);
+}
+
+int ik_import_writer_init(struct ik_import_writer *w, FILE *out, int cpus, bool timers,
+			  bool have_waking, struct ik_trace_import_stats *st)
+{
+	*w = (struct ik_import_writer){ .out = out, .cpus = cpus, .timers = timers, .have_waking = have_waking,
+			      .st = st };
+	w->c = malloc((size_t)cpus * sizeof(*w->c));
+	if (!w->c)
+		return IK_TRACE_EFAIL;
+	for (int i = 0; i < cpus; i++)
+		w->c[i] = (struct ik_import_wcpu){ .ipi_from = -1, .in_ipi_from = -2 };
+	return IK_TRACE_OK;
+}
+
+void ik_import_writer_free(struct ik_import_writer *w)
+{
+	free(w->c);
+	w->c = NULL;
+}
+
+/* An interrupt-like record: the period's cause if it is the first one inside the period,
+   or the first one right after the exit (IK_TRACE_WAKE_AFTER_EXIT_NS, nothing done since). */
+static bool takes_cause(const struct ik_import_wcpu *c, int64_t t)
+{
+	if (!c->want_cause)
+		return false;
+	return c->idle || (!c->busy && t - c->exit_ns <= IK_TRACE_WAKE_AFTER_EXIT_NS);
+}
+
+int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_import_rec *r)
+{
+	struct ik_trace_event ev = { .t_ns = r->t_ns, .cpu = r->cpu, .arg = -1 };
+	struct ik_import_wcpu *c = &w->c[r->cpu];
+	struct ik_trace_import_stats *st = w->st;
+	int rc;
+	/* an IPI handler seen without its exit ends after the window */
+	if (c->in_ipi_from != -2 && r->t_ns - c->in_ipi_ns > IK_TRACE_WAKE_AFTER_EXIT_NS)
+		c->in_ipi_from = -2;
+	switch (r->kind) {
+	case IK_IMPORT_IDLE:
+		if (r->arg < 0 ? !c->idle : c->idle) {
+			/* an exit before any entry: the CPU was idle when the recording began */
+			if (r->arg < 0 && !c->seen)
+				st->edge_start++;
+			else
+				st->dropped++; /* an entry or exit lost */
+			c->seen = true;
+			return IK_TRACE_OK;
+		}
+		c->seen = true;
+		if (r->arg < 0) {
+			ev.kind = IK_TRACE_IDLE_EXIT;
+			c->idle = false;
+			c->exit_ns = r->t_ns;
+			c->busy = false;
+		} else {
+			ev.kind = IK_TRACE_IDLE_ENTER;
+			ev.state = (int)r->arg;
+			c->idle = c->want_cause = true;
+			c->in_ipi_from = -2;
+		}
+		return emit(w->out, st, &ev);
+	case IK_IMPORT_IPI_SEND:
+		if (r->arg >= 0 && r->arg < w->cpus && r->arg != r->cpu)
+			w->c[r->arg].ipi_from = r->cpu;
+		if (!c->idle)
+			c->busy = true;
+		return IK_TRACE_OK;
+	case IK_IMPORT_IPI_EXIT:
+		c->in_ipi_from = -2;
+		return IK_TRACE_OK;
+	case IK_IMPORT_FREQ:
+		ev.kind = IK_TRACE_FREQ;
+		ev.arg = r->arg;
+		return emit(w->out, st, &ev);
+	case IK_IMPORT_WAKING:
+	case IK_IMPORT_WAKEUP: {
+		int src = r->cpu;
+		/* traced on the wakee inside the IPI handler of a known sender: the sender's */
+		if (r->arg2 == r->cpu && c->in_ipi_from >= 0)
+			src = c->in_ipi_from;
+		if (!ik_trace_sched_event(r->kind, src, r->arg, r->arg2, w->have_waking, w->cpus, &ev))
+			return IK_TRACE_OK;
+		if (src == r->cpu && !c->idle)
+			c->busy = true;
+		if (w->mark_wakeups && r->kind == IK_IMPORT_WAKEUP) {
+			w->marked++;
+			if (fputc('~', w->out) == EOF)
+				return IK_TRACE_EFAIL;
+		}
+		return emit(w->out, st, &ev);
+	}
+	case IK_IMPORT_SWITCH:
+	case IK_IMPORT_TICK_STOP:
+		if (!ik_trace_sched_event(r->kind, r->cpu, r->arg, r->arg2, w->have_waking, w->cpus, &ev))
+			return IK_TRACE_OK;
+		if (!c->idle)
+			c->busy = true;
+		return emit(w->out, st, &ev);
+	case IK_IMPORT_TSTART:
+	case IK_IMPORT_TCANCEL:
+		if (!c->idle)
+			c->busy = true;
+		if (!w->timers)
+			return IK_TRACE_OK;
+		ev.kind = r->kind == IK_IMPORT_TSTART ? IK_TRACE_TIMER_START : IK_TRACE_TIMER_CANCEL;
+		ev.arg = r->kind == IK_IMPORT_TSTART ? r->arg : -1;
+		ev.timer_id = r->id;
+		return emit(w->out, st, &ev);
+	default:
+		break;
+	}
+	/* An interrupt: IRQ, IPI, softirq, timer or tick expiry. */
+	if (r->kind == IK_IMPORT_IPI) {
+		c->in_ipi_from = c->ipi_from;
+		c->in_ipi_ns = r->t_ns;
+		c->ipi_from = -1;
+	}
+	if (takes_cause(c, r->t_ns)) {
+		c->want_cause = false;
+		ev.kind = IK_TRACE_WAKE;
+		ev.cause = r->kind == IK_IMPORT_IRQ ? IK_CAUSE_IRQ : r->kind == IK_IMPORT_IPI ? IK_CAUSE_IPI :
+			   r->kind == IK_IMPORT_SOFTIRQ ? IK_CAUSE_SOFTIRQ :
+			   r->kind == IK_IMPORT_TICK ? IK_CAUSE_TICK : IK_CAUSE_TIMER;
+		ev.arg = r->kind == IK_IMPORT_IRQ || r->kind == IK_IMPORT_SOFTIRQ ? r->arg : -1;
+		if (r->kind == IK_IMPORT_IPI && c->in_ipi_from >= 0) {
+			ev.src_cpu = c->in_ipi_from;
+			ev.ipi_src = true;
+			st->ipi_senders++;
+		}
+		if ((rc = emit(w->out, st, &ev)) != IK_TRACE_OK)
+			return rc;
+	} else if (c->want_cause && !c->idle && (r->kind == IK_IMPORT_TICK || r->kind == IK_IMPORT_TIMER)) {
+		st->late_ticks++; /* fired after the exit while the CPU was busy: not the cause */
+	}
+	/* With timers on the trace's clock, an expiry removes the timer. */
+	if (!w->timers || (r->kind != IK_IMPORT_TICK && r->kind != IK_IMPORT_TIMER))
+		return IK_TRACE_OK;
+	ev = (struct ik_trace_event){ .t_ns = r->t_ns, .cpu = r->cpu, .arg = -1,
+				      .kind = IK_TRACE_TIMER_EXPIRE, .timer_id = r->id };
+	return emit(w->out, st, &ev);
+}
+
+/* The sorted records as trace events. */
