@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "idlekit/trace.h"
+#include "util/cpuset.h"
 #include "util/heap.h"
 
 /* Records held to put a text trace back in time order: enough for perf's and ftrace's
@@ -106,5 +107,22 @@ int ik_import_writer_init(struct ik_import_writer *w, FILE *out, int cpus, bool 
 void ik_import_writer_free(struct ik_import_writer *w);
 /* One record: the events it makes written to w->out.  IK_TRACE_OK or an error code. */
 int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_import_rec *r);
+
+/* import_text_line.c: what the text parser keeps from line to line. */
+struct ik_import_text_ctx {
+	bool bare_names;              /* events may be "NAME:" (ftrace, trace-cmd report) */
+	struct ik_cpuset mask;        /* ipi_send_cpumask: the targets (r->arg = -2) */
+	struct ik_trace_header names; /* IRQ names seen (nirqs, irqs) */
+	bool names_full;
+};
+/*
+ * One line: 0 with *r filled, 1 for an event of another kind, -1 if an event line is bad
+ * (its event or a field: message in why), IK_IMPORT_NOT_EVENT if the line has no
+ * "[CPU] TIME:" stamp at all (message in why too: in a text's header that is a header
+ * line, elsewhere an error).  maxstate: the largest state index accepted.
+ */
+#define IK_IMPORT_NOT_EVENT (-2)
+int ik_import_text_line(struct ik_import_text_ctx *px, const char *l, size_t len, int maxstate,
+			struct ik_trace_import_rec *r, char *why, size_t whylen);
 
 #endif

@@ -34,6 +34,9 @@
  * counted, and the same check tells the caller whether the input looks like -k mono.  perf script has
  * no state table: the caller gives one, or a generic one is made.  The whole input is read,
  * sorted by time (stable) and then written, so a bad input writes nothing.
+ *
+ * This file: reading the input (lines, the reorder window, the spill), and the whole
+ * import; one line's grammar is import_text_line.c, records to events import_writer.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -45,500 +48,11 @@
 #include "util/cpuset.h"
 
 #define LINE_LIMIT (1u << 16)
-#define IDLE_EXIT_STATE 4294967295u
-
-enum { P_IDLE = IK_IMPORT_IDLE, P_IRQ = IK_IMPORT_IRQ, P_IPI = IK_IMPORT_IPI,
-       P_TIMER = IK_IMPORT_TIMER, P_TICK = IK_IMPORT_TICK };
 
 struct plist {
 	struct ik_trace_import_rec *v;
 	size_t n, cap;
 };
-
-static bool blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
-static bool digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* Printable excerpt of a line for messages. */
-static void excerpt(char *dst, size_t n, const char *s, size_t len)
-{
-	size_t j = 0;
-	for (size_t i = 0; i < len && j + 1 < n; i++)
-		dst[j++] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
-	if (len >= n && n > 4) {
-		dst[n - 4] = dst[n - 3] = dst[n - 2] = '.';
-		j = n - 1;
-	}
-	dst[j] = '\0';
-}
-
-/* Digits at s[*i..]: at most maxd of them, value <= max; -1 if none or too many. */
-static int digits(const char *s, size_t len, size_t *i, int maxd, uint64_t max, uint64_t *v,
-		  int *nd)
-{
-	uint64_t x = 0;
-	int n = 0;
-	while (*i < len && digit(s[*i])) {
-		if (++n > maxd)
-			return -1;
-		x = x * 10 + (uint64_t)(s[*i] - '0');
-		(*i)++;
-	}
-	if (n == 0 || x > max)
-		return -1;
-	*v = x;
-	if (nd)
-		*nd = n;
-	return 0;
-}
-
-/*
- * "[CPU] SECONDS.FRACTION:" at l[p] (l[p] == '['): CPU, time in ns, and the index after the
- * colon; -1 if the text there is not that.
- */
-static int stamp_at(const char *l, size_t len, size_t p, int *cpu, int64_t *t, size_t *after)
-{
-	size_t i = p + 1;
-	uint64_t c, sec, frac;
-	int nd;
-	if (digits(l, len, &i, 5, IK_TRACE_MAX_CPUS - 1, &c, NULL) || i >= len || l[i] != ']')
-		return -1;
-	i++;
-	if (i >= len || !blank(l[i]))
-		return -1;
-	while (i < len && blank(l[i]))
-		i++;
-	/* ftrace and trace-cmd report -l: the irq-info flags ("d..2.", "dNh1") before the time */
-	if (i < len && !digit(l[i])) {
-		size_t j = i;
-		while (j < len && !blank(l[j]) && strchr("dDnNhHsSbBzZX.0123456789", l[j]))
-			j++;
-		if (j == i || j >= len || !blank(l[j]))
-			return -1;
-		i = j;
-		while (i < len && blank(l[i]))
-			i++;
-	}
-	/* Seconds: at most 9223372035, so that the time in ns fits an int64. */
-	if (digits(l, len, &i, 10, (uint64_t)INT64_MAX / 1000000000u - 1, &sec, NULL) ||
-	    i >= len || l[i] != '.')
-		return -1;
-	i++;
-	if (digits(l, len, &i, 9, 999999999u, &frac, &nd) || i >= len || l[i] != ':')
-		return -1;
-	for (int k = nd; k < 9; k++)
-		frac *= 10;
-	*cpu = (int)c;
-	*t = (int64_t)(sec * 1000000000u + frac);
-	*after = i + 1;
-	return 0;
-}
-
-/* The value of "KEY=" at the start of a word in [s, s+len), or NULL; its length in *vl. */
-static const char *field(const char *s, size_t len, const char *key, size_t *vl)
-{
-	size_t kl = strlen(key);
-	for (size_t i = 0; i + kl <= len; i++) {
-		if ((i == 0 || blank(s[i - 1])) && memcmp(s + i, key, kl) == 0) {
-			size_t j = i + kl;
-			while (j < len && !blank(s[j]))
-				j++;
-			*vl = j - i - kl;
-			return s + i + kl;
-		}
-	}
-	return NULL;
-}
-
-/*
- * trace-cmd report's sched plugin (libtraceevent's plugin_sched_switch) prints a task as
- * "COMM:PID [PRIO]" instead of the event's own format: the PID before the " [" at
- * s[b] (b the index of the blank).  COMM may hold ':' and blanks, so from the right.
- */
-static bool plugin_pid(const char *s, size_t b, uint64_t *pid)
-{
-	size_t e = b, i = b;
-	while (i > 0 && digit(s[i - 1]))
-		i--;
-	if (i == e || i == 0 || s[i - 1] != ':')
-		return false;
-	size_t k = i;
-	return digits(s, e, &k, 10, INT32_MAX, pid, NULL) == 0 && k == e;
-}
-
-/* The index of the last " [" in s[from, to), or SIZE_MAX. */
-static size_t last_bracket(const char *s, size_t from, size_t to)
-{
-	for (size_t i = to; i >= from + 2; i--)
-		if (s[i - 2] == ' ' && s[i - 1] == '[')
-			return i - 2;
-	return SIZE_MAX;
-}
-
-/* The plugin's sched_waking/_wakeup: "COMM:PID [PRIO] [success=1 ]CPU:NNN". */
-static bool plugin_wakeup(const char *s, size_t len, uint64_t *pid, uint64_t *cpu)
-{
-	size_t vl, k = 0;
-	const char *v = field(s, len, "CPU:", &vl);
-	if (!v || digits(v, vl, &k, 10, IK_TRACE_MAX_CPUS - 1, cpu, NULL) || k != vl)
-		return false;
-	size_t b = last_bracket(s, 0, (size_t)(v - s));
-	return b != SIZE_MAX && plugin_pid(s, b, pid);
-}
-
-/* The plugin's sched_switch: "PREV:PID [PRIO] STATE ==> NEXT:PID [PRIO]". */
-static bool plugin_switch(const char *s, size_t len, uint64_t *prev, uint64_t *next)
-{
-	size_t a = SIZE_MAX;
-	for (size_t i = 0; i + 5 <= len; i++)
-		if (memcmp(s + i, " ==> ", 5) == 0)
-			a = i; /* the last one: a COMM may hold it */
-	if (a == SIZE_MAX)
-		return false;
-	size_t b = last_bracket(s, 0, a), c = last_bracket(s, a + 5, len);
-	return b != SIZE_MAX && c != SIZE_MAX && plugin_pid(s, b, prev) && plugin_pid(s, c, next);
-}
-
-/* "KEY=0xHEX" (or bare hex) at a word start: true with *out set. */
-static bool hex_field(const char *s, size_t len, const char *key, uint64_t *out)
-{
-	size_t vl;
-	const char *v = field(s, len, key, &vl);
-	if (!v)
-		return false;
-	if (vl > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
-		v += 2;
-		vl -= 2;
-	}
-	if (vl == 0 || vl > 16)
-		return false;
-	uint64_t x = 0;
-	for (size_t i = 0; i < vl; i++) {
-		char c = v[i];
-		unsigned d = digit(c) ? (unsigned)(c - '0') : (c >= 'a' && c <= 'f') ? (unsigned)(c - 'a' + 10)
-			   : (c >= 'A' && c <= 'F') ? (unsigned)(c - 'A' + 10) : 16u;
-		if (d > 15)
-			return false;
-		x = x << 4 | d;
-	}
-	*out = x;
-	return true;
-}
-
-static bool equals(const char *s, size_t len, const char *lit)
-{
-	return strlen(lit) == len && memcmp(s, lit, len) == 0;
-}
-
-/* The system of an event ftrace prints by name alone ("" if not one of ours). */
-static const char *system_of(const char *name, size_t nl)
-{
-	static const struct { const char *sys, *name; } known[] = {
-		{ "power", "cpu_idle" }, { "power", "cpu_frequency" },
-		{ "irq", "irq_handler_entry" }, { "irq", "irq_handler_exit" },
-		{ "irq", "softirq_entry" }, { "irq", "softirq_exit" },
-		{ "irq_vectors", "reschedule_entry" }, { "irq_vectors", "reschedule_exit" },
-		{ "irq_vectors", "call_function_entry" }, { "irq_vectors", "call_function_exit" },
-		{ "irq_vectors", "call_function_single_entry" },
-		{ "irq_vectors", "call_function_single_exit" },
-		{ "ipi", "ipi_entry" }, { "ipi", "ipi_exit" }, { "ipi", "ipi_send_cpu" },
-		{ "ipi", "ipi_send_cpumask" }, { "timer", "hrtimer_expire_entry" },
-		{ "timer", "hrtimer_start" }, { "timer", "hrtimer_cancel" }, { "timer", "tick_stop" },
-		{ "sched", "sched_waking" }, { "sched", "sched_wakeup" }, { "sched", "sched_switch" },
-	};
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (strlen(known[i].name) == nl && memcmp(known[i].name, name, nl) == 0)
-			return known[i].sys;
-	return "";
-}
-
-/* What a line gives beyond its record: a cpumask's CPUs, an IRQ's name. */
-struct pctx {
-	bool bare_names;              /* events may be "NAME:" (ftrace, trace-cmd report) */
-	struct ik_cpuset mask;        /* ipi_send_cpumask: the targets (r->arg = -2) */
-	struct ik_trace_header names; /* IRQ names seen (nirqs, irqs) */
-	bool names_full;
-};
-
-/*
- * One line: 0 with *r filled, 1 for an event of another kind, -1 if an event line is bad
- * (its event or a field: message in why), NOT_EVENT if the line has no "[CPU] TIME:" stamp
- * at all (message in why too: in a text's header that is a header line, elsewhere an
- * error).  maxstate: the largest state index accepted.
- */
-#define NOT_EVENT (-2)
-
-static int parse_line(struct pctx *px, const char *l, size_t len, int maxstate,
-		      struct ik_trace_import_rec *r, char *why, size_t whylen)
-{
-	char got[80];
-	size_t i = 0, after = 0;
-	bool found = false;
-
-	for (const char *q = memchr(l, '[', len); q; q = memchr(q + 1, '[', len - (size_t)(q + 1 - l))) {
-		size_t p = (size_t)(q - l);
-		if ((p == 0 || blank(l[p - 1])) && stamp_at(l, len, p, &r->cpu, &r->t_ns, &after) == 0) {
-			found = true;
-			break;
-		}
-		if (p + 1 >= len)
-			break;
-	}
-	if (!found) {
-		excerpt(got, sizeof(got), l, len);
-		snprintf(why, whylen, "expected perf script's 'COMM PID [CPU] SECONDS.FRACTION: SYS:EVENT: FIELDS', got '%s'",
-			 got);
-		return NOT_EVENT;
-	}
-	i = after;
-	while (i < len && blank(l[i]))
-		i++;
-	/* The event: SYS:NAME: */
-	size_t e0 = i;
-	while (i < len && !blank(l[i]))
-		i++;
-	size_t el = i - e0;
-	const char *ev = l + e0;
-	const char *colon = el >= 2 ? memchr(ev, ':', el - 1) : NULL;
-	if (el < 2 || ev[el - 1] != ':' || colon == ev || (!colon && !px->bare_names) ||
-	    (colon && el < 4)) {
-		excerpt(got, sizeof(got), ev, el);
-		snprintf(why, whylen, "expected an event '%s' after the time, got '%s'",
-			 px->bare_names ? "NAME:' or 'SYS:NAME:" : "SYS:NAME:", got);
-		return -1;
-	}
-	const char *sys, *name;
-	size_t sl, nl;
-	if (colon) {
-		sys = ev;
-		name = colon + 1;
-		sl = (size_t)(colon - ev);
-		nl = el - 1 - sl - 1;
-	} else {
-		/* ftrace and trace-cmd print the event's name alone */
-		name = ev;
-		nl = el - 1;
-		sys = system_of(name, nl);
-		sl = strlen(sys);
-	}
-	while (i < len && blank(l[i]))
-		i++;
-	const char *rest = l + i;
-	size_t rl = len - i;
-	size_t vl;
-	const char *v;
-	uint64_t x = 0;
-	size_t k = 0;
-
-	if (equals(sys, sl, "power") && equals(name, nl, "cpu_idle")) {
-		v = field(rest, rl, "state=", &vl);
-		if (v && vl == 2 && memcmp(v, "-1", 2) == 0) {
-			r->arg = -1;
-		} else if (!v || digits(v, vl, &k, 10, IDLE_EXIT_STATE, &x, NULL) || k != vl) {
-			excerpt(got, sizeof(got), v ? v : rest, v ? vl : rl);
-			snprintf(why, whylen, "expected 'state=N' in power:cpu_idle, got '%s'", got);
-			return -1;
-		} else if (x == IDLE_EXIT_STATE) {
-			r->arg = -1;
-		} else if (x > (uint64_t)maxstate) {
-			snprintf(why, whylen, "expected a state 0..%d (the table's), got state=%" PRIu64,
-				 maxstate, x);
-			return -1;
-		} else {
-			r->arg = (int64_t)x;
-		}
-		r->kind = P_IDLE;
-		return 0;
-	}
-	if (equals(sys, sl, "irq") && equals(name, nl, "irq_handler_entry")) {
-		v = field(rest, rl, "irq=", &vl);
-		if (!v || digits(v, vl, &k, 10, INT32_MAX, &x, NULL) || k != vl) {
-			excerpt(got, sizeof(got), v ? v : rest, v ? vl : rl);
-			snprintf(why, whylen, "expected 'irq=N' in irq:irq_handler_entry, got '%s'", got);
-			return -1;
-		}
-		r->kind = P_IRQ;
-		r->arg = (int64_t)x;
-		v = field(rest, rl, "name=", &vl);
-		if (v && vl > 0 && !px->names_full) {
-			const char *old = ik_trace_irq_name(&px->names, r->arg);
-			if (!old || strlen(old) != (vl < IK_TRACE_IRQ_NAME_LEN ? vl : IK_TRACE_IRQ_NAME_LEN - 1) ||
-			    memcmp(old, v, strlen(old)) != 0)
-				px->names_full = ik_trace_irq_name_set(&px->names, r->arg, v, vl) != 0;
-		}
-		return 0;
-	}
-	if (equals(sys, sl, "power") && equals(name, nl, "cpu_frequency")) {
-		uint64_t khz, cpu;
-		size_t k2 = 0;
-		const char *sv = field(rest, rl, "state=", &vl);
-		size_t svl = vl;
-		v = field(rest, rl, "cpu_id=", &vl);
-		if (!sv || digits(sv, svl, &k, 10, UINT32_MAX, &khz, NULL) || k != svl || khz == 0 || !v ||
-		    digits(v, vl, &k2, 10, IK_TRACE_MAX_CPUS - 1, &cpu, NULL) || k2 != vl) {
-			excerpt(got, sizeof(got), rest, rl);
-			snprintf(why, whylen, "expected 'state=KHZ cpu_id=N' (N < %d) in power:cpu_frequency, got '%s'",
-				 IK_TRACE_MAX_CPUS, got);
-			return -1;
-		}
-		r->kind = IK_IMPORT_FREQ;
-		r->arg2 = r->cpu;  /* the one that traced it: its stream (import_spill.c) */
-		r->cpu = (int)cpu; /* the CPU changed, not the one that traced it */
-		r->arg = (int64_t)khz;
-		return 0;
-	}
-	if (equals(sys, sl, "irq") && equals(name, nl, "softirq_entry")) {
-		v = field(rest, rl, "vec=", &vl);
-		if (!v || digits(v, vl, &k, 10, INT32_MAX, &x, NULL) || k != vl) {
-			excerpt(got, sizeof(got), v ? v : rest, v ? vl : rl);
-			snprintf(why, whylen, "expected 'vec=N' in irq:softirq_entry, got '%s'", got);
-			return -1;
-		}
-		r->kind = IK_IMPORT_SOFTIRQ;
-		r->arg = (int64_t)x;
-		return 0;
-	}
-	if (equals(sys, sl, "ipi") && equals(name, nl, "ipi_send_cpu")) {
-		v = field(rest, rl, "cpu=", &vl);
-		if (!v || digits(v, vl, &k, 10, IK_TRACE_MAX_CPUS - 1, &x, NULL) || k != vl) {
-			excerpt(got, sizeof(got), v ? v : rest, v ? vl : rl);
-			snprintf(why, whylen, "expected 'cpu=N' (N < %d) in ipi:ipi_send_cpu, got '%s'",
-				 IK_TRACE_MAX_CPUS, got);
-			return -1;
-		}
-		r->kind = IK_IMPORT_IPI_SEND;
-		r->arg = (int64_t)x;
-		return 0;
-	}
-	if (equals(sys, sl, "ipi") && equals(name, nl, "ipi_send_cpumask")) {
-		char list[512], perr[128];
-		v = field(rest, rl, "cpumask=", &vl);
-		if (v && vl < sizeof(list)) {
-			memcpy(list, v, vl);
-			list[vl] = '\0';
-		}
-		if (!v || vl >= sizeof(list) ||
-		    ik_cpulist_parse(list, IK_TRACE_MAX_CPUS, true, &px->mask, perr, sizeof(perr))) {
-			excerpt(got, sizeof(got), v ? v : rest, v ? vl : rl);
-			snprintf(why, whylen, "expected 'cpumask=LIST' (CPUs below %d, as 0-3,8) in ipi:ipi_send_cpumask, got '%s'",
-				 IK_TRACE_MAX_CPUS, got);
-			return -1;
-		}
-		r->kind = IK_IMPORT_IPI_SEND;
-		r->arg = -2;
-		return 0;
-	}
-	if ((equals(sys, sl, "ipi") && equals(name, nl, "ipi_exit")) ||
-	    (equals(sys, sl, "irq_vectors") &&
-	     (equals(name, nl, "reschedule_exit") || equals(name, nl, "call_function_exit") ||
-	      equals(name, nl, "call_function_single_exit")))) {
-		r->kind = IK_IMPORT_IPI_EXIT;
-		return 0;
-	}
-	if ((equals(sys, sl, "irq_vectors") &&
-	     (equals(name, nl, "reschedule_entry") || equals(name, nl, "call_function_entry") ||
-	      equals(name, nl, "call_function_single_entry"))) ||
-	    (equals(sys, sl, "ipi") && equals(name, nl, "ipi_entry"))) {
-		r->kind = P_IPI;
-		r->arg = -1;
-		return 0;
-	}
-	if (equals(sys, sl, "timer") && equals(name, nl, "hrtimer_expire_entry")) {
-		v = field(rest, rl, "function=", &vl);
-		/*
-		 * trace-cmd report prints "tick_nohz_handler/0x0" (the symbol's size after it);
-		 * "+0x0" is the symbol's start too, any other offset is another function (one
-		 * the file's kallsyms does not name).
-		 */
-		for (size_t j = 0; v && j < vl; j++)
-			if (v[j] == '/') {
-				vl = j;
-				break;
-			}
-		if (v && vl > 4 && memcmp(v + vl - 4, "+0x0", 4) == 0)
-			vl -= 4;
-		bool tick = v && (equals(v, vl, "tick_nohz_handler") || equals(v, vl, "tick_sched_timer"));
-		r->kind = tick ? P_TICK : P_TIMER;
-		r->arg = -1;
-		r->arg2 = -1;
-		hex_field(rest, rl, "hrtimer=", &r->id);
-		v = field(rest, rl, "now=", &vl);
-		if (v && digits(v, vl, &k, 19, INT64_MAX, &x, NULL) == 0 && k == vl)
-			r->arg2 = (int64_t)x; /* the hrtimer base's time at expiry: the clock check */
-		return 0;
-	}
-	if (equals(sys, sl, "timer") && (equals(name, nl, "hrtimer_start") || equals(name, nl, "hrtimer_cancel"))) {
-		bool start = name[8] == 's';
-		v = start ? field(rest, rl, "expires=", &vl) : NULL;
-		if (!hex_field(rest, rl, "hrtimer=", &r->id) ||
-		    (start && (!v || digits(v, vl, &k, 19, INT64_MAX, &x, NULL) || k != vl))) {
-			excerpt(got, sizeof(got), rest, rl);
-			snprintf(why, whylen, "expected 'hrtimer=0xADDR%s' in timer:%s, got '%s'",
-				 start ? " ... expires=N" : "", start ? "hrtimer_start" : "hrtimer_cancel", got);
-			return -1;
-		}
-		r->kind = start ? IK_IMPORT_TSTART : IK_IMPORT_TCANCEL;
-		r->arg = start ? (int64_t)x : -1;
-		return 0;
-	}
-	if (equals(sys, sl, "sched") &&
-	    (equals(name, nl, "sched_waking") || equals(name, nl, "sched_wakeup"))) {
-		uint64_t pid, cpu;
-		size_t k2 = 0;
-		const char *pv = field(rest, rl, "pid=", &vl);
-		size_t pl = vl;
-		v = field(rest, rl, "target_cpu=", &vl);
-		if ((!pv || digits(pv, pl, &k, 10, INT32_MAX, &pid, NULL) || k != pl || !v ||
-		     digits(v, vl, &k2, 10, IK_TRACE_MAX_CPUS - 1, &cpu, NULL) || k2 != vl) &&
-		    (pv || !plugin_wakeup(rest, rl, &pid, &cpu))) {
-			excerpt(got, sizeof(got), rest, rl);
-			snprintf(why, whylen, "expected 'pid=N ... target_cpu=C'%s (C < %d) in sched:%.12s, got '%s'",
-				 pv ? "" : " or trace-cmd's 'COMM:N [PRIO] CPU:C'", IK_TRACE_MAX_CPUS, name, got);
-			return -1;
-		}
-		r->kind = name[11] == 'g' ? IK_IMPORT_WAKING : IK_IMPORT_WAKEUP;
-		r->arg = (int64_t)pid;
-		r->arg2 = (int64_t)cpu;
-		return 0;
-	}
-	if (equals(sys, sl, "sched") && equals(name, nl, "sched_switch")) {
-		uint64_t prev, next;
-		size_t k2 = 0;
-		const char *pv = field(rest, rl, "prev_pid=", &vl);
-		size_t pl = vl;
-		v = field(rest, rl, "next_pid=", &vl);
-		if ((!pv || digits(pv, pl, &k, 10, INT32_MAX, &prev, NULL) || k != pl || !v ||
-		     digits(v, vl, &k2, 10, INT32_MAX, &next, NULL) || k2 != vl) &&
-		    (pv || !plugin_switch(rest, rl, &prev, &next))) {
-			excerpt(got, sizeof(got), rest, rl);
-			snprintf(why, whylen, "expected 'prev_pid=N ... next_pid=M'%s in sched:sched_switch, got '%s'",
-				 pv ? "" : " or trace-cmd's 'PREV:N [PRIO] S ==> NEXT:M [PRIO]'", got);
-			return -1;
-		}
-		r->kind = IK_IMPORT_SWITCH;
-		r->arg = (int64_t)prev;
-		r->arg2 = (int64_t)next;
-		return 0;
-	}
-	if (equals(sys, sl, "timer") && equals(name, nl, "tick_stop")) {
-		v = field(rest, rl, "success=", &vl);
-		if (!v || digits(v, vl, &k, 10, UINT32_MAX, &x, NULL) || k != vl) {
-			excerpt(got, sizeof(got), v ? v : rest, v ? vl : rl);
-			snprintf(why, whylen, "expected 'success=N' in timer:tick_stop, got '%s'", got);
-			return -1;
-		}
-		r->kind = IK_IMPORT_TICK_STOP;
-		r->arg = x != 0;
-		return 0;
-	}
-	return 1;
-}
 
 static int by_time(const void *a, const void *b)
 {
@@ -746,7 +260,7 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 			 o->drv->state_count, IK_STATE_MAX);
 		return IK_TRACE_EFAIL;
 	}
-	struct pctx *px = calloc(1, sizeof(*px));
+	struct ik_import_text_ctx *px = calloc(1, sizeof(*px));
 	lr.buf = malloc(READ_CHUNK + LINE_LIMIT + 1);
 	spool = tmpfile();
 	if (!px || !lr.buf || !spool || ik_import_window_init(&win, IK_IMPORT_WINDOW) ||
@@ -767,7 +281,7 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 		if (len && l[len - 1] == '\r')
 			len--;
 		size_t i = 0;
-		while (i < len && blank(l[i]))
+		while (i < len && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r'))
 			i++;
 		if (i == len || l[i] == '#')
 			continue;
@@ -778,14 +292,14 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 				 LINE_LIMIT);
 			prc = -1;
 		} else {
-			prc = parse_line(px, l, len, limit, &r, why, sizeof(why));
+			prc = ik_import_text_line(px, l, len, limit, &r, why, sizeof(why));
 		}
 		/* (only a line that is no event line: one refused for a field is refused) */
-		if (prc == NOT_EVENT && fmt != IK_TEXT_PERF_SCRIPT && len > 6 && has_lost(l, len)) {
+		if (prc == IK_IMPORT_NOT_EVENT && fmt != IK_TEXT_PERF_SCRIPT && len > 6 && has_lost(l, len)) {
 			st->lost++; /* trace_pipe: "CPU:N [LOST M EVENTS]" */
 			continue;
 		}
-		if (prc == NOT_EVENT && in_header) {
+		if (prc == IK_IMPORT_NOT_EVENT && in_header) {
 			/* trace-cmd report's "cpus=N", "version = 6".  Only a line with no event
 			   stamp: an event line refused for a field (a state deeper than the table's)
 			   is as bad before the first good one as after it. */
@@ -807,7 +321,7 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 			st->ignored++;
 			continue;
 		}
-		if (r.kind == P_TICK && r.arg2 >= 0)
+		if (r.kind == IK_IMPORT_TICK && r.arg2 >= 0)
 			/* The tick's hrtimer is on CLOCK_MONOTONIC: its now= is the event's time on
 			   that clock; checked at the end (ik_trace_clock_mono). */
 			ik_trace_clock_add(&st->clock, r.t_ns, r.arg2, st->lines, r.cpu);
@@ -822,7 +336,7 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 			maxcpu = r.cpu;
 		if (wake && r.arg2 > maxcpu)
 			maxcpu = (int)r.arg2;
-		if (r.kind == P_IDLE) {
+		if (r.kind == IK_IMPORT_IDLE) {
 			any_idle = true;
 			if (r.arg > maxstate)
 				maxstate = (int)r.arg;
@@ -1016,12 +530,12 @@ int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char 
 		r.seq = i;
 		bool wake = r.kind == IK_IMPORT_WAKING || r.kind == IK_IMPORT_WAKEUP;
 		if (r.cpu < 0 || r.cpu >= IK_TRACE_MAX_CPUS || r.t_ns < 0 ||
-		    (r.kind == P_IDLE && r.arg > limit) || r.kind < P_IDLE || r.kind >= IK_IMPORT_KINDS ||
+		    (r.kind == IK_IMPORT_IDLE && r.arg > limit) || r.kind < IK_IMPORT_IDLE || r.kind >= IK_IMPORT_KINDS ||
 		    (wake && (r.arg2 < 0 || r.arg2 >= IK_TRACE_MAX_CPUS)) ||
 		    (r.kind == IK_IMPORT_IPI_SEND && (r.arg < 0 || r.arg >= IK_TRACE_MAX_CPUS))) {
 			char why[200];
 			snprintf(why, sizeof(why), "%s: expected CPUs 0..%d, times >= 0 and states 0..%d, got state %" PRId64 " on CPU %d at %" PRId64 " ns",
-				 origin, IK_TRACE_MAX_CPUS - 1, limit, r.kind == P_IDLE ? r.arg : 0, r.cpu, r.t_ns);
+				 origin, IK_TRACE_MAX_CPUS - 1, limit, r.kind == IK_IMPORT_IDLE ? r.arg : 0, r.cpu, r.t_ns);
 			if (!o->lenient) {
 				snprintf(err, errlen, "%s", why);
 				return IK_TRACE_EINPUT;
@@ -1039,13 +553,13 @@ int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char 
 		if ((r.kind >= IK_IMPORT_WAKING && r.kind <= IK_IMPORT_TICK_STOP) ||
 		    r.kind == IK_IMPORT_SOFTIRQ || r.kind == IK_IMPORT_IPI_SEND || r.kind == IK_IMPORT_FREQ)
 			sched = true; /* format 1.1 */
-		if (r.kind == P_IDLE && r.arg > maxstate)
+		if (r.kind == IK_IMPORT_IDLE && r.arg > maxstate)
 			maxstate = (int)r.arg;
 		v[pl.n++] = r;
 	}
 	bool any_idle = false;
 	for (size_t i = 0; i < pl.n && !any_idle; i++)
-		any_idle = pl.v[i].kind == P_IDLE;
+		any_idle = pl.v[i].kind == IK_IMPORT_IDLE;
 	if (!any_idle) {
 		if (st->lines)
 			snprintf(err, errlen, "%s:%" PRIu64 ": expected power:cpu_idle events (perf record -e power:cpu_idle -a), got none",
