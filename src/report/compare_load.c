@@ -1,0 +1,398 @@
+/*
+ * compare: reading result documents (docs/compare.md), by figure names.  Every "run object"
+ * of a document (the runs of `sim --json`, the per-governor runs of `replay --json` schema
+ * 2, or the whole document of `replay` schema 1 and `analyze`) gives one value per figure;
+ * a figure a document does not have is missing, not zero.  "FILE@N" takes run N only (from
+ * 1); "FILE@NAME" the run of governor NAME.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/compare_internal.h"
+
+const struct ik_cmp_fig ik_cmp_figs[NFIGS] = {
+	[FIG_MB_S] = { "mb_per_s", "throughput", "MB/s", +1 },
+	[FIG_MSG_S] = { "messages_per_s", "messages", "msg/s", +1 },
+	[FIG_WAKE_P50] = { "wake_p50_us", "wake p50", "us", -1 },
+	[FIG_WAKE_P99] = { "wake_p99_us", "wake p99", "us", -1 },
+	[FIG_POWER] = { "avg_power_w", "avg power", "W", -1 },
+	[FIG_ENERGY] = { "energy_j", "energy", "J", -1 },
+	[FIG_TOO_DEEP] = { "too_deep_pct", "too deep", "% of entries", -1 },
+	[FIG_TOO_SHALLOW] = { "too_shallow_pct", "too shallow", "% of entries", -1 },
+	[FIG_ENTRIES] = { "idle_entries_per_cpu_per_s", "idle entries", "/CPU/s", 0 },
+};
+
+static int fail(char *err, size_t errlen, const char *path, const char *what)
+{
+	snprintf(err, errlen, "%s: %s", path, what);
+	return -1;
+}
+
+static double num(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The first of two names the document has (sim's name, then analyze's). */
+static double num2(json_t *obj, const char *key, const char *alt)
+{
+	double v = num(obj, key);
+	return isnan(v) && alt ? num(obj, alt) : v;
+}
+
+static struct named *find_named(struct named *list, int *n, int max, const char *name)
+{
+	for (int i = 0; i < *n; i++)
+		if (strcmp(list[i].name, name) == 0)
+			return &list[i];
+	if (*n == max)
+		return NULL;
+	struct named *x = &list[(*n)++];
+	memset(x, 0, sizeof(*x));
+	snprintf(x->name, sizeof(x->name), "%s", name);
+	return x;
+}
+
+/* The entry method a state's desc names, as acpi_idle and intel_idle write them. */
+static const char *method_of(const char *name, const char *desc)
+{
+	if (strstr(desc, "IOPORT"))
+		return "SYSTEMIO";
+	if (strstr(desc, "FFH") || strstr(desc, "MWAIT"))
+		return "FFH (MWAIT)";
+	if (strstr(desc, "HLT") || strstr(desc, "halt"))
+		return "HALT";
+	if (strcmp(name, "POLL") == 0 || strstr(desc, "POLL"))
+		return "POLL";
+	return "other";
+}
+
+static void push(struct series *s, double v)
+{
+	if (s->n < MAX_RUNS)
+		s->v[s->n++] = v;
+}
+
+/* Pads a state's series to the run count (a state this run lacks: missing). */
+static void pad_named(struct named *list, int n, int runs)
+{
+	for (int i = 0; i < n; i++) {
+		while (list[i].residency_pct.n < runs)
+			push(&list[i].residency_pct, NAN);
+		while (list[i].usage.n < runs)
+			push(&list[i].usage, NAN);
+		while (list[i].time_us.n < runs)
+			push(&list[i].time_us, NAN);
+	}
+}
+
+/*
+ * One run object: its figures by name.  States: sim and replay name them usage, time_us,
+ * above, below (residency_pct in sim); analyze names them entries, total_us, too_deep,
+ * too_shallow.  Accuracy: the run's "accuracy" object, else the share of entries counted
+ * above (too deep) and below (too shallow), idlekit's one definition.
+ */
+static int load_run(struct ik_compare_set *set, json_t *run, const char *path, char *err,
+		    size_t errlen)
+{
+	json_t *states = json_object_get(run, "states");
+	if (!json_is_array(states)) {
+		json_t *all = json_object_get(run, "all");
+		states = json_is_object(all) ? json_object_get(all, "states") : NULL;
+	}
+	if (!json_is_array(states))
+		return fail(err, errlen, path, "a result lacks 'states': expected the output of "
+				  "idlekit sim, replay or analyze --json");
+	json_t *tp = json_object_get(run, "throughput");
+	json_t *wl = json_object_get(run, "wake_latency_ns");
+	json_t *acc = json_object_get(run, "accuracy");
+	int runs = set->nruns + 1;
+
+	push(&set->fig[FIG_MB_S], json_is_object(tp) ? num(tp, "mb_per_s") : NAN);
+	push(&set->fig[FIG_MSG_S], json_is_object(tp) ? num(tp, "messages_per_s") : NAN);
+	push(&set->fig[FIG_WAKE_P50], json_is_object(wl) ? num(wl, "p50") / 1000.0 : NAN);
+	push(&set->fig[FIG_WAKE_P99], json_is_object(wl) ? num(wl, "p99") / 1000.0 : NAN);
+	push(&set->fig[FIG_POWER], num(run, "avg_power_w"));
+	push(&set->fig[FIG_ENERGY], num(run, "energy_j"));
+	push(&set->fig[FIG_ENTRIES], num(run, "idle_entries_per_cpu_per_s"));
+
+	if (json_is_object(wl)) {
+		double q[IK_HTML_CMP_QUANTILES];
+		bool all_q = true;
+		for (int k = 0; k < IK_HTML_CMP_QUANTILES; k++) {
+			q[k] = num(wl, ik_html_cmp_quantile_keys[k]);
+			all_q = all_q && isfinite(q[k]);
+		}
+		if (all_q && num(wl, "count") > 0) {
+			for (int k = 0; k < IK_HTML_CMP_QUANTILES; k++)
+				set->lat_q_sum[k] += q[k];
+			set->lat_q_runs++;
+		}
+	}
+	json_t *ih = json_object_get(run, "idle_duration_hist");
+	if (json_is_array(ih) && json_array_size(ih) == IK_IDLE_HIST_BUCKETS) {
+		for (int k = 0; k < IK_IDLE_HIST_BUCKETS; k++) {
+			json_t *c = json_array_get(ih, (size_t)k);
+			if (!json_is_integer(c) || json_integer_value(c) < 0)
+				return fail(err, errlen, path, "'idle_duration_hist' holds something other "
+						  "than counts: expected non-negative integers");
+			set->idle_hist[k] += (uint64_t)json_integer_value(c);
+		}
+		set->has_idle_hist = true;
+	}
+
+	size_t i;
+	json_t *st;
+	double method_usage[MAX_NAMES] = { 0 };
+	double entries = 0, above = 0, below = 0;
+	bool counted = true;
+	json_array_foreach(states, i, st) {
+		const char *name = json_string_value(json_object_get(st, "name"));
+		const char *desc = json_string_value(json_object_get(st, "desc"));
+		if (!name)
+			return fail(err, errlen, path, "a state has no 'name'");
+		struct named *x = find_named(set->states, &set->nstates, MAX_NAMES, name);
+		if (!x)
+			return fail(err, errlen, path, "too many distinct state names");
+		pad_named(x, 1, runs - 1);
+		double usage = num2(st, "usage", "entries");
+		double a = num2(st, "above", "too_deep"), b = num2(st, "below", "too_shallow");
+		push(&x->residency_pct, num(st, "residency_pct"));
+		push(&x->usage, usage);
+		push(&x->time_us, num2(st, "time_us", "total_us"));
+		if (isfinite(usage) && isfinite(a) && isfinite(b)) {
+			entries += usage;
+			above += a;
+			below += b;
+		} else {
+			counted = false;
+		}
+		struct named *m = find_named(set->methods, &set->nmethods, MAX_METHODS,
+					     method_of(name, desc ? desc : ""));
+		if (!m)
+			return fail(err, errlen, path, "too many entry methods");
+		method_usage[m - set->methods] += isfinite(usage) ? usage : 0;
+	}
+	pad_named(set->states, set->nstates, runs);
+	for (int k = 0; k < set->nmethods; k++) {
+		while (set->methods[k].usage.n < runs - 1)
+			push(&set->methods[k].usage, NAN);
+		push(&set->methods[k].usage, method_usage[k]);
+	}
+	pad_named(set->methods, set->nmethods, runs);
+	if (json_is_object(acc)) {
+		push(&set->fig[FIG_TOO_DEEP], num(acc, "too_deep_pct"));
+		push(&set->fig[FIG_TOO_SHALLOW], num(acc, "too_shallow_pct"));
+	} else {
+		push(&set->fig[FIG_TOO_DEEP], counted && entries > 0 ? 100.0 * above / entries : NAN);
+		push(&set->fig[FIG_TOO_SHALLOW], counted && entries > 0 ? 100.0 * below / entries : NAN);
+	}
+	set->nruns = runs;
+	return 0;
+}
+
+static void add_config(struct ik_compare_set *set, const char *key, const char *value)
+{
+	if (set->nconfig >= MAX_CONFIG)
+		return;
+	struct config_kv *kv = &set->config[set->nconfig++];
+	snprintf(kv->key, sizeof(kv->key), "%s", key);
+	snprintf(kv->value, sizeof(kv->value), "%s", value);
+}
+
+/* sim's "config" keys; else what a document says about itself (schema, governor, ...). */
+static void load_config(struct ik_compare_set *set, json_t *root, json_t *run)
+{
+	json_t *cfg = json_object_get(root, "config");
+	json_t *keys = json_is_object(cfg) ? json_object_get(cfg, "keys") : NULL;
+	set->has_config = json_is_array(keys);
+	if (set->has_config) {
+		size_t i;
+		json_t *k;
+		json_array_foreach(keys, i, k) {
+			const char *s = json_string_value(json_object_get(k, "section"));
+			const char *key = json_string_value(json_object_get(k, "key"));
+			const char *v = json_string_value(json_object_get(k, "value"));
+			char name[sizeof(set->config[0].key)];
+			if (!s || !key)
+				continue;
+			snprintf(name, sizeof(name), "%s.%s", s, key);
+			add_config(set, name, v ? v : "(reader's default)");
+		}
+		return;
+	}
+	static const char *const identity[] = { "governor", "platform", "driver", "hz", "cpus" };
+	for (size_t i = 0; i < sizeof(identity) / sizeof(identity[0]); i++) {
+		json_t *v = json_object_get(run, identity[i]);
+		if (!v)
+			v = json_object_get(root, identity[i]);
+		char buf[64];
+		if (json_is_string(v))
+			add_config(set, identity[i], json_string_value(v));
+		else if (json_is_integer(v)) {
+			snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(v));
+			add_config(set, identity[i], buf);
+		}
+	}
+}
+
+static struct ik_compare_set *new_set(const char *label, const char *schema)
+{
+	struct ik_compare_set *set = calloc(1, sizeof(*set));
+	if (set) {
+		snprintf(set->label, sizeof(set->label), "%.*s", (int)sizeof(set->label) - 1, label);
+		snprintf(set->schema, sizeof(set->schema), "%s", schema);
+	}
+	return set;
+}
+
+int ik_compare_load_text(const char *spec, const char *text, size_t len,
+			 struct ik_compare_set **out, int max, int *nout, char *err, size_t errlen)
+{
+	char path[4096], pick_name[64] = "";
+	long pick = 0;
+	int n = 0, rc = -1;
+
+	*nout = 0;
+	snprintf(path, sizeof(path), "%s", spec);
+	char *at = strrchr(path, '@');
+	if (at && at[1] && !strchr(at, '/')) {
+		char *end;
+		errno = 0;
+		pick = strtol(at + 1, &end, 10);
+		if (end == at + 1 && strlen(at + 1) < sizeof(pick_name)) {
+			snprintf(pick_name, sizeof(pick_name), "%s", at + 1);
+			pick = 0;
+		} else if (errno || *end || pick < 1) {
+			return fail(err, errlen, spec, "expected FILE, FILE@N with N a run number from 1, "
+					  "or FILE@GOVERNOR");
+		}
+		*at = '\0';
+	}
+	json_error_t jerr;
+	json_t *root = text ? json_loadb(text, len, 0, &jerr) : json_load_file(path, 0, &jerr);
+	if (!root) {
+		if (jerr.line > 0)
+			snprintf(err, errlen, "%s:%d:%d: not valid JSON: %s", path, jerr.line, jerr.column,
+				 jerr.text);
+		else
+			snprintf(err, errlen, "%s: %s", path, jerr.text);
+		for (char *c = err; errlen && *c; c++) /* jansson quotes the input's bytes: one line */
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
+		return -1;
+	}
+	const char *schema = json_string_value(json_object_get(root, "schema"));
+	json_t *runs = json_object_get(root, "runs");
+	bool per_governor = schema && strcmp(schema, "idlekit.replay/2") == 0;
+	bool one_run = schema && (strcmp(schema, "idlekit.replay/1") == 0 ||
+				  strcmp(schema, "idlekit.analyze/1") == 0);
+	if (!schema || (!one_run && !json_is_array(runs)) ||
+	    (!one_run && !per_governor && strcmp(schema, "idlekit.sim/1") != 0)) {
+		fail(err, errlen, path, "expected the output of idlekit sim, replay or analyze --json "
+		     "(schema idlekit.sim/1, idlekit.replay/1 or /2, idlekit.analyze/1)");
+		goto done;
+	}
+	if (one_run) {
+		if (pick > 1 || pick_name[0]) {
+			snprintf(err, errlen, "%s: one result in a %s document, no @%s", path, schema,
+				 at + 1);
+			goto done;
+		}
+		out[0] = new_set(spec, schema);
+		if (!out[0]) {
+			fail(err, errlen, path, "out of memory");
+			goto done;
+		}
+		n = 1;
+		if (load_run(out[0], root, path, err, errlen))
+			goto done;
+		load_config(out[0], root, root);
+		rc = 0;
+		goto done;
+	}
+	if (pick > (long)json_array_size(runs)) {
+		snprintf(err, errlen, "%s: run %ld asked for, the file has %zu", path, pick,
+			 json_array_size(runs));
+		goto done;
+	}
+	if (pick_name[0] && !per_governor) {
+		snprintf(err, errlen, "%s: @%s: expected @N, a run number from 1 (runs are picked by "
+			 "governor in replay documents only)", path, pick_name);
+		goto done;
+	}
+	size_t i;
+	json_t *run;
+	json_array_foreach(runs, i, run) {
+		if (pick && (long)i + 1 != pick)
+			continue;
+		const char *gov = json_string_value(json_object_get(run, "governor"));
+		if (pick_name[0] && (!gov || strcmp(gov, pick_name) != 0))
+			continue;
+		if (per_governor || n == 0) {
+			if (n == max) {
+				fail(err, errlen, path, "too many results");
+				goto done;
+			}
+			char label[256 + 64];
+			if (per_governor && !pick && !pick_name[0])
+				snprintf(label, sizeof(label), "%s@%s", spec, gov ? gov : "?");
+			else
+				snprintf(label, sizeof(label), "%s", spec);
+			out[n] = new_set(label, schema);
+			if (!out[n]) {
+				fail(err, errlen, path, "out of memory");
+				goto done;
+			}
+			load_config(out[n], root, run);
+			n++;
+		}
+		if (load_run(out[n - 1], run, path, err, errlen))
+			goto done;
+	}
+	if (n == 0) {
+		if (pick_name[0])
+			snprintf(err, errlen, "%s: no run of governor '%s'", path, pick_name);
+		else
+			fail(err, errlen, path, "no runs");
+		goto done;
+	}
+	rc = 0;
+done:
+	if (rc != 0) {
+		for (int k = 0; k < n; k++)
+			free(out[k]);
+		n = 0;
+	}
+	*nout = n;
+	json_decref(root);
+	return rc;
+}
+
+int ik_compare_load_many(const char *spec, struct ik_compare_set **out, int max, int *n,
+			 char *err, size_t errlen)
+{
+	return ik_compare_load_text(spec, NULL, 0, out, max, n, err, errlen);
+}
+
+int ik_compare_load(const char *spec, struct ik_compare_set **out, char *err, size_t errlen)
+{
+	struct ik_compare_set *sets[64];
+	int n;
+	if (ik_compare_load_many(spec, sets, 64, &n, err, errlen))
+		return -1;
+	for (int k = 1; k < n; k++)
+		free(sets[k]);
+	*out = sets[0];
+	return 0;
+}
+
+void ik_compare_free(struct ik_compare_set *set)
+{
+	free(set);
+}
