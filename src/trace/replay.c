@@ -30,115 +30,15 @@
  * replayed step by step meanwhile (the harness's two halves, ik_govreplay_enter and
  * ik_govreplay_exit), as far as a lower bound of that wake allows, so that the package's
  * time line can be known past the held wake.  docs/replay.md has the model.
+ *
+ * This file: the replay's pass over the trace; a run's set-up and its result at the end
+ * are replay_run.c, its state (struct ik_replay_run) replay_internal.h.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "idlekit/govreplay.h"
 #include "trace/replay_internal.h"
-
-struct timer {
-	uint64_t id;
-	int64_t expires;
-};
-
-/* The recorded period in progress on one CPU (the same for every governor). */
-struct rec_cpu {
-	bool idle, have_wake;
-	int rec_state;
-	enum ik_trace_cause cause; /* of the wake (IK_CAUSE_NONE: the exit's) */
-	int wake_src;              /* a task_wake's source CPU, else -1 */
-	int64_t enter_ns, wake_ns, last_exit_ns;
-	bool started; /* a period has ended */
-	uint64_t pno; /* periods ended so far: the number of the one in progress */
-};
-
-/*
- * A recorded event of one CPU that one governor has not applied yet: the CPU's work waits
- * for its package's exit to be known, or for the wake of its period in progress, so its
- * next events wait in order.  An exit carries the period as recorded (the same for every
- * governor).
- */
-enum held_kind { HELD_ENTER, HELD_EXIT, HELD_TIMER_START, HELD_TIMER_REMOVE };
-struct held {
-	enum held_kind kind;
-	uint64_t seq;    /* the event's place in the trace */
-	int64_t t;       /* recorded time */
-	uint64_t id;     /* timers */
-	int64_t expires; /* HELD_TIMER_START */
-	struct rec_cpu rc; /* HELD_EXIT: the period; HELD_ENTER: rc.started */
-};
-
-/*
- * Closed loop: a wake another CPU (src) sends moves by src's delay as it was when the wake
- * was sent (after src's periods that ended before it).  When src's delay is not final then
- * (its work waits), the receiving period's ticket waits on src's waiter list.
- */
-struct ticket {
-	uint64_t pno;   /* the receiving CPU's period */
-	bool resolved;
-	int64_t shift_ns;
-};
-struct waiter {
-	int cpu;      /* the receiving CPU */
-	uint64_t pno; /* its period */
-	uint64_t seq; /* the wake's place in the trace */
-};
-
-/* The replay of one period, which can stop where it needs a wake not known yet. */
-enum phase { P_START, P_ENTER, P_STEP, P_AFTER, P_CAPPED };
-struct period {
-	bool active;
-	enum phase phase;
-	struct rec_cpu rc; /* as recorded */
-	int mapped;        /* the recorded state on the replayed table */
-	int64_t exit_ns;   /* recorded */
-	bool entered, first;
-	int64_t now, timer;
-	uint64_t entries; /* of this period, not ended by the wake */
-	struct ik_govreplay_input in;     /* P_STEP: the entry's inputs */
-	struct ik_govreplay_entered e;    /* P_STEP: what was entered */
-	enum ik_govreplay_event b_ev;     /* P_STEP: its earliest event but the wake */
-	int64_t b_at;
-	int last_state;                   /* P_AFTER, P_CAPPED: the state just left */
-	uint64_t last_residency_ns;
-};
-
-/* One governor on one CPU. */
-struct gov_cpu {
-	struct ik_govreplay g;
-	struct ik_rng rng;
-	struct timer timers[IK_TRACE_MAX_TIMERS];
-	int ntimers;
-	int64_t entry_ns, next_timer_ns; /* of the period in progress, replayed */
-	int64_t work_start_ns;           /* replayed: the work after the last period */
-	int64_t delay_ns;                /* work_start - recorded exit */
-	int64_t idle_ns, in_state_ns, entry_exit_ns;
-	double state_mw_ns;              /* in_state time x the state's power */
-	bool queued;                     /* the last entry's span waits in the package's queue */
-	bool in_period;                  /* the entry of a recorded period is applied, not its exit */
-	bool held;                       /* the work start waits for the package's exit */
-	struct period pr;                /* the period being replayed (pr.active) */
-	struct ik_replay_ring hq;                  /* struct held: the events after, while held or pr.active */
-	struct ik_replay_ring tickets;             /* struct ticket, by period */
-	struct ik_replay_ring waiters;             /* struct waiter: wakes this CPU sent, in trace order */
-	int64_t pos_told;                /* the position its waiters last saw (see position) */
-	bool in_work;                    /* on the run's work list */
-	uint64_t state_ns[IK_STATE_MAX]; /* real time per state, entry to exit */
-};
-
-struct run {
-	const struct ik_trace_replay_opts *o;
-	struct ik_trace_replay *rp;
-	struct gov_cpu *cpu; /* h->cpus */
-	int ready;           /* harnesses set up */
-	struct ik_replay_pkg pkg; /* the package deep state on this run's time lines */
-	bool hold;           /* a package deep state: its exit moves the work */
-	bool oom;
-	int *work;           /* CPUs to look at again (settle), h->cpus at most */
-	int nwork;
-	uint64_t progress;   /* periods finished and CPUs released: to see that the end ends */
-};
 
 static int64_t next_timer_after(const struct gov_cpu *c, int64_t t)
 {
@@ -225,14 +125,14 @@ static struct ticket *ticket_of(const struct gov_cpu *c, uint64_t pno)
 	return NULL;
 }
 
-static bool wake_of(const struct run *run, int cpu, int64_t *w, int64_t *lb, int depth);
+static bool wake_of(const struct ik_replay_run *run, int cpu, int64_t *w, int64_t *lb, int depth);
 
 /*
  * Where CPU s's replayed time line is at least, as far as its next events go: a wake it
  * sends after a period it is still replaying, or whose work waits for the package, is not
  * before that period's work, so not before this (its replayed time line only goes forward).
  */
-static int64_t position(const struct run *run, int s, int depth)
+static int64_t position(const struct ik_replay_run *run, int s, int depth)
 {
 	const struct gov_cpu *c = &run->cpu[s];
 	if (!c->pr.active)
@@ -248,7 +148,7 @@ static int64_t position(const struct run *run, int s, int depth)
  * The wake of the period cpu is replaying, as this governor's CPU sees it (closed loop:
  * moved): true and *w if known, else false and *lb, a time it is not before.
  */
-static bool wake_of(const struct run *run, int cpu, int64_t *w, int64_t *lb, int depth)
+static bool wake_of(const struct ik_replay_run *run, int cpu, int64_t *w, int64_t *lb, int depth)
 {
 	const struct gov_cpu *c = &run->cpu[cpu];
 	const struct rec_cpu *rc = &c->pr.rc;
@@ -295,7 +195,7 @@ static void period_start(struct gov_cpu *c, const struct rec_cpu *rc, int mapped
  * loop below throughout: select, enter, wake at the earliest event, account, reflect;
  * re-entries after the tick, a timer or the polling limit; the cap.
  */
-static bool advance(struct run *run, int cpu)
+static bool advance(struct ik_replay_run *run, int cpu)
 {
 	const struct ik_trace_replay_opts *o = run->o;
 	struct ik_trace_replay *rp = run->rp;
@@ -419,163 +319,7 @@ static bool advance(struct run *run, int cpu)
 	}
 }
 
-static int setup(struct run *run, const struct ik_trace_header *h, char *err, size_t errlen)
-{
-	const struct ik_trace_replay_opts *o = run->o;
-	struct ik_trace_replay *rp = run->rp;
-	int hz = o->hz ? o->hz : h->hz;
-	rp->cpus = h->cpus;
-	rp->nstates = o->drv->state_count;
-	rp->closed_loop = o->closed_loop;
-	ik_trace_state_map_build(h, o->drv, &rp->map);
-	ik_hist_init(&rp->run.wake_latency);
-	rp->cpu = calloc((size_t)h->cpus, sizeof(*rp->cpu));
-	run->cpu = calloc((size_t)h->cpus, sizeof(*run->cpu));
-	run->work = malloc((size_t)h->cpus * sizeof(*run->work));
-	if (!rp->cpu || !run->cpu || !run->work) {
-		snprintf(err, errlen, "out of memory");
-		return IK_TRACE_EFAIL;
-	}
-	for (; run->ready < h->cpus; run->ready++) {
-		struct gov_cpu *c = &run->cpu[run->ready];
-		c->hq.size = sizeof(struct held);
-		c->tickets.size = sizeof(struct ticket);
-		c->waiters.size = sizeof(struct waiter);
-		c->pos_told = INT64_MIN;
-		int grc = ik_govreplay_init(&c->g, o->drv, o->gov, hz, o->haltpoll, err, errlen);
-		if (grc == IK_GOVREPLAY_OK) {
-			c->g.dev.cpu = run->ready;
-			if (o->kernel)
-				c->g.dev.kernel = o->kernel;
-			grc = ik_govreplay_start(&c->g, err, errlen);
-		}
-		if (grc != IK_GOVREPLAY_OK) {
-			ik_govreplay_free(&c->g);
-			return grc == IK_GOVREPLAY_EINPUT ? IK_TRACE_EINPUT : IK_TRACE_EFAIL;
-		}
-		ik_rng_seed(&c->rng, o->seed * 0x9E3779B97F4A7C15ull + (uint64_t)run->ready);
-	}
-	if (ik_replay_pkg_init(&run->pkg, o->cost, o->drv, h->cpus, INT64_MIN, o->seed,
-			       &rp->run.wake_latency)) {
-		snprintf(err, errlen, "out of memory");
-		return IK_TRACE_EFAIL;
-	}
-	run->hold = run->pkg.tracked;
-	return IK_TRACE_OK;
-}
-
-/* The run result: counters, time, energy. */
-static int finish(struct run *run)
-{
-	const struct ik_trace_replay_opts *o = run->o;
-	struct ik_trace_replay *rp = run->rp;
-	struct ik_run_result *r = &rp->run;
-	int n = rp->nstates;
-	int64_t span = rp->last_ns - rp->first_ns, late = 0;
-	int64_t idle = 0, entry_exit = 0;
-	double state_mw_ns = 0;
-
-	r->ncpus = rp->cpus;
-	r->nstates = n;
-	memcpy(r->states, o->drv->states, sizeof(r->states));
-	r->per_cpu = calloc((size_t)rp->cpus * (size_t)(n ? n : 1), sizeof(*r->per_cpu));
-	if (!r->per_cpu)
-		return IK_TRACE_EFAIL;
-	for (int cpu = 0; cpu < rp->cpus; cpu++) {
-		const struct gov_cpu *c = &run->cpu[cpu];
-		struct ik_trace_replay_cpu *pc = &rp->cpu[cpu];
-		for (int i = 0; i < n; i++) {
-			/* the counters as the core kept them, with the real time in the state */
-			struct ik_state_usage uu = c->g.dev.states_usage[i];
-			uu.time_ns = c->state_ns[i];
-			const struct ik_state_usage *u = &uu;
-			pc->states[i] = *u;
-			rp->all[i].usage += u->usage;
-			rp->all[i].time_ns += u->time_ns;
-			rp->all[i].above += u->above;
-			rp->all[i].below += u->below;
-			rp->all[i].rejected += u->rejected;
-			struct ik_state_counters *k = &r->per_cpu[(size_t)cpu * (size_t)n + (size_t)i];
-			*k = (struct ik_state_counters){ u->usage, u->time_ns, u->above, u->below,
-							  u->rejected, u->above_time_ns,
-							  u->below_time_ns };
-			r->total[i].usage += u->usage;
-			r->total[i].time_ns += u->time_ns;
-			r->total[i].above += u->above;
-			r->total[i].below += u->below;
-			r->total[i].rejected += u->rejected;
-			r->total[i].above_time_ns += u->above_time_ns;
-			r->total[i].below_time_ns += u->below_time_ns;
-		}
-		pc->entries = c->g.lines;
-		pc->delay_ns = c->delay_ns;
-		if (o->closed_loop && c->delay_ns > late)
-			late = c->delay_ns;
-		if (c->work_start_ns - rp->last_ns > late) /* a replayed exit past the last event */
-			late = c->work_start_ns - rp->last_ns;
-		idle += c->idle_ns;
-		entry_exit += c->entry_exit_ns;
-		state_mw_ns += c->state_mw_ns;
-	}
-	/* saturating: a trace's times may be anywhere in int64 (found by fuzz_trace) */
-	if (__builtin_add_overflow(span, late, &r->measured_ns))
-		r->measured_ns = INT64_MAX;
-	r->idle_ns = idle;
-	int64_t all_ns;
-	if (__builtin_mul_overflow((int64_t)rp->cpus, r->measured_ns, &all_ns))
-		all_ns = INT64_MAX;
-	r->busy_ns = all_ns > idle ? all_ns - idle : 0;
-	r->idle_entries = rp->entries;
-	memcpy(r->idle_hist, rp->hist, sizeof(r->idle_hist));
-	rp->entry_exit_ns = entry_exit;
-	int64_t end;
-	if (__builtin_add_overflow(rp->first_ns, r->measured_ns, &end))
-		end = INT64_MAX;
-	ik_replay_pkg_close(&run->pkg, end);
-	if (run->pkg.oom)
-		return IK_TRACE_EFAIL;
-	r->wakeups = r->wake_latency.count; /* every deferred sample is in now */
-	r->package_deep_ns = run->pkg.deep_ns;
-	rp->packages = run->pkg.npkg;
-	rp->package_deep_state = run->pkg.tracked;
-	rp->package_exits = run->pkg.exits;
-	rp->package_exit_ns = run->pkg.exit_ns;
-	rp->package_exits_woken = run->pkg.exits_woken;
-	rp->package_exit_woken_ns = run->pkg.exit_woken_ns;
-	rp->has_energy = o->cost && o->cost->plat;
-	if (rp->has_energy) {
-		double active = ik_trace_cost_active_mw(o->cost);
-		/* the package at pkg_idle_mw while deep, at pkg_active_mw the rest of the time */
-		double deep = (double)r->package_deep_ns;
-		double pkg = (double)ik_trace_cost_package_idle_mw(o->cost) * deep +
-			     (double)ik_trace_cost_package_mw(o->cost) *
-				     ((double)run->pkg.npkg * (double)r->measured_ns - deep);
-		rp->package_j = pkg * 1e-12;
-		rp->state_j = state_mw_ns * 1e-12;
-		rp->entry_exit_j = (double)entry_exit * active * 1e-12;
-		r->energy_j = rp->state_j + rp->entry_exit_j +
-			      ((double)r->busy_ns * active + pkg) * 1e-12;
-	}
-	return IK_TRACE_OK;
-}
-
-static void run_free(struct run *run)
-{
-	for (int cpu = 0; cpu < run->ready; cpu++) {
-		ik_govreplay_free(&run->cpu[cpu].g);
-		free(run->cpu[cpu].hq.v);
-		free(run->cpu[cpu].tickets.v);
-		free(run->cpu[cpu].waiters.v);
-	}
-	free(run->cpu);
-	free(run->work);
-	run->work = NULL;
-	run->cpu = NULL;
-	run->ready = 0;
-	ik_replay_pkg_free(&run->pkg);
-}
-
-static void work(struct run *run, int cpu)
+static void work(struct ik_replay_run *run, int cpu)
 {
 	struct gov_cpu *c = &run->cpu[cpu];
 	if (!c->in_work) {
@@ -585,7 +329,7 @@ static void work(struct run *run, int cpu)
 }
 
 /* An event waits behind the CPU's blocked work (run->oom if out of memory). */
-static void held_push(struct run *run, struct gov_cpu *c, const struct held *h)
+static void held_push(struct ik_replay_run *run, struct gov_cpu *c, const struct held *h)
 {
 	struct held *e = ik_replay_ring_push(&c->hq);
 	if (e)
@@ -604,7 +348,7 @@ static void held_push(struct run *run, struct gov_cpu *c, const struct held *h)
  * work either).  At the end of the trace (eof) a CPU with nothing left to do is known to
  * the end of time (a period the trace leaves open is not replayed: awake).
  */
-static int64_t known_until(const struct run *run, int cpu, int64_t t, bool eof)
+static int64_t known_until(const struct ik_replay_run *run, int cpu, int64_t t, bool eof)
 {
 	const struct gov_cpu *c = &run->cpu[cpu];
 	if (c->pr.active) {
@@ -638,7 +382,7 @@ static int64_t known_until(const struct run *run, int cpu, int64_t t, bool eof)
 }
 
 /* The package of `cpu`: its deep time counted as far as all its CPUs are known. */
-static void package_sweep(struct run *run, int cpu, int64_t t, bool eof)
+static void package_sweep(struct ik_replay_run *run, int cpu, int64_t t, bool eof)
 {
 	struct ik_replay_pkg *p = &run->pkg;
 	if (!p->tracked)
@@ -655,7 +399,7 @@ static void package_sweep(struct run *run, int cpu, int64_t t, bool eof)
 	ik_replay_pkg_sweep(p, k, until);
 }
 
-static void apply_enter(struct run *run, struct gov_cpu *c, int64_t t, bool started)
+static void apply_enter(struct ik_replay_run *run, struct gov_cpu *c, int64_t t, bool started)
 {
 	int64_t e = t;
 	if (started && run->o->closed_loop)
@@ -669,7 +413,7 @@ static void apply_enter(struct run *run, struct gov_cpu *c, int64_t t, bool star
 
 /* The period just replayed to its end: the delay, and whether the work waits for the
    package's exit. */
-static void period_done(struct run *run, int cpu)
+static void period_done(struct ik_replay_run *run, int cpu)
 {
 	struct gov_cpu *c = &run->cpu[cpu];
 	struct period *pr = &c->pr;
@@ -687,7 +431,7 @@ static void period_done(struct run *run, int cpu)
 }
 
 /* The period rc of `cpu`, recorded exit exit_ns: start replaying it, as far as it goes. */
-static void apply_exit(struct run *run, const struct ik_trace_header *h, int cpu,
+static void apply_exit(struct ik_replay_run *run, const struct ik_trace_header *h, int cpu,
 		       const struct rec_cpu *rc, int64_t exit_ns)
 {
 	struct gov_cpu *c = &run->cpu[cpu];
@@ -700,7 +444,7 @@ static void apply_exit(struct run *run, const struct ik_trace_header *h, int cpu
 }
 
 /* The wakes cpu sent before trace position `seq` move by its delay, final now. */
-static void resolve_waiters(struct run *run, int cpu, uint64_t seq)
+static void resolve_waiters(struct ik_replay_run *run, int cpu, uint64_t seq)
 {
 	struct gov_cpu *c = &run->cpu[cpu];
 	while (c->waiters.n) {
@@ -722,7 +466,7 @@ static void resolve_waiters(struct run *run, int cpu, uint64_t seq)
  * waited behind it, in order, until it is blocked again; then its package's sweep (which
  * may release CPUs) and, if it moved on, a look again at the CPUs waiting for its wakes.
  */
-static void progress(struct run *run, const struct ik_trace_header *h, int cpu, int64_t t,
+static void progress(struct ik_replay_run *run, const struct ik_trace_header *h, int cpu, int64_t t,
 		     bool eof)
 {
 	struct gov_cpu *c = &run->cpu[cpu];
@@ -763,7 +507,7 @@ static void progress(struct run *run, const struct ik_trace_header *h, int cpu, 
  * package exit their wake paid, and their waiting events go on) and the CPUs on the work
  * list.
  */
-static void settle(struct run *run, const struct ik_trace_header *h, int64_t t, bool eof)
+static void settle(struct ik_replay_run *run, const struct ik_trace_header *h, int64_t t, bool eof)
 {
 	for (;;) {
 		int64_t pkg_ns;
@@ -792,7 +536,7 @@ static void settle(struct run *run, const struct ik_trace_header *h, int64_t t, 
  * a CPU's work is after that CPU's wake), so this ends; a CPU that did not would be a
  * wrong answer, so it is an error.
  */
-static int settle_at_end(struct run *run, const struct ik_trace_header *h, int64_t t)
+static int settle_at_end(struct ik_replay_run *run, const struct ik_trace_header *h, int64_t t)
 {
 	for (;;) {
 		bool any = false;
@@ -812,7 +556,7 @@ static int settle_at_end(struct run *run, const struct ik_trace_header *h, int64
 
 /* A wake that another CPU sends to `cpu`, starting its period's wake (closed loop): the
    delay it moves by is the sender's now, or later when that is final. */
-static void wake_sent(struct run *run, int cpu, const struct rec_cpu *rc, uint64_t seq)
+static void wake_sent(struct ik_replay_run *run, int cpu, const struct rec_cpu *rc, uint64_t seq)
 {
 	struct gov_cpu *c = &run->cpu[cpu];
 	struct gov_cpu *s = &run->cpu[rc->wake_src];
@@ -832,7 +576,7 @@ static void wake_sent(struct run *run, int cpu, const struct rec_cpu *rc, uint64
 	*wt = (struct waiter){ cpu, rc->pno, seq };
 }
 
-static void period_end(struct run *runs, int n, const struct ik_trace_header *h,
+static void period_end(struct ik_replay_run *runs, int n, const struct ik_trace_header *h,
 		       struct rec_cpu *rec, int cpu, int64_t exit_ns, uint64_t seq)
 {
 	struct rec_cpu *rc = &rec[cpu];
@@ -874,7 +618,7 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 		snprintf(err, errlen, "%d governors: expected 1 to %d", n, IK_TRACE_REPLAY_MAX_GOVS);
 		return IK_TRACE_EINPUT;
 	}
-	struct run runs[IK_TRACE_REPLAY_MAX_GOVS];
+	struct ik_replay_run runs[IK_TRACE_REPLAY_MAX_GOVS];
 	memset(runs, 0, sizeof(runs));
 	struct rec_cpu *rec = calloc((size_t)h->cpus, sizeof(*rec));
 	for (int g = 0; g < n; g++) {
@@ -888,7 +632,7 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 		goto out;
 	}
 	for (int g = 0; g < n && rc == IK_TRACE_OK; g++)
-		rc = setup(&runs[g], h, err, errlen);
+		rc = ik_replay_run_setup(&runs[g], h, err, errlen);
 	if (rc)
 		goto out;
 	while ((rc = ik_trace_next(r, &ev, err, errlen)) == IK_TRACE_OK) {
@@ -995,13 +739,13 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 	}
 	for (int g = 0; g < n && rc == IK_TRACE_OK; g++) {
 		rps[g].skipped = ik_trace_skipped(r);
-		rc = finish(&runs[g]);
+		rc = ik_replay_run_finish(&runs[g]);
 		if (rc)
 			snprintf(err, errlen, "out of memory");
 	}
 out:
 	for (int g = 0; g < n; g++) {
-		run_free(&runs[g]);
+		ik_replay_run_free(&runs[g]);
 		if (rc)
 			ik_trace_replay_free(&rps[g]);
 	}

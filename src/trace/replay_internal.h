@@ -10,6 +10,7 @@
 
 #include "idlekit/hw.h"
 #include "idlekit/result.h"
+#include "idlekit/govreplay.h"
 #include "idlekit/trace.h"
 
 /* The hardware wake source whose exit cost a wake of this cause pays. */
@@ -130,5 +131,119 @@ void ik_replay_pkg_sweep(struct ik_replay_pkg *p, int pkg, int64_t until_ns);
    sample is then in the histogram. */
 void ik_replay_pkg_close(struct ik_replay_pkg *p, int64_t end_ns);
 void ik_replay_pkg_free(struct ik_replay_pkg *p);
+
+/*
+ * replay.c's state: per governor a run, per CPU of the trace its harness and the period it
+ * replays.  (replay_run.c sets a run up and fills its result; replay.c drives it.)
+ */
+struct timer {
+	uint64_t id;
+	int64_t expires;
+};
+
+/* The recorded period in progress on one CPU (the same for every governor). */
+struct rec_cpu {
+	bool idle, have_wake;
+	int rec_state;
+	enum ik_trace_cause cause; /* of the wake (IK_CAUSE_NONE: the exit's) */
+	int wake_src;              /* a task_wake's source CPU, else -1 */
+	int64_t enter_ns, wake_ns, last_exit_ns;
+	bool started; /* a period has ended */
+	uint64_t pno; /* periods ended so far: the number of the one in progress */
+};
+
+/*
+ * A recorded event of one CPU that one governor has not applied yet: the CPU's work waits
+ * for its package's exit to be known, or for the wake of its period in progress, so its
+ * next events wait in order.  An exit carries the period as recorded (the same for every
+ * governor).
+ */
+enum held_kind { HELD_ENTER, HELD_EXIT, HELD_TIMER_START, HELD_TIMER_REMOVE };
+struct held {
+	enum held_kind kind;
+	uint64_t seq;    /* the event's place in the trace */
+	int64_t t;       /* recorded time */
+	uint64_t id;     /* timers */
+	int64_t expires; /* HELD_TIMER_START */
+	struct rec_cpu rc; /* HELD_EXIT: the period; HELD_ENTER: rc.started */
+};
+
+/*
+ * Closed loop: a wake another CPU (src) sends moves by src's delay as it was when the wake
+ * was sent (after src's periods that ended before it).  When src's delay is not final then
+ * (its work waits), the receiving period's ticket waits on src's waiter list.
+ */
+struct ticket {
+	uint64_t pno;   /* the receiving CPU's period */
+	bool resolved;
+	int64_t shift_ns;
+};
+struct waiter {
+	int cpu;      /* the receiving CPU */
+	uint64_t pno; /* its period */
+	uint64_t seq; /* the wake's place in the trace */
+};
+
+/* The replay of one period, which can stop where it needs a wake not known yet. */
+enum phase { P_START, P_ENTER, P_STEP, P_AFTER, P_CAPPED };
+struct period {
+	bool active;
+	enum phase phase;
+	struct rec_cpu rc; /* as recorded */
+	int mapped;        /* the recorded state on the replayed table */
+	int64_t exit_ns;   /* recorded */
+	bool entered, first;
+	int64_t now, timer;
+	uint64_t entries; /* of this period, not ended by the wake */
+	struct ik_govreplay_input in;     /* P_STEP: the entry's inputs */
+	struct ik_govreplay_entered e;    /* P_STEP: what was entered */
+	enum ik_govreplay_event b_ev;     /* P_STEP: its earliest event but the wake */
+	int64_t b_at;
+	int last_state;                   /* P_AFTER, P_CAPPED: the state just left */
+	uint64_t last_residency_ns;
+};
+
+/* One governor on one CPU. */
+struct gov_cpu {
+	struct ik_govreplay g;
+	struct ik_rng rng;
+	struct timer timers[IK_TRACE_MAX_TIMERS];
+	int ntimers;
+	int64_t entry_ns, next_timer_ns; /* of the period in progress, replayed */
+	int64_t work_start_ns;           /* replayed: the work after the last period */
+	int64_t delay_ns;                /* work_start - recorded exit */
+	int64_t idle_ns, in_state_ns, entry_exit_ns;
+	double state_mw_ns;              /* in_state time x the state's power */
+	bool queued;                     /* the last entry's span waits in the package's queue */
+	bool in_period;                  /* the entry of a recorded period is applied, not its exit */
+	bool held;                       /* the work start waits for the package's exit */
+	struct period pr;                /* the period being replayed (pr.active) */
+	struct ik_replay_ring hq;                  /* struct held: the events after, while held or pr.active */
+	struct ik_replay_ring tickets;             /* struct ticket, by period */
+	struct ik_replay_ring waiters;             /* struct waiter: wakes this CPU sent, in trace order */
+	int64_t pos_told;                /* the position its waiters last saw (see position) */
+	bool in_work;                    /* on the run's work list */
+	uint64_t state_ns[IK_STATE_MAX]; /* real time per state, entry to exit */
+};
+
+struct ik_replay_run {
+	const struct ik_trace_replay_opts *o;
+	struct ik_trace_replay *rp;
+	struct gov_cpu *cpu; /* h->cpus */
+	int ready;           /* harnesses set up */
+	struct ik_replay_pkg pkg; /* the package deep state on this run's time lines */
+	bool hold;           /* a package deep state: its exit moves the work */
+	bool oom;
+	int *work;           /* CPUs to look at again (settle), h->cpus at most */
+	int nwork;
+	uint64_t progress;   /* periods finished and CPUs released: to see that the end ends */
+};
+
+/* replay_run.c: a run's harnesses for the trace's CPUs (0, or -1 with a message), its
+   result once the trace is done (0, or -1 when out of memory), and its memory freed. */
+int ik_replay_run_setup(struct ik_replay_run *run, const struct ik_trace_header *h, char *err,
+			size_t errlen);
+int ik_replay_run_finish(struct ik_replay_run *run);
+void ik_replay_run_free(struct ik_replay_run *run);
 
 #endif
