@@ -10,6 +10,15 @@
 
 #include "sim/workload.h"
 
+int sim_result_requests(struct ik_run_result *out, const struct ik_request_stats *st)
+{
+	out->requests = malloc(sizeof(*out->requests));
+	if (!out->requests)
+		return -1;
+	*out->requests = *st;
+	return 0;
+}
+
 int sim_workload_oom(char *err, size_t errlen)
 {
 	snprintf(err, errlen, "out of memory setting up the workload");

@@ -106,6 +106,9 @@ int sim_task_start_in_spread(struct ik_sim *s, int task);
 /* The CPUs unpinned tasks start on, by workload.start_cpus (malloc'd; NULL when out of
    memory). */
 int *sim_start_cpu_order(struct ik_sim *s);
+/* Its request statistics into the result (out->requests, owned by it): 0, or -1 when out
+   of memory. */
+int sim_result_requests(struct ik_run_result *out, const struct ik_request_stats *st);
 /* The common message for a failed allocation in set-up; returns -1. */
 int sim_workload_oom(char *err, size_t errlen);
 

@@ -353,13 +353,7 @@ oom:
 
 static int rtapp_result(struct ik_sim *s, struct ik_run_result *out)
 {
-	if (!rtapp_of(s))
-		return 0;
-	out->requests = malloc(sizeof(*out->requests));
-	if (!out->requests)
-		return -1;
-	*out->requests = rtapp_of(s)->st;
-	return 0;
+	return rtapp_of(s) ? sim_result_requests(out, &rtapp_of(s)->st) : 0;
 }
 
 static void rtapp_free(struct ik_sim *s)

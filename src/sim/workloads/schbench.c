@@ -284,13 +284,7 @@ static void schbench_task_done(struct ik_sim *s, int task)
 
 static int schbench_result(struct ik_sim *s, struct ik_run_result *out)
 {
-	if (!schbench_of(s))
-		return 0;
-	out->requests = malloc(sizeof(*out->requests));
-	if (!out->requests)
-		return -1;
-	*out->requests = schbench_of(s)->st;
-	return 0;
+	return schbench_of(s) ? sim_result_requests(out, &schbench_of(s)->st) : 0;
 }
 
 static void schbench_free(struct ik_sim *s)

@@ -337,13 +337,7 @@ static void server_worker_done(struct ik_sim *s, int task)
 
 static int server_result(struct ik_sim *s, struct ik_run_result *out)
 {
-	if (!server_of(s))
-		return 0;
-	out->requests = malloc(sizeof(*out->requests));
-	if (!out->requests)
-		return -1;
-	*out->requests = server_of(s)->st;
-	return 0;
+	return server_of(s) ? sim_result_requests(out, &server_of(s)->st) : 0;
 }
 
 static void server_free(struct ik_sim *s)
