@@ -14,8 +14,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "idlekit/driver.h"
-#include "idlekit/scenario.h"
+#include "drivers/registry.h"
+#include "config/scenario.h"
 #include "idlekit/trace.h"
 
 static double now_s(void)

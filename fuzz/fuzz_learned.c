@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/learned.h"
+#include "trace/learn.h"
 #include "idlekit/trace.h"
 
 static void check_model(const struct ik_learned *m)

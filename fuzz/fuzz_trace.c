@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/scenario.h"
+#include "config/scenario.h"
 #include "idlekit/trace.h"
 
 static int analyze_mem(const uint8_t *data, size_t size, bool lenient, bool file,

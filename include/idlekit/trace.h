@@ -24,8 +24,8 @@
 
 #include "idlekit/cpuidle.h"
 #include "idlekit/governor.h"
-#include "idlekit/result.h"
-#include "idlekit/timeline.h"
+#include "config/result.h"
+#include "util/timeline.h"
 
 #define IK_TRACE_VERSION 1
 #define IK_TRACE_MINOR 1 /* 1.1: task_wake, switch, tick_stop (a "1" trace has none of them) */

@@ -11,8 +11,8 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
-#include "idlekit/driver.h"
-#include "idlekit/scenario.h"
+#include "drivers/registry.h"
+#include "config/scenario.h"
 #include "idlekit/trace.h"
 
 static const char import_usage[] =

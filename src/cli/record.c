@@ -17,8 +17,8 @@
 
 #include "cli/cli.h"
 #include "host/record_tracefs.h"
-#include "idlekit/host.h"
-#include "idlekit/scenario.h"
+#include "host/host.h"
+#include "config/scenario.h"
 #include "idlekit/trace.h"
 
 static const char record_usage[] =

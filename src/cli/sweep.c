@@ -34,7 +34,7 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
-#include "idlekit/sweep.h"
+#include "sweep/sweep.h"
 #include "sweep/merge.h"
 #include "sweep/slurm.h"
 

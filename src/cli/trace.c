@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "idlekit/html.h"
+#include "report/html.h"
 #include "idlekit/kernel.h"
 #include "idlekit/trace.h"
 #include "report/analyze_out.h"

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/driver.h"
+#include "drivers/registry.h"
 #include "config/platform_keys.h"
 
 enum key_type {

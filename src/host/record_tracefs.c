@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "host/record_tracefs.h"
-#include "idlekit/host.h"
+#include "host/host.h"
 
 #ifndef IDLEKIT_HAVE_TRACEFS
 

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "idlekit/host.h"
+#include "host/host.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
 #define MAX_DUMP_BYTES (256u << 20) /* a dump of a 8192-CPU machine is well below this */

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "idlekit/textout.h"
+#include "report/textout.h"
 #include "idlekit/trace.h"
 #include "report/analyze_out.h"
 #include "report/report_internal.h"

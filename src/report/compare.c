@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/textout.h"
-#include "idlekit/compare.h"
-#include "idlekit/config.h"
+#include "report/textout.h"
+#include "report/compare.h"
+#include "config/config.h"
 #include "report/html_internal.h"
 
 #define MAX_RUNS 1000

@@ -9,8 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "idlekit/result.h"
-#include "idlekit/timeline.h"
+#include "config/result.h"
+#include "util/timeline.h"
 #include "idlekit/trace.h"
 
 /* One result of `idlekit compare`, as the HTML comparison plots it. */

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/html.h"
+#include "report/html.h"
 #include "report/html_internal.h"
 #include "report/report_internal.h"
 #include "report/svg.h"

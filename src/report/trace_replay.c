@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "idlekit/textout.h"
+#include "report/textout.h"
 #include "idlekit/trace.h"
 #include "report/report_internal.h"
 

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/govreplay.h"
-#include "idlekit/idle_call.h"
+#include "sim/govreplay.h"
+#include "core/idle_call.h"
 
 /* ---- One idle period ------------------------------------------------------------------ */
 

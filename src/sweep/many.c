@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "idlekit/sim.h"
-#include "idlekit/sweep.h"
+#include "sim/sim.h"
+#include "sweep/sweep.h"
 #include "sweep/longest_first.h"
 #include "util/thread_pool.h"
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/textout.h"
+#include "report/textout.h"
 #include "report/report_internal.h"
 #include "sweep/spec_internal.h"
 #include "sweep/sweep_internal.h"

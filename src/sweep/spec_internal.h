@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "idlekit/scenario.h"
-#include "idlekit/sweep.h"
+#include "config/scenario.h"
+#include "sweep/sweep.h"
 #include "report/report_internal.h"
 
 /* The report's figure behind sweep figure `figure` (0 .. ik_sweep_figure_count()-1). */

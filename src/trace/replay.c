@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/govreplay.h"
+#include "sim/govreplay.h"
 #include "trace/replay_internal.h"
 
 struct timer {

@@ -16,9 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "idlekit/driver.h"
+#include "drivers/registry.h"
 #include "idlekit/kernel.h"
-#include "idlekit/scenario.h"
+#include "config/scenario.h"
 #include "idlekit/trace.h"
 
 struct ik_replay_batch;

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/hw.h"
-#include "idlekit/result.h"
+#include "hw/hw.h"
+#include "config/result.h"
 #include "idlekit/trace.h"
 
 /* The hardware wake source whose exit cost a wake of this cause pays. */

@@ -18,11 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "idlekit/compare.h"
-#include "idlekit/html.h"
-#include "idlekit/result.h"
-#include "idlekit/sim.h"
-#include "idlekit/timeline.h"
+#include "report/compare.h"
+#include "report/html.h"
+#include "config/result.h"
+#include "sim/sim.h"
+#include "util/timeline.h"
 #include "idlekit/trace.h"
 #include "report/svg.h"
 

@@ -15,8 +15,8 @@
 
 #include "idlekit/governor.h"
 #include "idlekit/kernel.h"
-#include "idlekit/result.h"
-#include "idlekit/sim.h"
+#include "config/result.h"
+#include "sim/sim.h"
 #include "sim/pelt.h"
 #include "sim_fixture.h"
 

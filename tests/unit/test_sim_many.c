@@ -15,9 +15,9 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "idlekit/result.h"
-#include "idlekit/sim.h"
-#include "idlekit/sweep.h"
+#include "config/result.h"
+#include "sim/sim.h"
+#include "sweep/sweep.h"
 #include "report_fixture.h"
 #include "sim_fixture.h"
 #include "sweep/longest_first.h"

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/hw.h"
+#include "hw/hw.h"
 #include "idlekit/trace.h"
 
 /*

@@ -16,10 +16,10 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "idlekit/learned.h"
-#include "idlekit/result.h"
-#include "idlekit/scenario.h"
-#include "idlekit/sim.h"
+#include "trace/learn.h"
+#include "config/result.h"
+#include "config/scenario.h"
+#include "sim/sim.h"
 #include "idlekit/trace.h"
 
 static double tvd(const uint64_t *p, const uint64_t *q, int n)
