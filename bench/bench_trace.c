@@ -16,7 +16,7 @@
 
 #include "drivers/registry.h"
 #include "config/scenario.h"
-#include "idlekit/trace.h"
+#include "trace/replay.h"
 
 static double now_s(void)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "trace/learn.h"
-#include "idlekit/trace.h"
+#include "trace/format.h"
 
 static void check_model(const struct ik_learned *m)
 {

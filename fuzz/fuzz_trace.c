@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "config/scenario.h"
-#include "idlekit/trace.h"
+#include "trace/replay.h"
 
 static int analyze_mem(const uint8_t *data, size_t size, bool lenient, bool file,
 		       struct ik_trace_analysis *a, char *err, size_t errlen)

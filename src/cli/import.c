@@ -13,7 +13,7 @@
 #include "cli/progress.h"
 #include "drivers/registry.h"
 #include "config/scenario.h"
-#include "idlekit/trace.h"
+#include "trace/import.h"
 
 static const char import_usage[] =
 	"usage: idlekit import perf-script|ftrace|trace-cmd-report|trace-dat FILE [-o OUT.trace]\n"

@@ -19,7 +19,6 @@
 #include "host/record_tracefs.h"
 #include "host/host.h"
 #include "config/scenario.h"
-#include "idlekit/trace.h"
 
 static const char record_usage[] =
 	"usage: idlekit record -o FILE [--duration TIME] [--hz N] [--buffer-kb N] [-- CMD...]\n"

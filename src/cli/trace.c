@@ -13,7 +13,7 @@
 #include "cli/cli.h"
 #include "report/html.h"
 #include "idlekit/kernel.h"
-#include "idlekit/trace.h"
+#include "trace/analyze.h"
 #include "report/analyze_out.h"
 #include "report/replay_batch_out.h"
 #include "trace/replay_batch.h"

@@ -12,7 +12,7 @@
 #include "cli/cli.h"
 #include "idlekit/governor.h"
 #include "trace/learn.h"
-#include "idlekit/trace.h"
+#include "trace/format.h"
 
 static const char help[] =
 	"usage: idlekit workload learn TRACE -o W.ini\n"

@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "report/textout.h"
-#include "idlekit/trace.h"
+#include "trace/analyze.h"
 #include "report/analyze_out.h"
 #include "report/report_internal.h"
 

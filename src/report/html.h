@@ -17,7 +17,7 @@
 #include "config/result.h"
 #include "config/scenario.h"
 #include "util/timeline.h"
-#include "idlekit/trace.h"
+#include "report/trace_replay.h"
 
 /* The report of a set of runs of one scenario (`idlekit sim --html`). */
 int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,

@@ -11,7 +11,7 @@
 
 #include "config/result.h"
 #include "util/timeline.h"
-#include "idlekit/trace.h"
+#include "trace/analyze.h"
 
 /* One result of `idlekit compare`, as the HTML comparison plots it. */
 #define IK_HTML_CMP_STATES 24

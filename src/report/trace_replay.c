@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "report/textout.h"
-#include "idlekit/trace.h"
+#include "report/trace_replay.h"
 #include "report/report_internal.h"
 
 #define SCHEMA "idlekit.replay/2"

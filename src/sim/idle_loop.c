@@ -5,7 +5,6 @@
  * run the task that woke us or go round again.
  */
 #include "core/idle_call.h"
-#include "idlekit/trace.h"
 #include "hw/sample.h" /* the draws inline (and no floating-point contraction) */
 #include "sim/sim_internal.h"
 #include "util/idle_hist.h" /* the idle histogram's bucket, inline */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/trace.h"
+#include "trace/format.h"
 #include "util/cpuset.h"
 
 #define BUF_SIZE (1u << 16)

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "idlekit/trace.h"
+#include "trace/import.h"
 #include "util/heap.h"
 
 /* Records held to put a text trace back in time order: enough for perf's and ftrace's

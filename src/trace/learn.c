@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "trace/learn.h"
-#include "idlekit/trace.h"
+#include "trace/format.h"
 
 _Static_assert(IK_LEARNED_CAUSES == IK_CAUSE_NONE + 1, "a learned cause per trace cause");
 

@@ -19,7 +19,7 @@
 #include "drivers/registry.h"
 #include "idlekit/kernel.h"
 #include "config/scenario.h"
-#include "idlekit/trace.h"
+#include "trace/replay.h"
 
 struct ik_replay_batch;
 

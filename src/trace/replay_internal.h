@@ -10,7 +10,7 @@
 
 #include "hw/hw.h"
 #include "config/result.h"
-#include "idlekit/trace.h"
+#include "trace/replay.h"
 
 /* The hardware wake source whose exit cost a wake of this cause pays. */
 enum ik_wake_source ik_trace_cause_source(enum ik_trace_cause c);

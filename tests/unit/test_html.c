@@ -23,7 +23,7 @@
 #include "config/result.h"
 #include "sim/sim.h"
 #include "util/timeline.h"
-#include "idlekit/trace.h"
+#include "trace/replay.h"
 #include "report/svg.h"
 
 /* ---- fixtures ---- */

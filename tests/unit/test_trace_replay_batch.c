@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/trace.h"
+#include "trace/format.h"
 #include "report/replay_batch_out.h"
 #include "trace/replay_batch.h"
 

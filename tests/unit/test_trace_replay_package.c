@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "hw/hw.h"
-#include "idlekit/trace.h"
+#include "trace/replay.h"
 
 /*
  * Two CPUs:

@@ -20,7 +20,7 @@
 #include "config/result.h"
 #include "config/scenario.h"
 #include "sim/sim.h"
-#include "idlekit/trace.h"
+#include "trace/analyze.h"
 
 static double tvd(const uint64_t *p, const uint64_t *q, int n)
 {

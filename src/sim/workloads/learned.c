@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "config/learned_model.h"
-#include "idlekit/trace.h"
+#include "config/wake_cause.h"
 #include "sim/workload.h"
 
 enum { KIND_TIMER, KIND_REMOTE, KIND_IRQ };
