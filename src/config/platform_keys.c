@@ -13,6 +13,10 @@
  *   the tables                 one row per key
  *   setting and formatting     by type, through the row
  *   the writer                 "[section]" and "key = value" lines of a platform file
+ *
+ * Divisions: names of the enums; flag lists; the keys that are special (their own setter
+ * and formatter); the tables (one per section); setting and formatting by table; the writer
+ * (sections and keys of a platform file).
  */
 #include <errno.h>
 #include <inttypes.h>

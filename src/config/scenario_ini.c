@@ -11,6 +11,12 @@
  * if they were in the file: scenario sections now, platform and stateN sections once the
  * platform is read); the platform; and the checks that need both (a disabled state must
  * exist, a pinned placement must fit the machine).
+ *
+ * Divisions: the key tables and defaults; setting keys (one setter per section: scenario,
+ * kernel, disable, driver options, cpuidle, workload, governor parameters); the INI
+ * callbacks; overrides; the platform (load, check the driver); the workload check; the
+ * effective configuration (format each section, the switches); finishing and the entry
+ * points (ik_scenario_parse_string, ik_scenario_load and their _config forms).
  */
 #include <inttypes.h>
 #include <errno.h>

@@ -14,6 +14,9 @@
  * fewer than two runs or neither has any spread.  Spreads (Stddev, CoefVar) change by an
  * absolute amount.  States are matched by name across results; one a result lacks is shown
  * as missing.  Results whose configurations differ are flagged, key by key.
+ *
+ * Divisions: loading results (runs, configuration, sets); the statistics; what to compare
+ * (the rows); configuration differences; text; JSON and CSV; regression gates; HTML.
  */
 #include <errno.h>
 #include <jansson.h>

@@ -34,6 +34,12 @@
  * counted, and the same check tells the caller whether the input looks like -k mono.  perf script has
  * no state table: the caller gives one, or a generic one is made.  The whole input is read,
  * sorted by time (stable) and then written, so a bad input writes nothing.
+ *
+ * Divisions: the text line parser (fields, time stamps, trace-cmd plugin forms, systems;
+ * parse_line); the writer (records to events: emit, writer_record, write_events); streaming
+ * (lines in, records through the reorder window, events to a spool, the header and
+ * table, ik_trace_import_perf and ik_trace_import_text); sched events (ik_trace_sched_event);
+ * records from trace.dat (ik_trace_import_records).
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -30,6 +30,12 @@
  * replayed step by step meanwhile (the harness's two halves, ik_govreplay_enter and
  * ik_govreplay_exit), as far as a lower bound of that wake allows, so that the package's
  * time line can be known past the held wake.  docs/replay.md has the model.
+ *
+ * Divisions: timers and charges of one CPU (the pending timers, the entry's cost, wake
+ * latency); the wake of a period and its position; a period (start, advance through
+ * re-entries); setup and finish of a governor's run; the package's held wakes (known_until,
+ * the sweep, enter and exit, waiters); the loop (progress, settle, a wake sent, period end);
+ * the entry points (ik_trace_replay_many, _run, _free).
  */
 #include <stdlib.h>
 #include <string.h>
