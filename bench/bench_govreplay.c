@@ -14,10 +14,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "drivers/registry.h"
-#include "core/governor_registry.h"
-#include "sim/govreplay.h"
 #include "config/scenario.h"
+#include "core/governor_registry.h"
+#include "drivers/registry.h"
+#include "sim/govreplay.h"
 
 static double now_s(void)
 {

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "drivers/registry.h"
 #include "config/scenario.h"
+#include "drivers/registry.h"
 #include "trace/replay.h"
 
 static double now_s(void)

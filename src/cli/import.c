@@ -11,8 +11,8 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
-#include "drivers/registry.h"
 #include "config/scenario.h"
+#include "drivers/registry.h"
 #include "trace/import.h"
 
 static const char import_usage[] =

@@ -16,9 +16,9 @@
 #include <time.h>
 
 #include "cli/cli.h"
-#include "host/record_tracefs.h"
-#include "host/host.h"
 #include "config/scenario.h"
+#include "host/host.h"
+#include "host/record_tracefs.h"
 
 static const char record_usage[] =
 	"usage: idlekit record -o FILE [--duration TIME] [--hz N] [--buffer-kb N] [-- CMD...]\n"

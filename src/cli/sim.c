@@ -10,9 +10,9 @@
 #include "cli/cli.h"
 #include "cli/progress.h"
 #include "config/config.h"
-#include "report/html.h"
 #include "config/result.h"
 #include "config/scenario.h"
+#include "report/html.h"
 #include "sim/sim.h"
 #include "sweep/sweep.h"
 

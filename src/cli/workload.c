@@ -11,8 +11,8 @@
 
 #include "cli/cli.h"
 #include "idlekit/governor.h"
-#include "trace/learn.h"
 #include "trace/format.h"
+#include "trace/learn.h"
 
 static const char help[] =
 	"usage: idlekit workload learn TRACE -o W.ini\n"

@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "idlekit/cpuidle.h"
 #include "config/scenario.h"
+#include "idlekit/cpuidle.h"
 #include "util/histogram.h"
 #include "util/idle_hist.h"
 #include "util/timeline.h"

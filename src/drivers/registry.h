@@ -15,9 +15,9 @@
 #ifndef IDLEKIT_DRIVER_H
 #define IDLEKIT_DRIVER_H
 
-#include "idlekit/cpuidle.h"
-#include "hw/hw.h"
 #include "config/scenario.h"
+#include "hw/hw.h"
+#include "idlekit/cpuidle.h"
 
 struct ik_idle_driver;
 

@@ -13,11 +13,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "host/host.h"
 #include "config/result.h"
 #include "config/scenario.h"
-#include "util/timeline.h"
+#include "host/host.h"
 #include "report/trace_replay.h"
+#include "util/timeline.h"
 
 /* The report of a set of runs of one scenario (`idlekit sim --html`). */
 int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,

@@ -10,8 +10,8 @@
 #include <stdio.h>
 
 #include "config/result.h"
-#include "util/timeline.h"
 #include "trace/analyze.h"
+#include "util/timeline.h"
 
 /* One result of `idlekit compare`, as the HTML comparison plots it. */
 #define IK_HTML_CMP_STATES 24

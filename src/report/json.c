@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "config/config.h"
-#include "report/textout.h"
 #include "report/report_internal.h"
+#include "report/textout.h"
 
 #define IK_JSON_SCHEMA "idlekit.sim/1"
 #define JW_MAX_DEPTH 16

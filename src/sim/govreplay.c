@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/govreplay.h"
 #include "core/idle_call.h"
+#include "sim/govreplay.h"
 
 /* ---- One idle period ------------------------------------------------------------------ */
 

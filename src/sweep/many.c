@@ -21,8 +21,8 @@
 #include <time.h>
 
 #include "sim/sim.h"
-#include "sweep/sweep.h"
 #include "sweep/longest_first.h"
+#include "sweep/sweep.h"
 #include "util/thread_pool.h"
 
 #define LOOKS_PER_RUN 200  /* a tail run's looks at its pace over its simulated length */

@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #include "config/scenario.h"
-#include "sweep/sweep.h"
 #include "report/report_internal.h"
+#include "sweep/sweep.h"
 
 /* The report's figure behind sweep figure `figure` (0 .. ik_sweep_figure_count()-1). */
 enum ik_rep_figure ik_sweep_figure_rep(int figure);

@@ -19,8 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "idlekit/cpuidle.h"
 #include "config/wake_cause.h"
+#include "idlekit/cpuidle.h"
 
 #define IK_TRACE_VERSION 1
 #define IK_TRACE_MINOR 1 /* 1.1: task_wake, switch, tick_stop (a "1" trace has none of them) */

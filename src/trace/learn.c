@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace/learn.h"
 #include "trace/format.h"
+#include "trace/learn.h"
 
 _Static_assert(IK_LEARNED_CAUSES == IK_CAUSE_NONE + 1, "a learned cause per trace cause");
 

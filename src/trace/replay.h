@@ -11,10 +11,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "config/result.h"
 #include "idlekit/cpuidle.h"
 #include "idlekit/governor.h"
 #include "idlekit/kernel.h"
-#include "config/result.h"
 #include "trace/analyze.h"
 #include "trace/format.h"
 #include "util/timeline.h"

@@ -16,9 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/scenario.h"
 #include "drivers/registry.h"
 #include "idlekit/kernel.h"
-#include "config/scenario.h"
 #include "trace/replay.h"
 
 struct ik_replay_batch;

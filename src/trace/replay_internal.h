@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hw/hw.h"
 #include "config/result.h"
+#include "hw/hw.h"
 #include "trace/replay.h"
 
 /* The hardware wake source whose exit cost a wake of this cause pays. */

@@ -18,13 +18,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config/result.h"
 #include "report/compare.h"
 #include "report/html.h"
-#include "config/result.h"
-#include "sim/sim.h"
-#include "util/timeline.h"
-#include "trace/replay.h"
 #include "report/svg.h"
+#include "sim/sim.h"
+#include "trace/replay.h"
+#include "util/timeline.h"
 
 /* ---- fixtures ---- */
 

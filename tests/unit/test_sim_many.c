@@ -16,11 +16,11 @@
 #include <cmocka.h>
 
 #include "config/result.h"
-#include "sim/sim.h"
-#include "sweep/sweep.h"
 #include "report_fixture.h"
+#include "sim/sim.h"
 #include "sim_fixture.h"
 #include "sweep/longest_first.h"
+#include "sweep/sweep.h"
 
 static void test_longest_first_ranks(void **state)
 {
