@@ -14,10 +14,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "idlekit/driver.h"
-#include "idlekit/governor_load.h"
-#include "idlekit/govreplay.h"
-#include "idlekit/scenario.h"
+#include "config/scenario.h"
+#include "core/governor_registry.h"
+#include "drivers/registry.h"
+#include "sim/govreplay.h"
 
 static double now_s(void)
 {

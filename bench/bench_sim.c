@@ -11,7 +11,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "idlekit/sim.h"
+#include "sim/sim.h"
 
 static struct ik_dist constant(int64_t ns)
 {

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "idlekit/driver.h"
-#include "idlekit/scenario.h"
-#include "idlekit/trace.h"
+#include "config/scenario.h"
+#include "drivers/registry.h"
+#include "trace/replay.h"
 
 static double now_s(void)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/compare.h"
+#include "report/compare.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

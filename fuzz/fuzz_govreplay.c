@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/govreplay.h"
+#include "sim/govreplay.h"
 
 /* POLL, C1 1/2 us, C2 18/36 us, C6 600/6000 us (deeper than a tick at HZ 1000). */
 static void make_table(struct ik_driver *drv)

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/learned.h"
-#include "idlekit/trace.h"
+#include "trace/format.h"
+#include "trace/learn.h"
 
 static void check_model(const struct ik_learned *m)
 {

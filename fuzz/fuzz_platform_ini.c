@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/driver.h"
-#include "idlekit/scenario.h"
+#include "config/scenario.h"
+#include "drivers/registry.h"
 
 /*
  * Every idle driver on the platform, with the kernel's default options: it loads with a

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "idlekit/rtapp.h"
+#include "config/rtapp_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/scenario.h"
+#include "config/scenario.h"
 
 #define MAX_OVERRIDES 16
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/host.h"
+#include "host/host.h"
 
 static int count_entry(const char *name, void *arg)
 {

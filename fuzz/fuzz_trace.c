@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/scenario.h"
-#include "idlekit/trace.h"
+#include "config/scenario.h"
+#include "trace/replay.h"
 
 static int analyze_mem(const uint8_t *data, size_t size, bool lenient, bool file,
 		       struct ik_trace_analysis *a, char *err, size_t errlen)

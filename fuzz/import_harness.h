@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/trace.h"
+#include "trace/analyze.h"
+#include "trace/import.h"
 
 /* One import of `in` into `out` (origin "fuzz"). */
 typedef int (*fuzz_import_fn)(FILE *in, FILE *out, const struct ik_trace_import_opts *o,

@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "idlekit/compare.h"
+#include "report/compare.h"
 
 #define MAX_RESULTS 64
 #define MAX_GATES 32

@@ -8,11 +8,11 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "idlekit/textout.h"
-#include "idlekit/driver.h"
-#include "idlekit/governor_load.h"
-#include "idlekit/govreplay.h"
-#include "idlekit/scenario.h"
+#include "report/textout.h"
+#include "drivers/registry.h"
+#include "core/governor_registry.h"
+#include "sim/govreplay.h"
+#include "config/scenario.h"
 
 static const char govreplay_usage[] =
 	"usage: idlekit govreplay --governor G --platform P [--input FILE|-] [OPTIONS]\n"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/textout.h"
+#include "report/textout.h"
 #include "cli/host_cli.h"
 
 int host_open(const char *cmd, const struct host_source *src, struct ik_sysfs **fs)

@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "idlekit/textout.h"
-#include "idlekit/host.h"
+#include "report/textout.h"
+#include "host/host.h"
 
 /* Where the cpu tree comes from: --sysfs-root DIR, --sysfs-dump FILE, or the live '/'. */
 struct host_source {

@@ -11,9 +11,9 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
-#include "idlekit/driver.h"
-#include "idlekit/scenario.h"
-#include "idlekit/trace.h"
+#include "config/scenario.h"
+#include "drivers/registry.h"
+#include "trace/import.h"
 
 static const char import_usage[] =
 	"usage: idlekit import perf-script|ftrace|trace-cmd-report|trace-dat FILE [-o OUT.trace]\n"

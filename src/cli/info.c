@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/textout.h"
+#include "report/textout.h"
 #include "cli/cli.h"
 #include "cli/host_cli.h"
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "idlekit/config.h"
+#include "config/config.h"
 
 static const char usage[] =
 	"usage: idlekit COMMAND [OPTIONS]\n"

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "idlekit/textout.h"
+#include "report/textout.h"
 #include "cli/cli.h"
 #include "cli/host_cli.h"
 

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "idlekit/driver.h"
-#include "idlekit/hw.h"
-#include "idlekit/scenario.h"
+#include "config/scenario.h"
+#include "drivers/registry.h"
+#include "hw/hw.h"
 
 static const char platform_usage[] =
 	"usage: idlekit platform list\n"

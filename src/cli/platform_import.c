@@ -19,8 +19,8 @@
 #include "cli/cli.h"
 #include "cli/host_cli.h"
 #include "config/platform_ini.h"
-#include "idlekit/hw.h"
-#include "idlekit/scenario.h"
+#include "config/scenario.h"
+#include "hw/hw.h"
 
 static const char import_usage[] =
 	"usage: idlekit platform import [OPTIONS]\n"

@@ -16,10 +16,9 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "config/scenario.h"
+#include "host/host.h"
 #include "host/record_tracefs.h"
-#include "idlekit/host.h"
-#include "idlekit/scenario.h"
-#include "idlekit/trace.h"
 
 static const char record_usage[] =
 	"usage: idlekit record -o FILE [--duration TIME] [--hz N] [--buffer-kb N] [-- CMD...]\n"

@@ -9,12 +9,12 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
-#include "idlekit/config.h"
-#include "idlekit/html.h"
-#include "idlekit/result.h"
-#include "idlekit/scenario.h"
-#include "idlekit/sim.h"
-#include "idlekit/sweep.h"
+#include "config/config.h"
+#include "config/result.h"
+#include "config/scenario.h"
+#include "report/html.h"
+#include "sim/sim.h"
+#include "sweep/sweep.h"
 
 static const char sim_usage[] =
 	"usage: idlekit sim [SCENARIO] [OPTIONS]\n"

@@ -34,9 +34,9 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
-#include "idlekit/sweep.h"
 #include "sweep/merge.h"
 #include "sweep/slurm.h"
+#include "sweep/sweep.h"
 
 static const char sweep_usage[] =
 	"usage: idlekit sweep SPEC.ini -o DIR [-j N] [-q] [--shard I/N] [--bad-below FIGURE:VALUE]\n"

@@ -11,11 +11,11 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "idlekit/html.h"
 #include "idlekit/kernel.h"
-#include "idlekit/trace.h"
 #include "report/analyze_out.h"
+#include "report/html.h"
 #include "report/replay_batch_out.h"
+#include "trace/analyze.h"
 #include "trace/replay_batch.h"
 
 static const char analyze_usage[] =

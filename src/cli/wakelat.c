@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/textout.h"
+#include "report/textout.h"
 #include "cli/cli.h"
 #include "cli/host_cli.h"
-#include "idlekit/html.h"
+#include "report/html.h"
 
 static const char wakelat_usage[] =
 	"usage: idlekit wakelat [OPTIONS]\n"

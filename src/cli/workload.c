@@ -11,8 +11,8 @@
 
 #include "cli/cli.h"
 #include "idlekit/governor.h"
-#include "idlekit/learned.h"
-#include "idlekit/trace.h"
+#include "trace/format.h"
+#include "trace/learn.h"
 
 static const char help[] =
 	"usage: idlekit workload learn TRACE -o W.ini\n"
@@ -25,7 +25,7 @@ static const char help[] =
 	"such a model runs as its tasks.  Writes three files:\n"
 	"  W.ini           a scenario with workload.type = learned (governor and HZ from the\n"
 	"                  trace when it says them, duration the trace's length, at least 1 s)\n"
-	"  W.learned       the model (format in include/idlekit/learned.h)\n"
+	"  W.learned       the model (format in src/config/learned_model.h)\n"
 	"  W.platform.ini  the trace's machine as far as its header tells (its table)\n"
 	"\n"
 	"Options:\n"

@@ -1,5 +1,5 @@
 /*
- * The effective configuration (idlekit/config.h): what the readers were given, the
+ * The effective configuration (config/config.h): what the readers were given, the
  * ordered list of every key they know with its value and origin, and that list printed
  * back as a scenario file.
  *
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/config.h"
+#include "config/config.h"
 #include "config/effective.h"
 
 extern const char ik_version_text[]; /* generated at build time (cmake/version.cmake) */

@@ -1,5 +1,5 @@
 /*
- * How the readers fill the effective configuration (idlekit/config.h): what they were
+ * How the readers fill the effective configuration (config/config.h): what they were
  * given, and then every key of their tables, in order.  All take cfg == NULL (no record).
  */
 #ifndef IDLEKIT_CONFIG_EFFECTIVE_H
@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "idlekit/config.h"
+#include "config/config.h"
 
 /* A key as given (file line or override); a later one replaces it.  0, or -1 + msg. */
 int ik_config_give(struct ik_config *cfg, const char *section, const char *key,

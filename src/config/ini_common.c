@@ -8,6 +8,9 @@
  * previous value, "; comment" must not count towards libinih's 200-byte line buffer
  * (a long comment would otherwise be split into a second, bogus line), and a section
  * header must be checked even when no key follows it.
+ *
+ * Divisions: messages; driving libinih (lines, the reader, syntax errors); files; values
+ * (integers, reals, booleans, enums, text); keys, sections and overrides.
  */
 #include <errno.h>
 #include <fcntl.h>

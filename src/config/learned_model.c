@@ -1,5 +1,5 @@
 /*
- * The learned-workload file (format in include/idlekit/learned.h): read, checking every
+ * The learned-workload file (format in src/config/learned_model.h): read, checking every
  * line, with one message "ORIGIN:LINE: expected ..., got ..." on the first bad one.
  */
 #include <errno.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/learned.h"
+#include "config/learned_model.h"
 #include "config/ini_common.h"
 
 #define MAX_CPUS 8192

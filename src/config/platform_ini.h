@@ -9,9 +9,9 @@
 
 #include <stdio.h>
 
-#include "idlekit/scenario.h"
+#include "config/scenario.h"
 #include "config/ini_common.h"
-#include "idlekit/config.h"
+#include "config/config.h"
 
 #define IK_PLATFORM_ORIGIN_LEN 512
 /* What the reader accepts. */
@@ -51,7 +51,7 @@ int ik_platform_reader_set(struct ik_platform_reader *r, const char *section, co
 			   const char *value, struct ik_ini_where w);
 /* Defaults that depend on other keys, then the checks; 0 or -1. */
 int ik_platform_reader_finish(struct ik_platform_reader *r);
-/* Every platform key into r->cfg (idlekit/config.h), after finish; 0 or -1. */
+/* Every platform key into r->cfg (config/config.h), after finish; 0 or -1. */
 int ik_platform_reader_config(struct ik_platform_reader *r);
 
 /*

@@ -13,6 +13,10 @@
  *   the tables                 one row per key
  *   setting and formatting     by type, through the row
  *   the writer                 "[section]" and "key = value" lines of a platform file
+ *
+ * Divisions: names of the enums; flag lists; the keys that are special (their own setter
+ * and formatter); the tables (one per section); setting and formatting by table; the writer
+ * (sections and keys of a platform file).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/driver.h"
+#include "drivers/registry.h"
 #include "config/platform_keys.h"
 
 enum key_type {

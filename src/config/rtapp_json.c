@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/rtapp.h"
+#include "config/rtapp_json.h"
 #include "config/ini_common.h"
 
 #define MAX_US 3600000000LL /* an hour */

@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/driver.h"
+#include "drivers/registry.h"
 #include "idlekit/governor.h"
-#include "idlekit/governor_load.h"
+#include "core/governor_registry.h"
 #include "config/ini_common.h"
 #include "config/platform_ini.h"
 #include "config/effective.h"
@@ -575,7 +575,7 @@ static int keep_platform_key(struct scenario_reader *r, const char *section, con
 
 /*
  * "[origin]" of a printed configuration: "kernel.hz = default #TAG", where each value came
- * from before it was printed (idlekit/config.h).
+ * from before it was printed (config/config.h).
  */
 static int carry_origin(struct scenario_reader *r, const char *name, const char *value, int line)
 {

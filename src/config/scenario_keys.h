@@ -42,7 +42,7 @@ const char *const *scenario_key_names(int s);
 int scenario_key_count(int s);
 
 /* The names of the values of [cpuidle]'s enumerated keys, in the order of their enums
-   (include/idlekit/scenario.h); scenario_pc6_values from -1. */
+   (config/scenario.h); scenario_pc6_values from -1. */
 extern const char *const scenario_drivers[7];
 extern const char *const scenario_dummy_waits[4];
 extern const char *const scenario_idle_options[4];

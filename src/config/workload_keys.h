@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "idlekit/scenario.h"
+#include "config/scenario.h"
 
 #define IK_SCENARIO_MAX_MS 3600000           /* the longest time a key in ms takes */
 #define IK_SCENARIO_MAX_WORK_NS 10000000000LL /* and the longest piece of work, ns */

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "idlekit/governor_load.h"
+#include "core/governor_registry.h"
 
 /* A loaded governor: its ops, its identity, and how to unload it. */
 struct ik_gov_loaded {

@@ -12,6 +12,11 @@
  * one object per sha256 of (the file, gov.h beside it, every shim file, the release, the
  * compiler's name), so an unchanged file is never compiled twice and any change to it or
  * to the shim is.
+ *
+ * Divisions: sha256 of the sources; where things are (the shim, the cache); a private copy
+ * of a shared object; compiling (the compiler's messages, the build); the instance (the
+ * hooks the shim calls back, the ops that wrap the kernel governor, its module parameters,
+ * ik_gov_kernel_open).
  */
 #define _GNU_SOURCE
 #include <dirent.h>

@@ -1,6 +1,6 @@
 /* Enabling a governor on a device; the idle call itself, the sequence every world runs, is
-   inline in idlekit/idle_call.h. */
-#include "idlekit/idle_call.h"
+   inline in core/idle_call.h. */
+#include "core/idle_call.h"
 #include "idlekit/kernel.h"
 
 int ik_governor_enable(const struct ik_governor *gov, const struct ik_driver *drv,

@@ -5,6 +5,11 @@
  * a decision: which release it landed in (and, for a revert, which release took it out),
  * the commit where it is confirmed, and how idlekit models it.  A release is not listed
  * anywhere else: it is whatever this table says had landed by then.
+ *
+ * Divisions: the switch table (one entry per behaviour-changing commit); releases (their
+ * names and switch sets, parsing X.Y); a struct ik_kernel (init, set a release, flip a
+ * switch); the consistency checks of a flipped set (teo's combinations, groups); the
+ * description; the idle loop's own switch.
  */
 #include <stdio.h>
 #include <stdlib.h>

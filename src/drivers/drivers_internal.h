@@ -9,7 +9,7 @@
 
 #include <stdarg.h>
 
-#include "idlekit/driver.h"
+#include "drivers/registry.h"
 
 /* The first platform state entered by method m (with that hint when by_hint), or -1. */
 int drv_hw_find(const struct ik_platform *p, enum ik_method m, bool by_hint, uint32_t hint);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "idlekit/cpuidle.h"
-#include "idlekit/driver.h"
+#include "drivers/registry.h"
 #include "drivers/intel_idle_tables.h"
 
 #define TLB IK_FLAG_TLB_FLUSHED

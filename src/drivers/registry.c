@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "idlekit/driver.h"
+#include "drivers/registry.h"
 
 static const struct ik_idle_driver *const drivers[] = {
 	&ik_driver_table,   &ik_driver_acpi_idle, &ik_driver_intel_idle,

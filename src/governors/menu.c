@@ -29,6 +29,11 @@
  * with, say, 6.12's switches in mind reads like 6.12's menu.c.  Modelled from 5.1 on: before
  * the nanosecond units (ns_units off) every time is first cut to whole microseconds, which
  * is exactly the kernel's arithmetic then because each value stays a multiple of 1000 ns.
+ *
+ * Divisions: buckets and units; the interval history (record, typical_interval_k); the
+ * timer prediction; menu_update (reflect's learning); the poll override; selection before
+ * 4.17 (menu_select_pre_4_17) and from it (menu_select_as); the ops (select, reflect,
+ * enable, disable).
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -55,6 +55,11 @@
  * before the ~5.14 rework (teo_bins off) hits, misses and early hits per state
  * (src/governors/teo_legacy.c), and from the rework to 6.5 (teo_skip_sleep_length off) the
  * bins with the sleep length asked first (src/governors/teo_upfront.c).
+ *
+ * Divisions: helpers (switch checks, decay); teo_update (the reflect step's learning, per
+ * release); finding a shallower state and the intercepts state (per release); teo_select_as
+ * (the selection, with each release's differences beside the lines they change); the ops
+ * (select, reflect, enable, disable, reads_cpu_util).
  */
 #include <stdlib.h>
 

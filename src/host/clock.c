@@ -4,7 +4,7 @@
  */
 #include <time.h>
 
-#include "idlekit/host.h"
+#include "host/host.h"
 
 int64_t ik_host_now_ns(void)
 {

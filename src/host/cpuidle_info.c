@@ -19,7 +19,7 @@
 #define HAVE_CPUID 1
 #endif
 
-#include "idlekit/host.h"
+#include "host/host.h"
 
 #define REL_LEN 128
 

@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "idlekit/host.h"
+#include "host/host.h"
 
 static const char *const test_names[] = { "pipe", "futex", "yield" };
 

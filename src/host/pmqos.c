@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "idlekit/host.h"
+#include "host/host.h"
 
 int ik_pmqos_open(struct ik_pmqos *q, const char *path, char *err, size_t errlen)
 {

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/host.h"
 #include "host/record_tracefs.h"
-#include "idlekit/host.h"
 
 #ifndef IDLEKIT_HAVE_TRACEFS
 

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "idlekit/trace.h"
+#include "trace/format.h"
 #include "trace/record_spool.h"
 
 struct ik_drainer;

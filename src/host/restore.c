@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "idlekit/host.h"
+#include "host/host.h"
 
 /* ---- the journal ------------------------------------------------------------------------ */
 

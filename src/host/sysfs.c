@@ -8,6 +8,10 @@
  * A dump is held in memory as an array of (relative path, value, line) sorted by path:
  * lookups are binary searches, and the entries of a directory are one contiguous run (every
  * path below "cpu3/" sorts between "cpu3/" and "cpu30").
+ *
+ * Divisions: the view's life (origin, root, close); trees (a live or copied sysfs
+ * directory); dumps (a captured tree in one file: parse, open, look up); the view (read,
+ * numbers, directories, lists, writable, paths), the same over either.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "idlekit/host.h"
+#include "host/host.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
 #define MAX_DUMP_BYTES (256u << 20) /* a dump of a 8192-CPU machine is well below this */

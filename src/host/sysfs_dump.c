@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "idlekit/host.h"
+#include "host/host.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
 

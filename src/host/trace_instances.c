@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "idlekit/host.h"
+#include "host/host.h"
 
 #define PREFIX "idlekit-record-"
 

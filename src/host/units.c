@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "idlekit/host.h"
+#include "host/host.h"
 
 static int64_t unit_ns(const char *unit)
 {

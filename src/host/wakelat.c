@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "idlekit/host.h"
+#include "host/host.h"
 
 #define STALL_NS 10000000000LL /* a wakee silent this long means something is wrong */
 

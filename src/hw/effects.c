@@ -8,7 +8,7 @@
  * polling loop, POWER's stop0_lite): why a sibling stuck in a lite state costs
  * throughput.
  */
-#include "idlekit/hw.h"
+#include "hw/hw.h"
 
 int ik_effects_mhz(const struct ik_hw_effects *fx, int active)
 {

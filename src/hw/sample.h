@@ -13,7 +13,7 @@
 #define IDLEKIT_HW_SAMPLE_H
 
 #include "hw/detmath.h"
-#include "idlekit/hw.h"
+#include "hw/hw.h"
 
 /* A lognormal tail can exceed any bound; samples are clipped here (about 11.6 days). */
 #define IK_DIST_SAMPLE_MAX_NS 1000000000000000LL

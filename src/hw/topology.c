@@ -10,7 +10,7 @@
  * SMT sibling of CPU 0.  A core's LLC group is its global core index / cores_per_llc (a CCX
  * of 8 cores on Zen 3, the whole package on Skylake-SP).
  */
-#include "idlekit/hw.h"
+#include "hw/hw.h"
 
 void ik_platform_topology(const struct ik_platform *p, int cpu, struct ik_cpu_topo *t)
 {

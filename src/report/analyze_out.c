@@ -12,10 +12,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "idlekit/textout.h"
-#include "idlekit/trace.h"
 #include "report/analyze_out.h"
 #include "report/report_internal.h"
+#include "report/textout.h"
+#include "trace/analyze.h"
 
 /* ns as microseconds with 3 decimals. */
 static const char *us3(char *buf, size_t len, uint64_t ns)

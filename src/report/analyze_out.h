@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "idlekit/trace.h"
+#include "trace/analyze.h"
 
 /* origin names the trace in the first line. */
 int ik_report_analyze_text(FILE *f, const char *origin, const struct ik_trace_header *h,

@@ -15,6 +15,9 @@
  * fewer than two runs or neither has any spread.  Spreads (Stddev, CoefVar) change by an
  * absolute amount.  States are matched by name across results; one a result lacks is shown
  * as missing.  Results whose configurations differ are flagged, key by key.
+ *
+ * Divisions: loading results (runs, configuration, sets); the statistics; what to compare
+ * (the rows); configuration differences; text; JSON and CSV; regression gates; HTML.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -23,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/textout.h"
 #include "report/compare_internal.h"
+#include "report/textout.h"
 
 /* ---- the statistics ------------------------------------------------------------------ */
 

@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "idlekit/compare.h"
-#include "idlekit/config.h"
+#include "report/compare.h"
+#include "config/config.h"
 #include "report/html_internal.h"
 
 #define MAX_RUNS 1000

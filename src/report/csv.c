@@ -24,8 +24,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "idlekit/textout.h"
-#include "idlekit/config.h"
+#include "report/textout.h"
+#include "config/config.h"
 #include "report/report_internal.h"
 
 /* ",v" with `decimals` decimals; an empty field when v is not finite. */

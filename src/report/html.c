@@ -23,13 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/html.h"
+#include "report/html.h"
 #include "report/html_internal.h"
 #include "report/report_internal.h"
 #include "report/sim_tables.h"
 #include "report/svg.h"
 #include "report/table_model.h"
-#include "idlekit/config.h"
+#include "config/config.h"
 
 #define PLOT_W IK_HTML_PLOT_W
 #define PLOT_H IK_HTML_PLOT_H

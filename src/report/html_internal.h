@@ -9,9 +9,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "idlekit/result.h"
-#include "idlekit/timeline.h"
-#include "idlekit/trace.h"
+#include "config/result.h"
+#include "trace/analyze.h"
+#include "util/timeline.h"
 
 /* One result of `idlekit compare`, as the HTML comparison plots it. */
 #define IK_HTML_CMP_STATES 24

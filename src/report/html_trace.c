@@ -10,6 +10,10 @@
  *   wakelat: settings, the percentiles, the latency histogram and CDF (exact percentiles
  *            marked) and the wakee CPU's idle states.
  * Plots come from html_common.c and svg.c.  Written in the "C" locale: same input, same bytes.
+ *
+ * Divisions: shared table pieces (rows, state names, driver rows, the histogram table);
+ * analyze's page (ik_report_html_analyze); replay's page (confusion plot, the governors'
+ * sections, ik_report_html_replay); wakelat's page.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -20,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/html.h"
+#include "report/html.h"
 #include "report/html_internal.h"
 #include "report/report_internal.h"
 #include "report/svg.h"

@@ -17,9 +17,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "idlekit/config.h"
-#include "idlekit/textout.h"
+#include "config/config.h"
 #include "report/report_internal.h"
+#include "report/textout.h"
 
 #define IK_JSON_SCHEMA "idlekit.sim/1"
 #define JW_MAX_DEPTH 16
@@ -242,7 +242,7 @@ static void write_scenario(struct json_writer *w, const struct ik_scenario *sc)
 	jw_end_object(w);
 }
 
-/* The effective configuration (idlekit/config.h): version and every key with its origin. */
+/* The effective configuration (config/config.h): version and every key with its origin. */
 static void write_config(struct json_writer *w, const struct ik_config *cfg)
 {
 	jw_object(w, "config", false);

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "idlekit/html.h"
+#include "report/html.h"
 #include "report/replay_batch_out.h"
 
 /* How replay charges a package's exit: said in every report. */

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "idlekit/result.h"
+#include "config/result.h"
 #include "util/number_format.h"
 
 /* Numbers as text: util/number_format.h (ik_fmt_*). */

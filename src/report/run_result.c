@@ -4,7 +4,7 @@
  */
 #include <stdlib.h>
 
-#include "idlekit/result.h"
+#include "config/result.h"
 
 static double measured_s(const struct ik_run_result *r)
 {

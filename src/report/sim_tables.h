@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "idlekit/result.h"
+#include "config/result.h"
 #include "report/report_internal.h"
 #include "report/table_model.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/result.h"
+#include "config/result.h"
 
 /* Total order on doubles for sorting: NaN after everything, so the order is deterministic. */
 static int compare_doubles(const void *pa, const void *pb)

@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "idlekit/config.h"
+#include "config/config.h"
 #include "report/report_internal.h"
 #include "report/sim_tables.h"
 #include "report/table_model.h"

@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "idlekit/result.h"
+#include "config/result.h"
 
 /* More columns than any report has (the widest, sim's runs table, has 1 + 18). */
 #define IK_TAB_MAX_COLS 32

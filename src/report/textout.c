@@ -1,9 +1,9 @@
-/* Text in the output formats (idlekit/textout.h): one JSON string writer, one CSV field writer. */
+/* Text in the output formats (report/textout.h): one JSON string writer, one CSV field writer. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "idlekit/textout.h"
+#include "report/textout.h"
 
 void ik_json_string(FILE *out, const char *s, size_t maxlen)
 {

@@ -16,9 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "idlekit/textout.h"
-#include "idlekit/trace.h"
 #include "report/report_internal.h"
+#include "report/textout.h"
+#include "report/trace_replay.h"
 
 #define SCHEMA "idlekit.replay/2"
 

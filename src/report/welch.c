@@ -8,7 +8,7 @@
  */
 #include <math.h>
 
-#include "idlekit/result.h"
+#include "config/result.h"
 
 /* ln Gamma(x) for x > 0 (Lanczos approximation, g = 7, 9 terms). */
 static double log_gamma(double x)

@@ -12,13 +12,17 @@
  *
  * The reader is built for streams of millions of lines: a large read buffer, memchr() to
  * find line ends, hand-written integer parsing, and output collected in a buffer.
+ *
+ * Divisions: one idle period (init, start, enter, the earliest event, exit, step); the input
+ * stream (the header, the data lines parsed by hand, the chunked reader, the entry points
+ * ik_govreplay_buffer and ik_govreplay_stream).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/govreplay.h"
-#include "idlekit/idle_call.h"
+#include "core/idle_call.h"
+#include "sim/govreplay.h"
 
 /* ---- One idle period ------------------------------------------------------------------ */
 

@@ -4,8 +4,7 @@
  * the hardware's real exit cost, account what the kernel would measure, reflect, and either
  * run the task that woke us or go round again.
  */
-#include "idlekit/idle_call.h"
-#include "idlekit/trace.h"
+#include "core/idle_call.h"
 #include "hw/sample.h" /* the draws inline (and no floating-point contraction) */
 #include "sim/sim_internal.h"
 #include "util/idle_hist.h" /* the idle histogram's bucket, inline */
@@ -77,7 +76,7 @@ void sim_leave_idle_loop(struct ik_sim *s, int cpu)
 	}
 }
 
-/* The world's side of the idle call (idlekit/idle_call.h). */
+/* The world's side of the idle call (core/idle_call.h). */
 static void world_stop_tick(void *ctx, struct ik_device *dev)
 {
 	stop_tick(ctx, dev->cpu);

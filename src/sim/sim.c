@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/idle_call.h"
-#include "idlekit/sim.h"
+#include "core/idle_call.h"
+#include "sim/sim.h"
 #include "sim/workload.h"
 
 /* Global timers after the CPUs' and the tasks'. */

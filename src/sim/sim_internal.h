@@ -5,12 +5,12 @@
 #ifndef IDLEKIT_SIM_INTERNAL_H
 #define IDLEKIT_SIM_INTERNAL_H
 
-#include "idlekit/driver.h"
+#include "config/result.h"
+#include "config/scenario.h"
+#include "core/governor_registry.h"
+#include "drivers/registry.h"
+#include "hw/hw.h"
 #include "idlekit/governor.h"
-#include "idlekit/governor_load.h"
-#include "idlekit/hw.h"
-#include "idlekit/result.h"
-#include "idlekit/scenario.h"
 #include "sim/event_queue.h"
 #include "sim/pelt.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "idlekit/kernel.h"
-#include "idlekit/sim.h"
+#include "sim/sim.h"
 #include "sweep/sweep_internal.h"
 
 #define CHECK_POINTS 100000 /* as many as the spec's check loads (src/sweep/check.c) */

@@ -20,9 +20,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "idlekit/sim.h"
-#include "idlekit/sweep.h"
+#include "sim/sim.h"
 #include "sweep/longest_first.h"
+#include "sweep/sweep.h"
 #include "util/thread_pool.h"
 
 #define LOOKS_PER_RUN 200  /* a tail run's looks at its pace over its simulated length */

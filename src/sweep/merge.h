@@ -17,7 +17,7 @@
 #include <limits.h>
 #include <stdio.h>
 
-#include "idlekit/sweep.h"
+#include "sweep/sweep.h"
 
 struct ik_sweep_merge_shard {
 	const char *dir;

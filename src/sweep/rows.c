@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/textout.h"
 #include "report/report_internal.h"
+#include "report/textout.h"
 #include "sweep/spec_internal.h"
 #include "sweep/sweep_internal.h"
 

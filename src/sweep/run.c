@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/sim.h"
+#include "sim/sim.h"
 #include "sweep/sweep_internal.h"
 #include "util/thread_pool.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/sweep.h"
+#include "sweep/sweep.h"
 
 #define MAX_SHARDS 100000
 

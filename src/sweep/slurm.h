@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "idlekit/sweep.h"
+#include "sweep/sweep.h"
 
 /* Shards a script gets by default: one per point, at most this many. */
 #define IK_SWEEP_SLURM_SHARDS_MAX 100

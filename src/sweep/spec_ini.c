@@ -1,5 +1,5 @@
 /*
- * Sweep specs (include/idlekit/sweep.h, docs/sweep.md): an INI file with a [sweep] section
+ * Sweep specs (src/sweep/sweep.h, docs/sweep.md): an INI file with a [sweep] section
  * (base, runs, seed, vary.KEY, template.KEY, zip, bad_below) and any scenario or platform
  * section, whose keys override the base as --set does.
  *

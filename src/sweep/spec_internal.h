@@ -10,9 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "idlekit/scenario.h"
-#include "idlekit/sweep.h"
+#include "config/scenario.h"
 #include "report/report_internal.h"
+#include "sweep/sweep.h"
 
 /* The report's figure behind sweep figure `figure` (0 .. ik_sweep_figure_count()-1). */
 enum ik_rep_figure ik_sweep_figure_rep(int figure);

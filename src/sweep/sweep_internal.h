@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "idlekit/textout.h"
-#include "idlekit/result.h"
-#include "idlekit/sweep.h"
+#include "report/textout.h"
+#include "config/result.h"
+#include "sweep/sweep.h"
 
 /* Columns before the axes (point, run, seed) and the settings after them. */
 #define IK_SWEEP_LEAD_COLS 3

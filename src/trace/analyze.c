@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/trace.h"
+#include "trace/analyze.h"
 #include "util/idle_hist.h" /* ik_trace_hist_bucket's one definition */
 
 struct cpu_run {

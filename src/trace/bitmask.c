@@ -3,7 +3,7 @@
  * ipi_send_cpumask's cpumask): an array of the recording machine's unsigned longs, in its
  * byte order, bit b of long w being CPU w * 8 * sizeof(long) + b.
  */
-#include "idlekit/trace.h"
+#include "trace/import.h"
 
 int ik_trace_bitmask_cpus(const void *raw, size_t len, int long_size, bool big_endian,
 			  int *cpus, int max)

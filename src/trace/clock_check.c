@@ -1,10 +1,10 @@
 /*
- * Whether a trace's clock is CLOCK_MONOTONIC, from its tick expiries (trace.h,
+ * Whether a trace's clock is CLOCK_MONOTONIC, from its tick expiries (trace/import.h,
  * ik_trace_clock): perf's default clock and trace-cmd's "local" clock differ from it by an
  * offset of their own (hundreds of microseconds after some uptime, and drifting), while on
  * CLOCK_MONOTONIC each tick expiry's now= is a few microseconds before the event's time.
  */
-#include "idlekit/trace.h"
+#include "trace/import.h"
 
 void ik_trace_clock_add(struct ik_trace_clock *c, int64_t t_ns, int64_t now_ns, uint64_t line,
 			int cpu)

@@ -4,13 +4,16 @@
  * The reader keeps one buffer of 64 KiB (a FILE is read in chunks, a buffer in memory is
  * used in place), the header, and one byte per CPU (idle or not), so its memory does not
  * grow with the trace.  Lines are found with memchr and numbers parsed by hand.
+ *
+ * Divisions: IRQ names and cause names; lines (splitting, numbers, words); the header; events
+ * (parse, ik_trace_next); open and close; the writer (header init and free, header, events).
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/trace.h"
+#include "trace/format.h"
 #include "util/cpuset.h"
 
 #define BUF_SIZE (1u << 16)

@@ -1,7 +1,7 @@
 /* A synthetic idle trace (ik_trace_generate), for tests and benchmarks. */
 #include <stdlib.h>
 
-#include "idlekit/trace.h"
+#include "trace/format.h"
 
 /* splitmix64: the same trace on every machine. */
 static uint64_t rnd(uint64_t *s)

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "idlekit/trace.h"
+#include "trace/import.h"
 #include "util/cpuset.h"
 #include "util/heap.h"
 

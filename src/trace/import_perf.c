@@ -43,7 +43,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/trace.h"
+#include "trace/analyze.h"
+#include "trace/import.h"
 #include "trace/import_internal.h"
 #include "util/cpuset.h"
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/trace.h"
+#include "trace/import.h"
 #include "trace/import_internal.h"
 #include "util/cpuset.h"
 

@@ -7,7 +7,8 @@
  */
 #include <stdlib.h>
 
-#include "idlekit/trace.h"
+#include "trace/analyze.h" /* IK_TRACE_WAKE_AFTER_EXIT_NS: one rule with analyze */
+#include "trace/import.h"
 #include "trace/import_internal.h"
 
 static int emit(FILE *out, struct ik_trace_import_stats *st, const struct ik_trace_event *ev)

@@ -5,7 +5,7 @@
  * as "remote"), and the busy time from its exit to the CPU's next idle_enter, filed under
  * that cause.  An idle length is kept as the time to the wake event: the residency less
  * the entered state's advertised exit latency (the exit the simulation pays again).  The
- * model (include/idlekit/learned.h) keeps the samples themselves.
+ * model (src/config/learned_model.h) keeps the samples themselves.
  *
  * With sched events (switch, task_wake), per task too: a run is a switch-in to the task's
  * next switch-out; a sleep from that switch-out to its next task_wake, and the wake's cause
@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/learned.h"
-#include "idlekit/trace.h"
+#include "trace/format.h"
+#include "trace/learn.h"
 
 _Static_assert(IK_LEARNED_CAUSES == IK_CAUSE_NONE + 1, "a learned cause per trace cause");
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "idlekit/trace.h"
+#include "trace/import.h"
 #include "trace/import_internal.h"
 
 /*

@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/govreplay.h"
+#include "sim/govreplay.h"
 #include "trace/replay_internal.h"
 
 static int64_t next_timer_after(const struct gov_cpu *c, int64_t t)

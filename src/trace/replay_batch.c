@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/governor_load.h"
+#include "core/governor_registry.h"
 #include "trace/replay_batch.h"
 #include "util/thread_pool.h"
 

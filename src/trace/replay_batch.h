@@ -16,10 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "idlekit/driver.h"
+#include "config/scenario.h"
+#include "drivers/registry.h"
 #include "idlekit/kernel.h"
-#include "idlekit/scenario.h"
-#include "idlekit/trace.h"
+#include "trace/replay.h"
 
 struct ik_replay_batch;
 

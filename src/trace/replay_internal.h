@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/hw.h"
-#include "idlekit/result.h"
-#include "idlekit/govreplay.h"
-#include "idlekit/trace.h"
+#include "config/result.h"
+#include "hw/hw.h"
+#include "sim/govreplay.h"
+#include "trace/replay.h"
 
 /* The hardware wake source whose exit cost a wake of this cause pays. */
 enum ik_wake_source ik_trace_cause_source(enum ik_trace_cause c);

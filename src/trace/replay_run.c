@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/govreplay.h"
+#include "sim/govreplay.h"
 #include "trace/replay_internal.h"
 
 int ik_replay_run_setup(struct ik_replay_run *run, const struct ik_trace_header *h, char *err,

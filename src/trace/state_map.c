@@ -13,7 +13,7 @@
  */
 #include <strings.h>
 
-#include "idlekit/trace.h"
+#include "trace/replay.h"
 
 const char *ik_trace_map_how_name(enum ik_trace_map_how how)
 {

@@ -4,7 +4,7 @@
  * users type after --cpu (src/util/cpuset.c).  Here, below trace and host, because both
  * read CPU lists and neither should need the other for it.
  *
- * idlekit/host.h includes this header: the machine's API (present and online CPUs, the CPUs
+ * host/host.h includes this header: the machine's API (present and online CPUs, the CPUs
  * a command may use) is written in these sets.
  */
 #ifndef IDLEKIT_UTIL_CPUSET_H

@@ -10,13 +10,12 @@
  * An all-zero struct ik_hist is a valid empty histogram (what ik_hist_init produces), so a
  * result allocated with calloc needs no further set-up.
  *
- * The functions are declared in idlekit/result.h (the results carry histograms); they live
- * in src/util because the simulator, the trace replay and the reports all count into them.
+ * The functions are declared in util/histogram.h (the results of config/result.h carry
+ * histograms); they live in src/util because the simulator, the trace replay and the reports all count into them.
  */
 #include <math.h>
 #include <string.h>
 
-#include "idlekit/result.h"
 #include "util/histogram.h" /* ik_hist_add's one definition, and the bucket index */
 
 #define SUB_COUNT (1 << IK_HIST_SUB_BITS)

@@ -1,6 +1,6 @@
 /*
- * The log-linear histogram (struct ik_hist, declared with the results in idlekit/result.h),
- * the part that is inline: the bucket index and adding a value.  Here, below sim, trace and
+ * The log-linear histogram (struct ik_hist; the results of config/result.h carry them) and
+ * its inline part: the bucket index and adding a value.  Here, below sim, trace and
  * report, because all three count into histograms; histogram.c wraps the add as
  * ik_hist_add() and holds the rest (merge, percentiles).  The simulator calls
  * ik_hist_add_inline() straight, once per wake-up (the wake-latency histogram), without a
@@ -11,7 +11,27 @@
 
 #include <stdint.h>
 
-#include "idlekit/result.h"
+/*
+ * Log-linear histogram of non-negative ns values (HDR style): exact below 2^IK_HIST_SUB_BITS,
+ * then 2^IK_HIST_SUB_BITS buckets per power of two (relative error < 1/128).  Fixed size,
+ * so memory does not grow with the number of samples.
+ */
+#define IK_HIST_SUB_BITS 7
+#define IK_HIST_MAGNITUDES 40 /* up to 2^47 ns, about 39 hours */
+#define IK_HIST_BUCKETS ((IK_HIST_MAGNITUDES + 1) << IK_HIST_SUB_BITS)
+struct ik_hist {
+	uint64_t count;
+	int64_t min;
+	int64_t max;
+	double sum;
+	uint64_t buckets[IK_HIST_BUCKETS];
+};
+void ik_hist_init(struct ik_hist *h);
+void ik_hist_add(struct ik_hist *h, int64_t value);
+void ik_hist_merge(struct ik_hist *into, const struct ik_hist *from);
+/* Value at percentile p (0..100): the bucket's representative value, min/max clamped. 0 if empty. */
+int64_t ik_hist_percentile(const struct ik_hist *h, double p);
+
 
 /* Index of the bucket holding v (clamped to the last bucket beyond 2^47 ns). */
 static inline int ik_hist_bucket_of(uint64_t v)

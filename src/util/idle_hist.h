@@ -1,8 +1,8 @@
 /*
  * The idle-duration histogram's bucket of a duration, inline: [0,1us) [1,2us) [2,4us) ...
- * [2^20us, inf), IK_IDLE_HIST_BUCKETS of them (idlekit/result.h; the trace API calls the
+ * [2^20us, inf), IK_IDLE_HIST_BUCKETS of them (the trace API calls the
  * same count IK_TRACE_HIST_BUCKETS).  The one definition: src/trace/analyze.c wraps it as
- * ik_trace_hist_bucket() (idlekit/trace.h) and the simulator calls it straight at every idle
+ * ik_trace_hist_bucket() (trace/analyze.h) and the simulator calls it straight at every idle
  * exit, without a call into another file.  Here, below sim and trace, because both count
  * idle periods into these buckets.
  */
@@ -11,7 +11,8 @@
 
 #include <stdint.h>
 
-#include "idlekit/result.h"
+/* Idle-duration histograms: [0, 1 us), then powers of two up to [2^20 us, inf). */
+#define IK_IDLE_HIST_BUCKETS 22
 
 /* The number of bits of the whole microseconds, the last bucket open-ended (no loop). */
 static inline int ik_trace_hist_bucket_inline(uint64_t ns)

@@ -1,5 +1,5 @@
 /*
- * The per-CPU timeline of idle states (declared in idlekit/timeline.h): the data structure
+ * The per-CPU timeline of idle states (declared in util/timeline.h): the data structure
  * and its window's "START:LEN" syntax.  Here, below sim, trace and report, because the
  * simulator (src/sim/timeline.c captures from its state), the trace analysis and replay
  * fill timelines and the HTML reports draw them.
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/timeline.h"
+#include "util/timeline.h"
 
 struct ik_timeline *ik_timeline_new(int64_t origin_ns, int64_t start_ns, int64_t len_ns,
 				    int total_cpus)

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/driver.h"
-#include "idlekit/scenario.h"
-#include "idlekit/result.h"
-#include "idlekit/sim.h"
+#include "drivers/registry.h"
+#include "config/scenario.h"
+#include "config/result.h"
+#include "sim/sim.h"
 
 static struct ik_scenario dt_sc;      /* large: off the stack */
 static struct ik_driver_binding dt_b; /* the last probe */

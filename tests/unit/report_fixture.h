@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "idlekit/result.h"
+#include "config/result.h"
 
 typedef int (*report_fn)(FILE *, const struct ik_scenario *, const struct ik_run_result *, int);
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "idlekit/scenario.h"
+#include "config/scenario.h"
 
 static inline struct ik_dist constant(int64_t ns)
 {

@@ -1,5 +1,5 @@
 /*
- * The effective configuration (idlekit/config.h): every key a reader accepts is recorded,
+ * The effective configuration (config/config.h): every key a reader accepts is recorded,
  * with the right origin; an override of any section changes the record; the printed
  * configuration reads back to the same scenario and the same record.
  */
@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "idlekit/config.h"
-#include "idlekit/scenario.h"
+#include "config/config.h"
+#include "config/scenario.h"
 
 static struct ik_scenario sc, sc2; /* large: off the stack */
 

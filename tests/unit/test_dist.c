@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "hw/detmath.h"
-#include "idlekit/hw.h"
+#include "hw/hw.h"
 
 /* ---- rng ----------------------------------------------------------------------------- */
 

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "idlekit/governor_load.h"
-#include "idlekit/govreplay.h"
+#include "core/governor_registry.h"
+#include "sim/govreplay.h"
 
 static struct ik_driver four_states(void)
 {

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "idlekit/cpuidle.h"
-#include "idlekit/govreplay.h"
+#include "sim/govreplay.h"
 #include "table_fixture.h"
 
 #define US 1000LL

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/result.h"
+#include "config/result.h"
 
 /* The sample of nearest rank ceil(p/100 * n) in sorted[0..n), the definition being imitated. */
 static int64_t nearest_rank(const int64_t *sorted, size_t n, double p)

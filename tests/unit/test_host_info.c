@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/host.h"
+#include "host/host.h"
 
 #define P "rw|/sys/devices/system/cpu/"
 

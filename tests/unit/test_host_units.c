@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "idlekit/host.h"
+#include "host/host.h"
 
 static void durations(void **state)
 {

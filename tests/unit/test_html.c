@@ -18,13 +18,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "idlekit/compare.h"
-#include "idlekit/html.h"
-#include "idlekit/result.h"
-#include "idlekit/sim.h"
-#include "idlekit/timeline.h"
-#include "idlekit/trace.h"
+#include "config/result.h"
+#include "report/compare.h"
+#include "report/html.h"
 #include "report/svg.h"
+#include "sim/sim.h"
+#include "trace/replay.h"
+#include "util/timeline.h"
 
 /* ---- fixtures ---- */
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "idlekit/sim.h"
+#include "sim/sim.h"
 #include "sim_fixture.h"
 
 static void test_turbo_table_lookup(void **state)

@@ -11,7 +11,7 @@
 
 #include "config/platform_ini.h"
 #include "config/platform_keys.h"
-#include "idlekit/scenario.h"
+#include "config/scenario.h"
 
 static struct ik_platform plat; /* large: keep it off the stack */
 

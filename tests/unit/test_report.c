@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/result.h"
+#include "config/result.h"
 #include "report/report_internal.h"
 #include "report_fixture.h"
 

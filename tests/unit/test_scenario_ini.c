@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "idlekit/scenario.h"
+#include "config/scenario.h"
 
 static struct ik_scenario sc; /* large: keep it off the stack */
 

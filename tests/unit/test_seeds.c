@@ -20,9 +20,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "idlekit/result.h"
-#include "idlekit/scenario.h"
-#include "idlekit/sim.h"
+#include "config/result.h"
+#include "config/scenario.h"
+#include "sim/sim.h"
 
 #define MAX_RUNS 16
 

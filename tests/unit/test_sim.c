@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "idlekit/sim.h"
+#include "sim/sim.h"
 #include "sim_fixture.h"
 
 static void check_invariants(const struct ik_scenario *sc, const struct ik_run_result *r)

@@ -13,11 +13,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "config/result.h"
 #include "idlekit/governor.h"
 #include "idlekit/kernel.h"
-#include "idlekit/result.h"
-#include "idlekit/sim.h"
 #include "sim/pelt.h"
+#include "sim/sim.h"
 #include "sim_fixture.h"
 
 #define UNIT_NS 1024                 /* PELT's time unit */

@@ -15,12 +15,12 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "idlekit/result.h"
-#include "idlekit/sim.h"
-#include "idlekit/sweep.h"
+#include "config/result.h"
 #include "report_fixture.h"
+#include "sim/sim.h"
 #include "sim_fixture.h"
 #include "sweep/longest_first.h"
+#include "sweep/sweep.h"
 
 static void test_longest_first_ranks(void **state)
 {

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "idlekit/result.h"
+#include "config/result.h"
 
 #define assert_close(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 

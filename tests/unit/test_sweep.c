@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/sweep.h"
+#include "sweep/sweep.h"
 
 static struct ik_sweep_spec *parse(const char *text, char *err, size_t errlen)
 {

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/result.h"
+#include "config/result.h"
 #include "report/sim_tables.h"
 #include "report/table_model.h"
 

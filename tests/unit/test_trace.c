@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/trace.h"
+#include "trace/replay.h"
 
 #define HEAD                                                                              \
 	"idlekit-trace 1\nhz 250\ncpus 2\ndriver t 0-1\nstate POLL 0 0 0x1 CPUIDLE CORE POLL IDLE\n" \

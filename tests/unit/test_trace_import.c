@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/trace.h"
+#include "trace/analyze.h"
+#include "trace/import.h"
 
 struct imported {
 	int rc;

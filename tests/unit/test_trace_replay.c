@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/trace.h"
+#include "trace/replay.h"
 
 /*
  * One CPU recorded in C6 (exit 100 us):

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/trace.h"
 #include "report/replay_batch_out.h"
+#include "trace/format.h"
 #include "trace/replay_batch.h"
 
 /* One CPU, three idle periods; the second trace the same 1 ms later and 3 periods more. */

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/hw.h"
-#include "idlekit/trace.h"
+#include "hw/hw.h"
+#include "trace/replay.h"
 
 /*
  * Two CPUs:

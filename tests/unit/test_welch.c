@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "idlekit/result.h"
+#include "config/result.h"
 
 static void test_incomplete_beta_known_values(void **state)
 {

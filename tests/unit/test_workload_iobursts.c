@@ -11,9 +11,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "idlekit/result.h"
-#include "idlekit/scenario.h"
-#include "idlekit/sim.h"
+#include "config/result.h"
+#include "config/scenario.h"
+#include "sim/sim.h"
 
 /* One task on CPU 0 of a POWER9, 1 ms period, 16 us of work, 100 ms measured, no
    housekeeping timer: every idle period of CPU 0 is the workload's or the tick's. */

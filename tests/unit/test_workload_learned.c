@@ -16,11 +16,11 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "idlekit/learned.h"
-#include "idlekit/result.h"
-#include "idlekit/scenario.h"
-#include "idlekit/sim.h"
-#include "idlekit/trace.h"
+#include "config/result.h"
+#include "config/scenario.h"
+#include "sim/sim.h"
+#include "trace/analyze.h"
+#include "trace/learn.h"
 
 static double tvd(const uint64_t *p, const uint64_t *q, int n)
 {

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "idlekit/config.h"
-#include "idlekit/sim.h"
+#include "config/config.h"
+#include "sim/sim.h"
 #include "sim/workload.h"
 
 static void test_every_kind_has_its_ops(void **state)

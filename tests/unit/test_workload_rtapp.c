@@ -10,10 +10,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "idlekit/result.h"
-#include "idlekit/rtapp.h"
-#include "idlekit/scenario.h"
-#include "idlekit/sim.h"
+#include "config/result.h"
+#include "config/rtapp_json.h"
+#include "config/scenario.h"
+#include "sim/sim.h"
 
 /* Tests run in tests/. */
 static void run_file(const char *file, const char *extra, struct ik_run_result *r)

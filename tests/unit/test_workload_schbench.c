@@ -10,9 +10,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "idlekit/result.h"
-#include "idlekit/scenario.h"
-#include "idlekit/sim.h"
+#include "config/result.h"
+#include "config/scenario.h"
+#include "sim/sim.h"
 
 static void run_schbench(const char *const *extra, int nextra, struct ik_run_result *r)
 {

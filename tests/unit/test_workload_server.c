@@ -11,9 +11,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "idlekit/result.h"
-#include "idlekit/scenario.h"
-#include "idlekit/sim.h"
+#include "config/result.h"
+#include "config/scenario.h"
+#include "sim/sim.h"
 
 /* A server scenario with extra "workload.key=value" overrides, run with seed 1. */
 static void run_server(const char *const *extra, int nextra, struct ik_run_result *r)

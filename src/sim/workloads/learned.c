@@ -1,5 +1,5 @@
 /*
- * The learned workload: a model learned from a trace (include/idlekit/learned.h) run on
+ * The learned workload: a model learned from a trace (src/config/learned_model.h) run on
  * any platform.  CPU c of the model is CPU c of the platform, with one pinned task.  Each
  * time its work ends it draws the cause of its next wake-up (in the recording's
  * proportions), then an idle length for that cause and a busy time for that cause, both
@@ -33,8 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/learned.h"
-#include "idlekit/trace.h"
+#include "config/learned_model.h"
+#include "config/wake_cause.h"
 #include "sim/workload.h"
 
 enum { KIND_TIMER, KIND_REMOTE, KIND_IRQ };

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "idlekit/rtapp.h"
+#include "config/rtapp_json.h"
 #include "sim/workload.h"
 
 struct rt_inst {

@@ -14,6 +14,8 @@
  * "state,stop_tick" per idle period.
  *
  * No global state: everything lives in struct ik_govreplay, which the caller owns.
+ *
+ * Implemented by govreplay.c beside it.
  */
 #ifndef IDLEKIT_GOVREPLAY_H
 #define IDLEKIT_GOVREPLAY_H

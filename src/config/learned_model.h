@@ -32,6 +32,11 @@
  *   task_cpus PID CPU:RUNS ...     the CPUs it ran on and how many runs on each
  *
  * A model with tasks is run as its tasks (the per-CPU lines are kept for reading).
+ *
+ * The model and its reader (learned_model.c), here in src/config below the simulator and
+ * the trace code, because the learned workload (src/sim/workloads/learned.c) reads a model
+ * and src/sim includes nothing of src/trace.  Learning one from a trace and writing it are
+ * trace/learn.h's (src/trace/learn.c).
  */
 #ifndef IDLEKIT_LEARNED_H
 #define IDLEKIT_LEARNED_H
@@ -76,21 +81,12 @@ struct ik_learned {
 	struct ik_learned_task *task; /* ntasks entries */
 };
 
-/* "timer" ... "none", "local" */
-const char *ik_learned_task_cause_name(int cause);
-
-struct ik_trace_reader;
-/* Learn from a whole trace.  0, or IK_TRACE_EINPUT / IK_TRACE_EFAIL with the message. */
-int ik_learn_trace(struct ik_trace_reader *r, const char *source, struct ik_learned *out,
-		   char *err, size_t errlen);
-int ik_learned_write(FILE *out, const struct ik_learned *m);
 /* Read the file format above: 0, or -1 with "ORIGIN:LINE: expected ..., got ...". */
 int ik_learned_parse(const char *origin, const char *text, size_t len, struct ik_learned *out,
 		     char *err, size_t errlen);
 int ik_learned_load(const char *path, struct ik_learned *out, char *err, size_t errlen);
+/* Defined in src/trace/learn.c, with the rest of the model's life (it frees what both the
+   learner and the reader fill). */
 void ik_learned_free(struct ik_learned *m);
-/* A platform INI text for the trace's own machine (its first driver's table, exits at the
-   advertised latencies, no IPI or context-switch cost: the recording does not say them). */
-int ik_learned_platform_ini(FILE *out, const struct ik_trace_reader *r, const char *name);
 
 #endif

@@ -10,6 +10,9 @@
  * A sweep's results are one row per task, streamed to a rows file in task order; every
  * report (tidy CSV/JSON, summary, HTML page) is made from that file, so a local run and the
  * merge of shard outputs give the same bytes.
+ *
+ * The sweep module's interface for the commands; sweep_internal.h (the rows file) and
+ * spec_internal.h (what the spec reader, grid and rows share) are src/sweep's own.
  */
 #ifndef IDLEKIT_SWEEP_H
 #define IDLEKIT_SWEEP_H
@@ -18,8 +21,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "idlekit/result.h"
-#include "idlekit/scenario.h"
+#include "config/result.h"
+#include "config/scenario.h"
 
 #define IK_SWEEP_MAX_AXES 16
 #define IK_SWEEP_MAX_VALUES 10000   /* per axis */

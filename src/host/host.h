@@ -22,6 +22,10 @@
  * Global state: none, except what signal handling needs (see ik_signals_catch): a signal
  * handler cannot reach a context, so the caught signal and the pid to forward it to live
  * in two process-wide variables in src/host/restore.c.
+ *
+ * One header for the whole of src/host (sysfs.c, restore.c, cpuidle_info.c, pmqos.c,
+ * wakelat.c, ctxsw.c, units.c, trace_instances.c); record_tracefs.h is the tracefs engine's
+ * own.
  */
 #ifndef IDLEKIT_HOST_H
 #define IDLEKIT_HOST_H

@@ -2,12 +2,15 @@
  * idlekit: the simulator.  One call runs one scenario for one seed on the modelled
  * platform: the kernel's idle loop, the chosen driver and governor, the workload, and the
  * hardware's real costs.  No global state: runs may go on in parallel threads.
+ *
+ * The simulator's entry point for its callers (the commands, sweeps); sim_internal.h beside
+ * it is the engine's inner model, for src/sim's own files only.
  */
 #ifndef IDLEKIT_SIM_H
 #define IDLEKIT_SIM_H
 
-#include "idlekit/result.h"
-#include "idlekit/scenario.h"
+#include "config/result.h"
+#include "config/scenario.h"
 
 /*
  * Run sc with the given seed.  On success fills *out (free with ik_run_result_free) and

@@ -13,6 +13,9 @@
  * state (a kernel governor's DEFINE_PER_CPU arrays and module parameters), so two
  * simulations in one process never share state.  One instance serves every CPU of one
  * machine (a simulation, a govreplay harness, or all CPUs of a trace replay).
+ *
+ * Implemented by governor_registry.c (the built-in list, kernel:FILE through gov_kernel.c,
+ * plugin:.so through gov_plugin.c); gov_internal.h is what those three share.
  */
 #ifndef IDLEKIT_GOVERNOR_LOAD_H
 #define IDLEKIT_GOVERNOR_LOAD_H

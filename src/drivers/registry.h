@@ -7,13 +7,17 @@
  * may also act at each entry and exit, as the kernel's ->enter callbacks do: demote the
  * state, spend time after the hardware exit (acpi_idle's dummy wait), or arm a timer of
  * its own (powernv's forced wake-up).  All its run-time state lives in ctx, one per run.
+ *
+ * The drivers' interface to the rest of idlekit, named after registry.c, which holds the
+ * list and the probe; the intel_idle table names come from intel_idle_tables.c.
+ * drivers_internal.h beside it is what the drivers share among themselves only.
  */
 #ifndef IDLEKIT_DRIVER_H
 #define IDLEKIT_DRIVER_H
 
+#include "config/scenario.h"
+#include "hw/hw.h"
 #include "idlekit/cpuidle.h"
-#include "idlekit/hw.h"
-#include "idlekit/scenario.h"
 
 struct ik_idle_driver;
 

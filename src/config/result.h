@@ -1,5 +1,11 @@
 /*
  * idlekit: what a run produces, and the reports made from it.
+ *
+ * Here in src/config, below the engines, because the simulator (src/sim) and the trace
+ * replay (src/trace) both fill a struct ik_run_result and the reports (src/report) and
+ * sweeps (src/sweep) read it, and a layer includes only the ones below it.  The code is in
+ * src/report: run_result.c (the figures of a run), stats.c and welch.c (summaries and the
+ * test), table.c, json.c and csv.c (the writers).  Its histograms are src/util's.
  */
 #ifndef IDLEKIT_RESULT_H
 #define IDLEKIT_RESULT_H
@@ -7,30 +13,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "config/scenario.h"
 #include "idlekit/cpuidle.h"
-#include "idlekit/scenario.h"
-#include "idlekit/timeline.h"
-
-/*
- * Log-linear histogram of non-negative ns values (HDR style): exact below 2^IK_HIST_SUB_BITS,
- * then 2^IK_HIST_SUB_BITS buckets per power of two (relative error < 1/128).  Fixed size,
- * so memory does not grow with the number of samples.
- */
-#define IK_HIST_SUB_BITS 7
-#define IK_HIST_MAGNITUDES 40 /* up to 2^47 ns, about 39 hours */
-#define IK_HIST_BUCKETS ((IK_HIST_MAGNITUDES + 1) << IK_HIST_SUB_BITS)
-struct ik_hist {
-	uint64_t count;
-	int64_t min;
-	int64_t max;
-	double sum;
-	uint64_t buckets[IK_HIST_BUCKETS];
-};
-void ik_hist_init(struct ik_hist *h);
-void ik_hist_add(struct ik_hist *h, int64_t value);
-void ik_hist_merge(struct ik_hist *into, const struct ik_hist *from);
-/* Value at percentile p (0..100): the bucket's representative value, min/max clamped. 0 if empty. */
-int64_t ik_hist_percentile(const struct ik_hist *h, double p);
+#include "util/histogram.h"
+#include "util/idle_hist.h"
+#include "util/timeline.h"
 
 struct ik_state_counters {
 	uint64_t usage;
@@ -41,9 +28,6 @@ struct ik_state_counters {
 	uint64_t above_time_ns; /* time of the entries counted in above */
 	uint64_t below_time_ns; /* time of the entries counted in below */
 };
-
-/* Idle-duration histograms: [0, 1 us), then powers of two up to [2^20 us, inf). */
-#define IK_IDLE_HIST_BUCKETS 22
 
 /*
  * Requests of the server workload: each one's latency from its device interrupt to the end

@@ -1,5 +1,11 @@
 /*
  * idlekit: scenarios (what to simulate) and their INI files.
+ *
+ * In src/config because its main code is there: scenario_ini.c and platform_ini.c read the
+ * files, workload_keys.c holds the workload keys.  The workload kinds' names and checks it
+ * declares are the workloads' own (src/sim/workload.c, src/sim/workloads/registry.c and
+ * check.c): the types live here, below the simulator, so config can read a scenario without
+ * including src/sim.
  */
 #ifndef IDLEKIT_SCENARIO_H
 #define IDLEKIT_SCENARIO_H
@@ -7,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "idlekit/hw.h"
+#include "hw/hw.h"
 #include "idlekit/kernel.h"
 
 enum ik_workload_kind {
@@ -217,7 +223,7 @@ struct ik_scenario {
 	   over [warm-up end + timeline_start_ns, + timeline_len_ns); 0 = none */
 	int64_t timeline_start_ns;
 	int64_t timeline_len_ns;
-	/* not from the file: the effective configuration (idlekit/config.h) the reports
+	/* not from the file: the effective configuration (config/config.h) the reports
 	   record, owned by the caller; NULL = not recorded */
 	const struct ik_config *config;
 };

@@ -7,6 +7,10 @@
  * result carries it (JSON "config", CSV, text header, HTML settings) and `idlekit sim
  * --print-config` writes it as a scenario file that reproduces the result byte for byte
  * (docs/json-schema.md, "config").
+ *
+ * The module's public side, what the reports and --print-config read; config/effective.h
+ * beside it is the readers' side (how scenario_ini.c and platform_ini.c fill it).  The code
+ * is effective.c, with the loaders' entry points in scenario_ini.c.
  */
 #ifndef IDLEKIT_CONFIG_H
 #define IDLEKIT_CONFIG_H
@@ -14,7 +18,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "idlekit/scenario.h"
+#include "config/scenario.h"
 
 /* Where a value came from. */
 enum ik_config_origin {

@@ -3,6 +3,9 @@
  * network), for looking at idle behaviour.  docs/html-report.md says what each plot shows.
  * Every function writes in the "C" locale (same input, same bytes) and returns 0, or -1
  * (bad arguments, out of memory, or a write error on out).
+ *
+ * The HTML reports for their callers; html_internal.h beside it holds the pieces html.c,
+ * html_trace.c and html_compare.c share among themselves.
  */
 #ifndef IDLEKIT_HTML_H
 #define IDLEKIT_HTML_H
@@ -10,11 +13,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "idlekit/host.h"
-#include "idlekit/result.h"
-#include "idlekit/scenario.h"
-#include "idlekit/timeline.h"
-#include "idlekit/trace.h"
+#include "config/result.h"
+#include "config/scenario.h"
+#include "host/host.h"
+#include "report/trace_replay.h"
+#include "util/timeline.h"
 
 /* The report of a set of runs of one scenario (`idlekit sim --html`). */
 int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,

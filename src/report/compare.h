@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "idlekit/result.h"
+#include "config/result.h"
 
 struct ik_compare_set;
 

@@ -2,6 +2,8 @@
  * idlekit: rt-app workload files (the JSON format of github.com/scheduler-tools/rt-app),
  * read into a program the simulator runs (workload.type = rtapp).  docs/workloads.md
  * lists what is supported; anything else is refused with its JSON path.
+ *
+ * Implemented by rtapp_json.c (hence the name); run by src/sim/workloads/rtapp.c.
  */
 #ifndef IDLEKIT_RTAPP_H
 #define IDLEKIT_RTAPP_H
