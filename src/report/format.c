@@ -29,11 +29,6 @@ void ik_rep_locale_leave(struct ik_rep_locale *l)
 	l->c_locale = (locale_t)0;
 }
 
-bool ik_rep_has_throughput(const struct ik_scenario *sc)
-{
-	return ik_workload_has_throughput(&sc->workload);
-}
-
 int ik_rep_nstates(const struct ik_run_result *r)
 {
 	if (r->nstates < 0)

@@ -177,7 +177,7 @@ static int make_columns(const struct ik_scenario *sc, const struct ik_run_result
 			struct column *cols, int max)
 {
 	int n = 0;
-	if (ik_rep_has_throughput(sc)) {
+	if (ik_workload_has_throughput(&sc->workload)) {
 		cols[n++] = (struct column){IK_FIG_MB_PER_S, 0, 1.0, 2, "MB/s"};
 		cols[n++] = (struct column){IK_FIG_MESSAGES_PER_S, 0, 1.0, 2, "messages/s"};
 	}
@@ -486,7 +486,7 @@ static int plot_timeline(FILE *out, const struct ik_run_result *r)
 static int plot_throughput(FILE *out, const struct ik_scenario *sc,
 			   const struct ik_run_result *runs, int nruns)
 {
-	if (!ik_rep_has_throughput(sc)) {
+	if (!ik_workload_has_throughput(&sc->workload)) {
 		ik_html_note(out, "This workload (%s) has no throughput figure.",
 		     ik_workload_type_name(sc->workload.kind));
 		return 0;

@@ -32,8 +32,6 @@ void ik_rep_locale_leave(struct ik_rep_locale *l);
 
 /* nstates of a run clamped to [0, IK_STATE_MAX]. */
 int ik_rep_nstates(const struct ik_run_result *r);
-/* The workload reports a throughput (messages, bytes or side units): its ops say so. */
-bool ik_rep_has_throughput(const struct ik_scenario *sc);
 /* The per-CPU counters of (cpu, state), or NULL when the run has none. */
 const struct ik_state_counters *ik_rep_per_cpu(const struct ik_run_result *r, int cpu, int state);
 

@@ -408,7 +408,7 @@ static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct i
 	int rc = print_states(out, r);
 	rc |= print_wake_latency(out, r);
 
-	if (ik_rep_has_throughput(sc)) {
+	if (ik_workload_has_throughput(&sc->workload)) {
 		static const char *const tput_headers[] = {"messages", "messages/s", "MB/s"};
 		snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)r->messages);
 		fixed(v[1], ik_run_messages_per_s(r), 2);
@@ -506,7 +506,7 @@ static int make_columns(const struct ik_scenario *sc, const struct ik_run_result
 			struct column *cols, int max)
 {
 	int n = 0;
-	if (ik_rep_has_throughput(sc)) {
+	if (ik_workload_has_throughput(&sc->workload)) {
 		cols[n++] = (struct column){IK_FIG_MB_PER_S, 0, 1.0, 2, "MB/s"};
 		cols[n++] = (struct column){IK_FIG_MESSAGES_PER_S, 0, 1.0, 2, "messages/s"};
 	}

@@ -100,10 +100,12 @@ void sim_iobursts_socket_timer(struct ik_sim *s, int cpu)
 
 void sim_iobursts_free(struct ik_sim *s)
 {
-	if (!iobursts_of(s))
+	struct sim_iobursts *b = iobursts_of(s);
+
+	if (!b)
 		return;
-	free(iobursts_of(s)->ios_left);
-	free(iobursts_of(s)->waiter);
-	free(iobursts_of(s));
+	free(b->ios_left);
+	free(b->waiter);
+	free(b);
 	s->wl = NULL;
 }
