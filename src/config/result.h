@@ -100,6 +100,60 @@ struct ik_run_result {
 	uint64_t learned_wakes[3];
 };
 
+/*
+ * A workload's own figures in one run, as a list every report prints the same way, so that
+ * no report knows one workload from another: counts (a key with its unit in its name, and
+ * the label the text and HTML tables give it), distributions (a key, a short name for the
+ * tables and CSV columns, the histogram in ns), and the per-run figures of the runs and
+ * summary tables (by their key among the report's figures, ik_rep_figure_key(), with the
+ * column's header, scale and decimals).  Pointers point into the run and the workload's
+ * static text: valid while the run is.
+ */
+struct ik_workload_count {
+	const char *key;   /* JSON key and CSV column: "requests_per_s" */
+	const char *label; /* table header: "requests/s" */
+	bool integer;      /* count (exact) or value (2 decimals; 4 in CSV) */
+	uint64_t count;
+	double value;
+};
+struct ik_workload_dist {
+	const char *key;  /* JSON key: "latency_ns" */
+	const char *name; /* table row and CSV column prefix: "latency" */
+	const struct ik_hist *h;
+};
+struct ik_workload_column {
+	const char *figure; /* the report's per-run figure: "request_p50_ns" */
+	const char *header; /* "req_p50_us" */
+	double scale;       /* 1e-3 turns ns into us */
+	int decimals;
+};
+#define IK_WORKLOAD_COUNTS 8
+#define IK_WORKLOAD_DISTS 4
+#define IK_WORKLOAD_COLUMNS 4
+struct ik_workload_figures {
+	const char *key;        /* the JSON object's key: "requests" */
+	const char *title;      /* the text and HTML heading: "Requests" */
+	const char *definition; /* what the distributions measure, one or two sentences */
+	bool brief;             /* a JSON object on one line */
+	int ncounts, ndists, ncolumns;
+	struct ik_workload_count count[IK_WORKLOAD_COUNTS];
+	struct ik_workload_dist dist[IK_WORKLOAD_DISTS];
+	struct ik_workload_column column[IK_WORKLOAD_COLUMNS];
+};
+/* The figures of run r of workload w: false (f->n* = 0) when it has none of its own. */
+bool ik_workload_figures(const struct ik_workload *w, const struct ik_run_result *r,
+			 struct ik_workload_figures *f);
+/* For the workloads' own hooks (src/sim/workload.c): append a count, a value, a
+   distribution or a column (ignored past the array's end). */
+void ik_workload_figures_count(struct ik_workload_figures *f, const char *key, const char *label,
+			       uint64_t n);
+void ik_workload_figures_value(struct ik_workload_figures *f, const char *key, const char *label,
+			       double x);
+void ik_workload_figures_dist(struct ik_workload_figures *f, const char *key, const char *name,
+			      const struct ik_hist *h);
+void ik_workload_figures_column(struct ik_workload_figures *f, const char *figure,
+				const char *header, double scale, int decimals);
+
 /* Figures derived from a run, in the units their names say. */
 double ik_run_messages_per_s(const struct ik_run_result *r);
 double ik_run_mb_per_s(const struct ik_run_result *r);

@@ -14,22 +14,16 @@
 #include <stdint.h>
 
 #include "hw/hw.h"
+#include "config/workload_list.h"
 #include "idlekit/kernel.h"
 
+/* A workload's kind: IK_WORKLOAD_PINGPONG ..., one per line of config/workload_list.h. */
 enum ik_workload_kind {
-	IK_WORKLOAD_PINGPONG, /* closed loop: pairs of tasks exchanging messages */
-	IK_WORKLOAD_PERIODIC, /* tasks woken by their own timer */
-	IK_WORKLOAD_POISSON,  /* device interrupts with exponential gaps */
-	IK_WORKLOAD_IDLE,     /* nothing to do */
-	IK_WORKLOAD_STREAM,   /* busy senders, each feeding a receiver (netperf UDP_STREAM) */
-	IK_WORKLOAD_SPIN,     /* tasks that never sleep, counting work units */
-	IK_WORKLOAD_IPI,      /* one CPU sends IPIs to another every period (wake latency) */
-	IK_WORKLOAD_SERVER,   /* open-loop requests: device interrupt, worker threads, a queue */
-	IK_WORKLOAD_SCHBENCH, /* schbench: message threads and their workers */
-	IK_WORKLOAD_RTAPP,    /* an rt-app JSON file */
-	IK_WORKLOAD_LEARNED,  /* a model learned from a trace (idlekit workload learn) */
+#define IK_WORKLOAD_KIND_ENUM(KIND, name) IK_WORKLOAD_##KIND,
+	IK_WORKLOAD_LIST(IK_WORKLOAD_KIND_ENUM)
+#undef IK_WORKLOAD_KIND_ENUM
+	IK_WORKLOAD_KINDS /* how many there are */
 };
-#define IK_WORKLOAD_KINDS (IK_WORKLOAD_LEARNED + 1)
 
 /* workload.type's name of a kind ("unknown" for none), from the workloads' own files. */
 const char *ik_workload_type_name(enum ik_workload_kind kind);

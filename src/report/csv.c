@@ -5,9 +5,9 @@
  *   states   one row per (run, state): the sysfs counters summed over CPUs
  *   per_cpu  one row per (run, CPU, state)
  *   summary  one row per figure: min, max, median, amean, hmean, stddev, CoV over the runs
- *   requests one row per run of a server, schbench or rtapp workload: requests, load,
- *            request latency and its parts (schbench: its wake-up latency as the wake
- *            part; rtapp: period, run as service)
+ *   requests one row per run of a workload with figures of its own (server, schbench,
+ *            rtapp, learned): its counts and its distributions' p50 and p99, as the
+ *            workload lists them (ik_workload_figures)
  *   config   one row per key of the effective configuration, with its origin
  *
  * Every table but config starts with the scenario, platform, driver and governor columns,
@@ -204,29 +204,48 @@ static int write_summary_table(FILE *out, const struct ik_scenario *sc,
 	return rc;
 }
 
+/* Decimals of a workload value by the unit its key ends in (rates 1, percentages and the
+   rest 4, as the other tables). */
+static int value_decimals(const char *key)
+{
+	size_t n = strlen(key);
+	return n >= 6 && strcmp(key + n - 6, "_per_s") == 0 ? 1 : 4;
+}
+
+/* The workload's own figures (ik_workload_figures), a row per run that has them: its counts,
+   then each distribution's p50 and p99 in ns.  The header is the first such run's. */
 static void write_requests_table(FILE *out, const struct ik_scenario *sc,
 				 const struct ik_run_result *runs, int nruns)
 {
-	fputs(ID_HEADER ",seed,arrived,done,dropped,target_load_pct,achieved_load_pct,"
-	      "latency_p50_ns,latency_p99_ns,wake_p50_ns,wake_p99_ns,queue_p50_ns,queue_p99_ns,"
-	      "service_p50_ns,service_p99_ns\n",
-	      out);
+	bool header = false;
 	for (int k = 0; k < nruns; k++) {
-		const struct ik_request_stats *q = runs[k].requests;
-		if (!q)
+		struct ik_workload_figures f;
+		if (!ik_workload_figures(&sc->workload, &runs[k], &f))
 			continue;
+		if (!header) {
+			fputs(ID_HEADER ",seed", out);
+			for (int i = 0; i < f.ncounts; i++)
+				fprintf(out, ",%s", f.count[i].key);
+			for (int i = 0; i < f.ndists; i++)
+				fprintf(out, ",%s_p50_ns,%s_p99_ns", f.dist[i].name, f.dist[i].name);
+			fputc('\n', out);
+			header = true;
+		}
 		csv_id(out, sc);
-		fprintf(out, ",%llu,%llu,%llu,%llu", (unsigned long long)runs[k].seed,
-			(unsigned long long)q->arrived, (unsigned long long)q->done,
-			(unsigned long long)q->dropped);
-		csv_fixed(out, q->target_load_pct, 4);
-		csv_fixed(out, ik_request_achieved_load_pct(q, runs[k].measured_ns), 4);
-		const struct ik_hist *parts[] = { &q->latency, &q->wake, &q->queue, &q->service };
-		for (int i = 0; i < 4; i++)
-			fprintf(out, ",%lld,%lld", (long long)ik_hist_percentile(parts[i], 50.0),
-				(long long)ik_hist_percentile(parts[i], 99.0));
+		fprintf(out, ",%llu", (unsigned long long)runs[k].seed);
+		for (int i = 0; i < f.ncounts; i++) {
+			if (f.count[i].integer)
+				fprintf(out, ",%llu", (unsigned long long)f.count[i].count);
+			else
+				csv_fixed(out, f.count[i].value, value_decimals(f.count[i].key));
+		}
+		for (int i = 0; i < f.ndists; i++)
+			fprintf(out, ",%lld,%lld", (long long)ik_hist_percentile(f.dist[i].h, 50.0),
+				(long long)ik_hist_percentile(f.dist[i].h, 99.0));
 		fputc('\n', out);
 	}
+	if (!header)
+		fputs(ID_HEADER ",seed\n", out);
 }
 
 static void write_config_table(FILE *out, const struct ik_config *cfg)

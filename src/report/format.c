@@ -109,6 +109,16 @@ const char *ik_rep_figure_key(enum ik_rep_figure figure)
 	return figure_keys[figure];
 }
 
+int ik_rep_figure_find(const char *key, enum ik_rep_figure *figure)
+{
+	for (int i = 0; i < IK_FIG_COUNT; i++)
+		if (strcmp(figure_keys[i], key) == 0) {
+			*figure = (enum ik_rep_figure)i;
+			return 0;
+		}
+	return -1;
+}
+
 double ik_rep_figure_value(const struct ik_run_result *r, enum ik_rep_figure figure, int state)
 {
 	struct ik_rep_accuracy accuracy;

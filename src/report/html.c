@@ -181,6 +181,18 @@ static int make_columns(const struct ik_scenario *sc, const struct ik_run_result
 		cols[n++] = (struct column){IK_FIG_MB_PER_S, 0, 1.0, 2, "MB/s"};
 		cols[n++] = (struct column){IK_FIG_MESSAGES_PER_S, 0, 1.0, 2, "messages/s"};
 	}
+	struct ik_workload_figures f;
+	if (ik_workload_figures(&sc->workload, first, &f))
+		for (int i = 0; i < f.ncolumns; i++) {
+			struct column *c = &cols[n];
+			if (ik_rep_figure_find(f.column[i].figure, &c->figure))
+				continue;
+			c->state = 0;
+			c->scale = f.column[i].scale;
+			c->decimals = f.column[i].decimals;
+			snprintf(c->header, sizeof(c->header), "%s", f.column[i].header);
+			n++;
+		}
 	cols[n++] = (struct column){IK_FIG_WAKE_P50_NS, 0, 1e-3, 2, "wake_p50_us"};
 	cols[n++] = (struct column){IK_FIG_WAKE_P99_NS, 0, 1e-3, 2, "wake_p99_us"};
 	cols[n++] = (struct column){IK_FIG_AVG_POWER_W, 0, 1.0, 3, "power_W"};
@@ -200,9 +212,9 @@ static int make_columns(const struct ik_scenario *sc, const struct ik_run_result
 static int runs_tables(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 		       int nruns)
 {
-	struct column cols[8 + IK_STATE_MAX];
+	struct column cols[8 + IK_WORKLOAD_COLUMNS + IK_STATE_MAX];
 	int ncols = make_columns(sc, &runs[0], cols, (int)(sizeof(cols) / sizeof(cols[0])));
-	struct ik_rep_column rep[8 + IK_STATE_MAX];
+	struct ik_rep_column rep[8 + IK_WORKLOAD_COLUMNS + IK_STATE_MAX];
 	for (int c = 0; c < ncols; c++)
 		rep[c] = (struct ik_rep_column){cols[c].figure, cols[c].state, cols[c].scale,
 						cols[c].decimals, cols[c].header};
@@ -373,87 +385,83 @@ static int plot_latency(FILE *out, const struct ik_hist *h, const struct ik_run_
 }
 
 /*
- * The request figures of server, schbench and rtapp: the distribution of the main latency
- * over all runs, then per run each part's percentiles (as the text table).
+ * The workload's own figures (ik_workload_figures): the distribution of its first
+ * distribution over all runs, then per run each distribution's percentiles (as the text
+ * table), then its counts, a row per run.
  */
-static int requests_section(FILE *out, const struct ik_scenario *sc,
+static int workload_section(FILE *out, const struct ik_scenario *sc,
 			    const struct ik_run_result *runs, int nruns)
 {
-	enum ik_workload_kind kind = sc->workload.kind;
-	const char *title, *definition;
-	const char *names[4];
-	int nparts;
-	if (kind == IK_WORKLOAD_SERVER) {
-		title = "Requests";
-		definition = "Request latency: from the request's device interrupt to the end of its "
-			     "service (= wake + queue + service).";
-		names[0] = "latency", names[1] = "wake", names[2] = "queue", names[3] = "service";
-		nparts = 4;
-	} else if (kind == IK_WORKLOAD_SCHBENCH) {
-		title = "schbench";
-		definition = "schbench's request latency: from the start of the request's sleep to "
-			     "the end of its work.";
-		names[0] = "request", names[1] = "wakeup";
-		nparts = 2;
+	struct ik_workload_figures f;
+	if (nruns <= 0 || !ik_workload_figures(&sc->workload, &runs[0], &f))
+		return 0;
+	fputs("<h2>", out);
+	ik_svg_escape(out, f.title);
+	fputs("</h2>\n", out);
+	if (f.ndists > 0) {
+		struct ik_hist *all = malloc(sizeof(*all));
+		if (!all)
+			return -1;
+		ik_hist_init(all);
+		for (int k = 0; k < nruns; k++) {
+			struct ik_workload_figures fk;
+			if (ik_workload_figures(&sc->workload, &runs[k], &fk) && fk.ndists > 0)
+				ik_hist_merge(all, fk.dist[0].h);
+		}
+		ik_html_latency(out, all, NULL, NULL, nruns, NULL,
+				nruns > 1 ? "all runs together" : "all samples", f.definition);
+		free(all);
+		static const char *const headers[] = {"seed", "part", "samples", "p50_us", "p90_us",
+						      "p99_us", "p99.9_us", "max_us", "mean_us"};
+		fputs("<table class=\"latency\">\n<tr>", out);
+		for (size_t i = 0; i < sizeof(headers) / sizeof(headers[0]); i++)
+			ik_html_th(out, headers[i]);
+		fputs("</tr>\n", out);
+		for (int k = 0; k < nruns; k++) {
+			struct ik_workload_figures fk;
+			if (!ik_workload_figures(&sc->workload, &runs[k], &fk))
+				continue;
+			for (int i = 0; i < fk.ndists; i++) {
+				const struct ik_hist *h = fk.dist[i].h;
+				fprintf(out, "<tr><td class=\"num\">%llu</td>",
+					(unsigned long long)runs[k].seed);
+				ik_html_td_text(out, fk.dist[i].name, strlen(fk.dist[i].name));
+				ik_html_td_u64(out, h->count);
+				ik_html_td_us(out, ik_hist_percentile(h, 50.0));
+				ik_html_td_us(out, ik_hist_percentile(h, 90.0));
+				ik_html_td_us(out, ik_hist_percentile(h, 99.0));
+				ik_html_td_us(out, ik_hist_percentile(h, 99.9));
+				ik_html_td_us(out, h->count ? h->max : 0);
+				ik_html_td_fixed(out, h->count ? h->sum / (double)h->count / 1000.0
+							       : 0.0, 2);
+				fputs("</tr>\n", out);
+			}
+		}
+		fputs("</table>\n", out);
 	} else {
-		title = "rt-app activations";
-		definition = "Period of a phase activation, from its start to its end.";
-		names[0] = "period", names[1] = "run", names[2] = "wakeup";
-		nparts = 3;
+		ik_html_note(out, "%s", f.definition);
 	}
-	struct ik_hist *all = malloc(sizeof(*all));
-	if (!all)
-		return -1;
-	ik_hist_init(all);
-	for (int k = 0; k < nruns; k++)
-		if (runs[k].requests)
-			ik_hist_merge(all, &runs[k].requests->latency);
-	fprintf(out, "<h2>%s</h2>\n", title);
-	ik_html_latency(out, all, NULL, NULL, nruns, NULL,
-			nruns > 1 ? "all runs together" : "all samples", definition);
-	free(all);
-	static const char *const headers[] = {"seed", "part", "samples", "p50_us", "p90_us",
-					      "p99_us", "p99.9_us", "max_us", "mean_us"};
-	fputs("<table class=\"latency\">\n<tr>", out);
-	for (size_t i = 0; i < sizeof(headers) / sizeof(headers[0]); i++)
-		ik_html_th(out, headers[i]);
+	if (f.ncounts == 0)
+		return 0;
+	fputs("<table class=\"workload\">\n<tr>", out);
+	ik_html_th(out, "seed");
+	for (int i = 0; i < f.ncounts; i++)
+		ik_html_th(out, f.count[i].label);
 	fputs("</tr>\n", out);
 	for (int k = 0; k < nruns; k++) {
-		const struct ik_request_stats *q = runs[k].requests;
-		if (!q)
+		struct ik_workload_figures fk;
+		if (!ik_workload_figures(&sc->workload, &runs[k], &fk))
 			continue;
-		const struct ik_hist *parts[4];
-		if (kind == IK_WORKLOAD_SERVER)
-			parts[0] = &q->latency, parts[1] = &q->wake, parts[2] = &q->queue,
-			parts[3] = &q->service;
-		else if (kind == IK_WORKLOAD_SCHBENCH)
-			parts[0] = &q->latency, parts[1] = &q->wake;
-		else
-			parts[0] = &q->latency, parts[1] = &q->service, parts[2] = &q->wake;
-		for (int i = 0; i < nparts; i++) {
-			const struct ik_hist *h = parts[i];
-			fprintf(out, "<tr><td class=\"num\">%llu</td>", (unsigned long long)runs[k].seed);
-			ik_html_td_text(out, names[i], strlen(names[i]));
-			ik_html_td_u64(out, h->count);
-			ik_html_td_us(out, ik_hist_percentile(h, 50.0));
-			ik_html_td_us(out, ik_hist_percentile(h, 90.0));
-			ik_html_td_us(out, ik_hist_percentile(h, 99.0));
-			ik_html_td_us(out, ik_hist_percentile(h, 99.9));
-			ik_html_td_us(out, h->count ? h->max : 0);
-			ik_html_td_fixed(out, h->count ? h->sum / (double)h->count / 1000.0 : 0.0, 2);
-			fputs("</tr>\n", out);
+		fprintf(out, "<tr><td class=\"num\">%llu</td>", (unsigned long long)runs[k].seed);
+		for (int i = 0; i < fk.ncounts; i++) {
+			if (fk.count[i].integer)
+				ik_html_td_u64(out, fk.count[i].count);
+			else
+				ik_html_td_fixed(out, fk.count[i].value, 2);
 		}
+		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
-	if (kind == IK_WORKLOAD_SERVER && nruns > 0 && runs[0].requests) {
-		const struct ik_request_stats *q = runs[0].requests;
-		ik_html_note(out, "Seed %llu: %llu requests arrived, %llu done, %llu dropped; target "
-			     "load %.2f%%, achieved %.2f%% of the %d workers' time.",
-			     (unsigned long long)runs[0].seed, (unsigned long long)q->arrived,
-			     (unsigned long long)q->done, (unsigned long long)q->dropped,
-			     q->target_load_pct, ik_request_achieved_load_pct(q, runs[0].measured_ns),
-			     q->workers);
-	}
 	return 0;
 }
 
@@ -664,8 +672,7 @@ int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 		rc |= latency_table(out, runs, nruns);
 		free(all);
 
-		if (runs[0].requests)
-			rc |= requests_section(out, sc, runs, nruns);
+		rc |= workload_section(out, sc, runs, nruns);
 
 		if (runs[0].leave_lite.count > 0) {
 			fputs("<h2>Leaving polling and lite states after the work stopped</h2>\n"

@@ -324,52 +324,22 @@ static void write_latency_part(struct json_writer *w, const char *key, const str
 	jw_end_object(w);
 }
 
-/* schbench's figures: its wake-up and request latencies, requests per second. */
-static void write_schbench(struct json_writer *w, const struct ik_run_result *r)
+/* The workload's own figures (ik_workload_figures): its counts, then its distributions. */
+static void write_workload_figures(struct json_writer *w, const struct ik_workload *wl,
+				   const struct ik_run_result *r)
 {
-	const struct ik_request_stats *q = r->requests;
-	jw_object(w, "schbench", false);
-	jw_uint(w, "requests", q->done);
-	jw_uint(w, "skipped", q->dropped);
-	jw_double(w, "requests_per_s",
-		  r->measured_ns > 0 ? (double)q->done * 1e9 / (double)r->measured_ns : 0.0);
-	write_latency_part(w, "wakeup_latency_ns", &q->wake);
-	write_latency_part(w, "request_latency_ns", &q->latency);
-	jw_end_object(w);
-}
-
-/* The server workload's requests (see struct ik_request_stats). */
-static void write_requests(struct json_writer *w, const struct ik_run_result *r,
-			   enum ik_workload_kind kind)
-{
-	const struct ik_request_stats *q = r->requests;
-	if (!q)
+	struct ik_workload_figures f;
+	if (!ik_workload_figures(wl, r, &f))
 		return;
-	if (kind == IK_WORKLOAD_SCHBENCH) {
-		write_schbench(w, r);
-		return;
+	jw_object(w, f.key, f.brief);
+	for (int i = 0; i < f.ncounts; i++) {
+		if (f.count[i].integer)
+			jw_uint(w, f.count[i].key, f.count[i].count);
+		else
+			jw_double(w, f.count[i].key, f.count[i].value);
 	}
-	if (kind == IK_WORKLOAD_RTAPP) {
-		jw_object(w, "rtapp", false);
-		jw_uint(w, "activations", q->done);
-		write_latency_part(w, "period_ns", &q->latency);
-		write_latency_part(w, "run_ns", &q->service);
-		write_latency_part(w, "wakeup_latency_ns", &q->wake);
-		jw_end_object(w);
-		return;
-	}
-	jw_object(w, "requests", false);
-	jw_uint(w, "arrived", q->arrived);
-	jw_uint(w, "done", q->done);
-	jw_uint(w, "dropped", q->dropped);
-	jw_double(w, "requests_per_s",
-		  r->measured_ns > 0 ? (double)q->done * 1e9 / (double)r->measured_ns : 0.0);
-	jw_double(w, "target_load_pct", q->target_load_pct);
-	jw_double(w, "achieved_load_pct", ik_request_achieved_load_pct(q, r->measured_ns));
-	write_latency_part(w, "latency_ns", &q->latency);
-	write_latency_part(w, "wake_ns", &q->wake);
-	write_latency_part(w, "queue_ns", &q->queue);
-	write_latency_part(w, "service_ns", &q->service);
+	for (int i = 0; i < f.ndists; i++)
+		write_latency_part(w, f.dist[i].key, f.dist[i].h);
 	jw_end_object(w);
 }
 
@@ -386,7 +356,7 @@ static void write_hist_brief(struct json_writer *w, const char *name, const stru
 }
 
 static void write_run(struct json_writer *w, const struct ik_run_result *r,
-		      enum ik_workload_kind kind)
+		      const struct ik_workload *wl)
 {
 	const struct ik_hist *lat = &r->wake_latency;
 	struct ik_rep_accuracy accuracy;
@@ -459,14 +429,7 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r,
 		jw_time_us(w, NULL, r->idle_time_hist_ns[i]);
 	jw_end_array(w);
 
-	write_requests(w, r, kind);
-	if (kind == IK_WORKLOAD_LEARNED) {
-		jw_object(w, "learned_wakes", true);
-		jw_uint(w, "timer", r->learned_wakes[0]);
-		jw_uint(w, "remote", r->learned_wakes[1]);
-		jw_uint(w, "irq", r->learned_wakes[2]);
-		jw_end_object(w);
-	}
+	write_workload_figures(w, wl, r);
 	jw_double(w, "energy_j", r->energy_j);
 	jw_double(w, "avg_power_w", ik_run_avg_power_w(r));
 	jw_end_object(w);
@@ -495,7 +458,7 @@ static const enum ik_rep_figure summary_figures[] = {
 };
 
 static int write_summary(struct json_writer *w, const struct ik_run_result *runs, int nruns,
-			 enum ik_workload_kind kind)
+			 const struct ik_workload *wl)
 {
 	struct ik_summary s;
 	int rc = 0;
@@ -505,14 +468,16 @@ static int write_summary(struct json_writer *w, const struct ik_run_result *runs
 		rc |= ik_rep_summarize_figure(runs, nruns, summary_figures[i], 0, &s);
 		write_summary_object(w, ik_rep_figure_key(summary_figures[i]), &s);
 	}
-	if (nruns > 0 && runs[0].requests && kind == IK_WORKLOAD_SERVER) {
-		static const enum ik_rep_figure request_figures[] = {
-			IK_FIG_REQUEST_P50_NS, IK_FIG_REQUEST_P99_NS, IK_FIG_ACHIEVED_LOAD_PCT };
-		for (size_t i = 0; i < sizeof(request_figures) / sizeof(request_figures[0]); i++) {
-			rc |= ik_rep_summarize_figure(runs, nruns, request_figures[i], 0, &s);
-			write_summary_object(w, ik_rep_figure_key(request_figures[i]), &s);
+	/* and the workload's own columns of the runs table */
+	struct ik_workload_figures f;
+	if (nruns > 0 && ik_workload_figures(wl, &runs[0], &f))
+		for (int i = 0; i < f.ncolumns; i++) {
+			enum ik_rep_figure fig;
+			if (ik_rep_figure_find(f.column[i].figure, &fig))
+				continue;
+			rc |= ik_rep_summarize_figure(runs, nruns, fig, 0, &s);
+			write_summary_object(w, f.column[i].figure, &s);
 		}
-	}
 	jw_array(w, "states", false);
 	int nstates = nruns > 0 ? ik_rep_nstates(&runs[0]) : 0;
 	for (int i = 0; i < nstates; i++) {
@@ -544,9 +509,9 @@ int ik_report_json(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 	write_config(&w, sc->config);
 	jw_array(&w, "runs", false);
 	for (int i = 0; i < nruns; i++)
-		write_run(&w, &runs[i], sc->workload.kind);
+		write_run(&w, &runs[i], &sc->workload);
 	jw_end_array(&w);
-	int rc = write_summary(&w, runs, nruns, sc->workload.kind);
+	int rc = write_summary(&w, runs, nruns, &sc->workload);
 	jw_end_object(&w);
 	fputc('\n', out);
 

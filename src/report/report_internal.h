@@ -74,7 +74,7 @@ enum ik_rep_figure {
 	IK_FIG_IDLE_ENTRIES_PER_CPU_PER_S,
 	IK_FIG_TOO_DEEP_PCT,
 	IK_FIG_TOO_SHALLOW_PCT,
-	IK_FIG_REQUEST_P50_NS, /* server: request latency */
+	IK_FIG_REQUEST_P50_NS, /* a workload's requests (its figures' columns name them) */
 	IK_FIG_REQUEST_P99_NS,
 	IK_FIG_ACHIEVED_LOAD_PCT,
 	IK_FIG_RESIDENCY_PCT, /* of one state */
@@ -82,6 +82,8 @@ enum ik_rep_figure {
 };
 /* Its name in JSON (units in the name), e.g. "mb_per_s". */
 const char *ik_rep_figure_key(enum ik_rep_figure figure);
+/* The figure of that key: 0, or -1 when none has it. */
+int ik_rep_figure_find(const char *key, enum ik_rep_figure *figure);
 double ik_rep_figure_value(const struct ik_run_result *r, enum ik_rep_figure figure, int state);
 /* ik_summarize over the runs' values of one figure; -1 if memory ran out. */
 int ik_rep_summarize_figure(const struct ik_run_result *runs, int nruns,

@@ -12,13 +12,12 @@
  * left-aligned, and no line ends in spaces.  The tables the HTML page shows too (states,
  * wake latency, runs, summary) are built by sim_tables.c, once for both.
  *
- * Divisions: the grid (a thin layer over the model for the workloads' own tables), the
- * header, one run in full, several runs.
+ * Divisions: the header, one run in full (with the workload's own figures, as it lists
+ * them), several runs.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,55 +29,6 @@
 #define CELL_LEN 64
 #define GRID_MAX_COLS IK_TAB_MAX_COLS
 
-/*
- * The grid: the workloads' own tables (print_requests, print_schbench) fill rows of
- * printf-formatted cells, the first row their headers.  It is the table model underneath,
- * drawn by the same text renderer; when those rows move behind the workloads' ops they can
- * build an ik_tab directly and this layer goes.
- */
-struct grid {
-	struct ik_tab t;
-	bool left[GRID_MAX_COLS]; /* left-aligned column (names); others are right-aligned */
-};
-
-static void grid_init(struct grid *g, int ncols)
-{
-	memset(g->left, 0, sizeof(g->left));
-	ik_tab_init(&g->t, ncols);
-}
-
-static void grid_free(struct grid *g)
-{
-	ik_tab_free(&g->t);
-}
-
-/* Starts a new row of empty cells; returns its index, or -1 if memory ran out. */
-static int grid_add_row(struct grid *g)
-{
-	return ik_tab_row(&g->t);
-}
-
-/* Sets the cell (row, col), printf-style, cut at CELL_LEN - 1 bytes. */
-static void grid_set(struct grid *g, int row, int col, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void grid_set(struct grid *g, int row, int col, const char *fmt, ...)
-{
-	char cell[CELL_LEN];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cell, sizeof(cell), fmt, ap);
-	va_end(ap);
-	ik_tab_text(&g->t, row, col, cell, sizeof(cell));
-}
-
-/* Prints the grid; -1 (and nothing printed) if building it ran out of memory. */
-static int grid_print(FILE *out, struct grid *g)
-{
-	for (int c = 0; c < g->t.ncols; c++)
-		g->t.kind[c] = g->left[c] ? IK_TAB_TEXT : IK_TAB_NUM;
-	return ik_tab_print_text(out, &g->t);
-}
-
 /* A model table under a title line, then freed. */
 static int print_tab(FILE *out, const char *title, struct ik_tab *t)
 {
@@ -88,16 +38,10 @@ static int print_tab(FILE *out, const char *title, struct ik_tab *t)
 	return rc;
 }
 
-/* Cell formatting helpers: a double with fixed decimals, ns as us with 2 decimals. */
+/* Cell formatting helpers: a double with fixed decimals, ns as ms exactly. */
 static const char *fixed(char *buf, double v, int decimals)
 {
 	ik_fmt_fixed(buf, IK_FMT_NUM_LEN, v, decimals);
-	return buf;
-}
-
-static const char *ns_as_us(char *buf, int64_t ns)
-{
-	ik_fmt_scaled(buf, IK_FMT_NUM_LEN, ns, 3, 2);
 	return buf;
 }
 
@@ -107,7 +51,6 @@ static const char *ns_as_ms(char *buf, int64_t ns)
 	return buf;
 }
 
-/* Workloads whose throughput is a message (or work unit) rate. */
 /* ---- header ---- */
 
 static void print_name(FILE *out, const char *name, size_t maxlen)
@@ -284,59 +227,12 @@ static int print_hist_brief(FILE *out, const char *title, const char *const *hea
 	return print_tab(out, title, &t);
 }
 
-/* The server workload's requests: counts and load, then latency and its parts. */
-static int print_requests(FILE *out, const struct ik_run_result *r)
-{
-	const struct ik_request_stats *q = r->requests;
-	char v[7][IK_FMT_NUM_LEN];
-	static const char *const count_headers[] = {"arrived", "done", "dropped", "requests/s",
-						    "target_load_%", "achieved_load_%"};
-	snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)q->arrived);
-	snprintf(v[1], sizeof(v[1]), "%llu", (unsigned long long)q->done);
-	snprintf(v[2], sizeof(v[2]), "%llu", (unsigned long long)q->dropped);
-	fixed(v[3], r->measured_ns > 0 ? (double)q->done * 1e9 / (double)r->measured_ns : 0.0, 2);
-	fixed(v[4], q->target_load_pct, 2);
-	fixed(v[5], ik_request_achieved_load_pct(q, r->measured_ns), 2);
-	int rc = print_pairs(out, "Requests", count_headers, v, 6);
-
-	static const char *const headers[] = {"part", "p50_us", "p90_us", "p99_us", "p99.9_us",
-					      "max_us", "mean_us"};
-	const struct {
-		const char *name;
-		const struct ik_hist *h;
-	} parts[] = {{"latency", &q->latency}, {"wake", &q->wake}, {"queue", &q->queue},
-		     {"service", &q->service}};
-	struct grid g;
-	grid_init(&g, 7);
-	g.left[0] = true;
-	int row = grid_add_row(&g);
-	for (int c = 0; c < 7; c++)
-		grid_set(&g, row, c, "%s", headers[c]);
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		const struct ik_hist *h = parts[i].h;
-		row = grid_add_row(&g);
-		grid_set(&g, row, 0, "%s", parts[i].name);
-		grid_set(&g, row, 1, "%s", ns_as_us(v[0], ik_hist_percentile(h, 50.0)));
-		grid_set(&g, row, 2, "%s", ns_as_us(v[0], ik_hist_percentile(h, 90.0)));
-		grid_set(&g, row, 3, "%s", ns_as_us(v[0], ik_hist_percentile(h, 99.0)));
-		grid_set(&g, row, 4, "%s", ns_as_us(v[0], ik_hist_percentile(h, 99.9)));
-		grid_set(&g, row, 5, "%s", ns_as_us(v[0], h->count ? h->max : 0));
-		grid_set(&g, row, 6, "%s", fixed(v[0], h->count ? h->sum / (double)h->count / 1000.0
-							       : 0.0, 2));
-	}
-	fprintf(out, "\nRequest latency (device interrupt to end of service) = wake + queue + "
-		     "service\n");
-	rc |= grid_print(out, &g);
-	grid_free(&g);
-	return rc;
-}
-
 /* Percentile rows of several histograms, under a title. */
 static int print_hists(FILE *out, const char *title, const char *const *names,
 		       const struct ik_hist *const *hs, int n)
 {
 	static const enum ik_tab_stat stats[] = {IK_TAB_P50,   IK_TAB_P90, IK_TAB_P99,
-						 IK_TAB_P99_9, IK_TAB_MAX, IK_TAB_COUNT};
+						 IK_TAB_P99_9, IK_TAB_MAX, IK_TAB_MEAN, IK_TAB_COUNT};
 	enum { NSTATS = sizeof(stats) / sizeof(stats[0]) };
 	struct ik_tab t;
 	ik_tab_init(&t, 1 + NSTATS);
@@ -350,54 +246,33 @@ static int print_hists(FILE *out, const char *title, const char *const *names,
 	return print_tab(out, title, &t);
 }
 
-/* rt-app's per-activation figures (its log's period, run and wu_lat). */
-static int print_rtapp(FILE *out, const struct ik_run_result *r)
+/* The workload's own figures (ik_workload_figures): its counts in a row, then its
+   distributions' percentiles. */
+static int print_workload_figures(FILE *out, const struct ik_scenario *sc,
+				  const struct ik_run_result *r)
 {
-	const struct ik_request_stats *q = r->requests;
-	static const char *const names[] = {"period", "run", "wakeup"};
-	const struct ik_hist *const hs[] = {&q->latency, &q->service, &q->wake};
-	char title[160];
-	snprintf(title, sizeof(title), "rt-app: %llu phase activations (period = start to end of "
-		 "an activation, run = its run events, wakeup = timer or sleep expiry to running)",
-		 (unsigned long long)q->done);
-	return print_hists(out, title, names, hs, 3);
-}
-
-/* schbench's own figures, as it prints them (percentiles of its two latencies, and RPS). */
-static int print_schbench(FILE *out, const struct ik_run_result *r)
-{
-	const struct ik_request_stats *q = r->requests;
-	char v[7][IK_FMT_NUM_LEN];
-	static const char *const headers[] = {"latency", "p50_us", "p90_us", "p99_us", "p99.9_us",
-					      "max_us", "samples"};
-	const struct {
-		const char *name;
-		const struct ik_hist *h;
-	} parts[] = {{"wakeup", &q->wake}, {"request", &q->latency}};
-	struct grid g;
-	grid_init(&g, 7);
-	g.left[0] = true;
-	int row = grid_add_row(&g);
-	for (int c = 0; c < 7; c++)
-		grid_set(&g, row, c, "%s", headers[c]);
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		const struct ik_hist *h = parts[i].h;
-		row = grid_add_row(&g);
-		grid_set(&g, row, 0, "%s", parts[i].name);
-		grid_set(&g, row, 1, "%s", ns_as_us(v[0], ik_hist_percentile(h, 50.0)));
-		grid_set(&g, row, 2, "%s", ns_as_us(v[0], ik_hist_percentile(h, 90.0)));
-		grid_set(&g, row, 3, "%s", ns_as_us(v[0], ik_hist_percentile(h, 99.0)));
-		grid_set(&g, row, 4, "%s", ns_as_us(v[0], ik_hist_percentile(h, 99.9)));
-		grid_set(&g, row, 5, "%s", ns_as_us(v[0], h->count ? h->max : 0));
-		grid_set(&g, row, 6, "%llu", (unsigned long long)h->count);
+	struct ik_workload_figures f;
+	if (!ik_workload_figures(&sc->workload, r, &f))
+		return 0;
+	const char *headers[IK_WORKLOAD_COUNTS];
+	char v[IK_WORKLOAD_COUNTS][IK_FMT_NUM_LEN];
+	for (int i = 0; i < f.ncounts; i++) {
+		headers[i] = f.count[i].label;
+		if (f.count[i].integer)
+			snprintf(v[i], sizeof(v[i]), "%llu", (unsigned long long)f.count[i].count);
+		else
+			fixed(v[i], f.count[i].value, 2);
 	}
-	fprintf(out, "\nschbench: %llu requests, %s requests/s, %llu skipped (worker over 128 "
-		     "pending)\n", (unsigned long long)q->done,
-		fixed(v[1], r->measured_ns > 0 ? (double)q->done * 1e9 / (double)r->measured_ns : 0.0,
-		      2),
-		(unsigned long long)q->dropped);
-	int rc = grid_print(out, &g);
-	grid_free(&g);
+	char title[512];
+	snprintf(title, sizeof(title), f.ndists ? "%s" : "%s (%s)", f.title, f.definition);
+	int rc = f.ncounts ? print_pairs(out, title, headers, v, f.ncounts) : 0;
+	if (f.ndists > 0) {
+		const char *names[IK_WORKLOAD_DISTS];
+		const struct ik_hist *hs[IK_WORKLOAD_DISTS];
+		for (int i = 0; i < f.ndists; i++)
+			names[i] = f.dist[i].name, hs[i] = f.dist[i].h;
+		rc |= print_hists(out, f.definition, names, hs, f.ndists);
+	}
 	return rc;
 }
 
@@ -416,26 +291,7 @@ static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct i
 		rc |= print_pairs(out, "Throughput", tput_headers, v, 3);
 	}
 
-	if (r->requests && sc->workload.kind == IK_WORKLOAD_SCHBENCH)
-		rc |= print_schbench(out, r);
-	else if (r->requests && sc->workload.kind == IK_WORKLOAD_RTAPP)
-		rc |= print_rtapp(out, r);
-	else if (r->requests)
-		rc |= print_requests(out, r);
-
-	if (sc->workload.kind == IK_WORKLOAD_LEARNED) {
-		static const char *const lw_headers[] = {"timer", "remote", "irq", "other"};
-		uint64_t ended = 0, ours = r->learned_wakes[0] + r->learned_wakes[1] +
-					   r->learned_wakes[2];
-		for (int i = 0; i < ik_rep_nstates(r); i++)
-			ended += r->total[i].usage;
-		for (int i = 0; i < 3; i++)
-			snprintf(v[i], sizeof(v[i]), "%llu", (unsigned long long)r->learned_wakes[i]);
-		snprintf(v[3], sizeof(v[3]), "%llu",
-			 (unsigned long long)(ended > ours ? ended - ours : 0));
-		rc |= print_pairs(out, "Wake-ups of the learned workload (other = tick, poll limit)",
-				  lw_headers, v, 4);
-	}
+	rc |= print_workload_figures(out, sc, r);
 
 	if (sc->workload.nside_spin_cpus > 0) {
 		static const char *const side_headers[] = {"CPUs", "units", "units/s"};
@@ -510,11 +366,18 @@ static int make_columns(const struct ik_scenario *sc, const struct ik_run_result
 		cols[n++] = (struct column){IK_FIG_MB_PER_S, 0, 1.0, 2, "MB/s"};
 		cols[n++] = (struct column){IK_FIG_MESSAGES_PER_S, 0, 1.0, 2, "messages/s"};
 	}
-	if (sc->workload.kind == IK_WORKLOAD_SERVER) {
-		cols[n++] = (struct column){IK_FIG_ACHIEVED_LOAD_PCT, 0, 1.0, 2, "load_%"};
-		cols[n++] = (struct column){IK_FIG_REQUEST_P50_NS, 0, 1e-3, 2, "req_p50_us"};
-		cols[n++] = (struct column){IK_FIG_REQUEST_P99_NS, 0, 1e-3, 2, "req_p99_us"};
-	}
+	struct ik_workload_figures f;
+	if (ik_workload_figures(&sc->workload, first, &f))
+		for (int i = 0; i < f.ncolumns && n < max; i++) {
+			struct column *c = &cols[n];
+			if (ik_rep_figure_find(f.column[i].figure, &c->figure))
+				continue;
+			c->state = 0;
+			c->scale = f.column[i].scale;
+			c->decimals = f.column[i].decimals;
+			snprintf(c->header, sizeof(c->header), "%s", f.column[i].header);
+			n++;
+		}
 	cols[n++] = (struct column){IK_FIG_WAKE_P50_NS, 0, 1e-3, 2, "wake_p50_us"};
 	cols[n++] = (struct column){IK_FIG_WAKE_P99_NS, 0, 1e-3, 2, "wake_p99_us"};
 	cols[n++] = (struct column){IK_FIG_AVG_POWER_W, 0, 1.0, 3, "power_W"};

@@ -287,6 +287,48 @@ void ik_workload_describe(const struct ik_workload *w, bool brief, char *buf, si
 		ops->describe(w, brief, buf + n, len - (size_t)n);
 }
 
+bool ik_workload_figures(const struct ik_workload *w, const struct ik_run_result *r,
+			 struct ik_workload_figures *f)
+{
+	const struct sim_workload_ops *ops = sim_workload_ops_of(w->kind);
+
+	memset(f, 0, sizeof(*f));
+	if (!ops || !ops->figures || !ops->figures(w, r, f)) {
+		memset(f, 0, sizeof(*f));
+		return false;
+	}
+	return true;
+}
+
+void ik_workload_figures_count(struct ik_workload_figures *f, const char *key, const char *label,
+			       uint64_t n)
+{
+	if (f->ncounts < IK_WORKLOAD_COUNTS)
+		f->count[f->ncounts++] = (struct ik_workload_count){ key, label, true, n, 0.0 };
+}
+
+void ik_workload_figures_value(struct ik_workload_figures *f, const char *key, const char *label,
+			       double x)
+{
+	if (f->ncounts < IK_WORKLOAD_COUNTS)
+		f->count[f->ncounts++] = (struct ik_workload_count){ key, label, false, 0, x };
+}
+
+void ik_workload_figures_dist(struct ik_workload_figures *f, const char *key, const char *name,
+			      const struct ik_hist *h)
+{
+	if (f->ndists < IK_WORKLOAD_DISTS)
+		f->dist[f->ndists++] = (struct ik_workload_dist){ key, name, h };
+}
+
+void ik_workload_figures_column(struct ik_workload_figures *f, const char *figure,
+				const char *header, double scale, int decimals)
+{
+	if (f->ncolumns < IK_WORKLOAD_COLUMNS)
+		f->column[f->ncolumns++] = (struct ik_workload_column){ figure, header, scale,
+									 decimals };
+}
+
 int sim_workload_max_tasks(const struct sim_workload_ops *ops, const struct ik_workload *w)
 {
 	return ops->max_tasks(w) + w->nside_spin_cpus;

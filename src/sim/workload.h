@@ -57,6 +57,10 @@ struct sim_workload_ops {
 	void (*describe)(const struct ik_workload *w, bool brief, char *buf, size_t len);
 	/* Its own figures into the result: 0, or -1 when out of memory. */
 	int (*result)(struct ik_sim *s, struct ik_run_result *out);
+	/* Those figures as the reports list them (ik_workload_figures), with the
+	   ik_workload_figures_* helpers; false when run r has none.  NULL: none. */
+	bool (*figures)(const struct ik_workload *w, const struct ik_run_result *r,
+			struct ik_workload_figures *f);
 	/* Its state freed (also after a failed set-up, with s->wl as set-up left it). */
 	void (*free)(struct ik_sim *s);
 };
@@ -70,10 +74,11 @@ int sim_run(const struct ik_scenario *sc, const struct sim_workload_ops *ops, ui
 /* workloads/registry.c: the workload of that kind, or NULL if none is listed. */
 const struct sim_workload_ops *sim_workload_ops_of(enum ik_workload_kind kind);
 
-/* The workloads (one file each in src/sim/workloads/). */
-extern const struct sim_workload_ops sim_pingpong_ops, sim_periodic_ops, sim_poisson_ops,
-	sim_idle_ops, sim_stream_ops, sim_spin_ops, sim_ipi_ops, sim_server_ops, sim_schbench_ops,
-	sim_rtapp_ops, sim_learned_ops;
+/* The workloads (one file each in src/sim/workloads/, one line each in
+   config/workload_list.h). */
+#define SIM_WORKLOAD_OPS_DECL(KIND, name) extern const struct sim_workload_ops sim_##name##_ops;
+IK_WORKLOAD_LIST(SIM_WORKLOAD_OPS_DECL)
+#undef SIM_WORKLOAD_OPS_DECL
 
 /* workloads/check.c: the pieces of checks that several workloads share. */
 /* c->key = key, c->msg = the message; returns -1. */

@@ -401,6 +401,26 @@ static void learned_describe(const struct ik_workload *w, bool brief, char *buf,
 		snprintf(buf, len, ": %d CPUs learned from a trace, %s", w->learned_cpus, w->file);
 }
 
+/* Its wake-ups by kind; the other idle periods were ended by the tick or a poll limit. */
+static bool learned_figures(const struct ik_workload *w, const struct ik_run_result *r,
+			    struct ik_workload_figures *f)
+{
+	uint64_t ended = 0, ours = r->learned_wakes[0] + r->learned_wakes[1] + r->learned_wakes[2];
+
+	(void)w;
+	for (int i = 0; i < r->nstates && i < IK_STATE_MAX; i++)
+		ended += r->total[i].usage;
+	f->key = "learned_wakes";
+	f->title = "Wake-ups of the learned workload";
+	f->definition = "other = tick, poll limit";
+	f->brief = true;
+	ik_workload_figures_count(f, "timer", "timer", r->learned_wakes[0]);
+	ik_workload_figures_count(f, "remote", "remote", r->learned_wakes[1]);
+	ik_workload_figures_count(f, "irq", "irq", r->learned_wakes[2]);
+	ik_workload_figures_count(f, "other", "other", ended > ours ? ended - ours : 0);
+	return true;
+}
+
 const struct sim_workload_ops sim_learned_ops = {
 	.name = "learned",
 	.kind = IK_WORKLOAD_LEARNED,
@@ -414,5 +434,6 @@ const struct sim_workload_ops sim_learned_ops = {
 	.result = learned_result,
 	.free = learned_free,
 	.settings = learned_settings,
+	.figures = learned_figures,
 	.describe = learned_describe,
 };

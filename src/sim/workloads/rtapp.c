@@ -415,6 +415,26 @@ static void rtapp_describe(const struct ik_workload *w, bool brief, char *buf, s
 		snprintf(buf, len, ": %d threads from %s", w->rtapp_instances, w->file);
 }
 
+/* rt-app's per-activation figures (its log's period, run and wu_lat). */
+static bool rtapp_figures(const struct ik_workload *w, const struct ik_run_result *r,
+			  struct ik_workload_figures *f)
+{
+	const struct ik_request_stats *q = r->requests;
+
+	(void)w;
+	if (!q)
+		return false;
+	f->key = "rtapp";
+	f->title = "rt-app activations";
+	f->definition = "period: a phase activation from its start to its end; run: its run "
+			"events; wakeup: from the timer or sleep expiry to running.";
+	ik_workload_figures_count(f, "activations", "phase activations", q->done);
+	ik_workload_figures_dist(f, "period_ns", "period", &q->latency);
+	ik_workload_figures_dist(f, "run_ns", "run", &q->service);
+	ik_workload_figures_dist(f, "wakeup_latency_ns", "wakeup", &q->wake);
+	return true;
+}
+
 const struct sim_workload_ops sim_rtapp_ops = {
 	.name = "rtapp",
 	.kind = IK_WORKLOAD_RTAPP,
@@ -425,5 +445,6 @@ const struct sim_workload_ops sim_rtapp_ops = {
 	.result = rtapp_result,
 	.free = rtapp_free,
 	.settings = rtapp_settings,
+	.figures = rtapp_figures,
 	.describe = rtapp_describe,
 };

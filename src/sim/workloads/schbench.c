@@ -350,6 +350,29 @@ static void schbench_describe(const struct ik_workload *w, bool brief, char *buf
 			 w->workers, a, b);
 }
 
+/* schbench's own figures, as it prints them: its two latencies and requests per second. */
+static bool schbench_figures(const struct ik_workload *w, const struct ik_run_result *r,
+			     struct ik_workload_figures *f)
+{
+	const struct ik_request_stats *q = r->requests;
+
+	(void)w;
+	if (!q)
+		return false;
+	f->key = "schbench";
+	f->title = "schbench";
+	f->definition = "wakeup: from a request's post to its worker running; request: from the "
+			"start of the request's sleep to the end of its work (skipped: a worker "
+			"had over 128 pending).";
+	ik_workload_figures_count(f, "requests", "requests", q->done);
+	ik_workload_figures_count(f, "skipped", "skipped", q->dropped);
+	ik_workload_figures_value(f, "requests_per_s", "requests/s",
+				  r->measured_ns > 0 ? (double)q->done * 1e9 / (double)r->measured_ns : 0.0);
+	ik_workload_figures_dist(f, "wakeup_latency_ns", "wakeup", &q->wake);
+	ik_workload_figures_dist(f, "request_latency_ns", "request", &q->latency);
+	return true;
+}
+
 const struct sim_workload_ops sim_schbench_ops = {
 	.name = "schbench",
 	.kind = IK_WORKLOAD_SCHBENCH,
@@ -360,5 +383,6 @@ const struct sim_workload_ops sim_schbench_ops = {
 	.result = schbench_result,
 	.free = schbench_free,
 	.settings = schbench_settings,
+	.figures = schbench_figures,
 	.describe = schbench_describe,
 };

@@ -416,6 +416,37 @@ static void server_describe(const struct ik_workload *w, bool brief, char *buf, 
 		 w->workers, dist, w->irq_cpu, b, w->queue_limit);
 }
 
+/* The requests: counts, the latency and its three parts, and the runs table's columns. */
+static bool server_figures(const struct ik_workload *w, const struct ik_run_result *r,
+			   struct ik_workload_figures *f)
+{
+	const struct ik_request_stats *q = r->requests;
+
+	(void)w;
+	if (!q)
+		return false;
+	f->key = "requests";
+	f->title = "Requests";
+	f->definition = "Request latency: from the request's device interrupt to the end of its "
+			"service (= wake + queue + service).";
+	ik_workload_figures_count(f, "arrived", "arrived", q->arrived);
+	ik_workload_figures_count(f, "done", "done", q->done);
+	ik_workload_figures_count(f, "dropped", "dropped", q->dropped);
+	ik_workload_figures_value(f, "requests_per_s", "requests/s",
+				  r->measured_ns > 0 ? (double)q->done * 1e9 / (double)r->measured_ns : 0.0);
+	ik_workload_figures_value(f, "target_load_pct", "target_load_%", q->target_load_pct);
+	ik_workload_figures_value(f, "achieved_load_pct", "achieved_load_%",
+				  ik_request_achieved_load_pct(q, r->measured_ns));
+	ik_workload_figures_dist(f, "latency_ns", "latency", &q->latency);
+	ik_workload_figures_dist(f, "wake_ns", "wake", &q->wake);
+	ik_workload_figures_dist(f, "queue_ns", "queue", &q->queue);
+	ik_workload_figures_dist(f, "service_ns", "service", &q->service);
+	ik_workload_figures_column(f, "request_p50_ns", "req_p50_us", 1e-3, 2);
+	ik_workload_figures_column(f, "request_p99_ns", "req_p99_us", 1e-3, 2);
+	ik_workload_figures_column(f, "achieved_load_pct", "load_%", 1.0, 2);
+	return true;
+}
+
 const struct sim_workload_ops sim_server_ops = {
 	.name = "server",
 	.kind = IK_WORKLOAD_SERVER,
@@ -428,5 +459,6 @@ const struct sim_workload_ops sim_server_ops = {
 	.result = server_result,
 	.free = server_free,
 	.settings = server_settings,
+	.figures = server_figures,
 	.describe = server_describe,
 };
