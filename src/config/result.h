@@ -143,8 +143,10 @@ struct ik_workload_figures {
 /* The figures of run r of workload w: false (f->n* = 0) when it has none of its own. */
 bool ik_workload_figures(const struct ik_workload *w, const struct ik_run_result *r,
 			 struct ik_workload_figures *f);
-/* For the workloads' own hooks (src/sim/workload.c): append a count, a value, a
-   distribution or a column (ignored past the array's end). */
+/* For the workloads' own hooks (src/sim/workload.c): the heading (key, title, definition);
+   append a count, a value, a distribution or a column (ignored past the array's end). */
+void ik_workload_figures_head(struct ik_workload_figures *f, const char *key, const char *title,
+			      const char *definition);
 void ik_workload_figures_count(struct ik_workload_figures *f, const char *key, const char *label,
 			       uint64_t n);
 void ik_workload_figures_value(struct ik_workload_figures *f, const char *key, const char *label,

@@ -181,18 +181,12 @@ static int make_columns(const struct ik_scenario *sc, const struct ik_run_result
 		cols[n++] = (struct column){IK_FIG_MB_PER_S, 0, 1.0, 2, "MB/s"};
 		cols[n++] = (struct column){IK_FIG_MESSAGES_PER_S, 0, 1.0, 2, "messages/s"};
 	}
-	struct ik_workload_figures f;
-	if (ik_workload_figures(&sc->workload, first, &f))
-		for (int i = 0; i < f.ncolumns; i++) {
-			struct column *c = &cols[n];
-			if (ik_rep_figure_find(f.column[i].figure, &c->figure))
-				continue;
-			c->state = 0;
-			c->scale = f.column[i].scale;
-			c->decimals = f.column[i].decimals;
-			snprintf(c->header, sizeof(c->header), "%s", f.column[i].header);
-			n++;
-		}
+	struct ik_rep_column wc[IK_WORKLOAD_COLUMNS];
+	int nw = ik_rep_workload_columns(&sc->workload, first, wc, IK_WORKLOAD_COLUMNS);
+	for (int i = 0; i < nw && n < max; i++, n++) {
+		cols[n] = (struct column){wc[i].figure, 0, wc[i].scale, wc[i].decimals, ""};
+		snprintf(cols[n].header, sizeof(cols[n].header), "%s", wc[i].header);
+	}
 	cols[n++] = (struct column){IK_FIG_WAKE_P50_NS, 0, 1e-3, 2, "wake_p50_us"};
 	cols[n++] = (struct column){IK_FIG_WAKE_P99_NS, 0, 1e-3, 2, "wake_p99_us"};
 	cols[n++] = (struct column){IK_FIG_AVG_POWER_W, 0, 1.0, 3, "power_W"};

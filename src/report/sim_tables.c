@@ -111,3 +111,20 @@ int ik_rep_tab_summary(struct ik_tab *t, const struct ik_run_result *runs, int n
 	}
 	return rc;
 }
+
+int ik_rep_workload_columns(const struct ik_workload *w, const struct ik_run_result *first,
+			    struct ik_rep_column *cols, int max)
+{
+	struct ik_workload_figures f;
+	int n = 0;
+	if (!ik_workload_figures(w, first, &f))
+		return 0;
+	for (int i = 0; i < f.ncolumns && n < max; i++) {
+		enum ik_rep_figure fig;
+		if (ik_rep_figure_find(f.column[i].figure, &fig))
+			continue;
+		cols[n++] = (struct ik_rep_column){fig, 0, f.column[i].scale, f.column[i].decimals,
+						   f.column[i].header};
+	}
+	return n;
+}

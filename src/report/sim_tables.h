@@ -32,6 +32,10 @@ struct ik_rep_column {
 	int decimals;
 	const char *header;
 };
+/* The workload's own columns (its figures' columns, ik_workload_figures), at most max, into
+   cols; how many.  Their headers are the workload's static text. */
+int ik_rep_workload_columns(const struct ik_workload *w, const struct ik_run_result *first,
+			    struct ik_rep_column *cols, int max);
 /* One row per run: its seed, then the columns' figures. */
 void ik_rep_tab_runs(struct ik_tab *t, const struct ik_run_result *runs, int nruns,
 		     const struct ik_rep_column *cols, int ncols);

@@ -300,6 +300,14 @@ bool ik_workload_figures(const struct ik_workload *w, const struct ik_run_result
 	return true;
 }
 
+void ik_workload_figures_head(struct ik_workload_figures *f, const char *key, const char *title,
+			      const char *definition)
+{
+	f->key = key;
+	f->title = title;
+	f->definition = definition;
+}
+
 void ik_workload_figures_count(struct ik_workload_figures *f, const char *key, const char *label,
 			       uint64_t n)
 {

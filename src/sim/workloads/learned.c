@@ -410,9 +410,8 @@ static bool learned_figures(const struct ik_workload *w, const struct ik_run_res
 	(void)w;
 	for (int i = 0; i < r->nstates && i < IK_STATE_MAX; i++)
 		ended += r->total[i].usage;
-	f->key = "learned_wakes";
-	f->title = "Wake-ups of the learned workload";
-	f->definition = "other = tick, poll limit";
+	ik_workload_figures_head(f, "learned_wakes", "Wake-ups of the learned workload",
+				 "other = tick, poll limit");
 	f->brief = true;
 	ik_workload_figures_count(f, "timer", "timer", r->learned_wakes[0]);
 	ik_workload_figures_count(f, "remote", "remote", r->learned_wakes[1]);

@@ -424,10 +424,9 @@ static bool rtapp_figures(const struct ik_workload *w, const struct ik_run_resul
 	(void)w;
 	if (!q)
 		return false;
-	f->key = "rtapp";
-	f->title = "rt-app activations";
-	f->definition = "period: a phase activation from its start to its end; run: its run "
-			"events; wakeup: from the timer or sleep expiry to running.";
+	ik_workload_figures_head(f, "rtapp", "rt-app activations",
+				 "period: a phase activation from its start to its end; run: its run "
+				 "events; wakeup: from the timer or sleep expiry to running.");
 	ik_workload_figures_count(f, "activations", "phase activations", q->done);
 	ik_workload_figures_dist(f, "period_ns", "period", &q->latency);
 	ik_workload_figures_dist(f, "run_ns", "run", &q->service);

@@ -359,11 +359,10 @@ static bool schbench_figures(const struct ik_workload *w, const struct ik_run_re
 	(void)w;
 	if (!q)
 		return false;
-	f->key = "schbench";
-	f->title = "schbench";
-	f->definition = "wakeup: from a request's post to its worker running; request: from the "
-			"start of the request's sleep to the end of its work (skipped: a worker "
-			"had over 128 pending).";
+	ik_workload_figures_head(f, "schbench", "schbench",
+				 "wakeup: from a request's post to its worker running; request: from the "
+				 "start of the request's sleep to the end of its work (skipped: a worker "
+				 "had over 128 pending).");
 	ik_workload_figures_count(f, "requests", "requests", q->done);
 	ik_workload_figures_count(f, "skipped", "skipped", q->dropped);
 	ik_workload_figures_value(f, "requests_per_s", "requests/s",

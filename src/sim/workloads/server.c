@@ -425,10 +425,9 @@ static bool server_figures(const struct ik_workload *w, const struct ik_run_resu
 	(void)w;
 	if (!q)
 		return false;
-	f->key = "requests";
-	f->title = "Requests";
-	f->definition = "Request latency: from the request's device interrupt to the end of its "
-			"service (= wake + queue + service).";
+	ik_workload_figures_head(f, "requests", "Requests",
+				 "Request latency: from the request's device interrupt to the end of its "
+				 "service (= wake + queue + service).");
 	ik_workload_figures_count(f, "arrived", "arrived", q->arrived);
 	ik_workload_figures_count(f, "done", "done", q->done);
 	ik_workload_figures_count(f, "dropped", "dropped", q->dropped);
