@@ -416,6 +416,7 @@ const struct ik_idle_driver ik_driver_acpi_idle = {
 	.name = "acpi_idle",
 	.probe = acpi_probe,
 	.release = drv_release_ctx,
+	.ctx_size = sizeof(struct acpi_ctx),
 	.enter = acpi_enter,
 	.exit_ns = acpi_exit_ns,
 };

@@ -192,6 +192,7 @@ const struct ik_idle_driver ik_driver_powernv = {
 	.name = "powernv_idle",
 	.probe = powernv_probe,
 	.release = drv_release_ctx,
+	.ctx_size = sizeof(struct powernv_ctx),
 	.enter = powernv_enter,
 	.wakeup_timer_ns = powernv_wakeup_timer_ns,
 };

@@ -1,5 +1,6 @@
 /* The idle drivers idlekit ships, by name, and the choice the kernel makes among them. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "drivers/registry.h"
@@ -28,6 +29,19 @@ void ik_idle_driver_release(struct ik_driver_binding *b)
 	if (b->ops && b->ops->release)
 		b->ops->release(b);
 	b->ctx = NULL;
+}
+
+int ik_idle_driver_copy(const struct ik_driver_binding *from, struct ik_driver_binding *to)
+{
+	*to = *from;
+	to->ctx = NULL;
+	if (!from->ctx || !from->ops || from->ops->ctx_size == 0)
+		return 0;
+	to->ctx = malloc(from->ops->ctx_size);
+	if (!to->ctx)
+		return -1;
+	memcpy(to->ctx, from->ctx, from->ops->ctx_size);
+	return 0;
 }
 
 int ik_idle_driver_probe(const struct ik_scenario *sc, struct ik_driver_binding *b, char *err,

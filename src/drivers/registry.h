@@ -59,6 +59,10 @@ struct ik_idle_driver {
 		     size_t errlen);
 	/* Optional. Frees ctx. */
 	void (*release)(struct ik_driver_binding *b);
+	/* The size of ctx (0: none).  A scenario's driver is probed once for all its runs;
+	   each run takes a copy of the probed binding (ik_idle_driver_copy), ctx too, so a run
+	   changes only its own run-time state.  ctx must hold no pointers. */
+	size_t ctx_size;
 	/*
 	 * Optional. At entry (after the governor chose index): the index the driver really
 	 * enters, as ->enter may demote (ACPI C3 with bus-master activity).
@@ -106,6 +110,9 @@ void ik_idle_driver_resolve(struct ik_scenario *sc);
 int ik_idle_driver_probe(const struct ik_scenario *sc, struct ik_driver_binding *b, char *err,
 			 size_t errlen);
 void ik_idle_driver_release(struct ik_driver_binding *b);
+/* A run's own binding from a probed one (ctx copied): 0, or -1 when out of memory.
+   Release it with ik_idle_driver_release(). */
+int ik_idle_driver_copy(const struct ik_driver_binding *from, struct ik_driver_binding *to);
 
 /* intel_idle's built-in tables: whether `name` is one, and all names space separated. */
 bool ik_intel_idle_table_exists(const char *name);

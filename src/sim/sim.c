@@ -11,6 +11,14 @@
 #include "sim/sim.h"
 #include "sim/workload.h"
 
+/* What the runs of one scenario share (sim.h). */
+struct ik_sim_set {
+	const struct ik_scenario *sc;
+	const struct sim_workload_ops *ops;
+	struct ik_driver_binding bind; /* the driver as probed; a run takes a copy */
+	void *wl_shared;               /* the workload's prepare */
+};
+
 /* Global timers after the CPUs' and the tasks'. */
 enum { GLOBAL_WARMUP_END, GLOBAL_WATCH, GLOBAL_TIMERS };
 
@@ -77,12 +85,15 @@ static int find_state(const struct ik_driver *drv, const char *name)
 	return -1;
 }
 
-static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc,
-		     const struct sim_workload_ops *ops, uint64_t seed, char *err, size_t errlen)
+static int sim_setup(struct ik_sim *s, const struct ik_sim_set *set, uint64_t seed, char *err,
+		     size_t errlen)
 {
+	const struct ik_scenario *sc = set->sc;
+
 	memset(s, 0, sizeof(*s));
 	s->sc = sc;
-	s->wl_ops = ops;
+	s->wl_ops = set->ops;
+	s->wl_shared = set->wl_shared;
 	s->plat = &sc->platform;
 	s->ncpus = ik_platform_cpus(s->plat);
 	ik_rng_seed(&s->rng, seed);
@@ -92,13 +103,10 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc,
 	ik_hist_init(&s->leave_lite);
 	ik_hist_init(&s->leave_lite_entries);
 
-	const struct ik_idle_driver *driver = ik_idle_driver_find(sc->driver);
-	if (!driver) {
-		snprintf(err, errlen, "cpuidle driver '%s' is not known", sc->driver);
+	if (ik_idle_driver_copy(&set->bind, &s->bind)) {
+		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (driver->probe(sc, &s->bind, err, errlen))
-		return -1;
 	s->drv = &s->bind.table;
 	if (!s->bind.bypass_governor) {
 		/* Each run its own instance: a kernel governor's static state is per machine. */
@@ -167,7 +175,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_scenario *sc,
 		goto oom;
 
 	/* Timer ids: CPUs', then one per task (known only after the workload), then global. */
-	int max_tasks = sim_workload_max_tasks(ops, &sc->workload);
+	int max_tasks = sim_workload_max_tasks(set->ops, &sc->workload);
 	if (ik_eq_init(&s->eq, s->ncpus * CPU_TIMER_STRIDE + max_tasks + GLOBAL_TIMERS))
 		goto oom;
 	return 0;
@@ -359,6 +367,60 @@ static int fill_result(struct ik_sim *s, const struct snapshot *snap, int64_t me
 	return sim_workload_result(s, r);
 }
 
+static int set_open(const struct ik_scenario *sc, const struct sim_workload_ops *ops,
+		    struct ik_sim_set **out, char *err, size_t errlen)
+{
+	struct ik_sim_set *set = calloc(1, sizeof(*set));
+
+	*out = NULL;
+	if (!set) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	set->sc = sc;
+	set->ops = ops;
+	const struct ik_idle_driver *driver = ik_idle_driver_find(sc->driver);
+	if (!driver) {
+		snprintf(err, errlen, "cpuidle driver '%s' is not known", sc->driver);
+		free(set);
+		return -1;
+	}
+	if (driver->probe(sc, &set->bind, err, errlen)) {
+		free(set);
+		return -1;
+	}
+	if (ops->prepare && ops->prepare(sc, &set->wl_shared, err, errlen)) {
+		ik_sim_set_close(set);
+		return -1;
+	}
+	*out = set;
+	return 0;
+}
+
+int ik_sim_set_open(const struct ik_scenario *sc, struct ik_sim_set **out, char *err,
+		    size_t errlen)
+{
+	const struct sim_workload_ops *ops = sim_workload_ops_of(sc->workload.kind);
+
+	if (!ops) {
+		*out = NULL;
+		snprintf(err, errlen, "workload: type %d has no implementation",
+			 (int)sc->workload.kind);
+		return -1;
+	}
+	return set_open(sc, ops, out, err, errlen);
+}
+
+void ik_sim_set_close(struct ik_sim_set *set)
+{
+	if (!set)
+		return;
+	if (set->ops->unprepare && set->wl_shared)
+		set->ops->unprepare(set->wl_shared);
+	ik_idle_driver_release(&set->bind);
+	free(set);
+}
+
 int ik_sim_run(const struct ik_scenario *sc, uint64_t seed, struct ik_run_result *out,
 	       char *err, size_t errlen)
 {
@@ -369,19 +431,31 @@ int ik_sim_run_watched(const struct ik_scenario *sc, uint64_t seed,
 		       const struct ik_sim_watch *watch, struct ik_run_result *out, char *err,
 		       size_t errlen)
 {
-	const struct sim_workload_ops *ops = sim_workload_ops_of(sc->workload.kind);
+	struct ik_sim_set *set;
 
-	if (!ops) {
-		snprintf(err, errlen, "workload: type %d has no implementation",
-			 (int)sc->workload.kind);
+	if (ik_sim_set_open(sc, &set, err, errlen))
 		return -1;
-	}
-	return sim_run(sc, ops, seed, watch, out, err, errlen);
+	int rc = ik_sim_set_run(set, seed, watch, out, err, errlen);
+	ik_sim_set_close(set);
+	return rc;
 }
 
 int sim_run(const struct ik_scenario *sc, const struct sim_workload_ops *ops, uint64_t seed,
 	    const struct ik_sim_watch *watch, struct ik_run_result *out, char *err, size_t errlen)
 {
+	struct ik_sim_set *set;
+
+	if (set_open(sc, ops, &set, err, errlen))
+		return -1;
+	int rc = ik_sim_set_run(set, seed, watch, out, err, errlen);
+	ik_sim_set_close(set);
+	return rc;
+}
+
+int ik_sim_set_run(const struct ik_sim_set *set, uint64_t seed, const struct ik_sim_watch *watch,
+		   struct ik_run_result *out, char *err, size_t errlen)
+{
+	const struct ik_scenario *sc = set->sc;
 	struct ik_sim *s = calloc(1, sizeof(*s));
 	struct snapshot snap = { 0 };
 	int rc = -1;
@@ -390,7 +464,7 @@ int sim_run(const struct ik_scenario *sc, const struct sim_workload_ops *ops, ui
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (sim_setup(s, sc, ops, seed, err, errlen) || sim_workload_setup(s, err, errlen))
+	if (sim_setup(s, set, seed, err, errlen) || sim_workload_setup(s, err, errlen))
 		goto done;
 	int n = s->drv->state_count;
 	snap.per_cpu = calloc((size_t)s->ncpus * (size_t)n, sizeof(*snap.per_cpu));

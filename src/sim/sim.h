@@ -36,4 +36,20 @@ int ik_sim_run_watched(const struct ik_scenario *sc, uint64_t seed,
 		       const struct ik_sim_watch *watch, struct ik_run_result *out, char *err,
 		       size_t errlen);
 
+/*
+ * A run set: what all the runs of one scenario share, made once: the driver probed (each
+ * run takes a copy of its binding) and the workload's prepared state (an rt-app or learned
+ * file parsed).  Runs of a set may go on in parallel threads; the set is only read.  The
+ * scenario must outlive the set.  ik_sim_run is a set of one run.
+ */
+struct ik_sim_set;
+/* 0, or -1 with a message in err (a driver that does not load, a file that does not
+   parse, out of memory). */
+int ik_sim_set_open(const struct ik_scenario *sc, struct ik_sim_set **out, char *err,
+		    size_t errlen);
+/* One run of the set's scenario with that seed: as ik_sim_run_watched. */
+int ik_sim_set_run(const struct ik_sim_set *set, uint64_t seed, const struct ik_sim_watch *watch,
+		   struct ik_run_result *out, char *err, size_t errlen);
+void ik_sim_set_close(struct ik_sim_set *set);
+
 #endif

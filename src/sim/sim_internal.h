@@ -177,6 +177,7 @@ struct ik_sim {
 	/* the workload (workload.h): its hooks, and its state (its own file's struct) */
 	const struct sim_workload_ops *wl_ops;
 	void *wl;
+	const void *wl_shared; /* what its prepare made for all runs of the scenario */
 	int64_t ipi_handler_ns; /* the handler's work of an IPI sent for its own sake */
 };
 

@@ -4,7 +4,8 @@
  * A workload is an ops table, as a cpuidle governor or a scheduling class is: the engine
  * (sim.c, sched.c, idle_loop.c) calls its hooks at the events the workload arranged, and
  * never names a workload.  Each workload lives in its own file of src/sim/workloads/,
- * keeps its state behind s->wl, and is listed once in workloads/registry.c.
+ * keeps its state behind s->wl (and what all the runs of a scenario share, such as the
+ * file it read, behind s->wl_shared), and is listed once in config/workload_list.h.
  *
  * What the engine gives every workload (workload.c): tasks blocked on a CPU, task timers
  * that the CPU's governor sees in its sleep length, sleeps, pinned pair placement, the
@@ -12,7 +13,7 @@
  * sim_send_ipi in sched.c).
  *
  * Adding a workload: a file in src/sim/workloads/ that defines its `const struct
- * sim_workload_ops`, and its line in workloads/registry.c.
+ * sim_workload_ops sim_NAME_ops`, and its line in config/workload_list.h.
  */
 #ifndef IDLEKIT_SIM_WORKLOAD_H
 #define IDLEKIT_SIM_WORKLOAD_H
@@ -29,6 +30,12 @@ struct sim_workload_ops {
 	   counts from its file, defaults that follow the platform): 0, or -1 from
 	   sim_check_fail().  NULL: nothing to check. */
 	int (*check)(struct ik_workload *w, struct ik_workload_check *c);
+	/* Once for all the runs of a scenario (a run set, ik_sim_set_open): what they share
+	   and only read, such as the file it names, parsed once; each run finds it in
+	   s->wl_shared.  0, or -1 with a message.  NULL: nothing shared. */
+	int (*prepare)(const struct ik_scenario *sc, void **shared, char *err, size_t errlen);
+	/* Frees what prepare made (called once, after the set's last run). */
+	void (*unprepare)(void *shared);
 	/* How many task timers it needs (timer ids are fixed before set-up). */
 	int (*max_tasks)(const struct ik_workload *w);
 	/* Make its tasks (s->tasks, s->ntasks), arm their first timers, keep its state in
@@ -65,7 +72,7 @@ struct sim_workload_ops {
 	void (*free)(struct ik_sim *s);
 };
 
-/* sim.c: one run of the scenario with this workload (ik_sim_run_watched() passes the one the
+/* sim.c: one run of the scenario with this workload (ik_sim_set_open() takes the one the
    registry lists for the scenario's kind; a test may pass its own). */
 struct ik_sim_watch;
 int sim_run(const struct ik_scenario *sc, const struct sim_workload_ops *ops, uint64_t seed,

@@ -32,6 +32,7 @@
 struct many {
 	pthread_mutex_t mu;
 	const struct ik_scenario *first, *rest;
+	struct ik_sim_set *set_first, *set_rest; /* their run sets, opened once */
 	uint64_t seed;
 	int n, finished;
 	int slots;   /* runs that go on at once before the tail: J */
@@ -67,6 +68,11 @@ struct look {
 static const struct ik_scenario *run_scenario(const struct many *m, int i)
 {
 	return i == 0 ? m->first : m->rest;
+}
+
+static const struct ik_sim_set *run_set(const struct many *m, int i)
+{
+	return i == 0 ? m->set_first : m->set_rest;
 }
 
 static int64_t run_length_ms(const struct many *m, int i)
@@ -118,10 +124,11 @@ static int many_run(struct many *m, int i, char *err, size_t errlen)
 	uint64_t seed = m->seed + (uint64_t)i;
 	struct look look = { m, i, m->lf && i >= m->tail, thread_cpu_s() };
 	if (!look.turns && !m->at_ms)
-		return ik_sim_run(sc, seed, &m->out[i], err, errlen);
+		return ik_sim_set_run(run_set(m, i), seed, NULL, &m->out[i], err, errlen);
 	int64_t end = sc->warmup_ns + sc->duration_ns;
 	struct ik_sim_watch w = { run_look, &look, end / LOOKS_PER_RUN };
-	int ret = ik_sim_run_watched(sc, seed, w.every_ns > 0 ? &w : NULL, &m->out[i], err, errlen);
+	int ret = ik_sim_set_run(run_set(m, i), seed, w.every_ns > 0 ? &w : NULL, &m->out[i], err,
+				 errlen);
 	if (look.turns) {
 		pthread_mutex_lock(&m->mu);
 		m->lf[i].live = false;
@@ -203,6 +210,19 @@ int ik_sim_run_many(const struct ik_scenario *first, const struct ik_scenario *r
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	/* the driver probed and the workload's file read once for all the runs (a failure
+	   is the first run's, as it would be if each run made its own) */
+	if (n > 0 && (ik_sim_set_open(first, &m.set_first, err, errlen) ||
+		      (n > 1 && rest != first &&
+		       ik_sim_set_open(rest, &m.set_rest, err, errlen)))) {
+		ik_sim_set_close(m.set_first);
+		free(m.ok);
+		free(m.lf);
+		free(m.at_ms);
+		return -1;
+	}
+	if (!m.set_rest)
+		m.set_rest = m.set_first;
 	for (int i = 0; m.lf && i < n; i++)
 		m.lf[i].left_s = INFINITY;
 	for (int i = 0; m.at_ms && i < n; i++)
@@ -222,6 +242,9 @@ int ik_sim_run_many(const struct ik_scenario *first, const struct ik_scenario *r
 		snprintf(err, errlen, "%s", m.err);
 		ret = -1;
 	}
+	if (m.set_rest != m.set_first)
+		ik_sim_set_close(m.set_rest);
+	ik_sim_set_close(m.set_first);
 	free(m.at_ms);
 	free(m.lf);
 	free(m.ok);

@@ -40,7 +40,7 @@
 enum { KIND_TIMER, KIND_REMOTE, KIND_IRQ };
 
 struct sim_learned {
-	struct ik_learned m;
+	const struct ik_learned *m; /* the model, read once for all runs (learned_prepare) */
 	int n;
 	int ntasks;        /* the model's tasks (0: run per CPU) */
 	int *pending_kind; /* per task: the kind of wake-up its hidden clock makes */
@@ -81,7 +81,7 @@ static int64_t pick(struct ik_sim *s, const struct ik_learned_samples *v)
 static void next_cycle(struct ik_sim *s, int cpu)
 {
 	struct sim_learned *l = learned_of(s);
-	const struct ik_learned_cpu *m = &l->m.cpu[cpu];
+	const struct ik_learned_cpu *m = &l->m->cpu[cpu];
 	uint64_t total = 0;
 
 	for (int k = 0; k < IK_LEARNED_CAUSES; k++)
@@ -143,7 +143,7 @@ static int draw(struct ik_sim *s, const uint64_t *counts, int n)
 static void next_task_cycle(struct ik_sim *s, int i, int64_t from)
 {
 	struct sim_learned *l = learned_of(s);
-	const struct ik_learned_task *m = &l->m.task[i];
+	const struct ik_learned_task *m = &l->m->task[i];
 	struct sim_task *t = &s->tasks[i];
 	int cause = draw(s, m->wakes, IK_LEARNED_TASK_CAUSES);
 	if (cause < 0)
@@ -152,7 +152,7 @@ static void next_task_cycle(struct ik_sim *s, int i, int64_t from)
 	const struct ik_learned_samples *runs = &m->run[cause];
 	for (int k = 0; runs->n == 0 && k < IK_LEARNED_TASK_CAUSES; k++)
 		runs = &m->run[k]; /* no run recorded after this cause: any of its runs */
-	int cpu = draw(s, m->cpu_runs, l->m.cpus);
+	int cpu = draw(s, m->cpu_runs, l->m->cpus);
 	int64_t at = from + (sleep > 0 ? sleep : 1);
 
 	t->cpu = cpu >= 0 ? cpu : t->cpu;
@@ -187,7 +187,7 @@ static int setup_tasks(struct ik_sim *s)
 	for (int i = 0; i < s->ntasks; i++)
 		blocked_pinned(s, i, 0);
 	for (int c = 0; c < l->n; c++) {
-		if (!l->m.cpu[c].always_busy)
+		if (!l->m->cpu[c].always_busy)
 			continue;
 		struct sim_task *t = blocked_pinned(s, 2 * T + c, c);
 		t->busy_loop = true;
@@ -195,12 +195,36 @@ static int setup_tasks(struct ik_sim *s)
 		sim_task_sleep(s, 2 * T + c, w->start_ns + 1);
 	}
 	for (int i = 0; i < T; i++) {
-		int c = draw(s, l->m.task[i].cpu_runs, l->m.cpus);
+		int c = draw(s, l->m->task[i].cpu_runs, l->m->cpus);
 		blocked_pinned(s, i, c >= 0 ? c : 0);
 		blocked_pinned(s, T + i, c >= 0 ? c : 0);
 		next_task_cycle(s, i, w->start_ns);
 	}
 	return 0;
+}
+
+/* The model, read once for all the runs of the scenario. */
+static int learned_prepare(const struct ik_scenario *sc, void **shared, char *err,
+			   size_t errlen)
+{
+	struct ik_learned *m = malloc(sizeof(*m));
+
+	if (!m) {
+		snprintf(err, errlen, "out of memory reading the learned model");
+		return -1;
+	}
+	if (ik_learned_load(sc->workload.file, m, err, errlen)) {
+		free(m);
+		return -1;
+	}
+	*shared = m;
+	return 0;
+}
+
+static void learned_unprepare(void *shared)
+{
+	ik_learned_free(shared);
+	free(shared);
 }
 
 static int learned_setup(struct ik_sim *s, char *err, size_t errlen)
@@ -211,21 +235,20 @@ static int learned_setup(struct ik_sim *s, char *err, size_t errlen)
 	if (!l)
 		goto oom;
 	s->wl = l;
-	if (ik_learned_load(w->file, &l->m, err, errlen))
-		return -1;
-	if (l->m.cpus > s->ncpus) {
+	l->m = s->wl_shared;
+	if (l->m->cpus > s->ncpus) {
 		snprintf(err, errlen, "%s: the model has %d CPUs, platform %s only %d", w->file,
-			 l->m.cpus, s->plat->name, s->ncpus);
+			 l->m->cpus, s->plat->name, s->ncpus);
 		return -1;
 	}
-	l->n = l->m.cpus;
+	l->n = l->m->cpus;
 	l->irq_work = calloc((size_t)l->n, sizeof(int64_t));
 	l->in_irq = calloc((size_t)l->n, sizeof(bool));
 	if (!l->irq_work || !l->in_irq)
 		goto oom;
 	for (int c = 0; c < l->n; c++)
 		l->irq_work[c] = -1;
-	l->ntasks = l->m.ntasks;
+	l->ntasks = l->m->ntasks;
 	if (l->ntasks > 0) {
 		if (setup_tasks(s))
 			goto oom;
@@ -239,7 +262,7 @@ static int learned_setup(struct ik_sim *s, char *err, size_t errlen)
 		sim_task_init_blocked(&s->tasks[i], i % l->n, true);
 	for (int c = 0; c < l->n; c++) {
 		struct sim_task *t = &s->tasks[c];
-		if (l->m.cpu[c].always_busy) {
+		if (l->m->cpu[c].always_busy) {
 			t->busy_loop = true;
 			t->work_ns = 1000000;
 		} else {
@@ -350,7 +373,6 @@ static void learned_free(struct ik_sim *s)
 	struct sim_learned *l = learned_of(s);
 	if (!l)
 		return;
-	ik_learned_free(&l->m);
 	free(l->irq_work);
 	free(l->in_irq);
 	free(l->pending_kind);
@@ -425,6 +447,8 @@ const struct sim_workload_ops sim_learned_ops = {
 	.kind = IK_WORKLOAD_LEARNED,
 	.check = learned_check,
 	.max_tasks = learned_max_tasks,
+	.prepare = learned_prepare,
+	.unprepare = learned_unprepare,
 	.setup = learned_setup,
 	.task_timer = learned_clock,
 	.task_done = learned_task_done,

@@ -53,7 +53,7 @@ struct rt_res_state {
 };
 
 struct sim_rtapp {
-	struct ik_rtapp prog;
+	const struct ik_rtapp *prog; /* the file, parsed once for all runs (rtapp_prepare) */
 	struct rt_inst *inst;
 	struct rt_res_state *res;
 	int64_t *unique_next; /* ninst x nres, INT64_MIN = not used yet */
@@ -68,7 +68,7 @@ static struct sim_rtapp *rtapp_of(const struct ik_sim *s)
 
 static const struct ik_rtapp_phase *phase_of(const struct sim_rtapp *ra, const struct rt_inst *in)
 {
-	return &ra->prog.phases[ra->prog.tasks[in->def].first_phase + in->phase];
+	return &ra->prog->phases[ra->prog->tasks[in->def].first_phase + in->phase];
 }
 
 static void pin(struct ik_sim *s, int task, const int *cpus, int n)
@@ -83,7 +83,7 @@ static const struct ik_rtapp_event *step(struct ik_sim *s, int task)
 {
 	struct sim_rtapp *ra = rtapp_of(s);
 	struct rt_inst *in = &ra->inst[task];
-	const struct ik_rtapp_task *def = &ra->prog.tasks[in->def];
+	const struct ik_rtapp_task *def = &ra->prog->tasks[in->def];
 
 	for (;;) {
 		if (in->done || s->now >= ra->stop_at) {
@@ -99,7 +99,7 @@ static const struct ik_rtapp_event *step(struct ik_sim *s, int task)
 			in->iter_run = 0;
 		}
 		if (in->event < ph->nevents)
-			return &ra->prog.events[ph->first_event + in->event++];
+			return &ra->prog->events[ph->first_event + in->event++];
 		/* the iteration ended */
 		if (s->measuring) {
 			ra->st.done++;
@@ -195,10 +195,10 @@ static void advance(struct ik_sim *s, int task)
 			sleep_until(s, task, s->now + e->ns);
 			return;
 		case IK_RTAPP_TIMER: {
-			const struct ik_rtapp_resource *res = &ra->prog.res[e->res];
+			const struct ik_rtapp_resource *res = &ra->prog->res[e->res];
 			int64_t *next;
 			if (res->unique) {
-				next = &ra->unique_next[(size_t)task * (size_t)ra->prog.nres + (size_t)e->res];
+				next = &ra->unique_next[(size_t)task * (size_t)ra->prog->nres + (size_t)e->res];
 				if (*next == INT64_MIN)
 					*next = s->now;
 			} else {
@@ -219,7 +219,7 @@ static void advance(struct ik_sim *s, int task)
 		}
 		case IK_RTAPP_BARRIER: {
 			struct rt_res_state *r = &ra->res[e->res];
-			if (r->count + 1 >= ra->prog.res[e->res].users) {
+			if (r->count + 1 >= ra->prog->res[e->res].users) {
 				int w;
 				r->count = 0;
 				while ((w = pop_waiter(ra, e->res)) >= 0)
@@ -279,6 +279,29 @@ static void rtapp_task_done(struct ik_sim *s, int task)
 	advance(s, task);
 }
 
+/* The file, read once for all the runs of the scenario. */
+static int rtapp_prepare(const struct ik_scenario *sc, void **shared, char *err, size_t errlen)
+{
+	struct ik_rtapp *prog = malloc(sizeof(*prog));
+
+	if (!prog) {
+		snprintf(err, errlen, "out of memory reading the rt-app file");
+		return -1;
+	}
+	if (ik_rtapp_load(sc->workload.file, prog, err, errlen)) {
+		free(prog);
+		return -1;
+	}
+	*shared = prog;
+	return 0;
+}
+
+static void rtapp_unprepare(void *shared)
+{
+	ik_rtapp_free(shared);
+	free(shared);
+}
+
 static int rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
 {
 	const struct ik_workload *w = &s->sc->workload;
@@ -287,27 +310,26 @@ static int rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
 	if (!ra)
 		goto oom;
 	s->wl = ra;
-	if (ik_rtapp_load(w->file, &ra->prog, err, errlen))
-		return -1;
-	if (ra->prog.has_mem && !(w->mem_mb_per_s > 0)) {
+	ra->prog = s->wl_shared;
+	if (ra->prog->has_mem && !(w->mem_mb_per_s > 0)) {
 		snprintf(err, errlen, "%s: a mem event needs workload.mem_mb_per_s (the rate its "
 			 "bytes are written at, MB/s)", w->file);
 		return -1;
 	}
 	int n = 0;
-	for (int i = 0; i < ra->prog.ntasks; i++)
-		n += ra->prog.tasks[i].instances;
-	ra->stop_at = ra->prog.duration_ns >= 0 ? w->start_ns + ra->prog.duration_ns : INT64_MAX;
+	for (int i = 0; i < ra->prog->ntasks; i++)
+		n += ra->prog->tasks[i].instances;
+	ra->stop_at = ra->prog->duration_ns >= 0 ? w->start_ns + ra->prog->duration_ns : INT64_MAX;
 	ra->inst = calloc((size_t)n, sizeof(*ra->inst));
-	ra->res = calloc((size_t)ra->prog.nres + 1, sizeof(*ra->res));
-	ra->unique_next = malloc(((size_t)n * (size_t)ra->prog.nres + 1) * sizeof(int64_t));
+	ra->res = calloc((size_t)ra->prog->nres + 1, sizeof(*ra->res));
+	ra->unique_next = malloc(((size_t)n * (size_t)ra->prog->nres + 1) * sizeof(int64_t));
 	s->ntasks = n;
 	s->tasks = calloc((size_t)n, sizeof(*s->tasks));
 	if (!ra->inst || !ra->res || !ra->unique_next || !s->tasks || sim_timer_reserve(s, n))
 		goto oom;
-	for (size_t i = 0; i < (size_t)n * (size_t)ra->prog.nres; i++)
+	for (size_t i = 0; i < (size_t)n * (size_t)ra->prog->nres; i++)
 		ra->unique_next[i] = INT64_MIN;
-	for (int i = 0; i < ra->prog.nres; i++)
+	for (int i = 0; i < ra->prog->nres; i++)
 		ra->res[i].waiters = -1;
 	ik_hist_init(&ra->st.latency);
 	ik_hist_init(&ra->st.wake);
@@ -315,8 +337,8 @@ static int rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
 	ik_hist_init(&ra->st.service);
 	ra->st.workers = n;
 	int task = 0;
-	for (int d = 0; d < ra->prog.ntasks; d++) {
-		const struct ik_rtapp_task *def = &ra->prog.tasks[d];
+	for (int d = 0; d < ra->prog->ntasks; d++) {
+		const struct ik_rtapp_task *def = &ra->prog->tasks[d];
 		for (int k = 0; k < def->instances; k++, task++) {
 			struct sim_task *t = &s->tasks[task];
 			struct rt_inst *in = &ra->inst[task];
@@ -328,13 +350,13 @@ static int rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
 			in->next_wait = -1;
 			if (def->ncpus > 0)
 				pin(s, task, def->cpus, def->ncpus);
-			const struct ik_rtapp_phase *ph0 = &ra->prog.phases[def->first_phase];
+			const struct ik_rtapp_phase *ph0 = &ra->prog->phases[def->first_phase];
 			for (int c = 0; c < def->ncpus; c++)
 				if (def->cpus[c] >= s->ncpus)
 					goto nocpu;
 			for (int p = def->first_phase; p < def->first_phase + def->nphases; p++)
-				for (int c = 0; c < ra->prog.phases[p].ncpus; c++)
-					if (ra->prog.phases[p].cpus[c] >= s->ncpus)
+				for (int c = 0; c < ra->prog->phases[p].ncpus; c++)
+					if (ra->prog->phases[p].cpus[c] >= s->ncpus)
 						goto nocpu;
 			(void)ph0;
 			/* it starts after its delay (the start of the thread is a zero-length run) */
@@ -344,7 +366,7 @@ static int rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
 	return 0;
 nocpu:
 	snprintf(err, errlen, "%s: tasks.%s: a CPU in its cpus does not exist (platform %s has %d "
-		 "CPUs)", w->file, ra->prog.tasks[ra->inst[task].def].name, s->plat->name, s->ncpus);
+		 "CPUs)", w->file, ra->prog->tasks[ra->inst[task].def].name, s->plat->name, s->ncpus);
 	return -1;
 oom:
 	snprintf(err, errlen, "out of memory setting up the workload");
@@ -362,7 +384,6 @@ static void rtapp_free(struct ik_sim *s)
 
 	if (!ra)
 		return;
-	ik_rtapp_free(&ra->prog);
 	free(ra->inst);
 	free(ra->res);
 	free(ra->unique_next);
@@ -439,6 +460,8 @@ const struct sim_workload_ops sim_rtapp_ops = {
 	.kind = IK_WORKLOAD_RTAPP,
 	.check = rtapp_check,
 	.max_tasks = rtapp_max_tasks,
+	.prepare = rtapp_prepare,
+	.unprepare = rtapp_unprepare,
 	.setup = rtapp_setup,
 	.task_done = rtapp_task_done,
 	.result = rtapp_result,
