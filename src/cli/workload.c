@@ -3,6 +3,9 @@
  * scenario (W.ini), its model (W.learned) and the recording's own platform (W.platform.ini,
  * the trace's table), so that `idlekit sim W.ini` re-simulates it and `--set
  * scenario.platform=...` moves it to any other machine.
+ *
+ * idlekit workload keys: the [workload] keys from their table (src/config/workload_keys.c),
+ * as the Markdown table docs/workloads.md carries.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -10,14 +13,20 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "config/workload_keys.h"
 #include "idlekit/governor.h"
 #include "trace/format.h"
 #include "trace/learn.h"
 
 static const char help[] =
 	"usage: idlekit workload learn TRACE -o W.ini\n"
+	"       idlekit workload keys\n"
 	"\n"
-	"Learn a workload from an idle trace (docs/trace-format.md): per CPU and wake cause\n"
+	"keys: print every [workload] key with its unit, default, values and meaning, as a\n"
+	"Markdown table (the one in docs/workloads.md).\n"
+	"\n"
+	"learn: "
+	"learn a workload from an idle trace (docs/trace-format.md): per CPU and wake cause\n"
 	"(timer, tick, ipi, irq, remote, ...), how often the cause ended an idle period, the\n"
 	"lengths of those periods and the busy time after them; and, when the trace has sched\n"
 	"events (switch, task_wake), per task: its wake-ups by cause (remote, its CPU's idle\n"
@@ -34,6 +43,7 @@ static const char help[] =
 	"  -h, --help           this text\n"
 	"\n"
 	"Examples:\n"
+	"  idlekit workload keys | grep period\n"
 	"  idlekit workload learn tests/fixtures/traces/recorded-sched.trace -o /tmp/w.ini\n"
 	"  grep ^task /tmp/w.learned                 # its tasks\n"
 	"  idlekit sim /tmp/w.ini                    # on the trace's own table\n"
@@ -155,14 +165,53 @@ static int learn(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* A table cell: '|' would end it. */
+static void cell(const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		if (*p == '|')
+			putchar('\\');
+		putchar(*p);
+	}
+}
+
+static int keys(int argc, char **argv)
+{
+	if (argc > 1) {
+		if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+			fputs(help, stdout);
+			return EXIT_OK;
+		}
+		fprintf(stderr, "idlekit workload keys: unexpected argument '%s'\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	fputs("| key | unit | default | values | meaning |\n|---|---|---|---|---|\n", stdout);
+	for (int k = 0; k < WL_COUNT; k++) {
+		struct ik_workload_key_info info;
+		ik_workload_key_info((enum workload_key)k, &info);
+		printf("| `%s` | ", info.name);
+		cell(info.unit);
+		fputs(info.def[0] ? " | `" : " | none", stdout);
+		cell(info.def);
+		fputs(info.def[0] ? "` | " : " | ", stdout);
+		cell(info.range);
+		fputs(" | ", stdout);
+		cell(info.doc);
+		fputs(" |\n", stdout);
+	}
+	return fflush(stdout) || ferror(stdout) ? EXIT_FAIL : EXIT_OK;
+}
+
 int cmd_workload(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "learn") == 0)
 		return learn(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "keys") == 0)
+		return keys(argc - 1, argv + 1);
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 		fputs(help, stdout);
 		return EXIT_OK;
 	}
-	fprintf(stderr, "idlekit workload: expected 'learn'\n\n%s", help);
+	fprintf(stderr, "idlekit workload: expected 'learn' or 'keys'\n\n%s", help);
 	return EXIT_USAGE;
 }

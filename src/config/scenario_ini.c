@@ -73,35 +73,11 @@ static void scenario_defaults(struct ik_scenario *sc)
 	sc->warmup_ns = 0;
 	sc->runs = 1;
 	sc->seed = 1;
-	sc->workload.kind = IK_WORKLOAD_IDLE;
-	sc->workload.pairs = 1;
-	sc->workload.work_ns = 5000;
-	sc->workload.msg_bytes = 1024;
-	sc->workload.placement = IK_PLACE_WAKE_IDLE;
-	sc->workload.tasks = 1;
-	sc->workload.period_ns = 1000 * IK_NSEC_PER_USEC;
-	sc->workload.task_work_ns = 10000;
-	sc->workload.irq_rate_hz = 1000.0;
-	sc->workload.irq_work_ns = 2000;
-	sc->workload.recv_work_ns = 2000;
-	sc->workload.start_spread_ns = 100 * IK_NSEC_PER_USEC;
-	sc->workload.side_spin_work_ns = 10000;
+	ik_workload_defaults(&sc->workload); /* from the key table */
 	/* A real kernel's own per-CPU timers (docs/model.md, "Housekeeping"): the soft-lockup
 	   watchdog's hrtimer every 2 * watchdog_thresh / 5 = 4 s and vmstat_update every
 	   sysctl_stat_interval = 1 s on a CPU whose counters moved: 1.25 Hz. */
 	sc->housekeeping_hz = 1.25;
-	sc->workload.arrival = IK_ARRIVAL_POISSON;
-	sc->workload.load_pct = 50.0;
-	sc->workload.service = (struct ik_dist){ .kind = IK_DIST_LOGNORMAL, .a_ns = 20000,
-						 .b_ns = 20000, .sigma = 0.5 };
-	sc->workload.workers = 4;
-	sc->workload.irq_cpu = 0;
-	sc->workload.queue_limit = 1024;
-	sc->workload.burst_on_ns = 1000 * IK_NSEC_PER_USEC;
-	sc->workload.burst_off_ns = 4000 * IK_NSEC_PER_USEC;
-	sc->workload.message_threads = 1;
-	sc->workload.sleep_ns = 100 * IK_NSEC_PER_USEC;
-	sc->workload.io = (struct ik_dist){ .kind = IK_DIST_CONSTANT, .a_ns = 10000, .b_ns = 10000 };
 	sc->housekeeping_work_ns = 2000;
 }
 

@@ -1,7 +1,8 @@
 /*
  * The [workload] section's keys: one table (workload_keys.c) that names each key once,
- * with its field, type, unit and range, from which the scenario reader sets a value and
- * the printed configuration formats it again.
+ * with its field, type, unit, range, default and meaning, from which the scenario reader
+ * sets the defaults and a value, the printed configuration formats it again, and
+ * `idlekit workload keys` writes the key table of docs/workloads.md.
  */
 #ifndef IDLEKIT_CONFIG_WORKLOAD_KEYS_H
 #define IDLEKIT_CONFIG_WORKLOAD_KEYS_H
@@ -64,6 +65,18 @@ const char *const *ik_workload_key_names(void);
 /* Set key k of wl from its text: 0, or -1 with what was expected in msg. */
 int ik_workload_key_set(struct ik_workload *wl, enum workload_key k, const char *value,
 			char *msg, size_t msglen);
+
+/* Every key with a default set to it (the others 0), as a scenario without a [workload]
+   section runs. */
+void ik_workload_defaults(struct ik_workload *wl);
+
+/* What the docs say of key k, from the same table: its unit, its default as a file writes
+   it ("" = none), the values it takes and its meaning. */
+struct ik_workload_key_info {
+	const char *name, *unit, *def, *doc;
+	char range[256];
+};
+void ik_workload_key_info(enum workload_key k, struct ik_workload_key_info *out);
 
 /* Key k as the run uses it, in the key's unit ("" for file: its path is recorded as is). */
 void ik_workload_key_format(const struct ik_workload *wl, enum workload_key k, char *buf,

@@ -122,5 +122,14 @@ for k in $keys; do
 done
 check "docs/workloads.md names every workload key (missing:$undocumented)" test -z "$undocumented"
 
+# docs/workloads.md's key table is `idlekit workload keys` (the key table's units,
+# defaults, values and meanings), to the byte.
+sed -n '/^<!-- begin: idlekit workload keys -->$/,/^<!-- end: idlekit workload keys -->$/p' "$doc" |
+	sed '1d;$d' >"$tmp/doc-keys.md"
+"$bin" workload keys >"$tmp/keys.md"
+check "docs/workloads.md's key table is 'idlekit workload keys'" cmp -s "$tmp/doc-keys.md" "$tmp/keys.md"
+check "workload keys lists every key" test "$(grep -c '^| `' "$tmp/keys.md")" -eq "$(echo "$keys" | wc -w)"
+expect_error "workload keys takes no argument" "unexpected argument 'x'" workload keys x
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
