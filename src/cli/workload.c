@@ -17,6 +17,7 @@
 #include "idlekit/governor.h"
 #include "trace/format.h"
 #include "trace/learn.h"
+#include "validate/learn_check.h"
 
 static const char help[] =
 	"usage: idlekit workload learn TRACE -o W.ini\n"
@@ -37,9 +38,15 @@ static const char help[] =
 	"  W.learned       the model (format in src/config/learned_model.h)\n"
 	"  W.platform.ini  the trace's machine as far as its header tells (its table)\n"
 	"\n"
+	"Then the model runs once on the trace's table and its figures are printed beside the\n"
+	"recording's: per CPU the idle share and idle entries per second, and the mix of wake\n"
+	"causes (own timers, from another CPU, interrupts); a figure more than 10% off (and\n"
+	"more than 1 point, 1/s, or 10 points of the mix) is named in a warning on stderr.\n"
+	"\n"
 	"Options:\n"
 	"  -o, --output W.ini   the scenario to write (required)\n"
 	"  --lenient            skip bad event lines of the trace instead of stopping\n"
+	"  --no-check           do not run the model against the recording\n"
 	"  -h, --help           this text\n"
 	"\n"
 	"Examples:\n"
@@ -65,14 +72,41 @@ static const char *base(const char *path)
 	return s ? s + 1 : path;
 }
 
+/* The model just written, run against its recording (validate/learn_check.h).  A model
+   that does not run is a failure of the files just written: exit 1, and they stay. */
+static int check_model(const char *trace, const char *scenario)
+{
+	struct ik_scenario *sc = malloc(sizeof(*sc));
+	struct ik_learn_check c;
+	char err[IK_ERR_LEN];
+	int rc = EXIT_FAIL;
+
+	if (!sc) {
+		fprintf(stderr, "idlekit workload learn: out of memory\n");
+		return EXIT_FAIL;
+	}
+	if (ik_scenario_load(scenario, NULL, 0, sc, err, sizeof(err)) ||
+	    ik_learn_check(trace, sc, &c, err, sizeof(err))) {
+		fprintf(stderr, "idlekit workload learn: the check of the model: %s\n", err);
+		free(sc);
+		return EXIT_FAIL;
+	}
+	if (ik_learn_check_print(&c, stdout, stderr, "idlekit workload learn") == 0)
+		rc = EXIT_OK;
+	ik_learn_check_free(&c);
+	free(sc);
+	return rc;
+}
+
 static int learn(int argc, char **argv)
 {
 	static const struct option opts[] = { { "output", required_argument, NULL, 'o' },
 					      { "lenient", no_argument, NULL, 'l' },
+					      { "no-check", no_argument, NULL, 'n' },
 					      { "help", no_argument, NULL, 'h' },
 					      { NULL, 0, NULL, 0 } };
 	const char *out = NULL;
-	bool lenient = false;
+	bool lenient = false, check = true;
 	int c;
 
 	optind = 1;
@@ -83,6 +117,9 @@ static int learn(int argc, char **argv)
 			break;
 		case 'l':
 			lenient = true;
+			break;
+		case 'n':
+			check = false;
 			break;
 		case 'h':
 			fputs(help, stdout);
@@ -132,7 +169,7 @@ static int learn(int argc, char **argv)
 			ok = 0;
 	}
 	if (ok && cli_output_open_in(&outs, &o_plat, plat) == 0) {
-		ok = ik_learned_platform_ini(o_plat.fp, r, base(path)) == 0;
+		ok = ik_learned_platform_ini(o_plat.fp, r, &m, base(path)) == 0;
 		if (cli_output_close(&o_plat, ok))
 			ok = 0;
 	} else {
@@ -147,6 +184,14 @@ static int learn(int argc, char **argv)
 				 "duration_ms = 2000\nwarmup_ms = 100\n\n[kernel]\nhz = %d\n\n"
 				 "[cpuidle]\ngovernor = %s\n\n[workload]\ntype = learned\nfile = %s\n",
 			path, base(model), base(plat), base(path), base(plat), h->hz, gov, base(model));
+		/* the governor's module parameters as the recording ran it (haltpoll's
+		   guest_halt_poll_ns), when it is the governor the scenario runs */
+		if (gov == h->governor && h->nparams > 0) {
+			fputs("\n[governor]\n", o_sc.fp);
+			for (int i = 0; i < h->nparams; i++)
+				fprintf(o_sc.fp, "%s = %llu\n", h->params[i].key,
+					(unsigned long long)h->params[i].value);
+		}
 		ok = !ferror(o_sc.fp);
 		if (cli_output_close(&o_sc, ok))
 			ok = 0;
@@ -162,7 +207,7 @@ static int learn(int argc, char **argv)
 		fprintf(stderr, "idlekit workload learn: could not write %s and its two files\n", out);
 		return EXIT_FAIL;
 	}
-	return EXIT_OK;
+	return check ? check_model(path, out) : EXIT_OK;
 }
 
 /* A table cell: '|' would end it. */

@@ -184,6 +184,33 @@ static int samples(struct lreader *r, char *p, struct ik_learned_samples *s)
 	return 0;
 }
 
+/* task_run_cpus PID CAUSE CPU ...: one CPU per sample of the task_run line before it. */
+static int run_cpus(struct lreader *r, char *p, const struct ik_learned *m,
+		    struct ik_learned_task *t, int cause)
+{
+	const char *w;
+	int n = 0;
+	if (t->has_run_cpu[cause])
+		return fail(r, "expected one task_run_cpus line per task and cause, got a second one");
+	if (t->run[cause].n == 0)
+		return fail(r, "expected the task_run line of this task and cause before its "
+			       "task_run_cpus line");
+	while ((w = word(&p))) {
+		long long cpu;
+		if (n == t->run[cause].n)
+			return fail(r, "expected %d CPUs, one per run of the task_run line, got more",
+				    t->run[cause].n);
+		if (number(r, w, m->cpus - 1, "a CPU of the model", &cpu))
+			return -1;
+		t->run_cpu[cause][n++] = (int16_t)cpu;
+	}
+	if (n != t->run[cause].n)
+		return fail(r, "expected %d CPUs, one per run of the task_run line, got %d",
+			    t->run[cause].n, n);
+	t->has_run_cpu[cause] = true;
+	return 0;
+}
+
 static int parse_line(struct lreader *r, char *p, struct ik_learned *m, bool *header)
 {
 	char b[48];
@@ -216,8 +243,25 @@ static int parse_line(struct lreader *r, char *p, struct ik_learned *m, bool *he
 		m->cpus = (int)n;
 		return 0;
 	}
+	if (!strcmp(w, "span")) {
+		long long n;
+		if (m->span_ns)
+			return fail(r, "expected one 'span' line, got a second one");
+		if (number(r, word(&p), MAX_NS, "the recording's length in ns", &n))
+			return -1;
+		m->span_ns = n;
+		if (word(&p))
+			return fail(r, "expected the end of the line after its values");
+		return 0;
+	}
 	int cpu = 0, cause = 0;
-	if (!strcmp(w, "busy_cpu")) {
+	if (!strcmp(w, "empty")) {
+		long long n;
+		if (cpu_cause(r, &p, m, &cpu, &cause) ||
+		    number(r, word(&p), 1LL << 50, "a number of periods", &n))
+			return -1;
+		m->cpu[cpu].empty[cause] = (uint64_t)n;
+	} else if (!strcmp(w, "busy_cpu")) {
 		if (cpu_cause(r, &p, m, &cpu, NULL))
 			return -1;
 		m->cpu[cpu].always_busy = true;
@@ -243,11 +287,17 @@ static int parse_line(struct lreader *r, char *p, struct ik_learned *m, bool *he
 		if (task_of(r, &p, m, &t, &cause))
 			return -1;
 		return samples(r, p, w[5] == 's' ? &t->sleep[cause] : &t->run[cause]);
+	} else if (!strcmp(w, "task_run_cpus")) {
+		struct ik_learned_task *t;
+		if (task_of(r, &p, m, &t, &cause))
+			return -1;
+		return run_cpus(r, p, m, t, cause);
 	} else if (!strcmp(w, "task_cpus")) {
 		return task_cpus(r, p, m);
 	} else {
-		return fail(r, "expected source, cpus, cause, idle, busy, busy_cpu, task, task_sleep, "
-			       "task_run or task_cpus, got '%s'", shown(w, b, sizeof(b)));
+		return fail(r, "expected source, cpus, span, cause, idle, busy, busy_cpu, empty, task, "
+			       "task_sleep, task_run, task_run_cpus or task_cpus, got '%s'",
+			    shown(w, b, sizeof(b)));
 	}
 	if (word(&p))
 		return fail(r, "expected the end of the line after its values");

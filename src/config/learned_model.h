@@ -17,6 +17,11 @@
  *                                  non-decreasing
  *   busy CPU CAUSE NS NS ...       busy time after such a period, ns, non-decreasing
  *   busy_cpu CPU                   a CPU that never idled: always busy
+ *   span NS                        the recording's length, ns (optional)
+ *   empty CPU CAUSE PERIODS        idle periods of the CPU ended by CAUSE after which no
+ *                                  task ran (the tick, a timer or an IPI that woke
+ *                                  nobody), from a trace with sched events (optional;
+ *                                  with span, their rate)
  *
  * and, from a trace with sched events (format 1.1: switch, task_wake), per task:
  *
@@ -29,6 +34,10 @@
  *                                  open at the end of the trace when it is the longest)
  *   task_run PID CAUSE NS ...      the run that followed such a wake-up: switch-in to
  *                                  switch-out, ns, non-decreasing
+ *   task_run_cpus PID CAUSE CPU ...
+ *                                  the CPU each of those runs ended on, in the same
+ *                                  order (optional: without it a run's CPU is drawn
+ *                                  from task_cpus, whatever its length)
  *   task_cpus PID CPU:RUNS ...     the CPUs it ran on and how many runs on each
  *
  * A model with tasks is run as its tasks (the per-CPU lines are kept for reading).
@@ -46,6 +55,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "idlekit/cpuidle.h"
+
 #define IK_LEARNED_CAUSES 8      /* enum ik_trace_cause with NONE (IK_CAUSE_NONE + 1) */
 #define IK_LEARNED_TASK_CAUSES 9 /* the same and LOCAL */
 #define IK_LEARNED_LOCAL 8       /* a task woken on its own CPU while that CPU ran */
@@ -60,6 +71,8 @@ struct ik_learned_samples {
 
 struct ik_learned_cpu {
 	bool always_busy;
+	/* by cause: periods after which no task ran (0: none, or not known) */
+	uint64_t empty[IK_LEARNED_CAUSES];
 	uint64_t periods[IK_LEARNED_CAUSES];
 	struct ik_learned_samples idle[IK_LEARNED_CAUSES];
 	struct ik_learned_samples busy[IK_LEARNED_CAUSES];
@@ -70,11 +83,24 @@ struct ik_learned_task {
 	uint64_t wakes[IK_LEARNED_TASK_CAUSES];
 	struct ik_learned_samples sleep[IK_LEARNED_TASK_CAUSES];
 	struct ik_learned_samples run[IK_LEARNED_TASK_CAUSES];
+	/* the CPU of each run sample (run_cpu[k][i] for run[k].v[i]); -1 = not recorded */
+	int16_t run_cpu[IK_LEARNED_TASK_CAUSES][IK_LEARNED_MAX_SAMPLES];
+	bool has_run_cpu[IK_LEARNED_TASK_CAUSES];
 	uint64_t *cpu_runs; /* cpus entries: runs on each CPU */
 };
 
 struct ik_learned {
 	char source[128];
+	int64_t span_ns; /* the recording's length (0: not known) */
+	/*
+	 * What the recording measured of its machine, for the platform file `workload learn`
+	 * writes beside the model (not in the model file): per state of the first driver, the
+	 * delay from a timer's expiry to its handler on a CPU idle in that state (the wake-up,
+	 * exit included); and from that handler to the task it woke running on that CPU (the
+	 * rest of the wake-up path: scheduler and context switch).
+	 */
+	struct ik_learned_samples exit_ns[IK_STATE_MAX];
+	struct ik_learned_samples wake_to_run_ns;
 	int cpus;
 	struct ik_learned_cpu *cpu; /* cpus entries */
 	int ntasks;

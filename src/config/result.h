@@ -72,6 +72,9 @@ struct ik_run_result {
 		int state;
 		int64_t ns;
 	} *open_idle;
+	/* per CPU (ncpus, owned; NULL = not recorded): its busy time in the window (running
+	   tasks or handlers), so that its idle share is the rest */
+	int64_t *cpu_busy_ns;
 	uint64_t wakeups;       /* task wakeups (each one a wake-latency sample) */
 	uint64_t ipis;          /* IPIs sent to wake idle CPUs */
 	struct ik_hist wake_latency; /* from the waker's wake-up to the task running */

@@ -52,6 +52,8 @@ void ik_run_result_free(struct ik_run_result *r)
 	r->per_cpu = NULL;
 	free(r->open_idle);
 	r->open_idle = NULL;
+	free(r->cpu_busy_ns);
+	r->cpu_busy_ns = NULL;
 	ik_timeline_free(r->timeline);
 	r->timeline = NULL;
 	free(r->requests);

@@ -291,7 +291,8 @@ static int fill_result(struct ik_sim *s, const struct snapshot *snap, int64_t me
 	memcpy(r->states, s->drv->states, sizeof(r->states));
 	r->per_cpu = calloc((size_t)s->ncpus * (size_t)n, sizeof(*r->per_cpu));
 	r->open_idle = calloc((size_t)s->ncpus, sizeof(*r->open_idle));
-	if (!r->per_cpu || !r->open_idle)
+	r->cpu_busy_ns = calloc((size_t)s->ncpus, sizeof(*r->cpu_busy_ns));
+	if (!r->per_cpu || !r->open_idle || !r->cpu_busy_ns)
 		return -1;
 	r->measured_ns = measured;
 	double energy_mw_ns = 0;
@@ -321,6 +322,7 @@ static int fill_result(struct ik_sim *s, const struct snapshot *snap, int64_t me
 		}
 		int64_t busy = s->cpus[cpu].busy_ns - snap->busy[cpu];
 		r->busy_ns += busy;
+		r->cpu_busy_ns[cpu] = busy;
 		r->idle_ns += s->cpus[cpu].idle_ns - snap->idle[cpu];
 		/* Work runs at the power of its frequency; the idle loop's own code at base power. */
 		energy_mw_ns += s->cpus[cpu].busy_energy - snap->busy_energy[cpu];

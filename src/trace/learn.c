@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/analyze.h"
 #include "trace/format.h"
 #include "trace/learn.h"
 
@@ -43,6 +44,16 @@ struct cpu_track {
 	uint64_t any_periods;
 	int last_cause;     /* cause of the last finished period, for its busy time */
 	int64_t current;    /* the task switched in last (0 = idle, -1 = not known) */
+	bool ran;           /* a task was switched in since the last idle exit */
+	int state;          /* the state of the period entered last */
+	/* the timers armed on it lately (id, expiry), for the delay of their handlers */
+	struct armed_timer {
+		uint64_t id;
+		int64_t expires;
+	} armed[32];
+	unsigned narmed;
+	int64_t timer_woke_at; /* a timer's handler woke it from idle then (-1: none since) */
+	uint64_t empty[IK_LEARNED_CAUSES]; /* periods after which none was, by cause */
 };
 
 enum { TASK_UNSEEN, TASK_RUNS, TASK_SLEEPS };
@@ -60,8 +71,34 @@ struct task_track {
 	uint64_t runs;
 	uint64_t *cpu_runs;
 	uint64_t wakes[IK_LEARNED_TASK_CAUSES];
-	struct growing sleep[IK_LEARNED_TASK_CAUSES], run[IK_LEARNED_TASK_CAUSES];
+	struct growing sleep[IK_LEARNED_TASK_CAUSES];
+	/* its runs, each packed with the CPU it ended on: run_pack() */
+	struct growing run[IK_LEARNED_TASK_CAUSES];
 };
+
+/* A run and its CPU in one sortable value (length first): a run's CPU is drawn with its
+   length, so a long run of a CPU that was always busy is not replayed on another. */
+#define RUN_CPU_BITS 13 /* MAX_CPUS of the model file: 8192 */
+static int64_t run_pack(int64_t ns, int cpu)
+{
+	if (ns > IK_LEARNED_MAX_NS)
+		ns = IK_LEARNED_MAX_NS;
+	return ns * (1 << RUN_CPU_BITS) + cpu;
+}
+
+/* The expiry of timer id as armed on c lately, or -1. */
+static int64_t armed_expiry(const struct cpu_track *c, uint64_t id)
+{
+	unsigned n = c->narmed < 32 ? c->narmed : 32;
+	for (unsigned k = 1; k <= n; k++) {
+		const struct armed_timer *a = &c->armed[(c->narmed - k) % 32];
+		if (a->id == id)
+			return a->expires;
+	}
+	return -1;
+}
+
+#define MEASURED_MAX_NS 10000000 /* a longer delay is not the wake-up's (a lost event) */
 
 /* The tasks by PID: an array, and an open-addressing index into it. */
 struct task_table {
@@ -168,15 +205,16 @@ static int cmp64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Sorted, and thinned to evenly spaced order statistics when there are too many. */
-static void keep(struct growing *g, struct ik_learned_samples *out)
+/* Sorted, at most limit each, and thinned to evenly spaced order statistics when there are
+   too many. */
+static void keep_upto(struct growing *g, struct ik_learned_samples *out, int64_t limit)
 {
 	out->n = 0;
 	if (g->n == 0)
 		return;
 	for (size_t i = 0; i < g->n; i++) /* what the file can hold (a longer trace's sleeps) */
-		if (g->v[i] > IK_LEARNED_MAX_NS)
-			g->v[i] = IK_LEARNED_MAX_NS;
+		if (g->v[i] > limit)
+			g->v[i] = limit;
 	qsort(g->v, g->n, sizeof(*g->v), cmp64);
 	if (g->n <= IK_LEARNED_MAX_SAMPLES) {
 		memcpy(out->v, g->v, g->n * sizeof(*g->v));
@@ -187,6 +225,11 @@ static void keep(struct growing *g, struct ik_learned_samples *out)
 		out->v[i] = g->v[(size_t)((double)i * (double)(g->n - 1) /
 					  (IK_LEARNED_MAX_SAMPLES - 1) + 0.5)];
 	out->n = IK_LEARNED_MAX_SAMPLES;
+}
+
+static void keep(struct growing *g, struct ik_learned_samples *out)
+{
+	keep_upto(g, out, IK_LEARNED_MAX_NS);
 }
 
 /* The open period of c has ended (its next idle_enter, or the end): file it. */
@@ -214,7 +257,7 @@ static int task_switch(struct task_table *tt, int cpu, int64_t t, int64_t prev, 
 		if (p->state == TASK_RUNS && p->cpu != cpu)
 			goto next_task; /* it runs on another CPU now: not this CPU's to end */
 		if (p->state == TASK_RUNS && p->run_cause >= 0 &&
-		    push(&p->run[p->run_cause], t - p->run_start))
+		    push(&p->run[p->run_cause], run_pack(t - p->run_start, cpu)))
 			return -1;
 		p->state = TASK_SLEEPS;
 		p->sleep_since = t;
@@ -314,7 +357,8 @@ static int close_open_sleeps(struct task_table *tt, int64_t end)
 		struct task_track *t = &tt->v[i];
 		if (t->state == TASK_RUNS && t->run_cause >= 0) {
 			int64_t d = end - t->run_start;
-			if (d > longest(t->run) && push(&t->run[t->run_cause], d))
+			if (run_pack(d, 0) > longest(t->run) &&
+			    push(&t->run[t->run_cause], run_pack(d, t->cpu)))
 				return -1;
 			continue;
 		}
@@ -373,7 +417,13 @@ static int keep_tasks(struct task_table *tt, int cpus, struct ik_learned *out)
 		for (int k = 0; k < IK_LEARNED_TASK_CAUSES; k++) {
 			m->wakes[k] = t->wakes[k];
 			keep(&t->sleep[k], &m->sleep[k]);
-			keep(&t->run[k], &m->run[k]);
+			/* packed runs (each clamped by run_pack): sorted by length, then CPU */
+			keep_upto(&t->run[k], &m->run[k], INT64_MAX);
+			for (int j = 0; j < m->run[k].n; j++) {
+				m->run_cpu[k][j] = (int16_t)(m->run[k].v[j] & ((1 << RUN_CPU_BITS) - 1));
+				m->run[k].v[j] >>= RUN_CPU_BITS;
+			}
+			m->has_run_cpu[k] = m->run[k].n > 0;
 		}
 	}
 	out->ntasks = (int)keepn;
@@ -399,9 +449,13 @@ int ik_learn_trace(struct ik_trace_reader *r, const char *source, struct ik_lear
 		t[i].cause = t[i].last_cause = -1;
 		t[i].current = -1;
 	}
-	int64_t last_t = 0;
+	int64_t first_t = -1, last_t = 0;
+	bool has_switch = false;
+	struct growing exit_ns[IK_STATE_MAX] = { { 0 } }, wake_to_run = { 0 };
 	while ((st = ik_trace_next(r, &ev, err, errlen)) == 0) {
 		struct cpu_track *c = &t[ev.cpu];
+		if (first_t < 0)
+			first_t = ev.t_ns;
 		last_t = ev.t_ns;
 		switch (ev.kind) {
 		case IK_TRACE_IDLE_ENTER:
@@ -410,6 +464,9 @@ int ik_learn_trace(struct ik_trace_reader *r, const char *source, struct ik_lear
 			if (c->current > 0 && task_switch(&tt, ev.cpu, ev.t_ns, c->current, 0))
 				goto oom;
 			c->current = 0;
+			if (c->open && c->have_exit && !c->ran)
+				c->empty[c->cause >= 0 ? c->cause : IK_CAUSE_NONE]++;
+			c->ran = false;
 			if (close_period(c))
 				goto oom;
 			if (c->have_exit && c->last_cause >= 0 &&
@@ -419,6 +476,8 @@ int ik_learn_trace(struct ik_trace_reader *r, const char *source, struct ik_lear
 			c->have_exit = false;
 			c->cause = -1;
 			c->enter = ev.t_ns;
+			c->state = ev.state;
+			c->timer_woke_at = -1;
 			c->exit_latency = 0;
 			if (ev.state >= 0 && ev.state < h->drivers[h->cpu_driver[ev.cpu]].drv.state_count)
 				c->exit_latency =
@@ -439,10 +498,39 @@ int ik_learn_trace(struct ik_trace_reader *r, const char *source, struct ik_lear
 			if (task_wake(&tt, c, ev.cpu, ev.src_cpu, ev.t_ns, ev.arg))
 				goto oom;
 			break;
+		case IK_TRACE_TIMER_START:
+			if (ev.timer_id) {
+				c->armed[c->narmed % 32] = (struct armed_timer){ ev.timer_id, ev.arg };
+				c->narmed++;
+			}
+			break;
+		case IK_TRACE_TIMER_EXPIRE: {
+			/* a handler on an idle CPU (before the exit: HLT takes the interrupt in
+			   the state) or right after its exit, the first of the period */
+			int64_t exp = ev.timer_id ? armed_expiry(c, ev.timer_id) : -1;
+			bool by_timer = c->cause < 0 || c->cause == IK_CAUSE_TIMER ||
+					c->cause == IK_CAUSE_TICK;
+			bool woke = c->open && c->timer_woke_at < 0 && by_timer &&
+				    (c->in_idle || (c->have_exit && ev.t_ns - c->exit <
+							IK_TRACE_WAKE_AFTER_EXIT_NS && !c->ran));
+			if (woke && exp >= 0 && ev.t_ns >= exp && ev.t_ns - exp < MEASURED_MAX_NS &&
+			    c->state >= 0 && c->state < IK_STATE_MAX &&
+			    h->cpu_driver[ev.cpu] == 0 && push(&exit_ns[c->state], ev.t_ns - exp))
+				goto oom;
+			if (woke)
+				c->timer_woke_at = ev.t_ns;
+			break;
+		}
 		case IK_TRACE_SWITCH:
+			if (ev.arg2 > 0 && !c->ran && c->timer_woke_at >= 0 &&
+			    ev.t_ns - c->timer_woke_at < MEASURED_MAX_NS &&
+			    push(&wake_to_run, ev.t_ns - c->timer_woke_at))
+				goto oom;
 			if (task_switch(&tt, ev.cpu, ev.t_ns, ev.arg, ev.arg2))
 				goto oom;
 			c->current = ev.arg2;
+			c->ran |= ev.arg2 > 0;
+			has_switch = true;
 			break;
 		default:
 			break;
@@ -453,6 +541,12 @@ int ik_learn_trace(struct ik_trace_reader *r, const char *source, struct ik_lear
 		goto done;
 	}
 	out->cpus = h->cpus;
+	out->span_ns = first_t >= 0 && last_t > first_t ? last_t - first_t : 0;
+	double scale = 1.0; /* a recording over an hour: its rate kept within the file's span */
+	if (out->span_ns > IK_LEARNED_MAX_NS) {
+		scale = (double)IK_LEARNED_MAX_NS / (double)out->span_ns;
+		out->span_ns = IK_LEARNED_MAX_NS;
+	}
 	snprintf(out->source, sizeof(out->source), "%s", source ? source : "trace");
 	out->cpu = calloc((size_t)h->cpus, sizeof(*out->cpu));
 	if (!out->cpu)
@@ -463,6 +557,8 @@ int ik_learn_trace(struct ik_trace_reader *r, const char *source, struct ik_lear
 			goto oom;
 		struct ik_learned_cpu *m = &out->cpu[i];
 		m->always_busy = c->any_periods == 0;
+		for (int k = 0; has_switch && k < IK_LEARNED_CAUSES; k++) /* else not known */
+			m->empty[k] = (uint64_t)((double)c->empty[k] * scale);
 		for (int k = 0; k < IK_LEARNED_CAUSES; k++) {
 			m->periods[k] = c->periods[k];
 			keep(&c->idle[k], &m->idle[k]);
@@ -471,6 +567,9 @@ int ik_learn_trace(struct ik_trace_reader *r, const char *source, struct ik_lear
 	}
 	if (close_open_sleeps(&tt, last_t) || keep_tasks(&tt, h->cpus, out))
 		goto oom;
+	for (int i = 0; i < IK_STATE_MAX; i++)
+		keep(&exit_ns[i], &out->exit_ns[i]);
+	keep(&wake_to_run, &out->wake_to_run_ns);
 	rc = 0;
 	goto done;
 oom:
@@ -484,6 +583,9 @@ done:
 		}
 	free(t);
 	task_table_free(&tt);
+	for (int i = 0; i < IK_STATE_MAX; i++)
+		free(exit_ns[i].v);
+	free(wake_to_run.v);
 	if (rc)
 		ik_learned_free(out);
 	return rc;
@@ -519,12 +621,19 @@ int ik_learned_write(FILE *out, const struct ik_learned *m)
 	src[n] = '\0';
 	fprintf(out, "source %s\n", n ? src : "trace");
 	fprintf(out, "cpus %d\n", m->cpus);
+	if (m->span_ns > 0)
+		fprintf(out, "span %lld\n", (long long)m->span_ns);
 	for (int c = 0; c < m->cpus; c++) {
 		const struct ik_learned_cpu *cpu = &m->cpu[c];
 		if (cpu->always_busy) {
 			fprintf(out, "busy_cpu %d\n", c);
 			continue;
 		}
+		for (int k = 0; k < IK_LEARNED_CAUSES; k++)
+			if (cpu->empty[k])
+				fprintf(out, "empty %d %s %llu\n", c,
+					ik_trace_cause_name((enum ik_trace_cause)k),
+					(unsigned long long)cpu->empty[k]);
 		for (int k = 0; k < IK_LEARNED_CAUSES; k++) {
 			if (cpu->periods[k] == 0)
 				continue;
@@ -546,6 +655,13 @@ int ik_learned_write(FILE *out, const struct ik_learned *m)
 				ik_learned_task_cause_name(k), (unsigned long long)t->wakes[k]);
 			write_samples(out, "task_sleep", t->pid, k, &t->sleep[k]);
 			write_samples(out, "task_run", t->pid, k, &t->run[k]);
+			if (t->has_run_cpu[k] && t->run[k].n > 0) {
+				fprintf(out, "task_run_cpus %lld %s", (long long)t->pid,
+					ik_learned_task_cause_name(k));
+				for (int j = 0; j < t->run[k].n; j++)
+					fprintf(out, " %d", t->run_cpu[k][j]);
+				fputc('\n', out);
+			}
 		}
 		fprintf(out, "task_cpus %lld", (long long)t->pid);
 		for (int c = 0; c < m->cpus; c++)
@@ -556,19 +672,42 @@ int ik_learned_write(FILE *out, const struct ik_learned *m)
 	return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }
 
-int ik_learned_platform_ini(FILE *out, const struct ik_trace_reader *r, const char *name)
+/* Enough samples to stand for a cost the table does not give. */
+#define MEASURED_MIN_SAMPLES 5
+
+/* "percentiles 0:A 10:B ... 100:Z" of sorted samples. */
+static void percentiles(FILE *out, const struct ik_learned_samples *v)
+{
+	static const int pct[] = { 0, 10, 25, 50, 75, 90, 99, 100 };
+	fputs("percentiles", out);
+	for (size_t k = 0; k < sizeof(pct) / sizeof(pct[0]); k++)
+		fprintf(out, " %d:%lld", pct[k],
+			(long long)v->v[(size_t)((double)pct[k] / 100.0 * (double)(v->n - 1) + 0.5)]);
+}
+
+int ik_learned_platform_ini(FILE *out, const struct ik_trace_reader *r, const struct ik_learned *m,
+			    const char *name)
 {
 	const struct ik_trace_header *h = ik_trace_header(r);
 	const struct ik_driver *d = &h->drivers[0].drv;
+	const struct ik_learned_samples *run = &m->wake_to_run_ns;
+	bool have_run = run->n >= MEASURED_MIN_SAMPLES;
 
-	fprintf(out, "; The machine of trace %s, as far as its header says: its first driver's\n"
-		     "; table (%s), each state's exit at its advertised latency, no IPI or context\n"
-		     "; switch cost and one CPU per core (the recording says neither).\n",
-		name, d->name);
+	fprintf(out, "; The machine of trace %s, as far as the trace says: its first driver's\n"
+		     "; table (%s), one CPU per core, no IPI cost; a state's exit as measured in the\n"
+		     "; trace (a timer's expiry to its handler on a CPU idle in that state) when it\n"
+		     "; holds %d such wake-ups or more, else its advertised latency; the context\n"
+		     "; switch as the measured time from that handler to the task it woke running.\n",
+		name, d->name, MEASURED_MIN_SAMPLES);
 	fprintf(out, "[platform]\nname = trace\ndescription = the table of trace %s\n", name);
 	fprintf(out, "packages = 1\ncores_per_package = %d\nthreads_per_core = 1\n"
-		     "cores_per_llc = %d\nipi_ns = constant 0\npoll_wake_ns = 0\n"
-		     "context_switch_ns = 0\nactive_power_mw = 1000\n", h->cpus, h->cpus);
+		     "cores_per_llc = %d\nipi_ns = constant 0\npoll_wake_ns = 0\n", h->cpus, h->cpus);
+	if (have_run)
+		fprintf(out, "context_switch_ns = %lld ; measured: the median of %d timer wake-ups "
+			     "that ran a task\n", (long long)run->v[run->n / 2], run->n);
+	else
+		fputs("context_switch_ns = 0\n", out);
+	fputs("active_power_mw = 1000\n", out);
 	for (int i = 0; i < d->state_count; i++) {
 		const struct ik_state *s = &d->states[i];
 		bool poll = s->flags & IK_FLAG_POLLING;
@@ -577,8 +716,16 @@ int ik_learned_platform_ini(FILE *out, const struct ik_trace_reader *r, const ch
 			fprintf(out, "desc = %s\n", s->desc);
 		fprintf(out, "latency_us = %u\nresidency_us = %u\nmethod = %s\n", s->exit_latency,
 			s->target_residency, poll ? "poll" : "hlt");
-		if (!poll)
+		if (poll)
+			continue;
+		const struct ik_learned_samples *x = i < IK_STATE_MAX ? &m->exit_ns[i] : NULL;
+		if (x && x->n >= MEASURED_MIN_SAMPLES) {
+			fputs("exit_ns = ", out);
+			percentiles(out, x);
+			fprintf(out, " ; measured: %d timer wake-ups from this state\n", x->n);
+		} else {
 			fprintf(out, "exit_ns = constant %lld\n", (long long)s->exit_latency_ns);
+		}
 	}
 	return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }

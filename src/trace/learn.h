@@ -19,8 +19,11 @@ struct ik_trace_reader;
 int ik_learn_trace(struct ik_trace_reader *r, const char *source, struct ik_learned *out,
 		   char *err, size_t errlen);
 int ik_learned_write(FILE *out, const struct ik_learned *m);
-/* A platform INI text for the trace's own machine (its first driver's table, exits at the
-   advertised latencies, no IPI or context-switch cost: the recording does not say them). */
-int ik_learned_platform_ini(FILE *out, const struct ik_trace_reader *r, const char *name);
+/* A platform INI text for the trace's own machine: its first driver's table, each state's
+   exit and the context switch as the recording measured them (m->exit_ns,
+   m->wake_to_run_ns) where it holds enough of them, else the advertised latencies and no
+   context-switch cost; no IPI cost (the recording does not say it). */
+int ik_learned_platform_ini(FILE *out, const struct ik_trace_reader *r, const struct ik_learned *m,
+			    const char *name);
 
 #endif

@@ -28,6 +28,11 @@
  * periods are then whatever the tasks leave, on the CPUs they share.  Tasks 0..T-1 are the
  * model's tasks, T..2T-1 their hidden clocks, 2T + c the busy loop of model CPU c if it
  * never idled.  A wake-up is counted (by kind) when it finds its CPU in an idle state.
+ * The CPU's periods after which no task ran in the recording (`empty`: the tick, a timer or
+ * an IPI that woke nobody) come at their recorded rates, at exponential gaps, with a
+ * handler of housekeeping_work_ns that wakes nobody: those ended by a timer or the tick as
+ * a local timer of the CPU (the governor sees it), the others as an interrupt it does not
+ * (counted as remote when IPIs were the most of them, else as device interrupts).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +51,11 @@ struct sim_learned {
 	int *pending_kind; /* per task: the kind of wake-up its hidden clock makes */
 	int64_t *irq_work; /* per CPU: the handler's work of the armed interrupt, -1 = none */
 	bool *in_irq;      /* per CPU: its model interrupt's handler is running */
+	/* per CPU, its empty periods (0: none): mean gap of the timer ones, of the others, and
+	   the kind the others count as */
+	double *empty_timer_gap_ns, *empty_irq_gap_ns;
+	int *empty_irq_kind;
+	bool *empty_irq; /* per CPU: the armed interrupt is an empty period's */
 	uint64_t wakes[3];
 };
 
@@ -69,12 +79,19 @@ static int kind_of(int cause)
 	}
 }
 
-static int64_t pick(struct ik_sim *s, const struct ik_learned_samples *v)
+/* A sample's index, uniformly; -1 when there is none. */
+static int pick_index(struct ik_sim *s, const struct ik_learned_samples *v)
 {
 	if (v->n == 0)
-		return 0;
+		return -1;
 	int i = (int)(ik_rng_unit(&s->rng) * v->n);
-	return v->v[i < v->n ? i : v->n - 1];
+	return i < v->n ? i : v->n - 1;
+}
+
+static int64_t pick(struct ik_sim *s, const struct ik_learned_samples *v)
+{
+	int i = pick_index(s, v);
+	return i >= 0 ? v->v[i] : 0;
 }
 
 /* The CPU's next idle period and the work after it. */
@@ -149,14 +166,19 @@ static void next_task_cycle(struct ik_sim *s, int i, int64_t from)
 	if (cause < 0)
 		return; /* the parser refuses such a task */
 	int64_t sleep = pick(s, &m->sleep[cause]);
-	const struct ik_learned_samples *runs = &m->run[cause];
-	for (int k = 0; runs->n == 0 && k < IK_LEARNED_TASK_CAUSES; k++)
-		runs = &m->run[k]; /* no run recorded after this cause: any of its runs */
-	int cpu = draw(s, m->cpu_runs, l->m->cpus);
+	int rk = cause;
+	for (int k = 0; m->run[rk].n == 0 && k < IK_LEARNED_TASK_CAUSES; k++)
+		rk = k; /* no run recorded after this cause: any of its runs */
+	const struct ik_learned_samples *runs = &m->run[rk];
+	/* the run and the CPU it was recorded on, drawn together (a model without the runs'
+	   CPUs: the CPU in proportion to the task's runs there) */
+	int j = pick_index(s, runs);
+	int cpu = m->has_run_cpu[rk] && j >= 0 ? m->run_cpu[rk][j]
+					       : draw(s, m->cpu_runs, l->m->cpus);
 	int64_t at = from + (sleep > 0 ? sleep : 1);
 
 	t->cpu = cpu >= 0 ? cpu : t->cpu;
-	t->work_ns = pick(s, runs);
+	t->work_ns = j >= 0 ? runs->v[j] : 0;
 	int kind = kind_of(cause);
 	if (kind == KIND_TIMER) {
 		sim_task_sleep(s, i, at);
@@ -171,6 +193,72 @@ static struct sim_task *blocked_pinned(struct ik_sim *s, int i, int cpu)
 	struct sim_task *t = &s->tasks[i];
 	sim_task_init_blocked(t, cpu, true);
 	return t;
+}
+
+static int64_t exp_gap(struct ik_sim *s, double mean)
+{
+	int64_t gap = (int64_t)(ik_rng_exp(&s->rng) * mean);
+	return s->now + (gap > 0 ? gap : 1);
+}
+
+/* The CPU's next empty period of each kind it has, at an exponential gap from now. */
+static void arm_empty_timer(struct ik_sim *s, int cpu)
+{
+	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_SOCKET),
+		  exp_gap(s, learned_of(s)->empty_timer_gap_ns[cpu]));
+}
+
+static void arm_empty_irq(struct ik_sim *s, int cpu)
+{
+	struct sim_learned *l = learned_of(s);
+
+	l->irq_work[cpu] = s->sc->housekeeping_work_ns > 0 ? s->sc->housekeeping_work_ns : 1;
+	l->empty_irq[cpu] = true;
+	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ), exp_gap(s, l->empty_irq_gap_ns[cpu]));
+}
+
+/* The timer fired: its callback, and the next one. */
+static void learned_empty_timer(struct ik_sim *s, int cpu)
+{
+	arm_empty_timer(s, cpu);
+	sim_interrupt(s, cpu, s->sc->housekeeping_work_ns, WAKE_TIMER);
+}
+
+static int setup_empty(struct ik_sim *s)
+{
+	struct sim_learned *l = learned_of(s);
+	const struct ik_learned *m = l->m;
+	int64_t now = s->now;
+
+	l->empty_timer_gap_ns = calloc((size_t)l->n, sizeof(double));
+	l->empty_irq_gap_ns = calloc((size_t)l->n, sizeof(double));
+	l->empty_irq_kind = calloc((size_t)l->n, sizeof(int));
+	l->empty_irq = calloc((size_t)l->n, sizeof(bool));
+	if (!l->empty_timer_gap_ns || !l->empty_irq_gap_ns || !l->empty_irq_kind || !l->empty_irq)
+		return -1;
+	s->now = s->sc->workload.start_ns; /* the first ones from the start */
+	for (int c = 0; c < l->n && m->span_ns > 0; c++) {
+		const uint64_t *e = m->cpu[c].empty;
+		uint64_t timer = e[IK_CAUSE_TIMER] + e[IK_CAUSE_TICK];
+		uint64_t remote = e[IK_CAUSE_IPI] + e[IK_CAUSE_REMOTE], other = 0;
+		for (int k = 0; k < IK_LEARNED_CAUSES; k++)
+			other += e[k];
+		other -= timer;
+		if (m->cpu[c].always_busy)
+			continue;
+		if (timer) {
+			l->empty_timer_gap_ns[c] = (double)m->span_ns / (double)timer;
+			s->socket_timers = true; /* next_local_timer() looks at TIMER_SOCKET */
+			arm_empty_timer(s, c);
+		}
+		if (other) {
+			l->empty_irq_gap_ns[c] = (double)m->span_ns / (double)other;
+			l->empty_irq_kind[c] = 2 * remote >= other ? KIND_REMOTE : KIND_IRQ;
+			arm_empty_irq(s, c);
+		}
+	}
+	s->now = now;
+	return 0;
 }
 
 static int setup_tasks(struct ik_sim *s)
@@ -250,7 +338,7 @@ static int learned_setup(struct ik_sim *s, char *err, size_t errlen)
 		l->irq_work[c] = -1;
 	l->ntasks = l->m->ntasks;
 	if (l->ntasks > 0) {
-		if (setup_tasks(s))
+		if (setup_tasks(s) || setup_empty(s))
 			goto oom;
 		return 0;
 	}
@@ -347,6 +435,15 @@ static void learned_irq(struct ik_sim *s, int cpu)
 	int64_t work = l->irq_work[cpu];
 	l->irq_work[cpu] = -1;
 	l->in_irq[cpu] = true;
+	if (l->ntasks > 0 && l->empty_irq[cpu]) { /* an empty period's: count it, the next */
+		l->empty_irq[cpu] = false;
+		l->in_irq[cpu] = false;
+		if (sim_cpu_is_idle(s, cpu)) /* counted as the tasks' are: when it wakes the CPU */
+			count(s, l->empty_irq_kind[cpu]);
+		arm_empty_irq(s, cpu);
+		sim_interrupt(s, cpu, work, WAKE_IRQ);
+		return;
+	}
 	count(s, KIND_IRQ);
 	sim_interrupt(s, cpu, work, WAKE_IRQ);
 }
@@ -375,6 +472,10 @@ static void learned_free(struct ik_sim *s)
 		return;
 	free(l->irq_work);
 	free(l->in_irq);
+	free(l->empty_timer_gap_ns);
+	free(l->empty_irq_gap_ns);
+	free(l->empty_irq_kind);
+	free(l->empty_irq);
 	free(l->pending_kind);
 	free(l);
 	s->wl = NULL;
@@ -453,6 +554,7 @@ const struct sim_workload_ops sim_learned_ops = {
 	.task_timer = learned_clock,
 	.task_done = learned_task_done,
 	.irq = learned_irq,
+	.socket_timer = learned_empty_timer,
 	.handler_done = learned_handler_done,
 	.result = learned_result,
 	.free = learned_free,
