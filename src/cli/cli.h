@@ -68,6 +68,10 @@ int cli_output_open(struct cli_output *o, const char *path);
 /* Closes; on success renames into place (in a group: leaves that to the commit), else
  * removes the temporary (in a group: all of the group's).  0 or -1. */
 int cli_output_close(struct cli_output *o, int ok);
+/* Each line of notes (a workload's: what it read otherwise than its own tool, or leaves
+   out) on standard error as "idlekit CMD: note: LINE"; nothing for "". */
+void cli_print_notes(const char *cmd, const char *notes);
+
 /*
  * Before a long run: PATH can be written (its directory exists and takes a new file, it is
  * not a directory).  0, or EXIT_USAGE with "idlekit CMD: PATH: ..." printed.  NULL is fine.

@@ -440,3 +440,14 @@ int cli_output_group_commit(struct cli_output_group *g, int ok)
 	g->n = 0;
 	return rc;
 }
+
+void cli_print_notes(const char *cmd, const char *notes)
+{
+	for (const char *p = notes; p && *p;) {
+		size_t n = strcspn(p, "\n");
+		fprintf(stderr, "idlekit %s: note: %.*s\n", cmd, (int)n, p);
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+}

@@ -379,6 +379,7 @@ int cmd_sim(int argc, char **argv)
 		fprintf(stderr, "idlekit sim: %s\n", err);
 		goto out;
 	}
+	cli_print_notes("sim", sc->workload_notes);
 	if (print_config) {
 		if (format || htmlpath) {
 			fprintf(stderr, "idlekit sim: --print-config prints a scenario file: it excludes "

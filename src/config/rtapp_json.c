@@ -7,10 +7,15 @@
  * policy) and either a "phases" object or its events directly; a phase has properties
  * (loop, cpus) and events.  Events are keys matched by prefix, as rt-app does, so that one
  * object can hold several of a kind (run0, sleep0, run1, ...): run, runtime, sleep, timer,
- * barrier, wait, signal, broad, suspend, resume, mem, yield.  Keys run in file order.
+ * barrier, wait, sync, signal, broad, suspend, resume, mem, iorun, yield, lock, unlock, fork.
+ * Keys run in
+ * file order.  The text is first made strict JSON from rt-app's dialect (rtapp_dialect.c:
+ * comments, trailing commas, repeated keys numbered as workgen does).
  *
- * Anything else (another event, a policy other than SCHED_OTHER, a key this reader does
- * not know) is an error naming the file and the key's JSON path.
+ * Keys rt-app reads that the model leaves out (logging, priorities, task groups, a policy
+ * other than SCHED_OTHER for now) are noted in r->notes, once each, and read on; an event
+ * rt-app has that is not modelled yet (iorun, fork, ...), a key rt-app refuses too, and
+ * the pre-2015 format are errors naming the file and the key's JSON path.
  */
 #include <inttypes.h>
 #include <jansson.h>
@@ -50,6 +55,25 @@ static int fail(struct reader *rd, const char *path, const char *fmt, ...)
 	if (rd->err && rd->errlen)
 		snprintf(rd->err, rd->errlen, "%s: %s: %s", rd->origin, path, msg);
 	return -1;
+}
+
+/* A line of the notes, each text once (a key ignored in every thread is said once). */
+static void rd_note(struct reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void rd_note(struct reader *rd, const char *fmt, ...)
+{
+	char one[320];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(one, sizeof(one), fmt, ap);
+	va_end(ap);
+	char *notes = rd->r->notes;
+	size_t used = strlen(notes), n = strlen(one);
+	for (const char *p = notes; (p = strstr(p, one)); p += n)
+		if ((p == notes || p[-1] == '\n') && (p[n] == '\n' || p[n] == '\0'))
+			return;
+	if (used + n + 2 < sizeof(rd->r->notes))
+		snprintf(notes + used, sizeof(rd->r->notes) - used, "%s%s", used ? "\n" : "", one);
 }
 
 /* parent.key, shortened (never overflowing) for messages. */
@@ -124,14 +148,9 @@ static int resource(struct reader *rd, const char *path, const char *name,
 	struct ik_rtapp *r = rd->r;
 	if (strlen(name) == 0 || strlen(name) >= sizeof(r->res[0].name))
 		return fail(rd, path, "expected a name of 1 to 63 characters");
-	for (int i = 0; i < r->nres; i++)
-		if (strcmp(r->res[i].name, name) == 0) {
-			if (r->res[i].kind != kind)
-				return fail(rd, path, "'%s' is already used for another kind of event "
-					    "(a timer, a barrier and a condition need different names)",
-					    name);
+	for (int i = 0; i < r->nres; i++) /* a name and a kind, as rt-app keys them */
+		if (strcmp(r->res[i].name, name) == 0 && r->res[i].kind == kind)
 			return i;
-		}
 	if (grow((void **)&r->res, &rd->cap_res, r->nres + 1, sizeof(*r->res)))
 		return fail(rd, path, "out of memory");
 	struct ik_rtapp_resource *res = &r->res[r->nres];
@@ -204,6 +223,14 @@ static int parse_event(struct reader *rd, const char *path, const char *key, jso
 	const char *s;
 
 	memset(e, 0, sizeof(*e));
+	e->mutex = -1;
+	if (starts(key, "lock") || starts(key, "unlock")) {
+		if (!(s = string_of(v)))
+			return fail(rd, path, "expected a string naming the mutex");
+		e->kind = starts(key, "lock") ? IK_RTAPP_LOCK : IK_RTAPP_UNLOCK;
+		e->res = resource(rd, path, s, IK_RTAPP_RES_MUTEX);
+		return e->res < 0 ? -1 : 0;
+	}
 	if (starts(key, "runtime") || starts(key, "run") || starts(key, "sleep")) {
 		if (get_int(rd, path, v, 0, MAX_US, &x))
 			return -1;
@@ -216,12 +243,25 @@ static int parse_event(struct reader *rd, const char *path, const char *key, jso
 	}
 	if (starts(key, "timer"))
 		return timer_event(rd, path, v, e);
-	if (starts(key, "mem")) {
+	if ((starts(key, "mem") && !starts(key, "memrun")) || starts(key, "iorun")) {
 		if (get_int(rd, path, v, 0, (int64_t)1 << 40, &x))
 			return -1;
-		e->kind = IK_RTAPP_MEM;
+		e->kind = starts(key, "mem") ? IK_RTAPP_MEM : IK_RTAPP_IORUN;
 		e->bytes = x;
 		rd->r->has_mem = true;
+		if (e->kind == IK_RTAPP_IORUN)
+			rd_note(rd, "%s: iorun writes its bytes to rt-app's io_device: modelled as the "
+				"CPU work of writing them at workload.mem_mb_per_s (no device wait)",
+				rd->origin);
+		return 0;
+	}
+	if (starts(key, "fork")) {
+		if (!(s = string_of(v)))
+			return fail(rd, path, "expected a string naming the thread to fork");
+		e->kind = IK_RTAPP_FORK;
+		e->res = task_index(rd, s);
+		if (e->res < 0)
+			return fail(rd, path, "no thread named '%.63s' in \"tasks\" to fork", s);
 		return 0;
 	}
 	if (starts(key, "barrier") || starts(key, "signal") || starts(key, "broad")) {
@@ -234,7 +274,7 @@ static int parse_event(struct reader *rd, const char *path, const char *key, jso
 									   : IK_RTAPP_RES_COND);
 		return e->res < 0 ? -1 : 0;
 	}
-	if (starts(key, "wait")) {
+	if (starts(key, "wait") || starts(key, "sync")) {
 		json_t *ref = json_is_object(v) ? json_object_get(v, "ref") : NULL;
 		const char *k;
 		json_t *y;
@@ -248,23 +288,32 @@ static int parse_event(struct reader *rd, const char *path, const char *key, jso
 			if (!json_is_string(y))
 				return fail(rd, p, "expected a string");
 		}
-		e->kind = IK_RTAPP_WAIT;
+		e->kind = starts(key, "sync") ? IK_RTAPP_SYNC : IK_RTAPP_WAIT;
 		e->res = resource(rd, path, s, IK_RTAPP_RES_COND);
-		return e->res < 0 ? -1 : 0;
+		if (e->res < 0)
+			return -1;
+		json_t *m = json_object_get(v, "mutex");
+		if (m && (e->mutex = resource(rd, path, json_string_value(m), IK_RTAPP_RES_MUTEX)) < 0)
+			return -1;
+		return 0;
 	}
-	if (starts(key, "suspend") || starts(key, "resume")) {
+	if (starts(key, "suspend")) {
+		/* rt-app suspends the thread on the condition named after it, whatever the
+		   value says */
+		e->kind = IK_RTAPP_SUSPEND;
+		e->res = self;
+		return 0;
+	}
+	if (starts(key, "resume")) {
 		if (!(s = string_of(v)))
-			return fail(rd, path, "expected a string naming a task");
-		e->kind = starts(key, "suspend") ? IK_RTAPP_SUSPEND : IK_RTAPP_RESUME;
-		if (e->kind == IK_RTAPP_SUSPEND && s[0] == '\0') {
-			e->res = self;
-			return 0;
-		}
+			return fail(rd, path, "expected a string naming the thread to resume");
+		e->kind = IK_RTAPP_RESUME;
+		/* the waiters of that name: a thread's suspend; a name no thread has (rt-app makes
+		   it a condition no one waits on) wakes none */
 		e->res = task_index(rd, s);
 		if (e->res < 0)
-			return fail(rd, path, "no task named '%.63s' in \"tasks\"", s);
-		if (e->kind == IK_RTAPP_SUSPEND && e->res != self)
-			return fail(rd, path, "a task suspends itself: expected \"\" or its own name");
+			rd_note(rd, "%s: %s \"%.63s\": no thread of that name suspends, so it wakes "
+				"none (as in rt-app)", rd->origin, path, s);
 		return 0;
 	}
 	if (starts(key, "yield")) {
@@ -273,15 +322,23 @@ static int parse_event(struct reader *rd, const char *path, const char *key, jso
 		e->kind = IK_RTAPP_YIELD;
 		return 0;
 	}
-	static const char *const unsupported[] = { "lock", "unlock", "sync", "iorun", "fork" };
+	static const char *const unsupported[] = { "memrun", "sem_post", "sem_wait" };
 	for (size_t i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++)
 		if (starts(key, unsupported[i]))
-			return fail(rd, path, "event '%s' is not supported by idlekit; supported: run "
-				    "runtime sleep timer barrier wait signal broad suspend resume mem "
-				    "yield", unsupported[i]);
-	return fail(rd, path, "unknown event or key; events: run runtime sleep timer barrier "
-		    "wait signal broad suspend resume mem yield (numbered, e.g. run0, as workgen "
-		    "writes them)");
+			return fail(rd, path, "rt-app's event '%s' is not modelled yet; modelled: run "
+				    "runtime sleep timer barrier wait sync signal broad suspend resume "
+				    "mem iorun yield lock unlock fork", unsupported[i]);
+	return fail(rd, path, "unknown event or key (rt-app refuses it too); events: run runtime "
+		    "sleep timer barrier wait sync signal broad suspend resume mem iorun yield lock "
+		    "unlock fork "
+		    "(a repeated key is numbered, as workgen does: run, run1)");
+}
+
+/* A thread's key rt-app reads that the model leaves out (noted, not refused). */
+static bool is_ignored_thread_key(const char *k)
+{
+	return !strcmp(k, "priority") || !strcmp(k, "taskgroup") || !strcmp(k, "dl-runtime") ||
+	       !strcmp(k, "dl-period") || !strcmp(k, "dl-deadline") || !strcmp(k, "nice");
 }
 
 /* The events and properties of one phase (or of a thread without "phases"). */
@@ -302,6 +359,13 @@ static int parse_phase(struct reader *rd, const char *path, json_t *obj, int sel
 				     !strcmp(key, "policy") || !strcmp(key, "loop") ||
 				     !strcmp(key, "cpus")))
 			continue; /* the thread's own properties, read by parse_task */
+		if (is_ignored_thread_key(key)) {
+			/* (parse_task notes the thread's; rt-app also takes them per phase) */
+			if (!thread_level)
+				rd_note(rd, "%s: \"%s\" (read by rt-app) is not modelled: ignored",
+					rd->origin, key);
+			continue;
+		}
 		if (!thread_level && !strcmp(key, "loop")) {
 			int64_t x = 0;
 			if (get_int(rd, p, v, 1, MAX_LOOP, &x))
@@ -326,6 +390,24 @@ static int parse_phase(struct reader *rd, const char *path, json_t *obj, int sel
 	if (ph->nevents == 0)
 		return fail(rd, path, "no events; expected at least one of run, sleep, timer, ...");
 	return 0;
+}
+
+/* A scheduling policy: SCHED_OTHER as modelled; rt-app's others are read, noted as run
+   like SCHED_OTHER (the model's scheduler has no priorities yet); anything else refused. */
+static int policy(struct reader *rd, const char *path, json_t *v)
+{
+	static const char *const known[] = { "SCHED_OTHER", "SCHED_IDLE", "SCHED_BATCH",
+					     "SCHED_FIFO", "SCHED_RR", "SCHED_DEADLINE" };
+	const char *s = string_of(v);
+	for (size_t i = 0; s && i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(s, known[i])) {
+			if (i > 0)
+				rd_note(rd, "%s: policy %s is not modelled yet (the model's scheduler "
+					"has no priorities): it runs as SCHED_OTHER", rd->origin, s);
+			return 0;
+		}
+	return fail(rd, path, "expected one of rt-app's policies: SCHED_OTHER, SCHED_IDLE, "
+		    "SCHED_BATCH, SCHED_FIFO, SCHED_RR, SCHED_DEADLINE");
 }
 
 static int parse_task(struct reader *rd, const char *name, json_t *obj, int self,
@@ -372,11 +454,25 @@ static int parse_task(struct reader *rd, const char *name, json_t *obj, int self
 	}
 	if ((v = json_object_get(obj, "policy"))) {
 		join(p, sizeof(p), path, "policy");
-		const char *s = string_of(v);
-		if (!s || strcmp(s, "SCHED_OTHER"))
-			return fail(rd, p, "only \"SCHED_OTHER\" is modelled (the model's scheduler "
-				    "has no priorities)");
+		if (policy(rd, p, v))
+			return -1;
 	}
+	static const char *const pre2015[] = { "exec", "period", "deadline", "lock_order",
+					       "resources" };
+	for (size_t i = 0; i < sizeof(pre2015) / sizeof(pre2015[0]); i++)
+		if (json_object_get(obj, pre2015[i])) {
+			join(p, sizeof(p), path, pre2015[i]);
+			return fail(rd, p, "the pre-2015 rt-app format (a thread's exec, period, "
+				    "deadline, lock_order, resources), which rt-app reads no more: "
+				    "write the thread's events instead (run, timer, lock, unlock; "
+				    "rt-app's doc/tutorial.txt)");
+		}
+	static const char *const ignored[] = { "priority", "taskgroup", "dl-runtime",
+					       "dl-period", "dl-deadline", "nice" };
+	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
+		if (json_object_get(obj, ignored[i]))
+			rd_note(rd, "%s: \"%s\" (read by rt-app) is not modelled: ignored",
+				rd->origin, ignored[i]);
 	t->first_phase = r->nphases;
 	json_t *phases = json_object_get(obj, "phases");
 	if (phases) {
@@ -387,7 +483,8 @@ static int parse_task(struct reader *rd, const char *name, json_t *obj, int self
 		/* with "phases", the thread holds only its properties */
 		json_object_foreach(obj, k2, v2) {
 			if (strcmp(k2, "phases") && strcmp(k2, "instance") && strcmp(k2, "loop") &&
-			    strcmp(k2, "delay") && strcmp(k2, "cpus") && strcmp(k2, "policy")) {
+			    strcmp(k2, "delay") && strcmp(k2, "cpus") && strcmp(k2, "policy") &&
+			    !is_ignored_thread_key(k2)) {
 				join(p, sizeof(p), path, k2);
 				return fail(rd, p, "unknown key; with \"phases\", a thread has instance, "
 					    "loop, delay, cpus and policy");
@@ -423,7 +520,7 @@ static int parse_global(struct reader *rd, json_t *g)
 	struct ik_rtapp *r = rd->r;
 	const char *key;
 	json_t *v;
-	char p[256];
+	char p[256], ignored[256] = "";
 	int64_t x = 0;
 
 	if (!json_is_object(g))
@@ -444,23 +541,26 @@ static int parse_global(struct reader *rd, json_t *g)
 				return -1;
 			}
 		} else if (!strcmp(key, "default_policy")) {
-			const char *s = string_of(v);
-			if (!s || strcmp(s, "SCHED_OTHER"))
-				return fail(rd, p, "only \"SCHED_OTHER\" is modelled");
-		} else if (!strcmp(key, "pi_enabled")) {
-			if (!json_is_false(v))
-				return fail(rd, p, "mutexes are not modelled: expected false");
+			if (policy(rd, p, v))
+				return -1;
 		} else if (!strcmp(key, "logdir") || !strcmp(key, "log_basename") ||
 			   !strcmp(key, "log_size") || !strcmp(key, "ftrace") ||
 			   !strcmp(key, "gnuplot") || !strcmp(key, "lock_pages") ||
 			   !strcmp(key, "io_device") || !strcmp(key, "mem_buffer_size") ||
-			   !strcmp(key, "cumulative_slack")) {
-			continue; /* where rt-app logs, and buffers: nothing the simulation runs */
+			   !strcmp(key, "cumulative_slack") || !strcmp(key, "frag") ||
+			   !strcmp(key, "pi_enabled")) {
+			/* where rt-app logs, its buffers, its page locking, priority inheritance of
+			   mutexes: nothing the simulation runs */
+			size_t used = strlen(ignored);
+			snprintf(ignored + used, sizeof(ignored) - used, "%s%s", used ? ", " : "", key);
 		} else {
-			return fail(rd, p, "unknown or unsupported key; global has duration, "
-				    "calibration, default_policy and logging options");
+			return fail(rd, p, "unknown key (rt-app refuses it too); global has duration, "
+				    "calibration, default_policy, frag, pi_enabled and logging options");
 		}
 	}
+	if (ignored[0])
+		rd_note(rd, "%s: global's %s (read by rt-app: logging, buffers, page locking, "
+			"priority inheritance) not modelled: ignored", rd->origin, ignored);
 	return 0;
 }
 
@@ -476,6 +576,32 @@ static void count_barrier_users(struct ik_rtapp *r)
 	}
 }
 
+/* Times a phase's events run in one instance: its loop times the thread's (a thread that
+   loops until the end: as many as there is room for). */
+static int64_t runs_of(const struct ik_rtapp *r, const struct ik_rtapp_task *t, int ph)
+{
+	int64_t n = (int64_t)r->phases[ph].loop * (t->loop > 0 ? t->loop : IK_RTAPP_MAX_FORKS);
+	return n < IK_RTAPP_MAX_FORKS ? n : IK_RTAPP_MAX_FORKS;
+}
+
+/* Room for the instances fork events may start: every fork each can run, at most
+   IK_RTAPP_MAX_FORKS per forked thread. */
+static void count_fork_slots(struct ik_rtapp *r)
+{
+	for (int t = 0; t < r->ntasks; t++) {
+		const struct ik_rtapp_task *task = &r->tasks[t];
+		for (int ph = task->first_phase; ph < task->first_phase + task->nphases; ph++)
+			for (int e = r->phases[ph].first_event;
+			     e < r->phases[ph].first_event + r->phases[ph].nevents; e++) {
+				if (r->events[e].kind != IK_RTAPP_FORK)
+					continue;
+				struct ik_rtapp_task *target = &r->tasks[r->events[e].res];
+				int64_t n = target->forks + runs_of(r, task, ph) * task->instances;
+				target->forks = (int)(n < IK_RTAPP_MAX_FORKS ? n : IK_RTAPP_MAX_FORKS);
+			}
+	}
+}
+
 int ik_rtapp_parse(const char *origin, const char *text, size_t len, struct ik_rtapp *out,
 		   char *err, size_t errlen)
 {
@@ -485,12 +611,20 @@ int ik_rtapp_parse(const char *origin, const char *text, size_t len, struct ik_r
 	int rc = -1;
 
 	rd.r = &r;
-	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	char *strict = NULL;
+	size_t slen = 0;
+	if (ik_rtapp_dialect(rd.origin, text, len, &strict, &slen, r.notes, sizeof(r.notes))) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: out of memory", rd.origin);
+		return -1;
+	}
+	json_t *root = json_loadb(strict, slen, JSON_REJECT_DUPLICATES, &je);
+	free(strict);
 	if (!root) {
 		if (err && errlen)
-			snprintf(err, errlen, "%s:%d:%d: %s%s", rd.origin, je.line, je.column, je.text,
-				 strstr(je.text, "duplicate") ? " (number repeated events: run0, run1, "
-				 "as rt-app's workgen does)" : "");
+			snprintf(err, errlen, "%s:%d:%d: %s (JSON as rt-app reads it: comments, "
+				 "trailing commas and repeated keys are taken)", rd.origin, je.line,
+				 je.column, je.text);
 		for (char *c = err; err && *c; c++) /* the input's bytes, quoted: one line */
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
 				*c = '?';
@@ -514,6 +648,12 @@ int ik_rtapp_parse(const char *origin, const char *text, size_t len, struct ik_r
 	if (g && parse_global(&rd, g))
 		goto done;
 	rd.tasks = json_object_get(root, "tasks");
+	if (!rd.tasks && (json_object_get(root, "global") || json_object_get(root, "resources"))) {
+		fail(&rd, "tasks", "none: a fragment of an rt-app file (only \"%s\"), as rt-app's "
+		     "doc/merge.py joins into one; give the joined file",
+		     json_object_get(root, "global") ? "global" : "resources");
+		goto done;
+	}
 	if (!rd.tasks || !json_is_object(rd.tasks) || json_object_size(rd.tasks) == 0) {
 		fail(&rd, "tasks", "expected an object with at least one thread");
 		goto done;
@@ -540,6 +680,7 @@ int ik_rtapp_parse(const char *origin, const char *text, size_t len, struct ik_r
 		goto done;
 	}
 	count_barrier_users(&r);
+	count_fork_slots(&r);
 	for (int t = 0; t < r.ntasks; t++) {
 		/* a thread that neither blocks nor takes time would hold simulated time still */
 		const struct ik_rtapp_task *task = &r.tasks[t];
@@ -552,6 +693,7 @@ int ik_rtapp_parse(const char *origin, const char *text, size_t len, struct ik_r
 						ev->kind == IK_RTAPP_SLEEP) && ev->ns > 0) ||
 					      (ev->kind == IK_RTAPP_MEM && ev->bytes > 0) ||
 					      ev->kind == IK_RTAPP_TIMER || ev->kind == IK_RTAPP_WAIT ||
+					      ev->kind == IK_RTAPP_SYNC ||
 					      ev->kind == IK_RTAPP_SUSPEND ||
 					      (ev->kind == IK_RTAPP_BARRIER && r.res[ev->res].users > 1);
 			}

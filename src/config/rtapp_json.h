@@ -22,16 +22,23 @@ enum ik_rtapp_event_kind {
 	IK_RTAPP_SIGNAL,  /* wake the first waiter of a condition */
 	IK_RTAPP_BROAD,   /* wake every waiter of a condition */
 	IK_RTAPP_SUSPEND, /* block until resumed */
-	IK_RTAPP_RESUME,  /* wake the suspended instances of a task */
+	IK_RTAPP_RESUME,  /* wake the suspended instances of a task (res -1: of none) */
 	IK_RTAPP_MEM,     /* write bytes: work of bytes / mem_bytes_per_us */
 	IK_RTAPP_YIELD,   /* go to the back of the run queue */
+	IK_RTAPP_SYNC,    /* signal a condition and wait on it at once */
+	IK_RTAPP_FORK,    /* start one more instance of a thread (res: its task index) */
+	IK_RTAPP_IORUN,   /* write bytes to rt-app's io_device: modelled as mem's work */
+	IK_RTAPP_LOCK,    /* take a mutex, waiting in line while another instance holds it */
+	IK_RTAPP_UNLOCK,  /* give it back: to the first in line, or free */
 };
 
 struct ik_rtapp_event {
 	enum ik_rtapp_event_kind kind;
 	int64_t ns;      /* run, runtime, sleep: duration; timer: period */
 	int64_t bytes;   /* mem */
-	int res;         /* timer, barrier, wait/signal/broad: resource; resume: task index */
+	int res;         /* timer, barrier, wait/signal/broad, lock/unlock: resource; resume:
+			    task index */
+	int mutex;       /* wait: the mutex it gives up while waiting and takes back (-1: none) */
 	bool absolute;   /* timer mode */
 };
 
@@ -50,9 +57,17 @@ struct ik_rtapp_task {
 	int ncpus;       /* 0 = any CPU */
 	int cpus[64];
 	int first_phase, nphases;
+	int forks;       /* instances other threads may fork at run time (at most
+			    IK_RTAPP_MAX_FORKS in all; they start only when forked) */
 };
+#define IK_RTAPP_MAX_FORKS 256 /* forked instances of one thread the model keeps room for */
 
-enum ik_rtapp_res_kind { IK_RTAPP_RES_TIMER, IK_RTAPP_RES_BARRIER, IK_RTAPP_RES_COND };
+enum ik_rtapp_res_kind {
+	IK_RTAPP_RES_TIMER,
+	IK_RTAPP_RES_BARRIER,
+	IK_RTAPP_RES_COND,
+	IK_RTAPP_RES_MUTEX,
+};
 struct ik_rtapp_resource {
 	char name[64];
 	enum ik_rtapp_res_kind kind;
@@ -68,8 +83,20 @@ struct ik_rtapp {
 	struct ik_rtapp_phase *phases;
 	struct ik_rtapp_event *events;
 	struct ik_rtapp_resource *res;
-	bool has_mem;        /* a mem event: needs workload.mem_bytes_per_us */
+	bool has_mem;        /* a mem or iorun event: its bytes at workload.mem_mb_per_s */
+	/* what was read otherwise than rt-app would, or not modelled: one line each ("" when
+	   nothing): repeated keys numbered, a repair, keys rt-app reads that idlekit ignores */
+	char notes[2048];
 };
+
+/*
+ * rt-app's dialect (rtapp_dialect.c): comments, trailing commas, repeated keys numbered as
+ * workgen numbers them, a key with no value read as "".  The strict JSON into *json
+ * (malloc'd), what it changed beyond comments and commas into notes (lines; "" when
+ * nothing).  0, or -1 when out of memory.
+ */
+int ik_rtapp_dialect(const char *origin, const char *text, size_t len, char **json,
+		     size_t *json_len, char *notes, size_t noteslen);
 
 /*
  * Parse rt-app JSON.  `origin` names the file in messages.  Returns 0, or -1 with one

@@ -138,6 +138,7 @@ struct ik_workload {
 	   instances (counted when the scenario is read), and the rate of its mem events */
 	char file[512];
 	int rtapp_instances;
+	int rtapp_tasks;     /* the instances and the threads it may fork (task timers) */
 	double mem_mb_per_s;
 	/* learned: `file` is the model; its CPUs and tasks (counted when the scenario is read) */
 	int learned_cpus;
@@ -187,6 +188,9 @@ struct ik_config;
 struct ik_scenario {
 	char name[64];
 	char platform_ref[256]; /* built-in name or file path, as written */
+	/* the workload's check's notes (struct ik_workload_check): lines, "" when none; the
+	   commands print them on standard error */
+	char workload_notes[2048];
 	struct ik_platform platform;
 	int hz;
 	struct ik_kernel kernel;  /* kernel.version and kernel.switch.NAME (default 6.19) */
@@ -239,6 +243,9 @@ struct ik_workload_check {
 	const void *user;
 	const char *key;           /* out: the key the message is about */
 	char msg[IK_ERR_LEN];      /* out */
+	/* out, on success too: what the workload read otherwise than its own tool would, or
+	   leaves out (lines; "" when nothing): kept in the scenario's workload_notes */
+	char notes[2048];
 };
 int ik_workload_check(struct ik_workload *w, struct ik_workload_check *c);
 

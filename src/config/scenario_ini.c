@@ -794,8 +794,10 @@ static int check_workload(struct scenario_reader *r)
 		.given = workload_key_given, .user = r,
 	};
 
-	if (ik_workload_check(&r->sc->workload, &c) == 0)
+	if (ik_workload_check(&r->sc->workload, &c) == 0) {
+		memcpy(r->sc->workload_notes, c.notes, sizeof(r->sc->workload_notes));
 		return 0;
+	}
 	int k = c.key ? ik_ini_key_index(c.key, ik_workload_key_names(), WL_COUNT) : -1;
 	return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, k >= 0 ? k : WL_TYPE), "%s", c.msg);
 }

@@ -133,7 +133,8 @@ static const struct key keys[WL_COUNT] = {
 		D("", "path", "the rt-app JSON file (rtapp) or the model (learned), tried as "
 		  "given, then next to the scenario") },
 	[WL_MEM_MB_PER_S] = { "mem_mb_per_s", REAL(mem_mb_per_s, 0.0, 1e9),
-		D("0", "MB/s", "the rate an rt-app mem event writes its bytes at (rtapp)") },
+		D("10000", "MB/s", "the rate rt-app's mem and iorun events write their bytes at "
+		  "(rtapp; the default is an estimate of one core's memset bandwidth)") },
 	[WL_COPY_MB_PER_S] = { "copy_mb_per_s", REAL(copy_mb_per_s, 0.0, 1e9),
 		D("0", "MB/s", "a payload copy bound by memory bandwidth, added unscaled by turbo "
 		  "(stream; 0: none)") },

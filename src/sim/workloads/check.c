@@ -117,6 +117,7 @@ int ik_workload_check(struct ik_workload *w, struct ik_workload_check *c)
 
 	c->key = NULL;
 	c->msg[0] = '\0';
+	c->notes[0] = '\0';
 	if (!ops)
 		return sim_check_fail(c, "type", "[workload] type: no workload of kind %d",
 				      (int)w->kind);

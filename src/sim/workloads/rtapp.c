@@ -36,8 +36,10 @@ struct rt_inst {
 	int event;        /* next event within the phase */
 	int thread_loop;  /* loops of the thread started */
 	bool done;
+	bool dormant;     /* room for a forked instance, not started yet */
 	bool suspended;
-	int next_wait;    /* link in a condition's or barrier's waiters, -1 = end */
+	int next_wait;    /* link in a condition's, barrier's or mutex's waiters, -1 = end */
+	int wait_mutex;   /* waiting on a condition: the mutex to take back when woken, -1 */
 	int64_t expected; /* a sleep or timer's expiry, -1 = not sleeping */
 	int64_t iter_start;
 	int64_t iter_run;
@@ -50,6 +52,7 @@ struct rt_res_state {
 	int waiters;      /* list head (FIFO through tail) */
 	int tail;
 	int count;        /* barrier: tasks waiting */
+	int holder;       /* mutex: the instance holding it, -1 = free */
 };
 
 struct sim_rtapp {
@@ -158,6 +161,49 @@ static int pop_waiter(struct sim_rtapp *ra, int res)
 	return task;
 }
 
+/* The mutex goes to task (woken if it waited), or task waits in line. */
+static bool take_mutex(struct ik_sim *s, int res, int task, int waker)
+{
+	struct sim_rtapp *ra = rtapp_of(s);
+	struct rt_res_state *r = &ra->res[res];
+
+	if (r->holder < 0 || r->holder == task) {
+		r->holder = task;
+		if (waker >= 0)
+			wake(s, task, waker);
+		return true;
+	}
+	add_waiter(ra, res, task);
+	return false;
+}
+
+/* task gives the mutex back: to the first in line (who is woken), or free. */
+static void give_mutex(struct ik_sim *s, int res, int task)
+{
+	struct sim_rtapp *ra = rtapp_of(s);
+	struct rt_res_state *r = &ra->res[res];
+
+	if (r->holder != task)
+		return; /* (an unlock of a mutex it does not hold: rt-app's is undefined too) */
+	r->holder = -1;
+	int w = pop_waiter(ra, res);
+	if (w >= 0)
+		take_mutex(s, res, w, task);
+}
+
+/* A waiter of a condition is signalled: it runs once it has its mutex back. */
+static void signalled(struct ik_sim *s, int w, int waker)
+{
+	struct rt_inst *in = &rtapp_of(s)->inst[w];
+	int m = in->wait_mutex;
+
+	in->wait_mutex = -1;
+	if (m < 0)
+		wake(s, w, waker);
+	else
+		take_mutex(s, m, w, waker);
+}
+
 static void sleep_until(struct ik_sim *s, int task, int64_t until)
 {
 	struct sim_task *t = &s->tasks[task];
@@ -165,6 +211,23 @@ static void sleep_until(struct ik_sim *s, int task, int64_t until)
 	t->work_ns = 0;
 	t->fixed_time = false;
 	sim_task_sleep(s, task, until);
+}
+
+/* Start the first instance of thread def that waits to be forked (none left: the fork does
+   nothing, as when rt-app reaches its limit of forks). */
+static void fork_instance(struct ik_sim *s, int def)
+{
+	struct sim_rtapp *ra = rtapp_of(s);
+
+	for (int i = 0; i < s->ntasks; i++) {
+		struct rt_inst *in = &ra->inst[i];
+		if (in->def != def || !in->dormant)
+			continue;
+		in->dormant = false;
+		in->done = false;
+		sim_task_sleep(s, i, s->now + ra->prog->tasks[def].delay_ns + 1);
+		return;
+	}
 }
 
 /* Run the instance's events from where it is until one takes time or blocks. */
@@ -183,8 +246,9 @@ static void advance(struct ik_sim *s, int task)
 		case IK_RTAPP_RUN:
 		case IK_RTAPP_RUNTIME:
 		case IK_RTAPP_MEM:
+		case IK_RTAPP_IORUN:
 		case IK_RTAPP_YIELD:
-			t->work_ns = e->kind == IK_RTAPP_MEM ?
+			t->work_ns = e->kind == IK_RTAPP_MEM || e->kind == IK_RTAPP_IORUN ?
 				(int64_t)((double)e->bytes * 1000.0 / s->sc->workload.mem_mb_per_s) :
 				e->kind == IK_RTAPP_YIELD ? 0 : e->ns;
 			t->fixed_time = e->kind == IK_RTAPP_RUNTIME;
@@ -231,22 +295,46 @@ static void advance(struct ik_sim *s, int task)
 			t->work_ns = 0;
 			return;
 		}
+		case IK_RTAPP_SYNC:
 		case IK_RTAPP_WAIT:
+			if (e->kind == IK_RTAPP_SYNC) { /* signal, then wait on the same */
+				int w = pop_waiter(ra, e->res);
+				if (w >= 0)
+					signalled(s, w, task);
+			}
+			/* pthread_cond_wait: the mutex is given up while waiting and taken back
+			   after; a thread that waits without holding it (POSIX leaves that
+			   undefined) just waits */
 			add_waiter(ra, e->res, task);
+			if (e->mutex >= 0 && ra->res[e->mutex].holder == task) {
+				in->wait_mutex = e->mutex;
+				give_mutex(s, e->mutex, task);
+			}
 			t->work_ns = 0;
 			return;
 		case IK_RTAPP_SIGNAL: {
 			int w = pop_waiter(ra, e->res);
 			if (w >= 0)
-				wake(s, w, task);
+				signalled(s, w, task);
 			break;
 		}
 		case IK_RTAPP_BROAD: {
 			int w;
 			while ((w = pop_waiter(ra, e->res)) >= 0)
-				wake(s, w, task);
+				signalled(s, w, task);
 			break;
 		}
+		case IK_RTAPP_FORK:
+			fork_instance(s, e->res);
+			break;
+		case IK_RTAPP_LOCK:
+			if (take_mutex(s, e->res, task, -1))
+				break;
+			t->work_ns = 0; /* in line: woken holding it */
+			return;
+		case IK_RTAPP_UNLOCK:
+			give_mutex(s, e->res, task);
+			break;
 		case IK_RTAPP_SUSPEND:
 			in->suspended = true;
 			t->work_ns = 0;
@@ -312,13 +400,13 @@ static int rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
 	s->wl = ra;
 	ra->prog = s->wl_shared;
 	if (ra->prog->has_mem && !(w->mem_mb_per_s > 0)) {
-		snprintf(err, errlen, "%s: a mem event needs workload.mem_mb_per_s (the rate its "
-			 "bytes are written at, MB/s)", w->file);
+		snprintf(err, errlen, "%s: a mem or iorun event needs workload.mem_mb_per_s (the "
+			 "rate its bytes are written at, MB/s)", w->file);
 		return -1;
 	}
-	int n = 0;
+	int n = 0; /* the instances, and room for those that may be forked */
 	for (int i = 0; i < ra->prog->ntasks; i++)
-		n += ra->prog->tasks[i].instances;
+		n += ra->prog->tasks[i].instances + ra->prog->tasks[i].forks;
 	ra->stop_at = ra->prog->duration_ns >= 0 ? w->start_ns + ra->prog->duration_ns : INT64_MAX;
 	ra->inst = calloc((size_t)n, sizeof(*ra->inst));
 	ra->res = calloc((size_t)ra->prog->nres + 1, sizeof(*ra->res));
@@ -329,8 +417,10 @@ static int rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
 		goto oom;
 	for (size_t i = 0; i < (size_t)n * (size_t)ra->prog->nres; i++)
 		ra->unique_next[i] = INT64_MIN;
-	for (int i = 0; i < ra->prog->nres; i++)
+	for (int i = 0; i < ra->prog->nres; i++) {
 		ra->res[i].waiters = -1;
+		ra->res[i].holder = -1;
+	}
 	ik_hist_init(&ra->st.latency);
 	ik_hist_init(&ra->st.wake);
 	ik_hist_init(&ra->st.queue);
@@ -339,7 +429,7 @@ static int rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
 	int task = 0;
 	for (int d = 0; d < ra->prog->ntasks; d++) {
 		const struct ik_rtapp_task *def = &ra->prog->tasks[d];
-		for (int k = 0; k < def->instances; k++, task++) {
+		for (int k = 0; k < def->instances + def->forks; k++, task++) {
 			struct sim_task *t = &s->tasks[task];
 			struct rt_inst *in = &ra->inst[task];
 			sim_task_init_blocked(t, task % s->ncpus, false);
@@ -348,6 +438,7 @@ static int rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
 			in->expected = -1;
 			in->run_start = -1;
 			in->next_wait = -1;
+			in->wait_mutex = -1;
 			if (def->ncpus > 0)
 				pin(s, task, def->cpus, def->ncpus);
 			const struct ik_rtapp_phase *ph0 = &ra->prog->phases[def->first_phase];
@@ -359,6 +450,10 @@ static int rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
 					if (ra->prog->phases[p].cpus[c] >= s->ncpus)
 						goto nocpu;
 			(void)ph0;
+			if (k >= def->instances) { /* started by a fork, if one comes */
+				in->dormant = in->done = true;
+				continue;
+			}
 			/* it starts after its delay (the start of the thread is a zero-length run) */
 			sim_task_sleep(s, task, w->start_ns + def->delay_ns + 1);
 		}
@@ -394,7 +489,7 @@ static void rtapp_free(struct ik_sim *s)
 /* The file's thread instances, counted when the scenario was read. */
 static int rtapp_max_tasks(const struct ik_workload *w)
 {
-	return w->rtapp_instances;
+	return w->rtapp_tasks;
 }
 
 /* The file is read now, so that a bad one fails with the scenario (its message names the
@@ -409,14 +504,24 @@ static int rtapp_check(struct ik_workload *w, struct ik_workload_check *c)
 	if (ik_rtapp_load(w->file, &prog, msg, sizeof(msg)))
 		return sim_check_fail(c, c->key, "[workload] file: %s", msg);
 	w->rtapp_instances = 0;
-	for (int i = 0; i < prog.ntasks; i++)
+	w->rtapp_tasks = 0;
+	for (int i = 0; i < prog.ntasks; i++) {
 		w->rtapp_instances += prog.tasks[i].instances;
+		w->rtapp_tasks += prog.tasks[i].instances + prog.tasks[i].forks;
+	}
+	snprintf(c->notes, sizeof(c->notes), "%s", prog.notes);
 	bool mem = prog.has_mem;
 	ik_rtapp_free(&prog);
 	if (mem && !(w->mem_mb_per_s > 0))
-		return sim_check_fail(c, c->key, "[workload] file: %s has mem events: expected "
-				      "mem_mb_per_s = the rate their bytes are written at (MB/s)",
-				      w->file);
+		return sim_check_fail(c, "mem_mb_per_s", "[workload] mem_mb_per_s: %s has mem or "
+				      "iorun events: expected the rate their bytes are written at "
+				      "(MB/s, > 0)", w->file);
+	if (mem && !c->given(c->user, "mem_mb_per_s")) {
+		size_t used = strlen(c->notes);
+		snprintf(c->notes + used, sizeof(c->notes) - used, "%s%s: mem and iorun bytes at "
+			 "workload.mem_mb_per_s = %g MB/s, the default (an estimate: set the "
+			 "machine's)", used ? "\n" : "", w->file, w->mem_mb_per_s);
+	}
 	return 0;
 }
 
