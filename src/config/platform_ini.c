@@ -8,6 +8,9 @@
  *   [acpi] [cst1] [cst2] ...    FADT facts and the _CST package, for acpi_idle/intel_idle
  *   [intel_idle]                which built-in table, package C6 enabled or not
  *   [dt_state0] ...             a POWER machine's device-tree idle states (powernv)
+ *   [effects]                   turbo, SMT and package effects
+ *   [os] [haltpoll]             what a real machine's kernel runs on it: driver, governor,
+ *                               its options, timer slack, the haltpoll module parameters
  *
  * Every key is checked against its table (src/config/platform_keys.c, where each key is
  * named once with its type, field and range); anything unknown, repeated, malformed or out
@@ -19,6 +22,7 @@
  *   sections and keys            which section a name is, setting one key, the file's lines
  *   after the last key           defaults and checks
  *   finding and loading          a built-in by name or a file by path
+ *   what a real machine runs     [os] and [haltpoll] as the scenario's defaults
  *   the effective configuration  every key's value, given or derived
  */
 #include <errno.h>
@@ -30,6 +34,7 @@
 #include "config/effective.h"
 #include "config/platform_ini.h"
 #include "config/platform_keys.h"
+#include "idlekit/governor.h" /* ik_haltpoll_params_default: [haltpoll]'s defaults */
 
 /* ---- sections and keys ----------------------------------------------------------------- */
 
@@ -50,6 +55,10 @@ static struct ik_ini_section *section_of(struct ik_platform_reader *r, int kind,
 		return &r->intel_idle;
 	case SEC_EFFECTS:
 		return &r->effects;
+	case SEC_OS:
+		return &r->os;
+	case SEC_HALTPOLL:
+		return &r->haltpoll;
 	default:
 		return &r->dt[index];
 	}
@@ -85,6 +94,11 @@ void ik_platform_reader_init(struct ik_platform_reader *r, const char *origin,
 	p->intel_idle.pc6 = true;
 	p->effects.smt_sibling_busy = 1.0;
 	p->effects.smt_sibling_lite = 1.0;
+
+	/* [os] and [haltpoll]: not named, and the kernel's own defaults */
+	p->os.haltpoll_force = -1;
+	p->os.timer_slack_ns = 50000; /* init_task's timer_slack_ns */
+	ik_haltpoll_params_default(&p->os.haltpoll);
 }
 
 bool ik_platform_section(const char *section)
@@ -434,6 +448,8 @@ int ik_platform_reader_finish(struct ik_platform_reader *r)
 		prev = i;
 	}
 	p->state_count = count;
+	p->os.present = r->os.present;
+	p->os.has_haltpoll = r->haltpoll.present;
 	if (finish_cpuid(r) || finish_acpi(r) || finish_dt(r))
 		return -1;
 	return 0;
@@ -547,6 +563,72 @@ int ik_platform_load(const char *ref, struct ik_platform *p, char *err, size_t e
 	return ret;
 }
 
+/* ---- what a real machine runs, for the scenario ---------------------------------------- */
+
+int ik_platform_os_defaults(const struct ik_platform *p, const bool given[3],
+			    struct ik_scenario *sc, struct ik_config *cfg, bool *governor_named,
+			    char *msg, size_t msglen)
+{
+	*governor_named = false;
+	if (p->os.driver[0] && !given[0]) {
+		snprintf(sc->driver, sizeof(sc->driver), "%s", p->os.driver);
+		if (ik_config_give(cfg, "cpuidle", "driver", sc->driver, IK_ORIGIN_PLATFORM, msg, msglen))
+			return -1;
+	}
+	if (p->os.governor[0] && !given[1]) {
+		snprintf(sc->governor, sizeof(sc->governor), "%s", p->os.governor);
+		*governor_named = true;
+		if (ik_config_give(cfg, "cpuidle", "governor", sc->governor, IK_ORIGIN_PLATFORM, msg,
+				   msglen))
+			return -1;
+	}
+	if (p->os.haltpoll_force >= 0 && !given[2]) {
+		sc->opt.haltpoll_force = p->os.haltpoll_force;
+		if (ik_config_give(cfg, "cpuidle", "haltpoll_force", p->os.haltpoll_force ? "yes" : "no",
+				   IK_ORIGIN_PLATFORM, msg, msglen))
+			return -1;
+	}
+	return 0;
+}
+
+int ik_platform_os_params(const struct ik_platform *p, struct ik_scenario *sc,
+			  struct ik_config *cfg, char *msg, size_t msglen)
+{
+	const struct ik_haltpoll_params *hp = &p->os.haltpoll;
+	const int nmax = (int)(sizeof(sc->gov_params) / sizeof(sc->gov_params[0]));
+	char values[HK_COUNT][24];
+
+	if (!p->os.has_haltpoll || strcmp(sc->governor, "haltpoll") != 0)
+		return 0;
+	/* as the governor's parameter parser takes them (uint, and Y/N for the bool) */
+	snprintf(values[HK_GUEST_HALT_POLL_NS], 24, "%" PRIu64, hp->guest_halt_poll_ns);
+	snprintf(values[HK_GUEST_HALT_POLL_SHRINK], 24, "%u", hp->guest_halt_poll_shrink);
+	snprintf(values[HK_GUEST_HALT_POLL_GROW], 24, "%u", hp->guest_halt_poll_grow);
+	snprintf(values[HK_GUEST_HALT_POLL_GROW_START], 24, "%" PRIu64,
+		 hp->guest_halt_poll_grow_start);
+	snprintf(values[HK_GUEST_HALT_POLL_ALLOW_SHRINK], 24, "%s",
+		 hp->guest_halt_poll_allow_shrink ? "Y" : "N");
+	for (int k = 0; k < HK_COUNT; k++) {
+		const char *name = platform_key_name(SEC_HALTPOLL, k);
+		bool have = false;
+		for (int i = 0; i < sc->ngov_params; i++)
+			have |= strcmp(sc->gov_params[i].name, name) == 0;
+		if (have)
+			continue; /* the scenario's own value wins */
+		if (sc->ngov_params == nmax) {
+			snprintf(msg, msglen, "[haltpoll] %s: more than %d governor parameters", name,
+				 nmax);
+			return -1;
+		}
+		int i = sc->ngov_params++;
+		snprintf(sc->gov_params[i].name, sizeof(sc->gov_params[i].name), "%s", name);
+		snprintf(sc->gov_params[i].value, sizeof(sc->gov_params[i].value), "%s", values[k]);
+		if (ik_config_give(cfg, "governor", name, values[k], IK_ORIGIN_PLATFORM, msg, msglen))
+			return -1;
+	}
+	return 0;
+}
+
 /* ---- the effective configuration --------------------------------------------------- */
 
 /*
@@ -574,7 +656,9 @@ static int emit_section(struct ik_platform_reader *r, int kind, int index, const
 
 /*
  * Every key of the platform's tables, in the order of IK_PLATFORM_SECTIONS: the single
- * sections always (their defaults apply without them), numbered ones when present.
+ * sections always (their defaults apply without them), numbered ones when present, and
+ * [os] and [haltpoll] when present (a platform without them names nothing to run, and the
+ * results of the built-in platforms stay as they were).
  */
 int ik_platform_reader_config(struct ik_platform_reader *r)
 {
@@ -603,5 +687,10 @@ int ik_platform_reader_config(struct ik_platform_reader *r)
 			ret |= emit_section(r, SEC_DT, i, name);
 		}
 	ret |= emit_section(r, SEC_EFFECTS, 0, "effects");
+	/* what a real machine runs: only a platform made from one has these */
+	if (r->os.present)
+		ret |= emit_section(r, SEC_OS, 0, "os");
+	if (r->haltpoll.present)
+		ret |= emit_section(r, SEC_HALTPOLL, 0, "haltpoll");
 	return ret ? -1 : 0;
 }
