@@ -23,6 +23,7 @@
  *   after the last key           defaults and checks
  *   finding and loading          a built-in by name or a file by path
  *   what a real machine runs     [os] and [haltpoll] as the scenario's defaults
+ *   editing a file's text        one key's line replaced or added, comments kept
  *   the effective configuration  every key's value, given or derived
  */
 #include <errno.h>
@@ -627,6 +628,96 @@ int ik_platform_os_params(const struct ik_platform *p, struct ik_scenario *sc,
 			return -1;
 	}
 	return 0;
+}
+
+/* ---- editing a file's text ---------------------------------------------------------- */
+
+/* Is line (without its newline) a section header?  Its name into name. */
+static bool section_line(const char *line, size_t len, char *name, size_t size)
+{
+	while (len && (*line == ' ' || *line == '\t'))
+		line++, len--;
+	if (!len || *line != '[')
+		return false;
+	const char *end = memchr(line, ']', len);
+	if (!end)
+		return false;
+	size_t n = (size_t)(end - line - 1);
+	snprintf(name, size, "%.*s", (int)n, line + 1);
+	return true;
+}
+
+/* Is line "key = ..." (spaces allowed around the key)? */
+static bool key_line(const char *line, size_t len, const char *key)
+{
+	size_t k = strlen(key);
+	while (len && (*line == ' ' || *line == '\t'))
+		line++, len--;
+	if (len < k || memcmp(line, key, k) != 0)
+		return false;
+	line += k;
+	len -= k;
+	while (len && (*line == ' ' || *line == '\t'))
+		line++, len--;
+	return len && *line == '=';
+}
+
+int ik_platform_text_set(char **text, const char *section, const char *key, const char *value,
+			 const char *comment, bool only_if_present)
+{
+	const char *t = *text;
+	size_t total = strlen(t);
+	/* where the new line goes: replacing [cut_from, cut_to), or inserted at cut_from */
+	size_t cut_from = total, cut_to = total, end_of_section = 0;
+	bool in = false, found_section = false, found_key = false;
+	char name[64];
+
+	for (size_t pos = 0; pos < total && !found_key;) {
+		const char *nl = memchr(t + pos, '\n', total - pos);
+		size_t len = nl ? (size_t)(nl - (t + pos)) : total - pos;
+		size_t next = nl ? pos + len + 1 : total;
+		if (section_line(t + pos, len, name, sizeof(name))) {
+			in = strcmp(name, section) == 0;
+			if (in) {
+				found_section = true;
+				end_of_section = next;
+			}
+		} else if (in) {
+			size_t lead = strspn(t + pos, " \t");
+			bool blank = lead >= len || t[pos + lead] == ';' || t[pos + lead] == '#';
+			if (key_line(t + pos, len, key)) {
+				found_key = true;
+				cut_from = pos;
+				cut_to = next;
+			} else if (!blank) {
+				end_of_section = next; /* after the section's last key */
+			}
+		}
+		pos = next;
+	}
+	if (!found_key && only_if_present)
+		return 0;
+	if (!found_key && found_section)
+		cut_from = cut_to = end_of_section;
+	char *out = NULL;
+	size_t outlen = 0;
+	FILE *f = open_memstream(&out, &outlen);
+	if (!f)
+		return -1;
+	fwrite(t, 1, cut_from, f);
+	if (cut_from > 0 && t[cut_from - 1] != '\n')
+		fputc('\n', f);
+	if (!found_section)
+		fprintf(f, "\n[%s]\n", section);
+	fprintf(f, "%s = %s%s%s\n", key, value, comment ? "  ; " : "", comment ? comment : "");
+	fwrite(t + cut_to, 1, total - cut_to, f);
+	if (fclose(f) != 0) {
+		free(out);
+		return -1;
+	}
+	free(*text);
+	*text = out;
+	return 1;
 }
 
 /* ---- the effective configuration --------------------------------------------------- */

@@ -113,4 +113,14 @@ int ik_platform_write_section(struct ik_platform_writer *w, const char *section)
 /* "key = value\n" (or "key = value  ; comment\n"): 0, or -1 if the section has no such key. */
 int ik_platform_write_key(struct ik_platform_writer *w, const char *key, const char *comment);
 
+/*
+ * Edit a platform file's text (*text, malloc'd, replaced): the line "key = ..." of
+ * [section] becomes "key = value  ; comment" (comment may be NULL); a key not there is
+ * added at the end of its section, and a section not there at the end of the file, unless
+ * only_if_present (then nothing changes).  Everything else, comments too, stays.  Returns
+ * 1 if the text changed, 0 if not, -1 when out of memory.
+ */
+int ik_platform_text_set(char **text, const char *section, const char *key, const char *value,
+			 const char *comment, bool only_if_present);
+
 #endif
