@@ -68,6 +68,9 @@ struct ik_calib_state {
 	struct ik_calib_dist exit; /* wake minus the IPI (minus the poll notice for POLL) */
 };
 
+/* Tries per state when the wake-ups found the CPU busy (another task ran there). */
+#define IK_CALIB_TRIES 3
+
 struct ik_calib_config {
 	int waker_cpu, wakee_cpu;
 	long samples;          /* wake-ups or sleeps per figure */
@@ -97,7 +100,7 @@ struct ik_calib_result {
 	int64_t timer_slack_ns;         /* the difference of the two medians */
 	long task_slack_ns;             /* PR_GET_TIMERSLACK of a normal task here */
 	int deepest;                    /* the deepest state measured, for the timer figures */
-	char notes[512];                /* what could not be measured, and why */
+	char notes[512];                /* what was not measured as asked, and why */
 };
 
 /*

@@ -216,6 +216,28 @@ static void platform_driver_must_load(void **state)
 		fail_msg("%s", err);
 }
 
+/* calibrate's edits: one key's line replaced or added, the rest (comments too) kept */
+static void text_set(void **state)
+{
+	(void)state;
+	char *t = strdup("; head\n[platform]\nname = a ; keep\nipi_ns = constant 1\n\n"
+			 "[state0]\n; about state0\nname = POLL\n\n; trailing\n");
+	assert_non_null(t);
+	assert_int_equal(ik_platform_text_set(&t, "platform", "ipi_ns", "lognormal 5 0.5", "m", false), 1);
+	assert_int_equal(ik_platform_text_set(&t, "state0", "exit_ns", "constant 7", NULL, false), 1);
+	assert_int_equal(ik_platform_text_set(&t, "state0", "exit_ipi_ns", "constant 7", NULL, true), 0);
+	assert_int_equal(ik_platform_text_set(&t, "os", "timer_slack_ns", "5", "m", false), 1);
+	assert_string_equal(t, "; head\n[platform]\nname = a ; keep\nipi_ns = lognormal 5 0.5  ; m\n\n"
+			       "[state0]\n; about state0\nname = POLL\nexit_ns = constant 7\n\n"
+			       "; trailing\n\n[os]\ntimer_slack_ns = 5  ; m\n");
+	/* a key that only starts like another is not it; a file without a final newline */
+	free(t);
+	t = strdup("[platform]\nipi_ns_x = 1\nipi_ns=2");
+	assert_int_equal(ik_platform_text_set(&t, "platform", "ipi_ns", "3", NULL, false), 1);
+	assert_string_equal(t, "[platform]\nipi_ns_x = 1\nipi_ns = 3\n");
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +246,7 @@ int main(void)
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(scenario_runs_the_platforms),
 		cmocka_unit_test(platform_driver_must_load),
+		cmocka_unit_test(text_set),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
