@@ -285,8 +285,8 @@ static int prepend_header(char **text, const struct ik_calib_result *r,
 		"any other load on it then is in them.\n", stamp, from ? from : "an import of this "
 		"machine", c->wakee_cpu, c->waker_cpu, c->samples, c->gap_ns);
 	fprintf(f, "; Check: a pipe ping-pong across CPUs %d and %d took %.1f us per hand-over; "
-		"IPI + the\n; deepest state's exit give %.1f us (the rest is the pipe's system "
-		"calls).\n", c->waker_cpu, c->wakee_cpu, (double)r->handover_ns / 1e3,
+		"the model\n; charges one IPI + the deepest state's exit, %.1f us, beside the "
+		"workload's own work.\n", c->waker_cpu, c->wakee_cpu, (double)r->handover_ns / 1e3,
 		(double)predicted / 1e3);
 	if (r->notes[0])
 		fprintf(f, "; Note: %s\n", r->notes);
