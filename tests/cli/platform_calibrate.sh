@@ -7,8 +7,9 @@
 #
 # The ranges, wide on purpose (a shared machine's figures move by 2x from run to run):
 # - a wake-up of an idle CPU in a state that needs an IPI (IPI + exit) takes at least 1 us:
-#   an interrupt must be delivered and the task scheduled, and the fastest hardware in the
-#   sources (Zen 3, HLT, docs/platform-sources.md 2.4) needs 1.5 us; and less than 1 ms,
+#   an interrupt must be delivered and the task scheduled, and the fastest such wake-up in
+#   the sources (bare-metal Zen 3 from HLT, docs/platform-sources.md 2.4) took 1.7 us at
+#   least, 2.0 us at the median; and less than 1 ms,
 #   beyond which the figure is another task's run, not a wake-up;
 # - an IPI (median) takes at least 100 ns and under 1 ms, for the same reasons;
 # - a context switch of a pipe ping-pong on one CPU takes 100 ns to 100 us (two system
