@@ -109,6 +109,18 @@ static void show_firmware(const struct ik_platform *p)
 		printf("intel_idle   table %s, package C6 %s\n",
 		       p->intel_idle.table[0] ? p->intel_idle.table : "by model",
 		       p->intel_idle.pc6 ? "enabled" : "disabled");
+	if (p->os.present)
+		printf("os           driver %s, governor %s%s, timer slack %" PRId64 " ns\n",
+		       p->os.driver[0] ? p->os.driver : "not named",
+		       p->os.governor[0] ? p->os.governor : "not named",
+		       p->os.haltpoll_force > 0 ? ", cpuidle_haltpoll.force" : "", p->os.timer_slack_ns);
+	if (p->os.has_haltpoll) {
+		const struct ik_haltpoll_params *hp = &p->os.haltpoll;
+		printf("haltpoll     guest_halt_poll_ns %" PRIu64 ", shrink %u, grow %u, grow_start %"
+		       PRIu64 ", allow_shrink %s\n", hp->guest_halt_poll_ns, hp->guest_halt_poll_shrink,
+		       hp->guest_halt_poll_grow, hp->guest_halt_poll_grow_start,
+		       hp->guest_halt_poll_allow_shrink ? "yes" : "no");
+	}
 	for (int i = 0; i < p->powernv.count; i++) {
 		const struct ik_dt_state *d = &p->powernv.states[i];
 		printf("  dt %-2d      %-12s flags 0x%08" PRIx32 " latency %" PRIu64 " ns residency %" PRIu64
