@@ -88,8 +88,11 @@ case $governor in
 menu | teo | ladder | haltpoll)
 	grep -Eq "^governor +$governor(,|\$)" "$tmp/sim" || fail "sim runs $(grep ^governor "$tmp/sim"), not $governor" ;;
 esac
-"$bin" sim "$tmp/s.ini" --print-config | grep -q '^cpuidle.governor = platform' ||
-	fail "--print-config does not say the governor came from the platform"
+case $governor in
+menu | teo | ladder | haltpoll)
+	"$bin" sim "$tmp/s.ini" --print-config | grep -q '^cpuidle.governor = platform' ||
+		fail "--print-config does not say the governor came from the platform" ;;
+esac
 
 # measured, different from the defaults, plausible
 ipi=$(value "$tmp/cal.ini" platform ipi_ns)
