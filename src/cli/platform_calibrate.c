@@ -328,6 +328,19 @@ int cmd_platform_calibrate(int argc, char **argv)
 	const char *cmd = "platform calibrate";
 	if (cli_output_check(cmd, o.outpath))
 		return EXIT_USAGE;
+	struct ik_cpuset allowed;
+	char list[256];
+	if (ik_host_allowed_cpus(&allowed, list, sizeof(list)) == 0) {
+		ik_cpuset_format(&allowed, list, sizeof(list));
+		for (int i = 0; i < 2; i++) {
+			int cpu = i ? o.c.wakee_cpu : o.c.waker_cpu;
+			if (!ik_cpuset_has(&allowed, cpu)) {
+				fprintf(stderr, "idlekit %s: --%s-cpu %d: not available (CPUs this process "
+					"may use: %s)\n", cmd, i ? "wakee" : "waker", cpu, list);
+				return EXIT_USAGE;
+			}
+		}
+	}
 
 	char err[IK_ERR_LEN] = "", *text = NULL;
 	struct ik_platform *p = malloc(sizeof(*p));
@@ -374,10 +387,14 @@ int cmd_platform_calibrate(int argc, char **argv)
 	}
 	ik_cpuset_clear(&one);
 	ik_cpuset_add(&one, o.c.wakee_cpu);
-	if (ik_host_idle_read(fs, &one, &idle, err, sizeof(err)) || idle.ncpus != 1 ||
-	    idle.cpus[0].nstates == 0) {
-		fprintf(stderr, "idlekit %s: CPU %d has no cpuidle states to measure%s%s\n", cmd,
-			o.c.wakee_cpu, err[0] ? ": " : "", err);
+	if (ik_host_idle_read(fs, &one, &idle, err, sizeof(err))) {
+		fprintf(stderr, "idlekit %s: --wakee-cpu %d: %s\n", cmd, o.c.wakee_cpu, err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (idle.ncpus != 1 || idle.cpus[0].nstates == 0) {
+		fprintf(stderr, "idlekit %s: CPU %d has no cpuidle states to measure (driver %s)\n",
+			cmd, o.c.wakee_cpu, idle.driver);
 		goto out;
 	}
 	char rel[96], path[4096];
