@@ -58,6 +58,22 @@ if [ "$driver" = haltpoll ]; then
 		fail "[haltpoll] guest_halt_poll_ns is not the machine's"
 fi
 
+# bad options: one message, exit 2, before anything is measured
+bad() {
+	local want=$1
+	shift
+	"$bin" platform calibrate "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	[ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -qF -- "$want" "$tmp/err" ||
+		fail "calibrate $*: exit $rc, $(cat "$tmp/err"), expected 2 and '$want'"
+	[ ! -s "$tmp/out" ] || fail "calibrate $*: wrote to stdout"
+}
+bad "--samples: expected an integer 10..10000000, got '3'" --samples 3
+bad "--waker-cpu and --wakee-cpu must differ (both 1)" --waker-cpu 1
+bad "--waker-cpu 4096: " --waker-cpu 4096
+bad "--from: unknown platform 'nosuch'" --from nosuch
+bad "--gap: expected more than 0" --gap 0
+
 [ "$(id -u)" = 0 ] || skip "not root: calibrate changes idle states"
 
 # ---- what calibrate changes, to see that it is put back --------------------------------
