@@ -355,7 +355,7 @@ int ik_calibrate_run(const struct ik_calib_config *c, struct ik_calib_result *r,
 	struct ik_host_idle idle = { 0 };
 	struct ik_cpuset one;
 	struct changes ch;
-	char what[96];
+	char what[192];
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
@@ -439,6 +439,7 @@ out:;
 		snprintf(err, errlen, "%s", e2);
 		rc = -1;
 	}
+	ik_journal_free(&ch.journal);
 	ik_host_idle_free(&idle);
 	return rc;
 }
