@@ -51,7 +51,7 @@ _idlekit() {
 	platform)
 		sub=${COMP_WORDS[cmdi + 1]}
 		if [ $((cmdi + 1)) -eq "$COMP_CWORD" ]; then
-			COMPREPLY=($(compgen -W "list show import" -- "$cur"))
+			COMPREPLY=($(compgen -W "list show import calibrate" -- "$cur"))
 			return 0
 		fi
 		if [ "$sub" = show ] && [[ $cur != -* ]]; then

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/platform_calibrate.h"
 #include "config/scenario.h"
 #include "drivers/registry.h"
 #include "hw/hw.h"
@@ -13,6 +14,7 @@ static const char platform_usage[] =
 	"usage: idlekit platform list\n"
 	"       idlekit platform show NAME|FILE.ini [--driver DRIVER] [--set SECTION.KEY=VALUE]...\n"
 	"       idlekit platform import [--sysfs-root DIR | --sysfs-dump FILE] [-o FILE]\n"
+	"       idlekit platform calibrate [-o FILE] [--from FILE] [-q]\n"
 	"\n"
 	"list  the built-in platforms, one per line: name, CPUs, the idle driver the kernel\n"
 	"      would load, and description\n"
@@ -26,12 +28,15 @@ static const char platform_usage[] =
 	"import  a platform file from this machine's idle states and topology (or a copied\n"
 	"      sysfs tree or dump); `idlekit platform import --help` says what it can and\n"
 	"      cannot read.\n"
+	"calibrate  that file with the costs sysfs does not give measured here (exit costs,\n"
+	"      IPI, context switch, timer slack; root); `idlekit platform calibrate --help`.\n"
 	"\n"
 	"Examples:\n"
 	"  idlekit platform list\n"
 	"  idlekit platform show amd-zen3-milan\n"
 	"  idlekit platform show intel-hsx --driver intel_idle --set cpuidle.use_acpi=yes\n"
-	"  idlekit platform import -o mine.ini && idlekit sim --set scenario.platform=mine.ini\n";
+	"  idlekit platform import -o mine.ini && idlekit sim --set scenario.platform=mine.ini\n"
+	"  sudo idlekit platform calibrate -o mine.ini\n";
 
 /* The platform inside a minimal scenario, so driver options and overrides apply. */
 static int load_scenario(const char *ref, const char *driver, const char *const *sets,
@@ -104,6 +109,18 @@ static void show_firmware(const struct ik_platform *p)
 		printf("intel_idle   table %s, package C6 %s\n",
 		       p->intel_idle.table[0] ? p->intel_idle.table : "by model",
 		       p->intel_idle.pc6 ? "enabled" : "disabled");
+	if (p->os.present)
+		printf("os           driver %s, governor %s%s, timer slack %" PRId64 " ns\n",
+		       p->os.driver[0] ? p->os.driver : "not named",
+		       p->os.governor[0] ? p->os.governor : "not named",
+		       p->os.haltpoll_force > 0 ? ", cpuidle_haltpoll.force" : "", p->os.timer_slack_ns);
+	if (p->os.has_haltpoll) {
+		const struct ik_haltpoll_params *hp = &p->os.haltpoll;
+		printf("haltpoll     guest_halt_poll_ns %" PRIu64 ", shrink %u, grow %u, grow_start %"
+		       PRIu64 ", allow_shrink %s\n", hp->guest_halt_poll_ns, hp->guest_halt_poll_shrink,
+		       hp->guest_halt_poll_grow, hp->guest_halt_poll_grow_start,
+		       hp->guest_halt_poll_allow_shrink ? "yes" : "no");
+	}
 	for (int i = 0; i < p->powernv.count; i++) {
 		const struct ik_dt_state *d = &p->powernv.states[i];
 		printf("  dt %-2d      %-12s flags 0x%08" PRIx32 " latency %" PRIu64 " ns residency %" PRIu64
@@ -121,6 +138,9 @@ static void show_driver(const struct ik_scenario *sc, const struct ik_driver_bin
 	printf("\nCPUidle driver: %s\n", drv->name);
 	if (strcmp(sc->kernel_driver, sc->driver) != 0)
 		printf("(not the kernel's choice, which is %s)\n", sc->kernel_driver);
+	else if (sc->platform.os.driver[0])
+		printf("(the kernel's choice, and the platform's [os] driver: a scenario without a "
+		       "driver key runs it)\n");
 	else if (strcmp(sc->driver, "table") != 0)
 		printf("(the kernel's choice; idlekit sim runs it with cpuidle.driver = auto or %s; "
 		       "a scenario without a driver key runs the 'table' driver, the hardware "
@@ -275,6 +295,8 @@ int cmd_platform(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "import") == 0) /* src/cli/platform_import.c */
 		return cmd_platform_import(argc - 1, argv + 1);
+	if (strcmp(argv[1], "calibrate") == 0) /* src/cli/platform_calibrate.c */
+		return cmd_platform_calibrate(argc - 1, argv + 1);
 	fprintf(stderr, "idlekit platform: unknown subcommand '%s'\n\n%s", argv[1], platform_usage);
 	return EXIT_USAGE;
 }

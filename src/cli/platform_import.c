@@ -6,7 +6,14 @@
  * residency, power, default_status) and, in a tree, the topology.  Everything else a
  * platform file holds (real exit costs, IPI cost, busy power, state flags) is not there:
  * those keys are left to the simulator's defaults or filled with a placeholder, and the
- * file's comments say which.
+ * file's comments say which; `platform calibrate` (platform_calibrate.c) measures them.
+ * From the live machine also its CPU (CPUID) and what its kernel runs ([os]: driver,
+ * governor, haltpoll_force; [haltpoll]: the haltpoll governor's parameters), so that a sim
+ * on the file runs what the machine runs.
+ *
+ * Divisions: names and guesses (method, hint); the topology; the machine's CPU and what its
+ * kernel runs; the file (make_platform); the check that its driver loads; the import as
+ * text (for `platform calibrate` too); the command.
  */
 #include <ctype.h>
 #include <getopt.h>
@@ -18,6 +25,8 @@
 
 #include "cli/cli.h"
 #include "cli/host_cli.h"
+#include "cli/platform_calibrate.h"
+#include "host/calibrate.h"
 #include "config/platform_ini.h"
 #include "config/scenario.h"
 #include "hw/hw.h"
@@ -29,13 +38,18 @@ static const char import_usage[] =
 	"live machine's sysfs, a copied tree or a dump: the idle-state table of one CPU and the\n"
 	"topology.  What sysfs does not tell (real exit costs, IPI cost, busy power, state\n"
 	"flags; the topology of a dump) is guessed or left to the defaults, and the file's\n"
-	"comments say so.\n"
+	"comments say so.  From the live machine also [cpuid] (the CPUID instruction: vendor,\n"
+	"MWAIT, ARAT, hypervisor) and [os] / [haltpoll]: the cpuidle driver and governor it\n"
+	"runs and the haltpoll governor's module parameters, so that `idlekit sim` on the file\n"
+	"runs them (a driver that would not load on the file is left out, and said so).\n"
 	"\n"
 	"Options:\n"
 	"  --cpu N                  take CPU N's table (default: the first online CPU)\n"
 	"  --name NAME              the platform's name (default: from the dump's file name,\n"
 	"                           the tree's directory, or host-HOSTNAME)\n"
 	"  -o, --output FILE        write to FILE (atomically) instead of standard output\n"
+	"  --calibrate              also measure the costs sysfs does not give (root): the same\n"
+	"                           as `idlekit platform calibrate` (its options apply)\n"
 	HOST_SOURCE_HELP
 	"  -h, --help               this text\n";
 
@@ -236,13 +250,98 @@ static enum ik_method method_of(int index, const struct ik_host_state *s)
 	return m;
 }
 
+static bool one_of(const char *name, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * [cpuid], [os] and [haltpoll] of the live machine: what makes a sim on the file run what
+ * the machine runs (its driver loads only where the CPU says what the kernel tested, a
+ * KVM guest's haltpoll driver only where [cpuid] says kvm).  no_driver: why [os] driver is
+ * left out (it does not load on the file), or NULL.
+ */
+static void write_machine(struct ik_platform_writer *w, FILE *f, struct ik_platform *p,
+			  const struct ik_host_idle *idle, const struct ik_host_machine *m,
+			  const char *no_driver)
+{
+	static const char *const drivers[] = { "acpi_idle", "intel_idle", "powernv_idle",
+					       "haltpoll", "none" };
+	static const char *const governors[] = { "menu", "teo", "ladder", "haltpoll" };
+
+	if (m->have_cpuid) {
+		struct ik_cpuid *c = &p->cpuid;
+		c->vendor = strcmp(m->vendor, "intel") == 0 ? IK_VENDOR_INTEL :
+			    strcmp(m->vendor, "amd") == 0 ? IK_VENDOR_AMD : IK_VENDOR_OTHER;
+		c->family = m->family;
+		c->model = m->model;
+		c->mwait = m->mwait;
+		c->arat = m->arat;
+		c->hypervisor = !m->hypervisor ? IK_HYPERVISOR_NONE :
+				m->kvm ? IK_HYPERVISOR_KVM : IK_HYPERVISOR_OTHER;
+		c->kvm_hint_realtime = m->kvm && m->kvm_hint_realtime;
+		ik_platform_write_section(w, "cpuid");
+		fprintf(f, "; From the CPUID instruction on this machine (leaves 0, 1, 6 and the "
+			"hypervisor's 0x40000000).\n");
+		ik_platform_write_key(w, "vendor", NULL);
+		ik_platform_write_key(w, "family", NULL);
+		ik_platform_write_key(w, "model", NULL);
+		ik_platform_write_key(w, "mwait", "CPUID.1:ECX MONITOR");
+		ik_platform_write_key(w, "arat", "CPUID.6:EAX ARAT");
+		ik_platform_write_key(w, "hypervisor", m->hypervisor ? (m->kvm ? "leaf 0x40000000: "
+						"KVMKVMKVM" : "CPUID.1:ECX bit 31, not KVM")
+					: "CPUID.1:ECX bit 31 clear");
+		if (m->kvm)
+			ik_platform_write_key(w, "kvm_hint_realtime", "leaf 0x40000001 EDX bit 0");
+	}
+	ik_platform_write_section(w, "os");
+	fprintf(f, "; What this machine's kernel runs: a scenario that names no driver or governor "
+		"runs these.\n");
+	if (no_driver)
+		fprintf(f, "; driver = %s   (left out: %s)\n", idle->driver, no_driver);
+	else if (one_of(idle->driver, drivers, 5)) {
+		snprintf(p->os.driver, sizeof(p->os.driver), "%.15s", idle->driver); /* one of drivers */
+		ik_platform_write_key(w, "driver", "cpuidle/current_driver");
+	} else
+		fprintf(f, "; driver %s: not one idlekit models\n", idle->driver);
+	if (one_of(idle->governor, governors, 4)) {
+		snprintf(p->os.governor, sizeof(p->os.governor), "%.15s", idle->governor);
+		ik_platform_write_key(w, "governor", "cpuidle/current_governor");
+	} else
+		fprintf(f, "; governor %s: not one idlekit models\n",
+			idle->governor[0] ? idle->governor : "unknown");
+	if (m->haltpoll_force >= 0) {
+		p->os.haltpoll_force = m->haltpoll_force;
+		ik_platform_write_key(w, "haltpoll_force", "/sys/module/cpuidle_haltpoll/parameters/force");
+	}
+	if (m->have_haltpoll) {
+		struct ik_haltpoll_params *hp = &p->os.haltpoll;
+		hp->guest_halt_poll_ns = m->guest_halt_poll_ns;
+		hp->guest_halt_poll_shrink = (unsigned)m->guest_halt_poll_shrink;
+		hp->guest_halt_poll_grow = (unsigned)m->guest_halt_poll_grow;
+		hp->guest_halt_poll_grow_start = m->guest_halt_poll_grow_start;
+		hp->guest_halt_poll_allow_shrink = m->guest_halt_poll_allow_shrink;
+		ik_platform_write_section(w, "haltpoll");
+		fprintf(f, "; /sys/module/haltpoll/parameters: the haltpoll governor's, when it runs.\n");
+		ik_platform_write_key(w, "guest_halt_poll_ns", NULL);
+		ik_platform_write_key(w, "guest_halt_poll_shrink", NULL);
+		ik_platform_write_key(w, "guest_halt_poll_grow", NULL);
+		ik_platform_write_key(w, "guest_halt_poll_grow_start", NULL);
+		ik_platform_write_key(w, "guest_halt_poll_allow_shrink", NULL);
+	}
+}
+
 /*
  * The platform file as text (malloc'd), or NULL with a message printed.  The values go
  * into a struct ik_platform and out through the platform writer (config/platform_ini.h),
  * which formats them as the reader takes them back; the comments say where each came from.
  */
 static char *make_platform(const struct ik_sysfs *fs, const struct ik_host_idle *idle, int ref,
-			   int ngroups, const char *name)
+			   int ngroups, const char *name, const struct ik_host_machine *m,
+			   const char *no_driver)
 {
 	const struct ik_host_cpu *c = &idle->cpus[ref];
 	struct topology topo;
@@ -357,6 +456,8 @@ static char *make_platform(const struct ik_sysfs *fs, const struct ik_host_idle 
 			fprintf(f, "; disabled through sysfs on CPU %d when imported (not a platform "
 				"property)\n", c->cpu);
 	}
+	if (m)
+		write_machine(&w, f, p, idle, m, no_driver);
 	free(p);
 	if (fclose(f) != 0) {
 		free(text);
@@ -366,22 +467,150 @@ static char *make_platform(const struct ik_sysfs *fs, const struct ik_host_idle 
 	return text;
 }
 
+/*
+ * Does a sim on this text run the driver its [os] names?  NULL if so (or it names none),
+ * else why not.  The scenario reader wants a file: the text goes through a temporary one.
+ */
+static const char *driver_fails(const char *text, char *why, size_t len)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096], err[IK_ERR_LEN];
+	snprintf(path, sizeof(path), "%s/idlekit-import-XXXXXX.ini", dir && *dir ? dir : "/tmp");
+	int fd = mkstemps(path, 4);
+	if (fd < 0)
+		return NULL; /* cannot tell: the reader's check at sim time still applies */
+	FILE *f = fdopen(fd, "w");
+	bool ok = f && fputs(text, f) >= 0;
+	if (f && fclose(f) != 0)
+		ok = false;
+	struct ik_scenario *sc = malloc(sizeof(*sc));
+	char scenario[4200];
+	snprintf(scenario, sizeof(scenario), "[scenario]\nname = import\nplatform = %s\n", path);
+	const char *res = NULL;
+	if (ok && sc && ik_scenario_parse_string("import", scenario, NULL, 0, sc, err, sizeof(err))) {
+		const char *p = strstr(err, "does not load");
+		snprintf(why, len, "%s", p ? p : err);
+		res = why;
+	}
+	free(sc);
+	unlink(path);
+	return res;
+}
+
+int cli_platform_import_text(const struct host_source *src, long cpu, const char *name_opt,
+			     const char *cmd, char **out)
+{
+	struct ik_sysfs *fs;
+	struct ik_host_idle idle = { 0 };
+	char err[IK_HOST_ERR_LEN] = "", name[64];
+	char *text = NULL;
+	int rc = EXIT_USAGE;
+
+	*out = NULL;
+	if (name_opt) {
+		to_name(name, sizeof(name), name_opt);
+		if (strcmp(name, name_opt) != 0 || !name[0]) {
+			fprintf(stderr, "idlekit %s: --name: expected at most 63 letters, digits, "
+				"'_', '.' or '-', got '%s'\n", cmd, name_opt);
+			return EXIT_USAGE;
+		}
+	}
+	if (host_open(cmd, src, &fs))
+		return EXIT_USAGE;
+	if (ik_host_idle_read(fs, NULL, &idle, err, sizeof(err))) {
+		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
+		goto out;
+	}
+	int *group_of = malloc((size_t)(idle.ncpus ? idle.ncpus : 1) * sizeof(int));
+	if (!group_of) {
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	int ngroups = ik_host_fold(&idle, group_of);
+	free(group_of);
+	int ref = -1;
+	for (int i = 0; i < idle.ncpus && ref < 0; i++) {
+		const struct ik_host_cpu *h = &idle.cpus[i];
+		if (cpu >= 0 ? h->cpu == cpu : (h->online && h->nstates > 0))
+			ref = i;
+	}
+	if (cpu >= 0 && ref < 0) {
+		fprintf(stderr, "idlekit %s: --cpu %ld: not present in %s\n", cmd, cpu,
+			ik_sysfs_origin(fs));
+		goto out;
+	}
+	if (ref < 0 || idle.cpus[ref].nstates == 0) {
+		fprintf(stderr, "idlekit %s: %s: no idle states to import (cpuidle driver: %s); a "
+			"platform needs at least one\n", cmd, ik_sysfs_origin(fs), idle.driver);
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	if (!name_opt)
+		default_name(src, name, sizeof(name));
+	/* The live machine: also its CPU and what its kernel runs (a copy has no CPUID). */
+	struct ik_host_machine machine, *m = NULL;
+	bool live = !src->dump && (!src->root || strcmp(src->root, "/") == 0);
+	if (live) {
+		if (ik_host_machine_read("/", &machine, err, sizeof(err))) {
+			fprintf(stderr, "idlekit %s: %s\n", cmd, err);
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		m = &machine;
+	}
+	text = make_platform(fs, &idle, ref, ngroups, name, m, NULL);
+	char why[IK_ERR_LEN];
+	if (text && m && driver_fails(text, why, sizeof(why))) {
+		free(text);
+		text = make_platform(fs, &idle, ref, ngroups, name, m, why);
+	}
+	rc = EXIT_FAIL;
+	if (!text)
+		goto out;
+
+	/* What we write must be what sim accepts: check it before it replaces anything. */
+	struct ik_platform *p = malloc(sizeof(*p));
+	char perr[IK_ERR_LEN];
+	if (!p || ik_platform_parse_string("imported platform", text, p, perr, sizeof(perr))) {
+		fprintf(stderr, "idlekit %s: internal error, the platform made does not parse: %s\n",
+			cmd, p ? perr : "out of memory");
+		free(p);
+		free(text);
+		goto out;
+	}
+	free(p);
+	*out = text;
+	rc = EXIT_OK;
+out:
+	ik_host_idle_free(&idle);
+	ik_sysfs_close(fs);
+	return rc;
+}
+
 int cmd_platform_import(int argc, char **argv)
 {
-	enum { OPT_CPU = 256, OPT_NAME };
+	enum { OPT_CPU = 256, OPT_NAME, OPT_CALIBRATE };
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "name", required_argument, NULL, OPT_NAME },
 		{ "output", required_argument, NULL, 'o' },
+		{ "calibrate", no_argument, NULL, OPT_CALIBRATE },
 		HOST_SOURCE_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct host_source src = { NULL, NULL };
 	const char *outpath = NULL, *name_opt = NULL;
+	bool calibrate = false;
 	long cpu = -1;
 	int c;
 
+	/* --calibrate: the import and the measurements, `platform calibrate`'s job */
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--calibrate") == 0)
+			calibrate = true;
+	if (calibrate)
+		return cmd_platform_calibrate(argc, argv);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
@@ -413,78 +642,18 @@ int cmd_platform_import(int argc, char **argv)
 		fprintf(stderr, "idlekit platform import: unexpected argument '%s'\n", argv[optind]);
 		return EXIT_USAGE;
 	}
-	char name[64];
-	if (name_opt) {
-		to_name(name, sizeof(name), name_opt);
-		if (strcmp(name, name_opt) != 0 || !name[0]) {
-			fprintf(stderr, "idlekit platform import: --name: expected at most 63 letters, "
-				"digits, '_', '.' or '-', got '%s'\n", name_opt);
-			return EXIT_USAGE;
-		}
-	}
-
-	struct ik_sysfs *fs;
-	struct ik_host_idle idle = { 0 };
-	char err[IK_HOST_ERR_LEN] = "";
-	char *text = NULL;
-	int rc = EXIT_USAGE;
 	if (cli_output_check("platform import", outpath))
 		return EXIT_USAGE;
-	if (host_open("platform import", &src, &fs))
-		return EXIT_USAGE;
-	if (ik_host_idle_read(fs, NULL, &idle, err, sizeof(err))) {
-		fprintf(stderr, "idlekit platform import: %s\n", err);
-		goto out;
-	}
-	int *group_of = malloc((size_t)(idle.ncpus ? idle.ncpus : 1) * sizeof(int));
-	if (!group_of) {
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	int ngroups = ik_host_fold(&idle, group_of);
-	free(group_of);
-	int ref = -1;
-	for (int i = 0; i < idle.ncpus && ref < 0; i++) {
-		const struct ik_host_cpu *h = &idle.cpus[i];
-		if (cpu >= 0 ? h->cpu == cpu : (h->online && h->nstates > 0))
-			ref = i;
-	}
-	if (cpu >= 0 && ref < 0) {
-		fprintf(stderr, "idlekit platform import: --cpu %ld: not present in %s\n", cpu,
-			ik_sysfs_origin(fs));
-		goto out;
-	}
-	if (ref < 0 || idle.cpus[ref].nstates == 0) {
-		fprintf(stderr, "idlekit platform import: %s: no idle states to import (cpuidle "
-			"driver: %s); a platform needs at least one\n", ik_sysfs_origin(fs), idle.driver);
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	if (!name_opt)
-		default_name(&src, name, sizeof(name));
-	text = make_platform(fs, &idle, ref, ngroups, name);
-	rc = EXIT_FAIL;
-	if (!text)
-		goto out;
-
-	/* What we write must be what sim accepts: check it before it replaces anything. */
-	struct ik_platform *p = malloc(sizeof(*p));
-	char perr[IK_ERR_LEN];
-	if (!p || ik_platform_parse_string("imported platform", text, p, perr, sizeof(perr))) {
-		fprintf(stderr, "idlekit platform import: internal error, the platform made does "
-			"not parse: %s\n", p ? perr : "out of memory");
-		free(p);
-		goto out;
-	}
-	free(p);
+	char *text;
+	int rc = cli_platform_import_text(&src, cpu, name_opt, "platform import", &text);
+	if (rc != EXIT_OK)
+		return rc;
 	struct cli_output o;
-	if (cli_output_open(&o, outpath))
-		goto out;
-	fputs(text, o.fp);
-	rc = cli_output_close(&o, 1) == 0 ? EXIT_OK : EXIT_FAIL;
-out:
+	rc = EXIT_FAIL;
+	if (cli_output_open(&o, outpath) == 0) {
+		fputs(text, o.fp);
+		rc = cli_output_close(&o, 1) == 0 ? EXIT_OK : EXIT_FAIL;
+	}
 	free(text);
-	ik_host_idle_free(&idle);
-	ik_sysfs_close(fs);
 	return rc;
 }

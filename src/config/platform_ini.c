@@ -8,6 +8,9 @@
  *   [acpi] [cst1] [cst2] ...    FADT facts and the _CST package, for acpi_idle/intel_idle
  *   [intel_idle]                which built-in table, package C6 enabled or not
  *   [dt_state0] ...             a POWER machine's device-tree idle states (powernv)
+ *   [effects]                   turbo, SMT and package effects
+ *   [os] [haltpoll]             what a real machine's kernel runs on it: driver, governor,
+ *                               its options, timer slack, the haltpoll module parameters
  *
  * Every key is checked against its table (src/config/platform_keys.c, where each key is
  * named once with its type, field and range); anything unknown, repeated, malformed or out
@@ -19,6 +22,8 @@
  *   sections and keys            which section a name is, setting one key, the file's lines
  *   after the last key           defaults and checks
  *   finding and loading          a built-in by name or a file by path
+ *   what a real machine runs     [os] and [haltpoll] as the scenario's defaults
+ *   editing a file's text        one key's line replaced or added, comments kept
  *   the effective configuration  every key's value, given or derived
  */
 #include <errno.h>
@@ -30,6 +35,7 @@
 #include "config/effective.h"
 #include "config/platform_ini.h"
 #include "config/platform_keys.h"
+#include "idlekit/governor.h" /* ik_haltpoll_params_default: [haltpoll]'s defaults */
 
 /* ---- sections and keys ----------------------------------------------------------------- */
 
@@ -50,6 +56,10 @@ static struct ik_ini_section *section_of(struct ik_platform_reader *r, int kind,
 		return &r->intel_idle;
 	case SEC_EFFECTS:
 		return &r->effects;
+	case SEC_OS:
+		return &r->os;
+	case SEC_HALTPOLL:
+		return &r->haltpoll;
 	default:
 		return &r->dt[index];
 	}
@@ -85,6 +95,11 @@ void ik_platform_reader_init(struct ik_platform_reader *r, const char *origin,
 	p->intel_idle.pc6 = true;
 	p->effects.smt_sibling_busy = 1.0;
 	p->effects.smt_sibling_lite = 1.0;
+
+	/* [os] and [haltpoll]: not named, and the kernel's own defaults */
+	p->os.haltpoll_force = -1;
+	p->os.timer_slack_ns = 50000; /* init_task's timer_slack_ns */
+	ik_haltpoll_params_default(&p->os.haltpoll);
 }
 
 bool ik_platform_section(const char *section)
@@ -434,6 +449,8 @@ int ik_platform_reader_finish(struct ik_platform_reader *r)
 		prev = i;
 	}
 	p->state_count = count;
+	p->os.present = r->os.present;
+	p->os.has_haltpoll = r->haltpoll.present;
 	if (finish_cpuid(r) || finish_acpi(r) || finish_dt(r))
 		return -1;
 	return 0;
@@ -547,6 +564,162 @@ int ik_platform_load(const char *ref, struct ik_platform *p, char *err, size_t e
 	return ret;
 }
 
+/* ---- what a real machine runs, for the scenario ---------------------------------------- */
+
+int ik_platform_os_defaults(const struct ik_platform *p, const bool given[3],
+			    struct ik_scenario *sc, struct ik_config *cfg, bool *governor_named,
+			    char *msg, size_t msglen)
+{
+	*governor_named = false;
+	if (p->os.driver[0] && !given[0]) {
+		snprintf(sc->driver, sizeof(sc->driver), "%s", p->os.driver);
+		if (ik_config_give(cfg, "cpuidle", "driver", sc->driver, IK_ORIGIN_PLATFORM, msg, msglen))
+			return -1;
+	}
+	if (p->os.governor[0] && !given[1]) {
+		snprintf(sc->governor, sizeof(sc->governor), "%s", p->os.governor);
+		*governor_named = true;
+		if (ik_config_give(cfg, "cpuidle", "governor", sc->governor, IK_ORIGIN_PLATFORM, msg,
+				   msglen))
+			return -1;
+	}
+	if (p->os.haltpoll_force >= 0 && !given[2]) {
+		sc->opt.haltpoll_force = p->os.haltpoll_force;
+		if (ik_config_give(cfg, "cpuidle", "haltpoll_force", p->os.haltpoll_force ? "yes" : "no",
+				   IK_ORIGIN_PLATFORM, msg, msglen))
+			return -1;
+	}
+	return 0;
+}
+
+int ik_platform_os_params(const struct ik_platform *p, struct ik_scenario *sc,
+			  struct ik_config *cfg, char *msg, size_t msglen)
+{
+	const struct ik_haltpoll_params *hp = &p->os.haltpoll;
+	const int nmax = (int)(sizeof(sc->gov_params) / sizeof(sc->gov_params[0]));
+	char values[HK_COUNT][24];
+
+	if (!p->os.has_haltpoll || strcmp(sc->governor, "haltpoll") != 0)
+		return 0;
+	/* as the governor's parameter parser takes them (uint, and Y/N for the bool) */
+	snprintf(values[HK_GUEST_HALT_POLL_NS], 24, "%" PRIu64, hp->guest_halt_poll_ns);
+	snprintf(values[HK_GUEST_HALT_POLL_SHRINK], 24, "%u", hp->guest_halt_poll_shrink);
+	snprintf(values[HK_GUEST_HALT_POLL_GROW], 24, "%u", hp->guest_halt_poll_grow);
+	snprintf(values[HK_GUEST_HALT_POLL_GROW_START], 24, "%" PRIu64,
+		 hp->guest_halt_poll_grow_start);
+	snprintf(values[HK_GUEST_HALT_POLL_ALLOW_SHRINK], 24, "%s",
+		 hp->guest_halt_poll_allow_shrink ? "Y" : "N");
+	for (int k = 0; k < HK_COUNT; k++) {
+		const char *name = platform_key_name(SEC_HALTPOLL, k);
+		bool have = false;
+		for (int i = 0; i < sc->ngov_params; i++)
+			have |= strcmp(sc->gov_params[i].name, name) == 0;
+		if (have)
+			continue; /* the scenario's own value wins */
+		if (sc->ngov_params == nmax) {
+			snprintf(msg, msglen, "[haltpoll] %s: more than %d governor parameters", name,
+				 nmax);
+			return -1;
+		}
+		int i = sc->ngov_params++;
+		snprintf(sc->gov_params[i].name, sizeof(sc->gov_params[i].name), "%s", name);
+		snprintf(sc->gov_params[i].value, sizeof(sc->gov_params[i].value), "%s", values[k]);
+		if (ik_config_give(cfg, "governor", name, values[k], IK_ORIGIN_PLATFORM, msg, msglen))
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- editing a file's text ---------------------------------------------------------- */
+
+/* Is line (without its newline) a section header?  Its name into name. */
+static bool section_line(const char *line, size_t len, char *name, size_t size)
+{
+	while (len && (*line == ' ' || *line == '\t'))
+		line++, len--;
+	if (!len || *line != '[')
+		return false;
+	const char *end = memchr(line, ']', len);
+	if (!end)
+		return false;
+	size_t n = (size_t)(end - line - 1);
+	snprintf(name, size, "%.*s", (int)n, line + 1);
+	return true;
+}
+
+/* Is line "key = ..." (spaces allowed around the key)? */
+static bool key_line(const char *line, size_t len, const char *key)
+{
+	size_t k = strlen(key);
+	while (len && (*line == ' ' || *line == '\t'))
+		line++, len--;
+	if (len < k || memcmp(line, key, k) != 0)
+		return false;
+	line += k;
+	len -= k;
+	while (len && (*line == ' ' || *line == '\t'))
+		line++, len--;
+	return len && *line == '=';
+}
+
+int ik_platform_text_set(char **text, const char *section, const char *key, const char *value,
+			 const char *comment, bool only_if_present)
+{
+	const char *t = *text;
+	size_t total = strlen(t);
+	/* where the new line goes: replacing [cut_from, cut_to), or inserted at cut_from */
+	size_t cut_from = total, cut_to = total, end_of_section = 0;
+	bool in = false, found_section = false, found_key = false;
+	char name[64];
+
+	for (size_t pos = 0; pos < total && !found_key;) {
+		const char *nl = memchr(t + pos, '\n', total - pos);
+		size_t len = nl ? (size_t)(nl - (t + pos)) : total - pos;
+		size_t next = nl ? pos + len + 1 : total;
+		if (section_line(t + pos, len, name, sizeof(name))) {
+			in = strcmp(name, section) == 0;
+			if (in) {
+				found_section = true;
+				end_of_section = next;
+			}
+		} else if (in) {
+			size_t lead = strspn(t + pos, " \t");
+			bool blank = lead >= len || t[pos + lead] == ';' || t[pos + lead] == '#';
+			if (key_line(t + pos, len, key)) {
+				found_key = true;
+				cut_from = pos;
+				cut_to = next;
+			} else if (!blank) {
+				end_of_section = next; /* after the section's last key */
+			}
+		}
+		pos = next;
+	}
+	if (!found_key && only_if_present)
+		return 0;
+	if (!found_key && found_section)
+		cut_from = cut_to = end_of_section;
+	char *out = NULL;
+	size_t outlen = 0;
+	FILE *f = open_memstream(&out, &outlen);
+	if (!f)
+		return -1;
+	fwrite(t, 1, cut_from, f);
+	if (cut_from > 0 && t[cut_from - 1] != '\n')
+		fputc('\n', f);
+	if (!found_section)
+		fprintf(f, "\n[%s]\n", section);
+	fprintf(f, "%s = %s%s%s\n", key, value, comment ? "  ; " : "", comment ? comment : "");
+	fwrite(t + cut_to, 1, total - cut_to, f);
+	if (fclose(f) != 0) {
+		free(out);
+		return -1;
+	}
+	free(*text);
+	*text = out;
+	return 1;
+}
+
 /* ---- the effective configuration --------------------------------------------------- */
 
 /*
@@ -574,7 +747,9 @@ static int emit_section(struct ik_platform_reader *r, int kind, int index, const
 
 /*
  * Every key of the platform's tables, in the order of IK_PLATFORM_SECTIONS: the single
- * sections always (their defaults apply without them), numbered ones when present.
+ * sections always (their defaults apply without them), numbered ones when present, and
+ * [os] and [haltpoll] when present (a platform without them names nothing to run, and the
+ * results of the built-in platforms stay as they were).
  */
 int ik_platform_reader_config(struct ik_platform_reader *r)
 {
@@ -603,5 +778,10 @@ int ik_platform_reader_config(struct ik_platform_reader *r)
 			ret |= emit_section(r, SEC_DT, i, name);
 		}
 	ret |= emit_section(r, SEC_EFFECTS, 0, "effects");
+	/* what a real machine runs: only a platform made from one has these */
+	if (r->os.present)
+		ret |= emit_section(r, SEC_OS, 0, "os");
+	if (r->haltpoll.present)
+		ret |= emit_section(r, SEC_HALTPOLL, 0, "haltpoll");
 	return ret ? -1 : 0;
 }

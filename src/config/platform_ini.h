@@ -22,7 +22,7 @@
 /* poll_wake_ns, context_switch_ns: a second is plenty */
 #define IK_PLATFORM_MAX_COST_NS 1000000000
 /* The platform sections, for "known sections" messages. */
-#define IK_PLATFORM_SECTIONS "platform state0..state9 cpuid acpi cst1..cst8 intel_idle dt_state0..dt_state15 effects"
+#define IK_PLATFORM_SECTIONS "platform state0..state9 cpuid acpi cst1..cst8 intel_idle dt_state0..dt_state15 effects os haltpoll"
 
 
 struct ik_platform_reader {
@@ -36,6 +36,8 @@ struct ik_platform_reader {
 	struct ik_ini_section cst[IK_CST_MAX + 1]; /* [cst1]..[cst8]; cst[0] unused */
 	struct ik_ini_section intel_idle;
 	struct ik_ini_section effects;
+	struct ik_ini_section os;
+	struct ik_ini_section haltpoll;
 	struct ik_ini_section dt[IK_DT_STATE_MAX];
 	struct ik_dist exit_ns[IK_STATE_MAX]; /* exit_ns as given, the default per wake source */
 	struct ik_config *cfg; /* where to record the keys given (NULL = nowhere) */
@@ -55,8 +57,23 @@ int ik_platform_reader_finish(struct ik_platform_reader *r);
 int ik_platform_reader_config(struct ik_platform_reader *r);
 
 /*
+ * What a platform made from a real machine runs ([os], [haltpoll]), as a scenario's defaults
+ * (src/config/platform_ini.c).  ik_platform_os_defaults: the driver, the governor and
+ * haltpoll_force the platform names, for each the scenario did not give (given[0..2]:
+ * driver, governor, haltpoll_force), recorded in cfg (may be NULL) with origin platform;
+ * *governor_named says whether the governor is now the platform's (it then wins over the
+ * driver's own).  ik_platform_os_params, once the governor is known: the [haltpoll] module
+ * parameters the scenario did not give, when the governor is haltpoll.  0, or -1 + msg.
+ */
+int ik_platform_os_defaults(const struct ik_platform *p, const bool given[3],
+			    struct ik_scenario *sc, struct ik_config *cfg, bool *governor_named,
+			    char *msg, size_t msglen);
+int ik_platform_os_params(const struct ik_platform *p, struct ik_scenario *sc,
+			  struct ik_config *cfg, char *msg, size_t msglen);
+
+/*
  * Whether `section` is a platform section: platform, state0..state9, cpuid, acpi,
- * cst1..cst8, intel_idle, dt_state0..dt_state15.
+ * cst1..cst8, intel_idle, dt_state0..dt_state15, effects, os, haltpoll.
  */
 bool ik_platform_section(const char *section);
 /* 0 if `key` exists in platform section `section`, else -1 with "unknown key ..." in msg. */
@@ -95,5 +112,15 @@ void ik_platform_writer_init(struct ik_platform_writer *w, FILE *f, const struct
 int ik_platform_write_section(struct ik_platform_writer *w, const char *section);
 /* "key = value\n" (or "key = value  ; comment\n"): 0, or -1 if the section has no such key. */
 int ik_platform_write_key(struct ik_platform_writer *w, const char *key, const char *comment);
+
+/*
+ * Edit a platform file's text (*text, malloc'd, replaced): the line "key = ..." of
+ * [section] becomes "key = value  ; comment" (comment may be NULL); a key not there is
+ * added at the end of its section, and a section not there at the end of the file, unless
+ * only_if_present (then nothing changes).  Everything else, comments too, stays.  Returns
+ * 1 if the text changed, 0 if not, -1 when out of memory.
+ */
+int ik_platform_text_set(char **text, const char *section, const char *key, const char *value,
+			 const char *comment, bool only_if_present);
 
 #endif

@@ -3,8 +3,8 @@
  * A row gives the key's name, its type and the field it fills (an offset into the section's
  * struct) with its range; the few keys that are not one field of one type (a state's
  * method, exit_ns, in_table, lite and core_off; [acpi] cst_control; a _CST entry's type and
- * method; [intel_idle] table; [effects] turbo_mhz) have a setter and a formatter of their
- * own in the row instead.  From the table the reader sets a key (platform_key_set) and the
+ * method; [intel_idle] table; [effects] turbo_mhz; [os] driver, governor and
+ * haltpoll_force) have a setter and a formatter of their own in the row instead.  From the table the reader sets a key (platform_key_set) and the
  * effective configuration and the platform writer format it (platform_key_format), so a
  * value reads back as it was written.
  *
@@ -441,6 +441,80 @@ static void get_turbo(const struct ik_platform *p, const struct ik_dist *exit_ns
 					 fx->turbo_cores[k], fx->turbo_mhz[k]);
 }
 
+/*
+ * [os] driver and governor: a name idlekit models, kept as text ("" = not named), so that a
+ * scenario can tell a platform that names one from one that does not.
+ */
+static const char *const os_drivers[] = { "table",    "acpi_idle", "intel_idle",
+					  "powernv_idle", "haltpoll", "none" };
+static const char *const os_governors[] = { "menu", "teo", "ladder", "haltpoll" };
+
+/* One of names, copied into out: 0, or -1 with the names expected. */
+static int set_os_name(struct ik_platform_reader *r, struct ik_ini_where w, const char *sec,
+		       const char *key, const char *value, const char *const *names, int n,
+		       char *out, size_t size)
+{
+	char msg[400];
+	int idx;
+	if (ik_ini_enum(value, names, n, &idx, msg, sizeof(msg)) != 0)
+		return bad_value(r, w, sec, key, msg);
+	snprintf(out, size, "%s", names[idx]);
+	return 0;
+}
+
+static int set_os_driver(struct ik_platform_reader *r, int i, const char *sec, const char *value,
+			 struct ik_ini_where w)
+{
+	(void)i;
+	return set_os_name(r, w, sec, "driver", value, os_drivers, COUNT(os_drivers),
+			   r->p->os.driver, sizeof(r->p->os.driver));
+}
+
+static int set_os_governor(struct ik_platform_reader *r, int i, const char *sec,
+			   const char *value, struct ik_ini_where w)
+{
+	(void)i;
+	return set_os_name(r, w, sec, "governor", value, os_governors, COUNT(os_governors),
+			   r->p->os.governor, sizeof(r->p->os.governor));
+}
+
+static void get_os_driver(const struct ik_platform *p, const struct ik_dist *exit_ns, int i,
+			  char *buf, size_t len)
+{
+	(void)exit_ns;
+	(void)i;
+	snprintf(buf, len, "%s", p->os.driver);
+}
+
+static void get_os_governor(const struct ik_platform *p, const struct ik_dist *exit_ns, int i,
+			    char *buf, size_t len)
+{
+	(void)exit_ns;
+	(void)i;
+	snprintf(buf, len, "%s", p->os.governor);
+}
+
+/* [os] haltpoll_force: yes or no; not named (-1) until given. */
+static int set_os_force(struct ik_platform_reader *r, int i, const char *sec, const char *value,
+			struct ik_ini_where w)
+{
+	char msg[256];
+	bool v;
+	(void)i;
+	if (ik_ini_bool(value, &v, msg, sizeof(msg)) != 0)
+		return bad_value(r, w, sec, "haltpoll_force", msg);
+	r->p->os.haltpoll_force = v;
+	return 0;
+}
+
+static void get_os_force(const struct ik_platform *p, const struct ik_dist *exit_ns, int i,
+			 char *buf, size_t len)
+{
+	(void)exit_ns;
+	(void)i;
+	snprintf(buf, len, "%s", p->os.haltpoll_force < 0 ? "" : yes_no(p->os.haltpoll_force));
+}
+
 /* ---- the tables ------------------------------------------------------------------------- */
 
 #define K(key, t) .name = key, .type = t
@@ -575,6 +649,30 @@ static const struct key effects_keys[EK_COUNT] = {
 	[EK_PKG_IDLE_MW] = { K("pkg_idle_mw", T_INT), F(FX, pkg_idle_mw), RANGE(0, MAX_MW) },
 };
 
+#define OS struct ik_os
+static const struct key os_keys[OK_COUNT] = {
+	[OK_DRIVER] = { K("driver", T_OWN), OWN(set_os_driver, get_os_driver) },
+	[OK_GOVERNOR] = { K("governor", T_OWN), OWN(set_os_governor, get_os_governor) },
+	[OK_HALTPOLL_FORCE] = { K("haltpoll_force", T_OWN), OWN(set_os_force, get_os_force) },
+	[OK_TIMER_SLACK_NS] = { K("timer_slack_ns", T_I64), F(OS, timer_slack_ns),
+				RANGE(0, MAX_COST) },
+};
+
+/* The kernel's module parameters are uint: 32 bits. */
+#define HP struct ik_haltpoll_params
+static const struct key haltpoll_keys[HK_COUNT] = {
+	[HK_GUEST_HALT_POLL_NS] = { K("guest_halt_poll_ns", T_U64), F(HP, guest_halt_poll_ns),
+				    RANGE(0, UINT32_MAX) },
+	[HK_GUEST_HALT_POLL_SHRINK] = { K("guest_halt_poll_shrink", T_U32),
+					F(HP, guest_halt_poll_shrink), RANGE(0, UINT32_MAX) },
+	[HK_GUEST_HALT_POLL_GROW] = { K("guest_halt_poll_grow", T_U32), F(HP, guest_halt_poll_grow),
+				      RANGE(0, UINT32_MAX) },
+	[HK_GUEST_HALT_POLL_GROW_START] = { K("guest_halt_poll_grow_start", T_U64),
+					    F(HP, guest_halt_poll_grow_start), RANGE(0, UINT32_MAX) },
+	[HK_GUEST_HALT_POLL_ALLOW_SHRINK] = { K("guest_halt_poll_allow_shrink", T_BOOL),
+					      F(HP, guest_halt_poll_allow_shrink) },
+};
+
 static const struct {
 	const struct key *keys;
 	int n;
@@ -587,11 +685,14 @@ static const struct {
 	[SEC_INTEL_IDLE] = { intel_idle_keys, IK_KEY_COUNT },
 	[SEC_DT] = { dt_keys, DK_COUNT },
 	[SEC_EFFECTS] = { effects_keys, EK_COUNT },
+	[SEC_OS] = { os_keys, OK_COUNT },
+	[SEC_HALTPOLL] = { haltpoll_keys, HK_COUNT },
 };
 _Static_assert(PK_COUNT <= IK_INI_MAX_KEYS && SK_COUNT <= IK_INI_MAX_KEYS &&
 		       CK_COUNT <= IK_INI_MAX_KEYS && AK_COUNT <= IK_INI_MAX_KEYS &&
 		       XK_COUNT <= IK_INI_MAX_KEYS && DK_COUNT <= IK_INI_MAX_KEYS &&
-		       EK_COUNT <= IK_INI_MAX_KEYS,
+		       EK_COUNT <= IK_INI_MAX_KEYS && OK_COUNT <= IK_INI_MAX_KEYS &&
+		       HK_COUNT <= IK_INI_MAX_KEYS,
 	       "key tables");
 
 /* ---- setting and formatting ------------------------------------------------------------- */
@@ -623,6 +724,7 @@ int platform_section_kind(const char *section, int *index)
 	} single[] = {
 		{ "platform", SEC_PLATFORM }, { "cpuid", SEC_CPUID },	{ "acpi", SEC_ACPI },
 		{ "intel_idle", SEC_INTEL_IDLE }, { "effects", SEC_EFFECTS },
+		{ "os", SEC_OS }, { "haltpoll", SEC_HALTPOLL },
 	};
 	int i;
 
@@ -688,6 +790,8 @@ static void *section_struct(struct ik_platform *p, int kind, int index)
 	case SEC_INTEL_IDLE: return &p->intel_idle;
 	case SEC_DT: return &p->powernv.states[index];
 	case SEC_EFFECTS: return &p->effects;
+	case SEC_OS: return &p->os;
+	case SEC_HALTPOLL: return &p->os.haltpoll;
 	case SEC_KINDS: break;
 	}
 	return NULL;

@@ -55,6 +55,7 @@ struct scenario_reader {
 	int npkeys, pkeys_cap;
 	struct ik_platform_reader *pr;    /* the platform as read, until the end */
 	bool governor_derived;            /* the driver chose the governor */
+	bool governor_named;              /* the platform named it ([os] governor) */
 };
 
 static void scenario_defaults(struct ik_scenario *sc)
@@ -742,10 +743,11 @@ static int check_driver(struct scenario_reader *r)
 	if (ik_idle_driver_probe(sc, b, msg, sizeof(msg)) != 0) {
 		free(b);
 		return ik_ini_fail(&r->e, w, "[cpuidle] driver: %s%s does not load on platform %s: %s",
-				   sc->driver, r->sec[SEC_CPUIDLE].set[CI_DRIVER] ? "" : " (the default)",
+				   sc->driver, r->sec[SEC_CPUIDLE].set[CI_DRIVER] ? ""
+				   : p->os.driver[0] ? " (the platform's [os] driver)" : " (the default)",
 				   p->name, msg);
 	}
-	if (b->ops->governor && !r->sec[SEC_CPUIDLE].set[CI_GOVERNOR]) {
+	if (b->ops->governor && !r->sec[SEC_CPUIDLE].set[CI_GOVERNOR] && !r->governor_named) {
 		snprintf(sc->governor, sizeof(sc->governor), "%s", b->ops->governor);
 		r->governor_derived = true;
 	}
@@ -853,9 +855,19 @@ static int finish(struct scenario_reader *r, const char *const *ov, int n)
 					   scenario_key_names(SEC_SCENARIO)[required[i]]);
 	if (load_platform(r, ov, n))
 		return -1;
+	/* a platform made from a real machine runs its driver and governor unless told */
+	const bool *ci = r->sec[SEC_CPUIDLE].set, given[3] = { ci[CI_DRIVER], ci[CI_GOVERNOR],
+							       ci[CI_HALTPOLL_FORCE] };
+	char msg[IK_ERR_LEN];
+	struct ik_ini_where nowhere = { 0, NULL, NULL };
+	if (ik_platform_os_defaults(&r->sc->platform, given, r->sc, r->cfg, &r->governor_named, msg,
+				    sizeof(msg)))
+		return ik_ini_fail(&r->e, nowhere, "%s", msg);
 	release_defaults(r);
 	if (check_driver(r) || check_workload(r))
 		return -1;
+	if (ik_platform_os_params(&r->sc->platform, r->sc, r->cfg, msg, sizeof(msg)))
+		return ik_ini_fail(&r->e, nowhere, "%s", msg);
 	return check_kernel(r);
 }
 

@@ -224,6 +224,22 @@ int ik_effects_mhz(const struct ik_hw_effects *fx, int active);
  */
 int64_t ik_effects_duration(const struct ik_hw_effects *fx, int64_t work_ns, int mhz, double smt);
 
+/*
+ * What the machine's kernel runs on this hardware ([os]) and its haltpoll governor's module
+ * parameters ([haltpoll]): a platform made from a real machine names them, so that a
+ * scenario that names no driver or governor runs what the machine runs.  The built-in
+ * platforms have neither section.
+ */
+struct ik_os {
+	bool present;        /* the file has [os] */
+	char driver[16];     /* the cpuidle driver; "" = not named */
+	char governor[16];   /* the cpuidle governor; "" = not named */
+	int haltpoll_force;  /* cpuidle_haltpoll.force on its command line: -1 not named, 0, 1 */
+	int64_t timer_slack_ns; /* a normal task's timer slack (the kernel's default 50 us) */
+	bool has_haltpoll;   /* the file has [haltpoll] */
+	struct ik_haltpoll_params haltpoll; /* /sys/module/haltpoll/parameters */
+};
+
 struct ik_platform {
 	char name[64];
 	char description[160];
@@ -245,6 +261,7 @@ struct ik_platform {
 	struct ik_acpi acpi;
 	struct ik_intel_idle_hw intel_idle;
 	struct ik_powernv powernv;
+	struct ik_os os;
 };
 
 static inline int ik_platform_cpus(const struct ik_platform *p)

@@ -90,7 +90,7 @@ grep -qx 's: set sim sweep' "$tmp/comp" || fail "completion 's': $(grep '^s:' "$
 grep -qx 'sim-opt: --runs' "$tmp/comp" || fail "completion sim --ru: $(grep sim-opt "$tmp/comp")"
 grep -qx 'gov: menu teo ladder haltpoll' "$tmp/comp" || fail "completion -g: $(grep gov "$tmp/comp")"
 grep -q '^plat: .*intel-skx.*intel-spr' "$tmp/comp" || fail "completion platform show: $(grep '^plat:' "$tmp/comp")"
-grep -qx 'platsub: list show import' "$tmp/comp" || fail "completion platform: $(grep platsub "$tmp/comp")"
+grep -qx 'platsub: list show import calibrate' "$tmp/comp" || fail "completion platform: $(grep platsub "$tmp/comp")"
 grep -qx 'help: wakelat' "$tmp/comp" || fail "completion help: $(grep '^help:' "$tmp/comp")"
 grep -qx 'info: --dump' "$tmp/comp" || fail "completion info --du: $(grep '^info:' "$tmp/comp")"
 
