@@ -370,15 +370,15 @@ int cmd_validate(int argc, char **argv)
 			fprintf(stderr, "idlekit validate: %s: %s\n", o.file, strerror(errno));
 			goto out;
 		}
-		/* the simulator's workload resolves the path itself; rt-app runs from here */
-		if (!realpath(o.file, spec->rtapp_file)) {
-			fprintf(stderr, "idlekit validate: %s: %s\n", o.file, strerror(errno));
+		/* read as given (messages name it so), then by its full path: the model's
+		   scenario resolves a relative path against itself, rt-app runs from here */
+		int instances;
+		if (ik_val_rtapp_info(o.file, &spec->duration_ns, &instances, err, sizeof(err))) {
+			fprintf(stderr, "idlekit validate: %s\n", err);
 			goto out;
 		}
-		int instances;
-		if (ik_val_rtapp_info(spec->rtapp_file, &spec->duration_ns, &instances, err,
-				      sizeof(err))) {
-			fprintf(stderr, "idlekit validate: %s\n", err);
+		if (!realpath(o.file, spec->rtapp_file)) {
+			fprintf(stderr, "idlekit validate: %s: %s\n", o.file, strerror(errno));
 			goto out;
 		}
 	} else if (strcmp(o.builtin, "periodic") == 0) {

@@ -3,10 +3,16 @@
  * figures from the difference.
  *
  * Both reads take every online CPU that has a cpuidle directory, with the CLOCK_MONOTONIC
- * time in the middle of the read; the window is the time between the two.  A counter sysfs
- * shows is only brought up to date when a CPU leaves its state, so an idle period still open
- * at the second read is not in it (the simulator's counters are kept the same way).
+ * time in the middle of the read; the window is the time between the two.  A state's time
+ * in sysfs is only added when the CPU leaves the state, so an idle period open at a read
+ * would count wrongly: whole in the window when open at its start (time before the window
+ * in it), not at all when open at its end.  So just before each read this thread visits
+ * every CPU it may run on (sched_setaffinity to each in turn), which ends the idle period
+ * of each: every idle period the window counts lies inside it, and the residencies of a
+ * CPU add up to at most its window.  That is one wake-up per CPU at each edge.
  */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,10 +47,28 @@ void ik_val_sample_free(struct ik_val_sample *s)
 	s->usage = s->time_ns = s->above = s->below = NULL;
 }
 
+/* Run on each CPU this thread may use, once, then as before: each one's idle period ends. */
+static void visit_cpus(void)
+{
+	cpu_set_t allowed, one;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
+		return;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &allowed))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		/* returns once this thread runs there */
+		sched_setaffinity(0, sizeof(one), &one);
+	}
+	sched_setaffinity(0, sizeof(allowed), &allowed);
+}
+
 int ik_val_counters_read(const struct ik_sysfs *fs, struct ik_val_counters *c, char *err,
 			 size_t errlen)
 {
 	memset(c, 0, sizeof(*c));
+	visit_cpus();
 	int64_t t0 = ik_host_now_ns();
 	if (ik_host_idle_read(fs, NULL, &c->idle, err, errlen))
 		return -1;
