@@ -536,10 +536,23 @@ int cmd_validate(int argc, char **argv)
 		if (!o.quiet)
 			fprintf(stderr, "idlekit validate: real run %d/%d (%.3g s)\n", nm + 1,
 				spec->runs, (double)spec->duration_ns / 1e9);
-		if (ik_val_real_run(spec, fs, nm, &meas[nm], err, sizeof(err))) {
+		if (ik_val_real_run(spec, fs, nm, NULL, &meas[nm], err, sizeof(err))) {
 			fprintf(stderr, "idlekit validate: real run %d: %s\n", nm + 1, err);
 			goto out;
 		}
+	}
+	/* the page's histogram: one more run, traced, kept out of the figures */
+	bool traced = false;
+	char trace_err[IK_VAL_ERR_LEN] = "";
+	struct ik_val_sample tr = { 0 };
+	if (o.htmlpath) {
+		if (!o.quiet)
+			fprintf(stderr, "idlekit validate: one more real run, traced, for the page\n");
+		traced = ik_val_traced_run(spec, fs, spec->runs, &tr, trace_err, sizeof(trace_err)) == 0;
+		if (ik_signals_caught())
+			goto out;
+		if (!traced && !o.quiet)
+			fprintf(stderr, "idlekit validate: note: no trace for the page: %s\n", trace_err);
 	}
 	machine.loadavg_after = ik_val_loadavg();
 	if (!o.quiet)
@@ -559,6 +572,10 @@ int cmd_validate(int argc, char **argv)
 		fprintf(stderr, "idlekit validate: %s\n", err);
 		goto out;
 	}
+	if (o.htmlpath)
+		ik_val_traced_note(&cmp, traced ? &tr : NULL, trace_err);
+	if (traced)
+		ik_val_sample_free(&tr);
 	command = command_line(argc, argv);
 	struct ik_val_report rep = { spec, &machine, sc, runs, &cmp, command };
 	rc = write_outputs(&o, &rep);

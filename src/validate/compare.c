@@ -108,7 +108,7 @@ int ik_val_compare(const struct ik_val_sample *measured, int nm, const struct ik
 		snprintf(c->notes[c->nnotes++], sizeof(c->notes[0]), "the machine has %d idle states, "
 			 "the model's driver %d: the first %d compared", m0->nstates, p0->nstates,
 			 nstates);
-	for (int st = 0; st < nstates && c->nnotes < 4; st++)
+	for (int st = 0; st < nstates && c->nnotes < 3; st++)
 		if (strcmp(m0->state_names[st], p0->state_names[st]) != 0) {
 			snprintf(c->notes[c->nnotes++], sizeof(c->notes[0]), "state %d is %s on the "
 				 "machine, %s in the model", st, m0->state_names[st], p0->state_names[st]);
@@ -202,4 +202,29 @@ void ik_val_comparison_free(struct ik_val_comparison *c)
 	free(c->fig);
 	c->fig = NULL;
 	c->nfig = 0;
+}
+
+void ik_val_traced_note(struct ik_val_comparison *c, const struct ik_val_sample *tr,
+			const char *trace_err)
+{
+	if (c->nnotes >= 8)
+		return;
+	if (!tr || !tr->have_hist) {
+		snprintf(c->notes[c->nnotes++], sizeof(c->notes[0]), "no trace of the machine for "
+			 "the idle-duration histogram: %.200s", trace_err && *trace_err ? trace_err : "?");
+		return;
+	}
+	c->have_measured_hist = true;
+	memcpy(c->measured_hist, tr->idle_hist, sizeof(c->measured_hist));
+	double entries = 0;
+	for (int i = 0; i < tr->ncpus * tr->nstates; i++)
+		entries += tr->usage[i];
+	double traced = entries / (tr->window_ns / 1e9), untraced = NAN;
+	for (int i = 0; i < c->nfig; i++)
+		if (strcmp(c->fig[i].name, "all CPUs idle entries/s") == 0 && c->fig[i].ms.n)
+			untraced = c->fig[i].ms.median;
+	snprintf(c->notes[c->nnotes++], sizeof(c->notes[0]), "the machine's idle-duration "
+		 "histogram comes from one more run traced by idlekit's recorder (kept out of the "
+		 "figures): it made %.1f idle entries/s over all CPUs, the untraced runs %.1f",
+		 traced, untraced);
 }

@@ -1,9 +1,9 @@
 /*
  * idlekit validate --html: the page.  The figure table (measured, predicted, error), then
- * the idle periods by length: the model's histogram, and the machine's where a run gave
- * one.  The real runs read counters only (no trace is recorded over the window, which would
- * add its own wake-ups to what it measures), so the machine's side is its mean idle period
- * per CPU and state (time / entries), marked on the same axis; the page says so.
+ * the idle periods by length: the model's histogram and the machine's, from one more real
+ * run traced by idlekit's recorder (traced.c).  Without a trace (no tracefs, not root) the
+ * machine's side is its mean idle period per CPU and state (time / entries from the
+ * counters), marked on the same axis, and the page says so.
  * The page style is the sim report's (report/html_internal.h, svg.h).
  */
 #include <inttypes.h>
@@ -100,7 +100,7 @@ static void durations(FILE *out, const struct ik_val_comparison *c)
 	double means[256];
 	char labels[256][64];
 	int nmeans = 0;
-	for (int cpu = 0; cpu < 256 && nmeans < 256; cpu++)
+	for (int cpu = 0; !c->have_measured_hist && cpu < 256 && nmeans < 256; cpu++)
 		for (int st = 0; st < c->nstates && nmeans < 256; st++) {
 			char name[128];
 			snprintf(name, sizeof(name), "cpu%d %s entries/s", cpu, c->state_names[st]);
@@ -162,11 +162,9 @@ static void durations(FILE *out, const struct ik_val_comparison *c)
 	ik_svg_legend(&p, n, names, colors);
 	ik_svg_end(&p);
 	if (!c->have_measured_hist)
-		ik_html_note(out, "The machine's side comes from the sysfs counters only: they give "
-			     "each state's entries and time, so its mean idle period (the marks), not "
-			     "the distribution.  A trace over the window (idlekit record) would give "
-			     "the distribution, with the recorder's own wake-ups in it; validate does "
-			     "not record one yet.");
+		ik_html_note(out, "No trace of the machine (see the notes above): its side comes from "
+			     "the sysfs counters only, which give each state's entries and time, so its "
+			     "mean idle period per CPU and state (the marks), not the distribution.");
 	ik_html_note(out, "The model's idle periods (governor entry to exit, every CPU, every run) "
 		     "in power-of-two buckets of microseconds, as a share of its periods.");
 }

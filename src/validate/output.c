@@ -120,9 +120,15 @@ int ik_val_table(FILE *out, const struct ik_val_report *r)
 		fprintf(out, "note       %s\n", c->notes[i]);
 	fprintf(out, "\n%-34s %-4s %12s %21s %12s %21s %9s\n", "figure", "unit", "measured",
 		"measured range", "predicted", "predicted range", "error_%");
+	int zero = 0;
 	for (int i = 0; i < c->nfig; i++) {
 		const struct ik_val_figure *f = &c->fig[i];
 		char mv[32], pv[32], mr[80], pr[80], e[32];
+		if (f->ms.n && f->ps.n && f->ms.min == 0 && f->ms.max == 0 && f->ps.min == 0 &&
+		    f->ps.max == 0) {
+			zero++; /* a state neither side entered: a line of zeros says nothing */
+			continue;
+		}
 		num(mv, sizeof(mv), f->ms.n ? f->ms.median : NAN);
 		num(pv, sizeof(pv), f->ps.n ? f->ps.median : NAN);
 		range(mr, sizeof(mr), &f->ms);
@@ -133,6 +139,9 @@ int ik_val_table(FILE *out, const struct ik_val_report *r)
 			snprintf(e, sizeof(e), "%+.1f", f->error_pct);
 		fprintf(out, "%-34s %-4s %12s %21s %12s %21s %9s\n", f->name, f->unit, mv, mr, pv, pr, e);
 	}
+	if (zero)
+		fprintf(out, "(%d figure%s 0 in every run on both sides not shown; --json has them)\n",
+			zero, zero > 1 ? "s" : "");
 	return ferror(out) ? -1 : 0;
 }
 

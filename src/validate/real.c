@@ -509,7 +509,8 @@ static int read_logs(const char *dir, int64_t t0_ns, int64_t t1_ns, struct ik_va
 /* ---- one real run ----------------------------------------------------------------------- */
 
 static int run_rtapp(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
-		     struct ik_val_sample *s, char *err, size_t errlen)
+		     const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
+		     size_t errlen)
 {
 	char rtapp[4096], dir[4200], copy[4300], outfile[4300], msg[512];
 	int64_t duration_ns;
@@ -560,7 +561,15 @@ static int run_rtapp(const struct ik_val_spec *spec, const struct ik_sysfs *fs, 
 		wait_child(pid, 2000000000LL, &signalled);
 		return -1;
 	}
+	if (hooks && hooks->start(hooks->arg, err, errlen)) {
+		kill(pid, SIGTERM);
+		wait_child(pid, 2000000000LL, &signalled);
+		ik_val_counters_free(&before);
+		return -1;
+	}
 	bool whole = sleep_until(before.at_ns + duration_ns);
+	if (hooks)
+		hooks->stop(hooks->arg);
 	int rc = whole ? ik_val_counters_read(fs, &after, err, errlen) : -1;
 	bool have_after = whole && rc == 0;
 	if (!have_after)
@@ -570,7 +579,9 @@ static int run_rtapp(const struct ik_val_spec *spec, const struct ik_sysfs *fs, 
 	if (!whole || signalled) {
 		snprintf(err, errlen, "interrupted");
 		rc = -1;
-	} else if (rc == 0 && code != 0) {
+	} else if (!have_after) {
+		rc = -1; /* the read's message is in err */
+	} else if (code != 0) {
 		last_output(outfile, msg, sizeof(msg));
 		snprintf(err, errlen, "rt-app %s: exit status %d%s%s", spec->rtapp_file, code,
 			 msg[0] ? ": " : "", msg);
@@ -594,7 +605,8 @@ static int stop_requested(void)
 }
 
 static int run_pingpong(const struct ik_val_spec *spec, const struct ik_sysfs *fs,
-			struct ik_val_sample *s, char *err, size_t errlen)
+			const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
+			size_t errlen)
 {
 	struct ik_ctxsw_config c = {
 		.cpu_a = spec->cpu_a, .cpu_b = spec->cpu_b, .test = IK_CTXSW_PIPE,
@@ -606,7 +618,13 @@ static int run_pingpong(const struct ik_val_spec *spec, const struct ik_sysfs *f
 
 	if (ik_val_counters_read(fs, &before, err, errlen))
 		return -1;
+	if (hooks && hooks->start(hooks->arg, err, errlen)) {
+		ik_val_counters_free(&before);
+		return -1;
+	}
 	int rc = ik_ctxsw_run(&c, &r, err, errlen);
+	if (hooks)
+		hooks->stop(hooks->arg);
 	if (rc == 0 && ik_signals_caught()) {
 		snprintf(err, errlen, "interrupted");
 		rc = -1;
@@ -628,10 +646,11 @@ static int run_pingpong(const struct ik_val_spec *spec, const struct ik_sysfs *f
 }
 
 int ik_val_real_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
-		    struct ik_val_sample *s, char *err, size_t errlen)
+		    const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
+		    size_t errlen)
 {
 	memset(s, 0, sizeof(*s));
 	if (spec->kind == IK_VAL_PINGPONG)
-		return run_pingpong(spec, fs, s, err, errlen);
-	return run_rtapp(spec, fs, run, s, err, errlen);
+		return run_pingpong(spec, fs, hooks, s, err, errlen);
+	return run_rtapp(spec, fs, run, hooks, s, err, errlen);
 }

@@ -10,6 +10,7 @@
  *   window.c   the counters read around a window, and one run's figures from them
  *   real.c     the real runs: an rt-app file by the real rt-app binary, the pipe ping-pong
  *              of `idlekit ctxsw`; the machine's settings they ran under
+ *   traced.c   one more real run with idlekit's recorder on: the idle-duration histogram
  *   predict.c  the same workload in the simulator, and the figures of its runs
  *   compare.c  the figures of both sides, their medians, spreads and errors
  *   output.c   the table, the JSON and the HTML page
@@ -134,9 +135,30 @@ int ik_val_rtapp_info(const char *file, int64_t *duration_ns, int *instances, ch
 /* A periodic workload as an rt-app file in spec->tmpdir (spec->rtapp_file is set). */
 int ik_val_periodic_file(struct ik_val_spec *spec, char *err, size_t errlen);
 
-/* One real run of spec's workload: its figures in s (allocated here). */
+/*
+ * Called right after the window opens (after the first read of the counters) and right
+ * before it closes (before the second): the traced run's recorder.  start returns 0, or
+ * -1 with err (the run fails).
+ */
+struct ik_val_hooks {
+	int (*start)(void *arg, char *err, size_t errlen);
+	void (*stop)(void *arg);
+	void *arg;
+};
+
+/* One real run of spec's workload: its figures in s (allocated here); hooks may be NULL. */
 int ik_val_real_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
-		    struct ik_val_sample *s, char *err, size_t errlen);
+		    const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
+		    size_t errlen);
+
+/*
+ * One more real run with idlekit's recorder (src/host/record_tracefs.c) on over the window:
+ * its figures in s, with the idle periods of the trace by length in s->idle_hist.  The
+ * recorder adds its own wake-ups (its drain thread), so the caller keeps this run out of
+ * the figures.  0, or -1 with err (no tracefs, not root, built without libtracefs).
+ */
+int ik_val_traced_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
+		      struct ik_val_sample *s, char *err, size_t errlen);
 
 /* ---- The model (predict.c) ---------------------------------------------------------------- */
 
@@ -169,7 +191,7 @@ struct ik_val_figure {
 struct ik_val_comparison {
 	int nfig;
 	struct ik_val_figure *fig;
-	char notes[4][256]; /* what did not match one to one (CPU or state counts) */
+	char notes[8][320]; /* what did not match one to one (CPU or state counts), the trace */
 	int nnotes;
 	/* idle periods by length, summed over the runs (have_*: the side gave them) */
 	bool have_measured_hist, have_predicted_hist;
@@ -181,6 +203,9 @@ struct ik_val_comparison {
 int ik_val_compare(const struct ik_val_sample *measured, int nm, const struct ik_val_sample *predicted,
 		   int np, struct ik_val_comparison *c, char *err, size_t errlen);
 void ik_val_comparison_free(struct ik_val_comparison *c);
+/* The traced run's histogram as the machine's (tr NULL: none, why in trace_err), noted. */
+void ik_val_traced_note(struct ik_val_comparison *c, const struct ik_val_sample *tr,
+			const char *trace_err);
 
 /* ---- Output (output.c) ------------------------------------------------------------------- */
 

@@ -120,6 +120,9 @@ check "json: figures agree with each other and the counters" python3 "$tmp/check
 check "html: a page" grep -q '<!DOCTYPE html>' "$tmp/v.html"
 check "html: the histogram plot" grep -q 'Idle periods by length' "$tmp/v.html"
 check "html: the figures" grep -q 'wake latency p50' "$tmp/v.html"
+# the machine's histogram from a traced run (root and tracefs: as here), else a note why not
+check "html: the machine's histogram from a trace" grep -q 'one more run traced by idlekit' "$tmp/v.html"
+check "html: both histograms drawn" [ "$(grep -o 'class="data"' "$tmp/v.html" | wc -l)" -ge 2 ]
 
 # ---- the builtins ------------------------------------------------------------------------
 if [ "$(nproc)" -ge 2 ]; then
