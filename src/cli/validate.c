@@ -540,6 +540,8 @@ int cmd_validate(int argc, char **argv)
 			fprintf(stderr, "idlekit validate: real run %d: %s\n", nm + 1, err);
 			goto out;
 		}
+		if (!machine.changed[0] && ik_val_machine_recheck(&machine, nm + 1))
+			fprintf(stderr, "idlekit validate: warning: %s\n", machine.changed);
 	}
 	/* the page's histogram: one more run, traced, kept out of the figures */
 	bool traced = false;

@@ -193,6 +193,8 @@ int ik_val_html(FILE *out, const struct ik_val_report *r)
 	if (r->command)
 		ik_html_setting(out, "command", r->command, strlen(r->command));
 	fputs("</table>\n", out);
+	if (r->machine->changed[0])
+		ik_html_note(out, "Warning: %s.", r->machine->changed);
 	for (int i = 0; i < r->cmp->nnotes; i++)
 		ik_html_note(out, "%s", r->cmp->notes[i]);
 	figure_table(out, r->cmp);

@@ -116,6 +116,8 @@ int ik_val_table(FILE *out, const struct ik_val_report *r)
 		fprintf(out, "note       the model runs governor %s, the machine %s (--set "
 			"cpuidle.governor=%s runs the machine's)\n", r->sc->governor, m->governor,
 			m->governor);
+	if (m->changed[0])
+		fprintf(out, "warning    %s\n", m->changed);
 	for (int i = 0; i < c->nnotes; i++)
 		fprintf(out, "note       %s\n", c->notes[i]);
 	fprintf(out, "\n%-34s %-4s %12s %21s %12s %21s %9s\n", "figure", "unit", "measured",
@@ -226,6 +228,11 @@ int ik_val_json(FILE *out, const struct ik_val_report *r)
 	jnum(out, m->loadavg_before >= 0 ? m->loadavg_before : NAN);
 	fputs(", \"loadavg_after\": ", out);
 	jnum(out, m->loadavg_after >= 0 ? m->loadavg_after : NAN);
+	fputs(", \"changed_during_runs\": ", out);
+	if (m->changed[0])
+		ik_json_string(out, m->changed, SIZE_MAX);
+	else
+		fputs("null", out);
 	fprintf(out, ", \"cpus_online\": %d, \"parameters\": {", m->ncpus_online);
 	for (int i = 0; i < m->nparams; i++)
 		jkey(out, m->param_name[i], m->param_value[i], i + 1 < m->nparams);

@@ -142,6 +142,28 @@ void ik_val_machine_read(const struct ik_sysfs *fs, struct ik_val_machine *m)
 	m->loadavg_before = m->loadavg_after = ik_val_loadavg();
 }
 
+bool ik_val_machine_recheck(struct ik_val_machine *m, int run)
+{
+	for (int i = 0; i < m->nparams; i++) {
+		char module[64], path[400], now[64];
+		const char *dot = strchr(m->param_name[i], '.');
+		if (!dot)
+			continue;
+		snprintf(module, sizeof(module), "%.*s", (int)(dot - m->param_name[i]), m->param_name[i]);
+		snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", module, dot + 1);
+		read_line(path, now, sizeof(now));
+		if (strcmp(now, m->param_value[i]) != 0) {
+			if (!m->changed[0])
+				snprintf(m->changed, sizeof(m->changed), "%s was %s when validate started "
+					 "and %s after real run %d: another process changed it, so the runs "
+					 "did not all measure the machine recorded here", m->param_name[i],
+					 m->param_value[i], now, run);
+			return true;
+		}
+	}
+	return false;
+}
+
 double ik_val_loadavg(void)
 {
 	char line[128];

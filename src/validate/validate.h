@@ -118,8 +118,16 @@ struct ik_val_machine {
 	int ncpus_online;
 	char rtapp_version[64];   /* the Debian package's version, "" when not known */
 	double loadavg_before, loadavg_after; /* /proc/loadavg's 1-minute figure, -1 unknown */
+	/* a parameter that another process changed while validate ran ("" when none did) */
+	char changed[320];
 };
 void ik_val_machine_read(const struct ik_sysfs *fs, struct ik_val_machine *m);
+/*
+ * Read the parameters again (after real run `run`, from 1): one that differs from m's is
+ * noted in m->changed (the first only) and true returned.  validate writes none: a change
+ * is another process's, and the runs measured a machine that was not the one recorded.
+ */
+bool ik_val_machine_recheck(struct ik_val_machine *m, int run);
 /* /proc/loadavg's 1-minute load, -1 when it cannot be read: other work on the CPUs. */
 double ik_val_loadavg(void);
 
