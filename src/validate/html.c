@@ -161,6 +161,9 @@ static void durations(FILE *out, const struct ik_val_comparison *c)
 	ik_svg_axes(&p);
 	ik_svg_legend(&p, n, names, colors);
 	ik_svg_end(&p);
+	if (c->have_measured_hist && hist_max(c->measured_hist) == 0)
+		ik_html_note(out, "The machine's trace holds no complete idle period (events lost, "
+			     "or none ended inside it): no measured line.");
 	if (!c->have_measured_hist)
 		ik_html_note(out, "No trace of the machine (see the notes above): its side comes from "
 			     "the sysfs counters only, which give each state's entries and time, so its "
