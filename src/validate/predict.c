@@ -171,3 +171,67 @@ int ik_val_sample_sim(const struct ik_val_spec *spec, const struct ik_run_result
 	(void)spec;
 	return 0;
 }
+
+/*
+ * The machine's governor parameters for a model that runs the machine's governor (see
+ * validate.h).  The scenario is read again with them before the user's --set.
+ */
+int ik_val_machine_params(struct ik_val_spec *spec, const struct ik_val_machine *m,
+			  struct ik_scenario *sc, struct ik_config **cfg, char *msg, size_t len)
+{
+	static char sets[IK_VAL_MAX_PARAMS][200];
+	const char *all[IK_VAL_MAX_SETS + IK_VAL_MAX_PARAMS];
+	size_t glen = strlen(m->governor);
+	int n = 0;
+
+	if (!m->governor[0] || strcmp(sc->governor, m->governor) != 0)
+		return 0;
+	for (int i = 0; i < m->nparams; i++) {
+		if (strncmp(m->param_name[i], m->governor, glen) != 0 || m->param_name[i][glen] != '.')
+			continue;
+		/* sysfs shows a bool parameter as Y or N */
+		const char *v = m->param_value[i];
+		if (strcmp(v, "Y") == 0)
+			v = "1";
+		else if (strcmp(v, "N") == 0)
+			v = "0";
+		snprintf(sets[n], sizeof(sets[0]), "governor.%.60s=%.60s", m->param_name[i] + glen + 1, v);
+		all[n] = sets[n];
+		n++;
+	}
+	if (n == 0)
+		return 0;
+	if (n + spec->nsets > IK_VAL_MAX_SETS) {
+		snprintf(msg, len, "too many --set: the machine's governor parameters not passed");
+		return -1;
+	}
+	for (int i = 0; i < spec->nsets; i++)
+		all[n + i] = spec->sets[i];
+	struct ik_val_spec *again = malloc(sizeof(*again));
+	struct ik_scenario *sc2 = malloc(sizeof(*sc2));
+	struct ik_config *cfg2 = NULL;
+	char err[IK_VAL_ERR_LEN];
+	int rc = 0;
+	if (!again || !sc2) {
+		snprintf(msg, len, "out of memory: the machine's governor parameters not passed");
+		rc = -1;
+	} else {
+		*again = *spec;
+		memcpy(again->sets, all, (size_t)(n + spec->nsets) * sizeof(all[0]));
+		again->nsets = n + spec->nsets;
+		if (ik_val_scenario(again, sc2, &cfg2, err, sizeof(err)) != 0) {
+			snprintf(msg, len, "the model does not take the machine's %s parameters (%.600s); "
+				 "it runs with its own", m->governor, err);
+			rc = -1;
+		} else {
+			*sc = *sc2;
+			ik_config_free(*cfg);
+			*cfg = cfg2;
+			sc->config = cfg2;
+			*spec = *again;
+		}
+	}
+	free(again);
+	free(sc2);
+	return rc;
+}

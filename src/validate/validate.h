@@ -176,6 +176,14 @@ int ik_val_traced_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs,
  */
 int ik_val_scenario(const struct ik_val_spec *spec, struct ik_scenario *sc, struct ik_config **cfg,
 		    char *err, size_t errlen);
+/*
+ * When the model (sc) runs the machine's governor, it runs it with the machine's module
+ * parameters (haltpoll's guest_halt_poll_ns...): governor.NAME=VALUE are put before the
+ * user's --set (which win) in spec->sets and sc, *cfg are read again with them.  0: done or
+ * nothing to do; non-zero: the model does not take them, sc stays as it was and msg says why.
+ */
+int ik_val_machine_params(struct ik_val_spec *spec, const struct ik_val_machine *m,
+			  struct ik_scenario *sc, struct ik_config **cfg, char *msg, size_t len);
 /* Run seed 1..runs of sc; runs[] (spec->runs of them) freed by the caller. */
 int ik_val_predict(const struct ik_val_spec *spec, const struct ik_scenario *sc,
 		   struct ik_run_result *runs, char *err, size_t errlen);
