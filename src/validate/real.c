@@ -559,23 +559,33 @@ static int run_rtapp(const struct ik_val_spec *spec, const struct ik_sysfs *fs, 
 	pid_t pid = start_rtapp(rtapp, copy, outfile, err, errlen);
 	if (pid < 0)
 		return -1;
-	/* Start-up: until every thread instance exists (calibration can take seconds). */
+	/* Start-up: until every thread instance exists (calibration can take seconds).  An
+	   rt-app that exits meanwhile stays a zombie with one thread until reaped: it is
+	   reaped here, so that its end is seen at once. */
 	int64_t limit = ik_host_now_ns() + 60000000000LL;
-	int threads;
-	while ((threads = threads_of(pid)) >= 0 && threads < 1 + instances &&
-	       ik_host_now_ns() < limit && !ik_signals_caught())
+	int threads = 0, status;
+	bool ended = false;
+	while (!ik_signals_caught() && ik_host_now_ns() < limit) {
+		pid_t got = waitpid(pid, &status, WNOHANG);
+		if (got == pid || (got < 0 && errno != EINTR)) {
+			ended = true;
+			break;
+		}
+		if ((threads = threads_of(pid)) >= 1 + instances)
+			break;
 		sleep_ns(500000);
-	if (threads < 1 + instances) {
-		int code = wait_child(pid, threads < 0 ? 1000000000LL : 0, &signalled);
+	}
+	if (ended || threads < 1 + instances) {
+		if (!ended)
+			wait_child(pid, 0, &signalled);
 		last_output(outfile, msg, sizeof(msg));
 		if (ik_signals_caught())
 			snprintf(err, errlen, "interrupted");
 		else
 			snprintf(err, errlen, "rt-app %s: %s%s%s", spec->rtapp_file,
-				 threads < 0 ? "ended before its threads ran" :
-					       "its threads did not start within 60 s",
+				 ended ? "ended before all its threads ran" :
+					 "its threads did not start within 60 s",
 				 msg[0] ? ": " : "", msg);
-		(void)code;
 		return -1;
 	}
 	if (ik_val_counters_read(fs, &before, err, errlen)) {
