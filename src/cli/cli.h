@@ -26,6 +26,7 @@ int cmd_record(int argc, char **argv);  /* src/cli/record.c */
 int cmd_import(int argc, char **argv);  /* src/cli/import.c */
 int cmd_sweep(int argc, char **argv);   /* src/cli/sweep.c */
 int cmd_workload(int argc, char **argv); /* src/cli/workload.c */
+int cmd_validate(int argc, char **argv); /* src/cli/validate.c */
 
 /* -j N: 1..1024 threads; the default is the number of CPUs this process may run on. */
 int cli_default_jobs(void);

@@ -44,6 +44,8 @@ static const char usage[] =
 	"  platform import    a platform file from this machine's sysfs (or a dump)\n"
 	"  wakelat            wake-up latency of an idle CPU (futex, pipe or eventfd)\n"
 	"  ctxsw              context switches per second between two pinned threads\n"
+	"  validate RTAPP.json|--builtin NAME [--runs N] [--json]\n"
+	"                     a workload run on this machine and in its model, side by side\n"
 	"                     (info, set, monitor, platform import: --sysfs-root DIR or\n"
 	"                     --sysfs-dump FILE read a captured tree instead of the live one)\n"
 	"  help [COMMAND]     this text, or a command's own help\n"
@@ -89,6 +91,7 @@ static const struct {
 	{ "monitor", cmd_monitor },
 	{ "wakelat", cmd_wakelat },
 	{ "ctxsw", cmd_ctxsw },
+	{ "validate", cmd_validate },
 	{ NULL, NULL },
 };
 

@@ -31,7 +31,7 @@ grep -q "^idlekit help: no command 'nosuch'" "$tmp/err" || fail "help nosuch: $(
 [ $? -eq 2 ] || fail "unknown command: exit status"
 "$bin" help >/dev/null || fail "help: exit $?"
 "$bin" help sim | grep -q '^usage: idlekit sim' || fail "help sim"
-cmds="sim compare platform govreplay analyze replay record import info set monitor wakelat ctxsw"
+cmds="sim compare platform govreplay analyze replay record import info set monitor wakelat ctxsw validate"
 for c in $cmds; do
 	"$bin" $c --help >"$tmp/h" 2>&1 || fail "$c --help: exit $?"
 	"$bin" help $c | cmp -s - "$tmp/h" || fail "help $c differs from $c --help"

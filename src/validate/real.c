@@ -1,0 +1,688 @@
+/*
+ * idlekit validate: the real runs, and the machine they ran on.
+ *
+ * An rt-app file runs by the real rt-app binary.  Its start-up (reading the file, the
+ * busy-loop calibration of "calibration": "CPUn", creating the threads) is left out of the
+ * window: the window opens when every thread instance exists (rt-app creates them all once
+ * it is ready, and its duration counts from there) and closes `duration` later.  The file
+ * is run as a copy in the scratch directory with only its logging keys changed, so that
+ * rt-app writes one log per thread instance there (one line per activation, with its
+ * wake-up latency, wu_lat).  Meanwhile this process sleeps: it adds one wake-up at the end
+ * of the window to the counters.
+ *
+ * The ping-pong is src/host/ctxsw.c's pipe test (what `idlekit ctxsw` runs) inside the
+ * window.  Nothing here writes a knob: the machine is only read.
+ *
+ * Map: the machine (settings, rt-app's version); the rt-app file (info, the generated
+ * periodic file, the copy with its logs); running rt-app; its logs; one real run.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config/rtapp_json.h"
+#include "validate/validate.h"
+
+/* ---- the machine ---------------------------------------------------------------------- */
+
+/* The first line of a file, without its newline ("" when it cannot be read). */
+static void read_line(const char *path, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* Every parameter of a module, as "module.name". */
+static void read_params(struct ik_val_machine *m, const char *module)
+{
+	char dir[256];
+	snprintf(dir, sizeof(dir), "/sys/module/%s/parameters", module);
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	char names[IK_VAL_MAX_PARAMS][64];
+	int n = 0;
+	while ((e = readdir(d)) && n < IK_VAL_MAX_PARAMS)
+		if (e->d_name[0] != '.')
+			snprintf(names[n++], sizeof(names[0]), "%.63s", e->d_name);
+	closedir(d);
+	/* directory order is not stable: sort, so that two records compare */
+	qsort(names, (size_t)n, sizeof(names[0]), (int (*)(const void *, const void *))strcmp);
+	for (int i = 0; i < n && m->nparams < IK_VAL_MAX_PARAMS; i++) {
+		char path[1400];
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		snprintf(m->param_name[m->nparams], sizeof(m->param_name[0]), "%.20s.%.40s", module,
+			 names[i]);
+		read_line(path, m->param_value[m->nparams], sizeof(m->param_value[0]));
+		m->nparams++;
+	}
+}
+
+/* A command's first line of output ("" when it fails). */
+static void command_line(char *const argv[], char *buf, size_t len)
+{
+	int fd[2];
+	buf[0] = '\0';
+	if (pipe2(fd, O_CLOEXEC) != 0)
+		return;
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(fd[1], 1);
+		int null = open("/dev/null", O_WRONLY);
+		if (null >= 0)
+			dup2(null, 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	size_t n = 0;
+	ssize_t got;
+	while (pid > 0 && n + 1 < len && (got = read(fd[0], buf + n, len - 1 - n)) != 0) {
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		n += (size_t)got;
+	}
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	close(fd[0]);
+	int status;
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	if (pid <= 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		buf[0] = '\0';
+}
+
+void ik_val_machine_read(const struct ik_sysfs *fs, struct ik_val_machine *m)
+{
+	struct utsname u;
+	char err[IK_HOST_ERR_LEN];
+
+	memset(m, 0, sizeof(*m));
+	if (uname(&u) == 0)
+		snprintf(m->kernel, sizeof(m->kernel), "%s", u.release);
+	struct ik_host_idle idle = { 0 };
+	if (ik_host_idle_read(fs, NULL, &idle, err, sizeof(err)) == 0) {
+		snprintf(m->driver, sizeof(m->driver), "%s", idle.driver);
+		snprintf(m->governor, sizeof(m->governor), "%s", idle.governor);
+		m->ncpus_online = ik_cpuset_count(&idle.online);
+	}
+	ik_host_idle_free(&idle);
+	/* the governor's module (haltpoll's guest_halt_poll_*) and the driver's (force) */
+	if (m->governor[0])
+		read_params(m, m->governor);
+	if (m->driver[0] && strcmp(m->driver, "none") != 0) {
+		char module[80];
+		snprintf(module, sizeof(module), "cpuidle_%.60s", m->driver);
+		read_params(m, module);
+	}
+	char *const dpkg[] = { "dpkg-query", "-W", "-f=${Version}", "rt-app", NULL };
+	command_line(dpkg, m->rtapp_version, sizeof(m->rtapp_version));
+	m->loadavg_before = m->loadavg_after = ik_val_loadavg();
+}
+
+bool ik_val_machine_recheck(struct ik_val_machine *m, int run)
+{
+	for (int i = 0; i < m->nparams; i++) {
+		char module[64], path[400], now[64];
+		const char *dot = strchr(m->param_name[i], '.');
+		if (!dot)
+			continue;
+		snprintf(module, sizeof(module), "%.*s", (int)(dot - m->param_name[i]), m->param_name[i]);
+		snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", module, dot + 1);
+		read_line(path, now, sizeof(now));
+		if (strcmp(now, m->param_value[i]) != 0) {
+			if (!m->changed[0])
+				snprintf(m->changed, sizeof(m->changed), "%s was %s when validate started "
+					 "and %s after real run %d: another process changed it, so the runs "
+					 "did not all measure the machine recorded here", m->param_name[i],
+					 m->param_value[i], now, run);
+			return true;
+		}
+	}
+	return false;
+}
+
+double ik_val_loadavg(void)
+{
+	char line[128];
+	double v;
+	read_line("/proc/loadavg", line, sizeof(line));
+	return sscanf(line, "%lf", &v) == 1 ? v : -1;
+}
+
+bool ik_val_find_rtapp(char *path, size_t len)
+{
+	const char *env = getenv("PATH");
+	char dirs[8192];
+	snprintf(dirs, sizeof(dirs), "%s", env ? env : "/usr/bin:/bin");
+	for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(path, len, "%s/rt-app", *d ? d : ".");
+		if (access(path, X_OK) == 0)
+			return true;
+	}
+	path[0] = '\0';
+	return false;
+}
+
+/* ---- the rt-app file ------------------------------------------------------------------- */
+
+int ik_val_rtapp_info(const char *file, int64_t *duration_ns, int *instances, char *err,
+		      size_t errlen)
+{
+	struct ik_rtapp prog;
+	if (ik_rtapp_load(file, &prog, err, errlen))
+		return -1;
+	*duration_ns = prog.duration_ns;
+	*instances = 0;
+	for (int i = 0; i < prog.ntasks; i++)
+		*instances += prog.tasks[i].instances;
+	ik_rtapp_free(&prog);
+	if (*duration_ns <= 0) {
+		snprintf(err, errlen, "%s: global.duration: validate needs a duration (whole "
+			 "seconds > 0), the same on the machine and in the model", file);
+		return -1;
+	}
+	return 0;
+}
+
+int ik_val_periodic_file(struct ik_val_spec *spec, char *err, size_t errlen)
+{
+	snprintf(spec->rtapp_file, sizeof(spec->rtapp_file), "%s/periodic.json", spec->tmpdir);
+	FILE *f = fopen(spec->rtapp_file, "w");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", spec->rtapp_file, strerror(errno));
+		return -1;
+	}
+	int64_t run_us = (int64_t)llround((double)spec->period_us * spec->duty_pct / 100.0);
+	/* runtime events last their time whatever rt-app's calibration says, so the number
+	   given as calibration only spares rt-app its calibration loop */
+	fprintf(f, "{\n  \"global\": { \"duration\": %" PRId64 ", \"calibration\": 100, "
+		"\"default_policy\": \"SCHED_OTHER\" },\n  \"tasks\": {\n",
+		spec->duration_ns / 1000000000);
+	for (int i = 0; i < spec->tasks; i++)
+		fprintf(f, "    \"periodic%d\": { \"loop\": -1, \"cpus\": [%d], \"phases\": { \"p0\": "
+			"{ \"runtime\": %" PRId64 ", \"timer\": { \"ref\": \"unique\", \"period\": %" PRId64
+			" } } } }%s\n", i, i, run_us, spec->period_us, i + 1 < spec->tasks ? "," : "");
+	fprintf(f, "  }\n}\n");
+	if (fclose(f) != 0) {
+		snprintf(err, errlen, "%s: %s", spec->rtapp_file, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The copy rt-app runs: the user's file with its logs sent to dir (one file per thread
+ * instance, buffered in memory, MB per thread, so that writing them does not wake anything
+ * during the window) and nothing else changed.
+ */
+static int write_copy(const char *file, const char *dir, int64_t duration_ns, const char *out,
+		      char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *root = json_load_file(file, 0, &je);
+	if (!root) {
+		snprintf(err, errlen, "%s:%d: %s", file, je.line, je.text);
+		return -1;
+	}
+	json_t *global = json_object_get(root, "global");
+	if (!global) {
+		global = json_object();
+		json_object_set_new(root, "global", global);
+	}
+	/* about 100 bytes a line: 2 MB per second of run holds 20,000 activations/s a thread */
+	long long mb = (long long)(duration_ns / 1000000000) * 2 + 2;
+	json_object_set_new(global, "logdir", json_string(dir));
+	json_object_set_new(global, "log_basename", json_string("ik"));
+	json_object_set_new(global, "log_size", json_integer(mb > 512 ? 512 : mb));
+	int rc = json_dump_file(root, out, JSON_INDENT(1));
+	json_decref(root);
+	if (rc != 0) {
+		snprintf(err, errlen, "%s: cannot write rt-app's copy of the file", out);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- running rt-app ---------------------------------------------------------------------- */
+
+/* Threads of a process (/proc/PID/status), -1 when it is gone. */
+static int threads_of(pid_t pid)
+{
+	char path[64], line[128];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	int n = -1;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Threads: %d", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+static void sleep_ns(int64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000), (long)(ns % 1000000000) };
+	nanosleep(&ts, NULL);
+}
+
+/* Until CLOCK_MONOTONIC at_ns, or a signal (then false). */
+static bool sleep_until(int64_t at_ns)
+{
+	struct timespec ts = { (time_t)(at_ns / 1000000000), (long)(at_ns % 1000000000) };
+	int rc;
+	while ((rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL)) == EINTR)
+		if (ik_signals_caught())
+			return false;
+	return rc == 0;
+}
+
+/* Start rt-app on copy, its output into outfile.  The pid, or -1 with err. */
+static pid_t start_rtapp(const char *rtapp, const char *copy, const char *outfile, char *err,
+			 size_t errlen)
+{
+	int report[2];
+	if (pipe2(report, O_CLOEXEC) != 0) {
+		snprintf(err, errlen, "cannot start rt-app: %s", strerror(errno));
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "cannot start rt-app: %s", strerror(errno));
+		close(report[0]);
+		close(report[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = SIG_DFL;
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
+		sigaction(SIGQUIT, &sa, NULL);
+		int fd = open(outfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execl(rtapp, "rt-app", copy, (char *)NULL);
+		int e = errno;
+		(void)!write(report[1], &e, sizeof(e));
+		_exit(127);
+	}
+	close(report[1]);
+	int e = 0;
+	ssize_t n;
+	while ((n = read(report[0], &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	close(report[0]);
+	if (n == (ssize_t)sizeof(e)) {
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		snprintf(err, errlen, "cannot run %s: %s", rtapp, strerror(e));
+		return -1;
+	}
+	return pid;
+}
+
+/* Wait for the child, at most limit_ns (then it is killed); its exit status or -1. */
+static int wait_child(pid_t pid, int64_t limit_ns, bool *signalled)
+{
+	int64_t end = ik_host_now_ns() + limit_ns;
+	int status;
+	*signalled = false;
+	for (;;) {
+		pid_t got = waitpid(pid, &status, WNOHANG);
+		if (got == pid)
+			break;
+		if (got < 0 && errno != EINTR)
+			return -1;
+		if (ik_signals_caught() && !*signalled) {
+			*signalled = true;
+			kill(pid, SIGTERM);
+			end = ik_host_now_ns() + 2000000000LL;
+		}
+		if (ik_host_now_ns() > end) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			return -1;
+		}
+		sleep_ns(5000000);
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/* The last non-empty line of rt-app's output, for a message. */
+static void last_output(const char *outfile, char *buf, size_t len)
+{
+	char line[512];
+	FILE *f = fopen(outfile, "r");
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0])
+			snprintf(buf, len, "%s", line);
+	}
+	fclose(f);
+}
+
+/* ---- rt-app's logs ----------------------------------------------------------------------- */
+
+struct logs {
+	double *wu; /* wake-up latencies, us */
+	size_t n, cap;
+	uint64_t lines;    /* activations in the window */
+	bool have_wu;
+};
+
+static int add_wu(struct logs *l, double v)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 4096;
+		double *p = realloc(l->wu, cap * sizeof(*p));
+		if (!p)
+			return -1;
+		l->wu = p;
+		l->cap = cap;
+	}
+	l->wu[l->n++] = v;
+	return 0;
+}
+
+/*
+ * One log: a header line "#idx perf run period start end rel_st slack ... wu_lat" and a
+ * line per activation.  The columns are found by name in the header; an activation counts
+ * when it started in the window (start is CLOCK_MONOTONIC in us, as rt-app takes it).
+ */
+static int read_log(const char *path, int64_t t0_ns, int64_t t1_ns, struct logs *l, char *err,
+		    size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	int col_start = -1, col_wu = -1;
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#') {
+			char *save = NULL;
+			int i = 0;
+			for (char *t = strtok_r(line + 1, " \t\n", &save); t;
+			     t = strtok_r(NULL, " \t\n", &save), i++) {
+				if (strcmp(t, "start") == 0)
+					col_start = i;
+				else if (strcmp(t, "wu_lat") == 0)
+					col_wu = i;
+			}
+			continue;
+		}
+		double v[32];
+		int n = 0;
+		char *p = line, *end;
+		while (n < 32) {
+			double x = strtod(p, &end);
+			if (end == p)
+				break;
+			v[n++] = x;
+			p = end;
+		}
+		if (n == 0)
+			continue;
+		if (col_start >= 0 && col_start < n) {
+			double at_ns = v[col_start] * 1000.0;
+			if (at_ns < (double)t0_ns || at_ns >= (double)t1_ns)
+				continue;
+		}
+		l->lines++;
+		if (col_wu >= 0 && col_wu < n) {
+			l->have_wu = true;
+			if (add_wu(l, v[col_wu])) {
+				fclose(f);
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest rank, as the model's histogram percentiles. */
+static double percentile(const double *v, size_t n, double p)
+{
+	if (n == 0)
+		return 0;
+	size_t rank = (size_t)ceil(p / 100.0 * (double)n);
+	return v[rank ? rank - 1 : 0];
+}
+
+static int read_logs(const char *dir, int64_t t0_ns, int64_t t1_ns, struct ik_val_sample *s,
+		     char *err, size_t errlen)
+{
+	struct logs l = { 0 };
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int rc = 0;
+	if (!d) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	while (rc == 0 && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (strncmp(e->d_name, "ik-", 3) != 0 || n < 5 || strcmp(e->d_name + n - 4, ".log") != 0)
+			continue;
+		char path[8192];
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		rc = read_log(path, t0_ns, t1_ns, &l, err, errlen);
+	}
+	closedir(d);
+	if (rc == 0) {
+		s->have_throughput = true;
+		s->throughput_name = "activations/s";
+		s->throughput = (double)l.lines / (s->window_ns / 1e9);
+		if (l.have_wu && l.n > 0) {
+			qsort(l.wu, l.n, sizeof(double), cmp_double);
+			s->have_wake = true;
+			s->wake_p50_us = percentile(l.wu, l.n, 50);
+			s->wake_p99_us = percentile(l.wu, l.n, 99);
+		}
+	}
+	free(l.wu);
+	return rc;
+}
+
+/* ---- one real run ----------------------------------------------------------------------- */
+
+static int run_rtapp(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
+		     const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
+		     size_t errlen)
+{
+	char rtapp[4096], dir[4200], copy[4300], outfile[4300], msg[512];
+	int64_t duration_ns;
+	int instances;
+	struct ik_val_counters before, after;
+	bool signalled;
+
+	if (!ik_val_find_rtapp(rtapp, sizeof(rtapp))) {
+		snprintf(err, errlen, "rt-app is not installed (on PATH); Debian's package is "
+			 "rt-app: apt-get install rt-app");
+		return -1;
+	}
+	if (ik_val_rtapp_info(spec->rtapp_file, &duration_ns, &instances, err, errlen))
+		return -1;
+	snprintf(dir, sizeof(dir), "%s/run%d", spec->tmpdir, run);
+	snprintf(copy, sizeof(copy), "%s/taskset.json", dir);
+	snprintf(outfile, sizeof(outfile), "%s/rt-app.out", dir);
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (write_copy(spec->rtapp_file, dir, duration_ns, copy, err, errlen))
+		return -1;
+	pid_t pid = start_rtapp(rtapp, copy, outfile, err, errlen);
+	if (pid < 0)
+		return -1;
+	/* Start-up: until every thread instance exists (calibration can take seconds).  An
+	   rt-app that exits meanwhile stays a zombie with one thread until reaped: it is
+	   reaped here, so that its end is seen at once. */
+	int64_t limit = ik_host_now_ns() + 60000000000LL;
+	int threads = 0, status;
+	bool ended = false;
+	while (!ik_signals_caught() && ik_host_now_ns() < limit) {
+		pid_t got = waitpid(pid, &status, WNOHANG);
+		if (got == pid || (got < 0 && errno != EINTR)) {
+			ended = true;
+			break;
+		}
+		if ((threads = threads_of(pid)) >= 1 + instances)
+			break;
+		sleep_ns(500000);
+	}
+	if (ended || threads < 1 + instances) {
+		if (!ended)
+			wait_child(pid, 0, &signalled);
+		last_output(outfile, msg, sizeof(msg));
+		if (ik_signals_caught())
+			snprintf(err, errlen, "interrupted");
+		else
+			snprintf(err, errlen, "rt-app %s: %s%s%s", spec->rtapp_file,
+				 ended ? "ended before all its threads ran" :
+					 "its threads did not start within 60 s",
+				 msg[0] ? ": " : "", msg);
+		return -1;
+	}
+	if (ik_val_counters_read(fs, &before, err, errlen)) {
+		kill(pid, SIGTERM);
+		wait_child(pid, 2000000000LL, &signalled);
+		return -1;
+	}
+	if (hooks && hooks->start(hooks->arg, err, errlen)) {
+		kill(pid, SIGTERM);
+		wait_child(pid, 2000000000LL, &signalled);
+		ik_val_counters_free(&before);
+		return -1;
+	}
+	bool whole = sleep_until(before.at_ns + duration_ns);
+	if (hooks)
+		hooks->stop(hooks->arg);
+	int rc = whole ? ik_val_counters_read(fs, &after, err, errlen) : -1;
+	bool have_after = whole && rc == 0;
+	if (!have_after)
+		kill(pid, SIGTERM);
+	/* rt-app stops its threads at the end of its duration and writes its logs */
+	int code = wait_child(pid, have_after ? 30000000000LL : 2000000000LL, &signalled);
+	if (!whole || signalled) {
+		snprintf(err, errlen, "interrupted");
+		rc = -1;
+	} else if (!have_after) {
+		rc = -1; /* the read's message is in err */
+	} else if (code != 0) {
+		last_output(outfile, msg, sizeof(msg));
+		snprintf(err, errlen, "rt-app %s: exit status %d%s%s", spec->rtapp_file, code,
+			 msg[0] ? ": " : "", msg);
+		rc = -1;
+	}
+	if (rc == 0)
+		rc = ik_val_sample_window(&before, &after, s, err, errlen);
+	if (rc == 0 && read_logs(dir, before.at_ns, after.at_ns, s, err, errlen)) {
+		ik_val_sample_free(s);
+		rc = -1;
+	}
+	ik_val_counters_free(&before);
+	if (have_after)
+		ik_val_counters_free(&after);
+	return rc;
+}
+
+static int stop_requested(void)
+{
+	return ik_signals_caught();
+}
+
+static int run_pingpong(const struct ik_val_spec *spec, const struct ik_sysfs *fs,
+			const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
+			size_t errlen)
+{
+	struct ik_ctxsw_config c = {
+		.cpu_a = spec->cpu_a, .cpu_b = spec->cpu_b, .test = IK_CTXSW_PIPE,
+		.duration_ns = spec->duration_ns, .tick_ns = spec->duration_ns,
+		.should_stop = stop_requested,
+	};
+	struct ik_ctxsw_result r;
+	struct ik_val_counters before, after;
+
+	if (ik_val_counters_read(fs, &before, err, errlen))
+		return -1;
+	if (hooks && hooks->start(hooks->arg, err, errlen)) {
+		ik_val_counters_free(&before);
+		return -1;
+	}
+	int rc = ik_ctxsw_run(&c, &r, err, errlen);
+	if (hooks)
+		hooks->stop(hooks->arg);
+	if (rc == 0 && ik_signals_caught()) {
+		snprintf(err, errlen, "interrupted");
+		rc = -1;
+	}
+	if (rc == 0 && ik_val_counters_read(fs, &after, err, errlen) == 0) {
+		rc = ik_val_sample_window(&before, &after, s, err, errlen);
+		ik_val_counters_free(&after);
+		if (rc == 0) {
+			/* a pipe round trip is two hand-overs, each one a message of the model's */
+			s->have_throughput = true;
+			s->throughput_name = "messages/s";
+			s->throughput = (double)r.switches / ((double)r.elapsed_ns / 1e9);
+		}
+	} else {
+		rc = -1;
+	}
+	ik_val_counters_free(&before);
+	return rc;
+}
+
+int ik_val_real_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
+		    const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
+		    size_t errlen)
+{
+	memset(s, 0, sizeof(*s));
+	if (spec->kind == IK_VAL_PINGPONG)
+		return run_pingpong(spec, fs, hooks, s, err, errlen);
+	return run_rtapp(spec, fs, run, hooks, s, err, errlen);
+}

@@ -1,0 +1,240 @@
+/*
+ * idlekit validate: the model held against the machine it runs on.
+ *
+ * A workload runs for real on this machine, with the sysfs cpuidle counters of every CPU
+ * and state read before and after one CLOCK_MONOTONIC window, and the same workload runs in
+ * the simulator on the platform of this machine for the same duration.  Each side runs N
+ * times; every figure is the median of its runs, with their spread, and the error is the
+ * prediction's against the measurement.
+ *
+ *   window.c   the counters read around a window, and one run's figures from them
+ *   real.c     the real runs: an rt-app file by the real rt-app binary, the pipe ping-pong
+ *              of `idlekit ctxsw`; the machine's settings they ran under
+ *   traced.c   one more real run with idlekit's recorder on: the idle-duration histogram
+ *   predict.c  the same workload in the simulator, and the figures of its runs
+ *   compare.c  the figures of both sides, their medians, spreads and errors
+ *   output.c   the table, the JSON and the HTML page
+ *
+ * No global state.  Every function that can fail returns non-zero with a one-line message
+ * in err.  The machine is only read: nothing here writes a knob.
+ */
+#ifndef IDLEKIT_VALIDATE_H
+#define IDLEKIT_VALIDATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "config/result.h"
+#include "config/scenario.h"
+#include "host/host.h"
+#include "util/idle_hist.h"
+
+struct ik_config;
+
+#define IK_VAL_ERR_LEN 1024
+#define IK_VAL_MAX_RUNS 64
+#define IK_VAL_MAX_SETS 32
+
+/* ---- What is validated ------------------------------------------------------------------ */
+
+enum ik_val_kind {
+	IK_VAL_RTAPP,    /* an rt-app file: real rt-app, predicted by workload.type = rtapp */
+	IK_VAL_PINGPONG, /* the pipe ping-pong of ctxsw, predicted by workload.type = pingpong */
+	IK_VAL_PERIODIC, /* a timer sleeper: a generated rt-app file, predicted by periodic */
+};
+const char *ik_val_kind_name(enum ik_val_kind k);
+
+struct ik_val_spec {
+	enum ik_val_kind kind;
+	char rtapp_file[4096];  /* rtapp: the user's file; periodic: the generated one */
+	int64_t duration_ns;    /* rtapp: the file's global.duration; else the option */
+	int runs;               /* each side */
+	/* periodic: tasks on CPUs 0..tasks-1, each woken every period_us for duty_pct of it */
+	int tasks;
+	int64_t period_us;
+	double duty_pct;
+	/* pingpong: the two CPUs; work_ns per message in the model */
+	int cpu_a, cpu_b;
+	int64_t pingpong_work_ns;
+	/* the model's platform: its INI text and where it came from */
+	const char *platform_text;
+	char platform_origin[4096];
+	/* --set overrides for the model's scenario, after validate's own */
+	const char *sets[IK_VAL_MAX_SETS];
+	int nsets;
+	/* a scratch directory of the caller's (rt-app's logs, the generated file) */
+	char tmpdir[2048];
+	bool quiet; /* no progress lines on standard error */
+};
+
+/* ---- One run's figures (window.c) -------------------------------------------------------- */
+
+#define IK_VAL_NAME_LEN 32
+struct ik_val_sample {
+	int ncpus, nstates;
+	int *cpu_ids; /* the CPUs' numbers (ncpus) */
+	char state_names[IK_STATE_MAX][IK_VAL_NAME_LEN];
+	double window_ns;
+	/* per CPU and state (cpu * nstates + state): counts and ns over the window */
+	double *usage, *time_ns, *above, *below;
+	bool have_above_below;
+	/* wake-up latency of the workload's own activations (rt-app's wu_lat, the model's) */
+	bool have_wake;
+	double wake_p50_us, wake_p99_us;
+	/* the workload's throughput: rt-app activations/s or ping-pong messages/s */
+	bool have_throughput;
+	const char *throughput_name;
+	double throughput;
+	/* idle periods by length (IK_IDLE_HIST_BUCKETS log2 buckets), when known */
+	bool have_hist;
+	uint64_t idle_hist[IK_IDLE_HIST_BUCKETS];
+};
+int ik_val_sample_alloc(struct ik_val_sample *s, int ncpus, int nstates);
+void ik_val_sample_free(struct ik_val_sample *s);
+
+/* The counters of every online CPU with a cpuidle directory, and when they were read. */
+struct ik_val_counters {
+	struct ik_host_idle idle;
+	int64_t at_ns; /* CLOCK_MONOTONIC, the middle of the read */
+};
+int ik_val_counters_read(const struct ik_sysfs *fs, struct ik_val_counters *c, char *err,
+			 size_t errlen);
+void ik_val_counters_free(struct ik_val_counters *c);
+/* The figures of the window between two reads of the same CPUs. */
+int ik_val_sample_window(const struct ik_val_counters *before, const struct ik_val_counters *after,
+			 struct ik_val_sample *s, char *err, size_t errlen);
+
+/* ---- The machine (real.c) ----------------------------------------------------------------- */
+
+#define IK_VAL_MAX_PARAMS 16
+struct ik_val_machine {
+	char kernel[128];         /* uname -r */
+	char driver[64], governor[64];
+	int nparams;              /* /sys/module/GOVERNOR/parameters (haltpoll's polling) */
+	char param_name[IK_VAL_MAX_PARAMS][64];
+	char param_value[IK_VAL_MAX_PARAMS][64];
+	int ncpus_online;
+	char rtapp_version[64];   /* the Debian package's version, "" when not known */
+	double loadavg_before, loadavg_after; /* /proc/loadavg's 1-minute figure, -1 unknown */
+	/* a parameter that another process changed while validate ran ("" when none did) */
+	char changed[320];
+};
+void ik_val_machine_read(const struct ik_sysfs *fs, struct ik_val_machine *m);
+/*
+ * Read the parameters again (after real run `run`, from 1): one that differs from m's is
+ * noted in m->changed (the first only) and true returned.  validate writes none: a change
+ * is another process's, and the runs measured a machine that was not the one recorded.
+ */
+bool ik_val_machine_recheck(struct ik_val_machine *m, int run);
+/* /proc/loadavg's 1-minute load, -1 when it cannot be read: other work on the CPUs. */
+double ik_val_loadavg(void);
+
+/* Where rt-app is on PATH ("" when it is not). */
+bool ik_val_find_rtapp(char *path, size_t len);
+
+/*
+ * The rt-app file as the real side runs it: rtapp's duration (s) and its thread instances,
+ * read with the simulator's own reader (so a file the model refuses is refused here first).
+ */
+int ik_val_rtapp_info(const char *file, int64_t *duration_ns, int *instances, char *err,
+		      size_t errlen);
+/* A periodic workload as an rt-app file in spec->tmpdir (spec->rtapp_file is set). */
+int ik_val_periodic_file(struct ik_val_spec *spec, char *err, size_t errlen);
+
+/*
+ * Called right after the window opens (after the first read of the counters) and right
+ * before it closes (before the second): the traced run's recorder.  start returns 0, or
+ * -1 with err (the run fails).
+ */
+struct ik_val_hooks {
+	int (*start)(void *arg, char *err, size_t errlen);
+	void (*stop)(void *arg);
+	void *arg;
+};
+
+/* One real run of spec's workload: its figures in s (allocated here); hooks may be NULL. */
+int ik_val_real_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
+		    const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
+		    size_t errlen);
+
+/*
+ * One more real run with idlekit's recorder (src/host/record_tracefs.c) on over the window:
+ * its figures in s, with the idle periods of the trace by length in s->idle_hist.  The
+ * recorder adds its own wake-ups (its drain thread), so the caller keeps this run out of
+ * the figures.  0, or -1 with err (no tracefs, not root, built without libtracefs).
+ */
+int ik_val_traced_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
+		      struct ik_val_sample *s, char *err, size_t errlen);
+
+/* ---- The model (predict.c) ---------------------------------------------------------------- */
+
+/*
+ * The scenario of spec's prediction (platform, workload, duration), loaded with its
+ * effective configuration; *sc and *cfg are the caller's (cfg freed with ik_config_free).
+ */
+int ik_val_scenario(const struct ik_val_spec *spec, struct ik_scenario *sc, struct ik_config **cfg,
+		    char *err, size_t errlen);
+/*
+ * When the model (sc) runs the machine's governor, it runs it with the machine's module
+ * parameters (haltpoll's guest_halt_poll_ns...): governor.NAME=VALUE are put before the
+ * user's --set (which win) in spec->sets and sc, *cfg are read again with them.  0: done or
+ * nothing to do; non-zero: the model does not take them, sc stays as it was and msg says why.
+ */
+int ik_val_machine_params(struct ik_val_spec *spec, const struct ik_val_machine *m,
+			  struct ik_scenario *sc, struct ik_config **cfg, char *msg, size_t len);
+/* Run seed 1..runs of sc; runs[] (spec->runs of them) freed by the caller. */
+int ik_val_predict(const struct ik_val_spec *spec, const struct ik_scenario *sc,
+		   struct ik_run_result *runs, char *err, size_t errlen);
+/* One simulated run's figures, in the same form as a real one's. */
+int ik_val_sample_sim(const struct ik_val_spec *spec, const struct ik_run_result *r,
+		      struct ik_val_sample *s, char *err, size_t errlen);
+
+/* ---- The comparison (compare.c) ----------------------------------------------------------- */
+
+struct ik_val_figure {
+	char name[96];      /* "cpu0 POLL entries/s" */
+	const char *unit;   /* "1/s", "%", "us" */
+	const char *group;  /* "state", "cpu", "all", "wake", "throughput" */
+	int cpu, state;     /* -1 when the figure is not a CPU's or a state's */
+	int nm, np;         /* runs that gave it on each side */
+	double measured[IK_VAL_MAX_RUNS], predicted[IK_VAL_MAX_RUNS];
+	struct ik_summary ms, ps;
+	double error_pct;   /* (predicted - measured) / measured; NaN when measured is 0 */
+};
+
+struct ik_val_comparison {
+	int nfig;
+	struct ik_val_figure *fig;
+	char notes[8][320]; /* what did not match one to one (CPU or state counts), the trace */
+	int nnotes;
+	/* idle periods by length, summed over the runs (have_*: the side gave them) */
+	bool have_measured_hist, have_predicted_hist;
+	uint64_t measured_hist[IK_IDLE_HIST_BUCKETS], predicted_hist[IK_IDLE_HIST_BUCKETS];
+	/* the table of states the figures name (the machine's), for the page */
+	int ncpus, nstates;
+	char state_names[IK_STATE_MAX][IK_VAL_NAME_LEN];
+};
+int ik_val_compare(const struct ik_val_sample *measured, int nm, const struct ik_val_sample *predicted,
+		   int np, struct ik_val_comparison *c, char *err, size_t errlen);
+void ik_val_comparison_free(struct ik_val_comparison *c);
+/* The traced run's histogram as the machine's (tr NULL: none, why in trace_err), noted. */
+void ik_val_traced_note(struct ik_val_comparison *c, const struct ik_val_sample *tr,
+			const char *trace_err);
+
+/* ---- Output (output.c) ------------------------------------------------------------------- */
+
+struct ik_val_report {
+	const struct ik_val_spec *spec;
+	const struct ik_val_machine *machine;
+	const struct ik_scenario *sc;
+	const struct ik_run_result *runs; /* the predicted runs (spec->runs) */
+	const struct ik_val_comparison *cmp;
+	const char *command;              /* the command line, for the record */
+};
+int ik_val_table(FILE *out, const struct ik_val_report *r);
+int ik_val_json(FILE *out, const struct ik_val_report *r);
+int ik_val_html(FILE *out, const struct ik_val_report *r);
+
+#endif
