@@ -121,6 +121,13 @@ int *sim_start_cpu_order(struct ik_sim *s);
 /* Its request statistics into the result (out->requests, owned by it): 0, or -1 when out
    of memory. */
 int sim_result_requests(struct ik_run_result *out, const struct ik_request_stats *st);
+/* How late a normal task's hrtimer fires: the platform's [os] timer_slack_ns (the
+   default 50 us of the kernel, as `platform calibrate` measures it), 0 when the platform
+   does not say it (the built-in platforms). */
+static inline int64_t sim_timer_slack(const struct ik_sim *s)
+{
+	return s->plat->os.present && s->plat->os.timer_slack_ns > 0 ? s->plat->os.timer_slack_ns : 0;
+}
 /* The common message for a failed allocation in set-up; returns -1. */
 int sim_workload_oom(char *err, size_t errlen);
 

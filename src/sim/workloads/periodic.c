@@ -32,7 +32,7 @@ static int periodic_setup(struct ik_sim *s, char *err, size_t errlen)
 		t->period_start = w->start_ns + (int64_t)(ik_rng_unit(&s->rng) * (double)period);
 		if (sim_timer_register(s, i))
 			return sim_workload_oom(err, errlen);
-		ik_eq_arm(&s->eq, task_timer_id(s, i), t->period_start + period);
+		ik_eq_arm(&s->eq, task_timer_id(s, i), t->period_start + period + sim_timer_slack(s));
 	}
 	if (w->burst_ios > 0 && sim_iobursts_setup(s))
 		return sim_workload_oom(err, errlen);
@@ -55,7 +55,8 @@ static void periodic_task_done(struct ik_sim *s, int task)
 	}
 	if (s->wl && sim_iobursts_next(s, task))
 		return; /* waits for its I/O */
-	ik_eq_arm(&s->eq, task_timer_id(s, task), t->period_start + n * period);
+	/* its hrtimer fires the task's timer slack after the period's start */
+	ik_eq_arm(&s->eq, task_timer_id(s, task), t->period_start + n * period + sim_timer_slack(s));
 }
 
 /* Each CPU waits for one task's I/O at a time (periodic_iobursts.c). */

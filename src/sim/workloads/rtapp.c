@@ -204,13 +204,16 @@ static void signalled(struct ik_sim *s, int w, int waker)
 		take_mutex(s, m, w, waker);
 }
 
+/* A sleep or timer until `until`: the hrtimer fires a normal task's timer slack later
+   (the platform's [os] timer_slack_ns, measured by `platform calibrate`; 0 without), and
+   the wake-up latency counts from `until`, as rt-app's wu_lat does. */
 static void sleep_until(struct ik_sim *s, int task, int64_t until)
 {
 	struct sim_task *t = &s->tasks[task];
 	rtapp_of(s)->inst[task].expected = until;
 	t->work_ns = 0;
 	t->fixed_time = false;
-	sim_task_sleep(s, task, until);
+	sim_task_sleep(s, task, until + sim_timer_slack(s));
 }
 
 /* Start the first instance of thread def that waits to be forked (none left: the fork does
