@@ -31,6 +31,51 @@ int cmd_workload(int argc, char **argv); /* src/cli/workload.c */
 int cli_default_jobs(void);
 int cli_parse_jobs(const char *cmd, const char *text, int *out);
 
+/*
+ * A command's option loop (src/cli/args.c).  cli_getopt() is getopt_long with what every
+ * command does alike done once: -h/--help prints the usage; -o/--output, -q/--quiet and
+ * -j/--jobs (where the command's table has them) fill in output, quiet and jobs; an unknown
+ * option, or one without its value, gets the command's message.  It returns only the
+ * command's own options, and -1 when there are no more; then done says whether the command
+ * is over, with status its exit status (help: 0; a bad option or -j value, or an argument
+ * where no_args: 2).  The messages differ between the families of commands (the host
+ * commands print their usage again), and each keeps its own: bad says which it is.
+ */
+#include <getopt.h>
+#include <stdbool.h>
+enum cli_bad_option {
+	CLI_BAD_USAGE,	     /* "unknown option or missing value: 'X'", a blank line, usage */
+	CLI_BAD_INCOMPLETE,  /* "unknown or incomplete option 'X' (see idlekit CMD --help)" */
+	CLI_BAD_SEE_HELP,    /* "unknown option 'X'" and "(see idlekit CMD --help)" */
+	CLI_BAD_NEEDS_VALUE, /* as CLI_BAD_SEE_HELP, but "'X' needs a value" for one of ours */
+	CLI_BAD_GETOPT,	     /* getopt's own message, then the usage, on standard error */
+};
+struct cli_opts {
+	const char *cmd;	       /* as in "idlekit CMD: ..." */
+	const char *usage;	       /* the --help text */
+	const char *shortopts;	       /* getopt_long's ("+": stop at the first argument) */
+	const struct option *longopts; /* ends with CLI_OPTIONS_END */
+	enum cli_bad_option bad;
+	bool no_args;		       /* an argument after the options is an error */
+	const char *help_cmd;	       /* "(see idlekit HELP_CMD --help)"; NULL: cmd */
+	int first;		       /* the index of the first option in argv; 0: 1 */
+	/* what the loop found */
+	const char *output;	       /* -o FILE, else NULL */
+	bool quiet;		       /* -q */
+	int jobs;		       /* -j N, else 0 */
+	bool done;		       /* the options ended the command: return status */
+	int status;
+	bool started;
+};
+int cli_getopt(struct cli_opts *o, int argc, char **argv);
+
+/* The table entries of the options cli_getopt() takes itself; every table ends with
+   CLI_OPTIONS_END (--help and the terminator). */
+#define CLI_OPTION_OUTPUT { "output", required_argument, NULL, 'o' }
+#define CLI_OPTION_QUIET { "quiet", no_argument, NULL, 'q' }
+#define CLI_OPTION_JOBS { "jobs", required_argument, NULL, 'j' }
+#define CLI_OPTIONS_END { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+
 struct ik_kernel;
 /* --switch NAME=on|off onto k; -1 with err (known switches listed) if bad. */
 int cli_kernel_switch(struct ik_kernel *k, const char *arg, char *err, size_t errlen);

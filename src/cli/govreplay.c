@@ -224,8 +224,8 @@ int cmd_govreplay(int argc, char **argv)
 		{ "hz", required_argument, NULL, OPT_HZ },
 		{ "disable", required_argument, NULL, OPT_DISABLE },
 		{ "json", no_argument, NULL, OPT_JSON },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
+		CLI_OPTION_OUTPUT,
+		CLI_OPTION_QUIET,
 		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "param", required_argument, NULL, OPT_PARAM },
 		{ "kernel", required_argument, NULL, OPT_KERNEL },
@@ -235,10 +235,9 @@ int cmd_govreplay(int argc, char **argv)
 		{ "haltpoll-shrink", required_argument, NULL, OPT_HP_SHRINK },
 		{ "haltpoll-grow-start", required_argument, NULL, OPT_HP_GROW_START },
 		{ "haltpoll-allow-shrink", required_argument, NULL, OPT_HP_ALLOW_SHRINK },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPTIONS_END,
 	};
-	const char *governor = NULL, *platform = NULL, *input = "-", *outpath = NULL;
+	const char *governor = NULL, *platform = NULL, *input = "-";
 	char **disable = calloc((size_t)argc + 1, sizeof(char *));
 	/* --param NAME=VALUE and the --haltpoll-* spellings, in order (names point into argv). */
 	const char **pnames = calloc((size_t)argc + 1, sizeof(char *));
@@ -248,7 +247,7 @@ int cmd_govreplay(int argc, char **argv)
 	int nparams = 0;
 	struct ik_governor_inst *inst = NULL;
 	int ndisable = 0, rc = EXIT_USAGE;
-	bool json = false, quiet = false, trace = false;
+	bool json = false, trace = false;
 	uint64_t hz = 250, v;
 	struct ik_haltpoll_params hp;
 	struct ik_scenario *sc = calloc(1, sizeof(*sc));
@@ -268,10 +267,11 @@ int cmd_govreplay(int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	optind = 1;
-	opterr = 0;
+	struct cli_opts opt = { .cmd = "govreplay", .usage = govreplay_usage,
+				.shortopts = "+g:p:i:o:qh", .longopts = opts,
+				.bad = CLI_BAD_NEEDS_VALUE };
 	int c;
-	while ((c = getopt_long(argc, argv, "+g:p:i:o:qh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
 		case 'g':
 			governor = optarg;
@@ -297,12 +297,6 @@ int cmd_govreplay(int argc, char **argv)
 			break;
 		case OPT_JSON:
 			json = true;
-			break;
-		case 'o':
-			outpath = optarg;
-			break;
-		case 'q':
-			quiet = true;
 			break;
 		case OPT_TRACE:
 			trace = true;
@@ -363,21 +357,11 @@ int cmd_govreplay(int argc, char **argv)
 			hp.guest_halt_poll_allow_shrink = v != 0;
 			hp_param(pnames, pvalues, pbuf, pfrom_hp, &nparams, "guest_halt_poll_allow_shrink", v);
 			break;
-		case 'h':
-			fputs(govreplay_usage, stdout);
-			rc = EXIT_OK;
-			goto out;
-		default:
-			/* optopt names an option of ours that lacks its value, else it is unknown. */
-			if (optopt >= 256 || (optopt > 0 && strchr("gpio", optopt)))
-				fprintf(stderr, "idlekit govreplay: '%s' needs a value\n",
-					argv[optind - 1]);
-			else
-				fprintf(stderr, "idlekit govreplay: unknown option '%s'\n",
-					argv[optind - 1]);
-			fprintf(stderr, "(see idlekit govreplay --help)\n");
-			goto out;
 		}
+	}
+	if (opt.done) {
+		rc = opt.status;
+		goto out;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "idlekit govreplay: unexpected argument '%s' (the input is given "
@@ -479,7 +463,7 @@ int cmd_govreplay(int argc, char **argv)
 	}
 
 	struct cli_output o;
-	if (cli_output_open(&o, outpath)) {
+	if (cli_output_open(&o, opt.output)) {
 		rc = EXIT_FAIL;
 		goto out;
 	}
@@ -498,7 +482,7 @@ int cmd_govreplay(int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	if (!json && !quiet)
+	if (!json && !opt.quiet)
 		write_summary(stderr, g, sc->platform.name, id);
 	rc = EXIT_OK;
 out:

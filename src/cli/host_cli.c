@@ -48,6 +48,25 @@ int host_format_opt(const char *cmd, enum host_format want, enum host_format *fo
 	return 0;
 }
 
+int host_view_opt(const char *cmd, int c, const char *arg, struct host_view *v)
+{
+	switch (c) {
+	case HOST_OPT_CPU:
+		v->cpu_list = arg;
+		return 0;
+	case HOST_OPT_PER_CPU:
+		v->per_cpu = true;
+		return 0;
+	case HOST_OPT_JSON:
+	case HOST_OPT_CSV:
+		return host_format_opt(cmd, c == HOST_OPT_JSON ? HOST_FMT_JSON : HOST_FMT_CSV,
+				       &v->format);
+	default:
+		host_source_opt(c, arg, &v->src);
+		return 0;
+	}
+}
+
 int host_cpu_arg(const char *cmd, const struct ik_sysfs *fs, const char *list,
 		 struct ik_cpuset *out)
 {

@@ -372,19 +372,18 @@ int cmd_platform_import(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "name", required_argument, NULL, OPT_NAME },
-		{ "output", required_argument, NULL, 'o' },
+		CLI_OPTION_OUTPUT,
 		HOST_SOURCE_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPTIONS_END,
 	};
 	struct host_source src = { NULL, NULL };
-	const char *outpath = NULL, *name_opt = NULL;
+	const char *name_opt = NULL;
 	long cpu = -1;
+	struct cli_opts opt = { .cmd = "platform import", .usage = import_usage, .shortopts = "ho:",
+			.longopts = opts, .no_args = true };
 	int c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_CPU:
 			if (host_long_arg("platform import", "--cpu", optarg, 0, IK_HOST_CPU_MAX - 1, &cpu))
@@ -393,26 +392,13 @@ int cmd_platform_import(int argc, char **argv)
 		case OPT_NAME:
 			name_opt = optarg;
 			break;
-		case HOST_OPT_ROOT:
-		case HOST_OPT_DUMP:
+		default: /* --sysfs-root, --sysfs-dump */
 			host_source_opt(c, optarg, &src);
-			break;
-		case 'o':
-			outpath = optarg;
-			break;
-		case 'h':
-			fputs(import_usage, stdout);
-			return EXIT_OK;
-		default:
-			fprintf(stderr, "idlekit platform import: unknown option or missing value: "
-				"'%s'\n\n%s", argv[optind - 1], import_usage);
-			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "idlekit platform import: unexpected argument '%s'\n", argv[optind]);
-		return EXIT_USAGE;
-	}
+	if (opt.done)
+		return opt.status;
+	const char *outpath = opt.output;
 	char name[64];
 	if (name_opt) {
 		to_name(name, sizeof(name), name_opt);

@@ -221,13 +221,12 @@ int cmd_sim(int argc, char **argv)
 		{ "timeline-window", required_argument, NULL, OPT_WINDOW },
 		{ "vary", required_argument, NULL, OPT_VARY },
 		{ "bad-below", required_argument, NULL, OPT_BAD },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
+		CLI_OPTION_JOBS,
+		CLI_OPTION_QUIET,
 		{ "print-config", no_argument, NULL, OPT_PRINT },
 		{ "csv-table", required_argument, NULL, OPT_CSV_TABLE },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPTION_OUTPUT,
+		CLI_OPTIONS_END,
 	};
 	const char **sets = calloc((size_t)argc + 3, sizeof(char *));
 	const char **vary = calloc((size_t)argc + 1, sizeof(char *));
@@ -236,11 +235,10 @@ int cmd_sim(int argc, char **argv)
 	bool print_config = false;
 	const char *csv_table = NULL;
 	struct ik_config *cfg = ik_config_new();
-	int nsets = 0, nvary = 0, format = 0, rc = EXIT_USAGE, jobs = 0;
-	bool quiet = false;
+	int nsets = 0, nvary = 0, format = 0, rc = EXIT_USAGE;
 	uint64_t runs = 0, seed = 0;
 	bool have_seed = false;
-	const char *outpath = NULL, *htmlpath = NULL, *window = NULL;
+	const char *htmlpath = NULL, *window = NULL;
 	int64_t win_start = 0, win_len = IK_TIMELINE_DEFAULT_LEN_NS;
 	struct ik_scenario *sc = calloc(1, sizeof(*sc));
 	struct ik_run_result *results = NULL;
@@ -251,23 +249,16 @@ int cmd_sim(int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	optind = 1;
-	opterr = 0;
+	struct cli_opts opt = { .cmd = "sim", .usage = sim_usage, .shortopts = "ho:j:q",
+				.longopts = opts, .bad = CLI_BAD_SEE_HELP };
 	int c;
-	while ((c = getopt_long(argc, argv, "ho:j:q", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_VARY:
 			vary[nvary++] = optarg;
 			break;
 		case OPT_BAD:
 			bad = optarg;
-			break;
-		case 'j':
-			if (cli_parse_jobs("sim", optarg, &jobs))
-				goto out;
-			break;
-		case 'q':
-			quiet = true;
 			break;
 		case OPT_SET:
 			sets[nsets++] = optarg;
@@ -288,9 +279,6 @@ int cmd_sim(int argc, char **argv)
 				goto out;
 			}
 			format = c;
-			break;
-		case 'o':
-			outpath = optarg;
 			break;
 		case OPT_HTML:
 			htmlpath = optarg;
@@ -324,16 +312,15 @@ int cmd_sim(int argc, char **argv)
 			format = OPT_CSV;
 			break;
 		}
-		case 'h':
-			fputs(sim_usage, stdout);
-			rc = EXIT_OK;
-			goto out;
-		default:
-			fprintf(stderr, "idlekit sim: unknown option '%s'\n(see idlekit sim --help)\n",
-				argv[optind - 1]);
-			goto out;
 		}
 	}
+	if (opt.done) {
+		rc = opt.status;
+		goto out;
+	}
+	const char *outpath = opt.output;
+	bool quiet = opt.quiet;
+	int jobs = opt.jobs ? opt.jobs : cli_default_jobs();
 	if (argc - optind > 1) {
 		fprintf(stderr, "idlekit sim: one scenario at a time, got '%s' and '%s'\n",
 			argv[optind], argv[optind + 1]);
@@ -352,8 +339,6 @@ int cmd_sim(int argc, char **argv)
 		fprintf(stderr, "idlekit sim: --bad-below is for a sweep: add --vary KEY=LIST\n");
 		goto out;
 	}
-	if (!jobs)
-		jobs = cli_default_jobs();
 	if (nvary) {
 		if (window) {
 			fprintf(stderr, "idlekit sim: --timeline-window is not for --vary\n");

@@ -192,36 +192,32 @@ int cmd_analyze(int argc, char **argv)
 		{ "timeline-window", required_argument, NULL, OPT_WINDOW },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "lenient", no_argument, NULL, OPT_LENIENT },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPTION_OUTPUT,
+		CLI_OPTIONS_END,
 	};
 	bool json = false, csv = false, lenient = false;
-	const char *outpath = NULL, *htmlpath = NULL, *window = NULL;
+	const char *htmlpath = NULL, *window = NULL;
 	int64_t win_start = 0, win_len = IK_TIMELINE_DEFAULT_LEN_NS;
+	struct cli_opts opt = { .cmd = "analyze", .usage = analyze_usage, .shortopts = "o:h",
+				.longopts = opts, .bad = CLI_BAD_INCOMPLETE };
 	int c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_JSON: json = true; break;
 		case OPT_CSV: csv = true; break;
 		case OPT_LENIENT: lenient = true; break;
-		case 'o': outpath = optarg; break;
 		case OPT_HTML: htmlpath = optarg; break;
 		case OPT_WINDOW:
 			window = optarg;
 			if (window_arg("analyze", optarg, &win_start, &win_len))
 				return EXIT_USAGE;
 			break;
-		case 'h': fputs(analyze_usage, stdout); return EXIT_OK;
-		default:
-			fprintf(stderr, "idlekit analyze: unknown or incomplete option '%s' (see idlekit analyze --help)\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
 		}
 	}
+	if (opt.done)
+		return opt.status;
+	const char *outpath = opt.output;
 	if (optind != argc - 1 || (json && csv)) {
 		fprintf(stderr, "idlekit analyze: %s\ne.g. idlekit analyze run.trace --csv\n",
 			json && csv ? "--json and --csv exclude each other"
@@ -291,7 +287,7 @@ int cmd_replay(int argc, char **argv)
 	enum { OPT_HZ = 256, OPT_JSON, OPT_LENIENT, OPT_COMPARE, OPT_HP_POLL, OPT_HTML, OPT_WINDOW,
 	       OPT_CLOSED, OPT_SEED, OPT_KERNEL, OPT_SWITCH };
 	static const struct option opts[] = {
-		{ "jobs", required_argument, NULL, 'j' },
+		CLI_OPTION_JOBS,
 		{ "kernel", required_argument, NULL, OPT_KERNEL },
 		{ "switch", required_argument, NULL, OPT_SWITCH },
 		{ "html", required_argument, NULL, OPT_HTML },
@@ -305,18 +301,19 @@ int cmd_replay(int argc, char **argv)
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "lenient", no_argument, NULL, OPT_LENIENT },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPTION_OUTPUT,
+		CLI_OPTIONS_END,
 	};
-	const char *governor = NULL, *platform = NULL, *outpath = NULL, *htmlpath = NULL;
+	const char *governor = NULL, *platform = NULL, *htmlpath = NULL;
 	const char *window = NULL;
 	int64_t win_start = 0, win_len = IK_TIMELINE_DEFAULT_LEN_NS;
 	bool json = false, lenient = false, compare = false, closed = false;
 	uint64_t hz = 0, seed = 1;
 	struct ik_haltpoll_params hp;
 	bool hp_given = false;
-	int c, jobs = 0; /* 0: the CPUs this process may use */
+	struct cli_opts opt = { .cmd = "replay", .usage = replay_usage, .shortopts = "g:p:o:j:h",
+				.longopts = opts, .bad = CLI_BAD_INCOMPLETE };
+	int c;
 
 	/* --kernel: the release every governor instance and device runs as */
 	struct ik_kernel kernel;
@@ -324,17 +321,10 @@ int cmd_replay(int argc, char **argv)
 
 	ik_kernel_init(&kernel, IK_KERNEL_DEFAULT_RELEASE);
 	ik_haltpoll_params_default(&hp);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "g:p:o:j:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
-		case 'j':
-			if (cli_parse_jobs("replay", optarg, &jobs))
-				return EXIT_USAGE;
-			break;
 		case 'g': governor = optarg; break;
 		case 'p': platform = optarg; break;
-		case 'o': outpath = optarg; break;
 		case OPT_KERNEL: {
 			unsigned release;
 			if (ik_kernel_parse_release(optarg, &release, kerr, sizeof(kerr))) {
@@ -374,13 +364,12 @@ int cmd_replay(int argc, char **argv)
 			if (window_arg("replay", optarg, &win_start, &win_len))
 				return EXIT_USAGE;
 			break;
-		case 'h': fputs(replay_usage, stdout); return EXIT_OK;
-		default:
-			fprintf(stderr, "idlekit replay: unknown or incomplete option '%s' (see idlekit replay --help)\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
 		}
 	}
+	if (opt.done)
+		return opt.status;
+	const char *outpath = opt.output;
+	int jobs = opt.jobs; /* 0: the CPUs this process may use */
 	/* The traces may come before or after the options. */
 	int ntraces = argc - optind;
 	const char *path = ntraces > 0 ? argv[optind] : NULL;
