@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "config/scenario.h"
+#include "idlekit/kernel.h"
+#include "util/timeline.h"
 
 int cli_parse_u64(const char *cmd, const char *opt, const char *text, uint64_t max, uint64_t *out)
 {
@@ -59,13 +62,17 @@ int cli_parse_jobs(const char *cmd, const char *text, int *out)
 
 /* ---- the option loop --------------------------------------------------------------------- */
 
-/* getopt_long said '?' for OPT: is it an option of ours that came without its value?  (A
-   long-only option's id is 256 or more; a short one takes a value where a ':' follows it.) */
-static bool lacks_value(const char *shortopts, int opt)
+/* getopt_long said '?' for OPT: is it an option of ours that came without its value?  (Any
+   of a command's own long-only ones, ids from 256, as govreplay has always said; a shared
+   one that takes a value; a short one with a ':' after it.) */
+static bool lacks_value(const struct cli_opts *o, int opt)
 {
 	if (opt >= 256)
 		return true;
-	const char *p = opt > 0 ? strchr(shortopts, opt) : NULL;
+	for (const struct option *l = o->longopts; opt > 0 && l->name; l++)
+		if (l->val == opt && l->has_arg == required_argument)
+			return true;
+	const char *p = opt > 0 ? strchr(o->shortopts, opt) : NULL;
 	return p && p[1] == ':';
 }
 
@@ -86,7 +93,7 @@ static void bad_option(const struct cli_opts *o, const char *arg)
 			o->cmd, arg, help);
 		break;
 	case CLI_BAD_NEEDS_VALUE:
-		if (lacks_value(o->shortopts, optopt))
+		if (lacks_value(o, optopt))
 			fprintf(stderr, "idlekit %s: '%s' needs a value\n", o->cmd, arg);
 		else
 			fprintf(stderr, "idlekit %s: unknown option '%s'\n", o->cmd, arg);
@@ -105,13 +112,41 @@ static int finish(struct cli_opts *o, int status)
 	return -1;
 }
 
+/* --kernel X.Y or --switch NAME=on|off onto k; -1 with the message printed. */
+static int kernel_option(const char *cmd, int c, const char *arg, struct ik_kernel *k)
+{
+	char err[IK_ERR_LEN];
+	unsigned release;
+	if (c == CLI_OPT_SWITCH) {
+		if (cli_kernel_switch(k, arg, err, sizeof(err)) == 0)
+			return 0;
+	} else if (ik_kernel_parse_release(arg, &release, err, sizeof(err)) == 0) {
+		ik_kernel_set_release(k, release);
+		return 0;
+	}
+	fprintf(stderr, "idlekit %s: %s: %s\n", cmd, c == CLI_OPT_SWITCH ? "--switch" : "--kernel",
+		err);
+	return -1;
+}
+
+int cli_window_needs_html(const struct cli_opts *o)
+{
+	if (!o->window || o->html)
+		return 0;
+	fprintf(stderr, "idlekit %s: --timeline-window is for the HTML report: add --html FILE\n",
+		o->cmd);
+	return -1;
+}
+
 int cli_getopt(struct cli_opts *o, int argc, char **argv)
 {
 	if (!o->started) {
 		optind = o->first ? o->first : 1;
 		opterr = o->bad == CLI_BAD_GETOPT;
+		o->win_len = IK_TIMELINE_DEFAULT_LEN_NS;
 		o->started = true;
 	}
+	char err[256];
 	for (;;) {
 		int c = getopt_long(argc, argv, o->shortopts, o->longopts, NULL);
 		switch (c) {
@@ -133,6 +168,24 @@ int cli_getopt(struct cli_opts *o, int argc, char **argv)
 			break;
 		case 'j':
 			if (cli_parse_jobs(o->cmd, optarg, &o->jobs))
+				return finish(o, EXIT_USAGE);
+			break;
+		case CLI_OPT_HTML:
+			o->html = optarg;
+			break;
+		case CLI_OPT_WINDOW:
+			o->window = optarg;
+			if (ik_timeline_parse_window(optarg, &o->win_start, &o->win_len, err,
+						     sizeof(err))) {
+				fprintf(stderr, "idlekit %s: --timeline-window: %s\n", o->cmd, err);
+				return finish(o, EXIT_USAGE);
+			}
+			break;
+		case CLI_OPT_KERNEL:
+		case CLI_OPT_SWITCH:
+			if (!o->kernel)
+				return c;
+			if (kernel_option(o->cmd, c, optarg, o->kernel))
 				return finish(o, EXIT_USAGE);
 			break;
 		case '?':

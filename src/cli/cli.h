@@ -34,7 +34,8 @@ int cli_parse_jobs(const char *cmd, const char *text, int *out);
 /*
  * A command's option loop (src/cli/args.c).  cli_getopt() is getopt_long with what every
  * command does alike done once: -h/--help prints the usage; -o/--output, -q/--quiet and
- * -j/--jobs (where the command's table has them) fill in output, quiet and jobs; an unknown
+ * -j/--jobs, --html and --timeline-window, --kernel and --switch (where the command's table
+ * has them) fill in the fields below; an unknown
  * option, or one without its value, gets the command's message.  It returns only the
  * command's own options, and -1 when there are no more; then done says whether the command
  * is over, with status its exit status (help: 0; a bad option or -j value, or an argument
@@ -63,6 +64,9 @@ struct cli_opts {
 	const char *output;	       /* -o FILE, else NULL */
 	bool quiet;		       /* -q */
 	int jobs;		       /* -j N, else 0 */
+	const char *html, *window;     /* --html FILE, --timeline-window START:LEN */
+	int64_t win_start, win_len;    /* the window (default 0:2ms) */
+	struct ik_kernel *kernel;      /* given: --kernel and --switch change it */
 	bool done;		       /* the options ended the command: return status */
 	int status;
 	bool started;
@@ -75,6 +79,17 @@ int cli_getopt(struct cli_opts *o, int argc, char **argv);
 #define CLI_OPTION_QUIET { "quiet", no_argument, NULL, 'q' }
 #define CLI_OPTION_JOBS { "jobs", required_argument, NULL, 'j' }
 #define CLI_OPTIONS_END { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+/* The ids of the long-only ones: below every command's own (from 256) and the host
+   commands' (src/cli/host_cli.h, from 200). */
+enum { CLI_OPT_HTML = 210, CLI_OPT_WINDOW, CLI_OPT_KERNEL, CLI_OPT_SWITCH };
+#define CLI_HTML_OPTIONS                                                  \
+	{ "html", required_argument, NULL, CLI_OPT_HTML },                \
+	{ "timeline-window", required_argument, NULL, CLI_OPT_WINDOW }
+#define CLI_KERNEL_OPTIONS                                                \
+	{ "kernel", required_argument, NULL, CLI_OPT_KERNEL },            \
+	{ "switch", required_argument, NULL, CLI_OPT_SWITCH }
+/* After the options: --timeline-window without --html is an error (printed, -1). */
+int cli_window_needs_html(const struct cli_opts *o);
 
 struct ik_kernel;
 /* --switch NAME=on|off onto k; -1 with err (known switches listed) if bad. */

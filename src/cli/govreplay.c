@@ -214,8 +214,6 @@ int cmd_govreplay(int argc, char **argv)
 		OPT_HP_ALLOW_SHRINK,
 		OPT_TRACE,
 		OPT_PARAM,
-		OPT_KERNEL,
-		OPT_SWITCH,
 	};
 	static const struct option opts[] = {
 		{ "governor", required_argument, NULL, 'g' },
@@ -228,8 +226,7 @@ int cmd_govreplay(int argc, char **argv)
 		CLI_OPTION_QUIET,
 		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "param", required_argument, NULL, OPT_PARAM },
-		{ "kernel", required_argument, NULL, OPT_KERNEL },
-		{ "switch", required_argument, NULL, OPT_SWITCH },
+		CLI_KERNEL_OPTIONS,
 		{ "haltpoll-poll-ns", required_argument, NULL, OPT_HP_POLL },
 		{ "haltpoll-grow", required_argument, NULL, OPT_HP_GROW },
 		{ "haltpoll-shrink", required_argument, NULL, OPT_HP_SHRINK },
@@ -258,7 +255,6 @@ int cmd_govreplay(int argc, char **argv)
 	char err[IK_ERR_LEN];
 
 	struct ik_kernel kernel;
-	unsigned release;
 
 	ik_kernel_init(&kernel, IK_KERNEL_DEFAULT_RELEASE);
 	ik_haltpoll_params_default(&hp);
@@ -269,7 +265,7 @@ int cmd_govreplay(int argc, char **argv)
 	}
 	struct cli_opts opt = { .cmd = "govreplay", .usage = govreplay_usage,
 				.shortopts = "+g:p:i:o:qh", .longopts = opts,
-				.bad = CLI_BAD_NEEDS_VALUE };
+				.bad = CLI_BAD_NEEDS_VALUE, .kernel = &kernel };
 	int c;
 	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
@@ -314,19 +310,6 @@ int cmd_govreplay(int argc, char **argv)
 			pvalues[nparams++] = eq + 1;
 			break;
 		}
-		case OPT_KERNEL:
-			if (ik_kernel_parse_release(optarg, &release, err, sizeof(err))) {
-				fprintf(stderr, "idlekit govreplay: --kernel: %s\n", err);
-				goto out;
-			}
-			ik_kernel_set_release(&kernel, release);
-			break;
-		case OPT_SWITCH:
-			if (cli_kernel_switch(&kernel, optarg, err, sizeof(err))) {
-				fprintf(stderr, "idlekit govreplay: --switch: %s\n", err);
-				goto out;
-			}
-			break;
 		case OPT_HP_POLL:
 			if (cli_parse_u64("govreplay", "--haltpoll-poll-ns", optarg, UINT32_MAX, &v))
 				goto out;

@@ -209,16 +209,15 @@ out:
 
 int cmd_sim(int argc, char **argv)
 {
-	enum { OPT_SET = 256, OPT_RUNS, OPT_SEED, OPT_JSON, OPT_CSV, OPT_HTML, OPT_WINDOW, OPT_VARY,
-	       OPT_BAD, OPT_PRINT, OPT_CSV_TABLE };
+	enum { OPT_SET = 256, OPT_RUNS, OPT_SEED, OPT_JSON, OPT_CSV, OPT_VARY, OPT_BAD, OPT_PRINT,
+	       OPT_CSV_TABLE };
 	static const struct option opts[] = {
 		{ "set", required_argument, NULL, OPT_SET },
 		{ "runs", required_argument, NULL, OPT_RUNS },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "html", required_argument, NULL, OPT_HTML },
-		{ "timeline-window", required_argument, NULL, OPT_WINDOW },
+		CLI_HTML_OPTIONS,
 		{ "vary", required_argument, NULL, OPT_VARY },
 		{ "bad-below", required_argument, NULL, OPT_BAD },
 		CLI_OPTION_JOBS,
@@ -238,8 +237,6 @@ int cmd_sim(int argc, char **argv)
 	int nsets = 0, nvary = 0, format = 0, rc = EXIT_USAGE;
 	uint64_t runs = 0, seed = 0;
 	bool have_seed = false;
-	const char *htmlpath = NULL, *window = NULL;
-	int64_t win_start = 0, win_len = IK_TIMELINE_DEFAULT_LEN_NS;
 	struct ik_scenario *sc = calloc(1, sizeof(*sc));
 	struct ik_run_result *results = NULL;
 	int done = 0;
@@ -280,18 +277,6 @@ int cmd_sim(int argc, char **argv)
 			}
 			format = c;
 			break;
-		case OPT_HTML:
-			htmlpath = optarg;
-			break;
-		case OPT_WINDOW: {
-			char werr[256];
-			window = optarg;
-			if (ik_timeline_parse_window(optarg, &win_start, &win_len, werr, sizeof(werr))) {
-				fprintf(stderr, "idlekit sim: --timeline-window: %s\n", werr);
-				goto out;
-			}
-			break;
-		}
 		case OPT_PRINT:
 			print_config = true;
 			break;
@@ -318,7 +303,7 @@ int cmd_sim(int argc, char **argv)
 		rc = opt.status;
 		goto out;
 	}
-	const char *outpath = opt.output;
+	const char *outpath = opt.output, *htmlpath = opt.html;
 	bool quiet = opt.quiet;
 	int jobs = opt.jobs ? opt.jobs : cli_default_jobs();
 	if (argc - optind > 1) {
@@ -326,10 +311,8 @@ int cmd_sim(int argc, char **argv)
 			argv[optind], argv[optind + 1]);
 		goto out;
 	}
-	if (window && !htmlpath) {
-		fprintf(stderr, "idlekit sim: --timeline-window is for the HTML report: add --html FILE\n");
+	if (cli_window_needs_html(&opt))
 		goto out;
-	}
 	const char *ref = optind < argc ? argv[optind] : "default";
 	bool is_file = strchr(ref, '/') || (strlen(ref) > 4 && !strcmp(ref + strlen(ref) - 4, ".ini"));
 	if ((is_file && cli_input_check("sim", ref)) || cli_output_check("sim", outpath) ||
@@ -340,7 +323,7 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 	}
 	if (nvary) {
-		if (window) {
+		if (opt.window) {
 			fprintf(stderr, "idlekit sim: --timeline-window is not for --vary\n");
 			goto out;
 		}
@@ -393,8 +376,8 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 	}
 	*first = *sc;
-	first->timeline_start_ns = htmlpath ? win_start : 0;
-	first->timeline_len_ns = htmlpath ? win_len : 0;
+	first->timeline_start_ns = htmlpath ? opt.win_start : 0;
+	first->timeline_len_ns = htmlpath ? opt.win_len : 0;
 	sc->timeline_start_ns = sc->timeline_len_ns = 0;
 	struct cli_progress prog;
 	cli_progress_begin(&prog, "sim", "simulated ms", 0,

@@ -173,31 +173,18 @@ static void close_trace(struct opened *o)
 		fclose(o->fp);
 }
 
-/* --timeline-window START:LEN; prints the message and returns -1 when bad. */
-static int window_arg(const char *cmd, const char *text, int64_t *start, int64_t *len)
-{
-	char err[256];
-	if (ik_timeline_parse_window(text, start, len, err, sizeof(err)) == 0)
-		return 0;
-	fprintf(stderr, "idlekit %s: --timeline-window: %s\n", cmd, err);
-	return -1;
-}
-
 int cmd_analyze(int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_CSV, OPT_LENIENT, OPT_HTML, OPT_WINDOW };
+	enum { OPT_JSON = 256, OPT_CSV, OPT_LENIENT };
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
-		{ "html", required_argument, NULL, OPT_HTML },
-		{ "timeline-window", required_argument, NULL, OPT_WINDOW },
+		CLI_HTML_OPTIONS,
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "lenient", no_argument, NULL, OPT_LENIENT },
 		CLI_OPTION_OUTPUT,
 		CLI_OPTIONS_END,
 	};
 	bool json = false, csv = false, lenient = false;
-	const char *htmlpath = NULL, *window = NULL;
-	int64_t win_start = 0, win_len = IK_TIMELINE_DEFAULT_LEN_NS;
 	struct cli_opts opt = { .cmd = "analyze", .usage = analyze_usage, .shortopts = "o:h",
 				.longopts = opts, .bad = CLI_BAD_INCOMPLETE };
 	int c;
@@ -207,27 +194,19 @@ int cmd_analyze(int argc, char **argv)
 		case OPT_JSON: json = true; break;
 		case OPT_CSV: csv = true; break;
 		case OPT_LENIENT: lenient = true; break;
-		case OPT_HTML: htmlpath = optarg; break;
-		case OPT_WINDOW:
-			window = optarg;
-			if (window_arg("analyze", optarg, &win_start, &win_len))
-				return EXIT_USAGE;
-			break;
 		}
 	}
 	if (opt.done)
 		return opt.status;
-	const char *outpath = opt.output;
+	const char *outpath = opt.output, *htmlpath = opt.html;
 	if (optind != argc - 1 || (json && csv)) {
 		fprintf(stderr, "idlekit analyze: %s\ne.g. idlekit analyze run.trace --csv\n",
 			json && csv ? "--json and --csv exclude each other"
 				    : "expected one TRACE file ('-' for standard input)");
 		return EXIT_USAGE;
 	}
-	if (window && !htmlpath) {
-		fprintf(stderr, "idlekit analyze: --timeline-window is for the HTML report: add --html FILE\n");
+	if (cli_window_needs_html(&opt))
 		return EXIT_USAGE;
-	}
 	if (cli_output_check("analyze", outpath) || cli_output_check("analyze", htmlpath))
 		return EXIT_USAGE;
 	struct opened in;
@@ -238,7 +217,7 @@ int cmd_analyze(int argc, char **argv)
 	char err[512];
 	struct ik_timeline *tl = NULL;
 	if (htmlpath) {
-		tl = ik_timeline_new(0, win_start, win_len, ik_trace_header(in.r)->cpus);
+		tl = ik_timeline_new(0, opt.win_start, opt.win_len, ik_trace_header(in.r)->cpus);
 		if (!tl) {
 			fprintf(stderr, "idlekit analyze: out of memory\n");
 			close_trace(&in);
@@ -284,14 +263,12 @@ int cmd_analyze(int argc, char **argv)
 
 int cmd_replay(int argc, char **argv)
 {
-	enum { OPT_HZ = 256, OPT_JSON, OPT_LENIENT, OPT_COMPARE, OPT_HP_POLL, OPT_HTML, OPT_WINDOW,
-	       OPT_CLOSED, OPT_SEED, OPT_KERNEL, OPT_SWITCH };
+	enum { OPT_HZ = 256, OPT_JSON, OPT_LENIENT, OPT_COMPARE, OPT_HP_POLL, OPT_CLOSED,
+	       OPT_SEED };
 	static const struct option opts[] = {
 		CLI_OPTION_JOBS,
-		{ "kernel", required_argument, NULL, OPT_KERNEL },
-		{ "switch", required_argument, NULL, OPT_SWITCH },
-		{ "html", required_argument, NULL, OPT_HTML },
-		{ "timeline-window", required_argument, NULL, OPT_WINDOW },
+		CLI_KERNEL_OPTIONS,
+		CLI_HTML_OPTIONS,
 		{ "governor", required_argument, NULL, 'g' },
 		{ "platform", required_argument, NULL, 'p' },
 		{ "hz", required_argument, NULL, OPT_HZ },
@@ -304,20 +281,17 @@ int cmd_replay(int argc, char **argv)
 		CLI_OPTION_OUTPUT,
 		CLI_OPTIONS_END,
 	};
-	const char *governor = NULL, *platform = NULL, *htmlpath = NULL;
-	const char *window = NULL;
-	int64_t win_start = 0, win_len = IK_TIMELINE_DEFAULT_LEN_NS;
+	const char *governor = NULL, *platform = NULL;
 	bool json = false, lenient = false, compare = false, closed = false;
 	uint64_t hz = 0, seed = 1;
 	struct ik_haltpoll_params hp;
 	bool hp_given = false;
-	struct cli_opts opt = { .cmd = "replay", .usage = replay_usage, .shortopts = "g:p:o:j:h",
-				.longopts = opts, .bad = CLI_BAD_INCOMPLETE };
-	int c;
-
 	/* --kernel: the release every governor instance and device runs as */
 	struct ik_kernel kernel;
 	char kerr[IK_ERR_LEN];
+	struct cli_opts opt = { .cmd = "replay", .usage = replay_usage, .shortopts = "g:p:o:j:h",
+				.longopts = opts, .bad = CLI_BAD_INCOMPLETE, .kernel = &kernel };
+	int c;
 
 	ik_kernel_init(&kernel, IK_KERNEL_DEFAULT_RELEASE);
 	ik_haltpoll_params_default(&hp);
@@ -325,21 +299,6 @@ int cmd_replay(int argc, char **argv)
 		switch (c) {
 		case 'g': governor = optarg; break;
 		case 'p': platform = optarg; break;
-		case OPT_KERNEL: {
-			unsigned release;
-			if (ik_kernel_parse_release(optarg, &release, kerr, sizeof(kerr))) {
-				fprintf(stderr, "idlekit replay: --kernel: %s\n", kerr);
-				return EXIT_USAGE;
-			}
-			ik_kernel_set_release(&kernel, release);
-			break;
-		}
-		case OPT_SWITCH:
-			if (cli_kernel_switch(&kernel, optarg, kerr, sizeof(kerr))) {
-				fprintf(stderr, "idlekit replay: --switch: %s\n", kerr);
-				return EXIT_USAGE;
-			}
-			break;
 		case OPT_HZ:
 			if (cli_parse_range("replay", "--hz", optarg, 1, 100000, &hz))
 				return EXIT_USAGE;
@@ -358,17 +317,11 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case OPT_JSON: json = true; break;
 		case OPT_LENIENT: lenient = true; break;
-		case OPT_HTML: htmlpath = optarg; break;
-		case OPT_WINDOW:
-			window = optarg;
-			if (window_arg("replay", optarg, &win_start, &win_len))
-				return EXIT_USAGE;
-			break;
 		}
 	}
 	if (opt.done)
 		return opt.status;
-	const char *outpath = opt.output;
+	const char *outpath = opt.output, *htmlpath = opt.html;
 	int jobs = opt.jobs; /* 0: the CPUs this process may use */
 	/* The traces may come before or after the options. */
 	int ntraces = argc - optind;
@@ -389,17 +342,15 @@ int cmd_replay(int argc, char **argv)
 						     : "--platform P (a built-in name or an INI file)");
 		return EXIT_USAGE;
 	}
-	if (window && !htmlpath) {
-		fprintf(stderr, "idlekit replay: --timeline-window is for the HTML report: add --html FILE\n");
+	if (cli_window_needs_html(&opt))
 		return EXIT_USAGE;
-	}
 	if (cli_output_check("replay", outpath) || cli_output_check("replay", htmlpath))
 		return EXIT_USAGE;
 	struct ik_replay_batch_out out = { .json = json, .compare = compare, .html = htmlpath != NULL };
 	struct ik_replay_batch bt = { .closed_loop = closed, .hz = hz, .seed = seed, .haltpoll = hp,
 				      .haltpoll_given = hp_given, .kernel = &kernel,
-				      .timeline = htmlpath != NULL, .win_start = win_start,
-				      .win_len = win_len, .report = ik_report_replay_batch_one,
+				      .timeline = htmlpath != NULL, .win_start = opt.win_start,
+				      .win_len = opt.win_len, .report = ik_report_replay_batch_one,
 				      .user = &out };
 	char err[IK_REPLAY_BATCH_ERR_LEN];
 	if (ik_replay_batch_governors(&bt, governor, err, sizeof(err))) {
