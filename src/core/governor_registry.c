@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "core/gov_internal.h"
+#include "util/names.h"
 
 static const struct ik_governor *const governors[] = {
 	&ik_governor_ladder,
@@ -44,15 +45,10 @@ const char *ik_governor_names(void)
 
 const char *ik_governor_kind_name(enum ik_governor_kind kind)
 {
-	switch (kind) {
-	case IK_GOVERNOR_KERNEL:
-		return "kernel";
-	case IK_GOVERNOR_PLUGIN:
-		return "plugin";
-	case IK_GOVERNOR_BUILTIN:
-		break;
-	}
-	return "builtin";
+	static const char *const names[] = { [IK_GOVERNOR_BUILTIN] = "builtin",
+					     [IK_GOVERNOR_KERNEL] = "kernel",
+					     [IK_GOVERNOR_PLUGIN] = "plugin" };
+	return ik_name_of(names, 3, (int)kind, "builtin");
 }
 
 void ik_governor_identity_label(const struct ik_governor_identity *id, char *buf, size_t len)
