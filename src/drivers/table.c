@@ -17,9 +17,7 @@ static int table_probe(const struct ik_scenario *sc, struct ik_driver_binding *o
 	const struct ik_platform *p = &sc->platform;
 	struct ik_driver *drv = &out->table;
 
-	memset(out, 0, sizeof(*out));
-	out->ops = &ik_driver_table;
-	snprintf(drv->name, sizeof(drv->name), "table");
+	drv_probe_begin(out, &ik_driver_table);
 	int n = 0;
 	for (int i = 0; i < p->state_count; i++) {
 		const struct ik_hw_state *hw = &p->states[i];
