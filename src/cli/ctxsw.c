@@ -113,17 +113,13 @@ int cmd_ctxsw(int argc, char **argv)
 		fprintf(stderr, "idlekit ctxsw: note: yield on two CPUs counts yields that switch "
 			"nothing\n");
 
-	struct ik_cpuset allowed;
 	char err[IK_HOST_ERR_LEN] = "", list[256];
-	if (ik_host_allowed_cpus(&allowed, err, sizeof(err)) == 0) {
-		ik_cpuset_format(&allowed, list, sizeof(list));
-		int cpus[2] = { cfg.cpu_a, cfg.cpu_b };
-		for (int i = 0; i < 2; i++)
-			if (!ik_cpuset_has(&allowed, cpus[i])) {
-				fprintf(stderr, "idlekit ctxsw: --cpus: CPU %d not available (CPUs this "
-					"process may use: %s)\n", cpus[i], list);
-				return EXIT_USAGE;
-			}
+	int cpus[2] = { cfg.cpu_a, cfg.cpu_b };
+	int bad = host_unavailable_cpu(cpus, list, sizeof(list), err, sizeof(err));
+	if (bad >= 0) {
+		fprintf(stderr, "idlekit ctxsw: --cpus: CPU %d not available (CPUs this process may "
+			"use: %s)\n", cpus[bad], list);
+		return EXIT_USAGE;
 	}
 	cfg.on_tick = on_tick;
 	cfg.arg = &ticks;

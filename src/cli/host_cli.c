@@ -144,6 +144,18 @@ int host_seconds_arg(const char *cmd, const char *opt, const char *text, int64_t
 	return 0;
 }
 
+int host_unavailable_cpu(const int cpus[2], char *list, size_t len, char *err, size_t errlen)
+{
+	struct ik_cpuset allowed;
+	if (ik_host_allowed_cpus(&allowed, err, errlen) != 0)
+		return -1;
+	ik_cpuset_format(&allowed, list, len);
+	for (int i = 0; i < 2; i++)
+		if (!ik_cpuset_has(&allowed, cpus[i]))
+			return i;
+	return -1;
+}
+
 long long host_power_mw(uint64_t sysfs_power)
 {
 	if (sysfs_power <= UINT32_MAX)

@@ -76,6 +76,13 @@ int host_latency_arg(const char *cmd, const char *text, int64_t *ns);
 /* Seconds, possibly fractional ("0.5"), > 0: as ns. */
 int host_seconds_arg(const char *cmd, const char *opt, const char *text, int64_t *ns);
 
+/*
+ * The benchmarks' two CPUs against those this process may run on: the index in cpus[] of
+ * the first it may not use, with the ones it may written into list; -1 when it may use
+ * both, or when its affinity cannot be read (why in err: the run itself then says).
+ */
+int host_unavailable_cpu(const int cpus[2], char *list, size_t len, char *err, size_t errlen);
+
 /* Power as signed mW: sysfs prints the kernel's int power_usage as unsigned. */
 long long host_power_mw(uint64_t sysfs_power);
 

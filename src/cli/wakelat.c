@@ -173,17 +173,13 @@ int cmd_wakelat(int argc, char **argv)
 		fprintf(stderr, "idlekit wakelat: note: waker and wakee share CPU %d, so the wakee's "
 			"CPU is never idle; this measures the scheduler alone\n", cfg.waker_cpu);
 
-	struct ik_cpuset allowed;
 	char err[IK_HOST_ERR_LEN] = "", list[256];
-	if (ik_host_allowed_cpus(&allowed, err, sizeof(err)) == 0) {
-		ik_cpuset_format(&allowed, list, sizeof(list));
-		int cpus[2] = { cfg.waker_cpu, cfg.wakee_cpu };
-		for (int i = 0; i < 2; i++)
-			if (!ik_cpuset_has(&allowed, cpus[i])) {
-				fprintf(stderr, "idlekit wakelat: --%s-cpu %d: not available (CPUs this "
-					"process may use: %s)\n", i ? "wakee" : "waker", cpus[i], list);
-				return EXIT_USAGE;
-			}
+	int cpus[2] = { cfg.waker_cpu, cfg.wakee_cpu };
+	int bad = host_unavailable_cpu(cpus, list, sizeof(list), err, sizeof(err));
+	if (bad >= 0) {
+		fprintf(stderr, "idlekit wakelat: --%s-cpu %d: not available (CPUs this process may "
+			"use: %s)\n", bad ? "wakee" : "waker", cpus[bad], list);
+		return EXIT_USAGE;
 	}
 
 	if (cli_output_check("wakelat", htmlpath))
