@@ -375,15 +375,9 @@ int cmd_govreplay(int argc, char **argv)
 		fprintf(stderr, "idlekit govreplay: %s\n", err);
 		goto out;
 	}
-	snprintf(sc->platform_ref, sizeof(sc->platform_ref), "%s", platform);
-	snprintf(sc->driver, sizeof(sc->driver), "table");
-	snprintf(sc->governor, sizeof(sc->governor), "%s", governor);
-	sc->hz = (int)hz;
-	sc->latency_limit_us = -1;
-	const struct ik_idle_driver *driver = ik_idle_driver_find("table");
-	if (!driver || driver->probe(sc, bind, err, sizeof(err))) {
-		fprintf(stderr, "idlekit govreplay: platform %s: %s\n", platform,
-			driver ? err : "no table driver");
+	char berr[IK_ERR_LEN + PATH_MAX];
+	if (ik_driver_table_bind(sc, platform, governor, (int)hz, bind, berr, sizeof(berr))) {
+		fprintf(stderr, "idlekit govreplay: %s\n", berr);
 		goto out;
 	}
 	bound = true;

@@ -445,15 +445,9 @@ int cmd_import(int argc, char **argv)
 			fprintf(stderr, "idlekit import: %s\n", err);
 			goto out;
 		}
-		snprintf(sc->platform_ref, sizeof(sc->platform_ref), "%s", platform);
-		snprintf(sc->driver, sizeof(sc->driver), "table");
-		snprintf(sc->governor, sizeof(sc->governor), "menu");
-		sc->hz = 250;
-		sc->latency_limit_us = -1;
-		const struct ik_idle_driver *driver = ik_idle_driver_find("table");
-		if (!driver || driver->probe(sc, bind, err, sizeof(err))) {
-			fprintf(stderr, "idlekit import: platform %s: %s\n", platform,
-				driver ? err : "no table driver");
+		char berr[IK_ERR_LEN + PATH_MAX];
+		if (ik_driver_table_bind(sc, platform, "menu", 250, bind, berr, sizeof(berr))) {
+			fprintf(stderr, "idlekit import: %s\n", berr);
 			goto out;
 		}
 		bound = true;

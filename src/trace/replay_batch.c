@@ -72,18 +72,12 @@ int ik_replay_batch_open(struct ik_replay_batch *b, const char *platform, char *
 		snprintf(err, errlen, "%s", why);
 		return IK_TRACE_EINPUT;
 	}
-	snprintf(sc->platform_ref, sizeof(sc->platform_ref), "%s", platform);
-	snprintf(sc->driver, sizeof(sc->driver), "table");
-	snprintf(sc->governor, sizeof(sc->governor), "%s", b->specs[0]);
-	sc->hz = 250;
-	sc->latency_limit_us = -1;
-	if (b->from_trace)
+	if (b->from_trace) {
+		ik_driver_table_scenario(sc, platform, b->specs[0], 250);
 		return 0;
-	const struct ik_idle_driver *driver = ik_idle_driver_find("table");
-	if (!driver || driver->probe(sc, b->bind, why, sizeof(why))) {
-		snprintf(err, errlen, "platform %s: %s", platform, driver ? why : "no table driver");
-		return IK_TRACE_EINPUT;
 	}
+	if (ik_driver_table_bind(sc, platform, b->specs[0], 250, b->bind, err, errlen))
+		return IK_TRACE_EINPUT;
 	b->bound = true;
 	return 0;
 }
