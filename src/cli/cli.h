@@ -147,6 +147,15 @@ int cli_output_open_in(struct cli_output_group *g, struct cli_output *o, const c
 int cli_output_group_commit(struct cli_output_group *g, int ok);
 
 /*
+ * A report to -o (NULL: standard output) and, when htmlpath is given, its page: both
+ * written or neither, in a group.  Each writer returns 0 or -1 for a failed write (the
+ * output has its own message).  EXIT_OK, or EXIT_FAIL with nothing left in place.
+ */
+typedef int (*cli_writer)(FILE *f, void *ctx);
+int cli_write_report_and_page(const char *outpath, cli_writer report, const char *htmlpath,
+			      cli_writer page, void *ctx);
+
+/*
  * Input files: only a regular file is read.  A directory, a FIFO, a device or a socket gets
  * "idlekit CMD: PATH: ..." and EXIT_USAGE, without blocking (src/cli/input.c).
  * cli_input_check: 0 when PATH is a regular file or does not exist (the caller's loader

@@ -68,6 +68,59 @@ static const char sim_usage[] =
 	"  idlekit sim seed000-baseline --set kernel.hz=1000 --print-config > mine.ini\n"
 	"  idlekit sim mine.ini\n";
 
+/* What sim --vary writes: the sweep's tidy JSON, its summary CSV or a table of medians;
+   and its page. */
+struct vary_out {
+	int format, json_format, csv_format;
+	FILE *rows;
+	const struct ik_sweep_spec *s;
+	const struct ik_sweep_summary *sum;
+};
+
+static int vary_report(FILE *out, void *ctx)
+{
+	const struct vary_out *w = ctx;
+	const struct ik_sweep_spec *s = w->s;
+	const struct ik_sweep_summary *sum = w->sum;
+	if (w->format == w->json_format)
+		return ik_sweep_write_results_json(out, w->rows, s);
+	if (w->format == w->csv_format)
+		return ik_sweep_write_summary_csv(out, s, sum);
+	static const char *const figs[] = { "messages_per_s", "mb_per_s", "wake_p99_ns",
+					    "avg_power_w" };
+	int idx[IK_SWEEP_MAX_AXES];
+	fprintf(out, "%-6s", "point");
+	for (int a = 0; a < s->naxes; a++)
+		fprintf(out, " %18s", s->axes[a].key);
+	fprintf(out, " %5s", "runs");
+	if (s->bad.on)
+		fprintf(out, " %8s", "bad");
+	for (int f = 0; f < 4; f++)
+		fprintf(out, " %16s", figs[f]);
+	fprintf(out, "\n");
+	for (int64_t p = 0; p < s->npoints; p++) {
+		ik_sweep_point_index(s, p, idx);
+		fprintf(out, "%-6lld", (long long)p);
+		for (int a = 0; a < s->naxes; a++)
+			fprintf(out, " %18.18s", s->axes[a].values[idx[a]]);
+		fprintf(out, " %5d", sum->nruns[p]);
+		if (s->bad.on)
+			fprintf(out, " %8.2f", sum->bad_fraction[p]);
+		for (int f = 0; f < 4; f++)
+			fprintf(out, " %16.6g",
+				sum->stat[p * sum->nfigures + ik_sweep_figure_find(figs[f])].median);
+		fprintf(out, "\n");
+	}
+	fprintf(out, "(medians over each point's runs; --csv for quartiles and 95%% CIs)\n");
+	return ferror(out) ? -1 : 0;
+}
+
+static int vary_page(FILE *f, void *ctx)
+{
+	const struct vary_out *w = ctx;
+	return ik_sweep_write_html(f, w->s, w->sum);
+}
+
 /* sim --vary: the points of a sweep of the scenario, a table of medians (or the sweep's
    tidy JSON, its summary CSV, its HTML page). */
 static int sim_vary(const char *ref, const char **sets, int nsets, const char **vary, int nvary,
@@ -147,56 +200,8 @@ static int sim_vary(const char *ref, const char **sets, int nsets, const char **
 		goto out;
 	}
 	have_sum = true;
-	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
-	struct cli_output o, h; /* in the group until its commit */
-	rc = EXIT_FAIL;
-	if (cli_output_open_in(&outs, &o, outpath))
-		goto out;
-	int wrc;
-	if (format == json_format)
-		wrc = ik_sweep_write_results_json(o.fp, rows, s);
-	else if (format == csv_format)
-		wrc = ik_sweep_write_summary_csv(o.fp, s, &sum);
-	else {
-		static const char *const figs[] = { "messages_per_s", "mb_per_s", "wake_p99_ns",
-						    "avg_power_w" };
-		int idx[IK_SWEEP_MAX_AXES];
-		fprintf(o.fp, "%-6s", "point");
-		for (int a = 0; a < s->naxes; a++)
-			fprintf(o.fp, " %18s", s->axes[a].key);
-		fprintf(o.fp, " %5s", "runs");
-		if (s->bad.on)
-			fprintf(o.fp, " %8s", "bad");
-		for (int f = 0; f < 4; f++)
-			fprintf(o.fp, " %16s", figs[f]);
-		fprintf(o.fp, "\n");
-		for (int64_t p = 0; p < s->npoints; p++) {
-			ik_sweep_point_index(s, p, idx);
-			fprintf(o.fp, "%-6lld", (long long)p);
-			for (int a = 0; a < s->naxes; a++)
-				fprintf(o.fp, " %18.18s", s->axes[a].values[idx[a]]);
-			fprintf(o.fp, " %5d", sum.nruns[p]);
-			if (s->bad.on)
-				fprintf(o.fp, " %8.2f", sum.bad_fraction[p]);
-			for (int f = 0; f < 4; f++)
-				fprintf(o.fp, " %16.6g",
-					sum.stat[p * sum.nfigures + ik_sweep_figure_find(figs[f])].median);
-			fprintf(o.fp, "\n");
-		}
-		fprintf(o.fp, "(medians over each point's runs; --csv for quartiles and 95%% CIs)\n");
-		wrc = ferror(o.fp) ? -1 : 0;
-	}
-	rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
-	if (rc == EXIT_OK && htmlpath) {
-		if (cli_output_open_in(&outs, &h, htmlpath)) {
-			rc = EXIT_FAIL;
-			goto out;
-		}
-		wrc = ik_sweep_write_html(h.fp, s, &sum);
-		rc = cli_output_close(&h, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
-	}
-	if (cli_output_group_commit(&outs, rc == EXIT_OK))
-		rc = EXIT_FAIL;
+	struct vary_out w = { format, json_format, csv_format, rows, s, &sum };
+	rc = cli_write_report_and_page(outpath, vary_report, htmlpath, vary_page, &w);
 out:
 	if (have_sum)
 		ik_sweep_summary_free(&sum);
@@ -205,6 +210,30 @@ out:
 	ik_sweep_spec_free(s);
 	free(s);
 	return rc;
+}
+
+/* What sim writes of its runs: the table, JSON or a CSV table; and the page. */
+struct runs_out {
+	bool json, csv;
+	const char *csv_table;
+	const struct ik_scenario *sc;
+	const struct ik_run_result *results;
+};
+
+static int runs_report(FILE *f, void *ctx)
+{
+	const struct runs_out *w = ctx;
+	if (w->json)
+		return ik_report_json(f, w->sc, w->results, w->sc->runs);
+	if (w->csv)
+		return ik_report_csv_table(f, w->sc, w->results, w->sc->runs, w->csv_table);
+	return ik_report_table(f, w->sc, w->results, w->sc->runs);
+}
+
+static int runs_page(FILE *f, void *ctx)
+{
+	const struct runs_out *w = ctx;
+	return ik_report_html(f, w->sc, w->results, w->sc->runs);
 }
 
 int cmd_sim(int argc, char **argv)
@@ -394,30 +423,8 @@ int cmd_sim(int argc, char **argv)
 	}
 	done = sc->runs;
 
-	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
-	struct cli_output o, h; /* in the group until its commit */
-	if (cli_output_open_in(&outs, &o, outpath)) {
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	int wrc;
-	if (format == OPT_JSON)
-		wrc = ik_report_json(o.fp, sc, results, sc->runs);
-	else if (format == OPT_CSV)
-		wrc = ik_report_csv_table(o.fp, sc, results, sc->runs, csv_table);
-	else
-		wrc = ik_report_table(o.fp, sc, results, sc->runs);
-	rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
-	if (rc == EXIT_OK && htmlpath) {
-		if (cli_output_open_in(&outs, &h, htmlpath)) {
-			rc = EXIT_FAIL;
-			goto out;
-		}
-		wrc = ik_report_html(h.fp, sc, results, sc->runs);
-		rc = cli_output_close(&h, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
-	}
-	if (cli_output_group_commit(&outs, rc == EXIT_OK))
-		rc = EXIT_FAIL;
+	struct runs_out w = { format == OPT_JSON, format == OPT_CSV, csv_table, sc, results };
+	rc = cli_write_report_and_page(outpath, runs_report, htmlpath, runs_page, &w);
 out:
 	for (int i = 0; i < done; i++)
 		ik_run_result_free(&results[i]);

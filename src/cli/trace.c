@@ -173,6 +173,29 @@ static void close_trace(struct opened *o)
 		fclose(o->fp);
 }
 
+/* What analyze writes: the analysis as text, JSON or CSV, and its page. */
+struct analyze_out {
+	bool json, csv;
+	const struct opened *in;
+	const struct ik_trace_analysis *a;
+	const struct ik_timeline *tl;
+};
+
+static int analyze_report(FILE *f, void *ctx)
+{
+	const struct analyze_out *w = ctx;
+	const struct ik_trace_header *h = ik_trace_header(w->in->r);
+	return w->json  ? ik_report_analyze_json(f, h, w->a)
+	       : w->csv ? ik_report_analyze_csv(f, h, w->a)
+			: ik_report_analyze_text(f, w->in->origin, h, w->a);
+}
+
+static int analyze_page(FILE *f, void *ctx)
+{
+	const struct analyze_out *w = ctx;
+	return ik_report_html_analyze(f, w->in->origin, ik_trace_header(w->in->r), w->a, w->tl);
+}
+
 int cmd_analyze(int argc, char **argv)
 {
 	enum { OPT_JSON = 256, OPT_CSV, OPT_LENIENT };
@@ -234,25 +257,8 @@ int cmd_analyze(int argc, char **argv)
 	if (a.skipped)
 		fprintf(stderr, "idlekit analyze: --lenient: %" PRIu64 " bad lines skipped; the first: %s\n",
 			a.skipped, ik_trace_first_skip(in.r));
-	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
-	struct cli_output o, html; /* in the group until its commit */
-	rc = EXIT_FAIL;
-	if (cli_output_open_in(&outs, &o, outpath) == 0) {
-		const struct ik_trace_header *h = ik_trace_header(in.r);
-		int wrc = json ? ik_report_analyze_json(o.fp, h, &a)
-			  : csv ? ik_report_analyze_csv(o.fp, h, &a)
-				: ik_report_analyze_text(o.fp, in.origin, h, &a);
-		rc = cli_output_close(&o, wrc == 0) ? EXIT_FAIL : EXIT_OK;
-	}
-	if (rc == EXIT_OK && htmlpath) {
-		rc = EXIT_FAIL;
-		if (cli_output_open_in(&outs, &html, htmlpath) == 0) {
-			int wrc = ik_report_html_analyze(html.fp, in.origin, ik_trace_header(in.r), &a, tl);
-			rc = cli_output_close(&html, wrc == 0) ? EXIT_FAIL : EXIT_OK;
-		}
-	}
-	if (cli_output_group_commit(&outs, rc == EXIT_OK))
-		rc = EXIT_FAIL;
+	struct analyze_out w = { json, csv, &in, &a, tl };
+	rc = cli_write_report_and_page(outpath, analyze_report, htmlpath, analyze_page, &w);
 	ik_timeline_free(tl);
 	ik_trace_analysis_free(&a);
 	close_trace(&in);
@@ -260,6 +266,24 @@ int cmd_analyze(int argc, char **argv)
 }
 
 /* ---- replay ------------------------------------------------------------------------------ */
+
+/* What replay writes: every trace's report, and the one trace's page. */
+struct replay_out {
+	struct ik_replay_batch_out *out;
+	int ntraces;
+};
+
+static int replay_report(FILE *f, void *ctx)
+{
+	struct replay_out *w = ctx;
+	return ik_report_replay_batch_write(f, w->out, w->ntraces);
+}
+
+static int replay_page(FILE *f, void *ctx)
+{
+	const struct ik_replay_batch_bytes *v = &((struct replay_out *)ctx)->out->v[0];
+	return fwrite(v->html, 1, v->htmllen, f) == v->htmllen ? 0 : -1;
+}
 
 int cmd_replay(int argc, char **argv)
 {
@@ -401,23 +425,8 @@ int cmd_replay(int argc, char **argv)
 		rc = tv[fail].rc == IK_TRACE_EINPUT ? EXIT_USAGE : EXIT_FAIL;
 		goto close;
 	}
-	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
-	struct cli_output o, html; /* in the group until its commit */
-	rc = EXIT_FAIL;
-	if (cli_output_open_in(&outs, &o, outpath) == 0) {
-		int wrc = ik_report_replay_batch_write(o.fp, &out, ntraces);
-		rc = cli_output_close(&o, wrc == 0) ? EXIT_FAIL : EXIT_OK;
-	}
-	if (rc == EXIT_OK && htmlpath) {
-		rc = EXIT_FAIL;
-		if (cli_output_open_in(&outs, &html, htmlpath) == 0) {
-			const struct ik_replay_batch_bytes *v = &out.v[0];
-			int wrc = fwrite(v->html, 1, v->htmllen, html.fp) == v->htmllen ? 0 : -1;
-			rc = cli_output_close(&html, wrc == 0) ? EXIT_FAIL : EXIT_OK;
-		}
-	}
-	if (cli_output_group_commit(&outs, rc == EXIT_OK))
-		rc = EXIT_FAIL;
+	struct replay_out w = { &out, ntraces };
+	rc = cli_write_report_and_page(outpath, replay_report, htmlpath, replay_page, &w);
 close:
 	for (int i = 0; i < nopen; i++)
 		close_trace(&in[i]);
