@@ -73,7 +73,7 @@ int cmd_ctxsw(int argc, char **argv)
 	int c;
 
 	struct cli_opts opt = { .cmd = "ctxsw", .usage = ctxsw_usage, .shortopts = "h",
-			.longopts = opts, .no_args = true };
+				.longopts = opts, .no_args = true };
 	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_TEST:

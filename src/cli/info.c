@@ -396,7 +396,7 @@ int cmd_info(int argc, char **argv)
 	struct host_view view = { .format = HOST_FMT_TEXT };
 	const char *dumppath = NULL;
 	struct cli_opts opt = { .cmd = "info", .usage = info_usage, .shortopts = "ho:",
-			.longopts = opts, .no_args = true };
+				.longopts = opts, .no_args = true };
 	int c;
 
 	while ((c = cli_getopt(&opt, argc, argv)) != -1) {

@@ -393,7 +393,7 @@ int cmd_monitor(int argc, char **argv)
 	bool have_interval = false;
 	long count = -1;
 	struct cli_opts opt = { .cmd = "monitor", .usage = monitor_usage, .shortopts = "+i:n:h",
-			.longopts = opts };
+				.longopts = opts };
 	int c;
 
 	while ((c = cli_getopt(&opt, argc, argv)) != -1) {

@@ -380,7 +380,7 @@ int cmd_platform_import(int argc, char **argv)
 	const char *name_opt = NULL;
 	long cpu = -1;
 	struct cli_opts opt = { .cmd = "platform import", .usage = import_usage, .shortopts = "ho:",
-			.longopts = opts, .no_args = true };
+				.longopts = opts, .no_args = true };
 	int c;
 
 	while ((c = cli_getopt(&opt, argc, argv)) != -1) {

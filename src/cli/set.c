@@ -251,7 +251,7 @@ int cmd_set(int argc, char **argv)
 
 	/* '+': stop at the first non-option, so the command's own options stay its own. */
 	struct cli_opts opt = { .cmd = "set", .usage = set_usage, .shortopts = "+d:e:Eg:D:h",
-			.longopts = opts };
+				.longopts = opts };
 	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
 		case 'd':

@@ -555,8 +555,8 @@ int cmd_sweep(int argc, char **argv)
 	uint64_t v;
 
 	struct cli_opts opt = { .cmd = cmd, .usage = sweep_usage, .shortopts = "ho:j:q",
-			.longopts = opts, .bad = CLI_BAD_SEE_HELP, .help_cmd = "sweep",
-			.first = first };
+				.longopts = opts, .bad = CLI_BAD_SEE_HELP, .help_cmd = "sweep",
+				.first = first };
 	int c;
 	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {

@@ -111,7 +111,7 @@ int cmd_wakelat(int argc, char **argv)
 	int c;
 
 	struct cli_opts opt = { .cmd = "wakelat", .usage = wakelat_usage, .shortopts = "n:h",
-			.longopts = opts, .no_args = true };
+				.longopts = opts, .no_args = true };
 	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_WAKER:
