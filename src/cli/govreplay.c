@@ -175,6 +175,19 @@ static void write_summary(FILE *f, const struct ik_govreplay *g, const char *pla
 	}
 }
 
+/* The --haltpoll-* options, in the order of their ids: the module parameter each sets. */
+struct hp_option {
+	const char *option, *param;
+	uint64_t max;
+};
+static const struct hp_option hp_options[] = {
+	{ "--haltpoll-poll-ns", "guest_halt_poll_ns", UINT32_MAX },
+	{ "--haltpoll-grow", "guest_halt_poll_grow", UINT32_MAX },
+	{ "--haltpoll-shrink", "guest_halt_poll_shrink", UINT32_MAX },
+	{ "--haltpoll-grow-start", "guest_halt_poll_grow_start", UINT32_MAX },
+	{ "--haltpoll-allow-shrink", "guest_halt_poll_allow_shrink", 1 },
+};
+
 /* A --haltpoll-* option is also that module parameter of a kernel-source haltpoll.c. */
 static void hp_param(const char **names, const char **values, char (*buf)[24], bool *from_hp,
 		     int *n, const char *name, uint64_t v)
@@ -207,7 +220,7 @@ int cmd_govreplay(int argc, char **argv)
 		OPT_HZ = 256,
 		OPT_DISABLE,
 		OPT_JSON,
-		OPT_HP_POLL,
+		OPT_HP_POLL, /* to OPT_HP_ALLOW_SHRINK: hp_options[] in order */
 		OPT_HP_GROW,
 		OPT_HP_SHRINK,
 		OPT_HP_GROW_START,
@@ -311,35 +324,17 @@ int cmd_govreplay(int argc, char **argv)
 			break;
 		}
 		case OPT_HP_POLL:
-			if (cli_parse_u64("govreplay", "--haltpoll-poll-ns", optarg, UINT32_MAX, &v))
-				goto out;
-			hp.guest_halt_poll_ns = v;
-			hp_param(pnames, pvalues, pbuf, pfrom_hp, &nparams, "guest_halt_poll_ns", v);
-			break;
 		case OPT_HP_GROW:
-			if (cli_parse_u64("govreplay", "--haltpoll-grow", optarg, UINT32_MAX, &v))
-				goto out;
-			hp.guest_halt_poll_grow = (unsigned)v;
-			hp_param(pnames, pvalues, pbuf, pfrom_hp, &nparams, "guest_halt_poll_grow", v);
-			break;
 		case OPT_HP_SHRINK:
-			if (cli_parse_u64("govreplay", "--haltpoll-shrink", optarg, UINT32_MAX, &v))
-				goto out;
-			hp.guest_halt_poll_shrink = (unsigned)v;
-			hp_param(pnames, pvalues, pbuf, pfrom_hp, &nparams, "guest_halt_poll_shrink", v);
-			break;
 		case OPT_HP_GROW_START:
-			if (cli_parse_u64("govreplay", "--haltpoll-grow-start", optarg, UINT32_MAX, &v))
+		case OPT_HP_ALLOW_SHRINK: {
+			const struct hp_option *o = &hp_options[c - OPT_HP_POLL];
+			if (cli_parse_u64("govreplay", o->option, optarg, o->max, &v))
 				goto out;
-			hp.guest_halt_poll_grow_start = v;
-			hp_param(pnames, pvalues, pbuf, pfrom_hp, &nparams, "guest_halt_poll_grow_start", v);
+			ik_haltpoll_param_set(&hp, o->param, v);
+			hp_param(pnames, pvalues, pbuf, pfrom_hp, &nparams, o->param, v);
 			break;
-		case OPT_HP_ALLOW_SHRINK:
-			if (cli_parse_u64("govreplay", "--haltpoll-allow-shrink", optarg, 1, &v))
-				goto out;
-			hp.guest_halt_poll_allow_shrink = v != 0;
-			hp_param(pnames, pvalues, pbuf, pfrom_hp, &nparams, "guest_halt_poll_allow_shrink", v);
-			break;
+		}
 		}
 	}
 	if (opt.done) {

@@ -140,6 +140,23 @@ static int set_u64(const char *v, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+int ik_haltpoll_param_set(struct ik_haltpoll_params *p, const char *name, uint64_t v)
+{
+	if (strcmp(name, "guest_halt_poll_ns") == 0)
+		p->guest_halt_poll_ns = v;
+	else if (strcmp(name, "guest_halt_poll_shrink") == 0 && v <= UINT32_MAX)
+		p->guest_halt_poll_shrink = (unsigned)v;
+	else if (strcmp(name, "guest_halt_poll_grow") == 0 && v <= UINT32_MAX)
+		p->guest_halt_poll_grow = (unsigned)v;
+	else if (strcmp(name, "guest_halt_poll_grow_start") == 0)
+		p->guest_halt_poll_grow_start = v;
+	else if (strcmp(name, "guest_halt_poll_allow_shrink") == 0)
+		p->guest_halt_poll_allow_shrink = v != 0;
+	else
+		return -1;
+	return 0;
+}
+
 static int haltpoll_set(struct ik_haltpoll_params *p, const char *name, const char *v,
 			char *err, size_t errlen)
 {
@@ -155,17 +172,7 @@ static int haltpoll_set(struct ik_haltpoll_params *p, const char *name, const ch
 	}
 	if (set_u64(v, UINT32_MAX, &u))
 		goto bad_uint;
-	if (strcmp(name, "guest_halt_poll_ns") == 0)
-		p->guest_halt_poll_ns = u;
-	else if (strcmp(name, "guest_halt_poll_shrink") == 0)
-		p->guest_halt_poll_shrink = (unsigned)u;
-	else if (strcmp(name, "guest_halt_poll_grow") == 0)
-		p->guest_halt_poll_grow = (unsigned)u;
-	else if (strcmp(name, "guest_halt_poll_grow_start") == 0)
-		p->guest_halt_poll_grow_start = u;
-	else
-		return -1;
-	return 0;
+	return ik_haltpoll_param_set(p, name, u);
 bad_uint:
 	if (strcmp(name, "guest_halt_poll_ns") && strcmp(name, "guest_halt_poll_shrink") &&
 	    strcmp(name, "guest_halt_poll_grow") && strcmp(name, "guest_halt_poll_grow_start"))

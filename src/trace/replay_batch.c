@@ -101,19 +101,8 @@ static const char *haltpoll_params(const struct ik_trace_header *th, bool given,
 		return "--haltpoll-poll-ns, the rest defaults";
 	if (strcmp(th->governor, "haltpoll") != 0)
 		return "defaults";
-	for (int i = 0; i < th->nparams; i++) {
-		const struct ik_trace_param *p = &th->params[i];
-		if (strcmp(p->key, "guest_halt_poll_ns") == 0)
-			hp->guest_halt_poll_ns = p->value;
-		else if (strcmp(p->key, "guest_halt_poll_grow") == 0 && p->value <= UINT32_MAX)
-			hp->guest_halt_poll_grow = (unsigned)p->value;
-		else if (strcmp(p->key, "guest_halt_poll_shrink") == 0 && p->value <= UINT32_MAX)
-			hp->guest_halt_poll_shrink = (unsigned)p->value;
-		else if (strcmp(p->key, "guest_halt_poll_grow_start") == 0)
-			hp->guest_halt_poll_grow_start = p->value;
-		else if (strcmp(p->key, "guest_halt_poll_allow_shrink") == 0)
-			hp->guest_halt_poll_allow_shrink = p->value != 0;
-	}
+	for (int i = 0; i < th->nparams; i++) /* other keys, and values too large, are passed over */
+		ik_haltpoll_param_set(hp, th->params[i].key, th->params[i].value);
 	return "the trace header";
 }
 
