@@ -33,17 +33,18 @@ int cli_parse_jobs(const char *cmd, const char *text, int *out);
 
 /*
  * A command's option loop (src/cli/args.c).  cli_getopt() is getopt_long with what every
- * command does alike done once: -h/--help prints the usage; -o/--output, -q/--quiet and
- * -j/--jobs, --html and --timeline-window, --kernel and --switch (where the command's table
- * has them) fill in the fields below; an unknown
- * option, or one without its value, gets the command's message.  It returns only the
- * command's own options, and -1 when there are no more; then done says whether the command
- * is over, with status its exit status (help: 0; a bad option or -j value, or an argument
- * where no_args: 2).  The messages differ between the families of commands (the host
- * commands print their usage again), and each keeps its own: bad says which it is.
+ * command does alike done once: -h/--help prints the usage; -o/--output, -q/--quiet,
+ * -j/--jobs, --html, --timeline-window, --kernel and --switch (where the command's table
+ * has them) fill in the fields below; an unknown option, or one without its value, gets
+ * the command's message.  It returns only the command's own options, and -1 when there are
+ * no more; then done says whether the command is over, with status its exit status (help:
+ * 0; a bad option or value, or an argument where no_args: 2).  The messages differ between
+ * the families of commands (the host commands print their usage again), and each keeps its
+ * own: bad says which it is.
  */
 #include <getopt.h>
 #include <stdbool.h>
+struct ik_kernel;
 enum cli_bad_option {
 	CLI_BAD_USAGE,	     /* "unknown option or missing value: 'X'", a blank line, usage */
 	CLI_BAD_INCOMPLETE,  /* "unknown or incomplete option 'X' (see idlekit CMD --help)" */
@@ -91,7 +92,6 @@ enum { CLI_OPT_HTML = 210, CLI_OPT_WINDOW, CLI_OPT_KERNEL, CLI_OPT_SWITCH };
 /* After the options: --timeline-window without --html is an error (printed, -1). */
 int cli_window_needs_html(const struct cli_opts *o);
 
-struct ik_kernel;
 /* --switch NAME=on|off onto k; -1 with err (known switches listed) if bad. */
 int cli_kernel_switch(struct ik_kernel *k, const char *arg, char *err, size_t errlen);
 /* {"version": "6.12", "switches": {"NAME": "on", ...}}: the release and its flips. */
