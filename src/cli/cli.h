@@ -32,7 +32,67 @@ int cmd_validate(int argc, char **argv); /* src/cli/validate.c */
 int cli_default_jobs(void);
 int cli_parse_jobs(const char *cmd, const char *text, int *out);
 
+/*
+ * A command's option loop (src/cli/args.c).  cli_getopt() is getopt_long with what every
+ * command does alike done once: -h/--help prints the usage; -o/--output, -q/--quiet,
+ * -j/--jobs, --html, --timeline-window, --kernel and --switch (where the command's table
+ * has them) fill in the fields below; an unknown option, or one without its value, gets
+ * the command's message.  It returns only the command's own options, and -1 when there are
+ * no more; then done says whether the command is over, with status its exit status (help:
+ * 0; a bad option or value, or an argument where no_args: 2).  The messages differ between
+ * the families of commands (the host commands print their usage again), and each keeps its
+ * own: bad says which it is.
+ */
+#include <getopt.h>
+#include <stdbool.h>
 struct ik_kernel;
+enum cli_bad_option {
+	CLI_BAD_USAGE,	     /* "unknown option or missing value: 'X'", a blank line, usage */
+	CLI_BAD_INCOMPLETE,  /* "unknown or incomplete option 'X' (see idlekit CMD --help)" */
+	CLI_BAD_SEE_HELP,    /* "unknown option 'X'" and "(see idlekit CMD --help)" */
+	CLI_BAD_NEEDS_VALUE, /* as CLI_BAD_SEE_HELP, but "'X' needs a value" for one of ours */
+	CLI_BAD_GETOPT,	     /* getopt's own message, then the usage, on standard error */
+};
+struct cli_opts {
+	const char *cmd;	       /* as in "idlekit CMD: ..." */
+	const char *usage;	       /* the --help text */
+	const char *shortopts;	       /* getopt_long's ("+": stop at the first argument) */
+	const struct option *longopts; /* ends with CLI_OPTIONS_END */
+	enum cli_bad_option bad;
+	bool no_args;		       /* an argument after the options is an error */
+	const char *help_cmd;	       /* "(see idlekit HELP_CMD --help)"; NULL: cmd */
+	int first;		       /* the index of the first option in argv; 0: 1 */
+	/* what the loop found */
+	const char *output;	       /* -o FILE, else NULL */
+	bool quiet;		       /* -q */
+	int jobs;		       /* -j N, else 0 */
+	const char *html, *window;     /* --html FILE, --timeline-window START:LEN */
+	int64_t win_start, win_len;    /* the window (default 0:2ms) */
+	struct ik_kernel *kernel;      /* given: --kernel and --switch change it */
+	bool done;		       /* the options ended the command: return status */
+	int status;
+	bool started;
+};
+int cli_getopt(struct cli_opts *o, int argc, char **argv);
+
+/* The table entries of the options cli_getopt() takes itself; every table ends with
+   CLI_OPTIONS_END (--help and the terminator). */
+#define CLI_OPTION_OUTPUT { "output", required_argument, NULL, 'o' }
+#define CLI_OPTION_QUIET { "quiet", no_argument, NULL, 'q' }
+#define CLI_OPTION_JOBS { "jobs", required_argument, NULL, 'j' }
+#define CLI_OPTIONS_END { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
+/* The ids of the long-only ones: below every command's own (from 256) and the host
+   commands' (src/cli/host_cli.h, from 200). */
+enum { CLI_OPT_HTML = 210, CLI_OPT_WINDOW, CLI_OPT_KERNEL, CLI_OPT_SWITCH };
+#define CLI_HTML_OPTIONS                                                  \
+	{ "html", required_argument, NULL, CLI_OPT_HTML },                \
+	{ "timeline-window", required_argument, NULL, CLI_OPT_WINDOW }
+#define CLI_KERNEL_OPTIONS                                                \
+	{ "kernel", required_argument, NULL, CLI_OPT_KERNEL },            \
+	{ "switch", required_argument, NULL, CLI_OPT_SWITCH }
+/* After the options: --timeline-window without --html is an error (printed, -1). */
+int cli_window_needs_html(const struct cli_opts *o);
+
 /* --switch NAME=on|off onto k; -1 with err (known switches listed) if bad. */
 int cli_kernel_switch(struct ik_kernel *k, const char *arg, char *err, size_t errlen);
 /* {"version": "6.12", "switches": {"NAME": "on", ...}}: the release and its flips. */
@@ -90,6 +150,15 @@ struct cli_output_group {
 int cli_output_open_in(struct cli_output_group *g, struct cli_output *o, const char *path);
 /* OK: renames every member into place; else (or after any failure) removes them.  0 or -1. */
 int cli_output_group_commit(struct cli_output_group *g, int ok);
+
+/*
+ * A report to -o (NULL: standard output) and, when htmlpath is given, its page: both
+ * written or neither, in a group.  Each writer returns 0 or -1 for a failed write (the
+ * output has its own message).  EXIT_OK, or EXIT_FAIL with nothing left in place.
+ */
+typedef int (*cli_writer)(FILE *f, void *ctx);
+int cli_write_report_and_page(const char *outpath, cli_writer report, const char *htmlpath,
+			      cli_writer page, void *ctx);
 
 /*
  * Input files: only a regular file is read.  A directory, a FIFO, a device or a socket gets

@@ -64,8 +64,7 @@ int cmd_ctxsw(int argc, char **argv)
 		{ "cpus", required_argument, NULL, OPT_CPUS },
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "json", no_argument, NULL, OPT_JSON },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPTIONS_END,
 	};
 	struct ik_ctxsw_config cfg = { .cpu_a = 0, .cpu_b = 1, .test = IK_CTXSW_PIPE,
 				       .duration_ns = 5000000000LL, .tick_ns = 1000000000LL };
@@ -73,9 +72,9 @@ int cmd_ctxsw(int argc, char **argv)
 	bool have_cpus = false;
 	int c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	struct cli_opts opt = { .cmd = "ctxsw", .usage = ctxsw_usage, .shortopts = "h",
+				.longopts = opts, .no_args = true };
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_TEST:
 			if (ik_ctxsw_test_parse(optarg, &cfg.test)) {
@@ -104,36 +103,23 @@ int cmd_ctxsw(int argc, char **argv)
 		case OPT_JSON:
 			ticks.json = true;
 			break;
-		case 'h':
-			fputs(ctxsw_usage, stdout);
-			return EXIT_OK;
-		default:
-			fprintf(stderr, "idlekit ctxsw: unknown option or missing value: '%s'\n\n%s",
-				argv[optind - 1], ctxsw_usage);
-			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "idlekit ctxsw: unexpected argument '%s'\n", argv[optind]);
-		return EXIT_USAGE;
-	}
+	if (opt.done)
+		return opt.status;
 	if (cfg.test == IK_CTXSW_YIELD && !have_cpus)
 		cfg.cpu_b = cfg.cpu_a;
 	if (cfg.test == IK_CTXSW_YIELD && cfg.cpu_a != cfg.cpu_b)
 		fprintf(stderr, "idlekit ctxsw: note: yield on two CPUs counts yields that switch "
 			"nothing\n");
 
-	struct ik_cpuset allowed;
 	char err[IK_HOST_ERR_LEN] = "", list[256];
-	if (ik_host_allowed_cpus(&allowed, err, sizeof(err)) == 0) {
-		ik_cpuset_format(&allowed, list, sizeof(list));
-		int cpus[2] = { cfg.cpu_a, cfg.cpu_b };
-		for (int i = 0; i < 2; i++)
-			if (!ik_cpuset_has(&allowed, cpus[i])) {
-				fprintf(stderr, "idlekit ctxsw: --cpus: CPU %d not available (CPUs this "
-					"process may use: %s)\n", cpus[i], list);
-				return EXIT_USAGE;
-			}
+	int cpus[2] = { cfg.cpu_a, cfg.cpu_b };
+	int bad = host_unavailable_cpu(cpus, list, sizeof(list), err, sizeof(err));
+	if (bad >= 0) {
+		fprintf(stderr, "idlekit ctxsw: --cpus: CPU %d not available (CPUs this process may "
+			"use: %s)\n", cpus[bad], list);
+		return EXIT_USAGE;
 	}
 	cfg.on_tick = on_tick;
 	cfg.arg = &ticks;

@@ -175,6 +175,19 @@ static void write_summary(FILE *f, const struct ik_govreplay *g, const char *pla
 	}
 }
 
+/* The --haltpoll-* options, in the order of their ids: the module parameter each sets. */
+struct hp_option {
+	const char *option, *param;
+	uint64_t max;
+};
+static const struct hp_option hp_options[] = {
+	{ "--haltpoll-poll-ns", "guest_halt_poll_ns", UINT32_MAX },
+	{ "--haltpoll-grow", "guest_halt_poll_grow", UINT32_MAX },
+	{ "--haltpoll-shrink", "guest_halt_poll_shrink", UINT32_MAX },
+	{ "--haltpoll-grow-start", "guest_halt_poll_grow_start", UINT32_MAX },
+	{ "--haltpoll-allow-shrink", "guest_halt_poll_allow_shrink", 1 },
+};
+
 /* A --haltpoll-* option is also that module parameter of a kernel-source haltpoll.c. */
 static void hp_param(const char **names, const char **values, char (*buf)[24], bool *from_hp,
 		     int *n, const char *name, uint64_t v)
@@ -207,15 +220,13 @@ int cmd_govreplay(int argc, char **argv)
 		OPT_HZ = 256,
 		OPT_DISABLE,
 		OPT_JSON,
-		OPT_HP_POLL,
+		OPT_HP_POLL, /* to OPT_HP_ALLOW_SHRINK: hp_options[] in order */
 		OPT_HP_GROW,
 		OPT_HP_SHRINK,
 		OPT_HP_GROW_START,
 		OPT_HP_ALLOW_SHRINK,
 		OPT_TRACE,
 		OPT_PARAM,
-		OPT_KERNEL,
-		OPT_SWITCH,
 	};
 	static const struct option opts[] = {
 		{ "governor", required_argument, NULL, 'g' },
@@ -224,21 +235,19 @@ int cmd_govreplay(int argc, char **argv)
 		{ "hz", required_argument, NULL, OPT_HZ },
 		{ "disable", required_argument, NULL, OPT_DISABLE },
 		{ "json", no_argument, NULL, OPT_JSON },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
+		CLI_OPTION_OUTPUT,
+		CLI_OPTION_QUIET,
 		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "param", required_argument, NULL, OPT_PARAM },
-		{ "kernel", required_argument, NULL, OPT_KERNEL },
-		{ "switch", required_argument, NULL, OPT_SWITCH },
+		CLI_KERNEL_OPTIONS,
 		{ "haltpoll-poll-ns", required_argument, NULL, OPT_HP_POLL },
 		{ "haltpoll-grow", required_argument, NULL, OPT_HP_GROW },
 		{ "haltpoll-shrink", required_argument, NULL, OPT_HP_SHRINK },
 		{ "haltpoll-grow-start", required_argument, NULL, OPT_HP_GROW_START },
 		{ "haltpoll-allow-shrink", required_argument, NULL, OPT_HP_ALLOW_SHRINK },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPTIONS_END,
 	};
-	const char *governor = NULL, *platform = NULL, *input = "-", *outpath = NULL;
+	const char *governor = NULL, *platform = NULL, *input = "-";
 	char **disable = calloc((size_t)argc + 1, sizeof(char *));
 	/* --param NAME=VALUE and the --haltpoll-* spellings, in order (names point into argv). */
 	const char **pnames = calloc((size_t)argc + 1, sizeof(char *));
@@ -248,7 +257,7 @@ int cmd_govreplay(int argc, char **argv)
 	int nparams = 0;
 	struct ik_governor_inst *inst = NULL;
 	int ndisable = 0, rc = EXIT_USAGE;
-	bool json = false, quiet = false, trace = false;
+	bool json = false, trace = false;
 	uint64_t hz = 250, v;
 	struct ik_haltpoll_params hp;
 	struct ik_scenario *sc = calloc(1, sizeof(*sc));
@@ -259,7 +268,6 @@ int cmd_govreplay(int argc, char **argv)
 	char err[IK_ERR_LEN];
 
 	struct ik_kernel kernel;
-	unsigned release;
 
 	ik_kernel_init(&kernel, IK_KERNEL_DEFAULT_RELEASE);
 	ik_haltpoll_params_default(&hp);
@@ -268,10 +276,11 @@ int cmd_govreplay(int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	optind = 1;
-	opterr = 0;
+	struct cli_opts opt = { .cmd = "govreplay", .usage = govreplay_usage,
+				.shortopts = "+g:p:i:o:qh", .longopts = opts,
+				.bad = CLI_BAD_NEEDS_VALUE, .kernel = &kernel };
 	int c;
-	while ((c = getopt_long(argc, argv, "+g:p:i:o:qh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
 		case 'g':
 			governor = optarg;
@@ -298,12 +307,6 @@ int cmd_govreplay(int argc, char **argv)
 		case OPT_JSON:
 			json = true;
 			break;
-		case 'o':
-			outpath = optarg;
-			break;
-		case 'q':
-			quiet = true;
-			break;
 		case OPT_TRACE:
 			trace = true;
 			break;
@@ -320,64 +323,23 @@ int cmd_govreplay(int argc, char **argv)
 			pvalues[nparams++] = eq + 1;
 			break;
 		}
-		case OPT_KERNEL:
-			if (ik_kernel_parse_release(optarg, &release, err, sizeof(err))) {
-				fprintf(stderr, "idlekit govreplay: --kernel: %s\n", err);
-				goto out;
-			}
-			ik_kernel_set_release(&kernel, release);
-			break;
-		case OPT_SWITCH:
-			if (cli_kernel_switch(&kernel, optarg, err, sizeof(err))) {
-				fprintf(stderr, "idlekit govreplay: --switch: %s\n", err);
-				goto out;
-			}
-			break;
 		case OPT_HP_POLL:
-			if (cli_parse_u64("govreplay", "--haltpoll-poll-ns", optarg, UINT32_MAX, &v))
-				goto out;
-			hp.guest_halt_poll_ns = v;
-			hp_param(pnames, pvalues, pbuf, pfrom_hp, &nparams, "guest_halt_poll_ns", v);
-			break;
 		case OPT_HP_GROW:
-			if (cli_parse_u64("govreplay", "--haltpoll-grow", optarg, UINT32_MAX, &v))
-				goto out;
-			hp.guest_halt_poll_grow = (unsigned)v;
-			hp_param(pnames, pvalues, pbuf, pfrom_hp, &nparams, "guest_halt_poll_grow", v);
-			break;
 		case OPT_HP_SHRINK:
-			if (cli_parse_u64("govreplay", "--haltpoll-shrink", optarg, UINT32_MAX, &v))
-				goto out;
-			hp.guest_halt_poll_shrink = (unsigned)v;
-			hp_param(pnames, pvalues, pbuf, pfrom_hp, &nparams, "guest_halt_poll_shrink", v);
-			break;
 		case OPT_HP_GROW_START:
-			if (cli_parse_u64("govreplay", "--haltpoll-grow-start", optarg, UINT32_MAX, &v))
+		case OPT_HP_ALLOW_SHRINK: {
+			const struct hp_option *o = &hp_options[c - OPT_HP_POLL];
+			if (cli_parse_u64("govreplay", o->option, optarg, o->max, &v))
 				goto out;
-			hp.guest_halt_poll_grow_start = v;
-			hp_param(pnames, pvalues, pbuf, pfrom_hp, &nparams, "guest_halt_poll_grow_start", v);
+			ik_haltpoll_param_set(&hp, o->param, v);
+			hp_param(pnames, pvalues, pbuf, pfrom_hp, &nparams, o->param, v);
 			break;
-		case OPT_HP_ALLOW_SHRINK:
-			if (cli_parse_u64("govreplay", "--haltpoll-allow-shrink", optarg, 1, &v))
-				goto out;
-			hp.guest_halt_poll_allow_shrink = v != 0;
-			hp_param(pnames, pvalues, pbuf, pfrom_hp, &nparams, "guest_halt_poll_allow_shrink", v);
-			break;
-		case 'h':
-			fputs(govreplay_usage, stdout);
-			rc = EXIT_OK;
-			goto out;
-		default:
-			/* optopt names an option of ours that lacks its value, else it is unknown. */
-			if (optopt >= 256 || (optopt > 0 && strchr("gpio", optopt)))
-				fprintf(stderr, "idlekit govreplay: '%s' needs a value\n",
-					argv[optind - 1]);
-			else
-				fprintf(stderr, "idlekit govreplay: unknown option '%s'\n",
-					argv[optind - 1]);
-			fprintf(stderr, "(see idlekit govreplay --help)\n");
-			goto out;
 		}
+		}
+	}
+	if (opt.done) {
+		rc = opt.status;
+		goto out;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "idlekit govreplay: unexpected argument '%s' (the input is given "
@@ -408,15 +370,9 @@ int cmd_govreplay(int argc, char **argv)
 		fprintf(stderr, "idlekit govreplay: %s\n", err);
 		goto out;
 	}
-	snprintf(sc->platform_ref, sizeof(sc->platform_ref), "%s", platform);
-	snprintf(sc->driver, sizeof(sc->driver), "table");
-	snprintf(sc->governor, sizeof(sc->governor), "%s", governor);
-	sc->hz = (int)hz;
-	sc->latency_limit_us = -1;
-	const struct ik_idle_driver *driver = ik_idle_driver_find("table");
-	if (!driver || driver->probe(sc, bind, err, sizeof(err))) {
-		fprintf(stderr, "idlekit govreplay: platform %s: %s\n", platform,
-			driver ? err : "no table driver");
+	char berr[IK_ERR_LEN + PATH_MAX];
+	if (ik_driver_table_bind(sc, platform, governor, (int)hz, bind, berr, sizeof(berr))) {
+		fprintf(stderr, "idlekit govreplay: %s\n", berr);
 		goto out;
 	}
 	bound = true;
@@ -479,7 +435,7 @@ int cmd_govreplay(int argc, char **argv)
 	}
 
 	struct cli_output o;
-	if (cli_output_open(&o, outpath)) {
+	if (cli_output_open(&o, opt.output)) {
 		rc = EXIT_FAIL;
 		goto out;
 	}
@@ -498,7 +454,7 @@ int cmd_govreplay(int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	if (!json && !quiet)
+	if (!json && !opt.quiet)
 		write_summary(stderr, g, sc->platform.name, id);
 	rc = EXIT_OK;
 out:

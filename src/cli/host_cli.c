@@ -48,6 +48,25 @@ int host_format_opt(const char *cmd, enum host_format want, enum host_format *fo
 	return 0;
 }
 
+int host_view_opt(const char *cmd, int c, const char *arg, struct host_view *v)
+{
+	switch (c) {
+	case HOST_OPT_CPU:
+		v->cpu_list = arg;
+		return 0;
+	case HOST_OPT_PER_CPU:
+		v->per_cpu = true;
+		return 0;
+	case HOST_OPT_JSON:
+	case HOST_OPT_CSV:
+		return host_format_opt(cmd, c == HOST_OPT_JSON ? HOST_FMT_JSON : HOST_FMT_CSV,
+				       &v->format);
+	default:
+		host_source_opt(c, arg, &v->src);
+		return 0;
+	}
+}
+
 int host_cpu_arg(const char *cmd, const struct ik_sysfs *fs, const char *list,
 		 struct ik_cpuset *out)
 {
@@ -123,6 +142,18 @@ int host_seconds_arg(const char *cmd, const char *opt, const char *text, int64_t
 		return -1;
 	}
 	return 0;
+}
+
+int host_unavailable_cpu(const int cpus[2], char *list, size_t len, char *err, size_t errlen)
+{
+	struct ik_cpuset allowed;
+	if (ik_host_allowed_cpus(&allowed, err, errlen) != 0)
+		return -1;
+	ik_cpuset_format(&allowed, list, len);
+	for (int i = 0; i < 2; i++)
+		if (!ik_cpuset_has(&allowed, cpus[i]))
+			return i;
+	return -1;
 }
 
 long long host_power_mw(uint64_t sysfs_power)

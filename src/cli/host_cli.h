@@ -30,6 +30,27 @@ enum host_format { HOST_FMT_TEXT, HOST_FMT_JSON, HOST_FMT_CSV };
 /* Ask for format want; a different one already asked for is an error (printed, -1). */
 int host_format_opt(const char *cmd, enum host_format want, enum host_format *format);
 
+/*
+ * What the commands that show the idle states (info, monitor) are asked to show: --cpu LIST,
+ * --per-cpu, --json or --csv, from the tree or dump of the source options.  Their getopt ids
+ * follow the source options'; HOST_VIEW_OPTIONS are their table entries.
+ */
+struct host_view {
+	struct host_source src;
+	const char *cpu_list; /* NULL: every CPU */
+	bool per_cpu;
+	enum host_format format;
+};
+enum { HOST_OPT_CPU = HOST_OPT_DUMP + 1, HOST_OPT_PER_CPU, HOST_OPT_JSON, HOST_OPT_CSV };
+#define HOST_VIEW_OPTIONS                                                \
+	{ "cpu", required_argument, NULL, HOST_OPT_CPU },                \
+	{ "per-cpu", no_argument, NULL, HOST_OPT_PER_CPU },              \
+	{ "json", no_argument, NULL, HOST_OPT_JSON },                    \
+	{ "csv", no_argument, NULL, HOST_OPT_CSV },                      \
+	HOST_SOURCE_OPTIONS
+/* getopt_long returned c, one of HOST_VIEW_OPTIONS: note it in v.  -1 on an error (printed). */
+int host_view_opt(const char *cmd, int c, const char *arg, struct host_view *v);
+
 /* The options every such command takes, for its usage text. */
 #define HOST_SOURCE_HELP                                                                   \
 	"  --sysfs-root DIR         read DIR/sys/devices/system/cpu instead of the live tree\n" \
@@ -54,6 +75,13 @@ int host_duration_arg(const char *cmd, const char *opt, const char *text,
 int host_latency_arg(const char *cmd, const char *text, int64_t *ns);
 /* Seconds, possibly fractional ("0.5"), > 0: as ns. */
 int host_seconds_arg(const char *cmd, const char *opt, const char *text, int64_t *ns);
+
+/*
+ * The benchmarks' two CPUs against those this process may run on: the index in cpus[] of
+ * the first it may not use, with the ones it may written into list; -1 when it may use
+ * both, or when its affinity cannot be read (why in err: the run itself then says).
+ */
+int host_unavailable_cpu(const int cpus[2], char *list, size_t len, char *err, size_t errlen);
 
 /* Power as signed mW: sysfs prints the kernel's int power_usage as unsigned. */
 long long host_power_mw(uint64_t sysfs_power);

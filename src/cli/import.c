@@ -365,26 +365,23 @@ int cmd_import(int argc, char **argv)
 {
 	enum { OPT_HZ = 256, OPT_LENIENT, OPT_CLOCK };
 	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
+		CLI_OPTION_OUTPUT,
 		{ "platform", required_argument, NULL, 'p' },
 		{ "hz", required_argument, NULL, OPT_HZ },
 		{ "lenient", no_argument, NULL, OPT_LENIENT },
 		{ "clock", required_argument, NULL, OPT_CLOCK },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPTION_QUIET,
+		CLI_OPTIONS_END,
 	};
-	const char *outpath = NULL, *platform = NULL;
-	bool lenient = false, mono = false, quiet = false;
+	const char *platform = NULL;
+	bool lenient = false, mono = false;
 	uint64_t hz = 0;
+	struct cli_opts opt = { .cmd = "import", .usage = import_usage, .shortopts = "o:p:qh",
+				.longopts = opts, .bad = CLI_BAD_INCOMPLETE };
 	int c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:p:qh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
-		case 'o': outpath = optarg; break;
-		case 'q': quiet = true; break;
 		case 'p': platform = optarg; break;
 		case OPT_HZ:
 			if (cli_parse_range("import", "--hz", optarg, 1, 100000, &hz))
@@ -399,13 +396,12 @@ int cmd_import(int argc, char **argv)
 			}
 			mono = true;
 			break;
-		case 'h': fputs(import_usage, stdout); return EXIT_OK;
-		default:
-			fprintf(stderr, "idlekit import: unknown or incomplete option '%s' (see idlekit import --help)\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
 		}
 	}
+	if (opt.done)
+		return opt.status;
+	const char *outpath = opt.output;
+	bool quiet = opt.quiet;
 	if (argc - optind != 2) {
 		fprintf(stderr, "idlekit import: expected FORMAT FILE, got %d arguments\n"
 				"e.g. idlekit import perf-script run.txt -o run.trace --platform intel-skx\n",
@@ -449,15 +445,9 @@ int cmd_import(int argc, char **argv)
 			fprintf(stderr, "idlekit import: %s\n", err);
 			goto out;
 		}
-		snprintf(sc->platform_ref, sizeof(sc->platform_ref), "%s", platform);
-		snprintf(sc->driver, sizeof(sc->driver), "table");
-		snprintf(sc->governor, sizeof(sc->governor), "menu");
-		sc->hz = 250;
-		sc->latency_limit_us = -1;
-		const struct ik_idle_driver *driver = ik_idle_driver_find("table");
-		if (!driver || driver->probe(sc, bind, err, sizeof(err))) {
-			fprintf(stderr, "idlekit import: platform %s: %s\n", platform,
-				driver ? err : "no table driver");
+		char berr[IK_ERR_LEN + PATH_MAX];
+		if (ik_driver_table_bind(sc, platform, "menu", 250, bind, berr, sizeof(berr))) {
+			fprintf(stderr, "idlekit import: %s\n", berr);
 			goto out;
 		}
 		bound = true;

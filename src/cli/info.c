@@ -386,65 +386,32 @@ static int write_dump(struct ik_sysfs *fs, const char *path)
 
 int cmd_info(int argc, char **argv)
 {
-	enum { OPT_CPU = 256, OPT_JSON, OPT_CSV, OPT_PER_CPU, OPT_DUMP_OUT };
+	enum { OPT_DUMP_OUT = 256 };
 	static const struct option opts[] = {
-		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "csv", no_argument, NULL, OPT_CSV },
-		HOST_SOURCE_OPTIONS,
-		{ "output", required_argument, NULL, 'o' },
+		HOST_VIEW_OPTIONS,
+		CLI_OPTION_OUTPUT,
 		{ "dump", required_argument, NULL, OPT_DUMP_OUT },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPTIONS_END,
 	};
-	struct host_source src = { NULL, NULL };
-	const char *cpu_list = NULL, *outpath = NULL, *dumppath = NULL;
-	enum host_format format = HOST_FMT_TEXT;
+	struct host_view view = { .format = HOST_FMT_TEXT };
+	const char *dumppath = NULL;
+	struct cli_opts opt = { .cmd = "info", .usage = info_usage, .shortopts = "ho:",
+				.longopts = opts, .no_args = true };
 	int c;
-	bool per_cpu = false;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_CPU:
-			cpu_list = optarg;
-			break;
-		case OPT_PER_CPU:
-			per_cpu = true;
-			break;
-		case OPT_JSON:
-		case OPT_CSV:
-			if (host_format_opt("info", c == OPT_JSON ? HOST_FMT_JSON : HOST_FMT_CSV, &format))
-				return EXIT_USAGE;
-			break;
-		case HOST_OPT_ROOT:
-		case HOST_OPT_DUMP:
-			host_source_opt(c, optarg, &src);
-			break;
-		case 'o':
-			outpath = optarg;
-			break;
-		case OPT_DUMP_OUT:
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
+		if (c == OPT_DUMP_OUT)
 			dumppath = optarg;
-			break;
-		case 'h':
-			fputs(info_usage, stdout);
-			return EXIT_OK;
-		default:
-			fprintf(stderr, "idlekit info: unknown option or missing value: '%s'\n\n%s",
-				argv[optind - 1], info_usage);
+		else if (host_view_opt("info", c, optarg, &view))
 			return EXIT_USAGE;
-		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "idlekit info: unexpected argument '%s'\n", argv[optind]);
-		return EXIT_USAGE;
-	}
+	if (opt.done)
+		return opt.status;
+	const char *outpath = opt.output, *cpu_list = view.cpu_list;
+	enum host_format format = view.format;
 
 	bool dump_requested = dumppath != NULL;
-	if (dump_requested && (outpath || cpu_list || per_cpu || format != HOST_FMT_TEXT)) {
+	if (dump_requested && (outpath || cpu_list || view.per_cpu || format != HOST_FMT_TEXT)) {
 		fprintf(stderr, "idlekit info: --dump FILE writes the whole tree and nothing else "
 				"(no -o, --cpu, --per-cpu, --json or --csv)\n");
 		return EXIT_USAGE;
@@ -454,7 +421,7 @@ int cmd_info(int argc, char **argv)
 	if (cli_output_check("info", outpath) || cli_output_check("info", dumppath))
 		return EXIT_USAGE;
 	struct ik_sysfs *fs;
-	if (host_open("info", &src, &fs))
+	if (host_open("info", &view.src, &fs))
 		return EXIT_USAGE;
 	if (dump_requested)
 		return write_dump(fs, dumppath);
@@ -489,7 +456,7 @@ int cmd_info(int argc, char **argv)
 	else if (format == HOST_FMT_CSV)
 		print_csv(out.fp, &idle, group_of);
 	else
-		print_text(out.fp, fs, &idle, &want, group_of, per_cpu);
+		print_text(out.fp, fs, &idle, &want, group_of, view.per_cpu);
 	rc = cli_output_close(&out, 1) == 0 ? EXIT_OK : EXIT_FAIL;
 out:
 	free(group_of);

@@ -382,29 +382,21 @@ static int take_report(struct monitor *m, int64_t elapsed_ns)
 
 int cmd_monitor(int argc, char **argv)
 {
-	enum { OPT_CPU = 256, OPT_JSON, OPT_CSV, OPT_PER_CPU };
 	static const struct option opts[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'n' },
-		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "per-cpu", no_argument, NULL, OPT_PER_CPU },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "csv", no_argument, NULL, OPT_CSV },
-		HOST_SOURCE_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		HOST_VIEW_OPTIONS,
+		CLI_OPTIONS_END,
 	};
-	struct host_source src = { NULL, NULL };
-	const char *cpu_list = NULL;
+	struct host_view view = { .format = HOST_FMT_TEXT };
 	int64_t interval_ns = 1000000000;
-	bool have_interval = false, per_cpu = false;
+	bool have_interval = false;
 	long count = -1;
-	enum host_format format = HOST_FMT_TEXT;
+	struct cli_opts opt = { .cmd = "monitor", .usage = monitor_usage, .shortopts = "+i:n:h",
+				.longopts = opts };
 	int c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+i:n:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
 		case 'i':
 			if (host_seconds_arg("monitor", "--interval", optarg, &interval_ns))
@@ -415,30 +407,13 @@ int cmd_monitor(int argc, char **argv)
 			if (host_long_arg("monitor", "--count", optarg, 1, 1000000000L, &count))
 				return EXIT_USAGE;
 			break;
-		case OPT_CPU:
-			cpu_list = optarg;
-			break;
-		case OPT_PER_CPU:
-			per_cpu = true;
-			break;
-		case OPT_JSON:
-		case OPT_CSV:
-			if (host_format_opt("monitor", c == OPT_JSON ? HOST_FMT_JSON : HOST_FMT_CSV, &format))
-				return EXIT_USAGE;
-			break;
-		case HOST_OPT_ROOT:
-		case HOST_OPT_DUMP:
-			host_source_opt(c, optarg, &src);
-			break;
-		case 'h':
-			fputs(monitor_usage, stdout);
-			return EXIT_OK;
 		default:
-			fprintf(stderr, "idlekit monitor: unknown option or missing value: '%s'\n\n%s",
-				argv[optind - 1], monitor_usage);
-			return EXIT_USAGE;
+			if (host_view_opt("monitor", c, optarg, &view))
+				return EXIT_USAGE;
 		}
 	}
+	if (opt.done)
+		return opt.status;
 	char **command = optind < argc ? argv + optind : NULL;
 	if (command && (have_interval || count >= 0)) {
 		fprintf(stderr, "idlekit monitor: --interval and --count are for periodic reports; "
@@ -450,15 +425,15 @@ int cmd_monitor(int argc, char **argv)
 	struct ik_sysfs *fs;
 	char err[IK_HOST_ERR_LEN] = "";
 	int rc = EXIT_USAGE;
-	if (host_open("monitor", &src, &fs))
+	if (host_open("monitor", &view.src, &fs))
 		return EXIT_USAGE;
 	m.fs = fs;
-	m.format = format;
-	m.per_cpu = per_cpu;
+	m.format = view.format;
+	m.per_cpu = view.per_cpu;
 	struct ik_cpuset want;
-	if (cpu_list && host_cpu_arg("monitor", fs, cpu_list, &want))
+	if (view.cpu_list && host_cpu_arg("monitor", fs, view.cpu_list, &want))
 		goto out;
-	if (ik_host_idle_read(fs, cpu_list ? &want : NULL, &m.idle, err, sizeof(err))) {
+	if (ik_host_idle_read(fs, view.cpu_list ? &want : NULL, &m.idle, err, sizeof(err))) {
 		fprintf(stderr, "idlekit monitor: %s\n", err);
 		goto out;
 	}
@@ -487,10 +462,10 @@ int cmd_monitor(int argc, char **argv)
 		m.total_ticks = calloc(n, sizeof(uint64_t));
 		if (m.idle_ticks && m.total_ticks && root)
 			read_proc_stat(&m, m.idle_ticks, m.total_ticks);
-		if (format == HOST_FMT_TEXT)
+		if (view.format == HOST_FMT_TEXT)
 			fprintf(stdout, "no cpuidle driver (driver '%s'): the kernel idles in its default "
 				"routine and keeps no per-state counters\n", m.idle.driver);
-	} else if (ik_sysfs_is_dump(fs) && format == HOST_FMT_TEXT) {
+	} else if (ik_sysfs_is_dump(fs) && view.format == HOST_FMT_TEXT) {
 		fprintf(stdout, "note: %s is a dump; its counters do not change\n", ik_sysfs_origin(fs));
 	}
 

@@ -451,3 +451,21 @@ void cli_print_notes(const char *cmd, const char *notes)
 			p++;
 	}
 }
+
+int cli_write_report_and_page(const char *outpath, cli_writer report, const char *htmlpath,
+			      cli_writer page, void *ctx)
+{
+	struct cli_output_group outs = { 0 };
+	struct cli_output o, html; /* in the group until its commit */
+	int rc = EXIT_FAIL;
+	if (cli_output_open_in(&outs, &o, outpath) == 0)
+		rc = cli_output_close(&o, report(o.fp, ctx) == 0) ? EXIT_FAIL : EXIT_OK;
+	if (rc == EXIT_OK && htmlpath) {
+		rc = EXIT_FAIL;
+		if (cli_output_open_in(&outs, &html, htmlpath) == 0)
+			rc = cli_output_close(&html, page(html.fp, ctx) == 0) ? EXIT_FAIL : EXIT_OK;
+	}
+	if (cli_output_group_commit(&outs, rc == EXIT_OK))
+		rc = EXIT_FAIL;
+	return rc;
+}

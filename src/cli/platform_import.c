@@ -593,27 +593,23 @@ int cmd_platform_import(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "name", required_argument, NULL, OPT_NAME },
-		{ "output", required_argument, NULL, 'o' },
 		{ "calibrate", no_argument, NULL, OPT_CALIBRATE },
+		CLI_OPTION_OUTPUT,
 		HOST_SOURCE_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPTIONS_END,
 	};
 	struct host_source src = { NULL, NULL };
-	const char *outpath = NULL, *name_opt = NULL;
-	bool calibrate = false;
+	const char *name_opt = NULL;
 	long cpu = -1;
+	struct cli_opts opt = { .cmd = "platform import", .usage = import_usage, .shortopts = "ho:",
+				.longopts = opts, .no_args = true };
 	int c;
 
 	/* --calibrate: the import and the measurements, `platform calibrate`'s job */
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
 		if (strcmp(argv[i], "--calibrate") == 0)
-			calibrate = true;
-	if (calibrate)
-		return cmd_platform_calibrate(argc, argv);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+			return cmd_platform_calibrate(argc, argv);
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_CPU:
 			if (host_long_arg("platform import", "--cpu", optarg, 0, IK_HOST_CPU_MAX - 1, &cpu))
@@ -622,26 +618,13 @@ int cmd_platform_import(int argc, char **argv)
 		case OPT_NAME:
 			name_opt = optarg;
 			break;
-		case HOST_OPT_ROOT:
-		case HOST_OPT_DUMP:
+		default: /* --sysfs-root, --sysfs-dump */
 			host_source_opt(c, optarg, &src);
-			break;
-		case 'o':
-			outpath = optarg;
-			break;
-		case 'h':
-			fputs(import_usage, stdout);
-			return EXIT_OK;
-		default:
-			fprintf(stderr, "idlekit platform import: unknown option or missing value: "
-				"'%s'\n\n%s", argv[optind - 1], import_usage);
-			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "idlekit platform import: unexpected argument '%s'\n", argv[optind]);
-		return EXIT_USAGE;
-	}
+	if (opt.done)
+		return opt.status;
+	const char *outpath = opt.output;
 	if (cli_output_check("platform import", outpath))
 		return EXIT_USAGE;
 	char *text;

@@ -86,14 +86,12 @@ int cmd_record(int argc, char **argv)
 {
 	enum { OPT_HZ = 256, OPT_BUFFER };
 	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
+		CLI_OPTION_OUTPUT,
 		{ "duration", required_argument, NULL, 'd' },
 		{ "hz", required_argument, NULL, OPT_HZ },
 		{ "buffer-kb", required_argument, NULL, OPT_BUFFER },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPTIONS_END,
 	};
-	const char *outpath = NULL;
 	int64_t duration_ns = -1;
 	uint64_t hz = 0, buffer_kb = 16384;
 	char err[IK_ERR_LEN];
@@ -109,11 +107,10 @@ int cmd_record(int argc, char **argv)
 				"(install libtracefs-dev: scripts/install-deps, then rebuild)\n");
 		return EXIT_FAIL;
 	}
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:d:h", opts, NULL)) != -1) {
+	struct cli_opts opt = { .cmd = "record", .usage = record_usage, .shortopts = "+o:d:h",
+				.longopts = opts, .bad = CLI_BAD_INCOMPLETE };
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
-		case 'o': outpath = optarg; break;
 		case 'd':
 			if (ik_parse_duration_ns(optarg, "s", 24 * 3600 * IK_NSEC_PER_SEC, &duration_ns, err,
 						 sizeof(err))) {
@@ -129,13 +126,11 @@ int cmd_record(int argc, char **argv)
 			if (cli_parse_range("record", "--buffer-kb", optarg, 4, 1u << 22, &buffer_kb))
 				return EXIT_USAGE;
 			break;
-		case 'h': fputs(record_usage, stdout); return EXIT_OK;
-		default:
-			fprintf(stderr, "idlekit record: unknown or incomplete option '%s' (see idlekit record --help)\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
 		}
 	}
+	if (opt.done)
+		return opt.status;
+	const char *outpath = opt.output;
 	char **command = NULL;
 	if (optind < argc) {
 		if (strcmp(argv[optind - 1], "--") != 0) {

@@ -240,8 +240,7 @@ int cmd_set(int argc, char **argv)
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "pm-qos-dev", required_argument, NULL, OPT_PMQOS },
 		HOST_SOURCE_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPTIONS_END,
 	};
 	struct action actions[MAX_ACTIONS];
 	int nactions = 0, c;
@@ -250,10 +249,10 @@ int cmd_set(int argc, char **argv)
 	struct host_source src = { NULL, NULL };
 	int64_t latency_ns = -1;
 
-	optind = 1;
-	opterr = 0;
 	/* '+': stop at the first non-option, so the command's own options stay its own. */
-	while ((c = getopt_long(argc, argv, "+d:e:Eg:D:h", opts, NULL)) != -1) {
+	struct cli_opts opt = { .cmd = "set", .usage = set_usage, .shortopts = "+d:e:Eg:D:h",
+				.longopts = opts };
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
 		case 'd':
 		case 'e':
@@ -288,19 +287,12 @@ int cmd_set(int argc, char **argv)
 		case OPT_PMQOS:
 			pmqos_opt = optarg;
 			break;
-		case HOST_OPT_ROOT:
-		case HOST_OPT_DUMP:
+		default: /* --sysfs-root, --sysfs-dump */
 			host_source_opt(c, optarg, &src);
-			break;
-		case 'h':
-			fputs(set_usage, stdout);
-			return EXIT_OK;
-		default:
-			fprintf(stderr, "idlekit set: unknown option or missing value: '%s'\n\n%s",
-				argv[optind - 1], set_usage);
-			return EXIT_USAGE;
 		}
 	}
+	if (opt.done)
+		return opt.status;
 	char **command = optind < argc ? argv + optind : NULL;
 	if (!nactions && !enable_all && !governor && latency_ns < 0) {
 		fprintf(stderr, "idlekit set: nothing to change: give --disable, --enable, "

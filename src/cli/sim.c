@@ -69,6 +69,59 @@ static const char sim_usage[] =
 	"  idlekit sim seed000-baseline --set kernel.hz=1000 --print-config > mine.ini\n"
 	"  idlekit sim mine.ini\n";
 
+/* What sim --vary writes: the sweep's tidy JSON, its summary CSV or a table of medians;
+   and its page. */
+struct vary_out {
+	int format, json_format, csv_format;
+	FILE *rows;
+	const struct ik_sweep_spec *s;
+	const struct ik_sweep_summary *sum;
+};
+
+static int vary_report(FILE *out, void *ctx)
+{
+	const struct vary_out *w = ctx;
+	const struct ik_sweep_spec *s = w->s;
+	const struct ik_sweep_summary *sum = w->sum;
+	if (w->format == w->json_format)
+		return ik_sweep_write_results_json(out, w->rows, s);
+	if (w->format == w->csv_format)
+		return ik_sweep_write_summary_csv(out, s, sum);
+	static const char *const figs[] = { "messages_per_s", "mb_per_s", "wake_p99_ns",
+					    "avg_power_w" };
+	int idx[IK_SWEEP_MAX_AXES];
+	fprintf(out, "%-6s", "point");
+	for (int a = 0; a < s->naxes; a++)
+		fprintf(out, " %18s", s->axes[a].key);
+	fprintf(out, " %5s", "runs");
+	if (s->bad.on)
+		fprintf(out, " %8s", "bad");
+	for (int f = 0; f < 4; f++)
+		fprintf(out, " %16s", figs[f]);
+	fprintf(out, "\n");
+	for (int64_t p = 0; p < s->npoints; p++) {
+		ik_sweep_point_index(s, p, idx);
+		fprintf(out, "%-6lld", (long long)p);
+		for (int a = 0; a < s->naxes; a++)
+			fprintf(out, " %18.18s", s->axes[a].values[idx[a]]);
+		fprintf(out, " %5d", sum->nruns[p]);
+		if (s->bad.on)
+			fprintf(out, " %8.2f", sum->bad_fraction[p]);
+		for (int f = 0; f < 4; f++)
+			fprintf(out, " %16.6g",
+				sum->stat[p * sum->nfigures + ik_sweep_figure_find(figs[f])].median);
+		fprintf(out, "\n");
+	}
+	fprintf(out, "(medians over each point's runs; --csv for quartiles and 95%% CIs)\n");
+	return ferror(out) ? -1 : 0;
+}
+
+static int vary_page(FILE *f, void *ctx)
+{
+	const struct vary_out *w = ctx;
+	return ik_sweep_write_html(f, w->s, w->sum);
+}
+
 /* sim --vary: the points of a sweep of the scenario, a table of medians (or the sweep's
    tidy JSON, its summary CSV, its HTML page). */
 static int sim_vary(const char *ref, const char **sets, int nsets, const char **vary, int nvary,
@@ -148,56 +201,8 @@ static int sim_vary(const char *ref, const char **sets, int nsets, const char **
 		goto out;
 	}
 	have_sum = true;
-	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
-	struct cli_output o, h; /* in the group until its commit */
-	rc = EXIT_FAIL;
-	if (cli_output_open_in(&outs, &o, outpath))
-		goto out;
-	int wrc;
-	if (format == json_format)
-		wrc = ik_sweep_write_results_json(o.fp, rows, s);
-	else if (format == csv_format)
-		wrc = ik_sweep_write_summary_csv(o.fp, s, &sum);
-	else {
-		static const char *const figs[] = { "messages_per_s", "mb_per_s", "wake_p99_ns",
-						    "avg_power_w" };
-		int idx[IK_SWEEP_MAX_AXES];
-		fprintf(o.fp, "%-6s", "point");
-		for (int a = 0; a < s->naxes; a++)
-			fprintf(o.fp, " %18s", s->axes[a].key);
-		fprintf(o.fp, " %5s", "runs");
-		if (s->bad.on)
-			fprintf(o.fp, " %8s", "bad");
-		for (int f = 0; f < 4; f++)
-			fprintf(o.fp, " %16s", figs[f]);
-		fprintf(o.fp, "\n");
-		for (int64_t p = 0; p < s->npoints; p++) {
-			ik_sweep_point_index(s, p, idx);
-			fprintf(o.fp, "%-6lld", (long long)p);
-			for (int a = 0; a < s->naxes; a++)
-				fprintf(o.fp, " %18.18s", s->axes[a].values[idx[a]]);
-			fprintf(o.fp, " %5d", sum.nruns[p]);
-			if (s->bad.on)
-				fprintf(o.fp, " %8.2f", sum.bad_fraction[p]);
-			for (int f = 0; f < 4; f++)
-				fprintf(o.fp, " %16.6g",
-					sum.stat[p * sum.nfigures + ik_sweep_figure_find(figs[f])].median);
-			fprintf(o.fp, "\n");
-		}
-		fprintf(o.fp, "(medians over each point's runs; --csv for quartiles and 95%% CIs)\n");
-		wrc = ferror(o.fp) ? -1 : 0;
-	}
-	rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
-	if (rc == EXIT_OK && htmlpath) {
-		if (cli_output_open_in(&outs, &h, htmlpath)) {
-			rc = EXIT_FAIL;
-			goto out;
-		}
-		wrc = ik_sweep_write_html(h.fp, s, &sum);
-		rc = cli_output_close(&h, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
-	}
-	if (cli_output_group_commit(&outs, rc == EXIT_OK))
-		rc = EXIT_FAIL;
+	struct vary_out w = { format, json_format, csv_format, rows, s, &sum };
+	rc = cli_write_report_and_page(outpath, vary_report, htmlpath, vary_page, &w);
 out:
 	if (have_sum)
 		ik_sweep_summary_free(&sum);
@@ -208,27 +213,49 @@ out:
 	return rc;
 }
 
+/* What sim writes of its runs: the table, JSON or a CSV table; and the page. */
+struct runs_out {
+	bool json, csv;
+	const char *csv_table;
+	const struct ik_scenario *sc;
+	const struct ik_run_result *results;
+};
+
+static int runs_report(FILE *f, void *ctx)
+{
+	const struct runs_out *w = ctx;
+	if (w->json)
+		return ik_report_json(f, w->sc, w->results, w->sc->runs);
+	if (w->csv)
+		return ik_report_csv_table(f, w->sc, w->results, w->sc->runs, w->csv_table);
+	return ik_report_table(f, w->sc, w->results, w->sc->runs);
+}
+
+static int runs_page(FILE *f, void *ctx)
+{
+	const struct runs_out *w = ctx;
+	return ik_report_html(f, w->sc, w->results, w->sc->runs);
+}
+
 int cmd_sim(int argc, char **argv)
 {
-	enum { OPT_SET = 256, OPT_RUNS, OPT_SEED, OPT_JSON, OPT_CSV, OPT_HTML, OPT_WINDOW, OPT_VARY,
-	       OPT_BAD, OPT_PRINT, OPT_CSV_TABLE };
+	enum { OPT_SET = 256, OPT_RUNS, OPT_SEED, OPT_JSON, OPT_CSV, OPT_VARY, OPT_BAD, OPT_PRINT,
+	       OPT_CSV_TABLE };
 	static const struct option opts[] = {
 		{ "set", required_argument, NULL, OPT_SET },
 		{ "runs", required_argument, NULL, OPT_RUNS },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "html", required_argument, NULL, OPT_HTML },
-		{ "timeline-window", required_argument, NULL, OPT_WINDOW },
+		CLI_HTML_OPTIONS,
 		{ "vary", required_argument, NULL, OPT_VARY },
 		{ "bad-below", required_argument, NULL, OPT_BAD },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
+		CLI_OPTION_JOBS,
+		CLI_OPTION_QUIET,
 		{ "print-config", no_argument, NULL, OPT_PRINT },
 		{ "csv-table", required_argument, NULL, OPT_CSV_TABLE },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPTION_OUTPUT,
+		CLI_OPTIONS_END,
 	};
 	const char **sets = calloc((size_t)argc + 3, sizeof(char *));
 	const char **vary = calloc((size_t)argc + 1, sizeof(char *));
@@ -237,12 +264,9 @@ int cmd_sim(int argc, char **argv)
 	bool print_config = false;
 	const char *csv_table = NULL;
 	struct ik_config *cfg = ik_config_new();
-	int nsets = 0, nvary = 0, format = 0, rc = EXIT_USAGE, jobs = 0;
-	bool quiet = false;
+	int nsets = 0, nvary = 0, format = 0, rc = EXIT_USAGE;
 	uint64_t runs = 0, seed = 0;
 	bool have_seed = false;
-	const char *outpath = NULL, *htmlpath = NULL, *window = NULL;
-	int64_t win_start = 0, win_len = IK_TIMELINE_DEFAULT_LEN_NS;
 	struct ik_scenario *sc = calloc(1, sizeof(*sc));
 	struct ik_run_result *results = NULL;
 	int done = 0;
@@ -252,23 +276,16 @@ int cmd_sim(int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	optind = 1;
-	opterr = 0;
+	struct cli_opts opt = { .cmd = "sim", .usage = sim_usage, .shortopts = "ho:j:q",
+				.longopts = opts, .bad = CLI_BAD_SEE_HELP };
 	int c;
-	while ((c = getopt_long(argc, argv, "ho:j:q", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_VARY:
 			vary[nvary++] = optarg;
 			break;
 		case OPT_BAD:
 			bad = optarg;
-			break;
-		case 'j':
-			if (cli_parse_jobs("sim", optarg, &jobs))
-				goto out;
-			break;
-		case 'q':
-			quiet = true;
 			break;
 		case OPT_SET:
 			sets[nsets++] = optarg;
@@ -290,21 +307,6 @@ int cmd_sim(int argc, char **argv)
 			}
 			format = c;
 			break;
-		case 'o':
-			outpath = optarg;
-			break;
-		case OPT_HTML:
-			htmlpath = optarg;
-			break;
-		case OPT_WINDOW: {
-			char werr[256];
-			window = optarg;
-			if (ik_timeline_parse_window(optarg, &win_start, &win_len, werr, sizeof(werr))) {
-				fprintf(stderr, "idlekit sim: --timeline-window: %s\n", werr);
-				goto out;
-			}
-			break;
-		}
 		case OPT_PRINT:
 			print_config = true;
 			break;
@@ -325,25 +327,22 @@ int cmd_sim(int argc, char **argv)
 			format = OPT_CSV;
 			break;
 		}
-		case 'h':
-			fputs(sim_usage, stdout);
-			rc = EXIT_OK;
-			goto out;
-		default:
-			fprintf(stderr, "idlekit sim: unknown option '%s'\n(see idlekit sim --help)\n",
-				argv[optind - 1]);
-			goto out;
 		}
 	}
+	if (opt.done) {
+		rc = opt.status;
+		goto out;
+	}
+	const char *outpath = opt.output, *htmlpath = opt.html;
+	bool quiet = opt.quiet;
+	int jobs = opt.jobs ? opt.jobs : cli_default_jobs();
 	if (argc - optind > 1) {
 		fprintf(stderr, "idlekit sim: one scenario at a time, got '%s' and '%s'\n",
 			argv[optind], argv[optind + 1]);
 		goto out;
 	}
-	if (window && !htmlpath) {
-		fprintf(stderr, "idlekit sim: --timeline-window is for the HTML report: add --html FILE\n");
+	if (cli_window_needs_html(&opt))
 		goto out;
-	}
 	const char *ref = optind < argc ? argv[optind] : "default";
 	bool is_file = strchr(ref, '/') || (strlen(ref) > 4 && !strcmp(ref + strlen(ref) - 4, ".ini"));
 	if ((is_file && cli_input_check("sim", ref)) || cli_output_check("sim", outpath) ||
@@ -353,10 +352,8 @@ int cmd_sim(int argc, char **argv)
 		fprintf(stderr, "idlekit sim: --bad-below is for a sweep: add --vary KEY=LIST\n");
 		goto out;
 	}
-	if (!jobs)
-		jobs = cli_default_jobs();
 	if (nvary) {
-		if (window) {
+		if (opt.window) {
 			fprintf(stderr, "idlekit sim: --timeline-window is not for --vary\n");
 			goto out;
 		}
@@ -410,8 +407,8 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 	}
 	*first = *sc;
-	first->timeline_start_ns = htmlpath ? win_start : 0;
-	first->timeline_len_ns = htmlpath ? win_len : 0;
+	first->timeline_start_ns = htmlpath ? opt.win_start : 0;
+	first->timeline_len_ns = htmlpath ? opt.win_len : 0;
 	sc->timeline_start_ns = sc->timeline_len_ns = 0;
 	struct cli_progress prog;
 	cli_progress_begin(&prog, "sim", "simulated ms", 0,
@@ -428,30 +425,8 @@ int cmd_sim(int argc, char **argv)
 	}
 	done = sc->runs;
 
-	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
-	struct cli_output o, h; /* in the group until its commit */
-	if (cli_output_open_in(&outs, &o, outpath)) {
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	int wrc;
-	if (format == OPT_JSON)
-		wrc = ik_report_json(o.fp, sc, results, sc->runs);
-	else if (format == OPT_CSV)
-		wrc = ik_report_csv_table(o.fp, sc, results, sc->runs, csv_table);
-	else
-		wrc = ik_report_table(o.fp, sc, results, sc->runs);
-	rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
-	if (rc == EXIT_OK && htmlpath) {
-		if (cli_output_open_in(&outs, &h, htmlpath)) {
-			rc = EXIT_FAIL;
-			goto out;
-		}
-		wrc = ik_report_html(h.fp, sc, results, sc->runs);
-		rc = cli_output_close(&h, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
-	}
-	if (cli_output_group_commit(&outs, rc == EXIT_OK))
-		rc = EXIT_FAIL;
+	struct runs_out w = { format == OPT_JSON, format == OPT_CSV, csv_table, sc, results };
+	rc = cli_write_report_and_page(outpath, runs_report, htmlpath, runs_page, &w);
 out:
 	for (int i = 0; i < done; i++)
 		ik_run_result_free(&results[i]);

@@ -14,9 +14,9 @@
  * the messages.  The work is src/sweep's: the spec and its check, running the points,
  * the reports, joining shards (merge.c) and the job array script (slurm.c).
  *
- * Divisions: the help text; -j for every command that runs threads; files and folders
- * (each file whole, the reports, a sweep folder new or resumed, the spec); a run; merge;
- * slurm; the command (options, and which of the three).
+ * Divisions: the help text; files and folders (each file whole, the reports, a sweep folder
+ * new or resumed, the spec); a run; merge; slurm; the command (options, and which of the
+ * three).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -24,7 +24,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,29 +87,6 @@ static const char sweep_usage[] =
 	"  idlekit sweep spec.ini -o out --shard 0/4        # one of four shards\n"
 	"  idlekit sweep slurm spec.ini -o /shared/run --partition batch --time 00:30:00 --submit\n"
 	"  idlekit sweep merge -o merged /shared/run/shard-*\n";
-
-int cli_default_jobs(void)
-{
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	if (sched_getaffinity(0, sizeof(set), &set) != 0)
-		return 1;
-	int n = CPU_COUNT(&set);
-	return n < 1 ? 1 : n > 1024 ? 1024 : n;
-}
-
-int cli_parse_jobs(const char *cmd, const char *text, int *out)
-{
-	uint64_t v;
-	if (cli_parse_u64(cmd, "-j", text, 1024, &v))
-		return -1;
-	if (v == 0) {
-		fprintf(stderr, "idlekit %s: -j: expected an integer 1..1024, got 0\n", cmd);
-		return -1;
-	}
-	*out = (int)v;
-	return 0;
-}
 
 /* ---- files and folders --------------------------------------------------------------- */
 
@@ -547,9 +523,9 @@ int cmd_sweep(int argc, char **argv)
 	enum { OPT_SHARD = 256, OPT_SHARD_COUNT, OPT_BAD, OPT_PARTITION, OPT_TIME, OPT_CPUS,
 	       OPT_MEM, OPT_ACCOUNT, OPT_SHARDS, OPT_SUBMIT };
 	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
+		CLI_OPTION_OUTPUT,
+		CLI_OPTION_JOBS,
+		CLI_OPTION_QUIET,
 		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "shard-count", required_argument, NULL, OPT_SHARD_COUNT },
 		{ "bad-below", required_argument, NULL, OPT_BAD },
@@ -560,8 +536,7 @@ int cmd_sweep(int argc, char **argv)
 		{ "account", required_argument, NULL, OPT_ACCOUNT },
 		{ "shards", required_argument, NULL, OPT_SHARDS },
 		{ "submit", no_argument, NULL, OPT_SUBMIT },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPTIONS_END,
 	};
 	const char *sub = NULL;
 	int first = 1;
@@ -571,31 +546,20 @@ int cmd_sweep(int argc, char **argv)
 	}
 	char cmd[32];
 	snprintf(cmd, sizeof(cmd), "sweep%s%s", sub ? " " : "", sub ? sub : "");
-	const char *out = NULL, *shard = NULL;
-	int jobs = 0, shard_count = 0;
-	bool quiet = false;
+	const char *shard = NULL;
+	int shard_count = 0;
 	struct ik_sweep_slurm so = { .cpus = 1 };
 	const char *bad = NULL;
 	bool submit = false;
 	bool slurm_opt = false, run_opt = false;
 	uint64_t v;
 
-	optind = first;
-	opterr = 0;
+	struct cli_opts opt = { .cmd = cmd, .usage = sweep_usage, .shortopts = "ho:j:q",
+				.longopts = opts, .bad = CLI_BAD_SEE_HELP, .help_cmd = "sweep",
+				.first = first };
 	int c;
-	while ((c = getopt_long(argc, argv, "ho:j:q", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'j':
-			if (cli_parse_jobs(cmd, optarg, &jobs))
-				return EXIT_USAGE;
-			run_opt = true;
-			break;
-		case 'q':
-			quiet = true;
-			break;
 		case OPT_SHARD:
 			shard = optarg;
 			run_opt = true;
@@ -649,15 +613,13 @@ int cmd_sweep(int argc, char **argv)
 			submit = true;
 			slurm_opt = true;
 			break;
-		case 'h':
-			fputs(sweep_usage, stdout);
-			return EXIT_OK;
-		default:
-			fprintf(stderr, "idlekit %s: unknown option '%s'\n(see idlekit sweep --help)\n",
-				cmd, argv[optind - 1]);
-			return EXIT_USAGE;
 		}
 	}
+	if (opt.done)
+		return opt.status;
+	const char *out = opt.output;
+	if (opt.jobs)
+		run_opt = true;
 	if (!out) {
 		fprintf(stderr, "idlekit %s: expected -o DIR (see idlekit sweep --help)\n", cmd);
 		return EXIT_USAGE;
@@ -687,6 +649,6 @@ int cmd_sweep(int argc, char **argv)
 	}
 	if (is_slurm)
 		return slurm(argv[optind], out, &so, bad, submit);
-	return run_sweep(argv[optind], out, jobs ? jobs : cli_default_jobs(), quiet, shard,
-			 shard_count, bad);
+	return run_sweep(argv[optind], out, opt.jobs ? opt.jobs : cli_default_jobs(), opt.quiet,
+			 shard, shard_count, bad);
 }

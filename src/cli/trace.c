@@ -173,65 +173,63 @@ static void close_trace(struct opened *o)
 		fclose(o->fp);
 }
 
-/* --timeline-window START:LEN; prints the message and returns -1 when bad. */
-static int window_arg(const char *cmd, const char *text, int64_t *start, int64_t *len)
+/* What analyze writes: the analysis as text, JSON or CSV, and its page. */
+struct analyze_out {
+	bool json, csv;
+	const struct opened *in;
+	const struct ik_trace_analysis *a;
+	const struct ik_timeline *tl;
+};
+
+static int analyze_report(FILE *f, void *ctx)
 {
-	char err[256];
-	if (ik_timeline_parse_window(text, start, len, err, sizeof(err)) == 0)
-		return 0;
-	fprintf(stderr, "idlekit %s: --timeline-window: %s\n", cmd, err);
-	return -1;
+	const struct analyze_out *w = ctx;
+	const struct ik_trace_header *h = ik_trace_header(w->in->r);
+	return w->json  ? ik_report_analyze_json(f, h, w->a)
+	       : w->csv ? ik_report_analyze_csv(f, h, w->a)
+			: ik_report_analyze_text(f, w->in->origin, h, w->a);
+}
+
+static int analyze_page(FILE *f, void *ctx)
+{
+	const struct analyze_out *w = ctx;
+	return ik_report_html_analyze(f, w->in->origin, ik_trace_header(w->in->r), w->a, w->tl);
 }
 
 int cmd_analyze(int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_CSV, OPT_LENIENT, OPT_HTML, OPT_WINDOW };
+	enum { OPT_JSON = 256, OPT_CSV, OPT_LENIENT };
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
-		{ "html", required_argument, NULL, OPT_HTML },
-		{ "timeline-window", required_argument, NULL, OPT_WINDOW },
+		CLI_HTML_OPTIONS,
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "lenient", no_argument, NULL, OPT_LENIENT },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPTION_OUTPUT,
+		CLI_OPTIONS_END,
 	};
 	bool json = false, csv = false, lenient = false;
-	const char *outpath = NULL, *htmlpath = NULL, *window = NULL;
-	int64_t win_start = 0, win_len = IK_TIMELINE_DEFAULT_LEN_NS;
+	struct cli_opts opt = { .cmd = "analyze", .usage = analyze_usage, .shortopts = "o:h",
+				.longopts = opts, .bad = CLI_BAD_INCOMPLETE };
 	int c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_JSON: json = true; break;
 		case OPT_CSV: csv = true; break;
 		case OPT_LENIENT: lenient = true; break;
-		case 'o': outpath = optarg; break;
-		case OPT_HTML: htmlpath = optarg; break;
-		case OPT_WINDOW:
-			window = optarg;
-			if (window_arg("analyze", optarg, &win_start, &win_len))
-				return EXIT_USAGE;
-			break;
-		case 'h': fputs(analyze_usage, stdout); return EXIT_OK;
-		default:
-			fprintf(stderr, "idlekit analyze: unknown or incomplete option '%s' (see idlekit analyze --help)\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
 		}
 	}
+	if (opt.done)
+		return opt.status;
+	const char *outpath = opt.output, *htmlpath = opt.html;
 	if (optind != argc - 1 || (json && csv)) {
 		fprintf(stderr, "idlekit analyze: %s\ne.g. idlekit analyze run.trace --csv\n",
 			json && csv ? "--json and --csv exclude each other"
 				    : "expected one TRACE file ('-' for standard input)");
 		return EXIT_USAGE;
 	}
-	if (window && !htmlpath) {
-		fprintf(stderr, "idlekit analyze: --timeline-window is for the HTML report: add --html FILE\n");
+	if (cli_window_needs_html(&opt))
 		return EXIT_USAGE;
-	}
 	if (cli_output_check("analyze", outpath) || cli_output_check("analyze", htmlpath))
 		return EXIT_USAGE;
 	struct opened in;
@@ -242,7 +240,7 @@ int cmd_analyze(int argc, char **argv)
 	char err[512];
 	struct ik_timeline *tl = NULL;
 	if (htmlpath) {
-		tl = ik_timeline_new(0, win_start, win_len, ik_trace_header(in.r)->cpus);
+		tl = ik_timeline_new(0, opt.win_start, opt.win_len, ik_trace_header(in.r)->cpus);
 		if (!tl) {
 			fprintf(stderr, "idlekit analyze: out of memory\n");
 			close_trace(&in);
@@ -259,25 +257,8 @@ int cmd_analyze(int argc, char **argv)
 	if (a.skipped)
 		fprintf(stderr, "idlekit analyze: --lenient: %" PRIu64 " bad lines skipped; the first: %s\n",
 			a.skipped, ik_trace_first_skip(in.r));
-	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
-	struct cli_output o, html; /* in the group until its commit */
-	rc = EXIT_FAIL;
-	if (cli_output_open_in(&outs, &o, outpath) == 0) {
-		const struct ik_trace_header *h = ik_trace_header(in.r);
-		int wrc = json ? ik_report_analyze_json(o.fp, h, &a)
-			  : csv ? ik_report_analyze_csv(o.fp, h, &a)
-				: ik_report_analyze_text(o.fp, in.origin, h, &a);
-		rc = cli_output_close(&o, wrc == 0) ? EXIT_FAIL : EXIT_OK;
-	}
-	if (rc == EXIT_OK && htmlpath) {
-		rc = EXIT_FAIL;
-		if (cli_output_open_in(&outs, &html, htmlpath) == 0) {
-			int wrc = ik_report_html_analyze(html.fp, in.origin, ik_trace_header(in.r), &a, tl);
-			rc = cli_output_close(&html, wrc == 0) ? EXIT_FAIL : EXIT_OK;
-		}
-	}
-	if (cli_output_group_commit(&outs, rc == EXIT_OK))
-		rc = EXIT_FAIL;
+	struct analyze_out w = { json, csv, &in, &a, tl };
+	rc = cli_write_report_and_page(outpath, analyze_report, htmlpath, analyze_page, &w);
 	ik_timeline_free(tl);
 	ik_trace_analysis_free(&a);
 	close_trace(&in);
@@ -286,16 +267,32 @@ int cmd_analyze(int argc, char **argv)
 
 /* ---- replay ------------------------------------------------------------------------------ */
 
+/* What replay writes: every trace's report, and the one trace's page. */
+struct replay_out {
+	struct ik_replay_batch_out *out;
+	int ntraces;
+};
+
+static int replay_report(FILE *f, void *ctx)
+{
+	struct replay_out *w = ctx;
+	return ik_report_replay_batch_write(f, w->out, w->ntraces);
+}
+
+static int replay_page(FILE *f, void *ctx)
+{
+	const struct ik_replay_batch_bytes *v = &((struct replay_out *)ctx)->out->v[0];
+	return fwrite(v->html, 1, v->htmllen, f) == v->htmllen ? 0 : -1;
+}
+
 int cmd_replay(int argc, char **argv)
 {
-	enum { OPT_HZ = 256, OPT_JSON, OPT_LENIENT, OPT_COMPARE, OPT_HP_POLL, OPT_HTML, OPT_WINDOW,
-	       OPT_CLOSED, OPT_SEED, OPT_KERNEL, OPT_SWITCH };
+	enum { OPT_HZ = 256, OPT_JSON, OPT_LENIENT, OPT_COMPARE, OPT_HP_POLL, OPT_CLOSED,
+	       OPT_SEED };
 	static const struct option opts[] = {
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "kernel", required_argument, NULL, OPT_KERNEL },
-		{ "switch", required_argument, NULL, OPT_SWITCH },
-		{ "html", required_argument, NULL, OPT_HTML },
-		{ "timeline-window", required_argument, NULL, OPT_WINDOW },
+		CLI_OPTION_JOBS,
+		CLI_KERNEL_OPTIONS,
+		CLI_HTML_OPTIONS,
 		{ "governor", required_argument, NULL, 'g' },
 		{ "platform", required_argument, NULL, 'p' },
 		{ "hz", required_argument, NULL, OPT_HZ },
@@ -305,51 +302,27 @@ int cmd_replay(int argc, char **argv)
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "lenient", no_argument, NULL, OPT_LENIENT },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPTION_OUTPUT,
+		CLI_OPTIONS_END,
 	};
-	const char *governor = NULL, *platform = NULL, *outpath = NULL, *htmlpath = NULL;
-	const char *window = NULL;
-	int64_t win_start = 0, win_len = IK_TIMELINE_DEFAULT_LEN_NS;
+	const char *governor = NULL, *platform = NULL;
 	bool json = false, lenient = false, compare = false, closed = false;
 	uint64_t hz = 0, seed = 1;
 	struct ik_haltpoll_params hp;
 	bool hp_given = false;
-	int c, jobs = 0; /* 0: the CPUs this process may use */
-
 	/* --kernel: the release every governor instance and device runs as */
 	struct ik_kernel kernel;
 	char kerr[IK_ERR_LEN];
+	struct cli_opts opt = { .cmd = "replay", .usage = replay_usage, .shortopts = "g:p:o:j:h",
+				.longopts = opts, .bad = CLI_BAD_INCOMPLETE, .kernel = &kernel };
+	int c;
 
 	ik_kernel_init(&kernel, IK_KERNEL_DEFAULT_RELEASE);
 	ik_haltpoll_params_default(&hp);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "g:p:o:j:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
-		case 'j':
-			if (cli_parse_jobs("replay", optarg, &jobs))
-				return EXIT_USAGE;
-			break;
 		case 'g': governor = optarg; break;
 		case 'p': platform = optarg; break;
-		case 'o': outpath = optarg; break;
-		case OPT_KERNEL: {
-			unsigned release;
-			if (ik_kernel_parse_release(optarg, &release, kerr, sizeof(kerr))) {
-				fprintf(stderr, "idlekit replay: --kernel: %s\n", kerr);
-				return EXIT_USAGE;
-			}
-			ik_kernel_set_release(&kernel, release);
-			break;
-		}
-		case OPT_SWITCH:
-			if (cli_kernel_switch(&kernel, optarg, kerr, sizeof(kerr))) {
-				fprintf(stderr, "idlekit replay: --switch: %s\n", kerr);
-				return EXIT_USAGE;
-			}
-			break;
 		case OPT_HZ:
 			if (cli_parse_range("replay", "--hz", optarg, 1, 100000, &hz))
 				return EXIT_USAGE;
@@ -368,19 +341,12 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case OPT_JSON: json = true; break;
 		case OPT_LENIENT: lenient = true; break;
-		case OPT_HTML: htmlpath = optarg; break;
-		case OPT_WINDOW:
-			window = optarg;
-			if (window_arg("replay", optarg, &win_start, &win_len))
-				return EXIT_USAGE;
-			break;
-		case 'h': fputs(replay_usage, stdout); return EXIT_OK;
-		default:
-			fprintf(stderr, "idlekit replay: unknown or incomplete option '%s' (see idlekit replay --help)\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
 		}
 	}
+	if (opt.done)
+		return opt.status;
+	const char *outpath = opt.output, *htmlpath = opt.html;
+	int jobs = opt.jobs; /* 0: the CPUs this process may use */
 	/* The traces may come before or after the options. */
 	int ntraces = argc - optind;
 	const char *path = ntraces > 0 ? argv[optind] : NULL;
@@ -400,17 +366,15 @@ int cmd_replay(int argc, char **argv)
 						     : "--platform P (a built-in name or an INI file)");
 		return EXIT_USAGE;
 	}
-	if (window && !htmlpath) {
-		fprintf(stderr, "idlekit replay: --timeline-window is for the HTML report: add --html FILE\n");
+	if (cli_window_needs_html(&opt))
 		return EXIT_USAGE;
-	}
 	if (cli_output_check("replay", outpath) || cli_output_check("replay", htmlpath))
 		return EXIT_USAGE;
 	struct ik_replay_batch_out out = { .json = json, .compare = compare, .html = htmlpath != NULL };
 	struct ik_replay_batch bt = { .closed_loop = closed, .hz = hz, .seed = seed, .haltpoll = hp,
 				      .haltpoll_given = hp_given, .kernel = &kernel,
-				      .timeline = htmlpath != NULL, .win_start = win_start,
-				      .win_len = win_len, .report = ik_report_replay_batch_one,
+				      .timeline = htmlpath != NULL, .win_start = opt.win_start,
+				      .win_len = opt.win_len, .report = ik_report_replay_batch_one,
 				      .user = &out };
 	char err[IK_REPLAY_BATCH_ERR_LEN];
 	if (ik_replay_batch_governors(&bt, governor, err, sizeof(err))) {
@@ -461,23 +425,8 @@ int cmd_replay(int argc, char **argv)
 		rc = tv[fail].rc == IK_TRACE_EINPUT ? EXIT_USAGE : EXIT_FAIL;
 		goto close;
 	}
-	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
-	struct cli_output o, html; /* in the group until its commit */
-	rc = EXIT_FAIL;
-	if (cli_output_open_in(&outs, &o, outpath) == 0) {
-		int wrc = ik_report_replay_batch_write(o.fp, &out, ntraces);
-		rc = cli_output_close(&o, wrc == 0) ? EXIT_FAIL : EXIT_OK;
-	}
-	if (rc == EXIT_OK && htmlpath) {
-		rc = EXIT_FAIL;
-		if (cli_output_open_in(&outs, &html, htmlpath) == 0) {
-			const struct ik_replay_batch_bytes *v = &out.v[0];
-			int wrc = fwrite(v->html, 1, v->htmllen, html.fp) == v->htmllen ? 0 : -1;
-			rc = cli_output_close(&html, wrc == 0) ? EXIT_FAIL : EXIT_OK;
-		}
-	}
-	if (cli_output_group_commit(&outs, rc == EXIT_OK))
-		rc = EXIT_FAIL;
+	struct replay_out w = { &out, ntraces };
+	rc = cli_write_report_and_page(outpath, replay_report, htmlpath, replay_page, &w);
 close:
 	for (int i = 0; i < nopen; i++)
 		close_trace(&in[i]);

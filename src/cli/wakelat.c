@@ -98,8 +98,7 @@ int cmd_wakelat(int argc, char **argv)
 		{ "sysfs-root", required_argument, NULL, HOST_OPT_ROOT }, /* live only: no dump */
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "html", required_argument, NULL, OPT_HTML },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPTIONS_END,
 	};
 	struct ik_wakelat_config cfg = { .waker_cpu = 0, .wakee_cpu = 1, .count = 10000,
 					 .warmup = 100, .gap_ns = 100000,
@@ -111,9 +110,9 @@ int cmd_wakelat(int argc, char **argv)
 	long v;
 	int c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
+	struct cli_opts opt = { .cmd = "wakelat", .usage = wakelat_usage, .shortopts = "n:h",
+				.longopts = opts, .no_args = true };
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_WAKER:
 		case OPT_WAKEE:
@@ -166,34 +165,21 @@ int cmd_wakelat(int argc, char **argv)
 		case OPT_HTML:
 			htmlpath = optarg;
 			break;
-		case 'h':
-			fputs(wakelat_usage, stdout);
-			return EXIT_OK;
-		default:
-			fprintf(stderr, "idlekit wakelat: unknown option or missing value: '%s'\n\n%s",
-				argv[optind - 1], wakelat_usage);
-			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "idlekit wakelat: unexpected argument '%s'\n", argv[optind]);
-		return EXIT_USAGE;
-	}
+	if (opt.done)
+		return opt.status;
 	if (cfg.waker_cpu == cfg.wakee_cpu)
 		fprintf(stderr, "idlekit wakelat: note: waker and wakee share CPU %d, so the wakee's "
 			"CPU is never idle; this measures the scheduler alone\n", cfg.waker_cpu);
 
-	struct ik_cpuset allowed;
 	char err[IK_HOST_ERR_LEN] = "", list[256];
-	if (ik_host_allowed_cpus(&allowed, err, sizeof(err)) == 0) {
-		ik_cpuset_format(&allowed, list, sizeof(list));
-		int cpus[2] = { cfg.waker_cpu, cfg.wakee_cpu };
-		for (int i = 0; i < 2; i++)
-			if (!ik_cpuset_has(&allowed, cpus[i])) {
-				fprintf(stderr, "idlekit wakelat: --%s-cpu %d: not available (CPUs this "
-					"process may use: %s)\n", i ? "wakee" : "waker", cpus[i], list);
-				return EXIT_USAGE;
-			}
+	int cpus[2] = { cfg.waker_cpu, cfg.wakee_cpu };
+	int bad = host_unavailable_cpu(cpus, list, sizeof(list), err, sizeof(err));
+	if (bad >= 0) {
+		fprintf(stderr, "idlekit wakelat: --%s-cpu %d: not available (CPUs this process may "
+			"use: %s)\n", bad ? "wakee" : "waker", cpus[bad], list);
+		return EXIT_USAGE;
 	}
 
 	if (cli_output_check("wakelat", htmlpath))

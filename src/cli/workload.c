@@ -100,35 +100,26 @@ static int check_model(const char *trace, const char *scenario)
 
 static int learn(int argc, char **argv)
 {
-	static const struct option opts[] = { { "output", required_argument, NULL, 'o' },
-					      { "lenient", no_argument, NULL, 'l' },
-					      { "no-check", no_argument, NULL, 'n' },
-					      { "help", no_argument, NULL, 'h' },
-					      { NULL, 0, NULL, 0 } };
-	const char *out = NULL;
+	static const struct option opts[] = {
+		CLI_OPTION_OUTPUT,
+		{ "lenient", no_argument, NULL, 'l' },
+		{ "no-check", no_argument, NULL, 'n' },
+		CLI_OPTIONS_END,
+	};
 	bool lenient = false, check = true;
+	struct cli_opts opt = { .cmd = "workload learn", .usage = help, .shortopts = "o:h",
+				.longopts = opts, .bad = CLI_BAD_GETOPT };
 	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'l':
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
+		if (c == 'l')
 			lenient = true;
-			break;
-		case 'n':
+		else if (c == 'n')
 			check = false;
-			break;
-		case 'h':
-			fputs(help, stdout);
-			return EXIT_OK;
-		default:
-			fputs(help, stderr);
-			return EXIT_USAGE;
-		}
 	}
+	if (opt.done)
+		return opt.status;
+	const char *out = opt.output;
 	if (optind + 1 != argc || !out) {
 		fprintf(stderr, "idlekit workload learn: expected TRACE and -o W.ini\n\n%s", help);
 		return EXIT_USAGE;

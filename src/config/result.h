@@ -29,6 +29,19 @@ struct ik_state_counters {
 	uint64_t below_time_ns; /* time of the entries counted in below */
 };
 
+/* One CPU's counters of a state added into the run's total for it. */
+static inline void ik_state_counters_add(struct ik_state_counters *total,
+					 const struct ik_state_counters *k)
+{
+	total->usage += k->usage;
+	total->time_ns += k->time_ns;
+	total->above += k->above;
+	total->below += k->below;
+	total->rejected += k->rejected;
+	total->above_time_ns += k->above_time_ns;
+	total->below_time_ns += k->below_time_ns;
+}
+
 /*
  * Requests of the server workload: each one's latency from its device interrupt to the end
  * of its service, and that latency's three parts, which add up to it:

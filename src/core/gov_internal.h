@@ -37,5 +37,7 @@ int ik_gov_sha256_files(const char *const *paths, int npaths, char out[65], char
  * to close after dlclose, or NULL and a message.
  */
 void *ik_gov_dlopen_private(const char *path, int *fd, char *err, size_t errlen);
+/* Unloads such a copy (nothing when dl is NULL): dlclose, then its descriptor. */
+void ik_gov_dlclose_private(void *dl, int fd);
 
 #endif

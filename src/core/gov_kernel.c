@@ -247,6 +247,14 @@ void *ik_gov_dlopen_private(const char *path, int *fd_out, char *err, size_t err
 	return h;
 }
 
+void ik_gov_dlclose_private(void *dl, int fd)
+{
+	if (!dl)
+		return;
+	dlclose(dl);
+	close(fd);
+}
+
 /* ---- Compiling ------------------------------------------------------------------------------ */
 
 /*
@@ -630,10 +638,7 @@ static void k_reflect(struct ik_device *dev, int index)
 static void k_close(struct ik_gov_loaded *l)
 {
 	struct kgov *k = (struct kgov *)l;
-	if (k->dl) {
-		dlclose(k->dl);
-		close(k->fd);
-	}
+	ik_gov_dlclose_private(k->dl, k->fd);
 	free(k);
 }
 

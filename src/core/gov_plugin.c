@@ -24,10 +24,7 @@ struct pgov {
 static void p_close(struct ik_gov_loaded *l)
 {
 	struct pgov *p = (struct pgov *)l;
-	if (p->dl) {
-		dlclose(p->dl);
-		close(p->fd);
-	}
+	ik_gov_dlclose_private(p->dl, p->fd);
 	free(p);
 }
 

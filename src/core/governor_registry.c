@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "core/gov_internal.h"
+#include "util/names.h"
 
 static const struct ik_governor *const governors[] = {
 	&ik_governor_ladder,
@@ -44,15 +45,10 @@ const char *ik_governor_names(void)
 
 const char *ik_governor_kind_name(enum ik_governor_kind kind)
 {
-	switch (kind) {
-	case IK_GOVERNOR_KERNEL:
-		return "kernel";
-	case IK_GOVERNOR_PLUGIN:
-		return "plugin";
-	case IK_GOVERNOR_BUILTIN:
-		break;
-	}
-	return "builtin";
+	static const char *const names[] = { [IK_GOVERNOR_BUILTIN] = "builtin",
+					     [IK_GOVERNOR_KERNEL] = "kernel",
+					     [IK_GOVERNOR_PLUGIN] = "plugin" };
+	return ik_name_of(names, 3, (int)kind, "builtin");
 }
 
 void ik_governor_identity_label(const struct ik_governor_identity *id, char *buf, size_t len)
@@ -144,6 +140,23 @@ static int set_u64(const char *v, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+int ik_haltpoll_param_set(struct ik_haltpoll_params *p, const char *name, uint64_t v)
+{
+	if (strcmp(name, "guest_halt_poll_ns") == 0)
+		p->guest_halt_poll_ns = v;
+	else if (strcmp(name, "guest_halt_poll_shrink") == 0 && v <= UINT32_MAX)
+		p->guest_halt_poll_shrink = (unsigned)v;
+	else if (strcmp(name, "guest_halt_poll_grow") == 0 && v <= UINT32_MAX)
+		p->guest_halt_poll_grow = (unsigned)v;
+	else if (strcmp(name, "guest_halt_poll_grow_start") == 0)
+		p->guest_halt_poll_grow_start = v;
+	else if (strcmp(name, "guest_halt_poll_allow_shrink") == 0)
+		p->guest_halt_poll_allow_shrink = v != 0;
+	else
+		return -1;
+	return 0;
+}
+
 static int haltpoll_set(struct ik_haltpoll_params *p, const char *name, const char *v,
 			char *err, size_t errlen)
 {
@@ -159,17 +172,7 @@ static int haltpoll_set(struct ik_haltpoll_params *p, const char *name, const ch
 	}
 	if (set_u64(v, UINT32_MAX, &u))
 		goto bad_uint;
-	if (strcmp(name, "guest_halt_poll_ns") == 0)
-		p->guest_halt_poll_ns = u;
-	else if (strcmp(name, "guest_halt_poll_shrink") == 0)
-		p->guest_halt_poll_shrink = (unsigned)u;
-	else if (strcmp(name, "guest_halt_poll_grow") == 0)
-		p->guest_halt_poll_grow = (unsigned)u;
-	else if (strcmp(name, "guest_halt_poll_grow_start") == 0)
-		p->guest_halt_poll_grow_start = u;
-	else
-		return -1;
-	return 0;
+	return ik_haltpoll_param_set(p, name, u);
 bad_uint:
 	if (strcmp(name, "guest_halt_poll_ns") && strcmp(name, "guest_halt_poll_shrink") &&
 	    strcmp(name, "guest_halt_poll_grow") && strcmp(name, "guest_halt_poll_grow_start"))

@@ -71,6 +71,13 @@ int ik_governor_open(const struct ik_governor_open_args *a, struct ik_governor_i
 /* The ops to run (dev->governor must point at them: ik_governor_enable does it). */
 const struct ik_governor *ik_governor_inst_ops(const struct ik_governor_inst *inst);
 const struct ik_governor_identity *ik_governor_inst_identity(const struct ik_governor_inst *inst);
+/*
+ * One of haltpoll's module parameters by its kernel name (guest_halt_poll_ns, _shrink,
+ * _grow, _grow_start, _allow_shrink: nonzero is Y) set to v: 0, or -1 when there is no
+ * such parameter or its field cannot hold v (shrink and grow are 32-bit).
+ */
+int ik_haltpoll_param_set(struct ik_haltpoll_params *p, const char *name, uint64_t v);
+
 /* Built-in haltpoll's parameters as set (NULL for any other governor). */
 const struct ik_haltpoll_params *ik_governor_inst_haltpoll(const struct ik_governor_inst *inst);
 void ik_governor_close(struct ik_governor_inst *inst);

@@ -259,9 +259,7 @@ static int acpi_probe(const struct ik_scenario *sc, struct ik_driver_binding *ou
 	struct drv_cx cx[DRV_ACPI_MAX_POWER];
 	struct ik_driver *drv = &out->table;
 
-	memset(out, 0, sizeof(*out));
-	out->ops = &ik_driver_acpi_idle;
-	snprintf(drv->name, sizeof(drv->name), "acpi_idle");
+	drv_probe_begin(out, &ik_driver_acpi_idle);
 	if (sc->opt.idle == IK_IDLE_POLL || sc->opt.idle == IK_IDLE_HALT) {
 		snprintf(err, errlen, "acpi_idle: not loaded with idle=%s",
 			 sc->opt.idle == IK_IDLE_POLL ? "poll" : "halt");
@@ -364,12 +362,9 @@ static int acpi_probe(const struct ik_scenario *sc, struct ik_driver_binding *ou
 	ctx->bm_activity = p->acpi.bm_activity;
 	ctx->pm_timer_read = p->acpi.pm_timer_read;
 	ctx->ncpus = ik_platform_cpus(p);
-	if (drv_register(out, err, errlen))
-		goto fail;
-	return 0;
+	return drv_register_ctx(out, err, errlen);
 fail:
-	free(out->ctx);
-	out->ctx = NULL;
+	drv_release_ctx(out);
 	return -1;
 }
 

@@ -5,12 +5,36 @@
 
 #include "drivers/drivers_internal.h"
 
+void drv_probe_begin(struct ik_driver_binding *out, const struct ik_idle_driver *ops)
+{
+	memset(out, 0, sizeof(*out));
+	out->ops = ops;
+	snprintf(out->table.name, sizeof(out->table.name), "%s", ops->name);
+}
+
+int drv_refuse_idle_option(const struct ik_scenario *sc, const char *name, char *err,
+			   size_t errlen)
+{
+	if (sc->opt.idle == IK_IDLE_DEFAULT)
+		return 0;
+	snprintf(err, errlen, "%s: not loaded with any idle= option", name);
+	return -1;
+}
+
 int drv_hw_find(const struct ik_platform *p, enum ik_method m, bool by_hint, uint32_t hint)
 {
 	for (int i = 0; i < p->state_count; i++)
 		if (p->states[i].method == m && (!by_hint || p->states[i].hint == hint))
 			return i;
 	return -1;
+}
+
+void drv_hw_want(char *want, size_t len, enum ik_method m, bool by_hint, uint32_t hint)
+{
+	if (by_hint)
+		snprintf(want, len, "method = %s, hint = 0x%x", ik_method_name(m), hint);
+	else
+		snprintf(want, len, "method = %s", ik_method_name(m));
 }
 
 int drv_bind(struct ik_driver_binding *b, const struct ik_platform *p, int index,
@@ -21,10 +45,7 @@ int drv_bind(struct ik_driver_binding *b, const struct ik_platform *p, int index
 	if (hw < 0) {
 		const struct ik_state *s = &b->table.states[index];
 		char want[48];
-		if (by_hint)
-			snprintf(want, sizeof(want), "method = %s, hint = 0x%x", ik_method_name(m), hint);
-		else
-			snprintf(want, sizeof(want), "method = %s", ik_method_name(m));
+		drv_hw_want(want, sizeof(want), m, by_hint, hint);
 		snprintf(err, errlen, "%s: platform %s has no hardware state for %s (%s): add a "
 			 "[stateN] with %s (with in_table = no if the table driver should not list it)",
 			 b->table.name, p->name, s->name, s->desc, want);
@@ -54,6 +75,14 @@ void drv_release_ctx(struct ik_driver_binding *b)
 {
 	free(b->ctx);
 	b->ctx = NULL;
+}
+
+int drv_register_ctx(struct ik_driver_binding *b, char *err, size_t errlen)
+{
+	if (drv_register(b, err, errlen) == 0)
+		return 0;
+	drv_release_ctx(b);
+	return -1;
 }
 
 int drv_register(struct ik_driver_binding *b, char *err, size_t errlen)

@@ -45,10 +45,7 @@ static int routine_hw(const struct ik_scenario *sc, struct drv_idle_routine *r, 
 	if (r->hw >= 0)
 		return 0;
 	char want[48];
-	if (by_hint)
-		snprintf(want, sizeof(want), "method = %s, hint = 0x%x", ik_method_name(m), hint);
-	else
-		snprintf(want, sizeof(want), "method = %s", ik_method_name(m));
+	drv_hw_want(want, sizeof(want), m, by_hint, hint);
 	snprintf(err, errlen, "default idle routine %s: platform %s has no hardware state for it: "
 		 "add a [stateN] with %s (in_table = no keeps it out of the table driver)", r->name,
 		 p->name, want);
@@ -113,9 +110,7 @@ static int default_idle_probe(const struct ik_scenario *sc, struct ik_driver_bin
 {
 	struct drv_idle_routine r;
 
-	memset(out, 0, sizeof(*out));
-	out->ops = &ik_driver_default_idle;
-	snprintf(out->table.name, sizeof(out->table.name), "none");
+	drv_probe_begin(out, &ik_driver_default_idle);
 	if (drv_idle_routine(sc, &r, err, errlen))
 		return -1;
 	drv_set_state(&out->table.states[0], r.name, r.desc, 0, 0, r.flags);

@@ -11,8 +11,19 @@
 
 #include "drivers/registry.h"
 
+/* The start of every ->probe: an empty binding to ops, its table named after the driver. */
+void drv_probe_begin(struct ik_driver_binding *out, const struct ik_idle_driver *ops);
+
+/* Drivers the kernel does not load with any idle= on its command line (intel_idle,
+   haltpoll): -1 with why when sc has one. */
+int drv_refuse_idle_option(const struct ik_scenario *sc, const char *name, char *err,
+			   size_t errlen);
+
 /* The first platform state entered by method m (with that hint when by_hint), or -1. */
 int drv_hw_find(const struct ik_platform *p, enum ik_method m, bool by_hint, uint32_t hint);
+/* What such a state is, as a [stateN] says it ("method = mwait, hint = 0x20"), for the
+   message that says the platform lacks one. */
+void drv_hw_want(char *want, size_t len, enum ik_method m, bool by_hint, uint32_t hint);
 
 /*
  * Bind table entry `index` to the platform state of method m/hint; -1 with a message that
@@ -32,6 +43,8 @@ void drv_note(struct ik_driver_binding *b, const char *fmt, ...) __attribute__((
 int drv_register(struct ik_driver_binding *b, char *err, size_t errlen);
 /* ->release for a driver whose only run-time state is one malloc'd ctx. */
 void drv_release_ctx(struct ik_driver_binding *b);
+/* drv_register for such a driver: a refused one's ctx is released. */
+int drv_register_ctx(struct ik_driver_binding *b, char *err, size_t errlen);
 
 /* Fill a table entry from microsecond values. */
 void drv_set_state(struct ik_state *s, const char *name, const char *desc, uint32_t exit_us,

@@ -21,13 +21,9 @@ static int haltpoll_probe(const struct ik_scenario *sc, struct ik_driver_binding
 	struct ik_driver *drv = &out->table;
 	struct drv_idle_routine r;
 
-	memset(out, 0, sizeof(*out));
-	out->ops = &ik_driver_haltpoll;
-	snprintf(drv->name, sizeof(drv->name), "haltpoll");
-	if (sc->opt.idle != IK_IDLE_DEFAULT) {
-		snprintf(err, errlen, "haltpoll: not loaded with any idle= option");
+	drv_probe_begin(out, &ik_driver_haltpoll);
+	if (drv_refuse_idle_option(sc, "haltpoll", err, errlen))
 		return -1;
-	}
 	if (c->hypervisor != IK_HYPERVISOR_KVM) {
 		snprintf(err, errlen, "haltpoll: needs a KVM guest ([cpuid] hypervisor = kvm), "
 			 "platform %s is not one", p->name);

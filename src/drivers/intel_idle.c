@@ -203,14 +203,10 @@ static int intel_probe(const struct ik_scenario *sc, struct ik_driver_binding *o
 	struct ik_driver *drv = &out->table;
 	struct cst_view v;
 
-	memset(out, 0, sizeof(*out));
+	drv_probe_begin(out, &ik_driver_intel_idle);
 	memset(&v, 0, sizeof(v));
-	out->ops = &ik_driver_intel_idle;
-	snprintf(drv->name, sizeof(drv->name), "intel_idle");
-	if (sc->opt.idle != IK_IDLE_DEFAULT) {
-		snprintf(err, errlen, "intel_idle: not loaded with any idle= option");
+	if (drv_refuse_idle_option(sc, "intel_idle", err, errlen))
 		return -1;
-	}
 	int max_cstate = sc->opt.max_cstate < 0 ? DEFAULT_MAX_CSTATE : sc->opt.max_cstate;
 	if (max_cstate == 0) {
 		snprintf(err, errlen, "intel_idle: disabled by max_cstate = 0");

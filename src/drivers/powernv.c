@@ -48,9 +48,7 @@ static int powernv_probe(const struct ik_scenario *sc, struct ik_driver_binding 
 	const struct ik_powernv *pn = &p->powernv;
 	struct ik_driver *drv = &out->table;
 
-	memset(out, 0, sizeof(*out));
-	out->ops = &ik_driver_powernv;
-	snprintf(drv->name, sizeof(drv->name), "powernv_idle");
+	drv_probe_begin(out, &ik_driver_powernv);
 	if (p->cpuid.vendor != IK_VENDOR_IBM) {
 		snprintf(err, errlen, "powernv_idle: needs an IBM POWER platform on OPAL ([cpuid] "
 			 "vendor = ibm), platform %s has vendor %s", p->name,
@@ -137,12 +135,9 @@ static int powernv_probe(const struct ik_scenario *sc, struct ik_driver_binding 
 			out->hw_state[idx] = hw;
 		}
 	}
-	if (drv_register(out, err, errlen))
-		goto fail;
-	return 0;
+	return drv_register_ctx(out, err, errlen);
 fail:
-	free(out->ctx);
-	out->ctx = NULL;
+	drv_release_ctx(out);
 	return -1;
 }
 

@@ -114,6 +114,18 @@ void ik_idle_driver_release(struct ik_driver_binding *b);
    Release it with ik_idle_driver_release(). */
 int ik_idle_driver_copy(const struct ik_driver_binding *from, struct ik_driver_binding *to);
 
+/*
+ * The states of sc->platform as the table driver registers them, for the commands that
+ * take a platform's table without simulating it (replay, govreplay, import):
+ * ik_driver_table_scenario() names in sc the platform REF, the table driver, GOVERNOR and
+ * HZ, with no latency limit; ik_driver_table_bind() does that and probes the table into b:
+ * 0, or -1 with "platform REF: why" in err (IK_ERR_LEN more than REF keeps why whole).
+ */
+void ik_driver_table_scenario(struct ik_scenario *sc, const char *ref, const char *governor,
+			      int hz);
+int ik_driver_table_bind(struct ik_scenario *sc, const char *ref, const char *governor, int hz,
+			 struct ik_driver_binding *b, char *err, size_t errlen);
+
 /* intel_idle's built-in tables: whether `name` is one, and all names space separated. */
 bool ik_intel_idle_table_exists(const char *name);
 const char *ik_intel_idle_table_names(void);

@@ -17,9 +17,7 @@ static int table_probe(const struct ik_scenario *sc, struct ik_driver_binding *o
 	const struct ik_platform *p = &sc->platform;
 	struct ik_driver *drv = &out->table;
 
-	memset(out, 0, sizeof(*out));
-	out->ops = &ik_driver_table;
-	snprintf(drv->name, sizeof(drv->name), "table");
+	drv_probe_begin(out, &ik_driver_table);
 	int n = 0;
 	for (int i = 0; i < p->state_count; i++) {
 		const struct ik_hw_state *hw = &p->states[i];
@@ -49,3 +47,24 @@ const struct ik_idle_driver ik_driver_table = {
 	.name = "table",
 	.probe = table_probe,
 };
+
+void ik_driver_table_scenario(struct ik_scenario *sc, const char *ref, const char *governor,
+			      int hz)
+{
+	snprintf(sc->platform_ref, sizeof(sc->platform_ref), "%s", ref);
+	snprintf(sc->driver, sizeof(sc->driver), "table");
+	snprintf(sc->governor, sizeof(sc->governor), "%s", governor);
+	sc->hz = hz;
+	sc->latency_limit_us = -1;
+}
+
+int ik_driver_table_bind(struct ik_scenario *sc, const char *ref, const char *governor, int hz,
+			 struct ik_driver_binding *b, char *err, size_t errlen)
+{
+	char why[IK_ERR_LEN];
+	ik_driver_table_scenario(sc, ref, governor, hz);
+	if (ik_driver_table.probe(sc, b, why, sizeof(why)) == 0)
+		return 0;
+	snprintf(err, errlen, "platform %s: %s", ref, why);
+	return -1;
+}

@@ -24,22 +24,22 @@
 #include <unistd.h>
 
 #include "host/host.h"
+#include "util/fd_io.h"
+#include "util/names.h"
 
 static const char *const test_names[] = { "pipe", "futex", "yield" };
 
 const char *ik_ctxsw_test_name(enum ik_ctxsw_test t)
 {
-	return (unsigned)t < 3 ? test_names[t] : "?";
+	return ik_name_of(test_names, 3, (int)t, "?");
 }
 
 int ik_ctxsw_test_parse(const char *text, enum ik_ctxsw_test *t)
 {
-	for (int i = 0; i < 3; i++)
-		if (strcmp(text, test_names[i]) == 0) {
-			*t = (enum ik_ctxsw_test)i;
-			return 0;
-		}
-	return -1;
+	int i = ik_name_find(test_names, 3, text);
+	if (i >= 0)
+		*t = (enum ik_ctxsw_test)i;
+	return i >= 0 ? 0 : -1;
 }
 
 /* Counters on their own cache lines: the threads must not slow each other down. */
@@ -66,31 +66,24 @@ static void fail_with(struct ctxsw *s, const char *what, int e)
 	atomic_store(&s->stop, 1);
 }
 
+/* One byte through a pipe: 0, or -1 with the failure noted. */
+static int pipe_byte(struct ctxsw *s, int fd, bool put)
+{
+	char c = 'x';
+	int e = ik_fd_whole(fd, put, &c, 1);
+	if (e)
+		fail_with(s, put ? "pipe write" : "pipe read", e);
+	return e ? -1 : 0;
+}
+
 static int put_byte(struct ctxsw *s, int fd)
 {
-	ssize_t n;
-	do
-		n = write(fd, "x", 1);
-	while (n < 0 && errno == EINTR);
-	if (n != 1) {
-		fail_with(s, "pipe write", n < 0 ? errno : EIO);
-		return -1;
-	}
-	return 0;
+	return pipe_byte(s, fd, true);
 }
 
 static int get_byte(struct ctxsw *s, int fd)
 {
-	char c;
-	ssize_t n;
-	do
-		n = read(fd, &c, 1);
-	while (n < 0 && errno == EINTR);
-	if (n != 1) {
-		fail_with(s, "pipe read", n < 0 ? errno : EIO);
-		return -1;
-	}
-	return 0;
+	return pipe_byte(s, fd, false);
 }
 
 static void futex_post(atomic_int *word)
@@ -104,6 +97,16 @@ static void futex_take(atomic_int *word)
 	while (atomic_load_explicit(word, memory_order_acquire) == 0)
 		syscall(SYS_futex, (int *)word, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
 	atomic_store_explicit(word, 0, memory_order_relaxed);
+}
+
+/* yield: each thread counts its own yields, one switch each (when the two share a CPU). */
+static void yield_until_stop(struct ctxsw *s, atomic_ullong *count)
+{
+	unsigned long long n = 0;
+	while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+		sched_yield();
+		atomic_store_explicit(count, ++n, memory_order_relaxed);
+	}
 }
 
 /* A starts each round trip and counts it. */
@@ -132,10 +135,7 @@ static void *thread_a(void *arg)
 		futex_post(&s->word_b);
 		break;
 	case IK_CTXSW_YIELD:
-		while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
-			sched_yield();
-			atomic_store_explicit(&s->count_a.value, ++n, memory_order_relaxed);
-		}
+		yield_until_stop(s, &s->count_a.value);
 		break;
 	}
 	return NULL;
@@ -145,7 +145,6 @@ static void *thread_a(void *arg)
 static void *thread_b(void *arg)
 {
 	struct ctxsw *s = arg;
-	unsigned long long n = 0;
 
 	switch (s->cfg->test) {
 	case IK_CTXSW_PIPE:
@@ -165,10 +164,7 @@ static void *thread_b(void *arg)
 		}
 		break;
 	case IK_CTXSW_YIELD:
-		while (!atomic_load_explicit(&s->stop, memory_order_relaxed)) {
-			sched_yield();
-			atomic_store_explicit(&s->count_b.value, ++n, memory_order_relaxed);
-		}
+		yield_until_stop(s, &s->count_b.value);
 		break;
 	}
 	return NULL;

@@ -25,6 +25,8 @@
 #include <unistd.h>
 
 #include "host/host.h"
+#include "util/fd_io.h"
+#include "util/names.h"
 
 #define STALL_NS 10000000000LL /* a wakee silent this long means something is wrong */
 
@@ -32,17 +34,15 @@ static const char *const method_names[] = { "futex", "pipe", "eventfd" };
 
 const char *ik_wakelat_method_name(enum ik_wakelat_method m)
 {
-	return (unsigned)m < 3 ? method_names[m] : "?";
+	return ik_name_of(method_names, 3, (int)m, "?");
 }
 
 int ik_wakelat_method_parse(const char *text, enum ik_wakelat_method *m)
 {
-	for (int i = 0; i < 3; i++)
-		if (strcmp(text, method_names[i]) == 0) {
-			*m = (enum ik_wakelat_method)i;
-			return 0;
-		}
-	return -1;
+	int i = ik_name_find(method_names, 3, text);
+	if (i >= 0)
+		*m = (enum ik_wakelat_method)i;
+	return i >= 0 ? 0 : -1;
 }
 
 int ik_host_allowed_cpus(struct ik_cpuset *allowed, char *err, size_t errlen)
@@ -95,6 +95,16 @@ static void fail_with(struct wakelat *w, const char *what, int e)
 		snprintf(w->err, sizeof(w->err), "%s: %s", what, strerror(e));
 }
 
+/* The pipe's byte or the eventfd's count, read or written whole: 0, or -1 with the failure
+   noted. */
+static int whole(struct wakelat *w, int fd, bool writing, void *buf, size_t len, const char *what)
+{
+	int e = ik_fd_whole(fd, writing, buf, len);
+	if (e)
+		fail_with(w, what, e);
+	return e ? -1 : 0;
+}
+
 /* Block until woken: 0, or -1 on error. */
 static int wait_for_wake(struct wakelat *w)
 {
@@ -111,27 +121,11 @@ static int wait_for_wake(struct wakelat *w)
 		return 0;
 	case IK_WAKELAT_PIPE: {
 		char c;
-		ssize_t n;
-		do
-			n = read(w->pipefd[0], &c, 1);
-		while (n < 0 && errno == EINTR);
-		if (n != 1) {
-			fail_with(w, "pipe read", n < 0 ? errno : EIO);
-			return -1;
-		}
-		return 0;
+		return whole(w, w->pipefd[0], false, &c, 1, "pipe read");
 	}
 	case IK_WAKELAT_EVENTFD: {
 		uint64_t v;
-		ssize_t n;
-		do
-			n = read(w->eventfd, &v, sizeof(v));
-		while (n < 0 && errno == EINTR);
-		if (n != (ssize_t)sizeof(v)) {
-			fail_with(w, "eventfd read", n < 0 ? errno : EIO);
-			return -1;
-		}
-		return 0;
+		return whole(w, w->eventfd, false, &v, sizeof(v), "eventfd read");
 	}
 	}
 	return -1;
@@ -148,27 +142,12 @@ static int wake(struct wakelat *w)
 		}
 		return 0;
 	case IK_WAKELAT_PIPE: {
-		ssize_t n;
-		do
-			n = write(w->pipefd[1], "w", 1);
-		while (n < 0 && errno == EINTR);
-		if (n != 1) {
-			fail_with(w, "pipe write", n < 0 ? errno : EIO);
-			return -1;
-		}
-		return 0;
+		char c = 'w';
+		return whole(w, w->pipefd[1], true, &c, 1, "pipe write");
 	}
 	case IK_WAKELAT_EVENTFD: {
 		uint64_t one = 1;
-		ssize_t n;
-		do
-			n = write(w->eventfd, &one, sizeof(one));
-		while (n < 0 && errno == EINTR);
-		if (n != (ssize_t)sizeof(one)) {
-			fail_with(w, "eventfd write", n < 0 ? errno : EIO);
-			return -1;
-		}
-		return 0;
+		return whole(w, w->eventfd, true, &one, sizeof(one), "eventfd write");
 	}
 	}
 	return -1;

@@ -159,6 +159,54 @@ static void value_of(const struct ik_sweep_summary *sum, int64_t pt, int f, doub
 	*hi = st->q3;
 }
 
+/* The vertices of one line of the series in gi[1] over the x points, from the first (back:
+   from the last), of the medians (which 0), the q1s (1) or the q3s (2) that are finite. */
+static void series_vertices(struct vertices *v, const struct ik_svg *p, const struct dim *x,
+			    const struct ik_sweep_spec *s, const struct ik_sweep_summary *sum, int f,
+			    int *gi, int which, bool back)
+{
+	for (int j = 0; j < x->n; j++) {
+		int i = back ? x->n - 1 - j : j;
+		double val[3];
+		gi[0] = i;
+		value_of(sum, point_at(s, gi), f, &val[0], &val[1], &val[2]);
+		if (isfinite(val[which]))
+			vertices_add(v, px_of(p, x, i), ik_svg_py(p, val[which]));
+	}
+	vertices_flush(v);
+}
+
+/*
+ * The range of figure f over the first two axes' nx by ny points: from the least of the
+ * finite values [lo_of] to the greatest of the finite values [hi_of] (0 the median, 1 q1,
+ * 2 q3); the bad fraction's is 0..1.  False when no value is finite.
+ */
+static bool value_range(const struct ik_sweep_spec *s, const struct ik_sweep_summary *sum, int f,
+			int nx, int ny, int lo_of, int hi_of, double *min, double *max)
+{
+	int gi[IK_SWEEP_MAX_AXES] = { 0 };
+	*min = INFINITY;
+	*max = -INFINITY;
+	for (int i = 0; i < nx; i++)
+		for (int j = 0; j < ny; j++) {
+			double val[3];
+			gi[0] = i;
+			gi[1] = j;
+			value_of(sum, point_at(s, gi), f, &val[0], &val[1], &val[2]);
+			if (isfinite(val[lo_of]))
+				*min = fmin(*min, val[lo_of]);
+			if (isfinite(val[hi_of]))
+				*max = fmax(*max, val[hi_of]);
+		}
+	if (!isfinite(*min))
+		return false;
+	if (f < 0) {
+		*min = 0;
+		*max = 1;
+	}
+	return true;
+}
+
 static void fig_label(const struct ik_sweep_spec *s, int f, char *buf, size_t len)
 {
 	if (f < 0)
@@ -182,26 +230,9 @@ static void line_plot(FILE *out, const struct ik_sweep_spec *s, const struct ik_
 		dim_of(s, 1, &ser);
 		nser = ser.n < MAX_SERIES ? ser.n : MAX_SERIES;
 	}
-	double ymin = INFINITY, ymax = -INFINITY;
-	for (int k = 0; k < nser; k++) {
-		if (s->ngroups > 1)
-			gi[1] = k;
-		for (int i = 0; i < x.n; i++) {
-			gi[0] = i;
-			double m, lo, hi;
-			value_of(sum, point_at(s, gi), f, &m, &lo, &hi);
-			if (isfinite(lo))
-				ymin = fmin(ymin, lo);
-			if (isfinite(hi))
-				ymax = fmax(ymax, hi);
-		}
-	}
-	if (!isfinite(ymin))
+	double ymin, ymax;
+	if (!value_range(s, sum, f, x.n, nser, 1, 2, &ymin, &ymax))
 		return;
-	if (f < 0) {
-		ymin = 0;
-		ymax = 1;
-	}
 	if (ymin > 0 && ymin < 0.5 * ymax)
 		ymin = 0;
 	if (!(ymax > ymin)) {
@@ -244,35 +275,14 @@ static void line_plot(FILE *out, const struct ik_sweep_spec *s, const struct ik_
 			fprintf(out, "<path class=\"data band\" fill=\"%s\" fill-opacity=\"0.18\" "
 				     "stroke=\"none\" d=\"", color);
 			struct vertices v = { .out = out, .first = "M", .sep = " L", .thin = thin };
-			for (int i = 0; i < x.n; i++) {
-				gi[0] = i;
-				double m, lo, hi;
-				value_of(sum, point_at(s, gi), f, &m, &lo, &hi);
-				if (isfinite(lo))
-					vertices_add(&v, px_of(&p, &x, i), ik_svg_py(&p, lo));
-			}
-			vertices_flush(&v);
-			for (int i = x.n - 1; i >= 0; i--) {
-				gi[0] = i;
-				double m, lo, hi;
-				value_of(sum, point_at(s, gi), f, &m, &lo, &hi);
-				if (isfinite(hi))
-					vertices_add(&v, px_of(&p, &x, i), ik_svg_py(&p, hi));
-			}
-			vertices_flush(&v);
+			series_vertices(&v, &p, &x, s, sum, f, gi, 1, false);
+			series_vertices(&v, &p, &x, s, sum, f, gi, 2, true);
 			fputs(" Z\"><title>interquartile range</title></path>\n", out);
 		}
 		fprintf(out, "<polyline class=\"data\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
 			     "points=\"", color);
 		struct vertices v = { .out = out, .first = "", .sep = " ", .thin = thin };
-		for (int i = 0; i < x.n; i++) {
-			gi[0] = i;
-			double m, lo, hi;
-			value_of(sum, point_at(s, gi), f, &m, &lo, &hi);
-			if (isfinite(m))
-				vertices_add(&v, px_of(&p, &x, i), ik_svg_py(&p, m));
-		}
-		vertices_flush(&v);
+		series_vertices(&v, &p, &x, s, sum, f, gi, 0, false);
 		fputs("\"></polyline>\n", out);
 		for (int i = 0; i < x.n && !thin; i++) {
 			gi[0] = i;
@@ -351,24 +361,9 @@ static void heat_map(FILE *out, const struct ik_sweep_spec *s, const struct ik_s
 			     (long long)x.n * y.n, MAX_HEAT_CELLS);
 		return;
 	}
-	double vmin = INFINITY, vmax = -INFINITY;
-	for (int i = 0; i < x.n; i++)
-		for (int j = 0; j < y.n; j++) {
-			gi[0] = i;
-			gi[1] = j;
-			double m, lo, hi;
-			value_of(sum, point_at(s, gi), f, &m, &lo, &hi);
-			if (isfinite(m)) {
-				vmin = fmin(vmin, m);
-				vmax = fmax(vmax, m);
-			}
-		}
-	if (!isfinite(vmin))
+	double vmin, vmax;
+	if (!value_range(s, sum, f, x.n, y.n, 0, 0, &vmin, &vmax))
 		return;
-	if (f < 0) {
-		vmin = 0;
-		vmax = 1;
-	}
 	char (*xl)[IK_HTML_LABEL_LEN] = calloc((size_t)x.n, sizeof(*xl));
 	char (*yl)[IK_HTML_LABEL_LEN] = calloc((size_t)y.n, sizeof(*yl));
 	if (!xl || !yl) {

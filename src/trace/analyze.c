@@ -54,6 +54,26 @@ int ik_trace_hist_bucket(uint64_t ns)
 	return ik_trace_hist_bucket_inline(ns);
 }
 
+/*
+ * The counts below are arrays kept sorted by their key; a new key opens a place at index i.
+ * ARRAY holds n elements of size sz in room for *cap (grown twice over, from first): the
+ * array with the elements from i on moved up one, or NULL out of memory (ARRAY as it was).
+ */
+static void *open_at(void *array, size_t n, size_t *cap, size_t sz, size_t first, size_t i)
+{
+	if (n == *cap) {
+		size_t more = *cap ? *cap * 2 : first;
+		void *nv = realloc(array, more * sz);
+		if (!nv)
+			return NULL;
+		array = nv;
+		*cap = more;
+	}
+	char *at = (char *)array + i * sz;
+	memmove(at + sz, at, (n - i) * sz);
+	return array;
+}
+
 /* One more remote wake of cpu by src; -1 out of memory. */
 static int remote_add(struct ik_trace_remote_list *l, int src)
 {
@@ -64,15 +84,10 @@ static int remote_add(struct ik_trace_remote_list *l, int src)
 		l->v[i].periods++;
 		return 0;
 	}
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 4;
-		struct ik_trace_remote *nv = realloc(l->v, cap * sizeof(*nv));
-		if (!nv)
-			return -1;
-		l->v = nv;
-		l->cap = cap;
-	}
-	memmove(l->v + i + 1, l->v + i, (l->n - i) * sizeof(*l->v));
+	struct ik_trace_remote *nv = open_at(l->v, l->n, &l->cap, sizeof(*nv), 4, i);
+	if (!nv)
+		return -1;
+	l->v = nv;
 	l->v[i] = (struct ik_trace_remote){ src, 1 };
 	l->n++;
 	return 0;
@@ -85,15 +100,11 @@ static int irq_add(struct ik_trace_analysis *a, int64_t irq, bool deep, bool sha
 	while (i < a->nirqs && a->irqs[i].irq < irq)
 		i++;
 	if (i == a->nirqs || a->irqs[i].irq != irq) {
-		if (a->nirqs == a->irqs_cap) {
-			size_t cap = a->irqs_cap ? a->irqs_cap * 2 : 16;
-			struct ik_trace_irq_count *nv = realloc(a->irqs, cap * sizeof(*nv));
-			if (!nv)
-				return -1;
-			a->irqs = nv;
-			a->irqs_cap = cap;
-		}
-		memmove(a->irqs + i + 1, a->irqs + i, (a->nirqs - i) * sizeof(*a->irqs));
+		struct ik_trace_irq_count *nv = open_at(a->irqs, a->nirqs, &a->irqs_cap, sizeof(*nv),
+							16, i);
+		if (!nv)
+			return -1;
+		a->irqs = nv;
 		a->irqs[i] = (struct ik_trace_irq_count){ .irq = irq };
 		a->nirqs++;
 	}
@@ -185,15 +196,10 @@ static int pstate_close(struct ik_trace_pstates *ps, int64_t t)
 	while (i < ps->n && ps->v[i].khz < ps->cur_khz)
 		i++;
 	if (i == ps->n || ps->v[i].khz != ps->cur_khz) {
-		if (ps->n == ps->cap) {
-			size_t cap = ps->cap ? ps->cap * 2 : 8;
-			struct ik_trace_pstate *nv = realloc(ps->v, cap * sizeof(*nv));
-			if (!nv)
-				return -1;
-			ps->v = nv;
-			ps->cap = cap;
-		}
-		memmove(ps->v + i + 1, ps->v + i, (ps->n - i) * sizeof(*ps->v));
+		struct ik_trace_pstate *nv = open_at(ps->v, ps->n, &ps->cap, sizeof(*nv), 8, i);
+		if (!nv)
+			return -1;
+		ps->v = nv;
 		ps->v[i] = (struct ik_trace_pstate){ ps->cur_khz, 0 };
 		ps->n++;
 	}

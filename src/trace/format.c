@@ -702,12 +702,13 @@ static int open_common(struct ik_trace_reader *r, const char *origin, bool lenie
 	return IK_TRACE_OK;
 }
 
-int ik_trace_open_file(FILE *in, const char *origin, bool lenient, struct ik_trace_reader **out,
-		       char *err, size_t errlen)
+/* A reader of IN (through a buffer of its own), or with no IN of the LEN bytes at DATA. */
+static int open_reader(FILE *in, const char *data, size_t len, const char *origin, bool lenient,
+		       struct ik_trace_reader **out, char *err, size_t errlen)
 {
 	struct ik_trace_reader *r = calloc(1, sizeof(*r));
-	char *buf = malloc(BUF_SIZE);
-	if (!r || !buf) {
+	char *buf = in ? malloc(BUF_SIZE) : NULL;
+	if (!r || (in && !buf)) {
 		free(r);
 		free(buf);
 		snprintf(err, errlen, "out of memory");
@@ -715,22 +716,22 @@ int ik_trace_open_file(FILE *in, const char *origin, bool lenient, struct ik_tra
 	}
 	r->in = in;
 	r->buf = buf;
-	r->data = buf;
+	r->data = in ? buf : data;
+	r->len = in ? 0 : len;
+	r->eof = !in;
 	return open_common(r, origin, lenient, out, err, errlen);
+}
+
+int ik_trace_open_file(FILE *in, const char *origin, bool lenient, struct ik_trace_reader **out,
+		       char *err, size_t errlen)
+{
+	return open_reader(in, NULL, 0, origin, lenient, out, err, errlen);
 }
 
 int ik_trace_open_mem(const char *data, size_t len, const char *origin, bool lenient,
 		      struct ik_trace_reader **out, char *err, size_t errlen)
 {
-	struct ik_trace_reader *r = calloc(1, sizeof(*r));
-	if (!r) {
-		snprintf(err, errlen, "out of memory");
-		return IK_TRACE_EFAIL;
-	}
-	r->data = data;
-	r->len = len;
-	r->eof = true;
-	return open_common(r, origin, lenient, out, err, errlen);
+	return open_reader(NULL, data, len, origin, lenient, out, err, errlen);
 }
 
 const struct ik_trace_header *ik_trace_header(const struct ik_trace_reader *r)

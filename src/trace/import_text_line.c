@@ -218,6 +218,41 @@ static const char *system_of(const char *name, size_t nl)
 	return "";
 }
 
+/* KEY1's and KEY2's values in the fields, decimal numbers at most max1 and max2: true when
+   both are there and so. */
+static bool number_pair(const char *rest, size_t rl, const char *key1, uint64_t max1,
+			uint64_t *a, const char *key2, uint64_t max2, uint64_t *b)
+{
+	size_t l1, l2, k1 = 0, k2 = 0;
+	const char *v1 = field(rest, rl, key1, &l1), *v2 = field(rest, rl, key2, &l2);
+	return v1 && digits(v1, l1, &k1, 10, max1, a, NULL) == 0 && k1 == l1 && v2 &&
+	       digits(v2, l2, &k2, 10, max2, b, NULL) == 0 && k2 == l2;
+}
+
+/* The events whose record is one number of their fields: which, in what range, as what. */
+struct number_event {
+	const char *sys, *name, *key;
+	uint64_t max;
+	int below; /* > 0: the message says the number is below it */
+	int kind;  /* enum ik_trace_import_kind */
+};
+
+static const struct number_event *number_event_of(const char *sys, size_t sl, const char *name,
+						  size_t nl)
+{
+	static const struct number_event events[] = {
+		{ "irq", "irq_handler_entry", "irq=", INT32_MAX, 0, IK_IMPORT_IRQ },
+		{ "irq", "softirq_entry", "vec=", INT32_MAX, 0, IK_IMPORT_SOFTIRQ },
+		{ "ipi", "ipi_send_cpu", "cpu=", IK_TRACE_MAX_CPUS - 1, IK_TRACE_MAX_CPUS,
+		  IK_IMPORT_IPI_SEND },
+		{ "timer", "tick_stop", "success=", UINT32_MAX, 0, IK_IMPORT_TICK_STOP }, /* as 0/1 */
+	};
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++)
+		if (equals(sys, sl, events[i].sys) && equals(name, nl, events[i].name))
+			return &events[i];
+	return NULL;
+}
+
 /* What a line gives beyond its record: a cpumask's CPUs, an IRQ's name. */
 
 
@@ -303,16 +338,21 @@ int ik_import_text_line(struct ik_import_text_ctx *px, const char *l, size_t len
 		r->kind = IK_IMPORT_IDLE;
 		return 0;
 	}
-	if (equals(sys, sl, "irq") && equals(name, nl, "irq_handler_entry")) {
-		v = field(rest, rl, "irq=", &vl);
-		if (!v || digits(v, vl, &k, 10, INT32_MAX, &x, NULL) || k != vl) {
+	const struct number_event *ne = number_event_of(sys, sl, name, nl);
+	if (ne) {
+		v = field(rest, rl, ne->key, &vl);
+		if (!v || digits(v, vl, &k, 10, ne->max, &x, NULL) || k != vl) {
+			char note[32] = "";
+			if (ne->below)
+				snprintf(note, sizeof(note), " (N < %d)", ne->below);
 			excerpt(got, sizeof(got), v ? v : rest, v ? vl : rl);
-			snprintf(why, whylen, "expected 'irq=N' in irq:irq_handler_entry, got '%s'", got);
+			snprintf(why, whylen, "expected '%sN'%s in %s:%s, got '%s'", ne->key, note, ne->sys,
+				 ne->name, got);
 			return -1;
 		}
-		r->kind = IK_IMPORT_IRQ;
-		r->arg = (int64_t)x;
-		v = field(rest, rl, "name=", &vl);
+		r->kind = ne->kind;
+		r->arg = ne->kind == IK_IMPORT_TICK_STOP ? x != 0 : (int64_t)x;
+		v = ne->kind == IK_IMPORT_IRQ ? field(rest, rl, "name=", &vl) : NULL;
 		if (v && vl > 0 && !px->names_full) {
 			const char *old = ik_trace_irq_name(&px->names, r->arg);
 			if (!old || strlen(old) != (vl < IK_TRACE_IRQ_NAME_LEN ? vl : IK_TRACE_IRQ_NAME_LEN - 1) ||
@@ -323,12 +363,8 @@ int ik_import_text_line(struct ik_import_text_ctx *px, const char *l, size_t len
 	}
 	if (equals(sys, sl, "power") && equals(name, nl, "cpu_frequency")) {
 		uint64_t khz, cpu;
-		size_t k2 = 0;
-		const char *sv = field(rest, rl, "state=", &vl);
-		size_t svl = vl;
-		v = field(rest, rl, "cpu_id=", &vl);
-		if (!sv || digits(sv, svl, &k, 10, UINT32_MAX, &khz, NULL) || k != svl || khz == 0 || !v ||
-		    digits(v, vl, &k2, 10, IK_TRACE_MAX_CPUS - 1, &cpu, NULL) || k2 != vl) {
+		if (!number_pair(rest, rl, "state=", UINT32_MAX, &khz, "cpu_id=", IK_TRACE_MAX_CPUS - 1,
+				 &cpu) || khz == 0) {
 			excerpt(got, sizeof(got), rest, rl);
 			snprintf(why, whylen, "expected 'state=KHZ cpu_id=N' (N < %d) in power:cpu_frequency, got '%s'",
 				 IK_TRACE_MAX_CPUS, got);
@@ -338,29 +374,6 @@ int ik_import_text_line(struct ik_import_text_ctx *px, const char *l, size_t len
 		r->arg2 = r->cpu;  /* the one that traced it: its stream (import_spill.c) */
 		r->cpu = (int)cpu; /* the CPU changed, not the one that traced it */
 		r->arg = (int64_t)khz;
-		return 0;
-	}
-	if (equals(sys, sl, "irq") && equals(name, nl, "softirq_entry")) {
-		v = field(rest, rl, "vec=", &vl);
-		if (!v || digits(v, vl, &k, 10, INT32_MAX, &x, NULL) || k != vl) {
-			excerpt(got, sizeof(got), v ? v : rest, v ? vl : rl);
-			snprintf(why, whylen, "expected 'vec=N' in irq:softirq_entry, got '%s'", got);
-			return -1;
-		}
-		r->kind = IK_IMPORT_SOFTIRQ;
-		r->arg = (int64_t)x;
-		return 0;
-	}
-	if (equals(sys, sl, "ipi") && equals(name, nl, "ipi_send_cpu")) {
-		v = field(rest, rl, "cpu=", &vl);
-		if (!v || digits(v, vl, &k, 10, IK_TRACE_MAX_CPUS - 1, &x, NULL) || k != vl) {
-			excerpt(got, sizeof(got), v ? v : rest, v ? vl : rl);
-			snprintf(why, whylen, "expected 'cpu=N' (N < %d) in ipi:ipi_send_cpu, got '%s'",
-				 IK_TRACE_MAX_CPUS, got);
-			return -1;
-		}
-		r->kind = IK_IMPORT_IPI_SEND;
-		r->arg = (int64_t)x;
 		return 0;
 	}
 	if (equals(sys, sl, "ipi") && equals(name, nl, "ipi_send_cpumask")) {
@@ -437,12 +450,9 @@ int ik_import_text_line(struct ik_import_text_ctx *px, const char *l, size_t len
 	if (equals(sys, sl, "sched") &&
 	    (equals(name, nl, "sched_waking") || equals(name, nl, "sched_wakeup"))) {
 		uint64_t pid, cpu;
-		size_t k2 = 0;
-		const char *pv = field(rest, rl, "pid=", &vl);
-		size_t pl = vl;
-		v = field(rest, rl, "target_cpu=", &vl);
-		if ((!pv || digits(pv, pl, &k, 10, INT32_MAX, &pid, NULL) || k != pl || !v ||
-		     digits(v, vl, &k2, 10, IK_TRACE_MAX_CPUS - 1, &cpu, NULL) || k2 != vl) &&
+		bool pv = field(rest, rl, "pid=", &vl) != NULL; /* else perhaps trace-cmd's words */
+		if (!number_pair(rest, rl, "pid=", INT32_MAX, &pid, "target_cpu=",
+				 IK_TRACE_MAX_CPUS - 1, &cpu) &&
 		    (pv || !plugin_wakeup(rest, rl, &pid, &cpu))) {
 			excerpt(got, sizeof(got), rest, rl);
 			snprintf(why, whylen, "expected 'pid=N ... target_cpu=C'%s (C < %d) in sched:%.12s, got '%s'",
@@ -456,12 +466,8 @@ int ik_import_text_line(struct ik_import_text_ctx *px, const char *l, size_t len
 	}
 	if (equals(sys, sl, "sched") && equals(name, nl, "sched_switch")) {
 		uint64_t prev, next;
-		size_t k2 = 0;
-		const char *pv = field(rest, rl, "prev_pid=", &vl);
-		size_t pl = vl;
-		v = field(rest, rl, "next_pid=", &vl);
-		if ((!pv || digits(pv, pl, &k, 10, INT32_MAX, &prev, NULL) || k != pl || !v ||
-		     digits(v, vl, &k2, 10, INT32_MAX, &next, NULL) || k2 != vl) &&
+		bool pv = field(rest, rl, "prev_pid=", &vl) != NULL;
+		if (!number_pair(rest, rl, "prev_pid=", INT32_MAX, &prev, "next_pid=", INT32_MAX, &next) &&
 		    (pv || !plugin_switch(rest, rl, &prev, &next))) {
 			excerpt(got, sizeof(got), rest, rl);
 			snprintf(why, whylen, "expected 'prev_pid=N ... next_pid=M'%s in sched:sched_switch, got '%s'",
@@ -471,17 +477,6 @@ int ik_import_text_line(struct ik_import_text_ctx *px, const char *l, size_t len
 		r->kind = IK_IMPORT_SWITCH;
 		r->arg = (int64_t)prev;
 		r->arg2 = (int64_t)next;
-		return 0;
-	}
-	if (equals(sys, sl, "timer") && equals(name, nl, "tick_stop")) {
-		v = field(rest, rl, "success=", &vl);
-		if (!v || digits(v, vl, &k, 10, UINT32_MAX, &x, NULL) || k != vl) {
-			excerpt(got, sizeof(got), v ? v : rest, v ? vl : rl);
-			snprintf(why, whylen, "expected 'success=N' in timer:tick_stop, got '%s'", got);
-			return -1;
-		}
-		r->kind = IK_IMPORT_TICK_STOP;
-		r->arg = x != 0;
 		return 0;
 	}
 	return 1;

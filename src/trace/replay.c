@@ -466,6 +466,40 @@ static void resolve_waiters(struct ik_replay_run *run, int cpu, uint64_t seq)
  * waited behind it, in order, until it is blocked again; then its package's sweep (which
  * may release CPUs) and, if it moved on, a look again at the CPUs waiting for its wakes.
  */
+/* An event of cpu's, as it is replayed now or after it waited. */
+static void apply_event(struct ik_replay_run *run, const struct ik_trace_header *h, int cpu,
+			const struct held *e)
+{
+	struct gov_cpu *c = &run->cpu[cpu];
+	switch (e->kind) {
+	case HELD_ENTER:
+		apply_enter(run, c, e->t, e->rc.started);
+		break;
+	case HELD_TIMER_START:
+		timer_start(c, e->id, e->expires + (run->o->closed_loop ? c->delay_ns : 0));
+		break;
+	case HELD_TIMER_REMOVE:
+		timer_remove(c, e->id);
+		break;
+	case HELD_EXIT:
+		apply_exit(run, h, cpu, &e->rc, e->t);
+		break;
+	}
+}
+
+/* An event of cpu's to each run: replayed now, or held while its CPU is blocked. */
+static void deliver(struct ik_replay_run *runs, int n, const struct ik_trace_header *h, int cpu,
+		    const struct held *e)
+{
+	for (int g = 0; g < n; g++) {
+		struct gov_cpu *c = &runs[g].cpu[cpu];
+		if (blocked(c))
+			held_push(&runs[g], c, e);
+		else
+			apply_event(&runs[g], h, cpu, e);
+	}
+}
+
 static void progress(struct ik_replay_run *run, const struct ik_trace_header *h, int cpu, int64_t t,
 		     bool eof)
 {
@@ -476,20 +510,7 @@ static void progress(struct ik_replay_run *run, const struct ik_trace_header *h,
 		struct held e = *(const struct held *)ik_replay_ring_at(&c->hq, 0);
 		resolve_waiters(run, cpu, e.seq); /* its delay now is the one they were sent with */
 		ik_replay_ring_pop(&c->hq);
-		switch (e.kind) {
-		case HELD_ENTER:
-			apply_enter(run, c, e.t, e.rc.started);
-			break;
-		case HELD_TIMER_START:
-			timer_start(c, e.id, e.expires + (run->o->closed_loop ? c->delay_ns : 0));
-			break;
-		case HELD_TIMER_REMOVE:
-			timer_remove(c, e.id);
-			break;
-		case HELD_EXIT:
-			apply_exit(run, h, cpu, &e.rc, e.t);
-			break;
-		}
+		apply_event(run, h, cpu, &e);
 	}
 	if (!blocked(c))
 		resolve_waiters(run, cpu, UINT64_MAX);
@@ -587,14 +608,8 @@ static void period_end(struct ik_replay_run *runs, int n, const struct ik_trace_
 		rc->cause = IK_CAUSE_NONE;
 		rc->wake_src = -1;
 	}
-	for (int g = 0; g < n; g++) {
-		struct gov_cpu *c = &runs[g].cpu[cpu];
-		if (blocked(c))
-			held_push(&runs[g], c,
-				  &(struct held){ .kind = HELD_EXIT, .seq = seq, .t = exit_ns, .rc = *rc });
-		else
-			apply_exit(&runs[g], h, cpu, rc, exit_ns);
-	}
+	deliver(runs, n, h, cpu, &(struct held){ .kind = HELD_EXIT, .seq = seq, .t = exit_ns,
+						 .rc = *rc });
 	rc->idle = false;
 	rc->started = true;
 	rc->last_exit_ns = exit_ns;
@@ -656,15 +671,8 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 			c->have_wake = false;
 			c->rec_state = ev.state;
 			c->enter_ns = ev.t_ns;
-			for (int g = 0; g < n; g++) {
-				struct gov_cpu *gc = &runs[g].cpu[ev.cpu];
-				if (blocked(gc))
-					held_push(&runs[g], gc,
-						  &(struct held){ .kind = HELD_ENTER, .seq = seq,
-								  .t = ev.t_ns, .rc = *c });
-				else
-					apply_enter(&runs[g], gc, ev.t_ns, c->started);
-			}
+			deliver(runs, n, h, ev.cpu, &(struct held){ .kind = HELD_ENTER, .seq = seq,
+								    .t = ev.t_ns, .rc = *c });
 			break;
 		case IK_TRACE_IDLE_EXIT:
 			period_end(runs, n, h, rec, ev.cpu, ev.t_ns, seq);
@@ -682,29 +690,16 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 			}
 			break;
 		case IK_TRACE_TIMER_START:
-			for (int g = 0; g < n; g++) {
-				struct gov_cpu *gc = &runs[g].cpu[ev.cpu];
-				if (blocked(gc))
-					held_push(&runs[g], gc,
-						  &(struct held){ .kind = HELD_TIMER_START, .seq = seq,
-								  .t = ev.t_ns, .id = ev.timer_id,
-								  .expires = ev.arg });
-				else
-					timer_start(gc, ev.timer_id,
-						    ev.arg + (o[g].closed_loop ? gc->delay_ns : 0));
-			}
+			deliver(runs, n, h, ev.cpu, &(struct held){ .kind = HELD_TIMER_START,
+								    .seq = seq, .t = ev.t_ns,
+								    .id = ev.timer_id,
+								    .expires = ev.arg });
 			break;
 		case IK_TRACE_TIMER_CANCEL:
 		case IK_TRACE_TIMER_EXPIRE:
-			for (int g = 0; g < n; g++) {
-				struct gov_cpu *gc = &runs[g].cpu[ev.cpu];
-				if (blocked(gc))
-					held_push(&runs[g], gc,
-						  &(struct held){ .kind = HELD_TIMER_REMOVE, .seq = seq,
-								  .t = ev.t_ns, .id = ev.timer_id });
-				else
-					timer_remove(gc, ev.timer_id);
-			}
+			deliver(runs, n, h, ev.cpu, &(struct held){ .kind = HELD_TIMER_REMOVE,
+								    .seq = seq, .t = ev.t_ns,
+								    .id = ev.timer_id });
 			break;
 		case IK_TRACE_TASK_WAKE:
 			/* A task woken onto the idle CPU (by another CPU): work is due from now. */

@@ -72,18 +72,12 @@ int ik_replay_batch_open(struct ik_replay_batch *b, const char *platform, char *
 		snprintf(err, errlen, "%s", why);
 		return IK_TRACE_EINPUT;
 	}
-	snprintf(sc->platform_ref, sizeof(sc->platform_ref), "%s", platform);
-	snprintf(sc->driver, sizeof(sc->driver), "table");
-	snprintf(sc->governor, sizeof(sc->governor), "%s", b->specs[0]);
-	sc->hz = 250;
-	sc->latency_limit_us = -1;
-	if (b->from_trace)
+	if (b->from_trace) {
+		ik_driver_table_scenario(sc, platform, b->specs[0], 250);
 		return 0;
-	const struct ik_idle_driver *driver = ik_idle_driver_find("table");
-	if (!driver || driver->probe(sc, b->bind, why, sizeof(why))) {
-		snprintf(err, errlen, "platform %s: %s", platform, driver ? why : "no table driver");
-		return IK_TRACE_EINPUT;
 	}
+	if (ik_driver_table_bind(sc, platform, b->specs[0], 250, b->bind, err, errlen))
+		return IK_TRACE_EINPUT;
 	b->bound = true;
 	return 0;
 }
@@ -107,19 +101,8 @@ static const char *haltpoll_params(const struct ik_trace_header *th, bool given,
 		return "--haltpoll-poll-ns, the rest defaults";
 	if (strcmp(th->governor, "haltpoll") != 0)
 		return "defaults";
-	for (int i = 0; i < th->nparams; i++) {
-		const struct ik_trace_param *p = &th->params[i];
-		if (strcmp(p->key, "guest_halt_poll_ns") == 0)
-			hp->guest_halt_poll_ns = p->value;
-		else if (strcmp(p->key, "guest_halt_poll_grow") == 0 && p->value <= UINT32_MAX)
-			hp->guest_halt_poll_grow = (unsigned)p->value;
-		else if (strcmp(p->key, "guest_halt_poll_shrink") == 0 && p->value <= UINT32_MAX)
-			hp->guest_halt_poll_shrink = (unsigned)p->value;
-		else if (strcmp(p->key, "guest_halt_poll_grow_start") == 0)
-			hp->guest_halt_poll_grow_start = p->value;
-		else if (strcmp(p->key, "guest_halt_poll_allow_shrink") == 0)
-			hp->guest_halt_poll_allow_shrink = p->value != 0;
-	}
+	for (int i = 0; i < th->nparams; i++) /* other keys, and values too large, are passed over */
+		ik_haltpoll_param_set(hp, th->params[i].key, th->params[i].value);
 	return "the trace header";
 }
 

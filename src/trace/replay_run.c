@@ -91,13 +91,7 @@ int ik_replay_run_finish(struct ik_replay_run *run)
 			*k = (struct ik_state_counters){ u->usage, u->time_ns, u->above, u->below,
 							  u->rejected, u->above_time_ns,
 							  u->below_time_ns };
-			r->total[i].usage += u->usage;
-			r->total[i].time_ns += u->time_ns;
-			r->total[i].above += u->above;
-			r->total[i].below += u->below;
-			r->total[i].rejected += u->rejected;
-			r->total[i].above_time_ns += u->above_time_ns;
-			r->total[i].below_time_ns += u->below_time_ns;
+			ik_state_counters_add(&r->total[i], k);
 		}
 		pc->entries = c->g.lines;
 		pc->delay_ns = c->delay_ns;

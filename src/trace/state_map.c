@@ -14,18 +14,13 @@
 #include <strings.h>
 
 #include "trace/replay.h"
+#include "util/names.h"
 
 const char *ik_trace_map_how_name(enum ik_trace_map_how how)
 {
-	switch (how) {
-	case IK_MAP_NAME:
-		return "name";
-	case IK_MAP_DEPTH:
-		return "depth";
-	case IK_MAP_NONE:
-		break;
-	}
-	return "none";
+	static const char *const names[] = { [IK_MAP_NAME] = "name", [IK_MAP_DEPTH] = "depth",
+					     [IK_MAP_NONE] = "none" };
+	return ik_name_of(names, 3, (int)how, "none");
 }
 
 static bool polling(const struct ik_state *s)
