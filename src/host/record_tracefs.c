@@ -21,6 +21,7 @@
 
 #include "host/host.h"
 #include "host/record_tracefs.h"
+#include "trace/import.h" /* ik_trace_bitmask_cpus, as the trace.dat import reads it */
 
 #ifndef IDLEKIT_HAVE_TRACEFS
 
@@ -300,6 +301,26 @@ static int on_event(struct tep_event *e, struct tep_record *r, int cpu, void *ct
 		x.arg = (int64_t)(int32_t)v;
 	} else if (strcmp(e->system, "irq_vectors") == 0) {
 		x.kind = IK_IMPORT_IPI;
+	} else if (strcmp(e->name, "ipi_send_cpu") == 0) {
+		/* the sending side: most of a recording's IPI causes (import_writer.c) */
+		if (tep_get_field_val(NULL, e, "cpu", r, &v, 0) || v >= (unsigned long long)sp->ncpus)
+			return 0;
+		x.kind = IK_IMPORT_IPI_SEND;
+		x.arg = (int64_t)v;
+	} else if (strcmp(e->name, "ipi_send_cpumask") == 0) {
+		int len = 0;
+		const void *raw = tep_get_field_raw(NULL, e, "cpumask", r, &len, 0);
+		int n = raw && len > 0 && rec->mask_cpus ?
+			ik_trace_bitmask_cpus(raw, (size_t)len, tep_get_long_size(rec->tep),
+					      tep_is_file_bigendian(rec->tep), rec->mask_cpus,
+					      sp->ncpus) : -1;
+		x.kind = IK_IMPORT_IPI_SEND;
+		for (int i = 0; i < n; i++) {
+			x.arg = rec->mask_cpus[i];
+			if (ik_record_spool_add(sp, &x))
+				return 1; /* a write failed: stop the iteration */
+		}
+		return 0;
 	} else if (strcmp(e->name, "hrtimer_start") == 0) {
 		unsigned long long fn = 0;
 		if (tep_get_field_val(NULL, e, "hrtimer", r, &id, 0) ||
@@ -490,6 +511,8 @@ int ik_recording_open(struct ik_recording *rec, int hz, uint64_t buffer_kb, char
 	}
 	/* The IPI vectors exist on x86 only; the sched events and tick_stop where the kernel
 	   has them (sched_waking since 4.3; without it, sched_wakeup stands in). */
+	tracefs_event_enable(inst, "ipi", "ipi_send_cpu"); /* the senders (kernel 6.3 on) */
+	tracefs_event_enable(inst, "ipi", "ipi_send_cpumask");
 	tracefs_event_enable(inst, "irq_vectors", "reschedule_entry");
 	tracefs_event_enable(inst, "irq_vectors", "call_function_entry");
 	tracefs_event_enable(inst, "irq_vectors", "call_function_single_entry");
@@ -502,7 +525,7 @@ int ik_recording_open(struct ik_recording *rec, int hz, uint64_t buffer_kb, char
 
 int ik_recording_start(struct ik_recording *rec, const char *spool_dir, char *err, size_t errlen)
 {
-	const char *systems[] = { "power", "irq", "timer", "irq_vectors", "sched", NULL };
+	const char *systems[] = { "power", "irq", "timer", "irq_vectors", "sched", "ipi", NULL };
 	rec->tep = tracefs_local_events_system(NULL, systems);
 	if (!rec->tep) {
 		snprintf(err, errlen, "cannot read the event formats: %s", strerror(errno));
@@ -511,7 +534,8 @@ int ik_recording_start(struct ik_recording *rec, const char *spool_dir, char *er
 	char prefix[64];
 	snprintf(prefix, sizeof(prefix), ".idlekit-record-%ld", (long)getpid());
 	rec->last_tick = calloc((size_t)rec->h.cpus, sizeof(*rec->last_tick));
-	if (!rec->last_tick) {
+	rec->mask_cpus = calloc((size_t)rec->h.cpus, sizeof(*rec->mask_cpus));
+	if (!rec->last_tick || !rec->mask_cpus) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -590,6 +614,8 @@ void ik_recording_close(struct ik_recording *rec)
 		ik_record_spool_close(&rec->spool);
 	rec->spool_open = false;
 	free(rec->last_tick);
+	free(rec->mask_cpus);
+	rec->mask_cpus = NULL;
 	rec->last_tick = NULL;
 	ik_trace_header_free(&rec->h);
 }

@@ -35,6 +35,7 @@ struct ik_recording {
 	uint64_t tick_fn;         /* the tick's hrtimer function (/proc/kallsyms), 0 unknown */
 	uint64_t *last_tick;      /* per CPU: the tick hrtimer's last expiry time */
 	uint64_t tick_step;       /* the smallest step between them: HZ */
+	int *mask_cpus;           /* h.cpus entries: an ipi_send_cpumask's targets */
 	bool spool_open;
 	struct ik_drainer *drainer;
 };

@@ -73,6 +73,7 @@ struct ik_trace_import_stats {
 				(it was idle when the recording began); not written */
 	uint64_t edge_end;   /* partial periods at the end: CPUs still idle (written open) */
 	uint64_t ipi_senders; /* IPI wakes whose sender is known (ipi_send_cpu/_cpumask) */
+	uint64_t ipi_send_causes; /* of those, named by the send itself (no handler event first) */
 	uint64_t ipi_sends;   /* ipi_send_cpu events read */
 	uint64_t ipi_masks;   /* ipi_send_cpumask events read */
 	uint64_t ipi_mask_targets; /* the CPUs their masks name, summed */

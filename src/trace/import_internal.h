@@ -90,6 +90,7 @@ struct ik_import_wcpu {
 	int ipi_from;       /* the sender of the last IPI sent to it, not yet received (-1) */
 	int in_ipi_from;    /* in an IPI handler: its sender (-1 unknown); -2 not in one */
 	int64_t in_ipi_ns;  /* when that handler started */
+	int cause_sender;   /* the period's cause was an IPI from this CPU (-1: not one) */
 };
 
 struct ik_import_writer {

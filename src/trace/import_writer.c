@@ -2,8 +2,13 @@
  * Import's writer: records in time order (from perf script, ftrace or trace-cmd text, a
  * trace.dat, or a recording) to idlekit trace events, one CPU's idle periods at a time,
  * each given its wake cause: the first interrupt-like record inside the period, or right
- * after its exit (IK_TRACE_WAKE_AFTER_EXIT_NS, nothing done since), and the sender of an
- * IPI when the handler's entry names one (docs/trace-format.md, "Import").
+ * after its exit (IK_TRACE_WAKE_AFTER_EXIT_NS, nothing done since).  An IPI sent to the
+ * CPU (ipi_send_cpu, or ipi_send_cpumask per target) counts as one such record of the
+ * target at the time it was sent, with its sender: most recordings have the sending side
+ * only (perf's and trace-cmd's usual events), and the handler's entry, when recorded too,
+ * confirms the same sender.  A wake-up traced on the wakee while the period's cause is a
+ * known sender's IPI is that sender's (docs/trace-format.md, "Import").  The one rule for
+ * every format and for `record` (src/trace/record_spool.c writes through this writer).
  */
 #include <stdlib.h>
 
@@ -26,7 +31,8 @@ int ik_import_writer_init(struct ik_import_writer *w, FILE *out, int cpus, bool 
 	if (!w->c)
 		return IK_TRACE_EFAIL;
 	for (int i = 0; i < cpus; i++)
-		w->c[i] = (struct ik_import_wcpu){ .ipi_from = -1, .in_ipi_from = -2 };
+		w->c[i] = (struct ik_import_wcpu){ .ipi_from = -1, .in_ipi_from = -2,
+						   .cause_sender = -1 };
 	return IK_TRACE_OK;
 }
 
@@ -76,13 +82,29 @@ int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_im
 			ev.state = (int)r->arg;
 			c->idle = c->want_cause = true;
 			c->in_ipi_from = -2;
+			c->cause_sender = -1;
 		}
 		return emit(w->out, st, &ev);
 	case IK_IMPORT_IPI_SEND:
-		if (r->arg >= 0 && r->arg < w->cpus && r->arg != r->cpu)
-			w->c[r->arg].ipi_from = r->cpu;
 		if (!c->idle)
 			c->busy = true;
+		if (r->arg >= 0 && r->arg < w->cpus && r->arg != r->cpu) {
+			struct ik_import_wcpu *t = &w->c[r->arg];
+			t->ipi_from = r->cpu;
+			if (takes_cause(t, r->t_ns)) {
+				/* sent while the target idled, nothing seen there first: its cause */
+				t->want_cause = false;
+				t->cause_sender = r->cpu;
+				ev.cpu = (int)r->arg;
+				ev.kind = IK_TRACE_WAKE;
+				ev.cause = IK_CAUSE_IPI;
+				ev.src_cpu = r->cpu;
+				ev.ipi_src = true;
+				st->ipi_senders++;
+				st->ipi_send_causes++;
+				return emit(w->out, st, &ev);
+			}
+		}
 		return IK_TRACE_OK;
 	case IK_IMPORT_IPI_EXIT:
 		c->in_ipi_from = -2;
@@ -94,9 +116,13 @@ int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_im
 	case IK_IMPORT_WAKING:
 	case IK_IMPORT_WAKEUP: {
 		int src = r->cpu;
-		/* traced on the wakee inside the IPI handler of a known sender: the sender's */
+		/* traced on the wakee inside the IPI handler of a known sender, or in the period
+		   (or the window after it) whose cause is that sender's IPI: the sender's */
 		if (r->arg2 == r->cpu && c->in_ipi_from >= 0)
 			src = c->in_ipi_from;
+		else if (r->arg2 == r->cpu && c->cause_sender >= 0 &&
+			 (c->idle || (!c->busy && r->t_ns - c->exit_ns <= IK_TRACE_WAKE_AFTER_EXIT_NS)))
+			src = c->cause_sender;
 		if (!ik_trace_sched_event(r->kind, src, r->arg, r->arg2, w->have_waking, w->cpus, &ev))
 			return IK_TRACE_OK;
 		if (src == r->cpu && !c->idle)

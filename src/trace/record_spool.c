@@ -9,8 +9,10 @@
  * breaks ties by seq; a record's seq here is its CPU, so events at one time come out by CPU
  * number, then in their CPU's order, as they did from the per-CPU files record had before.
  *
- * The conversion: cpu_idle(state) -> idle_enter, cpu_idle(-1) -> idle_exit, the first
- * interrupt of an idle period -> wake (irq N, ipi, tick or timer), hrtimer_start/cancel/
+ * The conversion is import's writer (import_writer.c), so that a recording and an import of
+ * the same events give the same trace: cpu_idle(state) -> idle_enter, cpu_idle(-1) ->
+ * idle_exit, the period's cause (the first interrupt inside it or right after its exit, or
+ * an IPI sent to it while it idled, with its sender) -> wake, hrtimer_start/cancel/
  * expire_entry -> timer_start/cancel/expire with the hrtimer's address as ID, sched_waking
  * -> task_wake on the target CPU from the waking one, sched_switch -> switch, tick_stop ->
  * tick_stop.
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/import_internal.h"
 #include "trace/record_spool.h"
 
 int ik_record_spool_open(struct ik_record_spool *sp, const char *dir, const char *prefix,
@@ -71,83 +74,26 @@ void ik_record_spool_close(struct ik_record_spool *sp)
 int ik_record_spool_write(struct ik_record_spool *sp, FILE *out, const struct ik_trace_header *h,
 			  bool have_waking, uint64_t *nev)
 {
-	uint8_t *idle = calloc((size_t)h->cpus, 1), *woke = calloc((size_t)h->cpus, 1);
+	struct ik_trace_import_stats st = { 0 };
+	struct ik_import_writer w;
 	int rc = -1, got;
-	if (!idle || !woke || ik_import_spill_merge(&sp->spill) != 0)
+	if (ik_import_writer_init(&w, out, h->cpus, true, have_waking, &st) != IK_TRACE_OK)
+		return -1;
+	if (ik_import_spill_merge(&sp->spill) != 0 || ik_trace_write_header(out, h))
 		goto out;
-	if (ik_trace_write_header(out, h))
-		goto out;
-	struct ik_trace_import_rec rr;
-	const struct ik_trace_import_rec *r = &rr;
-	while ((got = ik_import_spill_next(&sp->spill, &rr)) == 1) {
-		struct ik_trace_event ev = { .t_ns = r->t_ns, .cpu = r->cpu, .arg = -1 };
-		const struct ik_driver *drv = &h->drivers[h->cpu_driver[r->cpu]].drv;
-		switch (r->kind) {
-		case IK_IMPORT_IDLE:
-			if (r->arg < 0) {
-				if (!idle[r->cpu])
-					continue; /* an exit whose entry was before the recording */
-				ev.kind = IK_TRACE_IDLE_EXIT;
-				idle[r->cpu] = 0;
-			} else {
-				if (idle[r->cpu] || r->arg >= drv->state_count)
-					continue; /* an event lost in between */
-				ev.kind = IK_TRACE_IDLE_ENTER;
-				ev.state = (int)r->arg;
-				idle[r->cpu] = 1;
-				woke[r->cpu] = 0;
-			}
-			break;
-		case IK_IMPORT_IRQ:
-		case IK_IMPORT_IPI:
-			if (!idle[r->cpu] || woke[r->cpu])
-				continue;
-			ev.kind = IK_TRACE_WAKE;
-			ev.cause = r->kind == IK_IMPORT_IPI ? IK_CAUSE_IPI : IK_CAUSE_IRQ;
-			ev.arg = r->kind == IK_IMPORT_IRQ ? r->arg : -1;
-			woke[r->cpu] = 1;
-			break;
-		case IK_IMPORT_TSTART:
-			ev.kind = IK_TRACE_TIMER_START;
-			ev.arg = r->arg < 0 ? 0 : r->arg;
-			ev.timer_id = r->id;
-			break;
-		case IK_IMPORT_TCANCEL:
-			ev.kind = IK_TRACE_TIMER_CANCEL;
-			ev.timer_id = r->id;
-			break;
-		case IK_IMPORT_TIMER:
-		case IK_IMPORT_TICK:
-			if (idle[r->cpu] && !woke[r->cpu]) {
-				struct ik_trace_event w = ev;
-				w.kind = IK_TRACE_WAKE;
-				w.cause = r->kind == IK_IMPORT_TICK ? IK_CAUSE_TICK : IK_CAUSE_TIMER;
-				woke[r->cpu] = 1;
-				if (ik_trace_write_event(out, &w))
-					goto out;
-				(*nev)++;
-			}
-			ev.kind = IK_TRACE_TIMER_EXPIRE;
-			ev.timer_id = r->id;
-			break;
-		case IK_IMPORT_WAKING:
-		case IK_IMPORT_WAKEUP:
-		case IK_IMPORT_SWITCH:
-		case IK_IMPORT_TICK_STOP:
-			if (!ik_trace_sched_event(r->kind, r->cpu, r->arg, r->arg2, have_waking, h->cpus,
-						  &ev))
-				continue;
-			break;
-		default:
-			continue;
-		}
-		if (ik_trace_write_event(out, &ev))
+	struct ik_trace_import_rec r;
+	while ((got = ik_import_spill_next(&sp->spill, &r)) == 1) {
+		const struct ik_driver *drv = &h->drivers[h->cpu_driver[r.cpu]].drv;
+		if (r.kind == IK_IMPORT_IDLE && r.arg >= drv->state_count)
+			continue; /* a state outside the CPU's table: an event lost in between */
+		if (r.kind == IK_IMPORT_TSTART && r.arg < 0)
+			r.arg = 0;
+		if (ik_import_writer_record(&w, &r) != IK_TRACE_OK)
 			goto out;
-		(*nev)++;
 	}
+	*nev += st.written;
 	rc = ferror(out) || got < 0 ? -1 : 0;
 out:
-	free(idle);
-	free(woke);
+	ik_import_writer_free(&w);
 	return rc;
 }

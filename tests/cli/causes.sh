@@ -30,9 +30,17 @@ $2" "$tmp/$1.json" || fail "$1: $(python3 -c 'import json,sys; d=json.load(open(
 # inside the IPI handler is a task_wake from the sender, not a local one.
 causes cause-ipi-send.txt &&
 	check cause-ipi-send.txt 'assert w["ipi"] == 1 and w["none"] == 0 and src[0] == {"1": 1}'
-grep -q '^100000503000 0 wake ipi 1$' "$tmp/cause-ipi-send.txt.trace" || fail "ipi_send_cpu: no 'wake ipi 1'"
+# (at the send: the handler, recorded too here, confirms the same sender after the exit)
+grep -q '^100000500000 0 wake ipi 1$' "$tmp/cause-ipi-send.txt.trace" || fail "ipi_send_cpu: no 'wake ipi 1'"
 grep -q '^100000504000 0 task_wake 1 300$' "$tmp/cause-ipi-send.txt.trace" ||
 	fail "sched_wakeup in the IPI handler: $(grep task_wake "$tmp/cause-ipi-send.txt.trace")"
+# the sending side only (no handler event): the send is the cause, with its sender, and the
+# wakeup traced on the wakee in that period is the sender's
+causes cause-ipi-send-only.txt &&
+	check cause-ipi-send-only.txt 'assert w["ipi"] == 1 and w["none"] == 0 and src[0] == {"1": 1}'
+grep -q '^100000500000 0 wake ipi 1$' "$tmp/cause-ipi-send-only.txt.trace" || fail "send only: no 'wake ipi 1'"
+grep -q '^100000504000 0 task_wake 1 300$' "$tmp/cause-ipi-send-only.txt.trace" ||
+	fail "send only: sched_wakeup on the wakee: $(grep task_wake "$tmp/cause-ipi-send-only.txt.trace")"
 # ipi_send_cpumask: one send, two idle targets, both attributed to the sender.
 causes cause-ipi-cpumask.txt &&
 	check cause-ipi-cpumask.txt 'assert w["ipi"] == 2 and w["none"] == 0 and src[0] == {"1": 1} and src[2] == {"1": 1}'

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/import.h"
 #include "trace/record_spool.h"
 
 static void header(struct ik_trace_header *h, int cpus)
@@ -175,6 +176,91 @@ static void test_many(void **state)
 	ik_trace_header_free(&h);
 }
 
+/* Where the text after the header's "events" line starts. */
+static size_t events_at(const char *trace)
+{
+	const char *at = strstr(trace, "\nevents\n");
+	assert_non_null(at);
+	return (size_t)(at - trace) + 8;
+}
+
+/*
+ * One rule for record and import: the same kernel events through record's spool and
+ * through import's records entry point (what trace.dat and the text formats feed) give the
+ * same events.  Among them: an IPI sent by CPU 1 to idle CPU 0 with no handler event (the
+ * period's cause, its sender named), a sched_wakeup traced on the wakee in that period
+ * (the sender's), a tick right after an exit (the cause, inside the window), a tick while
+ * busy (not), a cpumask send to two idle CPUs, a timer's expiry.
+ */
+static void test_same_as_import(void **state)
+{
+	(void)state;
+	static const struct ik_trace_import_rec v[] = {
+		{ .t_ns = 1000, .cpu = 0, .kind = IK_IMPORT_IDLE, .arg = 1, .arg2 = -1 },
+		{ .t_ns = 1100, .cpu = 2, .kind = IK_IMPORT_IDLE, .arg = 2, .arg2 = -1 },
+		{ .t_ns = 1200, .cpu = 3, .kind = IK_IMPORT_IDLE, .arg = 2, .arg2 = -1 },
+		{ .t_ns = 2000, .cpu = 1, .kind = IK_IMPORT_IPI_SEND, .arg = 0, .arg2 = -1 },
+		{ .t_ns = 2003, .cpu = 0, .kind = IK_IMPORT_IDLE, .arg = -1, .arg2 = -1 },
+		{ .t_ns = 2005, .cpu = 0, .kind = IK_IMPORT_WAKEUP, .arg = 300, .arg2 = 0 },
+		{ .t_ns = 2006, .cpu = 0, .kind = IK_IMPORT_SWITCH, .arg = 0, .arg2 = 300 },
+		{ .t_ns = 3000, .cpu = 1, .kind = IK_IMPORT_IPI_SEND, .arg = 2, .arg2 = -1 },
+		{ .t_ns = 3000, .cpu = 1, .kind = IK_IMPORT_IPI_SEND, .arg = 3, .arg2 = -1 },
+		{ .t_ns = 3004, .cpu = 2, .kind = IK_IMPORT_IDLE, .arg = -1, .arg2 = -1 },
+		{ .t_ns = 3005, .cpu = 2, .kind = IK_IMPORT_IPI, .arg = -1, .arg2 = -1 },
+		{ .t_ns = 3006, .cpu = 3, .kind = IK_IMPORT_IDLE, .arg = -1, .arg2 = -1 },
+		{ .t_ns = 4000, .cpu = 0, .kind = IK_IMPORT_SWITCH, .arg = 300, .arg2 = 0 },
+		{ .t_ns = 4010, .cpu = 0, .kind = IK_IMPORT_IDLE, .arg = 1, .arg2 = -1 },
+		{ .t_ns = 5000, .cpu = 0, .kind = IK_IMPORT_IDLE, .arg = -1, .arg2 = -1 },
+		{ .t_ns = 5010, .cpu = 0, .kind = IK_IMPORT_TICK, .arg = -1, .arg2 = -1, .id = 9 },
+		{ .t_ns = 6000, .cpu = 0, .kind = IK_IMPORT_SWITCH, .arg = 0, .arg2 = 301 },
+		{ .t_ns = 6100, .cpu = 0, .kind = IK_IMPORT_TICK, .arg = -1, .arg2 = -1, .id = 9 },
+		{ .t_ns = 7000, .cpu = 0, .kind = IK_IMPORT_TSTART, .arg = 9000, .arg2 = -1, .id = 5 },
+		{ .t_ns = 7100, .cpu = 0, .kind = IK_IMPORT_IDLE, .arg = 2, .arg2 = -1 },
+		{ .t_ns = 9000, .cpu = 0, .kind = IK_IMPORT_TIMER, .arg = -1, .arg2 = -1, .id = 5 },
+		{ .t_ns = 9002, .cpu = 0, .kind = IK_IMPORT_IDLE, .arg = -1, .arg2 = -1 },
+	};
+	enum { N = sizeof(v) / sizeof(v[0]) };
+	struct ik_trace_header h;
+	struct ik_record_spool sp;
+	char err[512];
+	header(&h, 4);
+	assert_int_equal(ik_record_spool_open(&sp, "/tmp", ".idlekit-test-spool", 4, err,
+					      sizeof(err)), 0);
+	for (int i = 0; i < N; i++)
+		assert_int_equal(ik_record_spool_add(&sp, &v[i]), 0);
+	size_t rlen, ilen;
+	char *recorded = NULL;
+	FILE *rout = open_memstream(&recorded, &rlen);
+	uint64_t nev = 0;
+	assert_non_null(rout);
+	assert_int_equal(ik_record_spool_write(&sp, rout, &h, false, &nev), 0);
+	assert_int_equal(fclose(rout), 0);
+
+	struct ik_trace_import_rec copy[N];
+	memcpy(copy, v, sizeof(copy));
+	char *imported = NULL;
+	FILE *out = open_memstream(&imported, &ilen);
+	struct ik_trace_import_opts o = { .drv = &h.drivers[0].drv, .hz = 250, .clock_mono = true };
+	struct ik_trace_import_stats st = { 0 };
+	assert_int_equal(ik_trace_import_records(copy, N, "records", out, &o, &st, err,
+						 sizeof(err)), IK_TRACE_OK);
+	assert_int_equal(fclose(out), 0);
+	print_message("%s", recorded + events_at(recorded));
+	assert_string_equal(recorded + events_at(recorded), imported + events_at(imported));
+	/* and the causes are the rule's */
+	assert_non_null(strstr(recorded, "\n2000 0 wake ipi 1\n"));
+	assert_non_null(strstr(recorded, "\n2005 0 task_wake 1 300\n"));
+	assert_non_null(strstr(recorded, "\n3000 2 wake ipi 1\n3000 3 wake ipi 1\n"));
+	assert_non_null(strstr(recorded, "\n5010 0 wake tick\n"));
+	assert_null(strstr(recorded, "\n6100 0 wake"));
+	assert_non_null(strstr(recorded, "\n9000 0 wake timer\n"));
+	assert_int_equal(st.ipi_send_causes, 3);
+	free(recorded);
+	free(imported);
+	ik_record_spool_close(&sp);
+	ik_trace_header_free(&h);
+}
+
 static void test_no_folder(void **state)
 {
 	(void)state;
@@ -192,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_convert),
 		cmocka_unit_test(test_many),
 		cmocka_unit_test(test_no_folder),
+		cmocka_unit_test(test_same_as_import),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
