@@ -361,6 +361,47 @@ static int64_t mb_read(void *ctx)
 	return at > 0 ? (int64_t)(at >> 20) : 0;
 }
 
+/*
+ * Periods left without a cause: which kinds of event the input lacks that would name one
+ * (an IPI's sender, a timer's expiry, a device interrupt), and how to record them.  It
+ * does not say how many periods each would have named: the input cannot tell.
+ */
+static void no_cause_note(const struct ik_trace_import_stats *st)
+{
+	static const struct {
+		int kind;
+		const char *what, *perf, *tc;
+	} need[] = {
+		{ IK_IMPORT_IPI_SEND, "IPIs' senders", "ipi:ipi_send_cpu -e ipi:ipi_send_cpumask",
+		  "ipi:ipi_send_cpu -e ipi:ipi_send_cpumask" },
+		{ IK_IMPORT_TIMER, "timer expiries", "timer:hrtimer_expire_entry",
+		  "timer:hrtimer_expire_entry" },
+		{ IK_IMPORT_IRQ, "device interrupts", "irq:irq_handler_entry", "irq:irq_handler_entry" },
+	};
+	char what[160] = "", perf[256] = "", tc[256] = "";
+	size_t a = 0, b = 0, c = 0;
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		if (st->kinds[need[i].kind])
+			continue;
+		a += (size_t)snprintf(what + a, sizeof(what) - a, "%s%s", a ? ", " : "", need[i].what);
+		b += (size_t)snprintf(perf + b, sizeof(perf) - b, " -e %s", need[i].perf);
+		c += (size_t)snprintf(tc + c, sizeof(tc) - c, " -e %s", need[i].tc);
+		if (a >= sizeof(what) || b >= sizeof(perf) || c >= sizeof(tc))
+			break;
+	}
+	if (!what[0]) {
+		fprintf(stderr, "idlekit import: note: %" PRIu64 " idle periods have no cause: no "
+				"event the input has came first in them (a wake-up by an event not "
+				"recorded, such as another architecture's IPI)\n", st->no_cause);
+		return;
+	}
+	fprintf(stderr, "idlekit import: note: %" PRIu64 " idle periods have no cause, and the "
+			"input has no %s, which would name it: add them to the recording's events "
+			"(perf record -k mono -e power:cpu_idle%s ... -a, or trace-cmd record -C mono "
+			"-e power:cpu_idle%s ...; idlekit record takes them all)\n", st->no_cause, what,
+		perf, tc);
+}
+
 int cmd_import(int argc, char **argv)
 {
 	enum { OPT_HZ = 256, OPT_LENIENT, OPT_CLOCK };
@@ -546,6 +587,8 @@ int cmd_import(int argc, char **argv)
 				" ipi_send_cpumask (to %" PRIu64 " CPUs in all); %" PRIu64
 				" idle periods ended by an IPI whose sender is known\n",
 			st.ipi_sends, st.ipi_masks, st.ipi_mask_targets, st.ipi_senders);
+	if (st.no_cause)
+		no_cause_note(&st);
 	if (st.edge_start || st.edge_end)
 		fprintf(stderr, "idlekit import: note: partial idle periods at the edges: %" PRIu64
 				" at the start (an exit before any entry: the CPU was idle when the "

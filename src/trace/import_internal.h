@@ -86,6 +86,7 @@ int ik_import_spill_init_in(struct ik_import_spill *s, const char *dir, const ch
  */
 struct ik_import_wcpu {
 	bool idle, want_cause, busy, seen; /* seen: a cpu_idle has been */
+	bool seen_exit;     /* the period's exit was seen (it is a whole period) */
 	int64_t exit_ns;
 	int ipi_from;       /* the sender of the last IPI sent to it, not yet received (-1) */
 	int in_ipi_from;    /* in an IPI handler: its sender (-1 unknown); -2 not in one */
@@ -105,6 +106,8 @@ struct ik_import_writer {
 };
 int ik_import_writer_init(struct ik_import_writer *w, FILE *out, int cpus, bool timers,
 			  bool have_waking, struct ik_trace_import_stats *st);
+/* At the end: the periods still open (st->edge_end) and the last ones with no cause. */
+void ik_import_writer_end(struct ik_import_writer *w);
 void ik_import_writer_free(struct ik_import_writer *w);
 /* One record: the events it makes written to w->out.  IK_TRACE_OK or an error code. */
 int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_import_rec *r);

@@ -76,8 +76,8 @@ static int write_events(FILE *out, const struct plist *pl, int cpus, bool timers
 	int rc = ik_import_writer_init(&w, out, cpus, timers, have_waking, st);
 	for (size_t i = 0; i < pl->n && rc == IK_TRACE_OK; i++)
 		rc = ik_import_writer_record(&w, &pl->v[i]);
-	for (int i = 0; rc == IK_TRACE_OK && i < cpus; i++)
-		st->edge_end += w.c[i].idle; /* still idle at the end: a partial period */
+	if (rc == IK_TRACE_OK)
+		ik_import_writer_end(&w);
 	ik_import_writer_free(&w);
 	return rc;
 }
@@ -440,8 +440,7 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 			snprintf(err, errlen, "%s: expected power:cpu_idle events, got none", origin);
 		goto out;
 	}
-	for (int i = 0; i <= maxcpu; i++)
-		st->edge_end += w.c[i].idle;
+	ik_import_writer_end(&w);
 
 	/* The header, now that the CPUs, the states and the IRQ names are known; then the spool. */
 	struct ik_driver tab;

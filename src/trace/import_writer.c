@@ -36,6 +36,15 @@ int ik_import_writer_init(struct ik_import_writer *w, FILE *out, int cpus, bool 
 	return IK_TRACE_OK;
 }
 
+void ik_import_writer_end(struct ik_import_writer *w)
+{
+	for (int i = 0; i < w->cpus; i++) {
+		const struct ik_import_wcpu *c = &w->c[i];
+		w->st->edge_end += c->idle; /* still idle at the end: a partial period */
+		w->st->no_cause += !c->idle && c->want_cause && c->seen_exit;
+	}
+}
+
 void ik_import_writer_free(struct ik_import_writer *w)
 {
 	free(w->c);
@@ -57,6 +66,8 @@ int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_im
 	struct ik_import_wcpu *c = &w->c[r->cpu];
 	struct ik_trace_import_stats *st = w->st;
 	int rc;
+	if (r->kind >= 0 && r->kind < (int)(sizeof(st->kinds) / sizeof(st->kinds[0])))
+		st->kinds[r->kind]++;
 	/* an IPI handler seen without its exit ends after the window */
 	if (c->in_ipi_from != -2 && r->t_ns - c->in_ipi_ns > IK_TRACE_WAKE_AFTER_EXIT_NS)
 		c->in_ipi_from = -2;
@@ -75,11 +86,15 @@ int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_im
 		if (r->arg < 0) {
 			ev.kind = IK_TRACE_IDLE_EXIT;
 			c->idle = false;
+			c->seen_exit = true;
 			c->exit_ns = r->t_ns;
 			c->busy = false;
 		} else {
 			ev.kind = IK_TRACE_IDLE_ENTER;
 			ev.state = (int)r->arg;
+			if (c->want_cause && c->seen_exit)
+				st->no_cause++; /* the last period closed with none */
+			c->seen_exit = false;
 			c->idle = c->want_cause = true;
 			c->in_ipi_from = -2;
 			c->cause_sender = -1;

@@ -41,6 +41,11 @@ causes cause-ipi-send-only.txt &&
 grep -q '^100000500000 0 wake ipi 1$' "$tmp/cause-ipi-send-only.txt.trace" || fail "send only: no 'wake ipi 1'"
 grep -q '^100000504000 0 task_wake 1 300$' "$tmp/cause-ipi-send-only.txt.trace" ||
 	fail "send only: sched_wakeup on the wakee: $(grep task_wake "$tmp/cause-ipi-send-only.txt.trace")"
+# without the send either, the period has no cause: the note names what to record
+grep -v ipi_send_cpu "$fx/cause-ipi-send-only.txt" >"$tmp/no-send.txt"
+"$bin" import perf-script "$tmp/no-send.txt" -o "$tmp/no-send.trace" 2>"$tmp/err"
+grep -q "note: 1 idle periods have no cause, and the input has no IPIs' senders, timer expiries, device interrupts, which would name it: .*perf record -k mono -e power:cpu_idle -e ipi:ipi_send_cpu" "$tmp/err" ||
+	fail "no cause: the note: $(grep 'no cause' "$tmp/err")"
 # ipi_send_cpumask: one send, two idle targets, both attributed to the sender.
 causes cause-ipi-cpumask.txt &&
 	check cause-ipi-cpumask.txt 'assert w["ipi"] == 2 and w["none"] == 0 and src[0] == {"1": 1} and src[2] == {"1": 1}'
