@@ -133,6 +133,12 @@ int cli_output_close(struct cli_output *o, int ok);
    out) on standard error as "idlekit CMD: note: LINE"; nothing for "". */
 void cli_print_notes(const char *cmd, const char *notes);
 
+/* Two outputs (a given with option a_opt, b with b_opt) must be two files: the same file by
+   another name (./F, a symbolic link) is refused with one message, EXIT_USAGE; 0 when they
+   differ or either is NULL. */
+int cli_outputs_distinct(const char *cmd, const char *a, const char *a_opt, const char *b,
+			 const char *b_opt);
+
 /*
  * Before a long run: PATH can be written (its directory exists and takes a new file, it is
  * not a directory).  0, or EXIT_USAGE with "idlekit CMD: PATH: ..." printed.  NULL is fine.

@@ -124,7 +124,8 @@ int cmd_compare(int argc, char **argv)
 		fputs(compare_usage, stderr);
 		goto out;
 	}
-	if (cli_output_check("compare", outpath) || cli_output_check("compare", htmlpath))
+	if (cli_output_check("compare", outpath) || cli_output_check("compare", htmlpath) ||
+	    cli_outputs_distinct("compare", outpath, "-o", htmlpath, "--html"))
 		goto out;
 	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
 	struct cli_output o, h; /* in the group until its commit */

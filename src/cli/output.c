@@ -164,6 +164,38 @@ static void dir_of(const char *path, char *dir, size_t len)
 		snprintf(dir, len, "%.*s", (int)(slash - path), path);
 }
 
+/* The file path names, symbolic links followed and its folder made absolute: two names of
+   one file give the same.  -1 when it cannot be told (the check says why). */
+static int canonical(const char *path, char *out, size_t len)
+{
+	char target[PATH_MAX], dir[PATH_MAX], real[PATH_MAX];
+	enum target_kind kind;
+	struct stat st;
+
+	if (resolve_target(path, target, sizeof(target), &kind, &st) != 0)
+		return -1;
+	dir_of(target, dir, sizeof(dir));
+	if (!realpath(dir, real))
+		return -1;
+	const char *slash = strrchr(target, '/');
+	int n = snprintf(out, len, "%s/%s", real, slash ? slash + 1 : target);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+int cli_outputs_distinct(const char *cmd, const char *a, const char *a_opt, const char *b,
+			 const char *b_opt)
+{
+	char ca[PATH_MAX + 1], cb[PATH_MAX + 1];
+
+	if (!a || !b || canonical(a, ca, sizeof(ca)) || canonical(b, cb, sizeof(cb)))
+		return 0;
+	if (strcmp(ca, cb) != 0)
+		return 0;
+	fprintf(stderr, "idlekit %s: %s %s and %s %s name the same file (%s): the one written last "
+		"would replace the other; expected two files\n", cmd, a_opt, a, b_opt, b, ca);
+	return EXIT_USAGE;
+}
+
 int cli_output_check(const char *cmd, const char *path)
 {
 	char target[PATH_MAX], dir[PATH_MAX];
