@@ -233,6 +233,10 @@ static int open_dir(const char *cmd, const char *dir, const struct ik_sweep_spec
 	*done = 0;
 	if (make_dir(cmd, dir))
 		return EXIT_USAGE;
+	if (ik_sweep_lock(dir, err, sizeof(err)) < 0) { /* one sweep per folder at a time */
+		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
+		return EXIT_USAGE;
+	}
 	join(path, sizeof(path), dir, "manifest");
 	if (access(path, F_OK) != 0) {
 		if (!dir_empty(dir)) {

@@ -192,6 +192,11 @@ struct ik_sweep_progress {
 	void *user;
 };
 
+/* Take the folder for this process (sweep/lock.c): the descriptor holding the lock (kept
+   open to the end), or -1 with a message (another sweep writes it; cannot create the lock
+   file). */
+int ik_sweep_lock(const char *dir, char *err, size_t errlen);
+
 /*
  * Run the shard's points from its `first` (earlier ones are done) on `threads` threads,
  * appending rows to `rows` in task order, a point at a time (flushed), so a stopped run

@@ -203,5 +203,21 @@ sed -i 's/^vary.kernel.version = .*/vary.kernel.version = 5.1,5.4/' "$tmp/kgov.i
 "$bin" sweep "$tmp/kgov.ini" -o "$tmp/kgov" -q 2>"$tmp/err"
 check "sweep: the kernel governor on its own releases runs ($(cat "$tmp/err"))" test "$(tail -n +2 "$tmp/kgov/summary.csv" | wc -l)" -eq 2
 
+# one sweep per folder: a second sweep into a folder another one writes is refused (exit 2,
+# naming the pid); the first completes and the folder stays good (a rerun has nothing to do)
+printf '[sweep]\nbase = default\nruns = 4\nvary.workload.pairs = 1,2,3,4,5,6,7,8\n[scenario]\nduration_ms = 400\nwarmup_ms = 0\n' >"$tmp/lock.ini"
+"$bin" sweep "$tmp/lock.ini" -o "$tmp/lock" -q -j 1 2>"$tmp/first.err" &
+first=$!
+for _ in $(seq 100); do [ -s "$tmp/lock/.lock" ] && break; sleep 0.05; done
+"$bin" sweep "$tmp/lock.ini" -o "$tmp/lock" -q -j 1 2>"$tmp/err"
+rc=$?
+check "sweep: a second sweep into the folder: exit 2 (got $rc)" test $rc -eq 2
+check "sweep: it names the other ($(cat "$tmp/err"))" grep -q "another sweep is writing this folder (pid $first)" "$tmp/err"
+wait "$first"
+check "sweep: the first completes ($(cat "$tmp/first.err"))" test $? -eq 0
+check "sweep: its rows once each" test "$(tail -n +2 "$tmp/lock/results.csv" | wc -l)" -eq 32
+"$bin" sweep "$tmp/lock.ini" -o "$tmp/lock" -j 1 2>"$tmp/err"
+check "sweep: a rerun afterwards finds it done ($(cat "$tmp/err"))" grep -q 'nothing to run' "$tmp/err"
+
 echo "sweep: $pass passed, $fail failed"
 [ "$fail" = 0 ]
