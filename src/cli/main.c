@@ -61,6 +61,7 @@ static const char usage[] =
 	"  IDLEKIT_CACHE_DIR          where compiled kernel:FILE governors are kept (default\n"
 	"                             $XDG_CACHE_HOME/idlekit or ~/.cache/idlekit)\n"
 	"  IDLEKIT_KSHIM_DIR          the kernel shim's headers they compile against\n"
+	"  IDLEKIT_COMPARE_MAX_MB     the largest result file compare reads (default 512)\n"
 	"  SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT, JOB_COMPLETION_INDEX\n"
 	"                             the shard of `idlekit sweep` when --shard is not given\n"
 	"\n"

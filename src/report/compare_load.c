@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "report/compare_internal.h"
 
@@ -26,15 +27,33 @@ const struct ik_cmp_fig ik_cmp_figs[NFIGS] = {
 	[FIG_ENTRIES] = { "idle_entries_per_cpu_per_s", "idle entries", "/CPU/s", 0 },
 };
 
+/* The largest result file compare reads: IDLEKIT_COMPARE_MAX_MB, else 512 MiB (a 1.2 GB
+   file took 15 GB of memory to read). */
+static uint64_t compare_max_bytes(void)
+{
+	const char *e = getenv("IDLEKIT_COMPARE_MAX_MB");
+	char *end;
+	unsigned long long mb = e ? strtoull(e, &end, 10) : 0;
+	if (!e || end == e || *end || mb == 0 || mb > (1ull << 30))
+		mb = 512;
+	return (uint64_t)mb << 20;
+}
+
 static int fail(char *err, size_t errlen, const char *path, const char *what)
 {
 	snprintf(err, errlen, "%s: %s", path, what);
 	return -1;
 }
 
+/* A figure present but not a number (a string, an object): the first one met in the run
+   being read, for its message (a run must not drop out of the statistics unsaid). */
+static _Thread_local const char *not_a_number;
+
 static double num(json_t *obj, const char *key)
 {
 	json_t *v = json_object_get(obj, key);
+	if (v && !json_is_number(v) && !json_is_null(v) && !not_a_number)
+		not_a_number = key;
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
@@ -97,8 +116,24 @@ static void pad_named(struct named *list, int n, int runs)
  * too_shallow.  Accuracy: the run's "accuracy" object, else the share of entries counted
  * above (too deep) and below (too shallow), idlekit's one definition.
  */
+static int load_run_figures(struct ik_compare_set *set, json_t *run, const char *path,
+			    char *err, size_t errlen);
+
 static int load_run(struct ik_compare_set *set, json_t *run, const char *path, char *err,
 		    size_t errlen)
+{
+	not_a_number = NULL;
+	int rc = load_run_figures(set, run, path, err, errlen);
+	if (rc == 0 && not_a_number) {
+		snprintf(err, errlen, "%s: a result's \"%s\": expected a number, got another JSON "
+			 "type (the run would drop out of every statistic unsaid)", path, not_a_number);
+		rc = -1;
+	}
+	return rc;
+}
+
+static int load_run_figures(struct ik_compare_set *set, json_t *run, const char *path,
+			    char *err, size_t errlen)
 {
 	json_t *states = json_object_get(run, "states");
 	if (!json_is_array(states)) {
@@ -275,9 +310,20 @@ int ik_compare_load_text(const char *spec, const char *text, size_t len,
 		*at = '\0';
 	}
 	json_error_t jerr;
+	struct stat st;
+	uint64_t limit = compare_max_bytes();
+	if (!text && stat(path, &st) == 0 && (uint64_t)st.st_size > limit) {
+		snprintf(err, errlen, "%s: %.1f MB: larger than compare reads (%llu MB; "
+			 "IDLEKIT_COMPARE_MAX_MB raises it: reading takes about 12 times the file's "
+			 "size in memory)", path, (double)st.st_size / 1e6,
+			 (unsigned long long)(limit >> 20));
+		return -1;
+	}
 	json_t *root = text ? json_loadb(text, len, 0, &jerr) : json_load_file(path, 0, &jerr);
 	if (!root) {
-		if (jerr.line > 0)
+		if (!jerr.text[0]) /* jansson says nothing when memory runs out */
+			snprintf(err, errlen, "%s: cannot read it: out of memory", path);
+		else if (jerr.line > 0)
 			snprintf(err, errlen, "%s:%d:%d: not valid JSON: %s", path, jerr.line, jerr.column,
 				 jerr.text);
 		else

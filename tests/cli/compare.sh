@@ -131,5 +131,16 @@ expect2 "bad gate percentage" "expected a percentage" "$tmp/base.json" --fail-if
 expect2 "bad gate form" "e.g. mb_per_s:worse-than:5" "$tmp/base.json" --fail-if mb_per_s:better-than:5
 expect2 "json and csv" "exclude each other" "$tmp/base.json" --json --csv
 
+# a figure that is not a number is named, not dropped; a file over the limit is refused
+# before it is read (the limit: IDLEKIT_COMPARE_MAX_MB); memory running out is said
+python3 -c "
+import json, sys; d = json.load(open(sys.argv[1])); d['runs'][0]['energy_j'] = '12'
+json.dump(d, open(sys.argv[2], 'w'))" "$tmp/base.json" "$tmp/str.json"
+expect2 "a figure that is a string" 'str.json: a result.s "energy_j": expected a number' "$tmp/base.json" "$tmp/str.json"
+"$bin" sim --runs 40 --set scenario.duration_ms=2 -q --json -o "$tmp/big.json" # over 1 MB
+export IDLEKIT_COMPARE_MAX_MB=1
+expect2 "a file over the limit" "larger than compare reads \(1 MB; IDLEKIT_COMPARE_MAX_MB" "$tmp/big.json"
+unset IDLEKIT_COMPARE_MAX_MB
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
