@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -109,13 +111,20 @@ static int dat_push(struct dat_records *d, const struct ik_trace_import_rec *r)
 	return 0;
 }
 
+/* A dynamic field (__data_loc) lies inside its record: a corrupt one points elsewhere. */
+static bool in_record(const struct tep_record *rec, const void *p, int len)
+{
+	const char *b = rec->data, *q = p;
+	return len >= 0 && rec->size >= 0 && q >= b && (size_t)(q - b) + (size_t)len <= (size_t)rec->size;
+}
+
 /* irq_handler_entry's name (a __string: up to its NUL) as the IRQ's name, if new. */
 static void dat_irq_name(struct dat_records *d, struct tep_event *e, struct tep_record *rec,
 			 int64_t irq)
 {
 	int len = 0;
 	const char *nm = tep_get_field_raw(NULL, e, "name", rec, &len, 0);
-	if (!nm || len <= 0 || d->names_full)
+	if (!nm || len <= 0 || d->names_full || !in_record(rec, nm, len))
 		return;
 	size_t n = strnlen(nm, (size_t)len);
 	const char *old = ik_trace_irq_name(&d->names, irq);
@@ -134,6 +143,8 @@ static int dat_cpumask(struct dat_records *d, struct tep_handle *tep, struct tep
 {
 	int len = 0, *cpus = d->cpus;
 	const void *raw = tep_get_field_raw(NULL, e, "cpumask", rec, &len, 0);
+	if (raw && !in_record(rec, raw, len))
+		raw = NULL; /* a corrupt __data_loc: counted as ignored below */
 	int n = raw && len > 0 ? ik_trace_bitmask_cpus(raw, (size_t)len, tep_get_long_size(tep),
 							 tep_is_file_bigendian(tep), cpus,
 							 IK_TRACE_MAX_CPUS) : -1;
@@ -259,10 +270,8 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec, int
 }
 
 /* Every buffer of a trace.dat (the top one and the instances'): exit status. */
-static int read_dat(const char *path, struct dat_records *d, struct ik_trace_import_stats *st)
+static int read_dat_here(const char *path, struct dat_records *d, struct ik_trace_import_stats *st)
 {
-	if (cli_input_check("import", path))
-		return EXIT_USAGE;
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!h) {
@@ -343,6 +352,149 @@ static int dat_timer_clock(struct dat_records *d, const char *origin, bool mono,
 	}
 	d->n = k;
 	return EXIT_OK;
+}
+
+/*
+ * The file is the user's and libtracecmd reads it in full trust (a header cut short makes
+ * it free twice; a corrupt section, read out of bounds), so it is read in a child process:
+ * the records, the counts and the IRQ names come back through a pipe, and a reader that
+ * crashes or aborts ends the import with a message, not the process.
+ */
+static int write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+	while (n > 0) {
+		ssize_t k = write(fd, c, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		c += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+static int read_all(int fd, void *p, size_t n)
+{
+	char *c = p;
+	while (n > 0) {
+		ssize_t k = read(fd, c, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		c += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+struct dat_reply {
+	int rc;
+	uint64_t n, used, ignored, ipi_sends, ipi_masks, ipi_mask_targets;
+	int nirqs;
+};
+
+static void dat_child(int fd, const char *path)
+{
+	struct dat_records *d = calloc(1, sizeof(*d));
+	struct ik_trace_import_stats st;
+	struct dat_reply rp = { .rc = EXIT_FAIL };
+	if (d) {
+		memset(&st, 0, sizeof(st));
+		rp.rc = read_dat_here(path, d, &st);
+		rp.n = d->n;
+		rp.used = st.used, rp.ignored = st.ignored, rp.ipi_sends = st.ipi_sends;
+		rp.ipi_masks = st.ipi_masks, rp.ipi_mask_targets = st.ipi_mask_targets;
+		rp.nirqs = d->names.nirqs;
+	}
+	int bad = write_all(fd, &rp, sizeof(rp));
+	if (!bad && d && rp.n)
+		bad = write_all(fd, d->v, (size_t)rp.n * sizeof(*d->v));
+	for (int i = 0; !bad && d && i < rp.nirqs; i++)
+		bad = write_all(fd, &d->names.irqs[i], sizeof(d->names.irqs[i]));
+	_exit(bad ? 3 : 0);
+}
+
+static int read_dat(const char *path, struct dat_records *d, struct ik_trace_import_stats *st)
+{
+	int pfd[2];
+	if (cli_input_check("import", path))
+		return EXIT_USAGE;
+	fflush(stderr);
+	/* the child's standard error: libtracecmd prints on it whatever its log level
+	   ("mmap: Unknown error -22"); only the import's own lines are passed on */
+	FILE *cerr = tmpfile();
+	if (!cerr || pipe(pfd) != 0) {
+		fprintf(stderr, "idlekit import: %s: %s\n", path, strerror(errno));
+		if (cerr)
+			fclose(cerr);
+		return EXIT_FAIL;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "idlekit import: %s: cannot start its reader: %s\n", path,
+			strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		fclose(cerr);
+		return EXIT_FAIL;
+	}
+	if (pid == 0) {
+		close(pfd[0]);
+		if (dup2(fileno(cerr), 2) < 0)
+			_exit(3);
+		dat_child(pfd[1], path);
+	}
+	close(pfd[1]);
+	struct dat_reply rp;
+	int got = read_all(pfd[0], &rp, sizeof(rp));
+	if (got == 0 && rp.n > 0) {
+		if (rp.n > SIZE_MAX / sizeof(*d->v) || !(d->v = malloc((size_t)rp.n * sizeof(*d->v)))) {
+			got = -1;
+			d->oom = true;
+		} else {
+			got = read_all(pfd[0], d->v, (size_t)rp.n * sizeof(*d->v));
+			d->n = d->cap = (size_t)rp.n;
+		}
+	}
+	for (int i = 0; got == 0 && i < rp.nirqs; i++) {
+		struct ik_trace_irq_name nm;
+		got = read_all(pfd[0], &nm, sizeof(nm));
+		nm.name[sizeof(nm.name) - 1] = '\0';
+		if (got == 0 && ik_trace_irq_name_set(&d->names, nm.irq, nm.name, strlen(nm.name)))
+			d->names_full = true;
+	}
+	close(pfd[0]);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	char line[1024];
+	rewind(cerr);
+	while (fgets(line, sizeof(line), cerr))
+		if (strncmp(line, "idlekit ", 8) == 0)
+			fputs(line, stderr);
+	fclose(cerr);
+	if (WIFSIGNALED(status)) {
+		fprintf(stderr, "idlekit import: %s: the trace.dat reader (libtracecmd) crashed on it "
+			"(%s): the file is damaged or not a trace.dat\n", path,
+			strsignal(WTERMSIG(status)));
+		return EXIT_USAGE;
+	}
+	if (d->oom) {
+		fprintf(stderr, "idlekit import: out of memory\n");
+		return EXIT_FAIL;
+	}
+	if (got != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "idlekit import: %s: its reader ended without its records\n", path);
+		return EXIT_FAIL;
+	}
+	st->used = rp.used, st->ignored = rp.ignored, st->ipi_sends = rp.ipi_sends;
+	st->ipi_masks = rp.ipi_masks, st->ipi_mask_targets = rp.ipi_mask_targets;
+	d->used = rp.used, d->ignored = rp.ignored, d->ipi_sends = rp.ipi_sends;
+	d->ipi_masks = rp.ipi_masks, d->ipi_mask_targets = rp.ipi_mask_targets;
+	return rp.rc;
 }
 
 #else
