@@ -303,6 +303,7 @@ int cmd_govreplay(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = true;
+			ik_gov_kernel_set_quiet(true); /* a kernel:FILE's warnings as a count */
 			break;
 		case OPT_TRACE:
 			trace = true;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/governor_registry.h"
 #include "cli/progress.h"
 #include "config/config.h"
 #include "config/result.h"
@@ -269,6 +270,7 @@ int cmd_sim(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = true;
+			ik_gov_kernel_set_quiet(true); /* a kernel:FILE's warnings as a count */
 			break;
 		case OPT_SET:
 			sets[nsets++] = optarg;

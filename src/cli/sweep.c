@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/governor_registry.h"
 #include "cli/progress.h"
 #include "sweep/merge.h"
 #include "sweep/slurm.h"
@@ -595,6 +596,7 @@ int cmd_sweep(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = true;
+			ik_gov_kernel_set_quiet(true); /* a kernel:FILE's warnings as a count */
 			break;
 		case OPT_SHARD:
 			shard = optarg;

@@ -73,9 +73,12 @@ expect_error "does not compile" "does not compile: tests/kgov/broken.c:1" "error
 	-- --governor kernel:tests/kgov/broken.c
 expect_error "missing symbol" "kernel symbol 'tick_nohz_get_idle_calls_cpu'" "include/linux/tick.h" \
 	"not in idlekit's kernel shim" -- --governor kernel:tests/kgov/missing.c
-printf '#include <linux/cpuidle.h>\n#include <linux/pm_qos.h>\n' >"$tmp/header.c"
-expect_error "missing header" "header 'linux/pm_qos.h' is not in idlekit's kernel shim" "header.c:2:" \
-	-- --governor "kernel:$tmp/header.c"
+printf '#include <linux/cpuidle.h>\n#include <linux/rcupdate.h>\n' >"$tmp/header.c"
+expect_error "missing header" "header 'linux/rcupdate.h' is not in idlekit's kernel shim" "header.c:2:" \
+	"a <...> header is looked for in the shim only" -- --governor "kernel:$tmp/header.c"
+printf '#include <linux/cpuidle.h>\n#include "mine.h"\n' >"$tmp/header.c"
+expect_error "missing quoted header" "header 'mine.h' is not in idlekit's kernel shim" \
+	"nor beside the file" -- --governor "kernel:$tmp/header.c"
 expect_error "no governor registered" "not a governor" "cpuidle_register_governor" \
 	-- --governor kernel:tests/kgov/noregister.c
 expect_error "no such file" "kernel:tests/kgov/nosuch.c" "No such file" \
@@ -118,7 +121,7 @@ grep -q "compiled into" "$tmp/v1" || fail "first run did not compile: $(cat "$tm
 IDLEKIT_GOV_VERBOSE=1 "$bin" govreplay -g "kernel:$tmp/params.c" -p intel-skx -i "$tmp/in.csv" \
 	-q >"$tmp/o2" 2>"$tmp/v2"
 grep -q "cached in" "$tmp/v2" || fail "second run compiled again: $(cat "$tmp/v2")"
-[ "$(ls "$IDLEKIT_CACHE_DIR" | wc -l)" -eq 1 ] || fail "cache: expected one object"
+[ "$(ls "$IDLEKIT_CACHE_DIR"/*.so | wc -l)" -eq 1 ] || fail "cache: expected one object"
 sed -i 's/fixed_state __read_mostly = 1;/fixed_state __read_mostly = 2;/' "$tmp/params.c"
 IDLEKIT_GOV_VERBOSE=1 "$bin" govreplay -g "kernel:$tmp/params.c" -p intel-skx -i "$tmp/in.csv" \
 	>"$tmp/o3" 2>"$tmp/v3"
