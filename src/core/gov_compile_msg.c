@@ -71,8 +71,9 @@ static bool missing_symbol(const char *l, char *buf, size_t len)
 
 /* ---- Where the shim has a name ----------------------------------------------------------- */
 
-/* Does the line define (#define NAME) or declare (NAME( after a type) the name? */
-static bool line_has(const char *line, const char *name)
+/* Does the line define (#define NAME) or (unless defines_only) declare (NAME( after a
+   type) the name? */
+static bool line_has(const char *line, const char *name, bool defines_only)
 {
 	size_t n = strlen(name);
 	const char *p = line;
@@ -84,7 +85,7 @@ static bool line_has(const char *line, const char *name)
 			p++;
 		return strncmp(p, name, n) == 0 && !(isalnum((unsigned char)p[n]) || p[n] == '_');
 	}
-	if (*p == '#' || *p == '*' || *p == '/')
+	if (defines_only || *p == '#' || *p == '*' || *p == '/')
 		return false;
 	for (const char *q = strstr(p, name); q; q = strstr(q + 1, name)) {
 		bool start = q == p || !(isalnum((unsigned char)q[-1]) || q[-1] == '_');
@@ -95,7 +96,7 @@ static bool line_has(const char *line, const char *name)
 	return false;
 }
 
-static bool file_has(const char *file, const char *name)
+static bool file_has(const char *file, const char *name, bool defines_only)
 {
 	FILE *f = fopen(file, "r");
 	char line[1024];
@@ -103,7 +104,7 @@ static bool file_has(const char *file, const char *name)
 	if (!f)
 		return false;
 	while (!found && fgets(line, sizeof(line), f))
-		found = line_has(line, name);
+		found = line_has(line, name, defines_only);
 	fclose(f);
 	return found;
 }
@@ -132,7 +133,7 @@ static bool search_dir(const char *root, const char *rel, const char *name, char
 				found = search_dir(root, sub, name, hdr, len, depth + 1);
 			else if (S_ISREG(st.st_mode) && strlen(nm) > 2 &&
 				 strcmp(nm + strlen(nm) - 2, ".h") == 0 && strcmp(rel, "ikk") != 0 &&
-				 file_has(full, name)) {
+				 file_has(full, name, false)) {
 				size_t sl = strlen(sub);
 				if (sl < len) {
 					memcpy(hdr, sub, sl + 1);
@@ -212,8 +213,8 @@ static bool macro_at_file_scope(const char *path, const char *l, char *name, siz
 		return false;
 	memcpy(name, p, n);
 	name[n] = '\0';
-	if (is_keyword(name) || file_has(path, name))
-		return false; /* the file's own macro or function: a real syntax error */
+	if (is_keyword(name) || file_has(path, name, true))
+		return false; /* the file's own macro: a real syntax error */
 	return true;
 }
 
@@ -339,6 +340,8 @@ int ik_gov_compile_warnings(const char *path, const char *out, char *buf, size_t
 	for (const char *line = out; *line;) {
 		size_t n = strcspn(line, "\n");
 		bool located = n > pl && strncmp(line, path, pl) == 0 && line[pl] == ':';
+		if (memmem(line, n, " generated.", 11)) /* clang's "2 warnings generated." */
+			keep = false;
 		bool header = !located && memchr(line, ':', n) && !(line[0] == ' ');
 		if (located && memmem(line, n, ": warning:", 10)) {
 			count++;
