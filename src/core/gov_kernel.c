@@ -14,9 +14,10 @@
  * to the shim is.
  *
  * Divisions: sha256 of the sources; where things are (the shim, the cache); a private copy
- * of a shared object; compiling (the compiler's messages, the build); the instance (the
- * hooks the shim calls back, the ops that wrap the kernel governor, its module parameters,
- * ik_gov_kernel_open).
+ * of a shared object; compiling (the build, the compiler's warnings; its error messages are
+ * gov_compile_msg.c's); the instance (the hooks the shim calls back, the ops that wrap the
+ * kernel governor, each call guarded by gov_guard.c, its module parameters set before its
+ * initcalls, ik_gov_kernel_open).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
