@@ -3,8 +3,9 @@
  * argument is evaluated once, the comparison is made in the usual arithmetic conversions
  * of the arguments as they are (min3 and clamp too, without casting to the first's type),
  * and comparing a signed with an unsigned argument stops the build as it does in the
- * kernel, unless the signed one is a constant that is not negative or the unsigned one is
- * narrower than int.
+ * kernel from v6.7 on, unless the signed one is a constant that is not negative or the
+ * unsigned one is narrower than int.  (Before v6.7 the kernel's check of the two types was
+ * a warning, so files of those releases are not checked.)
  */
 #ifndef _LINUX_MINMAX_H
 #define _LINUX_MINMAX_H
@@ -19,7 +20,11 @@ extern void __ikk_minmax_signedness(void) __attribute__((__error__(
 /* bit 0: fine for an unsigned comparison; bit 1: for a signed one. */
 #define __ikk_sign_use(v) (__ikk_signed_type(__typeof__(v)) ? (2 + __ikk_nonneg(v)) : \
 	(1 + 2 * (sizeof(v) < 4)))
+#if IKK_LINUX_VERSION_CODE >= 395008 /* KERNEL_VERSION(6, 7, 0) */
 #define __ikk_sign_check(ok) do { if (!(ok)) __ikk_minmax_signedness(); } while (0)
+#else
+#define __ikk_sign_check(ok) do { } while (0)
+#endif
 
 #define __ikk_careful(op, x, y) ({ __auto_type __ikk_x = (x); __auto_type __ikk_y = (y); \
 	__ikk_sign_check(__ikk_sign_use(__ikk_x) & __ikk_sign_use(__ikk_y)); \
