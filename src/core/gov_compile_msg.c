@@ -281,8 +281,8 @@ void ik_gov_compile_message_shim(const char *path, const char *out, int status,
 		return;
 	}
 	/* A file-scope use of a macro the file cannot see: a syntax error in the compiler's
-	   words; named here as a missing symbol is. */
-	if (macro_at_file_scope(path, l, sym, sizeof(sym))) {
+	   words; named here as a missing symbol is (only when building: it reads the file). */
+	if (shim && macro_at_file_scope(path, l, sym, sizeof(sym))) {
 		char loc[600];
 		const char *e = strstr(l, ": error:");
 		snprintf(loc, sizeof(loc), "%.*s", e ? (int)(e - l) : 0, l);

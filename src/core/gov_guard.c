@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "core/gov_internal.h"
+#include "idlekit/cpuidle.h"
 
 /* Removes the command's temporary output files (the CLI defines it; a library user may not). */
 extern void ik_fatal_cleanup(void) __attribute__((weak));
@@ -236,7 +237,9 @@ struct ik_gov_guard *ik_gov_guard_enter(const struct ik_gov_call *call)
 	g->call = call;
 	g->signo = 0;
 	g->pending = 0;
-	atomic_fetch_add_explicit(&g->calls, 1, memory_order_relaxed);
+	/* (only this thread writes it: no locked add needed) */
+	atomic_store_explicit(&g->calls, atomic_load_explicit(&g->calls, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
 	return (struct ik_gov_guard *)g;
 }
 
@@ -305,23 +308,21 @@ static void report(const struct ik_gov_call *c, int how, int sig)
 			 "(IDLEKIT_GOV_TIMEOUT_S sets the limit)", timeout_s);
 	else
 		snprintf(what, sizeof(what), "crashed (%s)", signal_meaning(sig));
-	char inputs[400];
-	snprintf(inputs, sizeof(inputs),
-		 "cpu %d, sleep length %lld ns, delta_next %lld ns, latency_req %lld ns, tick "
-		 "stopped %d, last residency %llu ns",
-		 c->cpu, (long long)c->sleep_length_ns, (long long)c->delta_next_ns,
-		 (long long)c->latency_req_ns, c->tick_stopped ? 1 : 0,
-		 (unsigned long long)c->last_residency_ns);
+	const struct ik_device *d = c->dev;
 	char idx[40] = "";
 	if (c->index >= 0)
 		snprintf(idx, sizeof(idx), ", state %d", c->index);
-	if (c->cpu < 0) /* an initcall: no decision yet, no inputs */
+	if (!d) /* an initcall: no decision yet, no inputs */
 		fprintf(stderr, "idlekit: governor kernel:%s %s in %s, before the first decision\n",
 			c->path, what, c->what);
 	else
 		fprintf(stderr, "idlekit: governor kernel:%s %s in %s at decision %llu (simulated time "
-			"%lld ns; inputs: %s%s)\n", c->path, what, c->what,
-			(unsigned long long)c->decision, (long long)c->now_ns, inputs, idx);
+			"%lld ns; inputs: cpu %d, sleep length %lld ns, delta_next %lld ns, latency_req "
+			"%lld ns, tick stopped %d, last residency %llu ns%s)\n", c->path, what, c->what,
+			(unsigned long long)c->decision, (long long)d->in.now_ns, d->cpu,
+			(long long)d->in.sleep_length_ns, (long long)d->in.delta_next_ns,
+			(long long)d->in.latency_req_ns, d->in.tick_stopped ? 1 : 0,
+			(unsigned long long)d->last_residency_ns, idx);
 	fflush(stderr);
 	if (ik_fatal_cleanup)
 		ik_fatal_cleanup();

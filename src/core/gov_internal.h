@@ -65,16 +65,13 @@ void *ik_gov_dlopen_private(const char *path, int *fd, char *err, size_t errlen)
  * are bracketed by ik_gov_guard_host_enter/leave, where a fault is idlekit's own.
  */
 #define IK_GOV_EXIT_CRASH 4
+struct ik_device;
 struct ik_gov_call {
 	const char *path; /* the governor file */
-	const char *what; /* "select", "reflect", "enable", "disable" */
+	const char *what; /* "select", "reflect", "enable", "disable", "an initcall" */
 	uint64_t decision;
-	int64_t now_ns;
-	int cpu;
-	int index; /* reflect's state; -1 */
-	int64_t sleep_length_ns, delta_next_ns, latency_req_ns;
-	bool tick_stopped;
-	uint64_t last_residency_ns;
+	int index;                   /* reflect's state; -1 */
+	const struct ik_device *dev; /* the inputs, read only for a report; NULL: none */
 };
 struct ik_gov_guard;
 struct ik_gov_guard *ik_gov_guard_enter(const struct ik_gov_call *call);

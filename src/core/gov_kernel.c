@@ -539,18 +539,16 @@ static void from_io(const struct ikk_dev *io, struct ik_device *dev)
 	dev->poll_limit_ns = io->poll_limit_ns;
 }
 
-/* What a crash report says about the call: the device's inputs as the governor saw them. */
+/* What a crash report says about the call (it reads the inputs from the device). */
 static void call_of(struct ik_gov_call *c, const struct ik_device *dev, const char *what,
 		    int index)
 {
 	const struct kgov *k = of(dev);
-	*c = (struct ik_gov_call){
-		.path = k->l.id.path, .what = what, .decision = k->decisions,
-		.now_ns = dev->in.now_ns, .cpu = dev->cpu, .index = index,
-		.sleep_length_ns = dev->in.sleep_length_ns, .delta_next_ns = dev->in.delta_next_ns,
-		.latency_req_ns = dev->in.latency_req_ns, .tick_stopped = dev->in.tick_stopped,
-		.last_residency_ns = dev->last_residency_ns,
-	};
+	c->path = k->l.id.path;
+	c->what = what;
+	c->decision = k->decisions;
+	c->index = index;
+	c->dev = dev;
 }
 
 /* Arms the guard in the caller's frame (sigsetjmp's rule); a fault comes back here. */
@@ -764,8 +762,7 @@ int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 		}
 	}
 	/* The initcalls are the file's code too: guarded as the callbacks are. */
-	struct ik_gov_call c = { .path = k->l.id.path, .what = "an initcall", .cpu = -1,
-				 .index = -1 };
+	struct ik_gov_call c = { .path = k->l.id.path, .what = "an initcall", .index = -1 };
 	struct ik_gov_guard *g;
 	GUARDED(g, &c);
 	int irc = init(lerr, sizeof(lerr));
