@@ -95,7 +95,6 @@ static int api_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	cpus_read_unlock();
 	for (i = 0; i < nweights; i++)
 		wsum += weights[i];
-	scratch = kzalloc(16 * sizeof(*scratch), GFP_KERNEL);
 	q = div_s64_rem(-7, 2, &rem);
 
 	pr_info("api: decision %d: jiffies %lu, time_after(jiffies, first) %d, now %lld\n",
@@ -110,6 +109,7 @@ static int api_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		this_cpu_read(api_stats.sum));
 	if (calls > 1)
 		return idx;
+	scratch = kzalloc(16 * sizeof(*scratch), GFP_KERNEL);
 	pr_info("api: msecs_to_jiffies(10) %lu, usecs_to_jiffies(4001) %lu, "
 		"nsecs_to_jiffies(7999999) %lu\n", msecs_to_jiffies(10), usecs_to_jiffies(4001),
 		nsecs_to_jiffies(7999999));
