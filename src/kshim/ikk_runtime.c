@@ -490,6 +490,7 @@ IKK_EXPORT void ikk_disable(void *cookie, struct ikk_dev *io)
 		registered->disable(&driver, d);
 	dev_out(d, io);
 	d->enabled = 0;
+	in_idle[io->cpu] = false;
 	cookies[io->cpu] = NULL;
 }
 
