@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/governor_registry.h"
 #include "config/scenario.h"
 #include "idlekit/kernel.h"
 #include "util/timeline.h"
@@ -165,6 +166,7 @@ int cli_getopt(struct cli_opts *o, int argc, char **argv)
 			break;
 		case 'q':
 			o->quiet = true;
+			ik_gov_kernel_set_quiet(true); /* a kernel:FILE's warnings as a count */
 			break;
 		case 'j':
 			if (cli_parse_jobs(o->cmd, optarg, &o->jobs))

@@ -5,8 +5,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Exit statuses: 0 success, 1 the work failed, 2 bad input (options, files). */
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+/* Exit statuses: 0 success, 1 the work failed, 2 bad input (options, files), 4 a
+   kernel:FILE governor crashed or hung (src/core/gov_guard.c ends the process with it). */
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_GOV_CRASH = 4 };
 
 int cmd_sim(int argc, char **argv);
 int cmd_platform(int argc, char **argv);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/governor_registry.h"
 #include "cli/progress.h"
 #include "config/config.h"
 #include "config/result.h"

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/governor_registry.h"
 #include "cli/progress.h"
 #include "sweep/merge.h"
 #include "sweep/slurm.h"

@@ -5,7 +5,10 @@
 #ifndef IDLEKIT_CORE_GOV_INTERNAL_H
 #define IDLEKIT_CORE_GOV_INTERNAL_H
 
+#include <setjmp.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/governor_registry.h"
 
@@ -29,6 +32,15 @@ int ik_gov_plugin_open(const struct ik_governor_open_args *a, const char *path,
  */
 void ik_gov_compile_message(const char *path, const char *out, int status, char *err,
 			    size_t errlen);
+/* The same, and with the shim's directory (NULL: not known) it also says which shim
+   header has a symbol or macro the file uses without including it. */
+void ik_gov_compile_message_shim(const char *path, const char *out, int status,
+				 const char *shim, char *err, size_t errlen);
+/*
+ * The compiler's warnings about the user's file (path:line:col: warning: and the lines
+ * quoting its source) into buf; their count.
+ */
+int ik_gov_compile_warnings(const char *path, const char *out, char *buf, size_t len);
 /* sha256 of the files' bytes one after the other, hex. 0, or -1 with a message. */
 int ik_gov_sha256_files(const char *const *paths, int npaths, char out[65], char *err,
 			size_t errlen);
@@ -39,5 +51,37 @@ int ik_gov_sha256_files(const char *const *paths, int npaths, char out[65], char
 void *ik_gov_dlopen_private(const char *path, int *fd, char *err, size_t errlen);
 /* Unloads such a copy (nothing when dl is NULL): dlclose, then its descriptor. */
 void ik_gov_dlclose_private(void *dl, int fd);
+
+/*
+ * Crash isolation (gov_guard.c).  A kernel governor's callback runs as
+ *
+ *	struct ik_gov_guard *g = ik_gov_guard_enter(&call);
+ *	if (g) { int how = sigsetjmp(*ik_gov_guard_jmpbuf(g), 0);
+ *		 if (how) ik_gov_guard_failed(g, how);   (does not return)
+ *		 ik_gov_guard_arm(g); }
+ *	... the call ...
+ *	ik_gov_guard_leave(g);
+ *
+ * (sigsetjmp must be in the caller's frame).  A fault or a call past the time limit ends
+ * the process with one message and IK_GOV_EXIT_CRASH; idlekit's answers to the governor
+ * are bracketed by ik_gov_guard_host_enter/leave, where a fault is idlekit's own.
+ */
+#define IK_GOV_EXIT_CRASH 4
+struct ik_device;
+struct ik_gov_call {
+	const char *path; /* the governor file */
+	const char *what; /* "select", "reflect", "enable", "disable", "an initcall" */
+	uint64_t decision;
+	int index;                   /* reflect's state; -1 */
+	const struct ik_device *dev; /* the inputs, read only for a report; NULL: none */
+};
+struct ik_gov_guard;
+struct ik_gov_guard *ik_gov_guard_enter(const struct ik_gov_call *call);
+sigjmp_buf *ik_gov_guard_jmpbuf(struct ik_gov_guard *g);
+void ik_gov_guard_arm(struct ik_gov_guard *g);
+void ik_gov_guard_leave(struct ik_gov_guard *g);
+void ik_gov_guard_failed(struct ik_gov_guard *g, int how) __attribute__((noreturn));
+void ik_gov_guard_host_enter(void);
+void ik_gov_guard_host_leave(void);
 
 #endif

@@ -14,9 +14,10 @@
  * to the shim is.
  *
  * Divisions: sha256 of the sources; where things are (the shim, the cache); a private copy
- * of a shared object; compiling (the compiler's messages, the build); the instance (the
- * hooks the shim calls back, the ops that wrap the kernel governor, its module parameters,
- * ik_gov_kernel_open).
+ * of a shared object; compiling (the build, the compiler's warnings; its error messages are
+ * gov_compile_msg.c's); the instance (the hooks the shim calls back, the ops that wrap the
+ * kernel governor, each call guarded by gov_guard.c, its module parameters set before its
+ * initcalls, ik_gov_kernel_open).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -25,6 +26,8 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <nettle/sha2.h>
+#include <pthread.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,130 +258,7 @@ void ik_gov_dlclose_private(void *dl, int fd)
 	close(fd);
 }
 
-/* ---- Compiling ------------------------------------------------------------------------------ */
-
-/*
- * Kernel symbols that real releases have and the shim does not serve, and where the kernel
- * declares them (read in the v5.10.7 and v6.19 trees).
- */
-static const struct {
-	const char *name, *where;
-} known_missing[] = {
-	{ "tick_nohz_get_idle_calls_cpu", "include/linux/tick.h, v5.10 to v6.19" },
-	{ "tick_nohz_get_next_hrtimer", "include/linux/tick.h, v5.10 to v6.19" },
-	{ "cpu_latency_qos_limit", "include/linux/pm_qos.h, v5.7 to v6.19" },
-	{ "cpuidle_get_last_residency", "include/linux/cpuidle.h before v5.7 (microseconds)" },
-};
-
-/* The text between the first opening quote (' or `) at or after p and the next '. */
-static bool quoted(const char *p, char *buf, size_t len)
-{
-	const char *q = strchr(p, '\''), *t = strchr(p, '`');
-	if (t && (!q || t < q))
-		q = t;
-	if (!q)
-		return false;
-	q++;
-	const char *e = strchr(q, '\'');
-	if (!e || e == q || (size_t)(e - q) >= len)
-		return false;
-	memcpy(buf, q, (size_t)(e - q));
-	buf[e - q] = '\0';
-	return true;
-}
-
-/*
- * The symbol a compiler or linker error line says is missing (gcc and clang wording):
- * "implicit declaration of function 'X'", "'X' undeclared", "use of undeclared identifier
- * 'X'", "unknown type name 'X'", "undefined reference to `X'".
- */
-static bool missing_symbol(const char *l, char *buf, size_t len)
-{
-	static const char *const after[] = { "implicit declaration of function",
-					     "undeclared identifier", "unknown type name",
-					     "undefined reference to" };
-	for (size_t i = 0; i < sizeof(after) / sizeof(after[0]); i++) {
-		const char *p = strstr(l, after[i]);
-		if (p)
-			return quoted(p + strlen(after[i]), buf, len);
-	}
-	const char *e = strstr(l, "error: ");
-	if (e && strstr(e, "' undeclared"))
-		return quoted(e, buf, len);
-	return false;
-}
-
-/* The compiler's first error, turned into one message. */
-void ik_gov_compile_message(const char *path, const char *out, int status, char *err,
-			    size_t errlen)
-{
-	const char *line = out;
-	char l[1024];
-	bool found = false;
-
-	while (*line) {
-		size_t n = strcspn(line, "\n");
-		if (n >= sizeof(l))
-			n = sizeof(l) - 1;
-		memcpy(l, line, n);
-		l[n] = '\0';
-		if (strstr(l, "error:") || strstr(l, "undefined reference")) {
-			found = true;
-			break;
-		}
-		line += strcspn(line, "\n");
-		if (*line)
-			line++;
-	}
-	if (!found) {
-		snprintf(err, errlen, "the compiler failed (status %d) on %s: %.300s", status, path,
-			 out[0] ? out : "no message");
-		for (char *p = err; *p; p++)
-			if (*p == '\n' || *p == '\r')
-				*p = ' ';
-		return;
-	}
-
-	char sym[128];
-	if (missing_symbol(l, sym, sizeof(sym))) {
-		const char *where = NULL;
-		for (size_t i = 0; i < sizeof(known_missing) / sizeof(known_missing[0]); i++)
-			if (strcmp(known_missing[i].name, sym) == 0)
-				where = known_missing[i].where;
-		char loc[600];
-		const char *e = strstr(l, ": error:");
-		snprintf(loc, sizeof(loc), "%.*s", e ? (int)(e - l) : 0, l);
-		if (where)
-			snprintf(err, errlen,
-				 "%s: kernel symbol '%s' is not in idlekit's kernel shim (the kernel has "
-				 "it in %s; the shim serves the cpuidle governor API of v5.4 and v5.5 "
-				 "to v6.19)",
-				 loc[0] ? loc : path, sym, where);
-		else
-			snprintf(err, errlen,
-				 "%s: kernel symbol '%s' is not in idlekit's kernel shim (not part of the "
-				 "cpuidle governor API of v5.4 and v5.5 to v6.19 it serves); "
-				 "compiler: %s",
-				 loc[0] ? loc : path, sym, l);
-		return;
-	}
-	/* gcc and clang: "FILE:L:C: fatal error: 'linux/x.h' file not found" or "linux/x.h: No such file" */
-	const char *fe = strstr(l, "fatal error: ");
-	if (fe && (strstr(fe, "No such file") || strstr(fe, "file not found"))) {
-		char hdr[200];
-		const char *h = fe + strlen("fatal error: ");
-		size_t n = strcspn(h, ":'");
-		if (*h == '\'')
-			n = strcspn(++h, "'");
-		snprintf(hdr, sizeof(hdr), "%.*s", (int)n, h);
-		snprintf(err, errlen,
-			 "%.*s: header '%s' is not in idlekit's kernel shim (it serves the cpuidle "
-			 "governor API of v5.4 and v5.5 to v6.19) nor beside the file",
-			 (int)(fe - l > 2 ? fe - l - 2 : 0), l, hdr);
-		return;
-	}
-	snprintf(err, errlen, "does not compile: %s", l);
-}
+/* ---- Compiling (the messages: gov_compile_msg.c) ------------------------------------------- */
 
 static int run_compiler(char *const argv[], char *out, size_t outlen, int *status)
 {
@@ -436,6 +316,9 @@ static int version_code(const char *v, char *err, size_t errlen)
 	return code;
 }
 
+static pthread_mutex_t warn_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool quiet; /* -q: the compiler's warnings as a count */
+
 /* The cached object for path, compiled now if needed.  0, -2 (does not compile), -1. */
 static int build(const char *path, const char *gov_h, int vcode, char so[PATH_MAX],
 		 char file_sha[65], bool *compiled, char *err, size_t errlen)
@@ -476,6 +359,7 @@ static int build(const char *path, const char *gov_h, int vcode, char so[PATH_MA
 		return 0;
 
 	char tmp[PATH_MAX + 32], inc[PATH_MAX + 16], iq[PATH_MAX + 8], rt[PATH_MAX + 32], def[64];
+	char rtp[PATH_MAX + 32];
 	/* A name of its own (mkstemps), so that runs compiling the same file at once do not meet. */
 	snprintf(tmp, sizeof(tmp), "%s.XXXXXX.tmp", so);
 	int tfd = mkstemps(tmp, 4);
@@ -487,6 +371,7 @@ static int build(const char *path, const char *gov_h, int vcode, char so[PATH_MA
 	snprintf(inc, sizeof(inc), "%s/include", shim);
 	snprintf(iq, sizeof(iq), "-I%s", shim);
 	snprintf(rt, sizeof(rt), "%s/ikk_runtime.c", shim);
+	snprintf(rtp, sizeof(rtp), "%s/ikk_params.c", shim);
 	snprintf(def, sizeof(def), "-DIKK_LINUX_VERSION_CODE=%d", vcode);
 	char src[PATH_MAX + 8]; /* a file named "-x.c" is a file, not an option */
 	snprintf(src, sizeof(src), "%s%s", path[0] == '-' ? "./" : "", path);
@@ -494,7 +379,7 @@ static int build(const char *path, const char *gov_h, int vcode, char so[PATH_MA
 			 "-fno-strict-aliasing", "-fno-common", "-fPIC", "-shared", "-nostdinc",
 			 "-isystem", inc, iq, def, "-fdiagnostics-color=never",
 			 "-Werror=implicit-function-declaration", "-Werror=implicit-int",
-			 "-Wl,--no-undefined", "-o", tmp, src, rt, NULL };
+			 "-Wl,--no-undefined", "-Wall", "-o", tmp, src, rt, rtp, NULL };
 	char out[16384];
 	int status = 0;
 	if (run_compiler(argv, out, sizeof(out), &status)) {
@@ -507,8 +392,8 @@ static int build(const char *path, const char *gov_h, int vcode, char so[PATH_MA
 			snprintf(err, errlen, "cannot run the C compiler '%s' (set IDLEKIT_CC)", cc);
 			return -1;
 		}
-		ik_gov_compile_message(path, out, WIFEXITED(status) ? WEXITSTATUS(status) : -1, err,
-				       errlen);
+		ik_gov_compile_message_shim(src, out, WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+					    shim, err, errlen);
 		/* A file of one release fails against another's API: say which one it met. */
 		size_t used = strlen(err);
 		snprintf(err + used, errlen - used,
@@ -516,13 +401,66 @@ static int build(const char *path, const char *gov_h, int vcode, char so[PATH_MA
 			 "idlekit runs as)", vcode >> 16, (vcode >> 8) & 255);
 		return -2;
 	}
-	if (rename(tmp, so)) {
+	/* The warnings about the user's file go beside the object: shown at every run. */
+	static char warn[16384];
+	char wpath[PATH_MAX + 16], wtmp[PATH_MAX + 48];
+	pthread_mutex_lock(&warn_lock);
+	ik_gov_compile_warnings(src, out, warn, sizeof(warn));
+	snprintf(wpath, sizeof(wpath), "%s.warn", so);
+	snprintf(wtmp, sizeof(wtmp), "%s.warn", tmp);
+	FILE *wf = fopen(wtmp, "w");
+	bool wok = wf && fputs(warn, wf) >= 0;
+	if (wf && fclose(wf))
+		wok = false;
+	pthread_mutex_unlock(&warn_lock);
+	if (!wok || rename(wtmp, wpath) || rename(tmp, so)) {
 		snprintf(err, errlen, "%s: %s", so, strerror(errno));
+		unlink(wtmp);
 		unlink(tmp);
 		return -1;
 	}
 	*compiled = true;
 	return 0;
+}
+
+/*
+ * The compiler's warnings about the file (kept in the cache beside the object), once per
+ * process and object: in full, or as a count when the command runs quiet (-q).
+ */
+static void show_warnings(const char *path, const char *so)
+{
+	static char shown[32][PATH_MAX];
+	static int nshown;
+	char wpath[PATH_MAX + 16], text[16384];
+	snprintf(wpath, sizeof(wpath), "%s.warn", so);
+	pthread_mutex_lock(&warn_lock);
+	bool seen = false;
+	for (int i = 0; i < nshown && !seen; i++)
+		seen = strcmp(shown[i], so) == 0;
+	FILE *f = seen ? NULL : fopen(wpath, "r");
+	if (f) {
+		size_t n = fread(text, 1, sizeof(text) - 1, f);
+		text[n] = '\0';
+		fclose(f);
+		int count = 0;
+		for (const char *p = strstr(text, ": warning:"); p; p = strstr(p + 1, ": warning:"))
+			count++;
+		if (count && quiet)
+			fprintf(stderr, "idlekit: kernel:%s: %d compiler warning%s (-Wall; run without "
+				"-q to see %s)\n", path, count, count == 1 ? "" : "s",
+				count == 1 ? "it" : "them");
+		else if (count)
+			fprintf(stderr, "idlekit: kernel:%s: %d compiler warning%s (-Wall):\n%s", path,
+				count, count == 1 ? "" : "s", text);
+		if (nshown < 32)
+			snprintf(shown[nshown++], PATH_MAX, "%s", so);
+	}
+	pthread_mutex_unlock(&warn_lock);
+}
+
+void ik_gov_kernel_set_quiet(bool q)
+{
+	quiet = q;
 }
 
 /* ---- The instance ---------------------------------------------------------------------------- */
@@ -540,6 +478,7 @@ struct kgov {
 	ikk_param_count_fn param_count;
 	ikk_param_get_fn param_get;
 	ikk_param_set_fn param_set;
+	uint64_t decisions; /* selects so far: what a crash report counts */
 };
 
 static struct kgov *of(const struct ik_device *dev)
@@ -563,7 +502,19 @@ static unsigned long long h_poll_time(void *d)
 	return ik_poll_time(&of(dev)->drv, dev);
 }
 static long long h_now(void *d) { return ((struct ik_device *)d)->in.now_ns; }
-static void h_log(const char *msg) { fprintf(stderr, "kernel governor: %s", msg); }
+/* The next clock event: the model's delta_next from now (the tick, or a timer before it). */
+static long long h_next_event(void *d)
+{
+	const struct ik_device *dev = d;
+	return dev->in.now_ns + dev->in.delta_next_ns;
+}
+/* (The only answer that takes a lock: a time-out waits until it is done.) */
+static void h_log(const char *msg)
+{
+	ik_gov_guard_host_enter();
+	fprintf(stderr, "kernel governor: %s", msg);
+	ik_gov_guard_host_leave();
+}
 
 /* (Only the table's states: the others stay zero on both sides.) */
 static void to_io(const struct ik_device *dev, struct ikk_dev *io)
@@ -596,12 +547,40 @@ static void from_io(const struct ikk_dev *io, struct ik_device *dev)
 	dev->poll_limit_ns = io->poll_limit_ns;
 }
 
+/* What a crash report says about the call (it reads the inputs from the device). */
+static void call_of(struct ik_gov_call *c, const struct ik_device *dev, const char *what,
+		    int index)
+{
+	const struct kgov *k = of(dev);
+	c->path = k->l.id.path;
+	c->what = what;
+	c->decision = k->decisions;
+	c->index = index;
+	c->dev = dev;
+}
+
+/* Arms the guard in the caller's frame (sigsetjmp's rule); a fault comes back here. */
+#define GUARDED(g, callp) do { \
+	(g) = ik_gov_guard_enter(callp); \
+	if (g) { \
+		int how_ = sigsetjmp(*ik_gov_guard_jmpbuf(g), 0); \
+		if (how_) \
+			ik_gov_guard_failed(g, how_); \
+		ik_gov_guard_arm(g); \
+	} \
+} while (0)
+
 static int k_enable(const struct ik_driver *drv, struct ik_device *dev)
 {
 	struct ikk_dev io;
+	struct ik_gov_call c;
+	struct ik_gov_guard *g;
 	(void)drv;
 	to_io(dev, &io);
+	call_of(&c, dev, "enable", -1);
+	GUARDED(g, &c);
 	int rc = of(dev)->enable(dev, &io);
+	ik_gov_guard_leave(g);
 	from_io(&io, dev);
 	return rc ? -1 : 0;
 }
@@ -609,19 +588,30 @@ static int k_enable(const struct ik_driver *drv, struct ik_device *dev)
 static void k_disable(const struct ik_driver *drv, struct ik_device *dev)
 {
 	struct ikk_dev io;
+	struct ik_gov_call c;
+	struct ik_gov_guard *g;
 	(void)drv;
 	to_io(dev, &io);
+	call_of(&c, dev, "disable", -1);
+	GUARDED(g, &c);
 	of(dev)->disable(dev, &io);
+	ik_gov_guard_leave(g);
 	from_io(&io, dev);
 }
 
 static int k_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
 {
 	struct ikk_dev io;
+	struct ik_gov_call c;
+	struct ik_gov_guard *g;
 	int stop = *stop_tick;
 	(void)drv;
 	to_io(dev, &io);
+	of(dev)->decisions++;
+	call_of(&c, dev, "select", -1);
+	GUARDED(g, &c);
 	int idx = of(dev)->select(dev, &io, &stop);
+	ik_gov_guard_leave(g);
 	from_io(&io, dev);
 	*stop_tick = stop != 0;
 	return idx;
@@ -630,8 +620,13 @@ static int k_select(const struct ik_driver *drv, struct ik_device *dev, bool *st
 static void k_reflect(struct ik_device *dev, int index)
 {
 	struct ikk_dev io;
+	struct ik_gov_call c;
+	struct ik_gov_guard *g;
 	to_io(dev, &io);
+	call_of(&c, dev, "reflect", index);
+	GUARDED(g, &c);
 	of(dev)->reflect(dev, &io, index);
+	ik_gov_guard_leave(g);
 	from_io(&io, dev);
 }
 
@@ -697,6 +692,7 @@ int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 	int rc = build(path, have_gov_h ? gov_h : NULL, vcode, so, sha, &compiled, err, errlen);
 	if (rc)
 		return rc;
+	show_warnings(path, so);
 
 	struct kgov *k = calloc(1, sizeof(*k));
 	if (!k) {
@@ -705,12 +701,14 @@ int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 	}
 	k->l.close = k_close;
 	k->drv = *a->drv;
+	snprintf(k->l.id.path, sizeof(k->l.id.path), "%s", path); /* for a crash report */
 	k->dl = ik_gov_dlopen_private(so, &k->fd, err, errlen);
 	if (!k->dl) {
 		free(k);
 		return -1;
 	}
-	ikk_load_fn load = (ikk_load_fn)dlsym(k->dl, "ikk_load");
+	ikk_prepare_fn prepare = (ikk_prepare_fn)dlsym(k->dl, "ikk_prepare");
+	ikk_init_fn init = (ikk_init_fn)dlsym(k->dl, "ikk_init");
 	ikk_name_fn name = (ikk_name_fn)dlsym(k->dl, "ikk_name");
 	k->enable = (ikk_enable_fn)dlsym(k->dl, "ikk_enable");
 	k->disable = (ikk_disable_fn)dlsym(k->dl, "ikk_disable");
@@ -719,15 +717,15 @@ int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 	k->param_count = (ikk_param_count_fn)dlsym(k->dl, "ikk_param_count");
 	k->param_get = (ikk_param_get_fn)dlsym(k->dl, "ikk_param_get");
 	k->param_set = (ikk_param_set_fn)dlsym(k->dl, "ikk_param_set");
-	if (!load || !name || !k->enable || !k->disable || !k->select || !k->reflect ||
+	if (!prepare || !init || !name || !k->enable || !k->disable || !k->select || !k->reflect ||
 	    !k->param_count || !k->param_get || !k->param_set) {
 		snprintf(err, errlen, "%s: not built by this idlekit's kernel shim (remove it)", so);
 		k_close(&k->l);
 		return -1;
 	}
-	k->host = (struct ikk_host){ h_sleep_length, h_tick_stopped,
-				     h_got_tick, h_latency_req, h_poll_time, h_now, h_log, a->hz,
-				     ik_tick_nsec(a->hz) };
+	k->host = (struct ikk_host){ h_sleep_length, h_tick_stopped, h_got_tick, h_latency_req,
+				     h_poll_time, h_now, h_next_event, h_log, a->hz,
+				     ik_tick_nsec(a->hz), a->ncpus };
 	struct ikk_state states[IKK_STATE_MAX];
 	memset(states, 0, sizeof(states));
 	for (int i = 0; i < a->drv->state_count; i++) {
@@ -742,13 +740,15 @@ int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 		states[i].flags = s->flags;
 	}
 	char lerr[400] = "";
-	if (load(&k->host, states, a->drv->state_count, k->drv.name, IKK_BRIDGE_VERSION, lerr,
-		 sizeof(lerr))) {
+	if (prepare(&k->host, states, a->drv->state_count, k->drv.name, IKK_BRIDGE_VERSION, lerr,
+		    sizeof(lerr))) {
 		snprintf(err, errlen, "not a governor: %s", lerr);
 		k_close(&k->l);
 		return -2;
 	}
 
+	/* The parameters first, then the initcalls: the kernel's order, so an init that
+	   clamps or acts on a parameter sees the value set. */
 	for (int i = 0; i < a->nparams; i++) {
 		char perr[300] = "";
 		int prc = k->param_set(a->param_names[i], a->param_values[i], perr, sizeof(perr));
@@ -765,6 +765,17 @@ int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 			k_close(&k->l);
 			return -2;
 		}
+	}
+	/* The initcalls are the file's code too: guarded as the callbacks are. */
+	struct ik_gov_call c = { .path = k->l.id.path, .what = "an initcall", .index = -1 };
+	struct ik_gov_guard *g;
+	GUARDED(g, &c);
+	int irc = init(lerr, sizeof(lerr));
+	ik_gov_guard_leave(g);
+	if (irc) {
+		snprintf(err, errlen, "not a governor: %s", lerr);
+		k_close(&k->l);
+		return -2;
 	}
 
 	struct ik_governor_identity *id = &k->l.id;

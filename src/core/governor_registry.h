@@ -58,6 +58,7 @@ struct ik_governor_open_args {
 	const char *const *param_names;
 	const char *const *param_values;
 	const char *kernel_version; /* "X.Y" whose governor API the shim serves; NULL = 6.19 */
+	int ncpus;                  /* the machine's CPU count (a kernel file's nr_cpu_ids); 0 = unknown */
 };
 
 /*
@@ -81,6 +82,8 @@ int ik_haltpoll_param_set(struct ik_haltpoll_params *p, const char *name, uint64
 /* Built-in haltpoll's parameters as set (NULL for any other governor). */
 const struct ik_haltpoll_params *ik_governor_inst_haltpoll(const struct ik_governor_inst *inst);
 void ik_governor_close(struct ik_governor_inst *inst);
+/* -q: a kernel:FILE governor's compiler warnings are shown as a count (default: in full). */
+void ik_gov_kernel_set_quiet(bool quiet);
 
 /*
  * One line naming the governor: "menu" for a built-in, else "NAME from kernel:PATH, sha256

@@ -6,14 +6,14 @@
  * sides, once with the kernel's dialect and headers, once with idlekit's.
  *
  * One loaded copy of the object is one machine: the governor's file-scope state
- * (DEFINE_PER_CPU arrays, module parameters) lives in it, so every simulation or replay
- * loads its own copy.
+ * (per-CPU variables, module parameters, the flags of the _once printks) lives in it, so
+ * every simulation or replay loads its own copy.
  */
 #ifndef IKK_BRIDGE_H
 #define IKK_BRIDGE_H
 
 /* Bump on any change to this header or to what the shim headers mean (cache key). */
-#define IKK_BRIDGE_VERSION 3
+#define IKK_BRIDGE_VERSION 4
 #define IKK_NR_CPUS 8192
 #define IKK_STATE_MAX 10
 
@@ -25,9 +25,11 @@ struct ikk_host {
 	long long (*latency_req)(void *dev);                        /* cpuidle_governor_latency_req */
 	unsigned long long (*poll_time)(void *dev);                 /* cpuidle_poll_time */
 	long long (*now_ns)(void *dev);                             /* local_clock, ktime_get */
+	long long (*next_event_ns)(void *dev);  /* tick_nohz_get_next_hrtimer: absolute ns */
 	void (*log)(const char *msg);                               /* printk, WARN */
 	int hz;
 	long long tick_nsec;
+	int ncpus; /* the machine's CPUs (nr_cpu_ids); 0: not known (the CPUs enabled so far) */
 };
 
 /* One state of the driver's table, as idlekit's core normalised it. */
@@ -70,13 +72,16 @@ struct ikk_param_info {
 };
 
 /*
- * The entry points (names as exported).  ikk_load runs the file's initcalls and finds the
- * registered governor: 0, or -1 with a message.  The others return what the governor's
- * callback returns (enable: 0 or a -errno).
+ * The entry points (names as exported).  Loading is two steps, with the module parameters
+ * set between them as the kernel sets them before a module's init: ikk_prepare takes the
+ * host and the driver's table, ikk_init runs the file's initcalls and finds the registered
+ * governor; each 0, or -1 with a message.  The others return what the governor's callback
+ * returns (enable: 0 or a -errno).
  */
-typedef int (*ikk_load_fn)(const struct ikk_host *host, const struct ikk_state *states,
-			   int state_count, const char *driver_name, int bridge_version,
-			   char *err, unsigned long errlen);
+typedef int (*ikk_prepare_fn)(const struct ikk_host *host, const struct ikk_state *states,
+			      int state_count, const char *driver_name, int bridge_version,
+			      char *err, unsigned long errlen);
+typedef int (*ikk_init_fn)(char *err, unsigned long errlen);
 typedef const char *(*ikk_name_fn)(void);
 typedef int (*ikk_enable_fn)(void *cookie, struct ikk_dev *io);
 typedef void (*ikk_disable_fn)(void *cookie, struct ikk_dev *io);

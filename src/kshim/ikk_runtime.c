@@ -6,7 +6,10 @@
  * here, filled in from idlekit's model before each governor callback and read back after.
  *
  * Compiled with the shim's headers and -nostdinc like the governor file: the few C library
- * routines used are declared by hand below.
+ * routines used are declared by hand below.  The module parameters are in ikk_params.c.
+ *
+ * Divisions: services (nohz, PM QoS, clocks, scheduler, printk, memory, per-CPU areas);
+ * the bridge (loading in two steps, the callbacks).
  */
 #include <linux/kernel.h>
 #include <linux/cpuidle.h>
@@ -15,6 +18,11 @@
 #include <linux/sched/stat.h>
 #include <linux/sched/topology.h>
 #include <linux/version.h>
+#include <linux/jiffies.h>
+#include <linux/pm_qos.h>
+#include <linux/sched.h>
+#include <linux/cpumask.h>
+#include <linux/slab.h>
 
 /* v5.4: times in microseconds (cpuidle_enter_state's ktime_us_delta, capped at INT_MAX). */
 #define IKK_US_API (LINUX_VERSION_CODE < KERNEL_VERSION(5, 5, 0))
@@ -27,10 +35,11 @@ int snprintf(char *restrict s, unsigned long n, const char *restrict fmt, ...);
 int vsnprintf(char *restrict s, unsigned long n, const char *restrict fmt, __builtin_va_list ap);
 unsigned long long strtoull(const char *restrict s, char **restrict end, int base);
 long long strtoll(const char *restrict s, char **restrict end, int base);
+void *malloc(unsigned long size);
 void *calloc(unsigned long n, unsigned long size);
+void *realloc(void *p, unsigned long size);
+int posix_memalign(void **p, unsigned long align, unsigned long size);
 void free(void *p);
-void abort(void) __attribute__((__noreturn__));
-int *__errno_location(void);
 
 int ikk_this_cpu;
 int ikk_hz = 250;
@@ -44,16 +53,21 @@ static void *cookies[IKK_NR_CPUS];
 static unsigned long utils[IKK_NR_CPUS];      /* sched_cpu_util(), as idlekit last said */
 static unsigned long capacities[IKK_NR_CPUS]; /* arch_scale_cpu_capacity() */
 static unsigned iowaiters[IKK_NR_CPUS];      /* nr_iowait_cpu() */
+static bool in_idle[IKK_NR_CPUS];           /* between select and reflect: idle_cpu() */
+static int cpus_seen;                        /* 1 + the highest CPU enabled */
 static struct cpuidle_governor *registered;
 static int registrations;
-static bool loaded;
+static bool prepared, loaded;
 
 DEFINE_PER_CPU(struct cpuidle_device *, cpuidle_devices);
 
 extern const ikk_initcall_t __start_ikk_initcalls[] __attribute__((weak, visibility("hidden")));
 extern const ikk_initcall_t __stop_ikk_initcalls[] __attribute__((weak, visibility("hidden")));
-extern const struct ikk_param __start_ikk_params[] __attribute__((weak, visibility("hidden")));
-extern const struct ikk_param __stop_ikk_params[] __attribute__((weak, visibility("hidden")));
+/* The image of the per-CPU variables (DEFINE_PER_CPU), copied once per CPU. */
+extern char __start_ikk_percpu[] __attribute__((weak, visibility("hidden")));
+extern char __stop_ikk_percpu[] __attribute__((weak, visibility("hidden")));
+long ikk_percpu_offsets[IKK_NR_CPUS];
+static void *percpu_areas[IKK_NR_CPUS];
 
 /* ---- Services ------------------------------------------------------------------------- */
 
@@ -119,14 +133,53 @@ struct cpuidle_driver *cpuidle_get_cpu_driver(struct cpuidle_device *dev)
 	return &driver;
 }
 
+/* The simulated time; 0 outside a callback (an initcall runs before the clock starts). */
+static long long now_ns(void)
+{
+	return host && cur() ? host->now_ns(cur()) : 0;
+}
+
 ktime_t ktime_get(void)
 {
-	return host->now_ns(cur());
+	return now_ns();
 }
 
 u64 local_clock(void)
 {
-	return (u64)host->now_ns(cur());
+	return (u64)now_ns();
+}
+
+u64 ikk_jiffies64(void)
+{
+	return (u64)now_ns() / (u64)ikk_tick_nsec;
+}
+
+ktime_t tick_nohz_get_next_hrtimer(void)
+{
+	return host && cur() ? host->next_event_ns(cur()) : 0;
+}
+
+/* The limit the model puts on this CPU (the global one: no per-CPU limits are modelled). */
+s32 cpu_latency_qos_limit(void)
+{
+	if (!host || !cur())
+		return PM_QOS_CPU_LATENCY_DEFAULT_VALUE;
+	long long us = host->latency_req(cur()) / NSEC_PER_USEC;
+	return us > S32_MAX ? S32_MAX : us < 0 ? 0 : (s32)us;
+}
+
+int idle_cpu(int cpu)
+{
+	if (cpu == ikk_this_cpu)
+		return 1;
+	return cpu >= 0 && cpu < IKK_NR_CPUS && in_idle[cpu];
+}
+
+unsigned int ikk_nr_cpus(void)
+{
+	if (host && host->ncpus > 0)
+		return (unsigned int)host->ncpus;
+	return cpus_seen > 0 ? (unsigned int)cpus_seen : 1;
 }
 
 u64 sched_clock(void)
@@ -174,10 +227,104 @@ int printk(const char *fmt, ...)
 	return n;
 }
 
+int trace_printk(const char *fmt, ...)
+{
+	char buf[512];
+	__builtin_va_list ap;
+
+	__builtin_va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	__builtin_va_end(ap);
+	return n;
+}
+
+/* 10 messages per call site in any 5 s of simulated time, then one count of the dropped. */
+bool ikk_ratelimit(struct ikk_ratelimit *rs, const char *func)
+{
+	long long now = now_ns();
+	if (!rs->started) {
+		rs->started = true;
+		rs->begin_ns = now;
+	}
+	if (now - rs->begin_ns >= 5 * NSEC_PER_SEC) {
+		if (rs->missed)
+			printk("%s: %d callbacks suppressed\n", func, rs->missed);
+		rs->begin_ns = now;
+		rs->printed = 0;
+		rs->missed = 0;
+	}
+	if (rs->printed < 10) {
+		rs->printed++;
+		return true;
+	}
+	rs->missed++;
+	return false;
+}
+
+/* As the kernel's BUG() on x86: an illegal instruction, which idlekit reports as a crash. */
 void ikk_bug(const char *file, int line)
 {
 	printk("kernel BUG at %s:%d\n", file, line);
-	abort();
+	__builtin_trap();
+}
+
+/* The integer square root, rounded down: the bits of the root from the highest. */
+unsigned long int_sqrt(unsigned long x)
+{
+	unsigned long root = 0;
+	for (int bit = 31; bit >= 0; bit--) {
+		unsigned long t = root | (1UL << bit);
+		if (t * t <= x)
+			root = t;
+	}
+	return root;
+}
+
+u32 int_sqrt64(u64 x)
+{
+	return (u32)int_sqrt((unsigned long)x);
+}
+
+void *kmalloc(size_t size, gfp_t flags)
+{
+	return (flags & __GFP_ZERO) ? calloc(1, size ? size : 1) : malloc(size ? size : 1);
+}
+
+void *kzalloc(size_t size, gfp_t flags)
+{
+	return kmalloc(size, flags | __GFP_ZERO);
+}
+
+void *krealloc(const void *p, size_t size, gfp_t flags)
+{
+	(void)flags;
+	return realloc((void *)p, size ? size : 1);
+}
+
+void kfree(const void *p)
+{
+	free((void *)p);
+}
+
+/* CPU cpu's copy of the per-CPU variables, made from their image at its first use. */
+long ikk_percpu_setup(int cpu)
+{
+	if (cpu < 0 || cpu >= IKK_NR_CPUS) {
+		printk("per-CPU variable of CPU %d: the shim serves CPUs 0 to %d\n", cpu,
+		       IKK_NR_CPUS - 1);
+		ikk_bug(__FILE__, __LINE__);
+	}
+	unsigned long size = (unsigned long)(__stop_ikk_percpu - __start_ikk_percpu);
+	void *area;
+	/* page-aligned: at least as aligned as the image, so every variable keeps its alignment */
+	if (posix_memalign(&area, 4096, size ? size : 1)) {
+		printk("out of memory for the per-CPU variables of CPU %d\n", cpu);
+		ikk_bug(__FILE__, __LINE__);
+	}
+	memcpy(area, __start_ikk_percpu, size);
+	percpu_areas[cpu] = area;
+	ikk_percpu_offsets[cpu] = (long)((char *)area - __start_ikk_percpu);
+	return ikk_percpu_offsets[cpu];
 }
 
 /* ---- The bridge ----------------------------------------------------------------------- */
@@ -220,15 +367,15 @@ static void dev_out(const struct cpuidle_device *d, struct ikk_dev *io)
 	io->poll_limit_ns = d->poll_limit_ns;
 }
 
-IKK_EXPORT int ikk_load(const struct ikk_host *h, const struct ikk_state *states, int count,
-			const char *driver_name, int bridge_version, char *err, unsigned long errlen)
+IKK_EXPORT int ikk_prepare(const struct ikk_host *h, const struct ikk_state *states, int count,
+			   const char *driver_name, int bridge_version, char *err, unsigned long errlen)
 {
 	if (bridge_version != IKK_BRIDGE_VERSION) {
 		snprintf(err, errlen, "kernel shim bridge version %d, idlekit speaks %d: rebuild",
 			 IKK_BRIDGE_VERSION, bridge_version);
 		return -1;
 	}
-	if (loaded) {
+	if (prepared) {
 		snprintf(err, errlen, "this copy of the governor is loaded already");
 		return -1;
 	}
@@ -257,6 +404,18 @@ IKK_EXPORT int ikk_load(const struct ikk_host *h, const struct ikk_state *states
 		s->flags = states[i].flags;
 		if (s->flags & CPUIDLE_FLAG_TIMER_STOP)
 			driver.bctimer = 1;
+	}
+	prepared = true;
+	return 0;
+}
+
+/* After the parameters are set: the initcalls, and the governor they registered. */
+IKK_EXPORT int ikk_init(char *err, unsigned long errlen)
+{
+	if (!prepared || loaded) {
+		snprintf(err, errlen, "this copy of the governor is %s", loaded ? "loaded already" :
+			 "not prepared");
+		return -1;
 	}
 	if (__start_ikk_initcalls) {
 		for (const ikk_initcall_t *fn = __start_ikk_initcalls; fn < __stop_ikk_initcalls; fn++) {
@@ -295,6 +454,8 @@ __attribute__((destructor)) static void ikk_unload(void)
 	for (int i = 0; i < IKK_NR_CPUS; i++) {
 		free(devices[i]);
 		devices[i] = NULL;
+		free(percpu_areas[i]);
+		percpu_areas[i] = NULL;
 	}
 }
 
@@ -306,8 +467,10 @@ IKK_EXPORT int ikk_enable(void *cookie, struct ikk_dev *io)
 		devices[io->cpu] = calloc(1, sizeof(struct cpuidle_device));
 		if (!devices[io->cpu])
 			return -12;
-		cpuidle_devices[io->cpu] = devices[io->cpu];
+		per_cpu(cpuidle_devices, io->cpu) = devices[io->cpu];
 	}
+	if (io->cpu >= cpus_seen)
+		cpus_seen = io->cpu + 1;
 	struct cpuidle_device *d = devices[io->cpu];
 	cookies[io->cpu] = cookie;
 	d->registered = 1;
@@ -327,6 +490,7 @@ IKK_EXPORT void ikk_disable(void *cookie, struct ikk_dev *io)
 		registered->disable(&driver, d);
 	dev_out(d, io);
 	d->enabled = 0;
+	in_idle[io->cpu] = false;
 	cookies[io->cpu] = NULL;
 }
 
@@ -336,6 +500,7 @@ IKK_EXPORT int ikk_select(void *cookie, struct ikk_dev *io, int *stop_tick)
 	bool stop = *stop_tick != 0;
 	(void)cookie;
 	dev_in(d, io);
+	in_idle[io->cpu] = true;
 	int idx = registered->select(&driver, d, &stop);
 	dev_out(d, io);
 	*stop_tick = stop;
@@ -347,162 +512,9 @@ IKK_EXPORT void ikk_reflect(void *cookie, struct ikk_dev *io, int index)
 	struct cpuidle_device *d = devices[io->cpu];
 	(void)cookie;
 	dev_in(d, io);
+	in_idle[io->cpu] = false;
 	if (registered->reflect)
 		registered->reflect(d, index);
 	dev_out(d, io);
 }
 
-/* ---- Module parameters ---------------------------------------------------------------- */
-
-static int nparams(void)
-{
-	return __start_ikk_params ? (int)(__stop_ikk_params - __start_ikk_params) : 0;
-}
-
-IKK_EXPORT int ikk_param_count(void)
-{
-	return nparams();
-}
-
-static bool type_is(const struct ikk_param *p, const char *t)
-{
-	return strcmp(p->type, t) == 0;
-}
-
-IKK_EXPORT int ikk_param_get(int i, struct ikk_param_info *info, char *buf, unsigned long len)
-{
-	if (i < 0 || i >= nparams())
-		return -1;
-	const struct ikk_param *p = &__start_ikk_params[i];
-	info->name = p->name;
-	info->type = p->type;
-	if (type_is(p, "bool"))
-		snprintf(buf, len, "%s", *(bool *)p->ptr ? "Y" : "N");
-	else if (type_is(p, "invbool"))
-		snprintf(buf, len, "%s", *(bool *)p->ptr ? "N" : "Y");
-	else if (type_is(p, "uint"))
-		snprintf(buf, len, "%u", *(unsigned int *)p->ptr);
-	else if (type_is(p, "int"))
-		snprintf(buf, len, "%d", *(int *)p->ptr);
-	else if (type_is(p, "ulong"))
-		snprintf(buf, len, "%lu", *(unsigned long *)p->ptr);
-	else if (type_is(p, "long"))
-		snprintf(buf, len, "%ld", *(long *)p->ptr);
-	else if (type_is(p, "ullong"))
-		snprintf(buf, len, "%llu", *(unsigned long long *)p->ptr);
-	else if (type_is(p, "ushort"))
-		snprintf(buf, len, "%u", *(unsigned short *)p->ptr);
-	else if (type_is(p, "short"))
-		snprintf(buf, len, "%d", *(short *)p->ptr);
-	else if (type_is(p, "byte"))
-		snprintf(buf, len, "%u", *(unsigned char *)p->ptr);
-	else
-		snprintf(buf, len, "?");
-	return 0;
-}
-
-/* The kernel's param_set_* rules: kstrtoX (base 0 for numbers), bool accepts y/n/1/0/on/off. */
-static int parse_bool(const char *v, bool *out)
-{
-	static const char *const yes[] = { "1", "y", "Y", "on", "yes", "true" };
-	static const char *const no[] = { "0", "n", "N", "off", "no", "false" };
-	for (unsigned i = 0; i < ARRAY_SIZE(yes); i++) {
-		if (strcmp(v, yes[i]) == 0) {
-			*out = true;
-			return 0;
-		}
-		if (strcmp(v, no[i]) == 0) {
-			*out = false;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-static int parse_unsigned(const char *v, unsigned long long max, unsigned long long *out)
-{
-	char *end;
-	if (!*v || *v == '-' || *v == '+' || *v == ' ')
-		return -1;
-	*__errno_location() = 0;
-	unsigned long long u = strtoull(v, &end, 0);
-	if (*end || *__errno_location() || u > max)
-		return -1;
-	*out = u;
-	return 0;
-}
-
-static int parse_signed(const char *v, long long min, long long max, long long *out)
-{
-	char *end;
-	if (!*v || *v == ' ')
-		return -1;
-	*__errno_location() = 0;
-	long long s = strtoll(v, &end, 0);
-	if (*end || *__errno_location() || s < min || s > max)
-		return -1;
-	*out = s;
-	return 0;
-}
-
-IKK_EXPORT int ikk_param_set(const char *name, const char *value, char *err, unsigned long errlen)
-{
-	const struct ikk_param *p = NULL;
-	for (int i = 0; i < nparams(); i++)
-		if (strcmp(__start_ikk_params[i].name, name) == 0)
-			p = &__start_ikk_params[i];
-	if (!p)
-		return -1;
-	unsigned long long u;
-	long long s;
-	bool b;
-	int rc = 0;
-	const char *expect = "";
-	if (type_is(p, "bool") || type_is(p, "invbool")) {
-		expect = "y, n, 1, 0, on or off";
-		if ((rc = parse_bool(value, &b)) == 0)
-			*(bool *)p->ptr = type_is(p, "bool") ? b : !b;
-	} else if (type_is(p, "uint")) {
-		expect = "an integer 0..4294967295";
-		if ((rc = parse_unsigned(value, U32_MAX, &u)) == 0)
-			*(unsigned int *)p->ptr = (unsigned int)u;
-	} else if (type_is(p, "ulong") || type_is(p, "ullong")) {
-		expect = "an integer 0..18446744073709551615";
-		if ((rc = parse_unsigned(value, U64_MAX, &u)) == 0) {
-			if (type_is(p, "ulong"))
-				*(unsigned long *)p->ptr = (unsigned long)u;
-			else
-				*(unsigned long long *)p->ptr = u;
-		}
-	} else if (type_is(p, "ushort")) {
-		expect = "an integer 0..65535";
-		if ((rc = parse_unsigned(value, U16_MAX, &u)) == 0)
-			*(unsigned short *)p->ptr = (unsigned short)u;
-	} else if (type_is(p, "byte")) {
-		expect = "an integer 0..255";
-		if ((rc = parse_unsigned(value, U8_MAX, &u)) == 0)
-			*(unsigned char *)p->ptr = (unsigned char)u;
-	} else if (type_is(p, "int")) {
-		expect = "an integer -2147483648..2147483647";
-		if ((rc = parse_signed(value, S32_MIN, S32_MAX, &s)) == 0)
-			*(int *)p->ptr = (int)s;
-	} else if (type_is(p, "short")) {
-		expect = "an integer -32768..32767";
-		if ((rc = parse_signed(value, S16_MIN, S16_MAX, &s)) == 0)
-			*(short *)p->ptr = (short)s;
-	} else if (type_is(p, "long")) {
-		expect = "an integer";
-		if ((rc = parse_signed(value, S64_MIN, S64_MAX, &s)) == 0)
-			*(long *)p->ptr = (long)s;
-	} else {
-		snprintf(err, errlen, "parameter %s has type '%s', which the shim cannot set", name,
-			 p->type);
-		return -2;
-	}
-	if (rc) {
-		snprintf(err, errlen, "parameter %s (%s): expected %s, got '%s'", name, p->type,
-			 expect, value);
-		return -2;
-	}
-	return 0;
-}

@@ -122,6 +122,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_sim_set *set, uint64_t se
 			/* a kernel file compiles against the governor API of kernel.version */
 			.kernel_version = ik_kernel_release_name(
 				ik_kernel_or_default(&sc->kernel)->release, release, sizeof(release)),
+			.ncpus = s->ncpus,
 		};
 		if (ik_governor_open(&ga, &s->gov_inst, err, errlen))
 			return -1;

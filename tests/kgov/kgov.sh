@@ -73,9 +73,12 @@ expect_error "does not compile" "does not compile: tests/kgov/broken.c:1" "error
 	-- --governor kernel:tests/kgov/broken.c
 expect_error "missing symbol" "kernel symbol 'tick_nohz_get_idle_calls_cpu'" "include/linux/tick.h" \
 	"not in idlekit's kernel shim" -- --governor kernel:tests/kgov/missing.c
-printf '#include <linux/cpuidle.h>\n#include <linux/pm_qos.h>\n' >"$tmp/header.c"
-expect_error "missing header" "header 'linux/pm_qos.h' is not in idlekit's kernel shim" "header.c:2:" \
-	-- --governor "kernel:$tmp/header.c"
+printf '#include <linux/cpuidle.h>\n#include <linux/rcupdate.h>\n' >"$tmp/header.c"
+expect_error "missing header" "header 'linux/rcupdate.h' is not in idlekit's kernel shim" "header.c:2:" \
+	"a <...> header is looked for in the shim only" -- --governor "kernel:$tmp/header.c"
+printf '#include <linux/cpuidle.h>\n#include "mine.h"\n' >"$tmp/header.c"
+expect_error "missing quoted header" "header 'mine.h' is not in idlekit's kernel shim" \
+	"nor beside the file" -- --governor "kernel:$tmp/header.c"
 expect_error "no governor registered" "not a governor" "cpuidle_register_governor" \
 	-- --governor kernel:tests/kgov/noregister.c
 expect_error "no such file" "kernel:tests/kgov/nosuch.c" "No such file" \
@@ -118,7 +121,7 @@ grep -q "compiled into" "$tmp/v1" || fail "first run did not compile: $(cat "$tm
 IDLEKIT_GOV_VERBOSE=1 "$bin" govreplay -g "kernel:$tmp/params.c" -p intel-skx -i "$tmp/in.csv" \
 	-q >"$tmp/o2" 2>"$tmp/v2"
 grep -q "cached in" "$tmp/v2" || fail "second run compiled again: $(cat "$tmp/v2")"
-[ "$(ls "$IDLEKIT_CACHE_DIR" | wc -l)" -eq 1 ] || fail "cache: expected one object"
+[ "$(ls "$IDLEKIT_CACHE_DIR"/*.so | wc -l)" -eq 1 ] || fail "cache: expected one object"
 sed -i 's/fixed_state __read_mostly = 1;/fixed_state __read_mostly = 2;/' "$tmp/params.c"
 IDLEKIT_GOV_VERBOSE=1 "$bin" govreplay -g "kernel:$tmp/params.c" -p intel-skx -i "$tmp/in.csv" \
 	>"$tmp/o3" 2>"$tmp/v3"
@@ -172,6 +175,93 @@ grep -qF "governor probe from kernel:tests/kgov/probe.c, sha256" "$tmp/rp.txt" |
 	>/dev/null 2>"$tmp/e" || fail "replay plugin: $(cat "$tmp/e")"
 "$bin" govreplay -g plugin:"$nexttimer" -p intel-skx -i tests/govreplay/menu-timer-bands.csv \
 	-q >/dev/null || fail "govreplay plugin"
+
+# ---- Kernel semantics beyond the corpus (semantics.c modes 3 and 4) -----------------------
+# printing once: 30 decisions, one pr_warn_once line, one WARN_ON_ONCE, 10 ratelimited
+printf '%s\n' "$hdr" >"$tmp/in30.csv"
+for _ in $(seq 30); do printf '1000000,4000000,-,-,0\n' >>"$tmp/in30.csv"; done
+"$bin" govreplay -g kernel:tests/kgov/semantics.c --param mode=3 -p intel-skx -i "$tmp/in30.csv" \
+	-q >/dev/null 2>"$tmp/e" || fail "semantics once: exit $?: $(cat "$tmp/e")"
+[ "$(grep -c 'pr_warn_once at cpu 0' "$tmp/e")" -eq 1 ] || fail "pr_warn_once: $(cat "$tmp/e")"
+[ "$(grep -c 'WARN_ON_ONCE(sleep_ns > 0)' "$tmp/e")" -eq 1 ] || fail "WARN_ON_ONCE: $(cat "$tmp/e")"
+[ "$(grep -c 'printk_ratelimited' "$tmp/e")" -eq 10 ] ||
+	fail "printk_ratelimited: expected 10 of 30 in 5 s: $(grep -c ratelimited "$tmp/e")"
+# per-CPU struct members on every CPU of a simulation: each CPU's own copy reaches 100
+sim --set cpuidle.governor=kernel:tests/kgov/semantics.c --set governor.mode=4 \
+	--set scenario.duration_ms=200 -q --json -o "$tmp/m4.json" 2>"$tmp/e" ||
+	fail "semantics per-CPU sim: exit $?: $(cat "$tmp/e")"
+ncpus=$(grep -c 'count 100' "$tmp/e")
+[ "$ncpus" -ge 2 ] && grep -q 'cpu 0: count 100' "$tmp/e" && grep -q 'cpu 1: count 100' "$tmp/e" ||
+	fail "per-CPU members: not every CPU counted in its own copy: $(cat "$tmp/e")"
+grep -q "sees cpu" "$tmp/e" && fail "per-CPU members: a CPU saw another's copy: $(grep sees "$tmp/e")"
+# the parameter clamped at init is what the outputs record
+"$bin" govreplay -g kernel:tests/kgov/semantics.c --param mode=2 --param window=3 -p intel-skx \
+	-i "$tmp/in.csv" --json -o "$tmp/w.json" || fail "window json"
+grep -qF '"window": "2"' "$tmp/w.json" || fail "the identity lacks the clamped window: $(cat "$tmp/w.json")"
+
+# ---- The API probe: every symbol of the list, the model's values (api.c) -----------------
+"$bin" govreplay -g kernel:tests/kgov/api.c -p intel-skx --param use_key=y --param ceiling=500 \
+	--param weights=4,5,6 -i tests/kgov/api.input -q >"$tmp/api.out" 2>"$tmp/api.log" ||
+	fail "api probe: exit $?: $(cat "$tmp/api.log")"
+diff -u tests/kgov/api.out.expected "$tmp/api.out" || fail "api probe: decisions differ"
+diff -u tests/kgov/api.log.expected "$tmp/api.log" || fail "api probe: values differ"
+expect_error "array too long" "weights (array of uint): expected at most 4 values" \
+	-- --governor kernel:tests/kgov/api.c --param weights=1,2,3,4,5
+
+# ---- Messages: a macro the file cannot see, a signedness error, the compiler's warnings ---
+printf '#include <linux/kernel.h>\n#include <linux/cpuidle.h>\nstatic DEFINE_STATIC_KEY_FALSE(k);\n' \
+	>"$tmp/macro.c"
+expect_error "macro without its header" "kernel macro 'DEFINE_STATIC_KEY_FALSE' is not in idlekit's kernel shim" \
+	"<linux/jump_label.h>" "macro.c:3:" -- --governor "kernel:$tmp/macro.c"
+printf '#include <linux/kernel.h>\n#include <linux/cpuidle.h>\nDEFINE_STATIC_SRCU(s);\n' >"$tmp/macro2.c"
+expect_error "macro not in the shim" "kernel macro 'DEFINE_STATIC_SRCU' is not in idlekit's kernel shim" \
+	-- --governor "kernel:$tmp/macro2.c"
+sed 's/return min_t(int, window, deepest(drv));/return min(window, deepest(drv));/' \
+	tests/kgov/semantics.c >"$tmp/signed.c"
+expect_error "min() of signed and unsigned" "signedness error" "signed.c:" \
+	-- --governor "kernel:$tmp/signed.c"
+sed 's/	u64 c0, c1;/	u64 c0, c1;\n	int unused_here;/' tests/kgov/semantics.c >"$tmp/warn.c"
+"$bin" govreplay -g "kernel:$tmp/warn.c" -p intel-skx -i "$tmp/in.csv" -q >/dev/null 2>"$tmp/e" ||
+	fail "warnings -q: exit $?"
+grep -qF "kernel:$tmp/warn.c: 1 compiler warning (-Wall; run without -q to see it)" "$tmp/e" &&
+	[ "$(wc -l <"$tmp/e")" -eq 1 ] || fail "warnings -q: $(cat "$tmp/e")"
+"$bin" govreplay -g "kernel:$tmp/warn.c" -p intel-skx -i "$tmp/in.csv" >/dev/null 2>"$tmp/e"
+grep -q "warn.c:[0-9]*:[0-9]*: warning: unused variable 'unused_here'" "$tmp/e" ||
+	fail "warnings: the compiler's words are not shown: $(cat "$tmp/e")"
+
+# ---- Crash isolation: exit 4, one message naming the decision and its inputs, no output ---
+printf '%s\n' "$hdr" >"$tmp/in150.csv"
+for i in $(seq 150); do printf '%d,4000000,-,-,0\n' $((100000 + i)) >>"$tmp/in150.csv"; done
+crash_case() { # crash_case WHAT TEXT... -- ARGS
+	local what=$1
+	shift
+	local texts=()
+	while [ "$1" != "--" ]; do
+		texts+=("$1")
+		shift
+	done
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	[ $rc -eq 4 ] || fail "$what: exit status $rc, expected 4 ($(cat "$tmp/err"))"
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$what: expected one line, got: $(cat "$tmp/err")"
+	[ -z "$(ls "$tmp"/o.* 2>/dev/null)" ] || fail "$what: an output file was left: $(ls "$tmp"/o.*)"
+	for t in "${texts[@]}"; do
+		grep -qF -- "$t" "$tmp/err" || fail "$what: message lacks '$t': $(cat "$tmp/err")"
+	done
+	rm -f "$tmp"/o.*
+}
+crash_case "NULL at decision 100" "governor kernel:tests/kgov/crash.c crashed (SIGSEGV" \
+	"in select at decision 100 " "simulated time " "cpu 0, sleep length 100100 ns" \
+	"latency_req 2000000000000 ns, tick stopped 0, last residency" \
+	-- "$bin" govreplay -g kernel:tests/kgov/crash.c -p intel-skx -i "$tmp/in150.csv" -o "$tmp/o.txt"
+crash_case "crash in a sim on two threads" "governor kernel:tests/kgov/crash.c crashed" \
+	"at decision 100 " -- "$bin" sim default --set scenario.duration_ms=50 --set scenario.runs=4 \
+	-j 2 --set cpuidle.governor=kernel:tests/kgov/crash.c -q --json -o "$tmp/o.json"
+IDLEKIT_GOV_TIMEOUT_S=0.3 crash_case "endless loop" \
+	"governor kernel:tests/kgov/hang.c did not return within 0.3 s of wall time" \
+	"in select at decision 3 " -- "$bin" govreplay -g kernel:tests/kgov/hang.c -p intel-skx \
+	-i "$tmp/in150.csv" -o "$tmp/o.txt"
 
 if [ $failures -ne 0 ]; then
 	echo "kgov.sh: $failures failure(s)"

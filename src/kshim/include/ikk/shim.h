@@ -32,12 +32,7 @@ extern int ikk_this_cpu __attribute__((visibility("hidden")));
 extern int ikk_hz __attribute__((visibility("hidden")));
 extern long ikk_tick_nsec __attribute__((visibility("hidden")));
 
-/* Sections the initcall and module_param() macros fill in. */
-struct ikk_param {
-	const char *name;
-	const char *type;
-	void *ptr;
-};
+/* The section the initcall macros fill in (module parameters: <linux/moduleparam.h>). */
 typedef int (*ikk_initcall_t)(void);
 
 #define __ikk_concat2(a, b) a##b

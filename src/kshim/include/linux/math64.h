@@ -2,6 +2,7 @@
 #ifndef _LINUX_MATH64_H
 #define _LINUX_MATH64_H
 #include <linux/types.h>
+#include <linux/math.h>
 static inline u64 div_u64_rem(u64 dividend, u32 divisor, u32 *remainder)
 {
 	*remainder = (u32)(dividend % divisor);
@@ -10,6 +11,11 @@ static inline u64 div_u64_rem(u64 dividend, u32 divisor, u32 *remainder)
 static inline u64 div_u64(u64 dividend, u32 divisor) { return dividend / divisor; }
 static inline s64 div_s64(s64 dividend, s32 divisor) { return dividend / divisor; }
 static inline u64 div64_u64(u64 dividend, u64 divisor) { return dividend / divisor; }
+static inline s64 div_s64_rem(s64 dividend, s32 divisor, s32 *remainder)
+{
+	*remainder = (s32)(dividend % divisor);
+	return dividend / divisor;
+}
 static inline s64 div64_s64(s64 dividend, s64 divisor) { return dividend / divisor; }
 static inline u64 div64_ul(u64 dividend, unsigned long divisor) { return dividend / divisor; }
 static inline u64 div64_u64_rem(u64 dividend, u64 divisor, u64 *remainder)
@@ -21,12 +27,15 @@ static inline u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift)
 {
 	return (u64)(((unsigned __int128)a * mul) >> shift);
 }
-#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
-#define DIV_ROUND_CLOSEST(x, d) ({ __typeof__(x) __x = (x); __typeof__(d) __d = (d); \
-	(__x + __d / 2) / __d; })
-#define DIV_ROUND_CLOSEST_ULL(x, divisor) ({ u32 __d = (divisor); \
-	unsigned long long __x = (x) + __d / 2; __x / __d; })
-#define DIV_ROUND_UP_ULL(ll, d) ({ u32 __d = (d); ((unsigned long long)(ll) + __d - 1) / __d; })
+/* a * b / c with a 128-bit product (the quotient is cut to 64 bits). */
+static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
+{
+	return (u64)((unsigned __int128)a * b / c);
+}
+static inline u64 mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
+{
+	return (u64)(((unsigned __int128)a * b) >> shift);
+}
 #define DIV64_U64_ROUND_UP(ll, d) ({ u64 _tmp = (d); div64_u64((ll) + _tmp - 1, _tmp); })
 /* do_div(n, base): n becomes n / base; the remainder is the value. */
 #define do_div(n, base) ({ u32 __base = (base); u32 __rem = (u32)((n) % __base); \

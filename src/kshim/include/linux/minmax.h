@@ -1,17 +1,68 @@
-/* idlekit kernel shim: <linux/minmax.h>.  Each argument is evaluated once. */
+/*
+ * idlekit kernel shim: <linux/minmax.h>, with the kernel's rules (read in v6.19): each
+ * argument is evaluated once, the comparison is made in the usual arithmetic conversions
+ * of the arguments as they are (min3 and clamp too, without casting to the first's type),
+ * and comparing a signed with an unsigned argument stops the build as it does in the
+ * kernel from v6.7 on, unless the signed one is a constant that is not negative or the
+ * unsigned one is narrower than int.  (Before v6.7 the kernel's check of the two types was
+ * a warning, so files of those releases are not checked.)
+ */
 #ifndef _LINUX_MINMAX_H
 #define _LINUX_MINMAX_H
-/* (The kernel's type checks are not repeated: a file the kernel accepts compiles here.) */
-#define __ikk_cmp(op, x, y) ({ __typeof__(x) __x = (x); __typeof__(y) __y = (y); \
-	__x op __y ? __x : __y; })
-#define min(x, y) __ikk_cmp(<, x, y)
-#define max(x, y) __ikk_cmp(>, x, y)
-#define min3(x, y, z) min((__typeof__(x))min(x, y), z)
-#define max3(x, y, z) max((__typeof__(x))max(x, y), z)
+#include <linux/compiler.h>
+
+/* Called only where the check below is not known false once optimised: a build error. */
+extern void __ikk_minmax_signedness(void) __attribute__((__error__(
+	"min()/max()/clamp() signedness error: a signed and an unsigned argument "
+	"(the kernel's <linux/minmax.h> refuses it too; use min_t() or a cast)")));
+#define __ikk_signed_type(t) (((t)(-1)) < ((t)1))
+#define __ikk_nonneg(v) (__builtin_constant_p((long long)(v) >= 0) && ((long long)(v) >= 0))
+/* bit 0: fine for an unsigned comparison; bit 1: for a signed one. */
+#define __ikk_sign_use(v) (__ikk_signed_type(__typeof__(v)) ? (2 + __ikk_nonneg(v)) : \
+	(1 + 2 * (sizeof(v) < 4)))
+#if IKK_LINUX_VERSION_CODE >= 395008 /* KERNEL_VERSION(6, 7, 0) */
+#define __ikk_sign_check(ok) do { if (!(ok)) __ikk_minmax_signedness(); } while (0)
+#else
+#define __ikk_sign_check(ok) do { } while (0)
+#endif
+
+#define __ikk_careful(op, x, y) ({ __auto_type __ikk_x = (x); __auto_type __ikk_y = (y); \
+	__ikk_sign_check(__ikk_sign_use(__ikk_x) & __ikk_sign_use(__ikk_y)); \
+	__ikk_x op __ikk_y ? __ikk_x : __ikk_y; })
+#define min(x, y) __ikk_careful(<, x, y)
+#define max(x, y) __ikk_careful(>, x, y)
+#define umin(x, y) min((x) + 0u + 0ul + 0ull, (y) + 0u + 0ul + 0ull)
+#define umax(x, y) max((x) + 0u + 0ul + 0ull, (y) + 0u + 0ul + 0ull)
+
+#define __ikk_careful3(op, x, y, z) ({ __auto_type __ikk_x3 = (x); \
+	__auto_type __ikk_y3 = (y); __auto_type __ikk_z3 = (z); \
+	__ikk_sign_check(__ikk_sign_use(__ikk_x3) & __ikk_sign_use(__ikk_y3) & \
+			 __ikk_sign_use(__ikk_z3)); \
+	__auto_type __ikk_yz = __ikk_y3 op __ikk_z3 ? __ikk_y3 : __ikk_z3; \
+	__ikk_x3 op __ikk_yz ? __ikk_x3 : __ikk_yz; })
+#define min3(x, y, z) __ikk_careful3(<, x, y, z)
+#define max3(x, y, z) __ikk_careful3(>, x, y, z)
+
 #define min_t(type, x, y) ({ type __a = (x); type __b = (y); __a < __b ? __a : __b; })
 #define max_t(type, x, y) ({ type __a = (x); type __b = (y); __a > __b ? __a : __b; })
-#define clamp(val, lo, hi) min((__typeof__(val))max(val, lo), hi)
-#define clamp_t(type, val, lo, hi) min_t(type, max_t(type, val, lo), hi)
-#define clamp_val(val, lo, hi) clamp_t(__typeof__(val), val, lo, hi)
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define MIN_T(type, a, b) MIN((type)(a), (type)(b))
+#define MAX_T(type, a, b) MAX((type)(a), (type)(b))
+
+/* The smaller of the two that is not zero; zero only if both are. */
+#define min_not_zero(x, y) ({ __typeof__(x) __nz_x = (x); __typeof__(y) __nz_y = (y); \
+	__nz_x == 0 ? __nz_y : (__nz_y == 0 ? __nz_x : min(__nz_x, __nz_y)); })
+
+/* hi when val >= hi, else lo when val <= lo, else val (the kernel's order of tests). */
+#define __ikk_clamp(check, type, val, lo, hi) ({ type __cv = (val); type __cl = (lo); \
+	type __ch = (hi); \
+	if (check) __ikk_sign_check(__ikk_sign_use(__cv) & __ikk_sign_use(__cl) & \
+				    __ikk_sign_use(__ch)); \
+	__cv >= __ch ? __ch : (__cv <= __cl ? __cl : __cv); })
+#define clamp(val, lo, hi) __ikk_clamp(1, __auto_type, val, lo, hi)
+#define clamp_t(type, val, lo, hi) __ikk_clamp(0, type, val, lo, hi)
+#define clamp_val(val, lo, hi) __ikk_clamp(0, __typeof__(val), val, lo, hi)
+#define in_range(val, start, len) ((val) >= (start) && (val) - (start) < (len))
 #define swap(a, b) do { __typeof__(a) __t = (a); (a) = (b); (b) = __t; } while (0)
 #endif

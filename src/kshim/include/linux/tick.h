@@ -9,5 +9,7 @@ ktime_t tick_nohz_get_sleep_length(ktime_t *delta_next);
 bool tick_nohz_tick_stopped(void);
 bool tick_nohz_tick_stopped_cpu(int cpu);
 bool tick_nohz_idle_got_tick(void);
+/* When the CPU's next clock event fires (absolute, simulated time): now + delta_next. */
+ktime_t tick_nohz_get_next_hrtimer(void);
 extern bool tick_nohz_enabled;
 #endif
