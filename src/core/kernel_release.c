@@ -354,10 +354,25 @@ int ik_kernel_parse_release(const char *text, unsigned *release, char *err, size
 				return 0;
 			}
 		}
+		/* Any other release of the lines between the first and the last listed one: the
+		   switches of a release are those landed by it (release_set), so one no listed
+		   change landed in runs as the listed one before it (4.19 as 4.18, 6.8 as 6.6). */
+		static const struct {
+			unsigned major, last_minor;
+		} lines[] = { { 4, 20 }, { 5, 19 }, { 6, 19 } };
+		for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+			if ((unsigned)major == lines[i].major && (unsigned)minor <= lines[i].last_minor &&
+			    r >= releases[0] && r <= releases[NRELEASES - 1]) {
+				*release = r;
+				return 0;
+			}
 	}
 	char known[256];
 	list_releases(known, sizeof(known));
-	snprintf(err, errlen, "unknown kernel release '%.40s'; known releases: %s", text, known);
+	snprintf(err, errlen, "unknown kernel release '%.40s'; expected 4.16 to 4.20, 5.0 to 5.19, "
+		 "6.0 to 6.19, 7.0 or 7.1 (X.Y, or X.Y.Z as its .0; a release no modelled change "
+		 "landed in runs as the one before it that had one); known releases: %s", text,
+		 known);
 	return -1;
 }
 

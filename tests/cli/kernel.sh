@@ -53,8 +53,8 @@ expect_usage() { # what, then the command
 }
 expect_usage "kernel show 9.9" "$bin" kernel show 9.9
 grep -q 'known releases: 4.16 .* 6.19' "$tmp/err" || fail "kernel show 9.9: releases not listed"
-expect_usage "govreplay --kernel 5.3" "$bin" govreplay -g menu -p intel-skx --kernel 5.3 -i /dev/null
-grep -q "unknown kernel release '5.3'" "$tmp/err" || fail "--kernel 5.3: $(cat "$tmp/err")"
+expect_usage "govreplay --kernel 5.20" "$bin" govreplay -g menu -p intel-skx --kernel 5.20 -i /dev/null
+grep -q "unknown kernel release '5.20'" "$tmp/err" || fail "--kernel 5.20: $(cat "$tmp/err")"
 expect_usage "govreplay --switch" "$bin" govreplay -g menu -p intel-skx --switch menu_bogus=on -i /dev/null
 grep -q "unknown switch 'menu_bogus'; known switches: .*menu_no_iowait" "$tmp/err" ||
 	fail "--switch menu_bogus: $(cat "$tmp/err")"
@@ -73,8 +73,12 @@ expect_usage "select_stop_tick off under the 4.17 loop" "$bin" govreplay -g ladd
 	--switch select_stop_tick=off -i /dev/null
 grep -q 'select_stop_tick=off needs idle_tick_governor_decides=off' "$tmp/err" ||
 	fail "select_stop_tick off alone: $(cat "$tmp/err")"
-expect_usage "sim kernel.version=5.3" "$bin" sim --set kernel.version=5.3 --set scenario.duration_ms=1 --set scenario.warmup_ms=0
-grep -q 'known releases' "$tmp/err" || fail "sim kernel.version=5.3: $(cat "$tmp/err")"
+expect_usage "sim kernel.version=4.15" "$bin" sim --set kernel.version=4.15 --set scenario.duration_ms=1 --set scenario.warmup_ms=0
+grep -q 'known releases' "$tmp/err" || fail "sim kernel.version=4.15: $(cat "$tmp/err")"
+# a release of a line with no listed change of its own runs as the one before it
+"$bin" sim --set kernel.version=6.8 --set scenario.duration_ms=20 -q --json | grep -v '"version"' >"$tmp/608.json"
+"$bin" sim --set kernel.version=6.6 --set scenario.duration_ms=20 -q --json | grep -v '"version"' >"$tmp/606.json"
+cmp -s "$tmp/608.json" "$tmp/606.json" || fail "kernel.version=6.8 does not run as 6.6"
 expect_usage "sim kernel.switch" "$bin" sim --set kernel.switch.nope=on --set scenario.duration_ms=1 --set scenario.warmup_ms=0
 grep -q 'known switches' "$tmp/err" || fail "sim kernel.switch.nope: $(cat "$tmp/err")"
 expect_usage "sim teo at 7.1 with a gap" "$bin" sim --set kernel.version=7.1 --set kernel.switch.teo_zero_size_bins=off \

@@ -135,7 +135,18 @@ static void test_parse_release(void **state)
 	assert_int_equal(r, 510);
 	assert_int_equal(ik_kernel_parse_release("7.0", &r, err, sizeof(err)), 0);
 	assert_int_equal(r, 700);
-	const char *bad[] = { "6.5", "6", "6.", ".6", "6.6.", "6.6x", "-6.6", "", "1234.1", "6.100" };
+	/* a release no modelled change landed in is its own number: its switches are the ones
+	   landed by then (those of the listed release before it) */
+	assert_int_equal(ik_kernel_parse_release("6.8", &r, err, sizeof(err)), 0);
+	assert_int_equal(r, 608);
+	assert_int_equal(ik_kernel_parse_release("4.19.325", &r, err, sizeof(err)), 0);
+	assert_int_equal(r, 419);
+	struct ik_kernel a, b;
+	ik_kernel_init(&a, 608);
+	ik_kernel_init(&b, 606);
+	assert_true(a.on == b.on);
+	const char *bad[] = { "4.15", "5.20", "6.20", "7.2", "8.0", "6", "6.", ".6", "6.6.", "6.6x",
+			      "-6.6", "", "1234.1", "6.100" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
 		assert_int_equal(ik_kernel_parse_release(bad[i], &r, err, sizeof(err)), -1);
