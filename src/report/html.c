@@ -272,13 +272,9 @@ static int plot_residency_runs(FILE *out, const struct ik_run_result *runs, int 
 	}
 	for (int k = 0; k < nruns; k++) {
 		double sum = 0;
-		double cpu_ns = (double)runs[k].measured_ns * runs[k].ncpus;
 		for (int s = 0; s < ns; s++) {
+			/* (idle periods still open at the end included, as in the tables) */
 			double pct = s < ik_rep_nstates(&runs[k]) ? ik_run_residency_pct(&runs[k], s) : 0.0;
-			/* idle periods still open at the end: time in their state, not busy time */
-			for (int c = 0; runs[k].open_idle && cpu_ns > 0 && c < runs[k].ncpus; c++)
-				if (runs[k].open_idle[c].state == s)
-					pct += 100.0 * (double)runs[k].open_idle[c].ns / cpu_ns;
 			v[(size_t)k * (size_t)(ns + 1) + (size_t)s] = pct;
 			sum += pct;
 		}

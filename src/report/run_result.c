@@ -41,7 +41,13 @@ double ik_run_residency_pct(const struct ik_run_result *r, int state)
 	if (r->ncpus <= 0 || r->measured_ns <= 0)
 		return 0.0;
 	double cpu_time_ns = (double)r->ncpus * (double)r->measured_ns;
-	return (double)r->total[state].time_ns / cpu_time_ns * 100.0;
+	/* the counters' time, as sysfs's, and the idle periods still open at the end in that
+	   state (sysfs adds them at their exit): the CPUs were in it all the same */
+	double ns = (double)r->total[state].time_ns;
+	for (int c = 0; r->open_idle && c < r->ncpus; c++)
+		if (r->open_idle[c].state == state)
+			ns += (double)r->open_idle[c].ns;
+	return ns / cpu_time_ns * 100.0;
 }
 
 void ik_run_result_free(struct ik_run_result *r)
