@@ -198,10 +198,15 @@ int cli_outputs_distinct(const char *cmd, const char *a, const char *a_opt, cons
 			 const char *b_opt)
 {
 	char ca[PATH_MAX + 1], cb[PATH_MAX + 1];
+	struct stat sa, sb;
 
 	if (!a || !b || canonical(a, ca, sizeof(ca)) || canonical(b, cb, sizeof(cb)))
 		return 0;
-	if (strcmp(ca, cb) != 0)
+	/* one name, or two names of one existing file (a hard link) */
+	bool same = strcmp(ca, cb) == 0 ||
+		    (stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+		     sa.st_ino == sb.st_ino);
+	if (!same)
 		return 0;
 	fprintf(stderr, "idlekit %s: %s %s and %s %s name the same file (%s): the one written last "
 		"would replace the other; expected two files\n", cmd, a_opt, a, b_opt, b, ca);

@@ -10,6 +10,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/d"
 ln -s "$tmp/r.out" "$tmp/link"
+: >"$tmp/old.out"
+ln "$tmp/old.out" "$tmp/hard.out" # a hard link: two names of one existing file
 
 "$bin" sim --set scenario.duration_ms=20 -q --json -o "$tmp/a.json"
 trace=tests/fixtures/traces/two-cpus.trace
@@ -25,6 +27,12 @@ for cmd in "sim --set scenario.duration_ms=20 -q" "analyze $trace" "replay $trac
 		check "$name: one line" test "$(wc -l <"$tmp/err")" -eq 1
 		check "$name: nothing written" test ! -e "$tmp/r.out"
 	done
+	# shellcheck disable=SC2086
+	$bin $cmd -o "$tmp/old.out" --html "$tmp/hard.out" >/dev/null 2>"$tmp/err"
+	rc=$?
+	check "${cmd%% *} -o old.out --html hard.out (a hard link): exit 2 (got $rc)" test $rc -eq 2
+	check "${cmd%% *}: the hard link said" grep -q 'name the same file' "$tmp/err"
+	check "${cmd%% *}: the file untouched" test ! -s "$tmp/old.out"
 	# shellcheck disable=SC2086
 	$bin $cmd -o "$tmp/r.out" --html "$tmp/r.html" >/dev/null 2>&1
 	check "${cmd%% *}: two files written" test -s "$tmp/r.out" -a -s "$tmp/r.html"

@@ -219,5 +219,23 @@ check "sweep: its rows once each" test "$(tail -n +2 "$tmp/lock/results.csv" | w
 "$bin" sweep "$tmp/lock.ini" -o "$tmp/lock" -j 1 2>"$tmp/err"
 check "sweep: a rerun afterwards finds it done ($(cat "$tmp/err"))" grep -q 'nothing to run' "$tmp/err"
 
+# kill -9 in the middle, at three moments: the lock goes with the process, the rerun
+# resumes, and its files are the bytes of the uninterrupted sweep's
+"$bin" sweep "$tmp/lock.ini" -o "$tmp/whole" -q -j 1 2>/dev/null
+for after in 0.3 0.8 1.5; do
+	rm -rf "$tmp/killed"
+	"$bin" sweep "$tmp/lock.ini" -o "$tmp/killed" -q -j 1 2>/dev/null &
+	victim=$!
+	sleep "$after"
+	kill -9 "$victim" 2>/dev/null
+	wait "$victim" 2>/dev/null
+	"$bin" sweep "$tmp/lock.ini" -o "$tmp/killed" -q -j 1 2>"$tmp/err"
+	check "sweep: resumed after kill -9 at ${after}s ($(cat "$tmp/err"))" test $? -eq 0
+	check "sweep: after kill -9 at ${after}s, the same results as one uninterrupted sweep" \
+		cmp -s "$tmp/whole/results.csv" "$tmp/killed/results.csv"
+	check "sweep: after kill -9 at ${after}s, the same summary" \
+		cmp -s "$tmp/whole/summary.csv" "$tmp/killed/summary.csv"
+done
+
 echo "sweep: $pass passed, $fail failed"
 [ "$fail" = 0 ]
