@@ -16,6 +16,7 @@
 #include "config/scenario.h"
 #include "drivers/registry.h"
 #include "trace/import.h"
+#include "util/fd_io.h"
 
 static const char import_usage[] =
 	"usage: idlekit import perf-script|ftrace|trace-cmd-report|trace-dat FILE [-o OUT.trace]\n"
@@ -360,36 +361,6 @@ static int dat_timer_clock(struct dat_records *d, const char *origin, bool mono,
  * the records, the counts and the IRQ names come back through a pipe, and a reader that
  * crashes or aborts ends the import with a message, not the process.
  */
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-	while (n > 0) {
-		ssize_t k = write(fd, c, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		c += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
-static int read_all(int fd, void *p, size_t n)
-{
-	char *c = p;
-	while (n > 0) {
-		ssize_t k = read(fd, c, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		c += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 struct dat_reply {
 	int rc;
 	uint64_t n, used, ignored, ipi_sends, ipi_masks, ipi_mask_targets;
@@ -409,11 +380,11 @@ static void dat_child(int fd, const char *path)
 		rp.ipi_masks = st.ipi_masks, rp.ipi_mask_targets = st.ipi_mask_targets;
 		rp.nirqs = d->names.nirqs;
 	}
-	int bad = write_all(fd, &rp, sizeof(rp));
+	int bad = ik_fd_whole(fd, true, &rp, sizeof(rp));
 	if (!bad && d && rp.n)
-		bad = write_all(fd, d->v, (size_t)rp.n * sizeof(*d->v));
+		bad = ik_fd_whole(fd, true, d->v, (size_t)rp.n * sizeof(*d->v));
 	for (int i = 0; !bad && d && i < rp.nirqs; i++)
-		bad = write_all(fd, &d->names.irqs[i], sizeof(d->names.irqs[i]));
+		bad = ik_fd_whole(fd, true, &d->names.irqs[i], sizeof(d->names.irqs[i]));
 	_exit(bad ? 3 : 0);
 }
 
@@ -449,19 +420,19 @@ static int read_dat(const char *path, struct dat_records *d, struct ik_trace_imp
 	}
 	close(pfd[1]);
 	struct dat_reply rp;
-	int got = read_all(pfd[0], &rp, sizeof(rp));
+	int got = ik_fd_whole(pfd[0], false, &rp, sizeof(rp));
 	if (got == 0 && rp.n > 0) {
 		if (rp.n > SIZE_MAX / sizeof(*d->v) || !(d->v = malloc((size_t)rp.n * sizeof(*d->v)))) {
 			got = -1;
 			d->oom = true;
 		} else {
-			got = read_all(pfd[0], d->v, (size_t)rp.n * sizeof(*d->v));
+			got = ik_fd_whole(pfd[0], false, d->v, (size_t)rp.n * sizeof(*d->v));
 			d->n = d->cap = (size_t)rp.n;
 		}
 	}
 	for (int i = 0; got == 0 && i < rp.nirqs; i++) {
 		struct ik_trace_irq_name nm;
-		got = read_all(pfd[0], &nm, sizeof(nm));
+		got = ik_fd_whole(pfd[0], false, &nm, sizeof(nm));
 		nm.name[sizeof(nm.name) - 1] = '\0';
 		if (got == 0 && ik_trace_irq_name_set(&d->names, nm.irq, nm.name, strlen(nm.name)))
 			d->names_full = true;

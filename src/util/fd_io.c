@@ -1,4 +1,4 @@
-/* A whole read or write of a few bytes on a descriptor (util/fd_io.h). */
+/* A whole read or write on a descriptor (util/fd_io.h). */
 #include <errno.h>
 #include <unistd.h>
 
@@ -6,11 +6,17 @@
 
 int ik_fd_whole(int fd, bool writing, void *buf, size_t len)
 {
-	ssize_t n;
-	do
-		n = writing ? write(fd, buf, len) : read(fd, buf, len);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return errno;
-	return (size_t)n == len ? 0 : EIO;
+	char *p = buf;
+	while (len > 0) {
+		ssize_t n = writing ? write(fd, p, len) : read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno;
+		if (n == 0)
+			return EIO; /* the other end is gone before the whole of it */
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
 }

@@ -1,7 +1,7 @@
 /*
- * A whole read or write of a few bytes on a descriptor (a pipe's byte, an eventfd's count),
- * tried again after a signal: the wake-up handshakes of the host benchmarks, where a short
- * transfer is as much an error as a failed one.
+ * A whole read or write on a descriptor, tried again after a signal and continued after a
+ * partial transfer: the wake-up handshakes of the host benchmarks (a pipe's byte, an
+ * eventfd's count) and the records a trace.dat reader sends back through a pipe.
  */
 #ifndef IDLEKIT_UTIL_FD_IO_H
 #define IDLEKIT_UTIL_FD_IO_H
@@ -9,7 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* LEN bytes to (writing) or from fd: 0, or the errno (EIO for a short transfer). */
+/* LEN bytes to (writing) or from fd: 0, or the errno (EIO when the other end closes
+   before all of them). */
 int ik_fd_whole(int fd, bool writing, void *buf, size_t len);
 
 #endif
