@@ -53,7 +53,12 @@ static const char record_usage[] =
 	"\n"
 	"A tracefs instance left by a recording that was killed (idlekit-record-PID whose\n"
 	"process is gone) is removed first, with a message.  $IDLEKIT_TRACEFS names another\n"
-	"tracefs directory (for testing).\n"
+	"tracefs directory, $IDLEKIT_SYSFS_ROOT a root whose sys/devices/system/cpu gives the\n"
+	"idle-state tables (both for testing).\n"
+	"\n"
+	"With no cpuidle driver the trace's table is the idle loop's own: state 1 the default\n"
+	"idle routine (HLT, MWAIT C1, WFI, ...), state 0 polling (idle=poll), as the kernel\n"
+	"numbers them in its cpu_idle events.\n"
 	"\n"
 	"Example:\n"
 	"  # idlekit record -o run.trace --duration 5s && idlekit analyze run.trace\n";
@@ -167,7 +172,8 @@ int cmd_record(int argc, char **argv)
 	}
 	struct ik_recording rec;
 	int rc = EXIT_FAIL;
-	if (ik_recording_open(&rec, (int)hz, buffer_kb, err, sizeof(err))) {
+	if (ik_recording_open(&rec, getenv("IDLEKIT_SYSFS_ROOT"), (int)hz, buffer_kb, err,
+			      sizeof(err))) {
 		fprintf(stderr, "idlekit record: %s\n", err);
 		goto out;
 	}

@@ -65,8 +65,12 @@ static const char validate_usage[] =
 	"  -q, --quiet              no progress lines on standard error\n"
 	"  -h, --help               this text\n"
 	"\n"
-	"Exit status: 0 done, 1 a run failed or was interrupted, 2 bad input (also: rt-app not\n"
-	"installed).\n"
+	"A machine with no cpuidle driver keeps no per-state counters: validate says so and\n"
+	"exits 1.  $IDLEKIT_SYSFS_ROOT names a root whose sys/devices/system/cpu is read instead\n"
+	"of the live one (for testing).\n"
+	"\n"
+	"Exit status: 0 done, 1 a run failed or was interrupted (or no cpuidle states), 2 bad\n"
+	"input (also: rt-app not installed).\n"
 	"\n"
 	"Examples:\n"
 	"  idlekit validate tests/fixtures/rtapp/validate-1ms.json\n"
@@ -402,6 +406,20 @@ int cmd_validate(int argc, char **argv)
 		goto out;
 	}
 
+	/* the machine: without cpuidle states there are no counters to hold the model against */
+	struct host_source src = { getenv("IDLEKIT_SYSFS_ROOT"), NULL };
+	if (host_open("validate", &src, &fs))
+		goto out;
+	ik_val_machine_read(fs, &machine);
+	if (!machine.has_states) {
+		fprintf(stderr, "idlekit validate: this machine has no cpuidle states (driver '%s'): "
+			"the kernel idles in its default routine and keeps no per-state counters to "
+			"hold the model against; idlekit monitor shows its idle time, idlekit record "
+			"traces its idle periods\n", machine.driver[0] ? machine.driver : "none");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+
 	/* the model's platform */
 	if (o.platform) {
 		struct ik_platform_text t;
@@ -444,10 +462,6 @@ int cmd_validate(int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	struct host_source src = { NULL, NULL };
-	if (host_open("validate", &src, &fs))
-		goto out;
-	ik_val_machine_read(fs, &machine);
 	/* the model's scenario is read before anything runs: a bad --set costs no run */
 	if (ik_val_scenario(spec, sc, &cfg, err, sizeof(err))) {
 		fprintf(stderr, "idlekit validate: %s\n", err);

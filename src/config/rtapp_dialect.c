@@ -206,11 +206,13 @@ int ik_rtapp_dialect(const char *origin, const char *text, size_t len, char **js
 		if (c == '"' && f && f->object && f->want_key) {
 			size_t end = string_end(text, len, i);
 			size_t after = skip(text, len, end, &o, false);
-			char key[KEY_MAX];
+			/* the key, cut so that the number a repeated key gets (an int: up to 11
+			 * characters) still fits in KEY_MAX */
+			char key[KEY_MAX - 12];
 			size_t klen = end - i >= 2 ? end - i - 2 : 0;
-			snprintf(key, sizeof(key), "%.*s", (int)(klen < KEY_MAX ? klen : KEY_MAX - 1),
+			snprintf(key, sizeof(key), "%.*s", (int)(klen < sizeof(key) ? klen : sizeof(key) - 1),
 				 text + i + 1);
-			char name[KEY_MAX + 12]; /* the key, numbered when repeated (7 digits) */
+			char name[KEY_MAX];
 			snprintf(name, sizeof(name), "%s", key);
 			if (has_key(f, key)) {
 				do

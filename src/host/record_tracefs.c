@@ -37,9 +37,10 @@ const char *ik_recording_tracing_dir(char *override, bool *bad)
 	return NULL;
 }
 
-int ik_recording_open(struct ik_recording *rec, int hz, uint64_t buffer_kb, char *err,
-		      size_t errlen)
+int ik_recording_open(struct ik_recording *rec, const char *sysfs_root, int hz,
+		      uint64_t buffer_kb, char *err, size_t errlen)
 {
+	(void)sysfs_root;
 	(void)hz;
 	(void)buffer_kb;
 	memset(rec, 0, sizeof(*rec));
@@ -157,14 +158,41 @@ static void read_governor_params(struct ik_trace_header *h)
 	}
 }
 
-static int build_header(struct ik_trace_header *h, int hz, char *err, size_t errlen)
+/*
+ * No cpuidle driver on any CPU: the idle loop calls the default idle routine itself
+ * (default_idle_call() in kernel/sched/idle.c), which reports itself as state 1, and
+ * cpu_idle_poll() (idle=poll, or while polling is forced) as state 0.  The table says so;
+ * sysfs gives neither state's latency or residency (0 here).
+ */
+static void default_idle_table(struct ik_driver *drv)
+{
+	memset(drv, 0, sizeof(*drv));
+	snprintf(drv->name, sizeof(drv->name), "none");
+	drv->state_count = 2;
+	snprintf(drv->states[0].name, sizeof(drv->states[0].name), "POLL");
+	snprintf(drv->states[0].desc, sizeof(drv->states[0].desc), "cpu_idle_poll (idle=poll)");
+	drv->states[0].flags = IK_FLAG_POLLING;
+	snprintf(drv->states[1].name, sizeof(drv->states[1].name), "default_idle");
+	snprintf(drv->states[1].desc, sizeof(drv->states[1].desc), "the arch's default routine");
+}
+
+static bool no_cpuidle_anywhere(const struct ik_host_idle *idle)
+{
+	for (int i = 0; i < idle->ncpus; i++)
+		if (idle->cpus[i].has_cpuidle && idle->cpus[i].nstates > 0)
+			return false;
+	return idle->ncpus > 0;
+}
+
+static int build_header(struct ik_trace_header *h, const char *sysfs_root, int hz, char *err,
+			size_t errlen)
 {
 	struct ik_sysfs *fs;
 	struct ik_host_idle idle;
 	int rc = -1;
 
 	memset(h, 0, sizeof(*h));
-	if (ik_sysfs_open_root("/", &fs, err, errlen))
+	if (ik_sysfs_open_root(sysfs_root, &fs, err, errlen))
 		return -1;
 	memset(&idle, 0, sizeof(idle));
 	if (ik_host_idle_read(fs, NULL, &idle, err, errlen)) {
@@ -184,11 +212,20 @@ static int build_header(struct ik_trace_header *h, int hz, char *err, size_t err
 		goto out;
 	}
 	int group_first[IK_TRACE_MAX_DRIVERS];
-	for (int i = 0; i < idle.ncpus; i++) {
+	bool no_driver = no_cpuidle_anywhere(&idle);
+	if (no_driver) {
+		default_idle_table(&h->drivers[0].drv);
+		if (ik_driver_init(&h->drivers[0].drv, err, errlen))
+			goto out;
+		h->ndrivers = 1;
+		for (int i = 0; i < idle.ncpus; i++) /* cpu_driver is 0 already: count them */
+			h->drivers[0].ncpus++;
+	}
+	for (int i = 0; h->ndrivers == 0 && i < idle.ncpus; i++) {
 		const struct ik_host_cpu *cpu = &idle.cpus[i];
 		if (!cpu->has_cpuidle || cpu->nstates < 1) {
-			snprintf(err, errlen, "CPU %d has no cpuidle states (driver %s): nothing to trace",
-				 cpu->cpu, idle.driver);
+			snprintf(err, errlen, "CPU %d has no cpuidle states (driver %s) while others "
+				 "have: a trace has one table per CPU", cpu->cpu, idle.driver);
 			goto out;
 		}
 		int d;
@@ -243,8 +280,9 @@ static int build_header(struct ik_trace_header *h, int hz, char *err, size_t err
 		h->topo[c].package = (int32_t)pkg;
 		h->topo[c].core = (int32_t)core;
 	}
-	/* The governor that chose the recorded states, and its parameters. */
-	if (idle.governor[0] && strlen(idle.governor) < sizeof(h->governor) &&
+	/* The governor that chose the recorded states, and its parameters (none without a
+	 * driver: the idle loop does not call it). */
+	if (!no_driver && idle.governor[0] && strlen(idle.governor) < sizeof(h->governor) &&
 	    !strpbrk(idle.governor, " \t")) {
 		snprintf(h->governor, sizeof(h->governor), "%.15s", idle.governor); /* length checked above */
 		read_governor_params(h);
@@ -479,11 +517,11 @@ static uint64_t tick_function(void)
 	return addr;
 }
 
-int ik_recording_open(struct ik_recording *rec, int hz, uint64_t buffer_kb, char *err,
-		      size_t errlen)
+int ik_recording_open(struct ik_recording *rec, const char *sysfs_root, int hz,
+		      uint64_t buffer_kb, char *err, size_t errlen)
 {
 	memset(rec, 0, sizeof(*rec));
-	if (build_header(&rec->h, hz, err, errlen))
+	if (build_header(&rec->h, sysfs_root ? sysfs_root : "/", hz, err, errlen))
 		return -1;
 	rec->h.minor = 1; /* task_wake, switch, tick_stop */
 	snprintf(rec->name, sizeof(rec->name), "idlekit-record-%ld", (long)getpid());

@@ -48,12 +48,15 @@ bool ik_recording_supported(void);
  */
 const char *ik_recording_tracing_dir(char *override, bool *bad);
 /*
- * The header from this machine's sysfs (`hz` 0: measured from the tick's hrtimer during the
- * recording, else 250), and the instance with its clock, buffer size and events.  0, or -1
- * with a message (then ik_recording_close; h is already freed when the header failed).
+ * The header from this machine's sysfs (sysfs_root: the tree's root, NULL for "/"; `hz` 0:
+ * measured from the tick's hrtimer during the recording, else 250), and the instance with
+ * its clock, buffer size and events.  A machine with no cpuidle driver gets the table of
+ * the idle loop's own routines (POLL 0, default_idle 1: the kernel's numbers for them).
+ * 0, or -1 with a message (then ik_recording_close; h is already freed when the header
+ * failed).
  */
-int ik_recording_open(struct ik_recording *rec, int hz, uint64_t buffer_kb, char *err,
-		      size_t errlen);
+int ik_recording_open(struct ik_recording *rec, const char *sysfs_root, int hz,
+		      uint64_t buffer_kb, char *err, size_t errlen);
 /* The spool (its file in spool_dir), tracing on, the drain thread.  0, or -1 with a message. */
 int ik_recording_start(struct ik_recording *rec, const char *spool_dir, char *err, size_t errlen);
 /*

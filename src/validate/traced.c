@@ -81,7 +81,7 @@ int ik_val_traced_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs,
 		snprintf(err, errlen, "this idlekit was built without libtracefs");
 		return -1;
 	}
-	if (ik_recording_open(&t.rec, 0, 16384, err, errlen)) {
+	if (ik_recording_open(&t.rec, NULL, 0, 16384, err, errlen)) {
 		ik_recording_close(&t.rec);
 		return -1;
 	}

@@ -116,6 +116,7 @@ struct ik_val_machine {
 	char param_name[IK_VAL_MAX_PARAMS][64];
 	char param_value[IK_VAL_MAX_PARAMS][64];
 	int ncpus_online;
+	bool has_states;          /* some CPU has cpuidle states (and counters) */
 	char rtapp_version[64];   /* the Debian package's version, "" when not known */
 	double loadavg_before, loadavg_after; /* /proc/loadavg's 1-minute figure, -1 unknown */
 	/* a parameter that another process changed while validate ran ("" when none did) */

@@ -51,6 +51,22 @@ head -n 1 "$tmp/cmd.trace" | grep -q '^idlekit-trace 1\.1$' || fail "record: no 
 "$bin" replay "$tmp/cmd.trace" -g menu -p trace --compare-recorded >"$tmp/r" || fail "replay of the recorded trace"
 grep -q '^agreement' "$tmp/r" || fail "replay: no agreement"
 left_behind && fail "an instance was left behind"
+# A machine with no cpuidle driver (whatever this one has: a tree that names none, as the
+# kernel shows it): the table is the idle loop's own, POLL 0 and default_idle 1, no governor.
+nd=$tmp/nodriver/sys/devices/system/cpu
+mkdir -p $nd/cpuidle $nd/cpu0 $nd/cpu1
+echo 0-1 >$nd/online
+echo none >$nd/cpuidle/current_driver
+echo menu >$nd/cpuidle/current_governor_ro
+IDLEKIT_SYSFS_ROOT=$tmp/nodriver "$bin" record -o "$tmp/nd.trace" -- sleep 0.2 2>"$tmp/err" ||
+	fail "record, no driver: exit $?: $(cat "$tmp/err")"
+sed -n '/^driver/,/^events/p' "$tmp/nd.trace" >"$tmp/nd.table"
+printf '%s\n' 'driver none 0-1' 'state POLL 0 0 0x1 cpu_idle_poll (idle=poll)' \
+	"state default_idle 0 0 0x0 the arch's default routine" events | cmp -s - "$tmp/nd.table" ||
+	fail "record, no driver: table: $(cat "$tmp/nd.table")"
+grep -q '^governor' "$tmp/nd.trace" && fail "record, no driver: a governor in the header"
+"$bin" analyze "$tmp/nd.trace" >"$tmp/nd.an" || fail "analyze of the no-driver trace"
+grep -q 'driver none' "$tmp/nd.an" || fail "analyze, no driver: driver none not shown"
 # Each CPU's package and core, as sysfs says.
 for c in $(seq 0 $(($(nproc) - 1))); do
 	t=/sys/devices/system/cpu/cpu$c/topology
