@@ -1,5 +1,6 @@
 /* idlekit import: other tools' traces into idlekit's trace format (docs/trace-format.md). */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,6 +17,7 @@
 #include "cli/progress.h"
 #include "config/scenario.h"
 #include "drivers/registry.h"
+#include "trace/dat_check.h"
 #include "trace/import.h"
 #include "util/fd_io.h"
 
@@ -90,7 +93,15 @@ struct dat_records {
 	struct ik_trace_header names; /* IRQ names seen (irq_handler_entry's name) */
 	bool names_full;
 	int cpus[IK_TRACE_MAX_CPUS]; /* a cpumask's CPUs (scratch) */
+	char *stage; /* the child's: what libtracecmd is doing (shared with the parent) */
 };
+
+#define DAT_STAGE_LEN 96
+static void dat_stage(struct dat_records *d, const char *what, int n)
+{
+	if (d->stage)
+		snprintf(d->stage, DAT_STAGE_LEN, what, n);
+}
 
 #ifdef IDLEKIT_HAVE_TRACECMD
 
@@ -274,22 +285,28 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec, int
 static int read_dat_here(const char *path, struct dat_records *d, struct ik_trace_import_stats *st)
 {
 	tracecmd_set_loglevel(TEP_LOG_NONE);
+	dat_stage(d, "opening it (its headers, event formats, options)", 0);
 	struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!h) {
 		fprintf(stderr, "idlekit import: %s: expected a trace-cmd trace.dat file, got one that libtracecmd cannot open\n",
 			path);
 		return EXIT_USAGE;
 	}
+	dat_stage(d, "reading the top buffer's records", 0);
 	int rc = tracecmd_iterate_events(h, NULL, 0, dat_record, d) < 0 && !d->oom ? -1 : 0;
 	int nb = tracecmd_buffer_instances(h);
 	for (int i = 0; i < nb && !rc && !d->oom; i++) {
+		dat_stage(d, "opening buffer instance %d", i + 1);
 		struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, i);
 		if (!b)
 			continue;
+		dat_stage(d, "reading buffer instance %d's records", i + 1);
 		if (tracecmd_iterate_events(b, NULL, 0, dat_record, d) < 0 && !d->oom)
 			rc = -1;
+		dat_stage(d, "closing buffer instance %d", i + 1);
 		tracecmd_close(b);
 	}
+	dat_stage(d, "closing it", 0);
 	tracecmd_close(h);
 	st->used = d->used;
 	st->ignored = d->ignored;
@@ -367,12 +384,13 @@ struct dat_reply {
 	int nirqs;
 };
 
-static void dat_child(int fd, const char *path)
+static void dat_child(int fd, const char *path, char *stage)
 {
 	struct dat_records *d = calloc(1, sizeof(*d));
 	struct ik_trace_import_stats st;
 	struct dat_reply rp = { .rc = EXIT_FAIL };
 	if (d) {
+		d->stage = stage;
 		memset(&st, 0, sizeof(st));
 		rp.rc = read_dat_here(path, d, &st);
 		rp.n = d->n;
@@ -388,21 +406,52 @@ static void dat_child(int fd, const char *path)
 	_exit(bad ? 3 : 0);
 }
 
+/* The file's structure (src/trace/dat_check.c), before libtracecmd trusts any of it. */
+static int check_dat(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct ik_dat_src src;
+	struct ik_dat_info info;
+	char err[320];
+	if (fd < 0 || ik_dat_src_fd(&src, fd)) {
+		fprintf(stderr, "idlekit import: %s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return EXIT_USAGE;
+	}
+	int bad = ik_dat_check(&src, &info, err, sizeof(err));
+	close(fd);
+	if (bad) {
+		fprintf(stderr, "idlekit import: %s: not a trace.dat idlekit can read: %s\n", path, err);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 static int read_dat(const char *path, struct dat_records *d, struct ik_trace_import_stats *st)
 {
 	int pfd[2];
 	if (cli_input_check("import", path))
 		return EXIT_USAGE;
+	int checked = check_dat(path);
+	if (checked != EXIT_OK)
+		return checked;
 	fflush(stderr);
 	/* the child's standard error: libtracecmd prints on it whatever its log level
 	   ("mmap: Unknown error -22"); only the import's own lines are passed on */
 	FILE *cerr = tmpfile();
-	if (!cerr || pipe(pfd) != 0) {
+	/* what the child was doing, readable after it died */
+	char *stage = mmap(NULL, DAT_STAGE_LEN, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			   -1, 0);
+	if (!cerr || stage == MAP_FAILED || pipe(pfd) != 0) {
 		fprintf(stderr, "idlekit import: %s: %s\n", path, strerror(errno));
 		if (cerr)
 			fclose(cerr);
+		if (stage != MAP_FAILED)
+			munmap(stage, DAT_STAGE_LEN);
 		return EXIT_FAIL;
 	}
+	stage[0] = '\0';
 	pid_t pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "idlekit import: %s: cannot start its reader: %s\n", path,
@@ -410,13 +459,14 @@ static int read_dat(const char *path, struct dat_records *d, struct ik_trace_imp
 		close(pfd[0]);
 		close(pfd[1]);
 		fclose(cerr);
+		munmap(stage, DAT_STAGE_LEN);
 		return EXIT_FAIL;
 	}
 	if (pid == 0) {
 		close(pfd[0]);
 		if (dup2(fileno(cerr), 2) < 0)
 			_exit(3);
-		dat_child(pfd[1], path);
+		dat_child(pfd[1], path, stage);
 	}
 	close(pfd[1]);
 	struct dat_reply rp;
@@ -447,9 +497,12 @@ static int read_dat(const char *path, struct dat_records *d, struct ik_trace_imp
 		if (strncmp(line, "idlekit ", 8) == 0)
 			fputs(line, stderr);
 	fclose(cerr);
+	char was[DAT_STAGE_LEN];
+	snprintf(was, sizeof(was), "%.*s", DAT_STAGE_LEN - 1, stage[0] ? stage : "starting");
+	munmap(stage, DAT_STAGE_LEN);
 	if (WIFSIGNALED(status)) {
 		fprintf(stderr, "idlekit import: %s: the trace.dat reader (libtracecmd) crashed on it "
-			"(%s): the file is damaged or not a trace.dat\n", path,
+			"while %s (%s): the file is damaged or not a trace.dat\n", path, was,
 			strsignal(WTERMSIG(status)));
 		return EXIT_USAGE;
 	}

@@ -156,8 +156,8 @@ bool ik_val_machine_recheck(struct ik_val_machine *m, int run)
 		read_line(path, now, sizeof(now));
 		if (strcmp(now, m->param_value[i]) != 0) {
 			if (!m->changed[0])
-				snprintf(m->changed, sizeof(m->changed), "%s was %s when validate started "
-					 "and %s after real run %d: another process changed it, so the runs "
+				snprintf(m->changed, sizeof(m->changed), "%.63s was %.63s when validate "
+					 "started and %.63s after real run %d: another process changed it, so the runs "
 					 "did not all measure the machine recorded here", m->param_name[i],
 					 m->param_value[i], now, run);
 			return true;

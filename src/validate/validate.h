@@ -120,7 +120,7 @@ struct ik_val_machine {
 	char rtapp_version[64];   /* the Debian package's version, "" when not known */
 	double loadavg_before, loadavg_after; /* /proc/loadavg's 1-minute figure, -1 unknown */
 	/* a parameter that another process changed while validate ran ("" when none did) */
-	char changed[320];
+	char changed[400];
 };
 void ik_val_machine_read(const struct ik_sysfs *fs, struct ik_val_machine *m);
 /*

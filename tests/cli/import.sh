@@ -248,7 +248,12 @@ if "$bin" import trace-dat $dat -o "$tmp/dat.trace" -p kvm-guest-haltpoll 2>"$tm
 		fail "trace-dat: the IRQ name: $(head -4 "$tmp/dat.trace")"
 	"$bin" import trace-dat $sample -o "$tmp/x.trace" >/dev/null 2>"$tmp/err"; rc=$?
 	[ $rc -eq 2 ] || fail "trace-dat on a text file: exit $rc"
-	grep -q "expected a trace-cmd trace.dat file" "$tmp/err" || fail "trace-dat on a text file: $(cat "$tmp/err")"
+	grep -q 'not a trace.dat idlekit can read: offset 0, the magic: not a trace.dat (17 08 44 "tracing" expected)' "$tmp/err" ||
+		fail "trace-dat on a text file: $(cat "$tmp/err")"
+	# The same file in the version 6 layout (trace-cmd convert): the same trace.
+	"$bin" import trace-dat $fx/trace-cmd-sample-v6.dat -o "$tmp/dat6.trace" -p kvm-guest-haltpoll 2>"$tmp/err" ||
+		fail "trace-dat v6: $(cat "$tmp/err")"
+	cmp -s "$tmp/dat.trace" "$tmp/dat6.trace" || fail "trace-dat v6: not the trace of the v7 file"
 	[ -e "$tmp/x.trace" ] && fail "trace-dat: output written on bad input"
 	# Its clock is "local": the tick expiries' now= are 25 ms off, so no hrtimer_start/_cancel
 	# (none were recorded either), and --clock mono is refused, naming the first such tick.
