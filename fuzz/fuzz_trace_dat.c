@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (r1 != 0) {
 		unsigned long long off;
-		if (sscanf(e1, "offset %llu,", &off) != 1)
+		if (sscanf(e1, "offset %llu", &off) != 1)
 			abort();
 		return 0;
 	}

@@ -500,10 +500,19 @@ static int read_dat(const char *path, struct dat_records *d, struct ik_trace_imp
 	char was[DAT_STAGE_LEN];
 	snprintf(was, sizeof(was), "%.*s", DAT_STAGE_LEN - 1, stage[0] ? stage : "starting");
 	munmap(stage, DAT_STAGE_LEN);
-	if (WIFSIGNALED(status)) {
+	/* The child exits 0 after its reply, 3 when the reply could not be sent; anything
+	   else is the reader dying on the file: a signal, or an exit of its own or of a
+	   sanitizer that caught its fault (ASan exits 1). */
+	bool died = WIFSIGNALED(status) ||
+		    (WIFEXITED(status) && WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 3);
+	if (died) {
+		char how[64];
+		if (WIFSIGNALED(status))
+			snprintf(how, sizeof(how), "%s", strsignal(WTERMSIG(status)));
+		else
+			snprintf(how, sizeof(how), "exit status %d", WEXITSTATUS(status));
 		fprintf(stderr, "idlekit import: %s: the trace.dat reader (libtracecmd) crashed on it "
-			"while %s (%s): the file is damaged or not a trace.dat\n", path, was,
-			strsignal(WTERMSIG(status)));
+			"while %s (%s): the file is damaged or not a trace.dat\n", path, was, how);
 		return EXIT_USAGE;
 	}
 	if (d->oom) {

@@ -157,7 +157,8 @@ int cmd_record(int argc, char **argv)
 	bool bad_override;
 	const char *tracing_dir = ik_recording_tracing_dir(tracefs_override, &bad_override);
 	if (bad_override) {
-		fprintf(stderr, "idlekit record: IDLEKIT_TRACEFS=%s: not usable\n", tracefs_override);
+		fprintf(stderr, "idlekit record: IDLEKIT_TRACEFS=%s: not a tracefs (expected a "
+			"directory with an instances directory in it)\n", tracefs_override);
 		return EXIT_USAGE;
 	}
 	if (tracing_dir)

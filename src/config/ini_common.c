@@ -279,6 +279,12 @@ int ik_config_read_file(const char *path, size_t max_bytes, char **text, size_t 
 		return msg_fail(err, errlen, "%s: cannot open: not a regular file",
 				ik_ini_shown(path, shown, sizeof(shown)));
 	}
+	if ((uint64_t)st.st_size > max_bytes) { /* refused before anything is read */
+		close(fd);
+		return msg_fail(err, errlen, "%s: too large: %lld bytes, more than %zu",
+				ik_ini_shown(path, shown, sizeof(shown)), (long long)st.st_size,
+				max_bytes);
+	}
 	size_t cap = st.st_size > 0 && (size_t)st.st_size < max_bytes ? (size_t)st.st_size + 2 : 4096;
 	buf = malloc(cap);
 	for (;;) {

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "host/host.h"
 #include "host/record_tracefs.h"
@@ -307,7 +308,11 @@ const char *ik_recording_tracing_dir(char *override, bool *bad)
 {
 	*bad = false;
 	if (override && *override) {
-		if (tracefs_set_tracing_dir(override)) {
+		/* a tracefs has its instances directory (a stand-in for testing must too) */
+		char inst[4096];
+		struct stat st;
+		snprintf(inst, sizeof(inst), "%s/instances", override);
+		if (stat(inst, &st) != 0 || !S_ISDIR(st.st_mode) || tracefs_set_tracing_dir(override)) {
 			*bad = true;
 			return NULL;
 		}
@@ -517,6 +522,44 @@ static uint64_t tick_function(void)
 	return addr;
 }
 
+/* Write value to the instance's file; -1 with "PATH: cannot write \"value\": why". */
+static int setup_write(struct tracefs_instance *inst, const char *file, const char *value,
+		       char *err, size_t errlen)
+{
+	if (tracefs_instance_file_write(inst, file, value) >= 0)
+		return 0;
+	int e = errno;
+	char *path = tracefs_instance_get_file(inst, file);
+	snprintf(err, errlen, "%s: cannot write \"%s\": %s", path ? path : file, value,
+		 strerror(e ? e : EIO));
+	tracefs_put_tracing_file(path);
+	return -1;
+}
+
+/* Enable SYSTEM:EVENT: a required one must exist; *have says whether an optional one does. */
+static int setup_event(struct tracefs_instance *inst, const char *sys, const char *ev,
+		       bool required, bool *have, char *err, size_t errlen)
+{
+	char rel[160];
+	snprintf(rel, sizeof(rel), "events/%s/%s/enable", sys, ev);
+	if (have)
+		*have = false;
+	if (!tracefs_file_exists(inst, rel)) {
+		if (!required)
+			return 0;
+		char *path = tracefs_instance_get_file(inst, rel);
+		snprintf(err, errlen, "%s: no such file: the kernel has no %s:%s event (needed)",
+			 path ? path : rel, sys, ev);
+		tracefs_put_tracing_file(path);
+		return -1;
+	}
+	if (setup_write(inst, rel, "1", err, errlen))
+		return -1;
+	if (have)
+		*have = true;
+	return 0;
+}
+
 int ik_recording_open(struct ik_recording *rec, const char *sysfs_root, int hz,
 		      uint64_t buffer_kb, char *err, size_t errlen)
 {
@@ -535,29 +578,41 @@ int ik_recording_open(struct ik_recording *rec, const char *sysfs_root, int hz,
 	}
 	char kb[32];
 	snprintf(kb, sizeof(kb), "%" PRIu64, buffer_kb);
-	tracefs_trace_off(inst);
-	if (tracefs_instance_file_write(inst, "trace_clock", "mono") < 0 ||
-	    tracefs_instance_file_write(inst, "buffer_size_kb", kb) < 0 ||
-	    tracefs_event_enable(inst, "power", "cpu_idle") ||
-	    tracefs_event_enable(inst, "irq", "irq_handler_entry") ||
-	    tracefs_event_enable(inst, "timer", "hrtimer_start") ||
-	    tracefs_event_enable(inst, "timer", "hrtimer_cancel") ||
-	    tracefs_event_enable(inst, "timer", "hrtimer_expire_entry")) {
-		snprintf(err, errlen, "%s: cannot set up the instance (trace_clock mono, buffer_size_kb, events power:cpu_idle, irq, timer): %s",
-			 rec->name, strerror(errno));
-		return -1;
-	}
+	/* Every write is checked: the first that fails ends the set-up, naming its file. */
+	static const char *const required[][2] = {
+		{ "power", "cpu_idle" },      { "irq", "irq_handler_entry" },
+		{ "timer", "hrtimer_start" }, { "timer", "hrtimer_cancel" },
+		{ "timer", "hrtimer_expire_entry" },
+	};
 	/* The IPI vectors exist on x86 only; the sched events and tick_stop where the kernel
-	   has them (sched_waking since 4.3; without it, sched_wakeup stands in). */
-	tracefs_event_enable(inst, "ipi", "ipi_send_cpu"); /* the senders (kernel 6.3 on) */
-	tracefs_event_enable(inst, "ipi", "ipi_send_cpumask");
-	tracefs_event_enable(inst, "irq_vectors", "reschedule_entry");
-	tracefs_event_enable(inst, "irq_vectors", "call_function_entry");
-	tracefs_event_enable(inst, "irq_vectors", "call_function_single_entry");
-	rec->have_waking = tracefs_event_enable(inst, "sched", "sched_waking") == 0;
-	rec->have_wakeup = tracefs_event_enable(inst, "sched", "sched_wakeup") == 0;
-	rec->have_switch = tracefs_event_enable(inst, "sched", "sched_switch") == 0;
-	rec->have_tick_stop = tracefs_event_enable(inst, "timer", "tick_stop") == 0;
+	   has them (sched_waking since 4.3; without it, sched_wakeup stands in); the IPI
+	   senders from 6.3.  One the kernel has must be enabled. */
+	static const char *const optional[][2] = {
+		{ "ipi", "ipi_send_cpu" },
+		{ "ipi", "ipi_send_cpumask" },
+		{ "irq_vectors", "reschedule_entry" },
+		{ "irq_vectors", "call_function_entry" },
+		{ "irq_vectors", "call_function_single_entry" },
+		{ "sched", "sched_waking" }, /* [5] */
+		{ "sched", "sched_wakeup" },
+		{ "sched", "sched_switch" },
+		{ "timer", "tick_stop" },    /* [8] */
+	};
+	bool have[sizeof(optional) / sizeof(optional[0])];
+	if (setup_write(inst, "tracing_on", "0", err, errlen) ||
+	    setup_write(inst, "trace_clock", "mono", err, errlen) ||
+	    setup_write(inst, "buffer_size_kb", kb, err, errlen))
+		return -1;
+	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
+		if (setup_event(inst, required[i][0], required[i][1], true, NULL, err, errlen))
+			return -1;
+	for (size_t i = 0; i < sizeof(optional) / sizeof(optional[0]); i++)
+		if (setup_event(inst, optional[i][0], optional[i][1], false, &have[i], err, errlen))
+			return -1;
+	rec->have_waking = have[5];
+	rec->have_wakeup = have[6];
+	rec->have_switch = have[7];
+	rec->have_tick_stop = have[8];
 	return 0;
 }
 
@@ -587,7 +642,11 @@ int ik_recording_start(struct ik_recording *rec, const char *spool_dir, char *er
 	}
 	rec->drainer->rec = rec;
 	clock_gettime(CLOCK_MONOTONIC, &rec->t0);
-	tracefs_trace_on(rec->inst);
+	if (setup_write(rec->inst, "tracing_on", "1", err, errlen)) {
+		free(rec->drainer);
+		rec->drainer = NULL;
+		return -1;
+	}
 	if (drainer_start(rec->drainer)) {
 		tracefs_trace_off(rec->inst);
 		free(rec->drainer);

@@ -373,6 +373,11 @@ int ik_sysfs_open_dump(const char *path, struct ik_sysfs **out, char *err, size_
 		close(fd);
 		return -1;
 	}
+	if ((uint64_t)st.st_size > MAX_DUMP_BYTES) { /* refused before anything is read */
+		set_err(err, errlen, "%s: larger than %s; not a sysfs dump?", path, "256 MiB");
+		close(fd);
+		return -1;
+	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	FILE *f = fdopen(fd, "rb");
 	if (!f) {
@@ -384,6 +389,8 @@ int ik_sysfs_open_dump(const char *path, struct ik_sysfs **out, char *err, size_
 	char *buf = malloc(cap);
 	while (buf) {
 		if (len == cap) {
+			if (cap >= MAX_DUMP_BYTES && fgetc(f) == EOF && !ferror(f))
+				break; /* exactly at the bound */
 			if (cap >= MAX_DUMP_BYTES) {
 				set_err(err, errlen, "%s: larger than %s; not a sysfs dump?", path, "256 MiB");
 				free(buf);

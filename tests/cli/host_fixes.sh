@@ -144,7 +144,12 @@ ln -s "$(command -v sleep)" "$tmp/idlekit"
 "$tmp/idlekit" 30 & live=$!
 mkdir "$ft/instances/idlekit-record-$live" "$ft/instances/other-tool"
 IDLEKIT_TRACEFS=$ft "$bin" record -o "$tmp/r.trace" --duration 100ms >/dev/null 2>"$tmp/err"
+rc=$?
 kill $live 2>/dev/null; wait $live 2>/dev/null
+# a stand-in tracefs has none of an instance's files: the first write names its file
+[ $rc -eq 1 ] && grep -q "^idlekit record: $ft/instances/idlekit-record-[0-9]*/tracing_on: cannot write \"0\": No such file or directory$" "$tmp/err" ||
+	fail "record on a stand-in tracefs: exit $rc: $(cat "$tmp/err")"
+[ -e "$tmp/r.trace" ] && fail "record on a stand-in tracefs: output written"
 [ -e "$ft/instances/idlekit-record-$dead" ] && fail "record: the dead recording's instance is still there"
 grep -q "^idlekit record: removed the tracefs instance idlekit-record-$dead left by a killed recording (process $dead is gone)$" "$tmp/err" ||
 	fail "record: no message for the removed instance: $(cat "$tmp/err")"
@@ -153,6 +158,12 @@ grep -q "warning: the tracefs instance idlekit-record-$dead2 is left by a killed
 [ -d "$ft/instances/idlekit-record-$live" ] || fail "record: removed a running idlekit's instance"
 [ -d "$ft/instances/other-tool" ] || fail "record: removed another tool's instance"
 grep -q "idlekit-record-$live" "$tmp/err" && fail "record: reported a running idlekit's instance"
+# a directory that is no tracefs at all (no instances in it): refused, exit 2
+mkdir -p "$tmp/not-tracefs"
+IDLEKIT_TRACEFS=$tmp/not-tracefs "$bin" record -o "$tmp/r.trace" --duration 100ms >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "IDLEKIT_TRACEFS=$tmp/not-tracefs: not a tracefs (expected a directory with an instances directory in it)" "$tmp/err" ||
+	fail "record, IDLEKIT_TRACEFS not a tracefs: exit $rc: $(cat "$tmp/err")"
 
 if [ $failures -ne 0 ]; then
 	echo "host_fixes: $failures failure(s)"
