@@ -82,8 +82,8 @@ static void bad_option(const struct cli_opts *o, const char *arg)
 	const char *help = o->help_cmd ? o->help_cmd : o->cmd;
 	switch (o->bad) {
 	case CLI_BAD_USAGE:
-		fprintf(stderr, "idlekit %s: unknown option or missing value: '%s'\n\n%s", o->cmd,
-			arg, o->usage);
+		fprintf(stderr, "idlekit %s: unknown option or missing value: '%s' (see idlekit %s "
+			"--help)\n", o->cmd, arg, help);
 		break;
 	case CLI_BAD_INCOMPLETE:
 		fprintf(stderr, "idlekit %s: unknown or incomplete option '%s' "
@@ -101,7 +101,7 @@ static void bad_option(const struct cli_opts *o, const char *arg)
 		fprintf(stderr, "(see idlekit %s --help)\n", help);
 		break;
 	case CLI_BAD_GETOPT: /* getopt has said what was wrong */
-		fputs(o->usage, stderr);
+		fprintf(stderr, "(see idlekit %s --help)\n", help);
 		break;
 	}
 }

@@ -139,6 +139,9 @@ int main(int argc, char **argv)
 		fputs(usage, stdout);
 		return EXIT_OK;
 	}
-	fprintf(stderr, "idlekit: unknown command '%s'\n\n%s", cmd, usage);
+	fprintf(stderr, "idlekit: unknown command '%s'; the commands:", cmd);
+	for (int i = 0; commands[i].name; i++)
+		fprintf(stderr, " %s", commands[i].name);
+	fprintf(stderr, " (see idlekit --help)\n");
 	return EXIT_USAGE;
 }

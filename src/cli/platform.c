@@ -278,8 +278,8 @@ int cmd_platform(int argc, char **argv)
 			else if (!ref && argv[i][0] != '-')
 				ref = argv[i];
 			else {
-				fprintf(stderr, "idlekit platform show: unexpected '%s'\n\n%s", argv[i],
-					platform_usage);
+				fprintf(stderr, "idlekit platform show: unexpected '%s' (see idlekit "
+					"platform --help)\n", argv[i]);
 				free(sets);
 				return EXIT_USAGE;
 			}
@@ -297,6 +297,7 @@ int cmd_platform(int argc, char **argv)
 		return cmd_platform_import(argc - 1, argv + 1);
 	if (strcmp(argv[1], "calibrate") == 0) /* src/cli/platform_calibrate.c */
 		return cmd_platform_calibrate(argc - 1, argv + 1);
-	fprintf(stderr, "idlekit platform: unknown subcommand '%s'\n\n%s", argv[1], platform_usage);
+	fprintf(stderr, "idlekit platform: unknown subcommand '%s'; expected list, show, import "
+		"or calibrate (see idlekit platform --help)\n", argv[1]);
 	return EXIT_USAGE;
 }

@@ -153,8 +153,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			fputs(calibrate_usage, stdout);
 			return EXIT_OK;
 		default:
-			fprintf(stderr, "idlekit %s: unknown option or missing value: '%s'\n\n%s", cmd,
-				argv[optind - 1], calibrate_usage);
+			fprintf(stderr, "idlekit %s: unknown option or missing value: '%s' (see "
+				"idlekit %s --help)\n", cmd, argv[optind - 1], cmd);
 			return EXIT_USAGE;
 		}
 	}

@@ -247,8 +247,8 @@ static int parse(int argc, char **argv, struct opts *o, struct ik_val_spec *spec
 			fputs(validate_usage, stdout);
 			return 1;
 		default:
-			fprintf(stderr, "idlekit validate: unknown option or missing value: '%s'\n\n%s",
-				argv[optind - 1], validate_usage);
+			fprintf(stderr, "idlekit validate: unknown option or missing value: '%s' (see "
+				"idlekit validate --help)\n", argv[optind - 1]);
 			return -1;
 		}
 	}
@@ -260,7 +260,7 @@ static int parse(int argc, char **argv, struct opts *o, struct ik_val_spec *spec
 	}
 	if (!o->file == !o->builtin) {
 		fprintf(stderr, "idlekit validate: expected an rt-app file or --builtin NAME (one "
-			"of them)\n\n%s", validate_usage);
+			"of them; see idlekit validate --help)\n");
 		return -1;
 	}
 	const char *stray = NULL;

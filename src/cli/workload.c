@@ -121,7 +121,8 @@ static int learn(int argc, char **argv)
 		return opt.status;
 	const char *out = opt.output;
 	if (optind + 1 != argc || !out) {
-		fprintf(stderr, "idlekit workload learn: expected TRACE and -o W.ini\n\n%s", help);
+		fprintf(stderr, "idlekit workload learn: expected TRACE and -o W.ini (see idlekit "
+			"workload --help)\n");
 		return EXIT_USAGE;
 	}
 	const char *path = argv[optind];
@@ -248,6 +249,7 @@ int cmd_workload(int argc, char **argv)
 		fputs(help, stdout);
 		return EXIT_OK;
 	}
-	fprintf(stderr, "idlekit workload: expected 'learn' or 'keys'\n\n%s", help);
+	fprintf(stderr, "idlekit workload: expected 'learn' or 'keys', got '%s' (see idlekit "
+		"workload --help)\n", argc > 1 ? argv[1] : "nothing");
 	return EXIT_USAGE;
 }

@@ -104,6 +104,21 @@ bad "--rt-priority: expected an integer 1..99, got '100'" -- wakelat --rt-priori
 bad "--disable-above" -- set --disable-above abc
 bad "--dump FILE writes the whole tree and nothing else" -- info --dump out.file --json
 
+# Usage errors: one line naming the word that was wrong and where the help is (at most one
+# more line, getopt's own, before it), never the whole usage text.
+bad "idlekit: unknown command 'bogus'; the commands: sim " -- bogus
+for c in sim sweep compare govreplay analyze replay record import workload info set monitor \
+	wakelat ctxsw validate platform kernel; do
+	cases=$((cases + 1))
+	(cd "$tmp" && timeout 10 "$bin" $c --bogus >"$tmp/stdout" 2>"$tmp/stderr" </dev/null)
+	rc=$?
+	[ $rc -eq 2 ] || fail "idlekit $c --bogus: exit $rc"
+	[ "$(wc -l <"$tmp/stderr")" -le 2 ] || fail "idlekit $c --bogus: $(wc -l <"$tmp/stderr") lines on stderr"
+	grep -q -- "--bogus" "$tmp/stderr" || fail "idlekit $c --bogus: the option is not named: $(cat "$tmp/stderr")"
+	grep -q "see idlekit $c --help" "$tmp/stderr" || fail "idlekit $c --bogus: no pointer to --help: $(cat "$tmp/stderr")"
+	[ -s "$tmp/stdout" ] && fail "idlekit $c --bogus: wrote to stdout"
+done
+
 if [ $failures -ne 0 ]; then
 	echo "bad_input: $failures failure(s) in $cases cases"
 	exit 1
