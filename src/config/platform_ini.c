@@ -230,8 +230,16 @@ static int finish_platform_section(struct ik_platform_reader *r)
 	if (require(r, &r->platform, SEC_PLATFORM, "platform"))
 		return -1;
 	int64_t cpus = (int64_t)p->packages * p->cores_per_package * p->threads_per_core;
+	/* pointed at a --set of one of the three when there is one: that is what changed */
+	struct ik_ini_where size_at = r->platform.where;
+	static const int size_keys[] = { PK_PACKAGES, PK_CORES_PER_PACKAGE, PK_THREADS_PER_CORE };
+	for (int i = 0; i < 3; i++) {
+		struct ik_ini_where w = key_where(&r->platform, size_keys[i]);
+		if (w.override)
+			size_at = w;
+	}
 	if (cpus > IK_PLATFORM_MAX_CPUS)
-		return ik_ini_fail(&r->e, r->platform.where, "[platform]: packages * cores_per_package "
+		return ik_ini_fail(&r->e, size_at, "[platform]: packages * cores_per_package "
 				   "* threads_per_core = %" PRId64 " CPUs, expected at most %d", cpus,
 				   IK_PLATFORM_MAX_CPUS);
 	if (!r->platform.set[PK_CORES_PER_LLC])

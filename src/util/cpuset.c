@@ -180,14 +180,17 @@ int ik_cpulist_parse(const char *text, int limit, bool allow_empty, struct ik_cp
 	}
 	for (;;) {
 		p = skip_spaces(p);
-		const char *start = p;
+		const char *start = p, *last_text = p;
 		long first = parse_number(&p), last;
 		if (first < 0)
 			return fail(err, errlen, copy, start, "expected a CPU number");
+		int last_len = (int)(p - start);
 		if (*p == '-') {
 			p++;
 			const char *second = p;
+			last_text = p;
 			last = parse_number(&p);
+			last_len = (int)(p - second);
 			if (last < 0)
 				return fail(err, errlen, copy, second, "expected the CPU number ending "
 					    "the range");
@@ -199,8 +202,9 @@ int ik_cpulist_parse(const char *text, int limit, bool allow_empty, struct ik_cp
 			last = first;
 		}
 		if (last >= limit) {
-			snprintf(msg, sizeof(msg), "CPU %ld is out of range (expected 0..%d)",
-				 last > IK_CPUSET_MAX * 10L ? IK_CPUSET_MAX * 10L : last, limit - 1);
+			/* the number as written: a long one is held saturated, never shown so */
+			snprintf(msg, sizeof(msg), "CPU %.*s is out of range (expected 0..%d)",
+				 last_len > 24 ? 24 : last_len, last_text, limit - 1);
 			return fail(err, errlen, copy, NULL, msg);
 		}
 		for (long c = first; c <= last; c++)

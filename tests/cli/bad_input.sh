@@ -103,6 +103,9 @@ bad "--hz: expected an integer 1..100000, got '0'" -- import perf-script "$fx/tr
 bad "--rt-priority: expected an integer 1..99, got '100'" -- wakelat --rt-priority 100
 bad "--disable-above" -- set --disable-above abc
 bad "--dump FILE writes the whole tree and nothing else" -- info --dump out.file --json
+# what the user wrote, not a file they did not name or a number they did not type
+bad "idlekit sim: --set platform.cores_per_package=8192: [platform]: packages * cores_per_package * threads_per_core = 131072 CPUs" -- sim --set platform.packages=8 --set platform.cores_per_package=8192
+bad "CPU list '0-999999': CPU 999999 is out of range (expected 0..8191)" -- info --cpu 0-999999
 
 # Usage errors: one line naming the word that was wrong and where the help is (at most one
 # more line, getopt's own, before it), never the whole usage text.

@@ -58,6 +58,8 @@ static void errors(void **state)
 	expect_bad("0-3 4", 64, "expected ',' or the end of the list at '4'");
 	expect_bad("64", 64, "CPU 64 is out of range (expected 0..63)");
 	expect_bad("0-600", 512, "CPU 600 is out of range (expected 0..511)");
+	/* a number past any limit is shown as written, not as the value it saturated to */
+	expect_bad("0-999999", 8192, "CPU 999999 is out of range (expected 0..8191)");
 	expect_bad("99999999999999999999999", 64, "out of range");
 	expect_bad("-1", 64, "expected a CPU number");
 	expect_bad("1\n2", 64, "expected one line");
