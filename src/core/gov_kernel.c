@@ -42,11 +42,8 @@
 #ifndef IK_KSHIM_SOURCE_DIR
 #define IK_KSHIM_SOURCE_DIR ""
 #endif
-#ifndef IK_KSHIM_INSTALL_DIR
-#define IK_KSHIM_INSTALL_DIR ""
-#endif
-#ifndef IK_INSTALL_BINDIR
-#define IK_INSTALL_BINDIR ""
+#ifndef IK_BUILD_DIR
+#define IK_BUILD_DIR ""
 #endif
 
 /* ---- sha256 ---------------------------------------------------------------------------- */
@@ -103,8 +100,11 @@ static bool is_dir(const char *p)
 }
 
 /*
- * The shim: $IDLEKIT_KSHIM_DIR; the installed share dir when this binary is the installed
- * one; else the source tree (a binary run from build/); else the installed one.
+ * The shim, in this order: $IDLEKIT_KSHIM_DIR; BINDIR/../share/idlekit/kshim beside this
+ * binary (an installed idlekit, under any prefix, also after its prefix was moved); the
+ * source tree, only when this binary is the one its build tree made (a build copied or
+ * moved elsewhere never takes another tree's shim).  NULL, with buf saying where it was
+ * looked for, when none is there.
  */
 static const char *shim_dir(char *buf, size_t len)
 {
@@ -113,19 +113,24 @@ static const char *shim_dir(char *buf, size_t len)
 		return env;
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash)
-			*slash = '\0';
-		if (IK_INSTALL_BINDIR[0] && strcmp(exe, IK_INSTALL_BINDIR) == 0 &&
-		    is_dir(IK_KSHIM_INSTALL_DIR))
-			return IK_KSHIM_INSTALL_DIR;
+	if (n <= 0) {
+		snprintf(buf, len, "(this binary's path: /proc/self/exe cannot be read)");
+		return NULL;
 	}
-	if (is_dir(IK_KSHIM_SOURCE_DIR))
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	char beside[PATH_MAX + 32], real[PATH_MAX];
+	snprintf(beside, sizeof(beside), "%s/../share/idlekit/kshim", exe);
+	snprintf(buf, len, "%.*s", (int)(len - 1), beside);
+	if (is_dir(beside) && realpath(beside, real) && strlen(real) < len) {
+		memcpy(buf, real, strlen(real) + 1);
+		return buf;
+	}
+	if (IK_BUILD_DIR[0] && strcmp(exe, IK_BUILD_DIR) == 0 && is_dir(IK_KSHIM_SOURCE_DIR))
 		return IK_KSHIM_SOURCE_DIR;
-	snprintf(buf, len, "%s", IK_KSHIM_INSTALL_DIR);
-	return buf;
+	return NULL;
 }
 
 static int mkdirs(char *path)
@@ -325,6 +330,12 @@ static int build(const char *path, const char *gov_h, int vcode, char so[PATH_MA
 {
 	char shimbuf[PATH_MAX], cache[PATH_MAX];
 	const char *shim = shim_dir(shimbuf, sizeof(shimbuf));
+	if (!shim) {
+		snprintf(err, errlen, "the kernel shim's headers are not where this idlekit looks: "
+			 "%s (an installed idlekit has them there; set IDLEKIT_KSHIM_DIR to use "
+			 "others)", shimbuf);
+		return -1;
+	}
 	const char *cc = getenv("IDLEKIT_CC");
 	if (!cc || !cc[0])
 		cc = "cc";

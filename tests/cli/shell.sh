@@ -66,6 +66,22 @@ else
 	fi
 	comp=$tmp/inst/share/bash-completion/completions/idlekit
 	[ -f "$comp" ] || fail "install: no bash completion at share/bash-completion/completions/idlekit"
+	# The installed binary compiles kernel: governors against the shim beside it, also once
+	# its prefix is moved (as after copying an install elsewhere), never the source tree's.
+	mv "$tmp/inst" "$tmp/moved"
+	csv=tests/kgov/probe0-sleep-length.csv
+	IDLEKIT_GOV_VERBOSE=1 IDLEKIT_CACHE_DIR=$tmp/cache "$tmp/moved/bin/idlekit" govreplay \
+		--governor kernel:tests/kgov/probe.c --platform intel-skx --param probe=0 --input $csv -q \
+		>"$tmp/kout" 2>"$tmp/kerr" || fail "installed, moved: kernel: governor: $(cat "$tmp/kerr")"
+	grep -q "kernel shim $tmp/moved/share/idlekit/kshim\$" "$tmp/kerr" ||
+		fail "installed, moved: not the shim beside the binary: $(grep 'kernel shim' "$tmp/kerr")"
+	cmp -s "$tmp/kout" tests/kgov/probe0-sleep-length.expected ||
+		fail "installed, moved: the governor's decisions differ from the build tree's"
+	rm -rf "$tmp/moved/share/idlekit/kshim" "$tmp/cache"
+	"$tmp/moved/bin/idlekit" govreplay --governor kernel:tests/kgov/probe.c --platform intel-skx \
+		--input $csv -q >/dev/null 2>"$tmp/kerr"
+	grep -q "the kernel shim's headers are not where this idlekit looks: $tmp/moved/bin/../share/idlekit/kshim" "$tmp/kerr" ||
+		fail "installed without its shim: $(cat "$tmp/kerr")"
 fi
 
 # ---- the completion offers what it should ---------------------------------------------------
