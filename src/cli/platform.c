@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/platform_calibrate.h"
+#include "config/platform_ini.h"
 #include "config/scenario.h"
 #include "drivers/registry.h"
 #include "hw/hw.h"
@@ -179,6 +180,14 @@ static int show(const char *ref, const char *driver, const char *const *sets, in
 		fprintf(stderr, "idlekit platform: out of memory\n");
 		goto out;
 	}
+	/* the name or file first: its error is about what was typed, not the scenario
+	   that carries it */
+	struct ik_platform_text t;
+	if (ik_platform_find(ref, NULL, &t, err, sizeof(err)) != 0) {
+		fprintf(stderr, "idlekit platform show: %s\n", err);
+		goto out;
+	}
+	ik_platform_text_free(&t);
 	if (load_scenario(ref, driver, sets, nsets, sc, err, sizeof(err))) {
 		fprintf(stderr, "idlekit platform: %s\n", err);
 		goto out;

@@ -197,6 +197,29 @@ static void show(char *dst, size_t n, const char *s, size_t len)
 	} while (0)
 
 /* A driver's table is complete: at least one state, normalised as the core does. */
+/* The first line of another tool's trace: which import reads it (or ""). */
+static const char *foreign_hint(const char *got)
+{
+	if (strstr(got, "Dtracing"))
+		return " (a trace-cmd trace.dat: idlekit import trace-dat FILE -o OUT converts it)";
+	if (strncmp(got, "cpus=", 5) == 0 || strncmp(got, "version = ", 10) == 0)
+		return " (trace-cmd report's text: idlekit import trace-cmd-report FILE -o OUT "
+		       "converts it)";
+	const char *cpu = strstr(got, " [0");
+	if (cpu && strchr(cpu, ':')) {
+		/* ftrace's "comm-PID [CPU]", perf script's "comm PID [CPU]" */
+		const char *p = cpu;
+		while (p > got && p[-1] == ' ')
+			p--;
+		while (p > got && p[-1] >= '0' && p[-1] <= '9')
+			p--;
+		if (p > got && p[-1] == '-')
+			return " (ftrace's text: idlekit import ftrace FILE -o OUT converts it)";
+		return " (perf script's text: idlekit import perf-script FILE -o OUT converts it)";
+	}
+	return "";
+}
+
 static int finish_driver(struct ik_trace_reader *r, struct ik_trace_driver *d, char *err,
 			 size_t errlen)
 {
@@ -257,8 +280,8 @@ static int read_header(struct ik_trace_reader *r, char *err, size_t errlen)
 		switch (st) {
 		case WANT_MAGIC:
 			if (strcmp(w[0], "idlekit-trace") != 0 || n != 2) {
-				snprintf(err, errlen, "%s:%" PRIu64 ": expected 'idlekit-trace 1', got '%s'",
-					 r->origin, r->line, got);
+				snprintf(err, errlen, "%s:%" PRIu64 ": expected 'idlekit-trace 1', got '%s'%s",
+					 r->origin, r->line, got, foreign_hint(got));
 				goto out;
 			}
 			/* "1" or "1.1": a 1.1 trace may have task_wake, switch and tick_stop. */

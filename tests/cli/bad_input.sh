@@ -106,6 +106,12 @@ bad "--dump FILE writes the whole tree and nothing else" -- info --dump out.file
 # what the user wrote, not a file they did not name or a number they did not type
 bad "idlekit sim: --set platform.cores_per_package=8192: [platform]: packages * cores_per_package * threads_per_core = 131072 CPUs" -- sim --set platform.packages=8 --set platform.cores_per_package=8192
 bad "CPU list '0-999999': CPU 999999 is out of range (expected 0..8191)" -- info --cpu 0-999999
+bad "idlekit platform show: unknown platform 'foo'; built-in platforms: " -- platform show foo
+# another tool's trace given where an idlekit trace is expected: which import reads it
+bad "(perf script's text: idlekit import perf-script FILE -o OUT converts it)" -- analyze "$fx/traces/perf-script-sample.txt"
+bad "(ftrace's text: idlekit import ftrace FILE -o OUT converts it)" -- replay "$fx/traces/ftrace-sample.txt" -g menu -p intel-skx
+bad "(trace-cmd report's text: idlekit import trace-cmd-report FILE -o OUT converts it)" -- analyze "$fx/traces/trace-cmd-report-sample.txt"
+bad "(a trace-cmd trace.dat: idlekit import trace-dat FILE -o OUT converts it)" -- analyze "$fx/traces/trace-cmd-sample.dat"
 
 # Usage errors: one line naming the word that was wrong and where the help is (at most one
 # more line, getopt's own, before it), never the whole usage text.
