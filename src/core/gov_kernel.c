@@ -410,6 +410,25 @@ static int build(const char *path, const char *gov_h, int vcode, char so[PATH_MA
 		snprintf(err + used, errlen - used,
 			 " (compiled against the cpuidle governor API of kernel %d.%d, the release "
 			 "idlekit runs as)", vcode >> 16, (vcode >> 8) & 255);
+		/* The message names the first error; the compiler's whole output goes beside the
+		   cache's objects, and the message says how many more there are and where. */
+		int errors = 0;
+		for (const char *q = out; (q = strstr(q, ": error:")) != NULL; q++)
+			errors++;
+		if (errors > 1) {
+			char log[PATH_MAX + 16];
+			snprintf(log, sizeof(log), "%s.log", so);
+			FILE *lf = fopen(log, "w");
+			bool lok = lf && fputs(out, lf) >= 0;
+			if (lf && fclose(lf))
+				lok = false;
+			used = strlen(err);
+			if (lok)
+				snprintf(err + used, errlen - used, "; %d more errors, the compiler's "
+					 "output in %s", errors - 1, log);
+			else
+				snprintf(err + used, errlen - used, "; %d more errors", errors - 1);
+		}
 		return -2;
 	}
 	/* The warnings about the user's file go beside the object: shown at every run. */

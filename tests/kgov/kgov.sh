@@ -73,6 +73,13 @@ expect_error "does not compile" "does not compile: tests/kgov/broken.c:1" "error
 	-- --governor kernel:tests/kgov/broken.c
 expect_error "missing symbol" "kernel symbol 'tick_nohz_get_idle_calls_cpu'" "include/linux/tick.h" \
 	"not in idlekit's kernel shim" -- --governor kernel:tests/kgov/missing.c
+# three errors: the message names the first and where the compiler's whole output is
+printf '#include <linux/cpuidle.h>\nstatic int f(void) { return x + y; }\nstatic int g(void) { return z; }\n' >"$tmp/three.c"
+expect_error "three errors" "three.c:2:29: kernel symbol 'x'" "; 2 more errors, the compiler's output in " \
+	-- --governor "kernel:$tmp/three.c"
+log=$(sed -n "s/.*the compiler's output in \(.*\.log\)$/\1/p" "$tmp/err")
+[ -f "$log" ] && grep -q "'y' undeclared" "$log" && grep -q "'z' undeclared" "$log" ||
+	fail "three errors: the compiler's output is not in '$log'"
 printf '#include <linux/cpuidle.h>\n#include <linux/rcupdate.h>\n' >"$tmp/header.c"
 expect_error "missing header" "header 'linux/rcupdate.h' is not in idlekit's kernel shim" "header.c:2:" \
 	"a <...> header is looked for in the shim only" -- --governor "kernel:$tmp/header.c"
