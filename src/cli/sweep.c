@@ -390,9 +390,15 @@ static int run_sweep(const char *spec_path, const char *dir, int jobs, bool quie
 		rc = ret == 2 ? EXIT_USAGE : EXIT_FAIL;
 		goto out;
 	}
-	if (sh.count == 1)
+	if (sh.count == 1) {
 		rc = write_reports("sweep", dir, s);
-	else if (!quiet)
+		/* the end said whatever standard error is (the progress line shows on a
+		   terminal only): what ran and where its answers are */
+		if (rc == EXIT_OK && !quiet)
+			fprintf(stderr, "idlekit sweep: %lld point%s x %d run%s in %s: results.csv, "
+				"results.json, summary.csv, index.html\n", (long long)npoints,
+				npoints == 1 ? "" : "s", s->runs, s->runs == 1 ? "" : "s", dir);
+	} else if (!quiet)
 		fprintf(stderr, "idlekit sweep: shard %d/%d: %lld points in %s; join the shards with "
 			"idlekit sweep merge\n", sh.index, sh.count, (long long)npoints, dir);
 out:
@@ -513,6 +519,11 @@ static int slurm(const char *spec_path, const char *dir, const struct ik_sweep_s
 					strerror(spawn_errno));
 			fprintf(stderr, "idlekit sweep slurm: --submit: sbatch failed\n");
 			rc = EXIT_FAIL;
+		} else {
+			/* sbatch --parsable printed the job id: what it is, and what comes next */
+			fprintf(stderr, "idlekit sweep slurm: submitted: the job id above, %d array "
+				"tasks; when they are done: idlekit sweep merge -o %s/merged "
+				"%s/shard-*\n", shards, dir_abs, dir_abs);
 		}
 	}
 out:

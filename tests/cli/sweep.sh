@@ -67,6 +67,8 @@ cp "$tmp/j1/manifest" "$tmp/j1/spec.ini" "$tmp/resume/"
 check "resume: runs" test $? = 0
 check "resume: says what was done ($(cat "$tmp/err"))" grep -q '2 of 6 points done before' "$tmp/err"
 check "resume: the same bytes as one run" same_dirs "$tmp/j1" "$tmp/resume"
+check "resume: its end said on a standard error that is no terminal ($(tail -1 "$tmp/err"))" \
+	grep -qx "idlekit sweep: 6 points x 3 runs in $tmp/resume: results.csv, results.json, summary.csv, index.html" "$tmp/err"
 "$bin" sweep "$tmp/spec.ini" -o "$tmp/resume" -j 2 2>"$tmp/err"
 check "rerun of a finished sweep: nothing to run" grep -q '6 of 6 points done before, nothing to run' "$tmp/err"
 check "rerun of a finished sweep: the same bytes" same_dirs "$tmp/j1" "$tmp/resume"

@@ -129,7 +129,10 @@ timeout 300 "$bin" sweep "$tmp/spec.ini" -o "$tmp/local" -j 2 -q || die "the loc
 grep -qx 'points 20' "$tmp/local/manifest" || die "the sweep does not have 20 points"
 
 out=$(timeout 60 "$bin" sweep slurm "$tmp/spec.ini" -o "$tmp/cluster" --shards 5 \
-  --partition debug --time 00:10:00 --cpus-per-task 1 --submit) || die "sweep slurm --submit failed: $out"
+  --partition debug --time 00:10:00 --cpus-per-task 1 --submit 2>"$tmp/submit.err") ||
+  die "sweep slurm --submit failed: $out $(cat "$tmp/submit.err")"
+grep -q "submitted: the job id above, 5 array tasks; when they are done: idlekit sweep merge -o $tmp/cluster/merged $tmp/cluster/shard-\*" "$tmp/submit.err" ||
+  die "sweep slurm --submit: no word of what comes next: $(cat "$tmp/submit.err")"
 job=$(printf '%s\n' "$out" | tail -n 1 | cut -d';' -f1)
 case "$job" in ''|*[!0-9]*) die "sbatch gave no job id: $out" ;; esac
 wait_for 300 bash -c "[ -z \"\$(squeue -h -j $job 2>/dev/null)\" ]" || die "job $job did not finish in 300 s"
