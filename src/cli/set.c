@@ -132,12 +132,28 @@ static bool governor_available(const char *list, const char *name)
 	return false;
 }
 
+/* What --disable-above chose on the first CPU with states (the others have its table or
+ * say so in their own writes). */
+static void say_above(const struct ik_host_cpu *c, const bool *target, int64_t above_ns)
+{
+	char off[512] = "", on[512] = "";
+	for (int k = 0; k < c->nstates; k++) {
+		char *buf = target[k] ? off : on;
+		size_t n = strlen(buf);
+		snprintf(buf + n, 512 - n, "%s%s (%" PRIu64 " us)", n ? ", " : "", c->states[k].name,
+			 c->states[k].latency_us);
+	}
+	fprintf(stderr, "idlekit set: --disable-above %.3g us on CPU %d: disabled %s; enabled %s\n",
+		(double)above_ns / 1000.0, c->cpu, off[0] ? off : "none", on[0] ? on : "none");
+}
+
 /* Build the list of writes: (CPU, state) disable files and the governor file. */
 static int make_plan(const struct ik_sysfs *fs, const struct ik_host_idle *idle,
 		     const struct action *actions, int nactions, bool enable_all,
 		     const char *governor, struct plan *plan)
 {
 	char rel[128], path[4096];
+	bool said_above = false;
 
 	for (int i = 0; i < idle->ncpus; i++) {
 		const struct ik_host_cpu *c = &idle->cpus[i];
@@ -158,6 +174,9 @@ static int make_plan(const struct ik_sysfs *fs, const struct ik_host_idle *idle,
 			if (!actions[a].states) {
 				for (int k = 0; k < c->nstates; k++)
 					target[k] = c->states[k].latency_us * 1000 > (uint64_t)actions[a].above_ns;
+				if (!said_above) /* which states the bound picked, by name */
+					say_above(c, target, actions[a].above_ns);
+				said_above = true;
 				continue;
 			}
 			char list[512];

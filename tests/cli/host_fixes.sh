@@ -94,7 +94,9 @@ got=$(cat "$cpu"/cpu0/cpuidle/state{0..8}/disable | tr -d '\n')
 [ "$got" = 000011111 ] || fail "set --disable-above 70us: disable flags $got, expected 000011111 (C3 = 70 us stays enabled)"
 got=$(cat "$cpu"/cpu3/cpuidle/state{0..8}/disable | tr -d '\n')
 [ "$got" = 000011111 ] || fail "set -D: CPU 3 flags $got"
-"$bin" set --sysfs-root "$tmp/root" -D 0 >/dev/null || fail "set -D 0: exit $?"
+grep -qx "idlekit set: --disable-above 70 us on CPU 0: disabled C6 (85 us), C7s (124 us), C8 (200 us), C9 (480 us), C10 (890 us); enabled POLL (0 us), C1 (2 us), C1E (10 us), C3 (70 us)" "$tmp/err" ||
+	fail "set -D: does not say which states: $(cat "$tmp/err")"
+"$bin" set --sysfs-root "$tmp/root" -D 0 >/dev/null 2>&1 || fail "set -D 0: exit $?"
 got=$(cat "$cpu"/cpu0/cpuidle/state{0..8}/disable | tr -d '\n')
 [ "$got" = 011111111 ] || fail "set -D 0: flags $got, expected only POLL enabled"
 # with a command: held while it runs, then undone
