@@ -2,8 +2,10 @@
 # share/bash-completion/completions/idlekit).
 #
 # Commands come from `idlekit --help`, a command's options from `idlekit CMD --help`, so the
-# completion follows the help texts and cannot fall behind them; governor and platform
-# values from the built-in lists.
+# completion follows the help texts and cannot fall behind them; governor, platform,
+# scenario and release values from the built-in lists (platform list, sim --list, kernel
+# list); --set and --vary keys from sim --print-config, with the values of the keys that
+# take a name.
 
 _idlekit_commands() {
 	"$1" --help 2>/dev/null | awk '/^Commands:/ { on = 1; next }
@@ -14,6 +16,24 @@ _idlekit_commands() {
 _idlekit_options() { # IDLEKIT CMD [SUB]
 	"$1" $2 ${3:+$3} --help 2>/dev/null | grep -oE '(^|[ ,])--?[a-zA-Z][a-zA-Z0-9-]*' |
 		sed 's/^[ ,]//' | sort -u
+}
+
+_idlekit_keys() { # IDLEKIT: SECTION.KEY of every key sim --print-config prints
+	"$1" sim --print-config 2>/dev/null | awk '/^\[/ { gsub(/[][]/, ""); sec = $0; next }
+		/^[a-z_0-9]+ = / && sec != "origin" { print sec "." $1 }' | sort -u
+}
+
+_idlekit_values() { # IDLEKIT SECTION.KEY: the names the key takes, when it takes names
+	case $2 in
+	cpuidle.governor) echo "menu teo ladder haltpoll" ;;
+	scenario.platform) "$1" platform list 2>/dev/null | awk '{ print $1 }' ;;
+	kernel.version) "$1" kernel list 2>/dev/null | awk 'NR > 1 { print $1 }' ;;
+	cpuidle.driver) echo "table acpi_idle intel_idle powernv_idle haltpoll none auto" ;;
+	workload.*) # the values column of the key's row in workload keys, when it is a list
+		"$1" workload keys 2>/dev/null | awk -F'|' -v k="\`${2#workload.}\`" '
+			{ gsub(/^ +| +$/, "", $2); gsub(/^ +| +$/, "", $5) }
+			$2 == k && $5 !~ /[.][.]/ { gsub(/,/, " ", $5); print $5 }' ;;
+	esac
 }
 
 _idlekit() {
@@ -63,7 +83,35 @@ _idlekit() {
 		;;
 	esac
 
+	# --set/--vary SECTION.KEY=VALUE: bash splits the word at '=' (COMP_WORDBREAKS)
+	if [ "$prev" = = ] && [ "$COMP_CWORD" -ge 3 ]; then
+		case ${COMP_WORDS[COMP_CWORD - 3]} in
+		--set | --vary)
+			COMPREPLY=($(compgen -W "$(_idlekit_values "$bin" "${COMP_WORDS[COMP_CWORD - 2]}")" -- "$cur"))
+			return 0
+			;;
+		esac
+	fi
+	if [ "$cmd" = sim ] && [ "$cmdi" -eq $((COMP_CWORD - 1)) ] && [[ $cur != -* ]]; then
+		COMPREPLY=($(compgen -W "$("$bin" sim --list 2>/dev/null | awk '{ print $1 }')" -- "$cur")
+			$(compgen -f -X '!*.ini' -- "$cur") $(compgen -d -- "$cur"))
+		return 0
+	fi
+	if [ "$cmd" = kernel ] && [ "${COMP_WORDS[cmdi + 1]}" = show ] && [ $((cmdi + 2)) -eq "$COMP_CWORD" ]; then
+		COMPREPLY=($(compgen -W "$("$bin" kernel list 2>/dev/null | awk 'NR > 1 { print $1 }')" -- "$cur"))
+		return 0
+	fi
+	if [ "$cmd" = kernel ] && [ $((cmdi + 1)) -eq "$COMP_CWORD" ]; then
+		COMPREPLY=($(compgen -W "list show" -- "$cur"))
+		return 0
+	fi
+
 	case $prev in
+	--set | --vary)
+		COMPREPLY=($(compgen -W "$(_idlekit_keys "$bin")" -S = -- "$cur"))
+		compopt -o nospace 2>/dev/null
+		return 0
+		;;
 	-g | --governor)
 		COMPREPLY=($(compgen -W "menu teo ladder haltpoll" -- "$cur"))
 		return 0

@@ -24,7 +24,8 @@ static const char sim_usage[] =
 	"driver, and the workload, and print the per-state counters the kernel would show in\n"
 	"sysfs with wake latency, throughput and energy.\n"
 	"\n"
-	"SCENARIO is a built-in scenario name or an INI file (default: the built-in 'default').\n"
+	"SCENARIO is a built-in scenario name or an INI file (default: the built-in 'default');\n"
+	"--list prints the built-in ones with what each runs.\n"
 	"\n"
 	"Options:\n"
 	"  --set SECTION.KEY=VALUE  override one key of the scenario or its platform, as if it\n"
@@ -55,6 +56,7 @@ static const char sim_usage[] =
 	"  --timeline-window START:LEN\n"
 	"                           the HTML timeline's window in the first run, from the end of\n"
 	"                           the warm-up (default 0:2ms; units ns, us, ms, s; ms if none)\n"
+	"  --list                   the built-in scenarios, one a line: name and description\n"
 	"  --print-config           print the effective configuration (every key of the scenario\n"
 	"                           and platform, with where it came from) as a scenario file\n"
 	"                           and stop; running that file gives the same result, byte for\n"
@@ -238,10 +240,25 @@ static int runs_page(FILE *f, void *ctx)
 	return ik_report_html(f, w->sc, w->results, w->sc->runs);
 }
 
+/* The built-in scenarios: name and the description line of each. */
+static int list_scenarios(void)
+{
+	for (int i = 0; ik_builtin_scenarios[i].name; i++) {
+		const char *t = ik_builtin_scenarios[i].text, *d = strstr(t, "\ndescription = ");
+		int n = 0;
+		if (d) {
+			d += strlen("\ndescription = ");
+			n = (int)strcspn(d, "\n");
+		}
+		printf("%-24s %.*s\n", ik_builtin_scenarios[i].name, n, d ? d : "");
+	}
+	return fflush(stdout) || ferror(stdout) ? EXIT_FAIL : EXIT_OK;
+}
+
 int cmd_sim(int argc, char **argv)
 {
 	enum { OPT_SET = 256, OPT_RUNS, OPT_SEED, OPT_JSON, OPT_CSV, OPT_VARY, OPT_BAD, OPT_PRINT,
-	       OPT_CSV_TABLE };
+	       OPT_CSV_TABLE, OPT_LIST };
 	static const struct option opts[] = {
 		{ "set", required_argument, NULL, OPT_SET },
 		{ "runs", required_argument, NULL, OPT_RUNS },
@@ -254,6 +271,7 @@ int cmd_sim(int argc, char **argv)
 		CLI_OPTION_JOBS,
 		CLI_OPTION_QUIET,
 		{ "print-config", no_argument, NULL, OPT_PRINT },
+		{ "list", no_argument, NULL, OPT_LIST },
 		{ "csv-table", required_argument, NULL, OPT_CSV_TABLE },
 		CLI_OPTION_OUTPUT,
 		CLI_OPTIONS_END,
@@ -311,6 +329,9 @@ int cmd_sim(int argc, char **argv)
 		case OPT_PRINT:
 			print_config = true;
 			break;
+		case OPT_LIST:
+			rc = list_scenarios();
+			goto out;
 		case OPT_CSV_TABLE: {
 			bool known = false;
 			for (int i = 0; ik_csv_tables[i]; i++)

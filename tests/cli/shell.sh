@@ -97,6 +97,13 @@ echo "plat: $(comp idlekit platform show intel-s)"
 echo "platsub: $(comp idlekit platform '')"
 echo "help: $(comp idlekit help wak)"
 echo "info: $(comp idlekit info --du)"
+echo "setkey: $(comp idlekit sim --set cpuidle.gov)"
+echo "setval: $(comp idlekit sim --set cpuidle.governor = t)"
+echo "wtype: $(comp idlekit sim --set workload.type = sch)"
+echo "plat2: $(comp idlekit sim --set scenario.platform = intel-sk)"
+echo "ver: $(comp idlekit sim --vary kernel.version = 6.1)"
+echo "scen: $(comp idlekit sim seed003-t)"
+echo "kshow: $(comp idlekit kernel show 4.1)"
 C
 bash "$tmp/c.sh" "$build" >"$tmp/comp" 2>&1 || fail "completion script: $(cat "$tmp/comp")"
 for c in $cmds help version; do
@@ -109,6 +116,13 @@ grep -q '^plat: .*intel-skx.*intel-spr' "$tmp/comp" || fail "completion platform
 grep -qx 'platsub: list show import calibrate' "$tmp/comp" || fail "completion platform: $(grep platsub "$tmp/comp")"
 grep -qx 'help: wakelat' "$tmp/comp" || fail "completion help: $(grep '^help:' "$tmp/comp")"
 grep -qx 'info: --dump' "$tmp/comp" || fail "completion info --du: $(grep '^info:' "$tmp/comp")"
+grep -qx 'setkey: cpuidle.governor=' "$tmp/comp" || fail "completion --set key: $(grep '^setkey:' "$tmp/comp")"
+grep -qx 'setval: teo' "$tmp/comp" || fail "completion --set value: $(grep '^setval:' "$tmp/comp")"
+grep -qx 'wtype: schbench' "$tmp/comp" || fail "completion workload.type: $(grep '^wtype:' "$tmp/comp")"
+grep -qx 'plat2: intel-skx' "$tmp/comp" || fail "completion scenario.platform: $(grep '^plat2:' "$tmp/comp")"
+grep -q '^ver: 6.1 .*6.19' "$tmp/comp" || fail "completion kernel.version: $(grep '^ver:' "$tmp/comp")"
+grep -qx 'scen: seed003-tick-mixed seed003-tick seed003-tickless' "$tmp/comp" || fail "completion scenario: $(grep '^scen:' "$tmp/comp")"
+grep -qx 'kshow: 4.16 4.17 4.18' "$tmp/comp" || fail "completion kernel show: $(grep '^kshow:' "$tmp/comp")"
 
 if [ $failures -ne 0 ]; then
 	echo "shell: $failures failure(s)"
