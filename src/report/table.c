@@ -343,7 +343,9 @@ static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct i
 	static const char *const energy_headers[] = {"energy_J", "avg_power_W"};
 	fixed(v[0], r->energy_j, 3);
 	fixed(v[1], ik_run_avg_power_w(r), 3);
-	rc |= print_pairs(out, "Energy", energy_headers, v, 2);
+	rc |= print_pairs(out, "Energy (the platform's per-CPU power summed: active_power_mw "
+			  "running, power_mw in each state; where those are deltas over the "
+			  "deepest state, an idle machine is near 0 W)", energy_headers, v, 2);
 	return rc;
 }
 
