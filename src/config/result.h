@@ -150,6 +150,7 @@ struct ik_workload_figures {
 	const char *key;        /* the JSON object's key: "requests" */
 	const char *title;      /* the text and HTML heading: "Requests" */
 	const char *definition; /* what the distributions measure, one or two sentences */
+	char warning[256];      /* "" or what makes this run's figures suspect, one sentence */
 	bool brief;             /* a JSON object on one line */
 	int ncounts, ndists, ncolumns;
 	struct ik_workload_count count[IK_WORKLOAD_COUNTS];

@@ -431,6 +431,8 @@ static int workload_section(FILE *out, const struct ik_scenario *sc,
 	} else {
 		ik_html_note(out, "%s", f.definition);
 	}
+	if (f.warning[0])
+		ik_html_note(out, "Warning (the first run): %s.", f.warning);
 	if (f.ncounts == 0)
 		return 0;
 	fputs("<table class=\"workload\">\n<tr>", out);

@@ -340,6 +340,8 @@ static void write_workload_figures(struct json_writer *w, const struct ik_worklo
 	}
 	for (int i = 0; i < f.ndists; i++)
 		write_latency_part(w, f.dist[i].key, f.dist[i].h);
+	if (f.warning[0])
+		jw_string(w, "warning", f.warning, sizeof(f.warning));
 	jw_end_object(w);
 }
 

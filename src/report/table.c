@@ -273,6 +273,8 @@ static int print_workload_figures(FILE *out, const struct ik_scenario *sc,
 			names[i] = f.dist[i].name, hs[i] = f.dist[i].h;
 		rc |= print_hists(out, f.definition, names, hs, f.ndists);
 	}
+	if (f.warning[0])
+		rc |= fprintf(out, "warning: %s\n\n", f.warning) < 0;
 	return rc;
 }
 

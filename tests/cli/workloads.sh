@@ -131,5 +131,16 @@ check "docs/workloads.md's key table is 'idlekit workload keys'" cmp -s "$tmp/do
 check "workload keys lists every key" test "$(grep -c '^| `' "$tmp/keys.md")" -eq "$(echo "$keys" | wc -w)"
 expect_error "workload keys takes no argument" "unexpected argument 'x'" workload keys x
 
+not_grep() { ! grep -q "$@"; }
+# a saturated server: the report says so (dropped + in flight >= 10% of arrivals), not at 50%
+"$bin" sim --set workload.type=server --set workload.load_pct=300 >"$tmp/sat.txt" 2>&1
+check "server at 300% load: a warning under its table ($(grep -c '^warning' "$tmp/sat.txt"))" \
+	grep -Eq '^warning: [0-9]+ of [0-9]+ requests \([0-9.]+%\) were dropped \(queue full\) or still queued at the end: the IRQ CPU or the workers are saturated' "$tmp/sat.txt"
+"$bin" sim --set workload.type=server --set workload.load_pct=300 --json >"$tmp/sat.json" 2>/dev/null
+check "server at 300% load: the warning and in_flight in the JSON" \
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]["requests"]; assert "saturated" in r["warning"] and r["arrived"] >= r["done"] + r["dropped"] + r["in_flight"] - 0' "$tmp/sat.json"
+"$bin" sim --set workload.type=server --set workload.load_pct=50 >"$tmp/ok.txt" 2>&1
+check "server at 50% load: no warning" not_grep '^warning' "$tmp/ok.txt"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

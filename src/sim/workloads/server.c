@@ -431,6 +431,17 @@ static bool server_figures(const struct ik_workload *w, const struct ik_run_resu
 	ik_workload_figures_count(f, "arrived", "arrived", q->arrived);
 	ik_workload_figures_count(f, "done", "done", q->done);
 	ik_workload_figures_count(f, "dropped", "dropped", q->dropped);
+	/* queued or in service when the run ended: many means the requests came faster than
+	   the IRQ CPU or the workers took them, and the latencies are the lucky ones' */
+	uint64_t in_flight = q->arrived > q->done + q->dropped ? q->arrived - q->done - q->dropped : 0;
+	ik_workload_figures_count(f, "in_flight", "in_flight", in_flight);
+	uint64_t undone = in_flight + q->dropped;
+	if (undone > 0 && undone * 10 >= q->arrived)
+		snprintf(f->warning, sizeof(f->warning), "%llu of %llu requests (%.1f%%) were "
+			 "dropped (queue full) or still queued at the end: the IRQ CPU or the "
+			 "workers are saturated, and the latencies are only those of the requests "
+			 "done", (unsigned long long)undone, (unsigned long long)q->arrived,
+			 100.0 * (double)undone / (double)q->arrived);
 	ik_workload_figures_value(f, "requests_per_s", "requests/s",
 				  r->measured_ns > 0 ? (double)q->done * 1e9 / (double)r->measured_ns : 0.0);
 	ik_workload_figures_value(f, "target_load_pct", "target_load_%", q->target_load_pct);
