@@ -92,7 +92,7 @@ static void change_of(const struct series *b, const struct series *c, enum stat 
 
 /* ---- what to compare: the rows --------------------------------------------------------- */
 
-enum row_kind { RK_FIGURE, RK_RESIDENCY, RK_USAGE, RK_TIME, RK_METHOD };
+enum row_kind { RK_FIGURE, RK_RESIDENCY, RK_USAGE, RK_TIME, RK_METHOD, RK_WORKLOAD };
 
 /* The series of row (kind, index) in a set, or NULL when the set does not have it. */
 static const struct series *series_of(const struct ik_compare_set *set, enum row_kind kind,
@@ -105,6 +105,11 @@ static const struct series *series_of(const struct ik_compare_set *set, enum row
 		for (int j = 0; j < set->nmethods; j++)
 			if (strcmp(set->methods[j].name, name) == 0)
 				return &set->methods[j].usage;
+		return NULL;
+	case RK_WORKLOAD:
+		for (int j = 0; j < set->nwfigs; j++)
+			if (strcmp(set->wfigs[j].name, name) == 0)
+				return &set->wfigs[j].s;
 		return NULL;
 	default:
 		for (int j = 0; j < set->nstates; j++)
@@ -149,6 +154,22 @@ static int name_union(struct ik_compare_set *const *sets, int n, bool methods,
 				names[count++] = name;
 		}
 	}
+	return count;
+}
+
+/* The workload figures of all results, in the order first seen (each result's own order). */
+static int wfig_union(struct ik_compare_set *const *sets, int n, const struct wfig *figs[],
+		      int max)
+{
+	int count = 0;
+	for (int k = 0; k < n; k++)
+		for (int s = 0; s < sets[k]->nwfigs; s++) {
+			int j = 0;
+			while (j < count && strcmp(figs[j]->name, sets[k]->wfigs[s].name) != 0)
+				j++;
+			if (j == count && count < max)
+				figs[count++] = &sets[k]->wfigs[s];
+		}
 	return count;
 }
 
@@ -389,6 +410,16 @@ int ik_compare_report(FILE *out, struct ik_compare_set *const *sets, int n)
 		for (int s = 0; s < ns; s++)
 			text_row(out, names[s], sets, n, state_rows[r].kind, 0, names[s], ST_AMEAN);
 	}
+	/* The workload's own figures, named as in its JSON object (distributions in us). */
+	const struct wfig *wf[MAX_WFIGS * 4];
+	int nw = wfig_union(sets, n, wf, MAX_WFIGS * 4);
+	if (nw > 0) {
+		header(out, "the workload's figures (AMean)", sets, n);
+		for (int f = 0; f < nw; f++) {
+			snprintf(label, sizeof(label), "%s (%s)", wf[f]->name, wf[f]->unit);
+			text_row(out, label, sets, n, RK_WORKLOAD, 0, wf[f]->name, ST_AMEAN);
+		}
+	}
 	int nm = name_union(sets, n, true, names, MAX_NAMES * 4);
 	header(out, "entries per method (per run)", sets, n);
 	for (int s = 0; s < nm; s++)
@@ -470,6 +501,11 @@ static json_t *all_rows(struct ik_compare_set *const *sets, int n)
 		if (any_has(sets, n, RK_FIGURE, f, NULL))
 			json_array_append_new(rows, json_row(sets, n, ik_cmp_figs[f].key, ik_cmp_figs[f].unit,
 							     ik_cmp_figs[f].better, RK_FIGURE, f, NULL));
+	const struct wfig *wf[MAX_WFIGS * 4];
+	int nw = wfig_union(sets, n, wf, MAX_WFIGS * 4);
+	for (int f = 0; f < nw; f++)
+		json_array_append_new(rows, json_row(sets, n, wf[f]->name, wf[f]->unit, wf[f]->better,
+						     RK_WORKLOAD, 0, wf[f]->name));
 	const char *names[MAX_NAMES * 4];
 	int ns = name_union(sets, n, false, names, MAX_NAMES * 4);
 	static const struct {
@@ -573,13 +609,25 @@ int ik_compare_parse_gate(const char *text, struct ik_compare_gate *g, char *err
 			if (strlen(ik_cmp_figs[f].key) == (size_t)(colon - text) &&
 			    strncmp(text, ik_cmp_figs[f].key, (size_t)(colon - text)) == 0)
 				g->figure = f;
+		/* a workload's figure: OBJECT.KEY as compare lists it (checked against the
+		   results when they are read) */
+		const char *dot = memchr(text, '.', (size_t)(colon - text));
+		if (g->figure < 0 && dot && (size_t)(colon - text) < sizeof(g->name)) {
+			snprintf(g->name, sizeof(g->name), "%.*s", (int)(colon - text), text);
+			g->better = ik_cmp_wfig_better(g->name);
+		}
 	}
-	if (g->figure < 0 || ik_cmp_figs[g->figure].better == 0) {
+	bool fixed_ok = g->figure >= 0 && ik_cmp_figs[g->figure].better != 0;
+	if (!fixed_ok && !(g->name[0] && g->better != 0)) {
 		snprintf(err, errlen, "--fail-if %s: expected FIGURE:worse-than:PCT with FIGURE one of "
 			 "mb_per_s messages_per_s (higher is better) wake_p50_us wake_p99_us "
-			 "avg_power_w energy_j too_deep_pct too_shallow_pct (lower is better)", text);
+			 "avg_power_w energy_j too_deep_pct too_shallow_pct (lower is better), or a "
+			 "workload's figure as compare lists it with a better side, e.g. "
+			 "requests.latency_p99_us or requests.requests_per_s", text);
 		return -1;
 	}
+	if (fixed_ok)
+		g->better = ik_cmp_figs[g->figure].better;
 	if (strncmp(colon, mid, strlen(mid)) != 0) {
 		snprintf(err, errlen, "--fail-if %s: expected FIGURE:worse-than:PCT, e.g. "
 			 "mb_per_s:worse-than:5", text);
@@ -603,24 +651,25 @@ int ik_compare_check_gates(FILE *msg, struct ik_compare_set *const *sets, int n,
 	int failed = 0;
 	for (int g = 0; g < ngates; g++) {
 		int f = gates[g].figure;
+		bool wl = f < 0;
+		const char *key = wl ? gates[g].name : ik_cmp_figs[f].key;
 		for (int k = 1; k < n; k++) {
 			struct change ch;
-			row_change(sets, k, RK_FIGURE, f, NULL, ST_AMEAN, &ch);
+			row_change(sets, k, wl ? RK_WORKLOAD : RK_FIGURE, wl ? 0 : f, key, ST_AMEAN, &ch);
 			if (ch.missing || !isfinite(ch.base)) {
-				fprintf(msg, "idlekit compare: --fail-if %s: %s has no %s to check\n",
-					ik_cmp_figs[f].key, ch.missing ? sets[k]->label : sets[0]->label,
-					ik_cmp_figs[f].key);
+				fprintf(msg, "idlekit compare: --fail-if %s: %s has no %s to check\n", key,
+					ch.missing ? sets[k]->label : sets[0]->label, key);
 				failed = 1;
 				continue;
 			}
-			double worse = ik_cmp_figs[f].better > 0 ? -ch.abs : ch.abs; /* > 0: worse */
+			double worse = gates[g].better > 0 ? -ch.abs : ch.abs; /* > 0: worse */
 			double worse_pct = ch.base != 0.0 ? 100.0 * worse / fabs(ch.base)
 					 : worse > 0 ? INFINITY : 0.0;
 			if (worse_pct > gates[g].pct) {
 				fprintf(msg, "idlekit compare: --fail-if %s:worse-than:%g: %s is %.2f%% "
 					     "worse than the baseline (%s %.4g -> %.4g, %s is better)\n",
-					ik_cmp_figs[f].key, gates[g].pct, sets[k]->label, worse_pct, ik_cmp_figs[f].key,
-					ch.base, ch.value, ik_cmp_figs[f].better > 0 ? "higher" : "lower");
+					key, gates[g].pct, sets[k]->label, worse_pct, key, ch.base, ch.value,
+					gates[g].better > 0 ? "higher" : "lower");
 				failed = 1;
 			}
 		}

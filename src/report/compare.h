@@ -32,7 +32,9 @@ int ik_compare_report_csv(FILE *out, struct ik_compare_set *const *sets, int n);
 
 /* A regression gate, "FIGURE:worse-than:PCT" (--fail-if). */
 struct ik_compare_gate {
-	int figure;
+	int figure;    /* one of compare's own figures, or -1: the workload figure `name` */
+	char name[80];
+	int better;    /* +1 higher is better, -1 lower */
 	double pct;
 };
 /* 0, or -1 with a message saying what was expected. */

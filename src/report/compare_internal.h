@@ -52,6 +52,18 @@ struct named {
 	struct series time_us;
 };
 
+/* A figure of the workload's own (its JSON object, named by the run's "workload_figures"):
+   "requests.done", "requests.latency_p99_us"; better as for ik_cmp_fig. */
+#define MAX_WFIGS 64
+struct wfig {
+	char name[80];
+	const char *unit;
+	int better;
+	struct series s;
+};
+/* better for a workload figure's name: +1, -1 or 0 (compare_load.c). */
+int ik_cmp_wfig_better(const char *name);
+
 struct config_kv {
 	char key[IK_CONFIG_SECTION_LEN + IK_CONFIG_KEY_LEN + 1];
 	char value[IK_CONFIG_VALUE_LEN];
@@ -66,6 +78,8 @@ struct ik_compare_set {
 	struct named states[MAX_NAMES];
 	int nmethods;
 	struct named methods[MAX_METHODS];
+	int nwfigs;
+	struct wfig wfigs[MAX_WFIGS];
 	/* the configuration: sim's config keys, else the document's identity (governor, ...) */
 	bool has_config;
 	int nconfig;

@@ -132,6 +132,84 @@ static int load_run(struct ik_compare_set *set, json_t *run, const char *path, c
 	return rc;
 }
 
+/*
+ * A workload figure's direction from its name: rates of work done up, losses down, the
+ * distributions (times) down; the rest (arrivals, the target) neither.
+ */
+int ik_cmp_wfig_better(const char *name)
+{
+	const char *k = strrchr(name, '.');
+	k = k ? k + 1 : name;
+	if (strstr(k, "_us") && (strstr(k, "_p50") || strstr(k, "_p90") || strstr(k, "_p99") ||
+				 strstr(k, "_mean")))
+		return -1;
+	if (strstr(k, "dropped") || strstr(k, "skipped") || strstr(k, "in_flight") ||
+	    strstr(k, "missed") || strstr(k, "late"))
+		return -1;
+	if (strstr(k, "_per_s") || strcmp(k, "done") == 0 || strstr(k, "achieved"))
+		return +1;
+	return 0;
+}
+
+/* One value of run `runs` (from 1) of the workload figure name, made when new. */
+static int add_wfig(struct ik_compare_set *set, int runs, const char *name, const char *unit,
+		    double v)
+{
+	int i = 0;
+	while (i < set->nwfigs && strcmp(set->wfigs[i].name, name) != 0)
+		i++;
+	if (i == set->nwfigs) {
+		if (i == MAX_WFIGS)
+			return -1;
+		struct wfig *x = &set->wfigs[set->nwfigs++];
+		snprintf(x->name, sizeof(x->name), "%s", name);
+		x->unit = unit;
+		x->better = ik_cmp_wfig_better(name);
+		x->s.n = 0;
+	}
+	struct series *s = &set->wfigs[i].s;
+	while (s->n < runs - 1)
+		push(s, NAN);
+	if (s->n < runs)
+		push(s, v);
+	return 0;
+}
+
+/* The run's workload object (named by "workload_figures"): its numbers, and p50, p99 and
+   p99.9 of each distribution (ns in the file, us here). */
+static int load_workload_figures(struct ik_compare_set *set, json_t *run, int runs,
+				 const char *path, char *err, size_t errlen)
+{
+	const char *wname = json_string_value(json_object_get(run, "workload_figures"));
+	json_t *obj = wname ? json_object_get(run, wname) : NULL;
+	const char *key;
+	json_t *v;
+	char name[80];
+	if (!json_is_object(obj))
+		return 0;
+	json_object_foreach(obj, key, v) {
+		if (json_is_number(v)) {
+			size_t n = strlen(key);
+			const char *unit = n > 4 && strcmp(key + n - 4, "_pct") == 0 ? "%" :
+					   n > 6 && strcmp(key + n - 6, "_per_s") == 0 ? "1/s" : "count";
+			snprintf(name, sizeof(name), "%.30s.%.40s", wname, key);
+			if (add_wfig(set, runs, name, unit, json_number_value(v)))
+				return fail(err, errlen, path, "too many workload figures");
+		} else if (json_is_object(v) && json_is_number(json_object_get(v, "p50"))) {
+			static const char *const qs[] = { "p50", "p99", "p99_9" };
+			size_t n = strlen(key);
+			int stem = n > 3 && strcmp(key + n - 3, "_ns") == 0 ? (int)n - 3 : (int)n;
+			for (int q = 0; q < 3; q++) {
+				snprintf(name, sizeof(name), "%.30s.%.*s_%s_us", wname, stem < 30 ? stem : 30,
+					 key, qs[q]);
+				if (add_wfig(set, runs, name, "us", num(v, qs[q]) / 1000.0))
+					return fail(err, errlen, path, "too many workload figures");
+			}
+		}
+	}
+	return 0;
+}
+
 static int load_run_figures(struct ik_compare_set *set, json_t *run, const char *path,
 			    char *err, size_t errlen)
 {
@@ -220,6 +298,11 @@ static int load_run_figures(struct ik_compare_set *set, json_t *run, const char 
 		push(&set->methods[k].usage, method_usage[k]);
 	}
 	pad_named(set->methods, set->nmethods, runs);
+	if (load_workload_figures(set, run, runs, path, err, errlen))
+		return -1;
+	for (int k = 0; k < set->nwfigs; k++)
+		while (set->wfigs[k].s.n < runs)
+			push(&set->wfigs[k].s, NAN);
 	if (json_is_object(acc)) {
 		push(&set->fig[FIG_TOO_DEEP], num(acc, "too_deep_pct"));
 		push(&set->fig[FIG_TOO_SHALLOW], num(acc, "too_shallow_pct"));

@@ -6,6 +6,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 pass=0
+not_grep() { ! grep "$@"; }
 . "$(dirname "$0")/check.bash" # check NAME CMD...: counted in pass or fail
 
 "$bin" sim --runs 3 --set scenario.duration_ms=20 --json -o "$tmp/base.json"
@@ -141,6 +142,32 @@ expect2 "a figure that is a string" 'str.json: a result.s "energy_j": expected a
 export IDLEKIT_COMPARE_MAX_MB=1
 expect2 "a file over the limit" "larger than compare reads \(1 MB; IDLEKIT_COMPARE_MAX_MB" "$tmp/big.json"
 unset IDLEKIT_COMPARE_MAX_MB
+
+# The workload's own figures: two server sims (the second at twice the load) give request
+# latency, queue and load with Welch's test; no throughput rows (a server passes no
+# messages: no zeros that read as measured); --fail-if on a workload figure.
+"$bin" sim --set workload.type=server --set workload.load_pct=40 --runs 3 --set scenario.duration_ms=50 --json -o "$tmp/srv1.json"
+"$bin" sim --set workload.type=server --set workload.load_pct=80 --runs 3 --set scenario.duration_ms=50 --json -o "$tmp/srv2.json"
+"$bin" compare "$tmp/srv1.json" "$tmp/srv2.json" >"$tmp/srv.txt"
+check "server: the workload's figures" grep -q "^the workload's figures (AMean)" "$tmp/srv.txt"
+for f in "requests.latency_p50_us (us)" "requests.latency_p99_us (us)" "requests.latency_p99_9_us (us)" \
+	"requests.queue_p99_us (us)" "requests.achieved_load_pct (%)" "requests.requests_per_s (1/s)"; do
+	check "server: row $f" grep -qF "$f" "$tmp/srv.txt"
+done
+check "server: twice the load is significantly more requests/s" \
+	bash -c "grep -A0 '^requests.requests_per_s' '$tmp/srv.txt' | grep -qE '\(\+[0-9.]+%\) \*'"
+check "server: a Welch line under the latency" bash -c "grep -A1 '^requests.latency_p99_us' '$tmp/srv.txt' | grep -q 'Welch p\|p='"
+check "server: no throughput rows" not_grep -q '^throughput (MB/s)' "$tmp/srv.txt"
+"$bin" compare "$tmp/srv1.json" "$tmp/srv2.json" --fail-if requests.queue_p99_us:worse-than:5 >/dev/null 2>"$tmp/gate.err"
+rc=$?
+check "server: --fail-if requests.queue_p99_us exits 3 when the queue grows ($(cat "$tmp/gate.err"))" test $rc -eq 3
+check "server: the gate says by how much" grep -q 'requests.queue_p99_us:worse-than:5: .* worse than the baseline (requests.queue_p99_us ' "$tmp/gate.err"
+"$bin" compare "$tmp/srv1.json" "$tmp/srv2.json" --fail-if requests.requests_per_s:worse-than:5 >/dev/null 2>&1
+check "server: --fail-if requests.requests_per_s passes when it rises" test $? -eq 0
+"$bin" compare "$tmp/srv1.json" "$tmp/srv2.json" --fail-if requests.arrived:worse-than:5 >/dev/null 2>"$tmp/gate.err"
+check "server: a figure with no better side is no gate (exit 2)" test $? -eq 2
+"$bin" compare "$tmp/srv1.json" "$tmp/srv2.json" --json >"$tmp/srv.cmp.json"
+check "server: the JSON rows name the workload's figures" grep -q '"figure": "requests.latency_p99_us"' "$tmp/srv.cmp.json"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
