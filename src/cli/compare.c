@@ -19,7 +19,12 @@ static const char compare_usage[] =
 	"name (a figure a result lacks is shown as missing).  Throughput (Min, Max, Median,\n"
 	"AMean, HMean, Stddev, CoefVar over each file's runs), wake latency, power, energy,\n"
 	"governor accuracy, residency, time and entries per state (every state of every result,\n"
-	"matched by name) and entries per entry method (FFH/MWAIT, SYSTEMIO, HALT, POLL).\n"
+	"matched by name) and entries per entry method (FFH/MWAIT, SYSTEMIO, HALT, POLL); the\n"
+	"workload's own figures (a server's requests.latency_p99_us, ...).\n"
+	"\n"
+	"govreplay --json results are compared decision by decision instead: how many differ in\n"
+	"state and stop_tick, a matrix of the state chosen, the first 10 that differ with their\n"
+	"input lines (text only).\n"
 	"\n"
 	"Means change by a relative amount and get Welch's t-test: its two-sided p-value, the\n"
 	"95% confidence interval of the difference, and '*' when p < 0.05.  No test and no mark\n"
@@ -57,6 +62,9 @@ int cmd_compare(int argc, char **argv)
 	int format = 0; /* TEXT, JSON or CSV */
 	enum { TEXT, JSON, CSV };
 	char err[512];
+	const char *decpaths[MAX_RESULTS];
+	int ndec = 0;
+	bool decisions = false;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
@@ -112,6 +120,17 @@ int cmd_compare(int argc, char **argv)
 			*at = '\0';
 		if (cli_input_check("compare", path))
 			goto out;
+		/* govreplay results: compared decision by decision, all of them (below) */
+		if (n == 0 && ndec == 0 && ik_compare_is_govreplay(path))
+			decisions = true;
+		if (decisions) {
+			if (ndec == MAX_RESULTS) {
+				fprintf(stderr, "idlekit compare: at most %d results\n", MAX_RESULTS);
+				goto out;
+			}
+			decpaths[ndec++] = argv[i];
+			continue;
+		}
 		int got;
 		if (ik_compare_load_many(argv[i], sets + n, MAX_RESULTS - n, &got, err, sizeof(err))) {
 			fprintf(stderr, "idlekit compare: %s%s\n", err,
@@ -119,6 +138,33 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		}
 		n += got;
+	}
+	if (decisions) {
+		if (format != TEXT || htmlpath || ngates) {
+			fprintf(stderr, "idlekit compare: govreplay results are compared decision by "
+				"decision, as text only (no --json, --csv, --html or --fail-if)\n");
+			goto out;
+		}
+		if (ndec < 2) {
+			fprintf(stderr, "idlekit compare: a govreplay result needs another to be "
+				"compared with (see idlekit compare --help)\n");
+			goto out;
+		}
+		if (cli_output_check("compare", outpath))
+			goto out;
+		struct cli_output o;
+		if (cli_output_open(&o, outpath)) {
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		int drc = ik_compare_decisions(o.fp, decpaths, ndec, ik_compare_max_bytes(), err,
+					       sizeof(err));
+		if (drc)
+			fprintf(stderr, "idlekit compare: %s\n", err);
+		rc = cli_output_close(&o, drc == 0) == 0 ? (drc ? EXIT_USAGE : EXIT_OK) : EXIT_FAIL;
+		if (drc)
+			rc = EXIT_USAGE;
+		goto out;
 	}
 	if (n < 1) {
 		fputs(compare_usage, stderr);

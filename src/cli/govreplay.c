@@ -101,7 +101,7 @@ static void fmt_us(char *buf, size_t len, uint64_t ns)
 }
 
 static int write_json(FILE *f, const struct ik_govreplay *g, const char *platform,
-		      const struct ik_governor_identity *id)
+		      const struct ik_governor_identity *id, const char *origin, FILE *decisions)
 {
 	char us[32];
 
@@ -141,8 +141,18 @@ static int write_json(FILE *f, const struct ik_govreplay *g, const char *platfor
 			g->dev.states_disable[i] ? "true" : "false", u->usage, us, u->above, u->below, u->rejected,
 			i + 1 < g->drv.state_count ? "," : "");
 	}
-	fputs("  ]\n}\n", f);
-	return ferror(f) ? -1 : 0;
+	/* every decision, [input line, state, stop_tick]: compare diffs two of these */
+	fputs("  ],\n  \"input\": ", f);
+	ik_json_string(f, origin, SIZE_MAX);
+	fputs(",\n  \"decisions\": [", f);
+	rewind(decisions);
+	unsigned long long line;
+	int state, stop, n = 0;
+	while (fscanf(decisions, "%llu,%d,%d\n", &line, &state, &stop) == 3)
+		fprintf(f, "%s[%llu, %d, %d]", n++ % 8 ? ", " : n > 1 ? ",\n    " : "\n    ", line,
+			state, stop);
+	fputs(n ? "\n  ]\n}\n" : "]\n}\n", f);
+	return ferror(f) || ferror(decisions) ? -1 : 0;
 }
 
 static void write_summary(FILE *f, const struct ik_govreplay *g, const char *platform,
@@ -439,9 +449,22 @@ int cmd_govreplay(int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
+	FILE *decisions = json ? tmpfile() : NULL;
+	if (json && !decisions) {
+		fprintf(stderr, "idlekit govreplay: cannot make a temporary file: %s\n",
+			strerror(errno));
+		cli_output_close(&o, 0);
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	g->decisions = decisions;
 	int grc = ik_govreplay_stream(g, in, origin, json ? NULL : o.fp, err, sizeof(err));
-	if (grc == IK_GOVREPLAY_OK && json && write_json(o.fp, g, sc->platform.name, id))
+	if (grc == IK_GOVREPLAY_OK && json &&
+	    write_json(o.fp, g, sc->platform.name, id, origin, decisions))
 		grc = IK_GOVREPLAY_EFAIL;
+	if (decisions)
+		fclose(decisions);
+	g->decisions = NULL;
 	if (grc != IK_GOVREPLAY_OK) {
 		if (grc == IK_GOVREPLAY_EFAIL && err[0] == '\0')
 			snprintf(err, sizeof(err), "writing the output failed");

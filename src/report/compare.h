@@ -4,6 +4,8 @@
 #ifndef IDLEKIT_COMPARE_H
 #define IDLEKIT_COMPARE_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "config/result.h"
@@ -47,5 +49,19 @@ int ik_compare_check_gates(FILE *msg, struct ik_compare_set *const *sets, int n,
 			   const struct ik_compare_gate *gates, int ngates);
 /* The same results as one self-contained HTML page with plots (idlekit compare --html). */
 int ik_compare_report_html(FILE *out, struct ik_compare_set *const *sets, int n);
+
+/*
+ * govreplay results (idlekit.govreplay/1) decision by decision against the first: 0, or -1
+ * with a message (nothing written: a result of another kind, different inputs).
+ * ik_compare_is_govreplay: whether a file says it is one (its first bytes).
+ */
+bool ik_compare_is_govreplay(const char *path);
+int ik_compare_decisions(FILE *out, const char *const *paths, int n, uint64_t max_bytes,
+			 char *err, size_t errlen);
+/* The same from the documents' texts (paths name them in messages). */
+int ik_compare_decisions_text(FILE *out, const char *const *paths, const char *const *texts,
+			      const size_t *lens, int n, char *err, size_t errlen);
+/* The largest result file compare reads (IDLEKIT_COMPARE_MAX_MB, else 512 MiB), bytes. */
+uint64_t ik_compare_max_bytes(void);
 
 #endif

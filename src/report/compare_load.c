@@ -29,7 +29,7 @@ const struct ik_cmp_fig ik_cmp_figs[NFIGS] = {
 
 /* The largest result file compare reads: IDLEKIT_COMPARE_MAX_MB, else 512 MiB (a 1.2 GB
    file took 15 GB of memory to read). */
-static uint64_t compare_max_bytes(void)
+uint64_t ik_compare_max_bytes(void)
 {
 	const char *e = getenv("IDLEKIT_COMPARE_MAX_MB");
 	char *end;
@@ -394,7 +394,7 @@ int ik_compare_load_text(const char *spec, const char *text, size_t len,
 	}
 	json_error_t jerr;
 	struct stat st;
-	uint64_t limit = compare_max_bytes();
+	uint64_t limit = ik_compare_max_bytes();
 	if (!text && stat(path, &st) == 0 && (uint64_t)st.st_size > limit) {
 		snprintf(err, errlen, "%s: %.1f MB: larger than compare reads (%llu MB; "
 			 "IDLEKIT_COMPARE_MAX_MB raises it: reading takes about 12 times the file's "

@@ -621,6 +621,9 @@ static int parse_data(struct reader *r, const char *line, const char *end)
 			(unsigned long long)r->line, res.state, res.stop_tick,
 			res.tick_kept ? "kept" : "stopped", ik_govreplay_event_name(res.woken_by),
 			(long long)res.wake_at_ns, (unsigned long long)res.last_residency_ns);
+	if (r->g->decisions)
+		fprintf(r->g->decisions, "%llu,%d,%d\n", (unsigned long long)r->line, res.state,
+			res.stop_tick);
 	if (r->out) {
 		if (r->olen + 24 > sizeof(r->obuf) && flush_output(r))
 			return IK_GOVREPLAY_EFAIL;

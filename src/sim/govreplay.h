@@ -75,6 +75,9 @@ struct ik_govreplay {
 	 * state, stop_tick, the wake event and its time, last_residency_ns).  NULL = nothing.
 	 */
 	FILE *trace;
+	/* Optional: per idle period "LINE,STATE,STOP_TICK\n" (the input's line number), for
+	   the JSON's decision list.  NULL = nothing. */
+	FILE *decisions;
 };
 
 /* Return codes of the functions below. */

@@ -169,5 +169,28 @@ check "server: a figure with no better side is no gate (exit 2)" test $? -eq 2
 "$bin" compare "$tmp/srv1.json" "$tmp/srv2.json" --json >"$tmp/srv.cmp.json"
 check "server: the JSON rows name the workload's figures" grep -q '"figure": "requests.latency_p99_us"' "$tmp/srv.cmp.json"
 
+# govreplay results decision by decision: menu and teo on one input (by hand from the two
+# decision lists: lines 34 and 39 are POLL,0 under menu and C6,1 under teo, the rest agree)
+gin=tests/govreplay/menu-timer-bands.csv
+(cd "$(dirname "$0")/../.." && "$bin" govreplay -g menu -p intel-skx --input $gin --json -q -o "$tmp/g-menu.json" &&
+	"$bin" govreplay -g teo -p intel-skx --input $gin --json -q -o "$tmp/g-teo.json" &&
+	"$bin" compare "$tmp/g-menu.json" "$tmp/g-teo.json" >"$tmp/gcmp.txt" 2>"$tmp/gcmp.err")
+check "govreplay: exit 0 ($(cat "$tmp/gcmp.err"))" test $? -eq 0
+check "govreplay: how many differ" grep -qF "g-teo.json against the baseline: 2 of 8 decisions differ (25.00%): the state in 2 (25.00%), stop_tick in 2 (25.00%)" "$tmp/gcmp.txt"
+check "govreplay: the matrix's POLL row" grep -Eq '^POLL +1 +0 +0 +2$' "$tmp/gcmp.txt"
+check "govreplay: the matrix's C6 row" grep -Eq '^C6 +0 +0 +0 +3$' "$tmp/gcmp.txt"
+check "govreplay: the first differing line with its input" grep -Eq '^ +34  POLL,0 +C6,1 +-,4000000,-$' "$tmp/gcmp.txt"
+"$bin" compare "$tmp/g-menu.json" "$tmp/g-menu.json" >"$tmp/gsame.txt"
+check "govreplay: itself, nothing differs" grep -qF "0 of 8 decisions differ (0.00%)" "$tmp/gsame.txt"
+(cd "$(dirname "$0")/../.." && "$bin" govreplay -g menu -p intel-skx --input tests/govreplay/teo-disabled.csv --json -q -o "$tmp/g-other.json")
+"$bin" compare "$tmp/g-menu.json" "$tmp/g-other.json" >"$tmp/gbad.txt" 2>"$tmp/gbad.err"
+rc=$?
+check "govreplay: another input is refused (exit 2, nothing out) ($(cat "$tmp/gbad.err"))" test $rc -eq 2 -a ! -s "$tmp/gbad.txt"
+check "govreplay: says the inputs differ" grep -q "replay different inputs (8 and 4 decisions" "$tmp/gbad.err"
+"$bin" compare "$tmp/g-menu.json" "$tmp/base.json" >/dev/null 2>"$tmp/gbad.err"
+check "govreplay beside a sim result: refused" grep -q "expected a govreplay result" "$tmp/gbad.err"
+"$bin" compare "$tmp/g-menu.json" "$tmp/g-teo.json" --json >/dev/null 2>"$tmp/gbad.err"
+check "govreplay: --json is refused" grep -q "decision by decision, as text only" "$tmp/gbad.err"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
