@@ -190,6 +190,11 @@ const unsigned *ik_kernel_releases(size_t *n);
 int ik_kernel_parse_release(const char *text, unsigned *release, char *err, size_t errlen);
 /* "6.19" into buf. */
 const char *ik_kernel_release_name(unsigned release, char *buf, size_t len);
+/* The catalogued release a release behaves as: itself, or the last before it that has a
+   change (4.19 -> 4.18). */
+unsigned ik_kernel_release_behaves_as(unsigned release);
+/* A longterm (LTS) line of kernel.org: 4.19, 5.4, 5.10, 5.15, 6.1, 6.6, 6.12, 6.18. */
+bool ik_kernel_release_is_lts(unsigned release);
 /* True if release r contains switch s (landed, not reverted). */
 bool ik_kernel_release_has(unsigned release, enum ik_switch s);
 /* "menu", "core", "idle loop", ... */

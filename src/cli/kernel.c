@@ -30,7 +30,7 @@ static const char kernel_usage[] =
 	"  idlekit kernel show 6.12\n"
 	"  idlekit sim --set kernel.version=6.12 --set cpuidle.governor=menu\n"
 	"  idlekit sim --set kernel.version=6.12 --set kernel.switch.menu_no_iowait=on\n"
-	"  idlekit govreplay -g menu -p intel-skx --kernel 5.4 --input idles.csv\n"
+	"  idlekit govreplay -g menu -p intel-skx --kernel 5.4 --input tests/govreplay/menu-timer-bands.csv\n"
 	"  idlekit govreplay -g menu -p intel-skx --kernel 6.19 --switch menu_latency_first=off\n";
 
 static const char *const status_names[] = {
@@ -88,13 +88,23 @@ static int kernel_list(void)
 		char runs[64] = "";
 		size_t o = 0;
 
+		/* an LTS line no catalogued change landed in: listed all the same */
+		for (unsigned x = r ? rel[r - 1] + 1 : rel[r]; x < rel[r]; x++)
+			if (ik_kernel_release_is_lts(x)) {
+				char as[16], lts[24];
+				snprintf(lts, sizeof(lts), "%s LTS", ik_kernel_release_name(x, name, sizeof(name)));
+				printf("%-8s behaves as %s (no catalogued change landed in it)\n", lts,
+				       ik_kernel_release_name(rel[r - 1], as, sizeof(as)));
+			}
 		ik_kernel_init(&k, rel[r]);
 		for (size_t g = 0; g < sizeof(governors) / sizeof(governors[0]); g++)
 			if (ik_kernel_check(&k, governors[g], err, sizeof(err)) == 0)
 				o += (size_t)snprintf(runs + o, sizeof(runs) - o, "%s%s", o ? " " : "",
 						      governors[g]);
-		printf("%-8s %-28s", ik_kernel_release_name(rel[r], name, sizeof(name)),
-		       o ? runs : "(not implemented)");
+		char shown[24];
+		snprintf(shown, sizeof(shown), "%s%s", ik_kernel_release_name(rel[r], name, sizeof(name)),
+			 ik_kernel_release_is_lts(rel[r]) ? " LTS" : "");
+		printf("%-8s %-28s", shown, o ? runs : "(not implemented)");
 		for (int s = 0; s < IK_SW_COUNT; s++) {
 			const struct ik_switch_info *i = ik_switch_info((enum ik_switch)s);
 			if (i->since == rel[r])
@@ -122,8 +132,15 @@ static int kernel_show(const char *text)
 		return EXIT_USAGE;
 	}
 	ik_kernel_init(&k, release);
-	printf("kernel %s%s\n", ik_kernel_release_name(release, name, sizeof(name)),
+	printf("kernel %s%s%s\n", ik_kernel_release_name(release, name, sizeof(name)),
+	       ik_kernel_release_is_lts(release) ? " (LTS)" : "",
 	       release == IK_KERNEL_DEFAULT_RELEASE ? " (the default)" : "");
+	unsigned as = ik_kernel_release_behaves_as(release);
+	if (as != release) {
+		char asname[16];
+		printf("  behaves as %s here: no catalogued change landed in %s\n",
+		       ik_kernel_release_name(as, asname, sizeof(asname)), name);
+	}
 	for (size_t g = 0; g < sizeof(governors) / sizeof(governors[0]); g++) {
 		if (ik_kernel_check(&k, governors[g], err, sizeof(err)) == 0)
 			printf("  %-9s runs as this release\n", governors[g]);

@@ -286,6 +286,25 @@ const unsigned *ik_kernel_releases(size_t *n)
 	return releases;
 }
 
+unsigned ik_kernel_release_behaves_as(unsigned release)
+{
+	unsigned as = releases[0];
+	for (size_t i = 0; i < NRELEASES && releases[i] <= release; i++)
+		as = releases[i];
+	return as;
+}
+
+bool ik_kernel_release_is_lts(unsigned release)
+{
+	/* kernel.org's longterm lines in the releases catalogued (4.19 and 5.4 have reached
+	   their end of life since; 6.18 was named in December 2025) */
+	static const unsigned lts[] = { 419, 504, 510, 515, 601, 606, 612, 618 };
+	for (size_t i = 0; i < sizeof(lts) / sizeof(lts[0]); i++)
+		if (lts[i] == release)
+			return true;
+	return false;
+}
+
 const char *ik_kernel_release_name(unsigned release, char *buf, size_t len)
 {
 	snprintf(buf, len, "%u.%u", release / 100, release % 100);

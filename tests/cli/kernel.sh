@@ -79,6 +79,22 @@ grep -q 'known releases' "$tmp/err" || fail "sim kernel.version=4.15: $(cat "$tm
 "$bin" sim --set kernel.version=6.8 --set scenario.duration_ms=20 -q --json | grep -v '"version"' >"$tmp/608.json"
 "$bin" sim --set kernel.version=6.6 --set scenario.duration_ms=20 -q --json | grep -v '"version"' >"$tmp/606.json"
 cmp -s "$tmp/608.json" "$tmp/606.json" || fail "kernel.version=6.8 does not run as 6.6"
+# every release from 4.16 to 7.1 is accepted, and show says what each behaves as; the LTS
+# lines say they are
+for rel in 4.16 4.17 4.18 4.19 4.20 $(seq -f '5.%g' 0 19) $(seq -f '6.%g' 0 19) 7.0 7.1; do
+	"$bin" kernel show "$rel" >"$tmp/show" 2>&1 || fail "kernel show $rel: $(head -1 "$tmp/show")"
+	"$bin" sim --set kernel.version="$rel" --set scenario.duration_ms=1 --set scenario.warmup_ms=0 -q >/dev/null 2>"$tmp/err" ||
+		fail "kernel.version=$rel: $(cat "$tmp/err")"
+	case $rel in
+	4.19 | 5.4 | 5.10 | 5.15 | 6.1 | 6.6 | 6.12 | 6.18)
+		head -1 "$tmp/show" | grep -q "^kernel $rel (LTS)" || fail "kernel show $rel: not marked LTS" ;;
+	esac
+done
+"$bin" kernel show 4.19 | grep -qx '  behaves as 4.18 here: no catalogued change landed in 4.19' ||
+	fail "kernel show 4.19: does not say it behaves as 4.18"
+"$bin" kernel show 6.1 | grep -q 'behaves as' && fail "kernel show 6.1: a catalogued release 'behaves as' another"
+"$bin" kernel list | grep -qx '4.19 LTS behaves as 4.18 (no catalogued change landed in it)' ||
+	fail "kernel list: no 4.19 LTS line"
 expect_usage "sim kernel.switch" "$bin" sim --set kernel.switch.nope=on --set scenario.duration_ms=1 --set scenario.warmup_ms=0
 grep -q 'known switches' "$tmp/err" || fail "sim kernel.switch.nope: $(cat "$tmp/err")"
 expect_usage "sim teo at 7.1 with a gap" "$bin" sim --set kernel.version=7.1 --set kernel.switch.teo_zero_size_bins=off \

@@ -122,7 +122,7 @@ grep -qx 'wtype: schbench' "$tmp/comp" || fail "completion workload.type: $(grep
 grep -qx 'plat2: intel-skx' "$tmp/comp" || fail "completion scenario.platform: $(grep '^plat2:' "$tmp/comp")"
 grep -q '^ver: 6.1 .*6.19' "$tmp/comp" || fail "completion kernel.version: $(grep '^ver:' "$tmp/comp")"
 grep -qx 'scen: seed003-tick-mixed seed003-tick seed003-tickless' "$tmp/comp" || fail "completion scenario: $(grep '^scen:' "$tmp/comp")"
-grep -qx 'kshow: 4.16 4.17 4.18' "$tmp/comp" || fail "completion kernel show: $(grep '^kshow:' "$tmp/comp")"
+grep -qx 'kshow: 4.16 4.17 4.18 4.19' "$tmp/comp" || fail "completion kernel show: $(grep '^kshow:' "$tmp/comp")"
 
 if [ $failures -ne 0 ]; then
 	echo "shell: $failures failure(s)"
