@@ -1,7 +1,8 @@
 /*
  * A sweep's HTML page (index.html): each figure's median against the first axis with the
- * interquartile range as a band, one series per value of the second axis (the other axes
- * at their first value); with two axes or more, heat maps over the first two; with a bad
+ * interquartile range as a band, one series per value of the second axis, one plot per
+ * combination of the other axes' values (small multiples on shared scales, up to
+ * MAX_PANELS); with two axes or more, heat maps over the first two; with a bad
  * run defined (bad_below / --bad-below), the fraction of bad runs the same ways.  Built on
  * the report's SVG and HTML pieces, so it looks like the other pages and is as
  * deterministic: the same summary gives the same bytes.
@@ -25,6 +26,9 @@
 /* An axis of more values than this is drawn without a marker per point, and its lines
    thinned to the pixel (a 10,000-point axis made a 29 MB page of 120,000 markers). */
 #define MAX_DOTS 300
+/* Small multiples: with more than two axes, one plot per combination of the other axes'
+   values, up to this many per figure (the points table and summary.csv have the rest). */
+#define MAX_PANELS 12
 #define TO_TEXT_(x) #x
 #define TO_TEXT(x) TO_TEXT_(x)
 
@@ -145,6 +149,16 @@ static void vertices_add(struct vertices *v, double x, double y)
 	v->n++;
 }
 
+/* A figure in ns is plotted in us (summary.csv keeps ns): its scale from ns. */
+static bool in_us(int f)
+{
+	if (f < 0)
+		return false;
+	const char *k = ik_sweep_figure_key(f);
+	size_t n = strlen(k);
+	return n > 3 && strcmp(k + n - 3, "_ns") == 0;
+}
+
 /* figure f of a point: the median, the quartiles (f < 0: the bad fraction, no spread) */
 static void value_of(const struct ik_sweep_summary *sum, int64_t pt, int f, double *med,
 		     double *lo, double *hi)
@@ -154,9 +168,10 @@ static void value_of(const struct ik_sweep_summary *sum, int64_t pt, int f, doub
 		return;
 	}
 	const struct ik_sweep_stat *st = &sum->stat[pt * sum->nfigures + f];
-	*med = st->median;
-	*lo = st->q1;
-	*hi = st->q3;
+	double k = in_us(f) ? 1e-3 : 1.0;
+	*med = st->median * k;
+	*lo = st->q1 * k;
+	*hi = st->q3 * k;
 }
 
 /* The vertices of one line of the series in gi[1] over the x points, from the first (back:
@@ -181,23 +196,46 @@ static void series_vertices(struct vertices *v, const struct ik_svg *p, const st
  * finite values [lo_of] to the greatest of the finite values [hi_of] (0 the median, 1 q1,
  * 2 q3); the bad fraction's is 0..1.  False when no value is finite.
  */
+/* The panels: every combination of the values of the groups after the first two. */
+static int64_t panel_count(const struct ik_sweep_spec *s)
+{
+	int64_t n = 1;
+	for (int g = 2; g < s->ngroups; g++)
+		n *= s->group_len[g];
+	return n;
+}
+
+/* Panel k's indices of the groups after the first two into gi[2..]. */
+static void panel_indices(const struct ik_sweep_spec *s, int64_t k, int *gi)
+{
+	for (int g = s->ngroups - 1; g >= 2; g--) {
+		gi[g] = (int)(k % s->group_len[g]);
+		k /= s->group_len[g];
+	}
+}
+
 static bool value_range(const struct ik_sweep_spec *s, const struct ik_sweep_summary *sum, int f,
 			int nx, int ny, int lo_of, int hi_of, double *min, double *max)
 {
 	int gi[IK_SWEEP_MAX_AXES] = { 0 };
 	*min = INFINITY;
 	*max = -INFINITY;
-	for (int i = 0; i < nx; i++)
-		for (int j = 0; j < ny; j++) {
-			double val[3];
-			gi[0] = i;
-			gi[1] = j;
-			value_of(sum, point_at(s, gi), f, &val[0], &val[1], &val[2]);
-			if (isfinite(val[lo_of]))
-				*min = fmin(*min, val[lo_of]);
-			if (isfinite(val[hi_of]))
-				*max = fmax(*max, val[hi_of]);
-		}
+	/* over every panel drawn: the panels share their scales */
+	int64_t np = panel_count(s) < MAX_PANELS ? panel_count(s) : MAX_PANELS;
+	for (int64_t k = 0; k < np; k++) {
+		panel_indices(s, k, gi);
+		for (int i = 0; i < nx; i++)
+			for (int j = 0; j < ny; j++) {
+				double val[3];
+				gi[0] = i;
+				gi[1] = j;
+				value_of(sum, point_at(s, gi), f, &val[0], &val[1], &val[2]);
+				if (isfinite(val[lo_of]))
+					*min = fmin(*min, val[lo_of]);
+				if (isfinite(val[hi_of]))
+					*max = fmax(*max, val[hi_of]);
+			}
+	}
 	if (!isfinite(*min))
 		return false;
 	if (f < 0) {
@@ -213,14 +251,32 @@ static void fig_label(const struct ik_sweep_spec *s, int f, char *buf, size_t le
 		snprintf(buf, len, "bad runs (%s < %.10g), fraction", ik_sweep_figure_key(s->bad.figure),
 			 s->bad.below);
 	else
-		snprintf(buf, len, "%s", ik_sweep_figure_key(f));
+		snprintf(buf, len, "%s%s", ik_sweep_figure_key(f), in_us(f) ? ", us" : "");
+}
+
+/* " (key=value, ...)" of panel gi's groups after the first two ("" with two or fewer). */
+static void panel_name(const struct ik_sweep_spec *s, const int *gi, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int g = 2; g < s->ngroups && n + 1 < len; g++) {
+		struct dim d;
+		dim_of(s, g, &d);
+		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", g == 2 ? " (" : ", ", d.a->key,
+				      d.a->values[gi[g]]);
+	}
+	if (n && n + 1 < len)
+		snprintf(buf + n, len - n, ")");
 }
 
 static void line_plot(FILE *out, const struct ik_sweep_spec *s, const struct ik_sweep_summary *sum,
-		      int f)
+		      int f, int64_t panel)
 {
 	struct dim x, ser = { 0 };
 	int gi[IK_SWEEP_MAX_AXES] = { 0 };
+	char pname[256];
+	panel_indices(s, panel, gi);
+	panel_name(s, gi, pname, sizeof(pname));
 	char label[160], title[512], tip[512], a[32], b[32], c[32];
 
 	dim_of(s, 0, &x);
@@ -261,8 +317,8 @@ static void line_plot(FILE *out, const struct ik_sweep_spec *s, const struct ik_
 		xa.cat_labels = catp;
 		xa.cat_label_every = ik_html_label_every(x.n);
 	}
-	snprintf(title, sizeof(title), "%s%s%s", label, s->ngroups >= 2 ? ", a line per " : "",
-		 s->ngroups >= 2 ? ser.a->key : "");
+	snprintf(title, sizeof(title), "%s%s%s%s", label, s->ngroups >= 2 ? ", a line per " : "",
+		 s->ngroups >= 2 ? ser.a->key : "", pname);
 	struct ik_svg p;
 	ik_svg_begin(&p, out, IK_HTML_PLOT_W, IK_HTML_PLOT_H, title, &xa, &ya);
 	const char *names[MAX_SERIES], *colors[MAX_SERIES];
@@ -303,6 +359,7 @@ static void line_plot(FILE *out, const struct ik_sweep_spec *s, const struct ik_
 				char more[160];
 				snprintf(more, sizeof(more), " (%s=%s)", ser.a->key, ser.a->values[k]);
 				strncat(tip, more, sizeof(tip) - strlen(tip) - 1);
+				strncat(tip, pname, sizeof(tip) - strlen(tip) - 1);
 			}
 			ik_svg_dot(&p, px_of(&p, &x, i), m, color, tip);
 		}
@@ -346,11 +403,13 @@ static void ramp(double t, char *buf, size_t len)
 }
 
 static void heat_map(FILE *out, const struct ik_sweep_spec *s, const struct ik_sweep_summary *sum,
-		     int f)
+		     int f, int64_t panel)
 {
 	struct dim x, y;
 	int gi[IK_SWEEP_MAX_AXES] = { 0 };
-	char label[160], title[512], tip[512], fill[16], text[32];
+	char label[160], title[512], tip[768], fill[16], text[32], pname[256];
+	panel_indices(s, panel, gi);
+	panel_name(s, gi, pname, sizeof(pname));
 
 	dim_of(s, 0, &x);
 	dim_of(s, 1, &y);
@@ -378,7 +437,7 @@ static void heat_map(FILE *out, const struct ik_sweep_spec *s, const struct ik_s
 		snprintf(yl[j], IK_HTML_LABEL_LEN, "%s", y.a->values[y.n - 1 - j]);
 	const char **xp = ik_html_label_ptrs(xl, x.n), **yp = ik_html_label_ptrs(yl, y.n);
 	fig_label(s, f, label, sizeof(label));
-	snprintf(title, sizeof(title), "%s%s", label, f >= 0 ? ", median over runs" : "");
+	snprintf(title, sizeof(title), "%s%s%s", label, f >= 0 ? ", median over runs" : "", pname);
 	struct ik_svg_axis xa = { .label = x.a->key, .ncat = x.n, .cat_labels = xp,
 				  .cat_label_every = ik_html_label_every(x.n) };
 	struct ik_svg_axis ya = { .label = y.a->key, .ncat = y.n, .cat_labels = yp,
@@ -394,18 +453,21 @@ static void heat_map(FILE *out, const struct ik_sweep_spec *s, const struct ik_s
 			value_of(sum, point_at(s, gi), f, &m, &lo, &hi);
 			ramp(vmax > vmin ? (m - vmin) / (vmax - vmin) : 0.5, fill, sizeof(fill));
 			fmt_num(text, sizeof(text), m);
-			snprintf(tip, sizeof(tip), "%s=%s, %s=%s: %s", x.a->key, x.a->values[i],
-				 y.a->key, y.a->values[gi[1]], text);
+			snprintf(tip, sizeof(tip), "%s=%s, %s=%s%s: %s", x.a->key, x.a->values[i],
+				 y.a->key, y.a->values[gi[1]], pname, text);
 			ik_svg_cell(&p, i, j, fill, x.n <= 16 ? text : "", tip);
 		}
 	ik_svg_axes(&p);
-	char lo_t[32], hi_t[32], lo_c[16], hi_c[16];
-	fmt_num(lo_t, sizeof(lo_t), vmin);
-	fmt_num(hi_t, sizeof(hi_t), vmax);
-	ramp(0, lo_c, sizeof(lo_c));
-	ramp(1, hi_c, sizeof(hi_c));
-	const char *names[2] = { lo_t, hi_t }, *colors[2] = { lo_c, hi_c };
-	ik_svg_legend(&p, 2, names, colors);
+	/* the scale in five steps, least to greatest */
+	char tick_t[5][32], tick_c[5][16];
+	const char *names[5], *colors[5];
+	for (int t = 0; t < 5; t++) {
+		fmt_num(tick_t[t], sizeof(tick_t[t]), vmin + (vmax - vmin) * t / 4.0);
+		ramp(t / 4.0, tick_c[t], sizeof(tick_c[t]));
+		names[t] = tick_t[t];
+		colors[t] = tick_c[t];
+	}
+	ik_svg_legend(&p, 5, names, colors);
 	ik_svg_end(&p);
 	free(xp);
 	free(yp);
@@ -524,25 +586,28 @@ int ik_sweep_write_html(FILE *out, const struct ik_sweep_spec *s,
 		shown[f] = figure_shown(sum, f);
 	if (s->ngroups > 0) {
 		fputs("<h2>Figures against the axes</h2>\n", out);
-		if (s->ngroups > 2)
-			ik_html_note(out, "Axes beyond the first two are at their first value in the "
-				     "plots; summary.csv has every point.");
-		if (s->bad.on) {
-			line_plot(out, s, sum, -1);
+		int64_t np = panel_count(s), shown_panels = np < MAX_PANELS ? np : MAX_PANELS;
+		if (np > 1)
+			ik_html_note(out, "One plot per combination of the axes after the first two "
+				     "(%lld), sharing their scales%s.", (long long)np,
+				     np > MAX_PANELS ? "; the first " TO_TEXT(MAX_PANELS) " are drawn, "
+				     "the table below and summary.csv have every point" : "");
+		for (int64_t k = 0; s->bad.on && k < shown_panels; k++) {
+			line_plot(out, s, sum, -1, k);
 			if (s->ngroups >= 2)
-				heat_map(out, s, sum, -1);
+				heat_map(out, s, sum, -1, k);
 		}
 		if (s->ngroups >= 2) {
 			int hf = s->bad.on ? s->bad.figure : -1;
 			for (int f = 0; hf < 0 && f < sum->nfigures; f++)
 				if (shown[f])
 					hf = f;
-			if (hf >= 0)
-				heat_map(out, s, sum, hf);
+			for (int64_t k = 0; hf >= 0 && k < shown_panels; k++)
+				heat_map(out, s, sum, hf, k);
 		}
 		for (int f = 0; f < sum->nfigures; f++)
-			if (shown[f])
-				line_plot(out, s, sum, f);
+			for (int64_t k = 0; shown[f] && k < shown_panels; k++)
+				line_plot(out, s, sum, f, k);
 	}
 	points_table(out, s, sum, shown);
 	ik_html_note(out, "Medians and quartiles over each point's runs (linear interpolation "

@@ -58,7 +58,46 @@ check_page "a categorical axis" "$tmp/cat/index.html" 5
 printf '[sweep]\nbase = default\nruns = 1\nvary.cpuidle.governor = menu,teo\nvary.workload.pairs = 1,2\nvary.workload.placement = same_core,same_package\n%s\n' "$short" >"$tmp/three.ini"
 "$bin" sweep "$tmp/three.ini" -o "$tmp/three" -q
 check_page "three axes" "$tmp/three/index.html" 5
-check "three axes: says the third is fixed" grep -q 'Axes beyond the first two are at their first value' "$tmp/three/index.html"
+check "three axes: small multiples, said" grep -q 'One plot per combination of the axes after the first two (2), sharing their scales' "$tmp/three/index.html"
+# every point of the grid is a marker of the messages_per_s plots (their tooltips name it)
+every_point() { # DIR AXES...: the distinct points the messages_per_s markers name = the grid's
+  python3 - "$@" <<'PY'
+import html, re, sys, csv
+d, keys = sys.argv[1], sys.argv[2:]
+page = open(d + "/index.html").read()
+rows = list(csv.DictReader(open(d + "/summary.csv")))
+grid = {tuple(r[k] for k in keys) for r in rows}
+seen = set()
+for svg in re.findall(r"<svg.*?</svg>", page, re.S):
+    t = re.search(r"<title>([^<]*)</title>", svg)
+    if not t or not t.group(1).startswith("messages_per_s, a line per"):
+        continue
+    for tip in re.findall(r'<circle class="data"[^>]*><title>([^<]*)</title>', svg):
+        tip = html.unescape(tip)
+        seen.add(tuple(re.search(re.escape(k) + r"=([^,:) ]+)", tip).group(1) for k in keys))
+missing = grid - seen
+assert not missing and seen <= grid, ("missing", sorted(missing), "extra", sorted(seen - grid))
+print(len(seen))
+PY
+}
+check "three axes: every one of the 8 points is on the page" every_point "$tmp/three" cpuidle.governor workload.pairs workload.placement
+printf '[sweep]\nbase = default\nruns = 1\nvary.cpuidle.governor = menu,teo\nvary.workload.pairs = 1,2\nvary.workload.placement = same_core,same_package\nvary.workload.work_ns = 2000,8000\n%s\n' "$short" >"$tmp/four.ini"
+"$bin" sweep "$tmp/four.ini" -o "$tmp/four" -q
+check_page "four axes" "$tmp/four/index.html" 8
+check "four axes: every one of the 16 points is on the page" every_point "$tmp/four" cpuidle.governor workload.pairs workload.placement workload.work_ns
+check "four axes: a panel per combination of the last two" test "$(grep -c '<title>messages_per_s, a line per workload.pairs (workload.placement=' "$tmp/four/index.html")" -eq 4
+heat_legend() { # the legend entries of the first heat map (a median's)
+  python3 -c '
+import re, sys
+page = open(sys.argv[1]).read()
+for svg in re.findall(r"<svg.*?</svg>", page, re.S):
+    t = re.search(r"<title>([^<]*)</title>", svg)
+    if t and t.group(1).endswith("median over runs"):
+        g = re.search(r"<g class=\"legend\">(.*?)</g>", svg, re.S)
+        print(len(re.findall(r"<text ", g.group(1))))
+        break' "$1"
+}
+check "heat map: a legend of five steps ($(heat_legend "$tmp/two/index.html"))" test "$(heat_legend "$tmp/two/index.html")" = 5
 
 # An axis of 2,000 values: no marker per point, and the lines thinned to the pixel column
 # (first, lowest, highest and last vertex of each): every vertex is one of the points, and
