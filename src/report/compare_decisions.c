@@ -8,12 +8,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config/ini_common.h"
 #include "report/compare.h"
 
 #define MAX_STATES 10
@@ -266,29 +268,11 @@ int ik_compare_decisions(FILE *out, const char *const *paths, int n, uint64_t ma
 		fail(err, errlen, paths[0], "out of memory");
 		goto out;
 	}
+	/* each read whole, a regular file within the bound only, refused before reading */
 	for (; k < n; k++) {
-		struct stat st;
-		FILE *f = fopen(paths[k], "rb");
-		if (!f || fstat(fileno(f), &st) != 0) {
-			fail(err, errlen, paths[k], strerror(errno));
-			if (f)
-				fclose(f);
+		size_t max = max_bytes < SIZE_MAX ? (size_t)max_bytes : SIZE_MAX;
+		if (ik_config_read_file(paths[k], max, &texts[k], &lens[k], err, errlen, NULL))
 			goto out;
-		}
-		if ((uint64_t)st.st_size > max_bytes) { /* refused before it is read */
-			fclose(f);
-			fail(err, errlen, paths[k], "larger than compare reads (IDLEKIT_COMPARE_MAX_MB)");
-			goto out;
-		}
-		texts[k] = malloc((size_t)st.st_size + 1);
-		lens[k] = texts[k] ? fread(texts[k], 1, (size_t)st.st_size, f) : 0;
-		int bad = !texts[k] || ferror(f);
-		fclose(f);
-		if (bad) {
-			fail(err, errlen, paths[k], texts[k] ? "cannot be read" : "out of memory");
-			k++;
-			goto out;
-		}
 	}
 	rc = ik_compare_decisions_text(out, paths, (const char *const *)texts, lens, n, err, errlen);
 out:
