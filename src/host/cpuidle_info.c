@@ -385,6 +385,14 @@ void ik_host_idle_free(struct ik_host_idle *idle)
 
 #define STATIC_HAVE (IK_HAVE_DESC | IK_HAVE_POWER | IK_HAVE_DISABLE | IK_HAVE_DEFAULT_STATUS)
 
+bool ik_host_idle_has_states(const struct ik_host_idle *idle)
+{
+	for (int i = 0; i < idle->ncpus; i++)
+		if (idle->cpus[i].has_cpuidle && idle->cpus[i].nstates > 0)
+			return true;
+	return false;
+}
+
 bool ik_host_same_table(const struct ik_host_cpu *a, const struct ik_host_cpu *b)
 {
 	if (a->nstates != b->nstates || a->has_cpuidle != b->has_cpuidle)

@@ -184,6 +184,8 @@ void ik_host_idle_free(struct ik_host_idle *idle);
 
 /* Same table: state count and, per state, every field except the counters. */
 bool ik_host_same_table(const struct ik_host_cpu *a, const struct ik_host_cpu *b);
+/* Some CPU has cpuidle states (a cpuidle driver registered them); false with none. */
+bool ik_host_idle_has_states(const struct ik_host_idle *idle);
 /*
  * Fold the online CPUs that have a cpuidle directory into groups with the same table:
  * group_of[i] (one entry per idle->cpus[i]) is the index in idle->cpus of the group's first

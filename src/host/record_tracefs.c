@@ -177,14 +177,6 @@ static void default_idle_table(struct ik_driver *drv)
 	snprintf(drv->states[1].desc, sizeof(drv->states[1].desc), "the arch's default routine");
 }
 
-static bool no_cpuidle_anywhere(const struct ik_host_idle *idle)
-{
-	for (int i = 0; i < idle->ncpus; i++)
-		if (idle->cpus[i].has_cpuidle && idle->cpus[i].nstates > 0)
-			return false;
-	return idle->ncpus > 0;
-}
-
 static int build_header(struct ik_trace_header *h, const char *sysfs_root, int hz, char *err,
 			size_t errlen)
 {
@@ -213,14 +205,13 @@ static int build_header(struct ik_trace_header *h, const char *sysfs_root, int h
 		goto out;
 	}
 	int group_first[IK_TRACE_MAX_DRIVERS];
-	bool no_driver = no_cpuidle_anywhere(&idle);
+	bool no_driver = !ik_host_idle_has_states(&idle); /* (idle.ncpus >= 1: checked above) */
 	if (no_driver) {
 		default_idle_table(&h->drivers[0].drv);
 		if (ik_driver_init(&h->drivers[0].drv, err, errlen))
 			goto out;
 		h->ndrivers = 1;
-		for (int i = 0; i < idle.ncpus; i++) /* cpu_driver is 0 already: count them */
-			h->drivers[0].ncpus++;
+		h->drivers[0].ncpus = idle.ncpus; /* every CPU's cpu_driver is 0 already */
 	}
 	for (int i = 0; h->ndrivers == 0 && i < idle.ncpus; i++) {
 		const struct ik_host_cpu *cpu = &idle.cpus[i];

@@ -127,8 +127,7 @@ void ik_val_machine_read(const struct ik_sysfs *fs, struct ik_val_machine *m)
 		snprintf(m->driver, sizeof(m->driver), "%s", idle.driver);
 		snprintf(m->governor, sizeof(m->governor), "%s", idle.governor);
 		m->ncpus_online = ik_cpuset_count(&idle.online);
-		for (int i = 0; i < idle.ncpus; i++)
-			m->has_states |= idle.cpus[i].has_cpuidle && idle.cpus[i].nstates > 0;
+		m->has_states = ik_host_idle_has_states(&idle);
 	}
 	ik_host_idle_free(&idle);
 	/* the governor's module (haltpoll's guest_halt_poll_*) and the driver's (force) */
