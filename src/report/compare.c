@@ -217,6 +217,21 @@ static int config_diffs(struct ik_compare_set *const *sets, int k, diff_fn fn, v
 	return count;
 }
 
+/* A configuration value in a warning: whole up to 100 bytes, else its tail (a path's tail
+   names the file). */
+static void print_value(FILE *out, const char *v)
+{
+	if (!v) {
+		fputs("absent", out);
+		return;
+	}
+	size_t len = strlen(v);
+	if (len > 100)
+		fprintf(out, "...%s", v + len - 97);
+	else
+		fputs(v, out);
+}
+
 #define MAX_DIFFS_SHOWN 12
 struct text_diff {
 	FILE *out;
@@ -227,9 +242,36 @@ static void text_diff(void *user, int k, const char *key, const char *base, cons
 {
 	struct text_diff *t = user;
 	(void)k;
-	if (t->shown++ < MAX_DIFFS_SHOWN)
-		fprintf(t->out, "%s%s (%.40s -> %.40s)", t->shown > 1 ? ", " : "", key,
-			base ? base : "absent", value ? value : "absent");
+	if (t->shown++ < MAX_DIFFS_SHOWN) {
+		fprintf(t->out, "%s%s (", t->shown > 1 ? ", " : "", key);
+		print_value(t->out, base);
+		fputs(" -> ", t->out);
+		print_value(t->out, value);
+		fputc(')', t->out);
+	}
+}
+
+/* Warnings that say what a configuration difference means for the comparison: another
+   kernel release (its governors decide as that release's code), or the same governor file
+   path with other contents. */
+static void warn_meaning(FILE *out, struct ik_compare_set *const *sets, int k)
+{
+	const char *rb = config_value(sets[0], "kernel.version");
+	const char *rk = config_value(sets[k], "kernel.version");
+	if (rb && rk && strcmp(rb, rk) != 0)
+		fprintf(out, "warning: %s ran kernel release %s, the baseline %s: the governors and "
+			     "the core decide as each release's code, so a difference may be the "
+			     "release's, not the change's (idlekit kernel show %s; --set "
+			     "kernel.version=%s gives the same release)\n", sets[k]->label, rk, rb,
+			rk, rb);
+	const char *gb = config_value(sets[0], "cpuidle.governor");
+	const char *gk = config_value(sets[k], "cpuidle.governor");
+	const char *hb = config_value(sets[0], "governor_sha256");
+	const char *hk = config_value(sets[k], "governor_sha256");
+	if (gb && gk && strcmp(gb, gk) == 0 && hb && hk && strcmp(hb, hk) != 0)
+		fprintf(out, "warning: %s and the baseline name the same governor %s, but its file "
+			     "differed (sha256 %.12s... here, %.12s... in the baseline): they ran "
+			     "different code\n", sets[k]->label, gk, hk, hb);
 }
 
 /* Warnings on `out`, each line starting "warning: ". */
@@ -246,6 +288,7 @@ static void warn_config(FILE *out, struct ik_compare_set *const *sets, int n)
 					     "scenario differs cannot be checked\n",
 					sets[k]->has_config ? sets[0]->label : sets[k]->label);
 		}
+		warn_meaning(out, sets, k);
 		int d = config_diffs(sets, k, NULL, NULL);
 		if (d == 0)
 			continue;
@@ -288,6 +331,13 @@ static int series_runs(struct ik_compare_set *const *sets, int k, enum row_kind 
 	return m[0] < m[1] ? m[0] : m[1];
 }
 
+/* What a result lacking the row's figure shows: a state it does not have, or the figure. */
+static const char *missing_text(enum row_kind kind)
+{
+	return kind == RK_RESIDENCY || kind == RK_USAGE || kind == RK_TIME ? "(no such state)"
+									     : "(missing)";
+}
+
 /* One row: the baseline's value, then each result's value, change and mark. */
 static void text_row(FILE *out, const char *label, struct ik_compare_set *const *sets, int n,
 		     enum row_kind kind, int fig, const char *name, enum stat st)
@@ -301,13 +351,13 @@ static void text_row(FILE *out, const char *label, struct ik_compare_set *const 
 		row_change(sets, k, kind, fig, name, st, &ch);
 		if (k == 0) {
 			if (ch.missing)
-				fprintf(out, " %16s", kind == RK_FIGURE ? "(missing)" : "(no such state)");
+				fprintf(out, " %16s", missing_text(kind));
 			else
 				fprintf(out, " %16.2f", ch.value);
 			continue;
 		}
 		if (ch.missing) {
-			fprintf(out, " %*s", COL_W, kind == RK_FIGURE ? "(missing)" : "(no such state)");
+			fprintf(out, " %*s", COL_W, missing_text(kind));
 			continue;
 		}
 		if (!isfinite(ch.base))
@@ -351,7 +401,7 @@ static void text_row(FILE *out, const char *label, struct ik_compare_set *const 
 
 int ik_compare_report(FILE *out, struct ik_compare_set *const *sets, int n)
 {
-	char label[96];
+	char label[128];
 	static const struct {
 		const char *name;
 		enum stat st;
@@ -383,7 +433,11 @@ int ik_compare_report(FILE *out, struct ik_compare_set *const *sets, int n)
 			text_row(out, rows[r].name, sets, n, RK_FIGURE, f, NULL, rows[r].st);
 	}
 
-	header(out, "other figures (AMean)", sets, n);
+	bool other = false;
+	for (int f = FIG_WAKE_P50; f < NFIGS; f++)
+		other |= any_has(sets, n, RK_FIGURE, f, NULL);
+	if (other)
+		header(out, "other figures (AMean)", sets, n);
 	for (int f = FIG_WAKE_P50; f < NFIGS; f++) {
 		if (!any_has(sets, n, RK_FIGURE, f, NULL))
 			continue;
@@ -421,7 +475,8 @@ int ik_compare_report(FILE *out, struct ik_compare_set *const *sets, int n)
 		}
 	}
 	int nm = name_union(sets, n, true, names, MAX_NAMES * 4);
-	header(out, "entries per method (per run)", sets, n);
+	if (nm > 0)
+		header(out, "entries per method (per run)", sets, n);
 	for (int s = 0; s < nm; s++)
 		text_row(out, names[s], sets, n, RK_METHOD, 0, names[s], ST_AMEAN);
 	return ferror(out) ? -1 : 0;
@@ -722,7 +777,27 @@ int ik_compare_report_html(FILE *out, struct ik_compare_set *const *sets, int n)
 			r[k].nstates++;
 		}
 	}
-	int rc = ik_html_compare(out, r, n);
+	const struct wfig *wf[MAX_WFIGS * 4];
+	int nw = wfig_union(sets, n, wf, MAX_WFIGS * 4);
+	struct ik_html_cmp_named *named = nw ? calloc((size_t)nw, sizeof(*named)) : NULL;
+	if (nw && !named) {
+		free(r);
+		return -1;
+	}
+	for (int f = 0; f < nw; f++) {
+		named[f].name = wf[f]->name;
+		named[f].unit = wf[f]->unit;
+		for (int k = 0; k < n; k++) {
+			struct change ch;
+			row_change(sets, k, RK_WORKLOAD, 0, wf[f]->name, ST_AMEAN, &ch);
+			named[f].mean[k] = ch.missing ? NAN : ch.value;
+			named[f].change_pct[k] = ch.pct;
+			named[f].p_value[k] = ch.w.p;
+			named[f].significant[k] = ch.significant;
+		}
+	}
+	int rc = ik_html_compare(out, r, n, named, nw);
+	free(named);
 	free(r);
 	return rc;
 }

@@ -57,7 +57,7 @@ struct named {
 #define MAX_WFIGS 64
 struct wfig {
 	char name[80];
-	const char *unit;
+	char unit[24];
 	int better;
 	struct series s;
 };

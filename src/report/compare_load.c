@@ -143,6 +143,8 @@ int ik_cmp_wfig_better(const char *name)
 	if (strstr(k, "_us") && (strstr(k, "_p50") || strstr(k, "_p90") || strstr(k, "_p99") ||
 				 strstr(k, "_mean")))
 		return -1;
+	if (strncmp(name, "abs_error_pct.", 14) == 0) /* a validate result's error */
+		return -1;
 	if (strstr(k, "dropped") || strstr(k, "skipped") || strstr(k, "in_flight") ||
 	    strstr(k, "missed") || strstr(k, "late"))
 		return -1;
@@ -163,7 +165,7 @@ static int add_wfig(struct ik_compare_set *set, int runs, const char *name, cons
 			return -1;
 		struct wfig *x = &set->wfigs[set->nwfigs++];
 		snprintf(x->name, sizeof(x->name), "%s", name);
-		x->unit = unit;
+		snprintf(x->unit, sizeof(x->unit), "%s", unit);
 		x->better = ik_cmp_wfig_better(name);
 		x->s.n = 0;
 	}
@@ -342,6 +344,12 @@ static void load_config(struct ik_compare_set *set, json_t *root, json_t *run)
 			snprintf(name, sizeof(name), "%s.%s", s, key);
 			add_config(set, name, v ? v : "(reader's default)");
 		}
+		/* a kernel: or plugin: governor's file contents, so that two results of the same
+		   path with different files are told apart */
+		const char *sha = json_string_value(json_object_get(json_object_get(root, "scenario"),
+								    "governor_sha256"));
+		if (sha)
+			add_config(set, "governor_sha256", sha);
 		return;
 	}
 	static const char *const identity[] = { "governor", "platform", "driver", "hz", "cpus" };
@@ -367,6 +375,132 @@ static struct ik_compare_set *new_set(const char *label, const char *schema)
 		snprintf(set->schema, sizeof(set->schema), "%s", schema);
 	}
 	return set;
+}
+
+/* ---- validate results: the measured side and the predicted side ------------------------ */
+
+/* A string of obj (or "" when absent), for the identity of a validate side. */
+static const char *str_of(json_t *obj, const char *key)
+{
+	const char *v = json_string_value(json_object_get(obj, key));
+	return v ? v : "";
+}
+
+/* The value of section.key among a sim document's config keys, or "". */
+static const char *sim_config_value(json_t *sim, const char *section, const char *key)
+{
+	json_t *keys = json_object_get(json_object_get(sim, "config"), "keys");
+	size_t i;
+	json_t *k;
+	json_array_foreach(keys, i, k)
+		if (strcmp(str_of(k, "section"), section) == 0 && strcmp(str_of(k, "key"), key) == 0)
+			return str_of(k, "value");
+	return "";
+}
+
+/* One side's idle-duration histogram (summed over its runs in the file), when it has one. */
+static int validate_hist(struct ik_compare_set *set, json_t *h, const char *path, char *err,
+			 size_t errlen)
+{
+	if (json_is_null(h) || !h)
+		return 0;
+	if (!json_is_array(h) || json_array_size(h) != IK_IDLE_HIST_BUCKETS)
+		return fail(err, errlen, path, "'idle_hist' of a side: expected null or an array of "
+			    "the histogram's counts");
+	for (int k = 0; k < IK_IDLE_HIST_BUCKETS; k++) {
+		json_t *c = json_array_get(h, (size_t)k);
+		if (!json_is_integer(c) || json_integer_value(c) < 0)
+			return fail(err, errlen, path, "'idle_hist' holds something other than counts: "
+				    "expected non-negative integers");
+		set->idle_hist[k] = (uint64_t)json_integer_value(c);
+	}
+	set->has_idle_hist = true;
+	return 0;
+}
+
+/*
+ * An idlekit.validate/1 document as two results, FILE@measured and FILE@predicted (or the
+ * one picked): each figure of its table a workload figure "validate.NAME" over that side's
+ * runs, and on the predicted side the document's own error of each figure, as
+ * "abs_error_pct.NAME" (|predicted - measured| / measured of the medians: lower is better),
+ * so that two validate results (an imported and a calibrated platform) compare by error.
+ */
+static int load_validate(json_t *root, const char *path, const char *pick,
+			 struct ik_compare_set **out, int max, int *nout, char *err,
+			 size_t errlen)
+{
+	static const char *const side_name[2] = { "measured", "predicted" };
+	json_t *figs = json_object_get(root, "figures");
+	json_t *hist = json_object_get(root, "idle_hist");
+	json_t *machine = json_object_get(root, "machine");
+	json_t *workload = json_object_get(root, "workload");
+	json_t *pred = json_object_get(root, "prediction");
+	if (!json_is_array(figs) || !json_is_object(machine) || !json_is_object(workload))
+		return fail(err, errlen, path, "an idlekit.validate/1 document without 'figures', "
+			    "'machine' or 'workload': expected the output of idlekit validate --json");
+	if (pick[0] && strcmp(pick, "measured") != 0 && strcmp(pick, "predicted") != 0) {
+		snprintf(err, errlen, "%s: @%s: a validate result has two sides, @measured and "
+			 "@predicted", path, pick);
+		return -1;
+	}
+	int n = 0;
+	for (int side = 0; side < 2; side++) {
+		if (pick[0] && strcmp(pick, side_name[side]) != 0)
+			continue;
+		if (n == max)
+			return fail(err, errlen, path, "too many results");
+		char label[sizeof(out[0]->label)];
+		snprintf(label, sizeof(label), "%.*s@%s", (int)sizeof(label) - 12, path,
+			 side_name[side]);
+		struct ik_compare_set *set = new_set(label, "idlekit.validate/1");
+		if (!set)
+			return fail(err, errlen, path, "out of memory");
+		out[n++] = set;
+		*nout = n;
+		size_t i;
+		json_t *f;
+		json_array_foreach(figs, i, f) {
+			const char *name = json_string_value(json_object_get(f, "name"));
+			const char *unit = json_string_value(json_object_get(f, "unit"));
+			json_t *runs = json_object_get(json_object_get(f, side_name[side]), "runs");
+			if (!name || !unit || !json_is_array(runs))
+				return fail(err, errlen, path, "a figure without 'name', 'unit' or "
+					    "measured/predicted 'runs': expected idlekit validate's figures");
+			char wname[80];
+			snprintf(wname, sizeof(wname), "validate.%.60s", name);
+			size_t r;
+			json_t *v;
+			json_array_foreach(runs, r, v) {
+				if (!json_is_number(v) && !json_is_null(v))
+					return fail(err, errlen, path, "a figure's run is not a number");
+				if ((int)r + 1 > set->nruns)
+					set->nruns = (int)r + 1;
+				if (add_wfig(set, (int)r + 1, wname, unit,
+					     json_is_number(v) ? json_number_value(v) : NAN))
+					return fail(err, errlen, path, "too many figures");
+			}
+			if (side == 1) {
+				double e = num(f, "error_pct");
+				snprintf(wname, sizeof(wname), "abs_error_pct.%.60s", name);
+				if (add_wfig(set, 1, wname, "%", isnan(e) ? NAN : fabs(e)))
+					return fail(err, errlen, path, "too many figures");
+			}
+		}
+		for (int k = 0; k < set->nwfigs; k++)
+			while (set->wfigs[k].s.n < set->nruns)
+				push(&set->wfigs[k].s, NAN);
+		if (validate_hist(set, json_object_get(hist, side_name[side]), path, err, errlen))
+			return -1;
+		/* who ran it: the machine's kernel, driver and governor, or the model's */
+		add_config(set, "workload", str_of(workload, "real"));
+		add_config(set, "kernel", side ? sim_config_value(pred, "kernel", "version")
+					       : str_of(machine, "kernel"));
+		add_config(set, "driver", side ? sim_config_value(pred, "cpuidle", "driver")
+					       : str_of(machine, "driver"));
+		add_config(set, "governor", side ? sim_config_value(pred, "cpuidle", "governor")
+						 : str_of(machine, "governor"));
+	}
+	return 0;
 }
 
 int ik_compare_load_text(const char *spec, const char *text, size_t len,
@@ -418,13 +552,23 @@ int ik_compare_load_text(const char *spec, const char *text, size_t len,
 	}
 	const char *schema = json_string_value(json_object_get(root, "schema"));
 	json_t *runs = json_object_get(root, "runs");
+	if (schema && strcmp(schema, "idlekit.validate/1") == 0) {
+		if (pick) {
+			snprintf(err, errlen, "%s: a validate result has two sides, @measured and "
+				 "@predicted, no @%ld", path, pick);
+			goto done;
+		}
+		rc = load_validate(root, path, pick_name, out, max, &n, err, errlen);
+		goto done;
+	}
 	bool per_governor = schema && strcmp(schema, "idlekit.replay/2") == 0;
 	bool one_run = schema && (strcmp(schema, "idlekit.replay/1") == 0 ||
 				  strcmp(schema, "idlekit.analyze/1") == 0);
 	if (!schema || (!one_run && !json_is_array(runs)) ||
 	    (!one_run && !per_governor && strcmp(schema, "idlekit.sim/1") != 0)) {
-		fail(err, errlen, path, "expected the output of idlekit sim, replay or analyze --json "
-		     "(schema idlekit.sim/1, idlekit.replay/1 or /2, idlekit.analyze/1)");
+		fail(err, errlen, path, "expected the output of idlekit sim, replay, analyze or "
+		     "validate --json (schema idlekit.sim/1, idlekit.replay/1 or /2, "
+		     "idlekit.analyze/1, idlekit.validate/1)");
 		goto done;
 	}
 	if (one_run) {

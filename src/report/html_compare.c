@@ -201,7 +201,55 @@ static void cmp_idle_durations(FILE *out, const struct ik_html_cmp_result *r, in
 		     "shorter idle periods.");
 }
 
-int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n)
+/* The named figures: one row each, per result its mean and change from the baseline. */
+static void cmp_named_table(FILE *out, const struct ik_html_cmp_result *r, int n,
+			    const struct ik_html_cmp_named *named, int nnamed)
+{
+	if (nnamed == 0)
+		return;
+	fputs("<h2>Figures of the workload</h2>\n<table class=\"named\">\n<tr>", out);
+	ik_html_th(out, "figure");
+	ik_html_th(out, "unit");
+	for (int k = 0; k < n; k++) {
+		char h[300];
+		snprintf(h, sizeof(h), "%d: %s (mean)", k + 1, r[k].label);
+		ik_html_th(out, h);
+	}
+	fputs("</tr>\n", out);
+	for (int f = 0; f < nnamed; f++) {
+		const struct ik_html_cmp_named *x = &named[f];
+		fputs("<tr>", out);
+		ik_html_td_text(out, x->name, strlen(x->name));
+		ik_html_td_text(out, x->unit, strlen(x->unit));
+		for (int k = 0; k < n; k++) {
+			char num[IK_FMT_NUM_LEN + 48], chg[40] = "";
+			if (!isfinite(x->mean[k])) {
+				ik_html_td_num(out, "-");
+				continue;
+			}
+			if (k > 0 && isfinite(x->change_pct[k]))
+				snprintf(chg, sizeof(chg), " (%+.2f%%)", x->change_pct[k]);
+			char v[IK_FMT_NUM_LEN];
+			ik_fmt_fixed(v, sizeof(v), x->mean[k], 2);
+			snprintf(num, sizeof(num), "%s%s%s", v, chg, k > 0 && x->significant[k] ? " *" : "");
+			if (k > 0 && isfinite(x->p_value[k]))
+				fprintf(out, "<td class=\"num\" title=\"Welch p = %.4f\">", x->p_value[k]);
+			else
+				fputs("<td class=\"num\">", out);
+			ik_svg_escape(out, num);
+			fputs("</td>", out);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+	ik_html_note(out, "Each figure as the result's JSON names it (a workload's object and key; "
+		     "distributions as p50, p99, p99.9 in us; a validate result's figures and, on "
+		     "its predicted side, the error of each).  '-': the result does not have it.  "
+		     "The change is from the baseline's mean; '*' as above.");
+}
+
+int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n,
+		    const struct ik_html_cmp_named *named, int nnamed)
 {
 	if (!out || n < 1 || n > 64)
 		return -1;
@@ -271,6 +319,7 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n)
 		     "baseline's by Welch's t-test, two-sided p < 0.05 (hover it for p); no mark "
 		     "with fewer than 2 runs on a side or no spread on either. `idlekit compare` "
 		     "without --html gives the changes, p-values and 95%% confidence intervals.");
+	cmp_named_table(out, r, n, named, nnamed);
 
 	bool use_mb = false;
 	for (int k = 0; k < n; k++)

@@ -5,6 +5,7 @@
 #ifndef IDLEKIT_REPORT_HTML_INTERNAL_H
 #define IDLEKIT_REPORT_HTML_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,8 +43,19 @@ struct ik_html_cmp_result {
 	double residency_mean_pct[IK_HTML_CMP_STATES]; /* mean over runs */
 };
 
-/* The page setting n results side by side (the first is the baseline).  0, or -1. */
-int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n);
+/* A named figure of the results (a workload's "requests.latency_p99_us", a validate
+   result's "validate.cpu0 busy"): per result its mean over runs (NaN: the result lacks it),
+   and against the baseline its relative change and Welch's test. */
+struct ik_html_cmp_named {
+	const char *name, *unit;
+	double mean[64], change_pct[64], p_value[64];
+	bool significant[64];
+};
+
+/* The page setting n results side by side (the first is the baseline), with nnamed named
+   figures in a table of their own.  0, or -1. */
+int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n,
+		    const struct ik_html_cmp_named *named, int nnamed);
 
 /* The page's start (<!DOCTYPE> to <body>, with the title as <h1>) and its end. */
 void ik_html_begin(FILE *out, const char *title);

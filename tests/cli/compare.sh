@@ -192,5 +192,68 @@ check "govreplay beside a sim result: refused" grep -q "expected a govreplay res
 "$bin" compare "$tmp/g-menu.json" "$tmp/g-teo.json" --json >/dev/null 2>"$tmp/gbad.err"
 check "govreplay: --json is refused" grep -q "decision by decision, as text only" "$tmp/gbad.err"
 
+# validate results: two sides each (@measured, @predicted), every figure named as in the
+# JSON, the predicted side's error per figure; two validate results compare by error
+vi=tests/fixtures/compare/validate-imported.json
+vc=tests/fixtures/compare/validate-calibrated.json
+"$bin" compare "$vi" >"$tmp/v.txt" 2>"$tmp/v.err"
+check "validate: read (exit 0) ($(head -c 300 "$tmp/v.err"))" test $? -eq 0
+check "validate: two sides" grep -q "^compare: 2 result(s), baseline $vi@measured" "$tmp/v.txt"
+check "validate: a figure with its unit and Welch's test (-30.63%, p=0.0002)" \
+	grep -Eq '^validate.cpu0 busy \(%\) +7.40 +5.13 \(-30.63%\) \*$' "$tmp/v.txt"
+check "validate: the predicted side's error (31.08% for cpu0 busy, medians 7.4 and 5.1)" \
+	grep -Eq '^abs_error_pct.cpu0 busy \(%\) +\(missing\) +31.08 \(no baseline\)' "$tmp/v.txt"
+check "validate: no empty sections" not_grep -q "entries per method\|other figures" "$tmp/v.txt"
+check "validate: the model's kernel against the machine's" \
+	grep -q "kernel (6.1.0-test -> 6.1)" "$tmp/v.txt"
+"$bin" compare "$vi@predicted" "$vc@predicted" --fail-if "abs_error_pct.cpu0 busy:worse-than:0" \
+	--json -o "$tmp/vc.json" 2>"$tmp/vc.err"
+check "validate: the calibrated prediction's error is no worse (exit 0) ($(cat "$tmp/vc.err"))" test $? -eq 0
+"$bin" compare "$vc@predicted" "$vi@predicted" --fail-if "abs_error_pct.cpu0 busy:worse-than:0" \
+	>/dev/null 2>"$tmp/vc.err"
+check "validate: the imported prediction's error is worse (exit 3)" test $? -eq 3
+check "validate: the gate says by how much (31.08 against 4.05)" \
+	grep -q "abs_error_pct.cpu0 busy:worse-than:0: .* (abs_error_pct.cpu0 busy 4.054 -> 31.08, lower is better)" "$tmp/vc.err"
+python3 - "$tmp/vc.json" <<'PY' || { echo "FAIL: validate compare JSON"; fail=$((fail + 1)); }
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = {r["figure"]: r for r in d["figures"]}
+r = rows["abs_error_pct.wake latency p50"]
+assert r["better"] == "lower" and r["unit"] == "%", r
+assert abs(r["results"][0]["amean"] - 45.0) < 1e-9 and abs(r["results"][1]["amean"] - 7.5) < 1e-9, r
+assert rows["validate.all CPUs idle entries/s"]["results"][1]["n"] == 3
+PY
+"$bin" compare "$vi@nosuch" >/dev/null 2>"$tmp/vbad.err"
+check "validate: @nosuch refused (exit 2)" test $? -eq 2
+check "validate: @nosuch names the sides" grep -q "two sides, @measured and @predicted" "$tmp/vbad.err"
+# the HTML page: a table of the named figures, one row per figure compare lists
+"$bin" compare "$vi" "$vc@predicted" --json -o "$tmp/v3.json" --html "$tmp/v3.html"
+nrows=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sum(1 for r in d['figures'] if r['figure'].startswith(('validate.','abs_error_pct.'))))" "$tmp/v3.json")
+nhtml=$(sed -n '/<table class="named">/,/<\/table>/p' "$tmp/v3.html" | grep -c '^<tr><td>')
+check "html: every named figure in its table ($nhtml rows, $nrows figures)" test "$nhtml" -eq "$nrows" -a "$nrows" -eq 8
+check "html: a missing figure is '-', never 0" grep -q '<td>abs_error_pct.cpu0 busy</td><td>%</td><td class="num">-</td>' "$tmp/v3.html"
+check "html: the measured and predicted idle durations overlaid" grep -q "Idle durations" "$tmp/v3.html"
+# a server sim's workload figures on the page too
+"$bin" sim --runs 1 --set scenario.platform=amd-zen3 --set workload.type=server \
+	--set workload.load_pct=50 --set scenario.duration_ms=50 --json -q -o "$tmp/srv.json"
+"$bin" compare "$tmp/srv.json" "$tmp/srv.json" --html "$tmp/srv.html" >/dev/null
+check "html: a server's request latency row" grep -q '<td>requests.latency_p99_us</td>' "$tmp/srv.html"
+
+# what a configuration difference means: another kernel release; the same kernel: path
+# with other contents (their sha256)
+"$bin" sim --runs 1 --set scenario.duration_ms=20 --set kernel.version=5.15 --json -q -o "$tmp/k515.json"
+"$bin" compare "$tmp/k515.json" "$tmp/base.json" >"$tmp/rel.txt"
+check "release: compare says the results ran different releases" \
+	grep -q "ran kernel release 6.19, the baseline 5.15: the governors and the core decide as each release's code" "$tmp/rel.txt"
+cp tests/kgov/params.c "$tmp/gov.c"
+"$bin" sim --runs 1 --set scenario.duration_ms=20 --set "cpuidle.governor=kernel:$tmp/gov.c" --json -q -o "$tmp/ga.json" 2>/dev/null
+echo "/* another version of the file */" >>"$tmp/gov.c"
+"$bin" sim --runs 1 --set scenario.duration_ms=20 --set "cpuidle.governor=kernel:$tmp/gov.c" --json -q -o "$tmp/gb.json" 2>/dev/null
+"$bin" compare "$tmp/ga.json" "$tmp/gb.json" >"$tmp/sha.txt" 2>&1
+check "sha256: the same path with other contents is told" \
+	grep -q "name the same governor kernel:$tmp/gov.c, but its file differed (sha256" "$tmp/sha.txt"
+check "sha256: the long path is shown whole (its tail) in the key list" \
+	grep -q "governor_sha256 (" "$tmp/sha.txt"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
