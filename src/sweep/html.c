@@ -1,8 +1,8 @@
 /*
  * A sweep's HTML page (index.html): each figure's median against the first axis with the
  * interquartile range as a band, one series per value of the second axis, one plot per
- * combination of the other axes' values (small multiples on shared scales, up to
- * MAX_PANELS); with two axes or more, heat maps over the first two; with a bad
+ * combination of the other axes' values (small multiples on shared scales, in views of
+ * MAX_PANELS with a selector); with two axes or more, heat maps over the first two; with a bad
  * run defined (bad_below / --bad-below), the fraction of bad runs the same ways.  Built on
  * the report's SVG and HTML pieces, so it looks like the other pages and is as
  * deterministic: the same summary gives the same bytes.
@@ -27,8 +27,13 @@
    thinned to the pixel (a 10,000-point axis made a 29 MB page of 120,000 markers). */
 #define MAX_DOTS 300
 /* Small multiples: with more than two axes, one plot per combination of the other axes'
-   values, up to this many per figure (the points table and summary.csv have the rest). */
+   values.  Up to MAX_PANELS per figure are one view; a larger grid is cut into views of
+   MAX_PANELS, each a section of the page, and a selector shows one at a time (without
+   scripts every view shows).  Past MAX_PANELS_ALL combinations no more are drawn (each
+   is a plot per figure: 120 panels of ten figures is some 10 MB); the points table and
+   summary.csv have every point. */
 #define MAX_PANELS 12
+#define MAX_PANELS_ALL 120
 #define TO_TEXT_(x) #x
 #define TO_TEXT(x) TO_TEXT_(x)
 
@@ -221,7 +226,7 @@ static bool value_range(const struct ik_sweep_spec *s, const struct ik_sweep_sum
 	*min = INFINITY;
 	*max = -INFINITY;
 	/* over every panel drawn: the panels share their scales */
-	int64_t np = panel_count(s) < MAX_PANELS ? panel_count(s) : MAX_PANELS;
+	int64_t np = panel_count(s) < MAX_PANELS_ALL ? panel_count(s) : MAX_PANELS_ALL;
 	for (int64_t k = 0; k < np; k++) {
 		panel_indices(s, k, gi);
 		for (int i = 0; i < nx; i++)
@@ -571,6 +576,70 @@ static void points_table(FILE *out, const struct ik_sweep_spec *s,
 			     MAX_TABLE_ROWS, (long long)sum->npoints);
 }
 
+/* The plots of panels [k0, k1): the bad fraction's, the heat maps, each figure's. */
+static void panel_plots(FILE *out, const struct ik_sweep_spec *s,
+			const struct ik_sweep_summary *sum, const bool *shown, int64_t k0, int64_t k1)
+{
+	for (int64_t k = k0; s->bad.on && k < k1; k++) {
+		line_plot(out, s, sum, -1, k);
+		if (s->ngroups >= 2)
+			heat_map(out, s, sum, -1, k);
+	}
+	if (s->ngroups >= 2) {
+		int hf = s->bad.on ? s->bad.figure : -1;
+		for (int f = 0; hf < 0 && f < sum->nfigures; f++)
+			if (shown[f])
+				hf = f;
+		for (int64_t k = k0; hf >= 0 && k < k1; k++)
+			heat_map(out, s, sum, hf, k);
+	}
+	for (int f = 0; f < sum->nfigures; f++)
+		for (int64_t k = k0; shown[f] && k < k1; k++)
+			line_plot(out, s, sum, f, k);
+}
+
+/* A grid of more than MAX_PANELS combinations: the selector of its views, each option
+   named by its first and last combination.  The view shown is the URL's fragment
+   (#panels-N) when it names one, so that a view can be linked to. */
+static void view_selector(FILE *out, const struct ik_sweep_spec *s, int64_t drawn)
+{
+	int gi[IK_SWEEP_MAX_AXES] = { 0 };
+	char first[256], last[256];
+	fputs("<p class=\"views\"><label for=\"panel-view\">Plots shown:</label> "
+	      "<select id=\"panel-view\">\n", out);
+	for (int64_t k0 = 0, v = 1; k0 < drawn; k0 += MAX_PANELS, v++) {
+		int64_t k1 = k0 + MAX_PANELS < drawn ? k0 + MAX_PANELS : drawn;
+		panel_indices(s, k0, gi);
+		panel_name(s, gi, first, sizeof(first));
+		panel_indices(s, k1 - 1, gi);
+		panel_name(s, gi, last, sizeof(last));
+		fprintf(out, "<option value=\"panels-%lld\">%lld-%lld of %lld:", (long long)v,
+			(long long)k0 + 1, (long long)k1, (long long)drawn);
+		ik_svg_escape(out, first);
+		fputs(" to", out);
+		ik_svg_escape(out, last);
+		fputs("</option>\n", out);
+	}
+	fputs("</select></p>\n"
+	      "<script>\n"
+	      "(function () {\n"
+	      "  var pick = document.getElementById('panel-view');\n"
+	      "  var want = decodeURIComponent(location.hash.slice(1));\n"
+	      "  for (var i = 0; i < pick.options.length; i++)\n"
+	      "    if (pick.options[i].value === want) pick.value = want;\n"
+	      "  function show() {\n"
+	      "    var views = document.querySelectorAll('section.panel-view');\n"
+	      "    for (var j = 0; j < views.length; j++) views[j].hidden = views[j].id !== pick.value;\n"
+	      "  }\n"
+	      "  pick.addEventListener('change', function () {\n"
+	      "    history.replaceState(null, '', '#' + pick.value);\n"
+	      "    show();\n"
+	      "  });\n"
+	      "  document.addEventListener('DOMContentLoaded', show);\n"
+	      "})();\n"
+	      "</script>\n", out);
+}
+
 int ik_sweep_write_html(FILE *out, const struct ik_sweep_spec *s,
 			const struct ik_sweep_summary *sum)
 {
@@ -586,28 +655,26 @@ int ik_sweep_write_html(FILE *out, const struct ik_sweep_spec *s,
 		shown[f] = figure_shown(sum, f);
 	if (s->ngroups > 0) {
 		fputs("<h2>Figures against the axes</h2>\n", out);
-		int64_t np = panel_count(s), shown_panels = np < MAX_PANELS ? np : MAX_PANELS;
+		int64_t np = panel_count(s), drawn = np < MAX_PANELS_ALL ? np : MAX_PANELS_ALL;
 		if (np > 1)
 			ik_html_note(out, "One plot per combination of the axes after the first two "
-				     "(%lld), sharing their scales%s.", (long long)np,
-				     np > MAX_PANELS ? "; the first " TO_TEXT(MAX_PANELS) " are drawn, "
-				     "the table below and summary.csv have every point" : "");
-		for (int64_t k = 0; s->bad.on && k < shown_panels; k++) {
-			line_plot(out, s, sum, -1, k);
-			if (s->ngroups >= 2)
-				heat_map(out, s, sum, -1, k);
+				     "(%lld), sharing their scales%s%s.", (long long)np,
+				     np > MAX_PANELS ? "; the selector shows " TO_TEXT(MAX_PANELS)
+				     " combinations at a time" : "",
+				     np > MAX_PANELS_ALL ? "; the first " TO_TEXT(MAX_PANELS_ALL)
+				     " are drawn, the table below and summary.csv have every point" : "");
+		if (drawn <= MAX_PANELS) {
+			panel_plots(out, s, sum, shown, 0, drawn);
+		} else {
+			view_selector(out, s, drawn);
+			for (int64_t k0 = 0, v = 1; k0 < drawn; k0 += MAX_PANELS, v++) {
+				fprintf(out, "<section class=\"panel-view\" id=\"panels-%lld\">\n",
+					(long long)v);
+				panel_plots(out, s, sum, shown, k0,
+					    k0 + MAX_PANELS < drawn ? k0 + MAX_PANELS : drawn);
+				fputs("</section>\n", out);
+			}
 		}
-		if (s->ngroups >= 2) {
-			int hf = s->bad.on ? s->bad.figure : -1;
-			for (int f = 0; hf < 0 && f < sum->nfigures; f++)
-				if (shown[f])
-					hf = f;
-			for (int64_t k = 0; hf >= 0 && k < shown_panels; k++)
-				heat_map(out, s, sum, hf, k);
-		}
-		for (int f = 0; f < sum->nfigures; f++)
-			for (int64_t k = 0; shown[f] && k < shown_panels; k++)
-				line_plot(out, s, sum, f, k);
 	}
 	points_table(out, s, sum, shown);
 	ik_html_note(out, "Medians and quartiles over each point's runs (linear interpolation "

@@ -86,6 +86,27 @@ printf '[sweep]\nbase = default\nruns = 1\nvary.cpuidle.governor = menu,teo\nvar
 check_page "four axes" "$tmp/four/index.html" 8
 check "four axes: every one of the 16 points is on the page" every_point "$tmp/four" cpuidle.governor workload.pairs workload.placement workload.work_ns
 check "four axes: a panel per combination of the last two" test "$(grep -c '<title>messages_per_s, a line per workload.pairs (workload.placement=' "$tmp/four/index.html")" -eq 4
+# Five axes, 18 combinations of the last three: views of 12 behind a selector; every point
+# is still on the page, the first view shows by default and #panels-2 shows the second.
+printf '[sweep]\nbase = default\nruns = 1\nvary.cpuidle.governor = menu,teo\nvary.workload.pairs = 1,2\nvary.workload.placement = same_core,same_package\nvary.workload.work_ns = 2000,8000,16000\nvary.kernel.version = 6.6,6.19,5.15\n%s\n' "$short" >"$tmp/five.ini"
+"$bin" sweep "$tmp/five.ini" -o "$tmp/five" -q
+check_page "five axes" "$tmp/five/index.html" 18
+check "five axes: every one of the 72 points is on the page" every_point "$tmp/five" cpuidle.governor workload.pairs workload.placement workload.work_ns kernel.version
+check "five axes: a selector of two views, said" grep -q 'the selector shows 12 combinations at a time' "$tmp/five/index.html"
+check "five axes: two options" test "$(grep -c '<option value="panels-' "$tmp/five/index.html")" -eq 2
+check "five axes: views of 12 and 6 panels of messages_per_s" python3 -c '
+import re, sys
+page = open(sys.argv[1]).read()
+views = re.findall(r"<section class=\"panel-view\" id=\"(panels-\d+)\">(.*?)</section>", page, re.S)
+n = [len(re.findall(r"<title>messages_per_s, a line per", v)) for _, v in views]
+assert [v for v, _ in views] == ["panels-1", "panels-2"] and n == [12, 6], n' "$tmp/five/index.html"
+hidden_views() { # DOM: the ids of the views the page hides
+  grep -o '<section class="panel-view" id="panels-[0-9]*"[^>]*>' "$1" | grep hidden | grep -o 'panels-[0-9]*' | tr '\n' ' '
+}
+check "five axes: the first view shown, the second hidden ($(hidden_views "$tmp/five/index.html.dom"))" test "$(hidden_views "$tmp/five/index.html.dom")" = "panels-2 "
+timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
+  --user-data-dir="$tmp/profile.hash" --dump-dom "file://$tmp/five/index.html#panels-2" >"$tmp/five-2.dom" 2>/dev/null
+check "five axes: #panels-2 shows the second view ($(hidden_views "$tmp/five-2.dom"))" test "$(hidden_views "$tmp/five-2.dom")" = "panels-1 "
 heat_legend() { # the legend entries of the first heat map (a median's)
   python3 -c '
 import re, sys
