@@ -24,6 +24,41 @@ check "page has the settings" grep -q '<table class="settings">' "$tmp/sim.html"
 check "page has the percentiles" grep -q '>p99.9 ' "$tmp/sim.html"
 check "no temporary file left" bash -c "! ls '$tmp' | grep -q '\.tmp\.'"
 
+# The residency bars of each run are the table's shares: each state's bar height (and its
+# tooltip) against the text table's <state>_% of the same seed, the grey bar the rest.
+# Both count the idle periods still open at the end of the window (ik_run_residency_pct).
+bars_match_table() {
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+page, table = open(sys.argv[1]).read(), open(sys.argv[2]).read().splitlines()
+head = next(i for i, l in enumerate(table) if l.split()[:1] == ["seed"])
+cols = table[head].split()
+states = [c[:-2] for c in cols if c.endswith("_%")]
+rows = {}
+for l in table[head + 1:]:
+    f = l.split()
+    if len(f) != len(cols) or not f[0].isdigit():
+        break
+    rows[len(rows) + 1] = {s: float(f[cols.index(s + "_%")]) for s in states}
+svg = next(s for s in re.findall(r"<svg.*?</svg>", page, re.S) if "<title>Residency per state, per run</title>" in s)
+y = [float(v) for v in re.findall(r'<line class="axis y" x1="[^"]*" y1="([^"]*)" x2="[^"]*" y2="([^"]*)"', svg)[0]]
+span = y[0] - y[1]
+seen = 0
+for h, run, name, val in re.findall(r'<rect class="data"[^>]* height="([^"]*)"[^>]*><title>(\d+): (.*) ([0-9.]+)</title>', svg):
+    run, h, val = int(run), float(h), float(val)
+    want = rows[run].get(name)
+    if want is None:
+        assert name.startswith("busy"), name
+        want = 100 - sum(rows[run].values())
+    assert abs(100 * h / span - want) < 0.1, (run, name, 100 * h / span, want)
+    assert abs(val - want) < 0.011, (run, name, val, want)
+    seen += 1
+assert len(rows) == 3 and seen >= 3 * len(states), (len(rows), seen)
+PY
+}
+"$bin" sim --runs 3 --set scenario.duration_ms=20 --html "$tmp/simt.html" >"$tmp/outt.txt"
+check "residency bars = the table's shares, run by run" bars_match_table "$tmp/simt.html" "$tmp/outt.txt"
+
 # The same run twice: the same bytes.
 "$bin" sim --runs 3 --set scenario.duration_ms=20 --html "$tmp/sim2.html" >/dev/null
 check "deterministic" cmp -s "$tmp/sim.html" "$tmp/sim2.html"
