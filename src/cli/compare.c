@@ -44,7 +44,8 @@ static const char compare_usage[] =
 	"                        mb_per_s messages_per_s, higher for wake_p50_us wake_p99_us\n"
 	"                        avg_power_w energy_j too_deep_pct too_shallow_pct; or a\n"
 	"                        workload's or validate's figure as the report names it\n"
-	"                        (requests.latency_p99_us, \"abs_error_pct.cpu0 busy\")\n"
+	"                        (requests.latency_p99_us, \"abs_error_pct.cpu0 busy\"), or\n"
+	"                        its words (request_latency_p99: said which figure it took)\n"
 	"  -o, --output FILE     write to FILE instead of standard output\n"
 	"  --html FILE           also write the results' plots, overlaid, as one HTML file\n"
 	"  -h, --help            this text\n"
@@ -175,6 +176,10 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (n < 1) {
 		fputs(compare_usage, stderr);
+		goto out;
+	}
+	if (ik_compare_resolve_gates(stderr, sets, n, gates, ngates, err, sizeof(err))) {
+		fprintf(stderr, "idlekit compare: %s\n", err);
 		goto out;
 	}
 	if (cli_output_check("compare", outpath) || cli_output_check("compare", htmlpath) ||

@@ -19,6 +19,7 @@
  * Divisions: loading results (runs, configuration, sets); the statistics; what to compare
  * (the rows); configuration differences; text; JSON and CSV; regression gates; HTML.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -664,16 +665,20 @@ int ik_compare_parse_gate(const char *text, struct ik_compare_gate *g, char *err
 			if (strlen(ik_cmp_figs[f].key) == (size_t)(colon - text) &&
 			    strncmp(text, ik_cmp_figs[f].key, (size_t)(colon - text)) == 0)
 				g->figure = f;
-		/* a workload's figure: OBJECT.KEY as compare lists it (checked against the
-		   results when they are read) */
-		const char *dot = memchr(text, '.', (size_t)(colon - text));
-		if (g->figure < 0 && dot && (size_t)(colon - text) < sizeof(g->name)) {
-			snprintf(g->name, sizeof(g->name), "%.*s", (int)(colon - text), text);
+		/* a workload's figure: OBJECT.KEY as compare lists it, or a looser spelling
+		   of it (ik_compare_resolve_gates, once the results are read) */
+		size_t len = (size_t)(colon - text);
+		bool word = len > 0 && len < sizeof(g->name);
+		bool dotted = memchr(text, '.', len) != NULL; /* OBJECT.KEY: any key's text */
+		for (size_t i = 0; word && !dotted && i < len; i++)
+			word = isalnum((unsigned char)text[i]) || text[i] == '_';
+		if (g->figure < 0 && word) {
+			snprintf(g->name, sizeof(g->name), "%.*s", (int)len, text);
 			g->better = ik_cmp_wfig_better(g->name);
 		}
 	}
 	bool fixed_ok = g->figure >= 0 && ik_cmp_figs[g->figure].better != 0;
-	if (!fixed_ok && !(g->name[0] && g->better != 0)) {
+	if (!fixed_ok && !g->name[0]) {
 		snprintf(err, errlen, "--fail-if %s: expected FIGURE:worse-than:PCT with FIGURE one of "
 			 "mb_per_s messages_per_s (higher is better) wake_p50_us wake_p99_us "
 			 "avg_power_w energy_j too_deep_pct too_shallow_pct (lower is better), or a "
@@ -696,6 +701,91 @@ int ik_compare_parse_gate(const char *text, struct ik_compare_gate *g, char *err
 		snprintf(err, errlen, "--fail-if %s: expected a percentage 0..1000000 after "
 			 "'worse-than:', got '%s'", text, p);
 		return -1;
+	}
+	return 0;
+}
+
+/* The words of a figure's name, for a loose match: lower case, split at '.' and '_',
+   units (us, ns, ms, pct) left out and a plural's 's' dropped (requests.latency_p99_us
+   and request_latency_p99 are the same words).  from_dot: only the words after the
+   object's name.  The words joined by ' ' into buf. */
+static void name_words(const char *name, bool from_dot, char *buf, size_t len)
+{
+	const char *dot = strchr(name, '.');
+	const char *p = from_dot && dot ? dot + 1 : name;
+	size_t n = 0;
+	buf[0] = '\0';
+	while (*p) {
+		size_t w = strcspn(p, "._");
+		char word[80];
+		snprintf(word, sizeof(word), "%.*s", (int)(w < sizeof(word) - 1 ? w : sizeof(word) - 1), p);
+		for (char *c = word; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+		size_t wl = strlen(word);
+		if (wl > 3 && word[wl - 1] == 's' && word[wl - 2] != 's')
+			word[wl - 1] = '\0';
+		bool unit = !strcmp(word, "us") || !strcmp(word, "ns") || !strcmp(word, "ms") ||
+			    !strcmp(word, "pct");
+		if (wl && !unit && n + strlen(word) + 2 < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "", word);
+		p += w;
+		if (*p)
+			p++;
+	}
+}
+
+int ik_compare_resolve_gates(FILE *msg, struct ik_compare_set *const *sets, int n,
+			     struct ik_compare_gate *gates, int ngates, char *err, size_t errlen)
+{
+	for (int g = 0; g < ngates; g++) {
+		struct ik_compare_gate *x = &gates[g];
+		if (x->figure >= 0)
+			continue;
+		const struct wfig *exact = NULL, *loose = NULL;
+		int nloose = 0;
+		char want[160], have[160], also[160], list[600] = "";
+		name_words(x->name, false, want, sizeof(want));
+		for (int k = 0; k < n && !exact; k++)
+			for (int i = 0; i < sets[k]->nwfigs && !exact; i++)
+				if (!strcmp(sets[k]->wfigs[i].name, x->name))
+					exact = &sets[k]->wfigs[i];
+		/* the baseline's figures only: a gate compares the others with it */
+		for (int i = 0; !exact && i < sets[0]->nwfigs; i++) {
+			const struct wfig *w = &sets[0]->wfigs[i];
+			name_words(w->name, false, have, sizeof(have));
+			name_words(w->name, true, also, sizeof(also));
+			if (w->better && (!strcmp(want, have) || !strcmp(want, also))) {
+				nloose++;
+				if (nloose > 1)
+					strncat(list, ", ", sizeof(list) - strlen(list) - 1);
+				strncat(list, w->name, sizeof(list) - strlen(list) - 1);
+				loose = w;
+			}
+		}
+		if (!exact && nloose == 1) {
+			fprintf(msg, "idlekit compare: --fail-if %s: taken as %s (%s)\n", x->name,
+				loose->name, loose->unit);
+			snprintf(x->name, sizeof(x->name), "%s", loose->name);
+			exact = loose;
+		}
+		if (!exact) {
+			if (nloose > 1)
+				snprintf(err, errlen, "--fail-if %s: more than one figure goes by that "
+					 "name (%s): give one in full", x->name, list);
+			else
+				snprintf(err, errlen, "--fail-if %s: no such figure in %s (its figures "
+					 "are listed by idlekit compare %s; compare's own: mb_per_s "
+					 "messages_per_s wake_p50_us wake_p99_us avg_power_w energy_j "
+					 "too_deep_pct too_shallow_pct)", x->name, sets[0]->label,
+					 sets[0]->label);
+			return -1;
+		}
+		x->better = exact->better;
+		if (x->better == 0) {
+			snprintf(err, errlen, "--fail-if %s: the figure has no better side (neither "
+				 "higher nor lower is better), so it cannot be worse", x->name);
+			return -1;
+		}
 	}
 	return 0;
 }

@@ -42,6 +42,14 @@ struct ik_compare_gate {
 /* 0, or -1 with a message saying what was expected. */
 int ik_compare_parse_gate(const char *text, struct ik_compare_gate *g, char *err, size_t errlen);
 /*
+ * The workload figures the gates name, found in the results once they are read: the name
+ * as compare lists it, or one that has its words (request_latency_p99 for
+ * requests.latency_p99_us; said on msg).  0, or -1 with a message (no such figure, more
+ * than one, or one with no better side).
+ */
+int ik_compare_resolve_gates(FILE *msg, struct ik_compare_set *const *sets, int n,
+			     struct ik_compare_gate *gates, int ngates, char *err, size_t errlen);
+/*
  * 1 when a result's mean of a gate's figure is worse than the baseline's by more than its
  * percentage (or a result lacks the figure), with one line per failure on msg; else 0.
  */

@@ -126,7 +126,8 @@ expect2 "run out of range" "run 9" "$tmp/base.json@9"
 expect2 "bad run number" "FILE@N" "$tmp/base.json@0"
 expect2 "governor pick in a sim result" "@x: expected @N" "$tmp/base.json@x"
 expect2 "no such governor" "no run of governor 'ladder'" tests/fixtures/compare/replay2-two-governors.json@ladder
-expect2 "bad gate figure" "expected FIGURE:worse-than:PCT with FIGURE one of" "$tmp/base.json" --fail-if nosuch:worse-than:5
+expect2 "bad gate figure" "no such figure in $tmp/base.json" "$tmp/base.json" --fail-if nosuch:worse-than:5
+expect2 "bad gate figure's spelling" "expected FIGURE:worse-than:PCT with FIGURE one of" "$tmp/base.json" --fail-if 'no-such:worse-than:5'
 expect2 "gate on a figure with no direction" "expected FIGURE:worse-than:PCT" "$tmp/base.json" --fail-if idle_entries_per_cpu_per_s:worse-than:5
 expect2 "bad gate percentage" "expected a percentage" "$tmp/base.json" --fail-if mb_per_s:worse-than:lots
 expect2 "bad gate form" "e.g. mb_per_s:worse-than:5" "$tmp/base.json" --fail-if mb_per_s:better-than:5
@@ -166,6 +167,13 @@ check "server: the gate says by how much" grep -q 'requests.queue_p99_us:worse-t
 check "server: --fail-if requests.requests_per_s passes when it rises" test $? -eq 0
 "$bin" compare "$tmp/srv1.json" "$tmp/srv2.json" --fail-if requests.arrived:worse-than:5 >/dev/null 2>"$tmp/gate.err"
 check "server: a figure with no better side is no gate (exit 2)" test $? -eq 2
+"$bin" compare "$tmp/srv1.json" "$tmp/srv2.json" --fail-if request_latency_p99:worse-than:5 >/dev/null 2>"$tmp/gate.err"
+check "server: --fail-if request_latency_p99 (the words of requests.latency_p99_us) exits 3" test $? -eq 3
+check "server: ... and says what it took the name for" grep -q 'request_latency_p99: taken as requests.latency_p99_us (us)' "$tmp/gate.err"
+"$bin" compare "$tmp/srv1.json" "$tmp/srv2.json" --fail-if request_latency_p42:worse-than:5 -o "$tmp/nogate.txt" 2>"$tmp/gate.err"
+check "server: a gate on no figure of the results is bad input (exit 2)" test $? -eq 2
+check "server: ... named in one line" test "$(grep -c 'request_latency_p42: no such figure in' "$tmp/gate.err")" -eq 1
+check "server: ... and nothing written" test ! -e "$tmp/nogate.txt"
 "$bin" compare "$tmp/srv1.json" "$tmp/srv2.json" --json >"$tmp/srv.cmp.json"
 check "server: the JSON rows name the workload's figures" grep -q '"figure": "requests.latency_p99_us"' "$tmp/srv.cmp.json"
 
