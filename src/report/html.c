@@ -165,53 +165,13 @@ static int leave_lite_table(FILE *out, const struct ik_run_result *runs, int nru
 }
 
 /* The per-run figures and, over several runs, their summary (as the text table). */
-struct column {
-	enum ik_rep_figure figure;
-	int state;
-	double scale;
-	int decimals;
-	char header[IK_NAME_LEN + 8];
-};
-
-static int make_columns(const struct ik_scenario *sc, const struct ik_run_result *first,
-			struct column *cols, int max)
-{
-	int n = 0;
-	if (ik_workload_has_throughput(&sc->workload)) {
-		cols[n++] = (struct column){IK_FIG_MB_PER_S, 0, 1.0, 2, "MB/s"};
-		cols[n++] = (struct column){IK_FIG_MESSAGES_PER_S, 0, 1.0, 2, "messages/s"};
-	}
-	struct ik_rep_column wc[IK_WORKLOAD_COLUMNS];
-	int nw = ik_rep_workload_columns(&sc->workload, first, wc, IK_WORKLOAD_COLUMNS);
-	for (int i = 0; i < nw && n < max; i++, n++) {
-		cols[n] = (struct column){wc[i].figure, 0, wc[i].scale, wc[i].decimals, ""};
-		snprintf(cols[n].header, sizeof(cols[n].header), "%s", wc[i].header);
-	}
-	cols[n++] = (struct column){IK_FIG_WAKE_P50_NS, 0, 1e-3, 2, "wake_p50_us"};
-	cols[n++] = (struct column){IK_FIG_WAKE_P99_NS, 0, 1e-3, 2, "wake_p99_us"};
-	cols[n++] = (struct column){IK_FIG_AVG_POWER_W, 0, 1.0, 3, "power_W"};
-	cols[n++] = (struct column){IK_FIG_IDLE_ENTRIES_PER_CPU_PER_S, 0, 1.0, 2, "entries/CPU/s"};
-	cols[n++] = (struct column){IK_FIG_TOO_DEEP_PCT, 0, 1.0, 2, "too_deep_%"};
-	cols[n++] = (struct column){IK_FIG_TOO_SHALLOW_PCT, 0, 1.0, 2, "too_shallow_%"};
-	for (int i = 0; i < ik_rep_nstates(first) && n < max; i++) {
-		struct column *c = &cols[n++];
-		*c = (struct column){IK_FIG_RESIDENCY_PCT, i, 1.0, 2, ""};
-		snprintf(c->header, sizeof(c->header), "%.*s_%%",
-			 (int)strnlen(first->states[i].name, sizeof(first->states[i].name)),
-			 first->states[i].name);
-	}
-	return n;
-}
-
 static int runs_tables(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 		       int nruns)
 {
-	struct column cols[8 + IK_WORKLOAD_COLUMNS + IK_STATE_MAX];
-	int ncols = make_columns(sc, &runs[0], cols, (int)(sizeof(cols) / sizeof(cols[0])));
-	struct ik_rep_column rep[8 + IK_WORKLOAD_COLUMNS + IK_STATE_MAX];
-	for (int c = 0; c < ncols; c++)
-		rep[c] = (struct ik_rep_column){cols[c].figure, cols[c].state, cols[c].scale,
-						cols[c].decimals, cols[c].header};
+	struct ik_rep_run_columns c;
+	ik_rep_run_columns(&c, sc, &runs[0], true, IK_REP_RUN_COLUMNS);
+	const struct ik_rep_column *rep = c.col;
+	int ncols = c.n;
 	struct ik_tab t;
 
 	fputs("<h3>Runs</h3>\n<p class=\"note\">One line per seed; &lt;state&gt;_% is the share of "

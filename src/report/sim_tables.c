@@ -8,6 +8,7 @@
 #endif
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "report/sim_tables.h"
 
@@ -127,4 +128,39 @@ int ik_rep_workload_columns(const struct ik_workload *w, const struct ik_run_res
 						   f.column[i].header};
 	}
 	return n;
+}
+
+void ik_rep_run_columns(struct ik_rep_run_columns *c, const struct ik_scenario *sc,
+			const struct ik_run_result *first, bool rates, int max)
+{
+	struct ik_rep_column *col = c->col;
+	int n = 0;
+	if (max > IK_REP_RUN_COLUMNS)
+		max = IK_REP_RUN_COLUMNS;
+	if (ik_workload_has_throughput(&sc->workload)) {
+		col[n++] = (struct ik_rep_column){ IK_FIG_MB_PER_S, 0, 1.0, 2, "MB/s" };
+		col[n++] = (struct ik_rep_column){ IK_FIG_MESSAGES_PER_S, 0, 1.0, 2, "messages/s" };
+	}
+	n += ik_rep_workload_columns(&sc->workload, first, col + n, max - n);
+	col[n++] = (struct ik_rep_column){ IK_FIG_WAKE_P50_NS, 0, 1e-3, 2, "wake_p50_us" };
+	col[n++] = (struct ik_rep_column){ IK_FIG_WAKE_P99_NS, 0, 1e-3, 2, "wake_p99_us" };
+	col[n++] = (struct ik_rep_column){ IK_FIG_AVG_POWER_W, 0, 1.0, 3, "power_W" };
+	if (rates) {
+		col[n++] = (struct ik_rep_column){ IK_FIG_IDLE_ENTRIES_PER_CPU_PER_S, 0, 1.0, 2,
+						   "entries/CPU/s" };
+		col[n++] = (struct ik_rep_column){ IK_FIG_TOO_DEEP_PCT, 0, 1.0, 2, "too_deep_%" };
+		col[n++] = (struct ik_rep_column){ IK_FIG_TOO_SHALLOW_PCT, 0, 1.0, 2,
+						   "too_shallow_%" };
+	}
+	for (int i = 0; i < ik_rep_nstates(first) && i < IK_STATE_MAX && n < max; i++) {
+		char *h = c->state_header[i];
+		size_t len = strnlen(first->states[i].name, sizeof(first->states[i].name));
+		for (size_t k = 0; k < len; k++) {
+			unsigned char ch = (unsigned char)first->states[i].name[k];
+			h[k] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+		}
+		memcpy(h + len, "_%", 3);
+		col[n++] = (struct ik_rep_column){ IK_FIG_RESIDENCY_PCT, i, 1.0, 2, h };
+	}
+	c->n = n;
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "config/result.h"
+#include "config/scenario.h"
 #include "report/report_internal.h"
 #include "report/table_model.h"
 
@@ -36,6 +37,19 @@ struct ik_rep_column {
    cols; how many.  Their headers are the workload's static text. */
 int ik_rep_workload_columns(const struct ik_workload *w, const struct ik_run_result *first,
 			    struct ik_rep_column *cols, int max);
+/* The columns of a sim result's runs and summary tables, at most max (the fixed ones are
+   always there): MB/s and messages/s where the workload passes messages, the workload's
+   own, wake-up latency p50/p99 and power; with rates (the HTML page) idle entries per CPU
+   per second and the too-deep and too-shallow shares; then each state's residency,
+   headed NAME_% (a control character in the name as '?'). */
+#define IK_REP_RUN_COLUMNS (8 + IK_WORKLOAD_COLUMNS + IK_STATE_MAX)
+struct ik_rep_run_columns {
+	struct ik_rep_column col[IK_REP_RUN_COLUMNS];
+	char state_header[IK_STATE_MAX][IK_NAME_LEN + 8];
+	int n;
+};
+void ik_rep_run_columns(struct ik_rep_run_columns *c, const struct ik_scenario *sc,
+			const struct ik_run_result *first, bool rates, int max);
 /* One row per run: its seed, then the columns' figures. */
 void ik_rep_tab_runs(struct ik_tab *t, const struct ik_run_result *runs, int nruns,
 		     const struct ik_rep_column *cols, int ncols);

@@ -353,72 +353,20 @@ static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct i
 
 /* ---- several runs ---- */
 
-/* The columns of the compact per-run lines and of the summary, in order. */
-struct column {
-	enum ik_rep_figure figure;
-	int state;      /* for IK_FIG_RESIDENCY_PCT */
-	double scale;   /* multiplies the figure: 1e-3 turns ns into us */
-	int decimals;
-	char header[CELL_LEN];
-};
-
-static int make_columns(const struct ik_scenario *sc, const struct ik_run_result *first,
-			struct column *cols, int max)
-{
-	int n = 0;
-	if (ik_workload_has_throughput(&sc->workload)) {
-		cols[n++] = (struct column){IK_FIG_MB_PER_S, 0, 1.0, 2, "MB/s"};
-		cols[n++] = (struct column){IK_FIG_MESSAGES_PER_S, 0, 1.0, 2, "messages/s"};
-	}
-	struct ik_rep_column wc[IK_WORKLOAD_COLUMNS];
-	int nw = ik_rep_workload_columns(&sc->workload, first, wc, IK_WORKLOAD_COLUMNS);
-	for (int i = 0; i < nw && n < max; i++, n++) {
-		cols[n] = (struct column){wc[i].figure, 0, wc[i].scale, wc[i].decimals, ""};
-		snprintf(cols[n].header, sizeof(cols[n].header), "%s", wc[i].header);
-	}
-	cols[n++] = (struct column){IK_FIG_WAKE_P50_NS, 0, 1e-3, 2, "wake_p50_us"};
-	cols[n++] = (struct column){IK_FIG_WAKE_P99_NS, 0, 1e-3, 2, "wake_p99_us"};
-	cols[n++] = (struct column){IK_FIG_AVG_POWER_W, 0, 1.0, 3, "power_W"};
-	for (int i = 0; i < ik_rep_nstates(first) && n < max; i++) {
-		struct column *c = &cols[n++];
-		*c = (struct column){IK_FIG_RESIDENCY_PCT, i, 1.0, 2, ""};
-		/* the state's name, terminal-safe, then the unit */
-		size_t len = strnlen(first->states[i].name, sizeof(first->states[i].name));
-		for (size_t k = 0; k < len; k++) {
-			unsigned char ch = (unsigned char)first->states[i].name[k];
-			c->header[k] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
-		}
-		memcpy(c->header + len, "_%", 3);
-	}
-	return n;
-}
-
-/* The columns as sim_tables.c takes them (make_columns' headers stay where they are). */
-static void rep_columns(const struct column *cols, int ncols, struct ik_rep_column *rep)
-{
-	for (int c = 0; c < ncols; c++)
-		rep[c] = (struct ik_rep_column){cols[c].figure, cols[c].state, cols[c].scale,
-						cols[c].decimals, cols[c].header};
-}
-
 static int print_runs(FILE *out, const struct ik_run_result *runs, int nruns,
-		       const struct column *cols, int ncols)
+		      const struct ik_rep_run_columns *c)
 {
-	struct ik_rep_column rep[GRID_MAX_COLS];
 	struct ik_tab t;
-	rep_columns(cols, ncols, rep);
-	ik_rep_tab_runs(&t, runs, nruns, rep, ncols);
+	ik_rep_tab_runs(&t, runs, nruns, c->col, c->n);
 	return print_tab(out, "Runs (one line per seed; <state>_% = share of all CPUs' time in that "
 			 "state)", &t);
 }
 
 static int print_summary(FILE *out, const struct ik_run_result *runs, int nruns,
-			 const struct column *cols, int ncols)
+			 const struct ik_rep_run_columns *c)
 {
-	struct ik_rep_column rep[GRID_MAX_COLS];
 	struct ik_tab t;
-	rep_columns(cols, ncols, rep);
-	int rc = ik_rep_tab_summary(&t, runs, nruns, rep, ncols);
+	int rc = ik_rep_tab_summary(&t, runs, nruns, c->col, c->n);
 	char title[160];
 	snprintf(title, sizeof(title), "Summary over %d runs (Stddev: sample standard deviation; "
 		 "CoefVar%%: 100 * Stddev / AMean)", nruns);
@@ -439,10 +387,10 @@ int ik_report_table(FILE *out, const struct ik_scenario *sc, const struct ik_run
 	if (nruns == 1) {
 		rc = print_one_run(out, sc, &runs[0]);
 	} else if (nruns > 1) {
-		struct column cols[GRID_MAX_COLS - 1];
-		int ncols = make_columns(sc, &runs[0], cols, GRID_MAX_COLS - 1);
-		rc = print_runs(out, runs, nruns, cols, ncols);
-		rc |= print_summary(out, runs, nruns, cols, ncols);
+		struct ik_rep_run_columns c; /* the seed is the first column of the table */
+		ik_rep_run_columns(&c, sc, &runs[0], false, GRID_MAX_COLS - 1);
+		rc = print_runs(out, runs, nruns, &c);
+		rc |= print_summary(out, runs, nruns, &c);
 	}
 
 	ik_rep_locale_leave(&locale);
