@@ -25,6 +25,7 @@
 static const char validate_usage[] =
 	"usage: idlekit validate RTAPP.json [OPTIONS]\n"
 	"       idlekit validate --builtin pingpong|periodic [OPTIONS]\n"
+	"       idlekit validate [OPTIONS] -- COMMAND [ARGS...]\n"
 	"\n"
 	"Run a workload for real on this machine, reading the sysfs cpuidle counters of every\n"
 	"CPU and state before and after one CLOCK_MONOTONIC window, and run the same workload in\n"
@@ -46,6 +47,12 @@ static const char validate_usage[] =
 	"  --builtin pingpong  the pipe ping-pong of `idlekit ctxsw` (src/host/ctxsw.c) on CPUs\n"
 	"                      0 and 1, compared in messages/s (each hand-over is one).  Model:\n"
 	"                      workload.type = pingpong, one pair, same_package, 1-byte messages\n"
+	"  -- COMMAND ARGS     any command: one run traced by idlekit's recorder (root, tracefs)\n"
+	"                      and learned as a workload, as `idlekit workload learn` does; the\n"
+	"                      other runs measured, each window the command's life (or\n"
+	"                      --duration of it, then SIGTERM).  Its output goes to a scratch\n"
+	"                      file; a non-zero exit fails the run.  Model: workload.type =\n"
+	"                      learned on that model.  A --set is read after the traced run\n"
 	"\n"
 	"Options:\n"
 	"  -p, --platform FILE      the model's platform (default: `idlekit platform import` of\n"
@@ -54,7 +61,7 @@ static const char validate_usage[] =
 	"                           sim (repeatable), e.g. --set cpuidle.governor=haltpoll\n"
 	"  --runs N                 runs each side (default 3, at most 64)\n"
 	"  --duration T             builtins: the window (default 2s; periodic: whole seconds,\n"
-	"                           rt-app's duration is)\n"
+	"                           rt-app's duration is); a command: its limit (default none)\n"
 	"  --period T               periodic: the timer period (default 1ms)\n"
 	"  --duty PCT               periodic: the runtime per period, % of it (default 20)\n"
 	"  --tasks N                periodic: threads, one per CPU from CPU 0 (default 1)\n"
@@ -75,7 +82,8 @@ static const char validate_usage[] =
 	"Examples:\n"
 	"  idlekit validate tests/fixtures/rtapp/validate-1ms.json\n"
 	"  idlekit validate --builtin periodic --period 4ms --duty 25 --tasks 2 --runs 5\n"
-	"  idlekit validate --builtin pingpong --json -o pingpong.json\n";
+	"  idlekit validate --builtin pingpong --json -o pingpong.json\n"
+	"  idlekit validate --runs 5 -- hackbench -g 1 -l 200\n";
 
 /* The import of this machine, made by `platform import` in a child (its standard output
    into a pipe): the text, malloc'd, or NULL with the child's message already printed. */
@@ -142,6 +150,7 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 
 struct opts {
 	const char *file, *builtin, *platform, *outpath, *htmlpath;
+	char **command; /* after "--": any command */
 	bool json, quiet;
 	uint64_t runs, tasks, work_ns;
 	int64_t duration_ns, period_ns;
@@ -171,6 +180,18 @@ static int parse(int argc, char **argv, struct opts *o, struct ik_val_spec *spec
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
+	/* everything after "--" is the command (not options of validate's) */
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "idlekit validate: --: expected a command after it, e.g. "
+					"idlekit validate -- sleep 1\n");
+				return -1;
+			}
+			o->command = argv + i + 1;
+			argc = i;
+			break;
+		}
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "hp:o:q", table, NULL)) != -1) {
@@ -258,9 +279,15 @@ static int parse(int argc, char **argv, struct opts *o, struct ik_val_spec *spec
 		fprintf(stderr, "idlekit validate: unexpected argument '%s'\n", argv[optind]);
 		return -1;
 	}
-	if (!o->file == !o->builtin) {
-		fprintf(stderr, "idlekit validate: expected an rt-app file or --builtin NAME (one "
-			"of them; see idlekit validate --help)\n");
+	if ((o->file != NULL) + (o->builtin != NULL) + (o->command != NULL) != 1) {
+		fprintf(stderr, "idlekit validate: expected an rt-app file, --builtin NAME or -- "
+			"COMMAND (one of them; see idlekit validate --help)\n");
+		return -1;
+	}
+	if (o->command && !ik_val_command_found(o->command[0])) {
+		fprintf(stderr, "idlekit validate: -- %s: %s\n", o->command[0],
+			strchr(o->command[0], '/') ? "not an executable file"
+						   : "no such command on PATH");
 		return -1;
 	}
 	const char *stray = NULL;
@@ -285,7 +312,7 @@ static int parse(int argc, char **argv, struct opts *o, struct ik_val_spec *spec
 		fprintf(stderr, "idlekit validate: --period: expected whole microseconds\n");
 		return -1;
 	}
-	if (!o->file && o->duration_ns <= 0) {
+	if (!o->file && !o->command && o->duration_ns <= 0) {
 		fprintf(stderr, "idlekit validate: --duration: expected more than 0\n");
 		return -1;
 	}
@@ -353,6 +380,9 @@ int cmd_validate(int argc, char **argv)
 	char *platform = NULL, *command = NULL;
 	int rc = EXIT_USAGE, nm = 0, np = 0;
 	bool have_tmp = false, signals = false, have_runs = false;
+	bool traced = false; /* tr holds the traced run's figures */
+	char trace_err[IK_VAL_ERR_LEN] = "";
+	struct ik_val_sample tr = { 0 };
 
 	if (!spec || !sc) {
 		fprintf(stderr, "idlekit validate: out of memory\n");
@@ -385,6 +415,11 @@ int cmd_validate(int argc, char **argv)
 			fprintf(stderr, "idlekit validate: %s: %s\n", o.file, strerror(errno));
 			goto out;
 		}
+	} else if (o.command) {
+		spec->kind = IK_VAL_COMMAND;
+		spec->command = o.command;
+		spec->limit_ns = o.have_duration ? o.duration_ns : 0;
+		spec->duration_ns = o.have_duration ? o.duration_ns : 0; /* the learned run's, below */
 	} else if (strcmp(o.builtin, "periodic") == 0) {
 		spec->kind = IK_VAL_PERIODIC;
 		spec->duration_ns = o.duration_ns;
@@ -400,7 +435,8 @@ int cmd_validate(int argc, char **argv)
 	}
 	if (cli_output_check("validate", o.outpath) || cli_output_check("validate", o.htmlpath))
 		goto out;
-	if (spec->kind != IK_VAL_PINGPONG && !ik_val_find_rtapp(rtapp, sizeof(rtapp))) {
+	if ((spec->kind == IK_VAL_RTAPP || spec->kind == IK_VAL_PERIODIC) &&
+	    !ik_val_find_rtapp(rtapp, sizeof(rtapp))) {
 		fprintf(stderr, "idlekit validate: rt-app is not installed (not on PATH); it is "
 			"Debian's package rt-app: apt-get install rt-app\n");
 		goto out;
@@ -462,7 +498,28 @@ int cmd_validate(int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	/* the model's scenario is read before anything runs: a bad --set costs no run */
+	/* A command's model is learned from its traced run, which comes first: its scenario
+	   can only be read after it.  Else the model's scenario is read before anything runs:
+	   a bad --set costs no run. */
+	if (spec->kind == IK_VAL_COMMAND) {
+		if (ik_signals_catch() == 0)
+			signals = true;
+		rc = EXIT_FAIL;
+		if (!o.quiet)
+			fprintf(stderr, "idlekit validate: the command, traced, to learn its model\n");
+		traced = ik_val_traced_run(spec, fs, 0, &tr, trace_err, sizeof(trace_err)) == 0;
+		if (!traced) {
+			fprintf(stderr, "idlekit validate: -- %s: the traced run, whose trace the "
+				"model is learned from: %s\n", spec->command[0], trace_err);
+			goto out;
+		}
+		if (ik_val_command_learn(spec, &tr, err, sizeof(err))) {
+			fprintf(stderr, "idlekit validate: -- %s: learning its model: %s\n",
+				spec->command[0], err);
+			goto out;
+		}
+		rc = EXIT_USAGE;
+	}
 	if (ik_val_scenario(spec, sc, &cfg, err, sizeof(err))) {
 		fprintf(stderr, "idlekit validate: %s\n", err);
 		goto out;
@@ -477,7 +534,7 @@ int cmd_validate(int argc, char **argv)
 		fprintf(stderr, "idlekit validate: out of memory\n");
 		goto out;
 	}
-	if (ik_signals_catch() == 0)
+	if (!signals && ik_signals_catch() == 0)
 		signals = true;
 	/* the real runs first, on a machine the simulator does not load yet */
 	for (; nm < spec->runs; nm++) {
@@ -491,11 +548,9 @@ int cmd_validate(int argc, char **argv)
 		if (!machine.changed[0] && ik_val_machine_recheck(&machine, nm + 1))
 			fprintf(stderr, "idlekit validate: warning: %s\n", machine.changed);
 	}
-	/* the page's histogram: one more run, traced, kept out of the figures */
-	bool traced = false;
-	char trace_err[IK_VAL_ERR_LEN] = "";
-	struct ik_val_sample tr = { 0 };
-	if (o.htmlpath) {
+	/* the page's histogram: one more run, traced, kept out of the figures (a command's
+	   learning run is that run) */
+	if (o.htmlpath && spec->kind != IK_VAL_COMMAND) {
 		if (!o.quiet)
 			fprintf(stderr, "idlekit validate: one more real run, traced, for the page\n");
 		traced = ik_val_traced_run(spec, fs, spec->runs, &tr, trace_err, sizeof(trace_err)) == 0;
@@ -524,8 +579,6 @@ int cmd_validate(int argc, char **argv)
 	}
 	if (o.htmlpath)
 		ik_val_traced_note(&cmp, traced ? &tr : NULL, trace_err);
-	if (traced)
-		ik_val_sample_free(&tr);
 	command = command_line(argc, argv);
 	struct ik_val_report rep = { spec, &machine, sc, runs, &cmp, command };
 	rc = write_outputs(&o, &rep);
@@ -537,6 +590,8 @@ out:
 	}
 	if (signals)
 		ik_signals_restore();
+	if (traced)
+		ik_val_sample_free(&tr);
 	if (have_tmp)
 		nftw(spec->tmpdir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	for (int i = 0; i < nm; i++)

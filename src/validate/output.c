@@ -27,6 +27,8 @@ const char *ik_val_kind_name(enum ik_val_kind k)
 		return "pingpong";
 	case IK_VAL_PERIODIC:
 		return "periodic";
+	case IK_VAL_COMMAND:
+		return "command";
 	}
 	return "?";
 }
@@ -53,6 +55,15 @@ static void real_side(const struct ik_val_spec *s, char *buf, size_t len)
 		snprintf(buf, len, "the pipe ping-pong of idlekit ctxsw, CPUs %d and %d", s->cpu_a,
 			 s->cpu_b);
 		break;
+	case IK_VAL_COMMAND: {
+		size_t n = 0;
+		buf[0] = '\0';
+		for (int i = 0; s->command && s->command[i] && n + 1 < len; i++)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "", s->command[i]);
+		if (n + 1 < len)
+			snprintf(buf + n, len - n, " (model: the workload learned from a traced run)");
+		break;
+	}
 	}
 }
 
@@ -211,8 +222,17 @@ int ik_val_json(FILE *out, const struct ik_val_report *r)
 	jkey(out, "kind", ik_val_kind_name(s->kind), true);
 	real_side(s, buf, sizeof(buf));
 	jkey(out, "real", buf, true);
-	if (s->kind != IK_VAL_PINGPONG)
+	if (s->kind == IK_VAL_RTAPP || s->kind == IK_VAL_PERIODIC)
 		jkey(out, "rtapp_file", s->rtapp_file, true);
+	if (s->kind == IK_VAL_COMMAND) {
+		fputs("\"argv\": [", out);
+		for (int i = 0; s->command && s->command[i]; i++) {
+			if (i)
+				fputs(", ", out);
+			ik_json_string(out, s->command[i], SIZE_MAX);
+		}
+		fprintf(out, "], \"limit_s\": %.9g, ", (double)s->limit_ns / 1e9);
+	}
 	if (s->kind == IK_VAL_PERIODIC)
 		fprintf(out, "\"tasks\": %d, \"period_us\": %" PRId64 ", \"duty_pct\": %g, ", s->tasks,
 			s->period_us, s->duty_pct);
@@ -237,7 +257,8 @@ int ik_val_json(FILE *out, const struct ik_val_report *r)
 	for (int i = 0; i < m->nparams; i++)
 		jkey(out, m->param_name[i], m->param_value[i], i + 1 < m->nparams);
 	fputs("}},\n  \"tools\": {", out);
-	jkey(out, "rt-app", s->kind == IK_VAL_PINGPONG ? "" : m->rtapp_version, false);
+	jkey(out, "rt-app", s->kind == IK_VAL_RTAPP || s->kind == IK_VAL_PERIODIC ? m->rtapp_version : "",
+	     false);
 	fputs("},\n  \"platform\": {", out);
 	jkey(out, "name", r->sc->platform.name, true);
 	jkey(out, "origin", s->platform_origin, true);

@@ -8,6 +8,7 @@
  *   periodic  workload.type = periodic: task i on CPU i, woken every period for its duty
  *   pingpong  workload.type = pingpong: one pair on CPUs 0 and 1 (same_package), 1-byte
  *             messages, work_ns of work per message on the receiving side
+ *   command   workload.type = learned on the model learned from the traced run
  *
  * The platform is given as text (the import of this machine, or a file's): it is read
  * through a memory file, so nothing is written to disk.
@@ -48,6 +49,10 @@ static int scenario_text(const struct ik_val_spec *spec, const char *platform, c
 		n += snprintf(buf + n, len - (size_t)n,
 			      "type = pingpong\npairs = 1\nplacement = same_package\nmsg_bytes = 1\n"
 			      "work_ns = %" PRId64 "\n", spec->pingpong_work_ns);
+		break;
+	case IK_VAL_COMMAND:
+		n += snprintf(buf + n, len - (size_t)n, "type = learned\nfile = %s\n",
+			      spec->learned_file);
 		break;
 	}
 	return n > 0 && (size_t)n < len ? 0 : -1;

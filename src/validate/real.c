@@ -302,18 +302,17 @@ static bool sleep_until(int64_t at_ns)
 	return rc == 0;
 }
 
-/* Start rt-app on copy, its output into outfile.  The pid, or -1 with err. */
-static pid_t start_rtapp(const char *rtapp, const char *copy, const char *outfile, char *err,
-			 size_t errlen)
+pid_t ik_val_spawn(const char *file, char *const argv[], const char *outfile, char *err,
+		   size_t errlen)
 {
 	int report[2];
 	if (pipe2(report, O_CLOEXEC) != 0) {
-		snprintf(err, errlen, "cannot start rt-app: %s", strerror(errno));
+		snprintf(err, errlen, "cannot start %s: %s", file, strerror(errno));
 		return -1;
 	}
 	pid_t pid = fork();
 	if (pid < 0) {
-		snprintf(err, errlen, "cannot start rt-app: %s", strerror(errno));
+		snprintf(err, errlen, "cannot start %s: %s", file, strerror(errno));
 		close(report[0]);
 		close(report[1]);
 		return -1;
@@ -326,12 +325,18 @@ static pid_t start_rtapp(const char *rtapp, const char *copy, const char *outfil
 		sigaction(SIGTERM, &sa, NULL);
 		sigaction(SIGHUP, &sa, NULL);
 		sigaction(SIGQUIT, &sa, NULL);
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		int in = open("/dev/null", O_RDONLY);
+		if (in >= 0)
+			dup2(in, 0);
 		int fd = open(outfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		if (fd >= 0) {
 			dup2(fd, 1);
 			dup2(fd, 2);
 		}
-		execl(rtapp, "rt-app", copy, (char *)NULL);
+		execvp(file, argv);
 		int e = errno;
 		(void)!write(report[1], &e, sizeof(e));
 		_exit(127);
@@ -345,14 +350,21 @@ static pid_t start_rtapp(const char *rtapp, const char *copy, const char *outfil
 	if (n == (ssize_t)sizeof(e)) {
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
-		snprintf(err, errlen, "cannot run %s: %s", rtapp, strerror(e));
+		snprintf(err, errlen, "cannot run %s: %s", file, strerror(e));
 		return -1;
 	}
 	return pid;
 }
 
-/* Wait for the child, at most limit_ns (then it is killed); its exit status or -1. */
-static int wait_child(pid_t pid, int64_t limit_ns, bool *signalled)
+/* Start rt-app on copy, its output into outfile.  The pid, or -1 with err. */
+static pid_t start_rtapp(const char *rtapp, const char *copy, const char *outfile, char *err,
+			 size_t errlen)
+{
+	char *argv[] = { (char *)"rt-app", (char *)copy, NULL };
+	return ik_val_spawn(rtapp, argv, outfile, err, errlen);
+}
+
+int ik_val_wait_child(pid_t pid, int64_t limit_ns, bool *signalled)
 {
 	int64_t end = ik_host_now_ns() + limit_ns;
 	int status;
@@ -381,8 +393,7 @@ static int wait_child(pid_t pid, int64_t limit_ns, bool *signalled)
 	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
-/* The last non-empty line of rt-app's output, for a message. */
-static void last_output(const char *outfile, char *buf, size_t len)
+void ik_val_last_output(const char *outfile, char *buf, size_t len)
 {
 	char line[512];
 	FILE *f = fopen(outfile, "r");
@@ -578,8 +589,8 @@ static int run_rtapp(const struct ik_val_spec *spec, const struct ik_sysfs *fs, 
 	}
 	if (ended || threads < 1 + instances) {
 		if (!ended)
-			wait_child(pid, 0, &signalled);
-		last_output(outfile, msg, sizeof(msg));
+			ik_val_wait_child(pid, 0, &signalled);
+		ik_val_last_output(outfile, msg, sizeof(msg));
 		if (ik_signals_caught())
 			snprintf(err, errlen, "interrupted");
 		else
@@ -591,12 +602,12 @@ static int run_rtapp(const struct ik_val_spec *spec, const struct ik_sysfs *fs, 
 	}
 	if (ik_val_counters_read(fs, &before, err, errlen)) {
 		kill(pid, SIGTERM);
-		wait_child(pid, 2000000000LL, &signalled);
+		ik_val_wait_child(pid, 2000000000LL, &signalled);
 		return -1;
 	}
 	if (hooks && hooks->start(hooks->arg, err, errlen)) {
 		kill(pid, SIGTERM);
-		wait_child(pid, 2000000000LL, &signalled);
+		ik_val_wait_child(pid, 2000000000LL, &signalled);
 		ik_val_counters_free(&before);
 		return -1;
 	}
@@ -608,14 +619,14 @@ static int run_rtapp(const struct ik_val_spec *spec, const struct ik_sysfs *fs, 
 	if (!have_after)
 		kill(pid, SIGTERM);
 	/* rt-app stops its threads at the end of its duration and writes its logs */
-	int code = wait_child(pid, have_after ? 30000000000LL : 2000000000LL, &signalled);
+	int code = ik_val_wait_child(pid, have_after ? 30000000000LL : 2000000000LL, &signalled);
 	if (!whole || signalled) {
 		snprintf(err, errlen, "interrupted");
 		rc = -1;
 	} else if (!have_after) {
 		rc = -1; /* the read's message is in err */
 	} else if (code != 0) {
-		last_output(outfile, msg, sizeof(msg));
+		ik_val_last_output(outfile, msg, sizeof(msg));
 		snprintf(err, errlen, "rt-app %s: exit status %d%s%s", spec->rtapp_file, code,
 			 msg[0] ? ": " : "", msg);
 		rc = -1;
@@ -685,5 +696,7 @@ int ik_val_real_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, i
 	memset(s, 0, sizeof(*s));
 	if (spec->kind == IK_VAL_PINGPONG)
 		return run_pingpong(spec, fs, hooks, s, err, errlen);
+	if (spec->kind == IK_VAL_COMMAND)
+		return ik_val_command_run(spec, fs, run, hooks, s, err, errlen);
 	return run_rtapp(spec, fs, run, hooks, s, err, errlen);
 }

@@ -10,6 +10,7 @@
  *   window.c   the counters read around a window, and one run's figures from them
  *   real.c     the real runs: an rt-app file by the real rt-app binary, the pipe ping-pong
  *              of `idlekit ctxsw`; the machine's settings they ran under
+ *   command.c  any command: its runs, and the workload learned from its traced run
  *   traced.c   one more real run with idlekit's recorder on: the idle-duration histogram
  *   predict.c  the same workload in the simulator, and the figures of its runs
  *   compare.c  the figures of both sides, their medians, spreads and errors
@@ -25,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "config/result.h"
 #include "config/scenario.h"
@@ -43,6 +45,7 @@ enum ik_val_kind {
 	IK_VAL_RTAPP,    /* an rt-app file: real rt-app, predicted by workload.type = rtapp */
 	IK_VAL_PINGPONG, /* the pipe ping-pong of ctxsw, predicted by workload.type = pingpong */
 	IK_VAL_PERIODIC, /* a timer sleeper: a generated rt-app file, predicted by periodic */
+	IK_VAL_COMMAND,  /* any command: recorded once, learned, predicted by learned */
 };
 const char *ik_val_kind_name(enum ik_val_kind k);
 
@@ -58,6 +61,12 @@ struct ik_val_spec {
 	/* pingpong: the two CPUs; work_ns per message in the model */
 	int cpu_a, cpu_b;
 	int64_t pingpong_work_ns;
+	/* command: the program and its arguments (NULL-terminated); limit_ns > 0: its window
+	   ends then (the command is stopped), else when it exits; the model learned from the
+	   recorded run (its file in tmpdir) */
+	char *const *command;
+	int64_t limit_ns;
+	char learned_file[2100];
 	/* the model's platform: its INI text and where it came from */
 	const char *platform_text;
 	char platform_origin[4096];
@@ -132,6 +141,19 @@ bool ik_val_machine_recheck(struct ik_val_machine *m, int run);
 /* /proc/loadavg's 1-minute load, -1 when it cannot be read: other work on the CPUs. */
 double ik_val_loadavg(void);
 
+/*
+ * Start file (searched on PATH when it has no '/') with argv, standard input from
+ * /dev/null, standard output and error into outfile, default signal handling and mask.
+ * The pid, or -1 with err (also when the program could not be executed).
+ */
+pid_t ik_val_spawn(const char *file, char *const argv[], const char *outfile, char *err,
+		   size_t errlen);
+/* Wait for the child, at most limit_ns (then it is killed; SIGTERM on a caught signal);
+   its exit status (128 + signal when killed) or -1.  It polls every 5 ms. */
+int ik_val_wait_child(pid_t pid, int64_t limit_ns, bool *signalled);
+/* The last non-empty line of a program's output file, for a message ("" when none). */
+void ik_val_last_output(const char *outfile, char *buf, size_t len);
+
 /* Where rt-app is on PATH ("" when it is not). */
 bool ik_val_find_rtapp(char *path, size_t len);
 
@@ -168,6 +190,23 @@ int ik_val_real_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, i
  */
 int ik_val_traced_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
 		      struct ik_val_sample *s, char *err, size_t errlen);
+
+/* ---- Any command (command.c) ------------------------------------------------------------- */
+
+/* One real run of spec->command: the window is its life (or spec->limit_ns of it). */
+int ik_val_command_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
+		       const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
+		       size_t errlen);
+/*
+ * The model of the command: its traced run's trace (ik_val_traced_run leaves it in
+ * spec->tmpdir as window.trace) learned as a workload (src/trace/learn.c), written to
+ * spec->learned_file; spec->duration_ns becomes the traced window's length, rounded to
+ * the millisecond.  0, or -1 with err.
+ */
+int ik_val_command_learn(struct ik_val_spec *spec, const struct ik_val_sample *traced,
+			 char *err, size_t errlen);
+/* Whether the command can be run: a file with '/' that is executable, or a name on PATH. */
+bool ik_val_command_found(const char *file);
 
 /* ---- The model (predict.c) ---------------------------------------------------------------- */
 

@@ -171,6 +171,39 @@ check "periodic: workload line" grep -q 'a runtime of 25% of a 4000 us timer per
 check "periodic: model line" grep -q 'periodic: 1 tasks, period 4000 us, 1000 us of work' "$tmp/per"
 check "periodic: activations" grep -Eq '^activations/s +1/s +[1-9][0-9.]* ' "$tmp/per"
 
+# any command: traced once, its model learned from that trace, the other runs measured
+"$bin" validate --runs 2 --json -o "$tmp/cmd.json" -q -- sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.02; done' 2>"$tmp/err"
+rc=$?
+check "command: exit 0 (got $rc: $(head -c 300 "$tmp/err"))" [ $rc -eq 0 ]
+check "command: the JSON says what ran and how it was modelled" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = d["workload"]
+assert w["kind"] == "command" and w["argv"][:2] == ["sh", "-c"], w
+assert "learned" in w["real"], w["real"]
+keys = {(k["section"], k["key"]): k["value"] for k in d["prediction"]["config"]["keys"]}
+assert keys[("workload", "type")] == "learned", keys[("workload", "type")]
+figs = {f["name"]: f for f in d["figures"]}
+m = figs["all CPUs idle entries/s"]["measured"]["runs"]
+assert len(m) == 2 and all(v >= 0 for v in m), m  # (0 when other work kept every CPU busy)
+# the window is the command'"'"'s life: ten sleeps of 20 ms, so at least 0.2 s
+assert d["workload"]["duration_s"] >= 0.2, d["workload"]["duration_s"]
+' "$tmp/cmd.json"
+"$bin" validate --runs 1 -q -- sh -c 'echo it went wrong; exit 3' >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "command that fails: exit 1 (got $rc)" [ $rc -eq 1 ]
+check "command that fails: its exit status and last line ($(head -c 200 "$tmp/err"))" \
+	grep -q 'sh: exit status 3: it went wrong' "$tmp/err"
+check "command that fails: no output" [ ! -s "$tmp/out" ]
+"$bin" validate --runs 1 --duration 300ms -q --json -o "$tmp/lim.json" -- sleep 30 2>"$tmp/err"
+rc=$?
+check "command with a limit: exit 0, stopped at the limit (got $rc: $(head -c 200 "$tmp/err"))" [ $rc -eq 0 ]
+check "command with a limit: a 0.3 s window" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["workload"]["limit_s"] == 0.3 and abs(d["workload"]["duration_s"] - 0.3) < 0.05, d["workload"]
+' "$tmp/lim.json"
+
 # ---- bad input: one message, exit 2, no output -------------------------------------------
 bad() { # NAME EXPECTED-MESSAGE-REGEX CMD...
 	local name=$1 re=$2
@@ -196,8 +229,16 @@ bad "bad --set" "^idlekit validate: --set cpuidle.governor=nosuch: .*unknown gov
 	"$bin" validate "$fx" --set cpuidle.governor=nosuch -o "$tmp/never.json"
 bad "bad builtin" "^idlekit validate: --builtin nosuch: expected pingpong or periodic" \
 	"$bin" validate --builtin nosuch -o "$tmp/never.json"
-bad "file and builtin" "expected an rt-app file or --builtin NAME" \
+bad "file and builtin" "expected an rt-app file, --builtin NAME or -- COMMAND" \
 	"$bin" validate "$fx" --builtin periodic -o "$tmp/never.json"
+bad "file and command" "expected an rt-app file, --builtin NAME or -- COMMAND" \
+	"$bin" validate "$fx" -o "$tmp/never.json" -- true
+bad "no command after --" "^idlekit validate: --: expected a command after it" \
+	"$bin" validate -o "$tmp/never.json" --
+bad "no such command" "^idlekit validate: -- nosuch-command-ik: no such command on PATH" \
+	"$bin" validate -o "$tmp/never.json" -- nosuch-command-ik
+bad "no such program" "^idlekit validate: -- $tmp/nosuch: not an executable file" \
+	"$bin" validate -o "$tmp/never.json" -- "$tmp/nosuch"
 bad "bad platform" "^idlekit validate: -p $tmp/nosuch.ini: " \
 	"$bin" validate "$fx" -p "$tmp/nosuch.ini" -o "$tmp/never.json"
 bad "duty" "^idlekit validate: --duty 100: expected a percentage" \
