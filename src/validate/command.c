@@ -109,10 +109,12 @@ int ik_val_command_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs
 	int64_t deadline = spec->limit_ns > 0 ? before.at_ns + spec->limit_ns : 0;
 	int got = await_child(pid, deadline, &status);
 	bool stopped = false;
+	/* the window closes with the second read; the recorder stops after it (its drain is
+	   no part of the command's time) */
 	if (got == 0) { /* the limit: the window closes here, the command is stopped after */
+		rc = ik_val_counters_read(fs, &after, err, errlen);
 		if (hooks)
 			hooks->stop(hooks->arg);
-		rc = ik_val_counters_read(fs, &after, err, errlen);
 		kill(pid, SIGTERM);
 		ik_val_wait_child(pid, 5000000000LL, &signalled);
 		stopped = true;
@@ -121,14 +123,16 @@ int ik_val_command_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs
 			kill(pid, SIGTERM);
 			ik_val_wait_child(pid, 2000000000LL, &signalled);
 		}
-		if (hooks)
-			hooks->stop(hooks->arg);
 		if (got < 0) {
+			if (hooks)
+				hooks->stop(hooks->arg);
 			snprintf(err, errlen, "interrupted");
 			ik_val_counters_free(&before);
 			goto unblock;
 		}
 		rc = ik_val_counters_read(fs, &after, err, errlen);
+		if (hooks)
+			hooks->stop(hooks->arg);
 	}
 	if (rc == 0 && !stopped && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
 		ik_val_last_output(outfile, msg, sizeof(msg));
@@ -182,8 +186,9 @@ int ik_val_command_learn(struct ik_val_spec *spec, const struct ik_val_sample *t
 		ik_trace_close(r);
 	}
 	fclose(in);
-	if (rc == 0) {
-		int64_t ms = (int64_t)(traced->window_ns / 1e6 + 0.5);
+	if (rc == 0) { /* a limited command's window is the limit */
+		int64_t ms = spec->limit_ns > 0 ? (spec->limit_ns + 500000) / 1000000
+						: (int64_t)(traced->window_ns / 1e6 + 0.5);
 		spec->duration_ns = (ms > 0 ? ms : 1) * 1000000LL;
 	}
 	return rc;

@@ -200,8 +200,8 @@ int ik_val_command_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs
 /*
  * The model of the command: its traced run's trace (ik_val_traced_run leaves it in
  * spec->tmpdir as window.trace) learned as a workload (src/trace/learn.c), written to
- * spec->learned_file; spec->duration_ns becomes the traced window's length, rounded to
- * the millisecond.  0, or -1 with err.
+ * spec->learned_file; spec->duration_ns becomes the traced window's length (the limit,
+ * when there is one), rounded to the millisecond.  0, or -1 with err.
  */
 int ik_val_command_learn(struct ik_val_spec *spec, const struct ik_val_sample *traced,
 			 char *err, size_t errlen);
