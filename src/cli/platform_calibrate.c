@@ -30,11 +30,13 @@ static const char calibrate_usage[] =
 	"Measure on this machine what its platform file needs and sysfs does not give, and\n"
 	"write the file: each idle state's exit cost when another CPU wakes it (exit_ns) and\n"
 	"when its own timer does (exit_timer_ns), IPI delivery (ipi_ns), the context switch\n"
-	"(context_switch_ns) and a normal task's timer slack ([os] timer_slack_ns).  In a KVM\n"
+	"(context_switch_ns), a normal task's timer slack ([os] timer_slack_ns) and how often\n"
+	"the machine's own background wakes an idle CPU ([os] background_hz).  In a KVM\n"
 	"guest the HLT state's exit is the halt exit: VM exit, host wake-up, VM entry.  Each\n"
 	"value gets a comment: measured, the host, the date, the sample count and quartiles.\n"
 	"\n"
-	"How: a state's exit is a wake-up of the wakee CPU with only that state enabled (as\n"
+	"How: the background is the idle entries/s of every CPU while calibrate sleeps (first,\n"
+	"--background-time; their mean); a state's exit is a wake-up of the wakee CPU with only that state enabled (as\n"
 	"`idlekit wakelat --state`) minus the IPI (POLL: minus the poll notice); the IPI is a\n"
 	"wake-up of the wakee CPU busy with a SCHED_IDLE spinner minus a context switch; the\n"
 	"context switch is a pipe ping-pong on one CPU (`idlekit ctxsw --cpus 0,0`); the timer\n"
@@ -52,6 +54,8 @@ static const char calibrate_usage[] =
 	"  --samples N              wake-ups or sleeps per figure (default 2000, at least 10)\n"
 	"  --gap TIME               idle time before each wake-up (default 200us)\n"
 	"  --ctxsw-time TIME        how long each ping-pong runs (default 1s)\n"
+	"  --background-time TIME   how long the background is counted (default 4s; 0: not,\n"
+	"                           and background_hz is left as it is)\n"
 	"  --waker-cpu N            the CPU that wakes (default 0)\n"
 	"  --wakee-cpu N            the CPU whose states are measured (default 1)\n"
 	"  --pm-qos-dev PATH        the PM QoS device (default $IDLEKIT_PM_QOS_DEV, else\n"
@@ -80,7 +84,7 @@ static void on_progress(void *arg, const char *what, int step, int steps)
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	enum { OPT_FROM = 256, OPT_NAME, OPT_SAMPLES, OPT_GAP, OPT_CTXSW, OPT_WAKER, OPT_WAKEE,
-	       OPT_PMQOS, OPT_CALIBRATE };
+	       OPT_PMQOS, OPT_CALIBRATE, OPT_BACKGROUND };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "from", required_argument, NULL, OPT_FROM },
@@ -88,6 +92,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "samples", required_argument, NULL, OPT_SAMPLES },
 		{ "gap", required_argument, NULL, OPT_GAP },
 		{ "ctxsw-time", required_argument, NULL, OPT_CTXSW },
+		{ "background-time", required_argument, NULL, OPT_BACKGROUND },
 		{ "waker-cpu", required_argument, NULL, OPT_WAKER },
 		{ "wakee-cpu", required_argument, NULL, OPT_WAKEE },
 		{ "pm-qos-dev", required_argument, NULL, OPT_PMQOS },
@@ -133,6 +138,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 				fprintf(stderr, "idlekit %s: --ctxsw-time: expected at least 10ms\n", cmd);
 				return EXIT_USAGE;
 			}
+			break;
+		case OPT_BACKGROUND:
+			if (host_duration_arg(cmd, "--background-time", optarg, "s", 600000000000LL,
+					      &o->c.background_ns))
+				return EXIT_USAGE;
 			break;
 		case OPT_WAKER:
 		case OPT_WAKEE:
@@ -266,6 +276,13 @@ static int write_figures(char **text, const struct ik_calib_result *r, const int
 		 "ns and 1 ns: p50 %.1f - %.1f us", stamp, r->oversleep_default.n, r->task_slack_ns,
 		 (double)r->oversleep_default.p50 / 1e3, (double)r->oversleep_fine.p50 / 1e3);
 	rc |= ik_platform_text_set(text, "os", "timer_slack_ns", value, comment, false) < 0;
+	if (r->background_cpus > 0) {
+		snprintf(value, sizeof(value), "%.1f", r->background_hz);
+		snprintf(comment, sizeof(comment), "measured on %s, idle entries/s of %d CPUs over "
+			 "%.3g s of nothing: mean (CPUs %.1f-%.1f)", stamp, r->background_cpus,
+			 (double)c->background_ns / 1e9, r->background_min_hz, r->background_max_hz);
+		rc |= ik_platform_text_set(text, "os", "background_hz", value, comment, false) < 0;
+	}
 	return rc ? -1 : 0;
 }
 
@@ -316,12 +333,15 @@ static void summary(const struct ik_calib_result *r)
 	}
 	fprintf(stderr, "  ping-pong across the CPUs: %.1f us per hand-over\n",
 		(double)r->handover_ns / 1e3);
+	if (r->background_cpus > 0)
+		fprintf(stderr, "  background: %.1f idle entries/s per CPU (CPUs %.1f-%.1f)\n",
+			r->background_hz, r->background_min_hz, r->background_max_hz);
 }
 
 int cmd_platform_calibrate(int argc, char **argv)
 {
 	struct opts o = { .c = { .waker_cpu = 0, .wakee_cpu = 1, .samples = 2000, .gap_ns = 200000,
-				 .ctxsw_ns = 1000000000 } };
+				 .ctxsw_ns = 1000000000, .background_ns = 4000000000LL } };
 	int rc = parse_opts(argc, argv, &o);
 	if (rc >= 0)
 		return rc;

@@ -574,7 +574,7 @@ int ik_platform_load(const char *ref, struct ik_platform *p, char *err, size_t e
 
 /* ---- what a real machine runs, for the scenario ---------------------------------------- */
 
-int ik_platform_os_defaults(const struct ik_platform *p, const bool given[3],
+int ik_platform_os_defaults(const struct ik_platform *p, const bool given[4],
 			    struct ik_scenario *sc, struct ik_config *cfg, bool *governor_named,
 			    char *msg, size_t msglen)
 {
@@ -595,6 +595,13 @@ int ik_platform_os_defaults(const struct ik_platform *p, const bool given[3],
 		sc->opt.haltpoll_force = p->os.haltpoll_force;
 		if (ik_config_give(cfg, "cpuidle", "haltpoll_force", p->os.haltpoll_force ? "yes" : "no",
 				   IK_ORIGIN_PLATFORM, msg, msglen))
+			return -1;
+	}
+	if (p->os.background_hz > 0 && !given[3]) {
+		char v[32];
+		sc->housekeeping_hz = p->os.background_hz;
+		ik_ini_format_real(sc->housekeeping_hz, v, sizeof(v));
+		if (ik_config_give(cfg, "kernel", "housekeeping_hz", v, IK_ORIGIN_PLATFORM, msg, msglen))
 			return -1;
 	}
 	return 0;

@@ -59,13 +59,14 @@ int ik_platform_reader_config(struct ik_platform_reader *r);
 /*
  * What a platform made from a real machine runs ([os], [haltpoll]), as a scenario's defaults
  * (src/config/platform_ini.c).  ik_platform_os_defaults: the driver, the governor and
- * haltpoll_force the platform names, for each the scenario did not give (given[0..2]:
- * driver, governor, haltpoll_force), recorded in cfg (may be NULL) with origin platform;
+ * haltpoll_force the platform names, and its background wake-ups as kernel.housekeeping_hz,
+ * for each the scenario did not give (given[0..3]: driver, governor, haltpoll_force,
+ * housekeeping_hz), recorded in cfg (may be NULL) with origin platform;
  * *governor_named says whether the governor is now the platform's (it then wins over the
  * driver's own).  ik_platform_os_params, once the governor is known: the [haltpoll] module
  * parameters the scenario did not give, when the governor is haltpoll.  0, or -1 + msg.
  */
-int ik_platform_os_defaults(const struct ik_platform *p, const bool given[3],
+int ik_platform_os_defaults(const struct ik_platform *p, const bool given[4],
 			    struct ik_scenario *sc, struct ik_config *cfg, bool *governor_named,
 			    char *msg, size_t msglen);
 int ik_platform_os_params(const struct ik_platform *p, struct ik_scenario *sc,

@@ -656,6 +656,8 @@ static const struct key os_keys[OK_COUNT] = {
 	[OK_HALTPOLL_FORCE] = { K("haltpoll_force", T_OWN), OWN(set_os_force, get_os_force) },
 	[OK_TIMER_SLACK_NS] = { K("timer_slack_ns", T_I64), F(OS, timer_slack_ns),
 				RANGE(0, MAX_COST) },
+	[OK_BACKGROUND_HZ] = { K("background_hz", T_REAL), F(OS, background_hz), .rmin = 0,
+			       .rmax = 100000 },
 };
 
 /* The kernel's module parameters are uint: 32 bits. */

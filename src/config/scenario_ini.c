@@ -856,8 +856,9 @@ static int finish(struct scenario_reader *r, const char *const *ov, int n)
 	if (load_platform(r, ov, n))
 		return -1;
 	/* a platform made from a real machine runs its driver and governor unless told */
-	const bool *ci = r->sec[SEC_CPUIDLE].set, given[3] = { ci[CI_DRIVER], ci[CI_GOVERNOR],
-							       ci[CI_HALTPOLL_FORCE] };
+	const bool *ci = r->sec[SEC_CPUIDLE].set;
+	const bool given[4] = { ci[CI_DRIVER], ci[CI_GOVERNOR], ci[CI_HALTPOLL_FORCE],
+				r->sec[SEC_KERNEL].set[KN_HOUSEKEEPING_HZ] };
 	char msg[IK_ERR_LEN];
 	struct ik_ini_where nowhere = { 0, NULL, NULL };
 	if (ik_platform_os_defaults(&r->sc->platform, given, r->sc, r->cfg, &r->governor_named, msg,

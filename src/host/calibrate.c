@@ -15,6 +15,8 @@
  *   timer exit      a timed sleep's overshoot with timer slack 1 ns in that configuration
  *   timer slack     the overshoot with the task's own slack minus the overshoot with 1 ns
  *   hand-over       the same ping-pong across the two CPUs, as a check of the sum
+ *   background      first, the idle entries/s of every CPU while this process sleeps: the
+ *                   machine's own wake-ups of an idle CPU (timers, daemons, a guest's agent)
  *
  * Each distribution keeps every sample; a lognormal is fitted to the quartiles, so that the
  * occasional millisecond a shared machine adds moves the fit little.
@@ -340,6 +342,63 @@ static void progress(const struct ik_calib_config *c, const char *what, int step
 		c->progress(c->arg, what, step, steps);
 }
 
+/* Entries into any state of every CPU with states, over background_ns of this thread's sleep. */
+static int background(const struct ik_calib_config *c, struct ik_calib_result *r, char *err,
+		      size_t errlen)
+{
+	struct ik_host_idle a = { 0 }, b = { 0 };
+	int rc = -1;
+	if (ik_host_idle_read(c->fs, NULL, &a, err, errlen))
+		return -1;
+	int64_t t0 = ik_host_now_ns();
+	struct timespec ts = { (time_t)(c->background_ns / 1000000000LL),
+			       (long)(c->background_ns % 1000000000LL) };
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !(c->should_stop && c->should_stop()))
+		;
+	int64_t t1 = ik_host_now_ns();
+	if (ik_host_idle_read(c->fs, NULL, &b, err, errlen))
+		goto out;
+	double sum = 0, lo = INFINITY, hi = 0, secs = (double)(t1 - t0) / 1e9;
+	int n = 0, busy = 0;
+	for (int i = 0; i < a.ncpus && i < b.ncpus && secs > 0; i++) {
+		const struct ik_host_cpu *x = &a.cpus[i], *y = &b.cpus[i];
+		if (x->cpu != y->cpu || !x->online || x->nstates == 0 || x->nstates != y->nstates)
+			continue;
+		uint64_t entries = 0, idle_us = 0;
+		for (int s = 0; s < x->nstates; s++) {
+			entries += y->states[s].usage - x->states[s].usage;
+			idle_us += y->states[s].time_us - x->states[s].time_us;
+		}
+		/* a CPU busy with other work for a tenth of the window is not an idle CPU */
+		if ((double)idle_us / 1e6 < 0.9 * secs) {
+			busy++;
+			continue;
+		}
+		double hz = (double)entries / secs;
+		sum += hz;
+		lo = fmin(lo, hz);
+		hi = fmax(hi, hz);
+		n++;
+	}
+	rc = 0;
+	if (busy) {
+		size_t used = strlen(r->notes);
+		snprintf(r->notes + used, sizeof(r->notes) - used, "%sbackground: %d CPU%s busy "
+			 "for more than a tenth of the %.3g s (other work) left out%s", used ? "; " : "",
+			 busy, busy > 1 ? "s" : "", secs, n ? "" : ", so it was not measured");
+	}
+	if (n == 0)
+		goto out;
+	r->background_cpus = n;
+	r->background_hz = sum / n;
+	r->background_min_hz = lo;
+	r->background_max_hz = hi;
+out:
+	ik_host_idle_free(&a);
+	ik_host_idle_free(&b);
+	return rc;
+}
+
 static bool stopped(const struct ik_calib_config *c, char *err, size_t errlen)
 {
 	if (c->should_stop && c->should_stop()) {
@@ -378,7 +437,15 @@ int ik_calibrate_run(const struct ik_calib_config *c, struct ik_calib_result *r,
 		goto out;
 	}
 	r->nstates = cpu->nstates;
-	int steps = 4 + cpu->nstates, step = 0;
+	int steps = 4 + cpu->nstates + (c->background_ns > 0), step = 0;
+
+	if (c->background_ns > 0) {
+		snprintf(what, sizeof(what), "background: idle entries of every CPU in %.3g s of "
+			 "nothing", (double)c->background_ns / 1e9);
+		progress(c, what, ++step, steps);
+		if (stopped(c, err, errlen) || background(c, r, err, errlen))
+			goto out;
+	}
 
 	progress(c, "context switch: pipe ping-pong on one CPU", ++step, steps);
 	if (stopped(c, err, errlen) ||

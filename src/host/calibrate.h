@@ -76,6 +76,7 @@ struct ik_calib_config {
 	long samples;          /* wake-ups or sleeps per figure */
 	int64_t gap_ns;        /* idle time before each wake-up */
 	int64_t ctxsw_ns;      /* how long each ping-pong runs */
+	int64_t background_ns; /* how long the idle machine's background is counted (0: not) */
 	int64_t poll_wake_ns;  /* the platform's poll notice, taken off POLL's wake-up */
 	const struct ik_sysfs *fs; /* the live cpu tree */
 	const char *pmqos_dev; /* PM QoS device (IK_PMQOS_DEV, or a test's stand-in) */
@@ -100,6 +101,10 @@ struct ik_calib_result {
 	int64_t timer_slack_ns;         /* the difference of the two medians */
 	long task_slack_ns;             /* PR_GET_TIMERSLACK of a normal task here */
 	int deepest;                    /* the deepest state measured, for the timer figures */
+	/* the background: idle entries/s of each CPU while nothing of ours runs, their mean
+	   (the platform's [os] background_hz) and range; background_cpus 0: not measured */
+	int background_cpus;
+	double background_hz, background_min_hz, background_max_hz;
 	char notes[512];                /* what was not measured as asked, and why */
 };
 

@@ -236,6 +236,10 @@ struct ik_os {
 	char governor[16];   /* the cpuidle governor; "" = not named */
 	int haltpoll_force;  /* cpuidle_haltpoll.force on its command line: -1 not named, 0, 1 */
 	int64_t timer_slack_ns; /* a normal task's timer slack (the kernel's default 50 us) */
+	/* how often the machine's own background (kernel housekeeping, daemons, a guest's
+	   agent) wakes an otherwise idle CPU, per CPU and second; 0: not known.  When known it
+	   is the scenario's kernel.housekeeping_hz unless the scenario gives one. */
+	double background_hz;
 	bool has_haltpoll;   /* the file has [haltpoll] */
 	struct ik_haltpoll_params haltpoll; /* /sys/module/haltpoll/parameters */
 };

@@ -87,6 +87,7 @@ bad "--waker-cpu and --wakee-cpu must differ (both 1)" --waker-cpu 1
 bad "--waker-cpu 4096: " --waker-cpu 4096
 bad "--from: unknown platform 'nosuch'" --from nosuch
 bad "--gap: expected more than 0" --gap 0
+bad "--background-time" --background-time soon
 
 [ "$(id -u)" = 0 ] || skip "not root: calibrate changes idle states"
 
@@ -97,7 +98,7 @@ knobs() {
 }
 knobs >"$tmp/before"
 
-"$bin" platform calibrate --samples 300 --ctxsw-time 300ms -o "$tmp/cal.ini" 2>"$tmp/err" ||
+"$bin" platform calibrate --samples 300 --ctxsw-time 300ms --background-time 1s -o "$tmp/cal.ini" 2>"$tmp/err" ||
 	{ cat "$tmp/err"; fail "platform calibrate: exit $?"; }
 knobs >"$tmp/after"
 cmp -s "$tmp/before" "$tmp/after" || fail "calibrate left the machine changed: $(diff "$tmp/before" "$tmp/after")"
@@ -141,18 +142,31 @@ wake=$((ipi_p50 + $(median "$deep")))
 [ "$wake" -ge 1000 ] && [ "$wake" -lt 1000000 ] || fail "state$n: IPI + exit = $wake ns out of 1 us..1 ms"
 slack=$(value "$tmp/cal.ini" os timer_slack_ns)
 [ -n "$slack" ] && grep -q '^timer_slack_ns = .*; measured on ' "$tmp/cal.ini" || fail "no measured timer slack"
-echo "ok: ipi $ipi, state$n exit $deep, context switch $cs ns, timer slack $slack ns"
+# the background: measured on the CPUs that were idle, or said why not (every CPU busy)
+bg=$(value "$tmp/cal.ini" os background_hz)
+if [ -n "$bg" ]; then
+	grep -q '^background_hz = .*; measured on .*idle entries/s of [0-9]* CPUs over 1 s of nothing' "$tmp/cal.ini" ||
+		fail "background_hz has no 'measured' comment"
+	python3 -c 'import sys; v = float(sys.argv[1]); assert 0 <= v < 100000, v' "$bg" || fail "background_hz $bg"
+	"$bin" sim "$tmp/s.ini" --print-config | grep -q '^kernel.housekeeping_hz = platform' ||
+		fail "--print-config does not say housekeeping_hz came from the platform's background"
+else
+	grep -q '^; Note: .*background: .* left out, so it was not measured' "$tmp/cal.ini" ||
+		fail "no background_hz and no note saying why"
+fi
+echo "ok: ipi $ipi, state$n exit $deep, context switch $cs ns, timer slack $slack ns, background ${bg:-not measured}/s"
 
 # --from keeps the file and changes the measured keys only
-"$bin" platform calibrate -q --from kvm-guest-haltpoll --samples 100 --ctxsw-time 100ms \
+"$bin" platform calibrate -q --from kvm-guest-haltpoll --samples 100 --ctxsw-time 100ms --background-time 0 \
 	-o "$tmp/from.ini" || fail "calibrate --from: exit $?"
 grep -q '^name = kvm-guest-haltpoll' "$tmp/from.ini" || fail "--from lost the name"
+! grep -q '^background_hz' "$tmp/from.ini" || fail "--background-time 0 wrote background_hz"
 grep -q '^; estimate' "$tmp/from.ini" || grep -q 'estimate' "$tmp/from.ini" || fail "--from lost the comments"
 [ "$(value "$tmp/from.ini" platform ipi_ns)" != "lognormal 3000 0.3" ] || fail "--from: ipi_ns unchanged"
 "$bin" platform show "$tmp/from.ini" >/dev/null || fail "--from: the file does not load"
 
 # stopped half-way by SIGTERM: exit 128+15, nothing written, everything put back
-"$bin" platform calibrate -q --samples 200000 -o "$tmp/killed.ini" &
+"$bin" platform calibrate -q --samples 200000 --background-time 0 -o "$tmp/killed.ini" &
 pid=$!
 sleep 1
 kill -TERM $pid

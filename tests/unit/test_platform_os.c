@@ -1,6 +1,6 @@
 /*
  * A platform made from a real machine names what the machine runs ([os]: driver, governor,
- * haltpoll_force, timer_slack_ns; [haltpoll]: the haltpoll governor's module parameters):
+ * haltpoll_force, timer_slack_ns, background_hz; [haltpoll]: the haltpoll governor's module parameters):
  * the keys read, write and read back, bad values get one message naming the key, and a
  * scenario that names no driver or governor runs the platform's, recorded with origin
  * platform, while one that names them keeps its own.
@@ -59,7 +59,7 @@ static void keys_read(void **state)
 	assert_int_equal(plat.os.haltpoll.guest_halt_poll_ns, 200000); /* the kernel's default */
 
 	parse_ok(HEAD "[os]\ndriver = haltpoll\ngovernor = haltpoll\nhaltpoll_force = yes\n"
-		      "timer_slack_ns = 51234\n"
+		      "timer_slack_ns = 51234\nbackground_hz = 42.5\n"
 		      "[haltpoll]\nguest_halt_poll_ns = 0\nguest_halt_poll_shrink = 3\n"
 		      "guest_halt_poll_grow = 4\nguest_halt_poll_grow_start = 60000\n"
 		      "guest_halt_poll_allow_shrink = no\n");
@@ -69,6 +69,7 @@ static void keys_read(void **state)
 	assert_string_equal(plat.os.governor, "haltpoll");
 	assert_int_equal(plat.os.haltpoll_force, 1);
 	assert_int_equal(plat.os.timer_slack_ns, 51234);
+	assert_true(plat.os.background_hz == 42.5);
 	assert_int_equal(plat.os.haltpoll.guest_halt_poll_ns, 0);
 	assert_int_equal(plat.os.haltpoll.guest_halt_poll_shrink, 3);
 	assert_int_equal(plat.os.haltpoll.guest_halt_poll_grow, 4);
@@ -89,8 +90,10 @@ static void bad_values(void **state)
 		    "[os] governor: expected one of: menu teo ladder haltpoll, got 'performance'");
 	parse_fails(HEAD "[os]\nhaltpoll_force = maybe\n", "[os] haltpoll_force: ");
 	parse_fails(HEAD "[os]\ntimer_slack_ns = -1\n", "[os] timer_slack_ns: ");
+	parse_fails(HEAD "[os]\nbackground_hz = -1\n", "[os] background_hz: ");
+	parse_fails(HEAD "[os]\nbackground_hz = 100001\n", "[os] background_hz: ");
 	parse_fails(HEAD "[os]\nnosuch = 1\n", "unknown key 'nosuch' in [os]; known keys: driver "
-					       "governor haltpoll_force timer_slack_ns");
+					       "governor haltpoll_force timer_slack_ns background_hz");
 	parse_fails(HEAD "[haltpoll]\nguest_halt_poll_ns = 4294967296\n",
 		    "[haltpoll] guest_halt_poll_ns: ");
 	parse_fails(HEAD "[haltpoll]\nguest_halt_poll_grow = -2\n", "[haltpoll] guest_halt_poll_grow: ");
@@ -105,7 +108,7 @@ static void round_trip(void **state)
 {
 	(void)state;
 	parse_ok(HEAD "[os]\ndriver = none\ngovernor = teo\nhaltpoll_force = no\n"
-		      "timer_slack_ns = 1\n[haltpoll]\nguest_halt_poll_ns = 123\n"
+		      "timer_slack_ns = 1\nbackground_hz = 0.25\n[haltpoll]\nguest_halt_poll_ns = 123\n"
 		      "guest_halt_poll_allow_shrink = no\n");
 	char *text = NULL;
 	size_t len = 0;
@@ -200,6 +203,24 @@ static void scenario_runs_the_platforms(void **state)
 	assert_string_equal(sc.governor, "teo");
 	assert_false(sc.opt.haltpoll_force);
 	expect_entry(cfg, "cpuidle", "driver", "table", IK_ORIGIN_SET);
+	ik_config_free(cfg);
+
+	/* the machine's background wakes its CPUs: the housekeeping rate, unless given */
+	cfg = load(SCENARIO "[os]\nbackground_hz = 55.5\n", NULL, 0);
+	assert_true(sc.housekeeping_hz == 55.5);
+	expect_entry(cfg, "kernel", "housekeeping_hz", "55.5", IK_ORIGIN_PLATFORM);
+	ik_config_free(cfg);
+	const char *hk[] = { "kernel.housekeeping_hz=3" };
+	cfg = load(SCENARIO "[os]\nbackground_hz = 55.5\n", hk, 1);
+	assert_true(sc.housekeeping_hz == 3);
+	expect_entry(cfg, "kernel", "housekeeping_hz", "3", IK_ORIGIN_SET);
+	ik_config_free(cfg);
+	cfg = load(SCENARIO "[kernel]\nhousekeeping_hz = 0\n[os]\nbackground_hz = 55.5\n", NULL, 0);
+	assert_true(sc.housekeeping_hz == 0);
+	ik_config_free(cfg);
+	cfg = load(SCENARIO "[os]\nbackground_hz = 0\n", NULL, 0); /* 0: not known */
+	assert_true(sc.housekeeping_hz == 1.25);
+	expect_entry(cfg, "kernel", "housekeeping_hz", "1.25", IK_ORIGIN_DEFAULT);
 	ik_config_free(cfg);
 }
 
