@@ -8,7 +8,8 @@
 #
 # The workloads: rt-app timer sleepers (validate --builtin periodic) at 1, 4, 10 and 100 ms
 # with 10-50% duty on 1 and 2 CPUs; the pipe ping-pong (--builtin pingpong); cyclictest
-# and a small hackbench through `validate -- CMD` (their models learned from a traced run).
+# (--builtin cyclictest) and a small hackbench through `validate -- CMD` (its model learned
+# from a traced run).
 #
 # usage: sudo bash bench/validate_matrix.sh BUILD_DIR OUT_DIR [RUNS [-p PLATFORM]]
 #        e.g. sudo bash bench/validate_matrix.sh build /tmp/vm 3 -p calibrated.ini
@@ -48,7 +49,7 @@ workloads=(
 	"periodic-10ms-10pct-1cpu|--builtin periodic --period 10ms --duty 10 --tasks 1 --duration 2"
 	"periodic-100ms-50pct-2cpu|--builtin periodic --period 100ms --duty 50 --tasks 2 --duration 4"
 	"pingpong|--builtin pingpong --duration 2"
-	"cyclictest|-- cyclictest -t1 -i 1000 -l 2000 -q"
+	"cyclictest-1ms-2cpu|--builtin cyclictest --period 1ms --tasks 2 --duration 2"
 	"hackbench|-- hackbench -g 1 -l 200"
 )
 start=$(date +%s)

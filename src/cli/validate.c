@@ -24,7 +24,7 @@
 
 static const char validate_usage[] =
 	"usage: idlekit validate RTAPP.json [OPTIONS]\n"
-	"       idlekit validate --builtin pingpong|periodic [OPTIONS]\n"
+	"       idlekit validate --builtin pingpong|periodic|cyclictest [OPTIONS]\n"
 	"       idlekit validate [OPTIONS] -- COMMAND [ARGS...]\n"
 	"\n"
 	"Run a workload for real on this machine, reading the sysfs cpuidle counters of every\n"
@@ -47,6 +47,10 @@ static const char validate_usage[] =
 	"  --builtin pingpong  the pipe ping-pong of `idlekit ctxsw` (src/host/ctxsw.c) on CPUs\n"
 	"                      0 and 1, compared in messages/s (each hand-over is one).  Model:\n"
 	"                      workload.type = pingpong, one pair, same_package, 1-byte messages\n"
+	"  --builtin cyclictest  rt-tests' cyclictest: --tasks threads, thread i on CPU i, each\n"
+	"                      woken every --period (SCHED_OTHER, --default-system: the PM QoS\n"
+	"                      limit left alone); the wake-up latency is its own histogram.\n"
+	"                      Model: workload.type = periodic, --work-ns per cycle (1000)\n"
 	"  -- COMMAND ARGS     any command: one run traced by idlekit's recorder (root, tracefs)\n"
 	"                      and learned as a workload, as `idlekit workload learn` does; the\n"
 	"                      other runs measured, each window the command's life (or\n"
@@ -62,10 +66,12 @@ static const char validate_usage[] =
 	"  --runs N                 runs each side (default 3, at most 64)\n"
 	"  --duration T             builtins: the window (default 2s; periodic: whole seconds,\n"
 	"                           rt-app's duration is); a command: its limit (default none)\n"
-	"  --period T               periodic: the timer period (default 1ms)\n"
+	"  --period T               periodic, cyclictest: the timer period (default 1ms)\n"
 	"  --duty PCT               periodic: the runtime per period, % of it (default 20)\n"
-	"  --tasks N                periodic: threads, one per CPU from CPU 0 (default 1)\n"
-	"  --work-ns N              pingpong: the model's work per message (default 2000)\n"
+	"  --tasks N                periodic, cyclictest: threads, one per CPU from CPU 0\n"
+	"                           (default 1)\n"
+	"  --work-ns N              pingpong: the model's work per message (default 2000);\n"
+	"                           cyclictest: per cycle (default 1000, an estimate)\n"
 	"  --json                   JSON output (schema idlekit.validate/1, docs/validation.md)\n"
 	"  -o, --output FILE        write to FILE (atomically) instead of standard output\n"
 	"  --html FILE              also a page with the idle-duration histograms overlaid\n"
@@ -212,9 +218,10 @@ static int parse(int argc, char **argv, struct opts *o, struct ik_val_spec *spec
 				return -1;
 			break;
 		case OPT_BUILTIN:
-			if (strcmp(optarg, "pingpong") != 0 && strcmp(optarg, "periodic") != 0) {
-				fprintf(stderr, "idlekit validate: --builtin %s: expected pingpong or "
-					"periodic\n", optarg);
+			if (strcmp(optarg, "pingpong") != 0 && strcmp(optarg, "periodic") != 0 &&
+			    strcmp(optarg, "cyclictest") != 0) {
+				fprintf(stderr, "idlekit validate: --builtin %s: expected pingpong, "
+					"periodic or cyclictest\n", optarg);
 				return -1;
 			}
 			o->builtin = optarg;
@@ -291,21 +298,27 @@ static int parse(int argc, char **argv, struct opts *o, struct ik_val_spec *spec
 		return -1;
 	}
 	const char *stray = NULL;
-	bool periodic = o->builtin && strcmp(o->builtin, "periodic") == 0;
+	bool cyclic = o->builtin && strcmp(o->builtin, "cyclictest") == 0;
+	/* periodic: what both timer builtins share (whole seconds and microseconds) */
+	bool periodic = o->builtin && (strcmp(o->builtin, "periodic") == 0 || cyclic);
 	bool pingpong = o->builtin && strcmp(o->builtin, "pingpong") == 0;
 	if (o->file && o->have_duration)
 		stray = "--duration (an rt-app file's window is its global.duration)";
 	else if (!periodic && (o->have_period || o->have_duty || o->have_tasks))
-		stray = "--period, --duty and --tasks (only with --builtin periodic)";
-	else if (!pingpong && o->have_work)
-		stray = "--work-ns (only with --builtin pingpong)";
+		stray = "--period, --duty and --tasks (only with --builtin periodic or cyclictest)";
+	else if (cyclic && o->have_duty)
+		stray = "--duty (cyclictest's threads do nothing but measure; --work-ns is the "
+			"model's work per cycle)";
+	else if (!pingpong && !cyclic && o->have_work)
+		stray = "--work-ns (only with --builtin pingpong or cyclictest)";
 	if (stray) {
 		fprintf(stderr, "idlekit validate: %s\n", stray);
 		return -1;
 	}
 	if (periodic && o->duration_ns % 1000000000 != 0) {
-		fprintf(stderr, "idlekit validate: --duration: expected whole seconds for periodic "
-			"(rt-app's duration is), got %.9g s\n", (double)o->duration_ns / 1e9);
+		fprintf(stderr, "idlekit validate: --duration: expected whole seconds for %s "
+			"(%s), got %.9g s\n", o->builtin, cyclic ? "cyclictest's -D is" :
+			"rt-app's duration is", (double)o->duration_ns / 1e9);
 		return -1;
 	}
 	if (periodic && o->period_ns % 1000 != 0) {
@@ -420,6 +433,12 @@ int cmd_validate(int argc, char **argv)
 		spec->command = o.command;
 		spec->limit_ns = o.have_duration ? o.duration_ns : 0;
 		spec->duration_ns = o.have_duration ? o.duration_ns : 0; /* the learned run's, below */
+	} else if (strcmp(o.builtin, "cyclictest") == 0) {
+		spec->kind = IK_VAL_CYCLICTEST;
+		spec->duration_ns = o.duration_ns;
+		spec->tasks = (int)o.tasks;
+		spec->period_us = o.period_ns / 1000;
+		spec->pingpong_work_ns = o.have_work ? (int64_t)o.work_ns : 1000;
 	} else if (strcmp(o.builtin, "periodic") == 0) {
 		spec->kind = IK_VAL_PERIODIC;
 		spec->duration_ns = o.duration_ns;
@@ -435,6 +454,11 @@ int cmd_validate(int argc, char **argv)
 	}
 	if (cli_output_check("validate", o.outpath) || cli_output_check("validate", o.htmlpath))
 		goto out;
+	if (spec->kind == IK_VAL_CYCLICTEST && !ik_val_command_found("cyclictest")) {
+		fprintf(stderr, "idlekit validate: cyclictest is not installed (not on PATH); it "
+			"is in Debian's package rt-tests: apt-get install rt-tests\n");
+		goto out;
+	}
 	if ((spec->kind == IK_VAL_RTAPP || spec->kind == IK_VAL_PERIODIC) &&
 	    !ik_val_find_rtapp(rtapp, sizeof(rtapp))) {
 		fprintf(stderr, "idlekit validate: rt-app is not installed (not on PATH); it is "
@@ -526,6 +550,8 @@ int cmd_validate(int argc, char **argv)
 	}
 	if (ik_val_machine_params(spec, &machine, sc, &cfg, params, sizeof(params)) && !o.quiet)
 		fprintf(stderr, "idlekit validate: note: %s\n", params);
+	spec->model_slack_ns = sc->platform.os.present && sc->platform.os.timer_slack_ns > 0
+				       ? sc->platform.os.timer_slack_ns : 0;
 	rc = EXIT_FAIL;
 	meas = calloc((size_t)spec->runs, sizeof(*meas));
 	pred = calloc((size_t)spec->runs, sizeof(*pred));

@@ -29,6 +29,8 @@ const char *ik_val_kind_name(enum ik_val_kind k)
 		return "periodic";
 	case IK_VAL_COMMAND:
 		return "command";
+	case IK_VAL_CYCLICTEST:
+		return "cyclictest";
 	}
 	return "?";
 }
@@ -54,6 +56,11 @@ static void real_side(const struct ik_val_spec *s, char *buf, size_t len)
 	case IK_VAL_PINGPONG:
 		snprintf(buf, len, "the pipe ping-pong of idlekit ctxsw, CPUs %d and %d", s->cpu_a,
 			 s->cpu_b);
+		break;
+	case IK_VAL_CYCLICTEST:
+		snprintf(buf, len, "cyclictest, %d thread%s on CPU%s 0%s, each woken every %" PRId64
+			 " us (SCHED_OTHER, the machine untuned)", s->tasks, s->tasks > 1 ? "s" : "",
+			 s->tasks > 1 ? "s" : "", s->tasks > 1 ? "-..." : "", s->period_us);
 		break;
 	case IK_VAL_COMMAND: {
 		size_t n = 0;
@@ -236,6 +243,9 @@ int ik_val_json(FILE *out, const struct ik_val_report *r)
 	if (s->kind == IK_VAL_PERIODIC)
 		fprintf(out, "\"tasks\": %d, \"period_us\": %" PRId64 ", \"duty_pct\": %g, ", s->tasks,
 			s->period_us, s->duty_pct);
+	if (s->kind == IK_VAL_CYCLICTEST)
+		fprintf(out, "\"tasks\": %d, \"period_us\": %" PRId64 ", \"model_work_ns\": %" PRId64
+			", ", s->tasks, s->period_us, s->pingpong_work_ns);
 	if (s->kind == IK_VAL_PINGPONG)
 		fprintf(out, "\"cpus\": [%d, %d], \"model_work_ns\": %" PRId64 ", ", s->cpu_a, s->cpu_b,
 			s->pingpong_work_ns);

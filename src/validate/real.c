@@ -269,8 +269,7 @@ static int write_copy(const char *file, const char *dir, int64_t duration_ns, co
 
 /* ---- running rt-app ---------------------------------------------------------------------- */
 
-/* Threads of a process (/proc/PID/status), -1 when it is gone. */
-static int threads_of(pid_t pid)
+int ik_val_threads_of(pid_t pid)
 {
 	char path[64], line[128];
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
@@ -291,8 +290,7 @@ static void sleep_ns(int64_t ns)
 	nanosleep(&ts, NULL);
 }
 
-/* Until CLOCK_MONOTONIC at_ns, or a signal (then false). */
-static bool sleep_until(int64_t at_ns)
+bool ik_val_sleep_until(int64_t at_ns)
 {
 	struct timespec ts = { (time_t)(at_ns / 1000000000), (long)(at_ns % 1000000000) };
 	int rc;
@@ -583,7 +581,7 @@ static int run_rtapp(const struct ik_val_spec *spec, const struct ik_sysfs *fs, 
 			ended = true;
 			break;
 		}
-		if ((threads = threads_of(pid)) >= 1 + instances)
+		if ((threads = ik_val_threads_of(pid)) >= 1 + instances)
 			break;
 		sleep_ns(500000);
 	}
@@ -611,7 +609,7 @@ static int run_rtapp(const struct ik_val_spec *spec, const struct ik_sysfs *fs, 
 		ik_val_counters_free(&before);
 		return -1;
 	}
-	bool whole = sleep_until(before.at_ns + duration_ns);
+	bool whole = ik_val_sleep_until(before.at_ns + duration_ns);
 	if (hooks)
 		hooks->stop(hooks->arg);
 	int rc = whole ? ik_val_counters_read(fs, &after, err, errlen) : -1;
@@ -698,5 +696,7 @@ int ik_val_real_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, i
 		return run_pingpong(spec, fs, hooks, s, err, errlen);
 	if (spec->kind == IK_VAL_COMMAND)
 		return ik_val_command_run(spec, fs, run, hooks, s, err, errlen);
+	if (spec->kind == IK_VAL_CYCLICTEST)
+		return ik_val_cyclictest_run(spec, fs, run, hooks, s, err, errlen);
 	return run_rtapp(spec, fs, run, hooks, s, err, errlen);
 }

@@ -11,6 +11,7 @@
  *   real.c     the real runs: an rt-app file by the real rt-app binary, the pipe ping-pong
  *              of `idlekit ctxsw`; the machine's settings they ran under
  *   command.c  any command: its runs, and the workload learned from its traced run
+ *   cyclictest.c  rt-tests' cyclictest, its window and its latency histogram
  *   traced.c   one more real run with idlekit's recorder on: the idle-duration histogram
  *   predict.c  the same workload in the simulator, and the figures of its runs
  *   compare.c  the figures of both sides, their medians, spreads and errors
@@ -46,6 +47,7 @@ enum ik_val_kind {
 	IK_VAL_PINGPONG, /* the pipe ping-pong of ctxsw, predicted by workload.type = pingpong */
 	IK_VAL_PERIODIC, /* a timer sleeper: a generated rt-app file, predicted by periodic */
 	IK_VAL_COMMAND,  /* any command: recorded once, learned, predicted by learned */
+	IK_VAL_CYCLICTEST, /* rt-tests' cyclictest, predicted by periodic */
 };
 const char *ik_val_kind_name(enum ik_val_kind k);
 
@@ -58,7 +60,7 @@ struct ik_val_spec {
 	int tasks;
 	int64_t period_us;
 	double duty_pct;
-	/* pingpong: the two CPUs; work_ns per message in the model */
+	/* pingpong: the two CPUs; work_ns per message in the model (cyclictest: per cycle) */
 	int cpu_a, cpu_b;
 	int64_t pingpong_work_ns;
 	/* command: the program and its arguments (NULL-terminated); limit_ns > 0: its window
@@ -67,6 +69,10 @@ struct ik_val_spec {
 	char *const *command;
 	int64_t limit_ns;
 	char learned_file[2100];
+	/* the model's timer slack (its platform's [os] timer_slack_ns, 0 when it names none):
+	   the periodic model's wake-up latency starts at its timer's firing, which the slack
+	   delays; rt-app's wu_lat and cyclictest count from the timer's time */
+	int64_t model_slack_ns;
 	/* the model's platform: its INI text and where it came from */
 	const char *platform_text;
 	char platform_origin[4096];
@@ -153,6 +159,15 @@ pid_t ik_val_spawn(const char *file, char *const argv[], const char *outfile, ch
 int ik_val_wait_child(pid_t pid, int64_t limit_ns, bool *signalled);
 /* The last non-empty line of a program's output file, for a message ("" when none). */
 void ik_val_last_output(const char *outfile, char *buf, size_t len);
+/* Threads of a process (/proc/PID/status), -1 when it is gone. */
+int ik_val_threads_of(pid_t pid);
+/* Sleep until CLOCK_MONOTONIC at_ns; false when a caught signal came first. */
+bool ik_val_sleep_until(int64_t at_ns);
+struct ik_val_hooks;
+/* One real run of cyclictest (cyclictest.c): its threads, then the window, its histogram. */
+int ik_val_cyclictest_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
+			  const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
+			  size_t errlen);
 
 /* Where rt-app is on PATH ("" when it is not). */
 bool ik_val_find_rtapp(char *path, size_t len);

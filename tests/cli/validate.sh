@@ -9,6 +9,7 @@ bin=$1
 . "$(dirname "$0")/check.bash"
 
 command -v rt-app >/dev/null || need_tool rt-app "Debian package rt-app; scripts/install-deps installs it"
+command -v cyclictest >/dev/null || need_tool cyclictest "Debian package rt-tests; scripts/install-deps installs it"
 if [ "$(id -u)" != 0 ]; then
 	if [ "${CI:-}" = true ]; then echo "FAIL: validate.sh needs root under CI"; exit 1; fi
 	echo "SKIP: not root"; exit 77
@@ -171,6 +172,26 @@ check "periodic: workload line" grep -q 'a runtime of 25% of a 4000 us timer per
 check "periodic: model line" grep -q 'periodic: 1 tasks, period 4000 us, 1000 us of work' "$tmp/per"
 check "periodic: activations" grep -Eq '^activations/s +1/s +[1-9][0-9.]* ' "$tmp/per"
 
+# cyclictest: its own histogram is the wake-up latency, the model the periodic workload
+"$bin" validate --builtin cyclictest --period 2ms --tasks 2 --duration 1 --runs 1 -q --json -o "$tmp/ct.json" 2>"$tmp/err"
+rc=$?
+check "cyclictest: exit 0 (got $rc: $(head -c 300 "$tmp/err"))" [ $rc -eq 0 ]
+check "cyclictest: the latency from its histogram, activations near 2 x 500/s, the model's slack counted" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = d["workload"]
+assert w["kind"] == "cyclictest" and w["tasks"] == 2 and w["period_us"] == 2000, w
+figs = {f["name"]: f for f in d["figures"]}
+p50 = figs["wake latency p50"]
+assert p50["measured"]["median"] >= 1, p50  # cyclictest counts whole microseconds
+keys = {(k["section"], k["key"]): k["value"] for k in d["prediction"]["config"]["keys"]}
+slack = int(keys.get(("os", "timer_slack_ns"), "0"))
+# from the timer s time, as cyclictest counts: at least the slack
+assert p50["predicted"]["median"] >= slack / 1000, (p50["predicted"], slack)
+act = figs["activations/s"]["measured"]["median"]
+assert 900 <= act <= 1010, act  # two threads every 2 ms
+' "$tmp/ct.json"
+
 # any command: traced once, its model learned from that trace, the other runs measured
 "$bin" validate --runs 2 --json -o "$tmp/cmd.json" -q -- sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.02; done' 2>"$tmp/err"
 rc=$?
@@ -227,7 +248,7 @@ bad "no rt-app" "rt-app is not installed.*Debian's package rt-app" \
 	env PATH=/nonexistent "$bin" validate "$fx" -o "$tmp/never.json"
 bad "bad --set" "^idlekit validate: --set cpuidle.governor=nosuch: .*unknown governor" \
 	"$bin" validate "$fx" --set cpuidle.governor=nosuch -o "$tmp/never.json"
-bad "bad builtin" "^idlekit validate: --builtin nosuch: expected pingpong or periodic" \
+bad "bad builtin" "^idlekit validate: --builtin nosuch: expected pingpong, periodic or cyclictest" \
 	"$bin" validate --builtin nosuch -o "$tmp/never.json"
 bad "file and builtin" "expected an rt-app file, --builtin NAME or -- COMMAND" \
 	"$bin" validate "$fx" --builtin periodic -o "$tmp/never.json"
@@ -245,6 +266,10 @@ bad "duty" "^idlekit validate: --duty 100: expected a percentage" \
 	"$bin" validate --builtin periodic --duty 100
 bad "periodic duration" "expected whole seconds for periodic" \
 	"$bin" validate --builtin periodic --duration 1500ms
+bad "cyclictest duty" "^idlekit validate: --duty \\(cyclictest's threads do nothing but measure" \
+	"$bin" validate --builtin cyclictest --duty 20
+bad "no cyclictest" "cyclictest is not installed.*Debian's package rt-tests" \
+	env PATH=/nonexistent "$bin" validate --builtin cyclictest -o "$tmp/never.json"
 
 # ---- nothing of the machine changed ---------------------------------------------------------
 knobs >"$tmp/knobs.after"
