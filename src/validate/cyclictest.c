@@ -24,22 +24,13 @@
 
 #define HIST_MAX_US 100000 /* cyclictest's -h: buckets 0..this, the rest overflows */
 
-/* cyclictest's histogram file: "USEC COUNT COUNT ..." per bucket, one column a thread,
-   and "# Histogram Overflows: N N ..."; p50 and p99 over all threads (an overflow counts
-   as HIST_MAX_US), the cycles counted.  0, or -1 with err. */
-static int read_histogram(const char *path, struct ik_val_sample *s, uint64_t *cycles, char *err,
-			  size_t errlen)
+int ik_val_cyclictest_hist(FILE *f, const char *path, struct ik_val_sample *s,
+			   uint64_t *cycles, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s (cyclictest wrote no histogram)", path, strerror(errno));
-		return -1;
-	}
 	uint64_t *count = calloc(HIST_MAX_US + 2, sizeof(uint64_t)), total = 0;
 	char line[4096];
 	int rc = 0, lineno = 0;
 	if (!count) {
-		fclose(f);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -52,7 +43,7 @@ static int read_histogram(const char *path, struct ik_val_sample *s, uint64_t *c
 				unsigned long long v = strtoull(p, &end, 10);
 				if (end == p)
 					break;
-				count[HIST_MAX_US + 1] += v;
+				count[HIST_MAX_US + 1] += v; /* (wraps only past 2^64 samples) */
 				p = end;
 			}
 			continue;
@@ -61,8 +52,12 @@ static int read_histogram(const char *path, struct ik_val_sample *s, uint64_t *c
 			continue;
 		unsigned long long us = strtoull(p, &end, 10);
 		if (end == p || us > HIST_MAX_US) {
-			snprintf(err, errlen, "%s:%d: expected a histogram line 'USEC COUNT...', got '%.60s'",
-				 path, lineno, line);
+			line[strcspn(line, "\n")] = '\0';
+			for (char *c = line; *c; c++) /* one line, printable */
+				if ((unsigned char)*c < 0x20 || *c == 0x7f)
+					*c = '?';
+			snprintf(err, errlen, "%s:%d: expected a histogram line 'USEC COUNT...' "
+				 "(USEC up to %d), got '%.60s'", path, lineno, HIST_MAX_US, line);
 			rc = -1;
 			break;
 		}
@@ -74,7 +69,6 @@ static int read_histogram(const char *path, struct ik_val_sample *s, uint64_t *c
 			p = end;
 		}
 	}
-	fclose(f);
 	for (int i = 0; rc == 0 && i <= HIST_MAX_US + 1; i++)
 		total += count[i];
 	if (rc == 0 && total > 0) {
@@ -182,10 +176,17 @@ int ik_val_cyclictest_run(const struct ik_val_spec *spec, const struct ik_sysfs 
 	if (rc == 0)
 		rc = ik_val_sample_window(&before, &after, s, err, errlen);
 	if (rc == 0) {
-		if (read_histogram(histfile, s, &cycles, err, errlen)) {
+		FILE *hf = fopen(histfile, "r");
+		if (!hf)
+			snprintf(err, errlen, "%s: %s (cyclictest wrote no histogram)", histfile,
+				 strerror(errno));
+		if (!hf || ik_val_cyclictest_hist(hf, histfile, s, &cycles, err, errlen)) {
 			ik_val_sample_free(s);
 			rc = -1;
+			if (hf)
+				fclose(hf);
 		} else {
+			fclose(hf);
 			s->have_throughput = true;
 			s->throughput_name = "activations/s";
 			/* the histogram holds the whole run, its -D, not only the window */

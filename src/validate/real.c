@@ -408,14 +408,7 @@ void ik_val_last_output(const char *outfile, char *buf, size_t len)
 
 /* ---- rt-app's logs ----------------------------------------------------------------------- */
 
-struct logs {
-	double *wu; /* wake-up latencies, us */
-	size_t n, cap;
-	uint64_t lines;    /* activations in the window */
-	bool have_wu;
-};
-
-static int add_wu(struct logs *l, double v)
+static int add_wu(struct ik_val_logs *l, double v)
 {
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 4096;
@@ -429,21 +422,11 @@ static int add_wu(struct logs *l, double v)
 	return 0;
 }
 
-/*
- * One log: a header line "#idx perf run period start end rel_st slack ... wu_lat" and a
- * line per activation.  The columns are found by name in the header; an activation counts
- * when it started in the window (start is CLOCK_MONOTONIC in us, as rt-app takes it).
- */
-static int read_log(const char *path, int64_t t0_ns, int64_t t1_ns, struct logs *l, char *err,
-		    size_t errlen)
+int ik_val_rtapp_log(FILE *f, int64_t t0_ns, int64_t t1_ns, struct ik_val_logs *l, char *err,
+		     size_t errlen)
 {
-	FILE *f = fopen(path, "r");
 	char line[1024];
 	int col_start = -1, col_wu = -1;
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
 	while (fgets(line, sizeof(line), f)) {
 		if (line[0] == '#') {
 			char *save = NULL;
@@ -478,14 +461,25 @@ static int read_log(const char *path, int64_t t0_ns, int64_t t1_ns, struct logs 
 		if (col_wu >= 0 && col_wu < n) {
 			l->have_wu = true;
 			if (add_wu(l, v[col_wu])) {
-				fclose(f);
 				snprintf(err, errlen, "out of memory");
 				return -1;
 			}
 		}
 	}
-	fclose(f);
 	return 0;
+}
+
+static int read_log(const char *path, int64_t t0_ns, int64_t t1_ns, struct ik_val_logs *l,
+		    char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	int rc = ik_val_rtapp_log(f, t0_ns, t1_ns, l, err, errlen);
+	fclose(f);
+	return rc;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -506,7 +500,7 @@ static double percentile(const double *v, size_t n, double p)
 static int read_logs(const char *dir, int64_t t0_ns, int64_t t1_ns, struct ik_val_sample *s,
 		     char *err, size_t errlen)
 {
-	struct logs l = { 0 };
+	struct ik_val_logs l = { 0 };
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int rc = 0;

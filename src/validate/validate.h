@@ -169,6 +169,28 @@ int ik_val_cyclictest_run(const struct ik_val_spec *spec, const struct ik_sysfs 
 			  const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
 			  size_t errlen);
 
+/*
+ * The tools' own logs, read from f (the fuzz target's entry points too).
+ * ik_val_rtapp_log: one rt-app log, a header line "#idx perf run period start end rel_st
+ * slack ... wu_lat" and a line per activation; the columns found by name in the header; an
+ * activation counts when it started in [t0_ns, t1_ns) (start is CLOCK_MONOTONIC in us, as
+ * rt-app takes it); l accumulates over several logs (l->wu freed by the caller).
+ * ik_val_cyclictest_hist: cyclictest's histogram ("USEC COUNT..." a bucket, one column a
+ * thread, "# Histogram Overflows: N..."): p50 and p99 over every thread into s (have_wake;
+ * an overflow counts as the last bucket), the cycles counted.  0, or -1 with err (origin
+ * and line named).
+ */
+struct ik_val_logs {
+	double *wu; /* wake-up latencies, us */
+	size_t n, cap;
+	uint64_t lines; /* activations in the window */
+	bool have_wu;
+};
+int ik_val_rtapp_log(FILE *f, int64_t t0_ns, int64_t t1_ns, struct ik_val_logs *l, char *err,
+		     size_t errlen);
+int ik_val_cyclictest_hist(FILE *f, const char *origin, struct ik_val_sample *s,
+			   uint64_t *cycles, char *err, size_t errlen);
+
 /* Where rt-app is on PATH ("" when it is not). */
 bool ik_val_find_rtapp(char *path, size_t len);
 
