@@ -18,6 +18,10 @@
  * CPUs: a thread or phase with "cpus" is pinned, instance i to cpus[i % n]; without,
  * tasks are placed by the model's wake-up placement.
  *
+ * Policies: each instance gets its thread's policy at set-up and a phase's change of it
+ * when the phase starts (rt-app's set_thread_param); the scheduler ranks and preempts
+ * (src/sim/sched_rt.c).  rtapp_check refuses what the kernel's admission refuses.
+ *
  * Figures, per phase iteration (rt-app's log): its period (start to end), the time its
  * run events took, and the wake-up latency after each sleep or timer (expiry to running).
  */
@@ -81,6 +85,35 @@ static void pin(struct ik_sim *s, int task, const int *cpus, int n)
 	t->cpu = cpus[rtapp_of(s)->inst[task].instance % n];
 }
 
+/* rt-app's set_thread_param: the thread's policy, or a phase's change of it. */
+static void apply_sched(struct ik_sim *s, int task, const struct ik_rtapp_sched *sc)
+{
+	struct sim_task *t = &s->tasks[task];
+	int pol = sc->policy;
+
+	if (pol == IK_RTAPP_SAME && !sc->prio_set)
+		return;
+	if (pol == IK_RTAPP_SAME) { /* a new priority in the same policy */
+		if (t->policy == SIM_SCHED_FIFO || t->policy == SIM_SCHED_RR)
+			t->prio = sc->prio >= 1 ? sc->prio : t->prio;
+		return;
+	}
+	static const enum sim_policy map[] = { [IK_RTAPP_OTHER] = SIM_SCHED_OTHER,
+					       [IK_RTAPP_FIFO] = SIM_SCHED_FIFO,
+					       [IK_RTAPP_RR] = SIM_SCHED_RR,
+					       [IK_RTAPP_DEADLINE] = SIM_SCHED_DEADLINE };
+	if (map[pol] == t->policy && (pol != IK_RTAPP_DEADLINE ||
+				      (t->dl_runtime == sc->runtime_ns &&
+				       t->dl_deadline == sc->deadline_ns &&
+				       t->dl_period == sc->period_ns)) &&
+	    (pol == IK_RTAPP_DEADLINE || pol == IK_RTAPP_OTHER || t->prio == sc->prio))
+		return; /* unchanged: a deadline task keeps its current period */
+	sim_task_set_policy(s, task, map[pol], sc->prio, sc->runtime_ns, sc->deadline_ns,
+			    sc->period_ns);
+	if (pol == IK_RTAPP_DEADLINE)
+		t->pinned = false; /* its CPUs are all of them (rtapp_check) */
+}
+
 /* The next event of the instance, the position moved past it; NULL when it has finished. */
 static const struct ik_rtapp_event *step(struct ik_sim *s, int task)
 {
@@ -98,6 +131,8 @@ static const struct ik_rtapp_event *step(struct ik_sim *s, int task)
 			/* a phase iteration starts */
 			if (in->phase_loop == 0 && ph->ncpus > 0)
 				pin(s, task, ph->cpus, ph->ncpus);
+			if (in->phase_loop == 0)
+				apply_sched(s, task, &ph->sched);
 			in->iter_start = s->now;
 			in->iter_run = 0;
 		}
@@ -256,6 +291,8 @@ static void advance(struct ik_sim *s, int task)
 				e->kind == IK_RTAPP_YIELD ? 0 : e->ns;
 			t->fixed_time = e->kind == IK_RTAPP_RUNTIME;
 			in->run_start = e->kind == IK_RTAPP_YIELD ? -1 : 0;
+			if (e->kind == IK_RTAPP_YIELD)
+				sim_rt_yield(s, task);
 			keep_running(s, task, ran_on);
 			return;
 		case IK_RTAPP_SLEEP:
@@ -444,6 +481,7 @@ static int rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
 			in->wait_mutex = -1;
 			if (def->ncpus > 0)
 				pin(s, task, def->cpus, def->ncpus);
+			apply_sched(s, task, &def->sched);
 			const struct ik_rtapp_phase *ph0 = &ra->prog->phases[def->first_phase];
 			for (int c = 0; c < def->ncpus; c++)
 				if (def->cpus[c] >= s->ncpus)
@@ -495,6 +533,68 @@ static int rtapp_max_tasks(const struct ik_workload *w)
 	return w->rtapp_tasks;
 }
 
+/* Does cpus name every CPU of a platform of n? */
+static bool all_cpus(const int *cpus, int ncpus, int n)
+{
+	for (int want = 0; want < n; want++) {
+		bool found = false;
+		for (int i = 0; i < ncpus && !found; i++)
+			found = cpus[i] == want;
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * SCHED_DEADLINE as the kernel admits it (sched_setattr, sched_setaffinity), and rt-app
+ * exits when it does not: a deadline thread's CPUs must be all of the machine's (a
+ * narrower affinity is refused: EPERM, EBUSY), and the deadline threads' bandwidth
+ * (runtime / period, in the kernel's 20-bit fixed point) at most 95 % of the CPUs
+ * (sched_rt_runtime_us / sched_rt_period_us = 950000 / 1000000).  A thread is counted
+ * with its largest bandwidth over its phases, for every instance it has and may fork.
+ */
+static int check_deadline(struct ik_workload *w, struct ik_workload_check *c,
+			  const struct ik_rtapp *prog)
+{
+	int n = ik_platform_cpus(c->platform);
+	uint64_t total = 0, limit = (uint64_t)n * ((950000ULL << 20) / 1000000);
+
+	for (int i = 0; i < prog->ntasks; i++) {
+		const struct ik_rtapp_task *t = &prog->tasks[i];
+		uint64_t bw = 0;
+		int ncpus = t->ncpus;
+		const int *cpus = t->cpus;
+		for (int p = -1; p < t->nphases; p++) {
+			const struct ik_rtapp_sched *sc = p < 0 ? &t->sched :
+				&prog->phases[t->first_phase + p].sched;
+			if (p >= 0 && prog->phases[t->first_phase + p].ncpus > 0) {
+				ncpus = prog->phases[t->first_phase + p].ncpus;
+				cpus = prog->phases[t->first_phase + p].cpus;
+			}
+			if (sc->policy != IK_RTAPP_DEADLINE)
+				continue;
+			uint64_t b = ((uint64_t)sc->runtime_ns << 20) / (uint64_t)sc->period_ns;
+			bw = b > bw ? b : bw;
+			if (ncpus > 0 && !all_cpus(cpus, ncpus, n))
+				return sim_check_fail(c, c->key, "[workload] file: %s: tasks.%s: "
+						      "SCHED_DEADLINE with cpus narrower than the "
+						      "machine's %d CPUs: the kernel refuses it "
+						      "(EPERM/EBUSY), and rt-app exits", w->file,
+						      t->name, n);
+		}
+		total += bw * (uint64_t)(t->instances + t->forks);
+		if (total > limit)
+			return sim_check_fail(c, c->key, "[workload] file: %s: tasks.%s: the "
+					      "SCHED_DEADLINE threads up to this one reserve %.3f CPUs "
+					      "(runtime / period), more than 95%% of platform %s's %d "
+					      "CPUs: the kernel refuses it (EBUSY), and rt-app exits",
+					      w->file, t->name, (double)total / (1 << 20),
+					      c->platform->name, n);
+	}
+	return 0;
+}
+
 /* The file is read now, so that a bad one fails with the scenario (its message names the
    JSON path), and its thread instances counted (the task timers to reserve). */
 static int rtapp_check(struct ik_workload *w, struct ik_workload_check *c)
@@ -513,6 +613,10 @@ static int rtapp_check(struct ik_workload *w, struct ik_workload_check *c)
 		w->rtapp_tasks += prog.tasks[i].instances + prog.tasks[i].forks;
 	}
 	snprintf(c->notes, sizeof(c->notes), "%s", prog.notes);
+	if (c->platform && check_deadline(w, c, &prog)) {
+		ik_rtapp_free(&prog);
+		return -1;
+	}
 	bool mem = prog.has_mem;
 	ik_rtapp_free(&prog);
 	if (mem && !(w->mem_mb_per_s > 0))
