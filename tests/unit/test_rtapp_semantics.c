@@ -303,6 +303,174 @@ static void test_taskgroup_noted(void **state)
 				"rt-app) is not modelled: ignored"));
 }
 
+/* Between a and b's bounds (inclusive), printing it first. */
+static void within(const char *what, int64_t v, int64_t lo, int64_t hi)
+{
+	print_message("%s: %lld ns (expected %lld..%lld)\n", what, (long long)v, (long long)lo,
+		      (long long)hi);
+	assert_true(v >= lo && v <= hi);
+}
+
+/*
+ * barrier: a (CPU 0) runs 1 ms, c (CPU 1) 3 ms, then both reach barrier b: a waits there
+ * until c comes, so both activations last 3 ms (a's and the wake-up of its idle CPU).
+ */
+static void test_barrier(void **state)
+{
+	(void)state;
+	struct ik_run_result r;
+	run_text("{\"tasks\":{\"a\":{\"loop\":1,\"cpus\":[0],\"runtime\":1000,\"barrier\":\"b\"},"
+		 "\"c\":{\"loop\":1,\"cpus\":[1],\"runtime\":3000,\"barrier\":\"b\"}}}", 20, &r);
+	assert_int_equal(r.requests->done, 2);
+	within("barrier: a's activation", r.requests->latency.min, 3 * MS, 3 * MS + 50 * US);
+	ik_run_result_free(&r);
+}
+
+/*
+ * signal wakes the first waiter, broad every one: w1 and w2 wait on c; s signals (or
+ * broadcasts) it 1 ms after the start.  With broad both end at about 1 ms (3 activations);
+ * with signal one does, the other waits to the end (2).
+ */
+static void test_signal_and_broad(void **state)
+{
+	(void)state;
+	struct ik_run_result b, sg;
+	const char *w = "\"w1\":{\"loop\":1,\"cpus\":[0],\"wait\":{\"ref\":\"c\"}},"
+			"\"w2\":{\"loop\":1,\"cpus\":[1],\"wait\":{\"ref\":\"c\"}},";
+	char json[512];
+	snprintf(json, sizeof(json), "{\"tasks\":{%s\"s\":{\"loop\":1,\"cpus\":[2],\"delay\":1000,"
+		 "\"broad\":\"c\"}}}", w);
+	run_text(json, 20, &b);
+	snprintf(json, sizeof(json), "{\"tasks\":{%s\"s\":{\"loop\":1,\"cpus\":[2],\"delay\":1000,"
+		 "\"signal\":\"c\"}}}", w);
+	run_text(json, 20, &sg);
+	assert_int_equal(b.requests->done, 3);
+	within("broad: the waiters' activations", b.requests->latency.max, 1 * MS, 1 * MS + 80 * US);
+	assert_int_equal(sg.requests->done, 2);
+	ik_run_result_free(&b);
+	ik_run_result_free(&sg);
+}
+
+/*
+ * suspend and resume: t suspends at once; r, 2 ms later (delay), resumes t, so t's
+ * activation lasts 2 ms; and delay itself: nothing of r runs before it.
+ */
+static void test_suspend_resume_delay(void **state)
+{
+	(void)state;
+	struct ik_run_result r;
+	run_text("{\"tasks\":{\"t\":{\"loop\":1,\"cpus\":[0],\"suspend\":\"t\"},"
+		 "\"r\":{\"loop\":1,\"cpus\":[1],\"delay\":2000,\"resume\":\"t\"}}}", 20, &r);
+	assert_int_equal(r.requests->done, 2);
+	within("suspend: t's activation", r.requests->latency.max, 2 * MS, 2 * MS + 80 * US);
+	ik_run_result_free(&r);
+}
+
+/*
+ * timer modes after an overrun (a 10 ms timer t, first used at 0: its next expiry 10 ms):
+ * phase p0 waits until 10; p1 runs 15 ms (10-25), and its timer's 20 ms is past, so it does
+ * not wait; p2 (3 times) runs 1 ms and waits.  absolute: the reference stays at 20, so p2
+ * waits until 30, 40, 50 (its first activation 5 ms, the next two 10); relative: the
+ * reference moves to 25 when missed, so p2 waits until 35, 45, 55 (all 10 ms).  (Each
+ * wait ends with the idle CPU's wake-up, 17-27 us here, which moves the activations'
+ * starts and ends by as much.)
+ */
+static void test_timer_modes(void **state)
+{
+	(void)state;
+	struct ik_run_result abs, rel;
+	const char *fmt = "{\"tasks\":{\"t\":{\"loop\":1,\"cpus\":[0],\"phases\":{"
+		"\"p0\":{\"timer\":{\"ref\":\"t\",\"period\":10000,\"mode\":\"%s\"}},"
+		"\"p1\":{\"runtime\":15000,\"timer\":{\"ref\":\"t\",\"period\":10000,\"mode\":\"%s\"}},"
+		"\"p2\":{\"loop\":3,\"runtime\":1000,\"timer\":{\"ref\":\"t\",\"period\":10000,"
+		"\"mode\":\"%s\"}}}}}}";
+	char json[512];
+	snprintf(json, sizeof(json), fmt, "absolute", "absolute", "absolute");
+	run_text(json, 80, &abs);
+	snprintf(json, sizeof(json), fmt, "relative", "relative", "relative");
+	run_text(json, 80, &rel);
+	show("absolute", &abs);
+	show("relative", &rel);
+	assert_int_equal(abs.requests->done, 5);
+	assert_int_equal(rel.requests->done, 5);
+	within("absolute: shortest activation", abs.requests->latency.min, 5 * MS - 50 * US,
+	       5 * MS + 50 * US);
+	within("relative: shortest activation", rel.requests->latency.min, 10 * MS - 50 * US,
+	       10 * MS + 50 * US);
+	/* both: p1's 15 ms run, no wait */
+	within("absolute: longest", abs.requests->latency.max, 15 * MS, 15 * MS + 50 * US);
+	within("relative: longest", rel.requests->latency.max, 15 * MS, 15 * MS + 50 * US);
+	ik_run_result_free(&abs);
+	ik_run_result_free(&rel);
+}
+
+/*
+ * yield: a and b share CPU 0 (1 us a switch); a runs 2 ms, yields, runs 2 ms; b starts
+ * 0.1 ms late and runs 1 ms.  The model's SCHED_OTHER queues a task that goes on behind
+ * those waiting at each of its events: b's start (no work) runs when a's first 2 ms end,
+ * and its 1 ms goes behind a's next event.  With the yield that event is the yield, so b's
+ * 1 ms runs before a's second 2 ms: a's activation 2 + 1 + 2 ms and four switches; b's
+ * 1 ms.  Without, a's second 2 ms run first: a's 4 ms (two switches), b's 3 ms.
+ */
+static void test_yield(void **state)
+{
+	(void)state;
+	struct ik_run_result y, n;
+	run_text("{\"tasks\":{\"a\":{\"loop\":1,\"cpus\":[0],\"runtime\":2000,\"yield\":\"\","
+		 "\"runtime1\":2000},\"b\":{\"loop\":1,\"cpus\":[0],\"delay\":100,\"runtime\":1000}}}",
+		 20, &y);
+	run_text("{\"tasks\":{\"a\":{\"loop\":1,\"cpus\":[0],\"runtime\":2000,\"runtime1\":2000},"
+		 "\"b\":{\"loop\":1,\"cpus\":[0],\"delay\":100,\"runtime\":1000}}}", 20, &n);
+	show("yield", &y);
+	show("no yield", &n);
+	assert_int_equal(y.requests->latency.max, 5 * MS + 4 * US);
+	assert_int_equal(y.requests->latency.min, 1 * MS + 2 * US);
+	assert_int_equal(n.requests->latency.max, 4 * MS + 2 * US);
+	assert_int_equal(n.requests->latency.min, 3 * MS + 2 * US);
+	ik_run_result_free(&y);
+	ik_run_result_free(&n);
+}
+
+/*
+ * instance, loop and phases with their own loops: 3 instances, the thread looped twice,
+ * phase p1 twice (100 us runtime) and p2 three times (200 us): 3 x 2 x (2 + 3) = 30
+ * activations and 3 x 2 x (2 x 100 + 3 x 200) us = 4.8 ms of run.  cpus per phase: p1 on
+ * CPU 5, p2 on CPU 6: their busy time is the phases' runs (1.2 and 3.6 ms, and a context
+ * switch or two).
+ */
+static void test_instances_loops_phases_cpus(void **state)
+{
+	(void)state;
+	struct ik_run_result r;
+	run_text("{\"tasks\":{\"t\":{\"instance\":3,\"loop\":2,\"phases\":{"
+		 "\"p1\":{\"loop\":2,\"cpus\":[5],\"runtime\":100,\"sleep\":50},"
+		 "\"p2\":{\"loop\":3,\"cpus\":[6],\"runtime\":200,\"sleep\":50}}}}}", 50, &r);
+	assert_int_equal(r.requests->done, 30);
+	assert_int_equal(r.requests->service_ns, 4800 * US);
+	within("CPU 5 busy", r.cpu_busy_ns[5], 1200 * US, 1200 * US + 60 * US);
+	within("CPU 6 busy", r.cpu_busy_ns[6], 3600 * US, 3600 * US + 60 * US);
+	int64_t others = 0;
+	for (int c = 0; c < r.ncpus; c++)
+		if (c != 5 && c != 6)
+			others += r.cpu_busy_ns[c];
+	within("other CPUs busy (the threads' start-up)", others, 0, 60 * US);
+	ik_run_result_free(&r);
+}
+
+/*
+ * mem and iorun: bytes at workload.mem_mb_per_s (10000 MB/s here): 10 MB of mem is 1 ms of
+ * the activation's run, 1 MB of iorun 0.1 ms.
+ */
+static void test_mem_iorun(void **state)
+{
+	(void)state;
+	struct ik_run_result r;
+	run_text("{\"tasks\":{\"t\":{\"loop\":1,\"mem\":10000000,\"iorun\":1000000}}}", 20, &r);
+	assert_int_equal(r.requests->done, 1);
+	within("mem + iorun run", r.requests->service.max, 1100 * US - 1 * US, 1100 * US + 1 * US);
+	ik_run_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -313,6 +481,13 @@ int main(void)
 		cmocka_unit_test(test_deadline_cbs_wakeup),
 		cmocka_unit_test(test_policy_refusals),
 		cmocka_unit_test(test_taskgroup_noted),
+		cmocka_unit_test(test_barrier),
+		cmocka_unit_test(test_signal_and_broad),
+		cmocka_unit_test(test_suspend_resume_delay),
+		cmocka_unit_test(test_timer_modes),
+		cmocka_unit_test(test_yield),
+		cmocka_unit_test(test_instances_loops_phases_cpus),
+		cmocka_unit_test(test_mem_iorun),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
