@@ -395,6 +395,20 @@ static int parse_sched(struct reader *rd, const char *path, json_t *obj, bool ph
 	    opt_int(rd, path, obj, "dl-period", 0, MAX_US, &dp, &has_dp) ||
 	    opt_int(rd, path, obj, "dl-deadline", 0, MAX_US, &dd, &has_dd))
 		return -1;
+	/* uclamp (util_min, util_max: 0..1024, rt-app refuses more) and NUMA memory binding:
+	   read by rt-app, not modelled */
+	static const char *const unmodelled[] = { "util_min", "util_max", "nodes_membind" };
+	for (size_t i = 0; i < sizeof(unmodelled) / sizeof(unmodelled[0]); i++) {
+		json_t *u = json_object_get(obj, unmodelled[i]);
+		int64_t x = 0;
+		if (!u)
+			continue;
+		join(p, sizeof(p), path, unmodelled[i]);
+		if (i < 2 && get_int(rd, p, u, -1, 1024, &x))
+			return -1;
+		rd_note(rd, "%s: \"%s\" (%s, read by rt-app) is not modelled: ignored", rd->origin,
+			unmodelled[i], i < 2 ? "utilisation clamping" : "NUMA memory binding");
+	}
 	out->prio_set = has_prio;
 	join(p, sizeof(p), path, "priority");
 	switch (out->policy) {
@@ -475,7 +489,8 @@ static int taskgroup(struct reader *rd, const char *path, json_t *obj, int pol)
 static bool is_ignored_thread_key(const char *k)
 {
 	return !strcmp(k, "priority") || !strcmp(k, "taskgroup") || !strcmp(k, "dl-runtime") ||
-	       !strcmp(k, "dl-period") || !strcmp(k, "dl-deadline") || !strcmp(k, "nice");
+	       !strcmp(k, "dl-period") || !strcmp(k, "dl-deadline") || !strcmp(k, "nice") ||
+	       !strcmp(k, "util_min") || !strcmp(k, "util_max") || !strcmp(k, "nodes_membind");
 }
 
 /* The events and properties of one phase (or of a thread without "phases"). */

@@ -301,6 +301,16 @@ static void test_taskgroup_noted(void **state)
 	print_message("%s\n", sc.workload_notes);
 	assert_non_null(strstr(sc.workload_notes, "\"taskgroup\" (a cgroup's CPU share, read by "
 				"rt-app) is not modelled: ignored"));
+	/* uclamp and NUMA binding likewise; a clamp rt-app refuses is refused */
+	if (load("{\"tasks\":{\"t\":{\"util_min\":100,\"phases\":{\"p\":{\"nodes_membind\":[0],"
+		 "\"run\":10,\"sleep\":10}}}}}", 10, &sc, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	unlink(sc.workload.file);
+	assert_non_null(strstr(sc.workload_notes, "\"util_min\" (utilisation clamping, read by "
+				"rt-app) is not modelled: ignored"));
+	assert_non_null(strstr(sc.workload_notes, "\"nodes_membind\" (NUMA memory binding"));
+	refused("{\"tasks\":{\"t\":{\"util_max\":2000,\"run\":10,\"sleep\":10}}}", err, sizeof(err));
+	assert_non_null(strstr(err, "tasks.t.util_max: expected an integer -1..1024, got 2000"));
 }
 
 /* Between a and b's bounds (inclusive), printing it first. */
