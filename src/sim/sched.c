@@ -35,6 +35,31 @@ static __attribute__((noinline)) int select_cpu_in_llc(const struct ik_sim *s, i
 }
 
 /*
+ * A task allowed on several CPUs (its affinity, t->aff), its previous CPU (one of them)
+ * busy: the first idle one of them after it in the list, else for an RT or deadline task
+ * the first that runs a task of lower rank, else the previous CPU.
+ */
+static __attribute__((noinline)) int select_cpu_in_aff(const struct ik_sim *s,
+							const struct sim_task *t, int prev)
+{
+	int at = 0, lower = -1;
+	while (at < t->naff && t->aff[at] != prev)
+		at++;
+	for (int k = 1; k < t->naff; k++) {
+		int cpu = t->aff[(at + k) % t->naff];
+		if (cpu >= s->ncpus)
+			continue;
+		if (sim_cpu_is_idle(s, cpu))
+			return cpu;
+		const struct sim_cpu *c = &s->cpus[cpu];
+		if (lower < 0 && t->prio > 0 && c->nr_queued == 0 && c->current >= 0 &&
+		    sim_rt_before(t, &s->tasks[c->current]))
+			lower = cpu;
+	}
+	return lower >= 0 ? lower : prev;
+}
+
+/*
  * Wake-up placement for tasks that are not pinned, after select_idle_sibling(): the
  * previous CPU if it is idle, else the first idle CPU of its last-level cache scanning
  * onwards from it, else the previous CPU anyway.
@@ -45,6 +70,8 @@ static int select_cpu(const struct ik_sim *s, const struct sim_task *t)
 
 	if (t->pinned || sim_cpu_is_idle(s, prev))
 		return prev;
+	if (t->naff > 0)
+		return select_cpu_in_aff(s, t, prev);
 	if (t->prio > 0) {
 		const struct sim_cpu *c = &s->cpus[prev];
 		if (c->nr_queued == 0 && c->current >= 0 && sim_rt_before(t, &s->tasks[c->current]))
@@ -380,6 +407,12 @@ void sim_task_timer(struct ik_sim *s, int task)
 		return; /* one of the workload's own clocks */
 	if (t->state != TASK_BLOCKED)
 		return;
+	if ((t->naff > 0 || (s->policies && !t->pinned)) && !sim_cpu_is_idle(s, cpu)) {
+		/* an affinity of several CPUs, or an RT run: try_to_wake_up's choice of CPU
+		   (the timer's CPU is busy) */
+		sim_wake_task(s, task, cpu);
+		return;
+	}
 	end_iowait(s, t);
 	t->state = TASK_RUNNABLE;
 	t->woken_at = s->now;

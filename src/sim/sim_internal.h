@@ -85,6 +85,10 @@ struct sim_task {
 	int timer_cpu;        /* the CPU whose timer list holds its timer, -1 = none */
 	int iowait_cpu;
 	uint32_t iowait_acc;  /* workload.iowait_pct spread over its sleeps (ppm, see sched.c) */
+	/* an affinity of several CPUs (rt-app's cpus; NULL = any CPU, or pinned to cpu):
+	   wake-up placement chooses among them (sched.c) */
+	const int *aff;
+	int naff;
 	/* its scheduling policy (sched_rt.c): all zero for SCHED_OTHER */
 	enum sim_policy policy;
 	int prio;             /* 0 SCHED_OTHER, 1..99 FIFO and RR, SIM_PRIO_DL deadline */

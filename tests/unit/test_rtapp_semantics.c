@@ -481,6 +481,31 @@ static void test_mem_iorun(void **state)
 	ik_run_result_free(&r);
 }
 
+/*
+ * cpus is an affinity, as rt-app's pthread_setaffinity_np sets it: h holds CPU 3 for
+ * 10 ms from 0; w (cpus [3, 4], starting on 3) sleeps 0.1 ms, then runs 1 ms: it wakes on
+ * CPU 4, idle, and does not wait for h (its activation 1.1 ms and a wake-up, not 10 ms).
+ * A phase without cpus takes the thread's (rt-app's order: phase, thread, any), as
+ * upstream tutorial/example8.json says: phases on CPU 0, 1, then the thread's 2.
+ */
+static void test_cpus_affinity(void **state)
+{
+	(void)state;
+	struct ik_run_result r, e8;
+	run_text("{\"tasks\":{\"h\":{\"loop\":1,\"cpus\":[3],\"runtime\":10000},"
+		 "\"w\":{\"loop\":1,\"cpus\":[3,4],\"sleep\":100,\"runtime\":1000}}}", 30, &r);
+	show("affinity", &r);
+	within("w's activation", r.requests->latency.min, 1100 * US, 1100 * US + 50 * US);
+	within("CPU 4 busy (w)", r.cpu_busy_ns[4], 1000 * US, 1000 * US + 10 * US);
+	run_text("{\"tasks\":{\"t\":{\"loop\":1,\"cpus\":[2],\"phases\":{\"p1\":{\"cpus\":[0],"
+		 "\"runtime\":1500},\"p2\":{\"cpus\":[1],\"runtime\":1500},\"p3\":{\"runtime\":1500}}}}}",
+		 20, &e8);
+	for (int c = 0; c < 3; c++)
+		within("example8: the phase's CPU busy", e8.cpu_busy_ns[c], 1500 * US, 1500 * US + 10 * US);
+	ik_run_result_free(&r);
+	ik_run_result_free(&e8);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -498,6 +523,7 @@ int main(void)
 		cmocka_unit_test(test_yield),
 		cmocka_unit_test(test_instances_loops_phases_cpus),
 		cmocka_unit_test(test_mem_iorun),
+		cmocka_unit_test(test_cpus_affinity),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

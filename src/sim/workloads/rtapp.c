@@ -15,8 +15,9 @@
  * mode, the reference moves to now.  A timer named "unique..." is one per instance;
  * others are shared by every thread that names them.
  *
- * CPUs: a thread or phase with "cpus" is pinned, instance i to cpus[i % n]; without,
- * tasks are placed by the model's wake-up placement.
+ * CPUs: a thread or phase with "cpus" may run on those CPUs only (rt-app's affinity: one
+ * CPU pins it; among several the wake-up placement chooses, each instance starting on
+ * cpus[i % n]); without, on any CPU by the model's wake-up placement.
  *
  * Policies: each instance gets its thread's policy at set-up and a phase's change of it
  * when the phase starts (rt-app's set_thread_param); the scheduler ranks and preempts
@@ -78,11 +79,27 @@ static const struct ik_rtapp_phase *phase_of(const struct sim_rtapp *ra, const s
 	return &ra->prog->phases[ra->prog->tasks[in->def].first_phase + in->phase];
 }
 
+/* rt-app's set_thread_affinity: the thread may run on any CPU of cpus (one: pinned).  A
+   task not on one of them moves to the one its instance number picks. */
 static void pin(struct ik_sim *s, int task, const int *cpus, int n)
 {
 	struct sim_task *t = &s->tasks[task];
-	t->pinned = true;
-	t->cpu = cpus[rtapp_of(s)->inst[task].instance % n];
+	bool on = false;
+	for (int i = 0; i < n && !on; i++)
+		on = cpus[i] == t->cpu;
+	t->pinned = n == 1;
+	t->aff = n > 1 ? cpus : NULL;
+	t->naff = n > 1 ? n : 0;
+	if (!on)
+		t->cpu = cpus[rtapp_of(s)->inst[task].instance % n];
+}
+
+/* Any CPU. */
+static void unpin(struct sim_task *t)
+{
+	t->pinned = false;
+	t->aff = NULL;
+	t->naff = 0;
 }
 
 /* rt-app's set_thread_param: the thread's policy, or a phase's change of it. */
@@ -111,7 +128,7 @@ static void apply_sched(struct ik_sim *s, int task, const struct ik_rtapp_sched 
 	sim_task_set_policy(s, task, map[pol], sc->prio, sc->runtime_ns, sc->deadline_ns,
 			    sc->period_ns);
 	if (pol == IK_RTAPP_DEADLINE)
-		t->pinned = false; /* its CPUs are all of them (rtapp_check) */
+		unpin(t); /* its CPUs are all of them (rtapp_check) */
 }
 
 /* The next event of the instance, the position moved past it; NULL when it has finished. */
@@ -129,10 +146,17 @@ static const struct ik_rtapp_event *step(struct ik_sim *s, int task)
 		const struct ik_rtapp_phase *ph = phase_of(ra, in);
 		if (in->event == 0) {
 			/* a phase iteration starts */
+			/* rt-app's order of preference: the phase's cpus, the thread's, any */
 			if (in->phase_loop == 0 && ph->ncpus > 0)
 				pin(s, task, ph->cpus, ph->ncpus);
+			else if (in->phase_loop == 0 && def->ncpus > 0)
+				pin(s, task, def->cpus, def->ncpus);
+			else if (in->phase_loop == 0)
+				unpin(&s->tasks[task]);
 			if (in->phase_loop == 0)
 				apply_sched(s, task, &ph->sched);
+			if (s->tasks[task].policy == SIM_SCHED_DEADLINE)
+				unpin(&s->tasks[task]);
 			in->iter_start = s->now;
 			in->iter_run = 0;
 		}
