@@ -19,6 +19,7 @@
 #include "config/result.h"
 #include "config/scenario.h"
 #include "sim/sim.h"
+#include "util/histogram.h"
 
 #define US 1000LL
 #define MS 1000000LL
@@ -506,6 +507,52 @@ static void test_cpus_affinity(void **state)
 	ik_run_result_free(&e8);
 }
 
+/*
+ * Timer slack: on a platform whose [os] timer_slack_ns is 50 us (amd-zen3's table with that
+ * line), a SCHED_OTHER task's 1 ms timer fires 50 us late (its wake-up latency, counted
+ * from the intended time as rt-app's wu_lat, is the slack and the CPU's exit); a SCHED_FIFO
+ * task's fires on time (the kernel gives RT tasks no slack): 50 us less.
+ */
+static void test_rt_timers_have_no_slack(void **state)
+{
+	(void)state;
+	char plat[] = "/tmp/ikrtplatXXXXXX", text[8192], err[IK_ERR_LEN];
+	FILE *in = fopen("../platforms/amd-zen3.ini", "r");
+	assert_non_null(in);
+	size_t n = fread(text, 1, sizeof(text) - 64, in);
+	fclose(in);
+	n += (size_t)snprintf(text + n, sizeof(text) - n, "\n[os]\ntimer_slack_ns = 50000\n");
+	int fd = mkstemp(plat);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, n), (ssize_t)n);
+	close(fd);
+	int64_t wake[2];
+	for (int rt = 0; rt < 2; rt++) {
+		char json[256];
+		snprintf(json, sizeof(json), "{\"tasks\":{\"t\":{\"loop\":20,\"cpus\":[0]%s,"
+			 "\"runtime\":100,\"timer\":{\"ref\":\"t\",\"period\":1000}}}}",
+			 rt ? ",\"policy\":\"SCHED_FIFO\"" : "");
+		char *path = write_temp(json);
+		snprintf(text, sizeof(text), "[scenario]\nname = rt\nplatform = %s\nduration_ms = 30\n"
+			 "warmup_ms = 0\n[kernel]\nhousekeeping_hz = 0\n[workload]\ntype = rtapp\n"
+			 "file = %s\n", plat, path);
+		struct ik_scenario sc;
+		struct ik_run_result r;
+		if (ik_scenario_parse_string("rt.ini", text, NULL, 0, &sc, err, sizeof(err)) != 0)
+			fail_msg("scenario: %s", err);
+		if (ik_sim_run(&sc, 1, &r, err, sizeof(err)) != 0)
+			fail_msg("sim: %s", err);
+		unlink(path);
+		wake[rt] = ik_hist_percentile(&r.requests->wake, 50);
+		ik_run_result_free(&r);
+	}
+	unlink(plat);
+	print_message("wake-up p50: OTHER %lld ns, FIFO %lld ns\n", (long long)wake[0],
+		      (long long)wake[1]);
+	assert_true(wake[1] < 50 * US);
+	within("OTHER less FIFO: the slack", wake[0] - wake[1], 45 * US, 55 * US);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -524,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_instances_loops_phases_cpus),
 		cmocka_unit_test(test_mem_iorun),
 		cmocka_unit_test(test_cpus_affinity),
+		cmocka_unit_test(test_rt_timers_have_no_slack),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -264,7 +264,8 @@ static void signalled(struct ik_sim *s, int w, int waker)
 }
 
 /* A sleep or timer until `until`: the hrtimer fires a normal task's timer slack later
-   (the platform's [os] timer_slack_ns, measured by `platform calibrate`; 0 without), and
+   (the platform's [os] timer_slack_ns, measured by `platform calibrate`; 0 without; an RT
+   or deadline task has none), and
    the wake-up latency counts from `until`, as rt-app's wu_lat does. */
 static void sleep_until(struct ik_sim *s, int task, int64_t until)
 {
@@ -272,7 +273,8 @@ static void sleep_until(struct ik_sim *s, int task, int64_t until)
 	rtapp_of(s)->inst[task].expected = until;
 	t->work_ns = 0;
 	t->fixed_time = false;
-	sim_task_sleep(s, task, until + sim_timer_slack(s));
+	/* (an RT or deadline task's sleeps have no slack: the kernel gives them none) */
+	sim_task_sleep(s, task, until + (t->prio > 0 ? 0 : sim_timer_slack(s)));
 }
 
 /* Start the first instance of thread def that waits to be forked (none left: the fork does
