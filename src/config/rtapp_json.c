@@ -640,6 +640,31 @@ static int parse_task(struct reader *rd, const char *name, json_t *obj, int self
 		r->nphases++;
 	}
 	t->nphases = r->nphases - t->first_phase;
+	/* rt-app's check_taskgroup_policy_dep, phase by phase: the policy and the task group
+	   each phase leaves in force (the thread's, or the last phase's that set one) must not
+	   be an RT or deadline policy in a task group */
+	if (phases) {
+		int pol = t->sched.policy, k = 0;
+		bool tg = json_object_get(obj, "taskgroup") != NULL;
+		const char *key;
+		json_t *ph;
+		json_object_foreach(phases, key, ph) {
+			const struct ik_rtapp_phase *rp = &r->phases[t->first_phase + k++];
+			if (rp->sched.policy != IK_RTAPP_SAME)
+				pol = rp->sched.policy;
+			tg |= json_object_get(ph, "taskgroup") != NULL;
+			if (tg && (pol == IK_RTAPP_FIFO || pol == IK_RTAPP_RR ||
+				   pol == IK_RTAPP_DEADLINE)) {
+				char pp[256];
+				join(p, sizeof(p), path, "phases");
+				join(pp, sizeof(pp), p, key);
+				return fail(rd, pp, "a task group (from this phase or before) with "
+					    "policy %s: rt-app refuses it (\"No taskgroup support for "
+					    "policy\")", pol == IK_RTAPP_FIFO ? "SCHED_FIFO" :
+					    pol == IK_RTAPP_RR ? "SCHED_RR" : "SCHED_DEADLINE");
+			}
+		}
+	}
 	return 0;
 }
 

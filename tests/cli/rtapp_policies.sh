@@ -28,6 +28,8 @@ refused admit '{"tasks":{"t":{"instance":9,"policy":"SCHED_DEADLINE","dl-runtime
 	--set scenario.platform=kvm-guest-haltpoll
 refused tgfifo '{"tasks":{"t":{"policy":"SCHED_FIFO","taskgroup":"/g","run":10,"sleep":10}}}' \
 	"tasks.t.taskgroup: a task group with policy SCHED_FIFO: rt-app refuses it"
+refused tgphase '{"tasks":{"t":{"taskgroup":"/g","phases":{"a":{"run":10,"sleep":10},"b":{"policy":"SCHED_DEADLINE","dl-runtime":500,"dl-period":1000,"run":10,"sleep":10}}}}}' \
+	"tasks.t.phases.b: a task group (from this phase or before) with policy SCHED_DEADLINE: rt-app refuses it"
 
 # the admission limit is the platform's: 9 CPUs' worth fits 128 CPUs
 printf '%s' '{"tasks":{"t":{"instance":9,"policy":"SCHED_DEADLINE","dl-runtime":1000,"dl-period":1000,"run":10,"sleep":10}}}' >"$tmp/admit.json"
