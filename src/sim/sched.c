@@ -70,14 +70,15 @@ static int select_cpu(const struct ik_sim *s, const struct sim_task *t)
 
 	if (t->pinned || sim_cpu_is_idle(s, prev))
 		return prev;
-	if (t->naff > 0)
-		return select_cpu_in_aff(s, t, prev);
 	if (t->prio > 0) {
 		const struct sim_cpu *c = &s->cpus[prev];
 		if (c->nr_queued == 0 && c->current >= 0 && sim_rt_before(t, &s->tasks[c->current]))
-			return prev; /* it preempts what runs there */
-		return sim_rt_select_cpu(s, t, prev);
+			return prev; /* it preempts what runs there (select_task_rq_rt) */
+		if (t->naff == 0)
+			return sim_rt_select_cpu(s, t, prev);
 	}
+	if (t->naff > 0)
+		return select_cpu_in_aff(s, t, prev);
 	return select_cpu_in_llc(s, prev);
 }
 

@@ -553,6 +553,37 @@ static void test_rt_timers_have_no_slack(void **state)
 	within("OTHER less FIFO: the slack", wake[0] - wake[1], 45 * US, 55 * US);
 }
 
+/*
+ * Wake-up placement of an RT task that may run anywhere: f (FIFO 10) runs first on CPU 0
+ * (phase p0), then may run on any CPU (p1) and sleeps 1 ms while o starts 5 ms of work on
+ * CPU 0.  As select_task_rq_rt, f wakes where it ran when what runs there ranks lower:
+ * o in SCHED_OTHER is preempted (its activation 5 + 1 ms) though other CPUs are idle.
+ * When o is FIFO 50, f goes to the first idle CPU of the cache instead (find_lowest_rq):
+ * o keeps its 5 ms and f's wake-up is that CPU's exit and a switch (1.1 us here: it was
+ * polling), not o's 4 ms left.
+ */
+static void test_rt_wakeup_placement(void **state)
+{
+	(void)state;
+	struct ik_run_result lower, higher;
+	const char *fmt = "{\"tasks\":{\"f\":{\"loop\":1,\"policy\":\"SCHED_FIFO\",\"phases\":{"
+		"\"p0\":{\"cpus\":[0],\"runtime\":10},\"p1\":{\"sleep\":1000,\"runtime\":1000}}},"
+		"\"o\":{\"loop\":1,\"cpus\":[0],\"delay\":100%s,\"run\":5000}}}";
+	char json[512];
+	snprintf(json, sizeof(json), fmt, "");
+	run_text(json, 20, &lower);
+	snprintf(json, sizeof(json), fmt, ",\"policy\":\"SCHED_FIFO\",\"priority\":50");
+	run_text(json, 20, &higher);
+	show("o OTHER", &lower);
+	show("o FIFO 50", &higher);
+	within("o OTHER: o's activation", lower.requests->latency.max, 6 * MS, 6 * MS + 10 * US);
+	assert_true(lower.requests->wake.max <= 2 * US);
+	within("o FIFO 50: o's activation", higher.requests->latency.max, 5 * MS, 5 * MS + 10 * US);
+	within("o FIFO 50: f's wake-up on another CPU", higher.requests->wake.max, 1 * US, 100 * US);
+	ik_run_result_free(&lower);
+	ik_run_result_free(&higher);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -572,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_mem_iorun),
 		cmocka_unit_test(test_cpus_affinity),
 		cmocka_unit_test(test_rt_timers_have_no_slack),
+		cmocka_unit_test(test_rt_wakeup_placement),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
