@@ -16,7 +16,10 @@
  * - SCHED_DEADLINE: runtime Q, relative deadline D, period P.  A task that becomes
  *   runnable after blocking gets a new deadline now + D and a full Q unless the runtime it
  *   has left fits in its old deadline at its reserved rate (left/(deadline-now) <= Q/D);
- *   while it runs its runtime is spent; when none is left it is throttled off the run
+ *   (a constrained deadline, D < P: the revised rule keeps the old deadline with the
+ *   runtime Q/D allows before it, and a task woken between its deadline and its next
+ *   period waits for that period); while it runs its runtime is spent; when none is left
+ *   it is throttled off the run
  *   queue until its next period (old deadline - D + P), when it gets Q more and a
  *   deadline P later.  So it never runs more than Q in a period.  Admission (the sum of
  *   Q/P at most 95 % of the CPUs) is checked where the policy is read (the rt-app file).
@@ -139,7 +142,22 @@ void sim_rt_wakeup(struct ik_sim *s, struct sim_task *t)
 {
 	if (t->policy != SIM_SCHED_DEADLINE)
 		return;
+	bool constrained = t->dl_deadline < t->dl_period;
+	if (constrained && t->dl_abs != INT64_MIN && t->dl_abs <= s->now &&
+	    s->now < t->dl_abs - t->dl_deadline + t->dl_period) {
+		/* dl_check_constrained_dl: woken after its deadline but before its next period,
+		   it waits for that period (no runtime: its first stretch is cut at once) */
+		t->dl_budget = 0;
+		return;
+	}
 	if (t->dl_abs <= s->now || dl_overflow(t, s->now)) {
+		if (constrained && t->dl_abs > s->now) {
+			/* update_dl_revised_wakeup: the old deadline kept, the runtime its density
+			   Q/D allows in what is left of it */
+			t->dl_budget = (int64_t)((__int128)t->dl_runtime * (t->dl_abs - s->now) /
+						 t->dl_deadline);
+			return;
+		}
 		t->dl_abs = s->now + t->dl_deadline;
 		t->dl_budget = t->dl_runtime;
 	}

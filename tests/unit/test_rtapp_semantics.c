@@ -584,6 +584,46 @@ static void test_rt_wakeup_placement(void **state)
 	ik_run_result_free(&higher);
 }
 
+/*
+ * A constrained deadline (Q 2 ms, D 5 ms, P 10 ms): runs 1 ms (0-1: 1 ms of runtime left),
+ * sleeps 3 ms, runs 2 ms.  Woken at 4 its 1 ms left overruns the rate Q/D before its
+ * deadline 5 (1/1 > 2/5), so the revised rule gives it 2/5 of the 1 ms left to 5 (0.4 ms,
+ * deadline kept): it runs 4-4.4, is throttled until 10, runs 10-11.6: 11.6 ms.  With D = P
+ * = 10 it keeps its 1 ms (1/6 <= 2/10): 4-5, then 10-11: 11 ms.  A plain replenishment
+ * would give it 2 ms at 4 and end at 6.
+ */
+static void test_deadline_constrained(void **state)
+{
+	(void)state;
+	struct ik_run_result c, i;
+	const char *fmt = "{\"tasks\":{\"d\":{\"loop\":1,\"policy\":\"SCHED_DEADLINE\","
+		"\"dl-runtime\":2000,\"dl-deadline\":%d,\"dl-period\":10000,\"run\":1000,"
+		"\"sleep\":3000,\"run1\":2000}}}";
+	char json[256];
+	snprintf(json, sizeof(json), fmt, 5000);
+	run_text(json, 40, &c);
+	snprintf(json, sizeof(json), fmt, 10000);
+	run_text(json, 40, &i);
+	/* (+ the idle CPU's exits: after the sleep and the throttling, 30 us each at most) */
+	within("constrained", c.requests->latency.max, 11600 * US, 11600 * US + 60 * US);
+	within("implicit", i.requests->latency.max, 11 * MS, 11 * MS + 60 * US);
+	ik_run_result_free(&c);
+	ik_run_result_free(&i);
+	/* D 3 ms: woken at 4, past its deadline and before its next period (10), it waits for
+	   that period and runs 10-11 (its 1 ms): 11 ms, where D = P would run 4-5 (5 ms) */
+	const char *late = "{\"tasks\":{\"d\":{\"loop\":1,\"policy\":\"SCHED_DEADLINE\","
+		"\"dl-runtime\":2000,\"dl-deadline\":%d,\"dl-period\":10000,\"run\":1000,"
+		"\"sleep\":3000,\"run1\":1000}}}";
+	snprintf(json, sizeof(json), late, 3000);
+	run_text(json, 40, &c);
+	snprintf(json, sizeof(json), late, 10000);
+	run_text(json, 40, &i);
+	within("woken after its deadline", c.requests->latency.max, 11 * MS, 11 * MS + 60 * US);
+	within("implicit", i.requests->latency.max, 5 * MS, 5 * MS + 60 * US);
+	ik_run_result_free(&c);
+	ik_run_result_free(&i);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -604,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_cpus_affinity),
 		cmocka_unit_test(test_rt_timers_have_no_slack),
 		cmocka_unit_test(test_rt_wakeup_placement),
+		cmocka_unit_test(test_deadline_constrained),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
