@@ -12,8 +12,9 @@
  * file order.  The text is first made strict JSON from rt-app's dialect (rtapp_dialect.c:
  * comments, trailing commas, repeated keys numbered as workgen does).
  *
- * Keys rt-app reads that the model leaves out (logging, priorities, task groups, a policy
- * other than SCHED_OTHER for now) are noted in r->notes, once each, and read on; an event
+ * Policies (policy, priority, dl-*: parse_sched) are read per thread and phase and
+ * checked as the kernel checks them.  Keys rt-app reads that the model leaves out (logging,
+ * nice, task groups) are noted in r->notes, once each, and read on; an event
  * rt-app has that is not modelled yet (iorun, fork, ...), a key rt-app refuses too, and
  * the pre-2015 format are errors naming the file and the key's JSON path.
  */
@@ -334,11 +335,162 @@ static int parse_event(struct reader *rd, const char *path, const char *key, jso
 		    "(a repeated key is numbered, as workgen does: run, run1)");
 }
 
-/* A thread's key rt-app reads that the model leaves out (noted, not refused). */
+/* A scheduling policy, as rt-app names them: SCHED_BATCH and SCHED_IDLE run as SCHED_OTHER
+   (noted); anything else refused, as rt-app refuses it. */
+static int policy(struct reader *rd, const char *path, json_t *v, int *out)
+{
+	static const char *const known[] = { "SCHED_OTHER", "SCHED_FIFO", "SCHED_RR",
+					     "SCHED_DEADLINE", "SCHED_BATCH", "SCHED_IDLE" };
+	const char *s = string_of(v);
+	for (int i = 0; s && i < (int)(sizeof(known) / sizeof(known[0])); i++)
+		if (!strcmp(s, known[i])) {
+			if (i > IK_RTAPP_DEADLINE)
+				rd_note(rd, "%s: policy %s is not modelled (the model's SCHED_OTHER has "
+					"no weights): it runs as SCHED_OTHER", rd->origin, s);
+			*out = i > IK_RTAPP_DEADLINE ? IK_RTAPP_OTHER : i;
+			return 0;
+		}
+	return fail(rd, path, "expected one of rt-app's policies: SCHED_OTHER, SCHED_IDLE, "
+		    "SCHED_BATCH, SCHED_FIFO, SCHED_RR, SCHED_DEADLINE");
+}
+
+/* An optional integer key of obj (us for the dl-* keys); 0 when absent, -1 on error. */
+static int opt_int(struct reader *rd, const char *path, json_t *obj, const char *key,
+		   int64_t min, int64_t max, int64_t *out, bool *given)
+{
+	json_t *v = json_object_get(obj, key);
+	char p[256];
+	*given = v != NULL;
+	if (!v)
+		return 0;
+	join(p, sizeof(p), path, key);
+	return get_int(rd, p, v, min, max, out);
+}
+
+/*
+ * A thread's or phase's policy, priority and deadline parameters, as rt-app's
+ * parse_sched_data reads them: a thread without "policy" has the global default_policy,
+ * a phase keeps the thread's; "priority" is the RT priority (FIFO, RR: default 10) or the
+ * nice value (SCHED_OTHER, not modelled); dl-runtime, dl-period (default dl-runtime) and
+ * dl-deadline (default dl-period) in us.  What the kernel refuses (sched_setscheduler,
+ * sched_setattr), and so rt-app exits on, is refused here with its key.
+ */
+static int parse_sched(struct reader *rd, const char *path, json_t *obj, bool phase,
+		       struct ik_rtapp_sched *out)
+{
+	json_t *v;
+	char p[256];
+	bool has_prio, has_rt, has_dp, has_dd;
+	int64_t prio = 0, rt = 0, dp = 0, dd = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->policy = phase ? IK_RTAPP_SAME : rd->r->default_policy;
+	if ((v = json_object_get(obj, "policy"))) {
+		join(p, sizeof(p), path, "policy");
+		if (policy(rd, p, v, &out->policy))
+			return -1;
+	}
+	if (opt_int(rd, path, obj, "priority", -20, 99, &prio, &has_prio) ||
+	    opt_int(rd, path, obj, "dl-runtime", 0, MAX_US, &rt, &has_rt) ||
+	    opt_int(rd, path, obj, "dl-period", 0, MAX_US, &dp, &has_dp) ||
+	    opt_int(rd, path, obj, "dl-deadline", 0, MAX_US, &dd, &has_dd))
+		return -1;
+	/* uclamp (util_min, util_max: 0..1024, rt-app refuses more) and NUMA memory binding:
+	   read by rt-app, not modelled */
+	static const char *const unmodelled[] = { "util_min", "util_max", "nodes_membind" };
+	for (size_t i = 0; i < sizeof(unmodelled) / sizeof(unmodelled[0]); i++) {
+		json_t *u = json_object_get(obj, unmodelled[i]);
+		int64_t x = 0;
+		if (!u)
+			continue;
+		join(p, sizeof(p), path, unmodelled[i]);
+		if (i < 2 && get_int(rd, p, u, -1, 1024, &x))
+			return -1;
+		rd_note(rd, "%s: \"%s\" (%s, read by rt-app) is not modelled: ignored", rd->origin,
+			unmodelled[i], i < 2 ? "utilisation clamping" : "NUMA memory binding");
+	}
+	out->prio_set = has_prio;
+	join(p, sizeof(p), path, "priority");
+	switch (out->policy) {
+	case IK_RTAPP_FIFO:
+	case IK_RTAPP_RR:
+		out->prio = has_prio ? (int)prio : 10;
+		if (out->prio < 1)
+			return fail(rd, p, "expected an RT priority 1..99 for %s, got %d (the kernel "
+				    "refuses it, and rt-app exits)", out->policy == IK_RTAPP_FIFO ?
+				    "SCHED_FIFO" : "SCHED_RR", out->prio);
+		break;
+	case IK_RTAPP_OTHER:
+		if (has_prio && (prio < -20 || prio > 19))
+			return fail(rd, p, "expected a nice value -20..19 for SCHED_OTHER, got %" PRId64
+				    " (rt-app refuses it)", prio);
+		if (has_prio)
+			rd_note(rd, "%s: \"priority\" (nice, read by rt-app) is not modelled (the "
+				"model's SCHED_OTHER has no weights): ignored", rd->origin);
+		out->prio = (int)prio;
+		break;
+	case IK_RTAPP_SAME:
+		out->prio = (int)prio; /* a phase's new priority in the thread's policy */
+		break;
+	case IK_RTAPP_DEADLINE: {
+		out->runtime_ns = rt * 1000;
+		out->period_ns = (has_dp ? dp : rt) * 1000;
+		out->deadline_ns = has_dd ? dd * 1000 : out->period_ns;
+		/* __checkparam_dl: runtime >= 1024 ns, runtime <= deadline <= period, the period
+		   within sched_deadline_period_min_us and _max_us (100 us, 4194304 us) */
+		join(p, sizeof(p), path, has_rt ? "dl-runtime" : "policy");
+		if (out->runtime_ns < 1024)
+			return fail(rd, p, "SCHED_DEADLINE needs dl-runtime >= 2 us (the kernel "
+				    "refuses less, and rt-app exits)");
+		if (out->deadline_ns < out->runtime_ns || out->period_ns < out->deadline_ns)
+			return fail(rd, p, "SCHED_DEADLINE needs dl-runtime <= dl-deadline <= "
+				    "dl-period, got %" PRId64 ", %" PRId64 " and %" PRId64 " us (the "
+				    "kernel refuses it, and rt-app exits)", out->runtime_ns / 1000,
+				    out->deadline_ns / 1000, out->period_ns / 1000);
+		if (out->period_ns < 100000 || out->period_ns > 4194304000LL)
+			return fail(rd, p, "SCHED_DEADLINE needs a dl-period of 100..4194304 us (the "
+				    "kernel's sched_deadline_period_min_us and _max_us), got %" PRId64
+				    " us", out->period_ns / 1000);
+		break;
+	}
+	}
+	if (out->policy != IK_RTAPP_DEADLINE && out->policy != IK_RTAPP_SAME &&
+	    (has_rt || has_dp || has_dd))
+		rd_note(rd, "%s: dl-runtime with a policy other than SCHED_DEADLINE (rt-app gives "
+			"SCHED_OTHER's as its custom slice, Linux 6.12) is not modelled: ignored",
+			rd->origin);
+	return 0;
+}
+
+/* A task group (a cgroup's CPU share, rt-app's "taskgroup"): checked as rt-app checks it,
+   otherwise not modelled (noted). */
+static int taskgroup(struct reader *rd, const char *path, json_t *obj, int pol)
+{
+	json_t *v = json_object_get(obj, "taskgroup");
+	char p[256];
+	if (!v)
+		return 0;
+	join(p, sizeof(p), path, "taskgroup");
+	const char *s = string_of(v);
+	if (!s || s[0] != '/')
+		return fail(rd, p, "expected a task group path starting with / (rt-app refuses "
+			    "others)");
+	if (pol == IK_RTAPP_FIFO || pol == IK_RTAPP_RR || pol == IK_RTAPP_DEADLINE)
+		return fail(rd, p, "a task group with policy %s: rt-app refuses it (\"No "
+			    "taskgroup support for policy\"); task groups are for SCHED_OTHER, "
+			    "SCHED_BATCH and SCHED_IDLE", pol == IK_RTAPP_FIFO ? "SCHED_FIFO" :
+			    pol == IK_RTAPP_RR ? "SCHED_RR" : "SCHED_DEADLINE");
+	rd_note(rd, "%s: \"taskgroup\" (a cgroup's CPU share, read by rt-app) is not modelled: "
+		"ignored, its threads run as if in the root group", rd->origin);
+	return 0;
+}
+
+/* A thread's or phase's keys of its policy (parse_sched, taskgroup), or nice (noted). */
 static bool is_ignored_thread_key(const char *k)
 {
 	return !strcmp(k, "priority") || !strcmp(k, "taskgroup") || !strcmp(k, "dl-runtime") ||
-	       !strcmp(k, "dl-period") || !strcmp(k, "dl-deadline") || !strcmp(k, "nice");
+	       !strcmp(k, "dl-period") || !strcmp(k, "dl-deadline") || !strcmp(k, "nice") ||
+	       !strcmp(k, "util_min") || !strcmp(k, "util_max") || !strcmp(k, "nodes_membind");
 }
 
 /* The events and properties of one phase (or of a thread without "phases"). */
@@ -353,19 +505,19 @@ static int parse_phase(struct reader *rd, const char *path, json_t *obj, int sel
 	memset(ph, 0, sizeof(*ph));
 	ph->loop = 1;
 	ph->first_event = r->nevents;
+	ph->sched.policy = IK_RTAPP_SAME;
+	if (!thread_level && (parse_sched(rd, path, obj, true, &ph->sched) ||
+			      taskgroup(rd, path, obj, ph->sched.policy == IK_RTAPP_SAME ?
+					r->tasks[self].sched.policy : ph->sched.policy)))
+		return -1;
 	json_object_foreach(obj, key, v) {
 		join(p, sizeof(p), path, key);
 		if (thread_level && (!strcmp(key, "instance") || !strcmp(key, "delay") ||
 				     !strcmp(key, "policy") || !strcmp(key, "loop") ||
 				     !strcmp(key, "cpus")))
 			continue; /* the thread's own properties, read by parse_task */
-		if (is_ignored_thread_key(key)) {
-			/* (parse_task notes the thread's; rt-app also takes them per phase) */
-			if (!thread_level)
-				rd_note(rd, "%s: \"%s\" (read by rt-app) is not modelled: ignored",
-					rd->origin, key);
-			continue;
-		}
+		if (is_ignored_thread_key(key) || !strcmp(key, "policy"))
+			continue; /* the policy's keys: parse_sched */
 		if (!thread_level && !strcmp(key, "loop")) {
 			int64_t x = 0;
 			if (get_int(rd, p, v, 1, MAX_LOOP, &x))
@@ -390,24 +542,6 @@ static int parse_phase(struct reader *rd, const char *path, json_t *obj, int sel
 	if (ph->nevents == 0)
 		return fail(rd, path, "no events; expected at least one of run, sleep, timer, ...");
 	return 0;
-}
-
-/* A scheduling policy: SCHED_OTHER as modelled; rt-app's others are read, noted as run
-   like SCHED_OTHER (the model's scheduler has no priorities yet); anything else refused. */
-static int policy(struct reader *rd, const char *path, json_t *v)
-{
-	static const char *const known[] = { "SCHED_OTHER", "SCHED_IDLE", "SCHED_BATCH",
-					     "SCHED_FIFO", "SCHED_RR", "SCHED_DEADLINE" };
-	const char *s = string_of(v);
-	for (size_t i = 0; s && i < sizeof(known) / sizeof(known[0]); i++)
-		if (!strcmp(s, known[i])) {
-			if (i > 0)
-				rd_note(rd, "%s: policy %s is not modelled yet (the model's scheduler "
-					"has no priorities): it runs as SCHED_OTHER", rd->origin, s);
-			return 0;
-		}
-	return fail(rd, path, "expected one of rt-app's policies: SCHED_OTHER, SCHED_IDLE, "
-		    "SCHED_BATCH, SCHED_FIFO, SCHED_RR, SCHED_DEADLINE");
 }
 
 static int parse_task(struct reader *rd, const char *name, json_t *obj, int self,
@@ -452,11 +586,9 @@ static int parse_task(struct reader *rd, const char *name, json_t *obj, int self
 		if (get_cpus(rd, p, v, t->cpus, &t->ncpus))
 			return -1;
 	}
-	if ((v = json_object_get(obj, "policy"))) {
-		join(p, sizeof(p), path, "policy");
-		if (policy(rd, p, v))
-			return -1;
-	}
+	if (parse_sched(rd, path, obj, false, &t->sched) ||
+	    taskgroup(rd, path, obj, t->sched.policy))
+		return -1;
 	static const char *const pre2015[] = { "exec", "period", "deadline", "lock_order",
 					       "resources" };
 	for (size_t i = 0; i < sizeof(pre2015) / sizeof(pre2015[0]); i++)
@@ -467,12 +599,8 @@ static int parse_task(struct reader *rd, const char *name, json_t *obj, int self
 				    "write the thread's events instead (run, timer, lock, unlock; "
 				    "rt-app's doc/tutorial.txt)");
 		}
-	static const char *const ignored[] = { "priority", "taskgroup", "dl-runtime",
-					       "dl-period", "dl-deadline", "nice" };
-	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
-		if (json_object_get(obj, ignored[i]))
-			rd_note(rd, "%s: \"%s\" (read by rt-app) is not modelled: ignored",
-				rd->origin, ignored[i]);
+	if (json_object_get(obj, "nice"))
+		rd_note(rd, "%s: \"nice\" is not modelled: ignored", rd->origin);
 	t->first_phase = r->nphases;
 	json_t *phases = json_object_get(obj, "phases");
 	if (phases) {
@@ -512,6 +640,31 @@ static int parse_task(struct reader *rd, const char *name, json_t *obj, int self
 		r->nphases++;
 	}
 	t->nphases = r->nphases - t->first_phase;
+	/* rt-app's check_taskgroup_policy_dep, phase by phase: the policy and the task group
+	   each phase leaves in force (the thread's, or the last phase's that set one) must not
+	   be an RT or deadline policy in a task group */
+	if (phases) {
+		int pol = t->sched.policy, k = 0;
+		bool tg = json_object_get(obj, "taskgroup") != NULL;
+		const char *key;
+		json_t *ph;
+		json_object_foreach(phases, key, ph) {
+			const struct ik_rtapp_phase *rp = &r->phases[t->first_phase + k++];
+			if (rp->sched.policy != IK_RTAPP_SAME)
+				pol = rp->sched.policy;
+			tg |= json_object_get(ph, "taskgroup") != NULL;
+			if (tg && (pol == IK_RTAPP_FIFO || pol == IK_RTAPP_RR ||
+				   pol == IK_RTAPP_DEADLINE)) {
+				char pp[256];
+				join(p, sizeof(p), path, "phases");
+				join(pp, sizeof(pp), p, key);
+				return fail(rd, pp, "a task group (from this phase or before) with "
+					    "policy %s: rt-app refuses it (\"No taskgroup support for "
+					    "policy\")", pol == IK_RTAPP_FIFO ? "SCHED_FIFO" :
+					    pol == IK_RTAPP_RR ? "SCHED_RR" : "SCHED_DEADLINE");
+			}
+		}
+	}
 	return 0;
 }
 
@@ -541,7 +694,7 @@ static int parse_global(struct reader *rd, json_t *g)
 				return -1;
 			}
 		} else if (!strcmp(key, "default_policy")) {
-			if (policy(rd, p, v))
+			if (policy(rd, p, v, &r->default_policy))
 				return -1;
 		} else if (!strcmp(key, "logdir") || !strcmp(key, "log_basename") ||
 			   !strcmp(key, "log_size") || !strcmp(key, "ftrace") ||

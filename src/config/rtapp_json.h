@@ -42,10 +42,28 @@ struct ik_rtapp_event {
 	bool absolute;   /* timer mode */
 };
 
+/* Scheduling policies, as rt-app names them (SCHED_BATCH and SCHED_IDLE run as OTHER). */
+enum ik_rtapp_policy {
+	IK_RTAPP_SAME = -1, /* a phase that does not change it */
+	IK_RTAPP_OTHER,
+	IK_RTAPP_FIFO,
+	IK_RTAPP_RR,
+	IK_RTAPP_DEADLINE,
+};
+struct ik_rtapp_sched {
+	int policy;         /* enum ik_rtapp_policy */
+	int prio;           /* FIFO, RR: 1..99 (rt-app's default 10); OTHER: nice (not modelled) */
+	bool prio_set;      /* a phase's "priority" changes it */
+	int64_t runtime_ns, deadline_ns, period_ns; /* DEADLINE: dl-runtime, dl-deadline,
+						       dl-period */
+};
+
 struct ik_rtapp_phase {
 	int loop;        /* times the phase runs before the next, >= 1 */
 	int ncpus;       /* affinity from this phase on; 0 = unchanged */
 	int cpus[64];
+	struct ik_rtapp_sched sched; /* policy from this phase on (policy SAME and !prio_set:
+					unchanged) */
 	int first_event, nevents;
 };
 
@@ -56,6 +74,7 @@ struct ik_rtapp_task {
 	int64_t delay_ns;
 	int ncpus;       /* 0 = any CPU */
 	int cpus[64];
+	struct ik_rtapp_sched sched; /* its policy (global default_policy when it names none) */
 	int first_phase, nphases;
 	int forks;       /* instances other threads may fork at run time (at most
 			    IK_RTAPP_MAX_FORKS in all; they start only when forked) */
@@ -84,6 +103,7 @@ struct ik_rtapp {
 	struct ik_rtapp_event *events;
 	struct ik_rtapp_resource *res;
 	bool has_mem;        /* a mem or iorun event: its bytes at workload.mem_mb_per_s */
+	int default_policy;  /* global default_policy (enum ik_rtapp_policy) */
 	/* what was read otherwise than rt-app would, or not modelled: one line each ("" when
 	   nothing): repeated keys numbered, a repair, keys rt-app reads that idlekit ignores */
 	char notes[2048];

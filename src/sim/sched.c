@@ -1,7 +1,9 @@
 /*
  * The scheduler's part: waking tasks, placing them, run queues, and what a CPU does when
  * the work it runs ends.  Only what shapes idle periods is modelled: FIFO run queues, no
- * preemption, a fixed context-switch cost.
+ * preemption among SCHED_OTHER tasks, a fixed context-switch cost.  Tasks of other
+ * policies (SCHED_FIFO, SCHED_RR, SCHED_DEADLINE: sched_rt.c) order the run queues by rank
+ * and preempt; without them (s->policies false) nothing here changes.
  */
 #include "hw/sample.h" /* the draws inline (and no floating-point contraction) */
 #include "util/histogram.h" /* the wake-latency histogram's add, inline */
@@ -33,6 +35,31 @@ static __attribute__((noinline)) int select_cpu_in_llc(const struct ik_sim *s, i
 }
 
 /*
+ * A task allowed on several CPUs (its affinity, t->aff), its previous CPU (one of them)
+ * busy: the first idle one of them after it in the list, else for an RT or deadline task
+ * the first that runs a task of lower rank, else the previous CPU.
+ */
+static __attribute__((noinline)) int select_cpu_in_aff(const struct ik_sim *s,
+							const struct sim_task *t, int prev)
+{
+	int at = 0, lower = -1;
+	while (at < t->naff && t->aff[at] != prev)
+		at++;
+	for (int k = 1; k < t->naff; k++) {
+		int cpu = t->aff[(at + k) % t->naff];
+		if (cpu >= s->ncpus)
+			continue;
+		if (sim_cpu_is_idle(s, cpu))
+			return cpu;
+		const struct sim_cpu *c = &s->cpus[cpu];
+		if (lower < 0 && t->prio > 0 && c->nr_queued == 0 && c->current >= 0 &&
+		    sim_rt_before(t, &s->tasks[c->current]))
+			lower = cpu;
+	}
+	return lower >= 0 ? lower : prev;
+}
+
+/*
  * Wake-up placement for tasks that are not pinned, after select_idle_sibling(): the
  * previous CPU if it is idle, else the first idle CPU of its last-level cache scanning
  * onwards from it, else the previous CPU anyway.
@@ -43,12 +70,26 @@ static int select_cpu(const struct ik_sim *s, const struct sim_task *t)
 
 	if (t->pinned || sim_cpu_is_idle(s, prev))
 		return prev;
+	if (t->prio > 0) {
+		const struct sim_cpu *c = &s->cpus[prev];
+		if (c->nr_queued == 0 && c->current >= 0 && sim_rt_before(t, &s->tasks[c->current]))
+			return prev; /* it preempts what runs there (select_task_rq_rt) */
+		if (t->naff == 0)
+			return sim_rt_select_cpu(s, t, prev);
+	}
+	if (t->naff > 0)
+		return select_cpu_in_aff(s, t, prev);
 	return select_cpu_in_llc(s, prev);
 }
 
 static void enqueue(struct ik_sim *s, int cpu, int task)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (s->policies) {
+		sim_rt_enqueue(s, cpu, task, false);
+		return;
+	}
 
 	s->tasks[task].next = -1;
 	if (c->rq_tail >= 0)
@@ -152,9 +193,14 @@ void sim_wake_task(struct ik_sim *s, int task, int waker_cpu)
 	t->state = TASK_RUNNABLE;
 	t->cpu = cpu;
 	t->woken_at = s->now;
+	if (s->policies)
+		sim_rt_wakeup(s, t);
 	enqueue(s, cpu, task);
-	if (c->mode != CPU_IDLE)
+	if (c->mode != CPU_IDLE) {
+		if (s->policies)
+			sim_rt_check_preempt(s, cpu, task);
 		return;
+	}
 
 	const struct ik_hw_state *hw = &s->plat->states[s->bind.hw_state[c->entered]];
 	int64_t arrival;
@@ -178,6 +224,28 @@ void sim_requeue_task(struct ik_sim *s, int task)
 	t->state = TASK_RUNNABLE;
 	t->woken_at = -1;
 	enqueue(s, t->cpu, task);
+}
+
+/*
+ * With policies: the task's item (or its rest, resumed after a preemption, slice or
+ * throttling) runs from start, cut at its RR slice or DL runtime left (sched_rt.c).
+ */
+static void run_stretch(struct ik_sim *s, int cpu, struct sim_task *t, int64_t start)
+{
+	if (!t->resumed) {
+		t->started_at = start;
+		t->item_end = start + t->work_ns;
+	} else if (t->fixed_time) {
+		t->work_ns = t->item_end > start ? t->item_end - start : 0; /* rt-app's clock */
+	}
+	t->resumed = false;
+	t->seg_start = start;
+	t->seg_wall = (t->fixed_time ? t->work_ns : sim_effects_work(s, cpu, t->work_ns)) +
+		      t->unscaled_ns;
+	int64_t limit = sim_rt_limit(s, t);
+	t->cut = t->seg_wall > limit;
+	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE),
+		  start + (t->cut ? limit : t->seg_wall));
 }
 
 /* Switch to the first queued task (no switch if it is the one that just ran) and run it. */
@@ -206,6 +274,10 @@ void sim_run_next(struct ik_sim *s, int cpu)
 		s->wakeups++;
 	}
 	t->woken_at = -1;
+	if (s->policies) {
+		run_stretch(s, cpu, t, start);
+		return;
+	}
 	t->started_at = start;
 	int64_t length = sim_effects_work(s, cpu, t->work_ns);
 	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE),
@@ -226,6 +298,12 @@ void sim_work_done(struct ik_sim *s, int cpu)
 		if (s->track_util)
 			ik_pelt_update_running2(&s->pelt_k, &c->pelt, &t->pelt, s->now);
 		c->current = -1;
+		if (s->policies && t->cut) {
+			sim_rt_cut(s, cpu, task); /* its slice or runtime ended, not its work */
+			goto next;
+		}
+		if (s->policies)
+			sim_rt_charge(s, t);
 		t->state = TASK_BLOCKED;
 		sim_workload_task_done(s, task);
 		if (s->iowait_ppm && t->state == TASK_BLOCKED)
@@ -233,6 +311,7 @@ void sim_work_done(struct ik_sim *s, int cpu)
 	} else if (s->wl_ops->handler_done) {
 		s->wl_ops->handler_done(s, cpu); /* a handler in the idle loop ended */
 	}
+next:
 	if (c->pending_irq_work > 0) {
 		int64_t work = sim_effects_work(s, cpu, c->pending_irq_work);
 		c->pending_irq_work = 0;
@@ -321,14 +400,28 @@ void sim_task_timer(struct ik_sim *s, int task)
 	int cpu = t->cpu;
 	struct sim_cpu *c = &s->cpus[cpu];
 
+	if (t->state == TASK_THROTTLED) {
+		sim_rt_replenish(s, task); /* a deadline task's next period */
+		return;
+	}
 	if (s->wl_ops->task_timer && s->wl_ops->task_timer(s, task))
 		return; /* one of the workload's own clocks */
 	if (t->state != TASK_BLOCKED)
 		return;
+	if ((t->naff > 0 || (s->policies && !t->pinned)) && !sim_cpu_is_idle(s, cpu)) {
+		/* an affinity of several CPUs, or an RT run: try_to_wake_up's choice of CPU
+		   (the timer's CPU is busy) */
+		sim_wake_task(s, task, cpu);
+		return;
+	}
 	end_iowait(s, t);
 	t->state = TASK_RUNNABLE;
 	t->woken_at = s->now;
+	if (s->policies)
+		sim_rt_wakeup(s, t);
 	enqueue(s, cpu, task);
 	if (c->mode == CPU_IDLE)
 		sim_cpu_wake(s, cpu, WAKE_TIMER);
+	else if (s->policies)
+		sim_rt_check_preempt(s, cpu, task);
 }

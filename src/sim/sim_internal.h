@@ -54,7 +54,13 @@ enum cpu_mode {
 	CPU_EXITING, /* leaving it: done at TIMER_EXIT_DONE */
 };
 
-enum task_state { TASK_BLOCKED, TASK_RUNNABLE, TASK_RUNNING };
+/* TASK_THROTTLED: a SCHED_DEADLINE task whose runtime for its period is spent, off the run
+   queue with its work unfinished until its replenishment (its task timer; sched_rt.c). */
+enum task_state { TASK_BLOCKED, TASK_RUNNABLE, TASK_RUNNING, TASK_THROTTLED };
+
+/* Scheduling policies (sched_rt.c); SCHED_BATCH and SCHED_IDLE run as SCHED_OTHER. */
+enum sim_policy { SIM_SCHED_OTHER, SIM_SCHED_FIFO, SIM_SCHED_RR, SIM_SCHED_DEADLINE };
+#define SIM_PRIO_DL 100 /* a deadline task's rank: above every RT priority (1..99) */
 
 /* (What the scheduler touches at every wake-up and switch comes first: with hundreds of
    tasks, a task's state is cold whenever its turn comes round.) */
@@ -79,6 +85,23 @@ struct sim_task {
 	int timer_cpu;        /* the CPU whose timer list holds its timer, -1 = none */
 	int iowait_cpu;
 	uint32_t iowait_acc;  /* workload.iowait_pct spread over its sleeps (ppm, see sched.c) */
+	/* an affinity of several CPUs (rt-app's cpus; NULL = any CPU, or pinned to cpu):
+	   wake-up placement chooses among them (sched.c) */
+	const int *aff;
+	int naff;
+	/* its scheduling policy (sched_rt.c): all zero for SCHED_OTHER */
+	enum sim_policy policy;
+	int prio;             /* 0 SCHED_OTHER, 1..99 FIFO and RR, SIM_PRIO_DL deadline */
+	bool resumed;         /* its work is the rest of an item it was preempted, sliced or
+				 throttled in: not a new start (started_at stays) */
+	bool cut;             /* its work-done timer ends its RR slice or DL runtime, not its work */
+	int64_t seg_start;    /* when its current stretch on the CPU began */
+	int64_t seg_wall;     /* the wall time the rest of its item takes from seg_start */
+	int64_t item_end;     /* a fixed-time item (runtime): the wall time it ends at */
+	int64_t rr_left;      /* SCHED_RR: what is left of its time slice */
+	int64_t dl_runtime, dl_deadline, dl_period; /* SCHED_DEADLINE, ns */
+	int64_t dl_budget;    /* runtime left in the current period */
+	int64_t dl_abs;       /* absolute deadline of the current period */
 };
 
 /*
@@ -147,6 +170,8 @@ struct ik_sim {
 	struct ik_pelt_consts pelt_k; /* the PELT decay factors */
 	bool track_util;  /* the governor may read sched_cpu_util(): keep the PELT signals */
 	bool socket_timers; /* the workload arms TIMER_SOCKET (iobursts with ack_timer_ms) */
+	bool policies;      /* a task is not SCHED_OTHER: run queues by priority, preemption
+			       (sched_rt.c); false keeps the FIFO run queues exactly */
 	uint32_t iowait_ppm;          /* workload.iowait_pct, in parts per million of sleeps */
 	int ncpus;
 	struct sim_cpu *cpus;
@@ -281,6 +306,41 @@ void sim_workload_task_done(struct ik_sim *s, int task);
 int sim_timer_register(struct ik_sim *s, int task);
 /* Room for `cap` timers in every CPU's list, so that tasks can move at run time. */
 int sim_timer_reserve(struct ik_sim *s, int cap);
+
+/* sched_rt.c: scheduling policies.  Set a task's policy (before it first runs); prio is
+   1..99 for FIFO and RR; runtime <= deadline <= period (ns) for DEADLINE. */
+void sim_task_set_policy(struct ik_sim *s, int task, enum sim_policy policy, int prio,
+			 int64_t runtime, int64_t deadline, int64_t period);
+/* Does a run before b (its rank is higher, or both are deadline tasks and a's deadline is
+   earlier)? */
+bool sim_rt_before(const struct sim_task *a, const struct sim_task *b);
+/* Queue task on cpu's run queue by rank: behind its equals (a wake-up, a requeue), or
+   before them (head: a task preempted keeps its place at the front). */
+void sim_rt_enqueue(struct ik_sim *s, int cpu, int task, bool head);
+/* A task was queued on cpu: preempt what runs there if the task ranks higher. */
+void sim_rt_check_preempt(struct ik_sim *s, int cpu, int task);
+/* A task becomes runnable after blocking: a deadline task's CBS rule (a new deadline and a
+   full runtime unless what is left fits in the old one). */
+void sim_rt_wakeup(struct ik_sim *s, struct sim_task *t);
+/* The wall time a stretch of work starting at start may run before it is cut (RR slice,
+   DL runtime left); INT64_MAX for none. */
+int64_t sim_rt_limit(struct ik_sim *s, struct sim_task *t);
+/* The task stops running at now (its work done, preempted or cut): charge its DL runtime
+   and RR slice for the stretch since seg_start. */
+void sim_rt_charge(struct ik_sim *s, struct sim_task *t);
+/* Its work-done timer cut it (t->cut): the rest of its work kept, then the RR slice
+   renewed and the task behind its equals, or the DL task throttled until its
+   replenishment.  The CPU then runs its next task or idles (sim_work_done's end). */
+void sim_rt_cut(struct ik_sim *s, int cpu, int task);
+/* sched_yield(): a deadline task gives up the rest of its runtime for the period (an RT
+   or other task just goes behind its equals, as any requeue does). */
+void sim_rt_yield(struct ik_sim *s, int task);
+/* A throttled deadline task's replenishment (its task timer). */
+void sim_rt_replenish(struct ik_sim *s, int task);
+/* Wake-up placement of an RT or DL task that is not pinned, its previous CPU busy with a
+   task of equal or higher rank: an idle CPU of its LLC, else one whose task ranks lower,
+   else prev. */
+int sim_rt_select_cpu(const struct ik_sim *s, const struct sim_task *t, int prev);
 /* A new task (in zeroed memory): blocked on `cpu`, in no run queue, no pair, no timer. */
 void sim_task_init_blocked(struct sim_task *t, int cpu, bool pinned);
 /* A blocked task sleeps until `until` on the CPU it last ran on (usleep, nanosleep). */

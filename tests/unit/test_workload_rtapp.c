@@ -235,8 +235,10 @@ static void test_dialect(void **state)
 	print_message("%s\n", p.notes);
 	assert_non_null(strstr(p.notes, "5 repeated keys numbered in file order"));
 	assert_non_null(strstr(p.notes, "1 key with no value"));
-	assert_non_null(strstr(p.notes, "\"priority\" (read by rt-app) is not modelled"));
-	assert_non_null(strstr(p.notes, "policy SCHED_FIFO is not modelled yet"));
+	assert_non_null(strstr(p.notes, "\"priority\" (nice, read by rt-app) is not modelled"));
+	assert_null(strstr(p.notes, "SCHED_FIFO")); /* modelled: no note */
+	assert_int_equal(p.tasks[1].sched.policy, IK_RTAPP_FIFO);
+	assert_int_equal(p.tasks[1].sched.prio, 10); /* rt-app's default RT priority */
 	assert_non_null(strstr(p.notes, "tasks.u.resume1 \"nobody\": no thread of that name suspends"));
 	assert_non_null(strstr(p.notes, "global's logdir, frag"));
 	const struct ik_rtapp_event *u = &p.events[p.phases[p.tasks[1].first_phase].first_event];

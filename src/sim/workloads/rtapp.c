@@ -15,8 +15,13 @@
  * mode, the reference moves to now.  A timer named "unique..." is one per instance;
  * others are shared by every thread that names them.
  *
- * CPUs: a thread or phase with "cpus" is pinned, instance i to cpus[i % n]; without,
- * tasks are placed by the model's wake-up placement.
+ * CPUs: a thread or phase with "cpus" may run on those CPUs only (rt-app's affinity: one
+ * CPU pins it; among several the wake-up placement chooses, each instance starting on
+ * cpus[i % n]); without, on any CPU by the model's wake-up placement.
+ *
+ * Policies: each instance gets its thread's policy at set-up and a phase's change of it
+ * when the phase starts (rt-app's set_thread_param); the scheduler ranks and preempts
+ * (src/sim/sched_rt.c).  rtapp_check refuses what the kernel's admission refuses.
  *
  * Figures, per phase iteration (rt-app's log): its period (start to end), the time its
  * run events took, and the wake-up latency after each sleep or timer (expiry to running).
@@ -74,11 +79,56 @@ static const struct ik_rtapp_phase *phase_of(const struct sim_rtapp *ra, const s
 	return &ra->prog->phases[ra->prog->tasks[in->def].first_phase + in->phase];
 }
 
+/* rt-app's set_thread_affinity: the thread may run on any CPU of cpus (one: pinned).  A
+   task not on one of them moves to the one its instance number picks. */
 static void pin(struct ik_sim *s, int task, const int *cpus, int n)
 {
 	struct sim_task *t = &s->tasks[task];
-	t->pinned = true;
-	t->cpu = cpus[rtapp_of(s)->inst[task].instance % n];
+	bool on = false;
+	for (int i = 0; i < n && !on; i++)
+		on = cpus[i] == t->cpu;
+	t->pinned = n == 1;
+	t->aff = n > 1 ? cpus : NULL;
+	t->naff = n > 1 ? n : 0;
+	if (!on)
+		t->cpu = cpus[rtapp_of(s)->inst[task].instance % n];
+}
+
+/* Any CPU. */
+static void unpin(struct sim_task *t)
+{
+	t->pinned = false;
+	t->aff = NULL;
+	t->naff = 0;
+}
+
+/* rt-app's set_thread_param: the thread's policy, or a phase's change of it. */
+static void apply_sched(struct ik_sim *s, int task, const struct ik_rtapp_sched *sc)
+{
+	struct sim_task *t = &s->tasks[task];
+	int pol = sc->policy;
+
+	if (pol == IK_RTAPP_SAME && !sc->prio_set)
+		return;
+	if (pol == IK_RTAPP_SAME) { /* a new priority in the same policy */
+		if (t->policy == SIM_SCHED_FIFO || t->policy == SIM_SCHED_RR)
+			t->prio = sc->prio >= 1 ? sc->prio : t->prio;
+		return;
+	}
+	static const enum sim_policy map[] = { [IK_RTAPP_OTHER] = SIM_SCHED_OTHER,
+					       [IK_RTAPP_FIFO] = SIM_SCHED_FIFO,
+					       [IK_RTAPP_RR] = SIM_SCHED_RR,
+					       [IK_RTAPP_DEADLINE] = SIM_SCHED_DEADLINE };
+	if (map[pol] == t->policy && (pol != IK_RTAPP_DEADLINE ||
+				      (t->dl_runtime == sc->runtime_ns &&
+				       t->dl_deadline == sc->deadline_ns &&
+				       t->dl_period == sc->period_ns)) &&
+	    (pol == IK_RTAPP_DEADLINE || pol == IK_RTAPP_OTHER || t->prio == sc->prio))
+		return; /* unchanged: a deadline task keeps its current period */
+	sim_task_set_policy(s, task, map[pol], sc->prio, sc->runtime_ns, sc->deadline_ns,
+			    sc->period_ns);
+	if (pol == IK_RTAPP_DEADLINE)
+		unpin(t); /* its CPUs are all of them (rtapp_check) */
 }
 
 /* The next event of the instance, the position moved past it; NULL when it has finished. */
@@ -96,8 +146,17 @@ static const struct ik_rtapp_event *step(struct ik_sim *s, int task)
 		const struct ik_rtapp_phase *ph = phase_of(ra, in);
 		if (in->event == 0) {
 			/* a phase iteration starts */
+			/* rt-app's order of preference: the phase's cpus, the thread's, any */
 			if (in->phase_loop == 0 && ph->ncpus > 0)
 				pin(s, task, ph->cpus, ph->ncpus);
+			else if (in->phase_loop == 0 && def->ncpus > 0)
+				pin(s, task, def->cpus, def->ncpus);
+			else if (in->phase_loop == 0)
+				unpin(&s->tasks[task]);
+			if (in->phase_loop == 0)
+				apply_sched(s, task, &ph->sched);
+			if (s->tasks[task].policy == SIM_SCHED_DEADLINE)
+				unpin(&s->tasks[task]);
 			in->iter_start = s->now;
 			in->iter_run = 0;
 		}
@@ -205,7 +264,8 @@ static void signalled(struct ik_sim *s, int w, int waker)
 }
 
 /* A sleep or timer until `until`: the hrtimer fires a normal task's timer slack later
-   (the platform's [os] timer_slack_ns, measured by `platform calibrate`; 0 without), and
+   (the platform's [os] timer_slack_ns, measured by `platform calibrate`; 0 without; an RT
+   or deadline task has none), and
    the wake-up latency counts from `until`, as rt-app's wu_lat does. */
 static void sleep_until(struct ik_sim *s, int task, int64_t until)
 {
@@ -213,7 +273,8 @@ static void sleep_until(struct ik_sim *s, int task, int64_t until)
 	rtapp_of(s)->inst[task].expected = until;
 	t->work_ns = 0;
 	t->fixed_time = false;
-	sim_task_sleep(s, task, until + sim_timer_slack(s));
+	/* (an RT or deadline task's sleeps have no slack: the kernel gives them none) */
+	sim_task_sleep(s, task, until + (t->prio > 0 ? 0 : sim_timer_slack(s)));
 }
 
 /* Start the first instance of thread def that waits to be forked (none left: the fork does
@@ -256,6 +317,8 @@ static void advance(struct ik_sim *s, int task)
 				e->kind == IK_RTAPP_YIELD ? 0 : e->ns;
 			t->fixed_time = e->kind == IK_RTAPP_RUNTIME;
 			in->run_start = e->kind == IK_RTAPP_YIELD ? -1 : 0;
+			if (e->kind == IK_RTAPP_YIELD)
+				sim_rt_yield(s, task);
 			keep_running(s, task, ran_on);
 			return;
 		case IK_RTAPP_SLEEP:
@@ -444,6 +507,7 @@ static int rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
 			in->wait_mutex = -1;
 			if (def->ncpus > 0)
 				pin(s, task, def->cpus, def->ncpus);
+			apply_sched(s, task, &def->sched);
 			const struct ik_rtapp_phase *ph0 = &ra->prog->phases[def->first_phase];
 			for (int c = 0; c < def->ncpus; c++)
 				if (def->cpus[c] >= s->ncpus)
@@ -495,6 +559,68 @@ static int rtapp_max_tasks(const struct ik_workload *w)
 	return w->rtapp_tasks;
 }
 
+/* Does cpus name every CPU of a platform of n? */
+static bool all_cpus(const int *cpus, int ncpus, int n)
+{
+	for (int want = 0; want < n; want++) {
+		bool found = false;
+		for (int i = 0; i < ncpus && !found; i++)
+			found = cpus[i] == want;
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * SCHED_DEADLINE as the kernel admits it (sched_setattr, sched_setaffinity), and rt-app
+ * exits when it does not: a deadline thread's CPUs must be all of the machine's (a
+ * narrower affinity is refused: EPERM, EBUSY), and the deadline threads' bandwidth
+ * (runtime / period, in the kernel's 20-bit fixed point) at most 95 % of the CPUs
+ * (sched_rt_runtime_us / sched_rt_period_us = 950000 / 1000000).  A thread is counted
+ * with its largest bandwidth over its phases, for every instance it has and may fork.
+ */
+static int check_deadline(struct ik_workload *w, struct ik_workload_check *c,
+			  const struct ik_rtapp *prog)
+{
+	int n = ik_platform_cpus(c->platform);
+	uint64_t total = 0, limit = (uint64_t)n * ((950000ULL << 20) / 1000000);
+
+	for (int i = 0; i < prog->ntasks; i++) {
+		const struct ik_rtapp_task *t = &prog->tasks[i];
+		uint64_t bw = 0;
+		int ncpus = t->ncpus;
+		const int *cpus = t->cpus;
+		for (int p = -1; p < t->nphases; p++) {
+			const struct ik_rtapp_sched *sc = p < 0 ? &t->sched :
+				&prog->phases[t->first_phase + p].sched;
+			if (p >= 0 && prog->phases[t->first_phase + p].ncpus > 0) {
+				ncpus = prog->phases[t->first_phase + p].ncpus;
+				cpus = prog->phases[t->first_phase + p].cpus;
+			}
+			if (sc->policy != IK_RTAPP_DEADLINE)
+				continue;
+			uint64_t b = ((uint64_t)sc->runtime_ns << 20) / (uint64_t)sc->period_ns;
+			bw = b > bw ? b : bw;
+			if (ncpus > 0 && !all_cpus(cpus, ncpus, n))
+				return sim_check_fail(c, c->key, "[workload] file: %s: tasks.%s: "
+						      "SCHED_DEADLINE with cpus narrower than the "
+						      "machine's %d CPUs: the kernel refuses it "
+						      "(EPERM/EBUSY), and rt-app exits", w->file,
+						      t->name, n);
+		}
+		total += bw * (uint64_t)(t->instances + t->forks);
+		if (total > limit)
+			return sim_check_fail(c, c->key, "[workload] file: %s: tasks.%s: the "
+					      "SCHED_DEADLINE threads up to this one reserve %.3f CPUs "
+					      "(runtime / period), more than 95%% of platform %s's %d "
+					      "CPUs: the kernel refuses it (EBUSY), and rt-app exits",
+					      w->file, t->name, (double)total / (1 << 20),
+					      c->platform->name, n);
+	}
+	return 0;
+}
+
 /* The file is read now, so that a bad one fails with the scenario (its message names the
    JSON path), and its thread instances counted (the task timers to reserve). */
 static int rtapp_check(struct ik_workload *w, struct ik_workload_check *c)
@@ -513,6 +639,10 @@ static int rtapp_check(struct ik_workload *w, struct ik_workload_check *c)
 		w->rtapp_tasks += prog.tasks[i].instances + prog.tasks[i].forks;
 	}
 	snprintf(c->notes, sizeof(c->notes), "%s", prog.notes);
+	if (c->platform && check_deadline(w, c, &prog)) {
+		ik_rtapp_free(&prog);
+		return -1;
+	}
 	bool mem = prog.has_mem;
 	ik_rtapp_free(&prog);
 	if (mem && !(w->mem_mb_per_s > 0))
