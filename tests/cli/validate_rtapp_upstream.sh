@@ -14,7 +14,8 @@
 # by other processes) is written into the copy.  idlekit reads a number as ns per loop too.
 #
 # This measures the machine: it must run alone (other processes stretch rt-app's runs), so
-# scripts/test's CTEST_EXCLUDE='cli/validate' leaves it out with the other validate test.
+# ctest runs it with no other test beside it (RUN_SERIAL in CMakeLists.txt); on a machine
+# shared with other work, CTEST_EXCLUDE='cli/validate' leaves it out.
 # Needs rt-app (Debian package rt-app, in scripts/install-deps): skipped without (exit 77),
 # failed under CI.  The figures are printed (one line per file) whether or not they pass.
 set -u
