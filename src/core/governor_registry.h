@@ -43,6 +43,8 @@ struct ik_governor_identity {
 	char name[IK_NAME_LEN];   /* the registered name: "menu", or the kernel file's own */
 	char path[4096];          /* kernel: and plugin: only, as given */
 	char sha256[65];          /* of the file (and gov.h beside it, for kernel:), hex */
+	char api[512];            /* kernel: only: the release whose API the file was written
+				     against, in words after "the file is" (ik_gov_api_describe) */
 	int nparams;              /* all its parameters, with their values after --set */
 	struct ik_gov_param params[IK_GOV_PARAMS_MAX];
 };

@@ -236,6 +236,40 @@ grep -qF "kernel:$tmp/warn.c: 1 compiler warning (-Wall; run without -q to see i
 grep -q "warn.c:[0-9]*:[0-9]*: warning: unused variable 'unused_here'" "$tmp/e" ||
 	fail "warnings: the compiler's words are not shown: $(cat "$tmp/e")"
 
+# ---- Release awareness: the release whose API the file was written against ---------------
+# said in govreplay's summary
+"$bin" govreplay -g kernel:tests/kgov/api.c -p intel-skx -i "$tmp/in.csv" >/dev/null 2>"$tmp/e" ||
+	fail "api summary: exit $?"
+grep -qxF "govreplay: the file is written against the cpuidle governor API of v5.5 or later (it uses tick_nohz_get_sleep_length(&delta_next), exit_latency_ns, select(drv, dev, stop_tick))" \
+	"$tmp/e" || fail "the summary does not say the file's API: $(cat "$tmp/e")"
+# a file of v5.4 or later run as 5.1 (the shim serves 5.1-5.3 with v5.4's layout, so it
+# compiles): one warning, also with -q, which names the evidence and a release to run it as
+"$bin" govreplay -g kernel:tests/kgov/pollns.c -p intel-skx --kernel 5.1 -i "$tmp/in.csv" -q \
+	>"$tmp/out" 2>"$tmp/e" || fail "pollns as 5.1: exit $?: $(cat "$tmp/e")"
+[ "$(wc -l <"$tmp/e")" -eq 1 ] &&
+	grep -qF "idlekit: kernel:tests/kgov/pollns.c: warning: the file is written against the cpuidle governor API of v5.4 or later (it uses dev->poll_limit_ns, select(drv, dev, stop_tick)), but the run is kernel 5.1: " \
+		"$tmp/e" && grep -qF "govreplay's and replay's --kernel 5.4, runs it as a release it was written for" "$tmp/e" ||
+	fail "pollns as 5.1: expected one warning naming v5.4: $(cat "$tmp/e")"
+"$bin" govreplay -g kernel:tests/kgov/pollns.c -p intel-skx --kernel 5.4 -i "$tmp/in.csv" -q \
+	>/dev/null 2>"$tmp/e" && [ ! -s "$tmp/e" ] || fail "pollns as 5.4: $(cat "$tmp/e")"
+# once per process: a sim of four runs on two threads warns once
+sim --set cpuidle.governor=kernel:tests/kgov/pollns.c --set kernel.version=5.1 \
+	--set scenario.runs=4 -j 2 -q --json -o "$tmp/pn.json" 2>"$tmp/e" || fail "pollns sim: exit $?"
+[ "$(grep -c "warning: the file is written against" "$tmp/e")" -eq 1 ] ||
+	fail "pollns sim: expected one warning: $(cat "$tmp/e")"
+# a select without stop_tick (before v4.17): warned, or refused with the same words where
+# the compiler makes the incompatible callback an error (gcc 14, clang 16)
+"$bin" govreplay -g kernel:tests/kgov/oldsel.c -p intel-skx -i "$tmp/in.csv" -q >/dev/null 2>"$tmp/e"
+rc=$?
+grep -qF "written against the cpuidle governor API of v4.16 or earlier (it uses select() without stop_tick)" "$tmp/e" &&
+	{ { [ $rc -eq 0 ] && grep -qF "but the run is kernel 6.19: " "$tmp/e" &&
+		grep -qF "(idlekit serves the governor API of v5.1 to v7.1)" "$tmp/e"; } ||
+	  { [ $rc -eq 2 ] && grep -qF "does not compile" "$tmp/e"; }; } ||
+	fail "oldsel: exit $rc: $(cat "$tmp/e")"
+# a file of v5.4's microsecond API at 6.19: the compile error says what the file is
+expect_error "v5.4 file at 6.19" "(compiled against the cpuidle governor API of kernel 6.19, the release idlekit runs as; the file is written against the cpuidle governor API of v4.17 to v5.4 (it uses dev->last_residency (microseconds), select(drv, dev, stop_tick)))" \
+	-- --governor kernel:tests/kgov/us_api.c
+
 # ---- Crash isolation: exit 4, one message naming the decision and its inputs, no output ---
 printf '%s\n' "$hdr" >"$tmp/in150.csv"
 for i in $(seq 150); do printf '%d,4000000,-,-,0\n' $((100000 + i)) >>"$tmp/in150.csv"; done
