@@ -227,6 +227,9 @@ sed 's/return min_t(int, window, deepest(drv));/return min(window, deepest(drv))
 	tests/kgov/semantics.c >"$tmp/signed.c"
 expect_error "min() of signed and unsigned" "signedness error" "signed.c:" \
 	-- --governor "kernel:$tmp/signed.c"
+sed 's/window = clamp(window, 1u, 2u);/window = clamp(window, 3u, 2u);/' tests/kgov/semantics.c >"$tmp/limits.c"
+expect_error "clamp() limits the wrong way round" "clamp() low limit greater than high limit" \
+	"limits.c:" -- --governor "kernel:$tmp/limits.c"
 sed 's/	u64 c0, c1;/	u64 c0, c1;\n	int unused_here;/' tests/kgov/semantics.c >"$tmp/warn.c"
 "$bin" govreplay -g "kernel:$tmp/warn.c" -p intel-skx -i "$tmp/in.csv" -q >/dev/null 2>"$tmp/e" ||
 	fail "warnings -q: exit $?"
