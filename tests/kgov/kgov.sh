@@ -83,6 +83,7 @@ log=$(sed -n "s/.*the compiler's output in \(.*\.log\)$/\1/p" "$tmp/err")
 printf '#include <linux/cpuidle.h>\n#include <linux/rcupdate.h>\n' >"$tmp/header.c"
 expect_error "missing header" "header 'linux/rcupdate.h' is not in idlekit's kernel shim" "header.c:2:" \
 	"a <...> header is looked for in the shim only" -- --governor "kernel:$tmp/header.c"
+grep -qF "nor beside the file" "$tmp/err" && fail "a <linux/...> header was said to be looked for beside the file: $(cat "$tmp/err")"
 printf '#include <linux/cpuidle.h>\n#include "mine.h"\n' >"$tmp/header.c"
 expect_error "missing quoted header" "header 'mine.h' is not in idlekit's kernel shim" \
 	"nor beside the file" -- --governor "kernel:$tmp/header.c"
@@ -193,6 +194,22 @@ for _ in $(seq 30); do printf '1000000,4000000,-,-,0\n' >>"$tmp/in30.csv"; done
 [ "$(grep -c 'WARN_ON_ONCE(sleep_ns > 0)' "$tmp/e")" -eq 1 ] || fail "WARN_ON_ONCE: $(cat "$tmp/e")"
 [ "$(grep -c 'printk_ratelimited' "$tmp/e")" -eq 10 ] ||
 	fail "printk_ratelimited: expected 10 of 30 in 5 s: $(grep -c ratelimited "$tmp/e")"
+# once per governor instance: a sim of three runs (three loaded copies) on two threads
+# prints each _once line three times, not once per process and not at every call
+sim --set cpuidle.governor=kernel:tests/kgov/semantics.c --set governor.mode=3 \
+	--set scenario.duration_ms=50 --set scenario.runs=3 -j 2 -q --json -o "$tmp/m3.json" \
+	2>"$tmp/e" || fail "semantics once in sim: exit $?: $(cat "$tmp/e")"
+[ "$(grep -c 'pr_warn_once at cpu' "$tmp/e")" -eq 3 ] && [ "$(grep -c 'WARN_ON_ONCE' "$tmp/e")" -eq 3 ] ||
+	fail "_once in a sim of 3 runs: expected 3 of each: $(grep -c once "$tmp/e") lines"
+# idle_cpu() of the other CPUs from the simulator: some of them idle, not all
+sim --set cpuidle.governor=kernel:tests/kgov/semantics.c --set governor.mode=5 \
+	--set scenario.duration_ms=200 -q --json -o "$tmp/m5.json" 2>"$tmp/e" ||
+	fail "semantics idle_cpu sim: exit $?: $(cat "$tmp/e")"
+n5=$(grep -c 'other CPUs idle' "$tmp/e")
+bad5=$(sed -n 's/.*other CPUs idle \([0-9]*\) of \([0-9]*\)$/\1 \2/p' "$tmp/e" |
+	awk '$1 == 0 || $1 >= $2 { n++ } END { print n + 0 }')
+[ "$n5" -ge 2 ] && [ "$bad5" -eq 0 ] ||
+	fail "idle_cpu(): expected each CPU to see some others idle and some not: $(cat "$tmp/e")"
 # per-CPU struct members on every CPU of a simulation: each CPU's own copy reaches 100
 sim --set cpuidle.governor=kernel:tests/kgov/semantics.c --set governor.mode=4 \
 	--set scenario.duration_ms=200 -q --json -o "$tmp/m4.json" 2>"$tmp/e" ||
@@ -299,6 +316,19 @@ crash_case "NULL at decision 100" "governor kernel:tests/kgov/crash.c crashed (S
 	"in select at decision 100 " "simulated time " "cpu 0, sleep length 100100 ns" \
 	"latency_req 2000000000000 ns, tick stopped 0, last residency" \
 	-- "$bin" govreplay -g kernel:tests/kgov/crash.c -p intel-skx -i "$tmp/in150.csv" -o "$tmp/o.txt"
+crash_case "division by zero at decision 100" "governor kernel:tests/kgov/crash.c crashed (SIGFPE" \
+	"in select at decision 100 " "cpu 0, sleep length 100100 ns" \
+	-- "$bin" govreplay -g kernel:tests/kgov/crash.c --param how=1 -p intel-skx -i "$tmp/in150.csv" -o "$tmp/o.txt"
+# BUG(): the kernel's "kernel BUG at FILE:LINE", then the crash
+"$bin" govreplay -g kernel:tests/kgov/crash.c --param how=2 -p intel-skx -i "$tmp/in150.csv" \
+	-o "$tmp/o.txt" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 4 ] && [ "$(wc -l <"$tmp/err")" -eq 2 ] && [ ! -e "$tmp/o.txt" ] &&
+	head -1 "$tmp/err" | grep -qx "kernel governor: kernel BUG at tests/kgov/crash.c:[0-9]*" &&
+	tail -1 "$tmp/err" | grep -qF "governor kernel:tests/kgov/crash.c crashed (SIGILL" &&
+	grep -qF "in select at decision 100 " "$tmp/err" ||
+	fail "BUG() at decision 100: exit $rc: $(cat "$tmp/err")"
+rm -f "$tmp"/o.*
 crash_case "crash in a sim on two threads" "governor kernel:tests/kgov/crash.c crashed" \
 	"at decision 100 " -- "$bin" sim default --set scenario.duration_ms=50 --set scenario.runs=4 \
 	-j 2 --set cpuidle.governor=kernel:tests/kgov/crash.c -q --json -o "$tmp/o.json"

@@ -12,11 +12,15 @@
 //   3  printing once: pr_warn_once, WARN_ON_ONCE and printk_ratelimited at every select
 //   4  per-CPU members on every CPU of a simulation: each CPU counts its selects in its own
 //      copy and says so at its 100th; a copy that holds another CPU's number is reported
+//   5  idle_cpu() of the other CPUs from the simulator's model: each CPU counts, at every
+//      select, how many of the others are idle, and says the totals at its 200th select
 
 #include <linux/kernel.h>
 #include <linux/cpuidle.h>
 #include <linux/module.h>
+#include <linux/cpumask.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/tick.h>
 
@@ -24,6 +28,7 @@ struct sem_stats {
 	u64 count;
 	int cpu;
 	bool seen;
+	u64 others, others_idle;
 };
 
 static DEFINE_PER_CPU(struct sem_stats, sem_stats);
@@ -46,7 +51,7 @@ static int sem_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	s64 sleep_ns = tick_nohz_get_sleep_length(&delta_next);
 	u32 sleep_us = (u32)min_t(s64, sleep_ns / NSEC_PER_USEC, U32_MAX);
 	u64 c0, c1;
-	int cpu = smp_processor_id();
+	int cpu = smp_processor_id(), c;
 
 	switch (mode) {
 	case 0:
@@ -63,6 +68,18 @@ static int sem_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		pr_warn_once("semantics: pr_warn_once at cpu %d\n", cpu);
 		WARN_ON_ONCE(sleep_ns > 0);
 		printk_ratelimited("semantics: printk_ratelimited\n");
+		return 1;
+	case 5:
+		for_each_possible_cpu(c) {
+			if (c == cpu)
+				continue;
+			this_cpu_inc(sem_stats.others);
+			if (idle_cpu(c))
+				this_cpu_inc(sem_stats.others_idle);
+		}
+		if (this_cpu_inc_return(sem_stats.count) == 200)
+			pr_info("semantics: cpu %d: other CPUs idle %llu of %llu\n", cpu,
+				this_cpu_read(sem_stats.others_idle), this_cpu_read(sem_stats.others));
 		return 1;
 	default:
 		if (this_cpu_read(sem_stats.seen) && this_cpu_read(sem_stats.cpu) != cpu)
