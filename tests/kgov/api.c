@@ -116,6 +116,10 @@ static int api_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		nsecs_to_jiffies(7999999));
 	pr_info("api: div_s64_rem(-7, 2) %lld rem %d, mul_u64_u64_div_u64 %llu\n", q, rem,
 		mul_u64_u64_div_u64(1ULL << 40, 1ULL << 40, 1ULL << 50));
+	pr_info("api: mul_u64_u64_div_u64_roundup(10, 10, 3) %llu, "
+		"mul_u64_add_u64_div_u64(10, 10, 5, 3) %llu, mul_u64_u32_div(2^40, 3, 2) %llu\n",
+		mul_u64_u64_div_u64_roundup(10, 10, 3), mul_u64_add_u64_div_u64(10, 10, 5, 3),
+		mul_u64_u32_div(1ULL << 40, 3, 2));
 	pr_info("api: abs(3u - 5u) %d, abs_diff(3u, 5u) %u, DIV_ROUND_CLOSEST(-7, 2) %d\n",
 		abs(3u - 5u), abs_diff(3u, 5u), DIV_ROUND_CLOSEST(-7, 2));
 	pr_info("api: int_sqrt %lu %lu, ilog2 %d %d, fls64 %d %d\n", int_sqrt(sq),

@@ -1,10 +1,12 @@
 // idlekit test governor (written for idlekit, not kernel code): at its 100th decision it
-// dereferences NULL (how=0, the default), divides by zero (how=1) or calls BUG() (how=2),
+// dereferences NULL (how=0, the default), divides by zero (how=1), calls BUG() (how=2) or
+// asks mul_u64_u64_div_u64() for a quotient past 64 bits (how=3, a divide error on x86-64),
 // so that idlekit's crash isolation is seen to stop the run there.
 
 #include <linux/kernel.h>
 #include <linux/cpuidle.h>
 #include <linux/module.h>
+#include <linux/math64.h>
 
 static unsigned int decisions;
 static int *volatile nowhere;
@@ -21,6 +23,8 @@ static int crash_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 			return drv->state_count / zero;
 		if (how == 2)
 			BUG();
+		if (how == 3)
+			return (int)mul_u64_u64_div_u64(1ULL << 63, 4 + zero, 1);
 		return *nowhere;
 	}
 	return 1;

@@ -210,6 +210,19 @@ bad5=$(sed -n 's/.*other CPUs idle \([0-9]*\) of \([0-9]*\)$/\1 \2/p' "$tmp/e" |
 	awk '$1 == 0 || $1 >= $2 { n++ } END { print n + 0 }')
 [ "$n5" -ge 2 ] && [ "$bad5" -eq 0 ] ||
 	fail "idle_cpu(): expected each CPU to see some others idle and some not: $(cat "$tmp/e")"
+# the jiffies conversions as the kernel computes them (kernel/time/time.c, timeconst.bc):
+# HZ 300 divides neither 1000 nor 10^6, so jiffies_to_msecs() rounds up and the others go
+# by the fraction; usecs_to_jiffies() is MAX_JIFFY_OFFSET above jiffies_to_usecs() of it,
+# which wraps to 1431649098 at HZ 300 and 4294959296 at HZ 250
+printf '%s\n-,1000000,1000,-,0\n' "$hdr" >"$tmp/in1ms.csv"
+for hz in 250 300; do
+	"$bin" govreplay -g kernel:tests/kgov/semantics.c --param mode=6 --hz $hz -p intel-skx \
+		-i "$tmp/in1ms.csv" -q >/dev/null 2>"$tmp/e$hz" || fail "jiffies at HZ $hz: exit $?"
+done
+grep -qxF "kernel governor: semantics: HZ 250: jiffies_to_msecs(1) 4, jiffies_to_usecs(3) 12000, jiffies_to_nsecs(3) 12000000, jiffies64_to_nsecs(3) 12000000, msecs_to_jiffies(10) 3, usecs_to_jiffies(1431649099) 357913, usecs_to_jiffies(4294959297) 4611686018427387902, nsecs_to_jiffies(10000000) 2" \
+	"$tmp/e250" || fail "jiffies at HZ 250: $(cat "$tmp/e250")"
+grep -qxF "kernel governor: semantics: HZ 300: jiffies_to_msecs(1) 4, jiffies_to_usecs(3) 10000, jiffies_to_nsecs(3) 10000000, jiffies64_to_nsecs(3) 10000000, msecs_to_jiffies(10) 3, usecs_to_jiffies(1431649099) 4611686018427387902, usecs_to_jiffies(4294959297) 4611686018427387902, nsecs_to_jiffies(10000000) 3" \
+	"$tmp/e300" || fail "jiffies at HZ 300: $(cat "$tmp/e300")"
 # per-CPU struct members on every CPU of a simulation: each CPU's own copy reaches 100
 sim --set cpuidle.governor=kernel:tests/kgov/semantics.c --set governor.mode=4 \
 	--set scenario.duration_ms=200 -q --json -o "$tmp/m4.json" 2>"$tmp/e" ||
@@ -319,6 +332,13 @@ crash_case "NULL at decision 100" "governor kernel:tests/kgov/crash.c crashed (S
 crash_case "division by zero at decision 100" "governor kernel:tests/kgov/crash.c crashed (SIGFPE" \
 	"in select at decision 100 " "cpu 0, sleep length 100100 ns" \
 	-- "$bin" govreplay -g kernel:tests/kgov/crash.c --param how=1 -p intel-skx -i "$tmp/in150.csv" -o "$tmp/o.txt"
+# a quotient past 64 bits: x86-64's divq raises a divide error, as the kernel's does there
+if [ "$(uname -m)" = x86_64 ]; then
+	crash_case "mul_u64_u64_div_u64 overflow at decision 100" \
+		"governor kernel:tests/kgov/crash.c crashed (SIGFPE" "in select at decision 100 " \
+		-- "$bin" govreplay -g kernel:tests/kgov/crash.c --param how=3 -p intel-skx \
+		-i "$tmp/in150.csv" -o "$tmp/o.txt"
+fi
 # BUG(): the kernel's "kernel BUG at FILE:LINE", then the crash
 "$bin" govreplay -g kernel:tests/kgov/crash.c --param how=2 -p intel-skx -i "$tmp/in150.csv" \
 	-o "$tmp/o.txt" >/dev/null 2>"$tmp/err"

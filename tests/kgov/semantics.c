@@ -14,11 +14,14 @@
 //      copy and says so at its 100th; a copy that holds another CPU's number is reported
 //   5  idle_cpu() of the other CPUs from the simulator's model: each CPU counts, at every
 //      select, how many of the others are idle, and says the totals at its 200th select
+//   6  the jiffies conversions at the run's HZ, printed at the first select (kgov.sh holds
+//      them against the kernel's results at HZ 250 and 300)
 
 #include <linux/kernel.h>
 #include <linux/cpuidle.h>
 #include <linux/module.h>
 #include <linux/cpumask.h>
+#include <linux/jiffies.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
@@ -80,6 +83,17 @@ static int sem_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		if (this_cpu_inc_return(sem_stats.count) == 200)
 			pr_info("semantics: cpu %d: other CPUs idle %llu of %llu\n", cpu,
 				this_cpu_read(sem_stats.others_idle), this_cpu_read(sem_stats.others));
+		return 1;
+	case 6:
+		if (this_cpu_inc_return(sem_stats.count) == 1)
+			pr_info("semantics: HZ %d: jiffies_to_msecs(1) %u, jiffies_to_usecs(3) %u, "
+				"jiffies_to_nsecs(3) %llu, jiffies64_to_nsecs(3) %llu, "
+				"msecs_to_jiffies(10) %lu, usecs_to_jiffies(1431649099) %lu, "
+				"usecs_to_jiffies(4294959297) %lu, nsecs_to_jiffies(10000000) %lu\n",
+				HZ, jiffies_to_msecs(1), jiffies_to_usecs(3), jiffies_to_nsecs(3),
+				jiffies64_to_nsecs(3), msecs_to_jiffies(10),
+				usecs_to_jiffies(1431649099), usecs_to_jiffies(4294959297u),
+				nsecs_to_jiffies(10000000));
 		return 1;
 	default:
 		if (this_cpu_read(sem_stats.seen) && this_cpu_read(sem_stats.cpu) != cpu)
