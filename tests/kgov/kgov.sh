@@ -339,6 +339,11 @@ if [ "$(uname -m)" = x86_64 ]; then
 		-- "$bin" govreplay -g kernel:tests/kgov/crash.c --param how=3 -p intel-skx \
 		-i "$tmp/in150.csv" -o "$tmp/o.txt"
 fi
+case "$(uname -m)" in x86_64 | aarch64 | arm*)
+	crash_case "SIGBUS at decision 100" "governor kernel:tests/kgov/crash.c crashed (SIGBUS" \
+		"in select at decision 100 " -- "$bin" govreplay -g kernel:tests/kgov/crash.c \
+		--param how=4 -p intel-skx -i "$tmp/in150.csv" -o "$tmp/o.txt" ;;
+esac
 # BUG(): the kernel's "kernel BUG at FILE:LINE", then the crash
 "$bin" govreplay -g kernel:tests/kgov/crash.c --param how=2 -p intel-skx -i "$tmp/in150.csv" \
 	-o "$tmp/o.txt" >/dev/null 2>"$tmp/err"
