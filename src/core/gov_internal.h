@@ -50,8 +50,9 @@ int ik_gov_compile_warnings(const char *path, const char *out, char *buf, size_t
 struct ik_gov_api {
 	char blob[41];          /* the file's git blob id */
 	const char *exact_file; /* "menu.c" when the blob is a known release's file, else NULL */
-	const char *exact_tree; /* the tree it was taken from, "6.19.0" */
-	int exact_lo, exact_hi; /* the releases known to have that blob (version codes) */
+	int exact_lo, exact_hi; /* the first and last release known to have that blob */
+	const char *exact_lo_tree, *exact_hi_tree; /* their trees, "6.12.0" */
+	int exact_before, exact_after; /* the nearest releases known to have another file */
 	int lo, hi;             /* version codes, 0: no bound */
 	int markers;            /* how many release-bound uses were found */
 	unsigned seen;
@@ -59,6 +60,8 @@ struct ik_gov_api {
 	char uses[320];         /* those uses, in words */
 };
 void ik_gov_api_recognise(const char *src, size_t len, struct ik_gov_api *api);
+/* The exact_ fields for a git blob id (40 hex digits): exact_file NULL if not known. */
+void ik_gov_api_known(const char *blob, struct ik_gov_api *api);
 /* Whether a run as release vcode is one the file was written for (unknown: true). */
 bool ik_gov_api_fits(const struct ik_gov_api *api, int vcode);
 /* The recognition in words, after "the file is": "v6.19's drivers/cpuidle/governors/menu.c,

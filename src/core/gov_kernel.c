@@ -545,16 +545,19 @@ static void warn_release(const char *path, const char *so, const struct ik_gov_a
 	if (!seen) {
 		char what[512], fix[192] = "";
 		int major = vcode >> 16, minor = (vcode >> 8) & 255;
-		/* a release the shim serves that the file was written for: the lowest */
+		/* a release the shim serves that the file was written for: for a release's own
+		   file the last known to have it, else the lowest */
 		int lo = api->exact_file ? api->exact_lo : api->lo, hi = api->exact_file ?
 			api->exact_hi : api->hi, served_lo = (5 << 16) + (1 << 8),
 			served_hi = (7 << 16) + (1 << 8);
-		int own = lo > served_lo ? lo : served_lo;
-		if (own <= (hi && hi < served_hi ? hi : served_hi))
+		int top = hi && hi < served_hi ? hi : served_hi;
+		int own = api->exact_file ? top : lo > served_lo ? lo : served_lo;
+		if (own >= served_lo && own >= lo && own <= top)
 			snprintf(fix, sizeof(fix), " (--set kernel.version=%d.%d, or govreplay's and "
 				 "replay's --kernel %d.%d, runs it as %s)", own >> 16, (own >> 8) & 255,
 				 own >> 16, (own >> 8) & 255,
-				 api->exact_file ? "its own release" : "a release it was written for");
+				 !api->exact_file ? "a release it was written for" :
+				 api->exact_lo == api->exact_hi ? "its own release" : "a release that has it");
 		else
 			snprintf(fix, sizeof(fix), " (idlekit serves the governor API of v5.1 to "
 				 "v7.1)");

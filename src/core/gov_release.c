@@ -5,7 +5,7 @@
  * Two kinds of evidence:
  *  - the file is a release's own governor file, unmodified: its git blob id (the sha1 of
  *    "blob LEN\0" and the bytes, as git hash-object computes it) is one of those below,
- *    taken from the kernel trees named beside them;
+ *    taken from the kernel trees named beside them (from 5.10.7 to 6.19.0);
  *  - the API it uses: struct members, calls and the parameters of its select and reflect
  *    callbacks that exist only from or only up to a release.  Each marker's bounds are
  *    those of the change that added or removed it (docs/kernel-releases.md); the file's
@@ -25,22 +25,95 @@
 
 /* ---- Known files ---------------------------------------------------------------------- */
 
-static const struct known_file {
-	const char *blob; /* a prefix of the git blob id (12 to 40 hex digits) */
+/*
+ * The governor files of the kernel trees read here (git ls-tree HEAD
+ * drivers/cpuidle/governors/ in each; Makefile versions), plus what docs/kernel-releases.md
+ * established without a tree: teo.c of 6.15 is 6.14.0's, of 6.16 and 6.17 6.18.2's; teo.c
+ * of 7.0 and menu.c of 7.1 differ from 6.19's (the patch mails; no blob: "another file").
+ * A run's release between two samples of one blob has that file; one at or past a sample
+ * of another file does not; one between a sample of this and of another is not known.
+ */
+static const struct sample {
 	const char *file;
-	int lo, hi; /* the releases known to have this blob */
-	const char *tree;
-} known_files[] = {
-	/* the 6.19.0 tree (Makefile 6.19.0): git ls-tree HEAD drivers/cpuidle/governors/ */
-	{ "64d6f7a1c7766325da05248b5e210a7dab4509d3", "menu.c", V(6, 19), V(6, 19), "6.19.0" },
-	{ "81ac5fd58a1c6955be7ad1a1a6e44fb6c7626715", "teo.c", V(6, 19), V(6, 19), "6.19.0" },
-	{ "6617eb494a110c0642b1899163574d2f47223fa4", "ladder.c", V(6, 19), V(6, 19), "6.19.0" },
-	{ "663b7f164d202c011a3c8ddf824aeea400af0c50", "haltpoll.c", V(6, 19), V(6, 19), "6.19.0" },
-	/* teo.c of 6.14.0 (also 6.15's) and of 6.16 to 6.18.2 (docs/kernel-releases.md, "teo
-	   of 6.15-6.18: how it was dated") */
-	{ "8fe5e1b47ef9", "teo.c", V(6, 14), V(6, 15), "6.14.0" },
-	{ "bfa55c1eab5b", "teo.c", V(6, 16), V(6, 18), "6.18.2" },
+	int rel;
+	const char *tree; /* the tree read, or how it was known */
+	const char *blob; /* NULL: a file other than every blob here */
+} samples[] = {
+	{ "haltpoll.c", V(5, 10), "5.10.7", "cb2a96eafc02750acc5e7e66fa53cea18a50523a" },
+	{ "ladder.c", V(5, 10), "5.10.7", "8e9058c4ea63e1217ad33d2f61dd8e768187af0a" },
+	{ "menu.c", V(5, 10), "5.10.7", "b0a7ad566081a2f3d9b51f3a3d52ae9263064b33" },
+	{ "teo.c", V(5, 10), "5.10.7", "6deaaf5f05b5765598115132492edc4f654df9da" },
+	{ "haltpoll.c", V(5, 15), "5.15.55", "cb2a96eafc02750acc5e7e66fa53cea18a50523a" },
+	{ "ladder.c", V(5, 15), "5.15.55", "8e9058c4ea63e1217ad33d2f61dd8e768187af0a" },
+	{ "menu.c", V(5, 15), "5.15.55", "2e5670446991f473e92fd8b3845e17622a4724ca" },
+	{ "teo.c", V(5, 15), "5.15.55", "d9262db79cae53c0b1d277513d014d3e91a0f879" },
+	{ "haltpoll.c", V(6, 1), "6.1.0", "1dff3a52917de9a6b79d1cd9e301a24659b412f6" },
+	{ "ladder.c", V(6, 1), "6.1.0", "8e9058c4ea63e1217ad33d2f61dd8e768187af0a" },
+	{ "menu.c", V(6, 1), "6.1.0", "c4922684f30583bbfafb2523f986956287e00e5c" },
+	{ "teo.c", V(6, 1), "6.1.0", "d9262db79cae53c0b1d277513d014d3e91a0f879" },
+	{ "haltpoll.c", V(6, 6), "6.6.9", "1dff3a52917de9a6b79d1cd9e301a24659b412f6" },
+	{ "ladder.c", V(6, 6), "6.6.9", "8e9058c4ea63e1217ad33d2f61dd8e768187af0a" },
+	{ "menu.c", V(6, 6), "6.6.9", "b96e3da0fedd01dfc7f1ab0815ad3b3f09afa863" },
+	{ "teo.c", V(6, 6), "6.6.9", "7244f71c59c5dd4a4b64141af307ef76ee2fcc77" },
+	{ "haltpoll.c", V(6, 12), "6.12.0", "663b7f164d202c011a3c8ddf824aeea400af0c50" },
+	{ "ladder.c", V(6, 12), "6.12.0", "6617eb494a110c0642b1899163574d2f47223fa4" },
+	{ "menu.c", V(6, 12), "6.12.0", "f3c9d49f0f2a52a4a4e2d1a772a95e90e01211c8" },
+	{ "teo.c", V(6, 12), "6.12.0", "f2992f92d8db86076701f0f6125cd9be06339ddd" },
+	{ "haltpoll.c", V(6, 13), "6.13.7", "663b7f164d202c011a3c8ddf824aeea400af0c50" },
+	{ "ladder.c", V(6, 13), "6.13.7", "6617eb494a110c0642b1899163574d2f47223fa4" },
+	{ "menu.c", V(6, 13), "6.13.7", "28363bfa3e4c9feb8827d97d407d53ffd6035d1c" },
+	{ "teo.c", V(6, 13), "6.13.7", "173ddcac540aded218bccadbcc66fa9dedc20972" },
+	{ "haltpoll.c", V(6, 14), "6.14.0", "663b7f164d202c011a3c8ddf824aeea400af0c50" },
+	{ "ladder.c", V(6, 14), "6.14.0", "6617eb494a110c0642b1899163574d2f47223fa4" },
+	{ "menu.c", V(6, 14), "6.14.0", "28363bfa3e4c9feb8827d97d407d53ffd6035d1c" },
+	{ "teo.c", V(6, 14), "6.14.0", "8fe5e1b47ef9082d69584edea1b479023c822009" },
+	{ "teo.c", V(6, 15), "6.15 (docs/kernel-releases.md)", "8fe5e1b47ef9082d69584edea1b479023c822009" },
+	{ "teo.c", V(6, 16), "6.16 (docs/kernel-releases.md)", "bfa55c1eab5bcd90dfe2e1064ef6279809cea298" },
+	{ "teo.c", V(6, 17), "6.17 (docs/kernel-releases.md)", "bfa55c1eab5bcd90dfe2e1064ef6279809cea298" },
+	{ "haltpoll.c", V(6, 18), "6.18.2", "663b7f164d202c011a3c8ddf824aeea400af0c50" },
+	{ "ladder.c", V(6, 18), "6.18.2", "6617eb494a110c0642b1899163574d2f47223fa4" },
+	{ "menu.c", V(6, 18), "6.18.2", "23239b0c04f95b05845e97c97116800fe0c89125" },
+	{ "teo.c", V(6, 18), "6.18.2", "bfa55c1eab5bcd90dfe2e1064ef6279809cea298" },
+	{ "haltpoll.c", V(6, 19), "6.19.0", "663b7f164d202c011a3c8ddf824aeea400af0c50" },
+	{ "ladder.c", V(6, 19), "6.19.0", "6617eb494a110c0642b1899163574d2f47223fa4" },
+	{ "menu.c", V(6, 19), "6.19.0", "64d6f7a1c7766325da05248b5e210a7dab4509d3" },
+	{ "teo.c", V(6, 19), "6.19.0", "81ac5fd58a1c6955be7ad1a1a6e44fb6c7626715" },
+	{ "teo.c", V(7, 0), "7.0 (its patch mails)", NULL },
+	{ "menu.c", V(7, 1), "7.1 (its patch mails)", NULL },
 };
+#define NSAMPLES (sizeof(samples) / sizeof(samples[0]))
+
+void ik_gov_api_known(const char *blob, struct ik_gov_api *api)
+{
+	const struct sample *first = NULL, *last = NULL;
+	api->exact_file = NULL;
+	for (size_t i = 0; i < NSAMPLES; i++) {
+		const struct sample *k = &samples[i];
+		if (!k->blob || strcmp(k->blob, blob) != 0)
+			continue;
+		if (!first || k->rel < first->rel)
+			first = k;
+		if (!last || k->rel > last->rel)
+			last = k;
+	}
+	if (!first)
+		return;
+	api->exact_file = first->file;
+	api->exact_lo = first->rel;
+	api->exact_hi = last->rel;
+	api->exact_lo_tree = first->tree;
+	api->exact_hi_tree = last->tree;
+	api->exact_before = api->exact_after = 0;
+	for (size_t i = 0; i < NSAMPLES; i++) {
+		const struct sample *k = &samples[i];
+		if (strcmp(k->file, first->file) != 0 || (k->blob && strcmp(k->blob, blob) == 0))
+			continue;
+		if (k->rel < first->rel && k->rel > api->exact_before)
+			api->exact_before = k->rel;
+		if (k->rel > last->rel && (!api->exact_after || k->rel < api->exact_after))
+			api->exact_after = k->rel;
+	}
+}
 
 static void git_blob_id(const char *src, size_t len, char hex[41])
 {
@@ -277,16 +350,7 @@ void ik_gov_api_recognise(const char *src, size_t len, struct ik_gov_api *api)
 {
 	memset(api, 0, sizeof(*api));
 	git_blob_id(src, len, api->blob);
-	for (size_t i = 0; i < sizeof(known_files) / sizeof(known_files[0]); i++) {
-		const struct known_file *k = &known_files[i];
-		if (strncmp(api->blob, k->blob, strlen(k->blob)) == 0) {
-			api->exact_file = k->file;
-			api->exact_tree = k->tree;
-			api->exact_lo = k->lo;
-			api->exact_hi = k->hi;
-			break;
-		}
-	}
+	ik_gov_api_known(api->blob, api);
 
 	struct tok ring[RING];
 	unsigned at = 0, have = 0;
@@ -349,8 +413,9 @@ static int describe_release(int code, char *buf, size_t len)
 
 bool ik_gov_api_fits(const struct ik_gov_api *api, int vcode)
 {
-	if (api->exact_file)
-		return vcode >= api->exact_lo && vcode <= api->exact_hi;
+	if (api->exact_file) /* (a release between samples of two files is not known) */
+		return !((api->exact_before && vcode <= api->exact_before) ||
+			 (api->exact_after && vcode >= api->exact_after));
 	if (api->versioned || api->markers == 0)
 		return true;
 	return (api->lo == 0 || vcode >= api->lo) && (api->hi == 0 || vcode <= api->hi);
@@ -361,15 +426,14 @@ void ik_gov_api_describe(const struct ik_gov_api *api, char *buf, size_t len)
 	char lo[16], hi[16];
 	if (api->exact_file) {
 		describe_release(api->exact_lo, lo, sizeof(lo));
-		describe_release(api->exact_hi, hi, sizeof(hi));
 		if (api->exact_lo == api->exact_hi)
 			snprintf(buf, len, "v%s's drivers/cpuidle/governors/%s, unmodified (git blob "
 				 "%.12s, as in the %s tree)", lo, api->exact_file, api->blob,
-				 api->exact_tree);
+				 api->exact_lo_tree);
 		else
-			snprintf(buf, len, "drivers/cpuidle/governors/%s of v%s to v%s, unmodified "
-				 "(git blob %.12s, as in the %s tree)", api->exact_file, lo, hi,
-				 api->blob, api->exact_tree);
+			snprintf(buf, len, "drivers/cpuidle/governors/%s as in the %s to %s trees, "
+				 "unmodified (git blob %.12s)", api->exact_file, api->exact_lo_tree,
+				 api->exact_hi_tree, api->blob);
 		return;
 	}
 	if (api->markers == 0) {

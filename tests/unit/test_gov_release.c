@@ -163,6 +163,57 @@ static void test_haltpoll_api(void **state)
 	assert_true(ik_gov_api_fits(&api, V(5, 4)));
 }
 
+static void test_known_files(void **state)
+{
+	(void)state;
+	struct ik_gov_api api;
+	/* ladder.c of 6.12.0 to 6.19.0 (the same blob in every tree between; 6.6.9 has
+	   another): runs as 6.12-6.19 fit, 6.6 and before not, 6.7-6.11 are not known */
+	memset(&api, 0, sizeof(api));
+	snprintf(api.blob, sizeof(api.blob), "6617eb494a110c0642b1899163574d2f47223fa4");
+	ik_gov_api_known(api.blob, &api);
+	assert_string_equal(api.exact_file, "ladder.c");
+	assert_int_equal(api.exact_lo, V(6, 12));
+	assert_int_equal(api.exact_hi, V(6, 19));
+	assert_int_equal(api.exact_before, V(6, 6));
+	assert_int_equal(api.exact_after, 0);
+	assert_string_equal(words(&api), "drivers/cpuidle/governors/ladder.c as in the 6.12.0 to "
+		"6.19.0 trees, unmodified (git blob 6617eb494a11)");
+	assert_true(ik_gov_api_fits(&api, V(6, 15)));
+	assert_true(ik_gov_api_fits(&api, V(6, 8)));
+	assert_true(ik_gov_api_fits(&api, V(7, 1)));
+	assert_false(ik_gov_api_fits(&api, V(6, 6)));
+	assert_false(ik_gov_api_fits(&api, V(5, 15)));
+	/* menu.c of 6.19.0: 6.18.2's differs, 7.1's too (its patch mails); 7.0 not known */
+	snprintf(api.blob, sizeof(api.blob), "64d6f7a1c7766325da05248b5e210a7dab4509d3");
+	ik_gov_api_known(api.blob, &api);
+	assert_string_equal(words(&api), "v6.19's drivers/cpuidle/governors/menu.c, unmodified "
+		"(git blob 64d6f7a1c776, as in the 6.19.0 tree)");
+	assert_true(ik_gov_api_fits(&api, V(6, 19)));
+	assert_true(ik_gov_api_fits(&api, V(7, 0)));
+	assert_false(ik_gov_api_fits(&api, V(7, 1)));
+	assert_false(ik_gov_api_fits(&api, V(6, 18)));
+	assert_false(ik_gov_api_fits(&api, V(5, 15)));
+	/* teo.c of 6.14.0, also 6.15's (docs/kernel-releases.md); 6.16's is 6.18.2's */
+	snprintf(api.blob, sizeof(api.blob), "8fe5e1b47ef9082d69584edea1b479023c822009");
+	ik_gov_api_known(api.blob, &api);
+	assert_int_equal(api.exact_hi, V(6, 15));
+	assert_true(ik_gov_api_fits(&api, V(6, 15)));
+	assert_false(ik_gov_api_fits(&api, V(6, 16)));
+	assert_false(ik_gov_api_fits(&api, V(6, 13)));
+	/* teo.c of 5.15.55 and 6.1.0 */
+	snprintf(api.blob, sizeof(api.blob), "d9262db79cae53c0b1d277513d014d3e91a0f879");
+	ik_gov_api_known(api.blob, &api);
+	assert_int_equal(api.exact_lo, V(5, 15));
+	assert_int_equal(api.exact_hi, V(6, 1));
+	assert_false(ik_gov_api_fits(&api, V(5, 10)));
+	assert_false(ik_gov_api_fits(&api, V(6, 6)));
+	assert_true(ik_gov_api_fits(&api, V(5, 19)));
+	/* a blob nobody read */
+	ik_gov_api_known("0123456789012345678901234567890123456789", &api);
+	assert_null(api.exact_file);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_not_evidence),
 		cmocka_unit_test(test_several_releases),
 		cmocka_unit_test(test_haltpoll_api),
+		cmocka_unit_test(test_known_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
