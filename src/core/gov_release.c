@@ -315,6 +315,8 @@ static void callback_name(const char *s, size_t len, const char *field, char *na
 			size_t p = pos;
 			struct tok eq = next_tok(s, len, &p);
 			struct tok fn = next_tok(s, len, &p);
+			if (tok_is(&fn, "&")) /* .select = &menu_select */
+				fn = next_tok(s, len, &p);
 			if (tok_is(&eq, "=") && fn.kind == T_IDENT && fn.n < nlen) {
 				memcpy(name, fn.s, fn.n);
 				name[fn.n] = '\0';

@@ -100,6 +100,10 @@ static void test_old_callbacks(void **state)
 	assert_int_equal(api.lo, V(4, 17));
 	api = of("static int s(void) { return 0; }\n" GOV("s", "r"));
 	assert_int_equal(api.hi, V(4, 16));
+	/* the callback's address taken with & */
+	api = of("static int s(int a, int b) { return 0; }\n"
+		 "static struct cpuidle_governor g = { .select = &s };\n");
+	assert_int_equal(api.hi, V(4, 16));
 	/* a declaration is not the definition */
 	api = of("static int s(int a);\nstatic int s(int a, int b, int c) { return 0; }\n"
 		 GOV("s", "r"));
