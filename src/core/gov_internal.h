@@ -62,6 +62,8 @@ struct ik_gov_api {
 void ik_gov_api_recognise(const char *src, size_t len, struct ik_gov_api *api);
 /* The exact_ fields for a git blob id (40 hex digits): exact_file NULL if not known. */
 void ik_gov_api_known(const char *blob, struct ik_gov_api *api);
+/* The recognition of the file at path in words ("" if it cannot be read). */
+void ik_gov_kernel_describe_file(const char *path, char *buf, size_t len);
 /* Whether a run as release vcode is one the file was written for (unknown: true). */
 bool ik_gov_api_fits(const struct ik_gov_api *api, int vcode);
 /* The recognition in words, after "the file is": "v6.19's drivers/cpuidle/governors/menu.c,

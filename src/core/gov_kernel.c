@@ -527,6 +527,19 @@ static char *read_source(const char *path, size_t *len)
 	return buf;
 }
 
+void ik_gov_kernel_describe_file(const char *path, char *buf, size_t len)
+{
+	size_t n = 0;
+	char *src = read_source(path, &n);
+	struct ik_gov_api api;
+	buf[0] = '\0';
+	if (!src)
+		return;
+	ik_gov_api_recognise(src, n, &api);
+	free(src);
+	ik_gov_api_describe(&api, buf, len);
+}
+
 /*
  * The release the file was written for, against the run's: a warning when they differ
  * (once per process and object, also with -q: it changes what the results mean).

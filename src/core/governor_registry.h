@@ -107,5 +107,8 @@ int ik_governor_spec_check(const char *spec, char *err, size_t errlen);
  * only the spec): "" for a built-in name.  0, or -1 with a message.
  */
 int ik_governor_spec_sha256(const char *spec, char out[65], char *err, size_t errlen);
+/* For kernel:PATH, the release whose API the file was written against, in words after "the
+   file is" (src/core/gov_release.c); "" for the others and a file that cannot be read. */
+void ik_governor_spec_api(const char *spec, char *out, size_t len);
 
 #endif

@@ -155,6 +155,10 @@ sim --set cpuidle.governor=kernel:tests/kgov/params.c --set governor.fixed_state
 	fail "sim table"
 grep -qF "kernel:tests/kgov/params.c (sha256 $sha), parameters fixed_state=2" "$tmp/s.txt" ||
 	fail "sim table lacks the identity: $(grep governor "$tmp/s.txt")"
+grep -qxF "           the file is written against the cpuidle governor API of v4.17 or later (it uses select(drv, dev, stop_tick))" \
+	"$tmp/s.txt" || fail "sim table does not say the file's API: $(grep -A1 governor "$tmp/s.txt")"
+grep -qF '"governor_api": "written against the cpuidle governor API of v4.17 or later (it uses select(drv, dev, stop_tick))"' \
+	"$tmp/s.json" || fail "sim JSON lacks governor_api"
 sim --set cpuidle.governor=kernel:tests/kgov/params.c --set governor.fixed_state=2 --csv \
 	-o "$tmp/s.csv" || fail "sim csv"
 grep -qF "kernel:tests/kgov/params.c,$sha,fixed_state=2," "$tmp/s.csv" || fail "sim CSV lacks the identity"
