@@ -261,6 +261,14 @@ sed 's/return min_t(int, window, deepest(drv));/return min(window, deepest(drv))
 	tests/kgov/semantics.c >"$tmp/signed.c"
 expect_error "min() of signed and unsigned" "signedness error" "signed.c:" \
 	-- --governor "kernel:$tmp/signed.c"
+# an uninitialised local read (the posted 2025 menu.c patch had one): -Wall's words shown
+sed 's/		return min_t(int, window, deepest(drv));/		{ int unset; return unset + (int)window; }/' \
+	tests/kgov/semantics.c >"$tmp/uninit.c"
+"$bin" govreplay -g "kernel:$tmp/uninit.c" -p intel-skx -i "$tmp/in.csv" >/dev/null 2>"$tmp/e" ||
+	fail "uninitialised local: exit $?"
+grep -q "uninit.c:[0-9]*:[0-9]*: warning: .*'unset'.* uninitialized" "$tmp/e" &&
+	grep -qF "kernel:$tmp/uninit.c: 1 compiler warning (-Wall):" "$tmp/e" ||
+	fail "uninitialised local: the warning is not shown: $(cat "$tmp/e")"
 sed 's/window = clamp(window, 1u, 2u);/window = clamp(window, 3u, 2u);/' tests/kgov/semantics.c >"$tmp/limits.c"
 expect_error "clamp() limits the wrong way round" "clamp() low limit greater than high limit" \
 	"limits.c:" -- --governor "kernel:$tmp/limits.c"
