@@ -13,13 +13,16 @@
 //   4  per-CPU members on every CPU of a simulation: each CPU counts its selects in its own
 //      copy and says so at its 100th; a copy that holds another CPU's number is reported
 //   5  idle_cpu() of the other CPUs from the simulator's model: each CPU counts, at every
-//      select, how many of the others are idle, and says the totals at its 200th select
+//      select, how many of the others are idle, and says the totals at its 200th select,
+//      with the sum of every CPU's per-CPU count read through per_cpu_ptr() beside the
+//      number of selects on all CPUs (the two are equal when each CPU's copy is its own)
 //   6  the jiffies conversions at the run's HZ, printed at the first select (kgov.sh holds
 //      them against the kernel's results at HZ 250 and 300)
 
 #include <linux/kernel.h>
 #include <linux/cpuidle.h>
 #include <linux/module.h>
+#include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/jiffies.h>
 #include <linux/percpu.h>
@@ -35,6 +38,8 @@ struct sem_stats {
 };
 
 static DEFINE_PER_CPU(struct sem_stats, sem_stats);
+
+static atomic64_t selects = ATOMIC64_INIT(0);
 
 static unsigned int mode;
 module_param(mode, uint, 0444);
@@ -73,7 +78,10 @@ static int sem_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		printk_ratelimited("semantics: printk_ratelimited\n");
 		return 1;
 	case 5:
+		atomic64_inc(&selects);
+		c0 = 0;
 		for_each_possible_cpu(c) {
+			c0 += per_cpu_ptr(&sem_stats, c)->count + (c == cpu);
 			if (c == cpu)
 				continue;
 			this_cpu_inc(sem_stats.others);
@@ -81,8 +89,10 @@ static int sem_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 				this_cpu_inc(sem_stats.others_idle);
 		}
 		if (this_cpu_inc_return(sem_stats.count) == 200)
-			pr_info("semantics: cpu %d: other CPUs idle %llu of %llu\n", cpu,
-				this_cpu_read(sem_stats.others_idle), this_cpu_read(sem_stats.others));
+			pr_info("semantics: cpu %d: other CPUs idle %llu of %llu; per-CPU counts "
+				"%llu, selects %lld\n", cpu, this_cpu_read(sem_stats.others_idle),
+				this_cpu_read(sem_stats.others), c0,
+				(long long)atomic64_read(&selects));
 		return 1;
 	case 6:
 		if (this_cpu_inc_return(sem_stats.count) == 1)
