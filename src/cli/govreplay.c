@@ -167,6 +167,8 @@ static void write_summary(FILE *f, const struct ik_govreplay *g, const char *pla
 			fprintf(f, "%s%s=%s", i ? " " : ", parameters ", id->params[i].name,
 				id->params[i].value);
 		fputc('\n', f);
+		if (id->kind == IK_GOVERNOR_KERNEL && id->api[0])
+			fprintf(f, "govreplay: the file is %s\n", id->api);
 	}
 
 	fprintf(f,

@@ -202,6 +202,8 @@ struct ik_scenario {
 	char kernel_driver[16];   /* what "auto" gives: the driver the kernel would load */
 	char governor[4096];      /* menu, teo, ladder, haltpoll, kernel:PATH.c or plugin:PATH.so */
 	char governor_sha256[65]; /* kernel: and plugin: files' sha256 at load, hex; "" otherwise */
+	char governor_api[512];   /* kernel: only: the release whose API the file was written
+				     against, in words after "the file is"; "" otherwise */
 	/* [governor] NAME = VALUE (--set governor.NAME=VALUE): module parameters, in order */
 	int ngov_params;
 	struct {

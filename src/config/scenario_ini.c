@@ -388,6 +388,7 @@ static int set_cpuidle(struct scenario_reader *r, int k, const char *value, stru
 		    ik_governor_spec_sha256(value, sc->governor_sha256, gerr, sizeof(gerr)))
 			return bad(r, w, sec, key, gerr);
 		snprintf(sc->governor, sizeof(sc->governor), "%s", value);
+		ik_governor_spec_api(value, sc->governor_api, sizeof(sc->governor_api));
 		return 0;
 	}
 	case CI_DISABLE:

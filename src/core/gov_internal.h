@@ -41,6 +41,34 @@ void ik_gov_compile_message_shim(const char *path, const char *out, int status,
  * quoting its source) into buf; their count.
  */
 int ik_gov_compile_warnings(const char *path, const char *out, char *buf, size_t len);
+/*
+ * Which release's cpuidle governor API a kernel: file was written against, from its source
+ * (gov_release.c; fuzz/fuzz_gov_api.c): a release's own file, unmodified (its git blob id),
+ * or the releases [lo, hi] whose API has every release-bound member, call and callback
+ * signature it uses (0: no bound on that side).
+ */
+struct ik_gov_api {
+	char blob[41];          /* the file's git blob id */
+	const char *exact_file; /* "menu.c" when the blob is a known release's file, else NULL */
+	int exact_lo, exact_hi; /* the first and last release known to have that blob */
+	const char *exact_lo_tree, *exact_hi_tree; /* their trees, "6.12.0" */
+	int exact_before, exact_after; /* the nearest releases known to have another file */
+	int lo, hi;             /* version codes, 0: no bound */
+	int markers;            /* how many release-bound uses were found */
+	unsigned seen;
+	bool versioned;         /* it tests LINUX_VERSION_CODE: written for several releases */
+	char uses[320];         /* those uses, in words */
+};
+void ik_gov_api_recognise(const char *src, size_t len, struct ik_gov_api *api);
+/* The exact_ fields for a git blob id (40 hex digits): exact_file NULL if not known. */
+void ik_gov_api_known(const char *blob, struct ik_gov_api *api);
+/* The recognition of the file at path in words ("" if it cannot be read). */
+void ik_gov_kernel_describe_file(const char *path, char *buf, size_t len);
+/* Whether a run as release vcode is one the file was written for (unknown: true). */
+bool ik_gov_api_fits(const struct ik_gov_api *api, int vcode);
+/* The recognition in words, after "the file is": "v6.19's drivers/cpuidle/governors/menu.c,
+   unmodified (...)" or "written against the cpuidle governor API of v5.5 or later (...)". */
+void ik_gov_api_describe(const struct ik_gov_api *api, char *buf, size_t len);
 /* sha256 of the files' bytes one after the other, hex. 0, or -1 with a message. */
 int ik_gov_sha256_files(const char *const *paths, int npaths, char out[65], char *err,
 			size_t errlen);

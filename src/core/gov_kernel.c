@@ -325,8 +325,8 @@ static pthread_mutex_t warn_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool quiet; /* -q: the compiler's warnings as a count */
 
 /* The cached object for path, compiled now if needed.  0, -2 (does not compile), -1. */
-static int build(const char *path, const char *gov_h, int vcode, char so[PATH_MAX],
-		 char file_sha[65], bool *compiled, char *err, size_t errlen)
+static int build(const char *path, const char *gov_h, int vcode, const struct ik_gov_api *api,
+		 char so[PATH_MAX], char file_sha[65], bool *compiled, char *err, size_t errlen)
 {
 	char shimbuf[PATH_MAX], cache[PATH_MAX];
 	const char *shim = shim_dir(shimbuf, sizeof(shimbuf));
@@ -409,7 +409,16 @@ static int build(const char *path, const char *gov_h, int vcode, char so[PATH_MA
 		size_t used = strlen(err);
 		snprintf(err + used, errlen - used,
 			 " (compiled against the cpuidle governor API of kernel %d.%d, the release "
-			 "idlekit runs as)", vcode >> 16, (vcode >> 8) & 255);
+			 "idlekit runs as", vcode >> 16, (vcode >> 8) & 255);
+		/* ... and, when the file says it was written for another, which. */
+		used = strlen(err);
+		if (!ik_gov_api_fits(api, vcode)) {
+			char what[512];
+			ik_gov_api_describe(api, what, sizeof(what));
+			snprintf(err + used, errlen - used, "; the file is %s)", what);
+		} else {
+			snprintf(err + used, errlen - used, ")");
+		}
 		/* The message names the first error; the compiler's whole output goes beside the
 		   cache's objects, and the message says how many more there are and where. */
 		int errors = 0;
@@ -484,6 +493,99 @@ static void show_warnings(const char *path, const char *so)
 				count, count == 1 ? "" : "s", text);
 		if (nshown < 32)
 			snprintf(shown[nshown++], PATH_MAX, "%s", so);
+	}
+	pthread_mutex_unlock(&warn_lock);
+}
+
+/* The file's bytes (at most 16 MiB: a larger file is not read), malloc'd; NULL if not. */
+static char *read_source(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 65536, n = 0, got;
+	char *buf = malloc(cap);
+	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n == cap) {
+			char *more = cap < ((size_t)16 << 20) ? realloc(buf, cap * 2) : NULL;
+			if (!more) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = more;
+			cap *= 2;
+		}
+	}
+	if (ferror(f)) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+void ik_gov_kernel_describe_file(const char *path, char *buf, size_t len)
+{
+	size_t n = 0;
+	char *src = read_source(path, &n);
+	struct ik_gov_api api;
+	buf[0] = '\0';
+	if (!src)
+		return;
+	ik_gov_api_recognise(src, n, &api);
+	free(src);
+	ik_gov_api_describe(&api, buf, len);
+}
+
+/*
+ * The release the file was written for, against the run's: a warning when they differ
+ * (once per process and object, also with -q: it changes what the results mean).
+ */
+static void warn_release(const char *path, const char *so, const struct ik_gov_api *api,
+			 int vcode)
+{
+	static char warned[32][PATH_MAX];
+	static int nwarned;
+	if (ik_gov_api_fits(api, vcode))
+		return;
+	pthread_mutex_lock(&warn_lock);
+	bool seen = false;
+	for (int i = 0; i < nwarned && !seen; i++)
+		seen = strcmp(warned[i], so) == 0;
+	if (!seen) {
+		char what[512], fix[192] = "";
+		int major = vcode >> 16, minor = (vcode >> 8) & 255;
+		/* a release the shim serves that the file was written for: for a release's own
+		   file the last known to have it, else the lowest */
+		int lo = api->exact_file ? api->exact_lo : api->lo, hi = api->exact_file ?
+			api->exact_hi : api->hi, served_lo = (5 << 16) + (1 << 8),
+			served_hi = (7 << 16) + (1 << 8);
+		int top = hi && hi < served_hi ? hi : served_hi;
+		int own = api->exact_file ? top : lo > served_lo ? lo : served_lo;
+		if (own >= served_lo && own >= lo && own <= top)
+			snprintf(fix, sizeof(fix), " (--set kernel.version=%d.%d, or govreplay's and "
+				 "replay's --kernel %d.%d, runs it as %s)", own >> 16, (own >> 8) & 255,
+				 own >> 16, (own >> 8) & 255,
+				 !api->exact_file ? "a release it was written for" :
+				 api->exact_lo == api->exact_hi ? "its own release" : "a release that has it");
+		else
+			snprintf(fix, sizeof(fix), " (idlekit serves the governor API of v5.1 to "
+				 "v7.1)");
+		ik_gov_api_describe(api, what, sizeof(what));
+		if (api->exact_file)
+			fprintf(stderr, "idlekit: kernel:%s: warning: the file is %s, but the run is "
+				"kernel %d.%d: the file decides as its own release's code, the core "
+				"and the built-in governors as %d.%d%s\n", path, what, major, minor,
+				major, minor, fix);
+		else
+			fprintf(stderr, "idlekit: kernel:%s: warning: the file is %s, but the run is "
+				"kernel %d.%d: the file gets that release's structures and calls, "
+				"which it was not written for%s\n", path, what, major, minor, fix);
+		if (nwarned < 32)
+			snprintf(warned[nwarned++], PATH_MAX, "%s", so);
 	}
 	pthread_mutex_unlock(&warn_lock);
 }
@@ -717,12 +819,22 @@ int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 	snprintf(gov_h, sizeof(gov_h), "%.*sgov.h", slash ? (int)(slash - path + 1) : 0, path);
 	bool have_gov_h = access(gov_h, R_OK) == 0;
 
+	/* Which release's API the file was written against (nothing known if unreadable:
+	   build() then says why). */
+	struct ik_gov_api api;
+	size_t srclen = 0;
+	char *src = read_source(path, &srclen);
+	ik_gov_api_recognise(src ? src : "", src ? srclen : 0, &api);
+	free(src);
+
 	char so[PATH_MAX], sha[65];
 	bool compiled = false;
-	int rc = build(path, have_gov_h ? gov_h : NULL, vcode, so, sha, &compiled, err, errlen);
+	int rc = build(path, have_gov_h ? gov_h : NULL, vcode, &api, so, sha, &compiled, err,
+		       errlen);
 	if (rc)
 		return rc;
 	show_warnings(path, so);
+	warn_release(path, so, &api, vcode);
 
 	struct kgov *k = calloc(1, sizeof(*k));
 	if (!k) {
@@ -813,14 +925,15 @@ int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 	snprintf(id->name, sizeof(id->name), "%s", name());
 	snprintf(id->path, sizeof(id->path), "%s", path);
 	memcpy(id->sha256, sha, sizeof(id->sha256));
+	ik_gov_api_describe(&api, id->api, sizeof(id->api));
 	collect_params(k, id);
 	k->l.ops = (struct ik_governor){
 		.name = id->name, .rating = 0, .enable = k_enable, .disable = k_disable,
 		.select = k_select, .reflect = k_reflect, .priv = k,
 	};
 	if (getenv("IDLEKIT_GOV_VERBOSE"))
-		fprintf(stderr, "kernel:%s: sha256 %s, %s %s\n", path, sha,
-			compiled ? "compiled into" : "cached in", so);
+		fprintf(stderr, "kernel:%s: sha256 %s, %s %s; the file is %s\n", path, sha,
+			compiled ? "compiled into" : "cached in", so, id->api);
 	*out = &k->l;
 	return 0;
 }

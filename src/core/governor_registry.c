@@ -114,6 +114,14 @@ int ik_governor_spec_sha256(const char *spec, char out[65], char *err, size_t er
 	return 0;
 }
 
+void ik_governor_spec_api(const char *spec, char *out, size_t len)
+{
+	const char *path = prefixed(spec, "kernel:");
+	out[0] = '\0';
+	if (path && path[0])
+		ik_gov_kernel_describe_file(path, out, len);
+}
+
 /* ---- Built-in governors: the ops, and haltpoll's module parameters ------------------------ */
 
 struct builtin {

@@ -43,6 +43,8 @@ struct ik_governor_identity {
 	char name[IK_NAME_LEN];   /* the registered name: "menu", or the kernel file's own */
 	char path[4096];          /* kernel: and plugin: only, as given */
 	char sha256[65];          /* of the file (and gov.h beside it, for kernel:), hex */
+	char api[512];            /* kernel: only: the release whose API the file was written
+				     against, in words after "the file is" (ik_gov_api_describe) */
 	int nparams;              /* all its parameters, with their values after --set */
 	struct ik_gov_param params[IK_GOV_PARAMS_MAX];
 };
@@ -105,5 +107,8 @@ int ik_governor_spec_check(const char *spec, char *err, size_t errlen);
  * only the spec): "" for a built-in name.  0, or -1 with a message.
  */
 int ik_governor_spec_sha256(const char *spec, char out[65], char *err, size_t errlen);
+/* For kernel:PATH, the release whose API the file was written against, in words after "the
+   file is" (src/core/gov_release.c); "" for the others and a file that cannot be read. */
+void ik_governor_spec_api(const char *spec, char *out, size_t len);
 
 #endif

@@ -85,6 +85,8 @@ static void settings_table(FILE *out, const struct ik_scenario *sc,
 	if (sc->governor_sha256[0])
 		ik_html_setting(out, "governor sha256", sc->governor_sha256,
 				sizeof(sc->governor_sha256));
+	if (sc->governor_api[0])
+		ik_html_setting(out, "governor file", sc->governor_api, sizeof(sc->governor_api));
 	for (int i = 0; i < sc->ngov_params; i++) {
 		char name[96];
 		snprintf(name, sizeof(name), "governor.%s", sc->gov_params[i].name);

@@ -215,6 +215,8 @@ static void write_scenario(struct json_writer *w, const struct ik_scenario *sc)
 	jw_string(w, "governor", sc->governor, sizeof(sc->governor));
 	if (sc->governor_sha256[0])
 		jw_string(w, "governor_sha256", sc->governor_sha256, sizeof(sc->governor_sha256));
+	if (sc->governor_api[0])
+		jw_string(w, "governor_api", sc->governor_api, sizeof(sc->governor_api));
 	if (sc->ngov_params > 0) {
 		jw_object(w, "governor_params", true);
 		for (int i = 0; i < sc->ngov_params; i++)

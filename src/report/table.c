@@ -138,6 +138,10 @@ static void print_header(FILE *out, const struct ik_scenario *sc, const struct i
 		fprintf(out, "%s%s=%s", i ? " " : ", parameters ", sc->gov_params[i].name,
 			sc->gov_params[i].value);
 	fputc('\n', out);
+	if (sc->governor_api[0]) {
+		print_label(out, "");
+		fprintf(out, "the file is %.*s\n", (int)sizeof(sc->governor_api), sc->governor_api);
+	}
 	print_label(out, "HZ");
 	fprintf(out, "%d\n", sc->hz);
 	char kernel[512];

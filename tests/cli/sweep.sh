@@ -196,7 +196,7 @@ expect_bad "sweep slurm: bad partition" "" "$bin" sweep slurm "$tmp/spec.ini" -o
 # the release, and makes no folder; sim --vary the same.  With 5.4 alone it runs.
 export IDLEKIT_CACHE_DIR="$tmp/kgov-cache"
 printf '[sweep]\nbase = default\nruns = 1\nvary.kernel.version = 5.4,6.19\n[cpuidle]\ngovernor = kernel:tests/kgov/us_api.c\n[scenario]\nduration_ms = 2\nwarmup_ms = 1\n' >"$tmp/kgov.ini"
-want="kgov.ini: point 1 (kernel.version=6.19): governor kernel:tests/kgov/us_api.c: does not compile: .*(compiled against the cpuidle governor API of kernel 6.19, the release idlekit runs as)"
+want="kgov.ini: point 1 (kernel.version=6.19): governor kernel:tests/kgov/us_api.c: does not compile: .*(compiled against the cpuidle governor API of kernel 6.19, the release idlekit runs as; the file is written against the cpuidle governor API of v4.17 to v5.4 (it uses dev->last_residency (microseconds), select(drv, dev, stop_tick)))"
 expect_bad "sweep: a kernel governor of another release" "$tmp/kgov" "$bin" sweep "$tmp/kgov.ini" -o "$tmp/kgov" -q
 want="^idlekit sim: point 1 (kernel.version=6.19): governor kernel:tests/kgov/us_api.c: does not compile"
 expect_bad "sim --vary: a kernel governor of another release" "" "$bin" sim --vary kernel.version=5.4,6.19 \

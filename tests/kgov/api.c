@@ -72,6 +72,7 @@ static int api_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	unsigned int wsum = 0;
 	volatile unsigned long sq = 1000000, lg = 1000;
 	u32 *scratch;
+	const u8 vals[3] = { 7, 2, 9 };
 
 	tick_nohz_get_sleep_length(&delta_next);
 	this_cpu_inc(api_stats.selects);
@@ -115,10 +116,20 @@ static int api_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		nsecs_to_jiffies(7999999));
 	pr_info("api: div_s64_rem(-7, 2) %lld rem %d, mul_u64_u64_div_u64 %llu\n", q, rem,
 		mul_u64_u64_div_u64(1ULL << 40, 1ULL << 40, 1ULL << 50));
+	pr_info("api: mul_u64_u64_div_u64_roundup(10, 10, 3) %llu, "
+		"mul_u64_add_u64_div_u64(10, 10, 5, 3) %llu, mul_u64_u32_div(2^40, 3, 2) %llu\n",
+		mul_u64_u64_div_u64_roundup(10, 10, 3), mul_u64_add_u64_div_u64(10, 10, 5, 3),
+		mul_u64_u32_div(1ULL << 40, 3, 2));
 	pr_info("api: abs(3u - 5u) %d, abs_diff(3u, 5u) %u, DIV_ROUND_CLOSEST(-7, 2) %d\n",
 		abs(3u - 5u), abs_diff(3u, 5u), DIV_ROUND_CLOSEST(-7, 2));
 	pr_info("api: int_sqrt %lu %lu, ilog2 %d %d, fls64 %d %d\n", int_sqrt(sq),
 		int_sqrt(99), ilog2(4096), ilog2(lg), fls64(1ULL << 40), fls64(0));
+	/* in_range() wraps round in 32 bits when all three fit there, else in 64 */
+	pr_info("api: in_range(2u, 0xfffffff0u, 0x20u) %d, in_range(2ul, ...) %d, "
+		"in_range(2u, 3u, 5u) %d, min_array %d, max_array %d\n",
+		in_range((u32)(sq / 500000), 0xfffffff0u, 0x20u),
+		in_range(sq / 500000, 0xfffffff0u, 0x20u), in_range((u32)(sq / 500000), 3u, 5u),
+		min_array(vals, 3), max_array(vals, 3));
 	pr_info("api: min_not_zero %d %d, hweight32 %u, __ffs %lu, roundup_pow_of_two %lu\n",
 		min_not_zero(0, 5), min_not_zero(3, 5), hweight32(0xff), __ffs(8),
 		roundup_pow_of_two(5));

@@ -83,6 +83,7 @@ log=$(sed -n "s/.*the compiler's output in \(.*\.log\)$/\1/p" "$tmp/err")
 printf '#include <linux/cpuidle.h>\n#include <linux/rcupdate.h>\n' >"$tmp/header.c"
 expect_error "missing header" "header 'linux/rcupdate.h' is not in idlekit's kernel shim" "header.c:2:" \
 	"a <...> header is looked for in the shim only" -- --governor "kernel:$tmp/header.c"
+grep -qF "nor beside the file" "$tmp/err" && fail "a <linux/...> header was said to be looked for beside the file: $(cat "$tmp/err")"
 printf '#include <linux/cpuidle.h>\n#include "mine.h"\n' >"$tmp/header.c"
 expect_error "missing quoted header" "header 'mine.h' is not in idlekit's kernel shim" \
 	"nor beside the file" -- --governor "kernel:$tmp/header.c"
@@ -154,6 +155,10 @@ sim --set cpuidle.governor=kernel:tests/kgov/params.c --set governor.fixed_state
 	fail "sim table"
 grep -qF "kernel:tests/kgov/params.c (sha256 $sha), parameters fixed_state=2" "$tmp/s.txt" ||
 	fail "sim table lacks the identity: $(grep governor "$tmp/s.txt")"
+grep -qxF "           the file is written against the cpuidle governor API of v4.17 or later (it uses select(drv, dev, stop_tick))" \
+	"$tmp/s.txt" || fail "sim table does not say the file's API: $(grep -A1 governor "$tmp/s.txt")"
+grep -qF '"governor_api": "written against the cpuidle governor API of v4.17 or later (it uses select(drv, dev, stop_tick))"' \
+	"$tmp/s.json" || fail "sim JSON lacks governor_api"
 sim --set cpuidle.governor=kernel:tests/kgov/params.c --set governor.fixed_state=2 --csv \
 	-o "$tmp/s.csv" || fail "sim csv"
 grep -qF "kernel:tests/kgov/params.c,$sha,fixed_state=2," "$tmp/s.csv" || fail "sim CSV lacks the identity"
@@ -193,6 +198,35 @@ for _ in $(seq 30); do printf '1000000,4000000,-,-,0\n' >>"$tmp/in30.csv"; done
 [ "$(grep -c 'WARN_ON_ONCE(sleep_ns > 0)' "$tmp/e")" -eq 1 ] || fail "WARN_ON_ONCE: $(cat "$tmp/e")"
 [ "$(grep -c 'printk_ratelimited' "$tmp/e")" -eq 10 ] ||
 	fail "printk_ratelimited: expected 10 of 30 in 5 s: $(grep -c ratelimited "$tmp/e")"
+# once per governor instance: a sim of three runs (three loaded copies) on two threads
+# prints each _once line three times, not once per process and not at every call
+sim --set cpuidle.governor=kernel:tests/kgov/semantics.c --set governor.mode=3 \
+	--set scenario.duration_ms=50 --set scenario.runs=3 -j 2 -q --json -o "$tmp/m3.json" \
+	2>"$tmp/e" || fail "semantics once in sim: exit $?: $(cat "$tmp/e")"
+[ "$(grep -c 'pr_warn_once at cpu' "$tmp/e")" -eq 3 ] && [ "$(grep -c 'WARN_ON_ONCE' "$tmp/e")" -eq 3 ] ||
+	fail "_once in a sim of 3 runs: expected 3 of each: $(grep -c once "$tmp/e") lines"
+# idle_cpu() of the other CPUs from the simulator: some of them idle, not all
+sim --set cpuidle.governor=kernel:tests/kgov/semantics.c --set governor.mode=5 \
+	--set scenario.duration_ms=200 -q --json -o "$tmp/m5.json" 2>"$tmp/e" ||
+	fail "semantics idle_cpu sim: exit $?: $(cat "$tmp/e")"
+n5=$(grep -c 'other CPUs idle' "$tmp/e")
+bad5=$(sed -n 's/.*other CPUs idle \([0-9]*\) of \([0-9]*\); per-CPU counts \([0-9]*\), selects \([0-9]*\)$/\1 \2 \3 \4/p' "$tmp/e" |
+	awk '$1 == 0 || $1 >= $2 || $3 != $4 { n++ } END { print n + 0 }')
+[ "$n5" -ge 2 ] && [ "$bad5" -eq 0 ] ||
+	fail "idle_cpu()/per_cpu_ptr(): expected each CPU to see some others idle and some not, and every CPU's count: $(cat "$tmp/e")"
+# the jiffies conversions as the kernel computes them (kernel/time/time.c, timeconst.bc):
+# HZ 300 divides neither 1000 nor 10^6, so jiffies_to_msecs() rounds up and the others go
+# by the fraction; usecs_to_jiffies() is MAX_JIFFY_OFFSET above jiffies_to_usecs() of it,
+# which wraps to 1431649098 at HZ 300 and 4294959296 at HZ 250
+printf '%s\n-,1000000,1000,-,0\n' "$hdr" >"$tmp/in1ms.csv"
+for hz in 250 300; do
+	"$bin" govreplay -g kernel:tests/kgov/semantics.c --param mode=6 --hz $hz -p intel-skx \
+		-i "$tmp/in1ms.csv" -q >/dev/null 2>"$tmp/e$hz" || fail "jiffies at HZ $hz: exit $?"
+done
+grep -qxF "kernel governor: semantics: HZ 250: jiffies_to_msecs(1) 4, jiffies_to_usecs(3) 12000, jiffies_to_nsecs(3) 12000000, jiffies64_to_nsecs(3) 12000000, msecs_to_jiffies(10) 3, usecs_to_jiffies(1431649099) 357913, usecs_to_jiffies(4294959297) 4611686018427387902, nsecs_to_jiffies(10000000) 2" \
+	"$tmp/e250" || fail "jiffies at HZ 250: $(cat "$tmp/e250")"
+grep -qxF "kernel governor: semantics: HZ 300: jiffies_to_msecs(1) 4, jiffies_to_usecs(3) 10000, jiffies_to_nsecs(3) 10000000, jiffies64_to_nsecs(3) 10000000, msecs_to_jiffies(10) 3, usecs_to_jiffies(1431649099) 4611686018427387902, usecs_to_jiffies(4294959297) 4611686018427387902, nsecs_to_jiffies(10000000) 3" \
+	"$tmp/e300" || fail "jiffies at HZ 300: $(cat "$tmp/e300")"
 # per-CPU struct members on every CPU of a simulation: each CPU's own copy reaches 100
 sim --set cpuidle.governor=kernel:tests/kgov/semantics.c --set governor.mode=4 \
 	--set scenario.duration_ms=200 -q --json -o "$tmp/m4.json" 2>"$tmp/e" ||
@@ -227,6 +261,17 @@ sed 's/return min_t(int, window, deepest(drv));/return min(window, deepest(drv))
 	tests/kgov/semantics.c >"$tmp/signed.c"
 expect_error "min() of signed and unsigned" "signedness error" "signed.c:" \
 	-- --governor "kernel:$tmp/signed.c"
+# an uninitialised local read (the posted 2025 menu.c patch had one): -Wall's words shown
+sed 's/		return min_t(int, window, deepest(drv));/		{ int unset; return unset + (int)window; }/' \
+	tests/kgov/semantics.c >"$tmp/uninit.c"
+"$bin" govreplay -g "kernel:$tmp/uninit.c" -p intel-skx -i "$tmp/in.csv" >/dev/null 2>"$tmp/e" ||
+	fail "uninitialised local: exit $?"
+grep -q "uninit.c:[0-9]*:[0-9]*: warning: .*'unset'.* uninitialized" "$tmp/e" &&
+	grep -qF "kernel:$tmp/uninit.c: 1 compiler warning (-Wall):" "$tmp/e" ||
+	fail "uninitialised local: the warning is not shown: $(cat "$tmp/e")"
+sed 's/window = clamp(window, 1u, 2u);/window = clamp(window, 3u, 2u);/' tests/kgov/semantics.c >"$tmp/limits.c"
+expect_error "clamp() limits the wrong way round" "clamp() low limit greater than high limit" \
+	"limits.c:" -- --governor "kernel:$tmp/limits.c"
 sed 's/	u64 c0, c1;/	u64 c0, c1;\n	int unused_here;/' tests/kgov/semantics.c >"$tmp/warn.c"
 "$bin" govreplay -g "kernel:$tmp/warn.c" -p intel-skx -i "$tmp/in.csv" -q >/dev/null 2>"$tmp/e" ||
 	fail "warnings -q: exit $?"
@@ -235,6 +280,40 @@ grep -qF "kernel:$tmp/warn.c: 1 compiler warning (-Wall; run without -q to see i
 "$bin" govreplay -g "kernel:$tmp/warn.c" -p intel-skx -i "$tmp/in.csv" >/dev/null 2>"$tmp/e"
 grep -q "warn.c:[0-9]*:[0-9]*: warning: unused variable 'unused_here'" "$tmp/e" ||
 	fail "warnings: the compiler's words are not shown: $(cat "$tmp/e")"
+
+# ---- Release awareness: the release whose API the file was written against ---------------
+# said in govreplay's summary
+"$bin" govreplay -g kernel:tests/kgov/api.c -p intel-skx -i "$tmp/in.csv" >/dev/null 2>"$tmp/e" ||
+	fail "api summary: exit $?"
+grep -qxF "govreplay: the file is written against the cpuidle governor API of v5.5 or later (it uses tick_nohz_get_sleep_length(&delta_next), exit_latency_ns, select(drv, dev, stop_tick))" \
+	"$tmp/e" || fail "the summary does not say the file's API: $(cat "$tmp/e")"
+# a file of v5.4 or later run as 5.1 (the shim serves 5.1-5.3 with v5.4's layout, so it
+# compiles): one warning, also with -q, which names the evidence and a release to run it as
+"$bin" govreplay -g kernel:tests/kgov/pollns.c -p intel-skx --kernel 5.1 -i "$tmp/in.csv" -q \
+	>"$tmp/out" 2>"$tmp/e" || fail "pollns as 5.1: exit $?: $(cat "$tmp/e")"
+[ "$(wc -l <"$tmp/e")" -eq 1 ] &&
+	grep -qF "idlekit: kernel:tests/kgov/pollns.c: warning: the file is written against the cpuidle governor API of v5.4 or later (it uses dev->poll_limit_ns, select(drv, dev, stop_tick)), but the run is kernel 5.1: " \
+		"$tmp/e" && grep -qF "govreplay's and replay's --kernel 5.4, runs it as a release it was written for" "$tmp/e" ||
+	fail "pollns as 5.1: expected one warning naming v5.4: $(cat "$tmp/e")"
+"$bin" govreplay -g kernel:tests/kgov/pollns.c -p intel-skx --kernel 5.4 -i "$tmp/in.csv" -q \
+	>/dev/null 2>"$tmp/e" && [ ! -s "$tmp/e" ] || fail "pollns as 5.4: $(cat "$tmp/e")"
+# once per process: a sim of four runs on two threads warns once
+sim --set cpuidle.governor=kernel:tests/kgov/pollns.c --set kernel.version=5.1 \
+	--set scenario.runs=4 -j 2 -q --json -o "$tmp/pn.json" 2>"$tmp/e" || fail "pollns sim: exit $?"
+[ "$(grep -c "warning: the file is written against" "$tmp/e")" -eq 1 ] ||
+	fail "pollns sim: expected one warning: $(cat "$tmp/e")"
+# a select without stop_tick (before v4.17): warned, or refused with the same words where
+# the compiler makes the incompatible callback an error (gcc 14, clang 16)
+"$bin" govreplay -g kernel:tests/kgov/oldsel.c -p intel-skx -i "$tmp/in.csv" -q >/dev/null 2>"$tmp/e"
+rc=$?
+grep -qF "written against the cpuidle governor API of v4.16 or earlier (it uses select() without stop_tick)" "$tmp/e" &&
+	{ { [ $rc -eq 0 ] && grep -qF "but the run is kernel 6.19: " "$tmp/e" &&
+		grep -qF "(idlekit serves the governor API of v5.1 to v7.1)" "$tmp/e"; } ||
+	  { [ $rc -eq 2 ] && grep -qF "does not compile" "$tmp/e"; }; } ||
+	fail "oldsel: exit $rc: $(cat "$tmp/e")"
+# a file of v5.4's microsecond API at 6.19: the compile error says what the file is
+expect_error "v5.4 file at 6.19" "(compiled against the cpuidle governor API of kernel 6.19, the release idlekit runs as; the file is written against the cpuidle governor API of v4.17 to v5.4 (it uses dev->last_residency (microseconds), select(drv, dev, stop_tick)))" \
+	-- --governor kernel:tests/kgov/us_api.c
 
 # ---- Crash isolation: exit 4, one message naming the decision and its inputs, no output ---
 printf '%s\n' "$hdr" >"$tmp/in150.csv"
@@ -262,6 +341,31 @@ crash_case "NULL at decision 100" "governor kernel:tests/kgov/crash.c crashed (S
 	"in select at decision 100 " "simulated time " "cpu 0, sleep length 100100 ns" \
 	"latency_req 2000000000000 ns, tick stopped 0, last residency" \
 	-- "$bin" govreplay -g kernel:tests/kgov/crash.c -p intel-skx -i "$tmp/in150.csv" -o "$tmp/o.txt"
+crash_case "division by zero at decision 100" "governor kernel:tests/kgov/crash.c crashed (SIGFPE" \
+	"in select at decision 100 " "cpu 0, sleep length 100100 ns" \
+	-- "$bin" govreplay -g kernel:tests/kgov/crash.c --param how=1 -p intel-skx -i "$tmp/in150.csv" -o "$tmp/o.txt"
+# a quotient past 64 bits: x86-64's divq raises a divide error, as the kernel's does there
+if [ "$(uname -m)" = x86_64 ]; then
+	crash_case "mul_u64_u64_div_u64 overflow at decision 100" \
+		"governor kernel:tests/kgov/crash.c crashed (SIGFPE" "in select at decision 100 " \
+		-- "$bin" govreplay -g kernel:tests/kgov/crash.c --param how=3 -p intel-skx \
+		-i "$tmp/in150.csv" -o "$tmp/o.txt"
+fi
+case "$(uname -m)" in x86_64 | aarch64 | arm*)
+	crash_case "SIGBUS at decision 100" "governor kernel:tests/kgov/crash.c crashed (SIGBUS" \
+		"in select at decision 100 " -- "$bin" govreplay -g kernel:tests/kgov/crash.c \
+		--param how=4 -p intel-skx -i "$tmp/in150.csv" -o "$tmp/o.txt" ;;
+esac
+# BUG(): the kernel's "kernel BUG at FILE:LINE", then the crash
+"$bin" govreplay -g kernel:tests/kgov/crash.c --param how=2 -p intel-skx -i "$tmp/in150.csv" \
+	-o "$tmp/o.txt" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 4 ] && [ "$(wc -l <"$tmp/err")" -eq 2 ] && [ ! -e "$tmp/o.txt" ] &&
+	head -1 "$tmp/err" | grep -qx "kernel governor: kernel BUG at tests/kgov/crash.c:[0-9]*" &&
+	tail -1 "$tmp/err" | grep -qF "governor kernel:tests/kgov/crash.c crashed (SIGILL" &&
+	grep -qF "in select at decision 100 " "$tmp/err" ||
+	fail "BUG() at decision 100: exit $rc: $(cat "$tmp/err")"
+rm -f "$tmp"/o.*
 crash_case "crash in a sim on two threads" "governor kernel:tests/kgov/crash.c crashed" \
 	"at decision 100 " -- "$bin" sim default --set scenario.duration_ms=50 --set scenario.runs=4 \
 	-j 2 --set cpuidle.governor=kernel:tests/kgov/crash.c -q --json -o "$tmp/o.json"

@@ -12,11 +12,21 @@
 //   3  printing once: pr_warn_once, WARN_ON_ONCE and printk_ratelimited at every select
 //   4  per-CPU members on every CPU of a simulation: each CPU counts its selects in its own
 //      copy and says so at its 100th; a copy that holds another CPU's number is reported
+//   5  idle_cpu() of the other CPUs from the simulator's model: each CPU counts, at every
+//      select, how many of the others are idle, and says the totals at its 200th select,
+//      with the sum of every CPU's per-CPU count read through per_cpu_ptr() beside the
+//      number of selects on all CPUs (the two are equal when each CPU's copy is its own)
+//   6  the jiffies conversions at the run's HZ, printed at the first select (kgov.sh holds
+//      them against the kernel's results at HZ 250 and 300)
 
 #include <linux/kernel.h>
 #include <linux/cpuidle.h>
 #include <linux/module.h>
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/jiffies.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/tick.h>
 
@@ -24,9 +34,12 @@ struct sem_stats {
 	u64 count;
 	int cpu;
 	bool seen;
+	u64 others, others_idle;
 };
 
 static DEFINE_PER_CPU(struct sem_stats, sem_stats);
+
+static atomic64_t selects = ATOMIC64_INIT(0);
 
 static unsigned int mode;
 module_param(mode, uint, 0444);
@@ -46,7 +59,7 @@ static int sem_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 	s64 sleep_ns = tick_nohz_get_sleep_length(&delta_next);
 	u32 sleep_us = (u32)min_t(s64, sleep_ns / NSEC_PER_USEC, U32_MAX);
 	u64 c0, c1;
-	int cpu = smp_processor_id();
+	int cpu = smp_processor_id(), c;
 
 	switch (mode) {
 	case 0:
@@ -63,6 +76,34 @@ static int sem_select(struct cpuidle_driver *drv, struct cpuidle_device *dev,
 		pr_warn_once("semantics: pr_warn_once at cpu %d\n", cpu);
 		WARN_ON_ONCE(sleep_ns > 0);
 		printk_ratelimited("semantics: printk_ratelimited\n");
+		return 1;
+	case 5:
+		atomic64_inc(&selects);
+		c0 = 0;
+		for_each_possible_cpu(c) {
+			c0 += per_cpu_ptr(&sem_stats, c)->count + (c == cpu);
+			if (c == cpu)
+				continue;
+			this_cpu_inc(sem_stats.others);
+			if (idle_cpu(c))
+				this_cpu_inc(sem_stats.others_idle);
+		}
+		if (this_cpu_inc_return(sem_stats.count) == 200)
+			pr_info("semantics: cpu %d: other CPUs idle %llu of %llu; per-CPU counts "
+				"%llu, selects %lld\n", cpu, this_cpu_read(sem_stats.others_idle),
+				this_cpu_read(sem_stats.others), c0,
+				(long long)atomic64_read(&selects));
+		return 1;
+	case 6:
+		if (this_cpu_inc_return(sem_stats.count) == 1)
+			pr_info("semantics: HZ %d: jiffies_to_msecs(1) %u, jiffies_to_usecs(3) %u, "
+				"jiffies_to_nsecs(3) %llu, jiffies64_to_nsecs(3) %llu, "
+				"msecs_to_jiffies(10) %lu, usecs_to_jiffies(1431649099) %lu, "
+				"usecs_to_jiffies(4294959297) %lu, nsecs_to_jiffies(10000000) %lu\n",
+				HZ, jiffies_to_msecs(1), jiffies_to_usecs(3), jiffies_to_nsecs(3),
+				jiffies64_to_nsecs(3), msecs_to_jiffies(10),
+				usecs_to_jiffies(1431649099), usecs_to_jiffies(4294959297u),
+				nsecs_to_jiffies(10000000));
 		return 1;
 	default:
 		if (this_cpu_read(sem_stats.seen) && this_cpu_read(sem_stats.cpu) != cpu)

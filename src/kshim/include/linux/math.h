@@ -39,8 +39,9 @@ static inline char __ikk_abs_pc(signed char v) { return (char)(v < 0 ? -v : v); 
 	bool __rc_pos = ((__typeof__(x))-1) > 0 || ((__typeof__(divisor))-1) > 0 || \
 		(__rc_x > 0) == (__rc_d > 0); \
 	__rc_pos ? (__rc_x + __rc_d / 2) / __rc_d : (__rc_x - __rc_d / 2) / __rc_d; })
+/* (The division is do_div()'s: by the divisor cut to u32.) */
 #define DIV_ROUND_CLOSEST_ULL(x, divisor) ({ __typeof__(divisor) __d = (divisor); \
-	unsigned long long _tmp = (x) + (__d) / 2; _tmp / __d; })
+	unsigned long long _tmp = (x) + (__d) / 2; _tmp / (u32)__d; })
 #define roundup(x, y) ({ __typeof__(y) __y = (y); (((x) + (__y - 1)) / __y) * __y; })
 #define rounddown(x, y) ({ __typeof__(x) __x = (x); __x - (__x % (y)); })
 #define round_up(x, y) ((((x) - 1) | ((__typeof__(x))((y) - 1))) + 1)

@@ -10,6 +10,7 @@
 #ifndef _LINUX_MINMAX_H
 #define _LINUX_MINMAX_H
 #include <linux/compiler.h>
+#include <linux/types.h>
 
 /* Called only where the check below is not known false once optimised: a build error. */
 extern void __ikk_minmax_signedness(void) __attribute__((__error__(
@@ -54,15 +55,42 @@ extern void __ikk_minmax_signedness(void) __attribute__((__error__(
 #define min_not_zero(x, y) ({ __typeof__(x) __nz_x = (x); __typeof__(y) __nz_y = (y); \
 	__nz_x == 0 ? __nz_y : (__nz_y == 0 ? __nz_x : min(__nz_x, __nz_y)); })
 
+/* Called only where lo > hi is known at compile time: a build error (v6.19's clamp(),
+   clamp_t() and clamp_val() refuse it; dated with the signedness check). */
+extern void __ikk_clamp_limits(void) __attribute__((__error__(
+	"clamp() low limit greater than high limit (the kernel's <linux/minmax.h> refuses it "
+	"too)")));
+#if IKK_LINUX_VERSION_CODE >= 395008 /* KERNEL_VERSION(6, 7, 0) */
+#define __ikk_limits_check(lo, hi) do { \
+	if (__builtin_constant_p((lo) > (hi)) && (lo) > (hi)) __ikk_clamp_limits(); } while (0)
+#else
+#define __ikk_limits_check(lo, hi) do { } while (0)
+#endif
+
 /* hi when val >= hi, else lo when val <= lo, else val (the kernel's order of tests). */
 #define __ikk_clamp(check, type, val, lo, hi) ({ type __cv = (val); type __cl = (lo); \
 	type __ch = (hi); \
+	__ikk_limits_check(__cl, __ch); \
 	if (check) __ikk_sign_check(__ikk_sign_use(__cv) & __ikk_sign_use(__cl) & \
 				    __ikk_sign_use(__ch)); \
 	__cv >= __ch ? __ch : (__cv <= __cl ? __cl : __cv); })
 #define clamp(val, lo, hi) __ikk_clamp(1, __auto_type, val, lo, hi)
 #define clamp_t(type, val, lo, hi) __ikk_clamp(0, type, val, lo, hi)
 #define clamp_val(val, lo, hi) __ikk_clamp(0, __typeof__(val), val, lo, hi)
-#define in_range(val, start, len) ((val) >= (start) && (val) - (start) < (len))
+/* As the kernel's: (val - start) < len in u32 when all three fit in 32 bits, else in u64,
+   so a range whose end wraps round holds the values past the wrap. */
+static inline bool __ikk_in_range32(u32 val, u32 start, u32 len) { return val - start < len; }
+static inline bool __ikk_in_range64(u64 val, u64 start, u64 len) { return val - start < len; }
+#define in_range(val, start, len) \
+	((sizeof(start) | sizeof(len) | sizeof(val)) <= sizeof(u32) ? \
+	 __ikk_in_range32(val, start, len) : __ikk_in_range64(val, start, len))
+/* The smallest (largest) of len > 0 values, compared with min() (max()). */
+#define __ikk_minmax_array(op, array, len) ({ __typeof__(&(array)[0]) __ma_a = (array); \
+	__typeof__(len) __ma_n = (len); \
+	__auto_type __ma_e = __ma_a[--__ma_n]; \
+	while (__ma_n--) __ma_e = op(__ma_e, __ma_a[__ma_n]); \
+	__ma_e; })
+#define min_array(array, len) __ikk_minmax_array(min, array, len)
+#define max_array(array, len) __ikk_minmax_array(max, array, len)
 #define swap(a, b) do { __typeof__(a) __t = (a); (a) = (b); (b) = __t; } while (0)
 #endif
