@@ -415,43 +415,72 @@ static int64_t mb_read(void *ctx)
 
 /*
  * Periods left without a cause: which kinds of event the input lacks that would name one
- * (an IPI's sender, a timer's expiry, a device interrupt), and how to record them.  It
- * does not say how many periods each would have named: the input cannot tell.
+ * (an IPI's sender, a timer's expiry, a device interrupt), how many periods each would
+ * have explained as far as the input shows it (a timer armed on the CPU came due inside
+ * the period, when the timers are on the trace's clock; the CPU woke a task onto itself at
+ * its wake with nothing before it: the wake-up an IPI carries), and the record commands
+ * that take them all.
  */
 static void no_cause_note(const struct ik_trace_import_stats *st)
 {
-	static const struct {
-		int kind;
-		const char *what, *perf, *tc;
-	} need[] = {
-		{ IK_IMPORT_IPI_SEND, "IPIs' senders", "ipi:ipi_send_cpu -e ipi:ipi_send_cpumask",
-		  "ipi:ipi_send_cpu -e ipi:ipi_send_cpumask" },
-		{ IK_IMPORT_TIMER, "timer expiries", "timer:hrtimer_expire_entry",
-		  "timer:hrtimer_expire_entry" },
-		{ IK_IMPORT_IRQ, "device interrupts", "irq:irq_handler_entry", "irq:irq_handler_entry" },
-	};
-	char what[160] = "", perf[256] = "", tc[256] = "";
-	size_t a = 0, b = 0, c = 0;
-	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
-		if (st->kinds[need[i].kind])
-			continue;
-		a += (size_t)snprintf(what + a, sizeof(what) - a, "%s%s", a ? ", " : "", need[i].what);
-		b += (size_t)snprintf(perf + b, sizeof(perf) - b, " -e %s", need[i].perf);
-		c += (size_t)snprintf(tc + c, sizeof(tc) - c, " -e %s", need[i].tc);
-		if (a >= sizeof(what) || b >= sizeof(perf) || c >= sizeof(tc))
-			break;
-	}
-	if (!what[0]) {
+	bool no_send = !st->kinds[IK_IMPORT_IPI_SEND];
+	bool no_timer = !st->kinds[IK_IMPORT_TIMER] && !st->kinds[IK_IMPORT_TICK];
+	bool no_irq = !st->kinds[IK_IMPORT_IRQ];
+	if (!no_send && !no_timer && !no_irq) {
 		fprintf(stderr, "idlekit import: note: %" PRIu64 " idle periods have no cause: no "
 				"event the input has came first in them (a wake-up by an event not "
 				"recorded, such as another architecture's IPI)\n", st->no_cause);
 		return;
 	}
-	fprintf(stderr, "idlekit import: note: %" PRIu64 " idle periods have no cause, and the "
-			"input has no %s, which would name it: add them to the recording's events "
-			"(perf record -k mono -e power:cpu_idle%s ... -a, or trace-cmd record -C mono "
-			"-e power:cpu_idle%s ...; idlekit record takes them all)\n", st->no_cause, what,
-		perf, tc);
+	char what[512] = "";
+	size_t a = 0;
+	uint64_t told = 0;
+	if (no_timer) {
+		if (st->kinds[IK_IMPORT_TSTART] && !st->timers_ignored)
+			a += (size_t)snprintf(what + a, sizeof(what) - a, "%stimer expiries "
+					      "(timer:hrtimer_expire_entry), %" PRIu64 " of them (a timer "
+					      "armed on the CPU came due inside)", a ? "; " : "",
+					      st->no_cause_timer);
+		else
+			a += (size_t)snprintf(what + a, sizeof(what) - a, "%stimer expiries "
+					      "(timer:hrtimer_expire_entry), how many not known (%s)",
+					      a ? "; " : "",
+					      st->timers_ignored ? "its hrtimer_start events are not on "
+								   "the trace's clock: --clock mono"
+								 : "it has no hrtimer_start either");
+		told += st->no_cause_timer;
+	}
+	if (no_send && a < sizeof(what)) {
+		a += (size_t)snprintf(what + a, sizeof(what) - a, "%sIPIs' senders "
+				      "(ipi:ipi_send_cpu, ipi:ipi_send_cpumask), %" PRIu64 " of them "
+				      "(the CPU woke a task onto itself at its wake, nothing before "
+				      "it%s)", a ? "; " : "", st->no_cause_wakeup,
+				      no_timer ? ", and no timer was due" : "");
+		told += st->no_cause_wakeup;
+	}
+	if (no_irq && a < sizeof(what))
+		a += (size_t)snprintf(what + a, sizeof(what) - a, "%sdevice interrupts "
+				      "(irq:irq_handler_entry), any of the other %" PRIu64,
+				      a ? "; " : "", st->no_cause - (told < st->no_cause ? told : st->no_cause));
+	static const char events[] = "power:cpu_idle irq:irq_handler_entry irq:softirq_entry "
+				     "timer:hrtimer_start timer:hrtimer_cancel "
+				     "timer:hrtimer_expire_entry ipi:ipi_send_cpu "
+				     "ipi:ipi_send_cpumask sched:sched_waking sched:sched_switch";
+	char perf[512] = "", tc[512] = "";
+	size_t b = 0, c = 0;
+	for (const char *e = events; *e;) {
+		size_t n = strcspn(e, " ");
+		b += (size_t)snprintf(perf + b, sizeof(perf) - b, " -e %.*s", (int)n, e);
+		c += (size_t)snprintf(tc + c, sizeof(tc) - c, " -e %.*s", (int)n, e);
+		e += n + (e[n] == ' ');
+		if (b >= sizeof(perf) || c >= sizeof(tc))
+			break;
+	}
+	fprintf(stderr, "idlekit import: note: %" PRIu64 " idle periods have no cause; the input "
+			"has none of these, which would have named them: %s.  Record them with: perf "
+			"record -k mono -a%s -- CMD (then perf script --ns), or trace-cmd record -C "
+			"mono%s CMD (or idlekit record -o FILE -- CMD, which takes them all)\n",
+		st->no_cause, what, perf, tc);
 }
 
 int cmd_import(int argc, char **argv)

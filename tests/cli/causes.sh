@@ -44,7 +44,8 @@ grep -q '^100000504000 0 task_wake 1 300$' "$tmp/cause-ipi-send-only.txt.trace" 
 # without the send either, the period has no cause: the note names what to record
 grep -v ipi_send_cpu "$fx/cause-ipi-send-only.txt" >"$tmp/no-send.txt"
 "$bin" import perf-script "$tmp/no-send.txt" -o "$tmp/no-send.trace" 2>"$tmp/err"
-grep -q "note: 1 idle periods have no cause, and the input has no IPIs' senders, timer expiries, device interrupts, which would name it: .*perf record -k mono -e power:cpu_idle -e ipi:ipi_send_cpu" "$tmp/err" ||
+# (the wakee's own sched_wakeup at its wake, nothing before it: what an IPI's wake-up shows)
+grep -q "note: 1 idle periods have no cause; the input has none of these, which would have named them: timer expiries (timer:hrtimer_expire_entry), how many not known (it has no hrtimer_start either); IPIs' senders (ipi:ipi_send_cpu, ipi:ipi_send_cpumask), 1 of them (.*); device interrupts (irq:irq_handler_entry), any of the other 0.  Record them with: perf record -k mono -a -e power:cpu_idle -e irq:irq_handler_entry .* -e ipi:ipi_send_cpu -e ipi:ipi_send_cpumask .* -- CMD (then perf script --ns), or trace-cmd record -C mono -e power:cpu_idle .* CMD" "$tmp/err" ||
 	fail "no cause: the note: $(grep 'no cause' "$tmp/err")"
 # ipi_send_cpumask: one send, two idle targets, both attributed to the sender.
 causes cause-ipi-cpumask.txt &&
