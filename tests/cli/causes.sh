@@ -47,9 +47,13 @@ grep -v ipi_send_cpu "$fx/cause-ipi-send-only.txt" >"$tmp/no-send.txt"
 # (the wakee's own sched_wakeup at its wake, nothing before it: what an IPI's wake-up shows)
 grep -q "note: 1 idle periods have no cause; the input has none of these, which would have named them: timer expiries (timer:hrtimer_expire_entry), how many not known (it has no hrtimer_start either); IPIs' senders (ipi:ipi_send_cpu, ipi:ipi_send_cpumask), 1 of them (.*); device interrupts (irq:irq_handler_entry), any of the other 0.  Record them with: perf record -k mono -a -e power:cpu_idle -e irq:irq_handler_entry .* -e ipi:ipi_send_cpu -e ipi:ipi_send_cpumask .* -- CMD (then perf script --ns), or trace-cmd record -C mono -e power:cpu_idle .* CMD" "$tmp/err" ||
 	fail "no cause: the note: $(grep 'no cause' "$tmp/err")"
-# ipi_send_cpumask: one send, two idle targets, both attributed to the sender.
+# ipi_send_cpumask: one send, two idle targets, both attributed to the sender; analyze's
+# remote wakes per sending CPU (all CPUs) count them once each.
 causes cause-ipi-cpumask.txt &&
-	check cause-ipi-cpumask.txt 'assert w["ipi"] == 2 and w["none"] == 0 and src[0] == {"1": 1} and src[2] == {"1": 1}'
+	check cause-ipi-cpumask.txt 'assert w["ipi"] == 2 and w["none"] == 0 and src[0] == {"1": 1} and src[2] == {"1": 1}
+assert d["all"]["remote_by_sender"] == {"1": {"periods": 2, "to": {"0": 1, "2": 1}}}, d["all"]["remote_by_sender"]'
+"$bin" analyze "$tmp/cause-ipi-cpumask.txt.trace" | grep -qx '  remote wakes by sending CPU: CPU 1 2 (to CPU 0 1, to CPU 2 1)' ||
+	fail "analyze: remote wakes by sending CPU: $("$bin" analyze "$tmp/cause-ipi-cpumask.txt.trace" | grep sending)"
 # irq_handler_entry: the IRQ's number and its name (an 'irq' header line).
 causes cause-irq-name.txt &&
 	check cause-irq-name.txt 'assert w["irq"] == 1 and d["irqs"] == [{"irq": 24, "name": "eth0-rx", "periods": 1, "too_deep": 0, "too_shallow": 0}], d["irqs"]'
