@@ -103,6 +103,76 @@ for t in "$tmp/s.trace" "$tmp/m.trace" $fx/recorded-sched.trace; do
 	[ "$all" -gt 0 ] && [ $((none * 100)) -lt $((all * 5)) ] || fail "$t: $none of $all periods with no cause"
 done
 
+# The recordings of this machine (tests/fixtures/traces/causes/README): tbench, a pipe
+# ping-pong and a timer sleeper, each with perf's and with trace-cmd's usual events, IPIs
+# from the sending side only and from both sides.  Periods with cause "none" under 5 % of
+# each, and the hand-counted periods (causes/handcount/FIXTURE) have the causes import gives.
+cx=$fx/causes
+# periods TRACE: "CPU ENTER CAUSE[ SRC]" per whole period, the cause as analyze reads it
+# (the first wake, or a task woken onto the idle CPU from another one: remote)
+periods() {
+	python3 -c '
+import sys
+ev = False; cur = {}
+def out(c):
+    p = cur.get(c)
+    if p and p[1]: print(c, p[0], p[2] or "none")
+for l in open(sys.argv[1]):
+    f = l.split()
+    if not ev:
+        ev = f == ["events"]; continue
+    if not f or f[0][0] == "#": continue
+    t, c, k = int(f[0]), int(f[1]), f[2]
+    if k == "idle_enter":
+        out(c); cur[c] = [t, False, None]
+    elif c in cur:
+        p = cur[c]
+        if k == "idle_exit": p[1] = True
+        elif k == "wake" and p[2] is None: p[2] = f[3] + (" " + f[4] if f[3] == "ipi" and len(f) > 4 else "")
+        elif k == "task_wake" and not p[1] and p[2] is None and int(f[3]) != c: p[2] = "remote " + f[3]
+for c in sorted(cur): out(c)
+' "$1"
+}
+nfx=0
+for b in timer-perf-send.txt timer-perf-both.txt timer-tcmd-send.dat timer-tcmd-both.dat; do
+	f=$cx/$b
+	case $b in
+	*.txt) "$bin" import perf-script "$f" -o "$tmp/$b.trace" 2>"$tmp/$b.err" ;;
+	*.dat) "$bin" import trace-dat "$f" -o "$tmp/$b.trace" 2>"$tmp/$b.err" ;;
+	*) continue ;;
+	esac || { fail "$b: import: $(cat "$tmp/$b.err")"; continue; }
+	nfx=$((nfx + 1))
+	read -r none all < <(none_share "$tmp/$b.trace")
+	echo "causes: $b: $none of $all periods with no cause"
+	[ "$all" -ge 100 ] && [ $((none * 100)) -lt $((all * 5)) ] || fail "$b: $none of $all periods with no cause (5 % at most)"
+	# import's own count of them agrees with analyze's
+	grep -q "note: $none idle periods have no cause" "$tmp/$b.err" || [ "$none" = 0 ] ||
+		fail "$b: import's note does not say $none periods: $(grep 'no cause' "$tmp/$b.err")"
+	hc=$cx/handcount/${b%.*}
+	if [ ! -s "$hc" ]; then fail "$b: no hand-count ($hc)"; continue; fi
+	periods "$tmp/$b.trace" >"$tmp/$b.periods"
+	python3 -c '
+import sys
+got = {}
+for l in open(sys.argv[2]):
+    c, t, cause = l.rstrip("\n").split(" ", 2)
+    got[(c, t)] = cause
+n = bad = 0
+for l in open(sys.argv[1]):
+    if not l.strip() or l[0] == "#": continue
+    head = l.split("|")[0].split()
+    c, t, cause = head[0], head[1], " ".join(head[3:])
+    n += 1
+    if got.get((c, t)) != cause:
+        bad += 1
+        print("  CPU %s period at %s: hand-count %r, import %r" % (c, t, cause, got.get((c, t))))
+if n < 50: print("  only %d periods hand-counted" % n); sys.exit(1)
+sys.exit(1 if bad else 0)' "$hc" "$tmp/$b.periods" >"$tmp/$b.hc" || fail "$b: hand-count disagrees: $(head -5 "$tmp/$b.hc")"
+done
+# the IPI's wake-up traced on the wakee is the sender's (sending side only, no handler)
+grep -q '^1198571670430 0 task_wake 1 12720$' "$tmp/timer-perf-send.txt.trace" ||
+	fail "timer-perf-send.txt: the wakee's sched_wakeup in an IPI-caused period: $(grep '^119857167' "$tmp/timer-perf-send.txt.trace")"
+
 if [ $failures -ne 0 ]; then
 	echo "causes: $failures failure(s)"
 	exit 1
