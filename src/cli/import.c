@@ -416,10 +416,9 @@ static int64_t mb_read(void *ctx)
 /*
  * Periods left without a cause: which kinds of event the input lacks that would name one
  * (an IPI's sender, a timer's expiry, a device interrupt), how many periods each would
- * have explained as far as the input shows it (a timer armed on the CPU came due inside
- * the period, when the timers are on the trace's clock; the CPU woke a task onto itself at
- * its wake with nothing before it: the wake-up an IPI carries), and the record commands
- * that take them all.
+ * have explained as far as the input shows it (IPIs: the CPU woke a task onto itself at its
+ * wake with nothing before it, the wake-up an IPI carries), and the record commands that
+ * take them all.
  */
 static void no_cause_note(const struct ik_trace_import_stats *st)
 {
@@ -435,27 +434,16 @@ static void no_cause_note(const struct ik_trace_import_stats *st)
 	char what[512] = "";
 	size_t a = 0;
 	uint64_t told = 0;
-	if (no_timer) {
-		if (st->kinds[IK_IMPORT_TSTART] && !st->timers_ignored)
-			a += (size_t)snprintf(what + a, sizeof(what) - a, "%stimer expiries "
-					      "(timer:hrtimer_expire_entry), %" PRIu64 " of them (a timer "
-					      "armed on the CPU came due inside)", a ? "; " : "",
-					      st->no_cause_timer);
-		else
-			a += (size_t)snprintf(what + a, sizeof(what) - a, "%stimer expiries "
-					      "(timer:hrtimer_expire_entry), how many not known (%s)",
-					      a ? "; " : "",
-					      st->timers_ignored ? "its hrtimer_start events are not on "
-								   "the trace's clock: --clock mono"
-								 : "it has no hrtimer_start either");
-		told += st->no_cause_timer;
-	}
+	if (no_timer)
+		a += (size_t)snprintf(what + a, sizeof(what) - a, "timer expiries "
+				      "(timer:hrtimer_expire_entry), how many not known (without "
+				      "them a timer's expiry time cannot be placed on the trace's clock)");
 	if (no_send && a < sizeof(what)) {
 		a += (size_t)snprintf(what + a, sizeof(what) - a, "%sIPIs' senders "
-				      "(ipi:ipi_send_cpu, ipi:ipi_send_cpumask), %" PRIu64 " of them "
+				      "(ipi:ipi_send_cpu, ipi:ipi_send_cpumask), at least %" PRIu64 " of them "
 				      "(the CPU woke a task onto itself at its wake, nothing before "
 				      "it%s)", a ? "; " : "", st->no_cause_wakeup,
-				      no_timer ? ", and no timer was due" : "");
+				      no_timer ? ", though a timer's handler does the same" : "");
 		told += st->no_cause_wakeup;
 	}
 	if (no_irq && a < sizeof(what))

@@ -95,18 +95,10 @@ struct ik_import_wcpu {
 	int in_ipi_from;    /* in an IPI handler: its sender (-1 unknown); -2 not in one */
 	int64_t in_ipi_ns;  /* when that handler started */
 	int cause_sender;   /* the period's cause was an IPI from this CPU (-1: not one) */
-	/*
-	 * What a period with no cause shows of what woke it, for import's note: a timer
-	 * armed on the CPU came due inside it (only with timers on the trace's clock), or a
-	 * task was woken on the CPU by the CPU itself at its wake, nothing before it (the
-	 * wake-up an IPI from another CPU carries, or a timer's handler)
-	 */
-	bool due_timer, self_wakeup;
-	int64_t enter_ns;
-	struct ik_import_wtimer { uint64_t id; int64_t expires; } *tm; /* pending, IK_IMPORT_WTIMERS */
-	int ntm;
+	/* A period with no cause yet at whose wake the CPU woke a task onto itself, nothing
+	   before it (the wake-up an IPI from another CPU carries): import's note counts it */
+	bool self_wakeup;
 };
-#define IK_IMPORT_WTIMERS 16 /* the earliest pending timers kept per CPU */
 
 struct ik_import_writer {
 	FILE *out;

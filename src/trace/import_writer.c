@@ -41,8 +41,7 @@ static void closed(struct ik_trace_import_stats *st, const struct ik_import_wcpu
 	if (!c->p.want || c->remote || !c->seen_exit)
 		return;
 	st->no_cause++;
-	st->no_cause_timer += c->due_timer;
-	st->no_cause_wakeup += !c->due_timer && c->self_wakeup;
+	st->no_cause_wakeup += c->self_wakeup;
 }
 
 void ik_import_writer_end(struct ik_import_writer *w)
@@ -57,66 +56,8 @@ void ik_import_writer_end(struct ik_import_writer *w)
 
 void ik_import_writer_free(struct ik_import_writer *w)
 {
-	for (int i = 0; w->c && i < w->cpus; i++)
-		free(w->c[i].tm);
 	free(w->c);
 	w->c = NULL;
-}
-
-/* The CPU's pending timers (only with timers on the trace's clock): id removed. */
-static void timer_drop(struct ik_import_wcpu *c, uint64_t id)
-{
-	for (int i = 0; i < c->ntm; i++)
-		if (c->tm[i].id == id) {
-			c->tm[i] = c->tm[--c->ntm];
-			return;
-		}
-}
-
-/* id armed to expire at `expires`: kept among the CPU's earliest.  -1 out of memory. */
-static int timer_arm(struct ik_import_wcpu *c, uint64_t id, int64_t expires)
-{
-	if (!c->tm && !(c->tm = malloc(IK_IMPORT_WTIMERS * sizeof(*c->tm))))
-		return -1;
-	timer_drop(c, id);
-	int at = c->ntm;
-	if (at == IK_IMPORT_WTIMERS) { /* full: replace the latest, if this one is earlier */
-		at = 0;
-		for (int i = 1; i < c->ntm; i++)
-			if (c->tm[i].expires > c->tm[at].expires)
-				at = i;
-		if (c->tm[at].expires <= expires)
-			return 0;
-	} else {
-		c->ntm++;
-	}
-	c->tm[at] = (struct ik_import_wtimer){ id, expires };
-	return 0;
-}
-
-/*
- * At the exit of a period with no cause yet: did a pending timer come due inside it?  Its
- * expiry from the entry to the exit, or up to IK_TRACE_WAKE_AFTER_EXIT_NS before its
- * expiry (hrtimer_start's expires is the latest it may fire; a timer with slack fires from
- * its soft expiry on, 50 us before by default).  Timers due before the entry are gone: the
- * input has no expiry events to remove them.
- */
-static bool timer_due(struct ik_import_wcpu *c, int64_t exit_ns)
-{
-	bool due = false;
-	for (int i = 0; i < c->ntm; i++)
-		due |= c->tm[i].expires >= c->enter_ns &&
-		       c->tm[i].expires <= exit_ns + IK_TRACE_WAKE_AFTER_EXIT_NS;
-	return due;
-}
-
-static void timers_stale(struct ik_import_wcpu *c, int64_t t_ns)
-{
-	for (int i = 0; i < c->ntm;)
-		if (c->tm[i].expires < t_ns)
-			c->tm[i] = c->tm[--c->ntm];
-		else
-			i++;
 }
 
 int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_import_rec *r)
@@ -144,17 +85,13 @@ int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_im
 		c->seen = true;
 		if (r->arg < 0) {
 			ev.kind = IK_TRACE_IDLE_EXIT;
-			if (c->p.want && c->ntm)
-				c->due_timer = timer_due(c, r->t_ns);
 			ik_cause_exit(&c->p, r->t_ns);
 			c->seen_exit = true;
 		} else {
 			ev.kind = IK_TRACE_IDLE_ENTER;
 			ev.state = (int)r->arg;
 			closed(st, c); /* the last period, if it had no cause */
-			c->seen_exit = c->remote = c->due_timer = c->self_wakeup = false;
-			c->enter_ns = r->t_ns;
-			timers_stale(c, r->t_ns);
+			c->seen_exit = c->remote = c->self_wakeup = false;
 			ik_cause_enter(&c->p);
 			c->in_ipi_from = -2;
 			c->cause_sender = -1;
@@ -225,10 +162,6 @@ int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_im
 		ik_cause_did(&c->p);
 		if (!w->timers)
 			return IK_TRACE_OK;
-		if (r->kind == IK_IMPORT_TCANCEL)
-			timer_drop(c, r->id);
-		else if (timer_arm(c, r->id, r->arg))
-			return IK_TRACE_EFAIL;
 		ev.kind = r->kind == IK_IMPORT_TSTART ? IK_TRACE_TIMER_START : IK_TRACE_TIMER_CANCEL;
 		ev.arg = r->kind == IK_IMPORT_TSTART ? r->arg : -1;
 		ev.timer_id = r->id;
@@ -262,7 +195,6 @@ int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_im
 	/* With timers on the trace's clock, an expiry removes the timer. */
 	if (!w->timers || (r->kind != IK_IMPORT_TICK && r->kind != IK_IMPORT_TIMER))
 		return IK_TRACE_OK;
-	timer_drop(c, r->id);
 	ev = (struct ik_trace_event){ .t_ns = r->t_ns, .cpu = r->cpu, .arg = -1,
 				      .kind = IK_TRACE_TIMER_EXPIRE, .timer_id = r->id };
 	return emit(w->out, st, &ev);
