@@ -169,6 +169,19 @@ for l in open(sys.argv[1]):
 if n < 50: print("  only %d periods hand-counted" % n); sys.exit(1)
 sys.exit(1 if bad else 0)' "$hc" "$tmp/$b.periods" >"$tmp/$b.hc" || fail "$b: hand-count disagrees: $(head -5 "$tmp/$b.hc")"
 done
+# The same events as text and as binary: trace-cmd report -t of each trace.dat, imported as
+# text (--clock mono: the text import keeps the timers only when told; the trace.dat import
+# finds the clock from the ticks), gives the trace the trace.dat import gives, byte for byte.
+if command -v trace-cmd >/dev/null; then
+	for b in timer-tcmd-send timer-tcmd-both; do
+		trace-cmd report -t -i "$cx/$b.dat" >"$tmp/$b.report" 2>/dev/null || fail "$b: trace-cmd report"
+		"$bin" import trace-cmd-report "$tmp/$b.report" --clock mono -o "$tmp/$b.text.trace" 2>"$tmp/err" || fail "$b: import trace-cmd-report: $(cat "$tmp/err")"
+		cmp -s <(sed '1,/^events$/d' "$tmp/$b.dat.trace") <(sed '1,/^events$/d' "$tmp/$b.text.trace") ||
+			fail "$b: the trace.dat and its report text import differently: $(diff <(sed '1,/^events$/d' "$tmp/$b.dat.trace") <(sed '1,/^events$/d' "$tmp/$b.text.trace") | head -4)"
+	done
+else
+	echo "causes: no trace-cmd: the report text of the trace.dat fixtures not compared"
+fi
 # import's note on a recording without the IPIs' senders (timer-perf-send.txt less its
 # ipi_send_cpu lines): the periods left with no cause are those the sends named, and the
 # ones it says IPIs would have explained (a task woken onto the CPU at its wake) are some

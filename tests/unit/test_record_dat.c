@@ -154,6 +154,8 @@ static void test_fixtures(void **state)
 	(void)state;
 	same_through_both("fixtures/traces/trace-cmd-mono.dat", 8);
 	same_through_both("fixtures/traces/trace-cmd-ipimask.dat", 100);
+	same_through_both("fixtures/traces/causes/timer-tcmd-send.dat", 400);
+	same_through_both("fixtures/traces/causes/timer-tcmd-both.dat", 400);
 }
 
 int main(void)
