@@ -134,7 +134,7 @@ for c in sorted(cur): out(c)
 ' "$1"
 }
 nfx=0
-for b in timer-perf-send.txt timer-perf-both.txt timer-tcmd-send.dat timer-tcmd-both.dat; do
+for b in {timer,pipe,tbench}-perf-{send,both}.txt {timer,pipe,tbench}-tcmd-{send,both}.dat; do
 	f=$cx/$b
 	case $b in
 	*.txt) "$bin" import perf-script "$f" -o "$tmp/$b.trace" 2>"$tmp/$b.err" ;;
@@ -173,7 +173,7 @@ done
 # text (--clock mono: the text import keeps the timers only when told; the trace.dat import
 # finds the clock from the ticks), gives the trace the trace.dat import gives, byte for byte.
 if command -v trace-cmd >/dev/null; then
-	for b in timer-tcmd-send timer-tcmd-both; do
+	for b in {timer,pipe,tbench}-tcmd-{send,both}; do
 		trace-cmd report -t -i "$cx/$b.dat" >"$tmp/$b.report" 2>/dev/null || fail "$b: trace-cmd report"
 		"$bin" import trace-cmd-report "$tmp/$b.report" --clock mono -o "$tmp/$b.text.trace" 2>"$tmp/err" || fail "$b: import trace-cmd-report: $(cat "$tmp/err")"
 		cmp -s <(sed '1,/^events$/d' "$tmp/$b.dat.trace") <(sed '1,/^events$/d' "$tmp/$b.text.trace") ||
@@ -201,6 +201,7 @@ said=$(sed -n "s/.*note: $lost idle periods have no cause;.*IPIs' senders (ipi:i
 echo "causes: without the sends: $lost periods with no cause, $named of them ipi with the sends; the note says at least ${said:-?}"
 [ "$lost" -gt 0 ] && [ "$lost" = "$named" ] && [ -n "$said" ] && [ "$said" -gt 0 ] && [ "$said" -le "$named" ] ||
 	fail "nosend: the note: $(grep 'no cause' "$tmp/err" | cut -c1-300)"
+[ "$nfx" = 12 ] || fail "$nfx of the 12 recordings imported"
 # the IPI's wake-up traced on the wakee is the sender's (sending side only, no handler)
 grep -q '^1198571670430 0 task_wake 1 12720$' "$tmp/timer-perf-send.txt.trace" ||
 	fail "timer-perf-send.txt: the wakee's sched_wakeup in an IPI-caused period: $(grep '^119857167' "$tmp/timer-perf-send.txt.trace")"

@@ -156,6 +156,9 @@ static void test_fixtures(void **state)
 	same_through_both("fixtures/traces/trace-cmd-ipimask.dat", 100);
 	same_through_both("fixtures/traces/causes/timer-tcmd-send.dat", 400);
 	same_through_both("fixtures/traces/causes/timer-tcmd-both.dat", 400);
+	same_through_both("fixtures/traces/causes/pipe-tcmd-send.dat", 600);
+	same_through_both("fixtures/traces/causes/tbench-tcmd-both.dat", 600);
+	same_through_both("fixtures/traces/causes/same-tcmd.dat", 200);
 }
 
 int main(void)
