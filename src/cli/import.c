@@ -19,6 +19,7 @@
 #include "drivers/registry.h"
 #include "trace/dat_check.h"
 #include "trace/import.h"
+#include "trace/import_tep.h"
 #include "util/fd_io.h"
 
 static const char import_usage[] =
@@ -92,7 +93,7 @@ struct dat_records {
 	uint64_t ipi_sends, ipi_masks, ipi_mask_targets; /* ipi_send_cpu, _cpumask and its CPUs */
 	struct ik_trace_header names; /* IRQ names seen (irq_handler_entry's name) */
 	bool names_full;
-	int cpus[IK_TRACE_MAX_CPUS]; /* a cpumask's CPUs (scratch) */
+	struct ik_tep_conv conv; /* the child's: the events to records */
 	char *stage; /* the child's: what libtracecmd is doing (shared with the parent) */
 };
 
@@ -123,168 +124,30 @@ static int dat_push(struct dat_records *d, const struct ik_trace_import_rec *r)
 	return 0;
 }
 
-/* A dynamic field (__data_loc) lies inside its record: a corrupt one points elsewhere. */
-static bool in_record(const struct tep_record *rec, const void *p, int len)
+static int dat_emit(void *ctx, const struct ik_trace_import_rec *r)
 {
-	const char *b = rec->data, *q = p;
-	return len >= 0 && rec->size >= 0 && q >= b && (size_t)(q - b) + (size_t)len <= (size_t)rec->size;
+	return dat_push(ctx, r);
 }
 
-/* irq_handler_entry's name (a __string: up to its NUL) as the IRQ's name, if new. */
-static void dat_irq_name(struct dat_records *d, struct tep_event *e, struct tep_record *rec,
-			 int64_t irq)
-{
-	int len = 0;
-	const char *nm = tep_get_field_raw(NULL, e, "name", rec, &len, 0);
-	if (!nm || len <= 0 || d->names_full || !in_record(rec, nm, len))
-		return;
-	size_t n = strnlen(nm, (size_t)len);
-	const char *old = ik_trace_irq_name(&d->names, irq);
-	if (n == 0 || (old && strlen(old) == (n < IK_TRACE_IRQ_NAME_LEN ? n : IK_TRACE_IRQ_NAME_LEN - 1) &&
-		       memcmp(old, nm, strlen(old)) == 0))
-		return;
-	d->names_full = ik_trace_irq_name_set(&d->names, irq, nm, n) != 0;
-}
-
-/*
- * ipi_send_cpumask's targets (a __bitmask in the file's longs and byte order): one
- * IK_IMPORT_IPI_SEND per target, as the text importers do.  -1 out of memory.
- */
-static int dat_cpumask(struct dat_records *d, struct tep_handle *tep, struct tep_event *e,
-		       struct tep_record *rec, const struct ik_trace_import_rec *r)
-{
-	int len = 0, *cpus = d->cpus;
-	const void *raw = tep_get_field_raw(NULL, e, "cpumask", rec, &len, 0);
-	if (raw && !in_record(rec, raw, len))
-		raw = NULL; /* a corrupt __data_loc: counted as ignored below */
-	int n = raw && len > 0 ? ik_trace_bitmask_cpus(raw, (size_t)len, tep_get_long_size(tep),
-							 tep_is_file_bigendian(tep), cpus,
-							 IK_TRACE_MAX_CPUS) : -1;
-	if (n < 0) {
-		d->ignored++;
-		return 0;
-	}
-	d->ipi_masks++;
-	d->ipi_mask_targets += (uint64_t)n;
-	for (int i = 0; i < n; i++) {
-		struct ik_trace_import_rec x = *r;
-		x.kind = IK_IMPORT_IPI_SEND;
-		x.arg = cpus[i];
-		if (dat_push(d, &x))
-			return -1;
-	}
-	d->used++;
-	return 0;
-}
-
-/* One record of a trace.dat buffer: kept if an event import uses. */
+/* One record of a trace.dat buffer: what `idlekit record` makes of the same event
+   (src/trace/import_tep.c), kept. */
 static int dat_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *ctx)
 {
 	struct dat_records *d = ctx;
 	struct tep_handle *tep = tracecmd_get_tep(handle);
-	struct tep_event *e = tep ? tep_find_event_by_record(tep, rec) : NULL;
-	struct ik_trace_import_rec r = { .t_ns = (int64_t)rec->ts, .cpu = cpu, .arg = -1 };
-	unsigned long long v = 0, w = 0;
-
-	if (!e || cpu < 0) {
-		d->ignored++;
-		return 0;
-	}
-	if (strcmp(e->system, "power") == 0 && strcmp(e->name, "cpu_idle") == 0 &&
-	    !tep_get_field_val(NULL, e, "state", rec, &v, 0)) {
-		r.kind = IK_IMPORT_IDLE;
-		r.arg = (uint32_t)v == UINT32_MAX ? -1 : (int64_t)(uint32_t)v;
-	} else if (strcmp(e->system, "irq") == 0 && strcmp(e->name, "irq_handler_entry") == 0 &&
-		   !tep_get_field_val(NULL, e, "irq", rec, &v, 0)) {
-		r.kind = IK_IMPORT_IRQ;
-		r.arg = (int64_t)(int32_t)v;
-		if (r.arg >= 0)
-			dat_irq_name(d, e, rec, r.arg);
-	} else if (strcmp(e->system, "ipi") == 0 && strcmp(e->name, "ipi_send_cpumask") == 0) {
-		return dat_cpumask(d, tep, e, rec, &r);
-	} else if ((strcmp(e->system, "irq_vectors") == 0 &&
-		    (strcmp(e->name, "reschedule_entry") == 0 || strcmp(e->name, "call_function_entry") == 0 ||
-		     strcmp(e->name, "call_function_single_entry") == 0)) ||
-		   (strcmp(e->system, "ipi") == 0 && strcmp(e->name, "ipi_entry") == 0)) {
-		r.kind = IK_IMPORT_IPI;
-	} else if (strcmp(e->system, "ipi") == 0 && strcmp(e->name, "ipi_send_cpu") == 0 &&
-		   !tep_get_field_val(NULL, e, "cpu", rec, &v, 0) && v < IK_TRACE_MAX_CPUS) {
-		r.kind = IK_IMPORT_IPI_SEND;
-		r.arg = (int64_t)v;
-		d->ipi_sends++;
-	} else if ((strcmp(e->system, "ipi") == 0 && strcmp(e->name, "ipi_exit") == 0) ||
-		   (strcmp(e->system, "irq_vectors") == 0 &&
-		    (strcmp(e->name, "reschedule_exit") == 0 || strcmp(e->name, "call_function_exit") == 0 ||
-		     strcmp(e->name, "call_function_single_exit") == 0))) {
-		r.kind = IK_IMPORT_IPI_EXIT;
-	} else if (strcmp(e->system, "irq") == 0 && strcmp(e->name, "softirq_entry") == 0 &&
-		   !tep_get_field_val(NULL, e, "vec", rec, &v, 0)) {
-		r.kind = IK_IMPORT_SOFTIRQ;
-		r.arg = (int64_t)(uint32_t)v;
-	} else if (strcmp(e->system, "power") == 0 && strcmp(e->name, "cpu_frequency") == 0 &&
-		   !tep_get_field_val(NULL, e, "state", rec, &v, 0) &&
-		   !tep_get_field_val(NULL, e, "cpu_id", rec, &w, 0) && w < IK_TRACE_MAX_CPUS &&
-		   (uint32_t)v != 0) {
-		r.kind = IK_IMPORT_FREQ;
-		r.cpu = (int)w; /* the CPU changed */
-		r.arg = (int64_t)(uint32_t)v;
-	} else if (strcmp(e->system, "sched") == 0 &&
-		   (strcmp(e->name, "sched_waking") == 0 || strcmp(e->name, "sched_wakeup") == 0) &&
-		   !tep_get_field_val(NULL, e, "pid", rec, &v, 0) &&
-		   !tep_get_field_val(NULL, e, "target_cpu", rec, &w, 0)) {
-		r.kind = e->name[11] == 'g' ? IK_IMPORT_WAKING : IK_IMPORT_WAKEUP;
-		r.arg = (int64_t)(int32_t)v;
-		r.arg2 = (int64_t)(int32_t)w;
-	} else if (strcmp(e->system, "sched") == 0 && strcmp(e->name, "sched_switch") == 0 &&
-		   !tep_get_field_val(NULL, e, "prev_pid", rec, &v, 0) &&
-		   !tep_get_field_val(NULL, e, "next_pid", rec, &w, 0)) {
-		r.kind = IK_IMPORT_SWITCH;
-		r.arg = (int64_t)(int32_t)v;
-		r.arg2 = (int64_t)(int32_t)w;
-	} else if (strcmp(e->system, "timer") == 0 && strcmp(e->name, "tick_stop") == 0 &&
-		   !tep_get_field_val(NULL, e, "success", rec, &v, 0)) {
-		r.kind = IK_IMPORT_TICK_STOP;
-		r.arg = v != 0;
-	} else if (strcmp(e->system, "timer") == 0 && strcmp(e->name, "hrtimer_expire_entry") == 0) {
-		const char *fn = NULL;
-		/* the function the pointer starts, not one it falls inside (a kallsyms without
-		   the real one names the symbol below it) */
-		if (!tep_get_field_val(NULL, e, "function", rec, &v, 0) &&
-		    tep_find_function_address(tep, v) == v)
-			fn = tep_find_function(tep, v);
-		r.kind = fn && (strcmp(fn, "tick_nohz_handler") == 0 || strcmp(fn, "tick_sched_timer") == 0)
-				 ? IK_IMPORT_TICK : IK_IMPORT_TIMER;
-		r.arg2 = -1;
-		if (!tep_get_field_val(NULL, e, "hrtimer", rec, &w, 0))
-			r.id = w;
-		/* the hrtimer base's CLOCK_MONOTONIC time at expiry: the clock check */
-		if (!tep_get_field_val(NULL, e, "now", rec, &v, 0) && (int64_t)v >= 0)
-			r.arg2 = (int64_t)v;
-	} else if (strcmp(e->system, "timer") == 0 &&
-		   (strcmp(e->name, "hrtimer_start") == 0 || strcmp(e->name, "hrtimer_cancel") == 0) &&
-		   !tep_get_field_val(NULL, e, "hrtimer", rec, &w, 0)) {
-		bool start = e->name[8] == 's';
-		if (start && (tep_get_field_val(NULL, e, "expires", rec, &v, 0) || (int64_t)v < 0)) {
-			d->ignored++;
-			return 0;
-		}
-		r.kind = start ? IK_IMPORT_TSTART : IK_IMPORT_TCANCEL;
-		r.arg = start ? (int64_t)v : -1;
-		r.id = w;
-	} else {
-		d->ignored++;
-		return 0;
-	}
-	if (dat_push(d, &r))
-		return -1;
-	d->used++;
-	return 0;
+	d->conv.tep = tep; /* an instance's buffer may have a handle of its own */
+	return ik_tep_conv_event(&d->conv, tep ? tep_find_event_by_record(tep, rec) : NULL, rec,
+				 cpu) ? -1 : 0;
 }
 
 /* Every buffer of a trace.dat (the top one and the instances'): exit status. */
 static int read_dat_here(const char *path, struct dat_records *d, struct ik_trace_import_stats *st)
 {
 	tracecmd_set_loglevel(TEP_LOG_NONE);
+	if (ik_tep_conv_init(&d->conv, NULL, IK_TRACE_MAX_CPUS, 0, dat_emit, d)) {
+		fprintf(stderr, "idlekit import: out of memory\n");
+		return EXIT_FAIL;
+	}
 	dat_stage(d, "opening it (its headers, event formats, options)", 0);
 	struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!h) {
@@ -308,11 +171,15 @@ static int read_dat_here(const char *path, struct dat_records *d, struct ik_trac
 	}
 	dat_stage(d, "closing it", 0);
 	tracecmd_close(h);
-	st->used = d->used;
-	st->ignored = d->ignored;
-	st->ipi_sends = d->ipi_sends;
-	st->ipi_masks = d->ipi_masks;
-	st->ipi_mask_targets = d->ipi_mask_targets;
+	st->used = d->used = d->conv.used;
+	st->ignored = d->ignored = d->conv.ignored;
+	st->ipi_sends = d->ipi_sends = d->conv.ipi_sends;
+	st->ipi_masks = d->ipi_masks = d->conv.ipi_masks;
+	st->ipi_mask_targets = d->ipi_mask_targets = d->conv.ipi_mask_targets;
+	d->names = d->conv.names; /* sent to the parent */
+	d->names_full = d->conv.names_full;
+	memset(&d->conv.names, 0, sizeof(d->conv.names));
+	ik_tep_conv_free(&d->conv);
 	if (d->oom) {
 		fprintf(stderr, "idlekit import: out of memory\n");
 		return EXIT_FAIL;
@@ -548,43 +415,60 @@ static int64_t mb_read(void *ctx)
 
 /*
  * Periods left without a cause: which kinds of event the input lacks that would name one
- * (an IPI's sender, a timer's expiry, a device interrupt), and how to record them.  It
- * does not say how many periods each would have named: the input cannot tell.
+ * (an IPI's sender, a timer's expiry, a device interrupt), how many periods each would
+ * have explained as far as the input shows it (IPIs: the CPU woke a task onto itself at its
+ * wake with nothing before it, the wake-up an IPI carries), and the record commands that
+ * take them all.
  */
 static void no_cause_note(const struct ik_trace_import_stats *st)
 {
-	static const struct {
-		int kind;
-		const char *what, *perf, *tc;
-	} need[] = {
-		{ IK_IMPORT_IPI_SEND, "IPIs' senders", "ipi:ipi_send_cpu -e ipi:ipi_send_cpumask",
-		  "ipi:ipi_send_cpu -e ipi:ipi_send_cpumask" },
-		{ IK_IMPORT_TIMER, "timer expiries", "timer:hrtimer_expire_entry",
-		  "timer:hrtimer_expire_entry" },
-		{ IK_IMPORT_IRQ, "device interrupts", "irq:irq_handler_entry", "irq:irq_handler_entry" },
-	};
-	char what[160] = "", perf[256] = "", tc[256] = "";
-	size_t a = 0, b = 0, c = 0;
-	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
-		if (st->kinds[need[i].kind])
-			continue;
-		a += (size_t)snprintf(what + a, sizeof(what) - a, "%s%s", a ? ", " : "", need[i].what);
-		b += (size_t)snprintf(perf + b, sizeof(perf) - b, " -e %s", need[i].perf);
-		c += (size_t)snprintf(tc + c, sizeof(tc) - c, " -e %s", need[i].tc);
-		if (a >= sizeof(what) || b >= sizeof(perf) || c >= sizeof(tc))
-			break;
-	}
-	if (!what[0]) {
+	bool no_send = !st->kinds[IK_IMPORT_IPI_SEND];
+	bool no_timer = !st->kinds[IK_IMPORT_TIMER] && !st->kinds[IK_IMPORT_TICK];
+	bool no_irq = !st->kinds[IK_IMPORT_IRQ];
+	if (!no_send && !no_timer && !no_irq) {
 		fprintf(stderr, "idlekit import: note: %" PRIu64 " idle periods have no cause: no "
 				"event the input has came first in them (a wake-up by an event not "
 				"recorded, such as another architecture's IPI)\n", st->no_cause);
 		return;
 	}
-	fprintf(stderr, "idlekit import: note: %" PRIu64 " idle periods have no cause, and the "
-			"input has no %s, which would name it: add them to the recording's events "
-			"(perf record -k mono -e power:cpu_idle%s ... -a, or trace-cmd record -C mono "
-			"-e power:cpu_idle%s ...; idlekit record takes them all)\n", st->no_cause, what,
-		perf, tc);
+	char what[512] = "";
+	size_t a = 0;
+	uint64_t told = 0;
+	if (no_timer)
+		a += (size_t)snprintf(what + a, sizeof(what) - a, "timer expiries "
+				      "(timer:hrtimer_expire_entry), how many not known (without "
+				      "them a timer's expiry time cannot be placed on the trace's clock)");
+	if (no_send && a < sizeof(what)) {
+		a += (size_t)snprintf(what + a, sizeof(what) - a, "%sIPIs' senders "
+				      "(ipi:ipi_send_cpu, ipi:ipi_send_cpumask), at least %" PRIu64 " of them "
+				      "(the CPU woke a task onto itself at its wake, nothing before "
+				      "it%s)", a ? "; " : "", st->no_cause_wakeup,
+				      no_timer ? ", though a timer's handler does the same" : "");
+		told += st->no_cause_wakeup;
+	}
+	if (no_irq && a < sizeof(what))
+		a += (size_t)snprintf(what + a, sizeof(what) - a, "%sdevice interrupts "
+				      "(irq:irq_handler_entry), any of the other %" PRIu64,
+				      a ? "; " : "", st->no_cause - (told < st->no_cause ? told : st->no_cause));
+	static const char events[] = "power:cpu_idle irq:irq_handler_entry irq:softirq_entry "
+				     "timer:hrtimer_start timer:hrtimer_cancel "
+				     "timer:hrtimer_expire_entry ipi:ipi_send_cpu "
+				     "ipi:ipi_send_cpumask sched:sched_waking sched:sched_switch";
+	char perf[512] = "", tc[512] = "";
+	size_t b = 0, c = 0;
+	for (const char *e = events; *e;) {
+		size_t n = strcspn(e, " ");
+		b += (size_t)snprintf(perf + b, sizeof(perf) - b, " -e %.*s", (int)n, e);
+		c += (size_t)snprintf(tc + c, sizeof(tc) - c, " -e %.*s", (int)n, e);
+		e += n + (e[n] == ' ');
+		if (b >= sizeof(perf) || c >= sizeof(tc))
+			break;
+	}
+	fprintf(stderr, "idlekit import: note: %" PRIu64 " idle periods have no cause; the input "
+			"has none of these, which would have named them: %s.  Record them with: perf "
+			"record -k mono -a%s -- CMD (then perf script --ns), or trace-cmd record -C "
+			"mono%s CMD (or idlekit record -o FILE -- CMD, which takes them all)\n",
+		st->no_cause, what, perf, tc);
 }
 
 int cmd_import(int argc, char **argv)

@@ -22,7 +22,8 @@
 
 #include "host/host.h"
 #include "host/record_tracefs.h"
-#include "trace/import.h" /* ik_trace_bitmask_cpus, as the trace.dat import reads it */
+#include "trace/import.h"
+#include "trace/import_tep.h"
 
 #ifndef IDLEKIT_HAVE_TRACEFS
 
@@ -314,96 +315,18 @@ const char *ik_recording_tracing_dir(char *override, bool *bad)
 
 /* ---- The events into the spool -------------------------------------------------------- */
 
+/* import's conversion (src/trace/import_tep.c), the same as trace-dat's, into the spool */
+static int to_spool(void *ctx, const struct ik_trace_import_rec *r)
+{
+	return ik_record_spool_add(ctx, r);
+}
+
 static int on_event(struct tep_event *e, struct tep_record *r, int cpu, void *ctx)
 {
 	struct ik_recording *rec = ctx;
-	struct ik_record_spool *sp = &rec->spool;
-	unsigned long long v = 0, id = 0, w = 0;
-	struct ik_trace_import_rec x = { .t_ns = (int64_t)r->ts, .cpu = cpu, .arg = -1, .arg2 = -1 };
-
-	if (cpu < 0 || cpu >= sp->ncpus || sp->failed)
-		return sp->failed;
-	if (strcmp(e->name, "cpu_idle") == 0) {
-		if (tep_get_field_val(NULL, e, "state", r, &v, 0))
-			return 0;
-		x.kind = IK_IMPORT_IDLE;
-		x.arg = (uint32_t)v == UINT32_MAX ? -1 : (int64_t)(uint32_t)v;
-	} else if (strcmp(e->name, "irq_handler_entry") == 0) {
-		if (tep_get_field_val(NULL, e, "irq", r, &v, 0))
-			return 0;
-		x.kind = IK_IMPORT_IRQ;
-		x.arg = (int64_t)(int32_t)v;
-	} else if (strcmp(e->system, "irq_vectors") == 0) {
-		x.kind = IK_IMPORT_IPI;
-	} else if (strcmp(e->name, "ipi_send_cpu") == 0) {
-		/* the sending side: most of a recording's IPI causes (import_writer.c) */
-		if (tep_get_field_val(NULL, e, "cpu", r, &v, 0) || v >= (unsigned long long)sp->ncpus)
-			return 0;
-		x.kind = IK_IMPORT_IPI_SEND;
-		x.arg = (int64_t)v;
-	} else if (strcmp(e->name, "ipi_send_cpumask") == 0) {
-		int len = 0;
-		const void *raw = tep_get_field_raw(NULL, e, "cpumask", r, &len, 0);
-		int n = raw && len > 0 && rec->mask_cpus ?
-			ik_trace_bitmask_cpus(raw, (size_t)len, tep_get_long_size(rec->tep),
-					      tep_is_file_bigendian(rec->tep), rec->mask_cpus,
-					      sp->ncpus) : -1;
-		x.kind = IK_IMPORT_IPI_SEND;
-		for (int i = 0; i < n; i++) {
-			x.arg = rec->mask_cpus[i];
-			if (ik_record_spool_add(sp, &x))
-				return 1; /* a write failed: stop the iteration */
-		}
-		return 0;
-	} else if (strcmp(e->name, "hrtimer_start") == 0) {
-		unsigned long long fn = 0;
-		if (tep_get_field_val(NULL, e, "hrtimer", r, &id, 0) ||
-		    tep_get_field_val(NULL, e, "expires", r, &v, 0))
-			return 0;
-		tep_get_field_val(NULL, e, "function", r, &fn, 0);
-		x.kind = IK_IMPORT_TSTART;
-		x.arg = (int64_t)v;
-		x.id = id;
-		if (rec->tick_fn && fn == rec->tick_fn) {
-			/* HZ: the smallest step between the tick's expiry times on one CPU. */
-			uint64_t prev = rec->last_tick[cpu];
-			if (prev && v > prev && (!rec->tick_step || v - prev < rec->tick_step))
-				rec->tick_step = v - prev;
-			rec->last_tick[cpu] = v;
-		}
-	} else if (strcmp(e->name, "hrtimer_cancel") == 0 ||
-		   strcmp(e->name, "hrtimer_expire_entry") == 0) {
-		unsigned long long fn = 0;
-		if (tep_get_field_val(NULL, e, "hrtimer", r, &id, 0))
-			return 0;
-		x.id = id;
-		x.kind = e->name[8] == 'c' ? IK_IMPORT_TCANCEL : IK_IMPORT_TIMER;
-		if (x.kind == IK_IMPORT_TIMER && !tep_get_field_val(NULL, e, "function", r, &fn, 0) &&
-		    rec->tick_fn && fn == rec->tick_fn)
-			x.kind = IK_IMPORT_TICK;
-	} else if (strcmp(e->name, "sched_waking") == 0 || strcmp(e->name, "sched_wakeup") == 0) {
-		if (tep_get_field_val(NULL, e, "pid", r, &v, 0) ||
-		    tep_get_field_val(NULL, e, "target_cpu", r, &w, 0))
-			return 0;
-		x.kind = e->name[11] == 'g' ? IK_IMPORT_WAKING : IK_IMPORT_WAKEUP;
-		x.arg = (int64_t)(int32_t)v;
-		x.arg2 = (int64_t)(int32_t)w;
-	} else if (strcmp(e->name, "sched_switch") == 0) {
-		if (tep_get_field_val(NULL, e, "prev_pid", r, &v, 0) ||
-		    tep_get_field_val(NULL, e, "next_pid", r, &w, 0))
-			return 0;
-		x.kind = IK_IMPORT_SWITCH;
-		x.arg = (int64_t)(int32_t)v;
-		x.arg2 = (int64_t)(int32_t)w;
-	} else if (strcmp(e->name, "tick_stop") == 0) {
-		if (tep_get_field_val(NULL, e, "success", r, &v, 0))
-			return 0;
-		x.kind = IK_IMPORT_TICK_STOP;
-		x.arg = v != 0;
-	} else {
-		return 0;
-	}
-	return ik_record_spool_add(sp, &x) ? 1 : 0; /* a write failed: stop the iteration */
+	if (rec->spool.failed)
+		return 1;
+	return ik_tep_conv_event(&rec->conv, e, r, cpu) ? 1 : 0; /* a write failed: stop */
 }
 
 int ik_recording_drain(struct ik_recording *rec)
@@ -617,12 +540,11 @@ int ik_recording_start(struct ik_recording *rec, const char *spool_dir, char *er
 	}
 	char prefix[64];
 	snprintf(prefix, sizeof(prefix), ".idlekit-record-%ld", (long)getpid());
-	rec->last_tick = calloc((size_t)rec->h.cpus, sizeof(*rec->last_tick));
-	rec->mask_cpus = calloc((size_t)rec->h.cpus, sizeof(*rec->mask_cpus));
-	if (!rec->last_tick || !rec->mask_cpus) {
+	if (ik_tep_conv_init(&rec->conv, rec->tep, rec->h.cpus, rec->tick_fn, to_spool, &rec->spool)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	rec->conv_open = true;
 	if (ik_record_spool_open(&rec->spool, spool_dir, prefix, rec->h.cpus, err, errlen))
 		return -1;
 	rec->spool_open = true;
@@ -662,10 +584,16 @@ void ik_recording_stop(struct ik_recording *rec)
 int ik_recording_write(struct ik_recording *rec, FILE *out, uint64_t *nev)
 {
 	if (!rec->h.hz) {
-		uint64_t best = rec->tick_step;
+		uint64_t best = rec->conv_open ? rec->conv.tick_step : 0;
 		rec->h.hz = best >= 10000 && best <= 100000000 ? (int)((1000000000 + best / 2) / best) : 250;
 	}
-	return ik_record_spool_write(&rec->spool, out, &rec->h, rec->have_waking, nev);
+	/* the IRQs' names the events gave, as import's header lines (borrowed) */
+	rec->h.nirqs = rec->conv_open ? rec->conv.names.nirqs : 0;
+	rec->h.irqs = rec->conv_open ? rec->conv.names.irqs : NULL;
+	int rc = ik_record_spool_write(&rec->spool, out, &rec->h, rec->have_waking, nev);
+	rec->h.nirqs = 0;
+	rec->h.irqs = NULL;
+	return rc;
 }
 
 /* A per-CPU counter of the instance's stats ("overrun: N", "dropped events: N"). */
@@ -701,10 +629,9 @@ void ik_recording_close(struct ik_recording *rec)
 	if (rec->spool_open)
 		ik_record_spool_close(&rec->spool);
 	rec->spool_open = false;
-	free(rec->last_tick);
-	free(rec->mask_cpus);
-	rec->mask_cpus = NULL;
-	rec->last_tick = NULL;
+	if (rec->conv_open)
+		ik_tep_conv_free(&rec->conv);
+	rec->conv_open = false;
 	ik_trace_header_free(&rec->h);
 }
 

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "trace/format.h"
+#include "trace/import_tep.h"
 #include "trace/record_spool.h"
 
 struct ik_drainer;
@@ -33,10 +34,9 @@ struct ik_recording {
 	/* the machinery */
 	void *inst, *tep;         /* struct tracefs_instance, struct tep_handle */
 	uint64_t tick_fn;         /* the tick's hrtimer function (/proc/kallsyms), 0 unknown */
-	uint64_t *last_tick;      /* per CPU: the tick hrtimer's last expiry time */
-	uint64_t tick_step;       /* the smallest step between them: HZ */
-	int *mask_cpus;           /* h.cpus entries: an ipi_send_cpumask's targets */
-	bool spool_open;
+	struct ik_tep_conv conv;  /* the events to records, as import trace-dat reads them; its
+				     tick_step (HZ) and IRQ names (the header's irq lines) */
+	bool spool_open, conv_open;
 	struct ik_drainer *drainer;
 };
 

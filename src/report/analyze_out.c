@@ -84,6 +84,17 @@ static uint64_t cpu_periods(const struct ik_trace_analysis *a, int cpu)
 	return n;
 }
 
+/* The remote wakes (a remote task_wake, or an IPI whose sender is known) src sent: the
+   periods it woke on CPU c, or (c < 0) on all CPUs. */
+static uint64_t sent_by(const struct ik_trace_analysis *a, int src, int c)
+{
+	uint64_t n = 0;
+	for (int d = c < 0 ? 0 : c; d < (c < 0 ? a->cpus : c + 1); d++)
+		for (size_t i = 0; i < a->remote[d].n; i++)
+			n += a->remote[d].v[i].src == src ? a->remote[d].v[i].periods : 0;
+	return n;
+}
+
 int ik_report_analyze_text(FILE *f, const char *origin, const struct ik_trace_header *h,
 			   const struct ik_trace_analysis *a)
 {
@@ -124,6 +135,24 @@ int ik_report_analyze_text(FILE *f, const char *origin, const struct ik_trace_he
 	}
 	fprintf(f, "\nall CPUs\n");
 	text_states(f, h, -1, &a->all);
+	bool any = false;
+	for (int src = 0; src < a->cpus; src++) {
+		uint64_t n = sent_by(a, src, -1);
+		if (!n)
+			continue;
+		fprintf(f, "%s CPU %d %" PRIu64 " (", any ? ";" : "  remote wakes by sending CPU:", src, n);
+		bool first = true;
+		for (int c = 0; c < a->cpus; c++) {
+			uint64_t k = sent_by(a, src, c);
+			if (k)
+				fprintf(f, "%sto CPU %d %" PRIu64, first ? "" : ", ", c, k);
+			first &= !k;
+		}
+		fputc(')', f);
+		any = true;
+	}
+	if (any)
+		fputc('\n', f);
 	for (size_t i = 0; i < a->nirqs; i++) {
 		const char *name = ik_trace_irq_name(h, a->irqs[i].irq);
 		fprintf(f, "%s  IRQ %" PRId64 " %s: %" PRIu64 " periods, %" PRIu64 " too deep, %" PRIu64 " too shallow\n",
@@ -228,6 +257,24 @@ int ik_report_analyze_json(FILE *f, const struct ik_trace_header *h,
 	}
 	fprintf(f, "  ],\n  \"all\": {");
 	json_stats(f, h, -1, &a->all, "  ");
+	fprintf(f, ", \"remote_by_sender\": {");
+	bool any = false;
+	for (int src = 0; src < a->cpus; src++) {
+		uint64_t n = sent_by(a, src, -1);
+		if (!n)
+			continue;
+		fprintf(f, "%s\"%d\": {\"periods\": %" PRIu64 ", \"to\": {", any ? ", " : "", src, n);
+		bool first = true;
+		for (int c = 0; c < a->cpus; c++) {
+			uint64_t k = sent_by(a, src, c);
+			if (k)
+				fprintf(f, "%s\"%d\": %" PRIu64, first ? "" : ", ", c, k);
+			first &= !k;
+		}
+		fputs("}}", f);
+		any = true;
+	}
+	fputc('}', f);
 	if (a->has_switch)
 		fprintf(f, "},\n  \"task_periods\": %" PRIu64 ", \"empty_periods\": %" PRIu64, a->task_periods,
 			a->empty_periods);

@@ -23,15 +23,16 @@
 #include <string.h>
 
 #include "trace/analyze.h"
+#include "trace/cause_rule.h"
 #include "util/idle_hist.h" /* ik_trace_hist_bucket's one definition */
 
 struct cpu_run {
 	struct ik_device dev;
 	bool idle, open; /* in idle; a period started and not finished */
 	bool exited, too_deep, too_shallow, has_cause, ran_task;
-	bool busy; /* since the exit the CPU did something: a later wake is not the cause */
+	struct ik_cause_period p; /* the wake-cause rule's view (trace/cause_rule.h) */
 	int state, src;
-	int64_t enter_ns, exit_ns, irq;
+	int64_t enter_ns, irq;
 	enum ik_trace_cause cause;
 };
 
@@ -269,7 +270,7 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 				goto oom;
 			c->idle = c->open = true;
 			c->exited = c->too_deep = c->too_shallow = c->has_cause = c->ran_task = false;
-			c->busy = false;
+			ik_cause_enter(&c->p);
 			c->src = -1;
 			c->irq = -1;
 			group_idle(a, pkg_of[ev.cpu], true, ev.t_ns);
@@ -294,16 +295,15 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 			group_idle(a, pkg_of[h->cpus + ev.cpu], false, ev.t_ns);
 			c->idle = false;
 			c->exited = true;
-			c->exit_ns = ev.t_ns;
+			ik_cause_exit(&c->p, ev.t_ns);
 			c->too_deep = deep;
 			c->too_shallow = shallow;
 			break;
 		}
 		case IK_TRACE_WAKE:
-			if (c->open && !c->has_cause &&
-			    (!c->exited ||
-			     (!c->busy && ev.t_ns - c->exit_ns <= IK_TRACE_WAKE_AFTER_EXIT_NS))) {
+			if (ik_cause_takes(&c->p, ev.t_ns)) {
 				c->has_cause = true;
+				c->p.want = false;
 				c->cause = ev.cause;
 				c->src = ev.cause == IK_CAUSE_IPI && ev.ipi_src ? ev.src_cpu : -1;
 				c->irq = ev.cause == IK_CAUSE_IRQ ? ev.arg : -1;
@@ -311,25 +311,26 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 			break;
 		case IK_TRACE_TASK_WAKE:
 			/* Woken by another CPU while idle: the wake-up the IPI (if any) carries. */
-			if (c->idle && !c->has_cause && ev.src_cpu != ev.cpu) {
+			if (ev.src_cpu != ev.cpu && ik_cause_takes_remote(&c->p)) {
 				c->has_cause = true;
+				c->p.want = false;
 				c->cause = IK_CAUSE_REMOTE;
 				c->src = ev.src_cpu;
 			}
 			/* the waker did something (this event is on the wakee's time line) */
-			if (ev.src_cpu >= 0 && ev.src_cpu < h->cpus && run[ev.src_cpu].exited)
-				run[ev.src_cpu].busy = true;
+			if (ev.src_cpu >= 0 && ev.src_cpu < h->cpus)
+				ik_cause_did(&run[ev.src_cpu].p);
 			break;
 		case IK_TRACE_SWITCH:
 			a->has_switch = true;
 			if (c->open && c->exited && ev.arg2 != 0)
 				c->ran_task = true;
-			c->busy = c->exited;
+			ik_cause_did(&c->p);
 			break;
 		case IK_TRACE_TIMER_START:
 		case IK_TRACE_TIMER_CANCEL:
 		case IK_TRACE_TICK_STOP:
-			c->busy = c->exited;
+			ik_cause_did(&c->p);
 			break;
 		case IK_TRACE_FREQ: {
 			struct ik_trace_pstates *ps = &a->pstates[ev.cpu];

@@ -81,6 +81,8 @@ struct ik_trace_import_stats {
 	uint64_t header_lines; /* ftrace / trace-cmd report text: lines before the first event */
 	uint64_t late_ticks;  /* ticks and timers after the exit, the CPU busy: not causes */
 	uint64_t no_cause;    /* idle periods closed with no cause (written without a wake) */
+	uint64_t no_cause_wakeup; /* of those, periods at whose wake the CPU woke a task onto
+				     itself with nothing before it: an IPI's wake-up, or a timer's */
 	uint64_t kinds[16];   /* records by enum ik_trace_import_kind, as the writer took them */
 	uint64_t skipped;  /* lenient: bad lines skipped */
 	uint64_t written;  /* trace events written */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "trace/cause_rule.h"
 #include "trace/import.h"
 #include "util/cpuset.h"
 #include "util/heap.h"
@@ -85,13 +86,18 @@ int ik_import_spill_init_in(struct ik_import_spill *s, const char *dir, const ch
  * when it exited and whether it did anything since, and the IPIs sent to it.
  */
 struct ik_import_wcpu {
-	bool idle, want_cause, busy, seen; /* seen: a cpu_idle has been */
+	struct ik_cause_period p; /* the period and the rule (trace/cause_rule.h) */
+	bool seen;          /* a cpu_idle has been */
 	bool seen_exit;     /* the period's exit was seen (it is a whole period) */
-	int64_t exit_ns;
+	bool remote;        /* a task was woken onto it from another CPU while idle: analyze's
+			       cause 'remote' when nothing came first */
 	int ipi_from;       /* the sender of the last IPI sent to it, not yet received (-1) */
 	int in_ipi_from;    /* in an IPI handler: its sender (-1 unknown); -2 not in one */
 	int64_t in_ipi_ns;  /* when that handler started */
 	int cause_sender;   /* the period's cause was an IPI from this CPU (-1: not one) */
+	/* A period with no cause yet at whose wake the CPU woke a task onto itself, nothing
+	   before it (the wake-up an IPI from another CPU carries): import's note counts it */
+	bool self_wakeup;
 };
 
 struct ik_import_writer {

@@ -12,7 +12,6 @@
  */
 #include <stdlib.h>
 
-#include "trace/analyze.h" /* IK_TRACE_WAKE_AFTER_EXIT_NS: one rule with analyze */
 #include "trace/import.h"
 #include "trace/import_internal.h"
 
@@ -36,12 +35,22 @@ int ik_import_writer_init(struct ik_import_writer *w, FILE *out, int cpus, bool 
 	return IK_TRACE_OK;
 }
 
+/* A whole period closed: counted if it has no cause, with what it shows of its wake. */
+static void closed(struct ik_trace_import_stats *st, const struct ik_import_wcpu *c)
+{
+	if (!c->p.want || c->remote || !c->seen_exit)
+		return;
+	st->no_cause++;
+	st->no_cause_wakeup += c->self_wakeup;
+}
+
 void ik_import_writer_end(struct ik_import_writer *w)
 {
 	for (int i = 0; i < w->cpus; i++) {
 		const struct ik_import_wcpu *c = &w->c[i];
-		w->st->edge_end += c->idle; /* still idle at the end: a partial period */
-		w->st->no_cause += !c->idle && c->want_cause && c->seen_exit;
+		w->st->edge_end += c->p.idle; /* still idle at the end: a partial period */
+		if (!c->p.idle)
+			closed(w->st, c);
 	}
 }
 
@@ -49,15 +58,6 @@ void ik_import_writer_free(struct ik_import_writer *w)
 {
 	free(w->c);
 	w->c = NULL;
-}
-
-/* An interrupt-like record: the period's cause if it is the first one inside the period,
-   or the first one right after the exit (IK_TRACE_WAKE_AFTER_EXIT_NS, nothing done since). */
-static bool takes_cause(const struct ik_import_wcpu *c, int64_t t)
-{
-	if (!c->want_cause)
-		return false;
-	return c->idle || (!c->busy && t - c->exit_ns <= IK_TRACE_WAKE_AFTER_EXIT_NS);
 }
 
 int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_import_rec *r)
@@ -73,7 +73,7 @@ int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_im
 		c->in_ipi_from = -2;
 	switch (r->kind) {
 	case IK_IMPORT_IDLE:
-		if (r->arg < 0 ? !c->idle : c->idle) {
+		if (r->arg < 0 ? !c->p.idle : c->p.idle) {
 			/* an exit before any entry: the CPU was idle when the recording began */
 			if (r->arg < 0 && !c->seen)
 				st->edge_start++;
@@ -85,30 +85,26 @@ int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_im
 		c->seen = true;
 		if (r->arg < 0) {
 			ev.kind = IK_TRACE_IDLE_EXIT;
-			c->idle = false;
+			ik_cause_exit(&c->p, r->t_ns);
 			c->seen_exit = true;
-			c->exit_ns = r->t_ns;
-			c->busy = false;
 		} else {
 			ev.kind = IK_TRACE_IDLE_ENTER;
 			ev.state = (int)r->arg;
-			if (c->want_cause && c->seen_exit)
-				st->no_cause++; /* the last period closed with none */
-			c->seen_exit = false;
-			c->idle = c->want_cause = true;
+			closed(st, c); /* the last period, if it had no cause */
+			c->seen_exit = c->remote = c->self_wakeup = false;
+			ik_cause_enter(&c->p);
 			c->in_ipi_from = -2;
 			c->cause_sender = -1;
 		}
 		return emit(w->out, st, &ev);
 	case IK_IMPORT_IPI_SEND:
-		if (!c->idle)
-			c->busy = true;
+		ik_cause_did(&c->p);
 		if (r->arg >= 0 && r->arg < w->cpus && r->arg != r->cpu) {
 			struct ik_import_wcpu *t = &w->c[r->arg];
 			t->ipi_from = r->cpu;
-			if (takes_cause(t, r->t_ns)) {
+			if (ik_cause_takes(&t->p, r->t_ns)) {
 				/* sent while the target idled, nothing seen there first: its cause */
-				t->want_cause = false;
+				t->p.want = false;
 				t->cause_sender = r->cpu;
 				ev.cpu = (int)r->arg;
 				ev.kind = IK_TRACE_WAKE;
@@ -136,12 +132,18 @@ int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_im
 		if (r->arg2 == r->cpu && c->in_ipi_from >= 0)
 			src = c->in_ipi_from;
 		else if (r->arg2 == r->cpu && c->cause_sender >= 0 &&
-			 (c->idle || (!c->busy && r->t_ns - c->exit_ns <= IK_TRACE_WAKE_AFTER_EXIT_NS)))
+			 (c->p.idle || (!c->p.busy && r->t_ns - c->p.exit_ns <= IK_TRACE_WAKE_AFTER_EXIT_NS)))
 			src = c->cause_sender;
 		if (!ik_trace_sched_event(r->kind, src, r->arg, r->arg2, w->have_waking, w->cpus, &ev))
 			return IK_TRACE_OK;
-		if (src == r->cpu && !c->idle)
-			c->busy = true;
+		/* the CPU woke a task onto itself at its wake, with no cause seen: the note's */
+		if (src == r->cpu && r->arg2 == r->cpu && ik_cause_takes(&c->p, r->t_ns))
+			c->self_wakeup = true;
+		if (src == r->cpu)
+			ik_cause_did(&c->p);
+		/* woken from another CPU while idle with no cause yet: analyze's 'remote' */
+		if (ev.src_cpu != ev.cpu && ik_cause_takes_remote(&w->c[ev.cpu].p))
+			w->c[ev.cpu].remote = true;
 		if (w->mark_wakeups && r->kind == IK_IMPORT_WAKEUP) {
 			w->marked++;
 			if (fputc('~', w->out) == EOF)
@@ -153,13 +155,11 @@ int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_im
 	case IK_IMPORT_TICK_STOP:
 		if (!ik_trace_sched_event(r->kind, r->cpu, r->arg, r->arg2, w->have_waking, w->cpus, &ev))
 			return IK_TRACE_OK;
-		if (!c->idle)
-			c->busy = true;
+		ik_cause_did(&c->p);
 		return emit(w->out, st, &ev);
 	case IK_IMPORT_TSTART:
 	case IK_IMPORT_TCANCEL:
-		if (!c->idle)
-			c->busy = true;
+		ik_cause_did(&c->p);
 		if (!w->timers)
 			return IK_TRACE_OK;
 		ev.kind = r->kind == IK_IMPORT_TSTART ? IK_TRACE_TIMER_START : IK_TRACE_TIMER_CANCEL;
@@ -175,8 +175,8 @@ int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_im
 		c->in_ipi_ns = r->t_ns;
 		c->ipi_from = -1;
 	}
-	if (takes_cause(c, r->t_ns)) {
-		c->want_cause = false;
+	if (ik_cause_takes(&c->p, r->t_ns)) {
+		c->p.want = false;
 		ev.kind = IK_TRACE_WAKE;
 		ev.cause = r->kind == IK_IMPORT_IRQ ? IK_CAUSE_IRQ : r->kind == IK_IMPORT_IPI ? IK_CAUSE_IPI :
 			   r->kind == IK_IMPORT_SOFTIRQ ? IK_CAUSE_SOFTIRQ :
@@ -189,7 +189,7 @@ int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_im
 		}
 		if ((rc = emit(w->out, st, &ev)) != IK_TRACE_OK)
 			return rc;
-	} else if (c->want_cause && !c->idle && (r->kind == IK_IMPORT_TICK || r->kind == IK_IMPORT_TIMER)) {
+	} else if (c->p.want && !c->p.idle && (r->kind == IK_IMPORT_TICK || r->kind == IK_IMPORT_TIMER)) {
 		st->late_ticks++; /* fired after the exit while the CPU was busy: not the cause */
 	}
 	/* With timers on the trace's clock, an expiry removes the timer. */

@@ -91,6 +91,11 @@ drains=$(sed -n 's/.*(\([0-9]*\) drains).*/\1/p' "$tmp/err")
 [ "${drains:-0}" -ge 3 ] || fail "record -- sleep 2: drained ${drains:-0} times, expected several: $(cat "$tmp/err")"
 grep -Eq '^[0-9]+ [0-9]+ task_wake [0-9]+ [0-9]+$' "$tmp/s.trace" || fail "record: no task_wake"
 grep -Eq '^[0-9]+ [0-9]+ switch [0-9]+ [0-9]+$' "$tmp/s.trace" || fail "record: no switch"
+# every IRQ that woke a CPU is named in the header (irq_handler_entry's name=, read as the
+# trace.dat import reads it)
+for n in $(sed -n 's/^[0-9]* [0-9]* wake irq \([0-9]*\)$/\1/p' "$tmp/s.trace" | sort -u); do
+	grep -Eq "^irq $n [^ ]+" "$tmp/s.trace" || fail "record: IRQ $n woke a CPU but the header does not name it"
+done
 "$bin" analyze "$tmp/s.trace" >"$tmp/a" || fail "analyze of the 2 s trace: exit $?"
 grep -q '^after the idle periods: [0-9]* ran a task, [0-9]* none' "$tmp/a" || fail "analyze: no task/empty line"
 "$bin" replay "$tmp/s.trace" -g teo -p trace >/dev/null || fail "replay of the 2 s trace: exit $?"
