@@ -97,9 +97,7 @@ int ik_val_cyclictest_run(const struct ik_val_spec *spec, const struct ik_sysfs 
 			  size_t errlen)
 {
 	char outfile[2200], histfile[2200], a_interval[32], a_threads[16], a_cpus[32], a_dur[32],
-		a_hist[32], a_histfile[2300], msg[512];
-	struct ik_val_counters before, after;
-	bool signalled;
+		a_hist[32], a_histfile[2300];
 
 	snprintf(outfile, sizeof(outfile), "%s/cyclictest-%d.out", spec->tmpdir, run + 1);
 	snprintf(histfile, sizeof(histfile), "%s/cyclictest-%d.hist", spec->tmpdir, run + 1);
@@ -119,62 +117,10 @@ int ik_val_cyclictest_run(const struct ik_val_spec *spec, const struct ik_sysfs 
 	if (pid < 0)
 		return -1;
 	/* its threads: the main one and one per measurement thread */
-	int64_t limit = ik_host_now_ns() + 30000000000LL;
-	int threads = 0, status;
-	bool ended = false;
-	while (!ik_signals_caught() && ik_host_now_ns() < limit) {
-		pid_t got = waitpid(pid, &status, WNOHANG);
-		if (got == pid || (got < 0 && errno != EINTR)) {
-			ended = true;
-			break;
-		}
-		if ((threads = ik_val_threads_of(pid)) >= 1 + spec->tasks)
-			break;
-		struct timespec ts = { 0, 500000 };
-		nanosleep(&ts, NULL);
-	}
-	if (ended || threads < 1 + spec->tasks) {
-		if (!ended)
-			ik_val_wait_child(pid, 0, &signalled);
-		ik_val_last_output(outfile, msg, sizeof(msg));
-		if (ik_signals_caught())
-			snprintf(err, errlen, "interrupted");
-		else
-			snprintf(err, errlen, "cyclictest %s%s%s", ended ? "ended before its threads ran"
-				 : "did not start its threads within 30 s", msg[0] ? ": " : "", msg);
-		return -1;
-	}
-	if (ik_val_counters_read(fs, &before, err, errlen)) {
-		kill(pid, SIGTERM);
-		ik_val_wait_child(pid, 2000000000LL, &signalled);
-		return -1;
-	}
-	if (hooks && hooks->start(hooks->arg, err, errlen)) {
-		kill(pid, SIGTERM);
-		ik_val_wait_child(pid, 2000000000LL, &signalled);
-		ik_val_counters_free(&before);
-		return -1;
-	}
-	bool whole = ik_val_sleep_until(before.at_ns + spec->duration_ns);
-	int rc = whole ? ik_val_counters_read(fs, &after, err, errlen) : -1;
-	if (hooks)
-		hooks->stop(hooks->arg);
-	bool have_after = whole && rc == 0;
-	if (!have_after)
-		kill(pid, SIGTERM);
-	/* cyclictest ends at its duration and then writes the histogram */
-	int code = ik_val_wait_child(pid, have_after ? 30000000000LL : 2000000000LL, &signalled);
-	if (!whole || signalled) {
-		snprintf(err, errlen, "interrupted");
-		rc = -1;
-	} else if (have_after && code != 0) {
-		ik_val_last_output(outfile, msg, sizeof(msg));
-		snprintf(err, errlen, "cyclictest: exit status %d%s%s", code, msg[0] ? ": " : "", msg);
-		rc = -1;
-	}
+	int64_t t0, t1;
+	int rc = ik_val_program_window("cyclictest", pid, 1 + spec->tasks, 30000000000LL,
+				       spec->duration_ns, outfile, fs, hooks, s, &t0, &t1, err, errlen);
 	uint64_t cycles = 0;
-	if (rc == 0)
-		rc = ik_val_sample_window(&before, &after, s, err, errlen);
 	if (rc == 0) {
 		FILE *hf = fopen(histfile, "r");
 		if (!hf)
@@ -193,8 +139,5 @@ int ik_val_cyclictest_run(const struct ik_val_spec *spec, const struct ik_sysfs 
 			s->throughput = (double)cycles / ((double)spec->duration_ns / 1e9);
 		}
 	}
-	ik_val_counters_free(&before);
-	if (have_after)
-		ik_val_counters_free(&after);
 	return rc;
 }

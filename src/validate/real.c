@@ -534,15 +534,93 @@ static int read_logs(const char *dir, int64_t t0_ns, int64_t t1_ns, struct ik_va
 
 /* ---- one real run ----------------------------------------------------------------------- */
 
+int ik_val_program_window(const char *name, pid_t pid, int threads, int64_t ready_ns,
+			  int64_t duration_ns, const char *outfile, const struct ik_sysfs *fs,
+			  const struct ik_val_hooks *hooks, struct ik_val_sample *s, int64_t *t0_ns,
+			  int64_t *t1_ns, char *err, size_t errlen)
+{
+	struct ik_val_counters before, after;
+	char msg[512];
+	bool signalled;
+	/* Start-up: until it has its threads.  A program that exits meanwhile stays a zombie
+	   with one thread until reaped: it is reaped here, so that its end is seen at once. */
+	int64_t limit = ik_host_now_ns() + ready_ns;
+	int have = 0, status;
+	bool ended = false;
+	*t0_ns = *t1_ns = 0;
+	while (!ik_signals_caught() && ik_host_now_ns() < limit) {
+		pid_t got = waitpid(pid, &status, WNOHANG);
+		if (got == pid || (got < 0 && errno != EINTR)) {
+			ended = true;
+			break;
+		}
+		if ((have = ik_val_threads_of(pid)) >= threads)
+			break;
+		sleep_ns(500000);
+	}
+	if (ended || have < threads) {
+		if (!ended)
+			ik_val_wait_child(pid, 0, &signalled);
+		ik_val_last_output(outfile, msg, sizeof(msg));
+		if (ik_signals_caught())
+			snprintf(err, errlen, "interrupted");
+		else if (ended)
+			snprintf(err, errlen, "%s: ended before all its threads ran%s%s", name,
+				 msg[0] ? ": " : "", msg);
+		else
+			snprintf(err, errlen, "%s: its threads did not start within %lld s%s%s", name,
+				 (long long)(ready_ns / 1000000000), msg[0] ? ": " : "", msg);
+		return -1;
+	}
+	if (ik_val_counters_read(fs, &before, err, errlen)) {
+		kill(pid, SIGTERM);
+		ik_val_wait_child(pid, 2000000000LL, &signalled);
+		return -1;
+	}
+	if (hooks && hooks->start(hooks->arg, err, errlen)) {
+		kill(pid, SIGTERM);
+		ik_val_wait_child(pid, 2000000000LL, &signalled);
+		ik_val_counters_free(&before);
+		return -1;
+	}
+	bool whole = ik_val_sleep_until(before.at_ns + duration_ns);
+	/* the window closes with the second read; a recorder stops after it */
+	int rc = whole ? ik_val_counters_read(fs, &after, err, errlen) : -1;
+	if (hooks)
+		hooks->stop(hooks->arg);
+	bool have_after = whole && rc == 0;
+	if (!have_after)
+		kill(pid, SIGTERM);
+	/* it ends at its duration, then writes its logs */
+	int code = ik_val_wait_child(pid, have_after ? 30000000000LL : 2000000000LL, &signalled);
+	if (!whole || signalled) {
+		snprintf(err, errlen, "interrupted");
+		rc = -1;
+	} else if (!have_after) {
+		rc = -1; /* the read's message is in err */
+	} else if (code != 0) {
+		ik_val_last_output(outfile, msg, sizeof(msg));
+		snprintf(err, errlen, "%s: exit status %d%s%s", name, code, msg[0] ? ": " : "", msg);
+		rc = -1;
+	}
+	if (rc == 0)
+		rc = ik_val_sample_window(&before, &after, s, err, errlen);
+	*t0_ns = before.at_ns;
+	if (have_after)
+		*t1_ns = after.at_ns;
+	ik_val_counters_free(&before);
+	if (have_after)
+		ik_val_counters_free(&after);
+	return rc;
+}
+
 static int run_rtapp(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
 		     const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
 		     size_t errlen)
 {
-	char rtapp[4096], dir[4200], copy[4300], outfile[4300], msg[512];
+	char rtapp[4096], dir[4200], copy[4300], outfile[4300], name[4100];
 	int64_t duration_ns;
 	int instances;
-	struct ik_val_counters before, after;
-	bool signalled;
 
 	if (!ik_val_find_rtapp(rtapp, sizeof(rtapp))) {
 		snprintf(err, errlen, "rt-app is not installed (on PATH); Debian's package is "
@@ -563,75 +641,16 @@ static int run_rtapp(const struct ik_val_spec *spec, const struct ik_sysfs *fs, 
 	pid_t pid = start_rtapp(rtapp, copy, outfile, err, errlen);
 	if (pid < 0)
 		return -1;
-	/* Start-up: until every thread instance exists (calibration can take seconds).  An
-	   rt-app that exits meanwhile stays a zombie with one thread until reaped: it is
-	   reaped here, so that its end is seen at once. */
-	int64_t limit = ik_host_now_ns() + 60000000000LL;
-	int threads = 0, status;
-	bool ended = false;
-	while (!ik_signals_caught() && ik_host_now_ns() < limit) {
-		pid_t got = waitpid(pid, &status, WNOHANG);
-		if (got == pid || (got < 0 && errno != EINTR)) {
-			ended = true;
-			break;
-		}
-		if ((threads = ik_val_threads_of(pid)) >= 1 + instances)
-			break;
-		sleep_ns(500000);
-	}
-	if (ended || threads < 1 + instances) {
-		if (!ended)
-			ik_val_wait_child(pid, 0, &signalled);
-		ik_val_last_output(outfile, msg, sizeof(msg));
-		if (ik_signals_caught())
-			snprintf(err, errlen, "interrupted");
-		else
-			snprintf(err, errlen, "rt-app %s: %s%s%s", spec->rtapp_file,
-				 ended ? "ended before all its threads ran" :
-					 "its threads did not start within 60 s",
-				 msg[0] ? ": " : "", msg);
-		return -1;
-	}
-	if (ik_val_counters_read(fs, &before, err, errlen)) {
-		kill(pid, SIGTERM);
-		ik_val_wait_child(pid, 2000000000LL, &signalled);
-		return -1;
-	}
-	if (hooks && hooks->start(hooks->arg, err, errlen)) {
-		kill(pid, SIGTERM);
-		ik_val_wait_child(pid, 2000000000LL, &signalled);
-		ik_val_counters_free(&before);
-		return -1;
-	}
-	bool whole = ik_val_sleep_until(before.at_ns + duration_ns);
-	if (hooks)
-		hooks->stop(hooks->arg);
-	int rc = whole ? ik_val_counters_read(fs, &after, err, errlen) : -1;
-	bool have_after = whole && rc == 0;
-	if (!have_after)
-		kill(pid, SIGTERM);
-	/* rt-app stops its threads at the end of its duration and writes its logs */
-	int code = ik_val_wait_child(pid, have_after ? 30000000000LL : 2000000000LL, &signalled);
-	if (!whole || signalled) {
-		snprintf(err, errlen, "interrupted");
-		rc = -1;
-	} else if (!have_after) {
-		rc = -1; /* the read's message is in err */
-	} else if (code != 0) {
-		ik_val_last_output(outfile, msg, sizeof(msg));
-		snprintf(err, errlen, "rt-app %s: exit status %d%s%s", spec->rtapp_file, code,
-			 msg[0] ? ": " : "", msg);
-		rc = -1;
-	}
-	if (rc == 0)
-		rc = ik_val_sample_window(&before, &after, s, err, errlen);
-	if (rc == 0 && read_logs(dir, before.at_ns, after.at_ns, s, err, errlen)) {
+	/* its threads exist once it has read the file and calibrated (which can take
+	   seconds): the main one and every instance */
+	snprintf(name, sizeof(name), "rt-app %.4000s", spec->rtapp_file);
+	int64_t t0, t1;
+	int rc = ik_val_program_window(name, pid, 1 + instances, 60000000000LL, duration_ns, outfile,
+				       fs, hooks, s, &t0, &t1, err, errlen);
+	if (rc == 0 && read_logs(dir, t0, t1, s, err, errlen)) {
 		ik_val_sample_free(s);
 		rc = -1;
 	}
-	ik_val_counters_free(&before);
-	if (have_after)
-		ik_val_counters_free(&after);
 	return rc;
 }
 

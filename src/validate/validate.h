@@ -164,6 +164,18 @@ int ik_val_threads_of(pid_t pid);
 /* Sleep until CLOCK_MONOTONIC at_ns; false when a caught signal came first. */
 bool ik_val_sleep_until(int64_t at_ns);
 struct ik_val_hooks;
+/*
+ * The window of a program that starts threads and ends by itself (rt-app, cyclictest),
+ * already spawned as pid: awaited until it has `threads` threads (at most ready_ns; one that
+ * ends first is reaped at once), the counters read, hooks started, duration_ns slept, the
+ * counters read again, hooks stopped, and the program awaited to its end (30 s at most).
+ * Its figures into s and the window's edges into t0/t1 (CLOCK_MONOTONIC).  0, or -1 with
+ * err naming the program (name) and quoting its output's last line.
+ */
+int ik_val_program_window(const char *name, pid_t pid, int threads, int64_t ready_ns,
+			  int64_t duration_ns, const char *outfile, const struct ik_sysfs *fs,
+			  const struct ik_val_hooks *hooks, struct ik_val_sample *s, int64_t *t0_ns,
+			  int64_t *t1_ns, char *err, size_t errlen);
 /* One real run of cyclictest (cyclictest.c): its threads, then the window, its histogram. */
 int ik_val_cyclictest_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
 			  const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
