@@ -337,9 +337,23 @@ int ik_sysfs_parse_dump(const char *origin, const char *text, size_t len, struct
 					 origin, later->line, prefix, later->path, first->line);
 			goto bad;
 		}
-		/* A file that is also a directory ("cpu0/online" and "cpu0/online/x"). */
-		size_t an = strlen(a->path);
-		if (strncmp(a->path, b->path, an) == 0 && b->path[an] == '/') {
+	}
+	/* A file that is also a directory ("cpu0/online" and "cpu0/online/x"): the entries
+	   below it need not follow it ("cpu0/online-x" sorts between), so they are looked for */
+	for (size_t i = 0; i < fs->count; i++) {
+		const struct dump_entry *a = &fs->entries[i];
+		size_t an = strlen(a->path), lo = i + 1, hi = fs->count;
+		while (lo < hi) { /* the first entry not below "PATH/" in sorted order */
+			size_t mid = lo + (hi - lo) / 2;
+			const char *m = fs->entries[mid].path;
+			int c = strncmp(m, a->path, an);
+			if (c < 0 || (c == 0 && (unsigned char)m[an] < '/'))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		const struct dump_entry *b = lo < fs->count ? &fs->entries[lo] : NULL;
+		if (b && strncmp(b->path, a->path, an) == 0 && b->path[an] == '/') {
 			if (err && errlen)
 				snprintf(err, errlen, "%s:%d: %s%.200s is a file (line %d) and a "
 					 "directory", origin, b->line, prefix, a->path, a->line);

@@ -165,6 +165,9 @@ static void dump_errors(void **state)
 	parse_bad(P "cpu0/|0\n", "t.txt:1");
 	parse_bad(P "cpu0/online|1\n" P "cpu0/online/x|1\n", "t.txt:2: /sys/devices/system/cpu/"
 		  "cpu0/online is a file (line 1) and a directory");
+	/* ... also when another name sorts between them (fuzz_sysfs_dump found it) */
+	parse_bad(P "cpu0/a|1\n" P "cpu0/a-b|2\n" P "cpu0/a/x|3\n", "t.txt:3: /sys/devices/"
+		  "system/cpu/cpu0/a is a file (line 1) and a directory");
 	/* no sysfs value holds a control character (a CRLF line end is fine, above) */
 	parse_bad(P "cpuidle/current_driver|intel_idle\rx\n", "t.txt:1: expected printable text, "
 		  "found the control character 0x0d");
