@@ -108,15 +108,17 @@ done
 # from the sending side only and from both sides.  Periods with cause "none" under 5 % of
 # each, and the hand-counted periods (causes/handcount/FIXTURE) have the causes import gives.
 cx=$fx/causes
-# periods TRACE: "CPU ENTER CAUSE[ SRC]" per whole period, the cause as analyze reads it
-# (the first wake, or a task woken onto the idle CPU from another one: remote)
+# periods TRACE: "CPU ENTER EXIT CAUSE[ SRC]" per whole period, the cause as analyze reads it
+# (the first wake, or a task woken onto the idle CPU from another one: remote); the one
+# reader of idlekit traces here, for the hand-counts, the note's check and the run recorded
+# three ways
 periods() {
 	python3 -c '
 import sys
 ev = False; cur = {}
 def out(c):
     p = cur.get(c)
-    if p and p[1]: print(c, p[0], p[2] or "none")
+    if p and p[1] is not None: print(c, p[0], p[1], p[2] or "none")
 for l in open(sys.argv[1]):
     f = l.split()
     if not ev:
@@ -124,12 +126,12 @@ for l in open(sys.argv[1]):
     if not f or f[0][0] == "#": continue
     t, c, k = int(f[0]), int(f[1]), f[2]
     if k == "idle_enter":
-        out(c); cur[c] = [t, False, None]
+        out(c); cur[c] = [t, None, None]
     elif c in cur:
         p = cur[c]
-        if k == "idle_exit": p[1] = True
+        if k == "idle_exit": p[1] = t
         elif k == "wake" and p[2] is None: p[2] = f[3] + (" " + f[4] if f[3] == "ipi" and len(f) > 4 else "")
-        elif k == "task_wake" and not p[1] and p[2] is None and int(f[3]) != c: p[2] = "remote " + f[3]
+        elif k == "task_wake" and p[1] is None and p[2] is None and int(f[3]) != c: p[2] = "remote " + f[3]
 for c in sorted(cur): out(c)
 ' "$1"
 }
@@ -163,7 +165,7 @@ for b in {timer,pipe,tbench}-perf-{send,both}.txt {timer,pipe,tbench}-tcmd-{send
 import sys
 got = {}
 for l in open(sys.argv[2]):
-    c, t, cause = l.rstrip("\n").split(" ", 2)
+    c, t, _, cause = l.rstrip("\n").split(" ", 3)
     got[(c, t)] = cause
 n = bad = 0
 for l in open(sys.argv[1]):
@@ -202,8 +204,8 @@ read -r lost named < <(python3 -c '
 import sys
 full = {}
 for l in open(sys.argv[2]):
-    c, t, cause = l.split(" ", 2); full[(c, t)] = cause.split()[0]
-none = [(c, t) for c, t, cause in (l.rstrip("\n").split(" ", 2) for l in open(sys.argv[1])) if cause == "none"]
+    c, t, _, cause = l.split(" ", 3); full[(c, t)] = cause.split()[0]
+none = [(c, t) for c, t, _, cause in (l.rstrip("\n").split(" ", 3) for l in open(sys.argv[1])) if cause == "none"]
 print(len(none), sum(full.get(k) == "ipi" for k in none))' "$tmp/nosend.p" "$tmp/full.p")
 said=$(sed -n "s/.*note: $lost idle periods have no cause;.*IPIs' senders (ipi:ipi_send_cpu, ipi:ipi_send_cpumask), at least \([0-9]*\) of them.*/\1/p" "$tmp/err")
 echo "causes: without the sends: $lost periods with no cause, $named of them ipi with the sends; the note says at least ${said:-?}"
@@ -226,27 +228,7 @@ elif [ -s "$cx/same-record.trace" ]; then
 	"$bin" import trace-dat "$cx/same-tcmd.dat" -o "$tmp/same-tcmd.trace" 2>"$tmp/err" || fail "same-tcmd.dat: import: $(cat "$tmp/err")"
 	cp "$cx/same-record.trace" "$tmp/same-record.trace"
 	for t in "$tmp/same-record.trace" "$tmp/same-perf.trace" "$tmp/same-tcmd.trace"; do
-		python3 -c '
-import sys
-ev = False; cur = {}; first = last = None
-def out(c):
-    p = cur.get(c)
-    if p and p[1] is not None: print(c, p[0], p[1], p[2] or "none")
-for l in open(sys.argv[1]):
-    f = l.split()
-    if not ev:
-        ev = f == ["events"]; continue
-    if not f or f[0][0] == "#": continue
-    t, c, k = int(f[0]), int(f[1]), f[2]
-    if k == "idle_enter":
-        out(c); cur[c] = [t, None, None]
-    elif c in cur:
-        p = cur[c]
-        if k == "idle_exit": p[1] = t
-        elif k == "wake" and p[2] is None: p[2] = f[3] + (" " + f[4] if f[3] == "ipi" and len(f) > 4 else "")
-        elif k == "task_wake" and p[1] is None and p[2] is None and int(f[3]) != c: p[2] = "remote " + f[3]
-for c in sorted(cur): out(c)
-' "$t" >"$t.p"
+		periods "$t" >"$t.p"
 	done
 	python3 -c '
 import sys
