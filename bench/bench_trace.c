@@ -102,7 +102,6 @@ int main(int argc, char **argv)
 		ik_trace_close(r);
 		fclose(in);
 	}
-	ik_idle_driver_release(&bind);
 	free(buf);
 	return 0;
 }

@@ -54,7 +54,6 @@ static void check_drivers(const struct ik_platform *p)
 		}
 		if (strchr(b->notes, '\n'))
 			abort();
-		ik_idle_driver_release(b);
 	}
 	free(sc);
 	free(b);

@@ -275,7 +275,7 @@ int cmd_govreplay(int argc, char **argv)
 	struct ik_scenario *sc = calloc(1, sizeof(*sc));
 	struct ik_driver_binding *bind = calloc(1, sizeof(*bind));
 	struct ik_govreplay *g = calloc(1, sizeof(*g));
-	bool bound = false, have_g = false;
+	bool have_g = false;
 	FILE *in = NULL;
 	char err[IK_ERR_LEN];
 
@@ -387,7 +387,6 @@ int cmd_govreplay(int argc, char **argv)
 		fprintf(stderr, "idlekit govreplay: %s\n", berr);
 		goto out;
 	}
-	bound = true;
 
 	/*
 	 * The governor's instance.  The --haltpoll-* options set the built-in haltpoll's
@@ -487,8 +486,6 @@ out:
 		fclose(in);
 	if (have_g)
 		ik_govreplay_free(g);
-	if (bound && bind->ops && bind->ops->release)
-		bind->ops->release(bind);
 	ik_governor_close(inst);
 	free(pnames);
 	free(pvalues);

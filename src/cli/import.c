@@ -672,8 +672,6 @@ int cmd_import(int argc, char **argv)
 out:
 	if (in && in != stdin)
 		fclose(in);
-	if (bound)
-		ik_idle_driver_release(bind);
 	free(bind);
 	free(sc);
 	return rc;

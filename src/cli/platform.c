@@ -224,7 +224,6 @@ static int show(const char *ref, const char *driver, const char *const *sets, in
 		goto out;
 	}
 	show_driver(sc, b);
-	ik_idle_driver_release(b);
 	rc = EXIT_OK;
 out:
 	free(sc);

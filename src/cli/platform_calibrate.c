@@ -213,7 +213,6 @@ static int map_states(const char *from, const struct ik_platform *p, const struc
 		if (map[k] < 0 && drv->state_count == h->nstates)
 			map[k] = b->hw_state[k];
 	}
-	ik_idle_driver_release(b);
 	rc = 0;
 out:
 	free(sc);

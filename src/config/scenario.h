@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "drivers/binding.h"
 #include "hw/hw.h"
 #include "config/workload_list.h"
 #include "idlekit/kernel.h"
@@ -200,6 +201,9 @@ struct ik_scenario {
 	int64_t housekeeping_work_ns;
 	char driver[16];          /* table, acpi_idle, intel_idle, ...; "auto" is resolved at load */
 	char kernel_driver[16];   /* what "auto" gives: the driver the kernel would load */
+	/* The driver as the scenario's check probed it (ops NULL in a scenario built by hand):
+	   the simulator's runs start from copies of it instead of probing again. */
+	struct ik_driver_binding driver_probed;
 	char governor[4096];      /* menu, teo, ladder, haltpoll, kernel:PATH.c or plugin:PATH.so */
 	char governor_sha256[65]; /* kernel: and plugin: files' sha256 at load, hex; "" otherwise */
 	char governor_api[512];   /* kernel: only: the release whose API the file was written

@@ -738,11 +738,8 @@ static int check_driver(struct scenario_reader *r)
 	memcpy(sc->kernel_driver, sc->driver, sizeof(sc->kernel_driver));
 	memcpy(sc->driver, given, sizeof(sc->driver));
 	ik_idle_driver_resolve(sc);
-	struct ik_driver_binding *b = malloc(sizeof(*b));
-	if (!b)
-		return ik_ini_fail(&r->e, w, "out of memory");
+	struct ik_driver_binding *b = &sc->driver_probed;
 	if (ik_idle_driver_probe(sc, b, msg, sizeof(msg)) != 0) {
-		free(b);
 		return ik_ini_fail(&r->e, w, "[cpuidle] driver: %s%s does not load on platform %s: %s",
 				   sc->driver, r->sec[SEC_CPUIDLE].set[CI_DRIVER] ? ""
 				   : p->os.driver[0] ? " (the platform's [os] driver)" : " (the default)",
@@ -772,8 +769,6 @@ static int check_driver(struct scenario_reader *r)
 					  drv->name);
 		}
 	}
-	ik_idle_driver_release(b);
-	free(b);
 	return ret;
 }
 

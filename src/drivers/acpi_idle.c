@@ -114,7 +114,8 @@ int drv_evaluate_cst(const struct ik_scenario *sc, struct drv_cx cx[DRV_ACPI_MAX
 }
 
 /* Per table index: how the state is entered, for ->enter and ->exit_ns. */
-struct acpi_ctx {
+/* may_alias: it lives in the binding's bytes (drivers/binding.h) */
+struct IK_DRIVER_CTX acpi_ctx {
 	struct drv_cx cx[IK_STATE_MAX];
 	int safe_state_index;
 	bool bm_check;
@@ -126,6 +127,7 @@ struct acpi_ctx {
 	int ncpus;
 	int64_t port_free_at; /* the PM timer is busy until then */
 };
+_Static_assert(sizeof(struct acpi_ctx) <= IK_DRIVER_CTX_MAX, "the binding holds the run-time state");
 
 /* Whether the kernel's wait_for_freeze() reads the PM timer on this machine. */
 static bool dummy_wait_applies(const struct ik_scenario *sc)
@@ -309,12 +311,8 @@ static int acpi_probe(const struct ik_scenario *sc, struct ik_driver_binding *ou
 	bool bm_check = bm_check_of(p);
 	int broadcast_from = verify(sc, cx, max_cstate, has_cst, bm_check, out);
 
-	struct acpi_ctx *ctx = calloc(1, sizeof(*ctx));
-	if (!ctx) {
-		snprintf(err, errlen, "acpi_idle: out of memory");
-		return -1;
-	}
-	out->ctx = ctx;
+	struct acpi_ctx *ctx = (struct acpi_ctx *)out->ctx;
+	memset(ctx, 0, sizeof(*ctx));
 	ctx->safe_state_index = -1;
 	ik_poll_state_init(drv);
 	int count = 1;
@@ -362,9 +360,8 @@ static int acpi_probe(const struct ik_scenario *sc, struct ik_driver_binding *ou
 	ctx->bm_activity = p->acpi.bm_activity;
 	ctx->pm_timer_read = p->acpi.pm_timer_read;
 	ctx->ncpus = ik_platform_cpus(p);
-	return drv_register_ctx(out, err, errlen);
+	return drv_register(out, err, errlen);
 fail:
-	drv_release_ctx(out);
 	return -1;
 }
 
@@ -372,7 +369,7 @@ fail:
 static int acpi_enter(struct ik_driver_binding *b, struct ik_device *dev, int index, int64_t now,
 		      struct ik_rng *rng)
 {
-	struct acpi_ctx *ctx = b->ctx;
+	struct acpi_ctx *ctx = (struct acpi_ctx *)b->ctx;
 	const struct drv_cx *x = &ctx->cx[index];
 
 	(void)dev;
@@ -394,7 +391,7 @@ static int acpi_enter(struct ik_driver_binding *b, struct ik_device *dev, int in
 static int64_t acpi_exit_ns(struct ik_driver_binding *b, int cpu, int entered, int64_t now,
 			    struct ik_rng *rng)
 {
-	struct acpi_ctx *ctx = b->ctx;
+	struct acpi_ctx *ctx = (struct acpi_ctx *)b->ctx;
 
 	(void)cpu;
 	if (!ctx->dummy_wait || entered <= 0 || ctx->cx[entered].method != IK_CST_SYSTEMIO)
@@ -410,8 +407,6 @@ static int64_t acpi_exit_ns(struct ik_driver_binding *b, int cpu, int entered, i
 const struct ik_idle_driver ik_driver_acpi_idle = {
 	.name = "acpi_idle",
 	.probe = acpi_probe,
-	.release = drv_release_ctx,
-	.ctx_size = sizeof(struct acpi_ctx),
 	.enter = acpi_enter,
 	.exit_ns = acpi_exit_ns,
 };

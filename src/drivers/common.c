@@ -71,20 +71,6 @@ void drv_note(struct ik_driver_binding *b, const char *fmt, ...)
 	va_end(ap);
 }
 
-void drv_release_ctx(struct ik_driver_binding *b)
-{
-	free(b->ctx);
-	b->ctx = NULL;
-}
-
-int drv_register_ctx(struct ik_driver_binding *b, char *err, size_t errlen)
-{
-	if (drv_register(b, err, errlen) == 0)
-		return 0;
-	drv_release_ctx(b);
-	return -1;
-}
-
 int drv_register(struct ik_driver_binding *b, char *err, size_t errlen)
 {
 	struct ik_driver *drv = &b->table;

@@ -41,10 +41,6 @@ void drv_note(struct ik_driver_binding *b, const char *fmt, ...) __attribute__((
  * whole driver with -EINVAL).  0 or -1 with the reason.
  */
 int drv_register(struct ik_driver_binding *b, char *err, size_t errlen);
-/* ->release for a driver whose only run-time state is one malloc'd ctx. */
-void drv_release_ctx(struct ik_driver_binding *b);
-/* drv_register for such a driver: a refused one's ctx is released. */
-int drv_register_ctx(struct ik_driver_binding *b, char *err, size_t errlen);
 
 /* Fill a table entry from microsecond values. */
 void drv_set_state(struct ik_state *s, const char *name, const char *desc, uint32_t exit_us,

@@ -24,11 +24,13 @@
 
 #define THRESHOLD_LATENCY_NS 200000ULL /* POWERNV_THRESHOLD_LATENCY_NS */
 
-struct powernv_ctx {
+/* may_alias: it lives in the binding's bytes (drivers/binding.h) */
+struct IK_DRIVER_CTX powernv_ctx {
 	bool lite[IK_STATE_MAX];
 	bool forced_wakeup;
 	int64_t tick_usec_ns; /* default snooze timeout: TICK_USEC in ns */
 };
+_Static_assert(sizeof(struct powernv_ctx) <= IK_DRIVER_CTX_MAX, "the binding holds the run-time state");
 
 /* validate_psscr_val_mask(): 0 when the kernel accepts the PSSCR value. */
 static const char *psscr_problem(const struct ik_dt_state *d)
@@ -55,12 +57,8 @@ static int powernv_probe(const struct ik_scenario *sc, struct ik_driver_binding 
 			 ik_vendor_name(p->cpuid.vendor));
 		return -1;
 	}
-	struct powernv_ctx *ctx = calloc(1, sizeof(*ctx));
-	if (!ctx) {
-		snprintf(err, errlen, "powernv_idle: out of memory");
-		return -1;
-	}
-	out->ctx = ctx;
+	struct powernv_ctx *ctx = (struct powernv_ctx *)out->ctx;
+	memset(ctx, 0, sizeof(*ctx));
 	ctx->forced_wakeup = sc->opt.forced_wakeup;
 	ctx->tick_usec_ns = (int64_t)((1000000 + sc->hz / 2) / sc->hz) * IK_NSEC_PER_USEC;
 
@@ -135,9 +133,8 @@ static int powernv_probe(const struct ik_scenario *sc, struct ik_driver_binding 
 			out->hw_state[idx] = hw;
 		}
 	}
-	return drv_register_ctx(out, err, errlen);
+	return drv_register(out, err, errlen);
 fail:
-	drv_release_ctx(out);
 	return -1;
 }
 
@@ -157,7 +154,7 @@ static int next_enabled(const struct ik_driver *drv, const struct ik_device *dev
 static int powernv_enter(struct ik_driver_binding *b, struct ik_device *dev, int index,
 			 int64_t now, struct ik_rng *rng)
 {
-	struct powernv_ctx *ctx = b->ctx;
+	struct powernv_ctx *ctx = (struct powernv_ctx *)b->ctx;
 
 	(void)now;
 	(void)rng;
@@ -172,7 +169,7 @@ static int powernv_enter(struct ik_driver_binding *b, struct ik_device *dev, int
 static int64_t powernv_wakeup_timer_ns(struct ik_driver_binding *b, const struct ik_device *dev,
 				       int entered)
 {
-	struct powernv_ctx *ctx = b->ctx;
+	struct powernv_ctx *ctx = (struct powernv_ctx *)b->ctx;
 
 	if (!ctx->forced_wakeup || entered <= 0 || !ctx->lite[entered])
 		return 0;
@@ -186,8 +183,6 @@ static int64_t powernv_wakeup_timer_ns(struct ik_driver_binding *b, const struct
 const struct ik_idle_driver ik_driver_powernv = {
 	.name = "powernv_idle",
 	.probe = powernv_probe,
-	.release = drv_release_ctx,
-	.ctx_size = sizeof(struct powernv_ctx),
 	.enter = powernv_enter,
 	.wakeup_timer_ns = powernv_wakeup_timer_ns,
 };

@@ -24,26 +24,6 @@ const char *ik_idle_driver_names(void)
 	return "table acpi_idle intel_idle powernv_idle haltpoll none";
 }
 
-void ik_idle_driver_release(struct ik_driver_binding *b)
-{
-	if (b->ops && b->ops->release)
-		b->ops->release(b);
-	b->ctx = NULL;
-}
-
-int ik_idle_driver_copy(const struct ik_driver_binding *from, struct ik_driver_binding *to)
-{
-	*to = *from;
-	to->ctx = NULL;
-	if (!from->ctx || !from->ops || from->ops->ctx_size == 0)
-		return 0;
-	to->ctx = malloc(from->ops->ctx_size);
-	if (!to->ctx)
-		return -1;
-	memcpy(to->ctx, from->ctx, from->ops->ctx_size);
-	return 0;
-}
-
 int ik_idle_driver_probe(const struct ik_scenario *sc, struct ik_driver_binding *b, char *err,
 			 size_t errlen)
 {
@@ -62,7 +42,7 @@ int ik_idle_driver_probe(const struct ik_scenario *sc, struct ik_driver_binding 
 	return 0;
 }
 
-/* Whether driver `name` loads on this scenario (probe and release). */
+/* Whether driver `name` loads on this scenario. */
 static bool loads(struct ik_scenario *sc, const char *name)
 {
 	struct ik_driver_binding b;
@@ -71,8 +51,6 @@ static bool loads(struct ik_scenario *sc, const char *name)
 	memcpy(saved, sc->driver, sizeof(saved));
 	snprintf(sc->driver, sizeof(sc->driver), "%s", name);
 	int rc = ik_idle_driver_probe(sc, &b, err, sizeof(err));
-	if (rc == 0)
-		ik_idle_driver_release(&b);
 	memcpy(sc->driver, saved, sizeof(saved));
 	return rc == 0;
 }

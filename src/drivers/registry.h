@@ -6,7 +6,8 @@
  * (the simulator charges that state's real costs).  While the simulation runs, a driver
  * may also act at each entry and exit, as the kernel's ->enter callbacks do: demote the
  * state, spend time after the hardware exit (acpi_idle's dummy wait), or arm a timer of
- * its own (powernv's forced wake-up).  All its run-time state lives in ctx, one per run.
+ * its own (powernv's forced wake-up).  All its run-time state lives in the binding's ctx,
+ * one per run (drivers/binding.h).
  *
  * The drivers' interface to the rest of idlekit, named after registry.c, which holds the
  * list and the probe; the intel_idle table names come from intel_idle_tables.c.
@@ -16,28 +17,10 @@
 #define IDLEKIT_DRIVER_H
 
 #include "config/scenario.h"
+#include "drivers/binding.h"
 #include "hw/hw.h"
 #include "idlekit/cpuidle.h"
 
-struct ik_idle_driver;
-
-struct ik_driver_binding {
-	const struct ik_idle_driver *ops;
-	struct ik_driver table;
-	int hw_state[IK_STATE_MAX]; /* table index -> platform->states[] index */
-	/*
-	 * No cpuidle driver runs (the x86 default idle routine, cpuidle.off): the idle loop
-	 * calls the table's only state directly, with no governor, and always stops the tick.
-	 */
-	bool bypass_governor;
-	void *ctx; /* the driver's run-time state, freed by ->release */
-	/*
-	 * What the driver did with the firmware description that a user should know: a
-	 * fallback the kernel takes (an _CST state dropped, latencies swapped, C1 as HLT),
-	 * one sentence each, separated by "; ".  Empty when there is nothing to say.
-	 */
-	char notes[1024];
-};
 
 /* Driver-private state flags (intel_idle), the kernel's bits; the MWAIT hint in 31..24. */
 #define IK_FLAG_IRQ_ENABLE (1u << 14)
@@ -57,12 +40,6 @@ struct ik_idle_driver {
 	/* Build the table; 0, or -1 with a message saying what in the platform is wrong. */
 	int (*probe)(const struct ik_scenario *sc, struct ik_driver_binding *out, char *err,
 		     size_t errlen);
-	/* Optional. Frees ctx. */
-	void (*release)(struct ik_driver_binding *b);
-	/* The size of ctx (0: none).  A scenario's driver is probed once for all its runs;
-	   each run takes a copy of the probed binding (ik_idle_driver_copy), ctx too, so a run
-	   changes only its own run-time state.  ctx must hold no pointers. */
-	size_t ctx_size;
 	/*
 	 * Optional. At entry (after the governor chose index): the index the driver really
 	 * enters, as ->enter may demote (ACPI C3 with bus-master activity).
@@ -105,14 +82,11 @@ void ik_idle_driver_resolve(struct ik_scenario *sc);
 
 /*
  * Find `sc->driver` and probe it into b: 0, or -1 with why it does not load (b is then
- * empty).  ik_idle_driver_release() frees what a successful probe allocated.
+ * empty).  A binding holds no memory of its own: a run's is a copy (`*mine = *probed`),
+ * and nothing is released.
  */
 int ik_idle_driver_probe(const struct ik_scenario *sc, struct ik_driver_binding *b, char *err,
 			 size_t errlen);
-void ik_idle_driver_release(struct ik_driver_binding *b);
-/* A run's own binding from a probed one (ctx copied): 0, or -1 when out of memory.
-   Release it with ik_idle_driver_release(). */
-int ik_idle_driver_copy(const struct ik_driver_binding *from, struct ik_driver_binding *to);
 
 /*
  * The states of sc->platform as the table driver registers them, for the commands that

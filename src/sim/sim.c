@@ -31,8 +31,6 @@ static void sim_free(struct ik_sim *s)
 			free(s->cpus[i].timer_tasks);
 		}
 	}
-	if (s->bind.ops && s->bind.ops->release)
-		s->bind.ops->release(&s->bind);
 	free(s->cpus);
 	free(s->tasks);
 	free(s->llc_cpus);
@@ -103,10 +101,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_sim_set *set, uint64_t se
 	ik_hist_init(&s->leave_lite);
 	ik_hist_init(&s->leave_lite_entries);
 
-	if (ik_idle_driver_copy(&set->bind, &s->bind)) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	s->bind = set->bind;
 	s->drv = &s->bind.table;
 	if (!s->bind.bypass_governor) {
 		/* Each run its own instance: a kernel governor's static state is per machine. */
@@ -382,13 +377,11 @@ static int set_open(const struct ik_scenario *sc, const struct sim_workload_ops 
 	}
 	set->sc = sc;
 	set->ops = ops;
-	const struct ik_idle_driver *driver = ik_idle_driver_find(sc->driver);
-	if (!driver) {
-		snprintf(err, errlen, "cpuidle driver '%s' is not known", sc->driver);
-		free(set);
-		return -1;
-	}
-	if (driver->probe(sc, &set->bind, err, errlen)) {
+	/* a loaded scenario's driver was probed by its check; one built by hand is here */
+	const struct ik_driver_binding *probed = &sc->driver_probed;
+	if (probed->ops && strcmp(probed->ops->name, sc->driver) == 0) {
+		set->bind = *probed;
+	} else if (ik_idle_driver_probe(sc, &set->bind, err, errlen)) {
 		free(set);
 		return -1;
 	}
@@ -420,7 +413,6 @@ void ik_sim_set_close(struct ik_sim_set *set)
 		return;
 	if (set->ops->unprepare && set->wl_shared)
 		set->ops->unprepare(set->wl_shared);
-	ik_idle_driver_release(&set->bind);
 	free(set);
 }
 

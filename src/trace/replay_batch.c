@@ -84,8 +84,6 @@ int ik_replay_batch_open(struct ik_replay_batch *b, const char *platform, char *
 
 void ik_replay_batch_close(struct ik_replay_batch *b)
 {
-	if (b->bound)
-		ik_idle_driver_release(b->bind);
 	b->bound = false;
 	free(b->bind);
 	free(b->sc);

@@ -51,7 +51,6 @@ __attribute__((unused)) static const struct ik_driver *dt_table(const char *plat
 	va_end(ap);
 	if (rc != 0)
 		fail_msg("loading %s with %s: %s", platform, driver, err);
-	ik_idle_driver_release(&dt_b);
 	if (ik_idle_driver_probe(&dt_sc, &dt_b, err, sizeof(err)) != 0)
 		fail_msg("probing %s on %s: %s", driver, platform, err);
 	return &dt_b.table;
@@ -108,7 +107,6 @@ __attribute__((unused)) static const struct ik_hw_state *dt_hw(int i)
 __attribute__((unused)) static int dt_teardown(void **state)
 {
 	(void)state;
-	ik_idle_driver_release(&dt_b);
 	return 0;
 }
 

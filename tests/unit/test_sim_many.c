@@ -16,6 +16,8 @@
 #include <cmocka.h>
 
 #include "config/result.h"
+#include "config/scenario.h"
+#include "drivers/registry.h"
 #include "report_fixture.h"
 #include "sim/sim.h"
 #include "sim_fixture.h"
@@ -132,12 +134,40 @@ static void test_many_same_for_any_threads(void **state)
 	}
 }
 
+/* A loaded scenario's driver is probed once, by the load's check: the runs start from that
+   binding (a name changed in it shows in the run's table), not from a probe of their own. */
+static void test_driver_probed_once(void **state)
+{
+	(void)state;
+	static struct ik_scenario sc;
+	char err[IK_ERR_LEN];
+	const char *ov[] = { "scenario.duration_ms=5", "scenario.warmup_ms=0", "scenario.runs=1" };
+	assert_int_equal(ik_scenario_load("default", ov, 3, &sc, err, sizeof(err)), 0);
+	const struct ik_driver_binding *b = &sc.driver_probed;
+	assert_non_null(b->ops);
+	assert_string_equal(b->ops->name, sc.driver);
+	assert_true(b->table.state_count >= 2);
+	snprintf(sc.driver_probed.table.states[1].name, IK_NAME_LEN, "by-the-load");
+	struct ik_run_result r;
+	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), 0);
+	assert_string_equal(r.states[1].name, "by-the-load");
+	ik_run_result_free(&r);
+	/* a scenario built by hand has no probed driver: the run set probes it */
+	static struct ik_scenario hand;
+	scenario(&hand, 1);
+	assert_null(hand.driver_probed.ops);
+	assert_int_equal(ik_sim_run(&hand, 1, &r, err, sizeof(err)), 0);
+	assert_true(r.nstates >= 2);
+	ik_run_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_longest_first_ranks),
 		cmocka_unit_test(test_watch_changes_nothing),
 		cmocka_unit_test(test_many_same_for_any_threads),
+		cmocka_unit_test(test_driver_probed_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
