@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "host/host.h"
+#include "host/pinned_thread.h"
 #include "util/fd_io.h"
 #include "util/names.h"
 
@@ -248,43 +249,6 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int start_pinned(pthread_t *t, int cpu, int rt_priority, void *(*fn)(void *), void *arg,
-			char *err, size_t errlen)
-{
-	pthread_attr_t attr;
-	cpu_set_t set;
-	pthread_attr_init(&attr);
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	int e = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	if (!e && rt_priority > 0) {
-		/* SCHED_FIFO from the thread's first instruction: a wake-up then preempts
-		   anything of the default policy on the wakee CPU */
-		struct sched_param sp = { .sched_priority = rt_priority };
-		e = pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-		if (!e)
-			e = pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
-		if (!e)
-			e = pthread_attr_setschedparam(&attr, &sp);
-	}
-	if (!e)
-		e = pthread_create(t, &attr, fn, arg);
-	pthread_attr_destroy(&attr);
-	if (e) {
-		if (err && errlen) {
-			if (rt_priority > 0 && e == EPERM)
-				snprintf(err, errlen, "--rt-priority %d: not permitted to use SCHED_FIFO "
-					 "(needs root or CAP_SYS_NICE, or an RLIMIT_RTPRIO of %d)",
-					 rt_priority, rt_priority);
-			else
-				snprintf(err, errlen, "cannot start a thread pinned to CPU %d%s: %s", cpu,
-					 rt_priority > 0 ? " with SCHED_FIFO" : "", strerror(e));
-		}
-		return -1;
-	}
-	return 0;
-}
-
 int ik_wakelat_run(const struct ik_wakelat_config *c, struct ik_wakelat_result *r, char *err,
 		   size_t errlen)
 {
@@ -337,9 +301,9 @@ int ik_wakelat_run(const struct ik_wakelat_config *c, struct ik_wakelat_result *
 
 	pthread_t wakee, waker;
 	struct waker_args args = { w, 0, 0 };
-	if (start_pinned(&wakee, c->wakee_cpu, c->rt_priority, wakee_main, w, err, errlen))
+	if (ik_start_pinned(&wakee, c->wakee_cpu, c->rt_priority, wakee_main, w, err, errlen))
 		goto out;
-	if (start_pinned(&waker, c->waker_cpu, c->rt_priority, waker_main, &args, err, errlen)) {
+	if (ik_start_pinned(&waker, c->waker_cpu, c->rt_priority, waker_main, &args, err, errlen)) {
 		atomic_store(&w->stop, 1);
 		wake(w);
 		pthread_join(wakee, NULL);
