@@ -173,6 +173,15 @@ const char *host_pmqos_path(const char *option)
 	return IK_PMQOS_DEV;
 }
 
+int host_pmqos_open(const char *cmd, const char *option, struct ik_pmqos *q)
+{
+	char err[IK_HOST_ERR_LEN];
+	if (ik_pmqos_open(q, host_pmqos_path(option), err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "idlekit %s: %s\n", cmd, err);
+	return -1;
+}
+
 void host_table_init(struct host_table *t, int ncols, const char *const *headers,
 		     const char *align)
 {

@@ -88,6 +88,9 @@ long long host_power_mw(uint64_t sysfs_power);
 
 /* The PM QoS device: --pm-qos-dev, else $IDLEKIT_PM_QOS_DEV, else /dev/cpu_dma_latency. */
 const char *host_pmqos_path(const char *option);
+/* Open that device (from --pm-qos-dev OPTION) into q for a limit; -1 with "idlekit CMD: ..."
+   printed. */
+int host_pmqos_open(const char *cmd, const char *option, struct ik_pmqos *q);
 
 /*
  * A text table: columns sized to their widest cell, text left-aligned and numbers

@@ -363,8 +363,7 @@ int cmd_set(int argc, char **argv)
 			}
 		}
 	}
-	if (latency_ns >= 0 && ik_pmqos_open(&qos, host_pmqos_path(pmqos_opt), err, sizeof(err))) {
-		fprintf(stderr, "idlekit set: %s\n", err);
+	if (latency_ns >= 0 && host_pmqos_open("set", pmqos_opt, &qos)) {
 		rc = EXIT_FAIL;
 		goto out;
 	}
