@@ -145,6 +145,12 @@ int cli_outputs_distinct(const char *cmd, const char *a, const char *a_opt, cons
  * not a directory).  0, or EXIT_USAGE with "idlekit CMD: PATH: ..." printed.  NULL is fine.
  */
 int cli_output_check(const char *cmd, const char *path);
+/* A report's -o (OUTPATH) and --html (HTMLPATH), either NULL: both can be written and are
+   two files; 0, or EXIT_USAGE with the message printed. */
+int cli_report_outputs_check(const char *cmd, const char *outpath, const char *htmlpath);
+/* The same for a command's -o and --html as its option loop found them, after
+   cli_window_needs_html(). */
+int cli_report_options_check(const struct cli_opts *o);
 
 /* Several outputs of one command: all are written, or none (the temporaries all removed). */
 #define CLI_OUTPUT_GROUP_MAX 4

@@ -228,10 +228,7 @@ int cmd_analyze(int argc, char **argv)
 				    : "expected one TRACE file ('-' for standard input)");
 		return EXIT_USAGE;
 	}
-	if (cli_window_needs_html(&opt))
-		return EXIT_USAGE;
-	if (cli_output_check("analyze", outpath) || cli_output_check("analyze", htmlpath) ||
-	    cli_outputs_distinct("analyze", outpath, "-o", htmlpath, "--html"))
+	if (cli_report_options_check(&opt))
 		return EXIT_USAGE;
 	struct opened in;
 	int rc = open_trace("analyze", argv[optind], lenient, &in);
@@ -367,10 +364,7 @@ int cmd_replay(int argc, char **argv)
 						     : "--platform P (a built-in name or an INI file)");
 		return EXIT_USAGE;
 	}
-	if (cli_window_needs_html(&opt))
-		return EXIT_USAGE;
-	if (cli_output_check("replay", outpath) || cli_output_check("replay", htmlpath) ||
-	    cli_outputs_distinct("replay", outpath, "-o", htmlpath, "--html"))
+	if (cli_report_options_check(&opt))
 		return EXIT_USAGE;
 	struct ik_replay_batch_out out = { .json = json, .compare = compare, .html = htmlpath != NULL };
 	struct ik_replay_batch bt = { .closed_loop = closed, .hz = hz, .seed = seed, .haltpoll = hp,
