@@ -36,8 +36,8 @@ int cli_parse_jobs(const char *cmd, const char *text, int *out);
 /*
  * A command's option loop (src/cli/args.c).  cli_getopt() is getopt_long with what every
  * command does alike done once: -h/--help prints the usage; -o/--output, -q/--quiet,
- * -j/--jobs, --html, --timeline-window, --kernel and --switch (where the command's table
- * has them) fill in the fields below; an unknown option, or one without its value, gets
+ * -j/--jobs, -p/--platform, --json, --lenient, --hz, --html, --timeline-window, --kernel
+ * and --switch (where the command's table has them) fill in the fields below; an unknown option, or one without its value, gets
  * the command's message.  It returns only the command's own options, and -1 when there are
  * no more; then done says whether the command is over, with status its exit status (help:
  * 0; a bad option or value, or an argument where no_args: 2).  The messages differ between
@@ -67,6 +67,10 @@ struct cli_opts {
 	const char *output;	       /* -o FILE, else NULL */
 	bool quiet;		       /* -q */
 	int jobs;		       /* -j N, else 0 */
+	const char *platform;	       /* -p/--platform P, else NULL */
+	bool json;		       /* --json */
+	bool lenient;		       /* --lenient: a trace's bad lines skipped */
+	uint64_t hz;		       /* --hz N (1..100000): a trace's tick rate, else 0 */
 	const char *html, *window;     /* --html FILE, --timeline-window START:LEN */
 	int64_t win_start, win_len;    /* the window (default 0:2ms) */
 	struct ik_kernel *kernel;      /* given: --kernel and --switch change it */
@@ -81,10 +85,15 @@ int cli_getopt(struct cli_opts *o, int argc, char **argv);
 #define CLI_OPTION_OUTPUT { "output", required_argument, NULL, 'o' }
 #define CLI_OPTION_QUIET { "quiet", no_argument, NULL, 'q' }
 #define CLI_OPTION_JOBS { "jobs", required_argument, NULL, 'j' }
+#define CLI_OPTION_PLATFORM { "platform", required_argument, NULL, 'p' }
+#define CLI_OPTION_JSON { "json", no_argument, NULL, CLI_OPT_JSON }
+#define CLI_OPTION_LENIENT { "lenient", no_argument, NULL, CLI_OPT_LENIENT }
+#define CLI_OPTION_HZ { "hz", required_argument, NULL, CLI_OPT_HZ }
 #define CLI_OPTIONS_END { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
 /* The ids of the long-only ones: below every command's own (from 256) and the host
    commands' (src/cli/host_cli.h, from 200). */
-enum { CLI_OPT_HTML = 210, CLI_OPT_WINDOW, CLI_OPT_KERNEL, CLI_OPT_SWITCH };
+enum { CLI_OPT_HTML = 210, CLI_OPT_WINDOW, CLI_OPT_KERNEL, CLI_OPT_SWITCH, CLI_OPT_JSON,
+       CLI_OPT_LENIENT, CLI_OPT_HZ };
 #define CLI_HTML_OPTIONS                                                  \
 	{ "html", required_argument, NULL, CLI_OPT_HTML },                \
 	{ "timeline-window", required_argument, NULL, CLI_OPT_WINDOW }

@@ -242,7 +242,7 @@ int cmd_govreplay(int argc, char **argv)
 	};
 	static const struct option opts[] = {
 		{ "governor", required_argument, NULL, 'g' },
-		{ "platform", required_argument, NULL, 'p' },
+		CLI_OPTION_PLATFORM,
 		{ "input", required_argument, NULL, 'i' },
 		{ "hz", required_argument, NULL, OPT_HZ },
 		{ "disable", required_argument, NULL, OPT_DISABLE },
@@ -297,9 +297,6 @@ int cmd_govreplay(int argc, char **argv)
 		case 'g':
 			governor = optarg;
 			break;
-		case 'p':
-			platform = optarg;
-			break;
 		case 'i':
 			input = optarg;
 			break;
@@ -353,6 +350,7 @@ int cmd_govreplay(int argc, char **argv)
 		rc = opt.status;
 		goto out;
 	}
+	platform = opt.platform;
 	if (optind < argc) {
 		fprintf(stderr, "idlekit govreplay: unexpected argument '%s' (the input is given "
 				"with --input FILE)\n",

@@ -83,7 +83,7 @@ static void read_wakee_states(const struct ik_sysfs *fs, int cpu, struct wakee_s
 int cmd_wakelat(int argc, char **argv)
 {
 	enum { OPT_WAKER = 256, OPT_WAKEE, OPT_WARMUP, OPT_GAP, OPT_METHOD, OPT_LATENCY, OPT_STATE,
-	       OPT_PMQOS, OPT_JSON, OPT_HTML, OPT_RTPRIO };
+	       OPT_PMQOS, OPT_HTML, OPT_RTPRIO };
 	static const struct option opts[] = {
 		{ "waker-cpu", required_argument, NULL, OPT_WAKER },
 		{ "wakee-cpu", required_argument, NULL, OPT_WAKEE },
@@ -96,7 +96,7 @@ int cmd_wakelat(int argc, char **argv)
 		{ "state", required_argument, NULL, OPT_STATE },
 		{ "pm-qos-dev", required_argument, NULL, OPT_PMQOS },
 		{ "sysfs-root", required_argument, NULL, HOST_OPT_ROOT }, /* live only: no dump */
-		{ "json", no_argument, NULL, OPT_JSON },
+		CLI_OPTION_JSON,
 		{ "html", required_argument, NULL, OPT_HTML },
 		CLI_OPTIONS_END,
 	};
@@ -106,7 +106,6 @@ int cmd_wakelat(int argc, char **argv)
 	const char *state = NULL, *pmqos_opt = NULL, *htmlpath = NULL;
 	struct host_source src = { NULL, NULL };
 	int64_t latency_ns = -1;
-	bool json = false;
 	long v;
 	int c;
 
@@ -159,9 +158,6 @@ int cmd_wakelat(int argc, char **argv)
 		case HOST_OPT_ROOT:
 			host_source_opt(c, optarg, &src);
 			break;
-		case OPT_JSON:
-			json = true;
-			break;
 		case OPT_HTML:
 			htmlpath = optarg;
 			break;
@@ -169,6 +165,7 @@ int cmd_wakelat(int argc, char **argv)
 	}
 	if (opt.done)
 		return opt.status;
+	bool json = opt.json;
 	if (cfg.waker_cpu == cfg.wakee_cpu)
 		fprintf(stderr, "idlekit wakelat: note: waker and wakee share CPU %d, so the wakee's "
 			"CPU is never idle; this measures the scheduler alone\n", cfg.waker_cpu);
