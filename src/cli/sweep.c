@@ -537,6 +537,20 @@ out:
 
 /* ---- the command ------------------------------------------------------------------- */
 
+/* --shard-count N and --shards N: a number of shards, 1..100000; -1 with the message. */
+static int shards_arg(const char *cmd, const char *opt, const char *text, int *out)
+{
+	uint64_t v;
+	if (cli_parse_u64(cmd, opt, text, 100000, &v))
+		return -1;
+	if (v == 0) {
+		fprintf(stderr, "idlekit %s: %s: expected 1..100000, got 0\n", cmd, opt);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
 	enum { OPT_SHARD = 256, OPT_SHARD_COUNT, OPT_BAD, OPT_PARTITION, OPT_TIME, OPT_CPUS,
@@ -584,13 +598,8 @@ int cmd_sweep(int argc, char **argv)
 			run_opt = true;
 			break;
 		case OPT_SHARD_COUNT:
-			if (cli_parse_u64(cmd, "--shard-count", optarg, 100000, &v))
+			if (shards_arg(cmd, "--shard-count", optarg, &shard_count))
 				return EXIT_USAGE;
-			if (v == 0) {
-				fprintf(stderr, "idlekit %s: --shard-count: expected 1..100000, got 0\n", cmd);
-				return EXIT_USAGE;
-			}
-			shard_count = (int)v;
 			run_opt = true;
 			break;
 		case OPT_BAD:
@@ -619,13 +628,8 @@ int cmd_sweep(int argc, char **argv)
 			slurm_opt = true;
 			break;
 		case OPT_SHARDS:
-			if (cli_parse_u64(cmd, "--shards", optarg, 100000, &v))
+			if (shards_arg(cmd, "--shards", optarg, &so.shards))
 				return EXIT_USAGE;
-			if (v == 0) {
-				fprintf(stderr, "idlekit %s: --shards: expected 1..100000, got 0\n", cmd);
-				return EXIT_USAGE;
-			}
-			so.shards = (int)v;
 			slurm_opt = true;
 			break;
 		case OPT_SUBMIT:
