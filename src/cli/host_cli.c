@@ -120,13 +120,18 @@ int host_duration_arg(const char *cmd, const char *opt, const char *text,
 	return 0;
 }
 
-int host_latency_arg(const char *cmd, const char *text, int64_t *ns)
+int host_pmqos_opt(const char *cmd, int c, const char *arg, struct host_pmqos_limit *l)
 {
-	if (host_duration_arg(cmd, "--latency", text, "us", (int64_t)IK_PMQOS_MAX_US * 1000, ns))
+	if (c == HOST_OPT_PMQOS) {
+		l->dev = arg;
+		return 0;
+	}
+	if (host_duration_arg(cmd, "--latency", arg, "us", (int64_t)IK_PMQOS_MAX_US * 1000,
+			      &l->latency_ns))
 		return -1;
-	if (*ns % 1000) {
+	if (l->latency_ns % 1000) {
 		fprintf(stderr, "idlekit %s: --latency: '%s' is not a whole number of microseconds "
-			"(the limit's unit)\n", cmd, text);
+			"(the limit's unit)\n", cmd, arg);
 		return -1;
 	}
 	return 0;
@@ -173,10 +178,10 @@ const char *host_pmqos_path(const char *option)
 	return IK_PMQOS_DEV;
 }
 
-int host_pmqos_open(const char *cmd, const char *option, struct ik_pmqos *q)
+int host_pmqos_open(const char *cmd, const struct host_pmqos_limit *l, struct ik_pmqos *q)
 {
 	char err[IK_HOST_ERR_LEN];
-	if (ik_pmqos_open(q, host_pmqos_path(option), err, sizeof(err)) == 0)
+	if (ik_pmqos_open(q, host_pmqos_path(l->dev), err, sizeof(err)) == 0)
 		return 0;
 	fprintf(stderr, "idlekit %s: %s\n", cmd, err);
 	return -1;
