@@ -113,7 +113,7 @@ int cmd_ctxsw(int argc, char **argv)
 
 	char err[IK_HOST_ERR_LEN] = "", list[256];
 	int cpus[2] = { cfg.cpu_a, cfg.cpu_b };
-	int bad = host_unavailable_cpu(cpus, list, sizeof(list), err, sizeof(err));
+	int bad = ik_host_unavailable_cpu(cpus, list, sizeof(list), err, sizeof(err));
 	if (bad >= 0) {
 		fprintf(stderr, "idlekit ctxsw: --cpus: CPU %d not available (CPUs this process may "
 			"use: %s)\n", cpus[bad], list);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/textout.h"
+#include "cli/cli.h"
 #include "cli/host_cli.h"
 
 int host_open(const char *cmd, const struct host_source *src, struct ik_sysfs **fs)
@@ -149,16 +150,16 @@ int host_seconds_arg(const char *cmd, const char *opt, const char *text, int64_t
 	return 0;
 }
 
-int host_unavailable_cpu(const int cpus[2], char *list, size_t len, char *err, size_t errlen)
+int host_waker_wakee_check(const char *cmd, int waker_cpu, int wakee_cpu)
 {
-	struct ik_cpuset allowed;
-	if (ik_host_allowed_cpus(&allowed, err, errlen) != 0)
-		return -1;
-	ik_cpuset_format(&allowed, list, len);
-	for (int i = 0; i < 2; i++)
-		if (!ik_cpuset_has(&allowed, cpus[i]))
-			return i;
-	return -1;
+	char list[256], err[IK_HOST_ERR_LEN];
+	int cpus[2] = { waker_cpu, wakee_cpu };
+	int bad = ik_host_unavailable_cpu(cpus, list, sizeof(list), err, sizeof(err));
+	if (bad < 0)
+		return 0;
+	fprintf(stderr, "idlekit %s: --%s-cpu %d: not available (CPUs this process may use: %s)\n",
+		cmd, bad ? "wakee" : "waker", cpus[bad], list);
+	return EXIT_USAGE;
 }
 
 long long host_power_mw(uint64_t sysfs_power)

@@ -75,11 +75,11 @@ int host_duration_arg(const char *cmd, const char *opt, const char *text,
 int host_seconds_arg(const char *cmd, const char *opt, const char *text, int64_t *ns);
 
 /*
- * The benchmarks' two CPUs against those this process may run on: the index in cpus[] of
- * the first it may not use, with the ones it may written into list; -1 when it may use
- * both, or when its affinity cannot be read (why in err: the run itself then says).
+ * --waker-cpu and --wakee-cpu against the CPUs this process may run on (wakelat, platform
+ * calibrate): 0, or EXIT_USAGE with "idlekit CMD: --wakee-cpu N: not available ..." printed.
+ * 0 too when the affinity cannot be read: the run itself then says.
  */
-int host_unavailable_cpu(const int cpus[2], char *list, size_t len, char *err, size_t errlen);
+int host_waker_wakee_check(const char *cmd, int waker_cpu, int wakee_cpu);
 
 /* Power as signed mW: sysfs prints the kernel's int power_usage as unsigned. */
 long long host_power_mw(uint64_t sysfs_power);

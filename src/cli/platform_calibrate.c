@@ -348,19 +348,8 @@ int cmd_platform_calibrate(int argc, char **argv)
 	const char *cmd = "platform calibrate";
 	if (cli_output_check(cmd, o.outpath))
 		return EXIT_USAGE;
-	struct ik_cpuset allowed;
-	char list[256];
-	if (ik_host_allowed_cpus(&allowed, list, sizeof(list)) == 0) {
-		ik_cpuset_format(&allowed, list, sizeof(list));
-		for (int i = 0; i < 2; i++) {
-			int cpu = i ? o.c.wakee_cpu : o.c.waker_cpu;
-			if (!ik_cpuset_has(&allowed, cpu)) {
-				fprintf(stderr, "idlekit %s: --%s-cpu %d: not available (CPUs this process "
-					"may use: %s)\n", cmd, i ? "wakee" : "waker", cpu, list);
-				return EXIT_USAGE;
-			}
-		}
-	}
+	if (host_waker_wakee_check(cmd, o.c.waker_cpu, o.c.wakee_cpu))
+		return EXIT_USAGE;
 
 	char err[IK_ERR_LEN] = "", *text = NULL;
 	struct ik_platform *p = malloc(sizeof(*p));

@@ -168,14 +168,9 @@ int cmd_wakelat(int argc, char **argv)
 		fprintf(stderr, "idlekit wakelat: note: waker and wakee share CPU %d, so the wakee's "
 			"CPU is never idle; this measures the scheduler alone\n", cfg.waker_cpu);
 
-	char err[IK_HOST_ERR_LEN] = "", list[256];
-	int cpus[2] = { cfg.waker_cpu, cfg.wakee_cpu };
-	int bad = host_unavailable_cpu(cpus, list, sizeof(list), err, sizeof(err));
-	if (bad >= 0) {
-		fprintf(stderr, "idlekit wakelat: --%s-cpu %d: not available (CPUs this process may "
-			"use: %s)\n", bad ? "wakee" : "waker", cpus[bad], list);
+	if (host_waker_wakee_check("wakelat", cfg.waker_cpu, cfg.wakee_cpu))
 		return EXIT_USAGE;
-	}
+	char err[IK_HOST_ERR_LEN] = "";
 
 	if (cli_output_check("wakelat", htmlpath))
 		return EXIT_USAGE;

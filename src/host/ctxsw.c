@@ -187,25 +187,14 @@ static void sleep_until(int64_t t)
 int ik_ctxsw_run(const struct ik_ctxsw_config *c, struct ik_ctxsw_result *r, char *err,
 		 size_t errlen)
 {
-	struct ik_cpuset allowed;
-	char list[256];
-
 	memset(r, 0, sizeof(*r));
 	if (c->duration_ns <= 0 || c->tick_ns < 0) {
 		snprintf(err, errlen, "expected a duration > 0");
 		return -1;
 	}
-	if (ik_host_allowed_cpus(&allowed, err, errlen))
-		return -1;
 	int cpus[2] = { c->cpu_a, c->cpu_b };
-	for (int i = 0; i < 2; i++) {
-		if (!ik_cpuset_has(&allowed, cpus[i])) {
-			ik_cpuset_format(&allowed, list, sizeof(list));
-			snprintf(err, errlen, "CPU %d is not available to this process (CPUs allowed: "
-				 "%s)", cpus[i], list);
-			return -1;
-		}
-	}
+	if (ik_host_check_cpus(cpus, err, errlen))
+		return -1;
 	struct ctxsw *s = aligned_alloc(64, (sizeof(struct ctxsw) + 63) / 64 * 64);
 	if (!s) {
 		snprintf(err, errlen, "out of memory");

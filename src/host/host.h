@@ -346,6 +346,14 @@ int ik_trace_instances_stale(const char *tracing_dir, bool remove, struct ik_sta
 
 /* CPUs this process may run on (sched_getaffinity). */
 int ik_host_allowed_cpus(struct ik_cpuset *allowed, char *err, size_t errlen);
+/*
+ * A benchmark's two CPUs against those this process may run on: the index in cpus[] of the
+ * first it may not use, with the ones it may written into list; -1 when it may use both;
+ * -2 when its affinity cannot be read (why in err).
+ */
+int ik_host_unavailable_cpu(const int cpus[2], char *list, size_t len, char *err, size_t errlen);
+/* The same as a check before a run: 0, or -1 with why in err. */
+int ik_host_check_cpus(const int cpus[2], char *err, size_t errlen);
 
 /* ---- Context switches (src/host/ctxsw.c) ------------------------------------------------ */
 

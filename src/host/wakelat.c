@@ -62,6 +62,28 @@ int ik_host_allowed_cpus(struct ik_cpuset *allowed, char *err, size_t errlen)
 	return 0;
 }
 
+int ik_host_unavailable_cpu(const int cpus[2], char *list, size_t len, char *err, size_t errlen)
+{
+	struct ik_cpuset allowed;
+	if (ik_host_allowed_cpus(&allowed, err, errlen) != 0)
+		return -2;
+	ik_cpuset_format(&allowed, list, len);
+	for (int i = 0; i < 2; i++)
+		if (!ik_cpuset_has(&allowed, cpus[i]))
+			return i;
+	return -1;
+}
+
+int ik_host_check_cpus(const int cpus[2], char *err, size_t errlen)
+{
+	char list[256];
+	int bad = ik_host_unavailable_cpu(cpus, list, sizeof(list), err, errlen);
+	if (bad >= 0 && err && errlen)
+		snprintf(err, errlen, "CPU %d is not available to this process (CPUs allowed: %s)",
+			 cpus[bad], list);
+	return bad == -1 ? 0 : -1;
+}
+
 static void cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -252,9 +274,6 @@ static int cmp_i64(const void *a, const void *b)
 int ik_wakelat_run(const struct ik_wakelat_config *c, struct ik_wakelat_result *r, char *err,
 		   size_t errlen)
 {
-	struct ik_cpuset allowed;
-	char list[256];
-
 	memset(r, 0, sizeof(*r));
 	if (c->count < 1 || c->warmup < 0 || c->gap_ns < 0 || c->rt_priority < 0 ||
 	    c->rt_priority > 99) {
@@ -262,18 +281,9 @@ int ik_wakelat_run(const struct ik_wakelat_config *c, struct ik_wakelat_result *
 			snprintf(err, errlen, "expected count >= 1, warmup >= 0 and gap >= 0");
 		return -1;
 	}
-	if (ik_host_allowed_cpus(&allowed, err, errlen))
-		return -1;
 	int cpus[2] = { c->waker_cpu, c->wakee_cpu };
-	for (int i = 0; i < 2; i++) {
-		if (!ik_cpuset_has(&allowed, cpus[i])) {
-			ik_cpuset_format(&allowed, list, sizeof(list));
-			if (err && errlen)
-				snprintf(err, errlen, "CPU %d is not available to this process (CPUs "
-					 "allowed: %s)", cpus[i], list);
-			return -1;
-		}
-	}
+	if (ik_host_check_cpus(cpus, err, errlen))
+		return -1;
 
 	struct wakelat *w = calloc(1, sizeof(*w));
 	if (!w) {
