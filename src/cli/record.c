@@ -194,13 +194,7 @@ int cmd_record(int argc, char **argv)
 	if (command) {
 		run_rc = ik_run_command(command, &child_status, err, sizeof(err));
 	} else {
-		struct timespec end = rec.t0;
-		end.tv_sec += (time_t)(duration_ns / IK_NSEC_PER_SEC);
-		end.tv_nsec += (long)(duration_ns % IK_NSEC_PER_SEC);
-		if (end.tv_nsec >= IK_NSEC_PER_SEC) {
-			end.tv_sec++;
-			end.tv_nsec -= IK_NSEC_PER_SEC;
-		}
+		struct timespec end = ik_timespec_add(rec.t0, duration_ns);
 		while (!ik_signals_caught() &&
 		       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL) == EINTR)
 			;

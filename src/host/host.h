@@ -35,6 +35,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "idlekit/cpuidle.h"
 #include "util/cpuset.h" /* struct ik_cpuset: the sets this API is written in */
@@ -207,6 +208,10 @@ void ik_host_default_idle(const struct ik_sysfs *fs, char *buf, size_t len);
 
 /* CLOCK_MONOTONIC now, in ns. */
 int64_t ik_host_now_ns(void);
+/* T plus NS (>= 0): a deadline for clock_nanosleep or pthread_cond_timedwait. */
+struct timespec ik_timespec_add(struct timespec t, int64_t ns);
+/* NS from now on CLOCK, as such a deadline. */
+struct timespec ik_deadline_in(clockid_t clock, int64_t ns);
 
 /* ---- Durations with units (src/host/units.c) -------------------------------------------- */
 
