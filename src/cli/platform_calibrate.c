@@ -86,7 +86,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	enum { OPT_FROM = 256, OPT_NAME, OPT_SAMPLES, OPT_GAP, OPT_CTXSW, OPT_WAKER, OPT_WAKEE,
 	       OPT_PMQOS, OPT_CALIBRATE, OPT_BACKGROUND };
 	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
+		CLI_OPTION_OUTPUT,
 		{ "from", required_argument, NULL, OPT_FROM },
 		{ "name", required_argument, NULL, OPT_NAME },
 		{ "samples", required_argument, NULL, OPT_SAMPLES },
@@ -97,21 +97,17 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "wakee-cpu", required_argument, NULL, OPT_WAKEE },
 		{ "pm-qos-dev", required_argument, NULL, OPT_PMQOS },
 		{ "calibrate", no_argument, NULL, OPT_CALIBRATE }, /* from `platform import` */
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPTION_QUIET,
+		CLI_OPTIONS_END,
 	};
 	const char *cmd = "platform calibrate";
 	long v;
 	int c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1) {
+	struct cli_opts opt = { .cmd = cmd, .usage = calibrate_usage, .shortopts = "ho:q",
+				.longopts = opts, .no_args = true };
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
-		case 'o':
-			o->outpath = optarg;
-			break;
 		case OPT_FROM:
 			o->from = optarg;
 			break;
@@ -156,22 +152,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_CALIBRATE:
 			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			fputs(calibrate_usage, stdout);
-			return EXIT_OK;
-		default:
-			fprintf(stderr, "idlekit %s: unknown option or missing value: '%s' (see "
-				"idlekit %s --help)\n", cmd, argv[optind - 1], cmd);
-			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "idlekit %s: unexpected argument '%s'\n", cmd, argv[optind]);
-		return EXIT_USAGE;
-	}
+	if (opt.done)
+		return opt.status;
+	o->outpath = opt.output;
+	o->quiet = opt.quiet;
 	if (o->c.waker_cpu == o->c.wakee_cpu) {
 		fprintf(stderr, "idlekit %s: --waker-cpu and --wakee-cpu must differ (both %d)\n", cmd,
 			o->c.waker_cpu);
