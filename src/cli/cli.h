@@ -191,5 +191,9 @@ int cli_write_report_and_page(const char *outpath, cli_writer report, const char
  */
 int cli_input_check(const char *cmd, const char *path);
 FILE *cli_input_fopen(const char *cmd, const char *path, int *rc_out);
+/* The input of a command that reads "-" as standard input: stdin for "-", else
+   cli_input_fopen; cli_input_close closes it but leaves standard input open (NULL: nothing). */
+FILE *cli_input_open(const char *cmd, const char *path, int *rc_out);
+void cli_input_close(FILE *f);
 
 #endif

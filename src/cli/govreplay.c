@@ -433,16 +433,14 @@ int cmd_govreplay(int argc, char **argv)
 
 	const char *origin = input;
 	if (strcmp(input, "-") == 0) {
-		in = stdin;
 		origin = "stdin";
 		if (isatty(STDIN_FILENO))
 			fprintf(stderr, "idlekit govreplay: reading the idle periods from the "
 					"terminal (end with Ctrl-D; see --help for the format)\n");
-	} else {
-		in = cli_input_fopen("govreplay", input, &rc);
-		if (!in)
-			goto out;
 	}
+	in = cli_input_open("govreplay", input, &rc);
+	if (!in)
+		goto out;
 
 	struct cli_output o;
 	if (cli_output_open(&o, opt.output)) {
@@ -481,8 +479,7 @@ int cmd_govreplay(int argc, char **argv)
 		write_summary(stderr, g, sc->platform.name, id);
 	rc = EXIT_OK;
 out:
-	if (in && in != stdin)
-		fclose(in);
+	cli_input_close(in);
 	if (have_g)
 		ik_govreplay_free(g);
 	if (bound && bind->ops && bind->ops->release)

@@ -587,7 +587,7 @@ int cmd_import(int argc, char **argv)
 		free(dr.v);
 		ik_trace_header_free(&dr.names);
 	} else {
-		in = strcmp(path, "-") == 0 ? stdin : cli_input_fopen("import", path, &rc);
+		in = cli_input_open("import", path, &rc);
 		if (!in)
 			goto out;
 		rc = EXIT_FAIL;
@@ -663,8 +663,7 @@ int cmd_import(int argc, char **argv)
 		dat ? "records" : "lines", st.ignored, st.dropped, st.edge_start + st.edge_end, st.cpus);
 	rc = EXIT_OK;
 out:
-	if (in && in != stdin)
-		fclose(in);
+	cli_input_close(in);
 	if (bound)
 		ik_idle_driver_release(bind);
 	free(bind);

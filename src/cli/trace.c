@@ -153,14 +153,13 @@ static int open_trace(const char *cmd, const char *path, bool lenient, struct op
 	char err[512];
 	o->origin = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	int orc = EXIT_USAGE;
-	o->fp = strcmp(path, "-") == 0 ? stdin : cli_input_fopen(cmd, path, &orc);
+	o->fp = cli_input_open(cmd, path, &orc);
 	if (!o->fp)
 		return orc;
 	int rc = ik_trace_open_file(o->fp, o->origin, lenient, &o->r, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
-		if (o->fp != stdin)
-			fclose(o->fp);
+		cli_input_close(o->fp);
 		return rc == IK_TRACE_EINPUT ? EXIT_USAGE : EXIT_FAIL;
 	}
 	return -1;
@@ -169,8 +168,7 @@ static int open_trace(const char *cmd, const char *path, bool lenient, struct op
 static void close_trace(struct opened *o)
 {
 	ik_trace_close(o->r);
-	if (o->fp && o->fp != stdin)
-		fclose(o->fp);
+	cli_input_close(o->fp);
 }
 
 /* What analyze writes: the analysis as text, JSON or CSV, and its page. */
