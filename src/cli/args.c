@@ -172,6 +172,19 @@ int cli_getopt(struct cli_opts *o, int argc, char **argv)
 			if (cli_parse_jobs(o->cmd, optarg, &o->jobs))
 				return finish(o, EXIT_USAGE);
 			break;
+		case 'p':
+			o->platform = optarg;
+			break;
+		case CLI_OPT_JSON:
+			o->json = true;
+			break;
+		case CLI_OPT_LENIENT:
+			o->lenient = true;
+			break;
+		case CLI_OPT_HZ:
+			if (cli_parse_range(o->cmd, "--hz", optarg, 1, 100000, &o->hz))
+				return finish(o, EXIT_USAGE);
+			break;
 		case CLI_OPT_HTML:
 			o->html = optarg;
 			break;

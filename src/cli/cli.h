@@ -36,8 +36,8 @@ int cli_parse_jobs(const char *cmd, const char *text, int *out);
 /*
  * A command's option loop (src/cli/args.c).  cli_getopt() is getopt_long with what every
  * command does alike done once: -h/--help prints the usage; -o/--output, -q/--quiet,
- * -j/--jobs, --html, --timeline-window, --kernel and --switch (where the command's table
- * has them) fill in the fields below; an unknown option, or one without its value, gets
+ * -j/--jobs, -p/--platform, --json, --lenient, --hz, --html, --timeline-window, --kernel
+ * and --switch (where the command's table has them) fill in the fields below; an unknown option, or one without its value, gets
  * the command's message.  It returns only the command's own options, and -1 when there are
  * no more; then done says whether the command is over, with status its exit status (help:
  * 0; a bad option or value, or an argument where no_args: 2).  The messages differ between
@@ -67,6 +67,10 @@ struct cli_opts {
 	const char *output;	       /* -o FILE, else NULL */
 	bool quiet;		       /* -q */
 	int jobs;		       /* -j N, else 0 */
+	const char *platform;	       /* -p/--platform P, else NULL */
+	bool json;		       /* --json */
+	bool lenient;		       /* --lenient: a trace's bad lines skipped */
+	uint64_t hz;		       /* --hz N (1..100000): a trace's tick rate, else 0 */
 	const char *html, *window;     /* --html FILE, --timeline-window START:LEN */
 	int64_t win_start, win_len;    /* the window (default 0:2ms) */
 	struct ik_kernel *kernel;      /* given: --kernel and --switch change it */
@@ -81,10 +85,15 @@ int cli_getopt(struct cli_opts *o, int argc, char **argv);
 #define CLI_OPTION_OUTPUT { "output", required_argument, NULL, 'o' }
 #define CLI_OPTION_QUIET { "quiet", no_argument, NULL, 'q' }
 #define CLI_OPTION_JOBS { "jobs", required_argument, NULL, 'j' }
+#define CLI_OPTION_PLATFORM { "platform", required_argument, NULL, 'p' }
+#define CLI_OPTION_JSON { "json", no_argument, NULL, CLI_OPT_JSON }
+#define CLI_OPTION_LENIENT { "lenient", no_argument, NULL, CLI_OPT_LENIENT }
+#define CLI_OPTION_HZ { "hz", required_argument, NULL, CLI_OPT_HZ }
 #define CLI_OPTIONS_END { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
 /* The ids of the long-only ones: below every command's own (from 256) and the host
    commands' (src/cli/host_cli.h, from 200). */
-enum { CLI_OPT_HTML = 210, CLI_OPT_WINDOW, CLI_OPT_KERNEL, CLI_OPT_SWITCH };
+enum { CLI_OPT_HTML = 210, CLI_OPT_WINDOW, CLI_OPT_KERNEL, CLI_OPT_SWITCH, CLI_OPT_JSON,
+       CLI_OPT_LENIENT, CLI_OPT_HZ };
 #define CLI_HTML_OPTIONS                                                  \
 	{ "html", required_argument, NULL, CLI_OPT_HTML },                \
 	{ "timeline-window", required_argument, NULL, CLI_OPT_WINDOW }
@@ -145,6 +154,12 @@ int cli_outputs_distinct(const char *cmd, const char *a, const char *a_opt, cons
  * not a directory).  0, or EXIT_USAGE with "idlekit CMD: PATH: ..." printed.  NULL is fine.
  */
 int cli_output_check(const char *cmd, const char *path);
+/* A report's -o (OUTPATH) and --html (HTMLPATH), either NULL: both can be written and are
+   two files; 0, or EXIT_USAGE with the message printed. */
+int cli_report_outputs_check(const char *cmd, const char *outpath, const char *htmlpath);
+/* The same for a command's -o and --html as its option loop found them, after
+   cli_window_needs_html(). */
+int cli_report_options_check(const struct cli_opts *o);
 
 /* Several outputs of one command: all are written, or none (the temporaries all removed). */
 #define CLI_OUTPUT_GROUP_MAX 4
@@ -176,5 +191,9 @@ int cli_write_report_and_page(const char *outpath, cli_writer report, const char
  */
 int cli_input_check(const char *cmd, const char *path);
 FILE *cli_input_fopen(const char *cmd, const char *path, int *rc_out);
+/* The input of a command that reads "-" as standard input: stdin for "-", else
+   cli_input_fopen; cli_input_close closes it but leaves standard input open (NULL: nothing). */
+FILE *cli_input_open(const char *cmd, const char *path, int *rc_out);
+void cli_input_close(FILE *f);
 
 #endif

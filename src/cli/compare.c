@@ -182,8 +182,7 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "idlekit compare: %s\n", err);
 		goto out;
 	}
-	if (cli_output_check("compare", outpath) || cli_output_check("compare", htmlpath) ||
-	    cli_outputs_distinct("compare", outpath, "-o", htmlpath, "--html"))
+	if (cli_report_outputs_check("compare", outpath, htmlpath))
 		goto out;
 	struct cli_output_group outs = { 0 }; /* -o and --html: both written or neither */
 	struct cli_output o, h; /* in the group until its commit */

@@ -58,12 +58,12 @@ static void on_tick(void *arg, int tick, uint64_t switches, int64_t elapsed_ns)
 
 int cmd_ctxsw(int argc, char **argv)
 {
-	enum { OPT_TEST = 256, OPT_CPUS, OPT_DURATION, OPT_JSON };
+	enum { OPT_TEST = 256, OPT_CPUS, OPT_DURATION };
 	static const struct option opts[] = {
 		{ "test", required_argument, NULL, OPT_TEST },
 		{ "cpus", required_argument, NULL, OPT_CPUS },
 		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "json", no_argument, NULL, OPT_JSON },
+		CLI_OPTION_JSON,
 		CLI_OPTIONS_END,
 	};
 	struct ik_ctxsw_config cfg = { .cpu_a = 0, .cpu_b = 1, .test = IK_CTXSW_PIPE,
@@ -100,13 +100,11 @@ int cmd_ctxsw(int argc, char **argv)
 			if (host_seconds_arg("ctxsw", "--duration", optarg, &cfg.duration_ns))
 				return EXIT_USAGE;
 			break;
-		case OPT_JSON:
-			ticks.json = true;
-			break;
 		}
 	}
 	if (opt.done)
 		return opt.status;
+	ticks.json = opt.json;
 	if (cfg.test == IK_CTXSW_YIELD && !have_cpus)
 		cfg.cpu_b = cfg.cpu_a;
 	if (cfg.test == IK_CTXSW_YIELD && cfg.cpu_a != cfg.cpu_b)
@@ -115,7 +113,7 @@ int cmd_ctxsw(int argc, char **argv)
 
 	char err[IK_HOST_ERR_LEN] = "", list[256];
 	int cpus[2] = { cfg.cpu_a, cfg.cpu_b };
-	int bad = host_unavailable_cpu(cpus, list, sizeof(list), err, sizeof(err));
+	int bad = ik_host_unavailable_cpu(cpus, list, sizeof(list), err, sizeof(err));
 	if (bad >= 0) {
 		fprintf(stderr, "idlekit ctxsw: --cpus: CPU %d not available (CPUs this process may "
 			"use: %s)\n", cpus[bad], list);

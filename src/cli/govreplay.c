@@ -242,7 +242,7 @@ int cmd_govreplay(int argc, char **argv)
 	};
 	static const struct option opts[] = {
 		{ "governor", required_argument, NULL, 'g' },
-		{ "platform", required_argument, NULL, 'p' },
+		CLI_OPTION_PLATFORM,
 		{ "input", required_argument, NULL, 'i' },
 		{ "hz", required_argument, NULL, OPT_HZ },
 		{ "disable", required_argument, NULL, OPT_DISABLE },
@@ -297,9 +297,6 @@ int cmd_govreplay(int argc, char **argv)
 		case 'g':
 			governor = optarg;
 			break;
-		case 'p':
-			platform = optarg;
-			break;
 		case 'i':
 			input = optarg;
 			break;
@@ -353,6 +350,7 @@ int cmd_govreplay(int argc, char **argv)
 		rc = opt.status;
 		goto out;
 	}
+	platform = opt.platform;
 	if (optind < argc) {
 		fprintf(stderr, "idlekit govreplay: unexpected argument '%s' (the input is given "
 				"with --input FILE)\n",
@@ -434,16 +432,14 @@ int cmd_govreplay(int argc, char **argv)
 
 	const char *origin = input;
 	if (strcmp(input, "-") == 0) {
-		in = stdin;
 		origin = "stdin";
 		if (isatty(STDIN_FILENO))
 			fprintf(stderr, "idlekit govreplay: reading the idle periods from the "
 					"terminal (end with Ctrl-D; see --help for the format)\n");
-	} else {
-		in = cli_input_fopen("govreplay", input, &rc);
-		if (!in)
-			goto out;
 	}
+	in = cli_input_open("govreplay", input, &rc);
+	if (!in)
+		goto out;
 
 	struct cli_output o;
 	if (cli_output_open(&o, opt.output)) {
@@ -482,8 +478,7 @@ int cmd_govreplay(int argc, char **argv)
 		write_summary(stderr, g, sc->platform.name, id);
 	rc = EXIT_OK;
 out:
-	if (in && in != stdin)
-		fclose(in);
+	cli_input_close(in);
 	if (have_g)
 		ik_govreplay_free(g);
 	ik_governor_close(inst);

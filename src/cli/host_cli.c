@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/textout.h"
+#include "cli/cli.h"
 #include "cli/host_cli.h"
 
 int host_open(const char *cmd, const struct host_source *src, struct ik_sysfs **fs)
@@ -120,13 +121,18 @@ int host_duration_arg(const char *cmd, const char *opt, const char *text,
 	return 0;
 }
 
-int host_latency_arg(const char *cmd, const char *text, int64_t *ns)
+int host_pmqos_opt(const char *cmd, int c, const char *arg, struct host_pmqos_limit *l)
 {
-	if (host_duration_arg(cmd, "--latency", text, "us", (int64_t)IK_PMQOS_MAX_US * 1000, ns))
+	if (c == HOST_OPT_PMQOS) {
+		l->dev = arg;
+		return 0;
+	}
+	if (host_duration_arg(cmd, "--latency", arg, "us", (int64_t)IK_PMQOS_MAX_US * 1000,
+			      &l->latency_ns))
 		return -1;
-	if (*ns % 1000) {
+	if (l->latency_ns % 1000) {
 		fprintf(stderr, "idlekit %s: --latency: '%s' is not a whole number of microseconds "
-			"(the limit's unit)\n", cmd, text);
+			"(the limit's unit)\n", cmd, arg);
 		return -1;
 	}
 	return 0;
@@ -144,16 +150,16 @@ int host_seconds_arg(const char *cmd, const char *opt, const char *text, int64_t
 	return 0;
 }
 
-int host_unavailable_cpu(const int cpus[2], char *list, size_t len, char *err, size_t errlen)
+int host_waker_wakee_check(const char *cmd, int waker_cpu, int wakee_cpu)
 {
-	struct ik_cpuset allowed;
-	if (ik_host_allowed_cpus(&allowed, err, errlen) != 0)
-		return -1;
-	ik_cpuset_format(&allowed, list, len);
-	for (int i = 0; i < 2; i++)
-		if (!ik_cpuset_has(&allowed, cpus[i]))
-			return i;
-	return -1;
+	char list[256], err[IK_HOST_ERR_LEN];
+	int cpus[2] = { waker_cpu, wakee_cpu };
+	int bad = ik_host_unavailable_cpu(cpus, list, sizeof(list), err, sizeof(err));
+	if (bad < 0)
+		return 0;
+	fprintf(stderr, "idlekit %s: --%s-cpu %d: not available (CPUs this process may use: %s)\n",
+		cmd, bad ? "wakee" : "waker", cpus[bad], list);
+	return EXIT_USAGE;
 }
 
 long long host_power_mw(uint64_t sysfs_power)
@@ -171,6 +177,15 @@ const char *host_pmqos_path(const char *option)
 	if (env && *env)
 		return env;
 	return IK_PMQOS_DEV;
+}
+
+int host_pmqos_open(const char *cmd, const struct host_pmqos_limit *l, struct ik_pmqos *q)
+{
+	char err[IK_HOST_ERR_LEN];
+	if (ik_pmqos_open(q, host_pmqos_path(l->dev), err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "idlekit %s: %s\n", cmd, err);
+	return -1;
 }
 
 void host_table_init(struct host_table *t, int ncols, const char *const *headers,

@@ -71,23 +71,39 @@ int host_long_arg(const char *cmd, const char *opt, const char *text, long min, 
 /* A duration option ("100us"); prints and returns -1 on error. */
 int host_duration_arg(const char *cmd, const char *opt, const char *text,
 		      const char *default_unit, int64_t max_ns, int64_t *ns);
-/* --latency for a PM QoS limit: a duration ("20us") in whole microseconds, as ns. */
-int host_latency_arg(const char *cmd, const char *text, int64_t *ns);
 /* Seconds, possibly fractional ("0.5"), > 0: as ns. */
 int host_seconds_arg(const char *cmd, const char *opt, const char *text, int64_t *ns);
 
 /*
- * The benchmarks' two CPUs against those this process may run on: the index in cpus[] of
- * the first it may not use, with the ones it may written into list; -1 when it may use
- * both, or when its affinity cannot be read (why in err: the run itself then says).
+ * --waker-cpu and --wakee-cpu against the CPUs this process may run on (wakelat, platform
+ * calibrate): 0, or EXIT_USAGE with "idlekit CMD: --wakee-cpu N: not available ..." printed.
+ * 0 too when the affinity cannot be read: the run itself then says.
  */
-int host_unavailable_cpu(const int cpus[2], char *list, size_t len, char *err, size_t errlen);
+int host_waker_wakee_check(const char *cmd, int waker_cpu, int wakee_cpu);
 
 /* Power as signed mW: sysfs prints the kernel's int power_usage as unsigned. */
 long long host_power_mw(uint64_t sysfs_power);
 
 /* The PM QoS device: --pm-qos-dev, else $IDLEKIT_PM_QOS_DEV, else /dev/cpu_dma_latency. */
 const char *host_pmqos_path(const char *option);
+
+/*
+ * A PM QoS CPU latency limit to hold while the command runs (set, wakelat): --latency TIME,
+ * a duration ("20us") in whole microseconds, and --pm-qos-dev PATH.  Their getopt ids
+ * follow the view options'; HOST_PMQOS_OPTIONS are their table entries.
+ */
+struct host_pmqos_limit {
+	int64_t latency_ns; /* -1: no limit */
+	const char *dev;    /* --pm-qos-dev, else NULL */
+};
+enum { HOST_OPT_LATENCY = HOST_OPT_CSV + 1, HOST_OPT_PMQOS };
+#define HOST_PMQOS_OPTIONS                                               \
+	{ "latency", required_argument, NULL, HOST_OPT_LATENCY },        \
+	{ "pm-qos-dev", required_argument, NULL, HOST_OPT_PMQOS }
+/* getopt_long returned c, one of HOST_PMQOS_OPTIONS: note it in l.  -1 on an error (printed). */
+int host_pmqos_opt(const char *cmd, int c, const char *arg, struct host_pmqos_limit *l);
+/* Open l's device into q; -1 with "idlekit CMD: ..." printed. */
+int host_pmqos_open(const char *cmd, const struct host_pmqos_limit *l, struct ik_pmqos *q);
 
 /*
  * A text table: columns sized to their widest cell, text left-aligned and numbers

@@ -473,31 +473,23 @@ static void no_cause_note(const struct ik_trace_import_stats *st)
 
 int cmd_import(int argc, char **argv)
 {
-	enum { OPT_HZ = 256, OPT_LENIENT, OPT_CLOCK };
+	enum { OPT_CLOCK = 256 };
 	static const struct option opts[] = {
 		CLI_OPTION_OUTPUT,
-		{ "platform", required_argument, NULL, 'p' },
-		{ "hz", required_argument, NULL, OPT_HZ },
-		{ "lenient", no_argument, NULL, OPT_LENIENT },
+		CLI_OPTION_PLATFORM,
+		CLI_OPTION_HZ,
+		CLI_OPTION_LENIENT,
 		{ "clock", required_argument, NULL, OPT_CLOCK },
 		CLI_OPTION_QUIET,
 		CLI_OPTIONS_END,
 	};
-	const char *platform = NULL;
-	bool lenient = false, mono = false;
-	uint64_t hz = 0;
+	bool mono = false;
 	struct cli_opts opt = { .cmd = "import", .usage = import_usage, .shortopts = "o:p:qh",
 				.longopts = opts, .bad = CLI_BAD_INCOMPLETE };
 	int c;
 
 	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
-		case 'p': platform = optarg; break;
-		case OPT_HZ:
-			if (cli_parse_range("import", "--hz", optarg, 1, 100000, &hz))
-				return EXIT_USAGE;
-			break;
-		case OPT_LENIENT: lenient = true; break;
 		case OPT_CLOCK:
 			if (strcmp(optarg, "mono") != 0 && strcmp(optarg, "CLOCK_MONOTONIC") != 0) {
 				fprintf(stderr, "idlekit import: --clock: expected 'mono' (perf record -k mono), got '%s'\n",
@@ -510,8 +502,9 @@ int cmd_import(int argc, char **argv)
 	}
 	if (opt.done)
 		return opt.status;
-	const char *outpath = opt.output;
-	bool quiet = opt.quiet;
+	const char *outpath = opt.output, *platform = opt.platform;
+	bool quiet = opt.quiet, lenient = opt.lenient;
+	uint64_t hz = opt.hz;
 	if (argc - optind != 2) {
 		fprintf(stderr, "idlekit import: expected FORMAT FILE, got %d arguments\n"
 				"e.g. idlekit import perf-script run.txt -o run.trace --platform intel-skx\n",
@@ -594,7 +587,7 @@ int cmd_import(int argc, char **argv)
 		free(dr.v);
 		ik_trace_header_free(&dr.names);
 	} else {
-		in = strcmp(path, "-") == 0 ? stdin : cli_input_fopen("import", path, &rc);
+		in = cli_input_open("import", path, &rc);
 		if (!in)
 			goto out;
 		rc = EXIT_FAIL;
@@ -670,8 +663,7 @@ int cmd_import(int argc, char **argv)
 		dat ? "records" : "lines", st.ignored, st.dropped, st.edge_start + st.edge_end, st.cpus);
 	rc = EXIT_OK;
 out:
-	if (in && in != stdin)
-		fclose(in);
+	cli_input_close(in);
 	free(bind);
 	free(sc);
 	return rc;

@@ -75,3 +75,14 @@ FILE *cli_input_fopen(const char *cmd, const char *path, int *rc_out)
 	}
 	return f;
 }
+
+FILE *cli_input_open(const char *cmd, const char *path, int *rc_out)
+{
+	return strcmp(path, "-") == 0 ? stdin : cli_input_fopen(cmd, path, rc_out);
+}
+
+void cli_input_close(FILE *f)
+{
+	if (f && f != stdin)
+		fclose(f);
+}

@@ -261,6 +261,21 @@ int cli_output_check(const char *cmd, const char *path)
 	return 0;
 }
 
+int cli_report_outputs_check(const char *cmd, const char *outpath, const char *htmlpath)
+{
+	if (cli_output_check(cmd, outpath) || cli_output_check(cmd, htmlpath) ||
+	    cli_outputs_distinct(cmd, outpath, "-o", htmlpath, "--html"))
+		return EXIT_USAGE;
+	return 0;
+}
+
+int cli_report_options_check(const struct cli_opts *o)
+{
+	if (cli_window_needs_html(o))
+		return EXIT_USAGE;
+	return cli_report_outputs_check(o->cmd, o->output, o->html);
+}
+
 /* ---- one output -------------------------------------------------------------------------- */
 
 static void group_abort(struct cli_output_group *g);

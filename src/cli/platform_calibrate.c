@@ -86,7 +86,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	enum { OPT_FROM = 256, OPT_NAME, OPT_SAMPLES, OPT_GAP, OPT_CTXSW, OPT_WAKER, OPT_WAKEE,
 	       OPT_PMQOS, OPT_CALIBRATE, OPT_BACKGROUND };
 	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
+		CLI_OPTION_OUTPUT,
 		{ "from", required_argument, NULL, OPT_FROM },
 		{ "name", required_argument, NULL, OPT_NAME },
 		{ "samples", required_argument, NULL, OPT_SAMPLES },
@@ -97,21 +97,17 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "wakee-cpu", required_argument, NULL, OPT_WAKEE },
 		{ "pm-qos-dev", required_argument, NULL, OPT_PMQOS },
 		{ "calibrate", no_argument, NULL, OPT_CALIBRATE }, /* from `platform import` */
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		CLI_OPTION_QUIET,
+		CLI_OPTIONS_END,
 	};
 	const char *cmd = "platform calibrate";
 	long v;
 	int c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1) {
+	struct cli_opts opt = { .cmd = cmd, .usage = calibrate_usage, .shortopts = "ho:q",
+				.longopts = opts, .no_args = true };
+	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
-		case 'o':
-			o->outpath = optarg;
-			break;
 		case OPT_FROM:
 			o->from = optarg;
 			break;
@@ -156,22 +152,12 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_CALIBRATE:
 			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			fputs(calibrate_usage, stdout);
-			return EXIT_OK;
-		default:
-			fprintf(stderr, "idlekit %s: unknown option or missing value: '%s' (see "
-				"idlekit %s --help)\n", cmd, argv[optind - 1], cmd);
-			return EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "idlekit %s: unexpected argument '%s'\n", cmd, argv[optind]);
-		return EXIT_USAGE;
-	}
+	if (opt.done)
+		return opt.status;
+	o->outpath = opt.output;
+	o->quiet = opt.quiet;
 	if (o->c.waker_cpu == o->c.wakee_cpu) {
 		fprintf(stderr, "idlekit %s: --waker-cpu and --wakee-cpu must differ (both %d)\n", cmd,
 			o->c.waker_cpu);
@@ -347,19 +333,8 @@ int cmd_platform_calibrate(int argc, char **argv)
 	const char *cmd = "platform calibrate";
 	if (cli_output_check(cmd, o.outpath))
 		return EXIT_USAGE;
-	struct ik_cpuset allowed;
-	char list[256];
-	if (ik_host_allowed_cpus(&allowed, list, sizeof(list)) == 0) {
-		ik_cpuset_format(&allowed, list, sizeof(list));
-		for (int i = 0; i < 2; i++) {
-			int cpu = i ? o.c.wakee_cpu : o.c.waker_cpu;
-			if (!ik_cpuset_has(&allowed, cpu)) {
-				fprintf(stderr, "idlekit %s: --%s-cpu %d: not available (CPUs this process "
-					"may use: %s)\n", cmd, i ? "wakee" : "waker", cpu, list);
-				return EXIT_USAGE;
-			}
-		}
-	}
+	if (host_waker_wakee_check(cmd, o.c.waker_cpu, o.c.wakee_cpu))
+		return EXIT_USAGE;
 
 	char err[IK_ERR_LEN] = "", *text = NULL;
 	struct ik_platform *p = malloc(sizeof(*p));

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/progress.h"
+#include "host/host.h"
 
 #define QUIET_NS 1000000000LL  /* nothing shown in the first second */
 #define REDRAW_NS 250000000LL
@@ -50,13 +51,7 @@ static void *tick(void *arg)
 	struct cli_progress *p = arg;
 	pthread_mutex_lock(&p->mu);
 	while (!p->stop) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += REDRAW_NS;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
+		struct timespec ts = ik_deadline_in(CLOCK_REALTIME, REDRAW_NS);
 		if (p->drawn || now_ns() - p->start_ns < p->quiet_ns)
 			pthread_cond_timedwait(&p->cv, &p->mu, &ts);
 		if (p->stop || now_ns() - p->start_ns < p->quiet_ns)

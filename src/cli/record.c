@@ -90,16 +90,16 @@ static void remove_leftover_instances(const char *tracing_dir)
 
 int cmd_record(int argc, char **argv)
 {
-	enum { OPT_HZ = 256, OPT_BUFFER };
+	enum { OPT_BUFFER = 256 };
 	static const struct option opts[] = {
 		CLI_OPTION_OUTPUT,
 		{ "duration", required_argument, NULL, 'd' },
-		{ "hz", required_argument, NULL, OPT_HZ },
+		CLI_OPTION_HZ,
 		{ "buffer-kb", required_argument, NULL, OPT_BUFFER },
 		CLI_OPTIONS_END,
 	};
 	int64_t duration_ns = -1;
-	uint64_t hz = 0, buffer_kb = 16384;
+	uint64_t buffer_kb = 16384;
 	char err[IK_ERR_LEN];
 	int c;
 
@@ -124,10 +124,6 @@ int cmd_record(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
-		case OPT_HZ:
-			if (cli_parse_range("record", "--hz", optarg, 1, 100000, &hz))
-				return EXIT_USAGE;
-			break;
 		case OPT_BUFFER:
 			if (cli_parse_range("record", "--buffer-kb", optarg, 4, 1u << 22, &buffer_kb))
 				return EXIT_USAGE;
@@ -137,6 +133,7 @@ int cmd_record(int argc, char **argv)
 	if (opt.done)
 		return opt.status;
 	const char *outpath = opt.output;
+	uint64_t hz = opt.hz;
 	char **command = NULL;
 	if (optind < argc) {
 		if (strcmp(argv[optind - 1], "--") != 0) {
@@ -197,13 +194,7 @@ int cmd_record(int argc, char **argv)
 	if (command) {
 		run_rc = ik_run_command(command, &child_status, err, sizeof(err));
 	} else {
-		struct timespec end = rec.t0;
-		end.tv_sec += (time_t)(duration_ns / IK_NSEC_PER_SEC);
-		end.tv_nsec += (long)(duration_ns % IK_NSEC_PER_SEC);
-		if (end.tv_nsec >= IK_NSEC_PER_SEC) {
-			end.tv_sec++;
-			end.tv_nsec -= IK_NSEC_PER_SEC;
-		}
+		struct timespec end = ik_timespec_add(rec.t0, duration_ns);
 		while (!ik_signals_caught() &&
 		       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL) == EINTR)
 			;

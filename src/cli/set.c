@@ -248,25 +248,24 @@ static int undo(struct ik_journal *j, const char *why)
 
 int cmd_set(int argc, char **argv)
 {
-	enum { OPT_CPU = 256, OPT_LATENCY, OPT_PMQOS };
+	enum { OPT_CPU = 256 };
 	static const struct option opts[] = {
 		{ "disable", required_argument, NULL, 'd' },
 		{ "enable", required_argument, NULL, 'e' },
 		{ "enable-all", no_argument, NULL, 'E' },
 		{ "disable-above", required_argument, NULL, 'D' },
 		{ "governor", required_argument, NULL, 'g' },
-		{ "latency", required_argument, NULL, OPT_LATENCY },
 		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "pm-qos-dev", required_argument, NULL, OPT_PMQOS },
+		HOST_PMQOS_OPTIONS,
 		HOST_SOURCE_OPTIONS,
 		CLI_OPTIONS_END,
 	};
 	struct action actions[MAX_ACTIONS];
 	int nactions = 0, c;
 	bool enable_all = false;
-	const char *governor = NULL, *cpu_list = NULL, *pmqos_opt = NULL;
+	const char *governor = NULL, *cpu_list = NULL;
 	struct host_source src = { NULL, NULL };
-	int64_t latency_ns = -1;
+	struct host_pmqos_limit limit = { -1, NULL };
 
 	/* '+': stop at the first non-option, so the command's own options stay its own. */
 	struct cli_opts opt = { .cmd = "set", .usage = set_usage, .shortopts = "+d:e:Eg:D:h",
@@ -296,15 +295,13 @@ int cmd_set(int argc, char **argv)
 		case 'g':
 			governor = optarg;
 			break;
-		case OPT_LATENCY:
-			if (host_latency_arg("set", optarg, &latency_ns))
-				return EXIT_USAGE;
-			break;
 		case OPT_CPU:
 			cpu_list = optarg;
 			break;
-		case OPT_PMQOS:
-			pmqos_opt = optarg;
+		case HOST_OPT_LATENCY:
+		case HOST_OPT_PMQOS:
+			if (host_pmqos_opt("set", c, optarg, &limit))
+				return EXIT_USAGE;
 			break;
 		default: /* --sysfs-root, --sysfs-dump */
 			host_source_opt(c, optarg, &src);
@@ -312,6 +309,7 @@ int cmd_set(int argc, char **argv)
 	}
 	if (opt.done)
 		return opt.status;
+	int64_t latency_ns = limit.latency_ns;
 	char **command = optind < argc ? argv + optind : NULL;
 	if (!nactions && !enable_all && !governor && latency_ns < 0) {
 		fprintf(stderr, "idlekit set: nothing to change: give --disable, --enable, "
@@ -363,8 +361,7 @@ int cmd_set(int argc, char **argv)
 			}
 		}
 	}
-	if (latency_ns >= 0 && ik_pmqos_open(&qos, host_pmqos_path(pmqos_opt), err, sizeof(err))) {
-		fprintf(stderr, "idlekit set: %s\n", err);
+	if (latency_ns >= 0 && host_pmqos_open("set", &limit, &qos)) {
 		rc = EXIT_FAIL;
 		goto out;
 	}

@@ -367,9 +367,8 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 	const char *ref = optind < argc ? argv[optind] : "default";
 	bool is_file = strchr(ref, '/') || (strlen(ref) > 4 && !strcmp(ref + strlen(ref) - 4, ".ini"));
-	if ((is_file && cli_input_check("sim", ref)) || cli_output_check("sim", outpath) ||
-	    cli_output_check("sim", htmlpath) ||
-	    cli_outputs_distinct("sim", outpath, "-o", htmlpath, "--html"))
+	if ((is_file && cli_input_check("sim", ref)) ||
+	    cli_report_outputs_check("sim", outpath, htmlpath))
 		goto out;
 	if (bad && !nvary) {
 		fprintf(stderr, "idlekit sim: --bad-below is for a sweep: add --vary KEY=LIST\n");

@@ -314,45 +314,53 @@ static int load_spec(const char *cmd, const char *path, const char *bad, bool ch
 	return EXIT_OK;
 }
 
+/* load_spec with the checks into a new spec (*out, for ik_sweep_spec_free and free). */
+static int new_spec(const char *cmd, const char *path, const char *bad, struct ik_sweep_spec **out)
+{
+	struct ik_sweep_spec *s = malloc(sizeof(*s));
+	if (!s) {
+		fprintf(stderr, "idlekit %s: out of memory\n", cmd);
+		return EXIT_FAIL;
+	}
+	int rc = load_spec(cmd, path, bad, true, s);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	*out = s;
+	return EXIT_OK;
+}
+
 /* ---- a run ---------------------------------------------------------------------------- */
 
 static int run_sweep(const char *spec_path, const char *dir, int jobs, bool quiet,
 		     const char *shard_text, int shard_count, const char *bad)
 {
-	struct ik_sweep_spec *s = malloc(sizeof(*s));
+	struct ik_sweep_spec *s;
 	struct ik_sweep_shard sh = { 0, 1 };
 	char err[IK_ERR_LEN], src[64];
 	int rc;
 
-	if (!s) {
-		fprintf(stderr, "idlekit sweep: out of memory\n");
-		return EXIT_FAIL;
-	}
 	if (shard_text) {
 		if (ik_sweep_shard_parse(shard_text, &sh, err, sizeof(err)) != 0) {
 			fprintf(stderr, "idlekit sweep: --shard: %s\n", err);
-			free(s);
 			return EXIT_USAGE;
 		}
 	} else {
 		int found = ik_sweep_shard_from_env(shard_count, &sh, src, sizeof(src), err, sizeof(err));
 		if (found < 0) {
 			fprintf(stderr, "idlekit sweep: %s\n", err);
-			free(s);
 			return EXIT_USAGE;
 		}
 		if (found == 0 && shard_count > 0) {
 			fprintf(stderr, "idlekit sweep: --shard-count is for JOB_COMPLETION_INDEX, which "
 				"is not set: give --shard I/N\n");
-			free(s);
 			return EXIT_USAGE;
 		}
 	}
-	rc = load_spec("sweep", spec_path, bad, true, s);
-	if (rc) {
-		free(s);
+	rc = new_spec("sweep", spec_path, bad, &s);
+	if (rc)
 		return rc;
-	}
 	if (sh.count > s->npoints) {
 		fprintf(stderr, "idlekit sweep: shard %d/%d: the sweep has only %lld points: expected "
 			"at most %lld shards\n", sh.index, sh.count, (long long)s->npoints,
@@ -465,22 +473,17 @@ out:
 static int slurm(const char *spec_path, const char *dir, const struct ik_sweep_slurm *so,
 		 const char *bad, bool submit)
 {
-	struct ik_sweep_spec *s = malloc(sizeof(*s));
+	struct ik_sweep_spec *s;
 	char spec_abs[PATH_MAX], dir_abs[PATH_MAX], exe[PATH_MAX], path[PATH_MAX], err[IK_ERR_LEN];
 	int rc, shards;
 
-	if (!s)
-		return EXIT_FAIL;
 	if (ik_sweep_slurm_check(so, err, sizeof(err))) {
 		fprintf(stderr, "idlekit sweep slurm: %s\n", err);
-		free(s);
 		return EXIT_USAGE;
 	}
-	rc = load_spec("sweep slurm", spec_path, bad, true, s);
-	if (rc) {
-		free(s);
+	rc = new_spec("sweep slurm", spec_path, bad, &s);
+	if (rc)
 		return rc;
-	}
 	rc = EXIT_USAGE;
 	if (ik_sweep_slurm_shards(so, s, &shards, err, sizeof(err))) {
 		fprintf(stderr, "idlekit sweep slurm: %s\n", err);
@@ -534,6 +537,20 @@ out:
 
 /* ---- the command ------------------------------------------------------------------- */
 
+/* --shard-count N and --shards N: a number of shards, 1..100000; -1 with the message. */
+static int shards_arg(const char *cmd, const char *opt, const char *text, int *out)
+{
+	uint64_t v;
+	if (cli_parse_u64(cmd, opt, text, 100000, &v))
+		return -1;
+	if (v == 0) {
+		fprintf(stderr, "idlekit %s: %s: expected 1..100000, got 0\n", cmd, opt);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
 	enum { OPT_SHARD = 256, OPT_SHARD_COUNT, OPT_BAD, OPT_PARTITION, OPT_TIME, OPT_CPUS,
@@ -581,13 +598,8 @@ int cmd_sweep(int argc, char **argv)
 			run_opt = true;
 			break;
 		case OPT_SHARD_COUNT:
-			if (cli_parse_u64(cmd, "--shard-count", optarg, 100000, &v))
+			if (shards_arg(cmd, "--shard-count", optarg, &shard_count))
 				return EXIT_USAGE;
-			if (v == 0) {
-				fprintf(stderr, "idlekit %s: --shard-count: expected 1..100000, got 0\n", cmd);
-				return EXIT_USAGE;
-			}
-			shard_count = (int)v;
 			run_opt = true;
 			break;
 		case OPT_BAD:
@@ -616,13 +628,8 @@ int cmd_sweep(int argc, char **argv)
 			slurm_opt = true;
 			break;
 		case OPT_SHARDS:
-			if (cli_parse_u64(cmd, "--shards", optarg, 100000, &v))
+			if (shards_arg(cmd, "--shards", optarg, &so.shards))
 				return EXIT_USAGE;
-			if (v == 0) {
-				fprintf(stderr, "idlekit %s: --shards: expected 1..100000, got 0\n", cmd);
-				return EXIT_USAGE;
-			}
-			so.shards = (int)v;
 			slurm_opt = true;
 			break;
 		case OPT_SUBMIT:

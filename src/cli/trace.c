@@ -153,14 +153,13 @@ static int open_trace(const char *cmd, const char *path, bool lenient, struct op
 	char err[512];
 	o->origin = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	int orc = EXIT_USAGE;
-	o->fp = strcmp(path, "-") == 0 ? stdin : cli_input_fopen(cmd, path, &orc);
+	o->fp = cli_input_open(cmd, path, &orc);
 	if (!o->fp)
 		return orc;
 	int rc = ik_trace_open_file(o->fp, o->origin, lenient, &o->r, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
-		if (o->fp != stdin)
-			fclose(o->fp);
+		cli_input_close(o->fp);
 		return rc == IK_TRACE_EINPUT ? EXIT_USAGE : EXIT_FAIL;
 	}
 	return -1;
@@ -169,8 +168,7 @@ static int open_trace(const char *cmd, const char *path, bool lenient, struct op
 static void close_trace(struct opened *o)
 {
 	ik_trace_close(o->r);
-	if (o->fp && o->fp != stdin)
-		fclose(o->fp);
+	cli_input_close(o->fp);
 }
 
 /* What analyze writes: the analysis as text, JSON or CSV, and its page. */
@@ -198,40 +196,36 @@ static int analyze_page(FILE *f, void *ctx)
 
 int cmd_analyze(int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_CSV, OPT_LENIENT };
+	enum { OPT_CSV = 256 };
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, OPT_JSON },
+		CLI_OPTION_JSON,
 		CLI_HTML_OPTIONS,
 		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "lenient", no_argument, NULL, OPT_LENIENT },
+		CLI_OPTION_LENIENT,
 		CLI_OPTION_OUTPUT,
 		CLI_OPTIONS_END,
 	};
-	bool json = false, csv = false, lenient = false;
+	bool csv = false;
 	struct cli_opts opt = { .cmd = "analyze", .usage = analyze_usage, .shortopts = "o:h",
 				.longopts = opts, .bad = CLI_BAD_INCOMPLETE };
 	int c;
 
 	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
-		case OPT_JSON: json = true; break;
 		case OPT_CSV: csv = true; break;
-		case OPT_LENIENT: lenient = true; break;
 		}
 	}
 	if (opt.done)
 		return opt.status;
 	const char *outpath = opt.output, *htmlpath = opt.html;
+	bool json = opt.json, lenient = opt.lenient;
 	if (optind != argc - 1 || (json && csv)) {
 		fprintf(stderr, "idlekit analyze: %s\ne.g. idlekit analyze run.trace --csv\n",
 			json && csv ? "--json and --csv exclude each other"
 				    : "expected one TRACE file ('-' for standard input)");
 		return EXIT_USAGE;
 	}
-	if (cli_window_needs_html(&opt))
-		return EXIT_USAGE;
-	if (cli_output_check("analyze", outpath) || cli_output_check("analyze", htmlpath) ||
-	    cli_outputs_distinct("analyze", outpath, "-o", htmlpath, "--html"))
+	if (cli_report_options_check(&opt))
 		return EXIT_USAGE;
 	struct opened in;
 	int rc = open_trace("analyze", argv[optind], lenient, &in);
@@ -288,27 +282,26 @@ static int replay_page(FILE *f, void *ctx)
 
 int cmd_replay(int argc, char **argv)
 {
-	enum { OPT_HZ = 256, OPT_JSON, OPT_LENIENT, OPT_COMPARE, OPT_HP_POLL, OPT_CLOSED,
-	       OPT_SEED };
+	enum { OPT_COMPARE = 256, OPT_HP_POLL, OPT_CLOSED, OPT_SEED };
 	static const struct option opts[] = {
 		CLI_OPTION_JOBS,
 		CLI_KERNEL_OPTIONS,
 		CLI_HTML_OPTIONS,
 		{ "governor", required_argument, NULL, 'g' },
-		{ "platform", required_argument, NULL, 'p' },
-		{ "hz", required_argument, NULL, OPT_HZ },
+		CLI_OPTION_PLATFORM,
+		CLI_OPTION_HZ,
 		{ "compare-recorded", no_argument, NULL, OPT_COMPARE },
 		{ "haltpoll-poll-ns", required_argument, NULL, OPT_HP_POLL },
 		{ "closed-loop", no_argument, NULL, OPT_CLOSED },
 		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "lenient", no_argument, NULL, OPT_LENIENT },
+		CLI_OPTION_JSON,
+		CLI_OPTION_LENIENT,
 		CLI_OPTION_OUTPUT,
 		CLI_OPTIONS_END,
 	};
-	const char *governor = NULL, *platform = NULL;
-	bool json = false, lenient = false, compare = false, closed = false;
-	uint64_t hz = 0, seed = 1;
+	const char *governor = NULL;
+	bool compare = false, closed = false;
+	uint64_t seed = 1;
 	struct ik_haltpoll_params hp;
 	bool hp_given = false;
 	/* --kernel: the release every governor instance and device runs as */
@@ -323,11 +316,6 @@ int cmd_replay(int argc, char **argv)
 	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
 		case 'g': governor = optarg; break;
-		case 'p': platform = optarg; break;
-		case OPT_HZ:
-			if (cli_parse_range("replay", "--hz", optarg, 1, 100000, &hz))
-				return EXIT_USAGE;
-			break;
 		case OPT_COMPARE: compare = true; break;
 		case OPT_CLOSED: closed = true; break;
 		case OPT_SEED:
@@ -340,13 +328,13 @@ int cmd_replay(int argc, char **argv)
 				return EXIT_USAGE;
 			hp_given = true;
 			break;
-		case OPT_JSON: json = true; break;
-		case OPT_LENIENT: lenient = true; break;
 		}
 	}
 	if (opt.done)
 		return opt.status;
-	const char *outpath = opt.output, *htmlpath = opt.html;
+	const char *outpath = opt.output, *htmlpath = opt.html, *platform = opt.platform;
+	bool json = opt.json, lenient = opt.lenient;
+	uint64_t hz = opt.hz;
 	int jobs = opt.jobs; /* 0: the CPUs this process may use */
 	/* The traces may come before or after the options. */
 	int ntraces = argc - optind;
@@ -367,10 +355,7 @@ int cmd_replay(int argc, char **argv)
 						     : "--platform P (a built-in name or an INI file)");
 		return EXIT_USAGE;
 	}
-	if (cli_window_needs_html(&opt))
-		return EXIT_USAGE;
-	if (cli_output_check("replay", outpath) || cli_output_check("replay", htmlpath) ||
-	    cli_outputs_distinct("replay", outpath, "-o", htmlpath, "--html"))
+	if (cli_report_options_check(&opt))
 		return EXIT_USAGE;
 	struct ik_replay_batch_out out = { .json = json, .compare = compare, .html = htmlpath != NULL };
 	struct ik_replay_batch bt = { .closed_loop = closed, .hz = hz, .seed = seed, .haltpoll = hp,

@@ -82,8 +82,8 @@ static void read_wakee_states(const struct ik_sysfs *fs, int cpu, struct wakee_s
 
 int cmd_wakelat(int argc, char **argv)
 {
-	enum { OPT_WAKER = 256, OPT_WAKEE, OPT_WARMUP, OPT_GAP, OPT_METHOD, OPT_LATENCY, OPT_STATE,
-	       OPT_PMQOS, OPT_JSON, OPT_HTML, OPT_RTPRIO };
+	enum { OPT_WAKER = 256, OPT_WAKEE, OPT_WARMUP, OPT_GAP, OPT_METHOD, OPT_STATE, OPT_HTML,
+	       OPT_RTPRIO };
 	static const struct option opts[] = {
 		{ "waker-cpu", required_argument, NULL, OPT_WAKER },
 		{ "wakee-cpu", required_argument, NULL, OPT_WAKEE },
@@ -92,21 +92,19 @@ int cmd_wakelat(int argc, char **argv)
 		{ "gap", required_argument, NULL, OPT_GAP },
 		{ "method", required_argument, NULL, OPT_METHOD },
 		{ "rt-priority", required_argument, NULL, OPT_RTPRIO },
-		{ "latency", required_argument, NULL, OPT_LATENCY },
 		{ "state", required_argument, NULL, OPT_STATE },
-		{ "pm-qos-dev", required_argument, NULL, OPT_PMQOS },
+		HOST_PMQOS_OPTIONS,
 		{ "sysfs-root", required_argument, NULL, HOST_OPT_ROOT }, /* live only: no dump */
-		{ "json", no_argument, NULL, OPT_JSON },
+		CLI_OPTION_JSON,
 		{ "html", required_argument, NULL, OPT_HTML },
 		CLI_OPTIONS_END,
 	};
 	struct ik_wakelat_config cfg = { .waker_cpu = 0, .wakee_cpu = 1, .count = 10000,
 					 .warmup = 100, .gap_ns = 100000,
 					 .method = IK_WAKELAT_FUTEX };
-	const char *state = NULL, *pmqos_opt = NULL, *htmlpath = NULL;
+	const char *state = NULL, *htmlpath = NULL;
 	struct host_source src = { NULL, NULL };
-	int64_t latency_ns = -1;
-	bool json = false;
+	struct host_pmqos_limit limit = { -1, NULL };
 	long v;
 	int c;
 
@@ -146,21 +144,16 @@ int cmd_wakelat(int argc, char **argv)
 				return EXIT_USAGE;
 			cfg.rt_priority = (int)v;
 			break;
-		case OPT_LATENCY:
-			if (host_latency_arg("wakelat", optarg, &latency_ns))
-				return EXIT_USAGE;
-			break;
 		case OPT_STATE:
 			state = optarg;
 			break;
-		case OPT_PMQOS:
-			pmqos_opt = optarg;
+		case HOST_OPT_LATENCY:
+		case HOST_OPT_PMQOS:
+			if (host_pmqos_opt("wakelat", c, optarg, &limit))
+				return EXIT_USAGE;
 			break;
 		case HOST_OPT_ROOT:
 			host_source_opt(c, optarg, &src);
-			break;
-		case OPT_JSON:
-			json = true;
 			break;
 		case OPT_HTML:
 			htmlpath = optarg;
@@ -169,18 +162,15 @@ int cmd_wakelat(int argc, char **argv)
 	}
 	if (opt.done)
 		return opt.status;
+	bool json = opt.json;
+	int64_t latency_ns = limit.latency_ns;
 	if (cfg.waker_cpu == cfg.wakee_cpu)
 		fprintf(stderr, "idlekit wakelat: note: waker and wakee share CPU %d, so the wakee's "
 			"CPU is never idle; this measures the scheduler alone\n", cfg.waker_cpu);
 
-	char err[IK_HOST_ERR_LEN] = "", list[256];
-	int cpus[2] = { cfg.waker_cpu, cfg.wakee_cpu };
-	int bad = host_unavailable_cpu(cpus, list, sizeof(list), err, sizeof(err));
-	if (bad >= 0) {
-		fprintf(stderr, "idlekit wakelat: --%s-cpu %d: not available (CPUs this process may "
-			"use: %s)\n", bad ? "wakee" : "waker", cpus[bad], list);
+	if (host_waker_wakee_check("wakelat", cfg.waker_cpu, cfg.wakee_cpu))
 		return EXIT_USAGE;
-	}
+	char err[IK_HOST_ERR_LEN] = "";
 
 	if (cli_output_check("wakelat", htmlpath))
 		return EXIT_USAGE;
@@ -237,8 +227,7 @@ int cmd_wakelat(int argc, char **argv)
 			}
 		}
 	}
-	if (latency_ns >= 0 && ik_pmqos_open(&qos, host_pmqos_path(pmqos_opt), err, sizeof(err))) {
-		fprintf(stderr, "idlekit wakelat: %s\n", err);
+	if (latency_ns >= 0 && host_pmqos_open("wakelat", &limit, &qos)) {
 		rc = EXIT_FAIL;
 		goto out;
 	}

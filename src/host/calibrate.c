@@ -38,6 +38,7 @@
 #include <time.h>
 
 #include "host/calibrate.h"
+#include "host/pinned_thread.h"
 
 /* ---- distributions ------------------------------------------------------------------------ */
 
@@ -90,23 +91,6 @@ static int shifted(const int64_t *samples, long n, int64_t off, struct ik_calib_
 }
 
 /* ---- the spinner and the sleeper --------------------------------------------------------- */
-
-static int start_on(pthread_t *t, int cpu, void *(*fn)(void *), void *arg, char *err,
-		    size_t errlen)
-{
-	pthread_attr_t attr;
-	cpu_set_t set;
-	pthread_attr_init(&attr);
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	int e = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	if (!e)
-		e = pthread_create(t, &attr, fn, arg);
-	pthread_attr_destroy(&attr);
-	if (e)
-		snprintf(err, errlen, "cannot start a thread pinned to CPU %d: %s", cpu, strerror(e));
-	return e ? -1 : 0;
-}
 
 /* Keeps its CPU busy at the lowest priority, so that any woken task preempts it. */
 struct spinner {
@@ -169,7 +153,7 @@ static int oversleep(const struct ik_calib_config *c, bool fine, struct ik_calib
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (start_on(&t, c->wakee_cpu, sleep_main, &s, err, errlen)) {
+	if (ik_start_pinned(&t, c->wakee_cpu, 0, sleep_main, &s, err, errlen)) {
 		free(s.late);
 		return -1;
 	}
@@ -316,7 +300,7 @@ static int busy_wake(const struct ik_calib_config *c, struct ik_calib_result *r,
 	struct spinner s = { 0 };
 	pthread_t t;
 	struct ik_wakelat_result w = { 0 };
-	if (start_on(&t, c->wakee_cpu, spin_main, &s, err, errlen))
+	if (ik_start_pinned(&t, c->wakee_cpu, 0, spin_main, &s, err, errlen))
 		return -1;
 	while (!atomic_load(&s.running))
 		sched_yield();

@@ -12,3 +12,21 @@ int64_t ik_host_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
+
+struct timespec ik_timespec_add(struct timespec t, int64_t ns)
+{
+	t.tv_sec += (time_t)(ns / 1000000000);
+	t.tv_nsec += (long)(ns % 1000000000);
+	if (t.tv_nsec >= 1000000000) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000;
+	}
+	return t;
+}
+
+struct timespec ik_deadline_in(clockid_t clock, int64_t ns)
+{
+	struct timespec now;
+	clock_gettime(clock, &now);
+	return ik_timespec_add(now, ns);
+}

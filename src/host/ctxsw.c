@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "host/host.h"
+#include "host/pinned_thread.h"
 #include "util/fd_io.h"
 #include "util/names.h"
 
@@ -176,23 +177,6 @@ static uint64_t switches(struct ctxsw *s)
 	       atomic_load_explicit(&s->count_b.value, memory_order_relaxed);
 }
 
-static int start_pinned(pthread_t *t, int cpu, void *(*fn)(void *), void *arg, char *err,
-			size_t errlen)
-{
-	pthread_attr_t attr;
-	cpu_set_t set;
-	pthread_attr_init(&attr);
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	int e = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	if (!e)
-		e = pthread_create(t, &attr, fn, arg);
-	pthread_attr_destroy(&attr);
-	if (e && err && errlen)
-		snprintf(err, errlen, "cannot start a thread pinned to CPU %d: %s", cpu, strerror(e));
-	return e ? -1 : 0;
-}
-
 static void sleep_until(int64_t t)
 {
 	struct timespec ts = { (time_t)(t / 1000000000), (long)(t % 1000000000) };
@@ -203,25 +187,14 @@ static void sleep_until(int64_t t)
 int ik_ctxsw_run(const struct ik_ctxsw_config *c, struct ik_ctxsw_result *r, char *err,
 		 size_t errlen)
 {
-	struct ik_cpuset allowed;
-	char list[256];
-
 	memset(r, 0, sizeof(*r));
 	if (c->duration_ns <= 0 || c->tick_ns < 0) {
 		snprintf(err, errlen, "expected a duration > 0");
 		return -1;
 	}
-	if (ik_host_allowed_cpus(&allowed, err, errlen))
-		return -1;
 	int cpus[2] = { c->cpu_a, c->cpu_b };
-	for (int i = 0; i < 2; i++) {
-		if (!ik_cpuset_has(&allowed, cpus[i])) {
-			ik_cpuset_format(&allowed, list, sizeof(list));
-			snprintf(err, errlen, "CPU %d is not available to this process (CPUs allowed: "
-				 "%s)", cpus[i], list);
-			return -1;
-		}
-	}
+	if (ik_host_check_cpus(cpus, err, errlen))
+		return -1;
 	struct ctxsw *s = aligned_alloc(64, (sizeof(struct ctxsw) + 63) / 64 * 64);
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
@@ -236,9 +209,9 @@ int ik_ctxsw_run(const struct ik_ctxsw_config *c, struct ik_ctxsw_result *r, cha
 		goto out;
 	}
 	pthread_t a, b;
-	if (start_pinned(&b, c->cpu_b, thread_b, s, err, errlen))
+	if (ik_start_pinned(&b, c->cpu_b, 0, thread_b, s, err, errlen))
 		goto out;
-	if (start_pinned(&a, c->cpu_a, thread_a, s, err, errlen)) {
+	if (ik_start_pinned(&a, c->cpu_a, 0, thread_a, s, err, errlen)) {
 		atomic_store(&s->stop, 1);
 		if (c->test == IK_CTXSW_PIPE)
 			put_byte(s, s->to_b[1]);

@@ -35,6 +35,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "idlekit/cpuidle.h"
 #include "util/cpuset.h" /* struct ik_cpuset: the sets this API is written in */
@@ -207,6 +208,10 @@ void ik_host_default_idle(const struct ik_sysfs *fs, char *buf, size_t len);
 
 /* CLOCK_MONOTONIC now, in ns. */
 int64_t ik_host_now_ns(void);
+/* T plus NS (>= 0): a deadline for clock_nanosleep or pthread_cond_timedwait. */
+struct timespec ik_timespec_add(struct timespec t, int64_t ns);
+/* NS from now on CLOCK, as such a deadline. */
+struct timespec ik_deadline_in(clockid_t clock, int64_t ns);
 
 /* ---- Durations with units (src/host/units.c) -------------------------------------------- */
 
@@ -346,6 +351,14 @@ int ik_trace_instances_stale(const char *tracing_dir, bool remove, struct ik_sta
 
 /* CPUs this process may run on (sched_getaffinity). */
 int ik_host_allowed_cpus(struct ik_cpuset *allowed, char *err, size_t errlen);
+/*
+ * A benchmark's two CPUs against those this process may run on: the index in cpus[] of the
+ * first it may not use, with the ones it may written into list; -1 when it may use both;
+ * -2 when its affinity cannot be read (why in err).
+ */
+int ik_host_unavailable_cpu(const int cpus[2], char *list, size_t len, char *err, size_t errlen);
+/* The same as a check before a run: 0, or -1 with why in err. */
+int ik_host_check_cpus(const int cpus[2], char *err, size_t errlen);
 
 /* ---- Context switches (src/host/ctxsw.c) ------------------------------------------------ */
 

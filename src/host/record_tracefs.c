@@ -357,13 +357,7 @@ static void *drain_main(void *p)
 	struct ik_drainer *d = p;
 	pthread_mutex_lock(&d->mu);
 	while (!d->stop) {
-		struct timespec until;
-		clock_gettime(CLOCK_MONOTONIC, &until);
-		until.tv_nsec += DRAIN_NS;
-		if (until.tv_nsec >= IK_NSEC_PER_SEC) {
-			until.tv_sec++;
-			until.tv_nsec -= IK_NSEC_PER_SEC;
-		}
+		struct timespec until = ik_deadline_in(CLOCK_MONOTONIC, DRAIN_NS);
 		while (!d->stop && pthread_cond_timedwait(&d->cv, &d->mu, &until) != ETIMEDOUT)
 			;
 		if (d->stop)

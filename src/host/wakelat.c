@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "host/host.h"
+#include "host/pinned_thread.h"
 #include "util/fd_io.h"
 #include "util/names.h"
 
@@ -59,6 +60,28 @@ int ik_host_allowed_cpus(struct ik_cpuset *allowed, char *err, size_t errlen)
 		if (CPU_ISSET(cpu, &set))
 			ik_cpuset_add(allowed, cpu);
 	return 0;
+}
+
+int ik_host_unavailable_cpu(const int cpus[2], char *list, size_t len, char *err, size_t errlen)
+{
+	struct ik_cpuset allowed;
+	if (ik_host_allowed_cpus(&allowed, err, errlen) != 0)
+		return -2;
+	ik_cpuset_format(&allowed, list, len);
+	for (int i = 0; i < 2; i++)
+		if (!ik_cpuset_has(&allowed, cpus[i]))
+			return i;
+	return -1;
+}
+
+int ik_host_check_cpus(const int cpus[2], char *err, size_t errlen)
+{
+	char list[256];
+	int bad = ik_host_unavailable_cpu(cpus, list, sizeof(list), err, errlen);
+	if (bad >= 0 && err && errlen)
+		snprintf(err, errlen, "CPU %d is not available to this process (CPUs allowed: %s)",
+			 cpus[bad], list);
+	return bad == -1 ? 0 : -1;
 }
 
 static void cpu_relax(void)
@@ -248,49 +271,9 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int start_pinned(pthread_t *t, int cpu, int rt_priority, void *(*fn)(void *), void *arg,
-			char *err, size_t errlen)
-{
-	pthread_attr_t attr;
-	cpu_set_t set;
-	pthread_attr_init(&attr);
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	int e = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	if (!e && rt_priority > 0) {
-		/* SCHED_FIFO from the thread's first instruction: a wake-up then preempts
-		   anything of the default policy on the wakee CPU */
-		struct sched_param sp = { .sched_priority = rt_priority };
-		e = pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-		if (!e)
-			e = pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
-		if (!e)
-			e = pthread_attr_setschedparam(&attr, &sp);
-	}
-	if (!e)
-		e = pthread_create(t, &attr, fn, arg);
-	pthread_attr_destroy(&attr);
-	if (e) {
-		if (err && errlen) {
-			if (rt_priority > 0 && e == EPERM)
-				snprintf(err, errlen, "--rt-priority %d: not permitted to use SCHED_FIFO "
-					 "(needs root or CAP_SYS_NICE, or an RLIMIT_RTPRIO of %d)",
-					 rt_priority, rt_priority);
-			else
-				snprintf(err, errlen, "cannot start a thread pinned to CPU %d%s: %s", cpu,
-					 rt_priority > 0 ? " with SCHED_FIFO" : "", strerror(e));
-		}
-		return -1;
-	}
-	return 0;
-}
-
 int ik_wakelat_run(const struct ik_wakelat_config *c, struct ik_wakelat_result *r, char *err,
 		   size_t errlen)
 {
-	struct ik_cpuset allowed;
-	char list[256];
-
 	memset(r, 0, sizeof(*r));
 	if (c->count < 1 || c->warmup < 0 || c->gap_ns < 0 || c->rt_priority < 0 ||
 	    c->rt_priority > 99) {
@@ -298,18 +281,9 @@ int ik_wakelat_run(const struct ik_wakelat_config *c, struct ik_wakelat_result *
 			snprintf(err, errlen, "expected count >= 1, warmup >= 0 and gap >= 0");
 		return -1;
 	}
-	if (ik_host_allowed_cpus(&allowed, err, errlen))
-		return -1;
 	int cpus[2] = { c->waker_cpu, c->wakee_cpu };
-	for (int i = 0; i < 2; i++) {
-		if (!ik_cpuset_has(&allowed, cpus[i])) {
-			ik_cpuset_format(&allowed, list, sizeof(list));
-			if (err && errlen)
-				snprintf(err, errlen, "CPU %d is not available to this process (CPUs "
-					 "allowed: %s)", cpus[i], list);
-			return -1;
-		}
-	}
+	if (ik_host_check_cpus(cpus, err, errlen))
+		return -1;
 
 	struct wakelat *w = calloc(1, sizeof(*w));
 	if (!w) {
@@ -337,9 +311,9 @@ int ik_wakelat_run(const struct ik_wakelat_config *c, struct ik_wakelat_result *
 
 	pthread_t wakee, waker;
 	struct waker_args args = { w, 0, 0 };
-	if (start_pinned(&wakee, c->wakee_cpu, c->rt_priority, wakee_main, w, err, errlen))
+	if (ik_start_pinned(&wakee, c->wakee_cpu, c->rt_priority, wakee_main, w, err, errlen))
 		goto out;
-	if (start_pinned(&waker, c->waker_cpu, c->rt_priority, waker_main, &args, err, errlen)) {
+	if (ik_start_pinned(&waker, c->waker_cpu, c->rt_priority, waker_main, &args, err, errlen)) {
 		atomic_store(&w->stop, 1);
 		wake(w);
 		pthread_join(wakee, NULL);
