@@ -583,13 +583,10 @@ static int plot_accuracy(FILE *out, const struct ik_run_result *runs, int nruns)
 
 /* ---- the page ---- */
 
-int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
-		   int nruns)
+static int html_page(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		     int nruns, const void *arg)
 {
-	if (!out || !sc || nruns < 0 || (nruns > 0 && !runs))
-		return -1;
-	struct ik_rep_locale locale;
-	ik_rep_locale_enter(&locale);
+	(void)arg;
 	int rc = 0;
 	char title[128];
 	snprintf(title, sizeof(title), "idlekit sim: %.*s", (int)strnlen(sc->name, sizeof(sc->name)),
@@ -599,10 +596,8 @@ int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 
 	if (nruns > 0) {
 		struct ik_hist *all = malloc(sizeof(*all));
-		if (!all) {
-			rc = -1;
-			goto done;
-		}
+		if (!all)
+			return -1;
 		ik_hist_init(all);
 		for (int k = 0; k < nruns; k++)
 			ik_hist_merge(all, &runs[k].wake_latency);
@@ -648,9 +643,11 @@ int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 		rc |= runs_tables(out, sc, runs, nruns);
 	}
 	ik_html_end(out);
-done:
-	ik_rep_locale_leave(&locale);
-	if (ik_rep_finish(out) != 0)
-		rc = -1;
 	return rc;
+}
+
+int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		   int nruns)
+{
+	return ik_rep_runs_report(out, sc, runs, nruns, html_page, NULL);
 }

@@ -417,8 +417,5 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n,
 	free(v);
 	free(acc);
 	ik_html_end(out);
-	ik_rep_locale_leave(&locale);
-	if (ik_rep_finish(out) != 0)
-		rc = -1;
-	return rc;
+	return ik_rep_done(out, &locale, rc);
 }

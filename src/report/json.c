@@ -502,15 +502,10 @@ static int write_summary(struct json_writer *w, const struct ik_run_result *runs
 	return rc;
 }
 
-int ik_report_json(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
-		   int nruns)
+static int json_report(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		       int nruns, const void *arg)
 {
-	if (!out || !sc || nruns < 0 || (nruns > 0 && !runs))
-		return -1;
-
-	struct ik_rep_locale locale;
-	ik_rep_locale_enter(&locale);
-
+	(void)arg;
 	struct json_writer w = {.out = out};
 	jw_object(&w, NULL, false);
 	jw_string(&w, "schema", IK_JSON_SCHEMA, sizeof(IK_JSON_SCHEMA));
@@ -523,9 +518,11 @@ int ik_report_json(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 	int rc = write_summary(&w, runs, nruns, &sc->workload);
 	jw_end_object(&w);
 	fputc('\n', out);
-
-	ik_rep_locale_leave(&locale);
-	if (ik_rep_finish(out) != 0)
-		rc = -1;
 	return rc;
+}
+
+int ik_report_json(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		   int nruns)
+{
+	return ik_rep_runs_report(out, sc, runs, nruns, json_report, NULL);
 }

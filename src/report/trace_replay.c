@@ -198,12 +198,23 @@ static void json_run(FILE *f, const struct ik_trace_replay_report *r, int g)
 	fprintf(f, "\n    }%s\n", g + 1 < r->nruns ? "," : "");
 }
 
-int ik_report_replay_json(FILE *f, const struct ik_trace_replay_report *r)
+/*
+ * The frame of both reports: -1 when r does not hold together, else body written in the
+ * "C" locale; 0 if everything reached f.
+ */
+static int replay_report(FILE *f, const struct ik_trace_replay_report *r,
+			 void (*body)(FILE *f, const struct ik_trace_replay_report *r))
 {
 	if (!f || !r || r->nruns < 1 || !r->runs || !r->governors || !r->h || !r->drv)
 		return -1;
 	struct ik_rep_locale locale;
 	ik_rep_locale_enter(&locale);
+	body(f, r);
+	return ik_rep_done(f, &locale, 0);
+}
+
+static void replay_json(FILE *f, const struct ik_trace_replay_report *r)
+{
 	const struct ik_trace_replay *r0 = &r->runs[0];
 	const struct ik_trace_header *h = r->h;
 
@@ -275,8 +286,11 @@ int ik_report_replay_json(FILE *f, const struct ik_trace_replay_report *r)
 	for (int g = 0; g < r->nruns; g++)
 		json_run(f, r, g);
 	fputs("  ]\n}\n", f);
-	ik_rep_locale_leave(&locale);
-	return ik_rep_finish(f);
+}
+
+int ik_report_replay_json(FILE *f, const struct ik_trace_replay_report *r)
+{
+	return replay_report(f, r, replay_json);
 }
 
 /* ---- Text ---------------------------------------------------------------------------- */
@@ -312,12 +326,8 @@ static void cell_us(FILE *f, int64_t ns)
 	fprintf(f, " %*s", COL_W, b);
 }
 
-int ik_report_replay_text(FILE *f, const struct ik_trace_replay_report *r)
+static void replay_text(FILE *f, const struct ik_trace_replay_report *r)
 {
-	if (!f || !r || r->nruns < 1 || !r->runs || !r->governors || !r->h || !r->drv)
-		return -1;
-	struct ik_rep_locale locale;
-	ik_rep_locale_enter(&locale);
 	const struct ik_trace_replay *r0 = &r->runs[0];
 	char b[64];
 
@@ -462,7 +472,7 @@ int ik_report_replay_text(FILE *f, const struct ik_trace_replay_report *r)
 		fputs("no energy: the platform 'trace' has no power figures (give --platform NAME)\n", f);
 
 	if (!r->compare)
-		goto done;
+		return;
 	const struct ik_trace_state_map *m = &r0->map;
 	fprintf(f, "\nrecorded states mapped onto %s's table%s:\n", r->platform,
 		m->identity ? " (the same table)" : "");
@@ -495,7 +505,9 @@ int ik_report_replay_text(FILE *f, const struct ik_trace_replay_report *r)
 			fputc('\n', f);
 		}
 	}
-done:
-	ik_rep_locale_leave(&locale);
-	return ik_rep_finish(f);
+}
+
+int ik_report_replay_text(FILE *f, const struct ik_trace_replay_report *r)
+{
+	return replay_report(f, r, replay_text);
 }
