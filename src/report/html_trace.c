@@ -78,6 +78,18 @@ static void all_state_names(const struct ik_trace_header *h, char (*buf)[NAME_BU
 	}
 }
 
+/* The first n of a driver's state names into buf, names[i] pointing at them, names[n] NULL. */
+static void driver_state_names(const struct ik_driver *drv, int n, char (*buf)[NAME_BUF],
+			       const char **names)
+{
+	for (int i = 0; i < n; i++) {
+		snprintf(buf[i], NAME_BUF, "%.*s", (int)strnlen(drv->states[i].name, IK_NAME_LEN),
+			 drv->states[i].name);
+		names[i] = buf[i];
+	}
+	names[n] = NULL;
+}
+
 static void driver_rows(FILE *out, const struct ik_trace_header *h)
 {
 	for (int d = 0; d < h->ndrivers; d++) {
@@ -325,12 +337,7 @@ static void plot_confusion(FILE *out, const struct ik_html_replay *r, const char
 	int nch = drv->state_count > IK_STATE_MAX ? IK_STATE_MAX : drv->state_count;
 	char chbuf[IK_STATE_MAX][NAME_BUF];
 	const char *chosen[IK_STATE_MAX + 1];
-	for (int j = 0; j < nch; j++) {
-		snprintf(chbuf[j], NAME_BUF, "%.*s", (int)strnlen(drv->states[j].name, IK_NAME_LEN),
-			 drv->states[j].name);
-		chosen[j] = chbuf[j];
-	}
-	chosen[nch] = NULL;
+	driver_state_names(drv, nch, chbuf, chosen);
 	/* each row (recorded state) shaded by the share of its periods in each column */
 	struct ik_svg p;
 	struct ik_svg_axis x = {.label = "state the governor chose (first entry of the period)",
@@ -456,11 +463,7 @@ int ik_report_html_replay(FILE *out, const struct ik_html_replay *r)
 	int n = rp->nstates > IK_STATE_MAX ? IK_STATE_MAX : rp->nstates;
 	char namebuf[IK_STATE_MAX][NAME_BUF];
 	const char *names[IK_STATE_MAX + 1];
-	for (int i = 0; i < n; i++) {
-		snprintf(namebuf[i], NAME_BUF, "%.*s", (int)strnlen(drv->states[i].name, IK_NAME_LEN),
-			 drv->states[i].name);
-		names[i] = namebuf[i];
-	}
+	driver_state_names(drv, n, namebuf, names);
 	uint64_t span = rp->last_ns > rp->first_ns ? (uint64_t)(rp->last_ns - rp->first_ns) : 0;
 
 	if (r->report)

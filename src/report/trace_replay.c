@@ -326,6 +326,24 @@ static void cell_us(FILE *f, int64_t ns)
 	fprintf(f, " %*s", COL_W, b);
 }
 
+/* A row of each run's joules (a double at offset off), as row_u64 does counts. */
+static void row_j(FILE *f, const struct ik_trace_replay_report *r, const char *label, size_t off)
+{
+	row_label(f, label);
+	for (int g = 0; g < r->nruns; g++)
+		cell_fixed(f, *(const double *)((const char *)&r->runs[g] + off), 6);
+	fputc('\n', f);
+}
+
+/* A row of each run's time in us (an int64_t of ns at offset off). */
+static void row_us(FILE *f, const struct ik_trace_replay_report *r, const char *label, size_t off)
+{
+	row_label(f, label);
+	for (int g = 0; g < r->nruns; g++)
+		cell_us(f, *(const int64_t *)((const char *)&r->runs[g] + off));
+	fputc('\n', f);
+}
+
 static void replay_text(FILE *f, const struct ik_trace_replay_report *r)
 {
 	const struct ik_trace_replay *r0 = &r->runs[0];
@@ -360,32 +378,16 @@ static void replay_text(FILE *f, const struct ik_trace_replay_report *r)
 	row_u64(f, r, "  wake pending at entry", offsetof(struct ik_trace_replay, wake_pending));
 	row_u64(f, r, "  cut at the re-entry cap", offsetof(struct ik_trace_replay, capped));
 	if (r0->has_energy) {
-		row_label(f, "energy_j");
-		for (int g = 0; g < r->nruns; g++)
-			cell_fixed(f, r->runs[g].run.energy_j, 6);
-		fputc('\n', f);
-		row_label(f, "  of which idle states_j");
-		for (int g = 0; g < r->nruns; g++)
-			cell_fixed(f, r->runs[g].state_j, 6);
-		fputc('\n', f);
-		row_label(f, "  of which entry and exit_j");
-		for (int g = 0; g < r->nruns; g++)
-			cell_fixed(f, r->runs[g].entry_exit_j, 6);
-		fputc('\n', f);
-		row_label(f, "  of which package_j");
-		for (int g = 0; g < r->nruns; g++)
-			cell_fixed(f, r->runs[g].package_j, 6);
-		fputc('\n', f);
-		row_label(f, "package deep_us");
-		for (int g = 0; g < r->nruns; g++)
-			cell_us(f, r->runs[g].run.package_deep_ns);
-		fputc('\n', f);
+		row_j(f, r, "energy_j", offsetof(struct ik_trace_replay, run.energy_j));
+		row_j(f, r, "  of which idle states_j", offsetof(struct ik_trace_replay, state_j));
+		row_j(f, r, "  of which entry and exit_j",
+		      offsetof(struct ik_trace_replay, entry_exit_j));
+		row_j(f, r, "  of which package_j", offsetof(struct ik_trace_replay, package_j));
+		row_us(f, r, "package deep_us", offsetof(struct ik_trace_replay, run.package_deep_ns));
 		if (r0->package_deep_state) {
 			row_u64(f, r, "package exits", offsetof(struct ik_trace_replay, package_exits));
-			row_label(f, "  package exit time_us");
-			for (int g = 0; g < r->nruns; g++)
-				cell_us(f, r->runs[g].package_exit_ns);
-			fputc('\n', f);
+			row_us(f, r, "  package exit time_us",
+			       offsetof(struct ik_trace_replay, package_exit_ns));
 			row_label(f, "  package exit mean_us");
 			for (int g = 0; g < r->nruns; g++) {
 				const struct ik_trace_replay *x = &r->runs[g];
