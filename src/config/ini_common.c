@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "config/ini_common.h"
+#include "config/scenario.h"
 
 #define MAX_FILE_BYTES (4 << 20)
 #define MAX_OVERRIDE_BYTES 4096
@@ -52,6 +53,26 @@ const char *ik_ini_shown(const char *v, char *buf, size_t buflen)
 	}
 	buf[n] = '\0';
 	return buf;
+}
+
+int ik_ini_unknown_builtin(const struct ik_builtin *list, const char *what, const char *ref,
+			   char *err, size_t errlen)
+{
+	char shown[160], names[256];
+	size_t len = 0;
+
+	names[0] = '\0';
+	for (const struct ik_builtin *b = list; b->name && len < sizeof(names); b++) {
+		int k = snprintf(names + len, sizeof(names) - len, "%s%s", len ? " " : "", b->name);
+		if (k < 0)
+			break;
+		len += (size_t)k;
+	}
+	if (err && errlen)
+		snprintf(err, errlen, "unknown %s '%s'; built-in %ss: %s (a file path must "
+			 "contain '/' or end in .ini)", what, ik_ini_shown(ref, shown, sizeof(shown)),
+			 what, names[0] ? names : "none");
+	return -1;
 }
 
 int ik_ini_fail(const struct ik_ini_err *e, struct ik_ini_where w, const char *fmt, ...)
@@ -585,22 +606,28 @@ int ik_ini_split_override(const char *ov, char **storage, char **section, char *
 	return 0;
 }
 
-int ik_ini_state_index(const char *section, int max)
+int ik_ini_prefixed_index(const char *section, const char *prefix, int first, int max)
 {
-	if (strncmp(section, "state", 5) != 0)
+	size_t n = strlen(prefix);
+	if (strncmp(section, prefix, n) != 0)
 		return -1;
-	const char *d = section + 5;
+	const char *d = section + n;
 	if (*d == '\0' || (d[0] == '0' && d[1] != '\0'))
 		return -1;
-	int n = 0;
+	int v = 0;
 	for (; *d; d++) {
 		if (*d < '0' || *d > '9')
 			return -1;
-		n = n * 10 + (*d - '0');
-		if (n >= max)
+		v = v * 10 + (*d - '0');
+		if (v >= max)
 			return -1;
 	}
-	return n;
+	return v >= first ? v : -1;
+}
+
+int ik_ini_state_index(const char *section, int max)
+{
+	return ik_ini_prefixed_index(section, "state", 0, max);
 }
 
 void ik_ini_format_real(double x, char *buf, size_t len)

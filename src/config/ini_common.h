@@ -71,6 +71,14 @@ int ik_config_read_file(const char *path, size_t max_bytes, char **text, size_t 
 const char *ik_ini_shown(const char *v, char *buf, size_t buflen);
 
 /*
+ * -1, with "unknown WHAT 'ref'; built-in WHATs: NAME..." in err: ref is neither a file path
+ * nor one of the built-in list (config/scenario.h's ik_builtin_platforms or _scenarios).
+ */
+struct ik_builtin;
+int ik_ini_unknown_builtin(const struct ik_builtin *list, const char *what, const char *ref,
+			   char *err, size_t errlen);
+
+/*
  * Value parsers: 0, or -1 with "expected ..., got '...'" in msg.
  * Integers: decimal digits (or 0x hex when allow_hex), a '-' only when min < 0, no junk,
  * no overflow.
@@ -109,6 +117,8 @@ int ik_ini_mark_key(const struct ik_ini_err *e, struct ik_ini_section *s, const 
 int ik_ini_split_override(const char *ov, char **storage, char **section, char **key,
 			  char **value, char *err, size_t errlen);
 
+/* "<prefix>N" with N = first..max-1 without leading zeros: N, else -1. */
+int ik_ini_prefixed_index(const char *section, const char *prefix, int first, int max);
 /* "stateN" with N = 0..max-1 without leading zeros: N, else -1. */
 int ik_ini_state_index(const char *section, int max);
 

@@ -699,25 +699,6 @@ _Static_assert(PK_COUNT <= IK_INI_MAX_KEYS && SK_COUNT <= IK_INI_MAX_KEYS &&
 
 /* ---- setting and formatting ------------------------------------------------------------- */
 
-int platform_prefixed_index(const char *section, const char *prefix, int first, int max)
-{
-	size_t n = strlen(prefix);
-	if (strncmp(section, prefix, n) != 0)
-		return -1;
-	const char *d = section + n;
-	if (*d == '\0' || (d[0] == '0' && d[1] != '\0'))
-		return -1;
-	int v = 0;
-	for (; *d; d++) {
-		if (*d < '0' || *d > '9')
-			return -1;
-		v = v * 10 + (*d - '0');
-		if (v >= max)
-			return -1;
-	}
-	return v >= first ? v : -1;
-}
-
 int platform_section_kind(const char *section, int *index)
 {
 	static const struct {
@@ -738,11 +719,11 @@ int platform_section_kind(const char *section, int *index)
 		*index = i;
 		return SEC_STATE;
 	}
-	if ((i = platform_prefixed_index(section, "cst", 1, IK_CST_MAX + 1)) >= 0) {
+	if ((i = ik_ini_prefixed_index(section, "cst", 1, IK_CST_MAX + 1)) >= 0) {
 		*index = i;
 		return SEC_CST;
 	}
-	if ((i = platform_prefixed_index(section, "dt_state", 0, IK_DT_STATE_MAX)) >= 0) {
+	if ((i = ik_ini_prefixed_index(section, "dt_state", 0, IK_DT_STATE_MAX)) >= 0) {
 		*index = i;
 		return SEC_DT;
 	}
