@@ -87,17 +87,24 @@ static void sift_up(struct ik_event_queue *q, int i)
 	place(q, i, e);
 }
 
+/* The earlier of i's children, or -1 when i is a leaf. */
+static inline int earlier_child(const struct ik_event_queue *q, int i)
+{
+	int child = 2 * i + 1;
+	if (child >= q->hsize)
+		return -1;
+	if (child + 1 < q->hsize && before(q->heap[child + 1], q->heap[child]))
+		child++;
+	return child;
+}
+
 static void sift_down(struct ik_event_queue *q, int i)
 {
 	struct ik_eq_entry e = q->heap[i];
 
 	for (;;) {
-		int child = 2 * i + 1;
-		if (child >= q->hsize)
-			break;
-		if (child + 1 < q->hsize && before(q->heap[child + 1], q->heap[child]))
-			child++;
-		if (!before(q->heap[child], e))
+		int child = earlier_child(q, i);
+		if (child < 0 || !before(q->heap[child], e))
 			break;
 		place(q, i, q->heap[child]);
 		i = child;
@@ -115,15 +122,8 @@ static void fill_vacant_root(struct ik_event_queue *q)
 		return;
 	struct ik_eq_entry last = q->heap[q->hsize]; /* slots 1..hsize hold the entries */
 	int i = 0;
-	for (;;) {
-		int child = 2 * i + 1;
-		if (child >= q->hsize)
-			break;
-		if (child + 1 < q->hsize && before(q->heap[child + 1], q->heap[child]))
-			child++;
+	for (int child; (child = earlier_child(q, i)) >= 0; i = child)
 		place(q, i, q->heap[child]);
-		i = child;
-	}
 	place(q, i, last);
 	sift_up(q, i);
 }
