@@ -75,6 +75,15 @@ int ik_ini_unknown_builtin(const struct ik_builtin *list, const char *what, cons
 	return -1;
 }
 
+void ik_ini_err_init(struct ik_ini_err *e, const char *origin, char *buf, size_t len)
+{
+	e->origin = origin;
+	e->buf = buf;
+	e->len = len;
+	if (buf && len)
+		buf[0] = '\0';
+}
+
 int ik_ini_fail(const struct ik_ini_err *e, struct ik_ini_where w, const char *fmt, ...)
 {
 	char shown[128];

@@ -38,6 +38,8 @@ struct ik_ini_err {
 	size_t len;
 };
 
+/* e writes into buf (len bytes, emptied here) for the file named origin. */
+void ik_ini_err_init(struct ik_ini_err *e, const char *origin, char *buf, size_t len);
 /* Writes "PREFIX: message" into e->buf; returns -1. */
 int ik_ini_fail(const struct ik_ini_err *e, struct ik_ini_where w, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -72,11 +72,7 @@ void ik_platform_reader_init(struct ik_platform_reader *r, const char *origin,
 {
 	memset(r, 0, sizeof(*r));
 	snprintf(r->origin, sizeof(r->origin), "%s", origin ? origin : "<platform>");
-	r->e.origin = r->origin;
-	r->e.buf = err;
-	r->e.len = errlen;
-	if (err && errlen)
-		err[0] = '\0';
+	ik_ini_err_init(&r->e, r->origin, err, errlen);
 	r->p = p;
 
 	memset(p, 0, sizeof(*p));

@@ -87,11 +87,7 @@ static void reader_init(struct scenario_reader *r, const char *origin, bool from
 {
 	memset(r, 0, sizeof(*r));
 	snprintf(r->origin, sizeof(r->origin), "%s", origin ? origin : "<scenario>");
-	r->e.origin = r->origin;
-	r->e.buf = err;
-	r->e.len = errlen;
-	if (err && errlen)
-		err[0] = '\0';
+	ik_ini_err_init(&r->e, r->origin, err, errlen);
 	r->sc = sc;
 	/* A relative platform path is also tried next to the scenario file. */
 	const char *slash = from_file ? strrchr(r->origin, '/') : NULL;

@@ -42,6 +42,16 @@ static void jscaled(FILE *f, int64_t v, int scale)
 	fputs(b, f);
 }
 
+/* The most states a driver of the recording has: the confusion matrix's rows. */
+static int recorded_states(const struct ik_trace_header *h)
+{
+	int n = 0;
+	for (int d = 0; d < h->ndrivers; d++)
+		if (h->drivers[d].drv.state_count > n)
+			n = h->drivers[d].drv.state_count;
+	return n;
+}
+
 static const char *rec_state_name(const struct ik_trace_header *h, int d, int i)
 {
 	return h->drivers[d].drv.states[i].name;
@@ -183,10 +193,7 @@ static void json_run(FILE *f, const struct ik_trace_replay_report *r, int g)
 		   ", \"agreement_pct\": ", rp->compared, rp->agree);
 	jdouble(f, pct(rp->agree, rp->compared));
 	fputs("},\n      \"confusion\": [", f);
-	int nrec = 0;
-	for (int d = 0; d < r->h->ndrivers; d++)
-		if (r->h->drivers[d].drv.state_count > nrec)
-			nrec = r->h->drivers[d].drv.state_count;
+	int nrec = recorded_states(r->h);
 	for (int i = 0; i < nrec; i++) {
 		fprintf(f, "%s[", i ? ", " : "");
 		for (int j = 0; j < n; j++)
@@ -493,10 +500,7 @@ static void replay_text(FILE *f, const struct ik_trace_replay_report *r)
 		for (int j = 0; j < r->drv->state_count; j++)
 			fprintf(f, " %12s", r->drv->states[j].name);
 		fputc('\n', f);
-		int nrec = 0;
-		for (int d = 0; d < r->h->ndrivers; d++)
-			if (r->h->drivers[d].drv.state_count > nrec)
-				nrec = r->h->drivers[d].drv.state_count;
+		int nrec = recorded_states(r->h);
 		for (int i = 0; i < nrec; i++) {
 			if (r->h->ndrivers == 1)
 				fprintf(f, "%-15s", rec_state_name(r->h, 0, i));
