@@ -360,6 +360,46 @@ void ik_html_latency(FILE *out, const struct ik_hist *h, const struct ik_hist *c
 
 /* ---- idle durations: log2 buckets, target residencies marked ---- */
 
+void ik_html_idle_edges(double *edges, int first, int last)
+{
+	for (int i = 0; i <= IK_IDLE_HIST_BUCKETS; i++)
+		edges[i] = 0;
+	for (int i = first; i <= last + 1 && i <= IK_IDLE_HIST_BUCKETS; i++)
+		edges[i] = i == 0 ? 0.5 : (double)ik_trace_hist_lower_ns(i) / 1000.0;
+	if (last + 1 == IK_IDLE_HIST_BUCKETS)
+		edges[last + 1] = edges[last] * 2;
+}
+
+double ik_html_idle_share_max(const uint64_t *h)
+{
+	uint64_t total = 0, top = 0;
+	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++) {
+		total += h[i];
+		top = h[i] > top ? h[i] : top;
+	}
+	return total ? 100.0 * (double)top / (double)total : 0;
+}
+
+bool ik_html_idle_share_line(struct ik_svg *p, const uint64_t *h, const double *edges, int first,
+			     int last, const char *color, const char *name)
+{
+	uint64_t total = 0;
+	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++)
+		total += h[i];
+	if (!total)
+		return false;
+	double xs[IK_IDLE_HIST_BUCKETS + 1], ys[IK_IDLE_HIST_BUCKETS + 1];
+	int m = 0;
+	for (int i = first; i <= last; i++) {
+		xs[m] = edges[i];
+		ys[m++] = 100.0 * (double)h[i] / (double)total;
+	}
+	xs[m] = edges[last + 1];
+	ys[m] = ys[m - 1];
+	ik_svg_line(p, m + 1, xs, ys, color, true, name);
+	return true;
+}
+
 void ik_html_idle_hist(FILE *out, const char *title, const char *ylabel, const uint64_t *hist,
 		       int nbuckets,
 		       const struct ik_driver *drv, const char *what)

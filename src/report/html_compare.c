@@ -152,44 +152,25 @@ static void cmp_idle_durations(FILE *out, const struct ik_html_cmp_result *r, in
 		return;
 	}
 	/* bucket i spans [edge(i), edge(i+1)) us; [0, 1 us) is drawn from 0.5 us on the log axis */
-	double edges[IK_IDLE_HIST_BUCKETS + 1] = { 0 };
-	for (int i = first; i <= last + 1; i++)
-		edges[i] = i == 0 ? 0.5 : (double)ik_trace_hist_lower_ns(i) / 1000.0;
-	if (last + 1 == IK_IDLE_HIST_BUCKETS)
-		edges[last + 1] = edges[last] * 2; /* the open last bucket, drawn one bucket wide */
+	double edges[IK_IDLE_HIST_BUCKETS + 1];
+	ik_html_idle_edges(edges, first, last);
 	struct ik_svg p;
 	struct ik_svg_axis x = {.min = edges[first], .max = edges[last + 1],
 				.log = edges[last + 1] / edges[first] >= 100.0,
 				.label = "idle duration (us)"};
 	struct ik_svg_axis y = {.min = 0, .max = 0, .label = "share of idle periods (%)"};
 	double ymax = 0;
-	for (int k = 0; k < n; k++) {
-		uint64_t total = 0;
-		for (int i = 0; r[k].idle_hist && i < IK_IDLE_HIST_BUCKETS; i++)
-			total += r[k].idle_hist[i];
-		for (int i = first; total && i <= last; i++)
-			ymax = fmax(ymax, 100.0 * (double)r[k].idle_hist[i] / (double)total);
-	}
+	for (int k = 0; k < n; k++)
+		if (r[k].idle_hist)
+			ymax = fmax(ymax, ik_html_idle_share_max(r[k].idle_hist));
 	y.max = ymax * 1.1;
 	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Idle durations, per result", &x, &y);
 	const char *names[64], *lcolors[64];
 	int shown = 0;
 	for (int k = 0; k < n; k++) {
-		uint64_t total = 0;
-		for (int i = 0; r[k].idle_hist && i < IK_IDLE_HIST_BUCKETS; i++)
-			total += r[k].idle_hist[i];
-		if (!total)
+		if (!r[k].idle_hist || !ik_html_idle_share_line(&p, r[k].idle_hist, edges, first,
+								last, colors[k], legend[k]))
 			continue;
-		double xs[IK_IDLE_HIST_BUCKETS + 1], ys[IK_IDLE_HIST_BUCKETS + 1];
-		int m = 0;
-		for (int i = first; i <= last; i++) {
-			xs[m] = edges[i];
-			ys[m++] = 100.0 * (double)r[k].idle_hist[i] / (double)total;
-		}
-		xs[m] = edges[last + 1];
-		ys[m] = ys[m - 1];
-		m++;
-		ik_svg_line(&p, m, xs, ys, colors[k], true, legend[k]);
 		names[shown] = legend[k];
 		lcolors[shown++] = colors[k];
 	}

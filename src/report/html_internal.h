@@ -108,6 +108,18 @@ void ik_html_latency(FILE *out, const struct ik_hist *h, const struct ik_hist *c
 void ik_html_idle_hist(FILE *out, const char *title, const char *ylabel, const uint64_t *hist,
 		       int nbuckets,
 		       const struct ik_driver *drv, const char *what);
+/*
+ * Idle-duration histograms (IK_IDLE_HIST_BUCKETS) side by side as shares of their periods,
+ * over the buckets first..last that any of them fills.  edges: the x (us) of buckets
+ * first..last + 1, [0, 1 us) drawn from 0.5 us, the open last bucket one bucket wide.
+ */
+void ik_html_idle_edges(double *edges, int first, int last);
+/* The largest bucket's share of h's periods (%), 0 when h is empty. */
+double ik_html_idle_share_max(const uint64_t *h);
+/* h as a step line of shares over first..last, named name; false (nothing drawn) when empty. */
+struct ik_svg;
+bool ik_html_idle_share_line(struct ik_svg *p, const uint64_t *h, const double *edges, int first,
+			     int last, const char *color, const char *name);
 /* The per-CPU timeline of states; what: the x axis' label. */
 void ik_html_timeline(FILE *out, const char *title, const struct ik_timeline *tl, int nstates,
 		      const char *const *state_names, const char *what);

@@ -57,35 +57,6 @@ static double measured(const struct ik_val_comparison *c, const char *name)
 	return NAN;
 }
 
-static void hist_line(struct ik_svg *p, const uint64_t *h, const double *edges, int first,
-		      int last, const char *color, const char *name)
-{
-	uint64_t total = 0;
-	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++)
-		total += h[i];
-	if (!total)
-		return;
-	double xs[IK_IDLE_HIST_BUCKETS + 1], ys[IK_IDLE_HIST_BUCKETS + 1];
-	int m = 0;
-	for (int i = first; i <= last; i++) {
-		xs[m] = edges[i];
-		ys[m++] = 100.0 * (double)h[i] / (double)total;
-	}
-	xs[m] = edges[last + 1];
-	ys[m] = ys[m - 1];
-	ik_svg_line(p, m + 1, xs, ys, color, true, name);
-}
-
-static double hist_max(const uint64_t *h)
-{
-	uint64_t total = 0, top = 0;
-	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++) {
-		total += h[i];
-		top = h[i] > top ? h[i] : top;
-	}
-	return total ? 100.0 * (double)top / (double)total : 0;
-}
-
 static void durations(FILE *out, const struct ik_val_comparison *c)
 {
 	fputs("<h2>Idle periods by length</h2>\n", out);
@@ -121,17 +92,14 @@ static void durations(FILE *out, const struct ik_val_comparison *c)
 		ik_html_note(out, "No idle periods on either side.");
 		return;
 	}
-	double edges[IK_IDLE_HIST_BUCKETS + 1] = { 0 };
-	for (int i = first; i <= last + 1 && i <= IK_IDLE_HIST_BUCKETS; i++)
-		edges[i] = i == 0 ? 0.5 : (double)ik_trace_hist_lower_ns(i) / 1000.0;
-	if (last + 1 == IK_IDLE_HIST_BUCKETS)
-		edges[last + 1] = edges[last] * 2;
+	double edges[IK_IDLE_HIST_BUCKETS + 1];
+	ik_html_idle_edges(edges, first, last);
 	struct ik_svg p;
 	struct ik_svg_axis x = { .min = edges[first], .max = edges[last + 1],
 				 .log = edges[last + 1] / edges[first] >= 100.0,
 				 .label = "idle duration (us)" };
-	double ymax = fmax(c->have_predicted_hist ? hist_max(c->predicted_hist) : 0,
-			   c->have_measured_hist ? hist_max(c->measured_hist) : 0);
+	double ymax = fmax(c->have_predicted_hist ? ik_html_idle_share_max(c->predicted_hist) : 0,
+			   c->have_measured_hist ? ik_html_idle_share_max(c->measured_hist) : 0);
 	struct ik_svg_axis y = { .min = 0, .max = ymax > 0 ? ymax * 1.1 : 1,
 				 .label = "share of idle periods (%)" };
 	ik_svg_begin(&p, out, IK_HTML_PLOT_W, IK_HTML_PLOT_H,
@@ -140,12 +108,12 @@ static void durations(FILE *out, const struct ik_val_comparison *c)
 	const char *colors[3];
 	int n = 0;
 	if (c->have_predicted_hist) {
-		hist_line(&p, c->predicted_hist, edges, first, last, ik_svg_color(1), "predicted");
+		ik_html_idle_share_line(&p, c->predicted_hist, edges, first, last, ik_svg_color(1), "predicted");
 		names[n] = "predicted (all CPUs, all runs)";
 		colors[n++] = ik_svg_color(1);
 	}
 	if (c->have_measured_hist) {
-		hist_line(&p, c->measured_hist, edges, first, last, ik_svg_color(0), "measured");
+		ik_html_idle_share_line(&p, c->measured_hist, edges, first, last, ik_svg_color(0), "measured");
 		names[n] = "measured (all CPUs, all runs)";
 		colors[n++] = ik_svg_color(0);
 	}
@@ -161,7 +129,7 @@ static void durations(FILE *out, const struct ik_val_comparison *c)
 	ik_svg_axes(&p);
 	ik_svg_legend(&p, n, names, colors);
 	ik_svg_end(&p);
-	if (c->have_measured_hist && hist_max(c->measured_hist) == 0)
+	if (c->have_measured_hist && ik_html_idle_share_max(c->measured_hist) == 0)
 		ik_html_note(out, "The machine's trace holds no complete idle period (events lost, "
 			     "or none ended inside it): no measured line.");
 	if (!c->have_measured_hist)
