@@ -34,20 +34,11 @@ static const char *state_name(const struct ik_trace_header *h, int cpu, int i, c
 	return buf;
 }
 
-static int max_states(const struct ik_trace_header *h)
-{
-	int n = 0;
-	for (int d = 0; d < h->ndrivers; d++)
-		if (h->drivers[d].drv.state_count > n)
-			n = h->drivers[d].drv.state_count;
-	return n;
-}
-
 static void text_states(FILE *f, const struct ik_trace_header *h, int cpu,
 			const struct ik_trace_cpu_stats *s)
 {
 	char b[5][32];
-	int n = cpu >= 0 ? h->drivers[h->cpu_driver[cpu]].drv.state_count : max_states(h);
+	int n = cpu >= 0 ? h->drivers[h->cpu_driver[cpu]].drv.state_count : ik_trace_max_states(h);
 	fprintf(f, "  %-12s %10s %14s %14s %14s %18s %10s %12s\n", "state", "entries", "min_us",
 		"avg_us", "max_us", "total_us", "too_deep", "too_shallow");
 	for (int i = 0; i < n; i++) {
@@ -203,7 +194,7 @@ static void json_stats(FILE *f, const struct ik_trace_header *h, int cpu,
 		       const struct ik_trace_cpu_stats *s, const char *indent)
 {
 	char b[5][32];
-	int n = cpu >= 0 ? h->drivers[h->cpu_driver[cpu]].drv.state_count : max_states(h);
+	int n = cpu >= 0 ? h->drivers[h->cpu_driver[cpu]].drv.state_count : ik_trace_max_states(h);
 	fprintf(f, "\"states\": [\n");
 	for (int i = 0; i < n; i++) {
 		const struct ik_trace_state_stats *st = &s->states[i];

@@ -360,7 +360,16 @@ void ik_html_latency(FILE *out, const struct ik_hist *h, const struct ik_hist *c
 
 /* ---- idle durations: log2 buckets, target residencies marked ---- */
 
-void ik_html_idle_edges(double *edges, int first, int last)
+void ik_html_idle_span(const uint64_t *h, int *first, int *last)
+{
+	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++)
+		if (h[i]) {
+			*first = i < *first ? i : *first;
+			*last = i > *last ? i : *last;
+		}
+}
+
+void ik_html_idle_axis(struct ik_svg_axis *x, double *edges, int first, int last)
 {
 	for (int i = 0; i <= IK_IDLE_HIST_BUCKETS; i++)
 		edges[i] = 0;
@@ -368,6 +377,9 @@ void ik_html_idle_edges(double *edges, int first, int last)
 		edges[i] = i == 0 ? 0.5 : (double)ik_trace_hist_lower_ns(i) / 1000.0;
 	if (last + 1 == IK_IDLE_HIST_BUCKETS)
 		edges[last + 1] = edges[last] * 2;
+	*x = (struct ik_svg_axis){ .min = edges[first], .max = edges[last + 1],
+				   .log = edges[last + 1] / edges[first] >= 100.0,
+				   .label = "idle duration (us)" };
 }
 
 double ik_html_idle_share_max(const uint64_t *h)

@@ -141,11 +141,8 @@ static void cmp_idle_durations(FILE *out, const struct ik_html_cmp_result *r, in
 {
 	int first = IK_IDLE_HIST_BUCKETS, last = -1;
 	for (int k = 0; k < n; k++)
-		for (int i = 0; r[k].idle_hist && i < IK_IDLE_HIST_BUCKETS; i++)
-			if (r[k].idle_hist[i]) {
-				first = i < first ? i : first;
-				last = i > last ? i : last;
-			}
+		if (r[k].idle_hist)
+			ik_html_idle_span(r[k].idle_hist, &first, &last);
 	if (last < 0) {
 		ik_html_note(out, "No idle-duration histograms in these results (results written "
 			     "before idlekit had them, or with no idle periods).");
@@ -153,11 +150,9 @@ static void cmp_idle_durations(FILE *out, const struct ik_html_cmp_result *r, in
 	}
 	/* bucket i spans [edge(i), edge(i+1)) us; [0, 1 us) is drawn from 0.5 us on the log axis */
 	double edges[IK_IDLE_HIST_BUCKETS + 1];
-	ik_html_idle_edges(edges, first, last);
 	struct ik_svg p;
-	struct ik_svg_axis x = {.min = edges[first], .max = edges[last + 1],
-				.log = edges[last + 1] / edges[first] >= 100.0,
-				.label = "idle duration (us)"};
+	struct ik_svg_axis x;
+	ik_html_idle_axis(&x, edges, first, last);
 	struct ik_svg_axis y = {.min = 0, .max = 0, .label = "share of idle periods (%)"};
 	double ymax = 0;
 	for (int k = 0; k < n; k++)

@@ -110,10 +110,14 @@ void ik_html_idle_hist(FILE *out, const char *title, const char *ylabel, const u
 		       const struct ik_driver *drv, const char *what);
 /*
  * Idle-duration histograms (IK_IDLE_HIST_BUCKETS) side by side as shares of their periods,
- * over the buckets first..last that any of them fills.  edges: the x (us) of buckets
- * first..last + 1, [0, 1 us) drawn from 0.5 us, the open last bucket one bucket wide.
+ * over the buckets first..last that any of them fills (ik_html_idle_span widens them to h's,
+ * from first = IK_IDLE_HIST_BUCKETS, last = -1).  ik_html_idle_axis: edges, the x (us) of
+ * buckets first..last + 1 ([0, 1 us) drawn from 0.5 us, the open last bucket one bucket
+ * wide), and the x axis over them (log when they span two decades).
  */
-void ik_html_idle_edges(double *edges, int first, int last);
+void ik_html_idle_span(const uint64_t *h, int *first, int *last);
+struct ik_svg_axis;
+void ik_html_idle_axis(struct ik_svg_axis *x, double *edges, int first, int last);
 /* The largest bucket's share of h's periods (%), 0 when h is empty. */
 double ik_html_idle_share_max(const uint64_t *h);
 /* h as a step line of shares over first..last, named name; false (nothing drawn) when empty. */

@@ -55,10 +55,7 @@ static void row_u64(FILE *out, const char *key, uint64_t v)
 
 static int max_states(const struct ik_trace_header *h)
 {
-	int n = 0;
-	for (int d = 0; d < h->ndrivers; d++)
-		if (h->drivers[d].drv.state_count > n)
-			n = h->drivers[d].drv.state_count;
+	int n = ik_trace_max_states(h);
 	return n > IK_STATE_MAX ? IK_STATE_MAX : n;
 }
 

@@ -42,16 +42,6 @@ static void jscaled(FILE *f, int64_t v, int scale)
 	fputs(b, f);
 }
 
-/* The most states a driver of the recording has: the confusion matrix's rows. */
-static int recorded_states(const struct ik_trace_header *h)
-{
-	int n = 0;
-	for (int d = 0; d < h->ndrivers; d++)
-		if (h->drivers[d].drv.state_count > n)
-			n = h->drivers[d].drv.state_count;
-	return n;
-}
-
 static const char *rec_state_name(const struct ik_trace_header *h, int d, int i)
 {
 	return h->drivers[d].drv.states[i].name;
@@ -193,7 +183,7 @@ static void json_run(FILE *f, const struct ik_trace_replay_report *r, int g)
 		   ", \"agreement_pct\": ", rp->compared, rp->agree);
 	jdouble(f, pct(rp->agree, rp->compared));
 	fputs("},\n      \"confusion\": [", f);
-	int nrec = recorded_states(r->h);
+	int nrec = ik_trace_max_states(r->h);
 	for (int i = 0; i < nrec; i++) {
 		fprintf(f, "%s[", i ? ", " : "");
 		for (int j = 0; j < n; j++)
@@ -500,7 +490,7 @@ static void replay_text(FILE *f, const struct ik_trace_replay_report *r)
 		for (int j = 0; j < r->drv->state_count; j++)
 			fprintf(f, " %12s", r->drv->states[j].name);
 		fputc('\n', f);
-		int nrec = recorded_states(r->h);
+		int nrec = ik_trace_max_states(r->h);
 		for (int i = 0; i < nrec; i++) {
 			if (r->h->ndrivers == 1)
 				fprintf(f, "%-15s", rec_state_name(r->h, 0, i));

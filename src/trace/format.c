@@ -34,6 +34,15 @@ struct ik_trace_reader {
 	char first_skip[256];
 };
 
+int ik_trace_max_states(const struct ik_trace_header *h)
+{
+	int n = 0;
+	for (int d = 0; d < h->ndrivers; d++)
+		if (h->drivers[d].drv.state_count > n)
+			n = h->drivers[d].drv.state_count;
+	return n;
+}
+
 const char *ik_trace_irq_name(const struct ik_trace_header *h, int64_t irq)
 {
 	int lo = 0, hi = h->nirqs - 1;

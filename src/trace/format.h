@@ -99,6 +99,8 @@ struct ik_trace_header {
 	} *irqs; /* by increasing irq */
 };
 
+/* The most states any of the header's drivers has. */
+int ik_trace_max_states(const struct ik_trace_header *h);
 /* The name of IRQ irq from the header's 'irq' lines, or NULL. */
 const char *ik_trace_irq_name(const struct ik_trace_header *h, int64_t irq);
 /* Add (or rename) IRQ irq's name in h (kept sorted; a byte that is not printable ASCII or

@@ -61,12 +61,10 @@ static void durations(FILE *out, const struct ik_val_comparison *c)
 {
 	fputs("<h2>Idle periods by length</h2>\n", out);
 	int first = IK_IDLE_HIST_BUCKETS, last = -1;
-	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++)
-		if ((c->have_predicted_hist && c->predicted_hist[i]) ||
-		    (c->have_measured_hist && c->measured_hist[i])) {
-			first = i < first ? i : first;
-			last = i > last ? i : last;
-		}
+	if (c->have_predicted_hist)
+		ik_html_idle_span(c->predicted_hist, &first, &last);
+	if (c->have_measured_hist)
+		ik_html_idle_span(c->measured_hist, &first, &last);
 	/* the machine's mean idle period per CPU and state: time / entries */
 	double means[256];
 	char labels[256][64];
@@ -93,11 +91,9 @@ static void durations(FILE *out, const struct ik_val_comparison *c)
 		return;
 	}
 	double edges[IK_IDLE_HIST_BUCKETS + 1];
-	ik_html_idle_edges(edges, first, last);
 	struct ik_svg p;
-	struct ik_svg_axis x = { .min = edges[first], .max = edges[last + 1],
-				 .log = edges[last + 1] / edges[first] >= 100.0,
-				 .label = "idle duration (us)" };
+	struct ik_svg_axis x;
+	ik_html_idle_axis(&x, edges, first, last);
 	double ymax = fmax(c->have_predicted_hist ? ik_html_idle_share_max(c->predicted_hist) : 0,
 			   c->have_measured_hist ? ik_html_idle_share_max(c->measured_hist) : 0);
 	struct ik_svg_axis y = { .min = 0, .max = ymax > 0 ? ymax * 1.1 : 1,
