@@ -115,6 +115,28 @@ const char **ik_html_label_ptrs(char (*labels)[IK_HTML_LABEL_LEN], int n)
 	return p;
 }
 
+int ik_html_cats_new(struct ik_html_cats *c, int n, size_t per)
+{
+	c->v = per ? calloc((size_t)n * per, sizeof(double)) : NULL;
+	c->text = calloc((size_t)n, IK_HTML_LABEL_LEN);
+	c->p = c->text ? ik_html_label_ptrs(c->text, n) : NULL;
+	if ((per && !c->v) || !c->p) {
+		ik_html_cats_free(c);
+		return -1;
+	}
+	return 0;
+}
+
+void ik_html_cats_free(struct ik_html_cats *c)
+{
+	free(c->v);
+	free(c->text);
+	free(c->p);
+	c->v = NULL;
+	c->text = NULL;
+	c->p = NULL;
+}
+
 int ik_html_label_every(int n)
 {
 	return n > 24 ? (n + 23) / 24 : 1;
@@ -142,23 +164,18 @@ int ik_html_residency_cpus(FILE *out, const char *title, int first_cpu, int ncpu
 	}
 	int per_bar = (ncpus + MAX_CPU_BARS - 1) / MAX_CPU_BARS;
 	int nbars = (ncpus + per_bar - 1) / per_bar;
-	double *v = calloc((size_t)nbars * (size_t)(ns + 1), sizeof(double));
-	char(*labels)[IK_HTML_LABEL_LEN] = calloc((size_t)nbars, IK_HTML_LABEL_LEN);
-	const char **lp = labels ? ik_html_label_ptrs(labels, nbars) : NULL;
-	if (!v || !lp) {
-		free(v);
-		free(labels);
-		free(lp);
+	struct ik_html_cats cats;
+	if (ik_html_cats_new(&cats, nbars, (size_t)(ns + 1)))
 		return -1;
-	}
+	double *v = cats.v;
 	for (int b = 0; b < nbars; b++) {
 		int first = b * per_bar, last = first + per_bar - 1;
 		if (last >= ncpus)
 			last = ncpus - 1;
 		if (first == last)
-			snprintf(labels[b], IK_HTML_LABEL_LEN, "%d", first_cpu + first);
+			snprintf(cats.text[b], IK_HTML_LABEL_LEN, "%d", first_cpu + first);
 		else
-			snprintf(labels[b], IK_HTML_LABEL_LEN, "%d-%d", first_cpu + first,
+			snprintf(cats.text[b], IK_HTML_LABEL_LEN, "%d-%d", first_cpu + first,
 				 first_cpu + last);
 		double sum = 0;
 		for (int s = 0; s < ns; s++) {
@@ -181,7 +198,7 @@ int ik_html_residency_cpus(FILE *out, const char *title, int first_cpu, int ncpu
 
 	struct ik_svg p;
 	struct ik_svg_axis x = {.label = per_bar > 1 ? "CPUs (each bar: the mean of a group)" : "CPU",
-				.ncat = nbars, .cat_labels = lp,
+				.ncat = nbars, .cat_labels = cats.p,
 				.cat_label_every = ik_html_label_every(nbars)};
 	struct ik_svg_axis y = {.min = 0, .max = 100, .label = "share of the CPU's time (%)"};
 	ik_svg_begin(&p, out, IK_HTML_PLOT_W, IK_HTML_PLOT_H, title, &x, &y);
@@ -200,9 +217,7 @@ int ik_html_residency_cpus(FILE *out, const char *title, int first_cpu, int ncpu
 			     "%d CPUs in %d bars: each bar is the mean over %d consecutive CPUs, so the "
 			     "plot stays readable on large machines.",
 			     ncpus, nbars, per_bar);
-	free(v);
-	free(labels);
-	free(lp);
+	ik_html_cats_free(&cats);
 	return 0;
 }
 

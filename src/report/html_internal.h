@@ -81,6 +81,18 @@ void ik_html_setting(FILE *out, const char *key, const char *value, size_t n);
 /* Pointers to n labels (NULL-terminated, to free), and how often to label n categories. */
 const char **ik_html_label_ptrs(char (*labels)[IK_HTML_LABEL_LEN], int n);
 int ik_html_label_every(int n);
+/*
+ * A category plot's buffers: n labels (text to fill, p pointing at them, NULL-terminated)
+ * and per zeroed values a category (v; NULL when per is 0).  ik_html_cats_new: 0, or -1
+ * when memory ran out (nothing left to free).
+ */
+struct ik_html_cats {
+	char (*text)[IK_HTML_LABEL_LEN];
+	const char **p;
+	double *v;
+};
+int ik_html_cats_new(struct ik_html_cats *c, int n, size_t per);
+void ik_html_cats_free(struct ik_html_cats *c);
 
 /* The idle-entry accuracy series of the sim and compare pages, and their colours (i 0-2). */
 extern const char *const ik_html_acc_names[3];
