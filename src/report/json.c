@@ -266,6 +266,16 @@ static void write_config(struct json_writer *w, const struct ik_config *cfg)
 	jw_end_object(w);
 }
 
+/* A state's counters, of all CPUs ("states") or of one ("per_cpu"). */
+static void write_counters(struct json_writer *w, const struct ik_state_counters *c)
+{
+	jw_uint(w, "usage", c->usage);
+	jw_time_us(w, "time_us", c->time_ns);
+	jw_uint(w, "above", c->above);
+	jw_uint(w, "below", c->below);
+	jw_uint(w, "rejected", c->rejected);
+}
+
 static void write_states(struct json_writer *w, const struct ik_run_result *r)
 {
 	int nstates = ik_rep_nstates(r);
@@ -279,11 +289,7 @@ static void write_states(struct json_writer *w, const struct ik_run_result *r)
 		jw_string(w, "desc", st->desc, sizeof(st->desc));
 		jw_uint(w, "latency_us", st->exit_latency);
 		jw_uint(w, "residency_us", st->target_residency);
-		jw_uint(w, "usage", c->usage);
-		jw_time_us(w, "time_us", c->time_ns);
-		jw_uint(w, "above", c->above);
-		jw_uint(w, "below", c->below);
-		jw_uint(w, "rejected", c->rejected);
+		write_counters(w, c);
 		jw_double(w, "residency_pct", ik_run_residency_pct(r, i));
 		jw_end_object(w);
 	}
@@ -299,13 +305,8 @@ static void write_per_cpu(struct json_writer *w, const struct ik_run_result *r)
 		jw_int(w, "cpu", cpu);
 		jw_array(w, "states", true);
 		for (int i = 0; i < nstates; i++) {
-			const struct ik_state_counters *c = ik_rep_per_cpu(r, cpu, i);
 			jw_object(w, NULL, true);
-			jw_uint(w, "usage", c->usage);
-			jw_time_us(w, "time_us", c->time_ns);
-			jw_uint(w, "above", c->above);
-			jw_uint(w, "below", c->below);
-			jw_uint(w, "rejected", c->rejected);
+			write_counters(w, ik_rep_per_cpu(r, cpu, i));
 			jw_end_object(w);
 		}
 		jw_end_array(w);
