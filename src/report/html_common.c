@@ -115,26 +115,22 @@ const char **ik_html_label_ptrs(char (*labels)[IK_HTML_LABEL_LEN], int n)
 	return p;
 }
 
-int ik_html_cats_new(struct ik_html_cats *c, int n, size_t per)
-{
-	c->v = per ? calloc((size_t)n * per, sizeof(double)) : NULL;
-	c->text = calloc((size_t)n, IK_HTML_LABEL_LEN);
-	c->p = c->text ? ik_html_label_ptrs(c->text, n) : NULL;
-	if ((per && !c->v) || !c->p) {
-		ik_html_cats_free(c);
-		return -1;
-	}
-	return 0;
-}
-
 void ik_html_cats_free(struct ik_html_cats *c)
 {
 	free(c->v);
 	free(c->text);
 	free(c->p);
-	c->v = NULL;
-	c->text = NULL;
-	c->p = NULL;
+}
+
+int ik_html_cats_new(struct ik_html_cats *c, int n, size_t per)
+{
+	c->v = per ? calloc((size_t)n * per, sizeof(double)) : NULL;
+	c->text = calloc((size_t)n, IK_HTML_LABEL_LEN);
+	c->p = c->text ? ik_html_label_ptrs(c->text, n) : NULL;
+	bool ok = c->p && (c->v || !per);
+	if (!ok)
+		ik_html_cats_free(c);
+	return ok ? 0 : -1;
 }
 
 int ik_html_label_every(int n)
