@@ -315,15 +315,28 @@ static void write_per_cpu(struct json_writer *w, const struct ik_run_result *r)
 	jw_end_array(w);
 }
 
-static void write_latency_part(struct json_writer *w, const char *key, const struct ik_hist *h)
+/* A latency histogram's percentiles (their keys), then its max and mean. */
+struct percentile {
+	const char *key;
+	double pct;
+};
+
+static void write_percentiles(struct json_writer *w, const struct ik_hist *h,
+			      const struct percentile *p, size_t n)
 {
-	jw_object(w, key, true);
-	jw_int(w, "p50", ik_hist_percentile(h, 50.0));
-	jw_int(w, "p90", ik_hist_percentile(h, 90.0));
-	jw_int(w, "p99", ik_hist_percentile(h, 99.0));
-	jw_int(w, "p99_9", ik_hist_percentile(h, 99.9));
+	for (size_t i = 0; i < n; i++)
+		jw_int(w, p[i].key, ik_hist_percentile(h, p[i].pct));
 	jw_int(w, "max", h->count ? h->max : 0);
 	jw_double(w, "mean", h->count ? h->sum / (double)h->count : 0.0);
+}
+
+static void write_latency_part(struct json_writer *w, const char *key, const struct ik_hist *h)
+{
+	static const struct percentile part[] = {
+		{ "p50", 50.0 }, { "p90", 90.0 }, { "p99", 99.0 }, { "p99_9", 99.9 },
+	};
+	jw_object(w, key, true);
+	write_percentiles(w, h, part, sizeof(part) / sizeof(part[0]));
 	jw_end_object(w);
 }
 
@@ -378,18 +391,12 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r,
 	jw_object(w, "wake_latency_ns", true);
 	jw_uint(w, "count", lat->count);
 	jw_int(w, "min", lat->count ? lat->min : 0);
-	jw_int(w, "p25", ik_hist_percentile(lat, 25.0));
-	jw_int(w, "p50", ik_hist_percentile(lat, 50.0));
-	jw_int(w, "p75", ik_hist_percentile(lat, 75.0));
-	jw_int(w, "p90", ik_hist_percentile(lat, 90.0));
-	jw_int(w, "p95", ik_hist_percentile(lat, 95.0));
-	jw_int(w, "p99", ik_hist_percentile(lat, 99.0));
-	jw_int(w, "p99_5", ik_hist_percentile(lat, 99.5));
-	jw_int(w, "p99_9", ik_hist_percentile(lat, 99.9));
-	jw_int(w, "p99_95", ik_hist_percentile(lat, 99.95));
-	jw_int(w, "p99_99", ik_hist_percentile(lat, 99.99));
-	jw_int(w, "max", lat->count ? lat->max : 0);
-	jw_double(w, "mean", lat->count ? lat->sum / (double)lat->count : 0.0);
+	static const struct percentile wake[] = {
+		{ "p25", 25.0 },  { "p50", 50.0 },    { "p75", 75.0 },     { "p90", 90.0 },
+		{ "p95", 95.0 },  { "p99", 99.0 },    { "p99_5", 99.5 },   { "p99_9", 99.9 },
+		{ "p99_95", 99.95 }, { "p99_99", 99.99 },
+	};
+	write_percentiles(w, lat, wake, sizeof(wake) / sizeof(wake[0]));
 	jw_end_object(w);
 	jw_uint(w, "side_units", r->side_units);
 	jw_double(w, "side_units_per_s",
