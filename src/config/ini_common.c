@@ -55,6 +55,18 @@ const char *ik_ini_shown(const char *v, char *buf, size_t buflen)
 	return buf;
 }
 
+bool ik_ini_list_sep(char c)
+{
+	return c == '\0' || c == ' ' || c == '\t' || c == ',';
+}
+
+const char *ik_ini_list_item(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == ',')
+		p++;
+	return *p ? p : NULL;
+}
+
 int ik_ini_unknown_builtin(const struct ik_builtin *list, const char *what, const char *ref,
 			   char *err, size_t errlen)
 {

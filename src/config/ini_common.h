@@ -69,6 +69,11 @@ int ik_ini_read_file(const char *path, char **text, char *err, size_t errlen, in
 int ik_config_read_file(const char *path, size_t max_bytes, char **text, size_t *len_out,
 			char *err, size_t errlen, int *errno_out);
 
+/* A list of items separated by blanks or commas ("0, 1 4"): p past the separators before
+   its next item, or NULL when none is left; and whether c ends an item (the end too). */
+const char *ik_ini_list_item(const char *p);
+bool ik_ini_list_sep(char c);
+
 /* A copy of v for a message: printable ASCII, at most ~60 characters, "..." if cut. */
 const char *ik_ini_shown(const char *v, char *buf, size_t buflen);
 
