@@ -360,6 +360,16 @@ void ik_svg_hist(struct ik_svg *p, int nbins, const double *edges, const double 
 	fputs("</g>\n", p->out);
 }
 
+/* A mark's tooltip: text as its <title>, nothing when text is NULL. */
+static void mark_title(struct ik_svg *p, const char *text)
+{
+	if (!text)
+		return;
+	fputs("<title>", p->out);
+	ik_svg_escape(p->out, text);
+	fputs("</title>", p->out);
+}
+
 void ik_svg_line(struct ik_svg *p, int n, const double *xs, const double *ys, const char *color,
 		 bool step, const char *name)
 {
@@ -377,11 +387,7 @@ void ik_svg_line(struct ik_svg *p, int n, const double *xs, const double *ys, co
 		prev_y = y;
 	}
 	fputs("\">", p->out);
-	if (name) {
-		fputs("<title>", p->out);
-		ik_svg_escape(p->out, name);
-		fputs("</title>", p->out);
-	}
+	mark_title(p, name);
 	fputs("</polyline>\n", p->out);
 	p->nmarks++;
 }
@@ -392,11 +398,7 @@ void ik_svg_dot(struct ik_svg *p, double px, double y, const char *color, const 
 		"<circle class=\"data\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\" "
 		"fill-opacity=\"0.75\" stroke=\"#000\" stroke-width=\"0.4\">",
 		fin(px), ik_svg_py(p, y), color);
-	if (tooltip) {
-		fputs("<title>", p->out);
-		ik_svg_escape(p->out, tooltip);
-		fputs("</title>", p->out);
-	}
+	mark_title(p, tooltip);
 	fputs("</circle>\n", p->out);
 	p->nmarks++;
 }
@@ -492,11 +494,7 @@ void ik_svg_spans(struct ik_svg *p, int row, int n, const double *x0, const doub
 			xa - xb);
 	}
 	fprintf(p->out, "\" fill=\"%s\">", color);
-	if (tooltip) {
-		fputs("<title>", p->out);
-		ik_svg_escape(p->out, tooltip);
-		fputs("</title>", p->out);
-	}
+	mark_title(p, tooltip);
 	fputs("</path>\n", p->out);
 	p->nmarks++;
 }
@@ -510,11 +508,7 @@ void ik_svg_cell(struct ik_svg *p, int col, int row, const char *fill, const cha
 		"<g><rect class=\"data\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 		"fill=\"%s\" stroke=\"#fff\">",
 		cx - w / 2, cy - h / 2, w, h, fill);
-	if (tooltip) {
-		fputs("<title>", p->out);
-		ik_svg_escape(p->out, tooltip);
-		fputs("</title>", p->out);
-	}
+	mark_title(p, tooltip);
 	fprintf(p->out,
 		"</rect><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\" "
 		"stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">",
