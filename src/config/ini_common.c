@@ -269,6 +269,20 @@ int ik_ini_read_file(const char *path, char **text, char *err, size_t errlen, in
 	return ik_config_read_file(path, MAX_FILE_BYTES, text, NULL, err, errlen, errno_out);
 }
 
+int ik_config_load_workload_file(const char *path,
+				 int (*parse)(const char *path, const char *text, size_t len,
+					      void *out, char *err, size_t errlen),
+				 void *out, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	if (ik_config_read_file(path, 64u << 20, &buf, &len, err, errlen, NULL) != 0)
+		return -1;
+	int rc = parse(path, buf, len, out, err, errlen);
+	free(buf);
+	return rc;
+}
+
 int ik_config_read_file(const char *path, size_t max_bytes, char **text, size_t *len_out,
 			char *err, size_t errlen, int *errno_out)
 {

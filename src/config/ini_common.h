@@ -74,6 +74,15 @@ int ik_config_read_file(const char *path, size_t max_bytes, char **text, size_t 
 const char *ik_ini_list_item(const char *p);
 bool ik_ini_list_sep(char c);
 
+/*
+ * A workload's file (an rt-app JSON file, a learned model): a regular file only (a FIFO
+ * would block), at most 64 MiB, read whole and given to parse with out; parse's result.
+ */
+int ik_config_load_workload_file(const char *path,
+				 int (*parse)(const char *path, const char *text, size_t len,
+					      void *out, char *err, size_t errlen),
+				 void *out, char *err, size_t errlen);
+
 /* A copy of v for a message: printable ASCII, at most ~60 characters, "..." if cut. */
 const char *ik_ini_shown(const char *v, char *buf, size_t buflen);
 
