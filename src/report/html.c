@@ -42,12 +42,9 @@ static void config_table(FILE *out, const struct ik_config *cfg)
 		return;
 	fprintf(out, "<details class=\"config\"><summary>Effective configuration: %d keys, with "
 		     "where each came from (<code>idlekit sim ... --print-config</code> writes them "
-		     "as a scenario file)</summary>\n<table class=\"config\">\n<tr>", cfg->n);
-	ik_html_th(out, "section");
-	ik_html_th(out, "key");
-	ik_html_th(out, "value");
-	ik_html_th(out, "origin");
-	fputs("</tr>\n", out);
+		     "as a scenario file)</summary>\n<table class=\"config\">\n", cfg->n);
+	static const char *const head[] = {"section", "key", "value", "origin"};
+	ik_html_head_row(out, head, sizeof(head) / sizeof(head[0]));
 	for (int i = 0; i < cfg->n; i++) {
 		const struct ik_config_entry *e = &cfg->entry[i];
 		fputs("<tr>", out);
@@ -358,10 +355,8 @@ static int workload_section(FILE *out, const struct ik_scenario *sc,
 		free(all);
 		static const char *const headers[] = {"seed", "part", "samples", "p50_us", "p90_us",
 						      "p99_us", "p99.9_us", "max_us", "mean_us"};
-		fputs("<table class=\"latency\">\n<tr>", out);
-		for (size_t i = 0; i < sizeof(headers) / sizeof(headers[0]); i++)
-			ik_html_th(out, headers[i]);
-		fputs("</tr>\n", out);
+		fputs("<table class=\"latency\">\n", out);
+		ik_html_head_row(out, headers, sizeof(headers) / sizeof(headers[0]));
 		for (int k = 0; k < nruns; k++) {
 			struct ik_workload_figures fk;
 			if (!ik_workload_figures(&sc->workload, &runs[k], &fk))

@@ -65,6 +65,14 @@ void ik_html_th(FILE *out, const char *s)
 	fputs("</th>", out);
 }
 
+void ik_html_head_row(FILE *out, const char *const *names, size_t n)
+{
+	fputs("<tr>", out);
+	for (size_t i = 0; i < n; i++)
+		ik_html_th(out, names[i]);
+	fputs("</tr>\n", out);
+}
+
 void ik_html_td_text(FILE *out, const char *s, size_t n)
 {
 	fputs("<td>", out);

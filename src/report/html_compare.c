@@ -248,19 +248,13 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n,
 	}
 	ik_html_begin(out, "idlekit compare");
 
-	fputs("<h2>Results</h2>\n<table class=\"results\">\n<tr>", out);
-	ik_html_th(out, "#");
-	ik_html_th(out, "result");
-	ik_html_th(out, "runs");
-	ik_html_th(out, "MB/s (mean)");
-	ik_html_th(out, "messages/s (mean)");
-	ik_html_th(out, "wake p50 us (mean)");
-	ik_html_th(out, "wake p99 us (mean)");
-	ik_html_th(out, "too deep % (mean)");
-	ik_html_th(out, "too shallow % (mean)");
-	ik_html_th(out, "avg power W (mean)");
-	ik_html_th(out, "energy J (mean)");
-	fputs("</tr>\n", out);
+	fputs("<h2>Results</h2>\n<table class=\"results\">\n", out);
+	static const char *const head[] = {
+		"#", "result", "runs", "MB/s (mean)", "messages/s (mean)", "wake p50 us (mean)",
+		"wake p99 us (mean)", "too deep % (mean)", "too shallow % (mean)",
+		"avg power W (mean)", "energy J (mean)",
+	};
+	ik_html_head_row(out, head, sizeof(head) / sizeof(head[0]));
 	for (int k = 0; k < n; k++) {
 		/* in the order of the significance marks (IK_HTML_CMP_FIGURES) */
 		const double *cols[IK_HTML_CMP_FIGURES] = {r[k].mb_s, r[k].msg_s, r[k].wake_p50_us,

@@ -71,6 +71,8 @@ void ik_html_end(FILE *out);
 void ik_html_note(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Table cells, escaped. */
 void ik_html_th(FILE *out, const char *s);
+/* A table's header row: <tr>, a <th> per name, </tr>. */
+void ik_html_head_row(FILE *out, const char *const *names, size_t n);
 void ik_html_td_text(FILE *out, const char *s, size_t n);
 void ik_html_td_num(FILE *out, const char *s);
 void ik_html_td_u64(FILE *out, uint64_t v);

@@ -17,12 +17,10 @@
 
 static void figure_table(FILE *out, const struct ik_val_comparison *c)
 {
-	fputs("<h2>Figures</h2>\n<table>\n<tr>", out);
+	fputs("<h2>Figures</h2>\n<table>\n", out);
 	static const char *const head[] = { "figure", "unit", "measured", "min", "max",
 					    "predicted", "min", "max", "error %" };
-	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
-		ik_html_th(out, head[i]);
-	fputs("</tr>\n", out);
+	ik_html_head_row(out, head, sizeof(head) / sizeof(head[0]));
 	for (int i = 0; i < c->nfig; i++) {
 		const struct ik_val_figure *f = &c->fig[i];
 		fputs("<tr>", out);
