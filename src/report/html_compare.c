@@ -80,6 +80,22 @@ const double ik_html_cmp_quantile_pct[IK_HTML_CMP_QUANTILES] = {
 	25, 50, 75, 90, 95, 99, 99.9, 99.95, 99.99,
 };
 
+/* A plot of one line per result ends: axes, and the legend of the results drawn. */
+static void cmp_plot_end(struct ik_svg *p, int n, const bool *drawn, const char *const *legend,
+			 const char *const *colors)
+{
+	const char *names[64], *lcolors[64];
+	int shown = 0;
+	for (int k = 0; k < n; k++)
+		if (drawn[k]) {
+			names[shown] = legend[k];
+			lcolors[shown++] = colors[k];
+		}
+	ik_svg_axes(p);
+	ik_svg_legend(p, shown, names, lcolors);
+	ik_svg_end(p);
+}
+
 /*
  * Each result's wake-latency percentiles (the mean over its runs) on a "nines" axis,
  * -log10(1 - p): p90 at 1, p99 at 2, p99.9 at 3, so the tail gets as much room as the body.
@@ -88,7 +104,6 @@ static void cmp_latency_profile(FILE *out, const struct ik_html_cmp_result *r, i
 				const char *const *legend, const char *const *colors)
 {
 	double lo = INFINITY, hi = 0;
-	int shown = 0;
 	for (int k = 0; k < n; k++)
 		for (int q = 0; q < IK_HTML_CMP_QUANTILES; q++)
 			if (isfinite(r[k].wake_q_us[q]) && r[k].wake_q_us[q] > 0) {
@@ -106,7 +121,7 @@ static void cmp_latency_profile(FILE *out, const struct ik_html_cmp_result *r, i
 	struct ik_svg_axis y = {.min = logy ? lo / 1.5 : 0, .max = hi * 1.1, .log = logy,
 				.label = "wake latency (us, mean over runs)"};
 	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Wake latency percentiles, per result", &x, &y);
-	const char *names[64], *lcolors[64];
+	bool drawn[64] = { false };
 	for (int k = 0; k < n; k++) {
 		double xs[IK_HTML_CMP_QUANTILES], ys[IK_HTML_CMP_QUANTILES];
 		int m = 0;
@@ -124,12 +139,9 @@ static void cmp_latency_profile(FILE *out, const struct ik_html_cmp_result *r, i
 			snprintf(tip, sizeof(tip), "%s: %.2f us", ik_html_cmp_quantile_keys[i], ys[i]);
 			ik_svg_dot(&p, ik_svg_px(&p, xs[i]), ys[i], colors[k], tip);
 		}
-		names[shown] = legend[k];
-		lcolors[shown++] = colors[k];
+		drawn[k] = true;
 	}
-	ik_svg_axes(&p);
-	ik_svg_legend(&p, shown, names, lcolors);
-	ik_svg_end(&p);
+	cmp_plot_end(&p, n, drawn, legend, colors);
 	ik_html_note(out, "Each line joins one result's wake-latency percentiles p25, p50, p75, p90, "
 		     "p95, p99, p99.9, p99.95 and p99.99, each the mean over that result's runs "
 		     "(from its JSON's wake_latency_ns).");
@@ -160,18 +172,14 @@ static void cmp_idle_durations(FILE *out, const struct ik_html_cmp_result *r, in
 			ymax = fmax(ymax, ik_html_idle_share_max(r[k].idle_hist));
 	y.max = ymax * 1.1;
 	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Idle durations, per result", &x, &y);
-	const char *names[64], *lcolors[64];
-	int shown = 0;
+	bool drawn[64] = { false };
 	for (int k = 0; k < n; k++) {
 		if (!r[k].idle_hist || !ik_html_idle_share_line(&p, r[k].idle_hist, edges, first,
 								last, colors[k], legend[k]))
 			continue;
-		names[shown] = legend[k];
-		lcolors[shown++] = colors[k];
+		drawn[k] = true;
 	}
-	ik_svg_axes(&p);
-	ik_svg_legend(&p, shown, names, lcolors);
-	ik_svg_end(&p);
+	cmp_plot_end(&p, n, drawn, legend, colors);
 	ik_html_note(out, "Each result's idle periods (all CPUs, all runs) in power-of-two buckets "
 		     "of microseconds, as a share of its own periods: a line shifted left means "
 		     "shorter idle periods.");
