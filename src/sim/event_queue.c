@@ -87,12 +87,9 @@ static void sift_up(struct ik_event_queue *q, int i)
 	place(q, i, e);
 }
 
-/* The earlier of i's children, or -1 when i is a leaf. */
-static inline int earlier_child(const struct ik_event_queue *q, int i)
+/* The earlier of a first child (in the heap) and its sibling (when there is one). */
+static inline int earlier_child(const struct ik_event_queue *q, int child)
 {
-	int child = 2 * i + 1;
-	if (child >= q->hsize)
-		return -1;
 	if (child + 1 < q->hsize && before(q->heap[child + 1], q->heap[child]))
 		child++;
 	return child;
@@ -102,12 +99,11 @@ static void sift_down(struct ik_event_queue *q, int i)
 {
 	struct ik_eq_entry e = q->heap[i];
 
-	for (;;) {
-		int child = earlier_child(q, i);
-		if (child < 0 || !before(q->heap[child], e))
+	for (int child; (child = 2 * i + 1) < q->hsize; i = child) {
+		child = earlier_child(q, child);
+		if (!before(q->heap[child], e))
 			break;
 		place(q, i, q->heap[child]);
-		i = child;
 	}
 	place(q, i, e);
 }
@@ -122,8 +118,10 @@ static void fill_vacant_root(struct ik_event_queue *q)
 		return;
 	struct ik_eq_entry last = q->heap[q->hsize]; /* slots 1..hsize hold the entries */
 	int i = 0;
-	for (int child; (child = earlier_child(q, i)) >= 0; i = child)
+	for (int child; (child = 2 * i + 1) < q->hsize; i = child) {
+		child = earlier_child(q, child);
 		place(q, i, q->heap[child]);
+	}
 	place(q, i, last);
 	sift_up(q, i);
 }
