@@ -25,6 +25,8 @@
 #include <unistd.h>
 
 #include "config/ini_common.h"
+#include "config/scenario.h"
+#include "util/errmsg.h"
 
 #define MAX_FILE_BYTES (4 << 20)
 #define MAX_OVERRIDE_BYTES 4096
@@ -54,6 +56,47 @@ const char *ik_ini_shown(const char *v, char *buf, size_t buflen)
 	return buf;
 }
 
+bool ik_ini_list_sep(char c)
+{
+	return c == '\0' || c == ' ' || c == '\t' || c == ',';
+}
+
+const char *ik_ini_list_item(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == ',')
+		p++;
+	return *p ? p : NULL;
+}
+
+int ik_ini_unknown_builtin(const struct ik_builtin *list, const char *what, const char *ref,
+			   char *err, size_t errlen)
+{
+	char shown[160], names[256];
+	size_t len = 0;
+
+	names[0] = '\0';
+	for (const struct ik_builtin *b = list; b->name && len < sizeof(names); b++) {
+		int k = snprintf(names + len, sizeof(names) - len, "%s%s", len ? " " : "", b->name);
+		if (k < 0)
+			break;
+		len += (size_t)k;
+	}
+	if (err && errlen)
+		snprintf(err, errlen, "unknown %s '%s'; built-in %ss: %s (a file path must "
+			 "contain '/' or end in .ini)", what, ik_ini_shown(ref, shown, sizeof(shown)),
+			 what, names[0] ? names : "none");
+	return -1;
+}
+
+void ik_ini_err_init(struct ik_ini_err *e, const char *origin, char *buf, size_t len)
+{
+	e->origin = origin;
+	e->buf = buf;
+	e->len = len;
+	if (buf && len)
+		buf[0] = '\0';
+}
+
 int ik_ini_fail(const struct ik_ini_err *e, struct ik_ini_where w, const char *fmt, ...)
 {
 	char shown[128];
@@ -77,20 +120,6 @@ int ik_ini_fail(const struct ik_ini_err *e, struct ik_ini_where w, const char *f
 	va_start(ap, fmt);
 	vsnprintf(e->buf + n, e->len - n, fmt, ap);
 	va_end(ap);
-	return -1;
-}
-
-static int msg_fail(char *msg, size_t msglen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int msg_fail(char *msg, size_t msglen, const char *fmt, ...)
-{
-	if (msg && msglen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(msg, msglen, fmt, ap);
-		va_end(ap);
-	}
 	return -1;
 }
 
@@ -240,6 +269,20 @@ int ik_ini_read_file(const char *path, char **text, char *err, size_t errlen, in
 	return ik_config_read_file(path, MAX_FILE_BYTES, text, NULL, err, errlen, errno_out);
 }
 
+int ik_config_load_workload_file(const char *path,
+				 int (*parse)(const char *path, const char *text, size_t len,
+					      void *out, char *err, size_t errlen),
+				 void *out, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	if (ik_config_read_file(path, 64u << 20, &buf, &len, err, errlen, NULL) != 0)
+		return -1;
+	int rc = parse(path, buf, len, out, err, errlen);
+	free(buf);
+	return rc;
+}
+
 int ik_config_read_file(const char *path, size_t max_bytes, char **text, size_t *len_out,
 			char *err, size_t errlen, int *errno_out)
 {
@@ -258,8 +301,8 @@ int ik_config_read_file(const char *path, size_t max_bytes, char **text, size_t 
 		int saved = errno;
 		if (errno_out)
 			*errno_out = saved;
-		return msg_fail(err, errlen, "%s: cannot open: %s",
-				ik_ini_shown(path, shown, sizeof(shown)), strerror(saved));
+		return ik_errmsg(err, errlen, "%s: cannot open: %s",
+				 ik_ini_shown(path, shown, sizeof(shown)), strerror(saved));
 	}
 	int bad_type = 0; /* errno-like reason the file is unusable, -1 = not a regular file */
 	if (fstat(fd, &st) != 0)
@@ -274,24 +317,24 @@ int ik_config_read_file(const char *path, size_t max_bytes, char **text, size_t 
 		if (errno_out)
 			*errno_out = saved ? saved : EINVAL;
 		if (saved)
-			return msg_fail(err, errlen, "%s: cannot open: %s",
-					ik_ini_shown(path, shown, sizeof(shown)), strerror(saved));
-		return msg_fail(err, errlen, "%s: cannot open: not a regular file",
-				ik_ini_shown(path, shown, sizeof(shown)));
+			return ik_errmsg(err, errlen, "%s: cannot open: %s",
+					 ik_ini_shown(path, shown, sizeof(shown)), strerror(saved));
+		return ik_errmsg(err, errlen, "%s: cannot open: not a regular file",
+				 ik_ini_shown(path, shown, sizeof(shown)));
 	}
 	if ((uint64_t)st.st_size > max_bytes) { /* refused before anything is read */
 		close(fd);
-		return msg_fail(err, errlen, "%s: too large: %lld bytes, more than %zu",
-				ik_ini_shown(path, shown, sizeof(shown)), (long long)st.st_size,
-				max_bytes);
+		return ik_errmsg(err, errlen, "%s: too large: %lld bytes, more than %zu",
+				 ik_ini_shown(path, shown, sizeof(shown)), (long long)st.st_size,
+				 max_bytes);
 	}
 	size_t cap = st.st_size > 0 && (size_t)st.st_size < max_bytes ? (size_t)st.st_size + 2 : 4096;
 	buf = malloc(cap);
 	for (;;) {
 		if (!buf) {
 			close(fd);
-			return msg_fail(err, errlen, "%s: out of memory",
-					ik_ini_shown(path, shown, sizeof(shown)));
+			return ik_errmsg(err, errlen, "%s: out of memory",
+					 ik_ini_shown(path, shown, sizeof(shown)));
 		}
 		if (len + 1 >= cap) { /* keep room for the NUL */
 			cap *= 2;
@@ -308,8 +351,8 @@ int ik_config_read_file(const char *path, size_t max_bytes, char **text, size_t 
 			int saved = errno;
 			close(fd);
 			free(buf);
-			return msg_fail(err, errlen, "%s: cannot read: %s",
-					ik_ini_shown(path, shown, sizeof(shown)), strerror(saved));
+			return ik_errmsg(err, errlen, "%s: cannot read: %s",
+					 ik_ini_shown(path, shown, sizeof(shown)), strerror(saved));
 		}
 		if (n == 0)
 			break;
@@ -317,15 +360,15 @@ int ik_config_read_file(const char *path, size_t max_bytes, char **text, size_t 
 		if (len > max_bytes) {
 			close(fd);
 			free(buf);
-			return msg_fail(err, errlen, "%s: too large: more than %zu bytes",
-					ik_ini_shown(path, shown, sizeof(shown)), max_bytes);
+			return ik_errmsg(err, errlen, "%s: too large: more than %zu bytes",
+					 ik_ini_shown(path, shown, sizeof(shown)), max_bytes);
 		}
 	}
 	close(fd);
 	if (memchr(buf, '\0', len)) {
 		free(buf);
-		return msg_fail(err, errlen, "%s: contains a NUL byte: not a text file",
-				ik_ini_shown(path, shown, sizeof(shown)));
+		return ik_errmsg(err, errlen, "%s: contains a NUL byte: not a text file",
+				 ik_ini_shown(path, shown, sizeof(shown)));
 	}
 	buf[len] = '\0';
 	*text = buf;
@@ -398,9 +441,9 @@ int ik_ini_int(const char *v, int64_t min, int64_t max, bool allow_hex, int64_t 
 	*out = value;
 	return 0;
 bad:
-	return msg_fail(msg, msglen, "expected an integer %" PRId64 "..%" PRId64 "%s, got '%s'", min,
-			max, allow_hex ? " (decimal or 0x hex)" : "",
-			ik_ini_shown(v, shown, sizeof(shown)));
+	return ik_errmsg(msg, msglen, "expected an integer %" PRId64 "..%" PRId64 "%s, got '%s'", min,
+			 max, allow_hex ? " (decimal or 0x hex)" : "",
+			 ik_ini_shown(v, shown, sizeof(shown)));
 }
 
 int ik_ini_u64(const char *v, uint64_t *out, char *msg, size_t msglen)
@@ -409,8 +452,8 @@ int ik_ini_u64(const char *v, uint64_t *out, char *msg, size_t msglen)
 
 	if (parse_unsigned(v ? v : "", true, out))
 		return 0;
-	return msg_fail(msg, msglen, "expected an integer 0..%" PRIu64 " (decimal or 0x hex), got '%s'",
-			UINT64_MAX, ik_ini_shown(v, shown, sizeof(shown)));
+	return ik_errmsg(msg, msglen, "expected an integer 0..%" PRIu64 " (decimal or 0x hex), got '%s'",
+			 UINT64_MAX, ik_ini_shown(v, shown, sizeof(shown)));
 }
 
 int ik_ini_real(const char *v, double min, double max, double *out, char *msg, size_t msglen)
@@ -429,8 +472,8 @@ int ik_ini_real(const char *v, double min, double max, double *out, char *msg, s
 	*out = x + 0.0; /* -0 becomes 0 */
 	return 0;
 bad:
-	return msg_fail(msg, msglen, "expected a number %.15g..%.15g, got '%s'", min, max,
-			ik_ini_shown(v, shown, sizeof(shown)));
+	return ik_errmsg(msg, msglen, "expected a number %.15g..%.15g, got '%s'", min, max,
+			 ik_ini_shown(v, shown, sizeof(shown)));
 }
 
 int ik_ini_bool(const char *v, bool *out, char *msg, size_t msglen)
@@ -449,8 +492,8 @@ int ik_ini_bool(const char *v, bool *out, char *msg, size_t msglen)
 			return 0;
 		}
 	}
-	return msg_fail(msg, msglen, "expected yes, no, true, false, 1 or 0, got '%s'",
-			ik_ini_shown(v, shown, sizeof(shown)));
+	return ik_errmsg(msg, msglen, "expected yes, no, true, false, 1 or 0, got '%s'",
+			 ik_ini_shown(v, shown, sizeof(shown)));
 }
 
 int ik_ini_enum(const char *v, const char *const *names, int n, int *out, char *msg,
@@ -464,8 +507,8 @@ int ik_ini_enum(const char *v, const char *const *names, int n, int *out, char *
 			return 0;
 		}
 	}
-	return msg_fail(msg, msglen, "expected one of: %s, got '%s'",
-			ik_ini_join(names, n, list, sizeof(list)), ik_ini_shown(v, shown, sizeof(shown)));
+	return ik_errmsg(msg, msglen, "expected one of: %s, got '%s'",
+			 ik_ini_join(names, n, list, sizeof(list)), ik_ini_shown(v, shown, sizeof(shown)));
 }
 
 int ik_ini_text(const char *v, size_t maxlen, bool name_chars, char *out, char *msg,
@@ -479,12 +522,12 @@ int ik_ini_text(const char *v, size_t maxlen, bool name_chars, char *out, char *
 	if (name_chars) {
 		if (len == 0 || v[strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 					  "0123456789_.-")] != '\0')
-			return msg_fail(msg, msglen, "expected a name of letters, digits, '_', '.' or '-', "
-					"got '%s'", ik_ini_shown(v, shown, sizeof(shown)));
+			return ik_errmsg(msg, msglen, "expected a name of letters, digits, '_', '.' or '-', "
+					 "got '%s'", ik_ini_shown(v, shown, sizeof(shown)));
 	}
 	if (len >= maxlen)
-		return msg_fail(msg, msglen, "expected at most %zu characters, got %zu ('%s')",
-				maxlen - 1, len, ik_ini_shown(v, shown, sizeof(shown)));
+		return ik_errmsg(msg, msglen, "expected at most %zu characters, got %zu ('%s')",
+				 maxlen - 1, len, ik_ini_shown(v, shown, sizeof(shown)));
 	memcpy(out, v, len + 1);
 	return 0;
 }
@@ -550,26 +593,26 @@ int ik_ini_split_override(const char *ov, char **storage, char **section, char *
 		ov = "";
 	len = strlen(ov);
 	if (len > MAX_OVERRIDE_BYTES)
-		return msg_fail(err, errlen, "--set %s: too long: %zu characters, at most %d",
-				ik_ini_shown(ov, shown, sizeof(shown)), len, MAX_OVERRIDE_BYTES);
+		return ik_errmsg(err, errlen, "--set %s: too long: %zu characters, at most %d",
+				 ik_ini_shown(ov, shown, sizeof(shown)), len, MAX_OVERRIDE_BYTES);
 	char *copy = malloc(len + 1);
 	if (!copy)
-		return msg_fail(err, errlen, "--set %s: out of memory", ik_ini_shown(ov, shown, sizeof(shown)));
+		return ik_errmsg(err, errlen, "--set %s: out of memory", ik_ini_shown(ov, shown, sizeof(shown)));
 	memcpy(copy, ov, len + 1);
 
 	char *eq = strchr(copy, '=');
 	if (!eq) {
 		free(copy);
-		return msg_fail(err, errlen, "--set %s: expected section.key=value, found no '='",
-				ik_ini_shown(ov, shown, sizeof(shown)));
+		return ik_errmsg(err, errlen, "--set %s: expected section.key=value, found no '='",
+				 ik_ini_shown(ov, shown, sizeof(shown)));
 	}
 	*eq = '\0';
 	char *left = trim(copy);
 	char *dot = strchr(left, '.');
 	if (!dot) {
 		free(copy);
-		return msg_fail(err, errlen, "--set %s: expected section.key=value, found no '.' "
-				"between section and key", ik_ini_shown(ov, shown, sizeof(shown)));
+		return ik_errmsg(err, errlen, "--set %s: expected section.key=value, found no '.' "
+				 "between section and key", ik_ini_shown(ov, shown, sizeof(shown)));
 	}
 	*dot = '\0';
 	*section = trim(left);
@@ -578,29 +621,35 @@ int ik_ini_split_override(const char *ov, char **storage, char **section, char *
 	if (**section == '\0' || **key == '\0') {
 		const char *what = **section ? "key" : "section";
 		free(copy);
-		return msg_fail(err, errlen, "--set %s: expected section.key=value, got an empty %s",
-				ik_ini_shown(ov, shown, sizeof(shown)), what);
+		return ik_errmsg(err, errlen, "--set %s: expected section.key=value, got an empty %s",
+				 ik_ini_shown(ov, shown, sizeof(shown)), what);
 	}
 	*storage = copy;
 	return 0;
 }
 
-int ik_ini_state_index(const char *section, int max)
+int ik_ini_prefixed_index(const char *section, const char *prefix, int first, int max)
 {
-	if (strncmp(section, "state", 5) != 0)
+	size_t n = strlen(prefix);
+	if (strncmp(section, prefix, n) != 0)
 		return -1;
-	const char *d = section + 5;
+	const char *d = section + n;
 	if (*d == '\0' || (d[0] == '0' && d[1] != '\0'))
 		return -1;
-	int n = 0;
+	int v = 0;
 	for (; *d; d++) {
 		if (*d < '0' || *d > '9')
 			return -1;
-		n = n * 10 + (*d - '0');
-		if (n >= max)
+		v = v * 10 + (*d - '0');
+		if (v >= max)
 			return -1;
 	}
-	return n;
+	return v >= first ? v : -1;
+}
+
+int ik_ini_state_index(const char *section, int max)
+{
+	return ik_ini_prefixed_index(section, "state", 0, max);
 }
 
 void ik_ini_format_real(double x, char *buf, size_t len)

@@ -38,6 +38,8 @@ struct ik_ini_err {
 	size_t len;
 };
 
+/* e writes into buf (len bytes, emptied here) for the file named origin. */
+void ik_ini_err_init(struct ik_ini_err *e, const char *origin, char *buf, size_t len);
 /* Writes "PREFIX: message" into e->buf; returns -1. */
 int ik_ini_fail(const struct ik_ini_err *e, struct ik_ini_where w, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -67,8 +69,30 @@ int ik_ini_read_file(const char *path, char **text, char *err, size_t errlen, in
 int ik_config_read_file(const char *path, size_t max_bytes, char **text, size_t *len_out,
 			char *err, size_t errlen, int *errno_out);
 
+/* A list of items separated by blanks or commas ("0, 1 4"): p past the separators before
+   its next item, or NULL when none is left; and whether c ends an item (the end too). */
+const char *ik_ini_list_item(const char *p);
+bool ik_ini_list_sep(char c);
+
+/*
+ * A workload's file (an rt-app JSON file, a learned model): a regular file only (a FIFO
+ * would block), at most 64 MiB, read whole and given to parse with out; parse's result.
+ */
+int ik_config_load_workload_file(const char *path,
+				 int (*parse)(const char *path, const char *text, size_t len,
+					      void *out, char *err, size_t errlen),
+				 void *out, char *err, size_t errlen);
+
 /* A copy of v for a message: printable ASCII, at most ~60 characters, "..." if cut. */
 const char *ik_ini_shown(const char *v, char *buf, size_t buflen);
+
+/*
+ * -1, with "unknown WHAT 'ref'; built-in WHATs: NAME..." in err: ref is neither a file path
+ * nor one of the built-in list (config/scenario.h's ik_builtin_platforms or _scenarios).
+ */
+struct ik_builtin;
+int ik_ini_unknown_builtin(const struct ik_builtin *list, const char *what, const char *ref,
+			   char *err, size_t errlen);
 
 /*
  * Value parsers: 0, or -1 with "expected ..., got '...'" in msg.
@@ -109,6 +133,8 @@ int ik_ini_mark_key(const struct ik_ini_err *e, struct ik_ini_section *s, const 
 int ik_ini_split_override(const char *ov, char **storage, char **section, char **key,
 			  char **value, char *err, size_t errlen);
 
+/* "<prefix>N" with N = first..max-1 without leading zeros: N, else -1. */
+int ik_ini_prefixed_index(const char *section, const char *prefix, int first, int max);
 /* "stateN" with N = 0..max-1 without leading zeros: N, else -1. */
 int ik_ini_state_index(const char *section, int max);
 

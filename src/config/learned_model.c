@@ -78,6 +78,15 @@ static int number(struct lreader *r, const char *w, long long max, const char *w
 	return 0;
 }
 
+/* The number of a line that comes once (key; seen: it came before), 0..max, what it is. */
+static int once_number(struct lreader *r, char **p, const char *key, bool seen, long long max,
+		       const char *what, long long *out)
+{
+	if (seen)
+		return fail(r, "expected one '%s' line, got a second one", key);
+	return number(r, word(p), max, what, out);
+}
+
 static int a_cause(struct lreader *r, char **p, int ncauses, int *cause)
 {
 	char b[48];
@@ -231,9 +240,7 @@ static int parse_line(struct lreader *r, char *p, struct ik_learned *m, bool *he
 	}
 	if (!strcmp(w, "cpus")) {
 		long long n;
-		if (m->cpus)
-			return fail(r, "expected one 'cpus' line, got a second one");
-		if (number(r, word(&p), MAX_CPUS, "a number of CPUs", &n))
+		if (once_number(r, &p, w, m->cpus != 0, MAX_CPUS, "a number of CPUs", &n))
 			return -1;
 		if (n == 0)
 			return fail(r, "expected 1..%d CPUs, got 0", MAX_CPUS);
@@ -245,9 +252,7 @@ static int parse_line(struct lreader *r, char *p, struct ik_learned *m, bool *he
 	}
 	if (!strcmp(w, "span")) {
 		long long n;
-		if (m->span_ns)
-			return fail(r, "expected one 'span' line, got a second one");
-		if (number(r, word(&p), MAX_NS, "the recording's length in ns", &n))
+		if (once_number(r, &p, w, m->span_ns != 0, MAX_NS, "the recording's length in ns", &n))
 			return -1;
 		m->span_ns = n;
 		if (word(&p))
@@ -389,14 +394,13 @@ bad:
 	return -1;
 }
 
+static int parse_file(const char *path, const char *text, size_t len, void *out, char *err,
+		      size_t errlen)
+{
+	return ik_learned_parse(path, text, len, out, err, errlen);
+}
+
 int ik_learned_load(const char *path, struct ik_learned *out, char *err, size_t errlen)
 {
-	/* a regular file only (a FIFO would block), at most 64 MiB */
-	char *buf = NULL;
-	size_t len = 0;
-	if (ik_config_read_file(path, 64u << 20, &buf, &len, err, errlen, NULL) != 0)
-		return -1;
-	int rc = ik_learned_parse(path, buf, len, out, err, errlen);
-	free(buf);
-	return rc;
+	return ik_config_load_workload_file(path, parse_file, out, err, errlen);
 }

@@ -72,11 +72,7 @@ void ik_platform_reader_init(struct ik_platform_reader *r, const char *origin,
 {
 	memset(r, 0, sizeof(*r));
 	snprintf(r->origin, sizeof(r->origin), "%s", origin ? origin : "<platform>");
-	r->e.origin = r->origin;
-	r->e.buf = err;
-	r->e.len = errlen;
-	if (err && errlen)
-		err[0] = '\0';
+	ik_ini_err_init(&r->e, r->origin, err, errlen);
 	r->p = p;
 
 	memset(p, 0, sizeof(*p));
@@ -171,10 +167,10 @@ static int on_section(void *user, const char *name, int line)
 			return ik_ini_fail(&r->e, w, "[%s]: at most %d idle states (state0..state%d)",
 					   ik_ini_shown(name, shown, sizeof(shown)), IK_STATE_MAX,
 					   IK_STATE_MAX - 1);
-		if (platform_prefixed_index(name, "cst", 0, 1000000) >= 0)
+		if (ik_ini_prefixed_index(name, "cst", 0, 1000000) >= 0)
 			return ik_ini_fail(&r->e, w, "[%s]: _CST entries are [cst1]..[cst%d]",
 					   ik_ini_shown(name, shown, sizeof(shown)), IK_CST_MAX);
-		if (platform_prefixed_index(name, "dt_state", 0, 1000000) >= 0)
+		if (ik_ini_prefixed_index(name, "dt_state", 0, 1000000) >= 0)
 			return ik_ini_fail(&r->e, w, "[%s]: at most %d device-tree idle states "
 					   "(dt_state0..dt_state%d)", ik_ini_shown(name, shown, sizeof(shown)),
 					   IK_DT_STATE_MAX, IK_DT_STATE_MAX - 1);
@@ -482,8 +478,7 @@ void ik_platform_text_free(struct ik_platform_text *t)
 int ik_platform_find(const char *ref, const char *base_dir, struct ik_platform_text *t,
 		     char *err, size_t errlen)
 {
-	char shown[160], names[256];
-	size_t len = 0;
+	char shown[160];
 
 	memset(t, 0, sizeof(*t));
 	if (!ref || !*ref) {
@@ -530,18 +525,7 @@ int ik_platform_find(const char *ref, const char *base_dir, struct ik_platform_t
 			return 0;
 		}
 	}
-	names[0] = '\0';
-	for (const struct ik_builtin *b = ik_builtin_platforms; b->name && len < sizeof(names); b++) {
-		int k = snprintf(names + len, sizeof(names) - len, "%s%s", len ? " " : "", b->name);
-		if (k < 0)
-			break;
-		len += (size_t)k;
-	}
-	if (err && errlen)
-		snprintf(err, errlen, "unknown platform '%s'; built-in platforms: %s (a file path must "
-			 "contain '/' or end in .ini)", ik_ini_shown(ref, shown, sizeof(shown)),
-			 names[0] ? names : "none");
-	return -1;
+	return ik_ini_unknown_builtin(ik_builtin_platforms, "platform", ref, err, errlen);
 }
 
 int ik_platform_parse_string(const char *origin, const char *text, struct ik_platform *p,

@@ -389,26 +389,19 @@ static int set_turbo(struct ik_platform_reader *r, int i, const char *sec, const
 		     struct ik_ini_where w)
 {
 	struct ik_hw_effects *fx = &r->p->effects;
-	char shown[80];
-	const char *p = value;
+	char shown[80], *end = NULL;
 	int n = 0;
 	(void)i;
 	(void)sec;
 
-	while (*p) {
-		while (*p == ' ' || *p == '\t' || *p == ',')
-			p++;
-		if (!*p)
-			break;
-		char *end;
+	for (const char *p = ik_ini_list_item(value); p; p = ik_ini_list_item(end)) {
 		errno = 0;
 		long cores = strtol(p, &end, 10);
 		if (end == p || *end != ':' || errno || cores < 1 || cores > IK_PLATFORM_MAX_CPUS)
 			goto bad;
 		p = end + 1;
 		long mhz = strtol(p, &end, 10);
-		if (end == p || errno || mhz < 1 || mhz > 100000 ||
-		    (*end && *end != ' ' && *end != '\t' && *end != ','))
+		if (end == p || errno || mhz < 1 || mhz > 100000 || !ik_ini_list_sep(*end))
 			goto bad;
 		if (n == IK_TURBO_MAX)
 			return ik_ini_fail(&r->e, w, "[effects] turbo_mhz: at most %d CORES:MHZ pairs",
@@ -419,7 +412,6 @@ static int set_turbo(struct ik_platform_reader *r, int i, const char *sec, const
 		fx->turbo_cores[n] = (int)cores;
 		fx->turbo_mhz[n] = (int)mhz;
 		n++;
-		p = end;
 	}
 	fx->nturbo = n;
 	return 0;
@@ -699,25 +691,6 @@ _Static_assert(PK_COUNT <= IK_INI_MAX_KEYS && SK_COUNT <= IK_INI_MAX_KEYS &&
 
 /* ---- setting and formatting ------------------------------------------------------------- */
 
-int platform_prefixed_index(const char *section, const char *prefix, int first, int max)
-{
-	size_t n = strlen(prefix);
-	if (strncmp(section, prefix, n) != 0)
-		return -1;
-	const char *d = section + n;
-	if (*d == '\0' || (d[0] == '0' && d[1] != '\0'))
-		return -1;
-	int v = 0;
-	for (; *d; d++) {
-		if (*d < '0' || *d > '9')
-			return -1;
-		v = v * 10 + (*d - '0');
-		if (v >= max)
-			return -1;
-	}
-	return v >= first ? v : -1;
-}
-
 int platform_section_kind(const char *section, int *index)
 {
 	static const struct {
@@ -738,11 +711,11 @@ int platform_section_kind(const char *section, int *index)
 		*index = i;
 		return SEC_STATE;
 	}
-	if ((i = platform_prefixed_index(section, "cst", 1, IK_CST_MAX + 1)) >= 0) {
+	if ((i = ik_ini_prefixed_index(section, "cst", 1, IK_CST_MAX + 1)) >= 0) {
 		*index = i;
 		return SEC_CST;
 	}
-	if ((i = platform_prefixed_index(section, "dt_state", 0, IK_DT_STATE_MAX)) >= 0) {
+	if ((i = ik_ini_prefixed_index(section, "dt_state", 0, IK_DT_STATE_MAX)) >= 0) {
 		*index = i;
 		return SEC_DT;
 	}

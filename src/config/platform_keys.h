@@ -66,8 +66,6 @@ enum haltpoll_key {
 
 /* The kind of a section and its number (state, cst, dt_state) in *index, or -1. */
 int platform_section_kind(const char *section, int *index);
-/* "<prefix>N" with N = first..max-1 without leading zeros: N, else -1. */
-int platform_prefixed_index(const char *section, const char *prefix, int first, int max);
 
 int platform_key_count(int kind);
 const char *platform_key_name(int kind, int k);

@@ -867,16 +867,15 @@ done:
 	return rc;
 }
 
+static int parse_file(const char *path, const char *text, size_t len, void *out, char *err,
+		      size_t errlen)
+{
+	return ik_rtapp_parse(path, text, len, out, err, errlen);
+}
+
 int ik_rtapp_load(const char *path, struct ik_rtapp *out, char *err, size_t errlen)
 {
-	/* a regular file only (a FIFO would block), at most 64 MiB */
-	char *buf = NULL;
-	size_t len = 0;
-	if (ik_config_read_file(path, 64u << 20, &buf, &len, err, errlen, NULL) != 0)
-		return -1;
-	int rc = ik_rtapp_parse(path, buf, len, out, err, errlen);
-	free(buf);
-	return rc;
+	return ik_config_load_workload_file(path, parse_file, out, err, errlen);
 }
 
 void ik_rtapp_free(struct ik_rtapp *r)

@@ -87,11 +87,7 @@ static void reader_init(struct scenario_reader *r, const char *origin, bool from
 {
 	memset(r, 0, sizeof(*r));
 	snprintf(r->origin, sizeof(r->origin), "%s", origin ? origin : "<scenario>");
-	r->e.origin = r->origin;
-	r->e.buf = err;
-	r->e.len = errlen;
-	if (err && errlen)
-		err[0] = '\0';
+	ik_ini_err_init(&r->e, r->origin, err, errlen);
 	r->sc = sc;
 	/* A relative platform path is also tried next to the scenario file. */
 	const char *slash = from_file ? strrchr(r->origin, '/') : NULL;
@@ -932,8 +928,8 @@ int ik_scenario_load_config(const char *ref, const char *const *overrides, int n
 			    struct ik_scenario *sc, struct ik_config *cfg, char *err,
 			    size_t errlen)
 {
-	char shown[160], names[256], origin[IK_PLATFORM_ORIGIN_LEN];
-	size_t len = 0, n = ref ? strlen(ref) : 0;
+	char origin[IK_PLATFORM_ORIGIN_LEN];
+	size_t n = ref ? strlen(ref) : 0;
 
 	if (!ref || !*ref) {
 		if (err && errlen)
@@ -955,16 +951,5 @@ int ik_scenario_load_config(const char *ref, const char *const *overrides, int n
 			return parse(origin, false, b->text, overrides, noverrides, sc, cfg, err, errlen);
 		}
 	}
-	names[0] = '\0';
-	for (const struct ik_builtin *b = ik_builtin_scenarios; b->name && len < sizeof(names); b++) {
-		int k = snprintf(names + len, sizeof(names) - len, "%s%s", len ? " " : "", b->name);
-		if (k < 0)
-			break;
-		len += (size_t)k;
-	}
-	if (err && errlen)
-		snprintf(err, errlen, "unknown scenario '%s'; built-in scenarios: %s (a file path must "
-			 "contain '/' or end in .ini)", ik_ini_shown(ref, shown, sizeof(shown)),
-			 names[0] ? names : "none");
-	return -1;
+	return ik_ini_unknown_builtin(ik_builtin_scenarios, "scenario", ref, err, errlen);
 }

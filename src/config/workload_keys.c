@@ -215,20 +215,13 @@ static int get_int_field(const void *field)
 /* "0, 1, 4": CPU numbers separated by commas (or blanks). */
 static int set_cpus(const char *value, int *cpus, int *ncpus, char *msg, size_t msglen)
 {
-	char shown[80];
-	const char *p = value;
+	char shown[80], *end = NULL;
 	int n = 0;
 
-	while (*p) {
-		while (*p == ' ' || *p == ',' || *p == '\t')
-			p++;
-		if (!*p)
-			break;
-		char *end;
+	for (const char *p = ik_ini_list_item(value); p; p = ik_ini_list_item(end)) {
 		errno = 0;
 		long cpu = strtol(p, &end, 10);
-		if (end == p || errno || cpu < 0 || cpu > 8191 || (*end && *end != ',' && *end != ' ' &&
-								   *end != '\t')) {
+		if (end == p || errno || cpu < 0 || cpu > 8191 || !ik_ini_list_sep(*end)) {
 			snprintf(msg, msglen, "expected CPU numbers 0..8191 separated by commas, got '%s'",
 				 ik_ini_shown(value, shown, sizeof(shown)));
 			return -1;
@@ -238,7 +231,6 @@ static int set_cpus(const char *value, int *cpus, int *ncpus, char *msg, size_t 
 			return -1;
 		}
 		cpus[n++] = (int)cpu;
-		p = end;
 	}
 	*ncpus = n;
 	return 0;

@@ -221,6 +221,28 @@ static bool macro_at_file_scope(const char *path, const char *l, char *name, siz
 /* ---- The message ----------------------------------------------------------------------------- */
 
 /* The compiler's first error, turned into one message (shim: see gov_internal.h). */
+/*
+ * The message for a kernel name (what: "symbol" or "macro") the file uses, at (its place in
+ * the compiler's line l), and the shim lacks as the file includes it: the shim has it in a
+ * header the file does not include, or not at all.
+ */
+static void shim_lacks(char *err, size_t errlen, const char *what, const char *at,
+		       const char *sym, const char *shim, const char *l)
+{
+	char hdr[200];
+	if (shim && shim_header_of(shim, sym, hdr, sizeof(hdr)))
+		snprintf(err, errlen,
+			 "%s: kernel %s '%s' is not in idlekit's kernel shim as the file includes "
+			 "it: the shim has it in <%s>, which the file does not include (in the "
+			 "kernel another header may bring it in)",
+			 at, what, sym, hdr);
+	else
+		snprintf(err, errlen,
+			 "%s: kernel %s '%s' is not in idlekit's kernel shim (not part of the "
+			 "cpuidle governor API of v5.4 and v5.5 to v6.19 it serves); compiler: %s",
+			 at, what, sym, l);
+}
+
 void ik_gov_compile_message_shim(const char *path, const char *out, int status,
 				 const char *shim, char *err, size_t errlen)
 {
@@ -266,18 +288,8 @@ void ik_gov_compile_message_shim(const char *path, const char *out, int status,
 				 "it in %s; the shim serves the cpuidle governor API of v5.4 and v5.5 "
 				 "to v6.19)",
 				 loc[0] ? loc : path, sym, where);
-		else if (shim && shim_header_of(shim, sym, hdr, sizeof(hdr)))
-			snprintf(err, errlen,
-				 "%s: kernel symbol '%s' is not in idlekit's kernel shim as the file "
-				 "includes it: the shim has it in <%s>, which the file does not include "
-				 "(in the kernel another header may bring it in)",
-				 loc[0] ? loc : path, sym, hdr);
 		else
-			snprintf(err, errlen,
-				 "%s: kernel symbol '%s' is not in idlekit's kernel shim (not part of the "
-				 "cpuidle governor API of v5.4 and v5.5 to v6.19 it serves); "
-				 "compiler: %s",
-				 loc[0] ? loc : path, sym, l);
+			shim_lacks(err, errlen, "symbol", loc[0] ? loc : path, sym, shim, l);
 		return;
 	}
 	/* A file-scope use of a macro the file cannot see: a syntax error in the compiler's
@@ -286,18 +298,7 @@ void ik_gov_compile_message_shim(const char *path, const char *out, int status,
 		char loc[600];
 		const char *e = strstr(l, ": error:");
 		snprintf(loc, sizeof(loc), "%.*s", e ? (int)(e - l) : 0, l);
-		if (shim && shim_header_of(shim, sym, hdr, sizeof(hdr)))
-			snprintf(err, errlen,
-				 "%s: kernel macro '%s' is not in idlekit's kernel shim as the file "
-				 "includes it: the shim has it in <%s>, which the file does not include "
-				 "(in the kernel another header may bring it in)",
-				 loc[0] ? loc : path, sym, hdr);
-		else
-			snprintf(err, errlen,
-				 "%s: kernel macro '%s' is not in idlekit's kernel shim (not part of the "
-				 "cpuidle governor API of v5.4 and v5.5 to v6.19 it serves); "
-				 "compiler: %s",
-				 loc[0] ? loc : path, sym, l);
+		shim_lacks(err, errlen, "macro", loc[0] ? loc : path, sym, shim, l);
 		return;
 	}
 	/* gcc and clang: "FILE:L:C: fatal error: 'linux/x.h' file not found" or "linux/x.h: No such file" */

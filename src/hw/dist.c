@@ -15,13 +15,13 @@
  * patch cover letters), which is why that form exists: a table can be pasted in.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hw/sample.h"
+#include "util/errmsg.h"
 
 /* Bounds that keep every computation far from int64 overflow (an hour is not a C-state). */
 #define DIST_MAX_NS 3600000000000LL
@@ -29,20 +29,6 @@
 
 #define DIST_GRAMMAR "'constant NS', 'uniform MIN_NS MAX_NS', 'lognormal MEDIAN_NS SIGMA' " \
 		     "or 'percentiles P:NS P:NS ...'"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* The next whitespace-separated token of *p: its start and length (0 at the end). */
 static size_t next_token(const char **p, const char **start)
@@ -123,30 +109,30 @@ static int parse_percentiles(const char *p, struct ik_dist *d, char *err, size_t
 		double pct;
 		int64_t val;
 		if (!colon)
-			return fail(err, errlen, "expected 'percentiles P:NS P:NS ...' (P in 0..100, NS an "
-				    "integer), got '%s' without ':'", shown(tok, len, show, sizeof(show)));
+			return ik_errmsg(err, errlen, "expected 'percentiles P:NS P:NS ...' (P in 0..100, NS an "
+					 "integer), got '%s' without ':'", shown(tok, len, show, sizeof(show)));
 		if (d->npoints == IK_DIST_MAX_POINTS)
-			return fail(err, errlen, "expected at most %d percentile points, got more",
-				    IK_DIST_MAX_POINTS);
+			return ik_errmsg(err, errlen, "expected at most %d percentile points, got more",
+					 IK_DIST_MAX_POINTS);
 		if (!parse_real(tok, (size_t)(colon - tok), 0.0, 100.0, &pct))
-			return fail(err, errlen, "expected a percentile 0..100 before ':', got '%s'",
-				    shown(tok, len, show, sizeof(show)));
+			return ik_errmsg(err, errlen, "expected a percentile 0..100 before ':', got '%s'",
+					 shown(tok, len, show, sizeof(show)));
 		if (!parse_ns(colon + 1, len - (size_t)(colon + 1 - tok), &val))
-			return fail(err, errlen, "expected an integer number of ns 0..%lld after ':', got '%s'",
-				    DIST_MAX_NS, shown(tok, len, show, sizeof(show)));
+			return ik_errmsg(err, errlen, "expected an integer number of ns 0..%lld after ':', got '%s'",
+					 DIST_MAX_NS, shown(tok, len, show, sizeof(show)));
 		if (d->npoints > 0 && !(pct > d->pct[d->npoints - 1]))
-			return fail(err, errlen, "expected increasing percentiles, got '%s' after %g",
-				    shown(tok, len, show, sizeof(show)), d->pct[d->npoints - 1]);
+			return ik_errmsg(err, errlen, "expected increasing percentiles, got '%s' after %g",
+					 shown(tok, len, show, sizeof(show)), d->pct[d->npoints - 1]);
 		if (d->npoints > 0 && val < d->val_ns[d->npoints - 1])
-			return fail(err, errlen, "expected non-decreasing values, got '%s' after %" PRId64
-				    " ns", shown(tok, len, show, sizeof(show)), d->val_ns[d->npoints - 1]);
+			return ik_errmsg(err, errlen, "expected non-decreasing values, got '%s' after %" PRId64
+					 " ns", shown(tok, len, show, sizeof(show)), d->val_ns[d->npoints - 1]);
 		d->pct[d->npoints] = pct;
 		d->val_ns[d->npoints] = val;
 		d->npoints++;
 	}
 	if (d->npoints == 0)
-		return fail(err, errlen, "expected 'percentiles P:NS P:NS ...' with at least one point, "
-			    "got none");
+		return ik_errmsg(err, errlen, "expected 'percentiles P:NS P:NS ...' with at least one point, "
+				 "got none");
 	return 0;
 }
 
@@ -161,39 +147,39 @@ int ik_dist_parse(const char *text, struct ik_dist *out, char *err, size_t errle
 	memset(&d, 0, sizeof(d));
 	len = next_token(&p, &tok);
 	if (len == 0)
-		return fail(err, errlen, "expected " DIST_GRAMMAR ", got ''");
+		return ik_errmsg(err, errlen, "expected " DIST_GRAMMAR ", got ''");
 
 	if (len == 8 && memcmp(tok, "constant", 8) == 0) {
 		d.kind = IK_DIST_CONSTANT;
 		len = next_token(&p, &tok);
 		if (!parse_ns(tok, len, &d.a_ns))
-			return fail(err, errlen, "expected 'constant NS' with NS an integer 0..%lld, got '%s'",
-				    DIST_MAX_NS, shown(tok, len, show, sizeof(show)));
+			return ik_errmsg(err, errlen, "expected 'constant NS' with NS an integer 0..%lld, got '%s'",
+					 DIST_MAX_NS, shown(tok, len, show, sizeof(show)));
 		d.b_ns = d.a_ns;
 	} else if (len == 7 && memcmp(tok, "uniform", 7) == 0) {
 		d.kind = IK_DIST_UNIFORM;
 		len = next_token(&p, &tok);
 		if (!parse_ns(tok, len, &d.a_ns))
-			return fail(err, errlen, "expected 'uniform MIN_NS MAX_NS' with MIN_NS an integer "
-				    "0..%lld, got '%s'", DIST_MAX_NS, shown(tok, len, show, sizeof(show)));
+			return ik_errmsg(err, errlen, "expected 'uniform MIN_NS MAX_NS' with MIN_NS an integer "
+					 "0..%lld, got '%s'", DIST_MAX_NS, shown(tok, len, show, sizeof(show)));
 		len = next_token(&p, &tok);
 		if (!parse_ns(tok, len, &d.b_ns))
-			return fail(err, errlen, "expected 'uniform MIN_NS MAX_NS' with MAX_NS an integer "
-				    "0..%lld, got '%s'", DIST_MAX_NS, shown(tok, len, show, sizeof(show)));
+			return ik_errmsg(err, errlen, "expected 'uniform MIN_NS MAX_NS' with MAX_NS an integer "
+					 "0..%lld, got '%s'", DIST_MAX_NS, shown(tok, len, show, sizeof(show)));
 		if (d.b_ns < d.a_ns)
-			return fail(err, errlen, "expected 'uniform MIN_NS MAX_NS' with MIN_NS <= MAX_NS, "
-				    "got %" PRId64 " > %" PRId64, d.a_ns, d.b_ns);
+			return ik_errmsg(err, errlen, "expected 'uniform MIN_NS MAX_NS' with MIN_NS <= MAX_NS, "
+					 "got %" PRId64 " > %" PRId64, d.a_ns, d.b_ns);
 	} else if (len == 9 && memcmp(tok, "lognormal", 9) == 0) {
 		d.kind = IK_DIST_LOGNORMAL;
 		len = next_token(&p, &tok);
 		if (!parse_ns(tok, len, &d.a_ns))
-			return fail(err, errlen, "expected 'lognormal MEDIAN_NS SIGMA' with MEDIAN_NS an "
-				    "integer 0..%lld, got '%s'", DIST_MAX_NS,
-				    shown(tok, len, show, sizeof(show)));
+			return ik_errmsg(err, errlen, "expected 'lognormal MEDIAN_NS SIGMA' with MEDIAN_NS an "
+					 "integer 0..%lld, got '%s'", DIST_MAX_NS,
+					 shown(tok, len, show, sizeof(show)));
 		len = next_token(&p, &tok);
 		if (!parse_real(tok, len, 0.0, DIST_MAX_SIGMA, &d.sigma))
-			return fail(err, errlen, "expected 'lognormal MEDIAN_NS SIGMA' with SIGMA a number "
-				    "0..%g, got '%s'", DIST_MAX_SIGMA, shown(tok, len, show, sizeof(show)));
+			return ik_errmsg(err, errlen, "expected 'lognormal MEDIAN_NS SIGMA' with SIGMA a number "
+					 "0..%g, got '%s'", DIST_MAX_SIGMA, shown(tok, len, show, sizeof(show)));
 		d.b_ns = d.a_ns;
 	} else if (len == 11 && memcmp(tok, "percentiles", 11) == 0) {
 		d.kind = IK_DIST_PERCENTILES;
@@ -203,16 +189,16 @@ int ik_dist_parse(const char *text, struct ik_dist *out, char *err, size_t errle
 		d.a_ns = d.val_ns[0];
 		d.b_ns = d.val_ns[d.npoints - 1];
 	} else {
-		return fail(err, errlen, "expected " DIST_GRAMMAR ", got '%s'",
-			    shown(tok, len, show, sizeof(show)));
+		return ik_errmsg(err, errlen, "expected " DIST_GRAMMAR ", got '%s'",
+				 shown(tok, len, show, sizeof(show)));
 	}
 
 	len2 = next_token(&p, &tok2);
 	if (len2 > 0)
-		return fail(err, errlen, "expected nothing after the %s distribution's values, got '%s'",
-			    d.kind == IK_DIST_CONSTANT ? "constant" :
-			    d.kind == IK_DIST_UNIFORM ? "uniform" : "lognormal",
-			    shown(tok2, len2, show, sizeof(show)));
+		return ik_errmsg(err, errlen, "expected nothing after the %s distribution's values, got '%s'",
+				 d.kind == IK_DIST_CONSTANT ? "constant" :
+				 d.kind == IK_DIST_UNIFORM ? "uniform" : "lognormal",
+				 shown(tok2, len2, show, sizeof(show)));
 	*out = d;
 	return 0;
 }

@@ -71,36 +71,26 @@ static int parse_signed(const char *v, long long min, long long max, long long *
 
 /* ---- The standard types ------------------------------------------------------------------- */
 
+/* One type's set, get and ops (the kernel's STANDARD_PARAM_DEF): parse reads val into v. */
+#define IKK_STANDARD(name, type, vtype, parse, fmt) \
+	int param_set_##name(const char *val, const struct kernel_param *kp) \
+	{ \
+		vtype v; \
+		int rc = parse; \
+		if (!rc) \
+			*(type *)kp->arg = (type)v; \
+		return rc; \
+	} \
+	int param_get_##name(char *buffer, const struct kernel_param *kp) \
+	{ \
+		return snprintf(buffer, 4096, fmt "\n", *(type *)kp->arg); \
+	} \
+	const struct kernel_param_ops param_ops_##name = { .set = param_set_##name, \
+							   .get = param_get_##name }
 #define IKK_UNSIGNED(name, type, max, fmt) \
-	int param_set_##name(const char *val, const struct kernel_param *kp) \
-	{ \
-		unsigned long long u; \
-		int rc = parse_unsigned(val, max, &u); \
-		if (!rc) \
-			*(type *)kp->arg = (type)u; \
-		return rc; \
-	} \
-	int param_get_##name(char *buffer, const struct kernel_param *kp) \
-	{ \
-		return snprintf(buffer, 4096, fmt "\n", *(type *)kp->arg); \
-	} \
-	const struct kernel_param_ops param_ops_##name = { .set = param_set_##name, \
-							   .get = param_get_##name }
+	IKK_STANDARD(name, type, unsigned long long, parse_unsigned(val, max, &v), fmt)
 #define IKK_SIGNED(name, type, min, max, fmt) \
-	int param_set_##name(const char *val, const struct kernel_param *kp) \
-	{ \
-		long long s; \
-		int rc = parse_signed(val, min, max, &s); \
-		if (!rc) \
-			*(type *)kp->arg = (type)s; \
-		return rc; \
-	} \
-	int param_get_##name(char *buffer, const struct kernel_param *kp) \
-	{ \
-		return snprintf(buffer, 4096, fmt "\n", *(type *)kp->arg); \
-	} \
-	const struct kernel_param_ops param_ops_##name = { .set = param_set_##name, \
-							   .get = param_get_##name }
+	IKK_STANDARD(name, type, long long, parse_signed(val, min, max, &v), fmt)
 
 IKK_UNSIGNED(byte, unsigned char, U8_MAX, "%hhu");
 IKK_SIGNED(short, short, S16_MIN, S16_MAX, "%hi");

@@ -34,20 +34,11 @@ static const char *state_name(const struct ik_trace_header *h, int cpu, int i, c
 	return buf;
 }
 
-static int max_states(const struct ik_trace_header *h)
-{
-	int n = 0;
-	for (int d = 0; d < h->ndrivers; d++)
-		if (h->drivers[d].drv.state_count > n)
-			n = h->drivers[d].drv.state_count;
-	return n;
-}
-
 static void text_states(FILE *f, const struct ik_trace_header *h, int cpu,
 			const struct ik_trace_cpu_stats *s)
 {
 	char b[5][32];
-	int n = cpu >= 0 ? h->drivers[h->cpu_driver[cpu]].drv.state_count : max_states(h);
+	int n = cpu >= 0 ? h->drivers[h->cpu_driver[cpu]].drv.state_count : ik_trace_max_states(h);
 	fprintf(f, "  %-12s %10s %14s %14s %14s %18s %10s %12s\n", "state", "entries", "min_us",
 		"avg_us", "max_us", "total_us", "too_deep", "too_shallow");
 	for (int i = 0; i < n; i++) {
@@ -95,6 +86,37 @@ static uint64_t sent_by(const struct ik_trace_analysis *a, int src, int c)
 	return n;
 }
 
+/*
+ * The remote wakes by sending CPU, in text or JSON: per sender, sender with (first or next,
+ * the CPU, its count), then target with (", " after the first, the woken CPU, the count) per
+ * woken CPU, then close.  Returns whether any CPU sent one.
+ */
+struct senders_syntax {
+	const char *first, *next, *sender, *target, *close;
+};
+
+static bool write_senders(FILE *f, const struct ik_trace_analysis *a,
+			  const struct senders_syntax *s)
+{
+	bool any = false;
+	for (int src = 0; src < a->cpus; src++) {
+		uint64_t n = sent_by(a, src, -1);
+		if (!n)
+			continue;
+		fprintf(f, s->sender, any ? s->next : s->first, src, n);
+		bool first = true;
+		for (int c = 0; c < a->cpus; c++) {
+			uint64_t k = sent_by(a, src, c);
+			if (k)
+				fprintf(f, s->target, first ? "" : ", ", c, k);
+			first &= !k;
+		}
+		fputs(s->close, f);
+		any = true;
+	}
+	return any;
+}
+
 int ik_report_analyze_text(FILE *f, const char *origin, const struct ik_trace_header *h,
 			   const struct ik_trace_analysis *a)
 {
@@ -135,23 +157,11 @@ int ik_report_analyze_text(FILE *f, const char *origin, const struct ik_trace_he
 	}
 	fprintf(f, "\nall CPUs\n");
 	text_states(f, h, -1, &a->all);
-	bool any = false;
-	for (int src = 0; src < a->cpus; src++) {
-		uint64_t n = sent_by(a, src, -1);
-		if (!n)
-			continue;
-		fprintf(f, "%s CPU %d %" PRIu64 " (", any ? ";" : "  remote wakes by sending CPU:", src, n);
-		bool first = true;
-		for (int c = 0; c < a->cpus; c++) {
-			uint64_t k = sent_by(a, src, c);
-			if (k)
-				fprintf(f, "%sto CPU %d %" PRIu64, first ? "" : ", ", c, k);
-			first &= !k;
-		}
-		fputc(')', f);
-		any = true;
-	}
-	if (any)
+	static const struct senders_syntax text = {
+		"  remote wakes by sending CPU:", ";", "%s CPU %d %" PRIu64 " (",
+		"%sto CPU %d %" PRIu64, ")",
+	};
+	if (write_senders(f, a, &text))
 		fputc('\n', f);
 	for (size_t i = 0; i < a->nirqs; i++) {
 		const char *name = ik_trace_irq_name(h, a->irqs[i].irq);
@@ -184,7 +194,7 @@ static void json_stats(FILE *f, const struct ik_trace_header *h, int cpu,
 		       const struct ik_trace_cpu_stats *s, const char *indent)
 {
 	char b[5][32];
-	int n = cpu >= 0 ? h->drivers[h->cpu_driver[cpu]].drv.state_count : max_states(h);
+	int n = cpu >= 0 ? h->drivers[h->cpu_driver[cpu]].drv.state_count : ik_trace_max_states(h);
 	fprintf(f, "\"states\": [\n");
 	for (int i = 0; i < n; i++) {
 		const struct ik_trace_state_stats *st = &s->states[i];
@@ -258,22 +268,11 @@ int ik_report_analyze_json(FILE *f, const struct ik_trace_header *h,
 	fprintf(f, "  ],\n  \"all\": {");
 	json_stats(f, h, -1, &a->all, "  ");
 	fprintf(f, ", \"remote_by_sender\": {");
-	bool any = false;
-	for (int src = 0; src < a->cpus; src++) {
-		uint64_t n = sent_by(a, src, -1);
-		if (!n)
-			continue;
-		fprintf(f, "%s\"%d\": {\"periods\": %" PRIu64 ", \"to\": {", any ? ", " : "", src, n);
-		bool first = true;
-		for (int c = 0; c < a->cpus; c++) {
-			uint64_t k = sent_by(a, src, c);
-			if (k)
-				fprintf(f, "%s\"%d\": %" PRIu64, first ? "" : ", ", c, k);
-			first &= !k;
-		}
-		fputs("}}", f);
-		any = true;
-	}
+	static const struct senders_syntax json = {
+		"", ", ", "%s\"%d\": {\"periods\": %" PRIu64 ", \"to\": {", "%s\"%d\": %" PRIu64,
+		"}}",
+	};
+	write_senders(f, a, &json);
 	fputc('}', f);
 	if (a->has_switch)
 		fprintf(f, "},\n  \"task_periods\": %" PRIu64 ", \"empty_periods\": %" PRIu64, a->task_periods,

@@ -268,17 +268,11 @@ static void write_config_table(FILE *out, const struct ik_config *cfg)
 const char *const ik_csv_tables[] = { "runs",	   "states", "per_cpu", "summary",
 				      "requests", "config", NULL };
 
-int ik_report_csv_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
-			int nruns, const char *table)
+static int csv_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		     int nruns, const void *arg)
 {
-	if (!out || !sc || nruns < 0 || (nruns > 0 && !runs))
-		return -1;
-	if (!table)
-		table = ik_csv_tables[0];
-
-	struct ik_rep_locale locale;
+	const char *table = arg;
 	int rc = 0;
-	ik_rep_locale_enter(&locale);
 	if (strcmp(table, "runs") == 0)
 		write_runs_table(out, sc, runs, nruns);
 	else if (strcmp(table, "states") == 0)
@@ -293,10 +287,13 @@ int ik_report_csv_table(FILE *out, const struct ik_scenario *sc, const struct ik
 		write_config_table(out, sc->config);
 	else
 		rc = -1;
-	ik_rep_locale_leave(&locale);
-	if (ik_rep_finish(out) != 0)
-		rc = -1;
 	return rc;
+}
+
+int ik_report_csv_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+			int nruns, const char *table)
+{
+	return ik_rep_runs_report(out, sc, runs, nruns, csv_table, table ? table : ik_csv_tables[0]);
 }
 
 int ik_report_csv(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,

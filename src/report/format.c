@@ -188,3 +188,22 @@ int ik_rep_finish(FILE *out)
 		return -1;
 	return ferror(out) ? -1 : 0;
 }
+
+int ik_rep_done(FILE *out, struct ik_rep_locale *l, int rc)
+{
+	ik_rep_locale_leave(l);
+	if (ik_rep_finish(out) != 0)
+		rc = -1;
+	return rc;
+}
+
+int ik_rep_runs_report(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		       int nruns, ik_rep_runs_body body, const void *arg)
+{
+	if (!out || !sc || nruns < 0 || (nruns > 0 && !runs))
+		return -1;
+	struct ik_rep_locale locale;
+	ik_rep_locale_enter(&locale);
+	int rc = body(out, sc, runs, nruns, arg);
+	return ik_rep_done(out, &locale, rc);
+}

@@ -42,12 +42,9 @@ static void config_table(FILE *out, const struct ik_config *cfg)
 		return;
 	fprintf(out, "<details class=\"config\"><summary>Effective configuration: %d keys, with "
 		     "where each came from (<code>idlekit sim ... --print-config</code> writes them "
-		     "as a scenario file)</summary>\n<table class=\"config\">\n<tr>", cfg->n);
-	ik_html_th(out, "section");
-	ik_html_th(out, "key");
-	ik_html_th(out, "value");
-	ik_html_th(out, "origin");
-	fputs("</tr>\n", out);
+		     "as a scenario file)</summary>\n<table class=\"config\">\n", cfg->n);
+	static const char *const head[] = {"section", "key", "value", "origin"};
+	ik_html_head_row(out, head, sizeof(head) / sizeof(head[0]));
 	for (int i = 0; i < cfg->n; i++) {
 		const struct ik_config_entry *e = &cfg->entry[i];
 		fputs("<tr>", out);
@@ -194,15 +191,15 @@ static int runs_tables(FILE *out, const struct ik_scenario *sc, const struct ik_
 
 /* ---- plots ---- */
 
-/* Labels for categories: seeds. */
-static char (*seed_labels(const struct ik_run_result *runs, int nruns))[SEED_LABEL_LEN]
+/* A category per run, labelled by its seed, with per values each (ik_html_cats_new). */
+static int seed_cats(struct ik_html_cats *c, const struct ik_run_result *runs, int nruns,
+		     size_t per)
 {
-	char(*labels)[SEED_LABEL_LEN] = calloc((size_t)nruns, SEED_LABEL_LEN);
-	if (!labels)
-		return NULL;
+	if (ik_html_cats_new(c, nruns, per))
+		return -1;
 	for (int k = 0; k < nruns; k++)
-		snprintf(labels[k], SEED_LABEL_LEN, "%llu", (unsigned long long)runs[k].seed);
-	return labels;
+		snprintf(c->text[k], SEED_LABEL_LEN, "%llu", (unsigned long long)runs[k].seed);
+	return 0;
 }
 
 /* Series names and colours of the residency bars: the states, then the rest in grey. */
@@ -223,15 +220,10 @@ static void state_series(const struct ik_run_result *r, const char **names, cons
 static int plot_residency_runs(FILE *out, const struct ik_run_result *runs, int nruns)
 {
 	int ns = ik_rep_nstates(&runs[0]);
-	double *v = calloc((size_t)nruns * (size_t)(ns + 1), sizeof(double));
-	char(*labels)[SEED_LABEL_LEN] = seed_labels(runs, nruns);
-	const char **lp = labels ? ik_html_label_ptrs(labels, nruns) : NULL;
-	if (!v || !lp) {
-		free(v);
-		free(labels);
-		free(lp);
+	struct ik_html_cats cats;
+	if (seed_cats(&cats, runs, nruns, (size_t)(ns + 1)))
 		return -1;
-	}
+	double *v = cats.v;
 	for (int k = 0; k < nruns; k++) {
 		double sum = 0;
 		for (int s = 0; s < ns; s++) {
@@ -247,7 +239,7 @@ static int plot_residency_runs(FILE *out, const struct ik_run_result *runs, int 
 	state_series(&runs[0], names, colors, namebuf);
 
 	struct ik_svg p;
-	struct ik_svg_axis x = {.label = "run (seed)", .ncat = nruns, .cat_labels = lp,
+	struct ik_svg_axis x = {.label = "run (seed)", .ncat = nruns, .cat_labels = cats.p,
 				.cat_label_every = ik_html_label_every(nruns)};
 	struct ik_svg_axis y = {.min = 0, .max = 100, .label = "share of all CPUs' time (%)"};
 	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Residency per state, per run", &x, &y);
@@ -255,9 +247,7 @@ static int plot_residency_runs(FILE *out, const struct ik_run_result *runs, int 
 	ik_svg_axes(&p);
 	ik_svg_legend(&p, ns + 1, names, colors);
 	ik_svg_end(&p);
-	free(v);
-	free(labels);
-	free(lp);
+	ik_html_cats_free(&cats);
 	return 0;
 }
 
@@ -365,10 +355,8 @@ static int workload_section(FILE *out, const struct ik_scenario *sc,
 		free(all);
 		static const char *const headers[] = {"seed", "part", "samples", "p50_us", "p90_us",
 						      "p99_us", "p99.9_us", "max_us", "mean_us"};
-		fputs("<table class=\"latency\">\n<tr>", out);
-		for (size_t i = 0; i < sizeof(headers) / sizeof(headers[0]); i++)
-			ik_html_th(out, headers[i]);
-		fputs("</tr>\n", out);
+		fputs("<table class=\"latency\">\n", out);
+		ik_html_head_row(out, headers, sizeof(headers) / sizeof(headers[0]));
 		for (int k = 0; k < nruns; k++) {
 			struct ik_workload_figures fk;
 			if (!ik_workload_figures(&sc->workload, &runs[k], &fk))
@@ -463,14 +451,11 @@ static int plot_throughput(FILE *out, const struct ik_scenario *sc,
 		if (isfinite(v) && v > ymax)
 			ymax = v;
 	}
-	char(*labels)[SEED_LABEL_LEN] = seed_labels(runs, nruns);
-	const char **lp = labels ? ik_html_label_ptrs(labels, nruns) : NULL;
-	if (!lp) {
-		free(labels);
+	struct ik_html_cats cats;
+	if (seed_cats(&cats, runs, nruns, 0))
 		return -1;
-	}
 	struct ik_svg p;
-	struct ik_svg_axis x = {.label = "run (seed)", .ncat = nruns, .cat_labels = lp,
+	struct ik_svg_axis x = {.label = "run (seed)", .ncat = nruns, .cat_labels = cats.p,
 				.cat_label_every = ik_html_label_every(nruns)};
 	struct ik_svg_axis y = {.min = 0, .max = ymax > 0 ? ymax * 1.1 : 1,
 				.label = use_mb ? "throughput (MB/s)" : "throughput (messages/s)"};
@@ -486,8 +471,7 @@ static int plot_throughput(FILE *out, const struct ik_scenario *sc,
 	ik_svg_end(&p);
 	ik_html_note(out, "Each dot is one run. Runs that split into two bands (a bimodal result) show "
 		  "the system settling into one of two behaviours.");
-	free(labels);
-	free(lp);
+	ik_html_cats_free(&cats);
 	return 0;
 }
 
@@ -517,15 +501,10 @@ static double deeper_exit_pct(const struct ik_run_result *r, double *mean_exit_u
 
 static int plot_accuracy(FILE *out, const struct ik_run_result *runs, int nruns)
 {
-	double *v = calloc((size_t)nruns * 4, sizeof(double));
-	char(*labels)[SEED_LABEL_LEN] = seed_labels(runs, nruns);
-	const char **lp = labels ? ik_html_label_ptrs(labels, nruns) : NULL;
-	if (!v || !lp) {
-		free(v);
-		free(labels);
-		free(lp);
+	struct ik_html_cats cats;
+	if (seed_cats(&cats, runs, nruns, 4))
 		return -1;
-	}
+	double *v = cats.v;
 	double *deeper = v + (size_t)nruns * 3;
 	double ymax = 0;
 	for (int k = 0; k < nruns; k++) {
@@ -540,7 +519,7 @@ static int plot_accuracy(FILE *out, const struct ik_run_result *runs, int nruns)
 	}
 	const char *colors[3] = {ik_html_acc_color(0), ik_html_acc_color(1), ik_html_acc_color(2)};
 	struct ik_svg p;
-	struct ik_svg_axis x = {.label = "run (seed)", .ncat = nruns, .cat_labels = lp,
+	struct ik_svg_axis x = {.label = "run (seed)", .ncat = nruns, .cat_labels = cats.p,
 				.cat_label_every = ik_html_label_every(nruns)};
 	struct ik_svg_axis y = {.min = 0, .max = 100, .label = "time in idle states (%)"};
 	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Governor accuracy by time, per run", &x, &y);
@@ -575,21 +554,16 @@ static int plot_accuracy(FILE *out, const struct ik_run_result *runs, int nruns)
 		     "deeper state's exit on wake-up. A run can be right by the kernel's rule and "
 		     "still bad here: long idle periods in a slow-to-leave state lengthen every "
 		     "wake-up (compare the wake latency per run).");
-	free(v);
-	free(labels);
-	free(lp);
+	ik_html_cats_free(&cats);
 	return 0;
 }
 
 /* ---- the page ---- */
 
-int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
-		   int nruns)
+static int html_page(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		     int nruns, const void *arg)
 {
-	if (!out || !sc || nruns < 0 || (nruns > 0 && !runs))
-		return -1;
-	struct ik_rep_locale locale;
-	ik_rep_locale_enter(&locale);
+	(void)arg;
 	int rc = 0;
 	char title[128];
 	snprintf(title, sizeof(title), "idlekit sim: %.*s", (int)strnlen(sc->name, sizeof(sc->name)),
@@ -599,10 +573,8 @@ int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 
 	if (nruns > 0) {
 		struct ik_hist *all = malloc(sizeof(*all));
-		if (!all) {
-			rc = -1;
-			goto done;
-		}
+		if (!all)
+			return -1;
 		ik_hist_init(all);
 		for (int k = 0; k < nruns; k++)
 			ik_hist_merge(all, &runs[k].wake_latency);
@@ -648,9 +620,11 @@ int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 		rc |= runs_tables(out, sc, runs, nruns);
 	}
 	ik_html_end(out);
-done:
-	ik_rep_locale_leave(&locale);
-	if (ik_rep_finish(out) != 0)
-		rc = -1;
 	return rc;
+}
+
+int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		   int nruns)
+{
+	return ik_rep_runs_report(out, sc, runs, nruns, html_page, NULL);
 }

@@ -65,6 +65,14 @@ void ik_html_th(FILE *out, const char *s)
 	fputs("</th>", out);
 }
 
+void ik_html_head_row(FILE *out, const char *const *names, size_t n)
+{
+	fputs("<tr>", out);
+	for (size_t i = 0; i < n; i++)
+		ik_html_th(out, names[i]);
+	fputs("</tr>\n", out);
+}
+
 void ik_html_td_text(FILE *out, const char *s, size_t n)
 {
 	fputs("<td>", out);
@@ -115,6 +123,24 @@ const char **ik_html_label_ptrs(char (*labels)[IK_HTML_LABEL_LEN], int n)
 	return p;
 }
 
+void ik_html_cats_free(struct ik_html_cats *c)
+{
+	free(c->v);
+	free(c->text);
+	free(c->p);
+}
+
+int ik_html_cats_new(struct ik_html_cats *c, int n, size_t per)
+{
+	c->v = per ? calloc((size_t)n * per, sizeof(double)) : NULL;
+	c->text = calloc((size_t)n, IK_HTML_LABEL_LEN);
+	c->p = c->text ? ik_html_label_ptrs(c->text, n) : NULL;
+	bool ok = c->p && (c->v || !per);
+	if (!ok)
+		ik_html_cats_free(c);
+	return ok ? 0 : -1;
+}
+
 int ik_html_label_every(int n)
 {
 	return n > 24 ? (n + 23) / 24 : 1;
@@ -142,23 +168,18 @@ int ik_html_residency_cpus(FILE *out, const char *title, int first_cpu, int ncpu
 	}
 	int per_bar = (ncpus + MAX_CPU_BARS - 1) / MAX_CPU_BARS;
 	int nbars = (ncpus + per_bar - 1) / per_bar;
-	double *v = calloc((size_t)nbars * (size_t)(ns + 1), sizeof(double));
-	char(*labels)[IK_HTML_LABEL_LEN] = calloc((size_t)nbars, IK_HTML_LABEL_LEN);
-	const char **lp = labels ? ik_html_label_ptrs(labels, nbars) : NULL;
-	if (!v || !lp) {
-		free(v);
-		free(labels);
-		free(lp);
+	struct ik_html_cats cats;
+	if (ik_html_cats_new(&cats, nbars, (size_t)(ns + 1)))
 		return -1;
-	}
+	double *v = cats.v;
 	for (int b = 0; b < nbars; b++) {
 		int first = b * per_bar, last = first + per_bar - 1;
 		if (last >= ncpus)
 			last = ncpus - 1;
 		if (first == last)
-			snprintf(labels[b], IK_HTML_LABEL_LEN, "%d", first_cpu + first);
+			snprintf(cats.text[b], IK_HTML_LABEL_LEN, "%d", first_cpu + first);
 		else
-			snprintf(labels[b], IK_HTML_LABEL_LEN, "%d-%d", first_cpu + first,
+			snprintf(cats.text[b], IK_HTML_LABEL_LEN, "%d-%d", first_cpu + first,
 				 first_cpu + last);
 		double sum = 0;
 		for (int s = 0; s < ns; s++) {
@@ -181,7 +202,7 @@ int ik_html_residency_cpus(FILE *out, const char *title, int first_cpu, int ncpu
 
 	struct ik_svg p;
 	struct ik_svg_axis x = {.label = per_bar > 1 ? "CPUs (each bar: the mean of a group)" : "CPU",
-				.ncat = nbars, .cat_labels = lp,
+				.ncat = nbars, .cat_labels = cats.p,
 				.cat_label_every = ik_html_label_every(nbars)};
 	struct ik_svg_axis y = {.min = 0, .max = 100, .label = "share of the CPU's time (%)"};
 	ik_svg_begin(&p, out, IK_HTML_PLOT_W, IK_HTML_PLOT_H, title, &x, &y);
@@ -200,9 +221,7 @@ int ik_html_residency_cpus(FILE *out, const char *title, int first_cpu, int ncpu
 			     "%d CPUs in %d bars: each bar is the mean over %d consecutive CPUs, so the "
 			     "plot stays readable on large machines.",
 			     ncpus, nbars, per_bar);
-	free(v);
-	free(labels);
-	free(lp);
+	ik_html_cats_free(&cats);
 	return 0;
 }
 
@@ -359,6 +378,58 @@ void ik_html_latency(FILE *out, const struct ik_hist *h, const struct ik_hist *c
 }
 
 /* ---- idle durations: log2 buckets, target residencies marked ---- */
+
+void ik_html_idle_span(const uint64_t *h, int *first, int *last)
+{
+	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++)
+		if (h[i]) {
+			*first = i < *first ? i : *first;
+			*last = i > *last ? i : *last;
+		}
+}
+
+void ik_html_idle_axis(struct ik_svg_axis *x, double *edges, int first, int last)
+{
+	for (int i = 0; i <= IK_IDLE_HIST_BUCKETS; i++)
+		edges[i] = 0;
+	for (int i = first; i <= last + 1 && i <= IK_IDLE_HIST_BUCKETS; i++)
+		edges[i] = i == 0 ? 0.5 : (double)ik_trace_hist_lower_ns(i) / 1000.0;
+	if (last + 1 == IK_IDLE_HIST_BUCKETS)
+		edges[last + 1] = edges[last] * 2;
+	*x = (struct ik_svg_axis){ .min = edges[first], .max = edges[last + 1],
+				   .log = edges[last + 1] / edges[first] >= 100.0,
+				   .label = "idle duration (us)" };
+}
+
+double ik_html_idle_share_max(const uint64_t *h)
+{
+	uint64_t total = 0, top = 0;
+	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++) {
+		total += h[i];
+		top = h[i] > top ? h[i] : top;
+	}
+	return total ? 100.0 * (double)top / (double)total : 0;
+}
+
+bool ik_html_idle_share_line(struct ik_svg *p, const uint64_t *h, const double *edges, int first,
+			     int last, const char *color, const char *name)
+{
+	uint64_t total = 0;
+	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++)
+		total += h[i];
+	if (!total)
+		return false;
+	double xs[IK_IDLE_HIST_BUCKETS + 1], ys[IK_IDLE_HIST_BUCKETS + 1];
+	int m = 0;
+	for (int i = first; i <= last; i++) {
+		xs[m] = edges[i];
+		ys[m++] = 100.0 * (double)h[i] / (double)total;
+	}
+	xs[m] = edges[last + 1];
+	ys[m] = ys[m - 1];
+	ik_svg_line(p, m + 1, xs, ys, color, true, name);
+	return true;
+}
 
 void ik_html_idle_hist(FILE *out, const char *title, const char *ylabel, const uint64_t *hist,
 		       int nbuckets,

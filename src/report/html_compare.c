@@ -80,6 +80,22 @@ const double ik_html_cmp_quantile_pct[IK_HTML_CMP_QUANTILES] = {
 	25, 50, 75, 90, 95, 99, 99.9, 99.95, 99.99,
 };
 
+/* A plot of one line per result ends: axes, and the legend of the results drawn. */
+static void cmp_plot_end(struct ik_svg *p, int n, const bool *drawn, const char *const *legend,
+			 const char *const *colors)
+{
+	const char *names[64], *lcolors[64];
+	int shown = 0;
+	for (int k = 0; k < n; k++)
+		if (drawn[k]) {
+			names[shown] = legend[k];
+			lcolors[shown++] = colors[k];
+		}
+	ik_svg_axes(p);
+	ik_svg_legend(p, shown, names, lcolors);
+	ik_svg_end(p);
+}
+
 /*
  * Each result's wake-latency percentiles (the mean over its runs) on a "nines" axis,
  * -log10(1 - p): p90 at 1, p99 at 2, p99.9 at 3, so the tail gets as much room as the body.
@@ -88,7 +104,6 @@ static void cmp_latency_profile(FILE *out, const struct ik_html_cmp_result *r, i
 				const char *const *legend, const char *const *colors)
 {
 	double lo = INFINITY, hi = 0;
-	int shown = 0;
 	for (int k = 0; k < n; k++)
 		for (int q = 0; q < IK_HTML_CMP_QUANTILES; q++)
 			if (isfinite(r[k].wake_q_us[q]) && r[k].wake_q_us[q] > 0) {
@@ -106,7 +121,7 @@ static void cmp_latency_profile(FILE *out, const struct ik_html_cmp_result *r, i
 	struct ik_svg_axis y = {.min = logy ? lo / 1.5 : 0, .max = hi * 1.1, .log = logy,
 				.label = "wake latency (us, mean over runs)"};
 	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Wake latency percentiles, per result", &x, &y);
-	const char *names[64], *lcolors[64];
+	bool drawn[64] = { false };
 	for (int k = 0; k < n; k++) {
 		double xs[IK_HTML_CMP_QUANTILES], ys[IK_HTML_CMP_QUANTILES];
 		int m = 0;
@@ -124,12 +139,9 @@ static void cmp_latency_profile(FILE *out, const struct ik_html_cmp_result *r, i
 			snprintf(tip, sizeof(tip), "%s: %.2f us", ik_html_cmp_quantile_keys[i], ys[i]);
 			ik_svg_dot(&p, ik_svg_px(&p, xs[i]), ys[i], colors[k], tip);
 		}
-		names[shown] = legend[k];
-		lcolors[shown++] = colors[k];
+		drawn[k] = true;
 	}
-	ik_svg_axes(&p);
-	ik_svg_legend(&p, shown, names, lcolors);
-	ik_svg_end(&p);
+	cmp_plot_end(&p, n, drawn, legend, colors);
 	ik_html_note(out, "Each line joins one result's wake-latency percentiles p25, p50, p75, p90, "
 		     "p95, p99, p99.9, p99.95 and p99.99, each the mean over that result's runs "
 		     "(from its JSON's wake_latency_ns).");
@@ -141,61 +153,33 @@ static void cmp_idle_durations(FILE *out, const struct ik_html_cmp_result *r, in
 {
 	int first = IK_IDLE_HIST_BUCKETS, last = -1;
 	for (int k = 0; k < n; k++)
-		for (int i = 0; r[k].idle_hist && i < IK_IDLE_HIST_BUCKETS; i++)
-			if (r[k].idle_hist[i]) {
-				first = i < first ? i : first;
-				last = i > last ? i : last;
-			}
+		if (r[k].idle_hist)
+			ik_html_idle_span(r[k].idle_hist, &first, &last);
 	if (last < 0) {
 		ik_html_note(out, "No idle-duration histograms in these results (results written "
 			     "before idlekit had them, or with no idle periods).");
 		return;
 	}
 	/* bucket i spans [edge(i), edge(i+1)) us; [0, 1 us) is drawn from 0.5 us on the log axis */
-	double edges[IK_IDLE_HIST_BUCKETS + 1] = { 0 };
-	for (int i = first; i <= last + 1; i++)
-		edges[i] = i == 0 ? 0.5 : (double)ik_trace_hist_lower_ns(i) / 1000.0;
-	if (last + 1 == IK_IDLE_HIST_BUCKETS)
-		edges[last + 1] = edges[last] * 2; /* the open last bucket, drawn one bucket wide */
+	double edges[IK_IDLE_HIST_BUCKETS + 1];
 	struct ik_svg p;
-	struct ik_svg_axis x = {.min = edges[first], .max = edges[last + 1],
-				.log = edges[last + 1] / edges[first] >= 100.0,
-				.label = "idle duration (us)"};
+	struct ik_svg_axis x;
+	ik_html_idle_axis(&x, edges, first, last);
 	struct ik_svg_axis y = {.min = 0, .max = 0, .label = "share of idle periods (%)"};
 	double ymax = 0;
-	for (int k = 0; k < n; k++) {
-		uint64_t total = 0;
-		for (int i = 0; r[k].idle_hist && i < IK_IDLE_HIST_BUCKETS; i++)
-			total += r[k].idle_hist[i];
-		for (int i = first; total && i <= last; i++)
-			ymax = fmax(ymax, 100.0 * (double)r[k].idle_hist[i] / (double)total);
-	}
+	for (int k = 0; k < n; k++)
+		if (r[k].idle_hist)
+			ymax = fmax(ymax, ik_html_idle_share_max(r[k].idle_hist));
 	y.max = ymax * 1.1;
 	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Idle durations, per result", &x, &y);
-	const char *names[64], *lcolors[64];
-	int shown = 0;
+	bool drawn[64] = { false };
 	for (int k = 0; k < n; k++) {
-		uint64_t total = 0;
-		for (int i = 0; r[k].idle_hist && i < IK_IDLE_HIST_BUCKETS; i++)
-			total += r[k].idle_hist[i];
-		if (!total)
+		if (!r[k].idle_hist || !ik_html_idle_share_line(&p, r[k].idle_hist, edges, first,
+								last, colors[k], legend[k]))
 			continue;
-		double xs[IK_IDLE_HIST_BUCKETS + 1], ys[IK_IDLE_HIST_BUCKETS + 1];
-		int m = 0;
-		for (int i = first; i <= last; i++) {
-			xs[m] = edges[i];
-			ys[m++] = 100.0 * (double)r[k].idle_hist[i] / (double)total;
-		}
-		xs[m] = edges[last + 1];
-		ys[m] = ys[m - 1];
-		m++;
-		ik_svg_line(&p, m, xs, ys, colors[k], true, legend[k]);
-		names[shown] = legend[k];
-		lcolors[shown++] = colors[k];
+		drawn[k] = true;
 	}
-	ik_svg_axes(&p);
-	ik_svg_legend(&p, shown, names, lcolors);
-	ik_svg_end(&p);
+	cmp_plot_end(&p, n, drawn, legend, colors);
 	ik_html_note(out, "Each result's idle periods (all CPUs, all runs) in power-of-two buckets "
 		     "of microseconds, as a share of its own periods: a line shifted left means "
 		     "shorter idle periods.");
@@ -272,19 +256,13 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n,
 	}
 	ik_html_begin(out, "idlekit compare");
 
-	fputs("<h2>Results</h2>\n<table class=\"results\">\n<tr>", out);
-	ik_html_th(out, "#");
-	ik_html_th(out, "result");
-	ik_html_th(out, "runs");
-	ik_html_th(out, "MB/s (mean)");
-	ik_html_th(out, "messages/s (mean)");
-	ik_html_th(out, "wake p50 us (mean)");
-	ik_html_th(out, "wake p99 us (mean)");
-	ik_html_th(out, "too deep % (mean)");
-	ik_html_th(out, "too shallow % (mean)");
-	ik_html_th(out, "avg power W (mean)");
-	ik_html_th(out, "energy J (mean)");
-	fputs("</tr>\n", out);
+	fputs("<h2>Results</h2>\n<table class=\"results\">\n", out);
+	static const char *const head[] = {
+		"#", "result", "runs", "MB/s (mean)", "messages/s (mean)", "wake p50 us (mean)",
+		"wake p99 us (mean)", "too deep % (mean)", "too shallow % (mean)",
+		"avg power W (mean)", "energy J (mean)",
+	};
+	ik_html_head_row(out, head, sizeof(head) / sizeof(head[0]));
 	for (int k = 0; k < n; k++) {
 		/* in the order of the significance marks (IK_HTML_CMP_FIGURES) */
 		const double *cols[IK_HTML_CMP_FIGURES] = {r[k].mb_s, r[k].msg_s, r[k].wake_p50_us,
@@ -417,8 +395,5 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n,
 	free(v);
 	free(acc);
 	ik_html_end(out);
-	ik_rep_locale_leave(&locale);
-	if (ik_rep_finish(out) != 0)
-		rc = -1;
-	return rc;
+	return ik_rep_done(out, &locale, rc);
 }

@@ -71,6 +71,8 @@ void ik_html_end(FILE *out);
 void ik_html_note(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Table cells, escaped. */
 void ik_html_th(FILE *out, const char *s);
+/* A table's header row: <tr>, a <th> per name, </tr>. */
+void ik_html_head_row(FILE *out, const char *const *names, size_t n);
 void ik_html_td_text(FILE *out, const char *s, size_t n);
 void ik_html_td_num(FILE *out, const char *s);
 void ik_html_td_u64(FILE *out, uint64_t v);
@@ -81,6 +83,18 @@ void ik_html_setting(FILE *out, const char *key, const char *value, size_t n);
 /* Pointers to n labels (NULL-terminated, to free), and how often to label n categories. */
 const char **ik_html_label_ptrs(char (*labels)[IK_HTML_LABEL_LEN], int n);
 int ik_html_label_every(int n);
+/*
+ * A category plot's buffers: n labels (text to fill, p pointing at them, NULL-terminated)
+ * and per zeroed values a category (v; NULL when per is 0).  ik_html_cats_new: 0, or -1
+ * when memory ran out (nothing left to free).
+ */
+struct ik_html_cats {
+	char (*text)[IK_HTML_LABEL_LEN];
+	const char **p;
+	double *v;
+};
+int ik_html_cats_new(struct ik_html_cats *c, int n, size_t per);
+void ik_html_cats_free(struct ik_html_cats *c);
 
 /* The idle-entry accuracy series of the sim and compare pages, and their colours (i 0-2). */
 extern const char *const ik_html_acc_names[3];
@@ -108,6 +122,22 @@ void ik_html_latency(FILE *out, const struct ik_hist *h, const struct ik_hist *c
 void ik_html_idle_hist(FILE *out, const char *title, const char *ylabel, const uint64_t *hist,
 		       int nbuckets,
 		       const struct ik_driver *drv, const char *what);
+/*
+ * Idle-duration histograms (IK_IDLE_HIST_BUCKETS) side by side as shares of their periods,
+ * over the buckets first..last that any of them fills (ik_html_idle_span widens them to h's,
+ * from first = IK_IDLE_HIST_BUCKETS, last = -1).  ik_html_idle_axis: edges, the x (us) of
+ * buckets first..last + 1 ([0, 1 us) drawn from 0.5 us, the open last bucket one bucket
+ * wide), and the x axis over them (log when they span two decades).
+ */
+void ik_html_idle_span(const uint64_t *h, int *first, int *last);
+struct ik_svg_axis;
+void ik_html_idle_axis(struct ik_svg_axis *x, double *edges, int first, int last);
+/* The largest bucket's share of h's periods (%), 0 when h is empty. */
+double ik_html_idle_share_max(const uint64_t *h);
+/* h as a step line of shares over first..last, named name; false (nothing drawn) when empty. */
+struct ik_svg;
+bool ik_html_idle_share_line(struct ik_svg *p, const uint64_t *h, const double *edges, int first,
+			     int last, const char *color, const char *name);
 /* The per-CPU timeline of states; what: the x axis' label. */
 void ik_html_timeline(FILE *out, const char *title, const struct ik_timeline *tl, int nstates,
 		      const char *const *state_names, const char *what);

@@ -55,10 +55,7 @@ static void row_u64(FILE *out, const char *key, uint64_t v)
 
 static int max_states(const struct ik_trace_header *h)
 {
-	int n = 0;
-	for (int d = 0; d < h->ndrivers; d++)
-		if (h->drivers[d].drv.state_count > n)
-			n = h->drivers[d].drv.state_count;
+	int n = ik_trace_max_states(h);
 	return n > IK_STATE_MAX ? IK_STATE_MAX : n;
 }
 
@@ -76,6 +73,18 @@ static void all_state_names(const struct ik_trace_header *h, char (*buf)[NAME_BU
 			snprintf(buf[i], NAME_BUF, "state%d", i);
 		names[i] = buf[i];
 	}
+}
+
+/* The first n of a driver's state names into buf, names[i] pointing at them, names[n] NULL. */
+static void driver_state_names(const struct ik_driver *drv, int n, char (*buf)[NAME_BUF],
+			       const char **names)
+{
+	for (int i = 0; i < n; i++) {
+		snprintf(buf[i], NAME_BUF, "%.*s", (int)strnlen(drv->states[i].name, IK_NAME_LEN),
+			 drv->states[i].name);
+		names[i] = buf[i];
+	}
+	names[n] = NULL;
 }
 
 static void driver_rows(FILE *out, const struct ik_trace_header *h)
@@ -182,6 +191,41 @@ static void plot_causes(FILE *out, const struct ik_trace_cpu_stats *all)
 	ik_svg_end(&p);
 }
 
+/* A CPU's time in a state (ns): of a trace's analysis, of its replay. */
+typedef double (*cpu_state_ns)(const void *of, int cpu, int state);
+
+static double analyzed_ns(const void *of, int cpu, int state)
+{
+	return (double)((const struct ik_trace_analysis *)of)->cpu[cpu].states[state].total_ns;
+}
+
+static double replayed_ns(const void *of, int cpu, int state)
+{
+	return (double)((const struct ik_trace_replay *)of)->cpu[cpu].states[state].time_ns;
+}
+
+/*
+ * "Residency per state": each of cpus CPUs' share of span in each of n states, ns(of, cpu,
+ * state) its time there; the plot's result ORed into *rc.  false when memory ran out (the
+ * heading written, no plot).
+ */
+static bool residency_section(FILE *out, const char *title, int cpus, int n,
+			      const char *const *names, uint64_t span, cpu_state_ns ns,
+			      const void *of, int *rc)
+{
+	fputs("<h2>Residency per state</h2>\n", out);
+	double *t = calloc((size_t)(cpus > 0 ? cpus : 1) * (size_t)(n ? n : 1), sizeof(double));
+	if (!t)
+		return false;
+	for (int c = 0; c < cpus; c++)
+		for (int s = 0; s < n; s++)
+			t[(size_t)c * (size_t)n + (size_t)s] = ns(of, c, s);
+	*rc |= ik_html_residency_cpus(out, title, 0, cpus, n, names, t, (double)span,
+				      "not in an idle state");
+	free(t);
+	return true;
+}
+
 int ik_report_html_analyze(FILE *out, const char *origin, const struct ik_trace_header *h,
 			   const struct ik_trace_analysis *a, const struct ik_timeline *tl)
 {
@@ -213,18 +257,11 @@ int ik_report_html_analyze(FILE *out, const char *origin, const struct ik_trace_
 	ik_html_setting(out, "traced time", buf, sizeof(buf));
 	fputs("</table>\n", out);
 
-	fputs("<h2>Residency per state</h2>\n", out);
-	double *t = calloc((size_t)(a->cpus > 0 ? a->cpus : 1) * (size_t)(n ? n : 1), sizeof(double));
-	if (!t) {
+	if (!residency_section(out, "Residency per state, per CPU", a->cpus, n, names, span,
+			       analyzed_ns, a, &rc)) {
 		rc = -1;
 		goto done;
 	}
-	for (int c = 0; c < a->cpus; c++)
-		for (int s = 0; s < n; s++)
-			t[(size_t)c * (size_t)n + (size_t)s] = (double)a->cpu[c].states[s].total_ns;
-	rc |= ik_html_residency_cpus(out, "Residency per state, per CPU", 0, a->cpus, n, names, t,
-				     (double)span, "not in an idle state");
-	free(t);
 	ik_html_note(out, "A CPU's share of the traced time (first to last event) spent in each "
 			  "state: the idle periods' durations, exit included.");
 	fputs("<h3>All CPUs</h3>\n", out);
@@ -285,10 +322,7 @@ int ik_report_html_analyze(FILE *out, const char *origin, const struct ik_trace_
 	rc |= print_tab(out, &tab, "per-cpu");
 	ik_html_end(out);
 done:
-	ik_rep_locale_leave(&locale);
-	if (ik_rep_finish(out) != 0)
-		rc = -1;
-	return rc;
+	return ik_rep_done(out, &locale, rc);
 }
 
 /* ---- replay ---- */
@@ -300,12 +334,7 @@ static void plot_confusion(FILE *out, const struct ik_html_replay *r, const char
 	int nch = drv->state_count > IK_STATE_MAX ? IK_STATE_MAX : drv->state_count;
 	char chbuf[IK_STATE_MAX][NAME_BUF];
 	const char *chosen[IK_STATE_MAX + 1];
-	for (int j = 0; j < nch; j++) {
-		snprintf(chbuf[j], NAME_BUF, "%.*s", (int)strnlen(drv->states[j].name, IK_NAME_LEN),
-			 drv->states[j].name);
-		chosen[j] = chbuf[j];
-	}
-	chosen[nch] = NULL;
+	driver_state_names(drv, nch, chbuf, chosen);
 	/* each row (recorded state) shaded by the share of its periods in each column */
 	struct ik_svg p;
 	struct ik_svg_axis x = {.label = "state the governor chose (first entry of the period)",
@@ -431,11 +460,7 @@ int ik_report_html_replay(FILE *out, const struct ik_html_replay *r)
 	int n = rp->nstates > IK_STATE_MAX ? IK_STATE_MAX : rp->nstates;
 	char namebuf[IK_STATE_MAX][NAME_BUF];
 	const char *names[IK_STATE_MAX + 1];
-	for (int i = 0; i < n; i++) {
-		snprintf(namebuf[i], NAME_BUF, "%.*s", (int)strnlen(drv->states[i].name, IK_NAME_LEN),
-			 drv->states[i].name);
-		names[i] = namebuf[i];
-	}
+	driver_state_names(drv, n, namebuf, names);
 	uint64_t span = rp->last_ns > rp->first_ns ? (uint64_t)(rp->last_ns - rp->first_ns) : 0;
 
 	if (r->report)
@@ -476,18 +501,11 @@ int ik_report_html_replay(FILE *out, const struct ik_html_replay *r)
 	}
 	rc |= print_tab(out, &tab, "states");
 
-	fputs("<h2>Residency per state</h2>\n", out);
-	double *t = calloc((size_t)(rp->cpus > 0 ? rp->cpus : 1) * (size_t)(n ? n : 1), sizeof(double));
-	if (!t) {
+	if (!residency_section(out, "Replayed residency per state, per CPU", rp->cpus, n, names,
+			       span, replayed_ns, rp, &rc)) {
 		rc = -1;
 		goto done;
 	}
-	for (int c = 0; c < rp->cpus; c++)
-		for (int s = 0; s < n; s++)
-			t[(size_t)c * (size_t)n + (size_t)s] = (double)rp->cpu[c].states[s].time_ns;
-	rc |= ik_html_residency_cpus(out, "Replayed residency per state, per CPU", 0, rp->cpus, n,
-				     names, t, (double)span, "not in an idle state");
-	free(t);
 	ik_html_note(out, "A CPU's share of the traced time (first to last event) in each state "
 			  "the governor chose in the replay.");
 
@@ -544,10 +562,7 @@ int ik_report_html_replay(FILE *out, const struct ik_html_replay *r)
 			 "time since the first event (us)");
 	ik_html_end(out);
 done:
-	ik_rep_locale_leave(&locale);
-	if (ik_rep_finish(out) != 0)
-		rc = -1;
-	return rc;
+	return ik_rep_done(out, &locale, rc);
 }
 
 /* ---- wakelat ---- */
@@ -647,9 +662,6 @@ int ik_report_html_wakelat(FILE *out, const struct ik_html_wakelat *w)
 		rc |= print_tab(out, &tab, "states");
 	}
 	ik_html_end(out);
-	ik_rep_locale_leave(&locale);
 	free(h);
-	if (ik_rep_finish(out) != 0)
-		rc = -1;
-	return rc;
+	return ik_rep_done(out, &locale, rc);
 }

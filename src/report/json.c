@@ -266,6 +266,16 @@ static void write_config(struct json_writer *w, const struct ik_config *cfg)
 	jw_end_object(w);
 }
 
+/* A state's counters, of all CPUs ("states") or of one ("per_cpu"). */
+static void write_counters(struct json_writer *w, const struct ik_state_counters *c)
+{
+	jw_uint(w, "usage", c->usage);
+	jw_time_us(w, "time_us", c->time_ns);
+	jw_uint(w, "above", c->above);
+	jw_uint(w, "below", c->below);
+	jw_uint(w, "rejected", c->rejected);
+}
+
 static void write_states(struct json_writer *w, const struct ik_run_result *r)
 {
 	int nstates = ik_rep_nstates(r);
@@ -279,11 +289,7 @@ static void write_states(struct json_writer *w, const struct ik_run_result *r)
 		jw_string(w, "desc", st->desc, sizeof(st->desc));
 		jw_uint(w, "latency_us", st->exit_latency);
 		jw_uint(w, "residency_us", st->target_residency);
-		jw_uint(w, "usage", c->usage);
-		jw_time_us(w, "time_us", c->time_ns);
-		jw_uint(w, "above", c->above);
-		jw_uint(w, "below", c->below);
-		jw_uint(w, "rejected", c->rejected);
+		write_counters(w, c);
 		jw_double(w, "residency_pct", ik_run_residency_pct(r, i));
 		jw_end_object(w);
 	}
@@ -299,13 +305,8 @@ static void write_per_cpu(struct json_writer *w, const struct ik_run_result *r)
 		jw_int(w, "cpu", cpu);
 		jw_array(w, "states", true);
 		for (int i = 0; i < nstates; i++) {
-			const struct ik_state_counters *c = ik_rep_per_cpu(r, cpu, i);
 			jw_object(w, NULL, true);
-			jw_uint(w, "usage", c->usage);
-			jw_time_us(w, "time_us", c->time_ns);
-			jw_uint(w, "above", c->above);
-			jw_uint(w, "below", c->below);
-			jw_uint(w, "rejected", c->rejected);
+			write_counters(w, ik_rep_per_cpu(r, cpu, i));
 			jw_end_object(w);
 		}
 		jw_end_array(w);
@@ -314,15 +315,28 @@ static void write_per_cpu(struct json_writer *w, const struct ik_run_result *r)
 	jw_end_array(w);
 }
 
-static void write_latency_part(struct json_writer *w, const char *key, const struct ik_hist *h)
+/* A latency histogram's percentiles (their keys), then its max and mean. */
+struct percentile {
+	const char *key;
+	double pct;
+};
+
+static void write_percentiles(struct json_writer *w, const struct ik_hist *h,
+			      const struct percentile *p, size_t n)
 {
-	jw_object(w, key, true);
-	jw_int(w, "p50", ik_hist_percentile(h, 50.0));
-	jw_int(w, "p90", ik_hist_percentile(h, 90.0));
-	jw_int(w, "p99", ik_hist_percentile(h, 99.0));
-	jw_int(w, "p99_9", ik_hist_percentile(h, 99.9));
+	for (size_t i = 0; i < n; i++)
+		jw_int(w, p[i].key, ik_hist_percentile(h, p[i].pct));
 	jw_int(w, "max", h->count ? h->max : 0);
 	jw_double(w, "mean", h->count ? h->sum / (double)h->count : 0.0);
+}
+
+static void write_latency_part(struct json_writer *w, const char *key, const struct ik_hist *h)
+{
+	static const struct percentile part[] = {
+		{ "p50", 50.0 }, { "p90", 90.0 }, { "p99", 99.0 }, { "p99_9", 99.9 },
+	};
+	jw_object(w, key, true);
+	write_percentiles(w, h, part, sizeof(part) / sizeof(part[0]));
 	jw_end_object(w);
 }
 
@@ -377,18 +391,12 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r,
 	jw_object(w, "wake_latency_ns", true);
 	jw_uint(w, "count", lat->count);
 	jw_int(w, "min", lat->count ? lat->min : 0);
-	jw_int(w, "p25", ik_hist_percentile(lat, 25.0));
-	jw_int(w, "p50", ik_hist_percentile(lat, 50.0));
-	jw_int(w, "p75", ik_hist_percentile(lat, 75.0));
-	jw_int(w, "p90", ik_hist_percentile(lat, 90.0));
-	jw_int(w, "p95", ik_hist_percentile(lat, 95.0));
-	jw_int(w, "p99", ik_hist_percentile(lat, 99.0));
-	jw_int(w, "p99_5", ik_hist_percentile(lat, 99.5));
-	jw_int(w, "p99_9", ik_hist_percentile(lat, 99.9));
-	jw_int(w, "p99_95", ik_hist_percentile(lat, 99.95));
-	jw_int(w, "p99_99", ik_hist_percentile(lat, 99.99));
-	jw_int(w, "max", lat->count ? lat->max : 0);
-	jw_double(w, "mean", lat->count ? lat->sum / (double)lat->count : 0.0);
+	static const struct percentile wake[] = {
+		{ "p25", 25.0 },  { "p50", 50.0 },    { "p75", 75.0 },     { "p90", 90.0 },
+		{ "p95", 95.0 },  { "p99", 99.0 },    { "p99_5", 99.5 },   { "p99_9", 99.9 },
+		{ "p99_95", 99.95 }, { "p99_99", 99.99 },
+	};
+	write_percentiles(w, lat, wake, sizeof(wake) / sizeof(wake[0]));
 	jw_end_object(w);
 	jw_uint(w, "side_units", r->side_units);
 	jw_double(w, "side_units_per_s",
@@ -502,15 +510,10 @@ static int write_summary(struct json_writer *w, const struct ik_run_result *runs
 	return rc;
 }
 
-int ik_report_json(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
-		   int nruns)
+static int json_report(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		       int nruns, const void *arg)
 {
-	if (!out || !sc || nruns < 0 || (nruns > 0 && !runs))
-		return -1;
-
-	struct ik_rep_locale locale;
-	ik_rep_locale_enter(&locale);
-
+	(void)arg;
 	struct json_writer w = {.out = out};
 	jw_object(&w, NULL, false);
 	jw_string(&w, "schema", IK_JSON_SCHEMA, sizeof(IK_JSON_SCHEMA));
@@ -523,9 +526,11 @@ int ik_report_json(FILE *out, const struct ik_scenario *sc, const struct ik_run_
 	int rc = write_summary(&w, runs, nruns, &sc->workload);
 	jw_end_object(&w);
 	fputc('\n', out);
-
-	ik_rep_locale_leave(&locale);
-	if (ik_rep_finish(out) != 0)
-		rc = -1;
 	return rc;
+}
+
+int ik_report_json(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		   int nruns)
+{
+	return ik_rep_runs_report(out, sc, runs, nruns, json_report, NULL);
 }

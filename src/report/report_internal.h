@@ -11,6 +11,7 @@
 #include <locale.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "config/result.h"
@@ -91,5 +92,18 @@ int ik_rep_summarize_figure(const struct ik_run_result *runs, int nruns,
 
 /* fflush then ferror: 0 if everything written reached the stream, else -1. */
 int ik_rep_finish(FILE *out);
+/* The end of every report: ik_rep_locale_leave, then rc, or -1 if ik_rep_finish fails. */
+int ik_rep_done(FILE *out, struct ik_rep_locale *l, int rc);
+
+/*
+ * The frame of a report of a scenario's runs (table, JSON, CSV, HTML): -1 when the
+ * arguments do not hold together (out or sc NULL, nruns < 0, runs NULL with nruns > 0),
+ * else body's result written in the "C" locale (ik_rep_done).  arg is passed to body.
+ */
+struct ik_scenario;
+typedef int (*ik_rep_runs_body)(FILE *out, const struct ik_scenario *sc,
+				const struct ik_run_result *runs, int nruns, const void *arg);
+int ik_rep_runs_report(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		       int nruns, ik_rep_runs_body body, const void *arg);
 
 #endif

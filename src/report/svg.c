@@ -190,6 +190,39 @@ static int axis_ticks(const struct ik_svg_axis *a, double *ticks, int max)
 	return n;
 }
 
+/* A tick mark, from (xa, ya) to (xb, yb). */
+static void tick(FILE *out, double xa, double ya, double xb, double yb)
+{
+	fprintf(out, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		     "stroke=\"#000\"/>",
+		xa, ya, xb, yb);
+}
+
+/* A y tick at y, left of the axis at x0, and its label's opening. */
+static void y_tick(FILE *out, double x0, double y)
+{
+	tick(out, x0 - 5, y, x0, y);
+	fprintf(out, "<text class=\"tick-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
+		x0 - 8, y + 4);
+}
+
+/* An x tick's label's opening, centred under x (the axis at y0). */
+static void x_label(FILE *out, double x, double y0)
+{
+	fprintf(out, "<text class=\"tick-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x,
+		y0 + 18);
+}
+
+/* Category i's label, its text or else its number, and the label's end. */
+static void cat_label(FILE *out, const struct ik_svg_axis *a, int i)
+{
+	if (a->cat_labels && a->cat_labels[i])
+		ik_svg_escape(out, a->cat_labels[i]);
+	else
+		fprintf(out, "%d", i);
+	fputs("</text>\n", out);
+}
+
 void ik_svg_axes(struct ik_svg *p)
 {
 	FILE *out = p->out;
@@ -207,17 +240,8 @@ void ik_svg_axes(struct ik_svg *p)
 	int n = p->y.ncat > 0 ? 0 : axis_ticks(&p->y, ticks, 64);
 	int yevery = p->y.cat_label_every > 1 ? p->y.cat_label_every : 1;
 	for (int i = 0; i < p->y.ncat; i += yevery) {
-		double y = ik_svg_cat_py(p, i);
-		fprintf(out, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			     "stroke=\"#000\"/>",
-			x0 - 5, y, x0, y);
-		fprintf(out, "<text class=\"tick-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
-			x0 - 8, y + 4);
-		if (p->y.cat_labels && p->y.cat_labels[i])
-			ik_svg_escape(out, p->y.cat_labels[i]);
-		else
-			fprintf(out, "%d", i);
-		fputs("</text>\n", out);
+		y_tick(out, x0, ik_svg_cat_py(p, i));
+		cat_label(out, &p->y, i);
 	}
 	for (int i = 0; i < n; i++) {
 		char t[64];
@@ -227,11 +251,7 @@ void ik_svg_axes(struct ik_svg *p)
 			"<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 			"stroke=\"#e5e5e5\"/>",
 			x0, y, x1, y);
-		fprintf(out, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			     "stroke=\"#000\"/>",
-			x0 - 5, y, x0, y);
-		fprintf(out, "<text class=\"tick-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
-			x0 - 8, y + 4);
+		y_tick(out, x0, y);
 		ik_svg_escape(out, t);
 		fputs("</text>\n", out);
 	}
@@ -250,23 +270,15 @@ void ik_svg_axes(struct ik_svg *p)
 			every++;
 		for (int i = 0; i < p->x.ncat; i += every) {
 			double x = ik_svg_cat_px(p, i);
-			fprintf(out, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-				     "stroke=\"#000\"/>",
-				x, y0, x, y0 + 5);
+			tick(out, x, y0, x, y0 + 5);
 			if (rotate)
 				fprintf(out,
 					"<text class=\"tick-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
 					"transform=\"rotate(-60 %.1f %.1f)\">",
 					x, y0 + 12, x, y0 + 12);
 			else
-				fprintf(out, "<text class=\"tick-label\" x=\"%.1f\" y=\"%.1f\" "
-					     "text-anchor=\"middle\">",
-					x, y0 + 18);
-			if (p->x.cat_labels && p->x.cat_labels[i])
-				ik_svg_escape(out, p->x.cat_labels[i]);
-			else
-				fprintf(out, "%d", i);
-			fputs("</text>\n", out);
+				x_label(out, x, y0);
+			cat_label(out, &p->x, i);
 		}
 	} else {
 		n = axis_ticks(&p->x, ticks, 64);
@@ -274,12 +286,8 @@ void ik_svg_axes(struct ik_svg *p)
 			char t[64];
 			double x = ik_svg_px(p, ticks[i]);
 			tick_text(t, sizeof(t), ticks[i]);
-			fprintf(out, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-				     "stroke=\"#000\"/>",
-				x, y0, x, y0 + 5);
-			fprintf(out,
-				"<text class=\"tick-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x,
-				y0 + 18);
+			tick(out, x, y0, x, y0 + 5);
+			x_label(out, x, y0);
 			ik_svg_escape(out, t);
 			fputs("</text>\n", out);
 		}
@@ -360,6 +368,16 @@ void ik_svg_hist(struct ik_svg *p, int nbins, const double *edges, const double 
 	fputs("</g>\n", p->out);
 }
 
+/* A mark's tooltip: text as its <title>, nothing when text is NULL. */
+static void mark_title(struct ik_svg *p, const char *text)
+{
+	if (!text)
+		return;
+	fputs("<title>", p->out);
+	ik_svg_escape(p->out, text);
+	fputs("</title>", p->out);
+}
+
 void ik_svg_line(struct ik_svg *p, int n, const double *xs, const double *ys, const char *color,
 		 bool step, const char *name)
 {
@@ -377,11 +395,7 @@ void ik_svg_line(struct ik_svg *p, int n, const double *xs, const double *ys, co
 		prev_y = y;
 	}
 	fputs("\">", p->out);
-	if (name) {
-		fputs("<title>", p->out);
-		ik_svg_escape(p->out, name);
-		fputs("</title>", p->out);
-	}
+	mark_title(p, name);
 	fputs("</polyline>\n", p->out);
 	p->nmarks++;
 }
@@ -392,11 +406,7 @@ void ik_svg_dot(struct ik_svg *p, double px, double y, const char *color, const 
 		"<circle class=\"data\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\" "
 		"fill-opacity=\"0.75\" stroke=\"#000\" stroke-width=\"0.4\">",
 		fin(px), ik_svg_py(p, y), color);
-	if (tooltip) {
-		fputs("<title>", p->out);
-		ik_svg_escape(p->out, tooltip);
-		fputs("</title>", p->out);
-	}
+	mark_title(p, tooltip);
 	fputs("</circle>\n", p->out);
 	p->nmarks++;
 }
@@ -492,11 +502,7 @@ void ik_svg_spans(struct ik_svg *p, int row, int n, const double *x0, const doub
 			xa - xb);
 	}
 	fprintf(p->out, "\" fill=\"%s\">", color);
-	if (tooltip) {
-		fputs("<title>", p->out);
-		ik_svg_escape(p->out, tooltip);
-		fputs("</title>", p->out);
-	}
+	mark_title(p, tooltip);
 	fputs("</path>\n", p->out);
 	p->nmarks++;
 }
@@ -510,11 +516,7 @@ void ik_svg_cell(struct ik_svg *p, int col, int row, const char *fill, const cha
 		"<g><rect class=\"data\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 		"fill=\"%s\" stroke=\"#fff\">",
 		cx - w / 2, cy - h / 2, w, h, fill);
-	if (tooltip) {
-		fputs("<title>", p->out);
-		ik_svg_escape(p->out, tooltip);
-		fputs("</title>", p->out);
-	}
+	mark_title(p, tooltip);
 	fprintf(p->out,
 		"</rect><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\" "
 		"stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">",

@@ -377,14 +377,10 @@ static int print_summary(FILE *out, const struct ik_run_result *runs, int nruns,
 	return rc | print_tab(out, title, &t);
 }
 
-int ik_report_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
-		    int nruns)
+static int table_report(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+			int nruns, const void *arg)
 {
-	if (!out || !sc || nruns < 0 || (nruns > 0 && !runs))
-		return -1;
-
-	struct ik_rep_locale locale;
-	ik_rep_locale_enter(&locale);
+	(void)arg;
 	int rc = 0;
 
 	print_header(out, sc, runs, nruns);
@@ -396,9 +392,11 @@ int ik_report_table(FILE *out, const struct ik_scenario *sc, const struct ik_run
 		rc = print_runs(out, runs, nruns, &c);
 		rc |= print_summary(out, runs, nruns, &c);
 	}
-
-	ik_rep_locale_leave(&locale);
-	if (ik_rep_finish(out) != 0)
-		rc = -1;
 	return rc;
+}
+
+int ik_report_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+		    int nruns)
+{
+	return ik_rep_runs_report(out, sc, runs, nruns, table_report, NULL);
 }

@@ -183,10 +183,7 @@ static void json_run(FILE *f, const struct ik_trace_replay_report *r, int g)
 		   ", \"agreement_pct\": ", rp->compared, rp->agree);
 	jdouble(f, pct(rp->agree, rp->compared));
 	fputs("},\n      \"confusion\": [", f);
-	int nrec = 0;
-	for (int d = 0; d < r->h->ndrivers; d++)
-		if (r->h->drivers[d].drv.state_count > nrec)
-			nrec = r->h->drivers[d].drv.state_count;
+	int nrec = ik_trace_max_states(r->h);
 	for (int i = 0; i < nrec; i++) {
 		fprintf(f, "%s[", i ? ", " : "");
 		for (int j = 0; j < n; j++)
@@ -198,12 +195,23 @@ static void json_run(FILE *f, const struct ik_trace_replay_report *r, int g)
 	fprintf(f, "\n    }%s\n", g + 1 < r->nruns ? "," : "");
 }
 
-int ik_report_replay_json(FILE *f, const struct ik_trace_replay_report *r)
+/*
+ * The frame of both reports: -1 when r does not hold together, else body written in the
+ * "C" locale; 0 if everything reached f.
+ */
+static int replay_report(FILE *f, const struct ik_trace_replay_report *r,
+			 void (*body)(FILE *f, const struct ik_trace_replay_report *r))
 {
 	if (!f || !r || r->nruns < 1 || !r->runs || !r->governors || !r->h || !r->drv)
 		return -1;
 	struct ik_rep_locale locale;
 	ik_rep_locale_enter(&locale);
+	body(f, r);
+	return ik_rep_done(f, &locale, 0);
+}
+
+static void replay_json(FILE *f, const struct ik_trace_replay_report *r)
+{
 	const struct ik_trace_replay *r0 = &r->runs[0];
 	const struct ik_trace_header *h = r->h;
 
@@ -275,8 +283,11 @@ int ik_report_replay_json(FILE *f, const struct ik_trace_replay_report *r)
 	for (int g = 0; g < r->nruns; g++)
 		json_run(f, r, g);
 	fputs("  ]\n}\n", f);
-	ik_rep_locale_leave(&locale);
-	return ik_rep_finish(f);
+}
+
+int ik_report_replay_json(FILE *f, const struct ik_trace_replay_report *r)
+{
+	return replay_report(f, r, replay_json);
 }
 
 /* ---- Text ---------------------------------------------------------------------------- */
@@ -312,12 +323,26 @@ static void cell_us(FILE *f, int64_t ns)
 	fprintf(f, " %*s", COL_W, b);
 }
 
-int ik_report_replay_text(FILE *f, const struct ik_trace_replay_report *r)
+/* A row of each run's joules (a double at offset off), as row_u64 does counts. */
+static void row_j(FILE *f, const struct ik_trace_replay_report *r, const char *label, size_t off)
 {
-	if (!f || !r || r->nruns < 1 || !r->runs || !r->governors || !r->h || !r->drv)
-		return -1;
-	struct ik_rep_locale locale;
-	ik_rep_locale_enter(&locale);
+	row_label(f, label);
+	for (int g = 0; g < r->nruns; g++)
+		cell_fixed(f, *(const double *)((const char *)&r->runs[g] + off), 6);
+	fputc('\n', f);
+}
+
+/* A row of each run's time in us (an int64_t of ns at offset off). */
+static void row_us(FILE *f, const struct ik_trace_replay_report *r, const char *label, size_t off)
+{
+	row_label(f, label);
+	for (int g = 0; g < r->nruns; g++)
+		cell_us(f, *(const int64_t *)((const char *)&r->runs[g] + off));
+	fputc('\n', f);
+}
+
+static void replay_text(FILE *f, const struct ik_trace_replay_report *r)
+{
 	const struct ik_trace_replay *r0 = &r->runs[0];
 	char b[64];
 
@@ -350,32 +375,16 @@ int ik_report_replay_text(FILE *f, const struct ik_trace_replay_report *r)
 	row_u64(f, r, "  wake pending at entry", offsetof(struct ik_trace_replay, wake_pending));
 	row_u64(f, r, "  cut at the re-entry cap", offsetof(struct ik_trace_replay, capped));
 	if (r0->has_energy) {
-		row_label(f, "energy_j");
-		for (int g = 0; g < r->nruns; g++)
-			cell_fixed(f, r->runs[g].run.energy_j, 6);
-		fputc('\n', f);
-		row_label(f, "  of which idle states_j");
-		for (int g = 0; g < r->nruns; g++)
-			cell_fixed(f, r->runs[g].state_j, 6);
-		fputc('\n', f);
-		row_label(f, "  of which entry and exit_j");
-		for (int g = 0; g < r->nruns; g++)
-			cell_fixed(f, r->runs[g].entry_exit_j, 6);
-		fputc('\n', f);
-		row_label(f, "  of which package_j");
-		for (int g = 0; g < r->nruns; g++)
-			cell_fixed(f, r->runs[g].package_j, 6);
-		fputc('\n', f);
-		row_label(f, "package deep_us");
-		for (int g = 0; g < r->nruns; g++)
-			cell_us(f, r->runs[g].run.package_deep_ns);
-		fputc('\n', f);
+		row_j(f, r, "energy_j", offsetof(struct ik_trace_replay, run.energy_j));
+		row_j(f, r, "  of which idle states_j", offsetof(struct ik_trace_replay, state_j));
+		row_j(f, r, "  of which entry and exit_j",
+		      offsetof(struct ik_trace_replay, entry_exit_j));
+		row_j(f, r, "  of which package_j", offsetof(struct ik_trace_replay, package_j));
+		row_us(f, r, "package deep_us", offsetof(struct ik_trace_replay, run.package_deep_ns));
 		if (r0->package_deep_state) {
 			row_u64(f, r, "package exits", offsetof(struct ik_trace_replay, package_exits));
-			row_label(f, "  package exit time_us");
-			for (int g = 0; g < r->nruns; g++)
-				cell_us(f, r->runs[g].package_exit_ns);
-			fputc('\n', f);
+			row_us(f, r, "  package exit time_us",
+			       offsetof(struct ik_trace_replay, package_exit_ns));
 			row_label(f, "  package exit mean_us");
 			for (int g = 0; g < r->nruns; g++) {
 				const struct ik_trace_replay *x = &r->runs[g];
@@ -462,7 +471,7 @@ int ik_report_replay_text(FILE *f, const struct ik_trace_replay_report *r)
 		fputs("no energy: the platform 'trace' has no power figures (give --platform NAME)\n", f);
 
 	if (!r->compare)
-		goto done;
+		return;
 	const struct ik_trace_state_map *m = &r0->map;
 	fprintf(f, "\nrecorded states mapped onto %s's table%s:\n", r->platform,
 		m->identity ? " (the same table)" : "");
@@ -481,10 +490,7 @@ int ik_report_replay_text(FILE *f, const struct ik_trace_replay_report *r)
 		for (int j = 0; j < r->drv->state_count; j++)
 			fprintf(f, " %12s", r->drv->states[j].name);
 		fputc('\n', f);
-		int nrec = 0;
-		for (int d = 0; d < r->h->ndrivers; d++)
-			if (r->h->drivers[d].drv.state_count > nrec)
-				nrec = r->h->drivers[d].drv.state_count;
+		int nrec = ik_trace_max_states(r->h);
 		for (int i = 0; i < nrec; i++) {
 			if (r->h->ndrivers == 1)
 				fprintf(f, "%-15s", rec_state_name(r->h, 0, i));
@@ -495,7 +501,9 @@ int ik_report_replay_text(FILE *f, const struct ik_trace_replay_report *r)
 			fputc('\n', f);
 		}
 	}
-done:
-	ik_rep_locale_leave(&locale);
-	return ik_rep_finish(f);
+}
+
+int ik_report_replay_text(FILE *f, const struct ik_trace_replay_report *r)
+{
+	return replay_report(f, r, replay_text);
 }

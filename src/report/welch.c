@@ -28,31 +28,32 @@ static double log_gamma(double x)
 	return 0.5 * log(2.0 * M_PI) + (x + 0.5) * log(t) - t + log(a);
 }
 
+#define TINY 1e-300
+
+/* One term num of the continued fraction (Lentz's method): c and d updated, the factor. */
+static double lentz_step(double num, double *c, double *d)
+{
+	*d = 1.0 + num * *d;
+	*d = fabs(*d) < TINY ? TINY : *d;
+	*c = 1.0 + num / *c;
+	*c = fabs(*c) < TINY ? TINY : *c;
+	*d = 1.0 / *d;
+	return *d * *c;
+}
+
 /* Continued fraction of the incomplete beta function. */
 static double beta_fraction(double a, double b, double x)
 {
-	const double tiny = 1e-300;
 	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
-	if (fabs(d) < tiny)
-		d = tiny;
+	if (fabs(d) < TINY)
+		d = TINY;
 	d = 1.0 / d;
 	double h = d;
 	for (int m = 1; m <= 300; m++) {
 		double m2 = 2.0 * m;
-		double num = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
-		d = 1.0 + num * d;
-		d = fabs(d) < tiny ? tiny : d;
-		c = 1.0 + num / c;
-		c = fabs(c) < tiny ? tiny : c;
-		d = 1.0 / d;
-		h *= d * c;
-		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
-		d = 1.0 + num * d;
-		d = fabs(d) < tiny ? tiny : d;
-		c = 1.0 + num / c;
-		c = fabs(c) < tiny ? tiny : c;
-		d = 1.0 / d;
-		double delta = d * c;
+		h *= lentz_step(m * (b - m) * x / ((a + m2 - 1.0) * (a + m2)), &c, &d);
+		double delta = lentz_step(-(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0)),
+					  &c, &d);
 		h *= delta;
 		if (fabs(delta - 1.0) < 1e-15)
 			break;

@@ -87,20 +87,23 @@ static void sift_up(struct ik_event_queue *q, int i)
 	place(q, i, e);
 }
 
+/* The earlier of a first child (in the heap) and its sibling (when there is one). */
+static inline int earlier_child(const struct ik_event_queue *q, int child)
+{
+	if (child + 1 < q->hsize && before(q->heap[child + 1], q->heap[child]))
+		child++;
+	return child;
+}
+
 static void sift_down(struct ik_event_queue *q, int i)
 {
 	struct ik_eq_entry e = q->heap[i];
 
-	for (;;) {
-		int child = 2 * i + 1;
-		if (child >= q->hsize)
-			break;
-		if (child + 1 < q->hsize && before(q->heap[child + 1], q->heap[child]))
-			child++;
+	for (int child; (child = 2 * i + 1) < q->hsize; i = child) {
+		child = earlier_child(q, child);
 		if (!before(q->heap[child], e))
 			break;
 		place(q, i, q->heap[child]);
-		i = child;
 	}
 	place(q, i, e);
 }
@@ -115,14 +118,9 @@ static void fill_vacant_root(struct ik_event_queue *q)
 		return;
 	struct ik_eq_entry last = q->heap[q->hsize]; /* slots 1..hsize hold the entries */
 	int i = 0;
-	for (;;) {
-		int child = 2 * i + 1;
-		if (child >= q->hsize)
-			break;
-		if (child + 1 < q->hsize && before(q->heap[child + 1], q->heap[child]))
-			child++;
+	for (int child; (child = 2 * i + 1) < q->hsize; i = child) {
+		child = earlier_child(q, child);
 		place(q, i, q->heap[child]);
-		i = child;
 	}
 	place(q, i, last);
 	sift_up(q, i);

@@ -23,6 +23,7 @@
 
 #include "core/idle_call.h"
 #include "sim/govreplay.h"
+#include "util/names.h"
 
 /* ---- One idle period ------------------------------------------------------------------ */
 
@@ -88,19 +89,12 @@ void ik_govreplay_free(struct ik_govreplay *g)
 
 const char *ik_govreplay_event_name(enum ik_govreplay_event e)
 {
-	switch (e) {
-	case IK_GOVREPLAY_WAKE:
-		return "wake";
-	case IK_GOVREPLAY_TIMER:
-		return "timer";
-	case IK_GOVREPLAY_TICK:
-		return "tick";
-	case IK_GOVREPLAY_POLL_LIMIT:
-		return "poll_limit";
-	case IK_GOVREPLAY_NO_EVENT:
-		break;
-	}
-	return "none";
+	static const char *const names[] = {
+		[IK_GOVREPLAY_WAKE] = "wake", [IK_GOVREPLAY_TIMER] = "timer",
+		[IK_GOVREPLAY_TICK] = "tick", [IK_GOVREPLAY_POLL_LIMIT] = "poll_limit",
+		[IK_GOVREPLAY_NO_EVENT] = "none",
+	};
+	return ik_name_of(names, IK_GOVREPLAY_NO_EVENT + 1, (int)e, "none");
 }
 
 /* The harness's side of the idle call: no driver model, the tick and poll limit noted. */

@@ -34,6 +34,15 @@ struct ik_trace_reader {
 	char first_skip[256];
 };
 
+int ik_trace_max_states(const struct ik_trace_header *h)
+{
+	int n = 0;
+	for (int d = 0; d < h->ndrivers; d++)
+		if (h->drivers[d].drv.state_count > n)
+			n = h->drivers[d].drv.state_count;
+	return n;
+}
+
 const char *ik_trace_irq_name(const struct ik_trace_header *h, int64_t irq)
 {
 	int lo = 0, hi = h->nirqs - 1;
@@ -686,10 +695,7 @@ int ik_trace_next(struct ik_trace_reader *r, struct ik_trace_event *ev, char *er
 		const char *l = next_line(r, &len, &rc, err, errlen);
 		if (!l)
 			return rc ? rc : IK_TRACE_EOF;
-		size_t i = 0;
-		while (i < len && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r'))
-			i++;
-		if (i == len || l[i] == '#')
+		if (ik_trace_line_empty(l, len))
 			continue;
 		rc = parse_event(r, l, len, ev, err, errlen);
 		if (rc == IK_TRACE_OK) {

@@ -99,6 +99,17 @@ struct ik_trace_header {
 	} *irqs; /* by increasing irq */
 };
 
+/* Whether a text line says nothing: blanks (' ', '\t', '\r') only, or a '#' comment after them. */
+static inline bool ik_trace_line_empty(const char *l, size_t len)
+{
+	size_t i = 0;
+	while (i < len && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r'))
+		i++;
+	return i == len || l[i] == '#';
+}
+
+/* The most states any of the header's drivers has. */
+int ik_trace_max_states(const struct ik_trace_header *h);
 /* The name of IRQ irq from the header's 'irq' lines, or NULL. */
 const char *ik_trace_irq_name(const struct ik_trace_header *h, int64_t irq);
 /* Add (or rename) IRQ irq's name in h (kept sorted; a byte that is not printable ASCII or

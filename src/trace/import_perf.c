@@ -281,10 +281,7 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 		st->lines++;
 		if (len && l[len - 1] == '\r')
 			len--;
-		size_t i = 0;
-		while (i < len && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r'))
-			i++;
-		if (i == len || l[i] == '#')
+		if (ik_trace_line_empty(l, len))
 			continue;
 		struct ik_trace_import_rec r = { 0 };
 		int prc;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "trace/import_internal.h"
+#include "util/grow.h"
 
 #define SPILL_CHUNK 128
 
@@ -70,14 +71,10 @@ int ik_import_spill_add(struct ik_import_spill *s, int key, const struct ik_trac
 	if (c->n == SPILL_CHUNK) {
 		if (!s->f && !(s->f = tmpfile()))
 			return -1;
-		if (c->nchunks == c->cap) {
-			size_t cap = c->cap ? 2 * c->cap : 16;
-			long *nv = realloc(c->chunk, cap * sizeof(*nv));
-			if (!nv)
-				return -1;
-			c->chunk = nv;
-			c->cap = cap;
-		}
+		long *nv = ik_grow(c->chunk, &c->cap, c->nchunks, sizeof(*nv), 16);
+		if (!nv)
+			return -1;
+		c->chunk = nv;
 		/* the file is only appended to until the merge: s->end is where this goes */
 		if (fwrite(c->buf, sizeof(*c->buf), SPILL_CHUNK, s->f) != SPILL_CHUNK)
 			return -1;

@@ -24,6 +24,7 @@
 #include "trace/analyze.h"
 #include "trace/format.h"
 #include "trace/learn.h"
+#include "util/grow.h"
 
 _Static_assert(IK_LEARNED_CAUSES == IK_CAUSE_NONE + 1, "a learned cause per trace cause");
 
@@ -146,14 +147,10 @@ static struct task_track *task_get(struct task_table *tt, int64_t pid)
 	}
 	if (tt->n >= (size_t)INT32_MAX - 1)
 		return NULL;
-	if (tt->n == tt->cap) {
-		size_t cap = tt->cap ? 2 * tt->cap : 64;
-		struct task_track *v = realloc(tt->v, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		tt->v = v;
-		tt->cap = cap;
-	}
+	struct task_track *v = ik_grow(tt->v, &tt->cap, tt->n, sizeof(*v), 64);
+	if (!v)
+		return NULL;
+	tt->v = v;
 	if (2 * (tt->n + 1) > tt->nslots && rehash(tt, tt->nslots ? 2 * tt->nslots : 128))
 		return NULL;
 	struct task_track *t = &tt->v[tt->n];
@@ -187,14 +184,10 @@ static void task_table_free(struct task_table *tt)
 
 static int push(struct growing *g, int64_t v)
 {
-	if (g->n == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 64;
-		int64_t *n = realloc(g->v, cap * sizeof(*n));
-		if (!n)
-			return -1;
-		g->v = n;
-		g->cap = cap;
-	}
+	int64_t *n = ik_grow(g->v, &g->cap, g->n, sizeof(*n), 64);
+	if (!n)
+		return -1;
+	g->v = n;
 	g->v[g->n++] = v;
 	return 0;
 }

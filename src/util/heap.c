@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
 #include "util/heap.h"
 
 static inline unsigned char *at(const struct ik_heap *h, size_t i)
@@ -67,14 +68,10 @@ static void sift_down(struct ik_heap *h, size_t i, const void *x)
 
 int ik_heap_push(struct ik_heap *h, const void *x)
 {
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? 2 * h->cap : 16;
-		unsigned char *nv = realloc(h->v, cap * h->size);
-		if (!nv)
-			return -1;
-		h->v = nv;
-		h->cap = cap;
-	}
+	unsigned char *nv = ik_grow(h->v, &h->cap, h->n, h->size, 16);
+	if (!nv)
+		return -1;
+	h->v = nv;
 	size_t i = h->n++;
 	while (i > 0) {
 		size_t p = (i - 1) / 2;

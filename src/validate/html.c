@@ -17,12 +17,10 @@
 
 static void figure_table(FILE *out, const struct ik_val_comparison *c)
 {
-	fputs("<h2>Figures</h2>\n<table>\n<tr>", out);
+	fputs("<h2>Figures</h2>\n<table>\n", out);
 	static const char *const head[] = { "figure", "unit", "measured", "min", "max",
 					    "predicted", "min", "max", "error %" };
-	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
-		ik_html_th(out, head[i]);
-	fputs("</tr>\n", out);
+	ik_html_head_row(out, head, sizeof(head) / sizeof(head[0]));
 	for (int i = 0; i < c->nfig; i++) {
 		const struct ik_val_figure *f = &c->fig[i];
 		fputs("<tr>", out);
@@ -57,45 +55,14 @@ static double measured(const struct ik_val_comparison *c, const char *name)
 	return NAN;
 }
 
-static void hist_line(struct ik_svg *p, const uint64_t *h, const double *edges, int first,
-		      int last, const char *color, const char *name)
-{
-	uint64_t total = 0;
-	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++)
-		total += h[i];
-	if (!total)
-		return;
-	double xs[IK_IDLE_HIST_BUCKETS + 1], ys[IK_IDLE_HIST_BUCKETS + 1];
-	int m = 0;
-	for (int i = first; i <= last; i++) {
-		xs[m] = edges[i];
-		ys[m++] = 100.0 * (double)h[i] / (double)total;
-	}
-	xs[m] = edges[last + 1];
-	ys[m] = ys[m - 1];
-	ik_svg_line(p, m + 1, xs, ys, color, true, name);
-}
-
-static double hist_max(const uint64_t *h)
-{
-	uint64_t total = 0, top = 0;
-	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++) {
-		total += h[i];
-		top = h[i] > top ? h[i] : top;
-	}
-	return total ? 100.0 * (double)top / (double)total : 0;
-}
-
 static void durations(FILE *out, const struct ik_val_comparison *c)
 {
 	fputs("<h2>Idle periods by length</h2>\n", out);
 	int first = IK_IDLE_HIST_BUCKETS, last = -1;
-	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++)
-		if ((c->have_predicted_hist && c->predicted_hist[i]) ||
-		    (c->have_measured_hist && c->measured_hist[i])) {
-			first = i < first ? i : first;
-			last = i > last ? i : last;
-		}
+	if (c->have_predicted_hist)
+		ik_html_idle_span(c->predicted_hist, &first, &last);
+	if (c->have_measured_hist)
+		ik_html_idle_span(c->measured_hist, &first, &last);
 	/* the machine's mean idle period per CPU and state: time / entries */
 	double means[256];
 	char labels[256][64];
@@ -121,17 +88,12 @@ static void durations(FILE *out, const struct ik_val_comparison *c)
 		ik_html_note(out, "No idle periods on either side.");
 		return;
 	}
-	double edges[IK_IDLE_HIST_BUCKETS + 1] = { 0 };
-	for (int i = first; i <= last + 1 && i <= IK_IDLE_HIST_BUCKETS; i++)
-		edges[i] = i == 0 ? 0.5 : (double)ik_trace_hist_lower_ns(i) / 1000.0;
-	if (last + 1 == IK_IDLE_HIST_BUCKETS)
-		edges[last + 1] = edges[last] * 2;
+	double edges[IK_IDLE_HIST_BUCKETS + 1];
 	struct ik_svg p;
-	struct ik_svg_axis x = { .min = edges[first], .max = edges[last + 1],
-				 .log = edges[last + 1] / edges[first] >= 100.0,
-				 .label = "idle duration (us)" };
-	double ymax = fmax(c->have_predicted_hist ? hist_max(c->predicted_hist) : 0,
-			   c->have_measured_hist ? hist_max(c->measured_hist) : 0);
+	struct ik_svg_axis x;
+	ik_html_idle_axis(&x, edges, first, last);
+	double ymax = fmax(c->have_predicted_hist ? ik_html_idle_share_max(c->predicted_hist) : 0,
+			   c->have_measured_hist ? ik_html_idle_share_max(c->measured_hist) : 0);
 	struct ik_svg_axis y = { .min = 0, .max = ymax > 0 ? ymax * 1.1 : 1,
 				 .label = "share of idle periods (%)" };
 	ik_svg_begin(&p, out, IK_HTML_PLOT_W, IK_HTML_PLOT_H,
@@ -140,12 +102,12 @@ static void durations(FILE *out, const struct ik_val_comparison *c)
 	const char *colors[3];
 	int n = 0;
 	if (c->have_predicted_hist) {
-		hist_line(&p, c->predicted_hist, edges, first, last, ik_svg_color(1), "predicted");
+		ik_html_idle_share_line(&p, c->predicted_hist, edges, first, last, ik_svg_color(1), "predicted");
 		names[n] = "predicted (all CPUs, all runs)";
 		colors[n++] = ik_svg_color(1);
 	}
 	if (c->have_measured_hist) {
-		hist_line(&p, c->measured_hist, edges, first, last, ik_svg_color(0), "measured");
+		ik_html_idle_share_line(&p, c->measured_hist, edges, first, last, ik_svg_color(0), "measured");
 		names[n] = "measured (all CPUs, all runs)";
 		colors[n++] = ik_svg_color(0);
 	}
@@ -161,7 +123,7 @@ static void durations(FILE *out, const struct ik_val_comparison *c)
 	ik_svg_axes(&p);
 	ik_svg_legend(&p, n, names, colors);
 	ik_svg_end(&p);
-	if (c->have_measured_hist && hist_max(c->measured_hist) == 0)
+	if (c->have_measured_hist && ik_html_idle_share_max(c->measured_hist) == 0)
 		ik_html_note(out, "The machine's trace holds no complete idle period (events lost, "
 			     "or none ended inside it): no measured line.");
 	if (!c->have_measured_hist)

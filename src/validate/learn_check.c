@@ -160,33 +160,37 @@ static void difference(double rec, double sim, char *buf, size_t len)
 		snprintf(buf, len, "%s", sim == 0.0 ? "0" : "(recorded 0)");
 }
 
+/*
+ * One CPU's figure ("CPU 3 idle share (%)"): recorded, simulated, their difference with
+ * decimals; when off, a warning too (the values followed by suffix).
+ */
+static void cpu_row(FILE *out, FILE *warn, const char *prefix, int cpu, const char *what,
+		    const char *unit, const char *suffix, int decimals, double rec, double sim,
+		    bool off)
+{
+	char name[64], d[32];
+	snprintf(name, sizeof(name), "CPU %d idle %s (%s)", cpu, what, unit);
+	difference(rec, sim, d, sizeof(d));
+	fprintf(out, "  %-40s %12.*f %12.*f %12s%s\n", name, decimals, rec, decimals, sim, d,
+		off ? "  <- off" : "");
+	if (off)
+		fprintf(warn, "%s: warning: CPU %d idle %s: simulated %.*f%s, recorded %.*f%s (%s, "
+			      "beyond 10%%)\n", prefix, cpu, what, decimals, sim, suffix, decimals, rec,
+			suffix, d);
+}
+
 int ik_learn_check_print(const struct ik_learn_check *c, FILE *out, FILE *warn,
 			 const char *prefix)
 {
-	char d[32];
-
 	fprintf(out, "The model against its recording (%.3f s recorded, %.3f s simulated on the "
 		     "trace's own table):\n", c->rec_s, c->sim_s);
 	fprintf(out, "  %-40s %12s %12s %12s\n", "figure", "recorded", "simulated", "difference");
 	for (int cpu = 0; cpu < c->cpus; cpu++) {
 		const struct ik_learn_check_cpu *k = &c->cpu[cpu];
-		char name[64];
-		snprintf(name, sizeof(name), "CPU %d idle share (%%)", cpu);
-		difference(k->rec_idle_pct, k->sim_idle_pct, d, sizeof(d));
-		fprintf(out, "  %-40s %12.2f %12.2f %12s%s\n", name, k->rec_idle_pct,
-			k->sim_idle_pct, d, k->idle_off ? "  <- off" : "");
-		if (k->idle_off)
-			fprintf(warn, "%s: warning: CPU %d idle share: simulated %.2f%%, recorded "
-				      "%.2f%% (%s, beyond 10%%)\n", prefix, cpu, k->sim_idle_pct,
-				k->rec_idle_pct, d);
-		snprintf(name, sizeof(name), "CPU %d idle entries (1/s)", cpu);
-		difference(k->rec_entries_per_s, k->sim_entries_per_s, d, sizeof(d));
-		fprintf(out, "  %-40s %12.1f %12.1f %12s%s\n", name, k->rec_entries_per_s,
-			k->sim_entries_per_s, d, k->entries_off ? "  <- off" : "");
-		if (k->entries_off)
-			fprintf(warn, "%s: warning: CPU %d idle entries: simulated %.1f/s, recorded "
-				      "%.1f/s (%s, beyond 10%%)\n", prefix, cpu,
-				k->sim_entries_per_s, k->rec_entries_per_s, d);
+		cpu_row(out, warn, prefix, cpu, "share", "%", "%", 2, k->rec_idle_pct,
+			k->sim_idle_pct, k->idle_off);
+		cpu_row(out, warn, prefix, cpu, "entries", "1/s", "/s", 1, k->rec_entries_per_s,
+			k->sim_entries_per_s, k->entries_off);
 	}
 	for (int g = 0; g < IK_LEARN_MIX_COUNT; g++) {
 		char name[64];

@@ -17,22 +17,16 @@
 #include "report/textout.h"
 #include "trace/analyze.h"
 #include "validate/validate.h"
+#include "util/names.h"
 
 const char *ik_val_kind_name(enum ik_val_kind k)
 {
-	switch (k) {
-	case IK_VAL_RTAPP:
-		return "rtapp";
-	case IK_VAL_PINGPONG:
-		return "pingpong";
-	case IK_VAL_PERIODIC:
-		return "periodic";
-	case IK_VAL_COMMAND:
-		return "command";
-	case IK_VAL_CYCLICTEST:
-		return "cyclictest";
-	}
-	return "?";
+	static const char *const names[] = {
+		[IK_VAL_RTAPP] = "rtapp",     [IK_VAL_PINGPONG] = "pingpong",
+		[IK_VAL_PERIODIC] = "periodic", [IK_VAL_COMMAND] = "command",
+		[IK_VAL_CYCLICTEST] = "cyclictest",
+	};
+	return ik_name_of(names, IK_VAL_CYCLICTEST + 1, (int)k, "?");
 }
 
 /* What the real side ran, in words. */

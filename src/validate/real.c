@@ -34,6 +34,7 @@
 
 #include "config/rtapp_json.h"
 #include "validate/validate.h"
+#include "util/grow.h"
 
 /* ---- the machine ---------------------------------------------------------------------- */
 
@@ -410,14 +411,10 @@ void ik_val_last_output(const char *outfile, char *buf, size_t len)
 
 static int add_wu(struct ik_val_logs *l, double v)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 4096;
-		double *p = realloc(l->wu, cap * sizeof(*p));
-		if (!p)
-			return -1;
-		l->wu = p;
-		l->cap = cap;
-	}
+	double *p = ik_grow(l->wu, &l->cap, l->n, sizeof(*p), 4096);
+	if (!p)
+		return -1;
+	l->wu = p;
 	l->wu[l->n++] = v;
 	return 0;
 }

@@ -1,0 +1,16 @@
+/* A failure's message (util/errmsg.h). */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "util/errmsg.h"
+
+int ik_errmsg(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}

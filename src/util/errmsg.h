@@ -1,0 +1,13 @@
+/*
+ * A failure's message: printf-style into the caller's buffer, for the functions that
+ * answer 0 or -1 with the reason in (err, errlen).
+ */
+#ifndef IDLEKIT_UTIL_ERRMSG_H
+#define IDLEKIT_UTIL_ERRMSG_H
+
+#include <stddef.h>
+
+/* -1, the message written into err when err is not NULL and errlen is not 0. */
+int ik_errmsg(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif
