@@ -24,7 +24,7 @@
 
 static const char validate_usage[] =
 	"usage: idlekit validate RTAPP.json [OPTIONS]\n"
-	"       idlekit validate --builtin pingpong|periodic|cyclictest [OPTIONS]\n"
+	"       idlekit validate --builtin pingpong|periodic|cyclictest|tbench [OPTIONS]\n"
 	"       idlekit validate [OPTIONS] -- COMMAND [ARGS...]\n"
 	"\n"
 	"Run a workload for real on this machine, reading the sysfs cpuidle counters of every\n"
@@ -51,6 +51,11 @@ static const char validate_usage[] =
 	"                      woken every --period (SCHED_OTHER, --default-system: the PM QoS\n"
 	"                      limit left alone); the wake-up latency is its own histogram.\n"
 	"                      Model: workload.type = periodic, --work-ns per cycle (1000)\n"
+	"  --builtin tbench    dbench's tbench_srv and one tbench client over loopback TCP\n"
+	"                      (Debian package dbench), placed by the scheduler; the window\n"
+	"                      opens 1 s after the client's start; operations/s from tbench's\n"
+	"                      per-second counts.  Model: workload.type = pingpong, one pair, an\n"
+	"                      operation two messages (request, reply) of --work-ns each (4000)\n"
 	"  -- COMMAND ARGS     any command: one run traced by idlekit's recorder (root, tracefs)\n"
 	"                      and learned as a workload, as `idlekit workload learn` does; the\n"
 	"                      other runs measured, each window the command's life (or\n"
@@ -71,7 +76,8 @@ static const char validate_usage[] =
 	"  --tasks N                periodic, cyclictest: threads, one per CPU from CPU 0\n"
 	"                           (default 1)\n"
 	"  --work-ns N              pingpong: the model's work per message (default 2000);\n"
-	"                           cyclictest: per cycle (default 1000, an estimate)\n"
+	"                           cyclictest: per cycle (default 1000, an estimate); tbench:\n"
+	"                           per request or reply (default 4000, an estimate)\n"
 	"  --json                   JSON output (schema idlekit.validate/1, docs/validation.md)\n"
 	"  -o, --output FILE        write to FILE (atomically) instead of standard output\n"
 	"  --html FILE              also a page with the idle-duration histograms overlaid\n"
@@ -89,6 +95,7 @@ static const char validate_usage[] =
 	"  idlekit validate tests/fixtures/rtapp/validate-1ms.json\n"
 	"  idlekit validate --builtin periodic --period 4ms --duty 25 --tasks 2 --runs 5\n"
 	"  idlekit validate --builtin pingpong --json -o pingpong.json\n"
+	"  idlekit validate --builtin tbench --duration 3s --html tbench.html\n"
 	"  idlekit validate --runs 5 -- hackbench -g 1 -l 200\n";
 
 /* The import of this machine, made by `platform import` in a child (its standard output
@@ -219,9 +226,9 @@ static int parse(int argc, char **argv, struct opts *o, struct ik_val_spec *spec
 			break;
 		case OPT_BUILTIN:
 			if (strcmp(optarg, "pingpong") != 0 && strcmp(optarg, "periodic") != 0 &&
-			    strcmp(optarg, "cyclictest") != 0) {
+			    strcmp(optarg, "cyclictest") != 0 && strcmp(optarg, "tbench") != 0) {
 				fprintf(stderr, "idlekit validate: --builtin %s: expected pingpong, "
-					"periodic or cyclictest\n", optarg);
+					"periodic, cyclictest or tbench\n", optarg);
 				return -1;
 			}
 			o->builtin = optarg;
@@ -301,7 +308,8 @@ static int parse(int argc, char **argv, struct opts *o, struct ik_val_spec *spec
 	bool cyclic = o->builtin && strcmp(o->builtin, "cyclictest") == 0;
 	/* periodic: what both timer builtins share (whole seconds and microseconds) */
 	bool periodic = o->builtin && (strcmp(o->builtin, "periodic") == 0 || cyclic);
-	bool pingpong = o->builtin && strcmp(o->builtin, "pingpong") == 0;
+	bool pingpong = o->builtin && (strcmp(o->builtin, "pingpong") == 0 ||
+				       strcmp(o->builtin, "tbench") == 0);
 	if (o->file && o->have_duration)
 		stray = "--duration (an rt-app file's window is its global.duration)";
 	else if (!periodic && (o->have_period || o->have_duty || o->have_tasks))
@@ -310,7 +318,7 @@ static int parse(int argc, char **argv, struct opts *o, struct ik_val_spec *spec
 		stray = "--duty (cyclictest's threads do nothing but measure; --work-ns is the "
 			"model's work per cycle)";
 	else if (!pingpong && !cyclic && o->have_work)
-		stray = "--work-ns (only with --builtin pingpong or cyclictest)";
+		stray = "--work-ns (only with --builtin pingpong, cyclictest or tbench)";
 	if (stray) {
 		fprintf(stderr, "idlekit validate: %s\n", stray);
 		return -1;
@@ -439,6 +447,10 @@ int cmd_validate(int argc, char **argv)
 		spec->tasks = (int)o.tasks;
 		spec->period_us = o.period_ns / 1000;
 		spec->pingpong_work_ns = o.have_work ? (int64_t)o.work_ns : 1000;
+	} else if (strcmp(o.builtin, "tbench") == 0) {
+		spec->kind = IK_VAL_TBENCH;
+		spec->duration_ns = o.duration_ns;
+		spec->pingpong_work_ns = o.have_work ? (int64_t)o.work_ns : 4000;
 	} else if (strcmp(o.builtin, "periodic") == 0) {
 		spec->kind = IK_VAL_PERIODIC;
 		spec->duration_ns = o.duration_ns;
@@ -457,6 +469,12 @@ int cmd_validate(int argc, char **argv)
 	if (spec->kind == IK_VAL_CYCLICTEST && !ik_val_command_found("cyclictest")) {
 		fprintf(stderr, "idlekit validate: cyclictest is not installed (not on PATH); it "
 			"is in Debian's package rt-tests: apt-get install rt-tests\n");
+		goto out;
+	}
+	if (spec->kind == IK_VAL_TBENCH &&
+	    (!ik_val_command_found("tbench") || !ik_val_command_found("tbench_srv"))) {
+		fprintf(stderr, "idlekit validate: tbench and tbench_srv are not installed (not on "
+			"PATH); they are in Debian's package dbench: apt-get install dbench\n");
 		goto out;
 	}
 	if ((spec->kind == IK_VAL_RTAPP || spec->kind == IK_VAL_PERIODIC) &&

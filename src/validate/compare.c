@@ -68,12 +68,16 @@ static int figures_of(const struct ik_val_sample *s, int ncpus, int nstates, dou
 		double busy = 100.0 * (1.0 - idle / s->window_ns);
 		out[n++] = busy < 0 ? 0 : busy;
 	}
-	if (n + 4 > max)
+	if (n + 5 > max)
 		return -1;
 	out[n++] = all_entries / secs;
 	out[n++] = s->have_wake ? s->wake_p50_us : NAN;
 	out[n++] = s->have_wake ? s->wake_p99_us : NAN;
 	out[n++] = s->have_throughput ? s->throughput : NAN;
+	/* the workload's wake structure: idle entries (all CPUs) per activation, message or
+	   operation of its throughput */
+	out[n++] = s->have_throughput && s->throughput > 0 ? all_entries / secs / s->throughput
+							   : NAN;
 	return n;
 }
 
@@ -141,6 +145,15 @@ int ik_val_compare(const struct ik_val_sample *measured, int nm, const struct ik
 	    !add(&b, "wake", "us", -1, -1, "wake latency p99%s%s", "", "") ||
 	    !add(&b, "throughput", "1/s", -1, -1, "%s%s",
 		 m0->throughput_name ? m0->throughput_name : "throughput", ""))
+		goto oom;
+	/* "activations/s" -> "idle entries per activation" */
+	char per[48];
+	const char *tn = m0->throughput_name ? m0->throughput_name : "units/s";
+	size_t tl = strcspn(tn, "/");
+	if (tl > 1 && tn[tl - 1] == 's')
+		tl--;
+	snprintf(per, sizeof(per), "%.*s", (int)tl, tn);
+	if (!add(&b, "structure", "1", -1, -1, "idle entries per %s%s", per, ""))
 		goto oom;
 
 	int nfig = c->nfig;

@@ -24,9 +24,9 @@ const char *ik_val_kind_name(enum ik_val_kind k)
 	static const char *const names[] = {
 		[IK_VAL_RTAPP] = "rtapp",     [IK_VAL_PINGPONG] = "pingpong",
 		[IK_VAL_PERIODIC] = "periodic", [IK_VAL_COMMAND] = "command",
-		[IK_VAL_CYCLICTEST] = "cyclictest",
+		[IK_VAL_CYCLICTEST] = "cyclictest", [IK_VAL_TBENCH] = "tbench",
 	};
-	return ik_name_of(names, IK_VAL_CYCLICTEST + 1, (int)k, "?");
+	return ik_name_of(names, IK_VAL_TBENCH + 1, (int)k, "?");
 }
 
 /* What the real side ran, in words. */
@@ -55,6 +55,10 @@ static void real_side(const struct ik_val_spec *s, char *buf, size_t len)
 		snprintf(buf, len, "cyclictest, %d thread%s on CPU%s 0%s, each woken every %" PRId64
 			 " us (SCHED_OTHER, the machine untuned)", s->tasks, s->tasks > 1 ? "s" : "",
 			 s->tasks > 1 ? "s" : "", s->tasks > 1 ? "-..." : "", s->period_us);
+		break;
+	case IK_VAL_TBENCH:
+		snprintf(buf, len, "tbench_srv and one tbench client over loopback TCP (dbench), "
+			 "placed by the scheduler; modelled as a ping-pong of 2 messages per operation");
 		break;
 	case IK_VAL_COMMAND: {
 		size_t n = 0;
@@ -243,6 +247,8 @@ int ik_val_json(FILE *out, const struct ik_val_report *r)
 	if (s->kind == IK_VAL_PINGPONG)
 		fprintf(out, "\"cpus\": [%d, %d], \"model_work_ns\": %" PRId64 ", ", s->cpu_a, s->cpu_b,
 			s->pingpong_work_ns);
+	if (s->kind == IK_VAL_TBENCH)
+		fprintf(out, "\"clients\": 1, \"model_work_ns\": %" PRId64 ", ", s->pingpong_work_ns);
 	fprintf(out, "\"duration_s\": %.9g, \"runs\": %d},\n", (double)s->duration_ns / 1e9, s->runs);
 	fputs("  \"machine\": {", out);
 	jkey(out, "kernel", m->kernel, true);

@@ -47,6 +47,7 @@ static int scenario_text(const struct ik_val_spec *spec, const char *platform, c
 			      (long long)((double)spec->period_us * spec->duty_pct * 10.0 + 0.5));
 		break;
 	case IK_VAL_PINGPONG:
+	case IK_VAL_TBENCH:
 		n += snprintf(buf + n, len - (size_t)n,
 			      "type = pingpong\npairs = 1\nplacement = same_package\nmsg_bytes = 1\n"
 			      "work_ns = %" PRId64 "\n", spec->pingpong_work_ns);
@@ -170,6 +171,11 @@ int ik_val_sample_sim(const struct ik_val_spec *spec, const struct ik_run_result
 		s->have_throughput = true;
 		s->throughput_name = "messages/s";
 		s->throughput = secs > 0 ? (double)r->messages / secs : 0;
+	} else if (spec->kind == IK_VAL_TBENCH) {
+		/* an operation: a request and its reply */
+		s->have_throughput = true;
+		s->throughput_name = "operations/s";
+		s->throughput = secs > 0 ? (double)r->messages / 2.0 / secs : 0;
 	} else if (spec->kind == IK_VAL_RTAPP && r->requests) {
 		s->have_throughput = true;
 		s->throughput_name = "activations/s";

@@ -708,5 +708,7 @@ int ik_val_real_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, i
 		return ik_val_command_run(spec, fs, run, hooks, s, err, errlen);
 	if (spec->kind == IK_VAL_CYCLICTEST)
 		return ik_val_cyclictest_run(spec, fs, run, hooks, s, err, errlen);
+	if (spec->kind == IK_VAL_TBENCH)
+		return ik_val_tbench_run(spec, fs, run, hooks, s, err, errlen);
 	return run_rtapp(spec, fs, run, hooks, s, err, errlen);
 }

@@ -48,6 +48,7 @@ enum ik_val_kind {
 	IK_VAL_PERIODIC, /* a timer sleeper: a generated rt-app file, predicted by periodic */
 	IK_VAL_COMMAND,  /* any command: recorded once, learned, predicted by learned */
 	IK_VAL_CYCLICTEST, /* rt-tests' cyclictest, predicted by periodic */
+	IK_VAL_TBENCH,   /* dbench's tbench, one client over loopback, predicted by pingpong */
 };
 const char *ik_val_kind_name(enum ik_val_kind k);
 
@@ -60,7 +61,8 @@ struct ik_val_spec {
 	int tasks;
 	int64_t period_us;
 	double duty_pct;
-	/* pingpong: the two CPUs; work_ns per message in the model (cyclictest: per cycle) */
+	/* pingpong: the two CPUs; work_ns per message in the model (cyclictest: per cycle;
+	   tbench: per request or reply) */
 	int cpu_a, cpu_b;
 	int64_t pingpong_work_ns;
 	/* command: the program and its arguments (NULL-terminated); limit_ns > 0: its window
@@ -181,6 +183,12 @@ int ik_val_cyclictest_run(const struct ik_val_spec *spec, const struct ik_sysfs 
 			  const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
 			  size_t errlen);
 
+/* One real run of tbench (tbench.c): tbench_srv, then one client, its window after one
+   second, its operations in the window from its per-second counts. */
+int ik_val_tbench_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
+		      const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
+		      size_t errlen);
+
 /*
  * The tools' own logs, read from f (the fuzz target's entry points too).
  * ik_val_rtapp_log: one rt-app log, a header line "#idx perf run period start end rel_st
@@ -202,6 +210,23 @@ int ik_val_rtapp_log(FILE *f, int64_t t0_ns, int64_t t1_ns, struct ik_val_logs *
 		     size_t errlen);
 int ik_val_cyclictest_hist(FILE *f, const char *origin, struct ik_val_sample *s,
 			   uint64_t *cycles, char *err, size_t errlen);
+/*
+ * ik_val_tbench_log: tbench's output, its per-second counts ("N OPS MB/sec execute S sec
+ * ..."; operations so far, at S s from the clients' release) in order, and its closing
+ * "Throughput X MB/sec" when there; 0, or -1 with err (origin and line named; no count at
+ * all is an error).  ik_val_tbench_ops_between: the operations between a_s and b_s,
+ * interpolated linearly between the counts; NAN outside them.
+ */
+#define IK_VAL_TBENCH_MAX_SECONDS 3600
+struct ik_val_tbench_log {
+	int n;
+	double sec[IK_VAL_TBENCH_MAX_SECONDS], ops[IK_VAL_TBENCH_MAX_SECONDS];
+	bool have_mb_s;
+	double mb_s;
+};
+int ik_val_tbench_log(FILE *f, const char *origin, struct ik_val_tbench_log *l, char *err,
+		      size_t errlen);
+double ik_val_tbench_ops_between(const struct ik_val_tbench_log *l, double a_s, double b_s);
 
 /* Where rt-app is on PATH ("" when it is not). */
 bool ik_val_find_rtapp(char *path, size_t len);
@@ -285,7 +310,7 @@ int ik_val_sample_sim(const struct ik_val_spec *spec, const struct ik_run_result
 struct ik_val_figure {
 	char name[96];      /* "cpu0 POLL entries/s" */
 	const char *unit;   /* "1/s", "%", "us" */
-	const char *group;  /* "state", "cpu", "all", "wake", "throughput" */
+	const char *group;  /* "state", "cpu", "all", "wake", "throughput", "structure" */
 	int cpu, state;     /* -1 when the figure is not a CPU's or a state's */
 	int nm, np;         /* runs that gave it on each side */
 	double measured[IK_VAL_MAX_RUNS], predicted[IK_VAL_MAX_RUNS];

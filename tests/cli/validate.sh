@@ -10,6 +10,7 @@ bin=$1
 
 command -v rt-app >/dev/null || need_tool rt-app "Debian package rt-app; scripts/install-deps installs it"
 command -v cyclictest >/dev/null || need_tool cyclictest "Debian package rt-tests; scripts/install-deps installs it"
+command -v tbench >/dev/null || need_tool tbench "Debian package dbench; scripts/install-deps installs it"
 if [ "$(id -u)" != 0 ]; then
 	if [ "${CI:-}" = true ]; then echo "FAIL: validate.sh needs root under CI"; exit 1; fi
 	echo "SKIP: not root"; exit 77
@@ -192,6 +193,28 @@ act = figs["activations/s"]["measured"]["median"]
 assert 900 <= act <= 1010, act  # two threads every 2 ms
 ' "$tmp/ct.json"
 
+# tbench: one client over loopback TCP, modelled as a ping-pong of two messages an operation
+"$bin" validate --builtin tbench --duration 1 --runs 1 -q --json -o "$tmp/tb.json" 2>"$tmp/err"
+rc=$?
+check "tbench: exit 0 (got $rc: $(head -c 300 "$tmp/err"))" [ $rc -eq 0 ]
+check "tbench: operations/s both sides, idle entries per operation, the model's two" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = d["workload"]
+assert w["kind"] == "tbench" and w["model_work_ns"] == 4000, w
+figs = {f["name"]: f for f in d["figures"]}
+ops = figs["operations/s"]
+assert ops["measured"]["median"] > 0 and ops["predicted"]["median"] > 0, ops
+per = figs["idle entries per operation"]
+# the machine: what it is (no bound); the model: a ping-pong idles once per message
+assert per["measured"]["median"] >= 0, per
+assert 1.8 <= per["predicted"]["median"] <= 2.2, per
+' "$tmp/tb.json"
+out=$(PATH=/nonexistent "$bin" validate --builtin tbench 2>&1)
+rc=$?
+check "tbench: without dbench's programs, exit 2 naming the package (got $rc: $out)" \
+	bash -c "[ $rc -eq 2 ] && [[ \"\$1\" == *'apt-get install dbench'* ]]" _ "$out"
+
 # any command: traced once, its model learned from that trace, the other runs measured
 "$bin" validate --runs 2 --json -o "$tmp/cmd.json" -q -- sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.02; done' 2>"$tmp/err"
 rc=$?
@@ -248,7 +271,7 @@ bad "no rt-app" "rt-app is not installed.*Debian's package rt-app" \
 	env PATH=/nonexistent "$bin" validate "$fx" -o "$tmp/never.json"
 bad "bad --set" "^idlekit validate: --set cpuidle.governor=nosuch: .*unknown governor" \
 	"$bin" validate "$fx" --set cpuidle.governor=nosuch -o "$tmp/never.json"
-bad "bad builtin" "^idlekit validate: --builtin nosuch: expected pingpong, periodic or cyclictest" \
+bad "bad builtin" "^idlekit validate: --builtin nosuch: expected pingpong, periodic, cyclictest or tbench" \
 	"$bin" validate --builtin nosuch -o "$tmp/never.json"
 bad "file and builtin" "expected an rt-app file, --builtin NAME or -- COMMAND" \
 	"$bin" validate "$fx" --builtin periodic -o "$tmp/never.json"

@@ -4,6 +4,7 @@
  * ranges and errors (a measured 0, a figure only one side has), and the note of a traced
  * run.  The real runs themselves are tests/cli/validate.sh's.
  */
+#define _GNU_SOURCE /* fmemopen */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +12,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,12 +181,82 @@ static void test_measured_zero(void **state)
 	ik_val_sample_free(&one);
 }
 
+/* The wake structure: idle entries over the throughput, named after its unit. */
+static void test_structure_figure(void **state)
+{
+	(void)state;
+	struct ik_val_sample m, p;
+	struct ik_val_comparison c;
+	char err[256];
+	sample(&m, 300, 5e8, false, 0);
+	sample(&p, 200, 5e8, false, 0);
+	m.have_throughput = p.have_throughput = true;
+	m.throughput_name = p.throughput_name = "operations/s";
+	m.throughput = 150; /* 2 entries per operation */
+	p.throughput = 200; /* 1 */
+	assert_int_equal(ik_val_compare(&m, 1, &p, 1, &c, err, sizeof(err)), 0);
+	const struct ik_val_figure *f = find(&c, "idle entries per operation");
+	assert_non_null(f);
+	assert_close(f->ms.median, 2, 1e-12);
+	assert_close(f->ps.median, 1, 1e-12);
+	assert_close(f->error_pct, -50, 1e-9);
+	ik_val_comparison_free(&c);
+	/* no throughput on either side: no such figure */
+	m.have_throughput = p.have_throughput = false;
+	assert_int_equal(ik_val_compare(&m, 1, &p, 1, &c, err, sizeof(err)), 0);
+	assert_null(find(&c, "idle entries per operation"));
+	ik_val_comparison_free(&c);
+	ik_val_sample_free(&m);
+	ik_val_sample_free(&p);
+}
+
+/* tbench's output (a real one of this machine's, tests/fixtures/tools/): its per-second
+   counts, the throughput line, interpolation, and the refusals. */
+static void test_tbench_log(void **state)
+{
+	(void)state;
+	struct ik_val_tbench_log *l = malloc(sizeof(*l));
+	char err[512];
+	assert_non_null(l);
+	FILE *f = fopen("../tests/fixtures/tools/tbench-1client.out", "r");
+	assert_non_null(f);
+	assert_int_equal(ik_val_tbench_log(f, "tbench-1client.out", l, err, sizeof(err)), 0);
+	fclose(f);
+	assert_int_equal(l->n, 3);
+	assert_close(l->sec[0], 1, 0);
+	assert_close(l->ops[0], 20337, 0);
+	assert_close(l->ops[2], 50094, 0);
+	assert_true(l->have_mb_s);
+	assert_close(l->mb_s, 96.2152, 1e-9);
+	/* 0.5 s: half of the first second's 20337; 1.5 s: 20337 + half of 16293 */
+	assert_close(ik_val_tbench_ops_between(l, 0.5, 1.5), (20337 + 16293 / 2.0) - 20337 / 2.0,
+		     1e-9);
+	assert_close(ik_val_tbench_ops_between(l, 1, 3), 50094 - 20337, 1e-9);
+	assert_true(isnan(ik_val_tbench_ops_between(l, 1, 3.5))); /* past the last count */
+	assert_true(isnan(ik_val_tbench_ops_between(l, 2, 1)));
+
+	static const char falling[] = "   1  100  1.00 MB/sec  execute   1 sec  latency 1 ms\n"
+				      "   1   50  1.00 MB/sec  execute   2 sec  latency 1 ms\n";
+	f = fmemopen((void *)falling, sizeof(falling) - 1, "r");
+	assert_int_equal(ik_val_tbench_log(f, "t.out", l, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "t.out:2:"));
+	fclose(f);
+	static const char none[] = "Running for 1 seconds\nThroughput 1.0 MB/sec  1 clients\n";
+	f = fmemopen((void *)none, sizeof(none) - 1, "r");
+	assert_int_equal(ik_val_tbench_log(f, "t.out", l, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no per-second count"));
+	fclose(f);
+	free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_measured_zero),
+		cmocka_unit_test(test_structure_figure),
+		cmocka_unit_test(test_tbench_log),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
