@@ -253,6 +253,12 @@ void sim_setting_dist(struct ik_workload_settings *out, const char *key, const s
 		ik_dist_format(d, v->text, sizeof(v->text));
 }
 
+void sim_describe_pairs_brief(const struct ik_workload *w, char *buf, size_t len)
+{
+	snprintf(buf, len, ": %d pairs, %lld B per message, placement %s", w->pairs,
+		 (long long)w->msg_bytes, ik_workload_placement_name(w->placement));
+}
+
 void ik_workload_settings(const struct ik_workload *w, struct ik_workload_settings *out)
 {
 	const struct sim_workload_ops *ops = sim_workload_ops_of(w->kind);

@@ -95,6 +95,9 @@ int sim_check_fail(struct ik_workload_check *c, const char *key, const char *fmt
 	__attribute__((format(printf, 3, 4)));
 /* Every CPU of the list exists on the platform. */
 int sim_check_cpus_exist(struct ik_workload_check *c, const char *key, const int *cpus, int n);
+/* Every CPU of workload.cpus exists (spin's spinners, ipi's targets, server's): a check
+   hook. */
+int sim_check_spin_cpus(struct ik_workload *w, struct ik_workload_check *c);
 /* Pinned pairs (workload.placement other than wake_idle) fit the platform. */
 int sim_check_pinned_pairs(const struct ik_workload *w, struct ik_workload_check *c);
 /* workload.file opens (tried next to the scenario file too); `needs` if none is given. */
@@ -106,6 +109,8 @@ void sim_setting_real(struct ik_workload_settings *out, const char *key, double 
 void sim_setting_text(struct ik_workload_settings *out, const char *key, const char *text);
 void sim_setting_us(struct ik_workload_settings *out, const char *key, int64_t ns);
 void sim_setting_dist(struct ik_workload_settings *out, const char *key, const struct ik_dist *d);
+/* workload.c: the brief description of pairs passing messages (pingpong, stream). */
+void sim_describe_pairs_brief(const struct ik_workload *w, char *buf, size_t len);
 
 /* workload.c: what every workload may use. */
 /* n tasks, blocked on CPU 0, unpinned, in no pair: 0, or -1 when out of memory. */

@@ -372,7 +372,7 @@ static int server_check(struct ik_workload *w, struct ik_workload_check *c)
 		return sim_check_fail(c, "irq_cpu", "[workload] irq_cpu: CPU %d does not exist, "
 				      "platform %s has %d CPUs", w->irq_cpu, p->name,
 				      ik_platform_cpus(p));
-	return sim_check_cpus_exist(c, "cpus", w->spin_cpus, w->nspin_cpus);
+	return sim_check_spin_cpus(w, c);
 }
 
 static void server_settings(const struct ik_workload *w, struct ik_workload_settings *out)
