@@ -203,6 +203,8 @@ struct ik_sim {
 	const struct sim_workload_ops *wl_ops;
 	void *wl;
 	const void *wl_shared; /* what its prepare made for all runs of the scenario */
+	/* its request statistics (in its state), copied into the result; NULL: none */
+	const struct ik_request_stats *requests;
 	int64_t ipi_handler_ns; /* the handler's work of an IPI sent for its own sake */
 };
 

@@ -10,15 +10,6 @@
 
 #include "sim/workload.h"
 
-int sim_result_requests(struct ik_run_result *out, const struct ik_request_stats *st)
-{
-	out->requests = malloc(sizeof(*out->requests));
-	if (!out->requests)
-		return -1;
-	*out->requests = *st;
-	return 0;
-}
-
 int sim_workload_oom(char *err, size_t errlen)
 {
 	snprintf(err, errlen, "out of memory setting up the workload");
@@ -262,6 +253,12 @@ void sim_setting_dist(struct ik_workload_settings *out, const char *key, const s
 		ik_dist_format(d, v->text, sizeof(v->text));
 }
 
+void sim_describe_pairs_brief(const struct ik_workload *w, char *buf, size_t len)
+{
+	snprintf(buf, len, ": %d pairs, %lld B per message, placement %s", w->pairs,
+		 (long long)w->msg_bytes, ik_workload_placement_name(w->placement));
+}
+
 void ik_workload_settings(const struct ik_workload *w, struct ik_workload_settings *out)
 {
 	const struct sim_workload_ops *ops = sim_workload_ops_of(w->kind);
@@ -365,14 +362,23 @@ void sim_workload_task_done(struct ik_sim *s, int task)
 		sim_requeue_task(s, task);
 }
 
+/* The workload's request statistics (s->requests) into the result, then its own figures. */
 int sim_workload_result(struct ik_sim *s, struct ik_run_result *out)
 {
+	if (s->requests) {
+		out->requests = malloc(sizeof(*out->requests));
+		if (!out->requests)
+			return -1;
+		*out->requests = *s->requests;
+	}
 	return s->wl_ops->result ? s->wl_ops->result(s, out) : 0;
 }
 
+/* What the workload's state holds (its free hook), then the state itself. */
 void sim_workload_free(struct ik_sim *s)
 {
-	if (s->wl_ops && s->wl_ops->free)
+	if (s->wl && s->wl_ops->free)
 		s->wl_ops->free(s);
+	free(s->wl);
 	s->wl = NULL;
 }

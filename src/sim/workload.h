@@ -62,13 +62,15 @@ struct sim_workload_ops {
 	/* What it does in words, after its name: ": 8 pairs, ..." (ik_workload_describe).
 	   brief: the short form for a page's settings ("" is allowed). */
 	void (*describe)(const struct ik_workload *w, bool brief, char *buf, size_t len);
-	/* Its own figures into the result: 0, or -1 when out of memory. */
+	/* Its own figures into the result: 0, or -1 when out of memory.  (Its request
+	   statistics, if set-up pointed s->requests at them, the engine copies itself.) */
 	int (*result)(struct ik_sim *s, struct ik_run_result *out);
 	/* Those figures as the reports list them (ik_workload_figures), with the
 	   ik_workload_figures_* helpers; false when run r has none.  NULL: none. */
 	bool (*figures)(const struct ik_workload *w, const struct ik_run_result *r,
 			struct ik_workload_figures *f);
-	/* Its state freed (also after a failed set-up, with s->wl as set-up left it). */
+	/* What its state holds freed (also after a failed set-up, with s->wl as set-up left
+	   it); called only when s->wl is set, and the engine frees s->wl itself after. */
 	void (*free)(struct ik_sim *s);
 };
 
@@ -93,6 +95,9 @@ int sim_check_fail(struct ik_workload_check *c, const char *key, const char *fmt
 	__attribute__((format(printf, 3, 4)));
 /* Every CPU of the list exists on the platform. */
 int sim_check_cpus_exist(struct ik_workload_check *c, const char *key, const int *cpus, int n);
+/* Every CPU of workload.cpus exists (spin's spinners, ipi's targets, server's): a check
+   hook. */
+int sim_check_spin_cpus(struct ik_workload *w, struct ik_workload_check *c);
 /* Pinned pairs (workload.placement other than wake_idle) fit the platform. */
 int sim_check_pinned_pairs(const struct ik_workload *w, struct ik_workload_check *c);
 /* workload.file opens (tried next to the scenario file too); `needs` if none is given. */
@@ -104,6 +109,8 @@ void sim_setting_real(struct ik_workload_settings *out, const char *key, double 
 void sim_setting_text(struct ik_workload_settings *out, const char *key, const char *text);
 void sim_setting_us(struct ik_workload_settings *out, const char *key, int64_t ns);
 void sim_setting_dist(struct ik_workload_settings *out, const char *key, const struct ik_dist *d);
+/* workload.c: the brief description of pairs passing messages (pingpong, stream). */
+void sim_describe_pairs_brief(const struct ik_workload *w, char *buf, size_t len);
 
 /* workload.c: what every workload may use. */
 /* n tasks, blocked on CPU 0, unpinned, in no pair: 0, or -1 when out of memory. */
@@ -118,9 +125,6 @@ int sim_task_start_in_spread(struct ik_sim *s, int task);
 /* The CPUs unpinned tasks start on, by workload.start_cpus (malloc'd; NULL when out of
    memory). */
 int *sim_start_cpu_order(struct ik_sim *s);
-/* Its request statistics into the result (out->requests, owned by it): 0, or -1 when out
-   of memory. */
-int sim_result_requests(struct ik_run_result *out, const struct ik_request_stats *st);
 /* How late a normal task's hrtimer fires: the platform's [os] timer_slack_ns (the
    default 50 us of the kernel, as `platform calibrate` measures it), 0 when the platform
    does not say it (the built-in platforms). */

@@ -34,6 +34,11 @@ int sim_check_cpus_exist(struct ik_workload_check *c, const char *key, const int
 }
 
 /* Pinned pairs (pingpong, stream) must fit the machine; say which constraint fails and why. */
+int sim_check_spin_cpus(struct ik_workload *w, struct ik_workload_check *c)
+{
+	return sim_check_cpus_exist(c, "cpus", w->spin_cpus, w->nspin_cpus);
+}
+
 int sim_check_pinned_pairs(const struct ik_workload *w, struct ik_workload_check *c)
 {
 	const struct ik_platform *p = c->platform;

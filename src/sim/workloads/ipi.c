@@ -48,11 +48,6 @@ static bool ipi_task_timer(struct ik_sim *s, int task)
 	return true;
 }
 
-static int ipi_check(struct ik_workload *w, struct ik_workload_check *c)
-{
-	return sim_check_cpus_exist(c, "cpus", w->spin_cpus, w->nspin_cpus);
-}
-
 static void ipi_settings(const struct ik_workload *w, struct ik_workload_settings *out)
 {
 	sim_setting_int(out, "period_ns", w->period_ns);
@@ -75,7 +70,7 @@ static void ipi_describe(const struct ik_workload *w, bool brief, char *buf, siz
 const struct sim_workload_ops sim_ipi_ops = {
 	.name = "ipi",
 	.kind = IK_WORKLOAD_IPI,
-	.check = ipi_check,
+	.check = sim_check_spin_cpus,
 	.max_tasks = ipi_max_tasks,
 	.setup = ipi_setup,
 	.task_timer = ipi_task_timer,

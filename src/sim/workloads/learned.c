@@ -468,8 +468,7 @@ static int learned_result(struct ik_sim *s, struct ik_run_result *out)
 static void learned_free(struct ik_sim *s)
 {
 	struct sim_learned *l = learned_of(s);
-	if (!l)
-		return;
+
 	free(l->irq_work);
 	free(l->in_irq);
 	free(l->empty_timer_gap_ns);
@@ -477,8 +476,6 @@ static void learned_free(struct ik_sim *s)
 	free(l->empty_irq_kind);
 	free(l->empty_irq);
 	free(l->pending_kind);
-	free(l);
-	s->wl = NULL;
 }
 
 /* Each of the model's CPUs or tasks and its hidden clock (counted when the scenario was

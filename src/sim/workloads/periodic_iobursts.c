@@ -102,10 +102,6 @@ void sim_iobursts_free(struct ik_sim *s)
 {
 	struct sim_iobursts *b = iobursts_of(s);
 
-	if (!b)
-		return;
 	free(b->ios_left);
 	free(b->waiter);
-	free(b);
-	s->wl = NULL;
 }

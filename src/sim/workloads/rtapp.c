@@ -464,6 +464,7 @@ static int rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
 	if (!ra)
 		goto oom;
 	s->wl = ra;
+	s->requests = &ra->st;
 	ra->prog = s->wl_shared;
 	if (ra->prog->has_mem && !(w->mem_mb_per_s > 0)) {
 		snprintf(err, errlen, "%s: a mem or iorun event needs workload.mem_mb_per_s (the "
@@ -535,22 +536,13 @@ oom:
 	return -1;
 }
 
-static int rtapp_result(struct ik_sim *s, struct ik_run_result *out)
-{
-	return rtapp_of(s) ? sim_result_requests(out, &rtapp_of(s)->st) : 0;
-}
-
 static void rtapp_free(struct ik_sim *s)
 {
 	struct sim_rtapp *ra = rtapp_of(s);
 
-	if (!ra)
-		return;
 	free(ra->inst);
 	free(ra->res);
 	free(ra->unique_next);
-	free(ra);
-	s->wl = NULL;
 }
 
 /* The file's thread instances, counted when the scenario was read. */
@@ -702,7 +694,6 @@ const struct sim_workload_ops sim_rtapp_ops = {
 	.unprepare = rtapp_unprepare,
 	.setup = rtapp_setup,
 	.task_done = rtapp_task_done,
-	.result = rtapp_result,
 	.free = rtapp_free,
 	.settings = rtapp_settings,
 	.figures = rtapp_figures,

@@ -91,6 +91,7 @@ static int schbench_setup(struct ik_sim *s, char *err, size_t errlen)
 	if (!sb)
 		goto oom;
 	s->wl = sb;
+	s->requests = &sb->st;
 	sb->m = w->message_threads;
 	sb->t = w->workers;
 	sb->rps_per_msg = w->rps / w->message_threads;
@@ -282,21 +283,12 @@ static void schbench_task_done(struct ik_sim *s, int task)
 	}
 }
 
-static int schbench_result(struct ik_sim *s, struct ik_run_result *out)
-{
-	return schbench_of(s) ? sim_result_requests(out, &schbench_of(s)->st) : 0;
-}
-
 static void schbench_free(struct ik_sim *s)
 {
 	struct sim_schbench *sb = schbench_of(s);
 
-	if (!sb)
-		return;
 	free(sb->msg);
 	free(sb->w);
-	free(sb);
-	s->wl = NULL;
 }
 
 static int schbench_max_tasks(const struct ik_workload *w)
@@ -379,7 +371,6 @@ const struct sim_workload_ops sim_schbench_ops = {
 	.max_tasks = schbench_max_tasks,
 	.setup = schbench_setup,
 	.task_done = schbench_task_done,
-	.result = schbench_result,
 	.free = schbench_free,
 	.settings = schbench_settings,
 	.figures = schbench_figures,

@@ -165,6 +165,7 @@ static int server_setup(struct ik_sim *s, char *err, size_t errlen)
 	if (!sv)
 		goto oom;
 	s->wl = sv;
+	s->requests = &sv->st;
 	if (w->irq_cpu >= s->ncpus) {
 		snprintf(err, errlen, "workload: irq_cpu %d does not exist (platform %s has %d CPUs)",
 			 w->irq_cpu, s->plat->name, s->ncpus);
@@ -335,17 +336,10 @@ static void server_worker_done(struct ik_sim *s, int task)
 	sv->idle_len++;
 }
 
-static int server_result(struct ik_sim *s, struct ik_run_result *out)
-{
-	return server_of(s) ? sim_result_requests(out, &server_of(s)->st) : 0;
-}
-
 static void server_free(struct ik_sim *s)
 {
 	struct sim_server *sv = server_of(s);
 
-	if (!sv)
-		return;
 	if (sv->rx)
 		for (int c = 0; c < s->ncpus; c++)
 			free(sv->rx[c].v);
@@ -354,8 +348,6 @@ static void server_free(struct ik_sim *s)
 	free(sv->queue.v);
 	free(sv->idle);
 	free(sv->w);
-	free(sv);
-	s->wl = NULL;
 }
 
 static int server_max_tasks(const struct ik_workload *w)
@@ -380,7 +372,7 @@ static int server_check(struct ik_workload *w, struct ik_workload_check *c)
 		return sim_check_fail(c, "irq_cpu", "[workload] irq_cpu: CPU %d does not exist, "
 				      "platform %s has %d CPUs", w->irq_cpu, p->name,
 				      ik_platform_cpus(p));
-	return sim_check_cpus_exist(c, "cpus", w->spin_cpus, w->nspin_cpus);
+	return sim_check_spin_cpus(w, c);
 }
 
 static void server_settings(const struct ik_workload *w, struct ik_workload_settings *out)
@@ -466,7 +458,6 @@ const struct sim_workload_ops sim_server_ops = {
 	.task_timer = server_task_timer,
 	.task_done = server_worker_done,
 	.handler_done = server_handler_done,
-	.result = server_result,
 	.free = server_free,
 	.settings = server_settings,
 	.figures = server_figures,

@@ -46,11 +46,6 @@ static void spin_task_done(struct ik_sim *s, int task)
 		s->messages++;
 }
 
-static int spin_check(struct ik_workload *w, struct ik_workload_check *c)
-{
-	return sim_check_cpus_exist(c, "cpus", w->spin_cpus, w->nspin_cpus);
-}
-
 static void spin_settings(const struct ik_workload *w, struct ik_workload_settings *out)
 {
 	sim_setting_int(out, "tasks", w->tasks);
@@ -74,7 +69,7 @@ const struct sim_workload_ops sim_spin_ops = {
 	.name = "spin",
 	.kind = IK_WORKLOAD_SPIN,
 	.throughput = true,
-	.check = spin_check,
+	.check = sim_check_spin_cpus,
 	.max_tasks = spin_max_tasks,
 	.setup = spin_setup,
 	.task_done = spin_task_done,

@@ -97,8 +97,7 @@ static void stream_describe(const struct ik_workload *w, bool brief, char *buf, 
 	char a[IK_FMT_NUM_LEN], b[IK_FMT_NUM_LEN];
 
 	if (brief) {
-		snprintf(buf, len, ": %d pairs, %lld B per message, placement %s", w->pairs,
-			 (long long)w->msg_bytes, ik_workload_placement_name(w->placement));
+		sim_describe_pairs_brief(w, buf, len);
 		return;
 	}
 	ik_fmt_exact(a, sizeof(a), message_work(w->work_ns, w), 3);
