@@ -86,26 +86,26 @@ int main(int argc, char **argv)
 
 	if (!sc || lines < 1)
 		return 1;
-	if (ik_platform_load(platform, &sc->platform, err, sizeof(err)) ||
-	    ik_driver_table.probe(sc, &bind, err, sizeof(err))) {
+	if (ik__platform_load(platform, &sc->platform, err, sizeof(err)) ||
+	    ik__driver_table.probe(sc, &bind, err, sizeof(err))) {
 		fprintf(stderr, "bench_govreplay: %s\n", err);
 		return 1;
 	}
 	/* Any governor spec: a built-in name, kernel:PATH.c or plugin:PATH.so. */
 	struct ik_governor_inst *inst = NULL;
 	struct ik_governor_open_args ga = { .spec = governor, .drv = &bind.table, .hz = 250 };
-	if (ik_governor_open(&ga, &inst, err, sizeof(err))) {
+	if (ik__governor_open(&ga, &inst, err, sizeof(err))) {
 		fprintf(stderr, "bench_govreplay: %s\n", err);
 		return 1;
 	}
-	if (ik_govreplay_init(&g, &bind.table, ik_governor_inst_ops(inst), 250, NULL, err,
+	if (ik__govreplay_init(&g, &bind.table, ik__governor_inst_ops(inst), 250, NULL, err,
 			      sizeof(err))) {
 		fprintf(stderr, "bench_govreplay: %s\n", err);
 		return 1;
 	}
 
 	size_t len = 0;
-	char *text = generate(lines, ik_govreplay_tick_nsec(&g), &len);
+	char *text = generate(lines, ik__govreplay_tick_nsec(&g), &len);
 	FILE *in = text ? fmemopen(text, len, "r") : NULL;
 	FILE *out = fopen("/dev/null", "w");
 	if (!in || !out) {
@@ -115,7 +115,7 @@ int main(int argc, char **argv)
 
 	double t0 = now_s();
 	clock_t c0 = clock();
-	int rc = ik_govreplay_stream(&g, in, "bench", out, err, sizeof(err));
+	int rc = ik__govreplay_stream(&g, in, "bench", out, err, sizeof(err));
 	fflush(out);
 	double cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
 	double wall = now_s() - t0;
@@ -129,8 +129,8 @@ int main(int argc, char **argv)
 	       (double)lines / cpu / 1e6, cpu * 1e9 / (double)lines,
 	       100.0 * (double)g.stop_tick_count / (double)g.lines);
 
-	ik_govreplay_free(&g);
-	ik_governor_close(inst);
+	ik__govreplay_free(&g);
+	ik__governor_close(inst);
 	fclose(in);
 	fclose(out);
 	free(text);

@@ -59,7 +59,7 @@ static int run(struct ik_scenario *sc, double seconds)
 
 	sc->duration_ns = (int64_t)(seconds * 1e9);
 	double t0 = now_s();
-	if (ik_sim_run(sc, 1, &r, err, sizeof(err))) {
+	if (ik__sim_run(sc, 1, &r, err, sizeof(err))) {
 		fprintf(stderr, "bench_sim: %s\n", err);
 		return 1;
 	}
@@ -69,7 +69,7 @@ static int run(struct ik_scenario *sc, double seconds)
 	       seconds, (unsigned long long)r.idle_entries, wall,
 	       (double)r.idle_entries / wall / 1e6, (double)r.messages / seconds / 1e6,
 	       max_rss_kb());
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 	return 0;
 }
 

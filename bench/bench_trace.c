@@ -2,7 +2,7 @@
  * Trace throughput: events per second of one core for `idlekit analyze` and `idlekit replay`
  * (reading and checking the text included; the output is not formatted).
  *
- * The trace is generated into memory first (not timed) by ik_trace_generate: CPUs taking
+ * The trace is generated into memory first (not timed) by ik__trace_generate: CPUs taking
  * turns to arm a timer and enter a random state of intel-skx's table, or wake (timer, tick,
  * IPI, IRQ) and exit.  It is then read through a FILE (fmemopen), in the same chunks and by
  * the same code as the commands.
@@ -40,14 +40,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	const struct ik_governor *gov = ik_governor_find(governor);
-	if (!gov || ik_platform_load(platform, &sc.platform, err, sizeof(err))) {
+	if (!gov || ik__platform_load(platform, &sc.platform, err, sizeof(err))) {
 		fprintf(stderr, "bench_trace: %s\n", gov ? err : "unknown governor");
 		return 2;
 	}
 	snprintf(sc.driver, sizeof(sc.driver), "table");
 	sc.hz = 250;
 	sc.latency_limit_us = -1;
-	if (ik_driver_table.probe(&sc, &bind, err, sizeof(err))) {
+	if (ik__driver_table.probe(&sc, &bind, err, sizeof(err))) {
 		fprintf(stderr, "bench_trace: %s\n", err);
 		return 2;
 	}
@@ -55,17 +55,17 @@ int main(int argc, char **argv)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
-	if (!mem || ik_trace_header_init(&h, 250, cpus, &bind.table) ||
-	    ik_trace_generate(mem, &h, (uint64_t)events, 42) || fclose(mem)) {
+	if (!mem || ik__trace_header_init(&h, 250, cpus, &bind.table) ||
+	    ik__trace_generate(mem, &h, (uint64_t)events, 42) || fclose(mem)) {
 		fprintf(stderr, "bench_trace: generating the trace failed\n");
 		return 1;
 	}
-	ik_trace_header_free(&h);
+	ik__trace_header_free(&h);
 
 	for (int pass = 0; pass < 2; pass++) {
 		FILE *in = fmemopen(buf, len, "r");
 		struct ik_trace_reader *r;
-		if (!in || ik_trace_open_file(in, "bench", false, &r, err, sizeof(err))) {
+		if (!in || ik__trace_open_file(in, "bench", false, &r, err, sizeof(err))) {
 			fprintf(stderr, "bench_trace: %s\n", err);
 			return 1;
 		}
@@ -74,20 +74,20 @@ int main(int argc, char **argv)
 		int rc;
 		if (pass == 0) {
 			struct ik_trace_analysis a;
-			rc = ik_trace_analyze(r, &a, err, sizeof(err));
+			rc = ik__trace_analyze(r, &a, err, sizeof(err));
 			n = a.events;
 			if (!rc)
-				ik_trace_analysis_free(&a);
+				ik__trace_analysis_free(&a);
 		} else {
 			struct ik_trace_replay_opts o = { .drv = &bind.table, .gov = gov };
 			struct ik_trace_replay rp;
-			rc = ik_trace_replay_run(r, &o, &rp, err, sizeof(err));
-			n = ik_trace_events_read(r);
+			rc = ik__trace_replay_run(r, &o, &rp, err, sizeof(err));
+			n = ik__trace_events_read(r);
 			if (!rc) {
 				printf("replay: %llu recorded periods, %llu governor steps (%llu re-entries), %llu wake pending\n",
 				       (unsigned long long)rp.periods, (unsigned long long)rp.entries,
 				       (unsigned long long)rp.extra_entries, (unsigned long long)rp.wake_pending);
-				ik_trace_replay_free(&rp);
+				ik__trace_replay_free(&rp);
 			}
 		}
 		double dt = now_s() - t0;
@@ -99,7 +99,7 @@ int main(int argc, char **argv)
 		       pass == 0 ? "analyze" : "replay", (unsigned long long)n, cpus,
 		       (double)len / 1e6, dt, (double)n / dt / 1e6, pass == 0 ? "" : ", governor ",
 		       pass == 0 ? "" : gov->name);
-		ik_trace_close(r);
+		ik__trace_close(r);
 		fclose(in);
 	}
 	free(buf);

@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			data = nl + 1;
 		}
 	}
-	if (ik_compare_load_text(spec, (const char *)data, size, sets, 4, &n, err, sizeof(err)) != 0)
+	if (ik__compare_load_text(spec, (const char *)data, size, sets, 4, &n, err, sizeof(err)) != 0)
 		return strchr(err, '\n') ? (abort(), 0) : 0;
 	FILE *null = fopen("/dev/null", "w");
 	if (null) {
@@ -36,12 +36,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			both[m++] = sets[i];
 		for (int i = 0; i < n; i++)
 			both[m++] = sets[i];
-		if (ik_compare_report(null, both, m) || ik_compare_report_json(null, both, m) ||
-		    ik_compare_report_csv(null, both, m))
+		if (ik__compare_report(null, both, m) || ik__compare_report_json(null, both, m) ||
+		    ik__compare_report_csv(null, both, m))
 			abort();
 		fclose(null);
 	}
 	for (int i = 0; i < n; i++)
-		ik_compare_free(sets[i]);
+		ik__compare_free(sets[i]);
 	return 0;
 }

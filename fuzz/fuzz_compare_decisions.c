@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *f = open_memstream(&out, &outlen);
 	if (!f)
 		abort();
-	int rc = ik_compare_decisions_text(f, paths, texts, lens, 2, err, sizeof(err));
+	int rc = ik__compare_decisions_text(f, paths, texts, lens, 2, err, sizeof(err));
 	fclose(f);
 	if (rc != 0 && (!err[0] || strchr(err, '\n')))
 		abort();

@@ -53,10 +53,10 @@ static void run(const char *governor, int hz, const uint8_t *data, size_t size, 
 	char err[512];
 
 	make_table(&drv);
-	if (ik_govreplay_init(&g, &drv, ik_governor_find(governor), hz, NULL, err, sizeof(err)))
+	if (ik__govreplay_init(&g, &drv, ik_governor_find(governor), hz, NULL, err, sizeof(err)))
 		abort();
 	/* Some inputs run with a state disabled (the poll limit and the choices change). */
-	if (size % 5 == 0 && ik_govreplay_disable(&g, "C2") != 0)
+	if (size % 5 == 0 && ik__govreplay_disable(&g, "C2") != 0)
 		abort();
 	o->out = NULL;
 	o->len = 0;
@@ -68,15 +68,15 @@ static void run(const char *governor, int hz, const uint8_t *data, size_t size, 
 		FILE *in = fmemopen((void *)data, size, "r");
 		if (!in)
 			abort();
-		o->rc = ik_govreplay_stream(&g, in, "fuzz", out, o->err, sizeof(o->err));
+		o->rc = ik__govreplay_stream(&g, in, "fuzz", out, o->err, sizeof(o->err));
 		fclose(in);
 	} else {
-		o->rc = ik_govreplay_buffer(&g, (const char *)data, size, "fuzz", out, o->err,
+		o->rc = ik__govreplay_buffer(&g, (const char *)data, size, "fuzz", out, o->err,
 					    sizeof(o->err));
 	}
 	fclose(out);
 	o->lines = g.lines;
-	ik_govreplay_free(&g);
+	ik__govreplay_free(&g);
 }
 
 static void check(const struct outcome *o, int nstates)

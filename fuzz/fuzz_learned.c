@@ -43,29 +43,29 @@ static void learn(const uint8_t *data, size_t size)
 	struct ik_learned m, back;
 	char err[512];
 
-	if (ik_trace_open_mem((const char *)data, size, "fuzz", false, &r, err, sizeof(err)) != 0)
+	if (ik__trace_open_mem((const char *)data, size, "fuzz", false, &r, err, sizeof(err)) != 0)
 		return;
-	if (ik_learn_trace(r, "fuzz", &m, err, sizeof(err)) != 0) {
-		ik_trace_close(r);
+	if (ik__learn_trace(r, "fuzz", &m, err, sizeof(err)) != 0) {
+		ik__trace_close(r);
 		return;
 	}
-	ik_trace_close(r);
+	ik__trace_close(r);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	if (!f) {
-		ik_learned_free(&m);
+		ik__learned_free(&m);
 		return;
 	}
-	int w = ik_learned_write(f, &m);
+	int w = ik__learned_write(f, &m);
 	fclose(f);
-	if (w != 0 || ik_learned_parse("fuzz", text, len, &back, err, sizeof(err)) != 0)
+	if (w != 0 || ik__learned_parse("fuzz", text, len, &back, err, sizeof(err)) != 0)
 		__builtin_trap(); /* what learn writes, the reader must take */
 	if (back.cpus != m.cpus || back.ntasks != m.ntasks)
 		__builtin_trap();
 	check_model(&back);
-	ik_learned_free(&back);
-	ik_learned_free(&m);
+	ik__learned_free(&back);
+	ik__learned_free(&m);
 	free(text);
 }
 
@@ -78,9 +78,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		learn(data, size);
 		return 0;
 	}
-	if (ik_learned_parse("fuzz", (const char *)data, size, &m, err, sizeof(err)) == 0) {
+	if (ik__learned_parse("fuzz", (const char *)data, size, &m, err, sizeof(err)) == 0) {
 		check_model(&m);
-		ik_learned_free(&m);
+		ik__learned_free(&m);
 	} else if (strncmp(err, "fuzz:", 5) != 0 || strchr(err, '\n')) {
 		__builtin_trap();
 	}

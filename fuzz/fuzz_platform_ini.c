@@ -36,9 +36,9 @@ static void check_drivers(const struct ik_platform *p)
 	sc->opt.pc6 = -1;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		snprintf(sc->driver, sizeof(sc->driver), "%s", names[i]);
-		ik_idle_driver_resolve(sc);
+		ik__idle_driver_resolve(sc);
 		err[0] = '\0';
-		if (ik_idle_driver_probe(sc, b, err, sizeof(err)) != 0) {
+		if (ik__idle_driver_probe(sc, b, err, sizeof(err)) != 0) {
 			if (err[0] == '\0' || strchr(err, '\n'))
 				abort();
 			continue;
@@ -65,14 +65,14 @@ static void check_dist(const struct ik_dist *d, struct ik_rng *rng)
 	char a[1024], b[1024]; /* 16 points of the longest spelling need about 620 bytes */
 	struct ik_dist again;
 
-	ik_dist_format(d, a, sizeof(a));
-	if (ik_dist_parse(a, &again, NULL, 0) != 0)
+	ik__dist_format(d, a, sizeof(a));
+	if (ik__dist_parse(a, &again, NULL, 0) != 0)
 		abort();
-	ik_dist_format(&again, b, sizeof(b));
+	ik__dist_format(&again, b, sizeof(b));
 	if (strcmp(a, b) != 0)
 		abort();
 	for (int i = 0; i < 4; i++)
-		if (ik_dist_sample(d, rng) < 0)
+		if (ik__dist_sample(d, rng) < 0)
 			abort();
 }
 
@@ -90,20 +90,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	memcpy(text, data, size);
 	text[size] = '\0';
-	ik_rng_seed(&rng, size);
+	ik__rng_seed(&rng, size);
 
 	/* The whole input as a distribution, too: the grammar's own parser. */
 	struct ik_dist d;
-	if (ik_dist_parse(text, &d, err, sizeof(err)) == 0)
+	if (ik__dist_parse(text, &d, err, sizeof(err)) == 0)
 		check_dist(&d, &rng);
 
-	if (ik_platform_parse_string("fuzz.ini", text, p, err, sizeof(err)) == 0) {
-		int cpus = ik_platform_cpus(p);
+	if (ik__platform_parse_string("fuzz.ini", text, p, err, sizeof(err)) == 0) {
+		int cpus = ik__platform_cpus(p);
 		if (p->state_count < 1 || p->state_count > IK_STATE_MAX || cpus < 1 || cpus > 8192 ||
 		    p->cores_per_package % p->cores_per_llc != 0)
 			abort();
 		struct ik_cpu_topo t;
-		ik_platform_topology(p, cpus - 1, &t);
+		ik__platform_topology(p, cpus - 1, &t);
 		if (t.package != p->packages - 1 || t.thread != p->threads_per_core - 1)
 			abort();
 		check_dist(&p->ipi_ns, &rng);

@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 
-	if (ik_scenario_parse_string("fuzz.ini", text, overrides, n, sc, err, sizeof(err)) == 0) {
+	if (ik__scenario_parse_string("fuzz.ini", text, overrides, n, sc, err, sizeof(err)) == 0) {
 		const struct ik_platform *p = &sc->platform;
 		if (p->state_count < 1 || p->state_count > IK_STATE_MAX || sc->ndisabled < 0 ||
 		    sc->ndisabled > IK_MAX_DISABLED || sc->runs < 1 || sc->duration_ns <= 0)

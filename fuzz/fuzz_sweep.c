@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	if (ik_sweep_spec_parse_string("fuzz.ini", text, s, err, sizeof(err)) != 0) {
+	if (ik__sweep_spec_parse_string("fuzz.ini", text, s, err, sizeof(err)) != 0) {
 		if (err[0] == '\0' || strchr(err, '\n'))
 			abort();
 		goto out;
@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int idx[IK_SWEEP_MAX_AXES];
 	int64_t step = s->npoints > 64 ? s->npoints / 64 : 1;
 	for (int64_t p = 0; p < s->npoints; p += step) {
-		ik_sweep_point_index(s, p, idx);
+		ik__sweep_point_index(s, p, idx);
 		for (int a = 0; a < s->naxes; a++)
 			if (idx[a] < 0 || idx[a] >= s->axes[a].nvalues)
 				abort();
@@ -40,20 +40,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len = 0;
 	FILE *m = open_memstream(&canon, &len);
 	if (m) {
-		ik_sweep_spec_write(m, s);
+		ik__sweep_spec_write(m, s);
 		fclose(m);
 		/* the canonical form of a parsed spec parses (a value with ';' or '=' may not
 		   survive INI quoting, so only specs without them are held to the round trip) */
 		if (canon) {
-			if (ik_sweep_spec_parse_string("canon.ini", canon, t, err, sizeof(err)) == 0) {
-				if (ik_sweep_spec_hash(t) != ik_sweep_spec_hash(s))
+			if (ik__sweep_spec_parse_string("canon.ini", canon, t, err, sizeof(err)) == 0) {
+				if (ik__sweep_spec_hash(t) != ik__sweep_spec_hash(s))
 					abort();
-				ik_sweep_spec_free(t);
+				ik__sweep_spec_free(t);
 			}
 		}
 		free(canon);
 	}
-	ik_sweep_spec_free(s);
+	ik__sweep_spec_free(s);
 out:
 	free(text);
 	free(s);

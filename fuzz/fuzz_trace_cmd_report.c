@@ -1,5 +1,5 @@
 /*
- * Fuzz target: `trace-cmd report` text import (ik_trace_import_text,
+ * Fuzz target: `trace-cmd report` text import (ik__trace_import_text,
  * src/trace/import_perf.c).
  * The input is the text; the checks are the shared import harness's (import_harness.h).
  */
@@ -8,7 +8,7 @@
 static int import_trace_cmd_report(FILE *in, FILE *out, const struct ik_trace_import_opts *o,
 			 struct ik_trace_import_stats *st, char *err, size_t errlen)
 {
-	return ik_trace_import_text(in, "fuzz", IK_TEXT_TRACE_CMD_REPORT, out, o, st, err, errlen);
+	return ik__trace_import_text(in, "fuzz", IK_TEXT_TRACE_CMD_REPORT, out, o, st, err, errlen);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

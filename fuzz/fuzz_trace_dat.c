@@ -28,17 +28,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > (4u << 20))
 		return 0;
-	ik_dat_src_mem(&mem, data, size);
-	int r1 = ik_dat_check(&mem, &a, e1, sizeof(e1));
+	ik__dat_src_mem(&mem, data, size);
+	int r1 = ik__dat_check(&mem, &a, e1, sizeof(e1));
 
 	int mfd = memfd_create("fuzz_trace_dat", MFD_CLOEXEC);
 	if (mfd < 0)
 		abort();
 	if (size && write(mfd, data, size) != (ssize_t)size)
 		abort();
-	if (ik_dat_src_fd(&fd, mfd))
+	if (ik__dat_src_fd(&fd, mfd))
 		abort();
-	int r2 = ik_dat_check(&fd, &b, e2, sizeof(e2));
+	int r2 = ik__dat_check(&fd, &b, e2, sizeof(e2));
 	close(mfd);
 
 	if (r1 != r2 || strcmp(e1, e2) != 0)

@@ -49,19 +49,19 @@ static int import(const uint8_t *data, size_t size, fuzz_import_fn run,
 		struct ik_trace_reader *r;
 		struct ik_trace_event ev;
 		uint64_t n = 0;
-		if (ik_trace_open_mem(buf, len, "fuzz2", false, &r, err, sizeof(err)))
+		if (ik__trace_open_mem(buf, len, "fuzz2", false, &r, err, sizeof(err)))
 			abort();
-		while ((rc = ik_trace_next(r, &ev, err, sizeof(err))) == IK_TRACE_OK)
+		while ((rc = ik__trace_next(r, &ev, err, sizeof(err))) == IK_TRACE_OK)
 			n++;
 		if (rc != IK_TRACE_EOF || n != st->written)
 			abort();
-		ik_trace_close(r);
+		ik__trace_close(r);
 		struct ik_trace_analysis a;
-		if (ik_trace_open_mem(buf, len, "fuzz2", false, &r, err, sizeof(err)) ||
-		    ik_trace_analyze(r, &a, err, sizeof(err)))
+		if (ik__trace_open_mem(buf, len, "fuzz2", false, &r, err, sizeof(err)) ||
+		    ik__trace_analyze(r, &a, err, sizeof(err)))
 			abort();
-		ik_trace_analysis_free(&a);
-		ik_trace_close(r);
+		ik__trace_analysis_free(&a);
+		ik__trace_close(r);
 		rc = IK_TRACE_OK;
 	} else {
 		abort(); /* no I/O can fail on memory streams */

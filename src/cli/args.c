@@ -166,7 +166,7 @@ int cli_getopt(struct cli_opts *o, int argc, char **argv)
 			break;
 		case 'q':
 			o->quiet = true;
-			ik_gov_kernel_set_quiet(true); /* a kernel:FILE's warnings as a count */
+			ik__gov_kernel_set_quiet(true); /* a kernel:FILE's warnings as a count */
 			break;
 		case 'j':
 			if (cli_parse_jobs(o->cmd, optarg, &o->jobs))
@@ -190,7 +190,7 @@ int cli_getopt(struct cli_opts *o, int argc, char **argv)
 			break;
 		case CLI_OPT_WINDOW:
 			o->window = optarg;
-			if (ik_timeline_parse_window(optarg, &o->win_start, &o->win_len, err,
+			if (ik__timeline_parse_window(optarg, &o->win_start, &o->win_len, err,
 						     sizeof(err))) {
 				fprintf(stderr, "idlekit %s: --timeline-window: %s\n", o->cmd, err);
 				return finish(o, EXIT_USAGE);

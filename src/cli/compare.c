@@ -95,7 +95,7 @@ int cmd_compare(int argc, char **argv)
 					fprintf(stderr, "idlekit compare: at most %d --fail-if\n", MAX_GATES);
 					goto out;
 				}
-				if (ik_compare_parse_gate(argv[i], &gates[ngates], err, sizeof(err))) {
+				if (ik__compare_parse_gate(argv[i], &gates[ngates], err, sizeof(err))) {
 					fprintf(stderr, "idlekit compare: %s\n", err);
 					goto out;
 				}
@@ -129,7 +129,7 @@ int cmd_compare(int argc, char **argv)
 		if (cli_input_check("compare", path))
 			goto out;
 		/* govreplay results: compared decision by decision, all of them (below) */
-		if (n == 0 && ndec == 0 && ik_compare_is_govreplay(path))
+		if (n == 0 && ndec == 0 && ik__compare_is_govreplay(path))
 			decisions = true;
 		if (decisions) {
 			if (ndec == MAX_RESULTS) {
@@ -140,7 +140,7 @@ int cmd_compare(int argc, char **argv)
 			continue;
 		}
 		int got;
-		if (ik_compare_load_many(argv[i], sets + n, MAX_RESULTS - n, &got, err, sizeof(err))) {
+		if (ik__compare_load_many(argv[i], sets + n, MAX_RESULTS - n, &got, err, sizeof(err))) {
 			fprintf(stderr, "idlekit compare: %s%s\n", err,
 				n == MAX_RESULTS ? " (at most 64 results)" : "");
 			goto out;
@@ -165,7 +165,7 @@ int cmd_compare(int argc, char **argv)
 			rc = EXIT_FAIL;
 			goto out;
 		}
-		int drc = ik_compare_decisions(o.fp, decpaths, ndec, ik_compare_max_bytes(), err,
+		int drc = ik__compare_decisions(o.fp, decpaths, ndec, ik__compare_max_bytes(), err,
 					       sizeof(err));
 		if (drc)
 			fprintf(stderr, "idlekit compare: %s\n", err);
@@ -178,7 +178,7 @@ int cmd_compare(int argc, char **argv)
 		fputs(compare_usage, stderr);
 		goto out;
 	}
-	if (ik_compare_resolve_gates(stderr, sets, n, gates, ngates, err, sizeof(err))) {
+	if (ik__compare_resolve_gates(stderr, sets, n, gates, ngates, err, sizeof(err))) {
 		fprintf(stderr, "idlekit compare: %s\n", err);
 		goto out;
 	}
@@ -190,24 +190,24 @@ int cmd_compare(int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	int wrc = format == JSON ? ik_compare_report_json(o.fp, sets, n)
-		: format == CSV	 ? ik_compare_report_csv(o.fp, sets, n)
-				 : ik_compare_report(o.fp, sets, n);
+	int wrc = format == JSON ? ik__compare_report_json(o.fp, sets, n)
+		: format == CSV	 ? ik__compare_report_csv(o.fp, sets, n)
+				 : ik__compare_report(o.fp, sets, n);
 	rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
 	if (rc == EXIT_OK && htmlpath) {
 		if (cli_output_open_in(&outs, &h, htmlpath)) {
 			rc = EXIT_FAIL;
 			goto out;
 		}
-		wrc = ik_compare_report_html(h.fp, sets, n);
+		wrc = ik__compare_report_html(h.fp, sets, n);
 		rc = cli_output_close(&h, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
 	}
 	if (cli_output_group_commit(&outs, rc == EXIT_OK))
 		rc = EXIT_FAIL;
-	if (rc == EXIT_OK && ik_compare_check_gates(stderr, sets, n, gates, ngates))
+	if (rc == EXIT_OK && ik__compare_check_gates(stderr, sets, n, gates, ngates))
 		rc = 3;
 out:
 	for (int k = 0; k < n; k++)
-		ik_compare_free(sets[k]);
+		ik__compare_free(sets[k]);
 	return rc;
 }

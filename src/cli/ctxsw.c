@@ -77,7 +77,7 @@ int cmd_ctxsw(int argc, char **argv)
 	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_TEST:
-			if (ik_ctxsw_test_parse(optarg, &cfg.test)) {
+			if (ik__ctxsw_test_parse(optarg, &cfg.test)) {
 				fprintf(stderr, "idlekit ctxsw: --test: expected pipe, futex or yield, got "
 					"'%s'\n", optarg);
 				return EXIT_USAGE;
@@ -113,7 +113,7 @@ int cmd_ctxsw(int argc, char **argv)
 
 	char err[IK_HOST_ERR_LEN] = "", list[256];
 	int cpus[2] = { cfg.cpu_a, cfg.cpu_b };
-	int bad = ik_host_unavailable_cpu(cpus, list, sizeof(list), err, sizeof(err));
+	int bad = ik__host_unavailable_cpu(cpus, list, sizeof(list), err, sizeof(err));
 	if (bad >= 0) {
 		fprintf(stderr, "idlekit ctxsw: --cpus: CPU %d not available (CPUs this process may "
 			"use: %s)\n", cpus[bad], list);
@@ -122,10 +122,10 @@ int cmd_ctxsw(int argc, char **argv)
 	cfg.on_tick = on_tick;
 	cfg.arg = &ticks;
 	if (!ticks.json)
-		printf("ctxsw: %s test, CPUs %d and %d, %.3f s\n", ik_ctxsw_test_name(cfg.test),
+		printf("ctxsw: %s test, CPUs %d and %d, %.3f s\n", ik__ctxsw_test_name(cfg.test),
 		       cfg.cpu_a, cfg.cpu_b, (double)cfg.duration_ns / 1e9);
 	struct ik_ctxsw_result r;
-	if (ik_ctxsw_run(&cfg, &r, err, sizeof(err))) {
+	if (ik__ctxsw_run(&cfg, &r, err, sizeof(err))) {
 		fprintf(stderr, "idlekit ctxsw: %s\n", err);
 		free(ticks.rates);
 		return EXIT_FAIL;
@@ -133,7 +133,7 @@ int cmd_ctxsw(int argc, char **argv)
 	double rate = r.elapsed_ns > 0 ? (double)r.switches * 1e9 / (double)r.elapsed_ns : 0;
 	if (ticks.json) {
 		printf("{\n  \"schema\": \"idlekit.ctxsw/1\",\n  \"test\": \"%s\",\n  \"cpus\": [%d, %d],\n"
-		       "  \"per_second\": [", ik_ctxsw_test_name(cfg.test), cfg.cpu_a, cfg.cpu_b);
+		       "  \"per_second\": [", ik__ctxsw_test_name(cfg.test), cfg.cpu_a, cfg.cpu_b);
 		for (int i = 0; i < ticks.n; i++)
 			printf("%s%.0f", i ? ", " : "", ticks.rates[i]);
 		printf("],\n  \"switches\": %" PRIu64 ",\n  \"elapsed_s\": %.6f,\n"

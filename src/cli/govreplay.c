@@ -106,25 +106,25 @@ static int write_json(FILE *f, const struct ik_govreplay *g, const char *platfor
 	char us[32];
 
 	fputs("{\n  \"schema\": \"idlekit.govreplay/1\",\n  \"governor\": ", f);
-	ik_json_string(f, g->gov->name, SIZE_MAX);
+	ik__json_string(f, g->gov->name, SIZE_MAX);
 	if (id->kind != IK_GOVERNOR_BUILTIN) {
 		fputs(",\n  \"governor_source\": {\"kind\": ", f);
-		ik_json_string(f, ik_governor_kind_name(id->kind), SIZE_MAX);
+		ik__json_string(f, ik__governor_kind_name(id->kind), SIZE_MAX);
 		fputs(", \"path\": ", f);
-		ik_json_string(f, id->path, SIZE_MAX);
+		ik__json_string(f, id->path, SIZE_MAX);
 		fputs(", \"sha256\": ", f);
-		ik_json_string(f, id->sha256, SIZE_MAX);
+		ik__json_string(f, id->sha256, SIZE_MAX);
 		fputs(", \"params\": {", f);
 		for (int i = 0; i < id->nparams; i++) {
 			fputs(i ? ", " : "", f);
-			ik_json_string(f, id->params[i].name, SIZE_MAX);
+			ik__json_string(f, id->params[i].name, SIZE_MAX);
 			fputs(": ", f);
-			ik_json_string(f, id->params[i].value, SIZE_MAX);
+			ik__json_string(f, id->params[i].value, SIZE_MAX);
 		}
 		fputs("}}", f);
 	}
 	fputs(",\n  \"platform\": ", f);
-	ik_json_string(f, platform, SIZE_MAX);
+	ik__json_string(f, platform, SIZE_MAX);
 	fprintf(f, ",\n  \"hz\": %d,\n  \"kernel\": ", g->hz);
 	cli_kernel_json(f, g->dev.kernel);
 	fprintf(f, ",\n  \"lines\": %" PRIu64 ",\n  \"stop_tick_decisions\": %" PRIu64
@@ -134,7 +134,7 @@ static int write_json(FILE *f, const struct ik_govreplay *g, const char *platfor
 		const struct ik_state_usage *u = &g->dev.states_usage[i];
 		fmt_us(us, sizeof(us), u->time_ns);
 		fprintf(f, "    {\"index\": %d, \"name\": ", i);
-		ik_json_string(f, g->drv.states[i].name, SIZE_MAX);
+		ik__json_string(f, g->drv.states[i].name, SIZE_MAX);
 		fprintf(f,
 			", \"disabled\": %s, \"usage\": %" PRIu64 ", \"time_us\": %s, \"above\": %" PRIu64
 			", \"below\": %" PRIu64 ", \"rejected\": %" PRIu64 "}%s\n",
@@ -143,7 +143,7 @@ static int write_json(FILE *f, const struct ik_govreplay *g, const char *platfor
 	}
 	/* every decision, [input line, state, stop_tick]: compare diffs two of these */
 	fputs("  ],\n  \"input\": ", f);
-	ik_json_string(f, origin, SIZE_MAX);
+	ik__json_string(f, origin, SIZE_MAX);
 	fputs(",\n  \"decisions\": [", f);
 	rewind(decisions);
 	unsigned long long line;
@@ -162,7 +162,7 @@ static void write_summary(FILE *f, const struct ik_govreplay *g, const char *pla
 
 	if (id->kind != IK_GOVERNOR_BUILTIN) {
 		fprintf(f, "govreplay: governor %s from %s:%s, sha256 %s", id->name,
-			ik_governor_kind_name(id->kind), id->path, id->sha256);
+			ik__governor_kind_name(id->kind), id->path, id->sha256);
 		for (int i = 0; i < id->nparams; i++)
 			fprintf(f, "%s%s=%s", i ? " " : ", parameters ", id->params[i].name,
 				id->params[i].value);
@@ -215,7 +215,7 @@ static void hp_param(const char **names, const char **values, char (*buf)[24], b
 static int disable_states(struct ik_govreplay *g, char *list)
 {
 	for (char *name = strtok(list, ","); name; name = strtok(NULL, ",")) {
-		if (ik_govreplay_disable(g, name) == 0)
+		if (ik__govreplay_disable(g, name) == 0)
 			continue;
 		fprintf(stderr, "idlekit govreplay: --disable: no state named '%s' (states:", name);
 		for (int i = 0; i < g->drv.state_count; i++)
@@ -340,7 +340,7 @@ int cmd_govreplay(int argc, char **argv)
 			const struct hp_option *o = &hp_options[c - OPT_HP_POLL];
 			if (cli_parse_u64("govreplay", o->option, optarg, o->max, &v))
 				goto out;
-			ik_haltpoll_param_set(&hp, o->param, v);
+			ik__haltpoll_param_set(&hp, o->param, v);
 			hp_param(pnames, pvalues, pbuf, pfrom_hp, &nparams, o->param, v);
 			break;
 		}
@@ -365,7 +365,7 @@ int cmd_govreplay(int argc, char **argv)
 				  : "--platform P (a built-in name or an INI file)");
 		goto out;
 	}
-	if (ik_governor_spec_check(governor, err, sizeof(err))) {
+	if (ik__governor_spec_check(governor, err, sizeof(err))) {
 		fprintf(stderr, "idlekit govreplay: --governor: %s\n", err);
 		goto out;
 	}
@@ -376,12 +376,12 @@ int cmd_govreplay(int argc, char **argv)
 	}
 
 	/* The platform's states become the driver's table, as the simulator builds it. */
-	if (ik_platform_load(platform, &sc->platform, err, sizeof(err))) {
+	if (ik__platform_load(platform, &sc->platform, err, sizeof(err))) {
 		fprintf(stderr, "idlekit govreplay: %s\n", err);
 		goto out;
 	}
 	char berr[IK_ERR_LEN + PATH_MAX];
-	if (ik_driver_table_bind(sc, platform, governor, (int)hz, bind, berr, sizeof(berr))) {
+	if (ik__driver_table_bind(sc, platform, governor, (int)hz, bind, berr, sizeof(berr))) {
 		fprintf(stderr, "idlekit govreplay: %s\n", berr);
 		goto out;
 	}
@@ -407,18 +407,18 @@ int cmd_govreplay(int argc, char **argv)
 		.kernel_version = ik_kernel_release_name(kernel.release, release_name,
 						  sizeof(release_name)),
 	};
-	int orc = ik_governor_open(&ga, &inst, err, sizeof(err));
+	int orc = ik__governor_open(&ga, &inst, err, sizeof(err));
 	if (orc) {
 		fprintf(stderr, "idlekit govreplay: %s\n", err);
 		rc = orc == -2 ? EXIT_USAGE : EXIT_FAIL;
 		goto out;
 	}
-	const struct ik_governor *gov = ik_governor_inst_ops(inst);
-	const struct ik_governor_identity *id = ik_governor_inst_identity(inst);
-	if (ik_governor_inst_haltpoll(inst) && kept > 0)
-		hp = *ik_governor_inst_haltpoll(inst); /* --param on the built-in haltpoll */
+	const struct ik_governor *gov = ik__governor_inst_ops(inst);
+	const struct ik_governor_identity *id = ik__governor_inst_identity(inst);
+	if (ik__governor_inst_haltpoll(inst) && kept > 0)
+		hp = *ik__governor_inst_haltpoll(inst); /* --param on the built-in haltpoll */
 
-	if (ik_govreplay_init(g, &bind->table, gov, (int)hz, &hp, err, sizeof(err))) {
+	if (ik__govreplay_init(g, &bind->table, gov, (int)hz, &hp, err, sizeof(err))) {
 		fprintf(stderr, "idlekit govreplay: %s\n", err);
 		goto out;
 	}
@@ -455,7 +455,7 @@ int cmd_govreplay(int argc, char **argv)
 		goto out;
 	}
 	g->decisions = decisions;
-	int grc = ik_govreplay_stream(g, in, origin, json ? NULL : o.fp, err, sizeof(err));
+	int grc = ik__govreplay_stream(g, in, origin, json ? NULL : o.fp, err, sizeof(err));
 	if (grc == IK_GOVREPLAY_OK && json &&
 	    write_json(o.fp, g, sc->platform.name, id, origin, decisions))
 		grc = IK_GOVREPLAY_EFAIL;
@@ -480,8 +480,8 @@ int cmd_govreplay(int argc, char **argv)
 out:
 	cli_input_close(in);
 	if (have_g)
-		ik_govreplay_free(g);
-	ik_governor_close(inst);
+		ik__govreplay_free(g);
+	ik__governor_close(inst);
 	free(pnames);
 	free(pvalues);
 	free(pbuf);

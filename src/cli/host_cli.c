@@ -18,9 +18,9 @@ int host_open(const char *cmd, const struct host_source *src, struct ik_sysfs **
 		return -1;
 	}
 	if (src->dump)
-		r = ik_sysfs_open_dump(src->dump, fs, err, sizeof(err));
+		r = ik__sysfs_open_dump(src->dump, fs, err, sizeof(err));
 	else
-		r = ik_sysfs_open_root(src->root ? src->root : "/", fs, err, sizeof(err));
+		r = ik__sysfs_open_root(src->root ? src->root : "/", fs, err, sizeof(err));
 	if (r) {
 		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
 		return -1;
@@ -74,22 +74,22 @@ int host_cpu_arg(const char *cmd, const struct ik_sysfs *fs, const char *list,
 	char err[IK_HOST_ERR_LEN] = "";
 	struct ik_cpuset present, online, absent;
 
-	if (ik_cpulist_parse(list, IK_HOST_CPU_MAX, false, out, err, sizeof(err))) {
+	if (ik__cpulist_parse(list, IK_HOST_CPU_MAX, false, out, err, sizeof(err))) {
 		fprintf(stderr, "idlekit %s: --cpu: %s\n", cmd, err);
 		return -1;
 	}
-	if (ik_host_cpus(fs, &present, &online, err, sizeof(err))) {
+	if (ik__host_cpus(fs, &present, &online, err, sizeof(err))) {
 		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
 		return -1;
 	}
 	absent = *out;
-	ik_cpuset_andnot(&absent, &present);
-	if (ik_cpuset_count(&absent)) {
+	ik__cpuset_andnot(&absent, &present);
+	if (ik__cpuset_count(&absent)) {
 		char a[128], p[256];
-		ik_cpuset_format(&absent, a, sizeof(a));
-		ik_cpuset_format(&present, p, sizeof(p));
+		ik__cpuset_format(&absent, a, sizeof(a));
+		ik__cpuset_format(&present, p, sizeof(p));
 		fprintf(stderr, "idlekit %s: --cpu %s: CPU %s out of range (CPUs present in %s: %s)\n",
-			cmd, list, a, ik_sysfs_origin(fs), p);
+			cmd, list, a, ik__sysfs_origin(fs), p);
 		return -1;
 	}
 	return 0;
@@ -114,7 +114,7 @@ int host_duration_arg(const char *cmd, const char *opt, const char *text,
 		      const char *default_unit, int64_t max_ns, int64_t *ns)
 {
 	char err[IK_HOST_ERR_LEN];
-	if (ik_parse_duration_ns(text, default_unit, max_ns, ns, err, sizeof(err))) {
+	if (ik__parse_duration_ns(text, default_unit, max_ns, ns, err, sizeof(err))) {
 		fprintf(stderr, "idlekit %s: %s: %s\n", cmd, opt, err);
 		return -1;
 	}
@@ -154,7 +154,7 @@ int host_waker_wakee_check(const char *cmd, int waker_cpu, int wakee_cpu)
 {
 	char list[256], err[IK_HOST_ERR_LEN];
 	int cpus[2] = { waker_cpu, wakee_cpu };
-	int bad = ik_host_unavailable_cpu(cpus, list, sizeof(list), err, sizeof(err));
+	int bad = ik__host_unavailable_cpu(cpus, list, sizeof(list), err, sizeof(err));
 	if (bad < 0)
 		return 0;
 	fprintf(stderr, "idlekit %s: --%s-cpu %d: not available (CPUs this process may use: %s)\n",
@@ -182,7 +182,7 @@ const char *host_pmqos_path(const char *option)
 int host_pmqos_open(const char *cmd, const struct host_pmqos_limit *l, struct ik_pmqos *q)
 {
 	char err[IK_HOST_ERR_LEN];
-	if (ik_pmqos_open(q, host_pmqos_path(l->dev), err, sizeof(err)) == 0)
+	if (ik__pmqos_open(q, host_pmqos_path(l->dev), err, sizeof(err)) == 0)
 		return 0;
 	fprintf(stderr, "idlekit %s: %s\n", cmd, err);
 	return -1;

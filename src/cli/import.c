@@ -136,7 +136,7 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec, int
 	struct dat_records *d = ctx;
 	struct tep_handle *tep = tracecmd_get_tep(handle);
 	d->conv.tep = tep; /* an instance's buffer may have a handle of its own */
-	return ik_tep_conv_event(&d->conv, tep ? tep_find_event_by_record(tep, rec) : NULL, rec,
+	return ik__tep_conv_event(&d->conv, tep ? tep_find_event_by_record(tep, rec) : NULL, rec,
 				 cpu) ? -1 : 0;
 }
 
@@ -144,7 +144,7 @@ static int dat_record(struct tracecmd_input *handle, struct tep_record *rec, int
 static int read_dat_here(const char *path, struct dat_records *d, struct ik_trace_import_stats *st)
 {
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	if (ik_tep_conv_init(&d->conv, NULL, IK_TRACE_MAX_CPUS, 0, dat_emit, d)) {
+	if (ik__tep_conv_init(&d->conv, NULL, IK_TRACE_MAX_CPUS, 0, dat_emit, d)) {
 		fprintf(stderr, "idlekit import: out of memory\n");
 		return EXIT_FAIL;
 	}
@@ -179,7 +179,7 @@ static int read_dat_here(const char *path, struct dat_records *d, struct ik_trac
 	d->names = d->conv.names; /* sent to the parent */
 	d->names_full = d->conv.names_full;
 	memset(&d->conv.names, 0, sizeof(d->conv.names));
-	ik_tep_conv_free(&d->conv);
+	ik__tep_conv_free(&d->conv);
 	if (d->oom) {
 		fprintf(stderr, "idlekit import: out of memory\n");
 		return EXIT_FAIL;
@@ -194,7 +194,7 @@ static int read_dat_here(const char *path, struct dat_records *d, struct ik_trac
 /*
  * A trace.dat does not say its clock through libtracecmd, but its tick expiries do: each
  * hrtimer_expire_entry of the tick carries now=, the CLOCK_MONOTONIC time it fired.  When
- * every one is within the tolerance ik_trace_clock_mono derives from them, the trace is on
+ * every one is within the tolerance ik__trace_clock_mono derives from them, the trace is on
  * that clock (trace-cmd -C mono, or idlekit record's instance), and the hrtimers' expiry
  * times can be placed on its time line: hrtimer_start/_cancel are kept.  Otherwise they are
  * dropped and counted; with --clock mono that is an error naming the farthest tick.
@@ -205,10 +205,10 @@ static int dat_timer_clock(struct dat_records *d, const char *origin, bool mono,
 	for (size_t i = 0; i < d->n; i++) {
 		const struct ik_trace_import_rec *r = &d->v[i];
 		if (r->kind == IK_IMPORT_TICK && r->arg2 >= 0)
-			ik_trace_clock_add(&st->clock, r->t_ns, r->arg2, 0, r->cpu);
+			ik__trace_clock_add(&st->clock, r->t_ns, r->arg2, 0, r->cpu);
 	}
 	int64_t tol;
-	bool on_mono = ik_trace_clock_mono(&st->clock, io->hz, &tol);
+	bool on_mono = ik__trace_clock_mono(&st->clock, io->hz, &tol);
 	if (mono && !on_mono) {
 		if (st->clock.n)
 			fprintf(stderr, "idlekit import: %s: expected the trace's clock to be CLOCK_MONOTONIC "
@@ -265,11 +265,11 @@ static void dat_child(int fd, const char *path, char *stage)
 		rp.ipi_masks = st.ipi_masks, rp.ipi_mask_targets = st.ipi_mask_targets;
 		rp.nirqs = d->names.nirqs;
 	}
-	int bad = ik_fd_whole(fd, true, &rp, sizeof(rp));
+	int bad = ik__fd_whole(fd, true, &rp, sizeof(rp));
 	if (!bad && d && rp.n)
-		bad = ik_fd_whole(fd, true, d->v, (size_t)rp.n * sizeof(*d->v));
+		bad = ik__fd_whole(fd, true, d->v, (size_t)rp.n * sizeof(*d->v));
 	for (int i = 0; !bad && d && i < rp.nirqs; i++)
-		bad = ik_fd_whole(fd, true, &d->names.irqs[i], sizeof(d->names.irqs[i]));
+		bad = ik__fd_whole(fd, true, &d->names.irqs[i], sizeof(d->names.irqs[i]));
 	_exit(bad ? 3 : 0);
 }
 
@@ -280,13 +280,13 @@ static int check_dat(const char *path)
 	struct ik_dat_src src;
 	struct ik_dat_info info;
 	char err[320];
-	if (fd < 0 || ik_dat_src_fd(&src, fd)) {
+	if (fd < 0 || ik__dat_src_fd(&src, fd)) {
 		fprintf(stderr, "idlekit import: %s: %s\n", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return EXIT_USAGE;
 	}
-	int bad = ik_dat_check(&src, &info, err, sizeof(err));
+	int bad = ik__dat_check(&src, &info, err, sizeof(err));
 	close(fd);
 	if (bad) {
 		fprintf(stderr, "idlekit import: %s: not a trace.dat idlekit can read: %s\n", path, err);
@@ -337,21 +337,21 @@ static int read_dat(const char *path, struct dat_records *d, struct ik_trace_imp
 	}
 	close(pfd[1]);
 	struct dat_reply rp;
-	int got = ik_fd_whole(pfd[0], false, &rp, sizeof(rp));
+	int got = ik__fd_whole(pfd[0], false, &rp, sizeof(rp));
 	if (got == 0 && rp.n > 0) {
 		if (rp.n > SIZE_MAX / sizeof(*d->v) || !(d->v = malloc((size_t)rp.n * sizeof(*d->v)))) {
 			got = -1;
 			d->oom = true;
 		} else {
-			got = ik_fd_whole(pfd[0], false, d->v, (size_t)rp.n * sizeof(*d->v));
+			got = ik__fd_whole(pfd[0], false, d->v, (size_t)rp.n * sizeof(*d->v));
 			d->n = d->cap = (size_t)rp.n;
 		}
 	}
 	for (int i = 0; got == 0 && i < rp.nirqs; i++) {
 		struct ik_trace_irq_name nm;
-		got = ik_fd_whole(pfd[0], false, &nm, sizeof(nm));
+		got = ik__fd_whole(pfd[0], false, &nm, sizeof(nm));
 		nm.name[sizeof(nm.name) - 1] = '\0';
-		if (got == 0 && ik_trace_irq_name_set(&d->names, nm.irq, nm.name, strlen(nm.name)))
+		if (got == 0 && ik__trace_irq_name_set(&d->names, nm.irq, nm.name, strlen(nm.name)))
 			d->names_full = true;
 	}
 	close(pfd[0]);
@@ -544,12 +544,12 @@ int cmd_import(int argc, char **argv)
 	}
 	if (platform) {
 		/* The platform's states as the table driver builds them, as replay does. */
-		if (ik_platform_load(platform, &sc->platform, err, sizeof(err))) {
+		if (ik__platform_load(platform, &sc->platform, err, sizeof(err))) {
 			fprintf(stderr, "idlekit import: %s\n", err);
 			goto out;
 		}
 		char berr[IK_ERR_LEN + PATH_MAX];
-		if (ik_driver_table_bind(sc, platform, "menu", 250, bind, berr, sizeof(berr))) {
+		if (ik__driver_table_bind(sc, platform, "menu", 250, bind, berr, sizeof(berr))) {
 			fprintf(stderr, "idlekit import: %s\n", berr);
 			goto out;
 		}
@@ -567,25 +567,25 @@ int cmd_import(int argc, char **argv)
 		rc = read_dat(path, &dr, &st);
 		if (rc != EXIT_OK) {
 			free(dr.v);
-			ik_trace_header_free(&dr.names);
+			ik__trace_header_free(&dr.names);
 			goto out;
 		}
 		rc = dat_timer_clock(&dr, origin, mono, &st, &io);
 		if (rc != EXIT_OK) {
 			free(dr.v);
-			ik_trace_header_free(&dr.names);
+			ik__trace_header_free(&dr.names);
 			goto out;
 		}
 		rc = EXIT_FAIL;
 		if (cli_output_open(&o, outpath) != 0) {
 			free(dr.v);
-			ik_trace_header_free(&dr.names);
+			ik__trace_header_free(&dr.names);
 			goto out;
 		}
 		io.irq_names = &dr.names;
-		irc = ik_trace_import_records(dr.v, dr.n, origin, o.fp, &io, &st, err, sizeof(err));
+		irc = ik__trace_import_records(dr.v, dr.n, origin, o.fp, &io, &st, err, sizeof(err));
 		free(dr.v);
-		ik_trace_header_free(&dr.names);
+		ik__trace_header_free(&dr.names);
 	} else {
 		in = cli_input_open("import", path, &rc);
 		if (!in)
@@ -602,7 +602,7 @@ int cmd_import(int argc, char **argv)
 		if (sized)
 			cli_progress_begin_polled(&prog, "import", "MB read", (sb.st_size + (1 << 20) - 1) >> 20,
 						  quiet, mb_read, &fd);
-		irc = ik_trace_import_text(in, origin, tf, o.fp, &io, &st, err, sizeof(err));
+		irc = ik__trace_import_text(in, origin, tf, o.fp, &io, &st, err, sizeof(err));
 		if (sized)
 			cli_progress_end(&prog);
 	}
@@ -620,7 +620,7 @@ int cmd_import(int argc, char **argv)
 				"(0 us latency and residency); mis-predictions are not meaningful\n",
 			st.nstates - 1);
 	int64_t tol;
-	bool looks_mono = ik_trace_clock_mono(&st.clock, io.hz, &tol);
+	bool looks_mono = ik__trace_clock_mono(&st.clock, io.hz, &tol);
 	char offs[200] = "no tick expiry with now= to compare";
 	if (st.clock.n)
 		snprintf(offs, sizeof(offs), "%" PRIu64 " tick expiries' now= from %" PRId64 " to %" PRId64

@@ -55,16 +55,16 @@ static void print_header(FILE *f, const struct ik_sysfs *fs, const struct ik_hos
 	char present[256], online[256], sel[256], offline[256];
 	struct ik_cpuset off = idle->present;
 
-	ik_cpuset_andnot(&off, &idle->online);
-	ik_cpuset_format(&idle->present, present, sizeof(present));
-	ik_cpuset_format(&idle->online, online, sizeof(online));
-	ik_cpuset_format(selected, sel, sizeof(sel));
-	ik_cpuset_format(&off, offline, sizeof(offline));
+	ik__cpuset_andnot(&off, &idle->online);
+	ik__cpuset_format(&idle->present, present, sizeof(present));
+	ik__cpuset_format(&idle->online, online, sizeof(online));
+	ik__cpuset_format(selected, sel, sizeof(sel));
+	ik__cpuset_format(&off, offline, sizeof(offline));
 
-	fprintf(f, "source:              %s\n", ik_sysfs_origin(fs));
+	fprintf(f, "source:              %s\n", ik__sysfs_origin(fs));
 	if (strcmp(idle->driver, "none") == 0) {
 		char routine[256];
-		ik_host_default_idle(fs, routine, sizeof(routine));
+		ik__host_default_idle(fs, routine, sizeof(routine));
 		fprintf(f, "driver:              none (no cpuidle driver: CPUs idle in the kernel's "
 			"default idle routine, with no idle states to choose from)\n");
 		fprintf(f, "default idle:        %s\n", routine);
@@ -75,9 +75,9 @@ static void print_header(FILE *f, const struct ik_sysfs *fs, const struct ik_hos
 	fprintf(f, "available governors: %s\n",
 		idle->available_governors[0] ? idle->available_governors : "-");
 	fprintf(f, "CPUs present:        %s (%d), online: %s (%d)%s%s\n", present,
-		ik_cpuset_count(&idle->present), online[0] ? online : "none",
-		ik_cpuset_count(&idle->online), offline[0] ? ", offline: " : "", offline);
-	if (!ik_cpuset_equal(selected, &idle->present))
+		ik__cpuset_count(&idle->present), online[0] ? online : "none",
+		ik__cpuset_count(&idle->online), offline[0] ? ", offline: " : "", offline);
+	if (!ik__cpuset_equal(selected, &idle->present))
 		fprintf(f, "CPUs shown:          %s\n", sel);
 }
 
@@ -93,13 +93,13 @@ static void print_group(FILE *f, const struct ik_host_idle *idle, int lead, cons
 	char list[4096];
 	int n = 0;
 
-	ik_cpuset_clear(&members);
+	ik__cpuset_clear(&members);
 	for (int i = 0; i < idle->ncpus; i++)
 		if (per_cpu ? i == lead : group_of[i] == lead) {
-			ik_cpuset_add(&members, idle->cpus[i].cpu);
+			ik__cpuset_add(&members, idle->cpus[i].cpu);
 			n++;
 		}
-	ik_cpuset_format(&members, list, sizeof(list));
+	ik__cpuset_format(&members, list, sizeof(list));
 	fprintf(f, "\n%s %s: %d idle state%s", n > 1 ? "CPUs" : "CPU", list, c->nstates,
 		c->nstates == 1 ? "" : "s");
 	if (n > 1)
@@ -165,35 +165,35 @@ static void print_text(FILE *f, const struct ik_sysfs *fs, const struct ik_host_
 	char list[4096];
 
 	print_header(f, fs, idle, selected);
-	ik_cpuset_clear(&offline);
-	ik_cpuset_clear(&bare);
-	ik_cpuset_clear(&nodir);
+	ik__cpuset_clear(&offline);
+	ik__cpuset_clear(&bare);
+	ik__cpuset_clear(&nodir);
 	for (int i = 0; i < idle->ncpus; i++) {
 		const struct ik_host_cpu *c = &idle->cpus[i];
 		if (!c->has_dir)
-			ik_cpuset_add(&nodir, c->cpu);
+			ik__cpuset_add(&nodir, c->cpu);
 		else if (!c->online)
-			ik_cpuset_add(&offline, c->cpu);
+			ik__cpuset_add(&offline, c->cpu);
 		else if (!c->has_cpuidle)
-			ik_cpuset_add(&bare, c->cpu);
+			ik__cpuset_add(&bare, c->cpu);
 		else if (per_cpu || group_of[i] == i)
 			print_group(f, idle, i, group_of, per_cpu);
 	}
-	if (ik_cpuset_count(&bare)) {
-		ik_cpuset_format(&bare, list, sizeof(list));
-		fprintf(f, "\nCPU%s %s: no cpuidle directory%s\n", ik_cpuset_count(&bare) > 1 ? "s" : "",
+	if (ik__cpuset_count(&bare)) {
+		ik__cpuset_format(&bare, list, sizeof(list));
+		fprintf(f, "\nCPU%s %s: no cpuidle directory%s\n", ik__cpuset_count(&bare) > 1 ? "s" : "",
 			list, strcmp(idle->driver, "none") == 0 ? " (no driver)" : "");
 	}
-	if (ik_cpuset_count(&offline)) {
-		ik_cpuset_format(&offline, list, sizeof(list));
-		fprintf(f, "\nCPU%s %s: offline\n", ik_cpuset_count(&offline) > 1 ? "s" : "", list);
+	if (ik__cpuset_count(&offline)) {
+		ik__cpuset_format(&offline, list, sizeof(list));
+		fprintf(f, "\nCPU%s %s: offline\n", ik__cpuset_count(&offline) > 1 ? "s" : "", list);
 	}
-	if (ik_cpuset_count(&nodir)) {
+	if (ik__cpuset_count(&nodir)) {
 		/* present (and maybe online) by the kernel's lists, but the tree or dump holds
 		   no cpuN directory for them: not captured, so nothing to show */
-		ik_cpuset_format(&nodir, list, sizeof(list));
+		ik__cpuset_format(&nodir, list, sizeof(list));
 		fprintf(f, "\nCPU%s %s: present but not in %s (no cpuN directory: a partial copy?)\n",
-			ik_cpuset_count(&nodir) > 1 ? "s" : "", list, ik_sysfs_is_dump(fs) ? "the dump" : "the tree");
+			ik__cpuset_count(&nodir) > 1 ? "s" : "", list, ik__sysfs_is_dump(fs) ? "the dump" : "the tree");
 	}
 }
 
@@ -212,20 +212,20 @@ static void print_json(FILE *f, const struct ik_sysfs *fs, const struct ik_host_
 	int *index_of_lead = calloc((size_t)(idle->ncpus ? idle->ncpus : 1), sizeof(int));
 
 	fputs("{\n  \"schema\": \"idlekit.info/1\",\n  \"source\": ", f);
-	ik_json_string(f, ik_sysfs_origin(fs), SIZE_MAX);
+	ik__json_string(f, ik__sysfs_origin(fs), SIZE_MAX);
 	fputs(",\n  \"driver\": ", f);
-	ik_json_string(f, idle->driver, SIZE_MAX);
+	ik__json_string(f, idle->driver, SIZE_MAX);
 	fputs(",\n  \"default_idle\": ", f);
 	if (strcmp(idle->driver, "none") == 0) {
 		char routine[256];
-		ik_host_default_idle(fs, routine, sizeof(routine));
-		ik_json_string(f, routine, SIZE_MAX);
+		ik__host_default_idle(fs, routine, sizeof(routine));
+		ik__json_string(f, routine, SIZE_MAX);
 	} else {
 		fputs("null", f);
 	}
 	fputs(",\n  \"governor\": ", f);
 	if (idle->governor[0])
-		ik_json_string(f, idle->governor, SIZE_MAX);
+		ik__json_string(f, idle->governor, SIZE_MAX);
 	else
 		fputs("null", f);
 	fputs(",\n  \"available_governors\": [", f);
@@ -235,15 +235,15 @@ static void print_json(FILE *f, const struct ik_sysfs *fs, const struct ik_host_
 		int n = 0;
 		for (char *tok = strtok(govs, " "); tok; tok = strtok(NULL, " ")) {
 			fputs(n++ ? ", " : "", f);
-			ik_json_string(f, tok, SIZE_MAX);
+			ik__json_string(f, tok, SIZE_MAX);
 		}
 	}
 	fputs("],\n", f);
-	ik_cpuset_format(&idle->present, list, sizeof(list));
+	ik__cpuset_format(&idle->present, list, sizeof(list));
 	fprintf(f, "  \"cpus_present\": \"%s\",\n", list);
-	ik_cpuset_format(&idle->online, list, sizeof(list));
+	ik__cpuset_format(&idle->online, list, sizeof(list));
 	fprintf(f, "  \"cpus_online\": \"%s\",\n", list);
-	ik_cpuset_format(selected, list, sizeof(list));
+	ik__cpuset_format(selected, list, sizeof(list));
 	fprintf(f, "  \"cpus_shown\": \"%s\",\n", list);
 
 	/* Groups: the CPUs of each, numbered in order of their first CPU. */
@@ -255,11 +255,11 @@ static void print_json(FILE *f, const struct ik_sysfs *fs, const struct ik_host_
 		if (index_of_lead)
 			index_of_lead[i] = g;
 		struct ik_cpuset members;
-		ik_cpuset_clear(&members);
+		ik__cpuset_clear(&members);
 		for (int j = i; j < idle->ncpus; j++)
 			if (group_of[j] == i)
-				ik_cpuset_add(&members, idle->cpus[j].cpu);
-		ik_cpuset_format(&members, list, sizeof(list));
+				ik__cpuset_add(&members, idle->cpus[j].cpu);
+		ik__cpuset_format(&members, list, sizeof(list));
 		fprintf(f, "%s\n    {\"group\": %d, \"cpus\": \"%s\", \"states\": %d}", g ? "," : "", g,
 			list, idle->cpus[i].nstates);
 		g++;
@@ -281,10 +281,10 @@ static void print_json(FILE *f, const struct ik_sysfs *fs, const struct ik_host_
 		for (int k = 0; k < c->nstates; k++) {
 			const struct ik_host_state *s = &c->states[k];
 			fprintf(f, "%s\n      {\"index\": %d, \"name\": ", k ? "," : "", k);
-			ik_json_string(f, s->name, SIZE_MAX);
+			ik__json_string(f, s->name, SIZE_MAX);
 			fputs(", \"desc\": ", f);
 			if (s->have & IK_HAVE_DESC)
-				ik_json_string(f, s->desc, SIZE_MAX);
+				ik__json_string(f, s->desc, SIZE_MAX);
 			else
 				fputs("null", f);
 			fprintf(f, ", \"latency_us\": %" PRIu64 ", \"residency_us\": %" PRIu64 ", ",
@@ -301,7 +301,7 @@ static void print_json(FILE *f, const struct ik_sysfs *fs, const struct ik_host_
 			json_u64(f, "disable", s->disabled, s->have & IK_HAVE_DISABLE, true);
 			fputs("\"default_status\": ", f);
 			if (s->have & IK_HAVE_DEFAULT_STATUS)
-				ik_json_string(f, s->default_enabled ? "enabled" : "disabled", SIZE_MAX);
+				ik__json_string(f, s->default_enabled ? "enabled" : "disabled", SIZE_MAX);
 			else
 				fputs("null", f);
 			if (s->have & IK_HAVE_S2IDLE)
@@ -341,11 +341,11 @@ static void print_csv(FILE *f, const struct ik_host_idle *idle, const int *group
 			if (group_of[i] >= 0 && index_of_lead)
 				fprintf(f, "%d", index_of_lead[group_of[i]]);
 			fputc(',', f);
-			ik_csv_text(f, idle->driver, SIZE_MAX);
+			ik__csv_text(f, idle->driver, SIZE_MAX);
 			fprintf(f, ",%d,", k);
-			ik_csv_text(f, s->name, SIZE_MAX);
+			ik__csv_text(f, s->name, SIZE_MAX);
 			fputc(',', f);
-			ik_csv_text(f, (s->have & IK_HAVE_DESC) ? s->desc : "", SIZE_MAX);
+			ik__csv_text(f, (s->have & IK_HAVE_DESC) ? s->desc : "", SIZE_MAX);
 			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",", s->latency_us, s->residency_us);
 			if (s->have & IK_HAVE_POWER)
 				fprintf(f, "%lld", host_power_mw(s->power));
@@ -372,7 +372,7 @@ static int write_dump(struct ik_sysfs *fs, const char *path)
 	struct cli_output out;
 	int rc = EXIT_FAIL;
 	if (cli_output_open(&out, path) == 0) {
-		int wrc = ik_sysfs_write_dump(fs, out.fp, &skipped, err, sizeof(err));
+		int wrc = ik__sysfs_write_dump(fs, out.fp, &skipped, err, sizeof(err));
 		if (wrc)
 			fprintf(stderr, "idlekit info: %s\n", err);
 		rc = cli_output_close(&out, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
@@ -380,7 +380,7 @@ static int write_dump(struct ik_sysfs *fs, const char *path)
 			fprintf(stderr, "idlekit info: note: %d unreadable file%s left out of the dump\n",
 				skipped, skipped > 1 ? "s" : "");
 	}
-	ik_sysfs_close(fs);
+	ik__sysfs_close(fs);
 	return rc;
 }
 
@@ -432,7 +432,7 @@ int cmd_info(int argc, char **argv)
 	char err[IK_HOST_ERR_LEN] = "";
 	if (cpu_list && host_cpu_arg("info", fs, cpu_list, &want))
 		goto out;
-	if (ik_host_idle_read(fs, cpu_list ? &want : NULL, &idle, err, sizeof(err))) {
+	if (ik__host_idle_read(fs, cpu_list ? &want : NULL, &idle, err, sizeof(err))) {
 		fprintf(stderr, "idlekit info: %s\n", err);
 		goto out;
 	}
@@ -444,7 +444,7 @@ int cmd_info(int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	int ngroups = ik_host_fold(&idle, group_of);
+	int ngroups = ik__host_fold(&idle, group_of);
 
 	struct cli_output out;
 	if (cli_output_open(&out, outpath)) {
@@ -460,7 +460,7 @@ int cmd_info(int argc, char **argv)
 	rc = cli_output_close(&out, 1) == 0 ? EXIT_OK : EXIT_FAIL;
 out:
 	free(group_of);
-	ik_host_idle_free(&idle);
-	ik_sysfs_close(fs);
+	ik__host_idle_free(&idle);
+	ik__sysfs_close(fs);
 	return rc;
 }

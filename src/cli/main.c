@@ -121,7 +121,7 @@ int main(int argc, char **argv)
 	if (fn)
 		return fn(argc - 1, argv + 1);
 	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-		printf("idlekit %s\n", ik_version());
+		printf("idlekit %s\n", ik__version());
 		return EXIT_OK;
 	}
 	if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {

@@ -138,10 +138,10 @@ static void report_proc(struct monitor *m, int64_t elapsed_ns, FILE *out)
 	if (m->format == HOST_FMT_JSON) {
 		fprintf(out, "{\"schema\": \"idlekit.monitor/1\", \"report\": %d, \"elapsed_s\": %.6f, "
 			"\"driver\": ", m->report, secs);
-		ik_json_string(out, m->idle.driver, SIZE_MAX);
+		ik__json_string(out, m->idle.driver, SIZE_MAX);
 		fputs(", \"idle_source\": ", out);
 		if (ok)
-			ik_json_string(out, m->proc_stat, SIZE_MAX);
+			ik__json_string(out, m->proc_stat, SIZE_MAX);
 		else
 			fputs("null", out);
 		fputs(", \"cpus\": [", out);
@@ -206,7 +206,7 @@ static void json_state(FILE *out, int k, const char *name, const struct figures 
 		       bool first)
 {
 	fprintf(out, "%s{\"index\": %d, \"name\": ", first ? "" : ", ", k);
-	ik_json_string(out, name, SIZE_MAX);
+	ik__json_string(out, name, SIZE_MAX);
 	fprintf(out, ", \"usage\": %" PRIu64 ", \"time_us\": %" PRIu64 ", ", f->usage, f->time_us);
 	json_pct(out, "residency_pct", res);
 	fputs(", ", out);
@@ -239,9 +239,9 @@ static void report_idle(struct monitor *m, int64_t elapsed_ns, FILE *out)
 	if (m->format == HOST_FMT_JSON) {
 		fprintf(out, "{\"schema\": \"idlekit.monitor/1\", \"report\": %d, \"elapsed_s\": %.6f, "
 			"\"driver\": ", m->report, secs);
-		ik_json_string(out, idle->driver, SIZE_MAX);
+		ik__json_string(out, idle->driver, SIZE_MAX);
 		fputs(", \"governor\": ", out);
-		ik_json_string(out, idle->governor, SIZE_MAX);
+		ik__json_string(out, idle->governor, SIZE_MAX);
 		fputs(", \"groups\": [", out);
 	}
 	if (m->format == HOST_FMT_TEXT)
@@ -256,13 +256,13 @@ static void report_idle(struct monitor *m, int64_t elapsed_ns, FILE *out)
 		const struct ik_host_cpu *c = &idle->cpus[lead];
 		struct ik_cpuset members;
 		int n = 0;
-		ik_cpuset_clear(&members);
+		ik__cpuset_clear(&members);
 		for (int i = lead; i < idle->ncpus; i++)
 			if (m->group_of[i] == lead) {
-				ik_cpuset_add(&members, idle->cpus[i].cpu);
+				ik__cpuset_add(&members, idle->cpus[i].cpu);
 				n++;
 			}
-		ik_cpuset_format(&members, list, sizeof(list));
+		ik__cpuset_format(&members, list, sizeof(list));
 		struct host_table t;
 		if (m->format == HOST_FMT_TEXT) {
 			fprintf(out, "CPU%s %s%s\n", n > 1 ? "s" : "", list,
@@ -317,7 +317,7 @@ static void report_idle(struct monitor *m, int64_t elapsed_ns, FILE *out)
 						   residency_pct(&one, 1, elapsed_ns), k == 0);
 				if (m->format == HOST_FMT_CSV) {
 					fprintf(out, "%d,%.6f,%d,%d,", m->report, secs, idle->cpus[i].cpu, k);
-					ik_csv_text(out, c->states[k].name, SIZE_MAX);
+					ik__csv_text(out, c->states[k].name, SIZE_MAX);
 					fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%.4f,", one.usage, one.time_us,
 						residency_pct(&one, 1, elapsed_ns));
 					if (one.have_above)
@@ -371,7 +371,7 @@ static int take_report(struct monitor *m, int64_t elapsed_ns)
 		report_proc(m, elapsed_ns, stdout);
 		return 0;
 	}
-	if (ik_host_idle_refresh(m->fs, &m->idle, err, sizeof(err))) {
+	if (ik__host_idle_refresh(m->fs, &m->idle, err, sizeof(err))) {
 		fprintf(stderr, "idlekit monitor: %s\n", err);
 		return -1;
 	}
@@ -433,7 +433,7 @@ int cmd_monitor(int argc, char **argv)
 	struct ik_cpuset want;
 	if (view.cpu_list && host_cpu_arg("monitor", fs, view.cpu_list, &want))
 		goto out;
-	if (ik_host_idle_read(fs, view.cpu_list ? &want : NULL, &m.idle, err, sizeof(err))) {
+	if (ik__host_idle_read(fs, view.cpu_list ? &want : NULL, &m.idle, err, sizeof(err))) {
 		fprintf(stderr, "idlekit monitor: %s\n", err);
 		goto out;
 	}
@@ -446,13 +446,13 @@ int cmd_monitor(int argc, char **argv)
 		goto out;
 	}
 	memcpy(m.before, m.idle.cpus, (size_t)m.idle.ncpus * sizeof(*m.before));
-	int ngroups = ik_host_fold(&m.idle, m.group_of);
+	int ngroups = ik__host_fold(&m.idle, m.group_of);
 	bool any_states = false;
 	for (int i = 0; i < m.idle.ncpus; i++)
 		any_states |= m.group_of[i] >= 0 && m.idle.cpus[i].nstates > 0;
 	if (!ngroups || !any_states) {
 		/* No cpuidle: say so, and fall back to the idle time the scheduler counts. */
-		const char *root = ik_sysfs_root(fs);
+		const char *root = ik__sysfs_root(fs);
 		m.proc_mode = true;
 		snprintf(m.proc_stat, sizeof(m.proc_stat), "%s/proc/stat",
 			 !root || strcmp(root, "/") == 0 ? "" : root);
@@ -465,20 +465,20 @@ int cmd_monitor(int argc, char **argv)
 		if (view.format == HOST_FMT_TEXT)
 			fprintf(stdout, "no cpuidle driver (driver '%s'): the kernel idles in its default "
 				"routine and keeps no per-state counters\n", m.idle.driver);
-	} else if (ik_sysfs_is_dump(fs) && view.format == HOST_FMT_TEXT) {
-		fprintf(stdout, "note: %s is a dump; its counters do not change\n", ik_sysfs_origin(fs));
+	} else if (ik__sysfs_is_dump(fs) && view.format == HOST_FMT_TEXT) {
+		fprintf(stdout, "note: %s is a dump; its counters do not change\n", ik__sysfs_origin(fs));
 	}
 
-	if (ik_signals_catch()) {
+	if (ik__signals_catch()) {
 		fprintf(stderr, "idlekit monitor: cannot install signal handlers\n");
 		goto out;
 	}
-	int64_t start = ik_host_now_ns();
+	int64_t start = ik__host_now_ns();
 	if (command) {
 		int status = 0;
-		if (ik_run_command(command, &status, err, sizeof(err)))
+		if (ik__run_command(command, &status, err, sizeof(err)))
 			fprintf(stderr, "idlekit monitor: %s\n", err);
-		if (take_report(&m, ik_host_now_ns() - start))
+		if (take_report(&m, ik__host_now_ns() - start))
 			goto out;
 		rc = status;
 	} else {
@@ -487,12 +487,12 @@ int cmd_monitor(int argc, char **argv)
 		for (long done = 0; count < 0 || done < count; done++) {
 			int64_t until = last + interval_ns;
 			struct timespec ts = { (time_t)(until / 1000000000), (long)(until % 1000000000) };
-			while (!ik_signals_caught() &&
+			while (!ik__signals_caught() &&
 			       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 				;
-			if (ik_signals_caught())
+			if (ik__signals_caught())
 				break; /* interrupted: the partial interval is not reported */
-			int64_t t = ik_host_now_ns();
+			int64_t t = ik__host_now_ns();
 			if (take_report(&m, t - last)) {
 				rc = EXIT_FAIL;
 				break;
@@ -500,13 +500,13 @@ int cmd_monitor(int argc, char **argv)
 			last = t;
 		}
 	}
-	ik_signals_restore();
+	ik__signals_restore();
 out:
 	free(m.before);
 	free(m.group_of);
 	free(m.idle_ticks);
 	free(m.total_ticks);
-	ik_host_idle_free(&m.idle);
-	ik_sysfs_close(fs);
+	ik__host_idle_free(&m.idle);
+	ik__sysfs_close(fs);
 	return rc;
 }

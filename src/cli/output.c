@@ -60,8 +60,8 @@ static void remove_temporaries(int sig)
  * A kernel:FILE governor crashed and the process ends with exit status 4 (the core calls
  * this, a weak symbol there): no partial output may stay behind.
  */
-void ik_fatal_cleanup(void);
-void ik_fatal_cleanup(void)
+void ik__fatal_cleanup(void);
+void ik__fatal_cleanup(void)
 {
 	for (int i = 0; i < TMP_SLOTS; i++)
 		if (tmp_slot_used[i])

@@ -50,7 +50,7 @@ static int load_scenario(const char *ref, const char *driver, const char *const 
 		snprintf(err, errlen, "platform name too long");
 		return -1;
 	}
-	return ik_scenario_parse_string("platform show", text, sets, nsets, sc, err, errlen);
+	return ik__scenario_parse_string("platform show", text, sets, nsets, sc, err, errlen);
 }
 
 static const char *flag_text(unsigned flags, char *buf, size_t len)
@@ -89,14 +89,14 @@ static void show_firmware(const struct ik_platform *p)
 	if (p->has_cpuid)
 		printf("cpuid        vendor %s family 0x%x model 0x%x, mwait %s%s, arat %s, zen %s, "
 		       "leaf 5 ECX 0x%" PRIx32 " EDX 0x%" PRIx32 ", hypervisor %s%s%s%s\n",
-		       ik_vendor_name(c->vendor), c->family, c->model, c->mwait ? "yes" : "no",
+		       ik__vendor_name(c->vendor), c->family, c->model, c->mwait ? "yes" : "no",
 		       c->monitor_bug ? " (MONITOR bug)" : "", c->arat ? "yes" : "no",
 		       c->zen ? "yes" : "no", c->cpuid5_ecx, c->cpuid5_edx,
 		       hypervisors[c->hypervisor], c->kvm_hint_realtime ? " (realtime hint)" : "",
 		       c->amd_e400 ? ", AMD E400" : "", c->amd_apic_c1e ? ", APIC C1E bug" : "");
 	if (p->acpi.present) {
 		char buf[256];
-		ik_dist_format(&p->acpi.pm_timer_read, buf, sizeof(buf));
+		ik__dist_format(&p->acpi.pm_timer_read, buf, sizeof(buf));
 		printf("acpi         _CST control %s, P_BLK 0x%" PRIx32 ", PM timer port 0x%" PRIx32
 		       " read %s, bus-master activity %.3g\n", p->acpi.cst_control ? "ok" : "fails",
 		       p->acpi.pblk, p->acpi.pm_timer_port, buf, p->acpi.bm_activity);
@@ -183,11 +183,11 @@ static int show(const char *ref, const char *driver, const char *const *sets, in
 	/* the name or file first: its error is about what was typed, not the scenario
 	   that carries it */
 	struct ik_platform_text t;
-	if (ik_platform_find(ref, NULL, &t, err, sizeof(err)) != 0) {
+	if (ik__platform_find(ref, NULL, &t, err, sizeof(err)) != 0) {
 		fprintf(stderr, "idlekit platform show: %s\n", err);
 		goto out;
 	}
-	ik_platform_text_free(&t);
+	ik__platform_text_free(&t);
 	if (load_scenario(ref, driver, sets, nsets, sc, err, sizeof(err))) {
 		fprintf(stderr, "idlekit platform: %s\n", err);
 		goto out;
@@ -199,10 +199,10 @@ static int show(const char *ref, const char *driver, const char *const *sets, in
 	if (p->source[0])
 		printf("source       %s\n", p->source);
 	printf("topology     %d package(s) x %d cores x %d threads = %d CPUs, %d cores per LLC\n",
-	       p->packages, p->cores_per_package, p->threads_per_core, ik_platform_cpus(p),
+	       p->packages, p->cores_per_package, p->threads_per_core, ik__platform_cpus(p),
 	       p->cores_per_llc);
 	char buf[512];
-	ik_dist_format(&p->ipi_ns, buf, sizeof(buf));
+	ik__dist_format(&p->ipi_ns, buf, sizeof(buf));
 	printf("ipi_ns       %s\n", buf);
 	printf("active power %d mW per CPU\n", p->active_power_mw);
 	show_firmware(p);
@@ -213,12 +213,12 @@ static int show(const char *ref, const char *driver, const char *const *sets, in
 		const struct ik_hw_state *s = &p->states[i];
 		char hint[16];
 		snprintf(hint, sizeof(hint), "0x%" PRIx32, s->hint);
-		ik_dist_format(&s->exit[IK_WAKE_IPI], buf, sizeof(buf));
+		ik__dist_format(&s->exit[IK_WAKE_IPI], buf, sizeof(buf));
 		printf("%-5d %-13s %-22s %10" PRIu32 " %12" PRIu32 " %-7s %-8s %-4s %8d  %s%s\n", i,
-		       s->name, s->desc, s->latency_us, s->residency_us, ik_method_name(s->method), hint,
+		       s->name, s->desc, s->latency_us, s->residency_us, ik__method_name(s->method), hint,
 		       s->needs_ipi ? "yes" : "no", s->power_mw, buf, s->unlisted ? "  (not in table)" : "");
 	}
-	if (ik_idle_driver_probe(sc, b, err, sizeof(err))) {
+	if (ik__idle_driver_probe(sc, b, err, sizeof(err))) {
 		fprintf(stderr, "idlekit platform: %s\n", err);
 		rc = EXIT_FAIL;
 		goto out;
@@ -250,17 +250,17 @@ int cmd_platform(int argc, char **argv)
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
 	if (strcmp(argv[1], "list") == 0) {
-		for (const struct ik_builtin *b = ik_builtin_platforms; b->name; b++) {
+		for (const struct ik_builtin *b = ik__builtin_platforms; b->name; b++) {
 			struct ik_platform *p = malloc(sizeof(*p));
 			char err[IK_ERR_LEN], driver[16];
-			if (!p || ik_platform_parse_string(b->name, b->text, p, err, sizeof(err))) {
+			if (!p || ik__platform_parse_string(b->name, b->text, p, err, sizeof(err))) {
 				fprintf(stderr, "idlekit platform: built-in %s: %s\n", b->name,
 					p ? err : "out of memory");
 				free(p);
 				return EXIT_FAIL;
 			}
 			auto_driver(b->name, driver, sizeof(driver));
-			printf("%-20s %5d CPUs  %-12s %s\n", b->name, ik_platform_cpus(p), driver,
+			printf("%-20s %5d CPUs  %-12s %s\n", b->name, ik__platform_cpus(p), driver,
 			       p->description);
 			free(p);
 		}

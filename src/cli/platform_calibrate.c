@@ -188,8 +188,8 @@ static int map_states(const char *from, const struct ik_platform *p, const struc
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	if (ik_scenario_parse_string("--from", text, NULL, 0, sc, err, errlen) ||
-	    ik_idle_driver_probe(sc, b, err, errlen))
+	if (ik__scenario_parse_string("--from", text, NULL, 0, sc, err, errlen) ||
+	    ik__idle_driver_probe(sc, b, err, errlen))
 		goto out;
 	const struct ik_driver *drv = &b->table;
 	for (int k = 0; k < h->nstates; k++) {
@@ -234,11 +234,11 @@ static int write_figures(char **text, const struct ik_calib_result *r, const int
 	dist_text(&r->ipi, value, sizeof(value));
 	dist_comment(stamp, "wake-ups of a busy CPU minus a context switch", &r->ipi, comment,
 		     sizeof(comment));
-	rc |= ik_platform_text_set(text, "platform", "ipi_ns", value, comment, false) < 0;
+	rc |= ik__platform_text_set(text, "platform", "ipi_ns", value, comment, false) < 0;
 	snprintf(value, sizeof(value), "%" PRId64, r->context_switch_ns);
 	snprintf(comment, sizeof(comment), "measured on %s, %" PRIu64 " switches of a pipe "
 		 "ping-pong on CPU %d", stamp, r->switches_one_cpu, c->waker_cpu);
-	rc |= ik_platform_text_set(text, "platform", "context_switch_ns", value, comment, false) < 0;
+	rc |= ik__platform_text_set(text, "platform", "context_switch_ns", value, comment, false) < 0;
 	for (int k = 0; k < r->nstates; k++) {
 		const struct ik_calib_state *st = &r->state[k];
 		if (!st->measured || map[k] < 0)
@@ -248,25 +248,25 @@ static int write_figures(char **text, const struct ik_calib_result *r, const int
 		dist_comment(stamp, st->poll ? "wake-ups with it alone, minus the poll notice"
 					     : "wake-ups with it alone, minus the IPI", &st->exit,
 			     comment, sizeof(comment));
-		rc |= ik_platform_text_set(text, section, "exit_ns", value, comment, false) < 0;
+		rc |= ik__platform_text_set(text, section, "exit_ns", value, comment, false) < 0;
 		/* a file that gives the IPI exit apart would otherwise keep its old one */
-		rc |= ik_platform_text_set(text, section, "exit_ipi_ns", value, comment, true) < 0;
+		rc |= ik__platform_text_set(text, section, "exit_ipi_ns", value, comment, true) < 0;
 		dist_text(&st->timer, value, sizeof(value));
 		dist_comment(stamp, "timed sleeps with it alone, timer slack 1 ns", &st->timer,
 			     comment, sizeof(comment));
-		rc |= ik_platform_text_set(text, section, "exit_timer_ns", value, comment, false) < 0;
+		rc |= ik__platform_text_set(text, section, "exit_timer_ns", value, comment, false) < 0;
 	}
 	snprintf(value, sizeof(value), "%" PRId64, r->timer_slack_ns);
 	snprintf(comment, sizeof(comment), "measured on %s, %ld timed sleeps each with slack %ld "
 		 "ns and 1 ns: p50 %.1f - %.1f us", stamp, r->oversleep_default.n, r->task_slack_ns,
 		 (double)r->oversleep_default.p50 / 1e3, (double)r->oversleep_fine.p50 / 1e3);
-	rc |= ik_platform_text_set(text, "os", "timer_slack_ns", value, comment, false) < 0;
+	rc |= ik__platform_text_set(text, "os", "timer_slack_ns", value, comment, false) < 0;
 	if (r->background_cpus > 0) {
 		snprintf(value, sizeof(value), "%.1f", r->background_hz);
 		snprintf(comment, sizeof(comment), "measured on %s, idle entries/s of %d CPUs over "
 			 "%.3g s of nothing: mean (CPUs %.1f-%.1f)", stamp, r->background_cpus,
 			 (double)c->background_ns / 1e9, r->background_min_hz, r->background_max_hz);
-		rc |= ik_platform_text_set(text, "os", "background_hz", value, comment, false) < 0;
+		rc |= ik__platform_text_set(text, "os", "background_hz", value, comment, false) < 0;
 	}
 	return rc ? -1 : 0;
 }
@@ -348,14 +348,14 @@ int cmd_platform_calibrate(int argc, char **argv)
 	/* the file to start from, checked before anything is measured */
 	if (o.from) {
 		struct ik_platform_text t;
-		if (ik_platform_find(o.from, NULL, &t, err, sizeof(err))) {
+		if (ik__platform_find(o.from, NULL, &t, err, sizeof(err))) {
 			fprintf(stderr, "idlekit %s: --from: %s\n", cmd, err);
 			rc = EXIT_USAGE;
 			goto out;
 		}
 		text = strdup(t.text);
-		int bad = ik_platform_parse_string(t.origin, t.text, p, err, sizeof(err));
-		ik_platform_text_free(&t);
+		int bad = ik__platform_parse_string(t.origin, t.text, p, err, sizeof(err));
+		ik__platform_text_free(&t);
 		if (bad || !text) {
 			fprintf(stderr, "idlekit %s: --from: %s\n", cmd, bad ? err : "out of memory");
 			rc = bad ? EXIT_USAGE : EXIT_FAIL;
@@ -367,7 +367,7 @@ int cmd_platform_calibrate(int argc, char **argv)
 		if (rc != EXIT_OK)
 			goto out;
 		rc = EXIT_FAIL;
-		if (ik_platform_parse_string("the import", text, p, err, sizeof(err))) {
+		if (ik__platform_parse_string("the import", text, p, err, sizeof(err))) {
 			fprintf(stderr, "idlekit %s: %s\n", cmd, err);
 			goto out;
 		}
@@ -375,13 +375,13 @@ int cmd_platform_calibrate(int argc, char **argv)
 
 	/* this machine: cpuidle on the wakee CPU, and root to change it */
 	struct ik_cpuset one;
-	if (ik_sysfs_open_root("/", &fs, err, sizeof(err))) {
+	if (ik__sysfs_open_root("/", &fs, err, sizeof(err))) {
 		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
 		goto out;
 	}
-	ik_cpuset_clear(&one);
-	ik_cpuset_add(&one, o.c.wakee_cpu);
-	if (ik_host_idle_read(fs, &one, &idle, err, sizeof(err))) {
+	ik__cpuset_clear(&one);
+	ik__cpuset_add(&one, o.c.wakee_cpu);
+	if (ik__host_idle_read(fs, &one, &idle, err, sizeof(err))) {
 		fprintf(stderr, "idlekit %s: --wakee-cpu %d: %s\n", cmd, o.c.wakee_cpu, err);
 		rc = EXIT_USAGE;
 		goto out;
@@ -393,7 +393,7 @@ int cmd_platform_calibrate(int argc, char **argv)
 	}
 	char rel[96], path[4096];
 	snprintf(rel, sizeof(rel), "cpu%d/cpuidle/state0/disable", o.c.wakee_cpu);
-	if (ik_sysfs_path(fs, rel, path, sizeof(path)) || ik_check_writable(path, err, sizeof(err))) {
+	if (ik__sysfs_path(fs, rel, path, sizeof(path)) || ik__check_writable(path, err, sizeof(err))) {
 		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
 		goto out;
 	}
@@ -409,13 +409,13 @@ int cmd_platform_calibrate(int argc, char **argv)
 	o.c.pmqos_dev = host_pmqos_path(o.pmqos);
 	o.c.haltpoll_dir = access(hp_dir, F_OK) == 0 ? hp_dir : NULL;
 	o.c.poll_wake_ns = p->poll_wake_ns;
-	o.c.should_stop = ik_signals_caught;
+	o.c.should_stop = ik__signals_caught;
 	if (!o.quiet)
 		o.c.progress = on_progress;
-	ik_signals_catch();
-	int mrc = ik_calibrate_run(&o.c, r, err, sizeof(err));
-	int sig = ik_signals_caught();
-	ik_signals_restore();
+	ik__signals_catch();
+	int mrc = ik__calibrate_run(&o.c, r, err, sizeof(err));
+	int sig = ik__signals_caught();
+	ik__signals_restore();
 	if (sig) {
 		fprintf(stderr, "idlekit %s: interrupted; settings restored\n", cmd);
 		rc = 128 + sig;
@@ -441,7 +441,7 @@ int cmd_platform_calibrate(int argc, char **argv)
 		fprintf(stderr, "idlekit %s: out of memory\n", cmd);
 		goto out;
 	}
-	if (ik_platform_parse_string("the calibrated platform", text, p, err, sizeof(err))) {
+	if (ik__platform_parse_string("the calibrated platform", text, p, err, sizeof(err))) {
 		fprintf(stderr, "idlekit %s: internal error, the file made does not parse: %s\n", cmd,
 			err);
 		goto out;
@@ -457,7 +457,7 @@ out:
 	free(text);
 	free(p);
 	free(r);
-	ik_host_idle_free(&idle);
-	ik_sysfs_close(fs);
+	ik__host_idle_free(&idle);
+	ik__sysfs_close(fs);
 	return rc;
 }

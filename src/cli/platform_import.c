@@ -127,10 +127,10 @@ static int read_list_count(const struct ik_sysfs *fs, const char *rel)
 {
 	char buf[4096], err[IK_HOST_ERR_LEN];
 	struct ik_cpuset set;
-	if (ik_sysfs_read(fs, rel, buf, sizeof(buf), err, sizeof(err)) != IK_SYSFS_OK ||
-	    ik_cpulist_parse(buf, IK_HOST_CPU_MAX, false, &set, err, sizeof(err)))
+	if (ik__sysfs_read(fs, rel, buf, sizeof(buf), err, sizeof(err)) != IK_SYSFS_OK ||
+	    ik__cpulist_parse(buf, IK_HOST_CPU_MAX, false, &set, err, sizeof(err)))
 		return -1;
-	return ik_cpuset_count(&set);
+	return ik__cpuset_count(&set);
 }
 
 /* The last-level cache: the highest cache level's shared_cpu_list, in CPUs. */
@@ -142,7 +142,7 @@ static int llc_cpus(const struct ik_sysfs *fs, int cpu)
 		uint64_t level;
 		char err[IK_HOST_ERR_LEN];
 		snprintf(rel, sizeof(rel), "cpu%d/cache/index%d/level", cpu, i);
-		if (ik_sysfs_read_u64(fs, rel, &level, err, sizeof(err)) != IK_SYSFS_OK)
+		if (ik__sysfs_read_u64(fs, rel, &level, err, sizeof(err)) != IK_SYSFS_OK)
 			continue;
 		snprintf(rel, sizeof(rel), "cpu%d/cache/index%d/shared_cpu_list", cpu, i);
 		int n = read_list_count(fs, rel);
@@ -157,24 +157,24 @@ static int llc_cpus(const struct ik_sysfs *fs, int cpu)
 static void guess_topology(const struct ik_sysfs *fs, const struct ik_host_idle *idle,
 			   struct topology *t)
 {
-	int online = ik_cpuset_count(&idle->online);
+	int online = ik__cpuset_count(&idle->online);
 	struct ik_cpuset packages;
 	int threads = -1;
 	bool uniform = true, have = true;
 	char err[IK_HOST_ERR_LEN];
 
-	ik_cpuset_clear(&packages);
-	for (int cpu = ik_cpuset_next(&idle->online, -1); cpu >= 0 && have;
-	     cpu = ik_cpuset_next(&idle->online, cpu)) {
+	ik__cpuset_clear(&packages);
+	for (int cpu = ik__cpuset_next(&idle->online, -1); cpu >= 0 && have;
+	     cpu = ik__cpuset_next(&idle->online, cpu)) {
 		char rel[128];
 		uint64_t pkg;
 		snprintf(rel, sizeof(rel), "cpu%d/topology/physical_package_id", cpu);
-		if (ik_sysfs_read_u64(fs, rel, &pkg, err, sizeof(err)) != IK_SYSFS_OK ||
+		if (ik__sysfs_read_u64(fs, rel, &pkg, err, sizeof(err)) != IK_SYSFS_OK ||
 		    pkg >= IK_HOST_CPU_MAX) {
 			have = false;
 			break;
 		}
-		ik_cpuset_add(&packages, (int)pkg);
+		ik__cpuset_add(&packages, (int)pkg);
 		snprintf(rel, sizeof(rel), "cpu%d/topology/core_cpus_list", cpu);
 		int n = read_list_count(fs, rel);
 		if (n < 0) {
@@ -190,13 +190,13 @@ static void guess_topology(const struct ik_sysfs *fs, const struct ik_host_idle 
 		if (n > threads)
 			threads = n;
 	}
-	int npkg = ik_cpuset_count(&packages);
+	int npkg = ik__cpuset_count(&packages);
 	if (have && uniform && threads >= 1 && threads <= 8 && online % threads == 0 &&
 	    (online / threads) % npkg == 0) {
 		t->packages = npkg;
 		t->threads_per_core = threads;
 		t->cores_per_package = online / threads / npkg;
-		int first = ik_cpuset_next(&idle->online, -1);
+		int first = ik__cpuset_next(&idle->online, -1);
 		int llc = llc_cpus(fs, first);
 		if (llc > 0 && llc % threads == 0 && t->cores_per_package % (llc / threads) == 0) {
 			t->cores_per_llc = llc / threads;
@@ -246,7 +246,7 @@ static void default_name(const struct host_source *src, char *out, size_t size)
 static enum ik_method method_of(int index, const struct ik_host_state *s)
 {
 	enum ik_method m = IK_METHOD_OTHER;
-	ik_method_parse(guess_method(index, s), &m);
+	ik__method_parse(guess_method(index, s), &m);
 	return m;
 }
 
@@ -283,39 +283,39 @@ static void write_machine(struct ik_platform_writer *w, FILE *f, struct ik_platf
 		c->hypervisor = !m->hypervisor ? IK_HYPERVISOR_NONE :
 				m->kvm ? IK_HYPERVISOR_KVM : IK_HYPERVISOR_OTHER;
 		c->kvm_hint_realtime = m->kvm && m->kvm_hint_realtime;
-		ik_platform_write_section(w, "cpuid");
+		ik__platform_write_section(w, "cpuid");
 		fprintf(f, "; From the CPUID instruction on this machine (leaves 0, 1, 6 and the "
 			"hypervisor's 0x40000000).\n");
-		ik_platform_write_key(w, "vendor", NULL);
-		ik_platform_write_key(w, "family", NULL);
-		ik_platform_write_key(w, "model", NULL);
-		ik_platform_write_key(w, "mwait", "CPUID.1:ECX MONITOR");
-		ik_platform_write_key(w, "arat", "CPUID.6:EAX ARAT");
-		ik_platform_write_key(w, "hypervisor", m->hypervisor ? (m->kvm ? "leaf 0x40000000: "
+		ik__platform_write_key(w, "vendor", NULL);
+		ik__platform_write_key(w, "family", NULL);
+		ik__platform_write_key(w, "model", NULL);
+		ik__platform_write_key(w, "mwait", "CPUID.1:ECX MONITOR");
+		ik__platform_write_key(w, "arat", "CPUID.6:EAX ARAT");
+		ik__platform_write_key(w, "hypervisor", m->hypervisor ? (m->kvm ? "leaf 0x40000000: "
 						"KVMKVMKVM" : "CPUID.1:ECX bit 31, not KVM")
 					: "CPUID.1:ECX bit 31 clear");
 		if (m->kvm)
-			ik_platform_write_key(w, "kvm_hint_realtime", "leaf 0x40000001 EDX bit 0");
+			ik__platform_write_key(w, "kvm_hint_realtime", "leaf 0x40000001 EDX bit 0");
 	}
-	ik_platform_write_section(w, "os");
+	ik__platform_write_section(w, "os");
 	fprintf(f, "; What this machine's kernel runs: a scenario that names no driver or governor "
 		"runs these.\n");
 	if (no_driver)
 		fprintf(f, "; driver = %s   (left out: %s)\n", idle->driver, no_driver);
 	else if (one_of(idle->driver, drivers, 5)) {
 		snprintf(p->os.driver, sizeof(p->os.driver), "%.15s", idle->driver); /* one of drivers */
-		ik_platform_write_key(w, "driver", "cpuidle/current_driver");
+		ik__platform_write_key(w, "driver", "cpuidle/current_driver");
 	} else
 		fprintf(f, "; driver %s: not one idlekit models\n", idle->driver);
 	if (one_of(idle->governor, governors, 4)) {
 		snprintf(p->os.governor, sizeof(p->os.governor), "%.15s", idle->governor);
-		ik_platform_write_key(w, "governor", "cpuidle/current_governor");
+		ik__platform_write_key(w, "governor", "cpuidle/current_governor");
 	} else
 		fprintf(f, "; governor %s: not one idlekit models\n",
 			idle->governor[0] ? idle->governor : "unknown");
 	if (m->haltpoll_force >= 0) {
 		p->os.haltpoll_force = m->haltpoll_force;
-		ik_platform_write_key(w, "haltpoll_force", "/sys/module/cpuidle_haltpoll/parameters/force");
+		ik__platform_write_key(w, "haltpoll_force", "/sys/module/cpuidle_haltpoll/parameters/force");
 	}
 	if (m->have_haltpoll) {
 		struct ik_haltpoll_params *hp = &p->os.haltpoll;
@@ -324,13 +324,13 @@ static void write_machine(struct ik_platform_writer *w, FILE *f, struct ik_platf
 		hp->guest_halt_poll_grow = (unsigned)m->guest_halt_poll_grow;
 		hp->guest_halt_poll_grow_start = m->guest_halt_poll_grow_start;
 		hp->guest_halt_poll_allow_shrink = m->guest_halt_poll_allow_shrink;
-		ik_platform_write_section(w, "haltpoll");
+		ik__platform_write_section(w, "haltpoll");
 		fprintf(f, "; /sys/module/haltpoll/parameters: the haltpoll governor's, when it runs.\n");
-		ik_platform_write_key(w, "guest_halt_poll_ns", NULL);
-		ik_platform_write_key(w, "guest_halt_poll_shrink", NULL);
-		ik_platform_write_key(w, "guest_halt_poll_grow", NULL);
-		ik_platform_write_key(w, "guest_halt_poll_grow_start", NULL);
-		ik_platform_write_key(w, "guest_halt_poll_allow_shrink", NULL);
+		ik__platform_write_key(w, "guest_halt_poll_ns", NULL);
+		ik__platform_write_key(w, "guest_halt_poll_shrink", NULL);
+		ik__platform_write_key(w, "guest_halt_poll_grow", NULL);
+		ik__platform_write_key(w, "guest_halt_poll_grow_start", NULL);
+		ik__platform_write_key(w, "guest_halt_poll_allow_shrink", NULL);
 	}
 }
 
@@ -358,7 +358,7 @@ static char *make_platform(const struct ik_sysfs *fs, const struct ik_host_idle 
 		return NULL;
 	}
 	guess_topology(fs, idle, &topo);
-	to_text(origin, sizeof(origin), ik_sysfs_origin(fs));
+	to_text(origin, sizeof(origin), ik__sysfs_origin(fs));
 
 	fprintf(f, "; Imported by `idlekit platform import` from %s\n", origin);
 	fprintf(f, "; (cpuidle driver %s, governor %s), idle states of CPU %d.\n", idle->driver,
@@ -374,10 +374,10 @@ static char *make_platform(const struct ik_sysfs *fs, const struct ik_host_idle 
 		fprintf(f, "; Note: the online CPUs have %d different idle-state tables; this is CPU "
 			"%d's.\n", ngroups, c->cpu);
 
-	ik_platform_writer_init(&w, f, p);
+	ik__platform_writer_init(&w, f, p);
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	snprintf(buf, sizeof(buf), "imported: %s, %d CPUs, %d idle states", idle->driver,
-		 ik_cpuset_count(&idle->online), c->nstates);
+		 ik__cpuset_count(&idle->online), c->nstates);
 	to_text(p->description, sizeof(p->description), buf);
 	snprintf(buf, sizeof(buf), "idlekit platform import, %s, CPU %d", origin, c->cpu);
 	to_text(p->source, sizeof(p->source), buf);
@@ -386,13 +386,13 @@ static char *make_platform(const struct ik_sysfs *fs, const struct ik_host_idle 
 	p->threads_per_core = topo.threads_per_core;
 	p->cores_per_llc = topo.cores_per_llc;
 	p->active_power_mw = ACTIVE_POWER_PLACEHOLDER_MW;
-	ik_platform_write_section(&w, "platform");
+	ik__platform_write_section(&w, "platform");
 	static const char *const platform_keys[] = { "name", "description", "source", "packages",
 						     "cores_per_package", "threads_per_core",
 						     "cores_per_llc" };
 	for (size_t k = 0; k < sizeof(platform_keys) / sizeof(platform_keys[0]); k++)
-		ik_platform_write_key(&w, platform_keys[k], NULL);
-	ik_platform_write_key(&w, "active_power_mw", "placeholder: sysfs has no busy power");
+		ik__platform_write_key(&w, platform_keys[k], NULL);
+	ik__platform_write_key(&w, "active_power_mw", "placeholder: sysfs has no busy power");
 
 	uint64_t prev_lat = 0, prev_res = 0;
 	for (int k = 0; k < c->nstates; k++) {
@@ -409,13 +409,13 @@ static char *make_platform(const struct ik_sysfs *fs, const struct ik_host_idle 
 				strcat(hs->name, suffix);
 			}
 		snprintf(section, sizeof(section), "state%d", k);
-		ik_platform_write_section(&w, section);
+		ik__platform_write_section(&w, section);
 		if (strcmp(hs->name, s->name) != 0)
 			fprintf(f, "; sysfs name '%s', made a valid name\n", s->name);
-		ik_platform_write_key(&w, "name", NULL);
+		ik__platform_write_key(&w, "name", NULL);
 		to_text(hs->desc, sizeof(hs->desc), (s->have & IK_HAVE_DESC) ? s->desc : s->name);
 		if (hs->desc[0])
-			ik_platform_write_key(&w, "desc", NULL);
+			ik__platform_write_key(&w, "desc", NULL);
 
 		uint64_t lat = s->latency_us, res = s->residency_us;
 		if (lat > MAX_STATE_US || res > MAX_STATE_US) {
@@ -435,22 +435,22 @@ static char *make_platform(const struct ik_sysfs *fs, const struct ik_host_idle 
 		hs->latency_us = (uint32_t)lat;
 		hs->residency_us = (uint32_t)res;
 		hs->method = method_of(k, s);
-		ik_platform_write_key(&w, "latency_us", NULL);
-		ik_platform_write_key(&w, "residency_us", NULL);
-		ik_platform_write_key(&w, "method", NULL);
+		ik__platform_write_key(&w, "latency_us", NULL);
+		ik__platform_write_key(&w, "residency_us", NULL);
+		ik__platform_write_key(&w, "method", NULL);
 		unsigned long hint;
 		if (hs->method != IK_METHOD_POLL && guess_hint(s, &hint)) {
 			hs->hint = (uint32_t)hint;
-			ik_platform_write_key(&w, "hint", NULL);
+			ik__platform_write_key(&w, "hint", NULL);
 		}
 		if ((s->have & IK_HAVE_DEFAULT_STATUS) && !s->default_enabled) {
 			hs->flags = IK_FLAG_OFF;
-			ik_platform_write_key(&w, "flags", "default_status: disabled");
+			ik__platform_write_key(&w, "flags", "default_status: disabled");
 		}
 		long long mw = host_power_mw(s->power);
 		if ((s->have & IK_HAVE_POWER) && mw > 0 && mw <= MAX_POWER_MW) {
 			hs->power_mw = (int)mw;
-			ik_platform_write_key(&w, "power_mw", NULL);
+			ik__platform_write_key(&w, "power_mw", NULL);
 		}
 		if (s->disabled)
 			fprintf(f, "; disabled through sysfs on CPU %d when imported (not a platform "
@@ -487,7 +487,7 @@ static const char *driver_fails(const char *text, char *why, size_t len)
 	char scenario[4200];
 	snprintf(scenario, sizeof(scenario), "[scenario]\nname = import\nplatform = %s\n", path);
 	const char *res = NULL;
-	if (ok && sc && ik_scenario_parse_string("import", scenario, NULL, 0, sc, err, sizeof(err))) {
+	if (ok && sc && ik__scenario_parse_string("import", scenario, NULL, 0, sc, err, sizeof(err))) {
 		const char *p = strstr(err, "does not load");
 		snprintf(why, len, "%s", p ? p : err);
 		res = why;
@@ -517,7 +517,7 @@ int cli_platform_import_text(const struct host_source *src, long cpu, const char
 	}
 	if (host_open(cmd, src, &fs))
 		return EXIT_USAGE;
-	if (ik_host_idle_read(fs, NULL, &idle, err, sizeof(err))) {
+	if (ik__host_idle_read(fs, NULL, &idle, err, sizeof(err))) {
 		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
 		goto out;
 	}
@@ -526,7 +526,7 @@ int cli_platform_import_text(const struct host_source *src, long cpu, const char
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	int ngroups = ik_host_fold(&idle, group_of);
+	int ngroups = ik__host_fold(&idle, group_of);
 	free(group_of);
 	int ref = -1;
 	for (int i = 0; i < idle.ncpus && ref < 0; i++) {
@@ -536,12 +536,12 @@ int cli_platform_import_text(const struct host_source *src, long cpu, const char
 	}
 	if (cpu >= 0 && ref < 0) {
 		fprintf(stderr, "idlekit %s: --cpu %ld: not present in %s\n", cmd, cpu,
-			ik_sysfs_origin(fs));
+			ik__sysfs_origin(fs));
 		goto out;
 	}
 	if (ref < 0 || idle.cpus[ref].nstates == 0) {
 		fprintf(stderr, "idlekit %s: %s: no idle states to import (cpuidle driver: %s); a "
-			"platform needs at least one\n", cmd, ik_sysfs_origin(fs), idle.driver);
+			"platform needs at least one\n", cmd, ik__sysfs_origin(fs), idle.driver);
 		rc = EXIT_FAIL;
 		goto out;
 	}
@@ -551,7 +551,7 @@ int cli_platform_import_text(const struct host_source *src, long cpu, const char
 	struct ik_host_machine machine, *m = NULL;
 	bool live = !src->dump && (!src->root || strcmp(src->root, "/") == 0);
 	if (live) {
-		if (ik_host_machine_read("/", &machine, err, sizeof(err))) {
+		if (ik__host_machine_read("/", &machine, err, sizeof(err))) {
 			fprintf(stderr, "idlekit %s: %s\n", cmd, err);
 			rc = EXIT_FAIL;
 			goto out;
@@ -571,7 +571,7 @@ int cli_platform_import_text(const struct host_source *src, long cpu, const char
 	/* What we write must be what sim accepts: check it before it replaces anything. */
 	struct ik_platform *p = malloc(sizeof(*p));
 	char perr[IK_ERR_LEN];
-	if (!p || ik_platform_parse_string("imported platform", text, p, perr, sizeof(perr))) {
+	if (!p || ik__platform_parse_string("imported platform", text, p, perr, sizeof(perr))) {
 		fprintf(stderr, "idlekit %s: internal error, the platform made does not parse: %s\n",
 			cmd, p ? perr : "out of memory");
 		free(p);
@@ -582,8 +582,8 @@ int cli_platform_import_text(const struct host_source *src, long cpu, const char
 	*out = text;
 	rc = EXIT_OK;
 out:
-	ik_host_idle_free(&idle);
-	ik_sysfs_close(fs);
+	ik__host_idle_free(&idle);
+	ik__sysfs_close(fs);
 	return rc;
 }
 

@@ -51,7 +51,7 @@ static void *tick(void *arg)
 	struct cli_progress *p = arg;
 	pthread_mutex_lock(&p->mu);
 	while (!p->stop) {
-		struct timespec ts = ik_deadline_in(CLOCK_REALTIME, REDRAW_NS);
+		struct timespec ts = ik__deadline_in(CLOCK_REALTIME, REDRAW_NS);
 		if (p->drawn || now_ns() - p->start_ns < p->quiet_ns)
 			pthread_cond_timedwait(&p->cv, &p->mu, &ts);
 		if (p->stop || now_ns() - p->start_ns < p->quiet_ns)

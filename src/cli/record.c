@@ -71,7 +71,7 @@ static void remove_leftover_instances(const char *tracing_dir)
 {
 	struct ik_stale_instance stale[16];
 	char err[IK_HOST_ERR_LEN];
-	int n = ik_trace_instances_stale(tracing_dir, true, stale, 16, err, sizeof(err));
+	int n = ik__trace_instances_stale(tracing_dir, true, stale, 16, err, sizeof(err));
 	if (n < 0) {
 		fprintf(stderr, "idlekit record: note: cannot look for leftover instances: %s\n", err);
 		return;
@@ -103,7 +103,7 @@ int cmd_record(int argc, char **argv)
 	char err[IK_ERR_LEN];
 	int c;
 
-	if (!ik_recording_supported()) {
+	if (!ik__recording_supported()) {
 		for (int i = 1; i < argc; i++)
 			if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 				fputs(record_usage, stdout);
@@ -118,7 +118,7 @@ int cmd_record(int argc, char **argv)
 	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
 		case 'd':
-			if (ik_parse_duration_ns(optarg, "s", 24 * 3600 * IK_NSEC_PER_SEC, &duration_ns, err,
+			if (ik__parse_duration_ns(optarg, "s", 24 * 3600 * IK_NSEC_PER_SEC, &duration_ns, err,
 						 sizeof(err))) {
 				fprintf(stderr, "idlekit record: --duration: %s\n", err);
 				return EXIT_USAGE;
@@ -152,7 +152,7 @@ int cmd_record(int argc, char **argv)
 	/* tracefs: where libtracefs finds it, or (for testing) $IDLEKIT_TRACEFS */
 	char *tracefs_override = getenv("IDLEKIT_TRACEFS");
 	bool bad_override;
-	const char *tracing_dir = ik_recording_tracing_dir(tracefs_override, &bad_override);
+	const char *tracing_dir = ik__recording_tracing_dir(tracefs_override, &bad_override);
 	if (bad_override) {
 		fprintf(stderr, "idlekit record: IDLEKIT_TRACEFS=%s: not a tracefs (expected a "
 			"directory with an instances directory in it)\n", tracefs_override);
@@ -164,13 +164,13 @@ int cmd_record(int argc, char **argv)
 		duration_ns = 10 * IK_NSEC_PER_SEC;
 
 	/* Signals first: SIGINT during the set-up ends the recording as soon as it starts. */
-	if (ik_signals_catch()) {
+	if (ik__signals_catch()) {
 		fprintf(stderr, "idlekit record: cannot install signal handlers\n");
 		return EXIT_FAIL;
 	}
 	struct ik_recording rec;
 	int rc = EXIT_FAIL;
-	if (ik_recording_open(&rec, getenv("IDLEKIT_SYSFS_ROOT"), (int)hz, buffer_kb, err,
+	if (ik__recording_open(&rec, getenv("IDLEKIT_SYSFS_ROOT"), (int)hz, buffer_kb, err,
 			      sizeof(err))) {
 		fprintf(stderr, "idlekit record: %s\n", err);
 		goto out;
@@ -186,27 +186,27 @@ int cmd_record(int argc, char **argv)
 		snprintf(dir, sizeof(dir), "/");
 	else
 		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - outpath), outpath);
-	if (ik_recording_start(&rec, dir, err, sizeof(err))) {
+	if (ik__recording_start(&rec, dir, err, sizeof(err))) {
 		fprintf(stderr, "idlekit record: %s\n", err);
 		goto out;
 	}
 	int child_status = 0, run_rc = 0;
 	if (command) {
-		run_rc = ik_run_command(command, &child_status, err, sizeof(err));
+		run_rc = ik__run_command(command, &child_status, err, sizeof(err));
 	} else {
-		struct timespec end = ik_timespec_add(rec.t0, duration_ns);
-		while (!ik_signals_caught() &&
+		struct timespec end = ik__timespec_add(rec.t0, duration_ns);
+		while (!ik__signals_caught() &&
 		       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL) == EINTR)
 			;
 	}
-	ik_recording_stop(&rec);
+	ik__recording_stop(&rec);
 	if (run_rc) {
 		fprintf(stderr, "idlekit record: %s\n", err);
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	int sig = ik_signals_caught();
-	ik_recording_drain(&rec); /* what is left */
+	int sig = ik__signals_caught();
+	ik__recording_drain(&rec); /* what is left */
 	if (rec.spool.failed || rec.read_failed) {
 		if (rec.spool.failed)
 			fprintf(stderr, "idlekit record: writing the temporary files beside %s failed: %s; nothing written\n",
@@ -219,7 +219,7 @@ int cmd_record(int argc, char **argv)
 	struct cli_output o;
 	uint64_t nev = 0;
 	if (cli_output_open(&o, outpath) == 0) {
-		int wrc = ik_recording_write(&rec, o.fp, &nev);
+		int wrc = ik__recording_write(&rec, o.fp, &nev);
 		if (wrc)
 			fprintf(stderr, "idlekit record: %s: writing the trace failed: %s; nothing written\n",
 				outpath, strerror(errno));
@@ -227,7 +227,7 @@ int cmd_record(int argc, char **argv)
 			double secs = (double)(rec.t1.tv_sec - rec.t0.tv_sec) +
 				      (double)(rec.t1.tv_nsec - rec.t0.tv_nsec) * 1e-9;
 			fprintf(stderr, "idlekit record: %s: %" PRIu64 " events from %" PRIu64 " kernel events over %.3f s (%" PRIu64 " drains), %d CPUs, HZ %d%s%s%s\n",
-				outpath, nev, ik_record_spool_events(&rec.spool), secs, rec.drains + 1,
+				outpath, nev, ik__record_spool_events(&rec.spool), secs, rec.drains + 1,
 				rec.h.cpus, rec.h.hz, rec.have_switch ? "" : ", no sched_switch",
 				rec.have_tick_stop ? "" : ", no tick_stop", sig ? " (stopped by a signal)" : "");
 			rc = command ? (child_status ? EXIT_FAIL : EXIT_OK) : EXIT_OK;
@@ -238,7 +238,7 @@ int cmd_record(int argc, char **argv)
 	/* Events lost: overwritten in a full ring buffer ("overrun") or not recorded ("dropped"). */
 	for (int cpu = 0; cpu < rec.h.cpus; cpu++) {
 		uint64_t over, drop;
-		ik_recording_lost(&rec, cpu, &over, &drop);
+		ik__recording_lost(&rec, cpu, &over, &drop);
 		if (over || drop)
 			fprintf(stderr, "idlekit record: CPU %d: %" PRIu64 " events lost (%" PRIu64 " overrun, %" PRIu64 " dropped): a larger --buffer-kb\n",
 				cpu, over + drop, over, drop);
@@ -246,7 +246,7 @@ int cmd_record(int argc, char **argv)
 out:
 	/* The instance goes before the default dispositions come back: a late signal must not
 	   leave it behind. */
-	ik_recording_close(&rec);
-	ik_signals_restore();
+	ik__recording_close(&rec);
+	ik__signals_restore();
 	return rc;
 }

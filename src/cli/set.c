@@ -208,7 +208,7 @@ static int make_plan(const struct ik_sysfs *fs, const struct ik_host_idle *idle,
 			if (!enable_all && target[k] == c->states[k].disabled)
 				continue;
 			snprintf(rel, sizeof(rel), "cpu%d/cpuidle/state%d/disable", c->cpu, k);
-			if (ik_sysfs_path(fs, rel, path, sizeof(path)) || plan_add(plan, path,
+			if (ik__sysfs_path(fs, rel, path, sizeof(path)) || plan_add(plan, path,
 										  target[k] ? "1" : "0"))
 				return -1;
 		}
@@ -225,7 +225,7 @@ static int make_plan(const struct ik_sysfs *fs, const struct ik_host_idle *idle,
 				governor, idle->available_governors);
 			return -1;
 		}
-		if (ik_sysfs_path(fs, "cpuidle/current_governor", path, sizeof(path)) ||
+		if (ik__sysfs_path(fs, "cpuidle/current_governor", path, sizeof(path)) ||
 		    plan_add(plan, path, governor))
 			return -1;
 	}
@@ -237,7 +237,7 @@ static int undo(struct ik_journal *j, const char *why)
 {
 	char err[IK_HOST_ERR_LEN] = "";
 	int n = j->count;
-	if (ik_journal_undo(j, err, sizeof(err))) {
+	if (ik__journal_undo(j, err, sizeof(err))) {
 		fprintf(stderr, "idlekit set: %s\n", err);
 		return -1;
 	}
@@ -331,14 +331,14 @@ int cmd_set(int argc, char **argv)
 	int rc = EXIT_USAGE;
 	bool sysfs_changes = nactions || enable_all || governor;
 
-	ik_journal_init(&journal);
+	ik__journal_init(&journal);
 	if (sysfs_changes) {
 		struct ik_cpuset want;
 		if (host_open("set", &src, &fs))
 			goto out;
 		if (cpu_list && host_cpu_arg("set", fs, cpu_list, &want))
 			goto out;
-		if (ik_host_idle_read(fs, cpu_list ? &want : NULL, &idle, err, sizeof(err))) {
+		if (ik__host_idle_read(fs, cpu_list ? &want : NULL, &idle, err, sizeof(err))) {
 			fprintf(stderr, "idlekit set: %s\n", err);
 			goto out;
 		}
@@ -354,7 +354,7 @@ int cmd_set(int argc, char **argv)
 			goto out;
 		/* Before anything changes: can every file be written? */
 		for (int i = 0; i < plan.count; i++) {
-			if (ik_check_writable(plan.writes[i].path, err, sizeof(err))) {
+			if (ik__check_writable(plan.writes[i].path, err, sizeof(err))) {
 				fprintf(stderr, "idlekit set: %s\n", err);
 				rc = EXIT_FAIL;
 				goto out;
@@ -366,31 +366,31 @@ int cmd_set(int argc, char **argv)
 		goto out;
 	}
 
-	if (ik_signals_catch()) {
+	if (ik__signals_catch()) {
 		fprintf(stderr, "idlekit set: cannot install signal handlers\n");
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	ik_signals_block(true);
+	ik__signals_block(true);
 	rc = EXIT_OK;
 	for (int i = 0; i < plan.count && rc == EXIT_OK; i++) {
-		if (ik_journal_write(&journal, plan.writes[i].path, plan.writes[i].value, err,
+		if (ik__journal_write(&journal, plan.writes[i].path, plan.writes[i].value, err,
 				     sizeof(err))) {
 			fprintf(stderr, "idlekit set: %s\n", err);
 			rc = EXIT_FAIL;
 		}
 	}
 	if (rc == EXIT_OK && latency_ns >= 0 &&
-	    ik_pmqos_set(&qos, (int32_t)(latency_ns / 1000), err, sizeof(err))) {
+	    ik__pmqos_set(&qos, (int32_t)(latency_ns / 1000), err, sizeof(err))) {
 		fprintf(stderr, "idlekit set: %s\n", err);
 		rc = EXIT_FAIL;
 	}
-	ik_signals_block(false); /* a signal that came meanwhile is handled here */
+	ik__signals_block(false); /* a signal that came meanwhile is handled here */
 	if (rc != EXIT_OK) {
 		undo(&journal, "after the error");
 		goto out;
 	}
-	int sig = ik_signals_caught();
+	int sig = ik__signals_caught();
 	bool hold = command || latency_ns >= 0;
 	if (!sig && hold) {
 		if (latency_ns >= 0)
@@ -399,14 +399,14 @@ int cmd_set(int argc, char **argv)
 				command ? "" : "; interrupt (Ctrl-C) to release");
 		if (command) {
 			int status;
-			if (ik_run_command(command, &status, err, sizeof(err))) {
+			if (ik__run_command(command, &status, err, sizeof(err))) {
 				fprintf(stderr, "idlekit set: %s\n", err);
 			}
 			rc = status;
 		} else {
-			ik_signals_wait();
+			ik__signals_wait();
 		}
-		sig = ik_signals_caught();
+		sig = ik__signals_caught();
 	}
 	if (sig || hold) {
 		char why[64];
@@ -417,7 +417,7 @@ int cmd_set(int argc, char **argv)
 			snprintf(why, sizeof(why), "the command ended");
 		if (undo(&journal, why))
 			rc = EXIT_FAIL;
-		ik_pmqos_close(&qos);
+		ik__pmqos_close(&qos);
 		/* Holding until interrupted: the signal is the expected end. */
 		if (sig && !command)
 			rc = hold ? EXIT_OK : 128 + sig;
@@ -430,12 +430,12 @@ int cmd_set(int argc, char **argv)
 		if (!journal.count)
 			printf("nothing changed: already as asked\n");
 	}
-	ik_signals_restore();
+	ik__signals_restore();
 out:
-	ik_pmqos_close(&qos);
-	ik_journal_free(&journal);
+	ik__pmqos_close(&qos);
+	ik__journal_free(&journal);
 	free(plan.writes);
-	ik_host_idle_free(&idle);
-	ik_sysfs_close(fs);
+	ik__host_idle_free(&idle);
+	ik__sysfs_close(fs);
 	return rc;
 }

@@ -87,9 +87,9 @@ static int vary_report(FILE *out, void *ctx)
 	const struct ik_sweep_spec *s = w->s;
 	const struct ik_sweep_summary *sum = w->sum;
 	if (w->format == w->json_format)
-		return ik_sweep_write_results_json(out, w->rows, s);
+		return ik__sweep_write_results_json(out, w->rows, s);
 	if (w->format == w->csv_format)
-		return ik_sweep_write_summary_csv(out, s, sum);
+		return ik__sweep_write_summary_csv(out, s, sum);
 	static const char *const figs[] = { "messages_per_s", "mb_per_s", "wake_p99_ns",
 					    "avg_power_w" };
 	int idx[IK_SWEEP_MAX_AXES];
@@ -103,7 +103,7 @@ static int vary_report(FILE *out, void *ctx)
 		fprintf(out, " %16s", figs[f]);
 	fprintf(out, "\n");
 	for (int64_t p = 0; p < s->npoints; p++) {
-		ik_sweep_point_index(s, p, idx);
+		ik__sweep_point_index(s, p, idx);
 		fprintf(out, "%-6lld", (long long)p);
 		for (int a = 0; a < s->naxes; a++)
 			fprintf(out, " %18.18s", s->axes[a].values[idx[a]]);
@@ -112,7 +112,7 @@ static int vary_report(FILE *out, void *ctx)
 			fprintf(out, " %8.2f", sum->bad_fraction[p]);
 		for (int f = 0; f < 4; f++)
 			fprintf(out, " %16.6g",
-				sum->stat[p * sum->nfigures + ik_sweep_figure_find(figs[f])].median);
+				sum->stat[p * sum->nfigures + ik__sweep_figure_find(figs[f])].median);
 		fprintf(out, "\n");
 	}
 	fprintf(out, "(medians over each point's runs; --csv for quartiles and 95%% CIs)\n");
@@ -122,7 +122,7 @@ static int vary_report(FILE *out, void *ctx)
 static int vary_page(FILE *f, void *ctx)
 {
 	const struct vary_out *w = ctx;
-	return ik_sweep_write_html(f, w->s, w->sum);
+	return ik__sweep_write_html(f, w->s, w->sum);
 }
 
 /* sim --vary: the points of a sweep of the scenario, a table of medians (or the sweep's
@@ -144,7 +144,7 @@ static int sim_vary(const char *ref, const char **sets, int nsets, const char **
 		fprintf(stderr, "idlekit sim: out of memory\n");
 		return EXIT_FAIL;
 	}
-	ik_sweep_spec_init(s, "idlekit sim", ref);
+	ik__sweep_spec_init(s, "idlekit sim", ref);
 	for (int i = 0; i < nsets; i++) {
 		if (strlen(sets[i]) >= IK_SWEEP_OVERRIDE_LEN || s->noverrides >= IK_SWEEP_MAX_OVERRIDES) {
 			fprintf(stderr, "idlekit sim: --set %.60s: with --vary, at most %d overrides of "
@@ -163,22 +163,22 @@ static int sim_vary(const char *ref, const char **sets, int nsets, const char **
 			goto out;
 		}
 		snprintf(key, sizeof(key), "%.*s", (int)(eq - vary[i]), vary[i]);
-		if (ik_sweep_spec_add_axis(s, key, eq + 1, 0, err, sizeof(err)) != 0) {
+		if (ik__sweep_spec_add_axis(s, key, eq + 1, 0, err, sizeof(err)) != 0) {
 			/* "vary.KEY: ..." as "--vary KEY: ..." */
 			fprintf(stderr, "idlekit sim: --vary %s\n",
 				strncmp(err, "vary.", 5) == 0 ? err + 5 : err);
 			goto out;
 		}
 	}
-	if (bad && ik_sweep_parse_bad(bad, &s->bad, err, sizeof(err)) != 0) {
+	if (bad && ik__sweep_parse_bad(bad, &s->bad, err, sizeof(err)) != 0) {
 		fprintf(stderr, "idlekit sim: --bad-below: %s\n", err);
 		goto out;
 	}
 	s->runs = (int)runs;
 	s->have_seed = have_seed;
 	s->seed = seed;
-	if (ik_sweep_spec_check(s, err, sizeof(err)) != 0 ||
-	    ik_sweep_governors_check(s, err, sizeof(err)) != 0) {
+	if (ik__sweep_spec_check(s, err, sizeof(err)) != 0 ||
+	    ik__sweep_governors_check(s, err, sizeof(err)) != 0) {
 		fprintf(stderr, "idlekit sim: %s\n", err);
 		goto out;
 	}
@@ -191,14 +191,14 @@ static int sim_vary(const char *ref, const char **sets, int nsets, const char **
 	struct cli_progress prog;
 	cli_progress_begin(&prog, "sim", "runs", 0, s->npoints * s->runs, quiet);
 	struct ik_sweep_progress hook = { cli_progress_step, &prog };
-	int ret = ik_sweep_run(s, &whole, 0, jobs, rows, &hook, err, sizeof(err));
+	int ret = ik__sweep_run(s, &whole, 0, jobs, rows, &hook, err, sizeof(err));
 	cli_progress_end(&prog);
 	if (ret != 0) {
 		fprintf(stderr, "idlekit sim: %s\n", err);
 		rc = ret == 2 ? EXIT_USAGE : EXIT_FAIL;
 		goto out;
 	}
-	if (ik_sweep_summarize(rows, s, &sum, err, sizeof(err)) != 0) {
+	if (ik__sweep_summarize(rows, s, &sum, err, sizeof(err)) != 0) {
 		fprintf(stderr, "idlekit sim: %s\n", err);
 		rc = EXIT_FAIL;
 		goto out;
@@ -208,10 +208,10 @@ static int sim_vary(const char *ref, const char **sets, int nsets, const char **
 	rc = cli_write_report_and_page(outpath, vary_report, htmlpath, vary_page, &w);
 out:
 	if (have_sum)
-		ik_sweep_summary_free(&sum);
+		ik__sweep_summary_free(&sum);
 	if (rows)
 		fclose(rows);
-	ik_sweep_spec_free(s);
+	ik__sweep_spec_free(s);
 	free(s);
 	return rc;
 }
@@ -228,29 +228,29 @@ static int runs_report(FILE *f, void *ctx)
 {
 	const struct runs_out *w = ctx;
 	if (w->json)
-		return ik_report_json(f, w->sc, w->results, w->sc->runs);
+		return ik__report_json(f, w->sc, w->results, w->sc->runs);
 	if (w->csv)
-		return ik_report_csv_table(f, w->sc, w->results, w->sc->runs, w->csv_table);
-	return ik_report_table(f, w->sc, w->results, w->sc->runs);
+		return ik__report_csv_table(f, w->sc, w->results, w->sc->runs, w->csv_table);
+	return ik__report_table(f, w->sc, w->results, w->sc->runs);
 }
 
 static int runs_page(FILE *f, void *ctx)
 {
 	const struct runs_out *w = ctx;
-	return ik_report_html(f, w->sc, w->results, w->sc->runs);
+	return ik__report_html(f, w->sc, w->results, w->sc->runs);
 }
 
 /* The built-in scenarios: name and the description line of each. */
 static int list_scenarios(void)
 {
-	for (int i = 0; ik_builtin_scenarios[i].name; i++) {
-		const char *t = ik_builtin_scenarios[i].text, *d = strstr(t, "\ndescription = ");
+	for (int i = 0; ik__builtin_scenarios[i].name; i++) {
+		const char *t = ik__builtin_scenarios[i].text, *d = strstr(t, "\ndescription = ");
 		int n = 0;
 		if (d) {
 			d += strlen("\ndescription = ");
 			n = (int)strcspn(d, "\n");
 		}
-		printf("%-24s %.*s\n", ik_builtin_scenarios[i].name, n, d ? d : "");
+		printf("%-24s %.*s\n", ik__builtin_scenarios[i].name, n, d ? d : "");
 	}
 	return fflush(stdout) || ferror(stdout) ? EXIT_FAIL : EXIT_OK;
 }
@@ -282,7 +282,7 @@ int cmd_sim(int argc, char **argv)
 	char runs_set[64], seed_set[64];
 	bool print_config = false;
 	const char *csv_table = NULL;
-	struct ik_config *cfg = ik_config_new();
+	struct ik_config *cfg = ik__config_new();
 	int nsets = 0, nvary = 0, format = 0, rc = EXIT_USAGE;
 	uint64_t runs = 0, seed = 0;
 	bool have_seed = false;
@@ -334,8 +334,8 @@ int cmd_sim(int argc, char **argv)
 			goto out;
 		case OPT_CSV_TABLE: {
 			bool known = false;
-			for (int i = 0; ik_csv_tables[i]; i++)
-				known |= strcmp(optarg, ik_csv_tables[i]) == 0;
+			for (int i = 0; ik__csv_tables[i]; i++)
+				known |= strcmp(optarg, ik__csv_tables[i]) == 0;
 			if (!known) {
 				fprintf(stderr, "idlekit sim: --csv-table: expected runs, states, per_cpu, "
 					"summary or config, got '%s'\n", optarg);
@@ -394,7 +394,7 @@ int cmd_sim(int argc, char **argv)
 		sets[nsets++] = seed_set;
 	}
 	char err[IK_ERR_LEN];
-	if (ik_scenario_load_config(ref, sets, nsets, sc, cfg, err, sizeof(err))) {
+	if (ik__scenario_load_config(ref, sets, nsets, sc, cfg, err, sizeof(err))) {
 		fprintf(stderr, "idlekit sim: %s\n", err);
 		goto out;
 	}
@@ -410,7 +410,7 @@ int cmd_sim(int argc, char **argv)
 			rc = EXIT_FAIL;
 			goto out;
 		}
-		int wrc = ik_config_print_ini(o.fp, cfg, ref);
+		int wrc = ik__config_print_ini(o.fp, cfg, ref);
 		rc = cli_output_close(&o, wrc == 0) == 0 ? EXIT_OK : EXIT_FAIL;
 		goto out;
 	}
@@ -436,7 +436,7 @@ int cmd_sim(int argc, char **argv)
 	cli_progress_begin(&prog, "sim", "simulated ms", 0,
 			   (int64_t)sc->runs * ((sc->warmup_ns + sc->duration_ns) / 1000000), quiet);
 	struct ik_sweep_progress hook = { cli_progress_step, &prog };
-	int mrc = ik_sim_run_many(first, sc, sc->seed, sc->runs, jobs, results, &hook, err,
+	int mrc = ik__sim_run_many(first, sc, sc->seed, sc->runs, jobs, results, &hook, err,
 				  sizeof(err));
 	cli_progress_end(&prog);
 	free(first);
@@ -451,10 +451,10 @@ int cmd_sim(int argc, char **argv)
 	rc = cli_write_report_and_page(outpath, runs_report, htmlpath, runs_page, &w);
 out:
 	for (int i = 0; i < done; i++)
-		ik_run_result_free(&results[i]);
+		ik__run_result_free(&results[i]);
 	free(results);
 	free(sc);
-	ik_config_free(cfg);
+	ik__config_free(cfg);
 	free(sets);
 	free(vary);
 	return rc;

@@ -128,32 +128,32 @@ struct reports {
 static int w_manifest(FILE *out, void *arg)
 {
 	struct reports *r = arg;
-	return ik_sweep_manifest_write(out, r->s, r->sh);
+	return ik__sweep_manifest_write(out, r->s, r->sh);
 }
 static int w_spec(FILE *out, void *arg)
 {
 	struct reports *r = arg;
-	return ik_sweep_spec_write(out, r->s);
+	return ik__sweep_spec_write(out, r->s);
 }
 static int w_results_csv(FILE *out, void *arg)
 {
 	struct reports *r = arg;
-	return ik_sweep_write_results_csv(out, r->rows, r->s);
+	return ik__sweep_write_results_csv(out, r->rows, r->s);
 }
 static int w_results_json(FILE *out, void *arg)
 {
 	struct reports *r = arg;
-	return ik_sweep_write_results_json(out, r->rows, r->s);
+	return ik__sweep_write_results_json(out, r->rows, r->s);
 }
 static int w_summary(FILE *out, void *arg)
 {
 	struct reports *r = arg;
-	return ik_sweep_write_summary_csv(out, r->s, &r->sum);
+	return ik__sweep_write_summary_csv(out, r->s, &r->sum);
 }
 static int w_html(FILE *out, void *arg)
 {
 	struct reports *r = arg;
-	return ik_sweep_write_html(out, r->s, &r->sum);
+	return ik__sweep_write_html(out, r->s, &r->sum);
 }
 
 /* The four reports from DIR/rows.csv (every point present). EXIT_*. */
@@ -168,7 +168,7 @@ static int write_reports(const char *cmd, const char *dir, const struct ik_sweep
 		return EXIT_FAIL;
 	}
 	int rc = EXIT_FAIL;
-	if (ik_sweep_summarize(r.rows, s, &r.sum, err, sizeof(err)) != 0) {
+	if (ik__sweep_summarize(r.rows, s, &r.sum, err, sizeof(err)) != 0) {
 		fprintf(stderr, "idlekit %s: %s: %s\n", cmd, path, err);
 		goto out;
 	}
@@ -177,7 +177,7 @@ static int write_reports(const char *cmd, const char *dir, const struct ik_sweep
 	    write_file(dir, "summary.csv", w_summary, &r) == 0 &&
 	    write_file(dir, "index.html", w_html, &r) == 0)
 		rc = EXIT_OK;
-	ik_sweep_summary_free(&r.sum);
+	ik__sweep_summary_free(&r.sum);
 out:
 	fclose(r.rows);
 	return rc;
@@ -234,7 +234,7 @@ static int open_dir(const char *cmd, const char *dir, const struct ik_sweep_spec
 	*done = 0;
 	if (make_dir(cmd, dir))
 		return EXIT_USAGE;
-	if (ik_sweep_lock(dir, err, sizeof(err)) < 0) { /* one sweep per folder at a time */
+	if (ik__sweep_lock(dir, err, sizeof(err)) < 0) { /* one sweep per folder at a time */
 		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
 		return EXIT_USAGE;
 	}
@@ -256,11 +256,11 @@ static int open_dir(const char *cmd, const char *dir, const struct ik_sweep_spec
 			return EXIT_FAIL;
 		return EXIT_OK;
 	}
-	if (ik_sweep_manifest_read(path, &m, err, sizeof(err)) != 0) {
+	if (ik__sweep_manifest_read(path, &m, err, sizeof(err)) != 0) {
 		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
 		return EXIT_USAGE;
 	}
-	uint64_t h = ik_sweep_spec_hash(s);
+	uint64_t h = ik__sweep_spec_hash(s);
 	if (m.spec_hash != h || m.runs != s->runs) {
 		fprintf(stderr, "idlekit %s: %s: made from a different spec (hash %016llx, this "
 			"spec's is %016llx): use another folder\n", cmd, dir,
@@ -280,7 +280,7 @@ static int open_dir(const char *cmd, const char *dir, const struct ik_sweep_spec
 		return EXIT_USAGE;
 	}
 	long good;
-	int ret = ik_sweep_rows_scan(f, path, s, sh, done, &good, err, sizeof(err));
+	int ret = ik__sweep_rows_scan(f, path, s, sh, done, &good, err, sizeof(err));
 	if (ret == 0 && ftruncate(fileno(f), good) != 0)
 		ret = -1, fmt(err, sizeof(err), "%s: cannot truncate: %s", path, strerror(errno));
 	fclose(f);
@@ -296,25 +296,25 @@ static int load_spec(const char *cmd, const char *path, const char *bad, bool ch
 		     struct ik_sweep_spec *s)
 {
 	char err[IK_ERR_LEN];
-	if (ik_sweep_spec_load(path, s, err, sizeof(err)) != 0) {
+	if (ik__sweep_spec_load(path, s, err, sizeof(err)) != 0) {
 		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
 		return EXIT_USAGE;
 	}
-	if (bad && ik_sweep_parse_bad(bad, &s->bad, err, sizeof(err)) != 0) {
+	if (bad && ik__sweep_parse_bad(bad, &s->bad, err, sizeof(err)) != 0) {
 		fprintf(stderr, "idlekit %s: --bad-below: %s\n", cmd, err);
-		ik_sweep_spec_free(s);
+		ik__sweep_spec_free(s);
 		return EXIT_USAGE;
 	}
-	if (check && (ik_sweep_spec_check(s, err, sizeof(err)) != 0 ||
-		      ik_sweep_governors_check(s, err, sizeof(err)) != 0)) {
+	if (check && (ik__sweep_spec_check(s, err, sizeof(err)) != 0 ||
+		      ik__sweep_governors_check(s, err, sizeof(err)) != 0)) {
 		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
-		ik_sweep_spec_free(s);
+		ik__sweep_spec_free(s);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
 }
 
-/* load_spec with the checks into a new spec (*out, for ik_sweep_spec_free and free). */
+/* load_spec with the checks into a new spec (*out, for ik__sweep_spec_free and free). */
 static int new_spec(const char *cmd, const char *path, const char *bad, struct ik_sweep_spec **out)
 {
 	struct ik_sweep_spec *s = malloc(sizeof(*s));
@@ -342,12 +342,12 @@ static int run_sweep(const char *spec_path, const char *dir, int jobs, bool quie
 	int rc;
 
 	if (shard_text) {
-		if (ik_sweep_shard_parse(shard_text, &sh, err, sizeof(err)) != 0) {
+		if (ik__sweep_shard_parse(shard_text, &sh, err, sizeof(err)) != 0) {
 			fprintf(stderr, "idlekit sweep: --shard: %s\n", err);
 			return EXIT_USAGE;
 		}
 	} else {
-		int found = ik_sweep_shard_from_env(shard_count, &sh, src, sizeof(src), err, sizeof(err));
+		int found = ik__sweep_shard_from_env(shard_count, &sh, src, sizeof(src), err, sizeof(err));
 		if (found < 0) {
 			fprintf(stderr, "idlekit sweep: %s\n", err);
 			return EXIT_USAGE;
@@ -368,7 +368,7 @@ static int run_sweep(const char *spec_path, const char *dir, int jobs, bool quie
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	int64_t done, npoints = ik_sweep_shard_points(s, &sh);
+	int64_t done, npoints = ik__sweep_shard_points(s, &sh);
 	rc = open_dir("sweep", dir, s, &sh, &done);
 	if (rc)
 		goto out;
@@ -387,7 +387,7 @@ static int run_sweep(const char *spec_path, const char *dir, int jobs, bool quie
 	struct cli_progress prog;
 	cli_progress_begin(&prog, "sweep", "runs", done * s->runs, npoints * s->runs, quiet);
 	struct ik_sweep_progress hook = { cli_progress_step, &prog };
-	int ret = ik_sweep_run(s, &sh, done, jobs, rows, &hook, err, sizeof(err));
+	int ret = ik__sweep_run(s, &sh, done, jobs, rows, &hook, err, sizeof(err));
 	cli_progress_end(&prog);
 	if (fclose(rows) != 0 && ret == 0) {
 		ret = -1;
@@ -410,7 +410,7 @@ static int run_sweep(const char *spec_path, const char *dir, int jobs, bool quie
 		fprintf(stderr, "idlekit sweep: shard %d/%d: %lld points in %s; join the shards with "
 			"idlekit sweep merge\n", sh.index, sh.count, (long long)npoints, dir);
 out:
-	ik_sweep_spec_free(s);
+	ik__sweep_spec_free(s);
 	free(s);
 	return rc;
 }
@@ -428,15 +428,15 @@ static int merge(const char *out_dir, int n, char **dirs, const char *bad)
 		fprintf(stderr, "idlekit sweep merge: out of memory\n");
 		return EXIT_FAIL;
 	}
-	int ret = ik_sweep_merge_open(&mg, n, dirs, err, sizeof(err));
+	int ret = ik__sweep_merge_open(&mg, n, dirs, err, sizeof(err));
 	if (ret == 0) {
 		if (load_spec("sweep merge", mg.spec_path, bad, false, s) != EXIT_OK)
 			goto usage;
 		have_spec = true;
-		ret = ik_sweep_merge_check(&mg, s, err, sizeof(err));
+		ret = ik__sweep_merge_check(&mg, s, err, sizeof(err));
 	}
 	if (ret == 0)
-		ret = ik_sweep_merge_target(&mg, out_dir, err, sizeof(err));
+		ret = ik__sweep_merge_target(&mg, out_dir, err, sizeof(err));
 	if (ret != 0) {
 		fprintf(stderr, "idlekit sweep merge: %s\n", err);
 		goto out;
@@ -451,7 +451,7 @@ static int merge(const char *out_dir, int n, char **dirs, const char *bad)
 	join(path, sizeof(path), out_dir, "rows.csv");
 	if (cli_output_open(&o, path))
 		goto out;
-	bool ok = ik_sweep_merge_rows(&mg, s, o.fp) == 0;
+	bool ok = ik__sweep_merge_rows(&mg, s, o.fp) == 0;
 	if (cli_output_close(&o, ok) != 0)
 		goto out;
 	if (write_file(out_dir, "spec.ini", w_spec, &r) || write_file(out_dir, "manifest", w_manifest, &r))
@@ -461,9 +461,9 @@ static int merge(const char *out_dir, int n, char **dirs, const char *bad)
 usage:
 	ret = 2;
 out:
-	ik_sweep_merge_close(&mg);
+	ik__sweep_merge_close(&mg);
 	if (have_spec)
-		ik_sweep_spec_free(s);
+		ik__sweep_spec_free(s);
 	free(s);
 	return ret == 0 ? EXIT_OK : ret == 2 ? EXIT_USAGE : EXIT_FAIL;
 }
@@ -477,7 +477,7 @@ static int slurm(const char *spec_path, const char *dir, const struct ik_sweep_s
 	char spec_abs[PATH_MAX], dir_abs[PATH_MAX], exe[PATH_MAX], path[PATH_MAX], err[IK_ERR_LEN];
 	int rc, shards;
 
-	if (ik_sweep_slurm_check(so, err, sizeof(err))) {
+	if (ik__sweep_slurm_check(so, err, sizeof(err))) {
 		fprintf(stderr, "idlekit sweep slurm: %s\n", err);
 		return EXIT_USAGE;
 	}
@@ -485,7 +485,7 @@ static int slurm(const char *spec_path, const char *dir, const struct ik_sweep_s
 	if (rc)
 		return rc;
 	rc = EXIT_USAGE;
-	if (ik_sweep_slurm_shards(so, s, &shards, err, sizeof(err))) {
+	if (ik__sweep_slurm_shards(so, s, &shards, err, sizeof(err))) {
 		fprintf(stderr, "idlekit sweep slurm: %s\n", err);
 		goto out;
 	}
@@ -507,7 +507,7 @@ static int slurm(const char *spec_path, const char *dir, const struct ik_sweep_s
 	struct cli_output o;
 	if (cli_output_open(&o, path))
 		goto out;
-	(void)ik_sweep_slurm_write(o.fp, so, shards, s, exe, spec_abs, dir_abs); /* close checks */
+	(void)ik__sweep_slurm_write(o.fp, so, shards, s, exe, spec_abs, dir_abs); /* close checks */
 	if (cli_output_close(&o, 1) != 0)
 		goto out;
 	chmod(path, 0755);
@@ -516,7 +516,7 @@ static int slurm(const char *spec_path, const char *dir, const struct ik_sweep_s
 	if (submit) {
 		int spawn_errno;
 		fflush(stdout);
-		if (ik_sweep_slurm_submit(path, &spawn_errno) != 0) {
+		if (ik__sweep_slurm_submit(path, &spawn_errno) != 0) {
 			if (spawn_errno)
 				fprintf(stderr, "idlekit sweep slurm: --submit: cannot run sbatch: %s\n",
 					strerror(spawn_errno));
@@ -530,7 +530,7 @@ static int slurm(const char *spec_path, const char *dir, const struct ik_sweep_s
 		}
 	}
 out:
-	ik_sweep_spec_free(s);
+	ik__sweep_spec_free(s);
 	free(s);
 	return rc;
 }

@@ -156,7 +156,7 @@ static int open_trace(const char *cmd, const char *path, bool lenient, struct op
 	o->fp = cli_input_open(cmd, path, &orc);
 	if (!o->fp)
 		return orc;
-	int rc = ik_trace_open_file(o->fp, o->origin, lenient, &o->r, err, sizeof(err));
+	int rc = ik__trace_open_file(o->fp, o->origin, lenient, &o->r, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "idlekit %s: %s\n", cmd, err);
 		cli_input_close(o->fp);
@@ -167,7 +167,7 @@ static int open_trace(const char *cmd, const char *path, bool lenient, struct op
 
 static void close_trace(struct opened *o)
 {
-	ik_trace_close(o->r);
+	ik__trace_close(o->r);
 	cli_input_close(o->fp);
 }
 
@@ -182,16 +182,16 @@ struct analyze_out {
 static int analyze_report(FILE *f, void *ctx)
 {
 	const struct analyze_out *w = ctx;
-	const struct ik_trace_header *h = ik_trace_header(w->in->r);
-	return w->json  ? ik_report_analyze_json(f, h, w->a)
-	       : w->csv ? ik_report_analyze_csv(f, h, w->a)
-			: ik_report_analyze_text(f, w->in->origin, h, w->a);
+	const struct ik_trace_header *h = ik__trace_header(w->in->r);
+	return w->json  ? ik__report_analyze_json(f, h, w->a)
+	       : w->csv ? ik__report_analyze_csv(f, h, w->a)
+			: ik__report_analyze_text(f, w->in->origin, h, w->a);
 }
 
 static int analyze_page(FILE *f, void *ctx)
 {
 	const struct analyze_out *w = ctx;
-	return ik_report_html_analyze(f, w->in->origin, ik_trace_header(w->in->r), w->a, w->tl);
+	return ik__report_html_analyze(f, w->in->origin, ik__trace_header(w->in->r), w->a, w->tl);
 }
 
 int cmd_analyze(int argc, char **argv)
@@ -235,27 +235,27 @@ int cmd_analyze(int argc, char **argv)
 	char err[512];
 	struct ik_timeline *tl = NULL;
 	if (htmlpath) {
-		tl = ik_timeline_new(0, opt.win_start, opt.win_len, ik_trace_header(in.r)->cpus);
+		tl = ik__timeline_new(0, opt.win_start, opt.win_len, ik__trace_header(in.r)->cpus);
 		if (!tl) {
 			fprintf(stderr, "idlekit analyze: out of memory\n");
 			close_trace(&in);
 			return EXIT_FAIL;
 		}
 	}
-	int arc = ik_trace_analyze_timeline(in.r, &a, tl, err, sizeof(err));
+	int arc = ik__trace_analyze_timeline(in.r, &a, tl, err, sizeof(err));
 	if (arc) {
 		fprintf(stderr, "idlekit analyze: %s\n", err);
-		ik_timeline_free(tl);
+		ik__timeline_free(tl);
 		close_trace(&in);
 		return arc == IK_TRACE_EINPUT ? EXIT_USAGE : EXIT_FAIL;
 	}
 	if (a.skipped)
 		fprintf(stderr, "idlekit analyze: --lenient: %" PRIu64 " bad lines skipped; the first: %s\n",
-			a.skipped, ik_trace_first_skip(in.r));
+			a.skipped, ik__trace_first_skip(in.r));
 	struct analyze_out w = { json, csv, &in, &a, tl };
 	rc = cli_write_report_and_page(outpath, analyze_report, htmlpath, analyze_page, &w);
-	ik_timeline_free(tl);
-	ik_trace_analysis_free(&a);
+	ik__timeline_free(tl);
+	ik__trace_analysis_free(&a);
 	close_trace(&in);
 	return rc;
 }
@@ -271,7 +271,7 @@ struct replay_out {
 static int replay_report(FILE *f, void *ctx)
 {
 	struct replay_out *w = ctx;
-	return ik_report_replay_batch_write(f, w->out, w->ntraces);
+	return ik__report_replay_batch_write(f, w->out, w->ntraces);
 }
 
 static int replay_page(FILE *f, void *ctx)
@@ -361,10 +361,10 @@ int cmd_replay(int argc, char **argv)
 	struct ik_replay_batch bt = { .closed_loop = closed, .hz = hz, .seed = seed, .haltpoll = hp,
 				      .haltpoll_given = hp_given, .kernel = &kernel,
 				      .timeline = htmlpath != NULL, .win_start = opt.win_start,
-				      .win_len = opt.win_len, .report = ik_report_replay_batch_one,
+				      .win_len = opt.win_len, .report = ik__report_replay_batch_one,
 				      .user = &out };
 	char err[IK_REPLAY_BATCH_ERR_LEN];
-	if (ik_replay_batch_governors(&bt, governor, err, sizeof(err))) {
+	if (ik__replay_batch_governors(&bt, governor, err, sizeof(err))) {
 		fprintf(stderr, "idlekit replay: --governor: %s\n", err);
 		return EXIT_USAGE;
 	}
@@ -375,10 +375,10 @@ int cmd_replay(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	int rc = ik_replay_batch_open(&bt, platform, err, sizeof(err));
+	int rc = ik__replay_batch_open(&bt, platform, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "idlekit replay: %s\n", err);
-		ik_replay_batch_close(&bt);
+		ik__replay_batch_close(&bt);
 		return rc == IK_TRACE_EINPUT ? EXIT_USAGE : EXIT_FAIL;
 	}
 	/* Every trace opened (its header read) here, in order: a bad one is reported first. */
@@ -398,13 +398,13 @@ int cmd_replay(int argc, char **argv)
 		tv[nopen].r = in[nopen].r;
 		tv[nopen].origin = in[nopen].origin;
 	}
-	int fail = ik_replay_batch_run(&bt, tv, ntraces, jobs ? jobs : cli_default_jobs());
+	int fail = ik__replay_batch_run(&bt, tv, ntraces, jobs ? jobs : cli_default_jobs());
 	/* the messages in the traces' order, up to the first that failed (then nothing is
 	   written) */
 	for (int i = 0; i <= (fail < ntraces ? fail : ntraces - 1); i++) {
 		if (tv[i].skipped)
 			fprintf(stderr, "idlekit replay: --lenient: %" PRIu64 " bad lines skipped; the first: %s\n",
-				tv[i].skipped, ik_trace_first_skip(tv[i].r));
+				tv[i].skipped, ik__trace_first_skip(tv[i].r));
 		if (tv[i].rc)
 			fprintf(stderr, "idlekit replay: %s\n", tv[i].err);
 	}
@@ -419,7 +419,7 @@ close:
 		close_trace(&in[i]);
 	free(in);
 	free(tv);
-	ik_report_replay_batch_free(&out, ntraces);
-	ik_replay_batch_close(&bt);
+	ik__report_replay_batch_free(&out, ntraces);
+	ik__replay_batch_close(&bt);
 	return rc;
 }

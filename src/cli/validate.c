@@ -298,7 +298,7 @@ static int parse(int argc, char **argv, struct opts *o, struct ik_val_spec *spec
 			"COMMAND (one of them; see idlekit validate --help)\n");
 		return -1;
 	}
-	if (o->command && !ik_val_command_found(o->command[0])) {
+	if (o->command && !ik__val_command_found(o->command[0])) {
 		fprintf(stderr, "idlekit validate: -- %s: %s\n", o->command[0],
 			strchr(o->command[0], '/') ? "not an executable file"
 						   : "no such command on PATH");
@@ -370,9 +370,9 @@ static int write_outputs(const struct opts *o, const struct ik_val_report *rep)
 		return EXIT_FAIL;
 	if (o->htmlpath && cli_output_open_in(&g, &html, o->htmlpath))
 		return EXIT_FAIL;
-	if ((o->json ? ik_val_json(out.fp, rep) : ik_val_table(out.fp, rep)) != 0)
+	if ((o->json ? ik__val_json(out.fp, rep) : ik__val_table(out.fp, rep)) != 0)
 		ok = 0;
-	if (ok && o->htmlpath && ik_val_html(html.fp, rep) != 0)
+	if (ok && o->htmlpath && ik__val_html(html.fp, rep) != 0)
 		ok = 0;
 	if (cli_output_close(&out, ok) != 0)
 		ok = 0;
@@ -428,7 +428,7 @@ int cmd_validate(int argc, char **argv)
 		/* read as given (messages name it so), then by its full path: the model's
 		   scenario resolves a relative path against itself, rt-app runs from here */
 		int instances;
-		if (ik_val_rtapp_info(o.file, &spec->duration_ns, &instances, err, sizeof(err))) {
+		if (ik__val_rtapp_info(o.file, &spec->duration_ns, &instances, err, sizeof(err))) {
 			fprintf(stderr, "idlekit validate: %s\n", err);
 			goto out;
 		}
@@ -466,19 +466,19 @@ int cmd_validate(int argc, char **argv)
 	}
 	if (cli_output_check("validate", o.outpath) || cli_output_check("validate", o.htmlpath))
 		goto out;
-	if (spec->kind == IK_VAL_CYCLICTEST && !ik_val_command_found("cyclictest")) {
+	if (spec->kind == IK_VAL_CYCLICTEST && !ik__val_command_found("cyclictest")) {
 		fprintf(stderr, "idlekit validate: cyclictest is not installed (not on PATH); it "
 			"is in Debian's package rt-tests: apt-get install rt-tests\n");
 		goto out;
 	}
 	if (spec->kind == IK_VAL_TBENCH &&
-	    (!ik_val_command_found("tbench") || !ik_val_command_found("tbench_srv"))) {
+	    (!ik__val_command_found("tbench") || !ik__val_command_found("tbench_srv"))) {
 		fprintf(stderr, "idlekit validate: tbench and tbench_srv are not installed (not on "
 			"PATH); they are in Debian's package dbench: apt-get install dbench\n");
 		goto out;
 	}
 	if ((spec->kind == IK_VAL_RTAPP || spec->kind == IK_VAL_PERIODIC) &&
-	    !ik_val_find_rtapp(rtapp, sizeof(rtapp))) {
+	    !ik__val_find_rtapp(rtapp, sizeof(rtapp))) {
 		fprintf(stderr, "idlekit validate: rt-app is not installed (not on PATH); it is "
 			"Debian's package rt-app: apt-get install rt-app\n");
 		goto out;
@@ -488,7 +488,7 @@ int cmd_validate(int argc, char **argv)
 	struct host_source src = { getenv("IDLEKIT_SYSFS_ROOT"), NULL };
 	if (host_open("validate", &src, &fs))
 		goto out;
-	ik_val_machine_read(fs, &machine);
+	ik__val_machine_read(fs, &machine);
 	if (!machine.has_states) {
 		fprintf(stderr, "idlekit validate: this machine has no cpuidle states (driver '%s'): "
 			"the kernel idles in its default routine and keeps no per-state counters to "
@@ -501,13 +501,13 @@ int cmd_validate(int argc, char **argv)
 	/* the model's platform */
 	if (o.platform) {
 		struct ik_platform_text t;
-		if (ik_platform_find(o.platform, NULL, &t, err, sizeof(err)) != 0) {
+		if (ik__platform_find(o.platform, NULL, &t, err, sizeof(err)) != 0) {
 			fprintf(stderr, "idlekit validate: -p %s: %s\n", o.platform, err);
 			goto out;
 		}
 		platform = strdup(t.text);
 		snprintf(spec->platform_origin, sizeof(spec->platform_origin), "%s", t.origin);
-		ik_platform_text_free(&t);
+		ik__platform_text_free(&t);
 	} else {
 		platform = import_platform();
 		if (!platform) {
@@ -535,7 +535,7 @@ int cmd_validate(int argc, char **argv)
 		goto out;
 	}
 	have_tmp = true;
-	if (spec->kind == IK_VAL_PERIODIC && ik_val_periodic_file(spec, err, sizeof(err))) {
+	if (spec->kind == IK_VAL_PERIODIC && ik__val_periodic_file(spec, err, sizeof(err))) {
 		fprintf(stderr, "idlekit validate: %s\n", err);
 		rc = EXIT_FAIL;
 		goto out;
@@ -544,29 +544,29 @@ int cmd_validate(int argc, char **argv)
 	   can only be read after it.  Else the model's scenario is read before anything runs:
 	   a bad --set costs no run. */
 	if (spec->kind == IK_VAL_COMMAND) {
-		if (ik_signals_catch() == 0)
+		if (ik__signals_catch() == 0)
 			signals = true;
 		rc = EXIT_FAIL;
 		if (!o.quiet)
 			fprintf(stderr, "idlekit validate: the command, traced, to learn its model\n");
-		traced = ik_val_traced_run(spec, fs, 0, &tr, trace_err, sizeof(trace_err)) == 0;
+		traced = ik__val_traced_run(spec, fs, 0, &tr, trace_err, sizeof(trace_err)) == 0;
 		if (!traced) {
 			fprintf(stderr, "idlekit validate: -- %s: the traced run, whose trace the "
 				"model is learned from: %s\n", spec->command[0], trace_err);
 			goto out;
 		}
-		if (ik_val_command_learn(spec, &tr, err, sizeof(err))) {
+		if (ik__val_command_learn(spec, &tr, err, sizeof(err))) {
 			fprintf(stderr, "idlekit validate: -- %s: learning its model: %s\n",
 				spec->command[0], err);
 			goto out;
 		}
 		rc = EXIT_USAGE;
 	}
-	if (ik_val_scenario(spec, sc, &cfg, err, sizeof(err))) {
+	if (ik__val_scenario(spec, sc, &cfg, err, sizeof(err))) {
 		fprintf(stderr, "idlekit validate: %s\n", err);
 		goto out;
 	}
-	if (ik_val_machine_params(spec, &machine, sc, &cfg, params, sizeof(params)) && !o.quiet)
+	if (ik__val_machine_params(spec, &machine, sc, &cfg, params, sizeof(params)) && !o.quiet)
 		fprintf(stderr, "idlekit validate: note: %s\n", params);
 	spec->model_slack_ns = sc->platform.os.present && sc->platform.os.timer_slack_ns > 0
 				       ? sc->platform.os.timer_slack_ns : 0;
@@ -578,18 +578,18 @@ int cmd_validate(int argc, char **argv)
 		fprintf(stderr, "idlekit validate: out of memory\n");
 		goto out;
 	}
-	if (!signals && ik_signals_catch() == 0)
+	if (!signals && ik__signals_catch() == 0)
 		signals = true;
 	/* the real runs first, on a machine the simulator does not load yet */
 	for (; nm < spec->runs; nm++) {
 		if (!o.quiet)
 			fprintf(stderr, "idlekit validate: real run %d/%d (%.3g s)\n", nm + 1,
 				spec->runs, (double)spec->duration_ns / 1e9);
-		if (ik_val_real_run(spec, fs, nm, NULL, &meas[nm], err, sizeof(err))) {
+		if (ik__val_real_run(spec, fs, nm, NULL, &meas[nm], err, sizeof(err))) {
 			fprintf(stderr, "idlekit validate: real run %d: %s\n", nm + 1, err);
 			goto out;
 		}
-		if (!machine.changed[0] && ik_val_machine_recheck(&machine, nm + 1))
+		if (!machine.changed[0] && ik__val_machine_recheck(&machine, nm + 1))
 			fprintf(stderr, "idlekit validate: warning: %s\n", machine.changed);
 	}
 	/* the page's histogram: one more run, traced, kept out of the figures (a command's
@@ -597,59 +597,59 @@ int cmd_validate(int argc, char **argv)
 	if (o.htmlpath && spec->kind != IK_VAL_COMMAND) {
 		if (!o.quiet)
 			fprintf(stderr, "idlekit validate: one more real run, traced, for the page\n");
-		traced = ik_val_traced_run(spec, fs, spec->runs, &tr, trace_err, sizeof(trace_err)) == 0;
-		if (ik_signals_caught())
+		traced = ik__val_traced_run(spec, fs, spec->runs, &tr, trace_err, sizeof(trace_err)) == 0;
+		if (ik__signals_caught())
 			goto out;
 		if (!traced && !o.quiet)
 			fprintf(stderr, "idlekit validate: note: no trace for the page: %s\n", trace_err);
 	}
-	machine.loadavg_after = ik_val_loadavg();
+	machine.loadavg_after = ik__val_loadavg();
 	if (!o.quiet)
 		fprintf(stderr, "idlekit validate: %d simulated run%s\n", spec->runs,
 			spec->runs > 1 ? "s" : "");
-	if (ik_val_predict(spec, sc, runs, err, sizeof(err))) {
+	if (ik__val_predict(spec, sc, runs, err, sizeof(err))) {
 		fprintf(stderr, "idlekit validate: the model: %s\n", err);
 		goto out;
 	}
 	have_runs = true;
 	for (; np < spec->runs; np++)
-		if (ik_val_sample_sim(spec, &runs[np], &pred[np], err, sizeof(err))) {
+		if (ik__val_sample_sim(spec, &runs[np], &pred[np], err, sizeof(err))) {
 			fprintf(stderr, "idlekit validate: %s\n", err);
 			goto out;
 		}
-	if (ik_val_compare(meas, nm, pred, np, &cmp, err, sizeof(err))) {
+	if (ik__val_compare(meas, nm, pred, np, &cmp, err, sizeof(err))) {
 		fprintf(stderr, "idlekit validate: %s\n", err);
 		goto out;
 	}
 	if (o.htmlpath)
-		ik_val_traced_note(&cmp, traced ? &tr : NULL, trace_err);
+		ik__val_traced_note(&cmp, traced ? &tr : NULL, trace_err);
 	command = command_line(argc, argv);
 	struct ik_val_report rep = { spec, &machine, sc, runs, &cmp, command };
 	rc = write_outputs(&o, &rep);
 out:
-	if (signals && ik_signals_caught()) {
+	if (signals && ik__signals_caught()) {
 		fprintf(stderr, "idlekit validate: interrupted; no knob of the machine was "
 			"changed\n");
 		rc = EXIT_FAIL;
 	}
 	if (signals)
-		ik_signals_restore();
+		ik__signals_restore();
 	if (traced)
-		ik_val_sample_free(&tr);
+		ik__val_sample_free(&tr);
 	if (have_tmp)
 		nftw(spec->tmpdir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	for (int i = 0; i < nm; i++)
-		ik_val_sample_free(&meas[i]);
+		ik__val_sample_free(&meas[i]);
 	for (int i = 0; i < np; i++)
-		ik_val_sample_free(&pred[i]);
+		ik__val_sample_free(&pred[i]);
 	if (have_runs)
 		for (int i = 0; i < spec->runs; i++)
-			ik_run_result_free(&runs[i]);
-	ik_val_comparison_free(&cmp);
+			ik__run_result_free(&runs[i]);
+	ik__val_comparison_free(&cmp);
 	if (fs)
-		ik_sysfs_close(fs);
+		ik__sysfs_close(fs);
 	if (cfg)
-		ik_config_free(cfg);
+		ik__config_free(cfg);
 	free(meas);
 	free(pred);
 	free(runs);

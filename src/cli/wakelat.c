@@ -68,12 +68,12 @@ static void read_wakee_states(const struct ik_sysfs *fs, int cpu, struct wakee_s
 	char err[IK_HOST_ERR_LEN];
 
 	w->ok = false;
-	ik_host_idle_free(&w->idle);
+	ik__host_idle_free(&w->idle);
 	if (!fs)
 		return;
-	ik_cpuset_clear(&one);
-	ik_cpuset_add(&one, cpu);
-	if (ik_host_idle_read(fs, &one, &w->idle, err, sizeof(err)) == 0 && w->idle.ncpus == 1 &&
+	ik__cpuset_clear(&one);
+	ik__cpuset_add(&one, cpu);
+	if (ik__host_idle_read(fs, &one, &w->idle, err, sizeof(err)) == 0 && w->idle.ncpus == 1 &&
 	    w->idle.cpus[0].nstates > 0) {
 		w->before = w->idle.cpus[0];
 		w->ok = true;
@@ -133,7 +133,7 @@ int cmd_wakelat(int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case OPT_METHOD:
-			if (ik_wakelat_method_parse(optarg, &cfg.method)) {
+			if (ik__wakelat_method_parse(optarg, &cfg.method)) {
 				fprintf(stderr, "idlekit wakelat: --method: expected futex, pipe or "
 					"eventfd, got '%s'\n", optarg);
 				return EXIT_USAGE;
@@ -181,7 +181,7 @@ int cmd_wakelat(int argc, char **argv)
 	if (src.root || state) {
 		if (host_open("wakelat", &src, &fs))
 			return EXIT_USAGE;
-	} else if (ik_sysfs_open_root("/", &fs, tree_err, sizeof(tree_err))) {
+	} else if (ik__sysfs_open_root("/", &fs, tree_err, sizeof(tree_err))) {
 		fs = NULL;
 	}
 
@@ -190,7 +190,7 @@ int cmd_wakelat(int argc, char **argv)
 	struct wakee_states ws = { 0 };
 	struct ik_wakelat_result r = { 0 };
 	int rc = EXIT_USAGE, only = -1;
-	ik_journal_init(&journal);
+	ik__journal_init(&journal);
 	read_wakee_states(fs, cfg.wakee_cpu, &ws);
 
 	/* Plan the state restriction: every other state of the wakee CPU disabled. */
@@ -198,7 +198,7 @@ int cmd_wakelat(int argc, char **argv)
 	if (state) {
 		if (!ws.ok) {
 			fprintf(stderr, "idlekit wakelat: --state: CPU %d has no idle states in %s\n",
-				cfg.wakee_cpu, ik_sysfs_origin(fs));
+				cfg.wakee_cpu, ik__sysfs_origin(fs));
 			goto out;
 		}
 		const struct ik_host_cpu *w = &ws.idle.cpus[0];
@@ -219,8 +219,8 @@ int cmd_wakelat(int argc, char **argv)
 		for (int k = 0; k < w->nstates; k++) {
 			char rel[128];
 			snprintf(rel, sizeof(rel), "cpu%d/cpuidle/state%d/disable", cfg.wakee_cpu, k);
-			if (ik_sysfs_path(fs, rel, paths[k], sizeof(paths[k])) ||
-			    ik_check_writable(paths[k], err, sizeof(err))) {
+			if (ik__sysfs_path(fs, rel, paths[k], sizeof(paths[k])) ||
+			    ik__check_writable(paths[k], err, sizeof(err))) {
 				fprintf(stderr, "idlekit wakelat: --state: %s\n", err[0] ? err : rel);
 				rc = EXIT_FAIL;
 				goto out;
@@ -233,26 +233,26 @@ int cmd_wakelat(int argc, char **argv)
 	}
 	bool changes = state || latency_ns >= 0;
 	if (changes) {
-		ik_signals_catch();
-		ik_signals_block(true);
+		ik__signals_catch();
+		ik__signals_block(true);
 		rc = EXIT_OK;
 		for (int k = 0; state && k < ws.idle.cpus[0].nstates && rc == EXIT_OK; k++)
-			if (ik_journal_write(&journal, paths[k], k == only ? "0" : "1", err, sizeof(err)))
+			if (ik__journal_write(&journal, paths[k], k == only ? "0" : "1", err, sizeof(err)))
 				rc = EXIT_FAIL;
 		if (rc == EXIT_OK && latency_ns >= 0 &&
-		    ik_pmqos_set(&qos, (int32_t)(latency_ns / 1000), err, sizeof(err)))
+		    ik__pmqos_set(&qos, (int32_t)(latency_ns / 1000), err, sizeof(err)))
 			rc = EXIT_FAIL;
-		ik_signals_block(false);
+		ik__signals_block(false);
 		if (rc != EXIT_OK) {
 			fprintf(stderr, "idlekit wakelat: %s\n", err);
 			goto restore;
 		}
-		cfg.should_stop = ik_signals_caught;
+		cfg.should_stop = ik__signals_caught;
 		read_wakee_states(fs, cfg.wakee_cpu, &ws); /* counters after the change */
 	}
 
 	rc = EXIT_FAIL;
-	if (ik_wakelat_run(&cfg, &r, err, sizeof(err))) {
+	if (ik__wakelat_run(&cfg, &r, err, sizeof(err))) {
 		fprintf(stderr, "idlekit wakelat: %s\n", err);
 		goto restore;
 	}
@@ -260,7 +260,7 @@ int cmd_wakelat(int argc, char **argv)
 	bool states_ok = false;
 	if (ws.ok) {
 		char e2[IK_HOST_ERR_LEN];
-		states_ok = ik_host_idle_refresh(fs, &ws.idle, e2, sizeof(e2)) == 0;
+		states_ok = ik__host_idle_refresh(fs, &ws.idle, e2, sizeof(e2)) == 0;
 		after = ws.idle.cpus[0];
 	}
 	/* Did the wakee idle at all?  Entries of a state other than polling. */
@@ -278,7 +278,7 @@ int cmd_wakelat(int argc, char **argv)
 		printf("{\n  \"schema\": \"idlekit.wakelat/1\",\n  \"method\": \"%s\",\n"
 		       "  \"waker_cpu\": %d,\n  \"wakee_cpu\": %d,\n  \"samples\": %ld,\n"
 		       "  \"warmup\": %ld,\n  \"gap_ns\": %" PRId64 ",\n",
-		       ik_wakelat_method_name(cfg.method), cfg.waker_cpu, cfg.wakee_cpu, r.count,
+		       ik__wakelat_method_name(cfg.method), cfg.waker_cpu, cfg.wakee_cpu, r.count,
 		       cfg.warmup, cfg.gap_ns);
 		if (cfg.rt_priority)
 			printf("  \"rt_priority\": %d,\n", cfg.rt_priority);
@@ -290,13 +290,13 @@ int cmd_wakelat(int argc, char **argv)
 			printf("  \"latency_limit_us\": null,\n");
 		printf("  \"only_state\": ");
 		if (only >= 0)
-			ik_json_string(stdout, ws.idle.cpus[0].states[only].name, SIZE_MAX);
+			ik__json_string(stdout, ws.idle.cpus[0].states[only].name, SIZE_MAX);
 		else
 			printf("null");
 		printf(",\n  \"percentiles_ns\": {");
 		for (size_t i = 0; i < NPCT; i++)
 			printf("%s\"%g\": %" PRId64, i ? ", " : "", percentiles[i],
-			       ik_wakelat_percentile(&r, percentiles[i]));
+			       ik__wakelat_percentile(&r, percentiles[i]));
 		printf("},\n  \"min_ns\": %" PRId64 ",\n  \"max_ns\": %" PRId64 ",\n"
 		       "  \"mean_ns\": %.1f,\n  \"elapsed_s\": %.6f,\n  \"wakee_states\": ",
 		       r.min_ns, r.max_ns, r.mean_ns, (double)r.elapsed_ns / 1e9);
@@ -304,7 +304,7 @@ int cmd_wakelat(int argc, char **argv)
 			printf("[");
 			for (int k = 0; k < after.nstates; k++) {
 				printf("%s\n    {\"index\": %d, \"name\": ", k ? "," : "", k);
-				ik_json_string(stdout, after.states[k].name, SIZE_MAX);
+				ik__json_string(stdout, after.states[k].name, SIZE_MAX);
 				printf(", \"usage\": %" PRIu64 ", \"time_us\": %" PRIu64 "}",
 				       after.states[k].usage - ws.before.states[k].usage,
 				       after.states[k].time_us - ws.before.states[k].time_us);
@@ -316,7 +316,7 @@ int cmd_wakelat(int argc, char **argv)
 	} else {
 		printf("wakelat: %s wake-ups, waker CPU %d -> wakee CPU %d, idle gap %" PRId64
 		       " ns, %ld samples (after %ld warm-up) in %.3f s\n",
-		       ik_wakelat_method_name(cfg.method), cfg.waker_cpu, cfg.wakee_cpu, cfg.gap_ns,
+		       ik__wakelat_method_name(cfg.method), cfg.waker_cpu, cfg.wakee_cpu, cfg.gap_ns,
 		       r.count, cfg.warmup, (double)r.elapsed_ns / 1e9);
 		if (cfg.rt_priority)
 			printf("both threads SCHED_FIFO, priority %d\n", cfg.rt_priority);
@@ -328,7 +328,7 @@ int cmd_wakelat(int argc, char **argv)
 			       ws.idle.cpus[0].states[only].name);
 		for (size_t i = 0; i < NPCT; i++)
 			printf("%8g%%  %10" PRId64 " ns\n", percentiles[i],
-			       ik_wakelat_percentile(&r, percentiles[i]));
+			       ik__wakelat_percentile(&r, percentiles[i]));
 		printf("%9s  %10" PRId64 " ns\n%9s  %10" PRId64 " ns\n%9s  %12.1f ns\n", "min", r.min_ns,
 		       "max", r.max_ns, "mean", r.mean_ns);
 		if (states_ok) {
@@ -355,7 +355,7 @@ int cmd_wakelat(int argc, char **argv)
 			time_us[k] = after.states[k].time_us - ws.before.states[k].time_us;
 		}
 		struct ik_html_wakelat hw = {
-			.method = ik_wakelat_method_name(cfg.method), .waker_cpu = cfg.waker_cpu,
+			.method = ik__wakelat_method_name(cfg.method), .waker_cpu = cfg.waker_cpu,
 			.wakee_cpu = cfg.wakee_cpu, .warmup = cfg.warmup, .gap_ns = cfg.gap_ns,
 			.latency_limit_ns = latency_ns,
 			.only_state = only >= 0 ? ws.idle.cpus[0].states[only].name : NULL, .r = &r,
@@ -364,29 +364,29 @@ int cmd_wakelat(int argc, char **argv)
 		struct cli_output o;
 		rc = EXIT_FAIL;
 		if (fflush(stdout) == 0 && cli_output_open(&o, htmlpath) == 0) {
-			int wrc = ik_report_html_wakelat(o.fp, &hw);
+			int wrc = ik__report_html_wakelat(o.fp, &hw);
 			rc = cli_output_close(&o, wrc == 0) ? EXIT_FAIL : EXIT_OK;
 		}
 	}
 restore:
 	if (changes) {
-		if (ik_journal_undo(&journal, err, sizeof(err))) {
+		if (ik__journal_undo(&journal, err, sizeof(err))) {
 			fprintf(stderr, "idlekit wakelat: %s\n", err);
 			rc = EXIT_FAIL;
 		}
-		ik_pmqos_close(&qos);
-		int sig = ik_signals_caught();
-		ik_signals_restore();
+		ik__pmqos_close(&qos);
+		int sig = ik__signals_caught();
+		ik__signals_restore();
 		if (sig) {
 			fprintf(stderr, "idlekit wakelat: interrupted; settings restored\n");
 			rc = 128 + sig;
 		}
 	}
 out:
-	ik_pmqos_close(&qos);
-	ik_wakelat_free(&r);
-	ik_journal_free(&journal);
-	ik_host_idle_free(&ws.idle);
-	ik_sysfs_close(fs);
+	ik__pmqos_close(&qos);
+	ik__wakelat_free(&r);
+	ik__journal_free(&journal);
+	ik__host_idle_free(&ws.idle);
+	ik__sysfs_close(fs);
 	return rc;
 }

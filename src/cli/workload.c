@@ -85,15 +85,15 @@ static int check_model(const char *trace, const char *scenario)
 		fprintf(stderr, "idlekit workload learn: out of memory\n");
 		return EXIT_FAIL;
 	}
-	if (ik_scenario_load(scenario, NULL, 0, sc, err, sizeof(err)) ||
-	    ik_learn_check(trace, sc, &c, err, sizeof(err))) {
+	if (ik__scenario_load(scenario, NULL, 0, sc, err, sizeof(err)) ||
+	    ik__learn_check(trace, sc, &c, err, sizeof(err))) {
 		fprintf(stderr, "idlekit workload learn: the check of the model: %s\n", err);
 		free(sc);
 		return EXIT_FAIL;
 	}
-	if (ik_learn_check_print(&c, stdout, stderr, "idlekit workload learn") == 0)
+	if (ik__learn_check_print(&c, stdout, stderr, "idlekit workload learn") == 0)
 		rc = EXIT_OK;
-	ik_learn_check_free(&c);
+	ik__learn_check_free(&c);
 	free(sc);
 	return rc;
 }
@@ -141,27 +141,27 @@ static int learn(int argc, char **argv)
 		return orc;
 	struct ik_trace_reader *r = NULL;
 	struct ik_learned m;
-	int rc = ik_trace_open_file(in, path, lenient, &r, err, sizeof(err));
+	int rc = ik__trace_open_file(in, path, lenient, &r, err, sizeof(err));
 	if (rc == 0)
-		rc = ik_learn_trace(r, base(path), &m, err, sizeof(err));
+		rc = ik__learn_trace(r, base(path), &m, err, sizeof(err));
 	if (rc != 0) {
 		fprintf(stderr, "idlekit workload learn: %s\n", err);
 		if (r)
-			ik_trace_close(r);
+			ik__trace_close(r);
 		fclose(in);
 		return rc == IK_TRACE_EFAIL ? EXIT_FAIL : EXIT_USAGE;
 	}
-	const struct ik_trace_header *h = ik_trace_header(r);
+	const struct ik_trace_header *h = ik__trace_header(r);
 	struct cli_output_group outs = { 0 }; /* the three files: all written or none */
 	struct cli_output o_model, o_plat, o_sc;
 	int ok = 0;
 	if (cli_output_open_in(&outs, &o_model, model) == 0) {
-		ok = ik_learned_write(o_model.fp, &m) == 0;
+		ok = ik__learned_write(o_model.fp, &m) == 0;
 		if (cli_output_close(&o_model, ok))
 			ok = 0;
 	}
 	if (ok && cli_output_open_in(&outs, &o_plat, plat) == 0) {
-		ok = ik_learned_platform_ini(o_plat.fp, r, &m, base(path)) == 0;
+		ok = ik__learned_platform_ini(o_plat.fp, r, &m, base(path)) == 0;
 		if (cli_output_close(&o_plat, ok))
 			ok = 0;
 	} else {
@@ -192,8 +192,8 @@ static int learn(int argc, char **argv)
 	}
 	if (cli_output_group_commit(&outs, ok))
 		ok = 0;
-	ik_learned_free(&m);
-	ik_trace_close(r);
+	ik__learned_free(&m);
+	ik__trace_close(r);
 	fclose(in);
 	if (!ok) {
 		fprintf(stderr, "idlekit workload learn: could not write %s and its two files\n", out);
@@ -225,7 +225,7 @@ static int keys(int argc, char **argv)
 	fputs("| key | unit | default | values | meaning |\n|---|---|---|---|---|\n", stdout);
 	for (int k = 0; k < WL_COUNT; k++) {
 		struct ik_workload_key_info info;
-		ik_workload_key_info((enum workload_key)k, &info);
+		ik__workload_key_info((enum workload_key)k, &info);
 		printf("| `%s` | ", info.name);
 		cell(info.unit);
 		fputs(info.def[0] ? " | `" : " | none", stdout);

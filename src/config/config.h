@@ -30,7 +30,7 @@ enum ik_config_origin {
 	IK_ORIGIN_COUNT
 };
 /* "default", "derived", "scenario", "platform", "set". */
-const char *ik_config_origin_name(enum ik_config_origin o);
+const char *ik__config_origin_name(enum ik_config_origin o);
 
 #define IK_CONFIG_SECTION_LEN 16
 #define IK_CONFIG_KEY_LEN 48 /* kernel.switch.NAME is the longest */
@@ -64,23 +64,23 @@ struct ik_config {
 };
 
 /* A zeroed configuration (malloc'd; NULL when out of memory) and its release. */
-struct ik_config *ik_config_new(void);
-void ik_config_free(struct ik_config *cfg);
+struct ik_config *ik__config_new(void);
+void ik__config_free(struct ik_config *cfg);
 
 /*
- * ik_scenario_load() that also fills cfg (NULL = don't).  sc->config points at cfg
+ * ik__scenario_load() that also fills cfg (NULL = don't).  sc->config points at cfg
  * afterwards, so every report records it.
  */
-int ik_scenario_load_config(const char *ref, const char *const *overrides, int noverrides,
+int ik__scenario_load_config(const char *ref, const char *const *overrides, int noverrides,
 			    struct ik_scenario *sc, struct ik_config *cfg, char *err,
 			    size_t errlen);
-int ik_scenario_parse_string_config(const char *origin, const char *text,
+int ik__scenario_parse_string_config(const char *origin, const char *text,
 				    const char *const *overrides, int noverrides,
 				    struct ik_scenario *sc, struct ik_config *cfg, char *err,
 				    size_t errlen);
 
 /* The entry of section.key, or NULL. */
-const struct ik_config_entry *ik_config_find(const struct ik_config *cfg, const char *section,
+const struct ik_config_entry *ik__config_find(const struct ik_config *cfg, const char *section,
 					     const char *key);
 
 /*
@@ -88,9 +88,9 @@ const struct ik_config_entry *ik_config_find(const struct ik_config *cfg, const 
  * that carries each key's origin, so that the file run again records the same config.
  * `command` (may be NULL) is shown in the header comment.  0, or -1 on a write error.
  */
-int ik_config_print_ini(FILE *out, const struct ik_config *cfg, const char *command);
+int ik__config_print_ini(FILE *out, const struct ik_config *cfg, const char *command);
 
 /* "0.1.0" from CMake's project version, with `git describe` when the build had one. */
-const char *ik_version(void);
+const char *ik__version(void);
 
 #endif

@@ -3,7 +3,7 @@
  * ordered list of every key they know with its value and origin, and that list printed
  * back as a scenario file.
  *
- * The readers own the key tables; they call ik_config_emit() once per key of each table,
+ * The readers own the key tables; they call ik__config_emit() once per key of each table,
  * in table order, so the configuration cannot miss a key a reader accepts.
  */
 #include <stdio.h>
@@ -13,11 +13,11 @@
 #include "config/config.h"
 #include "config/effective.h"
 
-extern const char ik_version_text[]; /* generated at build time (cmake/version.cmake) */
+extern const char ik__version_text[]; /* generated at build time (cmake/version.cmake) */
 
-const char *ik_version(void)
+const char *ik__version(void)
 {
-	return ik_version_text;
+	return ik__version_text;
 }
 
 static const char *const origin_names[IK_ORIGIN_COUNT] = {
@@ -26,12 +26,12 @@ static const char *const origin_names[IK_ORIGIN_COUNT] = {
 	[IK_ORIGIN_SET] = "set",
 };
 
-const char *ik_config_origin_name(enum ik_config_origin o)
+const char *ik__config_origin_name(enum ik_config_origin o)
 {
 	return (unsigned)o < IK_ORIGIN_COUNT ? origin_names[o] : "?";
 }
 
-int ik_config_origin_parse(const char *name, size_t len, enum ik_config_origin *out)
+int ik__config_origin_parse(const char *name, size_t len, enum ik_config_origin *out)
 {
 	for (int i = 0; i < IK_ORIGIN_COUNT; i++)
 		if (strlen(origin_names[i]) == len && memcmp(origin_names[i], name, len) == 0) {
@@ -41,12 +41,12 @@ int ik_config_origin_parse(const char *name, size_t len, enum ik_config_origin *
 	return -1;
 }
 
-struct ik_config *ik_config_new(void)
+struct ik_config *ik__config_new(void)
 {
 	return calloc(1, sizeof(struct ik_config));
 }
 
-void ik_config_free(struct ik_config *cfg)
+void ik__config_free(struct ik_config *cfg)
 {
 	free(cfg);
 }
@@ -60,7 +60,7 @@ static struct ik_config_entry *find(struct ik_config_entry *list, int n, const c
 	return NULL;
 }
 
-const struct ik_config_entry *ik_config_find(const struct ik_config *cfg, const char *section,
+const struct ik_config_entry *ik__config_find(const struct ik_config *cfg, const char *section,
 					     const char *key)
 {
 	return cfg ? find((struct ik_config_entry *)cfg->entry, cfg->n, section, key) : NULL;
@@ -99,7 +99,7 @@ static int put(struct ik_config_entry *list, int *n, const char *section, const 
 	return 0;
 }
 
-int ik_config_give(struct ik_config *cfg, const char *section, const char *key,
+int ik__config_give(struct ik_config *cfg, const char *section, const char *key,
 		   const char *value, enum ik_config_origin origin, char *msg, size_t msglen)
 {
 	if (!cfg)
@@ -107,7 +107,7 @@ int ik_config_give(struct ik_config *cfg, const char *section, const char *key,
 	return put(cfg->given, &cfg->ngiven, section, key, value, origin, msg, msglen);
 }
 
-const struct ik_config_entry *ik_config_given(const struct ik_config *cfg, const char *section,
+const struct ik_config_entry *ik__config_given(const struct ik_config *cfg, const char *section,
 					      const char *key)
 {
 	return cfg ? find((struct ik_config_entry *)cfg->given, cfg->ngiven, section, key) : NULL;
@@ -122,7 +122,7 @@ static void value_tag(const char *v, char out[12])
 	snprintf(out, 12, "#%08lx", h);
 }
 
-int ik_config_carry(struct ik_config *cfg, const char *section, const char *key,
+int ik__config_carry(struct ik_config *cfg, const char *section, const char *key,
 		    const char *text, char *msg, size_t msglen)
 {
 	size_t len = strcspn(text, " \t");
@@ -130,7 +130,7 @@ int ik_config_carry(struct ik_config *cfg, const char *section, const char *key,
 	const char *tag = text + len;
 	tag += strspn(tag, " \t");
 
-	if (ik_config_origin_parse(text, len, &o) != 0 || tag[0] != '#' || strlen(tag) != 9 ||
+	if (ik__config_origin_parse(text, len, &o) != 0 || tag[0] != '#' || strlen(tag) != 9 ||
 	    strspn(tag + 1, "0123456789abcdef") != 8) {
 		snprintf(msg, msglen, "expected an origin (default, derived, scenario, platform or "
 			 "set) and the tag of the value it is for, e.g. 'default #1a2b3c4d'");
@@ -141,14 +141,14 @@ int ik_config_carry(struct ik_config *cfg, const char *section, const char *key,
 	return put(cfg->carried, &cfg->ncarried, section, key, tag, o, msg, msglen);
 }
 
-int ik_config_emit(struct ik_config *cfg, const char *section, const char *key,
+int ik__config_emit(struct ik_config *cfg, const char *section, const char *key,
 		   const char *default_value, enum ik_config_origin default_origin)
 {
 	char msg[160];
 
 	if (!cfg)
 		return 0;
-	const struct ik_config_entry *g = ik_config_given(cfg, section, key);
+	const struct ik_config_entry *g = ik__config_given(cfg, section, key);
 	const char *value = g ? (g->has_value ? g->value : NULL) : default_value;
 	enum ik_config_origin origin = g ? g->origin : default_origin;
 	/* A printed configuration says where its values first came from; an edited value
@@ -163,13 +163,13 @@ int ik_config_emit(struct ik_config *cfg, const char *section, const char *key,
 	return put(cfg->entry, &cfg->n, section, key, value, origin, msg, sizeof(msg));
 }
 
-int ik_config_emit_derived(struct ik_config *cfg, const char *section, const char *key,
+int ik__config_emit_derived(struct ik_config *cfg, const char *section, const char *key,
 			   const char *value)
 {
 	if (!cfg)
 		return 0;
-	bool given = ik_config_given(cfg, section, key) != NULL;
-	if (ik_config_emit(cfg, section, key, value, IK_ORIGIN_DERIVED))
+	bool given = ik__config_given(cfg, section, key) != NULL;
+	if (ik__config_emit(cfg, section, key, value, IK_ORIGIN_DERIVED))
 		return -1;
 	struct ik_config_entry *e = find(cfg->entry, cfg->n, section, key);
 	if (e)
@@ -190,11 +190,11 @@ static bool printable(const struct ik_config_entry *e)
 	       strlen(e->key) + 3 + strlen(v) <= MAX_LINE;
 }
 
-int ik_config_print_ini(FILE *out, const struct ik_config *cfg, const char *command)
+int ik__config_print_ini(FILE *out, const struct ik_config *cfg, const char *command)
 {
 	const char *section = "";
 
-	fprintf(out, "; The effective configuration, printed by idlekit %s%s%s.\n", ik_version(),
+	fprintf(out, "; The effective configuration, printed by idlekit %s%s%s.\n", ik__version(),
 		command ? ": " : "", command ? command : "");
 	fprintf(out, "; Run it again (idlekit sim FILE) for the same result, byte for byte.\n"
 		     "; The platform keys below apply on top of the platform the scenario names;\n"
@@ -224,7 +224,7 @@ int ik_config_print_ini(FILE *out, const struct ik_config *cfg, const char *comm
 		if (!e->has_value || e->implicit || e->origin == IK_ORIGIN_SCENARIO || !printable(e))
 			continue;
 		value_tag(e->value, tag);
-		fprintf(out, "%s.%s = %s %s\n", e->section, e->key, ik_config_origin_name(e->origin),
+		fprintf(out, "%s.%s = %s %s\n", e->section, e->key, ik__config_origin_name(e->origin),
 			tag);
 	}
 	return ferror(out) ? -1 : 0;

@@ -10,22 +10,22 @@
 #include "config/config.h"
 
 /* A key as given (file line or override); a later one replaces it.  0, or -1 + msg. */
-int ik_config_give(struct ik_config *cfg, const char *section, const char *key,
+int ik__config_give(struct ik_config *cfg, const char *section, const char *key,
 		   const char *value, enum ik_config_origin origin, char *msg, size_t msglen);
-const struct ik_config_entry *ik_config_given(const struct ik_config *cfg, const char *section,
+const struct ik_config_entry *ik__config_given(const struct ik_config *cfg, const char *section,
 					      const char *key);
 /* An [origin] line "KIND #TAG" of a printed configuration for section.key; 0, or -1 + msg. */
-int ik_config_carry(struct ik_config *cfg, const char *section, const char *key,
+int ik__config_carry(struct ik_config *cfg, const char *section, const char *key,
 		    const char *text, char *msg, size_t msglen);
 /* "default" .. "set" (len bytes of name) into *out: 0, or -1. */
-int ik_config_origin_parse(const char *name, size_t len, enum ik_config_origin *out);
+int ik__config_origin_parse(const char *name, size_t len, enum ik_config_origin *out);
 /*
  * The next key of the effective configuration: the given value and origin if the key was
  * given, else default_value (NULL = nothing to record: the key has no value) with
  * default_origin.  0, or -1 when the configuration is full (cannot happen with the built-in
  * tables).
  */
-int ik_config_emit(struct ik_config *cfg, const char *section, const char *key,
+int ik__config_emit(struct ik_config *cfg, const char *section, const char *key,
 		   const char *default_value, enum ik_config_origin default_origin);
 /*
  * The same for a key whose default the reader derives when it is absent (a state's exit
@@ -33,7 +33,7 @@ int ik_config_emit(struct ik_config *cfg, const char *section, const char *key,
  * marked implicit, so that --print-config shows it as a comment and the printed file lets the
  * reader derive it again (from edited keys too).  NULL = a section the platform lacks.
  */
-int ik_config_emit_derived(struct ik_config *cfg, const char *section, const char *key,
+int ik__config_emit_derived(struct ik_config *cfg, const char *section, const char *key,
 			   const char *value);
 
 #endif

@@ -36,7 +36,7 @@ static bool is_space(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
 }
 
-const char *ik_ini_shown(const char *v, char *buf, size_t buflen)
+const char *ik__ini_shown(const char *v, char *buf, size_t buflen)
 {
 	size_t n = 0, i = 0;
 
@@ -56,19 +56,19 @@ const char *ik_ini_shown(const char *v, char *buf, size_t buflen)
 	return buf;
 }
 
-bool ik_ini_list_sep(char c)
+bool ik__ini_list_sep(char c)
 {
 	return c == '\0' || c == ' ' || c == '\t' || c == ',';
 }
 
-const char *ik_ini_list_item(const char *p)
+const char *ik__ini_list_item(const char *p)
 {
 	while (*p == ' ' || *p == '\t' || *p == ',')
 		p++;
 	return *p ? p : NULL;
 }
 
-int ik_ini_unknown_builtin(const struct ik_builtin *list, const char *what, const char *ref,
+int ik__ini_unknown_builtin(const struct ik_builtin *list, const char *what, const char *ref,
 			   char *err, size_t errlen)
 {
 	char shown[160], names[256];
@@ -83,12 +83,12 @@ int ik_ini_unknown_builtin(const struct ik_builtin *list, const char *what, cons
 	}
 	if (err && errlen)
 		snprintf(err, errlen, "unknown %s '%s'; built-in %ss: %s (a file path must "
-			 "contain '/' or end in .ini)", what, ik_ini_shown(ref, shown, sizeof(shown)),
+			 "contain '/' or end in .ini)", what, ik__ini_shown(ref, shown, sizeof(shown)),
 			 what, names[0] ? names : "none");
 	return -1;
 }
 
-void ik_ini_err_init(struct ik_ini_err *e, const char *origin, char *buf, size_t len)
+void ik__ini_err_init(struct ik_ini_err *e, const char *origin, char *buf, size_t len)
 {
 	e->origin = origin;
 	e->buf = buf;
@@ -97,7 +97,7 @@ void ik_ini_err_init(struct ik_ini_err *e, const char *origin, char *buf, size_t
 		buf[0] = '\0';
 }
 
-int ik_ini_fail(const struct ik_ini_err *e, struct ik_ini_where w, const char *fmt, ...)
+int ik__ini_fail(const struct ik_ini_err *e, struct ik_ini_where w, const char *fmt, ...)
 {
 	char shown[128];
 	size_t n = 0;
@@ -106,7 +106,7 @@ int ik_ini_fail(const struct ik_ini_err *e, struct ik_ini_where w, const char *f
 	if (!e->buf || e->len == 0)
 		return -1;
 	if (w.override)
-		k = snprintf(e->buf, e->len, "--set %s: ", ik_ini_shown(w.override, shown, sizeof(shown)));
+		k = snprintf(e->buf, e->len, "--set %s: ", ik__ini_shown(w.override, shown, sizeof(shown)));
 	else if (w.line > 0)
 		k = snprintf(e->buf, e->len, "%s:%d: ", w.file ? w.file : e->origin ? e->origin : "",
 			     w.line);
@@ -176,7 +176,7 @@ static char *reader(char *str, int num, void *stream)
 
 	len = line_content(&line, len, c->lineno == 1);
 	if (num < 2 || len + 2 > (size_t)num) {
-		ik_ini_fail(c->e, (struct ik_ini_where){ c->lineno, NULL, NULL },
+		ik__ini_fail(c->e, (struct ik_ini_where){ c->lineno, NULL, NULL },
 			    "line too long: %zu characters without its comment, at most %d", len,
 			    num - 2);
 		c->failed = true;
@@ -243,20 +243,20 @@ static int syntax_error(const struct ik_ini_err *e, const char *text, int lineno
 
 	struct ik_ini_where w = { lineno, NULL, NULL };
 	if (buf[0] == '[')
-		return ik_ini_fail(e, w, "expected ']' to close the section name, got '%s'",
-				   ik_ini_shown(buf, shown, sizeof(shown)));
-	return ik_ini_fail(e, w, "expected 'key = value', a [section] or a '; comment', got '%s'",
-			   ik_ini_shown(buf, shown, sizeof(shown)));
+		return ik__ini_fail(e, w, "expected ']' to close the section name, got '%s'",
+				   ik__ini_shown(buf, shown, sizeof(shown)));
+	return ik__ini_fail(e, w, "expected 'key = value', a [section] or a '; comment', got '%s'",
+			   ik__ini_shown(buf, shown, sizeof(shown)));
 }
 
-int ik_ini_parse_text(const struct ik_ini_err *e, const char *text,
+int ik__ini_parse_text(const struct ik_ini_err *e, const char *text,
 		      const struct ik_ini_callbacks *cb, void *user)
 {
 	struct parse_ctx c = { .e = e, .cb = cb, .user = user, .pos = text ? text : "" };
 
 	int ret = ini_parse_stream(reader, &c, handler, &c);
 	if (ret < 0)
-		return ik_ini_fail(e, (struct ik_ini_where){ 0, NULL, NULL }, "out of memory");
+		return ik__ini_fail(e, (struct ik_ini_where){ 0, NULL, NULL }, "out of memory");
 	if (ret > 0 && (!c.failed || ret < c.err_line))
 		return syntax_error(e, text ? text : "", ret);
 	return c.failed ? -1 : 0;
@@ -264,26 +264,26 @@ int ik_ini_parse_text(const struct ik_ini_err *e, const char *text,
 
 /* ---- files --------------------------------------------------------------------------- */
 
-int ik_ini_read_file(const char *path, char **text, char *err, size_t errlen, int *errno_out)
+int ik__ini_read_file(const char *path, char **text, char *err, size_t errlen, int *errno_out)
 {
-	return ik_config_read_file(path, MAX_FILE_BYTES, text, NULL, err, errlen, errno_out);
+	return ik__config_read_file(path, MAX_FILE_BYTES, text, NULL, err, errlen, errno_out);
 }
 
-int ik_config_load_workload_file(const char *path,
+int ik__config_load_workload_file(const char *path,
 				 int (*parse)(const char *path, const char *text, size_t len,
 					      void *out, char *err, size_t errlen),
 				 void *out, char *err, size_t errlen)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	if (ik_config_read_file(path, 64u << 20, &buf, &len, err, errlen, NULL) != 0)
+	if (ik__config_read_file(path, 64u << 20, &buf, &len, err, errlen, NULL) != 0)
 		return -1;
 	int rc = parse(path, buf, len, out, err, errlen);
 	free(buf);
 	return rc;
 }
 
-int ik_config_read_file(const char *path, size_t max_bytes, char **text, size_t *len_out,
+int ik__config_read_file(const char *path, size_t max_bytes, char **text, size_t *len_out,
 			char *err, size_t errlen, int *errno_out)
 {
 	char shown[160];
@@ -301,8 +301,8 @@ int ik_config_read_file(const char *path, size_t max_bytes, char **text, size_t 
 		int saved = errno;
 		if (errno_out)
 			*errno_out = saved;
-		return ik_errmsg(err, errlen, "%s: cannot open: %s",
-				 ik_ini_shown(path, shown, sizeof(shown)), strerror(saved));
+		return ik__errmsg(err, errlen, "%s: cannot open: %s",
+				 ik__ini_shown(path, shown, sizeof(shown)), strerror(saved));
 	}
 	int bad_type = 0; /* errno-like reason the file is unusable, -1 = not a regular file */
 	if (fstat(fd, &st) != 0)
@@ -317,15 +317,15 @@ int ik_config_read_file(const char *path, size_t max_bytes, char **text, size_t 
 		if (errno_out)
 			*errno_out = saved ? saved : EINVAL;
 		if (saved)
-			return ik_errmsg(err, errlen, "%s: cannot open: %s",
-					 ik_ini_shown(path, shown, sizeof(shown)), strerror(saved));
-		return ik_errmsg(err, errlen, "%s: cannot open: not a regular file",
-				 ik_ini_shown(path, shown, sizeof(shown)));
+			return ik__errmsg(err, errlen, "%s: cannot open: %s",
+					 ik__ini_shown(path, shown, sizeof(shown)), strerror(saved));
+		return ik__errmsg(err, errlen, "%s: cannot open: not a regular file",
+				 ik__ini_shown(path, shown, sizeof(shown)));
 	}
 	if ((uint64_t)st.st_size > max_bytes) { /* refused before anything is read */
 		close(fd);
-		return ik_errmsg(err, errlen, "%s: too large: %lld bytes, more than %zu",
-				 ik_ini_shown(path, shown, sizeof(shown)), (long long)st.st_size,
+		return ik__errmsg(err, errlen, "%s: too large: %lld bytes, more than %zu",
+				 ik__ini_shown(path, shown, sizeof(shown)), (long long)st.st_size,
 				 max_bytes);
 	}
 	size_t cap = st.st_size > 0 && (size_t)st.st_size < max_bytes ? (size_t)st.st_size + 2 : 4096;
@@ -333,8 +333,8 @@ int ik_config_read_file(const char *path, size_t max_bytes, char **text, size_t 
 	for (;;) {
 		if (!buf) {
 			close(fd);
-			return ik_errmsg(err, errlen, "%s: out of memory",
-					 ik_ini_shown(path, shown, sizeof(shown)));
+			return ik__errmsg(err, errlen, "%s: out of memory",
+					 ik__ini_shown(path, shown, sizeof(shown)));
 		}
 		if (len + 1 >= cap) { /* keep room for the NUL */
 			cap *= 2;
@@ -351,8 +351,8 @@ int ik_config_read_file(const char *path, size_t max_bytes, char **text, size_t 
 			int saved = errno;
 			close(fd);
 			free(buf);
-			return ik_errmsg(err, errlen, "%s: cannot read: %s",
-					 ik_ini_shown(path, shown, sizeof(shown)), strerror(saved));
+			return ik__errmsg(err, errlen, "%s: cannot read: %s",
+					 ik__ini_shown(path, shown, sizeof(shown)), strerror(saved));
 		}
 		if (n == 0)
 			break;
@@ -360,15 +360,15 @@ int ik_config_read_file(const char *path, size_t max_bytes, char **text, size_t 
 		if (len > max_bytes) {
 			close(fd);
 			free(buf);
-			return ik_errmsg(err, errlen, "%s: too large: more than %zu bytes",
-					 ik_ini_shown(path, shown, sizeof(shown)), max_bytes);
+			return ik__errmsg(err, errlen, "%s: too large: more than %zu bytes",
+					 ik__ini_shown(path, shown, sizeof(shown)), max_bytes);
 		}
 	}
 	close(fd);
 	if (memchr(buf, '\0', len)) {
 		free(buf);
-		return ik_errmsg(err, errlen, "%s: contains a NUL byte: not a text file",
-				 ik_ini_shown(path, shown, sizeof(shown)));
+		return ik__errmsg(err, errlen, "%s: contains a NUL byte: not a text file",
+				 ik__ini_shown(path, shown, sizeof(shown)));
 	}
 	buf[len] = '\0';
 	*text = buf;
@@ -412,7 +412,7 @@ static bool parse_unsigned(const char *s, bool allow_hex, uint64_t *out)
 	return true;
 }
 
-int ik_ini_int(const char *v, int64_t min, int64_t max, bool allow_hex, int64_t *out,
+int ik__ini_int(const char *v, int64_t min, int64_t max, bool allow_hex, int64_t *out,
 	       char *msg, size_t msglen)
 {
 	const char *s = v ? v : "";
@@ -441,22 +441,22 @@ int ik_ini_int(const char *v, int64_t min, int64_t max, bool allow_hex, int64_t 
 	*out = value;
 	return 0;
 bad:
-	return ik_errmsg(msg, msglen, "expected an integer %" PRId64 "..%" PRId64 "%s, got '%s'", min,
+	return ik__errmsg(msg, msglen, "expected an integer %" PRId64 "..%" PRId64 "%s, got '%s'", min,
 			 max, allow_hex ? " (decimal or 0x hex)" : "",
-			 ik_ini_shown(v, shown, sizeof(shown)));
+			 ik__ini_shown(v, shown, sizeof(shown)));
 }
 
-int ik_ini_u64(const char *v, uint64_t *out, char *msg, size_t msglen)
+int ik__ini_u64(const char *v, uint64_t *out, char *msg, size_t msglen)
 {
 	char shown[80];
 
 	if (parse_unsigned(v ? v : "", true, out))
 		return 0;
-	return ik_errmsg(msg, msglen, "expected an integer 0..%" PRIu64 " (decimal or 0x hex), got '%s'",
-			 UINT64_MAX, ik_ini_shown(v, shown, sizeof(shown)));
+	return ik__errmsg(msg, msglen, "expected an integer 0..%" PRIu64 " (decimal or 0x hex), got '%s'",
+			 UINT64_MAX, ik__ini_shown(v, shown, sizeof(shown)));
 }
 
-int ik_ini_real(const char *v, double min, double max, double *out, char *msg, size_t msglen)
+int ik__ini_real(const char *v, double min, double max, double *out, char *msg, size_t msglen)
 {
 	const char *s = v ? v : "";
 	char shown[80];
@@ -472,11 +472,11 @@ int ik_ini_real(const char *v, double min, double max, double *out, char *msg, s
 	*out = x + 0.0; /* -0 becomes 0 */
 	return 0;
 bad:
-	return ik_errmsg(msg, msglen, "expected a number %.15g..%.15g, got '%s'", min, max,
-			 ik_ini_shown(v, shown, sizeof(shown)));
+	return ik__errmsg(msg, msglen, "expected a number %.15g..%.15g, got '%s'", min, max,
+			 ik__ini_shown(v, shown, sizeof(shown)));
 }
 
-int ik_ini_bool(const char *v, bool *out, char *msg, size_t msglen)
+int ik__ini_bool(const char *v, bool *out, char *msg, size_t msglen)
 {
 	static const char *const yes[] = { "yes", "true", "1" };
 	static const char *const no[] = { "no", "false", "0" };
@@ -492,11 +492,11 @@ int ik_ini_bool(const char *v, bool *out, char *msg, size_t msglen)
 			return 0;
 		}
 	}
-	return ik_errmsg(msg, msglen, "expected yes, no, true, false, 1 or 0, got '%s'",
-			 ik_ini_shown(v, shown, sizeof(shown)));
+	return ik__errmsg(msg, msglen, "expected yes, no, true, false, 1 or 0, got '%s'",
+			 ik__ini_shown(v, shown, sizeof(shown)));
 }
 
-int ik_ini_enum(const char *v, const char *const *names, int n, int *out, char *msg,
+int ik__ini_enum(const char *v, const char *const *names, int n, int *out, char *msg,
 		size_t msglen)
 {
 	char list[256], shown[80];
@@ -507,11 +507,11 @@ int ik_ini_enum(const char *v, const char *const *names, int n, int *out, char *
 			return 0;
 		}
 	}
-	return ik_errmsg(msg, msglen, "expected one of: %s, got '%s'",
-			 ik_ini_join(names, n, list, sizeof(list)), ik_ini_shown(v, shown, sizeof(shown)));
+	return ik__errmsg(msg, msglen, "expected one of: %s, got '%s'",
+			 ik__ini_join(names, n, list, sizeof(list)), ik__ini_shown(v, shown, sizeof(shown)));
 }
 
-int ik_ini_text(const char *v, size_t maxlen, bool name_chars, char *out, char *msg,
+int ik__ini_text(const char *v, size_t maxlen, bool name_chars, char *out, char *msg,
 		size_t msglen)
 {
 	char shown[80];
@@ -522,19 +522,19 @@ int ik_ini_text(const char *v, size_t maxlen, bool name_chars, char *out, char *
 	if (name_chars) {
 		if (len == 0 || v[strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 					  "0123456789_.-")] != '\0')
-			return ik_errmsg(msg, msglen, "expected a name of letters, digits, '_', '.' or '-', "
-					 "got '%s'", ik_ini_shown(v, shown, sizeof(shown)));
+			return ik__errmsg(msg, msglen, "expected a name of letters, digits, '_', '.' or '-', "
+					 "got '%s'", ik__ini_shown(v, shown, sizeof(shown)));
 	}
 	if (len >= maxlen)
-		return ik_errmsg(msg, msglen, "expected at most %zu characters, got %zu ('%s')",
-				 maxlen - 1, len, ik_ini_shown(v, shown, sizeof(shown)));
+		return ik__errmsg(msg, msglen, "expected at most %zu characters, got %zu ('%s')",
+				 maxlen - 1, len, ik__ini_shown(v, shown, sizeof(shown)));
 	memcpy(out, v, len + 1);
 	return 0;
 }
 
 /* ---- keys, sections and overrides ---------------------------------------------------- */
 
-int ik_ini_key_index(const char *key, const char *const *names, int n)
+int ik__ini_key_index(const char *key, const char *const *names, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (strcmp(key, names[i]) == 0)
@@ -542,7 +542,7 @@ int ik_ini_key_index(const char *key, const char *const *names, int n)
 	return -1;
 }
 
-const char *ik_ini_join(const char *const *names, int n, char *buf, size_t buflen)
+const char *ik__ini_join(const char *const *names, int n, char *buf, size_t buflen)
 {
 	size_t len = 0;
 
@@ -558,14 +558,14 @@ const char *ik_ini_join(const char *const *names, int n, char *buf, size_t bufle
 	return buf;
 }
 
-int ik_ini_mark_key(const struct ik_ini_err *e, struct ik_ini_section *s, const char *section,
+int ik__ini_mark_key(const struct ik_ini_err *e, struct ik_ini_section *s, const char *section,
 		    int index, const char *key, struct ik_ini_where w)
 {
 	if (index < 0 || index >= IK_INI_MAX_KEYS)
-		return ik_ini_fail(e, w, "[%s] %s: internal error: key index %d", section, key, index);
+		return ik__ini_fail(e, w, "[%s] %s: internal error: key index %d", section, key, index);
 	if (!w.override && !w.file && s->set[index] && !s->key_where[index].override &&
 	    !s->key_where[index].file)
-		return ik_ini_fail(e, w, "[%s] %s: duplicate key (first set on line %d)", section, key,
+		return ik__ini_fail(e, w, "[%s] %s: duplicate key (first set on line %d)", section, key,
 				   s->key_where[index].line);
 	s->set[index] = true;
 	s->key_where[index] = w;
@@ -582,7 +582,7 @@ static char *trim(char *s)
 	return s;
 }
 
-int ik_ini_split_override(const char *ov, char **storage, char **section, char **key,
+int ik__ini_split_override(const char *ov, char **storage, char **section, char **key,
 			  char **value, char *err, size_t errlen)
 {
 	char shown[128];
@@ -593,26 +593,26 @@ int ik_ini_split_override(const char *ov, char **storage, char **section, char *
 		ov = "";
 	len = strlen(ov);
 	if (len > MAX_OVERRIDE_BYTES)
-		return ik_errmsg(err, errlen, "--set %s: too long: %zu characters, at most %d",
-				 ik_ini_shown(ov, shown, sizeof(shown)), len, MAX_OVERRIDE_BYTES);
+		return ik__errmsg(err, errlen, "--set %s: too long: %zu characters, at most %d",
+				 ik__ini_shown(ov, shown, sizeof(shown)), len, MAX_OVERRIDE_BYTES);
 	char *copy = malloc(len + 1);
 	if (!copy)
-		return ik_errmsg(err, errlen, "--set %s: out of memory", ik_ini_shown(ov, shown, sizeof(shown)));
+		return ik__errmsg(err, errlen, "--set %s: out of memory", ik__ini_shown(ov, shown, sizeof(shown)));
 	memcpy(copy, ov, len + 1);
 
 	char *eq = strchr(copy, '=');
 	if (!eq) {
 		free(copy);
-		return ik_errmsg(err, errlen, "--set %s: expected section.key=value, found no '='",
-				 ik_ini_shown(ov, shown, sizeof(shown)));
+		return ik__errmsg(err, errlen, "--set %s: expected section.key=value, found no '='",
+				 ik__ini_shown(ov, shown, sizeof(shown)));
 	}
 	*eq = '\0';
 	char *left = trim(copy);
 	char *dot = strchr(left, '.');
 	if (!dot) {
 		free(copy);
-		return ik_errmsg(err, errlen, "--set %s: expected section.key=value, found no '.' "
-				 "between section and key", ik_ini_shown(ov, shown, sizeof(shown)));
+		return ik__errmsg(err, errlen, "--set %s: expected section.key=value, found no '.' "
+				 "between section and key", ik__ini_shown(ov, shown, sizeof(shown)));
 	}
 	*dot = '\0';
 	*section = trim(left);
@@ -621,14 +621,14 @@ int ik_ini_split_override(const char *ov, char **storage, char **section, char *
 	if (**section == '\0' || **key == '\0') {
 		const char *what = **section ? "key" : "section";
 		free(copy);
-		return ik_errmsg(err, errlen, "--set %s: expected section.key=value, got an empty %s",
-				 ik_ini_shown(ov, shown, sizeof(shown)), what);
+		return ik__errmsg(err, errlen, "--set %s: expected section.key=value, got an empty %s",
+				 ik__ini_shown(ov, shown, sizeof(shown)), what);
 	}
 	*storage = copy;
 	return 0;
 }
 
-int ik_ini_prefixed_index(const char *section, const char *prefix, int first, int max)
+int ik__ini_prefixed_index(const char *section, const char *prefix, int first, int max)
 {
 	size_t n = strlen(prefix);
 	if (strncmp(section, prefix, n) != 0)
@@ -647,12 +647,12 @@ int ik_ini_prefixed_index(const char *section, const char *prefix, int first, in
 	return v >= first ? v : -1;
 }
 
-int ik_ini_state_index(const char *section, int max)
+int ik__ini_state_index(const char *section, int max)
 {
-	return ik_ini_prefixed_index(section, "state", 0, max);
+	return ik__ini_prefixed_index(section, "state", 0, max);
 }
 
-void ik_ini_format_real(double x, char *buf, size_t len)
+void ik__ini_format_real(double x, char *buf, size_t len)
 {
 	if (x == (double)(int64_t)x && x > -1e15 && x < 1e15) {
 		snprintf(buf, len, "%" PRId64, (int64_t)x);

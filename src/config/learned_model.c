@@ -309,7 +309,7 @@ static int parse_line(struct lreader *r, char *p, struct ik_learned *m, bool *he
 	return 0;
 }
 
-int ik_learned_parse(const char *origin, const char *text, size_t len, struct ik_learned *out,
+int ik__learned_parse(const char *origin, const char *text, size_t len, struct ik_learned *out,
 		     char *err, size_t errlen)
 {
 	struct lreader r = { origin ? origin : "<learned>", 0, err, errlen };
@@ -390,17 +390,17 @@ int ik_learned_parse(const char *origin, const char *text, size_t len, struct ik
 	return 0;
 bad:
 	free(line);
-	ik_learned_free(&m);
+	ik__learned_free(&m);
 	return -1;
 }
 
 static int parse_file(const char *path, const char *text, size_t len, void *out, char *err,
 		      size_t errlen)
 {
-	return ik_learned_parse(path, text, len, out, err, errlen);
+	return ik__learned_parse(path, text, len, out, err, errlen);
 }
 
-int ik_learned_load(const char *path, struct ik_learned *out, char *err, size_t errlen)
+int ik__learned_load(const char *path, struct ik_learned *out, char *err, size_t errlen)
 {
-	return ik_config_load_workload_file(path, parse_file, out, err, errlen);
+	return ik__config_load_workload_file(path, parse_file, out, err, errlen);
 }

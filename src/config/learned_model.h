@@ -108,11 +108,11 @@ struct ik_learned {
 };
 
 /* Read the file format above: 0, or -1 with "ORIGIN:LINE: expected ..., got ...". */
-int ik_learned_parse(const char *origin, const char *text, size_t len, struct ik_learned *out,
+int ik__learned_parse(const char *origin, const char *text, size_t len, struct ik_learned *out,
 		     char *err, size_t errlen);
-int ik_learned_load(const char *path, struct ik_learned *out, char *err, size_t errlen);
+int ik__learned_load(const char *path, struct ik_learned *out, char *err, size_t errlen);
 /* Defined in src/trace/learn.c, with the rest of the model's life (it frees what both the
    learner and the reader fill). */
-void ik_learned_free(struct ik_learned *m);
+void ik__learned_free(struct ik_learned *m);
 
 #endif

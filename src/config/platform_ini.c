@@ -67,12 +67,12 @@ static struct ik_ini_section *section_of(struct ik_platform_reader *r, int kind,
 
 static const struct ik_ini_where nowhere = { 0, NULL, NULL };
 
-void ik_platform_reader_init(struct ik_platform_reader *r, const char *origin,
+void ik__platform_reader_init(struct ik_platform_reader *r, const char *origin,
 			     struct ik_platform *p, char *err, size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
 	snprintf(r->origin, sizeof(r->origin), "%s", origin ? origin : "<platform>");
-	ik_ini_err_init(&r->e, r->origin, err, errlen);
+	ik__ini_err_init(&r->e, r->origin, err, errlen);
 	r->p = p;
 
 	memset(p, 0, sizeof(*p));
@@ -98,13 +98,13 @@ void ik_platform_reader_init(struct ik_platform_reader *r, const char *origin,
 	ik_haltpoll_params_default(&p->os.haltpoll);
 }
 
-bool ik_platform_section(const char *section)
+bool ik__platform_section(const char *section)
 {
 	int index;
 	return platform_section_kind(section, &index) >= 0;
 }
 
-int ik_platform_check_key(const char *section, const char *key, char *msg, size_t msglen)
+int ik__platform_check_key(const char *section, const char *key, char *msg, size_t msglen)
 {
 	char list[400], shown[80];
 	int index, kind = platform_section_kind(section, &index);
@@ -115,42 +115,42 @@ int ik_platform_check_key(const char *section, const char *key, char *msg, size_
 		return 0;
 	if (msg && msglen)
 		snprintf(msg, msglen, "unknown key '%s' in [%s]; known keys: %s",
-			 ik_ini_shown(key, shown, sizeof(shown)), section,
+			 ik__ini_shown(key, shown, sizeof(shown)), section,
 			 platform_key_list(kind, list, sizeof(list)));
 	return -1;
 }
 
-int ik_platform_reader_set(struct ik_platform_reader *r, const char *section, const char *key,
+int ik__platform_reader_set(struct ik_platform_reader *r, const char *section, const char *key,
 			   const char *value, struct ik_ini_where w)
 {
 	char msg[500], shown[80];
 	int index;
 
 	if (section[0] == '\0')
-		return ik_ini_fail(&r->e, w, "key '%s' is outside any section; platform files have "
+		return ik__ini_fail(&r->e, w, "key '%s' is outside any section; platform files have "
 				   "[platform], [state0], [state1], ...",
-				   ik_ini_shown(key, shown, sizeof(shown)));
+				   ik__ini_shown(key, shown, sizeof(shown)));
 	int kind = platform_section_kind(section, &index);
 	if (kind < 0)
-		return ik_ini_fail(&r->e, w, "unknown section [%s]; known sections: "
-				   IK_PLATFORM_SECTIONS, ik_ini_shown(section, shown, sizeof(shown)));
+		return ik__ini_fail(&r->e, w, "unknown section [%s]; known sections: "
+				   IK_PLATFORM_SECTIONS, ik__ini_shown(section, shown, sizeof(shown)));
 	struct ik_ini_section *sec = section_of(r, kind, index);
 	int k = platform_key_find(kind, key);
 	if (k < 0) {
-		ik_platform_check_key(section, key, msg, sizeof(msg));
-		return ik_ini_fail(&r->e, w, "%s", msg);
+		ik__platform_check_key(section, key, msg, sizeof(msg));
+		return ik__ini_fail(&r->e, w, "%s", msg);
 	}
 	if (!sec->present) { /* a section only an override mentions */
 		sec->present = true;
 		sec->where = w;
 	}
-	if (ik_ini_mark_key(&r->e, sec, section, k, key, w) != 0)
+	if (ik__ini_mark_key(&r->e, sec, section, k, key, w) != 0)
 		return -1;
 	if (r->cfg) {
 		enum ik_config_origin o = w.override ? IK_ORIGIN_SET :
 			w.file ? IK_ORIGIN_SCENARIO : IK_ORIGIN_PLATFORM;
-		if (ik_config_give(r->cfg, section, key, value, o, msg, sizeof(msg)) != 0)
-			return ik_ini_fail(&r->e, w, "[%s] %s: %s", section, key, msg);
+		if (ik__config_give(r->cfg, section, key, value, o, msg, sizeof(msg)) != 0)
+			return ik__ini_fail(&r->e, w, "[%s] %s: %s", section, key, msg);
 	}
 	return platform_key_set(r, kind, index, section, k, value, w);
 }
@@ -163,23 +163,23 @@ static int on_section(void *user, const char *name, int line)
 	int index, kind = platform_section_kind(name, &index);
 
 	if (kind < 0) {
-		if (ik_ini_state_index(name, 1000000) >= IK_STATE_MAX)
-			return ik_ini_fail(&r->e, w, "[%s]: at most %d idle states (state0..state%d)",
-					   ik_ini_shown(name, shown, sizeof(shown)), IK_STATE_MAX,
+		if (ik__ini_state_index(name, 1000000) >= IK_STATE_MAX)
+			return ik__ini_fail(&r->e, w, "[%s]: at most %d idle states (state0..state%d)",
+					   ik__ini_shown(name, shown, sizeof(shown)), IK_STATE_MAX,
 					   IK_STATE_MAX - 1);
-		if (ik_ini_prefixed_index(name, "cst", 0, 1000000) >= 0)
-			return ik_ini_fail(&r->e, w, "[%s]: _CST entries are [cst1]..[cst%d]",
-					   ik_ini_shown(name, shown, sizeof(shown)), IK_CST_MAX);
-		if (ik_ini_prefixed_index(name, "dt_state", 0, 1000000) >= 0)
-			return ik_ini_fail(&r->e, w, "[%s]: at most %d device-tree idle states "
-					   "(dt_state0..dt_state%d)", ik_ini_shown(name, shown, sizeof(shown)),
+		if (ik__ini_prefixed_index(name, "cst", 0, 1000000) >= 0)
+			return ik__ini_fail(&r->e, w, "[%s]: _CST entries are [cst1]..[cst%d]",
+					   ik__ini_shown(name, shown, sizeof(shown)), IK_CST_MAX);
+		if (ik__ini_prefixed_index(name, "dt_state", 0, 1000000) >= 0)
+			return ik__ini_fail(&r->e, w, "[%s]: at most %d device-tree idle states "
+					   "(dt_state0..dt_state%d)", ik__ini_shown(name, shown, sizeof(shown)),
 					   IK_DT_STATE_MAX, IK_DT_STATE_MAX - 1);
-		return ik_ini_fail(&r->e, w, "unknown section [%s]; known sections: "
-				   IK_PLATFORM_SECTIONS, ik_ini_shown(name, shown, sizeof(shown)));
+		return ik__ini_fail(&r->e, w, "unknown section [%s]; known sections: "
+				   IK_PLATFORM_SECTIONS, ik__ini_shown(name, shown, sizeof(shown)));
 	}
 	struct ik_ini_section *sec = section_of(r, kind, index);
 	if (sec->present)
-		return ik_ini_fail(&r->e, w, "duplicate section [%s] (first on line %d)", name,
+		return ik__ini_fail(&r->e, w, "duplicate section [%s] (first on line %d)", name,
 				   sec->where.line);
 	sec->present = true;
 	sec->where = w;
@@ -188,13 +188,13 @@ static int on_section(void *user, const char *name, int line)
 
 static int on_key(void *user, const char *section, const char *key, const char *value, int line)
 {
-	return ik_platform_reader_set(user, section, key, value, (struct ik_ini_where){ line, NULL, NULL });
+	return ik__platform_reader_set(user, section, key, value, (struct ik_ini_where){ line, NULL, NULL });
 }
 
-int ik_platform_reader_parse(struct ik_platform_reader *r, const char *text)
+int ik__platform_reader_parse(struct ik_platform_reader *r, const char *text)
 {
 	static const struct ik_ini_callbacks cb = { on_section, on_key };
-	return ik_ini_parse_text(&r->e, text, &cb, r);
+	return ik__ini_parse_text(&r->e, text, &cb, r);
 }
 
 /* ---- after the last key: defaults and checks ----------------------------------------- */
@@ -205,7 +205,7 @@ static int require(struct ik_platform_reader *r, const struct ik_ini_section *se
 {
 	for (int k = 0; k < platform_key_count(kind); k++)
 		if (platform_key_required(kind, k) && !sec->set[k])
-			return ik_ini_fail(&r->e, sec->where, "[%s]: missing required key '%s'", section,
+			return ik__ini_fail(&r->e, sec->where, "[%s]: missing required key '%s'", section,
 					   platform_key_name(kind, k));
 	return 0;
 }
@@ -221,7 +221,7 @@ static int finish_platform_section(struct ik_platform_reader *r)
 	struct ik_platform *p = r->p;
 
 	if (!r->platform.present)
-		return ik_ini_fail(&r->e, nowhere, "missing section [platform] (with at least name, "
+		return ik__ini_fail(&r->e, nowhere, "missing section [platform] (with at least name, "
 				   "packages, cores_per_package, threads_per_core, active_power_mw)");
 	if (require(r, &r->platform, SEC_PLATFORM, "platform"))
 		return -1;
@@ -235,13 +235,13 @@ static int finish_platform_section(struct ik_platform_reader *r)
 			size_at = w;
 	}
 	if (cpus > IK_PLATFORM_MAX_CPUS)
-		return ik_ini_fail(&r->e, size_at, "[platform]: packages * cores_per_package "
+		return ik__ini_fail(&r->e, size_at, "[platform]: packages * cores_per_package "
 				   "* threads_per_core = %" PRId64 " CPUs, expected at most %d", cpus,
 				   IK_PLATFORM_MAX_CPUS);
 	if (!r->platform.set[PK_CORES_PER_LLC])
 		p->cores_per_llc = p->cores_per_package;
 	if (p->cores_per_package % p->cores_per_llc != 0)
-		return ik_ini_fail(&r->e, key_where(&r->platform, PK_CORES_PER_LLC),
+		return ik__ini_fail(&r->e, key_where(&r->platform, PK_CORES_PER_LLC),
 				   "[platform] cores_per_llc: expected a divisor of cores_per_package "
 				   "(%d), got %d", p->cores_per_package, p->cores_per_llc);
 	return 0;
@@ -258,19 +258,19 @@ static int finish_state(struct ik_platform_reader *r, int i)
 		return -1;
 	for (int j = 0; j < i; j++)
 		if (strcmp(r->p->states[j].name, s->name) == 0)
-			return ik_ini_fail(&r->e, key_where(sec, SK_NAME), "[%s] name: '%s' is already "
+			return ik__ini_fail(&r->e, key_where(sec, SK_NAME), "[%s] name: '%s' is already "
 					   "the name of [state%d]; state names must be unique", name,
 					   s->name, j);
 
 	if (s->method == IK_METHOD_POLL) {
 		if (i != 0)
-			return ik_ini_fail(&r->e, key_where(sec, SK_METHOD), "[%s] method: poll is only "
+			return ik__ini_fail(&r->e, key_where(sec, SK_METHOD), "[%s] method: poll is only "
 					   "allowed for state0 (the kernel's POLL state)", name);
 		s->flags |= IK_FLAG_POLLING;
 	} else if (s->flags & IK_FLAG_POLLING) {
-		return ik_ini_fail(&r->e, key_where(sec, SK_FLAGS), "[%s] flags: polling is only "
+		return ik__ini_fail(&r->e, key_where(sec, SK_FLAGS), "[%s] flags: polling is only "
 				   "allowed with method poll, got method %s", name,
-				   ik_method_name(s->method));
+				   ik__method_name(s->method));
 	}
 
 	_Static_assert(sizeof(s->desc) >= sizeof(s->name), "desc holds a name");
@@ -315,7 +315,7 @@ static int check_numbering(struct ik_platform_reader *r, const struct ik_ini_sec
 {
 	int n = 0;
 
-	*count = 0; /* defined on the error path too (gcc -O3 cannot see ik_ini_fail returns -1) */
+	*count = 0; /* defined on the error path too (gcc -O3 cannot see ik__ini_fail returns -1) */
 
 	for (int i = first; i < max; i++)
 		if (secs[i].present)
@@ -325,7 +325,7 @@ static int check_numbering(struct ik_platform_reader *r, const struct ik_ini_sec
 			int next = i + 1;
 			while (!secs[next].present)
 				next++;
-			return ik_ini_fail(&r->e, secs[next].where, "[%s%d] without [%s%d]: numbered "
+			return ik__ini_fail(&r->e, secs[next].where, "[%s%d] without [%s%d]: numbered "
 					   "from %s%d without gaps", prefix, next, prefix, i, prefix, first);
 		}
 	*count = n > first ? n - first : 0;
@@ -344,7 +344,7 @@ static int finish_cpuid(struct ik_platform_reader *r)
 	if (!r->cpuid.set[CK_ZEN])
 		c->zen = c->vendor == IK_VENDOR_AMD && c->family >= 0x17;
 	if (c->kvm_hint_realtime && c->hypervisor != IK_HYPERVISOR_KVM)
-		return ik_ini_fail(&r->e, key_where(&r->cpuid, CK_KVM_HINT_REALTIME),
+		return ik__ini_fail(&r->e, key_where(&r->cpuid, CK_KVM_HINT_REALTIME),
 				   "[cpuid] kvm_hint_realtime: only meaningful with hypervisor = kvm, "
 				   "got hypervisor = %s", platform_hypervisor_name(c->hypervisor));
 	return 0;
@@ -368,16 +368,16 @@ static int finish_acpi(struct ik_platform_reader *r)
 		if (require(r, sec, SEC_CST, name))
 			return -1;
 		if (c->method != IK_CST_HALT && !sec->set[XK_ADDRESS])
-			return ik_ini_fail(&r->e, sec->where, "[%s]: missing required key 'address' "
+			return ik__ini_fail(&r->e, sec->where, "[%s]: missing required key 'address' "
 					   "(the %s for method %s)", name,
 					   c->method == IK_CST_FFH ? "MWAIT hint" : "I/O port",
 					   platform_cst_method_name(c->method));
 		if (c->method == IK_CST_FFH && c->address > 0xff)
-			return ik_ini_fail(&r->e, key_where(sec, XK_ADDRESS), "[%s] address: an MWAIT "
+			return ik__ini_fail(&r->e, key_where(sec, XK_ADDRESS), "[%s] address: an MWAIT "
 					   "hint is one byte (0x00..0xff), got 0x%" PRIx32, name,
 					   c->address);
 		if (c->method == IK_CST_SYSTEMIO && c->address > 0xffff)
-			return ik_ini_fail(&r->e, key_where(sec, XK_ADDRESS), "[%s] address: an I/O "
+			return ik__ini_fail(&r->e, key_where(sec, XK_ADDRESS), "[%s] address: an I/O "
 					   "port is 0x0000..0xffff, got 0x%" PRIx32, name, c->address);
 		if (!sec->set[XK_ACCESS_SIZE])
 			c->access_size = 3;
@@ -402,13 +402,13 @@ static int finish_dt(struct ik_platform_reader *r)
 			return -1;
 		if ((pn->states[i].flags & (IK_OPAL_STOP_FAST | IK_OPAL_STOP_DEEP)) &&
 		    !sec->set[DK_PSSCR])
-			return ik_ini_fail(&r->e, sec->where, "[%s]: missing required key 'psscr' "
+			return ik__ini_fail(&r->e, sec->where, "[%s]: missing required key 'psscr' "
 					   "(a stop state's PSSCR value)", name);
 	}
 	return 0;
 }
 
-int ik_platform_reader_finish(struct ik_platform_reader *r)
+int ik__platform_reader_finish(struct ik_platform_reader *r)
 {
 	struct ik_platform *p = r->p;
 	int count = 0;
@@ -419,14 +419,14 @@ int ik_platform_reader_finish(struct ik_platform_reader *r)
 		if (r->state[i].present)
 			count = i + 1;
 	if (count == 0)
-		return ik_ini_fail(&r->e, nowhere, "no idle states: expected [state0], [state1], ... "
+		return ik__ini_fail(&r->e, nowhere, "no idle states: expected [state0], [state1], ... "
 				   "(at least one)");
 	for (int i = 0; i < count; i++)
 		if (!r->state[i].present) {
 			int next = i + 1;
 			while (!r->state[next].present)
 				next++;
-			return ik_ini_fail(&r->e, r->state[next].where, "[state%d] without [state%d]: "
+			return ik__ini_fail(&r->e, r->state[next].where, "[state%d] without [state%d]: "
 					   "states are numbered from state0 without gaps", next, i);
 		}
 	for (int i = 0; i < count; i++)
@@ -440,12 +440,12 @@ int ik_platform_reader_finish(struct ik_platform_reader *r)
 		if (prev >= 0) {
 			const struct ik_hw_state *a = &p->states[prev], *b = &p->states[i];
 			if (b->latency_us < a->latency_us)
-				return ik_ini_fail(&r->e, order_where(r, i, prev, SK_LATENCY_US),
+				return ik__ini_fail(&r->e, order_where(r, i, prev, SK_LATENCY_US),
 						   "states out of order: state%d latency_us %" PRIu32
 						   " < state%d latency_us %" PRIu32, i, b->latency_us,
 						   prev, a->latency_us);
 			if (b->residency_us < a->residency_us)
-				return ik_ini_fail(&r->e, order_where(r, i, prev, SK_RESIDENCY_US),
+				return ik__ini_fail(&r->e, order_where(r, i, prev, SK_RESIDENCY_US),
 						   "states out of order: state%d residency_us %" PRIu32
 						   " < state%d residency_us %" PRIu32, i, b->residency_us,
 						   prev, a->residency_us);
@@ -468,14 +468,14 @@ static bool is_path(const char *ref)
 	return strchr(ref, '/') || (n >= 4 && strcmp(ref + n - 4, ".ini") == 0);
 }
 
-void ik_platform_text_free(struct ik_platform_text *t)
+void ik__platform_text_free(struct ik_platform_text *t)
 {
 	free(t->owned);
 	t->owned = NULL;
 	t->text = NULL;
 }
 
-int ik_platform_find(const char *ref, const char *base_dir, struct ik_platform_text *t,
+int ik__platform_find(const char *ref, const char *base_dir, struct ik_platform_text *t,
 		     char *err, size_t errlen)
 {
 	char shown[160];
@@ -489,7 +489,7 @@ int ik_platform_find(const char *ref, const char *base_dir, struct ik_platform_t
 	}
 	if (is_path(ref)) {
 		int first_errno = 0;
-		if (ik_ini_read_file(ref, &t->owned, err, errlen, &first_errno) == 0) {
+		if (ik__ini_read_file(ref, &t->owned, err, errlen, &first_errno) == 0) {
 			snprintf(t->origin, sizeof(t->origin), "%s", ref);
 			t->text = t->owned;
 			return 0;
@@ -502,7 +502,7 @@ int ik_platform_find(const char *ref, const char *base_dir, struct ik_platform_t
 			return -1;
 		char err2[IK_ERR_LEN];
 		int second_errno = 0;
-		if (ik_ini_read_file(other, &t->owned, err2, sizeof(err2), &second_errno) == 0) {
+		if (ik__ini_read_file(other, &t->owned, err2, sizeof(err2), &second_errno) == 0) {
 			snprintf(t->origin, sizeof(t->origin), "%s", other);
 			t->text = t->owned;
 			return 0;
@@ -511,24 +511,24 @@ int ik_platform_find(const char *ref, const char *base_dir, struct ik_platform_t
 			if (err && errlen) {
 				size_t n = strlen(err);
 				snprintf(err + n, errlen - n, " (also tried %s)",
-					 ik_ini_shown(other, shown, sizeof(shown)));
+					 ik__ini_shown(other, shown, sizeof(shown)));
 			}
 		} else if (err && errlen) {
 			snprintf(err, errlen, "%s", err2); /* it exists there but is unreadable */
 		}
 		return -1;
 	}
-	for (const struct ik_builtin *b = ik_builtin_platforms; b->name; b++) {
+	for (const struct ik_builtin *b = ik__builtin_platforms; b->name; b++) {
 		if (strcmp(b->name, ref) == 0) {
 			snprintf(t->origin, sizeof(t->origin), "%s.ini (built-in)", b->name);
 			t->text = b->text;
 			return 0;
 		}
 	}
-	return ik_ini_unknown_builtin(ik_builtin_platforms, "platform", ref, err, errlen);
+	return ik__ini_unknown_builtin(ik__builtin_platforms, "platform", ref, err, errlen);
 }
 
-int ik_platform_parse_string(const char *origin, const char *text, struct ik_platform *p,
+int ik__platform_parse_string(const char *origin, const char *text, struct ik_platform *p,
 			     char *err, size_t errlen)
 {
 	struct ik_platform_reader *r = malloc(sizeof(*r));
@@ -537,61 +537,61 @@ int ik_platform_parse_string(const char *origin, const char *text, struct ik_pla
 			snprintf(err, errlen, "%s: out of memory", origin ? origin : "<platform>");
 		return -1;
 	}
-	ik_platform_reader_init(r, origin, p, err, errlen);
-	int ret = ik_platform_reader_parse(r, text);
+	ik__platform_reader_init(r, origin, p, err, errlen);
+	int ret = ik__platform_reader_parse(r, text);
 	if (ret == 0)
-		ret = ik_platform_reader_finish(r);
+		ret = ik__platform_reader_finish(r);
 	free(r);
 	return ret;
 }
 
-int ik_platform_load(const char *ref, struct ik_platform *p, char *err, size_t errlen)
+int ik__platform_load(const char *ref, struct ik_platform *p, char *err, size_t errlen)
 {
 	struct ik_platform_text t;
 
-	if (ik_platform_find(ref, NULL, &t, err, errlen) != 0)
+	if (ik__platform_find(ref, NULL, &t, err, errlen) != 0)
 		return -1;
-	int ret = ik_platform_parse_string(t.origin, t.text, p, err, errlen);
-	ik_platform_text_free(&t);
+	int ret = ik__platform_parse_string(t.origin, t.text, p, err, errlen);
+	ik__platform_text_free(&t);
 	return ret;
 }
 
 /* ---- what a real machine runs, for the scenario ---------------------------------------- */
 
-int ik_platform_os_defaults(const struct ik_platform *p, const bool given[4],
+int ik__platform_os_defaults(const struct ik_platform *p, const bool given[4],
 			    struct ik_scenario *sc, struct ik_config *cfg, bool *governor_named,
 			    char *msg, size_t msglen)
 {
 	*governor_named = false;
 	if (p->os.driver[0] && !given[0]) {
 		snprintf(sc->driver, sizeof(sc->driver), "%s", p->os.driver);
-		if (ik_config_give(cfg, "cpuidle", "driver", sc->driver, IK_ORIGIN_PLATFORM, msg, msglen))
+		if (ik__config_give(cfg, "cpuidle", "driver", sc->driver, IK_ORIGIN_PLATFORM, msg, msglen))
 			return -1;
 	}
 	if (p->os.governor[0] && !given[1]) {
 		snprintf(sc->governor, sizeof(sc->governor), "%s", p->os.governor);
 		*governor_named = true;
-		if (ik_config_give(cfg, "cpuidle", "governor", sc->governor, IK_ORIGIN_PLATFORM, msg,
+		if (ik__config_give(cfg, "cpuidle", "governor", sc->governor, IK_ORIGIN_PLATFORM, msg,
 				   msglen))
 			return -1;
 	}
 	if (p->os.haltpoll_force >= 0 && !given[2]) {
 		sc->opt.haltpoll_force = p->os.haltpoll_force;
-		if (ik_config_give(cfg, "cpuidle", "haltpoll_force", p->os.haltpoll_force ? "yes" : "no",
+		if (ik__config_give(cfg, "cpuidle", "haltpoll_force", p->os.haltpoll_force ? "yes" : "no",
 				   IK_ORIGIN_PLATFORM, msg, msglen))
 			return -1;
 	}
 	if (p->os.background_hz > 0 && !given[3]) {
 		char v[32];
 		sc->housekeeping_hz = p->os.background_hz;
-		ik_ini_format_real(sc->housekeeping_hz, v, sizeof(v));
-		if (ik_config_give(cfg, "kernel", "housekeeping_hz", v, IK_ORIGIN_PLATFORM, msg, msglen))
+		ik__ini_format_real(sc->housekeeping_hz, v, sizeof(v));
+		if (ik__config_give(cfg, "kernel", "housekeeping_hz", v, IK_ORIGIN_PLATFORM, msg, msglen))
 			return -1;
 	}
 	return 0;
 }
 
-int ik_platform_os_params(const struct ik_platform *p, struct ik_scenario *sc,
+int ik__platform_os_params(const struct ik_platform *p, struct ik_scenario *sc,
 			  struct ik_config *cfg, char *msg, size_t msglen)
 {
 	const struct ik_haltpoll_params *hp = &p->os.haltpoll;
@@ -623,7 +623,7 @@ int ik_platform_os_params(const struct ik_platform *p, struct ik_scenario *sc,
 		int i = sc->ngov_params++;
 		snprintf(sc->gov_params[i].name, sizeof(sc->gov_params[i].name), "%s", name);
 		snprintf(sc->gov_params[i].value, sizeof(sc->gov_params[i].value), "%s", values[k]);
-		if (ik_config_give(cfg, "governor", name, values[k], IK_ORIGIN_PLATFORM, msg, msglen))
+		if (ik__config_give(cfg, "governor", name, values[k], IK_ORIGIN_PLATFORM, msg, msglen))
 			return -1;
 	}
 	return 0;
@@ -661,7 +661,7 @@ static bool key_line(const char *line, size_t len, const char *key)
 	return len && *line == '=';
 }
 
-int ik_platform_text_set(char **text, const char *section, const char *key, const char *value,
+int ik__platform_text_set(char **text, const char *section, const char *key, const char *value,
 			 const char *comment, bool only_if_present)
 {
 	const char *t = *text;
@@ -737,7 +737,7 @@ static int emit_section(struct ik_platform_reader *r, int kind, int index, const
 		have = r->p->acpi.present;
 	for (int k = 0; k < platform_key_count(kind); k++) {
 		platform_key_format(r->p, r->exit_ns, kind, index, k, buf, sizeof(buf));
-		if (ik_config_emit_derived(r->cfg, section, platform_key_name(kind, k),
+		if (ik__config_emit_derived(r->cfg, section, platform_key_name(kind, k),
 					   have ? buf : NULL))
 			return -1;
 	}
@@ -750,7 +750,7 @@ static int emit_section(struct ik_platform_reader *r, int kind, int index, const
  * [os] and [haltpoll] when present (a platform without them names nothing to run, and the
  * results of the built-in platforms stay as they were).
  */
-int ik_platform_reader_config(struct ik_platform_reader *r)
+int ik__platform_reader_config(struct ik_platform_reader *r)
 {
 	char name[32];
 	int ret = 0;

@@ -1,8 +1,8 @@
 /*
  * The platform reader in steps, for the scenario reader: a scenario loads its platform,
  * applies "--set platform.x=..." and "--set stateN.x=..." overrides to it as if they were
- * in the platform file, and only then validates it.  (ik_platform_load() and
- * ik_platform_parse_string() in scenario.h are these steps without overrides.)
+ * in the platform file, and only then validates it.  (ik__platform_load() and
+ * ik__platform_parse_string() in scenario.h are these steps without overrides.)
  */
 #ifndef IDLEKIT_SIM_PLATFORM_INI_H
 #define IDLEKIT_SIM_PLATFORM_INI_H
@@ -44,41 +44,41 @@ struct ik_platform_reader {
 };
 
 /* Sets p to the defaults and messages to say `origin`. */
-void ik_platform_reader_init(struct ik_platform_reader *r, const char *origin,
+void ik__platform_reader_init(struct ik_platform_reader *r, const char *origin,
 			     struct ik_platform *p, char *err, size_t errlen);
 /* Reads a platform file's text; 0 or -1. */
-int ik_platform_reader_parse(struct ik_platform_reader *r, const char *text);
+int ik__platform_reader_parse(struct ik_platform_reader *r, const char *text);
 /* One key, from an override (w.override set) or a file line; 0 or -1. */
-int ik_platform_reader_set(struct ik_platform_reader *r, const char *section, const char *key,
+int ik__platform_reader_set(struct ik_platform_reader *r, const char *section, const char *key,
 			   const char *value, struct ik_ini_where w);
 /* Defaults that depend on other keys, then the checks; 0 or -1. */
-int ik_platform_reader_finish(struct ik_platform_reader *r);
+int ik__platform_reader_finish(struct ik_platform_reader *r);
 /* Every platform key into r->cfg (config/config.h), after finish; 0 or -1. */
-int ik_platform_reader_config(struct ik_platform_reader *r);
+int ik__platform_reader_config(struct ik_platform_reader *r);
 
 /*
  * What a platform made from a real machine runs ([os], [haltpoll]), as a scenario's defaults
- * (src/config/platform_ini.c).  ik_platform_os_defaults: the driver, the governor and
+ * (src/config/platform_ini.c).  ik__platform_os_defaults: the driver, the governor and
  * haltpoll_force the platform names, and its background wake-ups as kernel.housekeeping_hz,
  * for each the scenario did not give (given[0..3]: driver, governor, haltpoll_force,
  * housekeeping_hz), recorded in cfg (may be NULL) with origin platform;
  * *governor_named says whether the governor is now the platform's (it then wins over the
- * driver's own).  ik_platform_os_params, once the governor is known: the [haltpoll] module
+ * driver's own).  ik__platform_os_params, once the governor is known: the [haltpoll] module
  * parameters the scenario did not give, when the governor is haltpoll.  0, or -1 + msg.
  */
-int ik_platform_os_defaults(const struct ik_platform *p, const bool given[4],
+int ik__platform_os_defaults(const struct ik_platform *p, const bool given[4],
 			    struct ik_scenario *sc, struct ik_config *cfg, bool *governor_named,
 			    char *msg, size_t msglen);
-int ik_platform_os_params(const struct ik_platform *p, struct ik_scenario *sc,
+int ik__platform_os_params(const struct ik_platform *p, struct ik_scenario *sc,
 			  struct ik_config *cfg, char *msg, size_t msglen);
 
 /*
  * Whether `section` is a platform section: platform, state0..state9, cpuid, acpi,
  * cst1..cst8, intel_idle, dt_state0..dt_state15, effects, os, haltpoll.
  */
-bool ik_platform_section(const char *section);
+bool ik__platform_section(const char *section);
 /* 0 if `key` exists in platform section `section`, else -1 with "unknown key ..." in msg. */
-int ik_platform_check_key(const char *section, const char *key, char *msg, size_t msglen);
+int ik__platform_check_key(const char *section, const char *key, char *msg, size_t msglen);
 
 /*
  * The text of platform `ref`: a built-in name, or a file path (it contains '/' or ends in
@@ -90,16 +90,16 @@ struct ik_platform_text {
 	const char *text;
 	char *owned; /* what to free, or NULL for a built-in */
 };
-int ik_platform_find(const char *ref, const char *base_dir, struct ik_platform_text *t,
+int ik__platform_find(const char *ref, const char *base_dir, struct ik_platform_text *t,
 		     char *err, size_t errlen);
-void ik_platform_text_free(struct ik_platform_text *t);
+void ik__platform_text_free(struct ik_platform_text *t);
 
 /*
  * Writing a platform file (src/config/platform_keys.c): a section's "[name]" line, then
  * the keys the caller chooses, one "key = value" line each with the value formatted by the
  * key table (the text the reader takes back), and an optional "  ; comment" after it.  The
  * caller writes its own comment lines to f between them.  The same formatting gives the
- * effective configuration its platform values (ik_platform_reader_config).
+ * effective configuration its platform values (ik__platform_reader_config).
  */
 struct ik_platform_writer {
 	FILE *f;
@@ -108,11 +108,11 @@ struct ik_platform_writer {
 	int kind, index;               /* the section being written; kind -1: none yet */
 	char section[32];
 };
-void ik_platform_writer_init(struct ik_platform_writer *w, FILE *f, const struct ik_platform *p);
+void ik__platform_writer_init(struct ik_platform_writer *w, FILE *f, const struct ik_platform *p);
 /* "\n[section]\n": 0, or -1 if it is not a platform section. */
-int ik_platform_write_section(struct ik_platform_writer *w, const char *section);
+int ik__platform_write_section(struct ik_platform_writer *w, const char *section);
 /* "key = value\n" (or "key = value  ; comment\n"): 0, or -1 if the section has no such key. */
-int ik_platform_write_key(struct ik_platform_writer *w, const char *key, const char *comment);
+int ik__platform_write_key(struct ik_platform_writer *w, const char *key, const char *comment);
 
 /*
  * Edit a platform file's text (*text, malloc'd, replaced): the line "key = ..." of
@@ -121,7 +121,7 @@ int ik_platform_write_key(struct ik_platform_writer *w, const char *key, const c
  * only_if_present (then nothing changes).  Everything else, comments too, stays.  Returns
  * 1 if the text changed, 0 if not, -1 when out of memory.
  */
-int ik_platform_text_set(char **text, const char *section, const char *key, const char *value,
+int ik__platform_text_set(char **text, const char *section, const char *key, const char *value,
 			 const char *comment, bool only_if_present);
 
 #endif

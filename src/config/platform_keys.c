@@ -113,7 +113,7 @@ const char *platform_cst_method_name(int m)
 	return (unsigned)m < 3 ? cst_method_names[m] : "?";
 }
 
-const char *ik_vendor_name(enum ik_cpu_vendor v)
+const char *ik__vendor_name(enum ik_cpu_vendor v)
 {
 	return (unsigned)v < 5 ? vendor_names[v] : "?";
 }
@@ -124,7 +124,7 @@ const char *ik_vendor_name(enum ik_cpu_vendor v)
 static int bad_value(struct ik_platform_reader *r, struct ik_ini_where w, const char *section,
 		     const char *key, const char *msg)
 {
-	return ik_ini_fail(&r->e, w, "[%s] %s: %s", section, key, msg);
+	return ik__ini_fail(&r->e, w, "[%s] %s: %s", section, key, msg);
 }
 
 /* "polling, timer_stop": flags from t; "none" = 0. */
@@ -159,9 +159,9 @@ static int parse_flags(struct ik_platform_reader *r, struct ik_ini_where w, cons
 				used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
 							 i ? " " : "", t->v[i].name);
 			snprintf(tok, sizeof(tok), "%.*s", (int)(len < 63 ? len : 63), p);
-			return ik_ini_fail(&r->e, w, "[%s] flags: expected 'none' or a comma/space "
+			return ik__ini_fail(&r->e, w, "[%s] flags: expected 'none' or a comma/space "
 					   "separated list of: %s, got '%s'", section, list,
-					   ik_ini_shown(tok, shown, sizeof(shown)));
+					   ik__ini_shown(tok, shown, sizeof(shown)));
 		}
 		p += len;
 	}
@@ -192,10 +192,10 @@ static int set_method(struct ik_platform_reader *r, int i, const char *sec, cons
 		      struct ik_ini_where w)
 {
 	char shown[80];
-	if (ik_method_parse(value, &r->p->states[i].method) != 0)
-		return ik_ini_fail(&r->e, w, "[%s] method: expected one of: poll mwait hlt ioport "
+	if (ik__method_parse(value, &r->p->states[i].method) != 0)
+		return ik__ini_fail(&r->e, w, "[%s] method: expected one of: poll mwait hlt ioport "
 				   "stop wfi other, got '%s'", sec,
-				   ik_ini_shown(value, shown, sizeof(shown)));
+				   ik__ini_shown(value, shown, sizeof(shown)));
 	return 0;
 }
 
@@ -203,7 +203,7 @@ static void get_method(const struct ik_platform *p, const struct ik_dist *exit_n
 		       char *buf, size_t len)
 {
 	(void)exit_ns;
-	snprintf(buf, len, "%s", ik_method_name(p->states[i].method));
+	snprintf(buf, len, "%s", ik__method_name(p->states[i].method));
 }
 
 /* A state's exit_ns: the reader's, the default of the three exit costs by wake source. */
@@ -211,7 +211,7 @@ static int set_exit_ns(struct ik_platform_reader *r, int i, const char *sec, con
 		       struct ik_ini_where w)
 {
 	char msg[256];
-	if (ik_dist_parse(value, &r->exit_ns[i], msg, sizeof(msg)) != 0)
+	if (ik__dist_parse(value, &r->exit_ns[i], msg, sizeof(msg)) != 0)
 		return bad_value(r, w, sec, "exit_ns", msg);
 	return 0;
 }
@@ -221,7 +221,7 @@ static void get_exit_ns(const struct ik_platform *p, const struct ik_dist *exit_
 {
 	(void)p;
 	if (exit_ns)
-		ik_dist_format(&exit_ns[i], buf, len);
+		ik__dist_format(&exit_ns[i], buf, len);
 	else
 		buf[0] = '\0';
 }
@@ -238,7 +238,7 @@ static int set_state_bool(struct ik_platform_reader *r, int i, const char *sec,
 {
 	char msg[256];
 	bool v;
-	if (ik_ini_bool(value, &v, msg, sizeof(msg)) != 0)
+	if (ik__ini_bool(value, &v, msg, sizeof(msg)) != 0)
 		return bad_value(r, w, sec, key, msg);
 	*state_bool(r->p, i, which) = which == SK_IN_TABLE ? !v : v; /* in_table = !unlisted */
 	return 0;
@@ -297,7 +297,7 @@ static int set_cst_control(struct ik_platform_reader *r, int i, const char *sec,
 	char msg[400];
 	int idx;
 	(void)i;
-	if (ik_ini_enum(value, control, 2, &idx, msg, sizeof(msg)) != 0)
+	if (ik__ini_enum(value, control, 2, &idx, msg, sizeof(msg)) != 0)
 		return bad_value(r, w, sec, "cst_control", msg);
 	r->p->acpi.cst_control = idx == 1;
 	return 0;
@@ -321,16 +321,16 @@ static int set_cst_type(struct ik_platform_reader *r, int i, const char *sec, co
 	int64_t v;
 	int idx;
 
-	if (ik_ini_enum(value, types, 3, &idx, NULL, 0) == 0) {
+	if (ik__ini_enum(value, types, 3, &idx, NULL, 0) == 0) {
 		c->type = idx + 1;
 		return 0;
 	}
-	if (ik_ini_int(value, 1, 3, false, &v, NULL, 0) == 0) {
+	if (ik__ini_int(value, 1, 3, false, &v, NULL, 0) == 0) {
 		c->type = (int)v;
 		return 0;
 	}
-	return ik_ini_fail(&r->e, w, "[%s] type: expected an ACPI C-state type C1, C2 or C3 "
-			   "(or 1..3), got '%s'", sec, ik_ini_shown(value, shown, sizeof(shown)));
+	return ik__ini_fail(&r->e, w, "[%s] type: expected an ACPI C-state type C1, C2 or C3 "
+			   "(or 1..3), got '%s'", sec, ik__ini_shown(value, shown, sizeof(shown)));
 }
 
 static void get_cst_type(const struct ik_platform *p, const struct ik_dist *exit_ns, int i,
@@ -346,11 +346,11 @@ static int set_cst_method(struct ik_platform_reader *r, int i, const char *sec,
 {
 	char shown[80];
 	int idx;
-	if (ik_ini_enum(value, cst_method_names, 3, &idx, NULL, 0) != 0)
-		return ik_ini_fail(&r->e, w, "[%s] method: expected one of: ffh (FIXED_HARDWARE, "
+	if (ik__ini_enum(value, cst_method_names, 3, &idx, NULL, 0) != 0)
+		return ik__ini_fail(&r->e, w, "[%s] method: expected one of: ffh (FIXED_HARDWARE, "
 				   "MWAIT hint in address) systemio (SYSTEM_IO port in address) "
 				   "halt (FIXED_HARDWARE without MWAIT), got '%s'", sec,
-				   ik_ini_shown(value, shown, sizeof(shown)));
+				   ik__ini_shown(value, shown, sizeof(shown)));
 	r->p->acpi.cst[i - 1].method = (enum ik_cst_method)idx;
 	return 0;
 }
@@ -367,11 +367,11 @@ static int set_intel_table(struct ik_platform_reader *r, int i, const char *sec,
 		h->table[0] = '\0';
 		return 0;
 	}
-	if (strcmp(value, "acpi") != 0 && !ik_intel_idle_table_exists(value))
-		return ik_ini_fail(&r->e, w, "[intel_idle] table: expected auto (by CPU model), "
+	if (strcmp(value, "acpi") != 0 && !ik__intel_idle_table_exists(value))
+		return ik__ini_fail(&r->e, w, "[intel_idle] table: expected auto (by CPU model), "
 				   "acpi (no built-in table: states from _CST) or one of: %s, "
-				   "got '%s'", ik_intel_idle_table_names(),
-				   ik_ini_shown(value, shown, sizeof(shown)));
+				   "got '%s'", ik__intel_idle_table_names(),
+				   ik__ini_shown(value, shown, sizeof(shown)));
 	snprintf(h->table, sizeof(h->table), "%s", value);
 	return 0;
 }
@@ -394,20 +394,20 @@ static int set_turbo(struct ik_platform_reader *r, int i, const char *sec, const
 	(void)i;
 	(void)sec;
 
-	for (const char *p = ik_ini_list_item(value); p; p = ik_ini_list_item(end)) {
+	for (const char *p = ik__ini_list_item(value); p; p = ik__ini_list_item(end)) {
 		errno = 0;
 		long cores = strtol(p, &end, 10);
 		if (end == p || *end != ':' || errno || cores < 1 || cores > IK_PLATFORM_MAX_CPUS)
 			goto bad;
 		p = end + 1;
 		long mhz = strtol(p, &end, 10);
-		if (end == p || errno || mhz < 1 || mhz > 100000 || !ik_ini_list_sep(*end))
+		if (end == p || errno || mhz < 1 || mhz > 100000 || !ik__ini_list_sep(*end))
 			goto bad;
 		if (n == IK_TURBO_MAX)
-			return ik_ini_fail(&r->e, w, "[effects] turbo_mhz: at most %d CORES:MHZ pairs",
+			return ik__ini_fail(&r->e, w, "[effects] turbo_mhz: at most %d CORES:MHZ pairs",
 					   IK_TURBO_MAX);
 		if (n > 0 && cores <= fx->turbo_cores[n - 1])
-			return ik_ini_fail(&r->e, w, "[effects] turbo_mhz: core counts must increase, "
+			return ik__ini_fail(&r->e, w, "[effects] turbo_mhz: core counts must increase, "
 					   "got %ld after %d", cores, fx->turbo_cores[n - 1]);
 		fx->turbo_cores[n] = (int)cores;
 		fx->turbo_mhz[n] = (int)mhz;
@@ -416,8 +416,8 @@ static int set_turbo(struct ik_platform_reader *r, int i, const char *sec, const
 	fx->nturbo = n;
 	return 0;
 bad:
-	return ik_ini_fail(&r->e, w, "[effects] turbo_mhz: expected CORES:MHZ pairs such as "
-			   "'1:3600 2:3500 18:2800', got '%s'", ik_ini_shown(value, shown, sizeof(shown)));
+	return ik__ini_fail(&r->e, w, "[effects] turbo_mhz: expected CORES:MHZ pairs such as "
+			   "'1:3600 2:3500 18:2800', got '%s'", ik__ini_shown(value, shown, sizeof(shown)));
 }
 
 static void get_turbo(const struct ik_platform *p, const struct ik_dist *exit_ns, int i,
@@ -448,7 +448,7 @@ static int set_os_name(struct ik_platform_reader *r, struct ik_ini_where w, cons
 {
 	char msg[400];
 	int idx;
-	if (ik_ini_enum(value, names, n, &idx, msg, sizeof(msg)) != 0)
+	if (ik__ini_enum(value, names, n, &idx, msg, sizeof(msg)) != 0)
 		return bad_value(r, w, sec, key, msg);
 	snprintf(out, size, "%s", names[idx]);
 	return 0;
@@ -493,7 +493,7 @@ static int set_os_force(struct ik_platform_reader *r, int i, const char *sec, co
 	char msg[256];
 	bool v;
 	(void)i;
-	if (ik_ini_bool(value, &v, msg, sizeof(msg)) != 0)
+	if (ik__ini_bool(value, &v, msg, sizeof(msg)) != 0)
 		return bad_value(r, w, sec, "haltpoll_force", msg);
 	r->p->os.haltpoll_force = v;
 	return 0;
@@ -707,15 +707,15 @@ int platform_section_kind(const char *section, int *index)
 	for (int k = 0; k < COUNT(single); k++)
 		if (strcmp(section, single[k].name) == 0)
 			return single[k].kind;
-	if ((i = ik_ini_state_index(section, IK_STATE_MAX)) >= 0) {
+	if ((i = ik__ini_state_index(section, IK_STATE_MAX)) >= 0) {
 		*index = i;
 		return SEC_STATE;
 	}
-	if ((i = ik_ini_prefixed_index(section, "cst", 1, IK_CST_MAX + 1)) >= 0) {
+	if ((i = ik__ini_prefixed_index(section, "cst", 1, IK_CST_MAX + 1)) >= 0) {
 		*index = i;
 		return SEC_CST;
 	}
-	if ((i = ik_ini_prefixed_index(section, "dt_state", 0, IK_DT_STATE_MAX)) >= 0) {
+	if ((i = ik__ini_prefixed_index(section, "dt_state", 0, IK_DT_STATE_MAX)) >= 0) {
 		*index = i;
 		return SEC_DT;
 	}
@@ -750,7 +750,7 @@ const char *platform_key_list(int kind, char *buf, size_t len)
 	const char *names[IK_INI_MAX_KEYS];
 	for (int k = 0; k < tables[kind].n; k++)
 		names[k] = tables[kind].keys[k].name;
-	return ik_ini_join(names, tables[kind].n, buf, len);
+	return ik__ini_join(names, tables[kind].n, buf, len);
 }
 
 /* The struct a section's keys are fields of. */
@@ -787,13 +787,13 @@ int platform_key_set(struct ik_platform_reader *r, int kind, int index, const ch
 	switch (key->type) {
 	case T_TEXT:
 	case T_NAME:
-		rc = ik_ini_text(value, key->size, key->type == T_NAME, (char *)f, msg, mlen);
+		rc = ik__ini_text(value, key->size, key->type == T_NAME, (char *)f, msg, mlen);
 		break;
 	case T_INT:
 	case T_U32:
 	case T_I64:
 	case T_U64:
-		rc = ik_ini_int(value, key->min, key->max, key->hex, &v, msg, mlen);
+		rc = ik__ini_int(value, key->min, key->max, key->hex, &v, msg, mlen);
 		if (rc == 0 && key->type == T_INT)
 			*(int *)(void *)f = (int)v;
 		else if (rc == 0 && key->type == T_U32)
@@ -804,17 +804,17 @@ int platform_key_set(struct ik_platform_reader *r, int kind, int index, const ch
 			*(uint64_t *)(void *)f = (uint64_t)v;
 		break;
 	case T_BOOL:
-		rc = ik_ini_bool(value, (bool *)(void *)f, msg, mlen);
+		rc = ik__ini_bool(value, (bool *)(void *)f, msg, mlen);
 		break;
 	case T_DIST:
-		rc = ik_dist_parse(value, (struct ik_dist *)(void *)f, msg, mlen);
+		rc = ik__dist_parse(value, (struct ik_dist *)(void *)f, msg, mlen);
 		break;
 	case T_REAL:
-		rc = ik_ini_real(value, key->rmin, key->rmax, (double *)(void *)f, msg, mlen);
+		rc = ik__ini_real(value, key->rmin, key->rmax, (double *)(void *)f, msg, mlen);
 		break;
 	case T_ENUM: {
 		int idx;
-		rc = ik_ini_enum(value, key->names, key->nnames, &idx, msg, mlen);
+		rc = ik__ini_enum(value, key->names, key->nnames, &idx, msg, mlen);
 		if (rc == 0)
 			*(int *)(void *)f = idx;
 		break;
@@ -863,10 +863,10 @@ void platform_key_format(const struct ik_platform *p, const struct ik_dist *exit
 		snprintf(buf, len, "%s", yes_no(*(const bool *)(const void *)f));
 		return;
 	case T_DIST:
-		ik_dist_format((const struct ik_dist *)(const void *)f, buf, len);
+		ik__dist_format((const struct ik_dist *)(const void *)f, buf, len);
 		return;
 	case T_REAL:
-		ik_ini_format_real(*(const double *)(const void *)f, buf, len);
+		ik__ini_format_real(*(const double *)(const void *)f, buf, len);
 		return;
 	case T_ENUM: {
 		int e = *(const int *)(const void *)f;
@@ -883,12 +883,12 @@ void platform_key_format(const struct ik_platform *p, const struct ik_dist *exit
 
 /* ---- the writer ------------------------------------------------------------------------- */
 
-void ik_platform_writer_init(struct ik_platform_writer *w, FILE *f, const struct ik_platform *p)
+void ik__platform_writer_init(struct ik_platform_writer *w, FILE *f, const struct ik_platform *p)
 {
 	*w = (struct ik_platform_writer){ .f = f, .p = p, .kind = -1 };
 }
 
-int ik_platform_write_section(struct ik_platform_writer *w, const char *section)
+int ik__platform_write_section(struct ik_platform_writer *w, const char *section)
 {
 	int index, kind = platform_section_kind(section, &index);
 	if (kind < 0)
@@ -900,7 +900,7 @@ int ik_platform_write_section(struct ik_platform_writer *w, const char *section)
 	return 0;
 }
 
-int ik_platform_write_key(struct ik_platform_writer *w, const char *key, const char *comment)
+int ik__platform_write_key(struct ik_platform_writer *w, const char *key, const char *comment)
 {
 	char buf[IK_CONFIG_VALUE_LEN];
 	int k = w->kind >= 0 ? platform_key_find(w->kind, key) : -1;

@@ -30,7 +30,7 @@ struct ik_state_counters {
 };
 
 /* One CPU's counters of a state added into the run's total for it. */
-static inline void ik_state_counters_add(struct ik_state_counters *total,
+static inline void ik__state_counters_add(struct ik_state_counters *total,
 					 const struct ik_state_counters *k)
 {
 	total->usage += k->usage;
@@ -61,7 +61,7 @@ struct ik_request_stats {
 	struct ik_hist latency, wake, queue, service;
 };
 /* Share of the workers' time spent serving, in percent (0 without workers or time). */
-double ik_request_achieved_load_pct(const struct ik_request_stats *q, int64_t measured_ns);
+double ik__request_achieved_load_pct(const struct ik_request_stats *q, int64_t measured_ns);
 
 /* One simulation run (one seed). */
 struct ik_run_result {
@@ -106,7 +106,7 @@ struct ik_run_result {
 	/* optional, owned: idle states per CPU over a window (scenario timeline_len_ns), or NULL */
 	struct ik_timeline *timeline;
 	/* measured idle periods (governor entry to exit, as the time counter takes them) by
-	   length, in the log2 buckets of ik_trace_hist_bucket(): [0,1us) [1,2us) [2,4us) ... */
+	   length, in the log2 buckets of ik__trace_hist_bucket(): [0,1us) [1,2us) [2,4us) ... */
 	uint64_t idle_hist[IK_IDLE_HIST_BUCKETS];
 	uint64_t idle_time_hist_ns[IK_IDLE_HIST_BUCKETS]; /* their summed durations */
 	/* optional, owned: the server workload's requests, or NULL for other workloads */
@@ -121,7 +121,7 @@ struct ik_run_result {
  * no report knows one workload from another: counts (a key with its unit in its name, and
  * the label the text and HTML tables give it), distributions (a key, a short name for the
  * tables and CSV columns, the histogram in ns), and the per-run figures of the runs and
- * summary tables (by their key among the report's figures, ik_rep_figure_key(), with the
+ * summary tables (by their key among the report's figures, ik__rep_figure_key(), with the
  * column's header, scale and decimals).  Pointers point into the run and the workload's
  * static text: valid while the run is.
  */
@@ -158,27 +158,27 @@ struct ik_workload_figures {
 	struct ik_workload_column column[IK_WORKLOAD_COLUMNS];
 };
 /* The figures of run r of workload w: false (f->n* = 0) when it has none of its own. */
-bool ik_workload_figures(const struct ik_workload *w, const struct ik_run_result *r,
+bool ik__workload_figures(const struct ik_workload *w, const struct ik_run_result *r,
 			 struct ik_workload_figures *f);
 /* For the workloads' own hooks (src/sim/workload.c): the heading (key, title, definition);
    append a count, a value, a distribution or a column (ignored past the array's end). */
-void ik_workload_figures_head(struct ik_workload_figures *f, const char *key, const char *title,
+void ik__workload_figures_head(struct ik_workload_figures *f, const char *key, const char *title,
 			      const char *definition);
-void ik_workload_figures_count(struct ik_workload_figures *f, const char *key, const char *label,
+void ik__workload_figures_count(struct ik_workload_figures *f, const char *key, const char *label,
 			       uint64_t n);
-void ik_workload_figures_value(struct ik_workload_figures *f, const char *key, const char *label,
+void ik__workload_figures_value(struct ik_workload_figures *f, const char *key, const char *label,
 			       double x);
-void ik_workload_figures_dist(struct ik_workload_figures *f, const char *key, const char *name,
+void ik__workload_figures_dist(struct ik_workload_figures *f, const char *key, const char *name,
 			      const struct ik_hist *h);
-void ik_workload_figures_column(struct ik_workload_figures *f, const char *figure,
+void ik__workload_figures_column(struct ik_workload_figures *f, const char *figure,
 				const char *header, double scale, int decimals);
 
 /* Figures derived from a run, in the units their names say. */
-double ik_run_messages_per_s(const struct ik_run_result *r);
-double ik_run_mb_per_s(const struct ik_run_result *r);
-double ik_run_avg_power_w(const struct ik_run_result *r);
-double ik_run_residency_pct(const struct ik_run_result *r, int state);
-void ik_run_result_free(struct ik_run_result *r);
+double ik__run_messages_per_s(const struct ik_run_result *r);
+double ik__run_mb_per_s(const struct ik_run_result *r);
+double ik__run_avg_power_w(const struct ik_run_result *r);
+double ik__run_residency_pct(const struct ik_run_result *r, int state);
+void ik__run_result_free(struct ik_run_result *r);
 
 /* Statistics across runs, as in mmtests' tables. */
 struct ik_summary {
@@ -186,14 +186,14 @@ struct ik_summary {
 	double min, max, median, amean, hmean, stddev, cov_pct;
 };
 /* hmean is 0 when a value is <= 0; stddev is the sample standard deviation (n-1). */
-void ik_summarize(const double *values, int n, struct ik_summary *s);
+void ik__summarize(const double *values, int n, struct ik_summary *s);
 
 /*
  * Welch's t-test on two summaries (n, amean, stddev): the two-sided p-value that their
  * means differ only by chance; NaN when either has fewer than 2 runs or neither has any
  * spread (nothing to test: equal runs are equal, different ones differ every time).
  */
-double ik_welch_p(const struct ik_summary *a, const struct ik_summary *b);
+double ik__welch_p(const struct ik_summary *a, const struct ik_summary *b);
 /* The whole test of b against a, with the `confidence` (0.95) interval of b - a. */
 struct ik_welch {
 	double diff;            /* b.amean - a.amean */
@@ -201,25 +201,25 @@ struct ik_welch {
 	double ci_low, ci_high; /* of diff; NaN when not tested */
 	bool tested;            /* 2+ runs each and some spread */
 };
-void ik_welch_test(const struct ik_summary *a, const struct ik_summary *b, double confidence,
+void ik__welch_test(const struct ik_summary *a, const struct ik_summary *b, double confidence,
 		   struct ik_welch *w);
 /* t with P(|T| > t) = two_sided_p for df degrees of freedom (2.228 for 0.05 and 10). */
-double ik_student_t_quantile(double two_sided_p, double df);
+double ik__student_t_quantile(double two_sided_p, double df);
 /* Regularized incomplete beta function I_x(a, b). */
-double ik_incomplete_beta(double a, double b, double x);
+double ik__incomplete_beta(double a, double b, double x);
 
 /* Reports of a set of runs of one scenario: human table, JSON, CSV. */
-int ik_report_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+int ik__report_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 		    int nruns);
-int ik_report_json(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+int ik__report_json(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 		   int nruns);
-/* CSV: one table (docs/csv.md); ik_report_csv is the first of ik_csv_tables ("runs"). */
-int ik_report_csv(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+/* CSV: one table (docs/csv.md); ik__report_csv is the first of ik__csv_tables ("runs"). */
+int ik__report_csv(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 		  int nruns);
 /* The table names, NULL-terminated: runs states per_cpu summary config. */
-extern const char *const ik_csv_tables[];
+extern const char *const ik__csv_tables[];
 /* One table by name (NULL = "runs"); -1 for an unknown name or a write error. */
-int ik_report_csv_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+int ik__report_csv_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 			int nruns, const char *table);
 
 #endif

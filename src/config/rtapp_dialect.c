@@ -187,7 +187,7 @@ static int line_of(const char *t, size_t i)
 	return line;
 }
 
-int ik_rtapp_dialect(const char *origin, const char *text, size_t len, char **json,
+int ik__rtapp_dialect(const char *origin, const char *text, size_t len, char **json,
 		     size_t *json_len, char *notes, size_t noteslen)
 {
 	struct frame st[MAX_DEPTH];

@@ -755,7 +755,7 @@ static void count_fork_slots(struct ik_rtapp *r)
 	}
 }
 
-int ik_rtapp_parse(const char *origin, const char *text, size_t len, struct ik_rtapp *out,
+int ik__rtapp_parse(const char *origin, const char *text, size_t len, struct ik_rtapp *out,
 		   char *err, size_t errlen)
 {
 	struct reader rd = { .origin = origin ? origin : "<rt-app>", .err = err, .errlen = errlen };
@@ -766,7 +766,7 @@ int ik_rtapp_parse(const char *origin, const char *text, size_t len, struct ik_r
 	rd.r = &r;
 	char *strict = NULL;
 	size_t slen = 0;
-	if (ik_rtapp_dialect(rd.origin, text, len, &strict, &slen, r.notes, sizeof(r.notes))) {
+	if (ik__rtapp_dialect(rd.origin, text, len, &strict, &slen, r.notes, sizeof(r.notes))) {
 		if (err && errlen)
 			snprintf(err, errlen, "%s: out of memory", rd.origin);
 		return -1;
@@ -863,22 +863,22 @@ int ik_rtapp_parse(const char *origin, const char *text, size_t len, struct ik_r
 	rc = 0;
 done:
 	json_decref(root);
-	ik_rtapp_free(&r);
+	ik__rtapp_free(&r);
 	return rc;
 }
 
 static int parse_file(const char *path, const char *text, size_t len, void *out, char *err,
 		      size_t errlen)
 {
-	return ik_rtapp_parse(path, text, len, out, err, errlen);
+	return ik__rtapp_parse(path, text, len, out, err, errlen);
 }
 
-int ik_rtapp_load(const char *path, struct ik_rtapp *out, char *err, size_t errlen)
+int ik__rtapp_load(const char *path, struct ik_rtapp *out, char *err, size_t errlen)
 {
-	return ik_config_load_workload_file(path, parse_file, out, err, errlen);
+	return ik__config_load_workload_file(path, parse_file, out, err, errlen);
 }
 
-void ik_rtapp_free(struct ik_rtapp *r)
+void ik__rtapp_free(struct ik_rtapp *r)
 {
 	if (!r)
 		return;

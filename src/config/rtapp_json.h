@@ -115,7 +115,7 @@ struct ik_rtapp {
  * (malloc'd), what it changed beyond comments and commas into notes (lines; "" when
  * nothing).  0, or -1 when out of memory.
  */
-int ik_rtapp_dialect(const char *origin, const char *text, size_t len, char **json,
+int ik__rtapp_dialect(const char *origin, const char *text, size_t len, char **json,
 		     size_t *json_len, char *notes, size_t noteslen);
 
 /*
@@ -123,9 +123,9 @@ int ik_rtapp_dialect(const char *origin, const char *text, size_t len, char **js
  * message naming the file, the JSON path (tasks.thread0.phases.p1.foo) and what was
  * expected in err.
  */
-int ik_rtapp_parse(const char *origin, const char *text, size_t len, struct ik_rtapp *out,
+int ik__rtapp_parse(const char *origin, const char *text, size_t len, struct ik_rtapp *out,
 		   char *err, size_t errlen);
-int ik_rtapp_load(const char *path, struct ik_rtapp *out, char *err, size_t errlen);
-void ik_rtapp_free(struct ik_rtapp *r);
+int ik__rtapp_load(const char *path, struct ik_rtapp *out, char *err, size_t errlen);
+void ik__rtapp_free(struct ik_rtapp *r);
 
 #endif

@@ -27,9 +27,9 @@ enum ik_workload_kind {
 };
 
 /* workload.type's name of a kind ("unknown" for none), from the workloads' own files. */
-const char *ik_workload_type_name(enum ik_workload_kind kind);
+const char *ik__workload_type_name(enum ik_workload_kind kind);
 /* Every type's name, indexed by kind, into names[IK_WORKLOAD_KINDS]. */
-void ik_workload_type_names(const char *names[IK_WORKLOAD_KINDS]);
+void ik__workload_type_names(const char *names[IK_WORKLOAD_KINDS]);
 
 /* How a server's requests arrive (open loop: arrivals do not wait for answers). */
 /* server: where the requests' interrupts go */
@@ -54,9 +54,9 @@ enum ik_placement {
 enum ik_start_cpus { IK_START_CPUS_IN_ORDER, IK_START_CPUS_SHUFFLED };
 
 /* The names of workload.placement, arrival and irq_affinity values ("unknown" for none). */
-const char *ik_workload_placement_name(enum ik_placement p);
-const char *ik_workload_arrival_name(enum ik_arrival a);
-const char *ik_workload_irq_affinity_name(enum ik_irq_affinity a);
+const char *ik__workload_placement_name(enum ik_placement p);
+const char *ik__workload_arrival_name(enum ik_arrival a);
+const char *ik__workload_irq_affinity_name(enum ik_irq_affinity a);
 
 struct ik_workload {
 	enum ik_workload_kind kind;
@@ -253,7 +253,7 @@ struct ik_workload_check {
 	   leaves out (lines; "" when nothing): kept in the scenario's workload_notes */
 	char notes[2048];
 };
-int ik_workload_check(struct ik_workload *w, struct ik_workload_check *c);
+int ik__workload_check(struct ik_workload *w, struct ik_workload_check *c);
 
 /*
  * A workload's settings as results show them (the JSON's "workload" object), in the order
@@ -278,41 +278,41 @@ struct ik_workload_settings {
 	int n;
 	struct ik_workload_setting v[IK_WORKLOAD_SETTINGS];
 };
-void ik_workload_settings(const struct ik_workload *w, struct ik_workload_settings *out);
+void ik__workload_settings(const struct ik_workload *w, struct ik_workload_settings *out);
 /*
  * The workload in words, its type first: "pingpong: 8 pairs, 1024 B per message, ...", as
  * the text report shows it; brief, the short form of a page's settings.  Numbers are
  * printed in the C library's locale: call it in the "C" numeric locale.
  */
-void ik_workload_describe(const struct ik_workload *w, bool brief, char *buf, size_t len);
+void ik__workload_describe(const struct ik_workload *w, bool brief, char *buf, size_t len);
 /* Are the workload's messages its throughput (messages/s, MB/s)? */
-bool ik_workload_has_throughput(const struct ik_workload *w);
+bool ik__workload_has_throughput(const struct ik_workload *w);
 
 /* Built-in platforms and scenarios, embedded at build time from platforms/ and scenarios/. */
 struct ik_builtin {
 	const char *name;
 	const char *text;
 };
-extern const struct ik_builtin ik_builtin_platforms[];
-extern const struct ik_builtin ik_builtin_scenarios[];
+extern const struct ik_builtin ik__builtin_platforms[];
+extern const struct ik_builtin ik__builtin_scenarios[];
 
 /*
  * Load a platform: `ref` is a built-in name or a path to an INI file.  Returns 0, or -1 with
  * a message naming the file, line, field and what was expected.
  */
-int ik_platform_load(const char *ref, struct ik_platform *p, char *err, size_t errlen);
-int ik_platform_parse_string(const char *origin, const char *text, struct ik_platform *p,
+int ik__platform_load(const char *ref, struct ik_platform *p, char *err, size_t errlen);
+int ik__platform_parse_string(const char *origin, const char *text, struct ik_platform *p,
 			     char *err, size_t errlen);
 
 /*
  * Load a scenario (built-in name or path), then apply overrides "section.key=value" in order
  * as if they were in the file.  The platform it names is loaded too.
  */
-int ik_scenario_load(const char *ref, const char *const *overrides, int noverrides,
+int ik__scenario_load(const char *ref, const char *const *overrides, int noverrides,
 		     struct ik_scenario *sc, char *err, size_t errlen);
 
 /* The same from text (origin names it in messages); used by tests and fuzzers. */
-int ik_scenario_parse_string(const char *origin, const char *text, const char *const *overrides,
+int ik__scenario_parse_string(const char *origin, const char *text, const char *const *overrides,
 			     int noverrides, struct ik_scenario *sc, char *err, size_t errlen);
 
 #endif

@@ -58,7 +58,7 @@ static void format_kernel(const struct ik_scenario *sc, enum kernel_key k, char 
 			snprintf(buf, len, "%" PRId64, sc->latency_limit_us);
 		return;
 	case KN_HOUSEKEEPING_HZ:
-		ik_ini_format_real(sc->housekeeping_hz, buf, len);
+		ik__ini_format_real(sc->housekeeping_hz, buf, len);
 		return;
 	case KN_HOUSEKEEPING_WORK_NS:
 		snprintf(buf, len, "%" PRId64, sc->housekeeping_work_ns);
@@ -148,7 +148,7 @@ static int emit_switches(struct ik_config *cfg, const struct ik_scenario *sc)
 		char key[IK_CONFIG_KEY_LEN];
 		snprintf(key, sizeof(key), KERNEL_SWITCH_PREFIX "%s",
 			 ik_switch_info((enum ik_switch)i)->name);
-		if (ik_config_emit(cfg, scenario_section_names[SEC_KERNEL], key,
+		if (ik__config_emit(cfg, scenario_section_names[SEC_KERNEL], key,
 				   (kn->forced_on >> i & 1u) ? "on" : "off", IK_ORIGIN_SCENARIO))
 			return -1;
 	}
@@ -187,7 +187,7 @@ int scenario_effective_config(struct ik_config *cfg, const struct ik_scenario *s
 				}
 				break;
 			case SEC_WORKLOAD:
-				ik_workload_key_format(&sc->workload, (enum workload_key)k, buf, sizeof(buf));
+				ik__workload_key_format(&sc->workload, (enum workload_key)k, buf, sizeof(buf));
 				if (k == WL_FILE) /* none: nothing to record */
 					value = sc->workload.file[0] ? sc->workload.file : NULL;
 				break;
@@ -195,7 +195,7 @@ int scenario_effective_config(struct ik_config *cfg, const struct ik_scenario *s
 			case SEC_COUNT:
 				break;
 			}
-			if (ik_config_emit(cfg, scenario_section_names[s], scenario_key_names(s)[k],
+			if (ik__config_emit(cfg, scenario_section_names[s], scenario_key_names(s)[k],
 					   value, origin))
 				return -1;
 		}
@@ -204,7 +204,7 @@ int scenario_effective_config(struct ik_config *cfg, const struct ik_scenario *s
 	}
 	/* [governor]: the module parameters given, in the order given */
 	for (int i = 0; i < sc->ngov_params; i++)
-		if (ik_config_emit(cfg, scenario_section_names[SEC_GOVERNOR],
+		if (ik__config_emit(cfg, scenario_section_names[SEC_GOVERNOR],
 				   sc->gov_params[i].name, sc->gov_params[i].value, IK_ORIGIN_SCENARIO))
 			return -1;
 	return 0;

@@ -10,7 +10,7 @@
  * Reading one takes four steps: the file; the overrides ("section.key=value", in order, as
  * if they were in the file: scenario sections now, platform and stateN sections once the
  * platform is read); the platform; and the checks that need both (a disabled state must
- * exist; the workload's own checks, ik_workload_check, such as a pinned placement that
+ * exist; the workload's own checks, ik__workload_check, such as a pinned placement that
  * must fit the machine).
  *
  * The keys' names are in scenario_keys.c ([workload]'s, with their types and ranges, in
@@ -74,7 +74,7 @@ static void scenario_defaults(struct ik_scenario *sc)
 	sc->warmup_ns = 0;
 	sc->runs = 1;
 	sc->seed = 1;
-	ik_workload_defaults(&sc->workload); /* from the key table */
+	ik__workload_defaults(&sc->workload); /* from the key table */
 	/* A real kernel's own per-CPU timers (docs/model.md, "Housekeeping"): the soft-lockup
 	   watchdog's hrtimer every 2 * watchdog_thresh / 5 = 4 s and vmstat_update every
 	   sysctl_stat_interval = 1 s on a CPU whose counters moved: 1.25 Hz. */
@@ -87,7 +87,7 @@ static void reader_init(struct scenario_reader *r, const char *origin, bool from
 {
 	memset(r, 0, sizeof(*r));
 	snprintf(r->origin, sizeof(r->origin), "%s", origin ? origin : "<scenario>");
-	ik_ini_err_init(&r->e, r->origin, err, errlen);
+	ik__ini_err_init(&r->e, r->origin, err, errlen);
 	r->sc = sc;
 	/* A relative platform path is also tried next to the scenario file. */
 	const char *slash = from_file ? strrchr(r->origin, '/') : NULL;
@@ -103,13 +103,13 @@ static void reader_init(struct scenario_reader *r, const char *origin, bool from
 
 static int section_index(const char *name)
 {
-	return ik_ini_key_index(name, scenario_section_names, SEC_COUNT);
+	return ik__ini_key_index(name, scenario_section_names, SEC_COUNT);
 }
 
 static int bad(struct scenario_reader *r, struct ik_ini_where w, const char *section,
 	       const char *key, const char *msg)
 {
-	return ik_ini_fail(&r->e, w, "[%s] %s: %s", section, key, msg);
+	return ik__ini_fail(&r->e, w, "[%s] %s: %s", section, key, msg);
 }
 
 /* An integer key into *out; message on error. */
@@ -117,7 +117,7 @@ static int get_int(struct scenario_reader *r, struct ik_ini_where w, const char 
 		   const char *key, const char *value, int64_t min, int64_t max, int64_t *out)
 {
 	char msg[256];
-	if (ik_ini_int(value, min, max, false, out, msg, sizeof(msg)) != 0)
+	if (ik__ini_int(value, min, max, false, out, msg, sizeof(msg)) != 0)
 		return bad(r, w, section, key, msg);
 	return 0;
 }
@@ -126,7 +126,7 @@ static int get_enum(struct scenario_reader *r, struct ik_ini_where w, const char
 		    const char *key, const char *value, const char *const *names, int n, int *out)
 {
 	char msg[400];
-	if (ik_ini_enum(value, names, n, out, msg, sizeof(msg)) != 0)
+	if (ik__ini_enum(value, names, n, out, msg, sizeof(msg)) != 0)
 		return bad(r, w, section, key, msg);
 	return 0;
 }
@@ -140,15 +140,15 @@ static int set_scenario(struct scenario_reader *r, int k, const char *value, str
 
 	switch (k) {
 	case SC_NAME:
-		if (ik_ini_text(value, sizeof(sc->name), true, sc->name, msg, sizeof(msg)))
+		if (ik__ini_text(value, sizeof(sc->name), true, sc->name, msg, sizeof(msg)))
 			return bad(r, w, sec, key, msg);
 		return 0;
 	case SC_DESCRIPTION: /* for people reading the file; checked, not kept */
-		if (ik_ini_text(value, sizeof(description), false, description, msg, sizeof(msg)))
+		if (ik__ini_text(value, sizeof(description), false, description, msg, sizeof(msg)))
 			return bad(r, w, sec, key, msg);
 		return 0;
 	case SC_PLATFORM:
-		if (ik_ini_text(value, sizeof(sc->platform_ref), false, sc->platform_ref, msg, sizeof(msg)))
+		if (ik__ini_text(value, sizeof(sc->platform_ref), false, sc->platform_ref, msg, sizeof(msg)))
 			return bad(r, w, sec, key, msg);
 		if (sc->platform_ref[0] == '\0')
 			return bad(r, w, sec, key, "expected a built-in platform name or a path to an "
@@ -170,7 +170,7 @@ static int set_scenario(struct scenario_reader *r, int k, const char *value, str
 		sc->runs = (int)v;
 		return 0;
 	case SC_SEED:
-		if (ik_ini_u64(value, &sc->seed, msg, sizeof(msg)))
+		if (ik__ini_u64(value, &sc->seed, msg, sizeof(msg)))
 			return bad(r, w, sec, key, msg);
 		return 0;
 	}
@@ -186,10 +186,10 @@ static int set_kernel(struct scenario_reader *r, int k, const char *value, struc
 
 	switch (k) {
 	case KN_HZ:
-		if (ik_ini_int(value, 100, 1000, false, &v, msg, sizeof(msg)) != 0 ||
+		if (ik__ini_int(value, 100, 1000, false, &v, msg, sizeof(msg)) != 0 ||
 		    (v != 100 && v != 250 && v != 300 && v != 1000)) {
 			snprintf(msg, sizeof(msg), "expected one of: 100 250 300 1000, got '%s'",
-				 ik_ini_shown(value, shown, sizeof(shown)));
+				 ik__ini_shown(value, shown, sizeof(shown)));
 			return bad(r, w, sec, key, msg);
 		}
 		sc->hz = (int)v;
@@ -199,15 +199,15 @@ static int set_kernel(struct scenario_reader *r, int k, const char *value, struc
 			sc->latency_limit_us = -1;
 			return 0;
 		}
-		if (ik_ini_int(value, 0, MAX_LATENCY_LIMIT_US, false, &v, msg, sizeof(msg)) != 0) {
+		if (ik__ini_int(value, 0, MAX_LATENCY_LIMIT_US, false, &v, msg, sizeof(msg)) != 0) {
 			snprintf(msg, sizeof(msg), "expected 'none' or an integer 0..%lld, got '%s'",
-				 MAX_LATENCY_LIMIT_US, ik_ini_shown(value, shown, sizeof(shown)));
+				 MAX_LATENCY_LIMIT_US, ik__ini_shown(value, shown, sizeof(shown)));
 			return bad(r, w, sec, key, msg);
 		}
 		sc->latency_limit_us = v;
 		return 0;
 	case KN_HOUSEKEEPING_HZ:
-		if (ik_ini_real(value, 0.0, 100000.0, &sc->housekeeping_hz, msg, sizeof(msg)))
+		if (ik__ini_real(value, 0.0, 100000.0, &sc->housekeeping_hz, msg, sizeof(msg)))
 			return bad(r, w, sec, key, msg);
 		return 0;
 	case KN_HOUSEKEEPING_WORK_NS:
@@ -242,7 +242,7 @@ static int set_disable(struct scenario_reader *r, const char *value, struct ik_i
 		size_t len = quoted ? strcspn(p, "\"") : strcspn(p, ", \t");
 		if (quoted && p[len] != '"') {
 			snprintf(msg, sizeof(msg), "expected a closing '\"' after '%s'",
-				 ik_ini_shown(p - 1, shown, sizeof(shown)));
+				 ik__ini_shown(p - 1, shown, sizeof(shown)));
 			return bad(r, w, "cpuidle", "disable", msg);
 		}
 		if (len == 0 && !quoted)
@@ -251,7 +251,7 @@ static int set_disable(struct scenario_reader *r, const char *value, struct ik_i
 			char tok[80];
 			snprintf(tok, sizeof(tok), "%.*s", (int)(len < 79 ? len : 79), p);
 			snprintf(msg, sizeof(msg), "expected state names of at most %d characters, got '%s'",
-				 IK_NAME_LEN - 1, ik_ini_shown(tok, shown, sizeof(shown)));
+				 IK_NAME_LEN - 1, ik__ini_shown(tok, shown, sizeof(shown)));
 			return bad(r, w, "cpuidle", "disable", msg);
 		}
 		bool repeated = false;
@@ -277,7 +277,7 @@ static int get_bool(struct scenario_reader *r, struct ik_ini_where w, const char
 		    const char *value, bool *out)
 {
 	char msg[256];
-	if (ik_ini_bool(value, out, msg, sizeof(msg)) != 0)
+	if (ik__ini_bool(value, out, msg, sizeof(msg)) != 0)
 		return bad(r, w, "cpuidle", key, msg);
 	return 0;
 }
@@ -303,9 +303,9 @@ static int set_driver_option(struct scenario_reader *r, int k, const char *value
 			o->max_cstate = -1;
 			return 0;
 		}
-		if (ik_ini_int(value, 0, 100, false, &v, NULL, 0) != 0) {
+		if (ik__ini_int(value, 0, 100, false, &v, NULL, 0) != 0) {
 			snprintf(msg, sizeof(msg), "expected 'default' or an integer 0..100, got '%s'",
-				 ik_ini_shown(value, shown, sizeof(shown)));
+				 ik__ini_shown(value, shown, sizeof(shown)));
 			return bad(r, w, sec, key, msg);
 		}
 		o->max_cstate = (int)v;
@@ -337,7 +337,7 @@ static int set_driver_option(struct scenario_reader *r, int k, const char *value
 		o->pc6 = idx - 1;
 		return 0;
 	case CI_STATES_OFF:
-		if (ik_ini_int(value, 0, (1 << IK_STATE_MAX) - 1, true, &v, msg, sizeof(msg)) != 0)
+		if (ik__ini_int(value, 0, (1 << IK_STATE_MAX) - 1, true, &v, msg, sizeof(msg)) != 0)
 			return bad(r, w, sec, key, msg);
 		o->states_off = (uint32_t)v;
 		return 0;
@@ -380,11 +380,11 @@ static int set_cpuidle(struct scenario_reader *r, int k, const char *value, stru
 		char gerr[300];
 		if (strlen(value) >= sizeof(sc->governor))
 			return bad(r, w, sec, key, "longer than 4095 characters");
-		if (ik_governor_spec_check(value, gerr, sizeof(gerr)) ||
-		    ik_governor_spec_sha256(value, sc->governor_sha256, gerr, sizeof(gerr)))
+		if (ik__governor_spec_check(value, gerr, sizeof(gerr)) ||
+		    ik__governor_spec_sha256(value, sc->governor_sha256, gerr, sizeof(gerr)))
 			return bad(r, w, sec, key, gerr);
 		snprintf(sc->governor, sizeof(sc->governor), "%s", value);
-		ik_governor_spec_api(value, sc->governor_api, sizeof(sc->governor_api));
+		ik__governor_spec_api(value, sc->governor_api, sizeof(sc->governor_api));
 		return 0;
 	}
 	case CI_DISABLE:
@@ -399,8 +399,8 @@ static int set_workload(struct scenario_reader *r, int k, const char *value, str
 {
 	char msg[400];
 
-	if (ik_workload_key_set(&r->sc->workload, (enum workload_key)k, value, msg, sizeof(msg)) != 0)
-		return bad(r, w, "workload", ik_workload_key_names()[k], msg);
+	if (ik__workload_key_set(&r->sc->workload, (enum workload_key)k, value, msg, sizeof(msg)) != 0)
+		return bad(r, w, "workload", ik__workload_key_names()[k], msg);
 	return 0;
 }
 
@@ -408,8 +408,8 @@ static int unknown_section(struct scenario_reader *r, struct ik_ini_where w, con
 			   bool with_platform)
 {
 	char shown[80];
-	return ik_ini_fail(&r->e, w, "unknown section [%s]; known sections: scenario kernel "
-			   "cpuidle workload governor%s", ik_ini_shown(name, shown, sizeof(shown)),
+	return ik__ini_fail(&r->e, w, "unknown section [%s]; known sections: scenario kernel "
+			   "cpuidle workload governor%s", ik__ini_shown(name, shown, sizeof(shown)),
 			   with_platform ? " " IK_PLATFORM_SECTIONS : "");
 }
 
@@ -425,7 +425,7 @@ static int set_governor_param(struct scenario_reader *r, const char *key, const 
 	int i;
 
 	if (strlen(key) >= sizeof(sc->gov_params[0].name) || !key[0])
-		return bad(r, w, "governor", ik_ini_shown(key, shown, sizeof(shown)),
+		return bad(r, w, "governor", ik__ini_shown(key, shown, sizeof(shown)),
 			   "expected a module parameter name of at most 63 characters");
 	if (strlen(value) >= sizeof(sc->gov_params[0].value))
 		return bad(r, w, "governor", key, "value longer than 127 characters");
@@ -447,9 +447,9 @@ static int set_key(struct scenario_reader *r, const char *section, const char *k
 	char list[512], shown[80];
 
 	if (section[0] == '\0')
-		return ik_ini_fail(&r->e, w, "key '%s' is outside any section; scenario files have "
+		return ik__ini_fail(&r->e, w, "key '%s' is outside any section; scenario files have "
 				   "[scenario], [kernel], [cpuidle] and [workload]",
-				   ik_ini_shown(key, shown, sizeof(shown)));
+				   ik__ini_shown(key, shown, sizeof(shown)));
 	int s = section_index(section);
 	if (s < 0)
 		return unknown_section(r, w, section, w.override != NULL);
@@ -457,7 +457,7 @@ static int set_key(struct scenario_reader *r, const char *section, const char *k
 		if (set_governor_param(r, key, value, w))
 			return -1;
 		char msg[160];
-		if (r->cfg && ik_config_give(r->cfg, section, key, value,
+		if (r->cfg && ik__config_give(r->cfg, section, key, value,
 					     w.override ? IK_ORIGIN_SET : IK_ORIGIN_SCENARIO, msg,
 					     sizeof(msg)))
 			return bad(r, w, section, key, msg);
@@ -468,23 +468,23 @@ static int set_key(struct scenario_reader *r, const char *section, const char *k
 		if (ik_kernel_flip(&r->sc->kernel, key + strlen(KERNEL_SWITCH_PREFIX), value, msg,
 				   sizeof(msg)))
 			return bad(r, w, "kernel", key, msg);
-		if (r->cfg && ik_config_give(r->cfg, section, key, value,
+		if (r->cfg && ik__config_give(r->cfg, section, key, value,
 					     w.override ? IK_ORIGIN_SET : IK_ORIGIN_SCENARIO, msg,
 					     sizeof(msg)))
 			return bad(r, w, section, key, msg);
 		return 0;
 	}
-	int k = ik_ini_key_index(key, scenario_key_names(s), scenario_key_count(s));
+	int k = ik__ini_key_index(key, scenario_key_names(s), scenario_key_count(s));
 	if (k < 0)
-		return ik_ini_fail(&r->e, w, "unknown key '%s' in [%s]; known keys: %s",
-				   ik_ini_shown(key, shown, sizeof(shown)), section,
-				   ik_ini_join(scenario_key_names(s), scenario_key_count(s), list,
+		return ik__ini_fail(&r->e, w, "unknown key '%s' in [%s]; known keys: %s",
+				   ik__ini_shown(key, shown, sizeof(shown)), section,
+				   ik__ini_join(scenario_key_names(s), scenario_key_count(s), list,
 					       sizeof(list)));
 	if (!r->sec[s].present) {
 		r->sec[s].present = true;
 		r->sec[s].where = w;
 	}
-	if (ik_ini_mark_key(&r->e, &r->sec[s], section, k, key, w) != 0)
+	if (ik__ini_mark_key(&r->e, &r->sec[s], section, k, key, w) != 0)
 		return -1;
 	int ret;
 	switch (s) {
@@ -503,7 +503,7 @@ static int set_key(struct scenario_reader *r, const char *section, const char *k
 	}
 	if (ret == 0 && r->cfg) {
 		char msg[160];
-		if (ik_config_give(r->cfg, section, key, value,
+		if (ik__config_give(r->cfg, section, key, value,
 				   w.override ? IK_ORIGIN_SET : IK_ORIGIN_SCENARIO, msg, sizeof(msg)))
 			return bad(r, w, section, key, msg);
 	}
@@ -521,24 +521,24 @@ static int keep_platform_key(struct scenario_reader *r, const char *section, con
 	char msg[500];
 	struct ik_ini_where w = { line, NULL, NULL };
 
-	if (ik_platform_check_key(section, key, msg, sizeof(msg)) != 0)
-		return ik_ini_fail(&r->e, w, "%s", msg);
+	if (ik__platform_check_key(section, key, msg, sizeof(msg)) != 0)
+		return ik__ini_fail(&r->e, w, "%s", msg);
 	for (int i = 0; i < r->npkeys; i++)
 		if (strcmp(r->pkeys[i].section, section) == 0 && strcmp(r->pkeys[i].key, key) == 0)
-			return ik_ini_fail(&r->e, w, "[%s] %s: duplicate key (first set on line %d)",
+			return ik__ini_fail(&r->e, w, "[%s] %s: duplicate key (first set on line %d)",
 					   section, key, r->pkeys[i].line);
 	if (r->npkeys == r->pkeys_cap) {
 		int cap = r->pkeys_cap ? 2 * r->pkeys_cap : 32;
 		struct platform_key *k = realloc(r->pkeys, (size_t)cap * sizeof(*k));
 		if (!k)
-			return ik_ini_fail(&r->e, w, "out of memory");
+			return ik__ini_fail(&r->e, w, "out of memory");
 		r->pkeys = k;
 		r->pkeys_cap = cap;
 	}
 	size_t ls = strlen(section) + 1, lk = strlen(key) + 1, lv = strlen(value) + 1;
 	char *block = malloc(ls + lk + lv);
 	if (!block)
-		return ik_ini_fail(&r->e, w, "out of memory");
+		return ik__ini_fail(&r->e, w, "out of memory");
 	struct platform_key *k = &r->pkeys[r->npkeys++];
 	k->section = memcpy(block, section, ls);
 	k->key = memcpy(block + ls, key, lk);
@@ -559,8 +559,8 @@ static int carry_origin(struct scenario_reader *r, const char *name, const char 
 	size_t n = dot ? (size_t)(dot - name) : 0;
 
 	if (!dot || n == 0 || n >= sizeof(section))
-		return ik_ini_fail(&r->e, w, "[origin] %s: expected SECTION.KEY",
-				   ik_ini_shown(name, shown, sizeof(shown)));
+		return ik__ini_fail(&r->e, w, "[origin] %s: expected SECTION.KEY",
+				   ik__ini_shown(name, shown, sizeof(shown)));
 	memcpy(section, name, n);
 	section[n] = '\0';
 	const char *key = dot + 1;
@@ -570,18 +570,18 @@ static int carry_origin(struct scenario_reader *r, const char *name, const char 
 		if (s != SEC_GOVERNOR &&
 		    !(s == SEC_KERNEL && strncmp(key, KERNEL_SWITCH_PREFIX,
 						 strlen(KERNEL_SWITCH_PREFIX)) == 0) &&
-		    ik_ini_key_index(key, scenario_key_names(s), scenario_key_count(s)) < 0)
-			return ik_ini_fail(&r->e, w, "[origin] %s: no key '%s' in [%s]",
-					   ik_ini_shown(name, shown, sizeof(shown)),
-					   ik_ini_shown(key, msg, sizeof(msg)), section);
-	} else if (!ik_platform_section(section)) {
-		return ik_ini_fail(&r->e, w, "[origin] %s: unknown section [%s]",
-				   ik_ini_shown(name, shown, sizeof(shown)), section);
-	} else if (ik_platform_check_key(section, key, msg, sizeof(msg)) != 0) {
-		return ik_ini_fail(&r->e, w, "[origin] %s", msg);
+		    ik__ini_key_index(key, scenario_key_names(s), scenario_key_count(s)) < 0)
+			return ik__ini_fail(&r->e, w, "[origin] %s: no key '%s' in [%s]",
+					   ik__ini_shown(name, shown, sizeof(shown)),
+					   ik__ini_shown(key, msg, sizeof(msg)), section);
+	} else if (!ik__platform_section(section)) {
+		return ik__ini_fail(&r->e, w, "[origin] %s: unknown section [%s]",
+				   ik__ini_shown(name, shown, sizeof(shown)), section);
+	} else if (ik__platform_check_key(section, key, msg, sizeof(msg)) != 0) {
+		return ik__ini_fail(&r->e, w, "[origin] %s", msg);
 	}
-	if (ik_config_carry(r->cfg, section, key, value, msg, sizeof(msg)) != 0)
-		return ik_ini_fail(&r->e, w, "[origin] %s: %s", ik_ini_shown(name, shown, sizeof(shown)),
+	if (ik__config_carry(r->cfg, section, key, value, msg, sizeof(msg)) != 0)
+		return ik__ini_fail(&r->e, w, "[origin] %s: %s", ik__ini_shown(name, shown, sizeof(shown)),
 				   msg);
 	return 0;
 }
@@ -592,12 +592,12 @@ static int on_section(void *user, const char *name, int line)
 	struct ik_ini_where w = { line, NULL, NULL };
 	int s = section_index(name);
 
-	if (s < 0 && (ik_platform_section(name) || strcmp(name, "origin") == 0))
+	if (s < 0 && (ik__platform_section(name) || strcmp(name, "origin") == 0))
 		return 0; /* keys checked one by one (keep_platform_key, carry_origin) */
 	if (s < 0)
 		return unknown_section(r, w, name, true);
 	if (r->sec[s].present)
-		return ik_ini_fail(&r->e, w, "duplicate section [%s] (first on line %d)", name,
+		return ik__ini_fail(&r->e, w, "duplicate section [%s] (first on line %d)", name,
 				   r->sec[s].where.line);
 	r->sec[s].present = true;
 	r->sec[s].where = w;
@@ -608,7 +608,7 @@ static int on_key(void *user, const char *section, const char *key, const char *
 {
 	struct scenario_reader *r = user;
 
-	if (section_index(section) < 0 && ik_platform_section(section))
+	if (section_index(section) < 0 && ik__platform_section(section))
 		return keep_platform_key(r, section, key, value, line);
 	if (strcmp(section, "origin") == 0)
 		return carry_origin(r, key, value, line);
@@ -625,16 +625,16 @@ static int apply_scenario_overrides(struct scenario_reader *r, const char *const
 		char *storage, *section, *key, *value, msg[400];
 		struct ik_ini_where w = { 0, ov[i], NULL };
 
-		if (ik_ini_split_override(ov[i], &storage, &section, &key, &value, r->e.buf,
+		if (ik__ini_split_override(ov[i], &storage, &section, &key, &value, r->e.buf,
 					  r->e.len) != 0)
 			return -1;
 		int ret;
 		if (section_index(section) >= 0)
 			ret = set_key(r, section, key, value, w);
-		else if (!ik_platform_section(section))
+		else if (!ik__platform_section(section))
 			ret = unknown_section(r, w, section, true);
-		else if (ik_platform_check_key(section, key, msg, sizeof(msg)) != 0)
-			ret = ik_ini_fail(&r->e, w, "%s", msg);
+		else if (ik__platform_check_key(section, key, msg, sizeof(msg)) != 0)
+			ret = ik__ini_fail(&r->e, w, "%s", msg);
 		else
 			ret = 0;
 		free(storage);
@@ -649,12 +649,12 @@ static int apply_platform_overrides(struct ik_platform_reader *pr, const char *c
 	for (int i = 0; i < n; i++) {
 		char *storage, *section, *key, *value;
 
-		if (ik_ini_split_override(ov[i], &storage, &section, &key, &value, pr->e.buf,
+		if (ik__ini_split_override(ov[i], &storage, &section, &key, &value, pr->e.buf,
 					  pr->e.len) != 0)
 			return -1;
 		int ret = 0;
-		if (ik_platform_section(section))
-			ret = ik_platform_reader_set(pr, section, key, value,
+		if (ik__platform_section(section))
+			ret = ik__platform_reader_set(pr, section, key, value,
 						     (struct ik_ini_where){ 0, ov[i], NULL });
 		free(storage);
 		if (ret)
@@ -675,40 +675,40 @@ static int load_platform(struct scenario_reader *r, const char *const *ov, int n
 	struct ik_platform_text t;
 	char msg[IK_ERR_LEN];
 
-	if (ik_platform_find(sc->platform_ref, r->base_dir[0] ? r->base_dir : NULL, &t, msg,
+	if (ik__platform_find(sc->platform_ref, r->base_dir[0] ? r->base_dir : NULL, &t, msg,
 			     sizeof(msg)) != 0)
-		return ik_ini_fail(&r->e, where_of(r, SEC_SCENARIO, SC_PLATFORM),
+		return ik__ini_fail(&r->e, where_of(r, SEC_SCENARIO, SC_PLATFORM),
 				   "[scenario] platform: %s", msg);
 	/* A path found beside the scenario is recorded as the path that opened it, so that a
 	   printed configuration run from the same directory finds it wherever it is saved. */
-	const struct ik_config_entry *given = ik_config_given(r->cfg, "scenario", "platform");
+	const struct ik_config_entry *given = ik__config_given(r->cfg, "scenario", "platform");
 	if (t.owned && given && strcmp(t.origin, sc->platform_ref) != 0 &&
-	    ik_config_give(r->cfg, "scenario", "platform", t.origin, given->origin, msg,
+	    ik__config_give(r->cfg, "scenario", "platform", t.origin, given->origin, msg,
 			   sizeof(msg)) != 0) {
-		ik_platform_text_free(&t);
-		return ik_ini_fail(&r->e, where_of(r, SEC_SCENARIO, SC_PLATFORM),
+		ik__platform_text_free(&t);
+		return ik__ini_fail(&r->e, where_of(r, SEC_SCENARIO, SC_PLATFORM),
 				   "[scenario] platform: %s", msg);
 	}
 	struct ik_platform_reader *pr = malloc(sizeof(*pr));
 	if (!pr) {
-		ik_platform_text_free(&t);
-		return ik_ini_fail(&r->e, (struct ik_ini_where){ 0, NULL, NULL }, "out of memory");
+		ik__platform_text_free(&t);
+		return ik__ini_fail(&r->e, (struct ik_ini_where){ 0, NULL, NULL }, "out of memory");
 	}
-	ik_platform_reader_init(pr, t.origin, &sc->platform, r->e.buf, r->e.len);
+	ik__platform_reader_init(pr, t.origin, &sc->platform, r->e.buf, r->e.len);
 	pr->cfg = r->cfg;
 	r->pr = pr;
-	int ret = ik_platform_reader_parse(pr, t.text);
+	int ret = ik__platform_reader_parse(pr, t.text);
 	/* The scenario's own platform keys, then the overrides. */
 	for (int i = 0; i < r->npkeys && ret == 0; i++)
-		ret = ik_platform_reader_set(pr, r->pkeys[i].section, r->pkeys[i].key,
+		ret = ik__platform_reader_set(pr, r->pkeys[i].section, r->pkeys[i].key,
 					     r->pkeys[i].value,
 					     (struct ik_ini_where){ r->pkeys[i].line, NULL, r->origin });
 	if (ret == 0)
 		ret = apply_platform_overrides(pr, ov, n);
 	if (ret == 0)
-		ret = ik_platform_reader_finish(pr);
+		ret = ik__platform_reader_finish(pr);
 	/* messages about the platform now name the platform file again */
-	ik_platform_text_free(&t);
+	ik__platform_text_free(&t);
 	return ret;
 }
 
@@ -730,13 +730,13 @@ static int check_driver(struct scenario_reader *r)
 	char given[sizeof(sc->driver)];
 	memcpy(given, sc->driver, sizeof(given));
 	snprintf(sc->driver, sizeof(sc->driver), "auto");
-	ik_idle_driver_resolve(sc);
+	ik__idle_driver_resolve(sc);
 	memcpy(sc->kernel_driver, sc->driver, sizeof(sc->kernel_driver));
 	memcpy(sc->driver, given, sizeof(sc->driver));
-	ik_idle_driver_resolve(sc);
+	ik__idle_driver_resolve(sc);
 	struct ik_driver_binding *b = &sc->driver_probed;
-	if (ik_idle_driver_probe(sc, b, msg, sizeof(msg)) != 0) {
-		return ik_ini_fail(&r->e, w, "[cpuidle] driver: %s%s does not load on platform %s: %s",
+	if (ik__idle_driver_probe(sc, b, msg, sizeof(msg)) != 0) {
+		return ik__ini_fail(&r->e, w, "[cpuidle] driver: %s%s does not load on platform %s: %s",
 				   sc->driver, r->sec[SEC_CPUIDLE].set[CI_DRIVER] ? ""
 				   : p->os.driver[0] ? " (the platform's [os] driver)" : " (the default)",
 				   p->name, msg);
@@ -759,7 +759,7 @@ static int check_driver(struct scenario_reader *r)
 			for (int s = 0; s < drv->state_count; s++)
 				len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
 							s ? " " : "", drv->states[s].name);
-			ret = ik_ini_fail(&r->e, where_of(r, SEC_CPUIDLE, CI_DISABLE),
+			ret = ik__ini_fail(&r->e, where_of(r, SEC_CPUIDLE, CI_DISABLE),
 					  "[cpuidle] disable: no state named '%s' in platform %s; "
 					  "its states: %s (driver %s)", sc->disabled[i], p->name, names,
 					  drv->name);
@@ -772,14 +772,14 @@ static int check_driver(struct scenario_reader *r)
 static bool workload_key_given(const void *user, const char *key)
 {
 	const struct scenario_reader *r = user;
-	int k = ik_ini_key_index(key, ik_workload_key_names(), WL_COUNT);
+	int k = ik__ini_key_index(key, ik__workload_key_names(), WL_COUNT);
 
 	return k >= 0 && r->sec[SEC_WORKLOAD].set[k];
 }
 
 /*
  * The workload's settings against the platform: the workload's own checks
- * (ik_workload_check), the message placed at the key it is about.
+ * (ik__workload_check), the message placed at the key it is about.
  */
 static int check_workload(struct scenario_reader *r)
 {
@@ -788,12 +788,12 @@ static int check_workload(struct scenario_reader *r)
 		.given = workload_key_given, .user = r,
 	};
 
-	if (ik_workload_check(&r->sc->workload, &c) == 0) {
+	if (ik__workload_check(&r->sc->workload, &c) == 0) {
 		memcpy(r->sc->workload_notes, c.notes, sizeof(r->sc->workload_notes));
 		return 0;
 	}
-	int k = c.key ? ik_ini_key_index(c.key, ik_workload_key_names(), WL_COUNT) : -1;
-	return ik_ini_fail(&r->e, where_of(r, SEC_WORKLOAD, k >= 0 ? k : WL_TYPE), "%s", c.msg);
+	int k = c.key ? ik__ini_key_index(c.key, ik__workload_key_names(), WL_COUNT) : -1;
+	return ik__ini_fail(&r->e, where_of(r, SEC_WORKLOAD, k >= 0 ? k : WL_TYPE), "%s", c.msg);
 }
 
 /*
@@ -830,7 +830,7 @@ static int check_kernel(struct scenario_reader *r)
 	struct ik_ini_where w = r->sec[SEC_KERNEL].set[KN_VERSION] ? where_of(r, SEC_KERNEL, KN_VERSION)
 				: r->sec[SEC_KERNEL].present ? r->sec[SEC_KERNEL].where
 							     : r->sec[SEC_SCENARIO].where;
-	return ik_ini_fail(&r->e, w, "[kernel] version: %s", msg);
+	return ik__ini_fail(&r->e, w, "[kernel] version: %s", msg);
 }
 
 static int finish(struct scenario_reader *r, const char *const *ov, int n)
@@ -838,11 +838,11 @@ static int finish(struct scenario_reader *r, const char *const *ov, int n)
 	static const int required[] = { SC_NAME, SC_PLATFORM };
 
 	if (!r->sec[SEC_SCENARIO].present)
-		return ik_ini_fail(&r->e, (struct ik_ini_where){ 0, NULL, NULL },
+		return ik__ini_fail(&r->e, (struct ik_ini_where){ 0, NULL, NULL },
 				   "missing section [scenario] (with at least name and platform)");
 	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
 		if (!r->sec[SEC_SCENARIO].set[required[i]])
-			return ik_ini_fail(&r->e, r->sec[SEC_SCENARIO].where,
+			return ik__ini_fail(&r->e, r->sec[SEC_SCENARIO].where,
 					   "[scenario]: missing required key '%s'",
 					   scenario_key_names(SEC_SCENARIO)[required[i]]);
 	if (load_platform(r, ov, n))
@@ -853,14 +853,14 @@ static int finish(struct scenario_reader *r, const char *const *ov, int n)
 				r->sec[SEC_KERNEL].set[KN_HOUSEKEEPING_HZ] };
 	char msg[IK_ERR_LEN];
 	struct ik_ini_where nowhere = { 0, NULL, NULL };
-	if (ik_platform_os_defaults(&r->sc->platform, given, r->sc, r->cfg, &r->governor_named, msg,
+	if (ik__platform_os_defaults(&r->sc->platform, given, r->sc, r->cfg, &r->governor_named, msg,
 				    sizeof(msg)))
-		return ik_ini_fail(&r->e, nowhere, "%s", msg);
+		return ik__ini_fail(&r->e, nowhere, "%s", msg);
 	release_defaults(r);
 	if (check_driver(r) || check_workload(r))
 		return -1;
-	if (ik_platform_os_params(&r->sc->platform, r->sc, r->cfg, msg, sizeof(msg)))
-		return ik_ini_fail(&r->e, nowhere, "%s", msg);
+	if (ik__platform_os_params(&r->sc->platform, r->sc, r->cfg, msg, sizeof(msg)))
+		return ik__ini_fail(&r->e, nowhere, "%s", msg);
 	return check_kernel(r);
 }
 
@@ -882,7 +882,7 @@ static int parse(const char *origin, bool from_file, const char *text,
 	if (cfg)
 		memset(cfg, 0, sizeof(*cfg));
 	r->cfg = cfg;
-	int ret = ik_ini_parse_text(&r->e, text, &cb, r);
+	int ret = ik__ini_parse_text(&r->e, text, &cb, r);
 	if (ret == 0)
 		ret = apply_scenario_overrides(r, overrides, noverrides);
 	if (ret == 0)
@@ -890,9 +890,9 @@ static int parse(const char *origin, bool from_file, const char *text,
 	if (ret == 0 && cfg) {
 		ret = scenario_effective_config(r->cfg, r->sc, r->governor_derived);
 		if (ret == 0)
-			ret = ik_platform_reader_config(r->pr);
+			ret = ik__platform_reader_config(r->pr);
 		if (ret != 0)
-			ik_ini_fail(&r->e, (struct ik_ini_where){ 0, NULL, NULL },
+			ik__ini_fail(&r->e, (struct ik_ini_where){ 0, NULL, NULL },
 				    "more keys than the configuration holds (%d)", IK_CONFIG_MAX);
 		sc->config = cfg;
 	}
@@ -904,13 +904,13 @@ static int parse(const char *origin, bool from_file, const char *text,
 	return ret;
 }
 
-int ik_scenario_parse_string(const char *origin, const char *text, const char *const *overrides,
+int ik__scenario_parse_string(const char *origin, const char *text, const char *const *overrides,
 			     int noverrides, struct ik_scenario *sc, char *err, size_t errlen)
 {
 	return parse(origin, true, text, overrides, noverrides, sc, NULL, err, errlen);
 }
 
-int ik_scenario_parse_string_config(const char *origin, const char *text,
+int ik__scenario_parse_string_config(const char *origin, const char *text,
 				    const char *const *overrides, int noverrides,
 				    struct ik_scenario *sc, struct ik_config *cfg, char *err,
 				    size_t errlen)
@@ -918,13 +918,13 @@ int ik_scenario_parse_string_config(const char *origin, const char *text,
 	return parse(origin, true, text, overrides, noverrides, sc, cfg, err, errlen);
 }
 
-int ik_scenario_load(const char *ref, const char *const *overrides, int noverrides,
+int ik__scenario_load(const char *ref, const char *const *overrides, int noverrides,
 		     struct ik_scenario *sc, char *err, size_t errlen)
 {
-	return ik_scenario_load_config(ref, overrides, noverrides, sc, NULL, err, errlen);
+	return ik__scenario_load_config(ref, overrides, noverrides, sc, NULL, err, errlen);
 }
 
-int ik_scenario_load_config(const char *ref, const char *const *overrides, int noverrides,
+int ik__scenario_load_config(const char *ref, const char *const *overrides, int noverrides,
 			    struct ik_scenario *sc, struct ik_config *cfg, char *err,
 			    size_t errlen)
 {
@@ -939,17 +939,17 @@ int ik_scenario_load_config(const char *ref, const char *const *overrides, int n
 	}
 	if (strchr(ref, '/') || (n >= 4 && strcmp(ref + n - 4, ".ini") == 0)) {
 		char *text;
-		if (ik_ini_read_file(ref, &text, err, errlen, NULL) != 0)
+		if (ik__ini_read_file(ref, &text, err, errlen, NULL) != 0)
 			return -1;
 		int ret = parse(ref, true, text, overrides, noverrides, sc, cfg, err, errlen);
 		free(text);
 		return ret;
 	}
-	for (const struct ik_builtin *b = ik_builtin_scenarios; b->name; b++) {
+	for (const struct ik_builtin *b = ik__builtin_scenarios; b->name; b++) {
 		if (strcmp(b->name, ref) == 0) {
 			snprintf(origin, sizeof(origin), "%s.ini (built-in)", b->name);
 			return parse(origin, false, b->text, overrides, noverrides, sc, cfg, err, errlen);
 		}
 	}
-	return ik_ini_unknown_builtin(ik_builtin_scenarios, "scenario", ref, err, errlen);
+	return ik__ini_unknown_builtin(ik__builtin_scenarios, "scenario", ref, err, errlen);
 }

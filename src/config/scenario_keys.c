@@ -24,13 +24,13 @@ static const struct {
 	[SEC_SCENARIO] = { scenario_keys, SC_COUNT },
 	[SEC_KERNEL] = { kernel_keys, KN_COUNT },
 	[SEC_CPUIDLE] = { cpuidle_keys, CI_COUNT },
-	[SEC_WORKLOAD] = { NULL, WL_COUNT }, /* config/workload_keys.c: ik_workload_key_names() */
+	[SEC_WORKLOAD] = { NULL, WL_COUNT }, /* config/workload_keys.c: ik__workload_key_names() */
 	[SEC_GOVERNOR] = { NULL, 0 }, /* the governor's own module parameters: any name */
 };
 
 const char *const *scenario_key_names(int s)
 {
-	return s == SEC_WORKLOAD ? ik_workload_key_names() : section_keys[s].names;
+	return s == SEC_WORKLOAD ? ik__workload_key_names() : section_keys[s].names;
 }
 
 int scenario_key_count(int s)

@@ -3,7 +3,7 @@
  * by which the learned model (config/learned_model.h) files its idle periods.  Here in
  * src/config, below src/trace and src/sim, because the trace code and the simulator's
  * learned workload both use it and src/sim includes nothing of src/trace.  The names
- * (ik_trace_cause_name) are the trace format's: trace/format.h.
+ * (ik__trace_cause_name) are the trace format's: trace/format.h.
  */
 #ifndef IDLEKIT_CONFIG_WAKE_CAUSE_H
 #define IDLEKIT_CONFIG_WAKE_CAUSE_H

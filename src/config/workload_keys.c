@@ -177,7 +177,7 @@ static void fill_key_names(void)
 		key_names[k] = keys[k].name;
 }
 
-const char *const *ik_workload_key_names(void)
+const char *const *ik__workload_key_names(void)
 {
 	pthread_once(&key_names_once, fill_key_names);
 	return key_names;
@@ -185,17 +185,17 @@ const char *const *ik_workload_key_names(void)
 
 #define NAME_OF(list, v) ((unsigned)(v) < sizeof(list) / sizeof((list)[0]) ? (list)[v] : "unknown")
 
-const char *ik_workload_placement_name(enum ik_placement p)
+const char *ik__workload_placement_name(enum ik_placement p)
 {
 	return NAME_OF(placements, p);
 }
 
-const char *ik_workload_arrival_name(enum ik_arrival a)
+const char *ik__workload_arrival_name(enum ik_arrival a)
 {
 	return NAME_OF(arrivals, a);
 }
 
-const char *ik_workload_irq_affinity_name(enum ik_irq_affinity a)
+const char *ik__workload_irq_affinity_name(enum ik_irq_affinity a)
 {
 	return NAME_OF(irq_affinities, a);
 }
@@ -218,12 +218,12 @@ static int set_cpus(const char *value, int *cpus, int *ncpus, char *msg, size_t 
 	char shown[80], *end = NULL;
 	int n = 0;
 
-	for (const char *p = ik_ini_list_item(value); p; p = ik_ini_list_item(end)) {
+	for (const char *p = ik__ini_list_item(value); p; p = ik__ini_list_item(end)) {
 		errno = 0;
 		long cpu = strtol(p, &end, 10);
-		if (end == p || errno || cpu < 0 || cpu > 8191 || !ik_ini_list_sep(*end)) {
+		if (end == p || errno || cpu < 0 || cpu > 8191 || !ik__ini_list_sep(*end)) {
 			snprintf(msg, msglen, "expected CPU numbers 0..8191 separated by commas, got '%s'",
-				 ik_ini_shown(value, shown, sizeof(shown)));
+				 ik__ini_shown(value, shown, sizeof(shown)));
 			return -1;
 		}
 		if (n == MAX_LISTED_CPUS) {
@@ -244,7 +244,7 @@ static void format_cpus(const int *cpus, int n, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? ", " : "", cpus[i]);
 }
 
-int ik_workload_key_set(struct ik_workload *wl, enum workload_key k, const char *value,
+int ik__workload_key_set(struct ik_workload *wl, enum workload_key k, const char *value,
 			char *msg, size_t msglen)
 {
 	const struct key *d = &keys[k];
@@ -255,32 +255,32 @@ int ik_workload_key_set(struct ik_workload *wl, enum workload_key k, const char 
 	switch (d->type) {
 	case KT_TYPE: {
 		const char *types[IK_WORKLOAD_KINDS];
-		ik_workload_type_names(types);
-		if (ik_ini_enum(value, types, IK_WORKLOAD_KINDS, &idx, msg, msglen))
+		ik__workload_type_names(types);
+		if (ik__ini_enum(value, types, IK_WORKLOAD_KINDS, &idx, msg, msglen))
 			return -1;
 		put_int(field, idx);
 		return 0;
 	}
 	case KT_INT:
-		if (ik_ini_int(value, d->min, d->max, false, &v, msg, msglen))
+		if (ik__ini_int(value, d->min, d->max, false, &v, msg, msglen))
 			return -1;
 		put_int(field, (int)v);
 		return 0;
 	case KT_I64:
-		if (ik_ini_int(value, d->min, d->max, false, &v, msg, msglen))
+		if (ik__ini_int(value, d->min, d->max, false, &v, msg, msglen))
 			return -1;
 		v *= d->scale;
 		memcpy(field, &v, sizeof(v));
 		return 0;
 	case KT_REAL:
-		return ik_ini_real(value, d->rmin, d->rmax, (double *)(void *)field, msg, msglen);
+		return ik__ini_real(value, d->rmin, d->rmax, (double *)(void *)field, msg, msglen);
 	case KT_ENUM:
-		if (ik_ini_enum(value, d->names, d->nnames, &idx, msg, msglen))
+		if (ik__ini_enum(value, d->names, d->nnames, &idx, msg, msglen))
 			return -1;
 		put_int(field, idx);
 		return 0;
 	case KT_DIST:
-		return ik_dist_parse(value, (struct ik_dist *)(void *)field, msg, msglen);
+		return ik__dist_parse(value, (struct ik_dist *)(void *)field, msg, msglen);
 	case KT_CPUS:
 		return set_cpus(value, (int *)(void *)field, (int *)(void *)((char *)wl + d->count_at),
 				msg, msglen);
@@ -297,7 +297,7 @@ int ik_workload_key_set(struct ik_workload *wl, enum workload_key k, const char 
 	return -1;
 }
 
-void ik_workload_key_format(const struct ik_workload *wl, enum workload_key k, char *buf,
+void ik__workload_key_format(const struct ik_workload *wl, enum workload_key k, char *buf,
 			    size_t len)
 {
 	const struct key *d = &keys[k];
@@ -307,7 +307,7 @@ void ik_workload_key_format(const struct ik_workload *wl, enum workload_key k, c
 	buf[0] = '\0';
 	switch (d->type) {
 	case KT_TYPE:
-		snprintf(buf, len, "%s", ik_workload_type_name((enum ik_workload_kind)get_int_field(field)));
+		snprintf(buf, len, "%s", ik__workload_type_name((enum ik_workload_kind)get_int_field(field)));
 		return;
 	case KT_INT:
 		snprintf(buf, len, "%d", get_int_field(field));
@@ -319,7 +319,7 @@ void ik_workload_key_format(const struct ik_workload *wl, enum workload_key k, c
 	case KT_REAL: {
 		double x;
 		memcpy(&x, field, sizeof(x));
-		ik_ini_format_real(x, buf, len);
+		ik__ini_format_real(x, buf, len);
 		return;
 	}
 	case KT_ENUM: {
@@ -328,7 +328,7 @@ void ik_workload_key_format(const struct ik_workload *wl, enum workload_key k, c
 		return;
 	}
 	case KT_DIST:
-		ik_dist_format((const struct ik_dist *)(const void *)field, buf, len);
+		ik__dist_format((const struct ik_dist *)(const void *)field, buf, len);
 		return;
 	case KT_CPUS:
 		format_cpus((const int *)(const void *)field,
@@ -339,7 +339,7 @@ void ik_workload_key_format(const struct ik_workload *wl, enum workload_key k, c
 	}
 }
 
-void ik_workload_defaults(struct ik_workload *wl)
+void ik__workload_defaults(struct ik_workload *wl)
 {
 	char msg[IK_ERR_LEN];
 
@@ -347,7 +347,7 @@ void ik_workload_defaults(struct ik_workload *wl)
 	/* every default parses: tests/unit/test_workload_keys.c reads each one back */
 	for (int k = 0; k < WL_COUNT; k++)
 		if (keys[k].def[0])
-			(void)ik_workload_key_set(wl, (enum workload_key)k, keys[k].def, msg,
+			(void)ik__workload_key_set(wl, (enum workload_key)k, keys[k].def, msg,
 						  sizeof(msg));
 }
 
@@ -360,7 +360,7 @@ static void join_names(const char *const *names, int n, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
 }
 
-void ik_workload_key_info(enum workload_key k, struct ik_workload_key_info *out)
+void ik__workload_key_info(enum workload_key k, struct ik_workload_key_info *out)
 {
 	const struct key *d = &keys[k];
 	char lo[32], hi[32];
@@ -372,7 +372,7 @@ void ik_workload_key_info(enum workload_key k, struct ik_workload_key_info *out)
 	switch (d->type) {
 	case KT_TYPE: {
 		const char *types[IK_WORKLOAD_KINDS];
-		ik_workload_type_names(types);
+		ik__workload_type_names(types);
 		join_names(types, IK_WORKLOAD_KINDS, out->range, sizeof(out->range));
 		return;
 	}
@@ -381,8 +381,8 @@ void ik_workload_key_info(enum workload_key k, struct ik_workload_key_info *out)
 		snprintf(out->range, sizeof(out->range), "%" PRId64 "..%" PRId64, d->min, d->max);
 		return;
 	case KT_REAL:
-		ik_ini_format_real(d->rmin, lo, sizeof(lo));
-		ik_ini_format_real(d->rmax, hi, sizeof(hi));
+		ik__ini_format_real(d->rmin, lo, sizeof(lo));
+		ik__ini_format_real(d->rmax, hi, sizeof(hi));
 		snprintf(out->range, sizeof(out->range), "%s..%s", lo, hi);
 		return;
 	case KT_ENUM:

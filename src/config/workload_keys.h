@@ -60,15 +60,15 @@ enum workload_key {
 };
 
 /* The keys' names, indexed by enum workload_key. */
-const char *const *ik_workload_key_names(void);
+const char *const *ik__workload_key_names(void);
 
 /* Set key k of wl from its text: 0, or -1 with what was expected in msg. */
-int ik_workload_key_set(struct ik_workload *wl, enum workload_key k, const char *value,
+int ik__workload_key_set(struct ik_workload *wl, enum workload_key k, const char *value,
 			char *msg, size_t msglen);
 
 /* Every key with a default set to it (the others 0), as a scenario without a [workload]
    section runs. */
-void ik_workload_defaults(struct ik_workload *wl);
+void ik__workload_defaults(struct ik_workload *wl);
 
 /* What the docs say of key k, from the same table: its unit, its default as a file writes
    it ("" = none), the values it takes and its meaning. */
@@ -76,10 +76,10 @@ struct ik_workload_key_info {
 	const char *name, *unit, *def, *doc;
 	char range[256];
 };
-void ik_workload_key_info(enum workload_key k, struct ik_workload_key_info *out);
+void ik__workload_key_info(enum workload_key k, struct ik_workload_key_info *out);
 
 /* Key k as the run uses it, in the key's unit ("" for file: its path is recorded as is). */
-void ik_workload_key_format(const struct ik_workload *wl, enum workload_key k, char *buf,
+void ik__workload_key_format(const struct ik_workload *wl, enum workload_key k, char *buf,
 			    size_t len);
 
 #endif

@@ -243,7 +243,7 @@ static void shim_lacks(char *err, size_t errlen, const char *what, const char *a
 			 at, what, sym, l);
 }
 
-void ik_gov_compile_message_shim(const char *path, const char *out, int status,
+void ik__gov_compile_message_shim(const char *path, const char *out, int status,
 				 const char *shim, char *err, size_t errlen)
 {
 	const char *line = out;
@@ -323,15 +323,15 @@ void ik_gov_compile_message_shim(const char *path, const char *out, int status,
 }
 
 
-void ik_gov_compile_message(const char *path, const char *out, int status, char *err,
+void ik__gov_compile_message(const char *path, const char *out, int status, char *err,
 			    size_t errlen)
 {
-	ik_gov_compile_message_shim(path, out, status, NULL, err, errlen);
+	ik__gov_compile_message_shim(path, out, status, NULL, err, errlen);
 }
 
 /* ---- The warnings ---------------------------------------------------------------------------- */
 
-int ik_gov_compile_warnings(const char *path, const char *out, char *buf, size_t len)
+int ik__gov_compile_warnings(const char *path, const char *out, char *buf, size_t len)
 {
 	size_t pl = strlen(path), o = 0;
 	int count = 0;

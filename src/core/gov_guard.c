@@ -31,7 +31,7 @@
 #include "idlekit/cpuidle.h"
 
 /* Removes the command's temporary output files (the CLI defines it; a library user may not). */
-extern void ik_fatal_cleanup(void) __attribute__((weak));
+extern void ik__fatal_cleanup(void) __attribute__((weak));
 
 enum { GUARD_FAULT = 1, GUARD_TIMEOUT = 2 };
 #define MAX_GUARDED_THREADS 512
@@ -229,7 +229,7 @@ static struct guard *thread_guard(void)
 
 static void report(const struct ik_gov_call *c, int how, int sig) __attribute__((noreturn));
 
-struct ik_gov_guard *ik_gov_guard_enter(const struct ik_gov_call *call)
+struct ik_gov_guard *ik__gov_guard_enter(const struct ik_gov_call *call)
 {
 	struct guard *g = thread_guard();
 	if (!g)
@@ -243,36 +243,36 @@ struct ik_gov_guard *ik_gov_guard_enter(const struct ik_gov_call *call)
 	return (struct ik_gov_guard *)g;
 }
 
-sigjmp_buf *ik_gov_guard_jmpbuf(struct ik_gov_guard *gg)
+sigjmp_buf *ik__gov_guard_jmpbuf(struct ik_gov_guard *gg)
 {
 	return &((struct guard *)gg)->jb;
 }
 
-void ik_gov_guard_arm(struct ik_gov_guard *gg)
+void ik__gov_guard_arm(struct ik_gov_guard *gg)
 {
 	((struct guard *)gg)->active = 1;
 }
 
-void ik_gov_guard_leave(struct ik_gov_guard *gg)
+void ik__gov_guard_leave(struct ik_gov_guard *gg)
 {
 	if (gg)
 		((struct guard *)gg)->active = 0;
 }
 
-void ik_gov_guard_failed(struct ik_gov_guard *gg, int how)
+void ik__gov_guard_failed(struct ik_gov_guard *gg, int how)
 {
 	struct guard *g = (struct guard *)gg;
 	g->active = 0;
 	report(g->call, how, g->signo);
 }
 
-void ik_gov_guard_host_enter(void)
+void ik__gov_guard_host_enter(void)
 {
 	if (self)
 		self->in_host = 1;
 }
 
-void ik_gov_guard_host_leave(void)
+void ik__gov_guard_host_leave(void)
 {
 	struct guard *g = self;
 	if (!g)
@@ -324,7 +324,7 @@ static void report(const struct ik_gov_call *c, int how, int sig)
 			(long long)d->in.latency_req_ns, d->in.tick_stopped ? 1 : 0,
 			(unsigned long long)d->last_residency_ns, idx);
 	fflush(stderr);
-	if (ik_fatal_cleanup)
-		ik_fatal_cleanup();
+	if (ik__fatal_cleanup)
+		ik__fatal_cleanup();
 	_exit(IK_GOV_EXIT_CRASH);
 }

@@ -20,27 +20,27 @@ struct ik_gov_loaded {
 };
 
 /* Open kernel:PATH / plugin:PATH (path without the prefix, a regular file: checked by
-   ik_governor_open).  0, -2 bad input, -1 failure. */
-int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
+   ik__governor_open).  0, -2 bad input, -1 failure. */
+int ik__gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 		       struct ik_gov_loaded **out, char *err, size_t errlen);
-int ik_gov_plugin_open(const struct ik_governor_open_args *a, const char *path,
+int ik__gov_plugin_open(const struct ik_governor_open_args *a, const char *path,
 		       struct ik_gov_loaded **out, char *err, size_t errlen);
 
 /*
  * The compiler's output (NUL-terminated) turned into one line: its first error, the missing
  * kernel symbol or header it names.  (fuzz/fuzz_gov_compiler_output.c)
  */
-void ik_gov_compile_message(const char *path, const char *out, int status, char *err,
+void ik__gov_compile_message(const char *path, const char *out, int status, char *err,
 			    size_t errlen);
 /* The same, and with the shim's directory (NULL: not known) it also says which shim
    header has a symbol or macro the file uses without including it. */
-void ik_gov_compile_message_shim(const char *path, const char *out, int status,
+void ik__gov_compile_message_shim(const char *path, const char *out, int status,
 				 const char *shim, char *err, size_t errlen);
 /*
  * The compiler's warnings about the user's file (path:line:col: warning: and the lines
  * quoting its source) into buf; their count.
  */
-int ik_gov_compile_warnings(const char *path, const char *out, char *buf, size_t len);
+int ik__gov_compile_warnings(const char *path, const char *out, char *buf, size_t len);
 /*
  * Which release's cpuidle governor API a kernel: file was written against, from its source
  * (gov_release.c; fuzz/fuzz_gov_api.c): a release's own file, unmodified (its git blob id),
@@ -59,40 +59,40 @@ struct ik_gov_api {
 	bool versioned;         /* it tests LINUX_VERSION_CODE: written for several releases */
 	char uses[320];         /* those uses, in words */
 };
-void ik_gov_api_recognise(const char *src, size_t len, struct ik_gov_api *api);
+void ik__gov_api_recognise(const char *src, size_t len, struct ik_gov_api *api);
 /* The exact_ fields for a git blob id (40 hex digits): exact_file NULL if not known. */
-void ik_gov_api_known(const char *blob, struct ik_gov_api *api);
+void ik__gov_api_known(const char *blob, struct ik_gov_api *api);
 /* The recognition of the file at path in words ("" if it cannot be read). */
-void ik_gov_kernel_describe_file(const char *path, char *buf, size_t len);
+void ik__gov_kernel_describe_file(const char *path, char *buf, size_t len);
 /* Whether a run as release vcode is one the file was written for (unknown: true). */
-bool ik_gov_api_fits(const struct ik_gov_api *api, int vcode);
+bool ik__gov_api_fits(const struct ik_gov_api *api, int vcode);
 /* The recognition in words, after "the file is": "v6.19's drivers/cpuidle/governors/menu.c,
    unmodified (...)" or "written against the cpuidle governor API of v5.5 or later (...)". */
-void ik_gov_api_describe(const struct ik_gov_api *api, char *buf, size_t len);
+void ik__gov_api_describe(const struct ik_gov_api *api, char *buf, size_t len);
 /* sha256 of the files' bytes one after the other, hex. 0, or -1 with a message. */
-int ik_gov_sha256_files(const char *const *paths, int npaths, char out[65], char *err,
+int ik__gov_sha256_files(const char *const *paths, int npaths, char out[65], char *err,
 			size_t errlen);
 /*
  * A private, loaded copy of a shared object (a memfd): the dlopen handle and the descriptor
  * to close after dlclose, or NULL and a message.
  */
-void *ik_gov_dlopen_private(const char *path, int *fd, char *err, size_t errlen);
+void *ik__gov_dlopen_private(const char *path, int *fd, char *err, size_t errlen);
 /* Unloads such a copy (nothing when dl is NULL): dlclose, then its descriptor. */
-void ik_gov_dlclose_private(void *dl, int fd);
+void ik__gov_dlclose_private(void *dl, int fd);
 
 /*
  * Crash isolation (gov_guard.c).  A kernel governor's callback runs as
  *
- *	struct ik_gov_guard *g = ik_gov_guard_enter(&call);
- *	if (g) { int how = sigsetjmp(*ik_gov_guard_jmpbuf(g), 0);
- *		 if (how) ik_gov_guard_failed(g, how);   (does not return)
- *		 ik_gov_guard_arm(g); }
+ *	struct ik_gov_guard *g = ik__gov_guard_enter(&call);
+ *	if (g) { int how = sigsetjmp(*ik__gov_guard_jmpbuf(g), 0);
+ *		 if (how) ik__gov_guard_failed(g, how);   (does not return)
+ *		 ik__gov_guard_arm(g); }
  *	... the call ...
- *	ik_gov_guard_leave(g);
+ *	ik__gov_guard_leave(g);
  *
  * (sigsetjmp must be in the caller's frame).  A fault or a call past the time limit ends
  * the process with one message and IK_GOV_EXIT_CRASH; idlekit's answers to the governor
- * are bracketed by ik_gov_guard_host_enter/leave, where a fault is idlekit's own.
+ * are bracketed by ik__gov_guard_host_enter/leave, where a fault is idlekit's own.
  */
 #define IK_GOV_EXIT_CRASH 4
 struct ik_device;
@@ -104,12 +104,12 @@ struct ik_gov_call {
 	const struct ik_device *dev; /* the inputs, read only for a report; NULL: none */
 };
 struct ik_gov_guard;
-struct ik_gov_guard *ik_gov_guard_enter(const struct ik_gov_call *call);
-sigjmp_buf *ik_gov_guard_jmpbuf(struct ik_gov_guard *g);
-void ik_gov_guard_arm(struct ik_gov_guard *g);
-void ik_gov_guard_leave(struct ik_gov_guard *g);
-void ik_gov_guard_failed(struct ik_gov_guard *g, int how) __attribute__((noreturn));
-void ik_gov_guard_host_enter(void);
-void ik_gov_guard_host_leave(void);
+struct ik_gov_guard *ik__gov_guard_enter(const struct ik_gov_call *call);
+sigjmp_buf *ik__gov_guard_jmpbuf(struct ik_gov_guard *g);
+void ik__gov_guard_arm(struct ik_gov_guard *g);
+void ik__gov_guard_leave(struct ik_gov_guard *g);
+void ik__gov_guard_failed(struct ik_gov_guard *g, int how) __attribute__((noreturn));
+void ik__gov_guard_host_enter(void);
+void ik__gov_guard_host_leave(void);
 
 #endif

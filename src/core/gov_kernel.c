@@ -17,7 +17,7 @@
  * of a shared object; compiling (the build, the compiler's warnings; its error messages are
  * gov_compile_msg.c's); the instance (the hooks the shim calls back, the ops that wrap the
  * kernel governor, each call guarded by gov_guard.c, its module parameters set before its
- * initcalls, ik_gov_kernel_open).
+ * initcalls, ik__gov_kernel_open).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -78,7 +78,7 @@ static void hex_digest(struct sha256_ctx *h, char out[65])
 		snprintf(out + 2 * i, 3, "%02x", d[i]);
 }
 
-int ik_gov_sha256_files(const char *const *paths, int npaths, char out[65], char *err,
+int ik__gov_sha256_files(const char *const *paths, int npaths, char out[65], char *err,
 			size_t errlen)
 {
 	struct sha256_ctx h;
@@ -208,7 +208,7 @@ static int hash_tree(struct sha256_ctx *h, const char *dir, int depth, char *err
 
 /* ---- A private copy of a shared object ---------------------------------------------------- */
 
-void *ik_gov_dlopen_private(const char *path, int *fd_out, char *err, size_t errlen)
+void *ik__gov_dlopen_private(const char *path, int *fd_out, char *err, size_t errlen)
 {
 	int in = open(path, O_RDONLY | O_CLOEXEC);
 	if (in < 0) {
@@ -255,7 +255,7 @@ void *ik_gov_dlopen_private(const char *path, int *fd_out, char *err, size_t err
 	return h;
 }
 
-void ik_gov_dlclose_private(void *dl, int fd)
+void ik__gov_dlclose_private(void *dl, int fd)
 {
 	if (!dl)
 		return;
@@ -341,7 +341,7 @@ static int build(const char *path, const char *gov_h, int vcode, const struct ik
 		cc = "cc";
 
 	const char *files[2] = { path, gov_h };
-	if (ik_gov_sha256_files(files, gov_h ? 2 : 1, file_sha, err, errlen))
+	if (ik__gov_sha256_files(files, gov_h ? 2 : 1, file_sha, err, errlen))
 		return -2;
 
 	struct sha256_ctx h;
@@ -403,7 +403,7 @@ static int build(const char *path, const char *gov_h, int vcode, const struct ik
 			snprintf(err, errlen, "cannot run the C compiler '%s' (set IDLEKIT_CC)", cc);
 			return -1;
 		}
-		ik_gov_compile_message_shim(src, out, WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+		ik__gov_compile_message_shim(src, out, WIFEXITED(status) ? WEXITSTATUS(status) : -1,
 					    shim, err, errlen);
 		/* A file of one release fails against another's API: say which one it met. */
 		size_t used = strlen(err);
@@ -412,9 +412,9 @@ static int build(const char *path, const char *gov_h, int vcode, const struct ik
 			 "idlekit runs as", vcode >> 16, (vcode >> 8) & 255);
 		/* ... and, when the file says it was written for another, which. */
 		used = strlen(err);
-		if (!ik_gov_api_fits(api, vcode)) {
+		if (!ik__gov_api_fits(api, vcode)) {
 			char what[512];
-			ik_gov_api_describe(api, what, sizeof(what));
+			ik__gov_api_describe(api, what, sizeof(what));
 			snprintf(err + used, errlen - used, "; the file is %s)", what);
 		} else {
 			snprintf(err + used, errlen - used, ")");
@@ -444,7 +444,7 @@ static int build(const char *path, const char *gov_h, int vcode, const struct ik
 	static char warn[16384];
 	char wpath[PATH_MAX + 16], wtmp[PATH_MAX + 48];
 	pthread_mutex_lock(&warn_lock);
-	ik_gov_compile_warnings(src, out, warn, sizeof(warn));
+	ik__gov_compile_warnings(src, out, warn, sizeof(warn));
 	snprintf(wpath, sizeof(wpath), "%s.warn", so);
 	snprintf(wtmp, sizeof(wtmp), "%s.warn", tmp);
 	FILE *wf = fopen(wtmp, "w");
@@ -527,7 +527,7 @@ static char *read_source(const char *path, size_t *len)
 	return buf;
 }
 
-void ik_gov_kernel_describe_file(const char *path, char *buf, size_t len)
+void ik__gov_kernel_describe_file(const char *path, char *buf, size_t len)
 {
 	size_t n = 0;
 	char *src = read_source(path, &n);
@@ -535,9 +535,9 @@ void ik_gov_kernel_describe_file(const char *path, char *buf, size_t len)
 	buf[0] = '\0';
 	if (!src)
 		return;
-	ik_gov_api_recognise(src, n, &api);
+	ik__gov_api_recognise(src, n, &api);
 	free(src);
-	ik_gov_api_describe(&api, buf, len);
+	ik__gov_api_describe(&api, buf, len);
 }
 
 /*
@@ -549,7 +549,7 @@ static void warn_release(const char *path, const char *so, const struct ik_gov_a
 {
 	static char warned[32][PATH_MAX];
 	static int nwarned;
-	if (ik_gov_api_fits(api, vcode))
+	if (ik__gov_api_fits(api, vcode))
 		return;
 	pthread_mutex_lock(&warn_lock);
 	bool seen = false;
@@ -574,7 +574,7 @@ static void warn_release(const char *path, const char *so, const struct ik_gov_a
 		else
 			snprintf(fix, sizeof(fix), " (idlekit serves the governor API of v5.1 to "
 				 "v7.1)");
-		ik_gov_api_describe(api, what, sizeof(what));
+		ik__gov_api_describe(api, what, sizeof(what));
 		if (api->exact_file)
 			fprintf(stderr, "idlekit: kernel:%s: warning: the file is %s, but the run is "
 				"kernel %d.%d: the file decides as its own release's code, the core "
@@ -590,7 +590,7 @@ static void warn_release(const char *path, const char *so, const struct ik_gov_a
 	pthread_mutex_unlock(&warn_lock);
 }
 
-void ik_gov_kernel_set_quiet(bool q)
+void ik__gov_kernel_set_quiet(bool q)
 {
 	quiet = q;
 }
@@ -643,9 +643,9 @@ static long long h_next_event(void *d)
 /* (The only answer that takes a lock: a time-out waits until it is done.) */
 static void h_log(const char *msg)
 {
-	ik_gov_guard_host_enter();
+	ik__gov_guard_host_enter();
 	fprintf(stderr, "kernel governor: %s", msg);
-	ik_gov_guard_host_leave();
+	ik__gov_guard_host_leave();
 }
 
 /* (Only the table's states: the others stay zero on both sides.) */
@@ -693,12 +693,12 @@ static void call_of(struct ik_gov_call *c, const struct ik_device *dev, const ch
 
 /* Arms the guard in the caller's frame (sigsetjmp's rule); a fault comes back here. */
 #define GUARDED(g, callp) do { \
-	(g) = ik_gov_guard_enter(callp); \
+	(g) = ik__gov_guard_enter(callp); \
 	if (g) { \
-		int how_ = sigsetjmp(*ik_gov_guard_jmpbuf(g), 0); \
+		int how_ = sigsetjmp(*ik__gov_guard_jmpbuf(g), 0); \
 		if (how_) \
-			ik_gov_guard_failed(g, how_); \
-		ik_gov_guard_arm(g); \
+			ik__gov_guard_failed(g, how_); \
+		ik__gov_guard_arm(g); \
 	} \
 } while (0)
 
@@ -712,7 +712,7 @@ static int k_enable(const struct ik_driver *drv, struct ik_device *dev)
 	call_of(&c, dev, "enable", -1);
 	GUARDED(g, &c);
 	int rc = of(dev)->enable(dev, &io);
-	ik_gov_guard_leave(g);
+	ik__gov_guard_leave(g);
 	from_io(&io, dev);
 	return rc ? -1 : 0;
 }
@@ -727,7 +727,7 @@ static void k_disable(const struct ik_driver *drv, struct ik_device *dev)
 	call_of(&c, dev, "disable", -1);
 	GUARDED(g, &c);
 	of(dev)->disable(dev, &io);
-	ik_gov_guard_leave(g);
+	ik__gov_guard_leave(g);
 	from_io(&io, dev);
 }
 
@@ -743,7 +743,7 @@ static int k_select(const struct ik_driver *drv, struct ik_device *dev, bool *st
 	call_of(&c, dev, "select", -1);
 	GUARDED(g, &c);
 	int idx = of(dev)->select(dev, &io, &stop);
-	ik_gov_guard_leave(g);
+	ik__gov_guard_leave(g);
 	from_io(&io, dev);
 	*stop_tick = stop != 0;
 	return idx;
@@ -758,14 +758,14 @@ static void k_reflect(struct ik_device *dev, int index)
 	call_of(&c, dev, "reflect", index);
 	GUARDED(g, &c);
 	of(dev)->reflect(dev, &io, index);
-	ik_gov_guard_leave(g);
+	ik__gov_guard_leave(g);
 	from_io(&io, dev);
 }
 
 static void k_close(struct ik_gov_loaded *l)
 {
 	struct kgov *k = (struct kgov *)l;
-	ik_gov_dlclose_private(k->dl, k->fd);
+	ik__gov_dlclose_private(k->dl, k->fd);
 	free(k);
 }
 
@@ -802,7 +802,7 @@ static void list_params(struct kgov *k, char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
-int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
+int ik__gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 		       struct ik_gov_loaded **out, char *err, size_t errlen)
 {
 	int vcode = version_code(a->kernel_version, err, errlen);
@@ -824,7 +824,7 @@ int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 	struct ik_gov_api api;
 	size_t srclen = 0;
 	char *src = read_source(path, &srclen);
-	ik_gov_api_recognise(src ? src : "", src ? srclen : 0, &api);
+	ik__gov_api_recognise(src ? src : "", src ? srclen : 0, &api);
 	free(src);
 
 	char so[PATH_MAX], sha[65];
@@ -844,7 +844,7 @@ int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 	k->l.close = k_close;
 	k->drv = *a->drv;
 	snprintf(k->l.id.path, sizeof(k->l.id.path), "%s", path); /* for a crash report */
-	k->dl = ik_gov_dlopen_private(so, &k->fd, err, errlen);
+	k->dl = ik__gov_dlopen_private(so, &k->fd, err, errlen);
 	if (!k->dl) {
 		free(k);
 		return -1;
@@ -913,7 +913,7 @@ int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 	struct ik_gov_guard *g;
 	GUARDED(g, &c);
 	int irc = init(lerr, sizeof(lerr));
-	ik_gov_guard_leave(g);
+	ik__gov_guard_leave(g);
 	if (irc) {
 		snprintf(err, errlen, "not a governor: %s", lerr);
 		k_close(&k->l);
@@ -925,7 +925,7 @@ int ik_gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 	snprintf(id->name, sizeof(id->name), "%s", name());
 	snprintf(id->path, sizeof(id->path), "%s", path);
 	memcpy(id->sha256, sha, sizeof(id->sha256));
-	ik_gov_api_describe(&api, id->api, sizeof(id->api));
+	ik__gov_api_describe(&api, id->api, sizeof(id->api));
 	collect_params(k, id);
 	k->l.ops = (struct ik_governor){
 		.name = id->name, .rating = 0, .enable = k_enable, .disable = k_disable,

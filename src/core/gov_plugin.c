@@ -24,16 +24,16 @@ struct pgov {
 static void p_close(struct ik_gov_loaded *l)
 {
 	struct pgov *p = (struct pgov *)l;
-	ik_gov_dlclose_private(p->dl, p->fd);
+	ik__gov_dlclose_private(p->dl, p->fd);
 	free(p);
 }
 
-int ik_gov_plugin_open(const struct ik_governor_open_args *a, const char *path,
+int ik__gov_plugin_open(const struct ik_governor_open_args *a, const char *path,
 		       struct ik_gov_loaded **out, char *err, size_t errlen)
 {
 	const char *files[1] = { path };
 	char sha[65];
-	if (ik_gov_sha256_files(files, 1, sha, err, errlen))
+	if (ik__gov_sha256_files(files, 1, sha, err, errlen))
 		return -2;
 	struct pgov *p = calloc(1, sizeof(*p));
 	if (!p) {
@@ -42,7 +42,7 @@ int ik_gov_plugin_open(const struct ik_governor_open_args *a, const char *path,
 	}
 	p->l.close = p_close;
 	char derr[600];
-	p->dl = ik_gov_dlopen_private(path, &p->fd, derr, sizeof(derr));
+	p->dl = ik__gov_dlopen_private(path, &p->fd, derr, sizeof(derr));
 	if (!p->dl) {
 		snprintf(err, errlen, "%s", derr);
 		free(p);

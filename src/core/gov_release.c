@@ -83,7 +83,7 @@ static const struct sample {
 };
 #define NSAMPLES (sizeof(samples) / sizeof(samples[0]))
 
-void ik_gov_api_known(const char *blob, struct ik_gov_api *api)
+void ik__gov_api_known(const char *blob, struct ik_gov_api *api)
 {
 	const struct sample *first = NULL, *last = NULL;
 	api->exact_file = NULL;
@@ -348,11 +348,11 @@ static int params_of(const char *s, size_t len, const char *name)
 	}
 }
 
-void ik_gov_api_recognise(const char *src, size_t len, struct ik_gov_api *api)
+void ik__gov_api_recognise(const char *src, size_t len, struct ik_gov_api *api)
 {
 	memset(api, 0, sizeof(*api));
 	git_blob_id(src, len, api->blob);
-	ik_gov_api_known(api->blob, api);
+	ik__gov_api_known(api->blob, api);
 
 	struct tok ring[RING];
 	unsigned at = 0, have = 0;
@@ -413,7 +413,7 @@ static int describe_release(int code, char *buf, size_t len)
 	return snprintf(buf, len, "%d.%d", code >> 16, (code >> 8) & 255);
 }
 
-bool ik_gov_api_fits(const struct ik_gov_api *api, int vcode)
+bool ik__gov_api_fits(const struct ik_gov_api *api, int vcode)
 {
 	if (api->exact_file) /* (a release between samples of two files is not known) */
 		return !((api->exact_before && vcode <= api->exact_before) ||
@@ -423,7 +423,7 @@ bool ik_gov_api_fits(const struct ik_gov_api *api, int vcode)
 	return (api->lo == 0 || vcode >= api->lo) && (api->hi == 0 || vcode <= api->hi);
 }
 
-void ik_gov_api_describe(const struct ik_gov_api *api, char *buf, size_t len)
+void ik__gov_api_describe(const struct ik_gov_api *api, char *buf, size_t len)
 {
 	char lo[16], hi[16];
 	if (api->exact_file) {

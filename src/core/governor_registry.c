@@ -43,15 +43,15 @@ const char *ik_governor_names(void)
 	return "ladder menu teo haltpoll ";
 }
 
-const char *ik_governor_kind_name(enum ik_governor_kind kind)
+const char *ik__governor_kind_name(enum ik_governor_kind kind)
 {
 	static const char *const names[] = { [IK_GOVERNOR_BUILTIN] = "builtin",
 					     [IK_GOVERNOR_KERNEL] = "kernel",
 					     [IK_GOVERNOR_PLUGIN] = "plugin" };
-	return ik_name_of(names, 3, (int)kind, "builtin");
+	return ik__name_of(names, 3, (int)kind, "builtin");
 }
 
-void ik_governor_identity_label(const struct ik_governor_identity *id, char *buf, size_t len)
+void ik__governor_identity_label(const struct ik_governor_identity *id, char *buf, size_t len)
 {
 	size_t o;
 
@@ -60,7 +60,7 @@ void ik_governor_identity_label(const struct ik_governor_identity *id, char *buf
 		return;
 	}
 	o = (size_t)snprintf(buf, len, "%s from %s:%s, sha256 %s", id->name,
-			     ik_governor_kind_name(id->kind), id->path, id->sha256);
+			     ik__governor_kind_name(id->kind), id->path, id->sha256);
 	for (int i = 0; i < id->nparams && o < len; i++)
 		o += (size_t)snprintf(buf + o, len - o, "%s%s=%s", i ? " " : ", parameters ",
 				      id->params[i].name, id->params[i].value);
@@ -72,7 +72,7 @@ static const char *prefixed(const char *spec, const char *prefix)
 	return strncmp(spec, prefix, n) == 0 ? spec + n : NULL;
 }
 
-int ik_governor_spec_check(const char *spec, char *err, size_t errlen)
+int ik__governor_spec_check(const char *spec, char *err, size_t errlen)
 {
 	const char *path = prefixed(spec, "kernel:");
 	if (!path)
@@ -92,7 +92,7 @@ int ik_governor_spec_check(const char *spec, char *err, size_t errlen)
 	return -1;
 }
 
-int ik_governor_spec_sha256(const char *spec, char out[65], char *err, size_t errlen)
+int ik__governor_spec_sha256(const char *spec, char out[65], char *err, size_t errlen)
 {
 	const char *path = prefixed(spec, "kernel:");
 	out[0] = '\0';
@@ -104,22 +104,22 @@ int ik_governor_spec_sha256(const char *spec, char out[65], char *err, size_t er
 		const char *files[2] = { path, gov_h };
 		if (f)
 			fclose(f);
-		return ik_gov_sha256_files(files, f ? 2 : 1, out, err, errlen);
+		return ik__gov_sha256_files(files, f ? 2 : 1, out, err, errlen);
 	}
 	path = prefixed(spec, "plugin:");
 	if (path) {
 		const char *files[1] = { path };
-		return ik_gov_sha256_files(files, 1, out, err, errlen);
+		return ik__gov_sha256_files(files, 1, out, err, errlen);
 	}
 	return 0;
 }
 
-void ik_governor_spec_api(const char *spec, char *out, size_t len)
+void ik__governor_spec_api(const char *spec, char *out, size_t len)
 {
 	const char *path = prefixed(spec, "kernel:");
 	out[0] = '\0';
 	if (path && path[0])
-		ik_gov_kernel_describe_file(path, out, len);
+		ik__gov_kernel_describe_file(path, out, len);
 }
 
 /* ---- Built-in governors: the ops, and haltpoll's module parameters ------------------------ */
@@ -148,7 +148,7 @@ static int set_u64(const char *v, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-int ik_haltpoll_param_set(struct ik_haltpoll_params *p, const char *name, uint64_t v)
+int ik__haltpoll_param_set(struct ik_haltpoll_params *p, const char *name, uint64_t v)
 {
 	if (strcmp(name, "guest_halt_poll_ns") == 0)
 		p->guest_halt_poll_ns = v;
@@ -180,7 +180,7 @@ static int haltpoll_set(struct ik_haltpoll_params *p, const char *name, const ch
 	}
 	if (set_u64(v, UINT32_MAX, &u))
 		goto bad_uint;
-	return ik_haltpoll_param_set(p, name, u);
+	return ik__haltpoll_param_set(p, name, u);
 bad_uint:
 	if (strcmp(name, "guest_halt_poll_ns") && strcmp(name, "guest_halt_poll_shrink") &&
 	    strcmp(name, "guest_halt_poll_grow") && strcmp(name, "guest_halt_poll_grow_start"))
@@ -278,7 +278,7 @@ static int governor_file_check(const char *path, const char *expected, char *err
 	return 0;
 }
 
-int ik_governor_open(const struct ik_governor_open_args *a, struct ik_governor_inst **out,
+int ik__governor_open(const struct ik_governor_open_args *a, struct ik_governor_inst **out,
 		     char *err, size_t errlen)
 {
 	struct ik_governor_inst *inst = calloc(1, sizeof(*inst));
@@ -293,18 +293,18 @@ int ik_governor_open(const struct ik_governor_open_args *a, struct ik_governor_i
 	if ((path = prefixed(a->spec, "kernel:")) != NULL) {
 		rc = governor_file_check(path, "kernel:PATH to a governor .c file", err, errlen);
 		if (rc == 0)
-			rc = ik_gov_kernel_open(a, path, &inst->l, err, errlen);
+			rc = ik__gov_kernel_open(a, path, &inst->l, err, errlen);
 	} else if ((path = prefixed(a->spec, "plugin:")) != NULL) {
 		rc = governor_file_check(path, "plugin:PATH to a shared object", err, errlen);
 		if (rc == 0)
-			rc = ik_gov_plugin_open(a, path, &inst->l, err, errlen);
+			rc = ik__gov_plugin_open(a, path, &inst->l, err, errlen);
 	} else {
 		const struct ik_governor *g = ik_governor_find(a->spec);
 		inst->builtin = true;
 		if (g)
 			rc = builtin_open(a, g, &inst->l, err, errlen);
 		else
-			rc = -2, ik_governor_spec_check(a->spec, err, errlen);
+			rc = -2, ik__governor_spec_check(a->spec, err, errlen);
 	}
 	if (rc) {
 		if (!inst->builtin) {
@@ -319,17 +319,17 @@ int ik_governor_open(const struct ik_governor_open_args *a, struct ik_governor_i
 	return 0;
 }
 
-const struct ik_governor *ik_governor_inst_ops(const struct ik_governor_inst *inst)
+const struct ik_governor *ik__governor_inst_ops(const struct ik_governor_inst *inst)
 {
 	return &inst->l->ops;
 }
 
-const struct ik_governor_identity *ik_governor_inst_identity(const struct ik_governor_inst *inst)
+const struct ik_governor_identity *ik__governor_inst_identity(const struct ik_governor_inst *inst)
 {
 	return &inst->l->id;
 }
 
-const struct ik_haltpoll_params *ik_governor_inst_haltpoll(const struct ik_governor_inst *inst)
+const struct ik_haltpoll_params *ik__governor_inst_haltpoll(const struct ik_governor_inst *inst)
 {
 	if (!inst->builtin)
 		return NULL;
@@ -337,7 +337,7 @@ const struct ik_haltpoll_params *ik_governor_inst_haltpoll(const struct ik_gover
 	return b->is_haltpoll ? &b->hp : NULL;
 }
 
-void ik_governor_close(struct ik_governor_inst *inst)
+void ik__governor_close(struct ik_governor_inst *inst)
 {
 	if (!inst)
 		return;

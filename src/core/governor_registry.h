@@ -44,7 +44,7 @@ struct ik_governor_identity {
 	char path[4096];          /* kernel: and plugin: only, as given */
 	char sha256[65];          /* of the file (and gov.h beside it, for kernel:), hex */
 	char api[512];            /* kernel: only: the release whose API the file was written
-				     against, in words after "the file is" (ik_gov_api_describe) */
+				     against, in words after "the file is" (ik__gov_api_describe) */
 	int nparams;              /* all its parameters, with their values after --set */
 	struct ik_gov_param params[IK_GOV_PARAMS_MAX];
 };
@@ -69,46 +69,46 @@ struct ik_governor_open_args {
  * unknown parameter or a bad value), -1 a failure of the machine (out of memory, the cache
  * cannot be written).
  */
-int ik_governor_open(const struct ik_governor_open_args *a, struct ik_governor_inst **out,
+int ik__governor_open(const struct ik_governor_open_args *a, struct ik_governor_inst **out,
 		     char *err, size_t errlen);
 /* The ops to run (dev->governor must point at them: ik_governor_enable does it). */
-const struct ik_governor *ik_governor_inst_ops(const struct ik_governor_inst *inst);
-const struct ik_governor_identity *ik_governor_inst_identity(const struct ik_governor_inst *inst);
+const struct ik_governor *ik__governor_inst_ops(const struct ik_governor_inst *inst);
+const struct ik_governor_identity *ik__governor_inst_identity(const struct ik_governor_inst *inst);
 /*
  * One of haltpoll's module parameters by its kernel name (guest_halt_poll_ns, _shrink,
  * _grow, _grow_start, _allow_shrink: nonzero is Y) set to v: 0, or -1 when there is no
  * such parameter or its field cannot hold v (shrink and grow are 32-bit).
  */
-int ik_haltpoll_param_set(struct ik_haltpoll_params *p, const char *name, uint64_t v);
+int ik__haltpoll_param_set(struct ik_haltpoll_params *p, const char *name, uint64_t v);
 
 /* Built-in haltpoll's parameters as set (NULL for any other governor). */
-const struct ik_haltpoll_params *ik_governor_inst_haltpoll(const struct ik_governor_inst *inst);
-void ik_governor_close(struct ik_governor_inst *inst);
+const struct ik_haltpoll_params *ik__governor_inst_haltpoll(const struct ik_governor_inst *inst);
+void ik__governor_close(struct ik_governor_inst *inst);
 /* -q: a kernel:FILE governor's compiler warnings are shown as a count (default: in full). */
-void ik_gov_kernel_set_quiet(bool quiet);
+void ik__gov_kernel_set_quiet(bool quiet);
 
 /*
  * One line naming the governor: "menu" for a built-in, else "NAME from kernel:PATH, sha256
  * HEX[, parameters a=1 b=2]".
  */
-void ik_governor_identity_label(const struct ik_governor_identity *id, char *buf, size_t len);
+void ik__governor_identity_label(const struct ik_governor_identity *id, char *buf, size_t len);
 
 /* "builtin", "kernel", "plugin". */
-const char *ik_governor_kind_name(enum ik_governor_kind kind);
+const char *ik__governor_kind_name(enum ik_governor_kind kind);
 
 /*
  * Is this spec well formed (a built-in name, or kernel:/plugin: with a non-empty path)?
  * Checks nothing on disk.  For configuration readers.
  */
-int ik_governor_spec_check(const char *spec, char *err, size_t errlen);
+int ik__governor_spec_check(const char *spec, char *err, size_t errlen);
 
 /*
  * The sha256 of a governor spec's file(s), hex, without loading it (for reports that have
  * only the spec): "" for a built-in name.  0, or -1 with a message.
  */
-int ik_governor_spec_sha256(const char *spec, char out[65], char *err, size_t errlen);
+int ik__governor_spec_sha256(const char *spec, char out[65], char *err, size_t errlen);
 /* For kernel:PATH, the release whose API the file was written against, in words after "the
    file is" (src/core/gov_release.c); "" for the others and a file that cannot be read. */
-void ik_governor_spec_api(const char *spec, char *out, size_t len);
+void ik__governor_spec_api(const char *spec, char *out, size_t len);
 
 #endif

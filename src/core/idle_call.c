@@ -10,7 +10,7 @@ int ik_governor_enable(const struct ik_governor *gov, const struct ik_driver *dr
 	return gov->enable ? gov->enable(drv, dev) : 0;
 }
 
-void ik_governor_disable(const struct ik_governor *gov, const struct ik_driver *drv,
+void ik__governor_disable(const struct ik_governor *gov, const struct ik_driver *drv,
 			 struct ik_device *dev)
 {
 	if (gov->disable)

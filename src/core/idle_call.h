@@ -11,7 +11,7 @@
  * worlds is passed in: how the tick is stopped, what the driver's ->enter does, how the
  * polling state's time limit is armed; and, at the end, the measured residency and what
  * woke the CPU.  The world fills dev->in (sleep length, tick state, latency limit, clock)
- * before ik_idle_call_enter.
+ * before ik__idle_call_enter.
  */
 #ifndef IDLEKIT_IDLE_CALL_H
 #define IDLEKIT_IDLE_CALL_H
@@ -40,7 +40,7 @@ struct ik_idle_world {
 /* Enable a governor on a device (dev->governor is set first); 0 or -1. */
 int ik_governor_enable(const struct ik_governor *gov, const struct ik_driver *drv,
 		       struct ik_device *dev);
-void ik_governor_disable(const struct ik_governor *gov, const struct ik_driver *drv,
+void ik__governor_disable(const struct ik_governor *gov, const struct ik_driver *drv,
 			 struct ik_device *dev);
 
 /*
@@ -48,7 +48,7 @@ void ik_governor_disable(const struct ik_governor *gov, const struct ik_driver *
  * routine runs), stop or keep the tick, enter, arm the polling limit.  Returns the state
  * entered; *stop_tick is the governor's word.
  */
-static inline int ik_idle_call_enter(const struct ik_governor *gov,
+static inline int ik__idle_call_enter(const struct ik_governor *gov,
 				     const struct ik_driver *drv, struct ik_device *dev,
 				     const struct ik_idle_world *w, bool *stop_tick)
 {
@@ -94,7 +94,7 @@ static inline int ik_idle_call_enter(const struct ik_governor *gov,
  * The entry ended after measured_ns (entry to exit, as the core measures): account it,
  * note a tick wakeup and a polling time-out, and reflect.
  */
-static inline void ik_idle_call_exit(const struct ik_governor *gov,
+static inline void ik__idle_call_exit(const struct ik_governor *gov,
 				     const struct ik_driver *drv, struct ik_device *dev,
 				     int entered, int64_t measured_ns, bool woken_by_tick,
 				     bool poll_limit_hit)

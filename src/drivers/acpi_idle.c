@@ -152,7 +152,7 @@ static bool dummy_wait_applies(const struct ik_scenario *sc)
 static bool bm_check_of(const struct ik_platform *p)
 {
 	const struct ik_cpuid *c = &p->cpuid;
-	return ik_platform_cpus(p) == 1 || c->vendor == IK_VENDOR_INTEL ||
+	return ik__platform_cpus(p) == 1 || c->vendor == IK_VENDOR_INTEL ||
 	       (c->vendor == IK_VENDOR_AMD && c->family >= 0x17);
 }
 
@@ -261,7 +261,7 @@ static int acpi_probe(const struct ik_scenario *sc, struct ik_driver_binding *ou
 	struct drv_cx cx[DRV_ACPI_MAX_POWER];
 	struct ik_driver *drv = &out->table;
 
-	drv_probe_begin(out, &ik_driver_acpi_idle);
+	drv_probe_begin(out, &ik__driver_acpi_idle);
 	if (sc->opt.idle == IK_IDLE_POLL || sc->opt.idle == IK_IDLE_HALT) {
 		snprintf(err, errlen, "acpi_idle: not loaded with idle=%s",
 			 sc->opt.idle == IK_IDLE_POLL ? "poll" : "halt");
@@ -274,7 +274,7 @@ static int acpi_probe(const struct ik_scenario *sc, struct ik_driver_binding *ou
 	}
 	if (c->vendor == IK_VENDOR_IBM || c->vendor == IK_VENDOR_ARM) {
 		snprintf(err, errlen, "acpi_idle: platform %s is not x86 (vendor %s): no ACPI "
-			 "processor C-states", p->name, ik_vendor_name(c->vendor));
+			 "processor C-states", p->name, ik__vendor_name(c->vendor));
 		return -1;
 	}
 
@@ -359,7 +359,7 @@ static int acpi_probe(const struct ik_scenario *sc, struct ik_driver_binding *ou
 	ctx->dummy_wait = dummy_wait_applies(sc);
 	ctx->bm_activity = p->acpi.bm_activity;
 	ctx->pm_timer_read = p->acpi.pm_timer_read;
-	ctx->ncpus = ik_platform_cpus(p);
+	ctx->ncpus = ik__platform_cpus(p);
 	return drv_register(out, err, errlen);
 fail:
 	return -1;
@@ -378,7 +378,7 @@ static int acpi_enter(struct ik_driver_binding *b, struct ik_device *dev, int in
 		return index;
 	if (x->type == 3 && ctx->bm_check) {
 		if (!x->bm_sts_skip && !ctx->bm_check_disable && ctx->bm_activity > 0 &&
-		    ik_rng_unit(rng) < ctx->bm_activity && ctx->safe_state_index > 0)
+		    ik__rng_unit(rng) < ctx->bm_activity && ctx->safe_state_index > 0)
 			return ctx->safe_state_index;
 		return index;
 	}
@@ -396,7 +396,7 @@ static int64_t acpi_exit_ns(struct ik_driver_binding *b, int cpu, int entered, i
 	(void)cpu;
 	if (!ctx->dummy_wait || entered <= 0 || ctx->cx[entered].method != IK_CST_SYSTEMIO)
 		return 0;
-	int64_t service = ik_dist_sample(&ctx->pm_timer_read, rng);
+	int64_t service = ik__dist_sample(&ctx->pm_timer_read, rng);
 	if (service < 0)
 		service = 0;
 	int64_t start = now > ctx->port_free_at ? now : ctx->port_free_at;
@@ -404,7 +404,7 @@ static int64_t acpi_exit_ns(struct ik_driver_binding *b, int cpu, int entered, i
 	return ctx->port_free_at - now;
 }
 
-const struct ik_idle_driver ik_driver_acpi_idle = {
+const struct ik_idle_driver ik__driver_acpi_idle = {
 	.name = "acpi_idle",
 	.probe = acpi_probe,
 	.enter = acpi_enter,

@@ -32,9 +32,9 @@ int drv_hw_find(const struct ik_platform *p, enum ik_method m, bool by_hint, uin
 void drv_hw_want(char *want, size_t len, enum ik_method m, bool by_hint, uint32_t hint)
 {
 	if (by_hint)
-		snprintf(want, len, "method = %s, hint = 0x%x", ik_method_name(m), hint);
+		snprintf(want, len, "method = %s, hint = 0x%x", ik__method_name(m), hint);
 	else
-		snprintf(want, len, "method = %s", ik_method_name(m));
+		snprintf(want, len, "method = %s", ik__method_name(m));
 }
 
 int drv_bind(struct ik_driver_binding *b, const struct ik_platform *p, int index,

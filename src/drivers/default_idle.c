@@ -110,7 +110,7 @@ static int default_idle_probe(const struct ik_scenario *sc, struct ik_driver_bin
 {
 	struct drv_idle_routine r;
 
-	drv_probe_begin(out, &ik_driver_default_idle);
+	drv_probe_begin(out, &ik__driver_default_idle);
 	if (drv_idle_routine(sc, &r, err, errlen))
 		return -1;
 	drv_set_state(&out->table.states[0], r.name, r.desc, 0, 0, r.flags);
@@ -121,7 +121,7 @@ static int default_idle_probe(const struct ik_scenario *sc, struct ik_driver_bin
 	return drv_register(out, err, errlen);
 }
 
-const struct ik_idle_driver ik_driver_default_idle = {
+const struct ik_idle_driver ik__driver_default_idle = {
 	.name = "none",
 	.probe = default_idle_probe,
 };

@@ -21,7 +21,7 @@ static int haltpoll_probe(const struct ik_scenario *sc, struct ik_driver_binding
 	struct ik_driver *drv = &out->table;
 	struct drv_idle_routine r;
 
-	drv_probe_begin(out, &ik_driver_haltpoll);
+	drv_probe_begin(out, &ik__driver_haltpoll);
 	if (drv_refuse_idle_option(sc, "haltpoll", err, errlen))
 		return -1;
 	if (c->hypervisor != IK_HYPERVISOR_KVM) {
@@ -46,7 +46,7 @@ static int haltpoll_probe(const struct ik_scenario *sc, struct ik_driver_binding
 	return drv_register(out, err, errlen);
 }
 
-const struct ik_idle_driver ik_driver_haltpoll = {
+const struct ik_idle_driver ik__driver_haltpoll = {
 	.name = "haltpoll",
 	.governor = "haltpoll",
 	.probe = haltpoll_probe,

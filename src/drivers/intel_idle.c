@@ -203,7 +203,7 @@ static int intel_probe(const struct ik_scenario *sc, struct ik_driver_binding *o
 	struct ik_driver *drv = &out->table;
 	struct cst_view v;
 
-	drv_probe_begin(out, &ik_driver_intel_idle);
+	drv_probe_begin(out, &ik__driver_intel_idle);
 	memset(&v, 0, sizeof(v));
 	if (drv_refuse_idle_option(sc, "intel_idle", err, errlen))
 		return -1;
@@ -214,7 +214,7 @@ static int intel_probe(const struct ik_scenario *sc, struct ik_driver_binding *o
 	}
 	if (c->vendor != IK_VENDOR_INTEL || c->family != 6) {
 		snprintf(err, errlen, "intel_idle: needs an Intel family-6 CPU, platform %s has "
-			 "vendor %s family 0x%x", p->name, ik_vendor_name(c->vendor), c->family);
+			 "vendor %s family 0x%x", p->name, ik__vendor_name(c->vendor), c->family);
 		return -1;
 	}
 	const struct intel_table *t = NULL;
@@ -271,7 +271,7 @@ static int intel_probe(const struct ik_scenario *sc, struct ik_driver_binding *o
 	return drv_register(out, err, errlen);
 }
 
-const struct ik_idle_driver ik_driver_intel_idle = {
+const struct ik_idle_driver ik__driver_intel_idle = {
 	.name = "intel_idle",
 	.probe = intel_probe,
 };

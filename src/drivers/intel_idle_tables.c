@@ -140,12 +140,12 @@ const struct intel_table *intel_table_by_model(int family, int model)
 	return NULL;
 }
 
-bool ik_intel_idle_table_exists(const char *name)
+bool ik__intel_idle_table_exists(const char *name)
 {
 	return name && intel_table_by_name(name) != NULL;
 }
 
-const char *ik_intel_idle_table_names(void)
+const char *ik__intel_idle_table_names(void)
 {
 	return "hsw hsx bdw bdx skl skx icx spr gnr srf";
 }

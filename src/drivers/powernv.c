@@ -50,11 +50,11 @@ static int powernv_probe(const struct ik_scenario *sc, struct ik_driver_binding 
 	const struct ik_powernv *pn = &p->powernv;
 	struct ik_driver *drv = &out->table;
 
-	drv_probe_begin(out, &ik_driver_powernv);
+	drv_probe_begin(out, &ik__driver_powernv);
 	if (p->cpuid.vendor != IK_VENDOR_IBM) {
 		snprintf(err, errlen, "powernv_idle: needs an IBM POWER platform on OPAL ([cpuid] "
 			 "vendor = ibm), platform %s has vendor %s", p->name,
-			 ik_vendor_name(p->cpuid.vendor));
+			 ik__vendor_name(p->cpuid.vendor));
 		return -1;
 	}
 	struct powernv_ctx *ctx = (struct powernv_ctx *)out->ctx;
@@ -180,7 +180,7 @@ static int64_t powernv_wakeup_timer_ns(struct ik_driver_binding *b, const struct
 	return ((int64_t)s->target_residency + 2 * (int64_t)s->exit_latency) * IK_NSEC_PER_USEC;
 }
 
-const struct ik_idle_driver ik_driver_powernv = {
+const struct ik_idle_driver ik__driver_powernv = {
 	.name = "powernv_idle",
 	.probe = powernv_probe,
 	.enter = powernv_enter,

@@ -6,11 +6,11 @@
 #include "drivers/registry.h"
 
 static const struct ik_idle_driver *const drivers[] = {
-	&ik_driver_table,   &ik_driver_acpi_idle, &ik_driver_intel_idle,
-	&ik_driver_powernv, &ik_driver_haltpoll,  &ik_driver_default_idle,
+	&ik__driver_table,   &ik__driver_acpi_idle, &ik__driver_intel_idle,
+	&ik__driver_powernv, &ik__driver_haltpoll,  &ik__driver_default_idle,
 };
 
-const struct ik_idle_driver *ik_idle_driver_find(const char *name)
+const struct ik_idle_driver *ik__idle_driver_find(const char *name)
 {
 	for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++)
 		if (strcmp(drivers[i]->name, name) == 0)
@@ -18,21 +18,21 @@ const struct ik_idle_driver *ik_idle_driver_find(const char *name)
 	return NULL;
 }
 
-const char *ik_idle_driver_names(void)
+const char *ik__idle_driver_names(void)
 {
 	/* Keep in step with drivers[] above. */
 	return "table acpi_idle intel_idle powernv_idle haltpoll none";
 }
 
-int ik_idle_driver_probe(const struct ik_scenario *sc, struct ik_driver_binding *b, char *err,
+int ik__idle_driver_probe(const struct ik_scenario *sc, struct ik_driver_binding *b, char *err,
 			 size_t errlen)
 {
-	const struct ik_idle_driver *d = ik_idle_driver_find(sc->driver);
+	const struct ik_idle_driver *d = ik__idle_driver_find(sc->driver);
 
 	memset(b, 0, sizeof(*b));
 	if (!d) {
 		snprintf(err, errlen, "unknown cpuidle driver '%s'; available: %s auto", sc->driver,
-			 ik_idle_driver_names());
+			 ik__idle_driver_names());
 		return -1;
 	}
 	if (d->probe(sc, b, err, errlen) != 0) {
@@ -50,12 +50,12 @@ static bool loads(struct ik_scenario *sc, const char *name)
 
 	memcpy(saved, sc->driver, sizeof(saved));
 	snprintf(sc->driver, sizeof(sc->driver), "%s", name);
-	int rc = ik_idle_driver_probe(sc, &b, err, sizeof(err));
+	int rc = ik__idle_driver_probe(sc, &b, err, sizeof(err));
 	memcpy(sc->driver, saved, sizeof(saved));
 	return rc == 0;
 }
 
-void ik_idle_driver_resolve(struct ik_scenario *sc)
+void ik__idle_driver_resolve(struct ik_scenario *sc)
 {
 	static const char *const order[] = { "powernv_idle", "haltpoll", "intel_idle", "acpi_idle" };
 	const char *chosen = "none";

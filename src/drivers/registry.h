@@ -61,16 +61,16 @@ struct ik_idle_driver {
 			   struct ik_rng *rng);
 };
 
-extern const struct ik_idle_driver ik_driver_table;
-extern const struct ik_idle_driver ik_driver_acpi_idle;
-extern const struct ik_idle_driver ik_driver_intel_idle;
-extern const struct ik_idle_driver ik_driver_powernv;
-extern const struct ik_idle_driver ik_driver_haltpoll;
-extern const struct ik_idle_driver ik_driver_default_idle; /* "none" */
+extern const struct ik_idle_driver ik__driver_table;
+extern const struct ik_idle_driver ik__driver_acpi_idle;
+extern const struct ik_idle_driver ik__driver_intel_idle;
+extern const struct ik_idle_driver ik__driver_powernv;
+extern const struct ik_idle_driver ik__driver_haltpoll;
+extern const struct ik_idle_driver ik__driver_default_idle; /* "none" */
 
-const struct ik_idle_driver *ik_idle_driver_find(const char *name);
+const struct ik_idle_driver *ik__idle_driver_find(const char *name);
 /* Names of the drivers, space separated. */
-const char *ik_idle_driver_names(void);
+const char *ik__idle_driver_names(void);
 
 /*
  * driver = auto: the driver the kernel would end up with on this platform and command
@@ -78,30 +78,30 @@ const char *ik_idle_driver_names(void);
  * for a platform with no CPU description; else "none", the default idle routine).
  * Writes the name into sc->driver.  Other names are left as they are.
  */
-void ik_idle_driver_resolve(struct ik_scenario *sc);
+void ik__idle_driver_resolve(struct ik_scenario *sc);
 
 /*
  * Find `sc->driver` and probe it into b: 0, or -1 with why it does not load (b is then
  * empty).  A binding holds no memory of its own: a run's is a copy (`*mine = *probed`),
  * and nothing is released.
  */
-int ik_idle_driver_probe(const struct ik_scenario *sc, struct ik_driver_binding *b, char *err,
+int ik__idle_driver_probe(const struct ik_scenario *sc, struct ik_driver_binding *b, char *err,
 			 size_t errlen);
 
 /*
  * The states of sc->platform as the table driver registers them, for the commands that
  * take a platform's table without simulating it (replay, govreplay, import):
- * ik_driver_table_scenario() names in sc the platform REF, the table driver, GOVERNOR and
- * HZ, with no latency limit; ik_driver_table_bind() does that and probes the table into b:
+ * ik__driver_table_scenario() names in sc the platform REF, the table driver, GOVERNOR and
+ * HZ, with no latency limit; ik__driver_table_bind() does that and probes the table into b:
  * 0, or -1 with "platform REF: why" in err (IK_ERR_LEN more than REF keeps why whole).
  */
-void ik_driver_table_scenario(struct ik_scenario *sc, const char *ref, const char *governor,
+void ik__driver_table_scenario(struct ik_scenario *sc, const char *ref, const char *governor,
 			      int hz);
-int ik_driver_table_bind(struct ik_scenario *sc, const char *ref, const char *governor, int hz,
+int ik__driver_table_bind(struct ik_scenario *sc, const char *ref, const char *governor, int hz,
 			 struct ik_driver_binding *b, char *err, size_t errlen);
 
 /* intel_idle's built-in tables: whether `name` is one, and all names space separated. */
-bool ik_intel_idle_table_exists(const char *name);
-const char *ik_intel_idle_table_names(void);
+bool ik__intel_idle_table_exists(const char *name);
+const char *ik__intel_idle_table_names(void);
 
 #endif

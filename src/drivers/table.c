@@ -17,7 +17,7 @@ static int table_probe(const struct ik_scenario *sc, struct ik_driver_binding *o
 	const struct ik_platform *p = &sc->platform;
 	struct ik_driver *drv = &out->table;
 
-	drv_probe_begin(out, &ik_driver_table);
+	drv_probe_begin(out, &ik__driver_table);
 	int n = 0;
 	for (int i = 0; i < p->state_count; i++) {
 		const struct ik_hw_state *hw = &p->states[i];
@@ -43,12 +43,12 @@ static int table_probe(const struct ik_scenario *sc, struct ik_driver_binding *o
 	return drv_register(out, err, errlen);
 }
 
-const struct ik_idle_driver ik_driver_table = {
+const struct ik_idle_driver ik__driver_table = {
 	.name = "table",
 	.probe = table_probe,
 };
 
-void ik_driver_table_scenario(struct ik_scenario *sc, const char *ref, const char *governor,
+void ik__driver_table_scenario(struct ik_scenario *sc, const char *ref, const char *governor,
 			      int hz)
 {
 	snprintf(sc->platform_ref, sizeof(sc->platform_ref), "%s", ref);
@@ -58,12 +58,12 @@ void ik_driver_table_scenario(struct ik_scenario *sc, const char *ref, const cha
 	sc->latency_limit_us = -1;
 }
 
-int ik_driver_table_bind(struct ik_scenario *sc, const char *ref, const char *governor, int hz,
+int ik__driver_table_bind(struct ik_scenario *sc, const char *ref, const char *governor, int hz,
 			 struct ik_driver_binding *b, char *err, size_t errlen)
 {
 	char why[IK_ERR_LEN];
-	ik_driver_table_scenario(sc, ref, governor, hz);
-	if (ik_driver_table.probe(sc, b, why, sizeof(why)) == 0)
+	ik__driver_table_scenario(sc, ref, governor, hz);
+	if (ik__driver_table.probe(sc, b, why, sizeof(why)) == 0)
 		return 0;
 	snprintf(err, errlen, "platform %s: %s", ref, why);
 	return -1;

@@ -673,9 +673,9 @@ keep_tick:
 static int teo_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
 {
 	if (teo_legacy(dev))
-		return ik_teo_legacy_select(drv, dev, stop_tick);
+		return ik__teo_legacy_select(drv, dev, stop_tick);
 	if (teo_upfront(dev))
-		return ik_teo_upfront_select(drv, dev, stop_tick);
+		return ik__teo_upfront_select(drv, dev, stop_tick);
 	const struct teo_cpu *cpu = dev->governor_data;
 	if (cpu->on == IK_KERNEL_DEFAULT_ON)
 		return teo_select_as(drv, dev, stop_tick, IK_KERNEL_DEFAULT_ON);
@@ -685,11 +685,11 @@ static int teo_select(const struct ik_driver *drv, struct ik_device *dev, bool *
 static void teo_reflect(struct ik_device *dev, int index)
 {
 	if (teo_legacy(dev)) {
-		ik_teo_legacy_reflect(dev, index);
+		ik__teo_legacy_reflect(dev, index);
 		return;
 	}
 	if (teo_upfront(dev)) {
-		ik_teo_upfront_reflect(dev, index);
+		ik__teo_upfront_reflect(dev, index);
 		return;
 	}
 	struct teo_cpu *cpu = dev->governor_data;
@@ -720,9 +720,9 @@ static void teo_reflect(struct ik_device *dev, int index)
 static int teo_enable(const struct ik_driver *drv, struct ik_device *dev)
 {
 	if (teo_legacy(dev))
-		return ik_teo_legacy_enable(drv, dev);
+		return ik__teo_legacy_enable(drv, dev);
 	if (teo_upfront(dev))
-		return ik_teo_upfront_enable(drv, dev);
+		return ik__teo_upfront_enable(drv, dev);
 	struct teo_cpu *cpu = calloc(1, sizeof(*cpu));
 
 	if (!cpu)
@@ -740,11 +740,11 @@ static int teo_enable(const struct ik_driver *drv, struct ik_device *dev)
 static void teo_disable(const struct ik_driver *drv, struct ik_device *dev)
 {
 	if (teo_legacy(dev)) {
-		ik_teo_legacy_disable(drv, dev);
+		ik__teo_legacy_disable(drv, dev);
 		return;
 	}
 	if (teo_upfront(dev)) {
-		ik_teo_upfront_disable(drv, dev);
+		ik__teo_upfront_disable(drv, dev);
 		return;
 	}
 	free(dev->governor_data);

@@ -221,7 +221,7 @@ static int teo_2019_walk(const struct ik_driver *drv, const struct ik_device *de
 	return idx;
 }
 
-int ik_teo_legacy_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
+int ik__teo_legacy_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
 {
 	struct teo_legacy_cpu *cpu = dev->governor_data;
 	int64_t latency_req_ns = ik_latency_req(dev);
@@ -362,7 +362,7 @@ refine:
 	return idx;
 }
 
-void ik_teo_legacy_reflect(struct ik_device *dev, int index)
+void ik__teo_legacy_reflect(struct ik_device *dev, int index)
 {
 	struct teo_legacy_cpu *cpu = dev->governor_data;
 
@@ -381,7 +381,7 @@ void ik_teo_legacy_reflect(struct ik_device *dev, int index)
 }
 
 /* Zeroed counts; the recent durations "unbounded". */
-int ik_teo_legacy_enable(const struct ik_driver *drv, struct ik_device *dev)
+int ik__teo_legacy_enable(const struct ik_driver *drv, struct ik_device *dev)
 {
 	(void)drv;
 	const struct ik_kernel *k = ik_kernel_or_default(dev->kernel);
@@ -398,7 +398,7 @@ int ik_teo_legacy_enable(const struct ik_driver *drv, struct ik_device *dev)
 	return 0;
 }
 
-void ik_teo_legacy_disable(const struct ik_driver *drv, struct ik_device *dev)
+void ik__teo_legacy_disable(const struct ik_driver *drv, struct ik_device *dev)
 {
 	(void)drv;
 	free(dev->governor_data);

@@ -7,9 +7,9 @@
 
 #include "idlekit/governor.h"
 
-int ik_teo_legacy_enable(const struct ik_driver *drv, struct ik_device *dev);
-void ik_teo_legacy_disable(const struct ik_driver *drv, struct ik_device *dev);
-int ik_teo_legacy_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick);
-void ik_teo_legacy_reflect(struct ik_device *dev, int index);
+int ik__teo_legacy_enable(const struct ik_driver *drv, struct ik_device *dev);
+void ik__teo_legacy_disable(const struct ik_driver *drv, struct ik_device *dev);
+int ik__teo_legacy_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick);
+void ik__teo_legacy_reflect(struct ik_device *dev, int index);
 
 #endif

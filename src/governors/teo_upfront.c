@@ -135,7 +135,7 @@ static int teo_upfront_shallower(const struct ik_driver *drv, const struct ik_de
 	return state_idx;
 }
 
-int ik_teo_upfront_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
+int ik__teo_upfront_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)
 {
 	struct teo_upfront_cpu *cpu = dev->governor_data;
 	int64_t latency_req = ik_latency_req(dev);
@@ -281,7 +281,7 @@ end:
 	return idx;
 }
 
-void ik_teo_upfront_reflect(struct ik_device *dev, int index)
+void ik__teo_upfront_reflect(struct ik_device *dev, int index)
 {
 	struct teo_upfront_cpu *cpu = dev->governor_data;
 
@@ -295,7 +295,7 @@ void ik_teo_upfront_reflect(struct ik_device *dev, int index)
 	}
 }
 
-int ik_teo_upfront_enable(const struct ik_driver *drv, struct ik_device *dev)
+int ik__teo_upfront_enable(const struct ik_driver *drv, struct ik_device *dev)
 {
 	(void)drv;
 	struct teo_upfront_cpu *cpu = calloc(1, sizeof(*cpu));
@@ -311,7 +311,7 @@ int ik_teo_upfront_enable(const struct ik_driver *drv, struct ik_device *dev)
 	return 0;
 }
 
-void ik_teo_upfront_disable(const struct ik_driver *drv, struct ik_device *dev)
+void ik__teo_upfront_disable(const struct ik_driver *drv, struct ik_device *dev)
 {
 	(void)drv;
 	free(dev->governor_data);

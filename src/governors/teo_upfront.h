@@ -7,9 +7,9 @@
 
 #include "idlekit/governor.h"
 
-int ik_teo_upfront_enable(const struct ik_driver *drv, struct ik_device *dev);
-void ik_teo_upfront_disable(const struct ik_driver *drv, struct ik_device *dev);
-int ik_teo_upfront_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick);
-void ik_teo_upfront_reflect(struct ik_device *dev, int index);
+int ik__teo_upfront_enable(const struct ik_driver *drv, struct ik_device *dev);
+void ik__teo_upfront_disable(const struct ik_driver *drv, struct ik_device *dev);
+int ik__teo_upfront_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick);
+void ik__teo_upfront_reflect(struct ik_device *dev, int index);
 
 #endif

@@ -59,7 +59,7 @@ static int64_t rank(const int64_t *v, long n, double pct)
 	return v[k - 1];
 }
 
-void ik_calib_dist_of(int64_t *samples, long n, struct ik_calib_dist *d)
+void ik__calib_dist_of(int64_t *samples, long n, struct ik_calib_dist *d)
 {
 	memset(d, 0, sizeof(*d));
 	if (n <= 0)
@@ -85,7 +85,7 @@ static int shifted(const int64_t *samples, long n, int64_t off, struct ik_calib_
 		return -1;
 	for (long i = 0; i < n; i++)
 		v[i] = samples[i] > off ? samples[i] - off : 0;
-	ik_calib_dist_of(v, n, d);
+	ik__calib_dist_of(v, n, d);
 	free(v);
 	return 0;
 }
@@ -133,11 +133,11 @@ static void *sleep_main(void *arg)
 	for (s->done = 0; s->done < s->count; s->done++) {
 		if (s->should_stop && (s->done & 63) == 0 && s->should_stop())
 			break;
-		int64_t t0 = ik_host_now_ns();
+		int64_t t0 = ik__host_now_ns();
 		struct timespec left = gap;
 		while (clock_nanosleep(CLOCK_MONOTONIC, 0, &left, &left) == EINTR)
 			;
-		s->late[s->done] = ik_host_now_ns() - t0 - s->gap_ns;
+		s->late[s->done] = ik__host_now_ns() - t0 - s->gap_ns;
 	}
 	return NULL;
 }
@@ -153,7 +153,7 @@ static int oversleep(const struct ik_calib_config *c, bool fine, struct ik_calib
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (ik_start_pinned(&t, c->wakee_cpu, 0, sleep_main, &s, err, errlen)) {
+	if (ik__start_pinned(&t, c->wakee_cpu, 0, sleep_main, &s, err, errlen)) {
 		free(s.late);
 		return -1;
 	}
@@ -163,7 +163,7 @@ static int oversleep(const struct ik_calib_config *c, bool fine, struct ik_calib
 		snprintf(err, errlen, "interrupted");
 		rc = -1;
 	} else {
-		ik_calib_dist_of(s.late, s.count, d);
+		ik__calib_dist_of(s.late, s.count, d);
 		if (slack_ns)
 			*slack_ns = s.slack_ns;
 	}
@@ -183,35 +183,35 @@ static int only_state(const struct ik_calib_config *c, const struct ik_host_cpu 
 		      bool poll, struct changes *ch, char *err, size_t errlen)
 {
 	char rel[128], path[4096];
-	ik_signals_block(true); /* a signal now would leave half a change: take it after */
+	ik__signals_block(true); /* a signal now would leave half a change: take it after */
 	int rc = 0;
 	for (int k = 0; k < cpu->nstates && rc == 0; k++) {
 		snprintf(rel, sizeof(rel), "cpu%d/cpuidle/state%d/disable", c->wakee_cpu, k);
-		if (ik_sysfs_path(c->fs, rel, path, sizeof(path))) {
+		if (ik__sysfs_path(c->fs, rel, path, sizeof(path))) {
 			snprintf(err, errlen, "%s: not a writable tree", rel);
 			rc = -1;
 		} else {
-			rc = ik_journal_write(&ch->journal, path, k == only ? "0" : "1", err, errlen);
+			rc = ik__journal_write(&ch->journal, path, k == only ? "0" : "1", err, errlen);
 		}
 	}
 	/* the haltpoll governor ignores the disable files: its window and PM QoS decide */
 	if (rc == 0 && !poll && c->haltpoll_dir) {
 		snprintf(path, sizeof(path), "%s/guest_halt_poll_ns", c->haltpoll_dir);
-		rc = ik_journal_write(&ch->journal, path, "0", err, errlen);
+		rc = ik__journal_write(&ch->journal, path, "0", err, errlen);
 	}
 	if (rc == 0 && poll) {
-		rc = ik_pmqos_open(&ch->qos, c->pmqos_dev, err, errlen);
+		rc = ik__pmqos_open(&ch->qos, c->pmqos_dev, err, errlen);
 		if (rc == 0)
-			rc = ik_pmqos_set(&ch->qos, 0, err, errlen);
+			rc = ik__pmqos_set(&ch->qos, 0, err, errlen);
 	}
-	ik_signals_block(false);
+	ik__signals_block(false);
 	return rc;
 }
 
 static int undo(struct changes *ch, char *err, size_t errlen)
 {
-	ik_pmqos_close(&ch->qos);
-	return ik_journal_undo(&ch->journal, err, errlen);
+	ik__pmqos_close(&ch->qos);
+	return ik__journal_undo(&ch->journal, err, errlen);
 }
 
 /* The wakee CPU's counters of state k now. */
@@ -220,7 +220,7 @@ static uint64_t usage_of(const struct ik_calib_config *c, int k)
 	char rel[128], e[IK_HOST_ERR_LEN];
 	uint64_t v = 0;
 	snprintf(rel, sizeof(rel), "cpu%d/cpuidle/state%d/usage", c->wakee_cpu, k);
-	if (ik_sysfs_read_u64(c->fs, rel, &v, e, sizeof(e)) != IK_SYSFS_OK)
+	if (ik__sysfs_read_u64(c->fs, rel, &v, e, sizeof(e)) != IK_SYSFS_OK)
 		return 0;
 	return v;
 }
@@ -233,7 +233,7 @@ static int wake_samples(const struct ik_calib_config *c, struct ik_wakelat_resul
 		.warmup = c->samples / 20 + 5, .gap_ns = c->gap_ns, .method = IK_WAKELAT_FUTEX,
 		.should_stop = c->should_stop,
 	};
-	return ik_wakelat_run(&wc, w, err, errlen);
+	return ik__wakelat_run(&wc, w, err, errlen);
 }
 
 static int measure_state(const struct ik_calib_config *c, const struct ik_host_cpu *cpu, int k,
@@ -249,14 +249,14 @@ static int measure_state(const struct ik_calib_config *c, const struct ik_host_c
 	int rc = wake_samples(c, &w, err, errlen);
 	st->entries = usage_of(c, k) - before;
 	if (rc == 0) {
-		ik_calib_dist_of(w.samples_ns, w.count, &st->wake);
+		ik__calib_dist_of(w.samples_ns, w.count, &st->wake);
 		rc = shifted(w.samples_ns, w.count, st->poll ? c->poll_wake_ns : ipi_ns, &st->exit);
 		if (rc)
 			snprintf(err, errlen, "out of memory");
 	}
 	if (rc == 0)
 		rc = oversleep(c, true, &st->timer, NULL, err, errlen);
-	ik_wakelat_free(&w);
+	ik__wakelat_free(&w);
 	char e2[IK_HOST_ERR_LEN];
 	if (undo(ch, e2, sizeof(e2)) && rc == 0) {
 		snprintf(err, errlen, "%s", e2);
@@ -282,7 +282,7 @@ static int pingpong(const struct ik_calib_config *c, int cpu_b, int64_t *per_swi
 				      .duration_ns = c->ctxsw_ns, .tick_ns = 100000000,
 				      .should_stop = c->should_stop };
 	struct ik_ctxsw_result r;
-	if (ik_ctxsw_run(&cc, &r, err, errlen))
+	if (ik__ctxsw_run(&cc, &r, err, errlen))
 		return -1;
 	if (r.switches == 0) {
 		snprintf(err, errlen, "the pipe ping-pong on CPUs %d,%d made no switch", c->waker_cpu,
@@ -300,7 +300,7 @@ static int busy_wake(const struct ik_calib_config *c, struct ik_calib_result *r,
 	struct spinner s = { 0 };
 	pthread_t t;
 	struct ik_wakelat_result w = { 0 };
-	if (ik_start_pinned(&t, c->wakee_cpu, 0, spin_main, &s, err, errlen))
+	if (ik__start_pinned(&t, c->wakee_cpu, 0, spin_main, &s, err, errlen))
 		return -1;
 	while (!atomic_load(&s.running))
 		sched_yield();
@@ -313,10 +313,10 @@ static int busy_wake(const struct ik_calib_config *c, struct ik_calib_result *r,
 	atomic_store(&s.stop, 1);
 	pthread_join(t, NULL);
 	if (rc == 0) {
-		ik_calib_dist_of(w.samples_ns, w.count, &r->busy_wake);
+		ik__calib_dist_of(w.samples_ns, w.count, &r->busy_wake);
 		rc = shifted(w.samples_ns, w.count, r->context_switch_ns, &r->ipi);
 	}
-	ik_wakelat_free(&w);
+	ik__wakelat_free(&w);
 	return rc;
 }
 
@@ -332,15 +332,15 @@ static int background(const struct ik_calib_config *c, struct ik_calib_result *r
 {
 	struct ik_host_idle a = { 0 }, b = { 0 };
 	int rc = -1;
-	if (ik_host_idle_read(c->fs, NULL, &a, err, errlen))
+	if (ik__host_idle_read(c->fs, NULL, &a, err, errlen))
 		return -1;
-	int64_t t0 = ik_host_now_ns();
+	int64_t t0 = ik__host_now_ns();
 	struct timespec ts = { (time_t)(c->background_ns / 1000000000LL),
 			       (long)(c->background_ns % 1000000000LL) };
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR && !(c->should_stop && c->should_stop()))
 		;
-	int64_t t1 = ik_host_now_ns();
-	if (ik_host_idle_read(c->fs, NULL, &b, err, errlen))
+	int64_t t1 = ik__host_now_ns();
+	if (ik__host_idle_read(c->fs, NULL, &b, err, errlen))
 		goto out;
 	double sum = 0, lo = INFINITY, hi = 0, secs = (double)(t1 - t0) / 1e9;
 	int n = 0, busy = 0;
@@ -378,8 +378,8 @@ static int background(const struct ik_calib_config *c, struct ik_calib_result *r
 	r->background_min_hz = lo;
 	r->background_max_hz = hi;
 out:
-	ik_host_idle_free(&a);
-	ik_host_idle_free(&b);
+	ik__host_idle_free(&a);
+	ik__host_idle_free(&b);
 	return rc;
 }
 
@@ -392,7 +392,7 @@ static bool stopped(const struct ik_calib_config *c, char *err, size_t errlen)
 	return false;
 }
 
-int ik_calibrate_run(const struct ik_calib_config *c, struct ik_calib_result *r, char *err,
+int ik__calibrate_run(const struct ik_calib_config *c, struct ik_calib_result *r, char *err,
 		     size_t errlen)
 {
 	struct ik_host_idle idle = { 0 };
@@ -403,16 +403,16 @@ int ik_calibrate_run(const struct ik_calib_config *c, struct ik_calib_result *r,
 
 	memset(r, 0, sizeof(*r));
 	r->deepest = -1;
-	ik_journal_init(&ch.journal);
+	ik__journal_init(&ch.journal);
 	ch.qos.fd = -1;
 	if (c->samples < 10 || c->gap_ns <= 0 || c->ctxsw_ns <= 0 || c->waker_cpu == c->wakee_cpu) {
 		snprintf(err, errlen, "expected at least 10 samples, a gap and a ping-pong time > 0, "
 			 "and two different CPUs");
 		return -1;
 	}
-	ik_cpuset_clear(&one);
-	ik_cpuset_add(&one, c->wakee_cpu);
-	if (ik_host_idle_read(c->fs, &one, &idle, err, errlen))
+	ik__cpuset_clear(&one);
+	ik__cpuset_add(&one, c->wakee_cpu);
+	if (ik__host_idle_read(c->fs, &one, &idle, err, errlen))
 		return -1;
 	const struct ik_host_cpu *cpu = &idle.cpus[0];
 	if (idle.ncpus != 1 || cpu->nstates == 0) {
@@ -490,7 +490,7 @@ out:;
 		snprintf(err, errlen, "%s", e2);
 		rc = -1;
 	}
-	ik_journal_free(&ch.journal);
-	ik_host_idle_free(&idle);
+	ik__journal_free(&ch.journal);
+	ik__host_idle_free(&idle);
 	return rc;
 }

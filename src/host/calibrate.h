@@ -5,15 +5,15 @@
  *   struct ik_host_machine  the CPU as CPUID shows it (vendor, family, model, MONITOR/MWAIT,
  *                           ARAT, the hypervisor and KVM's realtime hint), the haltpoll
  *                           governor's module parameters and cpuidle_haltpoll.force
- *   ik_calibrate_run        the costs sysfs does not give, measured: each idle state's exit
+ *   ik__calibrate_run        the costs sysfs does not give, measured: each idle state's exit
  *                           on a wake-up and on a timer, IPI delivery, the context switch,
  *                           the timer slack of a normal task, and the ping-pong across two
  *                           CPUs as a check
  *
  * A measurement changes the machine (idle states disabled on one CPU, the haltpoll poll
  * window, a PM QoS limit); every change goes through a journal and is undone before
- * ik_calibrate_run returns, also when it fails or a signal (caught by the caller with
- * ik_signals_catch) stops it.
+ * ik__calibrate_run returns, also when it fails or a signal (caught by the caller with
+ * ik__signals_catch) stops it.
  */
 #ifndef IDLEKIT_HOST_CALIBRATE_H
 #define IDLEKIT_HOST_CALIBRATE_H
@@ -47,7 +47,7 @@ struct ik_host_machine {
  * parameters from ROOT/sys/module.  Missing parts are left out (the have_ flags say what
  * was read); 0, or -1 with err when a file exists but does not hold what it should.
  */
-int ik_host_machine_read(const char *root, struct ik_host_machine *m, char *err, size_t errlen);
+int ik__host_machine_read(const char *root, struct ik_host_machine *m, char *err, size_t errlen);
 
 /* ---- the measurements (src/host/calibrate.c) ------------------------------------------ */
 
@@ -84,7 +84,7 @@ struct ik_calib_config {
 	/* what is being measured now, for a progress line; may be NULL */
 	void (*progress)(void *arg, const char *what, int step, int steps);
 	void *arg;
-	int (*should_stop)(void); /* non-zero: stop and restore (ik_signals_caught) */
+	int (*should_stop)(void); /* non-zero: stop and restore (ik__signals_caught) */
 };
 
 struct ik_calib_result {
@@ -114,10 +114,10 @@ struct ik_calib_result {
  * which ignores the disable files); the haltpoll poll window is set to 0 while a state
  * other than POLL is measured.  0, or -1 with err; either way every change is undone.
  */
-int ik_calibrate_run(const struct ik_calib_config *c, struct ik_calib_result *r, char *err,
+int ik__calibrate_run(const struct ik_calib_config *c, struct ik_calib_result *r, char *err,
 		     size_t errlen);
 
 /* Quantiles and the lognormal of n samples (sorted in place); n may be 0. */
-void ik_calib_dist_of(int64_t *samples, long n, struct ik_calib_dist *d);
+void ik__calib_dist_of(int64_t *samples, long n, struct ik_calib_dist *d);
 
 #endif

@@ -120,7 +120,7 @@ static void read_cpuid(struct ik_host_machine *m)
 #endif
 }
 
-int ik_host_machine_read(const char *root, struct ik_host_machine *m, char *err, size_t errlen)
+int ik__host_machine_read(const char *root, struct ik_host_machine *m, char *err, size_t errlen)
 {
 	char dir[4096], path[4200];
 	bool live = !root || strcmp(root, "/") == 0;

@@ -6,14 +6,14 @@
 
 #include "host/host.h"
 
-int64_t ik_host_now_ns(void)
+int64_t ik__host_now_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-struct timespec ik_timespec_add(struct timespec t, int64_t ns)
+struct timespec ik__timespec_add(struct timespec t, int64_t ns)
 {
 	t.tv_sec += (time_t)(ns / 1000000000);
 	t.tv_nsec += (long)(ns % 1000000000);
@@ -24,9 +24,9 @@ struct timespec ik_timespec_add(struct timespec t, int64_t ns)
 	return t;
 }
 
-struct timespec ik_deadline_in(clockid_t clock, int64_t ns)
+struct timespec ik__deadline_in(clockid_t clock, int64_t ns)
 {
 	struct timespec now;
 	clock_gettime(clock, &now);
-	return ik_timespec_add(now, ns);
+	return ik__timespec_add(now, ns);
 }

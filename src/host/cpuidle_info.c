@@ -58,7 +58,7 @@ static int scan_cpu_dir(const char *name, void *arg)
 		scan->too_big = 1;
 		return 0;
 	}
-	ik_cpuset_add(scan->present, atoi(name + 3));
+	ik__cpuset_add(scan->present, atoi(name + 3));
 	return 0;
 }
 
@@ -66,11 +66,11 @@ static int read_list_file(const struct ik_sysfs *fs, const char *rel, struct ik_
 			  char *err, size_t errlen)
 {
 	char buf[4096], msg[256], where[4096 + 256];
-	int r = ik_sysfs_read(fs, rel, buf, sizeof(buf), err, errlen);
+	int r = ik__sysfs_read(fs, rel, buf, sizeof(buf), err, errlen);
 	if (r != IK_SYSFS_OK)
 		return r;
-	if (ik_cpulist_parse(buf, IK_HOST_CPU_MAX, true, set, msg, sizeof(msg)) != 0) {
-		ik_sysfs_where(fs, rel, where, sizeof(where));
+	if (ik__cpulist_parse(buf, IK_HOST_CPU_MAX, true, set, msg, sizeof(msg)) != 0) {
+		ik__sysfs_where(fs, rel, where, sizeof(where));
 		if (err && errlen)
 			snprintf(err, errlen, "%s: %s", where, msg);
 		return IK_SYSFS_ERROR;
@@ -78,20 +78,20 @@ static int read_list_file(const struct ik_sysfs *fs, const char *rel, struct ik_
 	return IK_SYSFS_OK;
 }
 
-int ik_host_cpus(const struct ik_sysfs *fs, struct ik_cpuset *present, struct ik_cpuset *online,
+int ik__host_cpus(const struct ik_sysfs *fs, struct ik_cpuset *present, struct ik_cpuset *online,
 		 char *err, size_t errlen)
 {
 	struct cpu_scan scan = { present, 0 };
 
-	ik_cpuset_clear(present);
-	ik_cpuset_clear(online);
-	int r = ik_sysfs_list(fs, "", scan_cpu_dir, &scan, err, errlen);
+	ik__cpuset_clear(present);
+	ik__cpuset_clear(online);
+	int r = ik__sysfs_list(fs, "", scan_cpu_dir, &scan, err, errlen);
 	if (r == IK_SYSFS_ERROR)
 		return -1;
 	if (scan.too_big) {
 		if (err && errlen)
 			snprintf(err, errlen, "%s: a cpuN directory beyond cpu%d; at most %d CPUs are "
-				 "supported", ik_sysfs_origin(fs), IK_HOST_CPU_MAX - 1, IK_HOST_CPU_MAX);
+				 "supported", ik__sysfs_origin(fs), IK_HOST_CPU_MAX - 1, IK_HOST_CPU_MAX);
 		return -1;
 	}
 	/* The kernel's 'present' list is the truth; a cpuN directory missing from a copied
@@ -102,11 +102,11 @@ int ik_host_cpus(const struct ik_sysfs *fs, struct ik_cpuset *present, struct ik
 	if (r == IK_SYSFS_ERROR)
 		return -1;
 	if (r == IK_SYSFS_OK)
-		ik_cpuset_or(present, &listed);
-	if (ik_cpuset_count(present) == 0) {
+		ik__cpuset_or(present, &listed);
+	if (ik__cpuset_count(present) == 0) {
 		if (err && errlen)
 			snprintf(err, errlen, "%s: no CPUs: expected cpuN directories or a "
-				 "'present' file", ik_sysfs_origin(fs));
+				 "'present' file", ik__sysfs_origin(fs));
 		return -1;
 	}
 
@@ -114,18 +114,18 @@ int ik_host_cpus(const struct ik_sysfs *fs, struct ik_cpuset *present, struct ik
 	if (r == IK_SYSFS_ERROR)
 		return -1;
 	if (r == IK_SYSFS_OK) {
-		ik_cpuset_and(online, present);
+		ik__cpuset_and(online, present);
 		return 0;
 	}
 	/* No global 'online': each CPU's own file, which CPU 0 usually lacks (not hotpluggable). */
-	for (int cpu = ik_cpuset_next(present, -1); cpu >= 0; cpu = ik_cpuset_next(present, cpu)) {
+	for (int cpu = ik__cpuset_next(present, -1); cpu >= 0; cpu = ik__cpuset_next(present, cpu)) {
 		char rel[REL_LEN];
 		uint64_t v = 1;
 		snprintf(rel, sizeof(rel), "cpu%d/online", cpu);
-		if (ik_sysfs_read_u64(fs, rel, &v, err, errlen) == IK_SYSFS_ERROR)
+		if (ik__sysfs_read_u64(fs, rel, &v, err, errlen) == IK_SYSFS_ERROR)
 			return -1;
 		if (v)
-			ik_cpuset_add(online, cpu);
+			ik__cpuset_add(online, cpu);
 	}
 	return 0;
 }
@@ -135,13 +135,13 @@ int ik_host_cpus(const struct ik_sysfs *fs, struct ik_cpuset *present, struct ik
 static int missing(const struct ik_sysfs *fs, const char *rel, char *err, size_t errlen)
 {
 	if (err && errlen) {
-		if (ik_sysfs_is_dump(fs))
+		if (ik__sysfs_is_dump(fs))
 			snprintf(err, errlen, "%s: no line for /sys/devices/system/cpu/%s (a partial "
 				 "dump? every state has name, latency and residency)",
-				 ik_sysfs_origin(fs), rel);
+				 ik__sysfs_origin(fs), rel);
 		else
 			snprintf(err, errlen, "%s/%s: missing (a partial tree? every state has name, "
-				 "latency and residency)", ik_sysfs_origin(fs), rel);
+				 "latency and residency)", ik__sysfs_origin(fs), rel);
 	}
 	return -1;
 }
@@ -152,7 +152,7 @@ static int state_u64(const struct ik_sysfs *fs, const char *dir, const char *fil
 {
 	char rel[REL_LEN];
 	join(rel, sizeof(rel), dir, file);
-	int r = ik_sysfs_read_u64(fs, rel, v, err, errlen);
+	int r = ik__sysfs_read_u64(fs, rel, v, err, errlen);
 	if (r == IK_SYSFS_ERROR)
 		return -1;
 	if (r == IK_SYSFS_MISSING) {
@@ -170,7 +170,7 @@ static int state_text(const struct ik_sysfs *fs, const char *dir, const char *fi
 {
 	char rel[REL_LEN], buf[4096], where[4096 + 256];
 	join(rel, sizeof(rel), dir, file);
-	int r = ik_sysfs_read(fs, rel, buf, sizeof(buf), err, errlen);
+	int r = ik__sysfs_read(fs, rel, buf, sizeof(buf), err, errlen);
 	if (r == IK_SYSFS_ERROR)
 		return -1;
 	if (r == IK_SYSFS_MISSING) {
@@ -179,7 +179,7 @@ static int state_text(const struct ik_sysfs *fs, const char *dir, const char *fi
 	}
 	trim(buf);
 	if (strlen(buf) >= size || strchr(buf, '\n')) {
-		ik_sysfs_where(fs, rel, where, sizeof(where));
+		ik__sysfs_where(fs, rel, where, sizeof(where));
 		if (err && errlen)
 			snprintf(err, errlen, "%s: expected one line of at most %zu characters, got "
 				 "'%.40s...'", where, size - 1, buf);
@@ -236,7 +236,7 @@ static int read_state(const struct ik_sysfs *fs, const char *dir, struct ik_host
 			s->default_enabled = false;
 		} else {
 			join(rel, sizeof(rel), dir, "default_status");
-			ik_sysfs_where(fs, rel, where, sizeof(where));
+			ik__sysfs_where(fs, rel, where, sizeof(where));
 			if (err && errlen)
 				snprintf(err, errlen, "%s: expected 'enabled' or 'disabled', got '%s'",
 					 where, status);
@@ -248,7 +248,7 @@ static int read_state(const struct ik_sysfs *fs, const char *dir, struct ik_host
 	/* s2idle/ exists only for states with an s2idle entry method. */
 	char s2[REL_LEN];
 	join(s2, sizeof(s2), dir, "s2idle");
-	if (ik_sysfs_is_dir(fs, s2)) {
+	if (ik__sysfs_is_dir(fs, s2)) {
 		if (state_u64(fs, s2, "usage", false, &s->s2idle_usage, &s->have, IK_HAVE_S2IDLE, err,
 			      errlen) ||
 		    state_u64(fs, s2, "time", false, &s->s2idle_time_us, NULL, 0, err, errlen))
@@ -262,15 +262,15 @@ static int read_cpu(const struct ik_sysfs *fs, struct ik_host_cpu *c, char *err,
 	char dir[REL_LEN];
 
 	snprintf(dir, sizeof(dir), "cpu%d", c->cpu);
-	c->has_dir = ik_sysfs_is_dir(fs, dir);
+	c->has_dir = ik__sysfs_is_dir(fs, dir);
 	snprintf(dir, sizeof(dir), "cpu%d/cpuidle", c->cpu);
-	c->has_cpuidle = ik_sysfs_is_dir(fs, dir);
+	c->has_cpuidle = ik__sysfs_is_dir(fs, dir);
 	c->nstates = 0;
 	if (!c->has_cpuidle)
 		return 0;
 	for (int i = 0; i < IK_STATE_MAX; i++) {
 		snprintf(dir, sizeof(dir), "cpu%d/cpuidle/state%d", c->cpu, i);
-		if (!ik_sysfs_is_dir(fs, dir))
+		if (!ik__sysfs_is_dir(fs, dir))
 			break;
 		if (read_state(fs, dir, &c->states[i], err, errlen))
 			return -1;
@@ -285,7 +285,7 @@ static int read_global(const struct ik_sysfs *fs, const char *rel, char *out, si
 		       char *err, size_t errlen)
 {
 	char buf[4096];
-	int r = ik_sysfs_read(fs, rel, buf, sizeof(buf), err, errlen);
+	int r = ik__sysfs_read(fs, rel, buf, sizeof(buf), err, errlen);
 	out[0] = '\0';
 	if (r != IK_SYSFS_OK)
 		return r;
@@ -298,26 +298,26 @@ static int read_global(const struct ik_sysfs *fs, const char *rel, char *out, si
 	return IK_SYSFS_OK;
 }
 
-int ik_host_idle_read(const struct ik_sysfs *fs, const struct ik_cpuset *want,
+int ik__host_idle_read(const struct ik_sysfs *fs, const struct ik_cpuset *want,
 		      struct ik_host_idle *idle, char *err, size_t errlen)
 {
 	memset(idle, 0, sizeof(*idle));
-	if (ik_host_cpus(fs, &idle->present, &idle->online, err, errlen))
+	if (ik__host_cpus(fs, &idle->present, &idle->online, err, errlen))
 		return -1;
 	struct ik_cpuset chosen = want ? *want : idle->present;
 	struct ik_cpuset absent = chosen;
-	ik_cpuset_andnot(&absent, &idle->present);
-	if (ik_cpuset_count(&absent)) {
+	ik__cpuset_andnot(&absent, &idle->present);
+	if (ik__cpuset_count(&absent)) {
 		char a[256], p[256];
-		ik_cpuset_format(&absent, a, sizeof(a));
-		ik_cpuset_format(&idle->present, p, sizeof(p));
+		ik__cpuset_format(&absent, a, sizeof(a));
+		ik__cpuset_format(&idle->present, p, sizeof(p));
 		if (err && errlen)
 			snprintf(err, errlen, "CPU %s not present in %s (present: %s)", a,
-				 ik_sysfs_origin(fs), p);
+				 ik__sysfs_origin(fs), p);
 		return -1;
 	}
 
-	idle->have_cpuidle_dir = ik_sysfs_is_dir(fs, "cpuidle");
+	idle->have_cpuidle_dir = ik__sysfs_is_dir(fs, "cpuidle");
 	int r = read_global(fs, "cpuidle/current_driver", idle->driver, sizeof(idle->driver), err,
 			    errlen);
 	if (r == IK_SYSFS_ERROR)
@@ -333,7 +333,7 @@ int ik_host_idle_read(const struct ik_sysfs *fs, const struct ik_cpuset *want,
 			sizeof(idle->available_governors), err, errlen) == IK_SYSFS_ERROR)
 		return -1;
 
-	idle->ncpus = ik_cpuset_count(&chosen);
+	idle->ncpus = ik__cpuset_count(&chosen);
 	idle->cpus = calloc(idle->ncpus ? (size_t)idle->ncpus : 1, sizeof(*idle->cpus));
 	if (!idle->cpus) {
 		if (err && errlen)
@@ -341,12 +341,12 @@ int ik_host_idle_read(const struct ik_sysfs *fs, const struct ik_cpuset *want,
 		return -1;
 	}
 	int i = 0, with_states = 0;
-	for (int cpu = ik_cpuset_next(&chosen, -1); cpu >= 0; cpu = ik_cpuset_next(&chosen, cpu)) {
+	for (int cpu = ik__cpuset_next(&chosen, -1); cpu >= 0; cpu = ik__cpuset_next(&chosen, cpu)) {
 		struct ik_host_cpu *c = &idle->cpus[i++];
 		c->cpu = cpu;
-		c->online = ik_cpuset_has(&idle->online, cpu);
+		c->online = ik__cpuset_has(&idle->online, cpu);
 		if (read_cpu(fs, c, err, errlen)) {
-			ik_host_idle_free(idle);
+			ik__host_idle_free(idle);
 			return -1;
 		}
 		with_states += c->nstates > 0;
@@ -359,7 +359,7 @@ int ik_host_idle_read(const struct ik_sysfs *fs, const struct ik_cpuset *want,
 	return 0;
 }
 
-int ik_host_idle_refresh(const struct ik_sysfs *fs, struct ik_host_idle *idle, char *err,
+int ik__host_idle_refresh(const struct ik_sysfs *fs, struct ik_host_idle *idle, char *err,
 			 size_t errlen)
 {
 	char dir[REL_LEN];
@@ -374,7 +374,7 @@ int ik_host_idle_refresh(const struct ik_sysfs *fs, struct ik_host_idle *idle, c
 	return 0;
 }
 
-void ik_host_idle_free(struct ik_host_idle *idle)
+void ik__host_idle_free(struct ik_host_idle *idle)
 {
 	free(idle->cpus);
 	idle->cpus = NULL;
@@ -385,7 +385,7 @@ void ik_host_idle_free(struct ik_host_idle *idle)
 
 #define STATIC_HAVE (IK_HAVE_DESC | IK_HAVE_POWER | IK_HAVE_DISABLE | IK_HAVE_DEFAULT_STATUS)
 
-bool ik_host_idle_has_states(const struct ik_host_idle *idle)
+bool ik__host_idle_has_states(const struct ik_host_idle *idle)
 {
 	for (int i = 0; i < idle->ncpus; i++)
 		if (idle->cpus[i].has_cpuidle && idle->cpus[i].nstates > 0)
@@ -393,7 +393,7 @@ bool ik_host_idle_has_states(const struct ik_host_idle *idle)
 	return false;
 }
 
-bool ik_host_same_table(const struct ik_host_cpu *a, const struct ik_host_cpu *b)
+bool ik__host_same_table(const struct ik_host_cpu *a, const struct ik_host_cpu *b)
 {
 	if (a->nstates != b->nstates || a->has_cpuidle != b->has_cpuidle)
 		return false;
@@ -409,7 +409,7 @@ bool ik_host_same_table(const struct ik_host_cpu *a, const struct ik_host_cpu *b
 	return true;
 }
 
-int ik_host_fold(const struct ik_host_idle *idle, int *group_of)
+int ik__host_fold(const struct ik_host_idle *idle, int *group_of)
 {
 	int *leaders = malloc((idle->ncpus ? (size_t)idle->ncpus : 1) * sizeof(int));
 	int ngroups = 0;
@@ -421,7 +421,7 @@ int ik_host_fold(const struct ik_host_idle *idle, int *group_of)
 			continue;
 		/* Tables are nearly always all alike: try the newest group first. */
 		for (int g = ngroups - 1; leaders && g >= 0; g--) {
-			if (ik_host_same_table(&idle->cpus[leaders[g]], c)) {
+			if (ik__host_same_table(&idle->cpus[leaders[g]], c)) {
 				group_of[i] = leaders[g];
 				break;
 			}
@@ -478,9 +478,9 @@ static int cpuinfo_has(const char *cpuinfo, const char *key, const char *word)
 	return 0;
 }
 
-void ik_host_default_idle(const struct ik_sysfs *fs, char *buf, size_t len)
+void ik__host_default_idle(const struct ik_sysfs *fs, char *buf, size_t len)
 {
-	const char *root = ik_sysfs_root(fs);
+	const char *root = ik__sysfs_root(fs);
 	char path[4200], text[1 << 16], opt[64];
 
 	if (!root) {

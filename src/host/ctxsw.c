@@ -30,14 +30,14 @@
 
 static const char *const test_names[] = { "pipe", "futex", "yield" };
 
-const char *ik_ctxsw_test_name(enum ik_ctxsw_test t)
+const char *ik__ctxsw_test_name(enum ik_ctxsw_test t)
 {
-	return ik_name_of(test_names, 3, (int)t, "?");
+	return ik__name_of(test_names, 3, (int)t, "?");
 }
 
-int ik_ctxsw_test_parse(const char *text, enum ik_ctxsw_test *t)
+int ik__ctxsw_test_parse(const char *text, enum ik_ctxsw_test *t)
 {
-	int i = ik_name_find(test_names, 3, text);
+	int i = ik__name_find(test_names, 3, text);
 	if (i >= 0)
 		*t = (enum ik_ctxsw_test)i;
 	return i >= 0 ? 0 : -1;
@@ -71,7 +71,7 @@ static void fail_with(struct ctxsw *s, const char *what, int e)
 static int pipe_byte(struct ctxsw *s, int fd, bool put)
 {
 	char c = 'x';
-	int e = ik_fd_whole(fd, put, &c, 1);
+	int e = ik__fd_whole(fd, put, &c, 1);
 	if (e)
 		fail_with(s, put ? "pipe write" : "pipe read", e);
 	return e ? -1 : 0;
@@ -184,7 +184,7 @@ static void sleep_until(int64_t t)
 		;
 }
 
-int ik_ctxsw_run(const struct ik_ctxsw_config *c, struct ik_ctxsw_result *r, char *err,
+int ik__ctxsw_run(const struct ik_ctxsw_config *c, struct ik_ctxsw_result *r, char *err,
 		 size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
@@ -193,7 +193,7 @@ int ik_ctxsw_run(const struct ik_ctxsw_config *c, struct ik_ctxsw_result *r, cha
 		return -1;
 	}
 	int cpus[2] = { c->cpu_a, c->cpu_b };
-	if (ik_host_check_cpus(cpus, err, errlen))
+	if (ik__host_check_cpus(cpus, err, errlen))
 		return -1;
 	struct ctxsw *s = aligned_alloc(64, (sizeof(struct ctxsw) + 63) / 64 * 64);
 	if (!s) {
@@ -209,9 +209,9 @@ int ik_ctxsw_run(const struct ik_ctxsw_config *c, struct ik_ctxsw_result *r, cha
 		goto out;
 	}
 	pthread_t a, b;
-	if (ik_start_pinned(&b, c->cpu_b, 0, thread_b, s, err, errlen))
+	if (ik__start_pinned(&b, c->cpu_b, 0, thread_b, s, err, errlen))
 		goto out;
-	if (ik_start_pinned(&a, c->cpu_a, 0, thread_a, s, err, errlen)) {
+	if (ik__start_pinned(&a, c->cpu_a, 0, thread_a, s, err, errlen)) {
 		atomic_store(&s->stop, 1);
 		if (c->test == IK_CTXSW_PIPE)
 			put_byte(s, s->to_b[1]);
@@ -221,7 +221,7 @@ int ik_ctxsw_run(const struct ik_ctxsw_config *c, struct ik_ctxsw_result *r, cha
 		goto out;
 	}
 
-	int64_t start = ik_host_now_ns(), end = start + c->duration_ns, last = start;
+	int64_t start = ik__host_now_ns(), end = start + c->duration_ns, last = start;
 	uint64_t last_count = 0;
 	int tick = 0;
 	while (!atomic_load(&s->failed)) {
@@ -229,7 +229,7 @@ int ik_ctxsw_run(const struct ik_ctxsw_config *c, struct ik_ctxsw_result *r, cha
 		if (next > end)
 			next = end;
 		sleep_until(next);
-		int64_t t = ik_host_now_ns();
+		int64_t t = ik__host_now_ns();
 		uint64_t n = switches(s);
 		if (c->on_tick && c->tick_ns && (t - last) * 2 >= c->tick_ns)
 			c->on_tick(c->arg, ++tick, n - last_count, t - last);

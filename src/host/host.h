@@ -8,18 +8,18 @@
  *   struct ik_sysfs       a read-only view of a cpu tree: a directory (ROOT stands for '/',
  *                         as lscpu's --sysroot: ROOT/sys/devices/system/cpu is read) or a
  *                         dump file of 'rw|/sys/devices/system/cpu/...|value' lines
- *   struct ik_cpuset      a set of CPU numbers; ik_cpulist_parse reads "0-3,8,10-11"
+ *   struct ik_cpuset      a set of CPU numbers; ik__cpulist_parse reads "0-3,8,10-11"
  *                         (both in util/cpuset.h, below this API and the trace code)
  *   struct ik_host_idle   driver, governor and per-CPU idle-state tables with counters
  *   struct ik_pmqos       a CPU latency limit held through /dev/cpu_dma_latency
  *   struct ik_journal     changes written to sysfs, remembered so they can be undone
- *   ik_wakelat_run        wake-up latency: a waker and a wakee pinned to two CPUs
- *   ik_ctxsw_run          context switches per second (context_switch2 semantics)
+ *   ik__wakelat_run        wake-up latency: a waker and a wakee pinned to two CPUs
+ *   ik__ctxsw_run          context switches per second (context_switch2 semantics)
  *
  * Every function that can fail returns non-zero and writes a one-line message naming the
  * file (and line, for a dump) and what was expected into err.
  *
- * Global state: none, except what signal handling needs (see ik_signals_catch): a signal
+ * Global state: none, except what signal handling needs (see ik__signals_catch): a signal
  * handler cannot reach a context, so the caught signal and the pid to forward it to live
  * in two process-wide variables in src/host/restore.c.
  *
@@ -56,57 +56,57 @@ enum { IK_SYSFS_OK = 0, IK_SYSFS_MISSING = 1, IK_SYSFS_ERROR = -1 };
  * A directory tree: root stands for '/', so ROOT/sys/devices/system/cpu is read.  It must
  * exist and be a directory.
  */
-int ik_sysfs_open_root(const char *root, struct ik_sysfs **out, char *err, size_t errlen);
+int ik__sysfs_open_root(const char *root, struct ik_sysfs **out, char *err, size_t errlen);
 /*
  * A dump: one line per file, 'rw|/sys/devices/system/cpu/REL|value' (or 'ro|...'); empty
  * lines and lines starting with '#' are skipped, a trailing CR is dropped, the value is the
  * rest of the line (it may hold '|').  Lines for other parts of /sys are ignored.  A line of
  * any other shape, or a path given twice, is an error naming the file and line.
  */
-int ik_sysfs_open_dump(const char *path, struct ik_sysfs **out, char *err, size_t errlen);
+int ik__sysfs_open_dump(const char *path, struct ik_sysfs **out, char *err, size_t errlen);
 /* The same from memory (text need not be NUL-terminated); origin names it in messages. */
-int ik_sysfs_parse_dump(const char *origin, const char *text, size_t len, struct ik_sysfs **out,
+int ik__sysfs_parse_dump(const char *origin, const char *text, size_t len, struct ik_sysfs **out,
 			char *err, size_t errlen);
-void ik_sysfs_close(struct ik_sysfs *fs);
+void ik__sysfs_close(struct ik_sysfs *fs);
 
-bool ik_sysfs_is_dump(const struct ik_sysfs *fs);
+bool ik__sysfs_is_dump(const struct ik_sysfs *fs);
 /* "ROOT/sys/devices/system/cpu" or the dump's path. */
-const char *ik_sysfs_origin(const struct ik_sysfs *fs);
+const char *ik__sysfs_origin(const struct ik_sysfs *fs);
 /* The root directory of a tree ("/" for the live machine), NULL for a dump. */
-const char *ik_sysfs_root(const struct ik_sysfs *fs);
+const char *ik__sysfs_root(const struct ik_sysfs *fs);
 /* Number of values in a dump (0 for a tree). */
-size_t ik_sysfs_dump_size(const struct ik_sysfs *fs);
+size_t ik__sysfs_dump_size(const struct ik_sysfs *fs);
 
 /*
  * Read the file `rel` (relative to the cpu directory, e.g. "online" or
  * "cpu3/cpuidle/state1/usage") into buf without its trailing newline.  Returns IK_SYSFS_OK,
  * IK_SYSFS_MISSING (no such file; err untouched) or IK_SYSFS_ERROR (unreadable, too long).
  */
-int ik_sysfs_read(const struct ik_sysfs *fs, const char *rel, char *buf, size_t len, char *err,
+int ik__sysfs_read(const struct ik_sysfs *fs, const char *rel, char *buf, size_t len, char *err,
 		  size_t errlen);
 /* A decimal unsigned value; anything else is IK_SYSFS_ERROR with what was found. */
-int ik_sysfs_read_u64(const struct ik_sysfs *fs, const char *rel, uint64_t *value, char *err,
+int ik__sysfs_read_u64(const struct ik_sysfs *fs, const char *rel, uint64_t *value, char *err,
 		      size_t errlen);
-bool ik_sysfs_is_dir(const struct ik_sysfs *fs, const char *rel);
+bool ik__sysfs_is_dir(const struct ik_sysfs *fs, const char *rel);
 /*
  * Call fn for each name directly inside directory rel ("" = the cpu directory); for a dump
  * in sorted order, for a tree in directory order.  Returns what a non-zero fn returned (it
  * stops there), 0, IK_SYSFS_MISSING, or IK_SYSFS_ERROR.
  */
-int ik_sysfs_list(const struct ik_sysfs *fs, const char *rel,
+int ik__sysfs_list(const struct ik_sysfs *fs, const char *rel,
 		  int (*fn)(const char *name, void *arg), void *arg, char *err, size_t errlen);
 /* The real path of rel, for writing; -1 for a dump (it cannot be written). */
-int ik_sysfs_path(const struct ik_sysfs *fs, const char *rel, char *buf, size_t len);
+int ik__sysfs_path(const struct ik_sysfs *fs, const char *rel, char *buf, size_t len);
 /* Where rel's value comes from, for messages: "DUMP:LINE: /sys/.../REL" or the file's path. */
-void ik_sysfs_where(const struct ik_sysfs *fs, const char *rel, char *buf, size_t len);
+void ik__sysfs_where(const struct ik_sysfs *fs, const char *rel, char *buf, size_t len);
 /* Whether rel is a writable file: its mode bits in a tree, its 'rw' flag in a dump. */
-bool ik_sysfs_writable(const struct ik_sysfs *fs, const char *rel);
+bool ik__sysfs_writable(const struct ik_sysfs *fs, const char *rel);
 /*
  * The CPU lists, cpuidle/ and every cpuN/online and cpuN/cpuidle/ as a dump that
- * ik_sysfs_open_dump reads back (src/host/sysfs_dump.c), sorted by path.  Files that cannot
+ * ik__sysfs_open_dump reads back (src/host/sysfs_dump.c), sorted by path.  Files that cannot
  * be read are left out and counted in *skipped.  0, or -1 with err.
  */
-int ik_sysfs_write_dump(const struct ik_sysfs *fs, FILE *out, int *skipped, char *err,
+int ik__sysfs_write_dump(const struct ik_sysfs *fs, FILE *out, int *skipped, char *err,
 			size_t errlen);
 
 /* ---- cpuidle as sysfs shows it (src/host/cpuidle_info.c) --------------------------------- */
@@ -168,7 +168,7 @@ struct ik_host_idle {
 };
 
 /* Which CPUs exist (the 'present' file and the cpuN directories) and which are online. */
-int ik_host_cpus(const struct ik_sysfs *fs, struct ik_cpuset *present, struct ik_cpuset *online,
+int ik__host_cpus(const struct ik_sysfs *fs, struct ik_cpuset *present, struct ik_cpuset *online,
 		 char *err, size_t errlen);
 /*
  * Read driver, governor and the idle-state tables of the CPUs in `want` (NULL: every
@@ -176,24 +176,24 @@ int ik_host_cpus(const struct ik_sysfs *fs, struct ik_cpuset *present, struct ik
  * lacks name, latency or residency is an error (a partial tree); the other files are
  * optional and `have` says which were there.
  */
-int ik_host_idle_read(const struct ik_sysfs *fs, const struct ik_cpuset *want,
+int ik__host_idle_read(const struct ik_sysfs *fs, const struct ik_cpuset *want,
 		      struct ik_host_idle *idle, char *err, size_t errlen);
 /* Re-read only the counters (usage, time, above, below, rejected) of every CPU in idle. */
-int ik_host_idle_refresh(const struct ik_sysfs *fs, struct ik_host_idle *idle, char *err,
+int ik__host_idle_refresh(const struct ik_sysfs *fs, struct ik_host_idle *idle, char *err,
 			 size_t errlen);
-void ik_host_idle_free(struct ik_host_idle *idle);
+void ik__host_idle_free(struct ik_host_idle *idle);
 
 /* Same table: state count and, per state, every field except the counters. */
-bool ik_host_same_table(const struct ik_host_cpu *a, const struct ik_host_cpu *b);
+bool ik__host_same_table(const struct ik_host_cpu *a, const struct ik_host_cpu *b);
 /* Some CPU has cpuidle states (a cpuidle driver registered them); false with none. */
-bool ik_host_idle_has_states(const struct ik_host_idle *idle);
+bool ik__host_idle_has_states(const struct ik_host_idle *idle);
 /*
  * Fold the online CPUs that have a cpuidle directory into groups with the same table:
  * group_of[i] (one entry per idle->cpus[i]) is the index in idle->cpus of the group's first
  * CPU, or -1 for CPUs left out (offline, or no cpuidle directory).  Returns the number of
  * groups.
  */
-int ik_host_fold(const struct ik_host_idle *idle, int *group_of);
+int ik__host_fold(const struct ik_host_idle *idle, int *group_of);
 
 /*
  * With no cpuidle driver, the kernel idles through its default routine
@@ -202,16 +202,16 @@ int ik_host_fold(const struct ik_host_idle *idle, int *group_of);
  * from CPUID leaves 1 and 5 (MONITOR/MWAIT and C1 sub-states), else from ROOT/proc/cpuinfo.
  * Writes e.g. "HLT (default_idle): no MONITOR/MWAIT in /proc/cpuinfo flags".
  */
-void ik_host_default_idle(const struct ik_sysfs *fs, char *buf, size_t len);
+void ik__host_default_idle(const struct ik_sysfs *fs, char *buf, size_t len);
 
 /* ---- The clock (src/host/clock.c) ----------------------------------------------------------- */
 
 /* CLOCK_MONOTONIC now, in ns. */
-int64_t ik_host_now_ns(void);
+int64_t ik__host_now_ns(void);
 /* T plus NS (>= 0): a deadline for clock_nanosleep or pthread_cond_timedwait. */
-struct timespec ik_timespec_add(struct timespec t, int64_t ns);
+struct timespec ik__timespec_add(struct timespec t, int64_t ns);
 /* NS from now on CLOCK, as such a deadline. */
-struct timespec ik_deadline_in(clockid_t clock, int64_t ns);
+struct timespec ik__deadline_in(clockid_t clock, int64_t ns);
 
 /* ---- Durations with units (src/host/units.c) -------------------------------------------- */
 
@@ -219,7 +219,7 @@ struct timespec ik_deadline_in(clockid_t clock, int64_t ns);
  * "100us", "1.5ms", "250ns", "2s", or a bare number in default_unit ("ns", "us", "ms" or
  * "s").  The result must be a whole number of ns in 0..max_ns.
  */
-int ik_parse_duration_ns(const char *text, const char *default_unit, int64_t max_ns,
+int ik__parse_duration_ns(const char *text, const char *default_unit, int64_t max_ns,
 			 int64_t *ns, char *err, size_t errlen);
 
 /* ---- PM QoS (src/host/pmqos.c) -------------------------------------------------------- */
@@ -238,13 +238,13 @@ struct ik_pmqos {
 	char path[4096];
 };
 /* Open path (IK_PMQOS_DEV, or a stand-in file for tests) for writing; nothing is set yet. */
-int ik_pmqos_open(struct ik_pmqos *q, const char *path, char *err, size_t errlen);
+int ik__pmqos_open(struct ik_pmqos *q, const char *path, char *err, size_t errlen);
 /* Set the limit: a binary s32 in us, written in one write() at offset 0. */
-int ik_pmqos_set(struct ik_pmqos *q, int32_t latency_us, char *err, size_t errlen);
+int ik__pmqos_set(struct ik_pmqos *q, int32_t latency_us, char *err, size_t errlen);
 /* Release the limit (close the descriptor); harmless if not open. */
-void ik_pmqos_close(struct ik_pmqos *q);
+void ik__pmqos_close(struct ik_pmqos *q);
 /* Read the limit in force (reading the device gives the aggregate as a binary s32). */
-int ik_pmqos_read(const char *path, int32_t *latency_us, char *err, size_t errlen);
+int ik__pmqos_read(const char *path, int32_t *latency_us, char *err, size_t errlen);
 
 /* ---- Changes and their undoing (src/host/restore.c) ----------------------------------- */
 
@@ -258,48 +258,48 @@ struct ik_journal {
 	int count;
 	int capacity;
 };
-void ik_journal_init(struct ik_journal *j);
-void ik_journal_free(struct ik_journal *j);
+void ik__journal_init(struct ik_journal *j);
+void ik__journal_free(struct ik_journal *j);
 /* Can path be opened for writing?  (Nothing is written.)  On EACCES/EPERM/EROFS the message
  * says "needs root". */
-int ik_check_writable(const char *path, char *err, size_t errlen);
+int ik__check_writable(const char *path, char *err, size_t errlen);
 /*
  * Write value to path (one write, as sysfs wants), first reading what was there so that
- * ik_journal_undo can put it back.  Writing the value already there records nothing.
+ * ik__journal_undo can put it back.  Writing the value already there records nothing.
  */
-int ik_journal_write(struct ik_journal *j, const char *path, const char *value, char *err,
+int ik__journal_write(struct ik_journal *j, const char *path, const char *value, char *err,
 		     size_t errlen);
 /*
  * Undo every recorded change, newest first, and empty the journal.  Goes on past a failed
  * write; returns 0, or -1 with the first failure in err.  Async-signal-safe it is not:
- * call it from normal flow after ik_signals_caught() says so.
+ * call it from normal flow after ik__signals_caught() says so.
  */
-int ik_journal_undo(struct ik_journal *j, char *err, size_t errlen);
+int ik__journal_undo(struct ik_journal *j, char *err, size_t errlen);
 
 /*
- * Signals.  ik_signals_catch installs handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT that
- * only record the signal and forward it to the running child (ik_run_command), if any and
+ * Signals.  ik__signals_catch installs handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT that
+ * only record the signal and forward it to the running child (ik__run_command), if any and
  * if the signal did not come from the terminal (which signals the child itself); a second
  * signal kills the child.  This is the process-wide state documented at the top.
  */
-int ik_signals_catch(void);
-void ik_signals_restore(void); /* back to the default dispositions */
-int ik_signals_caught(void);   /* the first signal caught, or 0 */
+int ik__signals_catch(void);
+void ik__signals_restore(void); /* back to the default dispositions */
+int ik__signals_caught(void);   /* the first signal caught, or 0 */
 /* Block (or unblock) those signals around changes that must not be cut in half. */
-void ik_signals_block(bool block);
+void ik__signals_block(bool block);
 /* Wait until one of those signals arrives. */
-void ik_signals_wait(void);
+void ik__signals_wait(void);
 /*
  * Run argv (argv[0] searched in PATH) and wait for it.  *exit_code is its exit status, or
  * 128 + the signal that ended it.  Returns -1 if it could not be started.
  */
-int ik_run_command(char *const argv[], int *exit_code, char *err, size_t errlen);
+int ik__run_command(char *const argv[], int *exit_code, char *err, size_t errlen);
 
 /* ---- Wake-up latency (src/host/wakelat.c) ---------------------------------------------- */
 
 enum ik_wakelat_method { IK_WAKELAT_FUTEX, IK_WAKELAT_PIPE, IK_WAKELAT_EVENTFD };
-const char *ik_wakelat_method_name(enum ik_wakelat_method m);
-int ik_wakelat_method_parse(const char *text, enum ik_wakelat_method *m);
+const char *ik__wakelat_method_name(enum ik_wakelat_method m);
+int ik__wakelat_method_parse(const char *text, enum ik_wakelat_method *m);
 
 struct ik_wakelat_config {
 	int waker_cpu;
@@ -326,11 +326,11 @@ struct ik_wakelat_result {
  * wake, pipe write or eventfd write); the wakee, blocked meanwhile, reads the clock as soon
  * as it runs.  The sample is the difference.  Both threads are pinned.
  */
-int ik_wakelat_run(const struct ik_wakelat_config *c, struct ik_wakelat_result *r, char *err,
+int ik__wakelat_run(const struct ik_wakelat_config *c, struct ik_wakelat_result *r, char *err,
 		   size_t errlen);
 /* Nearest-rank percentile (p in 0..100] of the sorted samples; 0 if there are none. */
-int64_t ik_wakelat_percentile(const struct ik_wakelat_result *r, double p);
-void ik_wakelat_free(struct ik_wakelat_result *r);
+int64_t ik__wakelat_percentile(const struct ik_wakelat_result *r, double p);
+void ik__wakelat_free(struct ik_wakelat_result *r);
 
 /* ---- tracefs instances a killed `idlekit record` left (src/host/trace_instances.c) ----- */
 
@@ -346,25 +346,25 @@ struct ik_stale_instance {
  * idlekit (nor this process); with REMOVE each is removed (rmdir).  Up to MAX in OUT;
  * returns how many, or -1 with err (the directory cannot be listed).
  */
-int ik_trace_instances_stale(const char *tracing_dir, bool remove, struct ik_stale_instance *out,
+int ik__trace_instances_stale(const char *tracing_dir, bool remove, struct ik_stale_instance *out,
 			     int max, char *err, size_t errlen);
 
 /* CPUs this process may run on (sched_getaffinity). */
-int ik_host_allowed_cpus(struct ik_cpuset *allowed, char *err, size_t errlen);
+int ik__host_allowed_cpus(struct ik_cpuset *allowed, char *err, size_t errlen);
 /*
  * A benchmark's two CPUs against those this process may run on: the index in cpus[] of the
  * first it may not use, with the ones it may written into list; -1 when it may use both;
  * -2 when its affinity cannot be read (why in err).
  */
-int ik_host_unavailable_cpu(const int cpus[2], char *list, size_t len, char *err, size_t errlen);
+int ik__host_unavailable_cpu(const int cpus[2], char *list, size_t len, char *err, size_t errlen);
 /* The same as a check before a run: 0, or -1 with why in err. */
-int ik_host_check_cpus(const int cpus[2], char *err, size_t errlen);
+int ik__host_check_cpus(const int cpus[2], char *err, size_t errlen);
 
 /* ---- Context switches (src/host/ctxsw.c) ------------------------------------------------ */
 
 enum ik_ctxsw_test { IK_CTXSW_PIPE, IK_CTXSW_FUTEX, IK_CTXSW_YIELD };
-const char *ik_ctxsw_test_name(enum ik_ctxsw_test t);
-int ik_ctxsw_test_parse(const char *text, enum ik_ctxsw_test *t);
+const char *ik__ctxsw_test_name(enum ik_ctxsw_test t);
+int ik__ctxsw_test_parse(const char *text, enum ik_ctxsw_test *t);
 
 struct ik_ctxsw_config {
 	int cpu_a;
@@ -388,7 +388,7 @@ struct ik_ctxsw_result {
  * through a pair of pipes, a pair of futexes, or sched_yield() (which only switches when
  * both share a CPU).
  */
-int ik_ctxsw_run(const struct ik_ctxsw_config *c, struct ik_ctxsw_result *r, char *err,
+int ik__ctxsw_run(const struct ik_ctxsw_config *c, struct ik_ctxsw_result *r, char *err,
 		 size_t errlen);
 
 #endif

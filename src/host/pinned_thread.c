@@ -8,7 +8,7 @@
 
 #include "host/pinned_thread.h"
 
-int ik_start_pinned(pthread_t *t, int cpu, int rt_priority, void *(*fn)(void *), void *arg,
+int ik__start_pinned(pthread_t *t, int cpu, int rt_priority, void *(*fn)(void *), void *arg,
 		    char *err, size_t errlen)
 {
 	pthread_attr_t attr;

@@ -8,7 +8,7 @@
 
 /* Start fn(arg) in *t on CPU cpu; rt_priority > 0: at that SCHED_FIFO priority, else the
    default policy.  0, or -1 with why in err (when err is given). */
-int ik_start_pinned(pthread_t *t, int cpu, int rt_priority, void *(*fn)(void *), void *arg,
+int ik__start_pinned(pthread_t *t, int cpu, int rt_priority, void *(*fn)(void *), void *arg,
 		    char *err, size_t errlen);
 
 #endif

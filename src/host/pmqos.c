@@ -12,7 +12,7 @@
 
 #include "host/host.h"
 
-int ik_pmqos_open(struct ik_pmqos *q, const char *path, char *err, size_t errlen)
+int ik__pmqos_open(struct ik_pmqos *q, const char *path, char *err, size_t errlen)
 {
 	q->fd = -1;
 	q->latency_us = -1;
@@ -35,7 +35,7 @@ int ik_pmqos_open(struct ik_pmqos *q, const char *path, char *err, size_t errlen
 	return 0;
 }
 
-int ik_pmqos_set(struct ik_pmqos *q, int32_t latency_us, char *err, size_t errlen)
+int ik__pmqos_set(struct ik_pmqos *q, int32_t latency_us, char *err, size_t errlen)
 {
 	if (q->fd < 0 || latency_us < 0) {
 		if (err && errlen)
@@ -57,7 +57,7 @@ int ik_pmqos_set(struct ik_pmqos *q, int32_t latency_us, char *err, size_t errle
 	return 0;
 }
 
-void ik_pmqos_close(struct ik_pmqos *q)
+void ik__pmqos_close(struct ik_pmqos *q)
 {
 	if (q->fd >= 0)
 		close(q->fd);
@@ -65,7 +65,7 @@ void ik_pmqos_close(struct ik_pmqos *q)
 	q->latency_us = -1;
 }
 
-int ik_pmqos_read(const char *path, int32_t *latency_us, char *err, size_t errlen)
+int ik__pmqos_read(const char *path, int32_t *latency_us, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {

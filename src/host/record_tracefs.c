@@ -27,19 +27,19 @@
 
 #ifndef IDLEKIT_HAVE_TRACEFS
 
-bool ik_recording_supported(void)
+bool ik__recording_supported(void)
 {
 	return false;
 }
 
-const char *ik_recording_tracing_dir(char *override, bool *bad)
+const char *ik__recording_tracing_dir(char *override, bool *bad)
 {
 	(void)override;
 	*bad = false;
 	return NULL;
 }
 
-int ik_recording_open(struct ik_recording *rec, const char *sysfs_root, int hz,
+int ik__recording_open(struct ik_recording *rec, const char *sysfs_root, int hz,
 		      uint64_t buffer_kb, char *err, size_t errlen)
 {
 	(void)sysfs_root;
@@ -50,7 +50,7 @@ int ik_recording_open(struct ik_recording *rec, const char *sysfs_root, int hz,
 	return -1;
 }
 
-int ik_recording_start(struct ik_recording *rec, const char *spool_dir, char *err, size_t errlen)
+int ik__recording_start(struct ik_recording *rec, const char *spool_dir, char *err, size_t errlen)
 {
 	(void)rec;
 	(void)spool_dir;
@@ -58,18 +58,18 @@ int ik_recording_start(struct ik_recording *rec, const char *spool_dir, char *er
 	return -1;
 }
 
-void ik_recording_stop(struct ik_recording *rec)
+void ik__recording_stop(struct ik_recording *rec)
 {
 	(void)rec;
 }
 
-int ik_recording_drain(struct ik_recording *rec)
+int ik__recording_drain(struct ik_recording *rec)
 {
 	(void)rec;
 	return -1;
 }
 
-int ik_recording_write(struct ik_recording *rec, FILE *out, uint64_t *nev)
+int ik__recording_write(struct ik_recording *rec, FILE *out, uint64_t *nev)
 {
 	(void)rec;
 	(void)out;
@@ -78,7 +78,7 @@ int ik_recording_write(struct ik_recording *rec, FILE *out, uint64_t *nev)
 	return -1;
 }
 
-void ik_recording_lost(const struct ik_recording *rec, int cpu, uint64_t *overrun,
+void ik__recording_lost(const struct ik_recording *rec, int cpu, uint64_t *overrun,
 		       uint64_t *dropped)
 {
 	(void)rec;
@@ -86,9 +86,9 @@ void ik_recording_lost(const struct ik_recording *rec, int cpu, uint64_t *overru
 	*overrun = *dropped = 0;
 }
 
-void ik_recording_close(struct ik_recording *rec)
+void ik__recording_close(struct ik_recording *rec)
 {
-	ik_trace_header_free(&rec->h);
+	ik__trace_header_free(&rec->h);
 }
 
 #else
@@ -186,11 +186,11 @@ static int build_header(struct ik_trace_header *h, const char *sysfs_root, int h
 	int rc = -1;
 
 	memset(h, 0, sizeof(*h));
-	if (ik_sysfs_open_root(sysfs_root, &fs, err, errlen))
+	if (ik__sysfs_open_root(sysfs_root, &fs, err, errlen))
 		return -1;
 	memset(&idle, 0, sizeof(idle));
-	if (ik_host_idle_read(fs, NULL, &idle, err, errlen)) {
-		ik_sysfs_close(fs);
+	if (ik__host_idle_read(fs, NULL, &idle, err, errlen)) {
+		ik__sysfs_close(fs);
 		return -1;
 	}
 	int maxcpu = -1;
@@ -206,7 +206,7 @@ static int build_header(struct ik_trace_header *h, const char *sysfs_root, int h
 		goto out;
 	}
 	int group_first[IK_TRACE_MAX_DRIVERS];
-	bool no_driver = !ik_host_idle_has_states(&idle); /* (idle.ncpus >= 1: checked above) */
+	bool no_driver = !ik__host_idle_has_states(&idle); /* (idle.ncpus >= 1: checked above) */
 	if (no_driver) {
 		default_idle_table(&h->drivers[0].drv);
 		if (ik_driver_init(&h->drivers[0].drv, err, errlen))
@@ -223,7 +223,7 @@ static int build_header(struct ik_trace_header *h, const char *sysfs_root, int h
 		}
 		int d;
 		for (d = 0; d < h->ndrivers; d++)
-			if (ik_host_same_table(&idle.cpus[group_first[d]], cpu))
+			if (ik__host_same_table(&idle.cpus[group_first[d]], cpu))
 				break;
 		if (d == h->ndrivers) {
 			if (d == IK_TRACE_MAX_DRIVERS) {
@@ -265,10 +265,10 @@ static int build_header(struct ik_trace_header *h, const char *sysfs_root, int h
 		uint64_t pkg, core;
 		h->topo[c].package = h->topo[c].core = -1;
 		snprintf(rel, sizeof(rel), "cpu%d/topology/physical_package_id", c);
-		if (ik_sysfs_read_u64(fs, rel, &pkg, e, sizeof(e)) != IK_SYSFS_OK || pkg > INT32_MAX)
+		if (ik__sysfs_read_u64(fs, rel, &pkg, e, sizeof(e)) != IK_SYSFS_OK || pkg > INT32_MAX)
 			continue;
 		snprintf(rel, sizeof(rel), "cpu%d/topology/core_id", c);
-		if (ik_sysfs_read_u64(fs, rel, &core, e, sizeof(e)) != IK_SYSFS_OK || core > INT32_MAX)
+		if (ik__sysfs_read_u64(fs, rel, &core, e, sizeof(e)) != IK_SYSFS_OK || core > INT32_MAX)
 			continue;
 		h->topo[c].package = (int32_t)pkg;
 		h->topo[c].core = (int32_t)core;
@@ -282,21 +282,21 @@ static int build_header(struct ik_trace_header *h, const char *sysfs_root, int h
 	}
 	rc = 0;
 out:
-	ik_host_idle_free(&idle);
-	ik_sysfs_close(fs);
+	ik__host_idle_free(&idle);
+	ik__sysfs_close(fs);
 	if (rc)
-		ik_trace_header_free(h);
+		ik__trace_header_free(h);
 	return rc;
 }
 
 /* ---- The tracefs instance ------------------------------------------------------------- */
 
-bool ik_recording_supported(void)
+bool ik__recording_supported(void)
 {
 	return true;
 }
 
-const char *ik_recording_tracing_dir(char *override, bool *bad)
+const char *ik__recording_tracing_dir(char *override, bool *bad)
 {
 	*bad = false;
 	if (override && *override) {
@@ -318,7 +318,7 @@ const char *ik_recording_tracing_dir(char *override, bool *bad)
 /* import's conversion (src/trace/import_tep.c), the same as trace-dat's, into the spool */
 static int to_spool(void *ctx, const struct ik_trace_import_rec *r)
 {
-	return ik_record_spool_add(ctx, r);
+	return ik__record_spool_add(ctx, r);
 }
 
 static int on_event(struct tep_event *e, struct tep_record *r, int cpu, void *ctx)
@@ -326,10 +326,10 @@ static int on_event(struct tep_event *e, struct tep_record *r, int cpu, void *ct
 	struct ik_recording *rec = ctx;
 	if (rec->spool.failed)
 		return 1;
-	return ik_tep_conv_event(&rec->conv, e, r, cpu) ? 1 : 0; /* a write failed: stop */
+	return ik__tep_conv_event(&rec->conv, e, r, cpu) ? 1 : 0; /* a write failed: stop */
 }
 
-int ik_recording_drain(struct ik_recording *rec)
+int ik__recording_drain(struct ik_recording *rec)
 {
 	struct ik_record_spool *sp = &rec->spool;
 	if (sp->failed || rec->read_failed)
@@ -339,7 +339,7 @@ int ik_recording_drain(struct ik_recording *rec)
 		rec->read_failed = true;
 		return -1;
 	}
-	return ik_record_spool_flush(sp);
+	return ik__record_spool_flush(sp);
 }
 
 /* ---- The drain thread: every DRAIN_NS until told to stop; signals go to the main one -- */
@@ -357,13 +357,13 @@ static void *drain_main(void *p)
 	struct ik_drainer *d = p;
 	pthread_mutex_lock(&d->mu);
 	while (!d->stop) {
-		struct timespec until = ik_deadline_in(CLOCK_MONOTONIC, DRAIN_NS);
+		struct timespec until = ik__deadline_in(CLOCK_MONOTONIC, DRAIN_NS);
 		while (!d->stop && pthread_cond_timedwait(&d->cv, &d->mu, &until) != ETIMEDOUT)
 			;
 		if (d->stop)
 			break;
 		pthread_mutex_unlock(&d->mu);
-		int rc = ik_recording_drain(d->rec);
+		int rc = ik__recording_drain(d->rec);
 		pthread_mutex_lock(&d->mu);
 		d->rec->drains++;
 		if (rc) {
@@ -468,7 +468,7 @@ static int setup_event(struct tracefs_instance *inst, const char *sys, const cha
 	return 0;
 }
 
-int ik_recording_open(struct ik_recording *rec, const char *sysfs_root, int hz,
+int ik__recording_open(struct ik_recording *rec, const char *sysfs_root, int hz,
 		      uint64_t buffer_kb, char *err, size_t errlen)
 {
 	memset(rec, 0, sizeof(*rec));
@@ -524,7 +524,7 @@ int ik_recording_open(struct ik_recording *rec, const char *sysfs_root, int hz,
 	return 0;
 }
 
-int ik_recording_start(struct ik_recording *rec, const char *spool_dir, char *err, size_t errlen)
+int ik__recording_start(struct ik_recording *rec, const char *spool_dir, char *err, size_t errlen)
 {
 	const char *systems[] = { "power", "irq", "timer", "irq_vectors", "sched", "ipi", NULL };
 	rec->tep = tracefs_local_events_system(NULL, systems);
@@ -534,12 +534,12 @@ int ik_recording_start(struct ik_recording *rec, const char *spool_dir, char *er
 	}
 	char prefix[64];
 	snprintf(prefix, sizeof(prefix), ".idlekit-record-%ld", (long)getpid());
-	if (ik_tep_conv_init(&rec->conv, rec->tep, rec->h.cpus, rec->tick_fn, to_spool, &rec->spool)) {
+	if (ik__tep_conv_init(&rec->conv, rec->tep, rec->h.cpus, rec->tick_fn, to_spool, &rec->spool)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	rec->conv_open = true;
-	if (ik_record_spool_open(&rec->spool, spool_dir, prefix, rec->h.cpus, err, errlen))
+	if (ik__record_spool_open(&rec->spool, spool_dir, prefix, rec->h.cpus, err, errlen))
 		return -1;
 	rec->spool_open = true;
 	rec->drainer = calloc(1, sizeof(*rec->drainer));
@@ -564,7 +564,7 @@ int ik_recording_start(struct ik_recording *rec, const char *spool_dir, char *er
 	return 0;
 }
 
-void ik_recording_stop(struct ik_recording *rec)
+void ik__recording_stop(struct ik_recording *rec)
 {
 	tracefs_trace_off(rec->inst);
 	clock_gettime(CLOCK_MONOTONIC, &rec->t1);
@@ -575,7 +575,7 @@ void ik_recording_stop(struct ik_recording *rec)
 	}
 }
 
-int ik_recording_write(struct ik_recording *rec, FILE *out, uint64_t *nev)
+int ik__recording_write(struct ik_recording *rec, FILE *out, uint64_t *nev)
 {
 	if (!rec->h.hz) {
 		uint64_t best = rec->conv_open ? rec->conv.tick_step : 0;
@@ -584,7 +584,7 @@ int ik_recording_write(struct ik_recording *rec, FILE *out, uint64_t *nev)
 	/* the IRQs' names the events gave, as import's header lines (borrowed) */
 	rec->h.nirqs = rec->conv_open ? rec->conv.names.nirqs : 0;
 	rec->h.irqs = rec->conv_open ? rec->conv.names.irqs : NULL;
-	int rc = ik_record_spool_write(&rec->spool, out, &rec->h, rec->have_waking, nev);
+	int rc = ik__record_spool_write(&rec->spool, out, &rec->h, rec->have_waking, nev);
 	rec->h.nirqs = 0;
 	rec->h.irqs = NULL;
 	return rc;
@@ -602,17 +602,17 @@ static uint64_t cpu_stat(struct tracefs_instance *inst, int cpu, const char *key
 	return v;
 }
 
-void ik_recording_lost(const struct ik_recording *rec, int cpu, uint64_t *overrun,
+void ik__recording_lost(const struct ik_recording *rec, int cpu, uint64_t *overrun,
 		       uint64_t *dropped)
 {
 	*overrun = cpu_stat(rec->inst, cpu, "overrun: ");
 	*dropped = cpu_stat(rec->inst, cpu, "dropped events: ");
 }
 
-void ik_recording_close(struct ik_recording *rec)
+void ik__recording_close(struct ik_recording *rec)
 {
 	if (rec->drainer)
-		ik_recording_stop(rec);
+		ik__recording_stop(rec);
 	if (rec->tep)
 		tep_free(rec->tep);
 	if (rec->inst) {
@@ -621,12 +621,12 @@ void ik_recording_close(struct ik_recording *rec)
 	}
 	rec->tep = rec->inst = NULL;
 	if (rec->spool_open)
-		ik_record_spool_close(&rec->spool);
+		ik__record_spool_close(&rec->spool);
 	rec->spool_open = false;
 	if (rec->conv_open)
-		ik_tep_conv_free(&rec->conv);
+		ik__tep_conv_free(&rec->conv);
 	rec->conv_open = false;
-	ik_trace_header_free(&rec->h);
+	ik__trace_header_free(&rec->h);
 }
 
 #endif

@@ -27,12 +27,12 @@
 
 /* ---- the journal ------------------------------------------------------------------------ */
 
-void ik_journal_init(struct ik_journal *j)
+void ik__journal_init(struct ik_journal *j)
 {
 	memset(j, 0, sizeof(*j));
 }
 
-void ik_journal_free(struct ik_journal *j)
+void ik__journal_free(struct ik_journal *j)
 {
 	free(j->entries);
 	memset(j, 0, sizeof(*j));
@@ -48,7 +48,7 @@ static void access_message(const char *path, int e, const char *doing, char *err
 		snprintf(err, errlen, "%s: cannot %s: %s", path, doing, strerror(e));
 }
 
-int ik_check_writable(const char *path, char *err, size_t errlen)
+int ik__check_writable(const char *path, char *err, size_t errlen)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -115,7 +115,7 @@ static int write_value(const char *path, const char *value, char *err, size_t er
 	return 0;
 }
 
-int ik_journal_write(struct ik_journal *j, const char *path, const char *value, char *err,
+int ik__journal_write(struct ik_journal *j, const char *path, const char *value, char *err,
 		     size_t errlen)
 {
 	char old[128];
@@ -151,7 +151,7 @@ int ik_journal_write(struct ik_journal *j, const char *path, const char *value, 
 	return 0;
 }
 
-int ik_journal_undo(struct ik_journal *j, char *err, size_t errlen)
+int ik__journal_undo(struct ik_journal *j, char *err, size_t errlen)
 {
 	int ret = 0;
 	char msg[IK_HOST_ERR_LEN];
@@ -196,7 +196,7 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 	errno = saved;
 }
 
-int ik_signals_catch(void)
+int ik__signals_catch(void)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
@@ -214,7 +214,7 @@ int ik_signals_catch(void)
 	return 0;
 }
 
-void ik_signals_restore(void)
+void ik__signals_restore(void)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
@@ -224,7 +224,7 @@ void ik_signals_restore(void)
 		sigaction(caught_signals[i], &sa, NULL);
 }
 
-int ik_signals_caught(void)
+int ik__signals_caught(void)
 {
 	return first_signal;
 }
@@ -236,14 +236,14 @@ static void caught_set(sigset_t *set)
 		sigaddset(set, caught_signals[i]);
 }
 
-void ik_signals_block(bool block)
+void ik__signals_block(bool block)
 {
 	sigset_t set;
 	caught_set(&set);
 	sigprocmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
 }
 
-void ik_signals_wait(void)
+void ik__signals_wait(void)
 {
 	sigset_t block, old;
 	caught_set(&block);
@@ -256,7 +256,7 @@ void ik_signals_wait(void)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
-int ik_run_command(char *const argv[], int *exit_code, char *err, size_t errlen)
+int ik__run_command(char *const argv[], int *exit_code, char *err, size_t errlen)
 {
 	int status = 0;
 	int report[2]; /* the child writes errno here if exec fails */

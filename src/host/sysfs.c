@@ -51,27 +51,27 @@ static void set_err(char *err, size_t errlen, const char *fmt, const char *a, co
 		snprintf(err, errlen, fmt, a, b);
 }
 
-bool ik_sysfs_is_dump(const struct ik_sysfs *fs)
+bool ik__sysfs_is_dump(const struct ik_sysfs *fs)
 {
 	return fs->is_dump;
 }
 
-const char *ik_sysfs_origin(const struct ik_sysfs *fs)
+const char *ik__sysfs_origin(const struct ik_sysfs *fs)
 {
 	return fs->origin;
 }
 
-const char *ik_sysfs_root(const struct ik_sysfs *fs)
+const char *ik__sysfs_root(const struct ik_sysfs *fs)
 {
 	return fs->is_dump ? NULL : fs->root;
 }
 
-size_t ik_sysfs_dump_size(const struct ik_sysfs *fs)
+size_t ik__sysfs_dump_size(const struct ik_sysfs *fs)
 {
 	return fs->is_dump ? fs->count : 0;
 }
 
-void ik_sysfs_close(struct ik_sysfs *fs)
+void ik__sysfs_close(struct ik_sysfs *fs)
 {
 	if (!fs)
 		return;
@@ -82,7 +82,7 @@ void ik_sysfs_close(struct ik_sysfs *fs)
 
 /* ---- trees --------------------------------------------------------------------------- */
 
-int ik_sysfs_open_root(const char *root, struct ik_sysfs **out, char *err, size_t errlen)
+int ik__sysfs_open_root(const char *root, struct ik_sysfs **out, char *err, size_t errlen)
 {
 	struct stat st;
 
@@ -217,7 +217,7 @@ static int dump_fail(char *err, size_t errlen, const char *origin, int line, con
 	return -1;
 }
 
-int ik_sysfs_parse_dump(const char *origin, const char *text, size_t len, struct ik_sysfs **out,
+int ik__sysfs_parse_dump(const char *origin, const char *text, size_t len, struct ik_sysfs **out,
 			char *err, size_t errlen)
 {
 	static const char prefix[] = CPU_DIR "/";
@@ -242,7 +242,7 @@ int ik_sysfs_parse_dump(const char *origin, const char *text, size_t len, struct
 		lines += fs->text[i] == '\n';
 	fs->entries = malloc(lines * sizeof(*fs->entries));
 	if (!fs->entries) {
-		ik_sysfs_close(fs);
+		ik__sysfs_close(fs);
 		set_err(err, errlen, "%s: %s", origin, "out of memory");
 		return -1;
 	}
@@ -363,11 +363,11 @@ int ik_sysfs_parse_dump(const char *origin, const char *text, size_t len, struct
 	*out = fs;
 	return 0;
 bad:
-	ik_sysfs_close(fs);
+	ik__sysfs_close(fs);
 	return -1;
 }
 
-int ik_sysfs_open_dump(const char *path, struct ik_sysfs **out, char *err, size_t errlen)
+int ik__sysfs_open_dump(const char *path, struct ik_sysfs **out, char *err, size_t errlen)
 {
 	*out = NULL;
 	/* O_NONBLOCK and a regular file only: a FIFO or a directory named by mistake is an
@@ -432,7 +432,7 @@ int ik_sysfs_open_dump(const char *path, struct ik_sysfs **out, char *err, size_
 		return -1;
 	}
 	fclose(f);
-	int ret = ik_sysfs_parse_dump(path, buf, len, out, err, errlen);
+	int ret = ik__sysfs_parse_dump(path, buf, len, out, err, errlen);
 	free(buf);
 	return ret;
 }
@@ -461,7 +461,7 @@ static const struct dump_entry *dump_find(const struct ik_sysfs *fs, const char 
 
 /* ---- the view -------------------------------------------------------------------------- */
 
-int ik_sysfs_read(const struct ik_sysfs *fs, const char *rel, char *buf, size_t len, char *err,
+int ik__sysfs_read(const struct ik_sysfs *fs, const char *rel, char *buf, size_t len, char *err,
 		  size_t errlen)
 {
 	if (len == 0)
@@ -482,7 +482,7 @@ int ik_sysfs_read(const struct ik_sysfs *fs, const char *rel, char *buf, size_t 
 	return IK_SYSFS_OK;
 }
 
-void ik_sysfs_where(const struct ik_sysfs *fs, const char *rel, char *buf, size_t len)
+void ik__sysfs_where(const struct ik_sysfs *fs, const char *rel, char *buf, size_t len)
 {
 	if (fs->is_dump) {
 		const struct dump_entry *e = dump_find(fs, rel);
@@ -496,15 +496,15 @@ void ik_sysfs_where(const struct ik_sysfs *fs, const char *rel, char *buf, size_
 		snprintf(buf, len, "%s/...", fs->origin);
 }
 
-int ik_sysfs_read_u64(const struct ik_sysfs *fs, const char *rel, uint64_t *value, char *err,
+int ik__sysfs_read_u64(const struct ik_sysfs *fs, const char *rel, uint64_t *value, char *err,
 		      size_t errlen)
 {
 	char buf[64], where[4096 + 256];
-	int r = ik_sysfs_read(fs, rel, buf, sizeof(buf), err, errlen);
+	int r = ik__sysfs_read(fs, rel, buf, sizeof(buf), err, errlen);
 
 	if (r != IK_SYSFS_OK) {
 		if (r == IK_SYSFS_ERROR && err && errlen && !err[0]) {
-			ik_sysfs_where(fs, rel, where, sizeof(where));
+			ik__sysfs_where(fs, rel, where, sizeof(where));
 			snprintf(err, errlen, "%s: expected an unsigned integer", where);
 		}
 		return r;
@@ -525,7 +525,7 @@ int ik_sysfs_read_u64(const struct ik_sysfs *fs, const char *rel, uint64_t *valu
 		p++;
 	if (!any || *p || overflow) {
 		if (err && errlen) {
-			ik_sysfs_where(fs, rel, where, sizeof(where));
+			ik__sysfs_where(fs, rel, where, sizeof(where));
 			snprintf(err, errlen, "%s: expected an unsigned integer%s, got '%.40s'", where,
 				 overflow ? " below 2^64" : "", buf);
 		}
@@ -535,7 +535,7 @@ int ik_sysfs_read_u64(const struct ik_sysfs *fs, const char *rel, uint64_t *valu
 	return IK_SYSFS_OK;
 }
 
-bool ik_sysfs_is_dir(const struct ik_sysfs *fs, const char *rel)
+bool ik__sysfs_is_dir(const struct ik_sysfs *fs, const char *rel)
 {
 	if (!fs->is_dump) {
 		char path[4096 + 256];
@@ -553,7 +553,7 @@ bool ik_sysfs_is_dir(const struct ik_sysfs *fs, const char *rel)
 	return i < fs->count && strncmp(fs->entries[i].path, key, (size_t)k) == 0;
 }
 
-int ik_sysfs_list(const struct ik_sysfs *fs, const char *rel,
+int ik__sysfs_list(const struct ik_sysfs *fs, const char *rel,
 		  int (*fn)(const char *name, void *arg), void *arg, char *err, size_t errlen)
 {
 	if (!fs->is_dump) {
@@ -610,7 +610,7 @@ int ik_sysfs_list(const struct ik_sysfs *fs, const char *rel,
 	return 0;
 }
 
-bool ik_sysfs_writable(const struct ik_sysfs *fs, const char *rel)
+bool ik__sysfs_writable(const struct ik_sysfs *fs, const char *rel)
 {
 	if (fs->is_dump) {
 		const struct dump_entry *e = dump_find(fs, rel);
@@ -622,7 +622,7 @@ bool ik_sysfs_writable(const struct ik_sysfs *fs, const char *rel)
 	       (st.st_mode & S_IWUSR);
 }
 
-int ik_sysfs_path(const struct ik_sysfs *fs, const char *rel, char *buf, size_t len)
+int ik__sysfs_path(const struct ik_sysfs *fs, const char *rel, char *buf, size_t len)
 {
 	if (fs->is_dump)
 		return -1;

@@ -1,5 +1,5 @@
 /*
- * Writing a cpu tree's cpuidle files as a dump, in the format ik_sysfs_open_dump reads (the
+ * Writing a cpu tree's cpuidle files as a dump, in the format ik__sysfs_open_dump reads (the
  * one pepc writes): one line per file, 'rw|/sys/devices/system/cpu/REL|value' ('ro|' for a
  * read-only file), sorted by path, each ending in a newline.  `idlekit info --dump` uses it
  * so that a machine can be sent to a colleague as one text file.
@@ -68,7 +68,7 @@ struct writer {
 static int write_file(struct writer *w, const char *rel)
 {
 	char value[4096], msg[IK_HOST_ERR_LEN] = "";
-	int r = ik_sysfs_read(w->fs, rel, value, sizeof(value), msg, sizeof(msg));
+	int r = ik__sysfs_read(w->fs, rel, value, sizeof(value), msg, sizeof(msg));
 	if (r != IK_SYSFS_OK) {
 		w->skipped++; /* write-only or root-only files of a live tree */
 		return 0;
@@ -76,7 +76,7 @@ static int write_file(struct writer *w, const char *rel)
 	for (char *p = value; *p; p++)
 		if (*p == '\n' || *p == '\r')
 			*p = ' '; /* one line per file */
-	fprintf(w->out, "%s|%s/%s|%s\n", ik_sysfs_writable(w->fs, rel) ? "rw" : "ro", CPU_DIR,
+	fprintf(w->out, "%s|%s/%s|%s\n", ik__sysfs_writable(w->fs, rel) ? "rw" : "ro", CPU_DIR,
 		rel, value);
 	return 0;
 }
@@ -84,10 +84,10 @@ static int write_file(struct writer *w, const char *rel)
 /* REL and everything below it, in sorted order. */
 static int write_tree(struct writer *w, const char *rel)
 {
-	if (!ik_sysfs_is_dir(w->fs, rel))
+	if (!ik__sysfs_is_dir(w->fs, rel))
 		return write_file(w, rel);
 	struct names ns = { 0 };
-	int r = ik_sysfs_list(w->fs, rel, collect, &ns, w->err, w->errlen);
+	int r = ik__sysfs_list(w->fs, rel, collect, &ns, w->err, w->errlen);
 	if (ns.oom) {
 		snprintf(w->err, w->errlen, "out of memory listing %s/%s", CPU_DIR, rel);
 		names_free(&ns);
@@ -115,7 +115,7 @@ static int is_cpu_dir(const char *name)
 	       strlen(name + 3);
 }
 
-int ik_sysfs_write_dump(const struct ik_sysfs *fs, FILE *out, int *skipped, char *err,
+int ik__sysfs_write_dump(const struct ik_sysfs *fs, FILE *out, int *skipped, char *err,
 			size_t errlen)
 {
 	struct writer w = { fs, out, 0, err, errlen };
@@ -123,10 +123,10 @@ int ik_sysfs_write_dump(const struct ik_sysfs *fs, FILE *out, int *skipped, char
 
 	if (err && errlen)
 		err[0] = '\0';
-	int r = ik_sysfs_list(fs, "", collect, &top, err, errlen);
+	int r = ik__sysfs_list(fs, "", collect, &top, err, errlen);
 	if (top.oom || r == IK_SYSFS_ERROR || r == IK_SYSFS_MISSING) {
 		if (top.oom || (r == IK_SYSFS_MISSING && err && errlen))
-			snprintf(err, errlen, "%s: %s", ik_sysfs_origin(fs),
+			snprintf(err, errlen, "%s: %s", ik__sysfs_origin(fs),
 				 top.oom ? "out of memory" : "empty");
 		names_free(&top);
 		return -1;
@@ -138,49 +138,49 @@ int ik_sysfs_write_dump(const struct ik_sysfs *fs, FILE *out, int *skipped, char
 	bool present_listed = false, keep_present = false;
 	for (size_t i = 0; i < top.n; i++)
 		present_listed |= !strcmp(top.v[i], "present");
-	bool known = ik_host_cpus(fs, &cpus, &online, NULL, 0) == 0;
-	if (present_listed && !ik_sysfs_is_dir(fs, "present")) {
+	bool known = ik__host_cpus(fs, &cpus, &online, NULL, 0) == 0;
+	if (present_listed && !ik__sysfs_is_dir(fs, "present")) {
 		char v[8192];
 		struct ik_cpuset listed;
 		keep_present = !known; /* unreadable as a list: leave it as it is */
-		if (known && ik_sysfs_read(fs, "present", v, sizeof(v), NULL, 0) == IK_SYSFS_OK &&
-		    ik_cpulist_parse(v, IK_HOST_CPU_MAX, true, &listed, NULL, 0) == 0)
-			keep_present = ik_cpuset_equal(&listed, &cpus);
+		if (known && ik__sysfs_read(fs, "present", v, sizeof(v), NULL, 0) == IK_SYSFS_OK &&
+		    ik__cpulist_parse(v, IK_HOST_CPU_MAX, true, &listed, NULL, 0) == 0)
+			keep_present = ik__cpuset_equal(&listed, &cpus);
 	}
 	if (!known)
-		ik_cpuset_clear(&cpus);
-	if (!present_listed && ik_cpuset_count(&cpus) && collect("present", &top)) {
+		ik__cpuset_clear(&cpus);
+	if (!present_listed && ik__cpuset_count(&cpus) && collect("present", &top)) {
 		snprintf(err, errlen, "out of memory");
 		names_free(&top);
 		return -1;
 	}
 	qsort(top.v, top.n, sizeof(*top.v), name_cmp);
-	fprintf(out, "# cpuidle sysfs of %s, written by idlekit info --dump\n", ik_sysfs_origin(fs));
+	fprintf(out, "# cpuidle sysfs of %s, written by idlekit info --dump\n", ik__sysfs_origin(fs));
 	int rc = 0;
 	for (size_t i = 0; i < top.n && rc == 0; i++) {
 		const char *name = top.v[i];
 		char rel[4096];
 		if (!strcmp(name, "present") && !keep_present) {
-			if (!ik_cpuset_count(&cpus))
+			if (!ik__cpuset_count(&cpus))
 				continue;
 			char list[8192];
-			ik_cpuset_format(&cpus, list, sizeof(list));
+			ik__cpuset_format(&cpus, list, sizeof(list));
 			fprintf(out, "# %s 'present' file in %s: the list of its CPUs and cpuN "
 				     "directories\n" "ro|%s/present|%s\n", present_listed ?
-				     "an incomplete or unreadable" : "no", ik_sysfs_origin(fs), CPU_DIR, list);
+				     "an incomplete or unreadable" : "no", ik__sysfs_origin(fs), CPU_DIR, list);
 		} else if (!strcmp(name, "online") || !strcmp(name, "present") || !strcmp(name, "possible") ||
 		    !strcmp(name, "offline") || !strcmp(name, "cpuidle")) {
 			rc = write_tree(&w, name);
-		} else if (is_cpu_dir(name) && ik_sysfs_is_dir(fs, name)) {
+		} else if (is_cpu_dir(name) && ik__sysfs_is_dir(fs, name)) {
 			/* in the order of their paths */
 			static const char *const parts[] = { "cache", "cpuidle", "online", "topology" };
 			for (size_t k = 0; k < sizeof(parts) / sizeof(parts[0]) && rc == 0; k++) {
 				snprintf(rel, sizeof(rel), "%s/%s", name, parts[k]);
-				if (ik_sysfs_is_dir(fs, rel)) {
+				if (ik__sysfs_is_dir(fs, rel)) {
 					rc = write_tree(&w, rel);
 				} else {
 					char v[64];
-					if (ik_sysfs_read(fs, rel, v, sizeof(v), NULL, 0) != IK_SYSFS_MISSING)
+					if (ik__sysfs_read(fs, rel, v, sizeof(v), NULL, 0) != IK_SYSFS_MISSING)
 						rc = write_file(&w, rel);
 				}
 			}

@@ -38,7 +38,7 @@ static bool idlekit_running(long pid)
 	return ours;
 }
 
-int ik_trace_instances_stale(const char *tracing_dir, bool remove, struct ik_stale_instance *out,
+int ik__trace_instances_stale(const char *tracing_dir, bool remove, struct ik_stale_instance *out,
 			     int max, char *err, size_t errlen)
 {
 	char dir[4096];

@@ -17,7 +17,7 @@ static int64_t unit_ns(const char *unit)
 	return 0;
 }
 
-int ik_parse_duration_ns(const char *text, const char *default_unit, int64_t max_ns,
+int ik__parse_duration_ns(const char *text, const char *default_unit, int64_t max_ns,
 			 int64_t *ns, char *err, size_t errlen)
 {
 	const char *p = text ? text : "";

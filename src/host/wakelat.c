@@ -33,23 +33,23 @@
 
 static const char *const method_names[] = { "futex", "pipe", "eventfd" };
 
-const char *ik_wakelat_method_name(enum ik_wakelat_method m)
+const char *ik__wakelat_method_name(enum ik_wakelat_method m)
 {
-	return ik_name_of(method_names, 3, (int)m, "?");
+	return ik__name_of(method_names, 3, (int)m, "?");
 }
 
-int ik_wakelat_method_parse(const char *text, enum ik_wakelat_method *m)
+int ik__wakelat_method_parse(const char *text, enum ik_wakelat_method *m)
 {
-	int i = ik_name_find(method_names, 3, text);
+	int i = ik__name_find(method_names, 3, text);
 	if (i >= 0)
 		*m = (enum ik_wakelat_method)i;
 	return i >= 0 ? 0 : -1;
 }
 
-int ik_host_allowed_cpus(struct ik_cpuset *allowed, char *err, size_t errlen)
+int ik__host_allowed_cpus(struct ik_cpuset *allowed, char *err, size_t errlen)
 {
 	cpu_set_t set;
-	ik_cpuset_clear(allowed);
+	ik__cpuset_clear(allowed);
 	CPU_ZERO(&set);
 	if (sched_getaffinity(0, sizeof(set), &set) != 0) {
 		if (err && errlen)
@@ -58,26 +58,26 @@ int ik_host_allowed_cpus(struct ik_cpuset *allowed, char *err, size_t errlen)
 	}
 	for (int cpu = 0; cpu < CPU_SETSIZE && cpu < IK_HOST_CPU_MAX; cpu++)
 		if (CPU_ISSET(cpu, &set))
-			ik_cpuset_add(allowed, cpu);
+			ik__cpuset_add(allowed, cpu);
 	return 0;
 }
 
-int ik_host_unavailable_cpu(const int cpus[2], char *list, size_t len, char *err, size_t errlen)
+int ik__host_unavailable_cpu(const int cpus[2], char *list, size_t len, char *err, size_t errlen)
 {
 	struct ik_cpuset allowed;
-	if (ik_host_allowed_cpus(&allowed, err, errlen) != 0)
+	if (ik__host_allowed_cpus(&allowed, err, errlen) != 0)
 		return -2;
-	ik_cpuset_format(&allowed, list, len);
+	ik__cpuset_format(&allowed, list, len);
 	for (int i = 0; i < 2; i++)
-		if (!ik_cpuset_has(&allowed, cpus[i]))
+		if (!ik__cpuset_has(&allowed, cpus[i]))
 			return i;
 	return -1;
 }
 
-int ik_host_check_cpus(const int cpus[2], char *err, size_t errlen)
+int ik__host_check_cpus(const int cpus[2], char *err, size_t errlen)
 {
 	char list[256];
-	int bad = ik_host_unavailable_cpu(cpus, list, sizeof(list), err, errlen);
+	int bad = ik__host_unavailable_cpu(cpus, list, sizeof(list), err, errlen);
 	if (bad >= 0 && err && errlen)
 		snprintf(err, errlen, "CPU %d is not available to this process (CPUs allowed: %s)",
 			 cpus[bad], list);
@@ -122,7 +122,7 @@ static void fail_with(struct wakelat *w, const char *what, int e)
    noted. */
 static int whole(struct wakelat *w, int fd, bool writing, void *buf, size_t len, const char *what)
 {
-	int e = ik_fd_whole(fd, writing, buf, len);
+	int e = ik__fd_whole(fd, writing, buf, len);
 	if (e)
 		fail_with(w, what, e);
 	return e ? -1 : 0;
@@ -183,7 +183,7 @@ static void *wakee_main(void *arg)
 	for (long i = 0; i < w->total; i++) {
 		if (wait_for_wake(w))
 			break;
-		int64_t woke = ik_host_now_ns();
+		int64_t woke = ik__host_now_ns();
 		if (atomic_load(&w->stop))
 			break;
 		w->samples[i] = woke - (int64_t)atomic_load_explicit(&w->wake_time,
@@ -206,7 +206,7 @@ static int wait_acked(struct wakelat *w, long n, bool same_cpu)
 		else
 			cpu_relax();
 		if ((spins & 1023) == 1023) {
-			int64_t t = ik_host_now_ns();
+			int64_t t = ik__host_now_ns();
 			if (!start)
 				start = t;
 			else if (t - start > STALL_NS) {
@@ -243,20 +243,20 @@ static void *waker_main(void *arg)
 			goto stop;
 		}
 		if (i == c->warmup)
-			a->measured_start = ik_host_now_ns();
+			a->measured_start = ik__host_now_ns();
 		if (c->gap_ns > 0) {
-			int64_t until = ik_host_now_ns() + c->gap_ns;
+			int64_t until = ik__host_now_ns() + c->gap_ns;
 			struct timespec ts = { (time_t)(until / 1000000000), (long)(until % 1000000000) };
 			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 				;
 		}
-		int64_t t0 = ik_host_now_ns();
+		int64_t t0 = ik__host_now_ns();
 		atomic_store_explicit(&w->wake_time, t0, memory_order_release);
 		if (wake(w))
 			goto stop;
 	}
 	if (wait_acked(w, w->total, same_cpu) == 0) {
-		a->measured_end = ik_host_now_ns();
+		a->measured_end = ik__host_now_ns();
 		return NULL;
 	}
 stop:
@@ -271,7 +271,7 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int ik_wakelat_run(const struct ik_wakelat_config *c, struct ik_wakelat_result *r, char *err,
+int ik__wakelat_run(const struct ik_wakelat_config *c, struct ik_wakelat_result *r, char *err,
 		   size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
@@ -282,7 +282,7 @@ int ik_wakelat_run(const struct ik_wakelat_config *c, struct ik_wakelat_result *
 		return -1;
 	}
 	int cpus[2] = { c->waker_cpu, c->wakee_cpu };
-	if (ik_host_check_cpus(cpus, err, errlen))
+	if (ik__host_check_cpus(cpus, err, errlen))
 		return -1;
 
 	struct wakelat *w = calloc(1, sizeof(*w));
@@ -311,9 +311,9 @@ int ik_wakelat_run(const struct ik_wakelat_config *c, struct ik_wakelat_result *
 
 	pthread_t wakee, waker;
 	struct waker_args args = { w, 0, 0 };
-	if (ik_start_pinned(&wakee, c->wakee_cpu, c->rt_priority, wakee_main, w, err, errlen))
+	if (ik__start_pinned(&wakee, c->wakee_cpu, c->rt_priority, wakee_main, w, err, errlen))
 		goto out;
-	if (ik_start_pinned(&waker, c->waker_cpu, c->rt_priority, waker_main, &args, err, errlen)) {
+	if (ik__start_pinned(&waker, c->waker_cpu, c->rt_priority, waker_main, &args, err, errlen)) {
 		atomic_store(&w->stop, 1);
 		wake(w);
 		pthread_join(wakee, NULL);
@@ -355,7 +355,7 @@ out:
 	return ret;
 }
 
-int64_t ik_wakelat_percentile(const struct ik_wakelat_result *r, double p)
+int64_t ik__wakelat_percentile(const struct ik_wakelat_result *r, double p)
 {
 	if (!r->count)
 		return 0;
@@ -370,7 +370,7 @@ int64_t ik_wakelat_percentile(const struct ik_wakelat_result *r, double p)
 	return r->samples_ns[rank - 1];
 }
 
-void ik_wakelat_free(struct ik_wakelat_result *r)
+void ik__wakelat_free(struct ik_wakelat_result *r)
 {
 	free(r->samples_ns);
 	memset(r, 0, sizeof(*r));

@@ -34,7 +34,7 @@
  * rebased to [0.5, 1), which is what frexp returns), the library for a subnormal one.
  * Both exact, so the same; the bits cost a few instructions where the call costs a dozen.
  */
-static inline double ik_det_frexp(double x, int *e)
+static inline double ik__det_frexp(double x, int *e)
 {
 	uint64_t bits;
 	memcpy(&bits, &x, sizeof(bits));
@@ -51,7 +51,7 @@ static inline double ik_det_frexp(double x, int *e)
 /* floor(y) for |y| < 2^52 by truncation to an integer and a step down for a negative
    fraction: exact, so equal to floor(y) (a zero's sign aside, which no caller sees: it
    only multiplies and converts it to int); floor itself for larger |y| or NaN. */
-static inline double ik_det_floor(double y)
+static inline double ik__det_floor(double y)
 {
 	if (!(y > -4503599627370496.0 && y < 4503599627370496.0))
 		return floor(y);
@@ -69,7 +69,7 @@ static inline double ik_det_floor(double y)
  */
 
 /* log(m * 2^e) for m in [0.5, 1) (what frexp returns): the series above. */
-static inline double ik_det_log_of(double m, int e)
+static inline double ik__det_log_of(double m, int e)
 {
 	if (m < 0.70710678118654752440) {
 		m *= 2.0;
@@ -85,43 +85,43 @@ static inline double ik_det_log_of(double m, int e)
 	return ((double)e * IK_LN2_LO + log_m) + (double)e * IK_LN2_HI;
 }
 
-/* ik_det_log for any input: zero, negative, NaN, infinite and subnormal x included. */
-static inline double ik_det_log_any(double x)
+/* ik__det_log for any input: zero, negative, NaN, infinite and subnormal x included. */
+static inline double ik__det_log_any(double x)
 {
 	if (!(x > 0.0))
 		return x == 0.0 ? -HUGE_VAL : NAN;
 	if (isinf(x))
 		return x;
 	int e;
-	double m = ik_det_frexp(x, &e); /* [0.5, 1) */
-	return ik_det_log_of(m, e);
+	double m = ik__det_frexp(x, &e); /* [0.5, 1) */
+	return ik__det_log_of(m, e);
 }
 
 /*
- * ik_det_log_any with one test for the usual input, a positive normal number (its exponent
- * field in [1, 0x7fe] and the sign bit clear): then frexp is the bits (ik_det_frexp), so the
+ * ik__det_log_any with one test for the usual input, a positive normal number (its exponent
+ * field in [1, 0x7fe] and the sign bit clear): then frexp is the bits (ik__det_frexp), so the
  * result is the same.
  */
-static inline double ik_det_log(double x)
+static inline double ik__det_log(double x)
 {
 	uint64_t bits;
 	memcpy(&bits, &x, sizeof(bits));
 	if ((bits >> 52) - 1 >= 0x7fe)
-		return ik_det_log_any(x);
+		return ik__det_log_any(x);
 	int e = (int)(bits >> 52) - 1022;
 	bits = (bits & ~((uint64_t)0x7ff << 52)) | (uint64_t)1022 << 52;
 	double m;
 	memcpy(&m, &bits, sizeof(m));
-	return ik_det_log_of(m, e);
+	return ik__det_log_of(m, e);
 }
 
 /*
- * p * 2^k, as ldexp(p, k) gives it, for p in [0.5, 2) (ik_det_exp's polynomial): for k in
+ * p * 2^k, as ldexp(p, k) gives it, for p in [0.5, 2) (ik__det_exp's polynomial): for k in
  * [-1020, 1020] the product is a normal number, so multiplying by 2^k built from its bits is
  * exact and equal to ldexp's result; outside that range (overflow, subnormals) ldexp itself.
  * The multiplication costs a few instructions where the library call costs dozens.
  */
-static inline double ik_det_scale2(double p, int k)
+static inline double ik__det_scale2(double p, int k)
 {
 	if (k < -1020 || k > 1020)
 		return ldexp(p, k);
@@ -134,12 +134,12 @@ static inline double ik_det_scale2(double p, int k)
 /*
  * e^x.  x = k ln 2 + r with |r| <= ln 2 / 2; e^r by its Taylor series to r^14/14! (the next
  * term is below 1e-17 relative), with the coefficients 1/n! as constants and Estrin's
- * scheme as in ik_det_log, the 1 added last (within 1 ulp of libm), then scaled by 2^k.
+ * scheme as in ik__det_log, the 1 added last (within 1 ulp of libm), then scaled by 2^k.
  * Overflows to HUGE_VAL above 709.78, underflows to 0 below -745.
  */
 
 /* e^(k ln 2 + r), k an integer, before the scaling by 2^k: the series above. */
-static inline double ik_det_exp_series(double x, double k)
+static inline double ik__det_exp_series(double x, double k)
 {
 	double r = (x - k * IK_LN2_HI) - k * IK_LN2_LO;
 	double r2 = r * r, r4 = r2 * r2, r8 = r4 * r4;
@@ -150,8 +150,8 @@ static inline double ik_det_exp_series(double x, double k)
 	return 1.0 + ((a + r4 * b) + r8 * (c + r4 * d)); /* 1 added last */
 }
 
-/* ik_det_exp for any input: NaN, overflow, underflow and subnormal results included. */
-static inline double ik_det_exp_any(double x)
+/* ik__det_exp for any input: NaN, overflow, underflow and subnormal results included. */
+static inline double ik__det_exp_any(double x)
 {
 	if (isnan(x))
 		return x;
@@ -159,27 +159,27 @@ static inline double ik_det_exp_any(double x)
 		return HUGE_VAL;
 	if (x < -745.2)
 		return 0.0;
-	double k = ik_det_floor(x * IK_LOG2E + 0.5);
-	return ik_det_scale2(ik_det_exp_series(x, k), (int)k);
+	double k = ik__det_floor(x * IK_LOG2E + 0.5);
+	return ik__det_scale2(ik__det_exp_series(x, k), (int)k);
 }
 
 /*
- * ik_det_exp_any with one test for the usual input, |x| <= 706: then x * log2(e) + 1/2 is
+ * ik__det_exp_any with one test for the usual input, |x| <= 706: then x * log2(e) + 1/2 is
  * within +-1019, so it is neither NaN nor out of range, its floor is the truncation stepped
- * down for a negative fraction (ik_det_floor's own path) and k in [-1019, 1019] scales by one
- * exact multiplication (ik_det_scale2's own path): the same operations, so the same result.
+ * down for a negative fraction (ik__det_floor's own path) and k in [-1019, 1019] scales by one
+ * exact multiplication (ik__det_scale2's own path): the same operations, so the same result.
  */
-static inline double ik_det_exp(double x)
+static inline double ik__det_exp(double x)
 {
 	if (!(x >= -706.0 && x <= 706.0))
-		return ik_det_exp_any(x);
+		return ik__det_exp_any(x);
 	double y = x * IK_LOG2E + 0.5;
 	double t = (double)(int64_t)y;
 	double k = t > y ? t - 1.0 : t;
 	uint64_t bits = (uint64_t)((int)k + 1023) << 52;
 	double two_k;
 	memcpy(&two_k, &bits, sizeof(two_k));
-	return ik_det_exp_series(x, k) * two_k;
+	return ik__det_exp_series(x, k) * two_k;
 }
 
 #endif

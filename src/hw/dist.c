@@ -109,34 +109,34 @@ static int parse_percentiles(const char *p, struct ik_dist *d, char *err, size_t
 		double pct;
 		int64_t val;
 		if (!colon)
-			return ik_errmsg(err, errlen, "expected 'percentiles P:NS P:NS ...' (P in 0..100, NS an "
+			return ik__errmsg(err, errlen, "expected 'percentiles P:NS P:NS ...' (P in 0..100, NS an "
 					 "integer), got '%s' without ':'", shown(tok, len, show, sizeof(show)));
 		if (d->npoints == IK_DIST_MAX_POINTS)
-			return ik_errmsg(err, errlen, "expected at most %d percentile points, got more",
+			return ik__errmsg(err, errlen, "expected at most %d percentile points, got more",
 					 IK_DIST_MAX_POINTS);
 		if (!parse_real(tok, (size_t)(colon - tok), 0.0, 100.0, &pct))
-			return ik_errmsg(err, errlen, "expected a percentile 0..100 before ':', got '%s'",
+			return ik__errmsg(err, errlen, "expected a percentile 0..100 before ':', got '%s'",
 					 shown(tok, len, show, sizeof(show)));
 		if (!parse_ns(colon + 1, len - (size_t)(colon + 1 - tok), &val))
-			return ik_errmsg(err, errlen, "expected an integer number of ns 0..%lld after ':', got '%s'",
+			return ik__errmsg(err, errlen, "expected an integer number of ns 0..%lld after ':', got '%s'",
 					 DIST_MAX_NS, shown(tok, len, show, sizeof(show)));
 		if (d->npoints > 0 && !(pct > d->pct[d->npoints - 1]))
-			return ik_errmsg(err, errlen, "expected increasing percentiles, got '%s' after %g",
+			return ik__errmsg(err, errlen, "expected increasing percentiles, got '%s' after %g",
 					 shown(tok, len, show, sizeof(show)), d->pct[d->npoints - 1]);
 		if (d->npoints > 0 && val < d->val_ns[d->npoints - 1])
-			return ik_errmsg(err, errlen, "expected non-decreasing values, got '%s' after %" PRId64
+			return ik__errmsg(err, errlen, "expected non-decreasing values, got '%s' after %" PRId64
 					 " ns", shown(tok, len, show, sizeof(show)), d->val_ns[d->npoints - 1]);
 		d->pct[d->npoints] = pct;
 		d->val_ns[d->npoints] = val;
 		d->npoints++;
 	}
 	if (d->npoints == 0)
-		return ik_errmsg(err, errlen, "expected 'percentiles P:NS P:NS ...' with at least one point, "
+		return ik__errmsg(err, errlen, "expected 'percentiles P:NS P:NS ...' with at least one point, "
 				 "got none");
 	return 0;
 }
 
-int ik_dist_parse(const char *text, struct ik_dist *out, char *err, size_t errlen)
+int ik__dist_parse(const char *text, struct ik_dist *out, char *err, size_t errlen)
 {
 	struct ik_dist d;
 	const char *p = text ? text : "";
@@ -147,38 +147,38 @@ int ik_dist_parse(const char *text, struct ik_dist *out, char *err, size_t errle
 	memset(&d, 0, sizeof(d));
 	len = next_token(&p, &tok);
 	if (len == 0)
-		return ik_errmsg(err, errlen, "expected " DIST_GRAMMAR ", got ''");
+		return ik__errmsg(err, errlen, "expected " DIST_GRAMMAR ", got ''");
 
 	if (len == 8 && memcmp(tok, "constant", 8) == 0) {
 		d.kind = IK_DIST_CONSTANT;
 		len = next_token(&p, &tok);
 		if (!parse_ns(tok, len, &d.a_ns))
-			return ik_errmsg(err, errlen, "expected 'constant NS' with NS an integer 0..%lld, got '%s'",
+			return ik__errmsg(err, errlen, "expected 'constant NS' with NS an integer 0..%lld, got '%s'",
 					 DIST_MAX_NS, shown(tok, len, show, sizeof(show)));
 		d.b_ns = d.a_ns;
 	} else if (len == 7 && memcmp(tok, "uniform", 7) == 0) {
 		d.kind = IK_DIST_UNIFORM;
 		len = next_token(&p, &tok);
 		if (!parse_ns(tok, len, &d.a_ns))
-			return ik_errmsg(err, errlen, "expected 'uniform MIN_NS MAX_NS' with MIN_NS an integer "
+			return ik__errmsg(err, errlen, "expected 'uniform MIN_NS MAX_NS' with MIN_NS an integer "
 					 "0..%lld, got '%s'", DIST_MAX_NS, shown(tok, len, show, sizeof(show)));
 		len = next_token(&p, &tok);
 		if (!parse_ns(tok, len, &d.b_ns))
-			return ik_errmsg(err, errlen, "expected 'uniform MIN_NS MAX_NS' with MAX_NS an integer "
+			return ik__errmsg(err, errlen, "expected 'uniform MIN_NS MAX_NS' with MAX_NS an integer "
 					 "0..%lld, got '%s'", DIST_MAX_NS, shown(tok, len, show, sizeof(show)));
 		if (d.b_ns < d.a_ns)
-			return ik_errmsg(err, errlen, "expected 'uniform MIN_NS MAX_NS' with MIN_NS <= MAX_NS, "
+			return ik__errmsg(err, errlen, "expected 'uniform MIN_NS MAX_NS' with MIN_NS <= MAX_NS, "
 					 "got %" PRId64 " > %" PRId64, d.a_ns, d.b_ns);
 	} else if (len == 9 && memcmp(tok, "lognormal", 9) == 0) {
 		d.kind = IK_DIST_LOGNORMAL;
 		len = next_token(&p, &tok);
 		if (!parse_ns(tok, len, &d.a_ns))
-			return ik_errmsg(err, errlen, "expected 'lognormal MEDIAN_NS SIGMA' with MEDIAN_NS an "
+			return ik__errmsg(err, errlen, "expected 'lognormal MEDIAN_NS SIGMA' with MEDIAN_NS an "
 					 "integer 0..%lld, got '%s'", DIST_MAX_NS,
 					 shown(tok, len, show, sizeof(show)));
 		len = next_token(&p, &tok);
 		if (!parse_real(tok, len, 0.0, DIST_MAX_SIGMA, &d.sigma))
-			return ik_errmsg(err, errlen, "expected 'lognormal MEDIAN_NS SIGMA' with SIGMA a number "
+			return ik__errmsg(err, errlen, "expected 'lognormal MEDIAN_NS SIGMA' with SIGMA a number "
 					 "0..%g, got '%s'", DIST_MAX_SIGMA, shown(tok, len, show, sizeof(show)));
 		d.b_ns = d.a_ns;
 	} else if (len == 11 && memcmp(tok, "percentiles", 11) == 0) {
@@ -189,13 +189,13 @@ int ik_dist_parse(const char *text, struct ik_dist *out, char *err, size_t errle
 		d.a_ns = d.val_ns[0];
 		d.b_ns = d.val_ns[d.npoints - 1];
 	} else {
-		return ik_errmsg(err, errlen, "expected " DIST_GRAMMAR ", got '%s'",
+		return ik__errmsg(err, errlen, "expected " DIST_GRAMMAR ", got '%s'",
 				 shown(tok, len, show, sizeof(show)));
 	}
 
 	len2 = next_token(&p, &tok2);
 	if (len2 > 0)
-		return ik_errmsg(err, errlen, "expected nothing after the %s distribution's values, got '%s'",
+		return ik__errmsg(err, errlen, "expected nothing after the %s distribution's values, got '%s'",
 				 d.kind == IK_DIST_CONSTANT ? "constant" :
 				 d.kind == IK_DIST_UNIFORM ? "uniform" : "lognormal",
 				 shown(tok2, len2, show, sizeof(show)));
@@ -217,7 +217,7 @@ static void format_real(double x, char *buf, size_t len)
 	}
 }
 
-void ik_dist_format(const struct ik_dist *d, char *buf, size_t len)
+void ik__dist_format(const struct ik_dist *d, char *buf, size_t len)
 {
 	char real[40];
 	size_t n;
@@ -265,13 +265,13 @@ static int64_t sample_percentiles(const struct ik_dist *d, double u)
 			double span = d->pct[i + 1] - d->pct[i];
 			double lo = (double)d->val_ns[i], hi = (double)d->val_ns[i + 1];
 			double frac = span > 0.0 ? (p - d->pct[i]) / span : 0.0;
-			return ik_dist_round_ns(lo + (hi - lo) * frac);
+			return ik__dist_round_ns(lo + (hi - lo) * frac);
 		}
 	}
 	return d->val_ns[n - 1] > 0 ? d->val_ns[n - 1] : 0;
 }
 
-int64_t ik_dist_sample(const struct ik_dist *d, struct ik_rng *rng)
+int64_t ik__dist_sample(const struct ik_dist *d, struct ik_rng *rng)
 {
 	switch (d->kind) {
 	case IK_DIST_CONSTANT:
@@ -281,16 +281,16 @@ int64_t ik_dist_sample(const struct ik_dist *d, struct ik_rng *rng)
 			return d->a_ns > 0 ? d->a_ns : 0;
 		/* b - a + 1 <= 2^63 values; the modulo bias is below 2^-60 for sane ranges. */
 		uint64_t span = (uint64_t)d->b_ns - (uint64_t)d->a_ns + 1;
-		int64_t v = d->a_ns + (int64_t)(ik_rng_next(rng) % span);
+		int64_t v = d->a_ns + (int64_t)(ik__rng_next(rng) % span);
 		return v > 0 ? v : 0;
 	}
 	case IK_DIST_LOGNORMAL:
 		if (d->sigma <= 0.0)
 			return d->a_ns > 0 ? d->a_ns : 0;
-		return ik_dist_round_ns((double)d->a_ns *
-					ik_det_exp(d->sigma * ik_rng_normal_inline(rng)));
+		return ik__dist_round_ns((double)d->a_ns *
+					ik__det_exp(d->sigma * ik__rng_normal_inline(rng)));
 	case IK_DIST_PERCENTILES:
-		return sample_percentiles(d, ik_rng_unit(rng));
+		return sample_percentiles(d, ik__rng_unit(rng));
 	}
 	return 0;
 }
@@ -301,14 +301,14 @@ static const char *const method_names[] = {
 	[IK_METHOD_OTHER] = "other",
 };
 
-const char *ik_method_name(enum ik_method m)
+const char *ik__method_name(enum ik_method m)
 {
 	if ((unsigned)m < sizeof(method_names) / sizeof(method_names[0]))
 		return method_names[m];
 	return "?";
 }
 
-int ik_method_parse(const char *text, enum ik_method *m)
+int ik__method_parse(const char *text, enum ik_method *m)
 {
 	if (!text)
 		return -1;

@@ -10,7 +10,7 @@
  */
 #include "hw/hw.h"
 
-int ik_effects_mhz(const struct ik_hw_effects *fx, int active)
+int ik__effects_mhz(const struct ik_hw_effects *fx, int active)
 {
 	if (fx->nturbo == 0)
 		return fx->base_mhz;
@@ -20,7 +20,7 @@ int ik_effects_mhz(const struct ik_hw_effects *fx, int active)
 	return fx->turbo_mhz[fx->nturbo - 1];
 }
 
-int64_t ik_effects_duration(const struct ik_hw_effects *fx, int64_t work_ns, int mhz, double smt)
+int64_t ik__effects_duration(const struct ik_hw_effects *fx, int64_t work_ns, int mhz, double smt)
 {
 	if (work_ns <= 0)
 		return 0;

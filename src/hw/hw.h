@@ -19,11 +19,11 @@ struct ik_rng {
 	double spare_normal; /* the polar method makes normals in pairs */
 	bool have_spare;
 };
-void ik_rng_seed(struct ik_rng *rng, uint64_t seed);
-uint64_t ik_rng_next(struct ik_rng *rng);
-double ik_rng_unit(struct ik_rng *rng);      /* [0, 1) */
-double ik_rng_normal(struct ik_rng *rng);    /* standard normal */
-double ik_rng_exp(struct ik_rng *rng);       /* exponential, mean 1 */
+void ik__rng_seed(struct ik_rng *rng, uint64_t seed);
+uint64_t ik__rng_next(struct ik_rng *rng);
+double ik__rng_unit(struct ik_rng *rng);      /* [0, 1) */
+double ik__rng_normal(struct ik_rng *rng);    /* standard normal */
+double ik__rng_exp(struct ik_rng *rng);       /* exponential, mean 1 */
 
 /* A cost in ns, as a distribution. */
 enum ik_dist_kind {
@@ -42,15 +42,15 @@ struct ik_dist {
 	double pct[IK_DIST_MAX_POINTS];    /* 0..100, increasing */
 	int64_t val_ns[IK_DIST_MAX_POINTS]; /* non-decreasing */
 };
-int64_t ik_dist_sample(const struct ik_dist *d, struct ik_rng *rng);
+int64_t ik__dist_sample(const struct ik_dist *d, struct ik_rng *rng);
 /*
  * Parse "constant 1500", "uniform 1000 2000", "lognormal 1500 0.25" or
  * "percentiles 0:1700 25:1900 50:2000 99:2800 100:5900" (ns).  Returns 0, or -1 with what
  * was expected in err.
  */
-int ik_dist_parse(const char *text, struct ik_dist *d, char *err, size_t errlen);
-/* The inverse of ik_dist_parse (same grammar), for platform show and JSON. */
-void ik_dist_format(const struct ik_dist *d, char *buf, size_t len);
+int ik__dist_parse(const char *text, struct ik_dist *d, char *err, size_t errlen);
+/* The inverse of ik__dist_parse (same grammar), for platform show and JSON. */
+void ik__dist_format(const struct ik_dist *d, char *buf, size_t len);
 
 /* How a state is entered; decides whether waking it needs an IPI. */
 enum ik_method {
@@ -62,8 +62,8 @@ enum ik_method {
 	IK_METHOD_WFI,    /* Arm */
 	IK_METHOD_OTHER,
 };
-const char *ik_method_name(enum ik_method m);
-int ik_method_parse(const char *text, enum ik_method *m);
+const char *ik__method_name(enum ik_method m);
+int ik__method_parse(const char *text, enum ik_method *m);
 
 enum ik_wake_source {
 	IK_WAKE_IPI,   /* another CPU woke a task here */
@@ -97,7 +97,7 @@ struct ik_hw_state {
  */
 enum ik_cpu_vendor { IK_VENDOR_OTHER, IK_VENDOR_INTEL, IK_VENDOR_AMD, IK_VENDOR_IBM, IK_VENDOR_ARM };
 enum ik_hypervisor { IK_HYPERVISOR_NONE, IK_HYPERVISOR_KVM, IK_HYPERVISOR_OTHER };
-const char *ik_vendor_name(enum ik_cpu_vendor v);
+const char *ik__vendor_name(enum ik_cpu_vendor v);
 
 /* CPUID leaf 5 (MONITOR/MWAIT) bits the kernel tests. */
 #define IK_CPUID5_ECX_EMX 0x1u       /* enumeration of MWAIT extensions */
@@ -217,12 +217,12 @@ struct ik_hw_effects {
 };
 
 /* MHz for a package with `active` cores not power-gated; base_mhz if no table. */
-int ik_effects_mhz(const struct ik_hw_effects *fx, int active);
+int ik__effects_mhz(const struct ik_hw_effects *fx, int active);
 /*
  * Wall time of `work_ns` of work (ns at base frequency) at `mhz` and SMT speed factor
  * `smt` (0 < smt <= 1); at least 1 ns for any positive work.
  */
-int64_t ik_effects_duration(const struct ik_hw_effects *fx, int64_t work_ns, int mhz, double smt);
+int64_t ik__effects_duration(const struct ik_hw_effects *fx, int64_t work_ns, int mhz, double smt);
 
 /*
  * What the machine's kernel runs on this hardware ([os]) and its haltpoll governor's module
@@ -268,7 +268,7 @@ struct ik_platform {
 	struct ik_os os;
 };
 
-static inline int ik_platform_cpus(const struct ik_platform *p)
+static inline int ik__platform_cpus(const struct ik_platform *p)
 {
 	return p->packages * p->cores_per_package * p->threads_per_core;
 }
@@ -280,6 +280,6 @@ struct ik_cpu_topo {
 	int thread;
 	int llc;  /* global LLC group index */
 };
-void ik_platform_topology(const struct ik_platform *p, int cpu, struct ik_cpu_topo *t);
+void ik__platform_topology(const struct ik_platform *p, int cpu, struct ik_cpu_topo *t);
 
 #endif

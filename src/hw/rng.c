@@ -16,7 +16,7 @@ static uint64_t splitmix64(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
-void ik_rng_seed(struct ik_rng *rng, uint64_t seed)
+void ik__rng_seed(struct ik_rng *rng, uint64_t seed)
 {
 	uint64_t x = seed;
 	for (int i = 0; i < 4; i++)
@@ -27,23 +27,23 @@ void ik_rng_seed(struct ik_rng *rng, uint64_t seed)
 }
 
 /* The generator's step, a uniform and a normal: the inline forms in hw/sample.h. */
-uint64_t ik_rng_next(struct ik_rng *rng)
+uint64_t ik__rng_next(struct ik_rng *rng)
 {
-	return ik_rng_next_inline(rng);
+	return ik__rng_next_inline(rng);
 }
 
-double ik_rng_unit(struct ik_rng *rng)
+double ik__rng_unit(struct ik_rng *rng)
 {
-	return ik_rng_unit_inline(rng);
+	return ik__rng_unit_inline(rng);
 }
 
-double ik_rng_normal(struct ik_rng *rng)
+double ik__rng_normal(struct ik_rng *rng)
 {
-	return ik_rng_normal_inline(rng);
+	return ik__rng_normal_inline(rng);
 }
 
 /* Exponential with mean 1 by inversion; 1 - u is in (0, 1], so the log is finite. */
-double ik_rng_exp(struct ik_rng *rng)
+double ik__rng_exp(struct ik_rng *rng)
 {
-	return 0.0 - ik_det_log(1.0 - ik_rng_unit(rng)); /* 0.0 - x: never -0.0 */
+	return 0.0 - ik__det_log(1.0 - ik__rng_unit(rng)); /* 0.0 - x: never -0.0 */
 }

@@ -2,8 +2,8 @@
  * The random draws the simulator makes at every idle exit and wake-up, inline: the
  * generator's step, a uniform in [0, 1), a standard normal (Marsaglia's polar method), and
  * a cost drawn from a constant or lognormal distribution.  src/hw/rng.c and src/hw/dist.c
- * are these same functions for everyone else (ik_rng_next, ik_rng_unit, ik_rng_normal,
- * ik_dist_sample); the simulator calls the inline forms to save a call or two per draw
+ * are these same functions for everyone else (ik__rng_next, ik__rng_unit, ik__rng_normal,
+ * ik__dist_sample); the simulator calls the inline forms to save a call or two per draw
  * (a few million draws per simulated second).  One definition of each, here.
  *
  * Including this header includes hw/detmath.h, which turns off floating-point contraction
@@ -18,16 +18,16 @@
 /* A lognormal tail can exceed any bound; samples are clipped here (about 11.6 days). */
 #define IK_DIST_SAMPLE_MAX_NS 1000000000000000LL
 
-static inline uint64_t ik_rng_rotl(uint64_t x, int k)
+static inline uint64_t ik__rng_rotl(uint64_t x, int k)
 {
 	return (x << k) | (x >> (64 - k));
 }
 
 /* xoshiro256** (Blackman and Vigna): one step. */
-static inline uint64_t ik_rng_next_inline(struct ik_rng *rng)
+static inline uint64_t ik__rng_next_inline(struct ik_rng *rng)
 {
 	uint64_t *s = rng->s;
-	uint64_t result = ik_rng_rotl(s[1] * 5, 7) * 9;
+	uint64_t result = ik__rng_rotl(s[1] * 5, 7) * 9;
 	uint64_t t = s[1] << 17;
 
 	s[2] ^= s[0];
@@ -35,14 +35,14 @@ static inline uint64_t ik_rng_next_inline(struct ik_rng *rng)
 	s[1] ^= s[2];
 	s[0] ^= s[3];
 	s[2] ^= t;
-	s[3] = ik_rng_rotl(s[3], 45);
+	s[3] = ik__rng_rotl(s[3], 45);
 	return result;
 }
 
 /* The top 53 bits as a multiple of 2^-53: every value exact, in [0, 1). */
-static inline double ik_rng_unit_inline(struct ik_rng *rng)
+static inline double ik__rng_unit_inline(struct ik_rng *rng)
 {
-	return (double)(ik_rng_next_inline(rng) >> 11) * 0x1.0p-53;
+	return (double)(ik__rng_next_inline(rng) >> 11) * 0x1.0p-53;
 }
 
 /*
@@ -50,7 +50,7 @@ static inline double ik_rng_unit_inline(struct ik_rng *rng)
  * (sqrt is exact in IEEE 754).  The method yields two independent values: the second is
  * kept in the generator for the next call.
  */
-static inline double ik_rng_normal_inline(struct ik_rng *rng)
+static inline double ik__rng_normal_inline(struct ik_rng *rng)
 {
 	double u, v, s;
 	if (rng->have_spare) {
@@ -58,18 +58,18 @@ static inline double ik_rng_normal_inline(struct ik_rng *rng)
 		return rng->spare_normal;
 	}
 	do {
-		u = 2.0 * ik_rng_unit_inline(rng) - 1.0;
-		v = 2.0 * ik_rng_unit_inline(rng) - 1.0;
+		u = 2.0 * ik__rng_unit_inline(rng) - 1.0;
+		v = 2.0 * ik__rng_unit_inline(rng) - 1.0;
 		s = u * u + v * v;
 	} while (s >= 1.0 || s == 0.0);
-	double scale = sqrt(-2.0 * ik_det_log(s) / s);
+	double scale = sqrt(-2.0 * ik__det_log(s) / s);
 	rng->spare_normal = v * scale;
 	rng->have_spare = true;
 	return u * scale;
 }
 
 /* x >= 0 rounded half up, clipped to IK_DIST_SAMPLE_MAX_NS (exact: no libm rounding mode). */
-static inline int64_t ik_dist_round_ns(double x)
+static inline int64_t ik__dist_round_ns(double x)
 {
 	if (!(x > 0.0))
 		return 0;
@@ -81,18 +81,18 @@ static inline int64_t ik_dist_round_ns(double x)
 	return r;
 }
 
-/* ik_dist_sample(): constant and lognormal costs here, the other forms in dist.c. */
-static inline int64_t ik_dist_sample_inline(const struct ik_dist *d, struct ik_rng *rng)
+/* ik__dist_sample(): constant and lognormal costs here, the other forms in dist.c. */
+static inline int64_t ik__dist_sample_inline(const struct ik_dist *d, struct ik_rng *rng)
 {
 	if (d->kind == IK_DIST_CONSTANT)
 		return d->a_ns > 0 ? d->a_ns : 0;
 	if (d->kind == IK_DIST_LOGNORMAL) {
 		if (d->sigma <= 0.0)
 			return d->a_ns > 0 ? d->a_ns : 0;
-		return ik_dist_round_ns((double)d->a_ns *
-					ik_det_exp(d->sigma * ik_rng_normal_inline(rng)));
+		return ik__dist_round_ns((double)d->a_ns *
+					ik__det_exp(d->sigma * ik__rng_normal_inline(rng)));
 	}
-	return ik_dist_sample(d, rng);
+	return ik__dist_sample(d, rng);
 }
 
 #endif

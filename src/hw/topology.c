@@ -12,7 +12,7 @@
  */
 #include "hw/hw.h"
 
-void ik_platform_topology(const struct ik_platform *p, int cpu, struct ik_cpu_topo *t)
+void ik__platform_topology(const struct ik_platform *p, int cpu, struct ik_cpu_topo *t)
 {
 	int cores = p->packages * p->cores_per_package; /* <= 8192 on a validated platform */
 

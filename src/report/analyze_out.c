@@ -1,5 +1,5 @@
 /*
- * `idlekit analyze`'s writers: a trace analysis (ik_trace_analyze) as text, as JSON schema
+ * `idlekit analyze`'s writers: a trace analysis (ik__trace_analyze) as text, as JSON schema
  * "idlekit.analyze/1" and as idlestat's CSV layout (the command's --help and
  * docs/trace-format.md say what each figure is).  Times are printed in microseconds with
  * three decimals, computed in integers so that the same trace gives the same bytes.
@@ -38,7 +38,7 @@ static void text_states(FILE *f, const struct ik_trace_header *h, int cpu,
 			const struct ik_trace_cpu_stats *s)
 {
 	char b[5][32];
-	int n = cpu >= 0 ? h->drivers[h->cpu_driver[cpu]].drv.state_count : ik_trace_max_states(h);
+	int n = cpu >= 0 ? h->drivers[h->cpu_driver[cpu]].drv.state_count : ik__trace_max_states(h);
 	fprintf(f, "  %-12s %10s %14s %14s %14s %18s %10s %12s\n", "state", "entries", "min_us",
 		"avg_us", "max_us", "total_us", "too_deep", "too_shallow");
 	for (int i = 0; i < n; i++) {
@@ -51,11 +51,11 @@ static void text_states(FILE *f, const struct ik_trace_header *h, int cpu,
 	}
 	fprintf(f, "  wake causes (idle periods, of which too deep):");
 	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
-		fprintf(f, " %s %" PRIu64 " (%" PRIu64 ")", ik_trace_cause_name((enum ik_trace_cause)k),
+		fprintf(f, " %s %" PRIu64 " (%" PRIu64 ")", ik__trace_cause_name((enum ik_trace_cause)k),
 			s->wakes[k], s->too_deep_by_cause[k]);
 	fprintf(f, "\n  too shallow by cause:");
 	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
-		fprintf(f, " %s %" PRIu64, ik_trace_cause_name((enum ik_trace_cause)k),
+		fprintf(f, " %s %" PRIu64, ik__trace_cause_name((enum ik_trace_cause)k),
 			s->too_shallow_by_cause[k]);
 	fputc('\n', f);
 }
@@ -117,7 +117,7 @@ static bool write_senders(FILE *f, const struct ik_trace_analysis *a,
 	return any;
 }
 
-int ik_report_analyze_text(FILE *f, const char *origin, const struct ik_trace_header *h,
+int ik__report_analyze_text(FILE *f, const char *origin, const struct ik_trace_header *h,
 			   const struct ik_trace_analysis *a)
 {
 	char b[32];
@@ -164,7 +164,7 @@ int ik_report_analyze_text(FILE *f, const char *origin, const struct ik_trace_he
 	if (write_senders(f, a, &text))
 		fputc('\n', f);
 	for (size_t i = 0; i < a->nirqs; i++) {
-		const char *name = ik_trace_irq_name(h, a->irqs[i].irq);
+		const char *name = ik__trace_irq_name(h, a->irqs[i].irq);
 		fprintf(f, "%s  IRQ %" PRId64 " %s: %" PRIu64 " periods, %" PRIu64 " too deep, %" PRIu64 " too shallow\n",
 			i ? "" : "wakes by IRQ (all CPUs)\n", a->irqs[i].irq, name ? name : "(no name)",
 			a->irqs[i].periods, a->irqs[i].too_deep, a->irqs[i].too_shallow);
@@ -184,22 +184,22 @@ int ik_report_analyze_text(FILE *f, const char *origin, const struct ik_trace_he
 	fprintf(f, "\nidle duration histogram (all CPUs)\n  %-24s %12s\n", "duration_us", "periods");
 	for (int i = 0; i < IK_TRACE_HIST_BUCKETS; i++) {
 		char range[64];
-		ik_trace_hist_label(i, range, sizeof(range));
+		ik__trace_hist_label(i, range, sizeof(range));
 		fprintf(f, "  %-24s %12" PRIu64 "\n", range, a->hist[i]);
 	}
-	return ik_rep_finish(f);
+	return ik__rep_finish(f);
 }
 
 static void json_stats(FILE *f, const struct ik_trace_header *h, int cpu,
 		       const struct ik_trace_cpu_stats *s, const char *indent)
 {
 	char b[5][32];
-	int n = cpu >= 0 ? h->drivers[h->cpu_driver[cpu]].drv.state_count : ik_trace_max_states(h);
+	int n = cpu >= 0 ? h->drivers[h->cpu_driver[cpu]].drv.state_count : ik__trace_max_states(h);
 	fprintf(f, "\"states\": [\n");
 	for (int i = 0; i < n; i++) {
 		const struct ik_trace_state_stats *st = &s->states[i];
 		fprintf(f, "%s  {\"index\": %d, \"name\": ", indent, i);
-		ik_json_string(f, state_name(h, cpu, i, b[4], sizeof(b[4])), SIZE_MAX);
+		ik__json_string(f, state_name(h, cpu, i, b[4], sizeof(b[4])), SIZE_MAX);
 		fprintf(f, ", \"entries\": %" PRIu64 ", \"min_us\": %s, \"avg_us\": %s, \"max_us\": %s, \"total_us\": %s, \"too_deep\": %" PRIu64 ", \"too_shallow\": %" PRIu64 "}%s\n",
 			st->entries, us3(b[0], 32, st->min_ns),
 			us3(b[1], 32, st->entries ? st->total_ns / st->entries : 0),
@@ -208,19 +208,19 @@ static void json_stats(FILE *f, const struct ik_trace_header *h, int cpu,
 	}
 	fprintf(f, "%s], \"wake_causes\": {", indent);
 	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
-		fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", ik_trace_cause_name((enum ik_trace_cause)k), s->wakes[k]);
+		fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", ik__trace_cause_name((enum ik_trace_cause)k), s->wakes[k]);
 	fprintf(f, "}, \"too_deep_by_cause\": {");
 	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
-		fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", ik_trace_cause_name((enum ik_trace_cause)k),
+		fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", ik__trace_cause_name((enum ik_trace_cause)k),
 			s->too_deep_by_cause[k]);
 	fprintf(f, "}, \"too_shallow_by_cause\": {");
 	for (int k = 0; k <= IK_CAUSE_COUNT; k++)
-		fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", ik_trace_cause_name((enum ik_trace_cause)k),
+		fprintf(f, "%s\"%s\": %" PRIu64, k ? ", " : "", ik__trace_cause_name((enum ik_trace_cause)k),
 			s->too_shallow_by_cause[k]);
 	fprintf(f, "}");
 }
 
-int ik_report_analyze_json(FILE *f, const struct ik_trace_header *h,
+int ik__report_analyze_json(FILE *f, const struct ik_trace_header *h,
 			   const struct ik_trace_analysis *a)
 {
 	char b[32];
@@ -231,11 +231,11 @@ int ik_report_analyze_json(FILE *f, const struct ik_trace_header *h,
 		a->last_ns);
 	if (h->governor[0]) { /* what the trace's header says ran (format 1.1) */
 		fprintf(f, "  \"governor\": ");
-		ik_json_string(f, h->governor, SIZE_MAX);
+		ik__json_string(f, h->governor, SIZE_MAX);
 		fprintf(f, ", \"governor_params\": {");
 		for (int i = 0; i < h->nparams; i++) {
 			fprintf(f, "%s", i ? ", " : "");
-			ik_json_string(f, h->params[i].key, SIZE_MAX);
+			ik__json_string(f, h->params[i].key, SIZE_MAX);
 			fprintf(f, ": %" PRIu64, h->params[i].value);
 		}
 		fprintf(f, "},\n");
@@ -243,7 +243,7 @@ int ik_report_analyze_json(FILE *f, const struct ik_trace_header *h,
 	fprintf(f, "  \"per_cpu\": [\n");
 	for (int c = 0; c < a->cpus; c++) {
 		fprintf(f, "    {\"cpu\": %d, \"driver\": ", c);
-		ik_json_string(f, h->drivers[h->cpu_driver[c]].drv.name, SIZE_MAX);
+		ik__json_string(f, h->drivers[h->cpu_driver[c]].drv.name, SIZE_MAX);
 		if (h->topo && h->topo[c].package >= 0)
 			fprintf(f, ", \"package\": %" PRId32 ", \"core\": %" PRId32, h->topo[c].package,
 				h->topo[c].core);
@@ -281,10 +281,10 @@ int ik_report_analyze_json(FILE *f, const struct ik_trace_header *h,
 		fprintf(f, "},\n  \"task_periods\": null, \"empty_periods\": null");
 	fprintf(f, ",\n  \"irqs\": [");
 	for (size_t i = 0; i < a->nirqs; i++) {
-		const char *name = ik_trace_irq_name(h, a->irqs[i].irq);
+		const char *name = ik__trace_irq_name(h, a->irqs[i].irq);
 		fprintf(f, "%s{\"irq\": %" PRId64 ", \"name\": ", i ? ", " : "", a->irqs[i].irq);
 		if (name)
-			ik_json_string(f, name, SIZE_MAX);
+			ik__json_string(f, name, SIZE_MAX);
 		else
 			fputs("null", f);
 		fprintf(f, ", \"periods\": %" PRIu64 ", \"too_deep\": %" PRIu64 ", \"too_shallow\": %" PRIu64 "}",
@@ -303,18 +303,18 @@ int ik_report_analyze_json(FILE *f, const struct ik_trace_header *h,
 	fprintf(f, "],\n  \"histogram\": [");
 	for (int i = 0; i < IK_TRACE_HIST_BUCKETS; i++) {
 		fprintf(f, "%s{\"lower_us\": %" PRIu64 ", \"upper_us\": ", i ? ", " : "",
-			ik_trace_hist_lower_ns(i) / 1000);
+			ik__trace_hist_lower_ns(i) / 1000);
 		if (i + 1 < IK_TRACE_HIST_BUCKETS)
-			fprintf(f, "%" PRIu64, ik_trace_hist_lower_ns(i + 1) / 1000);
+			fprintf(f, "%" PRIu64, ik__trace_hist_lower_ns(i + 1) / 1000);
 		else
 			fputs("null", f);
 		fprintf(f, ", \"periods\": %" PRIu64 "}", a->hist[i]);
 	}
 	fprintf(f, "]\n}\n");
-	return ik_rep_finish(f);
+	return ik__rep_finish(f);
 }
 
-int ik_report_analyze_csv(FILE *f, const struct ik_trace_header *h,
+int ik__report_analyze_csv(FILE *f, const struct ik_trace_header *h,
 			  const struct ik_trace_analysis *a)
 {
 	char b[4][32];
@@ -331,5 +331,5 @@ int ik_report_analyze_csv(FILE *f, const struct ik_trace_header *h,
 				us3(b[3], 32, st->total_ns), st->entries, st->too_deep, st->too_shallow);
 		}
 	}
-	return ik_rep_finish(f);
+	return ik__rep_finish(f);
 }

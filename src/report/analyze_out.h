@@ -11,11 +11,11 @@
 #include "trace/analyze.h"
 
 /* origin names the trace in the first line. */
-int ik_report_analyze_text(FILE *f, const char *origin, const struct ik_trace_header *h,
+int ik__report_analyze_text(FILE *f, const char *origin, const struct ik_trace_header *h,
 			   const struct ik_trace_analysis *a);
-int ik_report_analyze_json(FILE *f, const struct ik_trace_header *h,
+int ik__report_analyze_json(FILE *f, const struct ik_trace_header *h,
 			   const struct ik_trace_analysis *a);
-int ik_report_analyze_csv(FILE *f, const struct ik_trace_header *h,
+int ik__report_analyze_csv(FILE *f, const struct ik_trace_header *h,
 			  const struct ik_trace_analysis *a);
 
 #endif

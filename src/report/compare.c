@@ -39,7 +39,7 @@ static void summarize(const struct series *s, struct ik_summary *sum)
 	for (int i = 0; i < s->n; i++)
 		if (!isnan(s->v[i]))
 			clean[n++] = s->v[i];
-	ik_summarize(clean, n, sum);
+	ik__summarize(clean, n, sum);
 }
 
 enum stat { ST_MIN, ST_MAX, ST_MEDIAN, ST_AMEAN, ST_HMEAN, ST_STDDEV, ST_COV };
@@ -86,7 +86,7 @@ static void change_of(const struct series *b, const struct series *c, enum stat 
 		ch->pct = 0.0;
 	ch->w.p = ch->w.ci_low = ch->w.ci_high = NAN;
 	if (st == ST_AMEAN && sb.n > 0 && sc.n > 0) {
-		ik_welch_test(&sb, &sc, 0.95, &ch->w);
+		ik__welch_test(&sb, &sc, 0.95, &ch->w);
 		ch->significant = ch->w.tested && ch->w.p < 0.05 && ch->abs != 0.0;
 	}
 }
@@ -400,7 +400,7 @@ static void text_row(FILE *out, const char *label, struct ik_compare_set *const 
 	fputc('\n', out);
 }
 
-int ik_compare_report(FILE *out, struct ik_compare_set *const *sets, int n)
+int ik__compare_report(FILE *out, struct ik_compare_set *const *sets, int n)
 {
 	char label[128];
 	static const struct {
@@ -428,7 +428,7 @@ int ik_compare_report(FILE *out, struct ik_compare_set *const *sets, int n)
 	for (int f = FIG_MB_S; f <= FIG_MSG_S; f++) {
 		if (!any_has(sets, n, RK_FIGURE, f, NULL))
 			continue;
-		snprintf(label, sizeof(label), "%s (%s)", ik_cmp_figs[f].label, ik_cmp_figs[f].unit);
+		snprintf(label, sizeof(label), "%s (%s)", ik__cmp_figs[f].label, ik__cmp_figs[f].unit);
 		header(out, label, sets, n);
 		for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++)
 			text_row(out, rows[r].name, sets, n, RK_FIGURE, f, NULL, rows[r].st);
@@ -442,7 +442,7 @@ int ik_compare_report(FILE *out, struct ik_compare_set *const *sets, int n)
 	for (int f = FIG_WAKE_P50; f < NFIGS; f++) {
 		if (!any_has(sets, n, RK_FIGURE, f, NULL))
 			continue;
-		snprintf(label, sizeof(label), "%s (%s)", ik_cmp_figs[f].label, ik_cmp_figs[f].unit);
+		snprintf(label, sizeof(label), "%s (%s)", ik__cmp_figs[f].label, ik__cmp_figs[f].unit);
 		text_row(out, label, sets, n, RK_FIGURE, f, NULL, ST_AMEAN);
 	}
 
@@ -555,8 +555,8 @@ static json_t *all_rows(struct ik_compare_set *const *sets, int n)
 	char figure[80];
 	for (int f = 0; f < NFIGS; f++)
 		if (any_has(sets, n, RK_FIGURE, f, NULL))
-			json_array_append_new(rows, json_row(sets, n, ik_cmp_figs[f].key, ik_cmp_figs[f].unit,
-							     ik_cmp_figs[f].better, RK_FIGURE, f, NULL));
+			json_array_append_new(rows, json_row(sets, n, ik__cmp_figs[f].key, ik__cmp_figs[f].unit,
+							     ik__cmp_figs[f].better, RK_FIGURE, f, NULL));
 	const struct wfig *wf[MAX_WFIGS * 4];
 	int nw = wfig_union(sets, n, wf, MAX_WFIGS * 4);
 	for (int f = 0; f < nw; f++)
@@ -581,7 +581,7 @@ static json_t *all_rows(struct ik_compare_set *const *sets, int n)
 	return rows;
 }
 
-int ik_compare_report_json(FILE *out, struct ik_compare_set *const *sets, int n)
+int ik__compare_report_json(FILE *out, struct ik_compare_set *const *sets, int n)
 {
 	if (n < 1 || n > 64)
 		return -1;
@@ -616,7 +616,7 @@ static void csv_num(FILE *out, json_t *v, int decimals)
 		fprintf(out, "%.*f", decimals, json_number_value(v));
 }
 
-int ik_compare_report_csv(FILE *out, struct ik_compare_set *const *sets, int n)
+int ik__compare_report_csv(FILE *out, struct ik_compare_set *const *sets, int n)
 {
 	if (n < 1 || n > 64)
 		return -1;
@@ -629,13 +629,13 @@ int ik_compare_report_csv(FILE *out, struct ik_compare_set *const *sets, int n)
 		size_t k;
 		json_t *r;
 		json_array_foreach(json_object_get(row, "results"), k, r) {
-			ik_csv_text(out, json_string_value(json_object_get(row, "figure")), SIZE_MAX);
+			ik__csv_text(out, json_string_value(json_object_get(row, "figure")), SIZE_MAX);
 			fputc(',', out);
-			ik_csv_text(out, json_string_value(json_object_get(row, "unit")), SIZE_MAX);
+			ik__csv_text(out, json_string_value(json_object_get(row, "unit")), SIZE_MAX);
 			fputc(',', out);
-			ik_csv_text(out, json_string_value(json_object_get(row, "better")), SIZE_MAX);
+			ik__csv_text(out, json_string_value(json_object_get(row, "better")), SIZE_MAX);
 			fputc(',', out);
-			ik_csv_text(out, json_string_value(json_object_get(r, "result")), SIZE_MAX);
+			ik__csv_text(out, json_string_value(json_object_get(r, "result")), SIZE_MAX);
 			fprintf(out, ",%lld", (long long)json_integer_value(json_object_get(r, "n")));
 			static const char *const keys[] = { "amean", "stddev", "min", "max", "median",
 							    "change", "change_pct", "stddev_change" };
@@ -654,7 +654,7 @@ int ik_compare_report_csv(FILE *out, struct ik_compare_set *const *sets, int n)
 
 /* ---- regression gates ------------------------------------------------------------------ */
 
-int ik_compare_parse_gate(const char *text, struct ik_compare_gate *g, char *err, size_t errlen)
+int ik__compare_parse_gate(const char *text, struct ik_compare_gate *g, char *err, size_t errlen)
 {
 	const char *colon = strchr(text, ':');
 	static const char mid[] = ":worse-than:";
@@ -662,11 +662,11 @@ int ik_compare_parse_gate(const char *text, struct ik_compare_gate *g, char *err
 	g->figure = -1;
 	if (colon) {
 		for (int f = 0; f < NFIGS; f++)
-			if (strlen(ik_cmp_figs[f].key) == (size_t)(colon - text) &&
-			    strncmp(text, ik_cmp_figs[f].key, (size_t)(colon - text)) == 0)
+			if (strlen(ik__cmp_figs[f].key) == (size_t)(colon - text) &&
+			    strncmp(text, ik__cmp_figs[f].key, (size_t)(colon - text)) == 0)
 				g->figure = f;
 		/* a workload's figure: OBJECT.KEY as compare lists it, or a looser spelling
-		   of it (ik_compare_resolve_gates, once the results are read) */
+		   of it (ik__compare_resolve_gates, once the results are read) */
 		size_t len = (size_t)(colon - text);
 		bool word = len > 0 && len < sizeof(g->name);
 		bool dotted = memchr(text, '.', len) != NULL; /* OBJECT.KEY: any key's text */
@@ -674,10 +674,10 @@ int ik_compare_parse_gate(const char *text, struct ik_compare_gate *g, char *err
 			word = isalnum((unsigned char)text[i]) || text[i] == '_';
 		if (g->figure < 0 && word) {
 			snprintf(g->name, sizeof(g->name), "%.*s", (int)len, text);
-			g->better = ik_cmp_wfig_better(g->name);
+			g->better = ik__cmp_wfig_better(g->name);
 		}
 	}
-	bool fixed_ok = g->figure >= 0 && ik_cmp_figs[g->figure].better != 0;
+	bool fixed_ok = g->figure >= 0 && ik__cmp_figs[g->figure].better != 0;
 	if (!fixed_ok && !g->name[0]) {
 		snprintf(err, errlen, "--fail-if %s: expected FIGURE:worse-than:PCT with FIGURE one of "
 			 "mb_per_s messages_per_s (higher is better) wake_p50_us wake_p99_us "
@@ -687,7 +687,7 @@ int ik_compare_parse_gate(const char *text, struct ik_compare_gate *g, char *err
 		return -1;
 	}
 	if (fixed_ok)
-		g->better = ik_cmp_figs[g->figure].better;
+		g->better = ik__cmp_figs[g->figure].better;
 	if (strncmp(colon, mid, strlen(mid)) != 0) {
 		snprintf(err, errlen, "--fail-if %s: expected FIGURE:worse-than:PCT, e.g. "
 			 "mb_per_s:worse-than:5", text);
@@ -734,7 +734,7 @@ static void name_words(const char *name, bool from_dot, char *buf, size_t len)
 	}
 }
 
-int ik_compare_resolve_gates(FILE *msg, struct ik_compare_set *const *sets, int n,
+int ik__compare_resolve_gates(FILE *msg, struct ik_compare_set *const *sets, int n,
 			     struct ik_compare_gate *gates, int ngates, char *err, size_t errlen)
 {
 	for (int g = 0; g < ngates; g++) {
@@ -790,14 +790,14 @@ int ik_compare_resolve_gates(FILE *msg, struct ik_compare_set *const *sets, int 
 	return 0;
 }
 
-int ik_compare_check_gates(FILE *msg, struct ik_compare_set *const *sets, int n,
+int ik__compare_check_gates(FILE *msg, struct ik_compare_set *const *sets, int n,
 			   const struct ik_compare_gate *gates, int ngates)
 {
 	int failed = 0;
 	for (int g = 0; g < ngates; g++) {
 		int f = gates[g].figure;
 		bool wl = f < 0;
-		const char *key = wl ? gates[g].name : ik_cmp_figs[f].key;
+		const char *key = wl ? gates[g].name : ik__cmp_figs[f].key;
 		for (int k = 1; k < n; k++) {
 			struct change ch;
 			row_change(sets, k, wl ? RK_WORKLOAD : RK_FIGURE, wl ? 0 : f, key, ST_AMEAN, &ch);
@@ -825,7 +825,7 @@ int ik_compare_check_gates(FILE *msg, struct ik_compare_set *const *sets, int n,
 /* ---- HTML ------------------------------------------------------------------------------ */
 
 /* The HTML page (src/report/html.c draws it from these figures). */
-int ik_compare_report_html(FILE *out, struct ik_compare_set *const *sets, int n)
+int ik__compare_report_html(FILE *out, struct ik_compare_set *const *sets, int n)
 {
 	if (n < 1 || n > 64)
 		return -1;
@@ -886,7 +886,7 @@ int ik_compare_report_html(FILE *out, struct ik_compare_set *const *sets, int n)
 			named[f].significant[k] = ch.significant;
 		}
 	}
-	int rc = ik_html_compare(out, r, n, named, nw);
+	int rc = ik__html_compare(out, r, n, named, nw);
 	free(named);
 	free(r);
 	return rc;

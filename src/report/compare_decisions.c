@@ -40,7 +40,7 @@ static int fail(char *err, size_t errlen, const char *path, const char *what)
 	return -1;
 }
 
-bool ik_compare_is_govreplay(const char *path)
+bool ik__compare_is_govreplay(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	char head[512];
@@ -160,7 +160,7 @@ static void describe(FILE *out, const char *tag, const struct decisions *d)
 static int against(FILE *out, const struct decisions *a, const struct decisions *b, char *err,
 		   size_t errlen)
 {
-	(void)err, (void)errlen; /* the inputs were checked to match (ik_compare_decisions) */
+	(void)err, (void)errlen; /* the inputs were checked to match (ik__compare_decisions) */
 	size_t state_diff = 0, stop_diff = 0, any = 0;
 	size_t matrix[MAX_STATES][MAX_STATES] = { { 0 } };
 	unsigned long long shown_line[SHOWN];
@@ -219,7 +219,7 @@ static int against(FILE *out, const struct decisions *a, const struct decisions 
 	return 0;
 }
 
-int ik_compare_decisions_text(FILE *out, const char *const *paths, const char *const *texts,
+int ik__compare_decisions_text(FILE *out, const char *const *paths, const char *const *texts,
 			      const size_t *lens, int n, char *err, size_t errlen)
 {
 	struct decisions *d = calloc((size_t)n, sizeof(*d));
@@ -258,7 +258,7 @@ out:
 	return rc;
 }
 
-int ik_compare_decisions(FILE *out, const char *const *paths, int n, uint64_t max_bytes,
+int ik__compare_decisions(FILE *out, const char *const *paths, int n, uint64_t max_bytes,
 			 char *err, size_t errlen)
 {
 	char **texts = calloc((size_t)n, sizeof(char *));
@@ -271,10 +271,10 @@ int ik_compare_decisions(FILE *out, const char *const *paths, int n, uint64_t ma
 	/* each read whole, a regular file within the bound only, refused before reading */
 	for (; k < n; k++) {
 		size_t max = max_bytes < SIZE_MAX ? (size_t)max_bytes : SIZE_MAX;
-		if (ik_config_read_file(paths[k], max, &texts[k], &lens[k], err, errlen, NULL))
+		if (ik__config_read_file(paths[k], max, &texts[k], &lens[k], err, errlen, NULL))
 			goto out;
 	}
-	rc = ik_compare_decisions_text(out, paths, (const char *const *)texts, lens, n, err, errlen);
+	rc = ik__compare_decisions_text(out, paths, (const char *const *)texts, lens, n, err, errlen);
 out:
 	for (int i = 0; texts && i < k; i++)
 		free(texts[i]);

@@ -42,7 +42,7 @@ struct ik_cmp_fig {
 	const char *key, *label, *unit;
 	int better;
 };
-extern const struct ik_cmp_fig ik_cmp_figs[NFIGS];
+extern const struct ik_cmp_fig ik__cmp_figs[NFIGS];
 
 /* Per state (matched by name across results) and per entry method. */
 struct named {
@@ -62,7 +62,7 @@ struct wfig {
 	struct series s;
 };
 /* better for a workload figure's name: +1, -1 or 0 (compare_load.c). */
-int ik_cmp_wfig_better(const char *name);
+int ik__cmp_wfig_better(const char *name);
 
 struct config_kv {
 	char key[IK_CONFIG_SECTION_LEN + IK_CONFIG_KEY_LEN + 1];

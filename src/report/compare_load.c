@@ -15,7 +15,7 @@
 
 #include "report/compare_internal.h"
 
-const struct ik_cmp_fig ik_cmp_figs[NFIGS] = {
+const struct ik_cmp_fig ik__cmp_figs[NFIGS] = {
 	[FIG_MB_S] = { "mb_per_s", "throughput", "MB/s", +1 },
 	[FIG_MSG_S] = { "messages_per_s", "messages", "msg/s", +1 },
 	[FIG_WAKE_P50] = { "wake_p50_us", "wake p50", "us", -1 },
@@ -29,7 +29,7 @@ const struct ik_cmp_fig ik_cmp_figs[NFIGS] = {
 
 /* The largest result file compare reads: IDLEKIT_COMPARE_MAX_MB, else 512 MiB (a 1.2 GB
    file took 15 GB of memory to read). */
-uint64_t ik_compare_max_bytes(void)
+uint64_t ik__compare_max_bytes(void)
 {
 	const char *e = getenv("IDLEKIT_COMPARE_MAX_MB");
 	char *end;
@@ -136,7 +136,7 @@ static int load_run(struct ik_compare_set *set, json_t *run, const char *path, c
  * A workload figure's direction from its name: rates of work done up, losses down, the
  * distributions (times) down; the rest (arrivals, the target) neither.
  */
-int ik_cmp_wfig_better(const char *name)
+int ik__cmp_wfig_better(const char *name)
 {
 	const char *k = strrchr(name, '.');
 	k = k ? k + 1 : name;
@@ -166,7 +166,7 @@ static int add_wfig(struct ik_compare_set *set, int runs, const char *name, cons
 		struct wfig *x = &set->wfigs[set->nwfigs++];
 		snprintf(x->name, sizeof(x->name), "%s", name);
 		snprintf(x->unit, sizeof(x->unit), "%s", unit);
-		x->better = ik_cmp_wfig_better(name);
+		x->better = ik__cmp_wfig_better(name);
 		x->s.n = 0;
 	}
 	struct series *s = &set->wfigs[i].s;
@@ -240,7 +240,7 @@ static int load_run_figures(struct ik_compare_set *set, json_t *run, const char 
 		double q[IK_HTML_CMP_QUANTILES];
 		bool all_q = true;
 		for (int k = 0; k < IK_HTML_CMP_QUANTILES; k++) {
-			q[k] = num(wl, ik_html_cmp_quantile_keys[k]);
+			q[k] = num(wl, ik__html_cmp_quantile_keys[k]);
 			all_q = all_q && isfinite(q[k]);
 		}
 		if (all_q && num(wl, "count") > 0) {
@@ -503,7 +503,7 @@ static int load_validate(json_t *root, const char *path, const char *pick,
 	return 0;
 }
 
-int ik_compare_load_text(const char *spec, const char *text, size_t len,
+int ik__compare_load_text(const char *spec, const char *text, size_t len,
 			 struct ik_compare_set **out, int max, int *nout, char *err, size_t errlen)
 {
 	char path[4096], pick_name[64] = "";
@@ -528,7 +528,7 @@ int ik_compare_load_text(const char *spec, const char *text, size_t len,
 	}
 	json_error_t jerr;
 	struct stat st;
-	uint64_t limit = ik_compare_max_bytes();
+	uint64_t limit = ik__compare_max_bytes();
 	if (!text && stat(path, &st) == 0 && (uint64_t)st.st_size > limit) {
 		snprintf(err, errlen, "%s: %.1f MB: larger than compare reads (%llu MB; "
 			 "IDLEKIT_COMPARE_MAX_MB raises it: reading takes about 12 times the file's "
@@ -647,17 +647,17 @@ done:
 	return rc;
 }
 
-int ik_compare_load_many(const char *spec, struct ik_compare_set **out, int max, int *n,
+int ik__compare_load_many(const char *spec, struct ik_compare_set **out, int max, int *n,
 			 char *err, size_t errlen)
 {
-	return ik_compare_load_text(spec, NULL, 0, out, max, n, err, errlen);
+	return ik__compare_load_text(spec, NULL, 0, out, max, n, err, errlen);
 }
 
-int ik_compare_load(const char *spec, struct ik_compare_set **out, char *err, size_t errlen)
+int ik__compare_load(const char *spec, struct ik_compare_set **out, char *err, size_t errlen)
 {
 	struct ik_compare_set *sets[64];
 	int n;
-	if (ik_compare_load_many(spec, sets, 64, &n, err, errlen))
+	if (ik__compare_load_many(spec, sets, 64, &n, err, errlen))
 		return -1;
 	for (int k = 1; k < n; k++)
 		free(sets[k]);
@@ -665,7 +665,7 @@ int ik_compare_load(const char *spec, struct ik_compare_set **out, char *err, si
 	return 0;
 }
 
-void ik_compare_free(struct ik_compare_set *set)
+void ik__compare_free(struct ik_compare_set *set)
 {
 	free(set);
 }

@@ -7,7 +7,7 @@
  *   summary  one row per figure: min, max, median, amean, hmean, stddev, CoV over the runs
  *   requests one row per run of a workload with figures of its own (server, schbench,
  *            rtapp, learned): its counts and its distributions' p50 and p99, as the
- *            workload lists them (ik_workload_figures)
+ *            workload lists them (ik__workload_figures)
  *   config   one row per key of the effective configuration, with its origin
  *
  * Every table but config starts with the scenario, platform, driver and governor columns,
@@ -35,7 +35,7 @@ static void csv_fixed(FILE *out, double v, int decimals)
 	fputc(',', out);
 	if (!isfinite(v))
 		return;
-	ik_fmt_fixed(buf, sizeof(buf), v, decimals);
+	ik__fmt_fixed(buf, sizeof(buf), v, decimals);
 	fputs(buf, out);
 }
 
@@ -43,7 +43,7 @@ static void csv_fixed(FILE *out, double v, int decimals)
 static void csv_scaled(FILE *out, uint64_t ns, int scale_digits)
 {
 	char buf[IK_FMT_NUM_LEN];
-	ik_fmt_scaled(buf, sizeof(buf), ns > INT64_MAX ? INT64_MAX : (int64_t)ns, scale_digits, 3);
+	ik__fmt_scaled(buf, sizeof(buf), ns > INT64_MAX ? INT64_MAX : (int64_t)ns, scale_digits, 3);
 	fprintf(out, ",%s", buf);
 }
 
@@ -70,13 +70,13 @@ static int figure_decimals(enum ik_rep_figure f)
 #define ID_HEADER "scenario,platform,driver,governor,governor_sha256,governor_params"
 static void csv_id(FILE *out, const struct ik_scenario *sc)
 {
-	ik_csv_text(out, sc->name, sizeof(sc->name));
+	ik__csv_text(out, sc->name, sizeof(sc->name));
 	fputc(',', out);
-	ik_csv_text(out, sc->platform.name, sizeof(sc->platform.name));
+	ik__csv_text(out, sc->platform.name, sizeof(sc->platform.name));
 	fputc(',', out);
-	ik_csv_text(out, sc->driver, sizeof(sc->driver));
+	ik__csv_text(out, sc->driver, sizeof(sc->driver));
 	fputc(',', out);
-	ik_csv_text(out, sc->governor, sizeof(sc->governor));
+	ik__csv_text(out, sc->governor, sizeof(sc->governor));
 	/* a kernel: or plugin: governor's file, and module parameters given: its identity */
 	fprintf(out, ",%s,", sc->governor_sha256);
 	char params[IK_SC_GOV_PARAMS_TEXT];
@@ -85,7 +85,7 @@ static void csv_id(FILE *out, const struct ik_scenario *sc)
 	for (int i = 0; i < sc->ngov_params && o < sizeof(params); i++)
 		o += (size_t)snprintf(params + o, sizeof(params) - o, "%s%s=%s", i ? " " : "",
 				      sc->gov_params[i].name, sc->gov_params[i].value);
-	ik_csv_text(out, params, sizeof(params));
+	ik__csv_text(out, params, sizeof(params));
 }
 
 static void write_states_table(FILE *out, const struct ik_scenario *sc,
@@ -95,17 +95,17 @@ static void write_states_table(FILE *out, const struct ik_scenario *sc,
 	      "rejected,residency_pct\n", out);
 	for (int k = 0; k < nruns; k++) {
 		const struct ik_run_result *r = &runs[k];
-		for (int i = 0; i < ik_rep_nstates(r); i++) {
+		for (int i = 0; i < ik__rep_nstates(r); i++) {
 			const struct ik_state_counters *c = &r->total[i];
 			csv_id(out, sc);
 			fprintf(out, ",%llu,%d,", (unsigned long long)r->seed, i);
-			ik_csv_text(out, r->states[i].name, sizeof(r->states[i].name));
+			ik__csv_text(out, r->states[i].name, sizeof(r->states[i].name));
 			fprintf(out, ",%u,%u,%llu", r->states[i].exit_latency,
 				r->states[i].target_residency, (unsigned long long)c->usage);
 			csv_scaled(out, c->time_ns, 3);
 			fprintf(out, ",%llu,%llu,%llu", (unsigned long long)c->above,
 				(unsigned long long)c->below, (unsigned long long)c->rejected);
-			csv_fixed(out, ik_run_residency_pct(r, i), 4);
+			csv_fixed(out, ik__run_residency_pct(r, i), 4);
 			fputc('\n', out);
 		}
 	}
@@ -118,11 +118,11 @@ static void write_per_cpu_table(FILE *out, const struct ik_scenario *sc,
 	for (int k = 0; k < nruns; k++) {
 		const struct ik_run_result *r = &runs[k];
 		for (int cpu = 0; r->per_cpu && cpu < r->ncpus; cpu++)
-			for (int i = 0; i < ik_rep_nstates(r); i++) {
-				const struct ik_state_counters *c = ik_rep_per_cpu(r, cpu, i);
+			for (int i = 0; i < ik__rep_nstates(r); i++) {
+				const struct ik_state_counters *c = ik__rep_per_cpu(r, cpu, i);
 				csv_id(out, sc);
 				fprintf(out, ",%llu,%d,%d,", (unsigned long long)r->seed, cpu, i);
-				ik_csv_text(out, r->states[i].name, sizeof(r->states[i].name));
+				ik__csv_text(out, r->states[i].name, sizeof(r->states[i].name));
 				fprintf(out, ",%llu", (unsigned long long)c->usage);
 				csv_scaled(out, c->time_ns, 3);
 				fprintf(out, ",%llu,%llu,%llu\n", (unsigned long long)c->above,
@@ -145,7 +145,7 @@ static void write_runs_table(FILE *out, const struct ik_scenario *sc,
 {
 	fputs(ID_HEADER ",seed,measured_ms,busy_ms,idle_ms", out);
 	for (size_t f = 0; f < NFIGURES; f++)
-		fprintf(out, ",%s", ik_rep_figure_key(run_figures[f]));
+		fprintf(out, ",%s", ik__rep_figure_key(run_figures[f]));
 	fputc('\n', out);
 	for (int k = 0; k < nruns; k++) {
 		const struct ik_run_result *r = &runs[k];
@@ -155,7 +155,7 @@ static void write_runs_table(FILE *out, const struct ik_scenario *sc,
 		csv_scaled(out, r->busy_ns, 6);
 		csv_scaled(out, r->idle_ns, 6);
 		for (size_t f = 0; f < NFIGURES; f++) {
-			double v = ik_rep_figure_value(r, run_figures[f], 0);
+			double v = ik__rep_figure_value(r, run_figures[f], 0);
 			/* ns percentiles are whole ns */
 			csv_fixed(out, v, run_figures[f] >= IK_FIG_WAKE_P50_NS &&
 					  run_figures[f] <= IK_FIG_WAKE_MAX_NS ? 0
@@ -169,12 +169,12 @@ static int summary_row(FILE *out, const struct ik_scenario *sc, const struct ik_
 		       int nruns, enum ik_rep_figure f, int state, const char *name)
 {
 	struct ik_summary s;
-	if (ik_rep_summarize_figure(runs, nruns, f, state, &s) != 0)
+	if (ik__rep_summarize_figure(runs, nruns, f, state, &s) != 0)
 		return -1;
 	int d = figure_decimals(f);
 	csv_id(out, sc);
 	fputc(',', out);
-	ik_csv_text(out, name, 128);
+	ik__csv_text(out, name, 128);
 	fprintf(out, ",%d", s.n);
 	csv_fixed(out, s.min, d);
 	csv_fixed(out, s.max, d);
@@ -194,8 +194,8 @@ static int write_summary_table(FILE *out, const struct ik_scenario *sc,
 	fputs(ID_HEADER ",figure,n,min,max,median,amean,hmean,stddev,cov_pct\n", out);
 	for (size_t f = 0; f < NFIGURES; f++)
 		rc |= summary_row(out, sc, runs, nruns, run_figures[f], 0,
-				  ik_rep_figure_key(run_figures[f]));
-	for (int i = 0; nruns > 0 && i < ik_rep_nstates(&runs[0]); i++) {
+				  ik__rep_figure_key(run_figures[f]));
+	for (int i = 0; nruns > 0 && i < ik__rep_nstates(&runs[0]); i++) {
 		char name[64];
 		snprintf(name, sizeof(name), "%.*s.residency_pct", IK_NAME_LEN,
 			 runs[0].states[i].name);
@@ -212,7 +212,7 @@ static int value_decimals(const char *key)
 	return n >= 6 && strcmp(key + n - 6, "_per_s") == 0 ? 1 : 4;
 }
 
-/* The workload's own figures (ik_workload_figures), a row per run that has them: its counts,
+/* The workload's own figures (ik__workload_figures), a row per run that has them: its counts,
    then each distribution's p50 and p99 in ns.  The header is the first such run's. */
 static void write_requests_table(FILE *out, const struct ik_scenario *sc,
 				 const struct ik_run_result *runs, int nruns)
@@ -220,7 +220,7 @@ static void write_requests_table(FILE *out, const struct ik_scenario *sc,
 	bool header = false;
 	for (int k = 0; k < nruns; k++) {
 		struct ik_workload_figures f;
-		if (!ik_workload_figures(&sc->workload, &runs[k], &f))
+		if (!ik__workload_figures(&sc->workload, &runs[k], &f))
 			continue;
 		if (!header) {
 			fputs(ID_HEADER ",seed", out);
@@ -240,8 +240,8 @@ static void write_requests_table(FILE *out, const struct ik_scenario *sc,
 				csv_fixed(out, f.count[i].value, value_decimals(f.count[i].key));
 		}
 		for (int i = 0; i < f.ndists; i++)
-			fprintf(out, ",%lld,%lld", (long long)ik_hist_percentile(f.dist[i].h, 50.0),
-				(long long)ik_hist_percentile(f.dist[i].h, 99.0));
+			fprintf(out, ",%lld,%lld", (long long)ik__hist_percentile(f.dist[i].h, 50.0),
+				(long long)ik__hist_percentile(f.dist[i].h, 99.0));
 		fputc('\n', out);
 	}
 	if (!header)
@@ -253,19 +253,19 @@ static void write_config_table(FILE *out, const struct ik_config *cfg)
 	fputs("idlekit_version,section,key,value,origin\n", out);
 	for (int i = 0; cfg && i < cfg->n; i++) {
 		const struct ik_config_entry *e = &cfg->entry[i];
-		ik_csv_text(out, ik_version(), 256);
+		ik__csv_text(out, ik__version(), 256);
 		fputc(',', out);
-		ik_csv_text(out, e->section, sizeof(e->section));
+		ik__csv_text(out, e->section, sizeof(e->section));
 		fputc(',', out);
-		ik_csv_text(out, e->key, sizeof(e->key));
+		ik__csv_text(out, e->key, sizeof(e->key));
 		fputc(',', out);
 		if (e->has_value)
-			ik_csv_text(out, e->value, sizeof(e->value));
-		fprintf(out, ",%s\n", ik_config_origin_name(e->origin));
+			ik__csv_text(out, e->value, sizeof(e->value));
+		fprintf(out, ",%s\n", ik__config_origin_name(e->origin));
 	}
 }
 
-const char *const ik_csv_tables[] = { "runs",	   "states", "per_cpu", "summary",
+const char *const ik__csv_tables[] = { "runs",	   "states", "per_cpu", "summary",
 				      "requests", "config", NULL };
 
 static int csv_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
@@ -290,14 +290,14 @@ static int csv_table(FILE *out, const struct ik_scenario *sc, const struct ik_ru
 	return rc;
 }
 
-int ik_report_csv_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+int ik__report_csv_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 			int nruns, const char *table)
 {
-	return ik_rep_runs_report(out, sc, runs, nruns, csv_table, table ? table : ik_csv_tables[0]);
+	return ik__rep_runs_report(out, sc, runs, nruns, csv_table, table ? table : ik__csv_tables[0]);
 }
 
-int ik_report_csv(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+int ik__report_csv(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 		  int nruns)
 {
-	return ik_report_csv_table(out, sc, runs, nruns, NULL);
+	return ik__report_csv_table(out, sc, runs, nruns, NULL);
 }

@@ -20,11 +20,11 @@
 #include "util/timeline.h"
 
 /* The report of a set of runs of one scenario (`idlekit sim --html`). */
-int ik_report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+int ik__report_html(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 		   int nruns);
 
 /* `idlekit analyze TRACE --html`: origin names the trace; tl may be NULL. */
-int ik_report_html_analyze(FILE *out, const char *origin, const struct ik_trace_header *h,
+int ik__report_html_analyze(FILE *out, const char *origin, const struct ik_trace_header *h,
 			   const struct ik_trace_analysis *a, const struct ik_timeline *tl);
 
 /* `idlekit replay TRACE --html`: drv is the replayed table; tl (replayed entries) may be NULL. */
@@ -41,7 +41,7 @@ struct ik_html_replay {
 	/* every governor's figures side by side (NULL: only rp's) */
 	const struct ik_trace_replay_report *report;
 };
-int ik_report_html_replay(FILE *out, const struct ik_html_replay *r);
+int ik__report_html_replay(FILE *out, const struct ik_html_replay *r);
 
 /* `idlekit wakelat --html`. */
 struct ik_html_wakelat {
@@ -58,6 +58,6 @@ struct ik_html_wakelat {
 	const uint64_t *usage;
 	const uint64_t *time_us;
 };
-int ik_report_html_wakelat(FILE *out, const struct ik_html_wakelat *w);
+int ik__report_html_wakelat(FILE *out, const struct ik_html_wakelat *w);
 
 #endif

@@ -2,7 +2,7 @@
  * The HTML report's shared pieces (html_internal.h): the page's start and end, table cells,
  * and the plots more than one page draws: residency per state per CPU, the latency
  * histogram and CDF, the idle-duration histogram and the per-CPU timeline of states.
- * Callers hold the "C" numeric locale (ik_rep_locale_enter), so output depends on input only.
+ * Callers hold the "C" numeric locale (ik__rep_locale_enter), so output depends on input only.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -21,10 +21,10 @@
 #define HIST_BINS_PER_DECADE 10
 #define HIST_LINEAR_BINS 60
 
-void ik_html_begin(FILE *out, const char *title)
+void ik__html_begin(FILE *out, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>", out);
-	ik_svg_escape(out, title);
+	ik__svg_escape(out, title);
 	fputs("</title>\n<style>\n"
 	      "body { font-family: sans-serif; margin: 1.5em; max-width: 1150px; color: #111; }\n"
 	      "table { border-collapse: collapse; margin: 0.5em 0 1em 0; }\n"
@@ -35,18 +35,18 @@ void ik_html_begin(FILE *out, const char *title)
 	      "svg { display: block; margin: 0.5em 0 1.5em 0; }\n"
 	      "</style>\n</head>\n<body>\n<h1>",
 	      out);
-	ik_svg_escape(out, title);
+	ik__svg_escape(out, title);
 	fputs("</h1>\n", out);
 }
 
-void ik_html_end(FILE *out)
+void ik__html_end(FILE *out)
 {
 	fputs("<p class=\"note\">Written by idlekit. Colours: the Okabe-Ito palette. Hover a mark "
 	      "for its value.</p>\n</body>\n</html>\n",
 	      out);
 }
 
-void ik_html_note(FILE *out, const char *fmt, ...)
+void ik__html_note(FILE *out, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -54,67 +54,67 @@ void ik_html_note(FILE *out, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	fputs("<p class=\"note\">", out);
-	ik_svg_escape(out, buf);
+	ik__svg_escape(out, buf);
 	fputs("</p>\n", out);
 }
 
-void ik_html_th(FILE *out, const char *s)
+void ik__html_th(FILE *out, const char *s)
 {
 	fputs("<th>", out);
-	ik_svg_escape(out, s);
+	ik__svg_escape(out, s);
 	fputs("</th>", out);
 }
 
-void ik_html_head_row(FILE *out, const char *const *names, size_t n)
+void ik__html_head_row(FILE *out, const char *const *names, size_t n)
 {
 	fputs("<tr>", out);
 	for (size_t i = 0; i < n; i++)
-		ik_html_th(out, names[i]);
+		ik__html_th(out, names[i]);
 	fputs("</tr>\n", out);
 }
 
-void ik_html_td_text(FILE *out, const char *s, size_t n)
+void ik__html_td_text(FILE *out, const char *s, size_t n)
 {
 	fputs("<td>", out);
-	ik_svg_escape_n(out, s, n);
+	ik__svg_escape_n(out, s, n);
 	fputs("</td>", out);
 }
 
-void ik_html_td_num(FILE *out, const char *s)
+void ik__html_td_num(FILE *out, const char *s)
 {
 	fputs("<td class=\"num\">", out);
-	ik_svg_escape(out, s);
+	ik__svg_escape(out, s);
 	fputs("</td>", out);
 }
 
-void ik_html_td_u64(FILE *out, uint64_t v)
+void ik__html_td_u64(FILE *out, uint64_t v)
 {
 	fprintf(out, "<td class=\"num\">%llu</td>", (unsigned long long)v);
 }
 
-void ik_html_td_fixed(FILE *out, double v, int decimals)
+void ik__html_td_fixed(FILE *out, double v, int decimals)
 {
 	char num[IK_FMT_NUM_LEN];
-	ik_fmt_fixed(num, sizeof(num), v, decimals);
-	ik_html_td_num(out, num);
+	ik__fmt_fixed(num, sizeof(num), v, decimals);
+	ik__html_td_num(out, num);
 }
 
-void ik_html_td_us(FILE *out, int64_t ns)
+void ik__html_td_us(FILE *out, int64_t ns)
 {
 	char num[IK_FMT_NUM_LEN];
-	ik_fmt_scaled(num, sizeof(num), ns, 3, 2);
-	ik_html_td_num(out, num);
+	ik__fmt_scaled(num, sizeof(num), ns, 3, 2);
+	ik__html_td_num(out, num);
 }
 
-void ik_html_setting(FILE *out, const char *key, const char *value, size_t n)
+void ik__html_setting(FILE *out, const char *key, const char *value, size_t n)
 {
 	fputs("<tr>", out);
-	ik_html_th(out, key);
-	ik_html_td_text(out, value, n);
+	ik__html_th(out, key);
+	ik__html_td_text(out, value, n);
 	fputs("</tr>\n", out);
 }
 
-const char **ik_html_label_ptrs(char (*labels)[IK_HTML_LABEL_LEN], int n)
+const char **ik__html_label_ptrs(char (*labels)[IK_HTML_LABEL_LEN], int n)
 {
 	const char **p = calloc((size_t)n + 1, sizeof(*p));
 	if (p)
@@ -123,53 +123,53 @@ const char **ik_html_label_ptrs(char (*labels)[IK_HTML_LABEL_LEN], int n)
 	return p;
 }
 
-void ik_html_cats_free(struct ik_html_cats *c)
+void ik__html_cats_free(struct ik_html_cats *c)
 {
 	free(c->v);
 	free(c->text);
 	free(c->p);
 }
 
-int ik_html_cats_new(struct ik_html_cats *c, int n, size_t per)
+int ik__html_cats_new(struct ik_html_cats *c, int n, size_t per)
 {
 	c->v = per ? calloc((size_t)n * per, sizeof(double)) : NULL;
 	c->text = calloc((size_t)n, IK_HTML_LABEL_LEN);
-	c->p = c->text ? ik_html_label_ptrs(c->text, n) : NULL;
+	c->p = c->text ? ik__html_label_ptrs(c->text, n) : NULL;
 	bool ok = c->p && (c->v || !per);
 	if (!ok)
-		ik_html_cats_free(c);
+		ik__html_cats_free(c);
 	return ok ? 0 : -1;
 }
 
-int ik_html_label_every(int n)
+int ik__html_label_every(int n)
 {
 	return n > 24 ? (n + 23) / 24 : 1;
 }
 
-const char *const ik_html_acc_names[3] = {"too deep (above)", "too shallow (below)",
+const char *const ik__html_acc_names[3] = {"too deep (above)", "too shallow (below)",
 					  "right by the kernel's rule"};
 
-const char *ik_html_acc_color(int i)
+const char *ik__html_acc_color(int i)
 {
 	static const int idx[] = {5, 4, 2}; /* vermillion, sky blue, bluish green */
-	return ik_svg_color(idx[i]);
+	return ik__svg_color(idx[i]);
 }
 
 /* ---- residency per state, per CPU ---- */
 
-int ik_html_residency_cpus(FILE *out, const char *title, int first_cpu, int ncpus, int nstates,
+int ik__html_residency_cpus(FILE *out, const char *title, int first_cpu, int ncpus, int nstates,
 			   const char *const *state_names, const double *time_ns, double span_ns,
 			   const char *other)
 {
 	int ns = nstates < 0 ? 0 : nstates > IK_STATE_MAX ? IK_STATE_MAX : nstates;
 	if (ncpus <= 0 || !(span_ns > 0)) {
-		ik_html_note(out, "No per-CPU time to plot.");
+		ik__html_note(out, "No per-CPU time to plot.");
 		return 0;
 	}
 	int per_bar = (ncpus + MAX_CPU_BARS - 1) / MAX_CPU_BARS;
 	int nbars = (ncpus + per_bar - 1) / per_bar;
 	struct ik_html_cats cats;
-	if (ik_html_cats_new(&cats, nbars, (size_t)(ns + 1)))
+	if (ik__html_cats_new(&cats, nbars, (size_t)(ns + 1)))
 		return -1;
 	double *v = cats.v;
 	for (int b = 0; b < nbars; b++) {
@@ -195,7 +195,7 @@ int ik_html_residency_cpus(FILE *out, const char *title, int first_cpu, int ncpu
 	const char *names[IK_STATE_MAX + 1], *colors[IK_STATE_MAX + 1];
 	for (int s = 0; s < ns; s++) {
 		names[s] = state_names[s];
-		colors[s] = ik_svg_color(s);
+		colors[s] = ik__svg_color(s);
 	}
 	names[ns] = other;
 	colors[ns] = IK_SVG_GREY;
@@ -203,25 +203,25 @@ int ik_html_residency_cpus(FILE *out, const char *title, int first_cpu, int ncpu
 	struct ik_svg p;
 	struct ik_svg_axis x = {.label = per_bar > 1 ? "CPUs (each bar: the mean of a group)" : "CPU",
 				.ncat = nbars, .cat_labels = cats.p,
-				.cat_label_every = ik_html_label_every(nbars)};
+				.cat_label_every = ik__html_label_every(nbars)};
 	struct ik_svg_axis y = {.min = 0, .max = 100, .label = "share of the CPU's time (%)"};
-	ik_svg_begin(&p, out, IK_HTML_PLOT_W, IK_HTML_PLOT_H, title, &x, &y);
-	ik_svg_stacked_bars(&p, nbars, ns + 1, v, names, colors);
-	ik_svg_axes(&p);
-	ik_svg_legend(&p, ns + 1, names, colors);
-	ik_svg_end(&p);
+	ik__svg_begin(&p, out, IK_HTML_PLOT_W, IK_HTML_PLOT_H, title, &x, &y);
+	ik__svg_stacked_bars(&p, nbars, ns + 1, v, names, colors);
+	ik__svg_axes(&p);
+	ik__svg_legend(&p, ns + 1, names, colors);
+	ik__svg_end(&p);
 	int last_bar = ncpus - (nbars - 1) * per_bar;
 	if (per_bar > 1 && last_bar != per_bar)
-		ik_html_note(out,
+		ik__html_note(out,
 			     "%d CPUs in %d bars: each bar is the mean over %d consecutive CPUs (the "
 			     "last bar over %d), so the plot stays readable on large machines.",
 			     ncpus, nbars, per_bar, last_bar);
 	else if (per_bar > 1)
-		ik_html_note(out,
+		ik__html_note(out,
 			     "%d CPUs in %d bars: each bar is the mean over %d consecutive CPUs, so the "
 			     "plot stays readable on large machines.",
 			     ncpus, nbars, per_bar);
-	ik_html_cats_free(&cats);
+	ik__html_cats_free(&cats);
 	return 0;
 }
 
@@ -245,13 +245,13 @@ static void pct_markers(struct ik_svg *p, const struct ik_hist *h, const double 
 {
 	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
 		char label[64];
-		double v = exact_us ? exact_us[i] : (double)ik_hist_percentile(h, pcts[i]) / 1000.0;
+		double v = exact_us ? exact_us[i] : (double)ik__hist_percentile(h, pcts[i]) / 1000.0;
 		snprintf(label, sizeof(label), "%s %.2f us", pnames[i], v);
-		ik_svg_vmarker(p, v, label, ik_svg_color(5));
+		ik__svg_vmarker(p, v, label, ik__svg_color(5));
 	}
 }
 
-void ik_html_latency(FILE *out, const struct ik_hist *h, const struct ik_hist *const *runs,
+void ik__html_latency(FILE *out, const struct ik_hist *h, const struct ik_hist *const *runs,
 		     const char *const *run_names, int nruns, const double *exact_us,
 		     const char *all_name, const char *definition)
 {
@@ -269,7 +269,7 @@ void ik_html_latency(FILE *out, const struct ik_hist *h, const struct ik_hist *c
 		any = true;
 	}
 	if (!any) {
-		ik_html_note(out, "No wake-ups were measured: no latency to plot.");
+		ik__html_note(out, "No wake-ups were measured: no latency to plot.");
 		return;
 	}
 	double lo_pos = lo > 0 ? lo : 0.001; /* 1 ns: the smallest value a log axis shows */
@@ -319,14 +319,14 @@ void ik_html_latency(FILE *out, const struct ik_hist *h, const struct ik_hist *c
 	struct ik_svg p;
 	struct ik_svg_axis x = {.min = xmin, .max = xmax, .log = logx, .label = "wake latency (us)"};
 	struct ik_svg_axis y = {.min = 0, .max = ymax * 1.1, .label = "share of wake-ups (%)"};
-	ik_svg_begin(&p, out, IK_HTML_PLOT_W, IK_HTML_PLOT_H, "Wake latency: histogram", &x, &y);
-	ik_svg_hist(&p, nbins, edges, heights, ik_svg_color(0));
+	ik__svg_begin(&p, out, IK_HTML_PLOT_W, IK_HTML_PLOT_H, "Wake latency: histogram", &x, &y);
+	ik__svg_hist(&p, nbins, edges, heights, ik__svg_color(0));
 	pct_markers(&p, h, exact_us);
-	ik_svg_axes(&p);
+	ik__svg_axes(&p);
 	const char *lnames[] = {all_name};
-	const char *lcolors[] = {ik_svg_color(0)};
-	ik_svg_legend(&p, 1, lnames, lcolors);
-	ik_svg_end(&p);
+	const char *lcolors[] = {ik__svg_color(0)};
+	ik__svg_legend(&p, 1, lnames, lcolors);
+	ik__svg_end(&p);
 
 	/* CDF: all samples together, and each run when they are few */
 	int overlay = runs && nruns > 1 && nruns <= IK_SVG_NCOLORS - 1 ? nruns : 0;
@@ -339,7 +339,7 @@ void ik_html_latency(FILE *out, const struct ik_hist *h, const struct ik_hist *c
 	}
 	x.min = logx ? xmin : 0;
 	y = (struct ik_svg_axis){.min = 0, .max = 100, .label = "wake-ups at or below (%)"};
-	ik_svg_begin(&p, out, IK_HTML_PLOT_W, IK_HTML_PLOT_H, "Wake latency: cumulative distribution",
+	ik__svg_begin(&p, out, IK_HTML_PLOT_W, IK_HTML_PLOT_H, "Wake latency: cumulative distribution",
 		     &x, &y);
 	const char *names[IK_SVG_NCOLORS];
 	const char *colors[IK_SVG_NCOLORS];
@@ -360,17 +360,17 @@ void ik_html_latency(FILE *out, const struct ik_hist *h, const struct ik_hist *c
 			n++;
 		}
 		names[nl] = k < 0 ? (overlay ? "all runs" : all_name) : run_names[k];
-		colors[nl] = k < 0 ? ik_svg_color(7) : ik_svg_color(k);
-		ik_svg_line(&p, n, xs, ys, colors[nl], true, names[nl]);
+		colors[nl] = k < 0 ? ik__svg_color(7) : ik__svg_color(k);
+		ik__svg_line(&p, n, xs, ys, colors[nl], true, names[nl]);
 		nl++;
 	}
 	pct_markers(&p, h, exact_us);
-	ik_svg_axes(&p);
-	ik_svg_legend(&p, nl, names, colors);
-	ik_svg_end(&p);
+	ik__svg_axes(&p);
+	ik__svg_legend(&p, nl, names, colors);
+	ik__svg_end(&p);
 	free(xs);
 	free(ys);
-	ik_html_note(out, "%s %s; dashed lines mark p50, p90, p99 and p99.9%s%s.", definition,
+	ik__html_note(out, "%s %s; dashed lines mark p50, p90, p99 and p99.9%s%s.", definition,
 		     logx ? "The x axis is logarithmic (the samples span two decades or more)"
 			  : "The x axis is linear",
 		     nruns > 1 ? " of all runs together" : "",
@@ -379,7 +379,7 @@ void ik_html_latency(FILE *out, const struct ik_hist *h, const struct ik_hist *c
 
 /* ---- idle durations: log2 buckets, target residencies marked ---- */
 
-void ik_html_idle_span(const uint64_t *h, int *first, int *last)
+void ik__html_idle_span(const uint64_t *h, int *first, int *last)
 {
 	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++)
 		if (h[i]) {
@@ -388,12 +388,12 @@ void ik_html_idle_span(const uint64_t *h, int *first, int *last)
 		}
 }
 
-void ik_html_idle_axis(struct ik_svg_axis *x, double *edges, int first, int last)
+void ik__html_idle_axis(struct ik_svg_axis *x, double *edges, int first, int last)
 {
 	for (int i = 0; i <= IK_IDLE_HIST_BUCKETS; i++)
 		edges[i] = 0;
 	for (int i = first; i <= last + 1 && i <= IK_IDLE_HIST_BUCKETS; i++)
-		edges[i] = i == 0 ? 0.5 : (double)ik_trace_hist_lower_ns(i) / 1000.0;
+		edges[i] = i == 0 ? 0.5 : (double)ik__trace_hist_lower_ns(i) / 1000.0;
 	if (last + 1 == IK_IDLE_HIST_BUCKETS)
 		edges[last + 1] = edges[last] * 2;
 	*x = (struct ik_svg_axis){ .min = edges[first], .max = edges[last + 1],
@@ -401,7 +401,7 @@ void ik_html_idle_axis(struct ik_svg_axis *x, double *edges, int first, int last
 				   .label = "idle duration (us)" };
 }
 
-double ik_html_idle_share_max(const uint64_t *h)
+double ik__html_idle_share_max(const uint64_t *h)
 {
 	uint64_t total = 0, top = 0;
 	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++) {
@@ -411,7 +411,7 @@ double ik_html_idle_share_max(const uint64_t *h)
 	return total ? 100.0 * (double)top / (double)total : 0;
 }
 
-bool ik_html_idle_share_line(struct ik_svg *p, const uint64_t *h, const double *edges, int first,
+bool ik__html_idle_share_line(struct ik_svg *p, const uint64_t *h, const double *edges, int first,
 			     int last, const char *color, const char *name)
 {
 	uint64_t total = 0;
@@ -427,11 +427,11 @@ bool ik_html_idle_share_line(struct ik_svg *p, const uint64_t *h, const double *
 	}
 	xs[m] = edges[last + 1];
 	ys[m] = ys[m - 1];
-	ik_svg_line(p, m + 1, xs, ys, color, true, name);
+	ik__svg_line(p, m + 1, xs, ys, color, true, name);
 	return true;
 }
 
-void ik_html_idle_hist(FILE *out, const char *title, const char *ylabel, const uint64_t *hist,
+void ik__html_idle_hist(FILE *out, const char *title, const char *ylabel, const uint64_t *hist,
 		       int nbuckets,
 		       const struct ik_driver *drv, const char *what)
 {
@@ -446,7 +446,7 @@ void ik_html_idle_hist(FILE *out, const char *title, const char *ylabel, const u
 		}
 	}
 	if (!total) {
-		ik_html_note(out, "No idle periods: no idle durations to plot.");
+		ik__html_note(out, "No idle periods: no idle durations to plot.");
 		return;
 	}
 	/* bucket i is [lower(i), lower(i+1)) us; the last one open, drawn one bucket wide */
@@ -456,7 +456,7 @@ void ik_html_idle_hist(FILE *out, const char *title, const char *ylabel, const u
 		n = 62;
 	for (int i = 0; i <= n; i++) {
 		int b = first + i;
-		edges[i] = (double)ik_trace_hist_lower_ns(b < nbuckets ? b : nbuckets - 1) / 1000.0;
+		edges[i] = (double)ik__trace_hist_lower_ns(b < nbuckets ? b : nbuckets - 1) / 1000.0;
 		if (b >= nbuckets)
 			edges[i] = edges[i - 1] * 2;
 	}
@@ -477,8 +477,8 @@ void ik_html_idle_hist(FILE *out, const char *title, const char *ylabel, const u
 	struct ik_svg_axis x = {.min = edges[0], .max = edges[n], .log = logx,
 				.label = "idle duration (us)"};
 	struct ik_svg_axis y = {.min = 0, .max = ymax * 1.1, .label = ylabel ? ylabel : "share of idle periods (%)"};
-	ik_svg_begin(&p, out, IK_HTML_PLOT_W, IK_HTML_PLOT_H, title, &x, &y);
-	ik_svg_hist(&p, n, edges, heights, ik_svg_color(0));
+	ik__svg_begin(&p, out, IK_HTML_PLOT_W, IK_HTML_PLOT_H, title, &x, &y);
+	ik__svg_hist(&p, n, edges, heights, ik__svg_color(0));
 	int shown = 0, hidden = 0;
 	for (int s = 0; drv && s < drv->state_count; s++) {
 		double t = (double)drv->states[s].target_residency_ns / 1000.0;
@@ -490,15 +490,15 @@ void ik_html_idle_hist(FILE *out, const char *title, const char *ylabel, const u
 		snprintf(label, sizeof(label), "%.*s target %g us",
 			 (int)strnlen(drv->states[s].name, sizeof(drv->states[s].name)),
 			 drv->states[s].name, t);
-		ik_svg_vmarker(&p, t, label, ik_svg_color(5));
+		ik__svg_vmarker(&p, t, label, ik__svg_color(5));
 		shown++;
 	}
-	ik_svg_axes(&p);
+	ik__svg_axes(&p);
 	const char *lnames[] = {what};
-	const char *lcolors[] = {ik_svg_color(0)};
-	ik_svg_legend(&p, 1, lnames, lcolors);
-	ik_svg_end(&p);
-	ik_html_note(out,
+	const char *lcolors[] = {ik__svg_color(0)};
+	ik__svg_legend(&p, 1, lnames, lcolors);
+	ik__svg_end(&p);
+	ik__html_note(out,
 		     "Idle periods in power-of-two buckets of microseconds (the first [0, 1 us)%s, "
 		     "the last open-ended)%s. %s Dashed lines: each state's target residency (%d "
 		     "shown; %d at 0 or outside the axis).",
@@ -513,11 +513,11 @@ void ik_html_idle_hist(FILE *out, const char *title, const char *ylabel, const u
 
 #define TL_PX 720 /* columns the window is divided into */
 
-void ik_html_timeline(FILE *out, const char *title, const struct ik_timeline *tl, int nstates,
+void ik__html_timeline(FILE *out, const char *title, const struct ik_timeline *tl, int nstates,
 		      const char *const *state_names, const char *what)
 {
 	if (!tl || tl->ncpus <= 0) {
-		ik_html_note(out, "No timeline was captured.");
+		ik__html_note(out, "No timeline was captured.");
 		return;
 	}
 	int ns = nstates < 1 ? 1 : nstates > IK_STATE_MAX ? IK_STATE_MAX : nstates;
@@ -528,12 +528,12 @@ void ik_html_timeline(FILE *out, const char *title, const struct ik_timeline *tl
 	int run_st[TL_PX + 1];
 	double run_a[TL_PX + 1], run_b[TL_PX + 1], xa[TL_PX + 1], xb[TL_PX + 1];
 	char(*labels)[IK_HTML_LABEL_LEN] = calloc((size_t)rows, IK_HTML_LABEL_LEN);
-	const char **lp = labels ? ik_html_label_ptrs(labels, rows) : NULL;
+	const char **lp = labels ? ik__html_label_ptrs(labels, rows) : NULL;
 	if (!acc || !lp) {
 		free(acc);
 		free(labels);
 		free(lp);
-		ik_html_note(out, "Out of memory: no timeline.");
+		ik__html_note(out, "Out of memory: no timeline.");
 		return;
 	}
 	for (int r = 0; r < rows; r++)
@@ -549,7 +549,7 @@ void ik_html_timeline(FILE *out, const char *title, const struct ik_timeline *tl
 	struct ik_svg_axis x = {.min = x0_us, .max = x1_us, .label = what};
 	struct ik_svg_axis y = {.label = "CPU", .ncat = rows, .cat_labels = lp,
 				.cat_label_every = rows > 32 ? 4 : 1};
-	ik_svg_begin(&p, out, IK_HTML_PLOT_W, height, title, &x, &y);
+	ik__svg_begin(&p, out, IK_HTML_PLOT_W, height, title, &x, &y);
 	for (int r = 0; r < rows; r++) {
 		memset(acc, 0, sizeof(double) * (size_t)TL_PX * (size_t)ns);
 		for (size_t i = 0; i < tl->nsegs; i++) {
@@ -611,16 +611,16 @@ void ik_html_timeline(FILE *out, const char *title, const struct ik_timeline *tl
 			char tip[IK_NAME_LEN + 96];
 			snprintf(tip, sizeof(tip), "CPU %d: %s, %.1f us in %d stretch%s", r,
 				 state_names[s], total, k, k == 1 ? "" : "es");
-			ik_svg_spans(&p, r, k, xa, xb, ik_svg_color(s), tip);
+			ik__svg_spans(&p, r, k, xa, xb, ik__svg_color(s), tip);
 		}
 	}
-	ik_svg_axes(&p);
+	ik__svg_axes(&p);
 	const char *colors[IK_STATE_MAX];
 	for (int s = 0; s < ns; s++)
-		colors[s] = ik_svg_color(s);
-	ik_svg_legend(&p, ns, state_names, colors);
-	ik_svg_end(&p);
-	ik_html_note(out,
+		colors[s] = ik__svg_color(s);
+	ik__svg_legend(&p, ns, state_names, colors);
+	ik__svg_end(&p);
+	ik__html_note(out,
 		     "Each row is a CPU, white where it was not in an idle state (running, or in "
 		     "the idle loop between states). The window is split into %d columns of %.2f "
 		     "us; a column shows the state the CPU spent most of it in, if it was idle for "
@@ -630,10 +630,10 @@ void ik_html_timeline(FILE *out, const char *title, const struct ik_timeline *tl
 		     tl->dropped ? "The capture reached its cap of segments: later idle periods "
 				   "are missing." : "");
 	if (tl->total_cpus > tl->ncpus)
-		ik_html_note(out, "CPUs 0 to %d of %d shown (at most %d).", tl->ncpus - 1,
+		ik__html_note(out, "CPUs 0 to %d of %d shown (at most %d).", tl->ncpus - 1,
 			     tl->total_cpus, IK_TIMELINE_MAX_CPUS);
 	if (tl->dropped)
-		ik_html_note(out, "%llu idle periods not kept: the capture holds at most %zu.",
+		ik__html_note(out, "%llu idle periods not kept: the capture holds at most %zu.",
 			     (unsigned long long)tl->dropped, tl->max_segs);
 	free(acc);
 	free(labels);

@@ -1,5 +1,5 @@
 /*
- * The page of `idlekit compare --html` (ik_html_compare, html_internal.h): results side by
+ * The page of `idlekit compare --html` (ik__html_compare, html_internal.h): results side by
  * side, the first the baseline.  A table of each result's means with Welch's significance
  * marks, then one dot per run per result (throughput, power, energy, wake latency), each
  * result's wake-latency percentiles on a "nines" axis, its idle durations, its residency per
@@ -54,10 +54,10 @@ static void cmp_dots(FILE *out, const struct ik_html_cmp_result *r, int n, const
 	struct ik_svg p;
 	struct ik_svg_axis x = {.label = "result (numbered as in the legend)", .ncat = n, .cat_labels = lp};
 	struct ik_svg_axis y = {.min = 0, .max = ymax > 0 ? ymax * 1.1 : 1, .label = ylabel};
-	ik_svg_begin(&p, out, PLOT_W, PLOT_H, title, &x, &y);
+	ik__svg_begin(&p, out, PLOT_W, PLOT_H, title, &x, &y);
 	for (int k = 0; k < n; k++) {
 		const double *v = cmp_series(&r[k], which);
-		double w = ik_svg_cat_width(&p) * 0.6;
+		double w = ik__svg_cat_width(&p) * 0.6;
 		for (int i = 0; i < r[k].nruns; i++) {
 			if (!isfinite(v[i]))
 				continue;
@@ -65,18 +65,18 @@ static void cmp_dots(FILE *out, const struct ik_html_cmp_result *r, int n, const
 			double dx = r[k].nruns > 1 ? w * ((double)i / (r[k].nruns - 1) - 0.5) : 0.0;
 			char tip[64];
 			snprintf(tip, sizeof(tip), "run %d: %.2f", i + 1, v[i]);
-			ik_svg_dot(&p, ik_svg_cat_px(&p, k) + dx, v[i], colors[k], tip);
+			ik__svg_dot(&p, ik__svg_cat_px(&p, k) + dx, v[i], colors[k], tip);
 		}
 	}
-	ik_svg_axes(&p);
-	ik_svg_legend(&p, n, legend, colors);
-	ik_svg_end(&p);
+	ik__svg_axes(&p);
+	ik__svg_legend(&p, n, legend, colors);
+	ik__svg_end(&p);
 }
 
-const char *const ik_html_cmp_quantile_keys[IK_HTML_CMP_QUANTILES] = {
+const char *const ik__html_cmp_quantile_keys[IK_HTML_CMP_QUANTILES] = {
 	"p25", "p50", "p75", "p90", "p95", "p99", "p99_9", "p99_95", "p99_99",
 };
-const double ik_html_cmp_quantile_pct[IK_HTML_CMP_QUANTILES] = {
+const double ik__html_cmp_quantile_pct[IK_HTML_CMP_QUANTILES] = {
 	25, 50, 75, 90, 95, 99, 99.9, 99.95, 99.99,
 };
 
@@ -91,9 +91,9 @@ static void cmp_plot_end(struct ik_svg *p, int n, const bool *drawn, const char 
 			names[shown] = legend[k];
 			lcolors[shown++] = colors[k];
 		}
-	ik_svg_axes(p);
-	ik_svg_legend(p, shown, names, lcolors);
-	ik_svg_end(p);
+	ik__svg_axes(p);
+	ik__svg_legend(p, shown, names, lcolors);
+	ik__svg_end(p);
 }
 
 /*
@@ -111,7 +111,7 @@ static void cmp_latency_profile(FILE *out, const struct ik_html_cmp_result *r, i
 				hi = fmax(hi, r[k].wake_q_us[q]);
 			}
 	if (!(hi > 0)) {
-		ik_html_note(out, "No wake-latency percentiles in these results.");
+		ik__html_note(out, "No wake-latency percentiles in these results.");
 		return;
 	}
 	bool logy = hi / lo >= 100.0;
@@ -120,7 +120,7 @@ static void cmp_latency_profile(FILE *out, const struct ik_html_cmp_result *r, i
 				.label = "percentile, in nines (1 = p90, 2 = p99, 3 = p99.9, 4 = p99.99)"};
 	struct ik_svg_axis y = {.min = logy ? lo / 1.5 : 0, .max = hi * 1.1, .log = logy,
 				.label = "wake latency (us, mean over runs)"};
-	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Wake latency percentiles, per result", &x, &y);
+	ik__svg_begin(&p, out, PLOT_W, PLOT_H, "Wake latency percentiles, per result", &x, &y);
 	bool drawn[64] = { false };
 	for (int k = 0; k < n; k++) {
 		double xs[IK_HTML_CMP_QUANTILES], ys[IK_HTML_CMP_QUANTILES];
@@ -128,21 +128,21 @@ static void cmp_latency_profile(FILE *out, const struct ik_html_cmp_result *r, i
 		for (int q = 0; q < IK_HTML_CMP_QUANTILES; q++) {
 			if (!isfinite(r[k].wake_q_us[q]) || (logy && !(r[k].wake_q_us[q] > 0)))
 				continue;
-			xs[m] = -log10(1.0 - ik_html_cmp_quantile_pct[q] / 100.0);
+			xs[m] = -log10(1.0 - ik__html_cmp_quantile_pct[q] / 100.0);
 			ys[m++] = r[k].wake_q_us[q];
 		}
 		if (!m)
 			continue;
-		ik_svg_line(&p, m, xs, ys, colors[k], false, legend[k]);
+		ik__svg_line(&p, m, xs, ys, colors[k], false, legend[k]);
 		for (int i = 0; i < m; i++) {
 			char tip[96];
-			snprintf(tip, sizeof(tip), "%s: %.2f us", ik_html_cmp_quantile_keys[i], ys[i]);
-			ik_svg_dot(&p, ik_svg_px(&p, xs[i]), ys[i], colors[k], tip);
+			snprintf(tip, sizeof(tip), "%s: %.2f us", ik__html_cmp_quantile_keys[i], ys[i]);
+			ik__svg_dot(&p, ik__svg_px(&p, xs[i]), ys[i], colors[k], tip);
 		}
 		drawn[k] = true;
 	}
 	cmp_plot_end(&p, n, drawn, legend, colors);
-	ik_html_note(out, "Each line joins one result's wake-latency percentiles p25, p50, p75, p90, "
+	ik__html_note(out, "Each line joins one result's wake-latency percentiles p25, p50, p75, p90, "
 		     "p95, p99, p99.9, p99.95 and p99.99, each the mean over that result's runs "
 		     "(from its JSON's wake_latency_ns).");
 }
@@ -154,9 +154,9 @@ static void cmp_idle_durations(FILE *out, const struct ik_html_cmp_result *r, in
 	int first = IK_IDLE_HIST_BUCKETS, last = -1;
 	for (int k = 0; k < n; k++)
 		if (r[k].idle_hist)
-			ik_html_idle_span(r[k].idle_hist, &first, &last);
+			ik__html_idle_span(r[k].idle_hist, &first, &last);
 	if (last < 0) {
-		ik_html_note(out, "No idle-duration histograms in these results (results written "
+		ik__html_note(out, "No idle-duration histograms in these results (results written "
 			     "before idlekit had them, or with no idle periods).");
 		return;
 	}
@@ -164,23 +164,23 @@ static void cmp_idle_durations(FILE *out, const struct ik_html_cmp_result *r, in
 	double edges[IK_IDLE_HIST_BUCKETS + 1];
 	struct ik_svg p;
 	struct ik_svg_axis x;
-	ik_html_idle_axis(&x, edges, first, last);
+	ik__html_idle_axis(&x, edges, first, last);
 	struct ik_svg_axis y = {.min = 0, .max = 0, .label = "share of idle periods (%)"};
 	double ymax = 0;
 	for (int k = 0; k < n; k++)
 		if (r[k].idle_hist)
-			ymax = fmax(ymax, ik_html_idle_share_max(r[k].idle_hist));
+			ymax = fmax(ymax, ik__html_idle_share_max(r[k].idle_hist));
 	y.max = ymax * 1.1;
-	ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Idle durations, per result", &x, &y);
+	ik__svg_begin(&p, out, PLOT_W, PLOT_H, "Idle durations, per result", &x, &y);
 	bool drawn[64] = { false };
 	for (int k = 0; k < n; k++) {
-		if (!r[k].idle_hist || !ik_html_idle_share_line(&p, r[k].idle_hist, edges, first,
+		if (!r[k].idle_hist || !ik__html_idle_share_line(&p, r[k].idle_hist, edges, first,
 								last, colors[k], legend[k]))
 			continue;
 		drawn[k] = true;
 	}
 	cmp_plot_end(&p, n, drawn, legend, colors);
-	ik_html_note(out, "Each result's idle periods (all CPUs, all runs) in power-of-two buckets "
+	ik__html_note(out, "Each result's idle periods (all CPUs, all runs) in power-of-two buckets "
 		     "of microseconds, as a share of its own periods: a line shifted left means "
 		     "shorter idle periods.");
 }
@@ -192,53 +192,53 @@ static void cmp_named_table(FILE *out, const struct ik_html_cmp_result *r, int n
 	if (nnamed == 0)
 		return;
 	fputs("<h2>Figures of the workload</h2>\n<table class=\"named\">\n<tr>", out);
-	ik_html_th(out, "figure");
-	ik_html_th(out, "unit");
+	ik__html_th(out, "figure");
+	ik__html_th(out, "unit");
 	for (int k = 0; k < n; k++) {
 		char h[300];
 		snprintf(h, sizeof(h), "%d: %s (mean)", k + 1, r[k].label);
-		ik_html_th(out, h);
+		ik__html_th(out, h);
 	}
 	fputs("</tr>\n", out);
 	for (int f = 0; f < nnamed; f++) {
 		const struct ik_html_cmp_named *x = &named[f];
 		fputs("<tr>", out);
-		ik_html_td_text(out, x->name, strlen(x->name));
-		ik_html_td_text(out, x->unit, strlen(x->unit));
+		ik__html_td_text(out, x->name, strlen(x->name));
+		ik__html_td_text(out, x->unit, strlen(x->unit));
 		for (int k = 0; k < n; k++) {
 			char num[IK_FMT_NUM_LEN + 48], chg[40] = "";
 			if (!isfinite(x->mean[k])) {
-				ik_html_td_num(out, "-");
+				ik__html_td_num(out, "-");
 				continue;
 			}
 			if (k > 0 && isfinite(x->change_pct[k]))
 				snprintf(chg, sizeof(chg), " (%+.2f%%)", x->change_pct[k]);
 			char v[IK_FMT_NUM_LEN];
-			ik_fmt_fixed(v, sizeof(v), x->mean[k], 2);
+			ik__fmt_fixed(v, sizeof(v), x->mean[k], 2);
 			snprintf(num, sizeof(num), "%s%s%s", v, chg, k > 0 && x->significant[k] ? " *" : "");
 			if (k > 0 && isfinite(x->p_value[k]))
 				fprintf(out, "<td class=\"num\" title=\"Welch p = %.4f\">", x->p_value[k]);
 			else
 				fputs("<td class=\"num\">", out);
-			ik_svg_escape(out, num);
+			ik__svg_escape(out, num);
 			fputs("</td>", out);
 		}
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
-	ik_html_note(out, "Each figure as the result's JSON names it (a workload's object and key; "
+	ik__html_note(out, "Each figure as the result's JSON names it (a workload's object and key; "
 		     "distributions as p50, p99, p99.9 in us; a validate result's figures and, on "
 		     "its predicted side, the error of each).  '-': the result does not have it.  "
 		     "The change is from the baseline's mean; '*' as above.");
 }
 
-int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n,
+int ik__html_compare(FILE *out, const struct ik_html_cmp_result *r, int n,
 		    const struct ik_html_cmp_named *named, int nnamed)
 {
 	if (!out || n < 1 || n > 64)
 		return -1;
 	struct ik_rep_locale locale;
-	ik_rep_locale_enter(&locale);
+	ik__rep_locale_enter(&locale);
 	/* on the x axis the results' numbers, in the legend "number: label" */
 	const char *lp[64], *colors[64], *legend[64];
 	char numbers[64][12], legbuf[64][280];
@@ -252,9 +252,9 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n,
 			snprintf(legbuf[k], sizeof(legbuf[k]), "%d: %s", k + 1, r[k].label);
 		lp[k] = numbers[k];
 		legend[k] = legbuf[k];
-		colors[k] = ik_svg_color(k);
+		colors[k] = ik__svg_color(k);
 	}
-	ik_html_begin(out, "idlekit compare");
+	ik__html_begin(out, "idlekit compare");
 
 	fputs("<h2>Results</h2>\n<table class=\"results\">\n", out);
 	static const char *const head[] = {
@@ -262,7 +262,7 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n,
 		"wake p99 us (mean)", "too deep % (mean)", "too shallow % (mean)",
 		"avg power W (mean)", "energy J (mean)",
 	};
-	ik_html_head_row(out, head, sizeof(head) / sizeof(head[0]));
+	ik__html_head_row(out, head, sizeof(head) / sizeof(head[0]));
 	for (int k = 0; k < n; k++) {
 		/* in the order of the significance marks (IK_HTML_CMP_FIGURES) */
 		const double *cols[IK_HTML_CMP_FIGURES] = {r[k].mb_s, r[k].msg_s, r[k].wake_p50_us,
@@ -270,7 +270,7 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n,
 							   r[k].too_shallow_pct, r[k].avg_power_w,
 							   r[k].energy_j};
 		fprintf(out, "<tr><td class=\"num\">%d</td>", k + 1);
-		ik_html_td_text(out, r[k].label, strlen(r[k].label));
+		ik__html_td_text(out, r[k].label, strlen(r[k].label));
 		fprintf(out, "<td class=\"num\">%d</td>", r[k].nruns);
 		for (int c = 0; c < IK_HTML_CMP_FIGURES; c++) {
 			double sum = 0;
@@ -281,19 +281,19 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n,
 					m++;
 				}
 			char num[IK_FMT_NUM_LEN + 8];
-			ik_fmt_fixed(num, sizeof(num), m ? sum / m : NAN, c == 7 ? 4 : 2);
+			ik__fmt_fixed(num, sizeof(num), m ? sum / m : NAN, c == 7 ? 4 : 2);
 			if (k > 0 && r[k].significant[c]) {
 				fprintf(out, "<td class=\"num\" title=\"Welch p = %.4f\">", r[k].p_value[c]);
-				ik_svg_escape(out, num);
+				ik__svg_escape(out, num);
 				fputs(" *</td>", out);
 			} else {
-				ik_html_td_num(out, num);
+				ik__html_td_num(out, num);
 			}
 		}
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
-	ik_html_note(out, "The first result is the baseline. '*': the mean differs from the "
+	ik__html_note(out, "The first result is the baseline. '*': the mean differs from the "
 		     "baseline's by Welch's t-test, two-sided p < 0.05 (hover it for p); no mark "
 		     "with fewer than 2 runs on a side or no spread on either. `idlekit compare` "
 		     "without --html gives the changes, p-values and 95%% confidence intervals.");
@@ -332,7 +332,7 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n,
 				j++;
 			if (j == ns && ns < IK_HTML_CMP_STATES) {
 				names[ns] = r[k].state_names[s];
-				scolors[ns] = ik_svg_color(ns);
+				scolors[ns] = ik__svg_color(ns);
 				ns++;
 			}
 		}
@@ -360,11 +360,11 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n,
 		struct ik_svg_axis x = {.label = "result (numbered as in the legend)", .ncat = n, .cat_labels = lp};
 		struct ik_svg_axis y = {.min = 0, .max = 100,
 					.label = "share of all CPUs' time (%, mean over runs)"};
-		ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Residency per state, per result", &x, &y);
-		ik_svg_stacked_bars(&p, n, ns + 1, v, names, scolors);
-		ik_svg_axes(&p);
-		ik_svg_legend(&p, ns + 1, names, scolors);
-		ik_svg_end(&p);
+		ik__svg_begin(&p, out, PLOT_W, PLOT_H, "Residency per state, per result", &x, &y);
+		ik__svg_stacked_bars(&p, n, ns + 1, v, names, scolors);
+		ik__svg_axes(&p);
+		ik__svg_legend(&p, ns + 1, names, scolors);
+		ik__svg_end(&p);
 
 		for (int k = 0; k < n; k++) {
 			double d = 0, s = 0;
@@ -383,17 +383,17 @@ int ik_html_compare(FILE *out, const struct ik_html_cmp_result *r, int n,
 			acc[k * 3 + 1] = ms ? s / ms : 0;
 			acc[k * 3 + 2] = (md || ms) ? 100.0 - acc[k * 3] - acc[k * 3 + 1] : 0;
 		}
-		const char *acolors[3] = {ik_html_acc_color(0), ik_html_acc_color(1), ik_html_acc_color(2)};
+		const char *acolors[3] = {ik__html_acc_color(0), ik__html_acc_color(1), ik__html_acc_color(2)};
 		fputs("<h2>Idle-entry accuracy</h2>\n", out);
 		y.label = "idle entries (%, mean over runs)";
-		ik_svg_begin(&p, out, PLOT_W, PLOT_H, "Idle-entry accuracy, per result", &x, &y);
-		ik_svg_stacked_bars(&p, n, 3, acc, ik_html_acc_names, acolors);
-		ik_svg_axes(&p);
-		ik_svg_legend(&p, 3, ik_html_acc_names, acolors);
-		ik_svg_end(&p);
+		ik__svg_begin(&p, out, PLOT_W, PLOT_H, "Idle-entry accuracy, per result", &x, &y);
+		ik__svg_stacked_bars(&p, n, 3, acc, ik__html_acc_names, acolors);
+		ik__svg_axes(&p);
+		ik__svg_legend(&p, 3, ik__html_acc_names, acolors);
+		ik__svg_end(&p);
 	}
 	free(v);
 	free(acc);
-	ik_html_end(out);
-	return ik_rep_done(out, &locale, rc);
+	ik__html_end(out);
+	return ik__rep_done(out, &locale, rc);
 }

@@ -40,7 +40,7 @@ static void jw_indent(struct json_writer *w, int depth)
 
 static void jw_write_string(struct json_writer *w, const char *s, size_t maxlen)
 {
-	ik_json_string(w->out, s, maxlen);
+	ik__json_string(w->out, s, maxlen);
 }
 
 /* Before a value: separator, line break and indent as the container wants, then the key. */
@@ -133,7 +133,7 @@ static void jw_null(struct json_writer *w, const char *key)
 static void jw_double(struct json_writer *w, const char *key, double v)
 {
 	char buf[IK_FMT_NUM_LEN];
-	ik_fmt_double(buf, sizeof(buf), v); /* "null" when not finite */
+	ik__fmt_double(buf, sizeof(buf), v); /* "null" when not finite */
 	jw_prefix(w, key);
 	fputs(buf, w->out);
 }
@@ -142,7 +142,7 @@ static void jw_double(struct json_writer *w, const char *key, double v)
 static void jw_scaled(struct json_writer *w, const char *key, int64_t value, int scale_digits)
 {
 	char buf[IK_FMT_NUM_LEN];
-	ik_fmt_exact(buf, sizeof(buf), value, scale_digits);
+	ik__fmt_exact(buf, sizeof(buf), value, scale_digits);
 	jw_prefix(w, key);
 	fputs(buf, w->out);
 }
@@ -153,14 +153,14 @@ static void jw_time_us(struct json_writer *w, const char *key, uint64_t ns)
 	jw_scaled(w, key, ns > INT64_MAX ? INT64_MAX : (int64_t)ns, 3);
 }
 
-/* The workload's type and the settings its own code lists (ik_workload_settings). */
+/* The workload's type and the settings its own code lists (ik__workload_settings). */
 static void write_workload(struct json_writer *w, const struct ik_workload *wl)
 {
 	struct ik_workload_settings set;
 
 	jw_object(w, "workload", true);
-	jw_string(w, "type", ik_workload_type_name(wl->kind), 32);
-	ik_workload_settings(wl, &set);
+	jw_string(w, "type", ik__workload_type_name(wl->kind), 32);
+	ik__workload_settings(wl, &set);
 	for (int i = 0; i < set.n; i++) {
 		const struct ik_workload_setting *v = &set.v[i];
 		switch (v->type) {
@@ -208,7 +208,7 @@ static void write_scenario(struct json_writer *w, const struct ik_scenario *sc)
 	jw_int(w, "packages", p->packages);
 	jw_int(w, "cores_per_package", p->cores_per_package);
 	jw_int(w, "threads_per_core", p->threads_per_core);
-	jw_int(w, "cpus", ik_platform_cpus(p));
+	jw_int(w, "cpus", ik__platform_cpus(p));
 	jw_string(w, "driver", sc->driver, sizeof(sc->driver));
 	if (sc->kernel_driver[0])
 		jw_string(w, "kernel_driver", sc->kernel_driver, sizeof(sc->kernel_driver));
@@ -248,7 +248,7 @@ static void write_scenario(struct json_writer *w, const struct ik_scenario *sc)
 static void write_config(struct json_writer *w, const struct ik_config *cfg)
 {
 	jw_object(w, "config", false);
-	jw_string(w, "idlekit_version", ik_version(), 256);
+	jw_string(w, "idlekit_version", ik__version(), 256);
 	jw_array(w, "keys", false);
 	for (int i = 0; cfg && i < cfg->n; i++) {
 		const struct ik_config_entry *e = &cfg->entry[i];
@@ -259,7 +259,7 @@ static void write_config(struct json_writer *w, const struct ik_config *cfg)
 			jw_string(w, "value", e->value, sizeof(e->value));
 		else
 			jw_null(w, "value");
-		jw_string(w, "origin", ik_config_origin_name(e->origin), 16);
+		jw_string(w, "origin", ik__config_origin_name(e->origin), 16);
 		jw_end_object(w);
 	}
 	jw_end_array(w);
@@ -278,7 +278,7 @@ static void write_counters(struct json_writer *w, const struct ik_state_counters
 
 static void write_states(struct json_writer *w, const struct ik_run_result *r)
 {
-	int nstates = ik_rep_nstates(r);
+	int nstates = ik__rep_nstates(r);
 	jw_array(w, "states", false);
 	for (int i = 0; i < nstates; i++) {
 		const struct ik_state *st = &r->states[i];
@@ -290,7 +290,7 @@ static void write_states(struct json_writer *w, const struct ik_run_result *r)
 		jw_uint(w, "latency_us", st->exit_latency);
 		jw_uint(w, "residency_us", st->target_residency);
 		write_counters(w, c);
-		jw_double(w, "residency_pct", ik_run_residency_pct(r, i));
+		jw_double(w, "residency_pct", ik__run_residency_pct(r, i));
 		jw_end_object(w);
 	}
 	jw_end_array(w);
@@ -298,7 +298,7 @@ static void write_states(struct json_writer *w, const struct ik_run_result *r)
 
 static void write_per_cpu(struct json_writer *w, const struct ik_run_result *r)
 {
-	int nstates = ik_rep_nstates(r);
+	int nstates = ik__rep_nstates(r);
 	jw_array(w, "per_cpu", false);
 	for (int cpu = 0; r->per_cpu && cpu < r->ncpus; cpu++) {
 		jw_object(w, NULL, true);
@@ -306,7 +306,7 @@ static void write_per_cpu(struct json_writer *w, const struct ik_run_result *r)
 		jw_array(w, "states", true);
 		for (int i = 0; i < nstates; i++) {
 			jw_object(w, NULL, true);
-			write_counters(w, ik_rep_per_cpu(r, cpu, i));
+			write_counters(w, ik__rep_per_cpu(r, cpu, i));
 			jw_end_object(w);
 		}
 		jw_end_array(w);
@@ -325,7 +325,7 @@ static void write_percentiles(struct json_writer *w, const struct ik_hist *h,
 			      const struct percentile *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		jw_int(w, p[i].key, ik_hist_percentile(h, p[i].pct));
+		jw_int(w, p[i].key, ik__hist_percentile(h, p[i].pct));
 	jw_int(w, "max", h->count ? h->max : 0);
 	jw_double(w, "mean", h->count ? h->sum / (double)h->count : 0.0);
 }
@@ -340,12 +340,12 @@ static void write_latency_part(struct json_writer *w, const char *key, const str
 	jw_end_object(w);
 }
 
-/* The workload's own figures (ik_workload_figures): its counts, then its distributions. */
+/* The workload's own figures (ik__workload_figures): its counts, then its distributions. */
 static void write_workload_figures(struct json_writer *w, const struct ik_workload *wl,
 				   const struct ik_run_result *r)
 {
 	struct ik_workload_figures f;
-	if (!ik_workload_figures(wl, r, &f))
+	if (!ik__workload_figures(wl, r, &f))
 		return;
 	jw_string(w, "workload_figures", f.key, 64); /* which object is the workload's own */
 	jw_object(w, f.key, f.brief);
@@ -368,8 +368,8 @@ static void write_hist_brief(struct json_writer *w, const char *name, const stru
 	jw_object(w, name, true);
 	jw_uint(w, "count", h->count);
 	jw_int(w, "min", h->count ? h->min : 0);
-	jw_int(w, "p50", ik_hist_percentile(h, 50.0));
-	jw_int(w, "p99", ik_hist_percentile(h, 99.0));
+	jw_int(w, "p50", ik__hist_percentile(h, 50.0));
+	jw_int(w, "p99", ik__hist_percentile(h, 99.0));
 	jw_int(w, "max", h->count ? h->max : 0);
 	jw_end_object(w);
 }
@@ -379,7 +379,7 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r,
 {
 	const struct ik_hist *lat = &r->wake_latency;
 	struct ik_rep_accuracy accuracy;
-	ik_rep_accuracy(r, &accuracy);
+	ik__rep_accuracy(r, &accuracy);
 
 	jw_object(w, NULL, false);
 	jw_uint(w, "seed", r->seed);
@@ -407,17 +407,17 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r,
 
 	/* only a workload that passes messages has throughput: the others' would be zeros
 	   that read as a measured 0 */
-	if (ik_workload_has_throughput(wl)) {
+	if (ik__workload_has_throughput(wl)) {
 		jw_object(w, "throughput", true);
 		jw_uint(w, "messages", r->messages);
 		jw_uint(w, "bytes", r->bytes);
-		jw_double(w, "messages_per_s", ik_run_messages_per_s(r));
-		jw_double(w, "mb_per_s", ik_run_mb_per_s(r));
+		jw_double(w, "messages_per_s", ik__run_messages_per_s(r));
+		jw_double(w, "mb_per_s", ik__run_mb_per_s(r));
 		jw_end_object(w);
 	}
 
 	jw_uint(w, "idle_entries", r->idle_entries);
-	jw_double(w, "idle_entries_per_cpu_per_s", ik_rep_idle_entries_per_cpu_per_s(r));
+	jw_double(w, "idle_entries_per_cpu_per_s", ik__rep_idle_entries_per_cpu_per_s(r));
 	jw_uint(w, "idle_in_progress", r->idle_in_progress);
 	jw_uint(w, "ipis", r->ipis);
 	jw_scaled(w, "busy_ms", r->busy_ns, 6);
@@ -448,7 +448,7 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r,
 
 	write_workload_figures(w, wl, r);
 	jw_double(w, "energy_j", r->energy_j);
-	jw_double(w, "avg_power_w", ik_run_avg_power_w(r));
+	jw_double(w, "avg_power_w", ik__run_avg_power_w(r));
 	jw_end_object(w);
 }
 
@@ -482,26 +482,26 @@ static int write_summary(struct json_writer *w, const struct ik_run_result *runs
 	jw_object(w, "summary", false);
 	jw_int(w, "runs", nruns);
 	for (size_t i = 0; i < sizeof(summary_figures) / sizeof(summary_figures[0]); i++) {
-		rc |= ik_rep_summarize_figure(runs, nruns, summary_figures[i], 0, &s);
-		write_summary_object(w, ik_rep_figure_key(summary_figures[i]), &s);
+		rc |= ik__rep_summarize_figure(runs, nruns, summary_figures[i], 0, &s);
+		write_summary_object(w, ik__rep_figure_key(summary_figures[i]), &s);
 	}
 	/* and the workload's own columns of the runs table */
 	struct ik_workload_figures f;
-	if (nruns > 0 && ik_workload_figures(wl, &runs[0], &f))
+	if (nruns > 0 && ik__workload_figures(wl, &runs[0], &f))
 		for (int i = 0; i < f.ncolumns; i++) {
 			enum ik_rep_figure fig;
-			if (ik_rep_figure_find(f.column[i].figure, &fig))
+			if (ik__rep_figure_find(f.column[i].figure, &fig))
 				continue;
-			rc |= ik_rep_summarize_figure(runs, nruns, fig, 0, &s);
+			rc |= ik__rep_summarize_figure(runs, nruns, fig, 0, &s);
 			write_summary_object(w, f.column[i].figure, &s);
 		}
 	jw_array(w, "states", false);
-	int nstates = nruns > 0 ? ik_rep_nstates(&runs[0]) : 0;
+	int nstates = nruns > 0 ? ik__rep_nstates(&runs[0]) : 0;
 	for (int i = 0; i < nstates; i++) {
 		jw_object(w, NULL, true);
 		jw_int(w, "index", i);
 		jw_string(w, "name", runs[0].states[i].name, sizeof(runs[0].states[i].name));
-		rc |= ik_rep_summarize_figure(runs, nruns, IK_FIG_RESIDENCY_PCT, i, &s);
+		rc |= ik__rep_summarize_figure(runs, nruns, IK_FIG_RESIDENCY_PCT, i, &s);
 		write_summary_object(w, "residency_pct", &s);
 		jw_end_object(w);
 	}
@@ -529,8 +529,8 @@ static int json_report(FILE *out, const struct ik_scenario *sc, const struct ik_
 	return rc;
 }
 
-int ik_report_json(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+int ik__report_json(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 		   int nruns)
 {
-	return ik_rep_runs_report(out, sc, runs, nruns, json_report, NULL);
+	return ik__rep_runs_report(out, sc, runs, nruns, json_report, NULL);
 }

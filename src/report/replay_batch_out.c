@@ -12,7 +12,7 @@
 static const char package_exit[] =
 	"included: the first CPU to wake from a deep package (all its CPUs in a core_off state) pays pkg_exit_ns on top of its state's exit, added to that wake's latency, and its work starts that much later (open loop: a next entry inside the exit waits for its end; closed loop: the CPU's later events move by its delay) (docs/replay.md)";
 
-int ik_report_replay_batch_one(void *user, const struct ik_replay_batch_done *d, char *err,
+int ik__report_replay_batch_one(void *user, const struct ik_replay_batch_done *d, char *err,
 			       size_t errlen)
 {
 	const struct ik_replay_batch_out *o = user;
@@ -28,7 +28,7 @@ int ik_report_replay_batch_one(void *user, const struct ik_replay_batch_done *d,
 	FILE *of = open_memstream(&v->out, &v->outlen);
 	int wrc = -1;
 	if (of) {
-		wrc = o->json ? ik_report_replay_json(of, &rep) : ik_report_replay_text(of, &rep);
+		wrc = o->json ? ik__report_replay_json(of, &rep) : ik__report_replay_text(of, &rep);
 		if (fclose(of))
 			wrc = -1;
 	}
@@ -40,7 +40,7 @@ int ik_report_replay_batch_one(void *user, const struct ik_replay_batch_done *d,
 						     .platform = rep.platform, .hz = rep.hz,
 						     .compare = o->compare, .drv = d->drv, .h = d->h,
 						     .rp = &d->runs[0], .tl = d->timeline, .report = &rep };
-			wrc = ik_report_html_replay(hf, &hr);
+			wrc = ik__report_html_replay(hf, &hr);
 			if (fclose(hf))
 				wrc = -1;
 		}
@@ -50,7 +50,7 @@ int ik_report_replay_batch_one(void *user, const struct ik_replay_batch_done *d,
 	return wrc == 0 ? 0 : -1;
 }
 
-int ik_report_replay_batch_write(FILE *f, const struct ik_replay_batch_out *o, int n)
+int ik__report_replay_batch_write(FILE *f, const struct ik_replay_batch_out *o, int n)
 {
 	const struct ik_replay_batch_bytes *v = o->v;
 	if (n == 1)
@@ -70,7 +70,7 @@ int ik_report_replay_batch_write(FILE *f, const struct ik_replay_batch_out *o, i
 	return ferror(f) ? -1 : 0;
 }
 
-void ik_report_replay_batch_free(struct ik_replay_batch_out *o, int n)
+void ik__report_replay_batch_free(struct ik_replay_batch_out *o, int n)
 {
 	for (int i = 0; o->v && i < n; i++) {
 		free(o->v[i].out);

@@ -23,14 +23,14 @@ struct ik_replay_batch_out {
 };
 
 /* The batch's report hook (user: a struct ik_replay_batch_out): trace d->index's reports. */
-int ik_report_replay_batch_one(void *user, const struct ik_replay_batch_done *d, char *err,
+int ik__report_replay_batch_one(void *user, const struct ik_replay_batch_done *d, char *err,
 			       size_t errlen);
 /*
  * The reports of traces 0..n-1 in order: one trace's as it is; several, text one after the
  * other (a blank line between), JSON as {"schema": "idlekit.replays/1", "replays": [each
  * idlekit.replay/2 object]}.  0, or -1 when writing failed.
  */
-int ik_report_replay_batch_write(FILE *f, const struct ik_replay_batch_out *o, int n);
-void ik_report_replay_batch_free(struct ik_replay_batch_out *o, int n);
+int ik__report_replay_batch_write(FILE *f, const struct ik_replay_batch_out *o, int n);
+void ik__report_replay_batch_free(struct ik_replay_batch_out *o, int n);
 
 #endif

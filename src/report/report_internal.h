@@ -28,13 +28,13 @@ struct ik_rep_locale {
 	locale_t c_locale;
 	locale_t previous;
 };
-void ik_rep_locale_enter(struct ik_rep_locale *l);
-void ik_rep_locale_leave(struct ik_rep_locale *l);
+void ik__rep_locale_enter(struct ik_rep_locale *l);
+void ik__rep_locale_leave(struct ik_rep_locale *l);
 
 /* nstates of a run clamped to [0, IK_STATE_MAX]. */
-int ik_rep_nstates(const struct ik_run_result *r);
+int ik__rep_nstates(const struct ik_run_result *r);
 /* The per-CPU counters of (cpu, state), or NULL when the run has none. */
-const struct ik_state_counters *ik_rep_per_cpu(const struct ik_run_result *r, int cpu, int state);
+const struct ik_state_counters *ik__rep_per_cpu(const struct ik_run_result *r, int cpu, int state);
 
 /*
  * Governor accuracy, idlekit's one definition (docs/json-schema.md): over every idle entry
@@ -56,10 +56,10 @@ struct ik_rep_accuracy {
 	double too_shallow_time_pct;
 	double right_time_pct;
 };
-void ik_rep_accuracy(const struct ik_run_result *r, struct ik_rep_accuracy *a);
+void ik__rep_accuracy(const struct ik_run_result *r, struct ik_rep_accuracy *a);
 
 /* Idle entries per CPU per second of measured time (0 when either is 0). */
-double ik_rep_idle_entries_per_cpu_per_s(const struct ik_run_result *r);
+double ik__rep_idle_entries_per_cpu_per_s(const struct ik_run_result *r);
 
 /* The per-run figures that summaries across runs are made of. */
 enum ik_rep_figure {
@@ -82,28 +82,28 @@ enum ik_rep_figure {
 	IK_FIG_COUNT
 };
 /* Its name in JSON (units in the name), e.g. "mb_per_s". */
-const char *ik_rep_figure_key(enum ik_rep_figure figure);
+const char *ik__rep_figure_key(enum ik_rep_figure figure);
 /* The figure of that key: 0, or -1 when none has it. */
-int ik_rep_figure_find(const char *key, enum ik_rep_figure *figure);
-double ik_rep_figure_value(const struct ik_run_result *r, enum ik_rep_figure figure, int state);
-/* ik_summarize over the runs' values of one figure; -1 if memory ran out. */
-int ik_rep_summarize_figure(const struct ik_run_result *runs, int nruns,
+int ik__rep_figure_find(const char *key, enum ik_rep_figure *figure);
+double ik__rep_figure_value(const struct ik_run_result *r, enum ik_rep_figure figure, int state);
+/* ik__summarize over the runs' values of one figure; -1 if memory ran out. */
+int ik__rep_summarize_figure(const struct ik_run_result *runs, int nruns,
 			    enum ik_rep_figure figure, int state, struct ik_summary *s);
 
 /* fflush then ferror: 0 if everything written reached the stream, else -1. */
-int ik_rep_finish(FILE *out);
-/* The end of every report: ik_rep_locale_leave, then rc, or -1 if ik_rep_finish fails. */
-int ik_rep_done(FILE *out, struct ik_rep_locale *l, int rc);
+int ik__rep_finish(FILE *out);
+/* The end of every report: ik__rep_locale_leave, then rc, or -1 if ik__rep_finish fails. */
+int ik__rep_done(FILE *out, struct ik_rep_locale *l, int rc);
 
 /*
  * The frame of a report of a scenario's runs (table, JSON, CSV, HTML): -1 when the
  * arguments do not hold together (out or sc NULL, nruns < 0, runs NULL with nruns > 0),
- * else body's result written in the "C" locale (ik_rep_done).  arg is passed to body.
+ * else body's result written in the "C" locale (ik__rep_done).  arg is passed to body.
  */
 struct ik_scenario;
 typedef int (*ik_rep_runs_body)(FILE *out, const struct ik_scenario *sc,
 				const struct ik_run_result *runs, int nruns, const void *arg);
-int ik_rep_runs_report(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+int ik__rep_runs_report(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 		       int nruns, ik_rep_runs_body body, const void *arg);
 
 #endif

@@ -11,7 +11,7 @@ static double measured_s(const struct ik_run_result *r)
 	return (double)r->measured_ns / (double)IK_NSEC_PER_SEC;
 }
 
-double ik_run_messages_per_s(const struct ik_run_result *r)
+double ik__run_messages_per_s(const struct ik_run_result *r)
 {
 	if (r->measured_ns <= 0)
 		return 0.0;
@@ -19,14 +19,14 @@ double ik_run_messages_per_s(const struct ik_run_result *r)
 }
 
 /* MB is 10^6 bytes, as tbench and netperf count them. */
-double ik_run_mb_per_s(const struct ik_run_result *r)
+double ik__run_mb_per_s(const struct ik_run_result *r)
 {
 	if (r->measured_ns <= 0)
 		return 0.0;
 	return (double)r->bytes / 1e6 / measured_s(r);
 }
 
-double ik_run_avg_power_w(const struct ik_run_result *r)
+double ik__run_avg_power_w(const struct ik_run_result *r)
 {
 	if (r->measured_ns <= 0)
 		return 0.0;
@@ -34,7 +34,7 @@ double ik_run_avg_power_w(const struct ik_run_result *r)
 }
 
 /* Share of all CPUs' measured time spent in `state`, summed over CPUs, in percent. */
-double ik_run_residency_pct(const struct ik_run_result *r, int state)
+double ik__run_residency_pct(const struct ik_run_result *r, int state)
 {
 	if (state < 0 || state >= r->nstates || state >= IK_STATE_MAX)
 		return 0.0;
@@ -50,7 +50,7 @@ double ik_run_residency_pct(const struct ik_run_result *r, int state)
 	return ns / cpu_time_ns * 100.0;
 }
 
-void ik_run_result_free(struct ik_run_result *r)
+void ik__run_result_free(struct ik_run_result *r)
 {
 	if (!r)
 		return;
@@ -60,13 +60,13 @@ void ik_run_result_free(struct ik_run_result *r)
 	r->open_idle = NULL;
 	free(r->cpu_busy_ns);
 	r->cpu_busy_ns = NULL;
-	ik_timeline_free(r->timeline);
+	ik__timeline_free(r->timeline);
 	r->timeline = NULL;
 	free(r->requests);
 	r->requests = NULL;
 }
 
-double ik_request_achieved_load_pct(const struct ik_request_stats *q, int64_t measured_ns)
+double ik__request_achieved_load_pct(const struct ik_request_stats *q, int64_t measured_ns)
 {
 	if (!q || q->workers <= 0 || measured_ns <= 0)
 		return 0.0;

@@ -60,7 +60,7 @@ static double median_of(const double *values, int n)
 	return median;
 }
 
-void ik_summarize(const double *values, int n, struct ik_summary *s)
+void ik__summarize(const double *values, int n, struct ik_summary *s)
 {
 	memset(s, 0, sizeof(*s));
 	if (!values || n <= 0)

@@ -24,14 +24,14 @@ static const char *const okabe_ito[IK_SVG_NCOLORS] = {
 	"#000000", /* black */
 };
 
-const char *ik_svg_color(int i)
+const char *ik__svg_color(int i)
 {
 	if (i < 0)
 		i = -i;
 	return okabe_ito[i % IK_SVG_NCOLORS];
 }
 
-void ik_svg_escape_n(FILE *out, const char *s, size_t n)
+void ik__svg_escape_n(FILE *out, const char *s, size_t n)
 {
 	if (!s)
 		return;
@@ -49,9 +49,9 @@ void ik_svg_escape_n(FILE *out, const char *s, size_t n)
 	}
 }
 
-void ik_svg_escape(FILE *out, const char *s)
+void ik__svg_escape(FILE *out, const char *s)
 {
-	ik_svg_escape_n(out, s, (size_t)-1);
+	ik__svg_escape_n(out, s, (size_t)-1);
 }
 
 /* A finite coordinate (NaN and infinities would make the SVG invalid). */
@@ -86,39 +86,39 @@ static double frac(const struct ik_svg_axis *a, double v)
 	return f < 0 ? 0 : f > 1 ? 1 : fin(f);
 }
 
-double ik_svg_px(const struct ik_svg *p, double x)
+double ik__svg_px(const struct ik_svg *p, double x)
 {
 	return area_x0(p) + frac(&p->x, x) * (area_x1(p) - area_x0(p));
 }
 
-double ik_svg_py(const struct ik_svg *p, double y)
+double ik__svg_py(const struct ik_svg *p, double y)
 {
 	return area_y0(p) - frac(&p->y, y) * (area_y0(p) - area_y1(p));
 }
 
-double ik_svg_cat_width(const struct ik_svg *p)
+double ik__svg_cat_width(const struct ik_svg *p)
 {
 	int n = p->x.ncat > 0 ? p->x.ncat : 1;
 	return (area_x1(p) - area_x0(p)) / n;
 }
 
-double ik_svg_cat_px(const struct ik_svg *p, int i)
+double ik__svg_cat_px(const struct ik_svg *p, int i)
 {
-	return area_x0(p) + (i + 0.5) * ik_svg_cat_width(p);
+	return area_x0(p) + (i + 0.5) * ik__svg_cat_width(p);
 }
 
-double ik_svg_cat_height(const struct ik_svg *p)
+double ik__svg_cat_height(const struct ik_svg *p)
 {
 	int n = p->y.ncat > 0 ? p->y.ncat : 1;
 	return (area_y0(p) - area_y1(p)) / n;
 }
 
-double ik_svg_cat_py(const struct ik_svg *p, int i)
+double ik__svg_cat_py(const struct ik_svg *p, int i)
 {
-	return area_y1(p) + (i + 0.5) * ik_svg_cat_height(p);
+	return area_y1(p) + (i + 0.5) * ik__svg_cat_height(p);
 }
 
-void ik_svg_begin(struct ik_svg *p, FILE *out, int width, int height, const char *title,
+void ik__svg_begin(struct ik_svg *p, FILE *out, int width, int height, const char *title,
 		  const struct ik_svg_axis *x, const struct ik_svg_axis *y)
 {
 	memset(p, 0, sizeof(*p));
@@ -138,15 +138,15 @@ void ik_svg_begin(struct ik_svg *p, FILE *out, int width, int height, const char
 		"viewBox=\"0 0 %d %d\" role=\"img\" font-family=\"sans-serif\" font-size=\"12\">\n",
 		width, height, width, height);
 	fputs("<title>", out);
-	ik_svg_escape(out, title);
+	ik__svg_escape(out, title);
 	fputs("</title>\n", out);
 	fprintf(out, "<text class=\"title\" x=\"%d\" y=\"20\" font-size=\"14\" font-weight=\"bold\">",
 		p->left);
-	ik_svg_escape(out, title);
+	ik__svg_escape(out, title);
 	fputs("</text>\n", out);
 }
 
-int ik_svg_nice_ticks(double min, double max, int max_ticks, double *ticks)
+int ik__svg_nice_ticks(double min, double max, int max_ticks, double *ticks)
 {
 	if (!isfinite(min) || !isfinite(max) || max_ticks < 2)
 		return 0;
@@ -179,7 +179,7 @@ static void tick_text(char *buf, size_t len, double v)
 static int axis_ticks(const struct ik_svg_axis *a, double *ticks, int max)
 {
 	if (!a->log)
-		return ik_svg_nice_ticks(a->min, a->max, max > 8 ? 8 : max, ticks);
+		return ik__svg_nice_ticks(a->min, a->max, max > 8 ? 8 : max, ticks);
 	int n = 0;
 	if (!(a->min > 0) || !(a->max > a->min))
 		return 0;
@@ -217,13 +217,13 @@ static void x_label(FILE *out, double x, double y0)
 static void cat_label(FILE *out, const struct ik_svg_axis *a, int i)
 {
 	if (a->cat_labels && a->cat_labels[i])
-		ik_svg_escape(out, a->cat_labels[i]);
+		ik__svg_escape(out, a->cat_labels[i]);
 	else
 		fprintf(out, "%d", i);
 	fputs("</text>\n", out);
 }
 
-void ik_svg_axes(struct ik_svg *p)
+void ik__svg_axes(struct ik_svg *p)
 {
 	FILE *out = p->out;
 	double x0 = area_x0(p), x1 = area_x1(p), y0 = area_y0(p), y1 = area_y1(p);
@@ -240,19 +240,19 @@ void ik_svg_axes(struct ik_svg *p)
 	int n = p->y.ncat > 0 ? 0 : axis_ticks(&p->y, ticks, 64);
 	int yevery = p->y.cat_label_every > 1 ? p->y.cat_label_every : 1;
 	for (int i = 0; i < p->y.ncat; i += yevery) {
-		y_tick(out, x0, ik_svg_cat_py(p, i));
+		y_tick(out, x0, ik__svg_cat_py(p, i));
 		cat_label(out, &p->y, i);
 	}
 	for (int i = 0; i < n; i++) {
 		char t[64];
-		double y = ik_svg_py(p, ticks[i]);
+		double y = ik__svg_py(p, ticks[i]);
 		tick_text(t, sizeof(t), ticks[i]);
 		fprintf(out,
 			"<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 			"stroke=\"#e5e5e5\"/>",
 			x0, y, x1, y);
 		y_tick(out, x0, y);
-		ik_svg_escape(out, t);
+		ik__svg_escape(out, t);
 		fputs("</text>\n", out);
 	}
 
@@ -266,10 +266,10 @@ void ik_svg_axes(struct ik_svg *p)
 			if (p->x.cat_labels[i] && strlen(p->x.cat_labels[i]) > longest)
 				longest = strlen(p->x.cat_labels[i]);
 		double need = rotate ? 16.0 : CHAR_W * (double)longest + 8.0;
-		while (every < p->x.ncat && ik_svg_cat_width(p) * every < need)
+		while (every < p->x.ncat && ik__svg_cat_width(p) * every < need)
 			every++;
 		for (int i = 0; i < p->x.ncat; i += every) {
-			double x = ik_svg_cat_px(p, i);
+			double x = ik__svg_cat_px(p, i);
 			tick(out, x, y0, x, y0 + 5);
 			if (rotate)
 				fprintf(out,
@@ -284,11 +284,11 @@ void ik_svg_axes(struct ik_svg *p)
 		n = axis_ticks(&p->x, ticks, 64);
 		for (int i = 0; i < n; i++) {
 			char t[64];
-			double x = ik_svg_px(p, ticks[i]);
+			double x = ik__svg_px(p, ticks[i]);
 			tick_text(t, sizeof(t), ticks[i]);
 			tick(out, x, y0, x, y0 + 5);
 			x_label(out, x, y0);
-			ik_svg_escape(out, t);
+			ik__svg_escape(out, t);
 			fputs("</text>\n", out);
 		}
 	}
@@ -297,7 +297,7 @@ void ik_svg_axes(struct ik_svg *p)
 	/* axis labels */
 	fprintf(out, "<text class=\"axis-label\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
 		(x0 + x1) / 2, p->height - 8);
-	ik_svg_escape(out, p->x.label ? p->x.label : "");
+	ik__svg_escape(out, p->x.label ? p->x.label : "");
 	if (p->x.log)
 		fputs(" (log scale)", out);
 	fputs("</text>\n", out);
@@ -306,42 +306,42 @@ void ik_svg_axes(struct ik_svg *p)
 		"<text class=\"axis-label\" x=\"16\" y=\"%.1f\" text-anchor=\"middle\" "
 		"transform=\"rotate(-90 16 %.1f)\">",
 		ym, ym);
-	ik_svg_escape(out, p->y.label ? p->y.label : "");
+	ik__svg_escape(out, p->y.label ? p->y.label : "");
 	if (p->y.log)
 		fputs(" (log scale)", out);
 	fputs("</text>\n", out);
 }
 
-void ik_svg_end(struct ik_svg *p)
+void ik__svg_end(struct ik_svg *p)
 {
 	fputs("</svg>\n", p->out);
 }
 
-void ik_svg_stacked_bars(struct ik_svg *p, int ncat, int nseries, const double *values,
+void ik__svg_stacked_bars(struct ik_svg *p, int ncat, int nseries, const double *values,
 			 const char *const *series_names, const char *const *colors)
 {
-	double w = ik_svg_cat_width(p);
+	double w = ik__svg_cat_width(p);
 	double bw = w * 0.8;
 	if (bw < 1)
 		bw = w;
 	fputs("<g class=\"bars\">\n", p->out);
 	for (int c = 0; c < ncat; c++) {
 		double base = 0.0;
-		double x = ik_svg_cat_px(p, c) - bw / 2;
+		double x = ik__svg_cat_px(p, c) - bw / 2;
 		for (int s = 0; s < nseries; s++) {
 			double v = fin(values[(size_t)c * (size_t)nseries + (size_t)s]);
 			if (v <= 0)
 				continue;
-			double ya = ik_svg_py(p, base), yb = ik_svg_py(p, base + v);
+			double ya = ik__svg_py(p, base), yb = ik__svg_py(p, base + v);
 			fprintf(p->out,
 				"<rect class=\"data\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 				"fill=\"%s\"><title>",
-				x, yb, bw, ya - yb, colors ? colors[s] : ik_svg_color(s));
+				x, yb, bw, ya - yb, colors ? colors[s] : ik__svg_color(s));
 			if (p->x.cat_labels && p->x.cat_labels[c])
-				ik_svg_escape(p->out, p->x.cat_labels[c]);
+				ik__svg_escape(p->out, p->x.cat_labels[c]);
 			fputs(": ", p->out);
 			if (series_names)
-				ik_svg_escape(p->out, series_names[s]);
+				ik__svg_escape(p->out, series_names[s]);
 			fprintf(p->out, " %.2f</title></rect>\n", v);
 			base += v;
 			p->nmarks++;
@@ -350,15 +350,15 @@ void ik_svg_stacked_bars(struct ik_svg *p, int ncat, int nseries, const double *
 	fputs("</g>\n", p->out);
 }
 
-void ik_svg_hist(struct ik_svg *p, int nbins, const double *edges, const double *heights,
+void ik__svg_hist(struct ik_svg *p, int nbins, const double *edges, const double *heights,
 		 const char *color)
 {
 	fputs("<g class=\"hist\">\n", p->out);
 	for (int i = 0; i < nbins; i++) {
 		if (!(heights[i] > 0))
 			continue;
-		double xa = ik_svg_px(p, edges[i]), xb = ik_svg_px(p, edges[i + 1]);
-		double ya = ik_svg_py(p, p->y.log ? p->y.min : 0.0), yb = ik_svg_py(p, heights[i]);
+		double xa = ik__svg_px(p, edges[i]), xb = ik__svg_px(p, edges[i + 1]);
+		double ya = ik__svg_py(p, p->y.log ? p->y.min : 0.0), yb = ik__svg_py(p, heights[i]);
 		fprintf(p->out,
 			"<rect class=\"data\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 			"fill=\"%s\" stroke=\"#fff\" stroke-width=\"0.5\"><title>%g to %g: %g</title></rect>\n",
@@ -374,11 +374,11 @@ static void mark_title(struct ik_svg *p, const char *text)
 	if (!text)
 		return;
 	fputs("<title>", p->out);
-	ik_svg_escape(p->out, text);
+	ik__svg_escape(p->out, text);
 	fputs("</title>", p->out);
 }
 
-void ik_svg_line(struct ik_svg *p, int n, const double *xs, const double *ys, const char *color,
+void ik__svg_line(struct ik_svg *p, int n, const double *xs, const double *ys, const char *color,
 		 bool step, const char *name)
 {
 	if (n <= 0)
@@ -388,7 +388,7 @@ void ik_svg_line(struct ik_svg *p, int n, const double *xs, const double *ys, co
 		color);
 	double prev_y = 0;
 	for (int i = 0; i < n; i++) {
-		double x = ik_svg_px(p, xs[i]), y = ik_svg_py(p, ys[i]);
+		double x = ik__svg_px(p, xs[i]), y = ik__svg_py(p, ys[i]);
 		if (step && i > 0)
 			fprintf(p->out, " %.1f,%.1f", x, prev_y);
 		fprintf(p->out, "%s%.1f,%.1f", i ? " " : "", x, y);
@@ -400,20 +400,20 @@ void ik_svg_line(struct ik_svg *p, int n, const double *xs, const double *ys, co
 	p->nmarks++;
 }
 
-void ik_svg_dot(struct ik_svg *p, double px, double y, const char *color, const char *tooltip)
+void ik__svg_dot(struct ik_svg *p, double px, double y, const char *color, const char *tooltip)
 {
 	fprintf(p->out,
 		"<circle class=\"data\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\" "
 		"fill-opacity=\"0.75\" stroke=\"#000\" stroke-width=\"0.4\">",
-		fin(px), ik_svg_py(p, y), color);
+		fin(px), ik__svg_py(p, y), color);
 	mark_title(p, tooltip);
 	fputs("</circle>\n", p->out);
 	p->nmarks++;
 }
 
-void ik_svg_vmarker(struct ik_svg *p, double x, const char *label, const char *color)
+void ik__svg_vmarker(struct ik_svg *p, double x, const char *label, const char *color)
 {
-	double px = ik_svg_px(p, x);
+	double px = ik__svg_px(p, x);
 	/* labels at staggered heights, so that markers close together stay readable */
 	double ty = area_y1(p) + 12 + 14 * (p->nmarkers % 4);
 	bool left = px > area_x1(p) - 90;
@@ -425,12 +425,12 @@ void ik_svg_vmarker(struct ik_svg *p, double x, const char *label, const char *c
 		"<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"%s\" fill=\"%s\" "
 		"stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">",
 		left ? px - 3 : px + 3, ty, left ? "end" : "start", color);
-	ik_svg_escape(p->out, label);
+	ik__svg_escape(p->out, label);
 	fputs("</text></g>\n", p->out);
 	p->nmarkers++;
 }
 
-void ik_svg_legend(struct ik_svg *p, int n, const char *const *names, const char *const *colors)
+void ik__svg_legend(struct ik_svg *p, int n, const char *const *names, const char *const *colors)
 {
 	double x = area_x1(p) + 14, y = area_y1(p) + 4;
 	fputs("<g class=\"legend\">\n", p->out);
@@ -440,14 +440,14 @@ void ik_svg_legend(struct ik_svg *p, int n, const char *const *names, const char
 		fprintf(p->out,
 			"<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\" "
 			"stroke=\"#000\" stroke-width=\"0.4\"/>",
-			x, y, colors ? colors[i] : ik_svg_color(i));
+			x, y, colors ? colors[i] : ik__svg_color(i));
 		fprintf(p->out, "<text x=\"%.1f\" y=\"%.1f\">", x + 18, y + 10);
 		/* a name wider than the margin wraps at spaces, one <tspan> per line; a word that
 		   alone is too wide (a file path) keeps its tail */
 		const char *s = names[i] ? names[i] : "";
 		int lines = 0;
 		if (strlen(s) <= LEGEND_CHARS) { /* one line: no <tspan> */
-			ik_svg_escape(p->out, s);
+			ik__svg_escape(p->out, s);
 			s += strlen(s);
 		}
 		while (*s) {
@@ -464,10 +464,10 @@ void ik_svg_legend(struct ik_svg *p, int n, const char *const *names, const char
 			if (cut == 0) { /* one long word: its tail */
 				size_t word = strcspn(s, " ");
 				fputs("...", p->out);
-				ik_svg_escape_n(p->out, s + word - (LEGEND_CHARS - 3), LEGEND_CHARS - 3);
+				ik__svg_escape_n(p->out, s + word - (LEGEND_CHARS - 3), LEGEND_CHARS - 3);
 				s += word;
 			} else {
-				ik_svg_escape_n(p->out, s, cut);
+				ik__svg_escape_n(p->out, s, cut);
 				s += cut;
 			}
 			fputs("</tspan>", p->out);
@@ -479,25 +479,25 @@ void ik_svg_legend(struct ik_svg *p, int n, const char *const *names, const char
 	fputs("</g>\n", p->out);
 }
 
-void ik_svg_note(struct ik_svg *p, const char *text)
+void ik__svg_note(struct ik_svg *p, const char *text)
 {
 	fprintf(p->out, "<text class=\"note\" x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#444\">",
 		p->left, p->height - 26);
-	ik_svg_escape(p->out, text);
+	ik__svg_escape(p->out, text);
 	fputs("</text>\n", p->out);
 }
 
-void ik_svg_spans(struct ik_svg *p, int row, int n, const double *x0, const double *x1,
+void ik__svg_spans(struct ik_svg *p, int row, int n, const double *x0, const double *x1,
 		  const char *color, const char *tooltip)
 {
 	if (n <= 0)
 		return;
-	double h = ik_svg_cat_height(p);
+	double h = ik__svg_cat_height(p);
 	double bh = h >= 5 ? h * 0.8 : h;
-	double y = ik_svg_cat_py(p, row) - bh / 2;
+	double y = ik__svg_cat_py(p, row) - bh / 2;
 	fputs("<path class=\"data\" d=\"", p->out);
 	for (int i = 0; i < n; i++) {
-		double xa = ik_svg_px(p, x0[i]), xb = ik_svg_px(p, x1[i]);
+		double xa = ik__svg_px(p, x0[i]), xb = ik__svg_px(p, x1[i]);
 		fprintf(p->out, "%sM%.1f %.1fh%.1fv%.1fh%.1fz", i ? " " : "", xa, y, xb - xa, bh,
 			xa - xb);
 	}
@@ -507,11 +507,11 @@ void ik_svg_spans(struct ik_svg *p, int row, int n, const double *x0, const doub
 	p->nmarks++;
 }
 
-void ik_svg_cell(struct ik_svg *p, int col, int row, const char *fill, const char *text,
+void ik__svg_cell(struct ik_svg *p, int col, int row, const char *fill, const char *text,
 		 const char *tooltip)
 {
-	double w = ik_svg_cat_width(p), h = ik_svg_cat_height(p);
-	double cx = ik_svg_cat_px(p, col), cy = ik_svg_cat_py(p, row);
+	double w = ik__svg_cat_width(p), h = ik__svg_cat_height(p);
+	double cx = ik__svg_cat_px(p, col), cy = ik__svg_cat_py(p, row);
 	fprintf(p->out,
 		"<g><rect class=\"data\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 		"fill=\"%s\" stroke=\"#fff\">",
@@ -521,7 +521,7 @@ void ik_svg_cell(struct ik_svg *p, int col, int row, const char *fill, const cha
 		"</rect><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\" "
 		"stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">",
 		cx, cy + 4);
-	ik_svg_escape(p->out, text ? text : "");
+	ik__svg_escape(p->out, text ? text : "");
 	fputs("</text></g>\n", p->out);
 	p->nmarks++;
 }

@@ -33,21 +33,21 @@
 static int print_tab(FILE *out, const char *title, struct ik_tab *t)
 {
 	fprintf(out, "\n%s\n", title);
-	int rc = ik_tab_print_text(out, t);
-	ik_tab_free(t);
+	int rc = ik__tab_print_text(out, t);
+	ik__tab_free(t);
 	return rc;
 }
 
 /* Cell formatting helpers: a double with fixed decimals, ns as ms exactly. */
 static const char *fixed(char *buf, double v, int decimals)
 {
-	ik_fmt_fixed(buf, IK_FMT_NUM_LEN, v, decimals);
+	ik__fmt_fixed(buf, IK_FMT_NUM_LEN, v, decimals);
 	return buf;
 }
 
 static const char *ns_as_ms(char *buf, int64_t ns)
 {
-	ik_fmt_exact(buf, IK_FMT_NUM_LEN, ns, 6);
+	ik__fmt_exact(buf, IK_FMT_NUM_LEN, ns, 6);
 	return buf;
 }
 
@@ -67,12 +67,12 @@ static void print_label(FILE *out, const char *label)
 	fprintf(out, "%-10s ", label);
 }
 
-/* The workload in its own words (ik_workload_describe). */
+/* The workload in its own words (ik__workload_describe). */
 static void print_workload(FILE *out, const struct ik_workload *wl)
 {
 	char line[1024];
 
-	ik_workload_describe(wl, false, line, sizeof(line));
+	ik__workload_describe(wl, false, line, sizeof(line));
 	fprintf(out, "%s\n", line);
 }
 
@@ -87,7 +87,7 @@ static void print_config(FILE *out, const struct ik_config *cfg)
 	if (!cfg)
 		return;
 	print_label(out, "idlekit");
-	fprintf(out, "%s\n", ik_version());
+	fprintf(out, "%s\n", ik__version());
 	for (int i = 0; i < cfg->n; i++)
 		count[cfg->entry[i].origin]++;
 	print_label(out, "config");
@@ -121,7 +121,7 @@ static void print_header(FILE *out, const struct ik_scenario *sc, const struct i
 	print_label(out, "platform");
 	print_name(out, p->name, sizeof(p->name));
 	fprintf(out, ": %d packages x %d cores x %d threads = %d CPUs\n", p->packages,
-		p->cores_per_package, p->threads_per_core, ik_platform_cpus(p));
+		p->cores_per_package, p->threads_per_core, ik__platform_cpus(p));
 	print_label(out, "driver");
 	print_name(out, sc->driver, sizeof(sc->driver));
 	if (sc->kernel_driver[0] && strcmp(sc->kernel_driver, sc->driver) != 0)
@@ -190,7 +190,7 @@ static int print_states(FILE *out, const struct ik_run_result *r)
 {
 	char num[IK_FMT_NUM_LEN];
 	struct ik_tab t;
-	ik_rep_tab_states(&t, r);
+	ik__rep_tab_states(&t, r);
 	char title[160];
 	snprintf(title, sizeof(title), "Idle states, summed over all %d CPUs, %s ms measured",
 		 r->ncpus, ns_as_ms(num, r->measured_ns));
@@ -200,7 +200,7 @@ static int print_states(FILE *out, const struct ik_run_result *r)
 static int print_wake_latency(FILE *out, const struct ik_run_result *r)
 {
 	struct ik_tab t;
-	ik_rep_tab_wake_latency(&t, r, 1, false);
+	ik__rep_tab_wake_latency(&t, r, 1, false);
 	return print_tab(out, "Wake latency (task wake-up to running)", &t);
 }
 
@@ -209,11 +209,11 @@ static int print_pairs(FILE *out, const char *title, const char *const *headers,
 			char values[][IK_FMT_NUM_LEN], int n)
 {
 	struct ik_tab t;
-	ik_tab_init(&t, n);
-	int row = ik_tab_row(&t);
+	ik__tab_init(&t, n);
+	int row = ik__tab_row(&t);
 	for (int c = 0; c < n; c++) {
-		ik_tab_col(&t, c, IK_TAB_NUM, headers[c], NULL);
-		ik_tab_text(&t, row, c, values[c], IK_FMT_NUM_LEN);
+		ik__tab_col(&t, c, IK_TAB_NUM, headers[c], NULL);
+		ik__tab_text(&t, row, c, values[c], IK_FMT_NUM_LEN);
 	}
 	return print_tab(out, title, &t);
 }
@@ -224,10 +224,10 @@ static int print_hist_brief(FILE *out, const char *title, const char *const *hea
 			    const struct ik_hist *h, bool ns_in_us)
 {
 	struct ik_tab t;
-	ik_tab_init(&t, IK_REP_BRIEF_STATS);
+	ik__tab_init(&t, IK_REP_BRIEF_STATS);
 	for (int c = 0; c < IK_REP_BRIEF_STATS; c++)
-		ik_tab_col(&t, c, IK_TAB_NUM, headers[c], NULL);
-	ik_tab_hist(&t, ik_tab_row(&t), 0, h, ik_rep_brief_stats, IK_REP_BRIEF_STATS, ns_in_us);
+		ik__tab_col(&t, c, IK_TAB_NUM, headers[c], NULL);
+	ik__tab_hist(&t, ik__tab_row(&t), 0, h, ik__rep_brief_stats, IK_REP_BRIEF_STATS, ns_in_us);
 	return print_tab(out, title, &t);
 }
 
@@ -239,24 +239,24 @@ static int print_hists(FILE *out, const char *title, const char *const *names,
 						 IK_TAB_P99_9, IK_TAB_MAX, IK_TAB_MEAN, IK_TAB_COUNT};
 	enum { NSTATS = sizeof(stats) / sizeof(stats[0]) };
 	struct ik_tab t;
-	ik_tab_init(&t, 1 + NSTATS);
-	ik_tab_col(&t, 0, IK_TAB_TEXT, "", NULL);
-	ik_tab_hist_cols(&t, 1, stats, NSTATS, "samples", NULL, true);
+	ik__tab_init(&t, 1 + NSTATS);
+	ik__tab_col(&t, 0, IK_TAB_TEXT, "", NULL);
+	ik__tab_hist_cols(&t, 1, stats, NSTATS, "samples", NULL, true);
 	for (int i = 0; i < n; i++) {
-		int row = ik_tab_row(&t);
-		ik_tab_text(&t, row, 0, names[i], CELL_LEN - 1);
-		ik_tab_hist(&t, row, 1, hs[i], stats, NSTATS, true);
+		int row = ik__tab_row(&t);
+		ik__tab_text(&t, row, 0, names[i], CELL_LEN - 1);
+		ik__tab_hist(&t, row, 1, hs[i], stats, NSTATS, true);
 	}
 	return print_tab(out, title, &t);
 }
 
-/* The workload's own figures (ik_workload_figures): its counts in a row, then its
+/* The workload's own figures (ik__workload_figures): its counts in a row, then its
    distributions' percentiles. */
 static int print_workload_figures(FILE *out, const struct ik_scenario *sc,
 				  const struct ik_run_result *r)
 {
 	struct ik_workload_figures f;
-	if (!ik_workload_figures(&sc->workload, r, &f))
+	if (!ik__workload_figures(&sc->workload, r, &f))
 		return 0;
 	const char *headers[IK_WORKLOAD_COUNTS];
 	char v[IK_WORKLOAD_COUNTS][IK_FMT_NUM_LEN];
@@ -289,11 +289,11 @@ static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct i
 	int rc = print_states(out, r);
 	rc |= print_wake_latency(out, r);
 
-	if (ik_workload_has_throughput(&sc->workload)) {
+	if (ik__workload_has_throughput(&sc->workload)) {
 		static const char *const tput_headers[] = {"messages", "messages/s", "MB/s"};
 		snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)r->messages);
-		fixed(v[1], ik_run_messages_per_s(r), 2);
-		fixed(v[2], ik_run_mb_per_s(r), 2);
+		fixed(v[1], ik__run_messages_per_s(r), 2);
+		fixed(v[2], ik__run_mb_per_s(r), 2);
 		rc |= print_pairs(out, "Throughput", tput_headers, v, 3);
 	}
 
@@ -323,15 +323,15 @@ static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct i
 						    "wakeups", "IPIs", "busy_ms", "idle_ms"};
 	snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)r->idle_entries);
 	fixed(v[1], r->ncpus > 0 ? (double)r->idle_entries / r->ncpus : 0.0, 2);
-	fixed(v[2], ik_rep_idle_entries_per_cpu_per_s(r), 2);
+	fixed(v[2], ik__rep_idle_entries_per_cpu_per_s(r), 2);
 	snprintf(v[3], sizeof(v[3]), "%llu", (unsigned long long)r->wakeups);
 	snprintf(v[4], sizeof(v[4]), "%llu", (unsigned long long)r->ipis);
-	ik_fmt_scaled(v[5], sizeof(v[5]), r->busy_ns, 6, 3);
-	ik_fmt_scaled(v[6], sizeof(v[6]), r->idle_ns, 6, 3);
+	ik__fmt_scaled(v[5], sizeof(v[5]), r->busy_ns, 6, 3);
+	ik__fmt_scaled(v[6], sizeof(v[6]), r->idle_ns, 6, 3);
 	rc |= print_pairs(out, "Idle entries (calls to the governor's select)", entry_headers, v, 7);
 
 	struct ik_rep_accuracy a;
-	ik_rep_accuracy(r, &a);
+	ik__rep_accuracy(r, &a);
 	static const char *const acc_headers[] = {"entered", "too_deep", "too_deep_%",
 						  "too_shallow", "too_shallow_%", "right", "right_%"};
 	snprintf(v[0], sizeof(v[0]), "%llu", (unsigned long long)a.entries);
@@ -348,7 +348,7 @@ static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct i
 
 	static const char *const energy_headers[] = {"energy_J", "avg_power_W"};
 	fixed(v[0], r->energy_j, 3);
-	fixed(v[1], ik_run_avg_power_w(r), 3);
+	fixed(v[1], ik__run_avg_power_w(r), 3);
 	rc |= print_pairs(out, "Energy (the platform's per-CPU power summed: active_power_mw "
 			  "running, power_mw in each state; where those are deltas over the "
 			  "deepest state, an idle machine is near 0 W)", energy_headers, v, 2);
@@ -361,7 +361,7 @@ static int print_runs(FILE *out, const struct ik_run_result *runs, int nruns,
 		      const struct ik_rep_run_columns *c)
 {
 	struct ik_tab t;
-	ik_rep_tab_runs(&t, runs, nruns, c->col, c->n);
+	ik__rep_tab_runs(&t, runs, nruns, c->col, c->n);
 	return print_tab(out, "Runs (one line per seed; <state>_% = share of all CPUs' time in that "
 			 "state)", &t);
 }
@@ -370,7 +370,7 @@ static int print_summary(FILE *out, const struct ik_run_result *runs, int nruns,
 			 const struct ik_rep_run_columns *c)
 {
 	struct ik_tab t;
-	int rc = ik_rep_tab_summary(&t, runs, nruns, c->col, c->n);
+	int rc = ik__rep_tab_summary(&t, runs, nruns, c->col, c->n);
 	char title[160];
 	snprintf(title, sizeof(title), "Summary over %d runs (Stddev: sample standard deviation; "
 		 "CoefVar%%: 100 * Stddev / AMean)", nruns);
@@ -388,15 +388,15 @@ static int table_report(FILE *out, const struct ik_scenario *sc, const struct ik
 		rc = print_one_run(out, sc, &runs[0]);
 	} else if (nruns > 1) {
 		struct ik_rep_run_columns c; /* the seed is the first column of the table */
-		ik_rep_run_columns(&c, sc, &runs[0], false, GRID_MAX_COLS - 1);
+		ik__rep_run_columns(&c, sc, &runs[0], false, GRID_MAX_COLS - 1);
 		rc = print_runs(out, runs, nruns, &c);
 		rc |= print_summary(out, runs, nruns, &c);
 	}
 	return rc;
 }
 
-int ik_report_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
+int ik__report_table(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 		    int nruns)
 {
-	return ik_rep_runs_report(out, sc, runs, nruns, table_report, NULL);
+	return ik__rep_runs_report(out, sc, runs, nruns, table_report, NULL);
 }

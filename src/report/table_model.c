@@ -19,13 +19,13 @@
 #define COLUMN_GAP "  "
 #define INDENT "  "
 
-void ik_tab_init(struct ik_tab *t, int ncols)
+void ik__tab_init(struct ik_tab *t, int ncols)
 {
 	memset(t, 0, sizeof(*t));
 	t->ncols = ncols < 0 ? 0 : ncols > IK_TAB_MAX_COLS ? IK_TAB_MAX_COLS : ncols;
 }
 
-void ik_tab_free(struct ik_tab *t)
+void ik__tab_free(struct ik_tab *t)
 {
 	free(t->cell);
 	free(t->pool);
@@ -64,7 +64,7 @@ static size_t pool_add(struct ik_tab *t, const char *s, size_t n)
 	return at;
 }
 
-void ik_tab_col(struct ik_tab *t, int col, enum ik_tab_kind kind, const char *head,
+void ik__tab_col(struct ik_tab *t, int col, enum ik_tab_kind kind, const char *head,
 		const char *unit)
 {
 	if (col < 0 || col >= t->ncols)
@@ -80,7 +80,7 @@ void ik_tab_col(struct ik_tab *t, int col, enum ik_tab_kind kind, const char *he
 	t->headed = true;
 }
 
-int ik_tab_row(struct ik_tab *t)
+int ik__tab_row(struct ik_tab *t)
 {
 	if (t->failed)
 		return -1;
@@ -106,14 +106,14 @@ static size_t *cell_at(struct ik_tab *t, int row, int col)
 	return &t->cell[(size_t)row * (size_t)t->ncols + (size_t)col];
 }
 
-void ik_tab_text(struct ik_tab *t, int row, int col, const char *s, size_t maxlen)
+void ik__tab_text(struct ik_tab *t, int row, int col, const char *s, size_t maxlen)
 {
 	size_t *c = cell_at(t, row, col);
 	if (c)
 		*c = s ? pool_add(t, s, strnlen(s, maxlen)) : 0;
 }
 
-void ik_tab_set(struct ik_tab *t, int row, int col, const char *fmt, ...)
+void ik__tab_set(struct ik_tab *t, int row, int col, const char *fmt, ...)
 {
 	if (!cell_at(t, row, col))
 		return;
@@ -122,26 +122,26 @@ void ik_tab_set(struct ik_tab *t, int row, int col, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	ik_tab_text(t, row, col, buf, sizeof(buf));
+	ik__tab_text(t, row, col, buf, sizeof(buf));
 }
 
-void ik_tab_u64(struct ik_tab *t, int row, int col, uint64_t v)
+void ik__tab_u64(struct ik_tab *t, int row, int col, uint64_t v)
 {
-	ik_tab_set(t, row, col, "%llu", (unsigned long long)v);
+	ik__tab_set(t, row, col, "%llu", (unsigned long long)v);
 }
 
-void ik_tab_fixed(struct ik_tab *t, int row, int col, double v, int decimals)
-{
-	char num[IK_FMT_NUM_LEN];
-	ik_fmt_fixed(num, sizeof(num), v, decimals);
-	ik_tab_text(t, row, col, num, sizeof(num));
-}
-
-void ik_tab_us(struct ik_tab *t, int row, int col, int64_t ns)
+void ik__tab_fixed(struct ik_tab *t, int row, int col, double v, int decimals)
 {
 	char num[IK_FMT_NUM_LEN];
-	ik_fmt_scaled(num, sizeof(num), ns, 3, 2);
-	ik_tab_text(t, row, col, num, sizeof(num));
+	ik__fmt_fixed(num, sizeof(num), v, decimals);
+	ik__tab_text(t, row, col, num, sizeof(num));
+}
+
+void ik__tab_us(struct ik_tab *t, int row, int col, int64_t ns)
+{
+	char num[IK_FMT_NUM_LEN];
+	ik__fmt_scaled(num, sizeof(num), ns, 3, 2);
+	ik__tab_text(t, row, col, num, sizeof(num));
 }
 
 /* ---- distributions ---- */
@@ -161,7 +161,7 @@ static const char *stat_name(enum ik_tab_stat s)
 	return "";
 }
 
-void ik_tab_hist_cols(struct ik_tab *t, int col, const enum ik_tab_stat *stats, int n,
+void ik__tab_hist_cols(struct ik_tab *t, int col, const enum ik_tab_stat *stats, int n,
 		      const char *count_name, const char *prefix, bool us)
 {
 	for (int i = 0; i < n; i++) {
@@ -170,46 +170,46 @@ void ik_tab_hist_cols(struct ik_tab *t, int col, const enum ik_tab_stat *stats, 
 			snprintf(head, sizeof(head), "%s", count_name ? count_name : "count");
 		else
 			snprintf(head, sizeof(head), "%s%s", prefix ? prefix : "", stat_name(stats[i]));
-		ik_tab_col(t, col + i, IK_TAB_NUM, head, us && stats[i] != IK_TAB_COUNT ? "us" : NULL);
+		ik__tab_col(t, col + i, IK_TAB_NUM, head, us && stats[i] != IK_TAB_COUNT ? "us" : NULL);
 	}
 }
 
-void ik_tab_hist(struct ik_tab *t, int row, int col, const struct ik_hist *h,
+void ik__tab_hist(struct ik_tab *t, int row, int col, const struct ik_hist *h,
 		 const enum ik_tab_stat *stats, int n, bool us)
 {
 	for (int i = 0; i < n; i++) {
 		int64_t v = 0;
 		switch (stats[i]) {
 		case IK_TAB_COUNT:
-			ik_tab_u64(t, row, col + i, h->count);
+			ik__tab_u64(t, row, col + i, h->count);
 			continue;
 		case IK_TAB_MEAN: {
 			double mean = h->count ? h->sum / (double)h->count : 0.0;
-			ik_tab_fixed(t, row, col + i, us ? mean / 1000.0 : mean, 2);
+			ik__tab_fixed(t, row, col + i, us ? mean / 1000.0 : mean, 2);
 			continue;
 		}
 		case IK_TAB_MIN: v = h->count ? h->min : 0; break;
-		case IK_TAB_P50: v = ik_hist_percentile(h, 50.0); break;
-		case IK_TAB_P90: v = ik_hist_percentile(h, 90.0); break;
-		case IK_TAB_P99: v = ik_hist_percentile(h, 99.0); break;
-		case IK_TAB_P99_9: v = ik_hist_percentile(h, 99.9); break;
+		case IK_TAB_P50: v = ik__hist_percentile(h, 50.0); break;
+		case IK_TAB_P90: v = ik__hist_percentile(h, 90.0); break;
+		case IK_TAB_P99: v = ik__hist_percentile(h, 99.0); break;
+		case IK_TAB_P99_9: v = ik__hist_percentile(h, 99.9); break;
 		case IK_TAB_MAX: v = h->count ? h->max : 0; break;
 		}
 		if (us)
-			ik_tab_us(t, row, col + i, v);
+			ik__tab_us(t, row, col + i, v);
 		else
-			ik_tab_set(t, row, col + i, "%lld", (long long)v);
+			ik__tab_set(t, row, col + i, "%lld", (long long)v);
 	}
 }
 
-const char *ik_tab_cell(const struct ik_tab *t, int row, int col)
+const char *ik__tab_cell(const struct ik_tab *t, int row, int col)
 {
 	if (t->failed || !t->pool || row < 0 || row >= t->nrows || col < 0 || col >= t->ncols)
 		return "";
 	return t->pool + t->cell[(size_t)row * (size_t)t->ncols + (size_t)col];
 }
 
-const char *ik_tab_head(const struct ik_tab *t, int col)
+const char *ik__tab_head(const struct ik_tab *t, int col)
 {
 	if (t->failed || !t->pool || col < 0 || col >= t->ncols)
 		return "";
@@ -244,10 +244,10 @@ static void put_safe(FILE *out, const char *s)
 /* Row r of the text grid: the header row is row -1 when there is one. */
 static const char *text_cell(const struct ik_tab *t, int r, int c)
 {
-	return r < 0 ? ik_tab_head(t, c) : ik_tab_cell(t, r, c);
+	return r < 0 ? ik__tab_head(t, c) : ik__tab_cell(t, r, c);
 }
 
-int ik_tab_print_text(FILE *out, const struct ik_tab *t)
+int ik__tab_print_text(FILE *out, const struct ik_tab *t)
 {
 	if (t->failed)
 		return -1;
@@ -284,32 +284,32 @@ int ik_tab_print_text(FILE *out, const struct ik_tab *t)
 
 /* ---- HTML ---- */
 
-int ik_tab_print_html(FILE *out, const struct ik_tab *t, const char *cls)
+int ik__tab_print_html(FILE *out, const struct ik_tab *t, const char *cls)
 {
 	if (t->failed)
 		return -1;
 	fputs("<table class=\"", out);
-	ik_svg_escape(out, cls);
+	ik__svg_escape(out, cls);
 	fputs("\">\n", out);
 	if (t->headed) {
 		fputs("<tr>", out);
 		for (int c = 0; c < t->ncols; c++)
-			ik_html_th(out, ik_tab_head(t, c));
+			ik__html_th(out, ik__tab_head(t, c));
 		fputs("</tr>\n", out);
 	}
 	for (int r = 0; r < t->nrows; r++) {
 		fputs("<tr>", out);
 		for (int c = 0; c < t->ncols; c++) {
-			const char *s = ik_tab_cell(t, r, c);
+			const char *s = ik__tab_cell(t, r, c);
 			switch (t->kind[c]) {
 			case IK_TAB_NUM:
-				ik_html_td_num(out, s);
+				ik__html_td_num(out, s);
 				break;
 			case IK_TAB_TEXT:
-				ik_html_td_text(out, s, strlen(s));
+				ik__html_td_text(out, s, strlen(s));
 				break;
 			case IK_TAB_LABEL:
-				ik_html_th(out, s);
+				ik__html_th(out, s);
 				break;
 			}
 		}

@@ -46,25 +46,25 @@ struct ik_tab {
 };
 
 /* An empty table of ncols (at most IK_TAB_MAX_COLS) numeric columns without headers. */
-void ik_tab_init(struct ik_tab *t, int ncols);
-void ik_tab_free(struct ik_tab *t);
+void ik__tab_init(struct ik_tab *t, int ncols);
+void ik__tab_free(struct ik_tab *t);
 /* Column col's kind and header: head, then '_' and the unit when unit is not NULL
    ("p50", "us" -> "p50_us"). */
-void ik_tab_col(struct ik_tab *t, int col, enum ik_tab_kind kind, const char *head,
+void ik__tab_col(struct ik_tab *t, int col, enum ik_tab_kind kind, const char *head,
 		const char *unit);
 /* Appends a row of empty cells; its index, or -1 when memory ran out. */
-int ik_tab_row(struct ik_tab *t);
+int ik__tab_row(struct ik_tab *t);
 
 /* Cell setters: out-of-range cells (and a failed table) are ignored. */
-void ik_tab_set(struct ik_tab *t, int row, int col, const char *fmt, ...)
+void ik__tab_set(struct ik_tab *t, int row, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* At most maxlen bytes of s (a name that may fill its array without a NUL). */
-void ik_tab_text(struct ik_tab *t, int row, int col, const char *s, size_t maxlen);
-void ik_tab_u64(struct ik_tab *t, int row, int col, uint64_t v);
-/* A double with fixed decimals (ik_fmt_fixed: "n/a" when not finite). */
-void ik_tab_fixed(struct ik_tab *t, int row, int col, double v, int decimals);
-/* ns as us with 2 decimals, exact (ik_fmt_scaled). */
-void ik_tab_us(struct ik_tab *t, int row, int col, int64_t ns);
+void ik__tab_text(struct ik_tab *t, int row, int col, const char *s, size_t maxlen);
+void ik__tab_u64(struct ik_tab *t, int row, int col, uint64_t v);
+/* A double with fixed decimals (ik__fmt_fixed: "n/a" when not finite). */
+void ik__tab_fixed(struct ik_tab *t, int row, int col, double v, int decimals);
+/* ns as us with 2 decimals, exact (ik__fmt_scaled). */
+void ik__tab_us(struct ik_tab *t, int row, int col, int64_t ns);
 
 /* The statistics of a distribution a table shows, one column each. */
 enum ik_tab_stat {
@@ -81,12 +81,12 @@ enum ik_tab_stat {
  * Columns col, col + 1, ... : n statistics of a distribution.  With us the values are ns
  * shown as us (2 decimals), else plain integers (a mean keeps 2 decimals); the count is
  * always an integer.  min, max and the percentiles of an empty distribution are 0.
- * ik_tab_hist_cols sets the columns' kinds and headers: prefix, the statistic's name
+ * ik__tab_hist_cols sets the columns' kinds and headers: prefix, the statistic's name
  * ("p99.9"), "_us" with us; the count's header is count_name.
  */
-void ik_tab_hist_cols(struct ik_tab *t, int col, const enum ik_tab_stat *stats, int n,
+void ik__tab_hist_cols(struct ik_tab *t, int col, const enum ik_tab_stat *stats, int n,
 		      const char *count_name, const char *prefix, bool us);
-void ik_tab_hist(struct ik_tab *t, int row, int col, const struct ik_hist *h,
+void ik__tab_hist(struct ik_tab *t, int row, int col, const struct ik_hist *h,
 		 const enum ik_tab_stat *stats, int n, bool us);
 
 /*
@@ -96,16 +96,16 @@ void ik_tab_hist(struct ik_tab *t, int row, int col, const struct ik_hist *h,
  * line ends in spaces.  Control characters print as '?' (a name from a platform file must
  * not drive the terminal).  0, or -1 (nothing printed) for a failed table.
  */
-int ik_tab_print_text(FILE *out, const struct ik_tab *t);
+int ik__tab_print_text(FILE *out, const struct ik_tab *t);
 /*
  * The HTML renderer: <table class="cls">, a row of <th> headers when the table has
  * headers, then one <tr> per row, every cell escaped.  The caller holds the "C" locale.
  * 0, or -1 (nothing printed) for a failed table.
  */
-int ik_tab_print_html(FILE *out, const struct ik_tab *t, const char *cls);
+int ik__tab_print_html(FILE *out, const struct ik_tab *t, const char *cls);
 
 /* The text of a cell ("" for an empty or out-of-range one): for tests and renderers. */
-const char *ik_tab_cell(const struct ik_tab *t, int row, int col);
-const char *ik_tab_head(const struct ik_tab *t, int col);
+const char *ik__tab_cell(const struct ik_tab *t, int row, int col);
+const char *ik__tab_head(const struct ik_tab *t, int col);
 
 #endif

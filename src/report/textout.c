@@ -5,7 +5,7 @@
 
 #include "report/textout.h"
 
-void ik_json_string(FILE *out, const char *s, size_t maxlen)
+void ik__json_string(FILE *out, const char *s, size_t maxlen)
 {
 	if (!s) /* no value: an empty string */
 		s = "";
@@ -90,7 +90,7 @@ void ik_json_string(FILE *out, const char *s, size_t maxlen)
 	fputc('"', out);
 }
 
-void ik_csv_text(FILE *out, const char *s, size_t maxlen)
+void ik__csv_text(FILE *out, const char *s, size_t maxlen)
 {
 	if (!s) /* no value: an empty field */
 		return;

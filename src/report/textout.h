@@ -15,10 +15,10 @@
  * \uXXXX so the JSON can sit inside an HTML page; well-formed UTF-8 copied, any ill-formed
  * byte replaced by U+FFFD.
  */
-void ik_json_string(FILE *out, const char *s, size_t maxlen); /* s NULL: "" */
+void ik__json_string(FILE *out, const char *s, size_t maxlen); /* s NULL: "" */
 
 /* s (at most maxlen bytes, stopping at NUL) as a CSV field, quoted as RFC 4180 says when it
    holds a comma, a double quote, CR or LF (inner quotes doubled). */
-void ik_csv_text(FILE *out, const char *s, size_t maxlen); /* s NULL: an empty field */
+void ik__csv_text(FILE *out, const char *s, size_t maxlen); /* s NULL: an empty field */
 
 #endif

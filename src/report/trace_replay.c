@@ -30,7 +30,7 @@ static double pct(uint64_t part, uint64_t whole)
 static void jdouble(FILE *f, double v)
 {
 	char b[IK_FMT_NUM_LEN];
-	ik_fmt_double(b, sizeof(b), v);
+	ik__fmt_double(b, sizeof(b), v);
 	fputs(b, f);
 }
 
@@ -38,7 +38,7 @@ static void jdouble(FILE *f, double v)
 static void jscaled(FILE *f, int64_t v, int scale)
 {
 	char b[IK_FMT_NUM_LEN];
-	ik_fmt_exact(b, sizeof(b), v, scale);
+	ik__fmt_exact(b, sizeof(b), v, scale);
 	fputs(b, f);
 }
 
@@ -56,16 +56,16 @@ static void json_mapping(FILE *f, const struct ik_trace_replay_report *r,
 		for (int i = 0; i < m->nstates[d] && i < IK_STATE_MAX; i++) {
 			fprintf(f, "%s\n%s  {\"driver\": ", first ? "" : ",", ind);
 			first = false;
-			ik_json_string(f, r->h->drivers[d].drv.name, IK_NAME_LEN);
+			ik__json_string(f, r->h->drivers[d].drv.name, IK_NAME_LEN);
 			fprintf(f, ", \"recorded\": %d, \"recorded_name\": ", i);
-			ik_json_string(f, rec_state_name(r->h, d, i), IK_NAME_LEN);
+			ik__json_string(f, rec_state_name(r->h, d, i), IK_NAME_LEN);
 			if (m->to[d][i] >= 0) {
 				fprintf(f, ", \"replayed\": %d, \"replayed_name\": ", m->to[d][i]);
-				ik_json_string(f, r->drv->states[m->to[d][i]].name, IK_NAME_LEN);
+				ik__json_string(f, r->drv->states[m->to[d][i]].name, IK_NAME_LEN);
 			} else {
 				fputs(", \"replayed\": null, \"replayed_name\": null", f);
 			}
-			fprintf(f, ", \"by\": \"%s\"}", ik_trace_map_how_name(m->how[d][i]));
+			fprintf(f, ", \"by\": \"%s\"}", ik__trace_map_how_name(m->how[d][i]));
 		}
 	fprintf(f, "\n%s]", ind);
 }
@@ -75,12 +75,12 @@ static void json_run(FILE *f, const struct ik_trace_replay_report *r, int g)
 	const struct ik_trace_replay *rp = &r->runs[g];
 	const struct ik_run_result *run = &rp->run;
 	const struct ik_hist *lat = &run->wake_latency;
-	int n = ik_rep_nstates(run);
+	int n = ik__rep_nstates(run);
 	struct ik_rep_accuracy a;
-	ik_rep_accuracy(run, &a);
+	ik__rep_accuracy(run, &a);
 
 	fputs("    {\n      \"governor\": ", f);
-	ik_json_string(f, r->governors[g], strlen(r->governors[g]));
+	ik__json_string(f, r->governors[g], strlen(r->governors[g]));
 	fprintf(f, ", \"cpus\": %d, \"measured_ms\": ", run->ncpus);
 	jscaled(f, run->measured_ns, 6);
 	fputs(",\n      \"states\": [\n", f);
@@ -88,15 +88,15 @@ static void json_run(FILE *f, const struct ik_trace_replay_report *r, int g)
 		const struct ik_state *st = &run->states[i];
 		const struct ik_state_counters *c = &run->total[i];
 		fprintf(f, "        {\"index\": %d, \"name\": ", i);
-		ik_json_string(f, st->name, sizeof(st->name));
+		ik__json_string(f, st->name, sizeof(st->name));
 		fputs(", \"desc\": ", f);
-		ik_json_string(f, st->desc, sizeof(st->desc));
+		ik__json_string(f, st->desc, sizeof(st->desc));
 		fprintf(f, ", \"latency_us\": %u, \"residency_us\": %u, \"usage\": %" PRIu64
 			   ", \"time_us\": ", st->exit_latency, st->target_residency, c->usage);
 		jscaled(f, (int64_t)c->time_ns, 3);
 		fprintf(f, ", \"above\": %" PRIu64 ", \"below\": %" PRIu64 ", \"rejected\": %" PRIu64
 			   ", \"residency_pct\": ", c->above, c->below, c->rejected);
-		jdouble(f, ik_run_residency_pct(run, i));
+		jdouble(f, ik__run_residency_pct(run, i));
 		fprintf(f, "}%s\n", i + 1 < n ? "," : "");
 	}
 	fputs("      ],\n      \"per_cpu\": [\n", f);
@@ -106,7 +106,7 @@ static void json_run(FILE *f, const struct ik_trace_replay_report *r, int g)
 		jscaled(f, rp->cpu[cpu].delay_ns, 3);
 		fputs(", \"states\": [", f);
 		for (int i = 0; i < n; i++) {
-			const struct ik_state_counters *c = ik_rep_per_cpu(run, cpu, i);
+			const struct ik_state_counters *c = ik__rep_per_cpu(run, cpu, i);
 			fprintf(f, "%s{\"usage\": %" PRIu64 ", \"time_us\": ", i ? ", " : "", c->usage);
 			jscaled(f, (int64_t)c->time_ns, 3);
 			fprintf(f, ", \"above\": %" PRIu64 ", \"below\": %" PRIu64 ", \"rejected\": %" PRIu64 "}",
@@ -122,12 +122,12 @@ static void json_run(FILE *f, const struct ik_trace_replay_report *r, int g)
 	};
 	fprintf(f, "\"count\": %" PRIu64 ", \"min\": %" PRId64, lat->count, lat->count ? lat->min : 0);
 	for (size_t i = 0; i < sizeof(pc) / sizeof(pc[0]); i++)
-		fprintf(f, ", \"%s\": %" PRId64, pc[i].k, ik_hist_percentile(lat, pc[i].p));
+		fprintf(f, ", \"%s\": %" PRId64, pc[i].k, ik__hist_percentile(lat, pc[i].p));
 	fprintf(f, ", \"max\": %" PRId64 ", \"mean\": ", lat->count ? lat->max : 0);
 	jdouble(f, lat->count ? lat->sum / (double)lat->count : 0.0);
 	fprintf(f, "},\n      \"wakeups\": %" PRIu64 ", \"idle_entries\": %" PRIu64
 		   ", \"idle_entries_per_cpu_per_s\": ", run->wakeups, run->idle_entries);
-	jdouble(f, ik_rep_idle_entries_per_cpu_per_s(run));
+	jdouble(f, ik__rep_idle_entries_per_cpu_per_s(run));
 	fputs(", \"busy_ms\": ", f);
 	jscaled(f, run->busy_ns, 6);
 	fputs(", \"idle_ms\": ", f);
@@ -147,7 +147,7 @@ static void json_run(FILE *f, const struct ik_trace_replay_report *r, int g)
 	if (rp->has_energy) {
 		jdouble(f, run->energy_j);
 		fputs(", \"avg_power_w\": ", f);
-		jdouble(f, ik_run_avg_power_w(run));
+		jdouble(f, ik__run_avg_power_w(run));
 		fputs(", \"energy_parts_j\": {\"idle_states\": ", f);
 		jdouble(f, rp->state_j);
 		fputs(", \"entry_exit\": ", f);
@@ -183,7 +183,7 @@ static void json_run(FILE *f, const struct ik_trace_replay_report *r, int g)
 		   ", \"agreement_pct\": ", rp->compared, rp->agree);
 	jdouble(f, pct(rp->agree, rp->compared));
 	fputs("},\n      \"confusion\": [", f);
-	int nrec = ik_trace_max_states(r->h);
+	int nrec = ik__trace_max_states(r->h);
 	for (int i = 0; i < nrec; i++) {
 		fprintf(f, "%s[", i ? ", " : "");
 		for (int j = 0; j < n; j++)
@@ -205,9 +205,9 @@ static int replay_report(FILE *f, const struct ik_trace_replay_report *r,
 	if (!f || !r || r->nruns < 1 || !r->runs || !r->governors || !r->h || !r->drv)
 		return -1;
 	struct ik_rep_locale locale;
-	ik_rep_locale_enter(&locale);
+	ik__rep_locale_enter(&locale);
 	body(f, r);
-	return ik_rep_done(f, &locale, 0);
+	return ik__rep_done(f, &locale, 0);
 }
 
 static void replay_json(FILE *f, const struct ik_trace_replay_report *r)
@@ -216,7 +216,7 @@ static void replay_json(FILE *f, const struct ik_trace_replay_report *r)
 	const struct ik_trace_header *h = r->h;
 
 	fputs("{\n  \"schema\": \"" SCHEMA "\",\n  \"trace\": {\"path\": ", f);
-	ik_json_string(f, r->origin, 4096);
+	ik__json_string(f, r->origin, 4096);
 	fprintf(f, ", \"format\": \"%d.%d\", \"cpus\": %d, \"hz\": %d, \"periods\": %" PRIu64
 		   ", \"skipped\": %" PRIu64 ", \"first_ns\": %" PRId64 ", \"last_ns\": %" PRId64
 		   ", \"traced_us\": ",
@@ -225,52 +225,52 @@ static void replay_json(FILE *f, const struct ik_trace_replay_report *r)
 	jscaled(f, r0->last_ns - r0->first_ns, 3);
 	fputs(", \"recorded_governor\": ", f);
 	if (h->governor[0])
-		ik_json_string(f, h->governor, sizeof(h->governor));
+		ik__json_string(f, h->governor, sizeof(h->governor));
 	else
 		fputs("null", f);
 	fputs(", \"drivers\": [", f);
 	for (int d = 0; d < h->ndrivers; d++) {
 		fprintf(f, "%s{\"name\": ", d ? ", " : "");
-		ik_json_string(f, h->drivers[d].drv.name, IK_NAME_LEN);
+		ik__json_string(f, h->drivers[d].drv.name, IK_NAME_LEN);
 		fputs(", \"states\": [", f);
 		for (int i = 0; i < h->drivers[d].drv.state_count; i++) {
 			fputs(i ? ", " : "", f);
-			ik_json_string(f, rec_state_name(h, d, i), IK_NAME_LEN);
+			ik__json_string(f, rec_state_name(h, d, i), IK_NAME_LEN);
 		}
 		fputs("]}", f);
 	}
 	fputs("]},\n  \"platform\": {\"name\": ", f);
-	ik_json_string(f, r->platform, 256);
+	ik__json_string(f, r->platform, 256);
 	fputs(", \"driver\": ", f);
-	ik_json_string(f, r->drv->name, IK_NAME_LEN);
+	ik__json_string(f, r->drv->name, IK_NAME_LEN);
 	fputs(", \"states\": [", f);
 	for (int i = 0; i < r->drv->state_count; i++) {
 		fputs(i ? ", " : "", f);
-		ik_json_string(f, r->drv->states[i].name, IK_NAME_LEN);
+		ik__json_string(f, r->drv->states[i].name, IK_NAME_LEN);
 	}
 	fprintf(f, "]},\n  \"settings\": {\"loop\": \"%s\", \"hz\": %d, \"seed\": %" PRIu64
 		   ", \"compare_recorded\": %s, \"reentry_cap\": %d, \"energy\": ",
 		r->closed_loop ? "closed" : "open", r->hz, r->seed, r->compare ? "true" : "false",
 		IK_TRACE_REENTRY_CAP);
 	if (r0->has_energy)
-		ik_json_string(f, "idle states at their power_mw; real entry and exit, busy time and the idle loop at active_power_mw; the package at pkg_active_mw", 4096);
+		ik__json_string(f, "idle states at their power_mw; real entry and exit, busy time and the idle loop at active_power_mw; the package at pkg_active_mw", 4096);
 	else
 		fputs("null", f);
 	fputs(", \"energy_leaves_out\": ", f);
 	if (r->package_note)
-		ik_json_string(f, r->package_note, 4096);
+		ik__json_string(f, r->package_note, 4096);
 	else
 		fputs("null", f);
 	fputs(", \"package_exit\": ", f);
 	if (r->package_exit && r0->package_deep_state)
-		ik_json_string(f, r->package_exit, 4096);
+		ik__json_string(f, r->package_exit, 4096);
 	else
 		fputs("null", f);
 	fputs(", \"haltpoll\": ", f);
 	if (r->haltpoll_from && r->haltpoll) {
 		const struct ik_haltpoll_params *hp = r->haltpoll;
 		fputs("{\"from\": ", f);
-		ik_json_string(f, r->haltpoll_from, 256);
+		ik__json_string(f, r->haltpoll_from, 256);
 		fprintf(f, ", \"guest_halt_poll_ns\": %" PRIu64 ", \"guest_halt_poll_grow\": %u"
 			   ", \"guest_halt_poll_grow_start\": %" PRIu64 ", \"guest_halt_poll_shrink\": %u"
 			   ", \"guest_halt_poll_allow_shrink\": %s}",
@@ -285,7 +285,7 @@ static void replay_json(FILE *f, const struct ik_trace_replay_report *r)
 	fputs("  ]\n}\n", f);
 }
 
-int ik_report_replay_json(FILE *f, const struct ik_trace_replay_report *r)
+int ik__report_replay_json(FILE *f, const struct ik_trace_replay_report *r)
 {
 	return replay_report(f, r, replay_json);
 }
@@ -312,14 +312,14 @@ static void row_u64(FILE *f, const struct ik_trace_replay_report *r, const char 
 static void cell_fixed(FILE *f, double v, int decimals)
 {
 	char b[IK_FMT_NUM_LEN];
-	ik_fmt_fixed(b, sizeof(b), v, decimals);
+	ik__fmt_fixed(b, sizeof(b), v, decimals);
 	fprintf(f, " %*s", COL_W, b);
 }
 
 static void cell_us(FILE *f, int64_t ns)
 {
 	char b[IK_FMT_NUM_LEN];
-	ik_fmt_scaled(b, sizeof(b), ns, 3, 3);
+	ik__fmt_scaled(b, sizeof(b), ns, 3, 3);
 	fprintf(f, " %*s", COL_W, b);
 }
 
@@ -355,7 +355,7 @@ static void replay_text(FILE *f, const struct ik_trace_replay_report *r)
 			hp->guest_halt_poll_ns, hp->guest_halt_poll_grow, hp->guest_halt_poll_grow_start,
 			hp->guest_halt_poll_shrink, hp->guest_halt_poll_allow_shrink ? "yes" : "no");
 	}
-	ik_fmt_scaled(b, sizeof(b), r0->last_ns - r0->first_ns, 3, 3);
+	ik__fmt_scaled(b, sizeof(b), r0->last_ns - r0->first_ns, 3, 3);
 	fprintf(f, "recorded idle periods %" PRIu64 ", traced %s us", r0->periods, b);
 	if (r0->skipped)
 		fprintf(f, ", %" PRIu64 " bad lines skipped", r0->skipped);
@@ -398,7 +398,7 @@ static void replay_text(FILE *f, const struct ik_trace_replay_report *r)
 		}
 		row_label(f, "avg_power_w");
 		for (int g = 0; g < r->nruns; g++)
-			cell_fixed(f, ik_run_avg_power_w(&r->runs[g].run), 4);
+			cell_fixed(f, ik__run_avg_power_w(&r->runs[g].run), 4);
 		fputc('\n', f);
 	}
 	static const struct { const char *label; double p; } lp[] = {
@@ -408,7 +408,7 @@ static void replay_text(FILE *f, const struct ik_trace_replay_report *r)
 	for (size_t i = 0; i < sizeof(lp) / sizeof(lp[0]); i++) {
 		row_label(f, lp[i].label);
 		for (int g = 0; g < r->nruns; g++)
-			cell_us(f, ik_hist_percentile(&r->runs[g].run.wake_latency, lp[i].p));
+			cell_us(f, ik__hist_percentile(&r->runs[g].run.wake_latency, lp[i].p));
 		fputc('\n', f);
 	}
 	row_label(f, "wake latency max_us");
@@ -423,7 +423,7 @@ static void replay_text(FILE *f, const struct ik_trace_replay_report *r)
 	fputc('\n', f);
 	struct ik_rep_accuracy a[IK_TRACE_REPLAY_MAX_GOVS];
 	for (int g = 0; g < r->nruns; g++)
-		ik_rep_accuracy(&r->runs[g].run, &a[g]);
+		ik__rep_accuracy(&r->runs[g].run, &a[g]);
 	row_label(f, "too_deep_%");
 	for (int g = 0; g < r->nruns; g++)
 		cell_fixed(f, a[g].too_deep_pct, 2);
@@ -460,7 +460,7 @@ static void replay_text(FILE *f, const struct ik_trace_replay_report *r)
 		snprintf(label, sizeof(label), "%.16s residency_%%", name);
 		row_label(f, label);
 		for (int g = 0; g < r->nruns; g++)
-			cell_fixed(f, ik_run_residency_pct(&r->runs[g].run, i), 2);
+			cell_fixed(f, ik__run_residency_pct(&r->runs[g].run, i), 2);
 		fputc('\n', f);
 	}
 	if (r->package_note)
@@ -480,7 +480,7 @@ static void replay_text(FILE *f, const struct ik_trace_replay_report *r)
 			fprintf(f, "  %s %-12s -> %-12s (by %s)\n", r->h->drivers[d].drv.name,
 				rec_state_name(r->h, d, i),
 				m->to[d][i] >= 0 ? r->drv->states[m->to[d][i]].name : "(none)",
-				ik_trace_map_how_name(m->how[d][i]));
+				ik__trace_map_how_name(m->how[d][i]));
 	for (int g = 0; g < r->nruns; g++) {
 		const struct ik_trace_replay *rp = &r->runs[g];
 		fprintf(f, "\nagreement with the recorded state (first entry of each period, state mapped), %s: %.2f %% (%" PRIu64
@@ -490,7 +490,7 @@ static void replay_text(FILE *f, const struct ik_trace_replay_report *r)
 		for (int j = 0; j < r->drv->state_count; j++)
 			fprintf(f, " %12s", r->drv->states[j].name);
 		fputc('\n', f);
-		int nrec = ik_trace_max_states(r->h);
+		int nrec = ik__trace_max_states(r->h);
 		for (int i = 0; i < nrec; i++) {
 			if (r->h->ndrivers == 1)
 				fprintf(f, "%-15s", rec_state_name(r->h, 0, i));
@@ -503,7 +503,7 @@ static void replay_text(FILE *f, const struct ik_trace_replay_report *r)
 	}
 }
 
-int ik_report_replay_text(FILE *f, const struct ik_trace_replay_report *r)
+int ik__report_replay_text(FILE *f, const struct ik_trace_replay_report *r)
 {
 	return replay_report(f, r, replay_text);
 }

@@ -35,7 +35,7 @@ struct ik_trace_replay_report {
 	const char *package_note; /* what the energy leaves out, or NULL */
 	const char *package_exit; /* how the package's exit is charged, or NULL (no deep state) */
 };
-int ik_report_replay_text(FILE *out, const struct ik_trace_replay_report *r);
-int ik_report_replay_json(FILE *out, const struct ik_trace_replay_report *r);
+int ik__report_replay_text(FILE *out, const struct ik_trace_replay_report *r);
+int ik__report_replay_json(FILE *out, const struct ik_trace_replay_report *r);
 
 #endif

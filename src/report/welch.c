@@ -61,7 +61,7 @@ static double beta_fraction(double a, double b, double x)
 	return h;
 }
 
-double ik_incomplete_beta(double a, double b, double x)
+double ik__incomplete_beta(double a, double b, double x)
 {
 	if (x <= 0.0)
 		return 0.0;
@@ -78,10 +78,10 @@ double ik_incomplete_beta(double a, double b, double x)
 /* Two-sided P(|T| > t) for Student's t with df degrees of freedom. */
 static double t_two_sided_p(double t, double df)
 {
-	return ik_incomplete_beta(df / 2.0, 0.5, df / (df + t * t));
+	return ik__incomplete_beta(df / 2.0, 0.5, df / (df + t * t));
 }
 
-double ik_student_t_quantile(double two_sided_p, double df)
+double ik__student_t_quantile(double two_sided_p, double df)
 {
 	if (!(two_sided_p > 0.0 && two_sided_p < 1.0) || !(df > 0.0))
 		return NAN;
@@ -99,7 +99,7 @@ double ik_student_t_quantile(double two_sided_p, double df)
 	return 0.5 * (lo + hi);
 }
 
-void ik_welch_test(const struct ik_summary *a, const struct ik_summary *b, double confidence,
+void ik__welch_test(const struct ik_summary *a, const struct ik_summary *b, double confidence,
 		   struct ik_welch *w)
 {
 	w->diff = b->amean - a->amean;
@@ -115,15 +115,15 @@ void ik_welch_test(const struct ik_summary *a, const struct ik_summary *b, doubl
 	w->t = w->diff / se;
 	w->df = (va + vb) * (va + vb) / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
 	w->p = t_two_sided_p(w->t, w->df);
-	double q = ik_student_t_quantile(1.0 - confidence, w->df);
+	double q = ik__student_t_quantile(1.0 - confidence, w->df);
 	w->ci_low = w->diff - q * se;
 	w->ci_high = w->diff + q * se;
 	w->tested = true;
 }
 
-double ik_welch_p(const struct ik_summary *a, const struct ik_summary *b)
+double ik__welch_p(const struct ik_summary *a, const struct ik_summary *b)
 {
 	struct ik_welch w;
-	ik_welch_test(a, b, 0.95, &w);
+	ik__welch_test(a, b, 0.95, &w);
 	return w.p;
 }

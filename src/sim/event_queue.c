@@ -3,7 +3,7 @@
 
 #include "sim/event_queue.h"
 
-int ik_eq_init(struct ik_event_queue *q, int capacity)
+int ik__eq_init(struct ik_event_queue *q, int capacity)
 {
 	q->capacity = capacity;
 	q->size = 0;
@@ -22,7 +22,7 @@ int ik_eq_init(struct ik_event_queue *q, int capacity)
 	q->t = aligned_alloc(64, tsize);
 	q->head = malloc(IK_EQ_SLOTS * sizeof(*q->head));
 	if (!q->heap || !q->t || !q->head) {
-		ik_eq_free(q);
+		ik__eq_free(q);
 		return -1;
 	}
 	memset(q->t, 0, tsize);
@@ -33,7 +33,7 @@ int ik_eq_init(struct ik_event_queue *q, int capacity)
 	return 0;
 }
 
-void ik_eq_free(struct ik_event_queue *q)
+void ik__eq_free(struct ik_event_queue *q)
 {
 	free(q->heap);
 	free(q->t);
@@ -46,11 +46,11 @@ void ik_eq_free(struct ik_event_queue *q)
 	q->heap_bound = INT64_MAX;
 }
 
-#define before_t ik_eq_before
-#define slot_of ik_eq_slot_of
-#define in_wheel_span ik_eq_in_wheel_span
-#define wheel_link ik_eq_wheel_link
-#define wheel_unlink ik_eq_wheel_unlink
+#define before_t ik__eq_before
+#define slot_of ik__eq_slot_of
+#define in_wheel_span ik__eq_in_wheel_span
+#define wheel_link ik__eq_wheel_link
+#define wheel_unlink ik__eq_wheel_unlink
 
 static inline bool before(struct ik_eq_entry a, struct ik_eq_entry b)
 {
@@ -67,7 +67,7 @@ static inline void place(struct ik_event_queue *q, int i, struct ik_eq_entry e)
 	q->t[e.id].pos = i;
 }
 
-/* After any change to the heap: q->heap_bound as ik_eq_first() reads it. */
+/* After any change to the heap: q->heap_bound as ik__eq_first() reads it. */
 static inline void update_bound(struct ik_event_queue *q)
 {
 	q->heap_bound = q->vacant_root ? INT64_MIN : q->hsize ? q->heap[0].expires : INT64_MAX;
@@ -174,7 +174,7 @@ static __attribute__((noinline)) void heap_remove(struct ik_event_queue *q, int 
 }
 
 /* The heap's earliest timer, -1 when it is empty. */
-int ik_eq_heap_first(struct ik_event_queue *q)
+int ik__eq_heap_first(struct ik_event_queue *q)
 {
 	if (q->vacant_root) {
 		fill_vacant_root(q);
@@ -185,8 +185,8 @@ int ik_eq_heap_first(struct ik_event_queue *q)
 
 /* ---- the queue ---- */
 
-/* ik_eq_arm() of a timer that is armed already, or of one going into the heap. */
-void ik_eq_arm_slow(struct ik_event_queue *q, int id, int64_t t)
+/* ik__eq_arm() of a timer that is armed already, or of one going into the heap. */
+void ik__eq_arm_slow(struct ik_event_queue *q, int id, int64_t t)
 {
 	int p = q->t[id].pos;
 
@@ -214,7 +214,7 @@ void ik_eq_arm_slow(struct ik_event_queue *q, int id, int64_t t)
 	update_bound(q);
 }
 
-void ik_eq_remove(struct ik_event_queue *q, int id)
+void ik__eq_remove(struct ik_event_queue *q, int id)
 {
 	if (q->t[id].pos == IK_EQ_IN_WHEEL) {
 		wheel_unlink(q, id);
@@ -226,13 +226,13 @@ void ik_eq_remove(struct ik_event_queue *q, int id)
 	q->size--;
 }
 
-int ik_eq_pop(struct ik_event_queue *q, int64_t *t)
+int ik__eq_pop(struct ik_event_queue *q, int64_t *t)
 {
-	return ik_eq_pop_until(q, INT64_MAX, t);
+	return ik__eq_pop_until(q, INT64_MAX, t);
 }
 
-int64_t ik_eq_peek_time(struct ik_event_queue *q)
+int64_t ik__eq_peek_time(struct ik_event_queue *q)
 {
-	int slot, id = ik_eq_first(q, &slot);
+	int slot, id = ik__eq_first(q, &slot);
 	return id >= 0 ? q->t[id].when : INT64_MAX;
 }

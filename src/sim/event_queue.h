@@ -65,13 +65,13 @@ struct ik_event_queue {
 	int64_t heap_bound;
 };
 
-int ik_eq_init(struct ik_event_queue *q, int capacity); /* 0 or -1 (out of memory) */
-void ik_eq_free(struct ik_event_queue *q);
-void ik_eq_remove(struct ik_event_queue *q, int id);
+int ik__eq_init(struct ik_event_queue *q, int capacity); /* 0 or -1 (out of memory) */
+void ik__eq_free(struct ik_event_queue *q);
+void ik__eq_remove(struct ik_event_queue *q, int id);
 /* Time of the earliest timer without removing it; INT64_MAX when none. */
-int64_t ik_eq_peek_time(struct ik_event_queue *q);
+int64_t ik__eq_peek_time(struct ik_event_queue *q);
 /* Earliest timer: its id (and time in *t), disarmed; -1 when none is armed. */
-int ik_eq_pop(struct ik_event_queue *q, int64_t *t);
+int ik__eq_pop(struct ik_event_queue *q, int64_t *t);
 
 /*
  * The fast paths below are inline: the simulator arms and pops a few million timers per
@@ -79,34 +79,34 @@ int ik_eq_pop(struct ik_event_queue *q, int64_t *t);
  * fifth of each.  The rest (the heap, moving an armed timer) is in event_queue.c.
  */
 
-/* ik_eq_arm() of a timer that is armed already, or of one going into the heap. */
-void ik_eq_arm_slow(struct ik_event_queue *q, int id, int64_t t);
+/* ik__eq_arm() of a timer that is armed already, or of one going into the heap. */
+void ik__eq_arm_slow(struct ik_event_queue *q, int id, int64_t t);
 /* The heap's earliest timer after refilling a vacant root; -1 when the heap is empty. */
-int ik_eq_heap_first(struct ik_event_queue *q);
+int ik__eq_heap_first(struct ik_event_queue *q);
 
 #define IK_EQ_INLINE static inline __attribute__((always_inline))
 
 /* (ta, a) fires before (tb, b): earlier time, or the same time and a smaller id. */
-IK_EQ_INLINE bool ik_eq_before(int64_t ta, int a, int64_t tb, int b)
+IK_EQ_INLINE bool ik__eq_before(int64_t ta, int a, int64_t tb, int b)
 {
 	return ta < tb || (ta == tb && a < b);
 }
 
-IK_EQ_INLINE int ik_eq_slot_of(int64_t t)
+IK_EQ_INLINE int ik__eq_slot_of(int64_t t)
 {
 	return (int)((uint64_t)(t >> IK_EQ_SHIFT) & (IK_EQ_SLOTS - 1));
 }
 
 /* t falls in the wheel's span: its slots from q->cur on (never behind it). */
-IK_EQ_INLINE bool ik_eq_in_wheel_span(const struct ik_event_queue *q, int64_t t)
+IK_EQ_INLINE bool ik__eq_in_wheel_span(const struct ik_event_queue *q, int64_t t)
 {
 	return (uint64_t)((t >> IK_EQ_SHIFT) - q->cur) < IK_EQ_SLOTS;
 }
 
 /* Put timer id (not stored anywhere) into its wheel slot's sorted list. */
-IK_EQ_INLINE void ik_eq_wheel_link(struct ik_event_queue *q, int id, int64_t t)
+IK_EQ_INLINE void ik__eq_wheel_link(struct ik_event_queue *q, int id, int64_t t)
 {
-	int slot = ik_eq_slot_of(t);
+	int slot = ik__eq_slot_of(t);
 	int p = -1, c = q->head[slot];
 	struct ik_eq_timer *me = &q->t[id];
 
@@ -119,7 +119,7 @@ IK_EQ_INLINE void ik_eq_wheel_link(struct ik_event_queue *q, int id, int64_t t)
 		q->summary |= 1ULL << (slot >> 6);
 		return;
 	}
-	while (c >= 0 && ik_eq_before(q->t[c].when, c, t, id)) {
+	while (c >= 0 && ik__eq_before(q->t[c].when, c, t, id)) {
 		p = c;
 		c = q->t[c].next;
 	}
@@ -131,7 +131,7 @@ IK_EQ_INLINE void ik_eq_wheel_link(struct ik_event_queue *q, int id, int64_t t)
 }
 
 /* Clear the bit of a slot that became empty. */
-IK_EQ_INLINE void ik_eq_wheel_slot_emptied(struct ik_event_queue *q, int slot)
+IK_EQ_INLINE void ik__eq_wheel_slot_emptied(struct ik_event_queue *q, int slot)
 {
 	uint64_t *word = &q->bits[slot >> 6];
 	*word &= ~(1ULL << (slot & 63));
@@ -142,15 +142,15 @@ IK_EQ_INLINE void ik_eq_wheel_slot_emptied(struct ik_event_queue *q, int slot)
 /* Take timer id out of its slot's list (found from the slot's head: a slot holds a few
    timers at most, and only a cancel or a move of a wheel timer comes here, while every
    pop takes a head, so the lists are singly linked). */
-IK_EQ_INLINE void ik_eq_wheel_unlink(struct ik_event_queue *q, int id)
+IK_EQ_INLINE void ik__eq_wheel_unlink(struct ik_event_queue *q, int id)
 {
-	int slot = ik_eq_slot_of(q->t[id].when);
+	int slot = ik__eq_slot_of(q->t[id].when);
 	int n = q->t[id].next, c = q->head[slot];
 
 	if (c == id) {
 		q->head[slot] = n;
 		if (n < 0)
-			ik_eq_wheel_slot_emptied(q, slot);
+			ik__eq_wheel_slot_emptied(q, slot);
 		return;
 	}
 	while (q->t[c].next != id)
@@ -160,7 +160,7 @@ IK_EQ_INLINE void ik_eq_wheel_unlink(struct ik_event_queue *q, int id)
 
 /* The first slot holding timers (the wheel must not be empty), searched from the
    wheel's start round to just before it. */
-IK_EQ_INLINE int ik_eq_wheel_first_slot(const struct ik_event_queue *q)
+IK_EQ_INLINE int ik__eq_wheel_first_slot(const struct ik_event_queue *q)
 {
 	int s = (int)((uint64_t)q->cur & (IK_EQ_SLOTS - 1));
 	int w = s >> 6;
@@ -174,60 +174,60 @@ IK_EQ_INLINE int ik_eq_wheel_first_slot(const struct ik_event_queue *q)
 }
 
 /* Arm timer id at time t, or move it there if it is armed already. */
-IK_EQ_INLINE void ik_eq_arm(struct ik_event_queue *q, int id, int64_t t)
+IK_EQ_INLINE void ik__eq_arm(struct ik_event_queue *q, int id, int64_t t)
 {
-	if (__builtin_expect(q->t[id].pos == -1 && ik_eq_in_wheel_span(q, t), 1)) {
+	if (__builtin_expect(q->t[id].pos == -1 && ik__eq_in_wheel_span(q, t), 1)) {
 		q->size++;
-		ik_eq_wheel_link(q, id, t);
+		ik__eq_wheel_link(q, id, t);
 		return;
 	}
-	ik_eq_arm_slow(q, id, t);
+	ik__eq_arm_slow(q, id, t);
 }
 
 /* Disarm timer id (nothing to do if it is not armed, the common case). */
-static inline void ik_eq_cancel(struct ik_event_queue *q, int id)
+static inline void ik__eq_cancel(struct ik_event_queue *q, int id)
 {
 	if (q->t[id].pos != -1)
-		ik_eq_remove(q, id);
+		ik__eq_remove(q, id);
 }
-static inline bool ik_eq_armed(const struct ik_event_queue *q, int id)
+static inline bool ik__eq_armed(const struct ik_event_queue *q, int id)
 {
 	return q->t[id].pos != -1;
 }
 /* Only for an armed timer. */
-static inline int64_t ik_eq_expires(const struct ik_event_queue *q, int id)
+static inline int64_t ik__eq_expires(const struct ik_event_queue *q, int id)
 {
 	return q->t[id].when;
 }
 
 /* The earliest armed timer, -1 when none; *slot: its wheel slot, -1 if in the heap. */
-IK_EQ_INLINE int ik_eq_first(struct ik_event_queue *q, int *slot)
+IK_EQ_INLINE int ik__eq_first(struct ik_event_queue *q, int *slot)
 {
 	if (q->summary) { /* the usual case: the wheel's first, before the heap's root */
-		int ws = ik_eq_wheel_first_slot(q), w = q->head[ws];
+		int ws = ik__eq_wheel_first_slot(q), w = q->head[ws];
 		if (q->t[w].when < q->heap_bound) {
 			*slot = ws;
 			return w;
 		}
 	}
-	int h = !q->hsize ? -1 : q->vacant_root ? ik_eq_heap_first(q) : q->heap[0].id;
+	int h = !q->hsize ? -1 : q->vacant_root ? ik__eq_heap_first(q) : q->heap[0].id;
 
 	*slot = -1;
 	if (!q->summary)
 		return h;
-	int ws = ik_eq_wheel_first_slot(q), w = q->head[ws];
-	if (h >= 0 && !ik_eq_before(q->t[w].when, w, q->heap[0].expires, h))
+	int ws = ik__eq_wheel_first_slot(q), w = q->head[ws];
+	if (h >= 0 && !ik__eq_before(q->t[w].when, w, q->heap[0].expires, h))
 		return h;
 	*slot = ws;
 	return w;
 }
 
-/* The earliest timer if it expires at or before `until`: as ik_eq_pop; else -1, *t is
-   INT64_MAX and nothing else changes (one look instead of ik_eq_peek_time's and
-   ik_eq_pop's). */
-IK_EQ_INLINE int ik_eq_pop_until(struct ik_event_queue *q, int64_t until, int64_t *t)
+/* The earliest timer if it expires at or before `until`: as ik__eq_pop; else -1, *t is
+   INT64_MAX and nothing else changes (one look instead of ik__eq_peek_time's and
+   ik__eq_pop's). */
+IK_EQ_INLINE int ik__eq_pop_until(struct ik_event_queue *q, int64_t until, int64_t *t)
 {
-	int slot, id = ik_eq_first(q, &slot);
+	int slot, id = ik__eq_first(q, &slot);
 
 	*t = INT64_MAX;
 	if (id < 0)
@@ -239,7 +239,7 @@ IK_EQ_INLINE int ik_eq_pop_until(struct ik_event_queue *q, int64_t until, int64_
 		int n = q->t[id].next;
 		q->head[slot] = n;
 		if (n < 0)
-			ik_eq_wheel_slot_emptied(q, slot);
+			ik__eq_wheel_slot_emptied(q, slot);
 	} else { /* the heap's root: left vacant for the next insertion */
 		q->hsize--;
 		q->vacant_root = true;

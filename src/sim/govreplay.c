@@ -15,7 +15,7 @@
  *
  * Divisions: one idle period (init, start, enter, the earliest event, exit, step); the input
  * stream (the header, the data lines parsed by hand, the chunked reader, the entry points
- * ik_govreplay_buffer and ik_govreplay_stream).
+ * ik__govreplay_buffer and ik__govreplay_stream).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -27,7 +27,7 @@
 
 /* ---- One idle period ------------------------------------------------------------------ */
 
-int ik_govreplay_init(struct ik_govreplay *g, const struct ik_driver *drv,
+int ik__govreplay_init(struct ik_govreplay *g, const struct ik_driver *drv,
 		      const struct ik_governor *gov, int hz,
 		      const struct ik_haltpoll_params *haltpoll, char *err, size_t errlen)
 {
@@ -57,7 +57,7 @@ int ik_govreplay_init(struct ik_govreplay *g, const struct ik_driver *drv,
 	return IK_GOVREPLAY_OK;
 }
 
-int ik_govreplay_disable(struct ik_govreplay *g, const char *state_name)
+int ik__govreplay_disable(struct ik_govreplay *g, const char *state_name)
 {
 	for (int i = 0; i < g->drv.state_count; i++) {
 		if (strcmp(g->drv.states[i].name, state_name) == 0) {
@@ -68,7 +68,7 @@ int ik_govreplay_disable(struct ik_govreplay *g, const char *state_name)
 	return -1;
 }
 
-int ik_govreplay_start(struct ik_govreplay *g, char *err, size_t errlen)
+int ik__govreplay_start(struct ik_govreplay *g, char *err, size_t errlen)
 {
 	if (g->enabled)
 		return IK_GOVREPLAY_OK;
@@ -80,21 +80,21 @@ int ik_govreplay_start(struct ik_govreplay *g, char *err, size_t errlen)
 	return IK_GOVREPLAY_OK;
 }
 
-void ik_govreplay_free(struct ik_govreplay *g)
+void ik__govreplay_free(struct ik_govreplay *g)
 {
 	if (g->enabled)
-		ik_governor_disable(g->gov, &g->drv, &g->dev);
+		ik__governor_disable(g->gov, &g->drv, &g->dev);
 	g->enabled = false;
 }
 
-const char *ik_govreplay_event_name(enum ik_govreplay_event e)
+const char *ik__govreplay_event_name(enum ik_govreplay_event e)
 {
 	static const char *const names[] = {
 		[IK_GOVREPLAY_WAKE] = "wake", [IK_GOVREPLAY_TIMER] = "timer",
 		[IK_GOVREPLAY_TICK] = "tick", [IK_GOVREPLAY_POLL_LIMIT] = "poll_limit",
 		[IK_GOVREPLAY_NO_EVENT] = "none",
 	};
-	return ik_name_of(names, IK_GOVREPLAY_NO_EVENT + 1, (int)e, "none");
+	return ik__name_of(names, IK_GOVREPLAY_NO_EVENT + 1, (int)e, "none");
 }
 
 /* The harness's side of the idle call: no driver model, the tick and poll limit noted. */
@@ -118,7 +118,7 @@ static void world_arm_poll_limit(void *ctx, struct ik_device *dev, uint64_t limi
 	w->poll_limit_ns = limit_ns;
 }
 
-void ik_govreplay_enter(struct ik_govreplay *g, const struct ik_govreplay_input *in,
+void ik__govreplay_enter(struct ik_govreplay *g, const struct ik_govreplay_input *in,
 			struct ik_govreplay_entered *e)
 {
 	const struct ik_driver *drv = &g->drv;
@@ -139,14 +139,14 @@ void ik_govreplay_enter(struct ik_govreplay *g, const struct ik_govreplay_input 
 	dev->in.now_ns = g->clock_ns;
 
 	bool stop_tick;
-	e->state = ik_idle_call_enter(g->gov, drv, dev, &world, &stop_tick);
+	e->state = ik__idle_call_enter(g->gov, drv, dev, &world, &stop_tick);
 	e->stop_tick = stop_tick;
 	e->tick_kept = !sw.tick_stopped_now;
 	e->polling = sw.polling;
 	e->poll_limit_ns = sw.poll_limit_ns;
 }
 
-enum ik_govreplay_event ik_govreplay_earliest(const struct ik_govreplay_input *in,
+enum ik_govreplay_event ik__govreplay_earliest(const struct ik_govreplay_input *in,
 					      const struct ik_govreplay_entered *e,
 					      int64_t *at_ns)
 {
@@ -175,7 +175,7 @@ enum ik_govreplay_event ik_govreplay_earliest(const struct ik_govreplay_input *i
 	return woken_by;
 }
 
-void ik_govreplay_exit(struct ik_govreplay *g, const struct ik_govreplay_entered *e,
+void ik__govreplay_exit(struct ik_govreplay *g, const struct ik_govreplay_entered *e,
 		       enum ik_govreplay_event woken_by, int64_t at,
 		       struct ik_govreplay_result *out)
 {
@@ -197,7 +197,7 @@ void ik_govreplay_exit(struct ik_govreplay *g, const struct ik_govreplay_entered
 	/* The harness's clock: the CPU wakes and goes idle again at once. */
 	g->clock_ns = measured_ns > IK_KTIME_MAX - g->clock_ns ? IK_KTIME_MAX : g->clock_ns + measured_ns;
 	dev->in.now_ns = g->clock_ns;
-	ik_idle_call_exit(g->gov, drv, dev, idx, measured_ns, woken_by == IK_GOVREPLAY_TICK,
+	ik__idle_call_exit(g->gov, drv, dev, idx, measured_ns, woken_by == IK_GOVREPLAY_TICK,
 			  woken_by == IK_GOVREPLAY_POLL_LIMIT);
 
 	g->lines++;
@@ -212,15 +212,15 @@ void ik_govreplay_exit(struct ik_govreplay *g, const struct ik_govreplay_entered
 	out->last_residency_ns = dev->last_residency_ns;
 }
 
-void ik_govreplay_step(struct ik_govreplay *g, const struct ik_govreplay_input *in,
+void ik__govreplay_step(struct ik_govreplay *g, const struct ik_govreplay_input *in,
 		       struct ik_govreplay_result *out)
 {
 	struct ik_govreplay_entered e;
 	int64_t at;
 
-	ik_govreplay_enter(g, in, &e);
-	enum ik_govreplay_event woken_by = ik_govreplay_earliest(in, &e, &at);
-	ik_govreplay_exit(g, &e, woken_by, at, out);
+	ik__govreplay_enter(g, in, &e);
+	enum ik_govreplay_event woken_by = ik__govreplay_earliest(in, &e, &at);
+	ik__govreplay_exit(g, &e, woken_by, at, out);
 }
 
 /* ---- The input stream ------------------------------------------------------------------ */
@@ -606,14 +606,14 @@ static int parse_data(struct reader *r, const char *line, const char *end)
 	}
 
 	struct ik_govreplay_result res;
-	ik_govreplay_step(r->g, &in, &res);
+	ik__govreplay_step(r->g, &in, &res);
 
 	if (r->g->trace)
 		fprintf(r->g->trace,
 			"line %llu: state %d stop_tick %d (tick %s), woken by %s at %lld ns, "
 			"last_residency_ns %llu\n",
 			(unsigned long long)r->line, res.state, res.stop_tick,
-			res.tick_kept ? "kept" : "stopped", ik_govreplay_event_name(res.woken_by),
+			res.tick_kept ? "kept" : "stopped", ik__govreplay_event_name(res.woken_by),
 			(long long)res.wake_at_ns, (unsigned long long)res.last_residency_ns);
 	if (r->g->decisions)
 		fprintf(r->g->decisions, "%llu,%d,%d\n", (unsigned long long)r->line, res.state,
@@ -703,7 +703,7 @@ static struct reader *reader_new(struct ik_govreplay *g, const char *origin, FIL
 	r->have_header = false;
 	r->skipping = false;
 	r->ncols = 0;
-	r->tick_nsec = ik_govreplay_tick_nsec(g);
+	r->tick_nsec = ik__govreplay_tick_nsec(g);
 	r->olen = 0;
 	return r;
 }
@@ -726,10 +726,10 @@ static int reader_finish(struct reader *r, int rc)
 	return rc;
 }
 
-int ik_govreplay_buffer(struct ik_govreplay *g, const char *data, size_t len, const char *origin,
+int ik__govreplay_buffer(struct ik_govreplay *g, const char *data, size_t len, const char *origin,
 			FILE *out, char *err, size_t errlen)
 {
-	int rc = ik_govreplay_start(g, err, errlen);
+	int rc = ik__govreplay_start(g, err, errlen);
 	if (rc)
 		return rc;
 	struct reader *r = reader_new(g, origin, out, err, errlen);
@@ -740,10 +740,10 @@ int ik_govreplay_buffer(struct ik_govreplay *g, const char *data, size_t len, co
 	return reader_finish(r, rc);
 }
 
-int ik_govreplay_stream(struct ik_govreplay *g, FILE *in, const char *origin, FILE *out,
+int ik__govreplay_stream(struct ik_govreplay *g, FILE *in, const char *origin, FILE *out,
 			char *err, size_t errlen)
 {
-	int rc = ik_govreplay_start(g, err, errlen);
+	int rc = ik__govreplay_start(g, err, errlen);
 	if (rc)
 		return rc;
 	struct reader *r = reader_new(g, origin, out, err, errlen);

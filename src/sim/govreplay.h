@@ -59,7 +59,7 @@ struct ik_govreplay_result {
 	uint64_t last_residency_ns; /* wake_at_ns + exit latency (0 for a polling state) */
 };
 
-/* The harness for one CPU.  Fill with ik_govreplay_init, free with ik_govreplay_free. */
+/* The harness for one CPU.  Fill with ik__govreplay_init, free with ik__govreplay_free. */
 struct ik_govreplay {
 	struct ik_driver drv;
 	struct ik_device dev;
@@ -90,25 +90,25 @@ enum {
 /*
  * Set up one CPU (number 0) with a copy of drv (already registered: ik_driver_init done),
  * the governor, HZ and the haltpoll governor's parameters (NULL = the kernel's defaults).
- * States can be disabled with ik_govreplay_disable before the first step.  The governor is
- * enabled by ik_govreplay_start (the stream functions call it).  Returns IK_GOVREPLAY_OK,
+ * States can be disabled with ik__govreplay_disable before the first step.  The governor is
+ * enabled by ik__govreplay_start (the stream functions call it).  Returns IK_GOVREPLAY_OK,
  * or IK_GOVREPLAY_EINPUT with a message (no governor, bad hz, empty table).  The struct
  * points into itself (dev.haltpoll): do not copy it once initialised.
  */
-int ik_govreplay_init(struct ik_govreplay *g, const struct ik_driver *drv,
+int ik__govreplay_init(struct ik_govreplay *g, const struct ik_driver *drv,
 		      const struct ik_governor *gov, int hz,
 		      const struct ik_haltpoll_params *haltpoll, char *err, size_t errlen);
 
 /* Disable a state by name, as writing 1 to its sysfs "disable" does. 0, or -1 if unknown. */
-int ik_govreplay_disable(struct ik_govreplay *g, const char *state_name);
+int ik__govreplay_disable(struct ik_govreplay *g, const char *state_name);
 
 /* Enable the governor (its per-CPU data); does nothing if already done. */
-int ik_govreplay_start(struct ik_govreplay *g, char *err, size_t errlen);
+int ik__govreplay_start(struct ik_govreplay *g, char *err, size_t errlen);
 
-void ik_govreplay_free(struct ik_govreplay *g);
+void ik__govreplay_free(struct ik_govreplay *g);
 
 /* TICK_NSEC of the harness's HZ: the largest valid tick_ns. */
-static inline int64_t ik_govreplay_tick_nsec(const struct ik_govreplay *g)
+static inline int64_t ik__govreplay_tick_nsec(const struct ik_govreplay *g)
 {
 	return g->dev.tick_nsec;
 }
@@ -117,15 +117,15 @@ static inline int64_t ik_govreplay_tick_nsec(const struct ik_govreplay *g)
  * One idle period through the core: fill the device's inputs, select, stop or keep the
  * tick, enter, find the earliest wake event, account, reflect.  The input must be valid
  * (times >= 0, 1 <= tick_ns <= TICK_NSEC); the stream functions check it.  Requires
- * ik_govreplay_start to have succeeded.
+ * ik__govreplay_start to have succeeded.
  */
-void ik_govreplay_step(struct ik_govreplay *g, const struct ik_govreplay_input *in,
+void ik__govreplay_step(struct ik_govreplay *g, const struct ik_govreplay_input *in,
 		       struct ik_govreplay_result *out);
 
 /*
  * The same step in two halves, for a caller that learns what wakes the CPU only after it
  * has entered (idlekit replay: the wake of a period is read from the trace later, and other
- * CPUs' wakes in between may depend on the state chosen).  ik_govreplay_step is exactly
+ * CPUs' wakes in between may depend on the state chosen).  ik__govreplay_step is exactly
  * enter, earliest, exit; between enter and exit nothing else may be called on g.
  */
 struct ik_govreplay_entered {
@@ -138,19 +138,19 @@ struct ik_govreplay_entered {
 
 /* Fill the device's inputs from `in` (its wake_ns is not used), select, stop or keep the
    tick, enter. */
-void ik_govreplay_enter(struct ik_govreplay *g, const struct ik_govreplay_input *in,
+void ik__govreplay_enter(struct ik_govreplay *g, const struct ik_govreplay_input *in,
 			struct ik_govreplay_entered *e);
 
 /* The earliest wake event of an entered period given in's times (wake_ns, sleep_ns, the
    tick if kept, the poll limit if polling; ties in enum ik_govreplay_event's order), and
    when, from entry (IK_GOVREPLAY_NO_EVENT_NS if none). */
-enum ik_govreplay_event ik_govreplay_earliest(const struct ik_govreplay_input *in,
+enum ik_govreplay_event ik__govreplay_earliest(const struct ik_govreplay_input *in,
 					      const struct ik_govreplay_entered *e,
 					      int64_t *at_ns);
 
 /* Wake the entered CPU at `at_ns` from entry by `woken_by`: account as cpuidle_enter_state
    (with the advertised exit latency), reflect, advance the harness's clock, report. */
-void ik_govreplay_exit(struct ik_govreplay *g, const struct ik_govreplay_entered *e,
+void ik__govreplay_exit(struct ik_govreplay *g, const struct ik_govreplay_entered *e,
 		       enum ik_govreplay_event woken_by, int64_t at_ns,
 		       struct ik_govreplay_result *out);
 
@@ -161,14 +161,14 @@ void ik_govreplay_exit(struct ik_govreplay *g, const struct ik_govreplay_entered
  * Returns IK_GOVREPLAY_OK, IK_GOVREPLAY_EINPUT (err: "origin:line: column 'c': expected
  * ..., got '...'"), or IK_GOVREPLAY_EFAIL (err says what failed).
  */
-int ik_govreplay_stream(struct ik_govreplay *g, FILE *in, const char *origin, FILE *out,
+int ik__govreplay_stream(struct ik_govreplay *g, FILE *in, const char *origin, FILE *out,
 			char *err, size_t errlen);
 
 /* The same over a buffer held in memory. */
-int ik_govreplay_buffer(struct ik_govreplay *g, const char *data, size_t len, const char *origin,
+int ik__govreplay_buffer(struct ik_govreplay *g, const char *data, size_t len, const char *origin,
 			FILE *out, char *err, size_t errlen);
 
 /* "wake", "timer", "tick", "poll_limit", "none". */
-const char *ik_govreplay_event_name(enum ik_govreplay_event e);
+const char *ik__govreplay_event_name(enum ik_govreplay_event e);
 
 #endif

@@ -53,7 +53,7 @@ int64_t sim_effects_wake_gated(struct ik_sim *s, int cpu)
 	if (pkg->active_cores++ == 0) {
 		pkg->deep_ns += s->now - pkg->deep_since;
 		pkg->deep_since = -1;
-		extra = ik_dist_sample(&s->plat->effects.pkg_exit_ns, &s->rng);
+		extra = ik__dist_sample(&s->plat->effects.pkg_exit_ns, &s->rng);
 	}
 	return extra;
 }
@@ -73,7 +73,7 @@ static double smt_factor(const struct ik_sim *s, int cpu)
 			continue;
 		const struct sim_cpu *c = &s->cpus[sib];
 		double f = 1.0;
-		if (c->mode == CPU_RUNNING && ik_eq_armed(&s->eq, cpu_timer_id(sib, TIMER_WORK_DONE)))
+		if (c->mode == CPU_RUNNING && ik__eq_armed(&s->eq, cpu_timer_id(sib, TIMER_WORK_DONE)))
 			f = fx->smt_sibling_busy;
 		else if (c->mode == CPU_IDLE && fx->state_lite[s->bind.hw_state[c->entered]])
 			f = fx->smt_sibling_lite;
@@ -88,12 +88,12 @@ int64_t sim_effects_work_scaled(struct ik_sim *s, int cpu, int64_t work_ns)
 {
 	const struct ik_hw_effects *fx = &s->plat->effects;
 	struct sim_cpu *c = &s->cpus[cpu];
-	int mhz = ik_effects_mhz(fx, s->packages[c->topo.package].active_cores);
+	int mhz = ik__effects_mhz(fx, s->packages[c->topo.package].active_cores);
 	double ratio = fx->base_mhz > 0 && mhz > 0 ? (double)mhz / fx->base_mhz : 1.0;
 
 	/* Dynamic power grows with frequency and voltage: taken as the square of the ratio. */
 	c->run_power_mw = s->plat->active_power_mw * ratio * ratio;
-	return ik_effects_duration(fx, work_ns, mhz, smt_factor(s, cpu));
+	return ik__effects_duration(fx, work_ns, mhz, smt_factor(s, cpu));
 }
 
 void sim_effects_close(struct ik_sim *s, int64_t end)

@@ -12,18 +12,18 @@
 static int64_t next_local_timer(const struct ik_sim *s, const struct sim_cpu *c)
 {
 	int hk = cpu_timer_id(c->dev.cpu, TIMER_HOUSEKEEPING);
-	int64_t next = ik_eq_armed(&s->eq, hk) ? ik_eq_expires(&s->eq, hk) : INT64_MAX;
+	int64_t next = ik__eq_armed(&s->eq, hk) ? ik__eq_expires(&s->eq, hk) : INT64_MAX;
 
 	if (s->socket_timers) { /* only a workload with sockets arms them: no look otherwise */
 		int sock = cpu_timer_id(c->dev.cpu, TIMER_SOCKET);
-		if (ik_eq_armed(&s->eq, sock) && ik_eq_expires(&s->eq, sock) < next)
-			next = ik_eq_expires(&s->eq, sock);
+		if (ik__eq_armed(&s->eq, sock) && ik__eq_expires(&s->eq, sock) < next)
+			next = ik__eq_expires(&s->eq, sock);
 	}
 
 	for (int i = 0; i < c->ntimers; i++) {
 		int id = task_timer_id(s, c->timer_tasks[i]);
-		if (ik_eq_armed(&s->eq, id) && ik_eq_expires(&s->eq, id) < next)
-			next = ik_eq_expires(&s->eq, id);
+		if (ik__eq_armed(&s->eq, id) && ik__eq_expires(&s->eq, id) < next)
+			next = ik__eq_expires(&s->eq, id);
 	}
 	return next;
 }
@@ -39,7 +39,7 @@ static void fill_tick_inputs(struct ik_sim *s, int cpu)
 	int64_t now = s->now;
 	int64_t timer = next_local_timer(s, c);
 	int tick_id = cpu_timer_id(cpu, TIMER_TICK);
-	int64_t tick = ik_eq_armed(&s->eq, tick_id) ? ik_eq_expires(&s->eq, tick_id) : INT64_MAX;
+	int64_t tick = ik__eq_armed(&s->eq, tick_id) ? ik__eq_expires(&s->eq, tick_id) : INT64_MAX;
 	int64_t next_event = timer < tick ? timer : tick;
 
 	c->dev.in.sleep_length_ns = timer == INT64_MAX ? IK_KTIME_MAX : timer - now;
@@ -55,7 +55,7 @@ static void fill_tick_inputs(struct ik_sim *s, int cpu)
 static void stop_tick(struct ik_sim *s, int cpu)
 {
 	s->cpus[cpu].tick_stopped = true;
-	ik_eq_cancel(&s->eq, cpu_timer_id(cpu, TIMER_TICK));
+	ik__eq_cancel(&s->eq, cpu_timer_id(cpu, TIMER_TICK));
 }
 
 /*
@@ -72,7 +72,7 @@ void sim_leave_idle_loop(struct ik_sim *s, int cpu)
 	c->span_start = s->now;
 	if (c->tick_stopped) {
 		c->tick_stopped = false;
-		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_TICK), (s->now / tick + 1) * tick);
+		ik__eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_TICK), (s->now / tick + 1) * tick);
 	}
 }
 
@@ -97,14 +97,14 @@ static int world_enter(void *ctx, struct ik_device *dev, int idx)
 	c->entered = idx;
 	c->driver_exit_done = false;
 	c->idle_t0 = s->now;
-	c->entry_done = s->now + ik_dist_sample_inline(&hw->entry, &s->rng);
+	c->entry_done = s->now + ik__dist_sample_inline(&hw->entry, &s->rng);
 	c->mode = CPU_IDLE;
 	sim_effects_idle(s, cpu);
 	if (c->watch_leave && !(drv->states[idx].flags & IK_FLAG_POLLING)) {
 		if (!s->plat->effects.state_lite[bind->hw_state[idx]]) {
 			c->watch_leave = false;
-			ik_hist_add(&s->leave_lite, s->now - c->last_work_end);
-			ik_hist_add(&s->leave_lite_entries, c->lite_entries);
+			ik__hist_add(&s->leave_lite, s->now - c->last_work_end);
+			ik__hist_add(&s->leave_lite_entries, c->lite_entries);
 		} else {
 			c->lite_entries++; /* a stay in a lite state (a poll ends by its own limit) */
 		}
@@ -115,7 +115,7 @@ static int world_enter(void *ctx, struct ik_device *dev, int idx)
 static void world_arm_poll_limit(void *ctx, struct ik_device *dev, uint64_t limit_ns)
 {
 	struct ik_sim *s = ctx;
-	ik_eq_arm(&s->eq, cpu_timer_id(dev->cpu, TIMER_POLL), s->now + (int64_t)limit_ns);
+	ik__eq_arm(&s->eq, cpu_timer_id(dev->cpu, TIMER_POLL), s->now + (int64_t)limit_ns);
 }
 
 void sim_cpu_idle_enter(struct ik_sim *s, int cpu)
@@ -135,13 +135,13 @@ void sim_cpu_idle_enter(struct ik_sim *s, int cpu)
 
 	/* With no cpuidle driver the default idle routine runs and the tick always stops. */
 	bool stop;
-	int idx = ik_idle_call_enter(s->gov, s->drv, &c->dev, &world, &stop);
+	int idx = ik__idle_call_enter(s->gov, s->drv, &c->dev, &world, &stop);
 
 	const struct ik_driver_binding *bind = &s->bind;
 	if (bind->ops->wakeup_timer_ns) {
 		int64_t after = bind->ops->wakeup_timer_ns(&s->bind, &c->dev, idx);
 		if (after > 0)
-			ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_DRIVER), s->now + after);
+			ik__eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_DRIVER), s->now + after);
 	}
 }
 
@@ -152,9 +152,9 @@ void sim_cpu_wake(struct ik_sim *s, int cpu, enum wake_reason why)
 
 	if (c->mode != CPU_IDLE)
 		return;
-	ik_eq_cancel(&s->eq, cpu_timer_id(cpu, TIMER_WAKE));
-	ik_eq_cancel(&s->eq, cpu_timer_id(cpu, TIMER_POLL));
-	ik_eq_cancel(&s->eq, cpu_timer_id(cpu, TIMER_DRIVER));
+	ik__eq_cancel(&s->eq, cpu_timer_id(cpu, TIMER_WAKE));
+	ik__eq_cancel(&s->eq, cpu_timer_id(cpu, TIMER_POLL));
+	ik__eq_cancel(&s->eq, cpu_timer_id(cpu, TIMER_DRIVER));
 
 	const struct ik_hw_state *hw = &s->plat->states[s->bind.hw_state[c->entered]];
 	int64_t start = s->now > c->entry_done ? s->now : c->entry_done;
@@ -177,11 +177,11 @@ void sim_cpu_wake(struct ik_sim *s, int cpu, enum wake_reason why)
 		break;
 	}
 	if (exit_cost)
-		cost = ik_dist_sample_inline(exit_cost, &s->rng);
+		cost = ik__dist_sample_inline(exit_cost, &s->rng);
 	cost += sim_effects_wake(s, cpu); /* the package's own exit, if it was deep */
 	c->reason = why;
 	c->mode = CPU_EXITING;
-	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_EXIT_DONE), start + cost);
+	ik__eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_EXIT_DONE), start + cost);
 }
 
 void sim_cpu_poll_limit(struct ik_sim *s, int cpu)
@@ -193,7 +193,7 @@ void sim_cpu_tick(struct ik_sim *s, int cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
-	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_TICK), s->now + c->dev.tick_nsec);
+	ik__eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_TICK), s->now + c->dev.tick_nsec);
 	if (c->mode == CPU_IDLE)
 		sim_cpu_wake(s, cpu, WAKE_TICK);
 }
@@ -210,15 +210,15 @@ void sim_cpu_exit_done(struct ik_sim *s, int cpu)
 		if (s->bind.ops->exit_ns)
 			extra = s->bind.ops->exit_ns(&s->bind, cpu, c->entered, s->now, &s->rng);
 		if (extra > 0) {
-			ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_EXIT_DONE), s->now + extra);
+			ik__eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_EXIT_DONE), s->now + extra);
 			return;
 		}
 	}
 	c->dev.in.now_ns = s->now;
-	ik_idle_call_exit(s->gov, s->drv, &c->dev, c->entered, s->now - c->idle_t0,
+	ik__idle_call_exit(s->gov, s->drv, &c->dev, c->entered, s->now - c->idle_t0,
 			  c->reason == WAKE_TICK, c->reason == WAKE_POLL_LIMIT);
 	if (s->measuring) {
-		int bucket = ik_trace_hist_bucket_inline((uint64_t)(s->now - c->idle_t0));
+		int bucket = ik__trace_hist_bucket_inline((uint64_t)(s->now - c->idle_t0));
 		s->idle_hist[bucket]++;
 		s->idle_time_hist[bucket] += (uint64_t)(s->now - c->idle_t0);
 	}
@@ -232,7 +232,7 @@ void sim_cpu_exit_done(struct ik_sim *s, int cpu)
 		sim_ipi_handled(s, cpu);
 		int64_t work = sim_effects_work(s, cpu, c->pending_irq_work);
 		c->pending_irq_work = 0;
-		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE), s->now + work);
+		ik__eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE), s->now + work);
 		c->idle_ns += s->now - c->span_start;
 		c->span_start = s->now;
 		return;

@@ -27,7 +27,7 @@ static uint64_t pow32(uint64_t y)
 	return y;
 }
 
-void ik_pelt_consts_init(struct ik_pelt_consts *k)
+void ik__pelt_consts_init(struct ik_pelt_consts *k)
 {
 	/* y = 2^(-1/32): the largest 0.64 value whose 32nd power is at most 1/2 */
 	uint64_t lo = UINT64_C(1) << 63, hi = UINT64_MAX;
@@ -56,7 +56,7 @@ void ik_pelt_consts_init(struct ik_pelt_consts *k)
 	k->load_avg_max = (uint32_t)max;
 }
 
-uint64_t ik_pelt_decay(const struct ik_pelt_consts *k, uint64_t val, uint64_t n)
+uint64_t ik__pelt_decay(const struct ik_pelt_consts *k, uint64_t val, uint64_t n)
 {
 	if (n > (uint64_t)IK_PELT_PERIOD * 63)
 		return 0;
@@ -66,7 +66,7 @@ uint64_t ik_pelt_decay(const struct ik_pelt_consts *k, uint64_t val, uint64_t n)
 	return (val >> 32) * m + (((val & 0xffffffffu) * m) >> 32);
 }
 
-void ik_pelt_update_periods(const struct ik_pelt_consts *k, struct ik_pelt *p, uint64_t units,
+void ik__pelt_update_periods(const struct ik_pelt_consts *k, struct ik_pelt *p, uint64_t units,
 			    bool running)
 {
 	uint64_t total = units + p->period_contrib;
@@ -75,10 +75,10 @@ void ik_pelt_update_periods(const struct ik_pelt_consts *k, struct ik_pelt *p, u
 	/* the old sum decays by y^periods; the new time's part is the rest of the old period
 	   (d1) decayed as much, the whole periods between (d2: 1024 y^1 + ... + 1024 y^(p-1),
 	   from the sum of the series), and the start of the current period (d3) at weight 1 */
-	p->util_sum = ik_pelt_decay(k, p->util_sum, periods);
+	p->util_sum = ik__pelt_decay(k, p->util_sum, periods);
 	if (running) {
-		uint64_t d1 = ik_pelt_decay(k, 1024 - p->period_contrib, periods);
-		uint64_t d2 = k->load_avg_max - ik_pelt_decay(k, k->load_avg_max, periods) - 1024;
+		uint64_t d1 = ik__pelt_decay(k, 1024 - p->period_contrib, periods);
+		uint64_t d2 = k->load_avg_max - ik__pelt_decay(k, k->load_avg_max, periods) - 1024;
 		p->util_sum += (d1 + d2 + d3) << 10;
 	}
 	p->period_contrib = (uint32_t)d3;

@@ -31,13 +31,13 @@ struct ik_pelt {
 	uint32_t util_avg;      /* util_sum / (LOAD_AVG_MAX - 1024 + period_contrib) */
 };
 
-void ik_pelt_consts_init(struct ik_pelt_consts *k);
+void ik__pelt_consts_init(struct ik_pelt_consts *k);
 
 /* val x y^n, as the kernel's decay_load(): 0 after 63 half-lives. */
-uint64_t ik_pelt_decay(const struct ik_pelt_consts *k, uint64_t val, uint64_t n);
+uint64_t ik__pelt_decay(const struct ik_pelt_consts *k, uint64_t val, uint64_t n);
 
-/* ik_pelt_update() when the time crosses a period boundary. */
-void ik_pelt_update_periods(const struct ik_pelt_consts *k, struct ik_pelt *p, uint64_t units,
+/* ik__pelt_update() when the time crosses a period boundary. */
+void ik__pelt_update_periods(const struct ik_pelt_consts *k, struct ik_pelt *p, uint64_t units,
 			    bool running);
 
 /*
@@ -47,8 +47,8 @@ void ik_pelt_update_periods(const struct ik_pelt_consts *k, struct ik_pelt *p, u
  * the clock and changes nothing.
  */
 /* (Inline: most updates of a busy simulation stay inside one period; those that cross a
-   boundary go to ik_pelt_update_periods(), in pelt.c.) */
-static inline void ik_pelt_update(const struct ik_pelt_consts *k, struct ik_pelt *p,
+   boundary go to ik__pelt_update_periods(), in pelt.c.) */
+static inline void ik__pelt_update(const struct ik_pelt_consts *k, struct ik_pelt *p,
 				  int64_t now_ns, bool running)
 {
 	int64_t delta = now_ns - p->last_update_ns;
@@ -62,7 +62,7 @@ static inline void ik_pelt_update(const struct ik_pelt_consts *k, struct ik_pelt
 		return;
 	p->last_update_ns += (int64_t)(units << 10);
 	if (units + p->period_contrib >= 1024) {
-		ik_pelt_update_periods(k, p, units, running);
+		ik__pelt_update_periods(k, p, units, running);
 		return;
 	}
 	p->period_contrib += (uint32_t)units;
@@ -74,7 +74,7 @@ static inline void ik_pelt_update(const struct ik_pelt_consts *k, struct ik_pelt
  * The same running time for two signals updated at the same instants so far (a CPU and the
  * task it runs, both brought up to the task's start): what they share is worked out once.
  */
-static inline void ik_pelt_update_running2(const struct ik_pelt_consts *k, struct ik_pelt *a,
+static inline void ik__pelt_update_running2(const struct ik_pelt_consts *k, struct ik_pelt *a,
 					   struct ik_pelt *b, int64_t now_ns)
 {
 	int64_t delta = now_ns - a->last_update_ns;
@@ -82,8 +82,8 @@ static inline void ik_pelt_update_running2(const struct ik_pelt_consts *k, struc
 
 	if (a->last_update_ns != b->last_update_ns || units == 0 ||
 	    units + a->period_contrib >= 1024 || b->period_contrib != a->period_contrib) {
-		ik_pelt_update(k, a, now_ns, true);
-		ik_pelt_update(k, b, now_ns, true);
+		ik__pelt_update(k, a, now_ns, true);
+		ik__pelt_update(k, b, now_ns, true);
 		return;
 	}
 	a->last_update_ns += (int64_t)(units << 10);

@@ -161,15 +161,15 @@ static void migrate_util(struct ik_sim *s, struct sim_task *t, int from_cpu, int
 	struct ik_pelt *tp = &t->pelt, *fp = &from->pelt, *np = &to->pelt;
 	uint64_t min_divider = k->load_avg_max - 1024;
 
-	ik_pelt_update(k, tp, s->now, false);
-	ik_pelt_update(k, fp, s->now, runs_task(from));
+	ik__pelt_update(k, tp, s->now, false);
+	ik__pelt_update(k, fp, s->now, runs_task(from));
 	uint64_t r = tp->util_avg, rsum = r * (min_divider + fp->period_contrib);
 	fp->util_avg = fp->util_avg > r ? fp->util_avg - (uint32_t)r : 0;
 	fp->util_sum = fp->util_sum > rsum ? fp->util_sum - rsum : 0;
 	if (fp->util_sum < (uint64_t)fp->util_avg * min_divider)
 		fp->util_sum = (uint64_t)fp->util_avg * min_divider;
 
-	ik_pelt_update(k, np, s->now, runs_task(to));
+	ik__pelt_update(k, np, s->now, runs_task(to));
 	tp->last_update_ns = np->last_update_ns;
 	tp->period_contrib = np->period_contrib;
 	tp->util_sum = r * (min_divider + np->period_contrib);
@@ -205,15 +205,15 @@ void sim_wake_task(struct ik_sim *s, int task, int waker_cpu)
 	const struct ik_hw_state *hw = &s->plat->states[s->bind.hw_state[c->entered]];
 	int64_t arrival;
 	if (hw->needs_ipi) {
-		arrival = s->now + ik_dist_sample_inline(&s->plat->ipi_ns, &s->rng);
+		arrival = s->now + ik__dist_sample_inline(&s->plat->ipi_ns, &s->rng);
 		if (s->measuring)
 			s->ipis++;
 	} else {
 		arrival = s->now + s->plat->poll_wake_ns;
 	}
 	int id = cpu_timer_id(cpu, TIMER_WAKE);
-	if (!ik_eq_armed(&s->eq, id) || ik_eq_expires(&s->eq, id) > arrival)
-		ik_eq_arm(&s->eq, id, arrival);
+	if (!ik__eq_armed(&s->eq, id) || ik__eq_expires(&s->eq, id) > arrival)
+		ik__eq_arm(&s->eq, id, arrival);
 }
 
 /* A task that does not sleep goes back on its run queue, behind any task waiting there. */
@@ -244,7 +244,7 @@ static void run_stretch(struct ik_sim *s, int cpu, struct sim_task *t, int64_t s
 		      t->unscaled_ns;
 	int64_t limit = sim_rt_limit(s, t);
 	t->cut = t->seg_wall > limit;
-	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE),
+	ik__eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE),
 		  start + (t->cut ? limit : t->seg_wall));
 }
 
@@ -262,15 +262,15 @@ void sim_run_next(struct ik_sim *s, int cpu)
 			t->util_cpu = cpu;
 		}
 		/* the time before: the CPU ran no task, the task did not run */
-		ik_pelt_update(&s->pelt_k, &c->pelt, s->now, false);
-		ik_pelt_update(&s->pelt_k, &t->pelt, s->now, false);
+		ik__pelt_update(&s->pelt_k, &c->pelt, s->now, false);
+		ik__pelt_update(&s->pelt_k, &t->pelt, s->now, false);
 	}
 	c->mode = CPU_RUNNING;
 	c->current = task;
 	c->last_task = task;
 	t->state = TASK_RUNNING;
 	if (t->woken_at >= 0 && s->measuring) {
-		ik_hist_add_inline(&s->wake_latency, start - t->woken_at);
+		ik__hist_add_inline(&s->wake_latency, start - t->woken_at);
 		s->wakeups++;
 	}
 	t->woken_at = -1;
@@ -280,7 +280,7 @@ void sim_run_next(struct ik_sim *s, int cpu)
 	}
 	t->started_at = start;
 	int64_t length = sim_effects_work(s, cpu, t->work_ns);
-	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE),
+	ik__eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE),
 		  start + (t->fixed_time ? t->work_ns : length) + t->unscaled_ns);
 }
 
@@ -296,7 +296,7 @@ void sim_work_done(struct ik_sim *s, int cpu)
 		struct sim_task *t = &s->tasks[task];
 		/* the CPU and the task ran since sim_run_next */
 		if (s->track_util)
-			ik_pelt_update_running2(&s->pelt_k, &c->pelt, &t->pelt, s->now);
+			ik__pelt_update_running2(&s->pelt_k, &c->pelt, &t->pelt, s->now);
 		c->current = -1;
 		if (s->policies && t->cut) {
 			sim_rt_cut(s, cpu, task); /* its slice or runtime ended, not its work */
@@ -315,7 +315,7 @@ next:
 	if (c->pending_irq_work > 0) {
 		int64_t work = sim_effects_work(s, cpu, c->pending_irq_work);
 		c->pending_irq_work = 0;
-		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE), s->now + work);
+		ik__eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE), s->now + work);
 		return;
 	}
 	if (c->nr_queued > 0) {
@@ -333,9 +333,9 @@ void sim_interrupt(struct ik_sim *s, int cpu, int64_t work, enum wake_reason why
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
-	if (c->mode == CPU_RUNNING && ik_eq_armed(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE))) {
+	if (c->mode == CPU_RUNNING && ik__eq_armed(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE))) {
 		int id = cpu_timer_id(cpu, TIMER_WORK_DONE);
-		ik_eq_arm(&s->eq, id, ik_eq_expires(&s->eq, id) + work);
+		ik__eq_arm(&s->eq, id, ik__eq_expires(&s->eq, id) + work);
 		return;
 	}
 	c->pending_irq_work += work;
@@ -355,7 +355,7 @@ void sim_housekeeping(struct ik_sim *s, int cpu)
 {
 	int64_t period = (int64_t)(1e9 / s->sc->housekeeping_hz);
 
-	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_HOUSEKEEPING), s->now + (period > 0 ? period : 1));
+	ik__eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_HOUSEKEEPING), s->now + (period > 0 ? period : 1));
 	sim_interrupt(s, cpu, s->sc->housekeeping_work_ns, WAKE_TIMER);
 }
 
@@ -369,7 +369,7 @@ void sim_send_ipi(struct ik_sim *s, int cpu)
 	s->cpus[cpu].ipi_sent_at = s->now;
 	if (s->measuring)
 		s->ipis++;
-	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IPI), s->now + ik_dist_sample(&s->plat->ipi_ns, &s->rng));
+	ik__eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IPI), s->now + ik__dist_sample(&s->plat->ipi_ns, &s->rng));
 }
 
 void sim_ipi_handled(struct ik_sim *s, int cpu)
@@ -379,7 +379,7 @@ void sim_ipi_handled(struct ik_sim *s, int cpu)
 	if (c->ipi_sent_at < 0)
 		return;
 	if (s->measuring) {
-		ik_hist_add_inline(&s->wake_latency, s->now - c->ipi_sent_at);
+		ik__hist_add_inline(&s->wake_latency, s->now - c->ipi_sent_at);
 		s->wakeups++;
 	}
 	c->ipi_sent_at = -1;

@@ -169,13 +169,13 @@ static void preempt(struct ik_sim *s, int cpu)
 	struct sim_cpu *c = &s->cpus[cpu];
 	int task = c->current, id = cpu_timer_id(cpu, TIMER_WORK_DONE);
 	struct sim_task *t = &s->tasks[task];
-	int64_t expires = ik_eq_armed(&s->eq, id) ? ik_eq_expires(&s->eq, id) : s->now;
+	int64_t expires = ik__eq_armed(&s->eq, id) ? ik__eq_expires(&s->eq, id) : s->now;
 
 	if (s->track_util)
-		ik_pelt_update_running2(&s->pelt_k, &c->pelt, &t->pelt, s->now);
+		ik__pelt_update_running2(&s->pelt_k, &c->pelt, &t->pelt, s->now);
 	sim_rt_charge(s, t);
 	keep_rest(s, t, expires);
-	ik_eq_cancel(&s->eq, id);
+	ik__eq_cancel(&s->eq, id);
 	t->state = TASK_RUNNABLE;
 	t->woken_at = -1;
 	c->current = -1;

@@ -27,7 +27,7 @@ static void sim_free(struct ik_sim *s)
 	if (s->cpus) {
 		for (int i = 0; i < s->ncpus; i++) {
 			if (s->gov && s->cpus[i].dev.governor)
-				ik_governor_disable(s->gov, s->drv, &s->cpus[i].dev);
+				ik__governor_disable(s->gov, s->drv, &s->cpus[i].dev);
 			free(s->cpus[i].timer_tasks);
 		}
 	}
@@ -38,9 +38,9 @@ static void sim_free(struct ik_sim *s)
 	free(s->llc_pos);
 	free(s->core_off_threads);
 	free(s->packages);
-	ik_eq_free(&s->eq);
-	ik_timeline_free(s->timeline);
-	ik_governor_close(s->gov_inst);
+	ik__eq_free(&s->eq);
+	ik__timeline_free(s->timeline);
+	ik__governor_close(s->gov_inst);
 	s->gov_inst = NULL;
 	sim_workload_free(s);
 }
@@ -93,13 +93,13 @@ static int sim_setup(struct ik_sim *s, const struct ik_sim_set *set, uint64_t se
 	s->wl_ops = set->ops;
 	s->wl_shared = set->wl_shared;
 	s->plat = &sc->platform;
-	s->ncpus = ik_platform_cpus(s->plat);
-	ik_rng_seed(&s->rng, seed);
-	ik_pelt_consts_init(&s->pelt_k);
+	s->ncpus = ik__platform_cpus(s->plat);
+	ik__rng_seed(&s->rng, seed);
+	ik__pelt_consts_init(&s->pelt_k);
 	s->iowait_ppm = (uint32_t)(sc->workload.iowait_pct * 10000.0 + 0.5);
-	ik_hist_init(&s->wake_latency);
-	ik_hist_init(&s->leave_lite);
-	ik_hist_init(&s->leave_lite_entries);
+	ik__hist_init(&s->wake_latency);
+	ik__hist_init(&s->leave_lite);
+	ik__hist_init(&s->leave_lite_entries);
 
 	s->bind = set->bind;
 	s->drv = &s->bind.table;
@@ -119,9 +119,9 @@ static int sim_setup(struct ik_sim *s, const struct ik_sim_set *set, uint64_t se
 				ik_kernel_or_default(&sc->kernel)->release, release, sizeof(release)),
 			.ncpus = s->ncpus,
 		};
-		if (ik_governor_open(&ga, &s->gov_inst, err, errlen))
+		if (ik__governor_open(&ga, &s->gov_inst, err, errlen))
 			return -1;
-		s->gov = ik_governor_inst_ops(s->gov_inst);
+		s->gov = ik__governor_inst_ops(s->gov_inst);
 	} else if (sc->ngov_params > 0) {
 		snprintf(err, errlen, "governor.%s: this driver bypasses the cpuidle governor",
 			 sc->gov_params[0].name);
@@ -144,7 +144,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_sim_set *set, uint64_t se
 
 		ik_device_init(&c->dev, s->drv, cpu, sc->hz);
 		c->dev.kernel = ik_kernel_or_default(&sc->kernel); /* kernel.version's switches */
-		ik_platform_topology(s->plat, cpu, &c->topo);
+		ik__platform_topology(s->plat, cpu, &c->topo);
 		c->rq_head = c->rq_tail = c->current = c->last_task = -1;
 		c->ipi_sent_at = -1;
 		c->mode = CPU_RUNNING;
@@ -161,7 +161,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_sim_set *set, uint64_t se
 	if (s->bind.bypass_governor)
 		s->gov = NULL;
 	s->track_util = s->gov && ik_governor_reads_cpu_util(s->gov, &sc->kernel);
-	const struct ik_haltpoll_params *hp = s->gov_inst ? ik_governor_inst_haltpoll(s->gov_inst) : NULL;
+	const struct ik_haltpoll_params *hp = s->gov_inst ? ik__governor_inst_haltpoll(s->gov_inst) : NULL;
 	for (int cpu = 0; cpu < s->ncpus && s->gov; cpu++) {
 		s->cpus[cpu].dev.haltpoll = hp;
 		if (ik_governor_enable(s->gov, s->drv, &s->cpus[cpu].dev))
@@ -172,7 +172,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_sim_set *set, uint64_t se
 
 	/* Timer ids: CPUs', then one per task (known only after the workload), then global. */
 	int max_tasks = sim_workload_max_tasks(set->ops, &sc->workload);
-	if (ik_eq_init(&s->eq, s->ncpus * CPU_TIMER_STRIDE + max_tasks + GLOBAL_TIMERS))
+	if (ik__eq_init(&s->eq, s->ncpus * CPU_TIMER_STRIDE + max_tasks + GLOBAL_TIMERS))
 		goto oom;
 	return 0;
 oom:
@@ -264,7 +264,7 @@ static void close_spans(struct ik_sim *s, int64_t end)
 {
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		struct sim_cpu *c = &s->cpus[cpu];
-		bool busy = c->mode == CPU_RUNNING && ik_eq_armed(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE));
+		bool busy = c->mode == CPU_RUNNING && ik__eq_armed(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE));
 		if (busy) {
 			c->busy_ns += end - c->span_start;
 			c->busy_energy += (double)(end - c->span_start) * c->run_power_mw;
@@ -381,19 +381,19 @@ static int set_open(const struct ik_scenario *sc, const struct sim_workload_ops 
 	const struct ik_driver_binding *probed = &sc->driver_probed;
 	if (probed->ops && strcmp(probed->ops->name, sc->driver) == 0) {
 		set->bind = *probed;
-	} else if (ik_idle_driver_probe(sc, &set->bind, err, errlen)) {
+	} else if (ik__idle_driver_probe(sc, &set->bind, err, errlen)) {
 		free(set);
 		return -1;
 	}
 	if (ops->prepare && ops->prepare(sc, &set->wl_shared, err, errlen)) {
-		ik_sim_set_close(set);
+		ik__sim_set_close(set);
 		return -1;
 	}
 	*out = set;
 	return 0;
 }
 
-int ik_sim_set_open(const struct ik_scenario *sc, struct ik_sim_set **out, char *err,
+int ik__sim_set_open(const struct ik_scenario *sc, struct ik_sim_set **out, char *err,
 		    size_t errlen)
 {
 	const struct sim_workload_ops *ops = sim_workload_ops_of(sc->workload.kind);
@@ -407,7 +407,7 @@ int ik_sim_set_open(const struct ik_scenario *sc, struct ik_sim_set **out, char 
 	return set_open(sc, ops, out, err, errlen);
 }
 
-void ik_sim_set_close(struct ik_sim_set *set)
+void ik__sim_set_close(struct ik_sim_set *set)
 {
 	if (!set)
 		return;
@@ -416,22 +416,22 @@ void ik_sim_set_close(struct ik_sim_set *set)
 	free(set);
 }
 
-int ik_sim_run(const struct ik_scenario *sc, uint64_t seed, struct ik_run_result *out,
+int ik__sim_run(const struct ik_scenario *sc, uint64_t seed, struct ik_run_result *out,
 	       char *err, size_t errlen)
 {
-	return ik_sim_run_watched(sc, seed, NULL, out, err, errlen);
+	return ik__sim_run_watched(sc, seed, NULL, out, err, errlen);
 }
 
-int ik_sim_run_watched(const struct ik_scenario *sc, uint64_t seed,
+int ik__sim_run_watched(const struct ik_scenario *sc, uint64_t seed,
 		       const struct ik_sim_watch *watch, struct ik_run_result *out, char *err,
 		       size_t errlen)
 {
 	struct ik_sim_set *set;
 
-	if (ik_sim_set_open(sc, &set, err, errlen))
+	if (ik__sim_set_open(sc, &set, err, errlen))
 		return -1;
-	int rc = ik_sim_set_run(set, seed, watch, out, err, errlen);
-	ik_sim_set_close(set);
+	int rc = ik__sim_set_run(set, seed, watch, out, err, errlen);
+	ik__sim_set_close(set);
 	return rc;
 }
 
@@ -442,12 +442,12 @@ int sim_run(const struct ik_scenario *sc, const struct sim_workload_ops *ops, ui
 
 	if (set_open(sc, ops, &set, err, errlen))
 		return -1;
-	int rc = ik_sim_set_run(set, seed, watch, out, err, errlen);
-	ik_sim_set_close(set);
+	int rc = ik__sim_set_run(set, seed, watch, out, err, errlen);
+	ik__sim_set_close(set);
 	return rc;
 }
 
-int ik_sim_set_run(const struct ik_sim_set *set, uint64_t seed, const struct ik_sim_watch *watch,
+int ik__sim_set_run(const struct ik_sim_set *set, uint64_t seed, const struct ik_sim_watch *watch,
 		   struct ik_run_result *out, char *err, size_t errlen)
 {
 	const struct ik_scenario *sc = set->sc;
@@ -475,32 +475,32 @@ int ik_sim_set_run(const struct ik_sim_set *set, uint64_t seed, const struct ik_
 	int warmup_id = s->ncpus * CPU_TIMER_STRIDE + s->ntasks + GLOBAL_WARMUP_END;
 	s->measuring = warmup == 0;
 	if (warmup > 0)
-		ik_eq_arm(&s->eq, warmup_id, warmup);
+		ik__eq_arm(&s->eq, warmup_id, warmup);
 	/* The watch is a timer of its own: it changes no state, and ties between timers are
 	   broken by id, so the other timers fire in the same order with it or without. */
 	int watch_id = s->ncpus * CPU_TIMER_STRIDE + s->ntasks + GLOBAL_WATCH;
 	if (watch && watch->every_ns > 0 && watch->every_ns < end)
-		ik_eq_arm(&s->eq, watch_id, watch->every_ns);
+		ik__eq_arm(&s->eq, watch_id, watch->every_ns);
 
 	/* Every CPU starts in the idle loop with its tick running. */
 	for (int cpu = 0; cpu < s->ncpus; cpu++) {
 		struct sim_cpu *c = &s->cpus[cpu];
-		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_TICK), c->dev.tick_nsec);
+		ik__eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_TICK), c->dev.tick_nsec);
 		if (sc->housekeeping_hz > 0) /* each CPU's at its own phase */
-			ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_HOUSEKEEPING),
-				  1 + (int64_t)(ik_rng_unit(&s->rng) * 1e9 / sc->housekeeping_hz));
+			ik__eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_HOUSEKEEPING),
+				  1 + (int64_t)(ik__rng_unit(&s->rng) * 1e9 / sc->housekeeping_hz));
 		sim_cpu_idle_enter(s, cpu);
 	}
 
 	for (;;) {
 		int64_t t;
-		int id = ik_eq_pop_until(&s->eq, end, &t);
+		int id = ik__eq_pop_until(&s->eq, end, &t);
 		if (id < 0)
 			break;
 		if (id == watch_id) {
 			watch->at(watch->user, t, end);
 			if (t + watch->every_ns < end) /* (none at the end itself) */
-				ik_eq_arm(&s->eq, watch_id, t + watch->every_ns);
+				ik__eq_arm(&s->eq, watch_id, t + watch->every_ns);
 			continue;
 		}
 		s->now = t;

@@ -13,17 +13,17 @@
 #include "config/scenario.h"
 
 /*
- * Run sc with the given seed.  On success fills *out (free with ik_run_result_free) and
+ * Run sc with the given seed.  On success fills *out (free with ik__run_result_free) and
  * returns 0; on failure returns -1 with a message in err.
  */
-int ik_sim_run(const struct ik_scenario *sc, uint64_t seed, struct ik_run_result *out,
+int ik__sim_run(const struct ik_scenario *sc, uint64_t seed, struct ik_run_result *out,
 	       char *err, size_t errlen);
 
 /*
  * A look at a run while it goes on: at(user, now_ns, end_ns) is called from the run's own
  * thread every every_ns of simulated time (now_ns: how far it is, end_ns: where it ends,
  * both from its start).  It may block, which only pauses the run: the result is the same
- * bytes as ik_sim_run's, whatever the watch does.
+ * bytes as ik__sim_run's, whatever the watch does.
  */
 struct ik_sim_watch {
 	void (*at)(void *user, int64_t now_ns, int64_t end_ns);
@@ -31,8 +31,8 @@ struct ik_sim_watch {
 	int64_t every_ns;
 };
 
-/* ik_sim_run with a watch (NULL: none). */
-int ik_sim_run_watched(const struct ik_scenario *sc, uint64_t seed,
+/* ik__sim_run with a watch (NULL: none). */
+int ik__sim_run_watched(const struct ik_scenario *sc, uint64_t seed,
 		       const struct ik_sim_watch *watch, struct ik_run_result *out, char *err,
 		       size_t errlen);
 
@@ -40,16 +40,16 @@ int ik_sim_run_watched(const struct ik_scenario *sc, uint64_t seed,
  * A run set: what all the runs of one scenario share, made once: the driver probed (each
  * run takes a copy of its binding) and the workload's prepared state (an rt-app or learned
  * file parsed).  Runs of a set may go on in parallel threads; the set is only read.  The
- * scenario must outlive the set.  ik_sim_run is a set of one run.
+ * scenario must outlive the set.  ik__sim_run is a set of one run.
  */
 struct ik_sim_set;
 /* 0, or -1 with a message in err (a driver that does not load, a file that does not
    parse, out of memory). */
-int ik_sim_set_open(const struct ik_scenario *sc, struct ik_sim_set **out, char *err,
+int ik__sim_set_open(const struct ik_scenario *sc, struct ik_sim_set **out, char *err,
 		    size_t errlen);
-/* One run of the set's scenario with that seed: as ik_sim_run_watched. */
-int ik_sim_set_run(const struct ik_sim_set *set, uint64_t seed, const struct ik_sim_watch *watch,
+/* One run of the set's scenario with that seed: as ik__sim_run_watched. */
+int ik__sim_set_run(const struct ik_sim_set *set, uint64_t seed, const struct ik_sim_watch *watch,
 		   struct ik_run_result *out, char *err, size_t errlen);
-void ik_sim_set_close(struct ik_sim_set *set);
+void ik__sim_set_close(struct ik_sim_set *set);
 
 #endif

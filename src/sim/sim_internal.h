@@ -226,7 +226,7 @@ static inline unsigned long sim_cpu_util(struct ik_sim *s, int cpu)
 
 	if (!s->track_util)
 		return 0;
-	ik_pelt_update(&s->pelt_k, &c->pelt, s->now, false);
+	ik__pelt_update(&s->pelt_k, &c->pelt, s->now, false);
 	return c->pelt.util_avg < IK_PELT_SCALE ? c->pelt.util_avg : IK_PELT_SCALE;
 }
 

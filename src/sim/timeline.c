@@ -13,11 +13,11 @@ void sim_timeline_idle(struct ik_sim *s, int cpu, int state, int64_t t0)
 	if (s->now <= start || t0 >= start + sc->timeline_len_ns)
 		return;
 	if (!s->timeline) {
-		s->timeline = ik_timeline_new(sc->warmup_ns, start, sc->timeline_len_ns, s->ncpus);
+		s->timeline = ik__timeline_new(sc->warmup_ns, start, sc->timeline_len_ns, s->ncpus);
 		if (!s->timeline)
 			return; /* out of memory: the report says there is no timeline */
 	}
-	ik_timeline_add(s->timeline, cpu, state, t0, s->now);
+	ik__timeline_add(s->timeline, cpu, state, t0, s->now);
 }
 
 void sim_timeline_take(struct ik_sim *s, struct ik_run_result *out)

@@ -131,7 +131,7 @@ void sim_task_sleep(struct ik_sim *s, int task, int64_t until)
 		if (sim_timer_register(s, task))
 			t->timer_cpu = -1;
 	}
-	ik_eq_arm(&s->eq, task_timer_id(s, task), until);
+	ik__eq_arm(&s->eq, task_timer_id(s, task), until);
 }
 
 /* See workload.h (the seed decides the order in which the tasks start). */
@@ -141,8 +141,8 @@ int sim_task_start_in_spread(struct ik_sim *s, int task)
 
 	if (sim_timer_register(s, task))
 		return -1;
-	ik_eq_arm(&s->eq, task_timer_id(s, task),
-		  w->start_ns + (int64_t)(ik_rng_unit(&s->rng) * (double)w->start_spread_ns));
+	ik__eq_arm(&s->eq, task_timer_id(s, task),
+		  w->start_ns + (int64_t)(ik__rng_unit(&s->rng) * (double)w->start_spread_ns));
 	return 0;
 }
 
@@ -161,7 +161,7 @@ int *sim_start_cpu_order(struct ik_sim *s)
 		order[i] = i;
 	if (s->sc->workload.start_cpus == IK_START_CPUS_SHUFFLED)
 		for (int i = s->ncpus - 1; i > 0; i--) {
-			int j = (int)(ik_rng_unit(&s->rng) * (double)(i + 1));
+			int j = (int)(ik__rng_unit(&s->rng) * (double)(i + 1));
 			if (j > i)
 				j = i;
 			int x = order[i];
@@ -197,7 +197,7 @@ static int setup_side_spinners(struct ik_sim *s, char *err, size_t errlen)
 		t->work_ns = w->side_spin_work_ns;
 		if (sim_timer_register(s, first + i))
 			goto oom;
-		ik_eq_arm(&s->eq, task_timer_id(s, first + i), w->start_ns);
+		ik__eq_arm(&s->eq, task_timer_id(s, first + i), w->start_ns);
 	}
 	return 0;
 oom:
@@ -250,16 +250,16 @@ void sim_setting_dist(struct ik_workload_settings *out, const char *key, const s
 {
 	struct ik_workload_setting *v = new_setting(out, key, IK_SETTING_TEXT);
 	if (v)
-		ik_dist_format(d, v->text, sizeof(v->text));
+		ik__dist_format(d, v->text, sizeof(v->text));
 }
 
 void sim_describe_pairs_brief(const struct ik_workload *w, char *buf, size_t len)
 {
 	snprintf(buf, len, ": %d pairs, %lld B per message, placement %s", w->pairs,
-		 (long long)w->msg_bytes, ik_workload_placement_name(w->placement));
+		 (long long)w->msg_bytes, ik__workload_placement_name(w->placement));
 }
 
-void ik_workload_settings(const struct ik_workload *w, struct ik_workload_settings *out)
+void ik__workload_settings(const struct ik_workload *w, struct ik_workload_settings *out)
 {
 	const struct sim_workload_ops *ops = sim_workload_ops_of(w->kind);
 
@@ -268,23 +268,23 @@ void ik_workload_settings(const struct ik_workload *w, struct ik_workload_settin
 		ops->settings(w, out);
 }
 
-bool ik_workload_has_throughput(const struct ik_workload *w)
+bool ik__workload_has_throughput(const struct ik_workload *w)
 {
 	const struct sim_workload_ops *ops = sim_workload_ops_of(w->kind);
 
 	return ops && ops->throughput;
 }
 
-void ik_workload_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+void ik__workload_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
 {
 	const struct sim_workload_ops *ops = sim_workload_ops_of(w->kind);
-	int n = snprintf(buf, len, "%s", ik_workload_type_name(w->kind));
+	int n = snprintf(buf, len, "%s", ik__workload_type_name(w->kind));
 
 	if (ops && ops->describe && n >= 0 && (size_t)n < len)
 		ops->describe(w, brief, buf + n, len - (size_t)n);
 }
 
-bool ik_workload_figures(const struct ik_workload *w, const struct ik_run_result *r,
+bool ik__workload_figures(const struct ik_workload *w, const struct ik_run_result *r,
 			 struct ik_workload_figures *f)
 {
 	const struct sim_workload_ops *ops = sim_workload_ops_of(w->kind);
@@ -297,7 +297,7 @@ bool ik_workload_figures(const struct ik_workload *w, const struct ik_run_result
 	return true;
 }
 
-void ik_workload_figures_head(struct ik_workload_figures *f, const char *key, const char *title,
+void ik__workload_figures_head(struct ik_workload_figures *f, const char *key, const char *title,
 			      const char *definition)
 {
 	f->key = key;
@@ -305,28 +305,28 @@ void ik_workload_figures_head(struct ik_workload_figures *f, const char *key, co
 	f->definition = definition;
 }
 
-void ik_workload_figures_count(struct ik_workload_figures *f, const char *key, const char *label,
+void ik__workload_figures_count(struct ik_workload_figures *f, const char *key, const char *label,
 			       uint64_t n)
 {
 	if (f->ncounts < IK_WORKLOAD_COUNTS)
 		f->count[f->ncounts++] = (struct ik_workload_count){ key, label, true, n, 0.0 };
 }
 
-void ik_workload_figures_value(struct ik_workload_figures *f, const char *key, const char *label,
+void ik__workload_figures_value(struct ik_workload_figures *f, const char *key, const char *label,
 			       double x)
 {
 	if (f->ncounts < IK_WORKLOAD_COUNTS)
 		f->count[f->ncounts++] = (struct ik_workload_count){ key, label, false, 0, x };
 }
 
-void ik_workload_figures_dist(struct ik_workload_figures *f, const char *key, const char *name,
+void ik__workload_figures_dist(struct ik_workload_figures *f, const char *key, const char *name,
 			      const struct ik_hist *h)
 {
 	if (f->ndists < IK_WORKLOAD_DISTS)
 		f->dist[f->ndists++] = (struct ik_workload_dist){ key, name, h };
 }
 
-void ik_workload_figures_column(struct ik_workload_figures *f, const char *figure,
+void ik__workload_figures_column(struct ik_workload_figures *f, const char *figure,
 				const char *header, double scale, int decimals)
 {
 	if (f->ncolumns < IK_WORKLOAD_COLUMNS)

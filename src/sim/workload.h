@@ -30,7 +30,7 @@ struct sim_workload_ops {
 	   counts from its file, defaults that follow the platform): 0, or -1 from
 	   sim_check_fail().  NULL: nothing to check. */
 	int (*check)(struct ik_workload *w, struct ik_workload_check *c);
-	/* Once for all the runs of a scenario (a run set, ik_sim_set_open): what they share
+	/* Once for all the runs of a scenario (a run set, ik__sim_set_open): what they share
 	   and only read, such as the file it names, parsed once; each run finds it in
 	   s->wl_shared.  0, or -1 with a message.  NULL: nothing shared. */
 	int (*prepare)(const struct ik_scenario *sc, void **shared, char *err, size_t errlen);
@@ -56,16 +56,16 @@ struct sim_workload_ops {
 	void (*socket_timer)(struct ik_sim *s, int cpu);
 	/* An interrupt handler that ran in the idle loop of cpu ended (no task ran). */
 	void (*handler_done)(struct ik_sim *s, int cpu);
-	/* Its settings as results show them (ik_workload_settings), with the sim_setting_*
+	/* Its settings as results show them (ik__workload_settings), with the sim_setting_*
 	   helpers.  NULL: none but its type. */
 	void (*settings)(const struct ik_workload *w, struct ik_workload_settings *out);
-	/* What it does in words, after its name: ": 8 pairs, ..." (ik_workload_describe).
+	/* What it does in words, after its name: ": 8 pairs, ..." (ik__workload_describe).
 	   brief: the short form for a page's settings ("" is allowed). */
 	void (*describe)(const struct ik_workload *w, bool brief, char *buf, size_t len);
 	/* Its own figures into the result: 0, or -1 when out of memory.  (Its request
 	   statistics, if set-up pointed s->requests at them, the engine copies itself.) */
 	int (*result)(struct ik_sim *s, struct ik_run_result *out);
-	/* Those figures as the reports list them (ik_workload_figures), with the
+	/* Those figures as the reports list them (ik__workload_figures), with the
 	   ik_workload_figures_* helpers; false when run r has none.  NULL: none. */
 	bool (*figures)(const struct ik_workload *w, const struct ik_run_result *r,
 			struct ik_workload_figures *f);
@@ -74,7 +74,7 @@ struct sim_workload_ops {
 	void (*free)(struct ik_sim *s);
 };
 
-/* sim.c: one run of the scenario with this workload (ik_sim_set_open() takes the one the
+/* sim.c: one run of the scenario with this workload (ik__sim_set_open() takes the one the
    registry lists for the scenario's kind; a test may pass its own). */
 struct ik_sim_watch;
 int sim_run(const struct ik_scenario *sc, const struct sim_workload_ops *ops, uint64_t seed,
@@ -103,7 +103,7 @@ int sim_check_pinned_pairs(const struct ik_workload *w, struct ik_workload_check
 /* workload.file opens (tried next to the scenario file too); `needs` if none is given. */
 int sim_check_file(struct ik_workload *w, struct ik_workload_check *c, const char *needs);
 
-/* workload.c: a setting for ik_workload_settings (the key a string literal). */
+/* workload.c: a setting for ik__workload_settings (the key a string literal). */
 void sim_setting_int(struct ik_workload_settings *out, const char *key, int64_t v);
 void sim_setting_real(struct ik_workload_settings *out, const char *key, double x);
 void sim_setting_text(struct ik_workload_settings *out, const char *key, const char *text);

@@ -1,5 +1,5 @@
 /*
- * A sweep spec checked against its scenario (ik_sweep_spec_check): the base with the
+ * A sweep spec checked against its scenario (ik__sweep_spec_check): the base with the
  * overrides, then every value of every axis, loaded as the points will be, so that a bad
  * key or value is reported at the spec's line that set it before anything runs.  Above
  * the spec reader (spec_ini.c) and the grid (grid.c), whose point loading it uses.
@@ -20,7 +20,7 @@ static void relocate(const struct ik_sweep_spec *s, const char *ov, int line, co
 		     char *err, size_t errlen)
 {
 	char shown[128], prefix[200];
-	snprintf(prefix, sizeof(prefix), "--set %s: ", ik_ini_shown(ov, shown, sizeof(shown)));
+	snprintf(prefix, sizeof(prefix), "--set %s: ", ik__ini_shown(ov, shown, sizeof(shown)));
 	size_t n = strlen(prefix);
 	if (strncmp(msg, prefix, n) == 0 && line > 0)
 		snprintf(err, errlen, "%s:%d: %s", s->origin, line, msg + n);
@@ -40,10 +40,10 @@ static void blame(const struct ik_sweep_spec *s, int a, int64_t point, const cha
 {
 	int idx[IK_SWEEP_MAX_AXES];
 	char one[IK_SWEEP_OVERRIDE_LEN], shown[128], prefix[200];
-	ik_sweep_point_index(s, point, idx);
+	ik__sweep_point_index(s, point, idx);
 	for (int i = 0; i < s->noverrides; i++) {
 		snprintf(prefix, sizeof(prefix), "--set %s: ",
-			 ik_ini_shown(s->overrides[i], shown, sizeof(shown)));
+			 ik__ini_shown(s->overrides[i], shown, sizeof(shown)));
 		if (strncmp(msg, prefix, strlen(prefix)) == 0) {
 			relocate(s, s->overrides[i], s->override_line[i], msg, err, errlen);
 			return;
@@ -51,8 +51,8 @@ static void blame(const struct ik_sweep_spec *s, int a, int64_t point, const cha
 	}
 	const char *rest = msg;
 	for (int b = 0; b < s->naxes; b++) {
-		ik_sweep_axis_override(&s->axes[b], idx[b], one, sizeof(one));
-		snprintf(prefix, sizeof(prefix), "--set %s: ", ik_ini_shown(one, shown, sizeof(shown)));
+		ik__sweep_axis_override(&s->axes[b], idx[b], one, sizeof(one));
+		snprintf(prefix, sizeof(prefix), "--set %s: ", ik__ini_shown(one, shown, sizeof(shown)));
 		if (strncmp(msg, prefix, strlen(prefix)) == 0) {
 			a = b;
 			rest = msg + strlen(prefix);
@@ -67,7 +67,7 @@ static void blame(const struct ik_sweep_spec *s, int a, int64_t point, const cha
 		snprintf(err, errlen, "--vary %s: value '%s': %s", ax->key, ax->values[idx[a]], rest);
 }
 
-int ik_sweep_spec_check(struct ik_sweep_spec *s, char *err, size_t errlen)
+int ik__sweep_spec_check(struct ik_sweep_spec *s, char *err, size_t errlen)
 {
 	const char *ov[IK_SWEEP_MAX_OVERRIDES + 1];
 	char msg[IK_ERR_LEN];
@@ -80,13 +80,13 @@ int ik_sweep_spec_check(struct ik_sweep_spec *s, char *err, size_t errlen)
 	}
 	for (int i = 0; i < s->noverrides; i++)
 		ov[i] = s->overrides[i];
-	if (ik_scenario_load(s->base_ref, ov, s->noverrides, sc, msg, sizeof(msg)) != 0) {
+	if (ik__scenario_load(s->base_ref, ov, s->noverrides, sc, msg, sizeof(msg)) != 0) {
 		int line = s->base_line;
 		const char *bad = NULL;
 		for (int i = 0; i < s->noverrides; i++) {
 			char shown[128], prefix[200];
 			snprintf(prefix, sizeof(prefix), "--set %s: ",
-				 ik_ini_shown(s->overrides[i], shown, sizeof(shown)));
+				 ik__ini_shown(s->overrides[i], shown, sizeof(shown)));
 			if (strncmp(msg, prefix, strlen(prefix)) == 0) {
 				line = s->override_line[i];
 				bad = s->overrides[i];
@@ -135,7 +135,7 @@ int ik_sweep_spec_check(struct ik_sweep_spec *s, char *err, size_t errlen)
 				int64_t p = 0;
 				for (int g = 0; g < s->ngroups; g++)
 					p = p * s->group_len[g] + gi[g];
-				if (ik_sweep_point_scenario(s, p, sc, msg, sizeof(msg)) == 0)
+				if (ik__sweep_point_scenario(s, p, sc, msg, sizeof(msg)) == 0)
 					ok = true;
 				else if (first_point < 0) {
 					first_point = p;
@@ -152,10 +152,10 @@ int ik_sweep_spec_check(struct ik_sweep_spec *s, char *err, size_t errlen)
 	   not load (a driver on another vendor's platform) stops the sweep before it starts */
 	if (s->npoints <= CHECK_ALL_POINTS) {
 		for (int64_t p = 0; p < s->npoints; p++) {
-			if (ik_sweep_point_scenario(s, p, sc, msg, sizeof(msg)) != 0) {
+			if (ik__sweep_point_scenario(s, p, sc, msg, sizeof(msg)) != 0) {
 				char full[IK_ERR_LEN], where[256];
 				blame(s, 0, p, msg, full, sizeof(full));
-				ik_sweep_point_label(s, p, where, sizeof(where));
+				ik__sweep_point_label(s, p, where, sizeof(where));
 				snprintf(err, errlen, "%s (at point %lld: %s)", full, (long long)p, where);
 				goto out;
 			}

@@ -19,25 +19,25 @@ static const enum ik_rep_figure row_figures[] = {
 };
 #define NFIG ((int)(sizeof(row_figures) / sizeof(row_figures[0])))
 
-int ik_sweep_figure_count(void)
+int ik__sweep_figure_count(void)
 {
 	return NFIG;
 }
 
-const char *ik_sweep_figure_key(int figure)
+const char *ik__sweep_figure_key(int figure)
 {
-	return figure >= 0 && figure < NFIG ? ik_rep_figure_key(row_figures[figure]) : "unknown";
+	return figure >= 0 && figure < NFIG ? ik__rep_figure_key(row_figures[figure]) : "unknown";
 }
 
-int ik_sweep_figure_find(const char *key)
+int ik__sweep_figure_find(const char *key)
 {
 	for (int i = 0; i < NFIG; i++)
-		if (strcmp(key, ik_sweep_figure_key(i)) == 0)
+		if (strcmp(key, ik__sweep_figure_key(i)) == 0)
 			return i;
 	return -1;
 }
 
-enum ik_rep_figure ik_sweep_figure_rep(int figure)
+enum ik_rep_figure ik__sweep_figure_rep(int figure)
 {
 	return row_figures[figure];
 }

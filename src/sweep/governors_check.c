@@ -34,7 +34,7 @@ static bool any_loaded_at_run_time(const struct ik_sweep_spec *s, const struct i
 			continue;
 		for (int v = 0; v < s->axes[a].nvalues; v++) {
 			char ov[IK_SWEEP_OVERRIDE_LEN]; /* the value as the point sets it (a template) */
-			ik_sweep_axis_override(&s->axes[a], v, ov, sizeof(ov));
+			ik__sweep_axis_override(&s->axes[a], v, ov, sizeof(ov));
 			if (loaded_at_run_time(ov + strlen("cpuidle.governor=")))
 				return true;
 		}
@@ -42,7 +42,7 @@ static bool any_loaded_at_run_time(const struct ik_sweep_spec *s, const struct i
 	return false;
 }
 
-int ik_sweep_governors_check(const struct ik_sweep_spec *s, char *err, size_t errlen)
+int ik__sweep_governors_check(const struct ik_sweep_spec *s, char *err, size_t errlen)
 {
 	struct ik_scenario *sc = malloc(sizeof(*sc));
 	/* a combination: the governor's spec and the release, as one string each */
@@ -56,12 +56,12 @@ int ik_sweep_governors_check(const struct ik_sweep_spec *s, char *err, size_t er
 		return -1;
 	}
 	int64_t n = s->npoints < CHECK_POINTS ? s->npoints : CHECK_POINTS;
-	if (ik_sweep_point_load(s, 0, sc, err, errlen) != 0)
+	if (ik__sweep_point_load(s, 0, sc, err, errlen) != 0)
 		n = 0, ret = -1;
 	else if (!any_loaded_at_run_time(s, sc))
 		n = 0;
 	for (int64_t p = 0; p < n && nseen < MAX_COMBOS && ret == 0; p++) {
-		if (ik_sweep_point_load(s, p, sc, err, errlen) != 0) {
+		if (ik__sweep_point_load(s, p, sc, err, errlen) != 0) {
 			ret = -1;
 			break;
 		}
@@ -82,14 +82,14 @@ int ik_sweep_governors_check(const struct ik_sweep_spec *s, char *err, size_t er
 		char msg[IK_ERR_LEN], where[256];
 		sc->duration_ns = 1000;
 		sc->warmup_ns = 0;
-		if (ik_sim_run(sc, s->seed, &r, msg, sizeof(msg)) == 0) {
-			ik_run_result_free(&r);
+		if (ik__sim_run(sc, s->seed, &r, msg, sizeof(msg)) == 0) {
+			ik__run_result_free(&r);
 			continue;
 		}
-		ik_sweep_point_label(s, p, where, sizeof(where));
+		ik__sweep_point_label(s, p, where, sizeof(where));
 		/* a spec from a file is named; sim --vary's (axes of no line) is the command's */
 		bool from_file = s->naxes > 0 && s->axes[0].line > 0;
-		ik_sweep_msg(err, errlen, "%s%spoint %lld (%s): %s", from_file ? s->origin : "",
+		ik__sweep_msg(err, errlen, "%s%spoint %lld (%s): %s", from_file ? s->origin : "",
 			     from_file ? ": " : "", (long long)p, where, msg);
 		ret = -1;
 	}

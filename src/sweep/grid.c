@@ -9,7 +9,7 @@
 #include "sweep/spec_internal.h"
 #include "sweep/sweep_internal.h"
 
-void ik_sweep_point_index(const struct ik_sweep_spec *s, int64_t point, int *idx)
+void ik__sweep_point_index(const struct ik_sweep_spec *s, int64_t point, int *idx)
 {
 	int gidx[IK_SWEEP_MAX_AXES];
 	for (int g = s->ngroups - 1; g >= 0; g--) {
@@ -20,12 +20,12 @@ void ik_sweep_point_index(const struct ik_sweep_spec *s, int64_t point, int *idx
 		idx[a] = gidx[s->axes[a].group];
 }
 
-void ik_sweep_point_label(const struct ik_sweep_spec *s, int64_t point, char *buf, size_t len)
+void ik__sweep_point_label(const struct ik_sweep_spec *s, int64_t point, char *buf, size_t len)
 {
 	int idx[IK_SWEEP_MAX_AXES];
 	size_t used = 0;
 
-	ik_sweep_point_index(s, point, idx);
+	ik__sweep_point_index(s, point, idx);
 	buf[0] = '\0';
 	for (int a = 0; a < s->naxes && used < len; a++) {
 		int k = snprintf(buf + used, len - used, "%s%s=%s", a ? ", " : "", s->axes[a].key,
@@ -35,7 +35,7 @@ void ik_sweep_point_label(const struct ik_sweep_spec *s, int64_t point, char *bu
 	}
 }
 
-void ik_sweep_axis_override(const struct ik_sweep_axis *a, int i, char *buf, size_t len)
+void ik__sweep_axis_override(const struct ik_sweep_axis *a, int i, char *buf, size_t len)
 {
 	const char *v = a->values[i];
 	const char *at = a->template_[0] ? strstr(a->template_, "{}") : NULL;
@@ -46,31 +46,31 @@ void ik_sweep_axis_override(const struct ik_sweep_axis *a, int i, char *buf, siz
 		snprintf(buf, len, "%s=%s", a->key, v);
 }
 
-int ik_sweep_point_scenario(const struct ik_sweep_spec *s, int64_t point, struct ik_scenario *sc,
+int ik__sweep_point_scenario(const struct ik_sweep_spec *s, int64_t point, struct ik_scenario *sc,
 			    char *msg, size_t msglen)
 {
 	const char *ov[IK_SWEEP_MAX_OVERRIDES + IK_SWEEP_MAX_AXES];
 	char axis_ov[IK_SWEEP_MAX_AXES][IK_SWEEP_OVERRIDE_LEN];
 	int idx[IK_SWEEP_MAX_AXES], n = 0;
 
-	ik_sweep_point_index(s, point, idx);
+	ik__sweep_point_index(s, point, idx);
 	for (int i = 0; i < s->noverrides; i++)
 		ov[n++] = s->overrides[i];
 	for (int a = 0; a < s->naxes; a++) {
-		ik_sweep_axis_override(&s->axes[a], idx[a], axis_ov[a], sizeof(axis_ov[a]));
+		ik__sweep_axis_override(&s->axes[a], idx[a], axis_ov[a], sizeof(axis_ov[a]));
 		ov[n++] = axis_ov[a];
 	}
-	return ik_scenario_load(s->base_ref, ov, n, sc, msg, msglen);
+	return ik__scenario_load(s->base_ref, ov, n, sc, msg, msglen);
 }
 
-int ik_sweep_point_load(const struct ik_sweep_spec *s, int64_t point, struct ik_scenario *sc,
+int ik__sweep_point_load(const struct ik_sweep_spec *s, int64_t point, struct ik_scenario *sc,
 			char *err, size_t errlen)
 {
 	char msg[IK_ERR_LEN];
-	if (ik_sweep_point_scenario(s, point, sc, msg, sizeof(msg)) != 0) {
+	if (ik__sweep_point_scenario(s, point, sc, msg, sizeof(msg)) != 0) {
 		char where[256];
-		ik_sweep_point_label(s, point, where, sizeof(where));
-		ik_sweep_msg(err, errlen, "%s: point %lld (%s): %s", s->origin, (long long)point,
+		ik__sweep_point_label(s, point, where, sizeof(where));
+		ik__sweep_msg(err, errlen, "%s: point %lld (%s): %s", s->origin, (long long)point,
 			     where, msg);
 		return -1;
 	}

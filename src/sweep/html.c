@@ -76,7 +76,7 @@ static int64_t point_at(const struct ik_sweep_spec *s, const int *gi)
 
 static double px_of(const struct ik_svg *p, const struct dim *d, int i)
 {
-	return d->numeric ? ik_svg_px(p, d->a->num[i]) : ik_svg_cat_px(p, i);
+	return d->numeric ? ik__svg_px(p, d->a->num[i]) : ik__svg_cat_px(p, i);
 }
 
 static void fmt_num(char *buf, size_t len, double v)
@@ -159,7 +159,7 @@ static bool in_us(int f)
 {
 	if (f < 0)
 		return false;
-	const char *k = ik_sweep_figure_key(f);
+	const char *k = ik__sweep_figure_key(f);
 	size_t n = strlen(k);
 	return n > 3 && strcmp(k + n - 3, "_ns") == 0;
 }
@@ -191,7 +191,7 @@ static void series_vertices(struct vertices *v, const struct ik_svg *p, const st
 		gi[0] = i;
 		value_of(sum, point_at(s, gi), f, &val[0], &val[1], &val[2]);
 		if (isfinite(val[which]))
-			vertices_add(v, px_of(p, x, i), ik_svg_py(p, val[which]));
+			vertices_add(v, px_of(p, x, i), ik__svg_py(p, val[which]));
 	}
 	vertices_flush(v);
 }
@@ -253,10 +253,10 @@ static bool value_range(const struct ik_sweep_spec *s, const struct ik_sweep_sum
 static void fig_label(const struct ik_sweep_spec *s, int f, char *buf, size_t len)
 {
 	if (f < 0)
-		snprintf(buf, len, "bad runs (%s < %.10g), fraction", ik_sweep_figure_key(s->bad.figure),
+		snprintf(buf, len, "bad runs (%s < %.10g), fraction", ik__sweep_figure_key(s->bad.figure),
 			 s->bad.below);
 	else
-		snprintf(buf, len, "%s%s", ik_sweep_figure_key(f), in_us(f) ? ", us" : "");
+		snprintf(buf, len, "%s%s", ik__sweep_figure_key(f), in_us(f) ? ", us" : "");
 }
 
 /* " (key=value, ...)" of panel gi's groups after the first two ("" with two or fewer). */
@@ -317,18 +317,18 @@ static void line_plot(FILE *out, const struct ik_sweep_spec *s, const struct ik_
 			return;
 		for (int i = 0; i < x.n; i++)
 			snprintf(cats[i], IK_HTML_LABEL_LEN, "%s", x.a->values[i]);
-		catp = ik_html_label_ptrs(cats, x.n);
+		catp = ik__html_label_ptrs(cats, x.n);
 		xa.ncat = x.n;
 		xa.cat_labels = catp;
-		xa.cat_label_every = ik_html_label_every(x.n);
+		xa.cat_label_every = ik__html_label_every(x.n);
 	}
 	snprintf(title, sizeof(title), "%s%s%s%s", label, s->ngroups >= 2 ? ", a line per " : "",
 		 s->ngroups >= 2 ? ser.a->key : "", pname);
 	struct ik_svg p;
-	ik_svg_begin(&p, out, IK_HTML_PLOT_W, IK_HTML_PLOT_H, title, &xa, &ya);
+	ik__svg_begin(&p, out, IK_HTML_PLOT_W, IK_HTML_PLOT_H, title, &xa, &ya);
 	const char *names[MAX_SERIES], *colors[MAX_SERIES];
 	for (int k = 0; k < nser; k++) {
-		const char *color = ik_svg_color(k % IK_SVG_NCOLORS);
+		const char *color = ik__svg_color(k % IK_SVG_NCOLORS);
 		if (s->ngroups > 1)
 			gi[1] = k;
 		/* the band: q1 along, q3 back */
@@ -366,21 +366,21 @@ static void line_plot(FILE *out, const struct ik_sweep_spec *s, const struct ik_
 				strncat(tip, more, sizeof(tip) - strlen(tip) - 1);
 				strncat(tip, pname, sizeof(tip) - strlen(tip) - 1);
 			}
-			ik_svg_dot(&p, px_of(&p, &x, i), m, color, tip);
+			ik__svg_dot(&p, px_of(&p, &x, i), m, color, tip);
 		}
 		names[k] = s->ngroups > 1 ? ser.a->values[k] : "median";
 		colors[k] = color;
 	}
-	ik_svg_axes(&p);
-	ik_svg_legend(&p, nser, names, colors);
+	ik__svg_axes(&p);
+	ik__svg_legend(&p, nser, names, colors);
 	char note[200];
 	snprintf(note, sizeof(note), "%s%s", f >= 0 ? "line: median over runs; band: interquartile range" : "",
 		 thin ? (f >= 0 ? "; no marker per point (more than " TO_TEXT(MAX_DOTS) " values: summary.csv has each)"
 				: "no marker per point (more than " TO_TEXT(MAX_DOTS) " values: summary.csv has each)")
 		      : "");
 	if (note[0])
-		ik_svg_note(&p, note);
-	ik_svg_end(&p);
+		ik__svg_note(&p, note);
+	ik__svg_end(&p);
 	free(catp);
 	free(cats);
 }
@@ -419,9 +419,9 @@ static void heat_map(FILE *out, const struct ik_sweep_spec *s, const struct ik_s
 	dim_of(s, 0, &x);
 	dim_of(s, 1, &y);
 	if ((int64_t)x.n * y.n > MAX_HEAT_CELLS) {
-		ik_html_note(out, "No heat map of %s: the first two axes make %lld cells, more than "
+		ik__html_note(out, "No heat map of %s: the first two axes make %lld cells, more than "
 			     "the %d a map is drawn for (summary.csv has every point).",
-			     f < 0 ? "the bad fraction" : ik_sweep_figure_key(f),
+			     f < 0 ? "the bad fraction" : ik__sweep_figure_key(f),
 			     (long long)x.n * y.n, MAX_HEAT_CELLS);
 		return;
 	}
@@ -440,16 +440,16 @@ static void heat_map(FILE *out, const struct ik_sweep_spec *s, const struct ik_s
 	/* rows from the top: the largest value of y first */
 	for (int j = 0; j < y.n; j++)
 		snprintf(yl[j], IK_HTML_LABEL_LEN, "%s", y.a->values[y.n - 1 - j]);
-	const char **xp = ik_html_label_ptrs(xl, x.n), **yp = ik_html_label_ptrs(yl, y.n);
+	const char **xp = ik__html_label_ptrs(xl, x.n), **yp = ik__html_label_ptrs(yl, y.n);
 	fig_label(s, f, label, sizeof(label));
 	snprintf(title, sizeof(title), "%s%s%s", label, f >= 0 ? ", median over runs" : "", pname);
 	struct ik_svg_axis xa = { .label = x.a->key, .ncat = x.n, .cat_labels = xp,
-				  .cat_label_every = ik_html_label_every(x.n) };
+				  .cat_label_every = ik__html_label_every(x.n) };
 	struct ik_svg_axis ya = { .label = y.a->key, .ncat = y.n, .cat_labels = yp,
-				  .cat_label_every = ik_html_label_every(y.n) };
+				  .cat_label_every = ik__html_label_every(y.n) };
 	struct ik_svg p;
 	int h = 120 + 26 * y.n;
-	ik_svg_begin(&p, out, IK_HTML_PLOT_W, h < IK_HTML_PLOT_H ? IK_HTML_PLOT_H : h, title, &xa, &ya);
+	ik__svg_begin(&p, out, IK_HTML_PLOT_W, h < IK_HTML_PLOT_H ? IK_HTML_PLOT_H : h, title, &xa, &ya);
 	for (int i = 0; i < x.n; i++)
 		for (int j = 0; j < y.n; j++) {
 			gi[0] = i;
@@ -460,9 +460,9 @@ static void heat_map(FILE *out, const struct ik_sweep_spec *s, const struct ik_s
 			fmt_num(text, sizeof(text), m);
 			snprintf(tip, sizeof(tip), "%s=%s, %s=%s%s: %s", x.a->key, x.a->values[i],
 				 y.a->key, y.a->values[gi[1]], pname, text);
-			ik_svg_cell(&p, i, j, fill, x.n <= 16 ? text : "", tip);
+			ik__svg_cell(&p, i, j, fill, x.n <= 16 ? text : "", tip);
 		}
-	ik_svg_axes(&p);
+	ik__svg_axes(&p);
 	/* the scale in five steps, least to greatest */
 	char tick_t[5][32], tick_c[5][16];
 	const char *names[5], *colors[5];
@@ -472,8 +472,8 @@ static void heat_map(FILE *out, const struct ik_sweep_spec *s, const struct ik_s
 		names[t] = tick_t[t];
 		colors[t] = tick_c[t];
 	}
-	ik_svg_legend(&p, 5, names, colors);
-	ik_svg_end(&p);
+	ik__svg_legend(&p, 5, names, colors);
+	ik__svg_end(&p);
 	free(xp);
 	free(yp);
 	free(xl);
@@ -496,12 +496,12 @@ static void settings_table(FILE *out, const struct ik_sweep_spec *s,
 {
 	char buf[512];
 	fputs("<h2>Sweep</h2>\n<table>\n", out);
-	ik_html_setting(out, "base scenario", s->base, sizeof(s->base));
+	ik__html_setting(out, "base scenario", s->base, sizeof(s->base));
 	snprintf(buf, sizeof(buf), "%lld", (long long)s->npoints);
-	ik_html_setting(out, "points", buf, sizeof(buf));
+	ik__html_setting(out, "points", buf, sizeof(buf));
 	snprintf(buf, sizeof(buf), "%d (seeds %llu..%llu)", s->runs, (unsigned long long)s->seed,
 		 (unsigned long long)(s->seed + (uint64_t)s->runs - 1));
-	ik_html_setting(out, "runs per point", buf, sizeof(buf));
+	ik__html_setting(out, "runs per point", buf, sizeof(buf));
 	for (int a = 0; a < s->naxes; a++) {
 		const struct ik_sweep_axis *ax = &s->axes[a];
 		size_t len = 0;
@@ -515,19 +515,19 @@ static void settings_table(FILE *out, const struct ik_sweep_spec *s,
 		char key[sizeof(ax->key) + sizeof(ax->template_) + 40];
 		snprintf(key, sizeof(key), "vary %s%s%s (axis group %d)", ax->key,
 			 ax->template_[0] ? " as " : "", ax->template_, ax->group + 1);
-		ik_html_setting(out, key, buf, sizeof(buf));
+		ik__html_setting(out, key, buf, sizeof(buf));
 	}
 	for (int i = 0; i < s->noverrides; i++)
-		ik_html_setting(out, "set", s->overrides[i], sizeof(s->overrides[i]));
+		ik__html_setting(out, "set", s->overrides[i], sizeof(s->overrides[i]));
 	if (sum->npoints > 0) {
 		const char *names[IK_SWEEP_KEPT_SETTINGS] = { "scenario", "platform", "driver",
 							      "governor" };
 		for (int k = 0; k < IK_SWEEP_KEPT_SETTINGS; k++)
-			ik_html_setting(out, names[k], sum->settings[0][k], IK_SWEEP_SETTING_LEN);
+			ik__html_setting(out, names[k], sum->settings[0][k], IK_SWEEP_SETTING_LEN);
 	}
 	if (s->bad.on) {
-		snprintf(buf, sizeof(buf), "%s < %.10g", ik_sweep_figure_key(s->bad.figure), s->bad.below);
-		ik_html_setting(out, "bad run", buf, sizeof(buf));
+		snprintf(buf, sizeof(buf), "%s < %.10g", ik__sweep_figure_key(s->bad.figure), s->bad.below);
+		ik__html_setting(out, "bad run", buf, sizeof(buf));
 	}
 	fputs("</table>\n", out);
 }
@@ -538,26 +538,26 @@ static void points_table(FILE *out, const struct ik_sweep_spec *s,
 	int idx[IK_SWEEP_MAX_AXES];
 	char buf[160], a[32], b[32], c[32];
 	fputs("<h2>Points</h2>\n<table>\n<tr>", out);
-	ik_html_th(out, "point");
+	ik__html_th(out, "point");
 	for (int k = 0; k < s->naxes; k++)
-		ik_html_th(out, s->axes[k].key);
+		ik__html_th(out, s->axes[k].key);
 	if (s->bad.on)
-		ik_html_th(out, "bad runs");
+		ik__html_th(out, "bad runs");
 	for (int f = 0; f < sum->nfigures; f++)
 		if (shown[f]) {
-			snprintf(buf, sizeof(buf), "%s median [IQR]", ik_sweep_figure_key(f));
-			ik_html_th(out, buf);
+			snprintf(buf, sizeof(buf), "%s median [IQR]", ik__sweep_figure_key(f));
+			ik__html_th(out, buf);
 		}
 	fputs("</tr>\n", out);
 	for (int64_t p = 0; p < sum->npoints && p < MAX_TABLE_ROWS; p++) {
-		ik_sweep_point_index(s, p, idx);
+		ik__sweep_point_index(s, p, idx);
 		fputs("<tr>", out);
 		snprintf(buf, sizeof(buf), "%lld", (long long)p);
-		ik_html_td_num(out, buf);
+		ik__html_td_num(out, buf);
 		for (int k = 0; k < s->naxes; k++)
-			ik_html_td_text(out, s->axes[k].values[idx[k]], IK_SWEEP_VALUE_LEN);
+			ik__html_td_text(out, s->axes[k].values[idx[k]], IK_SWEEP_VALUE_LEN);
 		if (s->bad.on)
-			ik_html_td_fixed(out, sum->bad_fraction[p], 2);
+			ik__html_td_fixed(out, sum->bad_fraction[p], 2);
 		for (int f = 0; f < sum->nfigures; f++) {
 			if (!shown[f])
 				continue;
@@ -566,13 +566,13 @@ static void points_table(FILE *out, const struct ik_sweep_spec *s,
 			fmt_num(b, sizeof(b), st->q1);
 			fmt_num(c, sizeof(c), st->q3);
 			snprintf(buf, sizeof(buf), "%s [%s, %s]", a, b, c);
-			ik_html_td_num(out, buf);
+			ik__html_td_num(out, buf);
 		}
 		fputs("</tr>\n", out);
 	}
 	fputs("</table>\n", out);
 	if (sum->npoints > MAX_TABLE_ROWS)
-		ik_html_note(out, "The first %d of %lld points; summary.csv has them all.",
+		ik__html_note(out, "The first %d of %lld points; summary.csv has them all.",
 			     MAX_TABLE_ROWS, (long long)sum->npoints);
 }
 
@@ -615,9 +615,9 @@ static void view_selector(FILE *out, const struct ik_sweep_spec *s, int64_t draw
 		panel_name(s, gi, last, sizeof(last));
 		fprintf(out, "<option value=\"panels-%lld\">%lld-%lld of %lld:", (long long)v,
 			(long long)k0 + 1, (long long)k1, (long long)drawn);
-		ik_svg_escape(out, first);
+		ik__svg_escape(out, first);
 		fputs(" to", out);
-		ik_svg_escape(out, last);
+		ik__svg_escape(out, last);
 		fputs("</option>\n", out);
 	}
 	fputs("</select></p>\n"
@@ -640,16 +640,16 @@ static void view_selector(FILE *out, const struct ik_sweep_spec *s, int64_t draw
 	      "</script>\n", out);
 }
 
-int ik_sweep_write_html(FILE *out, const struct ik_sweep_spec *s,
+int ik__sweep_write_html(FILE *out, const struct ik_sweep_spec *s,
 			const struct ik_sweep_summary *sum)
 {
 	char title[320];
 	bool shown[64] = { false };
 	struct ik_rep_locale locale;
-	ik_rep_locale_enter(&locale);
+	ik__rep_locale_enter(&locale);
 
 	snprintf(title, sizeof(title), "idlekit sweep: %s", s->base);
-	ik_html_begin(out, title);
+	ik__html_begin(out, title);
 	settings_table(out, s, sum);
 	for (int f = 0; f < sum->nfigures && f < 64; f++)
 		shown[f] = figure_shown(sum, f);
@@ -657,7 +657,7 @@ int ik_sweep_write_html(FILE *out, const struct ik_sweep_spec *s,
 		fputs("<h2>Figures against the axes</h2>\n", out);
 		int64_t np = panel_count(s), drawn = np < MAX_PANELS_ALL ? np : MAX_PANELS_ALL;
 		if (np > 1)
-			ik_html_note(out, "One plot per combination of the axes after the first two "
+			ik__html_note(out, "One plot per combination of the axes after the first two "
 				     "(%lld), sharing their scales%s%s.", (long long)np,
 				     np > MAX_PANELS ? "; the selector shows " TO_TEXT(MAX_PANELS)
 				     " combinations at a time" : "",
@@ -677,10 +677,10 @@ int ik_sweep_write_html(FILE *out, const struct ik_sweep_spec *s,
 		}
 	}
 	points_table(out, s, sum, shown);
-	ik_html_note(out, "Medians and quartiles over each point's runs (linear interpolation "
+	ik__html_note(out, "Medians and quartiles over each point's runs (linear interpolation "
 		     "between order statistics); summary.csv adds the mean with its 95%% "
 		     "confidence interval (Student's t), results.csv every run.");
-	ik_html_end(out);
-	ik_rep_locale_leave(&locale);
-	return ik_rep_finish(out);
+	ik__html_end(out);
+	ik__rep_locale_leave(&locale);
+	return ik__rep_finish(out);
 }

@@ -1,5 +1,5 @@
 /*
- * A sweep folder is written by one sweep at a time (sweep.h, ik_sweep_lock): two sweeps
+ * A sweep folder is written by one sweep at a time (sweep.h, ik__sweep_lock): two sweeps
  * into one folder would both run every point into one rows file and leave it so that a
  * rerun fails.  The lock is an advisory flock(2) on FOLDER/.lock, held until the process
  * ends (the kernel drops it then, also after a crash or SIGKILL); the file holds the pid,
@@ -15,7 +15,7 @@
 
 #include "sweep/sweep.h"
 
-int ik_sweep_lock(const char *dir, char *err, size_t errlen)
+int ik__sweep_lock(const char *dir, char *err, size_t errlen)
 {
 	char path[4096], pid[32] = "";
 	int n = snprintf(path, sizeof(path), "%s/.lock", dir);

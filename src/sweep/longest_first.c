@@ -6,7 +6,7 @@ static double rank_of(const struct ik_lf_run *r, double keep)
 	return r->running ? r->left_s * keep : r->left_s; /* INFINITY stays INFINITY */
 }
 
-bool ik_lf_goes_on(const struct ik_lf_run *r, int n, int slots, int me, double keep)
+bool ik__lf_goes_on(const struct ik_lf_run *r, int n, int slots, int me, double keep)
 {
 	double mine = rank_of(&r[me], keep);
 	int ahead = 0;

@@ -20,6 +20,6 @@ struct ik_lf_run {
  * that two runs with about the same time left do not take turns at every look; ties by
  * index.
  */
-bool ik_lf_goes_on(const struct ik_lf_run *r, int n, int slots, int me, double keep);
+bool ik__lf_goes_on(const struct ik_lf_run *r, int n, int slots, int me, double keep);
 
 #endif

@@ -104,7 +104,7 @@ static void run_look(void *user, int64_t now_ns, int64_t end_ns)
 		r->left_s = cpu * (double)(end_ns - now_ns) / (double)now_ns;
 		pthread_cond_broadcast(&m->turn);
 	}
-	while (r && !ik_lf_goes_on(m->lf, m->n, m->slots, l->run, KEEP)) {
+	while (r && !ik__lf_goes_on(m->lf, m->n, m->slots, l->run, KEEP)) {
 		if (r->running) {
 			r->running = false; /* without its keep, another may now go on */
 			pthread_cond_broadcast(&m->turn);
@@ -124,10 +124,10 @@ static int many_run(struct many *m, int i, char *err, size_t errlen)
 	uint64_t seed = m->seed + (uint64_t)i;
 	struct look look = { m, i, m->lf && i >= m->tail, thread_cpu_s() };
 	if (!look.turns && !m->at_ms)
-		return ik_sim_set_run(run_set(m, i), seed, NULL, &m->out[i], err, errlen);
+		return ik__sim_set_run(run_set(m, i), seed, NULL, &m->out[i], err, errlen);
 	int64_t end = sc->warmup_ns + sc->duration_ns;
 	struct ik_sim_watch w = { run_look, &look, end / LOOKS_PER_RUN };
-	int ret = ik_sim_set_run(run_set(m, i), seed, w.every_ns > 0 ? &w : NULL, &m->out[i], err,
+	int ret = ik__sim_set_run(run_set(m, i), seed, w.every_ns > 0 ? &w : NULL, &m->out[i], err,
 				 errlen);
 	if (look.turns) {
 		pthread_mutex_lock(&m->mu);
@@ -181,7 +181,7 @@ static int many_job(void *arg, int64_t idx)
 	return ret != 0;
 }
 
-int ik_sim_run_many(const struct ik_scenario *first, const struct ik_scenario *rest,
+int ik__sim_run_many(const struct ik_scenario *first, const struct ik_scenario *rest,
 		    uint64_t seed, int n, int threads, struct ik_run_result *out,
 		    const struct ik_sweep_progress *progress, char *err, size_t errlen)
 {
@@ -212,10 +212,10 @@ int ik_sim_run_many(const struct ik_scenario *first, const struct ik_scenario *r
 	}
 	/* the driver probed and the workload's file read once for all the runs (a failure
 	   is the first run's, as it would be if each run made its own) */
-	if (n > 0 && (ik_sim_set_open(first, &m.set_first, err, errlen) ||
+	if (n > 0 && (ik__sim_set_open(first, &m.set_first, err, errlen) ||
 		      (n > 1 && rest != first &&
-		       ik_sim_set_open(rest, &m.set_rest, err, errlen)))) {
-		ik_sim_set_close(m.set_first);
+		       ik__sim_set_open(rest, &m.set_rest, err, errlen)))) {
+		ik__sim_set_close(m.set_first);
 		free(m.ok);
 		free(m.lf);
 		free(m.at_ms);
@@ -230,7 +230,7 @@ int ik_sim_run_many(const struct ik_scenario *first, const struct ik_scenario *r
 	pthread_mutex_init(&m.mu, NULL);
 	pthread_cond_init(&m.freed, NULL);
 	pthread_cond_init(&m.turn, NULL);
-	ik_thread_pool_run(n, threads, many_job, &m);
+	ik__thread_pool_run(n, threads, many_job, &m);
 	pthread_cond_destroy(&m.turn);
 	pthread_cond_destroy(&m.freed);
 	pthread_mutex_destroy(&m.mu);
@@ -238,13 +238,13 @@ int ik_sim_run_many(const struct ik_scenario *first, const struct ik_scenario *r
 	if (m.fail < n) {
 		for (int i = 0; i < n; i++)
 			if (m.ok[i])
-				ik_run_result_free(&out[i]);
+				ik__run_result_free(&out[i]);
 		snprintf(err, errlen, "%s", m.err);
 		ret = -1;
 	}
 	if (m.set_rest != m.set_first)
-		ik_sim_set_close(m.set_rest);
-	ik_sim_set_close(m.set_first);
+		ik__sim_set_close(m.set_rest);
+	ik__sim_set_close(m.set_first);
 	free(m.at_ms);
 	free(m.lf);
 	free(m.ok);

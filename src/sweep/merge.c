@@ -17,38 +17,38 @@
 
 static void join(char *buf, size_t len, const char *dir, const char *name)
 {
-	ik_sweep_msg(buf, len, "%s/%s", dir, name);
+	ik__sweep_msg(buf, len, "%s/%s", dir, name);
 }
 
-int ik_sweep_merge_open(struct ik_sweep_merge *mg, int n, char **dirs, char *err,
+int ik__sweep_merge_open(struct ik_sweep_merge *mg, int n, char **dirs, char *err,
 			size_t errlen)
 {
 	char path[PATH_MAX];
 	memset(mg, 0, sizeof(*mg));
 	mg->in = calloc((size_t)(n > 0 ? n : 1), sizeof(*mg->in));
 	if (!mg->in) {
-		ik_sweep_msg(err, errlen, "out of memory");
+		ik__sweep_msg(err, errlen, "out of memory");
 		return -1;
 	}
 	mg->n = n;
 	for (int i = 0; i < n; i++) {
 		mg->in[i].dir = dirs[i];
 		join(path, sizeof(path), dirs[i], "manifest");
-		if (ik_sweep_manifest_read(path, &mg->in[i].m, err, errlen) != 0)
+		if (ik__sweep_manifest_read(path, &mg->in[i].m, err, errlen) != 0)
 			return 2;
 	}
 	/* one spec, one shard count, every shard once */
 	const struct ik_sweep_merge_shard *in = mg->in;
 	for (int i = 1; i < n; i++) {
 		if (in[i].m.spec_hash != in[0].m.spec_hash) {
-			ik_sweep_msg(err, errlen, "%s: a shard of another spec (hash %016llx, %s has "
+			ik__sweep_msg(err, errlen, "%s: a shard of another spec (hash %016llx, %s has "
 				     "%016llx): not merged", in[i].dir,
 				     (unsigned long long)in[i].m.spec_hash, in[0].dir,
 				     (unsigned long long)in[0].m.spec_hash);
 			return 2;
 		}
 		if (in[i].m.shard.count != in[0].m.shard.count) {
-			ik_sweep_msg(err, errlen, "%s: shard %d/%d, but %s is shard %d/%d: expected "
+			ik__sweep_msg(err, errlen, "%s: shard %d/%d, but %s is shard %d/%d: expected "
 				     "shards of one split", in[i].dir, in[i].m.shard.index,
 				     in[i].m.shard.count, in[0].dir, in[0].m.shard.index,
 				     in[0].m.shard.count);
@@ -58,13 +58,13 @@ int ik_sweep_merge_open(struct ik_sweep_merge *mg, int n, char **dirs, char *err
 	int count = mg->count = in[0].m.shard.count;
 	mg->seen = calloc((size_t)count, sizeof(*mg->seen));
 	if (!mg->seen) {
-		ik_sweep_msg(err, errlen, "out of memory");
+		ik__sweep_msg(err, errlen, "out of memory");
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
 		int k = in[i].m.shard.index;
 		if (mg->seen[k]) {
-			ik_sweep_msg(err, errlen, "%s and %s are both shard %d/%d: expected each "
+			ik__sweep_msg(err, errlen, "%s and %s are both shard %d/%d: expected each "
 				     "shard once", dirs[mg->seen[k] - 1], in[i].dir, k, count);
 			return 2;
 		}
@@ -86,7 +86,7 @@ int ik_sweep_merge_open(struct ik_sweep_merge *mg, int n, char **dirs, char *err
 		}
 	}
 	if (nmissing) {
-		ik_sweep_msg(err, errlen, "%d shard%s missing: %s", nmissing, nmissing > 1 ? "s" : "",
+		ik__sweep_msg(err, errlen, "%d shard%s missing: %s", nmissing, nmissing > 1 ? "s" : "",
 			     missing);
 		return 2;
 	}
@@ -94,13 +94,13 @@ int ik_sweep_merge_open(struct ik_sweep_merge *mg, int n, char **dirs, char *err
 	return 0;
 }
 
-int ik_sweep_merge_check(struct ik_sweep_merge *mg, const struct ik_sweep_spec *s, char *err,
+int ik__sweep_merge_check(struct ik_sweep_merge *mg, const struct ik_sweep_spec *s, char *err,
 			 size_t errlen)
 {
 	char path[PATH_MAX];
 	const struct ik_sweep_manifest *m0 = &mg->in[0].m;
-	if (ik_sweep_spec_hash(s) != m0->spec_hash || s->runs != m0->runs) {
-		ik_sweep_msg(err, errlen, "%s: the spec does not match the manifest's hash",
+	if (ik__sweep_spec_hash(s) != m0->spec_hash || s->runs != m0->runs) {
+		ik__sweep_msg(err, errlen, "%s: the spec does not match the manifest's hash",
 			     mg->spec_path);
 		return 2;
 	}
@@ -111,14 +111,14 @@ int ik_sweep_merge_check(struct ik_sweep_merge *mg, const struct ik_sweep_spec *
 		join(path, sizeof(path), in->dir, "rows.csv");
 		in->rows = fopen(path, "r");
 		if (!in->rows) {
-			ik_sweep_msg(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+			ik__sweep_msg(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 			return 2;
 		}
-		if (ik_sweep_rows_scan(in->rows, path, s, &in->m.shard, &done, &good, err, errlen) != 0)
+		if (ik__sweep_rows_scan(in->rows, path, s, &in->m.shard, &done, &good, err, errlen) != 0)
 			return 2;
-		int64_t want = ik_sweep_shard_points(s, &in->m.shard);
+		int64_t want = ik__sweep_shard_points(s, &in->m.shard);
 		if (done != want) {
-			ik_sweep_msg(err, errlen, "%s: shard %d/%d incomplete: %lld of %lld points "
+			ik__sweep_msg(err, errlen, "%s: shard %d/%d incomplete: %lld of %lld points "
 				     "(rerun it to finish)", in->dir, in->m.shard.index, mg->count,
 				     (long long)done, (long long)want);
 			return 2;
@@ -128,23 +128,23 @@ int ik_sweep_merge_check(struct ik_sweep_merge *mg, const struct ik_sweep_spec *
 	return 0;
 }
 
-int ik_sweep_merge_target(const struct ik_sweep_merge *mg, const char *out_dir, char *err,
+int ik__sweep_merge_target(const struct ik_sweep_merge *mg, const char *out_dir, char *err,
 			  size_t errlen)
 {
 	char path[PATH_MAX], why[IK_ERR_LEN];
 	struct ik_sweep_manifest prev;
 	join(path, sizeof(path), out_dir, "manifest");
 	if (access(path, F_OK) == 0 &&
-	    (ik_sweep_manifest_read(path, &prev, why, sizeof(why)) != 0 ||
+	    (ik__sweep_manifest_read(path, &prev, why, sizeof(why)) != 0 ||
 	     prev.spec_hash != mg->in[0].m.spec_hash || prev.shard.count != 1)) {
-		ik_sweep_msg(err, errlen, "%s: holds another sweep (or a shard): expected a new "
+		ik__sweep_msg(err, errlen, "%s: holds another sweep (or a shard): expected a new "
 			     "folder or this sweep's merge", out_dir);
 		return 2;
 	}
 	return 0;
 }
 
-int ik_sweep_merge_rows(struct ik_sweep_merge *mg, const struct ik_sweep_spec *s, FILE *out)
+int ik__sweep_merge_rows(struct ik_sweep_merge *mg, const struct ik_sweep_spec *s, FILE *out)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -160,7 +160,7 @@ int ik_sweep_merge_rows(struct ik_sweep_merge *mg, const struct ik_sweep_spec *s
 	return ok ? 0 : -1;
 }
 
-void ik_sweep_merge_close(struct ik_sweep_merge *mg)
+void ik__sweep_merge_close(struct ik_sweep_merge *mg)
 {
 	for (int i = 0; mg->in && i < mg->n; i++)
 		if (mg->in[i].rows)

@@ -28,7 +28,7 @@ static double t975(int df)
 	double lo = 0, hi = 1000;
 	for (int i = 0; i < 200; i++) {
 		double t = (lo + hi) / 2;
-		double tail = 0.5 * ik_incomplete_beta(df / 2.0, 0.5, df / (df + t * t));
+		double tail = 0.5 * ik__incomplete_beta(df / 2.0, 0.5, df / (df + t * t));
 		if (tail > 0.025)
 			lo = t;
 		else
@@ -46,7 +46,7 @@ static double quantile(const double *v, int n, double q)
 	return v[i] + (h - i) * (v[i + 1] - v[i]);
 }
 
-void ik_sweep_stat_of(double *values, int n, struct ik_sweep_stat *st)
+void ik__sweep_stat_of(double *values, int n, struct ik_sweep_stat *st)
 {
 	int m = 0;
 	for (int i = 0; i < n; i++)
@@ -73,7 +73,7 @@ void ik_sweep_stat_of(double *values, int n, struct ik_sweep_stat *st)
 	st->ci_high = st->mean + half;
 }
 
-void ik_sweep_summary_free(struct ik_sweep_summary *sum)
+void ik__sweep_summary_free(struct ik_sweep_summary *sum)
 {
 	free(sum->nruns);
 	free(sum->stat);
@@ -91,10 +91,10 @@ static double field_value(const char *f)
 	return *end ? NAN : v;
 }
 
-int ik_sweep_summarize(FILE *rows, const struct ik_sweep_spec *s, struct ik_sweep_summary *sum,
+int ik__sweep_summarize(FILE *rows, const struct ik_sweep_spec *s, struct ik_sweep_summary *sum,
 		       char *err, size_t errlen)
 {
-	int nfig = ik_sweep_figure_count();
+	int nfig = ik__sweep_figure_count();
 	int fig0 = IK_SWEEP_LEAD_COLS + s->naxes + IK_SWEEP_SETTING_COLS;
 	struct ik_sweep_row row = { 0 };
 	double *values = malloc((size_t)s->runs * (size_t)nfig * sizeof(*values));
@@ -114,7 +114,7 @@ int ik_sweep_summarize(FILE *rows, const struct ik_sweep_spec *s, struct ik_swee
 	rewind(rows);
 	for (int64_t p = 0; p < s->npoints; p++) {
 		for (int run = 0; run < s->runs; run++) {
-			if (ik_sweep_row_read(rows, s, &row) != 1 || row.point != p || row.run != run) {
+			if (ik__sweep_row_read(rows, s, &row) != 1 || row.point != p || row.run != run) {
 				snprintf(err, errlen, "the rows file lacks point %lld run %d",
 					 (long long)p, run);
 				goto out;
@@ -139,32 +139,32 @@ int ik_sweep_summarize(FILE *rows, const struct ik_sweep_spec *s, struct ik_swee
 			sum->bad_fraction[p] = n ? (double)bad / n : NAN;
 		}
 		for (int f = 0; f < nfig; f++)
-			ik_sweep_stat_of(values + f * s->runs, s->runs, &sum->stat[p * nfig + f]);
+			ik__sweep_stat_of(values + f * s->runs, s->runs, &sum->stat[p * nfig + f]);
 	}
 	ret = 0;
 out:
-	ik_sweep_row_free(&row);
+	ik__sweep_row_free(&row);
 	free(values);
 	if (ret)
-		ik_sweep_summary_free(sum);
+		ik__sweep_summary_free(sum);
 	return ret;
 }
 
-int ik_sweep_write_results_csv(FILE *out, FILE *rows, const struct ik_sweep_spec *s)
+int ik__sweep_write_results_csv(FILE *out, FILE *rows, const struct ik_sweep_spec *s)
 {
 	struct ik_sweep_row row = { 0 };
 	int ret = 0;
-	ik_sweep_rows_header(out, s);
+	ik__sweep_rows_header(out, s);
 	rewind(rows);
-	for (int r; (r = ik_sweep_row_read(rows, s, &row)) != 0;) {
+	for (int r; (r = ik__sweep_row_read(rows, s, &row)) != 0;) {
 		if (r < 0) {
 			ret = -1;
 			break;
 		}
 		fwrite(row.raw, 1, row.len, out);
 	}
-	ik_sweep_row_free(&row);
-	return ret || ik_rep_finish(out) ? -1 : 0;
+	ik__sweep_row_free(&row);
+	return ret || ik__rep_finish(out) ? -1 : 0;
 }
 
 static void json_value(FILE *out, const char *text, bool numeric)
@@ -172,30 +172,30 @@ static void json_value(FILE *out, const char *text, bool numeric)
 	if (numeric)
 		fputs(text, out);
 	else
-		ik_json_string(out, text, SIZE_MAX);
+		ik__json_string(out, text, SIZE_MAX);
 }
 
-int ik_sweep_write_results_json(FILE *out, FILE *rows, const struct ik_sweep_spec *s)
+int ik__sweep_write_results_json(FILE *out, FILE *rows, const struct ik_sweep_spec *s)
 {
 	static const char *const settings[IK_SWEEP_SETTING_COLS] = {
 		"scenario", "platform", "driver", "governor", "workload", "duration_ms", "warmup_ms",
 	};
-	int nfig = ik_sweep_figure_count();
+	int nfig = ik__sweep_figure_count();
 	struct ik_sweep_row row = { 0 };
 	int ret = 0;
 
 	fputs("{\n  \"schema\": \"idlekit.sweep/1\",\n  \"base\": ", out);
-	ik_json_string(out, s->base, SIZE_MAX);
+	ik__json_string(out, s->base, SIZE_MAX);
 	fprintf(out, ",\n  \"runs_per_point\": %d,\n  \"first_seed\": %llu,\n  \"points\": %lld,\n",
 		s->runs, (unsigned long long)s->seed, (long long)s->npoints);
 	fputs("  \"axes\": [", out);
 	for (int a = 0; a < s->naxes; a++) {
 		const struct ik_sweep_axis *ax = &s->axes[a];
 		fputs(a ? ",\n    {\"key\": " : "\n    {\"key\": ", out);
-		ik_json_string(out, ax->key, SIZE_MAX);
+		ik__json_string(out, ax->key, SIZE_MAX);
 		fprintf(out, ", \"group\": %d, \"template\": ", ax->group);
 		if (ax->template_[0])
-			ik_json_string(out, ax->template_, SIZE_MAX);
+			ik__json_string(out, ax->template_, SIZE_MAX);
 		else
 			fputs("null", out);
 		fputs(", \"values\": [", out);
@@ -209,7 +209,7 @@ int ik_sweep_write_results_json(FILE *out, FILE *rows, const struct ik_sweep_spe
 	fputs(s->naxes ? "\n  ],\n  \"rows\": [" : "],\n  \"rows\": [", out);
 	rewind(rows);
 	int64_t n = 0;
-	for (int r; (r = ik_sweep_row_read(rows, s, &row)) != 0; n++) {
+	for (int r; (r = ik__sweep_row_read(rows, s, &row)) != 0; n++) {
 		if (r < 0) {
 			ret = -1;
 			break;
@@ -218,7 +218,7 @@ int ik_sweep_write_results_json(FILE *out, FILE *rows, const struct ik_sweep_spe
 			row.f[0], row.f[1], row.f[2]);
 		for (int a = 0; a < s->naxes; a++) {
 			fputs(", ", out);
-			ik_json_string(out, s->axes[a].key, SIZE_MAX);
+			ik__json_string(out, s->axes[a].key, SIZE_MAX);
 			fputs(": ", out);
 			json_value(out, row.f[IK_SWEEP_LEAD_COLS + a], s->axes[a].numeric);
 		}
@@ -229,51 +229,51 @@ int ik_sweep_write_results_json(FILE *out, FILE *rows, const struct ik_sweep_spe
 		}
 		for (int f = 0; f < nfig; f++) {
 			const char *v = row.f[set0 + IK_SWEEP_SETTING_COLS + f];
-			fprintf(out, ", \"%s\": %s", ik_sweep_figure_key(f), *v ? v : "null");
+			fprintf(out, ", \"%s\": %s", ik__sweep_figure_key(f), *v ? v : "null");
 		}
 		fputc('}', out);
 	}
 	fputs(n ? "\n  ]\n}\n" : "]\n}\n", out);
-	ik_sweep_row_free(&row);
-	return ret || ik_rep_finish(out) ? -1 : 0;
+	ik__sweep_row_free(&row);
+	return ret || ik__rep_finish(out) ? -1 : 0;
 }
 
 static void csv_num(FILE *out, double v)
 {
 	char buf[IK_FMT_NUM_LEN];
 	fputc(',', out);
-	if (ik_fmt_double(buf, sizeof(buf), v))
+	if (ik__fmt_double(buf, sizeof(buf), v))
 		fputs(buf, out);
 }
 
-int ik_sweep_write_summary_csv(FILE *out, const struct ik_sweep_spec *s,
+int ik__sweep_write_summary_csv(FILE *out, const struct ik_sweep_spec *s,
 			       const struct ik_sweep_summary *sum)
 {
 	static const char *const stat_names[] = { "median", "q1", "q3", "iqr", "mean",
 						  "ci95_low", "ci95_high" };
 	int idx[IK_SWEEP_MAX_AXES];
 	struct ik_rep_locale locale;
-	ik_rep_locale_enter(&locale);
+	ik__rep_locale_enter(&locale);
 
 	fputs("point", out);
 	for (int a = 0; a < s->naxes; a++) {
 		fputc(',', out);
-		ik_csv_text(out, s->axes[a].key, SIZE_MAX);
+		ik__csv_text(out, s->axes[a].key, SIZE_MAX);
 	}
 	fputs(",runs", out);
 	if (s->bad.on)
-		fprintf(out, ",%s_below_%.17g_fraction", ik_sweep_figure_key(s->bad.figure),
+		fprintf(out, ",%s_below_%.17g_fraction", ik__sweep_figure_key(s->bad.figure),
 			s->bad.below);
 	for (int f = 0; f < sum->nfigures; f++)
 		for (size_t k = 0; k < sizeof(stat_names) / sizeof(stat_names[0]); k++)
-			fprintf(out, ",%s_%s", ik_sweep_figure_key(f), stat_names[k]);
+			fprintf(out, ",%s_%s", ik__sweep_figure_key(f), stat_names[k]);
 	fputc('\n', out);
 	for (int64_t p = 0; p < sum->npoints; p++) {
-		ik_sweep_point_index(s, p, idx);
+		ik__sweep_point_index(s, p, idx);
 		fprintf(out, "%lld", (long long)p);
 		for (int a = 0; a < s->naxes; a++) {
 			fputc(',', out);
-			ik_csv_text(out, s->axes[a].values[idx[a]], SIZE_MAX);
+			ik__csv_text(out, s->axes[a].values[idx[a]], SIZE_MAX);
 		}
 		fprintf(out, ",%d", sum->nruns[p]);
 		if (s->bad.on)
@@ -290,6 +290,6 @@ int ik_sweep_write_summary_csv(FILE *out, const struct ik_sweep_spec *s,
 		}
 		fputc('\n', out);
 	}
-	ik_rep_locale_leave(&locale);
-	return ik_rep_finish(out);
+	ik__rep_locale_leave(&locale);
+	return ik__rep_finish(out);
 }

@@ -22,26 +22,26 @@ static const char *const setting_cols[IK_SWEEP_SETTING_COLS] = {
 	"scenario", "platform", "driver", "governor", "workload", "duration_ms", "warmup_ms",
 };
 
-int ik_sweep_row_columns(const struct ik_sweep_spec *s)
+int ik__sweep_row_columns(const struct ik_sweep_spec *s)
 {
-	return IK_SWEEP_LEAD_COLS + s->naxes + IK_SWEEP_SETTING_COLS + ik_sweep_figure_count();
+	return IK_SWEEP_LEAD_COLS + s->naxes + IK_SWEEP_SETTING_COLS + ik__sweep_figure_count();
 }
 
-void ik_sweep_rows_header(FILE *out, const struct ik_sweep_spec *s)
+void ik__sweep_rows_header(FILE *out, const struct ik_sweep_spec *s)
 {
 	fputs("point,run,seed", out);
 	for (int a = 0; a < s->naxes; a++) {
 		fputc(',', out);
-		ik_csv_text(out, s->axes[a].key, SIZE_MAX);
+		ik__csv_text(out, s->axes[a].key, SIZE_MAX);
 	}
 	for (int i = 0; i < IK_SWEEP_SETTING_COLS; i++)
 		fprintf(out, ",%s", setting_cols[i]);
-	for (int i = 0; i < ik_sweep_figure_count(); i++)
-		fprintf(out, ",%s", ik_sweep_figure_key(i));
+	for (int i = 0; i < ik__sweep_figure_count(); i++)
+		fprintf(out, ",%s", ik__sweep_figure_key(i));
 	fputc('\n', out);
 }
 
-char *ik_sweep_row_format(const struct ik_sweep_spec *s, int64_t point, int run,
+char *ik__sweep_row_format(const struct ik_sweep_spec *s, int64_t point, int run,
 			  const struct ik_scenario *sc, const struct ik_run_result *r)
 {
 	char *buf = NULL;
@@ -52,30 +52,30 @@ char *ik_sweep_row_format(const struct ik_sweep_spec *s, int64_t point, int run,
 	if (!m)
 		return NULL;
 	struct ik_rep_locale locale;
-	ik_rep_locale_enter(&locale);
-	ik_sweep_point_index(s, point, idx);
+	ik__rep_locale_enter(&locale);
+	ik__sweep_point_index(s, point, idx);
 	fprintf(m, "%lld,%d,%llu", (long long)point, run, (unsigned long long)r->seed);
 	for (int a = 0; a < s->naxes; a++) {
 		fputc(',', m);
-		ik_csv_text(m, s->axes[a].values[idx[a]], SIZE_MAX);
+		ik__csv_text(m, s->axes[a].values[idx[a]], SIZE_MAX);
 	}
 	const char *texts[5] = { sc->name, sc->platform_ref, sc->driver, sc->governor,
-				 ik_workload_type_name(sc->workload.kind) };
+				 ik__workload_type_name(sc->workload.kind) };
 	for (int i = 0; i < 5; i++) {
 		fputc(',', m);
-		ik_csv_text(m, texts[i], SIZE_MAX);
+		ik__csv_text(m, texts[i], SIZE_MAX);
 	}
-	ik_fmt_exact(num, sizeof(num), sc->duration_ns, 6);
+	ik__fmt_exact(num, sizeof(num), sc->duration_ns, 6);
 	fprintf(m, ",%s", num);
-	ik_fmt_exact(num, sizeof(num), sc->warmup_ns, 6);
+	ik__fmt_exact(num, sizeof(num), sc->warmup_ns, 6);
 	fprintf(m, ",%s", num);
-	for (int i = 0; i < ik_sweep_figure_count(); i++) {
+	for (int i = 0; i < ik__sweep_figure_count(); i++) {
 		fputc(',', m);
-		if (ik_fmt_double(num, sizeof(num), ik_rep_figure_value(r, ik_sweep_figure_rep(i), 0)))
+		if (ik__fmt_double(num, sizeof(num), ik__rep_figure_value(r, ik__sweep_figure_rep(i), 0)))
 			fputs(num, m);
 	}
 	fputc('\n', m);
-	ik_rep_locale_leave(&locale);
+	ik__rep_locale_leave(&locale);
 	if (fclose(m) != 0) {
 		free(buf);
 		return NULL;
@@ -83,7 +83,7 @@ char *ik_sweep_row_format(const struct ik_sweep_spec *s, int64_t point, int run,
 	return buf;
 }
 
-int ik_sweep_split(char *line, char **fields, int max)
+int ik__sweep_split(char *line, char **fields, int max)
 {
 	int n = 0;
 	char *p = line;
@@ -127,7 +127,7 @@ int ik_sweep_split(char *line, char **fields, int max)
 	}
 }
 
-int ik_sweep_row_read(FILE *rows, const struct ik_sweep_spec *s, struct ik_sweep_row *row)
+int ik__sweep_row_read(FILE *rows, const struct ik_sweep_spec *s, struct ik_sweep_row *row)
 {
 	ssize_t n = getline(&row->raw, &row->rawcap, rows);
 	if (n <= 0 || row->raw[n - 1] != '\n')
@@ -142,8 +142,8 @@ int ik_sweep_row_read(FILE *rows, const struct ik_sweep_spec *s, struct ik_sweep
 	}
 	memcpy(row->work, row->raw, (size_t)n + 1);
 	int max = (int)(sizeof(row->f) / sizeof(row->f[0]));
-	row->nf = ik_sweep_split(row->work, row->f, max);
-	if (row->nf != ik_sweep_row_columns(s))
+	row->nf = ik__sweep_split(row->work, row->f, max);
+	if (row->nf != ik__sweep_row_columns(s))
 		return -1;
 	char *end;
 	row->point = strtoll(row->f[0], &end, 10);
@@ -156,7 +156,7 @@ int ik_sweep_row_read(FILE *rows, const struct ik_sweep_spec *s, struct ik_sweep
 	return 1;
 }
 
-void ik_sweep_row_free(struct ik_sweep_row *row)
+void ik__sweep_row_free(struct ik_sweep_row *row)
 {
 	free(row->raw);
 	free(row->work);
@@ -164,7 +164,7 @@ void ik_sweep_row_free(struct ik_sweep_row *row)
 	row->rawcap = row->workcap = 0;
 }
 
-int ik_sweep_rows_scan(FILE *rows, const char *name, const struct ik_sweep_spec *s,
+int ik__sweep_rows_scan(FILE *rows, const char *name, const struct ik_sweep_spec *s,
 		       const struct ik_sweep_shard *sh, int64_t *done, long *good_bytes, char *err,
 		       size_t errlen)
 {
@@ -173,19 +173,19 @@ int ik_sweep_rows_scan(FILE *rows, const char *name, const struct ik_sweep_spec 
 	int next_run = 0;
 	long pos = 0, good = 0;
 	int ret = 0, lineno = 0;
-	int64_t total = ik_sweep_shard_points(s, sh);
+	int64_t total = ik__sweep_shard_points(s, sh);
 
 	rewind(rows);
 	for (;;) {
-		int r = ik_sweep_row_read(rows, s, &row);
+		int r = ik__sweep_row_read(rows, s, &row);
 		if (r == 0)
 			break;
 		lineno++;
-		if (r < 0 || k >= total || row.point != ik_sweep_shard_point(sh, k) ||
+		if (r < 0 || k >= total || row.point != ik__sweep_shard_point(sh, k) ||
 		    row.run != next_run) {
 			snprintf(err, errlen, "%s:%d: expected the row of point %lld run %d of this "
 				 "sweep, got another (the folder holds another sweep's results)",
-				 name, lineno, (long long)(k < total ? ik_sweep_shard_point(sh, k) : -1),
+				 name, lineno, (long long)(k < total ? ik__sweep_shard_point(sh, k) : -1),
 				 next_run);
 			ret = -1;
 			break;
@@ -197,22 +197,22 @@ int ik_sweep_rows_scan(FILE *rows, const char *name, const struct ik_sweep_spec 
 			good = pos;
 		}
 	}
-	ik_sweep_row_free(&row);
+	ik__sweep_row_free(&row);
 	*done = k;
 	*good_bytes = good;
 	return ret;
 }
 
-int ik_sweep_manifest_write(FILE *out, const struct ik_sweep_spec *s,
+int ik__sweep_manifest_write(FILE *out, const struct ik_sweep_spec *s,
 			    const struct ik_sweep_shard *sh)
 {
 	fprintf(out, "idlekit-sweep 1\nspec_hash %016llx\nshard %d/%d\npoints %lld\nruns %d\n",
-		(unsigned long long)ik_sweep_spec_hash(s), sh->index, sh->count,
-		(long long)ik_sweep_shard_points(s, sh), s->runs);
+		(unsigned long long)ik__sweep_spec_hash(s), sh->index, sh->count,
+		(long long)ik__sweep_shard_points(s, sh), s->runs);
 	return ferror(out) ? -1 : 0;
 }
 
-int ik_sweep_manifest_read(const char *path, struct ik_sweep_manifest *m, char *err,
+int ik__sweep_manifest_read(const char *path, struct ik_sweep_manifest *m, char *err,
 			   size_t errlen)
 {
 	FILE *f = fopen(path, "r");

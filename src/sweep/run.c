@@ -36,7 +36,7 @@ struct pool {
 static int run_task(struct pool *p, int64_t t, char **row, char *err, size_t errlen)
 {
 	const struct ik_sweep_spec *s = p->s;
-	int64_t point = ik_sweep_shard_point(p->sh, t / s->runs);
+	int64_t point = ik__sweep_shard_point(p->sh, t / s->runs);
 	int run = (int)(t % s->runs);
 	struct ik_scenario *sc = malloc(sizeof(*sc));
 	struct ik_run_result r;
@@ -47,16 +47,16 @@ static int run_task(struct pool *p, int64_t t, char **row, char *err, size_t err
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	if (ik_sweep_point_load(s, point, sc, err, errlen) == 0) {
+	if (ik__sweep_point_load(s, point, sc, err, errlen) == 0) {
 		char msg[IK_ERR_LEN];
-		if (ik_sim_run(sc, s->seed + (uint64_t)run, &r, msg, sizeof(msg)) == 0) {
-			*row = ik_sweep_row_format(s, point, run, sc, &r);
-			ik_run_result_free(&r);
+		if (ik__sim_run(sc, s->seed + (uint64_t)run, &r, msg, sizeof(msg)) == 0) {
+			*row = ik__sweep_row_format(s, point, run, sc, &r);
+			ik__run_result_free(&r);
 			ret = *row ? 0 : -1;
 			if (!*row)
 				snprintf(err, errlen, "out of memory");
 		} else {
-			ik_sweep_msg(err, errlen, "%s: point %lld run %d: %s", s->origin,
+			ik__sweep_msg(err, errlen, "%s: point %lld run %d: %s", s->origin,
 				     (long long)point, run, msg);
 		}
 	}
@@ -112,7 +112,7 @@ static int task_job(void *arg, int64_t i)
 		if (p->status == 0 || t < p->fail_task) {
 			p->status = ret;
 			p->fail_task = t;
-			ik_sweep_msg(p->err, sizeof(p->err), "%s", err);
+			ik__sweep_msg(p->err, sizeof(p->err), "%s", err);
 		}
 	} else {
 		p->slots[t % p->window] = row;
@@ -127,12 +127,12 @@ static int task_job(void *arg, int64_t i)
 	return stop;
 }
 
-int ik_sweep_run(const struct ik_sweep_spec *s, const struct ik_sweep_shard *sh, int64_t first,
+int ik__sweep_run(const struct ik_sweep_spec *s, const struct ik_sweep_shard *sh, int64_t first,
 		 int threads, FILE *rows, const struct ik_sweep_progress *progress, char *err,
 		 size_t errlen)
 {
 	struct pool p = { .s = s, .sh = sh, .rows = rows, .progress = progress };
-	int64_t npoints = ik_sweep_shard_points(s, sh);
+	int64_t npoints = ik__sweep_shard_points(s, sh);
 
 	p.total = npoints * s->runs;
 	p.end = p.total;
@@ -150,7 +150,7 @@ int ik_sweep_run(const struct ik_sweep_spec *s, const struct ik_sweep_shard *sh,
 	}
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
-	ik_thread_pool_run(p.end - p.first, threads, task_job, &p);
+	ik__thread_pool_run(p.end - p.first, threads, task_job, &p);
 	for (int i = 0; i < p.window; i++)
 		free(p.slots[i]);
 	free(p.slots);

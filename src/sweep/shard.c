@@ -24,7 +24,7 @@ static int parse_int(const char *t, long long min, long long max, long long *out
 	return 0;
 }
 
-int ik_sweep_shard_parse(const char *text, struct ik_sweep_shard *sh, char *err, size_t errlen)
+int ik__sweep_shard_parse(const char *text, struct ik_sweep_shard *sh, char *err, size_t errlen)
 {
 	char buf[64];
 	long long i, n;
@@ -47,7 +47,7 @@ int ik_sweep_shard_parse(const char *text, struct ik_sweep_shard *sh, char *err,
 	return 0;
 }
 
-int ik_sweep_shard_from_env(int count_hint, struct ik_sweep_shard *sh, char *src, size_t srclen,
+int ik__sweep_shard_from_env(int count_hint, struct ik_sweep_shard *sh, char *src, size_t srclen,
 			    char *err, size_t errlen)
 {
 	const char *id = getenv("SLURM_ARRAY_TASK_ID");
@@ -99,14 +99,14 @@ int ik_sweep_shard_from_env(int count_hint, struct ik_sweep_shard *sh, char *src
 	return 0;
 }
 
-int64_t ik_sweep_shard_points(const struct ik_sweep_spec *s, const struct ik_sweep_shard *sh)
+int64_t ik__sweep_shard_points(const struct ik_sweep_spec *s, const struct ik_sweep_shard *sh)
 {
 	if (sh->index >= s->npoints)
 		return 0;
 	return (s->npoints - sh->index + sh->count - 1) / sh->count;
 }
 
-int64_t ik_sweep_shard_point(const struct ik_sweep_shard *sh, int64_t k)
+int64_t ik__sweep_shard_point(const struct ik_sweep_shard *sh, int64_t k)
 {
 	return sh->index + k * sh->count;
 }

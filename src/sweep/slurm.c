@@ -1,7 +1,7 @@
 /*
  * sweep slurm (slurm.h): the job array script and its submission.  Every task runs the
  * same idlekit on the same spec; the shard comes from the array's task ID inside idlekit
- * (ik_sweep_shard_from_env), the script only names the task's folder after it.
+ * (ik__sweep_shard_from_env), the script only names the task's folder after it.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -41,13 +41,13 @@ static bool good_option(const char *v)
 	return true;
 }
 
-int ik_sweep_slurm_check(const struct ik_sweep_slurm *so, char *err, size_t errlen)
+int ik__sweep_slurm_check(const struct ik_sweep_slurm *so, char *err, size_t errlen)
 {
 	const char *opts[] = { so->partition, so->time, so->mem, so->account };
 	const char *names[] = { "--partition", "--time", "--mem", "--account" };
 	for (int i = 0; i < 4; i++) {
 		if (opts[i] && !good_option(opts[i])) {
-			ik_sweep_msg(err, errlen, "%s: expected a value without spaces or quotes, got "
+			ik__sweep_msg(err, errlen, "%s: expected a value without spaces or quotes, got "
 				     "'%s'", names[i], opts[i]);
 			return -1;
 		}
@@ -55,14 +55,14 @@ int ik_sweep_slurm_check(const struct ik_sweep_slurm *so, char *err, size_t errl
 	return 0;
 }
 
-int ik_sweep_slurm_shards(const struct ik_sweep_slurm *so, const struct ik_sweep_spec *s,
+int ik__sweep_slurm_shards(const struct ik_sweep_slurm *so, const struct ik_sweep_spec *s,
 			  int *shards, char *err, size_t errlen)
 {
 	int n = so->shards;
 	if (n == 0)
 		n = s->npoints < IK_SWEEP_SLURM_SHARDS_MAX ? (int)s->npoints : IK_SWEEP_SLURM_SHARDS_MAX;
 	if (n > s->npoints) {
-		ik_sweep_msg(err, errlen, "--shards %d: the sweep has only %lld points: expected at "
+		ik__sweep_msg(err, errlen, "--shards %d: the sweep has only %lld points: expected at "
 			     "most %lld shards", n, (long long)s->npoints, (long long)s->npoints);
 		return -1;
 	}
@@ -70,7 +70,7 @@ int ik_sweep_slurm_shards(const struct ik_sweep_slurm *so, const struct ik_sweep
 	return 0;
 }
 
-int ik_sweep_slurm_write(FILE *f, const struct ik_sweep_slurm *so, int shards,
+int ik__sweep_slurm_write(FILE *f, const struct ik_sweep_slurm *so, int shards,
 			 const struct ik_sweep_spec *s, const char *exe, const char *spec_abs,
 			 const char *dir_abs)
 {
@@ -92,7 +92,7 @@ int ik_sweep_slurm_write(FILE *f, const struct ik_sweep_slurm *so, int shards,
 		"below (hash %016llx)\n# in %d shards; each array task runs one shard into "
 		"shard-I beside this script.\n# When all are done: idlekit sweep merge -o "
 		"merged shard-*\n",
-		(long long)s->npoints, s->runs, (unsigned long long)ik_sweep_spec_hash(s), shards);
+		(long long)s->npoints, s->runs, (unsigned long long)ik__sweep_spec_hash(s), shards);
 	fputs("set -e\n", f);
 	/* the shard comes from SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN inside idlekit;
 	   the folder name needs it too */
@@ -106,7 +106,7 @@ int ik_sweep_slurm_write(FILE *f, const struct ik_sweep_slurm *so, int shards,
 	return ferror(f) ? -1 : 0;
 }
 
-int ik_sweep_slurm_submit(const char *script, int *spawn_errno)
+int ik__sweep_slurm_submit(const char *script, int *spawn_errno)
 {
 	char *argv[] = { "sbatch", "--parsable", (char *)script, NULL };
 	pid_t pid;

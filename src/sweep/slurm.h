@@ -25,23 +25,23 @@ struct ik_sweep_slurm {
  * Each option's value fits in an #SBATCH line (printable, no blanks or quotes).  0, or -1
  * with "--partition: expected a value without spaces or quotes, got '...'".
  */
-int ik_sweep_slurm_check(const struct ik_sweep_slurm *so, char *err, size_t errlen);
+int ik__sweep_slurm_check(const struct ik_sweep_slurm *so, char *err, size_t errlen);
 /* The shards for spec s: so->shards, else the default.  0, or -1 when there are more
    shards than points (message in err). */
-int ik_sweep_slurm_shards(const struct ik_sweep_slurm *so, const struct ik_sweep_spec *s,
+int ik__sweep_slurm_shards(const struct ik_sweep_slurm *so, const struct ik_sweep_spec *s,
 			  int *shards, char *err, size_t errlen);
 /*
  * The script onto out: the job array of `shards` tasks, each running `exe` on the spec
  * (spec_abs) into dir_abs/shard-I with the task's CPUs, its log in dir_abs/logs.  The paths
  * are absolute (the tasks start elsewhere).  0, or -1 when writing failed.
  */
-int ik_sweep_slurm_write(FILE *out, const struct ik_sweep_slurm *so, int shards,
+int ik__sweep_slurm_write(FILE *out, const struct ik_sweep_slurm *so, int shards,
 			 const struct ik_sweep_spec *s, const char *exe, const char *spec_abs,
 			 const char *dir_abs);
 /*
  * sbatch --parsable SCRIPT (found on PATH), waited for: 0 when it exits 0.  -1 otherwise,
  * with *spawn_errno the reason it could not be started at all (0 when it ran and failed).
  */
-int ik_sweep_slurm_submit(const char *script, int *spawn_errno);
+int ik__sweep_slurm_submit(const char *script, int *spawn_errno);
 
 #endif

@@ -5,14 +5,14 @@
  *
  * Messages follow the INI readers' style (ini_common.h): "FILE:LINE: [sweep] key: expected
  * ..., got '...'".  Checking that keys and values mean something to a scenario is left to
- * ik_sweep_spec_check (check.c), which loads the base the way every point will.
+ * ik__sweep_spec_check (check.c), which loads the base the way every point will.
  *
  * The bottom of src/sweep: it uses only the figure names (figures.c) and the INI helpers
  * of src/config; the grid, the check, the rows and the rest build on it.
  *
  * Divisions: the spec's life (init, free); values and axes (numbers, lists, ranges,
  * add_axis, bad_below); the INI reader's callbacks ([sweep] keys, other sections, zips,
- * finish, parse, load); messages (ik_sweep_msg, for the whole subsystem); the canonical
+ * finish, parse, load); messages (ik__sweep_msg, for the whole subsystem); the canonical
  * text and its hash.
  */
 #include <math.h>
@@ -53,7 +53,7 @@ static int fail_at(struct spec_reader *r, int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return ik_ini_fail(&r->e, (struct ik_ini_where){ line, NULL, NULL }, "%s", msg);
+	return ik__ini_fail(&r->e, (struct ik_ini_where){ line, NULL, NULL }, "%s", msg);
 }
 
 static char *trim(char *s)
@@ -66,7 +66,7 @@ static char *trim(char *s)
 	return s;
 }
 
-void ik_sweep_spec_init(struct ik_sweep_spec *s, const char *origin, const char *base)
+void ik__sweep_spec_init(struct ik_sweep_spec *s, const char *origin, const char *base)
 {
 	memset(s, 0, sizeof(*s));
 	snprintf(s->origin, sizeof(s->origin), "%s", origin ? origin : "<sweep>");
@@ -75,7 +75,7 @@ void ik_sweep_spec_init(struct ik_sweep_spec *s, const char *origin, const char 
 	s->npoints = 1;
 }
 
-void ik_sweep_spec_free(struct ik_sweep_spec *s)
+void ik__sweep_spec_free(struct ik_sweep_spec *s)
 {
 	for (int i = 0; i < s->naxes; i++) {
 		free(s->axes[i].values);
@@ -177,25 +177,25 @@ static int parse_range(struct ik_sweep_axis *a, const char *list, char *msg, siz
 	double start, stop, count_d;
 	if (nf != 3 || strchr(f[2], ':')) {
 		snprintf(msg, msglen, "expected '%s:START:STOP:COUNT', got '%s'", is_log ? "log" : "lin",
-			 ik_ini_shown(list, shown, sizeof(shown)));
+			 ik__ini_shown(list, shown, sizeof(shown)));
 		return -1;
 	}
 	char *fs = trim(f[0]), *fe = trim(f[1]), *fc = trim(f[2]);
 	if (!parse_number(fs, &start) || !parse_number(fe, &stop)) {
 		snprintf(msg, msglen, "expected numbers for START and STOP in '%s'",
-			 ik_ini_shown(list, shown, sizeof(shown)));
+			 ik__ini_shown(list, shown, sizeof(shown)));
 		return -1;
 	}
 	int64_t count;
 	char nmsg[200];
-	if (ik_ini_int(fc, 2, IK_SWEEP_MAX_VALUES, false, &count, nmsg, sizeof(nmsg)) != 0 ||
+	if (ik__ini_int(fc, 2, IK_SWEEP_MAX_VALUES, false, &count, nmsg, sizeof(nmsg)) != 0 ||
 	    !parse_number(fc, &count_d)) {
 		snprintf(msg, msglen, "COUNT: %s", nmsg);
 		return -1;
 	}
 	if (is_log && (start <= 0 || stop <= 0)) {
 		snprintf(msg, msglen, "expected START and STOP > 0 for a log range, got '%s'",
-			 ik_ini_shown(list, shown, sizeof(shown)));
+			 ik__ini_shown(list, shown, sizeof(shown)));
 		return -1;
 	}
 	bool integers = start == floor(start) && stop == floor(stop);
@@ -252,14 +252,14 @@ static int parse_list(struct ik_sweep_axis *a, const char *list, char *msg, size
 		char *v = trim(item);
 		if (!*v) {
 			snprintf(msg, msglen, "expected a value between every two commas, got '%s'",
-				 ik_ini_shown(list, shown, sizeof(shown)));
+				 ik__ini_shown(list, shown, sizeof(shown)));
 			ret = -1;
 			break;
 		}
 		for (int i = 0; i < a->nvalues && ret == 0; i++) {
 			if (strcmp(a->values[i], v) == 0) {
 				snprintf(msg, msglen, "expected each value once, got '%s' twice",
-					 ik_ini_shown(v, shown, sizeof(shown)));
+					 ik__ini_shown(v, shown, sizeof(shown)));
 				ret = -1;
 			}
 		}
@@ -271,7 +271,7 @@ static int parse_list(struct ik_sweep_axis *a, const char *list, char *msg, size
 	return ret;
 }
 
-int ik_sweep_spec_add_axis(struct ik_sweep_spec *s, const char *key, const char *list, int line,
+int ik__sweep_spec_add_axis(struct ik_sweep_spec *s, const char *key, const char *list, int line,
 			   char *err, size_t errlen)
 {
 	char msg[400], shown[80];
@@ -279,13 +279,13 @@ int ik_sweep_spec_add_axis(struct ik_sweep_spec *s, const char *key, const char 
 	struct ik_ini_where w = { line, NULL, NULL };
 
 	if (!good_key(key))
-		return ik_ini_fail(&e, w, "vary.%s: expected a key SECTION.KEY, e.g. "
-				   "vary.workload.pairs", ik_ini_shown(key, shown, sizeof(shown)));
+		return ik__ini_fail(&e, w, "vary.%s: expected a key SECTION.KEY, e.g. "
+				   "vary.workload.pairs", ik__ini_shown(key, shown, sizeof(shown)));
 	for (int i = 0; i < s->naxes; i++)
 		if (strcmp(s->axes[i].key, key) == 0)
-			return ik_ini_fail(&e, w, "vary.%s: varied twice", key);
+			return ik__ini_fail(&e, w, "vary.%s: varied twice", key);
 	if (s->naxes >= IK_SWEEP_MAX_AXES)
-		return ik_ini_fail(&e, w, "vary.%s: at most %d axes", key, IK_SWEEP_MAX_AXES);
+		return ik__ini_fail(&e, w, "vary.%s: at most %d axes", key, IK_SWEEP_MAX_AXES);
 	struct ik_sweep_axis *a = &s->axes[s->naxes];
 	memset(a, 0, sizeof(*a));
 	snprintf(a->key, sizeof(a->key), "%s", key);
@@ -293,13 +293,13 @@ int ik_sweep_spec_add_axis(struct ik_sweep_spec *s, const char *key, const char 
 	if (parse_list(a, list, msg, sizeof(msg)) != 0) {
 		free(a->values);
 		a->values = NULL;
-		return ik_ini_fail(&e, w, "vary.%s: %s", key, msg);
+		return ik__ini_fail(&e, w, "vary.%s: %s", key, msg);
 	}
 	a->num = calloc((size_t)a->nvalues, sizeof(*a->num));
 	if (!a->num) {
 		free(a->values);
 		a->values = NULL;
-		return ik_ini_fail(&e, w, "out of memory");
+		return ik__ini_fail(&e, w, "out of memory");
 	}
 	a->numeric = true;
 	for (int i = 0; i < a->nvalues; i++)
@@ -309,12 +309,12 @@ int ik_sweep_spec_add_axis(struct ik_sweep_spec *s, const char *key, const char 
 	s->naxes++;
 	s->npoints *= a->nvalues;
 	if (s->npoints > IK_SWEEP_MAX_POINTS)
-		return ik_ini_fail(&e, w, "vary.%s: expected at most %d points, the axes make more",
+		return ik__ini_fail(&e, w, "vary.%s: expected at most %d points, the axes make more",
 				   key, IK_SWEEP_MAX_POINTS);
 	return 0;
 }
 
-int ik_sweep_parse_bad(const char *text, struct ik_sweep_bad *bad, char *err, size_t errlen)
+int ik__sweep_parse_bad(const char *text, struct ik_sweep_bad *bad, char *err, size_t errlen)
 {
 	char buf[128], shown[80], names[512];
 	size_t len = 0;
@@ -324,18 +324,18 @@ int ik_sweep_parse_bad(const char *text, struct ik_sweep_bad *bad, char *err, si
 	int fig = -1;
 	if (colon) {
 		*colon = '\0';
-		fig = ik_sweep_figure_find(trim(buf));
+		fig = ik__sweep_figure_find(trim(buf));
 	}
 	names[0] = '\0';
-	for (int i = 0; i < ik_sweep_figure_count() && len < sizeof(names); i++) {
+	for (int i = 0; i < ik__sweep_figure_count() && len < sizeof(names); i++) {
 		int k = snprintf(names + len, sizeof(names) - len, "%s%s", i ? " " : "",
-				 ik_sweep_figure_key(i));
+				 ik__sweep_figure_key(i));
 		if (k > 0)
 			len += (size_t)k;
 	}
 	if (!colon || fig < 0 || !parse_number(trim(colon + 1), &v)) {
 		snprintf(err, errlen, "expected FIGURE:VALUE with FIGURE one of %s, got '%s'", names,
-			 ik_ini_shown(text ? text : "", shown, sizeof(shown)));
+			 ik__ini_shown(text ? text : "", shown, sizeof(shown)));
 		return -1;
 	}
 	bad->on = true;
@@ -350,14 +350,14 @@ static int sweep_key(struct spec_reader *r, const char *key, const char *value, 
 	char msg[IK_ERR_LEN], shown[80];
 
 	if (strncmp(key, "vary.", 5) == 0)
-		return ik_sweep_spec_add_axis(s, key + 5, value, line, r->e.buf, r->e.len);
+		return ik__sweep_spec_add_axis(s, key + 5, value, line, r->e.buf, r->e.len);
 	if (strncmp(key, "template.", 9) == 0) {
 		const char *at = strstr(value, "{}");
 		if (!at || strstr(at + 2, "{}") || strlen(value) >= IK_SWEEP_VALUE_LEN)
 			return fail_at(r, line, "[sweep] %s: expected a text with '{}' once where the "
 				       "value goes (at most %d characters), e.g. 'lognormal {} 0.1', "
 				       "got '%s'", key, IK_SWEEP_VALUE_LEN - 1,
-				       ik_ini_shown(value, shown, sizeof(shown)));
+				       ik__ini_shown(value, shown, sizeof(shown)));
 		for (int i = 0; i < r->ntemplates; i++)
 			if (strcmp(r->template_key[i], key + 9) == 0)
 				return fail_at(r, line, "[sweep] %s: duplicate key", key);
@@ -375,7 +375,7 @@ static int sweep_key(struct spec_reader *r, const char *key, const char *value, 
 				       s->base_line);
 		if (!*value || strlen(value) >= sizeof(s->base))
 			return fail_at(r, line, "[sweep] base: expected a built-in scenario name or an "
-				       ".ini file, got '%s'", ik_ini_shown(value, shown, sizeof(shown)));
+				       ".ini file, got '%s'", ik__ini_shown(value, shown, sizeof(shown)));
 		snprintf(s->base, sizeof(s->base), "%s", value);
 		s->base_line = line;
 		return 0;
@@ -384,7 +384,7 @@ static int sweep_key(struct spec_reader *r, const char *key, const char *value, 
 		int64_t v;
 		if (s->runs_line)
 			return fail_at(r, line, "[sweep] runs: duplicate key");
-		if (ik_ini_int(value, 1, IK_SWEEP_MAX_RUNS, false, &v, msg, sizeof(msg)))
+		if (ik__ini_int(value, 1, IK_SWEEP_MAX_RUNS, false, &v, msg, sizeof(msg)))
 			return fail_at(r, line, "[sweep] runs: %s", msg);
 		s->runs = (int)v;
 		s->runs_line = line;
@@ -393,12 +393,12 @@ static int sweep_key(struct spec_reader *r, const char *key, const char *value, 
 	if (strcmp(key, "seed") == 0) {
 		if (s->have_seed)
 			return fail_at(r, line, "[sweep] seed: duplicate key");
-		if (ik_ini_u64(value, &s->seed, msg, sizeof(msg)))
+		if (ik__ini_u64(value, &s->seed, msg, sizeof(msg)))
 			return fail_at(r, line, "[sweep] seed: %s", msg);
 		if (s->seed > UINT64_MAX - IK_SWEEP_MAX_RUNS) /* seed + run must not wrap */
 			return fail_at(r, line, "[sweep] seed: expected at most %" PRIu64 ", got '%s'",
 				       (uint64_t)(UINT64_MAX - IK_SWEEP_MAX_RUNS),
-				       ik_ini_shown(value, shown, sizeof(shown)));
+				       ik__ini_shown(value, shown, sizeof(shown)));
 		s->have_seed = true;
 		return 0;
 	}
@@ -413,13 +413,13 @@ static int sweep_key(struct spec_reader *r, const char *key, const char *value, 
 	if (strcmp(key, "bad_below") == 0) {
 		if (s->bad_line)
 			return fail_at(r, line, "[sweep] bad_below: duplicate key");
-		if (ik_sweep_parse_bad(value, &s->bad, msg, sizeof(msg)))
+		if (ik__sweep_parse_bad(value, &s->bad, msg, sizeof(msg)))
 			return fail_at(r, line, "[sweep] bad_below: %s", msg);
 		s->bad_line = line;
 		return 0;
 	}
 	return fail_at(r, line, "[sweep] unknown key '%s'; known keys: base runs seed vary.KEY "
-		       "template.KEY zip bad_below", ik_ini_shown(key, shown, sizeof(shown)));
+		       "template.KEY zip bad_below", ik__ini_shown(key, shown, sizeof(shown)));
 }
 
 static int on_section(void *user, const char *name, int line)
@@ -429,7 +429,7 @@ static int on_section(void *user, const char *name, int line)
 	if (!*name || strlen(name) >= sizeof(r->section) || strchr(name, '.') ||
 	    strchr(name, '='))
 		return fail_at(r, line, "expected a section name, got '[%s]'",
-			       ik_ini_shown(name, shown, sizeof(shown)));
+			       ik__ini_shown(name, shown, sizeof(shown)));
 	r->in_sweep = strcmp(name, "sweep") == 0;
 	if (r->in_sweep && r->seen_sweep)
 		return fail_at(r, line, "[sweep]: the section appears twice");
@@ -446,7 +446,7 @@ static int on_key(void *user, const char *section, const char *key, const char *
 
 	if (!*section)
 		return fail_at(r, line, "expected a [section] before '%s'",
-			       ik_ini_shown(key, shown, sizeof(shown)));
+			       ik__ini_shown(key, shown, sizeof(shown)));
 	if (strcmp(section, "sweep") == 0)
 		return sweep_key(r, key, value, line);
 	/* any other section overrides the base scenario, as --set does */
@@ -499,7 +499,7 @@ static int resolve_zips(struct spec_reader *r)
 			int a = axis_of(s, k);
 			if (a < 0)
 				ret = fail_at(r, r->zip_line[z], "[sweep] zip: expected keys with a "
-					      "vary.KEY line, got '%s'", ik_ini_shown(k, shown, sizeof(shown)));
+					      "vary.KEY line, got '%s'", ik__ini_shown(k, shown, sizeof(shown)));
 			else if (zipped[a])
 				ret = fail_at(r, r->zip_line[z], "[sweep] zip: '%s' is zipped twice", k);
 			else if (nm > 0 && s->axes[a].nvalues != s->axes[members[0]].nvalues)
@@ -519,7 +519,7 @@ static int resolve_zips(struct spec_reader *r)
 		if (nm < 2)
 			return fail_at(r, r->zip_line[z], "[sweep] zip: expected two keys or more, "
 				       "KEY1,KEY2,..., got '%s'",
-				       ik_ini_shown(r->zips[z], shown, sizeof(shown)));
+				       ik__ini_shown(r->zips[z], shown, sizeof(shown)));
 		for (int i = 1; i < nm; i++)
 			group[members[i]] = group[members[0]];
 	}
@@ -585,11 +585,11 @@ static int finish(struct spec_reader *r)
 	return 0;
 }
 
-int ik_sweep_spec_parse_string(const char *origin, const char *text, struct ik_sweep_spec *s,
+int ik__sweep_spec_parse_string(const char *origin, const char *text, struct ik_sweep_spec *s,
 			       char *err, size_t errlen)
 {
 	static const struct ik_ini_callbacks cb = { on_section, on_key };
-	ik_sweep_spec_init(s, origin, "");
+	ik__sweep_spec_init(s, origin, "");
 	struct spec_reader *r = calloc(1, sizeof(*r));
 	if (!r) {
 		snprintf(err, errlen, "%s: out of memory", s->origin);
@@ -597,29 +597,29 @@ int ik_sweep_spec_parse_string(const char *origin, const char *text, struct ik_s
 	}
 	r->s = s;
 	r->e = (struct ik_ini_err){ s->origin, err, errlen };
-	int ret = ik_ini_parse_text(&r->e, text, &cb, r);
+	int ret = ik__ini_parse_text(&r->e, text, &cb, r);
 	if (ret == 0)
 		ret = finish(r);
 	free(r);
 	if (ret)
-		ik_sweep_spec_free(s);
+		ik__sweep_spec_free(s);
 	return ret;
 }
 
-int ik_sweep_spec_load(const char *path, struct ik_sweep_spec *s, char *err, size_t errlen)
+int ik__sweep_spec_load(const char *path, struct ik_sweep_spec *s, char *err, size_t errlen)
 {
 	char *text;
-	ik_sweep_spec_init(s, path, "");
-	if (ik_ini_read_file(path, &text, err, errlen, NULL) != 0)
+	ik__sweep_spec_init(s, path, "");
+	if (ik__ini_read_file(path, &text, err, errlen, NULL) != 0)
 		return -1;
-	int ret = ik_sweep_spec_parse_string(path, text, s, err, errlen);
+	int ret = ik__sweep_spec_parse_string(path, text, s, err, errlen);
 	free(text);
 	return ret;
 }
 
 /* ---- messages --------------------------------------------------------------------- */
 
-void ik_sweep_msg(char *buf, size_t len, const char *fmt, ...)
+void ik__sweep_msg(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	if (!buf || !len)
@@ -631,7 +631,7 @@ void ik_sweep_msg(char *buf, size_t len, const char *fmt, ...)
 
 /* ---- canonical text and hash -------------------------------------------------------- */
 
-int ik_sweep_spec_write(FILE *out, const struct ik_sweep_spec *s)
+int ik__sweep_spec_write(FILE *out, const struct ik_sweep_spec *s)
 {
 	fputs("; idlekit sweep spec, canonical form (docs/sweep.md)\n[sweep]\n", out);
 	fprintf(out, "base = %s\n", s->base);
@@ -640,7 +640,7 @@ int ik_sweep_spec_write(FILE *out, const struct ik_sweep_spec *s)
 	if (s->have_seed)
 		fprintf(out, "seed = %llu\n", (unsigned long long)s->seed);
 	if (s->bad.on)
-		fprintf(out, "bad_below = %s:%.15g\n", ik_sweep_figure_key(s->bad.figure), s->bad.below);
+		fprintf(out, "bad_below = %s:%.15g\n", ik__sweep_figure_key(s->bad.figure), s->bad.below);
 	for (int a = 0; a < s->naxes; a++) {
 		fprintf(out, "vary.%s =%s", s->axes[a].key,
 			s->axes[a].nvalues && s->axes[a].values[0][0] == ';' ? "" : " ");
@@ -683,7 +683,7 @@ int ik_sweep_spec_write(FILE *out, const struct ik_sweep_spec *s)
 	return ferror(out) ? -1 : 0;
 }
 
-uint64_t ik_sweep_spec_hash(const struct ik_sweep_spec *s)
+uint64_t ik__sweep_spec_hash(const struct ik_sweep_spec *s)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -700,7 +700,7 @@ uint64_t ik_sweep_spec_hash(const struct ik_sweep_spec *s)
 	}
 	memcpy(copy, s, sizeof(*copy));
 	copy->bad.on = false;
-	ik_sweep_spec_write(m, copy);
+	ik__sweep_spec_write(m, copy);
 	free(copy);
 	fclose(m);
 	for (size_t i = 0; i < len; i++) {

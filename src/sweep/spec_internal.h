@@ -14,15 +14,15 @@
 #include "report/report_internal.h"
 #include "sweep/sweep.h"
 
-/* The report's figure behind sweep figure `figure` (0 .. ik_sweep_figure_count()-1). */
-enum ik_rep_figure ik_sweep_figure_rep(int figure);
+/* The report's figure behind sweep figure `figure` (0 .. ik__sweep_figure_count()-1). */
+enum ik_rep_figure ik__sweep_figure_rep(int figure);
 
 /*
  * The scenario of a point (the base, the overrides, then each axis's value), with the
  * scenario reader's own message on failure ("--set KEY=VALUE: ..."), which the spec check
- * puts at the spec's line; ik_sweep_point_load says which point instead.
+ * puts at the spec's line; ik__sweep_point_load says which point instead.
  */
-int ik_sweep_point_scenario(const struct ik_sweep_spec *s, int64_t point, struct ik_scenario *sc,
+int ik__sweep_point_scenario(const struct ik_sweep_spec *s, int64_t point, struct ik_scenario *sc,
 			    char *msg, size_t msglen);
 
 #endif

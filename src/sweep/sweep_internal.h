@@ -19,19 +19,19 @@
 #define IK_SWEEP_KEPT_SETTINGS 4
 
 /* snprintf for messages, where one cut short is still a message. */
-void ik_sweep_msg(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void ik__sweep_msg(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Columns of a row for this spec. */
-int ik_sweep_row_columns(const struct ik_sweep_spec *s);
+int ik__sweep_row_columns(const struct ik_sweep_spec *s);
 /* The row of one run as malloc'd text ending in '\n' (NULL: out of memory). */
-char *ik_sweep_row_format(const struct ik_sweep_spec *s, int64_t point, int run,
+char *ik__sweep_row_format(const struct ik_sweep_spec *s, int64_t point, int run,
 			  const struct ik_scenario *sc, const struct ik_run_result *r);
 
 /*
  * Split a CSV line (RFC 4180 quoting, no embedded newlines) in place into at most max
  * fields; returns the number of fields, or -1 when malformed.  Fields are unquoted.
  */
-int ik_sweep_split(char *line, char **fields, int max);
+int ik__sweep_split(char *line, char **fields, int max);
 
 /* A rows line read back: fields split; the point and run numbers. */
 struct ik_sweep_row {
@@ -46,7 +46,7 @@ struct ik_sweep_row {
 	int run;
 };
 /* The next complete line: 1, 0 at the end (or a last line cut short), -1 malformed. */
-int ik_sweep_row_read(FILE *rows, const struct ik_sweep_spec *s, struct ik_sweep_row *row);
-void ik_sweep_row_free(struct ik_sweep_row *row);
+int ik__sweep_row_read(FILE *rows, const struct ik_sweep_spec *s, struct ik_sweep_row *row);
+void ik__sweep_row_free(struct ik_sweep_row *row);
 
 #endif

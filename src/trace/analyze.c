@@ -24,7 +24,7 @@
 
 #include "trace/analyze.h"
 #include "trace/cause_rule.h"
-#include "util/idle_hist.h" /* ik_trace_hist_bucket's one definition */
+#include "util/idle_hist.h" /* ik__trace_hist_bucket's one definition */
 
 struct cpu_run {
 	struct ik_device dev;
@@ -36,23 +36,23 @@ struct cpu_run {
 	enum ik_trace_cause cause;
 };
 
-uint64_t ik_trace_hist_lower_ns(int i)
+uint64_t ik__trace_hist_lower_ns(int i)
 {
 	return i == 0 ? 0 : (uint64_t)1000 << (i - 1);
 }
 
-void ik_trace_hist_label(int i, char *buf, size_t len)
+void ik__trace_hist_label(int i, char *buf, size_t len)
 {
-	uint64_t lo = ik_trace_hist_lower_ns(i) / 1000;
+	uint64_t lo = ik__trace_hist_lower_ns(i) / 1000;
 	if (i + 1 < IK_TRACE_HIST_BUCKETS)
-		snprintf(buf, len, "[%" PRIu64 ", %" PRIu64 ")", lo, ik_trace_hist_lower_ns(i + 1) / 1000);
+		snprintf(buf, len, "[%" PRIu64 ", %" PRIu64 ")", lo, ik__trace_hist_lower_ns(i + 1) / 1000);
 	else
 		snprintf(buf, len, "[%" PRIu64 ", inf)", lo);
 }
 
-int ik_trace_hist_bucket(uint64_t ns)
+int ik__trace_hist_bucket(uint64_t ns)
 {
-	return ik_trace_hist_bucket_inline(ns);
+	return ik__trace_hist_bucket_inline(ns);
 }
 
 /*
@@ -221,16 +221,16 @@ static void add_period(struct ik_trace_state_stats *s, uint64_t ns, bool deep, b
 	s->too_shallow += shallow;
 }
 
-int ik_trace_analyze(struct ik_trace_reader *r, struct ik_trace_analysis *a, char *err,
+int ik__trace_analyze(struct ik_trace_reader *r, struct ik_trace_analysis *a, char *err,
 		     size_t errlen)
 {
-	return ik_trace_analyze_timeline(r, a, NULL, err, errlen);
+	return ik__trace_analyze_timeline(r, a, NULL, err, errlen);
 }
 
-int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysis *a,
+int ik__trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysis *a,
 			      struct ik_timeline *tl, char *err, size_t errlen)
 {
-	const struct ik_trace_header *h = ik_trace_header(r);
+	const struct ik_trace_header *h = ik__trace_header(r);
 	struct ik_trace_event ev;
 	int rc;
 
@@ -246,7 +246,7 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 	    groups_build(h, a, pkg_of, pkg_of + h->cpus)) {
 		free(run);
 		free(pkg_of);
-		ik_trace_analysis_free(a);
+		ik__trace_analysis_free(a);
 		snprintf(err, errlen, "out of memory");
 		return IK_TRACE_EFAIL;
 	}
@@ -254,7 +254,7 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 		ik_device_init(&run[c].dev, &h->drivers[h->cpu_driver[c]].drv, c, h->hz);
 	a->first_ns = -1;
 
-	while ((rc = ik_trace_next(r, &ev, err, errlen)) == IK_TRACE_OK) {
+	while ((rc = ik__trace_next(r, &ev, err, errlen)) == IK_TRACE_OK) {
 		struct cpu_run *c = &run[ev.cpu];
 		if (a->first_ns < 0) {
 			a->first_ns = ev.t_ns;
@@ -270,7 +270,7 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 				goto oom;
 			c->idle = c->open = true;
 			c->exited = c->too_deep = c->too_shallow = c->has_cause = c->ran_task = false;
-			ik_cause_enter(&c->p);
+			ik__cause_enter(&c->p);
 			c->src = -1;
 			c->irq = -1;
 			group_idle(a, pkg_of[ev.cpu], true, ev.t_ns);
@@ -287,21 +287,21 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 			bool deep = u->above != above, shallow = u->below != below;
 			add_period(&a->cpu[ev.cpu].states[c->state], ns, deep, shallow);
 			add_period(&a->all.states[c->state], ns, deep, shallow);
-			a->hist[ik_trace_hist_bucket(ns)]++;
-			ik_timeline_add(tl, ev.cpu, c->state, c->enter_ns, ev.t_ns);
+			a->hist[ik__trace_hist_bucket(ns)]++;
+			ik__timeline_add(tl, ev.cpu, c->state, c->enter_ns, ev.t_ns);
 			a->periods++;
 			a->idle_ns[ev.cpu] += ns;
 			group_idle(a, pkg_of[ev.cpu], false, ev.t_ns);
 			group_idle(a, pkg_of[h->cpus + ev.cpu], false, ev.t_ns);
 			c->idle = false;
 			c->exited = true;
-			ik_cause_exit(&c->p, ev.t_ns);
+			ik__cause_exit(&c->p, ev.t_ns);
 			c->too_deep = deep;
 			c->too_shallow = shallow;
 			break;
 		}
 		case IK_TRACE_WAKE:
-			if (ik_cause_takes(&c->p, ev.t_ns)) {
+			if (ik__cause_takes(&c->p, ev.t_ns)) {
 				c->has_cause = true;
 				c->p.want = false;
 				c->cause = ev.cause;
@@ -311,7 +311,7 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 			break;
 		case IK_TRACE_TASK_WAKE:
 			/* Woken by another CPU while idle: the wake-up the IPI (if any) carries. */
-			if (ev.src_cpu != ev.cpu && ik_cause_takes_remote(&c->p)) {
+			if (ev.src_cpu != ev.cpu && ik__cause_takes_remote(&c->p)) {
 				c->has_cause = true;
 				c->p.want = false;
 				c->cause = IK_CAUSE_REMOTE;
@@ -319,18 +319,18 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 			}
 			/* the waker did something (this event is on the wakee's time line) */
 			if (ev.src_cpu >= 0 && ev.src_cpu < h->cpus)
-				ik_cause_did(&run[ev.src_cpu].p);
+				ik__cause_did(&run[ev.src_cpu].p);
 			break;
 		case IK_TRACE_SWITCH:
 			a->has_switch = true;
 			if (c->open && c->exited && ev.arg2 != 0)
 				c->ran_task = true;
-			ik_cause_did(&c->p);
+			ik__cause_did(&c->p);
 			break;
 		case IK_TRACE_TIMER_START:
 		case IK_TRACE_TIMER_CANCEL:
 		case IK_TRACE_TICK_STOP:
-			ik_cause_did(&c->p);
+			ik__cause_did(&c->p);
 			break;
 		case IK_TRACE_FREQ: {
 			struct ik_trace_pstates *ps = &a->pstates[ev.cpu];
@@ -353,7 +353,7 @@ int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysi
 			if (pstate_close(&a->pstates[cpu], a->last_ns))
 				goto oom;
 			if (run[cpu].idle) /* drawn up to the last event, not counted */
-				ik_timeline_add(tl, cpu, run[cpu].state, run[cpu].enter_ns, a->last_ns);
+				ik__timeline_add(tl, cpu, run[cpu].state, run[cpu].enter_ns, a->last_ns);
 		}
 		rc = IK_TRACE_OK;
 	}
@@ -365,17 +365,17 @@ oom:
 	if (!a->has_switch)
 		a->task_periods = a->empty_periods = 0;
 	free(pkg_of);
-	a->events = ik_trace_events_read(r);
-	a->skipped = ik_trace_skipped(r);
+	a->events = ik__trace_events_read(r);
+	a->skipped = ik__trace_skipped(r);
 	if (a->first_ns < 0)
 		a->first_ns = 0;
 	free(run);
 	if (rc)
-		ik_trace_analysis_free(a);
+		ik__trace_analysis_free(a);
 	return rc;
 }
 
-void ik_trace_analysis_free(struct ik_trace_analysis *a)
+void ik__trace_analysis_free(struct ik_trace_analysis *a)
 {
 	if (a->remote)
 		for (int c = 0; c < a->cpus; c++)

@@ -104,22 +104,22 @@ struct ik_trace_analysis {
 	int64_t first_ns, last_ns;
 };
 
-/* Read the whole trace and analyse it; free with ik_trace_analysis_free. */
-int ik_trace_analyze(struct ik_trace_reader *r, struct ik_trace_analysis *a, char *err,
+/* Read the whole trace and analyse it; free with ik__trace_analysis_free. */
+int ik__trace_analyze(struct ik_trace_reader *r, struct ik_trace_analysis *a, char *err,
 		     size_t errlen);
 /*
  * The same, and the idle periods that overlap tl's window kept in tl (NULL: none).  A trace's
  * window is relative to its first event: tl's origin_ns is set to that event's time and its
  * start_ns moved by as much.
  */
-int ik_trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysis *a,
+int ik__trace_analyze_timeline(struct ik_trace_reader *r, struct ik_trace_analysis *a,
 			      struct ik_timeline *tl, char *err, size_t errlen);
-void ik_trace_analysis_free(struct ik_trace_analysis *a);
+void ik__trace_analysis_free(struct ik_trace_analysis *a);
 /* The lower bound of histogram bucket i in ns. */
-uint64_t ik_trace_hist_lower_ns(int i);
+uint64_t ik__trace_hist_lower_ns(int i);
 /* The histogram bucket of an idle duration in ns. */
-int ik_trace_hist_bucket(uint64_t ns);
+int ik__trace_hist_bucket(uint64_t ns);
 /* Bucket i's range in us for tables: "[2, 4)", "[1048576, inf)". */
-void ik_trace_hist_label(int i, char *buf, size_t len);
+void ik__trace_hist_label(int i, char *buf, size_t len);
 
 #endif

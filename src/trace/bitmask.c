@@ -5,7 +5,7 @@
  */
 #include "trace/import.h"
 
-int ik_trace_bitmask_cpus(const void *raw, size_t len, int long_size, bool big_endian,
+int ik__trace_bitmask_cpus(const void *raw, size_t len, int long_size, bool big_endian,
 			  int *cpus, int max)
 {
 	const unsigned char *p = raw;

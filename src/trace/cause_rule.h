@@ -26,13 +26,13 @@ struct ik_cause_period {
 	int64_t exit_ns; /* when it exited */
 };
 
-static inline void ik_cause_enter(struct ik_cause_period *p)
+static inline void ik__cause_enter(struct ik_cause_period *p)
 {
 	p->idle = p->want = true;
 	p->busy = false;
 }
 
-static inline void ik_cause_exit(struct ik_cause_period *p, int64_t t_ns)
+static inline void ik__cause_exit(struct ik_cause_period *p, int64_t t_ns)
 {
 	p->idle = p->busy = false;
 	p->exit_ns = t_ns;
@@ -40,21 +40,21 @@ static inline void ik_cause_exit(struct ik_cause_period *p, int64_t t_ns)
 
 /* The CPU did something (a switch, a timer armed or cancelled, tick_stop, a wake-up or an
    IPI it sent): after the exit, a later interrupt is no longer the wake's. */
-static inline void ik_cause_did(struct ik_cause_period *p)
+static inline void ik__cause_did(struct ik_cause_period *p)
 {
 	if (!p->idle)
 		p->busy = true;
 }
 
 /* Is an interrupt-like event at t_ns the period's cause? */
-static inline bool ik_cause_takes(const struct ik_cause_period *p, int64_t t_ns)
+static inline bool ik__cause_takes(const struct ik_cause_period *p, int64_t t_ns)
 {
 	return p->want &&
 	       (p->idle || (!p->busy && t_ns - p->exit_ns <= IK_TRACE_WAKE_AFTER_EXIT_NS));
 }
 
 /* Is a wake-up sent from another CPU the period's cause? */
-static inline bool ik_cause_takes_remote(const struct ik_cause_period *p)
+static inline bool ik__cause_takes_remote(const struct ik_cause_period *p)
 {
 	return p->want && p->idle;
 }

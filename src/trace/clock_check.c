@@ -6,7 +6,7 @@
  */
 #include "trace/import.h"
 
-void ik_trace_clock_add(struct ik_trace_clock *c, int64_t t_ns, int64_t now_ns, uint64_t line,
+void ik__trace_clock_add(struct ik_trace_clock *c, int64_t t_ns, int64_t now_ns, uint64_t line,
 			int cpu)
 {
 	int64_t d = now_ns - t_ns;
@@ -24,7 +24,7 @@ void ik_trace_clock_add(struct ik_trace_clock *c, int64_t t_ns, int64_t now_ns, 
 	c->n++;
 }
 
-bool ik_trace_clock_mono(const struct ik_trace_clock *c, int hz, int64_t *tol_ns)
+bool ik__trace_clock_mono(const struct ik_trace_clock *c, int hz, int64_t *tol_ns)
 {
 	int64_t tick = IK_NSEC_PER_SEC / (hz > 0 ? hz : 250);
 	int64_t spread = c->n ? c->max_ns - c->min_ns : 0;

@@ -53,14 +53,14 @@ struct ctx {
 };
 enum { COMP_NONE, COMP_ZSTD, COMP_ZLIB, COMP_OTHER };
 
-void ik_dat_src_mem(struct ik_dat_src *s, const void *data, size_t len)
+void ik__dat_src_mem(struct ik_dat_src *s, const void *data, size_t len)
 {
 	s->mem = data;
 	s->fd = -1;
 	s->len = len;
 }
 
-int ik_dat_src_fd(struct ik_dat_src *s, int fd)
+int ik__dat_src_fd(struct ik_dat_src *s, int fd)
 {
 	struct stat st;
 	if (fstat(fd, &st) != 0 || st.st_size < 0)
@@ -386,7 +386,7 @@ static int unpack(struct rd *r, const struct ctx *c, uint64_t off, uint32_t csiz
 static void sub_reader(struct rd *sub, struct ik_dat_src *src, const struct rd *r,
 		       const unsigned char *data, size_t len, const char *what, uint64_t at)
 {
-	ik_dat_src_mem(src, data, len);
+	ik__dat_src_mem(src, data, len);
 	*sub = *r;
 	sub->s = src;
 	snprintf(sub->within, sizeof(sub->within), " in the unpacked %s at %llu", what,
@@ -709,7 +709,7 @@ static int check_v7(struct rd *r, uint64_t off, struct ctx *c)
 	return 0;
 }
 
-int ik_dat_check(const struct ik_dat_src *s, struct ik_dat_info *info, char *err, size_t errlen)
+int ik__dat_check(const struct ik_dat_src *s, struct ik_dat_info *info, char *err, size_t errlen)
 {
 	struct rd r = { .s = s, .err = err, .errlen = errlen };
 	struct ctx c = { .info = info };

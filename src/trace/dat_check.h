@@ -36,15 +36,15 @@ struct ik_dat_info {
 };
 
 /* A source over memory. */
-void ik_dat_src_mem(struct ik_dat_src *s, const void *data, size_t len);
+void ik__dat_src_mem(struct ik_dat_src *s, const void *data, size_t len);
 /* A source over an open file descriptor (pread); len is taken by fstat.  0, or -1. */
-int ik_dat_src_fd(struct ik_dat_src *s, int fd);
+int ik__dat_src_fd(struct ik_dat_src *s, int fd);
 
 /*
  * 0 when the structure holds together (info filled), or -1 with a message naming the
  * section, the offset and what was expected ("offset 37, HEADER_INFO section: ...").
  */
-int ik_dat_check(const struct ik_dat_src *s, struct ik_dat_info *info, char *err,
+int ik__dat_check(const struct ik_dat_src *s, struct ik_dat_info *info, char *err,
 		 size_t errlen);
 
 #endif

@@ -6,7 +6,7 @@
  * grow with the trace.  Lines are found with memchr and numbers parsed by hand.
  *
  * Divisions: IRQ names and cause names; lines (splitting, numbers, words); the header; events
- * (parse, ik_trace_next); open and close; the writer (header init and free, header, events).
+ * (parse, ik__trace_next); open and close; the writer (header init and free, header, events).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -34,7 +34,7 @@ struct ik_trace_reader {
 	char first_skip[256];
 };
 
-int ik_trace_max_states(const struct ik_trace_header *h)
+int ik__trace_max_states(const struct ik_trace_header *h)
 {
 	int n = 0;
 	for (int d = 0; d < h->ndrivers; d++)
@@ -43,7 +43,7 @@ int ik_trace_max_states(const struct ik_trace_header *h)
 	return n;
 }
 
-const char *ik_trace_irq_name(const struct ik_trace_header *h, int64_t irq)
+const char *ik__trace_irq_name(const struct ik_trace_header *h, int64_t irq)
 {
 	int lo = 0, hi = h->nirqs - 1;
 	while (lo <= hi) {
@@ -58,7 +58,7 @@ const char *ik_trace_irq_name(const struct ik_trace_header *h, int64_t irq)
 	return NULL;
 }
 
-int ik_trace_irq_name_set(struct ik_trace_header *h, int64_t irq, const char *name, size_t len)
+int ik__trace_irq_name_set(struct ik_trace_header *h, int64_t irq, const char *name, size_t len)
 {
 	if (irq < 0 || irq > INT32_MAX || len == 0)
 		return -1;
@@ -89,7 +89,7 @@ int ik_trace_irq_name_set(struct ik_trace_header *h, int64_t irq, const char *na
 	return 0;
 }
 
-const char *ik_trace_cause_name(enum ik_trace_cause c)
+const char *ik__trace_cause_name(enum ik_trace_cause c)
 {
 	static const char *const names[] = { "timer", "tick", "ipi", "irq", "unknown", "remote",
 					     "softirq", "none" };
@@ -336,9 +336,9 @@ static int read_header(struct ik_trace_reader *r, char *err, size_t errlen)
 			break;
 		}
 		if (strcmp(w[0], "events") == 0 && n == 1 && st == IN_DRIVER) {
-			if (ik_cpuset_count(assigned) != h->cpus) {
+			if (ik__cpuset_count(assigned) != h->cpus) {
 				snprintf(err, errlen, "%s:%" PRIu64 ": expected a driver for every CPU 0..%d, got %d CPUs with one",
-					 r->origin, r->line, h->cpus - 1, ik_cpuset_count(assigned));
+					 r->origin, r->line, h->cpus - 1, ik__cpuset_count(assigned));
 				goto out;
 			}
 			struct ik_trace_driver *d = &h->drivers[h->ndrivers - 1];
@@ -377,13 +377,13 @@ static int read_header(struct ik_trace_reader *r, char *err, size_t errlen)
 			/* 1.1: irq N NAME, each N once, anywhere after 'cpus' */
 			uint64_t irq;
 			if (h->minor < 1 || n != 3 || parse_word(w[1], INT32_MAX, &irq) ||
-			    strlen(w[2]) >= IK_TRACE_IRQ_NAME_LEN || ik_trace_irq_name(h, (int64_t)irq)) {
+			    strlen(w[2]) >= IK_TRACE_IRQ_NAME_LEN || ik__trace_irq_name(h, (int64_t)irq)) {
 				snprintf(err, errlen, "%s:%" PRIu64 ": expected %s, got '%s'", r->origin, r->line,
 					 h->minor < 1 ? "no 'irq' line before format 1.1" :
 					 "'irq N NAME' (each N once, NAME one word under 32 bytes)", got);
 				goto out;
 			}
-			if (ik_trace_irq_name_set(h, (int64_t)irq, w[2], strlen(w[2]))) {
+			if (ik__trace_irq_name_set(h, (int64_t)irq, w[2], strlen(w[2]))) {
 				snprintf(err, errlen, "%s:%" PRIu64 ": expected at most %d 'irq' lines, got more",
 					 r->origin, r->line, IK_TRACE_MAX_IRQ_NAMES);
 				goto out;
@@ -440,7 +440,7 @@ static int read_header(struct ik_trace_reader *r, char *err, size_t errlen)
 			}
 			struct ik_cpuset *set = calloc(1, sizeof(*set));
 			char e[160];
-			if (!set || ik_cpulist_parse(w[2], h->cpus, false, set, e, sizeof(e))) {
+			if (!set || ik__cpulist_parse(w[2], h->cpus, false, set, e, sizeof(e))) {
 				if (set)
 					snprintf(err, errlen, "%s:%" PRIu64 ": expected a CPU list of CPUs below %d, got '%s' (%s)",
 						 r->origin, r->line, h->cpus, w[2], e);
@@ -454,14 +454,14 @@ static int read_header(struct ik_trace_reader *r, char *err, size_t errlen)
 			memset(d, 0, sizeof(*d));
 			snprintf(d->drv.name, sizeof(d->drv.name), "%s", w[1]);
 			d->first_cpu = -1;
-			for (int c = ik_cpuset_next(set, -1); c >= 0; c = ik_cpuset_next(set, c)) {
-				if (ik_cpuset_has(assigned, c)) {
+			for (int c = ik__cpuset_next(set, -1); c >= 0; c = ik__cpuset_next(set, c)) {
+				if (ik__cpuset_has(assigned, c)) {
 					snprintf(err, errlen, "%s:%" PRIu64 ": expected each CPU in one driver, got CPU %d twice",
 						 r->origin, r->line, c);
 					free(set);
 					goto out;
 				}
-				ik_cpuset_add(assigned, c);
+				ik__cpuset_add(assigned, c);
 				h->cpu_driver[c] = (uint8_t)h->ndrivers;
 				if (d->first_cpu < 0)
 					d->first_cpu = c;
@@ -686,7 +686,7 @@ static int parse_event(struct ik_trace_reader *r, const char *l, size_t len,
 	return IK_TRACE_OK;
 }
 
-int ik_trace_next(struct ik_trace_reader *r, struct ik_trace_event *ev, char *err,
+int ik__trace_next(struct ik_trace_reader *r, struct ik_trace_event *ev, char *err,
 		  size_t errlen)
 {
 	for (;;) {
@@ -695,7 +695,7 @@ int ik_trace_next(struct ik_trace_reader *r, struct ik_trace_event *ev, char *er
 		const char *l = next_line(r, &len, &rc, err, errlen);
 		if (!l)
 			return rc ? rc : IK_TRACE_EOF;
-		if (ik_trace_line_empty(l, len))
+		if (ik__trace_line_empty(l, len))
 			continue;
 		rc = parse_event(r, l, len, ev, err, errlen);
 		if (rc == IK_TRACE_OK) {
@@ -724,7 +724,7 @@ static int open_common(struct ik_trace_reader *r, const char *origin, bool lenie
 	r->last_t = 0;
 	int rc = read_header(r, err, errlen);
 	if (rc) {
-		ik_trace_close(r);
+		ik__trace_close(r);
 		return rc;
 	}
 	*out = r;
@@ -751,39 +751,39 @@ static int open_reader(FILE *in, const char *data, size_t len, const char *origi
 	return open_common(r, origin, lenient, out, err, errlen);
 }
 
-int ik_trace_open_file(FILE *in, const char *origin, bool lenient, struct ik_trace_reader **out,
+int ik__trace_open_file(FILE *in, const char *origin, bool lenient, struct ik_trace_reader **out,
 		       char *err, size_t errlen)
 {
 	return open_reader(in, NULL, 0, origin, lenient, out, err, errlen);
 }
 
-int ik_trace_open_mem(const char *data, size_t len, const char *origin, bool lenient,
+int ik__trace_open_mem(const char *data, size_t len, const char *origin, bool lenient,
 		      struct ik_trace_reader **out, char *err, size_t errlen)
 {
 	return open_reader(NULL, data, len, origin, lenient, out, err, errlen);
 }
 
-const struct ik_trace_header *ik_trace_header(const struct ik_trace_reader *r)
+const struct ik_trace_header *ik__trace_header(const struct ik_trace_reader *r)
 {
 	return &r->h;
 }
 
-uint64_t ik_trace_events_read(const struct ik_trace_reader *r)
+uint64_t ik__trace_events_read(const struct ik_trace_reader *r)
 {
 	return r->events;
 }
 
-uint64_t ik_trace_skipped(const struct ik_trace_reader *r)
+uint64_t ik__trace_skipped(const struct ik_trace_reader *r)
 {
 	return r->skipped;
 }
 
-const char *ik_trace_first_skip(const struct ik_trace_reader *r)
+const char *ik__trace_first_skip(const struct ik_trace_reader *r)
 {
 	return r->first_skip;
 }
 
-void ik_trace_close(struct ik_trace_reader *r)
+void ik__trace_close(struct ik_trace_reader *r)
 {
 	if (!r)
 		return;
@@ -797,7 +797,7 @@ void ik_trace_close(struct ik_trace_reader *r)
 
 /* ---- The writer -------------------------------------------------------------------------- */
 
-int ik_trace_header_init(struct ik_trace_header *h, int hz, int cpus, const struct ik_driver *drv)
+int ik__trace_header_init(struct ik_trace_header *h, int hz, int cpus, const struct ik_driver *drv)
 {
 	memset(h, 0, sizeof(*h));
 	h->version = IK_TRACE_VERSION;
@@ -811,7 +811,7 @@ int ik_trace_header_init(struct ik_trace_header *h, int hz, int cpus, const stru
 	return h->cpu_driver ? 0 : -1;
 }
 
-void ik_trace_header_free(struct ik_trace_header *h)
+void ik__trace_header_free(struct ik_trace_header *h)
 {
 	free(h->cpu_driver);
 	h->cpu_driver = NULL;
@@ -822,7 +822,7 @@ void ik_trace_header_free(struct ik_trace_header *h)
 	h->nirqs = 0;
 }
 
-int ik_trace_write_header(FILE *out, const struct ik_trace_header *h)
+int ik__trace_write_header(FILE *out, const struct ik_trace_header *h)
 {
 	fprintf(out, "idlekit-trace %d%s\nhz %d\ncpus %d\n", IK_TRACE_VERSION, h->minor >= 1 ? ".1" : "",
 		h->hz, h->cpus);
@@ -847,8 +847,8 @@ int ik_trace_write_header(FILE *out, const struct ik_trace_header *h)
 			return IK_TRACE_EFAIL;
 		for (int c = 0; c < h->cpus; c++)
 			if (h->cpu_driver[c] == d)
-				ik_cpuset_add(set, c);
-		ik_cpuset_format(set, list, sizeof(list));
+				ik__cpuset_add(set, c);
+		ik__cpuset_format(set, list, sizeof(list));
 		free(set);
 		fprintf(out, "driver %s %s\n", drv->name, list);
 		for (int i = 0; i < drv->state_count; i++) {
@@ -892,7 +892,7 @@ static char *put_str(char *p, const char *s)
 	return p;
 }
 
-int ik_trace_write_event(FILE *out, const struct ik_trace_event *ev)
+int ik__trace_write_event(FILE *out, const struct ik_trace_event *ev)
 {
 	char buf[192];
 	char *p = put_i64(buf, ev->t_ns);
@@ -909,7 +909,7 @@ int ik_trace_write_event(FILE *out, const struct ik_trace_event *ev)
 		break;
 	case IK_TRACE_WAKE:
 		p = put_str(p, "wake ");
-		p = put_str(p, ik_trace_cause_name(ev->cause));
+		p = put_str(p, ik__trace_cause_name(ev->cause));
 		if ((ev->cause == IK_CAUSE_IRQ || ev->cause == IK_CAUSE_SOFTIRQ) && ev->arg >= 0) {
 			*p++ = ' ';
 			p = put_i64(p, ev->arg);

@@ -100,7 +100,7 @@ struct ik_trace_header {
 };
 
 /* Whether a text line says nothing: blanks (' ', '\t', '\r') only, or a '#' comment after them. */
-static inline bool ik_trace_line_empty(const char *l, size_t len)
+static inline bool ik__trace_line_empty(const char *l, size_t len)
 {
 	size_t i = 0;
 	while (i < len && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r'))
@@ -109,18 +109,18 @@ static inline bool ik_trace_line_empty(const char *l, size_t len)
 }
 
 /* The most states any of the header's drivers has. */
-int ik_trace_max_states(const struct ik_trace_header *h);
+int ik__trace_max_states(const struct ik_trace_header *h);
 /* The name of IRQ irq from the header's 'irq' lines, or NULL. */
-const char *ik_trace_irq_name(const struct ik_trace_header *h, int64_t irq);
+const char *ik__trace_irq_name(const struct ik_trace_header *h, int64_t irq);
 /* Add (or rename) IRQ irq's name in h (kept sorted; a byte that is not printable ASCII or
    is a blank becomes '_', at most IK_TRACE_IRQ_NAME_LEN - 1 bytes kept); 0, or -1 (an
    empty name, out of memory, too many). */
-int ik_trace_irq_name_set(struct ik_trace_header *h, int64_t irq, const char *name, size_t len);
+int ik__trace_irq_name_set(struct ik_trace_header *h, int64_t irq, const char *name, size_t len);
 
 /* Return codes. */
 enum {
 	IK_TRACE_OK = 0,
-	IK_TRACE_EOF = 1,     /* ik_trace_next: no more events */
+	IK_TRACE_EOF = 1,     /* ik__trace_next: no more events */
 	IK_TRACE_EFAIL = -1,  /* out of memory, read/write failed */
 	IK_TRACE_EINPUT = -2, /* bad input: "ORIGIN:LINE: expected ..., got ..." */
 };
@@ -133,30 +133,30 @@ struct ik_trace_reader;
  * and counted instead of stopping the read (a bad header is always an error).
  * Returns IK_TRACE_OK with *out set, or an error with a message in err.
  */
-int ik_trace_open_file(FILE *in, const char *origin, bool lenient, struct ik_trace_reader **out,
+int ik__trace_open_file(FILE *in, const char *origin, bool lenient, struct ik_trace_reader **out,
 		       char *err, size_t errlen);
-int ik_trace_open_mem(const char *data, size_t len, const char *origin, bool lenient,
+int ik__trace_open_mem(const char *data, size_t len, const char *origin, bool lenient,
 		      struct ik_trace_reader **out, char *err, size_t errlen);
-const struct ik_trace_header *ik_trace_header(const struct ik_trace_reader *r);
+const struct ik_trace_header *ik__trace_header(const struct ik_trace_reader *r);
 /* The next event: IK_TRACE_OK, IK_TRACE_EOF, or an error with a message. */
-int ik_trace_next(struct ik_trace_reader *r, struct ik_trace_event *ev, char *err,
+int ik__trace_next(struct ik_trace_reader *r, struct ik_trace_event *ev, char *err,
 		  size_t errlen);
-uint64_t ik_trace_events_read(const struct ik_trace_reader *r);
-uint64_t ik_trace_skipped(const struct ik_trace_reader *r); /* lenient: bad lines skipped */
+uint64_t ik__trace_events_read(const struct ik_trace_reader *r);
+uint64_t ik__trace_skipped(const struct ik_trace_reader *r); /* lenient: bad lines skipped */
 /* With lenient, the message of the first bad line skipped ("" if none). */
-const char *ik_trace_first_skip(const struct ik_trace_reader *r);
-void ik_trace_close(struct ik_trace_reader *r);
+const char *ik__trace_first_skip(const struct ik_trace_reader *r);
+void ik__trace_close(struct ik_trace_reader *r);
 
 /* The writer: a header then events, checked as the reader checks them. */
-int ik_trace_write_header(FILE *out, const struct ik_trace_header *h);
-int ik_trace_write_event(FILE *out, const struct ik_trace_event *ev);
+int ik__trace_write_header(FILE *out, const struct ik_trace_header *h);
+int ik__trace_write_event(FILE *out, const struct ik_trace_event *ev);
 
 /* "timer", "tick", "ipi", "irq", "unknown", "remote", "softirq", "none". */
-const char *ik_trace_cause_name(enum ik_trace_cause c);
+const char *ik__trace_cause_name(enum ik_trace_cause c);
 
 /* A header with one driver for all CPUs (cpu_driver allocated); free with ..._free. */
-int ik_trace_header_init(struct ik_trace_header *h, int hz, int cpus, const struct ik_driver *drv);
-void ik_trace_header_free(struct ik_trace_header *h);
+int ik__trace_header_init(struct ik_trace_header *h, int hz, int cpus, const struct ik_driver *drv);
+void ik__trace_header_free(struct ik_trace_header *h);
 
 /*
  * A synthetic trace for tests and benchmarks (src/trace/generate.c): the header, then about
@@ -164,6 +164,6 @@ void ik_trace_header_free(struct ik_trace_header *h);
  * timer and enters a state (chosen at random among its table) or is woken (a timer when its
  * timer is due, else tick, ipi or irq) and exits; the clock advances 1..4000 ns per event.
  */
-int ik_trace_generate(FILE *out, const struct ik_trace_header *h, uint64_t events, uint64_t seed);
+int ik__trace_generate(FILE *out, const struct ik_trace_header *h, uint64_t events, uint64_t seed);
 
 #endif

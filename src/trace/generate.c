@@ -1,4 +1,4 @@
-/* A synthetic idle trace (ik_trace_generate), for tests and benchmarks. */
+/* A synthetic idle trace (ik__trace_generate), for tests and benchmarks. */
 #include <stdlib.h>
 
 #include "trace/format.h"
@@ -17,7 +17,7 @@ struct gen_cpu {
 	int64_t timer; /* 0 = none */
 };
 
-int ik_trace_generate(FILE *out, const struct ik_trace_header *h, uint64_t events, uint64_t seed)
+int ik__trace_generate(FILE *out, const struct ik_trace_header *h, uint64_t events, uint64_t seed)
 {
 	struct gen_cpu *cpu = calloc((size_t)h->cpus, sizeof(*cpu));
 	struct ik_trace_event ev = { 0 };
@@ -27,7 +27,7 @@ int ik_trace_generate(FILE *out, const struct ik_trace_header *h, uint64_t event
 
 	if (!cpu)
 		return IK_TRACE_EFAIL;
-	if (ik_trace_write_header(out, h)) {
+	if (ik__trace_write_header(out, h)) {
 		free(cpu);
 		return IK_TRACE_EFAIL;
 	}
@@ -45,7 +45,7 @@ int ik_trace_generate(FILE *out, const struct ik_trace_header *h, uint64_t event
 				g->timer = t + 1000 + (int64_t)((r >> 24) % 1000000);
 				ev.kind = IK_TRACE_TIMER_START;
 				ev.arg = g->timer;
-				rc = ik_trace_write_event(out, &ev);
+				rc = ik__trace_write_event(out, &ev);
 				n++;
 			}
 			ev.kind = IK_TRACE_IDLE_ENTER;
@@ -56,7 +56,7 @@ int ik_trace_generate(FILE *out, const struct ik_trace_header *h, uint64_t event
 			ev.arg = -1;
 			if (g->timer && g->timer <= t) {
 				ev.cause = IK_CAUSE_TIMER;
-				rc = ik_trace_write_event(out, &ev);
+				rc = ik__trace_write_event(out, &ev);
 				ev.kind = IK_TRACE_TIMER_EXPIRE;
 				g->timer = 0;
 			} else {
@@ -67,13 +67,13 @@ int ik_trace_generate(FILE *out, const struct ik_trace_header *h, uint64_t event
 					ev.arg = 16 + (int64_t)((r >> 50) % 8);
 			}
 			if (rc == IK_TRACE_OK)
-				rc = ik_trace_write_event(out, &ev);
+				rc = ik__trace_write_event(out, &ev);
 			n++;
 			ev.kind = IK_TRACE_IDLE_EXIT;
 			g->idle = false;
 		}
 		if (rc == IK_TRACE_OK)
-			rc = ik_trace_write_event(out, &ev);
+			rc = ik__trace_write_event(out, &ev);
 		n++;
 	}
 	free(cpu);

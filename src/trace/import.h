@@ -1,9 +1,9 @@
 /*
  * Import of other tools' traces (`idlekit import`): perf script, ftrace and trace-cmd report
  * text (import_perf.c through the reorder window of import_internal.h, which is the
- * importers' own), records from trace.dat (import_perf.c's ik_trace_import_records, with
+ * importers' own), records from trace.dat (import_perf.c's ik__trace_import_records, with
  * bitmask.c for the IPI masks), and the clock check (clock_check.c).  `idlekit record`
- * writes through the same sched-event rule (ik_trace_sched_event).
+ * writes through the same sched-event rule (ik__trace_sched_event).
  */
 #ifndef IDLEKIT_TRACE_IMPORT_H
 #define IDLEKIT_TRACE_IMPORT_H
@@ -22,7 +22,7 @@
  * the whole = CPU c.  Its CPUs below IK_TRACE_MAX_CPUS, ascending, into cpus (at most max):
  * how many, or -1 if long_size is not 4 or 8.
  */
-int ik_trace_bitmask_cpus(const void *raw, size_t len, int long_size, bool big_endian,
+int ik__trace_bitmask_cpus(const void *raw, size_t len, int long_size, bool big_endian,
 			  int *cpus, int max);
 
 struct ik_trace_import_opts {
@@ -56,10 +56,10 @@ struct ik_trace_clock {
 	uint64_t far_line;        /* its line (0: not known) */
 	int far_cpu;              /* and CPU */
 };
-void ik_trace_clock_add(struct ik_trace_clock *c, int64_t t_ns, int64_t now_ns, uint64_t line,
+void ik__trace_clock_add(struct ik_trace_clock *c, int64_t t_ns, int64_t now_ns, uint64_t line,
 			int cpu);
 /* The tolerance for HZ hz; true when the offsets say CLOCK_MONOTONIC (false with none). */
-bool ik_trace_clock_mono(const struct ik_trace_clock *c, int hz, int64_t *tol_ns);
+bool ik__trace_clock_mono(const struct ik_trace_clock *c, int hz, int64_t *tol_ns);
 
 struct ik_trace_import_stats {
 	uint64_t lines;    /* lines read */
@@ -107,11 +107,11 @@ enum ik_trace_text_format {
  * input.  IK_TRACE_OK, or IK_TRACE_EINPUT with "ORIGIN:LINE: expected ..., got ..."
  * (nothing written to out), or IK_TRACE_EFAIL.
  */
-int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format fmt, FILE *out,
+int ik__trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format fmt, FILE *out,
 			 const struct ik_trace_import_opts *o, struct ik_trace_import_stats *st,
 			 char *err, size_t errlen);
-/* ik_trace_import_text for perf script (default fields, 6 or 9 decimals). */
-int ik_trace_import_perf(FILE *in, const char *origin, FILE *out,
+/* ik__trace_import_text for perf script (default fields, 6 or 9 decimals). */
+int ik__trace_import_perf(FILE *in, const char *origin, FILE *out,
 			 const struct ik_trace_import_opts *o, struct ik_trace_import_stats *st,
 			 char *err, size_t errlen);
 
@@ -133,7 +133,7 @@ enum ik_trace_import_kind {
 };
 struct ik_trace_import_rec {
 	int64_t t_ns;
-	uint64_t seq; /* set by ik_trace_import_records: the input order */
+	uint64_t seq; /* set by ik__trace_import_records: the input order */
 	int64_t arg;  /* IDLE: the state index, -1 = exit; IRQ: the IRQ number; see the kinds */
 	int64_t arg2;
 	uint64_t id;  /* TIMER, TICK, TSTART, TCANCEL: the hrtimer's address (0 unknown) */
@@ -142,7 +142,7 @@ struct ik_trace_import_rec {
 };
 
 /*
- * Records in any order (v is reordered) to a trace on out, as ik_trace_import_perf does
+ * Records in any order (v is reordered) to a trace on out, as ik__trace_import_perf does
  * after parsing: a state outside the table is IK_TRACE_EINPUT ("ORIGIN: expected ...")
  * or, lenient, skipped (st->skipped); then sorted by time (stable) and written.  Sets
  * st's cpus, nstates, generic, dropped and written; the rest of st is the caller's.
@@ -154,10 +154,10 @@ struct ik_trace_import_rec {
  * when the input has no sched_waking (its CPU is not always the waker's); a PID below 0 is
  * written as 0.  Fills ev's kind, cpu, src_cpu, arg, arg2; false when nothing is written.
  */
-bool ik_trace_sched_event(int kind, int cpu, int64_t arg, int64_t arg2, bool have_waking,
+bool ik__trace_sched_event(int kind, int cpu, int64_t arg, int64_t arg2, bool have_waking,
 			  int cpus, struct ik_trace_event *ev);
 
-int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char *origin,
+int ik__trace_import_records(struct ik_trace_import_rec *v, size_t n, const char *origin,
 			    FILE *out, const struct ik_trace_import_opts *o,
 			    struct ik_trace_import_stats *st, char *err, size_t errlen);
 

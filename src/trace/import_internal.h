@@ -31,17 +31,17 @@ struct ik_import_window {
 };
 
 /* cap is rounded up to a power of two. */
-int ik_import_window_init(struct ik_import_window *w, size_t cap);
+int ik__import_window_init(struct ik_import_window *w, size_t cap);
 /*
  * Add r (its seq set here).  When the window is full, the earliest record is let out into
  * *out: returns 1; else 0.  -1 when r is earlier than a record already let out (the input
  * is out of order by more than the window).
  */
-int ik_import_window_push(struct ik_import_window *w, const struct ik_trace_import_rec *r,
+int ik__import_window_push(struct ik_import_window *w, const struct ik_trace_import_rec *r,
 			  struct ik_trace_import_rec *out);
 /* The earliest record held, removed: false when empty. */
-bool ik_import_window_pop(struct ik_import_window *w, struct ik_trace_import_rec *out);
-void ik_import_window_free(struct ik_import_window *w);
+bool ik__import_window_pop(struct ik_import_window *w, struct ik_trace_import_rec *out);
+void ik__import_window_free(struct ik_import_window *w);
 
 /*
  * The per-CPU spill (import_spill.c): records let out of the window, one time-ordered
@@ -56,23 +56,23 @@ struct ik_import_spill {
 	struct ik_heap heap; /* merging: the keys (int) with records left, by their next one */
 	bool read_failed;
 };
-int ik_import_spill_init(struct ik_import_spill *s);
-void ik_import_spill_free(struct ik_import_spill *s);
+int ik__import_spill_init(struct ik_import_spill *s);
+void ik__import_spill_free(struct ik_import_spill *s);
 /* Would a record of key at t_ns be before one already added for it?  (*last_ns: that one) */
-bool ik_import_spill_late(const struct ik_import_spill *s, int key, int64_t t_ns,
+bool ik__import_spill_late(const struct ik_import_spill *s, int key, int64_t t_ns,
 			  int64_t *last_ns);
 /* Add r to key's stream (never late: see above).  -1 on a write failure or out of memory. */
-int ik_import_spill_add(struct ik_import_spill *s, int key, const struct ik_trace_import_rec *r);
+int ik__import_spill_add(struct ik_import_spill *s, int key, const struct ik_trace_import_rec *r);
 /* Start the merge (no more adds); -1 on failure. */
-int ik_import_spill_merge(struct ik_import_spill *s);
+int ik__import_spill_merge(struct ik_import_spill *s);
 /* The next record by time: 1, 0 at the end, -1 if a read failed. */
-int ik_import_spill_next(struct ik_import_spill *s, struct ik_trace_import_rec *out);
+int ik__import_spill_next(struct ik_import_spill *s, struct ik_trace_import_rec *out);
 /*
- * ik_import_spill_init with the chunks' file made now in `dir` (PREFIX-XXXXXX, unlinked at
+ * ik__import_spill_init with the chunks' file made now in `dir` (PREFIX-XXXXXX, unlinked at
  * once) rather than tmpfile() at the first chunk (import_spill_file.c).  0, or -1 with a
  * message (nothing to free).
  */
-int ik_import_spill_init_in(struct ik_import_spill *s, const char *dir, const char *prefix,
+int ik__import_spill_init_in(struct ik_import_spill *s, const char *dir, const char *prefix,
 			    char *err, size_t errlen);
 
 /*
@@ -110,13 +110,13 @@ struct ik_import_writer {
 	struct ik_trace_import_stats *st;
 	struct ik_import_wcpu *c;
 };
-int ik_import_writer_init(struct ik_import_writer *w, FILE *out, int cpus, bool timers,
+int ik__import_writer_init(struct ik_import_writer *w, FILE *out, int cpus, bool timers,
 			  bool have_waking, struct ik_trace_import_stats *st);
 /* At the end: the periods still open (st->edge_end) and the last ones with no cause. */
-void ik_import_writer_end(struct ik_import_writer *w);
-void ik_import_writer_free(struct ik_import_writer *w);
+void ik__import_writer_end(struct ik_import_writer *w);
+void ik__import_writer_free(struct ik_import_writer *w);
 /* One record: the events it makes written to w->out.  IK_TRACE_OK or an error code. */
-int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_import_rec *r);
+int ik__import_writer_record(struct ik_import_writer *w, const struct ik_trace_import_rec *r);
 
 /* import_text_line.c: what the text parser keeps from line to line. */
 struct ik_import_text_ctx {
@@ -132,7 +132,7 @@ struct ik_import_text_ctx {
  * line, elsewhere an error).  maxstate: the largest state index accepted.
  */
 #define IK_IMPORT_NOT_EVENT (-2)
-int ik_import_text_line(struct ik_import_text_ctx *px, const char *l, size_t len, int maxstate,
+int ik__import_text_line(struct ik_import_text_ctx *px, const char *l, size_t len, int maxstate,
 			struct ik_trace_import_rec *r, char *why, size_t whylen);
 
 #endif

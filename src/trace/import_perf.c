@@ -29,7 +29,7 @@
  *
  * perf's default clock is not the hrtimers' CLOCK_MONOTONIC, so an expiry time cannot be
  * placed on the trace's time line unless perf recorded with -k mono: then clock_mono says
- * so, and it is checked (ik_trace_clock_mono: every tick expiry's now= within a tolerance
+ * so, and it is checked (ik__trace_clock_mono: every tick expiry's now= within a tolerance
  * derived from the offsets' spread).  Without it hrtimer_start/cancel are ignored and
  * counted, and the same check tells the caller whether the input looks like -k mono.  perf script has
  * no state table: the caller gives one, or a generic one is made.  The whole input is read,
@@ -73,12 +73,12 @@ static int write_events(FILE *out, const struct plist *pl, int cpus, bool timers
 			bool have_waking, struct ik_trace_import_stats *st)
 {
 	struct ik_import_writer w;
-	int rc = ik_import_writer_init(&w, out, cpus, timers, have_waking, st);
+	int rc = ik__import_writer_init(&w, out, cpus, timers, have_waking, st);
 	for (size_t i = 0; i < pl->n && rc == IK_TRACE_OK; i++)
-		rc = ik_import_writer_record(&w, &pl->v[i]);
+		rc = ik__import_writer_record(&w, &pl->v[i]);
 	if (rc == IK_TRACE_OK)
-		ik_import_writer_end(&w);
-	ik_import_writer_free(&w);
+		ik__import_writer_end(&w);
+	ik__import_writer_free(&w);
 	return rc;
 }
 
@@ -228,14 +228,14 @@ static const char *const text_how[] = {
 	[IK_TEXT_TRACE_CMD_REPORT] = "trace-cmd record -e power:cpu_idle",
 };
 
-int ik_trace_import_perf(FILE *in, const char *origin, FILE *out,
+int ik__trace_import_perf(FILE *in, const char *origin, FILE *out,
 			 const struct ik_trace_import_opts *o, struct ik_trace_import_stats *st,
 			 char *err, size_t errlen)
 {
-	return ik_trace_import_text(in, origin, IK_TEXT_PERF_SCRIPT, out, o, st, err, errlen);
+	return ik__trace_import_text(in, origin, IK_TEXT_PERF_SCRIPT, out, o, st, err, errlen);
 }
 
-int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format fmt, FILE *out,
+int ik__trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format fmt, FILE *out,
 			 const struct ik_trace_import_opts *o, struct ik_trace_import_stats *st,
 			 char *err, size_t errlen)
 {
@@ -264,8 +264,8 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 	struct ik_import_text_ctx *px = calloc(1, sizeof(*px));
 	lr.buf = malloc(READ_CHUNK + LINE_LIMIT + 1);
 	spool = tmpfile();
-	if (!px || !lr.buf || !spool || ik_import_window_init(&win, IK_IMPORT_WINDOW) ||
-	    ik_import_writer_init(&w, spool, IK_TRACE_MAX_CPUS, o->clock_mono, false, st)) {
+	if (!px || !lr.buf || !spool || ik__import_window_init(&win, IK_IMPORT_WINDOW) ||
+	    ik__import_writer_init(&w, spool, IK_TRACE_MAX_CPUS, o->clock_mono, false, st)) {
 		snprintf(err, errlen, spool ? "out of memory" : "cannot create a temporary file");
 		rc = IK_TRACE_EFAIL;
 		goto out;
@@ -281,7 +281,7 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 		st->lines++;
 		if (len && l[len - 1] == '\r')
 			len--;
-		if (ik_trace_line_empty(l, len))
+		if (ik__trace_line_empty(l, len))
 			continue;
 		struct ik_trace_import_rec r = { 0 };
 		int prc;
@@ -290,7 +290,7 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 				 LINE_LIMIT);
 			prc = -1;
 		} else {
-			prc = ik_import_text_line(px, l, len, limit, &r, why, sizeof(why));
+			prc = ik__import_text_line(px, l, len, limit, &r, why, sizeof(why));
 		}
 		/* (only a line that is no event line: one refused for a field is refused) */
 		if (prc == IK_IMPORT_NOT_EVENT && fmt != IK_TEXT_PERF_SCRIPT && len > 6 && has_lost(l, len)) {
@@ -321,8 +321,8 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 		}
 		if (r.kind == IK_IMPORT_TICK && r.arg2 >= 0)
 			/* The tick's hrtimer is on CLOCK_MONOTONIC: its now= is the event's time on
-			   that clock; checked at the end (ik_trace_clock_mono). */
-			ik_trace_clock_add(&st->clock, r.t_ns, r.arg2, st->lines, r.cpu);
+			   that clock; checked at the end (ik__trace_clock_mono). */
+			ik__trace_clock_add(&st->clock, r.t_ns, r.arg2, st->lines, r.cpu);
 		if ((r.kind == IK_IMPORT_TSTART || r.kind == IK_IMPORT_TCANCEL) && !o->clock_mono) {
 			st->ignored++;
 			st->timers_ignored++;
@@ -348,13 +348,13 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 			st->ipi_sends++;
 		if (mask) {
 			st->ipi_masks++;
-			for (int k = ik_cpuset_next(&px->mask, -1); k >= 0; k = ik_cpuset_next(&px->mask, k))
+			for (int k = ik__cpuset_next(&px->mask, -1); k >= 0; k = ik__cpuset_next(&px->mask, k))
 				st->ipi_mask_targets++;
 		}
-		if (mask && (c = ik_cpuset_next(&px->mask, -1)) < 0)
+		if (mask && (c = ik__cpuset_next(&px->mask, -1)) < 0)
 			continue;
 		int64_t last;
-		if (spilling && ik_import_spill_late(&sp, stream_of(&r), r.t_ns, &last)) {
+		if (spilling && ik__import_spill_late(&sp, stream_of(&r), r.t_ns, &last)) {
 			snprintf(err, errlen, "%s:%" PRIu64 ": expected each CPU's events in time order within %d events of each other, got one traced on CPU %d at %" PRId64 " ns, before its %" PRId64 " ns already written (sort the input by time)",
 				 origin, st->lines, IK_IMPORT_WINDOW, stream_of(&r), r.t_ns, last);
 			goto out;
@@ -364,21 +364,21 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 				r.arg = c;
 			struct ik_trace_import_rec let;
 			/* the window full: its earliest record to the spill (its CPU's stream) */
-			if (ik_import_window_push(&win, &r, &let) > 0) {
-				if (!spilling && ik_import_spill_init(&sp)) {
+			if (ik__import_window_push(&win, &r, &let) > 0) {
+				if (!spilling && ik__import_spill_init(&sp)) {
 					snprintf(err, errlen, "out of memory");
 					rc = IK_TRACE_EFAIL;
 					goto out;
 				}
 				spilling = true;
-				if (ik_import_spill_add(&sp, stream_of(&let), &let)) {
+				if (ik__import_spill_add(&sp, stream_of(&let), &let)) {
 					snprintf(err, errlen, "%s: the spill of the records (a temporary file) failed: %s",
 						 origin, strerror(errno));
 					rc = IK_TRACE_EFAIL;
 					goto out;
 				}
 			}
-		} while (mask && (c = ik_cpuset_next(&px->mask, c)) >= 0);
+		} while (mask && (c = ik__cpuset_next(&px->mask, c)) >= 0);
 		if (r.kind == IK_IMPORT_WAKING)
 			have_waking = true;
 	}
@@ -391,23 +391,23 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 	   window's added to the spill and the spill's streams merged. */
 	struct ik_trace_import_rec let;
 	int nrc = 1;
-	while (ik_import_window_pop(&win, &let)) {
+	while (ik__import_window_pop(&win, &let)) {
 		if (spilling) {
-			if (ik_import_spill_add(&sp, stream_of(&let), &let))
+			if (ik__import_spill_add(&sp, stream_of(&let), &let))
 				nrc = -1;
 			continue;
 		}
 		if (let.kind == IK_IMPORT_WAKING)
 			w.have_waking = true;
-		if ((rc = ik_import_writer_record(&w, &let)) != IK_TRACE_OK)
+		if ((rc = ik__import_writer_record(&w, &let)) != IK_TRACE_OK)
 			goto write_failed;
 	}
-	if (spilling && (nrc < 0 || ik_import_spill_merge(&sp)))
+	if (spilling && (nrc < 0 || ik__import_spill_merge(&sp)))
 		nrc = -1;
-	while (spilling && nrc > 0 && (nrc = ik_import_spill_next(&sp, &let)) > 0) {
+	while (spilling && nrc > 0 && (nrc = ik__import_spill_next(&sp, &let)) > 0) {
 		if (let.kind == IK_IMPORT_WAKING)
 			w.have_waking = true;
-		if ((rc = ik_import_writer_record(&w, &let)) != IK_TRACE_OK)
+		if ((rc = ik__import_writer_record(&w, &let)) != IK_TRACE_OK)
 			goto write_failed;
 	}
 	if (nrc < 0) {
@@ -418,7 +418,7 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 	}
 	rc = IK_TRACE_EINPUT;
 	int64_t tol;
-	if (o->clock_mono && !ik_trace_clock_mono(&st->clock, o->hz, &tol)) {
+	if (o->clock_mono && !ik__trace_clock_mono(&st->clock, o->hz, &tol)) {
 		if (st->clock.n)
 			snprintf(err, errlen, "%s:%" PRIu64 ": expected perf's clock to be CLOCK_MONOTONIC (perf record -k mono) with --clock mono, got a tick hrtimer expiring at now=%" PRId64 " ns, %" PRId64 " us from the event's time (tolerance %" PRId64 " us: twice the offsets' spread of %" PRId64 " us, at least %d us, at most a tenth of the tick)",
 				 origin, st->clock.far_line, st->clock.far_t_ns + st->clock.far_ns,
@@ -437,7 +437,7 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 			snprintf(err, errlen, "%s: expected power:cpu_idle events, got none", origin);
 		goto out;
 	}
-	ik_import_writer_end(&w);
+	ik__import_writer_end(&w);
 
 	/* The header, now that the CPUs, the states and the IRQ names are known; then the spool. */
 	struct ik_driver tab;
@@ -447,7 +447,7 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 	}
 	st->cpus = maxcpu + 1;
 	struct ik_trace_header h;
-	if (ik_trace_header_init(&h, o->hz > 0 ? o->hz : 250, st->cpus, &tab)) {
+	if (ik__trace_header_init(&h, o->hz > 0 ? o->hz : 250, st->cpus, &tab)) {
 		snprintf(err, errlen, "out of memory");
 		rc = IK_TRACE_EFAIL;
 		goto out;
@@ -455,10 +455,10 @@ int ik_trace_import_text(FILE *in, const char *origin, enum ik_trace_text_format
 	h.nirqs = px->names.nirqs; /* borrowed, given back below */
 	h.irqs = px->names.irqs;
 	h.minor = v11 || h.nirqs || w.marked ? 1 : 0;
-	rc = ik_trace_write_header(out, &h);
+	rc = ik__trace_write_header(out, &h);
 	h.nirqs = 0;
 	h.irqs = NULL;
-	ik_trace_header_free(&h);
+	ik__trace_header_free(&h);
 	if (rc == IK_TRACE_OK)
 		rc = copy_spool(spool, out, have_waking, w.marked, st);
 	if (rc == IK_TRACE_OK && ferror(out))
@@ -469,18 +469,18 @@ write_failed:
 out:
 	if (spool)
 		fclose(spool);
-	ik_import_writer_free(&w);
-	ik_import_window_free(&win);
+	ik__import_writer_free(&w);
+	ik__import_window_free(&win);
 	if (spilling)
-		ik_import_spill_free(&sp);
+		ik__import_spill_free(&sp);
 	free(lr.buf);
 	if (px)
-		ik_trace_header_free(&px->names);
+		ik__trace_header_free(&px->names);
 	free(px);
 	return rc;
 }
 
-bool ik_trace_sched_event(int kind, int cpu, int64_t arg, int64_t arg2, bool have_waking,
+bool ik__trace_sched_event(int kind, int cpu, int64_t arg, int64_t arg2, bool have_waking,
 			  int cpus, struct ik_trace_event *ev)
 {
 	switch (kind) {
@@ -508,7 +508,7 @@ bool ik_trace_sched_event(int kind, int cpu, int64_t arg, int64_t arg2, bool hav
 	return false;
 }
 
-int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char *origin,
+int ik__trace_import_records(struct ik_trace_import_rec *v, size_t n, const char *origin,
 			    FILE *out, const struct ik_trace_import_opts *o,
 			    struct ik_trace_import_stats *st, char *err, size_t errlen)
 {
@@ -573,24 +573,24 @@ int ik_trace_import_records(struct ik_trace_import_rec *v, size_t n, const char 
 	const struct ik_driver *drv = &tab;
 	struct ik_trace_header h;
 	st->cpus = maxcpu + 1;
-	if (ik_trace_header_init(&h, o->hz > 0 ? o->hz : 250, st->cpus, drv)) {
+	if (ik__trace_header_init(&h, o->hz > 0 ? o->hz : 250, st->cpus, drv)) {
 		snprintf(err, errlen, "out of memory");
 		rc = IK_TRACE_EFAIL;
 		return rc;
 	}
 	const struct ik_trace_header *nm = o->irq_names;
 	for (int i = 0; nm && i < nm->nirqs; i++)
-		if (ik_trace_irq_name_set(&h, nm->irqs[i].irq, nm->irqs[i].name, strlen(nm->irqs[i].name))) {
-			ik_trace_header_free(&h);
+		if (ik__trace_irq_name_set(&h, nm->irqs[i].irq, nm->irqs[i].name, strlen(nm->irqs[i].name))) {
+			ik__trace_header_free(&h);
 			snprintf(err, errlen, "out of memory");
 			return IK_TRACE_EFAIL;
 		}
 	/* task_wake, switch, tick_stop, wake ipi SRC, wake softirq, irq names: format 1.1 */
 	h.minor = sched || h.nirqs ? 1 : 0;
-	rc = ik_trace_write_header(out, &h);
+	rc = ik__trace_write_header(out, &h);
 	if (rc == IK_TRACE_OK)
 		rc = write_events(out, &pl, st->cpus, o->clock_mono, have_waking, st);
-	ik_trace_header_free(&h);
+	ik__trace_header_free(&h);
 	if (rc == IK_TRACE_OK && ferror(out))
 		rc = IK_TRACE_EFAIL;
 	if (rc)

@@ -32,14 +32,14 @@ struct spill_cpu {
 	bool in_buf; /* reading buf (the last chunk) */
 };
 
-int ik_import_spill_init(struct ik_import_spill *s)
+int ik__import_spill_init(struct ik_import_spill *s)
 {
 	*s = (struct ik_import_spill){ 0 };
 	s->cpu = calloc(IK_TRACE_MAX_CPUS, sizeof(*s->cpu));
 	return s->cpu ? 0 : -1;
 }
 
-void ik_import_spill_free(struct ik_import_spill *s)
+void ik__import_spill_free(struct ik_import_spill *s)
 {
 	for (int c = 0; s->cpu && c < IK_TRACE_MAX_CPUS; c++) {
 		free(s->cpu[c].buf);
@@ -47,13 +47,13 @@ void ik_import_spill_free(struct ik_import_spill *s)
 		free(s->cpu[c].rd);
 	}
 	free(s->cpu);
-	ik_heap_free(&s->heap);
+	ik__heap_free(&s->heap);
 	if (s->f)
 		fclose(s->f);
 	*s = (struct ik_import_spill){ 0 };
 }
 
-bool ik_import_spill_late(const struct ik_import_spill *s, int key, int64_t t_ns,
+bool ik__import_spill_late(const struct ik_import_spill *s, int key, int64_t t_ns,
 			  int64_t *last_ns)
 {
 	const struct spill_cpu *c = &s->cpu[key];
@@ -63,7 +63,7 @@ bool ik_import_spill_late(const struct ik_import_spill *s, int key, int64_t t_ns
 	return true;
 }
 
-int ik_import_spill_add(struct ik_import_spill *s, int key, const struct ik_trace_import_rec *r)
+int ik__import_spill_add(struct ik_import_spill *s, int key, const struct ik_trace_import_rec *r)
 {
 	struct spill_cpu *c = &s->cpu[key];
 	if (!c->buf && !(c->buf = malloc(SPILL_CHUNK * sizeof(*c->buf))))
@@ -71,7 +71,7 @@ int ik_import_spill_add(struct ik_import_spill *s, int key, const struct ik_trac
 	if (c->n == SPILL_CHUNK) {
 		if (!s->f && !(s->f = tmpfile()))
 			return -1;
-		long *nv = ik_grow(c->chunk, &c->cap, c->nchunks, sizeof(*nv), 16);
+		long *nv = ik__grow(c->chunk, &c->cap, c->nchunks, sizeof(*nv), 16);
 		if (!nv)
 			return -1;
 		c->chunk = nv;
@@ -119,9 +119,9 @@ static bool load(struct ik_import_spill *s, struct spill_cpu *c)
 	return true;
 }
 
-int ik_import_spill_merge(struct ik_import_spill *s)
+int ik__import_spill_merge(struct ik_import_spill *s)
 {
-	if (ik_heap_init(&s->heap, sizeof(int), IK_TRACE_MAX_CPUS, before, s))
+	if (ik__heap_init(&s->heap, sizeof(int), IK_TRACE_MAX_CPUS, before, s))
 		return -1;
 	if (s->f && fflush(s->f))
 		return -1;
@@ -132,26 +132,26 @@ int ik_import_spill_merge(struct ik_import_spill *s)
 		if (!(c->rd = malloc(SPILL_CHUNK * sizeof(*c->rd))))
 			return -1;
 		if (load(s, c))
-			(void)ik_heap_push(&s->heap, &k); /* cannot fail: room for every key */
+			(void)ik__heap_push(&s->heap, &k); /* cannot fail: room for every key */
 		else if (s->read_failed)
 			return -1;
 	}
 	return 0;
 }
 
-int ik_import_spill_next(struct ik_import_spill *s, struct ik_trace_import_rec *out)
+int ik__import_spill_next(struct ik_import_spill *s, struct ik_trace_import_rec *out)
 {
-	const int *top = ik_heap_top(&s->heap);
+	const int *top = ik__heap_top(&s->heap);
 	if (!top)
 		return 0;
 	struct spill_cpu *c = &s->cpu[*top];
 	*out = c->rd[c->ri++];
 	if (c->ri < c->rn || load(s, c)) {
-		ik_heap_top_changed(&s->heap); /* its next record is later: it may go down */
+		ik__heap_top_changed(&s->heap); /* its next record is later: it may go down */
 		return 1;
 	}
 	if (s->read_failed)
 		return -1;
-	ik_heap_pop(&s->heap, NULL); /* its stream is done */
+	ik__heap_pop(&s->heap, NULL); /* its stream is done */
 	return 1;
 }

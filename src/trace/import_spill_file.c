@@ -13,11 +13,11 @@
 
 #include "trace/import_internal.h"
 
-int ik_import_spill_init_in(struct ik_import_spill *s, const char *dir, const char *prefix,
+int ik__import_spill_init_in(struct ik_import_spill *s, const char *dir, const char *prefix,
 			    char *err, size_t errlen)
 {
 	char path[4200];
-	if (ik_import_spill_init(s)) {
+	if (ik__import_spill_init(s)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -27,7 +27,7 @@ int ik_import_spill_init_in(struct ik_import_spill *s, const char *dir, const ch
 		snprintf(err, errlen, "%.300s: cannot create a temporary file: %s", dir, strerror(errno));
 		if (fd >= 0 && !s->f)
 			close(fd);
-		ik_import_spill_free(s);
+		ik__import_spill_free(s);
 		return -1;
 	}
 	return 0;

@@ -26,7 +26,7 @@
 
 #include "trace/import_tep.h"
 
-int ik_tep_conv_init(struct ik_tep_conv *c, struct tep_handle *tep, int ncpus, uint64_t tick_fn,
+int ik__tep_conv_init(struct ik_tep_conv *c, struct tep_handle *tep, int ncpus, uint64_t tick_fn,
 		     int (*emit)(void *ctx, const struct ik_trace_import_rec *r), void *ctx)
 {
 	memset(c, 0, sizeof(*c));
@@ -40,19 +40,19 @@ int ik_tep_conv_init(struct ik_tep_conv *c, struct tep_handle *tep, int ncpus, u
 	c->mask_cpus = calloc((size_t)ncpus, sizeof(*c->mask_cpus));
 	c->last_tick = calloc((size_t)ncpus, sizeof(*c->last_tick));
 	if (!c->mask_cpus || !c->last_tick) {
-		ik_tep_conv_free(c);
+		ik__tep_conv_free(c);
 		return -1;
 	}
 	return 0;
 }
 
-void ik_tep_conv_free(struct ik_tep_conv *c)
+void ik__tep_conv_free(struct ik_tep_conv *c)
 {
 	free(c->mask_cpus);
 	free(c->last_tick);
 	c->mask_cpus = NULL;
 	c->last_tick = NULL;
-	ik_trace_header_free(&c->names);
+	ik__trace_header_free(&c->names);
 }
 
 /* A dynamic field (__data_loc) lies inside its record: a corrupt one points elsewhere. */
@@ -72,11 +72,11 @@ static void irq_name(struct ik_tep_conv *c, struct tep_event *e, struct tep_reco
 	if (c->names_full || !in_record(rec, nm, len))
 		return;
 	size_t n = strnlen(nm, (size_t)len);
-	const char *old = ik_trace_irq_name(&c->names, irq);
+	const char *old = ik__trace_irq_name(&c->names, irq);
 	size_t kept = n < IK_TRACE_IRQ_NAME_LEN ? n : IK_TRACE_IRQ_NAME_LEN - 1;
 	if (n == 0 || (old && strlen(old) == kept && memcmp(old, nm, kept) == 0))
 		return;
-	c->names_full = ik_trace_irq_name_set(&c->names, irq, nm, n) != 0;
+	c->names_full = ik__trace_irq_name_set(&c->names, irq, nm, n) != 0;
 }
 
 /* Is the hrtimer function at fn the tick's? */
@@ -101,7 +101,7 @@ static int emit(struct ik_tep_conv *c, const struct ik_trace_import_rec *r)
 	return c->emit(c->ctx, r) ? -1 : 0;
 }
 
-int ik_tep_conv_event(struct ik_tep_conv *c, struct tep_event *e, struct tep_record *rec, int cpu)
+int ik__tep_conv_event(struct ik_tep_conv *c, struct tep_event *e, struct tep_record *rec, int cpu)
 {
 	struct ik_trace_import_rec r = { .t_ns = (int64_t)rec->ts, .cpu = cpu, .arg = -1, .arg2 = -1 };
 	unsigned long long v = 0, w = 0;
@@ -121,7 +121,7 @@ int ik_tep_conv_event(struct ik_tep_conv *c, struct tep_event *e, struct tep_rec
 		int len = 0;
 		const void *raw = tep_get_field_raw(NULL, e, "cpumask", rec, &len, 0);
 		int n = in_record(rec, raw, len) ?
-			ik_trace_bitmask_cpus(raw, (size_t)len, tep_get_long_size(c->tep),
+			ik__trace_bitmask_cpus(raw, (size_t)len, tep_get_long_size(c->tep),
 					      tep_is_file_bigendian(c->tep), c->mask_cpus, c->ncpus) : -1;
 		if (n < 0) {
 			c->ignored++; /* a corrupt or missing mask */

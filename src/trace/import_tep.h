@@ -44,13 +44,13 @@ struct ik_tep_conv {
 };
 
 /* ncpus from 1 to IK_TRACE_MAX_CPUS; 0, or -1 out of memory. */
-int ik_tep_conv_init(struct ik_tep_conv *c, struct tep_handle *tep, int ncpus, uint64_t tick_fn,
+int ik__tep_conv_init(struct ik_tep_conv *c, struct tep_handle *tep, int ncpus, uint64_t tick_fn,
 		     int (*emit)(void *ctx, const struct ik_trace_import_rec *r), void *ctx);
-void ik_tep_conv_free(struct ik_tep_conv *c);
+void ik__tep_conv_free(struct ik_tep_conv *c);
 /*
  * One event traced on cpu: the records it makes emitted (none for an event of another
  * kind or with a field missing, counted in ignored).  0, or -1 when emit said stop.
  */
-int ik_tep_conv_event(struct ik_tep_conv *c, struct tep_event *e, struct tep_record *rec, int cpu);
+int ik__tep_conv_event(struct ik_tep_conv *c, struct tep_event *e, struct tep_record *rec, int cpu);
 
 #endif

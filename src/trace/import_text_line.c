@@ -256,7 +256,7 @@ static const struct number_event *number_event_of(const char *sys, size_t sl, co
 /* What a line gives beyond its record: a cpumask's CPUs, an IRQ's name. */
 
 
-int ik_import_text_line(struct ik_import_text_ctx *px, const char *l, size_t len, int maxstate,
+int ik__import_text_line(struct ik_import_text_ctx *px, const char *l, size_t len, int maxstate,
 			struct ik_trace_import_rec *r, char *why, size_t whylen)
 {
 	char got[80];
@@ -354,10 +354,10 @@ int ik_import_text_line(struct ik_import_text_ctx *px, const char *l, size_t len
 		r->arg = ne->kind == IK_IMPORT_TICK_STOP ? x != 0 : (int64_t)x;
 		v = ne->kind == IK_IMPORT_IRQ ? field(rest, rl, "name=", &vl) : NULL;
 		if (v && vl > 0 && !px->names_full) {
-			const char *old = ik_trace_irq_name(&px->names, r->arg);
+			const char *old = ik__trace_irq_name(&px->names, r->arg);
 			if (!old || strlen(old) != (vl < IK_TRACE_IRQ_NAME_LEN ? vl : IK_TRACE_IRQ_NAME_LEN - 1) ||
 			    memcmp(old, v, strlen(old)) != 0)
-				px->names_full = ik_trace_irq_name_set(&px->names, r->arg, v, vl) != 0;
+				px->names_full = ik__trace_irq_name_set(&px->names, r->arg, v, vl) != 0;
 		}
 		return 0;
 	}
@@ -384,7 +384,7 @@ int ik_import_text_line(struct ik_import_text_ctx *px, const char *l, size_t len
 			list[vl] = '\0';
 		}
 		if (!v || vl >= sizeof(list) ||
-		    ik_cpulist_parse(list, IK_TRACE_MAX_CPUS, true, &px->mask, perr, sizeof(perr))) {
+		    ik__cpulist_parse(list, IK_TRACE_MAX_CPUS, true, &px->mask, perr, sizeof(perr))) {
 			excerpt(got, sizeof(got), v ? v : rest, v ? vl : rl);
 			snprintf(why, whylen, "expected 'cpumask=LIST' (CPUs below %d, as 0-3,8) in ipi:ipi_send_cpumask, got '%s'",
 				 IK_TRACE_MAX_CPUS, got);

@@ -21,7 +21,7 @@ static bool heap_before(const void *a, const void *b, void *ctx)
 	return before(a, b);
 }
 
-int ik_import_window_init(struct ik_import_window *w, size_t cap)
+int ik__import_window_init(struct ik_import_window *w, size_t cap)
 {
 	size_t c = 1;
 	while (c < cap) /* a power of two: ring positions by mask */
@@ -29,18 +29,18 @@ int ik_import_window_init(struct ik_import_window *w, size_t cap)
 	*w = (struct ik_import_window){ .cap = c };
 	w->v = malloc(w->cap * sizeof(*w->v));
 	/* room for the whole window: a push never needs memory (n + heap count <= cap) */
-	int heap_rc = ik_heap_init(&w->heap, sizeof(*w->v), w->cap, heap_before, NULL);
+	int heap_rc = ik__heap_init(&w->heap, sizeof(*w->v), w->cap, heap_before, NULL);
 	if (!w->v || heap_rc) {
-		ik_import_window_free(w);
+		ik__import_window_free(w);
 		return -1;
 	}
 	return 0;
 }
 
-void ik_import_window_free(struct ik_import_window *w)
+void ik__import_window_free(struct ik_import_window *w)
 {
 	free(w->v);
-	ik_heap_free(&w->heap);
+	ik__heap_free(&w->heap);
 	w->v = NULL;
 	w->n = w->head = 0;
 }
@@ -48,13 +48,13 @@ void ik_import_window_free(struct ik_import_window *w)
 /* The first record held, or NULL: the earlier of the run's first and the heap's top. */
 static const struct ik_trace_import_rec *first(const struct ik_import_window *w)
 {
-	const struct ik_trace_import_rec *top = ik_heap_top(&w->heap);
+	const struct ik_trace_import_rec *top = ik__heap_top(&w->heap);
 	if (w->n && (!top || before(&w->v[w->head], top)))
 		return &w->v[w->head];
 	return top;
 }
 
-bool ik_import_window_pop(struct ik_import_window *w, struct ik_trace_import_rec *out)
+bool ik__import_window_pop(struct ik_import_window *w, struct ik_trace_import_rec *out)
 {
 	const struct ik_trace_import_rec *f = first(w);
 	if (!f)
@@ -64,14 +64,14 @@ bool ik_import_window_pop(struct ik_import_window *w, struct ik_trace_import_rec
 		w->head = (w->head + 1) & (w->cap - 1);
 		w->n--;
 	} else {
-		ik_heap_pop(&w->heap, out);
+		ik__heap_pop(&w->heap, out);
 	}
 	w->last_out_ns = out->t_ns;
 	w->any_out = true;
 	return true;
 }
 
-int ik_import_window_push(struct ik_import_window *w, const struct ik_trace_import_rec *r,
+int ik__import_window_push(struct ik_import_window *w, const struct ik_trace_import_rec *r,
 			  struct ik_trace_import_rec *out)
 {
 	if (!w->any_order && w->any_out && r->t_ns < w->last_out_ns)
@@ -79,7 +79,7 @@ int ik_import_window_push(struct ik_import_window *w, const struct ik_trace_impo
 	struct ik_trace_import_rec x = *r;
 	x.seq = w->seq++;
 	int popped = 0;
-	if (w->n + ik_heap_count(&w->heap) == w->cap) {
+	if (w->n + ik__heap_count(&w->heap) == w->cap) {
 		/* full: let the earliest out, the new one included */
 		if (before(&x, first(w))) {
 			*out = x;
@@ -87,7 +87,7 @@ int ik_import_window_push(struct ik_import_window *w, const struct ik_trace_impo
 			w->any_out = true;
 			return 1;
 		}
-		popped = ik_import_window_pop(w, out) ? 1 : 0;
+		popped = ik__import_window_pop(w, out) ? 1 : 0;
 	}
 	const struct ik_trace_import_rec *tail =
 		w->n ? &w->v[(w->head + w->n - 1) & (w->cap - 1)] : NULL;
@@ -95,7 +95,7 @@ int ik_import_window_push(struct ik_import_window *w, const struct ik_trace_impo
 		w->v[(w->head + w->n) & (w->cap - 1)] = x;
 		w->n++;
 	} else {
-		(void)ik_heap_push(&w->heap, &x); /* cannot fail: the heap has room for cap */
+		(void)ik__heap_push(&w->heap, &x); /* cannot fail: the heap has room for cap */
 	}
 	return popped;
 }

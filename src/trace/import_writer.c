@@ -18,10 +18,10 @@
 static int emit(FILE *out, struct ik_trace_import_stats *st, const struct ik_trace_event *ev)
 {
 	st->written++;
-	return ik_trace_write_event(out, ev);
+	return ik__trace_write_event(out, ev);
 }
 
-int ik_import_writer_init(struct ik_import_writer *w, FILE *out, int cpus, bool timers,
+int ik__import_writer_init(struct ik_import_writer *w, FILE *out, int cpus, bool timers,
 			  bool have_waking, struct ik_trace_import_stats *st)
 {
 	*w = (struct ik_import_writer){ .out = out, .cpus = cpus, .timers = timers, .have_waking = have_waking,
@@ -44,7 +44,7 @@ static void closed(struct ik_trace_import_stats *st, const struct ik_import_wcpu
 	st->no_cause_wakeup += c->self_wakeup;
 }
 
-void ik_import_writer_end(struct ik_import_writer *w)
+void ik__import_writer_end(struct ik_import_writer *w)
 {
 	for (int i = 0; i < w->cpus; i++) {
 		const struct ik_import_wcpu *c = &w->c[i];
@@ -54,13 +54,13 @@ void ik_import_writer_end(struct ik_import_writer *w)
 	}
 }
 
-void ik_import_writer_free(struct ik_import_writer *w)
+void ik__import_writer_free(struct ik_import_writer *w)
 {
 	free(w->c);
 	w->c = NULL;
 }
 
-int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_import_rec *r)
+int ik__import_writer_record(struct ik_import_writer *w, const struct ik_trace_import_rec *r)
 {
 	struct ik_trace_event ev = { .t_ns = r->t_ns, .cpu = r->cpu, .arg = -1 };
 	struct ik_import_wcpu *c = &w->c[r->cpu];
@@ -85,24 +85,24 @@ int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_im
 		c->seen = true;
 		if (r->arg < 0) {
 			ev.kind = IK_TRACE_IDLE_EXIT;
-			ik_cause_exit(&c->p, r->t_ns);
+			ik__cause_exit(&c->p, r->t_ns);
 			c->seen_exit = true;
 		} else {
 			ev.kind = IK_TRACE_IDLE_ENTER;
 			ev.state = (int)r->arg;
 			closed(st, c); /* the last period, if it had no cause */
 			c->seen_exit = c->remote = c->self_wakeup = false;
-			ik_cause_enter(&c->p);
+			ik__cause_enter(&c->p);
 			c->in_ipi_from = -2;
 			c->cause_sender = -1;
 		}
 		return emit(w->out, st, &ev);
 	case IK_IMPORT_IPI_SEND:
-		ik_cause_did(&c->p);
+		ik__cause_did(&c->p);
 		if (r->arg >= 0 && r->arg < w->cpus && r->arg != r->cpu) {
 			struct ik_import_wcpu *t = &w->c[r->arg];
 			t->ipi_from = r->cpu;
-			if (ik_cause_takes(&t->p, r->t_ns)) {
+			if (ik__cause_takes(&t->p, r->t_ns)) {
 				/* sent while the target idled, nothing seen there first: its cause */
 				t->p.want = false;
 				t->cause_sender = r->cpu;
@@ -134,15 +134,15 @@ int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_im
 		else if (r->arg2 == r->cpu && c->cause_sender >= 0 &&
 			 (c->p.idle || (!c->p.busy && r->t_ns - c->p.exit_ns <= IK_TRACE_WAKE_AFTER_EXIT_NS)))
 			src = c->cause_sender;
-		if (!ik_trace_sched_event(r->kind, src, r->arg, r->arg2, w->have_waking, w->cpus, &ev))
+		if (!ik__trace_sched_event(r->kind, src, r->arg, r->arg2, w->have_waking, w->cpus, &ev))
 			return IK_TRACE_OK;
 		/* the CPU woke a task onto itself at its wake, with no cause seen: the note's */
-		if (src == r->cpu && r->arg2 == r->cpu && ik_cause_takes(&c->p, r->t_ns))
+		if (src == r->cpu && r->arg2 == r->cpu && ik__cause_takes(&c->p, r->t_ns))
 			c->self_wakeup = true;
 		if (src == r->cpu)
-			ik_cause_did(&c->p);
+			ik__cause_did(&c->p);
 		/* woken from another CPU while idle with no cause yet: analyze's 'remote' */
-		if (ev.src_cpu != ev.cpu && ik_cause_takes_remote(&w->c[ev.cpu].p))
+		if (ev.src_cpu != ev.cpu && ik__cause_takes_remote(&w->c[ev.cpu].p))
 			w->c[ev.cpu].remote = true;
 		if (w->mark_wakeups && r->kind == IK_IMPORT_WAKEUP) {
 			w->marked++;
@@ -153,13 +153,13 @@ int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_im
 	}
 	case IK_IMPORT_SWITCH:
 	case IK_IMPORT_TICK_STOP:
-		if (!ik_trace_sched_event(r->kind, r->cpu, r->arg, r->arg2, w->have_waking, w->cpus, &ev))
+		if (!ik__trace_sched_event(r->kind, r->cpu, r->arg, r->arg2, w->have_waking, w->cpus, &ev))
 			return IK_TRACE_OK;
-		ik_cause_did(&c->p);
+		ik__cause_did(&c->p);
 		return emit(w->out, st, &ev);
 	case IK_IMPORT_TSTART:
 	case IK_IMPORT_TCANCEL:
-		ik_cause_did(&c->p);
+		ik__cause_did(&c->p);
 		if (!w->timers)
 			return IK_TRACE_OK;
 		ev.kind = r->kind == IK_IMPORT_TSTART ? IK_TRACE_TIMER_START : IK_TRACE_TIMER_CANCEL;
@@ -175,7 +175,7 @@ int ik_import_writer_record(struct ik_import_writer *w, const struct ik_trace_im
 		c->in_ipi_ns = r->t_ns;
 		c->ipi_from = -1;
 	}
-	if (ik_cause_takes(&c->p, r->t_ns)) {
+	if (ik__cause_takes(&c->p, r->t_ns)) {
 		c->p.want = false;
 		ev.kind = IK_TRACE_WAKE;
 		ev.cause = r->kind == IK_IMPORT_IRQ ? IK_CAUSE_IRQ : r->kind == IK_IMPORT_IPI ? IK_CAUSE_IPI :

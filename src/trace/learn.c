@@ -147,7 +147,7 @@ static struct task_track *task_get(struct task_table *tt, int64_t pid)
 	}
 	if (tt->n >= (size_t)INT32_MAX - 1)
 		return NULL;
-	struct task_track *v = ik_grow(tt->v, &tt->cap, tt->n, sizeof(*v), 64);
+	struct task_track *v = ik__grow(tt->v, &tt->cap, tt->n, sizeof(*v), 64);
 	if (!v)
 		return NULL;
 	tt->v = v;
@@ -184,7 +184,7 @@ static void task_table_free(struct task_table *tt)
 
 static int push(struct growing *g, int64_t v)
 {
-	int64_t *n = ik_grow(g->v, &g->cap, g->n, sizeof(*n), 64);
+	int64_t *n = ik__grow(g->v, &g->cap, g->n, sizeof(*n), 64);
 	if (!n)
 		return -1;
 	g->v = n;
@@ -424,10 +424,10 @@ static int keep_tasks(struct task_table *tt, int cpus, struct ik_learned *out)
 	return 0;
 }
 
-int ik_learn_trace(struct ik_trace_reader *r, const char *source, struct ik_learned *out,
+int ik__learn_trace(struct ik_trace_reader *r, const char *source, struct ik_learned *out,
 		   char *err, size_t errlen)
 {
-	const struct ik_trace_header *h = ik_trace_header(r);
+	const struct ik_trace_header *h = ik__trace_header(r);
 	struct cpu_track *t = calloc((size_t)h->cpus, sizeof(*t));
 	struct ik_trace_event ev;
 	struct task_table tt = { .cpus = h->cpus };
@@ -445,7 +445,7 @@ int ik_learn_trace(struct ik_trace_reader *r, const char *source, struct ik_lear
 	int64_t first_t = -1, last_t = 0;
 	bool has_switch = false;
 	struct growing exit_ns[IK_STATE_MAX] = { { 0 } }, wake_to_run = { 0 };
-	while ((st = ik_trace_next(r, &ev, err, errlen)) == 0) {
+	while ((st = ik__trace_next(r, &ev, err, errlen)) == 0) {
 		struct cpu_track *c = &t[ev.cpu];
 		if (first_t < 0)
 			first_t = ev.t_ns;
@@ -580,15 +580,15 @@ done:
 		free(exit_ns[i].v);
 	free(wake_to_run.v);
 	if (rc)
-		ik_learned_free(out);
+		ik__learned_free(out);
 	return rc;
 }
 
-const char *ik_learned_task_cause_name(int cause)
+const char *ik__learned_task_cause_name(int cause)
 {
 	if (cause == IK_LEARNED_LOCAL)
 		return "local";
-	return ik_trace_cause_name((enum ik_trace_cause)cause);
+	return ik__trace_cause_name((enum ik_trace_cause)cause);
 }
 
 static void write_samples(FILE *out, const char *what, long long who, int cause,
@@ -596,13 +596,13 @@ static void write_samples(FILE *out, const char *what, long long who, int cause,
 {
 	if (s->n == 0)
 		return;
-	fprintf(out, "%s %lld %s", what, who, ik_learned_task_cause_name(cause));
+	fprintf(out, "%s %lld %s", what, who, ik__learned_task_cause_name(cause));
 	for (int i = 0; i < s->n; i++)
 		fprintf(out, " %lld", (long long)s->v[i]);
 	fputc('\n', out);
 }
 
-int ik_learned_write(FILE *out, const struct ik_learned *m)
+int ik__learned_write(FILE *out, const struct ik_learned *m)
 {
 	fprintf(out, "idlekit-learned 1\n");
 	fprintf(out, "# per CPU and wake cause: idle periods, their lengths (ns) and the busy\n"
@@ -625,12 +625,12 @@ int ik_learned_write(FILE *out, const struct ik_learned *m)
 		for (int k = 0; k < IK_LEARNED_CAUSES; k++)
 			if (cpu->empty[k])
 				fprintf(out, "empty %d %s %llu\n", c,
-					ik_trace_cause_name((enum ik_trace_cause)k),
+					ik__trace_cause_name((enum ik_trace_cause)k),
 					(unsigned long long)cpu->empty[k]);
 		for (int k = 0; k < IK_LEARNED_CAUSES; k++) {
 			if (cpu->periods[k] == 0)
 				continue;
-			fprintf(out, "cause %d %s %llu\n", c, ik_trace_cause_name((enum ik_trace_cause)k),
+			fprintf(out, "cause %d %s %llu\n", c, ik__trace_cause_name((enum ik_trace_cause)k),
 				(unsigned long long)cpu->periods[k]);
 			write_samples(out, "idle", c, k, &cpu->idle[k]);
 			write_samples(out, "busy", c, k, &cpu->busy[k]);
@@ -645,12 +645,12 @@ int ik_learned_write(FILE *out, const struct ik_learned *m)
 			if (t->wakes[k] == 0 && t->run[k].n == 0)
 				continue;
 			fprintf(out, "task %lld %s %llu\n", (long long)t->pid,
-				ik_learned_task_cause_name(k), (unsigned long long)t->wakes[k]);
+				ik__learned_task_cause_name(k), (unsigned long long)t->wakes[k]);
 			write_samples(out, "task_sleep", t->pid, k, &t->sleep[k]);
 			write_samples(out, "task_run", t->pid, k, &t->run[k]);
 			if (t->has_run_cpu[k] && t->run[k].n > 0) {
 				fprintf(out, "task_run_cpus %lld %s", (long long)t->pid,
-					ik_learned_task_cause_name(k));
+					ik__learned_task_cause_name(k));
 				for (int j = 0; j < t->run[k].n; j++)
 					fprintf(out, " %d", t->run_cpu[k][j]);
 				fputc('\n', out);
@@ -678,10 +678,10 @@ static void percentiles(FILE *out, const struct ik_learned_samples *v)
 			(long long)v->v[(size_t)((double)pct[k] / 100.0 * (double)(v->n - 1) + 0.5)]);
 }
 
-int ik_learned_platform_ini(FILE *out, const struct ik_trace_reader *r, const struct ik_learned *m,
+int ik__learned_platform_ini(FILE *out, const struct ik_trace_reader *r, const struct ik_learned *m,
 			    const char *name)
 {
-	const struct ik_trace_header *h = ik_trace_header(r);
+	const struct ik_trace_header *h = ik__trace_header(r);
 	const struct ik_driver *d = &h->drivers[0].drv;
 	const struct ik_learned_samples *run = &m->wake_to_run_ns;
 	bool have_run = run->n >= MEASURED_MIN_SAMPLES;
@@ -723,7 +723,7 @@ int ik_learned_platform_ini(FILE *out, const struct ik_trace_reader *r, const st
 	return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }
 
-void ik_learned_free(struct ik_learned *m)
+void ik__learned_free(struct ik_learned *m)
 {
 	if (!m)
 		return;

@@ -24,7 +24,7 @@
 #include "trace/import_internal.h"
 #include "trace/record_spool.h"
 
-int ik_record_spool_open(struct ik_record_spool *sp, const char *dir, const char *prefix,
+int ik__record_spool_open(struct ik_record_spool *sp, const char *dir, const char *prefix,
 			 int ncpus, char *err, size_t errlen)
 {
 	memset(sp, 0, sizeof(*sp));
@@ -33,17 +33,17 @@ int ik_record_spool_open(struct ik_record_spool *sp, const char *dir, const char
 		return -1;
 	}
 	sp->ncpus = ncpus;
-	return ik_import_spill_init_in(&sp->spill, dir, prefix, err, errlen);
+	return ik__import_spill_init_in(&sp->spill, dir, prefix, err, errlen);
 }
 
-int ik_record_spool_add(struct ik_record_spool *sp, const struct ik_trace_import_rec *r)
+int ik__record_spool_add(struct ik_record_spool *sp, const struct ik_trace_import_rec *r)
 {
 	if (sp->failed)
 		return -1;
 	struct ik_trace_import_rec x = *r;
 	x.seq = (uint64_t)r->cpu; /* ties across CPUs by CPU number */
 	errno = 0;
-	if (ik_import_spill_add(&sp->spill, r->cpu, &x) != 0) {
+	if (ik__import_spill_add(&sp->spill, r->cpu, &x) != 0) {
 		sp->failed = true;
 		sp->err = errno ? errno : EIO;
 		return -1;
@@ -51,7 +51,7 @@ int ik_record_spool_add(struct ik_record_spool *sp, const struct ik_trace_import
 	return 0;
 }
 
-int ik_record_spool_flush(struct ik_record_spool *sp)
+int ik__record_spool_flush(struct ik_record_spool *sp)
 {
 	if (!sp->failed && sp->spill.f && (fflush(sp->spill.f) != 0 || ferror(sp->spill.f))) {
 		sp->failed = true;
@@ -60,40 +60,40 @@ int ik_record_spool_flush(struct ik_record_spool *sp)
 	return sp->failed ? -1 : 0;
 }
 
-uint64_t ik_record_spool_events(const struct ik_record_spool *sp)
+uint64_t ik__record_spool_events(const struct ik_record_spool *sp)
 {
 	return sp->spill.records;
 }
 
-void ik_record_spool_close(struct ik_record_spool *sp)
+void ik__record_spool_close(struct ik_record_spool *sp)
 {
-	ik_import_spill_free(&sp->spill);
+	ik__import_spill_free(&sp->spill);
 	sp->ncpus = 0;
 }
 
-int ik_record_spool_write(struct ik_record_spool *sp, FILE *out, const struct ik_trace_header *h,
+int ik__record_spool_write(struct ik_record_spool *sp, FILE *out, const struct ik_trace_header *h,
 			  bool have_waking, uint64_t *nev)
 {
 	struct ik_trace_import_stats st = { 0 };
 	struct ik_import_writer w;
 	int rc = -1, got;
-	if (ik_import_writer_init(&w, out, h->cpus, true, have_waking, &st) != IK_TRACE_OK)
+	if (ik__import_writer_init(&w, out, h->cpus, true, have_waking, &st) != IK_TRACE_OK)
 		return -1;
-	if (ik_import_spill_merge(&sp->spill) != 0 || ik_trace_write_header(out, h))
+	if (ik__import_spill_merge(&sp->spill) != 0 || ik__trace_write_header(out, h))
 		goto out;
 	struct ik_trace_import_rec r;
-	while ((got = ik_import_spill_next(&sp->spill, &r)) == 1) {
+	while ((got = ik__import_spill_next(&sp->spill, &r)) == 1) {
 		const struct ik_driver *drv = &h->drivers[h->cpu_driver[r.cpu]].drv;
 		if (r.kind == IK_IMPORT_IDLE && r.arg >= drv->state_count)
 			continue; /* a state outside the CPU's table: an event lost in between */
 		if (r.kind == IK_IMPORT_TSTART && r.arg < 0)
 			r.arg = 0;
-		if (ik_import_writer_record(&w, &r) != IK_TRACE_OK)
+		if (ik__import_writer_record(&w, &r) != IK_TRACE_OK)
 			goto out;
 	}
 	*nev += st.written;
 	rc = ferror(out) || got < 0 ? -1 : 0;
 out:
-	ik_import_writer_free(&w);
+	ik__import_writer_free(&w);
 	return rc;
 }

@@ -33,21 +33,21 @@ struct ik_record_spool {
  * An empty spool for CPUs 0..ncpus-1, its file in `dir` (beside the output, where there is
  * room for it), named PREFIX-XXXXXX and unlinked at once.  0, or -1 with a message.
  */
-int ik_record_spool_open(struct ik_record_spool *sp, const char *dir, const char *prefix,
+int ik__record_spool_open(struct ik_record_spool *sp, const char *dir, const char *prefix,
 			 int ncpus, char *err, size_t errlen);
 /* Add r (r->cpu below ncpus, each CPU's records in time order).  -1 once a write failed. */
-int ik_record_spool_add(struct ik_record_spool *sp, const struct ik_trace_import_rec *r);
+int ik__record_spool_add(struct ik_record_spool *sp, const struct ik_trace_import_rec *r);
 /* After a batch of adds: what is written reaches the file, so a full disk shows now. */
-int ik_record_spool_flush(struct ik_record_spool *sp);
+int ik__record_spool_flush(struct ik_record_spool *sp);
 /* The kernel events spooled. */
-uint64_t ik_record_spool_events(const struct ik_record_spool *sp);
+uint64_t ik__record_spool_events(const struct ik_record_spool *sp);
 /*
  * The trace: header h, then the records merged by time and converted (docs/trace-format.md
  * "idlekit record"); *nev = the events written.  have_waking: the recording had sched_waking
  * (without it sched_wakeup stands in).  0, or -1 when reading the spool or writing failed.
  */
-int ik_record_spool_write(struct ik_record_spool *sp, FILE *out, const struct ik_trace_header *h,
+int ik__record_spool_write(struct ik_record_spool *sp, FILE *out, const struct ik_trace_header *h,
 			  bool have_waking, uint64_t *nev);
-void ik_record_spool_close(struct ik_record_spool *sp);
+void ik__record_spool_close(struct ik_record_spool *sp);
 
 #endif

@@ -27,8 +27,8 @@
  * starts that much later: which wake that is is known only once the package's other CPUs
  * are replayed past it, so the CPU's next events wait (per governor, in order) until then.
  * In closed loop another CPU's period whose wake that CPU sends (moved by its delay) is
- * replayed step by step meanwhile (the harness's two halves, ik_govreplay_enter and
- * ik_govreplay_exit), as far as a lower bound of that wake allows, so that the package's
+ * replayed step by step meanwhile (the harness's two halves, ik__govreplay_enter and
+ * ik__govreplay_exit), as far as a lower bound of that wake allows, so that the package's
  * time line can be known past the held wake.  docs/replay.md has the model.
  *
  * This file: the replay's pass over the trace; a run's set-up and its result at the end
@@ -80,17 +80,17 @@ static int64_t charge_entry(const struct ik_trace_replay_opts *o, struct ik_repl
 			    enum ik_wake_source src)
 {
 	/* the core is gated from the entry's start to the wake (src/sim/hw_effects.c) */
-	c->queued = ik_replay_pkg_idle(pkg, c->g.dev.cpu, state, now, now + wake_at);
+	c->queued = ik__replay_pkg_idle(pkg, c->g.dev.cpu, state, now, now + wake_at);
 	const struct ik_driver *drv = &c->g.drv;
-	int64_t entry = ik_trace_cost_entry_ns(o->cost, drv, state, &c->rng);
-	int64_t exit = ik_trace_cost_exit_ns(o->cost, drv, state, src, &c->rng);
+	int64_t entry = ik__trace_cost_entry_ns(o->cost, drv, state, &c->rng);
+	int64_t exit = ik__trace_cost_exit_ns(o->cost, drv, state, src, &c->rng);
 	int64_t in_state = wake_at > entry ? wake_at - entry : 0;
 	int64_t end = now + (wake_at > entry ? wake_at : entry) + exit;
 	c->in_state_ns += in_state;
 	c->entry_exit_ns += end - now - in_state;
 	c->idle_ns += end - now;
 	c->state_ns[state] += (uint64_t)(end - now);
-	c->state_mw_ns += (double)in_state * ik_trace_cost_state_mw(o->cost, state);
+	c->state_mw_ns += (double)in_state * ik__trace_cost_state_mw(o->cost, state);
 	return end;
 }
 
@@ -105,9 +105,9 @@ static void wake_latency(struct ik_trace_replay *rp, struct ik_replay_pkg *pkg,
 	if (ns < 0)
 		ns = 0;
 	if (entered && c->queued)
-		ik_replay_pkg_wake_latency(pkg, c->g.dev.cpu, ns);
+		ik__replay_pkg_wake_latency(pkg, c->g.dev.cpu, ns);
 	else
-		ik_hist_add(&rp->run.wake_latency, ns);
+		ik__hist_add(&rp->run.wake_latency, ns);
 }
 
 static bool blocked(const struct gov_cpu *c)
@@ -118,7 +118,7 @@ static bool blocked(const struct gov_cpu *c)
 static struct ticket *ticket_of(const struct gov_cpu *c, uint64_t pno)
 {
 	for (size_t i = 0; i < c->tickets.n; i++) {
-		struct ticket *t = ik_replay_ring_at(&c->tickets, i);
+		struct ticket *t = ik__replay_ring_at(&c->tickets, i);
 		if (t->pno == pno)
 			return t;
 	}
@@ -202,11 +202,11 @@ static bool advance(struct ik_replay_run *run, int cpu)
 	struct ik_replay_pkg *pkg = &run->pkg;
 	struct gov_cpu *c = &run->cpu[cpu];
 	struct period *pr = &c->pr;
-	enum ik_wake_source src = ik_trace_cause_source(pr->rc.cause);
+	enum ik_wake_source src = ik__trace_cause_source(pr->rc.cause);
 	int64_t w, lb = 0;
 	bool known = wake_of(run, cpu, &w, &lb, 0);
 
-	ik_replay_pkg_open(pkg, cpu, -1, 0);
+	ik__replay_pkg_open(pkg, cpu, -1, 0);
 	for (;;) {
 		switch (pr->phase) {
 		case P_START:
@@ -232,9 +232,9 @@ static bool advance(struct ik_replay_run *run, int cpu)
 				.latency_req_ns = IK_LATENCY_REQ_NONE_NS,
 				.tick_stopped = false,
 			};
-			ik_govreplay_enter(&c->g, &pr->in, &pr->e);
+			ik__govreplay_enter(&c->g, &pr->in, &pr->e);
 			if (!known) /* (once known, the wake stays known) */
-				pr->b_ev = ik_govreplay_earliest(&pr->in, &pr->e, &pr->b_at);
+				pr->b_ev = ik__govreplay_earliest(&pr->in, &pr->e, &pr->b_at);
 			pr->phase = P_STEP;
 			break;
 		}
@@ -243,17 +243,17 @@ static bool advance(struct ik_replay_run *run, int cpu)
 			enum ik_govreplay_event ev;
 			if (known) {
 				pr->in.wake_ns = w - now;
-				ev = ik_govreplay_earliest(&pr->in, &pr->e, &at);
+				ev = ik__govreplay_earliest(&pr->in, &pr->e, &at);
 			} else if (pr->b_ev != IK_GOVREPLAY_NO_EVENT &&
 				   !__builtin_add_overflow(now, pr->b_at, &at) && at < lb) {
 				ev = pr->b_ev; /* before the wake, whenever it comes */
 				at = pr->b_at;
 			} else {
-				ik_replay_pkg_open(pkg, cpu, pr->e.state, now);
+				ik__replay_pkg_open(pkg, cpu, pr->e.state, now);
 				return false;
 			}
 			struct ik_govreplay_result res;
-			ik_govreplay_exit(&c->g, &pr->e, ev, at, &res);
+			ik__govreplay_exit(&c->g, &pr->e, ev, at, &res);
 			rp->entries++;
 			if (pr->first) {
 				pr->first = false;
@@ -266,11 +266,11 @@ static bool advance(struct ik_replay_run *run, int cpu)
 				rp->extra_entries++;
 				rp->cpu[cpu].extra_entries++;
 			}
-			rp->hist[ik_trace_hist_bucket(res.last_residency_ns)]++;
+			rp->hist[ik__trace_hist_bucket(res.last_residency_ns)]++;
 			bool woken = res.woken_by == IK_GOVREPLAY_WAKE;
 			int64_t end = charge_entry(o, pkg, c, res.state, now, res.wake_at_ns,
 						   woken ? src : IK_WAKE_TIMER);
-			ik_timeline_add(o->timeline, cpu, res.state, now, end);
+			ik__timeline_add(o->timeline, cpu, res.state, now, end);
 			if (woken) {
 				c->work_start_ns = end;
 				wake_latency(rp, pkg, c, true, end - w);
@@ -306,13 +306,13 @@ static bool advance(struct ik_replay_run *run, int cpu)
 			break;
 		case P_CAPPED:
 			if (!known) {
-				ik_replay_pkg_open(pkg, cpu, pr->last_state, pr->now);
+				ik__replay_pkg_open(pkg, cpu, pr->last_state, pr->now);
 				return false;
 			}
 			rp->capped++;
 			c->work_start_ns =
 				charge_entry(o, pkg, c, pr->last_state, pr->now, w - pr->now, src);
-			ik_timeline_add(o->timeline, cpu, pr->last_state, pr->now, c->work_start_ns);
+			ik__timeline_add(o->timeline, cpu, pr->last_state, pr->now, c->work_start_ns);
 			wake_latency(rp, pkg, c, true, c->work_start_ns - w);
 			return true;
 		}
@@ -331,7 +331,7 @@ static void work(struct ik_replay_run *run, int cpu)
 /* An event waits behind the CPU's blocked work (run->oom if out of memory). */
 static void held_push(struct ik_replay_run *run, struct gov_cpu *c, const struct held *h)
 {
-	struct held *e = ik_replay_ring_push(&c->hq);
+	struct held *e = ik__replay_ring_push(&c->hq);
 	if (e)
 		*e = *h;
 	else
@@ -375,7 +375,7 @@ static int64_t known_until(const struct ik_replay_run *run, int cpu, int64_t t, 
 		return INT64_MAX;
 	if (c->in_period)
 		return c->entry_ns;
-	int64_t next = c->hq.n ? ((const struct held *)ik_replay_ring_at(&c->hq, 0))->t : t;
+	int64_t next = c->hq.n ? ((const struct held *)ik__replay_ring_at(&c->hq, 0))->t : t;
 	if (run->o->closed_loop && __builtin_add_overflow(next, c->delay_ns, &next))
 		next = c->delay_ns > 0 ? INT64_MAX : INT64_MIN;
 	return next > c->work_start_ns ? next : c->work_start_ns;
@@ -396,7 +396,7 @@ static void package_sweep(struct ik_replay_run *run, int cpu, int64_t t, bool eo
 		if (u < until)
 			until = u;
 	}
-	ik_replay_pkg_sweep(p, k, until);
+	ik__replay_pkg_sweep(p, k, until);
 }
 
 static void apply_enter(struct ik_replay_run *run, struct gov_cpu *c, int64_t t, bool started)
@@ -420,11 +420,11 @@ static void period_done(struct ik_replay_run *run, int cpu)
 	c->delay_ns = c->work_start_ns - pr->exit_ns;
 	c->in_period = false;
 	pr->active = false;
-	while (c->tickets.n && ((struct ticket *)ik_replay_ring_at(&c->tickets, 0))->pno <= pr->rc.pno)
-		ik_replay_ring_pop(&c->tickets);
+	while (c->tickets.n && ((struct ticket *)ik__replay_ring_at(&c->tickets, 0))->pno <= pr->rc.pno)
+		ik__replay_ring_pop(&c->tickets);
 	if (run->hold && pr->entered && c->queued) {
 		/* the span that ends at the work's wake: the work waits for its package exit */
-		ik_replay_pkg_hold(&run->pkg, cpu);
+		ik__replay_pkg_hold(&run->pkg, cpu);
 		c->held = true;
 	}
 	run->progress++;
@@ -448,7 +448,7 @@ static void resolve_waiters(struct ik_replay_run *run, int cpu, uint64_t seq)
 {
 	struct gov_cpu *c = &run->cpu[cpu];
 	while (c->waiters.n) {
-		const struct waiter *wt = ik_replay_ring_at(&c->waiters, 0);
+		const struct waiter *wt = ik__replay_ring_at(&c->waiters, 0);
 		if (wt->seq >= seq)
 			break;
 		struct ticket *t = ticket_of(&run->cpu[wt->cpu], wt->pno);
@@ -457,7 +457,7 @@ static void resolve_waiters(struct ik_replay_run *run, int cpu, uint64_t seq)
 			t->shift_ns = c->delay_ns;
 		}
 		work(run, wt->cpu);
-		ik_replay_ring_pop(&c->waiters);
+		ik__replay_ring_pop(&c->waiters);
 	}
 }
 
@@ -507,9 +507,9 @@ static void progress(struct ik_replay_run *run, const struct ik_trace_header *h,
 	if (c->pr.active && advance(run, cpu))
 		period_done(run, cpu);
 	while (!blocked(c) && c->hq.n) {
-		struct held e = *(const struct held *)ik_replay_ring_at(&c->hq, 0);
+		struct held e = *(const struct held *)ik__replay_ring_at(&c->hq, 0);
 		resolve_waiters(run, cpu, e.seq); /* its delay now is the one they were sent with */
-		ik_replay_ring_pop(&c->hq);
+		ik__replay_ring_pop(&c->hq);
 		apply_event(run, h, cpu, &e);
 	}
 	if (!blocked(c))
@@ -519,7 +519,7 @@ static void progress(struct ik_replay_run *run, const struct ik_trace_header *h,
 	if (c->waiters.n && pos > c->pos_told) {
 		c->pos_told = pos;
 		for (size_t i = 0; i < c->waiters.n; i++)
-			work(run, ((const struct waiter *)ik_replay_ring_at(&c->waiters, i))->cpu);
+			work(run, ((const struct waiter *)ik__replay_ring_at(&c->waiters, i))->cpu);
 	}
 }
 
@@ -532,7 +532,7 @@ static void settle(struct ik_replay_run *run, const struct ik_trace_header *h, i
 {
 	for (;;) {
 		int64_t pkg_ns;
-		int cpu = ik_replay_pkg_released(&run->pkg, &pkg_ns);
+		int cpu = ik__replay_pkg_released(&run->pkg, &pkg_ns);
 		if (cpu >= 0) {
 			struct gov_cpu *c = &run->cpu[cpu];
 			c->work_start_ns += pkg_ns;
@@ -581,7 +581,7 @@ static void wake_sent(struct ik_replay_run *run, int cpu, const struct rec_cpu *
 {
 	struct gov_cpu *c = &run->cpu[cpu];
 	struct gov_cpu *s = &run->cpu[rc->wake_src];
-	struct ticket *t = ik_replay_ring_push(&c->tickets);
+	struct ticket *t = ik__replay_ring_push(&c->tickets);
 	if (!t) {
 		run->oom = true;
 		return;
@@ -589,7 +589,7 @@ static void wake_sent(struct ik_replay_run *run, int cpu, const struct rec_cpu *
 	*t = (struct ticket){ rc->pno, !blocked(s), s->delay_ns };
 	if (t->resolved)
 		return;
-	struct waiter *wt = ik_replay_ring_push(&s->waiters);
+	struct waiter *wt = ik__replay_ring_push(&s->waiters);
 	if (!wt) {
 		run->oom = true;
 		return;
@@ -620,10 +620,10 @@ static void period_end(struct ik_replay_run *runs, int n, const struct ik_trace_
 	}
 }
 
-int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay_opts *o, int n,
+int ik__trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay_opts *o, int n,
 			 struct ik_trace_replay *rps, char *err, size_t errlen)
 {
-	const struct ik_trace_header *h = ik_trace_header(r);
+	const struct ik_trace_header *h = ik__trace_header(r);
 	struct ik_trace_event ev;
 	int rc = IK_TRACE_OK;
 	bool first_event = true;
@@ -647,10 +647,10 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 		goto out;
 	}
 	for (int g = 0; g < n && rc == IK_TRACE_OK; g++)
-		rc = ik_replay_run_setup(&runs[g], h, err, errlen);
+		rc = ik__replay_run_setup(&runs[g], h, err, errlen);
 	if (rc)
 		goto out;
-	while ((rc = ik_trace_next(r, &ev, err, errlen)) == IK_TRACE_OK) {
+	while ((rc = ik__trace_next(r, &ev, err, errlen)) == IK_TRACE_OK) {
 		if (first_event) {
 			for (int g = 0; g < n; g++) {
 				rps[g].first_ns = ev.t_ns;
@@ -733,30 +733,30 @@ int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay
 		}
 	}
 	for (int g = 0; g < n && rc == IK_TRACE_OK; g++) {
-		rps[g].skipped = ik_trace_skipped(r);
-		rc = ik_replay_run_finish(&runs[g]);
+		rps[g].skipped = ik__trace_skipped(r);
+		rc = ik__replay_run_finish(&runs[g]);
 		if (rc)
 			snprintf(err, errlen, "out of memory");
 	}
 out:
 	for (int g = 0; g < n; g++) {
-		ik_replay_run_free(&runs[g]);
+		ik__replay_run_free(&runs[g]);
 		if (rc)
-			ik_trace_replay_free(&rps[g]);
+			ik__trace_replay_free(&rps[g]);
 	}
 	free(rec);
 	return rc;
 }
 
-int ik_trace_replay_run(struct ik_trace_reader *r, const struct ik_trace_replay_opts *o,
+int ik__trace_replay_run(struct ik_trace_reader *r, const struct ik_trace_replay_opts *o,
 			struct ik_trace_replay *rp, char *err, size_t errlen)
 {
-	return ik_trace_replay_many(r, o, 1, rp, err, errlen);
+	return ik__trace_replay_many(r, o, 1, rp, err, errlen);
 }
 
-void ik_trace_replay_free(struct ik_trace_replay *rp)
+void ik__trace_replay_free(struct ik_trace_replay *rp)
 {
 	free(rp->cpu);
 	rp->cpu = NULL;
-	ik_run_result_free(&rp->run);
+	ik__run_result_free(&rp->run);
 }

@@ -39,9 +39,9 @@ struct ik_trace_state_map {
 	enum ik_trace_map_how how[IK_TRACE_MAX_DRIVERS][IK_STATE_MAX];
 	bool identity; /* every recorded state maps to the same index by name */
 };
-void ik_trace_state_map_build(const struct ik_trace_header *h, const struct ik_driver *drv,
+void ik__trace_state_map_build(const struct ik_trace_header *h, const struct ik_driver *drv,
 			      struct ik_trace_state_map *m);
-const char *ik_trace_map_how_name(enum ik_trace_map_how how); /* "name", "depth", "none" */
+const char *ik__trace_map_how_name(enum ik_trace_map_how how); /* "name", "depth", "none" */
 
 /*
  * The real costs and powers of the replayed table's states (src/trace/replay_cost.c): from
@@ -70,7 +70,7 @@ struct ik_trace_replay_opts {
 	int hz; /* 0 = the trace's */
 	const struct ik_haltpoll_params *haltpoll; /* NULL = defaults */
 	struct ik_timeline *timeline; /* optional: the replayed idle entries in its window (made
-					 relative to the first event, as ik_trace_analyze_timeline) */
+					 relative to the first event, as ik__trace_analyze_timeline) */
 	bool closed_loop;
 	const struct ik_trace_cost_model *cost; /* NULL: advertised exit latencies, no energy */
 	uint64_t seed; /* the real entry/exit costs are drawn from the platform's distributions */
@@ -133,11 +133,11 @@ struct ik_trace_replay {
 };
 
 /* One governor (o) over the trace. */
-int ik_trace_replay_run(struct ik_trace_reader *r, const struct ik_trace_replay_opts *o,
+int ik__trace_replay_run(struct ik_trace_reader *r, const struct ik_trace_replay_opts *o,
 			struct ik_trace_replay *out, char *err, size_t errlen);
 /* n governors (o[i] -> out[i]) in one pass over the trace; on error none is left to free. */
-int ik_trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay_opts *o, int n,
+int ik__trace_replay_many(struct ik_trace_reader *r, const struct ik_trace_replay_opts *o, int n,
 			 struct ik_trace_replay *out, char *err, size_t errlen);
-void ik_trace_replay_free(struct ik_trace_replay *rp);
+void ik__trace_replay_free(struct ik_trace_replay *rp);
 
 #endif

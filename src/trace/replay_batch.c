@@ -12,10 +12,10 @@
 #include "trace/replay_batch.h"
 #include "util/thread_pool.h"
 
-/* a governor's one-line identity (ik_governor_identity_label): name, path, sha256, parameters */
+/* a governor's one-line identity (ik__governor_identity_label): name, path, sha256, parameters */
 #define GOV_LABEL_LEN 5200
 
-int ik_replay_batch_governors(struct ik_replay_batch *b, const char *list, char *err,
+int ik__replay_batch_governors(struct ik_replay_batch *b, const char *list, char *err,
 			      size_t errlen)
 {
 	if (strlen(list) >= sizeof(b->spec_buf)) {
@@ -33,7 +33,7 @@ int ik_replay_batch_governors(struct ik_replay_batch *b, const char *list, char 
 			return -1;
 		}
 		char why[IK_ERR_LEN]; /* a spec's own message, as long as it ever was */
-		if (ik_governor_spec_check(t, why, sizeof(why))) {
+		if (ik__governor_spec_check(t, why, sizeof(why))) {
 			snprintf(err, errlen, "%s", why);
 			return -1;
 		}
@@ -51,7 +51,7 @@ int ik_replay_batch_governors(struct ik_replay_batch *b, const char *list, char 
 	return 0;
 }
 
-int ik_replay_batch_open(struct ik_replay_batch *b, const char *platform, char *err,
+int ik__replay_batch_open(struct ik_replay_batch *b, const char *platform, char *err,
 			 size_t errlen)
 {
 	ik_kernel_release_name(b->kernel->release, b->release_name, sizeof(b->release_name));
@@ -68,21 +68,21 @@ int ik_replay_batch_open(struct ik_replay_batch *b, const char *platform, char *
 	if (b->from_trace)
 		snprintf(sc->platform.name, sizeof(sc->platform.name), "trace");
 	char why[IK_ERR_LEN]; /* the loader's and the driver's messages, as long as they were */
-	if (!b->from_trace && ik_platform_load(platform, &sc->platform, why, sizeof(why))) {
+	if (!b->from_trace && ik__platform_load(platform, &sc->platform, why, sizeof(why))) {
 		snprintf(err, errlen, "%s", why);
 		return IK_TRACE_EINPUT;
 	}
 	if (b->from_trace) {
-		ik_driver_table_scenario(sc, platform, b->specs[0], 250);
+		ik__driver_table_scenario(sc, platform, b->specs[0], 250);
 		return 0;
 	}
-	if (ik_driver_table_bind(sc, platform, b->specs[0], 250, b->bind, err, errlen))
+	if (ik__driver_table_bind(sc, platform, b->specs[0], 250, b->bind, err, errlen))
 		return IK_TRACE_EINPUT;
 	b->bound = true;
 	return 0;
 }
 
-void ik_replay_batch_close(struct ik_replay_batch *b)
+void ik__replay_batch_close(struct ik_replay_batch *b)
 {
 	b->bound = false;
 	free(b->bind);
@@ -100,14 +100,14 @@ static const char *haltpoll_params(const struct ik_trace_header *th, bool given,
 	if (strcmp(th->governor, "haltpoll") != 0)
 		return "defaults";
 	for (int i = 0; i < th->nparams; i++) /* other keys, and values too large, are passed over */
-		ik_haltpoll_param_set(hp, th->params[i].key, th->params[i].value);
+		ik__haltpoll_param_set(hp, th->params[i].key, th->params[i].value);
 	return "the trace header";
 }
 
 /* Replay trace i under every governor and hand the results to the report hook. */
 static void replay_one(const struct ik_replay_batch *b, int i, struct ik_replay_batch_trace *t)
 {
-	const struct ik_trace_header *h = ik_trace_header(t->r);
+	const struct ik_trace_header *h = ik__trace_header(t->r);
 	const int ngov = b->ngov;
 	struct ik_haltpoll_params hp = b->haltpoll;
 	struct ik_driver_binding *bind = malloc(sizeof(*bind));
@@ -134,14 +134,14 @@ static void replay_one(const struct ik_replay_batch *b, int i, struct ik_replay_
 		struct ik_governor_open_args ga = { .spec = b->specs[g], .drv = &bind->table,
 						    .hz = b->hz ? (int)b->hz : h->hz,
 						    .kernel_version = b->release_name };
-		int grc = ik_governor_open(&ga, &ginst[g], t->err, sizeof(t->err));
+		int grc = ik__governor_open(&ga, &ginst[g], t->err, sizeof(t->err));
 		if (grc) {
 			t->rc = grc == -2 ? IK_TRACE_EINPUT : IK_TRACE_EFAIL;
 			goto out;
 		}
-		govs[g] = ik_governor_inst_ops(ginst[g]);
+		govs[g] = ik__governor_inst_ops(ginst[g]);
 		char *label = gov_labels + (size_t)g * GOV_LABEL_LEN;
-		ik_governor_identity_label(ik_governor_inst_identity(ginst[g]), label, GOV_LABEL_LEN);
+		ik__governor_identity_label(ik__governor_inst_identity(ginst[g]), label, GOV_LABEL_LEN);
 		if (as_release) {
 			size_t l = strlen(label);
 			snprintf(label + l, GOV_LABEL_LEN - l, " as %s", b->kernel_label);
@@ -157,15 +157,15 @@ static void replay_one(const struct ik_replay_batch *b, int i, struct ik_replay_
 						       .seed = b->seed, .kernel = k };
 	struct ik_timeline *tl = NULL;
 	if (b->timeline) {
-		tl = ro[0].timeline = ik_timeline_new(0, b->win_start, b->win_len, h->cpus);
+		tl = ro[0].timeline = ik__timeline_new(0, b->win_start, b->win_len, h->cpus);
 		if (!tl) {
 			snprintf(t->err, sizeof(t->err), "out of memory");
 			goto out;
 		}
 	}
-	int rrc = ik_trace_replay_many(t->r, ro, ngov, rps, t->err, sizeof(t->err));
+	int rrc = ik__trace_replay_many(t->r, ro, ngov, rps, t->err, sizeof(t->err));
 	if (rrc) {
-		ik_timeline_free(tl);
+		ik__timeline_free(tl);
 		t->rc = rrc == IK_TRACE_EINPUT ? IK_TRACE_EINPUT : IK_TRACE_EFAIL;
 		goto out;
 	}
@@ -179,12 +179,12 @@ static void replay_one(const struct ik_replay_batch *b, int i, struct ik_replay_
 		.governors = names, .runs = rps, .timeline = tl,
 	};
 	t->rc = b->report(b->user, &d, t->err, sizeof(t->err)) == 0 ? 0 : IK_TRACE_EFAIL;
-	ik_timeline_free(tl);
+	ik__timeline_free(tl);
 	for (int g = 0; g < ngov; g++)
-		ik_trace_replay_free(&rps[g]);
+		ik__trace_replay_free(&rps[g]);
 out:
 	for (int g = 0; g < ngov; g++)
-		ik_governor_close(ginst[g]);
+		ik__governor_close(ginst[g]);
 	free(gov_labels);
 	free(rps);
 	free(bind);
@@ -217,7 +217,7 @@ static int batch_job(void *arg, int64_t idx)
 	return 1;
 }
 
-int ik_replay_batch_run(const struct ik_replay_batch *b, struct ik_replay_batch_trace *t, int n,
+int ik__replay_batch_run(const struct ik_replay_batch *b, struct ik_replay_batch_trace *t, int n,
 			int threads)
 {
 	struct batch_run x = { .b = b, .t = t, .fail = n };
@@ -227,7 +227,7 @@ int ik_replay_batch_run(const struct ik_replay_batch *b, struct ik_replay_batch_
 		t[i].err[0] = '\0';
 	}
 	pthread_mutex_init(&x.mu, NULL);
-	ik_thread_pool_run(n, threads, batch_job, &x);
+	ik__thread_pool_run(n, threads, batch_job, &x);
 	pthread_mutex_destroy(&x.mu);
 	return x.fail;
 }

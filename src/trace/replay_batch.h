@@ -1,6 +1,6 @@
 /*
  * `idlekit replay` on several traces: every trace replayed under every governor (one pass
- * each, ik_trace_replay_many), the traces on a pool of threads (util/thread_pool.h).
+ * each, ik__trace_replay_many), the traces on a pool of threads (util/thread_pool.h).
  * Internal to idlekit (the command and its report use it; nothing is installed).
  *
  * Each trace's results go to the caller's report hook in the worker that replayed it; the
@@ -23,7 +23,7 @@
 
 struct ik_replay_batch;
 
-/* Holds any message of ik_replay_batch_governors and _open whole: a governor list quoted
+/* Holds any message of ik__replay_batch_governors and _open whole: a governor list quoted
    (up to 8191 bytes), or a platform's path (up to PATH_MAX) with its driver's message. */
 #define IK_REPLAY_BATCH_ERR_LEN (8192 + 64)
 
@@ -46,14 +46,14 @@ struct ik_replay_batch_done {
 struct ik_replay_batch_trace {
 	struct ik_trace_reader *r;
 	const char *origin;
-	/* set by ik_replay_batch_run, when the trace was replayed */
+	/* set by ik__replay_batch_run, when the trace was replayed */
 	int rc;           /* 0, IK_TRACE_EINPUT (a governor or the trace is bad) or IK_TRACE_EFAIL */
-	uint64_t skipped; /* --lenient: bad lines skipped (the first: ik_trace_first_skip(r)) */
+	uint64_t skipped; /* --lenient: bad lines skipped (the first: ik__trace_first_skip(r)) */
 	char err[IK_ERR_LEN]; /* with rc != 0 */
 };
 
 struct ik_replay_batch {
-	/* the governors, set by ik_replay_batch_governors */
+	/* the governors, set by ik__replay_batch_governors */
 	const char *specs[IK_TRACE_REPLAY_MAX_GOVS]; /* each once, in the list's order */
 	int ngov;
 	char spec_buf[8192];      /* the list, cut at its commas */
@@ -69,7 +69,7 @@ struct ik_replay_batch {
 	/* called once per trace replayed, in a worker: 0, or -1 with a message in err */
 	int (*report)(void *user, const struct ik_replay_batch_done *d, char *err, size_t errlen);
 	void *user;
-	/* set by ik_replay_batch_open */
+	/* set by ik__replay_batch_open */
 	struct ik_scenario *sc; /* its platform ("trace": each trace's own table, no power) */
 	struct ik_driver_binding *bind;
 	bool from_trace, bound;
@@ -82,18 +82,18 @@ struct ik_replay_batch {
  * opened when a trace is replayed), none twice, at most IK_TRACE_REPLAY_MAX_GOVS.  0, or -1
  * with a message.
  */
-int ik_replay_batch_governors(struct ik_replay_batch *b, const char *list, char *err,
+int ik__replay_batch_governors(struct ik_replay_batch *b, const char *list, char *err,
 			      size_t errlen);
 /*
  * The platform (a built-in name, an INI file or "trace") and its table driver, and the
  * release's names.  0, or IK_TRACE_EINPUT / IK_TRACE_EFAIL with a message; close it either
  * way.
  */
-int ik_replay_batch_open(struct ik_replay_batch *b, const char *platform, char *err,
+int ik__replay_batch_open(struct ik_replay_batch *b, const char *platform, char *err,
 			 size_t errlen);
 /* Replay t[0..n-1] on up to `threads` threads; the index of the first that failed, or n. */
-int ik_replay_batch_run(const struct ik_replay_batch *b, struct ik_replay_batch_trace *t, int n,
+int ik__replay_batch_run(const struct ik_replay_batch *b, struct ik_replay_batch_trace *t, int n,
 			int threads);
-void ik_replay_batch_close(struct ik_replay_batch *b);
+void ik__replay_batch_close(struct ik_replay_batch *b);
 
 #endif

@@ -9,7 +9,7 @@
  */
 #include "trace/replay_internal.h"
 
-enum ik_wake_source ik_trace_cause_source(enum ik_trace_cause c)
+enum ik_wake_source ik__trace_cause_source(enum ik_trace_cause c)
 {
 	switch (c) {
 	case IK_CAUSE_TIMER:
@@ -40,16 +40,16 @@ static bool polling(const struct ik_driver *drv, int state)
 	return (drv->states[state].flags & IK_FLAG_POLLING) != 0;
 }
 
-int64_t ik_trace_cost_entry_ns(const struct ik_trace_cost_model *m, const struct ik_driver *drv,
+int64_t ik__trace_cost_entry_ns(const struct ik_trace_cost_model *m, const struct ik_driver *drv,
 			       int state, struct ik_rng *rng)
 {
 	const struct ik_hw_state *s = hw(m, state);
 	if (!s || polling(drv, state))
 		return 0;
-	return ik_dist_sample(&s->entry, rng);
+	return ik__dist_sample(&s->entry, rng);
 }
 
-int64_t ik_trace_cost_exit_ns(const struct ik_trace_cost_model *m, const struct ik_driver *drv,
+int64_t ik__trace_cost_exit_ns(const struct ik_trace_cost_model *m, const struct ik_driver *drv,
 			      int state, enum ik_wake_source src, struct ik_rng *rng)
 {
 	if (polling(drv, state))
@@ -57,26 +57,26 @@ int64_t ik_trace_cost_exit_ns(const struct ik_trace_cost_model *m, const struct 
 	const struct ik_hw_state *s = hw(m, state);
 	if (!s)
 		return drv->states[state].exit_latency_ns;
-	return ik_dist_sample(&s->exit[src], rng);
+	return ik__dist_sample(&s->exit[src], rng);
 }
 
-int ik_trace_cost_state_mw(const struct ik_trace_cost_model *m, int state)
+int ik__trace_cost_state_mw(const struct ik_trace_cost_model *m, int state)
 {
 	const struct ik_hw_state *s = hw(m, state);
 	return s ? s->power_mw : 0;
 }
 
-int ik_trace_cost_active_mw(const struct ik_trace_cost_model *m)
+int ik__trace_cost_active_mw(const struct ik_trace_cost_model *m)
 {
 	return m && m->plat ? m->plat->active_power_mw : 0;
 }
 
-int ik_trace_cost_package_mw(const struct ik_trace_cost_model *m)
+int ik__trace_cost_package_mw(const struct ik_trace_cost_model *m)
 {
 	return m && m->plat ? m->plat->effects.pkg_active_mw : 0;
 }
 
-int ik_trace_cost_package_idle_mw(const struct ik_trace_cost_model *m)
+int ik__trace_cost_package_idle_mw(const struct ik_trace_cost_model *m)
 {
 	return m && m->plat ? m->plat->effects.pkg_idle_mw : 0;
 }

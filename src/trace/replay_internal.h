@@ -14,20 +14,20 @@
 #include "trace/replay.h"
 
 /* The hardware wake source whose exit cost a wake of this cause pays. */
-enum ik_wake_source ik_trace_cause_source(enum ik_trace_cause c);
+enum ik_wake_source ik__trace_cause_source(enum ik_trace_cause c);
 
 /* Real entry cost of table state `state` (0 for a polling state or without a platform). */
-int64_t ik_trace_cost_entry_ns(const struct ik_trace_cost_model *m, const struct ik_driver *drv,
+int64_t ik__trace_cost_entry_ns(const struct ik_trace_cost_model *m, const struct ik_driver *drv,
 			       int state, struct ik_rng *rng);
 /* Real exit cost (the advertised exit latency without a platform; 0 for a polling state). */
-int64_t ik_trace_cost_exit_ns(const struct ik_trace_cost_model *m, const struct ik_driver *drv,
+int64_t ik__trace_cost_exit_ns(const struct ik_trace_cost_model *m, const struct ik_driver *drv,
 			      int state, enum ik_wake_source src, struct ik_rng *rng);
 /* Power in mW of table state `state`, and of a busy CPU (0 without a platform). */
-int ik_trace_cost_state_mw(const struct ik_trace_cost_model *m, int state);
-int ik_trace_cost_active_mw(const struct ik_trace_cost_model *m);
+int ik__trace_cost_state_mw(const struct ik_trace_cost_model *m, int state);
+int ik__trace_cost_active_mw(const struct ik_trace_cost_model *m);
 /* Package (uncore) power while not in its deep state, and in it. */
-int ik_trace_cost_package_mw(const struct ik_trace_cost_model *m);
-int ik_trace_cost_package_idle_mw(const struct ik_trace_cost_model *m);
+int ik__trace_cost_package_mw(const struct ik_trace_cost_model *m);
+int ik__trace_cost_package_idle_mw(const struct ik_trace_cost_model *m);
 
 /*
  * The package deep state on the replayed time lines (replay_package.c), one per run.  A
@@ -42,7 +42,7 @@ struct ik_replay_span {
 	int64_t from, to;
 	int64_t lat_ns; /* the wake latency sample it ends (without the package exit), or -1 */
 	int64_t pkg_ns; /* the package exit its wake pays, or 0 */
-	bool hold;      /* its CPU's work waits for pkg_ns to be known (ik_replay_pkg_hold) */
+	bool hold;      /* its CPU's work waits for pkg_ns to be known (ik__replay_pkg_hold) */
 };
 /*
  * A ring of fixed-size elements (`size` bytes each), growing by doubling from 16 (the
@@ -53,12 +53,12 @@ struct ik_replay_ring {
 	char *v;
 	size_t head, n, cap, size;
 };
-static inline void *ik_replay_ring_at(const struct ik_replay_ring *r, size_t i)
+static inline void *ik__replay_ring_at(const struct ik_replay_ring *r, size_t i)
 {
 	return r->v + ((r->head + i) & (r->cap - 1)) * r->size;
 }
 /* A new last element, NULL out of memory. */
-static inline void *ik_replay_ring_push(struct ik_replay_ring *r)
+static inline void *ik__replay_ring_push(struct ik_replay_ring *r)
 {
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? 2 * r->cap : 16;
@@ -66,15 +66,15 @@ static inline void *ik_replay_ring_push(struct ik_replay_ring *r)
 		if (!v)
 			return NULL;
 		for (size_t i = 0; i < r->n; i++)
-			memcpy(v + i * r->size, ik_replay_ring_at(r, i), r->size);
+			memcpy(v + i * r->size, ik__replay_ring_at(r, i), r->size);
 		free(r->v);
 		r->v = v;
 		r->cap = cap;
 		r->head = 0;
 	}
-	return ik_replay_ring_at(r, r->n++);
+	return ik__replay_ring_at(r, r->n++);
 }
-static inline void ik_replay_ring_pop(struct ik_replay_ring *r)
+static inline void ik__replay_ring_pop(struct ik_replay_ring *r)
 {
 	r->head = (r->head + 1) & (r->cap - 1);
 	r->n--;
@@ -95,8 +95,8 @@ struct ik_replay_pkg {
 	uint64_t exits_woken; /* of them, the work's wakes (their latency includes the exit) */
 	int64_t exit_ns;    /* the package exits drawn, summed */
 	int64_t exit_woken_ns; /* of them, added to wake latency samples */
-	/* CPUs whose held span is final (ik_replay_pkg_hold): the caller takes them with
-	   ik_replay_pkg_released */
+	/* CPUs whose held span is final (ik__replay_pkg_hold): the caller takes them with
+	   ik__replay_pkg_released */
 	int *released;
 	int64_t *released_ns; /* per CPU: the package exit its held span's wake paid */
 	int nreleased;
@@ -107,30 +107,30 @@ struct ik_replay_pkg {
 };
 /* CPUs on the platform's packages (none without a platform); -1 out of memory.  lat: where
    the wake latency samples of core-off spans go once swept. */
-int ik_replay_pkg_init(struct ik_replay_pkg *p, const struct ik_trace_cost_model *m,
+int ik__replay_pkg_init(struct ik_replay_pkg *p, const struct ik_trace_cost_model *m,
 		       const struct ik_driver *drv, int cpus, int64_t start_ns, uint64_t seed,
 		       struct ik_hist *lat);
 /* CPU `cpu` entered table state `state` at from and was woken at to (its time line grows).
    True if the span was queued (the state gates the core): its wake may pay a package exit. */
-bool ik_replay_pkg_idle(struct ik_replay_pkg *p, int cpu, int state, int64_t from, int64_t to);
+bool ik__replay_pkg_idle(struct ik_replay_pkg *p, int cpu, int state, int64_t from, int64_t to);
 /* The span just queued for `cpu` ends the wake of the work, whose latency is lat_ns
    (without the package's exit): the sample is added when the span is swept. */
-void ik_replay_pkg_wake_latency(struct ik_replay_pkg *p, int cpu, int64_t lat_ns);
+void ik__replay_pkg_wake_latency(struct ik_replay_pkg *p, int cpu, int64_t lat_ns);
 /* The span just queued for `cpu` ends the wake of the work, whose start may move by the
    package's exit: when the span is final (swept past), cpu is put on the released list
    with the exit its wake paid (0 if none). */
-void ik_replay_pkg_hold(struct ik_replay_pkg *p, int cpu);
+void ik__replay_pkg_hold(struct ik_replay_pkg *p, int cpu);
 /* CPU `cpu` is in table state `state` from `from` on, its wake not known yet (state -1:
    no such entry now).  It must end, by a span queued from `from`, before any other. */
-void ik_replay_pkg_open(struct ik_replay_pkg *p, int cpu, int state, int64_t from);
+void ik__replay_pkg_open(struct ik_replay_pkg *p, int cpu, int state, int64_t from);
 /* The next CPU whose held span is final, and its package exit in *pkg_ns; -1 if none. */
-int ik_replay_pkg_released(struct ik_replay_pkg *p, int64_t *pkg_ns);
+int ik__replay_pkg_released(struct ik_replay_pkg *p, int64_t *pkg_ns);
 /* Count package pkg's deep time up to until_ns: every CPU of it is known that far. */
-void ik_replay_pkg_sweep(struct ik_replay_pkg *p, int pkg, int64_t until_ns);
+void ik__replay_pkg_sweep(struct ik_replay_pkg *p, int pkg, int64_t until_ns);
 /* Every package up to end_ns (the run's end: every time line complete); every deferred
    sample is then in the histogram. */
-void ik_replay_pkg_close(struct ik_replay_pkg *p, int64_t end_ns);
-void ik_replay_pkg_free(struct ik_replay_pkg *p);
+void ik__replay_pkg_close(struct ik_replay_pkg *p, int64_t end_ns);
+void ik__replay_pkg_free(struct ik_replay_pkg *p);
 
 /*
  * replay.c's state: per governor a run, per CPU of the trace its harness and the period it
@@ -241,9 +241,9 @@ struct ik_replay_run {
 
 /* replay_run.c: a run's harnesses for the trace's CPUs (0, or -1 with a message), its
    result once the trace is done (0, or -1 when out of memory), and its memory freed. */
-int ik_replay_run_setup(struct ik_replay_run *run, const struct ik_trace_header *h, char *err,
+int ik__replay_run_setup(struct ik_replay_run *run, const struct ik_trace_header *h, char *err,
 			size_t errlen);
-int ik_replay_run_finish(struct ik_replay_run *run);
-void ik_replay_run_free(struct ik_replay_run *run);
+int ik__replay_run_finish(struct ik_replay_run *run);
+void ik__replay_run_free(struct ik_replay_run *run);
 
 #endif

@@ -19,9 +19,9 @@
  * is where a deep stretch's end is known, so the wake latency sample of a span's wake waits
  * in the span (lat_ns) and is added, with the exit if paid, when the span leaves the queue.
  * The exit also moves the work: the waking CPU's next events wait until its span is
- * final (ik_replay_pkg_hold), then go on with the exit added (replay.c).  A CPU whose wake
+ * final (ik__replay_pkg_hold), then go on with the exit added (replay.c).  A CPU whose wake
  * waits for another CPU's work (closed loop) is gated from its open entry on
- * (ik_replay_pkg_open) as far as it is known, so the sweep can go on past it.
+ * (ik__replay_pkg_open) as far as it is known, so the sweep can go on past it.
  *
  * CPUs sit on packages as the platform numbers them (src/hw/topology.c); a trace with more
  * CPUs than the platform is laid out as on that platform with as many packages as needed.
@@ -39,7 +39,7 @@ static bool core_off(const struct ik_trace_cost_model *m, int state)
 	return i >= 0 && i < m->plat->state_count && m->plat->effects.state_core_off[i];
 }
 
-int ik_replay_pkg_init(struct ik_replay_pkg *p, const struct ik_trace_cost_model *m,
+int ik__replay_pkg_init(struct ik_replay_pkg *p, const struct ik_trace_cost_model *m,
 		       const struct ik_driver *drv, int cpus, int64_t start_ns, uint64_t seed,
 		       struct ik_hist *lat)
 {
@@ -51,7 +51,7 @@ int ik_replay_pkg_init(struct ik_replay_pkg *p, const struct ik_trace_cost_model
 	int per = lay.cores_per_package * lay.threads_per_core;
 	if (per < 1)
 		return 0;
-	if (cpus > ik_platform_cpus(&lay))
+	if (cpus > ik__platform_cpus(&lay))
 		lay.packages = (cpus + per - 1) / per;
 	p->pkg_of = malloc((size_t)cpus * sizeof(*p->pkg_of));
 	int *slot = calloc((size_t)lay.packages, sizeof(*slot)); /* platform package -> ours + 1 */
@@ -61,7 +61,7 @@ int ik_replay_pkg_init(struct ik_replay_pkg *p, const struct ik_trace_cost_model
 	}
 	for (int c = 0; c < cpus; c++) {
 		struct ik_cpu_topo t;
-		ik_platform_topology(&lay, c, &t);
+		ik__platform_topology(&lay, c, &t);
 		if (!slot[t.package])
 			slot[t.package] = ++p->npkg;
 		p->pkg_of[c] = slot[t.package] - 1;
@@ -92,7 +92,7 @@ int ik_replay_pkg_init(struct ik_replay_pkg *p, const struct ik_trace_cost_model
 		p->swept_ns[k] = start_ns;
 		p->first[k] = -1;
 		/* a stream of its own: not one the CPUs' generators (replay.c) also make */
-		ik_rng_seed(&p->rng[k], (seed ^ 0x706B675F65786974ull) * 0xD1B54A32D192ED03ull +
+		ik__rng_seed(&p->rng[k], (seed ^ 0x706B675F65786974ull) * 0xD1B54A32D192ED03ull +
 						(uint64_t)k);
 	}
 	for (int c = cpus - 1; c >= 0; c--) { /* each package's CPUs in increasing order */
@@ -103,7 +103,7 @@ int ik_replay_pkg_init(struct ik_replay_pkg *p, const struct ik_trace_cost_model
 	return 0;
 }
 
-void ik_replay_pkg_free(struct ik_replay_pkg *p)
+void ik__replay_pkg_free(struct ik_replay_pkg *p)
 {
 	for (int c = 0; p->q && c < p->cpus; c++)
 		free(p->q[c].v);
@@ -121,10 +121,10 @@ void ik_replay_pkg_free(struct ik_replay_pkg *p)
 
 static struct ik_replay_span *at(const struct ik_replay_ring *q, size_t i)
 {
-	return ik_replay_ring_at(q, i);
+	return ik__replay_ring_at(q, i);
 }
 
-bool ik_replay_pkg_idle(struct ik_replay_pkg *p, int cpu, int state, int64_t from, int64_t to)
+bool ik__replay_pkg_idle(struct ik_replay_pkg *p, int cpu, int state, int64_t from, int64_t to)
 {
 	if (!p->tracked || to <= from || !core_off(p->model, state))
 		return false;
@@ -133,7 +133,7 @@ bool ik_replay_pkg_idle(struct ik_replay_pkg *p, int cpu, int state, int64_t fro
 	 * One span per entry, even touching the last one (a re-entry after a wake that cost
 	 * nothing to leave): the wake between them ends the package's deep stretch as well.
 	 */
-	struct ik_replay_span *sp = ik_replay_ring_push(q);
+	struct ik_replay_span *sp = ik__replay_ring_push(q);
 	if (!sp) {
 		p->oom = true;
 		return false;
@@ -142,27 +142,27 @@ bool ik_replay_pkg_idle(struct ik_replay_pkg *p, int cpu, int state, int64_t fro
 	return true;
 }
 
-void ik_replay_pkg_wake_latency(struct ik_replay_pkg *p, int cpu, int64_t lat_ns)
+void ik__replay_pkg_wake_latency(struct ik_replay_pkg *p, int cpu, int64_t lat_ns)
 {
 	struct ik_replay_ring *q = &p->q[cpu];
 	if (q->n)
 		at(q, q->n - 1)->lat_ns = lat_ns;
 }
 
-void ik_replay_pkg_hold(struct ik_replay_pkg *p, int cpu)
+void ik__replay_pkg_hold(struct ik_replay_pkg *p, int cpu)
 {
 	struct ik_replay_ring *q = &p->q[cpu];
 	if (q->n)
 		at(q, q->n - 1)->hold = true;
 }
 
-void ik_replay_pkg_open(struct ik_replay_pkg *p, int cpu, int state, int64_t from)
+void ik__replay_pkg_open(struct ik_replay_pkg *p, int cpu, int state, int64_t from)
 {
 	if (p->tracked)
 		p->open_from[cpu] = state >= 0 && core_off(p->model, state) ? from : INT64_MAX;
 }
 
-int ik_replay_pkg_released(struct ik_replay_pkg *p, int64_t *pkg_ns)
+int ik__replay_pkg_released(struct ik_replay_pkg *p, int64_t *pkg_ns)
 {
 	if (!p->nreleased)
 		return -1;
@@ -177,16 +177,16 @@ static void pop(struct ik_replay_pkg *p, struct ik_replay_ring *q)
 {
 	const struct ik_replay_span *s = at(q, 0);
 	if (s->lat_ns >= 0)
-		ik_hist_add(p->lat, s->lat_ns + s->pkg_ns);
+		ik__hist_add(p->lat, s->lat_ns + s->pkg_ns);
 	if (s->hold) {
 		int cpu = (int)(q - p->q);
 		p->released_ns[cpu] = s->pkg_ns;
 		p->released[p->nreleased++] = cpu; /* one held span per CPU at a time */
 	}
-	ik_replay_ring_pop(q);
+	ik__replay_ring_pop(q);
 }
 
-void ik_replay_pkg_sweep(struct ik_replay_pkg *p, int pkg, int64_t until_ns)
+void ik__replay_pkg_sweep(struct ik_replay_pkg *p, int pkg, int64_t until_ns)
 {
 	int64_t t = p->swept_ns[pkg];
 	while (t < until_ns) {
@@ -231,7 +231,7 @@ void ik_replay_pkg_sweep(struct ik_replay_pkg *p, int pkg, int64_t until_ns)
 			 */
 			p->deep_ns += deep_to - t;
 			struct ik_replay_span *s = at(&p->q[payer], 0);
-			s->pkg_ns = ik_dist_sample(&p->model->plat->effects.pkg_exit_ns, &p->rng[pkg]);
+			s->pkg_ns = ik__dist_sample(&p->model->plat->effects.pkg_exit_ns, &p->rng[pkg]);
 			p->exits++;
 			p->exit_ns += s->pkg_ns;
 			if (s->lat_ns >= 0) {
@@ -251,10 +251,10 @@ void ik_replay_pkg_sweep(struct ik_replay_pkg *p, int pkg, int64_t until_ns)
 			pop(p, &p->q[c]);
 }
 
-void ik_replay_pkg_close(struct ik_replay_pkg *p, int64_t end_ns)
+void ik__replay_pkg_close(struct ik_replay_pkg *p, int64_t end_ns)
 {
 	for (int k = 0; p->tracked && k < p->npkg; k++)
-		ik_replay_pkg_sweep(p, k, end_ns);
+		ik__replay_pkg_sweep(p, k, end_ns);
 	/* what is left: spans past end_ns (none: the end is past every replayed exit) or
 	   behind a CPU whose queue the sweep did not reach */
 	for (int c = 0; p->tracked && c < p->cpus; c++)

@@ -10,7 +10,7 @@
 #include "sim/govreplay.h"
 #include "trace/replay_internal.h"
 
-int ik_replay_run_setup(struct ik_replay_run *run, const struct ik_trace_header *h, char *err,
+int ik__replay_run_setup(struct ik_replay_run *run, const struct ik_trace_header *h, char *err,
 			size_t errlen)
 {
 	const struct ik_trace_replay_opts *o = run->o;
@@ -19,8 +19,8 @@ int ik_replay_run_setup(struct ik_replay_run *run, const struct ik_trace_header 
 	rp->cpus = h->cpus;
 	rp->nstates = o->drv->state_count;
 	rp->closed_loop = o->closed_loop;
-	ik_trace_state_map_build(h, o->drv, &rp->map);
-	ik_hist_init(&rp->run.wake_latency);
+	ik__trace_state_map_build(h, o->drv, &rp->map);
+	ik__hist_init(&rp->run.wake_latency);
 	rp->cpu = calloc((size_t)h->cpus, sizeof(*rp->cpu));
 	run->cpu = calloc((size_t)h->cpus, sizeof(*run->cpu));
 	run->work = malloc((size_t)h->cpus * sizeof(*run->work));
@@ -34,20 +34,20 @@ int ik_replay_run_setup(struct ik_replay_run *run, const struct ik_trace_header 
 		c->tickets.size = sizeof(struct ticket);
 		c->waiters.size = sizeof(struct waiter);
 		c->pos_told = INT64_MIN;
-		int grc = ik_govreplay_init(&c->g, o->drv, o->gov, hz, o->haltpoll, err, errlen);
+		int grc = ik__govreplay_init(&c->g, o->drv, o->gov, hz, o->haltpoll, err, errlen);
 		if (grc == IK_GOVREPLAY_OK) {
 			c->g.dev.cpu = run->ready;
 			if (o->kernel)
 				c->g.dev.kernel = o->kernel;
-			grc = ik_govreplay_start(&c->g, err, errlen);
+			grc = ik__govreplay_start(&c->g, err, errlen);
 		}
 		if (grc != IK_GOVREPLAY_OK) {
-			ik_govreplay_free(&c->g);
+			ik__govreplay_free(&c->g);
 			return grc == IK_GOVREPLAY_EINPUT ? IK_TRACE_EINPUT : IK_TRACE_EFAIL;
 		}
-		ik_rng_seed(&c->rng, o->seed * 0x9E3779B97F4A7C15ull + (uint64_t)run->ready);
+		ik__rng_seed(&c->rng, o->seed * 0x9E3779B97F4A7C15ull + (uint64_t)run->ready);
 	}
-	if (ik_replay_pkg_init(&run->pkg, o->cost, o->drv, h->cpus, INT64_MIN, o->seed,
+	if (ik__replay_pkg_init(&run->pkg, o->cost, o->drv, h->cpus, INT64_MIN, o->seed,
 			       &rp->run.wake_latency)) {
 		snprintf(err, errlen, "out of memory");
 		return IK_TRACE_EFAIL;
@@ -57,7 +57,7 @@ int ik_replay_run_setup(struct ik_replay_run *run, const struct ik_trace_header 
 }
 
 /* The run result: counters, time, energy. */
-int ik_replay_run_finish(struct ik_replay_run *run)
+int ik__replay_run_finish(struct ik_replay_run *run)
 {
 	const struct ik_trace_replay_opts *o = run->o;
 	struct ik_trace_replay *rp = run->rp;
@@ -91,7 +91,7 @@ int ik_replay_run_finish(struct ik_replay_run *run)
 			*k = (struct ik_state_counters){ u->usage, u->time_ns, u->above, u->below,
 							  u->rejected, u->above_time_ns,
 							  u->below_time_ns };
-			ik_state_counters_add(&r->total[i], k);
+			ik__state_counters_add(&r->total[i], k);
 		}
 		pc->entries = c->g.lines;
 		pc->delay_ns = c->delay_ns;
@@ -117,7 +117,7 @@ int ik_replay_run_finish(struct ik_replay_run *run)
 	int64_t end;
 	if (__builtin_add_overflow(rp->first_ns, r->measured_ns, &end))
 		end = INT64_MAX;
-	ik_replay_pkg_close(&run->pkg, end);
+	ik__replay_pkg_close(&run->pkg, end);
 	if (run->pkg.oom)
 		return IK_TRACE_EFAIL;
 	r->wakeups = r->wake_latency.count; /* every deferred sample is in now */
@@ -130,11 +130,11 @@ int ik_replay_run_finish(struct ik_replay_run *run)
 	rp->package_exit_woken_ns = run->pkg.exit_woken_ns;
 	rp->has_energy = o->cost && o->cost->plat;
 	if (rp->has_energy) {
-		double active = ik_trace_cost_active_mw(o->cost);
+		double active = ik__trace_cost_active_mw(o->cost);
 		/* the package at pkg_idle_mw while deep, at pkg_active_mw the rest of the time */
 		double deep = (double)r->package_deep_ns;
-		double pkg = (double)ik_trace_cost_package_idle_mw(o->cost) * deep +
-			     (double)ik_trace_cost_package_mw(o->cost) *
+		double pkg = (double)ik__trace_cost_package_idle_mw(o->cost) * deep +
+			     (double)ik__trace_cost_package_mw(o->cost) *
 				     ((double)run->pkg.npkg * (double)r->measured_ns - deep);
 		rp->package_j = pkg * 1e-12;
 		rp->state_j = state_mw_ns * 1e-12;
@@ -145,10 +145,10 @@ int ik_replay_run_finish(struct ik_replay_run *run)
 	return IK_TRACE_OK;
 }
 
-void ik_replay_run_free(struct ik_replay_run *run)
+void ik__replay_run_free(struct ik_replay_run *run)
 {
 	for (int cpu = 0; cpu < run->ready; cpu++) {
-		ik_govreplay_free(&run->cpu[cpu].g);
+		ik__govreplay_free(&run->cpu[cpu].g);
 		free(run->cpu[cpu].hq.v);
 		free(run->cpu[cpu].tickets.v);
 		free(run->cpu[cpu].waiters.v);
@@ -158,5 +158,5 @@ void ik_replay_run_free(struct ik_replay_run *run)
 	run->work = NULL;
 	run->cpu = NULL;
 	run->ready = 0;
-	ik_replay_pkg_free(&run->pkg);
+	ik__replay_pkg_free(&run->pkg);
 }

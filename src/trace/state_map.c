@@ -16,11 +16,11 @@
 #include "trace/replay.h"
 #include "util/names.h"
 
-const char *ik_trace_map_how_name(enum ik_trace_map_how how)
+const char *ik__trace_map_how_name(enum ik_trace_map_how how)
 {
 	static const char *const names[] = { [IK_MAP_NAME] = "name", [IK_MAP_DEPTH] = "depth",
 					     [IK_MAP_NONE] = "none" };
-	return ik_name_of(names, 3, (int)how, "none");
+	return ik__name_of(names, 3, (int)how, "none");
 }
 
 static bool polling(const struct ik_state *s)
@@ -75,7 +75,7 @@ static void map_driver(const struct ik_driver *rec, const struct ik_driver *drv,
 	}
 }
 
-void ik_trace_state_map_build(const struct ik_trace_header *h, const struct ik_driver *drv,
+void ik__trace_state_map_build(const struct ik_trace_header *h, const struct ik_driver *drv,
 			      struct ik_trace_state_map *m)
 {
 	*m = (struct ik_trace_state_map){ .ndrivers = h->ndrivers, .identity = true };

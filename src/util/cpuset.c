@@ -10,29 +10,29 @@
 
 #define WORDS (IK_CPUSET_MAX / 64)
 
-void ik_cpuset_clear(struct ik_cpuset *s)
+void ik__cpuset_clear(struct ik_cpuset *s)
 {
 	memset(s, 0, sizeof(*s));
 }
 
-void ik_cpuset_add(struct ik_cpuset *s, int cpu)
+void ik__cpuset_add(struct ik_cpuset *s, int cpu)
 {
 	if (cpu >= 0 && cpu < IK_CPUSET_MAX)
 		s->bits[cpu / 64] |= (uint64_t)1 << (cpu % 64);
 }
 
-void ik_cpuset_remove(struct ik_cpuset *s, int cpu)
+void ik__cpuset_remove(struct ik_cpuset *s, int cpu)
 {
 	if (cpu >= 0 && cpu < IK_CPUSET_MAX)
 		s->bits[cpu / 64] &= ~((uint64_t)1 << (cpu % 64));
 }
 
-bool ik_cpuset_has(const struct ik_cpuset *s, int cpu)
+bool ik__cpuset_has(const struct ik_cpuset *s, int cpu)
 {
 	return cpu >= 0 && cpu < IK_CPUSET_MAX && (s->bits[cpu / 64] >> (cpu % 64)) & 1;
 }
 
-int ik_cpuset_count(const struct ik_cpuset *s)
+int ik__cpuset_count(const struct ik_cpuset *s)
 {
 	int n = 0;
 	for (int i = 0; i < WORDS; i++)
@@ -40,7 +40,7 @@ int ik_cpuset_count(const struct ik_cpuset *s)
 	return n;
 }
 
-int ik_cpuset_next(const struct ik_cpuset *s, int after)
+int ik__cpuset_next(const struct ik_cpuset *s, int after)
 {
 	int cpu = after + 1;
 	if (cpu < 0)
@@ -54,39 +54,39 @@ int ik_cpuset_next(const struct ik_cpuset *s, int after)
 	return -1;
 }
 
-bool ik_cpuset_equal(const struct ik_cpuset *a, const struct ik_cpuset *b)
+bool ik__cpuset_equal(const struct ik_cpuset *a, const struct ik_cpuset *b)
 {
 	return memcmp(a->bits, b->bits, sizeof(a->bits)) == 0;
 }
 
-void ik_cpuset_and(struct ik_cpuset *into, const struct ik_cpuset *other)
+void ik__cpuset_and(struct ik_cpuset *into, const struct ik_cpuset *other)
 {
 	for (int i = 0; i < WORDS; i++)
 		into->bits[i] &= other->bits[i];
 }
 
-void ik_cpuset_or(struct ik_cpuset *into, const struct ik_cpuset *other)
+void ik__cpuset_or(struct ik_cpuset *into, const struct ik_cpuset *other)
 {
 	for (int i = 0; i < WORDS; i++)
 		into->bits[i] |= other->bits[i];
 }
 
-void ik_cpuset_andnot(struct ik_cpuset *into, const struct ik_cpuset *other)
+void ik__cpuset_andnot(struct ik_cpuset *into, const struct ik_cpuset *other)
 {
 	for (int i = 0; i < WORDS; i++)
 		into->bits[i] &= ~other->bits[i];
 }
 
-size_t ik_cpuset_format(const struct ik_cpuset *s, char *buf, size_t len)
+size_t ik__cpuset_format(const struct ik_cpuset *s, char *buf, size_t len)
 {
 	size_t need = 0;
 	char item[32];
 
 	if (buf && len)
 		buf[0] = '\0';
-	for (int first = ik_cpuset_next(s, -1); first >= 0;) {
+	for (int first = ik__cpuset_next(s, -1); first >= 0;) {
 		int last = first;
-		while (ik_cpuset_has(s, last + 1))
+		while (ik__cpuset_has(s, last + 1))
 			last++;
 		int k = last == first ? snprintf(item, sizeof(item), "%s%d", need ? "," : "", first)
 				      : snprintf(item, sizeof(item), "%s%d-%d", need ? "," : "", first,
@@ -96,7 +96,7 @@ size_t ik_cpuset_format(const struct ik_cpuset *s, char *buf, size_t len)
 		else if (buf && len)
 			buf[need < len ? need : len - 1] = '\0';
 		need += (size_t)k;
-		first = ik_cpuset_next(s, last);
+		first = ik__cpuset_next(s, last);
 	}
 	return need;
 }
@@ -150,7 +150,7 @@ static const char *skip_spaces(const char *p)
 	return p;
 }
 
-int ik_cpulist_parse(const char *text, int limit, bool allow_empty, struct ik_cpuset *out,
+int ik__cpulist_parse(const char *text, int limit, bool allow_empty, struct ik_cpuset *out,
 		     char *err, size_t errlen)
 {
 	const char *p = text ? text : "";
@@ -158,7 +158,7 @@ int ik_cpulist_parse(const char *text, int limit, bool allow_empty, struct ik_cp
 
 	if (limit > IK_CPUSET_MAX || limit < 0)
 		limit = IK_CPUSET_MAX;
-	ik_cpuset_clear(out);
+	ik__cpuset_clear(out);
 
 	/* A trailing newline (or several) is how sysfs ends its values. */
 	size_t len = strlen(p);
@@ -208,7 +208,7 @@ int ik_cpulist_parse(const char *text, int limit, bool allow_empty, struct ik_cp
 			return fail(err, errlen, copy, NULL, msg);
 		}
 		for (long c = first; c <= last; c++)
-			ik_cpuset_add(out, (int)c);
+			ik__cpuset_add(out, (int)c);
 		p = skip_spaces(p);
 		if (*p == '\0')
 			return 0;

@@ -4,7 +4,7 @@
 
 #include "util/errmsg.h"
 
-int ik_errmsg(char *err, size_t errlen, const char *fmt, ...)
+int ik__errmsg(char *err, size_t errlen, const char *fmt, ...)
 {
 	if (err && errlen) {
 		va_list ap;

@@ -8,6 +8,6 @@
 #include <stddef.h>
 
 /* -1, the message written into err when err is not NULL and errlen is not 0. */
-int ik_errmsg(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int ik__errmsg(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

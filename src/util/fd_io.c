@@ -4,7 +4,7 @@
 
 #include "util/fd_io.h"
 
-int ik_fd_whole(int fd, bool writing, void *buf, size_t len)
+int ik__fd_whole(int fd, bool writing, void *buf, size_t len)
 {
 	char *p = buf;
 	while (len > 0) {

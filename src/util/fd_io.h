@@ -11,6 +11,6 @@
 
 /* LEN bytes to (writing) or from fd: 0, or the errno (EIO when the other end closes
    before all of them). */
-int ik_fd_whole(int fd, bool writing, void *buf, size_t len);
+int ik__fd_whole(int fd, bool writing, void *buf, size_t len);
 
 #endif

@@ -4,7 +4,7 @@
 
 #include "util/grow.h"
 
-void *ik_grow(void *v, size_t *cap, size_t n, size_t size, size_t first)
+void *ik__grow(void *v, size_t *cap, size_t n, size_t size, size_t first)
 {
 	if (n < *cap)
 		return v;

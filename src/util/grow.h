@@ -12,6 +12,6 @@
  * itself when n < *cap, else v reallocated to twice *cap (first when *cap is 0) with *cap
  * updated.  NULL when memory ran out (v and *cap unchanged, still the caller's).
  */
-void *ik_grow(void *v, size_t *cap, size_t n, size_t size, size_t first);
+void *ik__grow(void *v, size_t *cap, size_t n, size_t size, size_t first);
 
 #endif

@@ -26,7 +26,7 @@ static inline void move(const struct ik_heap *h, void *dst, const void *src)
 		memcpy(dst, src, h->size);
 }
 
-int ik_heap_init(struct ik_heap *h, size_t size, size_t cap, ik_heap_before_fn *before,
+int ik__heap_init(struct ik_heap *h, size_t size, size_t cap, ik__heap_before_fn *before,
 		 void *ctx)
 {
 	*h = (struct ik_heap){ .size = size ? size : 1, .before = before, .ctx = ctx };
@@ -34,14 +34,14 @@ int ik_heap_init(struct ik_heap *h, size_t size, size_t cap, ik_heap_before_fn *
 	if (cap)
 		h->v = malloc(cap * h->size);
 	if (!h->tmp || (cap && !h->v)) {
-		ik_heap_free(h);
+		ik__heap_free(h);
 		return -1;
 	}
 	h->cap = cap;
 	return 0;
 }
 
-void ik_heap_free(struct ik_heap *h)
+void ik__heap_free(struct ik_heap *h)
 {
 	free(h->v);
 	free(h->tmp);
@@ -66,9 +66,9 @@ static void sift_down(struct ik_heap *h, size_t i, const void *x)
 	move(h, at(h, i), x);
 }
 
-int ik_heap_push(struct ik_heap *h, const void *x)
+int ik__heap_push(struct ik_heap *h, const void *x)
 {
-	unsigned char *nv = ik_grow(h->v, &h->cap, h->n, h->size, 16);
+	unsigned char *nv = ik__grow(h->v, &h->cap, h->n, h->size, 16);
 	if (!nv)
 		return -1;
 	h->v = nv;
@@ -84,7 +84,7 @@ int ik_heap_push(struct ik_heap *h, const void *x)
 	return 0;
 }
 
-bool ik_heap_pop(struct ik_heap *h, void *out)
+bool ik__heap_pop(struct ik_heap *h, void *out)
 {
 	if (h->n == 0)
 		return false;
@@ -97,7 +97,7 @@ bool ik_heap_pop(struct ik_heap *h, void *out)
 	return true;
 }
 
-void ik_heap_top_changed(struct ik_heap *h)
+void ik__heap_top_changed(struct ik_heap *h)
 {
 	if (h->n < 2)
 		return;

@@ -26,13 +26,13 @@
 #include <stddef.h>
 
 /* Does a come out before b?  ctx: the one given at init. */
-typedef bool ik_heap_before_fn(const void *a, const void *b, void *ctx);
+typedef bool ik__heap_before_fn(const void *a, const void *b, void *ctx);
 
 struct ik_heap {
 	unsigned char *v;  /* n elements of `size` bytes, in heap order; room for cap */
 	unsigned char *tmp; /* one element: the one being sifted into place */
 	size_t n, cap, size;
-	ik_heap_before_fn *before;
+	ik__heap_before_fn *before;
 	void *ctx;
 };
 
@@ -40,24 +40,24 @@ struct ik_heap {
  * An empty heap of elements of `size` bytes with room for `cap` of them (it grows beyond
  * on a push; cap 0: room is made at the first push).  0, or -1 out of memory.
  */
-int ik_heap_init(struct ik_heap *h, size_t size, size_t cap, ik_heap_before_fn *before,
+int ik__heap_init(struct ik_heap *h, size_t size, size_t cap, ik__heap_before_fn *before,
 		 void *ctx);
-void ik_heap_free(struct ik_heap *h);
+void ik__heap_free(struct ik_heap *h);
 
 /* A copy of *x added: 0, or -1 out of memory (only past the room given at init). */
-int ik_heap_push(struct ik_heap *h, const void *x);
+int ik__heap_push(struct ik_heap *h, const void *x);
 /* The first element removed and copied to *out (NULL: dropped); false when empty. */
-bool ik_heap_pop(struct ik_heap *h, void *out);
+bool ik__heap_pop(struct ik_heap *h, void *out);
 /* The first element changed in place and may come later now: put back in order. */
-void ik_heap_top_changed(struct ik_heap *h);
+void ik__heap_top_changed(struct ik_heap *h);
 
 /* The first element (not removed), NULL when empty. */
-static inline void *ik_heap_top(const struct ik_heap *h)
+static inline void *ik__heap_top(const struct ik_heap *h)
 {
 	return h->n ? h->v : NULL;
 }
 
-static inline size_t ik_heap_count(const struct ik_heap *h)
+static inline size_t ik__heap_count(const struct ik_heap *h)
 {
 	return h->n;
 }

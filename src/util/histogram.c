@@ -7,7 +7,7 @@
  * index is computed with shifts only, so the same samples always land in the same buckets on
  * every machine, and the structure has a fixed size whatever the number of samples.
  *
- * An all-zero struct ik_hist is a valid empty histogram (what ik_hist_init produces), so a
+ * An all-zero struct ik_hist is a valid empty histogram (what ik__hist_init produces), so a
  * result allocated with calloc needs no further set-up.
  *
  * The functions are declared in util/histogram.h (the results of config/result.h carry
@@ -16,7 +16,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "util/histogram.h" /* ik_hist_add's one definition, and the bucket index */
+#include "util/histogram.h" /* ik__hist_add's one definition, and the bucket index */
 
 #define SUB_COUNT (1 << IK_HIST_SUB_BITS)
 
@@ -35,17 +35,17 @@ static int64_t bucket_value(int index)
 	return (int64_t)(lowest + width / 2);
 }
 
-void ik_hist_init(struct ik_hist *h)
+void ik__hist_init(struct ik_hist *h)
 {
 	memset(h, 0, sizeof(*h));
 }
 
-void ik_hist_add(struct ik_hist *h, int64_t value)
+void ik__hist_add(struct ik_hist *h, int64_t value)
 {
-	ik_hist_add_inline(h, value);
+	ik__hist_add_inline(h, value);
 }
 
-void ik_hist_merge(struct ik_hist *into, const struct ik_hist *from)
+void ik__hist_merge(struct ik_hist *into, const struct ik_hist *from)
 {
 	if (from->count == 0)
 		return;
@@ -68,7 +68,7 @@ void ik_hist_merge(struct ik_hist *into, const struct ik_hist *from)
  * Nearest rank: the smallest sample such that at least p% of the samples are <= it, i.e. the
  * sample of rank ceil(p/100 * count) (1-based), reported as its bucket's value.
  */
-int64_t ik_hist_percentile(const struct ik_hist *h, double p)
+int64_t ik__hist_percentile(const struct ik_hist *h, double p)
 {
 	if (h->count == 0)
 		return 0;

@@ -2,8 +2,8 @@
  * The log-linear histogram (struct ik_hist; the results of config/result.h carry them) and
  * its inline part: the bucket index and adding a value.  Here, below sim, trace and
  * report, because all three count into histograms; histogram.c wraps the add as
- * ik_hist_add() and holds the rest (merge, percentiles).  The simulator calls
- * ik_hist_add_inline() straight, once per wake-up (the wake-latency histogram), without a
+ * ik__hist_add() and holds the rest (merge, percentiles).  The simulator calls
+ * ik__hist_add_inline() straight, once per wake-up (the wake-latency histogram), without a
  * call into another file.  The buckets are described in histogram.c.
  */
 #ifndef IDLEKIT_UTIL_HISTOGRAM_H
@@ -26,15 +26,15 @@ struct ik_hist {
 	double sum;
 	uint64_t buckets[IK_HIST_BUCKETS];
 };
-void ik_hist_init(struct ik_hist *h);
-void ik_hist_add(struct ik_hist *h, int64_t value);
-void ik_hist_merge(struct ik_hist *into, const struct ik_hist *from);
+void ik__hist_init(struct ik_hist *h);
+void ik__hist_add(struct ik_hist *h, int64_t value);
+void ik__hist_merge(struct ik_hist *into, const struct ik_hist *from);
 /* Value at percentile p (0..100): the bucket's representative value, min/max clamped. 0 if empty. */
-int64_t ik_hist_percentile(const struct ik_hist *h, double p);
+int64_t ik__hist_percentile(const struct ik_hist *h, double p);
 
 
 /* Index of the bucket holding v (clamped to the last bucket beyond 2^47 ns). */
-static inline int ik_hist_bucket_of(uint64_t v)
+static inline int ik__hist_bucket_of(uint64_t v)
 {
 	if (v < (uint64_t)2 << IK_HIST_SUB_BITS)
 		return (int)v;
@@ -47,8 +47,8 @@ static inline int ik_hist_bucket_of(uint64_t v)
 	return (int)index;
 }
 
-/* ik_hist_add(): a negative value counts as 0. */
-static inline void ik_hist_add_inline(struct ik_hist *h, int64_t value)
+/* ik__hist_add(): a negative value counts as 0. */
+static inline void ik__hist_add_inline(struct ik_hist *h, int64_t value)
 {
 	if (value < 0)
 		value = 0;
@@ -63,7 +63,7 @@ static inline void ik_hist_add_inline(struct ik_hist *h, int64_t value)
 	}
 	h->count++;
 	h->sum += (double)value;
-	h->buckets[ik_hist_bucket_of((uint64_t)value)]++;
+	h->buckets[ik__hist_bucket_of((uint64_t)value)]++;
 }
 
 #endif

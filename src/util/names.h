@@ -6,8 +6,8 @@
 #define IDLEKIT_UTIL_NAMES_H
 
 /* names[value], or unknown for a value outside 0..n-1. */
-const char *ik_name_of(const char *const *names, int n, int value, const char *unknown);
+const char *ik__name_of(const char *const *names, int n, int value, const char *unknown);
 /* The index of text in names, or -1. */
-int ik_name_find(const char *const *names, int n, const char *text);
+int ik__name_find(const char *const *names, int n, const char *text);
 
 #endif

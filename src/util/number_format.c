@@ -33,7 +33,7 @@ static const uint64_t powers_of_ten[] = {
 };
 #define MAX_DIGITS 18
 
-void ik_fmt_scaled(char *buf, size_t len, int64_t value, int scale_digits, int decimals)
+void ik__fmt_scaled(char *buf, size_t len, int64_t value, int scale_digits, int decimals)
 {
 	if (scale_digits < 0)
 		scale_digits = 0;
@@ -71,9 +71,9 @@ void ik_fmt_scaled(char *buf, size_t len, int64_t value, int scale_digits, int d
 	}
 }
 
-void ik_fmt_exact(char *buf, size_t len, int64_t value, int scale_digits)
+void ik__fmt_exact(char *buf, size_t len, int64_t value, int scale_digits)
 {
-	ik_fmt_scaled(buf, len, value, scale_digits, scale_digits);
+	ik__fmt_scaled(buf, len, value, scale_digits, scale_digits);
 	char *dot = strchr(buf, '.');
 	if (!dot)
 		return;
@@ -84,7 +84,7 @@ void ik_fmt_exact(char *buf, size_t len, int64_t value, int scale_digits)
 		*dot = '\0';
 }
 
-bool ik_fmt_double(char *buf, size_t len, double v)
+bool ik__fmt_double(char *buf, size_t len, double v)
 {
 	if (!isfinite(v)) {
 		snprintf(buf, len, "null");
@@ -102,7 +102,7 @@ bool ik_fmt_double(char *buf, size_t len, double v)
 	return true;
 }
 
-void ik_fmt_fixed(char *buf, size_t len, double v, int decimals)
+void ik__fmt_fixed(char *buf, size_t len, double v, int decimals)
 {
 	if (!isfinite(v)) {
 		snprintf(buf, len, "n/a");

@@ -32,7 +32,7 @@ static void *worker(void *arg)
 	}
 }
 
-void ik_thread_pool_run(int64_t n, int threads, ik_thread_pool_job job, void *user)
+void ik__thread_pool_run(int64_t n, int threads, ik_thread_pool_job job, void *user)
 {
 	struct pool p = { .n = n, .job = job, .user = user };
 	if (n <= 0)

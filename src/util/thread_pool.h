@@ -26,6 +26,6 @@ typedef int (*ik_thread_pool_job)(void *user, int64_t i);
  * It cannot fail: a thread that cannot be started leaves its share to the others (at
  * worst the calling thread runs every job).
  */
-void ik_thread_pool_run(int64_t n, int threads, ik_thread_pool_job job, void *user);
+void ik__thread_pool_run(int64_t n, int threads, ik_thread_pool_job job, void *user);
 
 #endif

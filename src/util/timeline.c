@@ -11,7 +11,7 @@
 
 #include "util/timeline.h"
 
-struct ik_timeline *ik_timeline_new(int64_t origin_ns, int64_t start_ns, int64_t len_ns,
+struct ik_timeline *ik__timeline_new(int64_t origin_ns, int64_t start_ns, int64_t len_ns,
 				    int total_cpus)
 {
 	struct ik_timeline *tl = calloc(1, sizeof(*tl));
@@ -26,7 +26,7 @@ struct ik_timeline *ik_timeline_new(int64_t origin_ns, int64_t start_ns, int64_t
 	return tl;
 }
 
-void ik_timeline_add(struct ik_timeline *tl, int cpu, int state, int64_t t0, int64_t t1)
+void ik__timeline_add(struct ik_timeline *tl, int cpu, int state, int64_t t0, int64_t t1)
 {
 	if (!tl)
 		return;
@@ -57,7 +57,7 @@ void ik_timeline_add(struct ik_timeline *tl, int cpu, int state, int64_t t0, int
 	};
 }
 
-void ik_timeline_free(struct ik_timeline *tl)
+void ik__timeline_free(struct ik_timeline *tl)
 {
 	if (!tl)
 		return;
@@ -97,7 +97,7 @@ static int parse_duration(const char *s, size_t n, int64_t *ns)
 	return 0;
 }
 
-int ik_timeline_parse_window(const char *text, int64_t *start_ns, int64_t *len_ns, char *err,
+int ik__timeline_parse_window(const char *text, int64_t *start_ns, int64_t *len_ns, char *err,
 			     size_t errlen)
 {
 	const char *colon = strchr(text, ':');

@@ -34,17 +34,17 @@ struct ik_timeline {
 };
 
 /* A timeline for [start_ns, start_ns + len_ns) of total_cpus CPUs; NULL if out of memory. */
-struct ik_timeline *ik_timeline_new(int64_t origin_ns, int64_t start_ns, int64_t len_ns,
+struct ik_timeline *ik__timeline_new(int64_t origin_ns, int64_t start_ns, int64_t len_ns,
 				    int total_cpus);
 /* One idle period of cpu in state from t0 to t1: kept, clipped, if it overlaps the window. */
-void ik_timeline_add(struct ik_timeline *tl, int cpu, int state, int64_t t0_ns, int64_t t1_ns);
-void ik_timeline_free(struct ik_timeline *tl);
+void ik__timeline_add(struct ik_timeline *tl, int cpu, int state, int64_t t0_ns, int64_t t1_ns);
+void ik__timeline_free(struct ik_timeline *tl);
 
 /*
  * "START:LEN" (or "LEN": from 0): durations with a unit ns, us, ms or s (ms when there is
  * none), LEN > 0.  0, or -1 with "expected ..., got ..." in err.
  */
-int ik_timeline_parse_window(const char *text, int64_t *start_ns, int64_t *len_ns, char *err,
+int ik__timeline_parse_window(const char *text, int64_t *start_ns, int64_t *len_ns, char *err,
 			     size_t errlen);
 
 #endif

@@ -26,7 +26,7 @@
 #include "trace/learn.h"
 #include "validate/validate.h"
 
-bool ik_val_command_found(const char *file)
+bool ik__val_command_found(const char *file)
 {
 	if (!file || !*file)
 		return false;
@@ -63,11 +63,11 @@ static int await_child(pid_t pid, int64_t deadline_ns, int *status)
 			return 1;
 		if (got < 0 && errno != EINTR)
 			return 1; /* no such child: taken as ended */
-		if (ik_signals_caught())
+		if (ik__signals_caught())
 			return -1;
 		struct timespec ts = { 1, 0 };
 		if (deadline_ns > 0) {
-			int64_t left = deadline_ns - ik_host_now_ns();
+			int64_t left = deadline_ns - ik__host_now_ns();
 			if (left <= 0)
 				return 0;
 			ts.tv_sec = (time_t)(left / 1000000000LL);
@@ -79,7 +79,7 @@ static int await_child(pid_t pid, int64_t deadline_ns, int *status)
 	}
 }
 
-int ik_val_command_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
+int ik__val_command_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
 		       const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
 		       size_t errlen)
 {
@@ -93,17 +93,17 @@ int ik_val_command_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, &old);
-	if (ik_val_counters_read(fs, &before, err, errlen))
+	if (ik__val_counters_read(fs, &before, err, errlen))
 		goto unblock;
 	if (hooks && hooks->start(hooks->arg, err, errlen)) {
-		ik_val_counters_free(&before);
+		ik__val_counters_free(&before);
 		goto unblock;
 	}
-	pid_t pid = ik_val_spawn(spec->command[0], spec->command, outfile, err, errlen);
+	pid_t pid = ik__val_spawn(spec->command[0], spec->command, outfile, err, errlen);
 	if (pid < 0) {
 		if (hooks)
 			hooks->stop(hooks->arg);
-		ik_val_counters_free(&before);
+		ik__val_counters_free(&before);
 		goto unblock;
 	}
 	int64_t deadline = spec->limit_ns > 0 ? before.at_ns + spec->limit_ns : 0;
@@ -112,49 +112,49 @@ int ik_val_command_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs
 	/* the window closes with the second read; the recorder stops after it (its drain is
 	   no part of the command's time) */
 	if (got == 0) { /* the limit: the window closes here, the command is stopped after */
-		rc = ik_val_counters_read(fs, &after, err, errlen);
+		rc = ik__val_counters_read(fs, &after, err, errlen);
 		if (hooks)
 			hooks->stop(hooks->arg);
 		kill(pid, SIGTERM);
-		ik_val_wait_child(pid, 5000000000LL, &signalled);
+		ik__val_wait_child(pid, 5000000000LL, &signalled);
 		stopped = true;
 	} else {
 		if (got < 0) {
 			kill(pid, SIGTERM);
-			ik_val_wait_child(pid, 2000000000LL, &signalled);
+			ik__val_wait_child(pid, 2000000000LL, &signalled);
 		}
 		if (got < 0) {
 			if (hooks)
 				hooks->stop(hooks->arg);
 			snprintf(err, errlen, "interrupted");
-			ik_val_counters_free(&before);
+			ik__val_counters_free(&before);
 			goto unblock;
 		}
-		rc = ik_val_counters_read(fs, &after, err, errlen);
+		rc = ik__val_counters_read(fs, &after, err, errlen);
 		if (hooks)
 			hooks->stop(hooks->arg);
 	}
 	if (rc == 0 && !stopped && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
-		ik_val_last_output(outfile, msg, sizeof(msg));
+		ik__val_last_output(outfile, msg, sizeof(msg));
 		if (WIFSIGNALED(status))
 			snprintf(err, errlen, "%s: killed by signal %d%s%s", spec->command[0],
 				 WTERMSIG(status), msg[0] ? ": " : "", msg);
 		else
 			snprintf(err, errlen, "%s: exit status %d%s%s", spec->command[0],
 				 WIFEXITED(status) ? WEXITSTATUS(status) : -1, msg[0] ? ": " : "", msg);
-		ik_val_counters_free(&after);
+		ik__val_counters_free(&after);
 		rc = -1;
 	} else if (rc == 0) {
-		rc = ik_val_sample_window(&before, &after, s, err, errlen);
-		ik_val_counters_free(&after);
+		rc = ik__val_sample_window(&before, &after, s, err, errlen);
+		ik__val_counters_free(&after);
 	}
-	ik_val_counters_free(&before);
+	ik__val_counters_free(&before);
 unblock:
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return rc;
 }
 
-int ik_val_command_learn(struct ik_val_spec *spec, const struct ik_val_sample *traced,
+int ik__val_command_learn(struct ik_val_spec *spec, const struct ik_val_sample *traced,
 			 char *err, size_t errlen)
 {
 	char path[2100];
@@ -168,22 +168,22 @@ int ik_val_command_learn(struct ik_val_spec *spec, const struct ik_val_sample *t
 	struct ik_trace_reader *r = NULL;
 	struct ik_learned m;
 	int rc = -1;
-	if (ik_trace_open_file(in, path, false, &r, err, errlen) == IK_TRACE_OK) {
-		if (ik_learn_trace(r, "the traced run", &m, err, errlen) == 0) {
+	if (ik__trace_open_file(in, path, false, &r, err, errlen) == IK_TRACE_OK) {
+		if (ik__learn_trace(r, "the traced run", &m, err, errlen) == 0) {
 			FILE *out = fopen(spec->learned_file, "w");
 			if (!out) {
 				snprintf(err, errlen, "%s: %s", spec->learned_file, strerror(errno));
 			} else {
-				int wrc = ik_learned_write(out, &m);
+				int wrc = ik__learned_write(out, &m);
 				if (fclose(out) != 0 || wrc != 0)
 					snprintf(err, errlen, "%s: cannot write the model",
 						 spec->learned_file);
 				else
 					rc = 0;
 			}
-			ik_learned_free(&m);
+			ik__learned_free(&m);
 		}
-		ik_trace_close(r);
+		ik__trace_close(r);
 	}
 	fclose(in);
 	if (rc == 0) { /* a limited command's window is the limit */

@@ -90,10 +90,10 @@ static void summarize(const double *v, int n, struct ik_summary *s)
 			ok[k++] = v[i];
 	memset(s, 0, sizeof(*s));
 	if (k > 0)
-		ik_summarize(ok, k, s);
+		ik__summarize(ok, k, s);
 }
 
-int ik_val_compare(const struct ik_val_sample *measured, int nm, const struct ik_val_sample *predicted,
+int ik__val_compare(const struct ik_val_sample *measured, int nm, const struct ik_val_sample *predicted,
 		   int np, struct ik_val_comparison *c, char *err, size_t errlen)
 {
 	struct builder b = { c, 0 };
@@ -167,7 +167,7 @@ int ik_val_compare(const struct ik_val_sample *measured, int nm, const struct ik
 			if (figures_of(&s[r], ncpus, nstates, v, nfig) != nfig) {
 				free(v);
 				snprintf(err, errlen, "validate: internal error: figure count");
-				ik_val_comparison_free(c);
+				ik__val_comparison_free(c);
 				return -1;
 			}
 			for (int f = 0; f < nfig; f++) {
@@ -205,19 +205,19 @@ int ik_val_compare(const struct ik_val_sample *measured, int nm, const struct ik
 	c->nfig = kept;
 	return 0;
 oom:
-	ik_val_comparison_free(c);
+	ik__val_comparison_free(c);
 	snprintf(err, errlen, "out of memory");
 	return -1;
 }
 
-void ik_val_comparison_free(struct ik_val_comparison *c)
+void ik__val_comparison_free(struct ik_val_comparison *c)
 {
 	free(c->fig);
 	c->fig = NULL;
 	c->nfig = 0;
 }
 
-void ik_val_traced_note(struct ik_val_comparison *c, const struct ik_val_sample *tr,
+void ik__val_traced_note(struct ik_val_comparison *c, const struct ik_val_sample *tr,
 			const char *trace_err)
 {
 	if (c->nnotes >= 8)

@@ -24,7 +24,7 @@
 
 #define HIST_MAX_US 100000 /* cyclictest's -h: buckets 0..this, the rest overflows */
 
-int ik_val_cyclictest_hist(FILE *f, const char *path, struct ik_val_sample *s,
+int ik__val_cyclictest_hist(FILE *f, const char *path, struct ik_val_sample *s,
 			   uint64_t *cycles, char *err, size_t errlen)
 {
 	uint64_t *count = calloc(HIST_MAX_US + 2, sizeof(uint64_t)), total = 0;
@@ -92,7 +92,7 @@ int ik_val_cyclictest_hist(FILE *f, const char *path, struct ik_val_sample *s,
 	return rc;
 }
 
-int ik_val_cyclictest_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
+int ik__val_cyclictest_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
 			  const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
 			  size_t errlen)
 {
@@ -113,12 +113,12 @@ int ik_val_cyclictest_run(const struct ik_val_spec *spec, const struct ik_sysfs 
 	char *argv[] = { (char *)"cyclictest", (char *)"-q", a_threads, a_cpus, a_interval, a_dur,
 			 a_hist, a_histfile, (char *)"--policy=other", (char *)"--default-system",
 			 NULL };
-	pid_t pid = ik_val_spawn("cyclictest", argv, outfile, err, errlen);
+	pid_t pid = ik__val_spawn("cyclictest", argv, outfile, err, errlen);
 	if (pid < 0)
 		return -1;
 	/* its threads: the main one and one per measurement thread */
 	int64_t t0, t1;
-	int rc = ik_val_program_window("cyclictest", pid, 1 + spec->tasks, 30000000000LL,
+	int rc = ik__val_program_window("cyclictest", pid, 1 + spec->tasks, 30000000000LL,
 				       spec->duration_ns, outfile, fs, hooks, s, &t0, &t1, err, errlen);
 	uint64_t cycles = 0;
 	if (rc == 0) {
@@ -126,8 +126,8 @@ int ik_val_cyclictest_run(const struct ik_val_spec *spec, const struct ik_sysfs 
 		if (!hf)
 			snprintf(err, errlen, "%s: %s (cyclictest wrote no histogram)", histfile,
 				 strerror(errno));
-		if (!hf || ik_val_cyclictest_hist(hf, histfile, s, &cycles, err, errlen)) {
-			ik_val_sample_free(s);
+		if (!hf || ik__val_cyclictest_hist(hf, histfile, s, &cycles, err, errlen)) {
+			ik__val_sample_free(s);
 			rc = -1;
 			if (hf)
 				fclose(hf);

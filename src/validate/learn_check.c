@@ -53,11 +53,11 @@ static int analyse(const char *path, struct ik_trace_analysis *a, char *err, siz
 		snprintf(err, errlen, "%s: cannot open it again to compare", path);
 		return -1;
 	}
-	int rc = ik_trace_open_file(in, path, false, &r, err, errlen);
+	int rc = ik__trace_open_file(in, path, false, &r, err, errlen);
 	if (rc == 0)
-		rc = ik_trace_analyze(r, a, err, errlen);
+		rc = ik__trace_analyze(r, a, err, errlen);
 	if (r)
-		ik_trace_close(r);
+		ik__trace_close(r);
 	fclose(in);
 	return rc ? -1 : 0;
 }
@@ -108,7 +108,7 @@ static void simulated(const struct ik_run_result *r, struct ik_learn_check *c)
 	shares(mix, c->sim_mix_pct);
 }
 
-int ik_learn_check(const char *trace_path, const struct ik_scenario *sc,
+int ik__learn_check(const char *trace_path, const struct ik_scenario *sc,
 		   struct ik_learn_check *out, char *err, size_t errlen)
 {
 	struct ik_trace_analysis a;
@@ -117,16 +117,16 @@ int ik_learn_check(const char *trace_path, const struct ik_scenario *sc,
 	memset(out, 0, sizeof(*out));
 	if (analyse(trace_path, &a, err, errlen))
 		return -1;
-	if (ik_sim_run(sc, sc->seed, &r, err, errlen)) {
-		ik_trace_analysis_free(&a);
+	if (ik__sim_run(sc, sc->seed, &r, err, errlen)) {
+		ik__trace_analysis_free(&a);
 		return -1;
 	}
 	out->cpus = a.cpus;
 	out->cpu = calloc((size_t)(a.cpus > 0 ? a.cpus : 1), sizeof(*out->cpu));
 	if (!out->cpu) {
 		snprintf(err, errlen, "out of memory");
-		ik_trace_analysis_free(&a);
-		ik_run_result_free(&r);
+		ik__trace_analysis_free(&a);
+		ik__run_result_free(&r);
 		return -1;
 	}
 	recorded(&a, out);
@@ -143,8 +143,8 @@ int ik_learn_check(const char *trace_path, const struct ik_scenario *sc,
 				  IK_LEARN_CHECK_MIX_PP;
 		out->off += out->mix_off[g];
 	}
-	ik_trace_analysis_free(&a);
-	ik_run_result_free(&r);
+	ik__trace_analysis_free(&a);
+	ik__run_result_free(&r);
 	return 0;
 }
 
@@ -179,7 +179,7 @@ static void cpu_row(FILE *out, FILE *warn, const char *prefix, int cpu, const ch
 			suffix, d);
 }
 
-int ik_learn_check_print(const struct ik_learn_check *c, FILE *out, FILE *warn,
+int ik__learn_check_print(const struct ik_learn_check *c, FILE *out, FILE *warn,
 			 const char *prefix)
 {
 	fprintf(out, "The model against its recording (%.3f s recorded, %.3f s simulated on the "
@@ -206,7 +206,7 @@ int ik_learn_check_print(const struct ik_learn_check *c, FILE *out, FILE *warn,
 	return fflush(out) || ferror(out) ? -1 : 0;
 }
 
-void ik_learn_check_free(struct ik_learn_check *c)
+void ik__learn_check_free(struct ik_learn_check *c)
 {
 	free(c->cpu);
 	c->cpu = NULL;

@@ -44,12 +44,12 @@ struct ik_learn_check {
 
 /* Analyse the trace at trace_path, run sc (its learned workload) once with its seed, and
    compare: 0, or -1 with a message (the trace unreadable, the run failing). */
-int ik_learn_check(const char *trace_path, const struct ik_scenario *sc,
+int ik__learn_check(const char *trace_path, const struct ik_scenario *sc,
 		   struct ik_learn_check *out, char *err, size_t errlen);
 /* The table (figure, recorded, simulated, difference) on out, one warning line per figure
    that is off on warn, each starting with prefix ("idlekit workload learn"). */
-int ik_learn_check_print(const struct ik_learn_check *c, FILE *out, FILE *warn,
+int ik__learn_check_print(const struct ik_learn_check *c, FILE *out, FILE *warn,
 			 const char *prefix);
-void ik_learn_check_free(struct ik_learn_check *c);
+void ik__learn_check_free(struct ik_learn_check *c);
 
 #endif

@@ -19,14 +19,14 @@
 #include "validate/validate.h"
 #include "util/names.h"
 
-const char *ik_val_kind_name(enum ik_val_kind k)
+const char *ik__val_kind_name(enum ik_val_kind k)
 {
 	static const char *const names[] = {
 		[IK_VAL_RTAPP] = "rtapp",     [IK_VAL_PINGPONG] = "pingpong",
 		[IK_VAL_PERIODIC] = "periodic", [IK_VAL_COMMAND] = "command",
 		[IK_VAL_CYCLICTEST] = "cyclictest", [IK_VAL_TBENCH] = "tbench",
 	};
-	return ik_name_of(names, IK_VAL_TBENCH + 1, (int)k, "?");
+	return ik__name_of(names, IK_VAL_TBENCH + 1, (int)k, "?");
 }
 
 /* What the real side ran, in words. */
@@ -96,7 +96,7 @@ static void range(char *buf, size_t len, const struct ik_summary *s)
 	snprintf(buf, len, "%s..%s", a, b);
 }
 
-int ik_val_table(FILE *out, const struct ik_val_report *r)
+int ik__val_table(FILE *out, const struct ik_val_report *r)
 {
 	const struct ik_val_spec *s = r->spec;
 	const struct ik_val_machine *m = r->machine;
@@ -104,7 +104,7 @@ int ik_val_table(FILE *out, const struct ik_val_report *r)
 	char buf[1024];
 
 	real_side(s, buf, sizeof(buf));
-	fprintf(out, "workload   %s: %s\n", ik_val_kind_name(s->kind), buf);
+	fprintf(out, "workload   %s: %s\n", ik__val_kind_name(s->kind), buf);
 	fprintf(out, "window     %.3f s from the workload's start, %d run%s each side; figures are "
 		"medians\n", (double)s->duration_ns / 1e9, s->runs, s->runs > 1 ? "s" : "");
 	fprintf(out, "machine    kernel %s, cpuidle driver %s, governor %s, %d CPUs online\n",
@@ -121,7 +121,7 @@ int ik_val_table(FILE *out, const struct ik_val_report *r)
 			m->loadavg_after > 0.5 || m->loadavg_before > 0.5
 				? " (other work shared the CPUs: the measurement holds it)"
 				: "");
-	ik_workload_describe(&r->sc->workload, true, buf, sizeof(buf));
+	ik__workload_describe(&r->sc->workload, true, buf, sizeof(buf));
 	char rel[16];
 	ik_kernel_release_name(r->sc->kernel.release, rel, sizeof(rel));
 	fprintf(out, "model      platform %s (%s), driver %s, governor %s, kernel %s, HZ %d\n",
@@ -194,9 +194,9 @@ static void jside(FILE *out, const struct ik_summary *s, const double *v, int n)
 
 static void jkey(FILE *out, const char *key, const char *value, bool comma)
 {
-	ik_json_string(out, key, SIZE_MAX);
+	ik__json_string(out, key, SIZE_MAX);
 	fputs(": ", out);
-	ik_json_string(out, value, SIZE_MAX);
+	ik__json_string(out, value, SIZE_MAX);
 	if (comma)
 		fputs(", ", out);
 }
@@ -213,7 +213,7 @@ static void jhist(FILE *out, bool have, const uint64_t *h)
 	fputc(']', out);
 }
 
-int ik_val_json(FILE *out, const struct ik_val_report *r)
+int ik__val_json(FILE *out, const struct ik_val_report *r)
 {
 	const struct ik_val_spec *s = r->spec;
 	const struct ik_val_machine *m = r->machine;
@@ -221,10 +221,10 @@ int ik_val_json(FILE *out, const struct ik_val_report *r)
 	char buf[1024];
 
 	fputs("{\n  \"schema\": \"idlekit.validate/1\",\n  ", out);
-	jkey(out, "idlekit", ik_version(), true);
+	jkey(out, "idlekit", ik__version(), true);
 	jkey(out, "command", r->command ? r->command : "", false);
 	fputs(",\n  \"workload\": {", out);
-	jkey(out, "kind", ik_val_kind_name(s->kind), true);
+	jkey(out, "kind", ik__val_kind_name(s->kind), true);
 	real_side(s, buf, sizeof(buf));
 	jkey(out, "real", buf, true);
 	if (s->kind == IK_VAL_RTAPP || s->kind == IK_VAL_PERIODIC)
@@ -234,7 +234,7 @@ int ik_val_json(FILE *out, const struct ik_val_report *r)
 		for (int i = 0; s->command && s->command[i]; i++) {
 			if (i)
 				fputs(", ", out);
-			ik_json_string(out, s->command[i], SIZE_MAX);
+			ik__json_string(out, s->command[i], SIZE_MAX);
 		}
 		fprintf(out, "], \"limit_s\": %.9g, ", (double)s->limit_ns / 1e9);
 	}
@@ -260,7 +260,7 @@ int ik_val_json(FILE *out, const struct ik_val_report *r)
 	jnum(out, m->loadavg_after >= 0 ? m->loadavg_after : NAN);
 	fputs(", \"changed_during_runs\": ", out);
 	if (m->changed[0])
-		ik_json_string(out, m->changed, SIZE_MAX);
+		ik__json_string(out, m->changed, SIZE_MAX);
 	else
 		fputs("null", out);
 	fprintf(out, ", \"cpus_online\": %d, \"parameters\": {", m->ncpus_online);
@@ -277,7 +277,7 @@ int ik_val_json(FILE *out, const struct ik_val_report *r)
 	for (int i = 0; i < c->nnotes; i++) {
 		if (i)
 			fputs(", ", out);
-		ik_json_string(out, c->notes[i], SIZE_MAX);
+		ik__json_string(out, c->notes[i], SIZE_MAX);
 	}
 	fputs("],\n  \"figures\": [\n", out);
 	for (int i = 0; i < c->nfig; i++) {
@@ -296,7 +296,7 @@ int ik_val_json(FILE *out, const struct ik_val_report *r)
 	}
 	fputs("  ],\n  \"idle_hist\": {\"lower_ns\": [", out);
 	for (int i = 0; i < IK_IDLE_HIST_BUCKETS; i++)
-		fprintf(out, "%s%" PRIu64, i ? ", " : "", ik_trace_hist_lower_ns(i));
+		fprintf(out, "%s%" PRIu64, i ? ", " : "", ik__trace_hist_lower_ns(i));
 	fputs("], \"measured\": ", out);
 	jhist(out, c->have_measured_hist, c->measured_hist);
 	fputs(", \"predicted\": ", out);
@@ -309,7 +309,7 @@ int ik_val_json(FILE *out, const struct ik_val_report *r)
 	FILE *mem = open_memstream(&text, &len);
 	if (!mem)
 		return -1;
-	bool bad = ik_report_json(mem, r->sc, r->runs, s->runs) != 0;
+	bool bad = ik__report_json(mem, r->sc, r->runs, s->runs) != 0;
 	if (fclose(mem) != 0)
 		bad = true;
 	if (bad) {

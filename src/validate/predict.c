@@ -34,7 +34,7 @@ static int scenario_text(const struct ik_val_spec *spec, const char *platform, c
 			 "[scenario]\nname = validate-%s\ndescription = idlekit validate: the model of "
 			 "this machine\nplatform = %s\nduration_ms = %" PRId64 "\nwarmup_ms = 0\n"
 			 "runs = %d\nseed = 1\n\n[workload]\n",
-			 ik_val_kind_name(spec->kind), platform, spec->duration_ns / 1000000,
+			 ik__val_kind_name(spec->kind), platform, spec->duration_ns / 1000000,
 			 spec->runs);
 	switch (spec->kind) {
 	case IK_VAL_RTAPP:
@@ -65,7 +65,7 @@ static int scenario_text(const struct ik_val_spec *spec, const char *platform, c
 	return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
-int ik_val_scenario(const struct ik_val_spec *spec, struct ik_scenario *sc, struct ik_config **cfg,
+int ik__val_scenario(const struct ik_val_spec *spec, struct ik_scenario *sc, struct ik_config **cfg,
 		    char *err, size_t errlen)
 {
 	char path[64], text[8192 + 4096];
@@ -73,7 +73,7 @@ int ik_val_scenario(const struct ik_val_spec *spec, struct ik_scenario *sc, stru
 	size_t len = strlen(spec->platform_text);
 	int rc = -1;
 
-	*cfg = ik_config_new();
+	*cfg = ik__config_new();
 	if (fd < 0 || !*cfg) {
 		snprintf(err, errlen, "cannot hold the platform in memory: %s", strerror(errno));
 		goto out;
@@ -91,30 +91,30 @@ int ik_val_scenario(const struct ik_val_spec *spec, struct ik_scenario *sc, stru
 		snprintf(err, errlen, "the model's scenario is too long");
 		goto out;
 	}
-	rc = ik_scenario_parse_string_config("idlekit validate", text, spec->sets, spec->nsets, sc,
+	rc = ik__scenario_parse_string_config("idlekit validate", text, spec->sets, spec->nsets, sc,
 					     *cfg, err, errlen);
 out:
 	if (fd >= 0)
 		close(fd);
 	if (rc != 0 && *cfg) {
-		ik_config_free(*cfg);
+		ik__config_free(*cfg);
 		*cfg = NULL;
 	}
 	return rc;
 }
 
-int ik_val_predict(const struct ik_val_spec *spec, const struct ik_scenario *sc,
+int ik__val_predict(const struct ik_val_spec *spec, const struct ik_scenario *sc,
 		   struct ik_run_result *runs, char *err, size_t errlen)
 {
 	for (int i = 0; i < spec->runs; i++) {
-		if (ik_sim_run(sc, (uint64_t)(i + 1), &runs[i], err, errlen)) {
+		if (ik__sim_run(sc, (uint64_t)(i + 1), &runs[i], err, errlen)) {
 			for (int j = 0; j < i; j++)
-				ik_run_result_free(&runs[j]);
+				ik__run_result_free(&runs[j]);
 			return -1;
 		}
-		if (ik_signals_caught()) {
+		if (ik__signals_caught()) {
 			for (int j = 0; j <= i; j++)
-				ik_run_result_free(&runs[j]);
+				ik__run_result_free(&runs[j]);
 			snprintf(err, errlen, "interrupted");
 			return -1;
 		}
@@ -122,10 +122,10 @@ int ik_val_predict(const struct ik_val_spec *spec, const struct ik_scenario *sc,
 	return 0;
 }
 
-int ik_val_sample_sim(const struct ik_val_spec *spec, const struct ik_run_result *r,
+int ik__val_sample_sim(const struct ik_val_spec *spec, const struct ik_run_result *r,
 		      struct ik_val_sample *s, char *err, size_t errlen)
 {
-	if (ik_val_sample_alloc(s, r->ncpus, r->nstates)) {
+	if (ik__val_sample_alloc(s, r->ncpus, r->nstates)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -163,8 +163,8 @@ int ik_val_sample_sim(const struct ik_val_spec *spec, const struct ik_run_result
 		   histogram starts at the firing, the slack after it */
 		double slack_us = wake == &r->wake_latency ? (double)spec->model_slack_ns / 1000.0 : 0;
 		s->have_wake = true;
-		s->wake_p50_us = (double)ik_hist_percentile(wake, 50) / 1000.0 + slack_us;
-		s->wake_p99_us = (double)ik_hist_percentile(wake, 99) / 1000.0 + slack_us;
+		s->wake_p50_us = (double)ik__hist_percentile(wake, 50) / 1000.0 + slack_us;
+		s->wake_p99_us = (double)ik__hist_percentile(wake, 99) / 1000.0 + slack_us;
 	}
 	double secs = (double)r->measured_ns / 1e9;
 	if (spec->kind == IK_VAL_PINGPONG) {
@@ -196,7 +196,7 @@ int ik_val_sample_sim(const struct ik_val_spec *spec, const struct ik_run_result
  * The machine's governor parameters for a model that runs the machine's governor (see
  * validate.h).  The scenario is read again with them before the user's --set.
  */
-int ik_val_machine_params(struct ik_val_spec *spec, const struct ik_val_machine *m,
+int ik__val_machine_params(struct ik_val_spec *spec, const struct ik_val_machine *m,
 			  struct ik_scenario *sc, struct ik_config **cfg, char *msg, size_t len)
 {
 	static char sets[IK_VAL_MAX_PARAMS][200];
@@ -239,13 +239,13 @@ int ik_val_machine_params(struct ik_val_spec *spec, const struct ik_val_machine 
 		*again = *spec;
 		memcpy(again->sets, all, (size_t)(n + spec->nsets) * sizeof(all[0]));
 		again->nsets = n + spec->nsets;
-		if (ik_val_scenario(again, sc2, &cfg2, err, sizeof(err)) != 0) {
+		if (ik__val_scenario(again, sc2, &cfg2, err, sizeof(err)) != 0) {
 			snprintf(msg, len, "the model does not take the machine's %s parameters (%.600s); "
 				 "it runs with its own", m->governor, err);
 			rc = -1;
 		} else {
 			*sc = *sc2;
-			ik_config_free(*cfg);
+			ik__config_free(*cfg);
 			*cfg = cfg2;
 			sc->config = cfg2;
 			*spec = *again;

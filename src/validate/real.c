@@ -115,7 +115,7 @@ static void command_line(char *const argv[], char *buf, size_t len)
 		buf[0] = '\0';
 }
 
-void ik_val_machine_read(const struct ik_sysfs *fs, struct ik_val_machine *m)
+void ik__val_machine_read(const struct ik_sysfs *fs, struct ik_val_machine *m)
 {
 	struct utsname u;
 	char err[IK_HOST_ERR_LEN];
@@ -124,13 +124,13 @@ void ik_val_machine_read(const struct ik_sysfs *fs, struct ik_val_machine *m)
 	if (uname(&u) == 0)
 		snprintf(m->kernel, sizeof(m->kernel), "%s", u.release);
 	struct ik_host_idle idle = { 0 };
-	if (ik_host_idle_read(fs, NULL, &idle, err, sizeof(err)) == 0) {
+	if (ik__host_idle_read(fs, NULL, &idle, err, sizeof(err)) == 0) {
 		snprintf(m->driver, sizeof(m->driver), "%s", idle.driver);
 		snprintf(m->governor, sizeof(m->governor), "%s", idle.governor);
-		m->ncpus_online = ik_cpuset_count(&idle.online);
-		m->has_states = ik_host_idle_has_states(&idle);
+		m->ncpus_online = ik__cpuset_count(&idle.online);
+		m->has_states = ik__host_idle_has_states(&idle);
 	}
-	ik_host_idle_free(&idle);
+	ik__host_idle_free(&idle);
 	/* the governor's module (haltpoll's guest_halt_poll_*) and the driver's (force) */
 	if (m->governor[0])
 		read_params(m, m->governor);
@@ -141,10 +141,10 @@ void ik_val_machine_read(const struct ik_sysfs *fs, struct ik_val_machine *m)
 	}
 	char *const dpkg[] = { "dpkg-query", "-W", "-f=${Version}", "rt-app", NULL };
 	command_line(dpkg, m->rtapp_version, sizeof(m->rtapp_version));
-	m->loadavg_before = m->loadavg_after = ik_val_loadavg();
+	m->loadavg_before = m->loadavg_after = ik__val_loadavg();
 }
 
-bool ik_val_machine_recheck(struct ik_val_machine *m, int run)
+bool ik__val_machine_recheck(struct ik_val_machine *m, int run)
 {
 	for (int i = 0; i < m->nparams; i++) {
 		char module[64], path[400], now[64];
@@ -166,7 +166,7 @@ bool ik_val_machine_recheck(struct ik_val_machine *m, int run)
 	return false;
 }
 
-double ik_val_loadavg(void)
+double ik__val_loadavg(void)
 {
 	char line[128];
 	double v;
@@ -174,7 +174,7 @@ double ik_val_loadavg(void)
 	return sscanf(line, "%lf", &v) == 1 ? v : -1;
 }
 
-bool ik_val_find_rtapp(char *path, size_t len)
+bool ik__val_find_rtapp(char *path, size_t len)
 {
 	const char *env = getenv("PATH");
 	char dirs[8192];
@@ -190,17 +190,17 @@ bool ik_val_find_rtapp(char *path, size_t len)
 
 /* ---- the rt-app file ------------------------------------------------------------------- */
 
-int ik_val_rtapp_info(const char *file, int64_t *duration_ns, int *instances, char *err,
+int ik__val_rtapp_info(const char *file, int64_t *duration_ns, int *instances, char *err,
 		      size_t errlen)
 {
 	struct ik_rtapp prog;
-	if (ik_rtapp_load(file, &prog, err, errlen))
+	if (ik__rtapp_load(file, &prog, err, errlen))
 		return -1;
 	*duration_ns = prog.duration_ns;
 	*instances = 0;
 	for (int i = 0; i < prog.ntasks; i++)
 		*instances += prog.tasks[i].instances;
-	ik_rtapp_free(&prog);
+	ik__rtapp_free(&prog);
 	if (*duration_ns <= 0) {
 		snprintf(err, errlen, "%s: global.duration: validate needs a duration (whole "
 			 "seconds > 0), the same on the machine and in the model", file);
@@ -209,7 +209,7 @@ int ik_val_rtapp_info(const char *file, int64_t *duration_ns, int *instances, ch
 	return 0;
 }
 
-int ik_val_periodic_file(struct ik_val_spec *spec, char *err, size_t errlen)
+int ik__val_periodic_file(struct ik_val_spec *spec, char *err, size_t errlen)
 {
 	snprintf(spec->rtapp_file, sizeof(spec->rtapp_file), "%s/periodic.json", spec->tmpdir);
 	FILE *f = fopen(spec->rtapp_file, "w");
@@ -270,7 +270,7 @@ static int write_copy(const char *file, const char *dir, int64_t duration_ns, co
 
 /* ---- running rt-app ---------------------------------------------------------------------- */
 
-int ik_val_threads_of(pid_t pid)
+int ik__val_threads_of(pid_t pid)
 {
 	char path[64], line[128];
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
@@ -291,17 +291,17 @@ static void sleep_ns(int64_t ns)
 	nanosleep(&ts, NULL);
 }
 
-bool ik_val_sleep_until(int64_t at_ns)
+bool ik__val_sleep_until(int64_t at_ns)
 {
 	struct timespec ts = { (time_t)(at_ns / 1000000000), (long)(at_ns % 1000000000) };
 	int rc;
 	while ((rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL)) == EINTR)
-		if (ik_signals_caught())
+		if (ik__signals_caught())
 			return false;
 	return rc == 0;
 }
 
-pid_t ik_val_spawn(const char *file, char *const argv[], const char *outfile, char *err,
+pid_t ik__val_spawn(const char *file, char *const argv[], const char *outfile, char *err,
 		   size_t errlen)
 {
 	int report[2];
@@ -360,12 +360,12 @@ static pid_t start_rtapp(const char *rtapp, const char *copy, const char *outfil
 			 size_t errlen)
 {
 	char *argv[] = { (char *)"rt-app", (char *)copy, NULL };
-	return ik_val_spawn(rtapp, argv, outfile, err, errlen);
+	return ik__val_spawn(rtapp, argv, outfile, err, errlen);
 }
 
-int ik_val_wait_child(pid_t pid, int64_t limit_ns, bool *signalled)
+int ik__val_wait_child(pid_t pid, int64_t limit_ns, bool *signalled)
 {
-	int64_t end = ik_host_now_ns() + limit_ns;
+	int64_t end = ik__host_now_ns() + limit_ns;
 	int status;
 	*signalled = false;
 	for (;;) {
@@ -374,12 +374,12 @@ int ik_val_wait_child(pid_t pid, int64_t limit_ns, bool *signalled)
 			break;
 		if (got < 0 && errno != EINTR)
 			return -1;
-		if (ik_signals_caught() && !*signalled) {
+		if (ik__signals_caught() && !*signalled) {
 			*signalled = true;
 			kill(pid, SIGTERM);
-			end = ik_host_now_ns() + 2000000000LL;
+			end = ik__host_now_ns() + 2000000000LL;
 		}
-		if (ik_host_now_ns() > end) {
+		if (ik__host_now_ns() > end) {
 			kill(pid, SIGKILL);
 			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 				;
@@ -392,7 +392,7 @@ int ik_val_wait_child(pid_t pid, int64_t limit_ns, bool *signalled)
 	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
-void ik_val_last_output(const char *outfile, char *buf, size_t len)
+void ik__val_last_output(const char *outfile, char *buf, size_t len)
 {
 	char line[512];
 	FILE *f = fopen(outfile, "r");
@@ -411,7 +411,7 @@ void ik_val_last_output(const char *outfile, char *buf, size_t len)
 
 static int add_wu(struct ik_val_logs *l, double v)
 {
-	double *p = ik_grow(l->wu, &l->cap, l->n, sizeof(*p), 4096);
+	double *p = ik__grow(l->wu, &l->cap, l->n, sizeof(*p), 4096);
 	if (!p)
 		return -1;
 	l->wu = p;
@@ -419,7 +419,7 @@ static int add_wu(struct ik_val_logs *l, double v)
 	return 0;
 }
 
-int ik_val_rtapp_log(FILE *f, int64_t t0_ns, int64_t t1_ns, struct ik_val_logs *l, char *err,
+int ik__val_rtapp_log(FILE *f, int64_t t0_ns, int64_t t1_ns, struct ik_val_logs *l, char *err,
 		     size_t errlen)
 {
 	char line[1024];
@@ -474,7 +474,7 @@ static int read_log(const char *path, int64_t t0_ns, int64_t t1_ns, struct ik_va
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	int rc = ik_val_rtapp_log(f, t0_ns, t1_ns, l, err, errlen);
+	int rc = ik__val_rtapp_log(f, t0_ns, t1_ns, l, err, errlen);
 	fclose(f);
 	return rc;
 }
@@ -531,7 +531,7 @@ static int read_logs(const char *dir, int64_t t0_ns, int64_t t1_ns, struct ik_va
 
 /* ---- one real run ----------------------------------------------------------------------- */
 
-int ik_val_program_window(const char *name, pid_t pid, int threads, int64_t ready_ns,
+int ik__val_program_window(const char *name, pid_t pid, int threads, int64_t ready_ns,
 			  int64_t duration_ns, const char *outfile, const struct ik_sysfs *fs,
 			  const struct ik_val_hooks *hooks, struct ik_val_sample *s, int64_t *t0_ns,
 			  int64_t *t1_ns, char *err, size_t errlen)
@@ -541,25 +541,25 @@ int ik_val_program_window(const char *name, pid_t pid, int threads, int64_t read
 	bool signalled;
 	/* Start-up: until it has its threads.  A program that exits meanwhile stays a zombie
 	   with one thread until reaped: it is reaped here, so that its end is seen at once. */
-	int64_t limit = ik_host_now_ns() + ready_ns;
+	int64_t limit = ik__host_now_ns() + ready_ns;
 	int have = 0, status;
 	bool ended = false;
 	*t0_ns = *t1_ns = 0;
-	while (!ik_signals_caught() && ik_host_now_ns() < limit) {
+	while (!ik__signals_caught() && ik__host_now_ns() < limit) {
 		pid_t got = waitpid(pid, &status, WNOHANG);
 		if (got == pid || (got < 0 && errno != EINTR)) {
 			ended = true;
 			break;
 		}
-		if ((have = ik_val_threads_of(pid)) >= threads)
+		if ((have = ik__val_threads_of(pid)) >= threads)
 			break;
 		sleep_ns(500000);
 	}
 	if (ended || have < threads) {
 		if (!ended)
-			ik_val_wait_child(pid, 0, &signalled);
-		ik_val_last_output(outfile, msg, sizeof(msg));
-		if (ik_signals_caught())
+			ik__val_wait_child(pid, 0, &signalled);
+		ik__val_last_output(outfile, msg, sizeof(msg));
+		if (ik__signals_caught())
 			snprintf(err, errlen, "interrupted");
 		else if (ended)
 			snprintf(err, errlen, "%s: ended before all its threads ran%s%s", name,
@@ -569,45 +569,45 @@ int ik_val_program_window(const char *name, pid_t pid, int threads, int64_t read
 				 (long long)(ready_ns / 1000000000), msg[0] ? ": " : "", msg);
 		return -1;
 	}
-	if (ik_val_counters_read(fs, &before, err, errlen)) {
+	if (ik__val_counters_read(fs, &before, err, errlen)) {
 		kill(pid, SIGTERM);
-		ik_val_wait_child(pid, 2000000000LL, &signalled);
+		ik__val_wait_child(pid, 2000000000LL, &signalled);
 		return -1;
 	}
 	if (hooks && hooks->start(hooks->arg, err, errlen)) {
 		kill(pid, SIGTERM);
-		ik_val_wait_child(pid, 2000000000LL, &signalled);
-		ik_val_counters_free(&before);
+		ik__val_wait_child(pid, 2000000000LL, &signalled);
+		ik__val_counters_free(&before);
 		return -1;
 	}
-	bool whole = ik_val_sleep_until(before.at_ns + duration_ns);
+	bool whole = ik__val_sleep_until(before.at_ns + duration_ns);
 	/* the window closes with the second read; a recorder stops after it */
-	int rc = whole ? ik_val_counters_read(fs, &after, err, errlen) : -1;
+	int rc = whole ? ik__val_counters_read(fs, &after, err, errlen) : -1;
 	if (hooks)
 		hooks->stop(hooks->arg);
 	bool have_after = whole && rc == 0;
 	if (!have_after)
 		kill(pid, SIGTERM);
 	/* it ends at its duration, then writes its logs */
-	int code = ik_val_wait_child(pid, have_after ? 30000000000LL : 2000000000LL, &signalled);
+	int code = ik__val_wait_child(pid, have_after ? 30000000000LL : 2000000000LL, &signalled);
 	if (!whole || signalled) {
 		snprintf(err, errlen, "interrupted");
 		rc = -1;
 	} else if (!have_after) {
 		rc = -1; /* the read's message is in err */
 	} else if (code != 0) {
-		ik_val_last_output(outfile, msg, sizeof(msg));
+		ik__val_last_output(outfile, msg, sizeof(msg));
 		snprintf(err, errlen, "%s: exit status %d%s%s", name, code, msg[0] ? ": " : "", msg);
 		rc = -1;
 	}
 	if (rc == 0)
-		rc = ik_val_sample_window(&before, &after, s, err, errlen);
+		rc = ik__val_sample_window(&before, &after, s, err, errlen);
 	*t0_ns = before.at_ns;
 	if (have_after)
 		*t1_ns = after.at_ns;
-	ik_val_counters_free(&before);
+	ik__val_counters_free(&before);
 	if (have_after)
-		ik_val_counters_free(&after);
+		ik__val_counters_free(&after);
 	return rc;
 }
 
@@ -619,12 +619,12 @@ static int run_rtapp(const struct ik_val_spec *spec, const struct ik_sysfs *fs, 
 	int64_t duration_ns;
 	int instances;
 
-	if (!ik_val_find_rtapp(rtapp, sizeof(rtapp))) {
+	if (!ik__val_find_rtapp(rtapp, sizeof(rtapp))) {
 		snprintf(err, errlen, "rt-app is not installed (on PATH); Debian's package is "
 			 "rt-app: apt-get install rt-app");
 		return -1;
 	}
-	if (ik_val_rtapp_info(spec->rtapp_file, &duration_ns, &instances, err, errlen))
+	if (ik__val_rtapp_info(spec->rtapp_file, &duration_ns, &instances, err, errlen))
 		return -1;
 	snprintf(dir, sizeof(dir), "%s/run%d", spec->tmpdir, run);
 	snprintf(copy, sizeof(copy), "%s/taskset.json", dir);
@@ -642,10 +642,10 @@ static int run_rtapp(const struct ik_val_spec *spec, const struct ik_sysfs *fs, 
 	   seconds): the main one and every instance */
 	snprintf(name, sizeof(name), "rt-app %.4000s", spec->rtapp_file);
 	int64_t t0, t1;
-	int rc = ik_val_program_window(name, pid, 1 + instances, 60000000000LL, duration_ns, outfile,
+	int rc = ik__val_program_window(name, pid, 1 + instances, 60000000000LL, duration_ns, outfile,
 				       fs, hooks, s, &t0, &t1, err, errlen);
 	if (rc == 0 && read_logs(dir, t0, t1, s, err, errlen)) {
-		ik_val_sample_free(s);
+		ik__val_sample_free(s);
 		rc = -1;
 	}
 	return rc;
@@ -653,7 +653,7 @@ static int run_rtapp(const struct ik_val_spec *spec, const struct ik_sysfs *fs, 
 
 static int stop_requested(void)
 {
-	return ik_signals_caught();
+	return ik__signals_caught();
 }
 
 static int run_pingpong(const struct ik_val_spec *spec, const struct ik_sysfs *fs,
@@ -668,22 +668,22 @@ static int run_pingpong(const struct ik_val_spec *spec, const struct ik_sysfs *f
 	struct ik_ctxsw_result r;
 	struct ik_val_counters before, after;
 
-	if (ik_val_counters_read(fs, &before, err, errlen))
+	if (ik__val_counters_read(fs, &before, err, errlen))
 		return -1;
 	if (hooks && hooks->start(hooks->arg, err, errlen)) {
-		ik_val_counters_free(&before);
+		ik__val_counters_free(&before);
 		return -1;
 	}
-	int rc = ik_ctxsw_run(&c, &r, err, errlen);
+	int rc = ik__ctxsw_run(&c, &r, err, errlen);
 	if (hooks)
 		hooks->stop(hooks->arg);
-	if (rc == 0 && ik_signals_caught()) {
+	if (rc == 0 && ik__signals_caught()) {
 		snprintf(err, errlen, "interrupted");
 		rc = -1;
 	}
-	if (rc == 0 && ik_val_counters_read(fs, &after, err, errlen) == 0) {
-		rc = ik_val_sample_window(&before, &after, s, err, errlen);
-		ik_val_counters_free(&after);
+	if (rc == 0 && ik__val_counters_read(fs, &after, err, errlen) == 0) {
+		rc = ik__val_sample_window(&before, &after, s, err, errlen);
+		ik__val_counters_free(&after);
 		if (rc == 0) {
 			/* a pipe round trip is two hand-overs, each one a message of the model's */
 			s->have_throughput = true;
@@ -693,11 +693,11 @@ static int run_pingpong(const struct ik_val_spec *spec, const struct ik_sysfs *f
 	} else {
 		rc = -1;
 	}
-	ik_val_counters_free(&before);
+	ik__val_counters_free(&before);
 	return rc;
 }
 
-int ik_val_real_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
+int ik__val_real_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
 		    const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
 		    size_t errlen)
 {
@@ -705,10 +705,10 @@ int ik_val_real_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, i
 	if (spec->kind == IK_VAL_PINGPONG)
 		return run_pingpong(spec, fs, hooks, s, err, errlen);
 	if (spec->kind == IK_VAL_COMMAND)
-		return ik_val_command_run(spec, fs, run, hooks, s, err, errlen);
+		return ik__val_command_run(spec, fs, run, hooks, s, err, errlen);
 	if (spec->kind == IK_VAL_CYCLICTEST)
-		return ik_val_cyclictest_run(spec, fs, run, hooks, s, err, errlen);
+		return ik__val_cyclictest_run(spec, fs, run, hooks, s, err, errlen);
 	if (spec->kind == IK_VAL_TBENCH)
-		return ik_val_tbench_run(spec, fs, run, hooks, s, err, errlen);
+		return ik__val_tbench_run(spec, fs, run, hooks, s, err, errlen);
 	return run_rtapp(spec, fs, run, hooks, s, err, errlen);
 }

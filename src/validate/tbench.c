@@ -1,7 +1,7 @@
 /*
  * idlekit validate --builtin tbench: dbench's tbench_srv and one tbench client over loopback
  * TCP (Debian package dbench), the client measured as a program that ends by itself
- * (ik_val_program_window), its operations in the window taken from the cumulative count it
+ * (ik__val_program_window), its operations in the window taken from the cumulative count it
  * prints once a second.  Modelled by the pingpong workload with one pair: an operation is a
  * request and its reply, two messages (predict.c).
  */
@@ -27,7 +27,7 @@
  * released), "Throughput 150.696 MB/sec  1 clients  1 procs  max_latency=4.152 ms" at the
  * end; the rest (the operation table, start-up and cleanup lines) is passed over.
  */
-int ik_val_tbench_log(FILE *f, const char *origin, struct ik_val_tbench_log *l, char *err,
+int ik__val_tbench_log(FILE *f, const char *origin, struct ik_val_tbench_log *l, char *err,
 		      size_t errlen)
 {
 	char line[512];
@@ -94,7 +94,7 @@ static double ops_at(const struct ik_val_tbench_log *l, double t_s)
 	return NAN;
 }
 
-double ik_val_tbench_ops_between(const struct ik_val_tbench_log *l, double a_s, double b_s)
+double ik__val_tbench_ops_between(const struct ik_val_tbench_log *l, double a_s, double b_s)
 {
 	if (!(a_s >= 0) || !(b_s >= a_s))
 		return NAN;
@@ -105,10 +105,10 @@ double ik_val_tbench_ops_between(const struct ik_val_tbench_log *l, double a_s, 
    ended, a signal came or limit_ns passed. */
 static bool listening(pid_t srv, int64_t limit_ns)
 {
-	int64_t end = ik_host_now_ns() + limit_ns;
+	int64_t end = ik__host_now_ns() + limit_ns;
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(TBENCH_PORT),
 				 .sin_addr = { htonl(INADDR_LOOPBACK) } };
-	while (!ik_signals_caught() && ik_host_now_ns() < end) {
+	while (!ik__signals_caught() && ik__host_now_ns() < end) {
 		int status;
 		if (waitpid(srv, &status, WNOHANG) == srv)
 			return false;
@@ -119,12 +119,12 @@ static bool listening(pid_t srv, int64_t limit_ns)
 		close(fd);
 		if (ok)
 			return true;
-		ik_val_sleep_until(ik_host_now_ns() + 10000000);
+		ik__val_sleep_until(ik__host_now_ns() + 10000000);
 	}
 	return false;
 }
 
-int ik_val_tbench_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
+int ik__val_tbench_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
 		      const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
 		      size_t errlen)
 {
@@ -134,15 +134,15 @@ int ik_val_tbench_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs,
 	snprintf(srvout, sizeof(srvout), "%s/tbench_srv-%d.out", spec->tmpdir, run + 1);
 	snprintf(cliout, sizeof(cliout), "%s/tbench-%d.out", spec->tmpdir, run + 1);
 	char *sargv[] = { (char *)"tbench_srv", NULL };
-	pid_t srv = ik_val_spawn("tbench_srv", sargv, srvout, err, errlen);
+	pid_t srv = ik__val_spawn("tbench_srv", sargv, srvout, err, errlen);
 	if (srv < 0)
 		return -1;
 	/* the connection the check makes is one the server forks a child for: it ends at once */
 	if (!listening(srv, 5000000000LL)) {
 		kill(srv, SIGTERM);
-		ik_val_wait_child(srv, 2000000000LL, &signalled);
-		ik_val_last_output(srvout, msg, sizeof(msg));
-		if (ik_signals_caught())
+		ik__val_wait_child(srv, 2000000000LL, &signalled);
+		ik__val_last_output(srvout, msg, sizeof(msg));
+		if (ik__signals_caught())
 			snprintf(err, errlen, "interrupted");
 		else
 			snprintf(err, errlen, "tbench_srv: not accepting connections on 127.0.0.1:%d "
@@ -156,25 +156,25 @@ int ik_val_tbench_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs,
 	snprintf(a_t, sizeof(a_t), "%lld", (long long)secs);
 	char *cargv[] = { (char *)"tbench", (char *)"-t", a_t, (char *)"1", (char *)"127.0.0.1",
 			  NULL };
-	int64_t t_spawn = ik_host_now_ns();
-	pid_t cl = ik_val_spawn("tbench", cargv, cliout, err, errlen);
+	int64_t t_spawn = ik__host_now_ns();
+	pid_t cl = ik__val_spawn("tbench", cargv, cliout, err, errlen);
 	if (cl < 0) {
 		kill(srv, SIGTERM);
-		ik_val_wait_child(srv, 2000000000LL, &signalled);
+		ik__val_wait_child(srv, 2000000000LL, &signalled);
 		return -1;
 	}
 	int rc = -1;
 	int64_t t0 = 0, t1 = 0;
-	if (!ik_val_sleep_until(t_spawn + 1000000000LL)) {
+	if (!ik__val_sleep_until(t_spawn + 1000000000LL)) {
 		kill(cl, SIGTERM);
-		ik_val_wait_child(cl, 2000000000LL, &signalled);
+		ik__val_wait_child(cl, 2000000000LL, &signalled);
 		snprintf(err, errlen, "interrupted");
 	} else {
-		rc = ik_val_program_window("tbench", cl, 1, 5000000000LL, spec->duration_ns, cliout,
+		rc = ik__val_program_window("tbench", cl, 1, 5000000000LL, spec->duration_ns, cliout,
 					   fs, hooks, s, &t0, &t1, err, errlen);
 	}
 	kill(srv, SIGTERM);
-	ik_val_wait_child(srv, 2000000000LL, &signalled);
+	ik__val_wait_child(srv, 2000000000LL, &signalled);
 	if (rc != 0)
 		return -1;
 	struct ik_val_tbench_log *l = malloc(sizeof(*l));
@@ -182,9 +182,9 @@ int ik_val_tbench_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs,
 	if (!l || !f) {
 		snprintf(err, errlen, "%s: %s", cliout, l ? strerror(errno) : "out of memory");
 		rc = -1;
-	} else if (ik_val_tbench_log(f, cliout, l, err, errlen) == 0) {
+	} else if (ik__val_tbench_log(f, cliout, l, err, errlen) == 0) {
 		/* tbench counts its seconds from the clients' release, a few ms after its start */
-		double ops = ik_val_tbench_ops_between(l, (double)(t0 - t_spawn) / 1e9,
+		double ops = ik__val_tbench_ops_between(l, (double)(t0 - t_spawn) / 1e9,
 						       (double)(t1 - t_spawn) / 1e9);
 		if (isnan(ops) || t1 <= t0) {
 			snprintf(err, errlen, "%s: tbench's per-second counts (to %.0f s) do not cover "
@@ -203,6 +203,6 @@ int ik_val_tbench_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs,
 		fclose(f);
 	free(l);
 	if (rc != 0)
-		ik_val_sample_free(s);
+		ik__val_sample_free(s);
 	return rc;
 }

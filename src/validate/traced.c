@@ -25,7 +25,7 @@ struct tracer {
 static int trace_start(void *arg, char *err, size_t errlen)
 {
 	struct tracer *t = arg;
-	if (ik_recording_start(&t->rec, t->dir, err, errlen))
+	if (ik__recording_start(&t->rec, t->dir, err, errlen))
 		return -1;
 	t->started = true;
 	return 0;
@@ -35,7 +35,7 @@ static void trace_stop(void *arg)
 {
 	struct tracer *t = arg;
 	if (t->started)
-		ik_recording_stop(&t->rec);
+		ik__recording_stop(&t->rec);
 }
 
 /* The trace's idle periods by length into s. */
@@ -48,7 +48,7 @@ static int histogram(struct ik_recording *rec, const char *path, struct ik_val_s
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (ik_recording_write(rec, f, &nev) != 0 || fflush(f) != 0) {
+	if (ik__recording_write(rec, f, &nev) != 0 || fflush(f) != 0) {
 		snprintf(err, errlen, "%s: writing the trace failed: %s", path, strerror(errno));
 		fclose(f);
 		return -1;
@@ -57,38 +57,38 @@ static int histogram(struct ik_recording *rec, const char *path, struct ik_val_s
 	struct ik_trace_reader *r = NULL;
 	struct ik_trace_analysis a;
 	int rc = -1;
-	if (ik_trace_open_file(f, path, false, &r, err, errlen) == IK_TRACE_OK) {
-		if (ik_trace_analyze(r, &a, err, errlen) == 0) {
+	if (ik__trace_open_file(f, path, false, &r, err, errlen) == IK_TRACE_OK) {
+		if (ik__trace_analyze(r, &a, err, errlen) == 0) {
 			memcpy(s->idle_hist, a.hist, sizeof(s->idle_hist));
 			s->have_hist = true;
-			ik_trace_analysis_free(&a);
+			ik__trace_analysis_free(&a);
 			rc = 0;
 		}
-		ik_trace_close(r);
+		ik__trace_close(r);
 	}
 	fclose(f);
 	return rc;
 }
 
-int ik_val_traced_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
+int ik__val_traced_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
 		      struct ik_val_sample *s, char *err, size_t errlen)
 {
 	struct tracer t = { .dir = spec->tmpdir };
 	char path[2100];
 
 	memset(s, 0, sizeof(*s));
-	if (!ik_recording_supported()) {
+	if (!ik__recording_supported()) {
 		snprintf(err, errlen, "this idlekit was built without libtracefs");
 		return -1;
 	}
-	if (ik_recording_open(&t.rec, NULL, 0, 16384, err, errlen)) {
-		ik_recording_close(&t.rec);
+	if (ik__recording_open(&t.rec, NULL, 0, 16384, err, errlen)) {
+		ik__recording_close(&t.rec);
 		return -1;
 	}
 	struct ik_val_hooks hooks = { trace_start, trace_stop, &t };
-	int rc = ik_val_real_run(spec, fs, run, &hooks, s, err, errlen);
+	int rc = ik__val_real_run(spec, fs, run, &hooks, s, err, errlen);
 	if (rc == 0 && t.started) {
-		ik_recording_drain(&t.rec);
+		ik__recording_drain(&t.rec);
 		if (t.rec.spool.failed || t.rec.read_failed) {
 			snprintf(err, errlen, "reading the trace buffers failed");
 			rc = -1;
@@ -97,8 +97,8 @@ int ik_val_traced_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs,
 			rc = histogram(&t.rec, path, s, err, errlen);
 		}
 		if (rc != 0)
-			ik_val_sample_free(s);
+			ik__val_sample_free(s);
 	}
-	ik_recording_close(&t.rec);
+	ik__recording_close(&t.rec);
 	return rc;
 }

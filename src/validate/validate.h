@@ -50,7 +50,7 @@ enum ik_val_kind {
 	IK_VAL_CYCLICTEST, /* rt-tests' cyclictest, predicted by periodic */
 	IK_VAL_TBENCH,   /* dbench's tbench, one client over loopback, predicted by pingpong */
 };
-const char *ik_val_kind_name(enum ik_val_kind k);
+const char *ik__val_kind_name(enum ik_val_kind k);
 
 struct ik_val_spec {
 	enum ik_val_kind kind;
@@ -108,19 +108,19 @@ struct ik_val_sample {
 	bool have_hist;
 	uint64_t idle_hist[IK_IDLE_HIST_BUCKETS];
 };
-int ik_val_sample_alloc(struct ik_val_sample *s, int ncpus, int nstates);
-void ik_val_sample_free(struct ik_val_sample *s);
+int ik__val_sample_alloc(struct ik_val_sample *s, int ncpus, int nstates);
+void ik__val_sample_free(struct ik_val_sample *s);
 
 /* The counters of every online CPU with a cpuidle directory, and when they were read. */
 struct ik_val_counters {
 	struct ik_host_idle idle;
 	int64_t at_ns; /* CLOCK_MONOTONIC, the middle of the read */
 };
-int ik_val_counters_read(const struct ik_sysfs *fs, struct ik_val_counters *c, char *err,
+int ik__val_counters_read(const struct ik_sysfs *fs, struct ik_val_counters *c, char *err,
 			 size_t errlen);
-void ik_val_counters_free(struct ik_val_counters *c);
+void ik__val_counters_free(struct ik_val_counters *c);
 /* The figures of the window between two reads of the same CPUs. */
-int ik_val_sample_window(const struct ik_val_counters *before, const struct ik_val_counters *after,
+int ik__val_sample_window(const struct ik_val_counters *before, const struct ik_val_counters *after,
 			 struct ik_val_sample *s, char *err, size_t errlen);
 
 /* ---- The machine (real.c) ----------------------------------------------------------------- */
@@ -139,32 +139,32 @@ struct ik_val_machine {
 	/* a parameter that another process changed while validate ran ("" when none did) */
 	char changed[400];
 };
-void ik_val_machine_read(const struct ik_sysfs *fs, struct ik_val_machine *m);
+void ik__val_machine_read(const struct ik_sysfs *fs, struct ik_val_machine *m);
 /*
  * Read the parameters again (after real run `run`, from 1): one that differs from m's is
  * noted in m->changed (the first only) and true returned.  validate writes none: a change
  * is another process's, and the runs measured a machine that was not the one recorded.
  */
-bool ik_val_machine_recheck(struct ik_val_machine *m, int run);
+bool ik__val_machine_recheck(struct ik_val_machine *m, int run);
 /* /proc/loadavg's 1-minute load, -1 when it cannot be read: other work on the CPUs. */
-double ik_val_loadavg(void);
+double ik__val_loadavg(void);
 
 /*
  * Start file (searched on PATH when it has no '/') with argv, standard input from
  * /dev/null, standard output and error into outfile, default signal handling and mask.
  * The pid, or -1 with err (also when the program could not be executed).
  */
-pid_t ik_val_spawn(const char *file, char *const argv[], const char *outfile, char *err,
+pid_t ik__val_spawn(const char *file, char *const argv[], const char *outfile, char *err,
 		   size_t errlen);
 /* Wait for the child, at most limit_ns (then it is killed; SIGTERM on a caught signal);
    its exit status (128 + signal when killed) or -1.  It polls every 5 ms. */
-int ik_val_wait_child(pid_t pid, int64_t limit_ns, bool *signalled);
+int ik__val_wait_child(pid_t pid, int64_t limit_ns, bool *signalled);
 /* The last non-empty line of a program's output file, for a message ("" when none). */
-void ik_val_last_output(const char *outfile, char *buf, size_t len);
+void ik__val_last_output(const char *outfile, char *buf, size_t len);
 /* Threads of a process (/proc/PID/status), -1 when it is gone. */
-int ik_val_threads_of(pid_t pid);
+int ik__val_threads_of(pid_t pid);
 /* Sleep until CLOCK_MONOTONIC at_ns; false when a caught signal came first. */
-bool ik_val_sleep_until(int64_t at_ns);
+bool ik__val_sleep_until(int64_t at_ns);
 struct ik_val_hooks;
 /*
  * The window of a program that starts threads and ends by itself (rt-app, cyclictest),
@@ -174,28 +174,28 @@ struct ik_val_hooks;
  * Its figures into s and the window's edges into t0/t1 (CLOCK_MONOTONIC).  0, or -1 with
  * err naming the program (name) and quoting its output's last line.
  */
-int ik_val_program_window(const char *name, pid_t pid, int threads, int64_t ready_ns,
+int ik__val_program_window(const char *name, pid_t pid, int threads, int64_t ready_ns,
 			  int64_t duration_ns, const char *outfile, const struct ik_sysfs *fs,
 			  const struct ik_val_hooks *hooks, struct ik_val_sample *s, int64_t *t0_ns,
 			  int64_t *t1_ns, char *err, size_t errlen);
 /* One real run of cyclictest (cyclictest.c): its threads, then the window, its histogram. */
-int ik_val_cyclictest_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
+int ik__val_cyclictest_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
 			  const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
 			  size_t errlen);
 
 /* One real run of tbench (tbench.c): tbench_srv, then one client, its window after one
    second, its operations in the window from its per-second counts. */
-int ik_val_tbench_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
+int ik__val_tbench_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
 		      const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
 		      size_t errlen);
 
 /*
  * The tools' own logs, read from f (the fuzz target's entry points too).
- * ik_val_rtapp_log: one rt-app log, a header line "#idx perf run period start end rel_st
+ * ik__val_rtapp_log: one rt-app log, a header line "#idx perf run period start end rel_st
  * slack ... wu_lat" and a line per activation; the columns found by name in the header; an
  * activation counts when it started in [t0_ns, t1_ns) (start is CLOCK_MONOTONIC in us, as
  * rt-app takes it); l accumulates over several logs (l->wu freed by the caller).
- * ik_val_cyclictest_hist: cyclictest's histogram ("USEC COUNT..." a bucket, one column a
+ * ik__val_cyclictest_hist: cyclictest's histogram ("USEC COUNT..." a bucket, one column a
  * thread, "# Histogram Overflows: N..."): p50 and p99 over every thread into s (have_wake;
  * an overflow counts as the last bucket), the cycles counted.  0, or -1 with err (origin
  * and line named).
@@ -206,15 +206,15 @@ struct ik_val_logs {
 	uint64_t lines; /* activations in the window */
 	bool have_wu;
 };
-int ik_val_rtapp_log(FILE *f, int64_t t0_ns, int64_t t1_ns, struct ik_val_logs *l, char *err,
+int ik__val_rtapp_log(FILE *f, int64_t t0_ns, int64_t t1_ns, struct ik_val_logs *l, char *err,
 		     size_t errlen);
-int ik_val_cyclictest_hist(FILE *f, const char *origin, struct ik_val_sample *s,
+int ik__val_cyclictest_hist(FILE *f, const char *origin, struct ik_val_sample *s,
 			   uint64_t *cycles, char *err, size_t errlen);
 /*
- * ik_val_tbench_log: tbench's output, its per-second counts ("N OPS MB/sec execute S sec
+ * ik__val_tbench_log: tbench's output, its per-second counts ("N OPS MB/sec execute S sec
  * ..."; operations so far, at S s from the clients' release) in order, and its closing
  * "Throughput X MB/sec" when there; 0, or -1 with err (origin and line named; no count at
- * all is an error).  ik_val_tbench_ops_between: the operations between a_s and b_s,
+ * all is an error).  ik__val_tbench_ops_between: the operations between a_s and b_s,
  * interpolated linearly between the counts; NAN outside them.
  */
 #define IK_VAL_TBENCH_MAX_SECONDS 3600
@@ -224,21 +224,21 @@ struct ik_val_tbench_log {
 	bool have_mb_s;
 	double mb_s;
 };
-int ik_val_tbench_log(FILE *f, const char *origin, struct ik_val_tbench_log *l, char *err,
+int ik__val_tbench_log(FILE *f, const char *origin, struct ik_val_tbench_log *l, char *err,
 		      size_t errlen);
-double ik_val_tbench_ops_between(const struct ik_val_tbench_log *l, double a_s, double b_s);
+double ik__val_tbench_ops_between(const struct ik_val_tbench_log *l, double a_s, double b_s);
 
 /* Where rt-app is on PATH ("" when it is not). */
-bool ik_val_find_rtapp(char *path, size_t len);
+bool ik__val_find_rtapp(char *path, size_t len);
 
 /*
  * The rt-app file as the real side runs it: rtapp's duration (s) and its thread instances,
  * read with the simulator's own reader (so a file the model refuses is refused here first).
  */
-int ik_val_rtapp_info(const char *file, int64_t *duration_ns, int *instances, char *err,
+int ik__val_rtapp_info(const char *file, int64_t *duration_ns, int *instances, char *err,
 		      size_t errlen);
 /* A periodic workload as an rt-app file in spec->tmpdir (spec->rtapp_file is set). */
-int ik_val_periodic_file(struct ik_val_spec *spec, char *err, size_t errlen);
+int ik__val_periodic_file(struct ik_val_spec *spec, char *err, size_t errlen);
 
 /*
  * Called right after the window opens (after the first read of the counters) and right
@@ -252,7 +252,7 @@ struct ik_val_hooks {
 };
 
 /* One real run of spec's workload: its figures in s (allocated here); hooks may be NULL. */
-int ik_val_real_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
+int ik__val_real_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
 		    const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
 		    size_t errlen);
 
@@ -262,33 +262,33 @@ int ik_val_real_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, i
  * recorder adds its own wake-ups (its drain thread), so the caller keeps this run out of
  * the figures.  0, or -1 with err (no tracefs, not root, built without libtracefs).
  */
-int ik_val_traced_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
+int ik__val_traced_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
 		      struct ik_val_sample *s, char *err, size_t errlen);
 
 /* ---- Any command (command.c) ------------------------------------------------------------- */
 
 /* One real run of spec->command: the window is its life (or spec->limit_ns of it). */
-int ik_val_command_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
+int ik__val_command_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs, int run,
 		       const struct ik_val_hooks *hooks, struct ik_val_sample *s, char *err,
 		       size_t errlen);
 /*
- * The model of the command: its traced run's trace (ik_val_traced_run leaves it in
+ * The model of the command: its traced run's trace (ik__val_traced_run leaves it in
  * spec->tmpdir as window.trace) learned as a workload (src/trace/learn.c), written to
  * spec->learned_file; spec->duration_ns becomes the traced window's length (the limit,
  * when there is one), rounded to the millisecond.  0, or -1 with err.
  */
-int ik_val_command_learn(struct ik_val_spec *spec, const struct ik_val_sample *traced,
+int ik__val_command_learn(struct ik_val_spec *spec, const struct ik_val_sample *traced,
 			 char *err, size_t errlen);
 /* Whether the command can be run: a file with '/' that is executable, or a name on PATH. */
-bool ik_val_command_found(const char *file);
+bool ik__val_command_found(const char *file);
 
 /* ---- The model (predict.c) ---------------------------------------------------------------- */
 
 /*
  * The scenario of spec's prediction (platform, workload, duration), loaded with its
- * effective configuration; *sc and *cfg are the caller's (cfg freed with ik_config_free).
+ * effective configuration; *sc and *cfg are the caller's (cfg freed with ik__config_free).
  */
-int ik_val_scenario(const struct ik_val_spec *spec, struct ik_scenario *sc, struct ik_config **cfg,
+int ik__val_scenario(const struct ik_val_spec *spec, struct ik_scenario *sc, struct ik_config **cfg,
 		    char *err, size_t errlen);
 /*
  * When the model (sc) runs the machine's governor, it runs it with the machine's module
@@ -296,13 +296,13 @@ int ik_val_scenario(const struct ik_val_spec *spec, struct ik_scenario *sc, stru
  * user's --set (which win) in spec->sets and sc, *cfg are read again with them.  0: done or
  * nothing to do; non-zero: the model does not take them, sc stays as it was and msg says why.
  */
-int ik_val_machine_params(struct ik_val_spec *spec, const struct ik_val_machine *m,
+int ik__val_machine_params(struct ik_val_spec *spec, const struct ik_val_machine *m,
 			  struct ik_scenario *sc, struct ik_config **cfg, char *msg, size_t len);
 /* Run seed 1..runs of sc; runs[] (spec->runs of them) freed by the caller. */
-int ik_val_predict(const struct ik_val_spec *spec, const struct ik_scenario *sc,
+int ik__val_predict(const struct ik_val_spec *spec, const struct ik_scenario *sc,
 		   struct ik_run_result *runs, char *err, size_t errlen);
 /* One simulated run's figures, in the same form as a real one's. */
-int ik_val_sample_sim(const struct ik_val_spec *spec, const struct ik_run_result *r,
+int ik__val_sample_sim(const struct ik_val_spec *spec, const struct ik_run_result *r,
 		      struct ik_val_sample *s, char *err, size_t errlen);
 
 /* ---- The comparison (compare.c) ----------------------------------------------------------- */
@@ -330,11 +330,11 @@ struct ik_val_comparison {
 	int ncpus, nstates;
 	char state_names[IK_STATE_MAX][IK_VAL_NAME_LEN];
 };
-int ik_val_compare(const struct ik_val_sample *measured, int nm, const struct ik_val_sample *predicted,
+int ik__val_compare(const struct ik_val_sample *measured, int nm, const struct ik_val_sample *predicted,
 		   int np, struct ik_val_comparison *c, char *err, size_t errlen);
-void ik_val_comparison_free(struct ik_val_comparison *c);
+void ik__val_comparison_free(struct ik_val_comparison *c);
 /* The traced run's histogram as the machine's (tr NULL: none, why in trace_err), noted. */
-void ik_val_traced_note(struct ik_val_comparison *c, const struct ik_val_sample *tr,
+void ik__val_traced_note(struct ik_val_comparison *c, const struct ik_val_sample *tr,
 			const char *trace_err);
 
 /* ---- Output (output.c) ------------------------------------------------------------------- */
@@ -347,8 +347,8 @@ struct ik_val_report {
 	const struct ik_val_comparison *cmp;
 	const char *command;              /* the command line, for the record */
 };
-int ik_val_table(FILE *out, const struct ik_val_report *r);
-int ik_val_json(FILE *out, const struct ik_val_report *r);
-int ik_val_html(FILE *out, const struct ik_val_report *r);
+int ik__val_table(FILE *out, const struct ik_val_report *r);
+int ik__val_json(FILE *out, const struct ik_val_report *r);
+int ik__val_html(FILE *out, const struct ik_val_report *r);
 
 #endif

@@ -18,7 +18,7 @@
 
 #include "validate/validate.h"
 
-int ik_val_sample_alloc(struct ik_val_sample *s, int ncpus, int nstates)
+int ik__val_sample_alloc(struct ik_val_sample *s, int ncpus, int nstates)
 {
 	memset(s, 0, sizeof(*s));
 	size_t n = (size_t)(ncpus > 0 ? ncpus : 1) * (size_t)(nstates > 0 ? nstates : 1);
@@ -30,13 +30,13 @@ int ik_val_sample_alloc(struct ik_val_sample *s, int ncpus, int nstates)
 	s->above = calloc(n, sizeof(double));
 	s->below = calloc(n, sizeof(double));
 	if (!s->cpu_ids || !s->usage || !s->time_ns || !s->above || !s->below) {
-		ik_val_sample_free(s);
+		ik__val_sample_free(s);
 		return -1;
 	}
 	return 0;
 }
 
-void ik_val_sample_free(struct ik_val_sample *s)
+void ik__val_sample_free(struct ik_val_sample *s)
 {
 	free(s->cpu_ids);
 	free(s->usage);
@@ -64,21 +64,21 @@ static void visit_cpus(void)
 	sched_setaffinity(0, sizeof(allowed), &allowed);
 }
 
-int ik_val_counters_read(const struct ik_sysfs *fs, struct ik_val_counters *c, char *err,
+int ik__val_counters_read(const struct ik_sysfs *fs, struct ik_val_counters *c, char *err,
 			 size_t errlen)
 {
 	memset(c, 0, sizeof(*c));
 	visit_cpus();
-	int64_t t0 = ik_host_now_ns();
-	if (ik_host_idle_read(fs, NULL, &c->idle, err, errlen))
+	int64_t t0 = ik__host_now_ns();
+	if (ik__host_idle_read(fs, NULL, &c->idle, err, errlen))
 		return -1;
-	c->at_ns = t0 + (ik_host_now_ns() - t0) / 2;
+	c->at_ns = t0 + (ik__host_now_ns() - t0) / 2;
 	return 0;
 }
 
-void ik_val_counters_free(struct ik_val_counters *c)
+void ik__val_counters_free(struct ik_val_counters *c)
 {
-	ik_host_idle_free(&c->idle);
+	ik__host_idle_free(&c->idle);
 }
 
 /* The CPUs a window counts: online, with states. */
@@ -93,7 +93,7 @@ static double grown(uint64_t a, uint64_t b)
 	return b >= a ? (double)(b - a) : 0.0;
 }
 
-int ik_val_sample_window(const struct ik_val_counters *before, const struct ik_val_counters *after,
+int ik__val_sample_window(const struct ik_val_counters *before, const struct ik_val_counters *after,
 			 struct ik_val_sample *s, char *err, size_t errlen)
 {
 	const struct ik_host_idle *a = &before->idle, *b = &after->idle;
@@ -120,7 +120,7 @@ int ik_val_sample_window(const struct ik_val_counters *before, const struct ik_v
 		snprintf(err, errlen, "no online CPU has cpuidle states (driver: %s)", a->driver);
 		return -1;
 	}
-	if (ik_val_sample_alloc(s, ncpus, nstates)) {
+	if (ik__val_sample_alloc(s, ncpus, nstates)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}

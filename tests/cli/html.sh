@@ -26,7 +26,7 @@ check "no temporary file left" bash -c "! ls '$tmp' | grep -q '\.tmp\.'"
 
 # The residency bars of each run are the table's shares: each state's bar height (and its
 # tooltip) against the text table's <state>_% of the same seed, the grey bar the rest.
-# Both count the idle periods still open at the end of the window (ik_run_residency_pct).
+# Both count the idle periods still open at the end of the window (ik__run_residency_pct).
 bars_match_table() {
   python3 - "$1" "$2" <<'PY'
 import re, sys

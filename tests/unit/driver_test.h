@@ -37,7 +37,7 @@ __attribute__((unused)) static int dt_load_v(const char *platform, const char *d
 		ov[n++] = o;
 	char text[512];
 	snprintf(text, sizeof(text), "[scenario]\nname = t\nplatform = %s\n", platform);
-	return ik_scenario_parse_string("t.ini", text, ov, n, &dt_sc, err, errlen);
+	return ik__scenario_parse_string("t.ini", text, ov, n, &dt_sc, err, errlen);
 }
 
 /* Load and probe; fails the test on any error.  Overrides end with NULL. */
@@ -51,7 +51,7 @@ __attribute__((unused)) static const struct ik_driver *dt_table(const char *plat
 	va_end(ap);
 	if (rc != 0)
 		fail_msg("loading %s with %s: %s", platform, driver, err);
-	if (ik_idle_driver_probe(&dt_sc, &dt_b, err, sizeof(err)) != 0)
+	if (ik__idle_driver_probe(&dt_sc, &dt_b, err, sizeof(err)) != 0)
 		fail_msg("probing %s on %s: %s", driver, platform, err);
 	return &dt_b.table;
 }

@@ -161,7 +161,7 @@ static void c3_bus_master_demotion(void **state)
 	const struct ik_driver *drv = dt_table("amd-zen3", "acpi_idle", WITH_C3,
 					       "acpi.bm_activity=1", NULL);
 	assert_int_equal(drv->state_count, 4);
-	ik_rng_seed(&rng, 1);
+	ik__rng_seed(&rng, 1);
 	ik_device_init(&dev, drv, 0, 250);
 	assert_int_equal(dt_b.ops->enter(&dt_b, &dev, 3, 0, &rng), 2); /* demoted to C2 */
 	assert_int_equal(dt_b.ops->enter(&dt_b, &dev, 2, 0, &rng), 2);
@@ -191,7 +191,7 @@ static void c2_demoted_without_mp_support(void **state)
 	const struct ik_driver *drv =
 		dt_table("amd-zen3", "acpi_idle", "cpuidle.nocst=yes", "acpi.pblk=0x410",
 			 "acpi.c2_latency_us=20", "acpi.c2_mp_supported=no", NULL);
-	ik_rng_seed(&rng, 1);
+	ik__rng_seed(&rng, 1);
 	ik_device_init(&dev, drv, 0, 250);
 	assert_int_equal(dt_b.ops->enter(&dt_b, &dev, 2, 0, &rng), 1);
 	dt_table("amd-zen3", "acpi_idle", "cpuidle.nocst=yes", "acpi.pblk=0x410",
@@ -206,7 +206,7 @@ static int64_t dummy_wait(const char *policy, const char *extra)
 	char ov[64];
 	snprintf(ov, sizeof(ov), "cpuidle.dummy_wait=%s", policy);
 	dt_table("amd-zen3", "acpi_idle", ov, "acpi.pm_timer_read_ns=constant 1000", extra, NULL);
-	ik_rng_seed(&rng, 1);
+	ik__rng_seed(&rng, 1);
 	assert_int_equal(dt_b.ops->exit_ns(&dt_b, 0, 1, 5000, &rng), 0); /* C1 is FFH */
 	assert_int_equal(dt_b.ops->exit_ns(&dt_b, 0, 0, 5000, &rng), 0); /* POLL */
 	return dt_b.ops->exit_ns(&dt_b, 0, 2, 5000, &rng);
@@ -241,7 +241,7 @@ static void pm_timer_queue(void **state)
 
 	dt_table("amd-zen3", "acpi_idle", "cpuidle.dummy_wait=always",
 		 "acpi.pm_timer_read_ns=constant 1000", NULL);
-	ik_rng_seed(&rng, 1);
+	ik__rng_seed(&rng, 1);
 	assert_int_equal(dt_b.ops->exit_ns(&dt_b, 0, 2, 10000, &rng), 1000);
 	assert_int_equal(dt_b.ops->exit_ns(&dt_b, 1, 2, 10000, &rng), 2000); /* behind CPU 0 */
 	assert_int_equal(dt_b.ops->exit_ns(&dt_b, 2, 2, 10500, &rng), 2500);
@@ -280,14 +280,14 @@ static void dummy_wait_in_simulation(void **state)
 				     "workload.type=pingpong", "workload.pairs=32",
 				     "workload.placement=wake_idle", "scenario.duration_ms=20",
 				     "acpi.pm_timer_read_ns=constant 2000" };
-		if (ik_scenario_parse_string("t.ini", "[scenario]\nname = t\nplatform = amd-zen3\n", ov,
+		if (ik__scenario_parse_string("t.ini", "[scenario]\nname = t\nplatform = amd-zen3\n", ov,
 					     8, &dt_sc, err, sizeof(err)))
 			fail_msg("%s", err);
-		if (ik_sim_run(&dt_sc, 1, &r, err, sizeof(err)))
+		if (ik__sim_run(&dt_sc, 1, &r, err, sizeof(err)))
 			fail_msg("%s", err);
 		c2_time[k] = r.total[2].time_ns / (r.total[2].usage ? r.total[2].usage : 1);
 		assert_true(r.total[2].usage > 100);
-		ik_run_result_free(&r);
+		ik__run_result_free(&r);
 	}
 	/* each C2 exit waits at least one 2 us read, more when others queue */
 	assert_true(c2_time[1] >= c2_time[0] + 2000);

@@ -23,9 +23,9 @@ static struct ik_scenario sc, sc2; /* large: off the stack */
 static struct ik_config *load(const char *text, const char *const *ov, int n)
 {
 	char err[IK_ERR_LEN] = "";
-	struct ik_config *cfg = ik_config_new();
+	struct ik_config *cfg = ik__config_new();
 	assert_non_null(cfg);
-	if (ik_scenario_parse_string_config("s.ini", text, ov, n, &sc, cfg, err, sizeof(err)))
+	if (ik__scenario_parse_string_config("s.ini", text, ov, n, &sc, cfg, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_ptr_equal(sc.config, cfg);
 	return cfg;
@@ -37,7 +37,7 @@ static void known_keys(const char *section, char *list, size_t len)
 	char err[IK_ERR_LEN] = "", ov[64];
 	snprintf(ov, sizeof(ov), "%s.no_such_key=1", section);
 	const char *ovs[] = { ov };
-	assert_int_equal(ik_scenario_parse_string("s.ini", HEAD, ovs, 1, &sc, err, sizeof(err)), -1);
+	assert_int_equal(ik__scenario_parse_string("s.ini", HEAD, ovs, 1, &sc, err, sizeof(err)), -1);
 	const char *p = strstr(err, "known keys: ");
 	if (!p)
 		fail_msg("no key list in '%s'", err);
@@ -56,11 +56,11 @@ static void every_key_is_recorded(void **state)
 		known_keys(sections[s], list, sizeof(list));
 		int n = 0;
 		for (char *key = strtok(list, " "); key; key = strtok(NULL, " "), n++)
-			if (!ik_config_find(cfg, sections[s], key))
+			if (!ik__config_find(cfg, sections[s], key))
 				fail_msg("[%s] %s: not in the configuration", sections[s], key);
 		assert_true(n >= 2);
 	}
-	ik_config_free(cfg);
+	ik__config_free(cfg);
 }
 
 static void origins(void **state)
@@ -70,34 +70,34 @@ static void origins(void **state)
 	struct ik_config *cfg = load(HEAD "[workload]\ntype = idle\n[state2]\npower_mw = 5\n", ov, 2);
 	const struct ik_config_entry *e;
 
-	e = ik_config_find(cfg, "scenario", "name");
+	e = ik__config_find(cfg, "scenario", "name");
 	assert_string_equal(e->value, "t");
 	assert_int_equal(e->origin, IK_ORIGIN_SCENARIO);
-	e = ik_config_find(cfg, "kernel", "hz");
+	e = ik__config_find(cfg, "kernel", "hz");
 	assert_string_equal(e->value, "1000");
 	assert_int_equal(e->origin, IK_ORIGIN_SET);
-	e = ik_config_find(cfg, "kernel", "latency_limit_us");
+	e = ik__config_find(cfg, "kernel", "latency_limit_us");
 	assert_string_equal(e->value, "none");
 	assert_int_equal(e->origin, IK_ORIGIN_DEFAULT);
-	e = ik_config_find(cfg, "platform", "name");
+	e = ik__config_find(cfg, "platform", "name");
 	assert_string_equal(e->value, "amd-zen3");
 	assert_int_equal(e->origin, IK_ORIGIN_PLATFORM);
-	e = ik_config_find(cfg, "state1", "latency_us");
+	e = ik__config_find(cfg, "state1", "latency_us");
 	assert_string_equal(e->value, "2");
 	assert_int_equal(e->origin, IK_ORIGIN_SET);
 	assert_int_equal(sc.platform.states[1].latency_us, 2);
-	e = ik_config_find(cfg, "state2", "power_mw");
+	e = ik__config_find(cfg, "state2", "power_mw");
 	assert_string_equal(e->value, "5");
 	assert_int_equal(e->origin, IK_ORIGIN_SCENARIO);
-	ik_config_free(cfg);
+	ik__config_free(cfg);
 
 	/* a driver that brings its governor: derived */
 	cfg = load("[scenario]\nname = t\nplatform = kvm-guest-haltpoll\n[cpuidle]\ndriver = haltpoll\n",
 		   NULL, 0);
-	e = ik_config_find(cfg, "cpuidle", "governor");
+	e = ik__config_find(cfg, "cpuidle", "governor");
 	assert_string_equal(e->value, "haltpoll");
 	assert_int_equal(e->origin, IK_ORIGIN_DERIVED);
-	ik_config_free(cfg);
+	ik__config_free(cfg);
 }
 
 /* --set of a sample of keys of every section: the record shows the new value, from "set". */
@@ -121,17 +121,17 @@ static void overrides_change_the_record(void **state)
 		snprintf(section, sizeof(section), "%.*s", (int)(dot - ovs[i]), ovs[i]);
 		snprintf(key, sizeof(key), "%.*s", (int)(eq - dot - 1), dot + 1);
 		struct ik_config *cfg = load(HEAD, &ovs[i], 1);
-		const struct ik_config_entry *e = ik_config_find(cfg, section, key);
-		const struct ik_config_entry *b = ik_config_find(base, section, key);
+		const struct ik_config_entry *e = ik__config_find(cfg, section, key);
+		const struct ik_config_entry *b = ik__config_find(base, section, key);
 		if (!e || !b)
 			fail_msg("%s: not recorded", ovs[i]);
 		assert_string_equal(e->value, eq + 1);
 		assert_int_equal(e->origin, IK_ORIGIN_SET);
 		if (b->has_value && strcmp(b->value, e->value) == 0)
 			fail_msg("%s: the value was already '%s'", ovs[i], b->value);
-		ik_config_free(cfg);
+		ik__config_free(cfg);
 	}
-	ik_config_free(base);
+	ik__config_free(base);
 }
 
 /* Printed, read back: the same scenario, the same record (values and origins). */
@@ -145,12 +145,12 @@ static void printed_config_reads_back(void **state)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	assert_non_null(f);
-	assert_int_equal(ik_config_print_ini(f, cfg, "test"), 0);
+	assert_int_equal(ik__config_print_ini(f, cfg, "test"), 0);
 	fclose(f);
 
 	char err[IK_ERR_LEN] = "";
-	struct ik_config *again = ik_config_new();
-	if (ik_scenario_parse_string_config("printed.ini", text, NULL, 0, &sc2, again, err,
+	struct ik_config *again = ik__config_new();
+	if (ik__scenario_parse_string_config("printed.ini", text, NULL, 0, &sc2, again, err,
 					    sizeof(err)))
 		fail_msg("%s\n%s", err, text);
 	sc2.config = sc.config;
@@ -164,28 +164,28 @@ static void printed_config_reads_back(void **state)
 		assert_string_equal(a->value, b->value);
 		if (a->origin != b->origin)
 			fail_msg("[%s] %s: origin %s, read back as %s", a->section, a->key,
-				 ik_config_origin_name(a->origin), ik_config_origin_name(b->origin));
+				 ik__config_origin_name(a->origin), ik__config_origin_name(b->origin));
 	}
 
 	/* an edited value keeps no stale origin: it is the file's now */
 	char *hz = strstr(text, "\nhz = 1000\n");
 	assert_non_null(hz);
 	memcpy(hz, "\nhz = 300 \n", 11);
-	if (ik_scenario_parse_string_config("printed.ini", text, NULL, 0, &sc2, again, err,
+	if (ik__scenario_parse_string_config("printed.ini", text, NULL, 0, &sc2, again, err,
 					    sizeof(err)))
 		fail_msg("%s", err);
-	const struct ik_config_entry *e = ik_config_find(again, "kernel", "hz");
+	const struct ik_config_entry *e = ik__config_find(again, "kernel", "hz");
 	assert_string_equal(e->value, "300");
 	assert_int_equal(e->origin, IK_ORIGIN_SCENARIO);
 	free(text);
-	ik_config_free(again);
-	ik_config_free(cfg);
+	ik__config_free(again);
+	ik__config_free(cfg);
 }
 
 static void version_is_recorded(void **state)
 {
 	(void)state;
-	assert_true(strncmp(ik_version(), "0.", 2) == 0 || strncmp(ik_version(), "1.", 2) == 0);
+	assert_true(strncmp(ik__version(), "0.", 2) == 0 || strncmp(ik__version(), "1.", 2) == 0);
 }
 
 int main(void)

@@ -17,16 +17,16 @@ static struct ik_cpuset set; /* 1 KiB: keep it off the stack */
 static void expect_list(const char *text, int limit, const char *printed)
 {
 	char err[ERR_LEN] = "", buf[256];
-	if (ik_cpulist_parse(text, limit, true, &set, err, sizeof(err)) != 0)
+	if (ik__cpulist_parse(text, limit, true, &set, err, sizeof(err)) != 0)
 		fail_msg("'%s': %s", text, err);
-	ik_cpuset_format(&set, buf, sizeof(buf));
+	ik__cpuset_format(&set, buf, sizeof(buf));
 	assert_string_equal(buf, printed);
 }
 
 static void expect_bad(const char *text, int limit, const char *needle)
 {
 	char err[ERR_LEN] = "";
-	if (ik_cpulist_parse(text, limit, false, &set, err, sizeof(err)) == 0)
+	if (ik__cpulist_parse(text, limit, false, &set, err, sizeof(err)) == 0)
 		fail_msg("'%s' parsed", text);
 	assert_null(strchr(err, '\n'));
 	if (!strstr(err, needle))
@@ -44,7 +44,7 @@ static void lists(void **state)
 	expect_list("\n", 64, "");
 	expect_list("0-8191", IK_CPUSET_MAX, "0-8191");
 	expect_list("63,64,127-128", 1000, "63-64,127-128");
-	assert_int_equal(ik_cpuset_count(&set), 4);
+	assert_int_equal(ik__cpuset_count(&set), 4);
 }
 
 static void errors(void **state)
@@ -70,35 +70,35 @@ static void sets(void **state)
 	(void)state;
 	struct ik_cpuset a, b;
 	char buf[8];
-	ik_cpuset_clear(&a);
-	ik_cpuset_add(&a, 0);
-	ik_cpuset_add(&a, 63);
-	ik_cpuset_add(&a, 64);
-	ik_cpuset_add(&a, IK_CPUSET_MAX); /* ignored */
-	ik_cpuset_add(&a, -1);              /* ignored */
-	assert_int_equal(ik_cpuset_count(&a), 3);
-	assert_int_equal(ik_cpuset_next(&a, -1), 0);
-	assert_int_equal(ik_cpuset_next(&a, 0), 63);
-	assert_int_equal(ik_cpuset_next(&a, 63), 64);
-	assert_int_equal(ik_cpuset_next(&a, 64), -1);
+	ik__cpuset_clear(&a);
+	ik__cpuset_add(&a, 0);
+	ik__cpuset_add(&a, 63);
+	ik__cpuset_add(&a, 64);
+	ik__cpuset_add(&a, IK_CPUSET_MAX); /* ignored */
+	ik__cpuset_add(&a, -1);              /* ignored */
+	assert_int_equal(ik__cpuset_count(&a), 3);
+	assert_int_equal(ik__cpuset_next(&a, -1), 0);
+	assert_int_equal(ik__cpuset_next(&a, 0), 63);
+	assert_int_equal(ik__cpuset_next(&a, 63), 64);
+	assert_int_equal(ik__cpuset_next(&a, 64), -1);
 	b = a;
-	assert_true(ik_cpuset_equal(&a, &b));
-	ik_cpuset_remove(&b, 63);
-	assert_false(ik_cpuset_has(&b, 63));
-	ik_cpuset_andnot(&a, &b);
-	assert_int_equal(ik_cpuset_count(&a), 1);
-	assert_true(ik_cpuset_has(&a, 63));
-	ik_cpuset_add(&a, 0);
-	ik_cpuset_and(&a, &b);
-	assert_int_equal(ik_cpuset_count(&a), 1);
+	assert_true(ik__cpuset_equal(&a, &b));
+	ik__cpuset_remove(&b, 63);
+	assert_false(ik__cpuset_has(&b, 63));
+	ik__cpuset_andnot(&a, &b);
+	assert_int_equal(ik__cpuset_count(&a), 1);
+	assert_true(ik__cpuset_has(&a, 63));
+	ik__cpuset_add(&a, 0);
+	ik__cpuset_and(&a, &b);
+	assert_int_equal(ik__cpuset_count(&a), 1);
 	/* Truncated output still says how long the whole list is. */
-	ik_cpuset_clear(&a);
+	ik__cpuset_clear(&a);
 	for (int i = 0; i < 10; i += 2)
-		ik_cpuset_add(&a, i);
-	assert_int_equal(ik_cpuset_format(&a, buf, sizeof(buf)), strlen("0,2,4,6,8"));
+		ik__cpuset_add(&a, i);
+	assert_int_equal(ik__cpuset_format(&a, buf, sizeof(buf)), strlen("0,2,4,6,8"));
 	assert_string_equal(buf, "0,2,4,6"); /* what fits in 8 bytes: whole items only */
 	char small[6];
-	assert_int_equal(ik_cpuset_format(&a, small, sizeof(small)), 9);
+	assert_int_equal(ik__cpuset_format(&a, small, sizeof(small)), 9);
 	assert_string_equal(small, "0,2,4");
 }
 

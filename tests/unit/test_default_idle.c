@@ -102,14 +102,14 @@ static void ipis_follow_routine(void **state)
 				     k ? "cpuidle.prefer_mwait=vendor" : "cpuidle.prefer_mwait=cpuid",
 				     "workload.type=pingpong", "workload.pairs=1",
 				     "workload.placement=same_package", "scenario.duration_ms=20" };
-		if (ik_scenario_parse_string("t.ini", "[scenario]\nname = t\nplatform = amd-zen3\n", ov,
+		if (ik__scenario_parse_string("t.ini", "[scenario]\nname = t\nplatform = amd-zen3\n", ov,
 					     6, &dt_sc, err, sizeof(err)))
 			fail_msg("%s", err);
-		if (ik_sim_run(&dt_sc, 1, &r, err, sizeof(err)))
+		if (ik__sim_run(&dt_sc, 1, &r, err, sizeof(err)))
 			fail_msg("%s", err);
 		ipis[k] = r.ipis;
 		messages[k] = r.messages;
-		ik_run_result_free(&r);
+		ik__run_result_free(&r);
 	}
 	assert_int_equal(ipis[0], 0);
 	assert_true(ipis[1] > 100);

@@ -18,12 +18,12 @@ static void rng_same_seed_same_sequence(void **state)
 {
 	(void)state;
 	struct ik_rng a, b;
-	ik_rng_seed(&a, 12345);
-	ik_rng_seed(&b, 12345);
+	ik__rng_seed(&a, 12345);
+	ik__rng_seed(&b, 12345);
 	for (int i = 0; i < 10000; i++)
-		assert_int_equal(ik_rng_next(&a), ik_rng_next(&b));
+		assert_int_equal(ik__rng_next(&a), ik__rng_next(&b));
 	for (int i = 0; i < 1000; i++) {
-		double x = ik_rng_normal(&a), y = ik_rng_normal(&b);
+		double x = ik__rng_normal(&a), y = ik__rng_normal(&b);
 		assert_memory_equal(&x, &y, sizeof(x));
 	}
 }
@@ -32,11 +32,11 @@ static void rng_different_seeds_differ(void **state)
 {
 	(void)state;
 	struct ik_rng a, b;
-	ik_rng_seed(&a, 1);
-	ik_rng_seed(&b, 2);
+	ik__rng_seed(&a, 1);
+	ik__rng_seed(&b, 2);
 	int same = 0;
 	for (int i = 0; i < 100; i++)
-		same += ik_rng_next(&a) == ik_rng_next(&b);
+		same += ik__rng_next(&a) == ik__rng_next(&b);
 	assert_int_equal(same, 0);
 }
 
@@ -46,37 +46,37 @@ static void rng_known_values(void **state)
 {
 	(void)state;
 	struct ik_rng r;
-	ik_rng_seed(&r, 1);
-	assert_true(ik_rng_next(&r) == 0xb3f2af6d0fc710c5ULL);
-	assert_true(ik_rng_next(&r) == 0x853b559647364ceaULL);
-	assert_true(ik_rng_next(&r) == 0x92f89756082a4514ULL);
-	ik_rng_seed(&r, 42);
-	assert_true(ik_rng_normal(&r) == -0.72621913824478568);
+	ik__rng_seed(&r, 1);
+	assert_true(ik__rng_next(&r) == 0xb3f2af6d0fc710c5ULL);
+	assert_true(ik__rng_next(&r) == 0x853b559647364ceaULL);
+	assert_true(ik__rng_next(&r) == 0x92f89756082a4514ULL);
+	ik__rng_seed(&r, 42);
+	assert_true(ik__rng_normal(&r) == -0.72621913824478568);
 	/* the polar method's pairs: the second normal is the first one's partner v * scale */
-	assert_true(ik_rng_normal(&r) == -0.21119691823195985);
+	assert_true(ik__rng_normal(&r) == -0.21119691823195985);
 
 	struct ik_dist d;
-	assert_int_equal(ik_dist_parse("lognormal 20400 0.13", &d, NULL, 0), 0);
-	ik_rng_seed(&r, 7);
+	assert_int_equal(ik__dist_parse("lognormal 20400 0.13", &d, NULL, 0), 0);
+	ik__rng_seed(&r, 7);
 	const int64_t expect[] = { 23125, 17765, 19610, 17684, 21225 };
 	for (int i = 0; i < 5; i++)
-		assert_int_equal(ik_dist_sample(&d, &r), expect[i]);
+		assert_int_equal(ik__dist_sample(&d, &r), expect[i]);
 }
 
 static void rng_unit_normal_exp_moments(void **state)
 {
 	(void)state;
 	struct ik_rng r;
-	ik_rng_seed(&r, 99);
+	ik__rng_seed(&r, 99);
 	double sum = 0, sum2 = 0, esum = 0;
 	const int n = 200000;
 	for (int i = 0; i < n; i++) {
-		double u = ik_rng_unit(&r);
+		double u = ik__rng_unit(&r);
 		assert_true(u >= 0.0 && u < 1.0);
-		double z = ik_rng_normal(&r);
+		double z = ik__rng_normal(&r);
 		sum += z;
 		sum2 += z * z;
-		double e = ik_rng_exp(&r);
+		double e = ik__rng_exp(&r);
 		assert_true(e >= 0.0 && isfinite(e));
 		esum += e;
 	}
@@ -89,20 +89,20 @@ static void detmath_matches_libm(void **state)
 {
 	(void)state;
 	for (double x = -700; x < 700; x += 0.731) {
-		double a = ik_det_exp(x), b = exp(x);
+		double a = ik__det_exp(x), b = exp(x);
 		assert_true(fabs(a - b) <= 4e-16 * b);
 	}
 	for (double x = 1e-300; x < 1e300; x *= 3.7) {
-		double a = ik_det_log(x), b = log(x);
+		double a = ik__det_log(x), b = log(x);
 		assert_true(fabs(a - b) <= 4e-16 * fabs(b) + 1e-300);
 	}
-	assert_true(ik_det_log(1.0) == 0.0);
-	assert_true(ik_det_exp(0.0) == 1.0);
-	assert_true(isinf(ik_det_log(0.0)) && ik_det_log(0.0) < 0);
-	assert_true(isnan(ik_det_log(-1.0)));
+	assert_true(ik__det_log(1.0) == 0.0);
+	assert_true(ik__det_exp(0.0) == 1.0);
+	assert_true(isinf(ik__det_log(0.0)) && ik__det_log(0.0) < 0);
+	assert_true(isnan(ik__det_log(-1.0)));
 }
 
-/* ik_det_scale2 (ik_det_exp's scaling by 2^k without the library call) is ldexp to the
+/* ik__det_scale2 (ik__det_exp's scaling by 2^k without the library call) is ldexp to the
    bit: every k, in and beyond the range where it multiplies, for mantissas across
    [0.5, 2), including the ends. */
 static void det_scale2_is_ldexp(void **state)
@@ -113,14 +113,14 @@ static void det_scale2_is_ldexp(void **state)
 			      1.9999999999999998 };
 	for (int k = -1080; k <= 1030; k++) {
 		for (size_t j = 0; j < sizeof(ps) / sizeof(ps[0]); j++) {
-			double a = ik_det_scale2(ps[j], k), b = ldexp(ps[j], k);
+			double a = ik__det_scale2(ps[j], k), b = ldexp(ps[j], k);
 			assert_memory_equal(&a, &b, sizeof(a));
 		}
 	}
 }
 
-/* ik_det_frexp and ik_det_floor (the bit-level replacements inside ik_det_log and
-   ik_det_exp) agree with the library exactly: normal, subnormal and boundary inputs. */
+/* ik__det_frexp and ik__det_floor (the bit-level replacements inside ik__det_log and
+   ik__det_exp) agree with the library exactly: normal, subnormal and boundary inputs. */
 static void det_frexp_floor_are_exact(void **state)
 {
 	(void)state;
@@ -128,25 +128,25 @@ static void det_frexp_floor_are_exact(void **state)
 			      2.225073858507201e-308, 1e300, 1.7976931348623157e308, 0.1, 123456.789 };
 	for (size_t j = 0; j < sizeof(xs) / sizeof(xs[0]); j++) {
 		int e1, e2;
-		double a = ik_det_frexp(xs[j], &e1), b = frexp(xs[j], &e2);
+		double a = ik__det_frexp(xs[j], &e1), b = frexp(xs[j], &e2);
 		assert_memory_equal(&a, &b, sizeof(a));
 		assert_int_equal(e1, e2);
 	}
 	for (double x = 1e-310; x < 1e308; x *= 1.37) {
 		int e1, e2;
-		double a = ik_det_frexp(x, &e1), b = frexp(x, &e2);
+		double a = ik__det_frexp(x, &e1), b = frexp(x, &e2);
 		assert_true(a == b && e1 == e2);
 	}
 	const double ys[] = { 0.0, 0.3, -0.3, 1.0, -1.0, 1.5, -1.5, 1073.9, -1074.2, 0.9999999999999999,
 			      -0.9999999999999999, 4503599627370495.5, -4503599627370495.5, 1e300, -1e300 };
 	for (size_t j = 0; j < sizeof(ys) / sizeof(ys[0]); j++)
-		assert_true(ik_det_floor(ys[j]) == floor(ys[j]));
+		assert_true(ik__det_floor(ys[j]) == floor(ys[j]));
 	for (double y = -1100.0; y < 1100.0; y += 0.0137)
-		assert_true(ik_det_floor(y) == floor(y));
+		assert_true(ik__det_floor(y) == floor(y));
 }
 
-/* ik_det_exp and ik_det_log take their one-test path for the usual inputs; it must give the
-   bits of the path with every range test (ik_det_exp_any, ik_det_log_any): across the
+/* ik__det_exp and ik__det_log take their one-test path for the usual inputs; it must give the
+   bits of the path with every range test (ik__det_exp_any, ik__det_log_any): across the
    whole range, at the edges of the one-test path and beyond them. */
 static void det_fast_paths_are_exact(void **state)
 {
@@ -156,32 +156,32 @@ static void det_fast_paths_are_exact(void **state)
 			      0.34657359027997264, -0.34657359027997264, 1e-300, -1e-300,
 			      INFINITY, -INFINITY, NAN };
 	for (size_t j = 0; j < sizeof(xs) / sizeof(xs[0]); j++) {
-		double a = ik_det_exp(xs[j]), b = ik_det_exp_any(xs[j]);
+		double a = ik__det_exp(xs[j]), b = ik__det_exp_any(xs[j]);
 		assert_memory_equal(&a, &b, sizeof(a));
 	}
 	for (double x = -750.0; x < 750.0; x += 0.00731) {
-		double a = ik_det_exp(x), b = ik_det_exp_any(x);
+		double a = ik__det_exp(x), b = ik__det_exp_any(x);
 		assert_memory_equal(&a, &b, sizeof(a));
 	}
 	const double ys[] = { 1.0, 0.5, 0.7071067811865475, 0.7071067811865476, 2.0,
 			      2.2250738585072014e-308, 2.225073858507201e-308, 4.9e-324,
 			      1.7976931348623157e308, 0.0, -0.0, -1.0, INFINITY, -INFINITY, NAN };
 	for (size_t j = 0; j < sizeof(ys) / sizeof(ys[0]); j++) {
-		double a = ik_det_log(ys[j]), b = ik_det_log_any(ys[j]);
+		double a = ik__det_log(ys[j]), b = ik__det_log_any(ys[j]);
 		assert_memory_equal(&a, &b, sizeof(a));
 	}
 	for (double y = 1e-320; y < 1e308; y *= 1.0137) {
-		double a = ik_det_log(y), b = ik_det_log_any(y);
+		double a = ik__det_log(y), b = ik__det_log_any(y);
 		assert_memory_equal(&a, &b, sizeof(a));
 	}
 	struct ik_rng rng;
-	ik_rng_seed(&rng, 7);
+	ik__rng_seed(&rng, 7);
 	for (int i = 0; i < 200000; i++) { /* the draws' own inputs: (0, 1) and a few sigmas */
-		double u = ik_rng_unit(&rng), a = ik_det_log(u), b = ik_det_log_any(u);
+		double u = ik__rng_unit(&rng), a = ik__det_log(u), b = ik__det_log_any(u);
 		assert_memory_equal(&a, &b, sizeof(a));
 		double x = (u - 0.5) * 12.0;
-		a = ik_det_exp(x);
-		b = ik_det_exp_any(x);
+		a = ik__det_exp(x);
+		b = ik__det_exp_any(x);
 		assert_memory_equal(&a, &b, sizeof(a));
 	}
 }
@@ -194,21 +194,21 @@ static void dist_parse_each_kind(void **state)
 	struct ik_dist d;
 	char err[256];
 
-	assert_int_equal(ik_dist_parse("constant 1500", &d, err, sizeof(err)), 0);
+	assert_int_equal(ik__dist_parse("constant 1500", &d, err, sizeof(err)), 0);
 	assert_int_equal(d.kind, IK_DIST_CONSTANT);
 	assert_int_equal(d.a_ns, 1500);
 
-	assert_int_equal(ik_dist_parse("  uniform\t1000   2000 ", &d, err, sizeof(err)), 0);
+	assert_int_equal(ik__dist_parse("  uniform\t1000   2000 ", &d, err, sizeof(err)), 0);
 	assert_int_equal(d.kind, IK_DIST_UNIFORM);
 	assert_int_equal(d.a_ns, 1000);
 	assert_int_equal(d.b_ns, 2000);
 
-	assert_int_equal(ik_dist_parse("lognormal 1500 0.25", &d, err, sizeof(err)), 0);
+	assert_int_equal(ik__dist_parse("lognormal 1500 0.25", &d, err, sizeof(err)), 0);
 	assert_int_equal(d.kind, IK_DIST_LOGNORMAL);
 	assert_int_equal(d.a_ns, 1500);
 	assert_true(d.sigma == 0.25);
 
-	assert_int_equal(ik_dist_parse("percentiles 0:1700 25:1900 50:2000 99:2800 100:5900", &d,
+	assert_int_equal(ik__dist_parse("percentiles 0:1700 25:1900 50:2000 99:2800 100:5900", &d,
 				       err, sizeof(err)), 0);
 	assert_int_equal(d.kind, IK_DIST_PERCENTILES);
 	assert_int_equal(d.npoints, 5);
@@ -220,10 +220,10 @@ static void roundtrip(const char *text)
 {
 	struct ik_dist a, b;
 	char buf[512], err[256];
-	assert_int_equal(ik_dist_parse(text, &a, err, sizeof(err)), 0);
-	ik_dist_format(&a, buf, sizeof(buf));
+	assert_int_equal(ik__dist_parse(text, &a, err, sizeof(err)), 0);
+	ik__dist_format(&a, buf, sizeof(buf));
 	assert_string_equal(buf, text); /* the canonical spelling prints as written */
-	assert_int_equal(ik_dist_parse(buf, &b, err, sizeof(err)), 0);
+	assert_int_equal(ik__dist_parse(buf, &b, err, sizeof(err)), 0);
 	assert_int_equal(a.kind, b.kind);
 	assert_int_equal(a.a_ns, b.a_ns);
 	assert_int_equal(a.b_ns, b.b_ns);
@@ -255,7 +255,7 @@ static void expect_parse_error(const char *text, const char *needle)
 {
 	struct ik_dist d;
 	char err[256] = "";
-	if (ik_dist_parse(text, &d, err, sizeof(err)) == 0)
+	if (ik__dist_parse(text, &d, err, sizeof(err)) == 0)
 		fail_msg("'%s' parsed, expected an error containing '%s'", text, needle);
 	if (!strstr(err, needle))
 		fail_msg("'%s': error '%s' lacks '%s'", text, err, needle);
@@ -293,7 +293,7 @@ static void dist_parse_errors(void **state)
 			   "55:12 60:13 65:14 70:15 75:16 80:17", "at most 16");
 	/* NULL err is allowed */
 	struct ik_dist d;
-	assert_int_equal(ik_dist_parse("nonsense", &d, NULL, 0), -1);
+	assert_int_equal(ik__dist_parse("nonsense", &d, NULL, 0), -1);
 }
 
 /* ---- sampling ------------------------------------------------------------------------ */
@@ -308,12 +308,12 @@ static int64_t *sample_sorted(const char *text, int n, uint64_t seed)
 {
 	struct ik_dist d;
 	struct ik_rng r;
-	assert_int_equal(ik_dist_parse(text, &d, NULL, 0), 0);
-	ik_rng_seed(&r, seed);
+	assert_int_equal(ik__dist_parse(text, &d, NULL, 0), 0);
+	ik__rng_seed(&r, seed);
 	int64_t *v = malloc(sizeof(*v) * (size_t)n);
 	assert_non_null(v);
 	for (int i = 0; i < n; i++)
-		v[i] = ik_dist_sample(&d, &r);
+		v[i] = ik__dist_sample(&d, &r);
 	qsort(v, (size_t)n, sizeof(*v), cmp_i64);
 	return v;
 }
@@ -394,21 +394,21 @@ static void sample_never_negative(void **state)
 	(void)state;
 	struct ik_dist d;
 	struct ik_rng r;
-	ik_rng_seed(&r, 8);
+	ik__rng_seed(&r, 8);
 	/* hand-made (unparsed) nonsense must not give negative costs */
 	memset(&d, 0, sizeof(d));
 	d.kind = IK_DIST_CONSTANT;
 	d.a_ns = -5;
-	assert_int_equal(ik_dist_sample(&d, &r), 0);
+	assert_int_equal(ik__dist_sample(&d, &r), 0);
 	d.kind = IK_DIST_UNIFORM;
 	d.a_ns = -10;
 	d.b_ns = -1;
-	assert_int_equal(ik_dist_sample(&d, &r), 0);
+	assert_int_equal(ik__dist_sample(&d, &r), 0);
 	d.kind = IK_DIST_LOGNORMAL;
 	d.a_ns = 1000;
 	d.sigma = 10;
 	for (int i = 0; i < 10000; i++)
-		assert_true(ik_dist_sample(&d, &r) >= 0);
+		assert_true(ik__dist_sample(&d, &r) >= 0);
 }
 
 /* ---- methods and topology ------------------------------------------------------------ */
@@ -419,15 +419,15 @@ static void method_names(void **state)
 	const char *names[] = { "poll", "mwait", "hlt", "ioport", "stop", "wfi", "other" };
 	for (int i = 0; i < 7; i++) {
 		enum ik_method m;
-		assert_int_equal(ik_method_parse(names[i], &m), 0);
+		assert_int_equal(ik__method_parse(names[i], &m), 0);
 		assert_int_equal(m, i);
-		assert_string_equal(ik_method_name(m), names[i]);
+		assert_string_equal(ik__method_name(m), names[i]);
 	}
 	enum ik_method m = IK_METHOD_HLT;
-	assert_int_equal(ik_method_parse("MWAIT", &m), -1);
-	assert_int_equal(ik_method_parse("", &m), -1);
+	assert_int_equal(ik__method_parse("MWAIT", &m), -1);
+	assert_int_equal(ik__method_parse("", &m), -1);
 	assert_int_equal(m, IK_METHOD_HLT);
-	assert_string_equal(ik_method_name((enum ik_method)99), "?");
+	assert_string_equal(ik__method_name((enum ik_method)99), "?");
 }
 
 static void topology_numbering(void **state)
@@ -441,37 +441,37 @@ static void topology_numbering(void **state)
 	p.threads_per_core = 2;
 	p.cores_per_llc = 20;
 
-	ik_platform_topology(&p, 0, &t);
+	ik__platform_topology(&p, 0, &t);
 	assert_int_equal(t.package, 0);
 	assert_int_equal(t.core, 0);
 	assert_int_equal(t.thread, 0);
 	assert_int_equal(t.llc, 0);
-	ik_platform_topology(&p, 25, &t); /* package 1, core 5 of it */
+	ik__platform_topology(&p, 25, &t); /* package 1, core 5 of it */
 	assert_int_equal(t.package, 1);
 	assert_int_equal(t.core, 25);
 	assert_int_equal(t.thread, 0);
 	assert_int_equal(t.llc, 1);
-	ik_platform_topology(&p, 40, &t); /* SMT sibling of CPU 0 */
+	ik__platform_topology(&p, 40, &t); /* SMT sibling of CPU 0 */
 	assert_int_equal(t.package, 0);
 	assert_int_equal(t.core, 0);
 	assert_int_equal(t.thread, 1);
-	ik_platform_topology(&p, 79, &t);
+	ik__platform_topology(&p, 79, &t);
 	assert_int_equal(t.package, 1);
 	assert_int_equal(t.core, 39);
 	assert_int_equal(t.thread, 1);
-	ik_platform_topology(&p, 80, &t);
+	ik__platform_topology(&p, 80, &t);
 	assert_int_equal(t.package, -1);
 	assert_int_equal(t.core, -1);
-	ik_platform_topology(&p, -1, &t);
+	ik__platform_topology(&p, -1, &t);
 	assert_int_equal(t.thread, -1);
 
 	/* Zen 3: 8-core CCX */
 	p.packages = 1;
 	p.cores_per_package = 64;
 	p.cores_per_llc = 8;
-	ik_platform_topology(&p, 9, &t);
+	ik__platform_topology(&p, 9, &t);
 	assert_int_equal(t.llc, 1);
-	ik_platform_topology(&p, 64 + 17, &t);
+	ik__platform_topology(&p, 64 + 17, &t);
 	assert_int_equal(t.core, 17);
 	assert_int_equal(t.thread, 1);
 	assert_int_equal(t.llc, 2);

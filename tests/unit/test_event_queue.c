@@ -28,7 +28,7 @@ static void test_matches_reference(void **state)
 	int armed[N] = { 0 };
 	uint64_t x = 88172645463325252ULL;
 
-	assert_int_equal(ik_eq_init(&q, N), 0);
+	assert_int_equal(ik__eq_init(&q, N), 0);
 	for (int step = 0; step < 200000; step++) {
 		x ^= x << 13;
 		x ^= x >> 7;
@@ -37,18 +37,18 @@ static void test_matches_reference(void **state)
 		int op = (int)((x >> 20) % 4);
 		if (op <= 1) {
 			int64_t when = (int64_t)((x >> 32) % 1000); /* many ties on purpose */
-			ik_eq_arm(&q, id, when);
+			ik__eq_arm(&q, id, when);
 			t[id] = when;
 			armed[id] = 1;
 		} else if (op == 2) {
-			ik_eq_cancel(&q, id);
+			ik__eq_cancel(&q, id);
 			armed[id] = 0;
 		} else if ((x >> 40) & 1) { /* pop only up to a time (the simulator's loop) */
 			int64_t when, until = (int64_t)((x >> 44) % 1000);
 			int want = ref_min(t, armed);
 			if (want >= 0 && t[want] > until)
 				want = -1;
-			assert_int_equal(ik_eq_pop_until(&q, until, &when), want);
+			assert_int_equal(ik__eq_pop_until(&q, until, &when), want);
 			if (want >= 0) {
 				assert_int_equal(when, t[want]);
 				armed[want] = 0;
@@ -56,7 +56,7 @@ static void test_matches_reference(void **state)
 		} else {
 			int64_t when;
 			int want = ref_min(t, armed);
-			assert_int_equal(ik_eq_pop(&q, &when), want);
+			assert_int_equal(ik__eq_pop(&q, &when), want);
 			if (want >= 0) {
 				assert_int_equal(when, t[want]);
 				armed[want] = 0;
@@ -67,7 +67,7 @@ static void test_matches_reference(void **state)
 			count += armed[i];
 		assert_int_equal(q.size, count);
 	}
-	ik_eq_free(&q);
+	ik__eq_free(&q);
 }
 
 /*
@@ -85,7 +85,7 @@ static void test_moving_clock(void **state)
 	uint64_t x = 0x9E3779B97F4A7C15ULL;
 	const int64_t span = (int64_t)IK_EQ_SLOTS << IK_EQ_SHIFT;
 
-	assert_int_equal(ik_eq_init(&q, N), 0);
+	assert_int_equal(ik__eq_init(&q, N), 0);
 	for (int step = 0; step < 300000; step++) {
 		x ^= x << 13;
 		x ^= x >> 7;
@@ -103,33 +103,33 @@ static void test_moving_clock(void **state)
 			default: d = ((int64_t)((x >> 40) % 64)) << IK_EQ_SHIFT; break; /* slot edges */
 			}
 			int64_t when = now + d;
-			ik_eq_arm(&q, id, when);
+			ik__eq_arm(&q, id, when);
 			t[id] = when;
 			armed[id] = 1;
 		} else if (op == 3) {
-			ik_eq_cancel(&q, id);
+			ik__eq_cancel(&q, id);
 			armed[id] = 0;
 		} else {
 			int64_t when, until = now + (int64_t)((x >> 44) % (uint64_t)(2 * span));
 			int want = ref_min(t, armed);
 			if (want >= 0 && t[want] > until)
 				want = -1;
-			assert_int_equal(ik_eq_pop_until(&q, until, &when), want);
+			assert_int_equal(ik__eq_pop_until(&q, until, &when), want);
 			if (want >= 0) {
 				assert_int_equal(when, t[want]);
-				assert_true(ik_eq_peek_time(&q) >= when);
+				assert_true(ik__eq_peek_time(&q) >= when);
 				armed[want] = 0;
 				if (when > now)
 					now = when;
 			}
 		}
 		for (int i = 0; i < N; i++) {
-			assert_int_equal(ik_eq_armed(&q, i), armed[i]);
+			assert_int_equal(ik__eq_armed(&q, i), armed[i]);
 			if (armed[i])
-				assert_int_equal(ik_eq_expires(&q, i), t[i]);
+				assert_int_equal(ik__eq_expires(&q, i), t[i]);
 		}
 	}
-	ik_eq_free(&q);
+	ik__eq_free(&q);
 }
 
 static void test_tie_broken_by_id(void **state)
@@ -138,18 +138,18 @@ static void test_tie_broken_by_id(void **state)
 	struct ik_event_queue q;
 	int64_t when;
 
-	assert_int_equal(ik_eq_init(&q, 4), 0);
-	ik_eq_arm(&q, 3, 10);
-	ik_eq_arm(&q, 1, 10);
-	ik_eq_arm(&q, 2, 5);
-	ik_eq_arm(&q, 2, 10); /* moved later: now ties with 1 and 3 */
-	assert_int_equal(ik_eq_peek_time(&q), 10);
-	assert_int_equal(ik_eq_pop(&q, &when), 1);
-	assert_int_equal(ik_eq_pop(&q, &when), 2);
-	assert_int_equal(ik_eq_pop(&q, &when), 3);
-	assert_int_equal(ik_eq_pop(&q, &when), -1);
-	assert_true(ik_eq_peek_time(&q) == INT64_MAX);
-	ik_eq_free(&q);
+	assert_int_equal(ik__eq_init(&q, 4), 0);
+	ik__eq_arm(&q, 3, 10);
+	ik__eq_arm(&q, 1, 10);
+	ik__eq_arm(&q, 2, 5);
+	ik__eq_arm(&q, 2, 10); /* moved later: now ties with 1 and 3 */
+	assert_int_equal(ik__eq_peek_time(&q), 10);
+	assert_int_equal(ik__eq_pop(&q, &when), 1);
+	assert_int_equal(ik__eq_pop(&q, &when), 2);
+	assert_int_equal(ik__eq_pop(&q, &when), 3);
+	assert_int_equal(ik__eq_pop(&q, &when), -1);
+	assert_true(ik__eq_peek_time(&q) == INT64_MAX);
+	ik__eq_free(&q);
 }
 
 int main(void)

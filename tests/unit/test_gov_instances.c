@@ -67,7 +67,7 @@ static struct ik_governor_inst *open_probe_for(const struct ik_driver *d, const 
 					   .param_values = values, .kernel_version = release };
 	struct ik_governor_inst *inst = NULL;
 	char err[1024] = "";
-	int rc = ik_governor_open(&a, &inst, err, sizeof(err));
+	int rc = ik__governor_open(&a, &inst, err, sizeof(err));
 	if (rc)
 		fail_msg("open: %s", err);
 	return inst;
@@ -83,7 +83,7 @@ static int step(struct ik_govreplay *g, int64_t latency_req_ns)
 	struct ik_govreplay_input in = { .sleep_ns = IK_KTIME_MAX, .tick_ns = 4000000,
 					 .wake_ns = 1000, .latency_req_ns = latency_req_ns };
 	struct ik_govreplay_result r;
-	ik_govreplay_step(g, &in, &r);
+	ik__govreplay_step(g, &in, &r);
 	return r.state;
 }
 
@@ -97,20 +97,20 @@ static void two_instances_do_not_share_state(void **state)
 
 	assert_non_null(ga);
 	assert_non_null(gb);
-	assert_int_equal(ik_govreplay_init(ga, &d, ik_governor_inst_ops(a), 250, NULL, err, sizeof(err)), 0);
-	assert_int_equal(ik_govreplay_init(gb, &d, ik_governor_inst_ops(b), 250, NULL, err, sizeof(err)), 0);
-	assert_int_equal(ik_govreplay_start(ga, err, sizeof(err)), 0);
-	assert_int_equal(ik_govreplay_start(gb, err, sizeof(err)), 0);
+	assert_int_equal(ik__govreplay_init(ga, &d, ik__governor_inst_ops(a), 250, NULL, err, sizeof(err)), 0);
+	assert_int_equal(ik__govreplay_init(gb, &d, ik__governor_inst_ops(b), 250, NULL, err, sizeof(err)), 0);
+	assert_int_equal(ik__govreplay_start(ga, err, sizeof(err)), 0);
+	assert_int_equal(ik__govreplay_start(gb, err, sizeof(err)), 0);
 	/* The same CPU number (0) in both: one shared per-CPU array would count 1, 2, 3, 4. */
 	assert_int_equal(step(ga, IK_LATENCY_REQ_NONE_NS), 1);
 	assert_int_equal(step(ga, IK_LATENCY_REQ_NONE_NS), 2);
 	assert_int_equal(step(gb, IK_LATENCY_REQ_NONE_NS), 1);
 	assert_int_equal(step(ga, IK_LATENCY_REQ_NONE_NS), 3);
 	assert_int_equal(step(gb, IK_LATENCY_REQ_NONE_NS), 2);
-	ik_govreplay_free(ga);
-	ik_govreplay_free(gb);
-	ik_governor_close(a);
-	ik_governor_close(b);
+	ik__govreplay_free(ga);
+	ik__govreplay_free(gb);
+	ik__governor_close(a);
+	ik__governor_close(b);
 	free(ga);
 	free(gb);
 }
@@ -123,17 +123,17 @@ static void module_parameters_are_per_instance(void **state)
 	struct ik_govreplay *ga = calloc(1, sizeof(*ga)), *gb = calloc(1, sizeof(*gb));
 	char err[256];
 
-	assert_int_equal(ik_govreplay_init(ga, &d, ik_governor_inst_ops(a), 250, NULL, err, sizeof(err)), 0);
-	assert_int_equal(ik_govreplay_init(gb, &d, ik_governor_inst_ops(b), 250, NULL, err, sizeof(err)), 0);
-	assert_int_equal(ik_govreplay_start(ga, err, sizeof(err)), 0);
-	assert_int_equal(ik_govreplay_start(gb, err, sizeof(err)), 0);
+	assert_int_equal(ik__govreplay_init(ga, &d, ik__governor_inst_ops(a), 250, NULL, err, sizeof(err)), 0);
+	assert_int_equal(ik__govreplay_init(gb, &d, ik__governor_inst_ops(b), 250, NULL, err, sizeof(err)), 0);
+	assert_int_equal(ik__govreplay_start(ga, err, sizeof(err)), 0);
+	assert_int_equal(ik__govreplay_start(gb, err, sizeof(err)), 0);
 	/* b encodes the latency limit (probe 4), a goes on counting (probe 9). */
 	assert_int_equal(step(gb, 5000), 1);
 	assert_int_equal(step(ga, 5000), 1);
 	assert_int_equal(step(gb, 0), 0);
 	assert_int_equal(step(ga, 0), 2);
-	const struct ik_governor_identity *ia = ik_governor_inst_identity(a);
-	const struct ik_governor_identity *ib = ik_governor_inst_identity(b);
+	const struct ik_governor_identity *ia = ik__governor_inst_identity(a);
+	const struct ik_governor_identity *ib = ik__governor_inst_identity(b);
 	assert_int_equal(ia->kind, IK_GOVERNOR_KERNEL);
 	assert_string_equal(ia->name, "probe");
 	assert_string_equal(ia->sha256, ib->sha256);
@@ -142,10 +142,10 @@ static void module_parameters_are_per_instance(void **state)
 	assert_string_equal(ia->params[0].name, "probe");
 	assert_string_equal(ia->params[0].value, "9");
 	assert_string_equal(ib->params[0].value, "4");
-	ik_govreplay_free(ga);
-	ik_govreplay_free(gb);
-	ik_governor_close(a);
-	ik_governor_close(b);
+	ik__govreplay_free(ga);
+	ik__govreplay_free(gb);
+	ik__governor_close(a);
+	ik__governor_close(b);
 	free(ga);
 	free(gb);
 }
@@ -163,12 +163,12 @@ static void release_selection(void **state)
 		struct ik_governor_inst *inst = open_probe_for(&d, "11", releases[i]);
 		struct ik_govreplay *g = calloc(1, sizeof(*g));
 		assert_non_null(g);
-		assert_int_equal(ik_govreplay_init(g, &d, ik_governor_inst_ops(inst), 250, NULL, err,
+		assert_int_equal(ik__govreplay_init(g, &d, ik__governor_inst_ops(inst), 250, NULL, err,
 						   sizeof(err)), 0);
-		assert_int_equal(ik_govreplay_start(g, err, sizeof(err)), 0);
+		assert_int_equal(ik__govreplay_start(g, err, sizeof(err)), 0);
 		assert_int_equal(step(g, IK_LATENCY_REQ_NONE_NS), expect[i]);
-		ik_govreplay_free(g);
-		ik_governor_close(inst);
+		ik__govreplay_free(g);
+		ik__governor_close(inst);
 		free(g);
 	}
 	/* Releases the shim does not serve (before 5.1), and nonsense, are refused by name. */
@@ -177,10 +177,10 @@ static void release_selection(void **state)
 					   .nparams = 1, .param_names = names,
 					   .param_values = values, .kernel_version = "5.0" };
 	struct ik_governor_inst *inst = NULL;
-	assert_int_equal(ik_governor_open(&a, &inst, err, sizeof(err)), -2);
+	assert_int_equal(ik__governor_open(&a, &inst, err, sizeof(err)), -2);
 	assert_non_null(strstr(err, "kernel version 5.0: the kernel shim serves the governor API of v5.5 to v7.1 (v7.0 and v7.1 as v6.19), and of v5.1 to v5.4"));
 	a.kernel_version = "six";
-	assert_int_equal(ik_governor_open(&a, &inst, err, sizeof(err)), -2);
+	assert_int_equal(ik__governor_open(&a, &inst, err, sizeof(err)), -2);
 	assert_non_null(strstr(err, "expected X.Y"));
 }
 
@@ -193,32 +193,32 @@ static void microsecond_api_of_5_4(void **state)
 					   .kernel_version = "5.4" };
 	struct ik_governor_inst *inst = NULL;
 	char err[1024];
-	if (ik_governor_open(&a, &inst, err, sizeof(err)))
+	if (ik__governor_open(&a, &inst, err, sizeof(err)))
 		fail_msg("open for 5.4: %s", err);
 	struct ik_govreplay *g = calloc(1, sizeof(*g));
 	assert_non_null(g);
-	assert_int_equal(ik_govreplay_init(g, &d, ik_governor_inst_ops(inst), 250, NULL, err,
+	assert_int_equal(ik__govreplay_init(g, &d, ik__governor_inst_ops(inst), 250, NULL, err,
 					   sizeof(err)), 0);
-	assert_int_equal(ik_govreplay_start(g, err, sizeof(err)), 0);
+	assert_int_equal(ik__govreplay_start(g, err, sizeof(err)), 0);
 	struct ik_govreplay_input in = { .sleep_ns = IK_KTIME_MAX, .tick_ns = 4000000,
 					 .wake_ns = 50000, .latency_req_ns = IK_LATENCY_REQ_NONE_NS };
 	struct ik_govreplay_result r;
 	/* POLL until its 20 us limit (S2's residency) -> 20 us -> S2 (20 us) -> 60 us -> S2. */
-	ik_govreplay_step(g, &in, &r);
+	ik__govreplay_step(g, &in, &r);
 	assert_int_equal(r.state, 0);
-	ik_govreplay_step(g, &in, &r);
+	ik__govreplay_step(g, &in, &r);
 	assert_int_equal(r.state, 2);
-	ik_govreplay_step(g, &in, &r);
+	ik__govreplay_step(g, &in, &r);
 	assert_int_equal(r.state, 2);
 	in.latency_req_ns = 5000; /* 5 us: S1 (2 us) fits, S2 (10 us) does not */
-	ik_govreplay_step(g, &in, &r);
+	ik__govreplay_step(g, &in, &r);
 	assert_int_equal(r.state, 1);
-	ik_govreplay_free(g);
-	ik_governor_close(inst);
+	ik__govreplay_free(g);
+	ik__governor_close(inst);
 	free(g);
 
 	a.kernel_version = NULL;
-	assert_int_equal(ik_governor_open(&a, &inst, err, sizeof(err)), -2);
+	assert_int_equal(ik__governor_open(&a, &inst, err, sizeof(err)), -2);
 	assert_non_null(strstr(err, "no member named"));
 }
 
@@ -231,17 +231,17 @@ static void builtin_through_the_same_call(void **state)
 					   .param_names = names, .param_values = values };
 	struct ik_governor_inst *inst = NULL;
 	char err[512];
-	assert_int_equal(ik_governor_open(&a, &inst, err, sizeof(err)), 0);
-	assert_ptr_equal(ik_governor_inst_ops(inst)->select, ik_governor_haltpoll.select);
-	assert_int_equal(ik_governor_inst_haltpoll(inst)->guest_halt_poll_ns, 100000);
-	ik_governor_close(inst);
+	assert_int_equal(ik__governor_open(&a, &inst, err, sizeof(err)), 0);
+	assert_ptr_equal(ik__governor_inst_ops(inst)->select, ik_governor_haltpoll.select);
+	assert_int_equal(ik__governor_inst_haltpoll(inst)->guest_halt_poll_ns, 100000);
+	ik__governor_close(inst);
 
 	a.spec = "menu";
-	assert_int_equal(ik_governor_open(&a, &inst, err, sizeof(err)), -2);
+	assert_int_equal(ik__governor_open(&a, &inst, err, sizeof(err)), -2);
 	assert_non_null(strstr(err, "governor.guest_halt_poll_ns: governor menu has no parameter"));
 	a.nparams = 0;
 	a.spec = "nosuch";
-	assert_int_equal(ik_governor_open(&a, &inst, err, sizeof(err)), -2);
+	assert_int_equal(ik__governor_open(&a, &inst, err, sizeof(err)), -2);
 	assert_non_null(strstr(err, "unknown governor 'nosuch'"));
 }
 

@@ -91,8 +91,8 @@ static void rig_init(struct rig *r, const struct ik_governor *gov)
 
 	make_table(&drv);
 	memset(&r->script, 0, sizeof(r->script));
-	assert_int_equal(ik_govreplay_init(&r->g, &drv, gov, 250, NULL, err, sizeof(err)), 0);
-	assert_int_equal(ik_govreplay_start(&r->g, err, sizeof(err)), 0);
+	assert_int_equal(ik__govreplay_init(&r->g, &drv, gov, 250, NULL, err, sizeof(err)), 0);
+	assert_int_equal(ik__govreplay_start(&r->g, err, sizeof(err)), 0);
 	if (gov == &scripted)
 		r->g.dev.governor_data = &r->script;
 }
@@ -115,7 +115,7 @@ static struct ik_govreplay_result step(struct rig *r, int state, bool keep_tick,
 	struct ik_govreplay_result res;
 	r->script.state = state;
 	r->script.keep_tick = keep_tick;
-	ik_govreplay_step(&r->g, &in, &res);
+	ik__govreplay_step(&r->g, &in, &res);
 	return res;
 }
 
@@ -155,7 +155,7 @@ static void test_inputs_seen_by_select(void **state)
 	assert_int_equal(r.script.delta_next_ns, IK_KTIME_MAX);
 	step(&r, 1, false, input(IK_KTIME_MAX, 1 * MS, IK_KTIME_MAX));
 	assert_int_equal(r.script.delta_next_ns, 1 * MS);
-	ik_govreplay_free(&r.g);
+	ik__govreplay_free(&r.g);
 }
 
 /* ---- The wake event and its ties --------------------------------------------------------- */
@@ -177,7 +177,7 @@ static void test_earliest_event_wins(void **state)
 	res = step(&r, 2, true, input(3 * MS, 1 * MS, 2 * MS));
 	assert_int_equal(res.woken_by, IK_GOVREPLAY_TICK);
 	assert_int_equal(res.wake_at_ns, 1 * MS);
-	ik_govreplay_free(&r.g);
+	ik__govreplay_free(&r.g);
 }
 
 static void test_ties_wake_timer_tick_poll(void **state)
@@ -207,7 +207,7 @@ static void test_ties_wake_timer_tick_poll(void **state)
 	res = step(&r, 0, true, input(IK_KTIME_MAX, poll + 1, IK_KTIME_MAX));
 	assert_int_equal(res.woken_by, IK_GOVREPLAY_POLL_LIMIT);
 	assert_int_equal(res.wake_at_ns, poll);
-	ik_govreplay_free(&r.g);
+	ik__govreplay_free(&r.g);
 }
 
 /* The tick wakes the CPU only if it ran: kept by the governor and not stopped at entry. */
@@ -233,7 +233,7 @@ static void test_tick_only_when_kept(void **state)
 	res = step(&r, 2, true, input(3 * MS, 1 * MS, IK_KTIME_MAX));
 	assert_true(res.tick_kept);
 	assert_int_equal(res.woken_by, IK_GOVREPLAY_TICK);
-	ik_govreplay_free(&r.g);
+	ik__govreplay_free(&r.g);
 }
 
 /* The poll limit applies in a polling state only. */
@@ -264,7 +264,7 @@ static void test_poll_limit_only_when_polling(void **state)
 	assert_true(r.g.dev.poll_time_limit);
 	step(&r, 2, false, input(IK_KTIME_MAX, 1 * MS, 40 * US));
 	assert_true(r.script.reflect_poll_time_limit);
-	ik_govreplay_free(&r.g);
+	ik__govreplay_free(&r.g);
 }
 
 /* The poll limit is the device's cached cpuidle_poll_time(), which haltpoll may set. */
@@ -282,12 +282,12 @@ static void test_poll_limit_from_device(void **state)
 	/* With C2 disabled (before any poll), the limit is C3's 600 us capped at TICK/16. */
 	struct rig r2;
 	rig_init(&r2, &scripted);
-	assert_int_equal(ik_govreplay_disable(&r2.g, "C2"), 0);
+	assert_int_equal(ik__govreplay_disable(&r2.g, "C2"), 0);
 	res = step(&r2, 0, false, input(IK_KTIME_MAX, TICK_250, IK_KTIME_MAX));
 	assert_int_equal(res.woken_by, IK_GOVREPLAY_POLL_LIMIT);
 	assert_int_equal(res.wake_at_ns, TICK_250 / 16);
-	ik_govreplay_free(&r.g);
-	ik_govreplay_free(&r2.g);
+	ik__govreplay_free(&r.g);
+	ik__govreplay_free(&r2.g);
 }
 
 static void test_no_event_is_ten_seconds(void **state)
@@ -305,7 +305,7 @@ static void test_no_event_is_ten_seconds(void **state)
 	res = step(&r, 3, false, input(20 * IK_NSEC_PER_SEC, 1 * MS, IK_KTIME_MAX));
 	assert_int_equal(res.woken_by, IK_GOVREPLAY_TIMER);
 	assert_int_equal(res.wake_at_ns, 20 * IK_NSEC_PER_SEC);
-	ik_govreplay_free(&r.g);
+	ik__govreplay_free(&r.g);
 }
 
 /* ---- What the governor learns ------------------------------------------------------------ */
@@ -337,7 +337,7 @@ static void test_last_residency(void **state)
 	assert_int_equal(res.woken_by, IK_GOVREPLAY_TIMER);
 	assert_int_equal(res.last_residency_ns, (uint64_t)IK_KTIME_MAX);
 	assert_int_equal(r.script.reflect_calls, 4);
-	ik_govreplay_free(&r.g);
+	ik__govreplay_free(&r.g);
 }
 
 static void test_got_tick_only_for_the_tick(void **state)
@@ -352,7 +352,7 @@ static void test_got_tick_only_for_the_tick(void **state)
 	assert_false(r.script.reflect_got_tick);
 	step(&r, 2, true, input(1 * MS, 1 * MS, IK_KTIME_MAX)); /* a timer at the tick's time */
 	assert_false(r.script.reflect_got_tick);
-	ik_govreplay_free(&r.g);
+	ik__govreplay_free(&r.g);
 }
 
 /* usage, time, above and below as cpuidle_enter_state() counts them; the harness's counts. */
@@ -376,7 +376,7 @@ static void test_core_accounting(void **state)
 	assert_int_equal(u[2].above + u[2].below, 0);
 	assert_int_equal(r.g.lines, 3);
 	assert_int_equal(r.g.stop_tick_count, 2);
-	ik_govreplay_free(&r.g);
+	ik__govreplay_free(&r.g);
 }
 
 static void test_disable_by_name(void **state)
@@ -384,11 +384,11 @@ static void test_disable_by_name(void **state)
 	(void)state;
 	struct rig r;
 	rig_init(&r, &scripted);
-	assert_int_equal(ik_govreplay_disable(&r.g, "C3"), 0);
+	assert_int_equal(ik__govreplay_disable(&r.g, "C3"), 0);
 	assert_true(ik_state_disabled(&r.g.dev, 3));
 	assert_false(ik_state_disabled(&r.g.dev, 2));
-	assert_int_equal(ik_govreplay_disable(&r.g, "C9"), -1);
-	ik_govreplay_free(&r.g);
+	assert_int_equal(ik__govreplay_disable(&r.g, "C9"), -1);
+	ik__govreplay_free(&r.g);
 }
 
 static void test_init_rejects_bad_setup(void **state)
@@ -399,19 +399,19 @@ static void test_init_rejects_bad_setup(void **state)
 	char err[256];
 
 	make_table(&drv);
-	assert_int_equal(ik_govreplay_init(&g, &drv, NULL, 250, NULL, err, sizeof(err)),
+	assert_int_equal(ik__govreplay_init(&g, &drv, NULL, 250, NULL, err, sizeof(err)),
 			 IK_GOVREPLAY_EINPUT);
 	assert_non_null(strstr(err, "menu"));
-	assert_int_equal(ik_govreplay_init(&g, &drv, &scripted, 0, NULL, err, sizeof(err)),
+	assert_int_equal(ik__govreplay_init(&g, &drv, &scripted, 0, NULL, err, sizeof(err)),
 			 IK_GOVREPLAY_EINPUT);
 	drv.state_count = 0;
-	assert_int_equal(ik_govreplay_init(&g, &drv, &scripted, 250, NULL, err, sizeof(err)),
+	assert_int_equal(ik__govreplay_init(&g, &drv, &scripted, 250, NULL, err, sizeof(err)),
 			 IK_GOVREPLAY_EINPUT);
 }
 
 /* ---- The stream -------------------------------------------------------------------------- */
 
-/* Runs text through ik_govreplay_buffer with the scripted governor choosing `choice`. */
+/* Runs text through ik__govreplay_buffer with the scripted governor choosing `choice`. */
 static int run_text(const char *text, int choice, char *out, size_t outlen, char *err,
 		    size_t errlen, uint64_t *lines)
 {
@@ -422,13 +422,13 @@ static int run_text(const char *text, int choice, char *out, size_t outlen, char
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	int rc = ik_govreplay_buffer(&r.g, text, strlen(text), "t.csv", f, err, errlen);
+	int rc = ik__govreplay_buffer(&r.g, text, strlen(text), "t.csv", f, err, errlen);
 	fclose(f);
 	snprintf(out, outlen, "%s", buf ? buf : "");
 	free(buf);
 	if (lines)
 		*lines = r.g.lines;
-	ik_govreplay_free(&r.g);
+	ik__govreplay_free(&r.g);
 	return rc;
 }
 
@@ -467,12 +467,12 @@ static void test_stream_values(void **state)
 	r.script.state = 3;
 	char err[256];
 	const char *text = "sleep_ns,tick_ns,wake_ns,latency_req_ns\n-,1000000,-,-\n";
-	assert_int_equal(ik_govreplay_buffer(&r.g, text, strlen(text), "t", NULL, err, sizeof(err)),
+	assert_int_equal(ik__govreplay_buffer(&r.g, text, strlen(text), "t", NULL, err, sizeof(err)),
 			 0);
 	assert_int_equal(r.script.sleep_length_ns, IK_KTIME_MAX);
 	assert_int_equal(r.script.latency_req_ns, IK_LATENCY_REQ_NONE_NS);
 	assert_int_equal(r.g.dev.states_usage[3].time_ns, 10 * IK_NSEC_PER_SEC + 100 * US);
-	ik_govreplay_free(&r.g);
+	ik__govreplay_free(&r.g);
 }
 
 struct bad_case {
@@ -555,13 +555,13 @@ static void test_stream_file(void **state)
 	char err[512];
 	FILE *in = fmemopen(text, o, "r");
 	assert_non_null(in);
-	int rc = ik_govreplay_stream(&r.g, in, "f.csv", NULL, err, sizeof(err));
+	int rc = ik__govreplay_stream(&r.g, in, "f.csv", NULL, err, sizeof(err));
 	fclose(in);
 	if (rc)
 		fail_msg("%s", err);
 	assert_int_equal(r.g.lines, 300001);
 	assert_int_equal(r.script.sleep_length_ns, 5000);
-	ik_govreplay_free(&r.g);
+	ik__govreplay_free(&r.g);
 
 	/* A data line that does not fit the read buffer: an error naming its line. */
 	o = (size_t)sprintf(text, "sleep_ns,tick_ns,wake_ns\n1,1,1\n");
@@ -569,11 +569,11 @@ static void test_stream_file(void **state)
 	o += big;
 	rig_init(&r, &scripted);
 	in = fmemopen(text, o, "r");
-	rc = ik_govreplay_stream(&r.g, in, "f.csv", NULL, err, sizeof(err));
+	rc = ik__govreplay_stream(&r.g, in, "f.csv", NULL, err, sizeof(err));
 	fclose(in);
 	assert_int_equal(rc, IK_GOVREPLAY_EINPUT);
 	assert_non_null(strstr(err, "f.csv:3: line longer than"));
-	ik_govreplay_free(&r.g);
+	ik__govreplay_free(&r.g);
 	free(text);
 }
 
@@ -593,11 +593,11 @@ static void test_real_governors(void **state)
 				      i % 3 ? (int64_t)(i * 31) % (300 * US) : IK_KTIME_MAX);
 			in.tick_stopped = i % 11 == 0;
 			in.latency_req_ns = i % 13 == 0 ? 0 : IK_LATENCY_REQ_NONE_NS;
-			ik_govreplay_step(&r.g, &in, &res);
+			ik__govreplay_step(&r.g, &in, &res);
 			assert_in_range(res.state, 0, 3);
 		}
 		assert_int_equal(r.g.lines, 1000);
-		ik_govreplay_free(&r.g);
+		ik__govreplay_free(&r.g);
 	}
 }
 

@@ -70,15 +70,15 @@ static void runs_in_simulation(void **state)
 	const char *ov[] = { "cpuidle.driver=auto", "workload.type=pingpong", "workload.pairs=2",
 			     "scenario.duration_ms=20" };
 
-	if (ik_scenario_parse_string("t.ini", "[scenario]\nname = t\nplatform = kvm-guest-haltpoll\n",
+	if (ik__scenario_parse_string("t.ini", "[scenario]\nname = t\nplatform = kvm-guest-haltpoll\n",
 				     ov, 4, &dt_sc, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_string_equal(dt_sc.driver, "haltpoll");
 	assert_string_equal(dt_sc.governor, "haltpoll");
-	if (ik_sim_run(&dt_sc, 1, &r, err, sizeof(err)))
+	if (ik__sim_run(&dt_sc, 1, &r, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_true(r.total[0].usage + r.total[1].usage > 0);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 int main(void)

@@ -47,28 +47,28 @@ static void sorted_out(void **state)
 	struct elem in[N], out;
 	uint32_t seed = 7;
 
-	assert_int_equal(ik_heap_init(&h, sizeof(struct elem), 0, elem_before, NULL), 0);
-	assert_null(ik_heap_top(&h));
-	assert_false(ik_heap_pop(&h, &out));
+	assert_int_equal(ik__heap_init(&h, sizeof(struct elem), 0, elem_before, NULL), 0);
+	assert_null(ik__heap_top(&h));
+	assert_false(ik__heap_pop(&h, &out));
 	for (int i = 0; i < N; i++) {
 		in[i] = (struct elem){ (int32_t)(next_rand(&seed) % 50), i, 0 }; /* many ties */
-		assert_int_equal(ik_heap_push(&h, &in[i]), 0);
+		assert_int_equal(ik__heap_push(&h, &in[i]), 0);
 	}
-	assert_int_equal(ik_heap_count(&h), N);
+	assert_int_equal(ik__heap_count(&h), N);
 	assert_true(h.cap >= N); /* grown from no room at all */
 	qsort(in, N, sizeof(in[0]), cmp_elem);
 	for (int i = 0; i < N; i++) {
-		const struct elem *top = ik_heap_top(&h);
+		const struct elem *top = ik__heap_top(&h);
 		assert_non_null(top);
 		assert_int_equal(top->key, in[i].key);
-		assert_true(ik_heap_pop(&h, &out));
+		assert_true(ik__heap_pop(&h, &out));
 		assert_int_equal(out.key, in[i].key);
 		assert_int_equal(out.seq, in[i].seq);
 	}
-	assert_int_equal(ik_heap_count(&h), 0);
-	assert_false(ik_heap_pop(&h, NULL));
-	ik_heap_free(&h);
-	ik_heap_free(&h); /* twice is harmless */
+	assert_int_equal(ik__heap_count(&h), 0);
+	assert_false(ik__heap_pop(&h, NULL));
+	ik__heap_free(&h);
+	ik__heap_free(&h); /* twice is harmless */
 }
 
 /* Pushes and pops mixed: what comes out is always the least of what is held. */
@@ -81,11 +81,11 @@ static void interleaved(void **state)
 	int nheld = 0, seq = 0;
 	uint32_t seed = 99;
 
-	assert_int_equal(ik_heap_init(&h, sizeof(struct elem), 8, elem_before, NULL), 0);
+	assert_int_equal(ik__heap_init(&h, sizeof(struct elem), 8, elem_before, NULL), 0);
 	for (int step = 0; step < N; step++) {
 		if (nheld == 0 || next_rand(&seed) % 3 != 0) {
 			struct elem e = { (int32_t)(next_rand(&seed) % 1000), seq++, 0 };
-			assert_int_equal(ik_heap_push(&h, &e), 0);
+			assert_int_equal(ik__heap_push(&h, &e), 0);
 			held[nheld++] = e;
 			continue;
 		}
@@ -94,13 +94,13 @@ static void interleaved(void **state)
 			if (elem_before(&held[i], &held[least], NULL))
 				least = i;
 		struct elem out;
-		assert_true(ik_heap_pop(&h, &out));
+		assert_true(ik__heap_pop(&h, &out));
 		assert_int_equal(out.key, held[least].key);
 		assert_int_equal(out.seq, held[least].seq);
 		held[least] = held[--nheld];
-		assert_int_equal(ik_heap_count(&h), (size_t)nheld);
+		assert_int_equal(ik__heap_count(&h), (size_t)nheld);
 	}
-	ik_heap_free(&h);
+	ik__heap_free(&h);
 }
 
 /* Keys standing for streams, ordered by each stream's next value (the spill's use). */
@@ -125,24 +125,24 @@ static void merge_by_context(void **state)
 			  { 0, 6, 7, 8 }, { INT32_MAX } },
 	};
 	struct ik_heap h;
-	assert_int_equal(ik_heap_init(&h, sizeof(int), 5, stream_before, &s), 0);
+	assert_int_equal(ik__heap_init(&h, sizeof(int), 5, stream_before, &s), 0);
 	for (int k = 0; k < 5; k++)
 		if (s.next[k][0] != INT32_MAX)
-			assert_int_equal(ik_heap_push(&h, &k), 0);
+			assert_int_equal(ik__heap_push(&h, &k), 0);
 	int got[16], n = 0;
 	const int *top;
-	while ((top = ik_heap_top(&h))) {
+	while ((top = ik__heap_top(&h))) {
 		int k = *top;
 		got[n++] = s.next[k][s.at[k]++];
 		if (s.at[k] < 4 && s.next[k][s.at[k]] != INT32_MAX)
-			ik_heap_top_changed(&h); /* its next value is later */
+			ik__heap_top_changed(&h); /* its next value is later */
 		else
-			ik_heap_pop(&h, NULL);
+			ik__heap_pop(&h, NULL);
 	}
 	assert_int_equal(n, 11);
 	for (int i = 0; i < n; i++)
 		assert_int_equal(got[i], i);
-	ik_heap_free(&h);
+	ik__heap_free(&h);
 }
 
 int main(void)

@@ -23,7 +23,7 @@ static void dist_of_samples(void **state)
 	for (int i = 0; i < 100; i++)
 		v[i] = 100 - i; /* unsorted on purpose */
 	struct ik_calib_dist d;
-	ik_calib_dist_of(v, 100, &d);
+	ik__calib_dist_of(v, 100, &d);
 	assert_int_equal(d.n, 100);
 	assert_int_equal(d.min, 1);
 	assert_int_equal(d.max, 100);
@@ -33,10 +33,10 @@ static void dist_of_samples(void **state)
 	assert_int_equal(d.p99, 99);
 	/* a lognormal with these quartiles: sigma = ln(75/25) / (2 * 0.6745) */
 	assert_true(d.sigma > 0.8143 && d.sigma < 0.8146);
-	ik_calib_dist_of(v, 0, &d);
+	ik__calib_dist_of(v, 0, &d);
 	assert_int_equal(d.n, 0);
 	int64_t same[3] = { 7, 7, 7 };
-	ik_calib_dist_of(same, 3, &d);
+	ik__calib_dist_of(same, 3, &d);
 	assert_int_equal(d.p50, 7);
 	assert_true(d.sigma == 0.0);
 }
@@ -65,7 +65,7 @@ static void module_parameters(void **state)
 	struct ik_host_machine m;
 
 	/* nothing there: nothing read, no error */
-	assert_int_equal(ik_host_machine_read(root, &m, err, sizeof(err)), 0);
+	assert_int_equal(ik__host_machine_read(root, &m, err, sizeof(err)), 0);
 	assert_false(m.have_haltpoll);
 	assert_false(m.have_cpuid); /* a tree has no CPU to ask */
 	assert_int_equal(m.haltpoll_force, -1);
@@ -76,7 +76,7 @@ static void module_parameters(void **state)
 	put(root, "sys/module/haltpoll/parameters/guest_halt_poll_grow", "3\n");
 	put(root, "sys/module/haltpoll/parameters/guest_halt_poll_grow_start", "50000\n");
 	put(root, "sys/module/haltpoll/parameters/guest_halt_poll_allow_shrink", "N\n");
-	assert_int_equal(ik_host_machine_read(root, &m, err, sizeof(err)), 0);
+	assert_int_equal(ik__host_machine_read(root, &m, err, sizeof(err)), 0);
 	assert_true(m.have_haltpoll);
 	assert_int_equal(m.haltpoll_force, 1);
 	assert_int_equal(m.guest_halt_poll_ns, 0);
@@ -85,11 +85,11 @@ static void module_parameters(void **state)
 	assert_false(m.guest_halt_poll_allow_shrink);
 
 	put(root, "sys/module/haltpoll/parameters/guest_halt_poll_grow", "two\n");
-	assert_int_equal(ik_host_machine_read(root, &m, err, sizeof(err)), -1);
+	assert_int_equal(ik__host_machine_read(root, &m, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "guest_halt_poll_grow: expected an unsigned integer, got 'two'"));
 	put(root, "sys/module/haltpoll/parameters/guest_halt_poll_grow", "2\n");
 	put(root, "sys/module/cpuidle_haltpoll/parameters/force", "maybe\n");
-	assert_int_equal(ik_host_machine_read(root, &m, err, sizeof(err)), -1);
+	assert_int_equal(ik__host_machine_read(root, &m, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "force: expected Y or N, got 'maybe'"));
 
 	char cmd[600];
@@ -106,11 +106,11 @@ static void bad_config(void **state)
 	struct ik_calib_result *r = malloc(sizeof(*r));
 	char err[IK_HOST_ERR_LEN] = "";
 	assert_non_null(r);
-	assert_int_equal(ik_calibrate_run(&c, r, err, sizeof(err)), -1);
+	assert_int_equal(ik__calibrate_run(&c, r, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "two different CPUs"));
 	c.wakee_cpu = 1;
 	c.samples = 5;
-	assert_int_equal(ik_calibrate_run(&c, r, err, sizeof(err)), -1);
+	assert_int_equal(ik__calibrate_run(&c, r, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "at least 10 samples"));
 	free(r);
 }

@@ -56,7 +56,7 @@ static struct ik_sysfs *open_text(void)
 {
 	struct ik_sysfs *fs;
 	char err[IK_HOST_ERR_LEN] = "";
-	if (ik_sysfs_parse_dump("t.txt", text, strlen(text), &fs, err, sizeof(err)))
+	if (ik__sysfs_parse_dump("t.txt", text, strlen(text), &fs, err, sizeof(err)))
 		fail_msg("%s", err);
 	return fs;
 }
@@ -65,9 +65,9 @@ static int read_idle(struct ik_sysfs *fs, const char *cpus, struct ik_host_idle 
 		     char *err, size_t errlen)
 {
 	struct ik_cpuset want;
-	if (cpus && ik_cpulist_parse(cpus, IK_HOST_CPU_MAX, false, &want, err, errlen))
+	if (cpus && ik__cpulist_parse(cpus, IK_HOST_CPU_MAX, false, &want, err, errlen))
 		fail_msg("%s", err);
-	return ik_host_idle_read(fs, cpus ? &want : NULL, idle, err, errlen);
+	return ik__host_idle_read(fs, cpus ? &want : NULL, idle, err, errlen);
 }
 
 static int setup(void **state)
@@ -112,22 +112,22 @@ static void full_tables(void **state)
 
 	/* Counters differ, tables do not: CPUs 0-2 fold, CPU 3 (C6 disabled) is its own. */
 	int group_of[4];
-	assert_int_equal(ik_host_fold(&idle, group_of), 2);
+	assert_int_equal(ik__host_fold(&idle, group_of), 2);
 	assert_int_equal(group_of[0], 0);
 	assert_int_equal(group_of[1], 0);
 	assert_int_equal(group_of[2], 0);
 	assert_int_equal(group_of[3], 3);
-	ik_host_idle_free(&idle);
+	ik__host_idle_free(&idle);
 
 	/* --cpu: only those CPUs, and one that is not there is an error. */
 	if (read_idle(fs, "1,3", &idle, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_int_equal(idle.ncpus, 2);
 	assert_int_equal(idle.cpus[1].cpu, 3);
-	ik_host_idle_free(&idle);
+	ik__host_idle_free(&idle);
 	assert_int_equal(read_idle(fs, "2-5", &idle, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "CPU 4-5 not present in t.txt (present: 0-3)"));
-	ik_sysfs_close(fs);
+	ik__sysfs_close(fs);
 }
 
 static void older_kernel(void **state)
@@ -153,10 +153,10 @@ static void older_kernel(void **state)
 	assert_true(idle.cpus[0].online);
 	assert_false(idle.cpus[1].online);
 	int group_of[2];
-	assert_int_equal(ik_host_fold(&idle, group_of), 1); /* offline CPUs are left out */
+	assert_int_equal(ik__host_fold(&idle, group_of), 1); /* offline CPUs are left out */
 	assert_int_equal(group_of[1], -1);
-	ik_host_idle_free(&idle);
-	ik_sysfs_close(fs);
+	ik__host_idle_free(&idle);
+	ik__sysfs_close(fs);
 }
 
 static void no_driver(void **state)
@@ -175,11 +175,11 @@ static void no_driver(void **state)
 	assert_int_equal(idle.ncpus, 2);
 	assert_false(idle.cpus[0].has_cpuidle);
 	int group_of[2];
-	assert_int_equal(ik_host_fold(&idle, group_of), 0);
-	ik_host_default_idle(fs, routine, sizeof(routine));
+	assert_int_equal(ik__host_fold(&idle, group_of), 0);
+	ik__host_default_idle(fs, routine, sizeof(routine));
 	assert_non_null(strstr(routine, "unknown"));
-	ik_host_idle_free(&idle);
-	ik_sysfs_close(fs);
+	ik__host_idle_free(&idle);
+	ik__sysfs_close(fs);
 
 	/* No cpuidle directory at all (CONFIG_CPU_IDLE=n): driver none too. */
 	text[0] = '\0';
@@ -189,8 +189,8 @@ static void no_driver(void **state)
 		fail_msg("%s", err);
 	assert_string_equal(idle.driver, "none");
 	assert_false(idle.have_cpuidle_dir);
-	ik_host_idle_free(&idle);
-	ik_sysfs_close(fs);
+	ik__host_idle_free(&idle);
+	ik__sysfs_close(fs);
 }
 
 static void expect_read_error(const char *needle)
@@ -202,7 +202,7 @@ static void expect_read_error(const char *needle)
 	assert_null(strchr(err, '\n'));
 	if (!strstr(err, needle))
 		fail_msg("error '%s' lacks '%s'", err, needle);
-	ik_sysfs_close(fs);
+	ik__sysfs_close(fs);
 }
 
 static void bad_trees(void **state)

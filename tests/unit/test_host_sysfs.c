@@ -20,7 +20,7 @@ static struct ik_sysfs *parse_ok(const char *text)
 {
 	struct ik_sysfs *fs;
 	char err[IK_HOST_ERR_LEN] = "";
-	if (ik_sysfs_parse_dump("t.txt", text, strlen(text), &fs, err, sizeof(err)))
+	if (ik__sysfs_parse_dump("t.txt", text, strlen(text), &fs, err, sizeof(err)))
 		fail_msg("expected success, got: %s", err);
 	return fs;
 }
@@ -29,7 +29,7 @@ static void parse_bad(const char *text, const char *needle)
 {
 	struct ik_sysfs *fs = NULL;
 	char err[IK_HOST_ERR_LEN] = "";
-	if (ik_sysfs_parse_dump("t.txt", text, strlen(text), &fs, err, sizeof(err)) == 0)
+	if (ik__sysfs_parse_dump("t.txt", text, strlen(text), &fs, err, sizeof(err)) == 0)
 		fail_msg("expected an error for: %s", text);
 	assert_null(fs);
 	assert_null(strchr(err, '\n'));
@@ -40,7 +40,7 @@ static void parse_bad(const char *text, const char *needle)
 static void read_expect(struct ik_sysfs *fs, const char *rel, const char *value)
 {
 	char buf[256], err[IK_HOST_ERR_LEN] = "";
-	int r = ik_sysfs_read(fs, rel, buf, sizeof(buf), err, sizeof(err));
+	int r = ik__sysfs_read(fs, rel, buf, sizeof(buf), err, sizeof(err));
 	if (!value) {
 		assert_int_equal(r, IK_SYSFS_MISSING);
 		return;
@@ -63,10 +63,10 @@ static void dump_lines(void **state)
 		"rw|/sys/devices/system/node/node0/x|ignored\n"
 		P "cpu10/online|1\n"
 		P "cpu1/online|0\n");
-	assert_true(ik_sysfs_is_dump(fs));
-	assert_null(ik_sysfs_root(fs));
-	assert_string_equal(ik_sysfs_origin(fs), "t.txt");
-	assert_int_equal(ik_sysfs_dump_size(fs), 6);
+	assert_true(ik__sysfs_is_dump(fs));
+	assert_null(ik__sysfs_root(fs));
+	assert_string_equal(ik__sysfs_origin(fs), "t.txt");
+	assert_int_equal(ik__sysfs_dump_size(fs), 6);
 	read_expect(fs, "online", "0-3");
 	read_expect(fs, "cpu0/cpuidle/state0/name", "POLL");
 	read_expect(fs, "cpu0/cpuidle/state0/desc", "a|b with bars");
@@ -74,18 +74,18 @@ static void dump_lines(void **state)
 	read_expect(fs, "cpu1/online", "0");
 	read_expect(fs, "cpu0/cpuidle/state0/latency", NULL);
 	read_expect(fs, "cpu0", NULL); /* a directory is not a file */
-	assert_true(ik_sysfs_is_dir(fs, ""));
-	assert_true(ik_sysfs_is_dir(fs, "cpu0/cpuidle"));
-	assert_true(ik_sysfs_is_dir(fs, "cpu1"));
-	assert_false(ik_sysfs_is_dir(fs, "cpu2"));
-	assert_false(ik_sysfs_is_dir(fs, "cpu0/cpuidle/state0/name"));
+	assert_true(ik__sysfs_is_dir(fs, ""));
+	assert_true(ik__sysfs_is_dir(fs, "cpu0/cpuidle"));
+	assert_true(ik__sysfs_is_dir(fs, "cpu1"));
+	assert_false(ik__sysfs_is_dir(fs, "cpu2"));
+	assert_false(ik__sysfs_is_dir(fs, "cpu0/cpuidle/state0/name"));
 
 	char where[256];
-	ik_sysfs_where(fs, "cpu0/cpuidle/state0/name", where, sizeof(where));
+	ik__sysfs_where(fs, "cpu0/cpuidle/state0/name", where, sizeof(where));
 	assert_string_equal(where, "t.txt:4: /sys/devices/system/cpu/cpu0/cpuidle/state0/name");
 	char path[64];
-	assert_int_equal(ik_sysfs_path(fs, "online", path, sizeof(path)), -1);
-	ik_sysfs_close(fs);
+	assert_int_equal(ik__sysfs_path(fs, "online", path, sizeof(path)), -1);
+	ik__sysfs_close(fs);
 }
 
 struct names {
@@ -114,15 +114,15 @@ static void dump_listing(void **state)
 				       P "cpu2/cpuidle/state1/usage|3\n" P "online|0-2\n");
 	struct names n = { "" };
 	char err[IK_HOST_ERR_LEN];
-	assert_int_equal(ik_sysfs_list(fs, "", collect, &n, err, sizeof(err)), 0);
+	assert_int_equal(ik__sysfs_list(fs, "", collect, &n, err, sizeof(err)), 0);
 	assert_string_equal(n.all, "cpu1.x cpu1 cpu10 cpu2 online"); /* sorted by path */
 	n.all[0] = '\0';
-	assert_int_equal(ik_sysfs_list(fs, "cpu2/cpuidle", collect, &n, err, sizeof(err)), 0);
+	assert_int_equal(ik__sysfs_list(fs, "cpu2/cpuidle", collect, &n, err, sizeof(err)), 0);
 	assert_string_equal(n.all, "state0 state1");
-	assert_int_equal(ik_sysfs_list(fs, "cpu3", collect, &n, err, sizeof(err)), IK_SYSFS_MISSING);
+	assert_int_equal(ik__sysfs_list(fs, "cpu3", collect, &n, err, sizeof(err)), IK_SYSFS_MISSING);
 	int calls = 0;
-	assert_int_equal(ik_sysfs_list(fs, "", stop_at_second, &calls, err, sizeof(err)), 7);
-	ik_sysfs_close(fs);
+	assert_int_equal(ik__sysfs_list(fs, "", stop_at_second, &calls, err, sizeof(err)), 7);
+	ik__sysfs_close(fs);
 }
 
 static void dump_numbers(void **state)
@@ -132,19 +132,19 @@ static void dump_numbers(void **state)
 				       P "c|18446744073709551616\n" P "d|12x\n" P "e|\n" P "f| 7 \n");
 	uint64_t v;
 	char err[IK_HOST_ERR_LEN] = "";
-	assert_int_equal(ik_sysfs_read_u64(fs, "a", &v, err, sizeof(err)), IK_SYSFS_OK);
+	assert_int_equal(ik__sysfs_read_u64(fs, "a", &v, err, sizeof(err)), IK_SYSFS_OK);
 	assert_int_equal(v, 42);
-	assert_int_equal(ik_sysfs_read_u64(fs, "b", &v, err, sizeof(err)), IK_SYSFS_OK);
+	assert_int_equal(ik__sysfs_read_u64(fs, "b", &v, err, sizeof(err)), IK_SYSFS_OK);
 	assert_true(v == UINT64_MAX);
-	assert_int_equal(ik_sysfs_read_u64(fs, "c", &v, err, sizeof(err)), IK_SYSFS_ERROR);
+	assert_int_equal(ik__sysfs_read_u64(fs, "c", &v, err, sizeof(err)), IK_SYSFS_ERROR);
 	assert_non_null(strstr(err, "t.txt:3: /sys/devices/system/cpu/c: expected an unsigned integer below 2^64"));
-	assert_int_equal(ik_sysfs_read_u64(fs, "d", &v, err, sizeof(err)), IK_SYSFS_ERROR);
+	assert_int_equal(ik__sysfs_read_u64(fs, "d", &v, err, sizeof(err)), IK_SYSFS_ERROR);
 	assert_non_null(strstr(err, "t.txt:4: /sys/devices/system/cpu/d: expected an unsigned integer, got '12x'"));
-	assert_int_equal(ik_sysfs_read_u64(fs, "e", &v, err, sizeof(err)), IK_SYSFS_ERROR);
-	assert_int_equal(ik_sysfs_read_u64(fs, "f", &v, err, sizeof(err)), IK_SYSFS_OK);
+	assert_int_equal(ik__sysfs_read_u64(fs, "e", &v, err, sizeof(err)), IK_SYSFS_ERROR);
+	assert_int_equal(ik__sysfs_read_u64(fs, "f", &v, err, sizeof(err)), IK_SYSFS_OK);
 	assert_int_equal(v, 7);
-	assert_int_equal(ik_sysfs_read_u64(fs, "g", &v, err, sizeof(err)), IK_SYSFS_MISSING);
-	ik_sysfs_close(fs);
+	assert_int_equal(ik__sysfs_read_u64(fs, "g", &v, err, sizeof(err)), IK_SYSFS_MISSING);
+	ik__sysfs_close(fs);
 }
 
 static void dump_errors(void **state)
@@ -174,7 +174,7 @@ static void dump_errors(void **state)
 	char nul[] = P "a|x\0y\n";
 	struct ik_sysfs *fs = NULL;
 	char err[IK_HOST_ERR_LEN] = "";
-	assert_int_equal(ik_sysfs_parse_dump("t.txt", nul, sizeof(nul) - 1, &fs, err, sizeof(err)), -1);
+	assert_int_equal(ik__sysfs_parse_dump("t.txt", nul, sizeof(nul) - 1, &fs, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "t.txt:1: expected text, found a NUL byte"));
 	/* Long garbage is cut in the message, which stays one line. */
 	char longline[3000];
@@ -182,7 +182,7 @@ static void dump_errors(void **state)
 	longline[sizeof(longline) - 1] = '\0';
 	parse_bad(longline, "...'");
 	/* Files */
-	assert_int_equal(ik_sysfs_open_dump("/nonexistent/dump.txt", &fs, err, sizeof(err)), -1);
+	assert_int_equal(ik__sysfs_open_dump("/nonexistent/dump.txt", &fs, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "/nonexistent/dump.txt: cannot open"));
 }
 
@@ -202,12 +202,12 @@ static void dump_write_present(void **state)
 		size_t len = 0;
 		FILE *f = open_memstream(&text, &len);
 		assert_non_null(f);
-		assert_int_equal(ik_sysfs_write_dump(fs, f, NULL, err, sizeof(err)), 0);
+		assert_int_equal(ik__sysfs_write_dump(fs, f, NULL, err, sizeof(err)), 0);
 		fclose(f);
 		if (!strstr(text, "\nro|/sys/devices/system/cpu/present|3\n"))
 			fail_msg("input %zu: no 'present' line listing CPU 3 in:\n%s", i, text);
 		free(text);
-		ik_sysfs_close(fs);
+		ik__sysfs_close(fs);
 	}
 }
 
@@ -218,7 +218,7 @@ static void tree(void **state)
 	struct ik_sysfs *fs;
 	assert_non_null(mkdtemp(dir));
 
-	assert_int_equal(ik_sysfs_open_root(dir, &fs, err, sizeof(err)), -1);
+	assert_int_equal(ik__sysfs_open_root(dir, &fs, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "/sys/devices/system/cpu: no such directory"));
 
 	snprintf(path, sizeof(path), "mkdir -p %s/sys/devices/system/cpu/cpu0/cpuidle/state0 && "
@@ -226,28 +226,28 @@ static void tree(void **state)
 		 "mkdir %s/sys/devices/system/cpu/cpu0/cpuidle/state0/usage", dir, dir, dir);
 	assert_int_equal(system(path), 0);
 	snprintf(path, sizeof(path), "%s//", dir); /* trailing slashes are fine */
-	if (ik_sysfs_open_root(path, &fs, err, sizeof(err)))
+	if (ik__sysfs_open_root(path, &fs, err, sizeof(err)))
 		fail_msg("%s", err);
-	assert_false(ik_sysfs_is_dump(fs));
-	assert_string_equal(ik_sysfs_root(fs), dir);
+	assert_false(ik__sysfs_is_dump(fs));
+	assert_string_equal(ik__sysfs_root(fs), dir);
 	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu", dir);
-	assert_string_equal(ik_sysfs_origin(fs), path);
-	assert_int_equal(ik_sysfs_read(fs, "cpu0/cpuidle/state0/name", buf, sizeof(buf), err,
+	assert_string_equal(ik__sysfs_origin(fs), path);
+	assert_int_equal(ik__sysfs_read(fs, "cpu0/cpuidle/state0/name", buf, sizeof(buf), err,
 				       sizeof(err)), IK_SYSFS_OK);
 	assert_string_equal(buf, "POLL");
-	assert_int_equal(ik_sysfs_read(fs, "cpu0/cpuidle/state0/latency", buf, sizeof(buf), err,
+	assert_int_equal(ik__sysfs_read(fs, "cpu0/cpuidle/state0/latency", buf, sizeof(buf), err,
 				       sizeof(err)), IK_SYSFS_MISSING);
 	/* An unreadable file (here a directory where a value should be) is an error. */
-	assert_int_equal(ik_sysfs_read(fs, "cpu0/cpuidle/state0/usage", buf, sizeof(buf), err,
+	assert_int_equal(ik__sysfs_read(fs, "cpu0/cpuidle/state0/usage", buf, sizeof(buf), err,
 				       sizeof(err)), IK_SYSFS_ERROR);
 	assert_non_null(strstr(err, "state0/usage: cannot read"));
-	assert_true(ik_sysfs_is_dir(fs, "cpu0/cpuidle"));
-	assert_int_equal(ik_sysfs_path(fs, "online", path, sizeof(path)), 0);
+	assert_true(ik__sysfs_is_dir(fs, "cpu0/cpuidle"));
+	assert_int_equal(ik__sysfs_path(fs, "online", path, sizeof(path)), 0);
 	assert_non_null(strstr(path, "/sys/devices/system/cpu/online"));
 	struct names n = { "" };
-	assert_int_equal(ik_sysfs_list(fs, "cpu0/cpuidle", collect, &n, err, sizeof(err)), 0);
+	assert_int_equal(ik__sysfs_list(fs, "cpu0/cpuidle", collect, &n, err, sizeof(err)), 0);
 	assert_string_equal(n.all, "state0");
-	ik_sysfs_close(fs);
+	ik__sysfs_close(fs);
 
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	assert_int_equal(system(path), 0);

@@ -24,20 +24,20 @@ static void durations(void **state)
 		{ "0", "us", 0 },          { "0.000000001s", "us", 1 }, { "1.", "ms", 1000000 },
 	};
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
-		if (ik_parse_duration_ns(ok[i].text, ok[i].unit, INT64_MAX / 2, &ns, err, sizeof(err)))
+		if (ik__parse_duration_ns(ok[i].text, ok[i].unit, INT64_MAX / 2, &ns, err, sizeof(err)))
 			fail_msg("'%s': %s", ok[i].text, err);
 		assert_int_equal(ns, ok[i].ns);
 	}
 	const char *bad[] = { "", "us", "10 us", "10usec", "-5us", "1.5ns", "0.0000000001s", "x" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
-		if (ik_parse_duration_ns(bad[i], "us", INT64_MAX / 2, &ns, err, sizeof(err)) == 0)
+		if (ik__parse_duration_ns(bad[i], "us", INT64_MAX / 2, &ns, err, sizeof(err)) == 0)
 			fail_msg("'%s' parsed", bad[i]);
 		assert_true(err[0] != '\0');
 	}
-	assert_int_not_equal(ik_parse_duration_ns("3s", "us", 2000000000, &ns, err, sizeof(err)), 0);
+	assert_int_not_equal(ik__parse_duration_ns("3s", "us", 2000000000, &ns, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "out of range"));
-	assert_int_not_equal(ik_parse_duration_ns("99999999999999999999s", "us", INT64_MAX, &ns, err,
+	assert_int_not_equal(ik__parse_duration_ns("99999999999999999999s", "us", INT64_MAX, &ns, err,
 						  sizeof(err)), 0);
 }
 

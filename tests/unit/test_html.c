@@ -91,9 +91,9 @@ static void make_run(struct ik_run_result *r, uint64_t seed, int ncpus, int nsta
 	}
 	r->idle_entries = 1000;
 	r->wakeups = 1000;
-	ik_hist_init(&r->wake_latency);
+	ik__hist_init(&r->wake_latency);
 	for (int64_t v = lat_lo; v <= lat_hi; v += (lat_hi - lat_lo) / 997 + 1)
-		ik_hist_add(&r->wake_latency, v);
+		ik__hist_add(&r->wake_latency, v);
 	r->messages = 100000 * (seed % 2 ? 1 : 2);
 	r->bytes = r->messages * 1024;
 	r->energy_j = 10.0;
@@ -102,7 +102,7 @@ static void make_run(struct ik_run_result *r, uint64_t seed, int ncpus, int nsta
 static void free_runs(struct ik_run_result *runs, int n)
 {
 	for (int i = 0; i < n; i++)
-		ik_run_result_free(&runs[i]);
+		ik__run_result_free(&runs[i]);
 }
 
 static char *html_of(const struct ik_scenario *sc, const struct ik_run_result *runs, int nruns,
@@ -112,7 +112,7 @@ static char *html_of(const struct ik_scenario *sc, const struct ik_run_result *r
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	assert_non_null(f);
-	assert_int_equal(ik_report_html(f, sc, runs, nruns), 0);
+	assert_int_equal(ik__report_html(f, sc, runs, nruns), 0);
 	assert_int_equal(fclose(f), 0);
 	assert_non_null(text);
 	assert_int_equal(strlen(text), len);
@@ -387,7 +387,7 @@ static void test_empty(void **state)
 	free(html);
 	/* a run with no wake-ups and no per-CPU counters */
 	make_run(&r, 1, 2, 2, 0, 0);
-	ik_hist_init(&r.wake_latency);
+	ik__hist_init(&r.wake_latency);
 	free(r.per_cpu);
 	r.per_cpu = NULL;
 	html = html_of(&sc, &r, 1, NULL);
@@ -412,10 +412,10 @@ static void test_compare(void **state)
 		snprintf(path[k], sizeof(path[k]), "/tmp/test_html_%ld_%d.json", (long)getpid(), k);
 		FILE *f = fopen(path[k], "w");
 		assert_non_null(f);
-		assert_int_equal(ik_report_json(f, &sc, runs, 3), 0);
+		assert_int_equal(ik__report_json(f, &sc, runs, 3), 0);
 		assert_int_equal(fclose(f), 0);
 		free_runs(runs, 3);
-		if (ik_compare_load(path[k], &sets[k], err, sizeof(err)))
+		if (ik__compare_load(path[k], &sets[k], err, sizeof(err)))
 			fail_msg("%s", err);
 	}
 	char *text[2] = {NULL, NULL};
@@ -423,7 +423,7 @@ static void test_compare(void **state)
 	for (int t = 0; t < 2; t++) {
 		FILE *f = open_memstream(&text[t], &len[t]);
 		assert_non_null(f);
-		assert_int_equal(ik_compare_report_html(f, sets, 2), 0);
+		assert_int_equal(ik__compare_report_html(f, sets, 2), 0);
 		assert_int_equal(fclose(f), 0);
 	}
 	assert_int_equal(len[0], len[1]);
@@ -436,7 +436,7 @@ static void test_compare(void **state)
 	/* the union of the states: C3 only in the second result */
 	assert_non_null(strstr(text[0], ">C3</text>"));
 	for (int k = 0; k < 2; k++) {
-		ik_compare_free(sets[k]);
+		ik__compare_free(sets[k]);
 		unlink(path[k]);
 	}
 	free(text[0]);
@@ -447,23 +447,23 @@ static void test_svg_pieces(void **state)
 {
 	(void)state;
 	double ticks[16];
-	int n = ik_svg_nice_ticks(0, 100, 8, ticks);
+	int n = ik__svg_nice_ticks(0, 100, 8, ticks);
 	assert_true(n >= 5 && n <= 8);
 	assert_true(ticks[0] == 0.0);
 	assert_true(ticks[n - 1] == 100.0);
-	n = ik_svg_nice_ticks(0.3, 0.7, 8, ticks);
+	n = ik__svg_nice_ticks(0.3, 0.7, 8, ticks);
 	assert_true(n >= 2);
 	for (int i = 0; i < n; i++)
 		assert_true(ticks[i] >= 0.3 - 1e-9 && ticks[i] <= 0.7 + 1e-9);
 	/* Okabe-Ito, cycling */
-	assert_string_equal(ik_svg_color(0), "#0072B2");
-	assert_string_equal(ik_svg_color(IK_SVG_NCOLORS), "#0072B2");
+	assert_string_equal(ik__svg_color(0), "#0072B2");
+	assert_string_equal(ik__svg_color(IK_SVG_NCOLORS), "#0072B2");
 
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	assert_non_null(f);
-	ik_svg_escape(f, "a<b>&\"'\x01");
+	ik__svg_escape(f, "a<b>&\"'\x01");
 	assert_int_equal(fclose(f), 0);
 	assert_string_equal(text, "a&lt;b&gt;&amp;&quot;&#39;?");
 	free(text);
@@ -479,7 +479,7 @@ static struct ik_trace_reader *open_fixture(FILE **fp)
 	struct ik_trace_reader *r = NULL;
 	*fp = fopen(TWO_CPUS, "r");
 	assert_non_null(*fp);
-	assert_int_equal(ik_trace_open_file(*fp, TWO_CPUS, false, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__trace_open_file(*fp, TWO_CPUS, false, &r, err, sizeof(err)), 0);
 	return r;
 }
 
@@ -489,19 +489,19 @@ static char *analyze_page(const char *origin, size_t *lenp)
 	struct ik_trace_reader *r = open_fixture(&fp);
 	struct ik_trace_analysis a;
 	char err[512];
-	struct ik_timeline *tl = ik_timeline_new(0, 0, IK_TIMELINE_DEFAULT_LEN_NS, 2);
+	struct ik_timeline *tl = ik__timeline_new(0, 0, IK_TIMELINE_DEFAULT_LEN_NS, 2);
 	assert_non_null(tl);
-	assert_int_equal(ik_trace_analyze_timeline(r, &a, tl, err, sizeof(err)), 0);
+	assert_int_equal(ik__trace_analyze_timeline(r, &a, tl, err, sizeof(err)), 0);
 	assert_true(tl->nsegs > 0);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	assert_non_null(f);
-	assert_int_equal(ik_report_html_analyze(f, origin, ik_trace_header(r), &a, tl), 0);
+	assert_int_equal(ik__report_html_analyze(f, origin, ik__trace_header(r), &a, tl), 0);
 	assert_int_equal(fclose(f), 0);
-	ik_timeline_free(tl);
-	ik_trace_analysis_free(&a);
-	ik_trace_close(r);
+	ik__timeline_free(tl);
+	ik__trace_analysis_free(&a);
+	ik__trace_close(r);
 	fclose(fp);
 	if (lenp)
 		*lenp = len;
@@ -539,15 +539,15 @@ static void test_replay_page(void **state)
 	(void)state;
 	FILE *fp;
 	struct ik_trace_reader *r = open_fixture(&fp);
-	const struct ik_trace_header *h = ik_trace_header(r);
+	const struct ik_trace_header *h = ik__trace_header(r);
 	struct ik_trace_replay rp;
 	char err[512];
-	struct ik_timeline *tl = ik_timeline_new(0, 0, IK_TIMELINE_DEFAULT_LEN_NS, h->cpus);
+	struct ik_timeline *tl = ik__timeline_new(0, 0, IK_TIMELINE_DEFAULT_LEN_NS, h->cpus);
 	assert_non_null(tl);
 	struct ik_trace_replay_opts o = { .drv = &h->drivers[0].drv,
 					  .gov = ik_governor_find("menu"), .timeline = tl };
 	assert_non_null(o.gov);
-	assert_int_equal(ik_trace_replay_run(r, &o, &rp, err, sizeof(err)), 0);
+	assert_int_equal(ik__trace_replay_run(r, &o, &rp, err, sizeof(err)), 0);
 	uint64_t hsum = 0;
 	for (int i = 0; i < IK_TRACE_HIST_BUCKETS; i++)
 		hsum += rp.hist[i];
@@ -559,7 +559,7 @@ static void test_replay_page(void **state)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	assert_non_null(f);
-	assert_int_equal(ik_report_html_replay(f, &hr), 0);
+	assert_int_equal(ik__report_html_replay(f, &hr), 0);
 	assert_int_equal(fclose(f), 0);
 	assert_well_formed(text);
 	/* residency, replayed durations, confusion, timeline */
@@ -572,9 +572,9 @@ static void test_replay_page(void **state)
 	assert_int_equal(count(svg, "<rect class=\"data\""), 9);
 	free(svg);
 	free(text);
-	ik_trace_replay_free(&rp);
-	ik_timeline_free(tl);
-	ik_trace_close(r);
+	ik__trace_replay_free(&rp);
+	ik__timeline_free(tl);
+	ik__trace_close(r);
 	fclose(fp);
 }
 
@@ -598,14 +598,14 @@ static void test_wakelat_page(void **state)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	assert_non_null(f);
-	assert_int_equal(ik_report_html_wakelat(f, &w), 0);
+	assert_int_equal(ik__report_html_wakelat(f, &w), 0);
 	assert_int_equal(fclose(f), 0);
 	assert_well_formed(text);
 	assert_plots_complete(text, 3);
 	assert_non_null(strstr(text, "wake latency (us) (log scale)"));
 	char want[64];
 	snprintf(want, sizeof(want), ">p99 %.2f us</text>",
-		 (double)ik_wakelat_percentile(&r, 99) / 1000.0);
+		 (double)ik__wakelat_percentile(&r, 99) / 1000.0);
 	assert_int_equal(count(text, want), 2); /* histogram and CDF */
 	assert_non_null(strstr(text, "C1&lt;&amp;&gt;"));
 	/* the wakee CPU's bar is labelled with its number */
@@ -614,7 +614,7 @@ static void test_wakelat_page(void **state)
 	w.nstates = 0;
 	text = NULL;
 	f = open_memstream(&text, &len);
-	assert_int_equal(ik_report_html_wakelat(f, &w), 0);
+	assert_int_equal(ik__report_html_wakelat(f, &w), 0);
 	assert_int_equal(fclose(f), 0);
 	assert_non_null(strstr(text, "no cpuidle counters"));
 	free(text);
@@ -623,14 +623,14 @@ static void test_wakelat_page(void **state)
 static void test_timeline_bounds(void **state)
 {
 	(void)state;
-	struct ik_timeline *tl = ik_timeline_new(0, 1000, 1000, 100);
+	struct ik_timeline *tl = ik__timeline_new(0, 1000, 1000, 100);
 	assert_non_null(tl);
 	assert_int_equal(tl->ncpus, IK_TIMELINE_MAX_CPUS);
-	ik_timeline_add(tl, 0, 1, 500, 1500);    /* clipped to [1000, 1500) */
-	ik_timeline_add(tl, 1, 1, 1900, 2500);   /* clipped to [1900, 2000) */
-	ik_timeline_add(tl, 2, 1, 100, 900);     /* before the window */
-	ik_timeline_add(tl, 3, 1, 2000, 2100);   /* after it */
-	ik_timeline_add(tl, 64, 1, 1000, 1100);  /* a CPU not shown */
+	ik__timeline_add(tl, 0, 1, 500, 1500);    /* clipped to [1000, 1500) */
+	ik__timeline_add(tl, 1, 1, 1900, 2500);   /* clipped to [1900, 2000) */
+	ik__timeline_add(tl, 2, 1, 100, 900);     /* before the window */
+	ik__timeline_add(tl, 3, 1, 2000, 2100);   /* after it */
+	ik__timeline_add(tl, 64, 1, 1000, 1100);  /* a CPU not shown */
 	assert_int_equal(tl->nsegs, 2);
 	assert_int_equal(tl->segs[0].t0_ns, 1000);
 	assert_int_equal(tl->segs[0].t1_ns, 1500);
@@ -638,23 +638,23 @@ static void test_timeline_bounds(void **state)
 	assert_int_equal(tl->segs[1].t1_ns, 2000);
 	tl->max_segs = 3;
 	for (int i = 0; i < 5; i++)
-		ik_timeline_add(tl, 5, 0, 1000 + i * 10, 1005 + i * 10);
+		ik__timeline_add(tl, 5, 0, 1000 + i * 10, 1005 + i * 10);
 	assert_int_equal(tl->nsegs, 3);
 	assert_int_equal(tl->dropped, 4);
-	ik_timeline_free(tl);
+	ik__timeline_free(tl);
 
 	int64_t start, len;
 	char err[256];
-	assert_int_equal(ik_timeline_parse_window("10ms:500us", &start, &len, err, sizeof(err)), 0);
+	assert_int_equal(ik__timeline_parse_window("10ms:500us", &start, &len, err, sizeof(err)), 0);
 	assert_int_equal(start, 10000000);
 	assert_int_equal(len, 500000);
-	assert_int_equal(ik_timeline_parse_window("3", &start, &len, err, sizeof(err)), 0);
+	assert_int_equal(ik__timeline_parse_window("3", &start, &len, err, sizeof(err)), 0);
 	assert_int_equal(start, 0);
 	assert_int_equal(len, 3000000);
-	assert_int_equal(ik_timeline_parse_window("1:0", &start, &len, err, sizeof(err)), -1);
-	assert_int_equal(ik_timeline_parse_window("1:2parsecs", &start, &len, err, sizeof(err)), -1);
+	assert_int_equal(ik__timeline_parse_window("1:0", &start, &len, err, sizeof(err)), -1);
+	assert_int_equal(ik__timeline_parse_window("1:2parsecs", &start, &len, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "got '1:2parsecs'"));
-	assert_int_equal(ik_timeline_parse_window("-1:2", &start, &len, err, sizeof(err)), -1);
+	assert_int_equal(ik__timeline_parse_window("-1:2", &start, &len, err, sizeof(err)), -1);
 }
 
 /* The sim's capture only watches: the same counters with and without it. */
@@ -665,13 +665,13 @@ static void test_sim_timeline(void **state)
 	struct ik_scenario *sc = calloc(1, sizeof(*sc));
 	char err[IK_ERR_LEN];
 	assert_non_null(sc);
-	assert_int_equal(ik_scenario_load("default", sets, 2, sc, err, sizeof(err)), 0);
+	assert_int_equal(ik__scenario_load("default", sets, 2, sc, err, sizeof(err)), 0);
 	struct ik_run_result plain, with;
-	assert_int_equal(ik_sim_run(sc, 7, &plain, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(sc, 7, &plain, err, sizeof(err)), 0);
 	assert_null(plain.timeline);
 	sc->timeline_start_ns = 500000;
 	sc->timeline_len_ns = 1000000;
-	assert_int_equal(ik_sim_run(sc, 7, &with, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(sc, 7, &with, err, sizeof(err)), 0);
 	const struct ik_timeline *tl = with.timeline;
 	assert_non_null(tl);
 	assert_int_equal(tl->start_ns, 1500000);
@@ -702,8 +702,8 @@ static void test_sim_timeline(void **state)
 	assert_plots_complete(html, 6);
 	assert_non_null(strstr(html, "Idle states per CPU over time (seed 7)"));
 	free(html);
-	ik_run_result_free(&plain);
-	ik_run_result_free(&with);
+	ik__run_result_free(&plain);
+	ik__run_result_free(&with);
 	assert_null(with.timeline);
 	free(sc);
 }

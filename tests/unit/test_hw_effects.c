@@ -16,24 +16,24 @@ static void test_turbo_table_lookup(void **state)
 	(void)state;
 	struct ik_hw_effects fx = { .base_mhz = 2000, .nturbo = 3,
 				    .turbo_cores = { 1, 2, 4 }, .turbo_mhz = { 4000, 3000, 2500 } };
-	assert_int_equal(ik_effects_mhz(&fx, 0), 4000);
-	assert_int_equal(ik_effects_mhz(&fx, 1), 4000);
-	assert_int_equal(ik_effects_mhz(&fx, 2), 3000);
-	assert_int_equal(ik_effects_mhz(&fx, 3), 2500);
-	assert_int_equal(ik_effects_mhz(&fx, 9), 2500); /* beyond the table: its last row */
+	assert_int_equal(ik__effects_mhz(&fx, 0), 4000);
+	assert_int_equal(ik__effects_mhz(&fx, 1), 4000);
+	assert_int_equal(ik__effects_mhz(&fx, 2), 3000);
+	assert_int_equal(ik__effects_mhz(&fx, 3), 2500);
+	assert_int_equal(ik__effects_mhz(&fx, 9), 2500); /* beyond the table: its last row */
 	struct ik_hw_effects none = { .base_mhz = 0 };
-	assert_int_equal(ik_effects_mhz(&none, 5), 0);
+	assert_int_equal(ik__effects_mhz(&none, 5), 0);
 }
 
 static void test_duration_scaling(void **state)
 {
 	(void)state;
 	struct ik_hw_effects fx = { .base_mhz = 2000 };
-	assert_int_equal(ik_effects_duration(&fx, 1000, 4000, 1.0), 500);  /* twice as fast */
-	assert_int_equal(ik_effects_duration(&fx, 1000, 2000, 0.5), 2000); /* half an SMT core */
-	assert_int_equal(ik_effects_duration(&fx, 1000, 0, 1.0), 1000);    /* unknown MHz */
-	assert_int_equal(ik_effects_duration(&fx, 0, 4000, 1.0), 0);
-	assert_int_equal(ik_effects_duration(&fx, 1, 8000, 1.0), 1);       /* never 0 for work */
+	assert_int_equal(ik__effects_duration(&fx, 1000, 4000, 1.0), 500);  /* twice as fast */
+	assert_int_equal(ik__effects_duration(&fx, 1000, 2000, 0.5), 2000); /* half an SMT core */
+	assert_int_equal(ik__effects_duration(&fx, 1000, 0, 1.0), 1000);    /* unknown MHz */
+	assert_int_equal(ik__effects_duration(&fx, 0, 4000, 1.0), 0);
+	assert_int_equal(ik__effects_duration(&fx, 1, 8000, 1.0), 1);       /* never 0 for work */
 }
 
 /*
@@ -63,15 +63,15 @@ static void test_deep_states_give_turbo_headroom(void **state)
 	sc.workload.pairs = 1;
 	sc.workload.placement = IK_PLACE_SAME_PACKAGE;
 	sc.workload.work_ns = 50000;
-	assert_int_equal(ik_sim_run(&sc, 1, &with_c6, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, 1, &with_c6, err, sizeof(err)), 0);
 	sc.ndisabled = 1;
 	snprintf(sc.disabled[0], IK_NAME_LEN, "C6");
-	assert_int_equal(ik_sim_run(&sc, 1, &without_c6, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, 1, &without_c6, err, sizeof(err)), 0);
 
 	double gain = (double)with_c6.messages / (double)without_c6.messages;
 	assert_true(gain > 1.3 && gain < 1.5);
-	ik_run_result_free(&with_c6);
-	ik_run_result_free(&without_c6);
+	ik__run_result_free(&with_c6);
+	ik__run_result_free(&without_c6);
 }
 
 /*
@@ -94,14 +94,14 @@ static void test_polling_sibling_slows_the_busy_thread(void **state)
 	snprintf(sc.disabled[0], IK_NAME_LEN, "C1");
 	snprintf(sc.disabled[1], IK_NAME_LEN, "C2");
 	sc.platform.effects.smt_sibling_lite = 0.5;
-	assert_int_equal(ik_sim_run(&sc, 1, &free_core, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, 1, &free_core, err, sizeof(err)), 0);
 	sc.platform.effects.state_lite[0] = true;
-	assert_int_equal(ik_sim_run(&sc, 1, &shared_core, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, 1, &shared_core, err, sizeof(err)), 0);
 
 	double ratio = (double)shared_core.messages / (double)free_core.messages;
 	assert_true(ratio > 0.48 && ratio < 0.56);
-	ik_run_result_free(&free_core);
-	ik_run_result_free(&shared_core);
+	ik__run_result_free(&free_core);
+	ik__run_result_free(&shared_core);
 }
 
 /*
@@ -129,15 +129,15 @@ static void test_package_state_adds_its_exit_cost(void **state)
 	sc.workload.task_work_ns = 10000;
 	sc.duration_ns = 500 * IK_NSEC_PER_MSEC;
 	sc.warmup_ns = 100 * IK_NSEC_PER_MSEC;
-	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, 1, &r, err, sizeof(err)), 0);
 
 	assert_true(r.wakeups >= 49);
-	int64_t p50 = ik_hist_percentile(&r.wake_latency, 50);
+	int64_t p50 = ik__hist_percentile(&r.wake_latency, 50);
 	assert_true(p50 >= 70500 - 70500 / 128 && p50 <= 70500 + 70500 / 128);
 	/* deep except while CPU 0 exits and runs: about 80.5 us in every 10 ms */
 	double deep_pct = 100.0 * (double)r.package_deep_ns / (double)sc.duration_ns;
 	assert_true(deep_pct > 98.5 && deep_pct < 99.5);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 int main(void)

@@ -28,7 +28,7 @@ static struct ik_platform plat; /* large: keep it off the stack */
 
 static int parse(const char *text, char *err, size_t errlen)
 {
-	return ik_platform_parse_string("t.ini", text, &plat, err, errlen);
+	return ik__platform_parse_string("t.ini", text, &plat, err, errlen);
 }
 
 static void expect_ok(const char *text)
@@ -60,14 +60,14 @@ static void builtin_amd_zen3(void **state)
 {
 	(void)state;
 	char err[IK_ERR_LEN] = "";
-	if (ik_platform_load("amd-zen3", &plat, err, sizeof(err)) != 0)
+	if (ik__platform_load("amd-zen3", &plat, err, sizeof(err)) != 0)
 		fail_msg("%s", err);
 	assert_string_equal(plat.name, "amd-zen3");
 	assert_int_equal(plat.packages, 1);
 	assert_int_equal(plat.cores_per_package, 64);
 	assert_int_equal(plat.threads_per_core, 2);
 	assert_int_equal(plat.cores_per_llc, 8);
-	assert_int_equal(ik_platform_cpus(&plat), 128);
+	assert_int_equal(ik__platform_cpus(&plat), 128);
 	assert_int_equal(plat.state_count, 4); /* POLL C1 C2, and HLT outside the table */
 	assert_true(plat.states[3].unlisted);
 	assert_int_equal(plat.states[3].method, IK_METHOD_HLT);
@@ -106,9 +106,9 @@ static void builtin_intel_skx(void **state)
 {
 	(void)state;
 	char err[IK_ERR_LEN] = "";
-	if (ik_platform_load("intel-skx", &plat, err, sizeof(err)) != 0)
+	if (ik__platform_load("intel-skx", &plat, err, sizeof(err)) != 0)
 		fail_msg("%s", err);
-	assert_int_equal(ik_platform_cpus(&plat), 80);
+	assert_int_equal(ik__platform_cpus(&plat), 80);
 	assert_int_equal(plat.cores_per_llc, 20);
 	assert_int_equal(plat.state_count, 5); /* and HLT, outside the table */
 	assert_true(plat.states[4].unlisted);
@@ -140,9 +140,9 @@ static void builtin_equals_file(void **state)
 	for (int i = 0; i < 2; i++) {
 		char path[64];
 		snprintf(path, sizeof(path), "../platforms/%s.ini", names[i]);
-		if (ik_platform_load(path, &file, err, sizeof(err)) != 0)
+		if (ik__platform_load(path, &file, err, sizeof(err)) != 0)
 			fail_msg("%s", err);
-		if (ik_platform_load(names[i], &plat, err, sizeof(err)) != 0)
+		if (ik__platform_load(names[i], &plat, err, sizeof(err)) != 0)
 			fail_msg("%s", err);
 		assert_memory_equal(&file, &plat, sizeof(plat));
 	}
@@ -152,7 +152,7 @@ static void unknown_builtin_lists_names(void **state)
 {
 	(void)state;
 	char err[IK_ERR_LEN] = "";
-	assert_int_equal(ik_platform_load("amd-zen9", &plat, err, sizeof(err)), -1);
+	assert_int_equal(ik__platform_load("amd-zen9", &plat, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "unknown platform 'amd-zen9'"));
 	assert_non_null(strstr(err, "amd-zen3"));
 	assert_non_null(strstr(err, "intel-skx"));
@@ -162,9 +162,9 @@ static void cannot_open(void **state)
 {
 	(void)state;
 	char err[IK_ERR_LEN] = "";
-	assert_int_equal(ik_platform_load("no-such-file.ini", &plat, err, sizeof(err)), -1);
+	assert_int_equal(ik__platform_load("no-such-file.ini", &plat, err, sizeof(err)), -1);
 	assert_string_equal(err, "no-such-file.ini: cannot open: No such file or directory");
-	assert_int_equal(ik_platform_load("../platforms/", &plat, err, sizeof(err)), -1);
+	assert_int_equal(ik__platform_load("../platforms/", &plat, err, sizeof(err)), -1);
 	assert_string_equal(err, "../platforms/: cannot open: Is a directory");
 }
 
@@ -178,13 +178,13 @@ static void builtins_all_parse(void **state)
 	static struct ik_platform file;
 	char err[IK_ERR_LEN] = "", path[128];
 	int n = 0;
-	for (const struct ik_builtin *b = ik_builtin_platforms; b->name; b++, n++) {
-		if (ik_platform_load(b->name, &plat, err, sizeof(err)) != 0)
+	for (const struct ik_builtin *b = ik__builtin_platforms; b->name; b++, n++) {
+		if (ik__platform_load(b->name, &plat, err, sizeof(err)) != 0)
 			fail_msg("%s: %s", b->name, err);
 		assert_string_equal(plat.name, b->name);
 		assert_true(plat.source[0] != '\0'); /* each says where its numbers come from */
 		snprintf(path, sizeof(path), "../platforms/%s.ini", b->name);
-		if (ik_platform_load(path, &file, err, sizeof(err)) != 0)
+		if (ik__platform_load(path, &file, err, sizeof(err)) != 0)
 			fail_msg("%s", err);
 		assert_memory_equal(&file, &plat, sizeof(plat));
 	}
@@ -587,19 +587,19 @@ static void error_buffer_edge_cases(void **state)
 {
 	(void)state;
 	/* no buffer, a one-byte buffer, a short buffer: never a crash or overflow */
-	assert_int_equal(ik_platform_parse_string("t.ini", "[x]\n", &plat, NULL, 0), -1);
+	assert_int_equal(ik__platform_parse_string("t.ini", "[x]\n", &plat, NULL, 0), -1);
 	char one[1] = { 'z' };
-	assert_int_equal(ik_platform_parse_string("t.ini", "[x]\n", &plat, one, 1), -1);
+	assert_int_equal(ik__platform_parse_string("t.ini", "[x]\n", &plat, one, 1), -1);
 	assert_int_equal(one[0], '\0');
 	char small[12];
-	assert_int_equal(ik_platform_parse_string("t.ini", "[x]\n", &plat, small, sizeof(small)), -1);
+	assert_int_equal(ik__platform_parse_string("t.ini", "[x]\n", &plat, small, sizeof(small)), -1);
 	assert_string_equal(small, "t.ini:1: un");
 	/* empty text and NULL text */
 	char err[IK_ERR_LEN];
-	assert_int_equal(ik_platform_parse_string("t.ini", "", &plat, err, sizeof(err)), -1);
+	assert_int_equal(ik__platform_parse_string("t.ini", "", &plat, err, sizeof(err)), -1);
 	assert_string_equal(err, "t.ini: missing section [platform] (with at least name, packages, "
 			    "cores_per_package, threads_per_core, active_power_mw)");
-	assert_int_equal(ik_platform_parse_string("t.ini", NULL, &plat, err, sizeof(err)), -1);
+	assert_int_equal(ik__platform_parse_string("t.ini", NULL, &plat, err, sizeof(err)), -1);
 }
 
 /* [effects] and the lite / core_off state keys of the hardware-effects model. */
@@ -642,9 +642,9 @@ static void write_every_key(struct ik_platform_writer *w, const char *section)
 {
 	int index, kind = platform_section_kind(section, &index);
 	assert_true(kind >= 0);
-	assert_int_equal(ik_platform_write_section(w, section), 0);
+	assert_int_equal(ik__platform_write_section(w, section), 0);
 	for (int k = 0; k < platform_key_count(kind); k++)
-		assert_int_equal(ik_platform_write_key(w, platform_key_name(kind, k), NULL), 0);
+		assert_int_equal(ik__platform_write_key(w, platform_key_name(kind, k), NULL), 0);
 }
 
 static void writer_round_trip(void **state)
@@ -654,20 +654,20 @@ static void writer_round_trip(void **state)
 	struct ik_platform_reader *r = malloc(sizeof(*r));
 	char err[IK_ERR_LEN] = "", section[32];
 	assert_non_null(r);
-	for (const struct ik_builtin *b = ik_builtin_platforms; b->name; b++) {
-		ik_platform_reader_init(r, b->name, &plat, err, sizeof(err));
-		if (ik_platform_reader_parse(r, b->text) || ik_platform_reader_finish(r))
+	for (const struct ik_builtin *b = ik__builtin_platforms; b->name; b++) {
+		ik__platform_reader_init(r, b->name, &plat, err, sizeof(err));
+		if (ik__platform_reader_parse(r, b->text) || ik__platform_reader_finish(r))
 			fail_msg("%s: %s", b->name, err);
 		char *text = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&text, &len);
 		assert_non_null(f);
 		struct ik_platform_writer w;
-		ik_platform_writer_init(&w, f, &plat);
-		assert_int_equal(ik_platform_write_key(&w, "name", NULL), -1); /* no section yet */
-		assert_int_equal(ik_platform_write_section(&w, "nosuch"), -1);
+		ik__platform_writer_init(&w, f, &plat);
+		assert_int_equal(ik__platform_write_key(&w, "name", NULL), -1); /* no section yet */
+		assert_int_equal(ik__platform_write_section(&w, "nosuch"), -1);
 		write_every_key(&w, "platform");
-		assert_int_equal(ik_platform_write_key(&w, "nosuch", NULL), -1);
+		assert_int_equal(ik__platform_write_key(&w, "nosuch", NULL), -1);
 		w.exit_ns = r->exit_ns;
 		for (int i = 0; i < plat.state_count; i++) {
 			snprintf(section, sizeof(section), "state%d", i);
@@ -688,7 +688,7 @@ static void writer_round_trip(void **state)
 		}
 		write_every_key(&w, "effects");
 		assert_int_equal(fclose(f), 0);
-		if (ik_platform_parse_string("written", text, &again, err, sizeof(err)))
+		if (ik__platform_parse_string("written", text, &again, err, sizeof(err)))
 			fail_msg("%s written does not read back: %s\n%s", b->name, err, text);
 		if (memcmp(&plat, &again, sizeof(plat)) != 0)
 			fail_msg("%s written reads back different:\n%s", b->name, text);

@@ -33,14 +33,14 @@ static struct ik_scenario sc;
 static void parse_ok(const char *text)
 {
 	char err[IK_ERR_LEN] = "";
-	if (ik_platform_parse_string("p.ini", text, &plat, err, sizeof(err)) != 0)
+	if (ik__platform_parse_string("p.ini", text, &plat, err, sizeof(err)) != 0)
 		fail_msg("expected success, got: %s", err);
 }
 
 static void parse_fails(const char *text, const char *needle)
 {
 	char err[IK_ERR_LEN] = "";
-	if (ik_platform_parse_string("p.ini", text, &plat, err, sizeof(err)) == 0)
+	if (ik__platform_parse_string("p.ini", text, &plat, err, sizeof(err)) == 0)
 		fail_msg("expected an error for:\n%s", text);
 	assert_null(strchr(err, '\n'));
 	if (!strstr(err, needle))
@@ -116,20 +116,20 @@ static void round_trip(void **state)
 	assert_non_null(f);
 	fputs(HEAD, f);
 	struct ik_platform_writer w;
-	ik_platform_writer_init(&w, f, &plat);
+	ik__platform_writer_init(&w, f, &plat);
 	const char *const sections[] = { "os", "haltpoll" };
 	for (int s = 0; s < 2; s++) {
 		int index, kind = platform_section_kind(sections[s], &index);
 		assert_true(kind == SEC_OS || kind == SEC_HALTPOLL);
-		assert_int_equal(ik_platform_write_section(&w, sections[s]), 0);
+		assert_int_equal(ik__platform_write_section(&w, sections[s]), 0);
 		for (int k = 0; k < platform_key_count(kind); k++)
-			assert_int_equal(ik_platform_write_key(&w, platform_key_name(kind, k), "c"), 0);
+			assert_int_equal(ik__platform_write_key(&w, platform_key_name(kind, k), "c"), 0);
 	}
 	assert_int_equal(fclose(f), 0);
 	assert_non_null(strstr(text, "governor = teo  ; c\n"));
 	assert_non_null(strstr(text, "guest_halt_poll_allow_shrink = no  ; c\n"));
 	char err[IK_ERR_LEN] = "";
-	if (ik_platform_parse_string("written", text, &again, err, sizeof(err)))
+	if (ik__platform_parse_string("written", text, &again, err, sizeof(err)))
 		fail_msg("does not read back: %s\n%s", err, text);
 	if (memcmp(&plat, &again, sizeof(plat)) != 0)
 		fail_msg("reads back different:\n%s", text);
@@ -142,9 +142,9 @@ static void round_trip(void **state)
 static struct ik_config *load(const char *text, const char *const *ov, int n)
 {
 	char err[IK_ERR_LEN] = "";
-	struct ik_config *cfg = ik_config_new();
+	struct ik_config *cfg = ik__config_new();
 	assert_non_null(cfg);
-	if (ik_scenario_parse_string_config("s.ini", text, ov, n, &sc, cfg, err, sizeof(err)))
+	if (ik__scenario_parse_string_config("s.ini", text, ov, n, &sc, cfg, err, sizeof(err)))
 		fail_msg("%s", err);
 	return cfg;
 }
@@ -152,12 +152,12 @@ static struct ik_config *load(const char *text, const char *const *ov, int n)
 static void expect_entry(const struct ik_config *cfg, const char *section, const char *key,
 			 const char *value, enum ik_config_origin origin)
 {
-	const struct ik_config_entry *e = ik_config_find(cfg, section, key);
+	const struct ik_config_entry *e = ik__config_find(cfg, section, key);
 	if (!e)
 		fail_msg("%s.%s: not recorded", section, key);
 	if (strcmp(e->value, value) != 0 || e->origin != origin)
 		fail_msg("%s.%s: '%s' from %s, expected '%s' from %s", section, key, e->value,
-			 ik_config_origin_name(e->origin), value, ik_config_origin_name(origin));
+			 ik__config_origin_name(e->origin), value, ik__config_origin_name(origin));
 }
 
 static void scenario_runs_the_platforms(void **state)
@@ -167,8 +167,8 @@ static void scenario_runs_the_platforms(void **state)
 	struct ik_config *cfg = load(SCENARIO, NULL, 0);
 	assert_string_equal(sc.driver, "table");
 	assert_string_equal(sc.governor, "menu");
-	assert_null(ik_config_find(cfg, "os", "driver"));
-	ik_config_free(cfg);
+	assert_null(ik__config_find(cfg, "os", "driver"));
+	ik__config_free(cfg);
 
 	/* the platform names the driver and the governor, and the machine's poll window */
 	const char *machine = SCENARIO "[os]\ndriver = haltpoll\ngovernor = menu\n"
@@ -181,7 +181,7 @@ static void scenario_runs_the_platforms(void **state)
 	expect_entry(cfg, "cpuidle", "driver", "haltpoll", IK_ORIGIN_PLATFORM);
 	expect_entry(cfg, "cpuidle", "governor", "menu", IK_ORIGIN_PLATFORM);
 	expect_entry(cfg, "cpuidle", "haltpoll_force", "yes", IK_ORIGIN_PLATFORM);
-	ik_config_free(cfg);
+	ik__config_free(cfg);
 
 	/* the haltpoll governor gets the module parameters, the scenario's own win */
 	const char *ov[] = { "os.governor=haltpoll", "governor.guest_halt_poll_grow=4" };
@@ -193,7 +193,7 @@ static void scenario_runs_the_platforms(void **state)
 	expect_entry(cfg, "governor", "guest_halt_poll_allow_shrink", "Y", IK_ORIGIN_PLATFORM);
 	expect_entry(cfg, "os", "governor", "haltpoll", IK_ORIGIN_SET);
 	expect_entry(cfg, "haltpoll", "guest_halt_poll_ns", "0", IK_ORIGIN_SCENARIO);
-	ik_config_free(cfg);
+	ik__config_free(cfg);
 
 	/* a scenario that names them runs its own */
 	const char *own[] = { "cpuidle.driver=table", "cpuidle.governor=teo",
@@ -203,25 +203,25 @@ static void scenario_runs_the_platforms(void **state)
 	assert_string_equal(sc.governor, "teo");
 	assert_false(sc.opt.haltpoll_force);
 	expect_entry(cfg, "cpuidle", "driver", "table", IK_ORIGIN_SET);
-	ik_config_free(cfg);
+	ik__config_free(cfg);
 
 	/* the machine's background wakes its CPUs: the housekeeping rate, unless given */
 	cfg = load(SCENARIO "[os]\nbackground_hz = 55.5\n", NULL, 0);
 	assert_true(sc.housekeeping_hz == 55.5);
 	expect_entry(cfg, "kernel", "housekeeping_hz", "55.5", IK_ORIGIN_PLATFORM);
-	ik_config_free(cfg);
+	ik__config_free(cfg);
 	const char *hk[] = { "kernel.housekeeping_hz=3" };
 	cfg = load(SCENARIO "[os]\nbackground_hz = 55.5\n", hk, 1);
 	assert_true(sc.housekeeping_hz == 3);
 	expect_entry(cfg, "kernel", "housekeeping_hz", "3", IK_ORIGIN_SET);
-	ik_config_free(cfg);
+	ik__config_free(cfg);
 	cfg = load(SCENARIO "[kernel]\nhousekeeping_hz = 0\n[os]\nbackground_hz = 55.5\n", NULL, 0);
 	assert_true(sc.housekeeping_hz == 0);
-	ik_config_free(cfg);
+	ik__config_free(cfg);
 	cfg = load(SCENARIO "[os]\nbackground_hz = 0\n", NULL, 0); /* 0: not known */
 	assert_true(sc.housekeeping_hz == 1.25);
 	expect_entry(cfg, "kernel", "housekeeping_hz", "1.25", IK_ORIGIN_DEFAULT);
-	ik_config_free(cfg);
+	ik__config_free(cfg);
 }
 
 /* A driver the platform names that does not load there is an error that says whose it is. */
@@ -230,7 +230,7 @@ static void platform_driver_must_load(void **state)
 	(void)state;
 	char err[IK_ERR_LEN] = "";
 	const char *ov[] = { "cpuid.kvm_hint_realtime=no" };
-	assert_int_equal(ik_scenario_parse_string("s.ini", SCENARIO "[os]\ndriver = haltpoll\n", ov,
+	assert_int_equal(ik__scenario_parse_string("s.ini", SCENARIO "[os]\ndriver = haltpoll\n", ov,
 						  1, &sc, err, sizeof(err)), -1);
 	if (!strstr(err, "haltpoll (the platform's [os] driver) does not load on platform "
 			 "kvm-guest-haltpoll"))
@@ -244,17 +244,17 @@ static void text_set(void **state)
 	char *t = strdup("; head\n[platform]\nname = a ; keep\nipi_ns = constant 1\n\n"
 			 "[state0]\n; about state0\nname = POLL\n\n; trailing\n");
 	assert_non_null(t);
-	assert_int_equal(ik_platform_text_set(&t, "platform", "ipi_ns", "lognormal 5 0.5", "m", false), 1);
-	assert_int_equal(ik_platform_text_set(&t, "state0", "exit_ns", "constant 7", NULL, false), 1);
-	assert_int_equal(ik_platform_text_set(&t, "state0", "exit_ipi_ns", "constant 7", NULL, true), 0);
-	assert_int_equal(ik_platform_text_set(&t, "os", "timer_slack_ns", "5", "m", false), 1);
+	assert_int_equal(ik__platform_text_set(&t, "platform", "ipi_ns", "lognormal 5 0.5", "m", false), 1);
+	assert_int_equal(ik__platform_text_set(&t, "state0", "exit_ns", "constant 7", NULL, false), 1);
+	assert_int_equal(ik__platform_text_set(&t, "state0", "exit_ipi_ns", "constant 7", NULL, true), 0);
+	assert_int_equal(ik__platform_text_set(&t, "os", "timer_slack_ns", "5", "m", false), 1);
 	assert_string_equal(t, "; head\n[platform]\nname = a ; keep\nipi_ns = lognormal 5 0.5  ; m\n\n"
 			       "[state0]\n; about state0\nname = POLL\nexit_ns = constant 7\n\n"
 			       "; trailing\n\n[os]\ntimer_slack_ns = 5  ; m\n");
 	/* a key that only starts like another is not it; a file without a final newline */
 	free(t);
 	t = strdup("[platform]\nipi_ns_x = 1\nipi_ns=2");
-	assert_int_equal(ik_platform_text_set(&t, "platform", "ipi_ns", "3", NULL, false), 1);
+	assert_int_equal(ik__platform_text_set(&t, "platform", "ipi_ns", "3", NULL, false), 1);
 	assert_string_equal(t, "[platform]\nipi_ns_x = 1\nipi_ns = 3\n");
 	free(t);
 }

@@ -81,7 +81,7 @@ static void snooze_timeout(void **state)
 	struct ik_rng rng;
 	const struct ik_driver *drv = dt_table("ibm-power9", "powernv_idle", NULL);
 
-	ik_rng_seed(&rng, 1);
+	ik__rng_seed(&rng, 1);
 	ik_device_init(&dev, drv, 0, 250);
 	assert_int_equal(dt_b.ops->enter(&dt_b, &dev, 0, 0, &rng), 0);
 	assert_int_equal(dev.poll_limit_ns, 10000);            /* stop0_lite's residency */
@@ -135,14 +135,14 @@ static void forced_wakeup_in_simulation(void **state)
 				     k ? "cpuidle.forced_wakeup=on" : "cpuidle.forced_wakeup=off",
 				     "workload.type=idle", "scenario.duration_ms=50",
 				     "platform.packages=1", "platform.cores_per_package=2" };
-		if (ik_scenario_parse_string("t.ini", "[scenario]\nname = t\nplatform = ibm-power9\n",
+		if (ik__scenario_parse_string("t.ini", "[scenario]\nname = t\nplatform = ibm-power9\n",
 					     ov, 7, &dt_sc, err, sizeof(err)))
 			fail_msg("%s", err);
-		if (ik_sim_run(&dt_sc, 1, &r, err, sizeof(err)))
+		if (ik__sim_run(&dt_sc, 1, &r, err, sizeof(err)))
 			fail_msg("%s", err);
 		lite_usage[k] = r.total[1].usage;
 		lite_time[k] = r.total[1].time_ns;
-		ik_run_result_free(&r);
+		ik__run_result_free(&r);
 	}
 	assert_int_equal(lite_usage[0], 0); /* stuck: no stop0_lite period ever ended */
 	assert_true(lite_usage[1] > 0);

@@ -55,7 +55,7 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 	struct both *b = ctx;
 	struct tep_handle *tep = tracecmd_get_tep(handle);
 	b->conv.tep = tep;
-	return ik_tep_conv_event(&b->conv, tep_find_event_by_record(tep, rec), rec, cpu);
+	return ik__tep_conv_event(&b->conv, tep_find_event_by_record(tep, rec), rec, cpu);
 }
 
 static void table(struct ik_trace_header *h, int cpus, int states)
@@ -72,7 +72,7 @@ static void table(struct ik_trace_header *h, int cpus, int states)
 	}
 	drv.states[0].flags = IK_FLAG_POLLING;
 	assert_int_equal(ik_driver_init(&drv, err, sizeof(err)), 0);
-	assert_int_equal(ik_trace_header_init(h, 250, cpus, &drv), 0);
+	assert_int_equal(ik__trace_header_init(h, 250, cpus, &drv), 0);
 	h->minor = 1;
 }
 
@@ -98,7 +98,7 @@ static void same_through_both(const char *path, size_t min_wakes)
 	struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!h)
 		fail_msg("%s: libtracecmd cannot open it", path);
-	assert_int_equal(ik_tep_conv_init(&b.conv, NULL, IK_TRACE_MAX_CPUS, 0, to_both, &b), 0);
+	assert_int_equal(ik__tep_conv_init(&b.conv, NULL, IK_TRACE_MAX_CPUS, 0, to_both, &b), 0);
 	assert_true(tracecmd_iterate_events(h, NULL, 0, on_record, &b) >= 0);
 	for (int i = 0; i < tracecmd_buffer_instances(h); i++) {
 		struct tracecmd_input *ib = tracecmd_buffer_instance_handle(h, i);
@@ -113,21 +113,21 @@ static void same_through_both(const char *path, size_t min_wakes)
 	struct ik_trace_header hd;
 	table(&hd, b.maxcpu + 1, b.maxstate + 1);
 	/* record's path: the spool, its streams per CPU, merged and written */
-	assert_int_equal(ik_record_spool_open(&b.sp, "/tmp", ".idlekit-test-dat", hd.cpus, err,
+	assert_int_equal(ik__record_spool_open(&b.sp, "/tmp", ".idlekit-test-dat", hd.cpus, err,
 					      sizeof(err)), 0);
 	for (size_t i = 0; i < b.n; i++)
-		assert_int_equal(ik_record_spool_add(&b.sp, &b.v[i]), 0);
+		assert_int_equal(ik__record_spool_add(&b.sp, &b.v[i]), 0);
 	char *recorded = NULL, *imported = NULL;
 	size_t rlen, ilen;
 	uint64_t nev = 0;
 	FILE *rout = open_memstream(&recorded, &rlen);
-	assert_int_equal(ik_record_spool_write(&b.sp, rout, &hd, b.waking, &nev), 0);
+	assert_int_equal(ik__record_spool_write(&b.sp, rout, &hd, b.waking, &nev), 0);
 	assert_int_equal(fclose(rout), 0);
 	/* import's path: the records sorted and written */
 	FILE *iout = open_memstream(&imported, &ilen);
 	struct ik_trace_import_opts o = { .drv = &hd.drivers[0].drv, .hz = 250, .clock_mono = true };
 	struct ik_trace_import_stats st = { 0 };
-	assert_int_equal(ik_trace_import_records(b.v, b.n, path, iout, &o, &st, err, sizeof(err)),
+	assert_int_equal(ik__trace_import_records(b.v, b.n, path, iout, &o, &st, err, sizeof(err)),
 			 IK_TRACE_OK);
 	assert_int_equal(fclose(iout), 0);
 	const char *re = events_of(recorded), *ie = events_of(imported);
@@ -144,9 +144,9 @@ static void same_through_both(const char *path, size_t min_wakes)
 	free(recorded);
 	free(imported);
 	free(b.v);
-	ik_record_spool_close(&b.sp);
-	ik_tep_conv_free(&b.conv);
-	ik_trace_header_free(&hd);
+	ik__record_spool_close(&b.sp);
+	ik__tep_conv_free(&b.conv);
+	ik__trace_header_free(&hd);
 }
 
 static void test_fixtures(void **state)

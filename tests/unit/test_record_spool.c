@@ -34,7 +34,7 @@ static void header(struct ik_trace_header *h, int cpus)
 	}
 	drv.states[0].flags = IK_FLAG_POLLING;
 	assert_int_equal(ik_driver_init(&drv, err, sizeof(err)), 0);
-	assert_int_equal(ik_trace_header_init(h, 250, cpus, &drv), 0);
+	assert_int_equal(ik__trace_header_init(h, 250, cpus, &drv), 0);
 	h->minor = 1;
 }
 
@@ -43,7 +43,7 @@ static void add(struct ik_record_spool *sp, int64_t t, int cpu, int kind, int64_
 {
 	struct ik_trace_import_rec r = { .t_ns = t, .cpu = cpu, .kind = kind, .arg = arg,
 					 .arg2 = arg2, .id = id };
-	assert_int_equal(ik_record_spool_add(sp, &r), 0);
+	assert_int_equal(ik__record_spool_add(sp, &r), 0);
 }
 
 static char *text_of(void (*fn)(FILE *, void *), void *arg, size_t *len)
@@ -65,9 +65,9 @@ struct expect {
 static void write_expected(FILE *out, void *arg)
 {
 	const struct expect *e = arg;
-	assert_int_equal(ik_trace_write_header(out, e->h), 0);
+	assert_int_equal(ik__trace_write_header(out, e->h), 0);
 	for (int i = 0; i < e->n; i++)
-		assert_int_equal(ik_trace_write_event(out, &e->ev[i]), 0);
+		assert_int_equal(ik__trace_write_event(out, &e->ev[i]), 0);
 }
 
 struct written {
@@ -79,7 +79,7 @@ struct written {
 static void write_spool(FILE *out, void *arg)
 {
 	struct written *w = arg;
-	assert_int_equal(ik_record_spool_write(w->sp, out, w->h, true, &w->nev), 0);
+	assert_int_equal(ik__record_spool_write(w->sp, out, w->h, true, &w->nev), 0);
 }
 
 static void test_convert(void **state)
@@ -89,7 +89,7 @@ static void test_convert(void **state)
 	struct ik_record_spool sp;
 	char err[512];
 	header(&h, 2);
-	assert_int_equal(ik_record_spool_open(&sp, "/tmp", ".idlekit-test-spool", 2, err,
+	assert_int_equal(ik__record_spool_open(&sp, "/tmp", ".idlekit-test-spool", 2, err,
 					      sizeof(err)), 0);
 	/* CPU 1's records first, then CPU 0's: the merge puts them in order */
 	add(&sp, 90, 1, IK_IMPORT_IDLE, -1, -1, 0);      /* exit before any entry: dropped */
@@ -105,8 +105,8 @@ static void test_convert(void **state)
 	add(&sp, 190, 0, IK_IMPORT_IDLE, 7, -1, 0);      /* not in the table: dropped */
 	add(&sp, 200, 0, IK_IMPORT_TCANCEL, -1, -1, 0x42);
 	add(&sp, 200, 0, IK_IMPORT_WAKING, 1234, 1, 0);  /* task_wake on CPU 1 from CPU 0 */
-	assert_int_equal(ik_record_spool_flush(&sp), 0);
-	assert_int_equal(ik_record_spool_events(&sp), 13);
+	assert_int_equal(ik__record_spool_flush(&sp), 0);
+	assert_int_equal(ik__record_spool_events(&sp), 13);
 
 	struct ik_trace_event want[9] = {
 		{ .t_ns = 100, .cpu = 0, .kind = IK_TRACE_IDLE_ENTER, .state = 1, .arg = -1 },
@@ -115,12 +115,12 @@ static void test_convert(void **state)
 		{ .t_ns = 170, .cpu = 0, .kind = IK_TRACE_IDLE_EXIT, .arg = -1 },
 		{ .t_ns = 180, .cpu = 0, .kind = IK_TRACE_TIMER_START, .arg = 0, .timer_id = 0x42 },
 		{ .t_ns = 200, .cpu = 0, .kind = IK_TRACE_TIMER_CANCEL, .arg = -1, .timer_id = 0x42 },
-		{ 0 }, /* the task_wake, as ik_trace_sched_event makes it */
+		{ 0 }, /* the task_wake, as ik__trace_sched_event makes it */
 		{ .t_ns = 200, .cpu = 1, .kind = IK_TRACE_WAKE, .cause = IK_CAUSE_TICK, .arg = -1 },
 		{ .t_ns = 200, .cpu = 1, .kind = IK_TRACE_TIMER_EXPIRE, .arg = -1, .timer_id = 0x77 },
 	};
 	want[6] = (struct ik_trace_event){ .t_ns = 200, .cpu = 0, .arg = -1 };
-	assert_true(ik_trace_sched_event(IK_IMPORT_WAKING, 0, 1234, 1, true, 2, &want[6]));
+	assert_true(ik__trace_sched_event(IK_IMPORT_WAKING, 0, 1234, 1, true, 2, &want[6]));
 	/* the idle exit at 210 closes the list */
 	struct ik_trace_event all[10];
 	memcpy(all, want, sizeof(want));
@@ -135,8 +135,8 @@ static void test_convert(void **state)
 	assert_int_equal(w.nev, 10);
 	free(expected);
 	free(got);
-	ik_record_spool_close(&sp);
-	ik_trace_header_free(&h);
+	ik__record_spool_close(&sp);
+	ik__trace_header_free(&h);
 }
 
 /* Many records per CPU (through the spool's file): every one out, in time order. */
@@ -148,7 +148,7 @@ static void test_many(void **state)
 	struct ik_record_spool sp;
 	char err[512];
 	header(&h, CPUS);
-	assert_int_equal(ik_record_spool_open(&sp, ".", ".idlekit-test-spool", CPUS, err,
+	assert_int_equal(ik__record_spool_open(&sp, ".", ".idlekit-test-spool", CPUS, err,
 					      sizeof(err)), 0);
 	for (int i = 0; i < PER_CPU; i++)
 		for (int c = CPUS - 1; c >= 0; c--) /* timer starts: each one is written */
@@ -159,21 +159,21 @@ static void test_many(void **state)
 	char *got = text_of(write_spool, &w, &len);
 	assert_int_equal(w.nev, CPUS * PER_CPU);
 	struct ik_trace_reader *r;
-	assert_int_equal(ik_trace_open_mem(got, len, "spool", false, &r, err, sizeof(err)), IK_TRACE_OK);
+	assert_int_equal(ik__trace_open_mem(got, len, "spool", false, &r, err, sizeof(err)), IK_TRACE_OK);
 	struct ik_trace_event ev;
 	int64_t last = -1;
 	int n = 0, rc;
-	while ((rc = ik_trace_next(r, &ev, err, sizeof(err))) == IK_TRACE_OK) {
+	while ((rc = ik__trace_next(r, &ev, err, sizeof(err))) == IK_TRACE_OK) {
 		assert_true(ev.t_ns >= last);
 		last = ev.t_ns;
 		n++;
 	}
 	assert_int_equal(rc, IK_TRACE_EOF);
 	assert_int_equal(n, CPUS * PER_CPU);
-	ik_trace_close(r);
+	ik__trace_close(r);
 	free(got);
-	ik_record_spool_close(&sp);
-	ik_trace_header_free(&h);
+	ik__record_spool_close(&sp);
+	ik__trace_header_free(&h);
 }
 
 /* Where the text after the header's "events" line starts. */
@@ -224,16 +224,16 @@ static void test_same_as_import(void **state)
 	struct ik_record_spool sp;
 	char err[512];
 	header(&h, 4);
-	assert_int_equal(ik_record_spool_open(&sp, "/tmp", ".idlekit-test-spool", 4, err,
+	assert_int_equal(ik__record_spool_open(&sp, "/tmp", ".idlekit-test-spool", 4, err,
 					      sizeof(err)), 0);
 	for (int i = 0; i < N; i++)
-		assert_int_equal(ik_record_spool_add(&sp, &v[i]), 0);
+		assert_int_equal(ik__record_spool_add(&sp, &v[i]), 0);
 	size_t rlen, ilen;
 	char *recorded = NULL;
 	FILE *rout = open_memstream(&recorded, &rlen);
 	uint64_t nev = 0;
 	assert_non_null(rout);
-	assert_int_equal(ik_record_spool_write(&sp, rout, &h, false, &nev), 0);
+	assert_int_equal(ik__record_spool_write(&sp, rout, &h, false, &nev), 0);
 	assert_int_equal(fclose(rout), 0);
 
 	struct ik_trace_import_rec copy[N];
@@ -242,7 +242,7 @@ static void test_same_as_import(void **state)
 	FILE *out = open_memstream(&imported, &ilen);
 	struct ik_trace_import_opts o = { .drv = &h.drivers[0].drv, .hz = 250, .clock_mono = true };
 	struct ik_trace_import_stats st = { 0 };
-	assert_int_equal(ik_trace_import_records(copy, N, "records", out, &o, &st, err,
+	assert_int_equal(ik__trace_import_records(copy, N, "records", out, &o, &st, err,
 						 sizeof(err)), IK_TRACE_OK);
 	assert_int_equal(fclose(out), 0);
 	print_message("%s", recorded + events_at(recorded));
@@ -257,8 +257,8 @@ static void test_same_as_import(void **state)
 	assert_int_equal(st.ipi_send_causes, 3);
 	free(recorded);
 	free(imported);
-	ik_record_spool_close(&sp);
-	ik_trace_header_free(&h);
+	ik__record_spool_close(&sp);
+	ik__trace_header_free(&h);
 }
 
 static void test_no_folder(void **state)
@@ -266,10 +266,10 @@ static void test_no_folder(void **state)
 	(void)state;
 	struct ik_record_spool sp;
 	char err[512];
-	assert_int_equal(ik_record_spool_open(&sp, "/nonexistent-idlekit-folder", ".x", 2, err,
+	assert_int_equal(ik__record_spool_open(&sp, "/nonexistent-idlekit-folder", ".x", 2, err,
 					      sizeof(err)), -1);
 	assert_non_null(strstr(err, "/nonexistent-idlekit-folder: cannot create a temporary file"));
-	assert_int_equal(ik_record_spool_open(&sp, "/tmp", ".x", 0, err, sizeof(err)), -1);
+	assert_int_equal(ik__record_spool_open(&sp, "/tmp", ".x", 0, err, sizeof(err)), -1);
 }
 
 int main(void)

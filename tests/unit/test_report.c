@@ -100,9 +100,9 @@ static void make_run(struct ik_run_result *r, uint64_t seed)
 	r->idle_in_progress = 2;
 	r->wakeups = 1000;
 	r->ipis = 600;
-	ik_hist_init(&r->wake_latency);
+	ik__hist_init(&r->wake_latency);
 	for (int64_t v = 1000; v < 2000; v++)
-		ik_hist_add(&r->wake_latency, v);
+		ik__hist_add(&r->wake_latency, v);
 	r->messages = 100000;
 	r->bytes = 100000 * 1024;
 	r->energy_j = 12.5;
@@ -272,40 +272,40 @@ static void test_derived_figures(void **state)
 	(void)state;
 	struct ik_run_result r;
 	make_run(&r, 42);
-	assert_true(ik_run_messages_per_s(&r) == 100000.0);
-	assert_true(fabs(ik_run_mb_per_s(&r) - 102.4) < 1e-12);
-	assert_true(ik_run_avg_power_w(&r) == 12.5);
-	assert_true(fabs(ik_run_residency_pct(&r, 0) - 0.025) < 1e-12);
-	assert_true(ik_run_residency_pct(&r, 1) == 25.0);
-	assert_true(ik_run_residency_pct(&r, 2) == 50.0);
-	assert_true(ik_run_residency_pct(&r, 3) == 0.0);  /* no such state */
-	assert_true(ik_run_residency_pct(&r, -1) == 0.0);
+	assert_true(ik__run_messages_per_s(&r) == 100000.0);
+	assert_true(fabs(ik__run_mb_per_s(&r) - 102.4) < 1e-12);
+	assert_true(ik__run_avg_power_w(&r) == 12.5);
+	assert_true(fabs(ik__run_residency_pct(&r, 0) - 0.025) < 1e-12);
+	assert_true(ik__run_residency_pct(&r, 1) == 25.0);
+	assert_true(ik__run_residency_pct(&r, 2) == 50.0);
+	assert_true(ik__run_residency_pct(&r, 3) == 0.0);  /* no such state */
+	assert_true(ik__run_residency_pct(&r, -1) == 0.0);
 
 	/* 2 s measured halves every rate */
 	r.measured_ns = 2000000000;
-	assert_true(ik_run_messages_per_s(&r) == 50000.0);
-	assert_true(ik_run_avg_power_w(&r) == 6.25);
-	assert_true(ik_run_residency_pct(&r, 1) == 12.5);
+	assert_true(ik__run_messages_per_s(&r) == 50000.0);
+	assert_true(ik__run_avg_power_w(&r) == 6.25);
+	assert_true(ik__run_residency_pct(&r, 1) == 12.5);
 
 	/* nothing measured: rates are 0, not infinite */
 	r.measured_ns = 0;
-	assert_true(ik_run_messages_per_s(&r) == 0.0);
-	assert_true(ik_run_mb_per_s(&r) == 0.0);
-	assert_true(ik_run_avg_power_w(&r) == 0.0);
-	assert_true(ik_run_residency_pct(&r, 1) == 0.0);
+	assert_true(ik__run_messages_per_s(&r) == 0.0);
+	assert_true(ik__run_mb_per_s(&r) == 0.0);
+	assert_true(ik__run_avg_power_w(&r) == 0.0);
+	assert_true(ik__run_residency_pct(&r, 1) == 0.0);
 
 	struct ik_rep_accuracy a;
-	ik_rep_accuracy(&r, &a);
+	ik__rep_accuracy(&r, &a);
 	assert_int_equal(a.entries, 2600);
 	assert_int_equal(a.too_deep, 60);
 	assert_int_equal(a.too_shallow, 25);
 	assert_int_equal(a.right, 2515);
 	assert_true(fabs(a.too_deep_pct + a.too_shallow_pct + a.right_pct - 100.0) < 1e-9);
 
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 	assert_null(r.per_cpu);
-	ik_run_result_free(&r); /* twice is harmless */
-	ik_run_result_free(NULL);
+	ik__run_result_free(&r); /* twice is harmless */
+	ik__run_result_free(NULL);
 }
 
 /* ---- number formatting ---- */
@@ -314,47 +314,47 @@ static void test_number_formats(void **state)
 {
 	(void)state;
 	char buf[IK_FMT_NUM_LEN];
-	ik_fmt_scaled(buf, sizeof(buf), 1234567, 3, 2);
+	ik__fmt_scaled(buf, sizeof(buf), 1234567, 3, 2);
 	assert_string_equal(buf, "1234.57");
-	ik_fmt_scaled(buf, sizeof(buf), 1234565, 3, 2); /* half away from zero */
+	ik__fmt_scaled(buf, sizeof(buf), 1234565, 3, 2); /* half away from zero */
 	assert_string_equal(buf, "1234.57");
-	ik_fmt_scaled(buf, sizeof(buf), -1234565, 3, 2);
+	ik__fmt_scaled(buf, sizeof(buf), -1234565, 3, 2);
 	assert_string_equal(buf, "-1234.57");
-	ik_fmt_scaled(buf, sizeof(buf), -4, 3, 2); /* no "-0.00" */
+	ik__fmt_scaled(buf, sizeof(buf), -4, 3, 2); /* no "-0.00" */
 	assert_string_equal(buf, "0.00");
-	ik_fmt_scaled(buf, sizeof(buf), 1500, 3, 0);
+	ik__fmt_scaled(buf, sizeof(buf), 1500, 3, 0);
 	assert_string_equal(buf, "2");
-	ik_fmt_scaled(buf, sizeof(buf), 7, 0, 2);
+	ik__fmt_scaled(buf, sizeof(buf), 7, 0, 2);
 	assert_string_equal(buf, "7.00");
-	ik_fmt_scaled(buf, sizeof(buf), INT64_MIN, 3, 3);
+	ik__fmt_scaled(buf, sizeof(buf), INT64_MIN, 3, 3);
 	assert_string_equal(buf, "-9223372036854775.808");
-	ik_fmt_exact(buf, sizeof(buf), 80000000000, 6);
+	ik__fmt_exact(buf, sizeof(buf), 80000000000, 6);
 	assert_string_equal(buf, "80000");
-	ik_fmt_exact(buf, sizeof(buf), 1500, 3);
+	ik__fmt_exact(buf, sizeof(buf), 1500, 3);
 	assert_string_equal(buf, "1.5");
-	ik_fmt_exact(buf, sizeof(buf), 1, 6);
+	ik__fmt_exact(buf, sizeof(buf), 1, 6);
 	assert_string_equal(buf, "0.000001");
 
 	/* doubles: shortest text that reads back as the same double */
 	const double samples[] = {0.1, 102.4, 1.0 / 3.0, 22448.553333333333, 1e300, 5e-324,
 				  -2.5, 123456789012345678.0};
 	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
-		assert_true(ik_fmt_double(buf, sizeof(buf), samples[i]));
+		assert_true(ik__fmt_double(buf, sizeof(buf), samples[i]));
 		assert_true(strtod(buf, NULL) == samples[i]);
 	}
-	ik_fmt_double(buf, sizeof(buf), 0.1);
+	ik__fmt_double(buf, sizeof(buf), 0.1);
 	assert_string_equal(buf, "0.1");
-	ik_fmt_double(buf, sizeof(buf), 100000.0);
+	ik__fmt_double(buf, sizeof(buf), 100000.0);
 	assert_string_equal(buf, "100000");
-	ik_fmt_double(buf, sizeof(buf), -0.0);
+	ik__fmt_double(buf, sizeof(buf), -0.0);
 	assert_string_equal(buf, "0");
-	assert_false(ik_fmt_double(buf, sizeof(buf), NAN));
+	assert_false(ik__fmt_double(buf, sizeof(buf), NAN));
 	assert_string_equal(buf, "null");
-	assert_false(ik_fmt_double(buf, sizeof(buf), -INFINITY));
+	assert_false(ik__fmt_double(buf, sizeof(buf), -INFINITY));
 	assert_string_equal(buf, "null");
-	ik_fmt_fixed(buf, sizeof(buf), -0.001, 2);
+	ik__fmt_fixed(buf, sizeof(buf), -0.001, 2);
 	assert_string_equal(buf, "0.00");
-	ik_fmt_fixed(buf, sizeof(buf), INFINITY, 2);
+	ik__fmt_fixed(buf, sizeof(buf), INFINITY, 2);
 	assert_string_equal(buf, "n/a");
 }
 
@@ -367,7 +367,7 @@ static void test_json_fields(void **state)
 	struct ik_run_result r;
 	make_scenario(&sc, "tbench-zen3");
 	make_run(&r, 42);
-	char *json = report_to_string(ik_report_json, &sc, &r, 1);
+	char *json = report_to_string(ik__report_json, &sc, &r, 1);
 	assert_valid_json(json);
 	assert_clean_lines(json);
 
@@ -426,7 +426,7 @@ static void test_json_fields(void **state)
 	assert_not_contains(json, "nan");
 	assert_not_contains(json, "inf");
 	free(json);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 static void test_json_escaping(void **state)
@@ -441,7 +441,7 @@ static void test_json_escaping(void **state)
 	/* a name that fills its array with no NUL: printed up to the array's end, no further */
 	memset(r.states[2].name, 'X', sizeof(r.states[2].name));
 
-	char *json = report_to_string(ik_report_json, &sc, &r, 1);
+	char *json = report_to_string(ik__report_json, &sc, &r, 1);
 	assert_valid_json(json);
 	assert_contains(json, "\"name\": \"say \\\"hi\\\" \\u003cscript\\u003ealert(1)\\u003c/script"
 			      "\\u003e \\\\ \\t\\u0001\"");
@@ -452,7 +452,7 @@ static void test_json_escaping(void **state)
 	assert_contains(json, "\"name\": \"C1,\\\"E\\\"\"");
 	assert_contains(json, "\"name\": \"XXXXXXXXXXXXXXXX\", \"desc\"");
 	free(json);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 /* Not-finite values become null; other workload kinds have their own fields. */
@@ -471,9 +471,9 @@ static void test_json_edge_cases(void **state)
 	r.energy_j = NAN;
 	free(r.per_cpu);
 	r.per_cpu = NULL;
-	ik_hist_init(&r.wake_latency);
+	ik__hist_init(&r.wake_latency);
 
-	char *json = report_to_string(ik_report_json, &sc, &r, 1);
+	char *json = report_to_string(ik__report_json, &sc, &r, 1);
 	assert_valid_json(json);
 	assert_contains(json, "\"latency_limit_us\": 100,");
 	assert_contains(json, "\"disabled_states\": [],");
@@ -489,12 +489,12 @@ static void test_json_edge_cases(void **state)
 	free(json);
 
 	/* no runs at all */
-	json = report_to_string(ik_report_json, &sc, NULL, 0);
+	json = report_to_string(ik__report_json, &sc, NULL, 0);
 	assert_valid_json(json);
 	assert_contains(json, "\"runs\": [],");
 	assert_contains(json, "\"states\": []");
 	free(json);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 /* ---- several runs: seed 000's baseline column from three runs ---- */
@@ -517,7 +517,7 @@ static void test_json_summary(void **state)
 	make_scenario(&sc, "tbench");
 	sc.runs = 3;
 	make_seed000_runs(runs);
-	char *json = report_to_string(ik_report_json, &sc, runs, 3);
+	char *json = report_to_string(ik__report_json, &sc, runs, 3);
 	assert_valid_json(json);
 	assert_contains(json, "\"runs\": 3,\n    \"messages_per_s\": {\"n\": 3,");
 	assert_contains(json, "\"mb_per_s\": {\"n\": 3, \"min\": 2215.06, \"max\": 32938.8, "
@@ -527,7 +527,7 @@ static void test_json_summary(void **state)
 	assert_contains(json, "\"seed\": 102,");
 	free(json);
 	for (int i = 0; i < 3; i++)
-		ik_run_result_free(&runs[i]);
+		ik__run_result_free(&runs[i]);
 }
 
 /* ---- CSV ---- */
@@ -535,13 +535,13 @@ static void test_json_summary(void **state)
 static int csv_states(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 		      int nruns)
 {
-	return ik_report_csv_table(out, sc, runs, nruns, "states");
+	return ik__report_csv_table(out, sc, runs, nruns, "states");
 }
 
 static int csv_summary(FILE *out, const struct ik_scenario *sc, const struct ik_run_result *runs,
 		       int nruns)
 {
-	return ik_report_csv_table(out, sc, runs, nruns, "summary");
+	return ik__report_csv_table(out, sc, runs, nruns, "summary");
 }
 
 /* No field of the CSV has more than `max` decimals (no float noise). */
@@ -587,7 +587,7 @@ static void test_csv(void **state)
 	free(csv);
 
 	/* the default table: one row per run, fixed decimals, an empty field for infinity */
-	csv = report_to_string(ik_report_csv, &sc, runs, 2);
+	csv = report_to_string(ik__report_csv, &sc, runs, 2);
 	assert_clean_lines(csv);
 	assert_fixed_decimals(csv, 6);
 	assert_true(strncmp(csv, "scenario,platform,driver,governor,governor_sha256,governor_params,seed,measured_ms,busy_ms,idle_ms,"
@@ -609,10 +609,10 @@ static void test_csv(void **state)
 
 	FILE *null = fopen("/dev/null", "w");
 	assert_non_null(null);
-	assert_int_equal(ik_report_csv_table(null, &sc, runs, 2, "nosuch"), -1);
+	assert_int_equal(ik__report_csv_table(null, &sc, runs, 2, "nosuch"), -1);
 	fclose(null);
-	ik_run_result_free(&runs[0]);
-	ik_run_result_free(&runs[1]);
+	ik__run_result_free(&runs[0]);
+	ik__run_result_free(&runs[1]);
 }
 
 /* ---- human table ---- */
@@ -644,7 +644,7 @@ static void test_table_one_run(void **state)
 	char line[512];
 	make_scenario(&sc, "tbench-zen3");
 	make_run(&r, 42);
-	char *table = report_to_string(ik_report_table, &sc, &r, 1);
+	char *table = report_to_string(ik__report_table, &sc, &r, 1);
 	assert_clean_lines(table);
 
 	assert_contains(table, "scenario   tbench-zen3\n");
@@ -688,7 +688,7 @@ static void test_table_one_run(void **state)
 	assert_contains(table, "energy_J  avg_power_W\n"
 			       "    12.500       12.500\n");
 	free(table);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 static void test_table_summary(void **state)
@@ -700,7 +700,7 @@ static void test_table_summary(void **state)
 	make_scenario(&sc, "tbench");
 	sc.runs = 3;
 	make_seed000_runs(runs);
-	char *table = report_to_string(ik_report_table, &sc, runs, 3);
+	char *table = report_to_string(ik__report_table, &sc, runs, 3);
 	assert_clean_lines(table);
 	assert_contains(table, "seeds      3 runs: 100 101 102\n");
 
@@ -731,7 +731,7 @@ static void test_table_summary(void **state)
 			       "  POLL_%   C1_%   C2_%\n  Min  ");
 	free(table);
 	for (int i = 0; i < 3; i++)
-		ik_run_result_free(&runs[i]);
+		ik__run_result_free(&runs[i]);
 }
 
 /* Many runs: the header lists the first seeds and the last, every run gets its line. */
@@ -746,7 +746,7 @@ static void test_table_many_runs(void **state)
 	sc.workload.kind = IK_WORKLOAD_IDLE; /* no throughput columns */
 	for (int i = 0; i < N; i++)
 		make_run(&runs[i], 1000 + (uint64_t)i);
-	char *table = report_to_string(ik_report_table, &sc, runs, N);
+	char *table = report_to_string(ik__report_table, &sc, runs, N);
 	assert_clean_lines(table);
 	assert_contains(table, "seeds      12 runs: 1000 1001 1002 ... 1011\n");
 	find_line(table, "seed ", line, sizeof(line));
@@ -757,7 +757,7 @@ static void test_table_many_runs(void **state)
 	assert_string_equal(line, "  CoefVar%         0.00         0.00     0.00    0.00   0.00   0.00");
 	free(table);
 	for (int i = 0; i < N; i++)
-		ik_run_result_free(&runs[i]);
+		ik__run_result_free(&runs[i]);
 }
 
 /* A name with control characters cannot reach the terminal raw. */
@@ -769,7 +769,7 @@ static void test_table_control_characters(void **state)
 	make_scenario(&sc, "evil\x1b[2J");
 	make_run(&r, 1);
 	snprintf(r.states[1].name, sizeof(r.states[1].name), "C1\x1b]0;x\x07");
-	char *table = report_to_string(ik_report_table, &sc, &r, 1);
+	char *table = report_to_string(ik__report_table, &sc, &r, 1);
 	assert_null(strchr(table, '\x1b'));
 	assert_null(strchr(table, '\x07'));
 	assert_contains(table, "scenario   evil?[2J\n");
@@ -779,17 +779,17 @@ static void test_table_control_characters(void **state)
 	sc.workload.tasks = 3;
 	sc.workload.period_ns = 1000000;
 	sc.workload.task_work_ns = 50500;
-	table = report_to_string(ik_report_table, &sc, NULL, 0);
+	table = report_to_string(ik__report_table, &sc, NULL, 0);
 	assert_contains(table, "workload   periodic: 3 tasks, period 1000 us, 50.5 us of work per "
 			       "period\n");
 	assert_contains(table, "seeds      0 runs\n");
 	free(table);
 	sc.workload.kind = IK_WORKLOAD_IDLE;
-	table = report_to_string(ik_report_table, &sc, &r, 1);
+	table = report_to_string(ik__report_table, &sc, &r, 1);
 	assert_contains(table, "workload   idle: nothing to do\n");
 	assert_not_contains(table, "Throughput");
 	free(table);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 /* ---- determinism and failures ---- */
@@ -797,7 +797,7 @@ static void test_table_control_characters(void **state)
 static void test_byte_identical(void **state)
 {
 	(void)state;
-	static const report_fn reports[] = {ik_report_table, ik_report_json, ik_report_csv};
+	static const report_fn reports[] = {ik__report_table, ik__report_json, ik__report_csv};
 	struct ik_scenario sc;
 	struct ik_run_result runs[3];
 	make_scenario(&sc, "twice");
@@ -812,7 +812,7 @@ static void test_byte_identical(void **state)
 		}
 	}
 	for (int i = 0; i < 3; i++)
-		ik_run_result_free(&runs[i]);
+		ik__run_result_free(&runs[i]);
 }
 
 /* Reports written from several threads at once: no shared state, same bytes. */
@@ -834,8 +834,8 @@ static void *write_json_job(void *arg)
 	int rc = 0;
 	for (int k = 0; k < 20; k++) { /* keep the threads overlapping: only the last is kept */
 		rewind(f);
-		rc |= ik_report_json(f, job->sc, job->runs, 3);
-		rc |= ik_report_table(f, job->sc, job->runs, 3);
+		rc |= ik__report_json(f, job->sc, job->runs, 3);
+		rc |= ik__report_table(f, job->sc, job->runs, 3);
 	}
 	job->rc = fclose(f) == 0 ? rc : -1;
 	return NULL;
@@ -867,7 +867,7 @@ static void test_threads(void **state)
 	}
 	free(reference.text);
 	for (int i = 0; i < 3; i++)
-		ik_run_result_free(&runs[i]);
+		ik__run_result_free(&runs[i]);
 }
 
 /* The program's locale must not turn "102.4" into "102,4". */
@@ -885,18 +885,18 @@ static void test_locale_independent(void **state)
 	struct ik_run_result r;
 	make_scenario(&sc, "locale");
 	make_run(&r, 1);
-	char *json = report_to_string(ik_report_json, &sc, &r, 1);
+	char *json = report_to_string(ik__report_json, &sc, &r, 1);
 	setlocale(LC_NUMERIC, "C");
 	assert_contains(json, "\"mb_per_s\": 102.4}");
 	assert_valid_json(json);
 	free(json);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 static void test_write_failure(void **state)
 {
 	(void)state;
-	static const report_fn reports[] = {ik_report_table, ik_report_json, ik_report_csv};
+	static const report_fn reports[] = {ik__report_table, ik__report_json, ik__report_csv};
 	struct ik_scenario sc;
 	struct ik_run_result r;
 	make_scenario(&sc, "fail");
@@ -919,7 +919,7 @@ static void test_write_failure(void **state)
 		assert_int_equal(reports[k](stdout, &sc, NULL, 1), -1);
 		assert_int_equal(reports[k](stdout, &sc, &r, -1), -1);
 	}
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 int main(void)

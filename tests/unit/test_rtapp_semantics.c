@@ -43,7 +43,7 @@ static int load(const char *json, int64_t ms, struct ik_scenario *sc, char *err,
 	snprintf(text, sizeof(text), "[scenario]\nname = rt\nplatform = amd-zen3\nduration_ms = "
 		 "%lld\nwarmup_ms = 0\n[kernel]\nhousekeeping_hz = 0\n[workload]\ntype = rtapp\n"
 		 "file = %s\n", (long long)ms, path);
-	int rc = ik_scenario_parse_string("rt.ini", text, NULL, 0, sc, err, errlen);
+	int rc = ik__scenario_parse_string("rt.ini", text, NULL, 0, sc, err, errlen);
 	if (rc != 0)
 		unlink(path);
 	return rc;
@@ -55,7 +55,7 @@ static void run_text(const char *json, int64_t ms, struct ik_run_result *r)
 	char err[IK_ERR_LEN];
 	if (load(json, ms, &sc, err, sizeof(err)) != 0)
 		fail_msg("scenario: %s", err);
-	if (ik_sim_run(&sc, 1, r, err, sizeof(err)) != 0)
+	if (ik__sim_run(&sc, 1, r, err, sizeof(err)) != 0)
 		fail_msg("sim: %s", err);
 	unlink(sc.workload.file);
 	assert_non_null(r->requests);
@@ -121,9 +121,9 @@ static void test_fifo_preempts_other(void **state)
 	assert_true(other.requests->latency.max >= w + 1 * MS &&
 		    other.requests->latency.max <= w + 1 * MS + 3 * US);
 	assert_true(other.requests->latency.min >= w && other.requests->latency.min <= w + 3 * US);
-	ik_run_result_free(&alone);
-	ik_run_result_free(&rt);
-	ik_run_result_free(&other);
+	ik__run_result_free(&alone);
+	ik__run_result_free(&rt);
+	ik__run_result_free(&other);
 }
 
 /*
@@ -152,8 +152,8 @@ static void test_fifo_priorities(void **state)
 	   (rt-app's runtime loop), though b took 1 ms of it */
 	assert_true(lo.requests->latency.max >= 3 * MS && lo.requests->latency.max <= 3 * MS + 3 * US);
 	assert_true(lo.requests->latency.min >= 2 * MS && lo.requests->latency.min <= 2 * MS + 3 * US);
-	ik_run_result_free(&hi);
-	ik_run_result_free(&lo);
+	ik__run_result_free(&hi);
+	ik__run_result_free(&lo);
 }
 
 /*
@@ -180,8 +180,8 @@ static void test_rr_slices(void **state)
 	assert_true(rr.requests->latency.max >= 2 * w && rr.requests->latency.max <= 2 * w + 10 * US);
 	assert_true(fifo.requests->latency.max >= 2 * w - 10 * US &&
 		    fifo.requests->latency.max <= 2 * w + 10 * US);
-	ik_run_result_free(&rr);
-	ik_run_result_free(&fifo);
+	ik__run_result_free(&rr);
+	ik__run_result_free(&fifo);
 }
 
 /*
@@ -220,9 +220,9 @@ static void test_deadline_runtime_per_period(void **state)
 	print_message("DL hog: busy %.5f of one CPU\n", share);
 	assert_true(share <= 0.2 + 0.0001 + 1e-9);
 	assert_true(share >= 0.199);
-	ik_run_result_free(&one);
-	ik_run_result_free(&alone);
-	ik_run_result_free(&hog);
+	ik__run_result_free(&one);
+	ik__run_result_free(&alone);
+	ik__run_result_free(&hog);
 }
 
 /*
@@ -245,7 +245,7 @@ static void test_deadline_cbs_wakeup(void **state)
 	/* never throttled: each activation is its 1 ms run and 3 ms sleep (and the wake-up) */
 	assert_true(r.requests->latency.max <= 4 * MS + 150 * US);
 	assert_true(r.requests->latency.min >= 4 * MS);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 /* What the kernel refuses (and so rt-app exits on) is refused with its key. */
@@ -334,7 +334,7 @@ static void test_barrier(void **state)
 		 "\"c\":{\"loop\":1,\"cpus\":[1],\"runtime\":3000,\"barrier\":\"b\"}}}", 20, &r);
 	assert_int_equal(r.requests->done, 2);
 	within("barrier: a's activation", r.requests->latency.min, 3 * MS, 3 * MS + 50 * US);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 /*
@@ -358,8 +358,8 @@ static void test_signal_and_broad(void **state)
 	assert_int_equal(b.requests->done, 3);
 	within("broad: the waiters' activations", b.requests->latency.max, 1 * MS, 1 * MS + 80 * US);
 	assert_int_equal(sg.requests->done, 2);
-	ik_run_result_free(&b);
-	ik_run_result_free(&sg);
+	ik__run_result_free(&b);
+	ik__run_result_free(&sg);
 }
 
 /*
@@ -374,7 +374,7 @@ static void test_suspend_resume_delay(void **state)
 		 "\"r\":{\"loop\":1,\"cpus\":[1],\"delay\":2000,\"resume\":\"t\"}}}", 20, &r);
 	assert_int_equal(r.requests->done, 2);
 	within("suspend: t's activation", r.requests->latency.max, 2 * MS, 2 * MS + 80 * US);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 /*
@@ -411,8 +411,8 @@ static void test_timer_modes(void **state)
 	/* both: p1's 15 ms run, no wait */
 	within("absolute: longest", abs.requests->latency.max, 15 * MS, 15 * MS + 50 * US);
 	within("relative: longest", rel.requests->latency.max, 15 * MS, 15 * MS + 50 * US);
-	ik_run_result_free(&abs);
-	ik_run_result_free(&rel);
+	ik__run_result_free(&abs);
+	ik__run_result_free(&rel);
 }
 
 /*
@@ -438,8 +438,8 @@ static void test_yield(void **state)
 	assert_int_equal(y.requests->latency.min, 1 * MS + 2 * US);
 	assert_int_equal(n.requests->latency.max, 4 * MS + 2 * US);
 	assert_int_equal(n.requests->latency.min, 3 * MS + 2 * US);
-	ik_run_result_free(&y);
-	ik_run_result_free(&n);
+	ik__run_result_free(&y);
+	ik__run_result_free(&n);
 }
 
 /*
@@ -465,7 +465,7 @@ static void test_instances_loops_phases_cpus(void **state)
 		if (c != 5 && c != 6)
 			others += r.cpu_busy_ns[c];
 	within("other CPUs busy (the threads' start-up)", others, 0, 60 * US);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 /*
@@ -479,7 +479,7 @@ static void test_mem_iorun(void **state)
 	run_text("{\"tasks\":{\"t\":{\"loop\":1,\"mem\":10000000,\"iorun\":1000000}}}", 20, &r);
 	assert_int_equal(r.requests->done, 1);
 	within("mem + iorun run", r.requests->service.max, 1100 * US - 1 * US, 1100 * US + 1 * US);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 /*
@@ -503,8 +503,8 @@ static void test_cpus_affinity(void **state)
 		 20, &e8);
 	for (int c = 0; c < 3; c++)
 		within("example8: the phase's CPU busy", e8.cpu_busy_ns[c], 1500 * US, 1500 * US + 10 * US);
-	ik_run_result_free(&r);
-	ik_run_result_free(&e8);
+	ik__run_result_free(&r);
+	ik__run_result_free(&e8);
 }
 
 /*
@@ -538,13 +538,13 @@ static void test_rt_timers_have_no_slack(void **state)
 			 "file = %s\n", plat, path);
 		struct ik_scenario sc;
 		struct ik_run_result r;
-		if (ik_scenario_parse_string("rt.ini", text, NULL, 0, &sc, err, sizeof(err)) != 0)
+		if (ik__scenario_parse_string("rt.ini", text, NULL, 0, &sc, err, sizeof(err)) != 0)
 			fail_msg("scenario: %s", err);
-		if (ik_sim_run(&sc, 1, &r, err, sizeof(err)) != 0)
+		if (ik__sim_run(&sc, 1, &r, err, sizeof(err)) != 0)
 			fail_msg("sim: %s", err);
 		unlink(path);
-		wake[rt] = ik_hist_percentile(&r.requests->wake, 50);
-		ik_run_result_free(&r);
+		wake[rt] = ik__hist_percentile(&r.requests->wake, 50);
+		ik__run_result_free(&r);
 	}
 	unlink(plat);
 	print_message("wake-up p50: OTHER %lld ns, FIFO %lld ns\n", (long long)wake[0],
@@ -580,8 +580,8 @@ static void test_rt_wakeup_placement(void **state)
 	assert_true(lower.requests->wake.max <= 2 * US);
 	within("o FIFO 50: o's activation", higher.requests->latency.max, 5 * MS, 5 * MS + 10 * US);
 	within("o FIFO 50: f's wake-up on another CPU", higher.requests->wake.max, 1 * US, 100 * US);
-	ik_run_result_free(&lower);
-	ik_run_result_free(&higher);
+	ik__run_result_free(&lower);
+	ik__run_result_free(&higher);
 }
 
 /*
@@ -607,8 +607,8 @@ static void test_deadline_constrained(void **state)
 	/* (+ the idle CPU's exits: after the sleep and the throttling, 30 us each at most) */
 	within("constrained", c.requests->latency.max, 11600 * US, 11600 * US + 60 * US);
 	within("implicit", i.requests->latency.max, 11 * MS, 11 * MS + 60 * US);
-	ik_run_result_free(&c);
-	ik_run_result_free(&i);
+	ik__run_result_free(&c);
+	ik__run_result_free(&i);
 	/* D 3 ms: woken at 4, past its deadline and before its next period (10), it waits for
 	   that period and runs 10-11 (its 1 ms): 11 ms, where D = P would run 4-5 (5 ms) */
 	const char *late = "{\"tasks\":{\"d\":{\"loop\":1,\"policy\":\"SCHED_DEADLINE\","
@@ -620,8 +620,8 @@ static void test_deadline_constrained(void **state)
 	run_text(json, 40, &i);
 	within("woken after its deadline", c.requests->latency.max, 11 * MS, 11 * MS + 60 * US);
 	within("implicit", i.requests->latency.max, 5 * MS, 5 * MS + 60 * US);
-	ik_run_result_free(&c);
-	ik_run_result_free(&i);
+	ik__run_result_free(&c);
+	ik__run_result_free(&i);
 }
 
 int main(void)

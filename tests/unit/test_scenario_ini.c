@@ -19,7 +19,7 @@ static struct ik_scenario sc; /* large: keep it off the stack */
 
 static int parse_ov(const char *text, const char *const *ov, int n, char *err, size_t errlen)
 {
-	return ik_scenario_parse_string("s.ini", text, ov, n, &sc, err, errlen);
+	return ik__scenario_parse_string("s.ini", text, ov, n, &sc, err, errlen);
 }
 
 static void expect_ok_ov(const char *text, const char *const *ov, int n)
@@ -69,7 +69,7 @@ static void builtin_default(void **state)
 {
 	(void)state;
 	char err[IK_ERR_LEN] = "";
-	if (ik_scenario_load("default", NULL, 0, &sc, err, sizeof(err)) != 0)
+	if (ik__scenario_load("default", NULL, 0, &sc, err, sizeof(err)) != 0)
 		fail_msg("%s", err);
 	assert_string_equal(sc.name, "default");
 	assert_string_equal(sc.platform_ref, "amd-zen3");
@@ -91,7 +91,7 @@ static void builtin_default(void **state)
 
 	/* the same file by path gives the same scenario */
 	static struct ik_scenario file;
-	if (ik_scenario_load("../scenarios/default.ini", NULL, 0, &file, err, sizeof(err)) != 0)
+	if (ik__scenario_load("../scenarios/default.ini", NULL, 0, &file, err, sizeof(err)) != 0)
 		fail_msg("%s", err);
 	assert_memory_equal(&file, &sc, sizeof(sc));
 }
@@ -251,7 +251,7 @@ static void platform_path_relative_to_scenario(void **state)
 	fputs("[scenario]\nname = rel\nplatform = p.ini\n", f);
 	fclose(f);
 
-	if (ik_scenario_load(path, NULL, 0, &sc, err, sizeof(err)) != 0)
+	if (ik__scenario_load(path, NULL, 0, &sc, err, sizeof(err)) != 0)
 		fail_msg("%s", err);
 	assert_string_equal(sc.platform_ref, "p.ini");
 	assert_string_equal(sc.platform.name, "p");
@@ -259,11 +259,11 @@ static void platform_path_relative_to_scenario(void **state)
 
 	/* an error in the platform carries the platform file's name and line */
 	const char *bad[] = { "state0.latency_us=x" };
-	assert_int_equal(ik_scenario_load(path, bad, 1, &sc, err, sizeof(err)), -1);
+	assert_int_equal(ik__scenario_load(path, bad, 1, &sc, err, sizeof(err)), -1);
 	assert_string_equal(err, "--set state0.latency_us=x: [state0] latency_us: expected an "
 			    "integer 0..100000000, got 'x'");
 	const char *bad2[] = { "scenario.platform=q.ini" };
-	assert_int_equal(ik_scenario_load(path, bad2, 1, &sc, err, sizeof(err)), -1);
+	assert_int_equal(ik__scenario_load(path, bad2, 1, &sc, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "--set scenario.platform=q.ini: [scenario] platform: q.ini: "
 				    "cannot open: No such file or directory (also tried "));
 	assert_non_null(strstr(err, "/sub/q.ini)"));
@@ -274,7 +274,7 @@ static void platform_path_relative_to_scenario(void **state)
 	fputs("power_mw = lots\n", f);
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/sub/s.ini", dir);
-	assert_int_equal(ik_scenario_load(path, NULL, 0, &sc, err, sizeof(err)), -1);
+	assert_int_equal(ik__scenario_load(path, NULL, 0, &sc, err, sizeof(err)), -1);
 	char expect[512];
 	snprintf(expect, sizeof(expect), "%s/sub/p.ini:12: [state0] power_mw: expected an integer "
 		 "0..1000000, got 'lots'", dir);
@@ -283,7 +283,7 @@ static void platform_path_relative_to_scenario(void **state)
 	/* from parse_string, the origin's directory plays the same role */
 	char origin[256];
 	snprintf(origin, sizeof(origin), "%s/sub/other.ini", dir);
-	assert_int_equal(ik_scenario_parse_string(origin, "[scenario]\nname = x\nplatform = p.ini\n",
+	assert_int_equal(ik__scenario_parse_string(origin, "[scenario]\nname = x\nplatform = p.ini\n",
 						  NULL, 0, &sc, err, sizeof(err)), -1);
 	assert_string_equal(err, expect);
 
@@ -301,9 +301,9 @@ static void error_file_level(void **state)
 {
 	(void)state;
 	char err[IK_ERR_LEN] = "";
-	assert_int_equal(ik_scenario_load("missing.ini", NULL, 0, &sc, err, sizeof(err)), -1);
+	assert_int_equal(ik__scenario_load("missing.ini", NULL, 0, &sc, err, sizeof(err)), -1);
 	assert_string_equal(err, "missing.ini: cannot open: No such file or directory");
-	assert_int_equal(ik_scenario_load("nope", NULL, 0, &sc, err, sizeof(err)), -1);
+	assert_int_equal(ik__scenario_load("nope", NULL, 0, &sc, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "unknown scenario 'nope'; built-in scenarios: default"));
 
 	expect_error("[scenario]\nname = x\nplatform amd-zen3\n", "s.ini:3: expected 'key = value'",

@@ -52,19 +52,19 @@ static void run_scenario(const char *file, const char *const *ov, int nov, struc
 	char path[256];
 
 	snprintf(path, sizeof(path), "../scenarios/%s.ini", file);
-	if (ik_scenario_load(path, ov, nov, &sc, err, sizeof(err)))
+	if (ik__scenario_load(path, ov, nov, &sc, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_true(sc.runs <= MAX_RUNS);
 	out->n = sc.runs;
 	for (int i = 0; i < sc.runs; i++) {
 		struct ik_run_result r;
-		if (ik_sim_run(&sc, sc.seed + (uint64_t)i, &r, err, sizeof(err)))
+		if (ik__sim_run(&sc, sc.seed + (uint64_t)i, &r, err, sizeof(err)))
 			fail_msg("%s: %s", file, err);
-		out->mb_s[i] = ik_run_mb_per_s(&r);
-		out->msg_s[i] = ik_run_messages_per_s(&r);
-		out->p50[i] = ik_hist_percentile(&r.wake_latency, 50);
-		out->p99[i] = ik_hist_percentile(&r.wake_latency, 99);
-		out->c2_pct[i] = r.nstates > 2 ? ik_run_residency_pct(&r, 2) : 0;
+		out->mb_s[i] = ik__run_mb_per_s(&r);
+		out->msg_s[i] = ik__run_messages_per_s(&r);
+		out->p50[i] = ik__hist_percentile(&r.wake_latency, 50);
+		out->p99[i] = ik__hist_percentile(&r.wake_latency, 99);
+		out->c2_pct[i] = r.nstates > 2 ? ik__run_residency_pct(&r, 2) : 0;
 		out->leave_count[i] = (int64_t)r.leave_lite.count;
 		out->leave_min[i] = r.leave_lite.min;
 		out->leave_max[i] = r.leave_lite.max;
@@ -74,7 +74,7 @@ static void run_scenario(const char *file, const char *const *ov, int nov, struc
 		out->side_units[i] = r.side_units;
 		/* With 20 samples the 5k-th percentile is the k-th smallest (its bucket's value). */
 		for (int k = 0; k < 20; k++)
-			out->leave_sorted[i][k] = ik_hist_percentile(&r.leave_lite, 5.0 * (k + 1));
+			out->leave_sorted[i][k] = ik__hist_percentile(&r.leave_lite, 5.0 * (k + 1));
 		out->lite_min_ns[i] = INT64_MAX;
 		for (int cpu = 0; cpu < 20 && cpu < r.ncpus && r.nstates > 1; cpu++) {
 			/* finished periods in stop0_lite, and the one still open at the end */
@@ -90,14 +90,14 @@ static void run_scenario(const char *file, const char *const *ov, int nov, struc
 			snprintf(out->names[k], IK_NAME_LEN, "%s", r.states[k].name);
 			out->flags[k] = r.states[k].flags;
 		}
-		ik_run_result_free(&r);
+		ik__run_result_free(&r);
 	}
 }
 
 static struct ik_summary summary(const double *v, int n)
 {
 	struct ik_summary s;
-	ik_summarize(v, n, &s);
+	ik__summarize(v, n, &s);
 	return s;
 }
 

@@ -54,10 +54,10 @@ static void run_kind(enum ik_workload_kind kind, const char *governor)
 
 	small_scenario(&sc, kind);
 	snprintf(sc.governor, sizeof(sc.governor), "%s", governor);
-	assert_int_equal(ik_sim_run(&sc, sc.seed, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, sc.seed, &r, err, sizeof(err)), 0);
 	check_invariants(&sc, &r);
 	assert_true(r.idle_entries > 0);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 static void test_invariants_pingpong(void **state)
@@ -104,20 +104,20 @@ static void test_stream_sender_rate(void **state)
 	sc.workload.msg_bytes = 1024;
 	sc.workload.work_ns_per_kb = 2048;
 	sc.warmup_ns = 5 * IK_NSEC_PER_MSEC;
-	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, 1, &r, err, sizeof(err)), 0);
 	uint64_t expect = (uint64_t)(sc.duration_ns / 12048);
 	assert_true(r.messages >= expect - 1 && r.messages <= expect + 1);
 	assert_int_equal(r.bytes, r.messages * 1024);
 	/* every message woke the receiver: it is done long before the next one */
 	assert_true(r.wakeups >= r.messages - 2 && r.wakeups <= r.messages + 1);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 	/* the counter invariants, without a warm-up; and wake_idle is refused */
 	sc.warmup_ns = 0;
-	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, 1, &r, err, sizeof(err)), 0);
 	check_invariants(&sc, &r);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 	sc.workload.placement = IK_PLACE_WAKE_IDLE;
-	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), -1);
+	assert_int_equal(ik__sim_run(&sc, 1, &r, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "pinned"));
 }
 
@@ -134,13 +134,13 @@ static void test_spin_counts_work_units(void **state)
 	sc.workload.nspin_cpus = 2;
 	sc.workload.spin_cpus[0] = 0;
 	sc.workload.spin_cpus[1] = 5;
-	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, 1, &r, err, sizeof(err)), 0);
 	assert_true(r.messages >= 4998 && r.messages <= 5000);
 	/* both CPUs busy for all but the first wake-up */
 	assert_true(r.busy_ns > 2 * sc.duration_ns - 100000);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 	sc.workload.spin_cpus[1] = 99;
-	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), -1);
+	assert_int_equal(ik__sim_run(&sc, 1, &r, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "99"));
 }
 
@@ -155,9 +155,9 @@ static void test_deterministic(void **state)
 	sc.platform.ipi_ns.kind = IK_DIST_UNIFORM; /* make the seed matter */
 	sc.platform.ipi_ns.a_ns = 500;
 	sc.platform.ipi_ns.b_ns = 3000;
-	assert_int_equal(ik_sim_run(&sc, 1, &a, err, sizeof(err)), 0);
-	assert_int_equal(ik_sim_run(&sc, 1, &b, err, sizeof(err)), 0);
-	assert_int_equal(ik_sim_run(&sc, 2, &c, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, 1, &a, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, 1, &b, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, 2, &c, err, sizeof(err)), 0);
 	assert_memory_equal(a.total, b.total, sizeof(a.total));
 	assert_memory_equal(a.per_cpu, b.per_cpu,
 			    sizeof(*a.per_cpu) * (size_t)(a.ncpus * a.nstates));
@@ -166,9 +166,9 @@ static void test_deterministic(void **state)
 			    sizeof(a.wake_latency.buckets));
 	assert_true(a.messages != c.messages ||
 		    memcmp(a.total, c.total, sizeof(a.total)) != 0);
-	ik_run_result_free(&a);
-	ik_run_result_free(&b);
-	ik_run_result_free(&c);
+	ik__run_result_free(&a);
+	ik__run_result_free(&b);
+	ik__run_result_free(&c);
 }
 
 /*
@@ -189,20 +189,20 @@ static void test_wake_latency_is_the_sum_of_costs(void **state)
 	sc.ndisabled = 2;
 	snprintf(sc.disabled[0], IK_NAME_LEN, "POLL");
 	snprintf(sc.disabled[1], IK_NAME_LEN, "C1");
-	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, 1, &r, err, sizeof(err)), 0);
 	assert_true(r.wakeups > 100);
 	/*
 	 * A wake-up that finds the CPU already leaving C2 for a tick waits only for the rest
 	 * of that exit and needs no IPI, so a few are shorter; none is longer.
 	 */
 	assert_int_equal(r.wake_latency.max, 21500);
-	int64_t p50 = ik_hist_percentile(&r.wake_latency, 50);
+	int64_t p50 = ik__hist_percentile(&r.wake_latency, 50);
 	assert_true(p50 >= 21500 - 21500 / 128 && p50 <= 21500 + 21500 / 128);
 	assert_true(r.ipis <= r.wakeups && r.ipis * 100 >= r.wakeups * 95);
 	/* Messages: one per 26500 ns of a half round trip, in 50 ms (minus the start). */
 	uint64_t expect = (uint64_t)(sc.duration_ns / 26500);
 	assert_true(r.messages >= expect - 5 && r.messages <= expect + 1);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 /*
@@ -225,17 +225,17 @@ static void test_message_cost_by_distance(void **state)
 	sc.ndisabled = 2;
 	snprintf(sc.disabled[0], IK_NAME_LEN, "POLL");
 	snprintf(sc.disabled[1], IK_NAME_LEN, "C1");
-	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, 1, &r, err, sizeof(err)), 0);
 	/* (a few wake-ups find the CPU already leaving C2 for a tick: slightly more) */
 	uint64_t expect = (uint64_t)(sc.duration_ns / (26500 + 3000));
 	assert_true(r.messages >= expect - 5 && r.messages <= expect + 5);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 	/* cores 0 and 1 in one LLC again: nothing extra */
 	sc.platform.cores_per_llc = 2;
-	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, 1, &r, err, sizeof(err)), 0);
 	expect = (uint64_t)(sc.duration_ns / 26500);
 	assert_true(r.messages >= expect - 5 && r.messages <= expect + 5);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 /* start_cpus = shuffled: the seed chooses the start CPUs; a seed gives the same run again. */
@@ -252,15 +252,15 @@ static void test_shuffled_start_cpus(void **state)
 	sc.workload.remote_llc_ns = 4000;
 	for (uint64_t seed = 1; seed <= 4; seed++) {
 		sc.workload.start_cpus = IK_START_CPUS_IN_ORDER;
-		assert_int_equal(ik_sim_run(&sc, seed, &a, err, sizeof(err)), 0);
+		assert_int_equal(ik__sim_run(&sc, seed, &a, err, sizeof(err)), 0);
 		sc.workload.start_cpus = IK_START_CPUS_SHUFFLED;
-		assert_int_equal(ik_sim_run(&sc, seed, &b, err, sizeof(err)), 0);
+		assert_int_equal(ik__sim_run(&sc, seed, &b, err, sizeof(err)), 0);
 		differs += a.messages != b.messages;
-		ik_run_result_free(&a);
-		assert_int_equal(ik_sim_run(&sc, seed, &a, err, sizeof(err)), 0);
+		ik__run_result_free(&a);
+		assert_int_equal(ik__sim_run(&sc, seed, &a, err, sizeof(err)), 0);
 		assert_true(a.messages == b.messages && a.wakeups == b.wakeups);
-		ik_run_result_free(&a);
-		ik_run_result_free(&b);
+		ik__run_result_free(&a);
+		ik__run_result_free(&b);
 	}
 	assert_true(differs >= 2);
 }
@@ -275,10 +275,10 @@ static void test_exit_latency_feeds_back_into_throughput(void **state)
 
 	small_scenario(&sc, IK_WORKLOAD_PINGPONG);
 	sc.workload.placement = IK_PLACE_SAME_PACKAGE;
-	assert_int_equal(ik_sim_run(&sc, 1, &fast, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, 1, &fast, err, sizeof(err)), 0);
 	for (int w = 0; w < IK_WAKE_SOURCES; w++)
 		sc.platform.states[1].exit[w] = constant(30000);
-	assert_int_equal(ik_sim_run(&sc, 1, &slow, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, 1, &slow, err, sizeof(err)), 0);
 	/* menu chooses C1 (advertised 1/2 us) for the ~6 us idle periods */
 	assert_true(fast.total[1].usage > 10 * fast.total[0].usage);
 	assert_true(slow.messages * 2 < fast.messages);
@@ -287,10 +287,10 @@ static void test_exit_latency_feeds_back_into_throughput(void **state)
 	 * to C2: the vicious cycle of seed 000, from the model alone.
 	 */
 	assert_true(slow.total[2].usage > 100 * (fast.total[2].usage + 1));
-	assert_true(ik_hist_percentile(&slow.wake_latency, 50) >
-		    ik_hist_percentile(&fast.wake_latency, 50) + 15000);
-	ik_run_result_free(&fast);
-	ik_run_result_free(&slow);
+	assert_true(ik__hist_percentile(&slow.wake_latency, 50) >
+		    ik__hist_percentile(&fast.wake_latency, 50) + 15000);
+	ik__run_result_free(&fast);
+	ik__run_result_free(&slow);
 }
 
 /*
@@ -311,9 +311,9 @@ static void test_quiet_machine_goes_deep(void **state)
 	sc.workload.task_work_ns = 10000;
 	sc.duration_ns = 2 * IK_NSEC_PER_SEC;
 	sc.warmup_ns = 200 * IK_NSEC_PER_MSEC;
-	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), 0);
-	assert_true(ik_run_residency_pct(&r, 2) > 90.0);
-	ik_run_result_free(&r);
+	assert_int_equal(ik__sim_run(&sc, 1, &r, err, sizeof(err)), 0);
+	assert_true(ik__run_residency_pct(&r, 2) > 90.0);
+	ik__run_result_free(&r);
 }
 
 int main(void)

@@ -37,14 +37,14 @@ static void test_decay_halves_every_32_periods(void **state)
 {
 	(void)state;
 	struct ik_pelt_consts k;
-	ik_pelt_consts_init(&k);
+	ik__pelt_consts_init(&k);
 	assert_int_equal(k.load_avg_max, 47742); /* the kernel's LOAD_AVG_MAX */
 	/* (y^0 is 2^32 - 1 in 0.32, so whole half-lives lose one unit, as in the kernel) */
-	assert_int_equal(ik_pelt_decay(&k, 1u << 20, 32), (1u << 19) - 1);
-	assert_int_equal(ik_pelt_decay(&k, 1u << 20, 64), (1u << 18) - 1);
-	uint64_t one = ik_pelt_decay(&k, 1000000, 1); /* y = 0.978572... */
+	assert_int_equal(ik__pelt_decay(&k, 1u << 20, 32), (1u << 19) - 1);
+	assert_int_equal(ik__pelt_decay(&k, 1u << 20, 64), (1u << 18) - 1);
+	uint64_t one = ik__pelt_decay(&k, 1000000, 1); /* y = 0.978572... */
 	assert_true(one >= 978571 && one <= 978572);
-	assert_int_equal(ik_pelt_decay(&k, UINT64_MAX, 63 * 32 + 1), 0);
+	assert_int_equal(ik__pelt_decay(&k, UINT64_MAX, 63 * 32 + 1), 0);
 }
 
 /* From zero, a CPU busy for n whole periods reads 1024 (1 - y^n), to within truncation. */
@@ -52,15 +52,15 @@ static void test_busy_cpu_converges(void **state)
 {
 	(void)state;
 	struct ik_pelt_consts k;
-	ik_pelt_consts_init(&k);
+	ik__pelt_consts_init(&k);
 	const int ns[] = { 1, 8, 32, 64, 200 };
 	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
 		struct ik_pelt p = { 0 };
 		/* in steps of 100 us, as a busy task's ticks would update it */
 		int64_t end = (int64_t)ns[i] * PERIOD_NS;
 		for (int64_t t = 0; t < end; t += 100000)
-			ik_pelt_update(&k, &p, t, true);
-		ik_pelt_update(&k, &p, end, true);
+			ik__pelt_update(&k, &p, t, true);
+		ik__pelt_update(&k, &p, end, true);
 		double want = 1024.0 * (1.0 - y_pow(ns[i]));
 		print_message("busy %d periods: util_avg %u, 1024 (1 - y^n) = %.1f\n", ns[i],
 			      p.util_avg, want);
@@ -73,19 +73,19 @@ static void test_idle_cpu_halves(void **state)
 {
 	(void)state;
 	struct ik_pelt_consts k;
-	ik_pelt_consts_init(&k);
+	ik__pelt_consts_init(&k);
 	struct ik_pelt p = { 0 };
 	int64_t t = 400 * (int64_t)PERIOD_NS;
-	ik_pelt_update(&k, &p, t, true);
+	ik__pelt_update(&k, &p, t, true);
 	assert_true(p.util_avg >= 1022 && p.util_avg <= 1024);
 	uint32_t full = p.util_avg;
-	ik_pelt_update(&k, &p, t + 32 * (int64_t)PERIOD_NS, false);
+	ik__pelt_update(&k, &p, t + 32 * (int64_t)PERIOD_NS, false);
 	assert_true(p.util_avg >= full / 2 - 2 && p.util_avg <= full / 2 + 1);
-	ik_pelt_update(&k, &p, t + 64 * (int64_t)PERIOD_NS, false);
+	ik__pelt_update(&k, &p, t + 64 * (int64_t)PERIOD_NS, false);
 	assert_true(p.util_avg >= full / 4 - 2 && p.util_avg <= full / 4 + 1);
 	/* and it changes only when a period boundary passes */
 	uint32_t before = p.util_avg;
-	ik_pelt_update(&k, &p, t + 64 * (int64_t)PERIOD_NS + 500 * UNIT_NS, false);
+	ik__pelt_update(&k, &p, t + 64 * (int64_t)PERIOD_NS + 500 * UNIT_NS, false);
 	assert_int_equal(p.util_avg, before);
 }
 
@@ -94,17 +94,17 @@ static void test_half_duty_sits_near_512(void **state)
 {
 	(void)state;
 	struct ik_pelt_consts k;
-	ik_pelt_consts_init(&k);
+	ik__pelt_consts_init(&k);
 	struct ik_pelt p = { 0 };
 	uint32_t lo = 1024, hi = 0;
 	for (int64_t n = 0; n < 400; n++) {
 		int64_t t0 = n * (int64_t)PERIOD_NS;
-		ik_pelt_update(&k, &p, t0, false);
+		ik__pelt_update(&k, &p, t0, false);
 		if (n >= 300) { /* converged: 9 half-lives */
 			lo = p.util_avg < lo ? p.util_avg : lo;
 			hi = p.util_avg > hi ? p.util_avg : hi;
 		}
-		ik_pelt_update(&k, &p, t0 + PERIOD_NS / 2, true);
+		ik__pelt_update(&k, &p, t0 + PERIOD_NS / 2, true);
 	}
 	print_message("50%% duty: util_avg in [%u, %u]\n", lo, hi);
 	assert_true(lo >= 500 && hi <= 524);
@@ -129,7 +129,7 @@ static void probe_scenario(struct ik_scenario *sc)
 static void run(const struct ik_scenario *sc, struct ik_run_result *r)
 {
 	char err[IK_ERR_LEN];
-	int rc = ik_sim_run(sc, sc->seed, r, err, sizeof(err));
+	int rc = ik__sim_run(sc, sc->seed, r, err, sizeof(err));
 	if (rc)
 		print_message("%s\n", err);
 	assert_int_equal(rc, 0);
@@ -172,7 +172,7 @@ static void check_duty(int64_t work_ns, int64_t period_ns, int bin)
 	}
 	for (int cpu = 6; cpu < 8; cpu++)
 		assert_int_equal(usage(&r, cpu, 0), entries(&r, cpu));
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 static void test_sim_util_follows_duty_cycle(void **state)
@@ -215,7 +215,7 @@ static void test_sim_iowaiters(void **state)
 			else
 				assert_true(io * 2 >= n - 1 && io * 2 <= n + 1);
 		}
-		ik_run_result_free(&r);
+		ik__run_result_free(&r);
 	}
 }
 
@@ -245,7 +245,7 @@ static void test_sim_iowaiters_moving_tasks(void **state)
 	print_message("pingpong, all sleeps I/O waits: %llu of %llu idle entries saw waiters\n",
 		      (unsigned long long)io, (unsigned long long)n);
 	assert_true(io > 0 && io < n);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 /*
@@ -292,7 +292,7 @@ static void test_sim_util_moves_with_task(void **state)
 		assert_true(usage(&r, cpu, 7) >= 200); /* its own phases */
 		assert_true(between <= 2);
 	}
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 /* ---- menu: the performance multiplier until 6.13 ------------------------------------------ */
@@ -339,8 +339,8 @@ static void test_menu_iowait_until_6_12(void **state)
 		      (unsigned long long)c1_io, (unsigned long long)c2_io);
 	assert_true(c2_none > 10 * c1_none); /* C2 fits */
 	assert_true(c1_io > 10 * c2_io);     /* only C1 fits the divided limit */
-	ik_run_result_free(&none);
-	ik_run_result_free(&io);
+	ik__run_result_free(&none);
+	ik__run_result_free(&io);
 }
 
 static void test_menu_no_iowait_at_6_19(void **state)
@@ -354,8 +354,8 @@ static void test_menu_no_iowait_at_6_19(void **state)
 	assert_memory_equal(none.per_cpu, io.per_cpu,
 			    sizeof(*none.per_cpu) * (size_t)(none.ncpus * none.nstates));
 	assert_true(none.wakeups == io.wakeups && none.busy_ns == io.busy_ns);
-	ik_run_result_free(&none);
-	ik_run_result_free(&io);
+	ik__run_result_free(&none);
+	ik__run_result_free(&io);
 }
 
 /*

@@ -1,5 +1,5 @@
 /*
- * Runs of one scenario on several threads (ik_sim_run_many) and the watch that lets the
+ * Runs of one scenario on several threads (ik__sim_run_many) and the watch that lets the
  * tail's runs take turns (longest remaining first): which runs go on, and that neither the
  * number of threads nor a watch that pauses a run changes a byte of the results.
  */
@@ -32,30 +32,30 @@ static void test_longest_first_ranks(void **state)
 		{ 10.0, true, true }, { 30.0, true, true }, { 20.0, true, false },
 		{ INFINITY, true, false },
 	};
-	assert_true(ik_lf_goes_on(r, 4, 2, 3, 1.0));  /* unknown first */
-	assert_true(ik_lf_goes_on(r, 4, 2, 1, 1.0));  /* then the most left */
-	assert_false(ik_lf_goes_on(r, 4, 2, 2, 1.0));
-	assert_false(ik_lf_goes_on(r, 4, 2, 0, 1.0));
+	assert_true(ik__lf_goes_on(r, 4, 2, 3, 1.0));  /* unknown first */
+	assert_true(ik__lf_goes_on(r, 4, 2, 1, 1.0));  /* then the most left */
+	assert_false(ik__lf_goes_on(r, 4, 2, 2, 1.0));
+	assert_false(ik__lf_goes_on(r, 4, 2, 0, 1.0));
 	r[3].live = false; /* an ended run counts for nothing */
-	assert_true(ik_lf_goes_on(r, 4, 2, 2, 1.0));
-	assert_false(ik_lf_goes_on(r, 4, 2, 0, 1.0));
+	assert_true(ik__lf_goes_on(r, 4, 2, 2, 1.0));
+	assert_false(ik__lf_goes_on(r, 4, 2, 0, 1.0));
 	/* the keep: run 0 running with 10 s goes on against a waiting 10.4 s at 5%, not at 1% */
 	r[2].left_s = 10.4;
 	r[1].live = false;
-	assert_true(ik_lf_goes_on(r, 4, 1, 0, 1.05));
-	assert_false(ik_lf_goes_on(r, 4, 1, 2, 1.05));
-	assert_false(ik_lf_goes_on(r, 4, 1, 0, 1.01));
-	assert_true(ik_lf_goes_on(r, 4, 1, 2, 1.01));
+	assert_true(ik__lf_goes_on(r, 4, 1, 0, 1.05));
+	assert_false(ik__lf_goes_on(r, 4, 1, 2, 1.05));
+	assert_false(ik__lf_goes_on(r, 4, 1, 0, 1.01));
+	assert_true(ik__lf_goes_on(r, 4, 1, 2, 1.01));
 	/* equal ranks: the lower index goes on */
 	struct ik_lf_run eq[2] = { { 5.0, true, false }, { 5.0, true, false } };
-	assert_true(ik_lf_goes_on(eq, 2, 1, 0, 1.05));
-	assert_false(ik_lf_goes_on(eq, 2, 1, 1, 1.05));
+	assert_true(ik__lf_goes_on(eq, 2, 1, 0, 1.05));
+	assert_false(ik__lf_goes_on(eq, 2, 1, 1, 1.05));
 }
 
 /* The runs' JSON report, in memory (the caller frees it). */
 static char *report(const struct ik_scenario *sc, const struct ik_run_result *runs, int n)
 {
-	return report_to_string(ik_report_json, sc, runs, n);
+	return report_to_string(ik__report_json, sc, runs, n);
 }
 
 static void scenario(struct ik_scenario *sc, int runs)
@@ -90,17 +90,17 @@ static void test_watch_changes_nothing(void **state)
 	char err[IK_ERR_LEN];
 	struct ik_run_result plain, watched;
 	scenario(&sc, 1);
-	assert_int_equal(ik_sim_run(&sc, 3, &plain, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, 3, &plain, err, sizeof(err)), 0);
 	struct pauses p = { 0, 0 };
 	struct ik_sim_watch w = { pause_at, &p, sc.duration_ns / 40 };
-	assert_int_equal(ik_sim_run_watched(&sc, 3, &w, &watched, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run_watched(&sc, 3, &w, &watched, err, sizeof(err)), 0);
 	assert_int_equal(p.looks, 39); /* at 1/40 .. 39/40 of the run: none at its end */
 	char *a = report(&sc, &plain, 1), *b = report(&sc, &watched, 1);
 	assert_string_equal(a, b);
 	free(a);
 	free(b);
-	ik_run_result_free(&plain);
-	ik_run_result_free(&watched);
+	ik__run_result_free(&plain);
+	ik__run_result_free(&watched);
 }
 
 /* 3 and 5 runs on 1, 2 and 3 threads (tails of 3 runs on 2 slots, where turns are taken):
@@ -117,7 +117,7 @@ static void test_many_same_for_any_threads(void **state)
 		char *first = NULL;
 		for (int threads = 1; threads <= 3; threads++) {
 			struct ik_run_result out[5];
-			assert_int_equal(ik_sim_run_many(&sc, &sc, sc.seed, n, threads, out, NULL, err,
+			assert_int_equal(ik__sim_run_many(&sc, &sc, sc.seed, n, threads, out, NULL, err,
 							 sizeof(err)),
 					 0);
 			char *rep = report(&sc, out, n);
@@ -128,7 +128,7 @@ static void test_many_same_for_any_threads(void **state)
 			if (rep != first)
 				free(rep);
 			for (int i = 0; i < n; i++)
-				ik_run_result_free(&out[i]);
+				ik__run_result_free(&out[i]);
 		}
 		free(first);
 	}
@@ -142,23 +142,23 @@ static void test_driver_probed_once(void **state)
 	static struct ik_scenario sc;
 	char err[IK_ERR_LEN];
 	const char *ov[] = { "scenario.duration_ms=5", "scenario.warmup_ms=0", "scenario.runs=1" };
-	assert_int_equal(ik_scenario_load("default", ov, 3, &sc, err, sizeof(err)), 0);
+	assert_int_equal(ik__scenario_load("default", ov, 3, &sc, err, sizeof(err)), 0);
 	const struct ik_driver_binding *b = &sc.driver_probed;
 	assert_non_null(b->ops);
 	assert_string_equal(b->ops->name, sc.driver);
 	assert_true(b->table.state_count >= 2);
 	snprintf(sc.driver_probed.table.states[1].name, IK_NAME_LEN, "by-the-load");
 	struct ik_run_result r;
-	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, 1, &r, err, sizeof(err)), 0);
 	assert_string_equal(r.states[1].name, "by-the-load");
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 	/* a scenario built by hand has no probed driver: the run set probes it */
 	static struct ik_scenario hand;
 	scenario(&hand, 1);
 	assert_null(hand.driver_probed.ops);
-	assert_int_equal(ik_sim_run(&hand, 1, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&hand, 1, &r, err, sizeof(err)), 0);
 	assert_true(r.nstates >= 2);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 int main(void)

@@ -20,7 +20,7 @@ static struct ik_sweep_spec *parse(const char *text, char *err, size_t errlen)
 {
 	struct ik_sweep_spec *s = malloc(sizeof(*s));
 	assert_non_null(s);
-	if (ik_sweep_spec_parse_string("t.ini", text, s, err, errlen) != 0) {
+	if (ik__sweep_spec_parse_string("t.ini", text, s, err, errlen) != 0) {
 		free(s);
 		return NULL;
 	}
@@ -29,7 +29,7 @@ static struct ik_sweep_spec *parse(const char *text, char *err, size_t errlen)
 
 static void done(struct ik_sweep_spec *s)
 {
-	ik_sweep_spec_free(s);
+	ik__sweep_spec_free(s);
 	free(s);
 }
 
@@ -77,15 +77,15 @@ static void test_grid_order_and_zip(void **state)
 	assert_int_equal(s->npoints, 6);
 	int idx[IK_SWEEP_MAX_AXES];
 	/* the last group fastest; zipped axes move together */
-	ik_sweep_point_index(s, 0, idx);
+	ik__sweep_point_index(s, 0, idx);
 	assert_int_equal(idx[0], 0);
 	assert_int_equal(idx[1], 0);
 	assert_int_equal(idx[2], 0);
-	ik_sweep_point_index(s, 4, idx);
+	ik__sweep_point_index(s, 4, idx);
 	assert_int_equal(idx[0], 1);
 	assert_int_equal(idx[1], 1);
 	assert_int_equal(idx[2], 1);
-	ik_sweep_point_index(s, 5, idx);
+	ik__sweep_point_index(s, 5, idx);
 	assert_int_equal(idx[0], 1);
 	assert_int_equal(idx[1], 2);
 	assert_int_equal(idx[2], 2);
@@ -102,7 +102,7 @@ static void test_template_and_overrides(void **state)
 					"[scenario]\nduration_ms = 50\n[state2]\nexit_ns = constant 7\n",
 					err, sizeof(err));
 	assert_non_null(s);
-	ik_sweep_axis_override(&s->axes[0], 1, ov, sizeof(ov));
+	ik__sweep_axis_override(&s->axes[0], 1, ov, sizeof(ov));
 	assert_string_equal(ov, "acpi.pm_timer_read_ns=lognormal 1500 0.1");
 	assert_int_equal(s->noverrides, 2);
 	assert_string_equal(s->overrides[0], "scenario.duration_ms=50");
@@ -116,17 +116,17 @@ static void test_template_and_overrides(void **state)
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
 	assert_non_null(m);
-	assert_int_equal(ik_sweep_spec_write(m, s), 0);
+	assert_int_equal(ik__sweep_spec_write(m, s), 0);
 	fclose(m);
 	struct ik_sweep_spec *t = parse(text, err, sizeof(err));
 	assert_non_null(t);
-	assert_true(ik_sweep_spec_hash(t) == ik_sweep_spec_hash(s));
+	assert_true(ik__sweep_spec_hash(t) == ik__sweep_spec_hash(s));
 	/* another value, another hash; another bad-run threshold, the same */
 	snprintf(t->axes[0].values[0], IK_SWEEP_VALUE_LEN, "1301");
-	assert_true(ik_sweep_spec_hash(t) != ik_sweep_spec_hash(s));
+	assert_true(ik__sweep_spec_hash(t) != ik__sweep_spec_hash(s));
 	snprintf(t->axes[0].values[0], IK_SWEEP_VALUE_LEN, "1300");
-	assert_int_equal(ik_sweep_parse_bad("mb_per_s:3", &t->bad, err, sizeof(err)), 0);
-	assert_true(ik_sweep_spec_hash(t) == ik_sweep_spec_hash(s));
+	assert_int_equal(ik__sweep_parse_bad("mb_per_s:3", &t->bad, err, sizeof(err)), 0);
+	assert_true(ik__sweep_spec_hash(t) == ik__sweep_spec_hash(s));
 	free(text);
 	done(t);
 	done(s);
@@ -134,7 +134,7 @@ static void test_template_and_overrides(void **state)
 	/* a base file is relative to the spec's folder */
 	s = malloc(sizeof(*s));
 	assert_non_null(s);
-	assert_int_equal(ik_sweep_spec_parse_string("specs/t.ini", "[sweep]\nbase = x.ini\n", s, err,
+	assert_int_equal(ik__sweep_spec_parse_string("specs/t.ini", "[sweep]\nbase = x.ini\n", s, err,
 						    sizeof(err)), 0);
 	assert_string_equal(s->base_ref, "specs/x.ini");
 	done(s);
@@ -185,10 +185,10 @@ static void test_shards_partition(void **state)
 		int64_t total = 0;
 		for (int i = 0; i < n; i++) {
 			struct ik_sweep_shard sh = { i, n };
-			int64_t k = ik_sweep_shard_points(s, &sh);
+			int64_t k = ik__sweep_shard_points(s, &sh);
 			total += k;
 			for (int64_t j = 0; j < k; j++) {
-				int64_t p = ik_sweep_shard_point(&sh, j);
+				int64_t p = ik__sweep_shard_point(&sh, j);
 				assert_true(p >= 0 && p < 23);
 				seen[p]++;
 			}
@@ -199,14 +199,14 @@ static void test_shards_partition(void **state)
 		free(seen);
 	}
 	struct ik_sweep_shard sh;
-	assert_int_equal(ik_sweep_shard_parse("2/4", &sh, err, sizeof(err)), 0);
+	assert_int_equal(ik__sweep_shard_parse("2/4", &sh, err, sizeof(err)), 0);
 	assert_int_equal(sh.index, 2);
 	assert_int_equal(sh.count, 4);
-	assert_int_equal(ik_sweep_shard_parse("4/4", &sh, err, sizeof(err)), -1);
+	assert_int_equal(ik__sweep_shard_parse("4/4", &sh, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "out of range"));
-	assert_int_equal(ik_sweep_shard_parse("-1/4", &sh, err, sizeof(err)), -1);
-	assert_int_equal(ik_sweep_shard_parse("1/0", &sh, err, sizeof(err)), -1);
-	assert_int_equal(ik_sweep_shard_parse("1", &sh, err, sizeof(err)), -1);
+	assert_int_equal(ik__sweep_shard_parse("-1/4", &sh, err, sizeof(err)), -1);
+	assert_int_equal(ik__sweep_shard_parse("1/0", &sh, err, sizeof(err)), -1);
+	assert_int_equal(ik__sweep_shard_parse("1", &sh, err, sizeof(err)), -1);
 	done(s);
 }
 
@@ -216,23 +216,23 @@ static void test_stats(void **state)
 	struct ik_sweep_stat st;
 	/* 1..5: median 3, quartiles 2 and 4, mean 3, sd sqrt(2.5), t(0.975, 4) = 2.776445 */
 	double v[] = { 5, 3, 1, 4, 2 };
-	ik_sweep_stat_of(v, 5, &st);
+	ik__sweep_stat_of(v, 5, &st);
 	assert_true(st.median == 3 && st.q1 == 2 && st.q3 == 4 && st.mean == 3);
 	double half = 2.7764451 * sqrt(2.5) / sqrt(5.0);
 	assert_true(fabs(st.ci_low - (3 - half)) < 1e-6 && fabs(st.ci_high - (3 + half)) < 1e-6);
 	/* 4 values: quartiles by interpolation, 1 2 3 10 -> q1 1.75, median 2.5, q3 4.75;
 	   t(0.975, 3) = 3.182446 */
 	double w[] = { 10, 1, 3, 2 };
-	ik_sweep_stat_of(w, 4, &st);
+	ik__sweep_stat_of(w, 4, &st);
 	assert_true(st.q1 == 1.75 && st.median == 2.5 && st.q3 == 4.75 && st.mean == 4);
 	double sd = sqrt((9 + 4 + 1 + 36) / 3.0);
 	assert_true(fabs(st.ci_high - (4 + 3.1824463 * sd / 2)) < 1e-5);
 	/* NaN values are left out; one value has no interval */
 	double x[] = { NAN, 7 };
-	ik_sweep_stat_of(x, 2, &st);
+	ik__sweep_stat_of(x, 2, &st);
 	assert_true(st.median == 7 && st.mean == 7 && isnan(st.ci_low) && isnan(st.ci_high));
 	double y[] = { NAN };
-	ik_sweep_stat_of(y, 1, &st);
+	ik__sweep_stat_of(y, 1, &st);
 	assert_true(isnan(st.median) && isnan(st.mean));
 }
 

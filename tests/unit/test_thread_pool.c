@@ -39,16 +39,16 @@ static void test_every_job_once(void **state)
 	static const int threads[] = { 1, 2, 3, 8, 1000 };
 	for (size_t k = 0; k < sizeof(threads) / sizeof(threads[0]); k++) {
 		struct count c = { .mu = PTHREAD_MUTEX_INITIALIZER, .stop_at = -1 };
-		ik_thread_pool_run(N, threads[k], count_job, &c);
+		ik__thread_pool_run(N, threads[k], count_job, &c);
 		assert_int_equal(c.taken, N);
 		for (int i = 0; i < N; i++)
 			assert_int_equal(c.runs[i], 1);
 	}
 	/* no jobs, or no threads asked for: nothing or the caller alone */
 	struct count c = { .mu = PTHREAD_MUTEX_INITIALIZER, .stop_at = -1 };
-	ik_thread_pool_run(0, 4, count_job, &c);
+	ik__thread_pool_run(0, 4, count_job, &c);
 	assert_int_equal(c.taken, 0);
-	ik_thread_pool_run(3, 0, count_job, &c);
+	ik__thread_pool_run(3, 0, count_job, &c);
 	assert_int_equal(c.taken, 3);
 }
 
@@ -56,7 +56,7 @@ static void test_in_order_on_one_thread(void **state)
 {
 	(void)state;
 	struct count c = { .mu = PTHREAD_MUTEX_INITIALIZER, .stop_at = -1 };
-	ik_thread_pool_run(N, 1, count_job, &c);
+	ik__thread_pool_run(N, 1, count_job, &c);
 	for (int i = 0; i < N; i++)
 		assert_int_equal(c.order[i], i);
 }
@@ -66,13 +66,13 @@ static void test_stop(void **state)
 	(void)state;
 	/* one thread: nothing after the job that stopped it */
 	struct count c = { .mu = PTHREAD_MUTEX_INITIALIZER, .stop_at = 10 };
-	ik_thread_pool_run(N, 1, count_job, &c);
+	ik__thread_pool_run(N, 1, count_job, &c);
 	assert_int_equal(c.taken, 11);
 	/* several: every job before it still ran (they were taken first), none twice (how
 	   many after it were taken before the stop depends on the timing) */
 	for (int t = 2; t <= 8; t *= 2) {
 		struct count d = { .mu = PTHREAD_MUTEX_INITIALIZER, .stop_at = 100 };
-		ik_thread_pool_run(N, t, count_job, &d);
+		ik__thread_pool_run(N, t, count_job, &d);
 		for (int i = 0; i <= 100; i++)
 			assert_int_equal(d.runs[i], 1);
 		for (int i = 101; i < N; i++)
@@ -103,7 +103,7 @@ static void test_wait_for_earlier(void **state)
 {
 	(void)state;
 	struct chain c = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
-	ik_thread_pool_run(200, 4, chain_job, &c);
+	ik__thread_pool_run(200, 4, chain_job, &c);
 	assert_int_equal(c.done, 200);
 }
 

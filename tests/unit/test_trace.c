@@ -41,11 +41,11 @@ static int analyze_text(const char *text, bool lenient, struct ik_trace_analysis
 			size_t errlen)
 {
 	struct ik_trace_reader *r;
-	int rc = ik_trace_open_mem(text, strlen(text), "t.trace", lenient, &r, err, errlen);
+	int rc = ik__trace_open_mem(text, strlen(text), "t.trace", lenient, &r, err, errlen);
 	if (rc)
 		return rc;
-	rc = ik_trace_analyze(r, a, err, errlen);
-	ik_trace_close(r);
+	rc = ik__trace_analyze(r, a, err, errlen);
+	ik__trace_close(r);
 	return rc;
 }
 
@@ -68,15 +68,15 @@ static void test_fixture(void **state)
 	struct ik_trace_analysis a;
 	char err[512];
 
-	assert_int_equal(ik_trace_open_mem(text, len, "two-cpus", false, &r, err, sizeof(err)), 0);
-	const struct ik_trace_header *h = ik_trace_header(r);
+	assert_int_equal(ik__trace_open_mem(text, len, "two-cpus", false, &r, err, sizeof(err)), 0);
+	const struct ik_trace_header *h = ik__trace_header(r);
 	assert_int_equal(h->hz, 250);
 	assert_int_equal(h->cpus, 2);
 	assert_int_equal(h->drivers[0].drv.state_count, 3);
 	assert_string_equal(h->drivers[0].drv.states[0].desc, "CPUIDLE CORE POLL IDLE");
 	assert_int_equal(h->drivers[0].drv.states[2].target_residency_ns, 400000);
-	assert_int_equal(ik_trace_analyze(r, &a, err, sizeof(err)), 0);
-	ik_trace_close(r);
+	assert_int_equal(ik__trace_analyze(r, &a, err, sizeof(err)), 0);
+	ik__trace_close(r);
 
 	assert_int_equal(a.events, 15);
 	assert_int_equal(a.periods, 4);
@@ -110,7 +110,7 @@ static void test_fixture(void **state)
 	assert_int_equal(a.hist[3], 1);
 	assert_int_equal(a.hist[9], 2);
 	assert_int_equal(a.hist[10], 1);
-	ik_trace_analysis_free(&a);
+	ik__trace_analysis_free(&a);
 	free(text);
 }
 
@@ -127,7 +127,7 @@ static void test_disabled_state_flags(void **state)
 				      false, &a, err, sizeof(err)),
 			 0);
 	assert_int_equal(a.cpu[0].states[2].too_deep, 0);
-	ik_trace_analysis_free(&a);
+	ik__trace_analysis_free(&a);
 	assert_int_equal(analyze_text("idlekit-trace 1\nhz 250\ncpus 1\ndriver t 0\n"
 				      "state POLL 0 0 0x1\nstate C1 2 4 0x10\nstate C6 100 400 0\n"
 				      "events\n0 0 idle_enter 2\n300000 0 idle_exit\n",
@@ -135,7 +135,7 @@ static void test_disabled_state_flags(void **state)
 			 0);
 	assert_int_equal(a.cpu[0].states[2].too_deep, 1);
 	assert_int_equal(a.all.wakes[IK_CAUSE_NONE], 1);
-	ik_trace_analysis_free(&a);
+	ik__trace_analysis_free(&a);
 }
 
 static void test_header_errors(void **state)
@@ -180,15 +180,15 @@ static void test_lenient(void **state)
 	char err[256];
 	const char *text = HEAD "10 0 idle_enter 1\nbad line\n20 0 idle_enter 1\n5 0 idle_exit\n"
 			   "30 0 idle_exit\n\n# comment\n40 0 wake irq\n";
-	assert_int_equal(ik_trace_open_mem(text, strlen(text), "t", true, &r, err, sizeof(err)), 0);
-	assert_int_equal(ik_trace_analyze(r, &a, err, sizeof(err)), 0);
+	assert_int_equal(ik__trace_open_mem(text, strlen(text), "t", true, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__trace_analyze(r, &a, err, sizeof(err)), 0);
 	assert_int_equal(a.skipped, 3);
 	assert_int_equal(a.events, 3);
 	assert_int_equal(a.periods, 1);
 	assert_int_equal(a.cpu[0].states[1].total_ns, 20);
-	assert_non_null(strstr(ik_trace_first_skip(r), "t:10: expected 'T_NS CPU EVENT ...'"));
-	ik_trace_close(r);
-	ik_trace_analysis_free(&a);
+	assert_non_null(strstr(ik__trace_first_skip(r), "t:10: expected 'T_NS CPU EVENT ...'"));
+	ik__trace_close(r);
+	ik__trace_analysis_free(&a);
 }
 
 static char *generate(int cpus, uint64_t events, size_t *len)
@@ -207,12 +207,12 @@ static char *generate(int cpus, uint64_t events, size_t *len)
 	drv.states[2].target_residency = 400;
 	assert_int_equal(ik_driver_init(&drv, err, sizeof(err)), 0);
 	struct ik_trace_header h;
-	assert_int_equal(ik_trace_header_init(&h, 1000, cpus, &drv), 0);
+	assert_int_equal(ik__trace_header_init(&h, 1000, cpus, &drv), 0);
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
-	assert_int_equal(ik_trace_generate(f, &h, events, 7), 0);
+	assert_int_equal(ik__trace_generate(f, &h, events, 7), 0);
 	fclose(f);
-	ik_trace_header_free(&h);
+	ik__trace_header_free(&h);
 	return buf;
 }
 
@@ -224,29 +224,29 @@ static void test_round_trip(void **state)
 	struct ik_trace_reader *r;
 	struct ik_trace_event ev;
 	char err[256], *copy = NULL;
-	assert_int_equal(ik_trace_open_mem(text, len, "gen", false, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__trace_open_mem(text, len, "gen", false, &r, err, sizeof(err)), 0);
 	FILE *f = open_memstream(&copy, &len2);
-	assert_int_equal(ik_trace_write_header(f, ik_trace_header(r)), 0);
+	assert_int_equal(ik__trace_write_header(f, ik__trace_header(r)), 0);
 	int rc;
-	while ((rc = ik_trace_next(r, &ev, err, sizeof(err))) == IK_TRACE_OK)
-		assert_int_equal(ik_trace_write_event(f, &ev), 0);
+	while ((rc = ik__trace_next(r, &ev, err, sizeof(err))) == IK_TRACE_OK)
+		assert_int_equal(ik__trace_write_event(f, &ev), 0);
 	assert_int_equal(rc, IK_TRACE_EOF);
-	assert_true(ik_trace_events_read(r) >= 200000);
+	assert_true(ik__trace_events_read(r) >= 200000);
 	fclose(f);
-	ik_trace_close(r);
+	ik__trace_close(r);
 	assert_int_equal(len, len2);
 	assert_memory_equal(text, copy, len);
 	free(copy);
 
 	/* The FILE reader (64 KiB chunks, lines split across them) and the memory reader agree. */
 	struct ik_trace_analysis a, b;
-	assert_int_equal(ik_trace_open_mem(text, len, "gen", false, &r, err, sizeof(err)), 0);
-	assert_int_equal(ik_trace_analyze(r, &a, err, sizeof(err)), 0);
-	ik_trace_close(r);
+	assert_int_equal(ik__trace_open_mem(text, len, "gen", false, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__trace_analyze(r, &a, err, sizeof(err)), 0);
+	ik__trace_close(r);
 	FILE *in = fmemopen(text, len, "r");
-	assert_int_equal(ik_trace_open_file(in, "gen", false, &r, err, sizeof(err)), 0);
-	assert_int_equal(ik_trace_analyze(r, &b, err, sizeof(err)), 0);
-	ik_trace_close(r);
+	assert_int_equal(ik__trace_open_file(in, "gen", false, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__trace_analyze(r, &b, err, sizeof(err)), 0);
+	ik__trace_close(r);
 	fclose(in);
 	assert_int_equal(a.events, b.events);
 	assert_int_equal(a.periods, b.periods);
@@ -255,8 +255,8 @@ static void test_round_trip(void **state)
 	for (int c = 0; c < 3; c++)
 		assert_memory_equal(&a.cpu[c], &b.cpu[c], sizeof(a.cpu[c]));
 	assert_true(a.all.wakes[IK_CAUSE_TIMER] > 0);
-	ik_trace_analysis_free(&a);
-	ik_trace_analysis_free(&b);
+	ik__trace_analysis_free(&a);
+	ik__trace_analysis_free(&b);
 	free(text);
 }
 
@@ -269,8 +269,8 @@ static void test_replay(void **state)
 	for (int g = 0; g < 4; g++) {
 		struct ik_trace_reader *r;
 		char err[256];
-		assert_int_equal(ik_trace_open_mem(text, len, "gen", false, &r, err, sizeof(err)), 0);
-		struct ik_trace_replay_opts o = { .drv = &ik_trace_header(r)->drivers[0].drv,
+		assert_int_equal(ik__trace_open_mem(text, len, "gen", false, &r, err, sizeof(err)), 0);
+		struct ik_trace_replay_opts o = { .drv = &ik__trace_header(r)->drivers[0].drv,
 						  .gov = ik_governor_find(govs[g]) };
 		assert_non_null(o.gov);
 		struct ik_trace_analysis dummy;
@@ -278,8 +278,8 @@ static void test_replay(void **state)
 		struct ik_trace_replay rp;
 		struct ik_driver copy = *o.drv;
 		o.drv = &copy;
-		assert_int_equal(ik_trace_replay_run(r, &o, &rp, err, sizeof(err)), 0);
-		ik_trace_close(r);
+		assert_int_equal(ik__trace_replay_run(r, &o, &rp, err, sizeof(err)), 0);
+		ik__trace_close(r);
 		/* Every recorded period is either pending at entry or compared once. */
 		assert_int_equal(rp.compared + rp.wake_pending, rp.periods);
 		assert_int_equal(rp.entries, rp.compared + rp.extra_entries);
@@ -292,7 +292,7 @@ static void test_replay(void **state)
 		assert_int_equal(usage, rp.entries);
 		assert_int_equal(conf, rp.compared);
 		assert_true(rp.periods > 10000);
-		ik_trace_replay_free(&rp);
+		ik__trace_replay_free(&rp);
 	}
 	free(text);
 }
@@ -307,12 +307,12 @@ static void test_replay_single_state(void **state)
 			   "70000 0 idle_exit\n";
 	struct ik_trace_reader *r;
 	char err[256];
-	assert_int_equal(ik_trace_open_mem(text, strlen(text), "t", false, &r, err, sizeof(err)), 0);
-	struct ik_driver drv = ik_trace_header(r)->drivers[0].drv;
+	assert_int_equal(ik__trace_open_mem(text, strlen(text), "t", false, &r, err, sizeof(err)), 0);
+	struct ik_driver drv = ik__trace_header(r)->drivers[0].drv;
 	struct ik_trace_replay_opts o = { .drv = &drv, .gov = ik_governor_find("menu") };
 	struct ik_trace_replay rp;
-	assert_int_equal(ik_trace_replay_run(r, &o, &rp, err, sizeof(err)), 0);
-	ik_trace_close(r);
+	assert_int_equal(ik__trace_replay_run(r, &o, &rp, err, sizeof(err)), 0);
+	ik__trace_close(r);
 	assert_int_equal(rp.periods, 2);
 	assert_int_equal(rp.agree, rp.compared);
 	/* Period 1: entry 1000, timer wake at 50000, work from 52000 (exit 2 us).  Period 2:
@@ -320,7 +320,7 @@ static void test_replay_single_state(void **state)
 	 * 2000 = 10 us.  Total: 51 + 10 us. */
 	assert_int_equal(rp.all[0].usage, 2);
 	assert_int_equal(rp.all[0].time_ns, 51000 + 10000);
-	ik_trace_replay_free(&rp);
+	ik__trace_replay_free(&rp);
 }
 
 /* A POLL-only table: the polling limit wakes the CPU every so often; 100 s of quiet hit the
@@ -332,17 +332,17 @@ static void test_replay_cap(void **state)
 			   "0 0 idle_enter 0\n100000000000 0 idle_exit\n";
 	struct ik_trace_reader *r;
 	char err[256];
-	assert_int_equal(ik_trace_open_mem(text, strlen(text), "t", false, &r, err, sizeof(err)), 0);
-	struct ik_driver drv = ik_trace_header(r)->drivers[0].drv;
+	assert_int_equal(ik__trace_open_mem(text, strlen(text), "t", false, &r, err, sizeof(err)), 0);
+	struct ik_driver drv = ik__trace_header(r)->drivers[0].drv;
 	struct ik_trace_replay_opts o = { .drv = &drv, .gov = ik_governor_find("menu") };
 	struct ik_trace_replay rp;
-	assert_int_equal(ik_trace_replay_run(r, &o, &rp, err, sizeof(err)), 0);
-	ik_trace_close(r);
+	assert_int_equal(ik__trace_replay_run(r, &o, &rp, err, sizeof(err)), 0);
+	ik__trace_close(r);
 	assert_int_equal(rp.periods, 1);
 	assert_int_equal(rp.capped, 1);
 	assert_int_equal(rp.extra_entries, IK_TRACE_REENTRY_CAP - 1);
 	assert_int_equal(rp.entries, rp.compared + rp.extra_entries);
-	ik_trace_replay_free(&rp);
+	ik__trace_replay_free(&rp);
 }
 
 #define HEAD11                                                                            \
@@ -405,21 +405,21 @@ static void test_format_11(void **state)
 	assert_int_equal(a.task_periods, 3);  /* CPU 0 periods 1 and 3, CPU 1 */
 	assert_int_equal(a.empty_periods, 1); /* CPU 0 period 2 */
 	assert_int_equal(a.events, 19);
-	ik_trace_analysis_free(&a);
+	ik__trace_analysis_free(&a);
 
 	/* Written back: the same text. */
 	struct ik_trace_reader *r;
-	assert_int_equal(ik_trace_open_mem(t, strlen(t), "t", false, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__trace_open_mem(t, strlen(t), "t", false, &r, err, sizeof(err)), 0);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 	assert_non_null(out);
-	assert_int_equal(ik_trace_write_header(out, ik_trace_header(r)), 0);
+	assert_int_equal(ik__trace_write_header(out, ik__trace_header(r)), 0);
 	struct ik_trace_event ev;
-	while (ik_trace_next(r, &ev, err, sizeof(err)) == IK_TRACE_OK)
-		assert_int_equal(ik_trace_write_event(out, &ev), 0);
+	while (ik__trace_next(r, &ev, err, sizeof(err)) == IK_TRACE_OK)
+		assert_int_equal(ik__trace_write_event(out, &ev), 0);
 	fclose(out);
-	ik_trace_close(r);
+	ik__trace_close(r);
 	assert_non_null(strstr(buf, "idlekit-trace 1.1\n"));
 	assert_non_null(strstr(buf, "\n200 0 task_wake 1 42\n210 0 wake ipi\n"));
 	assert_non_null(strstr(buf, "\n300 0 switch 42 0\n300 0 tick_stop 1\n"));
@@ -427,13 +427,13 @@ static void test_format_11(void **state)
 
 	/* Replay: the task_wake is the wake of the period (not the later IPI). */
 	struct ik_trace_replay rp;
-	assert_int_equal(ik_trace_open_mem(t, strlen(t), "t", false, &r, err, sizeof(err)), 0);
-	struct ik_trace_replay_opts o = { .drv = &ik_trace_header(r)->drivers[0].drv,
+	assert_int_equal(ik__trace_open_mem(t, strlen(t), "t", false, &r, err, sizeof(err)), 0);
+	struct ik_trace_replay_opts o = { .drv = &ik__trace_header(r)->drivers[0].drv,
 					  .gov = ik_governor_find("menu") };
-	assert_int_equal(ik_trace_replay_run(r, &o, &rp, err, sizeof(err)), 0);
+	assert_int_equal(ik__trace_replay_run(r, &o, &rp, err, sizeof(err)), 0);
 	assert_int_equal(rp.periods, 4);
-	ik_trace_replay_free(&rp);
-	ik_trace_close(r);
+	ik__trace_replay_free(&rp);
+	ik__trace_close(r);
 }
 
 int main(void)

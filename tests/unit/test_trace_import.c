@@ -31,7 +31,7 @@ static void import_file(FILE *in, const struct ik_trace_import_opts *o, struct i
 	FILE *out = open_memstream(&im->text, &im->len);
 	assert_non_null(out);
 	im->err[0] = '\0';
-	im->rc = ik_trace_import_perf(in, "in.txt", out, o, &im->st, im->err, sizeof(im->err));
+	im->rc = ik__trace_import_perf(in, "in.txt", out, o, &im->st, im->err, sizeof(im->err));
 	fclose(out);
 }
 
@@ -48,7 +48,7 @@ static struct ik_trace_reader *reopen(const struct imported *im)
 {
 	struct ik_trace_reader *r;
 	char err[512];
-	if (ik_trace_open_mem(im->text, im->len, "out.trace", false, &r, err, sizeof(err)))
+	if (ik__trace_open_mem(im->text, im->len, "out.trace", false, &r, err, sizeof(err)))
 		fail_msg("%s", err);
 	return r;
 }
@@ -57,9 +57,9 @@ static void next(struct ik_trace_reader *r, int64_t t, int cpu, enum ik_trace_ki
 {
 	struct ik_trace_event ev;
 	char err[512];
-	int rc = ik_trace_next(r, &ev, err, sizeof(err));
+	int rc = ik__trace_next(r, &ev, err, sizeof(err));
 	if (rc)
-		fail_msg("ik_trace_next: %d %s", rc, err);
+		fail_msg("ik__trace_next: %d %s", rc, err);
 	assert_int_equal(ev.t_ns, t);
 	assert_int_equal(ev.cpu, cpu);
 	assert_int_equal(ev.kind, kind);
@@ -76,7 +76,7 @@ static void expect_eof(struct ik_trace_reader *r)
 {
 	struct ik_trace_event ev;
 	char err[512];
-	assert_int_equal(ik_trace_next(r, &ev, err, sizeof(err)), IK_TRACE_EOF);
+	assert_int_equal(ik__trace_next(r, &ev, err, sizeof(err)), IK_TRACE_EOF);
 }
 
 static void test_sample(void **state)
@@ -98,7 +98,7 @@ static void test_sample(void **state)
 	assert_int_equal(im.st.nstates, 2);
 
 	struct ik_trace_reader *r = reopen(&im);
-	const struct ik_trace_header *h = ik_trace_header(r);
+	const struct ik_trace_header *h = ik__trace_header(r);
 	assert_int_equal(h->hz, 250);
 	assert_int_equal(h->cpus, 2);
 	assert_string_equal(h->drivers[0].drv.states[1].name, "state1");
@@ -109,7 +109,7 @@ static void test_sample(void **state)
 	next(r, 6042916014000, 0, IK_TRACE_IDLE_ENTER, 1);
 	next(r, 6042917460000, 0, IK_TRACE_WAKE, IK_CAUSE_TICK); /* tick_nohz_handler */
 	next(r, 6042917484000, 0, IK_TRACE_IDLE_EXIT, 0);
-	ik_trace_close(r);
+	ik__trace_close(r);
 	/* Line 148: irq=41 while CPU 0 idles since line 147. */
 	assert_non_null(strstr(im.text, "\n6043384187000 0 idle_enter 1\n6043387487000 0 wake irq 41\n"
 					"6043387496000 0 idle_exit\n"));
@@ -119,7 +119,7 @@ static void test_sample(void **state)
 	r = reopen(&im);
 	struct ik_trace_analysis a;
 	char err[512];
-	assert_int_equal(ik_trace_analyze(r, &a, err, sizeof(err)), IK_TRACE_OK);
+	assert_int_equal(ik__trace_analyze(r, &a, err, sizeof(err)), IK_TRACE_OK);
 	assert_int_equal(a.periods, 152);
 	assert_int_equal(a.cpu[0].states[1].entries, 152);
 	assert_int_equal(a.cpu[1].states[1].entries, 0);
@@ -130,8 +130,8 @@ static void test_sample(void **state)
 	assert_int_equal(a.all.wakes[IK_CAUSE_NONE], 0);
 	assert_int_equal(a.first_ns, 6042914213000);
 	assert_int_equal(a.last_ns, 6044910152000);
-	ik_trace_analysis_free(&a);
-	ik_trace_close(r);
+	ik__trace_analysis_free(&a);
+	ik__trace_close(r);
 	free(im.text);
 }
 
@@ -164,7 +164,7 @@ static void test_layouts(void **state)
 	assert_non_null(strstr(im.text, "idlekit-trace 1.1\n"));
 	assert_non_null(strstr(im.text, "\n100000000200 3 task_wake 3 1\n"));
 	struct ik_trace_reader *r = reopen(&im);
-	assert_int_equal(ik_trace_header(r)->hz, 1000);
+	assert_int_equal(ik__trace_header(r)->hz, 1000);
 	next(r, 100000000050, 1, IK_TRACE_IDLE_ENTER, 0); /* sorted before line 3 */
 	next(r, 100000000100, 3, IK_TRACE_IDLE_ENTER, 2);
 	next(r, 100000000200, 3, IK_TRACE_TASK_WAKE, 0); /* local: CPU 3 woke a task onto itself */
@@ -173,7 +173,7 @@ static void test_layouts(void **state)
 	next(r, 100000003000, 1, IK_TRACE_IDLE_EXIT, 0);
 	next(r, 100000004000, 1, IK_TRACE_WAKE, IK_CAUSE_IPI); /* after the exit: still its cause */
 	expect_eof(r);
-	ik_trace_close(r);
+	ik__trace_close(r);
 	free(im.text);
 }
 
@@ -202,7 +202,7 @@ static void test_dropped(void **state)
 	next(r, 1000004000, 0, IK_TRACE_WAKE, IK_CAUSE_IPI);
 	next(r, 1000006000, 0, IK_TRACE_IDLE_EXIT, 0);
 	expect_eof(r);
-	ik_trace_close(r);
+	ik__trace_close(r);
 	free(im.text);
 }
 
@@ -299,7 +299,7 @@ static int import_len(const char *text, size_t n, enum ik_trace_text_format fmt,
 	assert_non_null(in);
 	assert_non_null(out);
 	im->err[0] = '\0';
-	im->rc = ik_trace_import_text(in, "in.txt", fmt, out, o, &im->st, im->err, sizeof(im->err));
+	im->rc = ik__trace_import_text(in, "in.txt", fmt, out, o, &im->st, im->err, sizeof(im->err));
 	fclose(in);
 	fclose(out);
 	return im->rc;
@@ -327,10 +327,10 @@ static void test_irq_name_bytes(void **state)
 	struct imported im;
 	assert_int_equal(import_len(text, sizeof(text) - 1, IK_TEXT_FTRACE, &o, &im), IK_TRACE_OK);
 	struct ik_trace_reader *r = reopen(&im);
-	const struct ik_trace_header *h = ik_trace_header(r);
-	assert_string_equal(ik_trace_irq_name(h, 24), "_eth0_rx");
-	assert_string_equal(ik_trace_irq_name(h, 25), "__");
-	ik_trace_close(r);
+	const struct ik_trace_header *h = ik__trace_header(r);
+	assert_string_equal(ik__trace_irq_name(h, 24), "_eth0_rx");
+	assert_string_equal(ik__trace_irq_name(h, 25), "__");
+	ik__trace_close(r);
 	free(im.text);
 }
 
@@ -454,32 +454,32 @@ static void test_bitmask(void **state)
 	int cpus[8];
 	/* 8-byte little-endian longs: 0x5 (CPUs 0, 2), then bit 1 of the second (CPU 65) */
 	static const unsigned char le8[16] = { 0x05, 0, 0, 0, 0, 0, 0, 0, 0x02, 0, 0, 0, 0, 0, 0, 0 };
-	assert_int_equal(ik_trace_bitmask_cpus(le8, sizeof(le8), 8, false, cpus, 8), 3);
+	assert_int_equal(ik__trace_bitmask_cpus(le8, sizeof(le8), 8, false, cpus, 8), 3);
 	assert_int_equal(cpus[0], 0);
 	assert_int_equal(cpus[1], 2);
 	assert_int_equal(cpus[2], 65);
 	/* the same bytes as big-endian longs: the 0x05 byte is the most significant (CPUs 56,
 	   58), the 0x02 byte of the second long (CPU 121) */
-	assert_int_equal(ik_trace_bitmask_cpus(le8, sizeof(le8), 8, true, cpus, 8), 3);
+	assert_int_equal(ik__trace_bitmask_cpus(le8, sizeof(le8), 8, true, cpus, 8), 3);
 	assert_int_equal(cpus[0], 56);
 	assert_int_equal(cpus[1], 58);
 	assert_int_equal(cpus[2], 121);
 	/* 4-byte big-endian: 0x80000001 = CPUs 0 and 31; then CPU 32 + 8 */
 	static const unsigned char be4[8] = { 0x80, 0, 0, 0x01, 0, 0, 0x01, 0 };
-	assert_int_equal(ik_trace_bitmask_cpus(be4, sizeof(be4), 4, true, cpus, 8), 3);
+	assert_int_equal(ik__trace_bitmask_cpus(be4, sizeof(be4), 4, true, cpus, 8), 3);
 	assert_int_equal(cpus[0], 0);
 	assert_int_equal(cpus[1], 31);
 	assert_int_equal(cpus[2], 40);
 	/* at most max; a partial long ignored; a bad long size */
-	assert_int_equal(ik_trace_bitmask_cpus(le8, sizeof(le8), 8, false, cpus, 2), 2);
-	assert_int_equal(ik_trace_bitmask_cpus(le8, 7, 8, false, cpus, 8), 0);
-	assert_int_equal(ik_trace_bitmask_cpus(le8, sizeof(le8), 2, false, cpus, 8), -1);
+	assert_int_equal(ik__trace_bitmask_cpus(le8, sizeof(le8), 8, false, cpus, 2), 2);
+	assert_int_equal(ik__trace_bitmask_cpus(le8, 7, 8, false, cpus, 8), 0);
+	assert_int_equal(ik__trace_bitmask_cpus(le8, sizeof(le8), 2, false, cpus, 8), -1);
 	/* CPUs from IK_TRACE_MAX_CPUS on are not CPUs of a trace */
 	static unsigned char big[IK_TRACE_MAX_CPUS / 8 + 8];
 	memset(big, 0, sizeof(big));
 	big[IK_TRACE_MAX_CPUS / 8 - 1] = 0x80; /* CPU 8191 */
 	big[IK_TRACE_MAX_CPUS / 8] = 0x01;     /* CPU 8192 */
-	assert_int_equal(ik_trace_bitmask_cpus(big, sizeof(big), 8, false, cpus, 8), 1);
+	assert_int_equal(ik__trace_bitmask_cpus(big, sizeof(big), 8, false, cpus, 8), 1);
 	assert_int_equal(cpus[0], IK_TRACE_MAX_CPUS - 1);
 
 	/* CPU 0 sends to 1 and 2 (the cpumask's records) while they idle: each period's cause,
@@ -499,7 +499,7 @@ static void test_bitmask(void **state)
 	FILE *out = open_memstream(&buf, &len);
 	struct ik_trace_import_opts o = { 0 };
 	struct ik_trace_import_stats st = { 0 };
-	assert_int_equal(ik_trace_import_records(v, sizeof(v) / sizeof(v[0]), "dat", out, &o, &st,
+	assert_int_equal(ik__trace_import_records(v, sizeof(v) / sizeof(v[0]), "dat", out, &o, &st,
 						 err, sizeof(err)), IK_TRACE_OK);
 	fclose(out);
 	assert_non_null(strstr(buf, "\n200 1 wake ipi 0\n200 2 wake ipi 0\n"));
@@ -524,7 +524,7 @@ static void test_records(void **state)
 	size_t len = 0;
 	memset(&st, 0, sizeof(st));
 	FILE *out = open_memstream(&buf, &len);
-	assert_int_equal(ik_trace_import_records(v, 4, "r.dat", out, &o, &st, err, sizeof(err)), IK_TRACE_OK);
+	assert_int_equal(ik__trace_import_records(v, 4, "r.dat", out, &o, &st, err, sizeof(err)), IK_TRACE_OK);
 	fclose(out);
 	assert_int_equal(st.cpus, 2);
 	assert_int_equal(st.nstates, 4);
@@ -545,7 +545,7 @@ static void test_records(void **state)
 	};
 	memset(&st, 0, sizeof(st));
 	out = open_memstream(&buf, &len);
-	assert_int_equal(ik_trace_import_records(w, 2, "r.dat", out, &o, &st, err, sizeof(err)), IK_TRACE_EINPUT);
+	assert_int_equal(ik__trace_import_records(w, 2, "r.dat", out, &o, &st, err, sizeof(err)), IK_TRACE_EINPUT);
 	fclose(out);
 	assert_int_equal(len, 0);
 	assert_non_null(strstr(err, "r.dat: expected CPUs 0..8191, times >= 0 and states 0..1, got state 3 on CPU 0 at 100 ns"));
@@ -553,7 +553,7 @@ static void test_records(void **state)
 	o.lenient = true;
 	memset(&st, 0, sizeof(st));
 	out = open_memstream(&buf, &len);
-	assert_int_equal(ik_trace_import_records(w, 2, "r.dat", out, &o, &st, err, sizeof(err)), IK_TRACE_OK);
+	assert_int_equal(ik__trace_import_records(w, 2, "r.dat", out, &o, &st, err, sizeof(err)), IK_TRACE_OK);
 	fclose(out);
 	assert_int_equal(st.skipped, 1);
 	assert_non_null(strstr(buf, "events\n200 0 idle_enter 1\n"));

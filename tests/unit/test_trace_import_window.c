@@ -18,7 +18,7 @@ static void test_order(void **state)
 {
 	(void)state;
 	struct ik_import_window w;
-	assert_int_equal(ik_import_window_init(&w, 5), 0);
+	assert_int_equal(ik__import_window_init(&w, 5), 0);
 	assert_int_equal(w.cap, 8); /* a power of two */
 	/* times, with a tie (arg tells them apart) and stragglers */
 	static const int64_t t[] = { 10, 20, 15, 20, 30, 5, 40, 35, 50, 60, 45, 70 };
@@ -27,16 +27,16 @@ static void test_order(void **state)
 	int nout = 0;
 	for (int i = 0; i < 12; i++) {
 		struct ik_trace_import_rec r = { .t_ns = t[i], .arg = i }, o;
-		int rc = ik_import_window_push(&w, &r, &o);
+		int rc = ik__import_window_push(&w, &r, &o);
 		assert_true(rc >= 0);
-		assert_true(w.n + ik_heap_count(&w.heap) <= w.cap);
+		assert_true(w.n + ik__heap_count(&w.heap) <= w.cap);
 		if (rc == 1) {
 			outt[nout] = o.t_ns;
 			outa[nout++] = o.arg;
 		}
 	}
 	struct ik_trace_import_rec o;
-	while (ik_import_window_pop(&w, &o)) {
+	while (ik__import_window_pop(&w, &o)) {
 		outt[nout] = o.t_ns;
 		outa[nout++] = o.arg;
 	}
@@ -51,28 +51,28 @@ static void test_order(void **state)
 			assert_int_equal(outa[i + 1], 3);
 			break;
 		}
-	ik_import_window_free(&w);
+	ik__import_window_free(&w);
 }
 
 static void test_late(void **state)
 {
 	(void)state;
 	struct ik_import_window w;
-	assert_int_equal(ik_import_window_init(&w, 2), 0);
+	assert_int_equal(ik__import_window_init(&w, 2), 0);
 	struct ik_trace_import_rec r = { 0 }, o;
 	r.t_ns = 100;
-	assert_int_equal(ik_import_window_push(&w, &r, &o), 0);
+	assert_int_equal(ik__import_window_push(&w, &r, &o), 0);
 	r.t_ns = 200;
-	assert_int_equal(ik_import_window_push(&w, &r, &o), 0);
+	assert_int_equal(ik__import_window_push(&w, &r, &o), 0);
 	r.t_ns = 300;
-	assert_int_equal(ik_import_window_push(&w, &r, &o), 1); /* full: 100 let out */
+	assert_int_equal(ik__import_window_push(&w, &r, &o), 1); /* full: 100 let out */
 	assert_int_equal(o.t_ns, 100);
 	r.t_ns = 150; /* still after what was let out: held */
-	assert_int_equal(ik_import_window_push(&w, &r, &o), 1);
+	assert_int_equal(ik__import_window_push(&w, &r, &o), 1);
 	assert_int_equal(o.t_ns, 150);
 	r.t_ns = 120; /* before 150, already out: refused */
-	assert_int_equal(ik_import_window_push(&w, &r, &o), -1);
-	ik_import_window_free(&w);
+	assert_int_equal(ik__import_window_push(&w, &r, &o), -1);
+	ik__import_window_free(&w);
 }
 
 /*
@@ -85,7 +85,7 @@ static void test_spill(void **state)
 {
 	(void)state;
 	struct ik_import_spill sp;
-	assert_int_equal(ik_import_spill_init(&sp), 0);
+	assert_int_equal(ik__import_spill_init(&sp), 0);
 	static const int keys[] = { 0, 5, 8191 };
 	uint64_t seq = 0;
 	int64_t last;
@@ -95,25 +95,25 @@ static void test_spill(void **state)
 			struct ik_trace_import_rec r = { .t_ns = 3000 * (2 - k) + 7 * i, .seq = seq++,
 							 .cpu = keys[k], .arg = i };
 			if (i == 500 && k == 1) {
-				assert_true(ik_import_spill_late(&sp, keys[k], r.t_ns - 8, &last));
+				assert_true(ik__import_spill_late(&sp, keys[k], r.t_ns - 8, &last));
 				assert_int_equal(last, r.t_ns - 7);
-				assert_false(ik_import_spill_late(&sp, keys[k], r.t_ns - 7, &last));
-				assert_false(ik_import_spill_late(&sp, 1, 0, &last));
+				assert_false(ik__import_spill_late(&sp, keys[k], r.t_ns - 7, &last));
+				assert_false(ik__import_spill_late(&sp, 1, 0, &last));
 			}
-			assert_int_equal(ik_import_spill_add(&sp, keys[k], &r), 0);
+			assert_int_equal(ik__import_spill_add(&sp, keys[k], &r), 0);
 		}
 	assert_non_null(sp.f); /* chunks went to the file */
-	assert_int_equal(ik_import_spill_merge(&sp), 0);
+	assert_int_equal(ik__import_spill_merge(&sp), 0);
 	struct ik_trace_import_rec o, prev = { .t_ns = -1 };
 	int n = 0, rc;
-	while ((rc = ik_import_spill_next(&sp, &o)) == 1) {
+	while ((rc = ik__import_spill_next(&sp, &o)) == 1) {
 		assert_true(o.t_ns > prev.t_ns || (o.t_ns == prev.t_ns && o.seq > prev.seq));
 		prev = o;
 		n++;
 	}
 	assert_int_equal(rc, 0);
 	assert_int_equal(n, 3000);
-	ik_import_spill_free(&sp);
+	ik__import_spill_free(&sp);
 }
 
 int main(void)

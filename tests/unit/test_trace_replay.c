@@ -52,11 +52,11 @@ static void replay_three(bool closed, struct ik_trace_replay *rp)
 	slow_c6(&drv);
 	struct ik_trace_reader *r;
 	char err[256];
-	assert_int_equal(ik_trace_open_mem(three, strlen(three), "three", false, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__trace_open_mem(three, strlen(three), "three", false, &r, err, sizeof(err)), 0);
 	struct ik_trace_replay_opts o = { .drv = &drv, .gov = ik_governor_find("menu"),
 					  .closed_loop = closed };
-	assert_int_equal(ik_trace_replay_run(r, &o, rp, err, sizeof(err)), 0);
-	ik_trace_close(r);
+	assert_int_equal(ik__trace_replay_run(r, &o, rp, err, sizeof(err)), 0);
+	ik__trace_close(r);
 }
 
 static void test_open_loop(void **state)
@@ -76,7 +76,7 @@ static void test_open_loop(void **state)
 	/* in the state: 0..1300 and 1300..2300 us */
 	assert_int_equal(rp.all[0].time_ns, 2300000);
 	assert_false(rp.has_energy);
-	ik_trace_replay_free(&rp);
+	ik__trace_replay_free(&rp);
 }
 
 static void test_closed_loop(void **state)
@@ -93,7 +93,7 @@ static void test_closed_loop(void **state)
 	assert_int_equal(rp.run.measured_ns, 2300000);
 	/* in the state: 0..1300 and 1398..2300 us */
 	assert_int_equal(rp.all[0].time_ns, 1300000 + 902000);
-	ik_trace_replay_free(&rp);
+	ik__trace_replay_free(&rp);
 }
 
 /* menu, teo and ladder in one pass give what each gives alone. */
@@ -114,13 +114,13 @@ static void test_many_equals_one(void **state)
 	drv.states[2].target_residency = 400;
 	assert_int_equal(ik_driver_init(&drv, err, sizeof(err)), 0);
 	struct ik_trace_header h;
-	assert_int_equal(ik_trace_header_init(&h, 250, 3, &drv), 0);
+	assert_int_equal(ik__trace_header_init(&h, 250, 3, &drv), 0);
 	char *text = NULL;
 	size_t len;
 	FILE *f = open_memstream(&text, &len);
-	assert_int_equal(ik_trace_generate(f, &h, 30000, 3), 0);
+	assert_int_equal(ik__trace_generate(f, &h, 30000, 3), 0);
 	fclose(f);
-	ik_trace_header_free(&h);
+	ik__trace_header_free(&h);
 
 	static const char *const names[] = { "menu", "teo", "ladder" };
 	for (int closed = 0; closed < 2; closed++) {
@@ -130,13 +130,13 @@ static void test_many_equals_one(void **state)
 							      .closed_loop = closed };
 		struct ik_trace_reader *r;
 		struct ik_trace_replay many[3], one;
-		assert_int_equal(ik_trace_open_mem(text, len, "gen", false, &r, err, sizeof(err)), 0);
-		assert_int_equal(ik_trace_replay_many(r, o, 3, many, err, sizeof(err)), 0);
-		ik_trace_close(r);
+		assert_int_equal(ik__trace_open_mem(text, len, "gen", false, &r, err, sizeof(err)), 0);
+		assert_int_equal(ik__trace_replay_many(r, o, 3, many, err, sizeof(err)), 0);
+		ik__trace_close(r);
 		for (int g = 0; g < 3; g++) {
-			assert_int_equal(ik_trace_open_mem(text, len, "gen", false, &r, err, sizeof(err)), 0);
-			assert_int_equal(ik_trace_replay_run(r, &o[g], &one, err, sizeof(err)), 0);
-			ik_trace_close(r);
+			assert_int_equal(ik__trace_open_mem(text, len, "gen", false, &r, err, sizeof(err)), 0);
+			assert_int_equal(ik__trace_replay_run(r, &o[g], &one, err, sizeof(err)), 0);
+			ik__trace_close(r);
 			assert_memory_equal(one.all, many[g].all, sizeof(one.all));
 			assert_memory_equal(one.confusion, many[g].confusion, sizeof(one.confusion));
 			assert_int_equal(one.wake_pending, many[g].wake_pending);
@@ -144,8 +144,8 @@ static void test_many_equals_one(void **state)
 			assert_memory_equal(&one.run.wake_latency, &many[g].run.wake_latency,
 					    sizeof(one.run.wake_latency));
 			assert_true(one.periods > 5000);
-			ik_trace_replay_free(&one);
-			ik_trace_replay_free(&many[g]);
+			ik__trace_replay_free(&one);
+			ik__trace_replay_free(&many[g]);
 		}
 	}
 	free(text);
@@ -179,12 +179,12 @@ static void test_state_map(void **state)
 	struct ik_trace_header h;
 	struct ik_driver rec, plat;
 	table(&rec, "rec", 4, rec_names, true);
-	assert_int_equal(ik_trace_header_init(&h, 250, 1, &rec), 0);
+	assert_int_equal(ik__trace_header_init(&h, 250, 1, &rec), 0);
 
 	/* no name in common, no polling state: by depth, POLL to none */
 	table(&plat, "juno", 3, juno, false);
 	struct ik_trace_state_map m;
-	ik_trace_state_map_build(&h, &plat, &m);
+	ik__trace_state_map_build(&h, &plat, &m);
 	assert_false(m.identity);
 	assert_int_equal(m.to[0][0], -1);
 	assert_int_equal(m.how[0][0], IK_MAP_NONE);
@@ -196,7 +196,7 @@ static void test_state_map(void **state)
 	/* names first (case ignored), the rest by depth */
 	static const char *const skx[] = { "POLL", "C1", "C6" };
 	table(&plat, "skx", 3, skx, true);
-	ik_trace_state_map_build(&h, &plat, &m);
+	ik__trace_state_map_build(&h, &plat, &m);
 	assert_int_equal(m.to[0][0], 0);
 	assert_int_equal(m.how[0][0], IK_MAP_NAME);
 	assert_int_equal(m.to[0][1], 1);
@@ -206,9 +206,9 @@ static void test_state_map(void **state)
 	assert_int_equal(m.to[0][3], 2);
 
 	/* the same table: identity */
-	ik_trace_state_map_build(&h, &rec, &m);
+	ik__trace_state_map_build(&h, &rec, &m);
 	assert_true(m.identity);
-	ik_trace_header_free(&h);
+	ik__trace_header_free(&h);
 }
 
 int main(void)

@@ -53,37 +53,37 @@ static void replay_set(const char *const *texts, const char *const *names, int n
 	ik_kernel_init(&kernel, IK_KERNEL_DEFAULT_RELEASE);
 	struct ik_replay_batch_out o = { .json = true };
 	struct ik_replay_batch b = { .seed = 1, .kernel = &kernel,
-				     .report = ik_report_replay_batch_one, .user = &o };
+				     .report = ik__report_replay_batch_one, .user = &o };
 	char err[IK_REPLAY_BATCH_ERR_LEN];
 	ik_haltpoll_params_default(&b.haltpoll);
-	assert_int_equal(ik_replay_batch_governors(&b, "menu,teo", err, sizeof(err)), 0);
+	assert_int_equal(ik__replay_batch_governors(&b, "menu,teo", err, sizeof(err)), 0);
 	assert_int_equal(b.ngov, 2);
-	assert_int_equal(ik_replay_batch_open(&b, "intel-skx", err, sizeof(err)), 0);
+	assert_int_equal(ik__replay_batch_open(&b, "intel-skx", err, sizeof(err)), 0);
 	struct ik_replay_batch_trace t[4];
 	o.v = calloc((size_t)n, sizeof(*o.v));
 	assert_non_null(o.v);
 	memset(t, 0, sizeof(t));
 	for (int i = 0; i < n; i++) {
 		t[i].origin = names[i];
-		assert_int_equal(ik_trace_open_mem(texts[i], strlen(texts[i]), t[i].origin, false,
+		assert_int_equal(ik__trace_open_mem(texts[i], strlen(texts[i]), t[i].origin, false,
 						   &t[i].r, err, sizeof(err)), 0);
 	}
 	memset(out, 0, sizeof(*out));
-	out->fail = ik_replay_batch_run(&b, t, n, threads);
+	out->fail = ik__replay_batch_run(&b, t, n, threads);
 	for (int i = 0; i < n; i++) {
 		out->rc[i] = t[i].rc;
 		if (o.v[i].out)
 			out->reports[i] = strndup(o.v[i].out, o.v[i].outlen);
-		ik_trace_close(t[i].r);
+		ik__trace_close(t[i].r);
 	}
 	if (out->fail == n) {
 		FILE *f = open_memstream(&out->bytes, &out->len);
 		assert_non_null(f);
-		assert_int_equal(ik_report_replay_batch_write(f, &o, n), 0);
+		assert_int_equal(ik__report_replay_batch_write(f, &o, n), 0);
 		fclose(f);
 	}
-	ik_report_replay_batch_free(&o, n);
-	ik_replay_batch_close(&b);
+	ik__report_replay_batch_free(&o, n);
+	ik__replay_batch_close(&b);
 }
 
 static void run_free(struct run *r)
@@ -144,14 +144,14 @@ static void test_governor_list(void **state)
 	struct ik_replay_batch b;
 	char err[IK_REPLAY_BATCH_ERR_LEN];
 	memset(&b, 0, sizeof(b));
-	assert_int_equal(ik_replay_batch_governors(&b, "menu,teo,ladder", err, sizeof(err)), 0);
+	assert_int_equal(ik__replay_batch_governors(&b, "menu,teo,ladder", err, sizeof(err)), 0);
 	assert_int_equal(b.ngov, 3);
 	assert_string_equal(b.specs[2], "ladder");
-	assert_int_equal(ik_replay_batch_governors(&b, "menu,menu", err, sizeof(err)), -1);
+	assert_int_equal(ik__replay_batch_governors(&b, "menu,menu", err, sizeof(err)), -1);
 	assert_string_equal(err, "'menu' given twice");
-	assert_int_equal(ik_replay_batch_governors(&b, "menu,,teo", err, sizeof(err)), -1);
+	assert_int_equal(ik__replay_batch_governors(&b, "menu,,teo", err, sizeof(err)), -1);
 	assert_string_equal(err, "expected NAME[,NAME...], got 'menu,,teo'");
-	assert_int_equal(ik_replay_batch_governors(&b, "nosuch", err, sizeof(err)), -1);
+	assert_int_equal(ik__replay_batch_governors(&b, "nosuch", err, sizeof(err)), -1);
 }
 
 int main(void)

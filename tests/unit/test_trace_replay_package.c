@@ -74,12 +74,12 @@ static void replay(const char *text, size_t len, const struct ik_platform *plat,
 	struct ik_trace_cost_model cost = { .plat = plat }; /* table state 0 -> platform's 0 */
 	struct ik_trace_reader *r;
 	char err[256];
-	assert_int_equal(ik_trace_open_mem(text, len, "pkg", false, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__trace_open_mem(text, len, "pkg", false, &r, err, sizeof(err)), 0);
 	struct ik_trace_replay_opts o = { .drv = &drv, .gov = ik_governor_find("menu"),
 					  .closed_loop = closed, .cost = &cost };
-	if (ik_trace_replay_run(r, &o, rp, err, sizeof(err)))
+	if (ik__trace_replay_run(r, &o, rp, err, sizeof(err)))
 		fail_msg("%s", err);
-	ik_trace_close(r);
+	ik__trace_close(r);
 }
 
 static void near(double got, double want)
@@ -102,13 +102,13 @@ static void test_one_package(void **state)
 		near(rp.state_j, 2.2e-4);
 		near(rp.package_j, 4.7e-3);
 		near(rp.run.energy_j, 5.72e-3);
-		ik_trace_replay_free(&rp);
+		ik__trace_replay_free(&rp);
 	}
 	/* SMT siblings of one core: the same */
 	platform(&p, 1, 1, 2, true);
 	replay(two, strlen(two), &p, false, &rp);
 	assert_int_equal(rp.run.package_deep_ns, 700000);
-	ik_trace_replay_free(&rp);
+	ik__trace_replay_free(&rp);
 }
 
 static void test_layouts(void **state)
@@ -123,31 +123,31 @@ static void test_layouts(void **state)
 	assert_int_equal(rp.packages, 2);
 	assert_int_equal(rp.run.package_deep_ns, 2200000);
 	near(rp.package_j, 6.2e-3);
-	ik_trace_replay_free(&rp);
+	ik__trace_replay_free(&rp);
 	/* a state that does not gate the core: never deep, 1500 us x 5000 mW */
 	platform(&p, 1, 2, 1, false);
 	replay(two, strlen(two), &p, false, &rp);
 	assert_int_equal(rp.run.package_deep_ns, 0);
 	near(rp.package_j, 7.5e-3);
-	ik_trace_replay_free(&rp);
+	ik__trace_replay_free(&rp);
 	/* a platform CPU the trace does not have (4 CPUs, 2 traced) keeps nothing awake */
 	platform(&p, 1, 4, 1, true);
 	replay(two, strlen(two), &p, false, &rp);
 	assert_int_equal(rp.packages, 1);
 	assert_int_equal(rp.run.package_deep_ns, 700000);
-	ik_trace_replay_free(&rp);
+	ik__trace_replay_free(&rp);
 	/* more traced CPUs than the platform's 1 x 1 x 1: laid out on as many packages */
 	platform(&p, 1, 1, 1, true);
 	replay(two, strlen(two), &p, false, &rp);
 	assert_int_equal(rp.packages, 2);
 	assert_int_equal(rp.run.package_deep_ns, 2200000);
-	ik_trace_replay_free(&rp);
+	ik__trace_replay_free(&rp);
 	/* 2 x 2 x 1: CPUs 0 and 1 both on package 0, package 1 has no traced CPU */
 	platform(&p, 2, 2, 1, true);
 	replay(two, strlen(two), &p, false, &rp);
 	assert_int_equal(rp.packages, 1);
 	assert_int_equal(rp.run.package_deep_ns, 700000);
-	ik_trace_replay_free(&rp);
+	ik__trace_replay_free(&rp);
 }
 
 /*
@@ -183,7 +183,7 @@ static void test_known_late(void **state)
 		replay(text, len, &p, closed, &rp);
 		assert_int_equal(rp.run.measured_ns, 100000000);
 		assert_int_equal(rp.run.package_deep_ns, 49900000);
-		ik_trace_replay_free(&rp);
+		ik__trace_replay_free(&rp);
 	}
 	/*
 	 * The package's exit, 25 us: each of the 100 deep stretches ends at a CPU 1 wake (CPU 0
@@ -209,7 +209,7 @@ static void test_known_late(void **state)
 		near(rp.run.wake_latency.sum, 2500000.0);
 		assert_int_equal(rp.run.wake_latency.max, 25000);
 		assert_int_equal(rp.run.wake_latency.min, 0);
-		ik_trace_replay_free(&rp);
+		ik__trace_replay_free(&rp);
 	}
 	free(text);
 }
@@ -249,7 +249,7 @@ static void test_package_exit(void **state)
 		near(rp.run.wake_latency.sum, 80000.0);
 		assert_int_equal(rp.run.wake_latency.min, 0);
 		assert_int_equal(rp.run.wake_latency.max, 40000);
-		ik_trace_replay_free(&rp);
+		ik__trace_replay_free(&rp);
 	}
 	platform(&p, 2, 1, 1, true);
 	p.effects.pkg_exit_ns = (struct ik_dist){ .kind = IK_DIST_CONSTANT, .a_ns = 40000 };
@@ -258,7 +258,7 @@ static void test_package_exit(void **state)
 	assert_int_equal(rp.package_exit_ns, 120000);
 	assert_int_equal(rp.run.wake_latency.count, 3);
 	near(rp.run.wake_latency.sum, 120000.0);
-	ik_trace_replay_free(&rp);
+	ik__trace_replay_free(&rp);
 	/* no state gates the core: no deep state, no exit, the latencies as before (0) */
 	platform(&p, 1, 2, 1, false);
 	p.effects.pkg_exit_ns = (struct ik_dist){ .kind = IK_DIST_CONSTANT, .a_ns = 40000 };
@@ -267,7 +267,7 @@ static void test_package_exit(void **state)
 	assert_int_equal(rp.package_exits, 0);
 	assert_int_equal(rp.run.wake_latency.count, 3);
 	near(rp.run.wake_latency.sum, 0.0);
-	ik_trace_replay_free(&rp);
+	ik__trace_replay_free(&rp);
 	/* a distribution: the draws are the package's own, the same on every run */
 	platform(&p, 1, 2, 1, true);
 	p.effects.pkg_exit_ns = (struct ik_dist){ .kind = IK_DIST_UNIFORM, .a_ns = 10000,
@@ -279,8 +279,8 @@ static void test_package_exit(void **state)
 	assert_int_equal(rp.package_exit_ns, again.package_exit_ns);
 	assert_true(rp.package_exit_ns >= 20000 && rp.package_exit_ns <= 180000);
 	near(rp.run.wake_latency.sum, (double)rp.package_exit_ns);
-	ik_trace_replay_free(&rp);
-	ik_trace_replay_free(&again);
+	ik__trace_replay_free(&rp);
+	ik__trace_replay_free(&again);
 }
 
 /*
@@ -312,7 +312,7 @@ static void test_package_exit_timer(void **state)
 	assert_int_equal(rp.package_exit_woken_ns, 40000);
 	assert_int_equal(rp.run.wake_latency.count, 1);
 	assert_int_equal(rp.run.wake_latency.max, 40000);
-	ik_trace_replay_free(&rp);
+	ik__trace_replay_free(&rp);
 }
 
 /*
@@ -386,13 +386,13 @@ static void test_package_exit_moves_work_closed(void **state)
 	assert_int_equal(rp.cpu[0].delay_ns, 60000);
 	assert_int_equal(rp.cpu[1].delay_ns, 10000);
 	assert_int_equal(rp.run.total[0].time_ns, (410 + 140 + 510 + 960) * 1000);
-	ik_trace_replay_free(&rp);
+	ik__trace_replay_free(&rp);
 	p.effects.pkg_exit_ns = (struct ik_dist){ .kind = IK_DIST_CONSTANT, .a_ns = 0 };
 	replay(moved, strlen(moved), &p, true, &rp);
 	assert_int_equal(rp.run.package_deep_ns, 570000);
 	assert_int_equal(rp.run.measured_ns, 1520000);
 	assert_int_equal(rp.cpu[0].delay_ns, 20000);
-	ik_trace_replay_free(&rp);
+	ik__trace_replay_free(&rp);
 }
 
 static void test_package_exit_moves_work_open(void **state)
@@ -417,7 +417,7 @@ static void test_package_exit_moves_work_open(void **state)
 	/* CPU 1 in C6 400 + 150 + 550 us, CPU 0 900 us, each entry's 10 us exit apart:
 	   the real time per state is entry to the end of the exit */
 	assert_int_equal(rp.run.total[0].time_ns, (410 + 160 + 560 + 910) * 1000);
-	ik_trace_replay_free(&rp);
+	ik__trace_replay_free(&rp);
 	/* the same with pkg_exit_ns 0: no push, deep 200..600 + 620..800 */
 	p.effects.pkg_exit_ns = (struct ik_dist){ .kind = IK_DIST_CONSTANT, .a_ns = 0 };
 	replay(moved, strlen(moved), &p, false, &rp);
@@ -425,7 +425,7 @@ static void test_package_exit_moves_work_open(void **state)
 	assert_int_equal(rp.package_exits, 2);
 	near(rp.run.wake_latency.sum, 40000.0);
 	assert_int_equal(rp.run.total[0].time_ns, (410 + 190 + 560 + 910) * 1000);
-	ik_trace_replay_free(&rp);
+	ik__trace_replay_free(&rp);
 }
 
 int main(void)

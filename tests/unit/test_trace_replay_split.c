@@ -1,7 +1,7 @@
 /*
- * The harness in two halves (src/sim/govreplay.c: ik_govreplay_enter, ik_govreplay_earliest,
- * ik_govreplay_exit), which replay needs to enter a CPU before it knows the wake: the halves
- * give exactly what the one-call ik_govreplay_step gives, and the entry does not depend on
+ * The harness in two halves (src/sim/govreplay.c: ik__govreplay_enter, ik__govreplay_earliest,
+ * ik__govreplay_exit), which replay needs to enter a CPU before it knows the wake: the halves
+ * give exactly what the one-call ik__govreplay_step gives, and the entry does not depend on
  * the wake.
  */
 #include <stdarg.h>
@@ -27,9 +27,9 @@ static void harness(struct ik_govreplay *g, const char *gov)
 	struct ik_driver drv;
 	char err[256];
 	make_table(&drv);
-	assert_int_equal(ik_govreplay_init(g, &drv, ik_governor_find(gov), 250, NULL, err,
+	assert_int_equal(ik__govreplay_init(g, &drv, ik_governor_find(gov), 250, NULL, err,
 					   sizeof(err)), 0);
-	assert_int_equal(ik_govreplay_start(g, err, sizeof(err)), 0);
+	assert_int_equal(ik__govreplay_start(g, err, sizeof(err)), 0);
 }
 
 /* A varied period i: timers, ticks, wakes, none of them, a stopped tick, a latency limit. */
@@ -63,13 +63,13 @@ static void test_halves_are_the_step(void **state)
 		for (int i = 0; i < 3000; i++) {
 			struct ik_govreplay_input in = period(i);
 			struct ik_govreplay_result ra, rb;
-			ik_govreplay_step(&a, &in, &ra);
+			ik__govreplay_step(&a, &in, &ra);
 
 			struct ik_govreplay_entered e;
 			int64_t at;
-			ik_govreplay_enter(&b, &in, &e);
-			enum ik_govreplay_event ev = ik_govreplay_earliest(&in, &e, &at);
-			ik_govreplay_exit(&b, &e, ev, at, &rb);
+			ik__govreplay_enter(&b, &in, &e);
+			enum ik_govreplay_event ev = ik__govreplay_earliest(&in, &e, &at);
+			ik__govreplay_exit(&b, &e, ev, at, &rb);
 
 			assert_int_equal(ra.state, rb.state);
 			assert_int_equal(ra.state, e.state);
@@ -89,8 +89,8 @@ static void test_halves_are_the_step(void **state)
 			assert_int_equal(a.dev.states_usage[s].above, b.dev.states_usage[s].above);
 			assert_int_equal(a.dev.states_usage[s].below, b.dev.states_usage[s].below);
 		}
-		ik_govreplay_free(&a);
-		ik_govreplay_free(&b);
+		ik__govreplay_free(&a);
+		ik__govreplay_free(&b);
 	}
 	/* the periods did end by every kind of event: a wake, a timer, the tick (menu and teo
 	   keep it), the poll limit (haltpoll polls) and the 10 s default */
@@ -113,21 +113,21 @@ static void test_entry_ignores_the_wake(void **state)
 			struct ik_govreplay_input other = in;
 			other.wake_ns = in.wake_ns == IK_KTIME_MAX ? 3 * US : IK_KTIME_MAX;
 			struct ik_govreplay_entered ea, eb;
-			ik_govreplay_enter(&a, &in, &ea);
-			ik_govreplay_enter(&b, &other, &eb);
+			ik__govreplay_enter(&a, &in, &ea);
+			ik__govreplay_enter(&b, &other, &eb);
 			assert_int_equal(ea.state, eb.state);
 			assert_int_equal(ea.stop_tick, eb.stop_tick);
 			assert_int_equal(ea.tick_kept, eb.tick_kept);
 			/* both woken by the first input's event: the histories stay the same */
 			int64_t at;
-			enum ik_govreplay_event ev = ik_govreplay_earliest(&in, &ea, &at);
+			enum ik_govreplay_event ev = ik__govreplay_earliest(&in, &ea, &at);
 			struct ik_govreplay_result ra, rb;
-			ik_govreplay_exit(&a, &ea, ev, at, &ra);
-			ik_govreplay_exit(&b, &eb, ev, at, &rb);
+			ik__govreplay_exit(&a, &ea, ev, at, &ra);
+			ik__govreplay_exit(&b, &eb, ev, at, &rb);
 			assert_int_equal(ra.last_residency_ns, rb.last_residency_ns);
 		}
-		ik_govreplay_free(&a);
-		ik_govreplay_free(&b);
+		ik__govreplay_free(&a);
+		ik__govreplay_free(&b);
 	}
 }
 
@@ -145,10 +145,10 @@ static void test_exit_as_told(void **state)
 		.latency_req_ns = IK_LATENCY_REQ_NONE_NS, .tick_stopped = false,
 	};
 	struct ik_govreplay_entered e;
-	ik_govreplay_enter(&g, &in, &e);
+	ik__govreplay_enter(&g, &in, &e);
 	assert_int_equal(e.state, 3); /* nothing known yet: the timer's 5 ms, past C3's 600 us */
 	struct ik_govreplay_result r;
-	ik_govreplay_exit(&g, &e, IK_GOVREPLAY_WAKE, 300 * US, &r);
+	ik__govreplay_exit(&g, &e, IK_GOVREPLAY_WAKE, 300 * US, &r);
 	assert_int_equal(r.state, 3);
 	assert_int_equal(r.woken_by, IK_GOVREPLAY_WAKE);
 	assert_int_equal(r.wake_at_ns, 300 * US);
@@ -157,7 +157,7 @@ static void test_exit_as_told(void **state)
 	assert_int_equal(g.dev.states_usage[3].usage, 1);
 	assert_int_equal(g.dev.states_usage[3].above, 1); /* 400 us < C3's 600 us target */
 	assert_int_equal(g.lines, 1);
-	ik_govreplay_free(&g);
+	ik__govreplay_free(&g);
 }
 
 int main(void)

@@ -55,7 +55,7 @@ static void test_window(void **state)
 	a.at_ns = 0;
 	b.at_ns = 1000000000; /* 1 s */
 	b.idle.cpus[1].states[0].usage = 0; /* went backwards: counted as no growth */
-	assert_int_equal(ik_val_sample_window(&a, &b, &s, err, sizeof(err)), 0);
+	assert_int_equal(ik__val_sample_window(&a, &b, &s, err, sizeof(err)), 0);
 	assert_int_equal(s.ncpus, 2); /* the offline CPU left out */
 	assert_int_equal(s.nstates, 2);
 	assert_string_equal(s.state_names[1], "C1");
@@ -65,20 +65,20 @@ static void test_window(void **state)
 	assert_close(s.usage[2 + 1], 2 * 12, 0);      /* cpu1 C1 */
 	assert_close(s.time_ns[1], 2 * 2000 * 1000.0, 0); /* us as ns */
 	assert_true(s.have_above_below);
-	ik_val_sample_free(&s);
+	ik__val_sample_free(&s);
 
 	/* a CPU that went offline during the window is an error naming it */
 	b.idle.cpus[1].online = false;
-	assert_int_not_equal(ik_val_sample_window(&a, &b, &s, err, sizeof(err)), 0);
+	assert_int_not_equal(ik__val_sample_window(&a, &b, &s, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "CPU 1"));
-	ik_host_idle_free(&a.idle);
-	ik_host_idle_free(&b.idle);
+	ik__host_idle_free(&a.idle);
+	ik__host_idle_free(&b.idle);
 }
 
 /* One CPU, one state: entries per second and ns of idle in a 1 s window. */
 static void sample(struct ik_val_sample *s, double entries, double idle_ns, bool wake, double p50)
 {
-	assert_int_equal(ik_val_sample_alloc(s, 1, 1), 0);
+	assert_int_equal(ik__val_sample_alloc(s, 1, 1), 0);
 	snprintf(s->state_names[0], IK_VAL_NAME_LEN, "C1");
 	s->window_ns = 1e9;
 	s->usage[0] = entries;
@@ -108,7 +108,7 @@ static void test_compare(void **state)
 	sample(&m[2], 200, 6e8, true, 100);
 	sample(&p[0], 250, 8e8, false, 0); /* the model gives no wake latency here */
 	sample(&p[1], 150, 8e8, false, 0);
-	assert_int_equal(ik_val_compare(m, 3, p, 2, &c, err, sizeof(err)), 0);
+	assert_int_equal(ik__val_compare(m, 3, p, 2, &c, err, sizeof(err)), 0);
 
 	const struct ik_val_figure *e = find(&c, "cpu0 C1 entries/s");
 	assert_non_null(e);
@@ -145,18 +145,18 @@ static void test_compare(void **state)
 	sample(&tr, 210, 6e8, false, 0);
 	tr.have_hist = true;
 	tr.idle_hist[10] = 7;
-	ik_val_traced_note(&c, &tr, NULL);
+	ik__val_traced_note(&c, &tr, NULL);
 	assert_true(c.have_measured_hist);
 	assert_int_equal(c.measured_hist[10], 7);
 	assert_non_null(strstr(c.notes[c.nnotes - 1], "210.0 idle entries/s"));
 	assert_non_null(strstr(c.notes[c.nnotes - 1], "the untraced runs 200.0"));
-	ik_val_sample_free(&tr);
+	ik__val_sample_free(&tr);
 
-	ik_val_comparison_free(&c);
+	ik__val_comparison_free(&c);
 	for (int i = 0; i < 3; i++)
-		ik_val_sample_free(&m[i]);
+		ik__val_sample_free(&m[i]);
 	for (int i = 0; i < 2; i++)
-		ik_val_sample_free(&p[i]);
+		ik__val_sample_free(&p[i]);
 }
 
 /* A measured 0 against a predicted non-zero has no error (not a division by 0). */
@@ -168,17 +168,17 @@ static void test_measured_zero(void **state)
 	char err[256];
 	sample(&m, 0, 0, false, 0);
 	sample(&p, 5, 1e3, false, 0);
-	assert_int_equal(ik_val_compare(&m, 1, &p, 1, &c, err, sizeof(err)), 0);
+	assert_int_equal(ik__val_compare(&m, 1, &p, 1, &c, err, sizeof(err)), 0);
 	assert_true(isnan(find(&c, "cpu0 C1 entries/s")->error_pct));
 	assert_close(find(&c, "cpu0 busy")->ms.median, 100, 1e-9);
-	ik_val_comparison_free(&c);
-	ik_val_sample_free(&m);
-	ik_val_sample_free(&p);
+	ik__val_comparison_free(&c);
+	ik__val_sample_free(&m);
+	ik__val_sample_free(&p);
 	/* a side without runs is refused */
 	struct ik_val_sample one;
 	sample(&one, 1, 1, false, 0);
-	assert_int_not_equal(ik_val_compare(&one, 0, &one, 1, &c, err, sizeof(err)), 0);
-	ik_val_sample_free(&one);
+	assert_int_not_equal(ik__val_compare(&one, 0, &one, 1, &c, err, sizeof(err)), 0);
+	ik__val_sample_free(&one);
 }
 
 /* The wake structure: idle entries over the throughput, named after its unit. */
@@ -194,20 +194,20 @@ static void test_structure_figure(void **state)
 	m.throughput_name = p.throughput_name = "operations/s";
 	m.throughput = 150; /* 2 entries per operation */
 	p.throughput = 200; /* 1 */
-	assert_int_equal(ik_val_compare(&m, 1, &p, 1, &c, err, sizeof(err)), 0);
+	assert_int_equal(ik__val_compare(&m, 1, &p, 1, &c, err, sizeof(err)), 0);
 	const struct ik_val_figure *f = find(&c, "idle entries per operation");
 	assert_non_null(f);
 	assert_close(f->ms.median, 2, 1e-12);
 	assert_close(f->ps.median, 1, 1e-12);
 	assert_close(f->error_pct, -50, 1e-9);
-	ik_val_comparison_free(&c);
+	ik__val_comparison_free(&c);
 	/* no throughput on either side: no such figure */
 	m.have_throughput = p.have_throughput = false;
-	assert_int_equal(ik_val_compare(&m, 1, &p, 1, &c, err, sizeof(err)), 0);
+	assert_int_equal(ik__val_compare(&m, 1, &p, 1, &c, err, sizeof(err)), 0);
 	assert_null(find(&c, "idle entries per operation"));
-	ik_val_comparison_free(&c);
-	ik_val_sample_free(&m);
-	ik_val_sample_free(&p);
+	ik__val_comparison_free(&c);
+	ik__val_sample_free(&m);
+	ik__val_sample_free(&p);
 }
 
 /* tbench's output (a real one of this machine's, tests/fixtures/tools/): its per-second
@@ -220,7 +220,7 @@ static void test_tbench_log(void **state)
 	assert_non_null(l);
 	FILE *f = fopen("../tests/fixtures/tools/tbench-1client.out", "r");
 	assert_non_null(f);
-	assert_int_equal(ik_val_tbench_log(f, "tbench-1client.out", l, err, sizeof(err)), 0);
+	assert_int_equal(ik__val_tbench_log(f, "tbench-1client.out", l, err, sizeof(err)), 0);
 	fclose(f);
 	assert_int_equal(l->n, 3);
 	assert_close(l->sec[0], 1, 0);
@@ -229,21 +229,21 @@ static void test_tbench_log(void **state)
 	assert_true(l->have_mb_s);
 	assert_close(l->mb_s, 96.2152, 1e-9);
 	/* 0.5 s: half of the first second's 20337; 1.5 s: 20337 + half of 16293 */
-	assert_close(ik_val_tbench_ops_between(l, 0.5, 1.5), (20337 + 16293 / 2.0) - 20337 / 2.0,
+	assert_close(ik__val_tbench_ops_between(l, 0.5, 1.5), (20337 + 16293 / 2.0) - 20337 / 2.0,
 		     1e-9);
-	assert_close(ik_val_tbench_ops_between(l, 1, 3), 50094 - 20337, 1e-9);
-	assert_true(isnan(ik_val_tbench_ops_between(l, 1, 3.5))); /* past the last count */
-	assert_true(isnan(ik_val_tbench_ops_between(l, 2, 1)));
+	assert_close(ik__val_tbench_ops_between(l, 1, 3), 50094 - 20337, 1e-9);
+	assert_true(isnan(ik__val_tbench_ops_between(l, 1, 3.5))); /* past the last count */
+	assert_true(isnan(ik__val_tbench_ops_between(l, 2, 1)));
 
 	static const char falling[] = "   1  100  1.00 MB/sec  execute   1 sec  latency 1 ms\n"
 				      "   1   50  1.00 MB/sec  execute   2 sec  latency 1 ms\n";
 	f = fmemopen((void *)falling, sizeof(falling) - 1, "r");
-	assert_int_equal(ik_val_tbench_log(f, "t.out", l, err, sizeof(err)), -1);
+	assert_int_equal(ik__val_tbench_log(f, "t.out", l, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "t.out:2:"));
 	fclose(f);
 	static const char none[] = "Running for 1 seconds\nThroughput 1.0 MB/sec  1 clients\n";
 	f = fmemopen((void *)none, sizeof(none) - 1, "r");
-	assert_int_equal(ik_val_tbench_log(f, "t.out", l, err, sizeof(err)), -1);
+	assert_int_equal(ik__val_tbench_log(f, "t.out", l, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "no per-second count"));
 	fclose(f);
 	free(l);

@@ -12,11 +12,11 @@ static void test_incomplete_beta_known_values(void **state)
 {
 	(void)state;
 	/* I_x(1,1) = x; I_x(a,1) = x^a; I_0.5(a,a) = 0.5 */
-	assert_true(fabs(ik_incomplete_beta(1, 1, 0.3) - 0.3) < 1e-12);
-	assert_true(fabs(ik_incomplete_beta(3, 1, 0.5) - 0.125) < 1e-12);
-	assert_true(fabs(ik_incomplete_beta(2.5, 2.5, 0.5) - 0.5) < 1e-12);
-	assert_true(ik_incomplete_beta(2, 3, 0) == 0.0);
-	assert_true(ik_incomplete_beta(2, 3, 1) == 1.0);
+	assert_true(fabs(ik__incomplete_beta(1, 1, 0.3) - 0.3) < 1e-12);
+	assert_true(fabs(ik__incomplete_beta(3, 1, 0.5) - 0.125) < 1e-12);
+	assert_true(fabs(ik__incomplete_beta(2.5, 2.5, 0.5) - 0.5) < 1e-12);
+	assert_true(ik__incomplete_beta(2, 3, 0) == 0.0);
+	assert_true(ik__incomplete_beta(2, 3, 1) == 1.0);
 }
 
 /*
@@ -27,8 +27,8 @@ static void test_student_t_tail(void **state)
 {
 	(void)state;
 	double t = 2.228, df = 10;
-	assert_true(fabs(ik_incomplete_beta(df / 2, 0.5, df / (df + t * t)) - 0.05) < 2e-4);
-	assert_true(fabs(ik_incomplete_beta(0.5, 0.5, 0.5) - 0.5) < 1e-12);
+	assert_true(fabs(ik__incomplete_beta(df / 2, 0.5, df / (df + t * t)) - 0.05) < 2e-4);
+	assert_true(fabs(ik__incomplete_beta(0.5, 0.5, 0.5) - 0.5) < 1e-12);
 }
 
 /*
@@ -42,31 +42,31 @@ static void test_welch_examples(void **state)
 	(void)state;
 	struct ik_summary base = { .n = 10, .amean = 22448.55, .stddev = 17526.70 };
 	struct ik_summary c2off = { .n = 10, .amean = 33649.27, .stddev = 680.14 };
-	double p = ik_welch_p(&base, &c2off);
+	double p = ik__welch_p(&base, &c2off);
 	assert_true(p > 0.06 && p < 0.09);
 	struct ik_summary a = { .n = 10, .amean = 100.0, .stddev = 1.0 };
 	struct ik_summary b = { .n = 10, .amean = 102.0, .stddev = 1.0 };
-	assert_true(ik_welch_p(&a, &b) < 0.001);
-	assert_true(fabs(ik_welch_p(&a, &a) - 1.0) < 1e-12);
+	assert_true(ik__welch_p(&a, &b) < 0.001);
+	assert_true(fabs(ik__welch_p(&a, &a) - 1.0) < 1e-12);
 	struct ik_summary one = { .n = 1, .amean = 5.0 };
-	assert_true(isnan(ik_welch_p(&a, &one)));
+	assert_true(isnan(ik__welch_p(&a, &one)));
 	struct ik_summary flat1 = { .n = 3, .amean = 5.0 }, flat2 = { .n = 3, .amean = 6.0 };
 	/* no spread on either side: nothing to test (no p, no mark), equal or not */
-	assert_true(isnan(ik_welch_p(&flat1, &flat2)));
-	assert_true(isnan(ik_welch_p(&flat1, &flat1)));
+	assert_true(isnan(ik__welch_p(&flat1, &flat2)));
+	assert_true(isnan(ik__welch_p(&flat1, &flat1)));
 }
 
 /* The 95% interval of the difference: diff +- t(0.975, df) * se. */
 static void test_welch_interval(void **state)
 {
 	(void)state;
-	assert_true(fabs(ik_student_t_quantile(0.05, 10) - 2.228) < 1e-3);
-	assert_true(fabs(ik_student_t_quantile(0.05, 1e6) - 1.960) < 1e-3);
-	assert_true(fabs(ik_student_t_quantile(0.01, 5) - 4.032) < 1e-3);
+	assert_true(fabs(ik__student_t_quantile(0.05, 10) - 2.228) < 1e-3);
+	assert_true(fabs(ik__student_t_quantile(0.05, 1e6) - 1.960) < 1e-3);
+	assert_true(fabs(ik__student_t_quantile(0.01, 5) - 4.032) < 1e-3);
 	struct ik_summary a = { .n = 10, .amean = 100.0, .stddev = 1.0 };
 	struct ik_summary b = { .n = 10, .amean = 102.0, .stddev = 1.0 };
 	struct ik_welch w;
-	ik_welch_test(&a, &b, 0.95, &w);
+	ik__welch_test(&a, &b, 0.95, &w);
 	assert_true(w.tested);
 	assert_true(fabs(w.diff - 2.0) < 1e-12);
 	assert_true(fabs(w.df - 18.0) < 1e-9);
@@ -75,7 +75,7 @@ static void test_welch_interval(void **state)
 	assert_true(fabs(w.ci_high - (2.0 + 2.1009 * sqrt(0.2))) < 1e-3);
 	assert_true(w.p < 0.001);
 	struct ik_summary flat = { .n = 3, .amean = 5.0 };
-	ik_welch_test(&flat, &flat, 0.95, &w);
+	ik__welch_test(&flat, &flat, 0.95, &w);
 	assert_false(w.tested);
 	assert_true(isnan(w.p) && isnan(w.ci_low) && w.diff == 0.0);
 }

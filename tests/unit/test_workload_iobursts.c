@@ -28,9 +28,9 @@ static void run_bursts(const char *const *extra, int nextra, struct ik_run_resul
 	struct ik_scenario sc;
 	char err[IK_ERR_LEN];
 
-	if (ik_scenario_parse_string("io.ini", text, extra, nextra, &sc, err, sizeof(err)) != 0)
+	if (ik__scenario_parse_string("io.ini", text, extra, nextra, &sc, err, sizeof(err)) != 0)
 		fail_msg("scenario: %s", err);
-	if (ik_sim_run(&sc, 1, r, err, sizeof(err)) != 0)
+	if (ik__sim_run(&sc, 1, r, err, sizeof(err)) != 0)
 		fail_msg("sim: %s", err);
 }
 
@@ -57,8 +57,8 @@ static void test_burst_wakeups_and_work(void **state)
 	assert_true(io.busy_ns >= 100 * (4 * 16000LL + 3 * 2000) && io.busy_ns < 101 * 85000LL);
 	/* the I/O waits are idle periods of their own: about four idle entries per period */
 	assert_true(io.idle_entries >= plain.idle_entries + 3 * 99);
-	ik_run_result_free(&plain);
-	ik_run_result_free(&io);
+	ik__run_result_free(&plain);
+	ik__run_result_free(&io);
 }
 
 /* A CPU waits for one task's I/O at a time: more tasks than CPUs is refused. */
@@ -70,7 +70,7 @@ static void test_more_tasks_than_cpus_refused(void **state)
 	struct ik_scenario sc;
 	char err[IK_ERR_LEN];
 
-	assert_int_not_equal(ik_scenario_parse_string("io.ini", text, NULL, 0, &sc, err,
+	assert_int_not_equal(ik__scenario_parse_string("io.ini", text, NULL, 0, &sc, err,
 						      sizeof(err)), 0);
 	assert_non_null(strstr(err, "io.ini:7"));
 	assert_non_null(strstr(err, "burst_ios"));

@@ -17,16 +17,16 @@ static void test_defaults_read_back(void **state)
 	(void)state;
 	struct ik_workload wl, again;
 	char msg[IK_ERR_LEN], text[512];
-	ik_workload_defaults(&wl);
+	ik__workload_defaults(&wl);
 	for (int k = 0; k < WL_COUNT; k++) {
 		struct ik_workload_key_info info;
-		ik_workload_key_info((enum workload_key)k, &info);
+		ik__workload_key_info((enum workload_key)k, &info);
 		if (!info.def[0])
 			continue;
 		memset(&again, 0, sizeof(again));
-		if (ik_workload_key_set(&again, (enum workload_key)k, info.def, msg, sizeof(msg)))
+		if (ik__workload_key_set(&again, (enum workload_key)k, info.def, msg, sizeof(msg)))
 			fail_msg("default of %s ('%s') does not parse: %s", info.name, info.def, msg);
-		ik_workload_key_format(&wl, (enum workload_key)k, text, sizeof(text));
+		ik__workload_key_format(&wl, (enum workload_key)k, text, sizeof(text));
 		if (strcmp(info.name, "file") != 0 && strcmp(text, info.def) != 0)
 			fail_msg("%s: default '%s' prints back as '%s'", info.name, info.def, text);
 	}
@@ -37,7 +37,7 @@ static void test_defaults_are_the_readers(void **state)
 {
 	(void)state;
 	struct ik_workload wl;
-	ik_workload_defaults(&wl);
+	ik__workload_defaults(&wl);
 	assert_int_equal(wl.kind, IK_WORKLOAD_IDLE);
 	assert_int_equal(wl.pairs, 1);
 	assert_int_equal(wl.work_ns, 5000);
@@ -62,10 +62,10 @@ static void test_defaults_are_the_readers(void **state)
 static void test_every_key_documented(void **state)
 {
 	(void)state;
-	const char *const *names = ik_workload_key_names();
+	const char *const *names = ik__workload_key_names();
 	for (int k = 0; k < WL_COUNT; k++) {
 		struct ik_workload_key_info info;
-		ik_workload_key_info((enum workload_key)k, &info);
+		ik__workload_key_info((enum workload_key)k, &info);
 		assert_string_equal(info.name, names[k]);
 		if (strlen(info.doc) < 10)
 			fail_msg("%s has no meaning in the key table", info.name);

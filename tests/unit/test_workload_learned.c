@@ -53,15 +53,15 @@ static void round_trip(const char *trace, struct loop *out)
 	assert_non_null(in);
 	struct ik_trace_reader *r;
 	struct ik_learned m;
-	assert_int_equal(ik_trace_open_file(in, trace, false, &r, err, sizeof(err)), 0);
-	assert_int_equal(ik_learn_trace(r, "t", &m, err, sizeof(err)), 0);
+	assert_int_equal(ik__trace_open_file(in, trace, false, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__learn_trace(r, "t", &m, err, sizeof(err)), 0);
 	FILE *f = fopen(model, "w");
-	assert_int_equal(ik_learned_write(f, &m), 0);
+	assert_int_equal(ik__learned_write(f, &m), 0);
 	fclose(f);
 	f = fopen(plat, "w");
-	assert_int_equal(ik_learned_platform_ini(f, r, &m, "t"), 0);
+	assert_int_equal(ik__learned_platform_ini(f, r, &m, "t"), 0);
 	fclose(f);
-	const struct ik_trace_header *h = ik_trace_header(r);
+	const struct ik_trace_header *h = ik__trace_header(r);
 	int hz = h->hz;
 	/* the scenario `workload learn` writes: the recording's governor and its parameters */
 	char own[2048];
@@ -74,20 +74,20 @@ static void round_trip(const char *trace, struct loop *out)
 	for (int i = 0; h->governor[0] && i < h->nparams; i++)
 		used += snprintf(own + used, sizeof(own) - (size_t)used, "%s = %llu\n",
 				 h->params[i].key, (unsigned long long)h->params[i].value);
-	ik_trace_close(r);
+	ik__trace_close(r);
 	fclose(in);
 
 	/* the recording's analysis */
 	in = fopen(trace, "r");
 	struct ik_trace_analysis a;
-	assert_int_equal(ik_trace_open_file(in, trace, false, &r, err, sizeof(err)), 0);
-	assert_int_equal(ik_trace_analyze(r, &a, err, sizeof(err)), 0);
-	ik_trace_close(r);
+	assert_int_equal(ik__trace_open_file(in, trace, false, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__trace_analyze(r, &a, err, sizeof(err)), 0);
+	ik__trace_close(r);
 	fclose(in);
 
 	/* the model reads back as written */
 	struct ik_learned back;
-	assert_int_equal(ik_learned_load(model, &back, err, sizeof(err)), 0);
+	assert_int_equal(ik__learned_load(model, &back, err, sizeof(err)), 0);
 	assert_int_equal(back.cpus, m.cpus);
 	for (int c = 0; c < m.cpus; c++)
 		for (int k = 0; k < IK_LEARNED_CAUSES; k++) {
@@ -96,8 +96,8 @@ static void round_trip(const char *trace, struct loop *out)
 			if (m.cpu[c].idle[k].n)
 				assert_int_equal(back.cpu[c].idle[k].v[0], m.cpu[c].idle[k].v[0]);
 		}
-	ik_learned_free(&back);
-	ik_learned_free(&m);
+	ik__learned_free(&back);
+	ik__learned_free(&m);
 
 	char text[2048];
 	snprintf(text, sizeof(text), "%s", own);
@@ -106,9 +106,9 @@ static void round_trip(const char *trace, struct loop *out)
 	memcpy(d, "duration_ms = 4000", 18);
 	struct ik_scenario sc;
 	struct ik_run_result res;
-	if (ik_scenario_parse_string("l.ini", text, NULL, 0, &sc, err, sizeof(err)))
+	if (ik__scenario_parse_string("l.ini", text, NULL, 0, &sc, err, sizeof(err)))
 		fail_msg("%s", err);
-	if (ik_sim_run(&sc, 1, &res, err, sizeof(err)))
+	if (ik__sim_run(&sc, 1, &res, err, sizeof(err)))
 		fail_msg("%s", err);
 
 	/* causes: timer and tick | ipi and remote | device interrupts and the rest; the
@@ -131,24 +131,24 @@ static void round_trip(const char *trace, struct loop *out)
 		      out->hist_tvd, out->cause_tvd);
 	assert_true(ended > 5 * a.periods || ended > 1000);
 	out->periods = a.periods;
-	ik_trace_analysis_free(&a);
-	ik_run_result_free(&res);
+	ik__trace_analysis_free(&a);
+	ik__run_result_free(&res);
 
 	/* the check `workload learn` prints: per CPU idle share and entries/s, the mix */
 	struct ik_learn_check c;
-	if (ik_scenario_parse_string("own.ini", own, NULL, 0, &sc, err, sizeof(err)))
+	if (ik__scenario_parse_string("own.ini", own, NULL, 0, &sc, err, sizeof(err)))
 		fail_msg("%s", err);
-	if (ik_learn_check(trace, &sc, &c, err, sizeof(err)))
+	if (ik__learn_check(trace, &sc, &c, err, sizeof(err)))
 		fail_msg("%s", err);
 	char *table = NULL;
 	size_t tlen = 0;
 	FILE *t = open_memstream(&table, &tlen);
-	assert_int_equal(ik_learn_check_print(&c, t, t, "check"), 0);
+	assert_int_equal(ik__learn_check_print(&c, t, t, "check"), 0);
 	fclose(t);
 	print_message("%s", table);
 	free(table);
 	out->off = c.off;
-	ik_learn_check_free(&c);
+	ik__learn_check_free(&c);
 	unlink(model);
 	unlink(plat);
 	rmdir(dir);
@@ -226,10 +226,10 @@ static void test_learn_tasks(void **state)
 	char err[IK_ERR_LEN];
 	struct ik_trace_reader *r;
 	struct ik_learned m;
-	assert_int_equal(ik_trace_open_mem(trace, sizeof(trace) - 1, "t", false, &r, err, sizeof(err)), 0);
-	if (ik_learn_trace(r, "t", &m, err, sizeof(err)))
+	assert_int_equal(ik__trace_open_mem(trace, sizeof(trace) - 1, "t", false, &r, err, sizeof(err)), 0);
+	if (ik__learn_trace(r, "t", &m, err, sizeof(err)))
 		fail_msg("%s", err);
-	ik_trace_close(r);
+	ik__trace_close(r);
 	assert_int_equal(m.ntasks, 1);
 	const struct ik_learned_task *t = &m.task[0];
 	assert_int_equal(t->pid, 100);
@@ -254,10 +254,10 @@ static void test_learn_tasks(void **state)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
-	assert_int_equal(ik_learned_write(f, &m), 0);
+	assert_int_equal(ik__learned_write(f, &m), 0);
 	fclose(f);
 	struct ik_learned back;
-	if (ik_learned_parse("m", text, len, &back, err, sizeof(err)))
+	if (ik__learned_parse("m", text, len, &back, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_int_equal(back.ntasks, 1);
 	assert_int_equal(back.task[0].pid, 100);
@@ -272,8 +272,8 @@ static void test_learn_tasks(void **state)
 	}
 	assert_int_equal(back.span_ns, m.span_ns);
 	free(text);
-	ik_learned_free(&back);
-	ik_learned_free(&m);
+	ik__learned_free(&back);
+	ik__learned_free(&m);
 }
 
 /* A task model runs on its CPUs: a task woken remotely every 100 us on CPU 1 of 4. */
@@ -294,9 +294,9 @@ static void test_task_model_runs(void **state)
 		 "[kernel]\nhousekeeping_hz = 0\n[workload]\ntype = learned\nfile = %s\n", path);
 	struct ik_scenario sc;
 	struct ik_run_result r;
-	if (ik_scenario_parse_string("l.ini", text, NULL, 0, &sc, err, sizeof(err)))
+	if (ik__scenario_parse_string("l.ini", text, NULL, 0, &sc, err, sizeof(err)))
 		fail_msg("%s", err);
-	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, 1, &r, err, sizeof(err)), 0);
 	/* the 0.9 s after the warm-up / (100 us + 10 us + a context switch + the IPI and the
 	   exit): fewer than 8200 remote wake-ups, all of an idle CPU 1 */
 	assert_true(r.learned_wakes[1] > 7000 && r.learned_wakes[1] < 8200);
@@ -308,7 +308,7 @@ static void test_task_model_runs(void **state)
 			on[c] += r.per_cpu[c * r.nstates + i].usage;
 	assert_true(on[1] >= r.learned_wakes[1]);
 	assert_true(10 * (on[0] + on[2] + on[3]) < on[1]); /* the others: the tick before it stops */
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 	unlink(path);
 }
 
@@ -330,13 +330,13 @@ static void test_other_platform(void **state)
 		 "[cpuidle]\ndriver = intel_idle\n[workload]\ntype = learned\nfile = %s\n", path);
 	struct ik_scenario sc;
 	struct ik_run_result r;
-	if (ik_scenario_parse_string("l.ini", text, NULL, 0, &sc, err, sizeof(err)))
+	if (ik__scenario_parse_string("l.ini", text, NULL, 0, &sc, err, sizeof(err)))
 		fail_msg("%s", err);
-	assert_int_equal(ik_sim_run(&sc, 1, &r, err, sizeof(err)), 0);
+	assert_int_equal(ik__sim_run(&sc, 1, &r, err, sizeof(err)), 0);
 	/* CPU 0: about 1 s / (233 us + 10 us); CPU 1 woken remotely every 50 us */
 	assert_true(r.learned_wakes[0] > 3000 && r.learned_wakes[0] < 4500);
 	assert_true(r.learned_wakes[1] > 15000);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 	unlink(path);
 }
 
@@ -366,7 +366,7 @@ static void test_bad_model(void **state)
 					      "task 5: expected wake-ups ('task') and CPUs ('task_cpus'), got no CPUs",
 					      "m:3: expected a CPU number (0..0)", "m:3: expected a cause" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_not_equal(ik_learned_parse("m", bad[i], strlen(bad[i]), &m, err, sizeof(err)), 0);
+		assert_int_not_equal(ik__learned_parse("m", bad[i], strlen(bad[i]), &m, err, sizeof(err)), 0);
 		if (!strstr(err, expect[i]))
 			fail_msg("case %zu: '%s' lacks '%s'", i, err, expect[i]);
 	}

@@ -24,13 +24,13 @@ static void test_every_kind_has_its_ops(void **state)
 		assert_true(ops->name[0] != '\0');
 		assert_non_null(ops->setup);
 		assert_non_null(ops->max_tasks);
-		assert_string_equal(ik_workload_type_name((enum ik_workload_kind)k), ops->name);
+		assert_string_equal(ik__workload_type_name((enum ik_workload_kind)k), ops->name);
 		for (int j = 0; j < k; j++)
 			assert_string_not_equal(ops->name,
 						sim_workload_ops_of((enum ik_workload_kind)j)->name);
 	}
 	assert_null(sim_workload_ops_of((enum ik_workload_kind)IK_WORKLOAD_KINDS));
-	assert_string_equal(ik_workload_type_name((enum ik_workload_kind)IK_WORKLOAD_KINDS),
+	assert_string_equal(ik__workload_type_name((enum ik_workload_kind)IK_WORKLOAD_KINDS),
 			    "unknown");
 }
 
@@ -44,25 +44,25 @@ static void run_type(const char *name, int kind, uint64_t *entries, uint64_t *wo
 		 kind == IK_WORKLOAD_STREAM ? "placement = same_package\n" : "");
 	struct ik_scenario *sc = calloc(1, sizeof(*sc));
 	assert_non_null(sc);
-	int rc = ik_scenario_parse_string("registry.ini", ini, NULL, 0, sc, err, sizeof(err));
+	int rc = ik__scenario_parse_string("registry.ini", ini, NULL, 0, sc, err, sizeof(err));
 	if (rc != 0)
 		print_error("%s: %s\n", name, err);
 	assert_int_equal(rc, 0);
 	assert_int_equal(sc->workload.kind, kind);
 	/* its settings fit the list with room to spare (none dropped) */
 	struct ik_workload_settings set;
-	ik_workload_settings(&sc->workload, &set);
+	ik__workload_settings(&sc->workload, &set);
 	assert_true(set.n < IK_WORKLOAD_SETTINGS);
 	for (int i = 0; i < set.n; i++)
 		assert_non_null(set.v[i].key);
 	struct ik_run_result r;
-	rc = ik_sim_run(sc, 1, &r, err, sizeof(err));
+	rc = ik__sim_run(sc, 1, &r, err, sizeof(err));
 	if (rc != 0)
 		print_error("%s: %s\n", name, err);
 	assert_int_equal(rc, 0);
 	*entries = r.idle_entries;
 	*woke = r.wakeups + r.messages;
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 	free(sc);
 }
 
@@ -73,7 +73,7 @@ static void test_reader_uses_the_registry_names(void **state)
 {
 	(void)state;
 	const char *names[IK_WORKLOAD_KINDS];
-	ik_workload_type_names(names);
+	ik__workload_type_names(names);
 	uint64_t idle_entries, idle_woke;
 	run_type(names[IK_WORKLOAD_IDLE], IK_WORKLOAD_IDLE, &idle_entries, &idle_woke);
 	assert_int_equal(idle_woke, 0);
@@ -119,7 +119,7 @@ static int toy_setup(struct ik_sim *s, char *err, size_t errlen)
 		s->tasks[i].pinned = true;
 		s->tasks[i].work_ns = w->task_work_ns;
 	}
-	ik_eq_arm(&s->eq, task_timer_id(s, 0), w->start_ns + w->period_ns);
+	ik__eq_arm(&s->eq, task_timer_id(s, 0), w->start_ns + w->period_ns);
 	return 0;
 }
 
@@ -134,7 +134,7 @@ static bool toy_task_timer(struct ik_sim *s, int task)
 	for (int i = 1; i < s->ntasks; i++)
 		if (s->tasks[i].state == TASK_BLOCKED)
 			sim_wake_task(s, i, 0);
-	ik_eq_arm(&s->eq, task_timer_id(s, 0), s->now + s->sc->workload.period_ns);
+	ik__eq_arm(&s->eq, task_timer_id(s, 0), s->now + s->sc->workload.period_ns);
 	return true;
 }
 
@@ -184,7 +184,7 @@ static void test_a_toy_workload_needs_only_its_ops(void **state)
 	char err[512];
 	struct ik_scenario *sc = calloc(1, sizeof(*sc));
 	assert_non_null(sc);
-	assert_int_equal(ik_scenario_parse_string("toy.ini", ini, NULL, 0, sc, err, sizeof(err)), 0);
+	assert_int_equal(ik__scenario_parse_string("toy.ini", ini, NULL, 0, sc, err, sizeof(err)), 0);
 	toy_frees = 0;
 
 	struct ik_run_result r;
@@ -200,7 +200,7 @@ static void test_a_toy_workload_needs_only_its_ops(void **state)
 	/* the engine counted the wake-ups it made, and the CPUs idled between ticks */
 	assert_true(r.wakeups >= 4 * (r.side_units - 1) && r.wakeups <= 4 * r.side_units);
 	assert_true(r.idle_entries >= r.messages);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 	free(sc);
 }
 

@@ -27,9 +27,9 @@ static void run_file(const char *file, const char *extra, struct ik_run_result *
 
 	snprintf(text, sizeof(text), "[scenario]\nname = rt\nplatform = amd-zen3\nduration_ms = 1900\n"
 		 "warmup_ms = 100\n[workload]\ntype = rtapp\nfile = %s\n", file);
-	if (ik_scenario_parse_string("rt.ini", text, ov, extra ? 1 : 0, &sc, err, sizeof(err)) != 0)
+	if (ik__scenario_parse_string("rt.ini", text, ov, extra ? 1 : 0, &sc, err, sizeof(err)) != 0)
 		fail_msg("scenario: %s", err);
-	if (ik_sim_run(&sc, 1, r, err, sizeof(err)) != 0)
+	if (ik__sim_run(&sc, 1, r, err, sizeof(err)) != 0)
 		fail_msg("sim: %s", err);
 	assert_non_null(r->requests);
 }
@@ -37,9 +37,9 @@ static void run_file(const char *file, const char *extra, struct ik_run_result *
 static int parse(const char *json, char *err, size_t errlen)
 {
 	struct ik_rtapp prog;
-	int rc = ik_rtapp_parse("t.json", json, strlen(json), &prog, err, errlen);
+	int rc = ik__rtapp_parse("t.json", json, strlen(json), &prog, err, errlen);
 	if (rc == 0)
-		ik_rtapp_free(&prog);
+		ik__rtapp_free(&prog);
 	return rc;
 }
 
@@ -55,13 +55,13 @@ static void test_periodic(void **state)
 	run_file("fixtures/rtapp/periodic.json", NULL, &r);
 	const struct ik_request_stats *q = r.requests;
 	assert_true(q->done >= 756 && q->done <= 764);
-	assert_true(ik_hist_percentile(&q->latency, 50) > 9900000 &&
-		    ik_hist_percentile(&q->latency, 50) < 10100000);
-	assert_true(ik_hist_percentile(&q->service, 50) >= 990000 &&
-		    ik_hist_percentile(&q->service, 50) < 1010000);
+	assert_true(ik__hist_percentile(&q->latency, 50) > 9900000 &&
+		    ik__hist_percentile(&q->latency, 50) < 10100000);
+	assert_true(ik__hist_percentile(&q->service, 50) >= 990000 &&
+		    ik__hist_percentile(&q->service, 50) < 1010000);
 	/* every timer wake-up passes an idle exit: never free */
 	assert_true(q->wake.count >= 756 && q->wake.min > 0);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 /*
@@ -80,7 +80,7 @@ static void test_mp3(void **state)
 	/* the decoder's activation runs 800 us; the output's 150 us; the tick's none */
 	assert_true(q->service.max >= 800000 && q->service.max < 850000);
 	assert_int_equal(q->service.min, 0);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 /*
@@ -100,8 +100,8 @@ static void test_browser(void **state)
 	/* mem at a tenth of the rate: the 256 KiB write takes 2.6 ms instead of 262 us */
 	run_file("fixtures/rtapp/browser.json", "workload.mem_mb_per_s=100", &b);
 	assert_true(b.busy_ns > a.busy_ns + 30 * 2000000LL);
-	ik_run_result_free(&a);
-	ik_run_result_free(&b);
+	ik__run_result_free(&a);
+	ik__run_result_free(&b);
 }
 
 static void test_errors_name_the_json_path(void **state)
@@ -110,7 +110,7 @@ static void test_errors_name_the_json_path(void **state)
 	char err[512];
 	struct ik_rtapp prog;
 
-	assert_int_not_equal(ik_rtapp_load("fixtures/rtapp/bad_event.json", &prog, err, sizeof(err)), 0);
+	assert_int_not_equal(ik__rtapp_load("fixtures/rtapp/bad_event.json", &prog, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "fixtures/rtapp/bad_event.json: tasks.thread0.phases.p1.foo:"));
 	assert_non_null(strstr(err, "unknown event"));
 
@@ -143,7 +143,7 @@ static void test_errors_name_the_json_path(void **state)
 	struct ik_scenario sc;
 	char serr[IK_ERR_LEN];
 	const char *ov[] = { "workload.file=fixtures/rtapp/bad_event.json" };
-	assert_int_not_equal(ik_scenario_parse_string("s.ini", "[scenario]\nname = s\nplatform = "
+	assert_int_not_equal(ik__scenario_parse_string("s.ini", "[scenario]\nname = s\nplatform = "
 						      "amd-zen3\n[workload]\ntype = rtapp\n", ov, 1,
 						      &sc, serr, sizeof(serr)), 0);
 	assert_non_null(strstr(serr, "tasks.thread0.phases.p1.foo"));
@@ -163,7 +163,7 @@ static void test_parse(void **state)
 	struct ik_rtapp p;
 	char err[512];
 
-	assert_int_equal(ik_rtapp_parse("t.json", json, strlen(json), &p, err, sizeof(err)), 0);
+	assert_int_equal(ik__rtapp_parse("t.json", json, strlen(json), &p, err, sizeof(err)), 0);
 	assert_int_equal(p.ntasks, 2);
 	assert_int_equal(p.duration_ns, -1);
 	assert_int_equal(p.tasks[0].instances, 2);
@@ -195,7 +195,7 @@ static void test_parse(void **state)
 	const struct ik_rtapp_event *r = &p.events[p.phases[p.tasks[1].first_phase].first_event];
 	assert_int_equal(r[1].kind, IK_RTAPP_RESUME);
 	assert_int_equal(r[1].res, 0);
-	ik_rtapp_free(&p);
+	ik__rtapp_free(&p);
 }
 
 /* The file as rt-app and its workgen read it: notes say what was read otherwise. */
@@ -203,7 +203,7 @@ static struct ik_rtapp parsed(const char *json)
 {
 	struct ik_rtapp p;
 	char err[512];
-	if (ik_rtapp_parse("t.json", json, strlen(json), &p, err, sizeof(err)))
+	if (ik__rtapp_parse("t.json", json, strlen(json), &p, err, sizeof(err)))
 		fail_msg("%s", err);
 	return p;
 }
@@ -245,7 +245,7 @@ static void test_dialect(void **state)
 	assert_int_equal(u[0].kind, IK_RTAPP_RESUME);
 	assert_int_equal(u[0].res, 0);
 	assert_int_equal(u[1].res, -1); /* wakes none */
-	ik_rtapp_free(&p);
+	ik__rtapp_free(&p);
 }
 
 /* A short run of a JSON text on amd-zen3 from time 0, all of it measured. */
@@ -260,9 +260,9 @@ static void run_text(const char *json, int64_t ms, struct ik_run_result *r)
 		 "%lld\nwarmup_ms = 0\n[kernel]\nhousekeeping_hz = 0\n[workload]\ntype = rtapp\n"
 		 "file = %s\n", (long long)ms, path);
 	struct ik_scenario sc;
-	if (ik_scenario_parse_string("rt.ini", text, NULL, 0, &sc, err, sizeof(err)) != 0)
+	if (ik__scenario_parse_string("rt.ini", text, NULL, 0, &sc, err, sizeof(err)) != 0)
 		fail_msg("scenario: %s", err);
-	if (ik_sim_run(&sc, 1, r, err, sizeof(err)) != 0)
+	if (ik__sim_run(&sc, 1, r, err, sizeof(err)) != 0)
 		fail_msg("sim: %s", err);
 	unlink(path);
 	assert_non_null(r->requests);
@@ -287,7 +287,7 @@ static void test_mutex(void **state)
 	assert_int_equal(q->done, 2);
 	assert_true(q->latency.min >= 1850000 && q->latency.min <= 2000000);
 	assert_true(q->latency.max >= 2000000 && q->latency.max <= 2100000);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 /*
@@ -306,7 +306,7 @@ static void test_wait_gives_up_its_mutex(void **state)
 	const struct ik_request_stats *q = r.requests;
 	assert_int_equal(q->done, 2);
 	assert_true(q->latency.max >= 1100000 && q->latency.max <= 1200000);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 
 	run_text("{\"tasks\":{\"e\":{\"loop\":1,\"wait\":{\"ref\":\"c\",\"mutex\":\"m\"}},"
 		 "\"d\":{\"loop\":1,\"delay\":500,\"sync\":{\"ref\":\"c\",\"mutex\":\"m\"}},"
@@ -314,7 +314,7 @@ static void test_wait_gives_up_its_mutex(void **state)
 	q = r.requests;
 	assert_int_equal(q->done, 3); /* e woken by d's sync at 0.5 ms, d by f at 1 ms */
 	assert_true(q->latency.max >= 500000 && q->latency.max <= 600000);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 /*
@@ -328,7 +328,7 @@ static void test_fork(void **state)
 	run_text("{\"tasks\":{\"t\":{\"loop\":2,\"fork\":\"u\",\"runtime\":100,\"sleep\":1000},"
 		 "\"u\":{\"instance\":0,\"loop\":1,\"runtime\":50}}}", 20, &r);
 	assert_int_equal(r.requests->done, 4);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 static void test_deterministic(void **state)
@@ -341,8 +341,8 @@ static void test_deterministic(void **state)
 	assert_int_equal(a.requests->done, b.requests->done);
 	assert_true(a.requests->wake.sum == b.requests->wake.sum);
 	assert_int_equal(a.idle_entries, b.idle_entries);
-	ik_run_result_free(&a);
-	ik_run_result_free(&b);
+	ik__run_result_free(&a);
+	ik__run_result_free(&b);
 }
 
 int main(void)

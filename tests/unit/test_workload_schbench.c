@@ -23,9 +23,9 @@ static void run_schbench(const char *const *extra, int nextra, struct ik_run_res
 	struct ik_scenario sc;
 	char err[IK_ERR_LEN];
 
-	if (ik_scenario_parse_string("sb.ini", text, extra, nextra, &sc, err, sizeof(err)) != 0)
+	if (ik__scenario_parse_string("sb.ini", text, extra, nextra, &sc, err, sizeof(err)) != 0)
 		fail_msg("scenario: %s", err);
-	if (ik_sim_run(&sc, 1, r, err, sizeof(err)) != 0)
+	if (ik__sim_run(&sc, 1, r, err, sizeof(err)) != 0)
 		fail_msg("sim: %s", err);
 	assert_non_null(r->requests);
 }
@@ -43,13 +43,13 @@ static void test_saturating_mode(void **state)
 	run_schbench(NULL, 0, &r);
 	const struct ik_request_stats *q = r.requests;
 	print_message("%llu requests, request p50 %lld ns, wakeup p50 %lld ns\n",
-		      (unsigned long long)q->done, (long long)ik_hist_percentile(&q->latency, 50),
-		      (long long)ik_hist_percentile(&q->wake, 50));
+		      (unsigned long long)q->done, (long long)ik__hist_percentile(&q->latency, 50),
+		      (long long)ik__hist_percentile(&q->wake, 50));
 	assert_true(q->done > 60000 && q->done < 133334);
 	assert_true(q->latency.min >= 120000);
 	assert_true(q->wake.count > 60000);
 	assert_int_equal(q->dropped, 0);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 /* Every wake-up passes through an idle exit: holding the CPUs shallow makes them faster,
@@ -62,11 +62,11 @@ static void test_wakeup_latency_follows_idle_states(void **state)
 
 	run_schbench(NULL, 0, &deep);
 	run_schbench(shallow, 1, &flat);
-	assert_true(ik_hist_percentile(&flat.requests->wake, 50) <
-		    ik_hist_percentile(&deep.requests->wake, 50) / 2);
+	assert_true(ik__hist_percentile(&flat.requests->wake, 50) <
+		    ik__hist_percentile(&deep.requests->wake, 50) / 2);
 	assert_true(flat.requests->done > deep.requests->done);
-	ik_run_result_free(&deep);
-	ik_run_result_free(&flat);
+	ik__run_result_free(&deep);
+	ik__run_result_free(&flat);
 }
 
 /*
@@ -92,13 +92,13 @@ static void test_rps_mode(void **state)
 	/* schbench times a request from its own start, not from its post: waiting behind the
 	   others of the burst is not in it */
 	assert_true(a.requests->latency.min >= 120000 && b.requests->latency.min >= 120000);
-	assert_true(ik_hist_percentile(&b.requests->latency, 50) <
-		    ik_hist_percentile(&a.requests->latency, 50) + 10000);
+	assert_true(ik__hist_percentile(&b.requests->latency, 50) <
+		    ik__hist_percentile(&a.requests->latency, 50) + 10000);
 	/* a worker with requests pending takes them without waiting: fewer wake-ups than
 	   requests, and far fewer at 4000 rps */
 	assert_true(b.requests->wake.count < b.requests->done / 10);
-	ik_run_result_free(&a);
-	ik_run_result_free(&b);
+	ik__run_result_free(&a);
+	ik__run_result_free(&b);
 }
 
 static void test_defaults_and_errors(void **state)
@@ -109,10 +109,10 @@ static void test_defaults_and_errors(void **state)
 	static const char base[] = "[scenario]\nname = s\nplatform = amd-zen3\n[workload]\n"
 				   "type = schbench\nmessage_threads = 3\n";
 
-	assert_int_equal(ik_scenario_parse_string("s.ini", base, NULL, 0, &sc, err, sizeof(err)), 0);
+	assert_int_equal(ik__scenario_parse_string("s.ini", base, NULL, 0, &sc, err, sizeof(err)), 0);
 	assert_int_equal(sc.workload.workers, 43); /* schbench: CPUs / message threads, rounded up */
 	const char *ov[] = { "workload.rps=2" };
-	assert_int_not_equal(ik_scenario_parse_string("s.ini", base, ov, 1, &sc, err, sizeof(err)), 0);
+	assert_int_not_equal(ik__scenario_parse_string("s.ini", base, ov, 1, &sc, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "rps"));
 }
 

@@ -25,16 +25,16 @@ static void run_server(const char *const *extra, int nextra, struct ik_run_resul
 	struct ik_scenario sc;
 	char err[IK_ERR_LEN];
 
-	if (ik_scenario_parse_string("srv.ini", text, extra, nextra, &sc, err, sizeof(err)) != 0)
+	if (ik__scenario_parse_string("srv.ini", text, extra, nextra, &sc, err, sizeof(err)) != 0)
 		fail_msg("scenario: %s", err);
-	if (ik_sim_run(&sc, 1, r, err, sizeof(err)) != 0)
+	if (ik__sim_run(&sc, 1, r, err, sizeof(err)) != 0)
 		fail_msg("sim: %s", err);
 	assert_non_null(r->requests);
 }
 
 static double achieved(const struct ik_run_result *r)
 {
-	return ik_request_achieved_load_pct(r->requests, r->measured_ns);
+	return ik__request_achieved_load_pct(r->requests, r->measured_ns);
 }
 
 /*
@@ -58,11 +58,11 @@ static void test_load_levels(void **state)
 		double a = achieved(&r);
 		print_message("load %.0f%%: achieved %.3f%%, %llu requests, p99 %lld ns\n", target[i],
 			      a, (unsigned long long)r.requests->done,
-			      (long long)ik_hist_percentile(&r.requests->latency, 99.0));
+			      (long long)ik__hist_percentile(&r.requests->latency, 99.0));
 		assert_true(a > target[i] * 0.98 && a < target[i] * 1.02);
 		assert_int_equal(r.requests->dropped, 0);
-		p99[i] = ik_hist_percentile(&r.requests->latency, 99.0);
-		ik_run_result_free(&r);
+		p99[i] = ik__hist_percentile(&r.requests->latency, 99.0);
+		ik__run_result_free(&r);
 	}
 	assert_true(p99[0] < p99[1]);
 	assert_true(p99[1] < p99[2]);
@@ -84,12 +84,12 @@ static void test_deep_states_cost_low_load(void **state)
 	run_server(low, 1, &a);
 	run_server(high, 1, &b);
 	print_message("wake p50: %lld ns at 10%%, %lld ns at 90%%\n",
-		      (long long)ik_hist_percentile(&a.requests->wake, 50.0),
-		      (long long)ik_hist_percentile(&b.requests->wake, 50.0));
-	assert_true(ik_hist_percentile(&a.requests->wake, 50.0) >
-		    2 * ik_hist_percentile(&b.requests->wake, 50.0));
-	ik_run_result_free(&a);
-	ik_run_result_free(&b);
+		      (long long)ik__hist_percentile(&a.requests->wake, 50.0),
+		      (long long)ik__hist_percentile(&b.requests->wake, 50.0));
+	assert_true(ik__hist_percentile(&a.requests->wake, 50.0) >
+		    2 * ik__hist_percentile(&b.requests->wake, 50.0));
+	ik__run_result_free(&a);
+	ik__run_result_free(&b);
 }
 
 /* The parts of each request's latency add up to it, so their sums do too (exactly). */
@@ -106,7 +106,7 @@ static void test_parts_add_up(void **state)
 	assert_true(q->latency.sum == q->wake.sum + q->queue.sum + q->service.sum);
 	assert_true(q->queue.max > 0); /* Poisson at 80%: some requests wait */
 	assert_true(q->wake.min > 0);  /* every request crosses the interrupt path */
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 /*
@@ -129,8 +129,8 @@ static void test_no_queueing_when_workers_keep_up(void **state)
 	assert_int_equal(q->queue.count, q->done);
 	assert_int_equal(q->queue.max, 0);
 	assert_int_equal(q->dropped, 0);
-	assert_int_equal(ik_hist_percentile(&q->service, 100.0), 20000);
-	ik_run_result_free(&r);
+	assert_int_equal(ik__hist_percentile(&q->service, 100.0), 20000);
+	ik__run_result_free(&r);
 }
 
 /* With no room to wait, requests that find every worker busy are dropped. */
@@ -148,7 +148,7 @@ static void test_queue_limit_drops(void **state)
 	int64_t diff = (int64_t)q->arrived - (int64_t)(q->done + q->dropped);
 	assert_true(diff >= -8 && diff <= 8);
 	assert_true(achieved(&r) < 90.0 * 0.95);
-	ik_run_result_free(&r);
+	ik__run_result_free(&r);
 }
 
 /*
@@ -166,12 +166,12 @@ static void test_bursty(void **state)
 	run_server(poisson, 1, &a);
 	run_server(bursty, 2, &b);
 	assert_true(achieved(&b) > 15 * 0.97 && achieved(&b) < 15 * 1.03);
-	assert_true(ik_hist_percentile(&b.requests->queue, 99.0) >
-		    3 * ik_hist_percentile(&a.requests->queue, 99.0));
-	assert_true(ik_hist_percentile(&b.requests->wake, 50.0) <
-		    ik_hist_percentile(&a.requests->wake, 50.0));
-	ik_run_result_free(&a);
-	ik_run_result_free(&b);
+	assert_true(ik__hist_percentile(&b.requests->queue, 99.0) >
+		    3 * ik__hist_percentile(&a.requests->queue, 99.0));
+	assert_true(ik__hist_percentile(&b.requests->wake, 50.0) <
+		    ik__hist_percentile(&a.requests->wake, 50.0));
+	ik__run_result_free(&a);
+	ik__run_result_free(&b);
 }
 
 /* The IRQ CPU's wake-up is part of a request's path: keeping it out of deep states (here,
@@ -185,10 +185,10 @@ static void test_irq_path_costs(void **state)
 
 	run_server(deep, 1, &a);
 	run_server(shallow, 2, &b);
-	assert_true(ik_hist_percentile(&b.requests->wake, 99.0) <
-		    ik_hist_percentile(&a.requests->wake, 99.0));
-	ik_run_result_free(&a);
-	ik_run_result_free(&b);
+	assert_true(ik__hist_percentile(&b.requests->wake, 99.0) <
+		    ik__hist_percentile(&a.requests->wake, 99.0));
+	ik__run_result_free(&a);
+	ik__run_result_free(&b);
 }
 
 /*
@@ -220,21 +220,21 @@ static void test_single_irq_cpu_saturates(void **state)
 			      i == 0 ? "one, 4 us" : i == 1 ? "spread, 4 us" : "one, 1 us",
 			      (unsigned long long)all[i]->arrived, (unsigned long long)all[i]->done,
 			      (unsigned long long)all[i]->dropped,
-			      (long long)ik_hist_percentile(&all[i]->latency, 50.0),
-			      (long long)ik_hist_percentile(&all[i]->latency, 99.0));
+			      (long long)ik__hist_percentile(&all[i]->latency, 50.0),
+			      (long long)ik__hist_percentile(&all[i]->latency, 99.0));
 	assert_true(a->arrived > 300000);
 	assert_true(a->done < a->arrived / 2);
 	assert_true(a->dropped > 0);
-	assert_true(ik_hist_percentile(&a->latency, 50.0) > 1000000);
+	assert_true(ik__hist_percentile(&a->latency, 50.0) > 1000000);
 	assert_int_equal(b->dropped, 0);
 	assert_true(b->done > b->arrived - b->arrived / 100);
-	assert_true(ik_hist_percentile(&b->latency, 99.0) < 200000);
+	assert_true(ik__hist_percentile(&b->latency, 99.0) < 200000);
 	assert_int_equal(c->dropped, 0);
 	assert_true(c->done > c->arrived - c->arrived / 100);
-	assert_true(ik_hist_percentile(&c->latency, 99.0) < 200000);
-	ik_run_result_free(&one);
-	ik_run_result_free(&spread);
-	ik_run_result_free(&light);
+	assert_true(ik__hist_percentile(&c->latency, 99.0) < 200000);
+	ik__run_result_free(&one);
+	ik__run_result_free(&spread);
+	ik__run_result_free(&light);
 }
 
 static void test_bad_keys(void **state)
@@ -245,20 +245,20 @@ static void test_bad_keys(void **state)
 	static const char base[] = "[scenario]\nname = s\nplatform = amd-zen3\n[workload]\n"
 				   "type = server\n";
 	const char *ov1[] = { "workload.arrival=sometimes" };
-	assert_int_not_equal(ik_scenario_parse_string("s.ini", base, ov1, 1, &sc, err, sizeof(err)), 0);
+	assert_int_not_equal(ik__scenario_parse_string("s.ini", base, ov1, 1, &sc, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "arrival"));
 	assert_non_null(strstr(err, "poisson"));
 	const char *ov2[] = { "workload.irq_cpu=128" };
-	assert_int_not_equal(ik_scenario_parse_string("s.ini", base, ov2, 1, &sc, err, sizeof(err)), 0);
+	assert_int_not_equal(ik__scenario_parse_string("s.ini", base, ov2, 1, &sc, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "irq_cpu"));
 	const char *ov3[] = { "workload.service_ns=gamma 3" };
-	assert_int_not_equal(ik_scenario_parse_string("s.ini", base, ov3, 1, &sc, err, sizeof(err)), 0);
+	assert_int_not_equal(ik__scenario_parse_string("s.ini", base, ov3, 1, &sc, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "service_ns"));
 	const char *ov4[] = { "workload.cpus=1,2,999" };
-	assert_int_not_equal(ik_scenario_parse_string("s.ini", base, ov4, 1, &sc, err, sizeof(err)), 0);
+	assert_int_not_equal(ik__scenario_parse_string("s.ini", base, ov4, 1, &sc, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "999"));
 	const char *ov5[] = { "workload.irq_affinity=all" };
-	assert_int_not_equal(ik_scenario_parse_string("s.ini", base, ov5, 1, &sc, err, sizeof(err)), 0);
+	assert_int_not_equal(ik__scenario_parse_string("s.ini", base, ov5, 1, &sc, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "irq_affinity"));
 	assert_non_null(strstr(err, "spread"));
 }

@@ -1,5 +1,5 @@
 /*
- * The checks of a workload's settings against the platform (ik_workload_check, made when
+ * The checks of a workload's settings against the platform (ik__workload_check, made when
  * a scenario is read): those of every type here, then the type's own (ops->check), and
  * the pieces several types share (CPUs that must exist, pinned pairs that must fit, the
  * file a workload reads).
@@ -26,10 +26,10 @@ int sim_check_cpus_exist(struct ik_workload_check *c, const char *key, const int
 	const struct ik_platform *p = c->platform;
 
 	for (int i = 0; i < n; i++)
-		if (cpus[i] >= ik_platform_cpus(p))
+		if (cpus[i] >= ik__platform_cpus(p))
 			return sim_check_fail(c, key, "[workload] %s: CPU %d does not exist, platform "
 					      "%s has %d CPUs", key, cpus[i], p->name,
-					      ik_platform_cpus(p));
+					      ik__platform_cpus(p));
 	return 0;
 }
 
@@ -46,8 +46,8 @@ int sim_check_pinned_pairs(const struct ik_workload *w, struct ik_workload_check
 	if (w->placement == IK_PLACE_WAKE_IDLE)
 		return 0;
 	const char *key = c->given(c->user, "placement") ? "placement" : "pairs";
-	const char *name = ik_workload_placement_name(w->placement);
-	int cpus = ik_platform_cpus(p);
+	const char *name = ik__workload_placement_name(w->placement);
+	int cpus = ik__platform_cpus(p);
 	int cores = p->packages * p->cores_per_package;
 	int64_t tasks = 2 * (int64_t)w->pairs;
 
@@ -116,7 +116,7 @@ int sim_check_file(struct ik_workload *w, struct ik_workload_check *c, const cha
 	return 0;
 }
 
-int ik_workload_check(struct ik_workload *w, struct ik_workload_check *c)
+int ik__workload_check(struct ik_workload *w, struct ik_workload_check *c)
 {
 	const struct sim_workload_ops *ops = sim_workload_ops_of(w->kind);
 

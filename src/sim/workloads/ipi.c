@@ -34,7 +34,7 @@ static int ipi_setup(struct ik_sim *s, char *err, size_t errlen)
 	s->tasks[0].pinned = true;
 	if (sim_timer_register(s, 0))
 		return sim_workload_oom(err, errlen);
-	ik_eq_arm(&s->eq, task_timer_id(s, 0), w->start_ns + w->period_ns);
+	ik__eq_arm(&s->eq, task_timer_id(s, 0), w->start_ns + w->period_ns);
 	return 0;
 }
 
@@ -44,7 +44,7 @@ static bool ipi_task_timer(struct ik_sim *s, int task)
 	if (s->tasks[task].side)
 		return false;
 	sim_send_ipi(s, s->tasks[task].peer);
-	ik_eq_arm(&s->eq, task_timer_id(s, task), s->now + s->sc->workload.period_ns);
+	ik__eq_arm(&s->eq, task_timer_id(s, task), s->now + s->sc->workload.period_ns);
 	return true;
 }
 
@@ -62,7 +62,7 @@ static void ipi_describe(const struct ik_workload *w, bool brief, char *buf, siz
 		buf[0] = '\0';
 		return;
 	}
-	ik_fmt_exact(a, sizeof(a), w->period_ns, 3);
+	ik__fmt_exact(a, sizeof(a), w->period_ns, 3);
 	snprintf(buf, len, ": CPU %d sends an IPI to CPU %d every %s us",
 		 w->nspin_cpus > 0 ? w->spin_cpus[0] : 0, w->nspin_cpus > 1 ? w->spin_cpus[1] : 1, a);
 }

@@ -84,7 +84,7 @@ static int pick_index(struct ik_sim *s, const struct ik_learned_samples *v)
 {
 	if (v->n == 0)
 		return -1;
-	int i = (int)(ik_rng_unit(&s->rng) * v->n);
+	int i = (int)(ik__rng_unit(&s->rng) * v->n);
 	return i < v->n ? i : v->n - 1;
 }
 
@@ -105,7 +105,7 @@ static void next_cycle(struct ik_sim *s, int cpu)
 		total += m->periods[k];
 	if (total == 0)
 		return; /* never woke in the recording */
-	double u = ik_rng_unit(&s->rng) * (double)total;
+	double u = ik__rng_unit(&s->rng) * (double)total;
 	int cause = 0;
 	for (; cause < IK_LEARNED_CAUSES - 1; cause++) {
 		if (u < (double)m->periods[cause])
@@ -126,11 +126,11 @@ static void next_cycle(struct ik_sim *s, int cpu)
 		break;
 	case KIND_REMOTE:
 		t->work_ns = busy;
-		ik_eq_arm(&s->eq, task_timer_id(s, l->n + cpu), at);
+		ik__eq_arm(&s->eq, task_timer_id(s, l->n + cpu), at);
 		break;
 	case KIND_IRQ:
 		l->irq_work[cpu] = busy > 0 ? busy : 1;
-		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ), at);
+		ik__eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ), at);
 		break;
 	}
 }
@@ -147,7 +147,7 @@ static int draw(struct ik_sim *s, const uint64_t *counts, int n)
 		}
 	if (total == 0)
 		return -1;
-	double u = ik_rng_unit(&s->rng) * (double)total;
+	double u = ik__rng_unit(&s->rng) * (double)total;
 	for (int k = 0; k < n; k++) {
 		if (u < (double)counts[k])
 			return k;
@@ -184,7 +184,7 @@ static void next_task_cycle(struct ik_sim *s, int i, int64_t from)
 		sim_task_sleep(s, i, at);
 	} else {
 		l->pending_kind[i] = kind;
-		ik_eq_arm(&s->eq, task_timer_id(s, l->ntasks + i), at);
+		ik__eq_arm(&s->eq, task_timer_id(s, l->ntasks + i), at);
 	}
 }
 
@@ -197,14 +197,14 @@ static struct sim_task *blocked_pinned(struct ik_sim *s, int i, int cpu)
 
 static int64_t exp_gap(struct ik_sim *s, double mean)
 {
-	int64_t gap = (int64_t)(ik_rng_exp(&s->rng) * mean);
+	int64_t gap = (int64_t)(ik__rng_exp(&s->rng) * mean);
 	return s->now + (gap > 0 ? gap : 1);
 }
 
 /* The CPU's next empty period of each kind it has, at an exponential gap from now. */
 static void arm_empty_timer(struct ik_sim *s, int cpu)
 {
-	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_SOCKET),
+	ik__eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_SOCKET),
 		  exp_gap(s, learned_of(s)->empty_timer_gap_ns[cpu]));
 }
 
@@ -214,7 +214,7 @@ static void arm_empty_irq(struct ik_sim *s, int cpu)
 
 	l->irq_work[cpu] = s->sc->housekeeping_work_ns > 0 ? s->sc->housekeeping_work_ns : 1;
 	l->empty_irq[cpu] = true;
-	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ), exp_gap(s, l->empty_irq_gap_ns[cpu]));
+	ik__eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ), exp_gap(s, l->empty_irq_gap_ns[cpu]));
 }
 
 /* The timer fired: its callback, and the next one. */
@@ -301,7 +301,7 @@ static int learned_prepare(const struct ik_scenario *sc, void **shared, char *er
 		snprintf(err, errlen, "out of memory reading the learned model");
 		return -1;
 	}
-	if (ik_learned_load(sc->workload.file, m, err, errlen)) {
+	if (ik__learned_load(sc->workload.file, m, err, errlen)) {
 		free(m);
 		return -1;
 	}
@@ -311,7 +311,7 @@ static int learned_prepare(const struct ik_scenario *sc, void **shared, char *er
 
 static void learned_unprepare(void *shared)
 {
-	ik_learned_free(shared);
+	ik__learned_free(shared);
 	free(shared);
 }
 
@@ -495,15 +495,15 @@ static int learned_check(struct ik_workload *w, struct ik_workload_check *c)
 	if (sim_check_file(w, c, "[workload] type learned needs file = a model from 'idlekit "
 			   "workload learn'"))
 		return -1;
-	if (ik_learned_load(w->file, &m, msg, sizeof(msg)))
+	if (ik__learned_load(w->file, &m, msg, sizeof(msg)))
 		return sim_check_fail(c, c->key, "[workload] file: %s", msg);
 	w->learned_cpus = m.cpus;
 	w->learned_tasks = m.ntasks;
-	ik_learned_free(&m);
-	if (w->learned_cpus > ik_platform_cpus(c->platform))
+	ik__learned_free(&m);
+	if (w->learned_cpus > ik__platform_cpus(c->platform))
 		return sim_check_fail(c, c->key, "[workload] file: the model has %d CPUs, platform "
 				      "%s only %d", w->learned_cpus, c->platform->name,
-				      ik_platform_cpus(c->platform));
+				      ik__platform_cpus(c->platform));
 	return 0;
 }
 
@@ -530,13 +530,13 @@ static bool learned_figures(const struct ik_workload *w, const struct ik_run_res
 	(void)w;
 	for (int i = 0; i < r->nstates && i < IK_STATE_MAX; i++)
 		ended += r->total[i].usage;
-	ik_workload_figures_head(f, "learned_wakes", "Wake-ups of the learned workload",
+	ik__workload_figures_head(f, "learned_wakes", "Wake-ups of the learned workload",
 				 "other = tick, poll limit");
 	f->brief = true;
-	ik_workload_figures_count(f, "timer", "timer", r->learned_wakes[0]);
-	ik_workload_figures_count(f, "remote", "remote", r->learned_wakes[1]);
-	ik_workload_figures_count(f, "irq", "irq", r->learned_wakes[2]);
-	ik_workload_figures_count(f, "other", "other", ended > ours ? ended - ours : 0);
+	ik__workload_figures_count(f, "timer", "timer", r->learned_wakes[0]);
+	ik__workload_figures_count(f, "remote", "remote", r->learned_wakes[1]);
+	ik__workload_figures_count(f, "irq", "irq", r->learned_wakes[2]);
+	ik__workload_figures_count(f, "other", "other", ended > ours ? ended - ours : 0);
 	return true;
 }
 

@@ -29,10 +29,10 @@ static int periodic_setup(struct ik_sim *s, char *err, size_t errlen)
 		t->cpu = i % s->ncpus;
 		t->pinned = true;
 		t->work_ns = w->task_work_ns;
-		t->period_start = w->start_ns + (int64_t)(ik_rng_unit(&s->rng) * (double)period);
+		t->period_start = w->start_ns + (int64_t)(ik__rng_unit(&s->rng) * (double)period);
 		if (sim_timer_register(s, i))
 			return sim_workload_oom(err, errlen);
-		ik_eq_arm(&s->eq, task_timer_id(s, i), t->period_start + period + sim_timer_slack(s));
+		ik__eq_arm(&s->eq, task_timer_id(s, i), t->period_start + period + sim_timer_slack(s));
 	}
 	if (w->burst_ios > 0 && sim_iobursts_setup(s))
 		return sim_workload_oom(err, errlen);
@@ -56,7 +56,7 @@ static void periodic_task_done(struct ik_sim *s, int task)
 	if (s->wl && sim_iobursts_next(s, task))
 		return; /* waits for its I/O */
 	/* its hrtimer fires the task's timer slack after the period's start */
-	ik_eq_arm(&s->eq, task_timer_id(s, task), t->period_start + n * period + sim_timer_slack(s));
+	ik__eq_arm(&s->eq, task_timer_id(s, task), t->period_start + n * period + sim_timer_slack(s));
 }
 
 /* Each CPU waits for one task's I/O at a time (periodic_iobursts.c). */
@@ -64,10 +64,10 @@ static int periodic_check(struct ik_workload *w, struct ik_workload_check *c)
 {
 	const struct ik_platform *p = c->platform;
 
-	if (w->burst_ios > 0 && w->tasks > ik_platform_cpus(p))
+	if (w->burst_ios > 0 && w->tasks > ik__platform_cpus(p))
 		return sim_check_fail(c, "burst_ios", "[workload] burst_ios: each CPU waits for one "
 				      "task's I/O, so expected tasks <= %d (the CPUs of platform %s), "
-				      "not %d", ik_platform_cpus(p), p->name, w->tasks);
+				      "not %d", ik__platform_cpus(p), p->name, w->tasks);
 	return 0;
 }
 
@@ -89,13 +89,13 @@ static void periodic_describe(const struct ik_workload *w, bool brief, char *buf
 {
 	char a[IK_FMT_NUM_LEN], b[IK_FMT_NUM_LEN], dist[256];
 
-	ik_fmt_exact(a, sizeof(a), w->period_ns, 3);
-	ik_fmt_exact(b, sizeof(b), w->task_work_ns, 3);
+	ik__fmt_exact(a, sizeof(a), w->period_ns, 3);
+	ik__fmt_exact(b, sizeof(b), w->task_work_ns, 3);
 	int n = snprintf(buf, len, ": %d tasks, period %s us, %s us of work per period", w->tasks,
 			 a, b);
 	if (brief || w->burst_ios <= 0 || n < 0 || (size_t)n >= len)
 		return;
-	ik_dist_format(&w->io, dist, sizeof(dist));
+	ik__dist_format(&w->io, dist, sizeof(dist));
 	n += snprintf(buf + n, len - (size_t)n, " and after each of %d I/O waits (%s ns to the "
 		      "completion interrupt)", w->burst_ios, dist);
 	if (w->ack_timer_ns > 0 && n >= 0 && (size_t)n < len)

@@ -69,7 +69,7 @@ bool sim_iobursts_next(struct ik_sim *s, int task)
 	}
 	b->ios_left[task]--;
 	b->waiter[cpu] = task;
-	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ), s->now + ik_dist_sample(&s->sc->workload.io, &s->rng));
+	ik__eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ), s->now + ik__dist_sample(&s->sc->workload.io, &s->rng));
 	return true;
 }
 
@@ -83,7 +83,7 @@ void sim_iobursts_irq(struct ik_sim *s, int cpu)
 		/* the jiffy grid: the model's ticks fall on multiples of the tick period */
 		int64_t tick = s->cpus[cpu].dev.tick_nsec;
 		int64_t ato = s->sc->workload.ack_timer_ns / tick;
-		ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_SOCKET),
+		ik__eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_SOCKET),
 			  (s->now / tick + (ato > 0 ? ato : 1)) * tick);
 	}
 	/* the interrupt wakes the CPU; its handler queues the task there, which runs after it */

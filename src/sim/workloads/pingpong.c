@@ -91,7 +91,7 @@ static void pingpong_settings(const struct ik_workload *w, struct ik_workload_se
 	sim_setting_int(out, "pairs", w->pairs);
 	sim_setting_int(out, "work_ns", w->work_ns);
 	sim_setting_int(out, "msg_bytes", w->msg_bytes);
-	sim_setting_text(out, "placement", ik_workload_placement_name(w->placement));
+	sim_setting_text(out, "placement", ik__workload_placement_name(w->placement));
 }
 
 static void pingpong_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
@@ -102,10 +102,10 @@ static void pingpong_describe(const struct ik_workload *w, bool brief, char *buf
 		sim_describe_pairs_brief(w, buf, len);
 		return;
 	}
-	ik_fmt_exact(a, sizeof(a), w->work_ns, 3);
+	ik__fmt_exact(a, sizeof(a), w->work_ns, 3);
 	snprintf(buf, len, ": %d pairs, %lld B per message, %s us of work per message on each "
 		 "side, placement %s", w->pairs, (long long)w->msg_bytes, a,
-		 ik_workload_placement_name(w->placement));
+		 ik__workload_placement_name(w->placement));
 }
 
 const struct sim_workload_ops sim_pingpong_ops = {

@@ -17,7 +17,7 @@ static int poisson_max_tasks(const struct ik_workload *w)
 static int64_t irq_gap(struct ik_sim *s)
 {
 	double mean_ns = 1e9 / s->sc->workload.irq_rate_hz;
-	int64_t gap = (int64_t)(ik_rng_exp(&s->rng) * mean_ns);
+	int64_t gap = (int64_t)(ik__rng_exp(&s->rng) * mean_ns);
 
 	return gap > 0 ? gap : 1;
 }
@@ -26,14 +26,14 @@ static int poisson_setup(struct ik_sim *s, char *err, size_t errlen)
 {
 	if (s->sc->workload.irq_rate_hz > 0)
 		for (int cpu = 0; cpu < s->ncpus; cpu++)
-			ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ),
+			ik__eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ),
 				  s->sc->workload.start_ns + irq_gap(s));
 	return sim_tasks_alloc(s, 0) ? sim_workload_oom(err, errlen) : 0;
 }
 
 static void poisson_irq(struct ik_sim *s, int cpu)
 {
-	ik_eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ), s->now + irq_gap(s));
+	ik__eq_arm(&s->eq, cpu_timer_id(cpu, TIMER_IRQ), s->now + irq_gap(s));
 	sim_interrupt(s, cpu, s->sc->workload.irq_work_ns, WAKE_IRQ);
 }
 
@@ -51,8 +51,8 @@ static void poisson_describe(const struct ik_workload *w, bool brief, char *buf,
 		buf[0] = '\0';
 		return;
 	}
-	ik_fmt_fixed(a, sizeof(a), w->irq_rate_hz, 3);
-	ik_fmt_exact(b, sizeof(b), w->irq_work_ns, 3);
+	ik__fmt_fixed(a, sizeof(a), w->irq_rate_hz, 3);
+	ik__fmt_exact(b, sizeof(b), w->irq_work_ns, 3);
 	snprintf(buf, len, ": %s interrupts/s per CPU, %s us of work per interrupt", a, b);
 }
 

@@ -165,8 +165,8 @@ static const struct ik_rtapp_event *step(struct ik_sim *s, int task)
 		/* the iteration ended */
 		if (s->measuring) {
 			ra->st.done++;
-			ik_hist_add(&ra->st.latency, s->now - in->iter_start);
-			ik_hist_add(&ra->st.service, in->iter_run);
+			ik__hist_add(&ra->st.latency, s->now - in->iter_start);
+			ik__hist_add(&ra->st.service, in->iter_run);
 			ra->st.service_ns += in->iter_run;
 		}
 		in->event = 0;
@@ -424,7 +424,7 @@ static void rtapp_task_done(struct ik_sim *s, int task)
 
 	if (in->expected >= 0) {
 		if (s->measuring)
-			ik_hist_add(&ra->st.wake, t->started_at - in->expected);
+			ik__hist_add(&ra->st.wake, t->started_at - in->expected);
 		in->expected = -1;
 	}
 	if (in->run_start >= 0 && t->work_ns > 0)
@@ -442,7 +442,7 @@ static int rtapp_prepare(const struct ik_scenario *sc, void **shared, char *err,
 		snprintf(err, errlen, "out of memory reading the rt-app file");
 		return -1;
 	}
-	if (ik_rtapp_load(sc->workload.file, prog, err, errlen)) {
+	if (ik__rtapp_load(sc->workload.file, prog, err, errlen)) {
 		free(prog);
 		return -1;
 	}
@@ -452,7 +452,7 @@ static int rtapp_prepare(const struct ik_scenario *sc, void **shared, char *err,
 
 static void rtapp_unprepare(void *shared)
 {
-	ik_rtapp_free(shared);
+	ik__rtapp_free(shared);
 	free(shared);
 }
 
@@ -488,10 +488,10 @@ static int rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
 		ra->res[i].waiters = -1;
 		ra->res[i].holder = -1;
 	}
-	ik_hist_init(&ra->st.latency);
-	ik_hist_init(&ra->st.wake);
-	ik_hist_init(&ra->st.queue);
-	ik_hist_init(&ra->st.service);
+	ik__hist_init(&ra->st.latency);
+	ik__hist_init(&ra->st.wake);
+	ik__hist_init(&ra->st.queue);
+	ik__hist_init(&ra->st.service);
 	ra->st.workers = n;
 	int task = 0;
 	for (int d = 0; d < ra->prog->ntasks; d++) {
@@ -575,7 +575,7 @@ static bool all_cpus(const int *cpus, int ncpus, int n)
 static int check_deadline(struct ik_workload *w, struct ik_workload_check *c,
 			  const struct ik_rtapp *prog)
 {
-	int n = ik_platform_cpus(c->platform);
+	int n = ik__platform_cpus(c->platform);
 	uint64_t total = 0, limit = (uint64_t)n * ((950000ULL << 20) / 1000000);
 
 	for (int i = 0; i < prog->ntasks; i++) {
@@ -622,7 +622,7 @@ static int rtapp_check(struct ik_workload *w, struct ik_workload_check *c)
 
 	if (sim_check_file(w, c, "[workload] type rtapp needs file = an rt-app JSON file"))
 		return -1;
-	if (ik_rtapp_load(w->file, &prog, msg, sizeof(msg)))
+	if (ik__rtapp_load(w->file, &prog, msg, sizeof(msg)))
 		return sim_check_fail(c, c->key, "[workload] file: %s", msg);
 	w->rtapp_instances = 0;
 	w->rtapp_tasks = 0;
@@ -632,11 +632,11 @@ static int rtapp_check(struct ik_workload *w, struct ik_workload_check *c)
 	}
 	snprintf(c->notes, sizeof(c->notes), "%s", prog.notes);
 	if (c->platform && check_deadline(w, c, &prog)) {
-		ik_rtapp_free(&prog);
+		ik__rtapp_free(&prog);
 		return -1;
 	}
 	bool mem = prog.has_mem;
-	ik_rtapp_free(&prog);
+	ik__rtapp_free(&prog);
 	if (mem && !(w->mem_mb_per_s > 0))
 		return sim_check_fail(c, "mem_mb_per_s", "[workload] mem_mb_per_s: %s has mem or "
 				      "iorun events: expected the rate their bytes are written at "
@@ -675,13 +675,13 @@ static bool rtapp_figures(const struct ik_workload *w, const struct ik_run_resul
 	(void)w;
 	if (!q)
 		return false;
-	ik_workload_figures_head(f, "rtapp", "rt-app activations",
+	ik__workload_figures_head(f, "rtapp", "rt-app activations",
 				 "period: a phase activation from its start to its end; run: its run "
 				 "events; wakeup: from the timer or sleep expiry to running.");
-	ik_workload_figures_count(f, "activations", "phase activations", q->done);
-	ik_workload_figures_dist(f, "period_ns", "period", &q->latency);
-	ik_workload_figures_dist(f, "run_ns", "run", &q->service);
-	ik_workload_figures_dist(f, "wakeup_latency_ns", "wakeup", &q->wake);
+	ik__workload_figures_count(f, "activations", "phase activations", q->done);
+	ik__workload_figures_dist(f, "period_ns", "period", &q->latency);
+	ik__workload_figures_dist(f, "run_ns", "run", &q->service);
+	ik__workload_figures_dist(f, "wakeup_latency_ns", "wakeup", &q->wake);
 	return true;
 }
 

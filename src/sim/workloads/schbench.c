@@ -96,10 +96,10 @@ static int schbench_setup(struct ik_sim *s, char *err, size_t errlen)
 	sb->t = w->workers;
 	sb->rps_per_msg = w->rps / w->message_threads;
 	sb->st.workers = sb->m * sb->t;
-	ik_hist_init(&sb->st.latency);
-	ik_hist_init(&sb->st.wake);
-	ik_hist_init(&sb->st.queue);
-	ik_hist_init(&sb->st.service);
+	ik__hist_init(&sb->st.latency);
+	ik__hist_init(&sb->st.wake);
+	ik__hist_init(&sb->st.queue);
+	ik__hist_init(&sb->st.service);
 	sb->msg = calloc((size_t)sb->m, sizeof(*sb->msg));
 	sb->w = calloc((size_t)n, sizeof(*sb->w));
 	s->ntasks = n;
@@ -127,7 +127,7 @@ static int schbench_setup(struct ik_sim *s, char *err, size_t errlen)
 		sb->w[i].phase = W_WORKING;
 		s->tasks[i].work_ns = 0;
 		sim_task_sleep(s, i, w->start_ns + 1 +
-			       (int64_t)(ik_rng_unit(&s->rng) * (double)w->start_spread_ns));
+			       (int64_t)(ik__rng_unit(&s->rng) * (double)w->start_spread_ns));
 	}
 	return 0;
 oom:
@@ -256,7 +256,7 @@ static void schbench_task_done(struct ik_sim *s, int task)
 	switch (wk->phase) {
 	case W_WOKEN:
 		if (s->measuring)
-			ik_hist_add(&sb->st.wake, t->started_at - wk->wake_time);
+			ik__hist_add(&sb->st.wake, t->started_at - wk->wake_time);
 		if (sb->rps_per_msg > 0) {
 			ask_for_work(s, task); /* takes the posted requests */
 			return;
@@ -268,7 +268,7 @@ static void schbench_task_done(struct ik_sim *s, int task)
 		if (wk->work_start > 0 && s->measuring) {
 			sb->st.done++;
 			sb->st.service_ns += t->work_ns > 0 ? s->now - t->started_at : 0;
-			ik_hist_add(&sb->st.latency, s->now - wk->work_start);
+			ik__hist_add(&sb->st.latency, s->now - wk->work_start);
 		}
 		wk->work_start = 0;
 		if (sb->rps_per_msg > 0 && --wk->spliced > 0) {
@@ -300,7 +300,7 @@ static int schbench_check(struct ik_workload *w, struct ik_workload_check *c)
 {
 	/* schbench's default: as many workers in all as CPUs (rounded up) */
 	if (!c->given(c->user, "workers"))
-		w->workers = (ik_platform_cpus(c->platform) + w->message_threads - 1) /
+		w->workers = (ik__platform_cpus(c->platform) + w->message_threads - 1) /
 			     w->message_threads;
 	if (w->rps > 0 && w->rps < w->message_threads)
 		return sim_check_fail(c, "rps", "[workload] rps: %" PRId64 " requests/s split over "
@@ -330,8 +330,8 @@ static void schbench_describe(const struct ik_workload *w, bool brief, char *buf
 		buf[0] = '\0';
 		return;
 	}
-	ik_fmt_exact(a, sizeof(a), w->sleep_ns, 3);
-	ik_fmt_exact(b, sizeof(b), w->work_ns, 3);
+	ik__fmt_exact(a, sizeof(a), w->sleep_ns, 3);
+	ik__fmt_exact(b, sizeof(b), w->work_ns, 3);
 	if (w->rps > 0)
 		snprintf(buf, len, ": %d message threads x %d workers, each request %s us of sleep "
 			 "then %s us of work, %lld requests/s", w->message_threads, w->workers, a, b,
@@ -351,16 +351,16 @@ static bool schbench_figures(const struct ik_workload *w, const struct ik_run_re
 	(void)w;
 	if (!q)
 		return false;
-	ik_workload_figures_head(f, "schbench", "schbench",
+	ik__workload_figures_head(f, "schbench", "schbench",
 				 "wakeup: from a request's post to its worker running; request: from the "
 				 "start of the request's sleep to the end of its work (skipped: a worker "
 				 "had over 128 pending).");
-	ik_workload_figures_count(f, "requests", "requests", q->done);
-	ik_workload_figures_count(f, "skipped", "skipped", q->dropped);
-	ik_workload_figures_value(f, "requests_per_s", "requests/s",
+	ik__workload_figures_count(f, "requests", "requests", q->done);
+	ik__workload_figures_count(f, "skipped", "skipped", q->dropped);
+	ik__workload_figures_value(f, "requests_per_s", "requests/s",
 				  r->measured_ns > 0 ? (double)q->done * 1e9 / (double)r->measured_ns : 0.0);
-	ik_workload_figures_dist(f, "wakeup_latency_ns", "wakeup", &q->wake);
-	ik_workload_figures_dist(f, "request_latency_ns", "request", &q->latency);
+	ik__workload_figures_dist(f, "wakeup_latency_ns", "wakeup", &q->wake);
+	ik__workload_figures_dist(f, "request_latency_ns", "request", &q->latency);
 	return true;
 }
 

@@ -81,7 +81,7 @@ static double dist_mean_ns(const struct ik_dist *d)
 	case IK_DIST_UNIFORM:
 		return ((double)d->a_ns + (double)d->b_ns) / 2.0;
 	case IK_DIST_LOGNORMAL:
-		return (double)d->a_ns * ik_det_exp(d->sigma * d->sigma / 2.0);
+		return (double)d->a_ns * ik__det_exp(d->sigma * d->sigma / 2.0);
 	case IK_DIST_PERCENTILES: {
 		/* the sampler's inverse CDF: flat below the first point and above the last */
 		int n = d->npoints;
@@ -143,11 +143,11 @@ static int64_t next_arrival(struct ik_sim *s)
 		sv->clock_ns += sv->gap_ns;
 		return w->start_ns + (int64_t)sv->clock_ns;
 	case IK_ARRIVAL_POISSON:
-		sv->clock_ns += ik_rng_exp(&s->rng) * sv->gap_ns;
+		sv->clock_ns += ik__rng_exp(&s->rng) * sv->gap_ns;
 		return w->start_ns + (int64_t)sv->clock_ns;
 	case IK_ARRIVAL_BURSTY: {
 		/* Poisson in "on" time; on time maps to real time cycle by cycle. */
-		sv->clock_ns += ik_rng_exp(&s->rng) * sv->gap_ns;
+		sv->clock_ns += ik__rng_exp(&s->rng) * sv->gap_ns;
 		double on = (double)w->burst_on_ns, cycle = (double)(w->burst_on_ns + w->burst_off_ns);
 		double k = floor(sv->clock_ns / on);
 		return w->start_ns + (int64_t)(k * cycle + (sv->clock_ns - k * on));
@@ -178,10 +178,10 @@ static int server_setup(struct ik_sim *s, char *err, size_t errlen)
 	}
 	sv->st.workers = w->workers;
 	sv->st.target_load_pct = w->load_pct;
-	ik_hist_init(&sv->st.latency);
-	ik_hist_init(&sv->st.wake);
-	ik_hist_init(&sv->st.queue);
-	ik_hist_init(&sv->st.service);
+	ik__hist_init(&sv->st.latency);
+	ik__hist_init(&sv->st.wake);
+	ik__hist_init(&sv->st.queue);
+	ik__hist_init(&sv->st.service);
 	sv->rx = calloc((size_t)s->ncpus, sizeof(*sv->rx));
 	sv->rx_batch = calloc((size_t)s->ncpus, sizeof(*sv->rx_batch));
 	if (!sv->rx || !sv->rx_batch || ring_init(&sv->queue, w->queue_limit))
@@ -216,7 +216,7 @@ static int server_setup(struct ik_sim *s, char *err, size_t errlen)
 		if (w->arrival == IK_ARRIVAL_BURSTY)
 			sv->gap_ns *= (double)w->burst_on_ns /
 				      (double)(w->burst_on_ns + w->burst_off_ns);
-		ik_eq_arm(&s->eq, task_timer_id(s, 0), next_arrival(s));
+		ik__eq_arm(&s->eq, task_timer_id(s, 0), next_arrival(s));
 	}
 	return 0;
 oom:
@@ -238,7 +238,7 @@ static void dispatch(struct ik_sim *s, struct server_req q, int irq_cpu)
 		sv->idle_len--;
 		sv->w[task - 1].req = q;
 		sv->w[task - 1].taken = s->now;
-		s->tasks[task].work_ns = ik_dist_sample(&s->sc->workload.service, &s->rng);
+		s->tasks[task].work_ns = ik__dist_sample(&s->sc->workload.service, &s->rng);
 		sim_wake_task(s, task, irq_cpu);
 		return;
 	}
@@ -256,7 +256,7 @@ static int irq_target(struct ik_sim *s)
 	const struct ik_workload *w = &s->sc->workload;
 	if (w->irq_affinity == IK_IRQ_ONE || w->workers < 1)
 		return w->irq_cpu;
-	int k = (int)(ik_rng_unit(&s->rng) * w->workers);
+	int k = (int)(ik__rng_unit(&s->rng) * w->workers);
 	return s->tasks[1 + (k < w->workers ? k : w->workers - 1)].cpu;
 }
 
@@ -267,7 +267,7 @@ static void server_arrival(struct ik_sim *s)
 	const struct sim_cpu *c = &s->cpus[cpu];
 	struct server_req q = { s->now, s->now, 0 };
 
-	ik_eq_arm(&s->eq, task_timer_id(s, 0), next_arrival(s));
+	ik__eq_arm(&s->eq, task_timer_id(s, 0), next_arrival(s));
 	if (s->measuring)
 		sv->st.arrived++;
 	if (c->mode == CPU_RUNNING && c->current >= 0) {
@@ -282,7 +282,7 @@ static void server_arrival(struct ik_sim *s)
 	 */
 	q.batch = sv->rx_batch[cpu];
 	if (c->mode == CPU_RUNNING && c->current < 0 &&
-	    ik_eq_armed(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE))) {
+	    ik__eq_armed(&s->eq, cpu_timer_id(cpu, TIMER_WORK_DONE))) {
 		s->cpus[cpu].pending_irq_work += s->sc->workload.irq_work_ns;
 		q.batch = sv->rx_batch[cpu] + 1;
 	} else {
@@ -319,16 +319,16 @@ static void server_worker_done(struct ik_sim *s, int task)
 		int64_t wake = t->started_at - w->req.arrive - queued;
 		sv->st.done++;
 		sv->st.service_ns += service;
-		ik_hist_add(&sv->st.latency, s->now - w->req.arrive);
-		ik_hist_add(&sv->st.wake, wake > 0 ? wake : 0);
-		ik_hist_add(&sv->st.queue, queued);
-		ik_hist_add(&sv->st.service, service);
+		ik__hist_add(&sv->st.latency, s->now - w->req.arrive);
+		ik__hist_add(&sv->st.wake, wake > 0 ? wake : 0);
+		ik__hist_add(&sv->st.queue, queued);
+		ik__hist_add(&sv->st.service, service);
 	}
 	if (sv->queue.len > 0) {
 		/* Take the next request without sleeping. */
 		w->req = ring_pop(&sv->queue);
 		w->taken = s->now;
-		t->work_ns = ik_dist_sample(&s->sc->workload.service, &s->rng);
+		t->work_ns = ik__dist_sample(&s->sc->workload.service, &s->rng);
 		sim_requeue_task(s, task);
 		return;
 	}
@@ -368,21 +368,21 @@ static int server_check(struct ik_workload *w, struct ik_workload_check *c)
 {
 	const struct ik_platform *p = c->platform;
 
-	if (w->irq_cpu >= ik_platform_cpus(p))
+	if (w->irq_cpu >= ik__platform_cpus(p))
 		return sim_check_fail(c, "irq_cpu", "[workload] irq_cpu: CPU %d does not exist, "
 				      "platform %s has %d CPUs", w->irq_cpu, p->name,
-				      ik_platform_cpus(p));
+				      ik__platform_cpus(p));
 	return sim_check_spin_cpus(w, c);
 }
 
 static void server_settings(const struct ik_workload *w, struct ik_workload_settings *out)
 {
-	sim_setting_text(out, "arrival", ik_workload_arrival_name(w->arrival));
+	sim_setting_text(out, "arrival", ik__workload_arrival_name(w->arrival));
 	sim_setting_real(out, "load_pct", w->load_pct);
 	sim_setting_dist(out, "service_ns", &w->service);
 	sim_setting_int(out, "workers", w->workers);
 	sim_setting_int(out, "irq_cpu", w->irq_cpu);
-	sim_setting_text(out, "irq_affinity", ik_workload_irq_affinity_name(w->irq_affinity));
+	sim_setting_text(out, "irq_affinity", ik__workload_irq_affinity_name(w->irq_affinity));
 	sim_setting_int(out, "irq_work_ns", w->irq_work_ns);
 	sim_setting_int(out, "queue_limit", w->queue_limit);
 	if (w->arrival == IK_ARRIVAL_BURSTY) {
@@ -397,14 +397,14 @@ static void server_describe(const struct ik_workload *w, bool brief, char *buf, 
 
 	if (brief) {
 		snprintf(buf, len, ": %s arrivals, %.2f%% target load of %d workers, IRQ on CPU %d",
-			 ik_workload_arrival_name(w->arrival), w->load_pct, w->workers, w->irq_cpu);
+			 ik__workload_arrival_name(w->arrival), w->load_pct, w->workers, w->irq_cpu);
 		return;
 	}
-	ik_dist_format(&w->service, dist, sizeof(dist));
-	ik_fmt_fixed(a, sizeof(a), w->load_pct, 2);
-	ik_fmt_exact(b, sizeof(b), w->irq_work_ns, 3);
+	ik__dist_format(&w->service, dist, sizeof(dist));
+	ik__fmt_fixed(a, sizeof(a), w->load_pct, 2);
+	ik__fmt_exact(b, sizeof(b), w->irq_work_ns, 3);
 	snprintf(buf, len, ": %s arrivals for %s%% load of %d workers, service %s ns, IRQ on CPU %d "
-		 "(%s us handler), queue limit %d", ik_workload_arrival_name(w->arrival), a,
+		 "(%s us handler), queue limit %d", ik__workload_arrival_name(w->arrival), a,
 		 w->workers, dist, w->irq_cpu, b, w->queue_limit);
 }
 
@@ -417,16 +417,16 @@ static bool server_figures(const struct ik_workload *w, const struct ik_run_resu
 	(void)w;
 	if (!q)
 		return false;
-	ik_workload_figures_head(f, "requests", "Requests",
+	ik__workload_figures_head(f, "requests", "Requests",
 				 "Request latency: from the request's device interrupt to the end of its "
 				 "service (= wake + queue + service).");
-	ik_workload_figures_count(f, "arrived", "arrived", q->arrived);
-	ik_workload_figures_count(f, "done", "done", q->done);
-	ik_workload_figures_count(f, "dropped", "dropped", q->dropped);
+	ik__workload_figures_count(f, "arrived", "arrived", q->arrived);
+	ik__workload_figures_count(f, "done", "done", q->done);
+	ik__workload_figures_count(f, "dropped", "dropped", q->dropped);
 	/* queued or in service when the run ended: many means the requests came faster than
 	   the IRQ CPU or the workers took them, and the latencies are the lucky ones' */
 	uint64_t in_flight = q->arrived > q->done + q->dropped ? q->arrived - q->done - q->dropped : 0;
-	ik_workload_figures_count(f, "in_flight", "in_flight", in_flight);
+	ik__workload_figures_count(f, "in_flight", "in_flight", in_flight);
 	uint64_t undone = in_flight + q->dropped;
 	if (undone > 0 && undone * 10 >= q->arrived)
 		snprintf(f->warning, sizeof(f->warning), "%llu of %llu requests (%.1f%%) were "
@@ -434,18 +434,18 @@ static bool server_figures(const struct ik_workload *w, const struct ik_run_resu
 			 "workers are saturated, and the latencies are only those of the requests "
 			 "done", (unsigned long long)undone, (unsigned long long)q->arrived,
 			 100.0 * (double)undone / (double)q->arrived);
-	ik_workload_figures_value(f, "requests_per_s", "requests/s",
+	ik__workload_figures_value(f, "requests_per_s", "requests/s",
 				  r->measured_ns > 0 ? (double)q->done * 1e9 / (double)r->measured_ns : 0.0);
-	ik_workload_figures_value(f, "target_load_pct", "target_load_%", q->target_load_pct);
-	ik_workload_figures_value(f, "achieved_load_pct", "achieved_load_%",
-				  ik_request_achieved_load_pct(q, r->measured_ns));
-	ik_workload_figures_dist(f, "latency_ns", "latency", &q->latency);
-	ik_workload_figures_dist(f, "wake_ns", "wake", &q->wake);
-	ik_workload_figures_dist(f, "queue_ns", "queue", &q->queue);
-	ik_workload_figures_dist(f, "service_ns", "service", &q->service);
-	ik_workload_figures_column(f, "request_p50_ns", "req_p50_us", 1e-3, 2);
-	ik_workload_figures_column(f, "request_p99_ns", "req_p99_us", 1e-3, 2);
-	ik_workload_figures_column(f, "achieved_load_pct", "load_%", 1.0, 2);
+	ik__workload_figures_value(f, "target_load_pct", "target_load_%", q->target_load_pct);
+	ik__workload_figures_value(f, "achieved_load_pct", "achieved_load_%",
+				  ik__request_achieved_load_pct(q, r->measured_ns));
+	ik__workload_figures_dist(f, "latency_ns", "latency", &q->latency);
+	ik__workload_figures_dist(f, "wake_ns", "wake", &q->wake);
+	ik__workload_figures_dist(f, "queue_ns", "queue", &q->queue);
+	ik__workload_figures_dist(f, "service_ns", "service", &q->service);
+	ik__workload_figures_column(f, "request_p50_ns", "req_p50_us", 1e-3, 2);
+	ik__workload_figures_column(f, "request_p99_ns", "req_p99_us", 1e-3, 2);
+	ik__workload_figures_column(f, "achieved_load_pct", "load_%", 1.0, 2);
 	return true;
 }
 

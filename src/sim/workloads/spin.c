@@ -33,7 +33,7 @@ static int spin_setup(struct ik_sim *s, char *err, size_t errlen)
 		t->work_ns = w->task_work_ns;
 		if (sim_timer_register(s, i))
 			return sim_workload_oom(err, errlen);
-		ik_eq_arm(&s->eq, task_timer_id(s, i), w->start_ns);
+		ik__eq_arm(&s->eq, task_timer_id(s, i), w->start_ns);
 	}
 	return 0;
 }
@@ -60,7 +60,7 @@ static void spin_describe(const struct ik_workload *w, bool brief, char *buf, si
 		snprintf(buf, len, ": %d busy tasks", w->tasks);
 		return;
 	}
-	ik_fmt_exact(a, sizeof(a), w->task_work_ns, 3);
+	ik__fmt_exact(a, sizeof(a), w->task_work_ns, 3);
 	snprintf(buf, len, ": %d busy tasks, work units of %s us (counted as messages)", w->tasks,
 		 a);
 }

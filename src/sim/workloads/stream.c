@@ -89,7 +89,7 @@ static void stream_settings(const struct ik_workload *w, struct ik_workload_sett
 	sim_setting_int(out, "recv_work_ns", w->recv_work_ns);
 	sim_setting_int(out, "work_ns_per_kb", w->work_ns_per_kb);
 	sim_setting_int(out, "msg_bytes", w->msg_bytes);
-	sim_setting_text(out, "placement", ik_workload_placement_name(w->placement));
+	sim_setting_text(out, "placement", ik__workload_placement_name(w->placement));
 }
 
 static void stream_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
@@ -100,11 +100,11 @@ static void stream_describe(const struct ik_workload *w, bool brief, char *buf, 
 		sim_describe_pairs_brief(w, buf, len);
 		return;
 	}
-	ik_fmt_exact(a, sizeof(a), message_work(w->work_ns, w), 3);
-	ik_fmt_exact(b, sizeof(b), message_work(w->recv_work_ns, w), 3);
+	ik__fmt_exact(a, sizeof(a), message_work(w->work_ns, w), 3);
+	ik__fmt_exact(b, sizeof(b), message_work(w->recv_work_ns, w), 3);
 	snprintf(buf, len, ": %d senders, %lld B per message, %s us to send and %s us to receive "
 		 "each, placement %s", w->pairs, (long long)w->msg_bytes, a, b,
-		 ik_workload_placement_name(w->placement));
+		 ik__workload_placement_name(w->placement));
 }
 
 const struct sim_workload_ops sim_stream_ops = {
