@@ -1,4 +1,10 @@
-/* idlekit import: other tools' traces into idlekit's trace format (docs/trace-format.md). */
+/*
+ * idlekit import: other tools' traces into idlekit's trace format (docs/trace-format.md).
+ *
+ * Divisions: reading a trace.dat in a child process (dat_*: the records staged and emitted,
+ * its clock checked, the child and its status); the import's note on periods with no
+ * cause; the command (cmd_import: options, the format, the platform's table, the outputs).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>

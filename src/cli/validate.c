@@ -3,6 +3,12 @@
  * machine, and the two side by side.  The command: options, the platform (imported from
  * this machine unless given), the scratch directory, the outputs.  The work is
  * src/validate/.
+ *
+ * Divisions: the usage; the platform of this machine imported in a child; the scratch
+ * directory's removal; option parsing and the checks between options; the outputs (text,
+ * JSON, HTML); the command (cmd_validate: the workload's spec, the tools it needs, the
+ * machine, the model's platform, the real runs, the traced run, the model's runs, the
+ * comparison).
  */
 #define _GNU_SOURCE
 #include <errno.h>

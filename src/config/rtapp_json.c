@@ -17,6 +17,11 @@
  * nice, task groups) are noted in r->notes, once each, and read on; an event
  * rt-app has that is not modelled yet (iorun, fork, ...), a key rt-app refuses too, and
  * the pre-2015 format are errors naming the file and the key's JSON path.
+ *
+ * Divisions: messages and notes; small readers (integers, CPU lists, resources, strings);
+ * events (timers, then every other event of a phase); scheduling policy and task groups;
+ * phases, tasks and the global section; counting barrier users, runs and fork slots; the
+ * parse and the file's load and free.
  */
 #include <inttypes.h>
 #include <jansson.h>

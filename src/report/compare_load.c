@@ -4,6 +4,11 @@
  * 2, or the whole document of `replay` schema 1 and `analyze`) gives one value per figure;
  * a figure a document does not have is missing, not zero.  "FILE@N" takes run N only (from
  * 1); "FILE@NAME" the run of governor NAME.
+ *
+ * Divisions: numbers and named figures; a run's figures (sim results, and a workload's own
+ * figures by the descriptor list); the configuration a result records; the sets of results;
+ * validate results (the measured side and the predicted side); loading one document
+ * (ik__compare_load_text), several, and freeing them.
  */
 #include <errno.h>
 #include <jansson.h>

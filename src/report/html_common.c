@@ -3,6 +3,10 @@
  * and the plots more than one page draws: residency per state per CPU, the latency
  * histogram and CDF, the idle-duration histogram and the per-CPU timeline of states.
  * Callers hold the "C" numeric locale (ik__rep_locale_enter), so output depends on input only.
+ *
+ * Divisions: the page's frame and notes; table cells and settings rows; labels and category
+ * buffers for the plots; residency per state, per CPU; latency (histogram and CDF); idle
+ * durations (log2 buckets, target residencies marked); the per-CPU timeline of states.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L

@@ -6,6 +6,11 @@
  * run defined (bad_below / --bad-below), the fraction of bad runs the same ways.  Built on
  * the report's SVG and HTML pieces, so it looks like the other pages and is as
  * deterministic: the same summary gives the same bytes.
+ *
+ * Divisions: the grid's dimensions and points; coordinates and numbers; a series' vertices;
+ * panels and value ranges; line plots; the heat map and its colour ramp; the settings and
+ * points tables; the panels' plots and the selector of views; the page
+ * (ik__sweep_write_html).
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L

@@ -22,6 +22,10 @@
  * it claims; then its content is checked as an uncompressed one's.  The trace data is ring
  * buffer pages: each page's commit (the bytes of events in it) must fit in the page, with
  * the page header's layout from header_page when it gives one.
+ *
+ * Divisions: the byte source (memory or a file); primitive reads (numbers, strings, sized
+ * blocks); the headers (header page, ftrace and event formats); ring buffer pages;
+ * compressed data; version 6 (flyrecord); version 7 (sections); the check's entry point.
  */
 #include <stdbool.h>
 #include <stdio.h>

@@ -17,6 +17,11 @@
  * idle_enter ends the run of the task switched in last on that CPU, and a task switched
  * in on one CPU while running on another has migrated (the same run goes on).  Sleeps and
  * runs still open at the end: see close_open_sleeps().
+ *
+ * Divisions: runs and timers; the task table (hash, grow, free); samples kept and their
+ * thinning; an idle period closed; a task's switch and wake; the tasks kept (by runs),
+ * their open sleeps closed; learning a trace (ik__learn_trace); writing the model and its
+ * platform; freeing it.
  */
 #include <stdlib.h>
 #include <string.h>

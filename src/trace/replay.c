@@ -33,6 +33,12 @@
  *
  * This file: the replay's pass over the trace; a run's set-up and its result at the end
  * are replay_run.c, its state (struct ik_replay_run) replay_internal.h.
+ *
+ * Divisions: timers; entry costs and wake latency; blocked CPUs and their tickets; a
+ * period's start and the advance of the idle loop; work, held events and how far the trace
+ * is known; the package sweep; applying entries, exits and events, resolving waiters,
+ * delivering wake-ups; progress and settling at the end; the pass (ik__trace_replay_many)
+ * and its single-run wrapper.
  */
 #include <stdlib.h>
 #include <string.h>

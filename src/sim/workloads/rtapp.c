@@ -25,6 +25,11 @@
  *
  * Figures, per phase iteration (rt-app's log): its period (start to end), the time its
  * run events took, and the wake-up latency after each sleep or timer (expiry to running).
+ *
+ * Divisions: the state and its phases; pinning and scheduling policy; the event step,
+ * wake-ups, waiters, mutexes and signals; sleeps, forks and the task's advance; the ops
+ * (task done, prepare, setup, free, max tasks, the checks against the platform, settings,
+ * description, figures).
  */
 #include <stdio.h>
 #include <stdlib.h>
