@@ -12,3 +12,14 @@ need_tool() {
   if [ "${CI:-}" = true ]; then echo "FAIL: $1 is not installed ($2)"; exit 1; fi
   echo "SKIP: $1 not installed ($2)"; exit 77
 }
+# `need_validate NAME`: what a test that runs idlekit validate on this machine needs: rt-app,
+# rt-tests' cyclictest and python3 installed, and root.  SKIP without (exit 77), FAIL under CI.
+need_validate() {
+  command -v rt-app >/dev/null || need_tool rt-app "Debian package rt-app; scripts/install-deps installs it"
+  command -v cyclictest >/dev/null || need_tool cyclictest "Debian package rt-tests; scripts/install-deps installs it"
+  command -v python3 >/dev/null || need_tool python3 "to read the JSON"
+  if [ "$(id -u)" != 0 ]; then
+    if [ "${CI:-}" = true ]; then echo "FAIL: $1 needs root under CI"; exit 1; fi
+    echo "SKIP: not root"; exit 77
+  fi
+}

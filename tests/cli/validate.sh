@@ -8,14 +8,8 @@ set -u
 bin=$1
 . "$(dirname "$0")/check.bash"
 
-command -v rt-app >/dev/null || need_tool rt-app "Debian package rt-app; scripts/install-deps installs it"
-command -v cyclictest >/dev/null || need_tool cyclictest "Debian package rt-tests; scripts/install-deps installs it"
 command -v tbench >/dev/null || need_tool tbench "Debian package dbench; scripts/install-deps installs it"
-if [ "$(id -u)" != 0 ]; then
-	if [ "${CI:-}" = true ]; then echo "FAIL: validate.sh needs root under CI"; exit 1; fi
-	echo "SKIP: not root"; exit 77
-fi
-command -v python3 >/dev/null || need_tool python3 "to read the JSON"
+need_validate validate.sh
 # A machine with no cpuidle driver keeps no per-state counters: validate says so, runs
 # nothing and exits 1 (what a machine with a driver does is the rest of this file).
 # A tree that names no driver stands for such a machine here.

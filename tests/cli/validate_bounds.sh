@@ -14,13 +14,7 @@ set -u
 bin=$1
 . "$(dirname "$0")/check.bash"
 
-command -v rt-app >/dev/null || need_tool rt-app "Debian package rt-app; scripts/install-deps installs it"
-command -v cyclictest >/dev/null || need_tool cyclictest "Debian package rt-tests; scripts/install-deps installs it"
-command -v python3 >/dev/null || need_tool python3 "to read the JSON"
-if [ "$(id -u)" != 0 ]; then
-	if [ "${CI:-}" = true ]; then echo "FAIL: validate_bounds.sh needs root under CI"; exit 1; fi
-	echo "SKIP: not root"; exit 77
-fi
+need_validate validate_bounds.sh
 bounds=tests/fixtures/validate/bounds.txt
 [ -r "$bounds" ] || { echo "FAIL: no $bounds"; exit 1; }
 driver=$(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none)
