@@ -32,6 +32,7 @@
 
 #include "config/rtapp_json.h"
 #include "config/ini_common.h"
+#include "util/errmsg.h"
 
 #define MAX_US 3600000000LL /* an hour */
 #define MAX_TASKS 1024
@@ -783,9 +784,8 @@ int ik__rtapp_parse(const char *origin, const char *text, size_t len, struct ik_
 			snprintf(err, errlen, "%s:%d:%d: %s (JSON as rt-app reads it: comments, "
 				 "trailing commas and repeated keys are taken)", rd.origin, je.line,
 				 je.column, je.text);
-		for (char *c = err; err && *c; c++) /* the input's bytes, quoted: one line */
-			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				*c = '?';
+		if (err && errlen) /* the input's bytes, quoted: one line */
+			ik__errmsg_one_line(err);
 		return -1;
 	}
 	if (!json_is_object(root)) {

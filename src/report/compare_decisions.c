@@ -17,6 +17,7 @@
 
 #include "config/ini_common.h"
 #include "report/compare.h"
+#include "util/errmsg.h"
 
 #define MAX_STATES 10
 #define SHOWN 10
@@ -34,10 +35,10 @@ struct decisions {
 	int *state_of, *stop;
 };
 
+/* Every message through ik__errmsg: names and paths read from a result may hold a newline. */
 static int fail(char *err, size_t errlen, const char *path, const char *what)
 {
-	snprintf(err, errlen, "%s: %s", path, what);
-	return -1;
+	return ik__errmsg(err, errlen, "%s: %s", path, what);
 }
 
 bool ik__compare_is_govreplay(const char *path)
@@ -60,11 +61,8 @@ static int load_text(struct decisions *d, const char *path, const char *text, si
 	json_error_t je;
 	d->root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!d->root) {
-		snprintf(err, errlen, "%s:%d: %s", path, je.line, je.text);
-		for (char *c = err; *c; c++) /* jansson quotes the text it met: one line still */
-			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				*c = '?';
-		return -1;
+		/* jansson quotes the text it met: one line still */
+		return ik__errmsg(err, errlen, "%s:%d: %s", path, je.line, je.text);
 	}
 	const char *schema = json_string_value(json_object_get(d->root, "schema"));
 	if (!schema || strcmp(schema, "idlekit.govreplay/1") != 0)
@@ -234,7 +232,7 @@ int ik__compare_decisions_text(FILE *out, const char *const *paths, const char *
 	for (int k = 1; k < n; k++) /* all checked before anything is written */
 		if (d[k].n != d[0].n ||
 		    (d[0].n && memcmp(d[0].line, d[k].line, d[0].n * sizeof(*d[0].line)) != 0)) {
-			snprintf(err, errlen, "%s and %s replay different inputs (%zu and %zu "
+			ik__errmsg(err, errlen, "%s and %s replay different inputs (%zu and %zu "
 				 "decisions, of %s and %s): expected the same input file", paths[0],
 				 paths[k], d[0].n, d[k].n, d[0].input ? d[0].input : "?",
 				 d[k].input ? d[k].input : "?");

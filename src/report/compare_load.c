@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "report/compare_internal.h"
+#include "util/errmsg.h"
 
 const struct ik_cmp_fig ik__cmp_figs[NFIGS] = {
 	[FIG_MB_S] = { "mb_per_s", "throughput", "MB/s", +1 },
@@ -550,9 +551,8 @@ int ik__compare_load_text(const char *spec, const char *text, size_t len,
 				 jerr.text);
 		else
 			snprintf(err, errlen, "%s: %s", path, jerr.text);
-		for (char *c = err; errlen && *c; c++) /* jansson quotes the input's bytes: one line */
-			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				*c = '?';
+		if (errlen) /* jansson quotes the input's bytes: one line */
+			ik__errmsg_one_line(err);
 		return -1;
 	}
 	const char *schema = json_string_value(json_object_get(root, "schema"));

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "validate/validate.h"
+#include "util/errmsg.h"
 
 #define HIST_MAX_US 100000 /* cyclictest's -h: buckets 0..this, the rest overflows */
 
@@ -53,9 +54,7 @@ int ik__val_cyclictest_hist(FILE *f, const char *path, struct ik_val_sample *s,
 		unsigned long long us = strtoull(p, &end, 10);
 		if (end == p || us > HIST_MAX_US) {
 			line[strcspn(line, "\n")] = '\0';
-			for (char *c = line; *c; c++) /* one line, printable */
-				if ((unsigned char)*c < 0x20 || *c == 0x7f)
-					*c = '?';
+			ik__errmsg_one_line(line); /* one line, printable */
 			snprintf(err, errlen, "%s:%d: expected a histogram line 'USEC COUNT...' "
 				 "(USEC up to %d), got '%.60s'", path, lineno, HIST_MAX_US, line);
 			rc = -1;
