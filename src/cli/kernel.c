@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "idlekit/kernel.h"
+#include "util/errmsg.h"
 
 static const char kernel_usage[] =
 	"usage: idlekit kernel list\n"
@@ -180,10 +181,8 @@ int cli_kernel_switch(struct ik_kernel *k, const char *arg, char *err, size_t er
 	const char *eq = strchr(arg, '=');
 	char name[64];
 
-	if (!eq || (size_t)(eq - arg) >= sizeof(name)) {
-		snprintf(err, errlen, "expected NAME=on|off, got '%.60s'", arg);
-		return -1;
-	}
+	if (!eq || (size_t)(eq - arg) >= sizeof(name))
+		return ik__errmsg(err, errlen, "expected NAME=on|off, got '%.60s'", arg);
 	memcpy(name, arg, (size_t)(eq - arg));
 	name[eq - arg] = '\0';
 	return ik_kernel_flip(k, name, eq + 1, err, errlen);

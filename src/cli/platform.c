@@ -10,6 +10,7 @@
 #include "config/scenario.h"
 #include "drivers/registry.h"
 #include "hw/hw.h"
+#include "util/errmsg.h"
 
 static const char platform_usage[] =
 	"usage: idlekit platform list\n"
@@ -46,10 +47,8 @@ static int load_scenario(const char *ref, const char *driver, const char *const 
 	char text[1024];
 	int n = snprintf(text, sizeof(text), "[scenario]\nname = show\nplatform = %s\n"
 			 "[cpuidle]\ndriver = %s\n", ref, driver);
-	if (n < 0 || (size_t)n >= sizeof(text)) {
-		snprintf(err, errlen, "platform name too long");
-		return -1;
-	}
+	if (n < 0 || (size_t)n >= sizeof(text))
+		return ik__errmsg(err, errlen, "platform name too long");
 	return ik__scenario_parse_string("platform show", text, sets, nsets, sc, err, errlen);
 }
 

@@ -27,6 +27,7 @@
 #include "config/ini_common.h"
 #include "config/scenario.h"
 #include "util/errmsg.h"
+#include "util/read_file.h"
 
 #define MAX_FILE_BYTES (4 << 20)
 #define MAX_OVERRIDE_BYTES 4096
@@ -287,90 +288,44 @@ int ik__config_read_file(const char *path, size_t max_bytes, char **text, size_t
 			char *err, size_t errlen, int *errno_out)
 {
 	char shown[160];
-	struct stat st;
-	char *buf = NULL;
-	size_t len = 0;
-	int fd;
+	char *buf;
+	size_t len;
+	struct ik_read_failure why;
 
 	*text = NULL;
 	if (errno_out)
 		*errno_out = 0;
-	/* O_NONBLOCK: opening a FIFO named by mistake must not hang; only regular files pass. */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		int saved = errno;
+	ik__ini_shown(path, shown, sizeof(shown));
+	if (ik__read_file_whole(path, max_bytes, &buf, &len, &why)) {
+		bool dir = why.why == IK_READ_NOT_REGULAR && S_ISDIR(why.mode);
 		if (errno_out)
-			*errno_out = saved;
-		return ik__errmsg(err, errlen, "%s: cannot open: %s",
-				 ik__ini_shown(path, shown, sizeof(shown)), strerror(saved));
-	}
-	int bad_type = 0; /* errno-like reason the file is unusable, -1 = not a regular file */
-	if (fstat(fd, &st) != 0)
-		bad_type = errno ? errno : EIO;
-	else if (S_ISDIR(st.st_mode))
-		bad_type = EISDIR;
-	else if (!S_ISREG(st.st_mode))
-		bad_type = -1;
-	if (bad_type) {
-		int saved = bad_type > 0 ? bad_type : 0;
-		close(fd);
-		if (errno_out)
-			*errno_out = saved ? saved : EINVAL;
-		if (saved)
-			return ik__errmsg(err, errlen, "%s: cannot open: %s",
-					 ik__ini_shown(path, shown, sizeof(shown)), strerror(saved));
-		return ik__errmsg(err, errlen, "%s: cannot open: not a regular file",
-				 ik__ini_shown(path, shown, sizeof(shown)));
-	}
-	if ((uint64_t)st.st_size > max_bytes) { /* refused before anything is read */
-		close(fd);
-		return ik__errmsg(err, errlen, "%s: too large: %lld bytes, more than %zu",
-				 ik__ini_shown(path, shown, sizeof(shown)), (long long)st.st_size,
-				 max_bytes);
-	}
-	size_t cap = st.st_size > 0 && (size_t)st.st_size < max_bytes ? (size_t)st.st_size + 2 : 4096;
-	buf = malloc(cap);
-	for (;;) {
-		if (!buf) {
-			close(fd);
-			return ik__errmsg(err, errlen, "%s: out of memory",
-					 ik__ini_shown(path, shown, sizeof(shown)));
-		}
-		if (len + 1 >= cap) { /* keep room for the NUL */
-			cap *= 2;
-			char *bigger = realloc(buf, cap);
-			if (!bigger)
-				free(buf);
-			buf = bigger;
-			continue;
-		}
-		ssize_t n = read(fd, buf + len, cap - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int saved = errno;
-			close(fd);
-			free(buf);
-			return ik__errmsg(err, errlen, "%s: cannot read: %s",
-					 ik__ini_shown(path, shown, sizeof(shown)), strerror(saved));
-		}
-		if (n == 0)
+			*errno_out = why.why == IK_READ_OPEN ? why.errnum
+				     : dir ? EISDIR : why.why == IK_READ_NOT_REGULAR ? EINVAL : 0;
+		switch (why.why) {
+		case IK_READ_OPEN:
+			return ik__errmsg(err, errlen, "%s: cannot open: %s", shown,
+					  strerror(why.errnum));
+		case IK_READ_NOT_REGULAR:
+			return ik__errmsg(err, errlen, "%s: cannot open: %s", shown,
+					 dir ? strerror(EISDIR) : "not a regular file");
+		case IK_READ_TOO_LARGE:
+			if (why.size >= 0)
+				return ik__errmsg(err, errlen, "%s: too large: %lld bytes, more "
+						  "than %zu", shown, (long long)why.size,
+						  max_bytes);
+			return ik__errmsg(err, errlen, "%s: too large: more than %zu bytes", shown,
+					 max_bytes);
+		case IK_READ_NO_MEMORY:
+			return ik__errmsg(err, errlen, "%s: out of memory", shown);
+		case IK_READ_READ:
 			break;
-		len += (size_t)n;
-		if (len > max_bytes) {
-			close(fd);
-			free(buf);
-			return ik__errmsg(err, errlen, "%s: too large: more than %zu bytes",
-					 ik__ini_shown(path, shown, sizeof(shown)), max_bytes);
 		}
+		return ik__errmsg(err, errlen, "%s: cannot read: %s", shown, strerror(why.errnum));
 	}
-	close(fd);
 	if (memchr(buf, '\0', len)) {
 		free(buf);
-		return ik__errmsg(err, errlen, "%s: contains a NUL byte: not a text file",
-				 ik__ini_shown(path, shown, sizeof(shown)));
+		return ik__errmsg(err, errlen, "%s: contains a NUL byte: not a text file", shown);
 	}
-	buf[len] = '\0';
 	*text = buf;
 	if (len_out)
 		*len_out = len;
@@ -441,9 +396,9 @@ int ik__ini_int(const char *v, int64_t min, int64_t max, bool allow_hex, int64_t
 	*out = value;
 	return 0;
 bad:
-	return ik__errmsg(msg, msglen, "expected an integer %" PRId64 "..%" PRId64 "%s, got '%s'", min,
-			 max, allow_hex ? " (decimal or 0x hex)" : "",
-			 ik__ini_shown(v, shown, sizeof(shown)));
+	return ik__errmsg(msg, msglen, "expected an integer %" PRId64 "..%" PRId64 "%s, got '%s'",
+			  min, max, allow_hex ? " (decimal or 0x hex)" : "",
+			  ik__ini_shown(v, shown, sizeof(shown)));
 }
 
 int ik__ini_u64(const char *v, uint64_t *out, char *msg, size_t msglen)
@@ -452,8 +407,9 @@ int ik__ini_u64(const char *v, uint64_t *out, char *msg, size_t msglen)
 
 	if (parse_unsigned(v ? v : "", true, out))
 		return 0;
-	return ik__errmsg(msg, msglen, "expected an integer 0..%" PRIu64 " (decimal or 0x hex), got '%s'",
-			 UINT64_MAX, ik__ini_shown(v, shown, sizeof(shown)));
+	return ik__errmsg(msg, msglen,
+			  "expected an integer 0..%" PRIu64 " (decimal or 0x hex), got '%s'",
+			  UINT64_MAX, ik__ini_shown(v, shown, sizeof(shown)));
 }
 
 int ik__ini_real(const char *v, double min, double max, double *out, char *msg, size_t msglen)
@@ -508,7 +464,8 @@ int ik__ini_enum(const char *v, const char *const *names, int n, int *out, char 
 		}
 	}
 	return ik__errmsg(msg, msglen, "expected one of: %s, got '%s'",
-			 ik__ini_join(names, n, list, sizeof(list)), ik__ini_shown(v, shown, sizeof(shown)));
+			  ik__ini_join(names, n, list, sizeof(list)),
+			  ik__ini_shown(v, shown, sizeof(shown)));
 }
 
 int ik__ini_text(const char *v, size_t maxlen, bool name_chars, char *out, char *msg,
@@ -522,8 +479,9 @@ int ik__ini_text(const char *v, size_t maxlen, bool name_chars, char *out, char 
 	if (name_chars) {
 		if (len == 0 || v[strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 					  "0123456789_.-")] != '\0')
-			return ik__errmsg(msg, msglen, "expected a name of letters, digits, '_', '.' or '-', "
-					 "got '%s'", ik__ini_shown(v, shown, sizeof(shown)));
+			return ik__errmsg(msg, msglen, "expected a name of letters, digits, '_', "
+					  "'.' or '-', got '%s'",
+					  ik__ini_shown(v, shown, sizeof(shown)));
 	}
 	if (len >= maxlen)
 		return ik__errmsg(msg, msglen, "expected at most %zu characters, got %zu ('%s')",
@@ -597,7 +555,8 @@ int ik__ini_split_override(const char *ov, char **storage, char **section, char 
 				 ik__ini_shown(ov, shown, sizeof(shown)), len, MAX_OVERRIDE_BYTES);
 	char *copy = malloc(len + 1);
 	if (!copy)
-		return ik__errmsg(err, errlen, "--set %s: out of memory", ik__ini_shown(ov, shown, sizeof(shown)));
+		return ik__errmsg(err, errlen, "--set %s: out of memory",
+				  ik__ini_shown(ov, shown, sizeof(shown)));
 	memcpy(copy, ov, len + 1);
 
 	char *eq = strchr(copy, '=');
@@ -612,7 +571,8 @@ int ik__ini_split_override(const char *ov, char **storage, char **section, char 
 	if (!dot) {
 		free(copy);
 		return ik__errmsg(err, errlen, "--set %s: expected section.key=value, found no '.' "
-				 "between section and key", ik__ini_shown(ov, shown, sizeof(shown)));
+				  "between section and key",
+				  ik__ini_shown(ov, shown, sizeof(shown)));
 	}
 	*dot = '\0';
 	*section = trim(left);
@@ -621,8 +581,8 @@ int ik__ini_split_override(const char *ov, char **storage, char **section, char 
 	if (**section == '\0' || **key == '\0') {
 		const char *what = **section ? "key" : "section";
 		free(copy);
-		return ik__errmsg(err, errlen, "--set %s: expected section.key=value, got an empty %s",
-				 ik__ini_shown(ov, shown, sizeof(shown)), what);
+		return ik__errmsg(err, errlen, "--set %s: expected section.key=value, got an empty "
+				  "%s", ik__ini_shown(ov, shown, sizeof(shown)), what);
 	}
 	*storage = copy;
 	return 0;

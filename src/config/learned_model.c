@@ -10,6 +10,7 @@
 
 #include "config/learned_model.h"
 #include "config/ini_common.h"
+#include "util/errmsg.h"
 
 #define MAX_CPUS 8192
 #define MAX_NS IK_LEARNED_MAX_NS
@@ -319,10 +320,8 @@ int ik__learned_parse(const char *origin, const char *text, size_t len, struct i
 	char *line = malloc(65536);
 
 	memset(&m, 0, sizeof(m));
-	if (!line) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!line)
+		return ik__errmsg(err, errlen, "out of memory");
 	while (at < len) {
 		size_t e = at;
 		while (e < len && text[e] != '\n')

@@ -35,6 +35,7 @@
 #include "config/effective.h"
 #include "config/platform_ini.h"
 #include "config/platform_keys.h"
+#include "util/freep.h"
 #include "idlekit/governor.h" /* ik_haltpoll_params_default: [haltpoll]'s defaults */
 
 /* ---- sections and keys ----------------------------------------------------------------- */
@@ -470,8 +471,7 @@ static bool is_path(const char *ref)
 
 void ik__platform_text_free(struct ik_platform_text *t)
 {
-	free(t->owned);
-	t->owned = NULL;
+	ik__freep(&t->owned);
 	t->text = NULL;
 }
 

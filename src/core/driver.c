@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "idlekit/cpuidle.h"
+#include "util/errmsg.h"
 
 int64_t ik_tick_nsec(int hz)
 {
@@ -25,11 +26,9 @@ static void normalise(int64_t *ns, uint32_t *us)
 
 int ik_driver_init(struct ik_driver *drv, char *err, size_t errlen)
 {
-	if (drv->state_count < 1 || drv->state_count > IK_STATE_MAX) {
-		snprintf(err, errlen, "driver %s: %d states, expected 1 to %d", drv->name,
-			 drv->state_count, IK_STATE_MAX);
-		return -1;
-	}
+	if (drv->state_count < 1 || drv->state_count > IK_STATE_MAX)
+		return ik__errmsg(err, errlen, "driver %s: %d states, expected 1 to %d", drv->name,
+				  drv->state_count, IK_STATE_MAX);
 	drv->bctimer = false;
 	for (int i = 0; i < drv->state_count; i++) {
 		struct ik_state *s = &drv->states[i];

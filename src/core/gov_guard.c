@@ -29,6 +29,7 @@
 
 #include "core/gov_internal.h"
 #include "idlekit/cpuidle.h"
+#include "util/freep.h"
 
 /* Removes the command's temporary output files (the CLI defines it; a library user may not). */
 extern void ik__fatal_cleanup(void) __attribute__((weak));
@@ -209,8 +210,7 @@ static struct guard *thread_guard(void)
 		g->altstack = malloc(ALT_STACK_SIZE);
 		stack_t ss = { .ss_sp = g->altstack, .ss_size = ALT_STACK_SIZE };
 		if (g->altstack && sigaltstack(&ss, NULL) != 0) {
-			free(g->altstack);
-			g->altstack = NULL;
+			ik__freep(&g->altstack);
 		}
 	}
 	pthread_mutex_lock(&guards_lock);

@@ -38,6 +38,8 @@
 
 #include "core/gov_internal.h"
 #include "kshim/ikk_bridge.h"
+#include "util/errmsg.h"
+#include "util/read_file.h"
 
 #ifndef IK_KSHIM_SOURCE_DIR
 #define IK_KSHIM_SOURCE_DIR ""
@@ -54,18 +56,14 @@ static int hash_file(struct sha256_ctx *h, const char *path, char *err, size_t e
 	unsigned char buf[65536];
 	size_t n;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (!f)
+		return ik__errmsg(err, errlen, "%s: %s", path, strerror(errno));
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
 		sha256_update(h, n, buf);
 	int bad = ferror(f);
 	fclose(f);
-	if (bad) {
-		snprintf(err, errlen, "%s: read failed", path);
-		return -1;
-	}
+	if (bad)
+		return ik__errmsg(err, errlen, "%s: read failed", path);
 	return 0;
 }
 
@@ -163,14 +161,12 @@ static int cache_dir(char *buf, size_t len, char *err, size_t errlen)
 	else if (home && home[0])
 		n = snprintf(buf, len, "%s/.cache/idlekit", home);
 	else {
-		snprintf(err, errlen, "no cache directory: set IDLEKIT_CACHE_DIR (or HOME)");
-		return -1;
+		return ik__errmsg(err, errlen, "no cache directory: set IDLEKIT_CACHE_DIR (or "
+				  "HOME)");
 	}
-	if (n < 0 || (size_t)n >= len || mkdirs(buf)) {
-		snprintf(err, errlen, "cache directory %s: %s", buf,
-			 (size_t)n >= len ? "path too long" : strerror(errno));
-		return -1;
-	}
+	if (n < 0 || (size_t)n >= len || mkdirs(buf))
+		return ik__errmsg(err, errlen, "cache directory %s: %s", buf,
+				  (size_t)n >= len ? "path too long" : strerror(errno));
 	return 0;
 }
 
@@ -181,10 +177,8 @@ static int hash_tree(struct sha256_ctx *h, const char *dir, int depth, char *err
 	int n = scandir(dir, &names, NULL, alphasort);
 	int rc = 0;
 
-	if (n < 0) {
-		snprintf(err, errlen, "kernel shim %s: %s", dir, strerror(errno));
-		return -1;
-	}
+	if (n < 0)
+		return ik__errmsg(err, errlen, "kernel shim %s: %s", dir, strerror(errno));
 	for (int i = 0; i < n; i++) {
 		const char *nm = names[i]->d_name;
 		char p[PATH_MAX];
@@ -302,10 +296,8 @@ static int run_compiler(char *const argv[], char *out, size_t outlen, int *statu
 static int version_code(const char *v, char *err, size_t errlen)
 {
 	int major = 6, minor = 19;
-	if (v && (sscanf(v, "%d.%d", &major, &minor) != 2 || major < 0 || minor < 0 || minor > 255)) {
-		snprintf(err, errlen, "kernel version '%s': expected X.Y, e.g. 6.19", v);
-		return -1;
-	}
+	if (v && (sscanf(v, "%d.%d", &major, &minor) != 2 || major < 0 || minor < 0 || minor > 255))
+		return ik__errmsg(err, errlen, "kernel version '%s': expected X.Y, e.g. 6.19", v);
 	int code = (major << 16) + (minor << 8);
 	/* the microsecond layout, as read in v5.4.6 (v5.2.1's teo.c compiles against it too);
 	   nanoseconds from v5.5 (pm-5.5-rc1), v5.10.7's layout (v5.7.14's and v5.9.1's files) */
@@ -330,12 +322,10 @@ static int build(const char *path, const char *gov_h, int vcode, const struct ik
 {
 	char shimbuf[PATH_MAX], cache[PATH_MAX];
 	const char *shim = shim_dir(shimbuf, sizeof(shimbuf));
-	if (!shim) {
-		snprintf(err, errlen, "the kernel shim's headers are not where this idlekit looks: "
-			 "%s (an installed idlekit has them there; set IDLEKIT_KSHIM_DIR to use "
-			 "others)", shimbuf);
-		return -1;
-	}
+	if (!shim)
+		return ik__errmsg(err, errlen, "the kernel shim's headers are not where this "
+				  "idlekit looks: %s (an installed idlekit has them there; set "
+				  "IDLEKIT_KSHIM_DIR to use others)", shimbuf);
 	const char *cc = getenv("IDLEKIT_CC");
 	if (!cc || !cc[0])
 		cc = "cc";
@@ -359,10 +349,8 @@ static int build(const char *path, const char *gov_h, int vcode, const struct ik
 	hex_digest(&h, key);
 	if (cache_dir(cache, sizeof(cache), err, errlen))
 		return -1;
-	if ((size_t)snprintf(so, PATH_MAX, "%s/kgov-%.40s.so", cache, key) >= PATH_MAX) {
-		snprintf(err, errlen, "cache path too long");
-		return -1;
-	}
+	if ((size_t)snprintf(so, PATH_MAX, "%s/kgov-%.40s.so", cache, key) >= PATH_MAX)
+		return ik__errmsg(err, errlen, "cache path too long");
 	*compiled = false;
 	if (getenv("IDLEKIT_GOV_VERBOSE"))
 		fprintf(stderr, "kernel:%s: kernel shim %s\n", path, shim);
@@ -374,10 +362,8 @@ static int build(const char *path, const char *gov_h, int vcode, const struct ik
 	/* A name of its own (mkstemps), so that runs compiling the same file at once do not meet. */
 	snprintf(tmp, sizeof(tmp), "%s.XXXXXX.tmp", so);
 	int tfd = mkstemps(tmp, 4);
-	if (tfd < 0) {
-		snprintf(err, errlen, "%s: %s", cache, strerror(errno));
-		return -1;
-	}
+	if (tfd < 0)
+		return ik__errmsg(err, errlen, "%s: %s", cache, strerror(errno));
 	close(tfd);
 	snprintf(inc, sizeof(inc), "%s/include", shim);
 	snprintf(iq, sizeof(iq), "-I%s", shim);
@@ -393,16 +379,14 @@ static int build(const char *path, const char *gov_h, int vcode, const struct ik
 			 "-Wl,--no-undefined", "-Wall", "-o", tmp, src, rt, rtp, NULL };
 	char out[16384];
 	int status = 0;
-	if (run_compiler(argv, out, sizeof(out), &status)) {
-		snprintf(err, errlen, "cannot run the C compiler '%s': %s", cc, strerror(errno));
-		return -1;
-	}
+	if (run_compiler(argv, out, sizeof(out), &status))
+		return ik__errmsg(err, errlen, "cannot run the C compiler '%s': %s", cc,
+				  strerror(errno));
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		unlink(tmp);
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-			snprintf(err, errlen, "cannot run the C compiler '%s' (set IDLEKIT_CC)", cc);
-			return -1;
-		}
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+			return ik__errmsg(err, errlen, "cannot run the C compiler '%s' (set "
+					  "IDLEKIT_CC)", cc);
 		ik__gov_compile_message_shim(src, out, WIFEXITED(status) ? WEXITSTATUS(status) : -1,
 					    shim, err, errlen);
 		/* A file of one release fails against another's API: say which one it met. */
@@ -500,31 +484,9 @@ static void show_warnings(const char *path, const char *so)
 /* The file's bytes (at most 16 MiB: a larger file is not read), malloc'd; NULL if not. */
 static char *read_source(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 65536, n = 0, got;
-	char *buf = malloc(cap);
-	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			char *more = cap < ((size_t)16 << 20) ? realloc(buf, cap * 2) : NULL;
-			if (!more) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = more;
-			cap *= 2;
-		}
-	}
-	if (ferror(f)) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = n;
-	return buf;
+	char *buf;
+	struct ik_read_failure why;
+	return ik__read_file_whole(path, (size_t)16 << 20, &buf, len, &why) ? NULL : buf;
 }
 
 void ik__gov_kernel_describe_file(const char *path, char *buf, size_t len)
@@ -837,10 +799,8 @@ int ik__gov_kernel_open(const struct ik_governor_open_args *a, const char *path,
 	warn_release(path, so, &api, vcode);
 
 	struct kgov *k = calloc(1, sizeof(*k));
-	if (!k) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!k)
+		return ik__errmsg(err, errlen, "out of memory");
 	k->l.close = k_close;
 	k->drv = *a->drv;
 	snprintf(k->l.id.path, sizeof(k->l.id.path), "%s", path); /* for a crash report */

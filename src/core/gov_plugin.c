@@ -14,6 +14,7 @@
 
 #include "core/gov_internal.h"
 #include "idlekit/governor_plugin.h"
+#include "util/errmsg.h"
 
 struct pgov {
 	struct ik_gov_loaded l;
@@ -36,10 +37,8 @@ int ik__gov_plugin_open(const struct ik_governor_open_args *a, const char *path,
 	if (ik__gov_sha256_files(files, 1, sha, err, errlen))
 		return -2;
 	struct pgov *p = calloc(1, sizeof(*p));
-	if (!p) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!p)
+		return ik__errmsg(err, errlen, "out of memory");
 	p->l.close = p_close;
 	char derr[600];
 	p->dl = ik__gov_dlopen_private(path, &p->fd, derr, sizeof(derr));

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "core/gov_internal.h"
+#include "util/errmsg.h"
 #include "util/names.h"
 
 static const struct ik_governor *const governors[] = {
@@ -78,18 +79,14 @@ int ik__governor_spec_check(const char *spec, char *err, size_t errlen)
 	if (!path)
 		path = prefixed(spec, "plugin:");
 	if (path) {
-		if (!path[0]) {
-			snprintf(err, errlen, "'%s' needs a path after the colon", spec);
-			return -1;
-		}
+		if (!path[0])
+			return ik__errmsg(err, errlen, "'%s' needs a path after the colon", spec);
 		return 0;
 	}
 	if (ik_governor_find(spec))
 		return 0;
-	snprintf(err, errlen, "unknown governor '%.100s'; available: ladder menu teo haltpoll, "
-			      "kernel:PATH.c, plugin:PATH.so",
-		 spec);
-	return -1;
+	return ik__errmsg(err, errlen, "unknown governor '%.100s'; available: ladder menu teo "
+			  "haltpoll, kernel:PATH.c, plugin:PATH.so", spec);
 }
 
 int ik__governor_spec_sha256(const char *spec, char out[65], char *err, size_t errlen)
@@ -218,10 +215,8 @@ static int builtin_open(const struct ik_governor_open_args *a, const struct ik_g
 			struct ik_gov_loaded **out, char *err, size_t errlen)
 {
 	struct builtin *b = calloc(1, sizeof(*b));
-	if (!b) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!b)
+		return ik__errmsg(err, errlen, "out of memory");
 	b->l.close = b_close;
 	b->l.ops = *gov;
 	b->is_haltpoll = gov == &ik_governor_haltpoll;
@@ -286,10 +281,8 @@ int ik__governor_open(const struct ik_governor_open_args *a, struct ik_governor_
 	int rc;
 
 	*out = NULL;
-	if (!inst) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!inst)
+		return ik__errmsg(err, errlen, "out of memory");
 	if ((path = prefixed(a->spec, "kernel:")) != NULL) {
 		rc = governor_file_check(path, "kernel:PATH to a governor .c file", err, errlen);
 		if (rc == 0)

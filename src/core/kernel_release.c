@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "idlekit/kernel.h"
+#include "util/errmsg.h"
 
 #define R(x, y) ((x) * 100u + (y))
 
@@ -388,11 +389,10 @@ int ik_kernel_parse_release(const char *text, unsigned *release, char *err, size
 	}
 	char known[256];
 	list_releases(known, sizeof(known));
-	snprintf(err, errlen, "unknown kernel release '%.40s'; expected 4.16 to 4.20, 5.0 to 5.19, "
-		 "6.0 to 6.19, 7.0 or 7.1 (X.Y, or X.Y.Z as its .0; a release no modelled change "
-		 "landed in runs as the one before it that had one); known releases: %s", text,
-		 known);
-	return -1;
+	return ik__errmsg(err, errlen, "unknown kernel release '%.40s'; expected 4.16 to 4.20, 5.0 "
+			  "to 5.19, 6.0 to 6.19, 7.0 or 7.1 (X.Y, or X.Y.Z as its .0; a release no "
+			  "modelled change landed in runs as the one before it that had one); "
+			  "known releases: %s", text, known);
 }
 
 void ik_kernel_init(struct ik_kernel *k, unsigned release)
@@ -415,8 +415,8 @@ int ik_kernel_flip(struct ik_kernel *k, const char *name, const char *value, cha
 	if (s < 0) {
 		char known[1200];
 		list_switches(known, sizeof(known));
-		snprintf(err, errlen, "unknown switch '%.60s'; known switches: %s", name, known);
-		return -1;
+		return ik__errmsg(err, errlen, "unknown switch '%.60s'; known switches: %s", name,
+				  known);
 	}
 	uint64_t bit = 1ull << s;
 	if (strcmp(value, "on") == 0) {
@@ -426,8 +426,8 @@ int ik_kernel_flip(struct ik_kernel *k, const char *name, const char *value, cha
 		k->forced_off |= bit;
 		k->forced_on &= ~bit;
 	} else {
-		snprintf(err, errlen, "switch %s: expected 'on' or 'off', got '%.40s'", name, value);
-		return -1;
+		return ik__errmsg(err, errlen, "switch %s: expected 'on' or 'off', got '%.40s'",
+				  name, value);
 	}
 	ik_kernel_set_release(k, k->release);
 	return 0;
@@ -563,11 +563,9 @@ static int check_groups(const struct ik_kernel *k, const char *governor, const c
 	}
 	if (strcmp(governor, "teo") == 0) {
 		const char *why = teo_combination(k);
-		if (why) {
-			snprintf(err, errlen, "teo as kernel %s behaves is not implemented (%s)", rel,
-				 why);
-			return -1;
-		}
+		if (why)
+			return ik__errmsg(err, errlen, "teo as kernel %s behaves is not "
+					  "implemented (%s)", rel, why);
 	}
 	if (strcmp(governor, "menu") != 0)
 		return 0;
@@ -593,9 +591,8 @@ int ik_kernel_check(const struct ik_kernel *k, const char *governor, char *err, 
 	ik_kernel_release_name(k->release, rel, sizeof(rel));
 	if ((strcmp(governor, "teo") == 0 && !ik_kernel_has(k, IK_SW_TEO)) ||
 	    (strcmp(governor, "haltpoll") == 0 && !ik_kernel_has(k, IK_SW_HALTPOLL))) {
-		snprintf(err, errlen, "kernel %s has no %s governor (it came with %s)", rel, governor,
-			 strcmp(governor, "teo") == 0 ? "5.1" : "5.4");
-		return -1;
+		return ik__errmsg(err, errlen, "kernel %s has no %s governor (it came with %s)",
+				  rel, governor, strcmp(governor, "teo") == 0 ? "5.1" : "5.4");
 	}
 
 	size_t o = 0;

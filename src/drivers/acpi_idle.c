@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "drivers/drivers_internal.h"
+#include "util/errmsg.h"
 
 #define MAX_C2_LATENCY_US 100  /* ACPI_PROCESSOR_MAX_C2_LATENCY */
 #define MAX_C3_LATENCY_US 1000 /* ACPI_PROCESSOR_MAX_C3_LATENCY */
@@ -162,12 +163,11 @@ static int fadt_states(const struct ik_scenario *sc, struct drv_cx cx[DRV_ACPI_M
 {
 	const struct ik_acpi *a = &sc->platform.acpi;
 
-	if (!a->pblk) {
-		snprintf(err, errlen, "acpi_idle: platform %s has no _CST%s and no P_BLK ([acpi] "
-			 "pblk): no C-states to use, the driver does not load", sc->platform.name,
-			 sc->opt.nocst && a->cst_count ? " in use (nocst)" : "");
-		return -1;
-	}
+	if (!a->pblk)
+		return ik__errmsg(err, errlen, "acpi_idle: platform %s has no _CST%s and no P_BLK "
+				  "([acpi] pblk): no C-states to use, the driver does not load",
+				  sc->platform.name,
+				  sc->opt.nocst && a->cst_count ? " in use (nocst)" : "");
 	cx[2].type = 2;
 	cx[2].method = IK_CST_SYSTEMIO;
 	cx[2].address = a->pblk + 4;
@@ -262,21 +262,15 @@ static int acpi_probe(const struct ik_scenario *sc, struct ik_driver_binding *ou
 	struct ik_driver *drv = &out->table;
 
 	drv_probe_begin(out, &ik__driver_acpi_idle);
-	if (sc->opt.idle == IK_IDLE_POLL || sc->opt.idle == IK_IDLE_HALT) {
-		snprintf(err, errlen, "acpi_idle: not loaded with idle=%s",
-			 sc->opt.idle == IK_IDLE_POLL ? "poll" : "halt");
-		return -1;
-	}
-	if (!p->acpi.present) {
-		snprintf(err, errlen, "acpi_idle: platform %s has no ACPI description ([acpi] or "
-			 "[cst1]...)", p->name);
-		return -1;
-	}
-	if (c->vendor == IK_VENDOR_IBM || c->vendor == IK_VENDOR_ARM) {
-		snprintf(err, errlen, "acpi_idle: platform %s is not x86 (vendor %s): no ACPI "
-			 "processor C-states", p->name, ik__vendor_name(c->vendor));
-		return -1;
-	}
+	if (sc->opt.idle == IK_IDLE_POLL || sc->opt.idle == IK_IDLE_HALT)
+		return ik__errmsg(err, errlen, "acpi_idle: not loaded with idle=%s",
+				  sc->opt.idle == IK_IDLE_POLL ? "poll" : "halt");
+	if (!p->acpi.present)
+		return ik__errmsg(err, errlen, "acpi_idle: platform %s has no ACPI description "
+				  "([acpi] or [cst1]...)", p->name);
+	if (c->vendor == IK_VENDOR_IBM || c->vendor == IK_VENDOR_ARM)
+		return ik__errmsg(err, errlen, "acpi_idle: platform %s is not x86 (vendor %s): no "
+				  "ACPI processor C-states", p->name, ik__vendor_name(c->vendor));
 
 	/* max_cstate, as acpi_processor_cstate_check() leaves it */
 	int max_cstate = sc->opt.max_cstate < 0 ? DRV_ACPI_MAX_POWER : sc->opt.max_cstate;
@@ -290,11 +284,10 @@ static int acpi_probe(const struct ik_scenario *sc, struct ik_driver_binding *ou
 
 	bool has_cst = false;
 	int n = sc->opt.nocst ? -1 : drv_evaluate_cst(sc, cx, out, "acpi_idle");
-	if (n == 0) {
-		snprintf(err, errlen, "acpi_idle: no usable entry in platform %s's _CST: the driver "
-			 "does not load (%s)", p->name, out->notes[0] ? out->notes : "empty _CST");
-		return -1;
-	}
+	if (n == 0)
+		return ik__errmsg(err, errlen, "acpi_idle: no usable entry in platform %s's _CST: "
+				  "the driver does not load (%s)", p->name,
+				  out->notes[0] ? out->notes : "empty _CST");
 	if (n > 0) {
 		has_cst = true;
 	} else {

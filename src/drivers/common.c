@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "drivers/drivers_internal.h"
+#include "util/errmsg.h"
 
 void drv_probe_begin(struct ik_driver_binding *out, const struct ik_idle_driver *ops)
 {
@@ -17,8 +18,7 @@ int drv_refuse_idle_option(const struct ik_scenario *sc, const char *name, char 
 {
 	if (sc->opt.idle == IK_IDLE_DEFAULT)
 		return 0;
-	snprintf(err, errlen, "%s: not loaded with any idle= option", name);
-	return -1;
+	return ik__errmsg(err, errlen, "%s: not loaded with any idle= option", name);
 }
 
 int drv_hw_find(const struct ik_platform *p, enum ik_method m, bool by_hint, uint32_t hint)
@@ -46,10 +46,10 @@ int drv_bind(struct ik_driver_binding *b, const struct ik_platform *p, int index
 		const struct ik_state *s = &b->table.states[index];
 		char want[48];
 		drv_hw_want(want, sizeof(want), m, by_hint, hint);
-		snprintf(err, errlen, "%s: platform %s has no hardware state for %s (%s): add a "
-			 "[stateN] with %s (with in_table = no if the table driver should not list it)",
-			 b->table.name, p->name, s->name, s->desc, want);
-		return -1;
+		return ik__errmsg(err, errlen, "%s: platform %s has no hardware state for %s (%s): "
+				  "add a [stateN] with %s (with in_table = no if the table driver "
+				  "should not list it)", b->table.name, p->name, s->name, s->desc,
+				  want);
 	}
 	b->hw_state[index] = hw;
 	return 0;
@@ -79,12 +79,11 @@ int drv_register(struct ik_driver_binding *b, char *err, size_t errlen)
 		return -1;
 	for (int i = 0; i < drv->state_count; i++) {
 		const struct ik_state *s = &drv->states[i];
-		if (s->exit_latency_ns > s->target_residency_ns) {
-			snprintf(err, errlen, "%s: state%d %s has exit latency %u us > target residency "
-				 "%u us; the kernel (v6.19) refuses to register such a driver", drv->name,
-				 i, s->name, (unsigned)s->exit_latency, (unsigned)s->target_residency);
-			return -1;
-		}
+		if (s->exit_latency_ns > s->target_residency_ns)
+			return ik__errmsg(err, errlen, "%s: state%d %s has exit latency %u us > "
+					  "target residency %u us; the kernel (v6.19) refuses to "
+					  "register such a driver", drv->name, i, s->name,
+					  (unsigned)s->exit_latency, (unsigned)s->target_residency);
 	}
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "drivers/drivers_internal.h"
+#include "util/errmsg.h"
 
 bool drv_prefer_mwait_c1(const struct ik_scenario *sc)
 {
@@ -46,10 +47,9 @@ static int routine_hw(const struct ik_scenario *sc, struct drv_idle_routine *r, 
 		return 0;
 	char want[48];
 	drv_hw_want(want, sizeof(want), m, by_hint, hint);
-	snprintf(err, errlen, "default idle routine %s: platform %s has no hardware state for it: "
-		 "add a [stateN] with %s (in_table = no keeps it out of the table driver)", r->name,
-		 p->name, want);
-	return -1;
+	return ik__errmsg(err, errlen, "default idle routine %s: platform %s has no hardware state "
+			  "for it: add a [stateN] with %s (in_table = no keeps it out of the table "
+			  "driver)", r->name, p->name, want);
 }
 
 static void routine_name(struct drv_idle_routine *r, const char *name, const char *desc)
@@ -72,11 +72,9 @@ int drv_idle_routine(const struct ik_scenario *sc, struct drv_idle_routine *r, c
 	if (c->vendor == IK_VENDOR_IBM) {
 		/* power9_idle: the shallowest stop state the firmware describes. */
 		r->hw = drv_hw_find(p, IK_METHOD_STOP, false, 0);
-		if (r->hw < 0) {
-			snprintf(err, errlen, "default idle routine: platform %s has no stop state "
-				 "(method = stop)", p->name);
-			return -1;
-		}
+		if (r->hw < 0)
+			return ik__errmsg(err, errlen, "default idle routine: platform %s has no "
+					  "stop state (method = stop)", p->name);
 		routine_name(r, p->states[r->hw].name, "power9_idle: stop");
 		return 0;
 	}

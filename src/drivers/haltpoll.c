@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "drivers/drivers_internal.h"
+#include "util/errmsg.h"
 
 static int haltpoll_probe(const struct ik_scenario *sc, struct ik_driver_binding *out, char *err,
 			  size_t errlen)
@@ -24,16 +25,12 @@ static int haltpoll_probe(const struct ik_scenario *sc, struct ik_driver_binding
 	drv_probe_begin(out, &ik__driver_haltpoll);
 	if (drv_refuse_idle_option(sc, "haltpoll", err, errlen))
 		return -1;
-	if (c->hypervisor != IK_HYPERVISOR_KVM) {
-		snprintf(err, errlen, "haltpoll: needs a KVM guest ([cpuid] hypervisor = kvm), "
-			 "platform %s is not one", p->name);
-		return -1;
-	}
-	if (!c->kvm_hint_realtime && !sc->opt.haltpoll_force) {
-		snprintf(err, errlen, "haltpoll: the host does not hint dedicated vCPUs "
-			 "([cpuid] kvm_hint_realtime = no) and haltpoll_force is off");
-		return -1;
-	}
+	if (c->hypervisor != IK_HYPERVISOR_KVM)
+		return ik__errmsg(err, errlen, "haltpoll: needs a KVM guest ([cpuid] hypervisor = "
+				  "kvm), platform %s is not one", p->name);
+	if (!c->kvm_hint_realtime && !sc->opt.haltpoll_force)
+		return ik__errmsg(err, errlen, "haltpoll: the host does not hint dedicated vCPUs "
+				  "([cpuid] kvm_hint_realtime = no) and haltpoll_force is off");
 	if (drv_idle_routine(sc, &r, err, errlen))
 		return -1;
 	ik_poll_state_init(drv);

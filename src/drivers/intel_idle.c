@@ -34,6 +34,7 @@
 
 #include "drivers/drivers_internal.h"
 #include "drivers/intel_idle_tables.h"
+#include "util/errmsg.h"
 
 #define DEFAULT_MAX_CSTATE (IK_STATE_MAX - 1)
 
@@ -208,30 +209,24 @@ static int intel_probe(const struct ik_scenario *sc, struct ik_driver_binding *o
 	if (drv_refuse_idle_option(sc, "intel_idle", err, errlen))
 		return -1;
 	int max_cstate = sc->opt.max_cstate < 0 ? DEFAULT_MAX_CSTATE : sc->opt.max_cstate;
-	if (max_cstate == 0) {
-		snprintf(err, errlen, "intel_idle: disabled by max_cstate = 0");
-		return -1;
-	}
-	if (c->vendor != IK_VENDOR_INTEL || c->family != 6) {
-		snprintf(err, errlen, "intel_idle: needs an Intel family-6 CPU, platform %s has "
-			 "vendor %s family 0x%x", p->name, ik__vendor_name(c->vendor), c->family);
-		return -1;
-	}
+	if (max_cstate == 0)
+		return ik__errmsg(err, errlen, "intel_idle: disabled by max_cstate = 0");
+	if (c->vendor != IK_VENDOR_INTEL || c->family != 6)
+		return ik__errmsg(err, errlen, "intel_idle: needs an Intel family-6 CPU, platform "
+				  "%s has vendor %s family 0x%x", p->name,
+				  ik__vendor_name(c->vendor), c->family);
 	const struct intel_table *t = NULL;
 	if (strcmp(p->intel_idle.table, "acpi") != 0)
 		t = p->intel_idle.table[0] ? intel_table_by_name(p->intel_idle.table)
 					   : intel_table_by_model(c->family, c->model);
-	if (!c->mwait) {
-		snprintf(err, errlen, "intel_idle: platform %s has no MWAIT ([cpuid] mwait = no)",
-			 p->name);
-		return -1;
-	}
+	if (!c->mwait)
+		return ik__errmsg(err, errlen, "intel_idle: platform %s has no MWAIT ([cpuid] "
+				  "mwait = no)", p->name);
 	if (!(c->cpuid5_ecx & IK_CPUID5_ECX_EMX) || !(c->cpuid5_ecx & IK_CPUID5_ECX_INT_BREAK) ||
 	    !c->cpuid5_edx) {
-		snprintf(err, errlen, "intel_idle: CPUID leaf 5 (ECX 0x%x, EDX 0x%x) lacks the MWAIT "
-			 "extensions or sub-states the driver needs", (unsigned)c->cpuid5_ecx,
-			 (unsigned)c->cpuid5_edx);
-		return -1;
+		return ik__errmsg(err, errlen, "intel_idle: CPUID leaf 5 (ECX 0x%x, EDX 0x%x) "
+				  "lacks the MWAIT extensions or sub-states the driver needs",
+				  (unsigned)c->cpuid5_ecx, (unsigned)c->cpuid5_edx);
 	}
 	ik_poll_state_init(drv);
 	drv->state_count = 1;
@@ -241,12 +236,11 @@ static int intel_probe(const struct ik_scenario *sc, struct ik_driver_binding *o
 		return -1;
 	const struct ik_kernel *k = ik_kernel_or_default(&sc->kernel);
 	bool reads_cst = ik_kernel_has(k, IK_SW_INTEL_IDLE_ACPI_CST);
-	if (!reads_cst && !t) {
-		snprintf(err, errlen, "intel_idle: no built-in table for family 6 model 0x%x, and "
-			 "this kernel's intel_idle does not read _CST (intel_idle_acpi_cst = off, "
-			 "before 5.6): the driver does not load", c->model);
-		return -1;
-	}
+	if (!reads_cst && !t)
+		return ik__errmsg(err, errlen, "intel_idle: no built-in table for family 6 model "
+				  "0x%x, and this kernel's intel_idle does not read _CST "
+				  "(intel_idle_acpi_cst = off, before 5.6): the driver does not "
+				  "load", c->model);
 	if (t) {
 		bool use_acpi = reads_cst && (t->use_acpi || sc->opt.use_acpi == 1);
 		if (!reads_cst)

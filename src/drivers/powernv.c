@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "drivers/drivers_internal.h"
+#include "util/errmsg.h"
 
 #define THRESHOLD_LATENCY_NS 200000ULL /* POWERNV_THRESHOLD_LATENCY_NS */
 
@@ -51,12 +52,10 @@ static int powernv_probe(const struct ik_scenario *sc, struct ik_driver_binding 
 	struct ik_driver *drv = &out->table;
 
 	drv_probe_begin(out, &ik__driver_powernv);
-	if (p->cpuid.vendor != IK_VENDOR_IBM) {
-		snprintf(err, errlen, "powernv_idle: needs an IBM POWER platform on OPAL ([cpuid] "
-			 "vendor = ibm), platform %s has vendor %s", p->name,
-			 ik__vendor_name(p->cpuid.vendor));
-		return -1;
-	}
+	if (p->cpuid.vendor != IK_VENDOR_IBM)
+		return ik__errmsg(err, errlen, "powernv_idle: needs an IBM POWER platform on OPAL "
+				  "([cpuid] vendor = ibm), platform %s has vendor %s", p->name,
+				  ik__vendor_name(p->cpuid.vendor));
 	struct powernv_ctx *ctx = (struct powernv_ctx *)out->ctx;
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->forced_wakeup = sc->opt.forced_wakeup;

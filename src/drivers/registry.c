@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "drivers/registry.h"
+#include "util/errmsg.h"
 
 static const struct ik_idle_driver *const drivers[] = {
 	&ik__driver_table,   &ik__driver_acpi_idle, &ik__driver_intel_idle,
@@ -30,11 +31,9 @@ int ik__idle_driver_probe(const struct ik_scenario *sc, struct ik_driver_binding
 	const struct ik_idle_driver *d = ik__idle_driver_find(sc->driver);
 
 	memset(b, 0, sizeof(*b));
-	if (!d) {
-		snprintf(err, errlen, "unknown cpuidle driver '%s'; available: %s auto", sc->driver,
-			 ik__idle_driver_names());
-		return -1;
-	}
+	if (!d)
+		return ik__errmsg(err, errlen, "unknown cpuidle driver '%s'; available: %s auto",
+				  sc->driver, ik__idle_driver_names());
 	if (d->probe(sc, b, err, errlen) != 0) {
 		memset(b, 0, sizeof(*b));
 		return -1;

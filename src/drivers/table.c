@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "drivers/drivers_internal.h"
+#include "util/errmsg.h"
 
 static int table_probe(const struct ik_scenario *sc, struct ik_driver_binding *out, char *err,
 		       size_t errlen)
@@ -65,6 +66,5 @@ int ik__driver_table_bind(struct ik_scenario *sc, const char *ref, const char *g
 	ik__driver_table_scenario(sc, ref, governor, hz);
 	if (ik__driver_table.probe(sc, b, why, sizeof(why)) == 0)
 		return 0;
-	snprintf(err, errlen, "platform %s: %s", ref, why);
-	return -1;
+	return ik__errmsg(err, errlen, "platform %s: %s", ref, why);
 }

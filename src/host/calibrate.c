@@ -39,6 +39,7 @@
 
 #include "host/calibrate.h"
 #include "host/pinned_thread.h"
+#include "util/errmsg.h"
 
 /* ---- distributions ------------------------------------------------------------------------ */
 
@@ -149,10 +150,8 @@ static int oversleep(const struct ik_calib_config *c, bool fine, struct ik_calib
 			     .should_stop = c->should_stop };
 	pthread_t t;
 	s.late = malloc((size_t)c->samples * sizeof(int64_t));
-	if (!s.late) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!s.late)
+		return ik__errmsg(err, errlen, "out of memory");
 	if (ik__start_pinned(&t, c->wakee_cpu, 0, sleep_main, &s, err, errlen)) {
 		free(s.late);
 		return -1;
@@ -284,11 +283,9 @@ static int pingpong(const struct ik_calib_config *c, int cpu_b, int64_t *per_swi
 	struct ik_ctxsw_result r;
 	if (ik__ctxsw_run(&cc, &r, err, errlen))
 		return -1;
-	if (r.switches == 0) {
-		snprintf(err, errlen, "the pipe ping-pong on CPUs %d,%d made no switch", c->waker_cpu,
-			 cpu_b);
-		return -1;
-	}
+	if (r.switches == 0)
+		return ik__errmsg(err, errlen, "the pipe ping-pong on CPUs %d,%d made no switch",
+				  c->waker_cpu, cpu_b);
 	*per_switch = r.elapsed_ns / (int64_t)r.switches;
 	*switches = r.switches;
 	return 0;
@@ -306,8 +303,8 @@ static int busy_wake(const struct ik_calib_config *c, struct ik_calib_result *r,
 		sched_yield();
 	if (atomic_load(&s.running) < 0) {
 		pthread_join(t, NULL);
-		snprintf(err, errlen, "cannot run a SCHED_IDLE spinner on CPU %d", c->wakee_cpu);
-		return -1;
+		return ik__errmsg(err, errlen, "cannot run a SCHED_IDLE spinner on CPU %d",
+				  c->wakee_cpu);
 	}
 	int rc = wake_samples(c, &w, err, errlen);
 	atomic_store(&s.stop, 1);
@@ -405,11 +402,9 @@ int ik__calibrate_run(const struct ik_calib_config *c, struct ik_calib_result *r
 	r->deepest = -1;
 	ik__journal_init(&ch.journal);
 	ch.qos.fd = -1;
-	if (c->samples < 10 || c->gap_ns <= 0 || c->ctxsw_ns <= 0 || c->waker_cpu == c->wakee_cpu) {
-		snprintf(err, errlen, "expected at least 10 samples, a gap and a ping-pong time > 0, "
-			 "and two different CPUs");
-		return -1;
-	}
+	if (c->samples < 10 || c->gap_ns <= 0 || c->ctxsw_ns <= 0 || c->waker_cpu == c->wakee_cpu)
+		return ik__errmsg(err, errlen, "expected at least 10 samples, a gap and a "
+				  "ping-pong time > 0, and two different CPUs");
 	ik__cpuset_clear(&one);
 	ik__cpuset_add(&one, c->wakee_cpu);
 	if (ik__host_idle_read(c->fs, &one, &idle, err, errlen))

@@ -15,6 +15,7 @@
 #endif
 
 #include "host/calibrate.h"
+#include "util/errmsg.h"
 
 /* A one-line file's text, without its newline: 1 read, 0 missing, -1 unreadable. */
 static int read_line(const char *path, char *buf, size_t len)
@@ -37,16 +38,13 @@ static int read_param_u64(const char *dir, const char *name, uint64_t *out, char
 	char path[4200], buf[64], *end;
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	int rc = read_line(path, buf, sizeof(buf));
-	if (rc <= 0) {
-		snprintf(err, errlen, "%s: cannot read", path);
-		return -1;
-	}
+	if (rc <= 0)
+		return ik__errmsg(err, errlen, "%s: cannot read", path);
 	errno = 0;
 	unsigned long long v = strtoull(buf, &end, 10);
-	if (!buf[0] || *end || errno) {
-		snprintf(err, errlen, "%s: expected an unsigned integer, got '%.40s'", path, buf);
-		return -1;
-	}
+	if (!buf[0] || *end || errno)
+		return ik__errmsg(err, errlen, "%s: expected an unsigned integer, got '%.40s'",
+				  path, buf);
 	*out = v;
 	return 0;
 }
@@ -60,10 +58,9 @@ static int read_param_bool(const char *path, int *out, char *err, size_t errlen)
 		*out = -1;
 		return 0;
 	}
-	if (rc < 0 || (strcmp(buf, "Y") && strcmp(buf, "N") && strcmp(buf, "1") && strcmp(buf, "0"))) {
-		snprintf(err, errlen, "%s: expected Y or N, got '%.10s'", path, rc < 0 ? "" : buf);
-		return -1;
-	}
+	if (rc < 0 || (strcmp(buf, "Y") && strcmp(buf, "N") && strcmp(buf, "1") && strcmp(buf, "0")))
+		return ik__errmsg(err, errlen, "%s: expected Y or N, got '%.10s'", path,
+				  rc < 0 ? "" : buf);
 	*out = buf[0] == 'Y' || buf[0] == '1';
 	return 0;
 }

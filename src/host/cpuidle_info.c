@@ -20,6 +20,7 @@
 #endif
 
 #include "host/host.h"
+#include "util/freep.h"
 
 #define REL_LEN 128
 
@@ -376,8 +377,7 @@ int ik__host_idle_refresh(const struct ik_sysfs *fs, struct ik_host_idle *idle, 
 
 void ik__host_idle_free(struct ik_host_idle *idle)
 {
-	free(idle->cpus);
-	idle->cpus = NULL;
+	ik__freep(&idle->cpus);
 	idle->ncpus = 0;
 }
 

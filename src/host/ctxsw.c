@@ -25,6 +25,7 @@
 
 #include "host/host.h"
 #include "host/pinned_thread.h"
+#include "util/errmsg.h"
 #include "util/fd_io.h"
 #include "util/names.h"
 
@@ -188,18 +189,14 @@ int ik__ctxsw_run(const struct ik_ctxsw_config *c, struct ik_ctxsw_result *r, ch
 		 size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
-	if (c->duration_ns <= 0 || c->tick_ns < 0) {
-		snprintf(err, errlen, "expected a duration > 0");
-		return -1;
-	}
+	if (c->duration_ns <= 0 || c->tick_ns < 0)
+		return ik__errmsg(err, errlen, "expected a duration > 0");
 	int cpus[2] = { c->cpu_a, c->cpu_b };
 	if (ik__host_check_cpus(cpus, err, errlen))
 		return -1;
 	struct ctxsw *s = aligned_alloc(64, (sizeof(struct ctxsw) + 63) / 64 * 64);
-	if (!s) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!s)
+		return ik__errmsg(err, errlen, "out of memory");
 	memset(s, 0, sizeof(*s));
 	s->cfg = c;
 	s->to_a[0] = s->to_a[1] = s->to_b[0] = s->to_b[1] = -1;

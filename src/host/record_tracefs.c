@@ -24,6 +24,8 @@
 #include "host/record_tracefs.h"
 #include "trace/import.h"
 #include "trace/import_tep.h"
+#include "util/errmsg.h"
+#include "util/freep.h"
 
 #ifndef IDLEKIT_HAVE_TRACEFS
 
@@ -46,16 +48,14 @@ int ik__recording_open(struct ik_recording *rec, const char *sysfs_root, int hz,
 	(void)hz;
 	(void)buffer_kb;
 	memset(rec, 0, sizeof(*rec));
-	snprintf(err, errlen, "this idlekit was built without libtracefs");
-	return -1;
+	return ik__errmsg(err, errlen, "this idlekit was built without libtracefs");
 }
 
 int ik__recording_start(struct ik_recording *rec, const char *spool_dir, char *err, size_t errlen)
 {
 	(void)rec;
 	(void)spool_dir;
-	snprintf(err, errlen, "this idlekit was built without libtracefs");
-	return -1;
+	return ik__errmsg(err, errlen, "this idlekit was built without libtracefs");
 }
 
 void ik__recording_stop(struct ik_recording *rec)
@@ -479,11 +479,9 @@ int ik__recording_open(struct ik_recording *rec, const char *sysfs_root, int hz,
 	struct tracefs_instance *inst = tracefs_instance_create(rec->name);
 	rec->inst = inst;
 	rec->tick_fn = tick_function();
-	if (!inst) {
-		snprintf(err, errlen, "cannot create the tracefs instance %s: %s (root and tracefs needed)",
-			 rec->name, strerror(errno));
-		return -1;
-	}
+	if (!inst)
+		return ik__errmsg(err, errlen, "cannot create the tracefs instance %s: %s (root "
+				  "and tracefs needed)", rec->name, strerror(errno));
 	char kb[32];
 	snprintf(kb, sizeof(kb), "%" PRIu64, buffer_kb);
 	/* Every write is checked: the first that fails ends the set-up, naming its file. */
@@ -528,38 +526,30 @@ int ik__recording_start(struct ik_recording *rec, const char *spool_dir, char *e
 {
 	const char *systems[] = { "power", "irq", "timer", "irq_vectors", "sched", "ipi", NULL };
 	rec->tep = tracefs_local_events_system(NULL, systems);
-	if (!rec->tep) {
-		snprintf(err, errlen, "cannot read the event formats: %s", strerror(errno));
-		return -1;
-	}
+	if (!rec->tep)
+		return ik__errmsg(err, errlen, "cannot read the event formats: %s",
+				  strerror(errno));
 	char prefix[64];
 	snprintf(prefix, sizeof(prefix), ".idlekit-record-%ld", (long)getpid());
-	if (ik__tep_conv_init(&rec->conv, rec->tep, rec->h.cpus, rec->tick_fn, to_spool, &rec->spool)) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (ik__tep_conv_init(&rec->conv, rec->tep, rec->h.cpus, rec->tick_fn, to_spool, &rec->spool))
+		return ik__errmsg(err, errlen, "out of memory");
 	rec->conv_open = true;
 	if (ik__record_spool_open(&rec->spool, spool_dir, prefix, rec->h.cpus, err, errlen))
 		return -1;
 	rec->spool_open = true;
 	rec->drainer = calloc(1, sizeof(*rec->drainer));
-	if (!rec->drainer) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!rec->drainer)
+		return ik__errmsg(err, errlen, "out of memory");
 	rec->drainer->rec = rec;
 	clock_gettime(CLOCK_MONOTONIC, &rec->t0);
 	if (setup_write(rec->inst, "tracing_on", "1", err, errlen)) {
-		free(rec->drainer);
-		rec->drainer = NULL;
+		ik__freep(&rec->drainer);
 		return -1;
 	}
 	if (drainer_start(rec->drainer)) {
 		tracefs_trace_off(rec->inst);
-		free(rec->drainer);
-		rec->drainer = NULL;
-		snprintf(err, errlen, "cannot start the drain thread");
-		return -1;
+		ik__freep(&rec->drainer);
+		return ik__errmsg(err, errlen, "cannot start the drain thread");
 	}
 	return 0;
 }
@@ -570,8 +560,7 @@ void ik__recording_stop(struct ik_recording *rec)
 	clock_gettime(CLOCK_MONOTONIC, &rec->t1);
 	if (rec->drainer) {
 		drainer_stop(rec->drainer);
-		free(rec->drainer);
-		rec->drainer = NULL;
+		ik__freep(&rec->drainer);
 	}
 }
 

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "host/host.h"
+#include "util/read_file.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
 #define MAX_DUMP_BYTES (256u << 20) /* a dump of a 8192-CPU machine is well below this */
@@ -370,68 +371,30 @@ bad:
 int ik__sysfs_open_dump(const char *path, struct ik_sysfs **out, char *err, size_t errlen)
 {
 	*out = NULL;
-	/* O_NONBLOCK and a regular file only: a FIFO or a directory named by mistake is an
-	   error, never a hang */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		set_err(err, errlen, "%s: %s; expected a sysfs dump file", path,
-			S_ISDIR(st.st_mode) ? "is a directory (a copied tree is --sysfs-root DIR)"
-			: S_ISFIFO(st.st_mode) ? "is a FIFO" : "not a regular file");
-		close(fd);
-		return -1;
-	}
-	if ((uint64_t)st.st_size > MAX_DUMP_BYTES) { /* refused before anything is read */
-		set_err(err, errlen, "%s: larger than %s; not a sysfs dump?", path, "256 MiB");
-		close(fd);
-		return -1;
-	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	FILE *f = fdopen(fd, "rb");
-	if (!f) {
-		set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	size_t cap = 1 << 16, len = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		if (len == cap) {
-			if (cap >= MAX_DUMP_BYTES && fgetc(f) == EOF && !ferror(f))
-				break; /* exactly at the bound */
-			if (cap >= MAX_DUMP_BYTES) {
-				set_err(err, errlen, "%s: larger than %s; not a sysfs dump?", path, "256 MiB");
-				free(buf);
-				fclose(f);
-				return -1;
-			}
-			char *bigger = realloc(buf, cap * 2);
-			if (!bigger) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = bigger;
-			cap *= 2;
-		}
-		size_t got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
+	char *buf;
+	size_t len;
+	struct ik_read_failure why;
+	if (ik__read_file_whole(path, MAX_DUMP_BYTES, &buf, &len, &why)) {
+		switch (why.why) {
+		case IK_READ_OPEN:
+			set_err(err, errlen, "%s: cannot open: %s", path, strerror(why.errnum));
 			break;
-	}
-	if (!buf || ferror(f)) {
-		set_err(err, errlen, "%s: cannot read: %s", path, buf ? strerror(errno) : "out of memory");
-		free(buf);
-		fclose(f);
+		case IK_READ_NOT_REGULAR:
+			set_err(err, errlen, "%s: %s; expected a sysfs dump file", path,
+				S_ISDIR(why.mode) ? "is a directory (a copied tree is --sysfs-root DIR)"
+				: S_ISFIFO(why.mode) ? "is a FIFO" : "not a regular file");
+			break;
+		case IK_READ_TOO_LARGE:
+			set_err(err, errlen, "%s: larger than %s; not a sysfs dump?", path, "256 MiB");
+			break;
+		case IK_READ_NO_MEMORY:
+		case IK_READ_READ:
+			set_err(err, errlen, "%s: cannot read: %s", path,
+				why.why == IK_READ_READ ? strerror(why.errnum) : "out of memory");
+			break;
+		}
 		return -1;
 	}
-	fclose(f);
 	int ret = ik__sysfs_parse_dump(path, buf, len, out, err, errlen);
 	free(buf);
 	return ret;

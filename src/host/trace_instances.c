@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "host/host.h"
+#include "util/errmsg.h"
 
 #define PREFIX "idlekit-record-"
 
@@ -42,16 +43,13 @@ int ik__trace_instances_stale(const char *tracing_dir, bool remove, struct ik_st
 			     int max, char *err, size_t errlen)
 {
 	char dir[4096];
-	if (snprintf(dir, sizeof(dir), "%s/instances", tracing_dir) >= (int)sizeof(dir)) {
-		snprintf(err, errlen, "%s: path too long", tracing_dir);
-		return -1;
-	}
+	if (snprintf(dir, sizeof(dir), "%s/instances", tracing_dir) >= (int)sizeof(dir))
+		return ik__errmsg(err, errlen, "%s: path too long", tracing_dir);
 	DIR *d = opendir(dir);
 	if (!d) {
 		if (errno == ENOENT)
 			return 0; /* no instances at all */
-		snprintf(err, errlen, "%s: cannot list: %s", dir, strerror(errno));
-		return -1;
+		return ik__errmsg(err, errlen, "%s: cannot list: %s", dir, strerror(errno));
 	}
 	int n = 0;
 	struct dirent *de;

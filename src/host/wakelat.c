@@ -26,6 +26,7 @@
 
 #include "host/host.h"
 #include "host/pinned_thread.h"
+#include "util/errmsg.h"
 #include "util/fd_io.h"
 #include "util/names.h"
 
@@ -286,10 +287,8 @@ int ik__wakelat_run(const struct ik_wakelat_config *c, struct ik_wakelat_result 
 		return -1;
 
 	struct wakelat *w = calloc(1, sizeof(*w));
-	if (!w) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!w)
+		return ik__errmsg(err, errlen, "out of memory");
 	w->cfg = c;
 	w->total = c->warmup + c->count;
 	w->pipefd[0] = w->pipefd[1] = w->eventfd = -1;

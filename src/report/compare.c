@@ -29,6 +29,7 @@
 
 #include "report/compare_internal.h"
 #include "report/textout.h"
+#include "util/errmsg.h"
 
 /* ---- the statistics ------------------------------------------------------------------ */
 
@@ -678,30 +679,25 @@ int ik__compare_parse_gate(const char *text, struct ik_compare_gate *g, char *er
 		}
 	}
 	bool fixed_ok = g->figure >= 0 && ik__cmp_figs[g->figure].better != 0;
-	if (!fixed_ok && !g->name[0]) {
-		snprintf(err, errlen, "--fail-if %s: expected FIGURE:worse-than:PCT with FIGURE one of "
-			 "mb_per_s messages_per_s (higher is better) wake_p50_us wake_p99_us "
-			 "avg_power_w energy_j too_deep_pct too_shallow_pct (lower is better), or a "
-			 "workload's figure as compare lists it with a better side, e.g. "
-			 "requests.latency_p99_us or requests.requests_per_s", text);
-		return -1;
-	}
+	if (!fixed_ok && !g->name[0])
+		return ik__errmsg(err, errlen, "--fail-if %s: expected FIGURE:worse-than:PCT with "
+				  "FIGURE one of mb_per_s messages_per_s (higher is better) "
+				  "wake_p50_us wake_p99_us avg_power_w energy_j too_deep_pct "
+				  "too_shallow_pct (lower is better), or a workload's figure as "
+				  "compare lists it with a better side, e.g. "
+				  "requests.latency_p99_us or requests.requests_per_s", text);
 	if (fixed_ok)
 		g->better = ik__cmp_figs[g->figure].better;
-	if (strncmp(colon, mid, strlen(mid)) != 0) {
-		snprintf(err, errlen, "--fail-if %s: expected FIGURE:worse-than:PCT, e.g. "
-			 "mb_per_s:worse-than:5", text);
-		return -1;
-	}
+	if (strncmp(colon, mid, strlen(mid)) != 0)
+		return ik__errmsg(err, errlen, "--fail-if %s: expected FIGURE:worse-than:PCT, e.g. "
+				  "mb_per_s:worse-than:5", text);
 	const char *p = colon + strlen(mid);
 	char *end;
 	errno = 0;
 	g->pct = strtod(p, &end);
-	if (end == p || *end || errno || !isfinite(g->pct) || g->pct < 0 || g->pct > 1e6) {
-		snprintf(err, errlen, "--fail-if %s: expected a percentage 0..1000000 after "
-			 "'worse-than:', got '%s'", text, p);
-		return -1;
-	}
+	if (end == p || *end || errno || !isfinite(g->pct) || g->pct < 0 || g->pct > 1e6)
+		return ik__errmsg(err, errlen, "--fail-if %s: expected a percentage 0..1000000 "
+				  "after 'worse-than:', got '%s'", text, p);
 	return 0;
 }
 
@@ -781,11 +777,10 @@ int ik__compare_resolve_gates(FILE *msg, struct ik_compare_set *const *sets, int
 			return -1;
 		}
 		x->better = exact->better;
-		if (x->better == 0) {
-			snprintf(err, errlen, "--fail-if %s: the figure has no better side (neither "
-				 "higher nor lower is better), so it cannot be worse", x->name);
-			return -1;
-		}
+		if (x->better == 0)
+			return ik__errmsg(err, errlen, "--fail-if %s: the figure has no better "
+					  "side (neither higher nor lower is better), so it cannot "
+					  "be worse", x->name);
 	}
 	return 0;
 }

@@ -47,8 +47,7 @@ uint64_t ik__compare_max_bytes(void)
 
 static int fail(char *err, size_t errlen, const char *path, const char *what)
 {
-	snprintf(err, errlen, "%s: %s", path, what);
-	return -1;
+	return ik__errmsg(err, errlen, "%s: %s", path, what);
 }
 
 /* A figure present but not a number (a string, an object): the first one met in the run
@@ -444,11 +443,9 @@ static int load_validate(json_t *root, const char *path, const char *pick,
 	if (!json_is_array(figs) || !json_is_object(machine) || !json_is_object(workload))
 		return fail(err, errlen, path, "an idlekit.validate/1 document without 'figures', "
 			    "'machine' or 'workload': expected the output of idlekit validate --json");
-	if (pick[0] && strcmp(pick, "measured") != 0 && strcmp(pick, "predicted") != 0) {
-		snprintf(err, errlen, "%s: @%s: a validate result has two sides, @measured and "
-			 "@predicted", path, pick);
-		return -1;
-	}
+	if (pick[0] && strcmp(pick, "measured") != 0 && strcmp(pick, "predicted") != 0)
+		return ik__errmsg(err, errlen, "%s: @%s: a validate result has two sides, "
+				  "@measured and @predicted", path, pick);
 	int n = 0;
 	for (int side = 0; side < 2; side++) {
 		if (pick[0] && strcmp(pick, side_name[side]) != 0)
@@ -535,13 +532,11 @@ int ik__compare_load_text(const char *spec, const char *text, size_t len,
 	json_error_t jerr;
 	struct stat st;
 	uint64_t limit = ik__compare_max_bytes();
-	if (!text && stat(path, &st) == 0 && (uint64_t)st.st_size > limit) {
-		snprintf(err, errlen, "%s: %.1f MB: larger than compare reads (%llu MB; "
-			 "IDLEKIT_COMPARE_MAX_MB raises it: reading takes about 12 times the file's "
-			 "size in memory)", path, (double)st.st_size / 1e6,
-			 (unsigned long long)(limit >> 20));
-		return -1;
-	}
+	if (!text && stat(path, &st) == 0 && (uint64_t)st.st_size > limit)
+		return ik__errmsg(err, errlen, "%s: %.1f MB: larger than compare reads (%llu MB; "
+				  "IDLEKIT_COMPARE_MAX_MB raises it: reading takes about 12 times "
+				  "the file's size in memory)", path, (double)st.st_size / 1e6,
+				  (unsigned long long)(limit >> 20));
 	json_t *root = text ? json_loadb(text, len, 0, &jerr) : json_load_file(path, 0, &jerr);
 	if (!root) {
 		if (!jerr.text[0]) /* jansson says nothing when memory runs out */

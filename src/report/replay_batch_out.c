@@ -7,6 +7,7 @@
 
 #include "report/html.h"
 #include "report/replay_batch_out.h"
+#include "util/freep.h"
 
 /* How replay charges a package's exit: said in every report. */
 static const char package_exit[] =
@@ -76,6 +77,5 @@ void ik__report_replay_batch_free(struct ik_replay_batch_out *o, int n)
 		free(o->v[i].out);
 		free(o->v[i].html);
 	}
-	free(o->v);
-	o->v = NULL;
+	ik__freep(&o->v);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "config/result.h"
+#include "util/freep.h"
 
 static double measured_s(const struct ik_run_result *r)
 {
@@ -54,16 +55,12 @@ void ik__run_result_free(struct ik_run_result *r)
 {
 	if (!r)
 		return;
-	free(r->per_cpu);
-	r->per_cpu = NULL;
-	free(r->open_idle);
-	r->open_idle = NULL;
-	free(r->cpu_busy_ns);
-	r->cpu_busy_ns = NULL;
+	ik__freep(&r->per_cpu);
+	ik__freep(&r->open_idle);
+	ik__freep(&r->cpu_busy_ns);
 	ik__timeline_free(r->timeline);
 	r->timeline = NULL;
-	free(r->requests);
-	r->requests = NULL;
+	ik__freep(&r->requests);
 }
 
 double ik__request_achieved_load_pct(const struct ik_request_stats *q, int64_t measured_ns)

@@ -10,6 +10,7 @@
 #include "core/idle_call.h"
 #include "sim/sim.h"
 #include "sim/workload.h"
+#include "util/errmsg.h"
 
 /* What the runs of one scenario share (sim.h). */
 struct ik_sim_set {
@@ -123,9 +124,8 @@ static int sim_setup(struct ik_sim *s, const struct ik_sim_set *set, uint64_t se
 			return -1;
 		s->gov = ik__governor_inst_ops(s->gov_inst);
 	} else if (sc->ngov_params > 0) {
-		snprintf(err, errlen, "governor.%s: this driver bypasses the cpuidle governor",
-			 sc->gov_params[0].name);
-		return -1;
+		return ik__errmsg(err, errlen, "governor.%s: this driver bypasses the cpuidle "
+				  "governor", sc->gov_params[0].name);
 	}
 
 	struct ik_pm_qos qos;
@@ -150,11 +150,9 @@ static int sim_setup(struct ik_sim *s, const struct ik_sim_set *set, uint64_t se
 		c->mode = CPU_RUNNING;
 		for (int k = 0; k < sc->ndisabled; k++) {
 			int idx = find_state(s->drv, sc->disabled[k]);
-			if (idx < 0) {
-				snprintf(err, errlen, "cpuidle.disable: no state named '%s'",
-					 sc->disabled[k]);
-				return -1;
-			}
+			if (idx < 0)
+				return ik__errmsg(err, errlen, "cpuidle.disable: no state named "
+						  "'%s'", sc->disabled[k]);
 			c->dev.states_disable[idx] |= IK_DISABLE_USER;
 		}
 	}
@@ -176,8 +174,7 @@ static int sim_setup(struct ik_sim *s, const struct ik_sim_set *set, uint64_t se
 		goto oom;
 	return 0;
 oom:
-	snprintf(err, errlen, "out of memory for %d CPUs", s->ncpus);
-	return -1;
+	return ik__errmsg(err, errlen, "out of memory for %d CPUs", s->ncpus);
 }
 
 /* The counters as they stand, to subtract the warm-up from the end figures. */
@@ -371,10 +368,8 @@ static int set_open(const struct ik_scenario *sc, const struct sim_workload_ops 
 	struct ik_sim_set *set = calloc(1, sizeof(*set));
 
 	*out = NULL;
-	if (!set) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!set)
+		return ik__errmsg(err, errlen, "out of memory");
 	set->sc = sc;
 	set->ops = ops;
 	/* a loaded scenario's driver was probed by its check; one built by hand is here */
@@ -385,9 +380,16 @@ static int set_open(const struct ik_scenario *sc, const struct sim_workload_ops 
 		free(set);
 		return -1;
 	}
-	if (ops->prepare && ops->prepare(sc, &set->wl_shared, err, errlen)) {
-		ik__sim_set_close(set);
-		return -1;
+	if (ops->prepare) {
+		void *shared = calloc(1, ops->shared_size ? ops->shared_size : 1);
+		if (!shared || ops->prepare(sc, shared, err, errlen)) {
+			if (!shared)
+				snprintf(err, errlen, "out of memory preparing the %s workload", ops->name);
+			free(shared);
+			ik__sim_set_close(set);
+			return -1;
+		}
+		set->wl_shared = shared;
 	}
 	*out = set;
 	return 0;
@@ -400,9 +402,8 @@ int ik__sim_set_open(const struct ik_scenario *sc, struct ik_sim_set **out, char
 
 	if (!ops) {
 		*out = NULL;
-		snprintf(err, errlen, "workload: type %d has no implementation",
-			 (int)sc->workload.kind);
-		return -1;
+		return ik__errmsg(err, errlen, "workload: type %d has no implementation",
+				  (int)sc->workload.kind);
 	}
 	return set_open(sc, ops, out, err, errlen);
 }
@@ -413,6 +414,7 @@ void ik__sim_set_close(struct ik_sim_set *set)
 		return;
 	if (set->ops->unprepare && set->wl_shared)
 		set->ops->unprepare(set->wl_shared);
+	free(set->wl_shared);
 	free(set);
 }
 
@@ -455,10 +457,8 @@ int ik__sim_set_run(const struct ik_sim_set *set, uint64_t seed, const struct ik
 	struct snapshot snap = { 0 };
 	int rc = -1;
 
-	if (!s) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!s)
+		return ik__errmsg(err, errlen, "out of memory");
 	if (sim_setup(s, set, seed, err, errlen) || sim_workload_setup(s, err, errlen))
 		goto done;
 	int n = s->drv->state_count;

@@ -9,11 +9,12 @@
 #include <string.h>
 
 #include "sim/workload.h"
+#include "util/errmsg.h"
+#include "util/freep.h"
 
 int sim_workload_oom(char *err, size_t errlen)
 {
-	snprintf(err, errlen, "out of memory setting up the workload");
-	return -1;
+	return ik__errmsg(err, errlen, "out of memory setting up the workload");
 }
 
 /* See workload.h. */
@@ -54,9 +55,8 @@ int sim_pinned_pair(const struct ik_sim *s, int k, int *client, int *server, cha
 		break;
 	}
 nofit:
-	snprintf(err, errlen, "workload: %d pinned pairs do not fit on platform %s (%d CPUs)",
-		 s->sc->workload.pairs, p->name, s->ncpus);
-	return -1;
+	return ik__errmsg(err, errlen, "workload: %d pinned pairs do not fit on platform %s (%d "
+			  "CPUs)", s->sc->workload.pairs, p->name, s->ncpus);
 }
 
 void sim_task_init_blocked(struct sim_task *t, int cpu, bool pinned)
@@ -188,11 +188,10 @@ static int setup_side_spinners(struct ik_sim *s, char *err, size_t errlen)
 		struct sim_task *t = &s->tasks[first + i];
 		memset(t, 0, sizeof(*t));
 		sim_task_init_blocked(t, w->side_spin_cpus[i], false);
-		if (t->cpu >= s->ncpus) {
-			snprintf(err, errlen, "workload: side_spin_cpus: CPU %d does not exist (platform "
-				 "%s has %d CPUs)", t->cpu, s->plat->name, s->ncpus);
-			return -1;
-		}
+		if (t->cpu >= s->ncpus)
+			return ik__errmsg(err, errlen, "workload: side_spin_cpus: CPU %d does not "
+					  "exist (platform %s has %d CPUs)", t->cpu, s->plat->name,
+					  s->ncpus);
 		t->pinned = t->busy_loop = t->side = true;
 		t->work_ns = w->side_spin_work_ns;
 		if (sim_timer_register(s, first + i))
@@ -379,6 +378,5 @@ void sim_workload_free(struct ik_sim *s)
 {
 	if (s->wl && s->wl_ops->free)
 		s->wl_ops->free(s);
-	free(s->wl);
-	s->wl = NULL;
+	ik__freep(&s->wl);
 }

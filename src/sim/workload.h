@@ -32,9 +32,12 @@ struct sim_workload_ops {
 	int (*check)(struct ik_workload *w, struct ik_workload_check *c);
 	/* Once for all the runs of a scenario (a run set, ik__sim_set_open): what they share
 	   and only read, such as the file it names, parsed once; each run finds it in
-	   s->wl_shared.  0, or -1 with a message.  NULL: nothing shared. */
-	int (*prepare)(const struct ik_scenario *sc, void **shared, char *err, size_t errlen);
-	/* Frees what prepare made (called once, after the set's last run). */
+	   s->wl_shared.  The engine gives it shared_size zeroed bytes to fill and frees them.
+	   0, or -1 with a message (what it filled in already released).  NULL: nothing
+	   shared. */
+	int (*prepare)(const struct ik_scenario *sc, void *shared, char *err, size_t errlen);
+	size_t shared_size;
+	/* Releases what prepare put into shared (called once, after the set's last run). */
 	void (*unprepare)(void *shared);
 	/* How many task timers it needs (timer ids are fixed before set-up). */
 	int (*max_tasks)(const struct ik_workload *w);

@@ -11,6 +11,7 @@
 #include "config/ini_common.h"
 #include "sweep/spec_internal.h"
 #include "sweep/sweep_internal.h"
+#include "util/errmsg.h"
 
 /*
  * A scenario message about override `ov` starts "--set OV: "; in a spec it is better put
@@ -74,10 +75,8 @@ int ik__sweep_spec_check(struct ik_sweep_spec *s, char *err, size_t errlen)
 	struct ik_scenario *sc = malloc(sizeof(*sc));
 	int ret = -1;
 
-	if (!sc) {
-		snprintf(err, errlen, "%s: out of memory", s->origin);
-		return -1;
-	}
+	if (!sc)
+		return ik__errmsg(err, errlen, "%s: out of memory", s->origin);
 	for (int i = 0; i < s->noverrides; i++)
 		ov[i] = s->overrides[i];
 	if (ik__scenario_load(s->base_ref, ov, s->noverrides, sc, msg, sizeof(msg)) != 0) {

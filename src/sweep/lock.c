@@ -14,21 +14,18 @@
 #include <unistd.h>
 
 #include "sweep/sweep.h"
+#include "util/errmsg.h"
 
 int ik__sweep_lock(const char *dir, char *err, size_t errlen)
 {
 	char path[4096], pid[32] = "";
 	int n = snprintf(path, sizeof(path), "%s/.lock", dir);
 
-	if (n < 0 || (size_t)n >= sizeof(path)) {
-		snprintf(err, errlen, "%s: path too long", dir);
-		return -1;
-	}
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return ik__errmsg(err, errlen, "%s: path too long", dir);
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
-		return -1;
-	}
+	if (fd < 0)
+		return ik__errmsg(err, errlen, "%s: cannot create: %s", path, strerror(errno));
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		int e = errno;
 		ssize_t k = read(fd, pid, sizeof(pid) - 1);

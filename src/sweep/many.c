@@ -23,6 +23,7 @@
 #include "sim/sim.h"
 #include "sweep/longest_first.h"
 #include "sweep/sweep.h"
+#include "util/errmsg.h"
 #include "util/thread_pool.h"
 
 #define LOOKS_PER_RUN 200  /* a tail run's looks at its pace over its simulated length */
@@ -207,8 +208,7 @@ int ik__sim_run_many(const struct ik_scenario *first, const struct ik_scenario *
 		free(m.ok);
 		free(m.lf);
 		free(m.at_ms);
-		snprintf(err, errlen, "out of memory");
-		return -1;
+		return ik__errmsg(err, errlen, "out of memory");
 	}
 	/* the driver probed and the workload's file read once for all the runs (a failure
 	   is the first run's, as it would be if each run made its own) */

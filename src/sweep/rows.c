@@ -16,6 +16,7 @@
 #include "report/textout.h"
 #include "sweep/spec_internal.h"
 #include "sweep/sweep_internal.h"
+#include "util/errmsg.h"
 
 
 static const char *const setting_cols[IK_SWEEP_SETTING_COLS] = {
@@ -218,10 +219,9 @@ int ik__sweep_manifest_read(const char *path, struct ik_sweep_manifest *m, char 
 	FILE *f = fopen(path, "r");
 	char line[256];
 	int lineno = 0, got = 0;
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot open: expected a sweep folder's manifest", path);
-		return -1;
-	}
+	if (!f)
+		return ik__errmsg(err, errlen, "%s: cannot open: expected a sweep folder's "
+				  "manifest", path);
 	memset(m, 0, sizeof(*m));
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long h;
@@ -246,16 +246,14 @@ int ik__sweep_manifest_read(const char *path, struct ik_sweep_manifest *m, char 
 			got |= 16;
 		} else {
 			fclose(f);
-			snprintf(err, errlen, "%s:%d: expected 'idlekit-sweep 1', 'spec_hash HEX', "
-				 "'shard I/N', 'points N' or 'runs N'", path, lineno);
-			return -1;
+			return ik__errmsg(err, errlen, "%s:%d: expected 'idlekit-sweep 1', "
+					  "'spec_hash HEX', 'shard I/N', 'points N' or 'runs N'",
+					  path, lineno);
 		}
 	}
 	fclose(f);
-	if (got != 31) {
-		snprintf(err, errlen, "%s: expected a complete manifest (idlekit-sweep 1, spec_hash, "
-			 "shard, points, runs)", path);
-		return -1;
-	}
+	if (got != 31)
+		return ik__errmsg(err, errlen, "%s: expected a complete manifest (idlekit-sweep 1, "
+				  "spec_hash, shard, points, runs)", path);
 	return 0;
 }

@@ -13,6 +13,7 @@
 
 #include "sim/sim.h"
 #include "sweep/sweep_internal.h"
+#include "util/errmsg.h"
 #include "util/thread_pool.h"
 
 struct pool {
@@ -43,10 +44,8 @@ static int run_task(struct pool *p, int64_t t, char **row, char *err, size_t err
 	int ret = 2;
 
 	*row = NULL;
-	if (!sc) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!sc)
+		return ik__errmsg(err, errlen, "out of memory");
 	if (ik__sweep_point_load(s, point, sc, err, errlen) == 0) {
 		char msg[IK_ERR_LEN];
 		if (ik__sim_run(sc, s->seed + (uint64_t)run, &r, msg, sizeof(msg)) == 0) {
@@ -144,10 +143,8 @@ int ik__sweep_run(const struct ik_sweep_spec *s, const struct ik_sweep_shard *sh
 		threads = (int)(p.end - p.first > 0 ? p.end - p.first : 1);
 	p.window = 4 * threads + 4;
 	p.slots = calloc((size_t)p.window, sizeof(*p.slots));
-	if (!p.slots) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!p.slots)
+		return ik__errmsg(err, errlen, "out of memory");
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
 	ik__thread_pool_run(p.end - p.first, threads, task_job, &p);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sweep/sweep.h"
+#include "util/errmsg.h"
 
 #define MAX_SHARDS 100000
 
@@ -32,16 +33,12 @@ int ik__sweep_shard_parse(const char *text, struct ik_sweep_shard *sh, char *err
 	char *slash = strchr(buf, '/');
 	if (slash)
 		*slash = '\0';
-	if (!slash || parse_int(slash + 1, 1, MAX_SHARDS, &n) || parse_int(buf, 0, MAX_SHARDS, &i)) {
-		snprintf(err, errlen, "expected I/N with 0 <= I < N <= %d, got '%.40s'", MAX_SHARDS,
-			 text ? text : "");
-		return -1;
-	}
-	if (i >= n) {
-		snprintf(err, errlen, "shard %lld out of range: expected 0..%lld for %lld shards",
-			 i, n - 1, n);
-		return -1;
-	}
+	if (!slash || parse_int(slash + 1, 1, MAX_SHARDS, &n) || parse_int(buf, 0, MAX_SHARDS, &i))
+		return ik__errmsg(err, errlen, "expected I/N with 0 <= I < N <= %d, got '%.40s'",
+				  MAX_SHARDS, text ? text : "");
+	if (i >= n)
+		return ik__errmsg(err, errlen, "shard %lld out of range: expected 0..%lld for %lld "
+				  "shards", i, n - 1, n);
 	sh->index = (int)i;
 	sh->count = (int)n;
 	return 0;
@@ -58,18 +55,18 @@ int ik__sweep_shard_from_env(int count_hint, struct ik_sweep_shard *sh, char *sr
 	if (id && *id) {
 		if (parse_int(id, 0, MAX_SHARDS * 10LL, &i) || !count ||
 		    parse_int(count, 1, MAX_SHARDS, &n) || (min && *min && parse_int(min, 0, i, &m))) {
-			snprintf(err, errlen, "SLURM_ARRAY_TASK_ID=%.20s, SLURM_ARRAY_TASK_COUNT=%.20s, "
-				 "SLURM_ARRAY_TASK_MIN=%.20s: expected MIN <= ID < MIN + COUNT",
-				 id, count ? count : "(unset)", min ? min : "(unset)");
-			return -1;
+			return ik__errmsg(err, errlen, "SLURM_ARRAY_TASK_ID=%.20s, "
+					  "SLURM_ARRAY_TASK_COUNT=%.20s, "
+					  "SLURM_ARRAY_TASK_MIN=%.20s: expected MIN <= ID < MIN + "
+					  "COUNT", id, count ? count : "(unset)",
+					  min ? min : "(unset)");
 		}
 		if (count_hint > 0)
 			n = count_hint;
-		if (i - m >= n) {
-			snprintf(err, errlen, "SLURM_ARRAY_TASK_ID=%lld: shard %lld out of range for "
-				 "%lld shards (an array must be MIN-(MIN+N-1) with no step)", i, i - m, n);
-			return -1;
-		}
+		if (i - m >= n)
+			return ik__errmsg(err, errlen, "SLURM_ARRAY_TASK_ID=%lld: shard %lld out "
+					  "of range for %lld shards (an array must be "
+					  "MIN-(MIN+N-1) with no step)", i, i - m, n);
 		sh->index = (int)(i - m);
 		sh->count = (int)n;
 		snprintf(src, srclen, "SLURM_ARRAY_TASK_ID");
@@ -77,20 +74,16 @@ int ik__sweep_shard_from_env(int count_hint, struct ik_sweep_shard *sh, char *sr
 	}
 	const char *k8s = getenv("JOB_COMPLETION_INDEX");
 	if (k8s && *k8s) {
-		if (parse_int(k8s, 0, MAX_SHARDS, &i)) {
-			snprintf(err, errlen, "JOB_COMPLETION_INDEX=%.20s: expected an integer", k8s);
-			return -1;
-		}
-		if (count_hint <= 0) {
-			snprintf(err, errlen, "JOB_COMPLETION_INDEX is set: give the job's completions "
-				 "with --shard-count N");
-			return -1;
-		}
-		if (i >= count_hint) {
-			snprintf(err, errlen, "JOB_COMPLETION_INDEX=%lld: shard out of range: expected "
-				 "0..%d for --shard-count %d", i, count_hint - 1, count_hint);
-			return -1;
-		}
+		if (parse_int(k8s, 0, MAX_SHARDS, &i))
+			return ik__errmsg(err, errlen, "JOB_COMPLETION_INDEX=%.20s: expected an "
+					  "integer", k8s);
+		if (count_hint <= 0)
+			return ik__errmsg(err, errlen, "JOB_COMPLETION_INDEX is set: give the "
+					  "job's completions with --shard-count N");
+		if (i >= count_hint)
+			return ik__errmsg(err, errlen, "JOB_COMPLETION_INDEX=%lld: shard out of "
+					  "range: expected 0..%d for --shard-count %d", i,
+					  count_hint - 1, count_hint);
 		sh->index = (int)i;
 		sh->count = count_hint;
 		snprintf(src, srclen, "JOB_COMPLETION_INDEX");

@@ -25,6 +25,8 @@
 #include "config/ini_common.h"
 #include "sweep/spec_internal.h"
 #include "sweep/sweep_internal.h"
+#include "util/errmsg.h"
+#include "util/freep.h"
 
 #define MAX_ZIPS IK_SWEEP_MAX_AXES
 
@@ -291,14 +293,12 @@ int ik__sweep_spec_add_axis(struct ik_sweep_spec *s, const char *key, const char
 	snprintf(a->key, sizeof(a->key), "%s", key);
 	a->line = line;
 	if (parse_list(a, list, msg, sizeof(msg)) != 0) {
-		free(a->values);
-		a->values = NULL;
+		ik__freep(&a->values);
 		return ik__ini_fail(&e, w, "vary.%s: %s", key, msg);
 	}
 	a->num = calloc((size_t)a->nvalues, sizeof(*a->num));
 	if (!a->num) {
-		free(a->values);
-		a->values = NULL;
+		ik__freep(&a->values);
 		return ik__ini_fail(&e, w, "out of memory");
 	}
 	a->numeric = true;
@@ -333,11 +333,10 @@ int ik__sweep_parse_bad(const char *text, struct ik_sweep_bad *bad, char *err, s
 		if (k > 0)
 			len += (size_t)k;
 	}
-	if (!colon || fig < 0 || !parse_number(trim(colon + 1), &v)) {
-		snprintf(err, errlen, "expected FIGURE:VALUE with FIGURE one of %s, got '%s'", names,
-			 ik__ini_shown(text ? text : "", shown, sizeof(shown)));
-		return -1;
-	}
+	if (!colon || fig < 0 || !parse_number(trim(colon + 1), &v))
+		return ik__errmsg(err, errlen, "expected FIGURE:VALUE with FIGURE one of %s, got "
+				  "'%s'", names,
+				  ik__ini_shown(text ? text : "", shown, sizeof(shown)));
 	bad->on = true;
 	bad->figure = fig;
 	bad->below = v;
@@ -591,10 +590,8 @@ int ik__sweep_spec_parse_string(const char *origin, const char *text, struct ik_
 	static const struct ik_ini_callbacks cb = { on_section, on_key };
 	ik__sweep_spec_init(s, origin, "");
 	struct spec_reader *r = calloc(1, sizeof(*r));
-	if (!r) {
-		snprintf(err, errlen, "%s: out of memory", s->origin);
-		return -1;
-	}
+	if (!r)
+		return ik__errmsg(err, errlen, "%s: out of memory", s->origin);
 	r->s = s;
 	r->e = (struct ik_ini_err){ s->origin, err, errlen };
 	int ret = ik__ini_parse_text(&r->e, text, &cb, r);

@@ -24,6 +24,7 @@
 
 #include "trace/analyze.h"
 #include "trace/cause_rule.h"
+#include "util/freep.h"
 #include "util/idle_hist.h" /* ik__trace_hist_bucket's one definition */
 
 struct cpu_run {
@@ -387,10 +388,8 @@ void ik__trace_analysis_free(struct ik_trace_analysis *a)
 	if (a->pstates)
 		for (int c = 0; c < a->cpus; c++)
 			free(a->pstates[c].v);
-	free(a->pstates);
-	a->pstates = NULL;
-	free(a->groups);
-	a->groups = NULL;
+	ik__freep(&a->pstates);
+	ik__freep(&a->groups);
 	a->npackages = a->ncores = 0;
 	a->cpu = NULL;
 	a->remote = NULL;

@@ -15,6 +15,8 @@
 
 #include "trace/format.h"
 #include "util/cpuset.h"
+#include "util/errmsg.h"
+#include "util/freep.h"
 
 #define BUF_SIZE (1u << 16)
 
@@ -233,15 +235,13 @@ static int finish_driver(struct ik_trace_reader *r, struct ik_trace_driver *d, c
 			 size_t errlen)
 {
 	char e[160];
-	if (d->drv.state_count == 0) {
-		snprintf(err, errlen, "%s:%" PRIu64 ": expected at least one 'state' line for driver %s, got none",
-			 r->origin, r->line, d->drv.name);
-		return -1;
-	}
-	if (ik_driver_init(&d->drv, e, sizeof(e))) {
-		snprintf(err, errlen, "%s:%" PRIu64 ": driver %s: %s", r->origin, r->line, d->drv.name, e);
-		return -1;
-	}
+	if (d->drv.state_count == 0)
+		return ik__errmsg(err, errlen,
+				  "%s:%" PRIu64 ": expected at least one 'state' line for driver %s, got none",
+				  r->origin, r->line, d->drv.name);
+	if (ik_driver_init(&d->drv, e, sizeof(e)))
+		return ik__errmsg(err, errlen, "%s:%" PRIu64 ": driver %s: %s", r->origin, r->line,
+				  d->drv.name, e);
 	return 0;
 }
 
@@ -813,12 +813,9 @@ int ik__trace_header_init(struct ik_trace_header *h, int hz, int cpus, const str
 
 void ik__trace_header_free(struct ik_trace_header *h)
 {
-	free(h->cpu_driver);
-	h->cpu_driver = NULL;
-	free(h->topo);
-	h->topo = NULL;
-	free(h->irqs);
-	h->irqs = NULL;
+	ik__freep(&h->cpu_driver);
+	ik__freep(&h->topo);
+	ik__freep(&h->irqs);
 	h->nirqs = 0;
 }
 

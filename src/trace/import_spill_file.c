@@ -12,15 +12,14 @@
 #include <unistd.h>
 
 #include "trace/import_internal.h"
+#include "util/errmsg.h"
 
 int ik__import_spill_init_in(struct ik_import_spill *s, const char *dir, const char *prefix,
 			    char *err, size_t errlen)
 {
 	char path[4200];
-	if (ik__import_spill_init(s)) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (ik__import_spill_init(s))
+		return ik__errmsg(err, errlen, "out of memory");
 	snprintf(path, sizeof(path), "%s/%s-XXXXXX", dir, prefix);
 	int fd = mkstemp(path);
 	if (fd < 0 || unlink(path) != 0 || !(s->f = fdopen(fd, "w+"))) {

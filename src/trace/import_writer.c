@@ -14,6 +14,7 @@
 
 #include "trace/import.h"
 #include "trace/import_internal.h"
+#include "util/freep.h"
 
 static int emit(FILE *out, struct ik_trace_import_stats *st, const struct ik_trace_event *ev)
 {
@@ -56,8 +57,7 @@ void ik__import_writer_end(struct ik_import_writer *w)
 
 void ik__import_writer_free(struct ik_import_writer *w)
 {
-	free(w->c);
-	w->c = NULL;
+	ik__freep(&w->c);
 }
 
 int ik__import_writer_record(struct ik_import_writer *w, const struct ik_trace_import_rec *r)

@@ -29,6 +29,7 @@
 #include "trace/analyze.h"
 #include "trace/format.h"
 #include "trace/learn.h"
+#include "util/errmsg.h"
 #include "util/grow.h"
 
 _Static_assert(IK_LEARNED_CAUSES == IK_CAUSE_NONE + 1, "a learned cause per trace cause");
@@ -439,10 +440,8 @@ int ik__learn_trace(struct ik_trace_reader *r, const char *source, struct ik_lea
 	int rc = -1, st;
 
 	memset(out, 0, sizeof(*out));
-	if (!t) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!t)
+		return ik__errmsg(err, errlen, "out of memory");
 	for (int i = 0; i < h->cpus; i++) {
 		t[i].cause = t[i].last_cause = -1;
 		t[i].current = -1;

@@ -23,15 +23,15 @@
 
 #include "trace/import_internal.h"
 #include "trace/record_spool.h"
+#include "util/errmsg.h"
 
 int ik__record_spool_open(struct ik_record_spool *sp, const char *dir, const char *prefix,
 			 int ncpus, char *err, size_t errlen)
 {
 	memset(sp, 0, sizeof(*sp));
-	if (ncpus < 1 || ncpus > IK_TRACE_MAX_CPUS) {
-		snprintf(err, errlen, "%d CPUs: expected 1 to %d", ncpus, IK_TRACE_MAX_CPUS);
-		return -1;
-	}
+	if (ncpus < 1 || ncpus > IK_TRACE_MAX_CPUS)
+		return ik__errmsg(err, errlen, "%d CPUs: expected 1 to %d", ncpus,
+				  IK_TRACE_MAX_CPUS);
 	sp->ncpus = ncpus;
 	return ik__import_spill_init_in(&sp->spill, dir, prefix, err, errlen);
 }

@@ -45,6 +45,7 @@
 
 #include "sim/govreplay.h"
 #include "trace/replay_internal.h"
+#include "util/freep.h"
 
 static int64_t next_timer_after(const struct gov_cpu *c, int64_t t)
 {
@@ -762,7 +763,6 @@ int ik__trace_replay_run(struct ik_trace_reader *r, const struct ik_trace_replay
 
 void ik__trace_replay_free(struct ik_trace_replay *rp)
 {
-	free(rp->cpu);
-	rp->cpu = NULL;
+	ik__freep(&rp->cpu);
 	ik__run_result_free(&rp->run);
 }

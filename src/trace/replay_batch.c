@@ -10,6 +10,7 @@
 
 #include "core/governor_registry.h"
 #include "trace/replay_batch.h"
+#include "util/errmsg.h"
 #include "util/thread_pool.h"
 
 /* a governor's one-line identity (ik__governor_identity_label): name, path, sha256, parameters */
@@ -18,34 +19,25 @@
 int ik__replay_batch_governors(struct ik_replay_batch *b, const char *list, char *err,
 			      size_t errlen)
 {
-	if (strlen(list) >= sizeof(b->spec_buf)) {
-		snprintf(err, errlen, "list too long");
-		return -1;
-	}
+	if (strlen(list) >= sizeof(b->spec_buf))
+		return ik__errmsg(err, errlen, "list too long");
 	snprintf(b->spec_buf, sizeof(b->spec_buf), "%s", list);
 	b->ngov = 0;
 	for (char *t = b->spec_buf, *next; t; t = next) {
 		next = strchr(t, ',');
 		if (next)
 			*next++ = '\0';
-		if (!*t) {
-			snprintf(err, errlen, "expected NAME[,NAME...], got '%s'", list);
-			return -1;
-		}
+		if (!*t)
+			return ik__errmsg(err, errlen, "expected NAME[,NAME...], got '%s'", list);
 		char why[IK_ERR_LEN]; /* a spec's own message, as long as it ever was */
-		if (ik__governor_spec_check(t, why, sizeof(why))) {
-			snprintf(err, errlen, "%s", why);
-			return -1;
-		}
+		if (ik__governor_spec_check(t, why, sizeof(why)))
+			return ik__errmsg(err, errlen, "%s", why);
 		for (int i = 0; i < b->ngov; i++)
-			if (strcmp(b->specs[i], t) == 0) {
-				snprintf(err, errlen, "'%s' given twice", t);
-				return -1;
-			}
-		if (b->ngov == IK_TRACE_REPLAY_MAX_GOVS) {
-			snprintf(err, errlen, "expected at most %d governors", IK_TRACE_REPLAY_MAX_GOVS);
-			return -1;
-		}
+			if (strcmp(b->specs[i], t) == 0)
+				return ik__errmsg(err, errlen, "'%s' given twice", t);
+		if (b->ngov == IK_TRACE_REPLAY_MAX_GOVS)
+			return ik__errmsg(err, errlen, "expected at most %d governors",
+					  IK_TRACE_REPLAY_MAX_GOVS);
 		b->specs[b->ngov++] = t;
 	}
 	return 0;

@@ -9,6 +9,7 @@
 
 #include "sim/govreplay.h"
 #include "trace/replay_internal.h"
+#include "util/freep.h"
 
 int ik__replay_run_setup(struct ik_replay_run *run, const struct ik_trace_header *h, char *err,
 			size_t errlen)
@@ -154,8 +155,7 @@ void ik__replay_run_free(struct ik_replay_run *run)
 		free(run->cpu[cpu].waiters.v);
 	}
 	free(run->cpu);
-	free(run->work);
-	run->work = NULL;
+	ik__freep(&run->work);
 	run->cpu = NULL;
 	run->ready = 0;
 	ik__replay_pkg_free(&run->pkg);

@@ -24,6 +24,7 @@
 
 #include "trace/format.h"
 #include "trace/learn.h"
+#include "util/errmsg.h"
 #include "validate/validate.h"
 
 bool ik__val_command_found(const char *file)
@@ -161,10 +162,8 @@ int ik__val_command_learn(struct ik_val_spec *spec, const struct ik_val_sample *
 	snprintf(path, sizeof(path), "%s/window.trace", spec->tmpdir);
 	snprintf(spec->learned_file, sizeof(spec->learned_file), "%s/command.learned", spec->tmpdir);
 	FILE *in = fopen(path, "r");
-	if (!in) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (!in)
+		return ik__errmsg(err, errlen, "%s: %s", path, strerror(errno));
 	struct ik_trace_reader *r = NULL;
 	struct ik_learned m;
 	int rc = -1;

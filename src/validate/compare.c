@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/errmsg.h"
+#include "util/freep.h"
 #include "validate/validate.h"
 
 struct builder {
@@ -98,10 +100,8 @@ int ik__val_compare(const struct ik_val_sample *measured, int nm, const struct i
 {
 	struct builder b = { c, 0 };
 	memset(c, 0, sizeof(*c));
-	if (nm < 1 || np < 1 || nm > IK_VAL_MAX_RUNS || np > IK_VAL_MAX_RUNS) {
-		snprintf(err, errlen, "validate: 1 to %d runs each side", IK_VAL_MAX_RUNS);
-		return -1;
-	}
+	if (nm < 1 || np < 1 || nm > IK_VAL_MAX_RUNS || np > IK_VAL_MAX_RUNS)
+		return ik__errmsg(err, errlen, "validate: 1 to %d runs each side", IK_VAL_MAX_RUNS);
 	const struct ik_val_sample *m0 = &measured[0], *p0 = &predicted[0];
 	int ncpus = m0->ncpus < p0->ncpus ? m0->ncpus : p0->ncpus;
 	int nstates = m0->nstates < p0->nstates ? m0->nstates : p0->nstates;
@@ -206,14 +206,12 @@ int ik__val_compare(const struct ik_val_sample *measured, int nm, const struct i
 	return 0;
 oom:
 	ik__val_comparison_free(c);
-	snprintf(err, errlen, "out of memory");
-	return -1;
+	return ik__errmsg(err, errlen, "out of memory");
 }
 
 void ik__val_comparison_free(struct ik_val_comparison *c)
 {
-	free(c->fig);
-	c->fig = NULL;
+	ik__freep(&c->fig);
 	c->nfig = 0;
 }
 

@@ -31,10 +31,8 @@ int ik__val_cyclictest_hist(FILE *f, const char *path, struct ik_val_sample *s,
 	uint64_t *count = calloc(HIST_MAX_US + 2, sizeof(uint64_t)), total = 0;
 	char line[4096];
 	int rc = 0, lineno = 0;
-	if (!count) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!count)
+		return ik__errmsg(err, errlen, "out of memory");
 	while (rc == 0 && fgets(line, sizeof(line), f)) {
 		lineno++;
 		char *p = line, *end;

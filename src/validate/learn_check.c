@@ -12,6 +12,8 @@
 #include "sim/sim.h"
 #include "trace/analyze.h"
 #include "trace/format.h"
+#include "util/errmsg.h"
+#include "util/freep.h"
 #include "validate/learn_check.h"
 
 static bool off_by(double rec, double sim, double floor)
@@ -49,10 +51,8 @@ static int analyse(const char *path, struct ik_trace_analysis *a, char *err, siz
 	FILE *in = fopen(path, "r");
 	struct ik_trace_reader *r = NULL;
 
-	if (!in) {
-		snprintf(err, errlen, "%s: cannot open it again to compare", path);
-		return -1;
-	}
+	if (!in)
+		return ik__errmsg(err, errlen, "%s: cannot open it again to compare", path);
 	int rc = ik__trace_open_file(in, path, false, &r, err, errlen);
 	if (rc == 0)
 		rc = ik__trace_analyze(r, a, err, errlen);
@@ -208,6 +208,5 @@ int ik__learn_check_print(const struct ik_learn_check *c, FILE *out, FILE *warn,
 
 void ik__learn_check_free(struct ik_learn_check *c)
 {
-	free(c->cpu);
-	c->cpu = NULL;
+	ik__freep(&c->cpu);
 }

@@ -24,6 +24,7 @@
 
 #include "config/config.h"
 #include "sim/sim.h"
+#include "util/errmsg.h"
 #include "validate/validate.h"
 
 /* The scenario's text: validate's own keys; the caller's --set come after as overrides. */
@@ -115,8 +116,7 @@ int ik__val_predict(const struct ik_val_spec *spec, const struct ik_scenario *sc
 		if (ik__signals_caught()) {
 			for (int j = 0; j <= i; j++)
 				ik__run_result_free(&runs[j]);
-			snprintf(err, errlen, "interrupted");
-			return -1;
+			return ik__errmsg(err, errlen, "interrupted");
 		}
 	}
 	return 0;
@@ -125,10 +125,8 @@ int ik__val_predict(const struct ik_val_spec *spec, const struct ik_scenario *sc
 int ik__val_sample_sim(const struct ik_val_spec *spec, const struct ik_run_result *r,
 		      struct ik_val_sample *s, char *err, size_t errlen)
 {
-	if (ik__val_sample_alloc(s, r->ncpus, r->nstates)) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (ik__val_sample_alloc(s, r->ncpus, r->nstates))
+		return ik__errmsg(err, errlen, "out of memory");
 	s->window_ns = (double)r->measured_ns;
 	s->have_above_below = true;
 	for (int st = 0; st < r->nstates; st++)

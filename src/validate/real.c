@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "config/rtapp_json.h"
+#include "util/errmsg.h"
 #include "validate/validate.h"
 #include "util/grow.h"
 
@@ -201,11 +202,10 @@ int ik__val_rtapp_info(const char *file, int64_t *duration_ns, int *instances, c
 	for (int i = 0; i < prog.ntasks; i++)
 		*instances += prog.tasks[i].instances;
 	ik__rtapp_free(&prog);
-	if (*duration_ns <= 0) {
-		snprintf(err, errlen, "%s: global.duration: validate needs a duration (whole "
-			 "seconds > 0), the same on the machine and in the model", file);
-		return -1;
-	}
+	if (*duration_ns <= 0)
+		return ik__errmsg(err, errlen, "%s: global.duration: validate needs a duration "
+				  "(whole seconds > 0), the same on the machine and in the model",
+				  file);
 	return 0;
 }
 
@@ -213,10 +213,8 @@ int ik__val_periodic_file(struct ik_val_spec *spec, char *err, size_t errlen)
 {
 	snprintf(spec->rtapp_file, sizeof(spec->rtapp_file), "%s/periodic.json", spec->tmpdir);
 	FILE *f = fopen(spec->rtapp_file, "w");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", spec->rtapp_file, strerror(errno));
-		return -1;
-	}
+	if (!f)
+		return ik__errmsg(err, errlen, "%s: %s", spec->rtapp_file, strerror(errno));
 	int64_t run_us = (int64_t)llround((double)spec->period_us * spec->duty_pct / 100.0);
 	/* runtime events last their time whatever rt-app's calibration says, so the number
 	   given as calibration only spares rt-app its calibration loop */
@@ -228,10 +226,8 @@ int ik__val_periodic_file(struct ik_val_spec *spec, char *err, size_t errlen)
 			"{ \"runtime\": %" PRId64 ", \"timer\": { \"ref\": \"unique\", \"period\": %" PRId64
 			" } } } }%s\n", i, i, run_us, spec->period_us, i + 1 < spec->tasks ? "," : "");
 	fprintf(f, "  }\n}\n");
-	if (fclose(f) != 0) {
-		snprintf(err, errlen, "%s: %s", spec->rtapp_file, strerror(errno));
-		return -1;
-	}
+	if (fclose(f) != 0)
+		return ik__errmsg(err, errlen, "%s: %s", spec->rtapp_file, strerror(errno));
 	return 0;
 }
 
@@ -245,10 +241,8 @@ static int write_copy(const char *file, const char *dir, int64_t duration_ns, co
 {
 	json_error_t je;
 	json_t *root = json_load_file(file, 0, &je);
-	if (!root) {
-		snprintf(err, errlen, "%s:%d: %s", file, je.line, je.text);
-		return -1;
-	}
+	if (!root)
+		return ik__errmsg(err, errlen, "%s:%d: %s", file, je.line, je.text);
 	json_t *global = json_object_get(root, "global");
 	if (!global) {
 		global = json_object();
@@ -261,10 +255,8 @@ static int write_copy(const char *file, const char *dir, int64_t duration_ns, co
 	json_object_set_new(global, "log_size", json_integer(mb > 512 ? 512 : mb));
 	int rc = json_dump_file(root, out, JSON_INDENT(1));
 	json_decref(root);
-	if (rc != 0) {
-		snprintf(err, errlen, "%s: cannot write rt-app's copy of the file", out);
-		return -1;
-	}
+	if (rc != 0)
+		return ik__errmsg(err, errlen, "%s: cannot write rt-app's copy of the file", out);
 	return 0;
 }
 
@@ -305,10 +297,8 @@ pid_t ik__val_spawn(const char *file, char *const argv[], const char *outfile, c
 		   size_t errlen)
 {
 	int report[2];
-	if (pipe2(report, O_CLOEXEC) != 0) {
-		snprintf(err, errlen, "cannot start %s: %s", file, strerror(errno));
-		return -1;
-	}
+	if (pipe2(report, O_CLOEXEC) != 0)
+		return ik__errmsg(err, errlen, "cannot start %s: %s", file, strerror(errno));
 	pid_t pid = fork();
 	if (pid < 0) {
 		snprintf(err, errlen, "cannot start %s: %s", file, strerror(errno));
@@ -349,8 +339,7 @@ pid_t ik__val_spawn(const char *file, char *const argv[], const char *outfile, c
 	if (n == (ssize_t)sizeof(e)) {
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
-		snprintf(err, errlen, "cannot run %s: %s", file, strerror(e));
-		return -1;
+		return ik__errmsg(err, errlen, "cannot run %s: %s", file, strerror(e));
 	}
 	return pid;
 }
@@ -457,10 +446,8 @@ int ik__val_rtapp_log(FILE *f, int64_t t0_ns, int64_t t1_ns, struct ik_val_logs 
 		l->lines++;
 		if (col_wu >= 0 && col_wu < n) {
 			l->have_wu = true;
-			if (add_wu(l, v[col_wu])) {
-				snprintf(err, errlen, "out of memory");
-				return -1;
-			}
+			if (add_wu(l, v[col_wu]))
+				return ik__errmsg(err, errlen, "out of memory");
 		}
 	}
 	return 0;
@@ -470,10 +457,8 @@ static int read_log(const char *path, int64_t t0_ns, int64_t t1_ns, struct ik_va
 		    char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (!f)
+		return ik__errmsg(err, errlen, "%s: %s", path, strerror(errno));
 	int rc = ik__val_rtapp_log(f, t0_ns, t1_ns, l, err, errlen);
 	fclose(f);
 	return rc;
@@ -501,10 +486,8 @@ static int read_logs(const char *dir, int64_t t0_ns, int64_t t1_ns, struct ik_va
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int rc = 0;
-	if (!d) {
-		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
-		return -1;
-	}
+	if (!d)
+		return ik__errmsg(err, errlen, "%s: %s", dir, strerror(errno));
 	while (rc == 0 && (e = readdir(d))) {
 		size_t n = strlen(e->d_name);
 		if (strncmp(e->d_name, "ik-", 3) != 0 || n < 5 || strcmp(e->d_name + n - 4, ".log") != 0)
@@ -619,20 +602,16 @@ static int run_rtapp(const struct ik_val_spec *spec, const struct ik_sysfs *fs, 
 	int64_t duration_ns;
 	int instances;
 
-	if (!ik__val_find_rtapp(rtapp, sizeof(rtapp))) {
-		snprintf(err, errlen, "rt-app is not installed (on PATH); Debian's package is "
-			 "rt-app: apt-get install rt-app");
-		return -1;
-	}
+	if (!ik__val_find_rtapp(rtapp, sizeof(rtapp)))
+		return ik__errmsg(err, errlen, "rt-app is not installed (on PATH); Debian's "
+				  "package is rt-app: apt-get install rt-app");
 	if (ik__val_rtapp_info(spec->rtapp_file, &duration_ns, &instances, err, errlen))
 		return -1;
 	snprintf(dir, sizeof(dir), "%s/run%d", spec->tmpdir, run);
 	snprintf(copy, sizeof(copy), "%s/taskset.json", dir);
 	snprintf(outfile, sizeof(outfile), "%s/rt-app.out", dir);
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
-		return -1;
-	}
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+		return ik__errmsg(err, errlen, "%s: %s", dir, strerror(errno));
 	if (write_copy(spec->rtapp_file, dir, duration_ns, copy, err, errlen))
 		return -1;
 	pid_t pid = start_rtapp(rtapp, copy, outfile, err, errlen);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "host/host.h"
+#include "util/errmsg.h"
 #include "validate/validate.h"
 
 #define TBENCH_PORT 7003 /* tbench_srv's (dbench's) port, which it does not let one change */
@@ -42,40 +43,34 @@ int ik__val_tbench_log(FILE *f, const char *origin, struct ik_val_tbench_log *l,
 			   &used) == 5 && used > 0 && strcmp(phase, "execute") == 0) {
 			if (!(ops >= 0) || !(sec >= 0) || !isfinite(ops) || !isfinite(sec) ||
 			    (l->n > 0 && (sec <= l->sec[l->n - 1] || ops < l->ops[l->n - 1]))) {
-				snprintf(err, errlen, "%s:%d: expected tbench's per-second count, seconds "
-					 "rising and operations not falling, got %.9g operations at %.9g s",
-					 origin, lineno, ops, sec);
-				return -1;
+				return ik__errmsg(err, errlen, "%s:%d: expected tbench's "
+						  "per-second count, seconds rising and operations "
+						  "not falling, got %.9g operations at %.9g s",
+						  origin, lineno, ops, sec);
 			}
-			if (l->n == IK_VAL_TBENCH_MAX_SECONDS) {
-				snprintf(err, errlen, "%s:%d: more than %d per-second counts (a run of at "
-					 "most %d s is read)", origin, lineno, IK_VAL_TBENCH_MAX_SECONDS,
-					 IK_VAL_TBENCH_MAX_SECONDS);
-				return -1;
-			}
+			if (l->n == IK_VAL_TBENCH_MAX_SECONDS)
+				return ik__errmsg(err, errlen, "%s:%d: more than %d per-second "
+						  "counts (a run of at most %d s is read)", origin,
+						  lineno, IK_VAL_TBENCH_MAX_SECONDS,
+						  IK_VAL_TBENCH_MAX_SECONDS);
 			l->sec[l->n] = sec;
 			l->ops[l->n] = ops;
 			l->n++;
 		} else if (sscanf(line, "Throughput %lf MB/sec", &total) == 1) {
-			if (!(total >= 0) || !isfinite(total)) {
-				snprintf(err, errlen, "%s:%d: expected tbench's throughput in MB/s, got "
-					 "%.9g", origin, lineno, total);
-				return -1;
-			}
+			if (!(total >= 0) || !isfinite(total))
+				return ik__errmsg(err, errlen, "%s:%d: expected tbench's "
+						  "throughput in MB/s, got %.9g", origin, lineno,
+						  total);
 			l->have_mb_s = true;
 			l->mb_s = total;
 		}
 	}
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: %s", origin, strerror(errno));
-		return -1;
-	}
-	if (l->n == 0) {
-		snprintf(err, errlen, "%s: no per-second count of tbench's ('N OPS MB/sec execute "
-			 "S sec ...'): tbench ran less than a second or printed something else",
-			 origin);
-		return -1;
-	}
+	if (ferror(f))
+		return ik__errmsg(err, errlen, "%s: %s", origin, strerror(errno));
+	if (l->n == 0)
+		return ik__errmsg(err, errlen, "%s: no per-second count of tbench's ('N OPS MB/sec "
+				  "execute S sec ...'): tbench ran less than a second or printed "
+				  "something else", origin);
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "host/record_tracefs.h"
 #include "trace/analyze.h"
 #include "trace/format.h"
+#include "util/errmsg.h"
 #include "validate/validate.h"
 
 struct tracer {
@@ -44,10 +45,8 @@ static int histogram(struct ik_recording *rec, const char *path, struct ik_val_s
 {
 	uint64_t nev = 0;
 	FILE *f = fopen(path, "w+");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (!f)
+		return ik__errmsg(err, errlen, "%s: %s", path, strerror(errno));
 	if (ik__recording_write(rec, f, &nev) != 0 || fflush(f) != 0) {
 		snprintf(err, errlen, "%s: writing the trace failed: %s", path, strerror(errno));
 		fclose(f);
@@ -77,10 +76,8 @@ int ik__val_traced_run(const struct ik_val_spec *spec, const struct ik_sysfs *fs
 	char path[2100];
 
 	memset(s, 0, sizeof(*s));
-	if (!ik__recording_supported()) {
-		snprintf(err, errlen, "this idlekit was built without libtracefs");
-		return -1;
-	}
+	if (!ik__recording_supported())
+		return ik__errmsg(err, errlen, "this idlekit was built without libtracefs");
 	if (ik__recording_open(&t.rec, NULL, 0, 16384, err, errlen)) {
 		ik__recording_close(&t.rec);
 		return -1;

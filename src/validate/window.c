@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/errmsg.h"
 #include "validate/validate.h"
 
 int ik__val_sample_alloc(struct ik_val_sample *s, int ncpus, int nstates)
@@ -99,31 +100,24 @@ int ik__val_sample_window(const struct ik_val_counters *before, const struct ik_
 	const struct ik_host_idle *a = &before->idle, *b = &after->idle;
 	int ncpus = 0, nstates = 0;
 
-	if (a->ncpus != b->ncpus) {
-		snprintf(err, errlen, "the CPUs changed during the window (%d, then %d)", a->ncpus,
-			 b->ncpus);
-		return -1;
-	}
+	if (a->ncpus != b->ncpus)
+		return ik__errmsg(err, errlen, "the CPUs changed during the window (%d, then %d)",
+				  a->ncpus, b->ncpus);
 	for (int i = 0; i < a->ncpus; i++) {
 		if (!counted(&a->cpus[i]))
 			continue;
-		if (!counted(&b->cpus[i]) || b->cpus[i].nstates != a->cpus[i].nstates) {
-			snprintf(err, errlen, "CPU %d went offline or changed its idle states during "
-				 "the window", a->cpus[i].cpu);
-			return -1;
-		}
+		if (!counted(&b->cpus[i]) || b->cpus[i].nstates != a->cpus[i].nstates)
+			return ik__errmsg(err, errlen, "CPU %d went offline or changed its idle "
+					  "states during the window", a->cpus[i].cpu);
 		ncpus++;
 		if (a->cpus[i].nstates > nstates)
 			nstates = a->cpus[i].nstates;
 	}
-	if (ncpus == 0) {
-		snprintf(err, errlen, "no online CPU has cpuidle states (driver: %s)", a->driver);
-		return -1;
-	}
-	if (ik__val_sample_alloc(s, ncpus, nstates)) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (ncpus == 0)
+		return ik__errmsg(err, errlen, "no online CPU has cpuidle states (driver: %s)",
+				  a->driver);
+	if (ik__val_sample_alloc(s, ncpus, nstates))
+		return ik__errmsg(err, errlen, "out of memory");
 	s->window_ns = (double)(after->at_ns - before->at_ns);
 	s->have_above_below = true;
 	int k = 0;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "sim/workload.h"
+#include "util/errmsg.h"
 #include "util/number_format.h"
 
 static int ipi_max_tasks(const struct ik_workload *w)
@@ -21,11 +22,9 @@ static int ipi_setup(struct ik_sim *s, char *err, size_t errlen)
 	int from = w->nspin_cpus > 0 ? w->spin_cpus[0] : 0;
 	int to = w->nspin_cpus > 1 ? w->spin_cpus[1] : 1;
 
-	if (from >= s->ncpus || to >= s->ncpus || from == to) {
-		snprintf(err, errlen, "workload: ipi needs two different CPUs of platform %s (%d CPUs), "
-			 "got %d and %d", s->plat->name, s->ncpus, from, to);
-		return -1;
-	}
+	if (from >= s->ncpus || to >= s->ncpus || from == to)
+		return ik__errmsg(err, errlen, "workload: ipi needs two different CPUs of platform "
+				  "%s (%d CPUs), got %d and %d", s->plat->name, s->ncpus, from, to);
 	s->ipi_handler_ns = w->task_work_ns > 0 ? w->task_work_ns : 1;
 	if (sim_tasks_alloc(s, 1))
 		return sim_workload_oom(err, errlen);

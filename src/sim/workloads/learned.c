@@ -41,6 +41,7 @@
 #include "config/learned_model.h"
 #include "config/wake_cause.h"
 #include "sim/workload.h"
+#include "util/errmsg.h"
 
 enum { KIND_TIMER, KIND_REMOTE, KIND_IRQ };
 
@@ -292,27 +293,15 @@ static int setup_tasks(struct ik_sim *s)
 }
 
 /* The model, read once for all the runs of the scenario. */
-static int learned_prepare(const struct ik_scenario *sc, void **shared, char *err,
+static int learned_prepare(const struct ik_scenario *sc, void *shared, char *err,
 			   size_t errlen)
 {
-	struct ik_learned *m = malloc(sizeof(*m));
-
-	if (!m) {
-		snprintf(err, errlen, "out of memory reading the learned model");
-		return -1;
-	}
-	if (ik__learned_load(sc->workload.file, m, err, errlen)) {
-		free(m);
-		return -1;
-	}
-	*shared = m;
-	return 0;
+	return ik__learned_load(sc->workload.file, shared, err, errlen);
 }
 
 static void learned_unprepare(void *shared)
 {
 	ik__learned_free(shared);
-	free(shared);
 }
 
 static int learned_setup(struct ik_sim *s, char *err, size_t errlen)
@@ -324,11 +313,9 @@ static int learned_setup(struct ik_sim *s, char *err, size_t errlen)
 		goto oom;
 	s->wl = l;
 	l->m = s->wl_shared;
-	if (l->m->cpus > s->ncpus) {
-		snprintf(err, errlen, "%s: the model has %d CPUs, platform %s only %d", w->file,
-			 l->m->cpus, s->plat->name, s->ncpus);
-		return -1;
-	}
+	if (l->m->cpus > s->ncpus)
+		return ik__errmsg(err, errlen, "%s: the model has %d CPUs, platform %s only %d",
+				  w->file, l->m->cpus, s->plat->name, s->ncpus);
 	l->n = l->m->cpus;
 	l->irq_work = calloc((size_t)l->n, sizeof(int64_t));
 	l->in_irq = calloc((size_t)l->n, sizeof(bool));
@@ -361,8 +348,7 @@ static int learned_setup(struct ik_sim *s, char *err, size_t errlen)
 	}
 	return 0;
 oom:
-	snprintf(err, errlen, "out of memory setting up the workload");
-	return -1;
+	return ik__errmsg(err, errlen, "out of memory setting up the workload");
 }
 
 static void count(struct ik_sim *s, int kind)
@@ -558,4 +544,5 @@ const struct sim_workload_ops sim_learned_ops = {
 	.settings = learned_settings,
 	.figures = learned_figures,
 	.describe = learned_describe,
+	.shared_size = sizeof(struct ik_learned),
 };

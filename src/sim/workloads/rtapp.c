@@ -37,6 +37,7 @@
 
 #include "config/rtapp_json.h"
 #include "sim/workload.h"
+#include "util/errmsg.h"
 
 struct rt_inst {
 	int def;          /* index into prog.tasks */
@@ -439,26 +440,14 @@ static void rtapp_task_done(struct ik_sim *s, int task)
 }
 
 /* The file, read once for all the runs of the scenario. */
-static int rtapp_prepare(const struct ik_scenario *sc, void **shared, char *err, size_t errlen)
+static int rtapp_prepare(const struct ik_scenario *sc, void *shared, char *err, size_t errlen)
 {
-	struct ik_rtapp *prog = malloc(sizeof(*prog));
-
-	if (!prog) {
-		snprintf(err, errlen, "out of memory reading the rt-app file");
-		return -1;
-	}
-	if (ik__rtapp_load(sc->workload.file, prog, err, errlen)) {
-		free(prog);
-		return -1;
-	}
-	*shared = prog;
-	return 0;
+	return ik__rtapp_load(sc->workload.file, shared, err, errlen);
 }
 
 static void rtapp_unprepare(void *shared)
 {
 	ik__rtapp_free(shared);
-	free(shared);
 }
 
 static int rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
@@ -471,11 +460,10 @@ static int rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
 	s->wl = ra;
 	s->requests = &ra->st;
 	ra->prog = s->wl_shared;
-	if (ra->prog->has_mem && !(w->mem_mb_per_s > 0)) {
-		snprintf(err, errlen, "%s: a mem or iorun event needs workload.mem_mb_per_s (the "
-			 "rate its bytes are written at, MB/s)", w->file);
-		return -1;
-	}
+	if (ra->prog->has_mem && !(w->mem_mb_per_s > 0))
+		return ik__errmsg(err, errlen, "%s: a mem or iorun event needs "
+				  "workload.mem_mb_per_s (the rate its bytes are written at, MB/s)",
+				  w->file);
 	int n = 0; /* the instances, and room for those that may be forked */
 	for (int i = 0; i < ra->prog->ntasks; i++)
 		n += ra->prog->tasks[i].instances + ra->prog->tasks[i].forks;
@@ -533,12 +521,11 @@ static int rtapp_setup(struct ik_sim *s, char *err, size_t errlen)
 	}
 	return 0;
 nocpu:
-	snprintf(err, errlen, "%s: tasks.%s: a CPU in its cpus does not exist (platform %s has %d "
-		 "CPUs)", w->file, ra->prog->tasks[ra->inst[task].def].name, s->plat->name, s->ncpus);
-	return -1;
+	return ik__errmsg(err, errlen, "%s: tasks.%s: a CPU in its cpus does not exist (platform "
+			  "%s has %d CPUs)", w->file, ra->prog->tasks[ra->inst[task].def].name,
+			  s->plat->name, s->ncpus);
 oom:
-	snprintf(err, errlen, "out of memory setting up the workload");
-	return -1;
+	return ik__errmsg(err, errlen, "out of memory setting up the workload");
 }
 
 static void rtapp_free(struct ik_sim *s)
@@ -703,4 +690,5 @@ const struct sim_workload_ops sim_rtapp_ops = {
 	.settings = rtapp_settings,
 	.figures = rtapp_figures,
 	.describe = rtapp_describe,
+	.shared_size = sizeof(struct ik_rtapp),
 };

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "sim/workload.h"
+#include "util/errmsg.h"
 #include "util/number_format.h"
 
 #define RPS_BATCH 128                 /* schbench's limit of pending requests per worker */
@@ -131,8 +132,7 @@ static int schbench_setup(struct ik_sim *s, char *err, size_t errlen)
 	}
 	return 0;
 oom:
-	snprintf(err, errlen, "out of memory setting up the workload");
-	return -1;
+	return ik__errmsg(err, errlen, "out of memory setting up the workload");
 }
 
 /* A worker starts a request: sleep first (its work follows when the timer fires). */

@@ -37,6 +37,7 @@
 
 #include "hw/detmath.h"
 #include "sim/workload.h"
+#include "util/errmsg.h"
 #include "util/number_format.h"
 
 struct server_req {
@@ -166,16 +167,12 @@ static int server_setup(struct ik_sim *s, char *err, size_t errlen)
 		goto oom;
 	s->wl = sv;
 	s->requests = &sv->st;
-	if (w->irq_cpu >= s->ncpus) {
-		snprintf(err, errlen, "workload: irq_cpu %d does not exist (platform %s has %d CPUs)",
-			 w->irq_cpu, s->plat->name, s->ncpus);
-		return -1;
-	}
-	if (!(mean >= 1.0)) {
-		snprintf(err, errlen, "workload: the service time's mean is %.3g ns; a server needs "
-			 "at least 1 ns per request", mean);
-		return -1;
-	}
+	if (w->irq_cpu >= s->ncpus)
+		return ik__errmsg(err, errlen, "workload: irq_cpu %d does not exist (platform %s "
+				  "has %d CPUs)", w->irq_cpu, s->plat->name, s->ncpus);
+	if (!(mean >= 1.0))
+		return ik__errmsg(err, errlen, "workload: the service time's mean is %.3g ns; a "
+				  "server needs at least 1 ns per request", mean);
 	sv->st.workers = w->workers;
 	sv->st.target_load_pct = w->load_pct;
 	ik__hist_init(&sv->st.latency);
@@ -202,11 +199,10 @@ static int server_setup(struct ik_sim *s, char *err, size_t errlen)
 				      (w->irq_cpu + 1 + k) % s->ncpus, true);
 		if (i == 0)
 			continue;
-		if (t->cpu >= s->ncpus) {
-			snprintf(err, errlen, "workload: worker CPU %d does not exist (platform %s has "
-				 "%d CPUs)", t->cpu, s->plat->name, s->ncpus);
-			return -1;
-		}
+		if (t->cpu >= s->ncpus)
+			return ik__errmsg(err, errlen, "workload: worker CPU %d does not exist "
+					  "(platform %s has %d CPUs)", t->cpu, s->plat->name,
+					  s->ncpus);
 		sv->idle[sv->idle_len++] = i;
 	}
 	sv->gap_ns = 0.0;
@@ -220,8 +216,7 @@ static int server_setup(struct ik_sim *s, char *err, size_t errlen)
 	}
 	return 0;
 oom:
-	snprintf(err, errlen, "out of memory setting up the workload");
-	return -1;
+	return ik__errmsg(err, errlen, "out of memory setting up the workload");
 }
 
 /* The request is ready for a worker: wake an idle one, or queue it, or drop it.  The

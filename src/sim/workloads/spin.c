@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "sim/workload.h"
+#include "util/errmsg.h"
 #include "util/number_format.h"
 
 static int spin_max_tasks(const struct ik_workload *w)
@@ -23,11 +24,10 @@ static int spin_setup(struct ik_sim *s, char *err, size_t errlen)
 		struct sim_task *t = &s->tasks[i];
 
 		t->cpu = i < w->nspin_cpus ? w->spin_cpus[i] : i % s->ncpus;
-		if (t->cpu < 0 || t->cpu >= s->ncpus) {
-			snprintf(err, errlen, "workload: spin CPU %d does not exist (platform %s has "
-				 "%d CPUs)", t->cpu, s->plat->name, s->ncpus);
-			return -1;
-		}
+		if (t->cpu < 0 || t->cpu >= s->ncpus)
+			return ik__errmsg(err, errlen, "workload: spin CPU %d does not exist "
+					  "(platform %s has %d CPUs)", t->cpu, s->plat->name,
+					  s->ncpus);
 		t->pinned = true;
 		t->busy_loop = true;
 		t->work_ns = w->task_work_ns;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "sim/workload.h"
+#include "util/errmsg.h"
 #include "util/number_format.h"
 
 static int stream_max_tasks(const struct ik_workload *w)
@@ -23,11 +24,9 @@ static int stream_setup(struct ik_sim *s, char *err, size_t errlen)
 {
 	const struct ik_workload *w = &s->sc->workload;
 
-	if (w->placement == IK_PLACE_WAKE_IDLE) {
-		snprintf(err, errlen, "workload: stream needs a pinned placement (same_core, "
-			 "same_package or cross_package), got wake_idle");
-		return -1;
-	}
+	if (w->placement == IK_PLACE_WAKE_IDLE)
+		return ik__errmsg(err, errlen, "workload: stream needs a pinned placement "
+				  "(same_core, same_package or cross_package), got wake_idle");
 	if (sim_tasks_alloc(s, 2 * w->pairs))
 		return sim_workload_oom(err, errlen);
 	for (int k = 0; k < w->pairs; k++) {
