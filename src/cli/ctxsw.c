@@ -76,13 +76,16 @@ int cmd_ctxsw(int argc, char **argv)
 				.longopts = opts, .no_args = true };
 	while ((c = cli_getopt(&opt, argc, argv)) != -1) {
 		switch (c) {
-		case OPT_TEST:
-			if (ik__ctxsw_test_parse(optarg, &cfg.test)) {
+		case OPT_TEST: {
+			int t = ik__ctxsw_test_parse(optarg);
+			if (t < 0) {
 				fprintf(stderr, "idlekit ctxsw: --test: expected pipe, futex or yield, got "
 					"'%s'\n", optarg);
 				return EXIT_USAGE;
 			}
+			cfg.test = (enum ik_ctxsw_test)t;
 			break;
+		}
 		case OPT_CPUS: {
 			int a, b, used = 0;
 			if (sscanf(optarg, "%d,%d%n", &a, &b, &used) != 2 || optarg[used] || a < 0 ||

@@ -132,13 +132,16 @@ int cmd_wakelat(int argc, char **argv)
 					      &cfg.gap_ns))
 				return EXIT_USAGE;
 			break;
-		case OPT_METHOD:
-			if (ik__wakelat_method_parse(optarg, &cfg.method)) {
+		case OPT_METHOD: {
+			int m = ik__wakelat_method_parse(optarg);
+			if (m < 0) {
 				fprintf(stderr, "idlekit wakelat: --method: expected futex, pipe or "
 					"eventfd, got '%s'\n", optarg);
 				return EXIT_USAGE;
 			}
+			cfg.method = (enum ik_wakelat_method)m;
 			break;
+		}
 		case OPT_RTPRIO:
 			if (host_long_arg("wakelat", "--rt-priority", optarg, 1, 99, &v))
 				return EXIT_USAGE;

@@ -82,11 +82,10 @@ int ik__ini_unknown_builtin(const struct ik_builtin *list, const char *what, con
 			break;
 		len += (size_t)k;
 	}
-	if (err && errlen)
-		snprintf(err, errlen, "unknown %s '%s'; built-in %ss: %s (a file path must "
-			 "contain '/' or end in .ini)", what, ik__ini_shown(ref, shown, sizeof(shown)),
-			 what, names[0] ? names : "none");
-	return -1;
+	return ik__errmsg(err, errlen, "unknown %s '%s'; built-in %ss: %s (a file path must "
+			  "contain '/' or end in .ini)", what,
+			  ik__ini_shown(ref, shown, sizeof(shown)), what,
+			  names[0] ? names : "none");
 }
 
 void ik__ini_err_init(struct ik_ini_err *e, const char *origin, char *buf, size_t len)

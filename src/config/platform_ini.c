@@ -35,6 +35,7 @@
 #include "config/effective.h"
 #include "config/platform_ini.h"
 #include "config/platform_keys.h"
+#include "util/errmsg.h"
 #include "util/freep.h"
 #include "idlekit/governor.h" /* ik_haltpoll_params_default: [haltpoll]'s defaults */
 
@@ -481,12 +482,9 @@ int ik__platform_find(const char *ref, const char *base_dir, struct ik_platform_
 	char shown[160];
 
 	memset(t, 0, sizeof(*t));
-	if (!ref || !*ref) {
-		if (err && errlen)
-			snprintf(err, errlen, "expected a built-in platform name or a path to an .ini "
-				 "file, got ''");
-		return -1;
-	}
+	if (!ref || !*ref)
+		return ik__errmsg(err, errlen, "expected a built-in platform name or a path to an "
+				  ".ini file, got ''");
 	if (is_path(ref)) {
 		int first_errno = 0;
 		if (ik__ini_read_file(ref, &t->owned, err, errlen, &first_errno) == 0) {
@@ -532,11 +530,8 @@ int ik__platform_parse_string(const char *origin, const char *text, struct ik_pl
 			     char *err, size_t errlen)
 {
 	struct ik_platform_reader *r = malloc(sizeof(*r));
-	if (!r) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: out of memory", origin ? origin : "<platform>");
-		return -1;
-	}
+	if (!r)
+		return ik__errmsg(err, errlen, "%s: out of memory", origin ? origin : "<platform>");
 	ik__platform_reader_init(r, origin, p, err, errlen);
 	int ret = ik__platform_reader_parse(r, text);
 	if (ret == 0)

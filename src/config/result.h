@@ -173,7 +173,9 @@ void ik__workload_figures_dist(struct ik_workload_figures *f, const char *key, c
 void ik__workload_figures_column(struct ik_workload_figures *f, const char *figure,
 				const char *header, double scale, int decimals);
 
-/* Figures derived from a run, in the units their names say. */
+/* Figures derived from a run, in the units their names say; count per second of the
+   measured time (0 when none was measured). */
+double ik__run_per_s(const struct ik_run_result *r, uint64_t count);
 double ik__run_messages_per_s(const struct ik_run_result *r);
 double ik__run_mb_per_s(const struct ik_run_result *r);
 double ik__run_avg_power_w(const struct ik_run_result *r);

@@ -772,11 +772,8 @@ int ik__rtapp_parse(const char *origin, const char *text, size_t len, struct ik_
 	rd.r = &r;
 	char *strict = NULL;
 	size_t slen = 0;
-	if (ik__rtapp_dialect(rd.origin, text, len, &strict, &slen, r.notes, sizeof(r.notes))) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: out of memory", rd.origin);
-		return -1;
-	}
+	if (ik__rtapp_dialect(rd.origin, text, len, &strict, &slen, r.notes, sizeof(r.notes)))
+		return ik__errmsg(err, errlen, "%s: out of memory", rd.origin);
 	json_t *root = json_loadb(strict, slen, JSON_REJECT_DUPLICATES, &je);
 	free(strict);
 	if (!root) {

@@ -33,6 +33,7 @@
 #include "config/effective.h"
 #include "config/scenario_keys.h"
 #include "config/workload_keys.h"
+#include "util/errmsg.h"
 
 #define MAX_MS IK_SCENARIO_MAX_MS
 #define MAX_WORK_NS IK_SCENARIO_MAX_WORK_NS
@@ -873,11 +874,8 @@ static int parse(const char *origin, bool from_file, const char *text,
 	if (noverrides < 0 || (noverrides > 0 && !overrides))
 		noverrides = 0;
 	struct scenario_reader *r = malloc(sizeof(*r));
-	if (!r) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: out of memory", origin ? origin : "<scenario>");
-		return -1;
-	}
+	if (!r)
+		return ik__errmsg(err, errlen, "%s: out of memory", origin ? origin : "<scenario>");
 	reader_init(r, origin, from_file, sc, err, errlen);
 	if (cfg)
 		memset(cfg, 0, sizeof(*cfg));
@@ -931,12 +929,9 @@ int ik__scenario_load_config(const char *ref, const char *const *overrides, int 
 	char origin[IK_PLATFORM_ORIGIN_LEN];
 	size_t n = ref ? strlen(ref) : 0;
 
-	if (!ref || !*ref) {
-		if (err && errlen)
-			snprintf(err, errlen, "expected a built-in scenario name or a path to an .ini "
-				 "file, got ''");
-		return -1;
-	}
+	if (!ref || !*ref)
+		return ik__errmsg(err, errlen, "expected a built-in scenario name or a path to an "
+				  ".ini file, got ''");
 	if (strchr(ref, '/') || (n >= 4 && strcmp(ref + n - 4, ".ini") == 0)) {
 		char *text;
 		if (ik__ini_read_file(ref, &text, err, errlen, NULL) != 0)

@@ -664,33 +664,31 @@ static void call_of(struct ik_gov_call *c, const struct ik_device *dev, const ch
 	} \
 } while (0)
 
-static int k_enable(const struct ik_driver *drv, struct ik_device *dev)
+/* The governor's enable (0 or -1) or disable (0) callback, guarded. */
+static int k_enable_disable(struct ik_device *dev, bool enable)
 {
 	struct ikk_dev io;
 	struct ik_gov_call c;
 	struct ik_gov_guard *g;
-	(void)drv;
 	to_io(dev, &io);
-	call_of(&c, dev, "enable", -1);
+	call_of(&c, dev, enable ? "enable" : "disable", -1);
 	GUARDED(g, &c);
-	int rc = of(dev)->enable(dev, &io);
+	int rc = enable ? of(dev)->enable(dev, &io) : (of(dev)->disable(dev, &io), 0);
 	ik__gov_guard_leave(g);
 	from_io(&io, dev);
 	return rc ? -1 : 0;
 }
 
+static int k_enable(const struct ik_driver *drv, struct ik_device *dev)
+{
+	(void)drv;
+	return k_enable_disable(dev, true);
+}
+
 static void k_disable(const struct ik_driver *drv, struct ik_device *dev)
 {
-	struct ikk_dev io;
-	struct ik_gov_call c;
-	struct ik_gov_guard *g;
 	(void)drv;
-	to_io(dev, &io);
-	call_of(&c, dev, "disable", -1);
-	GUARDED(g, &c);
-	of(dev)->disable(dev, &io);
-	ik__gov_guard_leave(g);
-	from_io(&io, dev);
+	k_enable_disable(dev, false);
 }
 
 static int k_select(const struct ik_driver *drv, struct ik_device *dev, bool *stop_tick)

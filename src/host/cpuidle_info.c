@@ -20,6 +20,7 @@
 #endif
 
 #include "host/host.h"
+#include "util/errmsg.h"
 #include "util/freep.h"
 
 #define REL_LEN 128
@@ -89,12 +90,10 @@ int ik__host_cpus(const struct ik_sysfs *fs, struct ik_cpuset *present, struct i
 	int r = ik__sysfs_list(fs, "", scan_cpu_dir, &scan, err, errlen);
 	if (r == IK_SYSFS_ERROR)
 		return -1;
-	if (scan.too_big) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: a cpuN directory beyond cpu%d; at most %d CPUs are "
-				 "supported", ik__sysfs_origin(fs), IK_HOST_CPU_MAX - 1, IK_HOST_CPU_MAX);
-		return -1;
-	}
+	if (scan.too_big)
+		return ik__errmsg(err, errlen, "%s: a cpuN directory beyond cpu%d; at most %d CPUs "
+				  "are supported", ik__sysfs_origin(fs), IK_HOST_CPU_MAX - 1,
+				  IK_HOST_CPU_MAX);
 	/* The kernel's 'present' list is the truth; a cpuN directory missing from a copied
 	   tree or a dump does not make its CPU absent (it shows as "no cpuN directory").
 	   A directory the list lacks (an inconsistent copy) still counts: it has data. */
@@ -104,12 +103,9 @@ int ik__host_cpus(const struct ik_sysfs *fs, struct ik_cpuset *present, struct i
 		return -1;
 	if (r == IK_SYSFS_OK)
 		ik__cpuset_or(present, &listed);
-	if (ik__cpuset_count(present) == 0) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: no CPUs: expected cpuN directories or a "
-				 "'present' file", ik__sysfs_origin(fs));
-		return -1;
-	}
+	if (ik__cpuset_count(present) == 0)
+		return ik__errmsg(err, errlen, "%s: no CPUs: expected cpuN directories or a "
+				  "'present' file", ik__sysfs_origin(fs));
 
 	r = read_list_file(fs, "online", online, err, errlen);
 	if (r == IK_SYSFS_ERROR)
@@ -181,10 +177,8 @@ static int state_text(const struct ik_sysfs *fs, const char *dir, const char *fi
 	trim(buf);
 	if (strlen(buf) >= size || strchr(buf, '\n')) {
 		ik__sysfs_where(fs, rel, where, sizeof(where));
-		if (err && errlen)
-			snprintf(err, errlen, "%s: expected one line of at most %zu characters, got "
-				 "'%.40s...'", where, size - 1, buf);
-		return -1;
+		return ik__errmsg(err, errlen, "%s: expected one line of at most %zu characters, "
+				  "got '%.40s...'", where, size - 1, buf);
 	}
 	memcpy(out, buf, strlen(buf) + 1);
 	if (have)
@@ -238,10 +232,8 @@ static int read_state(const struct ik_sysfs *fs, const char *dir, struct ik_host
 		} else {
 			join(rel, sizeof(rel), dir, "default_status");
 			ik__sysfs_where(fs, rel, where, sizeof(where));
-			if (err && errlen)
-				snprintf(err, errlen, "%s: expected 'enabled' or 'disabled', got '%s'",
-					 where, status);
-			return -1;
+			return ik__errmsg(err, errlen, "%s: expected 'enabled' or 'disabled', got "
+					  "'%s'", where, status);
 		}
 	}
 	if (read_counters(fs, dir, s, err, errlen))
@@ -312,10 +304,8 @@ int ik__host_idle_read(const struct ik_sysfs *fs, const struct ik_cpuset *want,
 		char a[256], p[256];
 		ik__cpuset_format(&absent, a, sizeof(a));
 		ik__cpuset_format(&idle->present, p, sizeof(p));
-		if (err && errlen)
-			snprintf(err, errlen, "CPU %s not present in %s (present: %s)", a,
-				 ik__sysfs_origin(fs), p);
-		return -1;
+		return ik__errmsg(err, errlen, "CPU %s not present in %s (present: %s)", a,
+				  ik__sysfs_origin(fs), p);
 	}
 
 	idle->have_cpuidle_dir = ik__sysfs_is_dir(fs, "cpuidle");
@@ -336,11 +326,8 @@ int ik__host_idle_read(const struct ik_sysfs *fs, const struct ik_cpuset *want,
 
 	idle->ncpus = ik__cpuset_count(&chosen);
 	idle->cpus = calloc(idle->ncpus ? (size_t)idle->ncpus : 1, sizeof(*idle->cpus));
-	if (!idle->cpus) {
-		if (err && errlen)
-			snprintf(err, errlen, "out of memory for %d CPUs", idle->ncpus);
-		return -1;
-	}
+	if (!idle->cpus)
+		return ik__errmsg(err, errlen, "out of memory for %d CPUs", idle->ncpus);
 	int i = 0, with_states = 0;
 	for (int cpu = ik__cpuset_next(&chosen, -1); cpu >= 0; cpu = ik__cpuset_next(&chosen, cpu)) {
 		struct ik_host_cpu *c = &idle->cpus[i++];

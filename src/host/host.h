@@ -299,7 +299,8 @@ int ik__run_command(char *const argv[], int *exit_code, char *err, size_t errlen
 
 enum ik_wakelat_method { IK_WAKELAT_FUTEX, IK_WAKELAT_PIPE, IK_WAKELAT_EVENTFD };
 const char *ik__wakelat_method_name(enum ik_wakelat_method m);
-int ik__wakelat_method_parse(const char *text, enum ik_wakelat_method *m);
+/* The method named text (an enum ik_wakelat_method), or -1. */
+int ik__wakelat_method_parse(const char *text);
 
 struct ik_wakelat_config {
 	int waker_cpu;
@@ -364,7 +365,8 @@ int ik__host_check_cpus(const int cpus[2], char *err, size_t errlen);
 
 enum ik_ctxsw_test { IK_CTXSW_PIPE, IK_CTXSW_FUTEX, IK_CTXSW_YIELD };
 const char *ik__ctxsw_test_name(enum ik_ctxsw_test t);
-int ik__ctxsw_test_parse(const char *text, enum ik_ctxsw_test *t);
+/* The test named text (an enum ik_ctxsw_test), or -1. */
+int ik__ctxsw_test_parse(const char *text);
 
 struct ik_ctxsw_config {
 	int cpu_a;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "host/host.h"
+#include "util/errmsg.h"
 
 int ik__pmqos_open(struct ik_pmqos *q, const char *path, char *err, size_t errlen)
 {
@@ -37,22 +38,16 @@ int ik__pmqos_open(struct ik_pmqos *q, const char *path, char *err, size_t errle
 
 int ik__pmqos_set(struct ik_pmqos *q, int32_t latency_us, char *err, size_t errlen)
 {
-	if (q->fd < 0 || latency_us < 0) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: %s", q->path,
-				 q->fd < 0 ? "not open" : "a latency limit cannot be negative");
-		return -1;
-	}
+	if (q->fd < 0 || latency_us < 0)
+		return ik__errmsg(err, errlen, "%s: %s", q->path,
+				  q->fd < 0 ? "not open" : "a latency limit cannot be negative");
 	/* One write of the whole s32 at offset 0 (a stand-in regular file gets it there too). */
 	ssize_t n = pwrite(q->fd, &latency_us, sizeof(latency_us), 0);
 	if (n < 0 && errno == ESPIPE)
 		n = write(q->fd, &latency_us, sizeof(latency_us));
-	if (n != (ssize_t)sizeof(latency_us)) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: cannot write the latency limit: %s", q->path,
-				 n < 0 ? strerror(errno) : "short write");
-		return -1;
-	}
+	if (n != (ssize_t)sizeof(latency_us))
+		return ik__errmsg(err, errlen, "%s: cannot write the latency limit: %s", q->path,
+				  n < 0 ? strerror(errno) : "short write");
 	q->latency_us = latency_us;
 	return 0;
 }
@@ -68,20 +63,14 @@ void ik__pmqos_close(struct ik_pmqos *q)
 int ik__pmqos_read(const char *path, int32_t *latency_us, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		return -1;
-	}
+	if (fd < 0)
+		return ik__errmsg(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 	int32_t v;
 	ssize_t n = read(fd, &v, sizeof(v));
 	close(fd);
-	if (n != (ssize_t)sizeof(v)) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: expected a 4-byte value, %s", path,
-				 n < 0 ? strerror(errno) : "got fewer bytes");
-		return -1;
-	}
+	if (n != (ssize_t)sizeof(v))
+		return ik__errmsg(err, errlen, "%s: expected a 4-byte value, %s", path,
+				  n < 0 ? strerror(errno) : "got fewer bytes");
 	*latency_us = v;
 	return 0;
 }

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "host/host.h"
+#include "util/errmsg.h"
 
 /* ---- the journal ------------------------------------------------------------------------ */
 
@@ -62,22 +63,16 @@ int ik__check_writable(const char *path, char *err, size_t errlen)
 static int read_value(const char *path, char *buf, size_t len, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		return -1;
-	}
+	if (fd < 0)
+		return ik__errmsg(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 	ssize_t n;
 	do
 		n = read(fd, buf, len - 1);
 	while (n < 0 && errno == EINTR);
 	int e = errno;
 	close(fd);
-	if (n < 0) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(e));
-		return -1;
-	}
+	if (n < 0)
+		return ik__errmsg(err, errlen, "%s: cannot read: %s", path, strerror(e));
 	buf[n] = '\0';
 	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
@@ -120,11 +115,8 @@ int ik__journal_write(struct ik_journal *j, const char *path, const char *value,
 {
 	char old[128];
 
-	if (strlen(path) >= sizeof(j->entries[0].path) || strlen(value) >= sizeof(old)) {
-		if (err && errlen)
-			snprintf(err, errlen, "%.200s: path or value too long", path);
-		return -1;
-	}
+	if (strlen(path) >= sizeof(j->entries[0].path) || strlen(value) >= sizeof(old))
+		return ik__errmsg(err, errlen, "%.200s: path or value too long", path);
 	if (read_value(path, old, sizeof(old), err, errlen))
 		return -1;
 	if (strcmp(old, value) == 0)
@@ -132,11 +124,9 @@ int ik__journal_write(struct ik_journal *j, const char *path, const char *value,
 	if (j->count == j->capacity) {
 		int cap = j->capacity ? j->capacity * 2 : 16;
 		struct ik_journal_entry *e = realloc(j->entries, (size_t)cap * sizeof(*e));
-		if (!e) {
-			if (err && errlen)
-				snprintf(err, errlen, "%s: out of memory for the undo journal", path);
-			return -1;
-		}
+		if (!e)
+			return ik__errmsg(err, errlen, "%s: out of memory for the undo journal",
+					  path);
 		j->entries = e;
 		j->capacity = cap;
 	}
@@ -262,11 +252,8 @@ int ik__run_command(char *const argv[], int *exit_code, char *err, size_t errlen
 	int report[2]; /* the child writes errno here if exec fails */
 
 	*exit_code = 127;
-	if (pipe2(report, O_CLOEXEC) != 0) {
-		if (err && errlen)
-			snprintf(err, errlen, "cannot start %s: %s", argv[0], strerror(errno));
-		return -1;
-	}
+	if (pipe2(report, O_CLOEXEC) != 0)
+		return ik__errmsg(err, errlen, "cannot start %s: %s", argv[0], strerror(errno));
 	/* Signals stay blocked over fork so the child's pid is known before any handler runs. */
 	sigset_t block, old;
 	caught_set(&block);
@@ -277,9 +264,7 @@ int ik__run_command(char *const argv[], int *exit_code, char *err, size_t errlen
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(report[0]);
 		close(report[1]);
-		if (err && errlen)
-			snprintf(err, errlen, "cannot start %s: %s", argv[0], strerror(e));
-		return -1;
+		return ik__errmsg(err, errlen, "cannot start %s: %s", argv[0], strerror(e));
 	}
 	if (pid == 0) {
 		/* Default dispositions and an open mask for the command. */
@@ -312,11 +297,8 @@ int ik__run_command(char *const argv[], int *exit_code, char *err, size_t errlen
 		got = waitpid(pid, &status, 0);
 	while (got < 0 && errno == EINTR);
 	child_pid = 0;
-	if (got < 0) {
-		if (err && errlen)
-			snprintf(err, errlen, "waiting for %s: %s", argv[0], strerror(errno));
-		return -1;
-	}
+	if (got < 0)
+		return ik__errmsg(err, errlen, "waiting for %s: %s", argv[0], strerror(errno));
 	if (n == (ssize_t)sizeof(child_errno)) {
 		if (err && errlen)
 			snprintf(err, errlen, "cannot run %s: %s", argv[0], strerror(child_errno));

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "host/host.h"
+#include "util/errmsg.h"
 #include "util/read_file.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
@@ -45,12 +46,6 @@ struct ik_sysfs {
 	struct dump_entry *entries;
 	size_t count;
 };
-
-static void set_err(char *err, size_t errlen, const char *fmt, const char *a, const char *b)
-{
-	if (err && errlen)
-		snprintf(err, errlen, fmt, a, b);
-}
 
 bool ik__sysfs_is_dump(const struct ik_sysfs *fs)
 {
@@ -92,14 +87,14 @@ int ik__sysfs_open_root(const char *root, struct ik_sysfs **out, char *err, size
 		root = "/";
 	struct ik_sysfs *fs = calloc(1, sizeof(*fs));
 	if (!fs) {
-		set_err(err, errlen, "%s%s: out of memory", root, "");
+		ik__errmsg(err, errlen, "%s: out of memory", root);
 		return -1;
 	}
 	size_t n = strlen(root);
 	while (n > 1 && root[n - 1] == '/')
 		n--;
 	if (n >= sizeof(fs->root) - sizeof(CPU_DIR)) {
-		set_err(err, errlen, "%.200s...%s: path too long", root, "");
+		ik__errmsg(err, errlen, "%.200s...: path too long", root);
 		free(fs);
 		return -1;
 	}
@@ -137,29 +132,29 @@ static int tree_read(const struct ik_sysfs *fs, const char *rel, char *buf, size
 	char path[4096 + 256];
 
 	if (tree_path(fs, rel, path, sizeof(path))) {
-		set_err(err, errlen, "%s/%.200s: path too long", fs->origin, rel);
+		ik__errmsg(err, errlen, "%s/%.200s: path too long", fs->origin, rel);
 		return IK_SYSFS_ERROR;
 	}
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
 			return IK_SYSFS_MISSING;
-		set_err(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		ik__errmsg(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		return IK_SYSFS_ERROR;
 	}
 	size_t used = 0;
 	for (;;) {
 		if (used + 1 >= len) {
 			close(fd);
-			set_err(err, errlen, "%s: value too long (more than %s bytes)", path,
-				len > 4096 ? "4096" : "expected");
+			ik__errmsg(err, errlen, "%s: value too long (more than %s bytes)", path,
+				   len > 4096 ? "4096" : "expected");
 			return IK_SYSFS_ERROR;
 		}
 		ssize_t got = read(fd, buf + used, len - 1 - used);
 		if (got < 0) {
 			if (errno == EINTR)
 				continue;
-			set_err(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+			ik__errmsg(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 			close(fd);
 			return IK_SYSFS_ERROR;
 		}
@@ -170,7 +165,7 @@ static int tree_read(const struct ik_sysfs *fs, const char *rel, char *buf, size
 	close(fd);
 	buf[used] = '\0';
 	if (memchr(buf, '\0', used)) {
-		set_err(err, errlen, "%s: %s", path, "expected text, found a NUL byte");
+		ik__errmsg(err, errlen, "%s: expected text, found a NUL byte", path);
 		return IK_SYSFS_ERROR;
 	}
 	while (used && (buf[used - 1] == '\n' || buf[used - 1] == '\r'))
@@ -229,7 +224,7 @@ int ik__sysfs_parse_dump(const char *origin, const char *text, size_t len, struc
 		origin = "<dump>";
 	if (!fs || !(fs->text = malloc(len + 1))) {
 		free(fs);
-		set_err(err, errlen, "%s: %s", origin, "out of memory");
+		ik__errmsg(err, errlen, "%s: out of memory", origin);
 		return -1;
 	}
 	fs->is_dump = true;
@@ -244,7 +239,7 @@ int ik__sysfs_parse_dump(const char *origin, const char *text, size_t len, struc
 	fs->entries = malloc(lines * sizeof(*fs->entries));
 	if (!fs->entries) {
 		ik__sysfs_close(fs);
-		set_err(err, errlen, "%s: %s", origin, "out of memory");
+		ik__errmsg(err, errlen, "%s: out of memory", origin);
 		return -1;
 	}
 	char *p = fs->text, *end = fs->text + len;
@@ -377,20 +372,20 @@ int ik__sysfs_open_dump(const char *path, struct ik_sysfs **out, char *err, size
 	if (ik__read_file_whole(path, MAX_DUMP_BYTES, &buf, &len, &why)) {
 		switch (why.why) {
 		case IK_READ_OPEN:
-			set_err(err, errlen, "%s: cannot open: %s", path, strerror(why.errnum));
+			ik__errmsg(err, errlen, "%s: cannot open: %s", path, strerror(why.errnum));
 			break;
 		case IK_READ_NOT_REGULAR:
-			set_err(err, errlen, "%s: %s; expected a sysfs dump file", path,
-				S_ISDIR(why.mode) ? "is a directory (a copied tree is --sysfs-root DIR)"
-				: S_ISFIFO(why.mode) ? "is a FIFO" : "not a regular file");
+			ik__errmsg(err, errlen, "%s: %s; expected a sysfs dump file", path,
+				   S_ISDIR(why.mode) ? "is a directory (a copied tree is --sysfs-root DIR)"
+				   : S_ISFIFO(why.mode) ? "is a FIFO" : "not a regular file");
 			break;
 		case IK_READ_TOO_LARGE:
-			set_err(err, errlen, "%s: larger than %s; not a sysfs dump?", path, "256 MiB");
+			ik__errmsg(err, errlen, "%s: larger than 256 MiB; not a sysfs dump?", path);
 			break;
 		case IK_READ_NO_MEMORY:
 		case IK_READ_READ:
-			set_err(err, errlen, "%s: cannot read: %s", path,
-				why.why == IK_READ_READ ? strerror(why.errnum) : "out of memory");
+			ik__errmsg(err, errlen, "%s: cannot read: %s", path,
+				   why.why == IK_READ_READ ? strerror(why.errnum) : "out of memory");
 			break;
 		}
 		return -1;
@@ -522,14 +517,14 @@ int ik__sysfs_list(const struct ik_sysfs *fs, const char *rel,
 	if (!fs->is_dump) {
 		char path[4096 + 256];
 		if (tree_path(fs, rel, path, sizeof(path))) {
-			set_err(err, errlen, "%s/%.200s: path too long", fs->origin, rel);
+			ik__errmsg(err, errlen, "%s/%.200s: path too long", fs->origin, rel);
 			return IK_SYSFS_ERROR;
 		}
 		DIR *d = opendir(path);
 		if (!d) {
 			if (errno == ENOENT || errno == ENOTDIR)
 				return IK_SYSFS_MISSING;
-			set_err(err, errlen, "%s: cannot list: %s", path, strerror(errno));
+			ik__errmsg(err, errlen, "%s: cannot list: %s", path, strerror(errno));
 			return IK_SYSFS_ERROR;
 		}
 		int ret = 0;
@@ -540,7 +535,7 @@ int ik__sysfs_list(const struct ik_sysfs *fs, const char *rel,
 			ret = fn(de->d_name, arg);
 		}
 		if (ret == 0 && errno) {
-			set_err(err, errlen, "%s: cannot list: %s", path, strerror(errno));
+			ik__errmsg(err, errlen, "%s: cannot list: %s", path, strerror(errno));
 			ret = IK_SYSFS_ERROR;
 		}
 		closedir(d);

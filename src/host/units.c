@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "host/host.h"
+#include "util/errmsg.h"
 
 static int64_t unit_ns(const char *unit)
 {
@@ -57,17 +58,11 @@ int ik__parse_duration_ns(const char *text, const char *default_unit, int64_t ma
 	*ns = v;
 	return 0;
 bad:
-	if (err && errlen)
-		snprintf(err, errlen, "expected a duration such as 100us, 1.5ms, 250ns or 2s (a bare "
-			 "number is in %s), got '%.40s'", default_unit, text ? text : "");
-	return -1;
+	return ik__errmsg(err, errlen, "expected a duration such as 100us, 1.5ms, 250ns or 2s (a "
+			  "bare number is in %s), got '%.40s'", default_unit, text ? text : "");
 fraction:
-	if (err && errlen)
-		snprintf(err, errlen, "'%.40s' is not a whole number of nanoseconds", text);
-	return -1;
+	return ik__errmsg(err, errlen, "'%.40s' is not a whole number of nanoseconds", text);
 range:
-	if (err && errlen)
-		snprintf(err, errlen, "'%.40s' is out of range (at most %lld ns)", text,
-			 (long long)max_ns);
-	return -1;
+	return ik__errmsg(err, errlen, "'%.40s' is out of range (at most %lld ns)", text,
+			  (long long)max_ns);
 }

@@ -39,12 +39,9 @@ const char *ik__wakelat_method_name(enum ik_wakelat_method m)
 	return ik__name_of(method_names, 3, (int)m, "?");
 }
 
-int ik__wakelat_method_parse(const char *text, enum ik_wakelat_method *m)
+int ik__wakelat_method_parse(const char *text)
 {
-	int i = ik__name_find(method_names, 3, text);
-	if (i >= 0)
-		*m = (enum ik_wakelat_method)i;
-	return i >= 0 ? 0 : -1;
+	return ik__name_find(method_names, 3, text);
 }
 
 int ik__host_allowed_cpus(struct ik_cpuset *allowed, char *err, size_t errlen)
@@ -52,11 +49,8 @@ int ik__host_allowed_cpus(struct ik_cpuset *allowed, char *err, size_t errlen)
 	cpu_set_t set;
 	ik__cpuset_clear(allowed);
 	CPU_ZERO(&set);
-	if (sched_getaffinity(0, sizeof(set), &set) != 0) {
-		if (err && errlen)
-			snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno));
-		return -1;
-	}
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return ik__errmsg(err, errlen, "sched_getaffinity: %s", strerror(errno));
 	for (int cpu = 0; cpu < CPU_SETSIZE && cpu < IK_HOST_CPU_MAX; cpu++)
 		if (CPU_ISSET(cpu, &set))
 			ik__cpuset_add(allowed, cpu);
@@ -278,9 +272,7 @@ int ik__wakelat_run(const struct ik_wakelat_config *c, struct ik_wakelat_result 
 	memset(r, 0, sizeof(*r));
 	if (c->count < 1 || c->warmup < 0 || c->gap_ns < 0 || c->rt_priority < 0 ||
 	    c->rt_priority > 99) {
-		if (err && errlen)
-			snprintf(err, errlen, "expected count >= 1, warmup >= 0 and gap >= 0");
-		return -1;
+		return ik__errmsg(err, errlen, "expected count >= 1, warmup >= 0 and gap >= 0");
 	}
 	int cpus[2] = { c->waker_cpu, c->wakee_cpu };
 	if (ik__host_check_cpus(cpus, err, errlen))

@@ -399,8 +399,7 @@ static void write_run(struct json_writer *w, const struct ik_run_result *r,
 	write_percentiles(w, lat, wake, sizeof(wake) / sizeof(wake[0]));
 	jw_end_object(w);
 	jw_uint(w, "side_units", r->side_units);
-	jw_double(w, "side_units_per_s",
-		  r->measured_ns > 0 ? (double)r->side_units * 1e9 / (double)r->measured_ns : 0.0);
+	jw_double(w, "side_units_per_s", ik__run_per_s(r, r->side_units));
 	write_hist_brief(w, "leave_lite_ns", &r->leave_lite);
 	write_hist_brief(w, "leave_lite_entries", &r->leave_lite_entries);
 	jw_uint(w, "wakeups", r->wakeups);

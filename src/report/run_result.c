@@ -12,6 +12,11 @@ static double measured_s(const struct ik_run_result *r)
 	return (double)r->measured_ns / (double)IK_NSEC_PER_SEC;
 }
 
+double ik__run_per_s(const struct ik_run_result *r, uint64_t count)
+{
+	return r->measured_ns > 0 ? (double)count * 1e9 / (double)r->measured_ns : 0.0;
+}
+
 double ik__run_messages_per_s(const struct ik_run_result *r)
 {
 	if (r->measured_ns <= 0)

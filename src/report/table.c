@@ -303,8 +303,7 @@ static int print_one_run(FILE *out, const struct ik_scenario *sc, const struct i
 		static const char *const side_headers[] = {"CPUs", "units", "units/s"};
 		snprintf(v[0], sizeof(v[0]), "%d", sc->workload.nside_spin_cpus);
 		snprintf(v[1], sizeof(v[1]), "%llu", (unsigned long long)r->side_units);
-		fixed(v[2], r->measured_ns > 0 ? (double)r->side_units * 1e9 / (double)r->measured_ns : 0,
-		      2);
+		fixed(v[2], ik__run_per_s(r, r->side_units), 2);
 		rc |= print_pairs(out, "Side spinners (busy tasks beside the workload)", side_headers,
 				  v, 3);
 	}

@@ -361,9 +361,8 @@ static int parse_header(struct reader *r, const char *p, const char *end)
 		for (int k = 0; k < r->ncols; k++)
 			found |= (int)r->cols[k] == c;
 		if (!found)
-			return input_error(r, "header: column '%s' is missing (expected " HEADER_HINT
-					      ")",
-					   column_names[c]);
+			return input_error(r, "header: column '%s' is missing (expected "
+					   HEADER_HINT ")", column_names[c]);
 	}
 	r->have_header = true;
 	r->g->dev.in.nr_iowaiters = 0; /* no nr_iowaiters column: none waiting, every line */
@@ -376,20 +375,14 @@ static void column_expectation(const struct reader *r, enum column col, char *bu
 {
 	switch (col) {
 	case COL_SLEEP:
-		snprintf(buf, len, "an integer 0..%lld (ns) or '-' (no timer)",
-			 (long long)IK_KTIME_MAX);
-		break;
 	case COL_WAKE:
-		snprintf(buf, len, "an integer 0..%lld (ns) or '-' (no wakeup)",
-			 (long long)IK_KTIME_MAX);
+	case COL_LATENCY: /* a time, or '-' for none */
+		snprintf(buf, len, "an integer 0..%lld (ns) or '-' (%s)", (long long)IK_KTIME_MAX,
+			 col == COL_SLEEP ? "no timer" : col == COL_WAKE ? "no wakeup" : "no constraint");
 		break;
 	case COL_TICK:
 		snprintf(buf, len, "an integer 1..%lld (TICK_NSEC at HZ %d)",
 			 (long long)r->tick_nsec, r->g->hz);
-		break;
-	case COL_LATENCY:
-		snprintf(buf, len, "an integer 0..%lld (ns) or '-' (no constraint)",
-			 (long long)IK_KTIME_MAX);
 		break;
 	case COL_NR_IOWAITERS:
 		snprintf(buf, len, "an integer 0..%d (tasks waiting on I/O)", MAX_IOWAITERS);

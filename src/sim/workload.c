@@ -279,8 +279,11 @@ void ik__workload_describe(const struct ik_workload *w, bool brief, char *buf, s
 	const struct sim_workload_ops *ops = sim_workload_ops_of(w->kind);
 	int n = snprintf(buf, len, "%s", ik__workload_type_name(w->kind));
 
-	if (ops && ops->describe && n >= 0 && (size_t)n < len)
-		ops->describe(w, brief, buf + n, len - (size_t)n);
+	void (*describe)(const struct ik_workload *, char *, size_t) =
+		!ops ? NULL : brief ? ops->describe_brief : ops->describe;
+
+	if (describe && n >= 0 && (size_t)n < len)
+		describe(w, buf + n, len - (size_t)n);
 }
 
 bool ik__workload_figures(const struct ik_workload *w, const struct ik_run_result *r,
@@ -289,7 +292,7 @@ bool ik__workload_figures(const struct ik_workload *w, const struct ik_run_resul
 	const struct sim_workload_ops *ops = sim_workload_ops_of(w->kind);
 
 	memset(f, 0, sizeof(*f));
-	if (!ops || !ops->figures || !ops->figures(w, r, f)) {
+	if (!ops || !ops->figures || !ops->figures(r, f)) {
 		memset(f, 0, sizeof(*f));
 		return false;
 	}

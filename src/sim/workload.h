@@ -62,16 +62,16 @@ struct sim_workload_ops {
 	/* Its settings as results show them (ik__workload_settings), with the sim_setting_*
 	   helpers.  NULL: none but its type. */
 	void (*settings)(const struct ik_workload *w, struct ik_workload_settings *out);
-	/* What it does in words, after its name: ": 8 pairs, ..." (ik__workload_describe).
-	   brief: the short form for a page's settings ("" is allowed). */
-	void (*describe)(const struct ik_workload *w, bool brief, char *buf, size_t len);
+	/* What it does in words, after its name: ": 8 pairs, ..." (ik__workload_describe);
+	   and the short form for a page's settings.  NULL: nothing after the name. */
+	void (*describe)(const struct ik_workload *w, char *buf, size_t len);
+	void (*describe_brief)(const struct ik_workload *w, char *buf, size_t len);
 	/* Its own figures into the result: 0, or -1 when out of memory.  (Its request
 	   statistics, if set-up pointed s->requests at them, the engine copies itself.) */
 	int (*result)(struct ik_sim *s, struct ik_run_result *out);
 	/* Those figures as the reports list them (ik__workload_figures), with the
 	   ik_workload_figures_* helpers; false when run r has none.  NULL: none. */
-	bool (*figures)(const struct ik_workload *w, const struct ik_run_result *r,
-			struct ik_workload_figures *f);
+	bool (*figures)(const struct ik_run_result *r, struct ik_workload_figures *f);
 	/* What its state holds freed (also after a failed set-up, with s->wl as set-up left
 	   it); called only when s->wl is set, and the engine frees s->wl itself after. */
 	void (*free)(struct ik_sim *s);

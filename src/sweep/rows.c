@@ -17,6 +17,7 @@
 #include "sweep/spec_internal.h"
 #include "sweep/sweep_internal.h"
 #include "util/errmsg.h"
+#include "util/freep.h"
 
 
 static const char *const setting_cols[IK_SWEEP_SETTING_COLS] = {
@@ -159,9 +160,8 @@ int ik__sweep_row_read(FILE *rows, const struct ik_sweep_spec *s, struct ik_swee
 
 void ik__sweep_row_free(struct ik_sweep_row *row)
 {
-	free(row->raw);
-	free(row->work);
-	row->raw = row->work = NULL;
+	ik__freep(&row->raw);
+	ik__freep(&row->work);
 	row->rawcap = row->workcap = 0;
 }
 

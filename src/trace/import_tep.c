@@ -25,6 +25,7 @@
 #include <event-parse.h>
 
 #include "trace/import_tep.h"
+#include "util/freep.h"
 
 int ik__tep_conv_init(struct ik_tep_conv *c, struct tep_handle *tep, int ncpus, uint64_t tick_fn,
 		     int (*emit)(void *ctx, const struct ik_trace_import_rec *r), void *ctx)
@@ -48,10 +49,8 @@ int ik__tep_conv_init(struct ik_tep_conv *c, struct tep_handle *tep, int ncpus, 
 
 void ik__tep_conv_free(struct ik_tep_conv *c)
 {
-	free(c->mask_cpus);
-	free(c->last_tick);
-	c->mask_cpus = NULL;
-	c->last_tick = NULL;
+	ik__freep(&c->mask_cpus);
+	ik__freep(&c->last_tick);
 	ik__trace_header_free(&c->names);
 }
 

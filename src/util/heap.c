@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/freep.h"
 #include "util/grow.h"
 #include "util/heap.h"
 
@@ -43,9 +44,8 @@ int ik__heap_init(struct ik_heap *h, size_t size, size_t cap, ik__heap_before_fn
 
 void ik__heap_free(struct ik_heap *h)
 {
-	free(h->v);
-	free(h->tmp);
-	h->v = h->tmp = NULL;
+	ik__freep(&h->v);
+	ik__freep(&h->tmp);
 	h->n = h->cap = 0;
 }
 

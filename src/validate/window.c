@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "util/errmsg.h"
+#include "util/freep.h"
 #include "validate/validate.h"
 
 int ik__val_sample_alloc(struct ik_val_sample *s, int ncpus, int nstates)
@@ -39,13 +40,11 @@ int ik__val_sample_alloc(struct ik_val_sample *s, int ncpus, int nstates)
 
 void ik__val_sample_free(struct ik_val_sample *s)
 {
-	free(s->cpu_ids);
-	free(s->usage);
-	free(s->time_ns);
-	free(s->above);
-	free(s->below);
-	s->cpu_ids = NULL;
-	s->usage = s->time_ns = s->above = s->below = NULL;
+	ik__freep(&s->cpu_ids);
+	ik__freep(&s->usage);
+	ik__freep(&s->time_ns);
+	ik__freep(&s->above);
+	ik__freep(&s->below);
 }
 
 /* Run on each CPU this thread may use, once, then as before: each one's idle period ends. */

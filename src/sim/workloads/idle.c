@@ -18,10 +18,10 @@ static int idle_setup(struct ik_sim *s, char *err, size_t errlen)
 	return sim_tasks_alloc(s, 0) ? sim_workload_oom(err, errlen) : 0;
 }
 
-static void idle_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+static void idle_describe(const struct ik_workload *w, char *buf, size_t len)
 {
 	(void)w;
-	snprintf(buf, len, "%s", brief ? "" : ": nothing to do");
+	snprintf(buf, len, ": nothing to do");
 }
 
 const struct sim_workload_ops sim_idle_ops = {

@@ -53,14 +53,10 @@ static void ipi_settings(const struct ik_workload *w, struct ik_workload_setting
 	sim_setting_int(out, "handler_ns", w->task_work_ns);
 }
 
-static void ipi_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+static void ipi_describe(const struct ik_workload *w, char *buf, size_t len)
 {
 	char a[IK_FMT_NUM_LEN];
 
-	if (brief) {
-		buf[0] = '\0';
-		return;
-	}
 	ik__fmt_exact(a, sizeof(a), w->period_ns, 3);
 	snprintf(buf, len, ": CPU %d sends an IPI to CPU %d every %s us",
 		 w->nspin_cpus > 0 ? w->spin_cpus[0] : 0, w->nspin_cpus > 1 ? w->spin_cpus[1] : 1, a);

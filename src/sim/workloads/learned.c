@@ -499,21 +499,16 @@ static void learned_settings(const struct ik_workload *w, struct ik_workload_set
 	sim_setting_int(out, "cpus", w->learned_cpus);
 }
 
-static void learned_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+static void learned_describe(const struct ik_workload *w, char *buf, size_t len)
 {
-	if (brief)
-		buf[0] = '\0';
-	else
-		snprintf(buf, len, ": %d CPUs learned from a trace, %s", w->learned_cpus, w->file);
+	snprintf(buf, len, ": %d CPUs learned from a trace, %s", w->learned_cpus, w->file);
 }
 
 /* Its wake-ups by kind; the other idle periods were ended by the tick or a poll limit. */
-static bool learned_figures(const struct ik_workload *w, const struct ik_run_result *r,
-			    struct ik_workload_figures *f)
+static bool learned_figures(const struct ik_run_result *r, struct ik_workload_figures *f)
 {
 	uint64_t ended = 0, ours = r->learned_wakes[0] + r->learned_wakes[1] + r->learned_wakes[2];
 
-	(void)w;
 	for (int i = 0; i < r->nstates && i < IK_STATE_MAX; i++)
 		ended += r->total[i].usage;
 	ik__workload_figures_head(f, "learned_wakes", "Wake-ups of the learned workload",

@@ -6,6 +6,7 @@
  * measured (seed 003's experiment).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "sim/workload.h"
 #include "util/number_format.h"
@@ -85,21 +86,30 @@ static void periodic_settings(const struct ik_workload *w, struct ik_workload_se
 	}
 }
 
-static void periodic_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+static void periodic_describe_brief(const struct ik_workload *w, char *buf, size_t len)
 {
-	char a[IK_FMT_NUM_LEN], b[IK_FMT_NUM_LEN], dist[256];
+	char a[IK_FMT_NUM_LEN], b[IK_FMT_NUM_LEN];
 
 	ik__fmt_exact(a, sizeof(a), w->period_ns, 3);
 	ik__fmt_exact(b, sizeof(b), w->task_work_ns, 3);
-	int n = snprintf(buf, len, ": %d tasks, period %s us, %s us of work per period", w->tasks,
-			 a, b);
-	if (brief || w->burst_ios <= 0 || n < 0 || (size_t)n >= len)
+	snprintf(buf, len, ": %d tasks, period %s us, %s us of work per period", w->tasks, a, b);
+}
+
+static void periodic_describe(const struct ik_workload *w, char *buf, size_t len)
+{
+	char dist[256];
+
+	periodic_describe_brief(w, buf, len);
+	size_t n = strlen(buf);
+	if (w->burst_ios <= 0 || n + 1 >= len)
 		return;
 	ik__dist_format(&w->io, dist, sizeof(dist));
-	n += snprintf(buf + n, len - (size_t)n, " and after each of %d I/O waits (%s ns to the "
-		      "completion interrupt)", w->burst_ios, dist);
-	if (w->ack_timer_ns > 0 && n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, ", each completion re-arming a %lld ms "
+	int more = snprintf(buf + n, len - n, " and after each of %d I/O waits (%s ns to the "
+			    "completion interrupt)", w->burst_ios, dist);
+	if (more > 0)
+		n += (size_t)more;
+	if (w->ack_timer_ns > 0 && n < len)
+		snprintf(buf + n, len - n, ", each completion re-arming a %lld ms "
 			 "delayed-ACK timer", (long long)(w->ack_timer_ns / IK_NSEC_PER_MSEC));
 }
 
@@ -116,4 +126,5 @@ const struct sim_workload_ops sim_periodic_ops = {
 	.free = sim_iobursts_free,
 	.settings = periodic_settings,
 	.describe = periodic_describe,
+	.describe_brief = periodic_describe_brief,
 };

@@ -94,14 +94,10 @@ static void pingpong_settings(const struct ik_workload *w, struct ik_workload_se
 	sim_setting_text(out, "placement", ik__workload_placement_name(w->placement));
 }
 
-static void pingpong_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+static void pingpong_describe(const struct ik_workload *w, char *buf, size_t len)
 {
 	char a[IK_FMT_NUM_LEN];
 
-	if (brief) {
-		sim_describe_pairs_brief(w, buf, len);
-		return;
-	}
 	ik__fmt_exact(a, sizeof(a), w->work_ns, 3);
 	snprintf(buf, len, ": %d pairs, %lld B per message, %s us of work per message on each "
 		 "side, placement %s", w->pairs, (long long)w->msg_bytes, a,
@@ -118,4 +114,5 @@ const struct sim_workload_ops sim_pingpong_ops = {
 	.task_done = pingpong_task_done,
 	.settings = pingpong_settings,
 	.describe = pingpong_describe,
+	.describe_brief = sim_describe_pairs_brief,
 };

@@ -43,14 +43,10 @@ static void poisson_settings(const struct ik_workload *w, struct ik_workload_set
 	sim_setting_int(out, "irq_work_ns", w->irq_work_ns);
 }
 
-static void poisson_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+static void poisson_describe(const struct ik_workload *w, char *buf, size_t len)
 {
 	char a[IK_FMT_NUM_LEN], b[IK_FMT_NUM_LEN];
 
-	if (brief) {
-		buf[0] = '\0';
-		return;
-	}
 	ik__fmt_fixed(a, sizeof(a), w->irq_rate_hz, 3);
 	ik__fmt_exact(b, sizeof(b), w->irq_work_ns, 3);
 	snprintf(buf, len, ": %s interrupts/s per CPU, %s us of work per interrupt", a, b);

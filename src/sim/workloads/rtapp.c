@@ -650,21 +650,16 @@ static void rtapp_settings(const struct ik_workload *w, struct ik_workload_setti
 		sim_setting_real(out, "mem_mb_per_s", w->mem_mb_per_s);
 }
 
-static void rtapp_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+static void rtapp_describe(const struct ik_workload *w, char *buf, size_t len)
 {
-	if (brief)
-		buf[0] = '\0';
-	else
-		snprintf(buf, len, ": %d threads from %s", w->rtapp_instances, w->file);
+	snprintf(buf, len, ": %d threads from %s", w->rtapp_instances, w->file);
 }
 
 /* rt-app's per-activation figures (its log's period, run and wu_lat). */
-static bool rtapp_figures(const struct ik_workload *w, const struct ik_run_result *r,
-			  struct ik_workload_figures *f)
+static bool rtapp_figures(const struct ik_run_result *r, struct ik_workload_figures *f)
 {
 	const struct ik_request_stats *q = r->requests;
 
-	(void)w;
 	if (!q)
 		return false;
 	ik__workload_figures_head(f, "rtapp", "rt-app activations",

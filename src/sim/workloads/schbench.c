@@ -322,14 +322,10 @@ static void schbench_settings(const struct ik_workload *w, struct ik_workload_se
 	sim_setting_int(out, "rps", w->rps);
 }
 
-static void schbench_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+static void schbench_describe(const struct ik_workload *w, char *buf, size_t len)
 {
 	char a[IK_FMT_NUM_LEN], b[IK_FMT_NUM_LEN];
 
-	if (brief) {
-		buf[0] = '\0';
-		return;
-	}
 	ik__fmt_exact(a, sizeof(a), w->sleep_ns, 3);
 	ik__fmt_exact(b, sizeof(b), w->work_ns, 3);
 	if (w->rps > 0)
@@ -343,12 +339,10 @@ static void schbench_describe(const struct ik_workload *w, bool brief, char *buf
 }
 
 /* schbench's own figures, as it prints them: its two latencies and requests per second. */
-static bool schbench_figures(const struct ik_workload *w, const struct ik_run_result *r,
-			     struct ik_workload_figures *f)
+static bool schbench_figures(const struct ik_run_result *r, struct ik_workload_figures *f)
 {
 	const struct ik_request_stats *q = r->requests;
 
-	(void)w;
 	if (!q)
 		return false;
 	ik__workload_figures_head(f, "schbench", "schbench",
@@ -357,8 +351,7 @@ static bool schbench_figures(const struct ik_workload *w, const struct ik_run_re
 				 "had over 128 pending).");
 	ik__workload_figures_count(f, "requests", "requests", q->done);
 	ik__workload_figures_count(f, "skipped", "skipped", q->dropped);
-	ik__workload_figures_value(f, "requests_per_s", "requests/s",
-				  r->measured_ns > 0 ? (double)q->done * 1e9 / (double)r->measured_ns : 0.0);
+	ik__workload_figures_value(f, "requests_per_s", "requests/s", ik__run_per_s(r, q->done));
 	ik__workload_figures_dist(f, "wakeup_latency_ns", "wakeup", &q->wake);
 	ik__workload_figures_dist(f, "request_latency_ns", "request", &q->latency);
 	return true;

@@ -386,15 +386,16 @@ static void server_settings(const struct ik_workload *w, struct ik_workload_sett
 	}
 }
 
-static void server_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+static void server_describe_brief(const struct ik_workload *w, char *buf, size_t len)
+{
+	snprintf(buf, len, ": %s arrivals, %.2f%% target load of %d workers, IRQ on CPU %d",
+		 ik__workload_arrival_name(w->arrival), w->load_pct, w->workers, w->irq_cpu);
+}
+
+static void server_describe(const struct ik_workload *w, char *buf, size_t len)
 {
 	char a[IK_FMT_NUM_LEN], b[IK_FMT_NUM_LEN], dist[256];
 
-	if (brief) {
-		snprintf(buf, len, ": %s arrivals, %.2f%% target load of %d workers, IRQ on CPU %d",
-			 ik__workload_arrival_name(w->arrival), w->load_pct, w->workers, w->irq_cpu);
-		return;
-	}
 	ik__dist_format(&w->service, dist, sizeof(dist));
 	ik__fmt_fixed(a, sizeof(a), w->load_pct, 2);
 	ik__fmt_exact(b, sizeof(b), w->irq_work_ns, 3);
@@ -404,12 +405,10 @@ static void server_describe(const struct ik_workload *w, bool brief, char *buf, 
 }
 
 /* The requests: counts, the latency and its three parts, and the runs table's columns. */
-static bool server_figures(const struct ik_workload *w, const struct ik_run_result *r,
-			   struct ik_workload_figures *f)
+static bool server_figures(const struct ik_run_result *r, struct ik_workload_figures *f)
 {
 	const struct ik_request_stats *q = r->requests;
 
-	(void)w;
 	if (!q)
 		return false;
 	ik__workload_figures_head(f, "requests", "Requests",
@@ -429,8 +428,7 @@ static bool server_figures(const struct ik_workload *w, const struct ik_run_resu
 			 "workers are saturated, and the latencies are only those of the requests "
 			 "done", (unsigned long long)undone, (unsigned long long)q->arrived,
 			 100.0 * (double)undone / (double)q->arrived);
-	ik__workload_figures_value(f, "requests_per_s", "requests/s",
-				  r->measured_ns > 0 ? (double)q->done * 1e9 / (double)r->measured_ns : 0.0);
+	ik__workload_figures_value(f, "requests_per_s", "requests/s", ik__run_per_s(r, q->done));
 	ik__workload_figures_value(f, "target_load_pct", "target_load_%", q->target_load_pct);
 	ik__workload_figures_value(f, "achieved_load_pct", "achieved_load_%",
 				  ik__request_achieved_load_pct(q, r->measured_ns));
@@ -457,4 +455,5 @@ const struct sim_workload_ops sim_server_ops = {
 	.settings = server_settings,
 	.figures = server_figures,
 	.describe = server_describe,
+	.describe_brief = server_describe_brief,
 };

@@ -52,14 +52,15 @@ static void spin_settings(const struct ik_workload *w, struct ik_workload_settin
 	sim_setting_int(out, "task_work_ns", w->task_work_ns);
 }
 
-static void spin_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+static void spin_describe_brief(const struct ik_workload *w, char *buf, size_t len)
+{
+	snprintf(buf, len, ": %d busy tasks", w->tasks);
+}
+
+static void spin_describe(const struct ik_workload *w, char *buf, size_t len)
 {
 	char a[IK_FMT_NUM_LEN];
 
-	if (brief) {
-		snprintf(buf, len, ": %d busy tasks", w->tasks);
-		return;
-	}
 	ik__fmt_exact(a, sizeof(a), w->task_work_ns, 3);
 	snprintf(buf, len, ": %d busy tasks, work units of %s us (counted as messages)", w->tasks,
 		 a);
@@ -75,4 +76,5 @@ const struct sim_workload_ops sim_spin_ops = {
 	.task_done = spin_task_done,
 	.settings = spin_settings,
 	.describe = spin_describe,
+	.describe_brief = spin_describe_brief,
 };

@@ -91,14 +91,10 @@ static void stream_settings(const struct ik_workload *w, struct ik_workload_sett
 	sim_setting_text(out, "placement", ik__workload_placement_name(w->placement));
 }
 
-static void stream_describe(const struct ik_workload *w, bool brief, char *buf, size_t len)
+static void stream_describe(const struct ik_workload *w, char *buf, size_t len)
 {
 	char a[IK_FMT_NUM_LEN], b[IK_FMT_NUM_LEN];
 
-	if (brief) {
-		sim_describe_pairs_brief(w, buf, len);
-		return;
-	}
 	ik__fmt_exact(a, sizeof(a), message_work(w->work_ns, w), 3);
 	ik__fmt_exact(b, sizeof(b), message_work(w->recv_work_ns, w), 3);
 	snprintf(buf, len, ": %d senders, %lld B per message, %s us to send and %s us to receive "
@@ -116,4 +112,5 @@ const struct sim_workload_ops sim_stream_ops = {
 	.task_done = stream_task_done,
 	.settings = stream_settings,
 	.describe = stream_describe,
+	.describe_brief = sim_describe_pairs_brief,
 };
