@@ -776,15 +776,10 @@ int ik__rtapp_parse(const char *origin, const char *text, size_t len, struct ik_
 		return ik__errmsg(err, errlen, "%s: out of memory", rd.origin);
 	json_t *root = json_loadb(strict, slen, JSON_REJECT_DUPLICATES, &je);
 	free(strict);
-	if (!root) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s:%d:%d: %s (JSON as rt-app reads it: comments, "
-				 "trailing commas and repeated keys are taken)", rd.origin, je.line,
-				 je.column, je.text);
-		if (err && errlen) /* the input's bytes, quoted: one line */
-			ik__errmsg_one_line(err);
-		return -1;
-	}
+	if (!root) /* the input's bytes, quoted: ik__errmsg keeps the message one line */
+		return ik__errmsg(err, errlen, "%s:%d:%d: %s (JSON as rt-app reads it: comments, "
+				  "trailing commas and repeated keys are taken)", rd.origin, je.line,
+				  je.column, je.text);
 	if (!json_is_object(root)) {
 		fail(&rd, "(top)", "expected an object with \"tasks\" (and \"global\")");
 		goto done;

@@ -539,15 +539,14 @@ int ik__compare_load_text(const char *spec, const char *text, size_t len,
 				  (unsigned long long)(limit >> 20));
 	json_t *root = text ? json_loadb(text, len, 0, &jerr) : json_load_file(path, 0, &jerr);
 	if (!root) {
+		/* jansson quotes the input's bytes: ik__errmsg keeps the message one line */
 		if (!jerr.text[0]) /* jansson says nothing when memory runs out */
-			snprintf(err, errlen, "%s: cannot read it: out of memory", path);
+			ik__errmsg(err, errlen, "%s: cannot read it: out of memory", path);
 		else if (jerr.line > 0)
-			snprintf(err, errlen, "%s:%d:%d: not valid JSON: %s", path, jerr.line, jerr.column,
-				 jerr.text);
+			ik__errmsg(err, errlen, "%s:%d:%d: not valid JSON: %s", path, jerr.line,
+				   jerr.column, jerr.text);
 		else
-			snprintf(err, errlen, "%s: %s", path, jerr.text);
-		if (errlen) /* jansson quotes the input's bytes: one line */
-			ik__errmsg_one_line(err);
+			ik__errmsg(err, errlen, "%s: %s", path, jerr.text);
 		return -1;
 	}
 	const char *schema = json_string_value(json_object_get(root, "schema"));
