@@ -217,6 +217,20 @@ static int show(const char *ref, const char *driver, const char *const *sets, in
 		       s->name, s->desc, s->latency_us, s->residency_us, ik__method_name(s->method), hint,
 		       s->needs_ipi ? "yes" : "no", s->power_mw, buf, s->unlisted ? "  (not in table)" : "");
 	}
+	for (int i = 0; i < p->state_count; i++) {
+		const struct ik_exit_curve *c[2] = { &p->states[i].after_idle,
+						     &p->states[i].timer_after_idle };
+		for (int k = 0; k < 2; k++) {
+			if (c[k]->n == 0)
+				continue;
+			printf("state %d %s exit after idle (%s), extra: ", i, p->states[i].name,
+			       k ? "own timer" : "woken");
+			for (int j = 0; j < c[k]->n; j++)
+				printf("%s%.3gms %+.1fus", j ? ", " : "", (double)c[k]->idle_ns[j] / 1e6,
+				       (double)c[k]->extra_ns[j] / 1e3);
+			printf("\n");
+		}
+	}
 	if (ik__idle_driver_probe(sc, b, err, sizeof(err))) {
 		fprintf(stderr, "idlekit platform: %s\n", err);
 		rc = EXIT_FAIL;

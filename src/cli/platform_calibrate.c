@@ -30,9 +30,12 @@ static const char calibrate_usage[] =
 	"Measure on this machine what its platform file needs and sysfs does not give, and\n"
 	"write the file: each idle state's exit cost when another CPU wakes it (exit_ns) and\n"
 	"when its own timer does (exit_timer_ns), IPI delivery (ipi_ns), the context switch\n"
-	"(context_switch_ns), a normal task's timer slack ([os] timer_slack_ns) and how often\n"
-	"the machine's own background wakes an idle CPU ([os] background_hz).  In a KVM\n"
-	"guest the HLT state's exit is the halt exit: VM exit, host wake-up, VM entry.  Each\n"
+	"(context_switch_ns), a normal task's timer slack ([os] timer_slack_ns), how often\n"
+	"the machine's own background wakes an idle CPU ([os] background_hz), and what\n"
+	"both exits cost more after longer idles (exit_after_idle_ns,\n"
+	"exit_timer_after_idle_ns: idles of 100us to 100ms).  In a KVM guest the HLT\n"
+	"state's exit is the halt exit: VM exit, host wake-up, VM entry, and it grows with\n"
+	"the idle once the host stops polling the halted vCPU (KVM's halt_poll_ns).  Each\n"
 	"value gets a comment: measured, the host, the date, the sample count and quartiles.\n"
 	"\n"
 	"How: the background is the idle entries/s of every CPU while calibrate sleeps (first,\n"
@@ -52,7 +55,11 @@ static const char calibrate_usage[] =
 	"                           import of this machine; only the measured keys change\n"
 	"  --name NAME              the imported platform's name (default host-HOSTNAME)\n"
 	"  --samples N              wake-ups or sleeps per figure (default 2000, at least 10)\n"
-	"  --gap TIME               idle time before each wake-up (default 200us)\n"
+	"  --gap TIME               idle time before each wake-up (default 50us: short,\n"
+	"                           so that exit_ns is the exit after a short idle)\n"
+	"  --long-idle-time TIME    per figure of each longer idle: as many wake-ups as fit,\n"
+	"                           at least 15, at most --samples (default 1.5s; 0: none,\n"
+	"                           and the exit does not depend on the idle length)\n"
 	"  --ctxsw-time TIME        how long each ping-pong runs (default 1s)\n"
 	"  --background-time TIME   how long the background is counted (default 4s; 0: not,\n"
 	"                           and background_hz is left as it is)\n"
@@ -84,7 +91,7 @@ static void on_progress(void *arg, const char *what, int step, int steps)
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	enum { OPT_FROM = 256, OPT_NAME, OPT_SAMPLES, OPT_GAP, OPT_CTXSW, OPT_WAKER, OPT_WAKEE,
-	       OPT_PMQOS, OPT_CALIBRATE, OPT_BACKGROUND };
+	       OPT_PMQOS, OPT_CALIBRATE, OPT_BACKGROUND, OPT_CURVE };
 	static const struct option opts[] = {
 		CLI_OPTION_OUTPUT,
 		{ "from", required_argument, NULL, OPT_FROM },
@@ -93,6 +100,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "gap", required_argument, NULL, OPT_GAP },
 		{ "ctxsw-time", required_argument, NULL, OPT_CTXSW },
 		{ "background-time", required_argument, NULL, OPT_BACKGROUND },
+		{ "long-idle-time", required_argument, NULL, OPT_CURVE },
 		{ "waker-cpu", required_argument, NULL, OPT_WAKER },
 		{ "wakee-cpu", required_argument, NULL, OPT_WAKEE },
 		{ "pm-qos-dev", required_argument, NULL, OPT_PMQOS },
@@ -134,6 +142,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 				fprintf(stderr, "idlekit %s: --ctxsw-time: expected at least 10ms\n", cmd);
 				return EXIT_USAGE;
 			}
+			break;
+		case OPT_CURVE:
+			if (host_duration_arg(cmd, "--long-idle-time", optarg, "s", 600000000000LL,
+					      &o->c.curve_ns))
+				return EXIT_USAGE;
 			break;
 		case OPT_BACKGROUND:
 			if (host_duration_arg(cmd, "--background-time", optarg, "s", 600000000000LL,
@@ -224,6 +237,40 @@ static void dist_comment(const char *stamp, const char *what, const struct ik_ca
 		 (double)d->p75 / 1e3, (double)d->p99 / 1e3);
 }
 
+/*
+ * The exit-by-idle curve: 0 extra at the gap, then each longer idle's median minus the
+ * gap's (at least 0), for wake-ups from another CPU or (timer) the CPU's own timer.
+ */
+static void curve_text(int64_t gap_ns, const struct ik_calib_state *st, bool timer, char *buf,
+		       size_t len)
+{
+	int64_t base = timer ? st->timer.p50 : st->wake.p50;
+	int used = snprintf(buf, len, "%" PRId64 ":0", gap_ns);
+	for (int i = 0; i < st->ncurve && used > 0 && (size_t)used < len; i++) {
+		int64_t p50 = timer ? st->curve_timer[i].p50 : st->curve_wake[i].p50;
+		int64_t extra = p50 > base ? p50 - base : 0;
+		used += snprintf(buf + used, len - (size_t)used, " %" PRId64 ":%" PRId64,
+				 st->curve_idle_ns[i], extra);
+	}
+}
+
+static void curve_comment(const char *stamp, const struct ik_calib_state *st, bool timer,
+			  char *buf, size_t len)
+{
+	int used = snprintf(buf, len, "measured on %s, %s p50 after each idle, us: %.1f",
+			    stamp, timer ? "timed sleeps' overshoot" : "wake-ups'",
+			    (double)(timer ? st->timer.p50 : st->wake.p50) / 1e3);
+	long lo = st->curve_wake[0].n, hi = lo;
+	for (int i = 0; i < st->ncurve && used > 0 && (size_t)used < len; i++) {
+		const struct ik_calib_dist *d = timer ? &st->curve_timer[i] : &st->curve_wake[i];
+		used += snprintf(buf + used, len - (size_t)used, " %.1f", (double)d->p50 / 1e3);
+		lo = d->n < lo ? d->n : lo;
+		hi = d->n > hi ? d->n : hi;
+	}
+	if (used > 0 && (size_t)used < len)
+		snprintf(buf + used, len - (size_t)used, " (%ld-%ld samples each)", lo, hi);
+}
+
 /* The measured keys into the text, each with its comment; -1 when out of memory. */
 static int write_figures(char **text, const struct ik_calib_result *r, const int *map,
 			 const struct ik_calib_config *c, const char *stamp)
@@ -255,6 +302,16 @@ static int write_figures(char **text, const struct ik_calib_result *r, const int
 		dist_comment(stamp, "timed sleeps with it alone, timer slack 1 ns", &st->timer,
 			     comment, sizeof(comment));
 		rc |= ik__platform_text_set(text, section, "exit_timer_ns", value, comment, false) < 0;
+		if (st->ncurve > 0) {
+			curve_text(c->gap_ns, st, false, value, sizeof(value));
+			curve_comment(stamp, st, false, comment, sizeof(comment));
+			rc |= ik__platform_text_set(text, section, "exit_after_idle_ns", value, comment,
+						    false) < 0;
+			curve_text(c->gap_ns, st, true, value, sizeof(value));
+			curve_comment(stamp, st, true, comment, sizeof(comment));
+			rc |= ik__platform_text_set(text, section, "exit_timer_after_idle_ns", value,
+						    comment, false) < 0;
+		}
 	}
 	snprintf(value, sizeof(value), "%" PRId64, r->timer_slack_ns);
 	snprintf(comment, sizeof(comment), "measured on %s, %ld timed sleeps each with slack %ld "
@@ -315,6 +372,18 @@ static void summary(const struct ik_calib_result *r)
 			k, s->name, (double)s->wake.p50 / 1e3, (double)s->wake.p25 / 1e3,
 			(double)s->wake.p75 / 1e3, (double)s->exit.p50 / 1e3, s->exit.sigma,
 			(double)s->timer.p50 / 1e3, s->entries, s->wake.n);
+		if (s->ncurve > 0) {
+			fprintf(stderr, "    after idles of");
+			for (int i = 0; i < s->ncurve; i++)
+				fprintf(stderr, " %.3gms", (double)s->curve_idle_ns[i] / 1e6);
+			fprintf(stderr, ": wake p50");
+			for (int i = 0; i < s->ncurve; i++)
+				fprintf(stderr, " %.1f", (double)s->curve_wake[i].p50 / 1e3);
+			fprintf(stderr, " us, timer p50");
+			for (int i = 0; i < s->ncurve; i++)
+				fprintf(stderr, " %.1f", (double)s->curve_timer[i].p50 / 1e3);
+			fprintf(stderr, " us\n");
+		}
 	}
 	fprintf(stderr, "  ping-pong across the CPUs: %.1f us per hand-over\n",
 		(double)r->handover_ns / 1e3);
@@ -325,8 +394,8 @@ static void summary(const struct ik_calib_result *r)
 
 int cmd_platform_calibrate(int argc, char **argv)
 {
-	struct opts o = { .c = { .waker_cpu = 0, .wakee_cpu = 1, .samples = 2000, .gap_ns = 200000,
-				 .ctxsw_ns = 1000000000, .background_ns = 4000000000LL } };
+	struct opts o = { .c = { .waker_cpu = 0, .wakee_cpu = 1, .samples = 2000, .gap_ns = 50000,
+			     .curve_ns = 1500000000, .ctxsw_ns = 1000000000, .background_ns = 4000000000LL } };
 	int rc = parse_opts(argc, argv, &o);
 	if (rc >= 0)
 		return rc;

@@ -39,6 +39,7 @@ enum key_type {
 	T_REAL,  /* double, in [rmin, rmax] */
 	T_ENUM,  /* an enum (int-sized): one of names[0..nnames-1] */
 	T_FLAGS, /* uint32_t: a list of flag names, or none */
+	T_CURVE, /* struct ik_exit_curve */
 	T_OWN,   /* the row's own set and get */
 };
 
@@ -561,6 +562,9 @@ static const struct key state_keys[SK_COUNT] = {
 	[SK_IN_TABLE] = { K("in_table", T_OWN), OWN(set_in_table, get_in_table) },
 	[SK_LITE] = { K("lite", T_OWN), OWN(set_lite, get_lite) },
 	[SK_CORE_OFF] = { K("core_off", T_OWN), OWN(set_core_off, get_core_off) },
+	[SK_EXIT_AFTER_IDLE_NS] = { K("exit_after_idle_ns", T_CURVE), F(HWS, after_idle) },
+	[SK_EXIT_TIMER_AFTER_IDLE_NS] = { K("exit_timer_after_idle_ns", T_CURVE),
+					  F(HWS, timer_after_idle) },
 };
 
 #define CPUID struct ik_cpuid
@@ -821,6 +825,9 @@ int platform_key_set(struct ik_platform_reader *r, int kind, int index, const ch
 	}
 	case T_FLAGS:
 		return parse_flags(r, w, sec, value, key->flags, (uint32_t *)(void *)f);
+	case T_CURVE:
+		rc = ik__exit_curve_parse(value, (struct ik_exit_curve *)(void *)f, msg, mlen);
+		break;
 	case T_OWN:
 		break;
 	}
@@ -875,6 +882,9 @@ void platform_key_format(const struct ik_platform *p, const struct ik_dist *exit
 	}
 	case T_FLAGS:
 		format_flags(*(const uint32_t *)(const void *)f, key->flags, buf, len);
+		return;
+	case T_CURVE:
+		ik__exit_curve_format((const struct ik_exit_curve *)(const void *)f, buf, len);
 		return;
 	case T_OWN:
 		return;

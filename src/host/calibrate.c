@@ -13,6 +13,9 @@
  *                   wakelat --state` does): IPI + exit, so minus the IPI; POLL has no IPI,
  *                   only the poll notice
  *   timer exit      a timed sleep's overshoot with timer slack 1 ns in that configuration
+ *   after long idle both again after idles of 100 us to 100 ms (not POLL): in a guest the
+ *                   host stops polling a halted vCPU after its halt_poll_ns and the
+ *                   wake-up then costs more; what each costs beyond the gap's is the curve
  *   timer slack     the overshoot with the task's own slack minus the overshoot with 1 ns
  *   hand-over       the same ping-pong across the two CPUs, as a check of the sum
  *   background      first, the idle entries/s of every CPU while this process sleeps: the
@@ -143,13 +146,14 @@ static void *sleep_main(void *arg)
 	return NULL;
 }
 
-static int oversleep(const struct ik_calib_config *c, bool fine, struct ik_calib_dist *d,
-		     long *slack_ns, char *err, size_t errlen)
+/* count timed sleeps of gap_ns each on the wakee CPU: their overshoot. */
+static int oversleep_n(const struct ik_calib_config *c, int64_t gap_ns, long count, bool fine,
+		       struct ik_calib_dist *d, long *slack_ns, char *err, size_t errlen)
 {
-	struct sleeper s = { .count = c->samples, .gap_ns = c->gap_ns, .fine = fine,
+	struct sleeper s = { .count = count, .gap_ns = gap_ns, .fine = fine,
 			     .should_stop = c->should_stop };
 	pthread_t t;
-	s.late = malloc((size_t)c->samples * sizeof(int64_t));
+	s.late = malloc((size_t)count * sizeof(int64_t));
 	if (!s.late)
 		return ik__errmsg(err, errlen, "out of memory");
 	if (ik__start_pinned(&t, c->wakee_cpu, 0, sleep_main, &s, err, errlen)) {
@@ -168,6 +172,12 @@ static int oversleep(const struct ik_calib_config *c, bool fine, struct ik_calib
 	}
 	free(s.late);
 	return rc;
+}
+
+static int oversleep(const struct ik_calib_config *c, bool fine, struct ik_calib_dist *d,
+		     long *slack_ns, char *err, size_t errlen)
+{
+	return oversleep_n(c, c->gap_ns, c->samples, fine, d, slack_ns, err, errlen);
 }
 
 /* ---- one state: only it enabled, and back ------------------------------------------------ */
@@ -224,15 +234,21 @@ static uint64_t usage_of(const struct ik_calib_config *c, int k)
 	return v;
 }
 
-static int wake_samples(const struct ik_calib_config *c, struct ik_wakelat_result *w,
-			char *err, size_t errlen)
+static int wake_samples_n(const struct ik_calib_config *c, int64_t gap_ns, long count,
+			  struct ik_wakelat_result *w, char *err, size_t errlen)
 {
 	struct ik_wakelat_config wc = {
-		.waker_cpu = c->waker_cpu, .wakee_cpu = c->wakee_cpu, .count = c->samples,
-		.warmup = c->samples / 20 + 5, .gap_ns = c->gap_ns, .method = IK_WAKELAT_FUTEX,
+		.waker_cpu = c->waker_cpu, .wakee_cpu = c->wakee_cpu, .count = count,
+		.warmup = count / 20 + 2, .gap_ns = gap_ns, .method = IK_WAKELAT_FUTEX,
 		.should_stop = c->should_stop,
 	};
 	return ik__wakelat_run(&wc, w, err, errlen);
+}
+
+static int wake_samples(const struct ik_calib_config *c, struct ik_wakelat_result *w,
+			char *err, size_t errlen)
+{
+	return wake_samples_n(c, c->gap_ns, c->samples, w, err, errlen);
 }
 
 static int measure_state(const struct ik_calib_config *c, const struct ik_host_cpu *cpu, int k,
@@ -262,6 +278,49 @@ static int measure_state(const struct ik_calib_config *c, const struct ik_host_c
 		rc = -1;
 	}
 	st->measured = rc == 0;
+	return rc;
+}
+
+/* The idle lengths of the curve, 100 us to 100 ms by factors of about 3. */
+static const int64_t curve_idle[IK_CALIB_CURVE_MAX] = {
+	100000, 300000, 1000000, 3000000, 10000000, 30000000, 100000000,
+};
+
+/*
+ * With state k alone, the wake-up and the timed sleep after each idle length longer than
+ * the gap: as many samples as fit in curve_ns (at least 15, at most samples).
+ */
+static int measure_curve(const struct ik_calib_config *c, const struct ik_host_cpu *cpu, int k,
+			 struct changes *ch, struct ik_calib_state *st, char *err, size_t errlen)
+{
+	st->ncurve = 0;
+	if (only_state(c, cpu, k, false, ch, err, errlen))
+		return -1;
+	int rc = 0;
+	for (int i = 0; i < IK_CALIB_CURVE_MAX && rc == 0; i++) {
+		int64_t idle = curve_idle[i];
+		if (idle <= c->gap_ns)
+			continue;
+		long n = (long)(c->curve_ns / idle);
+		n = n < 15 ? 15 : n > c->samples ? c->samples : n;
+		struct ik_wakelat_result w = { 0 };
+		int j = st->ncurve;
+		rc = wake_samples_n(c, idle, n, &w, err, errlen);
+		if (rc == 0)
+			ik__calib_dist_of(w.samples_ns, w.count, &st->curve_wake[j]);
+		ik__wakelat_free(&w);
+		if (rc == 0)
+			rc = oversleep_n(c, idle, n, true, &st->curve_timer[j], NULL, err, errlen);
+		if (rc == 0) {
+			st->curve_idle_ns[j] = idle;
+			st->ncurve++;
+		}
+	}
+	char e2[IK_HOST_ERR_LEN];
+	if (undo(ch, e2, sizeof(e2)) && rc == 0) {
+		snprintf(err, errlen, "%s", e2);
+		rc = -1;
+	}
 	return rc;
 }
 
@@ -464,6 +523,14 @@ int ik__calibrate_run(const struct ik_calib_config *c, struct ik_calib_result *r
 		}
 		if (!r->state[k].poll)
 			r->deepest = k;
+		if (!r->state[k].poll && c->curve_ns > 0) {
+			snprintf(what, sizeof(what), "state %d (%s): wake-ups and timers after idles of "
+				 "100us-100ms", k, cpu->states[k].name);
+			progress(c, what, step, steps);
+			if (stopped(c, err, errlen) ||
+			    measure_curve(c, cpu, k, &ch, &r->state[k], err, errlen))
+				goto out;
+		}
 	}
 	progress(c, "timer slack: timed sleeps with the task's own slack and with 1 ns", ++step,
 		 steps);

@@ -7,7 +7,8 @@
  *                           governor's module parameters and cpuidle_haltpoll.force
  *   ik__calibrate_run        the costs sysfs does not give, measured: each idle state's exit
  *                           on a wake-up and on a timer, IPI delivery, the context switch,
- *                           the timer slack of a normal task, and the ping-pong across two
+ *                           the timer slack of a normal task, both exits again after
+ *                           longer idles (100 us - 100 ms), and the ping-pong across two
  *                           CPUs as a check
  *
  * A measurement changes the machine (idle states disabled on one CPU, the haltpoll poll
@@ -58,6 +59,9 @@ struct ik_calib_dist {
 	double sigma;    /* lognormal shape from the interquartile range */
 };
 
+/* Idle lengths of the exit-by-idle curve: 100 us to 100 ms, those longer than the gap. */
+#define IK_CALIB_CURVE_MAX 7
+
 struct ik_calib_state {
 	char name[32];
 	bool poll;                 /* the polling state (state 0, "POLL"): no IPI wakes it */
@@ -66,6 +70,13 @@ struct ik_calib_state {
 	struct ik_calib_dist wake; /* a wake-up from another CPU, as wakelat measures it */
 	struct ik_calib_dist timer; /* a timer of the wakee's own, timer slack 1 ns */
 	struct ik_calib_dist exit; /* wake minus the IPI (minus the poll notice for POLL) */
+	/*
+	 * Longer idles (not POLL): the wake-up and the timed sleep's overshoot after each of
+	 * ncurve idle lengths longer than the gap, with it alone as above.
+	 */
+	int ncurve;
+	int64_t curve_idle_ns[IK_CALIB_CURVE_MAX];
+	struct ik_calib_dist curve_wake[IK_CALIB_CURVE_MAX], curve_timer[IK_CALIB_CURVE_MAX];
 };
 
 /* Tries per state when the wake-ups found the CPU busy (another task ran there). */
@@ -75,6 +86,8 @@ struct ik_calib_config {
 	int waker_cpu, wakee_cpu;
 	long samples;          /* wake-ups or sleeps per figure */
 	int64_t gap_ns;        /* idle time before each wake-up */
+	int64_t curve_ns;      /* each longer idle's figure: samples, or as many as fit in
+				  this time (at least 15); 0: no curve */
 	int64_t ctxsw_ns;      /* how long each ping-pong runs */
 	int64_t background_ns; /* how long the idle machine's background is counted (0: not) */
 	int64_t poll_wake_ns;  /* the platform's poll notice, taken off POLL's wake-up */

@@ -72,6 +72,23 @@ enum ik_wake_source {
 	IK_WAKE_SOURCES,
 };
 
+/*
+ * An exit's extra cost by how long the CPU was idle: points (idle_ns, extra_ns), idle
+ * strictly increasing; the first point's extra before it, the last one's after it, and
+ * linear in log(idle) between points (src/hw/exit_curve.c).
+ */
+#define IK_EXIT_CURVE_MAX 8 /* formatted, at most 8 * 28 characters: a config value */
+struct ik_exit_curve {
+	int n; /* 0: no extra */
+	int64_t idle_ns[IK_EXIT_CURVE_MAX];
+	int64_t extra_ns[IK_EXIT_CURVE_MAX];
+};
+/* "none" or "IDLE_NS:EXTRA_NS ..."; 0, or -1 with what was expected in err. */
+int ik__exit_curve_parse(const char *text, struct ik_exit_curve *c, char *err, size_t errlen);
+void ik__exit_curve_format(const struct ik_exit_curve *c, char *buf, size_t len);
+/* The extra cost after idle_ns of idle (0 for a curve with no points). */
+int64_t ik__exit_curve_extra(const struct ik_exit_curve *c, int64_t idle_ns);
+
 struct ik_hw_state {
 	char name[IK_NAME_LEN];
 	char desc[IK_DESC_LEN];
@@ -89,6 +106,13 @@ struct ik_hw_state {
 	 * default idle routine uses (HLT beside an MWAIT C1, say).  File key in_table = no.
 	 */
 	bool unlisted;
+	/*
+	 * What the exit costs beyond exit[] after a long idle (a guest's host stops polling
+	 * for it, then schedules or idles the vCPU's thread): by a wake-up from another CPU or
+	 * an interrupt, and by the CPU's own timer or tick.  None (n = 0): the same for any
+	 * idle length.  File keys exit_after_idle_ns, exit_timer_after_idle_ns.
+	 */
+	struct ik_exit_curve after_idle, timer_after_idle;
 };
 
 /*

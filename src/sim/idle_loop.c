@@ -159,18 +159,22 @@ void sim_cpu_wake(struct ik_sim *s, int cpu, enum wake_reason why)
 	const struct ik_hw_state *hw = &s->plat->states[s->bind.hw_state[c->entered]];
 	int64_t start = s->now > c->entry_done ? s->now : c->entry_done;
 	const struct ik_dist *exit_cost = NULL;
+	const struct ik_exit_curve *after = NULL; /* what a long idle adds */
 	int64_t cost = 0;
 
 	switch (why) {
 	case WAKE_TICK:
 	case WAKE_TIMER:
 		exit_cost = &hw->exit[IK_WAKE_TIMER];
+		after = &hw->timer_after_idle;
 		break;
 	case WAKE_REMOTE:
 		exit_cost = &hw->exit[IK_WAKE_IPI];
+		after = &hw->after_idle;
 		break;
 	case WAKE_IRQ:
 		exit_cost = &hw->exit[IK_WAKE_IRQ];
+		after = &hw->after_idle;
 		break;
 	case WAKE_POLL_LIMIT:
 		c->dev.poll_time_limit = true;
@@ -178,6 +182,8 @@ void sim_cpu_wake(struct ik_sim *s, int cpu, enum wake_reason why)
 	}
 	if (exit_cost)
 		cost = ik__dist_sample_inline(exit_cost, &s->rng);
+	if (after && after->n > 0)
+		cost += ik__exit_curve_extra(after, start - c->idle_t0);
 	cost += sim_effects_wake(s, cpu); /* the package's own exit, if it was deep */
 	c->reason = why;
 	c->mode = CPU_EXITING;

@@ -697,6 +697,63 @@ static void writer_round_trip(void **state)
 	free(r);
 }
 
+/* Exit cost by idle length: parsed, evaluated as documented, written back, refused. */
+static void exit_curves(void **state)
+{
+	(void)state;
+	expect_ok(PLATFORM_HEAD STATE0 STATE1 "exit_after_idle_ns = 50000:0 1000000:10000 "
+		  "100000000:90000\nexit_timer_after_idle_ns = 1000:7\n");
+	const struct ik_exit_curve *c = &plat.states[1].after_idle;
+	assert_int_equal(c->n, 3);
+	assert_int_equal(c->idle_ns[1], 1000000);
+	assert_int_equal(c->extra_ns[2], 90000);
+	assert_int_equal(plat.states[1].timer_after_idle.n, 1);
+	assert_int_equal(plat.states[0].after_idle.n, 0); /* not given: none */
+	/* flat before the first and after the last point, linear in log(idle) between */
+	assert_int_equal(ik__exit_curve_extra(c, 1), 0);
+	assert_int_equal(ik__exit_curve_extra(c, 50000), 0);
+	assert_int_equal(ik__exit_curve_extra(c, 1000000), 10000);
+	assert_int_equal(ik__exit_curve_extra(c, 10000000), 50000); /* halfway in log */
+	assert_int_equal(ik__exit_curve_extra(c, 100000000), 90000);
+	assert_int_equal(ik__exit_curve_extra(c, 3600000000000LL), 90000);
+	int64_t geo = 223607; /* sqrt(50000 * 1000000): halfway between the first two */
+	assert_in_range(ik__exit_curve_extra(c, geo), 4999, 5001);
+	assert_int_equal(ik__exit_curve_extra(&plat.states[1].timer_after_idle, 5), 7);
+	assert_int_equal(ik__exit_curve_extra(&plat.states[0].after_idle, 1000000), 0);
+
+	char buf[IK_CONFIG_VALUE_LEN];
+	ik__exit_curve_format(c, buf, sizeof(buf));
+	assert_string_equal(buf, "50000:0 1000000:10000 100000000:90000");
+	ik__exit_curve_format(&plat.states[0].after_idle, buf, sizeof(buf));
+	assert_string_equal(buf, "none");
+	/* the longest curve formats within a config value, and reads back */
+	struct ik_exit_curve big = { .n = IK_EXIT_CURVE_MAX }, back;
+	for (int i = 0; i < big.n; i++) {
+		big.idle_ns[i] = 3600000000000LL - (IK_EXIT_CURVE_MAX - i);
+		big.extra_ns[i] = 3600000000000LL;
+	}
+	ik__exit_curve_format(&big, buf, sizeof(buf));
+	assert_int_equal(ik__exit_curve_parse(buf, &back, buf, sizeof(buf)), 0);
+	assert_memory_equal(&big, &back, sizeof(big));
+
+	expect_ok(PLATFORM_HEAD STATE0 STATE1 "exit_after_idle_ns = none\n");
+	assert_int_equal(plat.states[1].after_idle.n, 0);
+	expect_error(PLATFORM_HEAD STATE0 STATE1 "exit_after_idle_ns = 1000:5 1000:6\n",
+		     "t.ini:17: [state1] exit_after_idle_ns: expected 'none' or up to 8 points",
+		     "got idle 1000 after 1000", NULL);
+	expect_error(PLATFORM_HEAD STATE0 STATE1 "exit_after_idle_ns = 0:5\n", "got '0:5'", NULL);
+	expect_error(PLATFORM_HEAD STATE0 STATE1 "exit_after_idle_ns = 10:-5\n", "got '10:-5'",
+		     NULL);
+	expect_error(PLATFORM_HEAD STATE0 STATE1 "exit_timer_after_idle_ns = 10\n",
+		     "[state1] exit_timer_after_idle_ns:", "got '10'", NULL);
+	expect_error(PLATFORM_HEAD STATE0 STATE1 "exit_after_idle_ns = 1:1 2:1 3:1 4:1 5:1 6:1 7:1 "
+		     "8:1 9:1\n", "got more than 8 points", NULL);
+	expect_error(PLATFORM_HEAD STATE0 STATE1 "exit_after_idle_ns = 3600000000001:1\n",
+		     "got '3600000000001:1'", NULL);
+	expect_error(PLATFORM_HEAD STATE0 STATE1 "exit_after_idle_ns = none 1:1\n", "got 'none'",
+		     NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -720,6 +777,7 @@ int main(void)
 		cmocka_unit_test(error_checks_after_parsing),
 		cmocka_unit_test(error_buffer_edge_cases),
 		cmocka_unit_test(writer_round_trip),
+		cmocka_unit_test(exit_curves),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -294,6 +294,38 @@ static void test_exit_latency_feeds_back_into_throughput(void **state)
 }
 
 /*
+ * An exit that costs more after a long idle (exit_after_idle_ns): the ping-pong's idles
+ * are a few us, so a curve that starts at 1 ms changes nothing, and one that adds 20 us
+ * from the first ns adds it to every wake-up.
+ */
+static void test_exit_after_idle(void **state)
+{
+	(void)state;
+	struct ik_scenario sc;
+	struct ik_run_result base, late, early;
+	char err[256];
+
+	small_scenario(&sc, IK_WORKLOAD_PINGPONG);
+	sc.workload.placement = IK_PLACE_SAME_PACKAGE;
+	assert_int_equal(ik__sim_run(&sc, 1, &base, err, sizeof(err)), 0);
+	struct ik_exit_curve *c = &sc.platform.states[1].after_idle;
+	*c = (struct ik_exit_curve){ .n = 2, .idle_ns = { 1000000, 2000000 },
+				     .extra_ns = { 0, 20000 } };
+	assert_int_equal(ik__sim_run(&sc, 1, &late, err, sizeof(err)), 0);
+	assert_int_equal(late.messages, base.messages);
+	assert_int_equal(ik__hist_percentile(&late.wake_latency, 50),
+			 ik__hist_percentile(&base.wake_latency, 50));
+	*c = (struct ik_exit_curve){ .n = 1, .idle_ns = { 1 }, .extra_ns = { 20000 } };
+	assert_int_equal(ik__sim_run(&sc, 1, &early, err, sizeof(err)), 0);
+	assert_true(early.messages * 2 < base.messages);
+	assert_true(ik__hist_percentile(&early.wake_latency, 50) >
+		    ik__hist_percentile(&base.wake_latency, 50) + 15000);
+	ik__run_result_free(&base);
+	ik__run_result_free(&late);
+	ik__run_result_free(&early);
+}
+
+/*
  * A CPU woken only every 50 ms by its own timer stops the tick and spends nearly all its
  * time in the deepest state (the kernel's counters see a period only once it ends, so the
  * workload must end them).
@@ -330,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_message_cost_by_distance),
 		cmocka_unit_test(test_shuffled_start_cpus),
 		cmocka_unit_test(test_exit_latency_feeds_back_into_throughput),
+		cmocka_unit_test(test_exit_after_idle),
 		cmocka_unit_test(test_quiet_machine_goes_deep),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
