@@ -14,6 +14,7 @@
 # usage: sudo bash bench/validate_matrix.sh BUILD_DIR OUT_DIR [RUNS [-p PLATFORM]]
 #        e.g. sudo bash bench/validate_matrix.sh build /tmp/vm 3 -p calibrated.ini
 #        POLLS=machine: the machine's poll window only (nothing written)
+#        ONLY=REGEX: only the workloads whose name matches (grep -E), e.g. ONLY='^p'
 # Needs root (validate's traced runs, the poll window), rt-app, rt-tests.
 set -u
 build=${1:?usage: validate_matrix.sh BUILD_DIR OUT_DIR [RUNS [-p PLATFORM]]}
@@ -58,6 +59,7 @@ for p in "${polls[@]}"; do
 	for w in "${workloads[@]}"; do
 		name=${w%%|*}
 		args=${w#*|}
+		if [ -n "${ONLY:-}" ] && ! grep -Eq -- "$ONLY" <<<"$name"; then continue; fi
 		echo "validate_matrix: $name, guest_halt_poll_ns $p ($(($(date +%s) - start)) s)" >&2
 		read -r -a words <<<"$args" # a command comes last, after its "--"
 		"$bin" validate --runs "$runs" --json -q -o "$out/$name-poll$p.json" "${platform[@]}" \

@@ -39,11 +39,13 @@ static const char calibrate_usage[] =
 	"value gets a comment: measured, the host, the date, the sample count and quartiles.\n"
 	"\n"
 	"How: the background is the idle entries/s of every CPU while calibrate sleeps (first,\n"
-	"--background-time; their mean); a state's exit is a wake-up of the wakee CPU with only that state enabled (as\n"
-	"`idlekit wakelat --state`) minus the IPI (POLL: minus the poll notice); the IPI is a\n"
+	"--background-time; their mean); a state's exit is a wake-up of the wakee CPU with\n"
+	"only that state enabled (as `idlekit wakelat --state`) minus the IPI (POLL: the poll\n"
+	"notice) and a context switch, which the model adds after the exit; the IPI is a\n"
 	"wake-up of the wakee CPU busy with a SCHED_IDLE spinner minus a context switch; the\n"
 	"context switch is a pipe ping-pong on one CPU (`idlekit ctxsw --cpus 0,0`); the timer\n"
-	"figures are timed sleeps on the wakee CPU.  A lognormal is fitted to each figure's\n"
+	"exits are timed sleeps' overshoot on the wakee CPU minus a context switch; the\n"
+	"longer idles repeat both.  A lognormal is fitted to each figure's\n"
 	"quartiles.  The machine is changed while it runs (the wakee CPU's idle states\n"
 	"disabled but one, the haltpoll poll window set to 0, a PM QoS limit of 0 for POLL)\n"
 	"and put back afterwards, also on SIGINT/SIGTERM and on failure.  Needs root.\n"
@@ -292,15 +294,16 @@ static int write_figures(char **text, const struct ik_calib_result *r, const int
 			continue;
 		snprintf(section, sizeof(section), "state%d", map[k]);
 		dist_text(&st->exit, value, sizeof(value));
-		dist_comment(stamp, st->poll ? "wake-ups with it alone, minus the poll notice"
-					     : "wake-ups with it alone, minus the IPI", &st->exit,
-			     comment, sizeof(comment));
+		dist_comment(stamp, st->poll ? "wake-ups with it alone, minus the poll notice "
+					       "and a context switch"
+					     : "wake-ups with it alone, minus the IPI and a context "
+					       "switch", &st->exit, comment, sizeof(comment));
 		rc |= ik__platform_text_set(text, section, "exit_ns", value, comment, false) < 0;
 		/* a file that gives the IPI exit apart would otherwise keep its old one */
 		rc |= ik__platform_text_set(text, section, "exit_ipi_ns", value, comment, true) < 0;
-		dist_text(&st->timer, value, sizeof(value));
-		dist_comment(stamp, "timed sleeps with it alone, timer slack 1 ns", &st->timer,
-			     comment, sizeof(comment));
+		dist_text(&st->timer_exit, value, sizeof(value));
+		dist_comment(stamp, "timed sleeps with it alone, timer slack 1 ns, overshoot minus a "
+			     "context switch", &st->timer_exit, comment, sizeof(comment));
 		rc |= ik__platform_text_set(text, section, "exit_timer_ns", value, comment, false) < 0;
 		if (st->ncurve > 0) {
 			curve_text(c->gap_ns, st, false, value, sizeof(value));
@@ -337,15 +340,16 @@ static int prepend_header(char **text, const struct ik_calib_result *r,
 	FILE *f = open_memstream(&out, &len);
 	if (!f)
 		return -1;
-	int64_t predicted = r->ipi.p50 + (r->deepest >= 0 ? r->state[r->deepest].exit.p50 : 0);
+	int64_t predicted = r->ipi.p50 + r->context_switch_ns +
+			    (r->deepest >= 0 ? r->state[r->deepest].exit.p50 : 0);
 	fprintf(f, "; Calibrated by `idlekit platform calibrate` on %s (%s), wakee CPU %d, waker "
 		"CPU %d,\n; %ld samples per figure, idle gap %" PRId64 " ns.  The values marked "
 		"\"measured\" below are\n; medians and lognormal fits of what this machine did; "
 		"any other load on it then is in them.\n", stamp, from ? from : "an import of this "
 		"machine", c->wakee_cpu, c->waker_cpu, c->samples, c->gap_ns);
 	fprintf(f, "; Check: a pipe ping-pong across CPUs %d and %d took %.1f us per hand-over; "
-		"the model\n; charges one IPI + the deepest state's exit, %.1f us, beside the "
-		"workload's own work.\n", c->waker_cpu, c->wakee_cpu, (double)r->handover_ns / 1e3,
+		"the model\n; charges one IPI + the deepest state's exit + a context switch, %.1f us, "
+		"beside the\n; workload's own work.\n", c->waker_cpu, c->wakee_cpu, (double)r->handover_ns / 1e3,
 		(double)predicted / 1e3);
 	if (r->notes[0])
 		fprintf(f, "; Note: %s\n", r->notes);

@@ -10,9 +10,10 @@
  *   IPI             a wake-up of a CPU that runs another task (a SCHED_IDLE spinner, which
  *                   the woken task preempts at once): IPI + switch; minus the switch
  *   a state's exit  a wake-up of the CPU idling with only that state enabled (as `idlekit
- *                   wakelat --state` does): IPI + exit, so minus the IPI; POLL has no IPI,
- *                   only the poll notice
- *   timer exit      a timed sleep's overshoot with timer slack 1 ns in that configuration
+ *                   wakelat --state` does): IPI + exit + the switch from the idle task, so
+ *                   minus the IPI and the switch; POLL has no IPI, only the poll notice
+ *   timer exit      a timed sleep's overshoot with timer slack 1 ns in that configuration,
+ *                   minus the switch
  *   after long idle both again after idles of 100 us to 100 ms (not POLL): in a guest the
  *                   host stops polling a halted vCPU after its halt_poll_ns and the
  *                   wake-up then costs more; what each costs beyond the gap's is the curve
@@ -146,9 +147,13 @@ static void *sleep_main(void *arg)
 	return NULL;
 }
 
-/* count timed sleeps of gap_ns each on the wakee CPU: their overshoot. */
+/*
+ * count timed sleeps of gap_ns each on the wakee CPU: their overshoot in d, and (when
+ * less is not NULL) the overshoot minus off in less.
+ */
 static int oversleep_n(const struct ik_calib_config *c, int64_t gap_ns, long count, bool fine,
-		       struct ik_calib_dist *d, long *slack_ns, char *err, size_t errlen)
+		       struct ik_calib_dist *d, int64_t off, struct ik_calib_dist *less,
+		       long *slack_ns, char *err, size_t errlen)
 {
 	struct sleeper s = { .count = count, .gap_ns = gap_ns, .fine = fine,
 			     .should_stop = c->should_stop };
@@ -166,6 +171,8 @@ static int oversleep_n(const struct ik_calib_config *c, int64_t gap_ns, long cou
 		snprintf(err, errlen, "interrupted");
 		rc = -1;
 	} else {
+		if (less && shifted(s.late, s.count, off, less))
+			rc = ik__errmsg(err, errlen, "out of memory");
 		ik__calib_dist_of(s.late, s.count, d);
 		if (slack_ns)
 			*slack_ns = s.slack_ns;
@@ -177,7 +184,7 @@ static int oversleep_n(const struct ik_calib_config *c, int64_t gap_ns, long cou
 static int oversleep(const struct ik_calib_config *c, bool fine, struct ik_calib_dist *d,
 		     long *slack_ns, char *err, size_t errlen)
 {
-	return oversleep_n(c, c->gap_ns, c->samples, fine, d, slack_ns, err, errlen);
+	return oversleep_n(c, c->gap_ns, c->samples, fine, d, 0, NULL, slack_ns, err, errlen);
 }
 
 /* ---- one state: only it enabled, and back ------------------------------------------------ */
@@ -251,9 +258,14 @@ static int wake_samples(const struct ik_calib_config *c, struct ik_wakelat_resul
 	return wake_samples_n(c, c->gap_ns, c->samples, w, err, errlen);
 }
 
+/*
+ * State k alone: its wake-ups and timed sleeps.  The model adds the context switch to a
+ * wake-up's exit (the woken task replaces the idle task), so each exit is the sample minus
+ * the IPI (POLL: the poll notice) and minus ctxsw_ns, and the model's sum is the wake-up.
+ */
 static int measure_state(const struct ik_calib_config *c, const struct ik_host_cpu *cpu, int k,
-			 int64_t ipi_ns, struct changes *ch, struct ik_calib_state *st, char *err,
-			 size_t errlen)
+			 int64_t ipi_ns, int64_t ctxsw_ns, struct changes *ch,
+			 struct ik_calib_state *st, char *err, size_t errlen)
 {
 	struct ik_wakelat_result w = { 0 };
 	snprintf(st->name, sizeof(st->name), "%s", cpu->states[k].name);
@@ -265,12 +277,14 @@ static int measure_state(const struct ik_calib_config *c, const struct ik_host_c
 	st->entries = usage_of(c, k) - before;
 	if (rc == 0) {
 		ik__calib_dist_of(w.samples_ns, w.count, &st->wake);
-		rc = shifted(w.samples_ns, w.count, st->poll ? c->poll_wake_ns : ipi_ns, &st->exit);
+		rc = shifted(w.samples_ns, w.count,
+			     (st->poll ? c->poll_wake_ns : ipi_ns) + ctxsw_ns, &st->exit);
 		if (rc)
 			snprintf(err, errlen, "out of memory");
 	}
 	if (rc == 0)
-		rc = oversleep(c, true, &st->timer, NULL, err, errlen);
+		rc = oversleep_n(c, c->gap_ns, c->samples, true, &st->timer, ctxsw_ns,
+				 &st->timer_exit, NULL, err, errlen);
 	ik__wakelat_free(&w);
 	char e2[IK_HOST_ERR_LEN];
 	if (undo(ch, e2, sizeof(e2)) && rc == 0) {
@@ -310,7 +324,8 @@ static int measure_curve(const struct ik_calib_config *c, const struct ik_host_c
 			ik__calib_dist_of(w.samples_ns, w.count, &st->curve_wake[j]);
 		ik__wakelat_free(&w);
 		if (rc == 0)
-			rc = oversleep_n(c, idle, n, true, &st->curve_timer[j], NULL, err, errlen);
+			rc = oversleep_n(c, idle, n, true, &st->curve_timer[j], 0, NULL, NULL, err,
+					 errlen);
 		if (rc == 0) {
 			st->curve_idle_ns[j] = idle;
 			st->ncurve++;
@@ -504,7 +519,8 @@ int ik__calibrate_run(const struct ik_calib_config *c, struct ik_calib_result *r
 		struct ik_calib_state best = { 0 }, now;
 		for (int attempt = 0; attempt < IK_CALIB_TRIES; attempt++) {
 			if (stopped(c, err, errlen) ||
-			    measure_state(c, cpu, k, r->ipi.p50, &ch, &now, err, errlen))
+			    measure_state(c, cpu, k, r->ipi.p50, r->context_switch_ns, &ch, &now, err,
+					  errlen))
 				goto out;
 			if (attempt == 0 || now.entries > best.entries)
 				best = now;

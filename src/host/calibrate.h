@@ -69,7 +69,9 @@ struct ik_calib_state {
 	uint64_t entries;          /* entries into it on the wakee CPU during its wake-ups */
 	struct ik_calib_dist wake; /* a wake-up from another CPU, as wakelat measures it */
 	struct ik_calib_dist timer; /* a timer of the wakee's own, timer slack 1 ns */
-	struct ik_calib_dist exit; /* wake minus the IPI (minus the poll notice for POLL) */
+	/* wake minus the IPI (the poll notice for POLL) and the context switch */
+	struct ik_calib_dist exit;
+	struct ik_calib_dist timer_exit; /* timer minus the context switch */
 	/*
 	 * Longer idles (not POLL): the wake-up and the timed sleep's overshoot after each of
 	 * ncurve idle lengths longer than the gap, with it alone as above.
