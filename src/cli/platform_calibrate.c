@@ -60,7 +60,7 @@ static const char calibrate_usage[] =
 	"  --gap TIME               idle time before each wake-up (default 50us: short,\n"
 	"                           so that exit_ns is the exit after a short idle)\n"
 	"  --long-idle-time TIME    per figure of each longer idle: as many wake-ups as fit,\n"
-	"                           at least 15, at most --samples (default 1.5s; 0: none,\n"
+	"                           at least 15, at most --samples (default 3s; 0: none,\n"
 	"                           and the exit does not depend on the idle length)\n"
 	"  --ctxsw-time TIME        how long each ping-pong runs (default 1s)\n"
 	"  --background-time TIME   how long the background is counted (default 4s; 0: not,\n"
@@ -399,7 +399,7 @@ static void summary(const struct ik_calib_result *r)
 int cmd_platform_calibrate(int argc, char **argv)
 {
 	struct opts o = { .c = { .waker_cpu = 0, .wakee_cpu = 1, .samples = 2000, .gap_ns = 50000,
-			     .curve_ns = 1500000000, .ctxsw_ns = 1000000000, .background_ns = 4000000000LL } };
+			     .curve_ns = 3000000000LL, .ctxsw_ns = 1000000000, .background_ns = 4000000000LL } };
 	int rc = parse_opts(argc, argv, &o);
 	if (rc >= 0)
 		return rc;

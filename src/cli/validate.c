@@ -81,7 +81,10 @@ static const char validate_usage[] =
 	"  --duty PCT               periodic: the runtime per period, % of it (default 20)\n"
 	"  --tasks N                periodic, cyclictest: threads, one per CPU from CPU 0\n"
 	"                           (default 1)\n"
-	"  --work-ns N              pingpong: the model's work per message (default 2000);\n"
+	"  --work-ns N              pingpong: the model's work per message beyond the\n"
+	"                           platform's context_switch_ns (default 0: calibrated, that\n"
+	"                           is the one-CPU pipe ping-pong's whole hand-over, syscalls\n"
+	"                           included);\n"
 	"                           cyclictest: per cycle (default 1000, an estimate); tbench:\n"
 	"                           per request or reply (default 4000, an estimate)\n"
 	"  --json                   JSON output (schema idlekit.validate/1, docs/validation.md)\n"
@@ -393,7 +396,7 @@ static int write_outputs(const struct opts *o, const struct ik_val_report *rep)
 
 int cmd_validate(int argc, char **argv)
 {
-	struct opts o = { .runs = 3, .tasks = 1, .work_ns = 2000, .duration_ns = 2000000000LL,
+	struct opts o = { .runs = 3, .tasks = 1, .duration_ns = 2000000000LL,
 			  .period_ns = 1000000, .duty = 20 };
 	struct ik_val_spec *spec = calloc(1, sizeof(*spec));
 	struct ik_scenario *sc = calloc(1, sizeof(*sc));
@@ -468,7 +471,8 @@ int cmd_validate(int argc, char **argv)
 		spec->duration_ns = o.duration_ns;
 		spec->cpu_a = 0;
 		spec->cpu_b = 1;
-		spec->pingpong_work_ns = (int64_t)o.work_ns;
+		/* a calibrated context switch is a whole one-CPU hand-over: its work is in it */
+		spec->pingpong_work_ns = o.have_work ? (int64_t)o.work_ns : 0;
 	}
 	if (cli_output_check("validate", o.outpath) || cli_output_check("validate", o.htmlpath))
 		goto out;
