@@ -565,6 +565,8 @@ static const struct key state_keys[SK_COUNT] = {
 	[SK_EXIT_AFTER_IDLE_NS] = { K("exit_after_idle_ns", T_CURVE), F(HWS, after_idle) },
 	[SK_EXIT_TIMER_AFTER_IDLE_NS] = { K("exit_timer_after_idle_ns", T_CURVE),
 					  F(HWS, timer_after_idle) },
+	[SK_ENTRY_BUSY_NS] = { K("entry_busy_ns", T_I64), F(HWS, entry_busy_ns),
+			       RANGE(0, MAX_COST) },
 };
 
 #define CPUID struct ik_cpuid

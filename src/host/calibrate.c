@@ -241,6 +241,36 @@ static uint64_t usage_of(const struct ik_calib_config *c, int k)
 	return v;
 }
 
+/* The wakee CPU's idle entries and time (all states) and the clock, to tell its busy time. */
+struct idle_mark {
+	uint64_t entries, idle_us;
+	int64_t t_ns;
+};
+
+static void mark(const struct ik_calib_config *c, int nstates, struct idle_mark *m)
+{
+	char rel[128], e[IK_HOST_ERR_LEN];
+	uint64_t v;
+	m->entries = m->idle_us = 0;
+	for (int k = 0; k < nstates; k++) {
+		snprintf(rel, sizeof(rel), "cpu%d/cpuidle/state%d/usage", c->wakee_cpu, k);
+		if (ik__sysfs_read_u64(c->fs, rel, &v, e, sizeof(e)) == IK_SYSFS_OK)
+			m->entries += v;
+		snprintf(rel, sizeof(rel), "cpu%d/cpuidle/state%d/time", c->wakee_cpu, k);
+		if (ik__sysfs_read_u64(c->fs, rel, &v, e, sizeof(e)) == IK_SYSFS_OK)
+			m->idle_us += v;
+	}
+	m->t_ns = ik__host_now_ns();
+}
+
+/* The wakee CPU's busy time per idle entry from a to b (0 without entries). */
+static int64_t busy_per_entry(const struct idle_mark *a, const struct idle_mark *b)
+{
+	uint64_t n = b->entries - a->entries;
+	int64_t busy = (b->t_ns - a->t_ns) - (int64_t)(b->idle_us - a->idle_us) * 1000;
+	return n > 0 && busy > 0 ? busy / (int64_t)n : 0;
+}
+
 static int wake_samples_n(const struct ik_calib_config *c, int64_t gap_ns, long count,
 			  struct ik_wakelat_result *w, char *err, size_t errlen)
 {
@@ -273,8 +303,12 @@ static int measure_state(const struct ik_calib_config *c, const struct ik_host_c
 	if (only_state(c, cpu, k, st->poll, ch, err, errlen))
 		return -1;
 	uint64_t before = usage_of(c, k);
+	struct idle_mark m0, m1, m2;
+	mark(c, cpu->nstates, &m0);
 	int rc = wake_samples(c, &w, err, errlen);
+	mark(c, cpu->nstates, &m1);
 	st->entries = usage_of(c, k) - before;
+	st->busy_wake_ns = busy_per_entry(&m0, &m1);
 	if (rc == 0) {
 		ik__calib_dist_of(w.samples_ns, w.count, &st->wake);
 		rc = shifted(w.samples_ns, w.count,
@@ -285,6 +319,8 @@ static int measure_state(const struct ik_calib_config *c, const struct ik_host_c
 	if (rc == 0)
 		rc = oversleep_n(c, c->gap_ns, c->samples, true, &st->timer, ctxsw_ns,
 				 &st->timer_exit, NULL, err, errlen);
+	mark(c, cpu->nstates, &m2);
+	st->busy_timer_ns = busy_per_entry(&m1, &m2);
 	ik__wakelat_free(&w);
 	char e2[IK_HOST_ERR_LEN];
 	if (undo(ch, e2, sizeof(e2)) && rc == 0) {

@@ -72,6 +72,9 @@ struct ik_calib_state {
 	/* wake minus the IPI (the poll notice for POLL) and the context switch */
 	struct ik_calib_dist exit;
 	struct ik_calib_dist timer_exit; /* timer minus the context switch */
+	/* the wakee CPU's busy time per idle entry during the wake-ups and the timed sleeps:
+	   what it runs outside the state in each round (its task, the idle paths) */
+	int64_t busy_wake_ns, busy_timer_ns;
 	/*
 	 * Longer idles (not POLL): the wake-up and the timed sleep's overshoot after each of
 	 * ncurve idle lengths longer than the gap, with it alone as above.

@@ -113,6 +113,13 @@ struct ik_hw_state {
 	 * idle length.  File keys exit_after_idle_ns, exit_timer_after_idle_ns.
 	 */
 	struct ik_exit_curve after_idle, timer_after_idle;
+	/*
+	 * CPU time of the kernel's idle path around each entry into this state, outside its
+	 * residency (the tick's stop and restart, the wake-up's interrupt: in a guest, their
+	 * VM exits): busy time between the governor's choice and the state.  File key
+	 * entry_busy_ns, default 0.
+	 */
+	int64_t entry_busy_ns;
 };
 
 /*

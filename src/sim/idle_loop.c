@@ -96,8 +96,9 @@ static int world_enter(void *ctx, struct ik_device *dev, int idx)
 	const struct ik_hw_state *hw = &s->plat->states[bind->hw_state[idx]];
 	c->entered = idx;
 	c->driver_exit_done = false;
-	c->idle_t0 = s->now;
-	c->entry_done = s->now + ik__dist_sample_inline(&hw->entry, &s->rng);
+	/* the idle path's own CPU time first: busy, not the state's residency */
+	c->idle_t0 = s->now + hw->entry_busy_ns;
+	c->entry_done = c->idle_t0 + ik__dist_sample_inline(&hw->entry, &s->rng);
 	c->mode = CPU_IDLE;
 	sim_effects_idle(s, cpu);
 	if (c->watch_leave && !(drv->states[idx].flags & IK_FLAG_POLLING)) {

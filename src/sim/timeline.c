@@ -27,7 +27,7 @@ void sim_timeline_take(struct ik_sim *s, struct ik_run_result *out)
 	/* periods still in progress at the end of the run count up to it */
 	for (int cpu = 0; cpu < s->ncpus && cpu < IK_TIMELINE_MAX_CPUS; cpu++) {
 		const struct sim_cpu *c = &s->cpus[cpu];
-		if (c->mode == CPU_IDLE || c->mode == CPU_EXITING)
+		if ((c->mode == CPU_IDLE || c->mode == CPU_EXITING) && c->idle_t0 < s->now)
 			sim_timeline_idle(s, cpu, c->entered, c->idle_t0);
 	}
 	out->timeline = s->timeline;

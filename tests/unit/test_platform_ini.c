@@ -389,6 +389,7 @@ static void every_key(void **state)
 		  "exit_ipi_ns = constant 25000\n"
 		  "exit_timer_ns = constant 5000\n"
 		  "exit_irq_ns = uniform 1 2\n"
+		  "entry_busy_ns = 1234\n"
 		  "needs_ipi = no\n");
 	assert_string_equal(plat.name, "every.key-1");
 	assert_string_equal(plat.description, "all keys");
@@ -412,6 +413,7 @@ static void every_key(void **state)
 	assert_int_equal(s->exit[IK_WAKE_IPI].a_ns, 25000);
 	assert_int_equal(s->exit[IK_WAKE_TIMER].a_ns, 5000);
 	assert_int_equal(s->exit[IK_WAKE_IRQ].kind, IK_DIST_UNIFORM);
+	assert_int_equal(s->entry_busy_ns, 1234);
 	assert_false(s->needs_ipi);
 }
 

@@ -326,6 +326,40 @@ static void test_exit_after_idle(void **state)
 }
 
 /*
+ * The idle path's CPU time (entry_busy_ns) is outside the residency: each entry's time in
+ * its state is that much shorter, the idle loop's own time that much longer, and the
+ * tasks' work the same.
+ */
+static void test_entry_busy(void **state)
+{
+	(void)state;
+	struct ik_scenario sc;
+	struct ik_run_result base, busy;
+	char err[256];
+
+	small_scenario(&sc, IK_WORKLOAD_PERIODIC);
+	assert_int_equal(ik__sim_run(&sc, 1, &base, err, sizeof(err)), 0);
+	for (int i = 0; i < sc.platform.state_count; i++)
+		sc.platform.states[i].entry_busy_ns = 20000;
+	assert_int_equal(ik__sim_run(&sc, 1, &busy, err, sizeof(err)), 0);
+	check_invariants(&sc, &busy);
+	uint64_t n = 0, t_base = 0, t_busy = 0;
+	for (int i = 0; i < base.nstates; i++) {
+		n += busy.total[i].usage;
+		t_base += base.total[i].time_ns;
+		t_busy += busy.total[i].time_ns;
+	}
+	assert_true(n > 100);
+	/* the periodic tasks' timers do not move, so the path comes off the idle time */
+	double lost = (double)(t_base - t_busy), want = (double)n * 20000;
+	if (lost < 0.9 * want || lost > 1.1 * want)
+		fail_msg("time in states fell by %.0f ns, expected about %.0f", lost, want);
+	assert_true(busy.busy_ns == base.busy_ns);
+	ik__run_result_free(&base);
+	ik__run_result_free(&busy);
+}
+
+/*
  * A CPU woken only every 50 ms by its own timer stops the tick and spends nearly all its
  * time in the deepest state (the kernel's counters see a period only once it ends, so the
  * workload must end them).
@@ -363,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_shuffled_start_cpus),
 		cmocka_unit_test(test_exit_latency_feeds_back_into_throughput),
 		cmocka_unit_test(test_exit_after_idle),
+		cmocka_unit_test(test_entry_busy),
 		cmocka_unit_test(test_quiet_machine_goes_deep),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
