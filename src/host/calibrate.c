@@ -298,6 +298,7 @@ static int measure_state(const struct ik_calib_config *c, const struct ik_host_c
 			 struct ik_calib_state *st, char *err, size_t errlen)
 {
 	struct ik_wakelat_result w = { 0 };
+	memset(st, 0, sizeof(*st)); /* a try's figures only, and no curve until one is measured */
 	snprintf(st->name, sizeof(st->name), "%s", cpu->states[k].name);
 	st->poll = k == 0 && strcmp(cpu->states[k].name, "POLL") == 0;
 	if (only_state(c, cpu, k, st->poll, ch, err, errlen))
