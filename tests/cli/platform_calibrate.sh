@@ -140,6 +140,24 @@ latency=$(value "$tmp/cal.ini" "state$n" latency_us)
 grep -q '^exit_timer_ns = .*; measured on ' "$tmp/cal.ini" || fail "no measured exit_timer_ns"
 wake=$((ipi_p50 + $(median "$deep")))
 [ "$wake" -ge 1000 ] && [ "$wake" -lt 1000000 ] || fail "state$n: IPI + exit = $wake ns out of 1 us..1 ms"
+# the exit after longer idles: the deepest state's curves from the gap (50 us, extra 0) to
+# 100 ms, non-decreasing; none for POLL; the idle path's busy time for every state
+for key in exit_after_idle_ns exit_timer_after_idle_ns; do
+	curve=$(value "$tmp/cal.ini" "state$n" $key)
+	python3 -c '
+import sys
+pts = [tuple(int(x) for x in p.split(":")) for p in sys.argv[1].split()]
+assert [i for i, _ in pts] == [50000, 100000, 300000, 1000000, 3000000, 10000000, 30000000, 100000000], pts
+assert pts[0][1] == 0 and all(a[1] <= b[1] for a, b in zip(pts, pts[1:])), pts' "$curve" ||
+		fail "state$n $key: '$curve' is not a curve from 50 us to 100 ms"
+	grep -q "^$key = .*; measured on .*p50 after each idle" "$tmp/cal.ini" || fail "$key has no 'measured' comment"
+	[ "$(sed -n '/^\[state0\]/,/^\[state1\]/p' "$tmp/cal.ini" | grep -c "^$key")" = 0 ] ||
+		fail "POLL (state0) got a $key"
+done
+for i in $(seq 0 "$n"); do
+	eb=$(value "$tmp/cal.ini" "state$i" entry_busy_ns)
+	[ -n "$eb" ] && [ "$eb" -ge 0 ] && [ "$eb" -lt 1000000 ] || fail "state$i entry_busy_ns '$eb'"
+done
 slack=$(value "$tmp/cal.ini" os timer_slack_ns)
 [ -n "$slack" ] && grep -q '^timer_slack_ns = .*; measured on ' "$tmp/cal.ini" || fail "no measured timer slack"
 # the background: measured on the CPUs that were idle, or said why not (every CPU busy)
