@@ -234,7 +234,7 @@ static void dist_text(const struct ik_calib_dist *d, char *buf, size_t len)
 static void dist_comment(const char *stamp, const char *what, const struct ik_calib_dist *d,
 			 char *buf, size_t len)
 {
-	snprintf(buf, len, "measured on %s, %ld %s: p25 %.1f p50 %.1f p75 %.1f p99 %.1f us",
+	snprintf(buf, len, "measured on %.80s, %ld %.100s: p25 %.1f p50 %.1f p75 %.1f p99 %.1f us",
 		 stamp, d->n, what, (double)d->p25 / 1e3, (double)d->p50 / 1e3,
 		 (double)d->p75 / 1e3, (double)d->p99 / 1e3);
 }
@@ -281,7 +281,7 @@ static void curve_comment(const char *stamp, const struct ik_calib_state *st, bo
 static int write_figures(char **text, const struct ik_calib_result *r, const int *map,
 			 const struct ik_calib_config *c, const char *stamp)
 {
-	char value[128], comment[300], section[24];
+	char value[128], comment[1600], section[24]; /* a comment's numbers: %.1f of a double */
 	int rc = 0;
 
 	dist_text(&r->ipi, value, sizeof(value));

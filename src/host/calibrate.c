@@ -231,14 +231,19 @@ static int undo(struct changes *ch, char *err, size_t errlen)
 }
 
 /* The wakee CPU's counters of state k now. */
-static uint64_t usage_of(const struct ik_calib_config *c, int k)
+static uint64_t counter_of(const struct ik_calib_config *c, int k, const char *name)
 {
 	char rel[128], e[IK_HOST_ERR_LEN];
 	uint64_t v = 0;
-	snprintf(rel, sizeof(rel), "cpu%d/cpuidle/state%d/usage", c->wakee_cpu, k);
+	snprintf(rel, sizeof(rel), "cpu%d/cpuidle/state%d/%s", c->wakee_cpu, k, name);
 	if (ik__sysfs_read_u64(c->fs, rel, &v, e, sizeof(e)) != IK_SYSFS_OK)
 		return 0;
 	return v;
+}
+
+static uint64_t usage_of(const struct ik_calib_config *c, int k)
+{
+	return counter_of(c, k, "usage");
 }
 
 /* The wakee CPU's idle entries and time (all states) and the clock, to tell its busy time. */
@@ -249,16 +254,10 @@ struct idle_mark {
 
 static void mark(const struct ik_calib_config *c, int nstates, struct idle_mark *m)
 {
-	char rel[128], e[IK_HOST_ERR_LEN];
-	uint64_t v;
 	m->entries = m->idle_us = 0;
 	for (int k = 0; k < nstates; k++) {
-		snprintf(rel, sizeof(rel), "cpu%d/cpuidle/state%d/usage", c->wakee_cpu, k);
-		if (ik__sysfs_read_u64(c->fs, rel, &v, e, sizeof(e)) == IK_SYSFS_OK)
-			m->entries += v;
-		snprintf(rel, sizeof(rel), "cpu%d/cpuidle/state%d/time", c->wakee_cpu, k);
-		if (ik__sysfs_read_u64(c->fs, rel, &v, e, sizeof(e)) == IK_SYSFS_OK)
-			m->idle_us += v;
+		m->entries += usage_of(c, k);
+		m->idle_us += counter_of(c, k, "time");
 	}
 	m->t_ns = ik__host_now_ns();
 }
