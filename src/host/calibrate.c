@@ -230,7 +230,7 @@ static int undo(struct changes *ch, char *err, size_t errlen)
 	return ik__journal_undo(&ch->journal, err, errlen);
 }
 
-/* The wakee CPU's counters of state k now. */
+/* The wakee CPU's counter NAME of state k now (0 when it cannot be read). */
 static uint64_t counter_of(const struct ik_calib_config *c, int k, const char *name)
 {
 	char rel[128], e[IK_HOST_ERR_LEN];
@@ -241,22 +241,22 @@ static uint64_t counter_of(const struct ik_calib_config *c, int k, const char *n
 	return v;
 }
 
-static uint64_t usage_of(const struct ik_calib_config *c, int k)
-{
-	return counter_of(c, k, "usage");
-}
-
-/* The wakee CPU's idle entries and time (all states) and the clock, to tell its busy time. */
+/*
+ * The wakee CPU's idle entries and time (all states) and the clock, to tell its busy time,
+ * and the entries of the state being measured (`only`).
+ */
 struct idle_mark {
-	uint64_t entries, idle_us;
+	uint64_t entries, idle_us, only_entries;
 	int64_t t_ns;
 };
 
-static void mark(const struct ik_calib_config *c, int nstates, struct idle_mark *m)
+static void mark(const struct ik_calib_config *c, int nstates, int only, struct idle_mark *m)
 {
-	m->entries = m->idle_us = 0;
+	m->entries = m->idle_us = m->only_entries = 0;
 	for (int k = 0; k < nstates; k++) {
-		m->entries += usage_of(c, k);
+		uint64_t n = counter_of(c, k, "usage");
+		m->entries += n;
+		m->only_entries += k == only ? n : 0;
 		m->idle_us += counter_of(c, k, "time");
 	}
 	m->t_ns = ik__host_now_ns();
@@ -302,12 +302,11 @@ static int measure_state(const struct ik_calib_config *c, const struct ik_host_c
 	st->poll = k == 0 && strcmp(cpu->states[k].name, "POLL") == 0;
 	if (only_state(c, cpu, k, st->poll, ch, err, errlen))
 		return -1;
-	uint64_t before = usage_of(c, k);
 	struct idle_mark m0, m1, m2;
-	mark(c, cpu->nstates, &m0);
+	mark(c, cpu->nstates, k, &m0);
 	int rc = wake_samples(c, &w, err, errlen);
-	mark(c, cpu->nstates, &m1);
-	st->entries = usage_of(c, k) - before;
+	mark(c, cpu->nstates, k, &m1);
+	st->entries = m1.only_entries - m0.only_entries;
 	st->busy_wake_ns = busy_per_entry(&m0, &m1);
 	if (rc == 0) {
 		ik__calib_dist_of(w.samples_ns, w.count, &st->wake);
@@ -319,7 +318,7 @@ static int measure_state(const struct ik_calib_config *c, const struct ik_host_c
 	if (rc == 0)
 		rc = oversleep_n(c, c->gap_ns, c->samples, true, &st->timer, ctxsw_ns,
 				 &st->timer_exit, NULL, err, errlen);
-	mark(c, cpu->nstates, &m2);
+	mark(c, cpu->nstates, k, &m2);
 	st->busy_timer_ns = busy_per_entry(&m1, &m2);
 	ik__wakelat_free(&w);
 	char e2[IK_HOST_ERR_LEN];
